@@ -1,0 +1,177 @@
+// Package config is the server's configuration. Every setting has a default, and can be set
+// in an optional YAML file, in a BETTY_* environment variable, or with a flag; a flag beats
+// the environment, which beats the file, which beats the default.
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"gopkg.in/yaml.v3"
+)
+
+// Config is what `betty serve` runs with.
+type Config struct {
+	// Addr is the listen address of the HTTP server.
+	Addr string
+	// DataDir holds the SQLite database and local files.
+	DataDir string
+	// DatabaseURL selects PostgreSQL; empty means SQLite in DataDir.
+	DatabaseURL string
+	// BaseURL is the public URL of this server, used for links in e-mails.
+	BaseURL string
+	// LogLevel is debug, info, warn or error; LogFormat is text or json.
+	LogLevel  string
+	LogFormat string
+	// MaxBodyBytes bounds request bodies outside uploads.
+	MaxBodyBytes int64
+	// ShutdownTimeout bounds the graceful shutdown.
+	ShutdownTimeout time.Duration
+}
+
+// setting describes one configuration key in every place it can come from.
+type setting struct {
+	key   string // in the file and, upper-cased with BETTY_, in the environment
+	flag  string
+	usage string
+	def   string
+	set   func(c *Config, v string) error
+}
+
+func settings() []setting {
+	return []setting{
+		{"addr", "addr", "listen address", ":8080", func(c *Config, v string) error { c.Addr = v; return nil }},
+		{"data_dir", "data-dir", "directory for the SQLite database and local files", defaultDataDir(),
+			func(c *Config, v string) error { c.DataDir = v; return nil }},
+		{"database_url", "database-url", "PostgreSQL URL (postgres://…); empty uses SQLite in the data dir", "",
+			func(c *Config, v string) error { c.DatabaseURL = v; return nil }},
+		{"base_url", "base-url", "public URL of this server, for links in e-mails (default http://localhost<addr>)", "",
+			func(c *Config, v string) error { c.BaseURL = strings.TrimRight(v, "/"); return nil }},
+		{"log_level", "log-level", "debug, info, warn or error", "info", func(c *Config, v string) error {
+			switch v {
+			case "debug", "info", "warn", "error":
+				c.LogLevel = v
+				return nil
+			}
+			return fmt.Errorf("want debug, info, warn or error")
+		}},
+		{"log_format", "log-format", "text or json", "text", func(c *Config, v string) error {
+			if v != "text" && v != "json" {
+				return fmt.Errorf("want text or json")
+			}
+			c.LogFormat = v
+			return nil
+		}},
+		{"max_body_bytes", "max-body-bytes", "largest request body accepted outside uploads, in bytes", "1048576",
+			func(c *Config, v string) error {
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil || n <= 0 {
+					return fmt.Errorf("want a positive number of bytes")
+				}
+				c.MaxBodyBytes = n
+				return nil
+			}},
+		{"shutdown_timeout", "shutdown-timeout", "how long a graceful shutdown waits for requests", "15s",
+			func(c *Config, v string) error {
+				d, err := time.ParseDuration(v)
+				if err != nil || d <= 0 {
+					return fmt.Errorf("want a duration such as 15s")
+				}
+				c.ShutdownTimeout = d
+				return nil
+			}},
+	}
+}
+
+func defaultDataDir() string {
+	if dir, err := os.UserConfigDir(); err == nil && os.Getenv("HOME") != "" {
+		return filepath.Join(filepath.Dir(dir), ".local", "share", "betty")
+	}
+	return "betty-data"
+}
+
+// EnvName is the environment variable of a key.
+func EnvName(key string) string { return "BETTY_" + strings.ToUpper(key) }
+
+// RegisterFlags adds every setting's flag, and --config, to fs.
+func RegisterFlags(fs *pflag.FlagSet) {
+	fs.String("config", "", "optional YAML configuration file (env "+EnvName("config")+")")
+	for _, s := range settings() {
+		fs.String(s.flag, s.def, s.usage+" (env "+EnvName(s.key)+")")
+	}
+}
+
+// Load builds the configuration from the defaults, the file named by --config or BETTY_CONFIG,
+// the environment and the flags that were set. getenv is os.Getenv outside tests.
+func Load(fs *pflag.FlagSet, getenv func(string) string) (Config, error) {
+	var c Config
+	file := map[string]string{}
+	path := getenv(EnvName("config"))
+	if f := fs.Lookup("config"); f != nil && f.Changed {
+		path = f.Value.String()
+	}
+	if path != "" {
+		var err error
+		if file, err = readFile(path); err != nil {
+			return c, err
+		}
+	}
+	known := map[string]bool{}
+	for _, s := range settings() {
+		known[s.key] = true
+		v, from := s.def, "default"
+		if fv, ok := file[s.key]; ok {
+			v, from = fv, path
+		}
+		if ev := getenv(EnvName(s.key)); ev != "" {
+			v, from = ev, EnvName(s.key)
+		}
+		if f := fs.Lookup(s.flag); f != nil && f.Changed {
+			v, from = f.Value.String(), "--"+s.flag
+		}
+		if err := s.set(&c, v); err != nil {
+			return c, fmt.Errorf("%s (from %s): %q: %w", s.key, from, v, err)
+		}
+	}
+	for k := range file {
+		if !known[k] {
+			return c, fmt.Errorf("%s: unknown setting %q", path, k)
+		}
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = "http://" + displayHost(c.Addr)
+	}
+	return c, nil
+}
+
+func readFile(path string) (map[string]string, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config file: %w", err)
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("config file %s: %w", path, err)
+	}
+	out := make(map[string]string, len(doc))
+	for k, v := range doc {
+		out[k] = fmt.Sprint(v)
+	}
+	return out, nil
+}
+
+// displayHost turns a listen address into a host people can open (":8080" → "localhost:8080").
+func displayHost(addr string) string {
+	if strings.HasPrefix(addr, ":") {
+		return "localhost" + addr
+	}
+	if strings.HasPrefix(addr, "0.0.0.0:") {
+		return "localhost" + strings.TrimPrefix(addr, "0.0.0.0")
+	}
+	return addr
+}

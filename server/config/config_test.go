@@ -1,0 +1,54 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+func load(t *testing.T, args []string, env map[string]string) (Config, error) {
+	t.Helper()
+	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	RegisterFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return Load(fs, func(k string) string { return env[k] })
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := load(t, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":8080" || c.DatabaseURL != "" || c.BaseURL != "http://localhost:8080" || c.MaxBodyBytes != 1<<20 {
+		t.Fatalf("defaults: %+v", c)
+	}
+}
+
+func TestPrecedenceFlagEnvFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "betty.yaml")
+	os.WriteFile(file, []byte("addr: \":7000\"\ndata_dir: /from/file\nlog_level: warn\n"), 0o600)
+	c, err := load(t, []string{"--config", file, "--addr", ":9000"}, map[string]string{"BETTY_DATA_DIR": "/from/env"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":9000" || c.DataDir != "/from/env" || c.LogLevel != "warn" {
+		t.Fatalf("precedence: %+v", c)
+	}
+}
+
+func TestBadValuesNameTheSetting(t *testing.T) {
+	_, err := load(t, nil, map[string]string{"BETTY_LOG_LEVEL": "loud"})
+	if err == nil || !strings.Contains(err.Error(), "log_level (from BETTY_LOG_LEVEL)") {
+		t.Fatalf("error: %v", err)
+	}
+	file := filepath.Join(t.TempDir(), "betty.yaml")
+	os.WriteFile(file, []byte("adr: x\n"), 0o600)
+	if _, err := load(t, []string{"--config", file}, nil); err == nil || !strings.Contains(err.Error(), `unknown setting "adr"`) {
+		t.Fatalf("unknown key: %v", err)
+	}
+}

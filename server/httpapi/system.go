@@ -1,0 +1,47 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/bettyhq/betty/server/api"
+	"github.com/bettyhq/betty/server/problem"
+	"github.com/bettyhq/betty/server/store"
+)
+
+// System answers health, readiness and metrics.
+type System struct {
+	db      *store.DB
+	version string
+	metrics *Metrics
+}
+
+func (s *System) health() api.Health {
+	d := api.HealthDatabase(s.db.Dialect())
+	return api.Health{Ok: true, Version: s.version, Database: &d}
+}
+
+// GetHealth answers while the process is up.
+func (s *System) GetHealth(context.Context, api.GetHealthRequestObject) (api.GetHealthResponseObject, error) {
+	return api.GetHealth200JSONResponse{Status: http.StatusOK, Data: s.health()}, nil
+}
+
+// GetReadiness answers 200 when the database answers a ping within two seconds.
+func (s *System) GetReadiness(ctx context.Context, _ api.GetReadinessRequestObject) (api.GetReadinessResponseObject, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := s.db.Ping(ctx); err != nil {
+		return nil, problem.Wrap(err, http.StatusServiceUnavailable, api.ProblemCodeUnavailable, "The database is not answering.")
+	}
+	return api.GetReadiness200JSONResponse{Status: http.StatusOK, Data: s.health()}, nil
+}
+
+// GetMetrics renders the Prometheus metrics.
+func (s *System) GetMetrics(context.Context, api.GetMetricsRequestObject) (api.GetMetricsResponseObject, error) {
+	text, err := s.metrics.Text()
+	if err != nil {
+		return nil, err
+	}
+	return api.GetMetrics200TextResponse(text), nil
+}

@@ -1,0 +1,100 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/bettyhq/betty/server/internal/apitest"
+)
+
+func TestHealthAndReadiness(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
+		for _, path := range []string{"/healthz", "/readyz"} {
+			res := env.Get(path)
+			if res.Status != http.StatusOK {
+				t.Fatalf("%s: %d %s", path, res.Status, res.Body)
+			}
+			var body struct {
+				Status int
+				Data   struct {
+					Ok       bool
+					Version  string
+					Database string
+				}
+			}
+			res.JSON(t, &body)
+			if !body.Data.Ok || body.Data.Version != "test" || body.Data.Database != string(env.DB.Dialect()) {
+				t.Fatalf("%s: %+v", path, body)
+			}
+			if res.Header.Get("X-Request-Id") == "" {
+				t.Fatalf("%s: no request id", path)
+			}
+		}
+	})
+}
+
+func TestReadinessFailsWhenTheDatabaseIsGone(t *testing.T) {
+	env := apitest.New(t, "sqlite")
+	env.DB.Close()
+	res := env.Get("/readyz")
+	if res.Status != http.StatusServiceUnavailable || res.Problem(t).Code != "unavailable" {
+		t.Fatalf("readyz with a closed database: %d %s", res.Status, res.Body)
+	}
+}
+
+func TestMetricsCountRequestsByOperation(t *testing.T) {
+	env := apitest.New(t, "sqlite")
+	env.Get("/healthz")
+	env.Get("/v1/nothing-here")
+	res := env.Get("/metrics")
+	if res.Status != http.StatusOK {
+		t.Fatalf("metrics: %d", res.Status)
+	}
+	text := string(res.Body)
+	for _, want := range []string{
+		`betty_http_requests_total{operation="getHealth",status="200"} 1`,
+		`betty_http_requests_total{operation="other",status="404"} 1`,
+		`betty_http_request_duration_seconds_bucket{operation="getHealth"`,
+		`go_sql_max_open_connections{db_name="betty",pool="writer"} 1`,
+		`go_goroutines`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+}
+
+func TestUnknownAPIPathIsAProblem(t *testing.T) {
+	env := apitest.New(t, "sqlite")
+	for _, r := range []apitest.Request{
+		{Method: "GET", Path: "/v1/nothing-here"},
+		{Method: "POST", Path: "/v1/nothing-here", Body: map[string]any{}},
+		{Method: "DELETE", Path: "/v2/campaigns"},
+	} {
+		res := env.Do(r)
+		p := res.Problem(t)
+		if res.Status != http.StatusNotFound || p.Code != "not_found" || p.Status != 404 || p.RequestID == "" {
+			t.Errorf("%s %s: %d %+v", r.Method, r.Path, res.Status, p)
+		}
+	}
+	res := env.Do(apitest.Request{Method: "PUT", Path: "/healthz"})
+	if res.Status != http.StatusMethodNotAllowed || res.Problem(t).Code != "method_not_allowed" {
+		t.Errorf("PUT /healthz: %d %s", res.Status, res.Body)
+	}
+}
+
+func TestTrailingSlashIsIgnored(t *testing.T) {
+	env := apitest.New(t, "sqlite")
+	if res := env.Get("/healthz/"); res.Status != http.StatusOK {
+		t.Fatalf("/healthz/: %d", res.Status)
+	}
+}
+
+func TestDashboardNotBuiltPage(t *testing.T) {
+	env := apitest.New(t, "sqlite")
+	res := env.Get("/dashboard/campaigns")
+	if res.Status != http.StatusOK || !strings.Contains(string(res.Body), "Betty is running") {
+		t.Fatalf("dashboard placeholder: %d %s", res.Status, res.Body)
+	}
+}

@@ -1,0 +1,217 @@
+package httpapi
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/labstack/echo/v4"
+
+	"github.com/bettyhq/betty/server/api"
+	"github.com/bettyhq/betty/server/problem"
+)
+
+// emailPattern is the product's e-mail rule (spec section 5): a local part of letters, digits
+// and ._%+-, a domain, and a TLD of two or more letters, case-insensitive.
+var emailPattern = regexp.MustCompile(`(?i)^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$`)
+
+func init() {
+	openapi3.DefineStringFormatValidator("email", openapi3.NewRegexpFormatValidator(emailPattern.String()))
+	openapi3filter.RegisterBodyDecoder("application/offset+octet-stream", openapi3filter.FileBodyDecoder)
+}
+
+// fieldMessages are the messages the product names for particular missing or invalid
+// fields (spec section 8), by operation and field. Anything else gets a generated message.
+var fieldMessages = map[string]string{}
+
+// validateRequests checks every request to an operation of the contract against it: path,
+// query, headers and body. A failure is a 400 problem naming each field. Requests Echo routed
+// elsewhere (the dashboard) pass through.
+func validateRequests(ops *Operations) echo.MiddlewareFunc {
+	opts := &openapi3filter.Options{
+		MultiError:         true,
+		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, // authentication is ours
+	}
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			op := ops.Find(c.Request().Method, c.Path())
+			if op == nil {
+				return next(c)
+			}
+			params := make(map[string]string, len(c.ParamNames()))
+			for i, name := range c.ParamNames() {
+				params[name] = c.ParamValues()[i]
+			}
+			in := &openapi3filter.RequestValidationInput{
+				Request:    c.Request(),
+				PathParams: params,
+				Route:      op.Route,
+				Options:    opts,
+			}
+			if err := openapi3filter.ValidateRequest(c.Request().Context(), in); err != nil {
+				return requestProblem(op.ID, err)
+			}
+			return next(c)
+		}
+	}
+}
+
+// requestProblem turns kin-openapi's validation errors into one problem with a field list.
+func requestProblem(opID string, err error) *problem.Error {
+	var fields []api.FieldError
+	var tooBig *http.MaxBytesError
+	for _, e := range flatten(err) {
+		var re *openapi3filter.RequestError
+		switch {
+		case errors.As(e, &tooBig):
+			return tooLarge(tooBig.Limit)
+		case errors.As(e, &re):
+			if p := malformedBody(re); p != nil {
+				return p
+			}
+			fields = append(fields, requestFieldErrors(re)...)
+		default:
+			var se *openapi3filter.SecurityRequirementsError
+			if errors.As(e, &se) {
+				continue
+			}
+			fields = append(fields, problem.Field("request", e.Error()))
+		}
+	}
+	for i := range fields {
+		if msg, ok := fieldMessages[opID+" "+fields[i].Field]; ok {
+			fields[i].Message = msg
+		}
+	}
+	sort.SliceStable(fields, func(i, j int) bool { return fields[i].Field < fields[j].Field })
+	return problem.Validation(fields...)
+}
+
+// flatten unpacks kin-openapi's MultiErrors.
+func flatten(err error) []error {
+	var me openapi3.MultiError
+	if errors.As(err, &me) {
+		var out []error
+		for _, e := range me {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+func malformedBody(re *openapi3filter.RequestError) *problem.Error {
+	if re.RequestBody == nil {
+		return nil
+	}
+	var pe *openapi3filter.ParseError
+	if errors.As(re.Err, &pe) || errors.Is(re.Err, io.ErrUnexpectedEOF) {
+		return &problem.Error{Status: http.StatusBadRequest, Code: api.ProblemCodeMalformedJson,
+			Detail: "The request body is not valid JSON.",
+			Fields: []api.FieldError{problem.Field("body", "not valid JSON")}, Err: re.Err}
+	}
+	if strings.Contains(re.Reason, "header Content-Type has unexpected value") {
+		return problem.New(http.StatusUnsupportedMediaType, api.ProblemCodeUnsupportedMediaType,
+			"This content type is not supported here.")
+	}
+	return nil
+}
+
+func requestFieldErrors(re *openapi3filter.RequestError) []api.FieldError {
+	prefix, name := "body", ""
+	if re.Parameter != nil {
+		prefix, name = re.Parameter.In, re.Parameter.Name
+	}
+	var out []api.FieldError
+	for _, e := range flatten(re.Err) {
+		var se *openapi3.SchemaError
+		if errors.As(e, &se) {
+			out = append(out, schemaFieldError(prefix, name, se))
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	field := joinField(prefix, name)
+	switch {
+	case errors.Is(re.Err, openapi3filter.ErrInvalidRequired), strings.Contains(re.Reason, "must have a value"),
+		strings.Contains(re.Reason, "value is required"):
+		return []api.FieldError{problem.Field(field, displayName(prefix, name)+" is required")}
+	case re.Parameter != nil:
+		return []api.FieldError{problem.Field(field, displayName(prefix, name)+" is not valid: "+reason(re))}
+	}
+	return []api.FieldError{problem.Field(field, reason(re))}
+}
+
+var missingProperty = regexp.MustCompile(`^property "([^"]+)" is missing$`)
+var unsupportedProperty = regexp.MustCompile(`^property "([^"]+)" is unsupported$`)
+
+func schemaFieldError(prefix, name string, se *openapi3.SchemaError) api.FieldError {
+	path := se.JSONPointer()
+	leaf := name
+	if len(path) > 0 {
+		leaf = path[len(path)-1]
+	}
+	field := joinField(prefix, name, path...)
+	switch {
+	case missingProperty.MatchString(se.Reason):
+		return problem.Field(field, leaf+" is required")
+	case unsupportedProperty.MatchString(se.Reason):
+		return problem.Field(field, leaf+" is not a known field")
+	case se.SchemaField == "enum":
+		var vals []string
+		for _, v := range se.Schema.Enum {
+			vals = append(vals, fmt.Sprint(v))
+		}
+		return problem.Field(field, leaf+" must be one of: "+strings.Join(vals, ", "))
+	case se.SchemaField == "type":
+		return problem.Field(field, leaf+" must be "+article(se.Schema.Type.Slice()))
+	case se.SchemaField == "nullable":
+		return problem.Field(field, leaf+" must not be null")
+	}
+	if leaf == "" {
+		leaf = prefix
+	}
+	return problem.Field(field, leaf+": "+se.Reason)
+}
+
+func article(types []string) string {
+	if len(types) == 0 {
+		return "of another type"
+	}
+	t := types[0]
+	switch t {
+	case "integer", "array", "object":
+		return "an " + t
+	}
+	return "a " + t
+}
+
+func joinField(prefix, name string, path ...string) string {
+	parts := []string{prefix}
+	if name != "" {
+		parts = append(parts, name)
+	}
+	parts = append(parts, path...)
+	return strings.Join(parts, ".")
+}
+
+func displayName(prefix, name string) string {
+	if name == "" {
+		return prefix
+	}
+	return name
+}
+
+func reason(re *openapi3filter.RequestError) string {
+	if re.Err != nil {
+		return re.Err.Error()
+	}
+	return re.Reason
+}

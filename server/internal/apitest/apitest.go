@@ -1,0 +1,218 @@
+// Package apitest runs the real server in process, on a real HTTP listener and a real store,
+// and checks every response against openapi.yaml as it is sent: a status the operation does
+// not declare, or a body that does not match, fails the test. Operations answered with a 2xx
+// are recorded for `make contract-coverage`.
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/bettyhq/betty/server/httpapi"
+	"github.com/bettyhq/betty/server/internal/testdb"
+	"github.com/bettyhq/betty/server/store"
+)
+
+// EnvCoverageDir names the folder where exercised operations are recorded.
+const EnvCoverageDir = "BETTY_CONTRACT_COVERAGE_DIR"
+
+// Env is one running server and a client for it.
+type Env struct {
+	t      testing.TB
+	URL    string
+	DB     *store.DB
+	Client *http.Client
+	// Logs holds everything the server logged.
+	Logs *bytes.Buffer
+}
+
+// Each runs fn against a fresh server on every dialect.
+func Each(t *testing.T, fn func(t *testing.T, env *Env)) {
+	t.Helper()
+	for _, d := range testdb.Dialects() {
+		t.Run(string(d), func(t *testing.T) { fn(t, New(t, d)) })
+	}
+}
+
+// New starts a server on a fresh database of dialect d; it stops when the test ends.
+func New(t testing.TB, d store.Dialect) *Env {
+	t.Helper()
+	db := testdb.Open(t, d, true)
+	logs := &syncBuffer{}
+	env := &Env{t: t, DB: db, Logs: &logs.buf}
+	h, err := httpapi.New(httpapi.Deps{
+		Log:           slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		DB:            db,
+		Version:       "test",
+		MaxBodyBytes:  1 << 20,
+		ResponseCheck: checkResponse(t),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	env.URL = srv.URL
+	env.Client = srv.Client()
+	return env
+}
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// checkResponse validates one response against its operation.
+func checkResponse(t testing.TB) func(*httpapi.Operation, *http.Request, map[string]string, int, http.Header, []byte) {
+	return func(op *httpapi.Operation, req *http.Request, params map[string]string, status int, header http.Header, body []byte) {
+		if op.Route.Operation.Responses.Status(status) == nil && status != 500 && status != 501 && status != 503 {
+			t.Errorf("contract: %s %s answered %d, which %s does not declare; body: %s", req.Method, req.URL.Path, status, op.ID, body)
+			return
+		}
+		in := &openapi3filter.ResponseValidationInput{
+			RequestValidationInput: &openapi3filter.RequestValidationInput{
+				Request: req, PathParams: params, Route: op.Route,
+			},
+			Status: status,
+			Header: header,
+			Body:   io.NopCloser(bytes.NewReader(body)),
+			Options: &openapi3filter.Options{
+				MultiError:            true,
+				IncludeResponseStatus: true,
+			},
+		}
+		if req.Method == http.MethodHead {
+			in.Options.ExcludeResponseBody = true
+		}
+		if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+			t.Errorf("contract: %s %s → %d does not match %s: %v\nbody: %s", req.Method, req.URL.Path, status, op.ID, err, body)
+		}
+		if status >= 200 && status < 300 {
+			record(op.ID)
+		}
+	}
+}
+
+var coverageMu sync.Mutex
+
+func record(opID string) {
+	dir := os.Getenv(EnvCoverageDir)
+	if dir == "" {
+		return
+	}
+	coverageMu.Lock()
+	defer coverageMu.Unlock()
+	_ = os.MkdirAll(dir, 0o755)
+	f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("%d.txt", os.Getpid())), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintln(f, opID)
+}
+
+// Response is an answer, read whole.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into v, failing the test when it cannot.
+func (r *Response) JSON(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.Body, err)
+	}
+}
+
+// Problem is a decoded problem+json body.
+type Problem struct {
+	Type, Title, Detail, Code, RequestID string
+	Status                                int
+	Errors                                []struct{ Field, Message string }
+}
+
+// Problem decodes a problem body, failing unless the content type is problem+json.
+func (r *Response) Problem(t testing.TB) Problem {
+	t.Helper()
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/problem+json") {
+		t.Fatalf("content type %q, want application/problem+json; body %s", ct, r.Body)
+	}
+	var p Problem
+	r.JSON(t, &p)
+	return p
+}
+
+// Request is one request to send.
+type Request struct {
+	Method string
+	Path   string
+	// Body is sent as JSON unless it is a string or []byte (sent as is).
+	Body   any
+	Header http.Header
+}
+
+// Do sends a request and reads the whole answer.
+func (e *Env) Do(r Request) *Response {
+	e.t.Helper()
+	var body io.Reader
+	switch b := r.Body.(type) {
+	case nil:
+	case string:
+		body = strings.NewReader(b)
+	case []byte:
+		body = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		body = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(r.Method, e.URL+r.Path, body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, vs := range r.Header {
+		req.Header[k] = vs
+	}
+	res, err := e.Client.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return &Response{Status: res.StatusCode, Header: res.Header, Body: raw}
+}
+
+// Get is Do for a GET.
+func (e *Env) Get(path string) *Response {
+	e.t.Helper()
+	return e.Do(Request{Method: http.MethodGet, Path: path})
+}

@@ -1,0 +1,221 @@
+// Package store is Betty's persistence: sqlx over SQLite (the default, a file in the data
+// directory) or PostgreSQL. One file per aggregate; dialect differences live in this package
+// only; driver errors become the sentinels of errors.go exactly once, in translate.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	"github.com/jmoiron/sqlx"
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// Dialect names the SQL database in use.
+type Dialect string
+
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// DB is the database handle shared by every store. On SQLite writes go through a pool of one
+// connection (SQLite allows one writer; queuing in Go beats SQLITE_BUSY) and reads through a
+// separate pool; on PostgreSQL both are the same pool.
+type DB struct {
+	dialect Dialect
+	writer  *sqlx.DB
+	reader  *sqlx.DB
+	// source describes the database for people (path or host/db), never with a password.
+	source string
+}
+
+// Options configures Open.
+type Options struct {
+	// DatabaseURL selects PostgreSQL (postgres:// or postgresql://). Empty means SQLite.
+	DatabaseURL string
+	// DataDir holds the SQLite file (betty.db) when DatabaseURL is empty.
+	DataDir string
+	// MaxOpenConns bounds the PostgreSQL pool and the SQLite read pool (default 10).
+	MaxOpenConns int
+}
+
+// Open connects to the database Options describe and checks that it answers. It does not
+// migrate; call Migrate.
+func Open(ctx context.Context, o Options) (*DB, error) {
+	if o.MaxOpenConns <= 0 {
+		o.MaxOpenConns = 10
+	}
+	var db *DB
+	var err error
+	switch {
+	case o.DatabaseURL == "":
+		db, err = openSQLite(o)
+	case strings.HasPrefix(o.DatabaseURL, "postgres://"), strings.HasPrefix(o.DatabaseURL, "postgresql://"):
+		db, err = openPostgres(o)
+	default:
+		return nil, fmt.Errorf("database url: unsupported scheme in %q (want postgres:// or none for SQLite)", redact(o.DatabaseURL))
+	}
+	if err != nil {
+		return nil, err
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.Ping(pingCtx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect to %s: %w", db.source, err)
+	}
+	return db, nil
+}
+
+func openSQLite(o Options) (*DB, error) {
+	if o.DataDir == "" {
+		return nil, fmt.Errorf("data dir: required for SQLite")
+	}
+	if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	path := filepath.Join(o.DataDir, "betty.db")
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_time_format=sqlite"
+	writer, err := sqlx.Open("sqlite", "file:"+path+"?"+pragmas+"&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	writer.SetMaxOpenConns(1)
+	writer.SetMaxIdleConns(1)
+	writer.SetConnMaxLifetime(0)
+	reader, err := sqlx.Open("sqlite", "file:"+path+"?"+pragmas+"&mode=ro")
+	if err != nil {
+		writer.Close()
+		return nil, err
+	}
+	reader.SetMaxOpenConns(o.MaxOpenConns)
+	reader.SetMaxIdleConns(o.MaxOpenConns)
+	// The writer creates the file and switches it to WAL before any reader opens it read-only.
+	if _, err := writer.Exec("SELECT 1"); err != nil {
+		writer.Close()
+		reader.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return &DB{dialect: SQLite, writer: writer, reader: reader, source: path}, nil
+}
+
+func openPostgres(o Options) (*DB, error) {
+	pool, err := sqlx.Open("pgx", o.DatabaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("database url: %w", err)
+	}
+	pool.SetMaxOpenConns(o.MaxOpenConns)
+	pool.SetMaxIdleConns(o.MaxOpenConns)
+	pool.SetConnMaxIdleTime(5 * time.Minute)
+	return &DB{dialect: Postgres, writer: pool, reader: pool, source: redact(o.DatabaseURL)}, nil
+}
+
+// redact hides the password of a database URL.
+func redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparseable url)"
+	}
+	return u.Redacted()
+}
+
+// Dialect says which database this is.
+func (db *DB) Dialect() Dialect { return db.dialect }
+
+// Source describes the database for logs and the start-up summary (no password).
+func (db *DB) Source() string { return db.source }
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.writer.PingContext(ctx); err != nil {
+		return err
+	}
+	if db.reader != db.writer {
+		return db.reader.PingContext(ctx)
+	}
+	return nil
+}
+
+// Close closes every pool.
+func (db *DB) Close() error {
+	err := db.writer.Close()
+	if db.reader != db.writer {
+		if rerr := db.reader.Close(); err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
+
+// Pools are the connection pools by name, for pool metrics.
+func (db *DB) Pools() map[string]*sql.DB {
+	if db.reader == db.writer {
+		return map[string]*sql.DB{"main": db.writer.DB}
+	}
+	return map[string]*sql.DB{"writer": db.writer.DB, "reader": db.reader.DB}
+}
+
+// queryer is what store methods run statements on: a pool or the transaction in the context.
+type queryer interface {
+	sqlx.ExtContext
+	GetContext(ctx context.Context, dest any, query string, args ...any) error
+	SelectContext(ctx context.Context, dest any, query string, args ...any) error
+}
+
+// read returns the transaction in ctx, or the read pool.
+func (db *DB) read(ctx context.Context) queryer {
+	if tx := txFrom(ctx, db); tx != nil {
+		return tx
+	}
+	return db.reader
+}
+
+// write returns the transaction in ctx, or the write pool.
+func (db *DB) write(ctx context.Context) queryer {
+	if tx := txFrom(ctx, db); tx != nil {
+		return tx
+	}
+	return db.writer
+}
+
+// rebind turns ? placeholders into the dialect's ($1 on PostgreSQL).
+func (db *DB) rebind(query string) string {
+	if db.dialect == Postgres {
+		return sqlx.Rebind(sqlx.DOLLAR, query)
+	}
+	return query
+}
+
+// get runs a single-row query into dest, translating errors.
+func (db *DB) get(ctx context.Context, q queryer, dest any, query string, args ...any) error {
+	return translate(q.GetContext(ctx, dest, db.rebind(query), args...))
+}
+
+// selectAll runs a query into a slice, translating errors.
+func (db *DB) selectAll(ctx context.Context, q queryer, dest any, query string, args ...any) error {
+	return translate(q.SelectContext(ctx, dest, db.rebind(query), args...))
+}
+
+// exec runs a statement and returns the rows it affected, translating errors.
+func (db *DB) exec(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := db.write(ctx).ExecContext(ctx, db.rebind(query), args...)
+	if err != nil {
+		return 0, translate(err)
+	}
+	n, err := res.RowsAffected()
+	return n, translate(err)
+}
+
+// ExecRaw runs a statement outside any store method: schema set-up in tests and tools.
+func (db *DB) ExecRaw(ctx context.Context, stmt string) error {
+	_, err := db.writer.ExecContext(ctx, stmt)
+	return translate(err)
+}
