@@ -13,14 +13,662 @@ import (
 // shadow its methods.
 type Unimplemented struct{}
 
+func (Unimplemented) AcceptPendingTeamInvitation(context.Context, api.AcceptPendingTeamInvitationRequestObject) (api.AcceptPendingTeamInvitationResponseObject, error) {
+	return nil, problem.NotImplemented("acceptPendingTeamInvitation")
+}
+
+func (Unimplemented) AcceptTeamInvitation(context.Context, api.AcceptTeamInvitationRequestObject) (api.AcceptTeamInvitationResponseObject, error) {
+	return nil, problem.NotImplemented("acceptTeamInvitation")
+}
+
+func (Unimplemented) ActivateAgent(context.Context, api.ActivateAgentRequestObject) (api.ActivateAgentResponseObject, error) {
+	return nil, problem.NotImplemented("activateAgent")
+}
+
+func (Unimplemented) ActivateKnowledgeBase(context.Context, api.ActivateKnowledgeBaseRequestObject) (api.ActivateKnowledgeBaseResponseObject, error) {
+	return nil, problem.NotImplemented("activateKnowledgeBase")
+}
+
+func (Unimplemented) AddZapierContacts(context.Context, api.AddZapierContactsRequestObject) (api.AddZapierContactsResponseObject, error) {
+	return nil, problem.NotImplemented("addZapierContacts")
+}
+
+func (Unimplemented) AppendUploadChunk(context.Context, api.AppendUploadChunkRequestObject) (api.AppendUploadChunkResponseObject, error) {
+	return nil, problem.NotImplemented("appendUploadChunk")
+}
+
+func (Unimplemented) BookDemoCall(context.Context, api.BookDemoCallRequestObject) (api.BookDemoCallResponseObject, error) {
+	return nil, problem.NotImplemented("bookDemoCall")
+}
+
+func (Unimplemented) CheckTeamMembership(context.Context, api.CheckTeamMembershipRequestObject) (api.CheckTeamMembershipResponseObject, error) {
+	return nil, problem.NotImplemented("checkTeamMembership")
+}
+
+func (Unimplemented) CompleteHubspotAuthorization(context.Context, api.CompleteHubspotAuthorizationRequestObject) (api.CompleteHubspotAuthorizationResponseObject, error) {
+	return nil, problem.NotImplemented("completeHubspotAuthorization")
+}
+
+func (Unimplemented) CompleteZapierAuthorization(context.Context, api.CompleteZapierAuthorizationRequestObject) (api.CompleteZapierAuthorizationResponseObject, error) {
+	return nil, problem.NotImplemented("completeZapierAuthorization")
+}
+
+func (Unimplemented) ConfigureWorkflowShopify(context.Context, api.ConfigureWorkflowShopifyRequestObject) (api.ConfigureWorkflowShopifyResponseObject, error) {
+	return nil, problem.NotImplemented("configureWorkflowShopify")
+}
+
+func (Unimplemented) ConfirmEmail(context.Context, api.ConfirmEmailRequestObject) (api.ConfirmEmailResponseObject, error) {
+	return nil, problem.NotImplemented("confirmEmail")
+}
+
+func (Unimplemented) ConfirmPasswordReset(context.Context, api.ConfirmPasswordResetRequestObject) (api.ConfirmPasswordResetResponseObject, error) {
+	return nil, problem.NotImplemented("confirmPasswordReset")
+}
+
+func (Unimplemented) ConfirmTeamOwnershipTransfer(context.Context, api.ConfirmTeamOwnershipTransferRequestObject) (api.ConfirmTeamOwnershipTransferResponseObject, error) {
+	return nil, problem.NotImplemented("confirmTeamOwnershipTransfer")
+}
+
+func (Unimplemented) ConnectHubspotApp(context.Context, api.ConnectHubspotAppRequestObject) (api.ConnectHubspotAppResponseObject, error) {
+	return nil, problem.NotImplemented("connectHubspotApp")
+}
+
+func (Unimplemented) CreateAgent(context.Context, api.CreateAgentRequestObject) (api.CreateAgentResponseObject, error) {
+	return nil, problem.NotImplemented("createAgent")
+}
+
+func (Unimplemented) CreateCampaign(context.Context, api.CreateCampaignRequestObject) (api.CreateCampaignResponseObject, error) {
+	return nil, problem.NotImplemented("createCampaign")
+}
+
+func (Unimplemented) CreateCampaignWorkflow(context.Context, api.CreateCampaignWorkflowRequestObject) (api.CreateCampaignWorkflowResponseObject, error) {
+	return nil, problem.NotImplemented("createCampaignWorkflow")
+}
+
+func (Unimplemented) CreateCreditsPaymentIntent(context.Context, api.CreateCreditsPaymentIntentRequestObject) (api.CreateCreditsPaymentIntentResponseObject, error) {
+	return nil, problem.NotImplemented("createCreditsPaymentIntent")
+}
+
+func (Unimplemented) CreateKnowledgeBase(context.Context, api.CreateKnowledgeBaseRequestObject) (api.CreateKnowledgeBaseResponseObject, error) {
+	return nil, problem.NotImplemented("createKnowledgeBase")
+}
+
+func (Unimplemented) CreateKnowledgeFaq(context.Context, api.CreateKnowledgeFaqRequestObject) (api.CreateKnowledgeFaqResponseObject, error) {
+	return nil, problem.NotImplemented("createKnowledgeFaq")
+}
+
+func (Unimplemented) CreateKnowledgeFile(context.Context, api.CreateKnowledgeFileRequestObject) (api.CreateKnowledgeFileResponseObject, error) {
+	return nil, problem.NotImplemented("createKnowledgeFile")
+}
+
+func (Unimplemented) CreatePhoneNumberSubscriptionPaymentIntent(context.Context, api.CreatePhoneNumberSubscriptionPaymentIntentRequestObject) (api.CreatePhoneNumberSubscriptionPaymentIntentResponseObject, error) {
+	return nil, problem.NotImplemented("createPhoneNumberSubscriptionPaymentIntent")
+}
+
+func (Unimplemented) CreateTeam(context.Context, api.CreateTeamRequestObject) (api.CreateTeamResponseObject, error) {
+	return nil, problem.NotImplemented("createTeam")
+}
+
+func (Unimplemented) CreateTeamApiKey(context.Context, api.CreateTeamApiKeyRequestObject) (api.CreateTeamApiKeyResponseObject, error) {
+	return nil, problem.NotImplemented("createTeamApiKey")
+}
+
+func (Unimplemented) CreateTierSubscriptionPaymentIntent(context.Context, api.CreateTierSubscriptionPaymentIntentRequestObject) (api.CreateTierSubscriptionPaymentIntentResponseObject, error) {
+	return nil, problem.NotImplemented("createTierSubscriptionPaymentIntent")
+}
+
+func (Unimplemented) CreateUpload(context.Context, api.CreateUploadRequestObject) (api.CreateUploadResponseObject, error) {
+	return nil, problem.NotImplemented("createUpload")
+}
+
+func (Unimplemented) CreateVoiceProfile(context.Context, api.CreateVoiceProfileRequestObject) (api.CreateVoiceProfileResponseObject, error) {
+	return nil, problem.NotImplemented("createVoiceProfile")
+}
+
+func (Unimplemented) CreateWorkflow(context.Context, api.CreateWorkflowRequestObject) (api.CreateWorkflowResponseObject, error) {
+	return nil, problem.NotImplemented("createWorkflow")
+}
+
+func (Unimplemented) DeactivateAgent(context.Context, api.DeactivateAgentRequestObject) (api.DeactivateAgentResponseObject, error) {
+	return nil, problem.NotImplemented("deactivateAgent")
+}
+
+func (Unimplemented) DeactivateKnowledgeBase(context.Context, api.DeactivateKnowledgeBaseRequestObject) (api.DeactivateKnowledgeBaseResponseObject, error) {
+	return nil, problem.NotImplemented("deactivateKnowledgeBase")
+}
+
+func (Unimplemented) DeleteAgent(context.Context, api.DeleteAgentRequestObject) (api.DeleteAgentResponseObject, error) {
+	return nil, problem.NotImplemented("deleteAgent")
+}
+
+func (Unimplemented) DeleteCampaign(context.Context, api.DeleteCampaignRequestObject) (api.DeleteCampaignResponseObject, error) {
+	return nil, problem.NotImplemented("deleteCampaign")
+}
+
+func (Unimplemented) DeleteInboxItem(context.Context, api.DeleteInboxItemRequestObject) (api.DeleteInboxItemResponseObject, error) {
+	return nil, problem.NotImplemented("deleteInboxItem")
+}
+
+func (Unimplemented) DeleteKnowledgeBase(context.Context, api.DeleteKnowledgeBaseRequestObject) (api.DeleteKnowledgeBaseResponseObject, error) {
+	return nil, problem.NotImplemented("deleteKnowledgeBase")
+}
+
+func (Unimplemented) DeleteKnowledgeFile(context.Context, api.DeleteKnowledgeFileRequestObject) (api.DeleteKnowledgeFileResponseObject, error) {
+	return nil, problem.NotImplemented("deleteKnowledgeFile")
+}
+
+func (Unimplemented) DeletePhoneNumber(context.Context, api.DeletePhoneNumberRequestObject) (api.DeletePhoneNumberResponseObject, error) {
+	return nil, problem.NotImplemented("deletePhoneNumber")
+}
+
+func (Unimplemented) DeleteTeam(context.Context, api.DeleteTeamRequestObject) (api.DeleteTeamResponseObject, error) {
+	return nil, problem.NotImplemented("deleteTeam")
+}
+
+func (Unimplemented) DeleteTeamApiKey(context.Context, api.DeleteTeamApiKeyRequestObject) (api.DeleteTeamApiKeyResponseObject, error) {
+	return nil, problem.NotImplemented("deleteTeamApiKey")
+}
+
+func (Unimplemented) DeleteUpload(context.Context, api.DeleteUploadRequestObject) (api.DeleteUploadResponseObject, error) {
+	return nil, problem.NotImplemented("deleteUpload")
+}
+
+func (Unimplemented) DeleteVoiceProfile(context.Context, api.DeleteVoiceProfileRequestObject) (api.DeleteVoiceProfileResponseObject, error) {
+	return nil, problem.NotImplemented("deleteVoiceProfile")
+}
+
+func (Unimplemented) DeleteWorkflow(context.Context, api.DeleteWorkflowRequestObject) (api.DeleteWorkflowResponseObject, error) {
+	return nil, problem.NotImplemented("deleteWorkflow")
+}
+
+func (Unimplemented) DeleteWorkflowContacts(context.Context, api.DeleteWorkflowContactsRequestObject) (api.DeleteWorkflowContactsResponseObject, error) {
+	return nil, problem.NotImplemented("deleteWorkflowContacts")
+}
+
+func (Unimplemented) DeleteWorkflowCsv(context.Context, api.DeleteWorkflowCsvRequestObject) (api.DeleteWorkflowCsvResponseObject, error) {
+	return nil, problem.NotImplemented("deleteWorkflowCsv")
+}
+
+func (Unimplemented) DisconnectApp(context.Context, api.DisconnectAppRequestObject) (api.DisconnectAppResponseObject, error) {
+	return nil, problem.NotImplemented("disconnectApp")
+}
+
+func (Unimplemented) DisconnectZapierApp(context.Context, api.DisconnectZapierAppRequestObject) (api.DisconnectZapierAppResponseObject, error) {
+	return nil, problem.NotImplemented("disconnectZapierApp")
+}
+
+func (Unimplemented) DownloadFile(context.Context, api.DownloadFileRequestObject) (api.DownloadFileResponseObject, error) {
+	return nil, problem.NotImplemented("downloadFile")
+}
+
+func (Unimplemented) DuplicateAgent(context.Context, api.DuplicateAgentRequestObject) (api.DuplicateAgentResponseObject, error) {
+	return nil, problem.NotImplemented("duplicateAgent")
+}
+
+func (Unimplemented) DuplicateCampaign(context.Context, api.DuplicateCampaignRequestObject) (api.DuplicateCampaignResponseObject, error) {
+	return nil, problem.NotImplemented("duplicateCampaign")
+}
+
+func (Unimplemented) DuplicateCampaignWorkflow(context.Context, api.DuplicateCampaignWorkflowRequestObject) (api.DuplicateCampaignWorkflowResponseObject, error) {
+	return nil, problem.NotImplemented("duplicateCampaignWorkflow")
+}
+
+func (Unimplemented) EndWorkflowJob(context.Context, api.EndWorkflowJobRequestObject) (api.EndWorkflowJobResponseObject, error) {
+	return nil, problem.NotImplemented("endWorkflowJob")
+}
+
+func (Unimplemented) GetAdminOrganization(context.Context, api.GetAdminOrganizationRequestObject) (api.GetAdminOrganizationResponseObject, error) {
+	return nil, problem.NotImplemented("getAdminOrganization")
+}
+
+func (Unimplemented) GetAdminProfile(context.Context, api.GetAdminProfileRequestObject) (api.GetAdminProfileResponseObject, error) {
+	return nil, problem.NotImplemented("getAdminProfile")
+}
+
+func (Unimplemented) GetAdminUserOrganizations(context.Context, api.GetAdminUserOrganizationsRequestObject) (api.GetAdminUserOrganizationsResponseObject, error) {
+	return nil, problem.NotImplemented("getAdminUserOrganizations")
+}
+
+func (Unimplemented) GetAdminUserOrganizationsByEmail(context.Context, api.GetAdminUserOrganizationsByEmailRequestObject) (api.GetAdminUserOrganizationsByEmailResponseObject, error) {
+	return nil, problem.NotImplemented("getAdminUserOrganizationsByEmail")
+}
+
+func (Unimplemented) GetAgent(context.Context, api.GetAgentRequestObject) (api.GetAgentResponseObject, error) {
+	return nil, problem.NotImplemented("getAgent")
+}
+
+func (Unimplemented) GetCallLog(context.Context, api.GetCallLogRequestObject) (api.GetCallLogResponseObject, error) {
+	return nil, problem.NotImplemented("getCallLog")
+}
+
+func (Unimplemented) GetCallRecording(context.Context, api.GetCallRecordingRequestObject) (api.GetCallRecordingResponseObject, error) {
+	return nil, problem.NotImplemented("getCallRecording")
+}
+
+func (Unimplemented) GetCallStatistics(context.Context, api.GetCallStatisticsRequestObject) (api.GetCallStatisticsResponseObject, error) {
+	return nil, problem.NotImplemented("getCallStatistics")
+}
+
+func (Unimplemented) GetCallTranscript(context.Context, api.GetCallTranscriptRequestObject) (api.GetCallTranscriptResponseObject, error) {
+	return nil, problem.NotImplemented("getCallTranscript")
+}
+
+func (Unimplemented) GetCampaign(context.Context, api.GetCampaignRequestObject) (api.GetCampaignResponseObject, error) {
+	return nil, problem.NotImplemented("getCampaign")
+}
+
+func (Unimplemented) GetCurrentUser(context.Context, api.GetCurrentUserRequestObject) (api.GetCurrentUserResponseObject, error) {
+	return nil, problem.NotImplemented("getCurrentUser")
+}
+
 func (Unimplemented) GetHealth(context.Context, api.GetHealthRequestObject) (api.GetHealthResponseObject, error) {
 	return nil, problem.NotImplemented("getHealth")
+}
+
+func (Unimplemented) GetInboxItem(context.Context, api.GetInboxItemRequestObject) (api.GetInboxItemResponseObject, error) {
+	return nil, problem.NotImplemented("getInboxItem")
+}
+
+func (Unimplemented) GetKnowledgeFile(context.Context, api.GetKnowledgeFileRequestObject) (api.GetKnowledgeFileResponseObject, error) {
+	return nil, problem.NotImplemented("getKnowledgeFile")
 }
 
 func (Unimplemented) GetMetrics(context.Context, api.GetMetricsRequestObject) (api.GetMetricsResponseObject, error) {
 	return nil, problem.NotImplemented("getMetrics")
 }
 
+func (Unimplemented) GetPublicInboxItem(context.Context, api.GetPublicInboxItemRequestObject) (api.GetPublicInboxItemResponseObject, error) {
+	return nil, problem.NotImplemented("getPublicInboxItem")
+}
+
 func (Unimplemented) GetReadiness(context.Context, api.GetReadinessRequestObject) (api.GetReadinessResponseObject, error) {
 	return nil, problem.NotImplemented("getReadiness")
+}
+
+func (Unimplemented) GetSubscriptionManagementLink(context.Context, api.GetSubscriptionManagementLinkRequestObject) (api.GetSubscriptionManagementLinkResponseObject, error) {
+	return nil, problem.NotImplemented("getSubscriptionManagementLink")
+}
+
+func (Unimplemented) GetTeamBillingAddress(context.Context, api.GetTeamBillingAddressRequestObject) (api.GetTeamBillingAddressResponseObject, error) {
+	return nil, problem.NotImplemented("getTeamBillingAddress")
+}
+
+func (Unimplemented) GetTeamCostsUsage(context.Context, api.GetTeamCostsUsageRequestObject) (api.GetTeamCostsUsageResponseObject, error) {
+	return nil, problem.NotImplemented("getTeamCostsUsage")
+}
+
+func (Unimplemented) GetTeamOnboarding(context.Context, api.GetTeamOnboardingRequestObject) (api.GetTeamOnboardingResponseObject, error) {
+	return nil, problem.NotImplemented("getTeamOnboarding")
+}
+
+func (Unimplemented) GetTeamSubscriptionCredits(context.Context, api.GetTeamSubscriptionCreditsRequestObject) (api.GetTeamSubscriptionCreditsResponseObject, error) {
+	return nil, problem.NotImplemented("getTeamSubscriptionCredits")
+}
+
+func (Unimplemented) GetTeamSubscriptionStatus(context.Context, api.GetTeamSubscriptionStatusRequestObject) (api.GetTeamSubscriptionStatusResponseObject, error) {
+	return nil, problem.NotImplemented("getTeamSubscriptionStatus")
+}
+
+func (Unimplemented) GetUpload(context.Context, api.GetUploadRequestObject) (api.GetUploadResponseObject, error) {
+	return nil, problem.NotImplemented("getUpload")
+}
+
+func (Unimplemented) GetUploadCapabilities(context.Context, api.GetUploadCapabilitiesRequestObject) (api.GetUploadCapabilitiesResponseObject, error) {
+	return nil, problem.NotImplemented("getUploadCapabilities")
+}
+
+func (Unimplemented) GetUploadOffset(context.Context, api.GetUploadOffsetRequestObject) (api.GetUploadOffsetResponseObject, error) {
+	return nil, problem.NotImplemented("getUploadOffset")
+}
+
+func (Unimplemented) GetUser(context.Context, api.GetUserRequestObject) (api.GetUserResponseObject, error) {
+	return nil, problem.NotImplemented("getUser")
+}
+
+func (Unimplemented) GetUserByEmail(context.Context, api.GetUserByEmailRequestObject) (api.GetUserByEmailResponseObject, error) {
+	return nil, problem.NotImplemented("getUserByEmail")
+}
+
+func (Unimplemented) GetWorkflow(context.Context, api.GetWorkflowRequestObject) (api.GetWorkflowResponseObject, error) {
+	return nil, problem.NotImplemented("getWorkflow")
+}
+
+func (Unimplemented) GetWorkflowCsv(context.Context, api.GetWorkflowCsvRequestObject) (api.GetWorkflowCsvResponseObject, error) {
+	return nil, problem.NotImplemented("getWorkflowCsv")
+}
+
+func (Unimplemented) GetWorkflowProgress(context.Context, api.GetWorkflowProgressRequestObject) (api.GetWorkflowProgressResponseObject, error) {
+	return nil, problem.NotImplemented("getWorkflowProgress")
+}
+
+func (Unimplemented) InviteTeamMember(context.Context, api.InviteTeamMemberRequestObject) (api.InviteTeamMemberResponseObject, error) {
+	return nil, problem.NotImplemented("inviteTeamMember")
+}
+
+func (Unimplemented) ListAdminOrganizationsByOwnerEmail(context.Context, api.ListAdminOrganizationsByOwnerEmailRequestObject) (api.ListAdminOrganizationsByOwnerEmailResponseObject, error) {
+	return nil, problem.NotImplemented("listAdminOrganizationsByOwnerEmail")
+}
+
+func (Unimplemented) ListAgentAudioFiles(context.Context, api.ListAgentAudioFilesRequestObject) (api.ListAgentAudioFilesResponseObject, error) {
+	return nil, problem.NotImplemented("listAgentAudioFiles")
+}
+
+func (Unimplemented) ListAgentAudioSummaries(context.Context, api.ListAgentAudioSummariesRequestObject) (api.ListAgentAudioSummariesResponseObject, error) {
+	return nil, problem.NotImplemented("listAgentAudioSummaries")
+}
+
+func (Unimplemented) ListAgentKnowledgeFiles(context.Context, api.ListAgentKnowledgeFilesRequestObject) (api.ListAgentKnowledgeFilesResponseObject, error) {
+	return nil, problem.NotImplemented("listAgentKnowledgeFiles")
+}
+
+func (Unimplemented) ListAgents(context.Context, api.ListAgentsRequestObject) (api.ListAgentsResponseObject, error) {
+	return nil, problem.NotImplemented("listAgents")
+}
+
+func (Unimplemented) ListCallLogs(context.Context, api.ListCallLogsRequestObject) (api.ListCallLogsResponseObject, error) {
+	return nil, problem.NotImplemented("listCallLogs")
+}
+
+func (Unimplemented) ListCampaignAgents(context.Context, api.ListCampaignAgentsRequestObject) (api.ListCampaignAgentsResponseObject, error) {
+	return nil, problem.NotImplemented("listCampaignAgents")
+}
+
+func (Unimplemented) ListCampaignPhoneNumberAssignments(context.Context, api.ListCampaignPhoneNumberAssignmentsRequestObject) (api.ListCampaignPhoneNumberAssignmentsResponseObject, error) {
+	return nil, problem.NotImplemented("listCampaignPhoneNumberAssignments")
+}
+
+func (Unimplemented) ListCampaignWorkflows(context.Context, api.ListCampaignWorkflowsRequestObject) (api.ListCampaignWorkflowsResponseObject, error) {
+	return nil, problem.NotImplemented("listCampaignWorkflows")
+}
+
+func (Unimplemented) ListCampaigns(context.Context, api.ListCampaignsRequestObject) (api.ListCampaignsResponseObject, error) {
+	return nil, problem.NotImplemented("listCampaigns")
+}
+
+func (Unimplemented) ListConnectedApps(context.Context, api.ListConnectedAppsRequestObject) (api.ListConnectedAppsResponseObject, error) {
+	return nil, problem.NotImplemented("listConnectedApps")
+}
+
+func (Unimplemented) ListHubspotContacts(context.Context, api.ListHubspotContactsRequestObject) (api.ListHubspotContactsResponseObject, error) {
+	return nil, problem.NotImplemented("listHubspotContacts")
+}
+
+func (Unimplemented) ListHubspotLifecycleStages(context.Context, api.ListHubspotLifecycleStagesRequestObject) (api.ListHubspotLifecycleStagesResponseObject, error) {
+	return nil, problem.NotImplemented("listHubspotLifecycleStages")
+}
+
+func (Unimplemented) ListInboxItems(context.Context, api.ListInboxItemsRequestObject) (api.ListInboxItemsResponseObject, error) {
+	return nil, problem.NotImplemented("listInboxItems")
+}
+
+func (Unimplemented) ListJobStatuses(context.Context, api.ListJobStatusesRequestObject) (api.ListJobStatusesResponseObject, error) {
+	return nil, problem.NotImplemented("listJobStatuses")
+}
+
+func (Unimplemented) ListKnowledgeBases(context.Context, api.ListKnowledgeBasesRequestObject) (api.ListKnowledgeBasesResponseObject, error) {
+	return nil, problem.NotImplemented("listKnowledgeBases")
+}
+
+func (Unimplemented) ListKnowledgeFiles(context.Context, api.ListKnowledgeFilesRequestObject) (api.ListKnowledgeFilesResponseObject, error) {
+	return nil, problem.NotImplemented("listKnowledgeFiles")
+}
+
+func (Unimplemented) ListPendingTeamInvitations(context.Context, api.ListPendingTeamInvitationsRequestObject) (api.ListPendingTeamInvitationsResponseObject, error) {
+	return nil, problem.NotImplemented("listPendingTeamInvitations")
+}
+
+func (Unimplemented) ListPhoneNumberSubscriptions(context.Context, api.ListPhoneNumberSubscriptionsRequestObject) (api.ListPhoneNumberSubscriptionsResponseObject, error) {
+	return nil, problem.NotImplemented("listPhoneNumberSubscriptions")
+}
+
+func (Unimplemented) ListPhoneNumbers(context.Context, api.ListPhoneNumbersRequestObject) (api.ListPhoneNumbersResponseObject, error) {
+	return nil, problem.NotImplemented("listPhoneNumbers")
+}
+
+func (Unimplemented) ListSupportedCountries(context.Context, api.ListSupportedCountriesRequestObject) (api.ListSupportedCountriesResponseObject, error) {
+	return nil, problem.NotImplemented("listSupportedCountries")
+}
+
+func (Unimplemented) ListTeamApiKeys(context.Context, api.ListTeamApiKeysRequestObject) (api.ListTeamApiKeysResponseObject, error) {
+	return nil, problem.NotImplemented("listTeamApiKeys")
+}
+
+func (Unimplemented) ListTeamMembers(context.Context, api.ListTeamMembersRequestObject) (api.ListTeamMembersResponseObject, error) {
+	return nil, problem.NotImplemented("listTeamMembers")
+}
+
+func (Unimplemented) ListTeams(context.Context, api.ListTeamsRequestObject) (api.ListTeamsResponseObject, error) {
+	return nil, problem.NotImplemented("listTeams")
+}
+
+func (Unimplemented) ListVerifiedPhoneNumbers(context.Context, api.ListVerifiedPhoneNumbersRequestObject) (api.ListVerifiedPhoneNumbersResponseObject, error) {
+	return nil, problem.NotImplemented("listVerifiedPhoneNumbers")
+}
+
+func (Unimplemented) ListVoicePresets(context.Context, api.ListVoicePresetsRequestObject) (api.ListVoicePresetsResponseObject, error) {
+	return nil, problem.NotImplemented("listVoicePresets")
+}
+
+func (Unimplemented) ListVoiceProfiles(context.Context, api.ListVoiceProfilesRequestObject) (api.ListVoiceProfilesResponseObject, error) {
+	return nil, problem.NotImplemented("listVoiceProfiles")
+}
+
+func (Unimplemented) ListWorkflowContacts(context.Context, api.ListWorkflowContactsRequestObject) (api.ListWorkflowContactsResponseObject, error) {
+	return nil, problem.NotImplemented("listWorkflowContacts")
+}
+
+func (Unimplemented) ListWorkflowHistory(context.Context, api.ListWorkflowHistoryRequestObject) (api.ListWorkflowHistoryResponseObject, error) {
+	return nil, problem.NotImplemented("listWorkflowHistory")
+}
+
+func (Unimplemented) ListWorkflowTemplates(context.Context, api.ListWorkflowTemplatesRequestObject) (api.ListWorkflowTemplatesResponseObject, error) {
+	return nil, problem.NotImplemented("listWorkflowTemplates")
+}
+
+func (Unimplemented) ListWorkflows(context.Context, api.ListWorkflowsRequestObject) (api.ListWorkflowsResponseObject, error) {
+	return nil, problem.NotImplemented("listWorkflows")
+}
+
+func (Unimplemented) ListWorkflowsByPhoneNumber(context.Context, api.ListWorkflowsByPhoneNumberRequestObject) (api.ListWorkflowsByPhoneNumberResponseObject, error) {
+	return nil, problem.NotImplemented("listWorkflowsByPhoneNumber")
+}
+
+func (Unimplemented) ListZapierHookSamples(context.Context, api.ListZapierHookSamplesRequestObject) (api.ListZapierHookSamplesResponseObject, error) {
+	return nil, problem.NotImplemented("listZapierHookSamples")
+}
+
+func (Unimplemented) ListZapierTemplates(context.Context, api.ListZapierTemplatesRequestObject) (api.ListZapierTemplatesResponseObject, error) {
+	return nil, problem.NotImplemented("listZapierTemplates")
+}
+
+func (Unimplemented) ListZapierZaps(context.Context, api.ListZapierZapsRequestObject) (api.ListZapierZapsResponseObject, error) {
+	return nil, problem.NotImplemented("listZapierZaps")
+}
+
+func (Unimplemented) ReceiveHubspotWebhook(context.Context, api.ReceiveHubspotWebhookRequestObject) (api.ReceiveHubspotWebhookResponseObject, error) {
+	return nil, problem.NotImplemented("receiveHubspotWebhook")
+}
+
+func (Unimplemented) ReceiveStripeWebhook(context.Context, api.ReceiveStripeWebhookRequestObject) (api.ReceiveStripeWebhookResponseObject, error) {
+	return nil, problem.NotImplemented("receiveStripeWebhook")
+}
+
+func (Unimplemented) ReceiveTelnyxWebhook(context.Context, api.ReceiveTelnyxWebhookRequestObject) (api.ReceiveTelnyxWebhookResponseObject, error) {
+	return nil, problem.NotImplemented("receiveTelnyxWebhook")
+}
+
+func (Unimplemented) ReconnectHubspotApp(context.Context, api.ReconnectHubspotAppRequestObject) (api.ReconnectHubspotAppResponseObject, error) {
+	return nil, problem.NotImplemented("reconnectHubspotApp")
+}
+
+func (Unimplemented) RefreshSession(context.Context, api.RefreshSessionRequestObject) (api.RefreshSessionResponseObject, error) {
+	return nil, problem.NotImplemented("refreshSession")
+}
+
+func (Unimplemented) RemoveTeamMember(context.Context, api.RemoveTeamMemberRequestObject) (api.RemoveTeamMemberResponseObject, error) {
+	return nil, problem.NotImplemented("removeTeamMember")
+}
+
+func (Unimplemented) RequestPasswordReset(context.Context, api.RequestPasswordResetRequestObject) (api.RequestPasswordResetResponseObject, error) {
+	return nil, problem.NotImplemented("requestPasswordReset")
+}
+
+func (Unimplemented) RequestPhoneNumberVerification(context.Context, api.RequestPhoneNumberVerificationRequestObject) (api.RequestPhoneNumberVerificationResponseObject, error) {
+	return nil, problem.NotImplemented("requestPhoneNumberVerification")
+}
+
+func (Unimplemented) RequestTeamVerification(context.Context, api.RequestTeamVerificationRequestObject) (api.RequestTeamVerificationResponseObject, error) {
+	return nil, problem.NotImplemented("requestTeamVerification")
+}
+
+func (Unimplemented) ResendEmailConfirmation(context.Context, api.ResendEmailConfirmationRequestObject) (api.ResendEmailConfirmationResponseObject, error) {
+	return nil, problem.NotImplemented("resendEmailConfirmation")
+}
+
+func (Unimplemented) RunWorkflow(context.Context, api.RunWorkflowRequestObject) (api.RunWorkflowResponseObject, error) {
+	return nil, problem.NotImplemented("runWorkflow")
+}
+
+func (Unimplemented) SaveWorkflow(context.Context, api.SaveWorkflowRequestObject) (api.SaveWorkflowResponseObject, error) {
+	return nil, problem.NotImplemented("saveWorkflow")
+}
+
+func (Unimplemented) SearchAdminUsersOrganizations(context.Context, api.SearchAdminUsersOrganizationsRequestObject) (api.SearchAdminUsersOrganizationsResponseObject, error) {
+	return nil, problem.NotImplemented("searchAdminUsersOrganizations")
+}
+
+func (Unimplemented) SearchAvailablePhoneNumbers(context.Context, api.SearchAvailablePhoneNumbersRequestObject) (api.SearchAvailablePhoneNumbersResponseObject, error) {
+	return nil, problem.NotImplemented("searchAvailablePhoneNumbers")
+}
+
+func (Unimplemented) SearchHubspotContacts(context.Context, api.SearchHubspotContactsRequestObject) (api.SearchHubspotContactsResponseObject, error) {
+	return nil, problem.NotImplemented("searchHubspotContacts")
+}
+
+func (Unimplemented) SearchInboxItems(context.Context, api.SearchInboxItemsRequestObject) (api.SearchInboxItemsResponseObject, error) {
+	return nil, problem.NotImplemented("searchInboxItems")
+}
+
+func (Unimplemented) SetAgentCallConfig(context.Context, api.SetAgentCallConfigRequestObject) (api.SetAgentCallConfigResponseObject, error) {
+	return nil, problem.NotImplemented("setAgentCallConfig")
+}
+
+func (Unimplemented) SetWorkflowAgent(context.Context, api.SetWorkflowAgentRequestObject) (api.SetWorkflowAgentResponseObject, error) {
+	return nil, problem.NotImplemented("setWorkflowAgent")
+}
+
+func (Unimplemented) SetWorkflowContacts(context.Context, api.SetWorkflowContactsRequestObject) (api.SetWorkflowContactsResponseObject, error) {
+	return nil, problem.NotImplemented("setWorkflowContacts")
+}
+
+func (Unimplemented) SetWorkflowPhoneNumber(context.Context, api.SetWorkflowPhoneNumberRequestObject) (api.SetWorkflowPhoneNumberResponseObject, error) {
+	return nil, problem.NotImplemented("setWorkflowPhoneNumber")
+}
+
+func (Unimplemented) SignIn(context.Context, api.SignInRequestObject) (api.SignInResponseObject, error) {
+	return nil, problem.NotImplemented("signIn")
+}
+
+func (Unimplemented) SignOut(context.Context, api.SignOutRequestObject) (api.SignOutResponseObject, error) {
+	return nil, problem.NotImplemented("signOut")
+}
+
+func (Unimplemented) SignUp(context.Context, api.SignUpRequestObject) (api.SignUpResponseObject, error) {
+	return nil, problem.NotImplemented("signUp")
+}
+
+func (Unimplemented) StreamEvents(context.Context, api.StreamEventsRequestObject) (api.StreamEventsResponseObject, error) {
+	return nil, problem.NotImplemented("streamEvents")
+}
+
+func (Unimplemented) SubscribeZapierHook(context.Context, api.SubscribeZapierHookRequestObject) (api.SubscribeZapierHookResponseObject, error) {
+	return nil, problem.NotImplemented("subscribeZapierHook")
+}
+
+func (Unimplemented) SummarizeAgentAudio(context.Context, api.SummarizeAgentAudioRequestObject) (api.SummarizeAgentAudioResponseObject, error) {
+	return nil, problem.NotImplemented("summarizeAgentAudio")
+}
+
+func (Unimplemented) SynthesizeAgentSpeech(context.Context, api.SynthesizeAgentSpeechRequestObject) (api.SynthesizeAgentSpeechResponseObject, error) {
+	return nil, problem.NotImplemented("synthesizeAgentSpeech")
+}
+
+func (Unimplemented) TestRunWorkflow(context.Context, api.TestRunWorkflowRequestObject) (api.TestRunWorkflowResponseObject, error) {
+	return nil, problem.NotImplemented("testRunWorkflow")
+}
+
+func (Unimplemented) ToggleCampaignWorkflow(context.Context, api.ToggleCampaignWorkflowRequestObject) (api.ToggleCampaignWorkflowResponseObject, error) {
+	return nil, problem.NotImplemented("toggleCampaignWorkflow")
+}
+
+func (Unimplemented) TransferTeamOwnership(context.Context, api.TransferTeamOwnershipRequestObject) (api.TransferTeamOwnershipResponseObject, error) {
+	return nil, problem.NotImplemented("transferTeamOwnership")
+}
+
+func (Unimplemented) UnsubscribeZapierHook(context.Context, api.UnsubscribeZapierHookRequestObject) (api.UnsubscribeZapierHookResponseObject, error) {
+	return nil, problem.NotImplemented("unsubscribeZapierHook")
+}
+
+func (Unimplemented) UpdateAdminOrganizationLevel(context.Context, api.UpdateAdminOrganizationLevelRequestObject) (api.UpdateAdminOrganizationLevelResponseObject, error) {
+	return nil, problem.NotImplemented("updateAdminOrganizationLevel")
+}
+
+func (Unimplemented) UpdateAdminOrganizationTier(context.Context, api.UpdateAdminOrganizationTierRequestObject) (api.UpdateAdminOrganizationTierResponseObject, error) {
+	return nil, problem.NotImplemented("updateAdminOrganizationTier")
+}
+
+func (Unimplemented) UpdateAgent(context.Context, api.UpdateAgentRequestObject) (api.UpdateAgentResponseObject, error) {
+	return nil, problem.NotImplemented("updateAgent")
+}
+
+func (Unimplemented) UpdateAgentFaq(context.Context, api.UpdateAgentFaqRequestObject) (api.UpdateAgentFaqResponseObject, error) {
+	return nil, problem.NotImplemented("updateAgentFaq")
+}
+
+func (Unimplemented) UpdateCampaign(context.Context, api.UpdateCampaignRequestObject) (api.UpdateCampaignResponseObject, error) {
+	return nil, problem.NotImplemented("updateCampaign")
+}
+
+func (Unimplemented) UpdateCurrentUserProfile(context.Context, api.UpdateCurrentUserProfileRequestObject) (api.UpdateCurrentUserProfileResponseObject, error) {
+	return nil, problem.NotImplemented("updateCurrentUserProfile")
+}
+
+func (Unimplemented) UpdateInboxItem(context.Context, api.UpdateInboxItemRequestObject) (api.UpdateInboxItemResponseObject, error) {
+	return nil, problem.NotImplemented("updateInboxItem")
+}
+
+func (Unimplemented) UpdateKnowledgeBase(context.Context, api.UpdateKnowledgeBaseRequestObject) (api.UpdateKnowledgeBaseResponseObject, error) {
+	return nil, problem.NotImplemented("updateKnowledgeBase")
+}
+
+func (Unimplemented) UpdateKnowledgeFaq(context.Context, api.UpdateKnowledgeFaqRequestObject) (api.UpdateKnowledgeFaqResponseObject, error) {
+	return nil, problem.NotImplemented("updateKnowledgeFaq")
+}
+
+func (Unimplemented) UpdatePaymentIntentStatus(context.Context, api.UpdatePaymentIntentStatusRequestObject) (api.UpdatePaymentIntentStatusResponseObject, error) {
+	return nil, problem.NotImplemented("updatePaymentIntentStatus")
+}
+
+func (Unimplemented) UpdateTeamBillingAddress(context.Context, api.UpdateTeamBillingAddressRequestObject) (api.UpdateTeamBillingAddressResponseObject, error) {
+	return nil, problem.NotImplemented("updateTeamBillingAddress")
+}
+
+func (Unimplemented) UpdateTeamMemberRole(context.Context, api.UpdateTeamMemberRoleRequestObject) (api.UpdateTeamMemberRoleResponseObject, error) {
+	return nil, problem.NotImplemented("updateTeamMemberRole")
+}
+
+func (Unimplemented) UpdateTeamProperties(context.Context, api.UpdateTeamPropertiesRequestObject) (api.UpdateTeamPropertiesResponseObject, error) {
+	return nil, problem.NotImplemented("updateTeamProperties")
+}
+
+func (Unimplemented) UpdateVoiceProfile(context.Context, api.UpdateVoiceProfileRequestObject) (api.UpdateVoiceProfileResponseObject, error) {
+	return nil, problem.NotImplemented("updateVoiceProfile")
+}
+
+func (Unimplemented) UpdateWorkflow(context.Context, api.UpdateWorkflowRequestObject) (api.UpdateWorkflowResponseObject, error) {
+	return nil, problem.NotImplemented("updateWorkflow")
+}
+
+func (Unimplemented) UpdateWorkflowNode(context.Context, api.UpdateWorkflowNodeRequestObject) (api.UpdateWorkflowNodeResponseObject, error) {
+	return nil, problem.NotImplemented("updateWorkflowNode")
 }

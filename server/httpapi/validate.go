@@ -26,9 +26,34 @@ func init() {
 	openapi3filter.RegisterBodyDecoder("application/offset+octet-stream", openapi3filter.FileBodyDecoder)
 }
 
-// fieldMessages are the messages the product names for particular missing or invalid
-// fields (spec section 8), by operation and field. Anything else gets a generated message.
-var fieldMessages = map[string]string{}
+// missingMessages are the messages the product names for particular missing fields (spec
+// section 8), by operation and field. Other missing fields read "<name> is required", which
+// is already the product's wording for organizationId, name, id and connectedAppId.
+var missingMessages = map[string]string{
+	"createCampaign body.organizationId":              "Organization ID is required to create a campaign",
+	"createKnowledgeBase body.name":                   "Missing name or organizationId",
+	"createKnowledgeBase body.organizationId":         "Missing name or organizationId",
+	"listJobStatuses query.ids":                       "At least one jobId is required",
+	"setWorkflowContacts body.nodeId":                 "Node id is required",
+	"listWorkflowContacts query.nodeId":               "Node id is required",
+	"deleteWorkflowContacts query.nodeId":             "Node id is required",
+	"updateWorkflow query.workflowId":                 "Missing workflow id",
+	"saveWorkflow body.workflowId":                    "Missing workflow id",
+	"runWorkflow body.organizationId":                 "Missing organization id",
+	"listConnectedApps query.organizationId":          "Organization id is required",
+	"completeZapierAuthorization body.code":           "Missing code or teamId",
+	"completeZapierAuthorization body.organizationId": "Missing code or teamId",
+	"listZapierTemplates query.organizationId":        "Missing teamId",
+	"listZapierZaps query.organizationId":             "Missing teamId",
+	"disconnectZapierApp body.organizationId":         "Missing teamId",
+	"testRunWorkflow body.customerDescription":        "missing required properties",
+	"testRunWorkflow body.destinationPhoneNumber":     "missing required properties",
+	"testRunWorkflow body.isTestWorkflow":             "missing required properties",
+	"testRunWorkflow body.nameOrEmail":                "missing required properties",
+	"testRunWorkflow body.organizationId":             "missing required properties",
+	"testRunWorkflow body.triggeredBy":                "missing required properties",
+	"testRunWorkflow body.workflowId":                 "missing required properties",
+}
 
 // validateRequests checks every request to an operation of the contract against it: path,
 // query, headers and body. A failure is a 400 problem naming each field. Requests Echo routed
@@ -81,11 +106,11 @@ func requestProblem(opID string, err error) *problem.Error {
 			if errors.As(e, &se) {
 				continue
 			}
-			fields = append(fields, problem.Field("request", e.Error()))
+			fields = append(fields, problem.Field("request", "The request is not valid."))
 		}
 	}
 	for i := range fields {
-		if msg, ok := fieldMessages[opID+" "+fields[i].Field]; ok {
+		if msg, ok := missingMessages[opID+" "+fields[i].Field]; ok && strings.HasSuffix(fields[i].Message, " is required") {
 			fields[i].Message = msg
 		}
 	}
@@ -93,10 +118,10 @@ func requestProblem(opID string, err error) *problem.Error {
 	return problem.Validation(fields...)
 }
 
-// flatten unpacks kin-openapi's MultiErrors.
+// flatten unpacks kin-openapi's MultiErrors (only at the top: a RequestError wrapping a
+// MultiError stays whole, so its parameter or body is kept).
 func flatten(err error) []error {
-	var me openapi3.MultiError
-	if errors.As(err, &me) {
+	if me, ok := err.(openapi3.MultiError); ok {
 		var out []error
 		for _, e := range me {
 			out = append(out, flatten(e)...)
@@ -114,7 +139,7 @@ func malformedBody(re *openapi3filter.RequestError) *problem.Error {
 	if errors.As(re.Err, &pe) || errors.Is(re.Err, io.ErrUnexpectedEOF) {
 		return &problem.Error{Status: http.StatusBadRequest, Code: api.ProblemCodeMalformedJson,
 			Detail: "The request body is not valid JSON.",
-			Fields: []api.FieldError{problem.Field("body", "not valid JSON")}, Err: re.Err}
+			Fields: []api.FieldError{problem.Field("body", "The request body is not valid JSON.")}, Err: re.Err}
 	}
 	if strings.Contains(re.Reason, "header Content-Type has unexpected value") {
 		return problem.New(http.StatusUnsupportedMediaType, api.ProblemCodeUnsupportedMediaType,
@@ -163,7 +188,8 @@ func schemaFieldError(prefix, name string, se *openapi3.SchemaError) api.FieldEr
 	case missingProperty.MatchString(se.Reason):
 		return problem.Field(field, leaf+" is required")
 	case unsupportedProperty.MatchString(se.Reason):
-		return problem.Field(field, leaf+" is not a known field")
+		extra := unsupportedProperty.FindStringSubmatch(se.Reason)[1]
+		return problem.Field(joinField(prefix, name, append(path, extra)...), extra+" is not a known field")
 	case se.SchemaField == "enum":
 		var vals []string
 		for _, v := range se.Schema.Enum {
@@ -172,6 +198,8 @@ func schemaFieldError(prefix, name string, se *openapi3.SchemaError) api.FieldEr
 		return problem.Field(field, leaf+" must be one of: "+strings.Join(vals, ", "))
 	case se.SchemaField == "type":
 		return problem.Field(field, leaf+" must be "+article(se.Schema.Type.Slice()))
+	case se.SchemaField == "pattern", se.SchemaField == "format":
+		return problem.Field(field, leaf+" is not in the expected format")
 	case se.SchemaField == "nullable":
 		return problem.Field(field, leaf+" must not be null")
 	}

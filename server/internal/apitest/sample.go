@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -46,7 +47,7 @@ func SampleRequest(op *httpapi.Operation) Request {
 		} else {
 			for ct := range rb.Value.Content {
 				hdr.Set("Content-Type", ct)
-				r.Body = []byte{}
+				r.Body = []byte("x")
 				break
 			}
 		}
@@ -93,6 +94,16 @@ func sampleValue(ref *openapi3.SchemaRef, depth int) any {
 		for _, name := range names {
 			m[name] = sampleValue(s.Properties[name], depth+1)
 		}
+		var optional []string
+		for name := range s.Properties {
+			if _, ok := m[name]; !ok {
+				optional = append(optional, name)
+			}
+		}
+		sort.Strings(optional)
+		for i := 0; uint64(len(m)) < s.MinProps && i < len(optional); i++ {
+			m[optional[i]] = sampleValue(s.Properties[optional[i]], depth+1)
+		}
 		return m
 	case s.Type.Is("array"):
 		n := int(s.MinItems)
@@ -132,7 +143,14 @@ func sampleString(s *openapi3.Schema) string {
 	}
 	v := "sample"
 	if s.Pattern != "" {
-		v = "+15555550100" // patterns in the contract are phone numbers
+		re, err := regexp.Compile(s.Pattern)
+		if err == nil {
+			for _, c := range []string{"sample", "+15555550100", "https://example.com/x", "09:00", "en-US", "abc123", "1"} {
+				if re.MatchString(c) && uint64(len(c)) >= s.MinLength {
+					return c
+				}
+			}
+		}
 	}
 	for uint64(len(v)) < s.MinLength {
 		v += "x"

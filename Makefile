@@ -1,0 +1,74 @@
+# Betty's one entry point for people and CI. `make run` starts Betty; `make test` runs every test.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+GO        ?= go
+NPM       ?= npm
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -s -w -X main.version=$(VERSION)
+DATA_DIR  ?= ./data
+ADDR      ?= :8080
+COVERAGE  := $(CURDIR)/.cache/contract-coverage
+SHARED    := $(CURDIR)/../shared
+GENERATED := server/api/api.gen.go sdk/client/client.gen.go server/httpapi/unimplemented.gen.go dashboard/src/api/gen
+
+.PHONY: help run build dashboard deps generate check-generated lint test test-go test-dashboard test-e2e contract-coverage bench clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
+
+run: build ## Build everything and start Betty on SQLite in ./data
+	@echo "Starting Betty at http://localhost$(ADDR) (data in $(DATA_DIR)); Ctrl-C stops it."
+	./bin/betty serve --addr $(ADDR) --data-dir $(DATA_DIR)
+
+build: dashboard ## Build the dashboard and the betty binary into bin/betty
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/betty ./cmd/betty
+
+deps: dashboard/node_modules/.package-lock.json ## Install the dashboard's npm packages
+
+dashboard/node_modules/.package-lock.json: dashboard/package-lock.json
+	cd dashboard && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+dashboard: deps ## Build the dashboard into dashboard/dist (embedded in the binary)
+	cd dashboard && $(NPM) run build
+
+generate: deps ## Regenerate the server, SDK and hooks from openapi.yaml
+	$(GO) generate ./server/api ./sdk/client
+	$(GO) run ./server/internal/cmd/genunimpl openapi.yaml server/httpapi/unimplemented.gen.go
+	cd dashboard && $(NPM) run generate
+
+check-generated: generate ## Fail when generated code differs from what is committed
+	@if [ -n "$$(git status --porcelain -- $(GENERATED))" ]; then \
+	  echo "Generated code is stale; run make generate and commit:"; git status --short -- $(GENERATED); \
+	  git --no-pager diff --stat -- $(GENERATED); exit 1; fi
+	@echo "generated code is fresh"
+
+lint: deps ## Lint the contract (spectral) and the Go code (go vet)
+	cd dashboard && $(NPM) run --silent lint:api
+	@if [ -x "$(SHARED)/tools/spec-coverage" ]; then "$(SHARED)/tools/spec-coverage" openapi.yaml; fi
+	$(GO) vet ./...
+
+test: check-generated lint test-go test-dashboard test-e2e ## Run every test (set BETTY_TEST_POSTGRES_URL for the PostgreSQL leg)
+	@echo
+	@$(MAKE) -s contract-coverage
+
+test-go: ## Go tests: unit, store and API contract tests on SQLite (and PostgreSQL when configured)
+	rm -rf $(COVERAGE)
+	BETTY_CONTRACT_COVERAGE_DIR=$(COVERAGE) $(GO) test -count=1 ./...
+
+test-dashboard: deps ## The dashboard's unit tests
+	cd dashboard && $(NPM) test
+
+test-e2e: build ## End-to-end tests in headless Chromium against a real betty serve
+	cd dashboard && BETTY_BIN=$(CURDIR)/bin/betty $(NPM) run e2e
+
+contract-coverage: ## List operations no test exercised with a 2xx
+	@$(GO) run ./server/internal/cmd/contractcov openapi.yaml $(COVERAGE)
+
+bench: ## Benchmarks, and the dashboard's initial bundle size
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean: ## Remove build output
+	rm -rf bin .cache dashboard/node_modules

@@ -1,0 +1,46 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/bettyhq/betty/server/httpapi"
+	"github.com/bettyhq/betty/server/internal/apitest"
+	"github.com/bettyhq/betty/server/problem"
+)
+
+// Every operation of the contract is routed: a well-formed request reaches its handler, which
+// is real or answers 501 not_implemented, and never an accidental 404 or 405. The answer is
+// validated against the contract like every other.
+func TestEveryOperationIsRouted(t *testing.T) {
+	ops, err := httpapi.LoadOperations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := apitest.New(t, "sqlite")
+	built := 0
+	for _, op := range ops.All() {
+		res := env.Do(apitest.SampleRequest(op))
+		switch res.Status {
+		case http.StatusNotImplemented:
+			if op.Method == http.MethodHead {
+				continue // no body to read
+			}
+			p := res.Problem(t)
+			if p.Code != "not_implemented" || p.Detail != problem.NotImplemented(op.ID).Detail {
+				t.Errorf("%s: %+v", op.ID, p)
+			}
+		case http.StatusNotFound, http.StatusMethodNotAllowed:
+			if p := res.Problem(t); p.Code == "not_found" && p.Detail == "There is nothing at this address." ||
+				p.Code == "method_not_allowed" {
+				t.Errorf("%s %s %s is not routed: %d %s", op.ID, op.Method, op.Path, res.Status, res.Body)
+			}
+			built++
+		case http.StatusBadRequest:
+			t.Errorf("%s: the sample request was refused: %s", op.ID, res.Body)
+		default:
+			built++
+		}
+	}
+	t.Logf("%d operations, %d answer for real, %d not built yet", len(ops.All()), built, len(ops.All())-built)
+}

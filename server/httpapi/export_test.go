@@ -1,0 +1,4 @@
+package httpapi
+
+// MissingMessages exposes the table to the external tests.
+func MissingMessages() map[string]string { return missingMessages }

@@ -1,0 +1,91 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/bettyhq/betty/server/httpapi"
+	"github.com/bettyhq/betty/server/internal/apitest"
+)
+
+// Bad input gets a 400 problem naming each field, never a 500, whatever the operation.
+func TestBadInputNamesTheField(t *testing.T) {
+	env := apitest.New(t, "sqlite")
+	type field struct{ name, message string }
+	cases := []struct {
+		name   string
+		req    apitest.Request
+		code   string
+		status int
+		fields []field
+	}{
+		{"malformed JSON", apitest.Request{Method: "POST", Path: "/v1/campaigns/create", Body: `{"organizationId": "a",`},
+			"malformed_json", 400, []field{{"body", "The request body is not valid JSON."}}},
+		{"missing required field with the product's message", apitest.Request{Method: "POST", Path: "/v1/campaigns/create", Body: map[string]any{"name": "x"}},
+			"validation_failed", 400, []field{{"body.organizationId", "Organization ID is required to create a campaign"}}},
+		{"wrong type", apitest.Request{Method: "POST", Path: "/v1/team/api-keys", Body: map[string]any{"organizationId": "o", "name": 7}},
+			"validation_failed", 400, []field{{"body.name", "name must be a string"}}},
+		{"unknown enum value", apitest.Request{Method: "POST", Path: "/v1/team/api-keys", Body: map[string]any{"organizationId": "o", "name": "k", "role": "god"}},
+			"validation_failed", 400, []field{{"body.role", "role must be one of: admin, developer, member, readonly"}}},
+		{"unknown field", apitest.Request{Method: "POST", Path: "/v1/team/api-keys", Body: map[string]any{"organizationId": "o", "name": "k", "colour": "red"}},
+			"validation_failed", 400, []field{{"body.colour", "colour is not a known field"}}},
+		{"two missing fields", apitest.Request{Method: "POST", Path: "/v1/campaigns/knowledge-base/create", Body: map[string]any{}},
+			"validation_failed", 400, []field{{"body.name", "Missing name or organizationId"}, {"body.organizationId", "Missing name or organizationId"}}},
+		{"missing query parameter", apitest.Request{Method: "GET", Path: "/v1/campaigns/list"},
+			"validation_failed", 400, []field{{"query.organizationId", "organizationId is required"}}},
+		{"query parameter of the wrong type", apitest.Request{Method: "GET", Path: "/v1/campaigns/list?organizationId=o&page=first"},
+			"validation_failed", 400, []field{{"query.page", ""}}},
+		{"query parameter out of range", apitest.Request{Method: "GET", Path: "/v1/campaigns/list?organizationId=o&page=0"},
+			"validation_failed", 400, []field{{"query.page", ""}}},
+		{"unknown enum in query", apitest.Request{Method: "GET", Path: "/v1/campaigns/list?organizationId=o&status=sleeping"},
+			"validation_failed", 400, []field{{"query.status", "status must be one of: active, paused, completed, draft, error, all"}}},
+		{"missing body", apitest.Request{Method: "POST", Path: "/v1/team/api-keys"},
+			"validation_failed", 400, []field{{"body", "body is required"}}},
+		{"wrong content type", apitest.Request{Method: "POST", Path: "/v1/team/api-keys", Body: "name=k",
+			Header: http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}},
+			"unsupported_media_type", 415, nil},
+		{"oversized body", apitest.Request{Method: "POST", Path: "/v1/team/api-keys", Body: `{"name":"` + strings.Repeat("x", 2<<20) + `"}`},
+			"payload_too_large", 413, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := env.Do(c.req)
+			p := res.Problem(t)
+			if res.Status != c.status || p.Code != c.code {
+				t.Fatalf("%d %s", res.Status, res.Body)
+			}
+			if len(p.Errors) != len(c.fields) {
+				t.Fatalf("fields %+v, want %+v", p.Errors, c.fields)
+			}
+			for i, f := range c.fields {
+				if p.Errors[i].Field != f.name || (f.message != "" && p.Errors[i].Message != f.message) {
+					t.Errorf("field %d: %+v, want %+v", i, p.Errors[i], f)
+				}
+			}
+			if len(c.fields) > 0 && p.Detail != p.Errors[0].Message {
+				t.Errorf("detail %q should be the first field's message", p.Detail)
+			}
+			if strings.Contains(string(res.Body), "Schema:") {
+				t.Errorf("the problem leaks the schema: %s", res.Body)
+			}
+		})
+	}
+}
+
+// The product's messages for missing fields refer to operations and fields of the contract.
+func TestMissingMessagesReferToTheContract(t *testing.T) {
+	ops, err := httpapi.LoadOperations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for _, op := range ops.All() {
+		known[op.ID] = true
+	}
+	for key := range httpapi.MissingMessages() {
+		if !known[strings.Fields(key)[0]] {
+			t.Errorf("%q names no operation", key)
+		}
+	}
+}
