@@ -1,0 +1,69 @@
+import { Suspense } from 'react';
+import { Link, Outlet } from 'react-router';
+
+import { BettyMark } from './BettyMark';
+
+export function AppLayout() {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:text-sm focus:font-medium focus:text-brand-700 focus:shadow"
+      >
+        Skip to content
+      </a>
+
+      <header className="border-b border-zinc-200 bg-white">
+        <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6">
+          <Link to="/" className="-mx-1.5 flex items-center gap-2 rounded-lg px-1.5 py-1 text-lg font-semibold tracking-tight text-zinc-900">
+            <BettyMark className="size-8" />
+            <span>Betty</span>
+          </Link>
+          <nav aria-label="Account">
+            <ul className="flex items-center gap-2">
+              <li>
+                <Link
+                  to="/sign-in"
+                  className="rounded-md px-3 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900"
+                >
+                  Sign in
+                </Link>
+              </li>
+              <li>
+                <Link
+                  to="/sign-up"
+                  className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700"
+                >
+                  Create account
+                </Link>
+              </li>
+            </ul>
+          </nav>
+        </div>
+      </header>
+
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+
+      <footer className="border-t border-zinc-200 bg-white">
+        <div className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-6 text-sm text-zinc-500 sm:flex-row sm:justify-between sm:px-6">
+          <p>Betty · AI voice agents for phone calls, on your own server</p>
+          <p>
+            Runs as one binary: <code className="font-mono text-[0.8125rem] text-zinc-600">betty serve</code>
+          </p>
+        </div>
+      </footer>
+    </div>
+  );
+}
+
+function PageLoading() {
+  return (
+    <p role="status" className="mx-auto max-w-6xl px-4 py-16 text-sm text-zinc-500 sm:px-6">
+      Loading…
+    </p>
+  );
+}
