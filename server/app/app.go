@@ -13,8 +13,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/config"
 	"github.com/bettyhq/betty/server/httpapi"
+	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -40,8 +42,23 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, dashboard fs.
 	for _, m := range applied {
 		log.InfoContext(ctx, "migration applied", "version", m.Version, "name", m.Name)
 	}
+	secret, err := db.Secret(ctx, "access_token_signing_key", auth.NewSecret)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("signing key: %w", err)
+	}
+	smtp, err := mail.ParseSMTP(cfg.SMTPURL, cfg.MailFrom)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
 	h, err := httpapi.New(httpapi.Deps{
 		Log: log, DB: db, Version: version, Dashboard: dashboard, MaxBodyBytes: cfg.MaxBodyBytes,
+		Issuer:     auth.NewIssuer([]byte(secret), cfg.AccessTokenTTL),
+		Mailer:     mail.NewOutbox(db, log, smtp),
+		RefreshTTL: cfg.RefreshTokenTTL,
+		RateLimit:  httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
+		BaseURL:    cfg.BaseURL, AllowedOrigins: cfg.AllowedOrigins, InternalDomains: cfg.InternalDomains,
 	})
 	if err != nil {
 		db.Close()
@@ -66,7 +83,11 @@ func (a *App) PrintSummary(w io.Writer, addr string) {
 	fmt.Fprintf(w, "  listening  %s\n", addr)
 	fmt.Fprintf(w, "  database   %s (%s)\n", a.db.Dialect(), a.db.Source())
 	fmt.Fprintf(w, "  data dir   %s\n", dataDir)
-	fmt.Fprintf(w, "  providers  all local (no external service configured)\n")
+	mailer := "mail=outbox (local: links are logged)"
+	if a.cfg.SMTPURL != "" {
+		mailer = "mail=smtp"
+	}
+	fmt.Fprintf(w, "  providers  %s\n", mailer)
 }
 
 // Serve serves on ln until ctx ends, then stops accepting, lets requests in flight finish

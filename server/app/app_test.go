@@ -18,7 +18,8 @@ import (
 // cancellation lets a slow request finish before returning.
 func TestServeAndGracefulShutdown(t *testing.T) {
 	cfg := config.Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), BaseURL: "http://x", LogLevel: "info",
-		LogFormat: "text", MaxBodyBytes: 1 << 20, ShutdownTimeout: 5 * time.Second}
+		LogFormat: "text", MaxBodyBytes: 1 << 20, ShutdownTimeout: 5 * time.Second,
+		AccessTokenTTL: time.Minute, RefreshTokenTTL: time.Hour}
 	var logs bytes.Buffer
 	a, err := New(context.Background(), cfg, slog.New(slog.NewTextHandler(&logs, nil)), nil, "v1.2.3")
 	if err != nil {

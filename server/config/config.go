@@ -32,6 +32,20 @@ type Config struct {
 	MaxBodyBytes int64
 	// ShutdownTimeout bounds the graceful shutdown.
 	ShutdownTimeout time.Duration
+	// AccessTokenTTL and RefreshTokenTTL are the lifetimes of sign-in tokens.
+	AccessTokenTTL  time.Duration
+	RefreshTokenTTL time.Duration
+	// RateLimit and RateBurst are each caller's token bucket (requests a second, burst).
+	RateLimit float64
+	RateBurst int
+	// SMTPURL (smtp://user:password@host:port) and MailFrom send e-mail; without SMTP, mail
+	// is kept in the outbox and its links logged.
+	SMTPURL  string
+	MailFrom string
+	// InternalDomains (at most three) flag staff accounts as internal.
+	InternalDomains []string
+	// AllowedOrigins may appear in e-mailed links besides BaseURL's origin.
+	AllowedOrigins []string
 }
 
 // setting describes one configuration key in every place it can come from.
@@ -85,7 +99,64 @@ func settings() []setting {
 				c.ShutdownTimeout = d
 				return nil
 			}},
+		duration("access_token_ttl", "access-token-ttl", "lifetime of access tokens", "15m",
+			func(c *Config, d time.Duration) { c.AccessTokenTTL = d }),
+		duration("refresh_token_ttl", "refresh-token-ttl", "lifetime of a session without use (refresh tokens)", "720h",
+			func(c *Config, d time.Duration) { c.RefreshTokenTTL = d }),
+		{"rate_limit", "rate-limit", "requests a second each caller may make on average (0 turns limiting off)", "20",
+			func(c *Config, v string) error {
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil || f < 0 {
+					return fmt.Errorf("want a number of requests a second")
+				}
+				c.RateLimit = f
+				return nil
+			}},
+		{"rate_burst", "rate-burst", "requests each caller may make at once", "60",
+			func(c *Config, v string) error {
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 1 {
+					return fmt.Errorf("want a positive number")
+				}
+				c.RateBurst = n
+				return nil
+			}},
+		{"smtp_url", "smtp-url", "SMTP relay for e-mail, smtp://user:password@host:port (empty: keep mail in the outbox and log links)", "",
+			func(c *Config, v string) error { c.SMTPURL = v; return nil }},
+		{"mail_from", "mail-from", "sender address of e-mail", "",
+			func(c *Config, v string) error { c.MailFrom = v; return nil }},
+		{"internal_domains", "internal-domains", "up to three e-mail domains, comma-separated, whose users are flagged internal", "",
+			func(c *Config, v string) error {
+				c.InternalDomains = splitList(v)
+				if len(c.InternalDomains) > 3 {
+					return fmt.Errorf("at most three domains")
+				}
+				return nil
+			}},
+		{"allowed_origins", "allowed-origins", "other dashboard origins allowed in e-mailed links, comma-separated", "",
+			func(c *Config, v string) error { c.AllowedOrigins = splitList(v); return nil }},
 	}
+}
+
+func duration(key, flag, usage, def string, set func(*Config, time.Duration)) setting {
+	return setting{key, flag, usage, def, func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("want a duration such as 15m")
+		}
+		set(c, d)
+		return nil
+	}}
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.ToLower(strings.TrimSpace(p)); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func defaultDataDir() string {

@@ -8,8 +8,11 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/httpapi"
+	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -22,7 +25,9 @@ func benchHandler(b *testing.B) http.Handler {
 	if _, err := db.Migrate(context.Background()); err != nil {
 		b.Fatal(err)
 	}
-	h, err := httpapi.New(httpapi.Deps{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), DB: db, Version: "bench"})
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	h, err := httpapi.New(httpapi.Deps{Log: log, DB: db, Version: "bench",
+		Issuer: auth.NewIssuer([]byte("bench-secret"), time.Minute), Mailer: mail.NewOutbox(db, log, nil)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,7 +4,9 @@
 package httpapi
 
 import (
+	"errors"
 	"io/fs"
+	"time"
 	"log/slog"
 	"net/http"
 
@@ -12,6 +14,8 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/bettyhq/betty/server/api"
+	"github.com/bettyhq/betty/server/auth"
+	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/web"
 )
@@ -27,6 +31,17 @@ type Deps struct {
 	// Dashboard is the built dashboard; nil serves a page saying it was not built.
 	Dashboard    fs.FS
 	MaxBodyBytes int64
+	// Issuer signs access tokens; Mailer sends e-mail.
+	Issuer *auth.Issuer
+	Mailer mail.Mailer
+	// RefreshTTL is how long an unused session lives.
+	RefreshTTL time.Duration
+	RateLimit  RateLimit
+	// BaseURL is the public URL of the server, for links in e-mails; AllowedOrigins are other
+	// dashboard origins that may appear in them.
+	BaseURL         string
+	AllowedOrigins  []string
+	InternalDomains []string
 	// ResponseCheck, when set (by tests), sees every response to an operation of the contract
 	// as sent, to validate it against the contract.
 	ResponseCheck func(op *Operation, req *http.Request, params map[string]string, status int, header http.Header, body []byte)
@@ -37,6 +52,9 @@ type Deps struct {
 type Server struct {
 	fallback
 	*System
+	*Identity
+	*Teams
+	*SiteAdmin
 }
 
 type fallback struct{ Unimplemented }
@@ -44,9 +62,13 @@ type fallback struct{ Unimplemented }
 var _ api.StrictServerInterface = (*Server)(nil)
 
 // NewServer builds the handlers.
-func NewServer(d Deps, m *Metrics) *Server {
+func NewServer(d Deps, m *Metrics, g *Guard) *Server {
+	h := &handlers{Deps: d, guard: g, throttle: auth.NewThrottle(5, 15*time.Minute), resends: newCooldown(time.Minute)}
 	return &Server{
-		System: &System{db: d.DB, version: d.Version, metrics: m},
+		System:    &System{db: d.DB, version: d.Version, metrics: m},
+		Identity:  &Identity{h},
+		Teams:     &Teams{h},
+		SiteAdmin: &SiteAdmin{h},
 	}
 }
 
@@ -60,7 +82,14 @@ func New(d Deps) (http.Handler, error) {
 	if d.MaxBodyBytes <= 0 {
 		d.MaxBodyBytes = 1 << 20
 	}
+	if d.Issuer == nil || d.Mailer == nil {
+		return nil, errors.New("httpapi: Issuer and Mailer are required")
+	}
+	if d.RefreshTTL <= 0 {
+		d.RefreshTTL = 30 * 24 * time.Hour
+	}
 	metrics := NewMetrics(d.DB)
+	guard := &Guard{db: d.DB, issuer: d.Issuer, ops: ops}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(d.Log)
@@ -72,10 +101,14 @@ func New(d Deps) (http.Handler, error) {
 	e.Use(
 		observe(d.Log, ops, metrics),
 		recoverPanics(d.Log),
+		keepRequest(),
 		limitBodies(ops, d.MaxBodyBytes, UploadChunkLimit),
+		guard.authenticate(),
+		limitRate(d.RateLimit),
 		validateRequests(ops),
+		guard.authorize(),
 	)
-	api.RegisterHandlers(e, api.NewStrictHandler(NewServer(d, metrics), nil))
+	api.RegisterHandlers(e, api.NewStrictHandler(NewServer(d, metrics, guard), nil))
 	dashboard := web.Handler(d.Dashboard, isAPIPath)
 	e.Any("/*", func(c echo.Context) error {
 		// Echo routes a known path with an undeclared method here too: that is a 405.

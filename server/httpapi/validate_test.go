@@ -12,6 +12,8 @@ import (
 // Bad input gets a 400 problem naming each field, never a 500, whatever the operation.
 func TestBadInputNamesTheField(t *testing.T) {
 	env := apitest.New(t, "sqlite")
+	owner := env.SignUp(t, "owner@example.com")
+	org := env.Team(t, owner, "Acme")
 	type field struct{ name, message string }
 	cases := []struct {
 		name   string
@@ -50,6 +52,11 @@ func TestBadInputNamesTheField(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			c.req.Token = owner.Access
+			c.req.Path = strings.ReplaceAll(c.req.Path, "organizationId=o", "organizationId="+org)
+			if m, ok := c.req.Body.(map[string]any); ok && m["organizationId"] == "o" {
+				m["organizationId"] = org
+			}
 			res := env.Do(c.req)
 			p := res.Problem(t)
 			if res.Status != c.status || p.Code != c.code {

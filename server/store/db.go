@@ -219,3 +219,15 @@ func (db *DB) ExecRaw(ctx context.Context, stmt string) error {
 	_, err := db.writer.ExecContext(ctx, stmt)
 	return translate(err)
 }
+
+// one runs a statement that must change exactly one row: ErrNotFound when it changed none.
+func (db *DB) one(ctx context.Context, query string, args ...any) error {
+	n, err := db.exec(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}

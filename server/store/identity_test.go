@@ -12,7 +12,7 @@ import (
 func TestUsers(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		u := store.User{Email: " Ada@Example.com ", Name: "Ada"}
+		u := store.User{Email: " Ada@Example.com "}
 		if err := db.CreateUser(ctx, &u); err != nil {
 			t.Fatal(err)
 		}

@@ -2,67 +2,33 @@ package store
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
 // Organization is a team.
 type Organization struct {
-	ID                string
-	Name              string
-	CompanyName       string
-	PlatformKey       string
-	Industry          string
-	Purpose           string
-	OwnerUserID       string
-	PublicAPIKey      string
-	VerificationLevel string
-	SubscriptionTier  string
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
-}
-
-// Member is a user's (or an invited e-mail's) place in an organisation.
-type Member struct {
-	ID             string
-	OrganizationID string
-	UserID         *string
-	Email          string
-	Role           string
-	Status         string
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	ID                      string     `db:"id"`
+	Name                    string     `db:"name"`
+	CompanyName             string     `db:"company_name"`
+	PlatformKey             string     `db:"platform_key"`
+	Industry                string     `db:"industry"`
+	Purpose                 string     `db:"purpose"`
+	OwnerUserID             string     `db:"owner_user_id"`
+	PublicAPIKey            string     `db:"public_api_key"`
+	VerificationLevel       string     `db:"verification_level"`
+	SubscriptionTier        string     `db:"subscription_tier"`
+	SubscriptionEndAt       *time.Time `db:"subscription_end_at"`
+	CreditsBalance          float64    `db:"credits_balance"`
+	BillingAddress          *string    `db:"billing_address"` // JSON object
+	BillingAddressUpdatedAt *time.Time `db:"billing_address_updated_at"`
+	CreatedAt               time.Time  `db:"created_at"`
+	UpdatedAt               time.Time  `db:"updated_at"`
 }
 
 const organizationColumns = `id, name, company_name, platform_key, industry, purpose, owner_user_id,
-	public_api_key, verification_level, subscription_tier, created_at, updated_at`
-
-type organizationRow struct {
-	ID                string    `db:"id"`
-	Name              string    `db:"name"`
-	CompanyName       string    `db:"company_name"`
-	PlatformKey       string    `db:"platform_key"`
-	Industry          string    `db:"industry"`
-	Purpose           string    `db:"purpose"`
-	OwnerUserID       string    `db:"owner_user_id"`
-	PublicAPIKey      string    `db:"public_api_key"`
-	VerificationLevel string    `db:"verification_level"`
-	SubscriptionTier  string    `db:"subscription_tier"`
-	CreatedAt         time.Time `db:"created_at"`
-	UpdatedAt         time.Time `db:"updated_at"`
-}
-
-const memberColumns = `id, organization_id, user_id, email, role, status, created_at, updated_at`
-
-type memberRow struct {
-	ID             string    `db:"id"`
-	OrganizationID string    `db:"organization_id"`
-	UserID         *string   `db:"user_id"`
-	Email          string    `db:"email"`
-	Role           string    `db:"role"`
-	Status         string    `db:"status"`
-	CreatedAt      time.Time `db:"created_at"`
-	UpdatedAt      time.Time `db:"updated_at"`
-}
+	public_api_key, verification_level, subscription_tier, subscription_end_at, credits_balance,
+	billing_address, billing_address_updated_at, created_at, updated_at`
 
 // CreateOrganization inserts o and makes its owner an active member with role owner, in one
 // transaction.
@@ -80,30 +46,145 @@ func (db *DB) CreateOrganization(ctx context.Context, o *Organization, ownerEmai
 	o.UpdatedAt = o.CreatedAt
 	return db.InTx(ctx, func(ctx context.Context) error {
 		if _, err := db.exec(ctx, `INSERT INTO organizations (`+organizationColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			o.ID, o.Name, o.CompanyName, o.PlatformKey, o.Industry, o.Purpose, o.OwnerUserID,
-			o.PublicAPIKey, o.VerificationLevel, o.SubscriptionTier, o.CreatedAt, o.UpdatedAt); err != nil {
+			o.PublicAPIKey, o.VerificationLevel, o.SubscriptionTier, o.SubscriptionEndAt, o.CreditsBalance,
+			o.BillingAddress, o.BillingAddressUpdatedAt, o.CreatedAt, o.UpdatedAt); err != nil {
 			return err
 		}
 		owner := o.OwnerUserID
 		_, err := db.exec(ctx, `INSERT INTO organization_members (`+memberColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			NewID(), o.ID, &owner, NormalizeEmail(ownerEmail), "owner", "active", o.CreatedAt, o.CreatedAt)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			NewID(), o.ID, &owner, NormalizeEmail(ownerEmail), "owner", "active", nil, nil, o.CreatedAt, nil, o.CreatedAt, o.CreatedAt)
 		return err
 	})
 }
 
 // OrganizationByID returns an organisation or ErrNotFound.
 func (db *DB) OrganizationByID(ctx context.Context, id string) (Organization, error) {
-	var r organizationRow
-	err := db.get(ctx, db.read(ctx), &r, `SELECT `+organizationColumns+` FROM organizations WHERE id = ?`, id)
-	return Organization(r), err
+	var o Organization
+	err := db.get(ctx, db.read(ctx), &o, `SELECT `+organizationColumns+` FROM organizations WHERE id = ?`, id)
+	return o, err
 }
 
-// MemberOf returns the active membership of a user in an organisation, or ErrNotFound.
-func (db *DB) MemberOf(ctx context.Context, organizationID, userID string) (Member, error) {
-	var r memberRow
-	err := db.get(ctx, db.read(ctx), &r, `SELECT `+memberColumns+` FROM organization_members
-		WHERE organization_id = ? AND user_id = ? AND status = 'active'`, organizationID, userID)
-	return Member(r), err
+// UserOrganizations lists the organisations where a user is an active member, oldest first,
+// and how many there are.
+func (db *DB) UserOrganizations(ctx context.Context, userID string, limit, offset int) ([]Organization, int, error) {
+	var total int
+	if err := db.get(ctx, db.read(ctx), &total, `SELECT COUNT(*) FROM organization_members
+		WHERE user_id = ? AND status = 'active'`, userID); err != nil {
+		return nil, 0, err
+	}
+	orgs := []Organization{}
+	err := db.selectAll(ctx, db.read(ctx), &orgs, `SELECT `+prefixed("o.", organizationColumns)+` FROM organizations o
+		JOIN organization_members m ON m.organization_id = o.id
+		WHERE m.user_id = ? AND m.status = 'active' ORDER BY o.created_at, o.id LIMIT ? OFFSET ?`, userID, limit, offset)
+	return orgs, total, err
+}
+
+// OrganizationsOwnedBy lists the organisations a user owns, oldest first.
+func (db *DB) OrganizationsOwnedBy(ctx context.Context, userID string) ([]Organization, error) {
+	orgs := []Organization{}
+	err := db.selectAll(ctx, db.read(ctx), &orgs, `SELECT `+organizationColumns+` FROM organizations
+		WHERE owner_user_id = ? ORDER BY created_at, id`, userID)
+	return orgs, err
+}
+
+// OrganizationUpdate holds the properties to change; nil fields are kept.
+type OrganizationUpdate struct {
+	Name, CompanyName, PlatformKey, Industry, Purpose *string
+}
+
+// UpdateOrganization changes an organisation's properties.
+func (db *DB) UpdateOrganization(ctx context.Context, id string, u OrganizationUpdate) error {
+	return db.one(ctx, `UPDATE organizations SET name = COALESCE(?, name), company_name = COALESCE(?, company_name),
+		platform_key = COALESCE(?, platform_key), industry = COALESCE(?, industry), purpose = COALESCE(?, purpose),
+		updated_at = ? WHERE id = ?`, u.Name, u.CompanyName, u.PlatformKey, u.Industry, u.Purpose, now(), id)
+}
+
+// DeleteOrganization deletes an organisation and, by cascade, everything it holds.
+func (db *DB) DeleteOrganization(ctx context.Context, id string) error {
+	return db.one(ctx, `DELETE FROM organizations WHERE id = ?`, id)
+}
+
+// SetVerificationLevel sets the level and completes pending requests up to it.
+func (db *DB) SetVerificationLevel(ctx context.Context, id, level string) error {
+	return db.InTx(ctx, func(ctx context.Context) error {
+		t := now()
+		if err := db.one(ctx, `UPDATE organizations SET verification_level = ?, updated_at = ? WHERE id = ?`, level, t, id); err != nil {
+			return err
+		}
+		_, err := db.exec(ctx, `UPDATE verification_requests SET status = 'completed', updated_at = ?
+			WHERE organization_id = ? AND status = 'pending' AND (requested_level = ? OR ? = 'l2')`, t, id, level, level)
+		return err
+	})
+}
+
+// SetSubscriptionTier sets the tier.
+func (db *DB) SetSubscriptionTier(ctx context.Context, id, tier string) error {
+	return db.one(ctx, `UPDATE organizations SET subscription_tier = ?, updated_at = ? WHERE id = ?`, tier, now(), id)
+}
+
+// SetBillingAddress replaces the billing address (JSON).
+func (db *DB) SetBillingAddress(ctx context.Context, id, address string) error {
+	t := now()
+	return db.one(ctx, `UPDATE organizations SET billing_address = ?, billing_address_updated_at = ?, updated_at = ? WHERE id = ?`,
+		address, t, t, id)
+}
+
+// TransferOwnership makes newOwner's active membership the owner and the old owner an admin.
+func (db *DB) TransferOwnership(ctx context.Context, orgID, newOwnerUserID string) error {
+	return db.InTx(ctx, func(ctx context.Context) error {
+		t := now()
+		if _, err := db.exec(ctx, `UPDATE organization_members SET role = 'admin', updated_at = ?
+			WHERE organization_id = ? AND role = 'owner'`, t, orgID); err != nil {
+			return err
+		}
+		if err := db.one(ctx, `UPDATE organization_members SET role = 'owner', updated_at = ?
+			WHERE organization_id = ? AND user_id = ? AND status = 'active'`, t, orgID, newOwnerUserID); err != nil {
+			return err
+		}
+		return db.one(ctx, `UPDATE organizations SET owner_user_id = ?, updated_at = ? WHERE id = ?`, newOwnerUserID, t, orgID)
+	})
+}
+
+// VerificationRequest is a team's request for the next verification level.
+type VerificationRequest struct {
+	ID             string    `db:"id"`
+	OrganizationID string    `db:"organization_id"`
+	CurrentLevel   string    `db:"current_level"`
+	RequestedLevel string    `db:"requested_level"`
+	Status         string    `db:"status"`
+	CreatedAt      time.Time `db:"created_at"`
+	UpdatedAt      time.Time `db:"updated_at"`
+}
+
+const verificationColumns = `id, organization_id, current_level, requested_level, status, created_at, updated_at`
+
+// PendingVerificationRequest returns the team's pending request, or ErrNotFound.
+func (db *DB) PendingVerificationRequest(ctx context.Context, orgID string) (VerificationRequest, error) {
+	var v VerificationRequest
+	err := db.get(ctx, db.read(ctx), &v, `SELECT `+verificationColumns+` FROM verification_requests
+		WHERE organization_id = ? AND status = 'pending' ORDER BY created_at DESC LIMIT 1`, orgID)
+	return v, err
+}
+
+// CreateVerificationRequest inserts a pending request.
+func (db *DB) CreateVerificationRequest(ctx context.Context, v *VerificationRequest) error {
+	v.ID = NewID()
+	v.Status = "pending"
+	v.CreatedAt = now()
+	v.UpdatedAt = v.CreatedAt
+	_, err := db.exec(ctx, `INSERT INTO verification_requests (`+verificationColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		v.ID, v.OrganizationID, v.CurrentLevel, v.RequestedLevel, v.Status, v.CreatedAt, v.UpdatedAt)
+	return err
+}
+
+// prefixed qualifies a column list with a table alias.
+func prefixed(alias, columns string) string {
+	cols := splitColumns(columns)
+	for i, c := range cols {
+		cols[i] = alias + c
+	}
+	return strings.Join(cols, ", ")
 }

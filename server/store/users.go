@@ -8,39 +8,23 @@ import (
 
 // User is an account.
 type User struct {
-	ID               string
-	Email            string
-	Name             string
-	PasswordHash     string
-	EmailConfirmedAt *time.Time
-	IsSiteAdmin      bool
-	IsInternal       bool
-	Referral         string
-	Properties       string // JSON object
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
-}
-
-const userColumns = `id, email, name, password_hash, email_confirmed_at, is_site_admin, is_internal,
-	referral, properties, created_at, updated_at`
-
-type userRow struct {
 	ID               string     `db:"id"`
 	Email            string     `db:"email"`
-	Name             string     `db:"name"`
 	PasswordHash     string     `db:"password_hash"`
 	EmailConfirmedAt *time.Time `db:"email_confirmed_at"`
 	IsSiteAdmin      bool       `db:"is_site_admin"`
-	IsInternal       bool       `db:"is_internal"`
+	SiteAdminSince   *time.Time `db:"site_admin_since"`
 	Referral         string     `db:"referral"`
-	Properties       string     `db:"properties"`
-	CreatedAt        time.Time  `db:"created_at"`
-	UpdatedAt        time.Time  `db:"updated_at"`
+	// Profile is a JSON object (name, avatarUrl, phoneNumber, jobTitle, timezone, locale,
+	// preferences).
+	Profile      string     `db:"profile"`
+	LastSignInAt *time.Time `db:"last_sign_in_at"`
+	CreatedAt    time.Time  `db:"created_at"`
+	UpdatedAt    time.Time  `db:"updated_at"`
 }
 
-func (r userRow) user() User {
-	return User(r)
-}
+const userColumns = `id, email, password_hash, email_confirmed_at, is_site_admin, site_admin_since,
+	referral, profile, last_sign_in_at, created_at, updated_at`
 
 // NormalizeEmail is the form e-mails are stored and looked up in.
 func NormalizeEmail(email string) string {
@@ -53,27 +37,122 @@ func (db *DB) CreateUser(ctx context.Context, u *User) error {
 		u.ID = NewID()
 	}
 	u.Email = NormalizeEmail(u.Email)
-	if u.Properties == "" {
-		u.Properties = "{}"
+	if u.Profile == "" {
+		u.Profile = "{}"
 	}
 	u.CreatedAt = now()
 	u.UpdatedAt = u.CreatedAt
 	_, err := db.exec(ctx, `INSERT INTO users (`+userColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		u.ID, u.Email, u.Name, u.PasswordHash, u.EmailConfirmedAt, u.IsSiteAdmin, u.IsInternal,
-		u.Referral, u.Properties, u.CreatedAt, u.UpdatedAt)
+		u.ID, u.Email, u.PasswordHash, u.EmailConfirmedAt, u.IsSiteAdmin, u.SiteAdminSince,
+		u.Referral, u.Profile, u.LastSignInAt, u.CreatedAt, u.UpdatedAt)
 	return err
 }
 
 // UserByID returns a user or ErrNotFound.
 func (db *DB) UserByID(ctx context.Context, id string) (User, error) {
-	var r userRow
-	err := db.get(ctx, db.read(ctx), &r, `SELECT `+userColumns+` FROM users WHERE id = ?`, id)
-	return r.user(), err
+	var u User
+	err := db.get(ctx, db.read(ctx), &u, `SELECT `+userColumns+` FROM users WHERE id = ?`, id)
+	return u, err
 }
 
 // UserByEmail returns a user or ErrNotFound; the e-mail is matched case-insensitively.
 func (db *DB) UserByEmail(ctx context.Context, email string) (User, error) {
-	var r userRow
-	err := db.get(ctx, db.read(ctx), &r, `SELECT `+userColumns+` FROM users WHERE email = ?`, NormalizeEmail(email))
-	return r.user(), err
+	var u User
+	err := db.get(ctx, db.read(ctx), &u, `SELECT `+userColumns+` FROM users WHERE email = ?`, NormalizeEmail(email))
+	return u, err
+}
+
+// UsersByIDs returns the users with these ids, by id.
+func (db *DB) UsersByIDs(ctx context.Context, ids []string) (map[string]User, error) {
+	out := make(map[string]User, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var users []User
+	q := `SELECT ` + userColumns + ` FROM users WHERE id IN (?` + strings.Repeat(", ?", len(ids)-1) + `)`
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	if err := db.selectAll(ctx, db.read(ctx), &users, q, args...); err != nil {
+		return nil, err
+	}
+	for _, u := range users {
+		out[u.ID] = u
+	}
+	return out, nil
+}
+
+// UpdateUserProfile replaces a user's profile JSON.
+func (db *DB) UpdateUserProfile(ctx context.Context, id, profile string) error {
+	return db.one(ctx, `UPDATE users SET profile = ?, updated_at = ? WHERE id = ?`, profile, now(), id)
+}
+
+// SetPassword replaces a user's password hash.
+func (db *DB) SetPassword(ctx context.Context, id, hash string) error {
+	return db.one(ctx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, now(), id)
+}
+
+// ConfirmEmail marks a user's e-mail confirmed (keeping an earlier confirmation time).
+func (db *DB) ConfirmEmail(ctx context.Context, id string) error {
+	t := now()
+	return db.one(ctx, `UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, ?), updated_at = ? WHERE id = ?`, t, t, id)
+}
+
+// TouchSignIn records a successful sign-in.
+func (db *DB) TouchSignIn(ctx context.Context, id string) error {
+	t := now()
+	return db.one(ctx, `UPDATE users SET last_sign_in_at = ?, updated_at = ? WHERE id = ?`, t, t, id)
+}
+
+// SetSiteAdmin grants (or revokes) the site-admin flag of the user with this e-mail.
+func (db *DB) SetSiteAdmin(ctx context.Context, email string, admin bool) (User, error) {
+	t := now()
+	var since *time.Time
+	if admin {
+		since = &t
+	}
+	if err := db.one(ctx, `UPDATE users SET is_site_admin = ?, site_admin_since = CASE WHEN ? THEN COALESCE(site_admin_since, ?) ELSE NULL END,
+		updated_at = ? WHERE email = ?`, admin, admin, since, t, NormalizeEmail(email)); err != nil {
+		return User{}, err
+	}
+	return db.UserByEmail(ctx, email)
+}
+
+// AddReferral records a referral tag seen at sign-up or sign-in, and keeps the first one on
+// the user.
+func (db *DB) AddReferral(ctx context.Context, userID, ref, event string) error {
+	return db.InTx(ctx, func(ctx context.Context) error {
+		if _, err := db.exec(ctx, `INSERT INTO referrals (id, user_id, ref, event, created_at) VALUES (?, ?, ?, ?, ?)`,
+			NewID(), userID, ref, event, now()); err != nil {
+			return err
+		}
+		_, err := db.exec(ctx, `UPDATE users SET referral = ? WHERE id = ? AND referral = ''`, ref, userID)
+		return err
+	})
+}
+
+// Referrals lists the referral tags recorded for a user, oldest first.
+func (db *DB) Referrals(ctx context.Context, userID string) ([]string, error) {
+	var refs []string
+	err := db.selectAll(ctx, db.read(ctx), &refs, `SELECT ref FROM referrals WHERE user_id = ? ORDER BY created_at, id`, userID)
+	return refs, err
+}
+
+// SearchUsers lists users whose e-mail contains search (case-insensitive), by e-mail, and
+// how many match in all.
+func (db *DB) SearchUsers(ctx context.Context, search string, limit, offset int) ([]User, int, error) {
+	pattern := "%" + escapeLike(NormalizeEmail(search)) + "%"
+	var total int
+	if err := db.get(ctx, db.read(ctx), &total, `SELECT COUNT(*) FROM users WHERE email LIKE ? ESCAPE '\'`, pattern); err != nil {
+		return nil, 0, err
+	}
+	var users []User
+	err := db.selectAll(ctx, db.read(ctx), &users, `SELECT `+userColumns+` FROM users WHERE email LIKE ? ESCAPE '\'
+		ORDER BY email LIMIT ? OFFSET ?`, pattern, limit, offset)
+	return users, total, err
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }

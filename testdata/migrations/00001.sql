@@ -1,6 +1,6 @@
 -- Rows loaded right after migration 00001 (both dialects), so later migrations meet real data.
-INSERT INTO users (id, email, name, password_hash, created_at, updated_at)
-VALUES ('fixture-user-1', 'owner@example.com', 'Fixture Owner', '', '2026-01-01 00:00:00+00:00', '2026-01-01 00:00:00+00:00');
+INSERT INTO users (id, email, password_hash, created_at, updated_at)
+VALUES ('fixture-user-1', 'owner@example.com', '', '2026-01-01 00:00:00+00:00', '2026-01-01 00:00:00+00:00');
 INSERT INTO organizations (id, name, owner_user_id, public_api_key, created_at, updated_at)
 VALUES ('fixture-org-1', 'Fixture Team', 'fixture-user-1', 'pk_fixture_1', '2026-01-01 00:00:00+00:00', '2026-01-01 00:00:00+00:00');
 INSERT INTO organization_members (id, organization_id, user_id, email, role, status, created_at, updated_at)

@@ -18,10 +18,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
 
+	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/httpapi"
+	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/internal/testdb"
 	"github.com/bettyhq/betty/server/store"
 )
@@ -47,19 +50,52 @@ func Each(t *testing.T, fn func(t *testing.T, env *Env)) {
 	}
 }
 
+// Option changes the server a test starts.
+type Option func(*httpapi.Deps)
+
+// WithRateLimit turns rate limiting on (it is off in tests by default).
+func WithRateLimit(rate float64, burst int) Option {
+	return func(d *httpapi.Deps) { d.RateLimit = httpapi.RateLimit{Rate: rate, Burst: burst} }
+}
+
+// WithIssuer replaces the access-token issuer (to test expiry).
+func WithIssuer(i *auth.Issuer) Option { return func(d *httpapi.Deps) { d.Issuer = i } }
+
+// WithMailDelivery makes the outbox say it delivers, as with SMTP configured: e-mail
+// confirmation becomes required. Messages still land in the outbox for tests to read.
+func WithMailDelivery() Option {
+	return func(d *httpapi.Deps) { d.Mailer = delivering{d.Mailer} }
+}
+
+type delivering struct{ mail.Mailer }
+
+func (delivering) Delivers() bool { return true }
+
+// TestSecret signs the access tokens of test servers.
+const TestSecret = "test-secret-of-thirty-two-bytes!"
+
 // New starts a server on a fresh database of dialect d; it stops when the test ends.
-func New(t testing.TB, d store.Dialect) *Env {
+func New(t testing.TB, d store.Dialect, opts ...Option) *Env {
 	t.Helper()
 	db := testdb.Open(t, d, true)
 	logs := &syncBuffer{}
 	env := &Env{t: t, DB: db, Logs: &logs.buf}
-	h, err := httpapi.New(httpapi.Deps{
-		Log:           slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	deps := httpapi.Deps{
+		Log:           log,
 		DB:            db,
 		Version:       "test",
 		MaxBodyBytes:  1 << 20,
 		ResponseCheck: checkResponse(t),
-	})
+		Issuer:        auth.NewIssuer([]byte(TestSecret), 15*time.Minute),
+		Mailer:        mail.NewOutbox(db, log, nil),
+		RefreshTTL:    24 * time.Hour,
+		BaseURL:       "http://betty.test",
+	}
+	for _, o := range opts {
+		o(&deps)
+	}
+	h, err := httpapi.New(deps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,6 +206,8 @@ type Request struct {
 	// Body is sent as JSON unless it is a string or []byte (sent as is).
 	Body   any
 	Header http.Header
+	// Token, when set, is sent as Authorization: Bearer (an access token or an API key).
+	Token string
 }
 
 // Do sends a request and reads the whole answer.
@@ -198,6 +236,9 @@ func (e *Env) Do(r Request) *Response {
 	}
 	for k, vs := range r.Header {
 		req.Header[k] = vs
+	}
+	if r.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+r.Token)
 	}
 	res, err := e.Client.Do(req)
 	if err != nil {

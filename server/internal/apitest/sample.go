@@ -16,7 +16,11 @@ import (
 // SampleRequest builds a request that satisfies op's declared parameters and body: path
 // parameters, required query parameters and headers, and a body with every required field.
 // Values are the schema's example, default or first enum value, or a minimal valid value.
-func SampleRequest(op *httpapi.Operation) Request {
+func SampleRequest(op *httpapi.Operation) Request { return SampleRequestWith(op, nil) }
+
+// SampleRequestWith is SampleRequest with some parameters and top-level body fields set, by
+// name (organizationId, teamId, id…).
+func SampleRequestWith(op *httpapi.Operation, values map[string]string) Request {
 	path := op.Path
 	q := url.Values{}
 	hdr := http.Header{}
@@ -28,6 +32,9 @@ func SampleRequest(op *httpapi.Operation) Request {
 			continue
 		}
 		v := fmt.Sprint(sampleValue(p.Schema, 0))
+		if o, ok := values[p.Name]; ok {
+			v = o
+		}
 		switch p.In {
 		case openapi3.ParameterInPath:
 			path = strings.ReplaceAll(path, "{"+p.Name+"}", url.PathEscape(v))
@@ -43,7 +50,15 @@ func SampleRequest(op *httpapi.Operation) Request {
 	r := Request{Method: op.Method, Path: path, Header: hdr}
 	if rb := op.Route.Operation.RequestBody; rb != nil && rb.Value != nil {
 		if mt := rb.Value.Content.Get("application/json"); mt != nil {
-			r.Body = sampleValue(mt.Schema, 0)
+			body := sampleValue(mt.Schema, 0)
+			if m, ok := body.(map[string]any); ok {
+				for k, v := range values {
+					if _, has := m[k]; has {
+						m[k] = v
+					}
+				}
+			}
+			r.Body = body
 		} else {
 			for ct := range rb.Value.Content {
 				hdr.Set("Content-Type", ct)

@@ -1,0 +1,52 @@
+// Package betty is the Go client of a Betty server.
+//
+// It wraps the client generated from openapi.yaml (package
+// github.com/bettyhq/betty/sdk/client) with what every caller needs: authentication, token
+// renewal, typed errors, retries and pagination. Every operation of the API is reached through
+// the generated client, passed to Do, DoPage, All or NoContent:
+//
+//	bc, err := betty.New("http://localhost:8080", betty.WithAPIKey(os.Getenv("BETTY_API_KEY")))
+//	campaign, err := betty.Do[client.Campaign](ctx, bc, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+//		return api.GetCampaign(ctx, id)
+//	})
+//
+// Raw returns the generated client with typed responses for callers that want them; it goes
+// through the same transport, so everything below applies to it too.
+//
+// # Authentication
+//
+// A client acts either with an organisation API key (WithAPIKey, sent as
+// `Authorization: Bearer betty_sk_…`) or with a user session (WithTokens, or SignIn): a
+// short-lived access token sent as `Authorization: Bearer …` and a refresh token sent as
+// `X-RefreshToken`. When the server answers 401 with the code token_expired, the client calls
+// POST /v1/auth/refresh once, keeps the new pair, hands it to the function given to
+// WithTokenSaver and sends the request again. Concurrent calls that meet the expired token
+// share that one renewal, because the server rotates refresh tokens and treats a second use of
+// the same one as theft. If the renewal fails, the caller gets the original 401. API keys do
+// not expire and are never renewed.
+//
+// # Errors
+//
+// Every non-2xx answer is returned as an *APIError carrying the status, the problem document's
+// stable code, its detail, the request id and, for validation failures, one FieldError per
+// invalid field. Bodies that are not problem documents (a proxy's error page) still give an
+// *APIError with their text as Detail. Test for kinds with errors.Is and the sentinels
+// (ErrNotFound, ErrValidation, ErrUnauthorized, ErrTokenExpired, …); read the details with
+// errors.As. Transport failures and a cancelled context are returned as they are, so
+// errors.Is(err, context.Canceled) works.
+//
+// # Retries
+//
+// Idempotent requests (GET, HEAD, OPTIONS, PUT, DELETE) are retried up to 3 times
+// (WithMaxRetries) when the server answers 429, 502, 503 or 504 or the connection fails. The
+// wait grows exponentially from 200 ms to at most 5 s with jitter, or is the server's
+// Retry-After when it sends one; a Retry-After over a minute is not waited for, and the 429 is
+// returned with APIError.RetryAfter set. Waiting stops as soon as the context is done. POST
+// and PATCH are never retried, nor are 500 and 501, which would fail again the same way.
+//
+// # Pagination
+//
+// Lists answer a page at a time with a `meta` window. DoPage returns one Page; All walks every
+// page from the first, yielding items as an iter.Seq2 for use with range, and stops at the
+// first error or when the loop breaks.
+package betty

@@ -1,0 +1,74 @@
+// Package auth holds who may do what: password hashing, access tokens, API keys, one-time
+// tokens, the role policy of every operation, and sign-in throttling. The HTTP middleware
+// that applies them lives in server/httpapi.
+package auth
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/crypto/argon2"
+)
+
+// Argon2id parameters (OWASP's recommended minimum: 19 MiB, 2 passes, 1 lane).
+const (
+	argonMemory  = 19 * 1024
+	argonTime    = 2
+	argonThreads = 1
+	argonKeyLen  = 32
+	saltLen      = 16
+)
+
+// HashPassword returns an argon2id hash in the PHC string format.
+func HashPassword(password string) (string, error) {
+	salt := make([]byte, saltLen)
+	if _, err := rand.Read(salt); err != nil {
+		return "", err
+	}
+	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	b64 := base64.RawStdEncoding
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
+		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+}
+
+// dummyHash is checked against when the account does not exist, so a sign-in takes as long
+// whether or not the e-mail is known.
+var dummyHash, _ = HashPassword("betty-timing-equaliser")
+
+// CheckPassword says whether password matches hash, in constant time. An empty hash (no
+// password set) checks against a dummy and never matches.
+func CheckPassword(hash, password string) bool {
+	if hash == "" {
+		_ = CheckPassword(dummyHash, password)
+		return false
+	}
+	ok, err := verify(hash, password)
+	return err == nil && ok
+}
+
+func verify(hash, password string) (bool, error) {
+	parts := strings.Split(hash, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" {
+		return false, errors.New("not an argon2id hash")
+	}
+	var memory uint32
+	var t uint32
+	var threads uint8
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &memory, &t, &threads); err != nil {
+		return false, err
+	}
+	salt, err := base64.RawStdEncoding.DecodeString(parts[4])
+	if err != nil {
+		return false, err
+	}
+	want, err := base64.RawStdEncoding.DecodeString(parts[5])
+	if err != nil {
+		return false, err
+	}
+	got := argon2.IDKey([]byte(password), salt, t, memory, threads, uint32(len(want)))
+	return subtle.ConstantTimeCompare(got, want) == 1, nil
+}
