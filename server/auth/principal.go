@@ -52,7 +52,9 @@ func GrantFrom(ctx context.Context) (Grant, bool) {
 }
 
 // WithRule returns ctx carrying the rule of the operation being served.
-func WithRule(ctx context.Context, r Rule) context.Context { return context.WithValue(ctx, ruleKey{}, r) }
+func WithRule(ctx context.Context, r Rule) context.Context {
+	return context.WithValue(ctx, ruleKey{}, r)
+}
 
 // RuleFrom returns the rule of the operation being served.
 func RuleFrom(ctx context.Context) (Rule, bool) {

@@ -345,7 +345,10 @@ func (h *Identity) UpdateCurrentUserProfile(ctx context.Context, req api.UpdateC
 			return nil, problem.Validation(problem.Field("body.props.timezone", "timezone must be an IANA time zone name such as Europe/London"))
 		}
 	}
-	for _, f := range []struct{ dst **string; src *string }{
+	for _, f := range []struct {
+		dst **string
+		src *string
+	}{
 		{&prof.Name, in.Name}, {&prof.AvatarUrl, in.AvatarUrl}, {&prof.PhoneNumber, in.PhoneNumber},
 		{&prof.JobTitle, in.JobTitle}, {&prof.Timezone, in.Timezone}, {&prof.Locale, in.Locale},
 	} {

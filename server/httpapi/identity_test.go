@@ -43,7 +43,13 @@ func TestSignUpSignInAndMe(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
 		c := env.SignUp(t, "Ada@Example.com")
 		res := env.Do(apitest.Request{Method: "GET", Path: "/v1/auth/me", Token: c.Access})
-		var me struct{ Data struct{ Email string; HasNoTeamsOwned, EmailConfirmed bool; Profile struct{ Name string } } }
+		var me struct {
+			Data struct {
+				Email                           string
+				HasNoTeamsOwned, EmailConfirmed bool
+				Profile                         struct{ Name string }
+			}
+		}
 		res.JSON(t, &me)
 		if res.Status != 200 || me.Data.Email != "ada@example.com" || !me.Data.HasNoTeamsOwned || me.Data.EmailConfirmed || me.Data.Profile.Name != "Test User" {
 			t.Fatalf("me: %d %s", res.Status, res.Body)
@@ -108,7 +114,9 @@ func TestRefreshRotatesAndReuseRevokesTheSession(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
 		c := env.SignUp(t, "ada@example.com")
 		res := refresh(env, c.Refresh)
-		var s struct{ Data struct{ AccessToken, RefreshToken string } }
+		var s struct {
+			Data struct{ AccessToken, RefreshToken string }
+		}
 		res.JSON(t, &s)
 		if res.Status != 200 || s.Data.RefreshToken == c.Refresh || s.Data.AccessToken == "" {
 			t.Fatalf("refresh: %d %s", res.Status, res.Body)
@@ -150,7 +158,12 @@ func TestSignOutEndsTheSession(t *testing.T) {
 func TestConfirmationRequiredWhenMailIsDelivered(t *testing.T) {
 	env := apitest.New(t, store.SQLite, apitest.WithMailDelivery())
 	res := env.Do(post("/v1/auth/sign-up", map[string]any{"email": "ada@example.com", "password": password}))
-	var body struct{ Data struct{ EmailConfirmationRequired bool; Session *struct{} } }
+	var body struct {
+		Data struct {
+			EmailConfirmationRequired bool
+			Session                   *struct{}
+		}
+	}
 	res.JSON(t, &body)
 	if res.Status != 201 || !body.Data.EmailConfirmationRequired || body.Data.Session != nil {
 		t.Fatalf("sign-up with mail delivery: %d %s", res.Status, res.Body)

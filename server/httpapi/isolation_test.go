@@ -68,4 +68,3 @@ func TestTenantIsolation(t *testing.T) {
 		t.Logf("%d team operations checked", checked)
 	})
 }
-

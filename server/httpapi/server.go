@@ -6,9 +6,9 @@ package httpapi
 import (
 	"errors"
 	"io/fs"
-	"time"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"

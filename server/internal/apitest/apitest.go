@@ -24,8 +24,8 @@ import (
 
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/httpapi"
-	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/internal/testdb"
+	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -184,8 +184,8 @@ func (r *Response) JSON(t testing.TB, v any) {
 // Problem is a decoded problem+json body.
 type Problem struct {
 	Type, Title, Detail, Code, RequestID string
-	Status                                int
-	Errors                                []struct{ Field, Message string }
+	Status                               int
+	Errors                               []struct{ Field, Message string }
 }
 
 // Problem decodes a problem body, failing unless the content type is problem+json.

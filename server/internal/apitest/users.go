@@ -11,7 +11,7 @@ import (
 
 // Caller is a signed-up user with a session.
 type Caller struct {
-	UserID, Email  string
+	UserID, Email   string
 	Access, Refresh string
 }
 
