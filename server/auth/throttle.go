@@ -60,7 +60,7 @@ func (t *Throttle) Fail(keys ...string) {
 			t.state[k] = f
 		}
 		f.count++
-		if over := f.count - t.FreeFailures; over > 0 {
+		if over := f.count - t.FreeFailures + 1; over > 0 {
 			d := time.Duration(math.Min(float64(time.Second)*math.Pow(2, float64(over-1)), float64(t.Window)))
 			f.until = now.Add(d)
 		}
