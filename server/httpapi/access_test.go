@@ -104,7 +104,14 @@ func TestProfileUpdate(t *testing.T) {
 	c := env.SignUp(t, "ada@example.com")
 	res := env.Do(apitest.Request{Method: "POST", Path: "/v1/auth/user", Token: c.Access,
 		Body: map[string]any{"props": map[string]any{"jobTitle": "Engineer", "timezone": "Europe/London", "name": ""}}})
-	var body struct{ Data struct{ Profile struct{ JobTitle, Timezone string; Name *string } } }
+	var body struct {
+		Data struct {
+			Profile struct {
+				JobTitle, Timezone string
+				Name               *string
+			}
+		}
+	}
 	res.JSON(t, &body)
 	if res.Status != 200 || body.Data.Profile.JobTitle != "Engineer" || body.Data.Profile.Timezone != "Europe/London" || body.Data.Profile.Name != nil {
 		t.Fatalf("profile: %d %s", res.Status, res.Body)
@@ -141,7 +148,10 @@ func TestSiteAdminOperations(t *testing.T) {
 		}
 		res = do(admin, "GET", "/v1/admin/organization/users-organizations?searchEmail=ADA&page=9")
 		var search struct {
-			Data []struct{ User struct{ Email string }; Organizations []struct{ Name, Role string } }
+			Data []struct {
+				User          struct{ Email string }
+				Organizations []struct{ Name, Role string }
+			}
 			Meta struct{ Page, TotalSize int }
 		}
 		res.JSON(t, &search)
