@@ -3,13 +3,20 @@
 package root
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/bettyhq/betty/cli/admin"
+	"github.com/bettyhq/betty/cli/apikeys"
+	"github.com/bettyhq/betty/cli/auth"
 	"github.com/bettyhq/betty/cli/cmdutil"
+	"github.com/bettyhq/betty/cli/invitations"
+	"github.com/bettyhq/betty/cli/members"
 	"github.com/bettyhq/betty/cli/migrate"
 	"github.com/bettyhq/betty/cli/serve"
+	"github.com/bettyhq/betty/cli/teams"
 )
 
 // NewCmdRoot returns the root command with every sub-command.
@@ -19,7 +26,18 @@ func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
 		Short: "Betty: AI voice agents on phone calls, self-hosted",
 		Long: `Betty runs AI voice agents that take inbound calls and place outbound campaigns.
 
-betty serve starts the server (API, background work and dashboard on one port).`,
+betty serve starts the server (API, background work and dashboard on one port). The other
+commands talk to a server: sign in with betty login, then manage teams, members and API keys.
+
+Settings live in profiles in ~/.config/betty/config.yaml ($XDG_CONFIG_HOME and
+$BETTY_CONFIG_DIR move it); BETTY_SERVER and BETTY_API_KEY override the active profile.
+
+Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refused,
+8 not found.`,
+		Example: `  betty serve --data-dir ./data
+  betty login --server http://localhost:8080
+  betty teams list
+  betty api-keys create ci --role developer`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       f.Version,
@@ -28,6 +46,59 @@ betty serve starts the server (API, background work and dashboard on one port).`
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)
 	cmd.SetVersionTemplate(fmt.Sprintf("betty %s\n", f.Version))
-	cmd.AddCommand(serve.NewCmdServe(f), migrate.NewCmdMigrate(f))
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.FlagErrorWrap(err) })
+	cmd.PersistentFlags().StringVar(&f.ProfileName, "profile", "", "The configuration `profile` to use instead of the current one")
+
+	cmd.AddCommand(
+		serve.NewCmdServe(f),
+		migrate.NewCmdMigrate(f),
+		auth.NewCmdLogin(f, nil),
+		auth.NewCmdLogout(f, nil),
+		auth.NewCmdWhoami(f, nil),
+		teams.NewCmdTeams(f),
+		members.NewCmdMembers(f),
+		invitations.NewCmdInvitations(f),
+		apikeys.NewCmdAPIKeys(f),
+		admin.NewCmdAdmin(f),
+	)
+	// Added now rather than at execution so help, the golden tests and completion see them.
+	cmd.InitDefaultHelpCmd()
+	cmd.InitDefaultCompletionCmd()
+	markUsageErrors(cmd)
 	return cmd
+}
+
+// markUsageErrors makes every argument error a usage error (exit 2), including those of
+// cobra's own validators, and makes `betty teams lst` one: cobra checks only the root's
+// sub-command names and would show the group's help and exit 0.
+func markUsageErrors(cmd *cobra.Command) {
+	for _, c := range cmd.Commands() {
+		markUsageErrors(c)
+	}
+	if cmd.HasParent() && cmd.HasSubCommands() && !cmd.Runnable() {
+		cmd.RunE = func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return cmdutil.FlagErrorf("unknown command %q for %q", args[0], c.CommandPath())
+			}
+			return c.Help()
+		}
+		return
+	}
+	if validate := cmd.Args; validate != nil {
+		cmd.Args = func(c *cobra.Command, args []string) error {
+			return cmdutil.FlagErrorWrap(validate(c, args))
+		}
+	}
+}
+
+// Run executes the command line args and returns the process's exit code, after printing
+// any error for a person on stderr.
+func Run(ctx context.Context, f *cmdutil.Factory, args []string) int {
+	cmd := NewCmdRoot(f)
+	cmd.SetArgs(args)
+	ran, err := cmd.ExecuteContextC(ctx)
+	if err != nil {
+		cmdutil.PrintError(f.IO.ErrOut, ran, err)
+	}
+	return cmdutil.ExitCode(err)
 }

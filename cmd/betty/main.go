@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"os"
 
@@ -18,9 +17,5 @@ var version = "dev"
 
 func main() {
 	f := cmdutil.NewFactory(version, func() fs.FS { return dashboard.Dist() })
-	cmd := root.NewCmdRoot(f)
-	if err := cmd.ExecuteContext(context.Background()); err != nil {
-		fmt.Fprintln(os.Stderr, "error:", err)
-		os.Exit(1)
-	}
+	os.Exit(root.Run(context.Background(), f, os.Args[1:]))
 }

@@ -177,6 +177,17 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	}
 }
 
+// RegisterDatabaseFlags adds only --config, --data-dir and --database-url: for commands that
+// work on the database on the server host without serving.
+func RegisterDatabaseFlags(fs *pflag.FlagSet) {
+	fs.String("config", "", "optional YAML configuration file (env "+EnvName("config")+")")
+	for _, s := range settings() {
+		if s.key == "data_dir" || s.key == "database_url" {
+			fs.String(s.flag, s.def, s.usage+" (env "+EnvName(s.key)+")")
+		}
+	}
+}
+
 // Load builds the configuration from the defaults, the file named by --config or BETTY_CONFIG,
 // the environment and the flags that were set. getenv is os.Getenv outside tests.
 func Load(fs *pflag.FlagSet, getenv func(string) string) (Config, error) {

@@ -1,0 +1,69 @@
+package apikeys
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
+	betty "github.com/bettyhq/betty/sdk"
+	"github.com/bettyhq/betty/sdk/client"
+)
+
+// ListOptions are the inputs of `betty api-keys list`.
+type ListOptions struct {
+	IO     *cmdutil.IOStreams
+	Client func() (*betty.Client, error)
+	TeamID func(ctx context.Context, flag string) (string, error)
+
+	Team   string
+	Output cmdutil.Output
+}
+
+// NewCmdList returns `betty api-keys list`; runF replaces the run in tests.
+func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
+	opts := &ListOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List a team's API keys",
+		Long: `List the active API keys of a team, newest first: name, prefix, role, and when each was
+created and last used. The secrets themselves are never shown again after creation.`,
+		Example: `  betty api-keys list
+  betty api-keys list --json`,
+		Aliases: []string{"ls"},
+		Args:    cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runList(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddTeamFlag(cmd, &opts.Team)
+	cmdutil.AddOutputFlags(cmd, &opts.Output)
+	return cmd
+}
+
+func runList(ctx context.Context, opts *ListOptions) error {
+	team, err := opts.TeamID(ctx, opts.Team)
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	keys, err := betty.Do[[]client.ApiKey](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.ListTeamApiKeys(ctx, &client.ListTeamApiKeysParams{OrganizationId: team})
+	})
+	if err != nil {
+		return err
+	}
+	return opts.Output.Print(opts.IO, keys, func(t *cmdutil.Table) {
+		t.Header("ID", "NAME", "PREFIX", "ROLE", "CREATED", "LAST USED")
+		for _, k := range keys {
+			t.Row(k.Id, k.Name, k.Prefix, string(k.Role), cmdutil.Time(&k.CreatedAt), cmdutil.Time(k.LastUsedAt))
+		}
+	})
+}

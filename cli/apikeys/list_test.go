@@ -1,0 +1,53 @@
+package apikeys
+
+import (
+	"testing"
+
+	"github.com/bettyhq/betty/cli/internal/clitest"
+	"github.com/bettyhq/betty/sdk/client"
+)
+
+func TestNewCmdList(t *testing.T) {
+	f, _ := clitest.NewFactory(t, clitest.Options{})
+	var got *ListOptions
+	if err := clitest.Run(NewCmdList(f, func(o *ListOptions) error { got = o; return nil }), "--team", "team-2", "--json"); err != nil {
+		t.Fatal(err)
+	}
+	if got.Team != "team-2" || got.Output.Format != "json" {
+		t.Errorf("options %+v", got)
+	}
+}
+
+func TestListRun(t *testing.T) {
+	stub := clitest.NewStub(t)
+	stub.Handle("GET /v1/team/api-keys", clitest.Data(200, []client.ApiKey{{
+		Id:             "key-1",
+		OrganizationId: "team-1",
+		Name:           "CRM sync",
+		Prefix:         "betty_sk_Q3vT9xLm",
+		Role:           client.TeamRoleDeveloper,
+		CreatedBy:      &clitest.Owner,
+		LastUsedAt:     &clitest.When,
+		CreatedAt:      clitest.When,
+		UpdatedAt:      clitest.When,
+	}}))
+	for _, tt := range []struct {
+		name string
+		tty  bool
+		args []string
+	}{
+		{name: "table", tty: true},
+		{name: "json", args: []string{"--json"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, s := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL), TTY: tt.tty})
+			if err := clitest.Run(NewCmdList(f, nil), tt.args...); err != nil {
+				t.Fatal(err)
+			}
+			clitest.Golden(t, "list."+tt.name, s.Out.Bytes())
+		})
+	}
+	if got := stub.Last().Query.Get("organizationId"); got != "team-1" {
+		t.Errorf("organizationId = %q", got)
+	}
+}

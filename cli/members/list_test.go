@@ -1,0 +1,48 @@
+package members
+
+import (
+	"testing"
+
+	"github.com/bettyhq/betty/cli/internal/clitest"
+	"github.com/bettyhq/betty/sdk/client"
+)
+
+func TestNewCmdList(t *testing.T) {
+	f, _ := clitest.NewFactory(t, clitest.Options{})
+	var got *ListOptions
+	err := clitest.Run(NewCmdList(f, func(o *ListOptions) error { got = o; return nil }), "--team", "team-2", "-L", "0", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Team != "team-2" || got.Limit != 0 || got.Output.Format != "json" {
+		t.Errorf("options %+v", got)
+	}
+}
+
+func TestListRun(t *testing.T) {
+	stub := clitest.NewStub(t)
+	invited := clitest.Member("m-2", "grace@example.com", client.TeamRoleDeveloper)
+	invited.Status, invited.JoinedAt, invited.UserId = client.MemberStatusInvited, nil, nil
+	owner := clitest.Member("m-1", "ada@example.com", client.TeamRoleOwner)
+	owner.Name = clitest.Owner.Name
+	stub.Handle("GET /v1/team/members/list", clitest.Page([]client.TeamMember{owner, invited}))
+	for _, tt := range []struct {
+		name string
+		tty  bool
+		args []string
+	}{
+		{name: "table", tty: true},
+		{name: "json", args: []string{"--json"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, s := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL), TTY: tt.tty})
+			if err := clitest.Run(NewCmdList(f, nil), tt.args...); err != nil {
+				t.Fatal(err)
+			}
+			clitest.Golden(t, "list."+tt.name, s.Out.Bytes())
+		})
+	}
+	if got := stub.Last().Query.Get("organizationId"); got != "team-1" {
+		t.Errorf("organizationId = %q, want the current team", got)
+	}
+}

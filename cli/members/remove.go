@@ -1,0 +1,74 @@
+package members
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
+	betty "github.com/bettyhq/betty/sdk"
+	"github.com/bettyhq/betty/sdk/client"
+)
+
+// RemoveOptions are the inputs of `betty members remove`.
+type RemoveOptions struct {
+	IO     *cmdutil.IOStreams
+	Client func() (*betty.Client, error)
+	TeamID func(ctx context.Context, flag string) (string, error)
+
+	Team  string
+	Email string
+	Yes   bool
+}
+
+// NewCmdRemove returns `betty members remove`; runF replaces the run in tests.
+func NewCmdRemove(f *cmdutil.Factory, runF func(*RemoveOptions) error) *cobra.Command {
+	opts := &RemoveOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	cmd := &cobra.Command{
+		Use:   "remove <email>",
+		Short: "Remove a member from a team",
+		Long: `Remove a member from a team: they lose access at once and a pending invitation to
+the address is cancelled; what they did stays. The owner cannot be removed. An admin or the
+owner may remove anyone else; anyone may remove themselves (leave the team). Asks first on a
+terminal; needs --yes otherwise.`,
+		Example: `  betty members remove ada@example.com
+  betty members remove ada@example.com --team 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10 --yes`,
+		Aliases: []string{"rm"},
+		Args:    cmdutil.ExactArgs(1, "give the e-mail address of the member to remove"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Email = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return runRemove(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddTeamFlag(cmd, &opts.Team)
+	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "Remove without asking")
+	return cmd
+}
+
+func runRemove(ctx context.Context, opts *RemoveOptions) error {
+	team, err := opts.TeamID(ctx, opts.Team)
+	if err != nil {
+		return err
+	}
+	question := fmt.Sprintf("Remove %s from team %s?", opts.Email, team)
+	if err := cmdutil.ConfirmDestructive(opts.IO, opts.Yes, question); err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	err = betty.NoContent(ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.RemoveTeamMember(ctx, &client.RemoveTeamMemberParams{OrganizationId: team, Email: client.Email(opts.Email)})
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "Removed %s from team %s.\n", opts.Email, team)
+	return nil
+}

@@ -1,0 +1,77 @@
+package members
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
+	betty "github.com/bettyhq/betty/sdk"
+	"github.com/bettyhq/betty/sdk/client"
+)
+
+// RoleOptions are the inputs of `betty members role`.
+type RoleOptions struct {
+	IO     *cmdutil.IOStreams
+	Client func() (*betty.Client, error)
+	TeamID func(ctx context.Context, flag string) (string, error)
+
+	Team   string
+	Email  string
+	Role   client.AssignableTeamRole
+	Output cmdutil.Output
+}
+
+// NewCmdRole returns `betty members role`; runF replaces the run in tests.
+func NewCmdRole(f *cmdutil.Factory, runF func(*RoleOptions) error) *cobra.Command {
+	opts := &RoleOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	cmd := &cobra.Command{
+		Use:   "role <email> <role>",
+		Short: "Change a member's role",
+		Long: `Give an active or invited member a new role: admin, developer, member or readonly.
+The owner's role cannot be changed (use betty teams transfer). Only an admin or the owner may
+do this.`,
+		Example:           `  betty members role ada@example.com admin`,
+		Args:              cmdutil.ExactArgs(2, "give the member's e-mail address and the new role"),
+		ValidArgsFunction: cmdutil.CompleteArg(1, "admin", "developer", "member", "readonly"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Email = args[0]
+			var err error
+			if opts.Role, err = cmdutil.ParseRole(args[1]); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runRole(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddTeamFlag(cmd, &opts.Team)
+	cmdutil.AddOutputFlags(cmd, &opts.Output)
+	return cmd
+}
+
+func runRole(ctx context.Context, opts *RoleOptions) error {
+	team, err := opts.TeamID(ctx, opts.Team)
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	m, err := betty.Do[client.TeamMember](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.UpdateTeamMemberRole(ctx, client.UpdateTeamMemberRoleRequest{
+			Email:          client.Email(opts.Email),
+			OrganizationId: team,
+			Role:           opts.Role,
+		})
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "%s is now %s.\n", m.Email, m.Role)
+	return opts.Output.Print(opts.IO, m, func(t *cmdutil.Table) { Rows(t, m) })
+}
