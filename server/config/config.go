@@ -60,8 +60,14 @@ type setting struct {
 func settings() []setting {
 	return []setting{
 		{"addr", "addr", "listen address", ":8080", func(c *Config, v string) error { c.Addr = v; return nil }},
-		{"data_dir", "data-dir", "directory for the SQLite database and local files", defaultDataDir(),
-			func(c *Config, v string) error { c.DataDir = v; return nil }},
+		{"data_dir", "data-dir", "directory for the SQLite database and local files (default ~/.local/share/betty)", "",
+			func(c *Config, v string) error {
+				if v == "" {
+					v = defaultDataDir()
+				}
+				c.DataDir = v
+				return nil
+			}},
 		{"database_url", "database-url", "PostgreSQL URL (postgres://…); empty uses SQLite in the data dir", "",
 			func(c *Config, v string) error { c.DatabaseURL = v; return nil }},
 		{"base_url", "base-url", "public URL of this server, for links in e-mails (default http://localhost<addr>)", "",
