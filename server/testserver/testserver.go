@@ -1,0 +1,33 @@
+// Package testserver starts a real Betty server, in process on a real listener with a fresh
+// SQLite database, for the tests of the SDK and the CLI. Every response it sends is checked
+// against openapi.yaml like in the server's own API tests.
+package testserver
+
+import (
+	"testing"
+	"time"
+
+	"github.com/bettyhq/betty/server/auth"
+	"github.com/bettyhq/betty/server/internal/apitest"
+	"github.com/bettyhq/betty/server/store"
+)
+
+// Env is a running server: URL, DB, and helpers such as SignUp, Team and APIKey.
+type Env = apitest.Env
+
+// Caller is a signed-up user with a session.
+type Caller = apitest.Caller
+
+// Option changes the server (apitest.WithIssuer, WithRateLimit, …).
+type Option = apitest.Option
+
+// Start runs a server until the test ends.
+func Start(t testing.TB, opts ...Option) *Env {
+	t.Helper()
+	return apitest.New(t, store.SQLite, opts...)
+}
+
+// WithAccessTokenTTL makes access tokens expire after d (to exercise refresh).
+func WithAccessTokenTTL(d time.Duration) Option {
+	return apitest.WithIssuer(auth.NewIssuer([]byte(apitest.TestSecret), d))
+}
