@@ -74,8 +74,13 @@ func (db *DB) UserMemberships(ctx context.Context, userID, email string) ([]Memb
 
 // Invite records an invitation of email with role: a new member row, or a removed or
 // still-invited one made invited again. ErrConflict when the e-mail is an active member.
+// invitedBy is the inviting user's id; empty (an API key invited) records no inviter.
 func (db *DB) Invite(ctx context.Context, orgID, email, role, invitedBy string) (Member, error) {
 	var m Member
+	var inviter *string
+	if invitedBy != "" {
+		inviter = &invitedBy
+	}
 	err := db.InTx(ctx, func(ctx context.Context) error {
 		t := now()
 		existing, err := db.MemberByEmail(ctx, orgID, email)
@@ -85,7 +90,7 @@ func (db *DB) Invite(ctx context.Context, orgID, email, role, invitedBy string) 
 		case err == nil:
 			if _, err := db.exec(ctx, `UPDATE organization_members SET role = ?, status = 'invited', invited_by = ?,
 				invited_at = ?, removed_at = NULL, joined_at = NULL, user_id = NULL, updated_at = ? WHERE id = ?`,
-				role, invitedBy, t, t, existing.ID); err != nil {
+				role, inviter, t, t, existing.ID); err != nil {
 				return err
 			}
 			m, err = db.MemberByID(ctx, existing.ID)
@@ -94,7 +99,7 @@ func (db *DB) Invite(ctx context.Context, orgID, email, role, invitedBy string) 
 			return err
 		}
 		m = Member{ID: NewID(), OrganizationID: orgID, Email: NormalizeEmail(email), Role: role, Status: "invited",
-			InvitedBy: &invitedBy, InvitedAt: &t, CreatedAt: t, UpdatedAt: t}
+			InvitedBy: inviter, InvitedAt: &t, CreatedAt: t, UpdatedAt: t}
 		_, err = db.exec(ctx, `INSERT INTO organization_members (`+memberColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			m.ID, m.OrganizationID, nil, m.Email, m.Role, m.Status, m.InvitedBy, m.InvitedAt, nil, nil, m.CreatedAt, m.UpdatedAt)
 		return err
@@ -120,6 +125,15 @@ func (db *DB) RemoveMember(ctx context.Context, memberID string) error {
 	t := now()
 	return db.one(ctx, `UPDATE organization_members SET status = 'removed', removed_at = ?, updated_at = ?
 		WHERE id = ? AND status IN ('invited', 'active')`, t, t, memberID)
+}
+
+// InvitationsTo lists the invitations (members with status invited) addressed to an e-mail,
+// newest invitation first.
+func (db *DB) InvitationsTo(ctx context.Context, email string) ([]Member, error) {
+	ms := []Member{}
+	err := db.selectAll(ctx, db.read(ctx), &ms, `SELECT `+memberColumns+` FROM organization_members
+		WHERE email = ? AND status = 'invited' ORDER BY invited_at DESC, id DESC`, NormalizeEmail(email))
+	return ms, err
 }
 
 // CountActiveMembers counts an organisation's active members.

@@ -180,6 +180,14 @@ func (db *DB) CreateVerificationRequest(ctx context.Context, v *VerificationRequ
 	return err
 }
 
+// SiteAdminEmails lists the e-mails of the site administrators, who handle verification
+// requests.
+func (db *DB) SiteAdminEmails(ctx context.Context) ([]string, error) {
+	emails := []string{}
+	err := db.selectAll(ctx, db.read(ctx), &emails, `SELECT email FROM users WHERE is_site_admin = ? ORDER BY email`, true)
+	return emails, err
+}
+
 // prefixed qualifies a column list with a table alias.
 func prefixed(alias, columns string) string {
 	cols := splitColumns(columns)

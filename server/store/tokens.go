@@ -67,3 +67,19 @@ func (db *DB) LatestMemberToken(ctx context.Context, kind, memberID string) (Tok
 		ORDER BY created_at DESC, id DESC LIMIT 1`, kind, memberID)
 	return t, err
 }
+
+// CancelMemberTokens makes every unused token of a kind for a member stop working (an
+// invitation withdrawn or accepted another way).
+func (db *DB) CancelMemberTokens(ctx context.Context, kind, memberID string) error {
+	_, err := db.exec(ctx, `UPDATE one_time_tokens SET used_at = ? WHERE kind = ? AND member_id = ? AND used_at IS NULL`,
+		now(), kind, memberID)
+	return err
+}
+
+// CancelOrganizationTokens makes every unused token of a kind for an organisation stop working
+// (a new ownership transfer replaces a pending one, whoever it named).
+func (db *DB) CancelOrganizationTokens(ctx context.Context, kind, orgID string) error {
+	_, err := db.exec(ctx, `UPDATE one_time_tokens SET used_at = ? WHERE kind = ? AND organization_id = ? AND used_at IS NULL`,
+		now(), kind, orgID)
+	return err
+}
