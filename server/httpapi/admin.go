@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/bettyhq/betty/server/api"
-	"github.com/bettyhq/betty/server/problem"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -30,11 +29,8 @@ func (h *SiteAdmin) GetAdminOrganization(ctx context.Context, req api.GetAdminOr
 // ListAdminOrganizationsByOwnerEmail answers the organisations a user (by e-mail) owns.
 func (h *SiteAdmin) ListAdminOrganizationsByOwnerEmail(ctx context.Context, req api.ListAdminOrganizationsByOwnerEmailRequestObject) (api.ListAdminOrganizationsByOwnerEmailResponseObject, error) {
 	u, err := h.DB.UserByEmail(ctx, string(req.Email))
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, problem.NotFound("User")
-	}
 	if err != nil {
-		return nil, err
+		return nil, storeNotFoundAs(err, "User")
 	}
 	orgs, err := h.DB.OrganizationsOwnedBy(ctx, u.ID)
 	if err != nil {
@@ -83,11 +79,8 @@ func (h *SiteAdmin) SearchAdminUsersOrganizations(ctx context.Context, req api.S
 // GetAdminUserOrganizations answers a user (by id) and their organisations.
 func (h *SiteAdmin) GetAdminUserOrganizations(ctx context.Context, req api.GetAdminUserOrganizationsRequestObject) (api.GetAdminUserOrganizationsResponseObject, error) {
 	u, err := h.DB.UserByID(ctx, req.UserId)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, problem.NotFound("User")
-	}
 	if err != nil {
-		return nil, err
+		return nil, storeNotFoundAs(err, "User")
 	}
 	out, err := h.userOrganizations(ctx, u)
 	if err != nil {
@@ -99,11 +92,8 @@ func (h *SiteAdmin) GetAdminUserOrganizations(ctx context.Context, req api.GetAd
 // GetAdminUserOrganizationsByEmail answers a user (by e-mail) and their organisations.
 func (h *SiteAdmin) GetAdminUserOrganizationsByEmail(ctx context.Context, req api.GetAdminUserOrganizationsByEmailRequestObject) (api.GetAdminUserOrganizationsByEmailResponseObject, error) {
 	u, err := h.DB.UserByEmail(ctx, string(req.Email))
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, problem.NotFound("User")
-	}
 	if err != nil {
-		return nil, err
+		return nil, storeNotFoundAs(err, "User")
 	}
 	out, err := h.userOrganizations(ctx, u)
 	if err != nil {
@@ -115,12 +105,8 @@ func (h *SiteAdmin) GetAdminUserOrganizationsByEmail(ctx context.Context, req ap
 // UpdateAdminOrganizationLevel sets an organisation's verification level, completing the
 // pending request it answers.
 func (h *SiteAdmin) UpdateAdminOrganizationLevel(ctx context.Context, req api.UpdateAdminOrganizationLevelRequestObject) (api.UpdateAdminOrganizationLevelResponseObject, error) {
-	err := h.DB.SetVerificationLevel(ctx, req.Params.OrganizationId, string(req.Params.VerificationLevel))
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, problem.NotFound("Organization")
-	}
-	if err != nil {
-		return nil, err
+	if err := h.DB.SetVerificationLevel(ctx, req.Params.OrganizationId, string(req.Params.VerificationLevel)); err != nil {
+		return nil, storeNotFoundAs(err, "Organization")
 	}
 	out, err := h.adminOrganization(ctx, req.Params.OrganizationId, false)
 	if err != nil {
@@ -131,12 +117,8 @@ func (h *SiteAdmin) UpdateAdminOrganizationLevel(ctx context.Context, req api.Up
 
 // UpdateAdminOrganizationTier sets an organisation's subscription tier by hand.
 func (h *SiteAdmin) UpdateAdminOrganizationTier(ctx context.Context, req api.UpdateAdminOrganizationTierRequestObject) (api.UpdateAdminOrganizationTierResponseObject, error) {
-	err := h.DB.SetSubscriptionTier(ctx, req.Params.OrganizationId, string(req.Params.SubscriptionTier))
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, problem.NotFound("Organization")
-	}
-	if err != nil {
-		return nil, err
+	if err := h.DB.SetSubscriptionTier(ctx, req.Params.OrganizationId, string(req.Params.SubscriptionTier)); err != nil {
+		return nil, storeNotFoundAs(err, "Organization")
 	}
 	out, err := h.adminOrganization(ctx, req.Params.OrganizationId, false)
 	if err != nil {
@@ -147,11 +129,8 @@ func (h *SiteAdmin) UpdateAdminOrganizationTier(ctx context.Context, req api.Upd
 
 func (h *SiteAdmin) adminOrganization(ctx context.Context, id string, refresh bool) (api.AdminOrganization, error) {
 	o, err := h.DB.OrganizationByID(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return api.AdminOrganization{}, problem.NotFound("Organization")
-	}
 	if err != nil {
-		return api.AdminOrganization{}, err
+		return api.AdminOrganization{}, storeNotFoundAs(err, "Organization")
 	}
 	org, err := h.organization(ctx, o, "")
 	if err != nil {

@@ -520,10 +520,8 @@ func (h *handlers) spend(ctx context.Context, kind, token, detail string) (store
 	return t, nil
 }
 
-// link is an absolute link into the dashboard.
-func (h *handlers) link(path string, q url.Values) string {
-	return strings.TrimRight(h.BaseURL, "/") + path + "?" + q.Encode()
-}
+// link is an absolute link into the dashboard at BaseURL.
+func (h *handlers) link(path string, q url.Values) string { return dashboardLink(h.BaseURL, path, q) }
 
 func truncate(s string, n int) string {
 	if len(s) > n {
