@@ -76,7 +76,15 @@ func FindTeam(ctx context.Context, c *betty.Client, id string) (client.Organizat
 
 // AddOriginFlag adds --origin to a command whose e-mail carries a link to the dashboard.
 func AddOriginFlag(cmd *cobra.Command, origin *string) {
-	cmd.Flags().StringVar(origin, "origin", "", "The dashboard `URL` the e-mailed link opens (default: the server's URL)")
+	cmd.Flags().StringVar(origin, "origin", "", "The dashboard `URL` the e-mailed link opens (default: the server's base URL)")
+}
+
+// OptionalOrigin is the --origin to send: none when not given, so the server uses its own.
+func OptionalOrigin(origin string) *string {
+	if origin == "" {
+		return nil
+	}
+	return &origin
 }
 
 // ParseRole checks a role that may be given to a member or an API key (every role but owner).

@@ -1,7 +1,6 @@
 package members
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -71,7 +70,7 @@ func runInvite(ctx context.Context, opts *InviteOptions) error {
 		return api.InviteTeamMember(ctx, client.InviteTeamMemberRequest{
 			Email:          client.Email(opts.Email),
 			OrganizationId: team,
-			Origin:         cmp.Or(opts.Origin, c.Server()),
+			Origin:         cmdutil.OptionalOrigin(opts.Origin),
 			Role:           &opts.Role,
 		})
 	})

@@ -1,7 +1,6 @@
 package teams
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -69,7 +68,7 @@ func runTransfer(ctx context.Context, opts *TransferOptions) error {
 		return api.TransferTeamOwnership(ctx, client.TransferTeamOwnershipRequest{
 			NewOwnerEmail:  client.Email(opts.Email),
 			OrganizationId: team,
-			Origin:         cmp.Or(opts.Origin, c.Server()),
+			Origin:         cmdutil.OptionalOrigin(opts.Origin),
 		})
 	})
 	if err != nil {

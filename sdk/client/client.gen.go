@@ -3622,10 +3622,10 @@ type InviteTeamMemberRequest struct {
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
 
-	// Origin The dashboard's origin the invitation link points to; must be one of the deployment's allowed origins.
+	// Origin The dashboard's origin the invitation link points to; must be one of the deployment's allowed origins. Omitted: the server's base URL (--base-url), which is where `betty serve` shows the dashboard.
 	//
 	// Example: https://app.example.com
-	Origin string `json:"origin"`
+	Origin *string `json:"origin,omitempty"`
 
 	// Role A role that can be given by invitation, role change or to an API key (every TeamRole but owner).
 	Role *AssignableTeamRole `json:"role,omitempty"`
@@ -5166,10 +5166,10 @@ type TransferTeamOwnershipRequest struct {
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
 
-	// Origin The dashboard's origin the confirmation link points to; must be one of the deployment's allowed origins.
+	// Origin The dashboard's origin the confirmation link points to; must be one of the deployment's allowed origins. Omitted: the server's base URL (--base-url), which is where `betty serve` shows the dashboard.
 	//
 	// Example: https://app.example.com
-	Origin string `json:"origin"`
+	Origin *string `json:"origin,omitempty"`
 }
 
 // UpdateAgentFaqRequest defines model for UpdateAgentFaqRequest.
@@ -8390,6 +8390,9 @@ type ClientInterface interface {
 	// Who may call it (decision): owner, admin or developer (403 otherwise), with a user
 	// session. A server without HubSpot credentials configured answers 501.
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/apps/connect/hubspot (the `ConnectHubspotApp` operationId).
@@ -8410,6 +8413,9 @@ type ClientInterface interface {
 	//
 	// Who may call it (decision): owner, admin or developer (403 otherwise), with a user
 	// session. A server without HubSpot credentials configured answers 501.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8544,6 +8550,9 @@ type ClientInterface interface {
 	// `id` must be a HubSpot connected app of `organizationId` (404 otherwise; a Zapier one
 	// is 422). Owner, admin or developer (403 otherwise).
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/apps/reconnect/hubspot (the `ReconnectHubspotApp` operationId).
@@ -8559,6 +8568,9 @@ type ClientInterface interface {
 	//
 	// `id` must be a HubSpot connected app of `organizationId` (404 otherwise; a Zapier one
 	// is 422). Owner, admin or developer (403 otherwise).
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9699,6 +9711,9 @@ type ClientInterface interface {
 	// one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
 	// owner may spend the team's money.
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/payment/intent/credits (the `CreateCreditsPaymentIntent` operationId).
@@ -9712,6 +9727,9 @@ type ClientInterface interface {
 	// to `originUrl`. The credits are added when the payment succeeds. `originUrl` must be on
 	// one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
 	// owner may spend the team's money.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9730,6 +9748,9 @@ type ClientInterface interface {
 	// user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
 	// of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/payment/intent/phone-number-monthly-subscription (the `CreatePhoneNumberSubscriptionPaymentIntent` operationId).
@@ -9746,6 +9767,9 @@ type ClientInterface interface {
 	// already has is answered 409 too. If the carrier sells the number to someone else while the
 	// user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
 	// of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9770,6 +9794,9 @@ type ClientInterface interface {
 	// changes nothing). `pending`, `failed` and `expired` are set by the server only. Allowed to
 	// the user who created the intent and to the team's admins and owner. Returns the intent.
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PATCH /v1/payment/intent/status (the `UpdatePaymentIntentStatus` operationId).
@@ -9792,6 +9819,9 @@ type ClientInterface interface {
 	// Only `pending` intents change (422 for any other; the same status again answers 200 and
 	// changes nothing). `pending`, `failed` and `expired` are set by the server only. Allowed to
 	// the user who created the intent and to the team's admins and owner. Returns the intent.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9816,6 +9846,9 @@ type ClientInterface interface {
 	// `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 	// the owner may call it.
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/payment/intent/tier-subscription (the `CreateTierSubscriptionPaymentIntent` operationId).
@@ -9839,6 +9872,9 @@ type ClientInterface interface {
 	// `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 	// the owner may call it.
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/payment/intent/tier-subscription (the `CreateTierSubscriptionPaymentIntent` operationId).
@@ -9853,6 +9889,9 @@ type ClientInterface interface {
 	// A team that never paid (no customer record at the provider) is answered 422;
 	// `subscription_cancel` and `subscription_update` need an active tier subscription (422
 	// otherwise). Only an admin or the owner may call it.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Corresponds with GET /v1/payment/stripe/manage-team-subscription-link (the `GetSubscriptionManagementLink` operationId).
 	GetSubscriptionManagementLink(ctx context.Context, params *GetSubscriptionManagementLinkParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9913,6 +9952,9 @@ type ClientInterface interface {
 	// null) is not released; the answer is 409 and the campaign must be given another number
 	// first. Only an owner or admin may call it (it ends a paid subscription); others get
 	// 403. Answers with the deleted id.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Corresponds with DELETE /v1/phone/number/{phoneNumberId} (the `DeletePhoneNumber` operationId).
 	DeletePhoneNumber(ctx context.Context, phoneNumberId Id, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10308,6 +10350,9 @@ type ClientInterface interface {
 	// passes it on to the payment provider's customer record for future invoices. Only an admin
 	// or the owner may change it. Returns the saved address.
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/team/subscription-credits/billing-address (the `UpdateTeamBillingAddress` operationId).
@@ -10318,6 +10363,9 @@ type ClientInterface interface {
 	// Replaces the team's billing address (the whole address; there is no partial update) and
 	// passes it on to the payment provider's customer record for future invoices. Only an admin
 	// or the owner may change it. Returns the saved address.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -12046,6 +12094,9 @@ func (c *Client) UpdateAgent(ctx context.Context, id Id, body UpdateAgentJSONReq
 // Who may call it (decision): owner, admin or developer (403 otherwise), with a user
 // session. A server without HubSpot credentials configured answers 501.
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/apps/connect/hubspot (the `ConnectHubspotApp` operationId).
@@ -12076,6 +12127,9 @@ func (c *Client) ConnectHubspotAppWithBody(ctx context.Context, contentType stri
 //
 // Who may call it (decision): owner, admin or developer (403 otherwise), with a user
 // session. A server without HubSpot credentials configured answers 501.
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -12290,6 +12344,9 @@ func (c *Client) ListHubspotLifecycleStages(ctx context.Context, params *ListHub
 // `id` must be a HubSpot connected app of `organizationId` (404 otherwise; a Zapier one
 // is 422). Owner, admin or developer (403 otherwise).
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/apps/reconnect/hubspot (the `ReconnectHubspotApp` operationId).
@@ -12315,6 +12372,9 @@ func (c *Client) ReconnectHubspotAppWithBody(ctx context.Context, contentType st
 //
 // `id` must be a HubSpot connected app of `organizationId` (404 otherwise; a Zapier one
 // is 422). Owner, admin or developer (403 otherwise).
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -14217,6 +14277,9 @@ func (c *Client) SearchInboxItems(ctx context.Context, params *SearchInboxItemsP
 // one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
 // owner may spend the team's money.
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/payment/intent/credits (the `CreateCreditsPaymentIntent` operationId).
@@ -14240,6 +14303,9 @@ func (c *Client) CreateCreditsPaymentIntentWithBody(ctx context.Context, content
 // to `originUrl`. The credits are added when the payment succeeds. `originUrl` must be on
 // one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
 // owner may spend the team's money.
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -14268,6 +14334,9 @@ func (c *Client) CreateCreditsPaymentIntent(ctx context.Context, body CreateCred
 // user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
 // of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/payment/intent/phone-number-monthly-subscription (the `CreatePhoneNumberSubscriptionPaymentIntent` operationId).
@@ -14294,6 +14363,9 @@ func (c *Client) CreatePhoneNumberSubscriptionPaymentIntentWithBody(ctx context.
 // already has is answered 409 too. If the carrier sells the number to someone else while the
 // user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
 // of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -14328,6 +14400,9 @@ func (c *Client) CreatePhoneNumberSubscriptionPaymentIntent(ctx context.Context,
 // changes nothing). `pending`, `failed` and `expired` are set by the server only. Allowed to
 // the user who created the intent and to the team's admins and owner. Returns the intent.
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PATCH /v1/payment/intent/status (the `UpdatePaymentIntentStatus` operationId).
@@ -14360,6 +14435,9 @@ func (c *Client) UpdatePaymentIntentStatusWithBody(ctx context.Context, contentT
 // Only `pending` intents change (422 for any other; the same status again answers 200 and
 // changes nothing). `pending`, `failed` and `expired` are set by the server only. Allowed to
 // the user who created the intent and to the team's admins and owner. Returns the intent.
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -14394,6 +14472,9 @@ func (c *Client) UpdatePaymentIntentStatus(ctx context.Context, body UpdatePayme
 // `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 // the owner may call it.
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/payment/intent/tier-subscription (the `CreateTierSubscriptionPaymentIntent` operationId).
@@ -14427,6 +14508,9 @@ func (c *Client) CreateTierSubscriptionPaymentIntentWithBody(ctx context.Context
 // `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 // the owner may call it.
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/payment/intent/tier-subscription (the `CreateTierSubscriptionPaymentIntent` operationId).
@@ -14451,6 +14535,9 @@ func (c *Client) CreateTierSubscriptionPaymentIntent(ctx context.Context, body C
 // A team that never paid (no customer record at the provider) is answered 422;
 // `subscription_cancel` and `subscription_update` need an active tier subscription (422
 // otherwise). Only an admin or the owner may call it.
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Corresponds with GET /v1/payment/stripe/manage-team-subscription-link (the `GetSubscriptionManagementLink` operationId).
 func (c *Client) GetSubscriptionManagementLink(ctx context.Context, params *GetSubscriptionManagementLinkParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14561,6 +14648,9 @@ func (c *Client) ListPhoneNumbers(ctx context.Context, params *ListPhoneNumbersP
 // null) is not released; the answer is 409 and the campaign must be given another number
 // first. Only an owner or admin may call it (it ends a paid subscription); others get
 // 403. Answers with the deleted id.
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Corresponds with DELETE /v1/phone/number/{phoneNumberId} (the `DeletePhoneNumber` operationId).
 func (c *Client) DeletePhoneNumber(ctx context.Context, phoneNumberId Id, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15276,6 +15366,9 @@ func (c *Client) GetTeamBillingAddress(ctx context.Context, params *GetTeamBilli
 // passes it on to the payment provider's customer record for future invoices. Only an admin
 // or the owner may change it. Returns the saved address.
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/team/subscription-credits/billing-address (the `UpdateTeamBillingAddress` operationId).
@@ -15296,6 +15389,9 @@ func (c *Client) UpdateTeamBillingAddressWithBody(ctx context.Context, contentTy
 // Replaces the team's billing address (the whole address; there is no partial update) and
 // passes it on to the payment provider's customer record for future invoices. Only an admin
 // or the owner may change it. Returns the saved address.
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -26045,6 +26141,9 @@ type ClientWithResponsesInterface interface {
 	// Who may call it (decision): owner, admin or developer (403 otherwise), with a user
 	// session. A server without HubSpot credentials configured answers 501.
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/apps/connect/hubspot (the `ConnectHubspotApp` operationId).
@@ -26065,6 +26164,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Who may call it (decision): owner, admin or developer (403 otherwise), with a user
 	// session. A server without HubSpot credentials configured answers 501.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -26209,6 +26311,9 @@ type ClientWithResponsesInterface interface {
 	// `id` must be a HubSpot connected app of `organizationId` (404 otherwise; a Zapier one
 	// is 422). Owner, admin or developer (403 otherwise).
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/apps/reconnect/hubspot (the `ReconnectHubspotApp` operationId).
@@ -26224,6 +26329,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// `id` must be a HubSpot connected app of `organizationId` (404 otherwise; a Zapier one
 	// is 422). Owner, admin or developer (403 otherwise).
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -27430,6 +27538,9 @@ type ClientWithResponsesInterface interface {
 	// one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
 	// owner may spend the team's money.
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/payment/intent/credits (the `CreateCreditsPaymentIntent` operationId).
@@ -27443,6 +27554,9 @@ type ClientWithResponsesInterface interface {
 	// to `originUrl`. The credits are added when the payment succeeds. `originUrl` must be on
 	// one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
 	// owner may spend the team's money.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -27461,6 +27575,9 @@ type ClientWithResponsesInterface interface {
 	// user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
 	// of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/payment/intent/phone-number-monthly-subscription (the `CreatePhoneNumberSubscriptionPaymentIntent` operationId).
@@ -27477,6 +27594,9 @@ type ClientWithResponsesInterface interface {
 	// already has is answered 409 too. If the carrier sells the number to someone else while the
 	// user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
 	// of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -27501,6 +27621,9 @@ type ClientWithResponsesInterface interface {
 	// changes nothing). `pending`, `failed` and `expired` are set by the server only. Allowed to
 	// the user who created the intent and to the team's admins and owner. Returns the intent.
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v1/payment/intent/status (the `UpdatePaymentIntentStatus` operationId).
@@ -27523,6 +27646,9 @@ type ClientWithResponsesInterface interface {
 	// Only `pending` intents change (422 for any other; the same status again answers 200 and
 	// changes nothing). `pending`, `failed` and `expired` are set by the server only. Allowed to
 	// the user who created the intent and to the team's admins and owner. Returns the intent.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -27547,6 +27673,9 @@ type ClientWithResponsesInterface interface {
 	// `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 	// the owner may call it.
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/payment/intent/tier-subscription (the `CreateTierSubscriptionPaymentIntent` operationId).
@@ -27570,6 +27699,9 @@ type ClientWithResponsesInterface interface {
 	// `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 	// the owner may call it.
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/payment/intent/tier-subscription (the `CreateTierSubscriptionPaymentIntent` operationId).
@@ -27584,6 +27716,9 @@ type ClientWithResponsesInterface interface {
 	// A team that never paid (no customer record at the provider) is answered 422;
 	// `subscription_cancel` and `subscription_update` need an active tier subscription (422
 	// otherwise). Only an admin or the owner may call it.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -27654,6 +27789,9 @@ type ClientWithResponsesInterface interface {
 	// null) is not released; the answer is 409 and the campaign must be given another number
 	// first. Only an owner or admin may call it (it ends a paid subscription); others get
 	// 403. Answers with the deleted id.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -28077,6 +28215,9 @@ type ClientWithResponsesInterface interface {
 	// passes it on to the payment provider's customer record for future invoices. Only an admin
 	// or the owner may change it. Returns the saved address.
 	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/team/subscription-credits/billing-address (the `UpdateTeamBillingAddress` operationId).
@@ -28087,6 +28228,9 @@ type ClientWithResponsesInterface interface {
 	// Replaces the team's billing address (the whole address; there is no partial update) and
 	// passes it on to the payment provider's customer record for future invoices. Only an admin
 	// or the owner may change it. Returns the saved address.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this spends money or
+	// acts for a person.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -45522,6 +45666,9 @@ func (c *ClientWithResponses) UpdateAgentWithResponse(ctx context.Context, id Id
 // Who may call it (decision): owner, admin or developer (403 otherwise), with a user
 // session. A server without HubSpot credentials configured answers 501.
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/apps/connect/hubspot (the `ConnectHubspotApp` operationId).
@@ -45548,6 +45695,9 @@ func (c *ClientWithResponses) ConnectHubspotAppWithBodyWithResponse(ctx context.
 //
 // Who may call it (decision): owner, admin or developer (403 otherwise), with a user
 // session. A server without HubSpot credentials configured answers 501.
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -45740,6 +45890,9 @@ func (c *ClientWithResponses) ListHubspotLifecycleStagesWithResponse(ctx context
 // `id` must be a HubSpot connected app of `organizationId` (404 otherwise; a Zapier one
 // is 422). Owner, admin or developer (403 otherwise).
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/apps/reconnect/hubspot (the `ReconnectHubspotApp` operationId).
@@ -45761,6 +45914,9 @@ func (c *ClientWithResponses) ReconnectHubspotAppWithBodyWithResponse(ctx contex
 //
 // `id` must be a HubSpot connected app of `organizationId` (404 otherwise; a Zapier one
 // is 422). Owner, admin or developer (403 otherwise).
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -47425,6 +47581,9 @@ func (c *ClientWithResponses) SearchInboxItemsWithResponse(ctx context.Context, 
 // one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
 // owner may spend the team's money.
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/payment/intent/credits (the `CreateCreditsPaymentIntent` operationId).
@@ -47444,6 +47603,9 @@ func (c *ClientWithResponses) CreateCreditsPaymentIntentWithBodyWithResponse(ctx
 // to `originUrl`. The credits are added when the payment succeeds. `originUrl` must be on
 // one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
 // owner may spend the team's money.
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -47468,6 +47630,9 @@ func (c *ClientWithResponses) CreateCreditsPaymentIntentWithResponse(ctx context
 // user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
 // of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/payment/intent/phone-number-monthly-subscription (the `CreatePhoneNumberSubscriptionPaymentIntent` operationId).
@@ -47490,6 +47655,9 @@ func (c *ClientWithResponses) CreatePhoneNumberSubscriptionPaymentIntentWithBody
 // already has is answered 409 too. If the carrier sells the number to someone else while the
 // user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
 // of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -47520,6 +47688,9 @@ func (c *ClientWithResponses) CreatePhoneNumberSubscriptionPaymentIntentWithResp
 // changes nothing). `pending`, `failed` and `expired` are set by the server only. Allowed to
 // the user who created the intent and to the team's admins and owner. Returns the intent.
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /v1/payment/intent/status (the `UpdatePaymentIntentStatus` operationId).
@@ -47548,6 +47719,9 @@ func (c *ClientWithResponses) UpdatePaymentIntentStatusWithBodyWithResponse(ctx 
 // Only `pending` intents change (422 for any other; the same status again answers 200 and
 // changes nothing). `pending`, `failed` and `expired` are set by the server only. Allowed to
 // the user who created the intent and to the team's admins and owner. Returns the intent.
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -47578,6 +47752,9 @@ func (c *ClientWithResponses) UpdatePaymentIntentStatusWithResponse(ctx context.
 // `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 // the owner may call it.
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/payment/intent/tier-subscription (the `CreateTierSubscriptionPaymentIntent` operationId).
@@ -47607,6 +47784,9 @@ func (c *ClientWithResponses) CreateTierSubscriptionPaymentIntentWithBodyWithRes
 // `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 // the owner may call it.
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/payment/intent/tier-subscription (the `CreateTierSubscriptionPaymentIntent` operationId).
@@ -47627,6 +47807,9 @@ func (c *ClientWithResponses) CreateTierSubscriptionPaymentIntentWithResponse(ct
 // A team that never paid (no customer record at the provider) is answered 422;
 // `subscription_cancel` and `subscription_update` need an active tier subscription (422
 // otherwise). Only an admin or the owner may call it.
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -47727,6 +47910,9 @@ func (c *ClientWithResponses) ListPhoneNumbersWithResponse(ctx context.Context, 
 // null) is not released; the answer is 409 and the campaign must be given another number
 // first. Only an owner or admin may call it (it ends a paid subscription); others get
 // 403. Answers with the deleted id.
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -48342,6 +48528,9 @@ func (c *ClientWithResponses) GetTeamBillingAddressWithResponse(ctx context.Cont
 // passes it on to the payment provider's customer record for future invoices. Only an admin
 // or the owner may change it. Returns the saved address.
 //
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/team/subscription-credits/billing-address (the `UpdateTeamBillingAddress` operationId).
@@ -48358,6 +48547,9 @@ func (c *ClientWithResponses) UpdateTeamBillingAddressWithBodyWithResponse(ctx c
 // Replaces the team's billing address (the whole address; there is no partial update) and
 // passes it on to the payment provider's customer record for future invoices. Only an admin
 // or the owner may change it. Returns the saved address.
+//
+// Needs a signed-in user: API keys are refused (403), since this spends money or
+// acts for a person.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -10,6 +10,9 @@ const (
 	Refresh
 	// User operations need a signed-in user (not an API key); no team is involved.
 	User
+	// Any operations need a signed-in user or an API key; no team is checked (the handler
+	// scopes what it answers to the caller).
+	Any
 	// Team operations act on one organisation: the caller must be an active member (or an
 	// API key of that team) with at least the rule's role.
 	Team
@@ -70,7 +73,7 @@ var Policy = map[string]Rule{
 	"completeZapierAuthorization": teamUser(Developer, FromBody),
 
 	// Team
-	"createTeam": user, "listTeams": user, "listPendingTeamInvitations": user,
+	"createTeam": user, "listTeams": {Access: Any}, "listPendingTeamInvitations": user,
 	"acceptTeamInvitation": user, "acceptPendingTeamInvitation": user, "confirmTeamOwnershipTransfer": user,
 	"checkTeamMembership":        public,
 	"listTeamMembers":            team(Readonly, FromQuery),
@@ -116,12 +119,12 @@ var Policy = map[string]Rule{
 	"deactivateAgent": team(Member, FromQuery), "listCampaignAgents": team(Readonly, FromQuery),
 
 	// Voice
-	"listVoicePresets": user, "listVoiceProfiles": team(Readonly, FromPathID),
+	"listVoicePresets": {Access: Any}, "listVoiceProfiles": team(Readonly, FromPathID),
 	"createVoiceProfile": team(Member, FromBody), "deleteVoiceProfile": team(Member, FromQuery),
 	"updateVoiceProfile": team(Member, FromBody),
 
 	// Phone
-	"listSupportedCountries": user, "searchAvailablePhoneNumbers": user,
+	"listSupportedCountries": {Access: Any}, "searchAvailablePhoneNumbers": {Access: Any},
 	"listPhoneNumbers": team(Readonly, FromQuery), "deletePhoneNumber": teamUser(Admin, FromQuery),
 	"requestPhoneNumberVerification": team(Member, FromBody), "listVerifiedPhoneNumbers": team(Readonly, FromPathID),
 
@@ -153,7 +156,7 @@ var Policy = map[string]Rule{
 	"configureWorkflowShopify": team(Developer, FromBody), "setWorkflowContacts": team(Member, FromBody),
 	"listWorkflowContacts": team(Readonly, FromResource), "deleteWorkflowContacts": team(Member, FromResource),
 	"getWorkflowCsv": team(Readonly, FromResource), "deleteWorkflowCsv": team(Member, FromResource),
-	"updateWorkflowNode": team(Member, FromResource), "listWorkflowTemplates": user,
+	"updateWorkflowNode": team(Member, FromResource), "listWorkflowTemplates": {Access: Any},
 	"listWorkflowHistory": team(Readonly, FromResource), "listWorkflowsByPhoneNumber": team(Readonly, FromResource),
 
 	// Jobs
@@ -168,7 +171,7 @@ var Policy = map[string]Rule{
 	"createKnowledgeFaq": team(Member, FromResource), "updateKnowledgeFaq": team(Member, FromResource),
 
 	// Apps: integrations are developers' business; reading them is anyone's
-	"connectHubspotApp": teamUser(Developer, FromBody), "reconnectHubspotApp": teamUser(Developer, FromBody),
+	"connectHubspotApp": teamUser(Developer, FromBody), "reconnectHubspotApp": teamUser(Developer, FromBody), // OAuth needs a person
 	"completeHubspotAuthorization": public, "disconnectApp": team(Developer, FromBody),
 	"listConnectedApps": team(Readonly, FromQuery), "searchHubspotContacts": team(Member, FromQuery),
 	"listHubspotContacts": team(Readonly, FromQuery), "listHubspotLifecycleStages": team(Readonly, FromQuery),

@@ -28,6 +28,9 @@ func TestPolicyCoversTheContract(t *testing.T) {
 		if op.Public != (rule.Access == auth.Public) {
 			t.Errorf("%s: the contract says public=%v, the policy %v", op.ID, op.Public, rule.Access)
 		}
+		if keys := acceptsAPIKeys(op); keys == (rule.Access == auth.User || rule.Access == auth.SiteAdmin || rule.UsersOnly) && !op.Public && rule.Access != auth.Refresh {
+			t.Errorf("%s: the contract says API keys allowed=%v, the policy disagrees", op.ID, keys)
+		}
 		if rule.Access == auth.Team && !rule.MinRole.Valid() {
 			t.Errorf("%s: team rule without a role", op.ID)
 		}
@@ -80,6 +83,21 @@ func hasBodyField(op *httpapi.Operation, name string) bool {
 	}
 	for _, r := range s.Required {
 		if r == name {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptsAPIKeys says whether the operation's security (its own, or the document's) lets an
+// API key in.
+func acceptsAPIKeys(op *httpapi.Operation) bool {
+	sec := op.Route.Spec.Security
+	if op.Route.Operation.Security != nil {
+		sec = *op.Route.Operation.Security
+	}
+	for _, req := range sec {
+		if _, ok := req["apiKeyAuth"]; ok {
 			return true
 		}
 	}

@@ -52,10 +52,22 @@ var (
 // ---- teams -------------------------------------------------------------------------------
 
 // ListTeams lists the teams the caller is an active member of, oldest first, with their role
-// in each. (The policy keeps API keys out: they act for one team and have no team list.)
+// in each. An API key acts for one team: its list is that team, with the key's role.
 func (h *Teams) ListTeams(ctx context.Context, req api.ListTeamsRequestObject) (api.ListTeamsResponseObject, error) {
-	uid := principal(ctx).UserID
 	p := newPage(req.Params.Page, req.Params.SizePerPage, teamPageSize)
+	if key := principal(ctx); key.IsAPIKey() {
+		o, err := h.DB.OrganizationByID(ctx, key.APIKeyOrgID)
+		if err != nil {
+			return nil, err
+		}
+		org, err := h.organization(ctx, o, string(key.APIKeyRole))
+		if err != nil {
+			return nil, err
+		}
+		p = p.clamp(1)
+		return api.ListTeams200JSONResponse{Status: http.StatusOK, Data: []api.Organization{org}, Meta: p.meta(1, 1)}, nil
+	}
+	uid := principal(ctx).UserID
 	orgs, total, err := h.DB.UserOrganizations(ctx, uid, p.Size, p.offset())
 	if err != nil {
 		return nil, err
@@ -302,7 +314,7 @@ func (h *Teams) InviteTeamMember(ctx context.Context, req api.InviteTeamMemberRe
 	if role == auth.Owner || !role.Valid() {
 		return nil, problem.Validation(problem.Field("body.role", "role must be admin, developer, member or readonly; ownership moves only by transfer"))
 	}
-	base, err := h.linkBase(b.Origin)
+	base, err := h.linkBase(trimOptional(b.Origin))
 	if err != nil {
 		return nil, err
 	}
@@ -595,7 +607,7 @@ func (h *Teams) TransferTeamOwnership(ctx context.Context, req api.TransferTeamO
 	b := req.Body
 	g := grant(ctx)
 	p := principal(ctx)
-	base, err := h.linkBase(b.Origin)
+	base, err := h.linkBase(trimOptional(b.Origin))
 	if err != nil {
 		return nil, err
 	}

@@ -214,10 +214,8 @@ func TestCreateListAndUpdateTeams(t *testing.T) {
 		if len(page.Data) != 1 || page.Data[0].ID != team.ID || page.Data[0].MyRole != "developer" || page.Data[0].Owner.Email != ada.Email {
 			t.Fatalf("bob's teams: %+v", page)
 		}
-		// Only admins change properties; API keys cannot list teams (they act for one team).
+		// Only admins change properties.
 		a.problem(http.StatusForbidden, bob.Access, "PATCH", "/v1/team/properties", map[string]any{"id": team.ID, "name": "Mine"})
-		key := env.APIKey(t, team.ID, "admin")
-		a.problem(http.StatusForbidden, key, "GET", "/v1/team/list", nil)
 	})
 }
 
@@ -923,4 +921,21 @@ func TestTeamBillingViews(t *testing.T) {
 		}
 		a.problem(http.StatusForbidden, mem.Access, "GET", "/v1/team/team-costs-usage/"+org, nil)
 	})
+}
+
+// An API key's team list is its own team, with the key's role.
+func TestListTeamsWithAnAPIKey(t *testing.T) {
+	env := apitest.New(t, "sqlite")
+	ada := env.SignUp(t, "ada@example.com")
+	org := env.Team(t, ada, "Acme")
+	env.Team(t, ada, "Other")
+	res := env.Do(apitest.Request{Method: "GET", Path: "/v1/team/list", Token: env.APIKey(t, org, "developer")})
+	var body struct {
+		Data []struct{ ID, MyRole string }
+		Meta struct{ TotalSize int }
+	}
+	res.JSON(t, &body)
+	if res.Status != 200 || len(body.Data) != 1 || body.Data[0].ID != org || body.Data[0].MyRole != "developer" || body.Meta.TotalSize != 1 {
+		t.Fatalf("%d %s", res.Status, res.Body)
+	}
 }

@@ -82,6 +82,9 @@ to the organisation reconnects that connected app instead of adding one.
 Who may call it (decision): owner, admin or developer (403 otherwise), with a user
 session. A server without HubSpot credentials configured answers 501.
 
+Needs a signed-in user: API keys are refused (403), since this spends money or
+acts for a person.
+
  * @summary Start connecting a HubSpot portal
  */
 export const getConnectHubspotAppUrl = () => {
@@ -161,6 +164,9 @@ ends with `result=error&reason=portal_mismatch` on the dashboard.
 
 `id` must be a HubSpot connected app of `organizationId` (404 otherwise; a Zapier one
 is 422). Owner, admin or developer (403 otherwise).
+
+Needs a signed-in user: API keys are refused (403), since this spends money or
+acts for a person.
 
  * @summary Re-authorise a HubSpot connection
  */

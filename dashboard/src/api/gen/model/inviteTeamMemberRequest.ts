@@ -10,9 +10,9 @@ export interface InviteTeamMemberRequest {
   email: Email;
   organizationId: Id;
   /**
-   * The dashboard's origin the invitation link points to; must be one of the deployment's allowed origins.
+   * The dashboard's origin the invitation link points to; must be one of the deployment's allowed origins. Omitted: the server's base URL (--base-url), which is where `betty serve` shows the dashboard.
    * @maxLength 2048
    */
-  origin: string;
+  origin?: string;
   role?: AssignableTeamRole;
 }

@@ -9,8 +9,8 @@ export interface TransferTeamOwnershipRequest {
   newOwnerEmail: Email;
   organizationId: Id;
   /**
-   * The dashboard's origin the confirmation link points to; must be one of the deployment's allowed origins.
+   * The dashboard's origin the confirmation link points to; must be one of the deployment's allowed origins. Omitted: the server's base URL (--base-url), which is where `betty serve` shows the dashboard.
    * @maxLength 2048
    */
-  origin: string;
+  origin?: string;
 }

@@ -69,6 +69,9 @@ Only `pending` intents change (422 for any other; the same status again answers 
 changes nothing). `pending`, `failed` and `expired` are set by the server only. Allowed to
 the user who created the intent and to the team's admins and owner. Returns the intent.
 
+Needs a signed-in user: API keys are refused (403), since this spends money or
+acts for a person.
+
  * @summary Report the outcome of a checkout
  */
 export const getUpdatePaymentIntentStatusUrl = () => {
@@ -146,6 +149,9 @@ the payment provider. Send the user to `checkoutUrl`; afterwards the provider re
 to `originUrl`. The credits are added when the payment succeeds. `originUrl` must be on
 one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
 owner may spend the team's money.
+
+Needs a signed-in user: API keys are refused (403), since this spends money or
+acts for a person.
 
  * @summary Buy credits
  */
@@ -234,6 +240,9 @@ checkout session. The tier applies when the first payment (or the trial) starts.
 `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 the owner may call it.
 
+Needs a signed-in user: API keys are refused (403), since this spends money or
+acts for a person.
+
  * @summary Subscribe to a tier
  */
 export const getCreateTierSubscriptionPaymentIntentUrl = () => {
@@ -315,6 +324,9 @@ already has is answered 409 too. If the carrier sells the number to someone else
 user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
 of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
 
+Needs a signed-in user: API keys are refused (403), since this spends money or
+acts for a person.
+
  * @summary Buy a phone number (monthly subscription)
  */
 export const getCreatePhoneNumberSubscriptionPaymentIntentUrl = () => {
@@ -393,6 +405,9 @@ without it the portal's home opens. The portal returns to the dashboard's billin
 A team that never paid (no customer record at the provider) is answered 422;
 `subscription_cancel` and `subscription_update` need an active tier subscription (422
 otherwise). Only an admin or the owner may call it.
+
+Needs a signed-in user: API keys are refused (403), since this spends money or
+acts for a person.
 
  * @summary Billing-portal link
  */

@@ -395,6 +395,9 @@ null) is not released; the answer is 409 and the campaign must be given another 
 first. Only an owner or admin may call it (it ends a paid subscription); others get
 403. Answers with the deleted id.
 
+Needs a signed-in user: API keys are refused (403), since this spends money or
+acts for a person.
+
  * @summary Release a phone number
  */
 export const getDeletePhoneNumberUrl = (phoneNumberId: Id,

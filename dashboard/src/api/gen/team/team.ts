@@ -1444,6 +1444,9 @@ export function useGetTeamBillingAddress<TData = Awaited<ReturnType<typeof getTe
 passes it on to the payment provider's customer record for future invoices. Only an admin
 or the owner may change it. Returns the saved address.
 
+Needs a signed-in user: API keys are refused (403), since this spends money or
+acts for a person.
+
  * @summary Save the team's billing address
  */
 export const getUpdateTeamBillingAddressUrl = () => {
