@@ -183,3 +183,35 @@ func TestSiteAdminOperations(t *testing.T) {
 }
 
 func contains(b []byte, s string) bool { return strings.Contains(string(b), s) }
+
+func TestAPIKeyInEitherHeader(t *testing.T) {
+	env := apitest.New(t, store.SQLite)
+	ada := env.SignUp(t, "ada@example.com")
+	org := env.Team(t, ada, "Acme")
+	key := env.APIKey(t, org, "readonly")
+	path := "/v1/team/members/list?organizationId=" + org
+	if res := env.Do(apitest.Request{Method: "GET", Path: path, Header: http.Header{"X-Api-Key": {key}}}); res.Status != 200 {
+		t.Fatalf("X-API-Key: %d %s", res.Status, res.Body)
+	}
+	if res := env.Do(apitest.Request{Method: "GET", Path: path, Token: key}); res.Status != 200 {
+		t.Fatalf("Bearer key: %d %s", res.Status, res.Body)
+	}
+	// A readonly key cannot invite: its role is the key's.
+	res := env.Do(apitest.Request{Method: "POST", Path: "/v1/team/invite", Token: key, Body: map[string]any{"organizationId": org, "email": "bob@example.com"}})
+	if res.Status != 403 {
+		t.Fatalf("readonly key invites: %d %s", res.Status, res.Body)
+	}
+}
+
+func TestInternalStaffAreFlagged(t *testing.T) {
+	env := apitest.New(t, store.SQLite, apitest.WithInternalDomains("betty.dev", "staff.example"))
+	for email, want := range map[string]bool{"ada@betty.dev": true, "bob@STAFF.example": true, "carol@example.com": false} {
+		c := env.SignUp(t, email)
+		res := env.Do(apitest.Request{Method: "GET", Path: "/v1/auth/me", Token: c.Access})
+		var me struct{ Data struct{ IsInternal bool } }
+		res.JSON(t, &me)
+		if me.Data.IsInternal != want {
+			t.Errorf("%s: isInternal %v", email, me.Data.IsInternal)
+		}
+	}
+}

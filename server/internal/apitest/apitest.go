@@ -71,6 +71,11 @@ type delivering struct{ mail.Mailer }
 
 func (delivering) Delivers() bool { return true }
 
+// WithInternalDomains sets the internal staff e-mail domains.
+func WithInternalDomains(domains ...string) Option {
+	return func(d *httpapi.Deps) { d.InternalDomains = domains }
+}
+
 // TestSecret signs the access tokens of test servers.
 const TestSecret = "test-secret-of-thirty-two-bytes!"
 
