@@ -60,14 +60,6 @@ func (db *DB) SpendToken(ctx context.Context, id string) error {
 	return db.one(ctx, `UPDATE one_time_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL`, now(), id)
 }
 
-// LatestToken returns the newest token of a kind for a member, or ErrNotFound.
-func (db *DB) LatestMemberToken(ctx context.Context, kind, memberID string) (Token, error) {
-	var t Token
-	err := db.get(ctx, db.read(ctx), &t, `SELECT `+tokenColumns+` FROM one_time_tokens WHERE kind = ? AND member_id = ?
-		ORDER BY created_at DESC, id DESC LIMIT 1`, kind, memberID)
-	return t, err
-}
-
 // CancelMemberTokens makes every unused token of a kind for a member stop working (an
 // invitation withdrawn or accepted another way).
 func (db *DB) CancelMemberTokens(ctx context.Context, kind, memberID string) error {
