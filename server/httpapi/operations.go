@@ -51,7 +51,7 @@ var pathParam = regexp.MustCompile(`\{([^}]+)\}`)
 
 // LoadOperations reads the embedded contract.
 func LoadOperations() (*Operations, error) {
-	spec, err := api.GetSwagger()
+	spec, err := api.GetSpec()
 	if err != nil {
 		return nil, err
 	}
