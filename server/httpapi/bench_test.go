@@ -12,6 +12,7 @@ import (
 
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/httpapi"
+	"github.com/bettyhq/betty/server/internal/apitest"
 	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/store"
 )
@@ -47,18 +48,33 @@ func BenchmarkHealth(b *testing.B) {
 	}
 }
 
-// Request validation of a JSON body against the contract (answered 501 until built).
+// Request validation of a JSON body against the contract (a public operation answered 501
+// until built).
 func BenchmarkValidateJSONBody(b *testing.B) {
 	h := benchHandler(b)
-	body := `{"organizationId":"org-1","name":"Spring renewals","type":"outbound","priority":"high","purpose":"Reminders"}`
+	body := `{"name":"Ada Lovelace","email":"ada@example.com","phoneNumber":"+15555550100","company":"Acme","message":"Call me"}`
 	b.ReportAllocs()
 	for b.Loop() {
-		req := httptest.NewRequest(http.MethodPost, "/v1/campaigns/create", strings.NewReader(body))
+		req := httptest.NewRequest(http.MethodPost, "/v1/call/book-a-call", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code != http.StatusNotImplemented {
 			b.Fatal(rec.Code, rec.Body.String())
+		}
+	}
+}
+
+// An authenticated team read: JWT check, session and user lookups, membership, the list.
+func BenchmarkAuthenticatedTeamRead(b *testing.B) {
+	env := apitest.New(b, store.SQLite, apitest.WithoutResponseCheck())
+	ada := env.SignUp(b, "ada@example.com")
+	org := env.Team(b, ada, "Acme")
+	req := apitest.Request{Method: http.MethodGet, Path: "/v1/team/members/list?organizationId=" + org, Token: ada.Access}
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := env.Do(req); res.Status != 200 {
+			b.Fatal(res.Status)
 		}
 	}
 }

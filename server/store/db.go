@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
@@ -33,6 +34,9 @@ type DB struct {
 	dialect Dialect
 	writer  *sqlx.DB
 	reader  *sqlx.DB
+	// stmts caches prepared statements by pool and query (SQLite only: parsing SQL is most of
+	// the cost of a small query there; pgx caches statements itself).
+	stmts sync.Map
 	// source describes the database for people (path or host/db), never with a password.
 	source string
 }
@@ -144,8 +148,13 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close closes every pool.
+// Close closes the cached statements and every pool.
 func (db *DB) Close() error {
+	db.stmts.Range(func(k, v any) bool {
+		v.(*sqlx.Stmt).Close()
+		db.stmts.Delete(k)
+		return true
+	})
 	err := db.writer.Close()
 	if db.reader != db.writer {
 		if rerr := db.reader.Close(); err == nil {
@@ -196,22 +205,86 @@ func (db *DB) rebind(query string) string {
 
 // get runs a single-row query into dest, translating errors.
 func (db *DB) get(ctx context.Context, q queryer, dest any, query string, args ...any) error {
+	stmt, err := db.prepared(ctx, q, query)
+	if err != nil {
+		return translate(err)
+	}
+	if stmt != nil {
+		return translate(stmt.GetContext(ctx, dest, args...))
+	}
 	return translate(q.GetContext(ctx, dest, db.rebind(query), args...))
 }
 
 // selectAll runs a query into a slice, translating errors.
 func (db *DB) selectAll(ctx context.Context, q queryer, dest any, query string, args ...any) error {
+	stmt, err := db.prepared(ctx, q, query)
+	if err != nil {
+		return translate(err)
+	}
+	if stmt != nil {
+		return translate(stmt.SelectContext(ctx, dest, args...))
+	}
 	return translate(q.SelectContext(ctx, dest, db.rebind(query), args...))
 }
 
 // exec runs a statement and returns the rows it affected, translating errors.
 func (db *DB) exec(ctx context.Context, query string, args ...any) (int64, error) {
-	res, err := db.write(ctx).ExecContext(ctx, db.rebind(query), args...)
+	q := db.write(ctx)
+	stmt, err := db.prepared(ctx, q, query)
+	if err != nil {
+		return 0, translate(err)
+	}
+	var res sql.Result
+	if stmt != nil {
+		res, err = stmt.ExecContext(ctx, args...)
+	} else {
+		res, err = q.ExecContext(ctx, db.rebind(query), args...)
+	}
 	if err != nil {
 		return 0, translate(err)
 	}
 	n, err := res.RowsAffected()
 	return n, translate(err)
+}
+
+// prepared returns the cached prepared statement of query on q's pool (bound to q when q is
+// a transaction), or nil on PostgreSQL.
+func (db *DB) prepared(ctx context.Context, q queryer, query string) (*sqlx.Stmt, error) {
+	if db.dialect != SQLite {
+		return nil, nil
+	}
+	pool, tx := db.writer, (*sqlx.Tx)(nil)
+	switch v := q.(type) {
+	case *sqlx.Tx:
+		tx = v
+	case *sqlx.DB:
+		pool = v
+	}
+	key := stmtKey{pool: pool, query: query}
+	cached, ok := db.stmts.Load(key)
+	if !ok && tx != nil {
+		// Preparing on the pool would wait for the writer connection the transaction holds.
+		return nil, nil
+	}
+	if !ok {
+		stmt, err := pool.PreparexContext(context.WithoutCancel(ctx), query)
+		if err != nil {
+			return nil, err
+		}
+		if cached, ok = db.stmts.LoadOrStore(key, stmt); ok {
+			stmt.Close()
+		}
+	}
+	stmt := cached.(*sqlx.Stmt)
+	if tx != nil {
+		return tx.StmtxContext(ctx, stmt), nil
+	}
+	return stmt, nil
+}
+
+type stmtKey struct {
+	pool  *sqlx.DB
+	query string
 }
 
 // ExecRaw runs a statement outside any store method: schema set-up in tests and tools.

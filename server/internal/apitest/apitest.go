@@ -76,6 +76,12 @@ func WithInternalDomains(domains ...string) Option {
 	return func(d *httpapi.Deps) { d.InternalDomains = domains }
 }
 
+// WithoutResponseCheck skips validating responses against the contract: for benchmarks,
+// which measure the server and not the validator.
+func WithoutResponseCheck() Option {
+	return func(d *httpapi.Deps) { d.ResponseCheck = nil }
+}
+
 // TestSecret signs the access tokens of test servers.
 const TestSecret = "test-secret-of-thirty-two-bytes!"
 
