@@ -67,8 +67,9 @@ test-e2e: build ## End-to-end tests in headless Chromium against a real betty se
 contract-coverage: ## List operations no test exercised with a 2xx
 	@$(GO) run ./server/internal/cmd/contractcov openapi.yaml $(COVERAGE)
 
-bench: ## Benchmarks, and the dashboard's initial bundle size
+bench: dashboard ## Benchmarks, and the dashboard's initial bundle size (gzip)
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	cd dashboard && $(NPM) run --silent size
 
 clean: ## Remove build output
 	rm -rf bin .cache dashboard/node_modules

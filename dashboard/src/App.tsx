@@ -1,29 +1,86 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { lazy } from 'react';
-import { RouterProvider, type DataRouter, type RouteObject } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { Outlet, RouterProvider, type DataRouter, type RouteObject } from 'react-router';
 
 import { AppLayout } from './components/AppLayout';
+import { LoadingState } from './components/ui/states';
+import { RequireAuth } from './features/auth/RequireAuth';
 import { queryClient as defaultQueryClient } from './lib/queryClient';
 
 // Each page is its own chunk, fetched when its route is first visited.
+// The toaster is not needed for the first paint; a toast raised before it loads shows once it has.
+const Toaster = lazy(() => import('./components/ui/toast').then((m) => ({ default: m.Toaster })));
 const LandingPage = lazy(() => import('./pages/LandingPage'));
-const PlaceholderPage = lazy(() => import('./pages/PlaceholderPage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
+const SignInPage = lazy(() => import('./features/auth/SignInPage'));
+const SignUpPage = lazy(() => import('./features/auth/SignUpPage'));
+const ForgotPasswordPage = lazy(() => import('./features/auth/ForgotPasswordPage'));
+const ResetPasswordPage = lazy(() => import('./features/auth/ResetPasswordPage'));
+const ConfirmEmailPage = lazy(() => import('./features/auth/ConfirmEmailPage'));
+const InvitePage = lazy(() => import('./features/team/InvitePage'));
+const TransferOwnershipPage = lazy(() => import('./features/team/TransferOwnershipPage'));
+const DocsIndexPage = lazy(() => import('./features/help/DocsPage').then((m) => ({ default: m.DocsIndexPage })));
+const GettingStartedPage = lazy(() => import('./features/help/DocsPage').then((m) => ({ default: m.GettingStartedPage })));
+const GuidePage = lazy(() => import('./features/help/DocsPage'));
+const DashboardShell = lazy(() => import('./components/DashboardShell').then((m) => ({ default: m.DashboardShell })));
+const DashboardHomePage = lazy(() => import('./features/team/DashboardHomePage'));
+const TeamSettingsPage = lazy(() => import('./features/team/TeamSettingsPage'));
+const MembersPage = lazy(() => import('./features/members/MembersPage'));
+const ApiKeysPage = lazy(() => import('./features/api-keys/ApiKeysPage'));
+const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
+const OnboardingPage = lazy(() => import('./features/onboarding/OnboardingPage'));
+const AdminPage = lazy(() => import('./features/admin/AdminPage'));
+
+function Root() {
+  return (
+    <>
+      <Suspense fallback={<LoadingState />}>
+        <Outlet />
+      </Suspense>
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
+    </>
+  );
+}
 
 export const routes: RouteObject[] = [
   {
-    element: <AppLayout />,
+    element: <Root />,
     children: [
-      { index: true, element: <LandingPage /> },
       {
-        path: 'sign-in',
-        element: <PlaceholderPage title="Sign in" description="Signing in to the dashboard is on its way." />,
+        element: <AppLayout />,
+        children: [
+          { index: true, element: <LandingPage /> },
+          { path: 'sign-in', element: <SignInPage /> },
+          { path: 'sign-up', element: <SignUpPage /> },
+          { path: 'forgot-password', element: <ForgotPasswordPage /> },
+          { path: 'reset-password', element: <ResetPasswordPage /> },
+          { path: 'confirm-email', element: <ConfirmEmailPage /> },
+          { path: 'invite', element: <InvitePage /> },
+          { path: 'transfer-ownership', element: <TransferOwnershipPage /> },
+          { path: 'docs', element: <DocsIndexPage /> },
+          { path: 'docs/*', element: <GuidePage /> },
+          { path: 'getting-started', element: <GettingStartedPage /> },
+          { path: '*', element: <NotFoundPage /> },
+        ],
       },
       {
-        path: 'sign-up',
-        element: <PlaceholderPage title="Create an account" description="Creating an account from the dashboard is on its way." />,
+        element: (
+          <RequireAuth>
+            <DashboardShell />
+          </RequireAuth>
+        ),
+        children: [
+          { path: 'dashboard', element: <DashboardHomePage /> },
+          { path: 'dashboard/team', element: <TeamSettingsPage /> },
+          { path: 'dashboard/members', element: <MembersPage /> },
+          { path: 'dashboard/api-keys', element: <ApiKeysPage /> },
+          { path: 'dashboard/profile', element: <ProfilePage /> },
+          { path: 'onboarding', element: <OnboardingPage /> },
+          { path: 'admin', element: <AdminPage /> },
+        ],
       },
-      { path: '*', element: <NotFoundPage /> },
     ],
   },
 ];

@@ -1,9 +1,12 @@
 import { Suspense } from 'react';
-import { Link, Outlet } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 
+import { useSignedIn } from '../features/auth/session';
 import { BettyMark } from './BettyMark';
+import { useFocusMainOnNavigation } from './useFocusMainOnNavigation';
 
 export function AppLayout() {
+  useFocusMainOnNavigation();
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -19,26 +22,7 @@ export function AppLayout() {
             <BettyMark className="size-8" />
             <span>Betty</span>
           </Link>
-          <nav aria-label="Account">
-            <ul className="flex items-center gap-2">
-              <li>
-                <Link
-                  to="/sign-in"
-                  className="rounded-md px-3 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900"
-                >
-                  Sign in
-                </Link>
-              </li>
-              <li>
-                <Link
-                  to="/sign-up"
-                  className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700"
-                >
-                  Create account
-                </Link>
-              </li>
-            </ul>
-          </nav>
+          <AccountNav />
         </div>
       </header>
 
@@ -65,5 +49,45 @@ function PageLoading() {
     <p role="status" className="mx-auto max-w-6xl px-4 py-16 text-sm text-zinc-500 sm:px-6">
       Loading…
     </p>
+  );
+}
+
+/** Pages an e-mailed link opens: signing in from the header comes back to them. */
+const RETURN_PATHS = ['/invite', '/transfer-ownership'];
+
+function AccountNav() {
+  const signedIn = useSignedIn();
+  const location = useLocation();
+  const next = RETURN_PATHS.includes(location.pathname) ? `?next=${encodeURIComponent(location.pathname + location.search)}` : '';
+  return (
+    <nav aria-label="Account">
+      <ul className="flex items-center gap-1 sm:gap-2">
+        <li>
+          <Link to="/docs" className="rounded-md px-2.5 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900 sm:px-3">
+            Docs
+          </Link>
+        </li>
+        {signedIn ? (
+          <li>
+            <Link to="/dashboard" className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700">
+              Open dashboard
+            </Link>
+          </li>
+        ) : (
+          <>
+            <li>
+              <Link to={`/sign-in${next}`} className="rounded-md px-2.5 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900 sm:px-3">
+                Sign in
+              </Link>
+            </li>
+            <li>
+              <Link to={`/sign-up${next}`} className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700">
+                Create account
+              </Link>
+            </li>
+          </>
+        )}
+      </ul>
+    </nav>
   );
 }

@@ -1,0 +1,45 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+
+import { Button } from '../../components/ui/button';
+import { Field, Input } from '../../components/ui/input';
+import { errorMessage } from '../../components/ui/states';
+import { AuthCard, FormAlert, textLinkClasses } from './AuthCard';
+import { requestPasswordResetMutationOptions } from './queries';
+
+export default function ForgotPasswordPage() {
+  const request = useMutation(requestPasswordResetMutationOptions());
+  const [email, setEmail] = useState('');
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    request.mutate(email.trim());
+  }
+
+  return (
+    <AuthCard
+      title="Reset your password"
+      subtitle="We will e-mail you a link to choose a new password."
+      footer={
+        <Link to="/sign-in" className={textLinkClasses}>
+          Back to sign in
+        </Link>
+      }
+    >
+      {request.isSuccess ? (
+        <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+          {request.data.message || 'If an account uses this e-mail, we have sent it a link to reset the password.'}
+        </p>
+      ) : (
+        <form onSubmit={submit} className="space-y-4" noValidate>
+          {request.error && <FormAlert>{errorMessage(request.error)}</FormAlert>}
+          <Field label="E-mail">{(ids) => <Input {...ids} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
+          <Button type="submit" busy={request.isPending} busyLabel="Sending…" disabled={!email.trim()}>
+            Send reset link
+          </Button>
+        </form>
+      )}
+    </AuthCard>
+  );
+}

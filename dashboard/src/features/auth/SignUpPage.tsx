@@ -1,0 +1,97 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+
+import { isApiError } from '../../api/mutator';
+import { Button } from '../../components/ui/button';
+import { Field, Input } from '../../components/ui/input';
+import { errorMessage } from '../../components/ui/states';
+import { AuthCard, FormAlert, textLinkClasses } from './AuthCard';
+import { signUpMutationOptions } from './queries';
+import { safeNext, useSignedIn } from './session';
+import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
+
+export const MIN_PASSWORD = 8;
+const EMAIL_PATTERN = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
+
+export function validateSignUp(email: string, password: string): { email?: string; password?: string } {
+  const errors: { email?: string; password?: string } = {};
+  if (!EMAIL_PATTERN.test(email.trim())) errors.email = 'Enter an e-mail address like name@example.com.';
+  if (password.length < MIN_PASSWORD) errors.password = `Use at least ${MIN_PASSWORD} characters.`;
+  return errors;
+}
+
+export default function SignUpPage() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  const signedIn = useSignedIn();
+  const signUp = useMutation(signUpMutationOptions(queryClient));
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState(params.get('email') ?? '');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
+
+  if (signedIn && !signUp.isSuccess) return <Navigate to={next} replace />;
+
+  if (signUp.data?.emailConfirmationRequired) {
+    return (
+      <AuthCard title="Check your e-mail" subtitle={`We sent a confirmation link to ${signUp.data.user.email}.`}>
+        <p className="text-sm text-zinc-600">Open the link to confirm your address, then sign in.</p>
+        <Link to={`/sign-in?email=${encodeURIComponent(signUp.data.user.email)}${params.get('next') ? `&next=${encodeURIComponent(next)}` : ''}`} className={`mt-4 inline-block text-sm ${textLinkClasses}`}>
+          Go to sign in
+        </Link>
+      </AuthCard>
+    );
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = validateSignUp(email, password);
+    setErrors(found);
+    if (found.email || found.password) return focusFirstInvalid(event.currentTarget as HTMLFormElement);
+    signUp.mutate(
+      { email: email.trim(), password, ...(name.trim() ? { name: name.trim() } : {}) },
+      {
+        onSuccess: (result) => {
+          if (result.session) void navigate(next, { replace: true });
+        },
+      },
+    );
+  }
+
+  const error = signUp.error;
+  const fieldError = (field: string) => (isApiError(error) ? error.fieldError(field) : undefined);
+
+  return (
+    <AuthCard
+      title="Create your account"
+      subtitle={params.get('next')?.startsWith('/invite') ? 'Create an account to accept your invitation.' : 'Start running AI voice agents for your team.'}
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link to={params.get('next') ? `/sign-in?next=${encodeURIComponent(next)}` : '/sign-in'} className={textLinkClasses}>
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <form onSubmit={submit} className="space-y-4" noValidate>
+        {error && !(isApiError(error) && error.errors.length > 0) && <FormAlert>{errorMessage(error)}</FormAlert>}
+        <Field label="Your name" description="Optional; shown to your teammates." error={fieldError('name')}>
+          {(ids) => <Input {...ids} autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />}
+        </Field>
+        <Field label="E-mail" error={errors.email ?? fieldError('email')}>
+          {(ids) => <Input {...ids} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}
+        </Field>
+        <Field label="Password" description={`At least ${MIN_PASSWORD} characters.`} error={errors.password ?? fieldError('password')}>
+          {(ids) => <Input {...ids} type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} maxLength={128} />}
+        </Field>
+        <Button type="submit" busy={signUp.isPending} busyLabel="Creating your account…">
+          Create account
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,125 @@
+import { Link, useParams } from 'react-router';
+
+import NotFoundPage from '../../pages/NotFoundPage';
+import { GUIDES, HELP_SECTIONS, guideBySlug, neighbours, type Guide } from './guides';
+import { HelpNav } from './HelpNav';
+
+const GETTING_STARTED = GUIDES.filter((g) => g.section === 'GETTING STARTED');
+
+function DocsFrame({ children }: { children: React.ReactNode }) {
+  return (
+    <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:px-6 lg:grid-cols-[15rem_minmax(0,1fr)]">
+      <div className="order-2 lg:order-1">
+        <HelpNav />
+      </div>
+      <article className="order-1 min-w-0 lg:order-2">{children}</article>
+    </div>
+  );
+}
+
+function PrevNext({ previous, next, base = '/docs' }: { previous?: Guide | undefined; next?: Guide | undefined; base?: string }) {
+  return (
+    <nav aria-label="Previous and next" className="mt-10 grid gap-3 border-t border-zinc-200 pt-6 sm:grid-cols-2">
+      {previous ? (
+        <Link to={`${base}/${previous.slug}`} rel="prev" className="rounded-lg border border-zinc-200 bg-white p-3 hover:border-brand-300">
+          <span className="block text-xs text-zinc-500">Previous</span>
+          <span className="font-medium text-zinc-900">{previous.title}</span>
+        </Link>
+      ) : (
+        <span />
+      )}
+      {next && (
+        <Link to={`${base}/${next.slug}`} rel="next" className="rounded-lg border border-zinc-200 bg-white p-3 text-right hover:border-brand-300">
+          <span className="block text-xs text-zinc-500">Next</span>
+          <span className="font-medium text-zinc-900">{next.title}</span>
+        </Link>
+      )}
+    </nav>
+  );
+}
+
+export function DocsIndexPage() {
+  return (
+    <DocsFrame>
+      <title>Docs · Betty</title>
+      <h1 className="text-3xl font-semibold tracking-tight text-zinc-900">Betty docs</h1>
+      <p className="mt-3 text-zinc-600">Short guides to every part of Betty, from your first call to API keys.</p>
+      {HELP_SECTIONS.map((section) => (
+        <section key={section} className="mt-8">
+          <h2 className="text-xs font-semibold tracking-wider text-zinc-500">{section}</h2>
+          <ul className="mt-3 grid gap-3 sm:grid-cols-2">
+            {GUIDES.filter((g) => g.section === section && !g.child).map((g) => (
+              <li key={g.slug}>
+                <Link to={`/docs/${g.slug}`} className="block h-full rounded-lg border border-zinc-200 bg-white p-4 hover:border-brand-300">
+                  <span className="font-medium text-zinc-900">{g.title}</span>
+                  <span className="mt-1 block text-sm text-zinc-600">{g.summary}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+      <PrevNext next={GUIDES[0]} />
+    </DocsFrame>
+  );
+}
+
+export function GettingStartedPage() {
+  return (
+    <DocsFrame>
+      <title>Getting started · Betty</title>
+      <h1 className="text-3xl font-semibold tracking-tight text-zinc-900">Getting started</h1>
+      <p className="mt-3 text-zinc-600">From a new account to your agent answering its first call, in six short steps.</p>
+      <ol className="mt-6 space-y-3">
+        {GETTING_STARTED.map((g, index) => (
+          <li key={g.slug}>
+            <Link to={`/docs/${g.slug}`} className="flex gap-3 rounded-lg border border-zinc-200 bg-white p-4 hover:border-brand-300">
+              <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-50 text-sm font-semibold text-brand-800">
+                {index + 1}
+              </span>
+              <span>
+                <span className="font-medium text-zinc-900">{g.title}</span>
+                <span className="mt-0.5 block text-sm text-zinc-600">{g.summary}</span>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ol>
+      <PrevNext next={GETTING_STARTED[0]} />
+    </DocsFrame>
+  );
+}
+
+export default function GuidePage() {
+  const slug = useParams()['*'] ?? '';
+  const guide = guideBySlug(slug.replace(/\/+$/, ''));
+  if (!guide) return <NotFoundPage />;
+  const { previous, next } = neighbours(guide.slug);
+  return (
+    <DocsFrame>
+      <title>{`${guide.title} · Betty docs`}</title>
+      <p className="text-xs font-semibold tracking-wider text-brand-700">{guide.section}</p>
+      <h1 className="mt-2 text-3xl font-semibold tracking-tight text-zinc-900">{guide.title}</h1>
+      <p className="mt-3 text-lg text-zinc-600">{guide.summary}</p>
+      {guide.steps && (
+        <ol className="mt-6 list-decimal space-y-2 pl-5 text-zinc-800">
+          {guide.steps.map((step) => (
+            <li key={step}>{step}</li>
+          ))}
+        </ol>
+      )}
+      <div className="mt-6 space-y-4 text-zinc-800">
+        {guide.body.map((p) => (
+          <p key={p}>{p}</p>
+        ))}
+      </div>
+      {guide.action && (
+        <Link to={guide.action.to} className="mt-6 inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-700">
+          {guide.action.label}
+        </Link>
+      )}
+      <p className="mt-8 text-xs text-zinc-500">Last updated 2025-03-31</p>
+      <PrevNext previous={previous} next={next} />
+    </DocsFrame>
+  );
+}

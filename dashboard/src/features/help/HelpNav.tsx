@@ -1,0 +1,32 @@
+import { NavLink } from 'react-router';
+
+import { cn } from '../../lib/cn';
+import { GUIDES, HELP_SECTIONS } from './guides';
+
+/** The help entries by section; used by the help sidebar and the docs pages. */
+export function HelpNav({ onNavigate }: { onNavigate?: () => void }) {
+  return (
+    <nav aria-label="Help">
+      {HELP_SECTIONS.map((section) => (
+        <div key={section} className="mb-5">
+          <h2 className="px-2 text-xs font-semibold tracking-wider text-zinc-500">{section}</h2>
+          <ul className="mt-1.5 space-y-0.5">
+            {GUIDES.filter((g) => g.section === section).map((guide) => (
+              <li key={guide.slug}>
+                <NavLink
+                  to={`/docs/${guide.slug}`}
+                  {...(onNavigate ? { onClick: onNavigate } : {})}
+                  className={({ isActive }) =>
+                    cn('block rounded-md px-2 py-1.5 text-sm', guide.child && 'ml-3 border-l border-zinc-200 pl-3', isActive ? 'bg-brand-50 font-medium text-brand-800' : 'text-zinc-700 hover:bg-zinc-100')
+                  }
+                >
+                  {guide.title}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </nav>
+  );
+}

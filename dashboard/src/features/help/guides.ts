@@ -1,0 +1,221 @@
+// The help sidebar's entries (spec section 2) and our own short guide for each. The order here
+// is the reading order of /docs and /getting-started (previous / next).
+
+export type HelpSection = 'GETTING STARTED' | 'GUIDES' | 'EXTERNAL APPS' | 'RESOURCES';
+
+export interface Guide {
+  /** The path under /docs/, e.g. `teams` or `test-your-agent-profile/buy-phone-number`. */
+  slug: string;
+  section: HelpSection;
+  title: string;
+  summary: string;
+  steps?: string[];
+  body: string[];
+  /** A dashboard screen the guide is about. */
+  action?: { label: string; to: string };
+  /** Indented under the previous top-level entry. */
+  child?: boolean;
+}
+
+export const HELP_SECTIONS: HelpSection[] = ['GETTING STARTED', 'GUIDES', 'EXTERNAL APPS', 'RESOURCES'];
+
+export const GUIDES: Guide[] = [
+  {
+    slug: 'onboarding',
+    section: 'GETTING STARTED',
+    title: 'Onboarding',
+    summary: 'The five steps from a new team to your first AI phone call.',
+    body: [
+      'Every team has an onboarding checklist: create the team, create an agent, buy a phone number, pair the number with the agent, and make a test call. Betty ticks each step off by itself as soon as what it names exists.',
+      'Open the checklist at any time from the dashboard home or the Onboarding link in the sidebar. The guides below walk through each step.',
+    ],
+    action: { label: 'Open the onboarding checklist', to: '/onboarding' },
+  },
+  {
+    slug: 'test-your-agent-profile',
+    section: 'GETTING STARTED',
+    title: 'Test your agent profile',
+    summary: 'Hear your agent on a real call before your customers do.',
+    body: [
+      'The quickest way to judge an agent is to call it. Testing takes four steps: create the agent, buy a number, pair the two, and ring the number from your own phone.',
+      'Each step has its own page below; follow them in order.',
+    ],
+  },
+  {
+    slug: 'test-your-agent-profile/create-your-agent',
+    section: 'GETTING STARTED',
+    child: true,
+    title: 'Create your agent',
+    summary: 'Give the agent a name, a voice, a persona and a greeting.',
+    steps: [
+      'Open Agents and choose Create agent.',
+      'Name the agent and pick a voice; you can preview each voice before choosing.',
+      'Write the persona: who the agent is, what it may promise and when it hands over to a person.',
+      'Write the greeting, the first sentence callers hear, and save.',
+    ],
+    body: ['Start from the customer-support template if you are unsure: it has places for your company name, support e-mail, opening hours, address and your three most common issues.'],
+  },
+  {
+    slug: 'test-your-agent-profile/buy-phone-number',
+    section: 'GETTING STARTED',
+    child: true,
+    title: 'Buy a phone number',
+    summary: 'Pick a number for the agent to answer.',
+    steps: ['Open Phone numbers and choose Buy number.', 'Search by country and type (local numbers in the US are shown first).', 'Choose a number and confirm; it is billed monthly.'],
+    body: ['Buying numbers needs the admin or owner role, and some countries require a verified team (see L1 and L2 verification).'],
+  },
+  {
+    slug: 'test-your-agent-profile/pair-phone-number-and-agent',
+    section: 'GETTING STARTED',
+    child: true,
+    title: 'Pair the number and the agent',
+    summary: 'Tell Betty which agent answers which number.',
+    steps: ['Open Phone numbers.', 'Next to your number, choose the agent that should answer it.', 'Save; calls to the number now reach that agent.'],
+    body: ['A number has one agent at a time. You can change the pairing whenever you like; calls already in progress are not affected.'],
+  },
+  {
+    slug: 'test-your-agent-profile/test-call-the-phone-number',
+    section: 'GETTING STARTED',
+    child: true,
+    title: 'Test-call the phone number',
+    summary: 'Ring your agent and review the call.',
+    steps: ['Call the number from your own phone.', 'Talk to the agent as a customer would; try a question it should not answer.', 'Open Call logs to read the transcript and listen to the recording.'],
+    body: ['Adjust the persona or the knowledge base and call again until the agent sounds right. The onboarding checklist marks this step done after the first call.'],
+  },
+  {
+    slug: 'agent-profile',
+    section: 'GUIDES',
+    title: 'Agent profiles',
+    summary: 'What an agent is made of and how to edit it.',
+    body: [
+      'An agent profile is a voice, a persona (the instructions the agent follows), a greeting and the knowledge bases it may draw on. A campaign uses one active agent at a time; activating another deactivates the previous one.',
+      'Members and above can create, edit and delete agents. Read-only members can open them to see how they are set up.',
+    ],
+  },
+  {
+    slug: 'voice-profile',
+    section: 'GUIDES',
+    title: 'Voice profiles',
+    summary: 'Preset voices and your own custom voice.',
+    body: [
+      'Choose from the preset voices, or create a custom voice from a recording of someone speaking. A team may have one custom voice, or three on the Custom plan.',
+      'Preview a voice with your own greeting before you use it in an agent.',
+    ],
+  },
+  {
+    slug: 'workflow-canvas',
+    section: 'GUIDES',
+    title: 'Workflow canvas',
+    summary: 'Draw what happens on a call, step by step.',
+    body: [
+      'A workflow is a graph of steps read from the bottom up: the start, what the agent says, what the customer answers, conditional paths, transfers, webhooks and the end of the call.',
+      'Add a step with the plus button on an edge, edit a step from its menu, and connect each step to exactly one next step (a conditional path branches). Outbound workflows also have a contacts step: a CSV upload, your CRM, or an automation service.',
+    ],
+  },
+  {
+    slug: 'shopify-setting-setup',
+    section: 'GUIDES',
+    title: 'Shopify setup',
+    summary: 'Put a call-me widget on your storefront.',
+    body: [
+      "Install the storefront widget, paste your team's publishable key (betty_pk_…, shown in Team settings) and choose the workflow it starts.",
+      'The publishable key only identifies your team; it cannot read or change anything private, so it is safe to put on a public page.',
+    ],
+  },
+  {
+    slug: 'teams',
+    section: 'GUIDES',
+    title: 'Teams',
+    summary: 'Members, roles, invitations and ownership.',
+    body: [
+      'Everything in Betty belongs to a team. You can be in several teams and switch between them from the sidebar; the dashboard remembers the last team you used on this browser.',
+      'Roles, from most to least: Owner (one per team; may delete the team and transfer ownership), Admin (members, team properties, verification, billing), Developer (API keys, integrations, webhooks), Member (agents, campaigns, workflows) and Read only.',
+      'Admins invite people by e-mail. The invitation link works whether or not the person has an account yet: they sign in or create one, and join the team. Ownership moves only by transfer, which the new owner confirms from an e-mailed link.',
+    ],
+    action: { label: 'Manage members', to: '/dashboard/members' },
+  },
+  {
+    slug: 'l1-and-l2-verification',
+    section: 'GUIDES',
+    title: 'L1 and L2 verification',
+    summary: 'Why teams are verified and how to ask for it.',
+    body: [
+      'Verification tells phone carriers that your business is real. Level 1 (L1) unlocks buying numbers and calling in most countries; level 2 (L2) raises calling limits and unlocks regulated countries.',
+      'An admin or the owner requests verification from Team settings. Betty staff review the request; the badge in Team settings shows Pending until it is completed.',
+    ],
+    action: { label: 'Open Team settings', to: '/dashboard/team' },
+  },
+  {
+    slug: 'buy-phone-number',
+    section: 'GUIDES',
+    title: 'Buying phone numbers',
+    summary: 'Number types, countries and monthly costs.',
+    body: [
+      'Local numbers suit a business that serves one area; toll-free numbers suit a national audience. Each number is a monthly subscription paid from your billing method.',
+      'Admins and the owner can buy and release numbers. Releasing a number ends its subscription at the end of the period and the number may go to someone else.',
+    ],
+  },
+  {
+    slug: 'api-keys',
+    section: 'EXTERNAL APPS',
+    title: 'API keys',
+    summary: 'Let your own code act for the team.',
+    body: [
+      'An API key (betty_sk_…) acts for one team with the role chosen when it was made: developer by default, never owner and never above your own role. Send it as Authorization: Bearer <key> or X-API-Key.',
+      'The full key is shown only once, when it is created: copy it into your secret store straight away. Delete a key as soon as it is no longer used or may have leaked.',
+    ],
+    action: { label: 'Manage API keys', to: '/dashboard/api-keys' },
+  },
+  {
+    slug: 'zapier',
+    section: 'EXTERNAL APPS',
+    title: 'Zapier',
+    summary: 'Feed contacts from thousands of apps.',
+    body: [
+      'Connect Zapier to send contacts into a workflow from any app Zapier supports, and to pass call outcomes back. In the workflow, set the contacts source to Zapier and follow Configure Zapier.',
+      'Developers, admins and the owner can manage the connection.',
+    ],
+  },
+  {
+    slug: 'connected-apps',
+    section: 'EXTERNAL APPS',
+    title: 'Connected apps',
+    summary: 'Your CRM and storefront, linked to Betty.',
+    body: ['Connect HubSpot to call contacts from a list and to move them through lifecycle stages after each call. Connected apps are checked every half minute; a broken connection shows a warning until it is reconnected.'],
+  },
+  {
+    slug: 'faqs',
+    section: 'RESOURCES',
+    title: 'FAQs',
+    summary: 'Short answers to common questions.',
+    body: [
+      'Where is my data? On the server your team runs Betty on: its database and its file store. Nothing leaves it except the calls and messages you send through your providers.',
+      'I did not get an e-mail. Check the spam folder; on a server without e-mail configured, the administrator finds every link in the server log.',
+      'I lost an API key. Keys cannot be shown again: delete it and create a new one.',
+    ],
+  },
+  {
+    slug: 'privacy-policy',
+    section: 'RESOURCES',
+    title: 'Privacy policy',
+    summary: 'How this Betty server treats personal data.',
+    body: [
+      'Betty is self-hosted: the team that runs this server is responsible for the personal data on it, including call recordings and transcripts. Ask them for their privacy policy.',
+      'Betty itself keeps passwords only as one-way hashes, stores tokens and API keys only as hashes, and never writes them to its logs.',
+    ],
+  },
+];
+
+export function guideBySlug(slug: string): Guide | undefined {
+  return GUIDES.find((g) => g.slug === slug);
+}
+
+/** The guides before and after one, for previous / next navigation. */
+export function neighbours(slug: string, list: readonly Guide[] = GUIDES): { previous?: Guide; next?: Guide } {
+  const index = list.findIndex((g) => g.slug === slug);
+  if (index < 0) return {};
+  return {
+    ...(index > 0 ? { previous: list[index - 1]! } : {}),
+    ...(index < list.length - 1 ? { next: list[index + 1]! } : {}),
+  };
+}

@@ -1,0 +1,325 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+
+import { isApiError } from '../../api/mutator';
+import type { AssignableTeamRole, Organization, TeamMember } from '../../api/gen/model';
+import { PageHeader, RoleNotice } from '../../components/PageHeader';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { Dialog, DialogContent, DialogFooter } from '../../components/ui/dialog';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../components/ui/dropdown-menu';
+import { Field, Input } from '../../components/ui/input';
+import { Select } from '../../components/ui/select';
+import { EmptyState, ErrorState, LoadingState } from '../../components/ui/states';
+import { DataTable, type Column } from '../../components/ui/table';
+import { Tabs, TabsContent, TabsList } from '../../components/ui/tabs';
+import { toast } from '../../components/ui/toast-store';
+import { ROLE_DESCRIPTIONS, ROLE_LABELS, ROLE_RANK, assignableRoles, can } from '../../lib/roles';
+import { useCurrentTeam, useTeamContext } from '../team/TeamContext';
+import { changeRoleMutationOptions, inviteMemberMutationOptions, membersQueryOptions, removeMemberMutationOptions, transferOwnershipMutationOptions } from './queries';
+import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
+
+type ActionKind = 'remove' | 'leave' | 'transfer' | 'resend';
+type PendingAction = { kind: ActionKind; member: TeamMember } | null;
+
+export default function MembersPage() {
+  const team = useCurrentTeam();
+  const { user } = useTeamContext();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const members = useQuery({ ...membersQueryOptions(team.id, page), placeholderData: keepPreviousData });
+  const changeRole = useMutation(changeRoleMutationOptions(queryClient));
+  const remove = useMutation(removeMemberMutationOptions(queryClient));
+  const transfer = useMutation(transferOwnershipMutationOptions());
+  const resend = useMutation(inviteMemberMutationOptions(queryClient));
+
+  function act(action: PendingAction) {
+    if (action?.kind !== 'resend') return setPending(action);
+    const { member } = action;
+    resend.mutate(
+      { email: member.email, organizationId: team.id, role: member.role === 'owner' ? 'admin' : member.role },
+      { onSuccess: () => toast.success(`We sent ${member.email} a new invitation.`), onError: (e) => toast.error(e) },
+    );
+  }
+  const [inviteOpen, setInviteOpen] = useState(false);
+  const [pending, setPending] = useState<PendingAction>(null);
+
+  const manage = can(team.myRole, 'manageMembers');
+
+  function setPage(next: number) {
+    setParams((p) => {
+      const n = new URLSearchParams(p);
+      n.set('page', String(next));
+      return n;
+    });
+  }
+
+  const columns: Column<TeamMember>[] = [
+    {
+      key: 'name',
+      header: 'Member',
+      sortValue: (m) => m.name ?? m.email,
+      cell: (m) => (
+        <div className="min-w-0">
+          <p className="truncate font-medium text-zinc-900">
+            {m.name ?? m.email}
+            {m.email === user.email && <span className="ml-1.5 text-xs font-normal text-zinc-500">(you)</span>}
+          </p>
+          {m.name && <p className="truncate text-xs text-zinc-500">{m.email}</p>}
+          {/* The status column is hidden on narrow screens; an unusual status still shows here. */}
+          {m.status !== 'active' && <span className="mt-1 inline-block sm:hidden"><MemberStatusBadge status={m.status} /></span>}
+        </div>
+      ),
+    },
+    {
+      key: 'role',
+      header: 'Role',
+      sortValue: (m) => -ROLE_RANK[m.role],
+      cell: (m) => <RoleCell team={team} member={m} userEmail={user.email} onChange={(role) => changeRole.mutate({ organizationId: team.id, email: m.email, role }, { onSuccess: () => toast.success(`${m.name ?? m.email} is now ${ROLE_LABELS[role]}.`), onError: (e) => toast.error(e) })} />,
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      hideOnMobile: true,
+      sortValue: (m) => m.status,
+      cell: (m) => <MemberStatusBadge status={m.status} />,
+    },
+    {
+      key: 'joined',
+      header: 'Joined',
+      hideOnMobile: true,
+      sortValue: (m) => m.joinedAt ?? m.invitedAt,
+      cell: (m) => <span className="text-zinc-600">{formatDate(m.joinedAt ?? m.invitedAt)}</span>,
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      className: 'w-0 text-right',
+      cell: (m) => <MemberActions team={team} member={m} userEmail={user.email} onAction={act} />,
+    },
+  ];
+
+  let content;
+  if (members.isPending) content = <LoadingState label="Loading members…" />;
+  else if (members.isError) content = <ErrorState error={members.error} onRetry={() => void members.refetch()} />;
+  else if (members.data.data.length === 0) content = <EmptyState title="No members yet" />;
+  else
+    content = (
+      <DataTable caption={`Members of ${team.name}`} columns={columns} rows={members.data.data} rowKey={(m) => m.id} sortMode="multi" pageInfo={members.data.meta} onPageChange={setPage} />
+    );
+
+  const target = pending?.member;
+  return (
+    <div className="mx-auto max-w-5xl">
+      <PageHeader
+        title="Members"
+        description={`People in ${team.name} and what each may do.`}
+        actions={manage.allowed ? <Button onClick={() => setInviteOpen(true)}>Invite member</Button> : undefined}
+      />
+      <Tabs defaultValue="members">
+        <TabsList
+          label="Members views"
+          tabs={[
+            { value: 'members', label: 'Members' },
+            { value: 'roles', label: 'Roles and permissions' },
+          ]}
+        />
+        <TabsContent value="members" className="pt-4 focus:outline-none">
+          {!manage.allowed && <div className="mb-4"><RoleNotice>{manage.reason}</RoleNotice></div>}
+          {content}
+        </TabsContent>
+        <TabsContent value="roles" className="pt-4 focus:outline-none">
+          <RolesTable />
+        </TabsContent>
+      </Tabs>
+      <InviteDialog team={team} open={inviteOpen} onOpenChange={setInviteOpen} />
+      <ConfirmDialog
+        open={pending?.kind === 'remove' || pending?.kind === 'leave'}
+        onOpenChange={(open) => !open && setPending(null)}
+        title={pending?.kind === 'leave' ? `Leave ${team.name}?` : `Remove ${target?.name ?? target?.email ?? ''}?`}
+        description={pending?.kind === 'leave' ? 'You lose access to the team until someone invites you again.' : 'They lose access to the team at once. You can invite them again later.'}
+        confirmLabel={pending?.kind === 'leave' ? 'Leave team' : 'Remove member'}
+        busy={remove.isPending}
+        onConfirm={() =>
+          target &&
+          remove.mutate(
+            { organizationId: team.id, email: target.email },
+            {
+              onSuccess: () => {
+                toast.success(pending?.kind === 'leave' ? `You left ${team.name}.` : `${target.name ?? target.email} was removed.`);
+                setPending(null);
+              },
+              onError: (error) => toast.error(error),
+            },
+          )
+        }
+      />
+      <ConfirmDialog
+        open={pending?.kind === 'transfer'}
+        onOpenChange={(open) => !open && setPending(null)}
+        title={`Make ${target?.name ?? target?.email ?? ''} the owner?`}
+        description={
+          <>
+            We e-mail <strong>{target?.email}</strong> a link. Ownership moves when they open it and confirm; until then you stay the owner.
+          </>
+        }
+        confirmLabel="Send transfer link"
+        destructive={false}
+        busy={transfer.isPending}
+        onConfirm={() =>
+          target &&
+          transfer.mutate(
+            { organizationId: team.id, newOwnerEmail: target.email },
+            {
+              onSuccess: () => {
+                toast.success(`We sent ${target.email} a link to confirm the transfer.`);
+                setPending(null);
+              },
+              onError: (error) => toast.error(error),
+            },
+          )
+        }
+      />
+    </div>
+  );
+}
+
+const ROLE_ORDER = ['owner', 'admin', 'developer', 'member', 'readonly'] as const;
+
+function RolesTable() {
+  return (
+    <div className="overflow-hidden rounded-xl border border-zinc-200 bg-white">
+      <dl className="divide-y divide-zinc-100">
+        {ROLE_ORDER.map((role) => (
+          <div key={role} className="grid gap-1 px-4 py-3 sm:grid-cols-[10rem_minmax(0,1fr)]">
+            <dt className="font-medium text-zinc-900">{ROLE_LABELS[role]}</dt>
+            <dd className="text-sm text-zinc-600">{ROLE_DESCRIPTIONS[role]}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="border-t border-zinc-100 px-4 py-3 text-xs text-zinc-500">
+        Each role can do everything the roles below it can. Anyone may leave a team; the owner transfers ownership first.
+      </p>
+    </div>
+  );
+}
+
+function MemberStatusBadge({ status }: { status: TeamMember['status'] }) {
+  if (status === 'invited') return <Badge tone="warning">Invited</Badge>;
+  if (status === 'active') return <Badge tone="success">Active</Badge>;
+  return <Badge tone="declined">Removed</Badge>;
+}
+
+function RoleCell({ team, member, userEmail, onChange }: { team: Organization; member: TeamMember; userEmail: string; onChange: (role: AssignableTeamRole) => void }) {
+  const manage = can(team.myRole, 'manageMembers');
+  const label = ROLE_LABELS[member.role];
+  if (member.role === 'owner') return <span title="The owner's role cannot be changed; transfer ownership instead.">{label}</span>;
+  if (!manage.allowed || member.status === 'removed' || member.email === userEmail) {
+    return <span title={member.email === userEmail ? 'You cannot change your own role.' : manage.reason}>{label}</span>;
+  }
+  const options = assignableRoles(team.myRole).map((r) => ({ value: r as AssignableTeamRole, label: ROLE_LABELS[r] }));
+  return (
+    <Select<AssignableTeamRole>
+      size="sm"
+      className="w-28 sm:w-32"
+      aria-label={`Role of ${member.name ?? member.email}`}
+      value={member.role as AssignableTeamRole}
+      options={options}
+      onValueChange={(role) => role !== member.role && onChange(role)}
+    />
+  );
+}
+
+function MemberActions({ team, member, userEmail, onAction }: { team: Organization; member: TeamMember; userEmail: string; onAction: (action: PendingAction) => void }) {
+  const self = member.email === userEmail;
+  const manage = can(team.myRole, 'manageMembers').allowed;
+  const isOwner = team.myRole === 'owner';
+  const items: { label: string; kind: ActionKind; danger?: boolean }[] = [];
+  if (manage && !self && member.status === 'invited') items.push({ label: 'Resend invitation', kind: 'resend' });
+  if (member.role !== 'owner' && member.status !== 'removed') {
+    if (self) items.push({ label: 'Leave team', kind: 'leave', danger: true });
+    else if (manage) items.push({ label: member.status === 'invited' ? 'Cancel invitation' : 'Remove from team', kind: 'remove', danger: true });
+    if (isOwner && !self && member.status === 'active') items.push({ label: 'Transfer ownership', kind: 'transfer' });
+  }
+  if (items.length === 0) return null;
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger className="rounded-md px-2 py-1 text-sm font-medium text-zinc-600 hover:bg-zinc-100" aria-label={`Actions for ${member.name ?? member.email}`}>
+        •••
+      </DropdownMenuTrigger>
+      <DropdownMenuContent label={`Actions for ${member.email}`}>
+        {items.map((item) => (
+          <DropdownMenuItem key={item.kind} danger={item.danger ?? false} onSelect={() => onAction({ kind: item.kind, member })}>
+            {item.label}
+          </DropdownMenuItem>
+        ))}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+function InviteDialog({ team, open, onOpenChange }: { team: Organization; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const queryClient = useQueryClient();
+  const invite = useMutation(inviteMemberMutationOptions(queryClient));
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<AssignableTeamRole>('member');
+  const [emailError, setEmailError] = useState<string | undefined>();
+  const serverError = isApiError(invite.error) ? invite.error : undefined;
+  const roles = assignableRoles(team.myRole).map((r) => ({ value: r as AssignableTeamRole, label: ROLE_LABELS[r] }));
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!/^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i.test(email.trim())) {
+      setEmailError('Enter an e-mail address like name@example.com.');
+      return focusFirstInvalid(event.currentTarget as HTMLFormElement);
+    }
+    setEmailError(undefined);
+    invite.mutate(
+      { email: email.trim(), organizationId: team.id, role },
+      {
+        onSuccess: () => {
+          toast.success(`We sent an invitation to ${email.trim()}.`);
+          setEmail('');
+          setRole('member');
+          invite.reset();
+          onOpenChange(false);
+        },
+        onError: (error) => {
+          if (!(isApiError(error) && error.errors.length > 0)) toast.error(error);
+        },
+      },
+    );
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent title="Invite a member" description={`They get an e-mail with a link to join ${team.name}, with or without an account.`}>
+        <form onSubmit={submit} className="space-y-4" noValidate>
+          <Field label="E-mail" error={emailError ?? serverError?.fieldError('email')}>
+            {(ids) => <Input {...ids} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />}
+          </Field>
+          <Field label="Role" error={serverError?.fieldError('role')}>
+            {(ids) => <Select {...ids} value={role} onValueChange={setRole} options={roles} />}
+          </Field>
+          <DialogFooter>
+            <Button variant="secondary" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" busy={invite.isPending} busyLabel="Sending…">
+              Send invitation
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}

@@ -1,0 +1,32 @@
+import { createContext, useContext } from 'react';
+
+import type { Organization, User } from '../../api/gen/model';
+
+export interface TeamContextValue {
+  user: User;
+  teams: Organization[];
+  /** The team shown; null when the user has none yet. */
+  team: Organization | null;
+  switchTeam: (teamId: string) => void;
+}
+
+export const TeamContext = createContext<TeamContextValue | null>(null);
+
+export function useTeamContext(): TeamContextValue {
+  const value = useContext(TeamContext);
+  if (value === null) throw new Error('useTeamContext is used outside the dashboard shell');
+  return value;
+}
+
+/** The current team, for screens that only render when there is one. */
+export function useCurrentTeam(): Organization {
+  const { team } = useTeamContext();
+  if (team === null) throw new Error('No team selected');
+  return team;
+}
+
+/** A dashboard path that keeps the current team in its query string. */
+export function teamPath(path: string, teamId: string | null | undefined): string {
+  if (!teamId) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}teamId=${encodeURIComponent(teamId)}`;
+}

@@ -1,0 +1,79 @@
+import { vi } from 'vitest';
+
+type Handler = (request: { method: string; url: URL; body: unknown }) => Response | Promise<Response>;
+
+/**
+ * Stubs fetch with a table of `"METHOD /path"` handlers; unknown requests answer 404 problem+json.
+ * Returns the calls seen, for assertions.
+ */
+export function fakeServer(routes: Record<string, Handler>) {
+  const calls: { method: string; path: string; body: unknown; headers: Headers }[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), 'http://localhost');
+      const method = (init.method ?? 'GET').toUpperCase();
+      const body = typeof init.body === 'string' && init.body ? (JSON.parse(init.body) as unknown) : undefined;
+      calls.push({ method, path: url.pathname, body, headers: new Headers(init.headers) });
+      const handler = routes[`${method} ${url.pathname}`];
+      if (!handler) {
+        return problem(404, 'not_found', `no fake route for ${method} ${url.pathname}`);
+      }
+      return handler({ method, url, body });
+    }),
+  );
+  return calls;
+}
+
+export function ok(data: unknown, extra: Record<string, unknown> = {}, status = 200): Response {
+  return Response.json({ status, data, ...extra }, { status });
+}
+
+export function problem(status: number, code: string, detail: string): Response {
+  return new Response(JSON.stringify({ status, code, title: 'Error', detail }), {
+    status,
+    headers: { 'Content-Type': 'application/problem+json' },
+  });
+}
+
+export function fakeUser(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 'user-1',
+    email: 'olivia@example.com',
+    profile: { name: 'Olivia', avatarUrl: null, phoneNumber: null, jobTitle: null, timezone: null, locale: null, preferences: {} },
+    isSiteAdmin: false,
+    isInternal: false,
+    hasNoTeamsOwned: false,
+    emailConfirmed: true,
+    emailConfirmedAt: '2026-01-01T00:00:00Z',
+    lastSignInAt: null,
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    ...overrides,
+  };
+}
+
+export function fakeTeam(id: string, name: string, myRole = 'owner') {
+  return {
+    id,
+    name,
+    companyName: null,
+    platformKey: null,
+    industry: null,
+    purpose: null,
+    owner: { id: 'user-1', email: 'olivia@example.com', name: 'Olivia', avatarUrl: null },
+    publicApiKey: 'betty_pk_x',
+    verificationLevel: 'none',
+    subscriptionTier: 'free',
+    myRole,
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+  };
+}
+
+export const emptyMeta = { page: 1, totalSize: 0, start: 0, end: 0, hasNext: false, hasPrevious: false, totalPages: 0 };
+
+export function onboarding(teamId: string) {
+  const keys = ['team-created', 'agent-created', 'phone-number-bought', 'phone-number-paired', 'test-call-made'];
+  return { organizationId: teamId, completed: false, items: keys.map((key, i) => ({ key, label: key, done: i === 0, doneAt: null })) };
+}
