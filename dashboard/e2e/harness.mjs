@@ -111,12 +111,12 @@ export function screenshot(page, name) {
   return page.screenshot({ path: path.join(OUTPUT_DIR, `${name}.png`), fullPage: true });
 }
 
-/** Console errors, uncaught exceptions and failed requests seen by `page`. */
+/** Console errors and warnings, uncaught exceptions and failed requests seen by `page`. */
 export function watchForProblems(page) {
   const problems = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') {
-      problems.push(`console error: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning') {
+      problems.push(`console ${message.type()}: ${message.text()}`);
     }
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
