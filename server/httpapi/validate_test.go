@@ -96,3 +96,29 @@ func TestMissingMessagesReferToTheContract(t *testing.T) {
 		}
 	}
 }
+
+// The product's e-mail rule (spec section 5): a local part of letters, digits and ._%+-, a
+// domain, a TLD of two or more letters, case-insensitive.
+func TestEmailPattern(t *testing.T) {
+	env := apitest.New(t, "sqlite")
+	for email, ok := range map[string]bool{
+		"Ada.Lovelace+calls@Example.COM": true,
+		"ops_team%1@mail.example.co":     true,
+		"ada@example":                    false,
+		"ada@example.c":                  false,
+		"ada lovelace@example.com":       false,
+		"ada@example.c0m":                false,
+	} {
+		res := env.Do(apitest.Request{Method: http.MethodPost, Path: "/v1/auth/sign-up",
+			Body: map[string]any{"email": email, "password": "correct horse battery"}})
+		if ok && res.Status != http.StatusCreated {
+			t.Errorf("%q refused: %d %s", email, res.Status, res.Body)
+		}
+		if !ok {
+			p := res.Problem(t)
+			if res.Status != http.StatusBadRequest || len(p.Errors) != 1 || p.Errors[0].Field != "body.email" {
+				t.Errorf("%q accepted or badly refused: %d %s", email, res.Status, res.Body)
+			}
+		}
+	}
+}
