@@ -755,6 +755,24 @@ func (e LifecycleStage) Valid() bool {
 	}
 }
 
+// Defines values for MailDelivery.
+const (
+	Outbox MailDelivery = "outbox"
+	Smtp   MailDelivery = "smtp"
+)
+
+// Valid indicates whether the value is a known member of the MailDelivery enum.
+func (e MailDelivery) Valid() bool {
+	switch e {
+	case Outbox:
+		return true
+	case Smtp:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MemberStatus.
 const (
 	MemberStatusActive  MemberStatus = "active"
@@ -842,6 +860,60 @@ func (e OnboardingStep) Valid() bool {
 	case TeamCreated:
 		return true
 	case TestCallMade:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OutboxMessageKind.
+const (
+	OutboxMessageKindConfirmEmail        OutboxMessageKind = "confirm-email"
+	OutboxMessageKindInvitation          OutboxMessageKind = "invitation"
+	OutboxMessageKindOwnershipTransfer   OutboxMessageKind = "ownership-transfer"
+	OutboxMessageKindPasswordReset       OutboxMessageKind = "password-reset"
+	OutboxMessageKindVerificationLevel   OutboxMessageKind = "verification-level"
+	OutboxMessageKindVerificationRequest OutboxMessageKind = "verification-request"
+)
+
+// Valid indicates whether the value is a known member of the OutboxMessageKind enum.
+func (e OutboxMessageKind) Valid() bool {
+	switch e {
+	case OutboxMessageKindConfirmEmail:
+		return true
+	case OutboxMessageKindInvitation:
+		return true
+	case OutboxMessageKindOwnershipTransfer:
+		return true
+	case OutboxMessageKindPasswordReset:
+		return true
+	case OutboxMessageKindVerificationLevel:
+		return true
+	case OutboxMessageKindVerificationRequest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OutboxMessageStatus.
+const (
+	OutboxMessageStatusFailed OutboxMessageStatus = "failed"
+	OutboxMessageStatusKept   OutboxMessageStatus = "kept"
+	OutboxMessageStatusQueued OutboxMessageStatus = "queued"
+	OutboxMessageStatusSent   OutboxMessageStatus = "sent"
+)
+
+// Valid indicates whether the value is a known member of the OutboxMessageStatus enum.
+func (e OutboxMessageStatus) Valid() bool {
+	switch e {
+	case OutboxMessageStatusFailed:
+		return true
+	case OutboxMessageStatusKept:
+		return true
+	case OutboxMessageStatusQueued:
+		return true
+	case OutboxMessageStatusSent:
 		return true
 	default:
 		return false
@@ -2020,13 +2092,22 @@ type AgentStatus string
 
 // ApiKey An API key of a team, without its secret. `prefix` (the first characters of the key) lets
 // people recognise a key; `role` is what the key may do in the team. `createdBy` is absent
-// when the creator's account no longer exists.
+// when the creator's account no longer exists (or an API key made the key).
+//
+// A key never does more than the member who made it may (decision, the spec is silent):
+// demoting its creator lowers the key's role to the creator's new role, and removing the
+// creator revokes their keys unless the remover chose to keep them; `createdByStatus` (the
+// creator's membership now, absent when unknown) then says `removed` so the team can see
+// keys whose maker has left.
 type ApiKey struct {
 	// CreatedAt An RFC 3339 timestamp in UTC.
 	CreatedAt Timestamp `json:"createdAt"`
 
 	// CreatedBy A short card of a user, safe to show to their teammates.
 	CreatedBy *UserSummary `json:"createdBy,omitempty"`
+
+	// CreatedByStatus invited until the invitation is accepted; removed members keep their history.
+	CreatedByStatus *MemberStatus `json:"createdByStatus,omitempty"`
 
 	// Id An opaque identifier.
 	//
@@ -3967,6 +4048,31 @@ type KnowledgeFileType string
 // LifecycleStage defines model for LifecycleStage.
 type LifecycleStage string
 
+// MailDelivery `smtp` when e-mail is sent through the configured SMTP relay; `outbox` when no relay is
+// configured and messages are only kept in the outbox and their links written to the
+// server log.
+type MailDelivery string
+
+// MemberRemoval A removed member, and the API keys they had made that were revoked with them.
+type MemberRemoval struct {
+	// Id An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	Id Id `json:"id"`
+
+	// RevokedApiKeys How many of the team's API keys, made by this member, were revoked.
+	RevokedApiKeys int `json:"revokedApiKeys"`
+}
+
+// MemberRemovalResponse defines model for MemberRemovalResponse.
+type MemberRemovalResponse struct {
+	// Data A removed member, and the API keys they had made that were revoked with them.
+	Data MemberRemoval `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
 // MemberStatus invited until the invitation is accepted; removed members keep their history.
 type MemberStatus string
 
@@ -4100,6 +4206,63 @@ type OrganizationResponse struct {
 	// Status The HTTP status code.
 	Status int `json:"status"`
 }
+
+// OutboxMessage One e-mail the server wrote.
+type OutboxMessage struct {
+	// Attempts How many times delivery was tried.
+	Attempts int `json:"attempts"`
+
+	// CreatedAt An RFC 3339 timestamp in UTC.
+	CreatedAt Timestamp `json:"createdAt"`
+
+	// Error Why the last delivery attempt failed; null when none failed.
+	Error *string `json:"error"`
+
+	// Id An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	Id Id `json:"id"`
+
+	// Kind What the message is for.
+	Kind OutboxMessageKind `json:"kind"`
+
+	// Link The one action the message asks for (also in the text); null when none.
+	Link *string `json:"link"`
+
+	// Recipient An e-mail address (local part of letters, digits and `._%+-`, a TLD of 2+ letters).
+	Recipient Email `json:"recipient"`
+
+	// SentAt When the SMTP relay accepted the message, or when it was kept (no relay); null before.
+	SentAt *time.Time `json:"sentAt"`
+
+	// Status `queued` until the sending job runs; `sent` when the SMTP relay accepted it; `failed`
+	// while delivery fails (retried with backoff, see `error`); `kept` when no relay is
+	// configured and the message stays in the outbox (its link is in the server log).
+	Status  OutboxMessageStatus `json:"status"`
+	Subject string              `json:"subject"`
+
+	// Text The plain-text body.
+	Text string `json:"text"`
+}
+
+// OutboxMessageKind What the message is for.
+type OutboxMessageKind string
+
+// OutboxMessageListResponse defines model for OutboxMessageListResponse.
+type OutboxMessageListResponse struct {
+	Data []OutboxMessage `json:"data"`
+
+	// Meta The window of a paginated list.
+	Meta PageMeta `json:"meta"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
+// OutboxMessageStatus `queued` until the sending job runs; `sent` when the SMTP relay accepted it; `failed`
+// while delivery fails (retried with backoff, see `error`); `kept` when no relay is
+// configured and the message stays in the outbox (its link is in the server log).
+type OutboxMessageStatus string
 
 // PageMeta The window of a paginated list.
 type PageMeta struct {
@@ -4517,6 +4680,31 @@ type SaveWorkflowRequest struct {
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	WorkflowId Id `json:"workflowId"`
+}
+
+// ServerInfo What this deployment does.
+type ServerInfo struct {
+	// EmailConfirmationRequired Whether a new account must confirm its e-mail before signing in (only when mail is delivered).
+	EmailConfirmationRequired bool `json:"emailConfirmationRequired"`
+
+	// MailDelivery `smtp` when e-mail is sent through the configured SMTP relay; `outbox` when no relay is
+	// configured and messages are only kept in the outbox and their links written to the
+	// server log.
+	MailDelivery MailDelivery `json:"mailDelivery"`
+
+	// Version The server's version.
+	//
+	// Example: v0.3.0
+	Version string `json:"version"`
+}
+
+// ServerInfoResponse defines model for ServerInfoResponse.
+type ServerInfoResponse struct {
+	// Data What this deployment does.
+	Data ServerInfo `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
 }
 
 // Session An open session. Send `accessToken` as `Authorization: Bearer …` on every call and
@@ -6446,6 +6634,18 @@ type UnprocessableEntity = Problem
 // UnsupportedMediaType An RFC 9457 problem document.
 type UnsupportedMediaType = Problem
 
+// ListAdminMailParams defines parameters for ListAdminMail.
+type ListAdminMailParams struct {
+	// Page 1-based page number. Pages past the last one are clamped to the last page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// SizePerPage Messages per page.
+	SizePerPage *int `form:"sizePerPage,omitempty" json:"sizePerPage,omitempty"`
+
+	// Recipient Only the messages to this address (case-insensitive).
+	Recipient *Email `form:"recipient,omitempty" json:"recipient,omitempty"`
+}
+
 // ListAdminOrganizationsByOwnerEmailParams defines parameters for ListAdminOrganizationsByOwnerEmail.
 type ListAdminOrganizationsByOwnerEmailParams struct {
 	// Refresh When true, re-read subscription and balance from the payment provider before answering.
@@ -6960,6 +7160,9 @@ type RemoveTeamMemberParams struct {
 
 	// Email The e-mail address of the member to remove (case-insensitive).
 	Email Email `form:"email" json:"email"`
+
+	// KeepApiKeys Keep the API keys the member made instead of revoking them.
+	KeepApiKeys *bool `form:"keepApiKeys,omitempty" json:"keepApiKeys,omitempty"`
 }
 
 // ListTeamMembersParams defines parameters for ListTeamMembers.
@@ -7909,6 +8112,9 @@ type ServerInterface interface {
 	// GetReadiness Readiness
 	// (GET /readyz)
 	GetReadiness(ctx echo.Context) error
+	// ListAdminMail Outgoing e-mail
+	// (GET /v1/admin/mail)
+	ListAdminMail(ctx echo.Context, params ListAdminMailParams) error
 	// GetAdminUserOrganizationsByEmail A user's organisations by e-mail
 	// (GET /v1/admin/organization/organizations-list-email/{email})
 	GetAdminUserOrganizationsByEmail(ctx echo.Context, email Email) error
@@ -8200,6 +8406,9 @@ type ServerInterface interface {
 	// ListSupportedCountries List the countries where numbers can be bought
 	// (GET /v1/phone/supported-countries)
 	ListSupportedCountries(ctx echo.Context) error
+	// GetServerInfo What this server does
+	// (GET /v1/server/info)
+	GetServerInfo(ctx echo.Context) error
 	// AcceptTeamInvitation Accept an invitation by its token
 	// (POST /v1/team/accept-invite)
 	AcceptTeamInvitation(ctx echo.Context) error
@@ -8426,6 +8635,38 @@ func (w *ServerInterfaceWrapper) GetReadiness(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetReadiness(ctx)
+	return err
+}
+
+// ListAdminMail converts echo context to params.
+func (w *ServerInterfaceWrapper) ListAdminMail(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListAdminMailParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "sizePerPage" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "sizePerPage", ctx.QueryParams(), &params.SizePerPage, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sizePerPage: %s", err))
+	}
+
+	// ------------- Optional query parameter "recipient" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "recipient", ctx.QueryParams(), &params.Recipient, runtime.BindQueryParameterOptions{Type: "string", Format: "email"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter recipient: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListAdminMail(ctx, params)
 	return err
 }
 
@@ -10475,6 +10716,15 @@ func (w *ServerInterfaceWrapper) ListSupportedCountries(ctx echo.Context) error 
 	return err
 }
 
+// GetServerInfo converts echo context to params.
+func (w *ServerInterfaceWrapper) GetServerInfo(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetServerInfo(ctx)
+	return err
+}
+
 // AcceptTeamInvitation converts echo context to params.
 func (w *ServerInterfaceWrapper) AcceptTeamInvitation(ctx echo.Context) error {
 	var err error
@@ -10656,6 +10906,13 @@ func (w *ServerInterfaceWrapper) RemoveTeamMember(ctx echo.Context) error {
 	err = runtime.BindQueryParameterWithOptions("form", true, true, "email", ctx.QueryParams(), &params.Email, runtime.BindQueryParameterOptions{Type: "string", Format: "email"})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter email: %s", err))
+	}
+
+	// ------------- Optional query parameter "keepApiKeys" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "keepApiKeys", ctx.QueryParams(), &params.KeepApiKeys, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter keepApiKeys: %s", err))
 	}
 
 	// Invoke the callback with all the unmarshaled arguments
@@ -11950,6 +12207,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/healthz", wrapper.GetHealth, options.OperationMiddlewares["getHealth"]...)
 	router.GET(options.BaseURL+"/readyz", wrapper.GetReadiness, options.OperationMiddlewares["getReadiness"]...)
 	router.GET(options.BaseURL+"/metrics", wrapper.GetMetrics, options.OperationMiddlewares["getMetrics"]...)
+	router.GET(options.BaseURL+"/v1/server/info", wrapper.GetServerInfo, options.OperationMiddlewares["getServerInfo"]...)
 	router.POST(options.BaseURL+"/v1/agent/create", wrapper.CreateAgent, options.OperationMiddlewares["createAgent"]...)
 	router.POST(options.BaseURL+"/v1/agent/duplicate", wrapper.DuplicateAgent, options.OperationMiddlewares["duplicateAgent"]...)
 	router.DELETE(options.BaseURL+"/v1/agent/delete/:id", wrapper.DeleteAgent, options.OperationMiddlewares["deleteAgent"]...)
@@ -12034,6 +12292,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/admin/organization/organizations-list-email/:email", wrapper.GetAdminUserOrganizationsByEmail, options.OperationMiddlewares["getAdminUserOrganizationsByEmail"]...)
 	router.POST(options.BaseURL+"/v1/admin/organization/update-organization-level", wrapper.UpdateAdminOrganizationLevel, options.OperationMiddlewares["updateAdminOrganizationLevel"]...)
 	router.POST(options.BaseURL+"/v1/admin/organization/update-organization-tier", wrapper.UpdateAdminOrganizationTier, options.OperationMiddlewares["updateAdminOrganizationTier"]...)
+	router.GET(options.BaseURL+"/v1/admin/mail", wrapper.ListAdminMail, options.OperationMiddlewares["listAdminMail"]...)
 	router.PATCH(options.BaseURL+"/v1/payment/intent/status", wrapper.UpdatePaymentIntentStatus, options.OperationMiddlewares["updatePaymentIntentStatus"]...)
 	router.POST(options.BaseURL+"/v1/payment/intent/credits", wrapper.CreateCreditsPaymentIntent, options.OperationMiddlewares["createCreditsPaymentIntent"]...)
 	router.POST(options.BaseURL+"/v1/payment/intent/tier-subscription", wrapper.CreateTierSubscriptionPaymentIntent, options.OperationMiddlewares["createTierSubscriptionPaymentIntent"]...)
@@ -12256,6 +12515,112 @@ type GetReadinessdefaultApplicationProblemPlusJSONResponse struct {
 }
 
 func (response GetReadinessdefaultApplicationProblemPlusJSONResponse) VisitGetReadinessResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAdminMailRequestObject struct {
+	Params ListAdminMailParams
+}
+
+type ListAdminMailResponseObject interface {
+	VisitListAdminMailResponse(w http.ResponseWriter) error
+}
+
+type ListAdminMail200JSONResponse OutboxMessageListResponse
+
+func (response ListAdminMail200JSONResponse) VisitListAdminMailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAdminMail400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListAdminMail400ApplicationProblemPlusJSONResponse) VisitListAdminMailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAdminMail401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListAdminMail401ApplicationProblemPlusJSONResponse) VisitListAdminMailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAdminMail403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListAdminMail403ApplicationProblemPlusJSONResponse) VisitListAdminMailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAdminMail429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListAdminMail429ApplicationProblemPlusJSONResponse) VisitListAdminMailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAdminMaildefaultApplicationProblemPlusJSONResponse struct {
+	Body       Problem
+	StatusCode int
+}
+
+func (response ListAdminMaildefaultApplicationProblemPlusJSONResponse) VisitListAdminMailResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -25354,6 +25719,79 @@ func (response ListSupportedCountriesdefaultApplicationProblemPlusJSONResponse) 
 	return err
 }
 
+type GetServerInfoRequestObject struct {
+}
+
+type GetServerInfoResponseObject interface {
+	VisitGetServerInfoResponse(w http.ResponseWriter) error
+}
+
+type GetServerInfo200JSONResponse ServerInfoResponse
+
+func (response GetServerInfo200JSONResponse) VisitGetServerInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetServerInfo400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetServerInfo400ApplicationProblemPlusJSONResponse) VisitGetServerInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetServerInfo429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetServerInfo429ApplicationProblemPlusJSONResponse) VisitGetServerInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetServerInfodefaultApplicationProblemPlusJSONResponse struct {
+	Body       Problem
+	StatusCode int
+}
+
+func (response GetServerInfodefaultApplicationProblemPlusJSONResponse) VisitGetServerInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type AcceptTeamInvitationRequestObject struct {
 	Body *AcceptTeamInvitationJSONRequestBody
 }
@@ -26849,7 +27287,7 @@ type RemoveTeamMemberResponseObject interface {
 	VisitRemoveTeamMemberResponse(w http.ResponseWriter) error
 }
 
-type RemoveTeamMember200JSONResponse DeletedResponse
+type RemoveTeamMember200JSONResponse MemberRemovalResponse
 
 func (response RemoveTeamMember200JSONResponse) VisitRemoveTeamMemberResponse(w http.ResponseWriter) error {
 
@@ -34460,6 +34898,9 @@ type StrictServerInterface interface {
 	// GetReadiness Readiness
 	// (GET /readyz)
 	GetReadiness(ctx context.Context, request GetReadinessRequestObject) (GetReadinessResponseObject, error)
+	// ListAdminMail Outgoing e-mail
+	// (GET /v1/admin/mail)
+	ListAdminMail(ctx context.Context, request ListAdminMailRequestObject) (ListAdminMailResponseObject, error)
 	// GetAdminUserOrganizationsByEmail A user's organisations by e-mail
 	// (GET /v1/admin/organization/organizations-list-email/{email})
 	GetAdminUserOrganizationsByEmail(ctx context.Context, request GetAdminUserOrganizationsByEmailRequestObject) (GetAdminUserOrganizationsByEmailResponseObject, error)
@@ -34751,6 +35192,9 @@ type StrictServerInterface interface {
 	// ListSupportedCountries List the countries where numbers can be bought
 	// (GET /v1/phone/supported-countries)
 	ListSupportedCountries(ctx context.Context, request ListSupportedCountriesRequestObject) (ListSupportedCountriesResponseObject, error)
+	// GetServerInfo What this server does
+	// (GET /v1/server/info)
+	GetServerInfo(ctx context.Context, request GetServerInfoRequestObject) (GetServerInfoResponseObject, error)
 	// AcceptTeamInvitation Accept an invitation by its token
 	// (POST /v1/team/accept-invite)
 	AcceptTeamInvitation(ctx context.Context, request AcceptTeamInvitationRequestObject) (AcceptTeamInvitationResponseObject, error)
@@ -35023,6 +35467,31 @@ func (sh *strictHandler) GetReadiness(ctx echo.Context) error {
 		return err
 	} else if validResponse, ok := response.(GetReadinessResponseObject); ok {
 		return validResponse.VisitGetReadinessResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListAdminMail operation middleware
+func (sh *strictHandler) ListAdminMail(ctx echo.Context, params ListAdminMailParams) error {
+	var request ListAdminMailRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAdminMail(ctx.Request().Context(), request.(ListAdminMailRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAdminMail")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListAdminMailResponseObject); ok {
+		return validResponse.VisitListAdminMailResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -38217,6 +38686,29 @@ func (sh *strictHandler) ListSupportedCountries(ctx echo.Context) error {
 	return nil
 }
 
+// GetServerInfo operation middleware
+func (sh *strictHandler) GetServerInfo(ctx echo.Context) error {
+	var request GetServerInfoRequestObject
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetServerInfo(ctx.Request().Context(), request.(GetServerInfoRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetServerInfo")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetServerInfoResponseObject); ok {
+		return validResponse.VisitGetServerInfoResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // AcceptTeamInvitation operation middleware
 func (sh *strictHandler) AcceptTeamInvitation(ctx echo.Context) error {
 	var request AcceptTeamInvitationRequestObject
@@ -40422,1210 +40914,1241 @@ func (sh *strictHandler) ListJobStatuses(ctx echo.Context, params ListJobStatuse
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P37chs3tj+KvwpKvz1laqepm+XElmrX/GTHnnhiJ4plJ9/ZYY4bZIMkoibQAdCiGR+fmoc4VecN9ouc",
-	"N5knOYW1gG50E82bZHsy3/kjFYt9w2Vh3ddnvd8byVkhBRNG752935symjEF/3zFjFpcjA1T9q+M6ZHi",
-	"heFS7J3tXbGRFJkmRpI55YYM2VgqRoxacDEhdEK5ONhL9vRoymbUPj7jgs/K2d7ZUbJnFgXbO9vjwrAJ",
-	"U3sfPnxI9gqq6IwZ9+mLbMbFKzZWTE+XP/7TlAliVMkSolhfMZoRXQ6rOwgVGRnSnIoRI2MlZ8RMGSno",
-	"YsaEIYWSNzxjyg+ZCj1niouJHS+3r/+tZGqxl+wJOrPDVG4Y4WwyNqZlbvbOxjTXrJrRUMqcUbFnJ/Rc",
-	"DOW7Cz1iIuNi8gO8c3kZpTKE+pvI3E/snNj73K89O3z3xX28Bz7bNeDqfTsN2Q7p8aJjvK+njIxkXs6E",
-	"3XltRz9cnBMp8gUscs61YRlcoMPc36sJtQs9GrHCXu1JM2UKfzw9OtrvmoeGkTQm8R+KjffO9v5/hzXR",
-	"HuJVfRiMHmbzvZpQwX+ndujPsxUTknCjhhtJzzA624fJKPZbybQhdGQ0GUvVNU7Z+NBesmcf5Iple2dA",
-	"pJuOP4NhX9IJWx7ncX9INctIQSeMiHI2ZOqA2Fs1Kag2uPj2H1IwWNhRTmcFy+w2Vdfsw12TsNfi9HKc",
-	"1If3OHJ4k70r/ju7ZCo+8ueGzTQpmFr5eR28Ij6Ko2RvRt+5YRwdrR3U61K/YrqcWTqM77spteUGRo5k",
-	"Tm6Y0nb/7WKNcm45hS4YvdaOutPjg6ODo5T0To9PCBDwnGtW0y7yzXpCr0vdr7+/iiaYsJP4eQ8+sPdL",
-	"NRltLFeCubwpckmz51l8HiVcvacJz5BXwGZrNgF+J8cwp/SFHAGFpo7jsYxQQ0aKwa/1RApqpvU0Sv/l",
-	"W1H1B/u0LqTQDNj7Y5q9wsNl/xpJYZiAf9KiyDmO87BQcpiz2Re/ajvT9xt+7xKfwo8ur5U/01yTGc3H",
-	"Us1YRqQiY8pzTW5ozjP4+jlJmVJS6Z9/SYldC00YHU3JmLM8O9j7kOw9kWKc89Fnm8HIfV+TOTdTpNtS",
-	"KSBcQw0jvazEoVgOZ3/LmafyfZjBUzvBTzn8C0FKwd4VbGTFAKwv6T04OtpPCBVEFkwhDxbSkGHJc0MW",
-	"zNg7jvftFCjJWMFExsTIShsKu5jJubC33Mc5PZNqyLOMiU+9LSOa50zZEdHSTJkwsPIZGZaGcKOJkjkj",
-	"mWQaZkfzXM6JmXJdTxvG/500z2Qpsk9PVVqWahQMkb3jVpxYPSmXYgKqHhXA+RoSE4Z9SReWT7yW8gVV",
-	"KAU+x5kYymxhtyC3g1CWRpCha6ZumHIaiIYRv5byJRULx4b0pxzxK3skcz7jhmUH5CerPo+lIino231Q",
-	"uFOiUcG2bLmtkvcrnTw2AHf3YaC9wxjeCEuYUvHf2Selrpdcay4mCeEC2KslKfausJLESp/MHhWaa9JL",
-	"jbxm4q27ljpleIqKo7b0d82EfxRP+xtRKGkvWiH7VBhuFp9RoMxZnhMnUuyxHyqrPxBKhqXmwk5BlTkj",
-	"PcOZwv1PyETRYgq/J8i2/cR0WRRSGZa9ZBmnr0El+HyH6p4m7tPEaid2tpZHWGWzycSCM/bBqwho0cHv",
-	"l2iYvGZ09lzccAPPBKoAzTJuf6L5pbLvNNwqDM5iKYKf3je07pfMKsSoH22gYteazM/x19RKmBz+ykbG",
-	"bglO4C5GDoQcV+V49WpH7pX5yvozynOWkZyLa3tYUnuQUniAvbb3pqDDzei7F0xMzHTv7MHxCWjJ/u/j",
-	"mGoZrgUOLD55w2+oYd8KOc9ZNmGPqWa7zX5EZwXlE7HZbiV71+EnN32oZZJtTxbtrybhuJfeH12yLPtv",
-	"WnCmnkhhrAm543K5p7tscbwKwjkD3loWGWh/x/a3Y29eWyNs3TI0hvtcFCXMY0bfPcenvdXl/6wmTZWi",
-	"C3uvkNnGWzSX6nqcy/lO2xM8XH01qdcqvh8zLkKfwPKKXoimL4BqorlhhNpHNdGMEW7O4Dg2fQbpbPFK",
-	"5iwldKgtjyxFDhJr6p4dCKsXkhnwl/0EFEJqjxRzv5GRLIXBC1YoclM5sKhoebeYyBL4lRs9EIVzEt0w",
-	"xcdOHlSsu+fGA6JUSMH2DwZir01i7kvL63GpWEF55kakSc7GhvQs03djtJxfMPLmimQyz6kCWmPv6Kyw",
-	"NvfpycGDZM8KRGr2zvYyWaIp7LYGvRhAYrAGT+wSRDYlXCedEDkXVs8Wo7zMWAYsb4VrsXlU11Fagzw+",
-	"JHtucX8M1jY4xaveFHsEaBh8iSy7MB1uzU5HpjXZ0bL3Ps9O1+Y5EWWeu11nNww8V/U+UMP6hs/sVtj7",
-	"0EGCNn1LPiR74XCeiu5hh+Yn0EzBFJeZJVbthuOcK2PFGAEVCEy6KRVZXzMDP+06zhUyfa9JXklF7bG5",
-	"NTdoIy7yyvk17Lo0j1VGzVoVbJkp2TU31JQdDP+b168vCd5ARjIDf1rE+RWuhntdggPaaFI6nFXEhi/o",
-	"hAswb3MwEscNfqhjjNNM2exgifX4NdpIPkUXqy2CPs/iXSo55jE/409TBhYzJaV27oFgabg2ihoJR8GO",
-	"QAma2wGOx8tLxaz+t26JnsJNH5I9rp+790WWQpWstq5QsSSZnFEuPEd3TsOMFbkE3nJPtwboHtDBGlah",
-	"BPv5K24YLE3H963Fu7wQHa/T/mVXPCqoKhYEizxkIzpjjYUOOaKZsgW4yJ0FsztztF/bSX1xDyZuU5vr",
-	"1di8pbmvI8E74EeemD/LaZowYS7KjMtn0fN0QQyjoykEGe1dxI7UkisVhNpnSW8MDgbQQQglio2kylhG",
-	"ZjJjObjp9r32RHQ5m1G1WD5s8KpNNVnwoXuRvur213zGtKGzwj5lB/4dONljiwvTEnTGklrMe61OKvjz",
-	"zasX93TD19/QvvZgwn074YNZcX8vQr/8o1lTVrjC0sbOKsVwFW5XzqgSpp4k7Ko7rqUwPCepe9UVEE9q",
-	"WVSqS/AJpQeb6TDB82tPQEWAV43H7HEHy2rbfS5VHmVYitXzxe3mmmgjFSq1FUcqFd9bp/Bwy0s8zSbL",
-	"AUk7hoDi2ktS71ZIzOGE1x/VF1yb9bxnMznf5AERIT9j61nZJZ2wl/a+j83G3HDWL9EtWfPSqnxG5oxn",
-	"g7MViqIdhfa3EaqvWQZCv2fFbqVA7t9WJ2wf138OnXBpVCuWZ+HidVaLFiwm3yLKoA/dtdnKwq+5tq8Y",
-	"g8swQb0n1QEDhRdsxj43lRL6tvxVb7BWLcmwm0iIcU/dZoUb7evVCsqqdpXG9vRepX2ckZSLfqHkRNnx",
-	"k/kUhAF4V4yiwr53yDKrtAyE3127qwZ31c0b3MFuW8HJ4/MKgpfD9OB2ex1o6JfIjsM0n9A8fyLFmE/i",
-	"00PxbdULCEXzSekiAKiMhQbhmZ3TaOoewfQDDY9iApm9OBDF1JK/z235XjBIGmmEGiPOq0+gqX1MNQkm",
-	"/V25efhiNzUkRvFLWkKtQDRHtbVSUJPOHYi8gA4/Gyt/Rn/rdtu/b8Rcjo6OIieqOdhnFz8QUOW5FId4",
-	"HEhBudJnmGRyzRboKfA3oWP4hualUxrhmQNyAbfO6GIghmzCBaaCUDJUdHTNDMvccSK99OfjX0iakPTn",
-	"k19I+o+//88+mfAby5LsmzOui5wuiLWU1LnLf9KQxjcQ+AqW2W9pMnSpF/irY0Jl6yaaF1M6ZIbbM75A",
-	"b7VdjALdlYqN+buBsNqA+/IBuTBkJrUhJ0dHuBbn1ew1KQvLJx4cHcGbPAOpfj0ioylVdGSY0o73eSvo",
-	"/Z6dONgc1uRfyFIRWTBhZz6VpdJ/3jvbeylFRhf2Zc8Uz+giIY/oDN5dgM/KrtnX0j5MMpbzG6bsU39j",
-	"OoEF54KcHJEZzxmmFszou5A+TgKKaNMVz9lmIsRZt/c0qSJTIEbOSFpQZYV9LTg0MewdiI8hs/NUjGbJ",
-	"QNSSoo6sOx4uSKntk4mXIHgLN2QkyzzDhBwGL2rKFvftbeRKFULsMvCbE4R4J+YxViZ+gQ6K82AOnibA",
-	"jvRL8Nns+jerbb5trb3NRZDodCj4I27vaPoJCsVHrJ9zbQ6KbBz7+k6CjU5YhKpRqFiShhuApBo6naUo",
-	"l5KH/82oS3GTJWaw6nbMp0PbC2JAmv8eWZYr/jsjXJDhwjAdeghLYWlQ7PCdzVXg4OhXFkunI8heTmra",
-	"Zu8MExrkQi6t8BhR3d7U+E7ele6wwtcg0MPgj4EbRKBgb6lMNPgFRqXXRdDXcBQjMYkiYClucSkZc8H1",
-	"lGUuqXaZg2xwvPFRa+42zjnm5r559WL5M0QxUyrhzOEWMwi0i5Oj04eRXRUr3Yj3dOPwJ6TUpRXLQEpS",
-	"cWuJ57XDcQ1zCEfz4MGa/JKukxcMTYeHMKlFk8vBtlunCTfr4rwtIq2pD9ZmM+K6axdWU9L90d1YnSGu",
-	"C0EunpMbyUdeGP/j7/83mUN+riGaLnRCpnIOf8hSZBqUOH8dNjgiqL2jq2O6EYta+6iVO9GCzZk2ZMyV",
-	"NhvnwKz3PTbzl2KJwHg9UE7qDNpQyqCFb1WrQMWpHm/lcn15uoGnZkeFBY2b9RKL/mZvnyjGjP1gx6lW",
-	"EI8QhokRC9bA0gHOm1ZOA8FGRp9b+8Vql2xWmEWT+3zDE8wv5Jo8ZsYskE1fjGbsgHwj56C6PidTlhd/",
-	"vo3axIU2qhyBsbHC23EP6kVmhSE9JXOWECMFSyB7U+8vz2NpONchQ+j4UFNW6YA27oS01/KknIpJGS3k",
-	"eQ2VJXgVDjOUxySEWkv18ZNLcvoVMXTS3EEm+m+u9raSWX6pUVjpqZwLKyAgHk31dCipAmcYKSHt116z",
-	"kgx3pvn1Z0oKQzKmr+9Krd1Cw7tt4Ag4aieXKbWRM8d1nT1Ubwroyy1eU2pmN6pQTDOzC3eBb13C412j",
-	"8sOx92w0msY0ekNppnjbjFGB+XNFTo1ViHwBpHv7/vYz2MgH5rTXSjRW3K7FJOrtaS9McISQty6d+ySU",
-	"bq3E0i2VYyeU71pzCTIA/hV0ljvwQn72nIjaTeR9L5hACoTp/hn1uRT8W7aIa22Xz8F/6EMUs6SysyE5",
-	"go0UMwckRX9divYLCvja3+aVrmu22Cc5w5RUWeQMMi8mgmtGqL16TlIFObJco/LnngKxmUnP4u04Dkjq",
-	"zsHjBdyPaawDUVsH9rJU9zShI0idJUISq2QxhYVLOhYr2E0/qoay7qk3mqkgCrmp8pFTbd5otjq30i4U",
-	"pHo0q8ucLtVzrIJQ50WVkDlMZlyUhu0v5YNa9pvtnvcUl90XILFBU2F57hzBBVUmIaXgv5WM0JkUk2qX",
-	"71U50PbWpuB+8uol0QsxajJ5n4C+yuDcyVcFBL48o3Rodc63+vptSsYyz+WcZegA9+fgYeQk4LkhdubN",
-	"SVVv++H+zetH717MYkqJPSNryZPR2SuJ3OijRYOcJHRr4wbWoNatpBWwoe3zSh2P0rdNE0Au2ChnODn6",
-	"Z8gUKIoLV5bXUZTg/ErSGlVZneRojcWiUPLGnnNnS0E15rIlHbw+6rl6DTEZTB2/h/WrUvnahoJOGMoF",
-	"tMDuae+a4VlC9EgWTCdEsYwrNjLkzavnLtpDTcuVNDWm0GeHh7QoDqblUBfSHIzk7FDaDx5WxYl/xte/",
-	"5dl/0eFoUB4dnXzpX/+2VPy/7Hv+dP/iTyfP/nTyLJcjmk+lNn+6f/Hw6OHRn06e3Rz/6eQZLQr9p5Nn",
-	"7jt/Onlm+eSQjq7xhTDu/xqp2QFuhT7wtSMHitHM3WTn8F9s8deDg0189FiZqG9zEpf2KnzrJuRzS02n",
-	"TYyf6UQ8tw+rjvPw2tXzgrvJU74VfUVR+RSIkQdBlMpRwV6y9zuUOMUVJa35RFi5V7HXiIiDMm4IgI6o",
-	"sNb+hN8wYYVCXbqX4F2jKRUTqL1HR7NXt3pWAi+I/wqUikJRy344ZupygTN2w3K7kVUhA1Qp0EyKfBGf",
-	"yA3lIL8v6yh+VFq7UIwgmuaMOI1sRJXiTJEeJZpRNZoSxXSZmwQ8VQtmlsqf7ulIEhdVjD6RWZeJrxgF",
-	"inGayRgWKc/7UByCA2tpBKfHDzZRTUAZVAv/6VXU/iS41aphlpO4AuKIvc3Nwm6looaRERNGudQeeMwN",
-	"uSOGVE/iigryTFEx4nokN5nOTAozzReXio86ltLd0awbAq+91airyqzmah7HC7MiDva6SKtYRU12JI6e",
-	"uCBPD46/PHWxO9JLv0gT4vYFNh0EhM8fEJLogo6YbtaO7X1xfHr84MGDB0fHJ/ctdVFjmLKf+j8Ggy9+",
-	"Pu4/+uXno/6jX95/mRyffviPqCbFJt0MxLL2BKWeVZXtzsLta7fwycUm++bjeSut5HpBobwblLmxktbY",
-	"7NxuKVBNj20x6KITltWAIKikAomQ3lFYBhjO6WhLWmix9JAwmgewiv1V3CA4ZtUGtai8tQpRERHhcCtU",
-	"S3dDxemaGajnldGUQk1+euuU1Bj//WfISn3M85yLyUWWQS7gtlHUQmpDczLEtxCKr1lerJFjot1sb0uT",
-	"zpFUBFrq6nty//jLL/vHmHHUP2nymR4VC/9L4sp9HFAZEG2/EoFL7Aec1gHT+fmi/9+/vD+Jc5qcC3Yc",
-	"yS8wijETcLvmJ47JS6qumSFXph3lXb8m9pMnEalurc4ZxAh0yRH5Z1jyPONi0vACuLqn9lfXMjYkAi9e",
-	"68k8Oj0+etB+4frosGXDsYXr5M6e4r0ZvoTqZ1WJN1ew6E8uPJEyDc4rQU76ObN7CvSxH+HsbdLczqeM",
-	"hJDgEWgsVk3FK04mVH3dxEr2vpFzIscGomcNSc81HEiWHZDvLW17dYBrIsdj5tKLvFLprkbVRjeGS6kM",
-	"zZ/lcv46mpNyQQzVkDshC+eb8hyhgEeJFJCUBvvydsbMVGZv0TmQkp5Tip2mme1jXlo9obcjKkYst3fC",
-	"P9BbZBXSZmG0CQqMl1+y9DlutetW5lpkgK2iYDeY9q/u3rWL+IKL62VDrGEmdnj7ID1FG1loMpfqGkAg",
-	"0ZenCR0D/Ya4bVEv3nLuT6ftj/tmP3pONBeTHHwMW1chlRsYrEsLdDuLdXm9P4tglfL6azaTT2ie74ry",
-	"MSuoiNse3HIruBzj2MtuiK3qhGdM62i015fpLcgcUkBzfg1eqIzrUYlivzmUo62CvAVT2pqOVcrRljrB",
-	"SmukcpmBc9xM2SxpmyV3bWwUio2ZUix7zWcrCpTbqzl0wHHZpse4RZvOSevLiMNViRGqJdCvKc8XHVgb",
-	"gRknx65AQwooS8popEx2FH/NE6zssBSkDVWGZfiHe0dthp6sA+/IovqBHeab10+W3rd3cnTyoH90v3//",
-	"uL2ca1fS3YQz6lw78EI6q7KurxkCYl+yJ0uD/4yJBvv8CxlJm4FKF6h9AXKd0cxpPCPGb1DTadXT3NOY",
-	"JLEyv7mrYge3pZDXzCNy2M+2lcN2GfVYqjmFOmqooN4pOwkLOYySeXfuFDifEMrUhVPc6ACCExK7XUlU",
-	"O9fj5v7Z66OTPP/h3fMFfXU9Hb/69t3k4vKh+NuD4+On02cv+O/ZTfbm27/yq/nD7MuLR4+HUk2Z+mEv",
-	"OtYtkrxg2+I5XrGlNIDeufMqSm1WFFW71Cq97KZr+Qp6qDYSr1ZYduMyLpjq46/g7do/J0cuN5sbwHNp",
-	"Og8OHh5v7UvaLRCbhadvpWevcVTtk642zaGWd8OZYxYwVuQYSaz22C+L2ncCwVOPn3tOtCRjqhJfeSGI",
-	"L7RrmhbHD0/XMTom1kgO3FkmMpZVBFbXCWrD85xMpNUUMQi0W2TXzr+L4lHJj3v5VorTpa9MqX4FsAzR",
-	"NMIaMkX5m1xMn/TSvzx9TQ5vjg/tcA6r6/rw/QjZ6/PsQ1oVg5wenQZw6ftxbJEp1a8rlrJqNDXj6RhO",
-	"fYMbT8XtPqQdH980R+BXOexiRR4KjahSkN6vcriPLL7I6QiqRokXSyGjHwPiDP5sbeWKKeldmNKOmXTK",
-	"eJrfmAdsln/nZG1QXyG7qbqukltN1KenJ0dfHT+8//CrB0d3VVvRhsFbsb2oQUHAt0to301OXFNORzID",
-	"aj7sGAasb1hCXW1tzdiWmbCTZa0EuLqypIHx12AZ7UO7TSKCI407zJjzit0fOFnOTeF2tniwDp/cAm8e",
-	"+A6D0CVLaUNFps9I+lvJSpalvhEISlJkmwlJ7QHhYpImrfJ8KUZsILwO4Kvw7XrkzLDM3j8s9cL+X8g+",
-	"3mf/QCwGLNNHvxL82QORXo9hIOZUk/r1oe44XBCH9mgVYcvqmz4tnNBesufGDrmBYfF/Ncq9ZM8OEsAz",
-	"3RghW9UOEU6kG1+nJbNafqP1ncm5gOomXPh7uhboEVPSy+/NpMcuyRZWB5ux152ldtXo7mkyYxmniHXc",
-	"o/mcLjRJIWv3cFawSdoM1Ve/R5cr6ne7IJpPBMugHsxZOi8v71dwH1s53uq181A/1UTX+eMae3n781+T",
-	"xefiApYFcG34SK/Fd72nvblUCqOJvEGlE7M2xiSj8bQzni++dsuxbMgziD4VTNnH/cbCK8EFlWE3hgxj",
-	"QRuLl8BnE5EyTGRfd/pJIGnUjgVmyTLSQweyS6fXyw7kvXigRpnuj2Cc+dZfMdLQHJxHXT4llyQ8n8rc",
-	"LStmJetyZhc7rXbn518OYCgOFHvzysF6pvXCNkaWBCSwnghvf6QCgv48ZwqVsygLY5Cj6e0IqZqmhutM",
-	"IgUjRakKqdlZXcTk/YMFo9cgRAfCK3ya9OBcwr/30W2K6bdJHbv1OjtcLTUmlUyhJMx+mSrmRHknaMyq",
-	"Si9fUtOuv/KqauIaE0D6sh3NdqVYflExs78buOrj4tV0e+f9NJ1/HjMmMIm7FTS9KhRCTAg2p3A6PkW+",
-	"9rpUJKqddI0Zdkv+Oa6rB1b6MdYHx9tgPpG4R0i71TBb1IXHxN8kqgNWeR2dgyMZCIcF6bvPZB59yZ9D",
-	"8D/Syoq8p4mcC5I2RpqSORco/waCm/0D8l33AsFp2tY/UCgulUsL2eRcXPr77bPIOjZ+1N1ueSUzhovJ",
-	"xqfxyt+/hZ/BPbkE5LCVe/LjeA6CQ+wYlX8CuRfsrCGqFLp5JGqfA/ePHgzs6iA/Ty8vXj/5hhzenBz6",
-	"T+hD/8ihkZNJzg7f16P7kO5GNJU4WDu96s4dK2P9Nv7k3tPJkWPuEheCa6NcVCRfU3DLpbHkV6nodRmA",
-	"q5ljV69M4kXZdi6QiPSJKcsNURitUofqX9f0kQvNM9ZgZMvq8+1lU1gevE217w6Vuyu2271t1fLaY/4T",
-	"F5mcb5lqBy7/liblasu9d4KLxjrf0yQ1fMZ+l4KlBwR1ZchyRCfwcDEQKROW0/tuUyBh2DvXioxlEEwF",
-	"REVlUjIrNSA+ObcEPttjucaOnedWYmRyrgcCrKYZzwSfTE0Fq111L4ppX9aw6gApsnZ2ZMKNfYY0JrvD",
-	"JRwpcFiYaQnOSG53ZLszz9h1RlulQV+t6nOS7KEm5C5b7oVG2PKcXmIYDW0hxEAU0vKoyhOljE5I+s03",
-	"Zy9fpqR3ctqfyrLVRmPv+Kuzo6NmWkLv56NjzEn4P09+Purf/2X/7Oej/gP86T86LbjlET7DDGEcZ73y",
-	"cPfagR09uvXAYtYXWl5glCxWH7G2F3eZopjA8glM1ofuqZDZ4OTWLVN9K+PoD+37dYpTLWKwFGbGulJE",
-	"aHXdLWvDIGujmLRML6dIbluEu2XXKH//d5vaOAer0gCudtQG/fOvd9EKt4YG7c7LX25g1Vif1kCX5p2E",
-	"u7Y1DW13SE2DvvQygd3RkY2T+7/COQ5sLe+hLpVVa/aSvSmfTOElGS9nUI0x73DxN62p4F2PpYSEVAD9",
-	"VTPfZCdseAQsFpA9mLJDf8ZYNqSjazKSeV6FDl+xGRcZ3nHlCvpGzsX2vcqYb2Vm/77AZofCEMyR5gyU",
-	"3xeMZuS3kubVp+27RlOWlTkjF0UhuYB0eHinmXaU/vnZbk6lmK3VxeM2c+3VouOzOfWsxWttsK642YX/",
-	"MvVFv6AcACqEAwrlGtyALh3fNVqFMosehZQEPNMDEbHXHD55K4pV4VoUtNQYjgrCVpmiY7NyF68Cs38L",
-	"rfsbOQ8E1z295EgEWyeYpGYigx9mvqQTmkOD0QwRo4GwFMf2USF3KnNCFDMIiS8yBL6B/ju0KHKAoG0q",
-	"/ucDkc7ouydSuO5aoNun8HCKASv3i5EE8HOq6HwcAqNhlGxCoIEZgzpyayyNLu0PkmiJos8tQWLgOvBk",
-	"YaKaBuQIPmOkVzu74AG70tyQKaMKO6kuAHXL586hW//Bmnbw9nxUS9UYMPoe4ik/LQurpoeqp0yvzkCC",
-	"C0AZVW0KmmFVa1TdkQOkoFGvMWxWmObgTtoje/rOKEqouxfsOOp7QJL5VGqXJjanrs10FUa2C5e480ak",
-	"IlNuBqKmvh56dly+Wwo5fzhfAKT2n5BixCpnjlv6dZltML2vWU4XaA01p/jlURK1mTQZMjNnTBAzl/WM",
-	"XcYqkIsfVA+T3xwSc5Uqh8etSSfHp6chpTyIjdfb0Y1h7r15/WQv0s78+cV3F0C3/d9BQwEybo7A8gNo",
-	"18fFOaFVVSneW2eqHTVNq4sZU3xED79j87d/k+p62X+2xq9e7e3FhimTSOc/th4L3/RyXa1ACPUnRcDc",
-	"kLpyRm9Y31UcpPbwuFouM2UiIbV3YSCsmJnKPCPp+/fgy7N66ocPaV+bRe4Ysr0OkM+YyFp1EPJ0oeQc",
-	"PdkD7Fo+55q10MH3vuGk8YFOuEFCh7I0iB8+RA3ogFzmjPojV2piVZzlUoati8giLDYJ+XZAom3mETtt",
-	"y6QQ2dImg1ynMlh+twsSr38H8Z5OxA50qkUtT89IS57KAr/g4N99m1W4PhCGXrvccI8R15PC98E1UrqO",
-	"rTAVgKYkigEFOXGO6Lx+TE5cD8Ru8pp0ieuB2EBef+3i5WfkgaVj31ETXp0Q8Lf0wR1E2pj1kN79+klC",
-	"TqoBf3k0EFXVGAIxWQZPyqJxOhPH6b1U+7fa8G+14d9qw7/Vhn+rDf/0akO3lO5Gi1xhVa/q3dF88zOe",
-	"mziqUMWi0XOQQL4rzfP0YEsT3w8m2aN5vnJIPy7TbITQ2oUQJJNMV3i0yjIspmviO6vZGqaYOWbisgUH",
-	"gmqSVnejQe5iVih/s32Yept6A3oHcNyBSNsnJXUBI6itZ6zA/jkhjTrccP+hpv/EDXsv2Wt8e+US+ihY",
-	"ZEODPMY5Y9ex2CNI4N9dAUKANdAZpEv2NDVQVi9WD8s5im4b56k9TlVHwjtyI69NGfjjOZD9lHbzhraX",
-	"enE792hkfT+bt7Q9lshhqSYPZFhnSYS4uhNFi2lQO1alzrznYfFaledaJ0buR3MZkZeu6PLtWgnGc2aQ",
-	"I4WJBHWSSlfV2gZVxj5ppE7y1AjUHsu+2xGQfOuY4GfKpgyS75aTVl5h5iRRLhqyt1teYSvBLwyYxZDX",
-	"m3u+y+Jb3RRArgB2f7MAaePe3XHxmdKdwG5wuO5p4m6y0mqk2IxBUroUaJdoesMaaeFR288v6SbB25/C",
-	"e1flDTWCsI0vJLVW1N2IMbrq9ZJslQU2ZaNrWZorpuPLeUFG7hai8R6A/Anx5droSwfkqg1Sm/qXvFGo",
-	"A7YcC/XVtcC0Uwl5ZtWorJTfBJg1G17iOJ8Ls0X7t02AepZWyD1E+BjzryjPSO/kFHsN7o7dw7vSiVsb",
-	"cE8vD4m3sppH+q1h2rylx49PRve/Pt3bCKZrg9MdLvKqFLrl/UgadBBkUa4pXmqS8C1rLVrn4bNoGs4K",
-	"+m+AqW0h++6GK9QJwdpAeQa4PPwqKUrjHSZVvxXnx4Ig/ptXLw5ibcnuPNG/XeWGOGqt98SXEfsRs0pj",
-	"m8qCjxe7reEuFQrN3OwtJ7oqS7hzumoGmE67TdHIa9YhUOFSw0tSZX0Q1refvIdFMi2aeODAfbpJojVr",
-	"HMOK+V1SredSZa+YZma3eRbuFR3IR2xO/B0JeWil1/FJiPDf4NfVu5qem5PmSXgYLXPbdLX9N/rYUecj",
-	"rHdSz2PF0r9mdPb9XDClp7yAwvsxUzuSmnu6ft3Gq+EfveN1iA+oYzUEG5lvEE78oig+FUNpDXkznoC4",
-	"6BdFsVEhbNVBwJL9N+XwqpCGSOWEwgGBVcFwBaLg6DgAFbZj6Sx/CtoMuMYtVkHy33NIhDxLvDCq79pf",
-	"C818cnp0/NX9h8c7oSrVy9XZ3Arbb0s4lT4XKG0+mZKCKjpjBhHU7B3VWlYBHYwGgofgies6QITMoBum",
-	"LNWIQQPFKmBBNUl55lyHhZJZOTJVFwYXJGDcTCuIy+08/vXOxybuez7UeFwuXPq91U6sKpsxYTjNzwkF",
-	"BmrtTisaIIDbU2y/fn8CGzgQCFyUZlxXi7djidDHteh53YZg/TFttS1Y0SUnp0OWV+hmdf8CpPSzBtHg",
-	"gbinSSZnlAvwptvreDoGwj10TzueWKEytwIWdDRjYdONT9sOL2RGt7P+N+pc0zrM7Y0MWxGHtF/Z6DUP",
-	"28qeDr56S0sk5N2fxwxZ2q8gklQtL0AB1Wc47skPXqW3cOHHuwE1un3c2oXfWubPjs/uhEG3NhHLOrio",
-	"o+xLAoX0KHly9SNRcp4QWjGV6oEwDaAooR/1cDEQyFz2D8gzzvLMJcmgYJpSTYZsIZ2TRwqIuIMbmUGS",
-	"gf3cSOblTOiEpHokFXv7n+lA5IxmffsnFxPM29H7LvdBGEgDqmZM6j0lpcgwEMaVHwK4UF2KDuCHE+7v",
-	"c/26ZsxQu8gp6aGqgr+/9D/vH5DnBqbi28y9pQbl60DUAtZ+aB/R2yVJq8OfIodW0NFYs3zso3Es44Zl",
-	"CSY/c6MHoj2emPu+ecsGNGt3y87eTyeQg2/pdoKwggpupYs0RIndnDFETV3gz+0DYALc0JzDuuyf+6Ss",
-	"BhpZIIEy+v93f3UJoCqg3lWmZnek+Z0WaS5/9iKjt2kMnNOuEb2guw3ohbxhOR2xeB+BMRstRpCPjwkT",
-	"NM+/H++d/bx6rC+az334JZZOZU/gYfUFy7wm68eOSmfddldPoejzu8OL/QNyUXEUeBmRpXEVwByLgjG2",
-	"g+c7hWQKOAI+orEeISFxsA0+djEC8OQhI8Ja4TnX0L4jSp9B9oYLcdWxc4TscoBc+21daTV6ZUwDwdkk",
-	"7bPcOJcrGH7jNMeTFzCtBJvhY0qJx+OsOHjEFmskhy2D6bjiYA8+4dbHY5oiHFKeA0DAOhCdpInfFQda",
-	"JLmceL0XYIkCDENXaBx0GKV5vktcyr74CaA6rkbY99+HpDdciXVD2Q1S1X7pKWSyREazqAfj80uQLEHT",
-	"n7vrCjudW4ZbAYY3UYUHe88F8OKBCM/PYM9bzXUqE3ndONFTnkHybOBmsdNZssc2SknawiDwhN8RKKi0",
-	"JVrnNocwZ/WqtrZ8zTm7WqHU+Zpsq9Rh/N6nCtplGcCpIfiCwZ7TcvbPSFogKF+KItFtz4IZhGfJ2diQ",
-	"UrifhwvIC3DwevZs7SckdYc5tQobjIJbtQp6auAZlYpwPRCV/gsPVZCDpOczNkFdGXPBrTK334Yg9LiE",
-	"ddrSQPQw8ylIbd4PwAp7yHEd5fk6KCFR8Ld4tQSwGsjaGoisBFXPZzXuH8TGgmVMQRZVM4MKcNTCUPVA",
-	"+Cztc+eLgM0CqbR0klr9PnCTHBm5fwVJZyEOooNGrMZVQyN2mDiWSnbOUfKNJ29tzYDx8EdOQMIpXIH8",
-	"blic+mYv2ayLo7d/ns8Kqcyq0462Q3jOvfsN2tcoDQcSfVVo12CPfedxk6ptT+mBsAbNmBl7nqz1U45G",
-	"ABlat632H8J0cJotkqqQsroJPoN+noGAt/kE7J5mzN+/1M4GBgw5dfDV1cmczS6JG3TVytxSVcAevq9W",
-	"mPIHTbOgjdJfHse/C/oQYKzsGM/cMuVnTH/bCPHlGf3N3l51+1+BcmgVWgZdqcbOywn6AfGlG1afsuxn",
-	"Ec3pXbZEhDaqxAKQ1YA3BeR8rP/QyVH8S1Z7zFk2Yc94ziLf+tZfJ4h8ZyTEVxLUDLxQIWWRS4pNADZr",
-	"h2eH/234bSwdagCuPIj0Ys6pmJRV4rjPqGeiD2TW9oI8fnJJTr8ihk5Izz+ZVIVD+cJ1EGshmPi3hZ3e",
-	"aP/3X96fJPc/9Pq+69v+n6OYKpuDFH0CULwd8I2ciNv0C3DzJYQi7yJs5dYvKgmAT9Rl+ZuxihZJBDVi",
-	"mhh6DSq9ZhUm6RlJ7YfTKi08AfgjU+qUQAp6QlKP4pUShExIBiJ1cF4pAUCBpCo686oJ6EcNxAr/3jOH",
-	"ppaiFBmX2jL105OT/bOBoA4XyKXRogVep2kumIm5j7pJ0F5JiFF8NrOmzWDvjTDc5KyGERzsodBBH8A/",
-	"F65jzI68aALNOEuy0ePESAcegrKyCSZCVJkD23bOPE9faawRy7r+U38oRMOK424Ja9iEh9gN3nCH2HXj",
-	"9Nfp6LtwgafxQtJz7Kafvv+QYjmcQFFanzd7fLKgEGMFotGtsqFNFKkRHwtOp7UtBSN83Hig8tPtQMEb",
-	"5ysHTMREsGG/IJaPuEdWsZRIpvOWPKXKl2WzIo+CUQcZ+MbdRHqgvyyn2/sb9GHOtUn3XSUkpudza94U",
-	"HKHntlnYD90ErVjGjW7kPu6oBeObIn49vAC1xeUiIQ/sv04eHB2RHtRowGVoD6UhUF/1g2qqRVAX64sf",
-	"7ePrih93YfZS8QkXnXm/tYfqzasX0MtPzhjUygGTx0Ral7J5XuEVSgHl4Q7SED/RpMKpMYU+OzykRXEQ",
-	"xCMOq+8dunamy4nFSxmPq13Dy3Fpt23h3Lv5X6UyP6aa3YW1tKqLmcSkZACERX6YYRNSbuzFHrera3dA",
-	"xxnWQFTWBRlSvYpRke9n3Bj0aYkyz88aErw/5xnbII1lrSOym701R1pBXDsmt584oOuwMjgcYZOcLjFc",
-	"SEbU0FxOSkZOjk4efAp1Kd4JcmPxWltk9LfdqMvZ1ssL/Ozih3uaGPbOQCITvNvnPblYrgewJuh8t8vM",
-	"3rXkxQ9n5GtJFrIkGcs5wkpBCSITmf7zQFyckb8xndhfr6gpFYCH+vLvR3QGnzsuZkvU5AzkNTtyHZ6/",
-	"57cuAsJFQXmqp3IufLjKCp/mxL/G6S7qlbsLemr1qqgUIZDXoGJwU/FREzsn7VOwpVgMqbW9uOipWWsR",
-	"NtwIO1Itz9l3K40my/DsDp1XlqIPkaHr455GF91yLVeh+Ij1YUOLbNwiugcP1m6afW2nQEzd1RQdcS1/",
-	"TJWdZyfQza6s9Ds7PMzliOZTqc3Zw6OHR1YrApfP4dHxo5PxMT3tfzU6Zv2vhg9O+o/ol8f9++MjdpJ9",
-	"NXo0PD76M2Tl/hdb/PXg4GADIfkxjtkfj7rdznaTdoBHeRU0G78DbfFfSjkDD0AfPQB6exVtg94RNYwt",
-	"qNCQgJDUSQaISeGNCXjbIb2hHLSR9G7bSq9TKOtd2qD1M1DZa0ZnFwX/lu1YC9OV0+r5pmHYcJtcs4XH",
-	"HHLqFJ1JFw80jM5qU/eaLZodZfeevHpJ9EKMPo3TScl8rUsDEWLtDtsFfGWfuK1zE150m17xK5CN8Ya4",
-	"+/mkIwqRldqoRUcdBm6Yvynm0N5C/3ZvQ607ZxQa2oFqqCiHnBZdADgXVcy7Hlpue4BWcaGoHXrH59RY",
-	"vvEti9bwW/ak+iNrxVgqdoLVP4SoHKXmgmkNuTGWr/XYweSApBrrzNKEpHM2XPIrPlgaWyvuYLmB+//b",
-	"/i//Ge80X3sPO+B07AKTOQd0GYZxfd9zaSzV0piONmoyv4KS+Z2LLA4gvzTfpPT6MZrrz90j/3ZHBIVm",
-	"VE2YsfuzyUJeUp6F+2ifg7coTvNLprjM4gHjCwK3YJR45Gsvq3y8jBW5BJI4J3LmHAxC4kNrNa3whFz0",
-	"/7s6HF/cUl621qabvH/EqBc4cHejZugP+UbFutq98pBwGrZek97Ly/sJ+eniRyIVeXl6sR+Pvp6TYyhP",
-	"PGqEYbcmkDoAe3y0quXFh5Zb/X0EO9luNfIabRUlvT5Q/SAqOCYMnMNriBV25S9460ppA0O6p0nGdZHT",
-	"xaeLyMb9M252kaqVmkq6aXHbWEhnoOIO4Uyq8ADpDXMqrkNwuv27jgDcphZ7VdTgjoIF53UgCa+0giHb",
-	"RWjuDIAkrpvGem2v4YUZ2g6xFfy11Kbv8p3JxeVzqzv5PmP5AiHCuNFEs5FihqTXbIHg8VNXx7kU4tih",
-	"ss899XhtWPaNtjpLBSm1aTnANevQkMdlnrupnfkyFH39FhMcT++Dj+HLk6CUnPROHnxJFBWZnJEhN3r/",
-	"gFyBW1CKETsfCIhPckydbwBBnJHHjCqmyD/+/j/YTfp/9S8un/e/ZQtfYFKLzGoktez85f3p/Q9RzTKn",
-	"2rzR8cTpC+yBDLnEiB8q2Nzu8e6J0Ss89GwRxUr6tIZhodiYv1seYbi92Ja0xm7FFLEQM6ByzCHdW5O4",
-	"OanqbT/cv3n96N2LaGnMJkZqbZp+xNpKxznc2riB4cFoENBWlZMhb7ll6WSDTX2OIr6vGfg1PkYAbwP+",
-	"dDfO1C1Vm2V3ZwPlaoOQ1NcM07CX9pzvMh6+8iPb5Ghn8Mg5Se12H/As9UB6WA4/txb3nGp3X7Yb1KGf",
-	"/Oeh1pl0DX2i+VZK6oKhn8439IE2/kDMThBkbCarGpmoqyo6Ia68o6oJCWjIhN8wUAk+Uv1/Vfa46glA",
-	"09lGN5itgzlekDkUU+T8GnylGdejUuvdZ98tQAumtFzZ2WylG/ynKVMwRKhFMVM2S5otlKmJv1SxMVOK",
-	"ZXa5u4uv2gtR1TR1LsVuCsZdCUEn83wpSLMXqyfxmgDa67CNKAzO4+0EYXiwPwtjqYABdobJ4Z9KfvFN",
-	"pVQ1J4fP9q8zsxLaq92qNOMOus7LotL7G86j9IkswBE/KI+O7o/sDfAvjLd9ak/Opov6NF5dfyFaWC2k",
-	"B+F4MA3sJHNmzTedkIxPrMUMNXIHb//0RT9NCCWvX3xt7zr5wt/YhJH0XKqRenAaWQcY3pOwiV8MARSv",
-	"s6yNL7Mk6rcTqiz4OMs6zU3L2OMQxM0XrCz19ctsFbUeGGj79bw2heBs0YBf5dY8IuPqpIxw6W/H65d3",
-	"8nNw/Kc3TBjvqurIrMESMmif14ekDGYfOiPpr3J44CRjSnr2G2eEkr/Koa+ODa7SATSXeSEneNHlZQc3",
-	"EJ87bm+orJPGHY1MolYtXTAYVy7a+LP5vb3A6qp+i9W+AZhKVQjeTkpieUeOphyPsXIVk9gTbJmUSUih",
-	"LKiZkl46lNniwC5wmpD0t5KpxUFBJ/CXvcMaLvtRhW21zso1mSspJpjzwA0ogZitN5cKS8BWHxOcV/2d",
-	"GN18w2huuVSM8oe0y07zV0nGac5Gxg6t1Iz09G85N1A/WUhtJoohf/R7i5ct93JXo3slrwGqcInrrISe",
-	"RrqusafXL4+8DrCbu9fmdtzBrW+DJdz6sDsIxBdLgCVd4EQt4BHkBC3YP3twX710N2CLpP1lQRODQnYv",
-	"ghwFw5SguUPrqzDr7Ct7FLmQNVuHJc9Nnwu8pK1gdYk/9iraugBv1AphzKi6hhJR13WWZTmj2fZaSLcW",
-	"BAO6px1MHBd+lZrjeOnHQX7wAyEvcCQbAJZ0RvSj+3p73K7W7t+21j1Off8MEF7RsjVBZEF/KxnhgJU4",
-	"5tjEOuijv0Ha5dbRo+diKCG62yFXSgMpDK5RRZ4nkNVaRe1b+KDcvs17uatcmLqwHeC4GIR9nxsHWOl8",
-	"ZSk8+zyDxFUrj1CldUczhJiu7wQhNhAVmGZXT7onUhgl8+4CB6U48GSPX0mNm6yRWKkPQSnAgIVnO0BG",
-	"N+hFsRn8jQmWHuspxkrOwq9WY4T7hSS5FBOmCHvHtdG375OxogwkXKF2n46DTwbPmdXO4EhHEylGmMBr",
-	"OUXofCU9CDQ6bFpYSCXLSZCsCdR1WCjwzmO3lY4GJ+6VK82K9verBQOUCN+jaXfv1cdzEjSrV5czObBb",
-	"fD1Jrs/JkUMCc7XOkMLD5nBd7/uTnss50yYhUz6ZMmV/nUnF3PsaLC8sMDtu1JdFwaV0V8cd0FOntMC+",
-	"FDLo42dZDPjnjSSZJIK9M+ceXqZKRlnOmOImj+oxUrB+zgUjU0Yz+IcvP8bD3ApUOl85ofoaEbYU074t",
-	"vatmWezdkcsy2bvhmg95vkE5MgiFH+vbNwv64arU2xAQUOPj9dkNj1ATuKnJtVuhos0dpZV0a8Pu3EKt",
-	"qCXmHxhEp5rE7ayGxlp8ejXKfv1KKvN40UT/CAkkojpbO2KYM49A6s8oMP7QCozTWYOsPc0H5P1Ll5b1",
-	"Y+P8tbIFnLxJkVc6zFMmrC41Y1DGEEUysMLsnKRFOcz5yD88gmxSLcmQDQTAEA0XhIqFFKxuygN1mz0h",
-	"ieYT0edi/4B851k1fL4aUgtCCD6Fq2Avd8z3hpsud6EgvLrs3W4BwCDNcyimBw3DWl4c0PYIHY1YYVh2",
-	"gGoj9koOmdBLhpAQKaaE+zInNPF6uMM33OoAkPqMywpKX7Rj2qeIGm7SPChYLG1k4SHfcDmAjntfEahq",
-	"xPxijsFmzYTZunXQJmjnsIRb507tlmy9vLnbP9ldAQFzAfi5utZgZQXBP2XCTbUySSyVubUOdXzSpeTU",
-	"FLidXPU0ucLqv4hb+TU939bAD7hMK0v56J/ByIeTYncfd2i3eNl2/GT3koY19QxQ+Wjva7MkECOF5AJi",
-	"cGFNQ6X71pn993SrykFXdf5nLv3NOUfBafvm1QvS6/ftv/ulyvcTazaNIJF2DrkHmGOHT6UBvmM17I2q",
-	"KHapmbijcjB/GDeIE/5VDmMWx5COricKag5/lUP00/g03QNyAT9qQxV4W0S/UHKiAG3QWj5MZDoAIOwB",
-	"UN1AlIJbc0lkgDDLbpggfEy0nDEHMbhf4xGCXLUfcSjnNRLoRBIpEqvFDIRHI4RE1ArX1H5RZL5TYHr5",
-	"/VUrnZqJrP+rHHojnFzUFQ6/yuFAIG77aErFhGlCJ5SLO5Tkq9F47ZzD0eMM28EPoum4KhUnFPsdhpi8",
-	"AzFop8s34KusKFcMWoFnMZzeHQF4/Tqu1DzsFKsF77169oTcv3//UULevH6y3/BjNCjr4/syuH7tGGnE",
-	"84PZZoZpQ1QpSC9CVvZiX5XC0dWZ60yc514HtTdYNjQQHrQWGc9cccPAYTMFtQHvfvLq5QFxoWjg4TCG",
-	"1KN49jmAjDo1etmLtJtnBhd73d1/lcNLfyvKQLX9QdgMDeyvchgAgCk+mTDl9cQ2fUniRuLJDOKVDbyL",
-	"4DxMuTZSLVBCpMGrUwQ/xXdhq6mq9Q2aEUsdb5BfucIDX17qoL3cr/sD4YHkIfgMbs12o5ylNgVrEyk2",
-	"wUT7qxxiZcauLp5bNRTkVVgoWdlcMOiMU9Fhc8urIxqSXIPp1G37N1c6/yqHu6In/yqHt1U2rfz9Azt8",
-	"Qk6wDAgmS+GrEKhdrAPyDNho1eXbsssU0U0Eeq0D3HNgn+6PGV0AiuZAaCucae78rA6fff/cMegl9kj8",
-	"a59c/Qhxe6LkPCrNKzjupXm8EdzoWmQ5xWZc5vnirEZVxposGFb1LuAbrgmOJgVVGmJcRgKaOiJvo6hd",
-	"6YF2+N/rBub7vLsBBmMDt4fH9s84alJYKpeQudV5h6VeEKnAsdNEZA9gCAHgXDGjFn7lmxNU7FdskNTz",
-	"IO3NjgD7m0zWY6V3zNaOvJrxghnSS400NCf9etlJn/j+GtCDOy8hh6VaDnB1DDwqvuKTqeXH8wMCOgpF",
-	"xVMHSPkQd3SZMA0Y7QBzHzxH2tAFglOzjFhjYrMZqxETEc0j7dVT+sIryeQ/yfHRETkkMO00IaCms4xk",
-	"ci7O4RoIGlwWCIQekR5F1RaUykDRyKRfTE2owfgWKp5efW93KDk92S56AqPo2kyvDk4ppFqicZCQMX9n",
-	"yTlUGNHYWNcJZKnLqP12E2rfnaUkwOT369/B4DaXDJbSLZvbqRLDSYJP7lCoNaylbwb6t1PJVSkEF5Nz",
-	"z2MS7LhguUB9WkLzy9la+7ib/uCG7vDgIxEA+WSvem/UJex1m3gpH8dQvxM+TbFzRiiq8la1c3r9ftPS",
-	"rQPSGntqVUx7WdCcuZ65gITv2qF52H7NjG/Z2UL7hxsHIlBLGz3Umj7ycPjYPzAcQdfy3D6B5uOpOZ+c",
-	"2BtlcV1YQhkZyTx3DWnl2CHSU5GRZxc/OGFKGzCUELL2pedjJWex3rSG38TrUswU/esukO2hiZqYlnJc",
-	"p5s+z1yzlgDfkhoyk3a/BGSUNgxHlAfh0xyrabuMx42TNlxUwJdejyV0YgF3BUX6GfPcQHOY4aIxhATW",
-	"0Qphl9JKvqvKe8UyKmd7Oey7A5WHuu/cBXjnbn4dSySg8C6v2HcVZDgTRnGmSQ+RNOyKNWgrgawBcD+5",
-	"toNA0fvrO2DdvgAiiky6Do+U9EZUsz4XmgnNLd3ubwhReidV0ndcZLUMmhvmB7gTHG71NnZmg/W84OI6",
-	"vg3g+fZAorRN9pZQgoPf6so82IPkEMuRB3v7B+SiPl4Q9Bzi6zEq6g2p5hf0echJnB+eqeDE64HAlYhZ",
-	"Ueu4HHTna6P1dsD6Epf4tY49rSeTj9up+RPVPd8dtVeEvF3t9K2I/XYJIctn57MrD3eY+tNUSv7A3qAW",
-	"6MCd7fjn3e1nPJaV971gIM4XqOs3edoZqNKhjCc91++lyMYJyeToXULMO2iDPNI3+9gO+dnFDwPhbxzT",
-	"36ALcs76kFvqesn00lJZqz/1WMJYaDNhOsWexhVKCiir4JV4dvFD6x1j+hu8g/4Gr2g9CUrJHYe8XnZX",
-	"+ywqs8m7qJrRrsQpsL4/Dtc+LrYUt2roHpY0Lr9+Zu8vqNb2XdbUNOCj2iixehOU8V4TYtxZAfuhPgsL",
-	"uukHv9sAxRsFP+QhUU1SqL7a9YsrIakxnk7zAHQ6/Mqzix/WgFDfWXTujhHRQ0Q2AIqvmt/VsRv4G2Gk",
-	"gqXfdOZ3AwNkD/YqiwJuwKaAvYq1eFJAn407XAkebQih6spwgucHomfemQQ5ETTxrOa45L7s2NAwX5r/",
-	"zrp62OXWsLA32CM+XBirb1Yfw6WGq3KMpRH2gHFB3rx+1n+I9zdW/fThyfH9+0FgmAvz5elaY2mz0GND",
-	"AGzXhajx6O1ib2UMFPQCnL0Avf7m1QufEYNyhkLqpeWihs8sRc4gObEqRECw9ff2f8+zD6l9QTIQXOsS",
-	"Wg4ppqdECtdd0BLW/tKRB6JoJbesOegxPXRZ/VxO/sa4YSWtnaFWAopmxboczfnj4vH8PTNtSaCd9Fi7",
-	"kR9D5QPl4l9B5cOmCHei8vk1+bwq34btW1vGLKiEyz1cq+PJda0XcoGpHkv9ayig73n2h+x9qaWrA1W2",
-	"dn2poeinhxqfYgNR3+uiOvutXq9VP3vXXRklSBoelJRoutBkPl3cqt3rMi+MF9LEl5JwjZ51+17vo24q",
-	"1gCaaZdrJAH1GW8FxZe9M0xoLkWCwNpkRLVdCqlA903bPK2aIUhwK0otWb0DRw+0AbaMJTbJ5VrkquYb",
-	"QY0Rr6cq1/X1s+4HTXOm/R8S8oJLgaUAHvnKju6GigmzKoa9y+q80bFgXmh3TAeT1UtheN5Ou+S6yoc/",
-	"J4rN5A3LqkKBa8YK55Z0uTPNMA68N3QvuBd0DLIyB5qcohMV4ILoqVTGo2e4AW+JCbAKC8ANaatwiR25",
-	"a/6IxWCNNC7FTKkEGYKDOhz3bhFCv2afgzV+JzP2LRfZukBb3cLQfbk6B4ZCsjuwrYCu+8qvt703649o",
-	"nruB9KnnLmOp5lRVF10z7n5V2d2Hyu69ZG/OhlMJyAaWHjUfQjb6SAqfGd0vqJkGwbMocX4vIM2Xi0m8",
-	"hNna/oC3DhEObVgR2VAp2LoqUvukPXNZp6fTXlmZTAmvmFPtwD/t/Y0cSsve/et3S590sLOrCLNeryvD",
-	"CkRzHbK8S3ayIkQYeComOdfTpjX1uFwQ2khZXXu0PQqo/TAu3F61fjGKbg06xm/s2vryqOrueudD8jaM",
-	"zjwCsafy4O+wc0x/KMvJ1LR/LSjMJNmDPFJL6f0ZzeKFUN8HenIcUZrOSC8M1Oyf1WlWwKrkXLjApU4q",
-	"37tOGmtur7imjiBOnSQ4IKmcC6aqInv4C5uEg9+BpPDiJ1htOeaTlPQw1bUZKYXffDYsFPK6fqMonKDn",
-	"qIboeSuVG15ziGj/h3ap0gOSzhavZM78oFx6DyBGypz5BFBcGVPh/MK1VqbmuU8aw8E0cAaYsrYS5k85",
-	"yYgml2GEZjMuSI7Ad1UFOGSGwpVKWOhoZVhrzTZqph3c/iFZ35wlZxOaQy6rws4nHhjJ1J1bOnEQW/VL",
-	"z8Uo1t3lI4VXNy8k26KXTELGijFQszeY9StmltDNjjeaMlLmNhVdGzWwafXyA9LWc25G0zbGx+1a1sDx",
-	"3rIwb02bG1TlNmh2A5OCRjeWC1Wtb6RolTu0u98kJHVaQornWbOcjQxi9EyczjaF+iLfKaSq7vHOMyYG",
-	"oqaFVq62+95yj5211IClrl1g9sEew416CsWYdn16Dvy7uH77j7//Dzh8gQ156HduEO6+QnrR1RIOrKmJ",
-	"Hya6VGNocYROZCMVGytpGR3PJswk/j5EXcm5uNboFZwoKiAxiaBiRowcCFevGzC3A+KAsOuqYDuE9gJW",
-	"c7k/fkSPRyfDr7JTdoueQ6Vmeqnf0HYn/HuVMUXQI4TefNTgdaR1yNpt1u1uNmsOUKz7zY6IDEzxMR/B",
-	"brxgN2xtod+PSw+sypIIpUzzoAfst942zz9ahB8bZmTRtnHWhVrRHfrqGsrWH9hVF87jdp669op8cmu0",
-	"Ws54jxguMjmvSjWCbMYIcmjMpD2G4tCMFFJznwRY5b8DKg0Y/BBXnLBzclTriGARch20HFoZiZhS/R17",
-	"Z+KAf1OqLxW74bKBmxfcUEQdJYDBTSeu7DUjPdcgLKezgotJM5nsuCM+oszmy4Km552uC2RuX24U/Lr1",
-	"Z66i8arniFgxUlJDeTF+bMsE9AK9EvVnksoPYgmv3v/mZjfmH6f/SLe0mB3IQ8yLISNoerqSXNJ+BXiq",
-	"rMBsoFbalxwDKAlTJ+7/993/T6PmaaMJXxTaH28I1FZXuNd7bLUCQPkfSZUlrqqGZxWeWzZsvP15ZvWg",
-	"p+/oyOSLgXD14akzW60a2Oy1hhXKaQCjDgZjoRjW+c2oGYH7Lr3mIkujdtosnuZpzx1eI1nJiF1015PP",
-	"If+SAvrYgbkZCjoNVSokHZVKMTFaNBu5nj4KPTeyRJdWhAidn2RnE8utWaSOy/kAPPGAt887BqzGuQFL",
-	"8XOLHLSr78npyfFXxN+Crfx6b66+buWSvrn6em+pJ98v7zsaCm2cWOC8mqvFd0By4AbdNZ6/YQNgXGrX",
-	"ANiteMNbFNJPvQd31/130yB5Y2WCIPmdNH/8aI2EYM+DsLI70gGZbqN3LlNHV4TL8z2Ogaph6boP18hQ",
-	"cAKRtzb2uO0tbFxby4Nvp+412fnn0feWqSwCdoUVXSl2rYT9s6ejjnRV/JiJTJ+7gCrLWJbWGkSh5A23",
-	"ZmCF0j4QftuswSzIuMzHPM9Ztn9OUldnGDzv7sULkN8Xxlmrh/FlA6HYGMr37MsCCIvqfQDtkLOxaczg",
-	"nKQIsRPe6i8OhGZa26m7e4izk6u59U5OyVSWSu8HiUAw7lYctKqRq5YqLKGrS7M84k882He5iutdNJEp",
-	"XFwtcF2fecHjPaqgI5AeJa9ZLhbvfHFpgkmU+NdAuBQiORcELU2sT4FgOdUeEIxnpJdy/Z0U+DIc5RmA",
-	"/1vNwiVj1irCQACCM47Iuck9Xlpo0V65ZEVQN/wALgyGnKsBhS/o9Al3VeFQh5RJa4861qpBWgGU+KB/",
-	"2lQ3u/Jk7JKLgYG7wFqlitF4e95apt2D1ATqpDu2l2h8nPv4qWCkZ2Se90EVtbvKdYiHW0u50+MHe3eJ",
-	"QWtqCcw1oRozqQCBKETm9Rd2gqW1kkYt/Gqt7CcX3PrxHeftM7ASCMUt0jJw4FxownLNEEnJEr+ndfDC",
-	"WjOkyOmIDYQszRAAhpBmG0fS2iEjCs5XxUYMOoAhZYcsoKt6bSaFmeaLS8VHHRTp7mho4QQyOCHb8Ipk",
-	"Ms+p8u2x4kd2HIOqtuymV5tQnlKPDx6s0+I7KKfW6j+mvtlqsEV66RdpQhyt4pG1e+lxa4R0bfI/l9ZZ",
-	"T2u7xMzgwdulZS6z+o0+/ePyY9XL1sAmBchN9ZEC8uzZIwmxyn2yLJx2jfxvpEg325FVitwyM2kyvkBi",
-	"hI2AG9VHjVO8lTpej+kOvcChDvMHdgIvn5wVejSmkNAmQVnJiFihUmVQ2QvqtqkR74EgEZlEaVOrz1wT",
-	"WTDoi4M5YkEuIhVkRq+ZC7oELB/yHnUBkALV/Xogoiwc9ISCWqUO5YU2snAGAMb07cX9LiW3ylyrvrhO",
-	"nQ2t1i1EDehsBRRoSwV5DqEOfNDwTwXl2lXmkM+ZaOC4xdsUWA39wlyC5+mp6AK29/sAxdwVkEMF5keN",
-	"907Vb0o7ajN38z19cvdQezorOK+71bvvYEV6gr2zygn0lK/w8+z2AN18ArQ6YZi6ofkm/pXHPM+5mDx3",
-	"j2ynI4FatMpBuYFu8yl1Gec0u2vFpHEiV4ftQ3MW/djnzeMbQ2HcxZbYTFkKeZTl+R+3R3dTI2iuWqAh",
-	"tKV77XdrEHbknCYRprajehCuzMdRFRry4V9DbfAMx4tP6B8JIas8f2stn3UyM9SBo/DODluMGIma7mJj",
-	"g/PgripW1wCo0woNLLQDnLtNk97xEZlxUUIWSYie7npXg7ev5gjO8fGJBMf/FmbkBtw6wqYrHBspPMCV",
-	"2ydUIb3d9fF49QojcUc7leY8gzd1++e+7IM3DvfHSMIsB/b9bK7ZoqAZyUqFSa2sSfJBt6ZS5EzrZpm2",
-	"NyVabruHJ4+O70eIOlTecIfj23tLgzk2Un9L+jns5dYuNfHzg8nuKOdCgrplKKiDjX+WoFB8LGvwzlr+",
-	"upCYrVYvTZ0ytH9L0LMVi/XZgdC6GM3qckcUx9AnJIjXxN2gZ6TtSJhT6IuBERTMOM9Y2DcrCY5hwyQF",
-	"jgS4bEqxkckXSR15QwFLBwLbxeI7FWLZYViEZf7tzZhZIKULqisLetkv4AcVxr5WxruUHOaxwqELQV49",
-	"e0IenT74ihR4E8nkqJy5FmVtSNr1MQL3KR8jyDBHPR5/nkM1Q91UF2JETiXZBGE+2rQMCj/1KnyUAhQD",
-	"YHG+jTA41CueB7HSUmF21UYnK2hnHDlMXGhjTYQ4MbsJQzPI6IzcDV16g3+eZ9jHkYus2WQilxOSc2F1",
-	"v6EsTWOZD1b7vDc7/BX86oNHjwI7+/QonuPW1VUOc/BdWzV/jn0ln6POeJ+6aBHvBXnz6jlRbMysJQc4",
-	"Gl5jaL2U9NJD9099+N7OyvVCrDWE+npNJm+rs7da8jrMgKpvnOeFcJyivDA4Q9EyMMjAn9HRlAvWV4xm",
-	"8AMin45adY5Dmr11mw1blVtdgmVvf9WQxBGbTilcaQbL3s5YxulbN4VS0NJMpeK/47TlNRNvPeOBEkf7",
-	"trfwO9TbAnoD/v1WsVI3bhspBoUBNNe+Yc9bIc3bUdBBfizVkGcZvM5eG8tSYA9tM5UZ3O5arWAN5Tjn",
-	"I6hko4tcUjsU+TanaoKjL5S0OjRFhxAgUbx1+NJ2uNSwtw6ewn2O2+23zNANHNsp40rcUI7qVwfHnRVm",
-	"IxlmpljtDntYwHNQ+gTpGuDKDlqdbIxTGxvUK/Rju4bBP2FpatCvZ7npihlN7RB9a2poUK+hi4H/SYP3",
-	"kRtAmAKOh0oLFQQJGiBsy8KypuOjo4Hw77DL7nuK3GDiJLjWg6yrRYFgUtAQG6/jO92/R+CLyS5MmpB/",
-	"/P1/UFpW/DrefaihKtdHbk1XJbdyV0bxgi0v3KpPtRcV34FL6ZYIFtT97teT9FIOszRuFazmdID343TD",
-	"bq31RNxIMdZ1u5G6bBZXwgyDdD8Fg4RhwWTeNkbqDqD9e8YMXTNkKQQbGUeYF0WxWxOpj+dxaLeqb5tR",
-	"PN7MyE3j0oF9vWKamY/fHyvafGnV8LoMs10G+r+BN6edU98woTdocfWqFD85fv7p1njL9mc9eJolZCqt",
-	"Lm5Z8H5ilW6Aah2WPM+wEg86cxGPG1OhLXCoaQssWa96AmT7eVNB9flfLKuHQt68euE61GAqQbtc7w67",
-	"nG3Wxkf70SceO92hjriObNycr2zJE85lyy47K+thV/OmGAFe0Rt2OwpkWbQSBoqdptIhzMsxgfs2tqL8",
-	"mJ5mCCrSEMoRqSxkttEo4D7SowLLcLAox/7TV6ROFC2m+1uP8ztn5NbjfBAb5g1TujMcn7qr2HVmlHPs",
-	"HwgjgswGqHCSwvUCgSJR4HJVrSxktNlXDETGx2NASfCYL9zazTcucg5Zl+CAsL+fHj3y/UUQVgARHG8Y",
-	"oQjVTosi56zdDyZaTHGrfkyNHky4pYkjsCjxYipx1JchCyaIyzU+IFdMZCTF0uDX1gRJAZzywpkwLpf3",
-	"MaOKKaudpDXMnG+aPhCpM2KCF/yv/qvwt3OMupMhG0vFvE9HX5gU1NuBCGAiSjM9dC+Ml/LUg41afpj+",
-	"+defXp+jtdzPOVTUHT+oPEfDhe9Lv39AnkACjK4Tty0d+GRsnvnysVXF9o3Q07YBq+eRaVxZdS/TQRp8",
-	"Vb19zYKYFTc6XMymEH/UaPQSJcpw4zqohf5WMqK5mOSsX2rmRgDJMLCn2skpWK9zBJyC0v2RYmaDtQuH",
-	"8HSDHsjufjcObINsjwcc5bHLGLLWFQji3v0jbIgcbvnGnZDhG3H4M9erIcWjkYZGJ/4UtS4tfW0CyrDE",
-	"AEKib21bOMxmEKImsK5ldiNawUNuF3rwjOhzeMuvmGnBrewmx4N0/o8eqN1JOLTzNerczE30HGa8qIbV",
-	"+gRrdHeS0H92zcR8e57d5uYMb5ZdFEXMv/xMqhq3hPT8YC2zEgmkOZDToyMyaL2IOAezvXewt5/4TkN4",
-	"S+U7okWBaLvp77TgTKUJkQWOPMfus/8Nv/tHHVDdym4qW+BJw+RG+ibF8QH0EALY+HiQffa8rrTXbAJ5",
-	"o3KMaOdvVJ52q/VVbyZEamzo9A82GvabGNRuNerO7XDrHQDxVgCVvgPUwS5mklWb1xJJQmi1v6BnuzaE",
-	"YZM6bFC3/VZa5fBjMitsgbW+CgamcoU33/bMuzmtbUWKX1vDDAJPzm78YNs0FSOtKuKyGBBeU7f72toD",
-	"5fKIb90K6e7Ya3Om0XXlE/FcfIp29r4ZQBd0Bl5tnNnqkSZ41snDTXTSVdowNUbxYYlZ4XTiEpEwBSlQ",
-	"hoFFKlZIZaD9Hjek1aW8tEzJOP/PQQyqqk+LYu34W+nTtP/7Uf/Rwdv/6+yw/8sX651zvvN8tV5dO/2m",
-	"+BQ7vSH+v3EuJ18kC7jC1pg82B4sbTPiSshDiNCcPLQ7qOjItCt1NqO4h7enuB6EbKGlrsxYjQVJpCIF",
-	"VUYwRXQ5mlpbnAZwYQMBcfY8318iWjoCJ3GTaA/I8zbRzj2Al39gRhckkx1Qa/909KvLvAMGRJZmJGcO",
-	"IVzzieiXxQFJ3WEOy4kRsQ37m8DHnwQwwa/cyFLougXn4bxudlJ7GWalrnCRcT2dD9S5oQSMgXAR84F0",
-	"fnVVqUgTzti7XudUY3Pzyv3l9tXVcrpReNcN2tdV+DleT6Jr/9OG1uHOhnH3SqyybQNiuKWBG5LVZ7Fy",
-	"PVQ5mgHfbBLKjDPpG4f7s2q69Uee3jhciamU11El/LXTr519MqMZc0YD1+R3WpBeOixFlrMDBB6xlsL+",
-	"OYGYBdbWR2MZ9nv6AI2hg5Gc4Q+H2lCRUZUdHp/cP33w5VeHdDjK2PhwAyU+YD/+I2t5jp914tZtxdYE",
-	"NRzr+hI06s0qIEZfiueRIM5IKqRgKekhZ67Q6rF1OQSZEEGRA8JCahSnOReTtC7ig/5T2rzNSgZtSVsI",
-	"GNDMwJcMKmYUZ9l+MhApVuqBXYVdMdm7KS01YM9DDd+YUVMqhlV89uMBPgb2GG5V8gkEffZjDCv6/Agx",
-	"L4XybG1n4fX4WnZhEliZY9K7AgQrRS5zKvbx1xPSu1RyjJyJ5uGl+6T3FyXnZur+PiW9JwCI3kDegmqK",
-	"ZAcALgRi5b8z8MNclBmXu53kbmv+oqFCnXuPqAOfgOMKKN8u084b8wfbm+al6kQSh3AMtdNzvSBeXt5P",
-	"yE8XP1rifXl6se8TeqqO8Wia72CPtw6tHVT8oLpMLgRv4GxNOnKV+eXi6tAd9k6zkFsjWvxTpB8vDSpC",
-	"Xz7RAKEkPOxCE8guBJiIJNBSqHvsrnxwGWZ4GIi7vU7pC1IYlhMXIGfhOOkqL90Z5qPbZnHvvKc9Zj42",
-	"ZGsWwQro7gEyQscGJqoiLr0y+cM+CDjLmmL/Gqyu2onkmoALTeJrkU4TJcAjzgb72JzBJrTVLFtbavhd",
-	"T7eaLUcFF55OUHhyo7ESdpnK1pfSlrqkebOgtokzAhDyjKrRlCjQ/1wpPTp32Ds6MvhYK+C0Ua3tTrgY",
-	"8ZzaxlRja/+a0ZmrNr5AG6SrPcE9TYZ4o7dWzkk6bDyatkH4ARoIjAx6Ezvvw6Uvb1AV7e++i6a8HXHG",
-	"KiWFOokI428AL1nt644qj5acmavrhJa37HZmTIQEPoeEscN4IrXRb7raCTkqhNyD0t4E0mQktalQGUY0",
-	"Z9YUwLNLem9eP9mPi5kYbCYgUDh0eXjBekBa+/XlN/lcg//3/yGKGnbJ1Ev4JSFKAnicVbpGdhd2YA+b",
-	"QC9ATc2YpHZ4DtKsMZD09ngMGV2srSLJaFWngBuCec5GZnSREJlnzO4dV1hnsZGoapLJ1zSqHrn1Xx7e",
-	"Y4TyAxLym9Te8C23A54DseKrPI5P1qVe7MK3GvvX4awEQSXH/ij4OSaQ6DXEkGHGilyCwRdkFi47oY8O",
-	"Tr7aei0WjKrGUpwcN/JQTo5O1mMwL7FDXGH39gb0QHNNEnew6/1359MR63quY8kpStKOkGvWsyVTgZQZ",
-	"hiff/jOji7vnLQ3EjzthNVmn48IuCHDXhPztb3/7W//ly/7XXzfZycnRyYP+0f3+8WlbTMbYyVZHtpex",
-	"EZ/R/BxUEpYBs9GQN7W9wtUiPzfADlJaT0O3F8aBFPxsgrgLWrqSwoVi4PMJ+k2BYySi5NE8Xtx32XpF",
-	"zsbmHHkX/GK1yblUZgq/Vcp3QrT0NXo0AyBCp5UPRM/MJXHEoSG/z56+kRS6nIH/2gOrMtXHnYVDVEEd",
-	"TiTROZ9MTb4gQ5bLOfmdKTkQHlgLqJAL4guLvJ9Ct0IgpydxjJ07wdUJPYVPxWpNtoJCsgvdwENyCXxS",
-	"JYSPawyphGRKFuAVAlTECvcCEz68axGhW+FfTrY0emp5kFombgGQcfuGLOskiyfNaB+T5WVec1ru4OS7",
-	"Y/e5jj12Io1C/jKloVDctZSb8gKtbuzPBrmoPKsbzAUrjS99nu3XfYZS13w0HQhLOSJoaRpgzQHWim9v",
-	"mpDUtSd1KUW+22nvmhVoALhyg2ivth1hZbYKXm+OBAaTX3lusXNJ3ejVR+oCgFNTI1jB7KTa/aj9KrlY",
-	"MyLXO8/vB2AGevgVP5T9RitLN8/dR9XtWcPB3NMtn3bwcQc/THrY/QqimlIRIV0eG8Nc4K1bw+2kuiOp",
-	"brK8CDoEtzexT9xx59Xl3ZdVbdnbbjMknEYX49275+vuzKpq0yGGzrPgLDRYiJVdVFROnKDRb0UJC2a2",
-	"xwTaCDDGTSCpMhOcSxQWPURcrZhAcPpCUtkGOqbm3XeIihYIhD8wEFo9i9uL53o1PqN0tqL3yZSNrpfn",
-	"wXWXAK8TQaocFK7hkICs9dzH+WosKz8nEF+ss1esfTnKSwBR88yVN1p4B0kg9g0bO2T1jrnv7iPBmasW",
-	"YMMlvCuSqPfkc9FG3Ry5I8Ep0g4Z8w6g1WMEysYaMmZ1UhHWgkEfsZVNsSt2E28urRNfUoc55Teu+S/X",
-	"iFickLBZ85b+wlZr8GY1Ipj39R9tHnf3dfD1svrhr9/Q2xNpQByfiz59P922XVHJdN/zGQkywTyAmdSA",
-	"KpkzSEuQc6bGZR5mXPhWlWB22kEwbPevQCa4mnPFaCZFvoimXtjRtbN1ylWeDzR6gycOrD1TY6CmkVbU",
-	"imFlWvO526E/Q7ZxI2kojgXd8xXo2J1jG2joW0Eue3XcuQLo0tx3hM28HY7yTg6X3WF776KpLKRHPRXZ",
-	"6tpIuKux8L5xrk+v+ljhypjvpMJw2gwNOJxiFwtZPqS354yRg/95OKQ2t0a9GEE+GlNfsxUI9z9NMdsL",
-	"uwvpKbS6MvSaebeolsIVwVtdwdpWPc1N6XwzzsWSkJmUWSt8eOGaL4OO4cbiqptAjBOqFFRjZ3RGJ0v1",
-	"TSdHGyTrZ0wbjvk/lxuCohjpwARdaz7I7XDlc4ZpA9LHKrNQ8XLnwLZc2831O7s80lc+Fd9hZvwqh/c0",
-	"SfGx9IAAv+9Vifc1/gdgDO1DzbWucDUIdBNzavyTVy9Jr641G7PRYpSzvjZ0whzmQyaBQ8wVN2y/qz2P",
-	"tWC/V09nUaDC174yUKo2oEdNZ9Dq2/usloisN+Z5rkn6/j2odt/RGfvwISWH9hewoj8swc1dZJS8kDcs",
-	"p+C93QoPZDcZsA0GigF8xg4QlDvFNrllxVeMZXQesiVablJGxBcSrlljpHEe+M68llcFY6NpBBRhIcyU",
-	"aa5ZRjTcs6w9QV5pnEJfXt7HtNMEAEO+PO0zYbl304s2XHTFJmcsno4GXd3se8EznnGKeWk9Z8+kcO1w",
-	"VrBJ2kgUrn+P6KTt8n+YVjCKdat3W7EY7MNnEYaVP7ALjvX+/fuPiPG3QWbe6yebIzu8lpNJzp64sqnb",
-	"CV2Xrx5X02f0ulXu6Rg1fvmern733pZRzqjyXCKikDf64m172MNmTW7c0fVXVOBUumBpIaGPQ/UYdcKV",
-	"CxTy8byIJ1IYJfPudn7QhuieJjzzPij7WBTM1F54ISeb8u0dAz+Y2d3RNqRUQidVN6XhgqRyPNbMOOSW",
-	"dPNkpmqpn3Zlen/MLgF31VOk3pKktd0RoeCXdiv/dmudojk6dlsq6pHihilN42Z2Y7dWmVT2jUM2oQII",
-	"XDtgnqp91kxWTdFB+bIHwyNYN8T8/YOTrXNvdMHo9XqDsV6aK/cAuF/frTu8TTXkG56gw41r160VJnkx",
-	"mrED8o2cQ3LEczJlefHntfVRfuRuHElrvVdv8C2FV827PovoWtqMuKpomafTBL1CYPVksJdRI4u7quzr",
-	"x0yBT28u0O+8m9wSbA5veLpVhPsTACu601uXquZcXJNCcgGlSudYOztkkBPkTnsjpdHBHbv36QPy/Ywb",
-	"w7KzJqaiVQOhRLHX79t/90uV7ydkPuUjwJXDIpZ0CIcBnkqdCt8www4+DuZiGwSjsVsbYfu8AYYK5WTP",
-	"6G87ehRyl8/pasWq22L80io8WPzArfkwIc8ufrALiTiCWQX/Nqa/gYfU2pyGibA+uro2Y2rCMsJFXA0a",
-	"09/W0Z6f+J248e33tl30HVd8KwUv2ZsoxowL+jRTGY6irlNtVAk4Qbr1xMlR/JFrIec5yybsGc+79CEf",
-	"1CCCzYkPLFUPQqEf5JtBH2HdcBd7j8tG2hKs67fhgJ6LojRthMllHSqnYlJ2FBU8fnJJTr9CYAV/XwNm",
-	"SbEJl6Llf2Ci/5fHrWR52v/9l/cnyf0PvT4mzp982P9z1Cfk81q2RKrYhfveSD5iW918qZhm5i7CXd0n",
-	"xNtemx6S5qY9paMpNqaoQBkaxOVRP2lesnMfiYH7EV7pmhXmgFwYF1ayggTfFqBykV6FFuUStcNhHS+J",
-	"085MJXsm7NWEGMVnsyW350YQJdujDmHH8wjwEF6IVPbugDZUKC4VN4u1BZNuuy/9/fbZUhVSs40fdbcD",
-	"wISxLE9v+uiVu79iFpuFc8LH7Sps17f6Cc3zr7lCUDY4KF1HATnhG83UJQLZ7IhMpWShN0HRcF/Bry/j",
-	"CcJruk/uczGUwGo/Ifp5QGXx8+XvIL0jYpU/bRIy5ZMpU2RmdY5SWcmxf0AukBdIheci8J3X8qjRsKVZ",
-	"vtKdHxhUbdxwzYc83+BYwFr+WN++MzutZOJjqnckn/UMjPQcA9tPSCn4byUiLjmVPWwntQOHW6aLln3v",
-	"5PE5RjVhF7mpbAHoWVMpHFadB4Oic0hfbokZDquzwfrvrGk7jXZ59Z9d/HBPwx5YWzoSMlu/tt1bW7/c",
-	"16V/+m3DMdzhXqGyvmbHLhHy5LkwTBgfTN5l47Jh41XbZxR0Y1FVmXoje/ogicMeOMTbBBQqfAvThDpg",
-	"dMDjQgCv0LkAvW9YxtZhqLQroZbmVg28e2Vj1cm7LOynLw1fWyzS/MbqJXApp3JXcc4+ul9mkyzwC1AW",
-	"rbyr88Fby+Tymtm2ngn7wnoVdjMEgh7eUHxCRUZoqNa7NV1AEgBg2FXuIFKvN+KWmynjyhkNA1H1QsCz",
-	"4QMzVFSmIXygx42rQoPzSbHt/37VEyCcwkksx5KKxXcr8EPgBsujobwBR9SIETWlwa3a02eljvrWg1X2",
-	"N60bynF0KN2CyL0e1QyHPTd00TAHqLOtyZRTM5Zq9i3rmJG/gVyztdN5cNSw9Hs/I0rhL+7/b/u//GeH",
-	"pR9YORFfvM+1xvwIsL4xYQKSJdaP6miDEoXuE/gjWvu3sDkgMv1G5Zv4hVyrEQ0eFH0O6SsA229IUbq8",
-	"CVwBn67Y6EVcOYi2RmUOm6SE+b7Hy36irJk5tWatk70JE9n6CA2s81/w1k/p/NnVmgi7t+xoi1JFt+sS",
-	"8zXFKpFbZbO4z67NNHkDkGIxZ6BiupxBn0GEHbMSJcE6RE/MSehi8lDh8dz5aGTRWKsUE+eHC8OgMMkl",
-	"xnXE/HcKYHfjwGFPZT7hVoYBCBu6p6qoJkC3299SMmOGQre6hvMTYCb6OdfmoMjGex3g7N0JMy+fv3wK",
-	"eTLtj0KDvOqj1kyflExr3+bRg9C3MqiKIncoyocrhtMJU+l6xmRyLmDLISaU/uUpdqQB5/Xhe/u/59mH",
-	"P0O3jf/6x9//J91PsCEuOTklU1kqDAsPBERRMQh8DujBUHWua0D8w7RUeWoZHAQ+iKUc7AF2QL6rW9d7",
-	"Ioq19To7PMzliOZTqc3Zw6OHR/VIj44fnYyP6Wn/q9Ex6381fHDSf0S/PO7fHx+xk+yr0aPh8ZGbBfv/",
-	"2PvT5TaSa18Uf5UMnv8JAXuDEElR7d1kOM6fraEtW92SRcl9wi7frgQqAWSzkFldmSCF7tsR/nQf4MZ+",
-	"hvNgfpIbudbKrKxCFQYOomTzi90iasjK4bfm31r+cThsIdbbnIG9beQPwr4tjA5LKwwrsRFjxoxmE+6k",
-	"3c8LnhuWGvmLoBrfMAnxKKWyXx1vJM+4lqdpO58k4kfskZS/dLEFyl9ClBJbbk2wMhYOv2G9FB+2j9Df",
-	"SHM8/q+jwydPdv7020rrWLGAAqhEJ7yaNZqHsO5VtctedQR3yfqoz3O7CsWVh2pJSpO0QACRCRNaVBA3",
-	"ni9dHrI0OIv23e/pCeOJqjuQqLdFCvpYuEqhfvbINOJb4UJQiWpXJsoK6EQ8xUzBU5aCnrOPqpC7lrQi",
-	"rMfCDADUhU5Z6htD7I/NJVzr/5AoCLVB9WvcTsA3PIEM3zrdav2rfQ+V+j98tmE8RmwdHIbRmpuAi3Wz",
-	"7A0SzPeRufHBrOM9QEpBKJeE+uEhS4l1PmUznWdE+5dJ65sU05cPmRvxJOdT6uyh58XCigx4D6p8hBOW",
-	"SnMurTjL5lIBKW9FpiGNLbnV5QC8OwviEYcrI+EBDL3SvKIWzCnrwZAwIzvTcy6VOyJdWRO+dbOb2MmE",
-	"bjCnjKtESYUAhGav+xisqZ6WXME+c7M0l8Ca2x+wdMbN99rZ9+bNlQLu3+DK0lcKbgCyAGdlZ3UWdZGl",
-	"98XeUB9GR0YnqILRxMZEgRt40evP35p+MDy1Tq3gO51dv46qsUrb1gyD8/FKYbEwrWRH1ee2noewaTeN",
-	"4Ya7uWOY1cHreL+D2NXj2PG4nBuLnVHOOnoNIKEktiOfLHJsNyBVXLUVJpxIvlFFlTeomiO42iFAeJua",
-	"ROjSQI+uz3ptC6xuzJWj2XKWGvO+k5ZhRPkm0nTak0sj2huQ0m51BhVNexy/cMqBWLIJ9Lba29np13gU",
-	"XV8nOKHCPmh2OrwlfhfYb3jdp2JxaXzqqm13Np4Hxu29W8qIaaMmuj2P+c15U26jYvQyalP+WlyKjVLw",
-	"Lys3bAyHtM5jxQAdbfNV8pPV8bVWkYZdu825bS3Zhk0NpxRdLvGOc7seWd7UlFk9ALGWOZlikGNggK1Y",
-	"RsuwM5t0G/9Kgks353KrnLwV9GwpYdi2vws2QVjNg4D714qM+ti32i23SJSzuhO/YL6clY+5oUnXNjf3",
-	"Yt29rTSg1bfGpht4DIKQH7IXgBwhlCiN5+WyMmcGiaQacZFLbnnZ6nE8U9TkJu4+aSAjvZBjuygF67lj",
-	"SzKw8m88glv62zTC2EIbGL2XNu8kv4fh/KRHzLqrrkWTBv7JdQm3PtcWMm99aXBIqycNZC64QpNjVOor",
-	"GFd7Hm40vidPb6ST0NfHvHLblh63hHE26+WbqthpPKFA3ed4SkUF7RDE7EHDa6tZUYJzJ4caZKhKMutL",
-	"2psjvEaJewEN6YQa0+5vDRTh0xuNUUsh9mH8VVl79LD6ScikmUsIBsyksqaPrhX0n2A8xjBpE8UN6sWs",
-	"xy0SyBx+xf70DZruVPXbh1QBNK5A5BalsBBiZWc+8I/oATI8UWSHCVurka8AxunCv2glWg/8q7Pvz6Bc",
-	"lf0CC8gpuSeq5cfCEmdEsWAJbtz8LxZufh+/1iqDuu0bsdmR3lZBV31vRqARfW045/VNsAGCKfV091wP",
-	"D85R6kZI7DitZX5sl+YB3q3WNA/Itqswf5c0j8NblQabkz4aXcx6vgbpb/9Xkpi//2dHYsJ6ERCw/3qJ",
-	"HjuBf+srNiL8Dohepwi9zvdsC9LdAN363njVWrC2K6Xkumj7Lq6RmATojQEXOoZinGodeg5vBQJ7nkXQ",
-	"/Qvd46X4CTqg9zdsig3It4p0rXB0c8323pRZbyq1HDEz0yW0I8piT5XhE2ybO9NX1PFNluC8nXMrzE46",
-	"LEAxwhNqpXW/lBK3oqTeDffytjDR4otFClmLmUzqOmrxOtfoivzdsPQ337zB3L6HPfyXNgdV/d1uIw3Y",
-	"60PWk5lQVtpln+mSvT5ivdHCSCWM6bPYkQTbXa2kkjd6TeaH7n+OWmOY8aiizKcOHsASr3CnaSRCUzvg",
-	"16OfRAbflg5vKaBFVSrX9ejdLZlE/ZuvNbztHKYtq3Qz1umtch9qc7/ytTHj3daRh5YPudmpbtu/9326",
-	"6yu0MgbK8SRvSq2HhBGBTgvOW+5m2ncrDfOPadjA/j+dQctbG2cOZTEE0MtqPKytOKBbOwOeUYIqFJ3a",
-	"E8bp3zZOJ9aTiSjBLmnxOPfSC6myE3pCOkhUIIoqihKaG/SH7AxTgEFJkhbd12mtNvcWg+TZOrbAPxBj",
-	"EX6n0Qtgl5zzpUM80NDqetkPvJwP2Jjn8wGby2z/zOZcWTmG1BtlW/l8rpVEuy2Quene6tF/cheuLRXH",
-	"0K23W6pJKQS/MGzkKd94VFG+Ysl8ON/byXSBV6z3RpWSd1gJl1JctVudpCN+9/aJzzyymsELqJqvkOML",
-	"UTa0IM9h26rfbW7msh22uw++fTQn5Yq2Wn3TR2temzbaPNdD9mi3ti4sjiQgCJ4slssLUWsnLeboXKH/",
-	"U2JhS553Y9afZBtJb0pwQ7li+ErAKWSvquGXBy7QvlJMRqvfyVWiaqiG3d1LPYemq86iK4HUUqqpqSeg",
-	"4UACzU33h9xidAbB/AuOyMR1Gq1tl6OEwRYdeNBYn9ITjlIpRgePYndZR/MBERhKU71sXdXGyqI31+be",
-	"ZNlnLp52ExWhULulSJv1xtyIfamMUEZaedmkvn2zKNmzF2/2bq0Hzk9IhvBOcNPOTLwkzc4hcHAFVWtW",
-	"74eT4vkBuqDUX5wOP3tRtGJYrJdN1Vm8sTwiCLltaI3Sxf4VEPaGFlhjRj696RXt2tVepJGkMEhYzLwB",
-	"xlXGRgIKz70twnoL4w4S+F38EWu3p/wte/6gd1hW3TzYZ0ih6H50ltW05MUMU0wzYSICbCIu50szYOGP",
-	"gW7cwTkW3zjbCpmu+iEZn010nusrExOXhhS+uvOeOKuh/guaSy/syImMRPlUezPwXHWYbi8p3Npmmq1l",
-	"iQX9GhN6nXyO2GGpOU9FEkvWInXmWVgjs4pOtiOvB768izYIp8XH1SCrmwwa6cbUdOy6MYL7E2boihuW",
-	"iWBl7xZ+bJLZtrHC4u/uVZilhQSAVdOvila3dS52HtD1ssyzaRcxGmziR4bBJafQ39SNlCx6aozxvdvg",
-	"Zyp74S76vRsaFrJLBVxqZmt6NH+23IOaha8HB9dnlu3WOaKqE4zoKG1J5WgoE++EElccmKgkybkd618B",
-	"B9ZPM1zyyabZPbBJPXdwGz2EtuL7iqZ+JTWk544ofvzbN+dYx+ivf4wdvx/DDSn1a0yUxyCMcSjBerw6",
-	"fzF5tUJcbAAVvtjHw3c8dqXgmbvgbannhe3qbO5+A6+ezON6UJQT0HzYwxlw9RY5d0qv+FgR8cOPiaK6",
-	"Q8z2eCfCI/nEhspcTCnwEXmSRWX1lBPMjU5UWh/8eaSTSrXvuwSnMLWhTgicDHphYHin9OJUlKUuU0hh",
-	"qXipoFZgqnWG9D9xgSjHJFWaE9TpA9ELrsSOU3++lV5cu9apODNdyMnyBdCEZJtl3AodeiMLHFJ5JqVW",
-	"bg9nU2Gps0K7dLtel8lLUZpWIzGGE7rohB0ybrHVKZjTUo1LMRfKovdE8PGMGX4psOOS+5cDIoYjGybq",
-	"XDiYsSF1JKUHQw1wywl1z4LfMmHF2C2w8vRk0B24URH8u6gc9LCtHNQ/+L2YF3lnQ3dLv3rBHrqtlXoe",
-	"qwGNn4PhvOupD6Pagkzvh/jadQ6+FePKKz+N97VMSsdhWIGnJjoHKv1BnWC/cSyqPbeL3eY/3Nd0nutF",
-	"Oe4kiyFF1MBFFKZmvFEQ2lKQohQo7GdF0amK+WucbVC9CawFgGLfZmbgYfKvvJCi9DdCdzK3eyAzrx/p",
-	"cM/O/3Kd3QNg2e1DoCmYcEB2eHPNX4BY61ube/7h1Yj+wXbJtF3TVhXvynmhS5tCYlXBSwMWl/t4qh4O",
-	"84GcADj+aymxTpnpGk/VC8isqvZXPnHyOm91W+sl+Sd5nr+Z7J38bbsz/cxcwo2//b0t42+bGaoPjgaz",
-	"NRFbOFFr2TxxHen4bU8hSsv/Clb/pq2Rb8SNEt0cJih8feRTwt0cLeigCRBhi/lTeD0Qi/0sLfn4Cts4",
-	"YgpTDcGgJq4GdauYto2rpgNb78NpE52F9re6Y9DE99WZAQUEaM84Kq+gpdMVq5O0BkM9RH0SAI2xYyfE",
-	"GOyV+sq012v6Kai5aNxnBcIRMBOw1sM3rtnK/qMpb/N33gQVujZNdBDha/2p27CPXnaWunhI3VpBWE8l",
-	"5H4l+x8sLaxWafQ/CfQRw7G5bPY4e7oLY88PEIeGnDx6ETGqkOGQDW/cbKHBctKVixdN9i5YRhD27Pwv",
-	"Jyx1iBAzSMAGJXgZVPQljXOdqLCje/CIodsZzphP58I90FtZUmX6Ck8Bt3B3m3NyJ7A0l1+SY7/mEtut",
-	"3uCMZUDf7WycbEqLF3ldwEokAqsUIRkNOsvLqbDpkL1R2GXSCHYhlpDgnCjcpKeMq6UFThigmQ/8rVfA",
-	"qHEhCst6xi5zd6aURO6NPptqqA9hqRvRj7DWbQsafr1uNU7FwDUhYpOpGLIzdD4DiW+Pt5TJgB7Znhwu",
-	"b1Udi6/9A1dZF9TN4Df/FSQ3QVL6r2K54JfCxFaur0Wjg0qtT+hZ19GNcUNs2WUSrt3+m/D6xjcJZUVp",
-	"7uxzdjDY3bnrNtqD9kkzRM/edJC7ieUupMooA8JNxCl582BSgJWN8SzbN1YU+LeeU5CKfGHYaGGthp8N",
-	"49CUnkGAoeB2Vm/cSA9YG91qhlg3yQSvrITQEuv5rtkY/gLPUjYVWMt3g4htiL99wdHamgN+V1CHk9KK",
-	"5ejyLqGrIXZ0U5fc9FtxnHSNk0ThVfCpgpnFeOZ0ICNydHoMWFby6dThvC7ZXHCzKJ0CKn+hXDonlUtb",
-	"czQPkBZps4AI0sB9Rbc02EW8x1Sc4am3JUVg6mHkHpNo8rz3vu7kL73ESdRGkdNelLmt0Cm0kT5naJtZ",
-	"euuv3xIN3axiAk8bClpi0fMP3cJODMu008pgwzVcD9RDh+wHaHdGvXHmUI/GMlEIlRl/DkhwpEDOecJS",
-	"9+/XfCTyNFE9rpantJTQxA2KBvsDlkatplLWC0GTlSC+OxeZFkhfFo03ZT0f1N8vCUpPWgL+8AzcT9Ig",
-	"XNOTWloYp1BRfMXLbH/M89yNM5cT8Ww5hvYuU5Gy3mwxMoW2+41+2fDUcc1V4IZIf3BPuhKjmdYXH8o8",
-	"rf71nbAznUV/eA4af4/+5XbuG/BnBWSBA8K9mhWdkjlfIuz4LMv+wFmy8N10Itx/FUINE5UoKI5W/EL8",
-	"OOaIXJU78kevr+oJ03kmSkIXaP/oWRLd+ktVLGA0PFFmqbRazt09qxMB5efoJmj+5h4JbVfiomsDobgR",
-	"H1+cVlxmLBPjnJfYC51X1bcjMeYL4+yZUkTFgmM+F/kzblqNmvGKx3wn/97aTMIztrI1K/UqXBi8D3Tt",
-	"I08L2+IlObhBq/szFu/paCD+bup870sqnV6DbXACj5QRli2F3bb1/f/v/96++30FA611oQgENOboYr/z",
-	"y4yNcz4vIL3GavaE5VKRGrTFHNZP96Zd8NofebyaXFOAdZ19iwPo1Sfv21KIOlJtw9UfYcS2suiH6Jbq",
-	"CQg7Oz6Dbqqe0lE8QL/6VQO+5Jm1oDFD8Xm/vSmmu8nEbTEfQ3PNa/lrOkXj20iW76wYPjLMi+G6Fgi+",
-	"QsLhQn4UeYs79WMtzzn0+F3p67vc6rqGpvBxz924TifY3t6AYA/ddTPX+b06y7vD2WfA1bDch1R0ShCp",
-	"Ug7GXFHqo89Sv/MyqqjZAwXZncozCHowltu0pp+H7LJrpYDdfsqX/4JWur5nQSvrpuwLeVzXSrZaoRa7",
-	"USTtVnMP6nnbjXQD/Gq/nNdJAfDb/aa+hbCC5pZcCeEc/gu4FPyG8N4eqSDpd2+w5/N/1/p9fqjL7x3Z",
-	"bXw9OWc/RBIWGqWYIfsLzxcCrYCZzjOW/vormG2//ZYy4PWYgSZvwI2B6myisK2pd0vALaWx3/O5cLfp",
-	"0v0J0ll++y3ts4nMc6CZrYgP/JgkGiRtmvZIZ8vdDdE/nr/5nrlbT0kDVZSy+O2L9zWzJ5OQg44RjW90",
-	"tmSWjyATsd3TPBPcTUP3iFbaHrfr3jXiFJwEevSAGJw0sgjVIPDXvbOFnekycMnufSN4KZzKPXZ6dJvq",
-	"UnVLua0B/3kBjHXuucK6PcGzDOnB3CR+ePd6/Sd4J/we6merY16ngP3Q1EA7TvIcLkCM+qGuUdKmi92u",
-	"3754vzfYe/vmHP7vA/zv2ftnf9gb7D1/8frF+xet5xKTkJ6FHKTtcTMqO69nMmEK1PXUpmdRIsW9qE5h",
-	"Phw6YDvcnQ7umUcWPK+jJU3OkKWYTxx3UD71bqWRWGry8LldRwyrPVwmM0gU6rzgCqLMTjNgnn7o6UG/",
-	"8ot4pZxGwQ0TH23J6U0h/Tj+jqdPO1vrNbpK1xjdB77FD7liGj1nMv7/r/f3r0W0j1sj2oS8MISYTXAr",
-	"Ri3edvMaGsJWU3h8A1MYFni73tNYWCMzAf3TyfmgnMWTS1OVHCN131qnQ0z6dbRbG1Ac78ZTYN4Js8ht",
-	"V3eRKHdkYWYsk1lLuawD15Ziq5BVITzjUkiwWN+/xb+zo6UM7kt/0aAq7szIsXYbqSy75NCRArtmCq5m",
-	"2jT3iY8I8BysNTbjGQh+WXrguBKlT6PO+pun7Q7y43Bpqy+M1mbbnXWzesLWvXp/ouMPWl+02dskI9+9",
-	"OH+/D5I8JvP28rRJzHQrLT4uhbLbTaIb+wu43GmJXe4tzC+CLH54tpNoTu1oJjTVnVq/oBgc6zn+4bGx",
-	"XGW8zB4fHj05fvrV7x7z0TgTk8erzq7rd9e6RmHRnRUx4zpU87qLhdtcnjbaSKeI0oLweLcx2G3g0sEd",
-	"N3Ja7QlLnQwaBpafFIO7ec6EykR2mqiCL7HBH3vG8/y1nvYHLP1Jj4YTqaSZ0S3BaC4XCm91aEu9OwYM",
-	"MvGYLiEMjF2VT1n15D/qEYbCRvrj0AHykCalGo7v9Vy6HUfF7k7vTBTcFT1NsdB6v18n1ah/Kubwhs9w",
-	"omDl/WuUZbcMtwFZgBT3C1TnSE+xvdLvuXBKOZ2K0k/9Gj9JiypE9wyc1Hc2I6h9pwgolJYHpq/PrLpE",
-	"3n8kuKsJ7nVq+cpXV0WIT9alpX7SNTi3omhPzuVFwTj7hUPIIPhEF6bNJyXnfNrdvJEXxSPD5FjX2ucQ",
-	"QPhixuvQFdluclx856r381utp7lg5zMhrNnbpJ9a4lIO39c9kes83X/lRTWDkOYJ9ZkAmJXx2m6yXsdl",
-	"HUorr3SZGdaL+VP6w255Vn86DsutXFZZ2/ieXbv/u+0tCtO5VKb+FW524Ct2S/qOdnSLshw2S+QKh1is",
-	"uGK1XcFKfWWomRwJNYiAts3bom3PvymEanyRDPvdmV4A8HS4iPJnuFHpaE1Lof1Zd2svSuQ6dDO+ecPu",
-	"gL1csYUq+FQqKCuE1oZ6UtveN3VYNw7Tb58NUP6VF21HG/Bx0lYi6081NiPc8dhveR5/4cXuR3GuMyBB",
-	"Xdtoyn3XFTdY24yV1lm1i1tw3CEPeon58vptqCBFb7s98ldenFvaI9ugi/uiuwWW1Zf/wr0UihCgBsfI",
-	"kaGgXNzmInO3tEP0BqhxnxfeAXQW0uryZrCCq1EHlNr+WXtcbpHDqDqCX3D8qrFt28HkkU9TrfbLP//x",
-	"3yyFZLtyoZRUYAXpySRlPbsooRvWZAL0P2lW8olNWQ/zt4rFKAf7opYcDSJCTyZuxO7yFjvDTZIYL0pp",
-	"l+duAsmFVsg/ieXZwuFKS5ZQjbfs7O0ryGbrpRCe+NFc/Aj9uOHIuRswTOMDsyd7/3v/7O2r/T+JZTXh",
-	"+D43cyMIz/g3479e+l39xx/eQzqcMQxaZkN1M+8aTzyc/t6gnXRzP4ee1/FTUU5TF8h1rxj6/yDupkQh",
-	"yUd4cdqsKwF3PMd8OlV7KZqQsIcx0uM+vJqgmbUFEkRMSmFm790tHT38Cv7zwhmwcGHLF2GflqjXCSSX",
-	"el5bzNCniA+kkiaKerpgww1pmVb50gmEEtohhZa3jJsLzP2UlvX8ALjK8M16YclQ7tgV7+JvW9kav0H2",
-	"2kRHyYTuP+nub3xkrNHZHFQ6CTUEIp/sz7ShtlKeXhNSPgSfG5Ta5UKxs1eeWBN5f7Wnc/F0Uu9n0rBM",
-	"jxdzckiBSqAwDlLyccgfL0qdLcb2JHKvYxXZt5qdP/+TT7ROVFiNRwY8KJhQORXKTa2nV5EWEkn/x/9g",
-	"L0hRSxT2woqal4IxG7Igscgi6HXpr76UzQHYADLCf0tPqlLSUhSCI8tzopoAOfD1cWNellL4CjnvD8l8",
-	"tVvPTVhNczSwZfr+xkThnVNKiKTCOP91b8MPiXoNd1t+IVhaYELw4f6IG98yiPIpIIG/B53q34rSSYAU",
-	"Dm6ay7m06WO499z3sceCxUTR8oSlpD3gtlR/yM7w0YXTigL1C3FuQQ5kFcGFn9zVg2pJYTKGOGbaDphu",
-	"iinSV5DoDW+4gpBWeQksMbi+ZalLkyj8f9gL714+Y18fP/0dMFPnxOX9uCj1KBfz//zJOKFRfQdZNLTZ",
-	"59DuHOgPMjcxPFGzxZwrlmbCcpmnFa3aJc9lhosy4TJflE6Jwupi87e/p25uAMz4eAaMtchVB/EBP3iH",
-	"3UJZGiLRraS1MPwJoyh8sjg4eDKOcRD+IrDjdoTPDvljEOszq6cCMrXdtyYqrePHCT26BoP07LVSg5uO",
-	"sSaqJt5gdwVJdsJqP2LXqo+FLJuiRfqkY5HhIh0fHLrZT6CTC0vhqh/p1vSUlcLZrNJCF4NATcMXdvaY",
-	"Pi0dsjeh6Tib8/LCP9rXZzgARwmPZpzbTqAvjBGOczkWpLcRmr4tdVFKYakbBWm9hKZnb19F7CknewfD",
-	"w+EBOMALoXgh9072ngwPhpSjPAN94vFM8NzOfnH/TbV3TaXCTYphRwcH1OaW8BPmThq2KIbsubc7rF6M",
-	"Z9Syy3IHB07ZCILoVbZ3svetsH+AlwJlDOIhjOXo4MDLEPJuxyfqJ+JCRW1yk66JbwiaLwipVrIs/xnc",
-	"bechCioo/Ot6QxjyYwCBmqK2d/K3vw/2jG85s/daXgolDPi4+NQ4ze98aayY7/3d3fZ4Lmwpx6Zz8r/D",
-	"333g8m2p5+5oESEWQ6PixCsFho2WsdB38p2kis9Ocva8Gi8HTrDh+rBCa2iiaqWx7l3utm+1k7fQhYiG",
-	"iBtyZSFpgJtX0o33MfjD6mvYVHpbl8mP4ZZXJ5rOefiO1nWCuOu2Z4SM9zDBnH7lrJBqOmBPD57UiSBW",
-	"ZvWd4JmkfXOPJ+QdRJutRhkIs//04MmaAcRCb/uBvMW72kZwRiVWbs8yUO2u1G3vgniyWxffwXo2l+px",
-	"HMur/cPsO/jeh3SZx7/C//3WuVnO+Vx4or1c64tF4Y4t9E2SWZXpXPVjhrolUcu5WaWkPk3Uh3ev9wVJ",
-	"q/9MQV7+z6NvoE2GCjf6alk0csApFku+44PjITsPnUVMopx+2HH4ocHwStvab5YvfA/7kFYHHEedzeDq",
-	"3xasUyejKivEd3+qrH70Xm23x6j71W9/v8MD1d0PuAPWYIlJLZVlTetBrDvG0a3f4d/wLOpgc3xwuPmW",
-	"D4qTIiUyvOnJ5pte6nIks0wovON48x3fa/sSMoHdDUdfb77hvdbfcbWkzzE3P+i/1rwWf/v7b7WTfxZa",
-	"xsYzD0yF+7TbPCBgL+3d8ODxr+7xr7JuKHgn7KIk1yFshhTvSLdsxM56XC1ZqXMBXIv5wun8iZLqUkL6",
-	"pcpYKeZAUD2HvvNmJgszQCMBXiGtIR2hP2TfQ5E1mYc1GGA7o8AOxx8zxVqOPE7Gtc885C49HPiHA7/F",
-	"gSfxu9OJJzNvP/7jljpAfPDrY9FXqsr73KADYMdKKHTQV8oZk5ei5Hl/AKXKPqUiIm43oHpAyzD0L5hV",
-	"RURmTSBI1E76w2n8G7ht9JUC63CG7PmkDYeGwg4rhyz1VjOkEsHAyOqJxwbcBj7fg7x3hRhHDhbwgqIf",
-	"q3ajQ7BBRaDA7QxDQuDzGWk7847Z/nbI91oahL6G8vPmSolyaw3ILfeqCtSi3rFO7e4u1aVB+2XVZz2G",
-	"KSD/zt6dou3qZG+C2/rJCgfKbccHtL17tH3TDmxcNXY72jxVO0NzcxSW2eNf5RaKV023SqVXvMB8J4CM",
-	"xsWUEBnroSrFAOAGbFyKDCirc67GYpCoWkKvUNkgNA6ptWAlj0x/yH6A0BR9B/HtV2EJBPFElWIfwzxt",
-	"RODxK6E9CY6mIn8v+HJO/SsuZYZaCFGswRPnrGdyfSXKU3dGIObk/RjUYnJcCuHeBbwoOURCjOW56J9W",
-	"zgygZPcAH94dPIEruMp6xwdPYPV9IzUIxg2q6B1qtSLrr1M+Y1DYCnTrs9epf8ob6p6fNXruAp4PaPkJ",
-	"dNNmL7qbgCKmkdcxMffNhgvd1qz53PeQraEUdpLVkwZS1rPaU9ZbFEhPdKWc+iSsRdpuuD1R3CKXir4U",
-	"ISLL18Ii4+ZCZDAHPl/bx4Gp5BF5e0B/YkE3dkbvyKmnUPsGCVNOmw1PHelseYLa3iVWCfNSsJ8Xolwm",
-	"qjqXQM/qVcpWU5h1afBtOPUBVmPlBPp+yA282gAZb2pTD/Wrew5pVk+wElctixmwDr66ArvLlTbT18W+",
-	"lobVnxe0UZHFA8R9Yog7F7YZ3cXmIY0temOosxLpnzYgXU1tcvdsBrrREvhAB8EOjpQrSFtA7aoHOg2m",
-	"ODPOlJhqK2HPudccs4QIQJK9kJmCsW+nVZZWmCVbFNOSZwLcck772whgbA1+AR+J+0BjnblLbXESFfUQ",
-	"R7QE+5lPOWRnMl6fIqwq6tYpjbDG6X/Yd0ArccqUdg8upwIb400WKgutT5G7kYmP0oC4qJ4TvxQJzxIF",
-	"kWX3La/lXPqEEIwO+WJn+MLa1NcavlLvNtOn5naM20RpNRZ3hO/vJWRR3SW8uy/uAvR4Fmko18Pz8+aD",
-	"HuD8Ac474XwFVHdDcyNKUwPz7uQIzECDOyqzve7zgUBH1RFxwA4P6IYCytamYoBZ6NSgCpTIYaJSI3g5",
-	"noEbLGVVkzF6GdRokxMDMh4dbkjb0ij4NAgKZxpjQAd9zQb8ng7QPviHRoEdpeuCyKE8Xt/MIKqJKJNu",
-	"57w8h88LkRuzIXSzAbPeIvHBaip1zNjb8HBCVoEbBOj4KxMH2whyQvqd+FYt0V4MZU1+ifVUCJ80PlRL",
-	"xm9Nd/AcVPVd/aXFij5LsILNhvPaEYJbg1RToexjaF/GrQi+RaKF6VAv6x1jwbtoNUuxCRpldlKIAwIz",
-	"tuTKcGLDdrqUDwA7dSpR9cd5pn53Y2g/6R4vFb0AOG+j3pQzbgJVDBjgcBk9F3NE4A25VBeYQOuUN383",
-	"uOsqHdGIfDJkZzghGNah20Evk04PJLYKas3r763iQFmIBfkvqeh4CzFmZqav3PWk9EIILORxx5nONaSk",
-	"GW1q7olqKMm4CfiFCK8YsjM2lwba+UhQU48PDlgv2fsu/HGY7EE6zZLi6YkSH8eisAy6W7o5SiEcBxXr",
-	"EmYVvzDIJ7+Hsvr2aANpml1xRnWPG/2ajRbFOrzs3vybrdrsnSqPbgqa/ck79MbadA2YchYB7NUH5fH6",
-	"eFz5M2nvVchAMx2jLJRxrMDsIpMaMmg2qH5EATFGPHF3QRMgE7L64bUpdbZM60wDoAt6LZCNlomiz11J",
-	"j8FPwoowNKUBnpBeu6GoNWAKDXdZCrMCSDGMtBWv1nCkK/7svuzMffhL9927YwRqsvHUVYpml95VNQq9",
-	"U+gISuWG686rypK9zxaRwhpt0gBrDdlatvYDNN0CNL2GWguCpUemdaK3RKnw0C0SfWpA4hYYcKbl5UT+",
-	"Bw1LdDl/lZmU9Xiixno+5/tGuO0cl/7jULC5W1YnBGxwnkFUZcheZd5/ptG5Bj646tKm4enbxNerpUoO",
-	"fj4741iS5D4iYkIdRqrcNljJtoVKTO7pxMqV7KUN0HkOyyI3w+ezxvTLzHQdU9bzK/d7PhgNxikRvRc5",
-	"dOIhYts2dKXb1qLrVtXaSGMVt9wHU5j+ddhG6bDM/Qg+cyQNS7ZJxTP+wrB1ozWaOBB6ANRbANRvqYND",
-	"fbqvg6pjrSZy+tid5S0COA3XI+o2gAP4nEVJQAP1wb4mNCZXTFRaa1KeAuCFdEbKw2woksi6nOwVXJZ1",
-	"qkYwat1VyV6ioDfaSEy0eyKzTvOEXjpga9fgy5nmYJJ3fADrZWIsocU+gl9kH0vsOsOchZoLLPiMeXn7",
-	"p8xQPF46jAUGbKoQLsWl1At49yBRRsfoLqGcaQBVfUcHh8E0r33vfGEsG4GOH/wa9NNIL6Yzty1K9x/I",
-	"t3LCuP+ZakOl+V6r9yJXy4+4BCcME6DGXLk3l2IswHsACxj7DI6PjijM5bTWiiuTvA/uZj8kVNpxcn0C",
-	"aP0DvNt1NbHh+OC4ym/qQy5sEEW72v61NW13y6Jcesbz/BlcTHJAGPsNkYffCpSuvihAW51Zg/qE3y2m",
-	"x6PYxmRvOSDOeJeKTTQ0uf4Xg/TDLV7xFqv932v9mpfIQ3x8+HSb76EOFCL7TmSSY/MGJ0eOtrmZCmj5",
-	"KBcvgJjv3mTQWwfGvA5PPlQSmMPWyx5gBOsWO8/gd7Pi0GjVm1GFHy1blFm3kUc6W9ZJF7wxQoy+Hltk",
-	"lg4ouE08o1UXwHbN06JNX4pEIZm9m5DREpvZQKppVa0O301zmPYB488gsIwfKE3kT2YLlQtjPCXFCfN/",
-	"p44Hp0ipRoImiANcg0Sl3pUMQtYBhqgcv6xc5FAUmb79EA+t5nFPWS9yiJOcVTWHOLeVx3okxtpZHdUX",
-	"9IcshVQAGILK6F9vS2GE9bJ/vrALnudLcO3mC+OkTw8SLv75//y/7PjggGJ6TAnpxjGI2/QVgl9EgO+5",
-	"TKJusgW8zMmRenKCl6QpL4pSXwLz6fHRUSx72J+UvsqhHSsuNfbmSakFfQrL98NMx1Ko0hwGVbGEWzCZ",
-	"C2X7J4yvE2e944MnKPN8ffNh9XHVNlnjw8Yz4z3YdyHKojfsJMMO79/nDPwiRDT7ILT+HYXWMyKh3NVF",
-	"nonbiUUGaIRMrQhXfbiOGmdGMUbkzUsUOIUQCLWP8VEo8bkfHQUG/Vvqj26LBJJ1w+fkaK9H9gxJzKwr",
-	"yNdMhAOWrFKQQXDdIN8GPb+Cx6h2ZIcwX5itGwT6qhc+hPq2DPX5TfngALoFHKv28HWwLBcRjuE/V6Hs",
-	"ufBFAK1o1hZBa8LDoArqvTz78yBRF16hQud5LtUFaddtoRf2arLe65SoulFacIm0Lys2CTi+4cYBaq3u",
-	"UkAfEyr2rdag0T0nBQ69Ti0KXJx4ERHxGyvzHMlue5XrSk+cMu4v6lf9hIES/7ThATo++DpYG+HBXlWd",
-	"ykuhmE/3JXUcYqs7oCdrAU8YCgBxG1q6X6+HlPdb6/XJARKnKttdJaUV+JdDxoMtkPGZVpNcIlfsPUGp",
-	"m/xrwOgC98k6B4Yu5M0QNMKgimp6pq9Qb8MmhXYmjGD2SntXBuX56wJ7NLDUHTk0tmsBQLCSEev6wd08",
-	"1sUySsCdlkJYYNGKWmCbARrRA5ZzNV1AVq8DeHbRMJiRzs9rsg7uT9udKG5s7tvGbsaofgJGAkRxV3xZ",
-	"c4ygilw92QmFWOENU+Ur0n6gnGCaCRs9HfxGiUqfuX/rCZElur8G/sXxAhp8Hx4cQG0FHzt4uZ7GurtB",
-	"/9xvs7u06esv+QLMeli9B2v+tq35+4Bfv/V2R+AJ/7myxlsB+IdSOhUWhuo2JClaqCdKRfHJl2d/rmew",
-	"xTDt6QLGueA+WIboG+qo3P3SQH2As5Up281H98jN7C7yHlLxkY9tvmTphP+csh6gZPrrhP98wn79bcCi",
-	"V/2W0mMNkxV1AVyQMshqwEJfgwqp8CpwKdhclFORnSSKh+8PDe3AKaosm3p3BUARTA4k7YU78FHg1h6g",
-	"uwK8oEsQF3/2jwXmAPRTTKXylLujko8vQLMkTbyX/u3w7wy7F5aCLfWiZDO9KM3/SvuoTWNBG2aKZ9IU",
-	"OV9iIs1pTNBALArwVt8DcyMYO2nR0ICBPdKD8dVM51Vp00ZYphI0d9lL/vNnpRn//W5kRP2L7zN8eT3X",
-	"r7dE/RK/PPvzg9T4UqUGlcJF4LpRWgBDoNcYzeNfq/DYb1ukPdc2k4lqNmq+2jjmNqjKD5CAgeSCnQmV",
-	"qHoPtnpmtI9d3V7uMzb185Ulk+BDqGce+kSPg+P+bhmAHSl/z+iNtB5bYGQYI+VJY9eBlhTpOmJWs/6Q",
-	"JL07ju6UIh0tUnDF+VPx4Nm9rVzpFsSBbvR+6rcDu7q3dT1BV4V0TRu+DnXb+TEaVbIba0EqxHtJgXaZ",
-	"52wknHYNXWLQ5xEyIUIE/rZqOkKk/3p1Hffr6PyXAqXaSuwKTV4faOzhB2C6gyKOxhxvB0m/WsHn19K4",
-	"Wr2l+DTyktZj11nfQw7FSLox55YwxOxKhcd6kC+8o7KD3/xZYsrnqLE8qCifVkVx23MjFkRVXO2Ou7OM",
-	"iDcXhTNWRRZXa3HL0kWZg+eMfff2yYD9cPYXpkv23fEZsiVx5puM0wP6pL8kaqf6VeroUoaqVGko3RIT",
-	"YhI14uOLaQmFLcyTBMVDjYOtKX32OWkxUu0XpZ6Wwpj0lBU6zxOVfvuilo8ZF739L1/ihDEKmfkIBdJL",
-	"ScwfpQ5o2JYJ2lWl18qiXw1VhM9qTaXH+flFVFVDd8jF1EjICYVGsLrC3Gkp7R3511om8D4DMaGCdqOb",
-	"rdrtV9ygrxgOTqOWu3wI0/ybJl2eZRkKhpW6W6u3rxaw4qPdt3rfFEKMZ93dfpbKzoSRRhinH360aa2K",
-	"CZpCVuQgMBRu2Igb8dUx8b1nTqgkqpfO5Vy4WT/BCx/PCzFN+6dEsuy7hkLGj4QQMQQsIh3ZR89reUWm",
-	"arzYyC5Cfn3MT3dQHnLne7yVWW+QKGyeuJrMPsAuq8dHR9gjt5F43+OUGN8/ZXGuPUaYElXLtcd3tshI",
-	"UsfcAyUQg2VRqB3mflBLIgiexO6HmAJawLKzQCEbGlEaXwEAm+mjZQqbF2JaV+L+VV2AY65dQbmnp1Wg",
-	"scbsVY3S7Rel/e6RJlHHR0c3NRP8viR8P8ddfNcSEk2L2pdRQ9cSyNUypB2nT9XVzFGaGqScrZWmYfn2",
-	"drVAVscMq2o1lnWwni+rPzxoZl48RzgyNa9UfN46Ruxe0MVd5t6yibyshXKt7Vy27o/wXW7XdZIC44m/",
-	"4VyeheG4I77Dmz1A7H02LX/ei4/2vcbTsrH4HLADd1HAdIfl/3pW3xemAZzD9iPYrhUJPjK4VzeK/63a",
-	"S9xJrnKVy9aRpry9YDhNVBA+W4ThunowPCTj3mGmwIOL6JYIKrbJ54LGyKjNN1JnqWbJnSZKa/VJS1SL",
-	"BBW9nWlbpz4pim6+EKLwmUVA5B0F12uZtZFy3iyGglTRHYLu0UDBAAi95WWcnZoxeGFvYSqywqjerB/q",
-	"ASjNrHlnouDWZpGxT45LoT8ENn6oDArIIDOr9bj0KmLAvOJLBr6tU2boEWAsBEV6q5LaagCJSi9qgba0",
-	"zo/hJQLmYnm2pSYQ9/D/QLVNVOr+9aHMU/Q+UIIbBS3dqhPxqESnRMFLI5ARqj9k3+lLKpmrWEKxtkNX",
-	"vOpRJd4FWnpVKvI1Ci8SFczP62Sb/Zulmn0BeWbtq/jg6fo39HThxt0pk7kozOOxVkqM7ePZYmQKbdcQ",
-	"MWEs4g+L0XmhHVK+OVvYGYMqMd/Hen09SYMFOFH0LEY7iu778O61Mxt1IRTrxZzJV1Jl+go9BYUu9hdF",
-	"f8jOJlZUTbQTRfhvBn6kID4Q40elvjLuas2qWIebBPp4oKIa8fGF08jBuVU1TYN6PzdTvu1aKTJZinHl",
-	"CAheOWClm1GFHzyByKWgqDnPQ72L+1LPbcyRawMqRLitpRzLqfI8INyykVQtjeG8+EyUm4ZTCsggT9Q+",
-	"iHeVOeVDZuzwgM2lWlioFRQfC6dAnFknq2kvioyZsS6EOcEEGMgRvyqlFUiAP7ZmgL/QPxlBF+vlciLG",
-	"y3EOYm4qTAv/FcglnMrQxTSslTuIPDesp5XwVzl4KwogUOyfMlxf7DiFVwfBG65PfHZ97cWloAuID7H+",
-	"eKmMdZ/kTKMM1A2txHqWjf4JtqQaUFcVXbJMXIrcyU/sdlcRegx8ZjruUiOMe8KQnflV9q0D/EyMS5EJ",
-	"ZaWbDV9pKqrz85RYur4XIkNGsKkS2b5U8IKTqqkeLwX0YjEiQ4qPgdsVYyrHMgUcjrlWYsm0Oz5ueiZ4",
-	"xERp2qmrnuHM/QFPzVlR3BXdR/M99yWRi+KMhN5WTUo68exBMn9hSd9bdxwAdh4vIQCc6pAWi+Gi6BDC",
-	"bi93eJl8ZBxJkerQ1eb4+ec//pul4TJiQMqkqf40gIgIPk8qK6ZldWecL9ngWI3oCZsNYbDrQKJmXGWT",
-	"Re6pafto7lZBq0LnOdgy+PInB6zuyNomvdt/BkzmrUQy7tIhVBvu5vrCaHEfsoZuNWuoQedQn+r1Z7Q6",
-	"PN068vNwjfEkkNE53cUfPOPWnQ4mrUlUdDxPwEts9YVQXrZf6gv3AqrBC13pRu4Ei8lElxb9OFTpP6hU",
-	"RacRlRn1iQP9BL1EDaRgPaPdcR1zxUai0qMo1yLmi4AKOoqZulvACcJBWXQmktNERCnUWPSH7KUu2V95",
-	"IUF9l8bpq1XfepOoyKvk5v8XuDRaBuJA82+meOMz0lCZ0pnA+Dhn8ecEYHZLYqwumFmqsVTTUzfQhaqa",
-	"mUjFfI6Uz+mqE3zii6R1wDdk1eKT9ugV00Q15nOlFQp7s60eWeVIxTYJbrDWEu7w4rtT02rvuCcVLUbY",
-	"jeqZU/dNbVM8KGZfbA13WEVoqBkdh/Vw3jT5OzWvpsPD2/3sw7tXrAfIVXA7830p0Zx7ZFixGOVyDNq/",
-	"d06XYiqNFaWzUMmxEYFRf8jewj2YioMWXfAKQG6p1+gqiygFqy0NmBz/gokrTWkzCM4S7EqFxl54gL+i",
-	"iS0YskBbdTwT4wvjhzZg4qOneUvHOnOD1SXJqAGr9Z23M7FMFGidLBecWkTjY1FKjYl4VZfk3GyTpL1I",
-	"tUX6kFfWc3V4cH1ycLTimanb7opRviq43NPH4bL/xYvi97RBksXBwdFXpTCL3P6+8jDAX8cR6LzKmqmx",
-	"p+4NEy7zRSm2fgMkzfq/cKMVPRX/4ZNuMaUX/5aCqNETlmZCSZGliepFri/rE3FjDwcuU3/AUqnAKfQj",
-	"7bIe0eXBtpg6ZQEcBxqaXxUOyt1Nfr1/nEAb7pSFF3pPAy5ZBgwBV9ywhSoFH8+cDtBHf1KKdtGPc2nm",
-	"3I5nkBcW70LmIzkhVI139IfsjcqXsGcxS8u7Trharnb+kqZieD8+OGh3Z2DTcX92YlN/q5BHzdyHz/bz",
-	"IY1ZiCwEBCHhKRw/mqyurBj3oM5mhwfH/7VzwtD7ClWwLUno7rvisOjsw+juu9VBnQvLRstqwpqbtJqz",
-	"+iDdrtowgbDvuwd7sLlB5JODo1WB8A0fX6wiS9WUdGHHeh6IonE/4hvcQGeCZ7CVft17rVHVWX1F3V4m",
-	"B9JUM6uHa4Nm1Ap572RvZm1x8vhxrsc8n2ljT/7r4L8OboxwB4dfH00O+fH+78aHYv93o6dH+1/zrw73",
-	"n0wOxFH2u/HXo8ODvQF0FeF272RvUcq91Vn+7Zq61r34fWpuHr9LURMIqsN2igbZC1uUnwXTgozF4BOu",
-	"m5P1xUkHwBIVqsx6IMSN/AWEg5MR/jETYcezUzaRHwHOpYqCOsB44rlenAkV6LO9iQf9FZEku8p6HQCz",
-	"amWmOKMop+/htm6UPTLxB+Hf//mP/0alA11A4csb17tHQu/02iwVcuwsYKd0yNCEIvT1JVT3Q0jhXXBa",
-	"oSWTVu4F4G4i49cHs8CAlCpR6UhYu/xxLizPuOXpwAFPKczMN0GiUVKoZ4zMawCufuC9GlgkCl1g6P86",
-	"PGCmP6zmCNCDG2gJ1f4JmNGxkvJhVijWeJZJW6eT1NBQXdpTZkjOPq2aMXGVqEYpI0xH2Gn7buNBf47+",
-	"SZteFjpu6Ez044YbEJKRdqXHBjurG+dkmx0fHZ2GycNa7EiFcFc8PXgCTkO/ZbbxGjbmcRvZ3n70em4O",
-	"U5ml/W7hHZ/NT1Yx2czFrXtD0EOycviiftM91Cyjs975hQgOt5B5HbhGncwnyOl6aTWwvS89SZCWZvs2",
-	"0WG9ejHO9x8SjO858QKL0xvxHnQue5jZQT14jJDfXWMEP4ubKAqEA+5IDahVO1Sw1KiLQ6v71JtnK/3u",
-	"B7WMjkXhiSpxMPPKDn1kcBM7ZaR/ylInSYdWW56fy1+wqUh15VgvKEM5zxm8W5hQ2pMoPxxMziyxRKOO",
-	"Zd7eG65+OWgyK3kppQiplBnrJQ3wRp5m/DXZG7BkL8YKIpavLkB/xHoFim3Un9zn0cfDN6GOkyhUTrgN",
-	"qPnINEC+Z/SiHAuW0s5KK/u4pkehAF/GzWPIqCF1psKbyD6jkIHMgGSwFAV1gUE3DrRd51mGPblAP1Li",
-	"Ch07oG0RCaJPenFidFX14rZb96JKZ/dz6EfWmAAnRppLjDueZkZClEKaplBvtmB5766p6GiLUmcLUKvS",
-	"b1+8TxnP3bROZ06tgewYAyu/osel9JeUlfrKnGAYiIIdK9N6Gp2EkEyTKMymYXMOhywNv5y7v6esl855",
-	"eQHlRz8veC4nUmS54FkKtXXVjwz+OHC6Mc+FabsWfqDrfIotvR1+hwlKuxQ3KFfbUnOLw724dU5hm7tb",
-	"0CkJy6mEcPuJs1LnlB2MbUhbete0NFlr0Z+/IL2vMTCqUZtIFdpi+FP6CN29HtDdKSyFMVQ8EkO7wfak",
-	"3lOQ60uRc6iCafsgAKGdnCiDW6okbGqvVsP2qEGj2yf/qjrrZ6B8vvdT7c5kJQ+i4sgH9fPe69tI6t5U",
-	"AQ0yBdF+YyZSBD6smfa5q+PKSfpK7tXYd92P43yReSWj+rpYNjlxRA9IVBjNPvyI6FGFodjYKQMK73xk",
-	"SB4rlKrPKqnaSHxKVC9knEKiE5uIK5bpX4TaNtPpK8x0qglOyFjezeXBdvZ4vK7pC+YOS78/B7l5l8DZ",
-	"PqGbMLR5Ph5A8zO12ZsLtR46Q7hyc/XEa3kh2sL3g+BuDpTuHaDpUKrnLibVjWklmplF4BtHW4dSxCoD",
-	"A9LEoIdQhd8rcb9T39wCIxtAGBzF4Vey5ntKXIXP8slrPoksitEnKgrshdahWokhO4sS+jM5gfww21gZ",
-	"VPghuhbXBSQKstd9NLwjgL4SaKZMjapeA9zpbn4rk7J9EdpMy7pH+5Rxn9QG64PA3t8lw+ve0vrfrSaR",
-	"3FHGWMubHlL7HzLIvhg5sm1ZwDux7zdMC6hgeska+UIpr3HkuIOy0GMOH/twX3sg0OF/lsXO2mDVkfOv",
-	"ZnMnKrgwSaMPhm9sbw9I5oRnkaMtFGXjh6SsZwSm68TZvf5B4TvTU9Z0xb3g41mwNqQh+x/K6mLXBtY3",
-	"k2fEjfyEceAPJKc2fDsPD+rFvse0wELxtD9gHAq/VXhqUwJanNWo5xW6CWv+TDFkb2O3CzWaKuc8l5Aj",
-	"pRP1Ynj41fEpSDVqaK0UqP8MXI8FMZbUxklJVwPGEdKfnf8FPItD9hLGk6iRWGofiIXW5FqRGxkeqWue",
-	"I/cY8dGW3H9OL3e6Cv7JPXus88VcGSeYwuYoFkBweTUDoklWLtTKBpGmlkD9k4Zl4dZdjM3HF067sNCA",
-	"JwvMLLXwM4k7+NTULEZuz48E7vU/aH2Rntbemago4uw39IVYQl5DzH27EoRu452EQAT1EQP3tg/v+xLI",
-	"0Ao+EyV2gmkRqmdZhuONvI93IVJX3nNPBI7NQTilbIuKF9xWV8J3/KnyPx9ys/8ty9nfLsys2hiQTEMy",
-	"DnpnNYI+W8nR61TwNAqGaAirptkJdcAqrRLlvsOtqkYnUb5Ip7MoJxTSUCDId+tqmne++2DlYhpzxZRm",
-	"DvFEibwlv/DCDN1QMevaiPxSYCDLYa+SaupDfxECgzj6Rli7XAvFrPfuxfl7NtPad8+Nzy+pHw6Ar/qn",
-	"ZHRSSZC72WqsuHHDGrKGydU6t10WV6JqJpfXrJwgvYbJVfGjrOQ0rS+qwTF/itKa8KbPvMDGH9KH+poH",
-	"DI9qc3BbbAXTgC3dCI1PemSYA6J9dzELmiEqyt3Wz4DNeQYNGADpAqCjEx4yzbmDT0/WgHhoSzmd4p62",
-	"i1KBPj1kLyl5XjGtBpjdkIpLoWwaCNqbJF7O5HGoQlTAVrPUjR8YpCgDFssf4WeOEgie+ci4H4pcJKpX",
-	"py6JJ+0xXoPReZiZD+9ek8NPqik7Pjxg3xJELlSYtSxRvTCrY63cC91snVK0nWpYvNPJllJk7Amz0kko",
-	"fSlKdvjUU4rsqNmzXlpzv5ywb8CcZpj2YS5+/Oc//g/VOP1vJ1b3/ySWnga5Ob1B26fEJCpy8iU+F0Ih",
-	"e9iTYaKqifcCaGZtgSIN/qLAaWp0folU0awosee9LlmudQHuUQqyE9VYos5pSkNGjFvM6lWQBkR7hE+5",
-	"VDVnbHAA08LAhh9W3M0nPszEnh7UrjGQDNiwcI6OBliKkuZyLu2PEEmicqlWcyd+4qkXxpVZC8La6njf",
-	"tFPxrxhpe3fFWb/ypns1eXAAG1hi45X9zEXig4TbJvgeJE/QX4N+vL2wI9zuDLm3iLxkrxDlRJdzUPmT",
-	"vU2S76SRp/kEqv+BJwzXEGL2dQHWKButN1HzfYRRSi3ZlV7kzm5JFEk5AE0vhE6rMq4VxhDlJNJS2AFo",
-	"705A7y8KH+VC11+iaJQe5kFAksdJwBY4YZylz3iev9ZTLEBNgWtrTMV94DBj6R/1CH5NVPqTHg19qxbo",
-	"t8LSV2qkP76yYk5PkO7fQ2nFfEjNvtNTFPWQAaAAFYkrLFG0AYBzwGpmBYTmxdww7gzDIdvN45WoVpdX",
-	"V6i/uuQcZm6rNDev2sC6g3mGs95VUXdZ9YHfPThfjfAFPOduI/Ur87EOnPGScBY+d2y+F6irTxF2XPL8",
-	"HbiNdkA8T6mN/o+tIC/SPLbU8wPmOJUesn5JfZ9M0B8AwHCyov6gsmOsLgxzKCkhPA2bH5iKmMwiCu2G",
-	"nq/LQEhXijkUMIPWecx6YbYE95Vx3LBMK3BBrIADEHbv5g+vXNlBr/MeJpm1srsq06qxbUSOeL6A5hUG",
-	"FUqtR8uOAd4hGewdAclznMBddDuqTobVfyBwug1y0+jsX1PTsmJe5Nxumdn4V16wcAce1YURDbcBpsBE",
-	"vmkodAEXsDuqfXQLEOkyB2JofJQuBHUM8O9wKhc+Y4VvrbL6+kP23o8pUZkGI1UJ4ltY66oGskn60+71",
-	"lIGv/JFhiXfxQRnoCcOekMmeV82Ca/qRYfpKIVnIaWiAN2e25JciN4BhDdfuet0mfPvnT/jWGPAm7Ag7",
-	"7QEsbiu5z8vacIadQg/Hdyu0+IUX21Tqu8vaKN1q3HIhNwNL2zrABHyQA3bc1id2gAiAFlu+DBz8WADX",
-	"jUCkRgDQYDiqoiOO6NUWdhZyTTwDcr9qp8VbvqUoqJsWFnRhzIX10OO0iC30tH/C6l5gzysZw1Gibp7s",
-	"jM/7Ky9uL8H5enXXEHrzy9hlS4FbrlYREjb98WBvzj/K+WIOraGAU4X+FcptgBNQlJ/EiPorL7YvU4bo",
-	"40N+82eQ39wCSr9gUDgGoG44dLAAwdN94pLfrhHS1UxQkR7xHEnMZLUCQ7HS2JJbXSJbBGatOksNA+LR",
-	"3VSb6nZ6qTgkQE0mzRKLqAPidOH+gEMmkqgwhigQDlmwbjiJwtBw3CSJcbXUSmAHwzp31BM2EhNN/Vmw",
-	"6jfXENZfFECRWeFhogxfQrsU7Ng0cjAaz4vM0N1v+kPmc31hnJ4YvKP7khvv20Dsv9FIc4+88x4cd5WZ",
-	"G33rxqxcWMeHJkqfLLH1zG8td472a9Mf44m7t44nQGVfzvfFnMu8O8j7DC+jKgWKsoHLJahRwcGBkb3A",
-	"ZUZvQIcJFsNCYYe6GCYqJlgEc0y6x1qhwCQTUFXLQ5+IqnA+8PW/Dy+UhvopgDf56JjN9KI0wOPj3k+9",
-	"ffzYAXOliXsVuKuCG5gZK/N8H5+IL+A+J+Xo4IDChT0yIsc5Uh7Zq6hfJlcMih/60GV0oTCFFQpGgLmv",
-	"GrcHtUQdHxxQhikobp4NEK5Mh+yVjRpUyWnEXUeDEdwNA8YUoqbQuIOHHgcUrG1U/sfrStDpXrAvFYOo",
-	"BnENF6XYn8g8F1lHHwI3iS9gL91ZC4LwinvKvIF3P4t29WY0xHmVptpm1wbFfx+G/xrA0XzDoaoV1K+H",
-	"t7nYqk8kHCHfPy7KTxhUqOYbyvkcu0nOpw0HCyv1AjxBWp2wVJpzaQVIzZT1nE4DBxHVIaD6NK9Ik0pZ",
-	"r65U+W/M9Jy7ixOVzrj5Xr8XfG7eXCng+NRXyiEBOHyafaixx45ZjGfwbRD/eqwV/CjV1HN+imgriyxt",
-	"131OO5NFGvpYh5L0bFGWQtkPBgISd3Ys3fM3JjbjUODzHmJKO2sZFWGpr4Bbf/oKbsyVLrN9aCrodY01",
-	"La2ENVQg4m/tVCvqz6YD4xmb63pBorDvEqv3XZrokh2ClhAL6MCw2y2mmZfSiWoX028qJmMsNIeTT8fJ",
-	"44w3xUIucvgjNJgCRmrUMsIUxBPTR7ZoX2RItxJDL8TgdO5f5aZmpD8Sj3QdP0NZRSycumX7W3r9Ozfr",
-	"dyvja6+6J1n/nTCGTzfaO9VuddOIzsAHCb+bhD8XtvXsc+Y7l18ItRPe0N5chzcKpF0DSzAupGs6MYSu",
-	"pa9lAnla2T4BdhJ1Vic9P/L6fMg+nOOOCt4HXYKSHr+Lclno4VBkIG2iqlo0pPQm3iF0ZWi4Cwq433tb",
-	"qmplF/WdQzSLLKUAgQaYnhByCNEC3bvgZQ7ue3f3kL3j1r1jLq3IwLE6zqWTq/4LQLtwf29gTYidgUsH",
-	"f6uoOMRYu/UosDDQ3XBKZW+0kgatskSR8eJmd7TAjoLeudNvr6SG+z8FeLW96vMGr0Dbzg2z3O2OXmNz",
-	"Vkq3u8YIZfsP6LYbup2ZC1/v36a4rMc1ojfuBrIXoeED1izB5XTUfZ/s9H/vv8Mf3oOa4jndxFU9JRtT",
-	"tZW4SlT9Qb1SW9iG/SH7XrN6onjKkEgdnB9CZAIJCd3OITUqfkmightjKkIX7yu+RPSi7t4ia34KZABd",
-	"6RKRysHIGHtCvsU7kLWifhOyM0b9oOEz3ICuOJgwFjMJKXNyYtEbBX2ng9OE9RCm8JFu8oXKRFapo4Dt",
-	"5DHpx2pdqMkCh3bd13PIUhorqo4/lsJBO1XRgkIHXhxw9Xh1EBKegrLqX1Ppq81lqyuuhyvaaitcwgPO",
-	"8dvv0mijV2yGKCWuROZV6NC8M9q82AI2/vCCywcjr93IKyMgaGNJcPPa9IVsgignhPdjZ+9mvcu9psU9",
-	"7HWvuqmJ+YSkFZA6Et+cqCqkXniQaPdoQIN9JLXPRJHr5dxNGyIFZfGQlIauO9X4xlzBk0Ou8EJVjuNI",
-	"+WFGQBm+mEuViRKyrUvRGG7EUjsgahn3rdxaMS8if3oppzNbKcWl2K86KNOESWtEPolLSY4PvgbCn0ku",
-	"xzZu2lH5Ildd327kx0dfU+GVAfhykBNoHCotrR023MBW3KN796/iNLSXzz4itQUqPKO1/Ww7sIqqGHnl",
-	"gMOuWg8odBzWhKSw6VV0CoBY1R8T9w9M64uiRcFMS5R3/3JmZrq0+7m8bCgprMfZH394P4iq6aIUoD5k",
-	"57uPhMqA9qq5f/7j/2Algy74z4umZtZ7csAyZy12PrWpslndTBOiJ1ItW/03mEK9sGloMYmOTygJZFel",
-	"VtN46jj9KUyhU82qDpAALCd1FSJqiu0UiR88ylSoWvWyoDfVtoMfVoRKCvl4CJGWwg4wsamBgs1UAHRl",
-	"/6i0/THcnVa6bNsuBAQG7bhuljbs0T4qsihAnKGda8rlwGwvYEDjihRZB8EI4FSeudlSZm2G8vHR1+0E",
-	"ynKqXqm7KuGDh9+TtbqlKugW05/nh4q9z9KRR9YK9vRZheYtcF8v1njt3oHJQ91aSaFbNXvbLN7KeXdC",
-	"1EfxLYkCWvzIzvOWIlh50tY0S6ppjuRFSDwNWibkTI15WS4TBV1+sj7VbP+E2ZuTqGZ9yN6Az4Xurp7m",
-	"0BfAp4fl35QNYfrQKDhRwHZHei60MWhq7hGZSTxD8fOrUJ+/iNTpqK4mfNcWYT+3B94s7Geg+kWDHufa",
-	"fP71H5+FLjfYYCLCGdewwJvO8qJYo8NRc9GKGqBKJVqJ9JM09zBS0+b2WZvuEZxMJMXadJCBPy7wZmnY",
-	"AvJFvXfpJFGsLV+mFjqnLBCUlCdswnMjUnxw6j7MKyIpbcbUPbQXDp+3W8kALFEzdeKfPkvipwww83tF",
-	"mw5qjMOYmuc/ipvq0r20oSHWsr/SfqUn7vC1Ti9IB36aou9Vuvpg9OtV0U0Hz9pHLlvzY9yqvlhpnQBG",
-	"9LzgQPzW6H+TL9H0xoz6XF+Jct9dk4HHLE78qlqK10MtIWxTt56H7Bw3Mvj11it0XWD4obhDne1DcU9M",
-	"C/7l25DKhcPNDTUVvgEU72og/7tmTcE8Rzt8PV5DRkcnWH8g0s2idNvbyqqtwIqjTl+F9FPWS90NJu1H",
-	"KeDRIxxyJQrDF5CH4Wwn36CVjXPBSycfrPho/W0UJahLh0EtKwR1uSpPq4qd+lKdmShFR643q6WGIemh",
-	"t5xXC3bh9yjHqUoHv4vj3vW6ezLatkm6qs3gg8n2meDEeu8dbjM2X26XRe6WFpWIx7/C/22uSiG/m1Mx",
-	"MtaTmW+UNKA+ePySW172a9lS5BKXZuXsT7AjOlIiWO2efQXOGg65DNJWXADKoZMozUwWzJZcmYko2VQD",
-	"R0hHAqSz3jCweSlKVoDaSWkZ6LJiuuTjXGBIVWm1nOsFMg+LEim4/iKNHMmciFGq4htmBLSEWsIbodyF",
-	"WL7wbvxdE3D6khkHbhDCSJT7SDODNnuQCRriBnPW42OnF7mvhjkQGYva+dLlPjbpW7MzvCmUHetJf8he",
-	"YBYbjCvMeeDHwiyBQcMuPK6syyu+dNOVqLqgCLBclHpEkzemdDRsw9fINEGvGKvnVCfKk0+vKoSn7MO7",
-	"1/sC0/RkCDQX3M5YL/3PFGqe/+fRN2m/I3fV4ds3S5/QvrG+p2GwWA0VSWxRdNT7iChTfveSHxzW3Vb9",
-	"uAk4R1jYiPMo+92Bfij5uXuIfu12FgHVomCj5VapJO7y7coGm6grZFlLggfFapuyPgQ6d0xvXNa3U3Ee",
-	"JZz/SxflbaV/fQF6179ODZ47iHKDj7tR27+u7A7J0gIHihQle+OeyCa5vjphopb4VW+Gkjqpl/q7DBGK",
-	"1emqH6GWAuSZUDAO3Y/AHzWIWrTNQ1ck0BmAlJOXFyb8KWJN6Ootl0IpHnCfhDTTUhQ5H3tfPjpuPE93",
-	"aOLg1Yjo0dD2Hqm5Qbt670fmtDHosLBCUk1BgitZCmBG8t32f+c1TGonC7Qqicr0eDFHfqlz35cfyFZA",
-	"lQDjcgPPCpTK5RC1BMoV1kv2vpPGALkCPMVNKT2EuvfHzzAix2lM8aLQo7ZOs4qRbu8ChKhx49NPGWcj",
-	"nS2xn4Sfn+ihIRzBjU8swxhxyANeLYqAD/AEWtj4yDBp+3UwPzo6Xc8qES4FeonWXB0QP9BrNvCFRxzi",
-	"oMtDv0K/FduLF/AcEWl3HKu/sxqGzjfek6keGkEQ/dBmDpzoWNc52AdM6Sv2QCb+0GqpWxq+BCbPQHel",
-	"pn4n9VB+AYB48dXvlJdOOj0eaX2xz/fdf3fLSowGsZ7SIQ/3hGSEYaGEAEOu3KG9A3qwj7FzKVQ3sBFq",
-	"1ZmYa5CMRBbmwIXIxwWfDyi+YeUkRFkc8rDvdcjzBcGWOZGs59xK9+dlonoZkUf3h8yvxFZ5ImT6tjFF",
-	"J8qTCGkNOY8tAPiN1hfPxVw/c1N4N4gXv+KewhHu9d/gJGxCN5orIgZ0m+ShYmvX6MI3jbPCeugai0+z",
-	"2w2mcZxzPd3eBIUH53oKHKAV8R12V0fXW6UOnbAaBWlIPltViliP46Oj/IaaYlWFAo/7NeIrVBcbJKMb",
-	"2LC+FZaokLcxSP0n36VROvj8OPpohjbWcNPsPJi0t8BL9S0UXfop3Xxut+HgAx7KNhK+FaNswKQaue/H",
-	"bN2FhX94ZvNEEZ0ecNdaXtr3ci7S/oAdHrSR8g0ZDBprBGu97pyAxa7lIiOBngqVucedMLXI87TlhLNd",
-	"Drj7etq/n57sbsN15/IX8VaUePknOMCbqOneKBHI6fzOeyDavDWWuTClG05zfBYf/4rugG6R/AzDMtX5",
-	"7rUf3cZZbYcB8j0kqtfiz+jD2f7w/hnL+JKNhL0SQtFDn3MrfNsWlcG/Bpjz6I/3MFGeJrOqXi6djeHd",
-	"Jzk3lv0OEu9Pqsd4EMFOAdq9uvfh/TNPlBK93Wr2FaXto586PGPI0ozLfPmcW576emwmlC2X8E3uoV57",
-	"gCFBy8oMm9hkohzgYz3LFc6z/zDqqg3hsRN24BCrPikTK8pERfMCDnj8dOpGB127n3yFwx8gDfrBNtCH",
-	"HcjXKzfnlltprBxv1eig3h3HbYi+b1oLn42ZXgsF7oVWDQg30Y21oNWhodRxi0UDwJ0wZM+jLdK1BTrI",
-	"RcNC1QhGKWC9d7J3dHD0dP/gyf7R073B3kSXc273TvYyvIEYRjElpmvUsK03DBr2dWcvCfyEDQN8crjF",
-	"AO9ayFRbbStlEUPKDxLmFiTMM0qTXCFXhkNLILdB8KC5LdXUPP51jCrDq2ybhJEP716j+wb6uwBQfff2",
-	"CQvP8+hVmYzh8SkR2CUq01fKGeIiQ2PSPVQaSmED0YIubsO4ZSn995lNWXDdnBBrUP+UnDTGQ+R4hlHL",
-	"6h2MLzKph1V2MowNu+xEA28wNx8cI9pnwkKdUrLnHUvVLUhXmuzdnkl8Ux2Y5MA7P8TbMnXDIv5LWrxh",
-	"utZB2Q9QPmx12FlRb1qpHkzh2zWFH5lqajdgGSSQwUIRmD1D5q1XW3q3qvtr4FX1PIcE/JLJDMEsPD49",
-	"YVczTrxBU8ihDUwT3p1tuMxAxSTtEhplwaOldQb6xAhbMVjMNdRMVGPgxhPtOKz8AVrLx0wWsYXd+JaZ",
-	"zjODA4Saay4zZjSb8HLIzkiZrMhcoxt7mGLnXwtKLIUk+wSNLYBXd8Z1IR7bFfBqKStrEO99GP92kAdL",
-	"CohXW/ReY4UxSc8jZH8NOoZ71iLknH98LdTUzvZOjp5+BST2/t+HrUrm5waX1TxvjF2GKx+g8bah0ca7",
-	"vRMb5wWXU2UeY6XHNhVg/p62ZoeUZrbixI8oNFgvxPjQxeewRcYlPQexUsWSvXj/slfPaw+zmmpUooEl",
-	"e/3TRIkoFRYTKiz31ag0yQCv0WeyqbwUxhnsUInuvxO1wERd6fJikusr1kv9f7pvU4s87w+cOgf4bpDv",
-	"caFyh7fO8rcLkzLgtQ+d0wcM/56oNCv5xBLEQWoMpFCIj2NRWJaWgmda5cu03laoHnihcfaODg5b82Nx",
-	"7Z7RdXeVSFF7yT0FFqvXbzI3ac5uXOD0maLPF1J49YV1B3nWhJoashKUtqFrtsAdXXUC2YiyulhWWgft",
-	"VmivSLALCft171woyoJkswCnFEkJeOpH2oKlYZx1OEVVzg3pJFH7VfJesveMhpnssf8kaSCnUvEcrmC9",
-	"8QKSGQ8PDth4xp2aJ0rTHwCmIgQyQsBEsVDVitW2y0IMWFFKXUq7HLBiURaaiIGNsFaqqTl1w5kiG7Gf",
-	"MQT+Cqwdlod/YT5IJpjMzADfMy15MRsgeKMXmbFippVgauE0zgFLL0UJ1bHsEHDeQRUfW8OMXpRjcVL9",
-	"wT3+2flf2ETmVAWrtHUPHOtCiowo/eO19fP1yFBBRzVW8oO7q1d/7f5y/BCfAd7cQj16pBRZeJYBwmVw",
-	"d/uRkizrDxqsqDiKx1LRcHANRbQQStdmj/VS+Of38K9IXiIhMpT9YHyCrvcbd6JLphUOyQ/eScJT5qyM",
-	"XGRTsT/iBilUw1zT8IFg67ry1M0myNIGWXui5vqSWhQDwclHi/GxQNqFC3EpSpxVziaLPMdmVi1i+bk/",
-	"bJFk3sIqoblwmo8ulp8sF/4ehDR83oNZcGOx9bwF1beVXPXD9hiO/VpD4bugZYdbGZzTNPz7G26EQwIk",
-	"dAAcaVzbQK1Epf4/waPC68p5zArV+jyoAYwMgkQ13ucwBCUg0M2Ep4/EWM+FYQHvYuELBhanFqFnK890",
-	"aLQklmr/7Oj8SuN/GS3JEcLzfMjOcIa9txkg0LMg0CB8KUFok6Uqee9HF9LtIaO8tzL5AxZP6aAl5QPd",
-	"2IggfRRG0kBuv28b7R3tRJFRiHHU9WbmJJgl1aExNRXXql9foE+FADFy/wCD2koq2PHBcWVD1bO9WgG+",
-	"CoeutncOC+FWAROlU5zfVqpVWhbxp3ge78iUan3XPWWj18bwWqqLTajdWGpZN1IrRUYr8ZCP/oXllwaJ",
-	"4kCe8eZady50JGzq52ezwNnaL+Vtn+b+U5vT24YsdWpTSjkkTdhBJjDvvQrFQWjhaJ+O6q935pLD3h8w",
-	"DaTC2E6UxEpn2BWnKAmC5r8CtX2sn1k9ZOTIoPqvWIY5sK1kkLQn2B4BBRso/atr1nh+peDWfWJB3g4q",
-	"WMZa+0TRK4Pk7HVKZ0yjpydH7XNrk4cV/FzVQwj7VzITq9uQW6jPr7w8vlwekve5JW7N56vyCyLMuVC2",
-	"f0JRC7f6CyV/XghG5LrN/TRwM7ha0c4jaxoiIl9vFljeInGi7klMExzXEYB3svHNvdRZexD1T9nBGi/g",
-	"p5BfLW+6J39gYww7Sa5b4T96cA9+YZItuPjqu+EGEiwTt2o0BUD1lb6VdzDCy9M6spNEUSwXE6LtU7oD",
-	"jXtKU9jEIbY0ATkzVOYR2onK3P1+IQpsftMyfszxziHnfKEyUR/ykD33kwNFpyAiyNYJ37mNtXO6qoxA",
-	"ACiIoRbr6/jg+PMxkrYSDIna1pLxk9fqdgr78VPIgo63fbnWTOf5e7BmvlTMr/Zo5Fl6ZG5TBOQiiv3g",
-	"P1elwHNRcUg05YDEPJONtgxxsoIWaTAOMUjUy7M/Y3CihhUQ6g5/wazudpkAVolTiKSpiZBEdciQUKqn",
-	"qjbLXozUa237Q/YSoiUoKgpeIvMCJJZzNRbUxLjFMCO4je0knmXS1tFWz4HS2RJ1Q671BTKEmrEuRJYo",
-	"7/Wr6fQkZij3p7Xy0Kc5rWB3orriDCvYjVshYzJrh2r3axOmN8YI6ovxb1adiHOWXUPZp7V4CDncCqS6",
-	"ubxNNXrCf+7Wn88y4A54efZn1uMUnB7lenzhDi98ktRqn6tsn7K3rfiIPTxWsTZRK3rgkAGAKiGALZkw",
-	"6iQY41g6NOOGpXZZiBM24T+nVUWSXZgT32g29YTVFFlN3aWP3f9+Dy6oHhRNgTuqz4ywWES1KHOnfjo4",
-	"h8swiTQt+FQYjKh2IqSGOeJ5hIhO7TSsTdv14/YjOGkpoZZtAuqROUUvEXaxs9gPDQj/Wt32gbZwQ2C2",
-	"0/8BU76Fm+Ml//nTeDle8p/v28nxEvhl1+OeOyLQZC/LHghhvlyV9SzLCO+svmWUrVKUFq1J8RETGJA9",
-	"Q0oNuMJRPXWDQkAEpbUHUb3Yh34SnNycpW8/vE/R0Uk3gSqGDKeLgopzHO4NUIl0j8eKyKOja2BeK8Cx",
-	"FnxLFAxnV1y7thHvyZc7cQ2Zfhu4tlEVrFLXw7LcZcbIXfFoXxtlD+4XZWlVH3D23zFb9EUmCbBuAsgy",
-	"F+tJeDyUVDXsUI/SMHD++Y//XoFUrDx3e9X9Oloy7H00ZM+wXDJRC4znWc0mOof8SbzxCoqMMCaXkjqc",
-	"sp4uwdWLbUwiBXNI5yBl2iH2ty+wtYm4dG9JmVTGCg5IVeg8p+bgX4TBv7nwqIYbu0F2tYR+te4axD9D",
-	"e34n3KW5eTDgb6mUqHUH3hDNzCYzvolSrVZ6S2RsNX5DJrh7yocyr2dy9KkJES+tYU5Nk2oKAAhKLYX5",
-	"R3x8MS3dQhCbva/9xjSMyvZHW97b+h4RT+NUizR4AHp4NVnvRti+m9lUuGVIE0U/wz+peVraRy2UHsyE",
-	"ysyAyutBV1Z6ocbIDMvbgBfqoZRlWrEm/CLUhjnCTDxM5qn+CiJlAlSRQPANtc298Cj8g3n8K/7Hq+y3",
-	"x1JNdNpPVNy9LkbTU2rBV14CMS3PauTCsPCZLMXY5ssQXPzw7vWj0JneQS+W/SOnyhUvM4PgjNhNjAHH",
-	"R0cxJ0D01hCHmwg7niWKlyNpS14u3a2mP2TnXhGBYgTMBSmyyYBlevxxwCxZP2NzOYBPqIp0cR4emUTh",
-	"Fl4WojKUem5IseEQMl6Cg6f2EJwNuBX6nq3xh3daPtCZovWAVKv8Wbl7tvHt3F37npY3fQneHVTOvHvH",
-	"M04DpTNgx4Mp8u9piqC7yEvT2/QXOYG+dWDzBibKkP1BlIKl7lWBYV1mQb78x3/Ag//jP1ivQ23powdp",
-	"Rbd27z6tZJRTqD334Lcv3qdUNrwyWpkhxno6+kBEj56xK81KDa3I3aMSlcnJRJRQmeWVaUwwHPhvAij+",
-	"tYHQv6VezL8phDp7+wqRFhoJ9SmJMRfI1E/rS/4zDKdWxhnGUg2oOPRHYmhAiUsy3RKKQO6QoI66ITbm",
-	"WSmG7Hq2WaI2GGfsmrYZ9Ahvj8ayuwnGbmPOvXRq3fMXr1+8f5Ge+D4pm407qMTEAFrPbdna5YkKQV1K",
-	"83yI6zYtwIdw7t2Hc7czCAebSGjdelGHSicdWkRCTR5gFgtEY62eCsCBHgRdU2ZFnqNhNme84KXtw/1I",
-	"UssijlrK6j2z2PsX66rX0NU6yZOopuhhQfLUB+1EUCQYHpk2VO+fRu1SoM0ZShwCi4irAl9USU5ylgH2",
-	"Y+LMT04iSGUEWCrORgEnXNZhlLKFsjKP7aAZRwsYOsgMb8vv1oyqk2Hpq7tWUH5tPGULWt8aMputoNnJ",
-	"925cptIHbURz60Vz3AOLKVrrpon12YH0DoTF9Sl7QUfVn5EugkrojlCjpwzYc3gw2Jvzj3K+mLt/HAC5",
-	"Ef0rUBtJZcVUlHfMT1nbLpuokM8CETLh1aAGKw8y5rZIkb36GR22FlPhBgaLO7aPf60D3G9bkKXXB9BK",
-	"mz5gR60CZIC8bljpqwDxe82CoX4kiUL52EoRFJYwt9dKN502iE+ntQdQ2hCVucJ25uMZUSCNRCNFvtYC",
-	"nE10iY6q+pCcXt1Wk2Y6a6pj8Iyr1qRFKmSfJpoo/Cvjlhk9F8zKuaDW9/EQHq//HihWoEFEBRFgbEZ1",
-	"49JU5b+sRrSwIrfEqthK1C3ILbeDb8jJ3FyDaq47Akb1g3DX8qhDsPypMeobCJij3QTMylBCl8x1uxlq",
-	"9XF3+Cw+vwVLkXNIiIZSy64PqHbv3mfTobJRGrGtPGzM04MkvC1J2JjYG4g8jAFtSuvCateu0oMe/G+V",
-	"OFUPpQ3Zq1BswHytQQS2SNGTaWTogXqujggGhd10tuyIZnSWTvvgxUrye1MwAkkpObYg32EQ8VFAf20f",
-	"AuMV52iipKWQR5t1tFUYBCM4vr4NGjWOlk4koztrC7G+qjZ0VxbvUITgc8/qI9giCe3zK0j4NFlon0sF",
-	"2zWKHEo46A8Vzf8+qcII7TeyoZwKuYWNtNJrgO6vG8sD9rTdzea5UhOF/YTD/SgWnBmAjIG9lOc5+u4q",
-	"GwvvIZInJfqnXlLBD5UwMqQqw6QAcZ90b7ADJqdKl1JNmUNZaNvihpiygpNhCq07yFgY53xeJZPRb/BJ",
-	"vXQuLB/ivUD7igEcpIqDjsblJQjNF85YiUgqylJ6Sg5cPnKMOjFVcfVBLGSKLY/fx/x0kDznPoVm4fCA",
-	"GTHWirIiElXR4W3VJcuzgn3qNlkNgpewbpvMAhP1z2o1Dp7ezDb4kxAF5lE0dqb0XJanDHZmcy+uaTZj",
-	"F2ZrE8DPxDnc9lLmdvtxtu15GLgVH1e2/t4gaihTCiWueN7xCfB/HeTlforXkJffbdMG/Pjd2pzRhD3Y",
-	"MbfX5qzCka0YB4EudB/ZQNdnPleShxsjpwrD775NfExCCtZLi/MmllKJ6gW30nsIKOExbpwkeDy3lJwm",
-	"teo3xZt3K6Xgp0h9isL8lKFksNry/Fz+IlLqeMQwZJXnTUCnZu1u5EYADRNYCjxR9F3SBHvC8guhfJ8r",
-	"nA/MaDwhFwWM5vdHyeLg4Oir+EN/TwysKZM2UbngJQAGvasiaK1oWOEXaFJGFIWUYiQyaIscs3PgQIeJ",
-	"OvNrARH8ul0T2V7Bvqs8blGH1wZN+sbGD7Ege1vR0J5V22Ub86XOZ+ukcYPTtn936diro4G9FW/4MEXX",
-	"CcjcvkiE3S5NdUBOSRJGTANCMT5yRvMmDxlozoMd2vQ892/9RNKldVdtEjnv65A1YNygCDp0s+f0GA8e",
-	"XpuMMEPGBwtcE9XcRz84aDDULctqiEI+iLSb00OFqeZ1WKhP97aybtvEOR7zPlPaQ2gQVJkGPTsTsgx0",
-	"5IOYi1xl7Cc9StRMGqvLJaa/u9vb6LTRoVdjEsdgAnI9LTytks93rvbgIDy3OT2TUoiszjgCVCVuWLUe",
-	"RWOuUAAkymdk9Y6PjvonTJCfzt2B+Rwo2t6+Occ8dD8Vj4XK9n/SI5jgdEVq7MAGXiUG+LEEvp/OHLFa",
-	"p437TYeq5vpfOSPqC8vGDdlUG8i4B5sL/upnyR073xph0GhiENoKVK6F4EmI/A21A3ojVa1Jwb9Nj667",
-	"Pze7doh5MARvsS/Vht2+dfODuwsetAbH0PsfS+Ehey5MIS2mGMyFnelsEMVSnLwreGklz08wJwFbUBWl",
-	"MHDeyphGgTKwL3m+EIP4ctSRyQ6VFsNgwTx8ZNg5HXZm+ShRRiiqorqauROXeixImR79JMbW55K3vd1f",
-	"iyVk8ABMMH+3yIWBvi+UZ0nyGeN4wGWzyg0c6SQoumvEauHXRDHMZcdWXF53H8LbfOKij60rIbA8sNko",
-	"pd6PC+rpANpqCOheBWMZ+ko7DNxZ5N8PyZBgzfTQRGHlQjUdsGzCZW76vlNMUFYgBggDP2sxmWOTGHvw",
-	"0mM9PBvNuFeWsAVurE+6N4HjeeW50JdRzsVJZPPHNJrRQ0LiPD2l1lqlQu6vhw3z9gQIhlJWCup/UrNe",
-	"kLGo4OCr4Ara+BBxZ0Xp/L6yS7ZJp+kHYs6WnjjjmTZCec3v7P2zP7DHl0eRUh2UQKun01w8/rXaHb+l",
-	"gwTWayZKcYOeaz5iuk4XRNS4465r9ZfcU0xy565rUK8ZTeRDNPKhim0LNQI3+9ZNbLC+uZs3g6VWfLR4",
-	"2b6xpeBzyCFckLjfpnUAALfvLj528FeKSSnMDJvqoozMWhgufEs1pVDkMWOhQ2Qh1CmqAFiwLQ0kyqRp",
-	"omR2wpLFwcGTMf2Uwb8E1XbXf4Q8U/o545b7X/94/uZ7b9FGnEPQYU0rEB25VOFWeHGiXoRnGtabQOQJ",
-	"ndaIwlAdnZ4C7WgV0e2j0vCTHlX8H5B2CfZ7L2B6uVD9MFMU4tVl8AecMjd+oov6ox6lqB1At5zGcwGr",
-	"oaRfZIOWRwqViaz2vGfYszw8k+B85bk+RkuP7OEzB5G11ZRUukTbqn/qRGLtlfgwemcLSQq+tJG8EVeJ",
-	"hWF4PoBQmY/FhiwiG6iYBfq1L6/lv7uxhNb3uB1ij8Eg3Jj+muzJLNk7YckebqiwC/cGLCFHFlwAUidq",
-	"x9+v9VwwUU4Xxa3xjPRP/M7P0OWkC/7zAqvnpRqXoirXhCObKOJwwK1YClsuT9jTg4ODlFoFKuCGTE9A",
-	"j97nOSiTYz0H7QVd00dPo1A5nedEQZynFHRI/Rtec2P34UDsv3qeYtM7mDaAG8gCk8a4SQM1exm5ySBL",
-	"IFGHB2wuFRSH9nyw6PDg4IAe0T/1DTe4mwVIhMuhMXikpuJnueOaOpvCBoaHHixV+utvab/Ka4MPQtWr",
-	"FMB2AMon8LI3g04xFwNOMBFVuttSrEhM4fvPof1h2ncYKC2orW5Y8Oj0jIQuIGXKZoJnoozz1ELpbg1g",
-	"ncplFiNM4D5lZ29fsQuxNMxq3aZkncMQX1y2h3KumajQUlUY4Z/Vbk8I6HridhHfN8I9FLLtoWG6Wzw9",
-	"l5bSrkMs/W97ERbuDfZiCNv7u7uwyHUm9k4mPDeiPTACUFuLiEgr5maTigYz5AX/XKpXeFMV5OFlyd1r",
-	"sNUJ/UyKo7FLSAWY6HLeMUGVmxQSYXC+aJqcZezmzCzmRNXhLCtRyb5gzuMmqT62dtS60gy+Or5OXsGK",
-	"6Hd/rLIenKw9PDg+CrI1WjkvUD0UJnsHh18fTQ758f7vxodi/3ejp0f7X/OvDvefTA7EUfa78dejw4Nk",
-	"b5BQxgfcQwCd7P0G2zqOzcWTew7Hfd8QVvlokS9xyBgf6UtI2WjOQXt5LCwMfjFIMdI5IIKJ0w8T9oyP",
-	"Z2Kf+tW36E75lbszVXp/7K5Mh2s9L0It5m77+8vdZl8Z7oOf7cYKMqJhUGB9rllt+0Q6M8FmUJiJzMH9",
-	"37qiKCANAKfCAFwP+xCqFBnL9JUCEoEP7153MAaBaAh8M0P2djHK5fgEK4hSYPYJEc5xKTKni/A8JgAC",
-	"DQuU8xQVEL7IpEYdJB34P8r5lP4U+l95AnyVqJFgM+50Qe+BwGl6ZJi+Uk4pd1BVmgbnUyhOe2TYaOmp",
-	"HTD8RX+m2x3IIOeP035yXooMPA5uRdLYztZjK4LtQT6l9Bk+YP+5NIU2UGV7wqRyavkpvN+h4++9/hUp",
-	"+ntpXcU6QaokVKMueS4zdnTMZnpRGsJhacxCnALrhqK8eKdmovfsqtRqCmozsCxBruOFwAIuIHU9PjgG",
-	"dQDaskD1NYuKryGD8p1TVL30Zz2nrOaCleg5nCT/H3vvv9y2keWPvkqXaqtMzoA0JctOTFXqW4rjSZyZ",
-	"JF7LnuxO4B00iaaICOzmoBuSOdlUzV/3AW7dqvsG8yL3TeZJbvU5pxsNECApW7LkCfePnVgEGo1G9/l9",
-	"Ph8J69hHDCu7zCJlR6MnbmE5oGUgucykUFdaFJrMDHFhtwB8+9ZEHG3F64PurW1ZjwwC8Vn7CWETO6Sr",
-	"zuIPPEa3UABizx43ZeGYzlC0aUEVfe4URutoVNXR66q7gC+8cc61Ar+j420Vfi0dVgJOD20CoxB9K2Ji",
-	"eD5kCWyIL0aDw9Hx548/e5x02gaws7psgqPR6EOLDcOjWQ+FWTOIm4PxwSSTHBZvJ9WLMXn7ARq69nQ6",
-	"FUszgBfS3boWVmZHRQvXtmnZ6KBFuqw/M9lN3IQtJE2oss0TbdP+R6MnH/N7UDgWunBMJZO8lG9aRPdy",
-	"3arvieehVVnjq2HZufcJSWPp7O+idvaYP3sPjz8/Onz0KLn+l3wvO+7awF+bdsuyUJNcLH5/vUD2S7yr",
-	"a8c4bWYd8tLoLBXBZvnINp+YlkVmVgfjn97WSgucCbZmewV23xtEa6wMv0xO1LsdymzhOgYO525kRD2I",
-	"yKnSeLZRtsy5sScWbSZniAhshchzCO0URBrEvFIHunuk5lNS9IfsK4fVBJOBPmcxM/ZRw1ieIWjjZMUS",
-	"rQrz5SpB+lGHRakKwye5YFOVlwupoxASJgxgRuBnCZkCI1Epc6GtAef+9IU9C8kJMxlVR00KMJDqGDPB",
-	"GEGPfwg2Y82gqg0m6OTrCpBsqXh9YT8TuvAfu3djy3VnQYvGDpfDi5zBF9x5KnDPqVvxjwBM5Vf7Oo0G",
-	"wUnaV5jcVKtBsKiBtIPv05B1D+1FD3+B/36xOylb9QCW0L27sbJRjBWg+qALOZZazQxhD9nxIIycUPgc",
-	"g+fUb01/A7SqXPBLQXHbiGnBi+mcCrkQhwjcaXaZiat6VzPL1TnLMPpbQAyTiDtJkiKxJk7FlQ54ODwd",
-	"y48BrecP0k4Om/8UG9uJ8SP9VsHwgv26R8S7nRpOGSxyi9CJOpDOz1zWKFkWmbKWHJz2h6pgyWWms0mW",
-	"w99IuLQJHgjbUIUYlIu5vtnMaIxVDNl3/CI82QnKh4Tl9vFcrqxRdDVXULKFCSF5gVBwmWFmXqjyfB4Q",
-	"NqDsxEGotNoV6lR1b/oiWy5FWpHGA5qD626VipVQS8Dci7MevYQqoNAI01ZSxbJaiLFn/800uyoyY4Rk",
-	"vYQC8mBkuWJUzI1Wua8qfIeIqEejEWW0vOyFl2cZ5P78rByOKrIOSSUHUpwjtgs1xLCe+0sUy1nBpwhW",
-	"ERG5XKZZIX4WU4/EdzwasQTCcHDk/zrjWS7ShBW86qdC8vl8hR2ZIo1lkD9lp5UctfN+f8jT9UXormC6",
-	"r2L5VqEe/EvfUUlV8PydRXyzqor1SukqBfxhpJ+gDx0Pan8PCf7JktVjCW5NCT3QlQxTBatk6DaTeFkA",
-	"7trmlttaa0yolHY0hCOoixKXViIbHYp4a4g6jga+JudQdrscgUPdqpvLVERrdRjAMriSBL5yWHbOAPpA",
-	"H/trYT5EKFIWzOnx/m+Hy+c9pNreWL2p/ostlmpdFlQmXqcowNQt60kFGalBJvtjVnygfIglaCo4IKEd",
-	"DDxjZLxig6GzzXyJmuPjh34CsDATfJsklgAbgtadlXGRly+q8JlPO1FAoKRIYRvMfBR2OMWS59mFsGag",
-	"lWfHo0c+Ty3eAQ3aFAaih1KokqZdiEvBc4CBeWV/dDn0pShiSfVaPE0LoXWHCML13wuiWxVEFFC5CXl0",
-	"jwVFRzIB27bWloD18E/9bVIE41Mb8goXgtV9yyRihdCmyMBrouIMPDeIYJOYzOQCq1ppoolHtIllAuns",
-	"ZB0oD2oKIUW1OXfAzpAD5Bzd5jSWWhUG6rU/zGY4g7W4hcj8+p4FAjOjgFsDkXUlg2XDQGHV6tlRA+D+",
-	"uVMNwNF2kJ99+uDG0wcAMQnhkH0e4WYr6OCY7pZJWPLVQkjzMINd8HBaiDQzG9gNz7BOfVKu7JdL6PqE",
-	"LQux5FnK6A+YqsR/sKnSBsu835yxVOU5L/po6UBldtN8GkNdbYEF70vcwwmjiTKcKAgBtYS6MDadi+mF",
-	"Kg3TQlvfixoICFd1QfgPlxnUbp85/IVSi8JKmMTd/qbIk5OAho8RAQbcyOyrFGJq/T17kyqy80xCFRI2",
-	"wdB7W0GMvGU+WuHmAMWyItXD8G6P06pkLIP0biqWuYL7HmjG81xdiTSob8cBNOsdj0Y1gFbAfuaS8XSR",
-	"SYbWZGxNQ8Lx1kv3/nbxH2i2UFKsIAL6PbamUlnkIJOwROOqfB3hcmcA+to7Hj3qR0xn2DlrvdslVPPD",
-	"eEwVseRTo+Ezc2sQaiW72fCe4eq9xJV6gRLpNknx2h54R9x4z2j7neHm3dp/2Njs+8DXJxb4quzUXw4m",
-	"gheiOC2t0fHT219rhuuX5cpJlUB8047VnRI8RJ4bLJQ083w1oGaUpSv42km2B/3TCetxaH7IgXvO27tw",
-	"yUN+ybPcOqvJJrGOPfk0IxbO6HoCP5a8dve6+OcmwJBCEQfPXBbZVLDeMi8xUWQXymQLgT9Escysw7zq",
-	"D9mPXbK7AU7lODF8kSpmiAosPl4uBS80yyTqIhK4eLd27XfVGzv2DIIKQLRtfFSVx2G5kufQ4c80z+2k",
-	"Ff3sXH2/HAGu3pLDJ52pIqqVKR+Pnp5ULftukrF090FKrX49NDGxF7Pa62pXN+2HUkB3AYxPuXZc66CL",
-	"QO8u+UpHtRWGTNOslGlQ3kefHvRKQpmmLu1pv6bvxtpNe7ZrS1Ypy8oVulPtGMCznQUb/+Npy10msNee",
-	"+6b9T13dNuDwem3Kqn8dZUzgyFbjWme3JXzkSijC1lW7Yth6P7c6RIqUqbo6cl7JA13taITmJsVFYhYr",
-	"Vid8CuxBoeDsBW24PLXylcZGYOYvqLPvf5FxFVL82NiTTmrH/gVi0maGAFIo6mt1FQSUTVFWNH4g/cZW",
-	"mg6ouVukIk3GdRb1QdW8u6bavaJtroSDsnGWRDA8ouFU7pi7A2DNMQYPrmud0TyqCtKYU0SZxiAb1lpc",
-	"cd0fsj+U+SzLEUSGzLWImUwUdeyyPn1LDVhDEUzHjhyoOQQDrDPtwwtEHsiWqlkcfU+eO51VbQg76JWY",
-	"zJW6IKQk+A44KBK9EUyA+7Djyh2GtwsX/qT9M2Ta9VORsWWfGn6K8L38G1WPBI0Kyrey9/Bq7SCZ4GuA",
-	"fnRc+AG/MZlO/JxnFerP0WhElC0wgnblNv1haGM5OwLrEuktkAqmHUdpyE7JgDAKDTlYqqu58rRiwcvC",
-	"u6vQwQbbAqOWYFk0oBnhtruzMLBSpHakzxyi++1VprQ8745qVBo2zJZESs0l2XvevyH8nl3NiFeovcGP",
-	"wI4RbCJ2IvQ61oPVItdz3dv9a4gpCr5Yb22xRoGx39G8zkSBgPG9xD6+uOQ5/BtIyTm179HoSf/aMdpw",
-	"PlZCN8xwsB0MeM72KAtd6WtUi27oHik8U2Q87yNOjh6iSXGKb4necODBVmh79mZ7I7SxgOMaLlPD0x2T",
-	"KgLcuoK458FgoJLQDECQmP3gPAdoviowQl9SmyJbiocLLvm5GNjp1T7oIM/kBbDrDlgCM3spikylz1Qq",
-	"Esb1hfYVAfArsVCqFFSgFfczVdRan+G34EXstI6PjoZucaBEP+SMhHHHjLeuXQqXeCgTrIW3342D7QJT",
-	"6tUsBLBC9VxdufB5NhUsLQWT6sq9ZyaK44T1npXaqAX2TUP3KNi5oalWufFsquQsOy8LQLDEUYlZ0xoK",
-	"8Il8FPyE4dCe6hlVZ6lLntujgWreKlojUD07IreOuAL7wLACmg33Lq5gz/zdBBQ2PnkfSdhHEn6r5sOZ",
-	"E7UAdQo6aieLYRc9s7UellvBXZhBnl2KNOAcbo071LXfhrg/eK8Fdhmv6VxykilfUftJR+6xsURwYk34",
-	"aZcqm1KzKr5wOmTJLFdXaMCgyQHTxrlh4jZfOWluuL44wdYBiJOb4OIHms3BaLODoFlCo/iqQMWaCMZ+",
-	"LThwgoZ2CEZBML4gFZuCYoIwhzWfXKrCrWsdROT46Ogklkm4KH9FK4S819ovWBSPCMOBybNu5qDC3JY0",
-	"vk/q6mthQm3xHXx05CiRF7dZhMQ1HAG7GcINpeQJYKN546y2d7pKktwO3ZkK5kvcVi9h8D+4u2+XEqb2",
-	"TLu8W31iXBIrLfacDPdbudC3HQSfbDflEkrlWoJ5B7gFn3ztlPPd7mkPZViE7JVpKZD7HxBQrSTX/SiE",
-	"IAhQDyLAR0D4BIjSWcFn5eO4xnPGEA4BlFYqii9XX3EjvuB6mgwZrRb0IY+9te/Qvq1wjMLYXiouRW7F",
-	"lu5CNOjIot17fINGpEEVZm1VI+bxJKz6CMAieg6GoksqBgvfzu4Fzz+IPCwQh3/BH99+XDLGjg+4O898",
-	"9xnY1z3eQN3jy40iBiMcmwVevZylU7qdOcyCoAbigbaWqZBGFSuwC1ydB1VqDNmPZG8i9DSkkDz4wZuz",
-	"WOZqynN/G1SQUGbDxWuORuvsGbRibFKuaOT+kCW8EByCSLGUvCggHKPAxCsExyBR783Zw2enzMwLIVia",
-	"nUPi6usv0biFfwbNmLngcJxH/RPGY4nzxqSeVFjJK3Q1X8nEYmlWgPEQQasI9Ph+iZVF5wqWzjVme+Kr",
-	"61YyJUP2CmqS0OrEjhREiBrH0pe1WBN2IphWebpWl0JUk5gFnNgJEXhN3b71ZnAsMzNk3yuD5fWQ/ek1",
-	"uDKpUEr3u0voT90WC0TKTiyOwLVZrJBMk6p8h+wr3APwjd+cddIR4r12W+zORhjc04Hkd5FJwB0kksza",
-	"ZGBLd8L0XccWDhaKrOAWUL585Y8P9YVnOtzxtK2VzFed+sidnNrMKkzd48PH8J2MEYW9+39+Gg2evv3l",
-	"KHr8638c7IAc6Mkv3UQ/hPjyaBQwXz7eRnx5m6qxdUNvUorf16UjOssgRxwcmT0F910t3mF1v9cTbuXt",
-	"TpqUYYc0fIumdjsXZnApimyWiXQQili9K08x3o3bRFcnvwNNLUup2KT25yztR1AYidD1jomgzkEMndBU",
-	"UDLlks2UNcIhUoDGZTgTrELR1jkYIppHAFOB+ZRMQ2ZCuiwDoMTWB8mCesx1OS9jWXsLWkfNZuLKrUL/",
-	"JsDP/kwf6LrqoU5CZO2dPvWc1T8atItlmrDdb4eF7GOY4X8O32pbpKLBmU3WQW1h9mb4TcGYmd0WfJu0",
-	"WqycdNpBMIX1VrthO4791Wj7VVbpl8KYFRjhTliGA4MVcSVZL8n090q+FrlcvcMt6XEcCCGIa0c1maWx",
-	"tI6BKo0jQAMONWuNNEVfe1RjyJzahEMdy5rsmnPsyvaFY94qxqOO6N09LUSAhrSTUkh2Emqx3CLVNkuz",
-	"exT0+EjS6zrNki3nqbbd95LrFiVXbaW3iSy87OEvNfrBjeiMrwJOwloBcoOhv6p+3YLTeBpLGqEu1hhK",
-	"NWi1yAXXVTwz7Fuxwq21jCjT9ohTDSeks7Bjw+3PaVkUQNFjb+6feNvKy86OjayuoPcxX7FcaUHYb4Fk",
-	"IwqDc7QD89wXgzg2X24Y5JtqzTmxRK7H1NEKd1I3WbsQIMuA4tPFjxCsJ2SerCi0ep5ly34WqYxd8Dzv",
-	"V8AYuLwnDfS249HTANGSBnO1JufZpZC+jccRfmLJrk/RYVZOFZSrC2xJ1suoVYZjvrFWtX6C9TGanQsT",
-	"y+PRo234lneU6kNYg0BI7mL2hodmE2Rb7Tj9VvE0axLmileyYF/Bci/rSeHjNFpTtukgqtyqmXKDUKRu",
-	"rSSFi1cI983XlSKW1qlcr7eJ0s4CQmHQPrGsqZ+QaW0iUHCHRnKNsMYhbvI1b/4Ei+qq1kXpqLq0I1Hk",
-	"+oK6HoO6SeqkuRCrJU+btHFQuIgDw8XACgzEftc0mFkPAxufM91npTRZjl0Sa8EGN0jYmQBsh64xoYdB",
-	"+IpuL2IBmOYPMpbUqhNqv6r1tDnxyqFKCCah04VB4mzcSYAkA90WKMCd+FiLLdQiKB3v5NkOufV6GDdG",
-	"LJYG9RD+yS5+0P7qClK9OaG8ZQP9GlbZ18NLxAHtRwipDnwlGUXT7f6yN0CVbBOFNJbbYUgPKxVaM1ta",
-	"1BstZ0cI45ZqLjc/9I7KLTtns1l71fYaAIAiU+pJozN7IuyWBaGyV2z70szdiOd4YQLFV+uLr4kXdSU1",
-	"5A+hsnGbMvbLM/DyZodgViCbJPbxNeJbpD9JDqqiko49o1K+Ym/OIvbsFFvivv6yHyE/CTlDqHDhjKhU",
-	"RLXe/dVSVIkZcleyog6jgLWRscyBs0BXrXlWP6DuC5fsBNr4OpKqbC2n2hVBOnNL+cyv5C0a1OtP2yad",
-	"WlTLPoW1Ic5SbXKsEW7d293nywi+eIi9I4NMXmYYXGm3a5GgzDVdXmaGVAhYMGKwADsFi56d0emoHHum",
-	"hVs4MxCOcaSPaOHgJF7jbZDHZd4jpAbp+hl4oOnZPgrg5yfSWBJ4JuvZpQUGxiYmIMSOoZThePQo7ASK",
-	"fIeu713KIY5xITCSE7Q6jVAqgMlr38Fa2n/Fl8dJk0nkO3kJoqSye2jGrFA5FeklP6tMIqx9ppkW1mKC",
-	"T+Cw/Ktv4D0MECAgGpzF5xuDqLQkltDlay3RIXMBCrjDtWG0SA587mvBFy/8Q2/J1Gp71B11ttpJfAff",
-	"bWsrC7heDzR9Zj3PlhGT6opKyO+7BNsjWKBUxb3XOFuTFSh7R4npBKndHO1yFHpH8DgPrIAbLNWyXG6X",
-	"q0GbnN9PLk9fzUe7CdWC1rhNoeIXZap3WmFm4GxbmTSgAQfBgEk/8l2JgFrsRDm8Moqv6vJYOjlLojWg",
-	"z20XzOMKgIBlacQALTlouFRSRE15CnQWXv4GX6PR3RGKRGhM8YvnBGAsmxKQvbcAfImL9xHlYOsT9+Jw",
-	"3/b/b9da4WRvi8hzEi9Lt8jfZTa4EKtdfENq7fKJmK4GinpVwRioWSO2LMQsexeBrYbeITRco3fItUc1",
-	"Ac5xrjG3RsarmBYiQPfBnjh7LSKxQKjSdQYMY9ksoMJpQk9+VdJsX6EfoqwEvRS1Fouq8YJ4f+qSj/X8",
-	"gky5lMpQd6Bfp36XW2m/xuky+6Nd/RupS7jVUkuc6DYpRugz7t339QEfQQgE53Gt24BOfBeXGvbFQ+k8",
-	"DeNbajuIGOuU/pA+RxuCG+fBonM6K/PcndxeciFWScSSiTBm9Vd98dd//eOfSf8kBD1CAjYYkNuzOnec",
-	"NPa82omRCRXLQixzPnXCwf4EOV7Cx4C5I8eNFTWJ7wViiT/gYL1BcGvBV5gzErFM4JQnTKqC8Ym6JMvI",
-	"LpEqsGAApRdknSHMbz1H5zRCSmmy8ql0EpcXYuUBImFuLUiY1ZyPRsF9umm5Ua3/XwsrNRHQ6jryi7WI",
-	"rw04DV483S4og3/MXSEwEN0wzWGzfJPiCnacj2fiDt/H+vfm3IdLctyJgTDezXTzFfTdlV6X6kJ4rVxR",
-	"CrWJ+TEViC54Ktw2b9bcHParKKT1Ra9nRrWKoVpdEGqQAqad2iljeU1n4U5NVG2t26Fl2Miy+Jut0wHh",
-	"BuU5sPh7A+5jFNvYpd752EMZYrEYmIJLPRPFAE6VnmcbwmXP1GKJXNycufuqMDpG532ZJ0ag2vIGYbog",
-	"llItyMWyWhFLBK1pVGOGcEoTfwYcMLChyNg6ISAScZmpUuNVUKixajHo8EaQKQnEunZLOgSoZBuTDifh",
-	"4pBBKwPwc4RSxbwMvLsQWHkZS7qiwj/BIE7kUE3gHRyhKEGcCC6hGai/Hp8LoDpjCfdyKrTxK6kFlKzu",
-	"Ho17htvGbqgf3IZ5TW97WwbehkfeUTwuFLu7+LKVoeeXfp+Y+A1YYrhzfemz3bleNmwWz2iEbbXJUB1r",
-	"ssGsQeZ3GpSc68iXauuIXaniYparKx0xK/FykZ4LNuFa6CgojJZpLKvosUMEbEVV6jLCgk2PJdRQkB7L",
-	"opQSyzKxpnKNRHJMnY2Q9lkDf8Ly66BgMZZrGJgEutIoXT86IutRaeHVTyXjEU+l2V10PRhM9koseAav",
-	"F/IpzVQxExmWhWwuWt9gle5ij1LMLPsUuyJ3tCpxVwU0wnvMpnst//CzdoYTQ3m3MU26Q1YhzNLumh2t",
-	"rDPsl5kIX7IRS89wQ9UhCUKBkInY6Hk8adAgeAzZhTU/OYM0NEpWHqScMb7oIUS2Z7KTLviOWB6ORpEz",
-	"7oQ2/d1NOuhubEt23mp9WvCYrU0fLZn43lJpnU3yFZNKiv6+UO3ah/O7VdvCbj6l2+rU4KNiIoCOmCsC",
-	"y2RALLAOltYeaUcrJDmpguqUG3MNZ1FgV2EbIkT+JytvZfWHzGcn8NlUDoYBouYhBysBp66JyZ4lvyA2",
-	"8q8P//WPf/6foErui3/9458JChFrWWF/2Gcs5c6KCsGhN5x1HDIBePCKI2RdDKIY6RNChFtZgMy0izLn",
-	"lwJ9R6hMZCuBXYPwUahwzd3kOLlc1sGVwGnqwZsVQs/x9cFRFbzIM4HM3NqopY6lfeVMnvdhyRC/E0Wx",
-	"/YqOpts+ttZjAFVy+AlO8Kn1mcXST63hBTczHtbMdE2SdAVVXrqXgbzu2D/WWbUOvhSQnDy9TCXmreU2",
-	"zzRgYV2IpfGkXSGydiusdix3JruEtFSQZ3d7jjb4UmXSVFXaQyIc6YY5xem3iXc8k1UFyS156c3H3FEa",
-	"ZvdKGbdLAqGwz7/8u5cjeu2H25Vx+vJb1J4e4GUPf7H/frEBaci7eER6BMZXYv+/VXNtYs1nUHDoZMhe",
-	"It97TypmtwzIilhmBkmfiBgIhMOYSUXyVirII+uIwPd8jR8MrmgmvhI5yTQekzGb8VyLhGoDrTlFL8t6",
-	"WCdzPDomcWUC/VuSfZ1meqouob5QD2P5ihvBIL0sUkABIQgkEu+tIcW5mF5U5xZC0Lv7u716P36/2wHG",
-	"9f3gjMz6TMipCB7cQEHDz39/3e/64sP32CY9HezbewrMO7GHa+bvC+8atZ3IXVzWPEMTeItnaq/VYXVs",
-	"hxDocbmCs9yPmMrTdjydYSyTxeoV2MmKyt6M5y/1xZ+Q4jBgOQByJ0QgwyYwl8MFeMzM+o9zlRNvHSY1",
-	"K9Eh89Wm2rPrV53dO1ibMJy/OyAufNi947muW79b4dpsPj6keHeElgm8NpYIays7RJn26gMoqkHnzjf+",
-	"kLeQxLKHhQHIYmA9vktRrFCtBg9LM0Shsk5A3/oFBPHCsWWdG6JDBIUby5bqWfB5uam8YF0FnTGpiRZ8",
-	"pVadR9ND/oQgkSgCXxcEA+BadfkDOA7jcuXgYrGLEV8tlsE1Zi4WWuR2pXu54FSwBvh7LTgrgbncWU6B",
-	"H67mctwWy0EjzEBOGX1Ao9w79pqtZ50QqrC33ltVP4e770Ww3J0YqMKATbUPl99xk/YrOpQ7OR3kcVhV",
-	"voGD9+vMSciKJc55tm0yM5MdETjErsAQ3LAz4FavwXKWRnWRK07odcTlKonWH2ORwo70LTXeUYw2uRfs",
-	"ZgYNggF2FW+TFLT+qHvfJtRYwX1X0G8QMuIZchXzSpsXeEq2CiW9q+9DMomYrwKhtKntJ3B3xpU0IDC5",
-	"CNGSiOnYZAuwVlbsShQ+pFf3nyAxH0SJdQNZFK3BrPAxXywb48ZAdbw1Iq6ox3tlTcJWOFG0irZjIwee",
-	"9m8WRLRag919Lfp0+zrSm3DPqhO4S5hDiqsNFaH13FotGNeHg5u6s4rBichhmCWzQogEi3zAQgnBkWKZ",
-	"i0uRs0QqKTAph/bJspzkmZ4DOPGFWLFeAn+ZYtl24nj8MdDiHD9s2QZ7xiVSEmvtJwgmitr5GiWQvuHk",
-	"1jta7iiJcp3yRvtV7Lff1zN+GkALrjtkh5OvJKQwM3m+mV0hNM2re5BkFiCWvK7PrH63b1JaUwDiN6Bb",
-	"xTtrMoypwBk7qaJYEmou/bsO/onwOpH755JD5fYVBTvhzogZawWASl7wVAzZCyMWkKUFRnAgOM8IwgWo",
-	"vEKYKc5S+7hZzs/fV+N/LUDh/+DX5N+9jq/+tjuxENsNslfrN6DWf2g5eZvP97Kw29UQpFtHgAG9BEeI",
-	"7m5gGvjssScf8J3k6nts0M+5mali8UexitiyLJZKi4hlMi21KVZ9JwtiaYUBMpEaIkSE5l3Ca7vkeSlc",
-	"KhP5uJCXiE1zQAflkimYI1CaioqEP2oBKwVrIgpCCy6M0YnLPac4aFZAJsSfa729FGNjyAJU5caAxcvq",
-	"q9x2wKJ61CfQR1FbwX3A4hOtu8DNR+bHAx2IlM2yyoFCh8d6s1Vyqi8I2REKPbCF1CjCyAw6Jgi/TYp3",
-	"BgUF65Hf8a//6/9mSX6YsCwVEKuJYgn/xh+OEjYpdSaFBggQ9vXz19bn4KUWTlym5dSwVE1LIGsE1kQV",
-	"sQkSd1Prg+YzMYb6DsxIWR+EXhfklFQGiZoaLzNkL1KxWCp7DMeeEcrdmekqI+UL76ofA/QTeMREpSua",
-	"EOJwEkoTtXJ4SDtjV+AoaQGDCqYGGoEaU+bVUycrpoUxbka41oTj7AsjYYCHYVDoIZ78Qfi3AdycbAsf",
-	"b2R1oT1tN1sDx/jf2kZrgU/etQC7plPpq+6TSnccxj3VF57KHWTYuuWzWbTWmpmodWknX8+LcAGUHXgr",
-	"m/CcQ1ocUvBhe5ZxJC0A2RSQrjTauJaiyBQwZesbZrImhywkQH5GL3zvoZPsxGmyO8In0bfce1c3kSyh",
-	"lj7a3ehAZNtyuG1H6+GEmOypZmGno0b3+DqHZZFJdJvCk5jJS5VNhT5hCd1witejvp5oOGtw+iT0H3HN",
-	"NL8U6e0csy9rc/g0Tlh9ztsOWuOz7E/aDZy0QIA1lnd3QLJXiO1VU1PNIwQ1YFdzwBHEP51gySSawWzJ",
-	"C5PxnPzOPnb0LLlGki/mqrsEoz5ha+5fZikkUqelNmpRtZpY/TwrTYk5SoUQ9DXTNZbrcQTMzzYjCXBg",
-	"g3rqO+K6qqIIa8f8doMWzRN6Z5UW1xMV+Nn+3QXGPstCdBxhGeUukqzLaniIRaw7GQn2UhHmJx60gSj4",
-	"Ss6m3GJcA2RqLFFquQwNEFNfQvyiZ4qM2xeJPNDCkmvD0lJEVWXrv/7xz76PHJCFMiuEiCXMZs59aS7G",
-	"WW7fyD/DRfwkLJD1eW8n7gg+L67s3hK5CUtk7exot482nF7o3J8qbfSg1Pxc7J47xUQlEqXVcqYIIjDl",
-	"uZApJy4b1nvz+lk/OM2iGOC9rOCGeCyQpkQb1kvs/yTsC5bQAxL2//2/LLGXvhTFd/C3BGjtmVGG58ge",
-	"JwqW8tWQfanMnCXw3IQYMlaCF4njdvZMrCGJ6gm0yaZ8xYQ0xcqN5mu04S3KJdyrUr6KZQ9apx0gPgII",
-	"TnlRrNjfRaH0CePOisKbkTRaiv6QfUfLhq3PVtwK5Ki2QgfyUlDUMVUyjYhIH3BEptmC+0W/jiDCZdhJ",
-	"Ej2zm+GN3Qv3IbbYWkYP6xmxQ9b7lsuSF6u+fenDoyH7Cr+wbv3EuAm7SunhkoNwcgv+LluUi4Px4VF0",
-	"sMgk/SM6MFaXjw+sU3suiq5ZzlRZDNLsPDPMbr/uydlfN8/NXtE+taPD0SiY3NHoaNQyv1uP9Pg9s7XO",
-	"367yA81A2Ozl/k3EekI5bE85iFAol3NbepP8vwagIvGVLtSlS4pUdfNdBbKAViDFFWDhQb9JElk/1oMT",
-	"cAkuXKPFmCQLAMjMsUgAE/srYbDMlkRrALFYwXhgRUwsWwAx3PtW2HwVNgYg+iAsxhGbq7Jw6wm4aHot",
-	"+bMFmTIZMlgxIrgTVxXQIhqfuiIxiCVUBXRjl50wyRdEXqJFPmOqYFotBATG5spl51pgKEK6lKOj3eEh",
-	"WCc6hC8+jOW26kOHfFiDQ7wlp7v1WXfkcX8n9C7SkDZPCKqBYU4hzd7b3mM0rnvqQJx5PYTGcmmXFLY4",
-	"1iDpddEOplyp2eFwNBx5lISVT5sGFLzHgRVfKKOmKmeXoiCm/+R1qQd/xn8m41gmMKK11QGY550RMrzy",
-	"uftDMmaJYzOJjCgAZdf+ve+rn3K7I6zDjy9UgRXhUN/xd4Oz7O8iAbdgsjJCn7DD0fHnjz97MhqxL9jh",
-	"aMS+y75kk5VzBCKmBfEai1giJ8MDXa+t6lcIF1DzcCl4XsFa8Im1/YG2KqwlP2GZYakSOoZWMwA9gkm+",
-	"Erpc2G2GlM/fK4M0nsQHgYdSjxlnz354dcYWWZrm4ooXRDbhiKmQ9TP54eXrFz98f5ZUBRgglJeFmOXZ",
-	"+dygiM+FwdBpoay/5dAse6pgPIWl1YLNBU/tyJmx2qXf4R+8gZV/xpd8kuWZaSUFPW7fXX517TabBiNY",
-	"m5eebu+s7YrujRrspIBPg4SAhiq/BR9oYR0YwF7c5IWId3yxzK3J3LYFD7xBjTV9cGLDHdc+S9quLMFF",
-	"G/xJyHMzT/y2rbbpjpPzezk6mCmrNNDEf3J8sM07OahtvfbpNs9ybVmXgl9sm6a0j//pAM77wduuNSPR",
-	"sNscbvbb4szWJ/brJ4sK8pVDs8GaTZCKnecs0A9vSCN0p6QqXeBOxJhxKVUpp9A/M8tyMBqbmxv2MxXC",
-	"NjjbM6Nj+ebVn4Ap/08KzaqE9azJOtEqt7Lpzas/RSyJy9Ho0RRfBP5bBGrs4S/4Hy/SX10DDT20EMTN",
-	"ANW+hGB3+vrZN4lHNnjz6k8nXnZnVBcMNfXUWyO0tXwnKl3FsudefWDHGtD6ujI4Z270h+wZgAbBaCmb",
-	"zkt5AQGxJ0dPD48fP6Hp9Z5Y5dOHQExE9F2czXiWl4WIGNcXLPnm+elXiS+PUbOZVU92MQt7dkXECmEK",
-	"JMyG+0cRexSxxxE7HGGA52hEUSNMtbmv850wPOWGJ55vt3GEWHIhVoCt/OS4B8XM/QSaFPQ4lgOW2M+N",
-	"PUg9d9L61O0ILgHPcUdghbUYng9ZAtzVAyiYX6az5AQGanqH68MFsC/Y6XDla5Ltu5yE2DSeHYn5vlDW",
-	"Ox4dB8h1+Fiq7K4/z/VJ4tQzSCJGzhuipXvpbvzXP/4f0OlimqWCQOoZ3okk3k6sj1ni0aoH9ndsCEug",
-	"dpv+YPiFYMt0FrFUTd9FzLzDzzzVlyd2WLqYl2mm6HZIww40yDIaYLF8FLErfgkXLI75CUus78KnRg+m",
-	"+hKv0nbQoR30lCia7HQJZfrEf1z7x4T1XI06fY3vXnz3HK4/8WHODJfMDXJeInQtpF6qbQK771Su6z5g",
-	"mKqbazCXw0cn9hNmWoOPa13f3Co5kbbtYnvHaGTvaBhVRB5q5lwysjxx+CNvtMaVp1CpGSuSQsN1yL4S",
-	"04wMVdBBSzFlADeimTaqgEbP0vTHtC3J0JtlMtNz6uzJJDs6dnGEooLP7oGQosPuxCTCltkv6cfwI8M5",
-	"cFKrEDNRCBTDIAQchGfwBKNUrQlIvAPKxKQQPFUyXyVYbYoP6G4axHW/dh7qNeSAyNZoD43q7O8+5oBF",
-	"DXgGA4MIwqBoF1Zx0Np22k3tH39+dPjo0SaTabRLQPfZzgIzOAZRC3CFPcxOHMUSax3wJaLwKGbaN4zg",
-	"B9q0Hu5k7GgIufmx6TffLv/76I2ZfJ3/PX32+OovX//3F5GbA/vv//ryavJ1/vN//9er5eTo+HL69atF",
-	"VH8fNnn0rfyvvz//IqJXYvzo8WV69C7/y9dp/qcf/7KcfP3mC7vY/B19tPHx6OkTWH33h8N1k+xte7to",
-	"W5sFKOWAS/ME1TBUv4HiNSowNxrOhvt7++ChWeJ2qxRX9NAIRkYDI6qOc8qSr57/6fnr58muduncmOX4",
-	"4cNcTXk+V9qMPx99PgotntHh06PZIT8efDY9FIPPJo+PBk/5k8PBo9lIHKWfTZ9ODq1d63d4WWSdPstd",
-	"ewG//rsFtY42xAyXhZrkYvH768UOX+JdXTHDpspzX6ppmLb41ffV+XrfyOCnVvxO0Ts05wEVoHQqdt01",
-	"q0fvArdnEwhd5bcFAYwxGQahHe2jaigkCzEV2aWVnjk3UAmIr4wBLmj3IX4SolxvRAOlAqeJ9Tg6nrQl",
-	"dMQyqY3gqZOfpS55HsukAQtmXTlnco3Bv6wZQRT9CnhgrJaKqCFSFQzM49h+ajAkAnpS3eBssQ7C0/4J",
-	"/RMHxnYpN9UW0ymWge3k3gRm9kDXfZYtPdb42u9pWL2hHbALPkrdCHu7a5Qu0KeetWRNjOx1yB3jXt9N",
-	"mllORU4FbUiUIjeJL9w1myQUxTdI1IyDiNGoLlScqCLwBDVrCC0AnJ7xAtw4Mol/gMHB4dclwi75aJBj",
-	"LSgEpSWwhihb81cj5ORckHntQOWMD4qF93j3FN245BmfzsXgmZKmUPmYSTWwjiP4xiGLn5PTSOTnOP2q",
-	"YBPIW/ggfoGwyMiLXAheQZ6XrNBWzKf3Elc+5I/LeacSa7RJYmFv7jmWytPK9Buiq/ZBWjpwEWYj8R8K",
-	"UMSDQJyn4gdZRjEPzqZ22N0kmhu6Ozx+90H6uos9fk/vvXsK1/TD11zc1hmth4jWjuqwVj/V+d600dee",
-	"8mVT4rAZL27yTX/dl0LdSHPpXF2xRTmdQwWUrOxHf07mvDMV0o4pUmksUiBjBqSoBEBuRc2DINgQ2tim",
-	"qY88BX+pTSzF30qeB1Z4MEtnwc45kLE8rULa4zBXUCUHfPV7LFFeueQITo88VAzcusqfJHRW8a7fq6kR",
-	"ZqBNIfgiYb3jw8exDLltWwsBgCeUpOSaDoZg8HVyJBGl+7VBBp+59WeLuoOgM3mei1i6zDcqMqsXiWOM",
-	"PfnscPT550+O/djHMPgJW6hCAEkt/gAtAeuKH6PSQ3aKs2XT0thXZJMV42xSAM3uVEkppqBIL4RY6tqn",
-	"tA5LUWTQr/gjtRC7b8MKYbWGXguQB5sn0x6YYMw8zeO6O/gwkzOVUOrLmQgAImel8psiT7bEgjcZCAi9",
-	"vcFCOIWTQHUBdqE+oo3QGlqmBV47mRp9b3OCu786elXZB5Xj4gjbYtDeIropBfB216q4loNaDy75504y",
-	"yaGMeM2DasfGe2dosWhL2A20ruN+3dWZxIMD9WzW6rmPruT76X2XvwXLG95ybwncG1qnjxmLbVOuFG7a",
-	"qluHdxeGFIBQisczNJOuF4cExbOVWqqmWhyJhWbfnv3w/bgqGkAff7UUEXgXUcPDjxxDFUQiA83IoJpC",
-	"yanwf4oqxQdZezuBN6/+ZE2zJdfaPtxf8DAp7WVGkY0TIKexXj3YqF20Ef6BJS5lmqkIY48MU/O6P2TP",
-	"+XROzTyZ1qWoGAqriVWl5i5F7LhSCwSgLPUmJz6W7+XFf4Buvs0OEnzKdkQ1yFbvW0Y+XAB8DWVFzWO5",
-	"6fTDHn+IKdZd8JURUoCOhovKg4fiu3XpwLBeAufoTZHrJMJrXPTflSjYU/XCoAmnWUI9E+j9QOHWZSau",
-	"KuxmB+oYIaZyJs9BGheOTqeEXBBY8sA637fOQFKIn8XUiDQ5IRgwOyibg6unmSqNzlLCIDh9+cJVuKyd",
-	"w7nKU++DPGpdCM0IXugY3uDQ/hNKiFHC2V9OgvlUt6UKVAt2DfZScof6Q/bS+jDIjrWgCp06nTy2rkxV",
-	"KlgC1/wVPZDUOgckgaucCawkJ5FY/4YkiOo+wjpfDUYun9Ymua0gJRBhp83iQedk1ibTXbnyZ3vZS7zq",
-	"VmGvwwfdEfx1fQqbZWj9WwZVE5FHTcN9v+cW3Xer7IYzhfiYbWIu0CewR5vaBNNIvuG8K6X9VZC7blUr",
-	"0HPeIpdayDpmhRBQPhtLgNxhpUwdXVmNmJOeNMAngcSs4k9BSWCmmc5yIU1/bAfFy6lVg+xFN01k7Uev",
-	"FYVaD6s6X6RJv5GkPqmL8FhaWVpHAXYxPEd0FAprYhJ5WQgtjA4Ij4Ic+HEf5OyOInmdWc0N1c6phh+t",
-	"IYa3NpPXvustd5XfNzCNHXnS1iW4z9Pvs+IfXwB+Ranw9xKAeabNZryNipuow45sk3pWHPbW/pyliJcB",
-	"rWOxJEibnjemo8BGjgLrsx9Zw6ud3zVopfPSBmtarbzJ5DQvraXf00JUEWx89yVeDWvQnrBuWtYb0XHt",
-	"QoXSRu8ibmpP6AGFJLuaKy2ay2zfCOmX7kwe3TtepHC1tzEj/SCF50Zq3ch7r/4GZJH9Ck3qZG/JNBZ8",
-	"m2gKj+cO0skNjvYGdqeuecbWUoHEFHrdiN4TuOsPdCynZUGlMNYu6zn2NHvM+hF7ulHyMGyTJfDwmSpw",
-	"IkqKKJbaus4Niahh3BSpZutwhLuwo9EJgGe/P6t0fUmB8qV6y97TWrcyZ4/ePWLnRZa6tfPYDJ3QMToQ",
-	"CKFM8lvtaRQA3dTAZA4/MpIMLOh1ZElt2+25rTtEQm2Vth18Z47swK8yy0SeahzYtVFiSsSp8E537YTg",
-	"fWmMWDa5VIbsjOIRQXSQFSFQqosfAvRXaTznCzxkwqcXENavgoUIESrFlQvt9VAOobsGfplrVEVql8yw",
-	"UposD8OBQqa6fxJLgKNBOBbPzxax5FxYfzKBeGKwcElQHkCId+y0JcIXS8/+XcU4z3km8TFYFCmuWC1i",
-	"Sm6hxLCgxhvCcGAscYze8dFRM/rHCF6ZoTucaXCR+7sFBat66zaTDSOA1wj71XxMrLx0LCpbw34IuHpv",
-	"/c23twkz+94xyNGdxCDbv+k+3riPN16Dj+d67vaVmMyVutAP5+VEL5XpzmB9U07Olso80IzusRJ/qTKr",
-	"qqgt/0thzIrRhYwvlw4gZlyjj4GC7NIKZmPPFIrP5L8GdOPgLDuX3JSFGFw+SlgPW0nZN9+dPhucfXN6",
-	"9PhJxC7EypEEQtxvuQQTGSrpmBbTQpgI6WbNXKXs92xW5rmfwJtXL9jvWcGvUCX/Pnw4fZDB62whtOGL",
-	"ZQLRwNYGbIKGCZqutZs6qs5UCQxeLqzNAJV1HLiOYeRYLhReKdnjCi80TyMc8RAyaW45NZRVcjaxQ40r",
-	"gyKzf/z27Ifv2e9+x4uCr373O/vmiMd5OBoh5C9TE6tRoQTcALIc/iFipcyzC/QOUIFRZUGh+0P2DLvm",
-	"famwjjzcnG93gJKAQkAeH3WTm7LruXdK0J4znmNViAT9br+cPoGI8HLJSmnVM7I8FhcEJdB+E0sAiYn+",
-	"kgzZDzD3Ok0Jog8UgmXnUhXWncG1yFLgjkT9TUfYDlsIpi+y5VKkYTHnqJ1zCBbpGzw1P+KJ2KZYqyN0",
-	"+SjYKrQ6noeno7qu/YBs1L5Bb/FjQurc0Fq85nJBbWaw/0w4T3BS38jsHVtkeZ45cI3ts187Ybv2SX72",
-	"6PGTz58+Gdn/g6U2RhT2Wf/z02jw9O0vh9HR6Nf/OOjomb55G6N1D9xvVD2C/waSdQfL8XENjN8OsHwN",
-	"j4j2ij9N+CECvUzbR7eoZruPl2IT+Kj9vUUxd6lftq59cYxKsiSx7CXmC8QbKu0ppwOOqEPR5SH9Nhfv",
-	"QtVshVl8gD8ZvHaI/3LqFv9I14ikUuJu1g80yEaA/kRVDk7XjSlgBJIGycMqBfxo5AGCfBdcUACdq+lF",
-	"XS1zmeYidSdKC2NyD8Wvx45Ea1kW0znXQkfrCP6aqEjmSooBdfDVf+85aP8MRARoXzG9UKVxyKIQK0Qi",
-	"EhytpgFJV/edekT1V+lFPvWVfNj2TIrSqj+vK9tUpd1D4b0OA2cCOeRApaJ7jbsLMJoyO52wjGXE/lZm",
-	"04t8hZndK1Vc+NIiFzjh04vzwjoQG1QxPmNHTeyPzLoWpm0aMb/9K4Otsff9zfjDT/aXf/3jn2+TTi3Y",
-	"PGa7au+j0fHnOyGD3JqWqy3vJ6DkIAFc4WCqAv/A0hKfLqwswApf2vRwLvp7bfgRtSFnJBngk+2mDY3I",
-	"5epdtzZ8Db+3uak9Rw9tCpVHVG6ZyXP0ZVwLdZGi6xOozqqXqlV34owGXhoMRHr0+PHh08p3fY5/qEmb",
-	"WCZeUeIADTnzv+16MyElUPN/pxDhfKAZvj1bIi7rhVhZ3RnLD1OeyLS7yX39QO2ZFnY3IE+E/RY/q4mm",
-	"z5XJzGRYh+fAuiOml0JYdW7V26BcRo7pxr4i8DMhNG5Ns+KHBSWzIiItwjrjmiX2WUOKvyWoSZOf1aT6",
-	"k5JVnh5nnVxXq56A3+3UKvtArbqri4o7Yke9CJ0b3XvWAVDuslO7lWDXebl1V5YOB+Yz233ZbW5s86he",
-	"23e9R45rbWfsVfpepd+MSqdTtoNKV8XFLFdXDyHb2K3RvwOwTkT+BN4MX+npkmxVntL7DG5w6gO3bwUF",
-	"S6TOeQqNDstCLZaG9RL3l5fwB6TrSpjPOWZy4EA0HLRurdY0V9ZbpRZ39+gmogiWlrIXgWYlasjk0qNr",
-	"nkqitC9ULmK5JS8Ysk75N64ASe1DUorVWpXSSm50JsyPdOvpOX6z2xA6zcfckcBxc9gmcdxqRn45m0u5",
-	"J6H4tARX0ORpGA9PKT9viCr6qU1WIQPCQzAtN4TkhKu6sNc536J2StHaBWO5p0ozsd8B2q0cUIGVGJnE",
-	"v5/EMoGhvoeRXqRjJss8T1ghFuoSiWx7nE35Ysmzc1k9BcofEOsNyt3x9wc6ljgnEmY0wUCasd2E2alk",
-	"NEc3op8/eCdAwkNDjNl5BvxI3N8UiOlqkaBFgDq+1q6bW5XvkYGfsp63yv0nCs3+h7/Ulu3XJJZG2IUH",
-	"sJHrSeMNRRqxvAVp/LKa+e3L5OBhe8m8r5j4VEV5KG+vJ9H1XC2z2WqbGVo725A0l6KtSwpwPWaFkob1",
-	"znDoPrvK0nPhunXHUGEWS87so5fA23tBD8DrsC7PypfI4/oMKKnOilJizDrTTaWCWO446ANNqzFkPwSy",
-	"GAppwymPqUhQXGaq1PBWudJCxzKhlXkurYGcJqgx/ECeK410GBTTYfyl0iTNfrNYOv3h01LuMPPQdHdy",
-	"nmAPU2F4lrPYf0+WeUDVND6gtq1dBPY1rGfkjwDJEhF3RmNFmBWNrS23RJck3HxpJ9xW423H4/YCfW9q",
-	"f3oVbafG8Ok8lAdkkgaiFQXl7oIeypG2mO1Xc0HdEs36pUDPPHM/SQAOsP//RZqwqSK4uYgqsiGLXZOs",
-	"WpXFFFFdwCSngbBa+arIjNAVW8kZXJywzMUW7IOs9Q6gqz3PsOxqrr3p2ipa/TQ7BGss44Pv7ftk6Zpg",
-	"HbBkqi+TcYDUUjHG2KsdmAzQqz47+zMi2CBKRZireOO4O1gAKYM6xcFXIZgFD0hbsoXd0Qn7WU3QQVjy",
-	"QpPbg2XjQA5j/4ode0gkosup3cxYdS7sHkv6J2ymclAdjglpzYGY6suHv+BaWYeBYc9gRfa5VFbLYi/P",
-	"Ywa+BOT+4eEImYFjHj38WU00Uf+T4oReQTtogeqLUx7mhE1VXi4k5hCgXgHzS1BtDgFNYHvlGjdP8tfk",
-	"oV7yqdBjhr4hTtU+PfB5ksh/xz7g/xTafE81+Tmv/lsQAW2SZzMxXU1zcWb4uUiAdYfaliDbgbO0M7+w",
-	"upWQx5xVwpFs9p0pOHYwDNnLwCQjLirGpCoWPM80knI/Hx4+ObYObBEoYE5QQPZu9zT4YKC/qUszmfHM",
-	"quA+Evl49q2gsnIUjUYjBgemUFcaGhUAixE3BO5tKn8FrkVXVXi6XNaJmPBzVXWIQaUriQjY1YFVdWLX",
-	"U0PUcplNL+zt7ib794iJXDdkjWvVUlJouEmkwKekCFQNBI5jKmyptmRa8GI6h82Gia6ZwL10OBoxwIo3",
-	"2QKZoWSKy5pJpldy2tznVNQp3F4/HDEo3hiw5O98mYkiGdfnvSz1vAKbaVjEf4Fb2N/5Up+srTKKA2R1",
-	"yXHPo0ihuyo8yWEsX5MgrJiSK1GR4C+YBvA2qVchatbCtHU8OmYPY2ntVhTDUvk7BtbOtmKnoQPAkpwA",
-	"tG8Fr2xH+JAQLkr3ak1RV2wJEzhVdPsxAvekO7Ynn9WU4w5EwuFiMqmugNuUBJdd8r19+Vu0L88IC7W5",
-	"QdCACe27a9qXDys07nbcllcUtN3t6QioB9IiEA09gPezWgHsMsLjt+rvhHE0j2qyKYOQxHIp0v5JKGvW",
-	"TU3NprngBdYu4LBTLi+5Znpu9ae1EStlQ9ZsmoKdyIByP1fnYDNXuoFKHYCcMEUbwCoeK/1m0EAHih3g",
-	"uMCW4tvlb6bD9wOpG8v3cv0lmrzdYC2tkvZuwU6amgIqujEZkJ6wxO7AYZYmzjB3r/hvBybwqaFC2ZPV",
-	"PODBd+yQNNFWDJTAU22KD0qII26AmoEYoWPbs36atbnhx6hqNlKFM7wAqJvneEW/C+OEAmMC8D3x6fat",
-	"IDNClrq1uCfCmNVfHWkIAOwldqQEocZr2OYgh/hiiR6C/8lefsJ4LOHdKl/Bu9Xo2VonZLE0KzCzm3mc",
-	"HRAMWo78jaAY+E/jFrELnMD+BgzarcgEh6N7A01Ab3QtoBNahD22yY1hm1xfomytA6xLkV7AQSvFhtB8",
-	"awCpE4MDoywfDBHUHVT27JRg57dPwl17KxMhwRRwM4t3S2jF9IrZKDbnl+IEIQccbF3K0mwGjLbG19Si",
-	"2AsQ+XF0ooXIsEIZBV/P/tPFowJib2fc9eA/7AWBR702Mk4JISkCttUmkgpcexBdT2SgxWnF05olvTOa",
-	"rv/MPUyUMfuPfqXzqghE5IFquVxVlRI991+xdGNhLIPgPx1b+g9nGNBzl+vmbB/+4n5C/vVYroMsejQM",
-	"X8sGkTw30mvgtw2Jb4fsR0B8qC4Ri2XOjcAquPOCL+cuKrUkcBFumKGrHmjWk+LKmX9Y/ex/jaXP3c0q",
-	"dKD6bChCdXx01F9juvZPxw1HaBuxrAJIPE2x8ATpHUmQOMfFRWciuKQmbvoMOF/zFUZyY6n5pdAdhXfO",
-	"PmirT/keAkkQUyuyxYIKsqUQaeyQH0uZ/a0Uu9d6bE4dxrKl0IP1jkaH/agKz7PDboReJ6ZvFZ23ys3d",
-	"CTLvdVOD7jTuIzW/aSzdq+po7BSQCfI4u8ZjfOaqIxBT87YgzJI6fimrg1zgBQCA1iIvMALoXb0pBgMY",
-	"Q+DeAOQiaeKMmPSD7FpAkX/CSi0cwTbrjksR2pNcVcHlG43BgAiN5e3FYPTlPQi/+C9wxfU+7HLvBQge",
-	"8BYv6dnZn68Xcgm5W/wmoHRCY/gxmDUoEDAGEnnqKBAEilziWDpQuC65cjjqiLpkkoQVRGeG7Mc5tkOI",
-	"Kuyiq7Q4tjxZA5cegJxN2LRGzXVeyLWmu2P52Pf59aqkIP2lRobXKsFYuwCLJXFnXyNK83WQlwKZcL/i",
-	"M2GA5vGdBmiCVdpVrKFFTjso3KoufriP4Nw058y1RNN1YzfO/4OTjv4O49NC6ap0VPc7AP5uIkKz5uAL",
-	"mQ5+VpMKU7PdzQdibd2svQqasdZNlF4S6N/KUEn7YyYVk+LKgWVrBHZMI9d37HJUvrwDuXaoVMW6otNq",
-	"VQ1bCePyWdrwVYin2ePM+tcF1Oj6ktxF3yNSwkyhDgVsLlfLMoX3xRrb0yoeEUS57X1hVs8bgEdH0Mpg",
-	"oEaZWJ7bXdoaYX+nPeanYh/ZJn6fy9TtyW/VZJe+4up1QCfYtcl09aDbxJe8Jcn6rZpsk6g/q0kEJQfh",
-	"x92bg3fsTxJhfyhUilLu6FXOM21UsdqVnqApodaqSVnPCA31/NoTA0SAgCdSlmT6tdAm6UexDFJvdeaB",
-	"GuT3tVNqsQQ7B2JrbbVfmaHyryfe0vuAhNo3uHrXERifFrNAaxLAym0oh7QLr1VhP9kJMxnFJok0ebJi",
-	"CQW6Tk3C7DCoUjoRzFVhvly1m6AHfqSDyLO9hn+DMlv6b0cr534wJSSOiuz83DoFX65aGWLb0x2FYWlW",
-	"ULHehon/UCCyQtvc7bjBtDn8C/74tgMl4fZE/HUymw1LxR73vYl8c0nOurzWOwrsHZkaGuWq3jCO1ttq",
-	"dcDgAngyyK8OKO2xTKpEUNKPkO6wEFMhTb7yGM9EGeNMOwR4b/a9eGFuZfQ1CiSawhw9eC/ID0eArPeB",
-	"kvz6NRGtzFEfSwz/UYglgcX7r+j656xEOaHFAabiMOu5JWkMUfXomr44huI/itt/HfEV7PnfSivWnUmz",
-	"q+AY7SLF7IeoZTM6ulRFcS4w5scXOugcggaIoBii6gZq2qNJVQ+RjKGmK5YXYuXpLOpcE8BfDwKp54uu",
-	"UDW7TAdnRrwjQos+YHdrOlvIiAWVoLF8AbxYhVgQ9URNk1aZ03U8F9aAcwHnGWLxA079P/DCFdmfSDPk",
-	"+js6ilhs/QH7AwB2fmWX6RRuY6/R/okPAH+hWShbDaeFYdA01oMcDNUKtGRgwnR6DZeNAjTXLav5EA+/",
-	"Fl1oQyeImMadg7DqsbRf06VrxFUAk9DJOuH28/dYRL3V4nfVMKgkbzMgdZusE+FbfyKtt4zPDAGU4NpH",
-	"ndtin4L/DdNLQCcfxqehyWE31bUJkOUaERRNkUN1JVkdDYcCvpnDOmC9Rk0VkAzFss384wjduM1Qd7zl",
-	"yBLklOYiimWHpXTCkoUwfGiU4bk1TRNHQ2TvYzzPm1Y6wfTEciJmqhC7oOVAnq103JANhrug5jCWHuSm",
-	"qpkKqgc+xA34clUHqtkq5UOMjg4ZX/u6t1CUCZ+y2gh+MbqMffjoHam+a1Vi792SHd2SUDvpiHGNTsqh",
-	"XRyd/d2R9Sd7h+QGpLs/y6wEc5S/D46OS0ptSeqFFRSBge/KjtcTeg5kJ8h7ARSxb522hxkQgIHnRlpR",
-	"DsYLBLCrXBlIX1HoIetIEUaszoQTy6T2gsPh0L5aUsMteGHA/dBwhrG+Fux/Yh5yjevcsdkUKi2nhqVq",
-	"WqKjk5mIwCDWsnch0BA3TFpJwAou1yR32Pi2e9nES1qZexCLv+MsXcs+VAXkcDExsxcyNyBk3HbDysr3",
-	"Sr0VpdwiXc4cdgjWAhiw/kKZ0sezhFl5VK2ul7Ub5cV1m4H5GcJPZCEfZW9DvyviC9I/z3km+2Q5Vmi2",
-	"UR0s0soErLBH2bGiYa6sYFgHekRQE43l5xXOIxCTAMY9wqlfZTJVV1DKgDt9uoocL0eEpHELnuX9EycC",
-	"K6uEYFMgloT7oJqGewqAu9sTRdn9Yr20VMgmDiaEUYpSjq0MhJJSAhLzyJLVJOy4MAZ+QMDbsYsJnmqj",
-	"IUEVbFIAJjCnn4oSa5vYnMM3dQsvVX3te3Y062aoooGb2YeLm03bvfjgZS4AmSVNY8mb7dFGwcRXqiwq",
-	"SRofUGsOox3k7ooYZ39QxZX1CaCf2m6+WM456IZUaJNJNPDddOOD0zT1gCkOSLPjoVGtgiuWz87+jDXK",
-	"WZ47EJuoo/oXP5Db3jWNHK4T1CovOXx6VdivtISyWtDba60a9GLImKNZLmbGnqVUNClZ+7C9Xqo890U0",
-	"IYJPHW2nwudpz3RcJ1YGwuRodNhvxdkvZdCysXsZDH6fT4tWNXjXO+oc2a3mhlFyex+s+i0Gq16V8vrN",
-	"Ippfbug4fBXmPAILodno5VU6wDdp0C5BVqOWxoAa7QJk8WKZ5VYDtGQzHIfWZoj6WLZh1Fexpb+VorQT",
-	"4pdCsx508DokqMgZuleZ1NiigkAf4LBUISeNITE7zYXgEppEQCD/7nc/LE22yLTJpqFhMfzd76B9sXrr",
-	"iNoML4GyNc8Euk0smwW5pFjS5ZVWApNNSXFSlZhbVRTiQPveHOSALQSgzGH/pCqtnPdLX80hv+Ir7afS",
-	"g/w5QPAVuBj0el9740Hbdwqg6oCJRwfdkIDVUhVlViDYiDamf3qbMCFNsYrlUhSu8McOzXoJZMgS9EIT",
-	"8AFhe/306C0i2MGfYJ/9NHo7NPZwm6Q/juXhkH3fUuJrH06dsDC7CDYpXGWUcpEl+7cHmiWa8lqwMxlj",
-	"CT2A6M49rlYwHGFlwag/q0xqd5lR1h4Q+WwYyyNsBpADtMpwnazOF+/41OQrXB44CpioixCc29kFmZyq",
-	"hd119jFWi8Ps1qG9ABmcorQwZB0SbNOoyMzDGGuFG5dK2o3+aMieBzh48J70TGv7UVFGfbKvK/Cc8+xS",
-	"+PW5crvSvgm007Mkk5eZzia5SLAyea7y1D2H6wC2YxhLcPtrt1TTAdizc+UmMWb+qnBcTX3G0LpEiG0w",
-	"HZquklNrpi3nXCL3UhpwOpFdr/0FIO6GsXwMJSvW3soQy21gzZpgduZKAQmVKkR9mhqN7knB5XQurJ0N",
-	"YCJGMY67EXmtRTFwsh9HPWEBQJFDwwcD3E2B2SmgVelOI4yIj0ITXAqfV4bqb1xuKbLz+USVBaFzIt0x",
-	"xMea48OI2F+I99LocICHsXyC5uf61vHbtbYaUOhJzsMcuLJYzx/QZY5wl+7IIplW0h+HS5EWaqkJiBHX",
-	"177BAiJMnIFljgPDSKWkF7cKZhjLz9oFCvUMgCPpVOnY7emA0gqGn6wqGH/G2lCdnzYBBxcOYnvB3rx5",
-	"8ZU+YVO1tKL5XBjIOWcpCeXXQUUDAE4i2AHbIe1vJwziH5JC1OmCigdGvJpzA5G2jEi3CR9hrQCgDWsH",
-	"3EbihdtQB0AMY9u7NU/qkw0qLi55bkV8y2S/D8AeiCmOT1QJeOLWqRyAj+MAOcE/o3eYi0KMceKxbI28",
-	"JJXK42bNkQeH5gP8LOBu216Z0AqIyC9vu3M+fMQnk9dHmy8N8/m12o09V8Leo9oBKxHM5dDxATNuR9fK",
-	"AY7oXUtxqxiJu9MZnpn1mfKcMD70HKBsJiuHUFzDe9HldB5LjJ5WIUtnRtCXQcCYyAEtR+zJBnwzKvBt",
-	"On1aNTpmrSgEwG8B8dLFlq6MWHYX8lphioSFg0w6BKFrpOcdYMyNIZj5Abe2yOqgHrc1df7kplLnjW0S",
-	"MmK8Tw7d3PPcufsE1+pMcEt03yX+nRfkVku1s3jTZnCN1BQEW7ryUxHIhFJmhjJVFHeyf0WAKw8F1kF7",
-	"A3wrQZYgqM7B6llKFTVoEjVFYSAwoZVLMltDEsBFq6SGPSVo4dr/+qF4DtDx5CHZN57Az7H0PttX1UIk",
-	"zoueqHRFPVFBTetJrfoYUZ7E30qOEX/0tCB938NC2tEIsAZcohbeRwPEiXPloX29GSzQEWBAWcsyllXa",
-	"znP1uiZYn0YLkmcnAYQ7QeUPtLHHDPVCqphUJpYQSHIS/dmr71haFug8wmx71Nr3o2dHs8Zj0o8IfsUR",
-	"XiMYGWQOY9lDVbMCDTMRMJJIkcZsY7qtOzUWyzA3ZqCOGYAaCGhLFbXdtUsKJ5bW2/4ARK2N+Ra7aB+Q",
-	"c7FL9mklXRovfH8TL16w7bMvv2Ff4TWpw+unYLDkFjQoN9N5WxamIoZobVcB3Qcgi6xHgH8nRCZh5T2r",
-	"Qf5hC8YaSU44XHc/xnfUuRHUj8UHnk4Skbren0+ys1ujKjfeMS5Sb0m4doIaFvxOcFMBt5IeXhGpvxJS",
-	"XPGcFWKRSewfboWVtf+zI5288zw20Mm/vQchHfwU6W+QLe1uEMMo63VNEeZcgC6owa8oRcBbopwVFZjD",
-	"YcKvajUqgU4M2Y/WoqMynFgGFiqfmuyywU0Z/FwTayEMMGYsWYL3J9WYFfs5VvIgp1h92uuINFW0HZeA",
-	"+CDHsRRY5IqIFTVU3Q5goO3yMpadAjNLXcjIzaOqgdqGMXgPAAarZebavcEeN+aOLRv8dtuFwhbswJAT",
-	"u7vPjpUytwcqITH/vf35VKbP7Y9Yvo6so4j511EekmlWKwxphfbzwACPXLFcLHt4Qtse/gU6qqyUJstb",
-	"S1YyV9Mi0prMULNYdjcpsRvtUQoK3bdaPUUpWC6gNga6ojUBcwtca6tkSZhsbhNqW6320OeM51p4Q2Oi",
-	"VC64vCeWRlXrvzckbgjcb6vAuPMGDDBkdoW3vxYyPx7mrMJp9wZGCJQSOcz+ymaJZSgorG+lm1j52Vqg",
-	"DkOqLiAGcKNg2IyhuICg62uGU92iSV6evn72TRfUv1Hn57l4+EtlTP2aIPWAJxFwWH2y6uirBNu5wJzP",
-	"ZEX1UX18rXp4DmJsIaS/iKULSrMWKoAeVjY10PyDV7RrUkPyB6iDzAQtCFULWNjd9L7+ai04TYcBI3on",
-	"LXyrWFjAw8awuX3eJosNN9ozesfr+Ld++9WiCLhLNTOq44RVe/VeBgnb1+OOYoXr09jD/O8Dh9eG+bcq",
-	"oZKtge50+8t74K3COi1x/4ptMLNYY1YPKkKLqMPOAWKUijLG49x0I7bEMvYanr34KkxxWTXopxa8bXxA",
-	"Vdsg963ygnhPbOcHeiA+YL9H4aqK7DyTPMfS3N60NHbQw9GITee84FMr/foR9lKh+ouw+tK9C+obmK/j",
-	"h4llluqougSzP9YMrqd/Ag4TXwC81g8VptSww4jCGa4Tzi552v8QBWNXqalcWl17t9TvoyvCWKh94Em4",
-	"Ox2fkN96NTjej9Uoe3dS2y7IPiZx1zGJQJKsdYVeW2TmmTZrlv7O8CwNw7Nh34eItV08krFsVARzTen8",
-	"xyiKAub9inig/wH1Vcksy60ASJjkReHKIpCcXQtBZQckJta4vXcoxGqeKn0tGxVbjuvMZHZynXjZN2Wm",
-	"fixYxmdqseADLewNRqQsuRCrMdQ2J1WRvY6g5lzNWODpzFWeDtkfxUqPY+mTfqHQBu0IqiijqDAMHGGR",
-	"B3Tcck0dBFhOTdFrOzS28S4WHFuiXHyc9RIIf0FDDkRxkv6QPefTObsQq6CifwpdJayUF1JdSfuj1duM",
-	"swXPZ6qwqt2/X2hFDNlzzHaNMZM5LjDlFZEfi8/E3VblxTqv7IhU0a4/6MiJHa3nxJbcGFHYof6nB0/7",
-	"6X+it78cRoej0a//S0/s2aX5X3huv9+Ldruu/3/+4+DjptyaR/K6CL8twYN91u0GYX7b1vfaqqwlVLOh",
-	"suDZXCnddAKg/i5Qq0Up9dBJAqrXYloYvRa4WqtJCP8NQgrKg1Wp81UzcxexbMa4XEVVb6ez4se13AHk",
-	"APFeq0rd8/sn1RRRWISUY52zvKoSi/UKWsgQuggWNJZUPD8R604f+o4rpK4IIi31tCI6Pf7nOrFjHU3Z",
-	"V/0dg8r/WU3asAioV6Yopczk+YexYNC7VPCIWNPRWpcGG+5DvQxYR4DaK1gq3L86lP1NFWDcVuFa64rc",
-	"UeuMm8ZWr6bzm++DUjcRlLoDtXLaeqau7zAF8CKdflEIb+aplA08fOZdC6TV0WPPC7cGUsaAJddakbF0",
-	"5AyOPg5YiUy2wJ5V6Csfsm/VhLgk+PTivPDVznW0pTHSjEBUpmIdqV0SYGcOilImkavm7OhprDoDsadx",
-	"/YpafXzS973EhDWDj/cRo2dnf2Y932s5yBZ2FyURgSVsb63E/tBnAAOgwWFEfeaFdRMYpsJsyFLvwwJR",
-	"C1Ram4JPLyJMdscSWoUJ+3MtuX7C3KfC+3uJLrETNaL+f/sfFRFQH4mJgeA4LYAi1Jf348zdUuXO214x",
-	"PpuJqalCbJGrDWrjKegjwrYjc0lhbX6Q+coz0YQpNh0m46uECOshZSg7ffnC+jFIbBjeCC8SS8chOGQv",
-	"UuoQxeZhcIEi7NXFFuhaCYAqwp+oKQI8XTEzsVxLv7OCw5VmziWb8RA6AyQGEakH3wo+baYrlkMIIbrS",
-	"TzsEbQOoM3jtNgDAS9kDVRGKpwi1mmSpTroqEmLZHQ74Vk2wNkPsFAiA8qpUR+iKBn5yz87gCx5NomnS",
-	"j+ogBGCTkSN6aD3KUwpYxxI44rurWk/DYX5WkxdrgOM+3qTr3xxkVcMr/elgdPj0aHbIjwefTQ/F4LPJ",
-	"46PBU/7kcPBoNhJH6WfTp5PD0UG0y2WHB2/tyMtcpcKXT7R5tlmqNxpDmRELvYtVBM1pL/BqVyPq/un9",
-	"VV4UHIJ/2qzAEbeufUuYA84c7d6KBOo9MV6v1Z/2rZp8hNY0q352wGXSbEaM763nae9D30CrLiITqhms",
-	"d2DQ2E9kbRl7tZiWRWZWIHQmgheiOC3N/GD801u7dfky+6NY+b+8tTcUl+1C6hSZ+lkyEcasEB8kOYgO",
-	"yiI/GB/MjVmOHz6ES+ZKm/Hno89HB3ZEmlVzuG8Ez808goqyTCLFYcoWwhTZVA+rI3C20ka0HbTTKaJs",
-	"R0wLrUGpeWggMsdKjRVcNBS8Z1ufK19o1qvpx37EFgJgEyJAVTGcopOkGelZViFMshzU0mUmrsKJ22Fb",
-	"nnaWGTHg6cLaD6bgxqpEX4fB1KUoWlqcw5ewt7YtB2TxloWC/FtEPENWH+ciPRcR+8Ppf0aMl2mmkJzc",
-	"usFTJWfZeVmsPcQOplue8qKt1y5Mi6WNTAE3BiD9KCC/CB5S2d0tHb9u3mzCdfU6Van0H07/M1xsf/2X",
-	"XLcGn3meD8DohYSoH7CyrZy57Auwq8GrgP76wF9WRjhagt66tgN6EzgryAMIhoVj2j5VlqtzO8eCS/zJ",
-	"TlBMVZECwqf/fnZMQOPStXXNc91BTwc7NpMT9c7KDRhDlQbCNMEI9iu/axnhZZAfBntxUq4idimKbLYi",
-	"1BlJbeI0EtzRMtKfVTYVyDND7ZjYQYrApH4bByPBHW3LhZ2IETOZKJguJ/5HXeW0iZKg/nM4Tb5adOz4",
-	"Z54lli+XmvWoJTRif+HLTBT98NQsl20jvBK6XEDRbLkErDLWs3L7cDgKb36Dv7VJDBDJA2DkEZfg7Fgz",
-	"HWJibiNgQ1X4Ss8vO17olZiKzMp4GIUGhMEnK3ZmimwpIvZa5HL1DsanFw7PAzWsHvz69tf/PwAA//8=",
+	"7P37chu3ti8KvwpK355lcqdJS7Kci1Sr5qc49orntBPFspM9V5jjBtkgiagJdAC0aCbHp9ZDnKrzButF",
+	"zpusJzmFMYBudBPNm2R7Zu31RyoW+4bLwLiP3/jjaCIXhRRMGH10/sfRnNGMKfjnK2bU6nJqmLJ/ZUxP",
+	"FC8Ml+Lo/OiaTaTINDGSLCk3ZMymUjFi1IqLGaEzysXwKDnSkzlbUPv4ggu+KBdH58fJkVkV7Oj8iAvD",
+	"ZkwdvX//PjkqqKILZtynL7MFF6/YVDE9X//4T3MmiFElS4hiA8VoRnQ5ru4gVGRkTHMqJoxMlVwQM2ek",
+	"oKsFE4YUSt7yjCk/ZCr0kikuZna83L7+t5Kp1VFyJOjCDlO5YYSzydiUlrk5Op/SXLNqRmMpc0bFkZ3Q",
+	"czGW7y71hImMi9kP8M71ZZTKEOpvIks/sQti73O/9uzw3Rf7eA98tmvA1fsOGrId0terjvG+njMykXm5",
+	"EHbntR39eHVBpMhXsMg514ZlcIGOc3+vJtQu9GTCCnu1J82cKfzx7Pi43zUPDSNpTOJ/KDY9Oj/6/z2s",
+	"ifYhXtUPg9HDbL5XMyr479QO/Xm2YUISbtRwI+kZRhd9mIxiv5VMG0InRpOpVF3jlI0PHSVH9kGuWHZ0",
+	"DkS66/gzGPYVnbH1cZ4MxlSzjBR0xogoF2OmhsTeqklBtcHFt/+QgsHCTnK6KFhmt6m6Zh/umoS9FqeX",
+	"k6Q+vCeRw5scXfPf2RVT8ZE/N2yhScHUxs/r4BXxURwnRwv6zg3j+HjroF6X+hXT5cLSYXzfTaktNzBy",
+	"InNyy5S2+28Xa5Jzyyl0weiNdtSdngyPh8cp6Z2dnBIg4CXXrKZd5Jv1hF6XelB/fxNNMGEn8fMRfODo",
+	"l2oy2liuBHN5U+SSZs+z+DxKuPpAE54hr4DN1mwG/E5OYU7pCzkBCk0dx2MZoYZMFINf64kU1MzraZT+",
+	"y3ei6vf2aV1IoRmw969p9goPl/1rIoVhAv5JiyLnOM6HhZLjnC0++1Xbmf6x4/eu8Cn86Ppa+TPNNVnQ",
+	"fCrVgmVEKjKlPNfkluY8g69fkJQpJZX++ZeU2LXQhNHJnEw5y7Ph0fvk6IkU05xPPtkMJu77miy5mSPd",
+	"lkoB4RpqGOllJQ7Fcjj7W848lfdhBk/tBD/m8C8FKQV7V7CJFQOwvqT3+Pi4nxAqiCyYQh4spCHjkueG",
+	"rJixd5z07RQoyVjBRMbExEobCruYyaWwtzzCOT2TasyzjImPvS0TmudM2RHR0syZMLDyGRmXhnCjiZI5",
+	"I5lkGmZH81wuiZlzXU8bxv+dNM9kKbKPT1ValmoSDJG941acWD0pl2IGqh4VwPkaEhOGfUVXlk+8lvIF",
+	"VSgFPsWZGMtsZbcgt4NQlkaQoWumbplyGoiGEb+W8iUVK8eG9Mcc8St7JHO+4IZlQ/KTVZ+nUpEU9O0B",
+	"KNwp0ahgW7bcVskHlU4eG4C7+2GgvcMY3ghLmFLx39lHpa6XXGsuZgnhAtirJSn2rrCSxEqfzB4VmmvS",
+	"S428YeKtu5Y6ZXiOiqO29HfDhH8UT/sbUShpL1oh+1QYblafUKAsWZ4TJ1LssR8rqz8QSsal5sJOQZU5",
+	"Iz3DmcL9T8hM0WIOvyfItv3EdFkUUhmWvWQZp69BJfh0h+qBJu7TxGondraWR1hls8nEgjP23qsIaNHB",
+	"71domLxmdPFc3HIDzwSqAM0ybn+i+ZWy7zTcKgzOYimCn/5oaN0vmVWIUT/aQcWuNZmf46+plTA5/pVN",
+	"jN0SnMB9jBwIOa7K8erVjtwr85UNFpTnLCM5Fzf2sKT2IKXwAHtt701Bh1vQdy+YmJn50fnjk1PQkv3f",
+	"JzHVMlwLHFh88obfUsP+LuQyZ9mMfU01O2z2E7ooKJ+J3XYrOboJP7nrQy2TbH+yaH81Cce99v7okmXZ",
+	"v9GCM/VECmNNyAOXyz3dZYvjVRDOGfDWsshA+zuxv51489oaYduWoTHc56IoYR4L+u45Pu2tLv9nNWmq",
+	"FF3Ze4XMdt6ipVQ301wuD9qe4OHqq0m9VvH9WHAR+gTWV/RSNH0BVBPNDSPUPqqJZoxwcw7HsekzSBer",
+	"VzJnKaFjbXlkKXKQWHP37EhYvZAsgL/0E1AIqT1SzP1GJrIUBi9YochN5cCiouXdYiJL4Fdu9EgUzkl0",
+	"yxSfOnlQse6eGw+IUiEF6w9H4qhNYu5L6+txpVhBeeZGpEnOpob0LNN3Y7ScXzDy5ppkMs+pAlpj7+ii",
+	"sDb32enwcXJkBSI1R+dHmSzRFHZbg14MIDFYgyd2CSKbEq6TTohcCqtni0leZiwDlrfBtdg8qtsorUEe",
+	"75Mjt7g/BmsbnOJNb4o9AjQMvkSWXZoOt2anI9Oa7GjZe59np2vzgogyz92us1sGnqt6H6hhA8MXdivs",
+	"feggQZu+JR+So3A4T0X3sEPzE2imYIrLzBKrdsNxzpWpYoyACgQm3ZyKbKCZgZ8OHecGmX7UJK+kovbY",
+	"3JobtBMXeeX8GnZdmscqo2arCrbOlOyaG2rKDob/7evXVwRvIBOZgT8t4vwKV8O9LsEB7TQpHc4qYsMX",
+	"dMYFmLc5GInTBj/UMcZp5mwxXGM9fo12kk/RxWqLoE+zeFdKTnnMz/jTnIHFTEmpnXsgWBqujaJGwlGw",
+	"I1CC5naA0+n6UjGr/21boqdw0/vkiOvn7n2RpVAlq60rVCxJJheUC8/RndMwY0Uugbc80K0Bugd0sIZV",
+	"KMF+/pobBkvT8X1r8a4vRMfrtH/ZNY8KqooFwSKP2YQuWGOhQ45o5mwFLnJnwRzOHO3XDlJf3IOJ29Tm",
+	"ejU2b23u20jwHviRJ+ZPcppmTJjLMuPyWfQ8XRLD6GQOQUZ7F7EjteRKBaH2WdKbgoMBdBBCiWITqTKW",
+	"kYXMWA5uur7XnoguFwuqVuuHDV61qyYLPnQv0jfd/povmDZ0Udin7MC/Ayd7bHFhWoIuWFKLea/VSQV/",
+	"vnn14oFu+Pob2tcRTHhgJzxcFI+OIvTLP5g1ZYUrLG3srFIMV+F25YwqYepJwq6641oKw3OSulddA/Gk",
+	"lkWlugSfUDrcTYcJnt96AioCvG48Zo87WFb77nOp8ijDUqyeL24310QbqVCprThSqfjRNoWHW17iaTZZ",
+	"D0jaMQQU116SerdCYg4nvP2ovuDabOc9u8n5Jg+ICPkF287KruiMvbT3fWg25oazfYnuyJrXVuUTMmc8",
+	"G5xtUBTtKLS/jVB9wzIQ+j0rdisFsn9XnbB9XP85dMK1UW1YnpWL11ktWrCYfIsogz5012YrK7/m2r5i",
+	"Ci7DBPWeVAcMFF6wG/vcVUrou/JXvcNatSTDYSIhxj11mxXutK/XGyir2lUa29MHlfZxTlIuBoWSM2XH",
+	"T5ZzEAbgXTGKCvveMcus0jISfnftrhrcVTdvcAe7bQUnj88rCF4O04Pb7XWgoV8iOw7TfELz/IkUUz6L",
+	"Tw/Ft1UvIBTNZ6WLAKAyFhqE53ZOk7l7BNMPNDyKCWT24kgUc0v+Prfle8EgaaQRaow4rz6CpvYh1SSY",
+	"9Hfl7uGLw9SQGMWvaQm1AtEc1d5KQU069yDyAjr8ZKz8Gf2t223/RyPmcnx8HDlRzcE+u/yBgCrPpXiI",
+	"x4EUlCt9jkkmN2yFngJ/EzqGb2leOqURnhmSS7h1QVcjMWYzLjAVhJKxopMbZljmjhPppT+f/ELShKQ/",
+	"n/5C0v/89//okxm/tSzJvjnjusjpilhLSV24/CcNaXwjga9gmf2WJmOXeoG/OiZUtm6ieTGnY2a4PeMr",
+	"9FbbxSjQXanYlL8bCasNuC8PyaUhC6kNOT0+xrW4qGavSVlYPvH4+Bje5BlI9esxmcypohPDlHa8z1tB",
+	"fxzZiYPNYU3+lSwVkQUTduZzWSr916Pzo5dSZHRlX/ZM8YyuEvIVXcC7C/BZ2TX7RtqHScZyfsuUfeof",
+	"TCew4FyQ02Oy4DnD1IIFfRfSx2lAEW264jnbTYQ46/aBJlVkCsTIOUkLqqywrwWHJoa9A/ExZnaeitEs",
+	"GYlaUtSRdcfDBSm1fTLxEgRv4YZMZJlnmJDD4EVN2eK+vY9cqUKIXQZ+c4IQ78Q8xsrEL9BBcRHMwdME",
+	"2JF+CT6ZXf9ms823r7W3uwgSnQ4Ff8TtHU0/QaH4hA1yrs2wyKaxrx8k2OiMRagahYolabgBSKqh01mK",
+	"cil5+N+CuhQ3WWIGq27HfDq0vSAGpPnvkWW55r8zwgUZrwzToYewFJYGxQHf2V0FDo5+ZbF0OoLs5aSm",
+	"bfbOMKFBLuTSCo8J1e1Nje/kfekOG3wNAj0M/hi4QQQK9p7KRINfYFR6WwR9C0cxEpMoApbiFpeSKRdc",
+	"z1nmkmrXOcgOxxsfteZu45xjbu6bVy/WP0MUM6USzhxuMYNAuzg9PvsysqtioxvxgW4c/oSUurRiGUhJ",
+	"Km4t8bx2OG5hDuFoHj/ekl/SdfKCoenwECa1aHI52HbrNOFmW5y3RaQ19cHa7EZc9+3Cakq6P7sbqzPE",
+	"dSnI5XNyK/nEC+P//Pf/mywhP9cQTVc6IXO5hD9kKTINSpy/DhscEdTe0dUx3YhFrX3Uyp1owZZMGzLl",
+	"Spudc2C2+x6b+UuxRGC8HigndQZtKGXQwreqVaDiVI+3crk+P9vBU3OgwoLGzXaJRX+zt88UY8Z+sONU",
+	"K4hHCMPEhAVrYOkA500rp4FgE6MvrP1itUu2KMyqyX2+5QnmF3JNvmbGrJBNX04WbEi+lUtQXZ+TOcuL",
+	"v95FbeJCG1VOwNjY4O14APUii8KQnpI5S4iRgiWQvan76/NYG85NyBA6PtSUVTqgjXsh7a08KadiVkYL",
+	"eV5DZQlehcMM5TEJodZS/frJFTn7ghg6a+4gE4M310d7ySy/1Cis9FwuhRUQEI+mej6WVIEzjJSQ9muv",
+	"WUmGO9P8+jMlhSEZ0zf3pdbuoeHdNXAEHLWTy5TayIXjus4eqjcF9OUWryk1sxtVKKaZOYS7wLeu4PGu",
+	"Ufnh2Ht2Gk1jGr2xNHO8bcGowPy5IqfGKkS+ANK9vb//DHbygTnttRKNFbdrMYl6e9oLExwh5K1r5z4J",
+	"pVsrsXRP5dgJ5fvWXIIMgP8KOss9eCE/eU5E7SbyvhdMIAXCdP+M+lwK/ne2imttV8/Bf+hDFIuksrMh",
+	"OYJNFDNDkqK/LkX7BQV87W/zStcNW/VJzjAlVRY5g8yLmeCaEWqvXpBUQY4s16j8uadAbGbSs3g7jiFJ",
+	"3Tn4egX3YxrrSNTWgb0s1QNN6ARSZ4mQxCpZTGHhkiY9qax55ye5oBmrBjociZFA5ynkR2LV0wIq2H3N",
+	"kEvMXc4lPssNjLSXsQlH2xsqiwo2AROP50yY/vlIZGwhjXesunGima799x+4cjAn1OvJCLYkqFlY+abY",
+	"QoKL1szZSPhXKXYrbxi8iyt0twbpxvAMU2Qylxo+cMMYeF0XF8Gi+lSKXvjmB9on2c55QYRcJiRMH3ZO",
+	"kT56fEGdS/FrWUq0rDYPdDLN2EjA2JYwkAW9YYrMKeYQx+I4h+mu1Yy2PfVGMxVEiFsrse1pLAypBfqu",
+	"emVOtXmj2ea0WUuFkMXTLBx0anLPSQFCnYNcQlI4WXBRGtZfS/W1kjU7PKUtrpZdgjIG9Mry3Pn4C6pM",
+	"QkrBfysZoQuJhAo08KBKb7e3NnWyJ69eEr0Sk6b89rUFm3wJB7khgXetzygdW3Pirb55m5KpzO35zDC2",
+	"4VnclxEmhyyR2Jk3J1W97YdHt6+/evdiEdM37cneSt2MLl5JFDQfLNDnlBy3Nm5gDWrdSxEBCbN/yrDj",
+	"zPquGSAo4BqVKqfH/wxJIEVx6SouO+pNnMtQWns5q/NXjSS0KJS8tefcmclQaLvuJAleH3VKvoZwG1YF",
+	"PMDSZKl82UpBZwxFPhrXD7T3uvEsIXoiC6YToljGFZsY8ubVcxfIo6blJZwbU+jzhw9pUQzn5VgX0gwn",
+	"cvFQ2g8+rOpO/4qvf8uzf6Hjyag8Pj793L/+ban4v9j3/OXR5V9On/3l9FkuJzSfS23+8ujyy+Mvj/9y",
+	"+uz25C+nz2hR6L+cPnPf+cvpM8snx3Rygy+Ecf/LRC2GuBV66MuChorRzN1k5/AvbPW34XCX8AsWneq7",
+	"nMS1vQrfugv53FGJbRPjJzoRz+3DquM8vHal2uBJ9JRvRV9RVO4iYuQwCEA6KjhKjn6H6rW4Dqw1nwkr",
+	"9yr2GhFxqJJZzdRqMGNGZvyWCSsU6qrMBO+azKmYAawCxhC8ktmzEnhF/FegChjqlfrhmKlL887YLcvt",
+	"RlY1KlCAQjMp8lV8IreUg/y+qhM0otLaRdmsnpYz4pTtCVWKM0V6lGhG1WROFNNlbhJwQq6YWatse6Aj",
+	"+XlUMfpEZl3eG8UoUIzTTKawSHk+gLofHFhLIzg7ebyLagJ6vlr5T2+i9ifBrVYNs5zE1YZHXCncrOxW",
+	"KmoYmTBhlMvagsfckDvCg/UkrqkgzxQVE64ncpfpLKQw83x1pfikYyndHc2SMAjIWGOpKrprruZJvOYu",
+	"Ejup6++KTdRkR+LoiQvydHjy+ZkLy5Je+lmaELcvsOkgIHxqiJBEF3TCdLMs8Oizk7OTx48fPz4+OX1k",
+	"qYsaw5T91P8xGn3288ngq19+Ph589csfnycnZ+//R1STYrNuBmJZe4JSz6rKYDLNANJlyxY+udxl33yo",
+	"dqMDpF5QqNwHZW6qpDAbtlsKVNNjWwy66IxlNdYLKqlAIqR3HFZ4hnM63pMWWiw9JIzmAazCuhU3CI5Z",
+	"tUEtKm+tQlRERDjcBtXS3VBxumZy8UVlNKUAt5DeOds4xn//GRKOv+Z5zsXsMssgzXPfAHkhtaE5GeNb",
+	"CMXXrC/WxDHRbra3p0nnSCqCGnb9PXl08vnngxNMJhucNvlMj4qV/yVxlVwOgw6IdlCJwDX2A/GIgOn8",
+	"fDn4t1/+OI1zmpwLdhJJHTGKMRNwu+YnTshLqm6YIdemHcDfvib2k6cRqW6tzgWEf3TJEdRpXPI842LW",
+	"8AK4krb2V7cyNiQCL17ryXx1dnL8uP3C7YF/y4ZjC9fJnT3FezN8DbDRqhJvrmHRn1x6ImUavFiCnA5y",
+	"ZvcU6KMf4ext0twvXICEkOARaCxWTcUbTiYU9N3GqjG/lUsipwYCow1JzzUcSJYNyfeWtr06wDWR0ylz",
+	"mWNeqXRXo2qjG8OVVIbmz3K5fB1NN7okhmpIi5GF8015jlDAo0QKyDeEfXm7YGYus7foHEhJzynFTtPM",
+	"+phyWE/o7YSKCcvtnfAP9BZZhbRZ826C2vH1l6x9jlvtupWUGBlgq97bDab9q7t36yK+4OJm3RBrmIkd",
+	"3j7IPNJGFpospboBfE/05WlCp0C/ISRf1Iu3ntbVafvjvtmPXhDNxSwHH8PeBWblDgbr2gLdzWJdX+9P",
+	"IlilvPmGLeQTmueHArgsCiritge33Aouxzj2uhtirxLwBdM6Gsj3FZgrsoTs3pzfgBcq43pSothvDuV4",
+	"r/h9wZS2pmOVTbanTrDRGqlcZuAcN3O2SNpmyX0bG4ViU6YUy17zxYba8/Zqjh0mYLbrMW7RpnPS+grx",
+	"cFVihGoJ9BvK81UHjEpgxsmpq72RAirOMhqpgJ7EX/MEi3YsBWlDlWEZ/uHeUZuhp9twWbKofmCH+eb1",
+	"k7X3HZ0enz4eHD8aPDppL+fWlXQ34Yw61w68kM6qrEunxgDGmBzJ0uA/Y6LBPv9CRjKioIgJypqAXCGO",
+	"CBrPhPFb1HRapVIPNOa/bExd7yrGwm0p5A3zYCv2s23lsF0hP5VqSaFEHorjD0o8wxodo2TenRYHzidE",
+	"qXXhFDc6QFeFnH1X7dZO47l9dP76+DTPf3j3fEVf3cynr/7+bnZ59aX4x+OTk6fzZy/479lt9ubvf+PX",
+	"yy+zzy+/+nos1ZypH46iY90jfw+2LZ6+F1tKA8CsB6+i1GZDvbzLmtPrbrqWr6CHaiPxaoVlNy6ZhqkB",
+	"/grerv4FOXZp99wAVE/TeTD88mRvX9JhcdwsPH0bPXuNo2qfdGWHDpC+G6keE7yx2MpIYrXHQVnUvhMI",
+	"nnpo5AuiJZlSlfiiGkF8DWXTtDj58mwbo2Nii+TAnWUiY1lFYHUJqDY8z8lMWk0Rg0CHRXbt/LsoHpX8",
+	"uJdvozhd+8qc6leAuBHNEK3RcJS/qUrXSP/16Wvy8PbkoR3Ow+q6fvjHBNnr8+x9WtX5nB2fBUj4/Ths",
+	"zJzq1xVL2TSamvF0DKe+wY2n4nbv046P75oj8Kscd7Eij3JHVClI71c57iOLL3I6gYJg4sVSyOinACaE",
+	"P1tbuWJK+hCmdGCSpDKe5nfmAbulVjpZG5TOyG6qrgsgNxP12dnp8RcnXz768ovHx/dVNtNGONywvahB",
+	"QcC3S2jfT7pjU05HMgNqPuwYBqxvWB1fbW3N2NaZsJNlrdzGumioAd/YYBntQ7tPIoIjjXtMhvSK3Z84",
+	"D9JN4W62eLAOH90Cbx74DoPQJUtpQ0Wmz0n6W8lKlqW+xwtKUmSbCUntAeFiliYt5AUpJmwkvA7gARbs",
+	"euTMsMzePy71yv5fyAHeZ/9AmA1EYEC/EvzZA5Fej2EkllST+vWh7jheEQfkaRVhy+qbPi2c0FFy5MYO",
+	"aZ8hrkM1yqPkyA4ScFHdGCER2Q4RTqQbX6cls1l+o/WdyaWAwjVc+Ae6FugRU9LL792kxyHJFlYHW7DX",
+	"nVWU1eggyTHjFGGsezRfQiIjJGQ/XBRsljZD9dXv0eWK+t0uieYzwTIo9XOWzsurRxWSy16Ot3rtPIpT",
+	"NdFt/rjGXt79/Ndk8am4gGUBXBs+0Vuhex9oby6VwmgCKbGUKMzamJKMxtPOeL76xi3HuiHPIPpUMGUf",
+	"9xsLrwQXVIaNNjKMBe0sXgKfTUTKMJF90+kngaRROxaYJctIDx3IrlJCrzuQj+KBGmW6P4Jx5jt/xUhD",
+	"c3AedfmUXP73ci5zt6yYcK7LhV3stNqdn38ZwlAc3vnuRaH1TOuFbYwsCUhgOxHe/UgFBP1pzhQqZ1EW",
+	"xiBH09sRUjVNDdd0RgpGilIVUrPzuj7N+wcLRm8STF73Cp8mPTiX8O8+uk0x/TapY7deZ4erpcakkjlU",
+	"+9kvU8WcKO/EA9pUxOerpdqldV5VTVzPCUhftqPZr8rOLyoWbXRjkn1YKKJu77yfpvPPY8YEJnG3gqbX",
+	"hUL0EMGWFE7Hx8jX3paKRLWTrjHDbs0/x3X1wEY/xvbgeBunKRL3CGm3GmaLuvCY+JtEdcAqr6NzcCQj",
+	"4WA+fWOhzANr+XMI/kdaWZEPNJFLQdLGSFOy5ALl30hw0x+S77oXCE7Tvv6BQnGpXFrILufiyt9vn0XW",
+	"sfOj7nbLK5kxXMx2Po3X/v49/AzuyTWMjr3ckx/GcxAcYseo/BPIvWBnDVGl0M0jUfscuH90OLKrg/w8",
+	"vbp8/eRb8vD29KH/hH7oH3lo5GyWs4d/1KN7nx5GNJU42Dq96s4Di579Nv7k3tPJkWPuEheCawOYVCRf",
+	"U3DLpbHmV6nodR1brZljV69M4kXZfi6QiPSJKcsNURgFIIDCbtfPkwvNM9ZgZOvq891lU1j5vU8h9wFF",
+	"2Ru2271t0/LaY/4TF5lc7plqBy7/liblYAO8d4KLxjo/0CQ1fMF+l4KlQ4K6MmQ5ohN4vBqJlAnL6X0j",
+	"MZAw7J3rMscyCKYCWKYyKVmUGsC8nFsCn+2xXGMz1gsrMTK51CMBVtOCZ4LP5qZCTK8aU8W0L2tYdeBP",
+	"WTs7MuHGPkMak93hEo4UOCzMvARnJLc7st+ZZ+wmo63SoC82tbBJjlATcpct90IjbH1OLzGMhrYQwlsK",
+	"CQWc3hOljE5I+u235y9fpqR3ejaYy7LVIeXo5Ivz4+NmWkLv5+MTzEn4P09/Ph48+qV//vPx4DH+9D86",
+	"Lbj1ET7DDGEcZ73ycPfWgR1/deeBxawvtLzAKFltPmJtL+46RTGB5ROYrA+NcSGzwcmtO6b6VsbRn9r3",
+	"6xSnWsRgKcyCdaWI0Oq6W9aGQdYGqGmZXk6R3LeGd8+GYP7+73a1cYab0gCuD9QG/fOvD9EK90Z97c7L",
+	"X+9N1lif1kDX5p2Eu7Y3De13SE2DvvQ6gd3TkY2T+3+FcxzYWt5DXSqr1hwlR3M+m8NLMl4uoBpj2eHi",
+	"b1pTwbu+lhISUgHPWS18/6SwlxWwWABtYcoO/Rlj2ZhObshE5nkVOnzFFlxkeMe1K+ibOBfb9ypjvkud",
+	"/fsS+1gKQzBHmjNQfl8wmpHfSppXn7bvmsxZVuaMXBaF5ALS4eGdZt5R+udnuzuVYrZWF4/bzbVXi45P",
+	"5tSzFq+1wbriZpf+y9QX/YJyAIAfDgOWa3ADunR810MXyix6FFIS8EyPRMRec9DzrShWBVlS0FJjOCoI",
+	"W2WKTs3GXbwOzP49tO5v5TIQXA/0miMRbJ1gkpqJDH5Y+JJO6PsNRjNEjEbCUhzro0LuVOaEKGaw24HI",
+	"ENMIWivRosgBXbip+F+MRLqg755I4RqngW6fwsMpBqzcL0YSgEaqovM6iqDRMEp2IdDAjEEduTWWRgP+",
+	"x0m0RNHnliAxcB14sjBRTQNyBF8w0qudXfCAXWluyJxRhU1yVwCo5nPn0K3/eEunf3s+qqVqDBh9D/GU",
+	"n5aFVdND1S6oV2cgwQWgjKo2Bc2wquut7sgBUtCD2Ri2KExzcKftkT19ZxQl1N0Ldhz17T0diAoYFkvq",
+	"OohXYWS7cIk7b0QqMudmJGrq66Fnx+W7pZDzh/MFrHH/CSkmrHLmuKXfltkG0/uG5XSF1lBzip8fJ1Gb",
+	"SZMxM0vGBDFLWc/YZawCufhB9TD5zYFsV6lyeNyadHJydhZSyuPYeL0d3Rjm0ZvXT44ineqfX353CXQ7",
+	"+B00FCDj5ggsP4BOjFxcEFpVleK9dabacdO0ulwwxSf04Xds+fYfUt2s+8+2+NWrvb3cMWUS6fzH1mPh",
+	"m15uqxUIURylCJgbUlfO6C0buIqD1B4eV8tl5kwkpPYujIQVM3OZZyT94w/w5Vk99f37dKDNKncM2V4H",
+	"NG9MZK2aQ3m6UHKJnuwRNqRfcs1awO9H33LS+EAnkiShY1kahIYfowY0JFc5o/7IlZpYFWe9lGHvIrII",
+	"i01Cvh2QaJt5xE7bOilEtrTJILepDJbfHQKy7N9BvKcTYSGdalHL03PSkqeywC84ZH8POQXXR8LQG5cb",
+	"7uH/elL4FsdGSteMF6YCqKNEMaAgJ84ReNmPyYnrkThMXpMucT0SO8jrb1y8/Jw8tnTsm6XCqxMC/pYB",
+	"uINIux0BpHe/fpKQ02rAnx+PRFU1hkBMlsGTsmiczsRxei/V/ltt+G+14b/Vhv9WG/5bbfinVxu6pXQ3",
+	"EOgGq3pTW5bmm5/x3MRRhSoWjZ6DBPJdaZ6nwz1NfD+Y5Ijm+cYh/bhOsxFCaxdCIJynhxpWlmExXRPf",
+	"ec3WMMXMMROXLTgSVJO0uhsNchezQvmb9WHqbeoN6B1wj0cibZ+U1AWMoLaesQKBPkMadZDw/kNN/4kb",
+	"9lFy1Pj2xiX0UbDIhgZ5jEvGbmKxR5DAv7sChABroDNIlxxpaqCsXmwelnMU3TXOU3ucqmaT9+RG3poy",
+	"8OdzIPspHeYNbS/16m7u0cj6fjJvaXsskcNSTR7IsM6SCCGTZ4oW86B2rEqd+YOHxWtVnmudGNmP5jIi",
+	"L93QwN11iYznzCBHChMJ6iSVrqq1HaqMfdJIneSpEYM/ln13INb83jHBT5RNGSTfrSetvMLMSaJcNOTo",
+	"sLzCVoJfGDCLgeo39/yQxbe6KYBcQUeF3QKkjXsPb3nAlO4EdoPD9UATd5OVVhPFFgyS0qVAu0TTW9ZI",
+	"C4/afn5Jdwne/hTeuylvqBGEbXwhqbWi7h6b0VWvl2SvLLA5m9zI0lwzHV/OSzJxtxCN9wDkT4gv10Zf",
+	"GpLrNkht6l/yRqEO2HIs1Fe3AtPOJeSZVaOyUn4XYNZsfIXjfC7MHp39dgHqWVsh9xDhU8y/ojwjvdMz",
+	"bCN5OHYP70onbm3AA70+JN7Kap7ot4Zp85aefH06efTN2dFOMF07nO5wkTel0K3vR9KggyCLckvxUpOE",
+	"71hr0ToPn0TTcFbQvwFMbQvZ9zBcoU4I1gbKM8Dl4VdJURrvMKla6Tg/FgTx37x6MYx1nLv3RP92lRvi",
+	"qLXeE19GbDXNKo1tLgs+XR22hodUKDRzs/ec6KYs4c7pqgVgOh02RSNvWIdAhUsNL0mV9UHYwH7yARbJ",
+	"tGjisQP36SaJ1qxxDBvmd0W1XkqVvWKamcPmWbhXdCAfsSXxdyTkSyu9Tk5DhP8Gv67e1fTcnDZPwpfR",
+	"MrddV9t/Y4DNkj7Aeif1PDYs/WtGF98vBXb9gML7KVMHkpp7un7dzqvhH73ndYgPqGM1BJuYbxFO/LIo",
+	"PhZDaQ15N56AuOiXRbFTIWzVQcCS/bfl+LqQhkjlhMKQwKpguAJRcHQcgAo77XSWPwVtBlxPHqsg+e85",
+	"JEKeJV4Y1Xf1t0Izn54dn3zx6MuTg1CV6uXq7FuGndUlnEqfC5Q2n0xJQRVdMIMIavaOai2rgA5GA8FD",
+	"8MR1HSBCZtDoVJZqwqA3ZhWwoJqkPHOuw0LJrJyYqguDCxIwbuYVxOV+Hv9652MT9z0fajwuFy793mon",
+	"VpXNmDCc5heEAgO1dqcVDRDA7SnWr9+fwAaOBAIXpRnX1eIdWCL0YS16Xrch2H5MW20LNnTJyemY5RW6",
+	"Wd2/ACn9vEE0eCAeaJLJBeUCvOn2Op6OkXAPPdCOJ1aozK2ABZ0sWNh04+N2OgyZ0d2s/50617QOc3sj",
+	"wy7TIe1XNnrNw/ayp4Ov3tESCXn3pzFD1vYriCRVywtQQPUZjnvyg1fpPVz48W5AjW4fd3bht5b5k+Oz",
+	"O2HQrU3Esg4u6yj7mkAhPUqeXP9IFLRpq5hK9UCYBlCU0Gp8vBoJZC79IXnGWZ65JBkUTHOqyZitpHPy",
+	"SAERd3AjM0gysJ+byLxcCJ2QVE+kYm//ZzoSOaPZwP7JxQzzdnTf5T4IA2lA1YxJvaekFBkGwrjyQwAX",
+	"qkvRAfxwwv19rl/XghlqFzklPVRV8PeX/uf+kDw3MBXf7O4tNb7PXS1g7Yf6iN4uSVod/hQ5tIJm1Zrl",
+	"Ux+NYxk3LEsw+ZkbPRLt8cTc981bdqBZu1t29n46gRx8S/cThBVUcCtdpCFK7OZMIWrqAn9uHwAT4Jbm",
+	"HNalf9HoA+jRyAIJlNH/v/urSwBVAfWuMjW7I83vtEhz/bOXGb1Lz+ecdo3oBT1sQC/kLcvphMX7CEzZ",
+	"ZDWBfHxMmKB5/v306PznzWN90Xzu/S+xdCp7Ah9WX7DMa7Z97Kh01h2V9RyKPr97eNkfksuKo8DLiCyN",
+	"qwDmWBSMsR083ykkU8AR8BGN7QgJiYNt8LGLCYAnjxkR1grPuYb2HVH6DLI3XIirjp0jZJcD5Oq3daXN",
+	"6JUxDQRnk7TPcuNcbmD4jdMcT17AtBJog+9SSjweZ8XBI7ZYIzlsHUzHFQd78Am3Ph7TFOGQ8hwAAraB",
+	"6CRN/K440CLJ5czrvQBLFGAYukLjoHkszfND4lL2xU8A1XEzwr7/PiS94UpsG8phkKr2S08hkyUymlU9",
+	"GJ9fgmQJmv7SXVfYxN4y3AowvIkqPDp6LoAXj0R4fkZH3mquU5nI68aJnvMMkmcDN4udzpo9tlNK0h4G",
+	"gSf8jkBBpS3ROrc5hDmrV7W15VvO2fUGpc7XZFulDuP3PlXQLssITg3BF4yOnJbTPydpgaB8KYpEtz0r",
+	"ZhCeJWdTQ0rhfh6vIC/AwevZs9VPSOoOc2oVNhgFt2oV9NTAMyoV4XokKv0XHqogB0nPZ2yCujLlgltl",
+	"rt+GIPS4hHXa0kj0MPMpSG3uB2CFPeS4jvJ8HZSQKPhbvBp7KUPW1khkpXJdiR3WdWwsWMYUZFE1M6gA",
+	"Ry0MVY+Ez9K+cL4I2CyQSmsnqdXvAzfJkZH7V5B0FuIgOmjEalw1NGKHiWOp5OAcJd948s7WDBgPf+YE",
+	"JJzCNcjvhsWpb4+S3bo4evvn+aKQymw67Wg7hOfcu9+gfY3ScCDRV4V2DSS0+LRcqdr2lB4Ja9BMmbHn",
+	"yVo/5WQCkKF1R3L/IUwHp9kqqQopq5vgM+jnGQl4m0/A7mnG/P1r7WxgwJBTB1/dnMzZ7JK4Q1etzC1V",
+	"Bezh+2qFKX/QNAvaKP3r1/Hvgj4EGCsHxjP3TPmZ0t92Qnx5Rn+zt88UYyYKalqjHFqFlkFXqqnzcoJ+",
+	"QHzphtWnLPtZRXN61y0RoY0qsQBkM+BNATkf2z90ehz/ktUec5bN2DOes8i3/u6vE0S+MxLiKwlqBl6o",
+	"kLLIJcUmALu1w7PD/3v4bSwdagCuPI70Ys6pmJVV4rjPqGdiAGTW9oJ8/eSKnH1BDJ2Rnn8yqQqH8pXr",
+	"INZCMPFvCzu90cHvv/xxmjx63xv4rm/9v0YxVXYHKfoIoHgH4Bs5EbfrF+DmKwhF3kfYyq1fVBIAn6jL",
+	"8ndjFS2SCGrENDH0BlR6zSpM0nOS2g+nVVp4AvBHptQpgRT0hKQexSslCJmQjETq4LxSAoACSVV05lUT",
+	"0I8aiBX+vecOTS1FKTIttWXqZ6en/fORoA4XyKXRogVep2mumIm5j7pJ0F5JiFF8sbCmzejojTDc5KyG",
+	"ERwdodBBH8A/F65jzI68bALNOEuy0ePESAcegrKyCSZCVJkD23bOPE9faawRy7b+U38qRMOK4+4Ja9iE",
+	"hzgM3vCA2HXj9Nfp6IdwgafxQtIL7Kaf/vE+xXI4gaK0Pm/2+GRBIcYGRKM7ZUObKFIjPhacTmtbCkb4",
+	"tPFA5ac7gIJ3zlcOmIiJYMN+RiwfcY9sYimRTOc9eUqVL8sWRR4Fow4y8I27ifRAf1lPt/c36Ic51ybt",
+	"u0pITM/n1rwpOELP7bOw77sJWrGMG93IfTxQC8Y3Rfx6eAFqi8tVQh7bf50+Pj4mPajRgMvQHkpDoL7q",
+	"B9VUi6Au1hc/2se3FT8ewuyl4jMuOvN+aw/Vm1cvoJefXDColQMmj4m0LmXzosIrlALKwx2kIX6iSYVz",
+	"Ywp9/vAhLYphEI94WH3voWtnup5YvJbxuNk1vB6XdtsWzr2b/1Uq89dUs/uwljZ1MZOYlAyAsMgPM2xC",
+	"yo292ON2de0O6DjDGonKuiBjqjcxKvL9ghuDPi1R5vl5Q4IPljxjO6SxbHVEdrO35kgriGvH5PqJA7oO",
+	"K4PDETbJ6QrDhWRCDc3lrGTk9Pj08cdQl+KdIHcWr7VFRn87jLqcbb2+wM8uf3igiWHvDCQywbt93pOL",
+	"5XoAa4LOd7vM7F1LXvxwTr6RZCVLkrGcI6wUlCAykem/jsTlOfkH04n99ZqaUgF4qC///oou4HMnxWKN",
+	"mpyBvGVHbsLz9/zORUC4KChP9VwuhQ9XWeHTnPg3ON1VvXL3QU+tXhWVIgTyGlQMbio+amLnpH0K9hSL",
+	"IbW2Fxc9NVstwoYb4UCq5Tn7bqPRZBme3aGLylL0ITJ0fTzQ6KJbr+UqFJ+wAWxokU1bRPf48dZNs6/t",
+	"FIipu5qiI67lj6my8+wEutmVlX7nDx/mckLzudTm/MvjL4+tVgQun4fHJ1+dTk/o2eCLyQkbfDF+fDr4",
+	"in5+Mng0PWan2ReTr8Ynx3+FrNx/Yau/DYfDHYTkhzhmfz7qdjvbTdoBHuV10Gz8HrTF/1LKGXgABugB",
+	"0PuraDv0jqhhbEGFhgSEpE4yQEwKb0zA2x7SW8pBG0nvt630NoWy3qUdWj8Dlb1mdHFZ8L+zA2thunJa",
+	"Pd80DBtukxu28phDTp2iC+nigYbRRW3q3rBVs6Ps0ZNXL4leicnHcTopmW91aSBCrN1hu4Cv7BN3dW7C",
+	"i+7SK34DsjHeEHc/n3ZEIbJSG7XqqMPADfM3xRzae+jf7m2odeeMQkM7UA0V5ZDTogsA56KKeddDy20P",
+	"0CouFHVA7/icGss3/s6iNfyWPanBxFoxloqdYPUPISpHqblgWkNujOVrPTacDUmqsc4sTUi6ZOM1v+Lj",
+	"tbG14g6WG7j/vx388j/jneZr72EHnI5dYLLkgC7DMK7vey5NpVob0/FOTeY3UDK/d5HFAeSX5ruUXn+N",
+	"5vpz98h/uyOCQjOqZszY/dllIa8oz8J9tM/BWxSn+RVTXGbxgPElgVswSjzxtZdVPl7GilwCSVwQuXAO",
+	"BiHxoa2aVnhCLgf/Vh2Oz+4oL1tr003eP2LUCxy4h1Ez9Id8o2Jd7V55SDgNW69J7+XVo4T8dPkjkYq8",
+	"PLvsx6OvF+QEyhOPG2HYvQmkDsCeHG9qefG+5Vb/I4KdbLcaeY22ipLeHqh+HBUcMwbO4S3ECrvyr3jr",
+	"RmkDQ3qgScZ1kdPVx4vIxv0zbnaRqpWaSrppcd9YSGeg4h7hTKrwAOmNcypuQnC6/n1HAO5Si70panBP",
+	"wYKLOpCEV1rBkP0iNPcGQBLXTWO9trfwwgxth9gK/lpqM3D5zuTy6rnVnXyfsXyFEGHcaKLZRDFD0hu2",
+	"QvD4uavjXAtxHFDZ5576emtY9o22OksFKbVrOcAN69CQp2Weu6md+zIUffMWExzPHoGP4fPToJSc9E4f",
+	"f04UFZlckDE3uj8k1+AWlGLCLkYC4pMcU+cbQBDn5GtGFVPkP//9P7Cb9P8aXF49H/ydrXyBSS0yq5HU",
+	"svOXP84evY9qljnV5o2OJ05fYg9kyCVG/FDBlnaPD0+M3uChZ6soVtLHNQwLxab83foIw+3FtqQ1dium",
+	"iIWYAZVjDunemsTNSVVv++HR7euv3r2IlsbsYqTWpukHrK10nMOtjRsYHowGAe1VORnyljuWTjbY1Kco",
+	"4vuGgV/jQwTwduBP9+NM3VO1WXd3NlCudghJfcMwDXttz/kh4+EbP7JPjnYGj1yQ1G73kGepB9LDcvil",
+	"tbiXVLv7ssOgDv3kPw21LqRr6BPNt1JSFwz9dL6hD7TxB2J2giBjC1nVyERdVdEJceUdVU1IQENm/JaB",
+	"SvCB6v+rssdNTwCazj66wWIbzPGKLKGYIuc34CvNuJ6UWh8++24BWjCl5cbOZhvd4D/NmYIhQi2KmbNF",
+	"0myhTE38pYpNmVIss8vdXXzVXoiqpqlzKQ5TMO5LCDqZ50tBmr1YPYnXBNBeh31EYXAe7yYIw4P9SRhL",
+	"BQxwMEwO/1jyi+8qpao5OXy2/zozK6G92p1KM+6h67wsKr2/4TxKn8gCHPGj8vj40cTeAP/CeNvH9uTs",
+	"uqhP49X1l6KF1UJ6EI4H08BOMmfWfNMJyfjMWsxQIzd8+5fPBmlCKHn94ht71+ln/sYmjKTnUo3Ug7PI",
+	"OsDwnoRN/GIIoHidZW18mTVRv59QZcHHWdZpblrGHocgbr5gY6mvX2arqPXAQOvX89oVgrNFA36VW/OI",
+	"jKuTMsKlvxuvX9/JT8Hxn94yYbyrqiOzBkvIoH3eAJIymH3onKS/yvHQScaU9Ow3zgklf5NjXx0bXKUj",
+	"aC7zQs7wosvLDm4gPnfc3lBZJ407GplErVq6YDCuXLTxZ/N7R4HVVf0Wq30DMJWqELydlMTyjhxNOZ1i",
+	"5SomsSfYMimTkEJZUDMnvXQss9XQLnCakPS3kqnVsKAz+MveYQ2XflRh26yzck2WSooZ5jxwA0ogZust",
+	"pcISsM3HBOdVfydGN98ymlsuFaP8Me2y0/xVknGas4mxQys1Iz39W84N1E8WUpuZYsgf/d7iZcu93NXo",
+	"XskbgCpc4zoboaeRrmvs6e3LI28C7Obutbkbd3Dr22AJdz7sDgLxxRpgSRc4UQt4BDlBC/bPHtxXL90N",
+	"2CKpvy5oYlDI7kWQo2CYEjR3aH0VZp19ZY8iF7Jm67jkuRlwgZe0Fawu8cdeRVsX4I1aIYwFVTdQIuq6",
+	"zrIsZzTbXwvp1oJgQA+0g4njwq9Scxwv/TjID34g5AWOZAfAks6IfnRf747b1dr9u9a6x6nvnwHCK1q2",
+	"Jogs6G8lIxywEqccm1gHffR3SLvcO3r0XIwlRHc75EppIIXBNarI8wSyWquofQsflNu3eS93lQtTF7YD",
+	"HBeDsO9z4wArna8shWefZ5C4auURqrTuaIYQ0/WdIMRGogLT7OpJ90QKo2TeXeCgFAee7PErqXGTNRIr",
+	"9SEoBRiw8GwHyOgOvSh2g78xwdJjPcVUyUX41WqMcL+QJJdixhRh77g2+u59MjaUgYQr1O7TMfxo8JxZ",
+	"7QyOdDSRYoIJvJZThM5X0oNAo8OmhYVUspwFyZpAXQ8LBd557LbS0eDEvXKjWdH+frVggBLhezQd7r36",
+	"cE6CZvXqeiYHdouvJ8n1BTl2SGCu1hlSeNgSruu+P+m5XDJtEjLnszlT9teFVMy9r8HywgKzk0Z9WRRc",
+	"Snd13AE9dU4L7Eshgz5+lsWAf95Ikkki2Dtz4eFlqmSU9YwpbvKoHiMFG+RcMDJnNIN/+PJjPMytQKXz",
+	"lROqbxBhSzHt29K7apbV0T25LJOjW675mOc7lCODUPixvn23oB+uSr0NAQE1Pl6f3fAINYGbmly7FSra",
+	"3VFaSbc27M4d1IpaYv6JQXSqSdzNamisxcdXo+zXr6UyX6+a6B8hgURUZ2tHjHPmEUj9GQXGH1qBcTpr",
+	"kLWn+YC8f+nSsn5snL9WtoCTNynySod5yoTVpRYMyhiiSAZWmF2QtCjHOZ/4hyeQTaolGbORABii8YpQ",
+	"sZKC1U15oG6zJyTRfCYGXPSH5DvPquHz1ZBaEELwKVwFe7ljvrfcdLkLBeHVZe92CwAGaZ5DMT1oGNby",
+	"4oC2R+hkwgrDsiGqjdgrOWRCLxlCQqSYEu7LnNDE6+EO33KrA0DqMy4rKH3RjmkfI2q4S/OgYLG0kYWH",
+	"fMPlADrufUGgqhHzizkGmzUTZu/WQbugncMS7p07dViy9frm7v9kdwUEzAXg5+pag40VBP+UCTfVyiSx",
+	"VObWOtTxSZeSU1PgfnLV0+QGq/8ybuXX9HxXAz/gMq0s5eN/BiMfTordfdyhw+Jl+/GTw0sattQzQOWj",
+	"va/NkkCMFJILiMGFNQ2V7ltn9j/QrSoHXdX5n7v0N+ccBaftm1cvSG8wsP8elCrvJ9ZsmkAi7RJyDzDH",
+	"Dp9KA3zHatg7VVEcUjNxT+Vg/jDuECf8mxzHLI4xndzMFNQc/irH6KfxabpDcgk/akMVeFvEoFBypgBt",
+	"0Fo+TGQ6ACDsAVDdSJSCW3NJZIAwy26ZIHxKtFwwBzHYr/EIQa7ajziU8xoJdCaJFInVYkbCoxFCImqF",
+	"a2q/KDLfKTC9+v66lU7NRDb4VY69EU4u6wqHX+V4JBC3fTKnYsY0oTPKxT1K8s1ovHbO4ehxhu3gB9F0",
+	"WpWKE4r9DkNM3pEYtdPlG/BVVpQrBq3AsxhO74EAvH4dN2oedorVgvdePXtCHj169FVC3rx+0m/4MRqU",
+	"9eF9GVy/dow04vnBbDPDtCGqFKQXISt7caBK4ejq3HUmznOvg9obLBsaCQ9ai4xnqbhh4LCZg9qAdz95",
+	"9XJIXCgaeDiMIfUongMOIKNOjV73Ih3mmcHF3nb33+T4yt+KMlDtfxB2QwP7mxwHAGCKz2ZMeT2xTV+S",
+	"uJF4MoN4ZQPvIjgPc66NVCuUEGnw6hTBT/Fd2Gqqan2DZsRaxxvkV67wwJeXOmgv92t/JDyQPASfwa3Z",
+	"bpSz1qZgayLFLphof5NjrMw41MVzp4aCvAoLJRubCwadcSo6bG55dURDkmswnbpt/+5K59/k+FD05F/l",
+	"+K7KppW/f2KHT8gJ1gHBZCl8FQK1izUkz4CNVl2+LbtMEd1EoNc6wD0H9un+WNAVoGiOhLbCmebOz+rw",
+	"2fsXjkGvsUfiX/vk+keI2xMll1FpXsFxr83jjeBG1yLLKTbTMs9X5zWqMtZkwbCqdwHfcE1wNCmo0hDj",
+	"MhLQ1BF5G0XtRg+0w//eNjDf590NMBgbuD08tn/GUZPCUrmELK3OOy71ikgFjp0mInsAQwgA54oZtfIr",
+	"35ygYr9ig6SeB2lvdgTo7zJZj5XeMVs78mrGK2ZILzXS0JwM6mUnA+L7a0AP7ryEHJZqOcDVMfKo+IrP",
+	"5pYfL4cEdBSKiqcOkPIh7ugyYRow2gHmPniOtKErBKdmGbHGxG4zVhMmIppH2qun9JlXksn/JCfHx+Qh",
+	"gWmnCQE1nWUkk0txAddA0OCyQCD0mPQoqragVAaKRib9YmpCDca3UPH06nu7Q8nZ6X7RExhF12Z6dXBO",
+	"IdUSjYOETPk7S86hwojGxrZOIGtdRu23m1D77iwlASa/X/8OBre7ZLCUbtncQZUYThJ8dIdCrWGtfTPQ",
+	"v51KrkohuJhdeB6TYMcFywXq0xKaX87W6uNu+oMbusODj0QA5JOj6r1Rl7DXbeKlfBxD/U74NMXOOaGo",
+	"ylvVzun1/aalWwekNfbUqpj2uqA5dz1zAQnftUPzsP2aGd+ys4X2DzeORKCWNnqoNX3k4fCxf2A4gq7l",
+	"uXsCzYdTcz46sTfK4rqwhDIykXnuGtLKqUOkpyIjzy5/cMKUNmAoIWTtS8+nSi5ivWkNv43XpZg5+tdd",
+	"INtDEzUxLeW0Tjd9nrlmLQG+JTVkIe1+CcgobRiOKA/CpzlW03YZjzsnbbiogC+9nkroxALuCor0M+W5",
+	"geYw41VjCAmsoxXCLqWVfFeV94p1VM72cth3ByoPdd+5D/DOw/w6lkhA4V1fse8qyHAmjOJMkx4iadgV",
+	"a9BWAlkD4H5ybQeBovvbO2DdvQAiiky6DY+U9CZUswEXmgnNLd32d4QovZcq6XsusloHzQ3zA9wJDrd6",
+	"HzuzwXpecHET3wbwfHsgUdome0sowcFvdWUeHUFyiOXIo6P+kFzWxwuCnmN8PUZFvSHV/IK+CDmJ88Mz",
+	"FZx4PRK4EjErahuXg+58bbTeDlhf4hK/trGn7WTyYTs1f6S65/uj9oqQ96udvhOx3y0hZP3sfHLl4R5T",
+	"f5pKyZ/YG9QCHbi3Hf+0u/2Mx7LyvhcMxPkKdf0mTzsHVTqU8aTn+r0U2TQhmZy8S4h5B22QJ/q2j+2Q",
+	"n13+MBL+xin9Dbog52wAuaWul0wvLZW1+lOPJYyFNjOmU+xpXKGkgLIKXolnlz+03jGlv8E76G/witaT",
+	"oJTcc8jrZXe1z6oym7yLqhntSpwC6/vjcO3jYmtxq4buYUnj6ptn9v6Cam3fZU1NAz6qnRKrd0EZ7zUh",
+	"xp0V0A/1WVjQXT/43Q4o3ij4IQ+JapJC9dWhX9wISY3xdJoHoNPhV55d/rAFhPreonP3jIgeIrIBUHzV",
+	"/K6O3cDfCCMVLP2uM78fGCB7sDdZFHADNgXsVazFkwL6bNzhSvBoQwhVV4YTPD8SPfPOJMiJoIlnNcc1",
+	"92XHhob50vx31tXDLreGhb3BHvHxylh9s/oYLjVclVMsjbAHjAvy5vWzwZd4f2PVz748PXn0KAgMc2E+",
+	"P9tqLO0WemwIgP26EDUevVvsrYyBgl6Csxeg19+8euEzYlDOUEi9tFzU8IWlyAUkJ1aFCAi2/of93/Ps",
+	"fWpfkIwE17qElkOK6TmRwnUXtITVXzvyQBSt5JYtBz2mh66rn+vJ3xg3rKS1M9RKQNGsWJejOX9cPJ6/",
+	"Z6YtCXSQHms38kOofKBc/FdQ+bApwr2ofH5NPq3Kt2P71pYxCyrheg/X6nhyXeuFXGCqx1r/Ggroe579",
+	"IXtfa+nqQJWtXV9qKPrpocan2EjU97qoTr/V67XqZ++6K6MEScODkhJNV5os56s7tXtd54XxQpr4UhKu",
+	"0bNu3+t91E3FGkAz7XJNJKA+462g+LJ3hgnNpUgQWJtMqLZLIRXovmmbp1UzBAluRaklq3fg6IE2wJax",
+	"xCa5Xotc1XwjqDHi9VTlur5+1v2gac60/0NCXnApsBTAI1/Z0d1SMWNWxbB3WZ03OpaXlOe+i0skpqgX",
+	"pnBE4JJYOKZ1VzVrLk7hkZSvX76+IorldHVBUmhX+S71pXn4u28P7p+w9Ouq7jFMCsbHDStMVeAJrwl6",
+	"8uRc3GjIhDJMEH8uMHGT5HLW3B87B7sG8Jb4Irjk2IW8pVEBquwllrl8/cQPxafraMSKmtOMLGjmmudB",
+	"pFyxW3njw1tmzhZdVeI7oP/jqxAwUMfr4RZUVDDwLqHcDzHBoUFdLNfVTMJR7hkwBbHcGlWMUTZW925c",
+	"v7lRn4Lr4wi6Y6BY3FEKw/N2mjLXVf3IRYuiNLlhrHDU7XLNmmFPeG/ojnMv6KDnynxurnEnisYl0XOp",
+	"jEebcQPeE0NjE3aGG9Je4UU7ctcsFYsnG2mPiplSCTKGgE447sMi6n7NPgVRfScz9ncusm2B6brlp/ty",
+	"xeIMheIQEPOBHBgov9723mwwoXnuBjKgXhpPpVpSVV10zesHFRLCAJAQjpKjJRvPJSCBWHrUfAzVGxMp",
+	"fCXBoKBmHgSbo8T5vYC0eC5m8ZL/7wXD/gQQEdSGFZENlYJtq7q2T9ozl3VGBuyVjcnH8Iol1Q4s197f",
+	"yDm26pB//WHpxg6meRNh1ut1bViB6MdjlnfpmqwIETmeilnO9bzpffi6XBHaSPHeerQ9aq79MC7cUbV+",
+	"MYpuDTrGb+za+nLC6u5650PytqLMI3Z7Kg/+DjstDcZWKzHtXwsKM0mOIO/aUvrAisM4gQZ2ZRyBnS5I",
+	"Lwxs9s/rtERgVXIpXKBfJ1WsSieNNbdXXBNUUD+dJBiSVC4FUxUoBfyFTfXBT0dSePETrE6e8llKepga",
+	"3swsgN989jgUvrv+vCicoEevhmyTVukDvOYhamgP7VKlQ5IuVq9kzvygXDocIKzKnHlFDVfGVLjYcK2V",
+	"2XzhkyxxMA1cDqZGAsEICHWSEV0UhhGaLbggOQJFNrTPS7hSCQsdraRsrdlOzeeD298n25sZ5WxGc8j9",
+	"VtgpyAOJmbrTUSduaKve77mYxLohfaB0hN0LL/fovZSQqWIMzNIdZv2KmTU0wJOdpoyUuU8F5E4Nn1q9",
+	"L4G09ZKbybyNiXO3Fk9wvPcsZN3SFgpVuR2aQ8GkoDGU5UJVqygpWuVB7W5RCUmdlpDiedYsZxODmFYz",
+	"p7PNoR7Pd9apquG8s5mJkahpoVXb4L633pNqKzVgaXhX84dgj+FGPYfiZbs+PQeWX9y8/c9//w8IkAAb",
+	"8q0SuEHDtEJG0tUSjoSR+L4J0aWaQkswDLoYqdhUScvoeDZjJvH3IUoRGLLoRZ8pKiCRj6BiRowcCVff",
+	"HjC3IXHA8XUVvR1CewGruTyafkVPJqfjL7IzdoceXaVmeq0/134n/HuVMUXQg4rRL9TgdaTVztZt1u3u",
+	"T1sOUKxb1IEIJkzxKZ/Abrxgt2xrYeyPaw9syioKpUzzoAfst942zz9ahB8bZmTR9nFuh1rRPfq2G8rW",
+	"n9i1Hc7jbj6O9op8dGv0e3CUdYbgIZcBfYF1uTRZKmlYJJHV1dxscFdZU0lXUENgbhnFt3ujkg9TUwtl",
+	"K9Vo3PhdrkEbacz9PLzX0HXUD1BxY+djsRq065BYIcWgC2RQgb/7LAbFNDPOaHdQBY5t6DkvBoAoNwVu",
+	"EDKNgWud0P45B2YSs5vyzjRFu1R04jw59RyovoFZkB4gxVSa1jvTj2G6bV1ixSa84K44ZiesAmuCbPQA",
+	"1O7syncXTgGCAz5EYikX3NY97+r20xizqVR38BLsFoJunNs6BK1LPNk1mGpQEMremY6+DDnlYgAxJcDs",
+	"3Q2ts96B+ruOpN3HHJkEUdqKRcTrMd0WbWVU9ymTGgzwzyyUIhSxHuP5rWQly9LAaa1d9dqvcgzmwQVJ",
+	"7TaktbUeOxfcXJDUldKNBHrIKkZqf9ekpxjwdlRex3RyI6dTwGfwAcf+BUntIdohaBSyEm3oSrfiRT1r",
+	"1EBOMq8u1TGiVpgSF8HRW1j5ZQcTZXfVBsdbD3KRyWVVARwUyUQA6WMc/wQwRzJSSM19bUklnwDsELgp",
+	"pKvN2AU5rjcHHKdcB50sN4rROdXfOT6w7iOdU32l2C2XDTjm4IYiqiQAC4GNsQuekZ7rO5vTRcHFrFmj",
+	"cNKRdqPM7suCHtp7XRcoCLzaKafqzp+5jqZBPUcgtImSGlBr8GN7hukKdN7Xn0mqcAEDvuz3v7nZjfnH",
+	"mEu0CW/MXcpDKLUxI+ihdUgvpP0KCOhYu7IBhm5fcgJYd0yduv8/cv8/6zieQW/naMcovCHw7jg8iN7X",
+	"1niG5lETqbLEFWvzrIIJzsaNtz/P0v6QPH1HJyZfjYSDHUqddzdNSNps4YvAN2nQnQf8qoVV1IRJyIKa",
+	"CUS5Uis506g7cxGvHrLnDq+RrGTELrpr9ewaSpAC2iOD2hXagxqKn0k6KZViYrJKm6lzX4Wqiywx8hMh",
+	"QhdOOFg5d2sWgQdwrnJPPBAU8/5zKfLVDizFzy1y0K6/J2enJ18Qfwt2iO69uf6mVaL05vqbo7VWz7/8",
+	"0dGncl+lf7NCEZAcRAsPTRPd1FALGmAgc8OlTlwzLVzxRlAlpJ96D+q1+uzk7OTx48ePj09OHzUXbTT6",
+	"7OeTwVe//AxdPj9PTs7i67eb4ttYmSD38l56in+w/pROK6714IWvEvNkuo97Zp06uhKnPN/jmP80Lle6",
+	"BTgKJxB5a2OP20G1xrWtPPhuXpEmO/8UbpEYlUUwVFF1TrEZOuyfPR21bl3xYyYyUKzLyYSxzCrglQZR",
+	"KHnLM6sv+fY8I+G3rWegNr7MpzzPWdavde7geXcvXoCykTB9r3oYXzYSik0BFcK+LEBGq94HiGE5m5rG",
+	"DC5IisiN4a3+4khoprWduruHOAdGNbfe6RmZy1LpfpBfDuNupddV0AvVUoX6eV3x74Ek4zkxV5u43mUT",
+	"8MylnwQR3nMveHzgEXQE0qPkNcvF6p3HLEmwNgf/GgmXmS6XgqATBcueIQeTao8zyzPSS7n+Tgp8GY7y",
+	"HHpKWc3C1fjUKsJIQGMQHJGLJnsY3tBZc+1qYEDd8AO4NJjJWA0ofEFn6LSruJs6AHZaB54RAgGy8qBy",
+	"HMO4prrZod6gLYfx8/uA8KeK0ScyY5tk2gPIMKROumPXssbHuU8zEoz0jMzzAaiidle5Dtss1FLu7OTx",
+	"0X22NjC1BOaaUI0J+gBsGTZ88BcO6nZgJY1a+dXa2KY4uPXDx5fbZ2Ajvp5bpHU86qXQhOWaIUCnJX5P",
+	"6xCstGZIkdMJGwnwFJRWkwSabRxJa4dMKMQoFZswaCyLlB2ygC5QhIUUZp6vrhSfdFCku6OhhRMoDIIi",
+	"lmuSyTynynddjR/ZaawDimU3vdqE8pR6Mny8TYvvoJxaq/+Q+marbyvppZ+lCXG0ikfW7qWHQxSS6IJO",
+	"1voefTSts57WfvU+wYN3q/ZZZ/U7ffrH9ceql21B4wwAQesjBeTZs0cSUnr6ZF04Her63kmRbna5rRS5",
+	"dWbSZHyBxEgqGdcqam+c4r3U8XpM9+iYDnWYP7Fbev3kbNCj0Y9MmwRlJSNC0EuVAWAMqNumbqQEBImA",
+	"d0qbWn3mmsiCQbtFTKUOSlyoIAt6w1xuQsDyoZxGF4BUVd2vRyLKwkFPKKhV6lBeaCMLZwBg6pu92O9S",
+	"cqsE7+qL29TZ0GrdQ9SAzlYA7o9UEKILdeBhwz8VoABVCbY+tbABDxzvfmU19EtzBZ6np6KrX1IYR6vx",
+	"wSqMaGq8d6p+U9oB+XGY7+mju4fa09nAed2t3n0HK9IT7J1VTgRb0ryCZbbbA3TzEUCQhWHqlua7+Fe+",
+	"5nnOxey5e2Q/HQnUok0Oyh10m4+pyzin2X0rJo0TuTm7LTRn0Y990Ty+MXDvQ2yJ3ZSlkEdZns8+qGut",
+	"qRE0Vy3QENrSvfa7NQg7ck6TCFM7UD0IV+bDqAoN+fBfQ23wDMeLT2hLDiGrPH9rLZ9tMjPUgaNdQ3zi",
+	"j5Go6a52NjiH9wWEsqUvD61AZkM7wLnbNOmdHJMFFyUkW4ZNeVxeD3j7ao7gHB8fSXD8b2FG7sCtI2y6",
+	"gkeUwuOmun1CFdLbXR+OV28wEg+0U2nOM3hTt3/u8wF443B/jCTMcmDfJvGGrQqakaxUWPvBmiQfNAEt",
+	"Rc60bqL/eFOi5bb78vSrk0cRog6VN9zh+Pbe0WCOjdTfkn4Ke7m1S822TMFkD5RzIUHdMRTUwcY/SVAo",
+	"PpYtMLotf11IzFarl6ZOGerfEUt3w2J9cnzdLkazGUUDxTG0nwviNXE36DlpOxKWFNqtYQQFC7MyFrZj",
+	"TYJj2DBJgSMB3K9SbGLyVVJH3lDA0pFYKgmo7xn09QeIZAyLsMy/vRkzC6R0QXVlQa/7BfygwtjXxniX",
+	"kuM8Vl97KcirZ0/IV2ePvyAF3kQyOSkXrvNtu9PB9hiB+5SPEWRYyhWPPy+h6A9WyRWw8Eol2aVxUbQX",
+	"LqQO6k2wewUoBsDiENcOAa5qngex0lJhdtVOJ+uZfc1TyFiNHCYutLEmQpyY3YShx3h0Ru6GLr3BP88z",
+	"bA/OXTpk1bsslzOSc2F1v7EsTWOZh5t93rsd/grV//FXXwV29tlxPMetq1kxlqq5br3+HPuCd0ed8fbH",
+	"UWyYS/Lm1XOi2JRZSw7g2bzG0Hop6aUP3T/1wz/srFyL7VpDqK/XZPK2OnubJa+DoqraEXteCMcpyguD",
+	"MxStloZCtQWdzLlgA8VoBj8goP6kBQcwptnbOn1/QXOrS7Ds7a8akjhi0ymFq2Bk2dsFyzh966ZQClqa",
+	"uVT8d5y2vGHirWc8UFRg3/YWfocMcAAFw7/fKlbqxm0TxaB+juba94F8K6R5WyU6oOIz5lkGr7PXprIE",
+	"83rBzFxmcLvr4IdQA9OcQ5p5QVe5pHYo8m1O1QxHXyhpdWiKDiEAOHvr2pbY4VLD3jrUM/c5brffMkM3",
+	"cKsMgnFZCnpLOapfHRx3UZidZJiZI4gS7GEBz0GFMKRrgCs76KC3c/uD2KBeoR/7WyzX/AkRHII2kOu9",
+	"/Mxkbof4bTm+LqSB1ntGQ3Ms/5MG7yM3AFwKHA+VFioIEjR0RigLy5pOjo9Hwr/DLrtvVXeLiZPgWg+y",
+	"rlYFYpRKZWiO1/Gd7t8T8MVklyZNyH/++3+gtKz4dbypZUNVro/clmadbuWujeIFW1+4TZ9qLyq+A5fS",
+	"LREsqPvdryfppRxmadwqWM1piPfjdPsBL6wn4kaKsa67jdRlszikDxik+ykYJAwLJvO2MVJ3AO3fC2bo",
+	"liFLIdjEOMK8LIrDepN+OI9Di6OvmVE83iPTTePKVV+9YpqZD992NdrTc9PwugyzQwb6v4E3p51T3zCh",
+	"d+ic+qoUPzl+/vHWeM+uuj14miVkLq0ubllwP7FKN3QAGJc8zxzy2phObirYtQqUiEPpd2DJetUTOgFd",
+	"NBXUoJanGgp58+qFa3yIqQTtqvZ7bJ67W3dI7Uef+JY8DpzLNfrl5mJjp8dwLns2b9wIG7GZN8UI8Jre",
+	"srtRIMuilTBQ7DSXrnGRnBK4b2cryo/paYaldg2hHJHKQmY7jQLuIz0qsAwHi3LsPz1ww0zRYt7fe5zf",
+	"OSO3Hufj2DBvmdKd4fjUXcVmhpOcY1tqGBFkNkCFkxSuxRxgKVQVbwApARlt9hUjkfHpFMCEPDQat3bz",
+	"bVAjhw4I+/vZ8Ve+bd1Y+9oXezOh2AGIFkXOWbvNYLSY4k5tPhutPXFLE0dgUeIFrvFcTGVnZTTXQY9v",
+	"kkkWaUIFUvFJgBT3qhpSVwsSSgRbEjoBgYONxZ2pAskl7rhjfS9AKcMOCNIDrBA4/h4105VCOpdeJGOw",
+	"hcS5EawuvHcbuVU8193V5ES3x8NHw+OtEs9/oTXOZMOibt7Ju/mAA4r4FJ7La8xtjzrXZMEEccnvQ3LN",
+	"REZShHR5bW3iFED4L51N7ZLLv2ZUMWXV5bSG08ampSIbidRZ1cEL/tfgVfjbBaaBeEpMK999CvbWSATw",
+	"XqWZP3QvjNeW1YONuiIwH/lvP72+QPfNwNJCRnonjytX5nhFMjalZW76Q/IEMrJ0XUlgGZOvDuCZr2fc",
+	"BJLUiIXuG0F9HpnGtbU/Mh3UZVSoOzcsCKLaQx4sZlOr/KrR0DLKJcON66AW+ltpWYeY5WxQauZGANlZ",
+	"sKfaKU6wXhcIFAqQSxPFzA5rFw7h6ZaYMvolENYdx6GNLDT4IoCzTV0KmzX3QTPsPTommRUd4ZZ3Ra/W",
+	"tTD7jTjMs+tJl+LRSEMvCP4UdXdY+toFTGvtzIdE39q2cJjNqFhNYF3L7Ea0gYfclQ8iI/o0TNC0YPIO",
+	"UyyD+pIPnjlwkLbSTiCqk4V3UbyZ8bojrNZHWKP7U838Z7dMzLchPWxuzhPEssuiiAU8nklV482Rnh+s",
+	"ZVYigbwbcnZ8TEatFxEX8bD3jo76iUcqx1sqZyYtCuwqkv5OC85UmhBZ4MhzRAT6N/jdP+oUqI1dI/fo",
+	"mwOTm+jbFMcHkJEIPOgDlPbZixr6QbMZqLhyil2d3qg87bYzqx60iEjfMDIf7zTsN7GWItWoO7fDrXfQ",
+	"cKQC4vedboeH2O3WjttKJAmh1f6C4efarYfNuLER9/5baa2VD8mssNXv9rIsmMo13nzXM+/mlDQP/5rH",
+	"0w1tCzMIXIuH8YN986aMtKqIS6tBWHTUmYJGyfZAucT2O7d8vT/22pxpdF35TDwXH95/XMOFdWG54NXG",
+	"ma0eaYKenn65i066SRumxig+LrFMgc5cZhzmxAXKMLBIxQqpDLQZ54YIaIc7mVMB3SRKy5SMc0gOYxCj",
+	"A1oUW8ffyueng9+PB18N3/5f5w8Hv3y23VvcRmTr3Ok3xcfY6R37nBnnA/VV29A/xRqTw/1BbncjroR8",
+	"CSHD0y/tDio6Me3Ssd0o7su7U1wPcggUzUFdrjG8iVSkoMoIpoguJ3Nri9MA5nUkIPEjz/trROudSA2i",
+	"HZLnbaJdeqi/yutEVySTHRC5/3T0q8u8A5dGlmYiF64TkuYzMSiLIUndYQ7r20ntPUs7/UspYILBebio",
+	"mzrWXoaGsw7W0znlnV9UwBgIFzEfyB6uwrp2qdmGwjsHl9R1zKn8sW5fXXGxG4V33aB9XeVDxH2FuvY/",
+	"7WgdHmwYd6/EJts2IIY7GrghWX0SK9e3ZEIz4NtdYutxJn27AzJl/ZGntw7oZC7lTVQJf+30a2efQHsf",
+	"NBq4Jr/TgvTScSmynA0RCcdaCv0LAkE0BHuIBtfs9/QQjaHhRC7wh4faUJFRlT08OX109vjzLx7S8SRj",
+	"04c7KPEB+/Ef2cpz/KwTt24btiYoKtrWf61RAFkBaPvaUA9Nck5SIQVLSQ85c9WVKwN4D4h6IvI1B8iP",
+	"1ChOcy5maV1VCn12tXmblfY9tA3JAk3bfA2rA0XsJyORYulo6pESNWHv5rTU0DMIikqnjJpSMSwrtR8P",
+	"AFt6UL7RKi0V2KzDjzEsMfUjxEQpypt4KjH/2nbAN7swCazMCeldA6SaIlc5FX389ZT0rpScImeieXjp",
+	"Een9q5JLM3d/n5HeE2hk04CCg/Ke5ABEOATQ578z8MNclhmXh53kbmv+sqFCXXiPqENDgeMK3Vlc6qc3",
+	"5of7m+al6uwAA/FBaqfnet69vHqUkJ8uf7TE+/Lssu8zzKZccD1nmTPND7DHW4fWDip+UF1qIaKJcLYl",
+	"P75KRXSJHvYc3G9afGtEq3+KfPi1QUXoy2e+ILaJxwFpIiuGiCeRjG4KhbjdpTgu5REPA3G31zmmQU7N",
+	"eiYNJNGcJF31zgfjznTbLO6dD7TvdYSNp5tV2QK6soGM0LGBiaqqUG/MRrIPQn8MTbFPJ5b7HURyTQSQ",
+	"JvG1SKcJW+E7BQT72JzBLrTVrKNsU1kw3Wq2HBVceDpB4cmNxtLsdSrbXttd6pLmzQrvJvANtP5hVE3m",
+	"RIH+57Ad0LnD3tGJwcdaAaedir8PAmqJJ3k3phpb+9eMLlz5+yXaIF1tpR5oMsYbvbVyQdJx49G03TwJ",
+	"sKrAyKC3sfM+XvvyDmX6/u4DnZiNOsGOOGOVI0WdRITxN5DArPZ1T6Vwa87MzYVr61t2NzMmQgKfQsLY",
+	"YTyR2ug3XW0gHRVC7kGJKP3CimFtKpiQCc2ZNQXw7JLem9dP+nExE8NxBUgUh8YNL9ihz4OM5ar7XIP/",
+	"9/8hihp2xdRL+CUhSgKaoVW6JnYXDmAPu2CBQJHXlKR2eA5jrzGQ9O4AIRldbS1rymhVOIMbgon3RmZ0",
+	"lRCZZ8zuHVdY+LOTqGqSyTc0qh659V8f3teILQkk5DepveF7bgc8B2LFlx2dnG5LvTiEbzX2r8NZCYJK",
+	"Tv1R8HNMIPNwjCHDOhUtSHVdd0IfD0+/2HstVoyqxlKcnjTyUE6PT7eDgq+xQ1xh9/YGFkZzTRJ3sOv9",
+	"d+fTEet2rmPJKUrSjpBr1rMnU4GUGYYn3/4zo6v75y0NCJp7YTVZp+PCLghw14T84x//+Mfg5cvBN980",
+	"2cnp8enjwfGjwclZW0zG2MleR7aXsQlf0PwCVBKWAbPRkDe1v8LVIj83wA5S2k5DdxfGgRT8ZIK4C+u8",
+	"ksKFYuDzCfqEgmMkouTRPF5tetV6Rc6m5gJ5F/xitcmlVGYOv1XKd0K09EWjNANkTKeVj0TPLCVxxKEh",
+	"v8+evokUulyA/9oj/TI1wJ2FQ1Rhb84k0TmfzU2+ImOWyyX5nSnpO4ZQpEIuiK90834K3QqBnJ3GQZ/u",
+	"Begp9BQ+FZs12Qqbyy50A6DLJfBJlRA+rUHNEpIpWYBXCGA6KyAWTPjwrkXEEoZ/OdnS6IXqUZOZuANi",
+	"y90b6W2TLJ40o/3n1pd5y2m5h5Pvjt2nOvbYQT6KQc2UBuQC1wp4zgu0urGvLuSi8qxuDBysNL70edav",
+	"+0Omrml8OhKWckTQij4APwTwH9/CJyGpayvvUop8l/oe9LWyBoCrf4n22D0Q52iv4PXu0HQw+Y3nFlvp",
+	"1A36faQuQNw1NaQazE6qw4/ar5KLLSNyPY+rlko9qSo8ID+UfqMFuZvn4aPq9qzhYB7olk87+LjDw4aG",
+	"Zz6qKRUR0uWxMcwF3rul70GqO5LqLsuLKFhwexOMxx13Xl0+fFnVnj2Jd4NmwmN+VzymUndnVlWbDjF0",
+	"ngVnocFCrOyionLigMKNyOkVJayY2R+kaicEIzeBpMpMcC5RWPQQArhiAsHpC0llHyyjmnffI0xfIBD+",
+	"xMh89SzuLp7r1fiE0tmK3idzNrlZnwfXXQK8TgSpclC4hkMCstZzH+ersaz8gkB8sc5esfblJC8B1c8z",
+	"V1chs54EYt+ws0NWH5j77j4SnLlqAXZcwvsiiXpPPhVtfC+gTNnyqY42p/46tkGB1GPIO4AW3RFsJWvI",
+	"mM1JRVgLBo3tuDXCBItTQ8VuYiFhVujE13hiTvktQ58c1wihncAYB17Z2M9fWC/Mc8MWrfJYMO/rP9o8",
+	"7v6BGepl9cPfvqF3J9KAOD4Vfb6ScZClSqZb+VhbFAnmASykBpjTnEFaglwyNS3zMOPCtxgHs9MOgt2y",
+	"3K4RyAQHgqAYzaTIV9HUCzu6drZOucnzgUZv8MTQ2jM1KO9aFAxisViZ1nzubnDkkG3cSBqKg5P3PCQC",
+	"tovZB6v8ThjgXh13rgC6NvcDcVzvBux9kMPlcBzpu/swXHrUU5Ftro2EuxoLjxFYQ3x61YcKV8Z8JxWo",
+	"2G7w1OEUu1jI+iG9O2eMHPxPwyG1uTMMywTy0Zj6hm1oufDTHLO9sN2VnkPvNUNvmHeLaikcKoPVFaAD",
+	"uuamdL4Z52JJyELKrBU+vCSKmVIBzIAfi6tuAjFOqFJQjZ3RBZ2t1TedHu+QrJ8xbTjm/1ztiNJjpEO3",
+	"dL0iIbfDlc8Zpg1IH6vMQsXLvSMtc2031+/s+khf+VR8B+Lyqxw/0CTFx9IhAX7fqxLva0AaAL3qQ821",
+	"roBeCLS3c2r8k1cvSa+uNZuyyWqSs4E2dMYcCEkmgUMsFTes39Uvylqw36uniyhy5mtfGShVG2GmprNS",
+	"M135rNaIrDflea5J+scfoNp9Rxfs/fuUPLS/gBX9fg3/8DKj5IW8ZTkF7+1eADWHyYB9QHkMAIZ2oPLc",
+	"K9jOHSu+Yiyj85Ct0XKTMiK+kHDNGiON88B35rW8LhibzCOgCCth5kxzzTKi4Z517QnySuMU+vLqEaad",
+	"JoBg8/nZgAnLvZtetPGqKza5YPF0NGgzaN8LnvGMU8xL6zl7JoVrDxcFm6WNROH694hO2i7/h2kFo9i2",
+	"encVi8E+fBJhWPkDu/CBHz169BUx/jbIzHv9ZHdkh9dyNsvZE1c2dTeh6/LV42r6gt60yj0do8YvP9DV",
+	"797bMskZVZ5LRBTyRqPGfQ972D3MjTu6/ooKnEoXTjIk9HGoHqNOuHKBQj6eF/FECqNk3t1fEvpiPdCE",
+	"Z94HZR+LouvaCy/kbFe+fWDgBzO7O/rYlEropGrvNV6RVE6nmhmH3JLunsxULfXTrkzvD9m24r6a3NRb",
+	"krS2OyIU/NLu5d9urVM0R8duS0U9UtwypWnczG7s1iaTyr5xzGZUAIFrB8xT9XNbyKpLPyhf9mB4SPWG",
+	"mH80PN0790YXjN5sNxjrpbl2D4D79d22w9tUQ77lCTrcuHbtg2GSl5MFG5Jv5RKSI56TOcuLv26tj/Ij",
+	"d+NIWuu9eYPvKLxq3vVJRNfaZsRVRcs8nSboFQKrJ4O9jBpZ3FVlXz9lCnx6S4F+58PklmBLeMPTvSLc",
+	"HwHp053eulQ15+KGFJILKFW6wNrZMYOcIHfaGymNDn/bvU8PyfcLbgzLzpsgn1YNhBLF3mBg/z0oVd5P",
+	"yHLOJwB0iEUs6RgOAzyVOhW+YYYNPwwIaBsEo7FbO2H7vAGGCuVkz+hvB3oUcpfP6WrFqtti/NIqPFj8",
+	"wK35MCPPLn+wC4nAllkF/zalv4GH1NqchomwPrq6tmBqxjLCRVwNmtLfttGen/i9uPHt9/Zd9ANXfC8F",
+	"LzmaKcaMC/o0UxmOo65TbVQJOEG69cTpcfyRGyGXOctm7BnPu/QhH9QAPEofWKoehEI/yDeDxta64S72",
+	"HpedtCVY17+HA3ouitK0IU/XdaicilnZUVTw9ZMrcvYFAiv4+xowS4rNuBQt/wMTg3/9upUsTwe///LH",
+	"afLofW+AifOn7/t/jfqEfF7LnkgVh3DfW8knbK+brxTTzNxHuKv7hHjba9dD0ty0p3Qyx04pFShDg7g8",
+	"DC3NS3bhIzFwP8Ir3bDCDMmlcWElK0jwbQEqF+lVaFEuUTsc1smaOO3MVLJnwl5NiFF8sfj/2PvTJTeO",
+	"a20UvpWMfr83COyNRg9sylvd4dhfi4PMbUqk2aT1hl0+qgQqAaS6kFmqTHQT0lGEf50LOLGvYV+Yr+RE",
+	"rrUyK6tQhaEHDnb/scVGDVk5PGt+1orbcyuKkt1Zh7AFfwvxEP7QUtl7A7ahopS6lHYjJaxf7jf+enfv",
+	"oiy0EVvfSpcDwYR1kGe2vfWCrg9gsV04J77dzcJujdSf8jx/JkskZYOD0nUUEAnfG1G+QSKbGzJTlbow",
+	"27Bo0Fvw7at8gvCY7pP7Uo00QO1HpOOPdln7+fJXsN4hc8qfsQM2k9OZKNnc6RyL0kmO/pCdIxboEs9F",
+	"5Duv5FGtg1C9fKU7PzCq2riSRo5kvsWxgLn8c3X5jeE0yMRvuLnh9tkMYKxHANYfsIWSPy+QcYlU9ri/",
+	"2Q0QbnVfNOx7ksdnGNWEVZQ22ALQRCkoHE6dB4Oic0hf7UhiD7OzxfzfWNMmjXZ19l+c/+mRgTVwtnRL",
+	"yGzz3HYvbfVwX5f+8ZcNx3CHa4XK+oYVe4OUJy+VFcr6YPJNFi4b1R61e0ZBNxdVyNQbu9MHSRzuwCHf",
+	"JrBQ4VOEYZyY+oGPCwm8YucCNGMSmdjEodKshFr5tjDw7pltq06+ycR+/NLwjcUi9XesnwJKOdU3Fefi",
+	"3v0y22SBn4Oy6ORdlQ/emCbKaxa7eibcA6tZuJkhEDWVh+ITrjLGY7We5nQJSQDAYRfcQayab+QttzMh",
+	"SzIaEhWac+DZ8IEZroJpCC/oSUtVaHA+uQHFoh+aVMSfcNyWY8nV8vs1/CFwgcNoKG/AEdViRHVpcIu2",
+	"11JlC9PqW49m2V+0aShHrUPpFkT0eFQziHtuRNEwItTZ1WTKuZ3ocv5H0fFF/gJ2KTZ+zpPDmqXf+yuy",
+	"FP6N/v/H/b/9W4elH1k5ra1B8NMxPwKsb0yYgGSJzaM63KJEofsE/hmt/VvYHBCZfl/m2/iFqPeNAQ+K",
+	"OYP0FaDtt6xYUN4EzoBPV6w1xw4Oop1ZmeOuPXG+79GqnyirZ05tmOvB3lSobHOEBub5W7z0Yzp/bmpN",
+	"xO2EbmiL8pLv1rboGccqkVtls9BrN2aavAdKsTZnYCnMYg6NL5F2zEmUAdYh+s08iF1Mniq8PXe+u3UP",
+	"Js6PllZAYRIlxnXE/G8UwO7mgcMm33IqnQwDEjZ0T4WoJlC3u7+lbC4sh/aJNecn0Ezs59LYYZFN9jrI",
+	"2bsTZr57+d1zyJNpvhQ6NoaXOjN9uhDG+L6jnoS+kUFVFDmxKB+sGU4nTSX1jMn0tYIlh5hQ+u1z7EgD",
+	"zuuDX93/vcx++0/otvH7f/z9f9L+ADs0s+MTNtOLEsPCiYIoKgaBz4A9GKrOTUWIf5Auyjx1AAeBD+Z2",
+	"DjalG7LvseDPyjzst7Y+c6cHB7ke83ymjT39j8P/OKxGenj09fHkiJ/s/258JPZ/N3pyvP81/+po//Hk",
+	"UBxnvxt/PTo6pK8Qy/8aDluI9TZnYG8b+YOwbwujw9IKw0rsDJoxo9mEO2n384LnhqVG/iKoxjdMQjxK",
+	"qexXJxvJM27kadrOJ4n4EXsk5S9dbIHylxClxB5wE6yMhcNvWC/Fh+0j9DfSHE/+4/jo8eOdP/2u0jpW",
+	"LKAAKtEJr2aN5iGse1XtslcdwV2yPurz3K5CceWhWpLSJC0QQGTChBYVxI3nS5eHLA3Oon33e3rKeKLq",
+	"DiTqbZGCPhauUqifPTKN+Fa4EFSi2pWJsgJaY08xU/CMpaDn7KMq5K4lrQjrsTADAHWhM5b6xhD7Y3MF",
+	"1/o/JApCbVD9GrcT8A1PIMO3Trda/2rfQ6X+D59tGI8Re1mHYbTmJuBi3S57gwTzp8jceG/W8R4gpSCU",
+	"S0L98JClxDqfspnOM6L9y6T1XbPpy4fMjXiS8yl19tDzYmFFBrwHVT7CKUuluZBWnGdzqYCUtyLTkMaW",
+	"3OpyAN6dBfGIw5WR8ACGXmleUk/wlPVgSJiRnek5l8odka6sCd9L3E3sZEI3mDPGVaKkQgBCs9d9DNZU",
+	"T0uuYJ+5WZpLYM3tD1g64+Z77ex78/paAfdvcGXpawU3AFmAs7KzOou6yNJPxd5QH0ZHRieogtHExkSB",
+	"G3jR68/fmn4wPLVOreA7nd28jqqxStvWDIPz8VphsTCtZEfV57aeh7BpN43hlru5Y5jVwet4v4PY1ePY",
+	"8bicG4udUc47eg0goST2x58scmw3IFVctRUmnEi+UUWVt6iaI7jaIUB4l5pE6NJAj67Pem0LrG7MlaPZ",
+	"cpYa876TlmFE+TrSdNqTSyPaG5DSbnUGFU17HL9wyoFYsgn0ttrb2enXeBRdXyc4ocI+6L47vCN+F9hv",
+	"eN3HYnFpfOqqbXc+ngfG7b07yohpoya6O4/57XlT7qJi9Crqm/9KXImNUvDPKzdsDIe0zmPFAB1t81Xy",
+	"k9XxtVaRhl27zbltLdmGTQ2nFF0u8Y5zux5Z3tSUWT0AsZY5mWKQY2CArVhGy7Azm3Qb/0yCSzfncquc",
+	"vBX0bClh2La/CzZBWM2DgPvXioz62LfaLXdIlLO6E79gvpyVj7mlSdc2N5/EuntTaUCrb41NN/AYBCE/",
+	"ZM8BOUIoURrPy2VlzgwSSTXiIlfc8rLV43iuqMlN3H3SQEZ6Icd2UQrWc8eWZGDl33gEt/S3aYSxhTYw",
+	"eidt3kl+D8P5SY+YdVfdiCYN/JPrEm59ri1k3vrS4JBWTxrIXHCFJseo1NcwrvY83Gh8j5/cSiehr495",
+	"5bYtPW4J42zWyzdVsdN4QoG6z/GUigraIYjZg4bXVrOiBOdODjXIUJVk1pe0N0d4gxL3AhrSCTWm3d8a",
+	"KMKnNxqjlkLsw/irsvboYfWTkEkzlxAMmEllTR9dK+g/wXiMYdImihvUi1mPWySQOfqK/fEbNN2p6rcP",
+	"qQJoXIHILUphIcTKzn3gH9EDZHiiyA4TtlYjXwGM04V/0Uq0HviX59+fQ7kq+wUWkFNyT1TLj4Ulzohi",
+	"wRLcuPmfL9z8HrzSKoO67Vux2ZHeVkFXfW9GoBF9bTjn9U2wAYIp9XT3XA8PzlHqRkjsOKtlfmyX5gHe",
+	"rdY0D8i2qzB/lzSPozuVBpuTPhpdzHq+Bumv/1eSmL/9e0diwnoRELD/ZokeO4F/6ys2IvwOiF6nCL3J",
+	"92wL0t0A3freeNVasLYrpeSmaPs2rpGYBOiNARc6hmKcah16Du8EAnueRdD9C93jpfgJOqD3N2yKDci3",
+	"inStcHR7zfaTKbPeVGo5YmamS2hHlMWeKsMn2DZ3pq+p45sswXk751aYnXRYgGKEJ9RK634pJe5ESb0f",
+	"7uVtYaLFF4sUshYzmdRN1OJ1rtEV+bth6W+/eYO5/Qn28J/bHFT1d7uNNGCvjlhPZkJZaZd9pkv26pj1",
+	"RgsjlTCmz2JHEmx3tZJK3ug1mR+5/zlujWHGo4oynzp4AEu8wp2mkQhN7YBfj34SGXxbOryjgBZVqdzU",
+	"o3e/ZBL1b77R8LZzmLas0u1Yp7fKfajN/crXxox3W0ceWj7kdqe6bf9+6tNdX6GVMVCOJ3lTaj0kjAh0",
+	"WnDecjfTvltpmH9Mwwb2/+kMWt7aOHMoiyGAXlbjYW3FAd3aGfCcElSh6NSeMk7/tnE6sZ5MRAl2SYvH",
+	"uZdeSpWd0hPSQaICUVRRlNDcoD9k55gCDEqStOi+Tmu1uXcYJM/WsQX+gRiL8DuNXgC75JwvHeKBhlbX",
+	"y37g5XzAxjyfD9hcZvvnNufKyjGk3ijbyudzoyTabYHMTfdWj/6ju3BtqTiGbr3dUk1KIfilYSNP+caj",
+	"ivIVS+b9xd5Opgu8Yr03qpS8w0q4kuK63eokHfG7N4995pHVDF5A1XyFHF+KsqEFeQ7bVv1uczOX7bDd",
+	"ffDdozkpV7TV6ps+WvPatNHmuRmyR7u1dWFxJAFB8GSxXF6KWjtpMUfnCv2fEgtb8rwbs/4o20h6U4Ib",
+	"yhXDVwJOIXtVDb88cIH2lWIyWv1OrhJVQzXs7l7qOTRddRZdCaSWUk1NPQENBxJobro/5A6jMwjmX3BE",
+	"Jq7TaG27HCUMtujAg8b6lJ5wlEoxOngUu8s6mg+IwFCa6mXrqjZWFr25Np9Mln3m4mk3UREKtVuKtFlv",
+	"zI3Yl8oIZaSVV03q29eLkj19/nrvznrg/IRkCG8FN+3MxEvS7BwCB1dQtWb1fjgpnh+gC0r9xenwsxdF",
+	"K4bFetlUncVbyyOCkLuG1ihd7J8BYW9pgTVm5OObXtGuXe1FGkkKg4TFzBtgXGVsJKDw3NsirLcw7iCB",
+	"38UfsXZ7yt+y5w96h2XVzYN9jhSK7kdnWU1LXswwxTQTJiLAJuJyvjQDFv4Y6MYdnGPxjbOtkOmqH5Lx",
+	"2UTnub42MXFpSOGrO++Jsxrqv6C59MKOnMhIlE+1NwPPVYfp9pLCrW2m2VqWWNCvMaHXyeeIHZaa81Qk",
+	"sWQtUmeehTUyq+hkO/J64Mu7aINwWnxcDbK6yaCRbkxNx64bI7g/YYauuWGZCFb2buHHJpltGyss/u5e",
+	"hVlaSABYNf2qaHVb52LnAd0syzybdhGjwSZ+ZBhccgb9Td1IyaKnxhjfuw1+rrLn7qLfu6FhIbtUwKVm",
+	"tqZH82fLPahZ+Hp4eHNm2W6dI6o6wYiO0pZUjoYy8VYocc2BiUqSnNux/hVwYP00wyUfbZrdA5vUc4d3",
+	"0UNoK76vaOpXUkN67ojix795fYF1jP76A+z4fQA3pNSvMVEegzDGoQTr8er8xeTVCnGxAVT4Yh8P3/HY",
+	"lYJn7oI3pZ4XtquzufsNvHoyj+tBUU5A82EPZ8DVW+TcKb3iQ0XEDz8miuoOMdvjrQiP5BMbKnMxpcBH",
+	"5EkWldVTTjE3OlFpffAXkU4q1b7vEpzC1IY6IXAy6IWB4Z3Ri1NRlrpMIYWl4qWCWoGp1hnS/8QFohyT",
+	"VGlOUKcPRC+4EjtO/cVWenHtWqfizHQhJ8vnQBOSbZZxK3TojSxwSOWZlFq5PZxNhaXOCu3S7WZdJq9E",
+	"aVqNxBhO6KJTdsS4xVanYE5LNS7FXCiL3hPBxzNm+JXAjkvuXw6IGI5smKgL4WDGhtSRlB4MNcAtJ9Q9",
+	"C37LhBVjt8DK05NBd+BGRfDvonLQo7ZyUP/gd2Je5J0N3S396gV76LZW6nmsBjR+Dobzrqc+jGoLMr0f",
+	"4mvXOfhWjCuv/DTe1zIpHYdhBZ6a6Byo9Ad1gv3Gsaj23C52m/9wX9N5oRfluJMshhRRAxdRmJrxRkFo",
+	"S0GKUqCwnxdFpyrmr3G2QfUmsBYAin2bmYGHyb/wQorS3wjdydzugcy8fqTDPb348012D4Bltw+BpmDC",
+	"AdnhzTV/AWKtb23u+YdXI/qH2yXTdk1bVbwr54UubQqJVQUvDVhc7uOpejjMB3IC4PhvpMQ6ZaZrPFUv",
+	"ILOq2l/7xMmbvNVtrRfkn+R5/nqyd/rX7c70U3MFN/72t7aMv21mqD44GszWRGzhRK1l88R1pOO3PYUo",
+	"Lf9LWP3btka+FTdKdHOYoPD1kU8Jd3O0oIMmQIQt5k/hzUAs9rO05OMrbOOIKUw1BIOauBrUrWLaNq6a",
+	"Dmz9FE6b6Cy0v9Udgya+r84MKCBAe8ZReQUtna5YnaQ1GOoh6qMAaIwdOyHGYK/U16a9XtNPQc1F4z4r",
+	"EI6AmYC1Hr5xzVb2H015m7/zNqjQtWmigwhf60/dhn30orPUxUPq1grCeioh9yvZ/2BpYbVKo/9JoI8Y",
+	"js1Vs8fZk10Ye36AODTk5NGLiFGFDIdseOtmCw2Wk65cvGiyd8EygrCnF38+ZalDhJhBAjYowcugoi9p",
+	"nOtEhR3dg0cM3c5wxnw6F+6B3sqSKtPXeAq4hbvbnJM7gaW5+pIc+zWX2G71BucsA/puZ+NkU1q8yOsC",
+	"ViIRWKUIyWjQWV5OhU2H7LXCLpNGsEuxhATnROEmPWNcLS1wwgDNfOBvvQZGjUtRWNYzdpm7M6Ukcm/0",
+	"2VRDfQhL3Yh+hLVuW9Dw602rcSoGrgkRm0zFkJ2j8xlIfHu8pUwG9Mj25HB5p+pYfO0fuMq6oG4Gv/mv",
+	"ILkJktJ/FcsFvxImtnJ9LRodVGp9Qs+6iW6MG2LLLpNw7fbfhNc3vkkoK0pzb5+zg8Huzl230R60T5oh",
+	"evamg9xNLHcpVUYZEG4izsibB5MCrGyMZ9m+saLAv/WcglTkC8NGC2s1/GwYh6b0DAIMBbezeuNGesDa",
+	"6FYzxLpJJnhlJYSWWM93zcbwF3iWsqnAWr5bRGxD/O0LjtbWHPC7gjqclFYsR5d3CV0NsaObuuKm34rj",
+	"pGucJgqvgk8VzCzGM6cDGZGj02PAspJPpw7ndcnmgptF6RRQ+Qvl0jmpXNqao3mAtEibBUSQBu4ruqXB",
+	"LuI9puIMT70rKQJTDyP3mEST5733dSd/6SVOojaKnPaizG2FTqGN9DlD28zSG3/9lmjoZhUTeNpQ0BKL",
+	"nn/oFnZiWKadVgYbruF6oB46ZD9AuzPqjTOHejSWiUKozPhzQIIjBXLOU5a6f7/iI5GniepxtTyjpYQm",
+	"blA02B+wNGo1lbJeCJqsBPHduci0QPqyaLwp6/mg/n5JUHraEvCHZ+B+kgbhmp7U0sI4hYria15m+2Oe",
+	"526cuZyIp8sxtHeZipT1ZouRKbTdb/TLhqeOa64CN0T6g3vStRjNtL58X+Zp9a/vhJ3pLPrDM9D4e/Qv",
+	"t3Nfgz8rIAscEO7VrOiUzPkSYcdnWfYHzpKF76YT4f6rEGqYqERBcbTil+LHMUfkqtyRP3p9VU+YzjNR",
+	"ErpA+0fPkujWX6piAaPhiTJLpdVy7u5ZnQgoP0c3QfM390houxIXXRsIxY34+PKs4jJjmRjnvMRe6Lyq",
+	"vh2JMV8YZ8+UIioWHPO5yJ9y02rUjFc85jv599ZmEp6zla1ZqVfhwuB9oGsfeVrYFi/J4S1a3Z+zeE9H",
+	"A/F3U+d7X1Lp9BpsgxN4pIywbCnstq3v/3//9/bd7ysYaK0LRSCgMUcX+51fZmyc83kB6TVWs8csl4rU",
+	"oC3msH66N+2CV/7I49XkmgKs6+xbHECvPnnflkLUkWobrv4II7aVRT9Et1RPQNjZ8Rl0U/WUjuIB+tWv",
+	"GvAlz6wFjRmKz/vtTTHdTSZui3kAzTVv5K/pFI1vIlm+s2L4yDAvhutaIPgKCYcL+UHkLe7UD7U859Dj",
+	"d6Wv73Kr6xqawoc9d+M6nWB7ewOCPXTX7Vznn9RZ3h3OPgeuhuU+pKJTgkiVcjDmilIffZb6vZdRRc0e",
+	"KMjuVJ5B0IOx3KY1/Txkl90oBezuU778F7TS9T0NWlk3ZV/I47pRstUKtditIml3mntQz9tupBvgV/vl",
+	"vEkKgN/ut/UthBU0d+RKCOfwn8Cl4DeE9/ZIBUm/e4M9n/+71u/zQ11+78hu4+vJOfshkrDQKMUM2Z95",
+	"vhBoBcx0nrH011/BbPvtt5QBr8cMNHkDbgxUZxOFbU29WwJuKY39ns+Fu02X7k+QzvLbb2mfTWSeA81s",
+	"RXzgxyTRIGnTtEc6W+5uiP7Xxevvmbv1jDRQRSmL3z5/VzN7Mgk56BjR+EZnS2b5CDIR2z3NM8HdNHSP",
+	"aKXtcbvuXSNOwUmgRw+IwUkji1ANAn/dO1/YmS4Dl+zeN4KXwqncY6dHt6kuVbeUuxrwnxbAWOeeK6zb",
+	"EzzLkB7MTeL7t6/Wf4J3wu+hfrY65nUK2A9NDbTjJM/hAsSoH+oaJW262O367fN3e4O9N68v4P/ew/+e",
+	"v3v6h73B3rPnr56/e956LjEJ6WnIQdoeN6Oy83omE6ZA3UxteholUnwS1SnMh0MHbIe708E998iC53W0",
+	"pMkZshTzieMOymferTQSS00ePrfriGG1h8tkBolCnRdcQZTZaQbM0w89OexXfhGvlNMouGHigy05vSmk",
+	"H8ff8eRJZ2u9RlfpGqP7wLf4IVdMo+dMxv//9f7+tYj2SWtEm5AXhhCzCW7FqMXbbl5DQ9hqCo9vYQrD",
+	"Am/XexoLa2QmoH86OR+Us3hyaaqSY6TuW+t0iEm/jndrA4rj3XgKzFthFrnt6i4S5Y4szIxlMmspl3Xg",
+	"2lJsFbIqhGdcCgkW6/u3+Hd2tJTBfekvGlTFnRk51u4ilWWXHDpSYNdMwfVMm+Y+8REBnoO1xmY8A8Ev",
+	"Sw8c16L0adRZf/O03UN+HC5t9YXR2my7s25XT9i6Vz+d6PiD1pdt9jbJyLfPL97tgySPyby9PG0SM91J",
+	"i48roex2k+jG/hwud1pil3sL84sgix+e7SSaUzuaCU11p9YvKAbHeo5/ODCWq4yX2cHR8eOTJ1/97oCP",
+	"xpmYHKw6u27eXesGhUX3VsSM61DN6y4WbnN52mgjnSJKC8Lj3cZgt4FLB3fcyGm1pyx1MmgYWH5SDO7m",
+	"ORMqE9lZogq+xAZ/7CnP81d62h+w9Cc9Gk6kkmZGtwSjuVwovNWhLfXuGDDIxGO6hDAwdlU+Y9WT/0uP",
+	"MBQ20h+GDpCHNCnVcHyv59LtOCp2d3pnouCu6GmKhdb7/TqpRv1TMYc3fIYTBSvvX6Msu2W4C8gCpPi0",
+	"QHWB9BTbK/2eC6eU06ko/dSv8ZO0qEJ0z8BJfWczgtp3hoBCaXlg+vrMqivk/UeCu5rgXqeWr3x1VYT4",
+	"eF1a6kddgwsrivbkXF4UjLNfOIQMgk90Ydp8UnLOp93NG3lRPDJMjnWtfQ4BhC9mvAldke0mx8V3rno/",
+	"v9V6mgt2MRPCmr1N+qklLuXwfd0Tuc7T/RdeVDMIaZ5QnwmAWRmv7SbrTVzWobTyWpeZYb2YP6U/7JZn",
+	"9afjsNzKZZW1je/Ztfu/296iMJ1LZepf4WYHvmK3pO9oR7coy2GzRK5wiMWKa1bbFazU14aayZFQgwho",
+	"27wt2vb860KoxhfJsN+d6QUAT4eLKH+GG5WO1rQU2p91t/aiRK5DN+ObN+wO2MsVW6iCT6WCskJobagn",
+	"te19W4d14zD99tkA5V940Xa0AR8nbSWy/lRjM8Idj/2W5/EXXux+FOc6AxLUtY2m3Hddc4O1zVhpnVW7",
+	"uAXHHfKgl5gvb96GClL0ttsjf+HFhaU9sg26uC+6X2BZffkv3EuhCAFqcIwcGQrKxW0uMndLO0RvgBr3",
+	"eeEdQGchrS5vByu4GnVAqe2ftcflDjmMqiP4BcevGtu2HUwe+TTVar/84+//zVJItisXSkkFVpCeTFLW",
+	"s4sSumFNJkD/k2Yln9iU9TB/q1iMcrAvasnRICL0ZOJG7C5vsTPcJInxopR2eeEmkFxohfyjWJ4vHK60",
+	"ZAnVeMvO37yEbLZeCuGJH83lj9CPG46cuwHDND4we7r3f/bP37zc/6NYVhOO73MzN4LwjH8z/uuF39X/",
+	"9cM7SIczhkHLbKhu5l3jiYfT3xu0k27u59DzOn4qymnqArnuFUP/H8TdlCgk+QgvTpt1JeCO55hPp2ov",
+	"RRMS9jBGetyHVxM0s7ZAgohJKczsnbulo4dfwX9eOAMWLmz5IuzTEvU6geRSz2uLGfoU8YFU0kRRTxds",
+	"uCEt0ypfOoFQQjuk0PKWcXOJuZ/Ssp4fAFcZvlkvLBnKHbvibfxtK1vjN8hem+gomdD9J939jY+MNTqb",
+	"g0onoYZA5JP9mTbUVsrTa0LKh+Bzg1K7XCh2/tITayLvr/Z0Lp5O6t1MGpbp8WJODilQCRTGQUo+Dvnj",
+	"RamzxdieRu51rCL7VrOLZ3/0idaJCqvxyIAHBRMqp0K5qfX0KtJCIun/+l/sOSlqicJeWFHzUjBmQxYk",
+	"FlkEvS791ZeyOQAbQEb4b+lpVUpaikJwZHlOVBMgB74+bszLUgpfIef9IZmvduu5Catpjga2TN/fmCi8",
+	"c0oJkVQY57/uTfghUa/gbssvBUsLTAg+2h9x41sGUT4FJPD3oFP9G1E6CZDCwU1zOZc2PYB7L3wfeyxY",
+	"TBQtT1hK2gNuS/WH7BwfXTitKFC/EOcW5EBWEVz4yV09qJYUJmOIY6btgOmmmCJ9DYne8IZrCGmVV8AS",
+	"g+tblro0icL/h73w9sVT9vXJk98BM3VOXN4HRalHuZj/+0/GCY3qO8iioc0+h3bnQH+QuYnhiZot5lyx",
+	"NBOWyzytaNWueC4zXJQJl/midEoUVhebv/4tdXMDYMbHM2CsRa46iA/4wTvsFsrSEIluJa2F4U8ZReGT",
+	"xeHh43GMg/AXgR23I3x2yB+DWJ9ZPRWQqe2+NVFpHT9O6dE1GKRnr5Ua3HSMNVE18Qa7K0iyU1b7EbtW",
+	"fShk2RQt0icdiwwX6eTwyM1+Ap1cWApX/Ui3pmesFM5mlRa6GARqGr6wswP6tHTIXoem42zOy0v/aF+f",
+	"4QAcJTyacW47gb4wRjjO5ViQ3kZo+qbURSmFpW4UpPUSmp6/eRmxp5zuHQ6PhofgAC+E4oXcO917PDwc",
+	"Uo7yDPSJg5nguZ394v6bau+aSoWbFMOODw+pzS3hJ8ydNGxRDNkzb3dYvRjPqGWX5Q4OnLIRBNHLbO90",
+	"71th/wAvBcoYxEMYy/HhoZch5N2OT9RPxIWK2uQmXRPfEDRfEFKtZFn+M7jbzkMUVFD41/WGMOQDAIGa",
+	"orZ3+te/DfaMbzmz90peCSUM+Lj41DjN72JprJjv/c3ddjAXtpRj0zn53+HvPnD5ptRzd7SIEIuhUXHq",
+	"lQLDRstY6Dv5TlLFZyc5e16NlwMn2HB9WKE1NFG10lj3Lnfbt9rJW+hCREPEDbmykDTAzSvpxnsA/rD6",
+	"GjaV3tZl8mO449WJpnMevqN1nSDuuu0ZIeM9TDCnXzkrpJoO2JPDx3UiiJVZfSt4JmnffMIT8haizVaj",
+	"DITZf3L4eM0AYqG3/UDe4F1tIzinEiu3ZxmodtfqrndBPNmti+9gPZtLdeCzYVr3AOlDVQvjSrME9/p1",
+	"Ka0VCiqhJrLEQnXwg1xJ6/+hrxW2Tk+cuqrMBJLoCm7MtS4zBpzwZlDv5aO0lWNh+vVAyoAdH3odbLT0",
+	"xcxDr5fOhTEca339wEhjgvTNDx5xDCS/uaEgRaxnCCTaP9DKoOTIJMrJQpWFhCcONG7TUi9Uxn7So2Gl",
+	"zJKexS0ULM2JgeWUpT8vxEJkKfH2Weyvl6hy4SYndU9Osb+a++niu3dvWClyvqwqsaQdsBS5WFISV5lw",
+	"yF4uGXIFuh+dZtQDXfAnPWKlO/uCVDM3Zj2ZnAWWQRrrso8aZHopCpv6gqB4DBIYZCZyuihFlqheur9v",
+	"5rbYX5R52j9FRkil0eSkWvqm8UGr8siwXKrL1cUJBl+up16hlQZ1B3cxGn5xZ5iJRBNyyNJSjGUhYQor",
+	"1kR6o1P8NajQlNQ1ZBfhIWgjeC8CPRi2uHtx2m8TDe40QP/p77BnV5Vh2Ul3VV0CjqK93war0hAHywqI",
+	"OU5FcGT8vBDlsrJYI2vDm+4UhSTUOD4Efy1RARKnaicx4OpIfKFzmD9cIGn8/HVwxrcNNqxLbahbtHL7",
+	"7W/3KB1eAwzQjNeciK0w7XPn/XwASJ/geNYD9Dc8ixownRwebb7lveJkB4gMb3q8+aYXuhzJLBNQi3xy",
+	"/PXmO95p/R1XSxqdub3Y+bXmQ/vr336ryaHXCzvVYMLtU6M7L42wkXtDGMWJJbV/mH13LPchd/PgV/i/",
+	"3zql1oVDX8L0XOvLReGgG5r4yawqu4E/EP+3NF7Cde71s0S9f/tqX5Dp9O8pGG//+/gb6Nmkwo2eugE9",
+	"bhChic2wk8OTGg4lygFRhyYKk7TSQ/2b5fN5KwJ1diatf1s4tM5gqs6sb0VYuaAxlPL5nN/u5vQdOjYs",
+	"MflIZFkzwT/703x4svmO77V9AWUpn+nxPw/9y+OZB9rcu8CDg1/d419m3VDwVthFSXEs2Awp3pHG7uea",
+	"Z8bOxJL45p3863G1ZKXOBRD/5otMqmmiQL8V6IYsxRy6JcwFpLHPZGEG6LGCV0hryGDtD9n3wPhBvspV",
+	"dWQnFNjh+GPacsuRx8m48ZmHRNqHA/9w4Lc48CR+dzrx5HPcj/+4pQ4QH/z6WJw5GooQNugA2D4Zqu70",
+	"tXKWypUoed4fAG9GZZaGLiJgWqIxgc5us6qIyKwJBInaSX84i38Da1VfKxPssOCaCd3tHVaCsYQuXMhr",
+	"hYGRQRyPDYh2fPIhhZIKMY68/RCSw6BK7UaHYIOKzYfbGeYngLE50nbmo4T97ZAvmFsN5ef1tRLl1hoQ",
+	"eB8ebaHesU7t7j7VpcFGuxGmgIINe/eKtquTvQlu6ycrHCi3HR/Q9iNYV+3AxlVjt6PNU3lQzO1RWGYH",
+	"v8otFK+abpVKr3iBL5kAMhoXU0JkrIeqFAOAG7BxKTLon5BzNRaDRNWqS4TKBqGLVc2HSOGB/pD9AHkS",
+	"9B3U/CXyZAKIJ6oU+5hz0NaVIn4l9MrC0VSdSAq+nFMzpSuZoRZCfJ/wxDnrmVxfi/LMnRFIgPBOdep3",
+	"PC6FcO8Ckq4cwvLG8lz0zyrPOvQH8QAf3h3CUi0OrpPDx7D6vqsnZIYMqlQS1GpF1l+nfMagsBXo1mev",
+	"U/+Ut9Q9P2v03AU8H9DyI+imzcaotwFFrGmqY2LuO98X2rS5pXxD8xpKYVtzPWkgZb3EKmW9RYFcedfK",
+	"qU/CWuwhAbcnilsk9tJXIqQH8bWwyLi5FBnMgS8e8klJVH+PJHKgP7GgGzujd+TU0ypg4rTZ8NSRzpan",
+	"qO1dIWUFLwUD73CiqnMJXOFepWw1hVmXBt+GU+9hNVZOoG/Ov5uj/nVt6oFMocVv7+ZGieuWxezyicdX",
+	"+pHdDPv+vPKk3z4vaKOKvweI+8gQdyFsM9UIO1k1tuitoc5K5CLcgHQ1tcndsxnoRksgpx4EOzhSriCH",
+	"DrWrHug0WG/DOFNiqq2EPedec8ISYqNK9kKaJCZiOa2ytMIs2aKYljwT4JZz2t9GAGNr8AvIsdwHGuvM",
+	"XerRlqgobIloCfYzn3IoFWC8PkVY4tqtUxphjdP/sAmOVuKMKe0eXE4FdmmdLFQW+nAjkTATH6QBcVE9",
+	"J34psm8mCtKc3Le8knPpsxMxVcEzb8AX1qa+1n2cGomaPnVaZdwmSquxuCd8fychpfc+4d19cWdENppF",
+	"GsrN8Pyi+aAHOH+A8044XwHV3dDciNLUwNxsSP+BOyqzve7zgUBH1Z53wI4O6QafzzDAkijqlghK5DBR",
+	"qRG8HM/ADRbnbtDLgDCEnBiQfu9wQ9qWDISzICicaYwBHfQ1Yw6JA7T3/qFRYEfpuiByKI/XN9NZayLK",
+	"pNs5Ly/g80LkxmwI3dwsd+S8Rh/f8HBCipsbBOj4KxMH2wgSFDuTOKIlqqVxNMmO1vPyfNT40PZJHfVd",
+	"/aXFij5LsILNhvPaEYJbg1RToewB9NLkVgTfInGUdaiX9fbl4F20mqXYkZPKDDpy/gagS/kAsFOnElV/",
+	"nG8b424MvZDd46WiFwABe9QoecZN4C0DAxwuo+dijgi8IZfqEqs5nPLm7wZ3XaUjGpFPhuwcJwTDOnQ7",
+	"6GXS6YFEnUR94v29VRwoC7Eg/yUVN3whxszM9LW7npReCIGFoqK47KaGlDSjTc09UQ0lGTcBvxThFUN2",
+	"zubSQG85CWrqyeEh6yV734U/DpM9SKdZUjw9UeLDWBSWQatlN0cphOOAPkXCrOIXBvnk91BW3x5tIE2z",
+	"K86pCH+jX7PRL1+Hl30y/2arNnuvyqObgjc4A5v0xtp0DZhyFgHs1Qfl8eZ4XPkzae9VyEAzHaMs1BSu",
+	"wOwikxoyaLbI/LYC6rmmDO6CjnQmlJjBa1Nqs5w2s7WPDoMWyEbLRNHnrqTH4CdheTKa0gBP2Ouhoag1",
+	"YAoNd1kKswJIMYy0MSnUcKQr/uy+7Nx9+Av33btjBGqy8dRVimaX3lV1rb5X6AhK5YbrLqLE488WkcIa",
+	"bdIAa91BW7b2AzTdATS9gsI/gqVHpnWit0Sp8NAtEn1qQOIWGHCm5eXERAvds3Q5f5mZlPV4osZ6Puf7",
+	"RrjtHPPQ4FCw02hWZ6dtEHBCVGXIXmbef6bRuQY+uOrSpuEpJpY5G7Zeulty8PPZGVehxCOi5R5Gqtw2",
+	"WMm2hUpM7unEypXspQ3QeQHLIjfD59PG9MvMdB1T1vMr93s+GA3GKXUdKXJoC0cs623oSretRdetqEOQ",
+	"U7GiXnuCFRf0r6M2fqFl7kfwmSNpWLJNKp7xF4atG63RxIHQA6DeAaB+S+2E6tN9E1TFcq4Dd5a3COA0",
+	"XI+o2wAO+LIwAhogq/DldjHTb6KQHBz7V73MUgC8kM5IeZgNRRJbACR7BZdlnTcYjFp3VbKXKGjUORIT",
+	"DRVi1mme0NgNbO0afDnTHEzyjg9gvUyMpXGfguAX2ccSW6AxZ6HmAtkHYpL4/hkzFI+XDmOhHQPRVZTi",
+	"SuoFvHuQKKNjdJdQWzuAEvPjw6Ngmte+d74wlo1Axw9+DfpppBfTmdsWpfsPJP86Zdz/TEQF0nyv1TuR",
+	"q+UHXIJThglQY67cm0sxFuA9gAWMfQYnx8cU5nJaa0XcTN4Hd7MfEirtOLk+AbT+Ad7tuprYcHJ4UuU3",
+	"9SEXNoiiXW3/2pq2u2VRLj3lef4ULiY5IIz9hjpZ3AmUrr4oQFud5sktxm/3jenxKLYx2VsOiDPepWIT",
+	"XY7/+cz3oy1e8QapZ95p/YqXSIp/cvRkm++hdkgi+05kkmMnISdHjre5mdgc+CgXz4El9pPJoDcOjHkd",
+	"nnyoJNBYrpc9QE/ZLXaewu9mxaHRqjejCj9atiizbiOPdLasMwB5Y4To5T22yCwdUHCbSK+rlrTtmqdF",
+	"m74UicLOKm5CRkvsrAapphV1Cnw3zSFUFSfqHALL+IHSRP5ktlC5MMaXlJ8y/3dqv3OG/J4kaII4wDVI",
+	"VOpdySBkHWCIyvHLykUORZHpm/fx0Goe95T1Ioc4yVlVc4hDaTx5rEdirJ3VUX1Bf8hSSAWAIaiM/vUG",
+	"avy97J8v7ILn+RJcu/nCOOnTg4SLf/w//y87OTykmB5TQrpxDOKesYXglxHge2KtqLV5AS9zcqSenOAl",
+	"acqLotRXQMN9cnwcyx72R6Wvc+gNjkuNjeLSgpdO+KewfD/MdCyFKs1hUBVLuAWTuVC2f8r4OnHWOzl8",
+	"jDLPk20cVR9XbZM1Pmw8M96DfR+iLHrDTjLs6NP7nIHsiljPH4TWv6LQekqMyLu6yDNxN7HIAI2QqRXh",
+	"qg/XURfnKMaIJK6JAqcQAqH2MT4KJT7zo6PAoH9L/dFtkUCybvicHO31yJ4hiZl1BfmaiXBA2VgKMghu",
+	"GuTboOdX8BjVjuwQ5guzdYtAX/XCh1DflqE+vykfHEB3gGPVHr4JluUiwjH85yqUPRO+CKAVzdoiaE14",
+	"GFRBvRfnfxok6tIrVOg8z6W6JO26LfTCXk7We50SVTdKCy6Rg2zFJkHeGnfjALVWdymgjwkV+1Zr0Oie",
+	"kQKHXqcWBS5OvIi6whgr8xyZ13uV60pPnDLuL+pXze2hP8tZwwN0cvh1sDbCg72qOpVXQjGf7kvqOMRW",
+	"d0BP1gKeMBQA4ja0dL/eDCk/ba3XRwdInKpsd5WUVuCfDhkPt0DGp1pNconE5Z8ISt3k3wBGF7hP1jkw",
+	"dCFvh6ARBlV9D2b6GvU27JhrZ8IIZq+1d2VQnr8usGEQS92RQ2O7FgAEKxmxrh/czWNdLKME3GkphAVK",
+	"R6mMLRdjYvEDI3rAcq6mC8jqdQDPLhsGM3LLek3Wwf1ZuxPFjc1929jNGNVPwEiAtfSaL2uOEUNMcf7J",
+	"TijECm+YKl+R9gPlBNNM2Ojp4DdKVPrU/VtPiLnX/TWQAY8X1ul8R4eHUFvBxw5ebqax7m7QP/Pb7D5t",
+	"+vpLvgCzHlbvwZq/a2v+U8Cv33q7I/CE/1xZ460A/EMpnQoLQ3UbkhQt1BOlovjki/M/1TPYYpj2dAHj",
+	"XHAfLEP0DXVU7n5poD7A2cqU7eaje+Rmdhd5D6n4wMc2X7J0wn9OWQ9QMv11wn8+Zb/+NmDRq35L6bGG",
+	"yYq6AC5IGWQ1YKGvQYVUeBW4FGwuyqnIThPFw/eH7qrgFFWWTb27AqAIJgeS9sId+Chwaw/QXQFe0CWI",
+	"iz/5xwJzAPopplJ5/vdRyceXoFmSJt5L/3r0N4atdEvBlnpRsplelOY/0z5q01jQhpnimTRFzpeYSHMW",
+	"EzQQiwK81Tdk3gjGTlo0NGCgMvZgfD3TeVXatBGWqQTNXfaC//xZacZ/ux8ZUf/iTxm+vJnr11uifolf",
+	"nP/pQWp8qVKDSuEicN0oLYAh0GuM5uDXKjz22xZpz7XNZKKajZqvNo65DaryAyRgILlgZ0Ilqt4QtJ4Z",
+	"HZis7yz3GTvM+sqSSfAh1DMPfaLH4Ul/twzAjpS/p/RGWo8tMDKMkfKksQVOS4p0HTGrWX9Ikt4dR3dK",
+	"kY4WKbji/Kl48OzeVa50C+K4Uxumfjuwq3tb1xN0VUjXtOHrULedH6NRJbuxFqRCvBcUaJd5zkbCadfQ",
+	"sgx9HiETIkTg76qmI0T6b1bX8Wkdnf9UoFRbiV2hyesDjT38AEz3UMTRmOPtIOlXK/j8RhpXq7cUn0Ze",
+	"0nrsOgvNQihG0o05d4QhZlcqPNaDfOEdlR385s8SUz5HjeVBRfm4KorbnhuxIKrianfcnWdEvLkonLEq",
+	"srhai1uWLsocPGfsuzePB+yH8z8zXbLvTs6RLYmziVTQkZYe0A/dZXaqX6X2YmWoSpWG0i0xISZRVf8f",
+	"tNbAkRYNNQ62pvTZF6TFSLVflHpaCmPSM1boPE9U+u3zWj5mXPT2n77ECWMUMvMRCqSXkpg/Su04sUcg",
+	"Nvi5URb9aqgifFZrKj3Ozy+iqhq6Ry6mRkJOKDSC1RXmXktp78m/1jKBnzIQEypoN7rZqt1+zQ36iuHg",
+	"NGq5y4cwzb9o0uV5lqFgWKm7tXr7agErPth9q/dNIcR41t3tZ6nsTBhphHH64Qeb1qqYoENxRQ4CQ+GG",
+	"jbgRX50Q33vmhEqieulczoWb9VO88GBeiGnaPyOSZd/CGjJ+JISIIWAR6cg+el7LKzJVF+BGdhHy62N+",
+	"uoPykDvf463MeoNEYSff1WT2Abb8Pjk+xobtjcT7HqfE+P4Zi3PtMcKUqFquPb6zRUaSOuYeKIEYLItC",
+	"7TD3g1oSQfAkdj/EFNCPnJ0HCtnQFdn4CgDYTB8sU9hJF9O6Evev6gIcc+0Kyj09qwKNNWavapRuvyjt",
+	"d480iTo5Pr6tmeD3JeH7Be7i+5aQaFrUvoy6i5dArpYh7Th9qq5mjtLUIOVsrTQNy7e3qwWyOmZYVaux",
+	"rIP1fFn90WEz8+IZwpGpeaXi89YxYveCLu4y95ZN5GUtlGtt57J1f4TvcruukxQYT/wt5/I8DMcd8R3e",
+	"7AFi77Np+fNOfLDvNJ6WjcXngB24iwKmOyz/57P6vjAN4AK2H8F2rUjwkcG9ulH8b9Ve4l5ylatcto40",
+	"5e0Fw1migvDZIgzX1YPhIRn3HjMFHlxEd0RQsU0+F3TpR22+kTpLNUvuNFFaq09aolokqOjtTNs680lR",
+	"dPOlEIXPLAIi7yi4XsusjZTzZjEUpIruEHSPBgoGQOgNLePs1IzBC3sLU5EVRvVm/VAPQGlmzTsTBbc2",
+	"i4x9clwK/SGw8UNlUEAGmVmtx6VXEQPmNV8y8G2dMUOPAGMhKNJbldRWA0hUelkLtKV1fgwvETAXy7Mt",
+	"NYG4h/8Hqm2iUvev92WeoveBEtwoaOlWnYhHJTolCl4agYxQ/SH7Tl9RyVzFEoq1HbriVY8q8S7R0qtS",
+	"kW9QeJGoYH7eJNvsXyzV7AvIM2tfxQdP17+gpws37k6ZzEVhDsZaKTG2B7PFyBTariFiwljEHxaji0I7",
+	"pHx9vrAzBlVivo/1+nqSBgtwouhZjHYU3ff+7StnNupCKNaLOZOvpcr0NXoKCl3sL4r+kJ1PrKiaaCeK",
+	"8N8M/EhBfCDGj0p9bdzVmlWxDjcJ9PFARTXi40unkYNzq2qaBvV+bqZ827VSZLIU48oRELxywEo3owo/",
+	"eAKRS0FRc56Hehf3pZ7bmCPXBlSIcFtLOZZT5XlAuGUjqVoaw3nxmSg3DWcUkEGeqH0Q7ypzyofM2NEh",
+	"m0u1sFArKD4UToE4t05W014UGTNjXQhzigkwkCN+XUorkAB/bM0Af6F/MoIu1svlRIyX4xzE3FSYFv4r",
+	"kEs4laGLaVgrdxB5blhPK+GvcvBWFECg2D9juL7YcQqvDoI3XJ/47Prai0tBFxAfYv3xUhnrPsmZRhmo",
+	"G1qJ9Swb/VNsSTWgriq6ZJm4ErmTn9jtriL0GPjMdNylRhj3hCE796vsWwf4mRiXIhPKSjcbvtJUVOfn",
+	"CbF0fS9EhoxgUyWyfangBadVUz1eCujFYkSGFB8DtyvGVI5lCjgcc63Ekml3fNz0TPCIidK0U1c9xZn7",
+	"A56a86K4L7qP5ns+lUQuinMSels1KenEswfJ/IUlfW/dcQDYebyEAHCqQ1oshouiQwi7vdzhZfKRcSRF",
+	"qkNXm+PnH3//b5aGy4gBKZOm+tMAIiL4PKmsmJbVnXG+ZINjNaInbDaEwa4DiZpxlU0Wuaem7aO5WwWt",
+	"Cp3nYMvgyx8fsroja5v0bv8ZMJl3Esm4T4dQbbib6wujxX3IGrrTrKEGnUN9qtef0erwdOvIz8I1xpNA",
+	"Rud0F3/wjFt3Opi0JlHR8TwFL7HVl0J52X6lL90LqAYvdKUbuRMsJhNdWvTjUKX/oFIVnUZUZtQnDvQT",
+	"9BI1kIL1jHbHdcwVG4lKj6Jci5gvAiroKGbqbgEnCAdl0ZlIThMRpVBj0R+yF7pkf+GFBPVdGqevVn3r",
+	"TaIir5Kb/1/g0mgZiAPNv5nijU9JQ2VKZwLj45zFnxOA2S2JsbpgZqnGUk3P3EAXqmpmIhXzOVI+p6tO",
+	"8IkvktYB35BVi0/ao1dME9WYz5VWKOz1tnpklSMV2yS4wVpLuMOL709Nq73jE6loMcJuVM+cum9qm+JB",
+	"Mftia7jDKkJDzeg4rIfzpsnfqXk1HR7e7mfv375kPUCugtuZ70uJ5twjw4rFKJdj0P69c7oUU2msKJ2F",
+	"So6NCIz6Q/YG7sFUHLToglcAcku9RldZRClYbWnA5PgXTFxpSptBcJZgVyo09sID/BVNbMGQBdqq45kY",
+	"Xxo/tAETHzzNWzrWmRusLklGDVit77ydiWWiQOtkueDUIhofi1JqTMSruiTnZpsk7UWqLdKHvLSeq8OD",
+	"6+PD4xXPTN12V4zyVcHlnh6Ey/6TF8XvaYMki8PD469KYRa5/X3lYYC/jiPQeZk1U2PP3BsmXOaLUmz9",
+	"Bkia9X/hRit6Kv7DJ91iSi/+LQVRoycszYSSIksT1YtcX9Yn4sYeDlym/oClUoFT6EfaZT2iy4NtMXXK",
+	"AjgONDS/KhyUu5v8ev84gTbcKQsv9J4GXLIMGAKuuWELVQo+njkdoI/+pBTtoh/n0sy5Hc8gLyzehcxH",
+	"ckKoGu/oD9lrlS9hz2KWlnedcLVc7fwlTcXwfnJ42O7OwKbj/uzEpv5WIY+auQ+f7edDGrMQWQgIQsJT",
+	"OH40WV1ZMe5Bnc0OD0/+Y+eEoXcVqmBbktDdd8Vh0dmH0d13p4O6EJaNltWENTdpNWf1QbpdtWECYd93",
+	"D/Zwc4PIx4fHqwLhGz6+XEWWqinpwo71PBBF437EN7iBzgTPYCv9uvdKo6qz+oq6vUwOpKlmVg/XBs2o",
+	"FfLe6d7M2uL04CDXY57PtLGn/3H4H4e3RrjDo6+PJ0f8ZP934yOx/7vRk+P9r/lXR/uPJ4fiOPvd+OvR",
+	"0eHeALqKcLt3urco5d7qLP92Q13rk/h9am4ev0tREwiqw3aKBtkLW5SfBdOCjMXgE66bk/XFSQfAEhWq",
+	"zHogxI38BYSDkxH+MRNhx7MzNpEfAM6lioI6wHjiuV6cCRXos72JB/0VkSS7ynodALNqZaY4oyin7+G2",
+	"bpQ9MvEH4d//8ff/RqUDXUDhyxvXu0dC7/TaLBVy7Cxgp3TI0IQi9PUlVPdDSOFdcFqhJZNW7gXgbiLj",
+	"1wezwICUKlHpSFi7/HEuLM+45enAAU8pzMw3QaJRUqhnjMxrAK5+4L0aWCQKXWDo/zo6ZKY/rOYI0IMb",
+	"aAnV/gmY0bGS8mFWKNZ4lklbp5PU0FBd2jNmSM4+qZoxcZWoRikjTEfYaftu40F/jv5pm14WOm7oTPTj",
+	"hhsQkpF2pccGO68b52SbnRwfn4XJw1rsSIVwVzw5fAxOQ79ltvEaNuZxG9nefvR6bg5TmaX9buEdn82P",
+	"VjHZzMWte0PQQ7Jy+KJ+0z3ULKOz3vmFCA53kHkduEadzCfI6XppNbC9Lz1JkJZm+zbRYb16Mc73HxKM",
+	"P3HiBRanN+I96Fz2MLODenCAkN9dYwQ/i9soCoQD7kgNqFU7VLDUqItDq/vUm2cr/e4HtYyOReGJKnEw",
+	"88oOfWRwEztlpH/GUidJh1Zbnl/IX7CpSHXlWC8oQznPGbxbmFDakyg/HEzOLLFEo45l3t4brn45aDIr",
+	"eSmlCKmUGeslDfBGnmb8NdkbsGQvxgoilq8uQH/EegWKbdSf3OfRx8M3oY6TKFROuA2o+cg0QL5n9KIc",
+	"C5bSzkor+7imR6EAX8bNY8ioIXWmwpvIPqOQgcyAZLAUBXWBQTcOtF3nWYY9uUA/UuIaHTugbREJok96",
+	"cWJ0VfXitlv3okpn93PoR9aYACdGmkuMO55mRkKUQpqmUG+2YHnnrqnoaItSZwtQq9Jvn79LGc/dtE5n",
+	"Tq2B7BgDK7+ix6X0l5SV+tqcYhiIgh0r03oWnYSQTJMozKZhcw6HLA2/XLi/p6yXznl5CeVHPy94LidS",
+	"ZLngWQq1ddWPDP44cLoxz4VpuxZ+oOt8ii29HX6HCUq7FDcoV9tSc4vDvbh1zmCbu1vQKQnLqYRw+4mz",
+	"UueUHYxtSFt617Q0WWvRn78gva8xMKpRm0gV2mL4U/oI3b0e0N0pLIUxVDwSQ7vB9qTeU5DrK5FzqIJp",
+	"+yAAoZ2cKIM7qiRsaq9Ww/aoQaPbJ/+sOutnoHy+81PtzmQlD6LiyAf185PXt5HUva0CGmQKov3GTKQI",
+	"fFgz7XNXx5WT9JXcq7Hvuh/H+SLzSkb1dbFscuKIHpCoMJp9+BHRowpDsbFTBhTe+ciQPFYoVZ9WUrWR",
+	"+JSoXsg4hUQnNhHXLNO/CLVtptNXmOlUE5yQsbyby4Pt7PF4VdMXzD2Wfn8OcvM+gbN9QjdhaPN8PIDm",
+	"Z2qzNxdqPXSGcOXm6olX8lK0he8Hwd0cKN07QNOhVM9dTKob00o0M4vAN462DqWIVQYGpIlBD6EKv1fi",
+	"fme+uQVGNoAwOIrDr2TN95S4Dp/lk9d8ElkUo09UFNgLrUO1EkN2HiX0Z3IC+WG2sTKo8EN0La4LSBRk",
+	"r/toeEcAfSXQTJkaVb0GuNPd/FYmZfsitJmWdY/2GeM+qQ3WB4G9v0uG1ydL63+7mkRyTxljLW96SO1/",
+	"yCD7YuTItmUBb8W+3zAtoILpJWvkC6W8xpHjDspCjzl87MN97YFAh/9ZFjtrg1VHzr+azZ2o4MIkjT4Y",
+	"vrG9PSCZE55FjrZQlI0fkrKeEZiuE2f3+geF70zPWNMV95yPZ8HakIbsfyiri10bWN9MnhE38lPGgT+Q",
+	"nNrw7Tw8qBf7HtMCC8XT/oBxKPxW4alNCWhxVqOeV+gmrPkzxZC9id0u1GiqnPNcQo6UTtTz4dFXJ2cg",
+	"1aihtVKg/jNwPRbEWFIbJyVdDRhHSH968WfwLA7ZCxhPokZiqX0gFlqTa0VuZHikrnmO3GPEB1ty/zm9",
+	"3Okq+Cf37LHOF3NlnGAKm6NYAMHl9QyIJlm5UCsbRJpaAvVPGpaFW3cxNh9fOO3CQgOeLDCz1MLPJO7g",
+	"U1OzGLk9PxK41/+g9WV6VntnoqKIs9/Ql2IJeQ0x9+1KELqNdxICEdRHDNzbPrzvSyBDK/hMlNgJpkWo",
+	"nmcZjjfyPt6HSF15zycicGwOwillW1S84La6Fr7jT5X/+ZCb/S9Zzv5mYWbVxoBkGpJx0DurEfTZSo7e",
+	"pIKnUTBEQ1g1zU6pA1ZplSj3HW5VNTqJ8kU6nUU5oZCGAkG+W1fTvPPdBysX05grpjRziCdK5C35hRdm",
+	"6IaKWddG5FcCA1kOe5VUUx/6ixAYxNE3wtrlWihmvbfPL96xmda+e258fkn9cAB83T8jo5NKgtzNVmPF",
+	"jRvWkDVMrta57bK4ElUzubxm5QTpDUyuih9lJadpfVENjvljlNaEN33mBTb+kD7U1zxgeFSbg9tiK5gG",
+	"bOlGaHzSI8McEO27i1nQDFFR7rZ+BmzOM2jAAEgXAB2d8JBpzh18erIGxENbyukU97RdlAr06SF7Qcnz",
+	"imk1wOyGVFwJZdNA0N4k8XImj0MVogK2mqVu/MAgRRmwWP4IP3OUQPDMR8b9UOQiUb06dUk8aQd4DUbn",
+	"YWbev31FDj+ppuzk6JB9SxC5UGHWskT1wqyOtXIvdLN1RtF2qmHxTidbSpGxx8xKJ6H0lSjZ0RNPKbKj",
+	"Zs96ac39csq+AXOaYdqHufzxH3//H6px+j9OrO7/USw9DXJzeoO2T4lJVOTkS3wuhUL2sMfDRFUT7wXQ",
+	"zNoCRRr8RYHT1Oj8CqmiWVFiz3tdslzrAtyjFGQnqrFEXdCUhowYt5jVqyANiPYIn3Kpas7Y4ACmhYEN",
+	"P6y4m099mIk9OaxdYyAZsGHhHB8PsBQlzeVc2h8hkkTlUq3mTvzEMy+MK7MWhLXV8b5pp+JfMdL27ouz",
+	"fuVNn9TkwQFsYImNV/YzF4kPEm6b4HuQPEF/Dfrx9sKOcLsz5N4i8pK9QpQTXc5B5U/2Nkm+00ae5mOo",
+	"/geeMFxDiNnXBVijbLTeRM33EUYptWTXepE7uyVRJOUANL0QOqvKuFYYQ5STSEthB6C9OwG9vyh8lAtd",
+	"f4miUXqYBwFJHicBW+CUcZY+5Xn+Sk+xADUFrq0xFfeBw4yl/6VH8Gui0p/0aOhbtUC/FZa+VCP94aUV",
+	"c3qCdP8eSivmQ2r2nZ6hqIcMAAWoSFxhiaINAJwDVjMrIDQv5oZxZxgO2W4er0S1ury6Qv3VJRcwc1ul",
+	"uXnVBtYdzDOc9a6KuquqD/zuwflqhM/hOfcbqV+Zj3XgjJeEs/C5Y/Mngbr6FGHHJc/fgdtoB8TzlNro",
+	"/9gK8iLNY0s9P2COU+kh65fU98kE/QEADKcr6g8qO8bqwjCHkhLC07D5gamIySyi0G7o+boMhHSlmEMB",
+	"M2idJ6wXZktwXxnHDcu0AhfECjgAYfdu/vDKlR30Ou9hklkru6syrRrbRuSI5wtoXmFQodR6tOwY4D2S",
+	"wd4TkDzDCdxFt6PqZFj9BwKnuyA3jc7+DTUtK+ZFzu2WmY1/4QULd+BRXRjRcBtgCkzkm4ZCF3ABu6Pa",
+	"R7cAkS5zIIbGR+lCUMcA/w6ncuEzVvjWKquvP2Tv/JgSlWkwUpUgvoW1rmogm6Q/7V5PGfjKHxmWeBcf",
+	"lIGeMuwJmex51Sy4ph8Zpq8VkoWchQZ4c2ZLfiVyAxjWcO2u123Ct3/+hG+NAW/CjrDTHsDirpL7vKwN",
+	"Z9gp9HB8t0KLX3ixTaW+u6yN0q3GLRdyM7C0rQNMwAc5YCdtfWIHiABoseXLwMGPBXDdCERqBAANhqMq",
+	"OuKIXm1hZyHXxDMg96t2WrzlW4qCumlhQRfGXFgPPU6L2EJP+6es7gX2vJIxHCXq9snO+Ly/8OLuEpxv",
+	"VncNoTe/jF22FLjlahUhYdOfDPbm/IOcL+bQGgo4VehfodwGOAFF+VGMqL/wYvsyZYg+PuQ3fwb5zS2g",
+	"9AsGhWMA6oZDBwsQPN0nLvntGiFdzwQV6RHPkcRMViswFCuNLbnVJbJFYNaqs9QwIB7dTbWpbqeXikMC",
+	"1GTSLLGIOiBOF+4POGQiiQpjiALhkAXrhpMoDA3HTZIYV0utBHYwrHNHPWYjMdHUnwWrfnMNYf1FARSZ",
+	"FR4myvAltEvBjk0jB6PxvMgM3f2mP2Q+1xfG6YnBO7ovufG+CcT+G40098h778FxX5m50bduzMqFdXxo",
+	"ovTRElvP/dZy52i/Nv0xnrh763gCVPblfF/Mucy7g7xP8TKqUqAoG7hcghoVHBwY2QtcZvQGdJhgMSwU",
+	"dqjLYaJigkUwx6R7rBUKTDIBVbU89ImoCucDX/+78EJpqJ8CeJOPT9hML0oDPD7u/dTbx48dMFeauFeB",
+	"uyq4gZmxMs/38Yn4Au5zUo4PDylc2CMjcpwj5ZG9jvplcsWg+KEPXUYXClNYoWAEmPuqcXtQS9TJ4SFl",
+	"mILi5tkA4cp0yF7aqEGVnEbcdTQYwd0wYEwhagqNO3jocUDB2kblf7yuBJ3uBftSMYhqENdwUYr9icxz",
+	"kXX0IXCT+Bz20r21IAiv+ESZN/Dup9Gu3oyGOK/SVNvsxqD4r8PwXwM4mm84VLWC+vXwNhdb9YmEI+T7",
+	"x0X5CYMK1XxDOZ9jN8n5tOFgYaVegCdIq1OWSnMhrQCpmbKe02ngIKI6BFSf5iVpUinr1ZUq/42ZnnN3",
+	"caLSGTff63eCz83rawUcn/paOSQAh0+zDzX22DGL8Qy+DeJfB1rBj1JNPeeniLayyNJ23eesM1mkoY91",
+	"KElPF2UplH1vICBxb8fSPX9jYjMOBT7vIaa0s5ZREZb6Crj1p6/gxlzrMtuHpoJe11jT0kpYQwUi/tZO",
+	"taL+bDownrG5rhckCvsusXrfpYku2RFoCbGADgy73WKaeSmdqHYx/bpiMsZCczj5dJw8znhTLOQihz9C",
+	"gylgpEYtI0xBPDF9ZIv2RYZ0KzH0QgxO5/5VbmpG+gPxSNfxM5RVxMKpW7a/ode/dbN+vzK+9qpPJOu/",
+	"E8bw6UZ7p9qtbhrRGfgg4XeT8BfCtp59znzn8kuhdsIb2pvr8EaBtGtgCcaFdE0nhtC19LVMIE8r2yfA",
+	"TqLO66Tnx16fD9mHc9xRwfugS1DS43dRLgs9HIoMpE1UVYuGlN7EO4SuDA13QQH3O29LVa3sor5ziGaR",
+	"pRQg0ADTE0IOIVqgexe8zMF97+4esrfcunfMpRUZOFbHuXRy1X8BaBfu7w2sCbEzcOngbxUVhxhrtx4F",
+	"Fga6G86o7I1W0qBVligyXtzsjhbYUdA7d/rtldRw/8cAr7ZXfd7gFWjbuWGWu93Ra2zOSul21xihbP8B",
+	"3XZDt3Nz6ev92xSX9bhG9MbdQPY8NHzAmiW4nI6675Od/p/9t/jDO1BTPKebuK6nZGOqthLXiao/qFdq",
+	"C9uwP2Tfa1ZPFE8ZEqmD80OITCAhods5pEbFL0lUcGNMRejifc2XiF7U3VtkzU+BDKBrXSJSORgZY0/I",
+	"N3gHslbUb0J2xqgfNHyGG9A1BxPGYiYhZU5OLHqjoO90cJqwHsIUPtJNvlCZyCp1FLCdPCb9WK0LNVng",
+	"0K77eo5YSmNF1fHHUjhopypaUOjAiwOuHq8OQsJTUFb9ayp9tblsdcX1aEVbbYVLeMAFfvt9Gm30is0Q",
+	"pcS1yLwKHZp3RpsXW8DGH15w+WDktRt5ZQQEbSwJbl6bvpBNEOWE8H7s7N2sd7nXtLiHve5VNzUxn5C0",
+	"AlJH4psTVYXUCw8S7R4NaLCPpPaZKHK9nLtpQ6SgLB6S0tB1pxrfmCt4csgVXqjKcRwpP8wIKMMXc6ky",
+	"UUK2dSkaw41YagdELeO+lVsr5kXkTy/ldGYrpbgU+1UHZZowaY3IJ3Epycnh10D4M8nl2MZNOypf5Krr",
+	"24385PhrKrwyAF8OcgKNQ6WltcOGG9iKe3Tv06s4De3ls49IbYEKT2ltP9sOrKIqRl454LCr1gMKHYc1",
+	"ISlsehWdAiBW9cfE/QPT+qJoUTDTEuXdv5yZmS7tfi6vGkoK63H2Xz+8G0TVdFEKUB+y891HQmVAe9Xc",
+	"P/7+P1jJoAv+86KpmfUeH7LMWYudT22qbFY304ToiVTLVv8NplAvbBpaTKLjE0oC2XWp1TSeOk5/ClPo",
+	"VLOqAyQAy2ldhYiaYjtF4gePMhWqVr0s6E217eCHFaGSQj4eQqSlsANMbGqgYDMVAF3ZPyptfwx3p5Uu",
+	"27YLAYFBO66bpQ17tI+KLAoQZ2jnmnI5MNsLGNC4IkXWQTACOJVnbraUWZuhfHL8dTuBspyql+q+Svjg",
+	"4Z/IWt1SFXSL6c/zQ8XeZ+nII2sFe/qsQvMWuK8Xa7x2b8HkoW6tpNCtmr1tFm/lvDsl6qP4lkQBLX5k",
+	"53lLEaw8aWuaJdU0R/IiJJ4GLRNypsa8LJeJgi4/WZ9qtn/C7M1JVLM+ZK/B50J3V09z6Avg08Pyb8qG",
+	"MH1oFJwoYLsjPRfaGDQ194jMJJ6h+PlVqM9fROp0VFcTvmuLsJ/bA68X9jNQ/aJBj3NtPv/6j89Clxts",
+	"MBHhjGtY4E1neVGs0eGouWhFDVClEq1E+kmaexipaXP7rE33CE4mkmJtOsjAHxd4szRsAfmi3rt0mijW",
+	"li9TC51TFghKylM24bkRKT44dR/mFZGUNmPqHtoLh8/brWQAlqiZOvFPnyXxUwaY+b2iTQc1xmFMzfMf",
+	"xU116V7a0BBr2V9pv9ITd/hapxekAz9N0fcqXX0w+vWq6KaDZ+0jl635MW5Vn6+0TgAjel5wIH5r9L/J",
+	"l2h6Y0Z9rq9Fue+uycBjFid+VS3F66GWELapW89DdoEbGfx66xW6LjB8X9yjzva++ERMC/7l25DKhcPN",
+	"DTUVvgUU72og/6tmTcE8Rzt8PV5DRkcnWL8n0s2idNvbyqqtwIqjTl+H9FPWS90NJu1HKeDRIxxyJQrD",
+	"F5CH4Wwn36CVjXPBSycfrPhg/W0UJahLh0EtKwR1uSpPq4qd+lKdmShFR643q6WGIemht5xXC3bh9yjH",
+	"qUoHv4/j3vW6T2S0bZN0VZvBB5PtM8GJ9d473GZsvtwui9wtLSoRB7/C/22uSiG/m1MxMtaTmW+UNKA+",
+	"ePyKW172a9lS5BKXZuXsT7AjOlIiWO2efQ3OGg65DNJWXADKoZMozUwWzJZcmYko2VQDR0hHAqSz3jCw",
+	"eSVKVoDaSWkZ6LJiuuTjXGBIVWm1nOsFMg+LEim4/iyNHMmciFGq4htmBLSEWsIbodyFWL7wbvxdE3D6",
+	"khkHbhDCSJT7SDODNnuQCRriBnPW42OnF7mvhjkQGYva+dLlPjbpW7MzvCmUHetJf8ieYxYbjCvMeeDH",
+	"wiyBQcMuPKmsy2u+dNOVqLqgCLBclHpEkzemdDRsw9fINEGvGKvnVCfKk0+vKoRn7P3bV/sC0/RkCDQX",
+	"3M5YL/33FGqe//fxN2m/I3fV4ds3S5/QvrG+p2GwWA0VSWxRdNT7iChTfveSHxzW/Vb9uAm4QFjYiPMo",
+	"+92Bfij5uX+IfuV2FgHVomCj5VapJO7y7coGm6grZFlLggfFapuyPgQ6d0xvXda3U3EeJZz/UxflbaV/",
+	"fQF61z9PDZ47iHKDj7tR27+u7A7J0gIHihQle+2eyCa5vj5lopb4VW+Gkjqpl/q7DBGK1emqqdU+kGdC",
+	"wTh0PwJ/1CBq0TYPXZFAZwBSTl5emvCniDWhq7dcCqV4wH0S0kxLUeR87H356LjxPN2hiYNXI6JHQ9t7",
+	"pOYG7eqdH5nTxqDDwgpJNQUJrmUpgBnJd9v/ndcwqZ0s0KokKtPjxRz5pS58X34gWwFVAozLDTwrUCqX",
+	"Q9QSKFdYL9n7ThoD5ArwFDel9BDq3h8/w4gcpzHFi0KP2jrNKka6vQsQosaNTz9jnI10tsR+En5+ooeG",
+	"cAQ3PrEMY8QhD3i1KAI+wBNoYeMjw6Tt18H8+PhsPatEuBToJVpzdUD8QK/ZwBcecYiDLg/9Cv1WbC9e",
+	"wHNEpN1xrP7eahg63/iJTPXQCILohzZz4ETHus7BPmBKX7MHMvGHVkvd0vAFMHkGuis19Tuph/ILAMSL",
+	"r36nvHTS6WCk9eU+33f/3S0rMRrEekqHPNxTkhGGhRICDLlyh/YO6ME+xs6lUN3ARqhVZ2KuQTISWZgD",
+	"FyIfF3w+oPiGlZMQZXHIw77XIc8XBFvmRLKecyvdn5eJ6mVEHt0fMr8SW+WJkOnbxhSdKE8ipDXkPLYA",
+	"4DdaXz4Tc/3UTeH9IF78ik8UjnCv/wYnYRO60VwRMaDbJA8VW7tGF75pnBXWQ9dYfJrdbjCN45zr6fYm",
+	"KDw411PgAK2I77C7OrreKnXolNUoSEPy2apSxHocHx3lN9QUqyoUeNKvEV+hutggGd3AhvWtsESFvI1B",
+	"6j/5Po3SwefH0UcztLGGm2bnwaS9A16qb6Ho0k/p5nO7DQcf8FC2kfCtGGUDJtXIfT9m6y4s/MMzmyeK",
+	"6PSAu9by0r6Tc5H2B+zosI2Ub8hg0FgjWOt15wQsdi0XGQn0VKjMPe6UqUWepy0nnO1ywN3X0/79+GR3",
+	"G667kL+IN6LEyz/CAd5ETfdaiUBO53feA9HmnbHMhSndcJrjs3jwK7oDukXyUwzLVOe71350G2e1HQbI",
+	"95CoXos/ow9n+/27pyzjSzYS9loIRQ99xq3wbVtUBv8aYM6jP97DRHmazKp6uXQ2hnef5NxY9jtIvD+t",
+	"HuNBBDsFaPfq3vt3Tz1RSvR2q9lXlLaPfurwjCFLMy7z5TNueerrsZlQtlzCN7mHeu0BhgQtKzNsYpOJ",
+	"coCP9SxXOM/+w6irNoTHTtmhQ6z6pEysKBMVzQs44PHTqRsddO1+/BUOf4A06IfbQB92IF+v3FxYbqWx",
+	"crxVo4N6dxy3Ifq+aS18NmZ6LRS4F1o1INxEt9aCVoeGUsctFg0Ad8KQPYu2SNcW6CAXDQtVIxilgPXe",
+	"6d7x4fGT/cPH+8dP9gZ7E13Oud073cvwBmIYxZSYrlHDtt4waNjXnb0k8BM2DPDx0RYDvG8hU221rZRF",
+	"DCk/SJg7kDBPKU1yhVwZDi2B3AbBg+a2VFNz8OsYVYaX2TYJI+/fvkL3DfR3AaD67s1jFp7n0asyGcPj",
+	"UyKwS1Smr5UzxEWGxqR7qDSUwgaiBV3chnHLUvrvc5uy4Lo5Jdag/hk5aYyHyPEMo5bVOxhfZFIPq+xk",
+	"GBt22YkG3mBuPjxBtM+EhTqlZM87lqpbkK402bs7k/i2OjDJgbd+iHdl6oZF/Ke0eMN0rYOyH6B82Oqw",
+	"s6LetFI9mMJ3awo/MtXUbsAySCCDhSIwe4rMWy+39G5V99fAq+p5Dgn4JZMZgll4fHrKrmeceIOmkEMb",
+	"mCa8O9twmYGKSdolNMqCR0vrDPSJEbZisJhrqJmoxsCNJ9pxWPkDtJaPmSxiC7vxLTOdZwYHCDXXXGbM",
+	"aDbh5ZCdkzJZkblGN/Ywxc6/FpRYCkn2CRpbAK/ujOtCPLYr4NVSVtYg3rsw/u0gD5YUEK+26L3GCmOS",
+	"nkfI/hp0DPesRcg5//BKqKmd7Z0eP/kKSOz9v49alczPDS6red4YuwxXPkDjXUOjjXd7JzbOCy6nyhxg",
+	"pcc2FWD+nrZmh5RmtuLEjyg0WC/E+NDF57BFxiU9h7FSxZK9eP+yl89qD7OaalSigSV7/bNEiSgVFhMq",
+	"LPfVqDTJAK/RZ7KpvBLGGexQie6/E7XARF3r8nKS62vWS/1/um9TizzvD5w6B/hukO9xoXKHt87ytwuT",
+	"MuC1D53TBwz/nqg0K/nEEsRBagykUIgPY1FYlpaCZ1rly7TeVqgeeKFx9o4Pj1rzY3HtntJ195VIUXvJ",
+	"JwosVq/fZG7SnN26wOkzRZ8vpPDqC+sO8rQJNTVkJShtQ9dsgTu66gSyEWV1say0Dtqt0F6RYBcS9uve",
+	"uVCUBclmAU4pkhLw1I+0BUvDOOtwiqqcG9Jpovar5L1k7ykNM9lj/07SQE6l4jlcwXrjBSQzHh0esvGM",
+	"OzVPlKY/AExFCGSEgIlioaoVq22XhRiwopS6lHY5YMWiLDQRAxthrVRTc+aGM0U2Yj9jCPwVWDssD//C",
+	"fJBMMJmZAb5nWvJiNkDwRi8yY8VMK8HUwmmcA5ZeiRKqY9kR4LyDKj62hhm9KMfitPqDe/zTiz+zicyp",
+	"ClZp6x441oUUGVH6x2vr5+uRoYKOaqzkB3dXr/7a/eX4IT4DvLmFevRIKbLwLAOEy+Du9iMlWdYfNFhR",
+	"cRQHUtFwcA1FtBBK12aP9VL45/fwr0heIiEylP1gfIKu9xt3okumFQ7JD95JwjPmrIxcZFOxP+IGKVTD",
+	"XNPwgWDrpvLUzSbI0gZZe6Lm+opaFAPByQeL8bFA2oULcSVKnFXOJos8x2ZWLWL5mT9skWTewiqhuXCa",
+	"jy6WHy0X/hMIafi8B7Pg1mLrWQuqbyu56oftAI79WkPhu6Blh1sZnNM0/PsbboRDAiR0ABxpXNtArUSl",
+	"/j/Bo8LrynnMCtX6PKgBjAyCRDXe5zAEJSDQzYSnj8RYz4VhAe9i4QsGFqcWoecrz3RotCSWav/s6PxK",
+	"438ZLckRwvN8yM5xhr23GSDQsyDQIHwpQWiTpSp570cX0u0ho7y3MvkDFk/poCXlA93YiCB9FEbSQG6/",
+	"bxvtHe1EkVGIcdT1ZuYkmCXVoTE1FdeqX1+gT4UAMXL/AIPaSirYyeFJZUPVs71aAb4Kh662dw4L4VYB",
+	"E6VTnN9WqlVaFvHHeB7vyZRqfdcnykavjeGVVJebULux1LJupFaKjFbiIR/9C8svDRLFgTzjzbXuXOhI",
+	"2NTPz2aBs7Vfyts+zf2nNqe3DVnq1KaUckiasINMYN57FYqD0MLRPh3VX+/MJYe9P2AaSIWxnSiJlc6w",
+	"K85QEgTNfwVq+1g/s3rIyJFB9V+xDHNgW8kgaU+xPQIKNlD6V9es8fxKwa37xIK8HVSwjLX2iaJXBsnZ",
+	"65TOmEZPT47a59YmDyv4uaqHEPavZSZWtyG3UJ9feXl8uTwk73NL3JrPVuUXRJhzoWz/lKIWbvUXSv68",
+	"EIzIdZv7aeBmcLWinUfWNEREvt4ssLxF4kTd45gmOK4jAO9k45t7qbP2IOqfssM1XsCPIb9a3vSJ/IGN",
+	"Mewkue6E/+jBPfiFSbbg4qvvhltIsEzcqdEUANVX+lbewQgvz+rIThJFsVxMiLZP6Q407ilNYROH2NIE",
+	"5MxQmUdoJypz9/ulKLD5Tcv4Mcc7h5zzhcpEfchD9sxPDhSdgoggWyd85zbWztmqMgIBoCCGWqyvk8OT",
+	"z8dI2kowJGpbS8ZPXqvbKezHjyELOt725VoznefvwZr5UjG/2qORZ+mRuUsRkIso9oP/XJUCz0TFIdGU",
+	"AxLzTDbaMsTJClqkwTjEIFEvzv+EwYkaVkCoO/wFs7rbZQJYJU4hkqYmQhLVIUNCqZ6q2ix7MVKvte0P",
+	"2QuIlqCoKHiJzAuQWM7VWFAT4xbDjOA2tpN4lklbR1s9B0pnS9QNudaXyBBqxroQWaK816+m05OYodyf",
+	"1spDn+a0gt2J6oozrGA3boWMyawdqt2vTZjeGCOoL8a/WHUizll2A2Wf1uIh5HAnkOrm8i7V6An/uVt/",
+	"Ps+AO+DF+Z9Yj1NwepTr8aU7vPBJUqt9rrJ9yt624gP28FjF2kSt6IFDBgCqhAC2ZMKo02CMY+nQjBuW",
+	"2mUhTtmE/5xWFUl2YU59o9nUE1ZTZDV1lx64//0eXFA9KJoCd1SfGWGxiGpR5k79dHAOl2ESaVrwqTAY",
+	"Ue1ESA1zxPMIEZ3aaVibtuvH7Udw2lJCLdsE1CNzhl4i7GJnsR8aEP61uu0DbeGGwGyn/wOmfAs3xwv+",
+	"88fxcrzgP39qJ8cL4Jddj3vuiECTvSx7IIT5clXW8ywjvLP6jlG2SlFatCbFR0xgQPYMKTXgCkf11A0K",
+	"ARGU1h5E9WIf+mlwcnOWvnn/LkVHJ90EqhgynC4KKs5xuDdAJdI9Hisij49vgHmtAMda8C1RMJxdce3G",
+	"RrwnX+7ENWT6beDaRlWwSl0Py3KfGSP3xaN9Y5Q9/LQoS6v6gLP/itmizzNJgHUbQJa5WE/C46GkqmGH",
+	"epSGgfOPv//3CqRi5bnbq+7X0ZJh76Mhe4rlkolaYDzPajbROeRP4o3XUGSEMbmU1OGU9XQJrl5sYxIp",
+	"mEM6BynTDrG/fY6tTcSVe0vKpDJWcECqQuc5NQf/Igz+zYVHNdzYDbKrJfSrdd8g/hna8zvhLs3NgwF/",
+	"R6VErTvwlmhmNpnxTZRqtdJbImOr8Rsywd1T3pd5PZOjT02IeGkNc2qaVFMAQFBqKcw/4uPLaekWgtjs",
+	"fe03pmFUtj/a8t7W94h4FqdapMED0MOryXo3wvbdzKbCLUOaKPoZ/knN09I+aqH0YCZUZgZUXg+6stIL",
+	"NUZmWN4GvFAPpSzTijXhF6E2zBFm4mEyT/VXECkToIoEgm+obe6FR+EfzMGv+B8vs98OpJrotJ+ouHtd",
+	"jKZn1IKvvAJiWp7VyIVh4TNZirHNlyG4+P7tq0ehM72DXiz7R06Va15mBsEZsZsYA06Oj2NOgOitIQ43",
+	"EXY8SxQvR9KWvFy6W01/yC68IgLFCJgLUmSTAcv0+MOAWbJ+xuZqAJ9QFeniPDwyicItvCxEZSj13JBi",
+	"wyFkvAQHT+0hOBtwK/Q9W+MP77R8oDNF6wGpVvmzcvds49u5v/Y9LW/6Erw7qJx5945nnAZKZ8COB1Pk",
+	"X9MUQXeRl6Z36S9yAn3rwOYtTJQh+4MoBUvdqwLDusyCfPm3f4MH/9u/sV6H2tJHD9KKbu3efVbJKKdQ",
+	"e+7Bb5+/S6lseGW0MkOM9XT0gYgePWPXmpUaWpG7RyUqk5OJKKEyyyvTmGA48N8EUPxrA6F/S72Yf10I",
+	"df7mJSItNBLqUxJjLpCpn9aX/GcYTq2MM4ylGlBx6I/E0IASl2S6JRSB3CFBHXVDbMyzUgzZzWyzRG0w",
+	"ztgNbTPoEd4ejWX3E4zdxpx74dS6Z89fPX/3PD31fVI2G3dQiYkBtJ7bsrXLExWCupTm+RDXbVqAD+Hc",
+	"+w/nbmcQDjaR0Lr1og6VTjq0iISaPMAsFojGWj0VgAM9CLqmzIo8R8NsznjBS9uH+5GklkUctZTVe26x",
+	"9y/WVa+hq3WSJ1FN0cOC5KkP2omgSDA8Mm2o3j+L2qVAmzOUOAQWEVcFvqiSnOQsA+zHxJmfnESQygiw",
+	"VJyNAk64rMMoZQtlZR7bQTOOFjB0kBneld+tGVUnw9JXd62g/Np4yha0vjVkNltBs5Pv3bhMpQ/aiObW",
+	"i+a4BxZTtNZNE+uzA+kdCIvrU/acjqo/I10EldAdoUZPGbDn6HCwN+cf5Hwxd/84BHIj+legNpLKiqko",
+	"75mfsrZdNlEhnwciZMKrQQ1WHmTMXZEie/UzOmwtpsItDBZ3bA9+rQPcb1uQpdcH0EqbPmDHrQJkgLxu",
+	"WOmrAPF7zYKhfiSJQvnYShEUljC310o3nTaIT2e1B1DaEJW5wnbm4xlRII1EI0W+1gKcTXSJjqr6kJxe",
+	"3VaTZjprqmPwjKvWpEUqZJ8mmij8K+OWGT0XzMq5oNb38RAO1n8PFCvQIKKCCDA2o7pxaaryX1YjWliR",
+	"W2JVbCXqDuSW28G35GRurkE11x0Bo/pBuG951CFY/tgY9S0EzPFuAmZlKKFL5rrdDLX6uDt8Fp/fgqXI",
+	"OSREQ6ll1wdUu3fvs+lQ2SiN2FYeNubpQRLelSRsTOwtRB7GgDaldWG1a1fpQQ/+t0qcqofShuxlKDZg",
+	"vtYgAluk6Mk0MvRAPVdHBIPCbjpbdkQzOkunffBiJfm9KRiBpJQcW5DvMIj4KKC/tg+B8YpzNFHSUsij",
+	"zTraKgyCERxf3waNGkdLJ5LRnbWFWF9VG7ori3coQvC5Z/URbJGE9vkVJHycLLTPpYLtBkUOJRz0h4rm",
+	"f51UYYT2W9lQToXcwkZa6TVA99eN5QF70u5m81ypicJ+wuF+FAvODEDGwF7K8xx9d5WNhfcQyZMS/TMv",
+	"qeCHShgZUpVhUoC4T7o32AGTU6VLqabMoSy0bXFDTFnByTCF1h1kLIxzPq+Syeg3+KReOheWD/FeoH3F",
+	"AA5SxUFH4/IKhOZzZ6xEJBVlKT0lBy4fOUadmKq4+iAWMsWWx+9ifjpInnOfQrNwdMiMGGtFWRGJqujw",
+	"tuqS5VnBPnabrAbBS1i3TWaBifpntRoHT25nG/xRiALzKBo7U3ouyzMGO7O5F9c0m7ELs7UJ4GfiAm57",
+	"IXO7/Tjb9jwM3IoPK1t/bxA1lCmFEtc87/gE+L8O8nI/xWvIy++3aQN+/G5tzmjCHuyYu2tzVuHIVoyD",
+	"QBe6j2yg6zOfK8nDjZFTheF33yY+JiEF66XFeRNLqUT1glvpHQSU8Bg3ThI8nltKTpNa9ZvizbuVUvBT",
+	"pD5FYX7GUDJYbXl+IX8RKXU8ws79wP5XB3Rq1u5GbgTQMIGlwBNF3yVNsCcsvxTK97nC+cCMxlNyUcBo",
+	"fn+cLA4Pj7+KP/T3xMCaMmkTlQteAmDQuyqC1oqGFX6BJmVEUUgpRiKDtsgxOwcOdJioc78WEMGv2zWR",
+	"7RXsu8rjFnV4bdCkb2z8EAuyNxUN7Xm1XbYxX+p8tk4aNzht+/eXjr06Gthb8YYPU3STgMzdi0TY7dJU",
+	"B+SMJGHENCAU4yNnNG/ykIHmPNihTc8z/9aPJF1ad9UmkfOuDlkDxg2KoCM3e06P8eDhtckIM2R8sMA1",
+	"Uc199IODBkPdsqyGKOSDSLs9PVSYal6Hhfp0byvrtk2c4zHvM6U9hAZBlWnQszMhy0BHPoi5yFXGftKj",
+	"RM2ksbpcYvq7u72NThsdejUmcQwmINfTwtMq+Xznag8OwnOb0zMphcjqjCNAVeKGVetRNOYKBUCifEZW",
+	"7+T4uH/KBPnp3B2Yz4Gi7c3rC8xD91NxIFS2/5MewQSnK1JjBzbwKjHAjyXw/XTmiNU6bXzadKhqrv+Z",
+	"M6K+sGzckE21gYx7sLngr36W3LHzrREGjSYGoa1A5VoInoTI31A7oLdS1ZoU/Nv06Lr/c7Nrh5gHQ/AO",
+	"+1Jt2O1bNz+4v+BBa3AMvf+xFB6yZ8IU0mKKwVzYmc4GUSzFybuCl1by/BRzErAFVVEKA+etjGkUKAP7",
+	"iucLMYgvRx2Z7FBpMQwWzMNHhl3QYWeWjxJlhKIqquuZO3Gpx4KU6dFPYmx9Lnnb2/21WEIGD8AE87eL",
+	"XBjo+0J5liSfMY4HXDar3MCRToKiu0asFn5NFMNcdmzF5XX3IbzNJy762LoSAssDm41S6v24oJ4OoK2G",
+	"gO5VMJahr7TDwJ1F/v2QDAnWTA9NFFYuVNMByyZc5qbvO8UEZQVigDDw8xaTOTaJsQcvPdbDs9GMe2UJ",
+	"W+DG+qR7EzieV54LfRnlXJxGNv//x977L7ltY/mjr4Lq+lZZmqFkdbvtxFKlvtV2vIkzk8Rftz3Z3dA7",
+	"hESohTQFaAiy25psquav+wC3btV9g32R+ybzJLdwzgEIUqSktt1ue6L9YydukSAIAuf3+XxCGM1gEF84",
+	"T6PUqFUqyf142HBvxwAwlLBcEP9JzXtBxKIVh1gFV0DjQ8CdFaTzq8ov2aecpu+BOVs4cWYLbYRylt/Z",
+	"q6ffsvtXJ4FR7Y3AQl9cZOL+r9Xu+C2JYvheC5GL9+BccxnTbbYgSo1bZl2rP+SOcpI3Zl2Dfs1gIQ/Z",
+	"yEMX2x5mBG72vUlssL+5GzeDJYV4W+BlA1Pkgi+hhrAkdb8PdQAIbscuPrPiLxfzXJgFkuqijkxbEC4c",
+	"pZpSqPKYKYAhciXUBE0AbNiWBgplkiRWMh2zuByNHszopxT+Jai3u/4j1JnSzykvuPv1u/Mff3AebYA5",
+	"BAxrWoHqyKTyt8KDY/XMj2lYbw6ZJwxaoxSG7uhkArCjVUa3j0bDL3pa4X9A2SX47z0v0/NS9f1KUYpX",
+	"5z4eMGF2/gQX9Z2eJmgdAFtOY1yQ1dDSL9KoZUihUpHWxnuKnOV+TBLnG+O6HC0N2cMxo8DbamoqnaNv",
+	"1Z9YlVh7JA5Gz2wBScGHNoo3wi4xPw2HB+A787HZkAVgAxWyQL/25rX6dzsXT32P2yGMGET+xuTX+Eim",
+	"8dGYxUe4ofwuPIpYTIEsuAC0TkDH369xLpigpovy1nhG+mO381MMOekV/1uJ3fNSzXJRtWvCkY0VYTjg",
+	"VsxFka/H7OFoNEqIKlABNmQyBjt6wDMwJmd6CdYLhqZPHgapcjrPsYI8Ty7okLon/JmbYgAHYvD86wRJ",
+	"72DZQNxAFZg0xi4amNnrIEwGVQKxOh6xpVTQHNpzyaLj0WhEQ/QnjnCD21WAQrgMiMEDMxVfyx7XxPoU",
+	"hUd46MGnSn79LelXdW3wQmh65QLQDsD4BFz2ZtIpxGLABSagSntbgh2JCbz/OdAfJn0rA2UBZqudFgyd",
+	"nJHSBUmZsIXgqcjDOjXfulsTsNbkMuUUC7gn7OzFc3Yp1oYVWrcZWecwxWdX7amcdyxUaOkqDORfoe2e",
+	"EMB6YncRHxhhB4VqeyBMtx9PL2VBZdc+l/7zUSALj6KjUIQdvbEXrjKdiqPxnGdGtCdGQNTWMiKyEEuz",
+	"y0SDFXKKfynVc7ypSvLwPOf2MUh1Qj+T4WiKNZQCzHW+7FigKkwKhTC4XrRM1jO2a2bKJUF1WM9KVLrP",
+	"u/O4SaqXrR21rjKDR6fvUlewofrtH6uqB6trj0enJ163Bl/OKVQnCuOj0fHjk/kxPx18MTsWgy+mD08G",
+	"j/mj48GD+UicpF/MHk+PR/FRFFPFB9xDAjo++g22dZibCxf3HI77wJCsctki1+KQMj7VV1Cy0VyD9vZY",
+	"+DD4xqDFyOaADCYuPyzYUz5biAHx1bfYTtm1vTNRejCzVybDrZEXocql3f7ucrvZN6Z7iLO9t4GM0tAb",
+	"sK7WrLZ9ApuZxKY3mAnMwf7PtqYoAA2AoEIEoYcBpCpFylJ9rQBE4PXLP3cgBoFq8HgzQ/ainGZyNsYO",
+	"ogSQfXyGc5aL1NoiPAsBgMDCAuM8QQOEl6nUaIMkkfujXF7Qnzz/lQPAV7GaCrbg1hZ0EQhcpnuG6Wtl",
+	"jXIrqnLTwHzyzWn3DJuuHbQDpr/oz3S7FTKI+WOtn4znIoWIg/0iSehn61khvO9BMaXkKQ4w+FqalTbQ",
+	"ZTtmUlmzfALPt9LxK2d/BYb+UVI3scYIlYRm1BXPZMpOTtlCl7khOSyNKcUEUDcU1cVbMxOjZ9e5Vhdg",
+	"NgPKEtQ6Xgps4AJQ19PRKZgDQMsC3dcsaL6GCsqX1lB12p/1rLGaCZZj5HAeK1jHPmJY2WUWKTsZPXIL",
+	"ywEtA8llprm+NiI3ZGaIS7sF4Nu3JuJoK94cdG9jy3pkEIjP2k8Im9ghXXUWf+AxuoUCEHv2eFHmjukM",
+	"RZsRVNHnTmG0iUZVHb2uugv4wlvnXCvwOzndVeHX0mEl4PTQJig0om9FTAwvhiyBDfHVaHA8Ov3y4RcP",
+	"k07bAHZWl01wMhq9b7FheDTroTBrBvHiaHw0lYrD4u2lejEmbz9AQ9eezWZiVQzghUy3roWV2VPRwrVt",
+	"WjY6apEum89M9hM3YQtJE6ps+0TbtP/J6NHH/B4UjoUunKKSSV7KNy2iT3Ldqu+J56FVWeOrYdm59wlJ",
+	"Yxn5d1E7e8yfvfunX54cP3iQ3PxLvpMdd2Pgr227ZZXraSaWf7xZIPsF3tW1Y5w2sw55WRiZimCzfGSb",
+	"T8zKXBbro/HPb2qlBc4E27C9ArvvNaI1VoafVFP9do8yW7iOgcO5HxlRDyJyuiw82yhbZbywJxZtJmeI",
+	"CGyFyDII7eREGsS8Uge6e6Tm00r0h+xrh9UEk4E+ZzEv7KOGsTpH0MbpmiVG58WTdYL0ow6LUucFn2aC",
+	"zXRWLpWJQkiYMIAZgZ8lVAqMRKXKhLEGnPvTV/YsJBNWSKqOmuZgINUxZoIxgh7/EGzGmkFVG0zQydcV",
+	"INlR8frcfiZ04T9278aO686DFo09LocXOYcvuPdU4J4zt+IfAZjKr/ZNGg2Ck3SoMPlQrQbBogbSDr5P",
+	"Q9bdtxfd/xX++/n+pGzVA1hC9+7HykYxVoDqgy7kWBk9Lwh7yI4HYeSEwucYPKd+a/oboFVlgl8JittG",
+	"zAiezxZUyIU4ROBOsysprutdzSzTF0xi9DeHGCYRd5IkRWJNnIorHfBweCZWHwNazx+kvRw2/ym2thPj",
+	"R/q9guEF+/WAiHc7NZwqWOQWoRN1IJ2fu6xRssqltpYcnPb7OmfJlTRyKjP4GwmXNsEDYRuqEINyMdc3",
+	"KwuDsYoh+55fhic7QfmQsMw+nqu1NYquFxpKtjAhpC4RCk4WrFjkurxYBIQNKDtxECqtdoU6Vd2buZSr",
+	"lUgr0nhAc3DdrUqzEmoJmHtx1qOX0DkUGmHaSulYVQsx9uy/0rDrXBaFUKyXUEAejCxXjIq50Sr3VYXv",
+	"EBH1ZDSijJaXvfDyTELuz8/K4agi65DSaqDEBWK7UEMM67m/RLGa53yGYBURkctJw3Lxi5h5JL7T0Ygl",
+	"EIaDI//XOZeZSBOW86qfCsnnszV2ZIo0VkH+lJ1VctTO+90hTzcXobuC6VMVy7cK9eBf+o5KqoLn7y3i",
+	"m1VVrFcqVyngDyP9BH3oeFD7B0jwz5asHktwa0ronqlkmM5ZJUN3mcSrHHDXtrfc1lpjQqW0pyEcQV2U",
+	"uLISuTChiLeGqONo4BtyDmW3yxE41K26uUxFtFaHASyDK0nga4dl5wyg9/SxvxHF+whFyoI5Pd7//XD5",
+	"vINUOxirH6r/YoelWpcFlYnXKQowdct6SkNGaiBVf8zy95QPsQJNBQcktIOBZ4yMV2wwdLaZL1FzfPzQ",
+	"TwAWZoJvk8QKYEPQurMyLvLyRec+82knCgiUFClsg5mPwg6nWPFMXgprBlp5djp64PPU4i3QoM1gIHoo",
+	"hSpp2rm4EjwDGJiX9keXQ1+JPFZUr8XTNBfGdIggXP+DILpVQUQBlQ8hjz5hQdGRTMC2rY0lYD38U3+X",
+	"FMH41Ja8wqVgdd8yiVguTJFL8JqoOAPPDSLYJIUsMoFVrTTRxCPaxCqBdHayCZQHNYWQotqeO2DnyAFy",
+	"gW5zGiuj8wLqtd/PZjiHtbiFyPzmngUCs0IDtwYi6yoGy4aBwqrVs6MGwP1zrxqAk90gP4f0wQdPHwDE",
+	"JIRDDnmED1tBB8d0v0zCiq+XQhX3JeyC+7NcpLLYwm54jnXq03Jtv1xC1ydslYsVlymjP2CqEv/BZtoU",
+	"WOb9+pylOst43kdLByqzm+bTGOpqcyx4X+EeThhNlOFEQQjoFdSFsdlCzC51WTAjjPW9qIGAcFWXhP9w",
+	"JaF2+9zhL5RG5FbCJO7213mWTAIaPkYEGHAjs6+Si5n19+xNOpcXUkEVEjbB0HtbQYy8ZT5a4eYAxbIi",
+	"NcPwbo/TqlWsgvRuKlaZhvvuGcazTF+LNKhvxwEM652ORjWAVsB+5orxdCkVQ2sytqYh4XiblXt/u/j3",
+	"DFtqJdYQAf0BW1OpLHIgFSzRuCpfR7jcOYC+9k5HD/oRMxI7Z613u4JqfhiP6TxWfFYY+MzcGoRGq242",
+	"vKe4ei9wpZ6jRLpNUry2B94RN95T2n7nuHl39h82Nvsh8PWZBb4qO/XXo6ngucjPSmt0/Pzmt5rh+qRc",
+	"O6kSiG/asaZTgofIc4OlVsUiWw+oGWXlCr72ku1B/3TCehyaHzLgnvP2Llxyn19xmVlnNdkm1rEnn2bE",
+	"whndTODHitfu3hT/vAgwpFDEwTNXuZwJ1ltlJSaK7EIVcinwhyhW0jrM6/6Q/dQluxvgVI4TwxepYoYo",
+	"x+Lj1Urw3DCpUBeRwMW7jWu/q97YsWcQVACibeOjqjwOy7S6gA5/ZnhmJ63pZ+fq++UIcPVWHD7pXOdR",
+	"rUz5dPR4UrXsu0nGyt0HKbX69dDExJ7Pa69rXN20H0oD3QUwPmXGca2DLgK9u+JrE9VWGDJN81KlQXkf",
+	"fXrQKwllmrq0p/2avhtrP+3Zri1ZpSwrV+hOtWMAz3YebPyPpy33mcBBex6a9j93dduAw+u1Kav+TZQx",
+	"gSNbjWud3ZbwkSuhCFtX7Yph6/3C6hAlUqbr6sh5JfdMtaMRmpsUF4lZrFid8hmwB4WCsxe04fLUylca",
+	"G4GZv6LOvv9GxlVI8WNjTzqtHfvniEkrCwJIoaiv1VUQUC7ysqLxA+k3ttJ0QM3dIhVpMq6zqA+q5t0N",
+	"1e4VbXMlHJSNsySC4RENp3LH3B0Aa44xeHBd64zmUVWQxpwikgaDbFhrcc1Nf8j+rczmMkMQGTLXIlZI",
+	"kdexy/r0LQ1gDUUwHTtyoOYQDLDOtA8vEHkgW6pmcfQ9WeZ0VrUh7KDXYrrQ+pKQkuA74KBI9EYwAe7D",
+	"jit3GN4uXPhJ+2eQxvVTkbFlnxp+ivC9/BtVjwSNCsq3svfwauMgmeBrgH50XPgBvzGZTvyCywr152Q0",
+	"IsoWGMG4cpv+MLSxnB2BdYn0FkgF046jNGRnZEAUGg05WKrrhfa0YsHLwrvr0MEG2wKjlmBZNKAZ4ba7",
+	"szCwUqR2pM8dovvtVaa0PO+OalQaNsyORErNJTl43r8j/J59zYiXqL3Bj8COEWwidiL0JtaD1SI3c93b",
+	"/WuIKQq+3GxtsUZBYb9j8UqKHAHje4l9fH7FM/g3kJJzat+j0ZP+jWO04XyshG6Y4WA7FOA526MsTKWv",
+	"US26oXuk8Ipc8qyPODlmiCbFGb4lesOBB1uh7dmb7Y3QxgKOa7hMDU93TKoIcOty4p4Hg4FKQiWAIDH7",
+	"wXkG0HxVYIS+pClyuRL3l1zxCzGw06t90EEm1SWw6w5YAjN7IXKp06c6FQnj5tL4igD4lVgodQoq0Ir7",
+	"uc5rrc/wW/AidlqnJydDtzhQoh9yRsK4Y8Zb1y6FSzyUCdbC2+/GwXaBKfVqFgJYoWahr134XM4ES0vB",
+	"lL527ylFfpqw3tPSFHqJfdPQPQp2bmiqVW48m2k1lxdlDgiWOCoxa1pDAT6Rj4JPGA7tqZ5RdZam5Jk9",
+	"GqjmraItBKpnR+TWEVdg7xlWQLPhk4sr2DN/NwGFrU8+RBIOkYTfq/lw7kQtQJ2CjtrLYthHz+ysh+VW",
+	"cOfFIJNXIg04h1vjDnXttyXuD95rjl3GGzqXnGTKV9R+MpF7bKwQnNgQftqVljNqVsUXTocsmWf6Gg0Y",
+	"NDlg2jg3TNxmayfNC24uJ9g6AHHyIrj4nmELMNrsIGiW0Ci+KlCzJoKxXwsOnKChHYJREIwvKM1moJgg",
+	"zGHNJ5eqcOtaBxE5PTmZxCoJF+WvaIWQ91r7BYviEWE4MHk2zRxUmLuSxp+SuvpGFKG2+B4+OnKUqMvb",
+	"LELiBo6A3QzhhtJqAtho3jir7Z2ukiS3Q/emgnmC2+oFDP5v7u7bpYSpPdMu706fGJfESosDJ8OnrVzo",
+	"2w6CT7afcgmlci3BvAfcgk++dsr5bve0hzIsQvbKtBTI/Q8IqFaSm34UQhAEqAcR4CMgfAJE6azgs/Jx",
+	"XOM5YwiHAEorFfmT9de8EF9xM0uGjFYL+pDH3tp3aN9WOEZhbC8VVyKzYst0IRp0ZNE+eXyDRqRB58XG",
+	"qkbM40lY9RGARfQcDEWXVAwWvp3dC55/FHlYIA7/gj+++bhkjB0fcH+e+e4zcKh7/AB1jy+2ihiMcGwX",
+	"ePVylk7pdu4wC4IaiHvGWqZCFTpfg13g6jyoUmPIfiJ7E6GnIYXkwQ9en8cq0zOe+duggoQyGy5eczLa",
+	"ZM+gFWPTck0j94cs4bngEESKleJ5DuEYDSZeLjgGiXqvz+8/PWPFIheCpfICElffPEHjFv4ZNGNmgsNx",
+	"HvUnjMcK541JPaWxkleYar6KieWqWAPGQwStItDj+wQriy40LJ1rzPbEVzetZEqG7CXUJKHViR0piBA1",
+	"jpUva7Em7FQwo7N0oy6FqCYxCzi1EyLwmrp9683gWMliyH7QBZbXQ/an1+DKpEIp0+8uoT9zWywQKXux",
+	"OALXZr5GMk2q8h2yr3EPwDd+fd5JR4j32m2xPxthcE8Hkt+lVIA7SCSZtcnAlu6E6buJLRwsFFnBLaB8",
+	"2dofH+oLlybc8bSttcrWnfrInZzazCpM3dPjh/CdikLk9u7/+nk0ePzm15Po4W//62gP5EBPfukm+j7E",
+	"lyejgPny4S7iy9tUja0beptS/KEuHdFZBjni4MjsKfjU1eIdVvd7PeFW3u6kaRl2SMO3aGq3C1EMrkQu",
+	"51Kkg1DEmn15ivFu3CamOvkdaGoypWKT2p9l2o+gMBKh6x0TQZ2DGDqhqaBkxhWba2uEQ6QAjctwJliF",
+	"YqxzMEQ0jwCmAvMp0kBmQrksA6DE1geRQT3mppxXsaq9Ba2jYXNx7Vah/yHAz/5CH+im6qFOQmTtnT71",
+	"nNU/GrSLSUPY7rfDQvYxzPC/hG+1K1LR4Mwm66C2MAcz/EPBmBX7LfguabVcO+m0h2AK6632w3Yc+6vR",
+	"9qus0ieiKNZghDthGQ4MVsS1Yr1Emh+0eiUytX6LW9LjOBBCEDeOalKmsbKOgS4LR4AGHGrWGmmKvvao",
+	"xpA5tQmHOlY12bXg2JXtC8e8VYxHHdG7e0aIAA1pL6WQ7CXUYrVDqm2XZp9Q0OMjSa+bNEu2nKfadj9I",
+	"rluUXLWV3iWy8LL7v9boB7eiM74MOAlrBcgNhv6q+nUHTuNZrGiEulhjKNWg1SIT3FTxzLBvxQq31jIi",
+	"aewRpxpOSGdhx4bbn7Myz4Gix97cn3jbysvOjo2sr6H3MVuzTBtB2G+BZCMKgwu0A7PMF4M4Nl9eMMg3",
+	"1ZpzYoVcj6mjFe6kbrJ2IUCWAcWnix8hWE/IPFlRaPU8y5b9LEoXdsGzrF8BY+DyThrobaejxwGiJQ3m",
+	"ak0u5JVQvo3HEX5iya5P0WFWTueUqwtsSdaT1CrDMd9Yq1qfYH2MYReiiNXp6MEufMs7SvUhrEEgJPcx",
+	"e8NDsw2yrXacfq94mjUJc80rWXCoYPkk60nh4zRaU3bpIKrcqplyg1Ck7qwkhYvXCPfNN5UiltbpzGy2",
+	"idLOAkJh0D6xqqmfkGltKlBwh0ZyjbDGIW7yDW9+gkV1VeuiclRdxpEocnNJXY9B3SR10lyK9YqnTdo4",
+	"KFzEgeFiYAUGYr8bGsysh4GNL5nps1IVMsMuiY1ggxsk7EwAtkPXmNDDIHxFtxexAEzzRxUratUJtV/V",
+	"etqceOVQJQST0OnCIHE27iRAkoFuCxTgTnxsxBZqEZSOd/Jsh9x6PYwXhViuCtRD+Ce7+EH7qytI9eaE",
+	"9pYN9GtYZV8PLxEHtB8hpDrwlWQUTbf7y94AVbJNFNJY7YYhPa5UaM1saVFvtJwdIYxbqrnc/tA7Krfs",
+	"nM127VXbawAAikypk0Zn9lTYLQtC5aDYDqWZ+xHP8bwIFF+tL74mXvS1MpA/hMrGXcrYL8/Ay5s9glmB",
+	"bFLYx9eIb5H+JDmo80o69gqd8jV7fR6xp2fYEvfNk36E/CTkDKHChTOiUxHVevfXK1ElZshdkXkdRgFr",
+	"I2OVAWeBqVrzrH5A3Rcu2QTa+DqSqmwjp9oVQTp3S/nUr+QtGtSbT9slnVpUyyGFtSXOUm1yrBFu3dvd",
+	"5wu7NO9LNdfdRI8ATeHYza/RmJUm7C0B2HWqBCA8ebtT7ckbu2CEIeDM1PXixkoMllxmLBfQVUKsFlXz",
+	"KBZ8sMRe9LXIpD0TYwz+vk2Y0uz8+1cvrPPFISLjG1zSsT1V6tKg0Xqtyyy1i4GPs8cbLs2XBOYp1ZUs",
+	"uK+YNuZaQxe5EYWJMF5gFnIVqyLnysxFbvrguTsE+iZ7ZKYBNBCINTx9PMzaVXKHnTMQEUK0faBN7CVT",
+	"jJxTeEJmEH1O+vV0HsQ8rItQiCxjK6FXmWDx0bWdhyrYWpex4oreOT4asme42OGrAwCLytbMGS3YOATX",
+	"wQeGNW8XJt+IAklpn9u9c5syxD9lp+xwH2DGVxwgY99Hetw98OZP/qhRM7U9ZsFZPl+bQiyrw1wIvryP",
+	"jWAD2NOi20lFtkHXQe32P7kj/qBAB4PzIB0va69oIQqXBcRWHYMruis4iVd4GxRlMB/eIbSDukK7Z+jZ",
+	"PqTn5yfSWBESrj2/yxXQqTYBPiERBHVJp6MHYVtf5NvtfSNiBkHJS4Fh2aBvcYQqHvxX+w7Wbf4rvjxO",
+	"mvwb35ZPeEOVE0MzZrnOqOI2+UVLhRwV8D2t+wOfwBFzVN/AhwvAGgA979w33+VHdWKxgpZ961YOmYs2",
+	"wh2up6rl5OJzXwm+fO4fekt+U9uj7qhN3U7ie/huO/vSII5yz9BntqI/YkpfUz/Ip26OHOBoUHri3muc",
+	"rekazBHHb+skqd0c7XIUGsHwOA+sgBus9Kpc7ZarQc+r30+u6CawN9yEahko3KZQvo8y1UegYGYQObMy",
+	"aUADDoIBrZng2rIAgtyJcnhlFF/V5bFycpZEa8CF3S6YxxWaCJNpxAD6POie1kpETXkK3DRe/gZfo9Gq",
+	"FYpE6DLzi+cEYKyaEpC9swB8gYv3EeVg6xMP4vCA4fEv1yflZG+LyHMST6Y75O9KDi7Fep9AD/Vp+qxq",
+	"VzdUvURoDDzLEVvlYi7fRmCrYagHnCAM9XDjIYqsFZdxg4lyMl7FLBcBVBc2uNprEVYJ8g6uzWcYq2Y1",
+	"JE4TADaq/gT7Cv0QMilojKr1S1VdVETiVZd8rOcXZMaV9RSx1devU78rRmS/xtlK/smu/gcpMrrVummc",
+	"6C4pRlBS7t0PxT4fQQgE53GjdYhOfBcxIoJcQB8MDeP74ztYVasSETgXCprVqSqePFh0TudllrmT20su",
+	"xTqJGIZc/mou//rPf/xP0p+ECGbIpggDcntWF45gyp5XOzEyoWKVi1XGZ0442J+gYIMiQDB3JKyyoibx",
+	"jX0s8QccrDeIVC/5GhPAIlYJnPKEKZ0zPtVXZBnZJdI5Vv+g9IISEsjZWc/ROY2QH56ufV0MictLsfZo",
+	"rzC3Fljbas4no+A+07TcqHHnr7mVmohOdxP5xVrE1xbQFS+ebhdhxT/mruBUiDuc5rBdvilxDTvOJydw",
+	"hx8Sdwdz7v0lOe7EQBjvZ7r5dpjuss0rfSm8Vq74wdrE/JiqvZc8FW6bNwvojvtVFNL6ojczo1rFUK3I",
+	"DzVIDtNO7ZSxVq6zCq8mqnYW4dEybKVM/d0W3YFwg1o7WPyDAfcxKufsUu997CmzNHBZsoHPnHWHy57q",
+	"5QqJ9Tlz91VhdIzO+5ptjEC15Q3CdEGslF6Si2W1Itb7WtOoRvPilCb+DKB+YEORsTUhVCFxJXVp8Cqo",
+	"ulq3GHR4I8iUBGJd+yUdAojBrUmHSbg4ZNCqgMkAcZExLwPvLgSWUceKrqjAjDCIEzmIIngHxw5MeEWC",
+	"K+js62/G5wLc3VjBvZyq5vxKGgH15/tH457itrEb6ke3YV7R296WgbflkXcUjwvF7j6+bGXo+aU/JCZ+",
+	"B5YY7lzfx2B3rpcN28UzGmE7bTJUx4ZsMGuQ+Z0G/SMm8n0XJmLXOr+cZ/raRMxKvEykF4JNuREmCroc",
+	"VBqrKnrs4D1bIdK6jLBg02M/BHSXxCovlcIaayyQ3mCEHVObMqR9NpDcsJciqD6O1QagLSEoNfpQTk7I",
+	"etRGePVTyXgER2q2Ct4M05a9FEsu4fVCcrS5zudCYo3X9g6ULVbpPvYoxczk59jivKdVibsq4AQ/ALB9",
+	"0vIPP2tnODGUd1vTpHtkFcIs7b7Z0co6w+a3qfAlG7HydFVUHZIgrg+ZiI0G5kmD08QDQi+t+ckZpKFR",
+	"svIg5YzxRY8HtDuTnXRh8cTqeDSKnHEnTNHf36SDVuW2ZOetFpsGj9nZwdWSie+ttDFymq2Z0kr0D1Wn",
+	"Nz6c36/bFnb7Kd1VpwYfFRMBdMRcEZhUAUvIJvJhe6QdrZBkUgXVKTfmukeDek+GPcUQ+Z+uvZXVHzKf",
+	"ncBnUzkYBoiahxysBJy6vQEq6pJfEej8t/v//Mf//O+gSu6rf/7jfxJXtZoTdv0XLOXOigqR3recdRwy",
+	"Aaz/ivBnUwyiGOkT3ItbWcC/tYuy4FcCfUcoM2ZrgS3A8FGocM3d5Aj2XNbBlcAZaqid58Is8PXBURU8",
+	"z6RAmn1T6JWJlX1lqS76sGQIxoui2H5Fx7lvH1trGIIqOfwEE3xqfWax8lNreMHNjIc1M13HM11BZdTu",
+	"ZSCvO/aPdVatwyIGWDbPFVWJeWu5LaQBYLtLsSo8A18Ik9+KkR+rvZlrIS0V5NndnqMNvtJSFVXLxZDY",
+	"g7oxi3H6beIdz2RVQXJLXnrzMXeUhtm/UsbtkkAoHPIv/+rliF774XZlnL78DrVnBnjZ/V/tv59vgQ3z",
+	"Lh4xmIHxldj/b9Vcm1jzGRQcOhmyF+U0kzMAnLBbBmRFrGSBDG7E8gXCYcyUJnmrNOSRTURImr7GDwbX",
+	"NBNfiZxIg8dkzOY8MyKh2kBrTtHLsh7WyZyOTklcFYH+Lcm+TqWZ6SuoLzTDWL3khWCQXhYpQPpQAwSJ",
+	"99aQ4kLMLqtzCyHo/f3dXh1co9/tAOP6vndGZnMm5FQED25AGuLn/3Td7/riw/fYJT0dhuNn267x3LtG",
+	"bSdyH5c1k2gC7/BM7bUmrI7tEAI9rtZwlvsR01naDo41jFWyXL8EO1lT2VvhyYh98SekOAqwHLAri6t6",
+	"R6fL4QLWrbT+40JnREKJSc1KdKhsva327OZVZ58cRlUYzt8f3Ro+7MHx3NSt369xbbYfH1K8e+JEBV4b",
+	"S4S1lR08VHv1ARTVoHPnG3/IW0hi1cPCAKQksR7flcjXqFaDh6USIeWsE9C3fgHhNXHEn+AFcZuCwo1V",
+	"S/Us+Ly8qLxgUwWdMamJFnylVp1H00MylCCRKAJfFwQDgNR1+QM4jmvvtLYCtiTjq8UquKZYiKURmV3p",
+	"HnR1erHVB/8xKHaofQso7cCSDqywcE7ekmgGWHIpxIpKPr8CjA3r3COYR4TVGS2AVFYu6bLIANpE6alO",
+	"rTyiRZ9CW5VMhSpo4QPymVwAlZ4GeC3Bepw9fc5+0dMI+0oKcYHyq09lgtJ+QbYq85U2Ysj+JFYFvqUp",
+	"+NqhCLq3knmsqIqPLXl+iTAu9L1a0KVwlcAugIku9DVb2k8AT7BurK+OaAXOsOPWvLbbYn1pRGrIr6WP",
+	"XGi3TXrN7r1OSGk4nu9s7TyDu1tMrT8JsYKpdW5GqUwhOOCzwdLSeV52TTTYnu2A02Aae2jpqdaZ4OqW",
+	"jTHnvS71Fc92mWFOLAY78ZATuVtYjZckeffyLMmttPbaFtb0b6RTgxWvpwtftClGqTrCrIg2hHHWYWdU",
+	"tV5o58zJ6iJXgdLrCL5Waqs/xkqUPQm3akzRGFJ0L9jN5RxEfOwq3iaNc/1Rn3wvWGMFD61fv0OQn6fI",
+	"Ls8rcyTHU7JTKJl9HVySScRVGAilbb1dgU87rqQBwX9GiG9H3PSFXIJJukajiZ5Rd5Kh+iJIBZgGFjSa",
+	"/DL3gX2sDeRFAS0Q1swhqBSxtnZ/KwA0Rop3o9kH4ZTfLexztQb7O9T06Q7Fwh/CB69O4D6xLCWut5T9",
+	"1hOotYhrHw5u6s4qRqAihzqZzHMhEqzkAgslhLOLVSauRMYS66wl5MxZ+2RVTjNpFgAnb53BXgJ/maGp",
+	"nlA5MEXTnHePfflgz7hsWWLN/AThn1E736DO1XcV3Xrb0h1lym5Sw2q/iv32h6LVzwNNw7UA7XHytYI8",
+	"tVQX2/lwQtO8ugdpwQEUz+t6afW7fZPSmgIQpAPdKt5ak2FMVezYLhfFinDO6d91uGYERIvcP1ccYa8o",
+	"og13RqywVgCo5CVPxZA9L8QSUvHXVsVb6YA9ALxgQL4YAgNyltrHzTN+8a4a/xsBCv9Hvyb/6sWa9bfd",
+	"izfebpCDWv8Aav3HlpO3/XyvcrtdCwLh7AgwoJdgHDc33YDYdD0EXgAQL7X+AVEYMl7Mdb78k1hHLn4a",
+	"ManS0hT5uu9kQaysMEDu6IIobCH0SgibVzwrhctXI4MiMsmxWQZ4zlwxDXMEEmqBit9aE1ELvDRYE1EQ",
+	"WnBhjE4mhQUFu2UO6S5/rs3ueputIQtQlVsDFi+qr3LbAYvqUZ9Bs0xtBQ8Bi8+0uAY3H5kf90wgUrbL",
+	"KgfjHx7r7VbJmbkkDFKP0AkUk4hqHLTFEEifEm8LFBSsR37HP/+v/5sl2XHCIKkki3UUK/g3/nCSsGlp",
+	"pBIGcF7YN89eWZ+Dl0Y4cZmWs4KlelYCvS7w3OqITcsi6G8xfC7GUMSDaUfrg9DrgpxSukBqvcbLDNnz",
+	"VCxX2h7Dsefwc3dKU6UdfXVl9WMAcQOPmOp0TRNC5GSC4qJ+HY9bWNgVOElaEL+CqYFGoO6jRfXU6ZoZ",
+	"URRuRrjWhLzvq19hgPthUOg+nvxB+LcB3JzsCh9v5eGiPW03WwN5/l/aRmsBvN+3yr6mU+mrHpJKdxzG",
+	"PTOXxOtBMmzT8tkuWmsda9Sftpev50W4AJIlvJVNecah9gHqLMIevMLRagEuV0CT1ejVW4lc6hQInIbs",
+	"iURs9isprseMVygQAdxDAAJRYUNscchCyvqn9MKfPD6WnThNdk+MLPqWB+/qQyRLqG+Tdjc6EHJXDrft",
+	"aN2f4o4eUFXFXkeN7vGVGKtcKnSbwpMo1ZWWM2EmLKEbzvB61NdTA2cNTh9UwQBpCIcalds4Zk9qc/g8",
+	"Tlh9zrsOWuOzHE7aBzhpgQBrLO/+qHMvEcCtpqaaRwgK/a4XABaJf5pgXSyawWzF80LyjPzOPrZtrbhB",
+	"WkamPV0ANYNbc/9KpohbX5pCL6t+Iquf52VRYo5SI2lIzXSN1WYcAfOzzUgCHNigaP6O2AmrKMLGMb/d",
+	"oEXzhN5ZpcXNRAV+tn91gXHIshCBUlgru48k67Ia7mOl8l5Ggr1UhPmJe21IGb4KtSm3GDeAixsrlFou",
+	"Q2PNHnEF8YtekUtuXyTyaBorbgqWliKqypf/+Y//6fvIAVko81yIWMFsFtzXX2Oc5faN/HNcxM/CAtmc",
+	"926qpeDz4soeLJEPYYlsnB3j9tGW0wvwDDNtCjMoDb8Q++dOMVGJ1Ja1nCkiRcx4JlTKiX2M9V6/etoP",
+	"TrPIB3gvy3lBZCVILGUK1kvs/yTsK5bQAxL2//2/LLGXvhD59/C3pB9BOlQXPEO+T5GzlK+H7IkG+ib7",
+	"3IRoUNaC54lj4/fc2SHt9QR6oVO+ZkIV+dqN5qvI4S3KFdyrU76OVQ/64x3rAaJEznier9nfRa7NhHFn",
+	"ReHNSPOvRH/Ivqdlw/52K26BVCbLrNCBvBQUdcy0SiPA4FAMwGJmcsn9ot9EEOEy7CWJntrN8NruhU8h",
+	"ttha6A/rGbFj1vuOq5Ln67596eOTIfsav7Bp/cS4Cbtq6OGSWvX8kr+Vy3J5ND4+iY6WUtE/fBk9NGKI",
+	"vGuWc13mg1ReyILZ7dc9Ofvr9rnZK9qndnI8GgWTOxmdjFrmd+uRHr9ndtb521W+ZxgIm4Pc/xCxnlAO",
+	"21MOIhTK5dyW3ib/b4CaSQzTS33lkiJV3XxXgSxAUihxDYCH0BGTRNaP9QgUXIEL1+gjJ8kCKEELLBLA",
+	"xP5aFFhmS6I1wNGssFqwIgbZ+BqoJ+59KwDGCgAFYJsQ++SELXSZu/UE8DuzkfzZAT+aDBmsGFGSiusK",
+	"TRONT1MxVUCf1zaAuglTfEkMNUZkc6ZzZvRSQGBsoV12rgVrJOTEOTnZHwOEdUKA+OLDWO2qPnTwljXM",
+	"y1tyulufdUce9/fC7CMNa6yIbvNyrFc5eNsHIM5NTx2ojm8Gw1mu7JLCFscaJNNCtmoFbmnY8XA0HHko",
+	"jLVPmwak6aeBFZ/rQs905nhWDeslr0oz+Av+MxnHKoERra0O6EtvC6HCK5+5PyRjljjKmqgQOUAp27/3",
+	"ffVTZneEdfjxhSpEKhzqe/52cC7/LhJwC6brQpgJOx6dfvnwi0ejEfuKHY9G7Hv5hE3XzhGImBHERC9i",
+	"VfF4hrVV/QrGBGoergTPKuwSPrW2P3CThbXkEyaRnTaGVjNAtoJJvhSmXNpthiT9P+gCiZeJ9AMPpRkz",
+	"zp7++PKcLWWaZuKa58Qo4tjHkKc5+fHFq+c//nCeVAUYIJRXuZhn8mJBbK2ZIDrPXFt/y0GW9nTOeApL",
+	"awRbCJ7akWVhtUu/wz94DSv/NOA53UTWO23fXX517TarM6VGR/R0e2dtV3Rv1GAnBaQpJAQMVPkt+cAI",
+	"68AAwOY2L0S85ctVZk3mti145A1qrOmDExvuuPZZ0nZlCS7a4M9CXRSLxG/bapvuOTm/l6OjubZKA038",
+	"R6dHu7yTo9rWa59u8yzXlnUl+OWuaSr7+J+P4LwfvelaMxIN+83hw35bnNnmxH77bKFfvnaQRVizCVKx",
+	"85wF+uE1aYTulFSlC9yJGDOulC7VDPpn5jIDo7G5uWE/UyGsUxjHHso5Vq9f/tlu++TPGs2qhPWsyTo1",
+	"OrOy6fXLP0csicvR6MEMXwT+WwRq7P6v+B/P099cAw09NBdEwAHVvgRTePbq6beJh694/fLPEy+7JdUF",
+	"Q0099dYIYy3fqU7Xseq5Vx/YsQa0vq4Mzpkb/SF7ShzlRlhvYVGqSwiIPTp5fHz68BFNr/fIKp8+BGIi",
+	"4mjjbM5lVuYiYtxcsuTbZ2dfJ748Rs/nVj3Zxczt2RURy0WRr0HvwP2jiD2I2MOIHY8wwHMyoqgRptrc",
+	"1/leFDzlBU88qXLjCLHkUqwBQPvRaQ+KmfsJNCmYcawGLLGfG3uQeu6k9anbEVwCnuGOwAprMbwYsmSV",
+	"y5kYQMH8Kp0nExio6R1uDhdg+2Cnw7WvSbbvMgkBiDwFFvN9oax3OjoN4AnxsVTZXX+e65PEqUtIIkbO",
+	"G6Kle+Fu/Oc//h/Q6WImU0FMBAzvtPKkwsccs8RDkg/s79gQlkDtNv2h4JeCrdJ5xFI9exux4i1+5pm5",
+	"mthh6WJeplLT7ZCGHRiQZTTAcvUgYtf8Ci5YnvIJS6zvwmeFGczMFV5l7KBDO+gZ8XDZ6RKU+MR/XPvH",
+	"hPVcjTp9je+ff/8Mrp/4MKfEJXODXJSITwypl2qbwO47U5u6D2jE6uYazOX4wcR+QmkM+LjW9c2skhNp",
+	"2y62d4xG9o6GUUUMscWCK0aWJw5/4o3WuPIUKjVjRVJouA7Z14TuQpl3QHcBTBnDTKFzaPQsi/6YtiUZ",
+	"enOppFlQZ49U7OTUxRHyCiO9B0KKDrsTk4hNZ7+kH8OPDOfASa1czEUuUAyDEHA4rcETCq1rTUDiLfBi",
+	"JrngqVbZOsFqU3xAd9MgrvuN81CvIAdEtkZ7aNTIv/uYAxY14BkMDCIIg6JdWMVBa9tpP7V/+uXJ8YMH",
+	"20ym0T4B3ad7C8zgGEQtwBX2MDtxFCusdcCXiMKjKI1vGMEPtG093MnY0xBy82Ozb79b/cfJ62L6Tfb3",
+	"9OnD6//85j++itwc2H/8+5Pr6TfZL//x7y9X05PTq9k3L5dR/X3Y9MF36t///uyriF6J8ZOHV+nJ2+w/",
+	"v0mzP//0n6vpN6+/sovN39JHG5+OHj+C1Xd/ON40yd60t4u2tVmAUg4IUyeohqH6DRRvoQNzo+FsuL+3",
+	"Dx6aJW63KnFND41gZDQwouo4pyz5+tmfn716luxrly6KYjW+fz/TM54ttCnGX46+HIUWz+j48cn8mJ8O",
+	"vpgdi8EX04cng8f80fHgwXwkTtIvZo+nx9au9Tu8zGWnz3LXXsBv/2pBrZMtMcNVrqeZWP7xZrHDF3hX",
+	"V8ywqfLcl2oapi1+9afqfL1rZPBzK36n6B2a84AKUDoVu+ma1aN3gduzDWmw8tuCAMaYDIPQjvZRNRSS",
+	"uZgJeWWlZ8YLqATEV8YAF7T7EAkN8eo3ooFKg9PEehwdT9oSJgqhzODppuRZrJIGUYp15ZzJNQb/smYE",
+	"UfQrIPuxWiqihkidMzCPY/upwZAIOGhNg5jHOgiP+xP6Jw6M7VJuqi2mU6wC28m9Cczsnqn7LDt6rPG1",
+	"39Gwek07YB98lLoR9mbfKF2gTz01zYYYOeiQOwY3v5s0s5qJjArakA1HbRNfuGu2SSiKb5CoGQcRo1Fd",
+	"qDhRReAJet4QWoAqPuc5uHFkEv8Ig4PDb0qEXfLRIEdNkQtKS2ANkdzwVwnac0nmtQOVK3xQLLzHu6fo",
+	"xiVP+WwhBk+1KnKdjZnSA+s4gm8cUjU6OY1sjY64sQo2gbyFD+IXCIuMvMiF4BXkeckKbcV8eidx5UP+",
+	"uJx3KrFG2yQW9uZeYKk8rUy/IbpqH6SlAxdhNhL/oQAqPgjEWT0COPIgyyjmwdnMDrufRHNDd4fH7z5I",
+	"X3exx+/ovXdP4YZ++IaL2zqjzRDRxlEd1uqnOt+bNvrGU540JQ6b8/xDvulvh1KoD9JcCujE5WwBFVCq",
+	"sh/9OVnwzlRIO6ZIpbFIgYwZMN8SyjzBOvtgQ2hjF019FLHrhZwtIHIdK/G3kmeBFR7M0lmwCw6MO4+r",
+	"kPY4zBVUyQFf/R4rlFcuOYLTIw8VA7eu8icJnVW86496VohiYIpc8GXCeqfHD2MVEhi3FgIAGSxJyQ0d",
+	"DMHgm+RIIkr3mwJpmhbWn83rDoKR6iITsXKZb1RkVi8SkRx79MXx6MsvH536sU9h8Alb6lwAEzH+AC0B",
+	"m4ofo9JDdoazZbOysK8IuN1smgOX8kwrJWagSBGHO/yU1mHJcwn9ij9RC7H7NiwXVmuYjQB5sHmk8cAE",
+	"Y+a5PDfdwftSzXVCqS9nIgCInJXKr/Ms2REL3mYgIL76FgvhDE4C1QXYhfqINkJraJkWeONkGvS9iwnu",
+	"/uroVWUfVI6LI+yKQXuL6EMpgDf7VsW1HNR6cMk/dyoVhzLiDQ+qHRvvbUGLRVvCbqBNHffbvs4kHhyo",
+	"Z7NWz6foSr6b3nf5W7C84S0PlsAnw931MWOxbcqVwk07devw7sKQAhBK8XiGZtLN4pCgeHbyh9VUi2Mq",
+	"Mey78x9/GFdFA+jjr1ciAu8ianj4kaMhg0hkoBkZVFNoNRP+T1Gl+CBrbyfw+uWfrWm24sbYh/sL7iel",
+	"vazQZOMEyGmsVw82GhdthH9giUuZSh1h7JFhat70h+wZny2omUcaU4qKhrKaWFVq7lLEjhA3RwDK0mxz",
+	"4mP1Tl78e+jm2+wgwafsRlSDbPWhZeT9BcA3UFbUPJbbTj/s8fuYYt0HXxkhBehouKg8eCi+W5cODOsl",
+	"cI5e55lJIrzGRf9diYI9Vc8LNOEMS6hnAr0fKNy6kuK6wm52oI4RYipLdQHSOHecSSXkgsCStyfa9K0z",
+	"kOTiFzErRJpMCAbMDsoW4OoZpsvCyJQwCM5ePHcVLhvncKGz1PsgD1oXwjCCFzqFNzi2/4QSYpRw9pdJ",
+	"MJ/qtlSDasGuQU9A1B+yF9aHQQq0JVXoULoGC32odWWmU8ESuOav6IGk1jkgCVzlTGAlOYnE+jckQVT3",
+	"ETYZdTBy+bg2yV0FKYEIO2sWDzonszaZ7sqVv9jLXuBVtwp7HT7ojuCv61PYLkPr3zKomog8ahru+wOB",
+	"7KFbZT+cKcTHbBNzgT6BPdrUJphG8g3nXSntr4PcdatagZ7zFrnUQtYxz4WA8tlYAeQOK1XqOOlq7Kv0",
+	"pAE+CSRmFX8KSgJrhG8xguW4Vg2yF900TSGzjLxWFGo9rOp8nib9RpJ6UhfhsbKytI4C7GJ4jugoFNbE",
+	"JPIiF0YUJiA8CnLgp32Qs3uK5E1WODeUTLvz3A0xvLOZvPZdb7mr/FMD02gUROwvwX2e/pAV//gC8GtK",
+	"hb+TAMykKbbjbVTcRB12ZJvUs+Kwt/FnmSJeBrSOxYogbXremI4CGzkKrM9+ZA2vdhLfoJXOSxusabXy",
+	"RqpZVlpLv2eEqCLY+O4rvBrWoD1h3bSst6Lj2oUKpY3ZR9zUntADnlB2vdBGNJfZvhHSL92ZPPrkeJHC",
+	"1d7FjPSjEp4bqXUjH7z6DyCL7Fdo8mN7S6ax4LtEU3g895BObnC0N7A7dcMztpYKJKbQ60b0nsBdv2di",
+	"NStzKoWxdlnPsafZY9aP2OOtkodhmyyBh891jhPRSkSxMtZ1bkhEA+OmyCdchyPchx2NTgA8+92pw+tL",
+	"CpQv1Vv2Hte6lTl78PYBu8hl6tbOYzN0QseYQCC0UsM+jgKgmxqYzPFHRpKBBb2JLKltuwOBeYdIqK3S",
+	"roPvzJE9+FXmUmSpwYFdGyWmRJwK73TXJgTvS2PEqsmlMmTnFI8IooMsD4FSXfwQoL/KwnO+wEOmfHYJ",
+	"Yf0qWIgQoUpcu9BeD+UQumvgl7lGVaR2kQUrVSGzMBwoVGr6k1gBHA3CsXh+toglF8L6kwnEE4OFS4Ly",
+	"AEK8Y2ctEb5YeYr3KsZ5waXCx2BRpLhmtYgpuYUKw4IGbwjDgbHCMXqnJyfN6B8jeGWG7rA04CL39wsK",
+	"VvXWbSYbRgBvEPar+ZhYeelYVHaG/RBw9ZP1N9/cJszsO8cgR3cSg2z/pod44yHeeAM+npu529diutD6",
+	"0txflFOz0kV3Buvbcnq+0sU9w+geK/FXWlpVRW35T0RRrBldyPhq5QBixjX6GCjILq1gLuyZQvGZ/PuA",
+	"bhycywvFizIXg6sHCethKyn79vuzp4Pzb89OHj6K2KVYO5JAiPutVmAiQyUdM2KWiyJCutlioVP2RzYv",
+	"s8xP4PXL5+yPLOfXqJL/GD6cPsjglVwKU/DlKoFoYGsDNkHDBE3Xxk0dVWeqBQYvl9ZmgMo6DlzHMHKs",
+	"lhqvVOxhhReapRGOeAyZNLecBsoqOZvaocaVQSHtH787//EH9oc/8Dzn6z/8wb454nEej0YI+cv01GpU",
+	"KAEvAFkO/xCxUmXyEr0DVGBUWZCb/pA9xa55XypsIg8359sdoCQgF5DHR93kpux67p0StOeMZ1gVokC/",
+	"2y9nJhARXq1Yqax6RpbH/JKgBNpvYgkgMdFfkiH7EeZepylB9IFcMHmhdG7dGVwLmQJ3JOpvOsJ22Fww",
+	"cylXK5GGxZyjds4hWKRv8dT8hCdil2KtjtDVg2Cr0Op4Hp6O6rr2A7JV+wa9xQ8JqXNLa/GGywW1mcH+",
+	"K8J5gpP6Wsm3bCmzTDpwjd2z3zhh+/ZJfvHg4aMvHz8a2f+DpS4Kkdtn/dfPo8HjN78eRyej3/7XUUfP",
+	"9Ie3MVr3wKeNqkfw30Cy7mA5Pq6B8fsBlq/hEdFe8acJP0Sgl2n7mBbVbPfxSmwDH7W/tyjmLvXLNrUv",
+	"jlFJliRWvaT4CvGGSnvK6YAj6lB0dUy/LcTbUDVbYRYf4U8FXjvEfzl1i3+ka0RSKXE363sGZCNAf6Iq",
+	"B6frgylgBJIGycMqBfxg5AGCfBdcUACd6dllXS1zlWYidSfKiKLIPBS/GTsSrVWZzxbcCBNtIvgboiJZ",
+	"aCUG1MFX/73noP0liAjQvmJ2qcvCIYtCrBCJSHC0mgYkXd136hHVX6UX+cxX8mHbMylKq/68rmxTlXYP",
+	"hfc6DJwp5JADlYruNe4uwGiSdjphGcuI/a2Us8tsjZnda51f+tIiFzjhs8uL3DoQW1QxPmNPTeyPzKYW",
+	"pm0aMb/9K4Otsff9zfjDz/aXf/7jf94knVqwecz21d4no9Mv90IGuTUtV1vez0DJQQK4wsHUOf6BpSU+",
+	"XVhZgBW+tOnhXPQP2vAjakPOSDLAJ9tPGxYiU+u33drwFfze5qb2HD10kessonJLqS7Ql3Et1HmKrk+g",
+	"OqteqlbdiTMaeGkwEOnJw4fHjyvf9Rn+oSZtYpV4RYkDNOTMf7frzYSUQM3/nUGE855h+PZshbisl2Jt",
+	"dWes3k95ItPuNvf1PbVnmtvdgDwR9lv8oqeGPpdUspBYh+fAuiNmVkJYdW7V26BcRY7pxr4i8DMhNG5N",
+	"s+KHBSWzJiItwjrjhiX2WUOKvyWoSZNf9LT6k1ZVnh5nndxUq07A73Zqlb2nVt3XRcUdsadehM6N7j3r",
+	"ACj32andSrDrvNy6K0uHA/OZ7b7sLje2eVRv7Lt+Qo5rbWccVPpBpX8YlU6nbA+VrvPLeaav70O2sVuj",
+	"fw9gnYj8CbwZvtLTJdmqPKX3Gdzg1Adu3woKlkid8xQaHVa5Xq4K1kvcX17AH5CuK2E+5yjVwIFoOGjd",
+	"Wq1ppq23Si3u7tFNRBEsLWXPA81K1JDJlUfXPFNEaZ/rTMRqR14wZJ3yb1wBktqHpBSrtSqlldzoXBQ/",
+	"0a1nF/jNbkPoNB9zRwLHzWGXxHGrGfnlbC7lgYTi8xJcQZNnwXh4SvlFQ1TRT22yChkQ7oNpuSUkJ1zV",
+	"hb3O+Ra1U4rWLhjLPV0WU/sdoN3KARVYiSEV/n0SqwSG+gFGep6OmSqzLGG5WOorJLLtcTbjyxWXF6p6",
+	"CpQ/INYblLvj7/dMrHBOJMxogoE0Y/sJszPFaI5uRD9/8E6AhIeGGLMLCfxI3N8UiOlqkaBFgDq+Nq5b",
+	"WJXvkYEfs563yv0nCs3++7/Wlu23JFaFsAsPYCM3k8ZbijRidQvS+EU189uXycHDDpL5UDHxuYryUN7e",
+	"TKKbhV7J+XqXGVo725A0V6KtSwpwPea5VgXrnePQfXYt0wvhunXHUGEWK87so1fA23tJD8DrsC7PypfI",
+	"4/oMKKnO8lJhzFqaplJBLHcc9J6h1RiyHwNZDIW04ZTHVCQorqQuDbxVpo0wsUpoZZ4payCnCWoMP5Dn",
+	"SiMdBsV0GH+pNEmz3yxWTn/4tJQ7zDw03Z2cJ9jDVBRcZiz235NJD6iaxkfUtrWPwL6B9Yz8ESBZIuLO",
+	"aKwIs6KxteWW6JKEmy/thNtqvO143EGgH0ztz6+i7awo+GwRygMySQPRioJyf0EP5Ug7zPbrhaBuiWb9",
+	"UqBnnrqfFAAH2P//PE3YTBPcXEQV2ZDFrklWo8t8hqguYJLTQFitfJ3LQpiKreQcLk6YdLEF+yBrvQPo",
+	"as8zLLuaa2+6topWP80OwRqr+OgH+z4y3RCsA5bMzFUyDpBaKsYYe7UDkwF61afnf0EEG0SpCHMVrx13",
+	"BwsgZVCnOPgqBLPgAWmLXNodnbBf9BQdhBXPDbk9WDYO5DD2r9ixh0QippzZzYxV58LusaQ/YXOdgepw",
+	"TEgbDsTMXN3/FdfKOgwMewYrss+VtloWe3keMvAlIPcPD0fIDBzz5P4vemqI+p8UJ/QK2kFzVF+c8jAT",
+	"NtNZuVSYQ4B6BcwvQbU5BDSB7ZUb3DzJX5P7ZsVnwowZ+oY4Vfv0wOdJIv8d+4D/k5viB6rJz3j134II",
+	"aJNMzsVsPcvEecEvRAKsO9S2BNkOnKWd+aXVrYQ85qwSjmSzb4ucYwfDkL0ITDLiomJM6XzJM2mQlPvZ",
+	"8PjRqXVg80ABc4ICsne7p8EHA/1NXZrJnEurgvtI5OPZt4LKylE0Go0YHJhcXxtoVAAsRtwQuLep/BW4",
+	"Fl1V4dlqVSdiws9V1SEGla4kImBXB1bVxK6ngajlSs4u7e3uJvv3iInMNGSNa9XSShi4SaTAp6QJVA0E",
+	"jmMqbKm2ZEbwfLaAzYaJrrnAvXQ8GjHAii/kEpmhVIrLKhUzazVr7nMq6hRurx+PGBRvDFjyd76SIk/G",
+	"9XmvSrOowGYaFvF/wi3s73xlJhurjOIAWV0y3PMoUuiuCk9yGKtXJAgrpuRKVCT4C6YBvE3qVYietzBt",
+	"nY5O2f1YWbsVxbDS/o6BtbOt2GnoALAkpwDtW8Er2xHeJ4SL0r1aU9QVO8IEThXdfozAPemO7cmnNeW4",
+	"B5FwuJhM6WvgNiXBZZf8YF/+Hu3Lc8JCbW4QNGBC++6G9uX9Co27HbflJQVt93s6AuqBtAhEQw/g/axW",
+	"ALuM8Pit+pswjuZRTTZJCEmsViLtT0JZs2lqGjbLBM+xdgGHnXF1xQ0zC6s/rY1YKRuyZtMU7EQGlPuZ",
+	"vgCbudINVOoA5IQp2gBW8VjpN4cGOlDsAMcFthTfLX+lCd8PpG6s3sn1V2jydoO1tErauwU7aWoKqOjG",
+	"ZEA6YYndgUOZJs4wd6/4Lwcm8LmhQtmT1TzgwXfskDTRTgyUwFNtig9KiCNugJ6DGKFj27N+mrW54ceo",
+	"ajbSuTO8AKibZ3hFvwvjhAJjAvA98en2rSAzQpa6tbinoijWf3WkIQCwl9iREoQar2GbgxziyxV6CP4n",
+	"e/mE8VjBu1W+gner0bO1TshyVazBzG7mcfZAMGg58h8ExcB/GreIXeAE9jdg0G5FJjgefTLQBPRGNwI6",
+	"oUU4YJt8MGyTm0uUnXWAdSnSCzholdgSmm8NIHVicGCU5b0hgrqDyp6dEuz89km4a29lIiSYAm5m8XYF",
+	"rZheMReaLfiVmCDkgIOtS1kq58BoW/iaWhR7ASI/jk60EBIrlFHw9ew/XTwqIPZ2xl0P/sNeEHjUGyPj",
+	"lBCSImBbbSKpwLVH0c1EBlqcVjxtWNJ7o+n6z9zDRBmz/+hXOq+KQEQeqJardVUp0XP/FSs3FsYyCP7T",
+	"saX/eI4BPXe5ac72/q/uJ+Rfj9UmyKJHw/C1bBDJcyO9An7bkPh2yH4CxIfqErFcZbwQWAV3kfPVwkWl",
+	"VgQuwgtW0FX3DOspce3MP6x+9r/Gyufu5hU6UH02FKE6PTnpbzBd+6fjhiO0jVhVASSeplh4gvSOJEic",
+	"4+KiMxFcUhM3fQacr9kaI7mxMvxKmI7CO2cftNWn/ACBJIip5XK5pIJsJUQaO+THUsm/lWL/Wo/tqcNY",
+	"tRR6sN7J6LgfVeF5dtyN0OvE9K2i81a5uTtB5r1patCdxkOk5neNpXtdHY29AjJBHmffeIzPXHUEYmre",
+	"FoRZUscvZXWQC7wAANBG5AVGAL1rtsVgAGMI3BuAXCRNLIlJP8iuBRT5E1Ya4Qi2WXdcitCe1LoKLn/Q",
+	"GAyI0FjdXgzGXH0C4Rf/Ba65OYRdPnkBgge8xUt6ev6Xm4VcQu4WvwkondAYfgxmDQoEjIFEnjoKBIEm",
+	"lzhWDhSuS64cjzqiLlKRsILozJD9tMB2CFGFXUyVFseWJ2vg0gOQswmb1qi5zgu51nR3rB76Pr9elRSk",
+	"v9TI8FolGGsXYLEi7uwbRGm+CfJSIBM+rfhMGKB5eKcBmmCV9hVraJHTDgq3qosfHiI4H5pz5kai6aax",
+	"G+f/wUlHf4fxWa5NVTpq+h0Afx8iQrPh4AuVDn7R0wpTs93NB2Jt06y9CpqxNk2UXhLo38pQSftjpjRT",
+	"4tqBZRsEdkwj13fsclS+vAO5dqhUxbqis2pVC7YWhctnmYKvQzzNHmfWv86hRteX5C77HpESZgp1KGBz",
+	"uVqWGbwv1tieVfGIIMpt7wuzet4APDmBVoYCapSJ5bndpa0R9nfaY34q9pFt4veZSt2e/E5P9+krrl4H",
+	"dIJdG2mqB90mvuQtSdbv9HSXRP1FTyMoOQg/7sEcvGN/kgj7Q6GSl2pPr3IhTaHz9b70BE0JtVFNynqF",
+	"MFDPbzwxQAQIeCJliTSvhCmSfhSrIPVWZx6oQX7fOKUWK7BzILbWVvslCyr/euQtvfdIqH2Lq3cTgfF5",
+	"MQu0JgGs3IZySLvwRuf2k01YISk2SaTJ0zVLKNB1ViTMDoMqpRPBXOfFk3W7CXrkRzqKPNtr+Dcos6X/",
+	"drRy7oeihMRRLi8urFPwZN3KENue7sgLlsqcivW2TPzHHJEV2uZuxw2mzeFf8Mc3HSgJtyfib5LZbFgq",
+	"9rgfTOQPl+Ssy2uzp8Dek6mhUa7qDeNos63WBAwugCeD/OqA0h6rpEoEJf0I6Q5zMROqyNYe45koY5xp",
+	"hwDvzb4XL8ytjL5BgURTmKMH7wX58QiQ9d5Tkt+8JqKVOepjieE/CbEisHj/FV3/nJUoE1ocYCoOs547",
+	"ksYQVY9u6ItjKP6juP03EV/Bnv+9tGLdmTS7Do7RPlLMfohaNqOjS1XkFwJjfnxpgs4haIAIiiGqbqCm",
+	"PZpU9RDJGGq6YnUp1p7Oos41Afz1IJB6vugKVbPLdHBWiLdEaNEH7G5DZwsZsaASNFbPgRcrF0uinqhp",
+	"0ipzuonnwhpwLuA8Qyx+wKn/B164IvsTqUSuv5OTiMXWH7A/AGDn13aZzuA29grtn/gI8BeahbLVcEYU",
+	"DJrGepCDoVqBlgxMmE6v4bJRgOamZTXv4+HXogtt6AQRM7hzEFY9VvZrunSNuA5gEjpZJ9x+/gGLqHda",
+	"/K4aBpXkbQakbpN1Inzrz6T1lvF5QQAluPZR57Y4pOB/x/QS0MmH8WlocthPdW0DZLlBBMVQ5FBfK1ZH",
+	"w6GAr3RYB6zXqKkCkqFYtZl/HKEbdxnqjrccWYKc0lxGseqwlCYsWYqCDwtd8MyapomjIbL3MZ5lTSud",
+	"YHpiNRVznYt90HIgz1Y6bsgGw11QcxgrD3JT1UwF1QPv4wY8WdeBanZK+RCjo0PG177uLRRlwqesNoJf",
+	"jC5jHz56R6rvRpXYB7dkT7ck1E4mYtygk3JsF8fIvzuy/uTgkHwA6e7PMivBHOXvgqPjklI7knphBUVg",
+	"4Luy482EngPZCfJeAEXsW6ftYQYEYOC5UVaUg/ECAewqVwbSV+RmyDpShBGrM+HEKqm94HA4tK+W1HAL",
+	"nhfgfhg4w1hfC/Y/MQ+5xnXu2GxynZazgqV6VqKjI4uIwCA2snch0BAvmLKSgOVcbUjusPFt/7KJF7Qy",
+	"n0As/o6zdC37UOeQw8XEzEHIfAAh47YbVla+U+otL9UO6XLusEOwFqAA6y+UKX08S5iVR9Xqelm7UV5c",
+	"txmYnyH8hAz5KHtb+l0RX5D+ecGl6pPlWKHZRnWwSCsTsMIeZceahrm2gmET6BFBTQyWn1c4j0BMAhj3",
+	"CKd+LVWqr6GUAXf6bB05Xo4ISeOWXGb9iROBlVVCsCkQS8J9UE3DPQXA3e2Joux+vllaKlQTBxPCKHmp",
+	"xlYGQkkpAYl5ZMlqEnZcGAM/IODt2MUET7XRkKBzNs0BE5jTT3mJtU1sweGbuoVXur72PTuadTN03sDN",
+	"7MPFzabtXnz0IhOAzJKmseLN9uhCw8TXuswrSRofUWsOox3k7ooYZ/+m82vrE0A/td18sVpw0A2pMIVU",
+	"aOC76cZHZ2nqAVMckGbHQ6NaBVesnp7/BWuUZZY5EJuoo/oXP5Db3jWNHK4T1CqvOHx6nduvtIKyWtDb",
+	"G60a9GLImGNYJuaFPUupaFKy9mF7vdBZ5otoQgSfOtpOhc/Tnum4SawMhMnJ6LjfirNfqqBlY/8yGPw+",
+	"nxetavCud9Q5sl/NDaPk9iFY9XsMVr0s1c2bRQy/2tJx+DLMeQQWQrPRy6t0gG8yoF2CrEYtjQE12jnI",
+	"4uVKZlYDtGQzHIfWdoj6WLVh1Fexpb+VorQT4lfCsB508DokqMgZutdSGWxRQaAPcFiqkJPBkJid5lJw",
+	"BU0iIJD/8IcfV4VcSlPIWWhYDP/wB2hfrN46ojbDK6BszaRAt4nJeZBLihVdXmklMNm0EpOqxNyqohAH",
+	"2vfmIAdsLgBlDvsndWnlvF/6ag7ZNV8bP5Ue5M8Bgi/HxaDX+8YbD8a+UwBVB0w8JuiGBKyWqiizAsFG",
+	"tDHz85uECVXk61itRO4Kf+zQrJdAhixBLzQBHxC2188P3iCCHfwJ9tnPozfDwh7uIumPY3U8ZD+0lPja",
+	"h1MnLMwugk0KVxVau8iS/ds9wxJDeS3YmYyxhB5AdOceVysYjrCyYNRftFTGXVZoaw+IbD6M1Qk2A6gB",
+	"WmW4Tlbni7d8VmRrXB44CpioixCc29kFUs300u46+xirxWF2m9BegAxOUVoYsg4Jtm1UZOZhjLXCjSut",
+	"7EZ/MGTPAhw8eE96prX9qCijPtlXFXjOhbwSfn2u3a60bwLt9CyR6koaOc1EgpXJC52l7jncBLAdw1iB",
+	"21+7pZoOwJ5daDeJMfNXheMa6jOG1iVCbIPp0HS1mlkzbbXgCrmX0oDTiex64y8AcTeM1UMoWbH2lkQs",
+	"t4E1a4LZFdcaSKh0LurTNGh0T3OuZgth7WwAEyk047gbkdda5AMn+3HUCQsAihwaPhjgbgrMTgGtSnca",
+	"YUR8FJrgSvi8MlR/43IrIS8WU13mhM6JdMcQH2uODyNifyHeS6PDAR7G6hGan5tbx2/X2mpAoSc5Dwvg",
+	"ymI9f0BXGcJduiOLZFpJfxwuRZrrlSEgRlxf+wZLiDBxBpY5DgwjlYpe3CqYYay+aBco1DMAjqRTpWO3",
+	"pwNKKxh+uq5g/BlrQ3V+3AQcXDqI7SV7/fr512bCZnplRfOFKCDnLFMSyq+CigYAnESwA7ZH2t9OGMQ/",
+	"JIWo0wUVD4x4veAFRNokkW4TPsJGAUAb1g64jcQLt6UOgBjGdndrTuqTDSournhmRXzLZH8IwB6IKY5P",
+	"dQl44tapHICP4wA5wT+jd1iIXIxx4rFqjbwklcrjxYYjDw7Ne/hZwN22uzKhFRCRX91253z4iM8mr482",
+	"Xxrm82u1GweuhINHtQdWIpjLoeMDZtyerpUDHDH7luJWMRJ3pzM8pfWZsowwPswCoGyma4dQXMN7MeVs",
+	"ESuMnlYhS2dG0JdBwJjIAS1H7NEWfDMq8G06fUY3OmatKATAbwHx0uWOroxYdRfyWmGKhIUDqRyC0A3S",
+	"8w4w5oMhmPkBd7bImqAetzV1/uhDpc4b2yRkxHiXHHrxiefO3Se4UWeCW6JPXeLfeUFutVR7izdTDG6Q",
+	"moJgS1d+KgKZUCpZUKaK4k72rwhw5aHAOmhvgG8lyBIE1TlYPUupogZNoqEoDAQmjHZJZmtIArholdSw",
+	"pwQtXPtfP+bPADqePCT7xlP4OVbeZ/u6WojEedFTna6pJyqoaZ3Uqo8R5Un8reQY8UdPC9L3PSykHY0A",
+	"a8AlauF9DECcOFce2tebwQITAQaUtSxjVaXtPFeva4L1abQgeTYJINwJKn9gCnvMUC+kmildxAoCSU6i",
+	"P335PUvLHJ1HmG2PWvt+8uxo1nhM+hHBrzjCawQjg8xhrHqoatagYaYCRhIp0phtTbd1p8ZiFebGCqhj",
+	"BqAGAtrSeW137ZPCiZX1tt8DUWtrvsUu2nvkXOySfV5Jl8YLf7qJFy/YDtmX37Gv8IrU4c1TMFhyCxqU",
+	"F7NFWxamIoZobVcB3Qcgi6xHgH8TIpOw8p7VIP+wBWODJCccrrsf43vq3Ajqx+IjTyeJSF3vzifZ2a1R",
+	"lRvvGReptyTcOEENC34nuKmAW0kPr4jUXwolrnnGcrGUCvuHW2Fl7f/sSSfvPI8tdPJvPoGQDn6K9HfI",
+	"lnY3iGGU9bqhCHMuQBfU4NeUIuAtUc6KCszhMOFXtRqVQCeG7Cdr0VEZTqwCC5XPCnnV4KYMfq6JtRAG",
+	"GDOWLMH7k2rMiv0cK3mQU6w+7U1EmirajktAfJDjWAksckXEihqqbgcw0G55GatOgSlTFzJy86hqoHZh",
+	"DH4CAIPVMnPj3uCAG3PHlg1+u91CYQd2YMiJ3d1nx0qV2QOVkJj/wf58ptJn9kcsX0fWUcT86ygPkYbV",
+	"CkNaof08MMADVywXqx6e0LaHf4WOKitVIbPWkhXpalpEWpMZeh6r7iYl9kF7lIJC951WT14KlgmojYGu",
+	"aEPA3ALX2ipZEibb24TaVqs99DnnmRHe0JhqnQmuPhFLo6r1PxgSHwjcb6fAuPMGDDBk9oW3vxEyPx5m",
+	"WeG0ewMjBEqJHGZ/ZbPEKhQU1rcyTax8uRGow5CqC4gB3CgYNmMoLiDo+prhVLdokhdnr55+2wX1X+iL",
+	"i0zc/7Uypn5LkHrAkwg4rD5VdfRVgu1CYM5nuqb6qD6+Vj08BzG2ENJfxMoFpVkLFUAPK5saaP7BK9o1",
+	"qSH5A9SBLIIWhKoFLOxueld/tRacpsOAEb1JC98qFhbwsDFsYZ+3zWLDjfaU3vEm/q3ffrUoAu5Swwrd",
+	"ccKqvfpJBgnb1+OOYoWb0zjA/B8ChzeG+bcqoZKtge50+8t74K3COi1x/4pdMLNYY1YPKkKLqMPOAWKU",
+	"ijLG49x0I7bEKvYanj3/OkxxWTXopxa8bXxEVdsg963ygnhPbOcHeiA+Yn9E4apzeSEVz7A0tzcrCzvo",
+	"8WjEZgue85mVfv0Ie6lQ/UVYfeneBfUNzNfxw8RKpiaqLsHsjzWD6+mfgMPEFwBv9EOFKTXsMKJwhuuE",
+	"s0ue9t9HwdhVaiqXVtfeLfW76IowFmofOAl3p+MT8luvBsf7sRpl705q2wU5xCTuOiYRSJKNrtAbi8xM",
+	"mmLD0t8bnqVheDbs+xCxtotHMlaNimBuKJ3/EEVRwLxfEQ/036O+KpnLzAqAhCme564sAsnZjRBUdkBi",
+	"YoPbe49CrOapMjeyUbHluM5MZifXiZf9oczUjwXL+FQvl3xghL2hEClLLsV6DLXNSVVkbyKoOddzFng6",
+	"C52lQ/YnsTbjWPmkXyi0QTuCKpIUFYaBIyzygI5bbqiDAMupKXpth8Y23uWSY0uUi4+zXgLhL2jIgShO",
+	"0h+yZ3y2YJdiHVT0z6CrhJXqUulrZX+0eptxtuTZXOdWtfv3C62IIXuG2a4xZjLHOaa8IvJj8Zm426q8",
+	"WOeVHZEq2vVHHTmxk82c2IoXhcjtUP/Vg6f9/F/Rm1+Po+PR6Lf/pif27NL8Nzy33+9F+13X/9//6+jj",
+	"ptyaR/KmCL8twYND1u0Dwvy2re+NVVlLqGZLZcHThdam6QRA/V2gVvNSmaGTBFSvxYwozEbgaqMmIfw3",
+	"CCkoD9alydbNzF3E5JxxtY6q3k5nxY9ruQPIAeK9VpW65/cn1RRRWISUY52zvK4Si/UKWsgQuggWNJZU",
+	"PD8R604f+o4rpK4IIi31tCI6Pf7nOrFjHU3ZV/2dgsr/RU/bsAioVyYvlZLq4v1YMOhdKnhErOlorUuD",
+	"Dfe+XgasI0Dt5SwV7l8dyv5DFWDcVuFa64rcUeuMm8ZOr6bzmx+CUh8iKHUHauWs9Uzd3GEK4EU6/aIQ",
+	"3sxTKRfw8Ll3LZBWx4w9L9wGSBkDllxrRcbKkTM4+jhgJSrkEntWoa98yL7TU+KS4LPLi9xXO9fRlsZI",
+	"MwJRmYp1pHZJgJ05yEuVRK6as6OnseoMxJ7GzStq9fFJ3/cSE9YMPt5HjJ6e/4X1fK/lQC7tLkoiAkvY",
+	"3VqJ/aFPAQbAgMOI+swL6yYwTIXZIFPvwwJRC1RaFzmfXUaY7I4VtAoT9udGcn3C3KfC+3uJKbETNaL+",
+	"f/sfFRFQH4mJgeA4zYEi1Jf348zdUmXO214zPp+LWVGF2CJXG9TGU9BHhG1H5pLC2vyosrVnoglTbCZM",
+	"xlcJEdZDylB29uK59WOQ2DC8EV4kVo5DcMiep9Qhis3D4AJF2KuLLdC1EgCdhz9RUwR4umJexGoj/c5y",
+	"DlcWC67YnIfQGSAxiEg9+FbwaaWpWA4hhOhKP+0QtA2gzuCV2wAAL2UPVEUoniLUaiJTk3RVJMSqOxzw",
+	"nZ5ibYbYKxAA5VWpidAVDfzknp3BVzyaRrOkH9VBCMAmI0f02HqUZxSwjhVwxHdXtZ6Fw/yip883AMd9",
+	"vMnUvznIqoZX+vPR6PjxyfyYnw6+mB2LwRfThyeDx/zR8eDBfCRO0i9mj6fHo6Non8uOj97YkVeZToUv",
+	"n2jzbGVqthpDshBLs49VBM1pz/FqVyPq/un9VZ7nHIJ/pliDI25d+5YwB5w52r0VCdQ7YrzeqD/tOz39",
+	"CK1pVv3sgctk2JwY31vP08GH/gCtuohMqOew3oFBYz+RtWXs1WJW5rJYg9CZCp6L/KwsFkfjn9/YrctX",
+	"8k9i7f/yxt6QX7ULqTNk6mfJVBTFGvFBkqPoqMyzo/HRoihW4/v34ZKFNsX4y9GXoyM7Is2qOdy3gmfF",
+	"IoKKMqmQ4jBlS1HkcmaG1RE4X5tCtB20sxmibEfMCGNAqXloIDLHSoMVXDQUvGdbnytfGtar6cd+xJYC",
+	"YBMiQFUpOEUnSTPSs6xCmMoM1NKVFNfhxO2wLU87l4UY8HRp7Yci54VVib4Og+krkbe0OIcvYW9tWw7I",
+	"4q1yDfm3iHiGrD7ORHohIvZvZ/8nYrxMpUZycusGz7Say4sy33iIHcy0POV5W69dmBZLG5kCXhQA6UcB",
+	"+WXwkMrubun4dfNmU26q16lKpf/t7P+Ei+2vf8JNa/CZZ9kAjF5IiPoBK9vKmcu+ALsavArobw78pDLC",
+	"0RL01rUd0JvAMicPIBgWjmn7VFmmL+wcc67wJztBMdN5Cgif/vvZMQGNy9TWNctMBz0d7FippvqtlRsw",
+	"hi4LCNMEI9iv/LZlhBdBfhjsxWm5jtiVyOV8TagzitrEaSS4o2Wkv2g5E8gzQ+2Y2EGKwKR+GwcjwR1t",
+	"y4WdiBErpMiZKaf+R1PltImSoP5zOE2+Xnbs+KeeJZavVob1qCU0Yv/JV1Lk/fDUrFZtI7wUplxC0Wy5",
+	"Aqwy1rNy+3g4Cm9+jb+1SQwQyQNg5BFX4OxYMx1iYm4jYENV+ErPrjpe6KWYCWllPIxCA8Lg0zU7L3K5",
+	"EhF7JTK1fgvj0wuH54EaVo9+e/Pb/x8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -36,14 +37,18 @@ func HashPassword(password string) (string, error) {
 }
 
 // dummyHash is checked against when the account does not exist, so a sign-in takes as long
-// whether or not the e-mail is known.
-var dummyHash, _ = HashPassword("betty-timing-equaliser")
+// whether or not the e-mail is known. It is made on first use: hashing costs tens of
+// milliseconds, which every `betty` CLI command would otherwise pay at start-up.
+var dummyHash = sync.OnceValue(func() string {
+	h, _ := HashPassword("betty-timing-equaliser")
+	return h
+})
 
 // CheckPassword says whether password matches hash, in constant time. An empty hash (no
 // password set) checks against a dummy and never matches.
 func CheckPassword(hash, password string) bool {
 	if hash == "" {
-		_ = CheckPassword(dummyHash, password)
+		_ = CheckPassword(dummyHash(), password)
 		return false
 	}
 	ok, err := verify(hash, password)

@@ -63,7 +63,7 @@ var (
 // operation has no entry.
 var Policy = map[string]Rule{
 	// System
-	"getHealth": public, "getReadiness": public, "getMetrics": public,
+	"getHealth": public, "getReadiness": public, "getMetrics": public, "getServerInfo": public,
 
 	// Auth: the caller's own account
 	"signUp": public, "signIn": public, "requestPasswordReset": public, "confirmPasswordReset": public,
@@ -98,7 +98,7 @@ var Policy = map[string]Rule{
 	"getAdminOrganization": admin, "listAdminOrganizationsByOwnerEmail": admin,
 	"searchAdminUsersOrganizations": admin, "getAdminUserOrganizations": admin,
 	"getAdminUserOrganizationsByEmail": admin, "updateAdminOrganizationLevel": admin,
-	"updateAdminOrganizationTier": admin,
+	"updateAdminOrganizationTier": admin, "listAdminMail": admin,
 
 	// Payments: developers may look, admins spend
 	"createCreditsPaymentIntent":                 teamUser(Admin, FromBody),

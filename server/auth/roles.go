@@ -18,3 +18,17 @@ func (r Role) Valid() bool { return rank[r] > 0 }
 
 // AtLeast says whether r is min or higher.
 func (r Role) AtLeast(min Role) bool { return rank[r] >= rank[min] && rank[r] > 0 }
+
+// Roles lists every role, lowest first.
+var Roles = []Role{Readonly, Member, Developer, Admin, Owner}
+
+// Above lists the roles higher than r.
+func (r Role) Above() []Role {
+	var out []Role
+	for _, o := range Roles {
+		if rank[o] > rank[r] {
+			out = append(out, o)
+		}
+	}
+	return out
+}

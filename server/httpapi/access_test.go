@@ -174,6 +174,20 @@ func TestSiteAdminOperations(t *testing.T) {
 		if res := do(admin, "POST", "/v1/admin/organization/update-organization-tier?organizationId=nope&subscriptionTier=tier2"); res.Status != 404 {
 			t.Fatalf("unknown org: %d", res.Status)
 		}
+		// The outbox: every message the server wrote, newest first, with where it went.
+		var mail struct {
+			Data []struct{ Recipient, Kind, Status, Link string }
+			Meta struct{ TotalSize int }
+		}
+		res = do(admin, "GET", "/v1/admin/mail?recipient=ADA@example.com")
+		res.JSON(t, &mail)
+		if res.Status != 200 || len(mail.Data) != 1 || mail.Data[0].Kind != "confirm-email" || mail.Data[0].Status != "kept" ||
+			!strings.Contains(mail.Data[0].Link, "/confirm-email?token=") || mail.Meta.TotalSize != 1 {
+			t.Fatalf("mail: %d %s", res.Status, res.Body)
+		}
+		if res := do(ada, "GET", "/v1/admin/mail"); res.Status != http.StatusForbidden {
+			t.Fatalf("mail as a user: %d", res.Status)
+		}
 		// API keys never reach site-admin operations.
 		key := env.APIKey(t, org, "admin")
 		if res := env.Do(apitest.Request{Method: "GET", Path: "/v1/admin/organization/organizations-list/" + ada.UserID, Token: key}); res.Status != http.StatusForbidden {

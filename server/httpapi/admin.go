@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"time"
 
+	openapi_types "github.com/oapi-codegen/runtime/types"
+
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/store"
 )
@@ -204,4 +206,38 @@ func optional(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// ListAdminMail lists the outbox, newest first.
+func (h *SiteAdmin) ListAdminMail(ctx context.Context, req api.ListAdminMailRequestObject) (api.ListAdminMailResponseObject, error) {
+	recipient := ""
+	if req.Params.Recipient != nil {
+		recipient = string(*req.Params.Recipient)
+	}
+	p := newPage(req.Params.Page, req.Params.SizePerPage, 20)
+	msgs, total, err := h.DB.ListOutbox(ctx, recipient, p.Size, p.offset())
+	if err != nil {
+		return nil, err
+	}
+	if c := p.clamp(total); c != p {
+		p = c
+		if msgs, total, err = h.DB.ListOutbox(ctx, recipient, p.Size, p.offset()); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]api.OutboxMessage, 0, len(msgs))
+	for _, m := range msgs {
+		o := api.OutboxMessage{Id: m.ID, Recipient: openapi_types.Email(m.Recipient), Subject: m.Subject,
+			Kind: api.OutboxMessageKind(m.Kind), Text: m.Body, Link: optional(m.Link), CreatedAt: m.CreatedAt, SentAt: m.SentAt}
+		switch {
+		case m.SentAt != nil:
+			o.Status, o.Attempts = api.OutboxMessageStatusSent, 1
+		case m.Error != "":
+			o.Status, o.Attempts, o.Error = api.OutboxMessageStatusFailed, 1, optional(m.Error)
+		default:
+			o.Status = api.OutboxMessageStatusKept
+		}
+		out = append(out, o)
+	}
+	return api.ListAdminMail200JSONResponse{Status: http.StatusOK, Data: out, Meta: p.meta(total, len(out))}, nil
 }

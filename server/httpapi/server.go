@@ -65,7 +65,7 @@ var _ api.StrictServerInterface = (*Server)(nil)
 func NewServer(d Deps, m *Metrics, g *Guard) *Server {
 	h := &handlers{Deps: d, guard: g, throttle: auth.NewThrottle(5, 15*time.Minute), resends: newCooldown(time.Minute)}
 	return &Server{
-		System:    &System{db: d.DB, version: d.Version, metrics: m},
+		System:    &System{db: d.DB, version: d.Version, metrics: m, mailer: d.Mailer},
 		Identity:  &Identity{h},
 		Teams:     &Teams{h},
 		SiteAdmin: &SiteAdmin{h},

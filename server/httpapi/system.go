@@ -6,15 +6,27 @@ import (
 	"time"
 
 	"github.com/bettyhq/betty/server/api"
+	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/problem"
 	"github.com/bettyhq/betty/server/store"
 )
 
-// System answers health, readiness and metrics.
+// System answers health, readiness, metrics and what the server does.
 type System struct {
 	db      *store.DB
 	version string
 	metrics *Metrics
+	mailer  mail.Mailer
+}
+
+// GetServerInfo tells clients, before sign-in, what this deployment does.
+func (s *System) GetServerInfo(context.Context, api.GetServerInfoRequestObject) (api.GetServerInfoResponseObject, error) {
+	delivery := api.Outbox
+	if s.mailer.Delivers() {
+		delivery = api.Smtp
+	}
+	return api.GetServerInfo200JSONResponse{Status: http.StatusOK, Data: api.ServerInfo{Version: s.version,
+		MailDelivery: delivery, EmailConfirmationRequired: s.mailer.Delivers()}}, nil
 }
 
 func (s *System) health() api.Health {

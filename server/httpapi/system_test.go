@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bettyhq/betty/server/internal/apitest"
+	"github.com/bettyhq/betty/server/store"
 )
 
 func TestHealthAndReadiness(t *testing.T) {
@@ -96,5 +97,26 @@ func TestDashboardNotBuiltPage(t *testing.T) {
 	res := env.Get("/dashboard/campaigns")
 	if res.Status != http.StatusOK || !strings.Contains(string(res.Body), "Betty is running") {
 		t.Fatalf("dashboard placeholder: %d %s", res.Status, res.Body)
+	}
+}
+
+func TestServerInfoSaysWhereMailGoes(t *testing.T) {
+	for _, tc := range []struct {
+		opts     []apitest.Option
+		delivery string
+		confirm  bool
+	}{{nil, "outbox", false}, {[]apitest.Option{apitest.WithMailDelivery()}, "smtp", true}} {
+		env := apitest.New(t, store.SQLite, tc.opts...)
+		var body struct {
+			Data struct {
+				Version, MailDelivery     string
+				EmailConfirmationRequired bool
+			}
+		}
+		res := env.Get("/v1/server/info")
+		res.JSON(t, &body)
+		if res.Status != http.StatusOK || body.Data.MailDelivery != tc.delivery || body.Data.EmailConfirmationRequired != tc.confirm || body.Data.Version != "test" {
+			t.Fatalf("%d %s", res.Status, res.Body)
+		}
 	}
 }

@@ -526,7 +526,21 @@ func (h *Teams) UpdateTeamMemberRole(ctx context.Context, req api.UpdateTeamMemb
 	if m.Role == string(auth.Admin) && g.Role != auth.Owner && m.ID != g.MemberID {
 		return nil, problem.Forbidden("Only the owner can change the role of another admin.")
 	}
-	if err := h.DB.SetMemberRole(ctx, m.ID, string(role)); err != nil {
+	err = h.DB.InTx(ctx, func(ctx context.Context) error {
+		if err := h.DB.SetMemberRole(ctx, m.ID, string(role)); err != nil {
+			return err
+		}
+		if m.UserID == nil {
+			return nil
+		}
+		// A key never does more than its maker may: demoting the maker lowers their keys.
+		var above []string
+		for _, r := range role.Above() {
+			above = append(above, string(r))
+		}
+		return h.DB.LowerAPIKeyRoles(ctx, g.OrganizationID, *m.UserID, string(role), above)
+	})
+	if err != nil {
 		return nil, storeNotFoundAs(err, "Member")
 	}
 	if m, err = h.DB.MemberByID(ctx, m.ID); err != nil {
@@ -563,16 +577,24 @@ func (h *Teams) RemoveTeamMember(ctx context.Context, req api.RemoveTeamMemberRe
 	}
 	// A pending ownership transfer to the member is left alone: confirming it answers 422
 	// (the nominee is no longer an active member), as the contract says.
+	revoked := 0
+	keep := req.Params.KeepApiKeys != nil && *req.Params.KeepApiKeys
 	err = h.DB.InTx(ctx, func(ctx context.Context) error {
 		if err := h.DB.RemoveMember(ctx, m.ID); err != nil {
 			return err
+		}
+		if m.UserID != nil && !keep {
+			var err error
+			if revoked, err = h.DB.DeleteAPIKeysCreatedBy(ctx, g.OrganizationID, *m.UserID); err != nil {
+				return err
+			}
 		}
 		return h.DB.CancelMemberTokens(ctx, store.TokenInvitation, m.ID)
 	})
 	if err != nil {
 		return nil, storeNotFoundAs(err, "Member")
 	}
-	return api.RemoveTeamMember200JSONResponse{Status: http.StatusOK, Data: api.Deleted{Id: m.ID}}, nil
+	return api.RemoveTeamMember200JSONResponse{Status: http.StatusOK, Data: api.MemberRemoval{Id: m.ID, RevokedApiKeys: revoked}}, nil
 }
 
 // member renders a team member. The user is found by id, or for an invitation by the invited
@@ -708,14 +730,35 @@ func (h *Teams) ListTeamApiKeys(ctx context.Context, _ api.ListTeamApiKeysReques
 	if err != nil {
 		return nil, err
 	}
+	var creators []string
+	for _, k := range keys {
+		if k.CreatedBy != nil {
+			creators = append(creators, *k.CreatedBy)
+		}
+	}
+	users, err := h.DB.UsersByIDs(ctx, creators)
+	if err != nil {
+		return nil, err
+	}
+	statuses, err := h.DB.MemberStatusesOf(ctx, grant(ctx).OrganizationID, creators)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]api.ApiKey, 0, len(keys))
 	for _, k := range keys {
-		by, err := h.createdBy(ctx, k)
-		if err != nil {
-			return nil, err
+		key := api.ApiKey{Id: k.ID, OrganizationId: k.OrganizationID, Name: k.Name, Prefix: k.Prefix,
+			Role: api.TeamRole(k.Role), LastUsedAt: k.LastUsedAt, CreatedAt: k.CreatedAt, UpdatedAt: k.UpdatedAt}
+		if k.CreatedBy != nil {
+			if u, ok := users[*k.CreatedBy]; ok {
+				s := summary(u)
+				key.CreatedBy = &s
+			}
+			if st, ok := statuses[*k.CreatedBy]; ok {
+				s := api.MemberStatus(st)
+				key.CreatedByStatus = &s
+			}
 		}
-		out = append(out, api.ApiKey{Id: k.ID, OrganizationId: k.OrganizationID, Name: k.Name, Prefix: k.Prefix,
-			Role: api.TeamRole(k.Role), CreatedBy: by, LastUsedAt: k.LastUsedAt, CreatedAt: k.CreatedAt, UpdatedAt: k.UpdatedAt})
+		out = append(out, key)
 	}
 	return api.ListTeamApiKeys200JSONResponse{Status: http.StatusOK, Data: out}, nil
 }

@@ -939,3 +939,56 @@ func TestListTeamsWithAnAPIKey(t *testing.T) {
 		t.Fatalf("%d %s", res.Status, res.Body)
 	}
 }
+
+// A key never does more than its maker may: demoting the maker lowers their keys; removing
+// the maker revokes them unless the remover keeps them, and kept keys show the maker removed.
+func TestAPIKeysFollowTheirMaker(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
+		a := newTeamAPI(t, env)
+		ada := env.SignUp(t, "ada@example.com")
+		org := a.createTeam(ada, "Acme").ID
+		bob := env.SignUp(t, "bob@example.com")
+		cy := env.SignUp(t, "cy@example.com")
+		a.join(ada, org, bob, "admin")
+		a.join(ada, org, cy, "admin")
+		type keyJSON struct {
+			ID, Name, Role, Key, CreatedByStatus string
+		}
+		mk := func(c apitest.Caller, name, role string) keyJSON {
+			var out struct{ Data keyJSON }
+			a.want(http.StatusCreated, c.Access, "POST", "/v1/team/api-keys", map[string]any{"organizationId": org, "name": name, "role": role}, &out)
+			return out.Data
+		}
+		bobAdmin, bobDev := mk(bob, "bob admin", "admin"), mk(bob, "bob dev", "developer")
+		cyKey := mk(cy, "cy", "admin")
+		keys := func() map[string]keyJSON {
+			var list struct{ Data []keyJSON }
+			a.want(http.StatusOK, ada.Access, "GET", "/v1/team/api-keys?organizationId="+org, nil, &list)
+			out := map[string]keyJSON{}
+			for _, k := range list.Data {
+				out[k.Name] = k
+			}
+			return out
+		}
+		a.want(http.StatusOK, ada.Access, "PATCH", "/v1/team/member/role", map[string]any{"organizationId": org, "email": bob.Email, "role": "developer"}, nil)
+		ks := keys()
+		if ks["bob admin"].Role != "developer" || ks["bob dev"].Role != "developer" || ks["cy"].Role != "admin" || ks["bob admin"].CreatedByStatus != "active" {
+			t.Fatalf("after demoting bob: %+v", ks)
+		}
+		// The lowered key acts as a developer now: it may not invite.
+		a.problem(http.StatusForbidden, bobAdmin.Key, "POST", "/v1/team/invite", map[string]any{"organizationId": org, "email": "x@example.com"})
+
+		var removed struct{ Data struct{ ID string; RevokedApiKeys int } }
+		a.want(http.StatusOK, ada.Access, "DELETE", "/v1/team/member?organizationId="+org+"&email="+bob.Email, nil, &removed)
+		if removed.Data.RevokedApiKeys != 2 {
+			t.Fatalf("removal: %+v", removed.Data)
+		}
+		a.problem(http.StatusUnauthorized, bobDev.Key, "GET", "/v1/team/members/list?organizationId="+org, nil)
+		a.want(http.StatusOK, ada.Access, "DELETE", "/v1/team/member?organizationId="+org+"&email="+cy.Email+"&keepApiKeys=true", nil, &removed)
+		ks = keys()
+		if _, ok := ks["bob admin"]; ok || ks["cy"].CreatedByStatus != "removed" {
+			t.Fatalf("after removals: %+v", ks)
+		}
+		a.want(http.StatusOK, cyKey.Key, "GET", "/v1/team/members/list?organizationId="+org, nil, nil)
+	})
+}

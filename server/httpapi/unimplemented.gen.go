@@ -285,6 +285,10 @@ func (Unimplemented) GetReadiness(context.Context, api.GetReadinessRequestObject
 	return nil, problem.NotImplemented("getReadiness")
 }
 
+func (Unimplemented) GetServerInfo(context.Context, api.GetServerInfoRequestObject) (api.GetServerInfoResponseObject, error) {
+	return nil, problem.NotImplemented("getServerInfo")
+}
+
 func (Unimplemented) GetSubscriptionManagementLink(context.Context, api.GetSubscriptionManagementLinkRequestObject) (api.GetSubscriptionManagementLinkResponseObject, error) {
 	return nil, problem.NotImplemented("getSubscriptionManagementLink")
 }
@@ -343,6 +347,10 @@ func (Unimplemented) GetWorkflowProgress(context.Context, api.GetWorkflowProgres
 
 func (Unimplemented) InviteTeamMember(context.Context, api.InviteTeamMemberRequestObject) (api.InviteTeamMemberResponseObject, error) {
 	return nil, problem.NotImplemented("inviteTeamMember")
+}
+
+func (Unimplemented) ListAdminMail(context.Context, api.ListAdminMailRequestObject) (api.ListAdminMailResponseObject, error) {
+	return nil, problem.NotImplemented("listAdminMail")
 }
 
 func (Unimplemented) ListAdminOrganizationsByOwnerEmail(context.Context, api.ListAdminOrganizationsByOwnerEmailRequestObject) (api.ListAdminOrganizationsByOwnerEmailResponseObject, error) {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -63,5 +64,26 @@ func (db *DB) TouchAPIKey(ctx context.Context, id string) error {
 	t := now()
 	_, err := db.exec(ctx, `UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
 		t, id, t.Add(-time.Minute))
+	return err
+}
+
+// DeleteAPIKeysCreatedBy revokes the team's keys a user made and says how many there were.
+func (db *DB) DeleteAPIKeysCreatedBy(ctx context.Context, orgID, userID string) (int, error) {
+	n, err := db.exec(ctx, `DELETE FROM api_keys WHERE organization_id = ? AND created_by = ?`, orgID, userID)
+	return int(n), err
+}
+
+// LowerAPIKeyRoles sets the role of the team's keys a user made to role when their role is
+// one of above.
+func (db *DB) LowerAPIKeyRoles(ctx context.Context, orgID, userID, role string, above []string) error {
+	if len(above) == 0 {
+		return nil
+	}
+	args := []any{role, now(), orgID, userID}
+	for _, r := range above {
+		args = append(args, r)
+	}
+	_, err := db.exec(ctx, `UPDATE api_keys SET role = ?, updated_at = ? WHERE organization_id = ? AND created_by = ?
+		AND role IN (?`+strings.Repeat(", ?", len(above)-1)+`)`, args...)
 	return err
 }

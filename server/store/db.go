@@ -6,6 +6,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -49,7 +50,13 @@ type Options struct {
 	DataDir string
 	// MaxOpenConns bounds the PostgreSQL pool and the SQLite read pool (default 10).
 	MaxOpenConns int
+	// MustExist refuses to create a SQLite database that is not there yet (ErrNoDatabase):
+	// for commands that act on an existing server's data, such as `betty admin grant`.
+	MustExist bool
 }
+
+// ErrNoDatabase: Options.MustExist was set and there is no SQLite database in the data dir.
+var ErrNoDatabase = errors.New("no Betty database here")
 
 // Open connects to the database Options describe and checks that it answers. It does not
 // migrate; call Migrate.
@@ -83,10 +90,15 @@ func openSQLite(o Options) (*DB, error) {
 	if o.DataDir == "" {
 		return nil, fmt.Errorf("data dir: required for SQLite")
 	}
+	path := filepath.Join(o.DataDir, "betty.db")
+	if o.MustExist {
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("%w: %s does not exist (betty serve makes it; give the same --data-dir, BETTY_DATA_DIR or --config as betty serve)", ErrNoDatabase, path)
+		}
+	}
 	if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	path := filepath.Join(o.DataDir, "betty.db")
 	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_time_format=sqlite"
 	writer, err := sqlx.Open("sqlite", "file:"+path+"?"+pragmas+"&_txlock=immediate")
 	if err != nil {

@@ -150,3 +150,28 @@ func splitColumns(columns string) []string {
 	}
 	return parts
 }
+
+// MemberStatusesOf answers the membership status of each of these users in an organisation,
+// by user id (users who were never members are left out).
+func (db *DB) MemberStatusesOf(ctx context.Context, orgID string, userIDs []string) (map[string]string, error) {
+	out := make(map[string]string, len(userIDs))
+	if len(userIDs) == 0 {
+		return out, nil
+	}
+	args := []any{orgID}
+	for _, id := range userIDs {
+		args = append(args, id)
+	}
+	var rows []struct {
+		UserID string `db:"user_id"`
+		Status string `db:"status"`
+	}
+	if err := db.selectAll(ctx, db.read(ctx), &rows, `SELECT user_id, status FROM organization_members
+		WHERE organization_id = ? AND user_id IN (?`+strings.Repeat(", ?", len(userIDs)-1)+`)`, args...); err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		out[r.UserID] = r.Status
+	}
+	return out, nil
+}

@@ -37,3 +37,20 @@ func (db *DB) Outbox(ctx context.Context, recipient string) ([]Email, error) {
 		ORDER BY created_at DESC, id DESC`, NormalizeEmail(recipient))
 	return out, err
 }
+
+// ListOutbox lists messages newest first, to one recipient when recipient is not empty, and
+// how many match.
+func (db *DB) ListOutbox(ctx context.Context, recipient string, limit, offset int) ([]Email, int, error) {
+	where, args := "", []any{}
+	if recipient != "" {
+		where, args = " WHERE recipient = ?", append(args, NormalizeEmail(recipient))
+	}
+	var total int
+	if err := db.get(ctx, db.read(ctx), &total, `SELECT COUNT(*) FROM email_outbox`+where, args...); err != nil {
+		return nil, 0, err
+	}
+	out := []Email{}
+	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT `+emailColumns+` FROM email_outbox`+where+`
+		ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	return out, total, err
+}

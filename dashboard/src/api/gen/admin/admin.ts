@@ -30,8 +30,10 @@ import type {
   ForbiddenResponse,
   GetAdminOrganizationParams,
   Id,
+  ListAdminMailParams,
   ListAdminOrganizationsByOwnerEmailParams,
   NotFoundResponse,
+  OutboxMessageListResponse,
   SearchAdminUsersOrganizationsParams,
   TooManyRequestsResponse,
   UnauthorizedResponse,
@@ -772,4 +774,119 @@ export const useUpdateAdminOrganizationTier = <TError = ErrorType<BadRequestResp
 
       return useMutation(mutationOptions, queryClient);
     }
+    /**
+ * Lists the e-mail the server has written (confirmations, invitations, ownership
+transfers, password resets, verification notices), newest first, 20 a page by default.
+Every message is written to the outbox in the same transaction as the change that causes
+it and sent by a background job. `status` says what became of it: `queued` until the job
+runs, `sent` once the SMTP relay accepted it, `failed` while delivery keeps failing (the
+job retries with backoff; `error` says why), and `kept` when no SMTP relay is configured
+(`--smtp-url`): then nothing leaves the server, the message's link is written to the
+server log, and this list is where a site admin finds it. `recipient` keeps the messages
+to one address. Site admins only (`betty admin mail list`).
+
+ * @summary Outgoing e-mail
+ */
+export const getListAdminMailUrl = (params?: ListAdminMailParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
     
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/v1/admin/mail?${stringifiedParams}` : `/v1/admin/mail`
+}
+
+export const listAdminMail = async (params?: ListAdminMailParams, options?: RequestInit): Promise<OutboxMessageListResponse> => {
+  
+  return customFetch<OutboxMessageListResponse>(getListAdminMailUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListAdminMailQueryKey = (params?: ListAdminMailParams,) => {
+    return [
+    `/v1/admin/mail`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListAdminMailQueryOptions = <TData = Awaited<ReturnType<typeof listAdminMail>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | TooManyRequestsResponse | ErrorResponse>>(params?: ListAdminMailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMail>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListAdminMailQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAdminMail>>> = ({ signal }) => listAdminMail(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAdminMail>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListAdminMailQueryResult = NonNullable<Awaited<ReturnType<typeof listAdminMail>>>
+export type ListAdminMailQueryError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | TooManyRequestsResponse | ErrorResponse>
+
+
+export function useListAdminMail<TData = Awaited<ReturnType<typeof listAdminMail>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: undefined |  ListAdminMailParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMail>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listAdminMail>>,
+          TError,
+          Awaited<ReturnType<typeof listAdminMail>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListAdminMail<TData = Awaited<ReturnType<typeof listAdminMail>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params?: ListAdminMailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMail>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listAdminMail>>,
+          TError,
+          Awaited<ReturnType<typeof listAdminMail>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListAdminMail<TData = Awaited<ReturnType<typeof listAdminMail>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params?: ListAdminMailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMail>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Outgoing e-mail
+ */
+
+export function useListAdminMail<TData = Awaited<ReturnType<typeof listAdminMail>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params?: ListAdminMailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMail>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListAdminMailQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+

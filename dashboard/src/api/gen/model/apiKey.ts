@@ -5,12 +5,19 @@
 import type { Id } from './id';
 import type { TeamRole } from './teamRole';
 import type { UserSummary } from './userSummary';
+import type { MemberStatus } from './memberStatus';
 import type { Timestamp } from './timestamp';
 
 /**
  * An API key of a team, without its secret. `prefix` (the first characters of the key) lets
 people recognise a key; `role` is what the key may do in the team. `createdBy` is absent
-when the creator's account no longer exists.
+when the creator's account no longer exists (or an API key made the key).
+
+A key never does more than the member who made it may (decision, the spec is silent):
+demoting its creator lowers the key's role to the creator's new role, and removing the
+creator revokes their keys unless the remover chose to keep them; `createdByStatus` (the
+creator's membership now, absent when unknown) then says `removed` so the team can see
+keys whose maker has left.
 
  */
 export interface ApiKey {
@@ -26,6 +33,7 @@ export interface ApiKey {
   prefix: string;
   role: TeamRole;
   createdBy?: UserSummary;
+  createdByStatus?: MemberStatus;
   /**
    * When the key last authenticated a call (updated at most once a minute); null when never used.
    * @nullable

@@ -16,4 +16,8 @@ organizationId: OrganizationIdQueryParameter;
  * The e-mail address of the member to remove (case-insensitive).
  */
 email: Email;
+/**
+ * Keep the API keys the member made instead of revoking them.
+ */
+keepApiKeys?: boolean;
 };

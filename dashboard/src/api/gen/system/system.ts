@@ -18,9 +18,12 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse,
   ErrorResponse,
   HealthResponse,
-  Problem
+  Problem,
+  ServerInfoResponse,
+  TooManyRequestsResponse
 } from '.././model';
 
 import { customFetch } from '../../mutator';
@@ -323,6 +326,112 @@ export function useGetMetrics<TData = Awaited<ReturnType<typeof getMetrics>>, TE
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetMetricsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Tells clients what this deployment does before anyone signs in: its version, and whether
+e-mail really leaves the server. With `mailDelivery: outbox` no SMTP relay is configured:
+links that would be e-mailed (confirmation, invitations, password resets, ownership
+transfers) are written to the server's log and kept in the outbox, where a site admin
+can read them (`betty admin mail list`), so a client must not tell people "we sent you
+an e-mail". E-mail confirmation is only required when mail is delivered.
+
+ * @summary What this server does
+ */
+export const getGetServerInfoUrl = () => {
+
+
+  
+
+  return `/v1/server/info`
+}
+
+export const getServerInfo = async ( options?: RequestInit): Promise<ServerInfoResponse> => {
+  
+  return customFetch<ServerInfoResponse>(getGetServerInfoUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetServerInfoQueryKey = () => {
+    return [
+    `/v1/server/info`
+    ] as const;
+    }
+
+    
+export const getGetServerInfoQueryOptions = <TData = Awaited<ReturnType<typeof getServerInfo>>, TError = ErrorType<BadRequestResponse | TooManyRequestsResponse | ErrorResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getServerInfo>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetServerInfoQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getServerInfo>>> = ({ signal }) => getServerInfo({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getServerInfo>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetServerInfoQueryResult = NonNullable<Awaited<ReturnType<typeof getServerInfo>>>
+export type GetServerInfoQueryError = ErrorType<BadRequestResponse | TooManyRequestsResponse | ErrorResponse>
+
+
+export function useGetServerInfo<TData = Awaited<ReturnType<typeof getServerInfo>>, TError = ErrorType<BadRequestResponse | TooManyRequestsResponse | ErrorResponse>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getServerInfo>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getServerInfo>>,
+          TError,
+          Awaited<ReturnType<typeof getServerInfo>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetServerInfo<TData = Awaited<ReturnType<typeof getServerInfo>>, TError = ErrorType<BadRequestResponse | TooManyRequestsResponse | ErrorResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getServerInfo>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getServerInfo>>,
+          TError,
+          Awaited<ReturnType<typeof getServerInfo>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetServerInfo<TData = Awaited<ReturnType<typeof getServerInfo>>, TError = ErrorType<BadRequestResponse | TooManyRequestsResponse | ErrorResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getServerInfo>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary What this server does
+ */
+
+export function useGetServerInfo<TData = Awaited<ReturnType<typeof getServerInfo>>, TError = ErrorType<BadRequestResponse | TooManyRequestsResponse | ErrorResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getServerInfo>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetServerInfoQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -46,6 +46,7 @@ import type {
   ListTeamApiKeysParams,
   ListTeamMembersParams,
   ListTeamsParams,
+  MemberRemovalResponse,
   MessageResponse,
   NotFoundResponse,
   OrganizationListResponse,
@@ -774,7 +775,12 @@ export const useUpdateTeamProperties = <TError = ErrorType<BadRequestResponse | 
 (the record and everything the member did are kept), it loses access at once, and a
 pending invitation to that address is cancelled. The owner cannot be removed (422;
 transfer the ownership first). An admin or the owner may remove anyone else; any member
-may remove themselves (leave the team). Answers with the team member's id.
+may remove themselves (leave the team).
+
+The API keys the member made are revoked with them unless `keepApiKeys=true` (decision,
+the spec is silent): a key outlives nobody's access by accident, and a team that relies on
+one (a CI job, an integration) keeps it on purpose. Kept keys stay listed with their
+creator marked as removed. Answers with the member's id and how many keys were revoked.
 
  * @summary Remove a member
  */
@@ -793,9 +799,9 @@ export const getRemoveTeamMemberUrl = (params: RemoveTeamMemberParams,) => {
   return stringifiedParams.length > 0 ? `/v1/team/member?${stringifiedParams}` : `/v1/team/member`
 }
 
-export const removeTeamMember = async (params: RemoveTeamMemberParams, options?: RequestInit): Promise<DeletedResponse> => {
+export const removeTeamMember = async (params: RemoveTeamMemberParams, options?: RequestInit): Promise<MemberRemovalResponse> => {
   
-  return customFetch<DeletedResponse>(getRemoveTeamMemberUrl(params),
+  return customFetch<MemberRemovalResponse>(getRemoveTeamMemberUrl(params),
   {      
     ...options,
     method: 'DELETE'
