@@ -93,7 +93,7 @@ func New(d Deps) (http.Handler, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(d.Log)
-	e.Pre(middleware.RemoveTrailingSlash())
+	e.Pre(middleware.RemoveTrailingSlash(), securityHeaders(isHTTPS(d.BaseURL)))
 	e.Use(requestID())
 	if d.ResponseCheck != nil {
 		e.Use(captureResponses(ops, d.ResponseCheck))

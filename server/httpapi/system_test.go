@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bettyhq/betty/server/httpapi"
 	"github.com/bettyhq/betty/server/internal/apitest"
 	"github.com/bettyhq/betty/server/store"
 )
@@ -118,5 +119,35 @@ func TestServerInfoSaysWhereMailGoes(t *testing.T) {
 		if res.Status != http.StatusOK || body.Data.MailDelivery != tc.delivery || body.Data.EmailConfirmationRequired != tc.confirm || body.Data.Version != "test" {
 			t.Fatalf("%d %s", res.Status, res.Body)
 		}
+	}
+}
+
+// Every answer carries the security headers: API answers (errors included), the dashboard and
+// its fallback page.
+func TestSecurityHeaders(t *testing.T) {
+	env := apitest.New(t, store.SQLite)
+	common := map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}
+	for path, csp := range map[string]string{
+		"/healthz":           "default-src 'none'; frame-ancestors 'none'",
+		"/v1/auth/me":        "default-src 'none'; frame-ancestors 'none'", // a 401 problem
+		"/v1/nothing-here":   "default-src 'none'; frame-ancestors 'none'",
+		"/dashboard/members": httpapi.DashboardCSP,
+		"/":                  httpapi.DashboardCSP,
+	} {
+		res := env.Get(path)
+		for k, v := range common {
+			if got := res.Header.Get(k); got != v {
+				t.Errorf("%s: %s = %q, want %q", path, k, got, v)
+			}
+		}
+		if got := res.Header.Get("Content-Security-Policy"); got != csp {
+			t.Errorf("%s: CSP %q, want %q", path, got, csp)
+		}
+		if !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
+			t.Errorf("%s: framing allowed", path)
+		}
+	}
+	if res := env.Get("/v1/auth/me"); res.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("API answers may be cached: %q", res.Header.Get("Cache-Control"))
 	}
 }
