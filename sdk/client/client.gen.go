@@ -1067,6 +1067,7 @@ const (
 	ProblemCodePayloadTooLarge      ProblemCode = "payload_too_large"
 	ProblemCodeRateLimited          ProblemCode = "rate_limited"
 	ProblemCodeRefreshTokenReused   ProblemCode = "refresh_token_reused"
+	ProblemCodeRequestTimeout       ProblemCode = "request_timeout"
 	ProblemCodeTokenExpired         ProblemCode = "token_expired"
 	ProblemCodeUnauthorized         ProblemCode = "unauthorized"
 	ProblemCodeUnavailable          ProblemCode = "unavailable"
@@ -1107,6 +1108,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeRateLimited:
 		return true
 	case ProblemCodeRefreshTokenReused:
+		return true
+	case ProblemCodeRequestTimeout:
 		return true
 	case ProblemCodeTokenExpired:
 		return true
@@ -4563,7 +4566,9 @@ type PhoneVerificationStatus string
 
 // Problem An RFC 9457 problem document.
 type Problem struct {
-	// Code A stable machine-readable error code.
+	// Code A stable machine-readable error code. `request_timeout` (408) answers a client that
+	// stopped sending its request body; `unavailable` (503, with Retry-After) a server that is
+	// busy (for example password hashing under a sign-in storm) or whose database is down.
 	Code ProblemCode `json:"code"`
 
 	// Detail What went wrong with this request, in plain words safe to show a user.
@@ -4590,7 +4595,9 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
-// ProblemCode A stable machine-readable error code.
+// ProblemCode A stable machine-readable error code. `request_timeout` (408) answers a client that
+// stopped sending its request body; `unavailable` (503, with Retry-After) a server that is
+// busy (for example password hashing under a sign-in storm) or whose database is down.
 type ProblemCode string
 
 // PromptStatus The state of the readable prompt compiled from a workflow.

@@ -1,5 +1,6 @@
-// Package app wires Betty's server together: configuration → store → HTTP handler, and runs
-// it until the context ends, then shuts down gracefully.
+// Package app wires Betty's server together: configuration → store → background jobs and
+// providers → domain services → HTTP handler, and runs it until the context ends, then shuts
+// down gracefully. `betty serve` and the tests build the server through New, the same way.
 package app
 
 import (
@@ -14,10 +15,15 @@ import (
 	"time"
 
 	"github.com/bettyhq/betty/server/auth"
+	"github.com/bettyhq/betty/server/billing"
 	"github.com/bettyhq/betty/server/config"
 	"github.com/bettyhq/betty/server/httpapi"
+	"github.com/bettyhq/betty/server/identity"
+	"github.com/bettyhq/betty/server/jobs"
+	"github.com/bettyhq/betty/server/links"
 	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/store"
+	"github.com/bettyhq/betty/server/teams"
 )
 
 // App is a configured server.
@@ -25,18 +31,51 @@ type App struct {
 	cfg     config.Config
 	log     *slog.Logger
 	db      *store.DB
+	jobs    *jobs.Queue
+	mail    *mail.Outbox
 	handler http.Handler
+	started bool
 }
 
-// New opens and migrates the database and builds the HTTP handler.
-func New(ctx context.Context, cfg config.Config, log *slog.Logger, dashboard fs.FS, version string) (*App, error) {
+// Option changes how the server is built, for tests.
+type Option func(*options)
+
+type options struct {
+	responseCheck func(op *httpapi.Operation, req *http.Request, params map[string]string, status int, header http.Header, body []byte)
+	jobs          jobs.Config
+}
+
+// WithResponseCheck hands every response to an operation of the contract, as sent, to check
+// (the API tests validate each against openapi.yaml).
+func WithResponseCheck(fn func(op *httpapi.Operation, req *http.Request, params map[string]string, status int, header http.Header, body []byte)) Option {
+	return func(o *options) { o.responseCheck = fn }
+}
+
+// WithJobs tunes the background workers.
+func WithJobs(c jobs.Config) Option { return func(o *options) { o.jobs = c } }
+
+// New opens and migrates the database, and builds the background queue, the domain services
+// and the HTTP handler. Nothing runs until Serve.
+func New(ctx context.Context, cfg config.Config, log *slog.Logger, dashboard fs.FS, version string, opts ...Option) (*App, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	db, err := store.Open(ctx, store.Options{DatabaseURL: cfg.DatabaseURL, DataDir: cfg.DataDir})
 	if err != nil {
 		return nil, err
 	}
-	applied, err := db.Migrate(ctx)
+	a, err := build(ctx, cfg, log, db, dashboard, version, o)
 	if err != nil {
 		db.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.DB, dashboard fs.FS, version string, o options) (*App, error) {
+	applied, err := db.Migrate(ctx)
+	if err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	for _, m := range applied {
@@ -44,27 +83,34 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, dashboard fs.
 	}
 	secret, err := db.Secret(ctx, "access_token_signing_key", auth.NewSecret)
 	if err != nil {
-		db.Close()
 		return nil, fmt.Errorf("signing key: %w", err)
 	}
 	smtp, err := mail.ParseSMTP(cfg.SMTPURL, cfg.MailFrom)
 	if err != nil {
-		db.Close()
 		return nil, err
 	}
+	queue := jobs.New(db, log, o.jobs)
+	outbox := mail.NewOutbox(db, queue, log, smtp)
+	if err := queue.Open(); err != nil {
+		return nil, err
+	}
+	issuer := auth.NewIssuer([]byte(secret), cfg.AccessTokenTTL)
+	dashboardLinks := links.Builder{BaseURL: cfg.BaseURL, AllowedOrigins: cfg.AllowedOrigins}
 	h, err := httpapi.New(httpapi.Deps{
 		Log: log, DB: db, Version: version, Dashboard: dashboard, MaxBodyBytes: cfg.MaxBodyBytes,
-		Issuer:     auth.NewIssuer([]byte(secret), cfg.AccessTokenTTL),
-		Mailer:     mail.NewOutbox(db, log, smtp),
-		RefreshTTL: cfg.RefreshTokenTTL,
-		RateLimit:  httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
-		BaseURL:    cfg.BaseURL, AllowedOrigins: cfg.AllowedOrigins, InternalDomains: cfg.InternalDomains,
+		Issuer: issuer, Mail: outbox,
+		Identity: identity.New(db, issuer, outbox, auth.DefaultHasher(), dashboardLinks,
+			identity.Config{RefreshTTL: cfg.RefreshTokenTTL, InternalDomains: cfg.InternalDomains}),
+		Teams:          teams.New(db, outbox, dashboardLinks),
+		Billing:        billing.New(db),
+		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
+		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout,
+		BaseURL: cfg.BaseURL, ResponseCheck: o.responseCheck,
 	})
 	if err != nil {
-		db.Close()
 		return nil, err
 	}
-	return &App{cfg: cfg, log: log, db: db, handler: h}, nil
+	return &App{cfg: cfg, log: log, db: db, jobs: queue, mail: outbox, handler: h}, nil
 }
 
 // Handler is the HTTP handler (for tests that serve it themselves).
@@ -78,44 +124,70 @@ func (a *App) Close() error { return a.db.Close() }
 
 // PrintSummary writes what the server runs with, for the person who started it.
 func (a *App) PrintSummary(w io.Writer, addr string) {
-	dataDir := a.cfg.DataDir
 	fmt.Fprintf(w, "Betty is running at %s\n", a.cfg.BaseURL)
 	fmt.Fprintf(w, "  listening  %s\n", addr)
 	fmt.Fprintf(w, "  database   %s (%s)\n", a.db.Dialect(), a.db.Source())
-	fmt.Fprintf(w, "  data dir   %s\n", dataDir)
-	mailer := "mail=outbox (local: links are logged)"
+	fmt.Fprintf(w, "  data dir   %s\n", a.cfg.DataDir)
+	mailer := "mail=outbox (no SMTP: links are written to this log; site admins: betty admin mail list)"
 	if a.cfg.SMTPURL != "" {
 		mailer = "mail=smtp"
 	}
 	fmt.Fprintf(w, "  providers  %s\n", mailer)
 }
 
-// Serve serves on ln until ctx ends, then stops accepting, lets requests in flight finish
-// (up to the shutdown timeout) and returns.
+// Start starts the background workers (Serve does it when they are not running yet).
+func (a *App) Start(ctx context.Context) error {
+	if a.started {
+		return nil
+	}
+	if err := a.jobs.Start(context.WithoutCancel(ctx)); err != nil {
+		return err
+	}
+	a.started = true
+	return nil
+}
+
+// Serve runs the background workers and serves HTTP on ln until ctx ends; then it stops
+// accepting, lets requests in flight finish (up to the shutdown timeout), stops the workers
+// (jobs still running get what is left of the budget, then are cancelled and retried later)
+// and returns.
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           a.handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		// Go's own answers before a handler runs (431 headers too large, 505 …) are plain text,
+		// not problem+json: docs/contract.md says so.
+		MaxHeaderBytes: 64 << 10,
+		ErrorLog:       slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
+		BaseContext:    func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	if err := a.Start(ctx); err != nil {
+		ln.Close()
+		return err
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	var serveErr error
 	select {
-	case err := <-errc:
-		return err
+	case serveErr = <-errc:
 	case <-ctx.Done():
 	}
 	a.log.Info("shutting down", "timeout", a.cfg.ShutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	if serveErr == nil {
+		if err := srv.Shutdown(sctx); err != nil {
+			serveErr = fmt.Errorf("shutdown: %w", err)
+		} else if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			serveErr = err
+		}
 	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	if err := a.jobs.Stop(sctx); err != nil {
+		a.log.Warn("background jobs did not stop cleanly", "err", err)
 	}
-	a.log.Info("stopped")
-	return nil
+	if serveErr == nil {
+		a.log.Info("stopped")
+	}
+	return serveErr
 }

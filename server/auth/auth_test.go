@@ -1,7 +1,11 @@
 package auth
 
 import (
+	"context"
+	"errors"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -84,5 +88,64 @@ func TestThrottle(t *testing.T) {
 	th.Succeed("a")
 	if th.Wait("a") != 0 || th.Wait("b") != 0 {
 		t.Fatal("success does not reset")
+	}
+}
+
+// At most Slots hashes run at once; a caller that cannot get a slot within MaxWait is told the
+// hasher is busy instead of piling on.
+func TestHasherBoundsConcurrentWork(t *testing.T) {
+	h := NewHasher(2, 50*time.Millisecond)
+	ctx := context.Background()
+	// Hold both slots.
+	if err := h.acquire(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.acquire(ctx); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := h.Hash(ctx, "correct horse"); !errors.Is(err, ErrBusy) {
+		t.Fatalf("third hash: %v", err)
+	}
+	if waited := time.Since(start); waited < 50*time.Millisecond {
+		t.Fatalf("gave up after %v, before MaxWait", waited)
+	}
+	// A slot freed while queued is taken.
+	go func() { time.Sleep(10 * time.Millisecond); h.release() }()
+	hash, err := h.Hash(ctx, "correct horse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.release()
+	if ok, err := h.Check(ctx, hash, "correct horse"); !ok || err != nil {
+		t.Fatalf("check: %v %v", ok, err)
+	}
+	// Concurrency never exceeds the slots.
+	var running, peak atomic.Int32
+	var wg sync.WaitGroup
+	h = NewHasher(2, 10*time.Second)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := h.acquire(ctx); err != nil {
+				t.Error(err)
+				return
+			}
+			n := running.Add(1)
+			for {
+				p := peak.Load()
+				if n <= p || peak.CompareAndSwap(p, n) {
+					break
+				}
+			}
+			time.Sleep(5 * time.Millisecond)
+			running.Add(-1)
+			h.release()
+		}()
+	}
+	wg.Wait()
+	if peak.Load() > 2 {
+		t.Fatalf("%d hashes ran at once", peak.Load())
 	}
 }

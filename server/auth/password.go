@@ -4,13 +4,16 @@
 package auth
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -76,4 +79,66 @@ func verify(hash, password string) (bool, error) {
 	}
 	got := argon2.IDKey([]byte(password), salt, t, memory, threads, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
+}
+
+// ErrBusy: password hashing is at capacity and the caller waited as long as it may.
+var ErrBusy = errors.New("auth: password hashing is busy")
+
+// Hasher runs argon2id with bounded concurrency. Each hash holds 19 MiB and a core for tens of
+// milliseconds, so a storm of sign-ups or sign-ins run all at once would take the server's
+// memory and every core (200 at once reached 3.9 GB and 17 s each). At most Slots run at once;
+// others queue for at most MaxWait, then get ErrBusy, which the API answers 503 with
+// Retry-After.
+type Hasher struct {
+	slots   chan struct{}
+	maxWait time.Duration
+}
+
+// NewHasher allows slots hashes at once (at least one) and callers to queue for maxWait.
+func NewHasher(slots int, maxWait time.Duration) *Hasher {
+	return &Hasher{slots: make(chan struct{}, max(1, slots)), maxWait: maxWait}
+}
+
+// DefaultHasher is sized to the cores: one hash per core, a queue of up to five seconds.
+func DefaultHasher() *Hasher { return NewHasher(runtime.GOMAXPROCS(0), 5*time.Second) }
+
+// MaxWait is how long a caller may queue.
+func (h *Hasher) MaxWait() time.Duration { return h.maxWait }
+
+func (h *Hasher) acquire(ctx context.Context) error {
+	select {
+	case h.slots <- struct{}{}:
+		return nil
+	default:
+	}
+	t := time.NewTimer(h.maxWait)
+	defer t.Stop()
+	select {
+	case h.slots <- struct{}{}:
+		return nil
+	case <-t.C:
+		return ErrBusy
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (h *Hasher) release() { <-h.slots }
+
+// Hash is HashPassword within the bound.
+func (h *Hasher) Hash(ctx context.Context, password string) (string, error) {
+	if err := h.acquire(ctx); err != nil {
+		return "", err
+	}
+	defer h.release()
+	return HashPassword(password)
+}
+
+// Check is CheckPassword within the bound.
+func (h *Hasher) Check(ctx context.Context, hash, password string) (bool, error) {
+	if err := h.acquire(ctx); err != nil {
+		return false, err
+	}
+	defer h.release()
+	return CheckPassword(hash, password), nil
 }

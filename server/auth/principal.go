@@ -61,3 +61,9 @@ func RuleFrom(ctx context.Context) (Rule, bool) {
 	r, ok := ctx.Value(ruleKey{}).(Rule)
 	return r, ok
 }
+
+// Actor is who acts on an organisation: the caller and their standing in it.
+type Actor struct {
+	Principal
+	Grant
+}

@@ -5,6 +5,7 @@ package config
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -46,6 +47,10 @@ type Config struct {
 	InternalDomains []string
 	// AllowedOrigins may appear in e-mailed links besides BaseURL's origin.
 	AllowedOrigins []string
+	// TrustedProxies are the networks (load balancers) whose X-Forwarded-For is believed.
+	TrustedProxies []*net.IPNet
+	// BodyTimeout bounds how long a client may take to send a request body.
+	BodyTimeout time.Duration
 }
 
 // setting describes one configuration key in every place it can come from.
@@ -141,7 +146,49 @@ func settings() []setting {
 			}},
 		{"allowed_origins", "allowed-origins", "other dashboard origins allowed in e-mailed links, comma-separated", "",
 			func(c *Config, v string) error { c.AllowedOrigins = splitList(v); return nil }},
+		{"trusted_proxies", "trusted-proxies", "addresses or CIDR ranges of your load balancers, comma-separated: only their X-Forwarded-For is believed", "",
+			func(c *Config, v string) error {
+				nets, err := parseNets(splitList(v))
+				c.TrustedProxies = nets
+				return err
+			}},
+		duration("body_timeout", "body-timeout", "how long a client may take to send a request body (uploads get longer)", "30s",
+			func(c *Config, d time.Duration) { c.BodyTimeout = d }),
 	}
+}
+
+// parseNets reads IP addresses (one host) and CIDR ranges.
+func parseNets(items []string) ([]*net.IPNet, error) {
+	var out []*net.IPNet
+	for _, it := range items {
+		if !strings.Contains(it, "/") {
+			ip := net.ParseIP(it)
+			if ip == nil {
+				return nil, fmt.Errorf("%q is not an IP address or a CIDR range", it)
+			}
+			bits := 128
+			if ip.To4() != nil {
+				ip, bits = ip.To4(), 32
+			}
+			out = append(out, &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)})
+			continue
+		}
+		_, n, err := net.ParseCIDR(it)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an IP address or a CIDR range", it)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// Default is the configuration with every default and nothing else set.
+func Default() Config {
+	c, err := Load(pflag.NewFlagSet("defaults", pflag.ContinueOnError), func(string) string { return "" })
+	if err != nil {
+		panic(err) // the defaults are valid; config_test checks it
+	}
+	return c
 }
 
 func duration(key, flag, usage, def string, set func(*Config, time.Duration)) setting {

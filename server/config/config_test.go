@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 )
@@ -50,5 +51,25 @@ func TestBadValuesNameTheSetting(t *testing.T) {
 	os.WriteFile(file, []byte("adr: x\n"), 0o600)
 	if _, err := load(t, []string{"--config", file}, nil); err == nil || !strings.Contains(err.Error(), `unknown setting "adr"`) {
 		t.Fatalf("unknown key: %v", err)
+	}
+}
+
+func TestDefaultIsTheDefaults(t *testing.T) {
+	c := Default()
+	if c.Addr != ":8080" || c.BodyTimeout != 30*time.Second || c.RateLimit != 20 || len(c.TrustedProxies) != 0 {
+		t.Fatalf("default: %+v", c)
+	}
+}
+
+func TestTrustedProxies(t *testing.T) {
+	c, err := load(t, []string{"--trusted-proxies", "10.0.0.0/8, 192.168.1.7,::1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.TrustedProxies) != 3 || c.TrustedProxies[1].String() != "192.168.1.7/32" || c.TrustedProxies[2].String() != "::1/128" {
+		t.Fatalf("%v", c.TrustedProxies)
+	}
+	if _, err := load(t, []string{"--trusted-proxies", "lb.internal"}, nil); err == nil || !strings.Contains(err.Error(), "trusted_proxies") {
+		t.Fatalf("a host name accepted: %v", err)
 	}
 }

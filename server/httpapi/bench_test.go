@@ -8,31 +8,22 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/bettyhq/betty/server/auth"
-	"github.com/bettyhq/betty/server/httpapi"
+	"github.com/bettyhq/betty/server/app"
+	"github.com/bettyhq/betty/server/config"
 	"github.com/bettyhq/betty/server/internal/apitest"
-	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/store"
 )
 
 func benchHandler(b *testing.B) http.Handler {
-	db, err := store.Open(context.Background(), store.Options{DataDir: b.TempDir()})
+	cfg := config.Default()
+	cfg.DataDir, cfg.RateLimit = b.TempDir(), 0
+	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, "bench")
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { db.Close() })
-	if _, err := db.Migrate(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	h, err := httpapi.New(httpapi.Deps{Log: log, DB: db, Version: "bench",
-		Issuer: auth.NewIssuer([]byte("bench-secret"), time.Minute), Mailer: mail.NewOutbox(db, log, nil)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return h
+	b.Cleanup(func() { a.Close() })
+	return a.Handler()
 }
 
 // The cost of the whole middleware stack on the lightest operation.

@@ -6,12 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
+	"net"
 	"net/http"
+	"os"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/bettyhq/betty/server/api"
+	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/logging"
 	"github.com/bettyhq/betty/server/problem"
 	"github.com/bettyhq/betty/server/store"
@@ -57,6 +61,9 @@ func toProblem(err error) *problem.Error {
 	if p, ok := problem.As(err); ok {
 		return p
 	}
+	if e, ok := errs.As(err); ok {
+		return fromDomainError(e)
+	}
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		return fromEchoError(he)
@@ -72,6 +79,8 @@ func toProblem(err error) *problem.Error {
 	case errors.Is(err, store.ErrReference):
 		return problem.Wrap(err, http.StatusUnprocessableEntity, api.ProblemCodeUnprocessable,
 			"A referenced item does not exist or is still in use.")
+	case isTimeout(err):
+		return requestTimeout(err)
 	case errors.Is(err, context.Canceled):
 		return problem.Wrap(err, 499, api.ProblemCodeBadRequest, "The request was cancelled.")
 	case errors.Is(err, context.DeadlineExceeded):
@@ -80,6 +89,53 @@ func toProblem(err error) *problem.Error {
 	}
 	return problem.Wrap(err, http.StatusInternalServerError, api.ProblemCodeInternal,
 		"Something went wrong on our side. If it keeps happening, contact support with the request id.")
+}
+
+// kindStatus and kindCode are how each kind of domain error is answered.
+var kindStatus = map[errs.Kind]struct {
+	status int
+	code   api.ProblemCode
+}{
+	errs.Invalid:         {http.StatusBadRequest, api.ProblemCodeValidationFailed},
+	errs.Unauthenticated: {http.StatusUnauthorized, api.ProblemCodeUnauthorized},
+	errs.Forbidden:       {http.StatusForbidden, api.ProblemCodeForbidden},
+	errs.NotFound:        {http.StatusNotFound, api.ProblemCodeNotFound},
+	errs.Conflict:        {http.StatusConflict, api.ProblemCodeConflict},
+	errs.Unprocessable:   {http.StatusUnprocessableEntity, api.ProblemCodeUnprocessable},
+	errs.LimitReached:    {http.StatusUnprocessableEntity, api.ProblemCodeLimitReached},
+	errs.TooManyRequests: {http.StatusTooManyRequests, api.ProblemCodeRateLimited},
+	errs.Unavailable:     {http.StatusServiceUnavailable, api.ProblemCodeUnavailable},
+}
+
+// fromDomainError renders a domain error: its kind gives the status and, unless it names a
+// more precise one, the code.
+func fromDomainError(e *errs.Error) *problem.Error {
+	k, ok := kindStatus[e.Kind]
+	if !ok {
+		k = kindStatus[errs.Unprocessable]
+	}
+	p := &problem.Error{Status: k.status, Code: k.code, Detail: e.Message, Err: e.Err}
+	if e.Code != "" {
+		p.Code = api.ProblemCode(e.Code)
+	}
+	for _, f := range e.Fields {
+		p.Fields = append(p.Fields, problem.Field(f.Name, f.Message))
+	}
+	if e.RetryAfter > 0 {
+		p.RetryAfter = int(math.Ceil(e.RetryAfter.Seconds()))
+	}
+	return p
+}
+
+// isTimeout says whether err is a read deadline passing (a client that stopped sending).
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
+}
+
+func requestTimeout(err error) *problem.Error {
+	return problem.Wrap(err, http.StatusRequestTimeout, api.ProblemCodeRequestTimeout,
+		"The request body did not arrive in time.")
 }
 
 func tooLarge(limit int64) *problem.Error {

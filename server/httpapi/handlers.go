@@ -3,23 +3,14 @@ package httpapi
 import (
 	"context"
 	"net/http"
-	"sync"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/auth"
-	"github.com/bettyhq/betty/server/problem"
+	"github.com/bettyhq/betty/server/identity"
+	"github.com/bettyhq/betty/server/teams"
 )
-
-// handlers is what every tag's handler type shares.
-type handlers struct {
-	Deps
-	guard    *Guard
-	throttle *auth.Throttle
-	resends  *cooldown
-}
 
 type requestKey struct{}
 
@@ -30,7 +21,7 @@ func keepRequest() echo.MiddlewareFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
 			c.SetRequest(r.WithContext(context.WithValue(r.Context(), requestKey{}, requestInfo{
-				header: r.Header, ip: c.RealIP(), userAgent: r.UserAgent(),
+				header: r.Header, client: identity.Client{IP: c.RealIP(), UserAgent: r.UserAgent()},
 			})))
 			return next(c)
 		}
@@ -38,9 +29,8 @@ func keepRequest() echo.MiddlewareFunc {
 }
 
 type requestInfo struct {
-	header    http.Header
-	ip        string
-	userAgent string
+	header http.Header
+	client identity.Client
 }
 
 func requestFrom(ctx context.Context) requestInfo {
@@ -57,41 +47,11 @@ func principal(ctx context.Context) auth.Principal {
 	return p
 }
 
-// grant is the caller's standing in the organisation the operation acts on.
-func grant(ctx context.Context) auth.Grant {
+// actor is the caller and their standing in the organisation the operation acts on (the
+// Guard established both from the policy table).
+func actor(ctx context.Context) auth.Actor {
 	g, _ := auth.GrantFrom(ctx)
-	return g
-}
-
-// cooldown allows one action per key per interval (resending e-mails).
-type cooldown struct {
-	every time.Duration
-	mu    sync.Mutex
-	last  map[string]time.Time
-}
-
-func newCooldown(every time.Duration) *cooldown {
-	return &cooldown{every: every, last: map[string]time.Time{}}
-}
-
-// take says whether key may act now, and if so records it.
-func (c *cooldown) take(key string) (time.Duration, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := time.Now()
-	if t, ok := c.last[key]; ok && now.Sub(t) < c.every {
-		return c.every - now.Sub(t), false
-	}
-	c.last[key] = now
-	return 0, true
-}
-
-func tooManyRequests(detail string, wait time.Duration) *problem.Error {
-	secs := int(wait.Seconds() + 0.999)
-	if secs < 1 {
-		secs = 1
-	}
-	return &problem.Error{Status: http.StatusTooManyRequests, Code: api.ProblemCodeRateLimited, Detail: detail, RetryAfter: secs}
+	return auth.Actor{Principal: principal(ctx), Grant: g}
 }
 
 // page turns page and page-size parameters into a limit, an offset and the meta of the
@@ -126,6 +86,8 @@ func (p page) clamp(total int) page {
 
 func (p page) offset() int { return (p.Number - 1) * p.Size }
 
+func (p page) window() teams.Page { return teams.Page{Limit: p.Size, Offset: p.offset()} }
+
 func (p page) meta(total, count int) api.PageMeta {
 	pages := (total + p.Size - 1) / p.Size
 	m := api.PageMeta{Page: p.Number, TotalSize: total, TotalPages: pages,
@@ -135,4 +97,29 @@ func (p page) meta(total, count int) api.PageMeta {
 		m.End = p.offset() + count
 	}
 	return m
+}
+
+// paged is the one way lists are served: fetch the asked page; when it lies past the last
+// page, fetch the last one instead; answer the items and the meta of the page served.
+func paged[T any](p page, fetch func(limit, offset int) ([]T, int, error)) ([]T, api.PageMeta, error) {
+	items, total, err := fetch(p.Size, p.offset())
+	if err != nil {
+		return nil, api.PageMeta{}, err
+	}
+	if c := p.clamp(total); c != p {
+		p = c
+		if items, total, err = fetch(p.Size, p.offset()); err != nil {
+			return nil, api.PageMeta{}, err
+		}
+	}
+	return items, p.meta(total, len(items)), nil
+}
+
+// mapped renders each item.
+func mapped[T, R any](items []T, render func(T) R) []R {
+	out := make([]R, 0, len(items))
+	for _, it := range items {
+		out = append(out, render(it))
+	}
+	return out
 }

@@ -80,7 +80,7 @@ func TestSignUpSignInAndMe(t *testing.T) {
 }
 
 func TestMissingBadAndExpiredCredentials(t *testing.T) {
-	env := apitest.New(t, store.SQLite, apitest.WithIssuer(auth.NewIssuer([]byte(apitest.TestSecret), time.Millisecond)))
+	env := apitest.New(t, store.SQLite, apitest.WithAccessTokenTTL(time.Millisecond))
 	c := env.SignUp(t, "ada@example.com")
 	for _, tc := range []struct {
 		token, code string

@@ -51,8 +51,8 @@ func observe(log *slog.Logger, ops *Operations, m *Metrics) echo.MiddlewareFunc 
 			}
 			m.observe(opID, res.Status, d)
 			level := slog.LevelInfo
-			if res.Status >= 500 {
-				level = slog.LevelError
+			if res.Status >= 500 && res.Status != http.StatusNotImplemented {
+				level = slog.LevelError // a 501 is a feature not built yet, not a failure
 			}
 			log.Log(req.Context(), level, "request",
 				"method", req.Method, "path", req.URL.Path, "operation", opID,
@@ -83,23 +83,28 @@ func recoverPanics(log *slog.Logger) echo.MiddlewareFunc {
 	}
 }
 
-// limitBodies bounds request bodies: limit for every operation, uploadLimit for the upload
-// chunks of the Uploads tag. A larger declared Content-Length is refused at once; a body that
-// grows past the limit fails when read, as a 413.
-func limitBodies(ops *Operations, limit, uploadLimit int64) echo.MiddlewareFunc {
+// limitBodies bounds request bodies in size and in time: limit bytes and timeout for every
+// operation, uploadLimit and uploadTimeout for the upload chunks of the Uploads tag. A larger
+// declared Content-Length is refused at once; a body that grows past the limit fails when
+// read, as a 413; a client that stops sending (or trickles) its body loses the connection
+// when the read deadline passes, instead of holding it for ever.
+func limitBodies(ops *Operations, limit, uploadLimit int64, timeout, uploadTimeout time.Duration) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
 			if req.Body == nil || req.Body == http.NoBody {
 				return next(c)
 			}
-			max := limit
+			max, wait := limit, timeout
 			if op := ops.Find(req.Method, c.Path()); op != nil && op.Tag == "Uploads" {
-				max = uploadLimit
+				max, wait = uploadLimit, uploadTimeout
 			}
 			if req.ContentLength > max {
 				return tooLarge(max)
 			}
+			// Not every ResponseWriter supports deadlines (httptest's recorder); those that do
+			// are the real server's.
+			_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(wait))
 			req.Body = http.MaxBytesReader(c.Response(), req.Body, max)
 			return next(c)
 		}

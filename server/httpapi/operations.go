@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/routers"
@@ -49,8 +50,13 @@ func (o *Operations) HasPath(path string) bool {
 
 var pathParam = regexp.MustCompile(`\{([^}]+)\}`)
 
-// LoadOperations reads the embedded contract.
-func LoadOperations() (*Operations, error) {
+// LoadOperations reads the embedded contract, once per process: it is read-only afterwards
+// and parsing it costs tens of milliseconds (every test server would pay it).
+func LoadOperations() (*Operations, error) { return loadOperations() }
+
+var loadOperations = sync.OnceValues(parseOperations)
+
+func parseOperations() (*Operations, error) {
 	spec, err := api.GetSpec()
 	if err != nil {
 		return nil, err

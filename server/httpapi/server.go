@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -15,15 +16,19 @@ import (
 
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/auth"
+	"github.com/bettyhq/betty/server/billing"
+	"github.com/bettyhq/betty/server/identity"
 	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/store"
+	"github.com/bettyhq/betty/server/teams"
 	"github.com/bettyhq/betty/server/web"
 )
 
 // UploadChunkLimit bounds one tus PATCH: a 6 MiB chunk (the clients' size) plus headroom.
 const UploadChunkLimit = 8 << 20
 
-// Deps is what the HTTP layer needs from the application.
+// Deps is what the HTTP layer needs from the application: the domain services its handlers
+// call, and what the middleware needs.
 type Deps struct {
 	Log     *slog.Logger
 	DB      *store.DB
@@ -31,17 +36,22 @@ type Deps struct {
 	// Dashboard is the built dashboard; nil serves a page saying it was not built.
 	Dashboard    fs.FS
 	MaxBodyBytes int64
-	// Issuer signs access tokens; Mailer sends e-mail.
+	// Issuer checks access tokens.
 	Issuer *auth.Issuer
-	Mailer mail.Mailer
-	// RefreshTTL is how long an unused session lives.
-	RefreshTTL time.Duration
-	RateLimit  RateLimit
-	// BaseURL is the public URL of the server, for links in e-mails; AllowedOrigins are other
-	// dashboard origins that may appear in them.
-	BaseURL         string
-	AllowedOrigins  []string
-	InternalDomains []string
+	// Mail is the outbox.
+	Mail *mail.Outbox
+	// The domain services.
+	Identity  *identity.Service
+	Teams     *teams.Service
+	Billing   *billing.Service
+	RateLimit RateLimit
+	// TrustedProxies are the networks whose X-Forwarded-For / X-Real-IP are believed; the
+	// client address is the connection's otherwise.
+	TrustedProxies []*net.IPNet
+	// BodyTimeout bounds reading a request body (uploads get UploadTimeout).
+	BodyTimeout, UploadTimeout time.Duration
+	// BaseURL is the public URL of the server (https turns HSTS on).
+	BaseURL string
 	// ResponseCheck, when set (by tests), sees every response to an operation of the contract
 	// as sent, to validate it against the contract.
 	ResponseCheck func(op *Operation, req *http.Request, params map[string]string, status int, header http.Header, body []byte)
@@ -62,13 +72,12 @@ type fallback struct{ Unimplemented }
 var _ api.StrictServerInterface = (*Server)(nil)
 
 // NewServer builds the handlers.
-func NewServer(d Deps, m *Metrics, g *Guard) *Server {
-	h := &handlers{Deps: d, guard: g, throttle: auth.NewThrottle(5, 15*time.Minute), resends: newCooldown(time.Minute)}
+func NewServer(d Deps, m *Metrics) *Server {
 	return &Server{
-		System:    &System{db: d.DB, version: d.Version, metrics: m, mailer: d.Mailer},
-		Identity:  &Identity{h},
-		Teams:     &Teams{h},
-		SiteAdmin: &SiteAdmin{h},
+		System:    &System{db: d.DB, version: d.Version, metrics: m, mailer: d.Mail},
+		Identity:  &Identity{svc: d.Identity},
+		Teams:     &Teams{svc: d.Teams, billing: d.Billing},
+		SiteAdmin: &SiteAdmin{teams: d.Teams, identity: d.Identity, mail: d.Mail},
 	}
 }
 
@@ -82,17 +91,21 @@ func New(d Deps) (http.Handler, error) {
 	if d.MaxBodyBytes <= 0 {
 		d.MaxBodyBytes = 1 << 20
 	}
-	if d.Issuer == nil || d.Mailer == nil {
-		return nil, errors.New("httpapi: Issuer and Mailer are required")
+	if d.BodyTimeout <= 0 {
+		d.BodyTimeout = 30 * time.Second
 	}
-	if d.RefreshTTL <= 0 {
-		d.RefreshTTL = 30 * 24 * time.Hour
+	if d.UploadTimeout <= 0 {
+		d.UploadTimeout = 10 * time.Minute
+	}
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil {
+		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)
 	guard := &Guard{db: d.DB, issuer: d.Issuer, ops: ops}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(d.Log)
+	e.IPExtractor = ipExtractor(d.TrustedProxies)
 	e.Pre(middleware.RemoveTrailingSlash(), securityHeaders(isHTTPS(d.BaseURL)))
 	e.Use(requestID())
 	if d.ResponseCheck != nil {
@@ -102,13 +115,13 @@ func New(d Deps) (http.Handler, error) {
 		observe(d.Log, ops, metrics),
 		recoverPanics(d.Log),
 		keepRequest(),
-		limitBodies(ops, d.MaxBodyBytes, UploadChunkLimit),
+		limitBodies(ops, d.MaxBodyBytes, UploadChunkLimit, d.BodyTimeout, d.UploadTimeout),
 		guard.authenticate(),
 		limitRate(d.RateLimit),
 		validateRequests(ops),
 		guard.authorize(),
 	)
-	api.RegisterHandlers(e, api.NewStrictHandler(NewServer(d, metrics, guard), nil))
+	api.RegisterHandlers(e, api.NewStrictHandler(NewServer(d, metrics), nil))
 	dashboard := web.Handler(d.Dashboard, isAPIPath)
 	e.Any("/*", func(c echo.Context) error {
 		// Echo routes a known path with an undeclared method here too: that is a 405.

@@ -1,13 +1,18 @@
 package httpapi
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -69,9 +74,9 @@ func validateRequests(ops *Operations) echo.MiddlewareFunc {
 			if op == nil {
 				return next(c)
 			}
-			params := make(map[string]string, len(c.ParamNames()))
-			for i, name := range c.ParamNames() {
-				params[name] = c.ParamValues()[i]
+			params := pathParams(c)
+			if err := checkJSONBody(c.Request()); err != nil {
+				return err
 			}
 			in := &openapi3filter.RequestValidationInput{
 				Request:    c.Request(),
@@ -85,6 +90,64 @@ func validateRequests(ops *Operations) echo.MiddlewareFunc {
 			return next(c)
 		}
 	}
+}
+
+// pathParams are the request's path parameters, decoded: Echo hands them still
+// percent-encoded (u%40example.com), and the contract's formats apply to the decoded value
+// the handler receives.
+func pathParams(c echo.Context) map[string]string {
+	params := make(map[string]string, len(c.ParamNames()))
+	for i, name := range c.ParamNames() {
+		v := c.ParamValues()[i]
+		if d, err := url.PathUnescape(v); err == nil {
+			v = d
+		}
+		params[name] = v
+	}
+	return params
+}
+
+// checkJSONBody reads a JSON request body whole (within the size and time limits set by
+// limitBodies) and refuses what Go's decoder would quietly accept: data after the JSON value
+// ({"name":"x"}garbage) and bytes that are not UTF-8 (stored as replacement characters
+// otherwise). The body is put back for the validator and the handler.
+func checkJSONBody(r *http.Request) error {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil
+	}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ct != "application/json" && !strings.HasSuffix(ct, "+json") {
+		return nil
+	}
+	raw, err := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(raw))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return tooLarge(tooBig.Limit)
+	case isTimeout(err):
+		return requestTimeout(err)
+	case err != nil:
+		return problem.Wrap(err, http.StatusBadRequest, api.ProblemCodeBadRequest, "The request body could not be read.")
+	case len(bytes.TrimSpace(raw)) == 0:
+		return nil // the validator says whether a body is required
+	case !utf8.Valid(raw):
+		return malformed("The request body is not valid UTF-8.", nil)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var v json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		return malformed("The request body is not valid JSON.", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return malformed("The request body has data after the JSON value.", err)
+	}
+	return nil
+}
+
+func malformed(detail string, cause error) *problem.Error {
+	return &problem.Error{Status: http.StatusBadRequest, Code: api.ProblemCodeMalformedJson, Detail: detail,
+		Fields: []api.FieldError{problem.Field("body", detail)}, Err: cause}
 }
 
 // requestProblem turns kin-openapi's validation errors into one problem with a field list.
@@ -137,9 +200,7 @@ func malformedBody(re *openapi3filter.RequestError) *problem.Error {
 	}
 	var pe *openapi3filter.ParseError
 	if errors.As(re.Err, &pe) || errors.Is(re.Err, io.ErrUnexpectedEOF) {
-		return &problem.Error{Status: http.StatusBadRequest, Code: api.ProblemCodeMalformedJson,
-			Detail: "The request body is not valid JSON.",
-			Fields: []api.FieldError{problem.Field("body", "The request body is not valid JSON.")}, Err: re.Err}
+		return malformed("The request body is not valid JSON.", re.Err)
 	}
 	if strings.Contains(re.Reason, "header Content-Type has unexpected value") {
 		return problem.New(http.StatusUnsupportedMediaType, api.ProblemCodeUnsupportedMediaType,

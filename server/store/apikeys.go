@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"strings"
 	"time"
 )
 
@@ -79,11 +78,7 @@ func (db *DB) LowerAPIKeyRoles(ctx context.Context, orgID, userID, role string, 
 	if len(above) == 0 {
 		return nil
 	}
-	args := []any{role, now(), orgID, userID}
-	for _, r := range above {
-		args = append(args, r)
-	}
 	_, err := db.exec(ctx, `UPDATE api_keys SET role = ?, updated_at = ? WHERE organization_id = ? AND created_by = ?
-		AND role IN (?`+strings.Repeat(", ?", len(above)-1)+`)`, args...)
+		AND role IN (`+placeholders(len(above))+`)`, append([]any{role, now(), orgID, userID}, anys(above)...)...)
 	return err
 }

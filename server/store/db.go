@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 	"github.com/jmoiron/sqlx"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
@@ -40,6 +41,9 @@ type DB struct {
 	stmts sync.Map
 	// source describes the database for people (path or host/db), never with a password.
 	source string
+	// pool is, on PostgreSQL, a pgx pool beside database/sql's for River (package jobs), whose
+	// pgx driver works on pgx connections.
+	pool *pgxpool.Pool
 }
 
 // Options configures Open.
@@ -124,15 +128,35 @@ func openSQLite(o Options) (*DB, error) {
 }
 
 func openPostgres(o Options) (*DB, error) {
-	pool, err := sqlx.Open("pgx", o.DatabaseURL)
+	sqlPool, err := sqlx.Open("pgx", o.DatabaseURL)
 	if err != nil {
 		return nil, fmt.Errorf("database url: %w", err)
 	}
-	pool.SetMaxOpenConns(o.MaxOpenConns)
-	pool.SetMaxIdleConns(o.MaxOpenConns)
-	pool.SetConnMaxIdleTime(5 * time.Minute)
-	return &DB{dialect: Postgres, writer: pool, reader: pool, source: redact(o.DatabaseURL)}, nil
+	sqlPool.SetMaxOpenConns(o.MaxOpenConns)
+	sqlPool.SetMaxIdleConns(o.MaxOpenConns)
+	sqlPool.SetConnMaxIdleTime(5 * time.Minute)
+	cfg, err := pgxpool.ParseConfig(o.DatabaseURL)
+	if err != nil {
+		sqlPool.Close()
+		return nil, fmt.Errorf("database url: %w", err)
+	}
+	// River's pool: its producers, completer and leader elector, plus one listener.
+	cfg.MaxConns = 4
+	cfg.MaxConnIdleTime = 5 * time.Minute
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		sqlPool.Close()
+		return nil, fmt.Errorf("database url: %w", err)
+	}
+	return &DB{dialect: Postgres, writer: sqlPool, reader: sqlPool, pool: pool, source: redact(o.DatabaseURL)}, nil
 }
+
+// Writer is the pool that writes (on SQLite the single writer connection), for River's
+// SQLite driver.
+func (db *DB) Writer() *sql.DB { return db.writer.DB }
+
+// PgxPool is River's pgx pool on PostgreSQL (nil on SQLite).
+func (db *DB) PgxPool() *pgxpool.Pool { return db.pool }
 
 // redact hides the password of a database URL.
 func redact(raw string) string {
@@ -168,6 +192,9 @@ func (db *DB) Close() error {
 		return true
 	})
 	err := db.writer.Close()
+	if db.pool != nil {
+		db.pool.Close()
+	}
 	if db.reader != db.writer {
 		if rerr := db.reader.Close(); err == nil {
 			err = rerr

@@ -2,11 +2,16 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/pressly/goose/v3"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivermigrate"
 )
 
 // Migrations live in one folder per dialect with the same numbered files in each
@@ -39,14 +44,45 @@ type MigrationResult struct {
 	Name    string
 }
 
-// Migrate applies every pending migration and returns those it applied.
+// Migrate applies every pending migration of Betty's schema, then River's (the background
+// job tables, package jobs), and returns those it applied.
 func (db *DB) Migrate(ctx context.Context) ([]MigrationResult, error) {
 	p, err := db.migrator()
 	if err != nil {
 		return nil, fmt.Errorf("migrations: %w", err)
 	}
 	res, err := p.Up(ctx)
-	return results(res), err
+	out := results(res)
+	if err != nil {
+		return out, err
+	}
+	river, err := db.migrateRiver(ctx)
+	return append(out, river...), err
+}
+
+// migrateRiver applies River's own migrations with River's migrator, on the same database.
+func (db *DB) migrateRiver(ctx context.Context) ([]MigrationResult, error) {
+	var res *rivermigrate.MigrateResult
+	var err error
+	if db.dialect == Postgres {
+		var m *rivermigrate.Migrator[pgx.Tx]
+		if m, err = rivermigrate.New(riverpgxv5.New(db.pool), nil); err == nil {
+			res, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+		}
+	} else {
+		var m *rivermigrate.Migrator[*sql.Tx]
+		if m, err = rivermigrate.New(riversqlite.New(db.writer.DB), nil); err == nil {
+			res, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("river migrations: %w", err)
+	}
+	var out []MigrationResult
+	for _, v := range res.Versions {
+		out = append(out, MigrationResult{Version: int64(v.Version), Name: "river/" + v.Name})
+	}
+	return out, nil
 }
 
 // MigrateUpByOne applies the next pending migration; it returns goose.ErrNoNextVersion when

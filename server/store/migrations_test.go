@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/pressly/goose/v3"
@@ -80,7 +81,17 @@ func TestMigrationsRunStepByStepWithFixtures(t *testing.T) {
 			if err != nil || v != int64(steps) {
 				t.Fatalf("version %d after %d steps (%v)", v, steps, err)
 			}
-			// Running again is a no-op.
+			// Migrate then adds only River's tables, each of its migrations once; running it
+			// again is a no-op.
+			applied, err := db.Migrate(ctx)
+			if err != nil || len(applied) == 0 {
+				t.Fatalf("migrate after the steps: %v (%v)", applied, err)
+			}
+			for _, m := range applied {
+				if !strings.HasPrefix(m.Name, "river/") {
+					t.Fatalf("migrate after the steps applied %s again", m.Name)
+				}
+			}
 			if applied, err := db.Migrate(ctx); err != nil || len(applied) != 0 {
 				t.Fatalf("second migrate applied %d (%v)", len(applied), err)
 			}

@@ -8,22 +8,22 @@ import (
 
 // Organization is a team.
 type Organization struct {
-	ID                      string     `db:"id"`
-	Name                    string     `db:"name"`
-	CompanyName             string     `db:"company_name"`
-	PlatformKey             string     `db:"platform_key"`
-	Industry                string     `db:"industry"`
-	Purpose                 string     `db:"purpose"`
-	OwnerUserID             string     `db:"owner_user_id"`
-	PublicAPIKey            string     `db:"public_api_key"`
-	VerificationLevel       string     `db:"verification_level"`
-	SubscriptionTier        string     `db:"subscription_tier"`
-	SubscriptionEndAt       *time.Time `db:"subscription_end_at"`
-	CreditsBalance          float64    `db:"credits_balance"`
-	BillingAddress          *string    `db:"billing_address"` // JSON object
-	BillingAddressUpdatedAt *time.Time `db:"billing_address_updated_at"`
-	CreatedAt               time.Time  `db:"created_at"`
-	UpdatedAt               time.Time  `db:"updated_at"`
+	ID                      string            `db:"id"`
+	Name                    string            `db:"name"`
+	CompanyName             string            `db:"company_name"`
+	PlatformKey             string            `db:"platform_key"`
+	Industry                string            `db:"industry"`
+	Purpose                 string            `db:"purpose"`
+	OwnerUserID             string            `db:"owner_user_id"`
+	PublicAPIKey            string            `db:"public_api_key"`
+	VerificationLevel       VerificationLevel `db:"verification_level"`
+	SubscriptionTier        SubscriptionTier  `db:"subscription_tier"`
+	SubscriptionEndAt       *time.Time        `db:"subscription_end_at"`
+	CreditsBalance          float64           `db:"credits_balance"`
+	BillingAddress          *string           `db:"billing_address"` // JSON object
+	BillingAddressUpdatedAt *time.Time        `db:"billing_address_updated_at"`
+	CreatedAt               time.Time         `db:"created_at"`
+	UpdatedAt               time.Time         `db:"updated_at"`
 }
 
 const organizationColumns = `id, name, company_name, platform_key, industry, purpose, owner_user_id,
@@ -37,10 +37,10 @@ func (db *DB) CreateOrganization(ctx context.Context, o *Organization, ownerEmai
 		o.ID = NewID()
 	}
 	if o.VerificationLevel == "" {
-		o.VerificationLevel = "none"
+		o.VerificationLevel = LevelNone
 	}
 	if o.SubscriptionTier == "" {
-		o.SubscriptionTier = "free"
+		o.SubscriptionTier = TierFree
 	}
 	o.CreatedAt = now()
 	o.UpdatedAt = o.CreatedAt
@@ -55,7 +55,7 @@ func (db *DB) CreateOrganization(ctx context.Context, o *Organization, ownerEmai
 		owner := o.OwnerUserID
 		_, err := db.exec(ctx, `INSERT INTO organization_members (`+memberColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			NewID(), o.ID, &owner, NormalizeEmail(ownerEmail), "owner", "active", nil, nil, o.CreatedAt, nil, o.CreatedAt, o.CreatedAt)
+			NewID(), o.ID, &owner, NormalizeEmail(ownerEmail), "owner", MemberActive, nil, nil, o.CreatedAt, nil, o.CreatedAt, o.CreatedAt)
 		return err
 	})
 }
@@ -68,18 +68,48 @@ func (db *DB) OrganizationByID(ctx context.Context, id string) (Organization, er
 }
 
 // UserOrganizations lists the organisations where a user is an active member, oldest first,
-// and how many there are.
-func (db *DB) UserOrganizations(ctx context.Context, userID string, limit, offset int) ([]Organization, int, error) {
+// with the user's role in each, and how many there are.
+func (db *DB) UserOrganizations(ctx context.Context, userID string, limit, offset int) ([]OrganizationRole, int, error) {
 	var total int
 	if err := db.get(ctx, db.read(ctx), &total, `SELECT COUNT(*) FROM organization_members
-		WHERE user_id = ? AND status = 'active'`, userID); err != nil {
+		WHERE user_id = ? AND status = ?`, userID, MemberActive); err != nil {
 		return nil, 0, err
 	}
-	orgs := []Organization{}
-	err := db.selectAll(ctx, db.read(ctx), &orgs, `SELECT `+prefixed("o.", organizationColumns)+` FROM organizations o
-		JOIN organization_members m ON m.organization_id = o.id
-		WHERE m.user_id = ? AND m.status = 'active' ORDER BY o.created_at, o.id LIMIT ? OFFSET ?`, userID, limit, offset)
-	return orgs, total, err
+	rows := []struct {
+		Organization
+		Role string `db:"member_role"`
+	}{}
+	err := db.selectAll(ctx, db.read(ctx), &rows, `SELECT `+prefixed("o.", organizationColumns)+`, m.role AS member_role
+		FROM organizations o JOIN organization_members m ON m.organization_id = o.id
+		WHERE m.user_id = ? AND m.status = ? ORDER BY o.created_at, o.id LIMIT ? OFFSET ?`, userID, MemberActive, limit, offset)
+	out := make([]OrganizationRole, len(rows))
+	for i, r := range rows {
+		out[i] = OrganizationRole{Organization: r.Organization, Role: r.Role}
+	}
+	return out, total, err
+}
+
+// OrganizationRole is an organisation with a member's role in it.
+type OrganizationRole struct {
+	Organization
+	Role string
+}
+
+// OrganizationsByIDs returns the organisations with these ids, by id.
+func (db *DB) OrganizationsByIDs(ctx context.Context, ids []string) (map[string]Organization, error) {
+	out := make(map[string]Organization, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var orgs []Organization
+	if err := db.selectAll(ctx, db.read(ctx), &orgs, `SELECT `+organizationColumns+` FROM organizations
+		WHERE id IN (`+placeholders(len(ids))+`)`, anys(ids)...); err != nil {
+		return nil, err
+	}
+	for _, o := range orgs {
+		out[o.ID] = o
+	}
+	return out, nil
 }
 
 // OrganizationsOwnedBy lists the organisations a user owns, oldest first.
@@ -108,20 +138,21 @@ func (db *DB) DeleteOrganization(ctx context.Context, id string) error {
 }
 
 // SetVerificationLevel sets the level and completes pending requests up to it.
-func (db *DB) SetVerificationLevel(ctx context.Context, id, level string) error {
+func (db *DB) SetVerificationLevel(ctx context.Context, id string, level VerificationLevel) error {
 	return db.InTx(ctx, func(ctx context.Context) error {
 		t := now()
 		if err := db.one(ctx, `UPDATE organizations SET verification_level = ?, updated_at = ? WHERE id = ?`, level, t, id); err != nil {
 			return err
 		}
-		_, err := db.exec(ctx, `UPDATE verification_requests SET status = 'completed', updated_at = ?
-			WHERE organization_id = ? AND status = 'pending' AND (requested_level = ? OR ? = 'l2')`, t, id, level, level)
+		_, err := db.exec(ctx, `UPDATE verification_requests SET status = ?, updated_at = ?
+			WHERE organization_id = ? AND status = ? AND (requested_level = ? OR ? = ?)`,
+			RequestCompleted, t, id, RequestPending, level, level, LevelL2)
 		return err
 	})
 }
 
 // SetSubscriptionTier sets the tier.
-func (db *DB) SetSubscriptionTier(ctx context.Context, id, tier string) error {
+func (db *DB) SetSubscriptionTier(ctx context.Context, id string, tier SubscriptionTier) error {
 	return db.one(ctx, `UPDATE organizations SET subscription_tier = ?, updated_at = ? WHERE id = ?`, tier, now(), id)
 }
 
@@ -141,7 +172,7 @@ func (db *DB) TransferOwnership(ctx context.Context, orgID, newOwnerUserID strin
 			return err
 		}
 		if err := db.one(ctx, `UPDATE organization_members SET role = 'owner', updated_at = ?
-			WHERE organization_id = ? AND user_id = ? AND status = 'active'`, t, orgID, newOwnerUserID); err != nil {
+			WHERE organization_id = ? AND user_id = ? AND status = ?`, t, orgID, newOwnerUserID, MemberActive); err != nil {
 			return err
 		}
 		return db.one(ctx, `UPDATE organizations SET owner_user_id = ?, updated_at = ? WHERE id = ?`, newOwnerUserID, t, orgID)
@@ -150,13 +181,13 @@ func (db *DB) TransferOwnership(ctx context.Context, orgID, newOwnerUserID strin
 
 // VerificationRequest is a team's request for the next verification level.
 type VerificationRequest struct {
-	ID             string    `db:"id"`
-	OrganizationID string    `db:"organization_id"`
-	CurrentLevel   string    `db:"current_level"`
-	RequestedLevel string    `db:"requested_level"`
-	Status         string    `db:"status"`
-	CreatedAt      time.Time `db:"created_at"`
-	UpdatedAt      time.Time `db:"updated_at"`
+	ID             string            `db:"id"`
+	OrganizationID string            `db:"organization_id"`
+	CurrentLevel   VerificationLevel `db:"current_level"`
+	RequestedLevel VerificationLevel `db:"requested_level"`
+	Status         RequestStatus     `db:"status"`
+	CreatedAt      time.Time         `db:"created_at"`
+	UpdatedAt      time.Time         `db:"updated_at"`
 }
 
 const verificationColumns = `id, organization_id, current_level, requested_level, status, created_at, updated_at`
@@ -165,14 +196,14 @@ const verificationColumns = `id, organization_id, current_level, requested_level
 func (db *DB) PendingVerificationRequest(ctx context.Context, orgID string) (VerificationRequest, error) {
 	var v VerificationRequest
 	err := db.get(ctx, db.read(ctx), &v, `SELECT `+verificationColumns+` FROM verification_requests
-		WHERE organization_id = ? AND status = 'pending' ORDER BY created_at DESC LIMIT 1`, orgID)
+		WHERE organization_id = ? AND status = ? ORDER BY created_at DESC LIMIT 1`, orgID, RequestPending)
 	return v, err
 }
 
 // CreateVerificationRequest inserts a pending request.
 func (db *DB) CreateVerificationRequest(ctx context.Context, v *VerificationRequest) error {
 	v.ID = NewID()
-	v.Status = "pending"
+	v.Status = RequestPending
 	v.CreatedAt = now()
 	v.UpdatedAt = v.CreatedAt
 	_, err := db.exec(ctx, `INSERT INTO verification_requests (`+verificationColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,

@@ -114,3 +114,11 @@ func (db *DB) RevokeUserSessions(ctx context.Context, userID, why string) error 
 	_, err := db.exec(ctx, `UPDATE sessions SET revoked_at = ?, revoked_why = ? WHERE user_id = ? AND revoked_at IS NULL`, now(), why, userID)
 	return err
 }
+
+// RefreshTokenSession returns the id of the session a refresh token (current or already
+// rotated) belongs to, or ErrNotFound.
+func (db *DB) RefreshTokenSession(ctx context.Context, hash string) (string, error) {
+	var id string
+	err := db.get(ctx, db.read(ctx), &id, `SELECT session_id FROM refresh_tokens WHERE token_hash = ?`, hash)
+	return id, err
+}

@@ -33,7 +33,7 @@ func TestInvitationsLifecycle(t *testing.T) {
 
 		// An invitation by a user names them; one by an API key (no user) names nobody.
 		m, err := db.Invite(ctx, org.ID, "Bob@Example.com", "member", owner.ID)
-		if err != nil || m.Status != "invited" || m.InvitedBy == nil || *m.InvitedBy != owner.ID || m.Email != "bob@example.com" {
+		if err != nil || m.Status != store.MemberInvited || m.InvitedBy == nil || *m.InvitedBy != owner.ID || m.Email != "bob@example.com" {
 			t.Fatalf("invite: %+v %v", m, err)
 		}
 		byKey, err := db.Invite(ctx, other.ID, "bob@example.com", "readonly", "")
@@ -50,17 +50,17 @@ func TestInvitationsLifecycle(t *testing.T) {
 		if err := db.CreateUser(ctx, &bob); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.ActivateMember(ctx, m.ID, bob.ID); err != nil {
+		if err := db.ActivateMember(ctx, org.ID, m.ID, bob.ID); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.RemoveMember(ctx, byKey.ID); err != nil {
+		if err := db.RemoveMember(ctx, other.ID, byKey.ID); err != nil {
 			t.Fatal(err)
 		}
 		if got, err := db.InvitationsTo(ctx, bob.Email); err != nil || len(got) != 0 {
 			t.Fatalf("after accepting and removing: %+v %v", got, err)
 		}
 		again, err := db.Invite(ctx, other.ID, bob.Email, "member", "")
-		if err != nil || again.ID != byKey.ID || again.Status != "invited" || again.RemovedAt != nil {
+		if err != nil || again.ID != byKey.ID || again.Status != store.MemberInvited || again.RemovedAt != nil {
 			t.Fatalf("re-invite: %+v %v", again, err)
 		}
 		if _, err := db.Invite(ctx, org.ID, bob.Email, "member", owner.ID); !errors.Is(err, store.ErrConflict) {
@@ -86,7 +86,7 @@ func TestCancelTokens(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		token := func(kind string, m store.Member, hash string) store.Token {
+		token := func(kind store.TokenKind, m store.Member, hash string) store.Token {
 			t.Helper()
 			oid, mid := m.OrganizationID, m.ID
 			tk := store.Token{Kind: kind, TokenHash: hash, OrganizationID: &oid, MemberID: &mid, Email: m.Email,
@@ -96,7 +96,7 @@ func TestCancelTokens(t *testing.T) {
 			}
 			return tk
 		}
-		used := func(hash, kind string) bool {
+		used := func(hash string, kind store.TokenKind) bool {
 			t.Helper()
 			tk, err := db.TokenByHash(ctx, kind, hash)
 			if err != nil {
@@ -110,7 +110,7 @@ func TestCancelTokens(t *testing.T) {
 		token(store.TokenOwnershipTransfer, m2, "tr2")
 		token(store.TokenOwnershipTransfer, m3, "tr3")
 
-		if err := db.CancelMemberTokens(ctx, store.TokenInvitation, m1.ID); err != nil {
+		if err := db.CancelMemberTokens(ctx, store.TokenInvitation, org.ID, m1.ID); err != nil {
 			t.Fatal(err)
 		}
 		if !used("inv1", store.TokenInvitation) || used("inv2", store.TokenInvitation) || used("tr1", store.TokenOwnershipTransfer) {
@@ -143,6 +143,34 @@ func TestSiteAdminEmails(t *testing.T) {
 		got, err := db.SiteAdminEmails(ctx)
 		if err != nil || len(got) != 2 || got[0] != "a@example.com" || got[1] != "b@example.com" {
 			t.Fatalf("site admins: %v %v", got, err)
+		}
+	})
+}
+
+// Member methods act only on their organisation's rows: another team's member id changes
+// nothing.
+func TestMemberMethodsAreScopedToTheirOrganisation(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		owner, org := teamFixture(t, db, "owner@example.com")
+		_, other := teamFixture(t, db, "other@example.com")
+		m, err := db.Invite(ctx, org.ID, "bob@example.com", "member", owner.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, err := range map[string]error{
+			"get":      func() error { _, err := db.MemberByID(ctx, other.ID, m.ID); return err }(),
+			"role":     db.SetMemberRole(ctx, other.ID, m.ID, "admin"),
+			"remove":   db.RemoveMember(ctx, other.ID, m.ID),
+			"activate": db.ActivateMember(ctx, other.ID, m.ID, owner.ID),
+		} {
+			if !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("%s through another organisation: %v", name, err)
+			}
+		}
+		got, err := db.MemberByID(ctx, org.ID, m.ID)
+		if err != nil || got.Role != "member" || got.Status != store.MemberInvited {
+			t.Fatalf("untouched: %+v %v", got, err)
 		}
 	})
 }

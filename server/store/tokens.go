@@ -5,18 +5,10 @@ import (
 	"time"
 )
 
-// Kinds of one-time token.
-const (
-	TokenEmailConfirm      = "email_confirm"
-	TokenPasswordReset     = "password_reset"
-	TokenInvitation        = "invitation"
-	TokenOwnershipTransfer = "ownership_transfer"
-)
-
 // Token is a one-time token sent by e-mail; only its hash is stored.
 type Token struct {
 	ID             string     `db:"id"`
-	Kind           string     `db:"kind"`
+	Kind           TokenKind  `db:"kind"`
 	TokenHash      string     `db:"token_hash"`
 	UserID         *string    `db:"user_id"`
 	OrganizationID *string    `db:"organization_id"`
@@ -49,7 +41,7 @@ func (db *DB) CreateToken(ctx context.Context, t *Token, replace bool) error {
 }
 
 // TokenByHash returns a token of a kind, used or not. ErrNotFound when there is none.
-func (db *DB) TokenByHash(ctx context.Context, kind, hash string) (Token, error) {
+func (db *DB) TokenByHash(ctx context.Context, kind TokenKind, hash string) (Token, error) {
 	var t Token
 	err := db.get(ctx, db.read(ctx), &t, `SELECT `+tokenColumns+` FROM one_time_tokens WHERE kind = ? AND token_hash = ?`, kind, hash)
 	return t, err
@@ -60,17 +52,17 @@ func (db *DB) SpendToken(ctx context.Context, id string) error {
 	return db.one(ctx, `UPDATE one_time_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL`, now(), id)
 }
 
-// CancelMemberTokens makes every unused token of a kind for a member stop working (an
-// invitation withdrawn or accepted another way).
-func (db *DB) CancelMemberTokens(ctx context.Context, kind, memberID string) error {
-	_, err := db.exec(ctx, `UPDATE one_time_tokens SET used_at = ? WHERE kind = ? AND member_id = ? AND used_at IS NULL`,
-		now(), kind, memberID)
+// CancelMemberTokens makes every unused token of a kind for a member of an organisation stop
+// working (an invitation withdrawn or accepted another way).
+func (db *DB) CancelMemberTokens(ctx context.Context, kind TokenKind, orgID, memberID string) error {
+	_, err := db.exec(ctx, `UPDATE one_time_tokens SET used_at = ? WHERE kind = ? AND organization_id = ? AND member_id = ?
+		AND used_at IS NULL`, now(), kind, orgID, memberID)
 	return err
 }
 
 // CancelOrganizationTokens makes every unused token of a kind for an organisation stop working
 // (a new ownership transfer replaces a pending one, whoever it named).
-func (db *DB) CancelOrganizationTokens(ctx context.Context, kind, orgID string) error {
+func (db *DB) CancelOrganizationTokens(ctx context.Context, kind TokenKind, orgID string) error {
 	_, err := db.exec(ctx, `UPDATE one_time_tokens SET used_at = ? WHERE kind = ? AND organization_id = ? AND used_at IS NULL`,
 		now(), kind, orgID)
 	return err

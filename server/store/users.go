@@ -69,12 +69,8 @@ func (db *DB) UsersByIDs(ctx context.Context, ids []string) (map[string]User, er
 		return out, nil
 	}
 	var users []User
-	q := `SELECT ` + userColumns + ` FROM users WHERE id IN (?` + strings.Repeat(", ?", len(ids)-1) + `)`
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	if err := db.selectAll(ctx, db.read(ctx), &users, q, args...); err != nil {
+	if err := db.selectAll(ctx, db.read(ctx), &users, `SELECT `+userColumns+` FROM users WHERE id IN (`+placeholders(len(ids))+`)`,
+		anys(ids)...); err != nil {
 		return nil, err
 	}
 	for _, u := range users {
@@ -155,4 +151,25 @@ func (db *DB) SearchUsers(ctx context.Context, search string, limit, offset int)
 
 func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// UsersByEmails returns the users with these e-mails, by (normalised) e-mail.
+func (db *DB) UsersByEmails(ctx context.Context, emails []string) (map[string]User, error) {
+	out := make(map[string]User, len(emails))
+	if len(emails) == 0 {
+		return out, nil
+	}
+	norm := make([]string, len(emails))
+	for i, e := range emails {
+		norm[i] = NormalizeEmail(e)
+	}
+	var users []User
+	if err := db.selectAll(ctx, db.read(ctx), &users, `SELECT `+userColumns+` FROM users WHERE email IN (`+placeholders(len(norm))+`)`,
+		anys(norm)...); err != nil {
+		return nil, err
+	}
+	for _, u := range users {
+		out[u.Email] = u
+	}
+	return out, nil
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/internal/apitest"
 	"github.com/bettyhq/betty/server/store"
 )
@@ -18,7 +17,7 @@ type Env = apitest.Env
 // Caller is a signed-up user with a session.
 type Caller = apitest.Caller
 
-// Option changes the server (apitest.WithIssuer, WithRateLimit, …).
+// Option changes the server (apitest.WithAccessTokenTTL, WithRateLimit, …).
 type Option = apitest.Option
 
 // Start runs a server until the test ends.
@@ -28,6 +27,4 @@ func Start(t testing.TB, opts ...Option) *Env {
 }
 
 // WithAccessTokenTTL makes access tokens expire after d (to exercise refresh).
-func WithAccessTokenTTL(d time.Duration) Option {
-	return apitest.WithIssuer(auth.NewIssuer([]byte(apitest.TestSecret), d))
-}
+func WithAccessTokenTTL(d time.Duration) Option { return apitest.WithAccessTokenTTL(d) }

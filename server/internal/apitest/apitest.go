@@ -11,8 +11,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,10 +22,12 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3filter"
 
-	"github.com/bettyhq/betty/server/auth"
+	"github.com/bettyhq/betty/server/app"
+	"github.com/bettyhq/betty/server/config"
 	"github.com/bettyhq/betty/server/httpapi"
+	"github.com/bettyhq/betty/server/internal/smtptest"
 	"github.com/bettyhq/betty/server/internal/testdb"
-	"github.com/bettyhq/betty/server/mail"
+	"github.com/bettyhq/betty/server/jobs"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -39,7 +41,9 @@ type Env struct {
 	DB     *store.DB
 	Client *http.Client
 	// Logs holds everything the server logged.
-	Logs *bytes.Buffer
+	Logs *syncBuffer
+	// Relay is the fake SMTP relay of WithMailDelivery (nil without).
+	Relay *smtptest.Server
 }
 
 // Each runs fn against a fresh server on every dialect.
@@ -51,70 +55,99 @@ func Each(t *testing.T, fn func(t *testing.T, env *Env)) {
 }
 
 // Option changes the server a test starts.
-type Option func(*httpapi.Deps)
+type Option func(*settings)
+
+type settings struct {
+	cfg           config.Config
+	responseCheck bool
+	smtp          bool
+}
 
 // WithRateLimit turns rate limiting on (it is off in tests by default).
 func WithRateLimit(rate float64, burst int) Option {
-	return func(d *httpapi.Deps) { d.RateLimit = httpapi.RateLimit{Rate: rate, Burst: burst} }
+	return func(s *settings) { s.cfg.RateLimit, s.cfg.RateBurst = rate, burst }
 }
 
-// WithIssuer replaces the access-token issuer (to test expiry).
-func WithIssuer(i *auth.Issuer) Option { return func(d *httpapi.Deps) { d.Issuer = i } }
+// WithAccessTokenTTL makes access tokens expire after d (to exercise refresh and expiry).
+func WithAccessTokenTTL(d time.Duration) Option {
+	return func(s *settings) { s.cfg.AccessTokenTTL = d }
+}
 
-// WithMailDelivery makes the outbox say it delivers, as with SMTP configured: e-mail
+// WithMailDelivery configures an SMTP relay (a fake one, started for the test), so e-mail
 // confirmation becomes required. Messages still land in the outbox for tests to read.
-func WithMailDelivery() Option {
-	return func(d *httpapi.Deps) { d.Mailer = delivering{d.Mailer} }
-}
-
-type delivering struct{ mail.Mailer }
-
-func (delivering) Delivers() bool { return true }
+func WithMailDelivery() Option { return func(s *settings) { s.smtp = true } }
 
 // WithInternalDomains sets the internal staff e-mail domains.
 func WithInternalDomains(domains ...string) Option {
-	return func(d *httpapi.Deps) { d.InternalDomains = domains }
+	return func(s *settings) { s.cfg.InternalDomains = domains }
 }
+
+// WithTrustedProxies believes X-Forwarded-For from these networks.
+func WithTrustedProxies(nets ...*net.IPNet) Option {
+	return func(s *settings) { s.cfg.TrustedProxies = nets }
+}
+
+// WithBodyTimeout bounds how long a client may take to send a body.
+func WithBodyTimeout(d time.Duration) Option { return func(s *settings) { s.cfg.BodyTimeout = d } }
+
+// WithConfig changes any setting.
+func WithConfig(fn func(*config.Config)) Option { return func(s *settings) { fn(&s.cfg) } }
 
 // WithoutResponseCheck skips validating responses against the contract: for benchmarks,
 // which measure the server and not the validator.
-func WithoutResponseCheck() Option {
-	return func(d *httpapi.Deps) { d.ResponseCheck = nil }
-}
+func WithoutResponseCheck() Option { return func(s *settings) { s.responseCheck = false } }
 
-// TestSecret signs the access tokens of test servers.
-const TestSecret = "test-secret-of-thirty-two-bytes!"
-
-// New starts a server on a fresh database of dialect d; it stops when the test ends.
+// New starts a server on a fresh database of dialect d, built by app.New exactly as
+// `betty serve` builds it, on a real listener; it stops when the test ends.
 func New(t testing.TB, d store.Dialect, opts ...Option) *Env {
 	t.Helper()
-	db := testdb.Open(t, d, true)
-	logs := &syncBuffer{}
-	env := &Env{t: t, DB: db, Logs: &logs.buf}
-	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	deps := httpapi.Deps{
-		Log:           log,
-		DB:            db,
-		Version:       "test",
-		MaxBodyBytes:  1 << 20,
-		ResponseCheck: checkResponse(t),
-		Issuer:        auth.NewIssuer([]byte(TestSecret), 15*time.Minute),
-		Mailer:        mail.NewOutbox(db, log, nil),
-		RefreshTTL:    24 * time.Hour,
-		BaseURL:       "http://betty.test",
-	}
+	dbOpts := testdb.Options(t, d)
+	s := settings{cfg: config.Default(), responseCheck: true}
+	s.cfg.DataDir, s.cfg.DatabaseURL = dbOpts.DataDir, dbOpts.DatabaseURL
+	s.cfg.BaseURL = "http://betty.test"
+	s.cfg.RateLimit = 0
+	s.cfg.RefreshTokenTTL = 24 * time.Hour
+	s.cfg.ShutdownTimeout = 5 * time.Second
 	for _, o := range opts {
-		o(&deps)
+		o(&s)
 	}
-	h, err := httpapi.New(deps)
+	var relay *smtptest.Server
+	if s.smtp {
+		relay = smtptest.Start(t)
+		s.cfg.SMTPURL, s.cfg.MailFrom = relay.URL(), "betty@betty.test"
+	}
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	var appOpts []app.Option
+	if s.responseCheck {
+		appOpts = append(appOpts, app.WithResponseCheck(checkResponse(t)))
+	}
+	appOpts = append(appOpts, app.WithJobs(jobs.Config{PollInterval: 50 * time.Millisecond}))
+	a, err := app.New(context.Background(), s.cfg, log, nil, "test", appOpts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	env.URL = srv.URL
-	env.Client = srv.Client()
-	return env
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		a.Close()
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := a.Start(ctx); err != nil {
+		cancel()
+		a.Close()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		a.Close()
+	})
+	return &Env{t: t, URL: "http://" + ln.Addr().String(), DB: a.DB(), Client: &http.Client{Timeout: time.Minute}, Logs: logs, Relay: relay}
 }
 
 type syncBuffer struct {
@@ -126,6 +159,13 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
+}
+
+// String is everything logged so far.
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // checkResponse validates one response against its operation.

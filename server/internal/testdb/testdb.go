@@ -74,6 +74,9 @@ func Options(t testing.TB, d store.Dialect) store.Options {
 	}
 	q := u.Query()
 	q.Set("search_path", schema)
+	// Tests need no durability: not waiting for each commit to reach the disk makes the
+	// PostgreSQL leg several times faster.
+	q.Set("synchronous_commit", "off")
 	u.RawQuery = q.Encode()
 	return store.Options{DatabaseURL: u.String(), MaxOpenConns: 4}
 }

@@ -1,0 +1,236 @@
+// Package billing is what a team pays: the price of call minutes, the state of its tier
+// subscription, its billing address and its usage. Payments through a provider join it when
+// they are built; until then a tier is set by a site admin.
+package billing
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/bettyhq/betty/server/errs"
+	"github.com/bettyhq/betty/server/store"
+)
+
+const (
+	// CallRatePerMinute is the price of one billed call minute, in Currency.
+	CallRatePerMinute = 0.27
+	Currency          = "USD"
+)
+
+// RoundCents rounds an amount of money to two decimals.
+func RoundCents(v float64) float64 { return math.Round(v*100) / 100 }
+
+// RunningSubscriptions names what still bills a team: a paid tier whose period has not ended.
+// (Phone-number subscriptions join this list when they exist.)
+func RunningSubscriptions(o store.Organization, now time.Time) []string {
+	var out []string
+	if o.SubscriptionTier != store.TierFree && o.SubscriptionEndAt != nil && o.SubscriptionEndAt.After(now) {
+		out = append(out, "tier subscription")
+	}
+	return out
+}
+
+// State is where a tier subscription stands.
+type State string
+
+const (
+	StateNone      State = "none"
+	StateActive    State = "active"
+	StateCancelled State = "cancelled"
+)
+
+// Subscription is the state of a team's tier subscription.
+type Subscription struct {
+	OrganizationID   string
+	Tier             store.SubscriptionTier
+	State            State
+	CurrentPeriodEnd *time.Time
+	// Monthly is true when there is a billing period (monthly, the only interval).
+	Monthly bool
+}
+
+// SubscriptionOf derives the subscription state from the team's tier and paid period. The
+// payment provider's events (trials, failed payments, cancellation) refine it once payments
+// exist; until then a paid tier with a running period is active, one whose period ended is
+// cancelled, and the free tier or a tier a site admin set without end has none.
+func SubscriptionOf(o store.Organization, now time.Time) Subscription {
+	out := Subscription{OrganizationID: o.ID, Tier: o.SubscriptionTier, State: StateNone}
+	if o.SubscriptionTier == store.TierFree || o.SubscriptionEndAt == nil {
+		return out
+	}
+	end := *o.SubscriptionEndAt
+	out.CurrentPeriodEnd, out.Monthly = &end, true
+	if end.After(now) {
+		out.State = StateActive
+	} else {
+		out.State = StateCancelled
+	}
+	return out
+}
+
+// Service reads and changes a team's billing.
+type Service struct{ db *store.DB }
+
+// New returns the billing service.
+func New(db *store.DB) *Service { return &Service{db: db} }
+
+// Team answers the team's organisation (its tier, balance and period).
+func (s *Service) Team(ctx context.Context, orgID string) (store.Organization, error) {
+	o, err := s.db.OrganizationByID(ctx, orgID)
+	if err != nil {
+		return o, notFound(err)
+	}
+	return o, nil
+}
+
+// Subscription answers the state of the team's tier subscription.
+func (s *Service) Subscription(ctx context.Context, orgID string, now time.Time) (Subscription, error) {
+	o, err := s.Team(ctx, orgID)
+	if err != nil {
+		return Subscription{}, err
+	}
+	return SubscriptionOf(o, now), nil
+}
+
+// Address is a billing address.
+type Address struct {
+	Line1      string  `json:"line1"`
+	Line2      *string `json:"line2,omitempty"`
+	City       string  `json:"city"`
+	State      *string `json:"state,omitempty"`
+	PostalCode string  `json:"postalCode"`
+	Country    string  `json:"country"`
+}
+
+// AddressOf is a team's saved billing address (nil when none) and when it was saved.
+func AddressOf(o store.Organization) (*Address, *time.Time, error) {
+	if o.BillingAddress == nil || *o.BillingAddress == "" {
+		return nil, o.BillingAddressUpdatedAt, nil
+	}
+	var a Address
+	if err := json.Unmarshal([]byte(*o.BillingAddress), &a); err != nil {
+		return nil, nil, fmt.Errorf("billing address of %s: %w", o.ID, err)
+	}
+	return &a, o.BillingAddressUpdatedAt, nil
+}
+
+var stateCode = regexp.MustCompile(`^[A-Z]{2}$`)
+
+// SetAddress replaces the billing address after checking it: line1, city and postal code are
+// required; US and CA addresses need a 2-letter state code. (It is passed on to the payment
+// provider's customer record once payments exist.)
+func (s *Service) SetAddress(ctx context.Context, orgID string, a Address) (store.Organization, error) {
+	a.Line1, a.City, a.PostalCode = strings.TrimSpace(a.Line1), strings.TrimSpace(a.City), strings.TrimSpace(a.PostalCode)
+	a.Line2, a.State = trimmedOrNil(a.Line2), trimmedOrNil(a.State)
+	var fields []errs.Field
+	for _, f := range []struct{ name, v string }{{"line1", a.Line1}, {"city", a.City}, {"postalCode", a.PostalCode}} {
+		if f.v == "" {
+			fields = append(fields, errs.Field{Name: "body.billingAddress." + f.name, Message: f.name + " is required"})
+		}
+	}
+	if a.Country == "US" || a.Country == "CA" {
+		if a.State != nil {
+			st := strings.ToUpper(*a.State)
+			a.State = &st
+		}
+		if a.State == nil || !stateCode.MatchString(*a.State) {
+			fields = append(fields, errs.Field{Name: "body.billingAddress.state", Message: "state must be a 2-letter code for US and CA addresses"})
+		}
+	}
+	if len(fields) > 0 {
+		return store.Organization{}, errs.InvalidFields(fields...)
+	}
+	raw, _ := json.Marshal(a)
+	if err := s.db.SetBillingAddress(ctx, orgID, string(raw)); err != nil {
+		return store.Organization{}, notFound(err)
+	}
+	return s.Team(ctx, orgID)
+}
+
+// Usage is a month's call minutes and cost, in total and per day up to today.
+type Usage struct {
+	OrganizationID string
+	Month, Year    int
+	Calls          int
+	Minutes, Cost  float64
+	Days           []DayUsage
+}
+
+// DayUsage is one day of a month's usage.
+type DayUsage struct {
+	Date          time.Time
+	Calls         int
+	Minutes, Cost float64
+}
+
+// CostsUsage answers a month's usage (default: this month, in UTC). A future month has no days.
+func (s *Service) CostsUsage(ctx context.Context, orgID string, month, year *int, now time.Time) (Usage, error) {
+	now = now.UTC()
+	out := Usage{OrganizationID: orgID, Month: int(now.Month()), Year: now.Year(), Days: []DayUsage{}}
+	if month != nil {
+		out.Month = *month
+	}
+	if year != nil {
+		out.Year = *year
+	}
+	if out.Month < 1 || out.Month > 12 {
+		return Usage{}, errs.InvalidField("query.month", "month must be between 1 and 12")
+	}
+	start := time.Date(out.Year, time.Month(out.Month), 1, 0, 0, 0, 0, time.UTC)
+	end := start.AddDate(0, 1, 0)
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	if last := today.AddDate(0, 0, 1); end.After(last) {
+		end = last // days up to today
+	}
+	if end.After(start) {
+		usage, err := s.dailyCallUsage(ctx, orgID, start, end)
+		if err != nil {
+			return Usage{}, err
+		}
+		for d := start; d.Before(end); d = d.AddDate(0, 0, 1) {
+			u := usage[d.Format(time.DateOnly)]
+			minutes := u.seconds / 60
+			out.Days = append(out.Days, DayUsage{Date: d, Calls: u.calls, Minutes: minutes, Cost: RoundCents(minutes * CallRatePerMinute)})
+			out.Calls += u.calls
+			out.Minutes += minutes
+		}
+	}
+	out.Cost = RoundCents(out.Minutes * CallRatePerMinute)
+	return out, nil
+}
+
+type callUsage struct {
+	calls   int
+	seconds float64
+}
+
+// dailyCallUsage answers the team's calls and billed seconds per UTC day (YYYY-MM-DD) in
+// [from, to). There are no calls before the Calls feature exists, so every day is empty; it
+// reads the call logs once they are stored.
+func (s *Service) dailyCallUsage(context.Context, string, time.Time, time.Time) (map[string]callUsage, error) {
+	return map[string]callUsage{}, nil
+}
+
+func notFound(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return errs.NotFoundf("Team")
+	}
+	return err
+}
+
+func trimmedOrNil(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	v := strings.TrimSpace(*s)
+	if v == "" {
+		return nil
+	}
+	return &v
+}

@@ -1,0 +1,149 @@
+package httpapi
+
+import (
+	openapi_types "github.com/oapi-codegen/runtime/types"
+
+	"github.com/bettyhq/betty/server/api"
+	"github.com/bettyhq/betty/server/billing"
+	"github.com/bettyhq/betty/server/identity"
+	"github.com/bettyhq/betty/server/store"
+	"github.com/bettyhq/betty/server/teams"
+)
+
+// Renderers turn domain values into the contract's types. They never query: the domain hands
+// them everything they show, looked up in batches.
+
+func renderSummary(u store.User) api.UserSummary {
+	p := identity.ProfileOf(u)
+	return api.UserSummary{Id: u.ID, Email: openapi_types.Email(u.Email), Name: p.Name, AvatarUrl: p.AvatarURL}
+}
+
+func renderSummaryPtr(u *store.User) *api.UserSummary {
+	if u == nil {
+		return nil
+	}
+	s := renderSummary(*u)
+	return &s
+}
+
+func renderProfile(p identity.Profile) api.UserProfile {
+	return api.UserProfile{Name: p.Name, AvatarUrl: p.AvatarURL, PhoneNumber: p.PhoneNumber, JobTitle: p.JobTitle,
+		Timezone: p.Timezone, Locale: p.Locale, Preferences: p.Preferences}
+}
+
+func renderAccount(a identity.Account) api.User {
+	u := a.User
+	return api.User{
+		Id: u.ID, Email: openapi_types.Email(u.Email), Profile: renderProfile(a.Profile), IsSiteAdmin: u.IsSiteAdmin,
+		IsInternal: a.Internal, HasNoTeamsOwned: !a.OwnsTeams,
+		EmailConfirmed: u.EmailConfirmedAt != nil, EmailConfirmedAt: u.EmailConfirmedAt,
+		LastSignInAt: u.LastSignInAt, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt,
+	}
+}
+
+func renderSession(s identity.Session) api.Session {
+	return api.Session{AccessToken: s.AccessToken, RefreshToken: s.RefreshToken, TokenType: api.Bearer, ExpiresAt: s.AccessExpiresAt,
+		ExpiresIn: max(1, int(s.AccessTTL.Seconds())), RefreshTokenExpiresAt: s.RefreshExpiresAt, User: renderAccount(s.Account)}
+}
+
+func renderTeam(t teams.Team) api.Organization {
+	o := t.Organization
+	out := api.Organization{
+		Id: o.ID, Name: o.Name, CompanyName: optional(o.CompanyName), PlatformKey: optional(o.PlatformKey),
+		Industry: optional(o.Industry), Purpose: optional(o.Purpose), Owner: renderSummary(t.Owner), PublicApiKey: o.PublicAPIKey,
+		VerificationLevel: api.VerificationLevel(o.VerificationLevel), SubscriptionTier: api.SubscriptionTier(o.SubscriptionTier),
+		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
+	}
+	if t.MyRole != "" {
+		r := api.TeamRole(t.MyRole)
+		out.MyRole = &r
+	}
+	return out
+}
+
+func renderMember(m teams.Member) api.TeamMember {
+	out := api.TeamMember{Id: m.ID, OrganizationId: m.OrganizationID, Email: openapi_types.Email(m.Email),
+		Role: api.TeamRole(m.Role), Status: api.MemberStatus(m.Status), InvitedAt: m.InvitedAt, JoinedAt: m.JoinedAt,
+		RemovedAt: m.RemovedAt, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt}
+	if m.User != nil {
+		id := m.User.ID
+		out.UserId = &id
+		out.Name = identity.ProfileOf(*m.User).Name
+	}
+	return out
+}
+
+func renderInvitation(i teams.Invitation) api.Invitation {
+	m := i.Member
+	return api.Invitation{Id: m.ID, OrganizationMemberId: m.ID, OrganizationId: i.Team.ID, OrganizationName: i.Team.Name,
+		Email: openapi_types.Email(m.Email), Role: api.TeamRole(m.Role), ExpiresAt: i.ExpiresAt,
+		InvitedBy: renderSummaryPtr(i.InvitedBy), CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt}
+}
+
+func renderAPIKey(k teams.APIKey) api.ApiKey {
+	out := api.ApiKey{Id: k.ID, OrganizationId: k.OrganizationID, Name: k.Name, Prefix: k.Prefix, Role: api.TeamRole(k.Role),
+		CreatedBy: renderSummaryPtr(k.Creator), LastUsedAt: k.LastUsedAt, CreatedAt: k.CreatedAt, UpdatedAt: k.UpdatedAt}
+	if k.CreatorStatus != "" {
+		s := api.MemberStatus(k.CreatorStatus)
+		out.CreatedByStatus = &s
+	}
+	return out
+}
+
+func renderVerificationRequest(v store.VerificationRequest) api.VerificationRequest {
+	return api.VerificationRequest{Id: v.ID, OrganizationId: v.OrganizationID, CurrentLevel: api.VerificationLevel(v.CurrentLevel),
+		RequestedLevel: api.VerificationLevel(v.RequestedLevel), Status: api.VerificationRequestStatus(v.Status),
+		CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
+}
+
+func renderAdminTeam(a teams.AdminTeam) api.AdminOrganization {
+	out := api.AdminOrganization{Organization: renderTeam(a.Team), MemberCount: a.MemberCount, Balance: a.CreditsBalance,
+		SubscriptionEndAt: a.SubscriptionEndAt, RefreshedAt: a.RefreshedAt}
+	if a.PendingRequest != nil {
+		v := renderVerificationRequest(*a.PendingRequest)
+		out.PendingVerificationRequest = &v
+	}
+	return out
+}
+
+func renderUserTeams(u teams.UserTeams, internal bool) api.UserOrganizations {
+	out := api.UserOrganizations{User: renderSummary(u.User), IsSiteAdmin: u.User.IsSiteAdmin, IsInternal: internal,
+		Organizations: make([]api.UserOrganization, 0, len(u.Memberships))}
+	for _, m := range u.Memberships {
+		out.Organizations = append(out.Organizations, api.UserOrganization{
+			OrganizationId: m.Team.ID, OrganizationMemberId: m.Member.ID, Name: m.Team.Name, CompanyName: optional(m.Team.CompanyName),
+			Role: api.TeamRole(m.Member.Role), Status: api.MemberStatus(m.Member.Status),
+			VerificationLevel: api.VerificationLevel(m.Team.VerificationLevel),
+			SubscriptionTier:  api.SubscriptionTier(m.Team.SubscriptionTier), JoinedAt: m.Member.JoinedAt,
+		})
+	}
+	return out
+}
+
+func renderOutboxMessage(e store.Email) api.OutboxMessage {
+	out := api.OutboxMessage{Id: e.ID, Recipient: openapi_types.Email(e.Recipient), Subject: e.Subject,
+		Kind: api.OutboxMessageKind(e.Kind), Text: e.Body, Link: optional(e.Link), Status: api.OutboxMessageStatus(e.Status),
+		Attempts: e.Attempts, Error: optional(e.Error), CreatedAt: e.CreatedAt, SentAt: e.SentAt}
+	return out
+}
+
+// optional renders an empty string as null.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func renderBillingAddress(o store.Organization) (api.TeamBillingAddress, error) {
+	a, at, err := billing.AddressOf(o)
+	if err != nil {
+		return api.TeamBillingAddress{}, err
+	}
+	out := api.TeamBillingAddress{OrganizationId: o.ID, UpdatedAt: at}
+	if a != nil {
+		out.BillingAddress = &api.BillingAddress{Line1: a.Line1, Line2: a.Line2, City: a.City, State: a.State,
+			PostalCode: a.PostalCode, Country: a.Country}
+	}
+	return out, nil
+}

@@ -1,0 +1,95 @@
+package jobs_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/bettyhq/betty/server/internal/testdb"
+	"github.com/bettyhq/betty/server/jobs"
+	"github.com/bettyhq/betty/server/store"
+)
+
+type noteArgs struct {
+	Note string `json:"note"`
+}
+
+func (noteArgs) Kind() string { return "test_note" }
+
+type noteWorker struct {
+	river.WorkerDefaults[noteArgs]
+	mu   sync.Mutex
+	seen []string
+}
+
+func (w *noteWorker) Work(_ context.Context, job *river.Job[noteArgs]) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.seen = append(w.seen, job.Args.Note)
+	return nil
+}
+
+func (w *noteWorker) notes() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.seen...)
+}
+
+// A job inserted in a transaction exists exactly when the transaction commits: one inserted in
+// a rolled-back transaction is never worked. On both dialects.
+func TestJobsCommitAndRollBackWithTheirTransaction(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		q := jobs.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), jobs.Config{PollInterval: 20 * time.Millisecond})
+		w := &noteWorker{}
+		jobs.Register(q, w)
+		if err := q.Open(); err != nil {
+			t.Fatal(err)
+		}
+		boom := errors.New("boom")
+		if err := db.InTx(ctx, func(ctx context.Context) error {
+			if err := q.Insert(ctx, noteArgs{Note: "rolled back"}, nil); err != nil {
+				return err
+			}
+			return boom
+		}); !errors.Is(err, boom) {
+			t.Fatal(err)
+		}
+		if err := db.InTx(ctx, func(ctx context.Context) error {
+			return q.Insert(ctx, noteArgs{Note: "committed"}, nil)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Insert(ctx, noteArgs{Note: "own transaction"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		defer q.Stop(ctx)
+		deadline := time.Now().Add(20 * time.Second)
+		for len(w.notes()) < 2 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond)
+		got := w.notes()
+		if len(got) != 2 || !contains(got, "committed") || !contains(got, "own transaction") {
+			t.Fatalf("worked %v", got)
+		}
+	})
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
