@@ -28,3 +28,7 @@ func Start(t testing.TB, opts ...Option) *Env {
 
 // WithAccessTokenTTL makes access tokens expire after d (to exercise refresh).
 func WithAccessTokenTTL(d time.Duration) Option { return apitest.WithAccessTokenTTL(d) }
+
+// WithMailDelivery configures an SMTP relay (a fake one): e-mail confirmation is required,
+// as on a server that sends e-mail. Messages still land in the outbox.
+func WithMailDelivery() Option { return apitest.WithMailDelivery() }
