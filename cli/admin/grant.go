@@ -41,6 +41,9 @@ The user must have signed up already.`,
 				return cmdutil.FlagErrorf("%v", err)
 			}
 			opts.Email = args[0]
+			if err := cmdutil.Email.Check(opts.Email); err != nil {
+				return err
+			}
 			opts.Store = store.Options{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL}
 			if runF != nil {
 				return runF(opts)

@@ -163,6 +163,9 @@ func loginWithPassword(ctx context.Context, opts *LoginOptions, server string, p
 	if err != nil {
 		return nil, fmt.Errorf("read the password: %w", err)
 	}
+	if err := cmp.Or(cmdutil.Email.Check(email), cmdutil.Password.Check(password)); err != nil {
+		return nil, err
+	}
 	c, err := opts.NewClient(server)
 	if err != nil {
 		return nil, err

@@ -98,6 +98,18 @@ func TestLoginWithPassword(t *testing.T) {
 			wantErr: betty.ErrUnauthorized,
 		},
 		{
+			name:    "not an e-mail address",
+			opts:    clitest.Options{Stdin: "s3cret\n"},
+			args:    []string{"--server", stub.URL, "--email", "ada", "--password-stdin"},
+			wantErr: &cmdutil.FlagError{},
+		},
+		{
+			name:    "empty password",
+			opts:    clitest.Options{Stdin: "\n"},
+			args:    []string{"--server", stub.URL, "--email", "ada@example.com", "--password-stdin"},
+			wantErr: &cmdutil.FlagError{},
+		},
+		{
 			name:    "no server in a script",
 			args:    []string{"--email", "ada@example.com", "--password-stdin"},
 			wantErr: &cmdutil.FlagError{},

@@ -38,6 +38,9 @@ do this.`,
 		ValidArgsFunction: cmdutil.CompleteArg(1, "admin", "developer", "member", "readonly"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Email = args[0]
+			if err := cmdutil.Email.Check(opts.Email); err != nil {
+				return err
+			}
 			var err error
 			if opts.Role, err = cmdutil.ParseRole(args[1]); err != nil {
 				return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/bettyhq/betty/cli/config"
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	"github.com/bettyhq/betty/sdk/client"
 )
@@ -80,7 +81,10 @@ func TestExitCodes(t *testing.T) {
 		{name: "missing argument", args: "teams switch", want: 2, wantStderr: "give the id of the team"},
 		{name: "too many arguments", args: "teams view a b", want: 2, wantStderr: "accepts at most 1 arg"},
 		{name: "destructive without --yes", args: "api-keys delete key-9", want: 2, wantStderr: "--yes is required"},
-		{name: "rejected input", args: "teams create Acme --platform Shopify", want: 1, wantStderr: "  - platformKey: must be lower-case"},
+		{name: "rejected by the server", args: "teams create Acme --platform shopify", want: 1, wantStderr: "  - platformKey: must be lower-case"},
+		{name: "refused by the CLI", args: "teams create Acme --platform Shopify", want: 2, wantStderr: `invalid argument "Shopify" for "--platform" flag: want lower-case letters`},
+		{name: "not an e-mail address", args: "members invite not-an-email", want: 2, wantStderr: `error: invalid e-mail address "not-an-email": want an address such as ada@example.com`},
+		{name: "bad server URL", args: "teams list --profile broken", want: 2, wantStderr: "want an http:// or https:// URL"},
 		{name: "server failure", args: "api-keys list", want: 1, wantStderr: "error: Something went wrong."},
 		{name: "not logged in", loggedOut: true, args: "teams list", want: 4, wantStderr: "not logged in"},
 		{name: "credentials refused", args: "members list", want: 4, wantStderr: "Run `betty login` to sign in again."},
@@ -94,6 +98,11 @@ func TestExitCodes(t *testing.T) {
 				opts.Profile = nil
 			}
 			f, s := clitest.NewFactory(t, opts)
+			cfg := clitest.LoadConfig(t, f)
+			*cfg.Profile("broken") = config.Profile{Server: "localhost:8080", APIKey: "betty_sk_x"}
+			if err := cfg.Save(); err != nil {
+				t.Fatal(err)
+			}
 			if got := Run(context.Background(), f, strings.Fields(tt.args)); got != tt.want {
 				t.Errorf("exit %d, want %d; stderr:\n%s", got, tt.want, s.ErrOut)
 			}
