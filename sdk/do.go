@@ -109,6 +109,9 @@ func send(ctx context.Context, c *Client, fn func(ctx context.Context, api *clie
 	}
 	resp, err := fn(ctx, c.api)
 	if err != nil {
+		if unreachable(err) {
+			return nil, &UnreachableError{Server: c.server, Err: err}
+		}
 		return nil, err
 	}
 	if resp == nil {

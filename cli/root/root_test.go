@@ -2,12 +2,14 @@ package root
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 
+	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/config"
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	"github.com/bettyhq/betty/sdk/client"
@@ -110,6 +112,25 @@ func TestExitCodes(t *testing.T) {
 				t.Errorf("stderr %q, want it to contain %q", s.ErrOut, tt.wantStderr)
 			}
 		})
+	}
+}
+
+// A server that does not answer is named, with the likely cause.
+func TestServerDown(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := "http://" + ln.Addr().String()
+	ln.Close()
+	for _, args := range [][]string{{"teams", "list"}, {"whoami"}, {"api-keys", "create", "ci"}} {
+		f, s := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(server)})
+		if code := Run(context.Background(), f, args); code != cmdutil.ExitError {
+			t.Errorf("%v: exit %d", args, code)
+		}
+		if want := "error: cannot reach the Betty server at " + server + " — is `betty serve` running?\n"; s.ErrOut.String() != want {
+			t.Errorf("%v: stderr %q, want %q", args, s.ErrOut, want)
+		}
 	}
 }
 
