@@ -55,3 +55,29 @@ func TestWhoamiRun(t *testing.T) {
 		})
 	}
 }
+
+func TestWhoamiJSON(t *testing.T) {
+	stub := clitest.NewStub(t)
+	stub.Handle("GET /v1/auth/me", clitest.Data(http.StatusOK, clitest.User()))
+	stub.Handle("GET /v1/team/list", clitest.Page([]client.Organization{clitest.Team("team-1", "Acme support", client.TeamRoleOwner)}))
+	tests := []struct {
+		name    string
+		profile *config.Profile
+		env     map[string]string
+		args    []string
+	}{
+		{name: "session", profile: clitest.LoggedIn(stub.URL), args: []string{"--json"}},
+		{name: "stale-team", profile: &config.Profile{Server: stub.URL, AccessToken: "a", RefreshToken: "r", Team: "team-9"}, args: []string{"-o", "json"}},
+		{name: "api-key", env: map[string]string{"BETTY_SERVER": stub.URL, "BETTY_API_KEY": "betty_sk_Q3vT9xLm0123456789"}, args: []string{"--json"}},
+		{name: "session-yaml", profile: clitest.LoggedIn(stub.URL), args: []string{"-o", "yaml"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, s := clitest.NewFactory(t, clitest.Options{Profile: tt.profile, Env: tt.env})
+			if err := clitest.Run(NewCmdWhoami(f, nil), tt.args...); err != nil {
+				t.Fatal(err)
+			}
+			clitest.Golden(t, "whoami."+tt.name, []byte(strings.ReplaceAll(s.Out.String(), stub.URL, "SERVER")))
+		})
+	}
+}

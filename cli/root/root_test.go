@@ -59,6 +59,21 @@ func TestEveryCommandHasExamples(t *testing.T) {
 	})
 }
 
+// readVerbs are the verbs that only show data; scripts read it with --json or -o.
+var readVerbs = map[string]bool{"list": true, "view": true, "search": true, "whoami": true}
+
+func TestEveryReadCommandPrintsJSON(t *testing.T) {
+	f, _ := clitest.NewFactory(t, clitest.Options{})
+	walk(NewCmdRoot(f), func(cmd *cobra.Command) {
+		if !readVerbs[cmd.Name()] {
+			return
+		}
+		if cmd.Flags().Lookup("json") == nil || cmd.Flags().ShorthandLookup("o") == nil {
+			t.Errorf("%s takes no --json or -o", cmd.CommandPath())
+		}
+	})
+}
+
 func TestExitCodes(t *testing.T) {
 	stub := clitest.NewStub(t)
 	stub.Handle("GET /v1/team/list", clitest.Page([]client.Organization{clitest.Team("team-1", "Acme support", client.TeamRoleOwner)}))
