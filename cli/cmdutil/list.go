@@ -70,10 +70,14 @@ func Collect[T any](seq iter.Seq2[T, error], limit int) ([]T, error) {
 
 // CompleteArg completes the positional argument at pos (0-based) with values, and nothing
 // else with files.
-func CompleteArg(pos int, values ...string) cobra.CompletionFunc {
+func CompleteArg[T ~string](pos int, values ...T) cobra.CompletionFunc {
 	return func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) == pos {
-			return values, cobra.ShellCompDirectiveNoFileComp
+			completions := make([]cobra.Completion, len(values))
+			for i, v := range values {
+				completions[i] = string(v)
+			}
+			return completions, cobra.ShellCompDirectiveNoFileComp
 		}
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
