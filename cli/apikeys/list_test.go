@@ -20,16 +20,28 @@ func TestNewCmdList(t *testing.T) {
 
 func TestListRun(t *testing.T) {
 	stub := clitest.NewStub(t)
+	active, removed := client.MemberStatusActive, client.MemberStatusRemoved
 	stub.Handle("GET /v1/team/api-keys", clitest.Data(200, []client.ApiKey{{
-		Id:             "key-1",
-		OrganizationId: "team-1",
-		Name:           "CRM sync",
-		Prefix:         "betty_sk_Q3vT9xLm",
-		Role:           client.TeamRoleDeveloper,
-		CreatedBy:      &clitest.Owner,
-		LastUsedAt:     &clitest.When,
-		CreatedAt:      clitest.When,
-		UpdatedAt:      clitest.When,
+		Id:              "key-2",
+		OrganizationId:  "team-1",
+		Name:            "Zapier",
+		Prefix:          "betty_sk_Zr8wPq1c",
+		Role:            client.TeamRoleMember,
+		CreatedBy:       &client.UserSummary{Id: "user-2", Email: "grace@example.com"},
+		CreatedByStatus: &removed,
+		CreatedAt:       clitest.When,
+		UpdatedAt:       clitest.When,
+	}, {
+		Id:              "key-1",
+		OrganizationId:  "team-1",
+		Name:            "CRM sync",
+		Prefix:          "betty_sk_Q3vT9xLm",
+		Role:            client.TeamRoleDeveloper,
+		CreatedBy:       &clitest.Owner,
+		CreatedByStatus: &active,
+		LastUsedAt:      &clitest.When,
+		CreatedAt:       clitest.When,
+		UpdatedAt:       clitest.When,
 	}}))
 	for _, tt := range []struct {
 		name string
@@ -37,6 +49,7 @@ func TestListRun(t *testing.T) {
 		args []string
 	}{
 		{name: "table", tty: true},
+		{name: "tsv"},
 		{name: "json", args: []string{"--json"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
