@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -25,7 +26,7 @@ func TestNewCmdLogin(t *testing.T) {
 		{
 			name: "password from stdin",
 			args: []string{"--server", "https://betty.example.com", "--email", "ada@example.com", "--password-stdin"},
-			want: LoginOptions{Server: "https://betty.example.com", Email: "ada@example.com", PasswordStdin: true},
+			want: LoginOptions{account: account{Server: "https://betty.example.com", Email: "ada@example.com", PasswordStdin: true}},
 		},
 		{name: "API key", args: []string{"--with-token"}, want: LoginOptions{WithToken: true}},
 		{name: "API key and e-mail", args: []string{"--with-token", "--email", "ada@example.com"}, wantErr: "--with-token cannot be used with --email"},
@@ -147,6 +148,20 @@ func TestLoginWithPassword(t *testing.T) {
 				t.Errorf("stdout = %q, want nothing", s.Out)
 			}
 		})
+	}
+}
+
+// The server does not tell an unknown address from a wrong password; a newcomer is pointed at
+// signup.
+func TestLoginRefusedSuggestsSignup(t *testing.T) {
+	stub := signInStub(t)
+	f, _ := clitest.NewFactory(t, clitest.Options{Stdin: "s3cret\n"})
+	err := clitest.Run(NewCmdLogin(f, nil), "--server", stub.URL, "--email", "grace@example.com", "--password-stdin")
+	var printed bytes.Buffer
+	cmdutil.PrintError(&printed, nil, err)
+	want := "error: The e-mail address or password is wrong.\nNo account on this server yet? Create one with `betty signup`.\n"
+	if printed.String() != want || cmdutil.ExitCode(err) != cmdutil.ExitAuth {
+		t.Errorf("printed %q (exit %d), want %q (exit 4)", printed.String(), cmdutil.ExitCode(err), want)
 	}
 }
 

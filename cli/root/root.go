@@ -28,7 +28,8 @@ func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
 		Long: `Betty runs AI voice agents that take inbound calls and place outbound campaigns.
 
 betty serve starts the server (API, background work and dashboard on one port). The other
-commands talk to a server: sign in with betty login, then manage teams, members and API keys.
+commands talk to a server: sign up with betty signup or sign in with betty login, then
+manage teams, members and API keys.
 
 Settings live in profiles in ~/.config/betty/config.yaml ($XDG_CONFIG_HOME and
 $BETTY_CONFIG_DIR move it); BETTY_SERVER and BETTY_API_KEY override the active profile.
@@ -53,6 +54,7 @@ Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refu
 	cmd.AddCommand(
 		serve.NewCmdServe(f),
 		migrate.NewCmdMigrate(f),
+		auth.NewCmdSignup(f, nil),
 		auth.NewCmdLogin(f, nil),
 		auth.NewCmdLogout(f, nil),
 		auth.NewCmdWhoami(f, nil),
