@@ -6,8 +6,8 @@
 // the generated client, passed to Do, DoPage, All or NoContent:
 //
 //	bc, err := betty.New("http://localhost:8080", betty.WithAPIKey(os.Getenv("BETTY_API_KEY")))
-//	campaign, err := betty.Do[client.Campaign](ctx, bc, func(ctx context.Context, api *client.Client) (*http.Response, error) {
-//		return api.GetCampaign(ctx, id)
+//	keys, err := betty.Do[[]client.ApiKey](ctx, bc, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+//		return api.ListTeamApiKeys(ctx, &client.ListTeamApiKeysParams{OrganizationId: team})
 //	})
 //
 // Raw returns the generated client with typed responses for callers that want them; it goes
