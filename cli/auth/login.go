@@ -93,6 +93,9 @@ func loginWithKey(ctx context.Context, opts *LoginOptions, server string, p *con
 	if key == "" {
 		return nil, cmdutil.FlagErrorf("--with-token reads an API key from stdin, and stdin was empty (%v)", err)
 	}
+	if err := cmdutil.APIKey.Check(key); err != nil {
+		return nil, err
+	}
 	c, err := opts.NewClient(server, betty.WithAPIKey(key))
 	if err != nil {
 		return nil, err

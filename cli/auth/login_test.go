@@ -198,6 +198,11 @@ func TestLoginWithToken(t *testing.T) {
 
 	f, _ = clitest.NewFactory(t, clitest.Options{})
 	clitest.CheckErr(t, clitest.Run(NewCmdLogin(f, nil), "--server", stub.URL, "--with-token"), "stdin was empty")
+	f, _ = clitest.NewFactory(t, clitest.Options{Stdin: "ghp_0123456789\n"})
+	err = clitest.Run(NewCmdLogin(f, nil), "--server", stub.URL, "--with-token")
+	if clitest.CheckErr(t, err, "invalid API key: want a key such as betty_sk_"); strings.Contains(err.Error(), "ghp_") {
+		t.Errorf("the secret is in the message: %v", err)
+	}
 }
 
 // Teams are listed to pick the current one; a server that cannot list them does not undo a

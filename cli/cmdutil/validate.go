@@ -33,6 +33,8 @@ type Rule struct {
 	Want    string
 	// URL asks for an absolute http:// or https:// URL.
 	URL bool
+	// Secret keeps the value out of messages.
+	Secret bool
 }
 
 // The rules of the inputs the CLI sends.
@@ -53,13 +55,16 @@ var (
 	Industry       = Rule{Name: "industry", Schema: "CreateTeamRequest.industry", Max: 100}
 	KeyName        = Rule{Name: "key name", Schema: "CreateTeamApiKeyRequest.name", Min: 1, Max: 100}
 	UserName       = Rule{Name: "name", Schema: "SignUpRequest.name", Min: 1, Max: 100}
-	NewPassword    = Rule{Name: "password", Schema: "SignUpRequest.password", Min: 8, Max: 128}
-	Password       = Rule{Name: "password", Schema: "SignInRequest.password", Min: 1, Max: 128}
-	InviteToken    = Rule{Name: "invitation token", Schema: "AcceptTeamInvitationRequest.token", Min: 1, Max: 512}
+	NewPassword    = Rule{Name: "password", Schema: "SignUpRequest.password", Min: 8, Max: 128, Secret: true}
+	Password       = Rule{Name: "password", Schema: "SignInRequest.password", Min: 1, Max: 128, Secret: true}
+	InviteToken    = Rule{Name: "invitation token", Schema: "AcceptTeamInvitationRequest.token", Min: 1, Max: 512, Secret: true}
 	Origin         = Rule{Name: "origin", Schema: "InviteTeamMemberRequest.origin", Max: 2048, URL: true}
 	EmailSearch    = Rule{Name: "e-mail search text", Schema: "searchAdminUsersOrganizations?searchEmail", Min: 1, Max: 254}
 	OutboxReceiver = Rule{Name: "recipient", Schema: "listAdminMail?recipient", Max: 254,
 		Pattern: Email.Pattern, Want: Email.Want}
+	// APIKey is an organisation API key as the server makes them; the contract names no
+	// format for the header it travels in.
+	APIKey = Rule{Name: "API key", Pattern: `^betty_sk_[A-Za-z0-9]+$`, Want: "a key such as betty_sk_Q3vT9xLm… (see betty api-keys create)", Secret: true}
 )
 
 // problem says what is wrong with s, "" when nothing is.
@@ -82,10 +87,14 @@ func (r Rule) problem(s string) string {
 
 // Check is a usage error naming the input when s breaks the rule.
 func (r Rule) Check(s string) error {
-	if p := r.problem(s); p != "" {
-		return FlagErrorf("invalid %s %s: %s", r.Name, quote(s), p)
+	p := r.problem(s)
+	switch {
+	case p == "":
+		return nil
+	case r.Secret:
+		return FlagErrorf("invalid %s: %s", r.Name, p)
 	}
-	return nil
+	return FlagErrorf("invalid %s %s: %s", r.Name, quote(s), p)
 }
 
 // CheckSet checks an optional value: nil (not given) is fine.

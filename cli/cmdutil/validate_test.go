@@ -131,7 +131,8 @@ func TestRuleMessages(t *testing.T) {
 	}{
 		{cmdutil.TeamName, "   ", `invalid team name "   ": must not be empty`},
 		{cmdutil.TeamName, strings.Repeat("é", 101), `invalid team name "` + strings.Repeat("é", 40) + `"…: want at most 100 characters, not 101`},
-		{cmdutil.NewPassword, "short", `invalid password "short": want at least 8 characters`},
+		{cmdutil.NewPassword, "short", `invalid password: want at least 8 characters`},
+		{cmdutil.APIKey, "betty_sk_abc\ndef", `invalid API key: want a key such as betty_sk_Q3vT9xLm… (see betty api-keys create)`},
 		{cmdutil.PlatformKey, "Shopify", `invalid platform key "Shopify": want lower-case letters, digits, - or _, such as shopify`},
 		{cmdutil.Origin, "app.example.com", `invalid origin "app.example.com": want an http:// or https:// URL such as https://app.example.com`},
 		{cmdutil.ID, strings.Repeat("x", 65), `invalid id "` + strings.Repeat("x", 40) + `"…: want at most 64 characters, not 65`},
