@@ -4,6 +4,9 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/spf13/cobra"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	"github.com/bettyhq/betty/sdk/client"
 )
@@ -46,33 +49,17 @@ func TestMailListRun(t *testing.T) {
 		{Id: "mail-1", Recipient: "ada@example.com", Subject: "Confirm your e-mail", Kind: client.OutboxMessageKindConfirmEmail,
 			Text: "Confirm…", Link: &confirm, Status: client.OutboxMessageStatusKept, Attempts: 0, CreatedAt: clitest.When, SentAt: &clitest.When},
 	}, &client.PageMeta{Page: 2, TotalPages: 3, TotalSize: 6, Start: 3, End: 4, HasNext: true, HasPrevious: true}))
-	for _, tt := range []struct {
-		name string
-		tty  bool
-		args []string
-	}{
-		{name: "table", tty: true},
-		{name: "tsv"},
-		{name: "json", args: []string{"--json"}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			f, s := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL), TTY: tt.tty})
-			if err := clitest.Run(NewCmdMailList(f, nil), append([]string{"--page", "2", "-L", "2"}, tt.args...)...); err != nil {
-				t.Fatal(err)
-			}
-			clitest.Golden(t, "mail-list."+tt.name, s.Out.Bytes())
-			if s.ErrOut.String() != "Page 2 of 3 (6 messages).\n" {
-				t.Errorf("stderr %q", s.ErrOut)
-			}
-		})
-	}
+	clitest.GoldenOutputs(t, "mail-list", stub.URL, func(f *cmdutil.Factory) *cobra.Command { return NewCmdMailList(f, nil) }, "--page", "2", "-L", "2")
 	q := stub.Last().Query
 	if q.Get("page") != "2" || q.Get("sizePerPage") != "2" || q.Has("recipient") {
 		t.Errorf("query %v", q)
 	}
-	f, _ := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL)})
+	f, s := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL)})
 	if err := clitest.Run(NewCmdMailList(f, nil), "--recipient", "ada@example.com"); err != nil {
 		t.Fatal(err)
+	}
+	if s.ErrOut.String() != "Page 2 of 3 (6 messages).\n" {
+		t.Errorf("stderr %q", s.ErrOut)
 	}
 	if q := stub.Last().Query; q.Get("recipient") != "ada@example.com" || q.Get("page") != "1" || q.Get("sizePerPage") != "20" {
 		t.Errorf("query %v", q)

@@ -29,6 +29,10 @@ type account struct {
 	PasswordStdin bool
 }
 
+func newAccount(f *cmdutil.Factory) account {
+	return account{IO: f.IO, Profile: f.Profile, NewClient: f.ClientFor, Getenv: f.Getenv}
+}
+
 // server is --server, else $BETTY_SERVER, else the profile's, else asked.
 func (a *account) server(p *config.Profile) (string, error) {
 	if s := cmp.Or(a.Server, a.Getenv("BETTY_SERVER"), p.Server); s != "" {

@@ -22,7 +22,7 @@ type LoginOptions struct {
 
 // NewCmdLogin returns `betty login`; runF replaces the run in tests.
 func NewCmdLogin(f *cmdutil.Factory, runF func(*LoginOptions) error) *cobra.Command {
-	opts := &LoginOptions{account: account{IO: f.IO, Profile: f.Profile, NewClient: f.ClientFor, Getenv: f.Getenv}}
+	opts := &LoginOptions{account: newAccount(f)}
 	cmd := &cobra.Command{
 		Use:   "login",
 		Short: "Sign in to a Betty server",

@@ -19,7 +19,7 @@ type SignupOptions struct {
 
 // NewCmdSignup returns `betty signup`; runF replaces the run in tests.
 func NewCmdSignup(f *cmdutil.Factory, runF func(*SignupOptions) error) *cobra.Command {
-	opts := &SignupOptions{account: account{IO: f.IO, Profile: f.Profile, NewClient: f.ClientFor, Getenv: f.Getenv}}
+	opts := &SignupOptions{account: newAccount(f)}
 	cmd := &cobra.Command{
 		Use:   "signup",
 		Short: "Create an account on a Betty server",
