@@ -37,6 +37,7 @@ $BETTY_CONFIG_DIR move it); BETTY_SERVER and BETTY_API_KEY override the active p
 Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refused,
 8 not found.`,
 		Example: `  betty serve --data-dir ./data
+  betty signup --server http://localhost:8080
   betty login --server http://localhost:8080
   betty teams list
   betty api-keys create ci --role developer`,
