@@ -21,6 +21,32 @@ func (c *Client) SignIn(ctx context.Context, email, password string) (client.Ses
 	return s, nil
 }
 
+// SignUp creates an account. When the server does not require the e-mail address to be
+// confirmed first, the result carries a session, which the client keeps (it replaces an API
+// key) and hands to the token saver, as SignIn does. Otherwise EmailConfirmationRequired is
+// true and there is no session: the person confirms the address from the e-mailed link, then
+// signs in. An address that already has an account is a 409 *APIError (ErrConflict).
+func (c *Client) SignUp(ctx context.Context, req client.SignUpRequest) (client.SignUpResult, error) {
+	r, err := Do[client.SignUpResult](anonymous(ctx), c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.SignUp(ctx, req)
+	})
+	if err != nil {
+		return client.SignUpResult{}, err
+	}
+	if r.Session != nil {
+		c.setTokens(r.Session.AccessToken, r.Session.RefreshToken)
+	}
+	return r, nil
+}
+
+// ServerInfo tells what the server does, without signing in: its version and whether it
+// delivers e-mail (MailDelivery smtp) or only keeps it in its outbox and log (outbox).
+func (c *Client) ServerInfo(ctx context.Context) (client.ServerInfo, error) {
+	return Do[client.ServerInfo](anonymous(ctx), c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.GetServerInfo(ctx)
+	})
+}
+
 // SignOut revokes the client's session on the server and forgets its tokens. The token saver
 // is not called; a caller that persisted tokens removes them itself. On failure the tokens
 // are kept so the call can be repeated.

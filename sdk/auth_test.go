@@ -2,6 +2,7 @@ package betty
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -398,4 +399,69 @@ func TestSignOutFailureKeepsTokens(t *testing.T) {
 	if a, r := c.Tokens(); a != "acc" || r != "ref" {
 		t.Errorf("Tokens() = %q, %q after a failed sign-out", a, r)
 	}
+}
+
+// signUpServer answers sign-up with a session unless confirm is set, and server info.
+func signUpServer(t *testing.T, confirm bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "" {
+			t.Errorf("%s %s sent credentials", r.Method, r.URL.Path)
+		}
+		switch r.Method + " " + r.URL.Path {
+		case "POST /v1/auth/sign-up":
+			var req client.SignUpRequest
+			if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Email != "ada@example.com" || req.Password != "correct horse" || req.Name == nil {
+				t.Errorf("request %+v (%v)", req, err)
+			}
+			result := map[string]any{"user": userJSON("ada@example.com"), "emailConfirmationRequired": confirm}
+			if !confirm {
+				result["session"] = sessionJSON("access-1", "refresh-1")
+			}
+			writeJSON(w, http.StatusCreated, result, nil)
+		case "GET /v1/server/info":
+			writeJSON(w, http.StatusOK, map[string]any{"version": "v1", "mailDelivery": "smtp", "emailConfirmationRequired": confirm}, nil)
+		default:
+			writeProblem(w, http.StatusNotFound, "not_found", "no route")
+		}
+	})
+}
+
+func TestSignUp(t *testing.T) {
+	name := "Ada"
+	req := client.SignUpRequest{Email: "ada@example.com", Password: "correct horse", Name: &name}
+	t.Run("signed in at once", func(t *testing.T) {
+		var saved savedPairs
+		c, _ := newTestClient(t, signUpServer(t, false), WithAPIKey("betty_sk_old"), WithTokenSaver(saved.save))
+		r, err := c.SignUp(t.Context(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.EmailConfirmationRequired || r.Session == nil || r.User.Email != "ada@example.com" {
+			t.Errorf("result %+v", r)
+		}
+		if a, rt := c.Tokens(); a != "access-1" || rt != "refresh-1" {
+			t.Errorf("Tokens() = %q, %q", a, rt)
+		}
+		if got := saved.all(); len(got) != 1 || got[0] != [2]string{"access-1", "refresh-1"} {
+			t.Errorf("saver got %v", got)
+		}
+	})
+	t.Run("e-mail to confirm first", func(t *testing.T) {
+		var saved savedPairs
+		c, _ := newTestClient(t, signUpServer(t, true), WithTokenSaver(saved.save))
+		r, err := c.SignUp(t.Context(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.EmailConfirmationRequired || r.Session != nil {
+			t.Errorf("result %+v", r)
+		}
+		if a, rt := c.Tokens(); a != "" || rt != "" || len(saved.all()) != 0 {
+			t.Errorf("tokens %q %q, saved %v", a, rt, saved.all())
+		}
+		info, err := c.ServerInfo(t.Context())
+		if err != nil || info.MailDelivery != client.Smtp || !info.EmailConfirmationRequired || info.Version != "v1" {
+			t.Errorf("server info %+v %v", info, err)
+		}
+	})
 }

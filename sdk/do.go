@@ -67,8 +67,8 @@ func DoPage[T any](ctx context.Context, c *Client, call func(ctx context.Context
 // each item. The first error is yielded as (zero, err) and ends the walk; so does a consumer
 // that stops ranging. call receives the page to ask for:
 //
-//	for c, err := range betty.All(ctx, bc, func(ctx context.Context, api *client.Client, page int) (*http.Response, error) {
-//		return api.ListCampaigns(ctx, &client.ListCampaignsParams{OrganizationId: org, Page: &page})
+//	for m, err := range betty.All[client.TeamMember](ctx, bc, func(ctx context.Context, api *client.Client, page int) (*http.Response, error) {
+//		return api.ListTeamMembers(ctx, &client.ListTeamMembersParams{OrganizationId: org, Page: &page})
 //	}) { … }
 func All[T any](ctx context.Context, c *Client, call func(ctx context.Context, api *client.Client, page int) (*http.Response, error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
@@ -109,6 +109,9 @@ func send(ctx context.Context, c *Client, fn func(ctx context.Context, api *clie
 	}
 	resp, err := fn(ctx, c.api)
 	if err != nil {
+		if unreachable(err) {
+			return nil, &UnreachableError{Server: c.server, Err: err}
+		}
 		return nil, err
 	}
 	if resp == nil {

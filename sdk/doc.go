@@ -6,8 +6,8 @@
 // the generated client, passed to Do, DoPage, All or NoContent:
 //
 //	bc, err := betty.New("http://localhost:8080", betty.WithAPIKey(os.Getenv("BETTY_API_KEY")))
-//	campaign, err := betty.Do[client.Campaign](ctx, bc, func(ctx context.Context, api *client.Client) (*http.Response, error) {
-//		return api.GetCampaign(ctx, id)
+//	keys, err := betty.Do[[]client.ApiKey](ctx, bc, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+//		return api.ListTeamApiKeys(ctx, &client.ListTeamApiKeysParams{OrganizationId: team})
 //	})
 //
 // Raw returns the generated client with typed responses for callers that want them; it goes
@@ -32,7 +32,9 @@
 // invalid field. Bodies that are not problem documents (a proxy's error page) still give an
 // *APIError with their text as Detail. Test for kinds with errors.Is and the sentinels
 // (ErrNotFound, ErrValidation, ErrUnauthorized, ErrTokenExpired, …); read the details with
-// errors.As. Transport failures and a cancelled context are returned as they are, so
+// errors.As. A call that got no answer at all (connection refused, unknown host, timeout)
+// is an *UnreachableError naming the server, matched by ErrUnreachable; other transport
+// failures and a cancelled context are returned as they are, so
 // errors.Is(err, context.Canceled) works.
 //
 // # Retries

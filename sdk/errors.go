@@ -1,9 +1,11 @@
 package betty
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"mime"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -25,7 +27,39 @@ var (
 	ErrRateLimited    = errors.New("betty: rate limited")         // 429
 	ErrNotImplemented = errors.New("betty: not implemented")      // 501
 	ErrServer         = errors.New("betty: server error")         // any 5xx
+
+	// ErrUnreachable matches an *UnreachableError: the call got no answer at all.
+	ErrUnreachable = errors.New("betty: server unreachable")
 )
+
+// UnreachableError is a call that got no answer from the server: the connection was refused,
+// the host name did not resolve, or no answer came in time. Err is the transport's error.
+type UnreachableError struct {
+	Server string // the client's base URL
+	Err    error
+}
+
+func (e *UnreachableError) Error() string {
+	return "betty: cannot reach " + e.Server + ": " + e.Err.Error()
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrUnreachable) true.
+func (e *UnreachableError) Is(target error) bool { return target == ErrUnreachable }
+
+// unreachable reports whether a transport error means no answer came: a failed dial or name
+// lookup, or a timeout. A cancelled context is the caller's doing, not the server's; an
+// error after the request went out (a reset connection) may have had an effect.
+func unreachable(err error) bool {
+	if errors.Is(err, context.Canceled) {
+		return false
+	}
+	var dns *net.DNSError
+	var op *net.OpError
+	var ne net.Error
+	return errors.As(err, &dns) || errors.As(err, &op) && op.Op == "dial" || errors.As(err, &ne) && ne.Timeout()
+}
 
 // FieldError names one invalid field of a rejected request.
 type FieldError struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -177,5 +178,64 @@ func TestParseRetryAfter(t *testing.T) {
 	}
 	if got, ok := parseRetryAfter(date); !ok || got < 80*time.Second || got > 90*time.Second {
 		t.Errorf("parseRetryAfter(%q) = %v, %v", date, got, ok)
+	}
+}
+
+// roundTripFunc is a transport made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// A call that gets no answer says which server it could not reach; other transport failures
+// and the caller's cancellation are left as they are.
+func TestUnreachable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String()
+	ln.Close()
+
+	failing := func(err error) Option {
+		return WithHTTPClient(&http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, err })})
+	}
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel()
+	tests := []struct {
+		name   string
+		server string
+		opts   []Option
+		ctx    context.Context
+		want   bool
+	}{
+		{name: "connection refused", server: closed, want: true},
+		{name: "unknown host", server: "http://betty.invalid", opts: []Option{failing(&net.DNSError{Err: "no such host", Name: "betty.invalid", IsNotFound: true})}, want: true},
+		{name: "timeout", server: "http://betty.test", opts: []Option{WithHTTPClient(&http.Client{Timeout: time.Nanosecond,
+			Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) { <-r.Context().Done(); return nil, r.Context().Err() })})}, want: true},
+		{name: "reset after sending", server: "http://betty.test", opts: []Option{failing(&net.OpError{Op: "read", Net: "tcp", Err: errors.New("connection reset by peer")})}},
+		{name: "cancelled by the caller", server: closed, ctx: cancelled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := New(tt.server, append(tt.opts, WithMaxRetries(0))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := tt.ctx
+			if ctx == nil {
+				ctx = t.Context()
+			}
+			_, err = c.Me(ctx)
+			var u *UnreachableError
+			if got := errors.As(err, &u); got != tt.want || errors.Is(err, ErrUnreachable) != tt.want {
+				t.Fatalf("err = %v (%T), unreachable %v, want %v", err, err, got, tt.want)
+			}
+			if tt.want && (u.Server != tt.server || !strings.HasPrefix(err.Error(), "betty: cannot reach "+tt.server+": ")) {
+				t.Errorf("server %q, message %q", u.Server, err)
+			}
+			if tt.ctx != nil && !errors.Is(err, context.Canceled) {
+				t.Errorf("cancellation lost: %v", err)
+			}
+		})
 	}
 }

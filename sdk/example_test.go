@@ -18,12 +18,19 @@ import (
 func fakeBetty() *httptest.Server {
 	mux := http.NewServeMux()
 	user := map[string]any{"id": "u1", "email": "ada@example.com", "createdAt": "2025-01-02T03:04:05Z"}
+	session := map[string]any{
+		"accessToken": "eyJ.access.1", "refreshToken": "opaque-refresh-1", "tokenType": "Bearer",
+		"expiresAt": "2030-01-01T00:00:00Z", "expiresIn": 900,
+		"refreshTokenExpiresAt": "2030-01-31T00:00:00Z", "user": user,
+	}
+	mux.HandleFunc("GET /v1/server/info", func(w http.ResponseWriter, r *http.Request) {
+		envelope(w, map[string]any{"version": "v0.3.0", "mailDelivery": "outbox", "emailConfirmationRequired": false}, nil)
+	})
+	mux.HandleFunc("POST /v1/auth/sign-up", func(w http.ResponseWriter, r *http.Request) {
+		envelope(w, map[string]any{"user": user, "emailConfirmationRequired": false, "session": session}, nil)
+	})
 	mux.HandleFunc("POST /v1/auth/sign-in", func(w http.ResponseWriter, r *http.Request) {
-		envelope(w, map[string]any{
-			"accessToken": "eyJ.access.1", "refreshToken": "opaque-refresh-1", "tokenType": "Bearer",
-			"expiresAt": "2030-01-01T00:00:00Z", "expiresIn": 900,
-			"refreshTokenExpiresAt": "2030-01-31T00:00:00Z", "user": user,
-		}, nil)
+		envelope(w, session, nil)
 	})
 	mux.HandleFunc("GET /v1/auth/me", func(w http.ResponseWriter, r *http.Request) {
 		switch r.Header.Get("Authorization") {
@@ -36,18 +43,18 @@ func fakeBetty() *httptest.Server {
 			problem(w, 401, "unauthorized", "Sign in first.")
 		}
 	})
-	mux.HandleFunc("GET /v1/campaigns/list", func(w http.ResponseWriter, r *http.Request) {
-		names := []string{"Spring renewals", "Win-back", "Survey"}
+	mux.HandleFunc("GET /v1/team/members/list", func(w http.ResponseWriter, r *http.Request) {
+		emails := []string{"ada@example.com", "grace@example.com", "katherine@example.com"}
 		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-		page = min(max(page, 1), len(names))
-		data := []map[string]any{{"id": strconv.Itoa(page), "name": names[page-1]}}
+		page = min(max(page, 1), len(emails))
+		data := []map[string]any{{"id": "m" + strconv.Itoa(page), "email": emails[page-1], "role": "member", "status": "active"}}
 		envelope(w, data, map[string]any{
-			"page": page, "totalSize": len(names), "start": page, "end": page,
-			"hasNext": page < len(names), "hasPrevious": page > 1, "totalPages": len(names),
+			"page": page, "totalSize": len(emails), "start": page, "end": page,
+			"hasNext": page < len(emails), "hasPrevious": page > 1, "totalPages": len(emails),
 		})
 	})
-	mux.HandleFunc("GET /v1/campaigns/{id}", func(w http.ResponseWriter, r *http.Request) {
-		problem(w, 404, "not_found", "Campaign not found.")
+	mux.HandleFunc("DELETE /v1/team/api-keys/{id}", func(w http.ResponseWriter, r *http.Request) {
+		problem(w, 404, "not_found", "The API key was not found.")
 	})
 	return httptest.NewServer(mux)
 }
@@ -97,25 +104,54 @@ func ExampleNew() {
 	// signed in as ada@example.com
 }
 
+func ExampleClient_SignUp() {
+	srv := fakeBetty()
+	defer srv.Close()
+	ctx := context.Background()
+	bc, _ := betty.New(srv.URL)
+
+	name := "Ada Lovelace"
+	r, err := bc.SignUp(ctx, client.SignUpRequest{Email: "ada@example.com", Password: "correct horse battery", Name: &name})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if r.Session == nil {
+		// The server e-mailed a link to confirm the address; sign in once it is followed.
+		info, err := bc.ServerInfo(ctx)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("confirm the address first; mail goes by", info.MailDelivery)
+		return
+	}
+	me, err := bc.Me(ctx) // the client keeps the new session
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("signed up and signed in as", me.Email)
+	// Output:
+	// signed up and signed in as ada@example.com
+}
+
 func ExampleAll() {
 	srv := fakeBetty()
 	defer srv.Close()
 	bc, _ := betty.New(srv.URL, betty.WithAPIKey("betty_sk_example"))
 
-	campaigns := betty.All[client.Campaign](context.Background(), bc,
+	members := betty.All[client.TeamMember](context.Background(), bc,
 		func(ctx context.Context, api *client.Client, page int) (*http.Response, error) {
-			return api.ListCampaigns(ctx, &client.ListCampaignsParams{OrganizationId: "org-1", Page: &page})
+			return api.ListTeamMembers(ctx, &client.ListTeamMembersParams{OrganizationId: "org-1", Page: &page})
 		})
-	for c, err := range campaigns {
+	for m, err := range members {
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Println(c.Id, c.Name)
+		fmt.Println(m.Id, m.Email)
 	}
 	// Output:
-	// 1 Spring renewals
-	// 2 Win-back
-	// 3 Survey
+	// m1 ada@example.com
+	// m2 grace@example.com
+	// m3 katherine@example.com
 }
 
 func ExampleAPIError() {
@@ -123,11 +159,11 @@ func ExampleAPIError() {
 	defer srv.Close()
 	bc, _ := betty.New(srv.URL, betty.WithAPIKey("betty_sk_example"))
 
-	_, err := betty.Do[client.Campaign](context.Background(), bc, func(ctx context.Context, api *client.Client) (*http.Response, error) {
-		return api.GetCampaign(ctx, "0192f1a4-0000-7000-8000-000000000000")
+	err := betty.NoContent(context.Background(), bc, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.DeleteTeamApiKey(ctx, "0192f1a4-0000-7000-8000-000000000000", &client.DeleteTeamApiKeyParams{OrganizationId: "org-1"})
 	})
 	if errors.Is(err, betty.ErrNotFound) {
-		fmt.Println("no such campaign")
+		fmt.Println("no such API key")
 	}
 	var apiErr *betty.APIError
 	if errors.As(err, &apiErr) {
@@ -138,8 +174,8 @@ func ExampleAPIError() {
 	_, err = bc.Me(context.Background())
 	fmt.Println(errors.Is(err, betty.ErrForbidden), err)
 	// Output:
-	// no such campaign
+	// no such API key
 	// 404 not_found 01JEXAMPLE
-	// Campaign not found. (not_found, HTTP 404, request 01JEXAMPLE)
+	// The API key was not found. (not_found, HTTP 404, request 01JEXAMPLE)
 	// true Use a user session to read the current user. (forbidden, HTTP 403, request 01JEXAMPLE)
 }

@@ -10,6 +10,8 @@ import (
 
 	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
+	"github.com/bettyhq/betty/server/httpapi"
+	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/testserver"
 )
 
@@ -63,4 +65,68 @@ func TestAgainstTheRealServer(t *testing.T) {
 	if _, err := c.Me(ctx); !errors.Is(err, betty.ErrUnauthorized) {
 		t.Fatalf("after sign-out: %v", err)
 	}
+}
+
+// withMailDelivery makes the test server say it delivers e-mail, as with SMTP configured.
+func withMailDelivery() testserver.Option {
+	return func(d *httpapi.Deps) { d.Mailer = delivering{d.Mailer} }
+}
+
+type delivering struct{ mail.Mailer }
+
+func (delivering) Delivers() bool { return true }
+
+// Sign-up against the real server, with and without e-mail delivery.
+func TestSignUpAgainstTheRealServer(t *testing.T) {
+	ctx := context.Background()
+	name := "Ada"
+	ada := client.SignUpRequest{Email: "ada@example.com", Password: "correct horse battery", Name: &name}
+
+	env := testserver.Start(t)
+	c, err := betty.New(env.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := c.ServerInfo(ctx)
+	if err != nil || info.MailDelivery != client.Outbox || info.EmailConfirmationRequired {
+		t.Fatalf("server info without SMTP: %+v %v", info, err)
+	}
+	r, err := c.SignUp(ctx, ada)
+	if err != nil || r.Session == nil || r.EmailConfirmationRequired {
+		t.Fatalf("sign-up: %+v %v", r, err)
+	}
+	if me, err := c.Me(ctx); err != nil || me.Id != r.User.Id || deref(me.Profile.Name) != "Ada" {
+		t.Fatalf("me after sign-up: %+v %v", me, err)
+	}
+	if _, err := c.SignUp(ctx, ada); !errors.Is(err, betty.ErrConflict) {
+		t.Fatalf("second sign-up: %v", err)
+	}
+	_, err = c.SignUp(ctx, client.SignUpRequest{Email: "bob@example.com", Password: "short"})
+	var apiErr *betty.APIError
+	if !errors.Is(err, betty.ErrValidation) || !errors.As(err, &apiErr) || len(apiErr.Fields) != 1 || apiErr.Fields[0].Field != "body.password" {
+		t.Fatalf("short password: %v", err)
+	}
+
+	env = testserver.Start(t, withMailDelivery())
+	c, _ = betty.New(env.URL)
+	if info, err := c.ServerInfo(ctx); err != nil || info.MailDelivery != client.Smtp || !info.EmailConfirmationRequired {
+		t.Fatalf("server info with SMTP: %+v %v", info, err)
+	}
+	r, err = c.SignUp(ctx, ada)
+	if err != nil || r.Session != nil || !r.EmailConfirmationRequired {
+		t.Fatalf("sign-up to confirm: %+v %v", r, err)
+	}
+	if a, rt := c.Tokens(); a != "" || rt != "" {
+		t.Errorf("tokens kept without a session: %q %q", a, rt)
+	}
+	if _, err := c.SignIn(ctx, "ada@example.com", "correct horse battery"); !errors.Is(err, betty.ErrForbidden) {
+		t.Fatalf("sign-in before confirming: %v", err)
+	}
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }

@@ -19,7 +19,8 @@ func NewCmdAdmin(f *cmdutil.Factory) *cobra.Command {
 		Long: `Operations for the site administrators of a Betty deployment. Everyone else, API keys
 included, is refused.`,
 		Example: `  betty admin orgs search --email acme.com
-  betty admin orgs view 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10`,
+  betty admin orgs view 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+  betty admin mail list --recipient ada@example.com`,
 	}
 	orgs := &cobra.Command{
 		Use:     "orgs <command>",
@@ -29,7 +30,16 @@ included, is refused.`,
 		Aliases: []string{"org", "organizations"},
 	}
 	orgs.AddCommand(NewCmdView(f, nil), NewCmdSearch(f, nil), NewCmdLevel(f, nil), NewCmdTier(f, nil))
-	cmd.AddCommand(orgs, NewCmdGrant(f, nil))
+	mail := &cobra.Command{
+		Use:   "mail <command>",
+		Short: "Read the e-mail the server wrote",
+		Long: `Read the e-mail the server wrote and what became of it. Without SMTP nothing leaves the
+server: the links people need (to confirm an address, accept an invitation, reset a
+password) are here and in the server's log.`,
+		Example: `  betty admin mail list --recipient ada@example.com`,
+	}
+	mail.AddCommand(NewCmdMailList(f, nil))
+	cmd.AddCommand(orgs, mail, NewCmdGrant(f, nil))
 	return cmd
 }
 

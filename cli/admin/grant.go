@@ -29,19 +29,25 @@ func NewCmdGrant(f *cmdutil.Factory, runF func(*GrantOptions) error) *cobra.Comm
 		Short: "Make a user a site administrator (run on the server host)",
 		Long: `Give a user the site-administrator flag, or take it away with --revoke. This works on
 the server's database directly, not through the API, so it is how the first site administrator
-is made: run it on the server host with the same --data-dir or --database-url as betty serve.
-The user must have signed up already.`,
+is made: run it on the server host. It finds the database as betty serve does (--data-dir,
+--database-url, BETTY_* variables, --config file), says which one it opened, and never
+creates or migrates one: betty serve must have run there first. make run keeps its data in
+./data, so give --data-dir ./data. The user must have signed up already.`,
 		Example: `  betty admin grant ada@example.com --data-dir ./data
   BETTY_DATABASE_URL=postgres://betty@db/betty betty admin grant ada@example.com
-  betty admin grant ada@example.com --revoke`,
+  betty admin grant ada@example.com --config /etc/betty.yaml --revoke`,
 		Args: cmdutil.ExactArgs(1, "give the e-mail of the user"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Email = args[0]
+			if err := cmdutil.Email.Check(opts.Email); err != nil {
+				return err
+			}
+			// The same settings, from the same places, as betty serve.
 			cfg, err := config.Load(cmd.Flags(), f.Getenv)
 			if err != nil {
 				return cmdutil.FlagErrorf("%v", err)
 			}
-			opts.Email = args[0]
-			opts.Store = store.Options{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL}
+			opts.Store = store.Options{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL, MustExist: true}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -55,13 +61,25 @@ The user must have signed up already.`,
 
 func runGrant(ctx context.Context, opts *GrantOptions) error {
 	db, err := store.Open(ctx, opts.Store)
+	if errors.Is(err, store.ErrNoDatabase) {
+		return cmdutil.WithHint(err, fmt.Sprintf("make run keeps its data in ./data: betty admin grant %s --data-dir ./data", opts.Email))
+	}
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if _, err := db.Migrate(ctx); err != nil {
+	fmt.Fprintf(opts.IO.ErrOut, "Using the database %s.\n", db.Source())
+	// A database no server has migrated is not one betty serve uses; filling it would hide
+	// the mistake.
+	v, err := db.MigrationVersion(ctx)
+	if err != nil {
 		return err
 	}
+	if v == 0 {
+		return cmdutil.WithHint(fmt.Errorf("the database %s has no Betty tables: betty serve has not run on it", db.Source()),
+			"Run betty serve (or betty migrate) with the same settings first, or point at the server's database.")
+	}
+
 	u, err := db.SetSiteAdmin(ctx, opts.Email, !opts.Revoke)
 	if errors.Is(err, store.ErrNotFound) {
 		return cmdutil.NotFoundf("no user with the e-mail %s: they must sign up first", opts.Email)

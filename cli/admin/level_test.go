@@ -2,6 +2,7 @@ package admin
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/bettyhq/betty/cli/internal/clitest"
@@ -26,7 +27,7 @@ func TestNewCmdLevel(t *testing.T) {
 			if clitest.CheckErr(t, err, tt.wantErr) {
 				return
 			}
-			if got.ID != "team-1" || got.Level != client.VerificationLevelL2 {
+			if got.ID != "team-1" || got.Value != client.VerificationLevelL2 {
 				t.Errorf("options %+v", got)
 			}
 		})
@@ -48,5 +49,17 @@ func TestLevelRun(t *testing.T) {
 	}
 	if s.ErrOut.String() != "Set the verification level of Acme support to l1.\n" {
 		t.Errorf("stderr = %q", s.ErrOut)
+	}
+}
+
+func TestLevelCompletes(t *testing.T) {
+	f, _ := clitest.NewFactory(t, clitest.Options{})
+	cmd := NewCmdLevel(f, nil)
+	got, _ := cmd.ValidArgsFunction(cmd, []string{"team-1"}, "")
+	if strings.Join(got, " ") != "none l1 l2" {
+		t.Errorf("completions %v", got)
+	}
+	if got, _ := cmd.ValidArgsFunction(cmd, nil, ""); len(got) != 0 {
+		t.Errorf("the id completes to %v", got)
 	}
 }

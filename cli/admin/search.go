@@ -40,7 +40,7 @@ organisation has one row with empty organisation columns.`,
 			return runSearch(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Email, "email", "", "Keep users whose e-mail address contains this `text`")
+	cmdutil.EmailSearch.Var(cmd.Flags(), &opts.Email, "email", "Keep users whose e-mail address contains this `text`")
 	cmdutil.AddLimitFlag(cmd, &opts.Limit)
 	cmdutil.AddOutputFlags(cmd, &opts.Output)
 	return cmd

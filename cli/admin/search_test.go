@@ -4,6 +4,9 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/spf13/cobra"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	"github.com/bettyhq/betty/sdk/client"
 )
@@ -37,22 +40,7 @@ func TestSearchRun(t *testing.T) {
 		}
 		clitest.Envelope(http.StatusOK, pages[page], &meta)(w, r)
 	})
-	for _, tt := range []struct {
-		name string
-		tty  bool
-		args []string
-	}{
-		{name: "table", tty: true},
-		{name: "json", args: []string{"--json"}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			f, s := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL), TTY: tt.tty})
-			if err := clitest.Run(NewCmdSearch(f, nil), append([]string{"--email", "example"}, tt.args...)...); err != nil {
-				t.Fatal(err)
-			}
-			clitest.Golden(t, "search."+tt.name, s.Out.Bytes())
-		})
-	}
+	clitest.GoldenOutputs(t, "search", stub.URL, func(f *cmdutil.Factory) *cobra.Command { return NewCmdSearch(f, nil) }, "--email", "example")
 	if got := stub.Last().Query.Get("searchEmail"); got != "example" {
 		t.Errorf("searchEmail = %q", got)
 	}

@@ -26,7 +26,7 @@ func TestNewCmdTier(t *testing.T) {
 			if clitest.CheckErr(t, err, tt.wantErr) {
 				return
 			}
-			if got.ID != "team-1" || got.Tier != client.SubscriptionTierTier4 {
+			if got.ID != "team-1" || got.Value != client.SubscriptionTierTier4 {
 				t.Errorf("options %+v", got)
 			}
 		})

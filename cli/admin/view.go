@@ -34,6 +34,9 @@ and balance from the payment provider (slower).`,
 		Args:    cmdutil.ExactArgs(1, "give the organisation's id"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
+			if err := cmdutil.ID.Check(opts.ID); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

@@ -4,6 +4,9 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/spf13/cobra"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/internal/clitest"
 )
 
@@ -22,22 +25,7 @@ func TestNewCmdView(t *testing.T) {
 func TestViewRun(t *testing.T) {
 	stub := clitest.NewStub(t)
 	stub.Handle("GET /v1/admin/organization/refresh-organization-id/team-1", clitest.Data(http.StatusOK, adminOrg()))
-	for _, tt := range []struct {
-		name string
-		tty  bool
-		args []string
-	}{
-		{name: "table", tty: true},
-		{name: "json", args: []string{"--json"}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			f, s := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL), TTY: tt.tty})
-			if err := clitest.Run(NewCmdView(f, nil), append([]string{"team-1"}, tt.args...)...); err != nil {
-				t.Fatal(err)
-			}
-			clitest.Golden(t, "view."+tt.name, s.Out.Bytes())
-		})
-	}
+	clitest.GoldenOutputs(t, "view", stub.URL, func(f *cmdutil.Factory) *cobra.Command { return NewCmdView(f, nil) }, "team-1")
 	if got := stub.Last().Query.Get("refresh"); got != "false" {
 		t.Errorf("refresh = %q", got)
 	}

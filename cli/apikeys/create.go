@@ -40,6 +40,9 @@ above your own.`,
 		Args: cmdutil.ExactArgs(1, "give a name for the key"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
+			if err := cmdutil.KeyName.Check(opts.Name); err != nil {
+				return err
+			}
 			var err error
 			if opts.Role, err = cmdutil.ParseRole(role); err != nil {
 				return err

@@ -20,6 +20,7 @@ func TestNewCmdCreate(t *testing.T) {
 		{name: "role", args: []string{"ci", "--role", "readonly"}, role: "readonly"},
 		{name: "bad role", args: []string{"ci", "--role", "owner"}, wantErr: `invalid role "owner"`},
 		{name: "no name", wantErr: "give a name for the key"},
+		{name: "long name", args: []string{strings.Repeat("k", 101)}, wantErr: "want at most 100 characters, not 101"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -37,6 +37,9 @@ terminal; needs --yes otherwise.`,
 		Args:    cmdutil.ExactArgs(1, "give the id of the key to revoke (see `betty api-keys list`)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
+			if err := cmdutil.ID.Check(opts.ID); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

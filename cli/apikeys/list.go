@@ -2,6 +2,7 @@ package apikeys
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/spf13/cobra"
@@ -27,8 +28,10 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comman
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List a team's API keys",
-		Long: `List the active API keys of a team, newest first: name, prefix, role, and when each was
-created and last used. The secrets themselves are never shown again after creation.`,
+		Long: `List the active API keys of a team, newest first: name, prefix, role, who made it, and
+when each was created and last used. A key whose maker has left the team is marked
+(removed): it keeps working until it is revoked. The secrets themselves are never shown
+again after creation.`,
 		Example: `  betty api-keys list
   betty api-keys list --json`,
 		Aliases: []string{"ls"},
@@ -61,9 +64,20 @@ func runList(ctx context.Context, opts *ListOptions) error {
 		return err
 	}
 	return opts.Output.Print(opts.IO, keys, func(t *cmdutil.Table) {
-		t.Header("ID", "NAME", "PREFIX", "ROLE", "CREATED", "LAST USED")
+		t.Header("ID", "NAME", "PREFIX", "ROLE", "CREATED BY", "CREATED", "LAST USED")
 		for _, k := range keys {
-			t.Row(k.Id, k.Name, k.Prefix, string(k.Role), cmdutil.Time(&k.CreatedAt), cmdutil.Time(k.LastUsedAt))
+			t.Row(k.Id, k.Name, k.Prefix, string(k.Role), maker(k), cmdutil.Time(&k.CreatedAt), cmdutil.Time(k.LastUsedAt))
 		}
 	})
+}
+
+// maker is the e-mail of who made a key, marked when they are no longer an active member.
+func maker(k client.ApiKey) string {
+	if k.CreatedBy == nil {
+		return ""
+	}
+	if k.CreatedByStatus != nil && *k.CreatedByStatus != client.MemberStatusActive {
+		return fmt.Sprintf("%s (%s)", k.CreatedBy.Email, *k.CreatedByStatus)
+	}
+	return string(k.CreatedBy.Email)
 }

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -25,7 +26,7 @@ func TestNewCmdLogin(t *testing.T) {
 		{
 			name: "password from stdin",
 			args: []string{"--server", "https://betty.example.com", "--email", "ada@example.com", "--password-stdin"},
-			want: LoginOptions{Server: "https://betty.example.com", Email: "ada@example.com", PasswordStdin: true},
+			want: LoginOptions{account: account{Server: "https://betty.example.com", Email: "ada@example.com", PasswordStdin: true}},
 		},
 		{name: "API key", args: []string{"--with-token"}, want: LoginOptions{WithToken: true}},
 		{name: "API key and e-mail", args: []string{"--with-token", "--email", "ada@example.com"}, wantErr: "--with-token cannot be used with --email"},
@@ -98,6 +99,18 @@ func TestLoginWithPassword(t *testing.T) {
 			wantErr: betty.ErrUnauthorized,
 		},
 		{
+			name:    "not an e-mail address",
+			opts:    clitest.Options{Stdin: "s3cret\n"},
+			args:    []string{"--server", stub.URL, "--email", "ada", "--password-stdin"},
+			wantErr: &cmdutil.FlagError{},
+		},
+		{
+			name:    "empty password",
+			opts:    clitest.Options{Stdin: "\n"},
+			args:    []string{"--server", stub.URL, "--email", "ada@example.com", "--password-stdin"},
+			wantErr: &cmdutil.FlagError{},
+		},
+		{
 			name:    "no server in a script",
 			args:    []string{"--email", "ada@example.com", "--password-stdin"},
 			wantErr: &cmdutil.FlagError{},
@@ -138,6 +151,20 @@ func TestLoginWithPassword(t *testing.T) {
 	}
 }
 
+// The server does not tell an unknown address from a wrong password; a newcomer is pointed at
+// signup.
+func TestLoginRefusedSuggestsSignup(t *testing.T) {
+	stub := signInStub(t)
+	f, _ := clitest.NewFactory(t, clitest.Options{Stdin: "s3cret\n"})
+	err := clitest.Run(NewCmdLogin(f, nil), "--server", stub.URL, "--email", "grace@example.com", "--password-stdin")
+	var printed bytes.Buffer
+	cmdutil.PrintError(&printed, nil, err)
+	want := "error: The e-mail address or password is wrong.\nNo account on this server yet? Create one with `betty signup`.\n"
+	if printed.String() != want || cmdutil.ExitCode(err) != cmdutil.ExitAuth {
+		t.Errorf("printed %q (exit %d), want %q (exit 4)", printed.String(), cmdutil.ExitCode(err), want)
+	}
+}
+
 func TestLoginWithToken(t *testing.T) {
 	stub := clitest.NewStub(t)
 	stub.Handle("GET /v1/team/list", func(w http.ResponseWriter, r *http.Request) {
@@ -171,6 +198,11 @@ func TestLoginWithToken(t *testing.T) {
 
 	f, _ = clitest.NewFactory(t, clitest.Options{})
 	clitest.CheckErr(t, clitest.Run(NewCmdLogin(f, nil), "--server", stub.URL, "--with-token"), "stdin was empty")
+	f, _ = clitest.NewFactory(t, clitest.Options{Stdin: "ghp_0123456789\n"})
+	err = clitest.Run(NewCmdLogin(f, nil), "--server", stub.URL, "--with-token")
+	if clitest.CheckErr(t, err, "invalid API key: want a key such as betty_sk_"); strings.Contains(err.Error(), "ghp_") {
+		t.Errorf("the secret is in the message: %v", err)
+	}
 }
 
 // Teams are listed to pick the current one; a server that cannot list them does not undo a

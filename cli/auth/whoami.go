@@ -9,6 +9,7 @@ import (
 
 	"github.com/bettyhq/betty/cli/cmdutil"
 	betty "github.com/bettyhq/betty/sdk"
+	"github.com/bettyhq/betty/sdk/client"
 )
 
 // WhoamiOptions are the inputs of `betty whoami`.
@@ -17,6 +18,8 @@ type WhoamiOptions struct {
 	Client      func() (*betty.Client, error)
 	Credentials func() (cmdutil.Credentials, error)
 	TeamID      func(ctx context.Context, flag string) (string, error)
+
+	Output cmdutil.Output
 }
 
 // NewCmdWhoami returns `betty whoami`; runF replaces the run in tests.
@@ -28,7 +31,8 @@ func NewCmdWhoami(f *cmdutil.Factory, runF func(*WhoamiOptions) error) *cobra.Co
 		Long: `Show the server, the signed-in user (e-mail, name, id) and the current team. With an
 API key, show that it is one and which team it acts in.`,
 		Example: `  betty whoami
-  betty whoami --profile staging`,
+  betty whoami --profile staging
+  betty whoami --json | jq -r .team.id`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -37,7 +41,22 @@ API key, show that it is one and which team it acts in.`,
 			return runWhoami(cmd.Context(), opts)
 		},
 	}
+	cmdutil.AddOutputFlags(cmd, &opts.Output)
 	return cmd
+}
+
+// identity is who the CLI acts as, as --json prints it.
+type identity struct {
+	Server string `json:"server"`
+	// User is the signed-in user; null with an API key.
+	User *client.User `json:"user"`
+	// APIKey is the key's prefix; null with a session.
+	APIKey *string `json:"apiKey"`
+	// TeamID is the current team; null when none is selected.
+	TeamID *string `json:"teamId"`
+	// Team is the current team as the API sends it; null when none is selected or it is no
+	// longer one of the caller's.
+	Team *client.Organization `json:"team"`
 }
 
 func runWhoami(ctx context.Context, opts *WhoamiOptions) error {
@@ -49,54 +68,67 @@ func runWhoami(ctx context.Context, opts *WhoamiOptions) error {
 	if err != nil {
 		return err
 	}
-	var rows [][2]string
+	who := identity{Server: c.Server()}
 	if creds.APIKey != "" {
-		rows = append(rows, [2]string{"Server", c.Server()}, [2]string{"API key", keyPrefix(creds.APIKey) + "…"})
+		prefix := keyPrefix(creds.APIKey)
+		who.APIKey = &prefix
 	} else {
 		u, err := c.Me(ctx)
 		if err != nil {
 			return err
 		}
-		rows = append(rows,
-			[2]string{"Server", c.Server()},
-			[2]string{"E-mail", string(u.Email)},
-			[2]string{"Name", cmdutil.Str(u.Profile.Name)},
-			[2]string{"User ID", u.Id},
-		)
-		if u.IsSiteAdmin {
-			rows = append(rows, [2]string{"Site admin", "yes"})
-		}
+		who.User = &u
 	}
-	team, err := whoamiTeam(ctx, opts, c)
-	if err != nil {
+	if err := whoamiTeam(ctx, opts, c, &who); err != nil {
 		return err
 	}
-	rows = append(rows, [2]string{"Team", team})
-	return cmdutil.PrintTable(opts.IO, func(t *cmdutil.Table) {
-		for _, r := range rows {
-			t.Row(r[0], r[1])
-		}
-	})
+	return opts.Output.Print(opts.IO, who, func(t *cmdutil.Table) { whoamiRows(t, who) })
 }
 
-// whoamiTeam describes the current team and the caller's role there.
-func whoamiTeam(ctx context.Context, opts *WhoamiOptions, c *betty.Client) (string, error) {
+func whoamiRows(t *cmdutil.Table, who identity) {
+	t.Row("Server", who.Server)
+	if who.APIKey != nil {
+		t.Row("API key", *who.APIKey+"…")
+	}
+	if u := who.User; u != nil {
+		t.Row("E-mail", string(u.Email))
+		t.Row("Name", cmdutil.Str(u.Profile.Name))
+		t.Row("User ID", u.Id)
+		if u.IsSiteAdmin {
+			t.Row("Site admin", "yes")
+		}
+	}
+	switch {
+	case who.Team != nil:
+		t.Row("Team", fmt.Sprintf("%s (%s), role %s", who.Team.Name, who.Team.Id, cmdutil.Str(who.Team.MyRole)))
+	case who.TeamID != nil:
+		t.Row("Team", *who.TeamID+" (no longer one of yours)")
+	default:
+		t.Row("Team", "none (see `betty teams switch`)")
+	}
+}
+
+// whoamiTeam fills in the current team and, when it is still one of the caller's, its
+// details.
+func whoamiTeam(ctx context.Context, opts *WhoamiOptions, c *betty.Client, who *identity) error {
 	id, err := opts.TeamID(ctx, "")
 	var flagErr *cmdutil.FlagError
 	if errors.As(err, &flagErr) {
-		return "none (see `betty teams switch`)", nil
+		return nil
 	}
 	if err != nil {
-		return "", err
+		return err
 	}
+	who.TeamID = &id
 	org, err := cmdutil.FindTeam(ctx, c, id)
 	if errors.Is(err, betty.ErrNotFound) {
-		return id + " (no longer one of yours)", nil
+		return nil
 	}
 	if err != nil {
-		return "", err
+		return err
 	}
-	return fmt.Sprintf("%s (%s), role %s", org.Name, org.Id, cmdutil.Str(org.MyRole)), nil
+	who.Team = &org
+	return nil
 }
 
 // keyPrefix is as much of an API key as its listing shows: betty_sk_ and 8 characters.

@@ -56,6 +56,22 @@ type notFoundError struct{ msg string }
 func (e notFoundError) Error() string        { return e.msg }
 func (e notFoundError) Is(target error) bool { return target == betty.ErrNotFound }
 
+// WithHint adds what to do next to err: PrintError shows it under the message.
+func WithHint(err error, hint string) error {
+	if err == nil {
+		return nil
+	}
+	return &hintError{err: err, hint: hint}
+}
+
+type hintError struct {
+	err  error
+	hint string
+}
+
+func (e *hintError) Error() string { return e.err.Error() }
+func (e *hintError) Unwrap() error { return e.err }
+
 // ExitCode maps an error returned by a command to the process's exit code.
 func ExitCode(err error) int {
 	var flagErr *FlagError
@@ -69,6 +85,7 @@ func ExitCode(err error) int {
 	case errors.Is(err, betty.ErrNotFound):
 		return ExitNotFound
 	}
+	// Anything else failed, a server that cannot be reached included.
 	return ExitError
 }
 
@@ -80,12 +97,24 @@ func isUnknownCommand(err error) bool {
 // PrintError writes err for a person: the server's explanation and each rejected field in
 // plain words, and what to do next where there is something to do.
 func PrintError(w io.Writer, cmd *cobra.Command, err error) {
-	if errors.Is(err, ErrCancelled) {
+	printError(w, cmd, err)
+	var hint *hintError
+	if errors.As(err, &hint) {
+		fmt.Fprintln(w, hint.hint)
+	}
+}
+
+func printError(w io.Writer, cmd *cobra.Command, err error) {
+	var apiErr *betty.APIError
+	var unreachable *betty.UnreachableError
+	switch {
+	case errors.Is(err, ErrCancelled):
 		fmt.Fprintln(w, "Cancelled.")
 		return
-	}
-	var apiErr *betty.APIError
-	if !errors.As(err, &apiErr) {
+	case errors.As(err, &unreachable):
+		fmt.Fprintf(w, "error: cannot reach the Betty server at %s — is `betty serve` running?\n", unreachable.Server)
+		return
+	case !errors.As(err, &apiErr):
 		fmt.Fprintf(w, "error: %v\n", err)
 		if ExitCode(err) == ExitUsage && cmd != nil {
 			fmt.Fprintf(w, "Run '%s --help' for usage.\n", cmd.CommandPath())

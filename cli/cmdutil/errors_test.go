@@ -32,6 +32,8 @@ func TestExitCode(t *testing.T) {
 		{name: "refused credentials", err: &betty.APIError{StatusCode: 401, Code: "invalid_token"}, want: 4},
 		{name: "server's not found", err: &betty.APIError{StatusCode: 404}, want: 8},
 		{name: "CLI's not found", err: cmdutil.NotFoundf("team x"), want: 8},
+		{name: "server unreachable", err: &betty.UnreachableError{Server: "http://localhost:8080", Err: errors.New("refused")}, want: 1},
+		{name: "hint kept the code", err: cmdutil.WithHint(cmdutil.FlagErrorf("bad"), "do this"), want: 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,6 +79,16 @@ func TestPrintError(t *testing.T) {
 			want: "error: give the team's name\nRun 'betty create --help' for usage.\n",
 		},
 		{name: "cancelled", err: cmdutil.ErrCancelled, want: "Cancelled.\n"},
+		{
+			name: "server unreachable",
+			err:  fmt.Errorf("list: %w", &betty.UnreachableError{Server: "http://localhost:8080", Err: errors.New("dial tcp: connection refused")}),
+			want: "error: cannot reach the Betty server at http://localhost:8080 — is `betty serve` running?\n",
+		},
+		{
+			name: "hint",
+			err:  cmdutil.WithHint(&betty.APIError{StatusCode: 401, Code: "invalid_credentials", Detail: "The e-mail or password is not correct."}, "Try this."),
+			want: "error: The e-mail or password is not correct.\nTry this.\n",
+		},
 		{name: "other", err: errors.New("dial tcp: refused"), want: "error: dial tcp: refused\n"},
 	}
 	for _, tt := range tests {

@@ -101,9 +101,11 @@ func (f *Factory) Credentials() (Credentials, error) {
 }
 
 // ClientFor returns a client of server with the CLI's user agent; login uses it before the
-// profile has credentials.
+// profile has credentials. A server that is not an http(s) URL is a usage error: it came
+// from a flag, BETTY_SERVER or the profile.
 func (f *Factory) ClientFor(server string, opts ...betty.Option) (*betty.Client, error) {
-	return betty.New(server, append([]betty.Option{betty.WithUserAgent("betty-cli/" + f.Version)}, opts...)...)
+	c, err := betty.New(server, append([]betty.Option{betty.WithUserAgent("betty-cli/" + f.Version)}, opts...)...)
+	return c, FlagErrorWrap(err)
 }
 
 // NewClient builds a client from the active profile. Tokens the server rotates are written

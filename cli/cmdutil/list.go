@@ -1,11 +1,12 @@
 package cmdutil
 
 import (
-	"errors"
+	"fmt"
 	"iter"
 	"strconv"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // maxPageSize is the most items the API serves per page.
@@ -14,19 +15,32 @@ const maxPageSize = 100
 // AddLimitFlag adds --limit to a list command.
 func AddLimitFlag(cmd *cobra.Command, limit *int) {
 	*limit = 30
-	cmd.Flags().VarP((*limitValue)(limit), "limit", "L", "Maximum number of items to fetch (0 for all)")
+	cmd.Flags().VarP(&intValue{p: limit, min: 0}, "limit", "L", "Maximum number of items to fetch (0 for all)")
 }
 
-type limitValue int
+// IntVarP adds a whole-number flag that refuses values outside min…max (max 0: no bound)
+// while the flags are parsed.
+func IntVarP(fs *pflag.FlagSet, p *int, name, short string, value, min, max int, usage string) {
+	*p = value
+	fs.VarP(&intValue{p: p, min: min, max: max}, name, short, usage)
+}
 
-func (v *limitValue) String() string { return strconv.Itoa(int(*v)) }
-func (v *limitValue) Type() string   { return "int" }
-func (v *limitValue) Set(s string) error {
+type intValue struct {
+	p        *int
+	min, max int
+}
+
+func (v *intValue) String() string { return strconv.Itoa(*v.p) }
+func (v *intValue) Type() string   { return "int" }
+func (v *intValue) Set(s string) error {
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return errors.New("want a number, 0 or more")
+	switch {
+	case v.max > 0 && (err != nil || n < v.min || n > v.max):
+		return fmt.Errorf("want a number from %d to %d", v.min, v.max)
+	case err != nil || n < v.min:
+		return fmt.Errorf("want a number, %d or more", v.min)
 	}
-	*v = limitValue(n)
+	*v.p = n
 	return nil
 }
 
@@ -56,10 +70,14 @@ func Collect[T any](seq iter.Seq2[T, error], limit int) ([]T, error) {
 
 // CompleteArg completes the positional argument at pos (0-based) with values, and nothing
 // else with files.
-func CompleteArg(pos int, values ...string) cobra.CompletionFunc {
+func CompleteArg[T ~string](pos int, values ...T) cobra.CompletionFunc {
 	return func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) == pos {
-			return values, cobra.ShellCompDirectiveNoFileComp
+			completions := make([]cobra.Completion, len(values))
+			for i, v := range values {
+				completions[i] = string(v)
+			}
+			return completions, cobra.ShellCompDirectiveNoFileComp
 		}
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

@@ -12,7 +12,7 @@ import (
 
 // AddTeamFlag adds --team to a command that acts on one team.
 func AddTeamFlag(cmd *cobra.Command, team *string) {
-	cmd.Flags().StringVar(team, "team", "", "The team's `id` (default: the current team, see `betty teams switch`)")
+	ID.Var(cmd.Flags(), team, "team", "The team's `id` (default: the current team, see `betty teams switch`)")
 }
 
 // TeamID is the team a command acts on: the --team flag when given, else the profile's
@@ -76,7 +76,7 @@ func FindTeam(ctx context.Context, c *betty.Client, id string) (client.Organizat
 
 // AddOriginFlag adds --origin to a command whose e-mail carries a link to the dashboard.
 func AddOriginFlag(cmd *cobra.Command, origin *string) {
-	cmd.Flags().StringVar(origin, "origin", "", "The dashboard `URL` the e-mailed link opens (default: the server's base URL)")
+	Origin.Var(cmd.Flags(), origin, "origin", "The dashboard `URL` the e-mailed link opens (default: the server's base URL)")
 }
 
 // OptionalOrigin is the --origin to send: none when not given, so the server uses its own.
@@ -85,13 +85,4 @@ func OptionalOrigin(origin string) *string {
 		return nil
 	}
 	return &origin
-}
-
-// ParseRole checks a role that may be given to a member or an API key (every role but owner).
-func ParseRole(s string) (client.AssignableTeamRole, error) {
-	role := client.AssignableTeamRole(s)
-	if !role.Valid() {
-		return "", FlagErrorf("invalid role %q: want admin, developer, member or readonly", s)
-	}
-	return role, nil
 }

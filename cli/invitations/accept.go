@@ -42,13 +42,18 @@ list), or any addressed to you by the token of the e-mailed link (its inviteToke
 			if (opts.ID == "") == (opts.Token == "") {
 				return cmdutil.FlagErrorf("give either an invitation id or --token")
 			}
+			if opts.ID != "" {
+				if err := cmdutil.ID.Check(opts.ID); err != nil {
+					return err
+				}
+			}
 			if runF != nil {
 				return runF(opts)
 			}
 			return runAccept(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Token, "token", "", "The `token` of the invitation e-mail's link")
+	cmdutil.InviteToken.Var(cmd.Flags(), &opts.Token, "token", "The `token` of the invitation e-mail's link")
 	cmdutil.AddOutputFlags(cmd, &opts.Output)
 	return cmd
 }

@@ -2,6 +2,7 @@ package invitations
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/bettyhq/betty/cli/internal/clitest"
@@ -19,6 +20,8 @@ func TestNewCmdAccept(t *testing.T) {
 		{name: "by token", args: []string{"--token", "tok"}, token: "tok"},
 		{name: "both", args: []string{"m-7", "--token", "tok"}, wantErr: "either an invitation id or --token"},
 		{name: "neither", wantErr: "either an invitation id or --token"},
+		{name: "empty token", args: []string{"--token", ""}, wantErr: "must not be empty"},
+		{name: "long id", args: []string{strings.Repeat("m", 65)}, wantErr: "want at most 64 characters"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

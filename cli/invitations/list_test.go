@@ -4,6 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	"github.com/bettyhq/betty/sdk/client"
 )
@@ -34,20 +37,5 @@ func TestListRun(t *testing.T) {
 		CreatedAt:            clitest.When,
 		UpdatedAt:            clitest.When,
 	}}))
-	for _, tt := range []struct {
-		name string
-		tty  bool
-		args []string
-	}{
-		{name: "table", tty: true},
-		{name: "json", args: []string{"--json"}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			f, s := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL), TTY: tt.tty})
-			if err := clitest.Run(NewCmdList(f, nil), tt.args...); err != nil {
-				t.Fatal(err)
-			}
-			clitest.Golden(t, "list."+tt.name, s.Out.Bytes())
-		})
-	}
+	clitest.GoldenOutputs(t, "list", stub.URL, func(f *cmdutil.Factory) *cobra.Command { return NewCmdList(f, nil) })
 }

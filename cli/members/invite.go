@@ -40,6 +40,9 @@ and updates the role. Only an admin or the owner may do this.`,
 		Args: cmdutil.ExactArgs(1, "give the e-mail address to invite"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Email = args[0]
+			if err := cmdutil.Email.Check(opts.Email); err != nil {
+				return err
+			}
 			var err error
 			if opts.Role, err = cmdutil.ParseRole(role); err != nil {
 				return err

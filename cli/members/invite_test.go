@@ -19,6 +19,9 @@ func TestNewCmdInvite(t *testing.T) {
 		{name: "role", args: []string{"grace@example.com", "-r", "admin"}, role: "admin"},
 		{name: "owner cannot be given", args: []string{"grace@example.com", "--role", "owner"}, wantErr: `invalid role "owner"`},
 		{name: "no address", wantErr: "give the e-mail address to invite"},
+		{name: "not an address", args: []string{"not-an-email"}, wantErr: `invalid e-mail address "not-an-email"`},
+		{name: "bad team id", args: []string{"grace@example.com", "--team", ""}, wantErr: `invalid argument "" for "--team" flag: must not be empty`},
+		{name: "bad origin", args: []string{"grace@example.com", "--origin", "app.example.com"}, wantErr: "want an http:// or https:// URL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

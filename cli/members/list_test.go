@@ -3,6 +3,9 @@ package members
 import (
 	"testing"
 
+	"github.com/spf13/cobra"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	"github.com/bettyhq/betty/sdk/client"
 )
@@ -26,22 +29,7 @@ func TestListRun(t *testing.T) {
 	owner := clitest.Member("m-1", "ada@example.com", client.TeamRoleOwner)
 	owner.Name = clitest.Owner.Name
 	stub.Handle("GET /v1/team/members/list", clitest.Page([]client.TeamMember{owner, invited}))
-	for _, tt := range []struct {
-		name string
-		tty  bool
-		args []string
-	}{
-		{name: "table", tty: true},
-		{name: "json", args: []string{"--json"}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			f, s := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL), TTY: tt.tty})
-			if err := clitest.Run(NewCmdList(f, nil), tt.args...); err != nil {
-				t.Fatal(err)
-			}
-			clitest.Golden(t, "list."+tt.name, s.Out.Bytes())
-		})
-	}
+	clitest.GoldenOutputs(t, "list", stub.URL, func(f *cmdutil.Factory) *cobra.Command { return NewCmdList(f, nil) })
 	if got := stub.Last().Query.Get("organizationId"); got != "team-1" {
 		t.Errorf("organizationId = %q, want the current team", got)
 	}

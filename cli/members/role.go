@@ -35,9 +35,12 @@ The owner's role cannot be changed (use betty teams transfer). Only an admin or 
 do this.`,
 		Example:           `  betty members role ada@example.com admin`,
 		Args:              cmdutil.ExactArgs(2, "give the member's e-mail address and the new role"),
-		ValidArgsFunction: cmdutil.CompleteArg(1, "admin", "developer", "member", "readonly"),
+		ValidArgsFunction: cmdutil.CompleteArg(1, cmdutil.Roles...),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Email = args[0]
+			if err := cmdutil.Email.Check(opts.Email); err != nil {
+				return err
+			}
 			var err error
 			if opts.Role, err = cmdutil.ParseRole(args[1]); err != nil {
 				return err

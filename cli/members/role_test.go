@@ -17,6 +17,7 @@ func TestNewCmdRole(t *testing.T) {
 		{name: "email and role", args: []string{"grace@example.com", "readonly"}},
 		{name: "unknown role", args: []string{"grace@example.com", "boss"}, wantErr: `invalid role "boss"`},
 		{name: "role missing", args: []string{"grace@example.com"}, wantErr: "give the member's e-mail address and the new role"},
+		{name: "not an address", args: []string{"grace", "admin"}, wantErr: `invalid e-mail address "grace"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ package root
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -27,7 +28,8 @@ func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
 		Long: `Betty runs AI voice agents that take inbound calls and place outbound campaigns.
 
 betty serve starts the server (API, background work and dashboard on one port). The other
-commands talk to a server: sign in with betty login, then manage teams, members and API keys.
+commands talk to a server: sign up with betty signup or sign in with betty login, then
+manage teams, members and API keys.
 
 Settings live in profiles in ~/.config/betty/config.yaml ($XDG_CONFIG_HOME and
 $BETTY_CONFIG_DIR move it); BETTY_SERVER and BETTY_API_KEY override the active profile.
@@ -35,6 +37,7 @@ $BETTY_CONFIG_DIR move it); BETTY_SERVER and BETTY_API_KEY override the active p
 Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refused,
 8 not found.`,
 		Example: `  betty serve --data-dir ./data
+  betty signup --server http://localhost:8080
   betty login --server http://localhost:8080
   betty teams list
   betty api-keys create ci --role developer`,
@@ -52,6 +55,7 @@ Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refu
 	cmd.AddCommand(
 		serve.NewCmdServe(f),
 		migrate.NewCmdMigrate(f),
+		auth.NewCmdSignup(f, nil),
 		auth.NewCmdLogin(f, nil),
 		auth.NewCmdLogout(f, nil),
 		auth.NewCmdWhoami(f, nil),
@@ -70,7 +74,8 @@ Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refu
 
 // markUsageErrors makes every argument error a usage error (exit 2), including those of
 // cobra's own validators, and makes `betty teams lst` one: cobra checks only the root's
-// sub-command names and would show the group's help and exit 0.
+// sub-command names and would show the group's help and exit 0. Like cobra does for the
+// root, it suggests the sub-commands that look like what was typed.
 func markUsageErrors(cmd *cobra.Command) {
 	for _, c := range cmd.Commands() {
 		markUsageErrors(c)
@@ -78,7 +83,7 @@ func markUsageErrors(cmd *cobra.Command) {
 	if cmd.HasParent() && cmd.HasSubCommands() && !cmd.Runnable() {
 		cmd.RunE = func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return cmdutil.FlagErrorf("unknown command %q for %q", args[0], c.CommandPath())
+				return cmdutil.FlagErrorf("unknown command %q for %q%s", args[0], c.CommandPath(), suggestions(c, args[0]))
 			}
 			return c.Help()
 		}
@@ -89,6 +94,18 @@ func markUsageErrors(cmd *cobra.Command) {
 			return cmdutil.FlagErrorWrap(validate(c, args))
 		}
 	}
+}
+
+// suggestions is cobra's "Did you mean this?" for the root, for any group.
+func suggestions(group *cobra.Command, typed string) string {
+	if group.SuggestionsMinimumDistance <= 0 {
+		group.SuggestionsMinimumDistance = 2
+	}
+	names := group.SuggestionsFor(typed)
+	if len(names) == 0 {
+		return ""
+	}
+	return "\n\nDid you mean this?\n\t" + strings.Join(names, "\n\t") + "\n"
 }
 
 // Run executes the command line args and returns the process's exit code, after printing

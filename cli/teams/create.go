@@ -38,6 +38,9 @@ profile has none, or with --switch.`,
 		Args: cmdutil.ExactArgs(1, "give the team's name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Request.Name = args[0]
+			if err := cmdutil.TeamName.Check(args[0]); err != nil {
+				return err
+			}
 			flags := cmd.Flags()
 			opts.Request.CompanyName = changed(flags, "company", company)
 			opts.Request.PlatformKey = changed(flags, "platform", platform)
@@ -49,7 +52,7 @@ profile has none, or with --switch.`,
 			return runCreate(cmd.Context(), opts)
 		},
 	}
-	addPropertyFlags(cmd, &company, &platform, &purpose, &industry)
+	addPropertyFlags(cmd, cmdutil.PlatformKey, &company, &platform, &purpose, &industry)
 	cmd.Flags().BoolVar(&opts.Switch, "switch", false, "Make the new team the current team")
 	cmdutil.AddOutputFlags(cmd, &opts.Output)
 	return cmd

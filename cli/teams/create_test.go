@@ -24,6 +24,9 @@ func TestNewCmdCreate(t *testing.T) {
 			want: `{"companyName":"Acme Inc.","industry":"","name":"Acme","platformKey":"shopify","purpose":"Returns"}`,
 		},
 		{name: "no name", wantErr: "give the team's name"},
+		{name: "blank name", args: []string{"  "}, wantErr: `invalid team name "  ": must not be empty`},
+		{name: "empty platform", args: []string{"Acme", "--platform", ""}, wantErr: "must not be empty"},
+		{name: "long purpose", args: []string{"Acme", "--purpose", strings.Repeat("x", 501)}, wantErr: "want at most 500 characters, not 501"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

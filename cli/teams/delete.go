@@ -37,6 +37,9 @@ the team's subscriptions are cancelled. Asks first on a terminal; needs --yes ot
 		Args: cmdutil.ExactArgs(1, "give the id of the team to delete"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Team = args[0]
+			if err := cmdutil.ID.Check(opts.Team); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

@@ -40,6 +40,9 @@ or the owner may do this.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				opts.Team = args[0]
+				if err := cmdutil.ID.Check(opts.Team); err != nil {
+					return err
+				}
 			}
 			flags := cmd.Flags()
 			opts.Request.Name = changed(flags, "name", name)
@@ -57,8 +60,8 @@ or the owner may do this.`,
 			return runEdit(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&name, "name", "", "The team's name")
-	addPropertyFlags(cmd, &company, &platform, &purpose, &industry)
+	cmdutil.TeamName.Var(cmd.Flags(), &name, "name", "The team's name")
+	addPropertyFlags(cmd, cmdutil.PlatformKeyOrEmpty, &company, &platform, &purpose, &industry)
 	cmdutil.AddOutputFlags(cmd, &opts.Output)
 	return cmd
 }
@@ -83,12 +86,14 @@ func runEdit(ctx context.Context, opts *EditOptions) error {
 	return printTeam(opts.IO, opts.Output, org)
 }
 
-// addPropertyFlags adds the flags of a team's optional properties, shared by create and edit.
-func addPropertyFlags(cmd *cobra.Command, company, platform, purpose, industry *string) {
-	cmd.Flags().StringVar(company, "company", "", "The company's legal or trading name")
-	cmd.Flags().StringVar(platform, "platform", "", "The `key` of the platform the business runs on (shopify, web, hubspot…)")
-	cmd.Flags().StringVar(purpose, "purpose", "", "What the team uses voice agents for")
-	cmd.Flags().StringVar(industry, "industry", "", "The team's industry")
+// addPropertyFlags adds the flags of a team's optional properties, shared by create and edit:
+// platform is the rule of the platform key, which edit may clear.
+func addPropertyFlags(cmd *cobra.Command, platformRule cmdutil.Rule, company, platform, purpose, industry *string) {
+	fs := cmd.Flags()
+	cmdutil.CompanyName.Var(fs, company, "company", "The company's legal or trading name")
+	platformRule.Var(fs, platform, "platform", "The `key` of the platform the business runs on (shopify, web, hubspot…)")
+	cmdutil.Purpose.Var(fs, purpose, "purpose", "What the team uses voice agents for")
+	cmdutil.Industry.Var(fs, industry, "industry", "The team's industry")
 }
 
 // changed is the flag's value when it was given, nil when it was not: an empty value is sent,

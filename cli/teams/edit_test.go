@@ -19,6 +19,9 @@ func TestNewCmdEdit(t *testing.T) {
 		{name: "rename current team", args: []string{"--name", "Acme care"}, want: `{"id":"","name":"Acme care"}`},
 		{name: "clear a property", args: []string{"team-2", "--purpose", ""}, team: "team-2", want: `{"id":"","purpose":""}`},
 		{name: "nothing to change", args: []string{"team-2"}, wantErr: "give at least one property"},
+		{name: "clear the platform", args: []string{"--platform", ""}, want: `{"id":"","platformKey":""}`},
+		{name: "bad platform", args: []string{"--platform", "Web"}, wantErr: "want lower-case letters"},
+		{name: "empty name", args: []string{"--name", ""}, wantErr: "must not be empty"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,9 @@ package teams
 import (
 	"testing"
 
+	"github.com/spf13/cobra"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	"github.com/bettyhq/betty/sdk/client"
 )
@@ -43,25 +46,7 @@ func TestListRun(t *testing.T) {
 		clitest.Team("team-1", "Acme support", client.TeamRoleOwner),
 		clitest.Team("team-2", "Beta\tlabs", client.TeamRoleReadonly),
 	}))
-	tests := []struct {
-		name string
-		tty  bool
-		args []string
-	}{
-		{name: "table", tty: true},
-		{name: "tsv"},
-		{name: "json", args: []string{"--json"}},
-		{name: "yaml", args: []string{"-o", "yaml"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f, s := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL), TTY: tt.tty})
-			if err := clitest.Run(NewCmdList(f, nil), tt.args...); err != nil {
-				t.Fatal(err)
-			}
-			clitest.Golden(t, "list."+tt.name, s.Out.Bytes())
-		})
-	}
+	clitest.GoldenOutputs(t, "list", stub.URL, func(f *cmdutil.Factory) *cobra.Command { return NewCmdList(f, nil) })
 	req := stub.Last()
 	if got := req.Query.Get("sizePerPage"); got != "30" {
 		t.Errorf("sizePerPage = %q, want 30 (the limit)", got)

@@ -33,6 +33,9 @@ profile, so each profile has its own current team.`,
 		Args: cmdutil.ExactArgs(1, "give the id of the team to switch to (see `betty teams list`)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Team = args[0]
+			if err := cmdutil.ID.Check(opts.Team); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

@@ -39,6 +39,9 @@ terminal; needs --yes otherwise.`,
 		Args: cmdutil.ExactArgs(1, "give the e-mail address of the new owner"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Email = args[0]
+			if err := cmdutil.Email.Check(opts.Email); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

@@ -32,6 +32,9 @@ func NewCmdView(f *cmdutil.Factory, runF func(*ViewOptions) error) *cobra.Comman
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				opts.Team = args[0]
+				if err := cmdutil.ID.Check(opts.Team); err != nil {
+					return err
+				}
 			}
 			if runF != nil {
 				return runF(opts)

@@ -2,8 +2,12 @@ package teams
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
@@ -41,24 +45,16 @@ func TestViewRun(t *testing.T) {
 		clitest.Team("team-1", "Acme support", client.TeamRoleOwner),
 		clitest.Team("team-2", "Beta", client.TeamRoleMember),
 	}))
-	tests := []struct {
-		name   string
-		tty    bool
-		args   []string
-		golden string
-	}{
-		{name: "current team as table", tty: true, golden: "view.table"},
-		{name: "other team as json", args: []string{"team-2", "--json"}, golden: "view.json"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f, s := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL), TTY: tt.tty})
-			if err := clitest.Run(NewCmdView(f, nil), tt.args...); err != nil {
-				t.Fatal(err)
-			}
-			clitest.Golden(t, tt.golden, s.Out.Bytes())
-		})
-	}
+	clitest.GoldenOutputs(t, "view", stub.URL, func(f *cmdutil.Factory) *cobra.Command { return NewCmdView(f, nil) }, "team-2")
+	t.Run("current team", func(t *testing.T) {
+		f, s := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL)})
+		if err := clitest.Run(NewCmdView(f, nil)); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(s.Out.String(), "ID\tteam-1\nName\tAcme support\n") {
+			t.Errorf("out = %q", s.Out)
+		}
+	})
 	t.Run("not one of mine", func(t *testing.T) {
 		f, _ := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL)})
 		err := clitest.Run(NewCmdView(f, nil), "team-9")

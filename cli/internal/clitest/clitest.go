@@ -164,3 +164,29 @@ func ErrorIs(err, want error) bool {
 	}
 	return errors.Is(err, want)
 }
+
+// Output is one way a read command prints its data.
+type Output struct {
+	Name string   // the golden file's suffix
+	TTY  bool     // a terminal: an aligned table with headers
+	Args []string // the flags that choose it
+}
+
+// Outputs are the ways every read command's data is kept in golden files: a table on a
+// terminal, tab-separated in a pipe, JSON and YAML.
+var Outputs = []Output{{Name: "table", TTY: true}, {Name: "tsv"}, {Name: "json", Args: []string{"--json"}}, {Name: "yaml", Args: []string{"-o", "yaml"}}}
+
+// GoldenOutputs runs the command newCmd makes with args, signed in to server (see LoggedIn),
+// once per output, and compares what it prints with testdata/<name>.<output>.golden.
+func GoldenOutputs(t *testing.T, name, server string, newCmd func(*cmdutil.Factory) *cobra.Command, args ...string) {
+	t.Helper()
+	for _, o := range Outputs {
+		t.Run(o.Name, func(t *testing.T) {
+			f, s := NewFactory(t, Options{Profile: LoggedIn(server), TTY: o.TTY})
+			if err := Run(newCmd(f), append(append([]string{}, args...), o.Args...)...); err != nil {
+				t.Fatal(err)
+			}
+			Golden(t, name+"."+o.Name, s.Out.Bytes())
+		})
+	}
+}
