@@ -10,8 +10,6 @@ import (
 
 	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
-	"github.com/bettyhq/betty/server/httpapi"
-	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/testserver"
 )
 
@@ -67,15 +65,6 @@ func TestAgainstTheRealServer(t *testing.T) {
 	}
 }
 
-// withMailDelivery makes the test server say it delivers e-mail, as with SMTP configured.
-func withMailDelivery() testserver.Option {
-	return func(d *httpapi.Deps) { d.Mailer = delivering{d.Mailer} }
-}
-
-type delivering struct{ mail.Mailer }
-
-func (delivering) Delivers() bool { return true }
-
 // Sign-up against the real server, with and without e-mail delivery.
 func TestSignUpAgainstTheRealServer(t *testing.T) {
 	ctx := context.Background()
@@ -107,7 +96,7 @@ func TestSignUpAgainstTheRealServer(t *testing.T) {
 		t.Fatalf("short password: %v", err)
 	}
 
-	env = testserver.Start(t, withMailDelivery())
+	env = testserver.Start(t, testserver.WithMailDelivery())
 	c, _ = betty.New(env.URL)
 	if info, err := c.ServerInfo(ctx); err != nil || info.MailDelivery != client.Smtp || !info.EmailConfirmationRequired {
 		t.Fatalf("server info with SMTP: %+v %v", info, err)
