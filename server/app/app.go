@@ -43,6 +43,7 @@ type Option func(*options)
 type options struct {
 	responseCheck func(op *httpapi.Operation, req *http.Request, params map[string]string, status int, header http.Header, body []byte)
 	jobs          jobs.Config
+	hasher        *auth.Hasher
 }
 
 // WithResponseCheck hands every response to an operation of the contract, as sent, to check
@@ -50,6 +51,10 @@ type options struct {
 func WithResponseCheck(fn func(op *httpapi.Operation, req *http.Request, params map[string]string, status int, header http.Header, body []byte)) Option {
 	return func(o *options) { o.responseCheck = fn }
 }
+
+// WithPasswordHasher bounds password hashing differently from the default (one hash per core,
+// five seconds of queue).
+func WithPasswordHasher(h *auth.Hasher) Option { return func(o *options) { o.hasher = h } }
 
 // WithJobs tunes the background workers.
 func WithJobs(c jobs.Config) Option { return func(o *options) { o.jobs = c } }
@@ -95,11 +100,15 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		return nil, err
 	}
 	issuer := auth.NewIssuer([]byte(secret), cfg.AccessTokenTTL)
+	hasher := o.hasher
+	if hasher == nil {
+		hasher = auth.DefaultHasher()
+	}
 	dashboardLinks := links.Builder{BaseURL: cfg.BaseURL, AllowedOrigins: cfg.AllowedOrigins}
 	h, err := httpapi.New(httpapi.Deps{
 		Log: log, DB: db, Version: version, Dashboard: dashboard, MaxBodyBytes: cfg.MaxBodyBytes,
 		Issuer: issuer, Mail: outbox,
-		Identity: identity.New(db, issuer, outbox, auth.DefaultHasher(), dashboardLinks,
+		Identity: identity.New(db, issuer, outbox, hasher, dashboardLinks,
 			identity.Config{RefreshTTL: cfg.RefreshTokenTTL, InternalDomains: cfg.InternalDomains}),
 		Teams:          teams.New(db, outbox, dashboardLinks),
 		Billing:        billing.New(db),

@@ -263,6 +263,18 @@ func schemaFieldError(prefix, name string, se *openapi3.SchemaError) api.FieldEr
 		return problem.Field(field, leaf+" is not in the expected format")
 	case se.SchemaField == "nullable":
 		return problem.Field(field, leaf+" must not be null")
+	case se.SchemaField == "minLength":
+		return problem.Field(field, fmt.Sprintf("%s must have at least %d characters", leaf, se.Schema.MinLength))
+	case se.SchemaField == "maxLength" && se.Schema.MaxLength != nil:
+		return problem.Field(field, fmt.Sprintf("%s must have at most %d characters", leaf, *se.Schema.MaxLength))
+	case se.SchemaField == "minimum" && se.Schema.Min != nil:
+		return problem.Field(field, fmt.Sprintf("%s must be at least %v", leaf, *se.Schema.Min))
+	case se.SchemaField == "maximum" && se.Schema.Max != nil:
+		return problem.Field(field, fmt.Sprintf("%s must be at most %v", leaf, *se.Schema.Max))
+	case se.SchemaField == "minItems":
+		return problem.Field(field, fmt.Sprintf("%s must have at least %d items", leaf, se.Schema.MinItems))
+	case se.SchemaField == "maxItems" && se.Schema.MaxItems != nil:
+		return problem.Field(field, fmt.Sprintf("%s must have at most %d items", leaf, *se.Schema.MaxItems))
 	}
 	if leaf == "" {
 		leaf = prefix

@@ -47,6 +47,12 @@ func TestBadInputNamesTheField(t *testing.T) {
 		{"wrong content type", apitest.Request{Method: "POST", Path: "/v1/team/api-keys", Body: "name=k",
 			Header: http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}},
 			"unsupported_media_type", 415, nil},
+		{"too short: the product's wording, not the validator's", apitest.Request{Method: "POST", Path: "/v1/auth/sign-up", Body: map[string]any{"email": "x@example.com", "password": "short"}},
+			"validation_failed", 400, []field{{"body.password", "password must have at least 8 characters"}}},
+		{"too long", apitest.Request{Method: "POST", Path: "/v1/team/api-keys", Body: map[string]any{"organizationId": "o", "name": strings.Repeat("k", 101)}},
+			"validation_failed", 400, []field{{"body.name", "name must have at most 100 characters"}}},
+		{"too big a number", apitest.Request{Method: "GET", Path: "/v1/team/members/list?organizationId=o&sizePerPage=1000"},
+			"validation_failed", 400, []field{{"query.sizePerPage", ""}}},
 		{"oversized body", apitest.Request{Method: "POST", Path: "/v1/team/api-keys", Body: `{"name":"` + strings.Repeat("x", 2<<20) + `"}`},
 			"payload_too_large", 413, nil},
 	}

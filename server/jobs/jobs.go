@@ -78,7 +78,9 @@ func (q *Queue) Open() error {
 		FetchPollInterval:    q.cfg.PollInterval,
 		FetchCooldown:        min(q.cfg.PollInterval, river.FetchCooldownDefault),
 		JobTimeout:           time.Minute,
-		RescueStuckJobsAfter: 15 * time.Minute,
+		// A job still "running" this long after it started was on a replica that died; it is
+		// worked again. Longer than any worker's timeout.
+		RescueStuckJobsAfter: 5 * time.Minute,
 	}
 	var err error
 	if q.db.Dialect() == store.Postgres {
