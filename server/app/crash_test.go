@@ -182,7 +182,7 @@ func waitForJob(t *testing.T, db *store.DB, kind, state string) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var got string
-		err := db.Writer().QueryRow(`SELECT state FROM river_job WHERE kind = '`+kind+`' ORDER BY id DESC LIMIT 1`).Scan(&got)
+		err := db.Writer().QueryRow(`SELECT state FROM river_job WHERE kind = '` + kind + `' ORDER BY id DESC LIMIT 1`).Scan(&got)
 		if err == nil && got == state {
 			return
 		}

@@ -161,7 +161,9 @@ func TestSignOutNeedsItsOwnRefreshToken(t *testing.T) {
 	env := apitest.New(t, store.SQLite)
 	a := env.SignUp(t, "ada@example.com")
 	res := env.Do(apitest.Request{Method: "POST", Path: "/v1/auth/sign-in", Body: map[string]any{"email": a.Email, "password": "correct horse battery"}})
-	var other struct{ Data struct{ AccessToken, RefreshToken string } }
+	var other struct {
+		Data struct{ AccessToken, RefreshToken string }
+	}
 	res.JSON(t, &other)
 	signOut := func(refresh string) *apitest.Response {
 		h := http.Header{}

@@ -72,12 +72,12 @@ func Register[T river.JobArgs](q *Queue, w river.Worker[T]) {
 // Open builds River's client; jobs can be inserted from then on, and are worked once Start runs.
 func (q *Queue) Open() error {
 	cfg := &river.Config{
-		Queues:               map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: q.cfg.Workers}},
-		Workers:              q.workers,
-		Logger:               q.log.With("component", "jobs"),
-		FetchPollInterval:    q.cfg.PollInterval,
-		FetchCooldown:        min(q.cfg.PollInterval, river.FetchCooldownDefault),
-		JobTimeout:           time.Minute,
+		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: q.cfg.Workers}},
+		Workers:           q.workers,
+		Logger:            q.log.With("component", "jobs"),
+		FetchPollInterval: q.cfg.PollInterval,
+		FetchCooldown:     min(q.cfg.PollInterval, river.FetchCooldownDefault),
+		JobTimeout:        time.Minute,
 		// A job still "running" this long after it started was on a replica that died; it is
 		// worked again. Longer than any worker's timeout.
 		RescueStuckJobsAfter: 5 * time.Minute,
