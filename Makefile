@@ -11,12 +11,18 @@ DATA_DIR  ?= ./data
 ADDR      ?= :8080
 COVERAGE  := $(CURDIR)/.cache/contract-coverage
 SHARED    := $(CURDIR)/../shared
-GENERATED := server/api/api.gen.go sdk/client/client.gen.go server/httpapi/unimplemented.gen.go dashboard/src/api/gen
+GENERATED := server/api/api.gen.go sdk/client/client.gen.go server/httpapi/unimplemented.gen.go dashboard/src/api/gen docs/roles.md
+# Sources the dashboard build reads: a second `make run` with none changed skips the build.
+DASHBOARD_SRC := $(shell find dashboard/src dashboard/public -type f 2>/dev/null) dashboard/index.html \
+  dashboard/package-lock.json dashboard/vite.config.ts $(wildcard dashboard/tsconfig*.json)
+# Plain logs: no colour codes from npm tools when make runs (CI logs, files).
+export NO_COLOR := 1
+export FORCE_COLOR := 0
 
 .PHONY: help run build dashboard deps generate check-generated lint test test-go test-dashboard test-e2e contract-coverage bench clean
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
 run: build ## Build everything and start Betty on SQLite in ./data
 	@echo "Starting Betty at http://localhost$(ADDR) (data in $(DATA_DIR)); Ctrl-C stops it."
@@ -31,13 +37,16 @@ dashboard/node_modules/.package-lock.json: dashboard/package-lock.json
 	cd dashboard && $(NPM) ci --no-audit --no-fund
 	@touch $@
 
-dashboard: deps ## Build the dashboard into dashboard/dist (embedded in the binary)
-	cd dashboard && $(NPM) run build
+dashboard: dashboard/dist/index.html ## Build the dashboard into dashboard/dist (embedded in the binary)
+
+dashboard/dist/index.html: dashboard/node_modules/.package-lock.json $(DASHBOARD_SRC)
+	cd dashboard && $(NPM) run --silent build
 
 generate: deps ## Regenerate the server, SDK and hooks from openapi.yaml
 	$(GO) generate ./server/api ./sdk/client
 	$(GO) run ./server/internal/cmd/genunimpl openapi.yaml server/httpapi/unimplemented.gen.go
-	cd dashboard && $(NPM) run generate
+	$(GO) run ./server/internal/cmd/genroles docs/roles.md
+	cd dashboard && $(NPM) run --silent generate
 
 check-generated: generate ## Fail when generated code differs from what is committed
 	@if [ -n "$$(git status --porcelain -- $(GENERATED))" ]; then \
@@ -53,16 +62,22 @@ lint: deps ## Lint the contract (spectral) and the Go code (go vet)
 test: check-generated lint test-go test-dashboard test-e2e ## Run every test (set BETTY_TEST_POSTGRES_URL for the PostgreSQL leg)
 	@echo
 	@$(MAKE) -s contract-coverage
+	@if [ -z "$${BETTY_TEST_POSTGRES_URL:-}" ]; then \
+	  echo; echo "************************************************************************"; \
+	  echo "*** The PostgreSQL leg was SKIPPED: BETTY_TEST_POSTGRES_URL is not set. ***"; \
+	  echo "*** Only SQLite was tested. To include PostgreSQL:                     ***"; \
+	  echo "***   BETTY_TEST_POSTGRES_URL='postgres://postgres@127.0.0.1:5432/test?sslmode=disable' make test"; \
+	  echo "************************************************************************"; fi
 
 test-go: ## Go tests: unit, store and API contract tests on SQLite (and PostgreSQL when configured)
 	rm -rf $(COVERAGE)
 	BETTY_CONTRACT_COVERAGE_DIR=$(COVERAGE) $(GO) test -count=1 ./...
 
 test-dashboard: deps ## The dashboard's unit tests
-	cd dashboard && $(NPM) test
+	cd dashboard && $(NPM) run --silent test
 
 test-e2e: build ## End-to-end tests in headless Chromium against a real betty serve
-	cd dashboard && BETTY_BIN=$(CURDIR)/bin/betty $(NPM) run e2e
+	cd dashboard && BETTY_BIN=$(CURDIR)/bin/betty $(NPM) run --silent e2e
 
 contract-coverage: ## List operations no test exercised with a 2xx
 	@$(GO) run ./server/internal/cmd/contractcov openapi.yaml $(COVERAGE)

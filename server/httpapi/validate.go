@@ -75,6 +75,9 @@ func validateRequests(ops *Operations) echo.MiddlewareFunc {
 				return next(c)
 			}
 			params := pathParams(c)
+			if err := refuseNUL(params, c.Request().URL.Query()); err != nil {
+				return err
+			}
 			if err := checkJSONBody(c.Request()); err != nil {
 				return err
 			}
@@ -135,14 +138,81 @@ func checkJSONBody(r *http.Request) error {
 		return malformed("The request body is not valid UTF-8.", nil)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
-	var v json.RawMessage
+	dec.UseNumber()
+	var v any
 	if err := dec.Decode(&v); err != nil {
 		return malformed("The request body is not valid JSON.", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return malformed("The request body has data after the JSON value.", err)
 	}
+	if field := nulIn(v, "body"); field != "" {
+		return problem.Validation(problem.Field(field, nulMessage(field)))
+	}
 	return nil
+}
+
+// refuseNUL refuses NUL characters in path and query parameters: no text Betty keeps may hold
+// one (PostgreSQL cannot store it; nothing legitimate needs it).
+func refuseNUL(path map[string]string, query url.Values) error {
+	var fields []api.FieldError
+	for name, v := range path {
+		if strings.ContainsRune(v, 0) {
+			fields = append(fields, problem.Field("path."+name, nulMessage(name)))
+		}
+	}
+	for name, vs := range query {
+		for _, v := range vs {
+			if strings.ContainsRune(v, 0) || strings.ContainsRune(name, 0) {
+				fields = append(fields, problem.Field("query."+name, nulMessage(name)))
+				break
+			}
+		}
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	sort.Slice(fields, func(i, j int) bool { return fields[i].Field < fields[j].Field })
+	return problem.Validation(fields...)
+}
+
+// nulIn answers the path of the first string (or key) of a decoded JSON value that holds a NUL
+// character, or "".
+func nulIn(v any, path string) string {
+	switch t := v.(type) {
+	case string:
+		if strings.ContainsRune(t, 0) {
+			return path
+		}
+	case []any:
+		for i, e := range t {
+			if f := nulIn(e, fmt.Sprintf("%s[%d]", path, i)); f != "" {
+				return f
+			}
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if strings.ContainsRune(k, 0) {
+				return path
+			}
+			if f := nulIn(t[k], path+"."+k); f != "" {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+func nulMessage(field string) string {
+	if i := strings.LastIndexByte(field, '.'); i >= 0 {
+		field = field[i+1:]
+	}
+	return field + " must not contain NUL characters"
 }
 
 func malformed(detail string, cause error) *problem.Error {
