@@ -82,9 +82,9 @@ test-e2e: build ## End-to-end tests in headless Chromium against a real betty se
 contract-coverage: ## List operations no test exercised with a 2xx
 	@$(GO) run ./server/internal/cmd/contractcov openapi.yaml $(COVERAGE)
 
-bench: dashboard ## Benchmarks, and the dashboard's initial bundle size (gzip)
+bench: build ## Go benchmarks, then one report: full stack vs bare SQL, start-up, idle memory, CLI round trip, dashboard JS
 	$(GO) test -run '^$$' -bench . -benchmem ./...
-	cd dashboard && $(NPM) run --silent size
+	$(GO) run ./server/internal/cmd/benchreport -bin bin/betty
 
 clean: ## Remove build output
 	rm -rf bin .cache dashboard/node_modules
