@@ -4,7 +4,10 @@
  */
 
 /**
- * A stable machine-readable error code.
+ * A stable machine-readable error code. `request_timeout` (408) answers a client that
+stopped sending its request body; `unavailable` (503, with Retry-After) a server that is
+busy (for example password hashing under a sign-in storm) or whose database is down.
+
  */
 export type ProblemCode = typeof ProblemCode[keyof typeof ProblemCode];
 
@@ -26,6 +29,7 @@ export const ProblemCode = {
   method_not_allowed: 'method_not_allowed',
   conflict: 'conflict',
   payload_too_large: 'payload_too_large',
+  request_timeout: 'request_timeout',
   unprocessable: 'unprocessable',
   limit_reached: 'limit_reached',
   rate_limited: 'rate_limited',
