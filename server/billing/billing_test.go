@@ -1,0 +1,86 @@
+package billing
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/bettyhq/betty/server/errs"
+	"github.com/bettyhq/betty/server/internal/testdb"
+	"github.com/bettyhq/betty/server/store"
+)
+
+func TestSubscriptionState(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	later, earlier := now.Add(time.Hour), now.Add(-time.Hour)
+	for _, c := range []struct {
+		tier    store.SubscriptionTier
+		end     *time.Time
+		state   State
+		running bool
+	}{
+		{store.TierFree, nil, StateNone, false},
+		{store.TierFree, &later, StateNone, false},
+		{store.Tier2, nil, StateNone, false}, // set by a site admin, no period
+		{store.Tier2, &later, StateActive, true},
+		{store.Tier2, &earlier, StateCancelled, false},
+	} {
+		o := store.Organization{ID: "o", SubscriptionTier: c.tier, SubscriptionEndAt: c.end}
+		s := SubscriptionOf(o, now)
+		if s.State != c.state || (len(RunningSubscriptions(o, now)) > 0) != c.running || s.Monthly != (c.state != StateNone) {
+			t.Errorf("%s ending %v: %+v, running %v", c.tier, c.end, s, RunningSubscriptions(o, now))
+		}
+	}
+}
+
+func TestBillingAddressRules(t *testing.T) {
+	db := testdb.Open(t, store.SQLite, true)
+	ctx := context.Background()
+	u := store.User{Email: "ada@example.com"}
+	if err := db.CreateUser(ctx, &u); err != nil {
+		t.Fatal(err)
+	}
+	o := store.Organization{Name: "Acme", OwnerUserID: u.ID, PublicAPIKey: "pk"}
+	if err := db.CreateOrganization(ctx, &o, u.Email); err != nil {
+		t.Fatal(err)
+	}
+	s := New(db)
+	ny := "ny"
+	_, err := s.SetAddress(ctx, o.ID, Address{Line1: " ", City: "New York", PostalCode: "10001", Country: "US"})
+	e, ok := errs.As(err)
+	if !ok || e.Kind != errs.Invalid || len(e.Fields) != 2 || e.Fields[0].Name != "body.billingAddress.line1" ||
+		e.Fields[1].Name != "body.billingAddress.state" {
+		t.Fatalf("invalid address: %v", err)
+	}
+	got, err := s.SetAddress(ctx, o.ID, Address{Line1: " 1 Main St ", City: "New York", PostalCode: "10001", Country: "US", State: &ny})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, at, err := AddressOf(got)
+	if err != nil || a == nil || a.Line1 != "1 Main St" || *a.State != "NY" || at == nil {
+		t.Fatalf("saved: %+v %v %v", a, at, err)
+	}
+	if _, err := s.SetAddress(ctx, "nope", *a); !errs.Is(err, errs.NotFound) {
+		t.Fatalf("unknown team: %v", err)
+	}
+}
+
+func TestCostsUsage(t *testing.T) {
+	s := New(nil)
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	u, err := s.CostsUsage(context.Background(), "o", nil, nil, now)
+	if err != nil || u.Month != 11 || u.Year != 2026 || len(u.Days) != 23 || u.Cost != 0 {
+		t.Fatalf("this month: %+v %v", u, err)
+	}
+	future := 12
+	if u, err := s.CostsUsage(context.Background(), "o", &future, nil, now); err != nil || len(u.Days) != 0 {
+		t.Fatalf("a future month has no days: %+v %v", u, err)
+	}
+	bad := 13
+	if _, err := s.CostsUsage(context.Background(), "o", &bad, nil, now); !errs.Is(err, errs.Invalid) {
+		t.Fatalf("month 13: %v", err)
+	}
+	if RoundCents(0.27*3.3333) != 0.9 {
+		t.Fatal(RoundCents(0.27 * 3.3333))
+	}
+}
