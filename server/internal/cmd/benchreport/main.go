@@ -258,10 +258,20 @@ func process(bin string) ([]row, error) {
 		times = append(times, time.Since(t0))
 	}
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	var starts []time.Duration
+	for range 21 {
+		t0 := time.Now()
+		if out, err := exec.Command(bin, "--version").CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("betty --version: %v: %s", err, out)
+		}
+		starts = append(starts, time.Since(t0))
+	}
+	sort.Slice(starts, func(i, j int) bool { return starts[i] < starts[j] })
 	return []row{
 		{"server start-up, fresh data dir", ms(fresh), "process start to /readyz 200, migrations included"},
 		{"server start-up, existing data", ms(again), "process start to /readyz 200"},
 		{"idle RSS", rss, "2 s after start-up, no traffic"},
+		{"CLI start-up", ms(starts[len(starts)/2]), "betty --version, process start to exit, median of 21"},
 		{"CLI round trip", ms(times[len(times)/2]), "betty whoami --json with an API key, median of 21"},
 	}, nil
 }
