@@ -119,7 +119,7 @@ func (h *Teams) InviteTeamMember(ctx context.Context, req api.InviteTeamMemberRe
 	if b.Role != nil {
 		role = auth.Role(*b.Role)
 	}
-	m, _, err := h.svc.Invite(ctx, actor(ctx), string(b.Email), role, deref(b.Origin))
+	m, err := h.svc.Invite(ctx, actor(ctx), string(b.Email), role, deref(b.Origin))
 	if err != nil {
 		return nil, err
 	}

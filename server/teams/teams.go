@@ -290,22 +290,21 @@ func (s *Service) member(ctx context.Context, m store.Member) (Member, error) {
 }
 
 // Invite invites an e-mail into the team and e-mails it a link valid 7 days. Inviting again
-// sends a new link (the old one stops working) and updates the role. The answer says where the
-// link went.
-func (s *Service) Invite(ctx context.Context, a auth.Actor, email string, role auth.Role, origin string) (Member, string, error) {
+// sends a new link (the old one stops working) and updates the role.
+func (s *Service) Invite(ctx context.Context, a auth.Actor, email string, role auth.Role, origin string) (Member, error) {
 	if role == "" {
 		role = auth.Member
 	}
 	if role == auth.Owner || !role.Valid() {
-		return Member{}, "", errs.InvalidField("body.role", "role must be admin, developer, member or readonly; ownership moves only by transfer")
+		return Member{}, errs.InvalidField("body.role", "role must be admin, developer, member or readonly; ownership moves only by transfer")
 	}
 	base, err := s.links.Base(origin)
 	if err != nil {
-		return Member{}, "", err
+		return Member{}, err
 	}
 	o, err := s.db.OrganizationByID(ctx, a.OrganizationID)
 	if err != nil {
-		return Member{}, "", teamNotFound(err)
+		return Member{}, teamNotFound(err)
 	}
 	email = store.NormalizeEmail(email)
 	inviter := "Someone"
@@ -332,13 +331,12 @@ func (s *Service) Invite(ctx context.Context, a auth.Actor, email string, role a
 		return s.mail.Send(ctx, invitationMail(email, inviter, o, role, links.At(base, "/invite", tokenQuery("inviteToken", token))))
 	})
 	if errors.Is(err, store.ErrConflict) {
-		return Member{}, "", errs.ConflictErr(email + " is already a member of this team.")
+		return Member{}, errs.ConflictErr(email + " is already a member of this team.")
 	}
 	if err != nil {
-		return Member{}, "", err
+		return Member{}, err
 	}
-	out, err := s.member(ctx, m)
-	return out, mail.LinkSent(s.mail, email), err
+	return s.member(ctx, m)
 }
 
 // AcceptInvitation accepts an invitation with the token of its e-mailed link. The signed-in
