@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 
@@ -11,8 +11,9 @@ import { Select } from '../../components/ui/select';
 import { EmptyState, ErrorState, LoadingState } from '../../components/ui/states';
 import { Pagination } from '../../components/ui/table';
 import { toast } from '../../components/ui/toast-store';
+import { LEVEL_NAMES, TIER_NAMES } from '../../lib/plans';
 import { ROLE_LABELS } from '../../lib/roles';
-import { LEVEL_NAMES, TIER_NAMES } from '../team/DashboardHomePage';
+import { usePagedList } from '../../lib/usePagedList';
 import { useTeamContext } from '../team/TeamContext';
 import { adminSearchQueryOptions, updateLevelMutationOptions, updateTierMutationOptions } from './queries';
 
@@ -28,11 +29,11 @@ export default function AdminPage() {
 function AdminContent() {
   const [params, setParams] = useSearchParams();
   const email = params.get('email') ?? '';
-  const page = Math.max(1, Number(params.get('page')) || 1);
   const [draft, setDraft] = useState(email);
-  const results = useQuery({ ...adminSearchQueryOptions(email, page), placeholderData: keepPreviousData });
+  const search = usePagedList((page) => adminSearchQueryOptions(email, page));
+  const results = search.query;
 
-  function search(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     setParams(draft.trim() ? { email: draft.trim() } : {});
   }
@@ -49,14 +50,14 @@ function AdminContent() {
             <UserCard key={entry.user.id} entry={entry} />
           ))}
         </ul>
-        {results.data.meta.totalPages > 1 && <Pagination info={results.data.meta} onPageChange={(p) => setParams({ ...(email ? { email } : {}), page: String(p) })} />}
+        {results.data.meta.totalPages > 1 && <Pagination info={results.data.meta} onPageChange={search.setPage} />}
       </>
     );
 
   return (
     <div className="mx-auto max-w-5xl">
       <PageHeader title="Site admin" description="Find users and their teams by e-mail; change a team's verification level and tier." />
-      <form onSubmit={search} role="search" className="mb-6 flex gap-2">
+      <form onSubmit={submit} role="search" className="mb-6 flex gap-2">
         <label htmlFor="admin-search" className="sr-only">
           E-mail address
         </label>

@@ -13,7 +13,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/ui/states
 import { DataTable, type Column } from '../../components/ui/table';
 import { toast } from '../../components/ui/toast-store';
 import { ROLE_LABELS, assignableRoles, can } from '../../lib/roles';
-import { formatDate } from '../members/MembersPage';
+import { formatDate } from '../../lib/dates';
 import { useCurrentTeam } from '../team/TeamContext';
 import { apiKeysQueryOptions, createApiKeyMutationOptions, deleteApiKeyMutationOptions } from './queries';
 import { focusFirstInvalid } from '../../lib/focusFirstInvalid';

@@ -5,15 +5,21 @@ import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Field, Input } from '../../components/ui/input';
 import { errorMessage } from '../../components/ui/states';
+import { emailError } from '../../lib/email';
+import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
 import { AuthCard, FormAlert, textLinkClasses } from './AuthCard';
 import { requestPasswordResetMutationOptions } from './queries';
 
 export default function ForgotPasswordPage() {
   const request = useMutation(requestPasswordResetMutationOptions());
   const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | undefined>();
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    const problem = emailError(email);
+    setError(problem);
+    if (problem) return focusFirstInvalid(event.currentTarget as HTMLFormElement);
     request.mutate(email.trim());
   }
 
@@ -34,7 +40,7 @@ export default function ForgotPasswordPage() {
       ) : (
         <form onSubmit={submit} className="space-y-4" noValidate>
           {request.error && <FormAlert>{errorMessage(request.error)}</FormAlert>}
-          <Field label="E-mail">{(ids) => <Input {...ids} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
+          <Field label="E-mail" error={error}>{(ids) => <Input {...ids} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
           <Button type="submit" busy={request.isPending} busyLabel="Sending…" disabled={!email.trim()}>
             Send reset link
           </Button>

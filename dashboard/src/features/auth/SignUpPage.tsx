@@ -9,15 +9,16 @@ import { errorMessage } from '../../components/ui/states';
 import { AuthCard, FormAlert, textLinkClasses } from './AuthCard';
 import { signUpMutationOptions } from './queries';
 import { safeNext, useSignedIn } from './session';
+import { emailError } from '../../lib/email';
 import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
+import { MIN_PASSWORD, passwordError } from '../../lib/password';
 
-export const MIN_PASSWORD = 8;
-const EMAIL_PATTERN = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
-
-export function validateSignUp(email: string, password: string): { email?: string; password?: string } {
+function validateSignUp(email: string, password: string): { email?: string; password?: string } {
   const errors: { email?: string; password?: string } = {};
-  if (!EMAIL_PATTERN.test(email.trim())) errors.email = 'Enter an e-mail address like name@example.com.';
-  if (password.length < MIN_PASSWORD) errors.password = `Use at least ${MIN_PASSWORD} characters.`;
+  const badEmail = emailError(email);
+  const badPassword = passwordError(password);
+  if (badEmail) errors.email = badEmail;
+  if (badPassword) errors.password = badPassword;
   return errors;
 }
 

@@ -1,6 +1,5 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
 
 import { isApiError } from '../../api/mutator';
 import type { AssignableTeamRole, Organization, TeamMember } from '../../api/gen/model';
@@ -16,7 +15,10 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/ui/states
 import { DataTable, type Column } from '../../components/ui/table';
 import { Tabs, TabsContent, TabsList } from '../../components/ui/tabs';
 import { toast } from '../../components/ui/toast-store';
+import { formatDate } from '../../lib/dates';
+import { emailError } from '../../lib/email';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, ROLE_RANK, assignableRoles, can } from '../../lib/roles';
+import { usePagedList } from '../../lib/usePagedList';
 import { useCurrentTeam, useTeamContext } from '../team/TeamContext';
 import { changeRoleMutationOptions, inviteMemberMutationOptions, membersQueryOptions, removeMemberMutationOptions, transferOwnershipMutationOptions } from './queries';
 import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
@@ -28,9 +30,8 @@ export default function MembersPage() {
   const team = useCurrentTeam();
   const { user } = useTeamContext();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const members = useQuery({ ...membersQueryOptions(team.id, page), placeholderData: keepPreviousData });
+  const list = usePagedList((page) => membersQueryOptions(team.id, page));
+  const members = list.query;
   const changeRole = useMutation(changeRoleMutationOptions(queryClient));
   const remove = useMutation(removeMemberMutationOptions(queryClient));
   const transfer = useMutation(transferOwnershipMutationOptions());
@@ -48,14 +49,6 @@ export default function MembersPage() {
   const [pending, setPending] = useState<PendingAction>(null);
 
   const manage = can(team.myRole, 'manageMembers');
-
-  function setPage(next: number) {
-    setParams((p) => {
-      const n = new URLSearchParams(p);
-      n.set('page', String(next));
-      return n;
-    });
-  }
 
   const columns: Column<TeamMember>[] = [
     {
@@ -108,7 +101,7 @@ export default function MembersPage() {
   else if (members.data.data.length === 0) content = <EmptyState title="No members yet" />;
   else
     content = (
-      <DataTable caption={`Members of ${team.name}`} columns={columns} rows={members.data.data} rowKey={(m) => m.id} sortMode="multi" pageInfo={members.data.meta} onPageChange={setPage} />
+      <DataTable caption={`Members of ${team.name}`} columns={columns} rows={members.data.data} rowKey={(m) => m.id} sortMode="multi" pageInfo={members.data.meta} onPageChange={list.setPage} />
     );
 
   const target = pending?.member;
@@ -150,6 +143,7 @@ export default function MembersPage() {
             {
               onSuccess: () => {
                 toast.success(pending?.kind === 'leave' ? `You left ${team.name}.` : `${target.name ?? target.email} was removed.`);
+                list.afterDelete();
                 setPending(null);
               },
               onError: (error) => toast.error(error),
@@ -266,17 +260,15 @@ function InviteDialog({ team, open, onOpenChange }: { team: Organization; open: 
   const invite = useMutation(inviteMemberMutationOptions(queryClient));
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<AssignableTeamRole>('member');
-  const [emailError, setEmailError] = useState<string | undefined>();
+  const [badEmail, setBadEmail] = useState<string | undefined>();
   const serverError = isApiError(invite.error) ? invite.error : undefined;
   const roles = assignableRoles(team.myRole).map((r) => ({ value: r as AssignableTeamRole, label: ROLE_LABELS[r] }));
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!/^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i.test(email.trim())) {
-      setEmailError('Enter an e-mail address like name@example.com.');
-      return focusFirstInvalid(event.currentTarget as HTMLFormElement);
-    }
-    setEmailError(undefined);
+    const problem = emailError(email);
+    setBadEmail(problem);
+    if (problem) return focusFirstInvalid(event.currentTarget as HTMLFormElement);
     invite.mutate(
       { email: email.trim(), organizationId: team.id, role },
       {
@@ -298,7 +290,7 @@ function InviteDialog({ team, open, onOpenChange }: { team: Organization; open: 
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent title="Invite a member" description={`They get an e-mail with a link to join ${team.name}, with or without an account.`}>
         <form onSubmit={submit} className="space-y-4" noValidate>
-          <Field label="E-mail" error={emailError ?? serverError?.fieldError('email')}>
+          <Field label="E-mail" error={badEmail ?? serverError?.fieldError('email')}>
             {(ids) => <Input {...ids} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />}
           </Field>
           <Field label="Role" error={serverError?.fieldError('role')}>
@@ -316,10 +308,4 @@ function InviteDialog({ team, open, onOpenChange }: { team: Organization; open: 
       </DialogContent>
     </Dialog>
   );
-}
-
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
