@@ -15,13 +15,15 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/ui/states
 import { DataTable, type Column } from '../../components/ui/table';
 import { Tabs, TabsContent, TabsList } from '../../components/ui/tabs';
 import { toast } from '../../components/ui/toast-store';
-import { formatDate } from '../../lib/dates';
+import { NO_DATE, formatDate } from '../../lib/dates';
 import { emailError } from '../../lib/email';
+import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, ROLE_RANK, assignableRoles, can } from '../../lib/roles';
 import { usePagedList } from '../../lib/usePagedList';
+import { OutboxExplanation, mailWords, useMailDelivery } from '../system/mail';
 import { useCurrentTeam, useTeamContext } from '../team/TeamContext';
-import { changeRoleMutationOptions, inviteMemberMutationOptions, membersQueryOptions, removeMemberMutationOptions, transferOwnershipMutationOptions } from './queries';
-import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
+import { changeRoleMutationOptions, inviteMemberMutationOptions, membersQueryOptions, transferOwnershipMutationOptions } from './queries';
+import { RemoveMemberDialog } from './RemoveMemberDialog';
 
 type ActionKind = 'remove' | 'leave' | 'transfer' | 'resend';
 type PendingAction = { kind: ActionKind; member: TeamMember } | null;
@@ -32,8 +34,8 @@ export default function MembersPage() {
   const queryClient = useQueryClient();
   const list = usePagedList((page) => membersQueryOptions(team.id, page));
   const members = list.query;
+  const words = mailWords(useMailDelivery());
   const changeRole = useMutation(changeRoleMutationOptions(queryClient));
-  const remove = useMutation(removeMemberMutationOptions(queryClient));
   const transfer = useMutation(transferOwnershipMutationOptions());
   const resend = useMutation(inviteMemberMutationOptions(queryClient));
 
@@ -42,7 +44,7 @@ export default function MembersPage() {
     const { member } = action;
     resend.mutate(
       { email: member.email, organizationId: team.id, role: member.role === 'owner' ? 'admin' : member.role },
-      { onSuccess: () => toast.success(`We sent ${member.email} a new invitation.`), onError: (e) => toast.error(e) },
+      { onSuccess: () => toast.success(words.reinvited(member.email)), onError: (e) => toast.error(e) },
     );
   }
   const [inviteOpen, setInviteOpen] = useState(false);
@@ -84,8 +86,8 @@ export default function MembersPage() {
       key: 'joined',
       header: 'Joined',
       hideOnMobile: true,
-      sortValue: (m) => m.joinedAt ?? m.invitedAt,
-      cell: (m) => <span className="text-zinc-600">{formatDate(m.joinedAt ?? m.invitedAt)}</span>,
+      sortValue: (m) => (m.status === 'active' ? m.joinedAt : m.status === 'invited' ? m.invitedAt : null),
+      cell: (m) => <span className="text-zinc-600">{joinedLabel(m)}</span>,
     },
     {
       key: 'actions',
@@ -129,36 +131,37 @@ export default function MembersPage() {
         </TabsContent>
       </Tabs>
       <InviteDialog team={team} open={inviteOpen} onOpenChange={setInviteOpen} />
-      <ConfirmDialog
-        open={pending?.kind === 'remove' || pending?.kind === 'leave'}
-        onOpenChange={(open) => !open && setPending(null)}
-        title={pending?.kind === 'leave' ? `Leave ${team.name}?` : `Remove ${target?.name ?? target?.email ?? ''}?`}
-        description={pending?.kind === 'leave' ? 'You lose access to the team until someone invites you again.' : 'They lose access to the team at once. You can invite them again later.'}
-        confirmLabel={pending?.kind === 'leave' ? 'Leave team' : 'Remove member'}
-        busy={remove.isPending}
-        onConfirm={() =>
-          target &&
-          remove.mutate(
-            { organizationId: team.id, email: target.email },
-            {
-              onSuccess: () => {
-                toast.success(pending?.kind === 'leave' ? `You left ${team.name}.` : `${target.name ?? target.email} was removed.`);
-                list.afterDelete();
-                setPending(null);
-              },
-              onError: (error) => toast.error(error),
-            },
-          )
-        }
-      />
+      {(pending?.kind === 'remove' || pending?.kind === 'leave') && (
+        <RemoveMemberDialog
+          key={pending.member.id}
+          team={team}
+          member={pending.member}
+          leaving={pending.kind === 'leave'}
+          onClose={() => setPending(null)}
+          onRemoved={() => list.afterDelete()}
+        />
+      )}
       <ConfirmDialog
         open={pending?.kind === 'transfer'}
         onOpenChange={(open) => !open && setPending(null)}
         title={`Make ${target?.name ?? target?.email ?? ''} the owner?`}
         description={
-          <>
-            We e-mail <strong>{target?.email}</strong> a link. Ownership moves when they open it and confirm; until then you stay the owner.
-          </>
+          words.mode === 'smtp' ? (
+            <>
+              We e-mail <strong>{target?.email}</strong> a link. Ownership moves when they open it and confirm; until then you stay the owner.
+            </>
+          ) : (
+            <>
+              <p>
+                Betty makes a link for <strong>{target?.email}</strong>. Ownership moves when they open it and confirm; until then you stay the owner.
+              </p>
+              {words.mode === 'outbox' && (
+                <p className="mt-2">
+                  <OutboxExplanation will /> Pass the link on to them yourself.
+                </p>
+              )}
+            </>
+          )
         }
         confirmLabel="Send transfer link"
         destructive={false}
@@ -169,7 +172,7 @@ export default function MembersPage() {
             { organizationId: team.id, newOwnerEmail: target.email },
             {
               onSuccess: () => {
-                toast.success(`We sent ${target.email} a link to confirm the transfer.`);
+                toast.success(words.transferSent(target.email));
                 setPending(null);
               },
               onError: (error) => toast.error(error),
@@ -258,6 +261,7 @@ function MemberActions({ team, member, userEmail, onAction }: { team: Organizati
 function InviteDialog({ team, open, onOpenChange }: { team: Organization; open: boolean; onOpenChange: (open: boolean) => void }) {
   const queryClient = useQueryClient();
   const invite = useMutation(inviteMemberMutationOptions(queryClient));
+  const words = mailWords(useMailDelivery());
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<AssignableTeamRole>('member');
   const [badEmail, setBadEmail] = useState<string | undefined>();
@@ -273,7 +277,7 @@ function InviteDialog({ team, open, onOpenChange }: { team: Organization; open: 
       { email: email.trim(), organizationId: team.id, role },
       {
         onSuccess: () => {
-          toast.success(`We sent an invitation to ${email.trim()}.`);
+          toast.success(words.invited(email.trim()));
           setEmail('');
           setRole('member');
           invite.reset();
@@ -288,8 +292,20 @@ function InviteDialog({ team, open, onOpenChange }: { team: Organization; open: 
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent title="Invite a member" description={`They get an e-mail with a link to join ${team.name}, with or without an account.`}>
+      <DialogContent
+        title="Invite a member"
+        description={
+          words.mode === 'smtp'
+            ? `They get an e-mail with a link to join ${team.name}, with or without an account.`
+            : `Betty makes a link to join ${team.name} that works with or without an account.`
+        }
+      >
         <form onSubmit={submit} className="space-y-4" noValidate>
+          {words.mode === 'outbox' && (
+            <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              <OutboxExplanation will /> Pass it on to them yourself.
+            </p>
+          )}
           <Field label="E-mail" error={badEmail ?? serverError?.fieldError('email')}>
             {(ids) => <Input {...ids} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />}
           </Field>
@@ -300,12 +316,19 @@ function InviteDialog({ team, open, onOpenChange }: { team: Organization; open: 
             <Button variant="secondary" onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button type="submit" busy={invite.isPending} busyLabel="Sending…">
-              Send invitation
+            <Button type="submit" busy={invite.isPending} busyLabel={words.mode === 'smtp' ? 'Sending…' : 'Creating…'}>
+              {words.mode === 'smtp' ? 'Send invitation' : 'Create invitation'}
             </Button>
           </DialogFooter>
         </form>
       </DialogContent>
     </Dialog>
   );
+}
+
+/** When an active member joined; "Invited <date>" for someone who has not joined yet. */
+function joinedLabel(member: TeamMember): string {
+  if (member.status === 'active') return formatDate(member.joinedAt);
+  if (member.status === 'invited' && member.invitedAt) return `Invited ${formatDate(member.invitedAt)}`;
+  return NO_DATE;
 }
