@@ -15,6 +15,7 @@ import { LEVEL_NAMES, TIER_NAMES } from '../../lib/plans';
 import { ROLE_LABELS } from '../../lib/roles';
 import { usePagedList } from '../../lib/usePagedList';
 import { useTeamContext } from '../team/TeamContext';
+import { OutgoingMail } from './OutgoingMail';
 import { adminSearchQueryOptions, updateLevelMutationOptions, updateTierMutationOptions } from './queries';
 
 const LEVEL_OPTIONS = (Object.keys(LEVEL_NAMES) as VerificationLevel[]).map((value) => ({ value, label: LEVEL_NAMES[value] }));
@@ -32,10 +33,18 @@ function AdminContent() {
   const [draft, setDraft] = useState(email);
   const search = usePagedList((page) => adminSearchQueryOptions(email, page));
   const results = search.query;
+  const usersHeading = 'users-and-teams';
+  const mailHeading = 'outgoing-mail';
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setParams(draft.trim() ? { email: draft.trim() } : {});
+    setParams((current) => {
+      const updated = new URLSearchParams(current);
+      if (draft.trim()) updated.set('email', draft.trim());
+      else updated.delete('email');
+      updated.delete('page');
+      return updated;
+    });
   }
 
   let content;
@@ -56,7 +65,19 @@ function AdminContent() {
 
   return (
     <div className="mx-auto max-w-5xl">
-      <PageHeader title="Site admin" description="Find users and their teams by e-mail; change a team's verification level and tier." />
+      <PageHeader title="Site admin" description="Find users and their teams by e-mail, change a team's verification level and tier, and read the mail the server wrote." />
+      <nav aria-label="On this page" className="-mt-3 mb-6 flex flex-wrap gap-3 text-sm">
+        <a href={`#${usersHeading}`} className="font-medium text-brand-700 hover:underline">
+          Users and teams
+        </a>
+        <a href={`#${mailHeading}`} className="font-medium text-brand-700 hover:underline">
+          Outgoing mail
+        </a>
+      </nav>
+      <section aria-labelledby={usersHeading}>
+      <h2 id={usersHeading} className="mb-3 text-lg font-semibold text-zinc-900">
+        Users and teams
+      </h2>
       <form onSubmit={submit} role="search" className="mb-6 flex gap-2">
         <label htmlFor="admin-search" className="sr-only">
           E-mail address
@@ -65,6 +86,8 @@ function AdminContent() {
         <Button type="submit">Search</Button>
       </form>
       {content}
+      </section>
+      <OutgoingMail headingId={mailHeading} />
     </div>
   );
 }
