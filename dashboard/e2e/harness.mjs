@@ -89,6 +89,35 @@ export function newContext(browser, options = {}) {
   return browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
 }
 
+/** Fills the sign-up form on `page` for `person` ({name, email}) and sends it. */
+export async function fillSignUp(page, person, password) {
+  await page.getByLabel('Your name').fill(person.name);
+  await page.getByLabel('E-mail').fill(person.email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+}
+
+/** A phone-sized viewport. */
+export const NARROW = { width: 390, height: 844 };
+
+/**
+ * Opens `url` in a new 390 px wide page of `context`, runs `fn(page)`, and closes the page;
+ * fails when the page logged errors or failed requests, as the wide pages do.
+ */
+export async function atNarrowWidth(context, url, fn) {
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const problems = watchForProblems(page);
+  try {
+    await page.setViewportSize(NARROW);
+    await page.goto(url);
+    await fn(page);
+    if (problems.length > 0) throw new Error(`the 390 px page of ${url} logged errors or failed requests:\n${problems.join('\n')}`);
+  } finally {
+    await page.close();
+  }
+}
+
 /** The newest e-mailed link to `email` whose path starts with `pathPrefix`, from the server log. */
 export async function waitForLink(log, email, pathPrefix, { timeout = 10_000 } = {}) {
   const deadline = Date.now() + timeout;

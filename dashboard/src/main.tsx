@@ -5,6 +5,9 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 
 import { App, routes } from './App';
+import { setApiBase } from './api/mutator';
+
+setApiBase(import.meta.env.VITE_API_BASE);
 
 const router = createBrowserRouter(routes);
 

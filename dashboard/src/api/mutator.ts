@@ -1,6 +1,7 @@
 // The one fetch function every generated hook calls (orval's `override.mutator`). It owns the
 // transport rules of the contract so no screen repeats them:
-//   - the base URL (VITE_API_BASE, else the page's own origin, where `betty serve` embeds us);
+//   - the base URL (VITE_API_BASE, set by main.tsx, else the page's own origin, where
+//     `betty serve` embeds us);
 //   - the session's Authorization and X-RefreshToken headers;
 //   - JSON request and response bodies;
 //   - problem+json errors, thrown as a typed ApiError;
@@ -68,7 +69,14 @@ export function isApiError(error: unknown): error is ApiError {
 export type ErrorType<_Problem> = ApiError;
 export type BodyType<Body> = Body;
 
-const API_BASE: string = (import.meta.env.VITE_API_BASE ?? '').replace(/\/+$/, '');
+// Set once at start-up from VITE_API_BASE. This file does not read Vite's env itself: orval
+// bundles it as CommonJS to inspect the mutator, and would warn on every generate.
+let apiBase = '';
+
+/** Where the API lives, e.g. https://betty.example.com; empty for the page's own origin. */
+export function setApiBase(base: string | undefined): void {
+  apiBase = (base ?? '').replace(/\/+$/, '');
+}
 
 const REFRESH_PATH = '/v1/auth/refresh';
 
@@ -100,7 +108,7 @@ function plainMessage(status: number, title: string, detail: string): string {
 }
 
 export function apiUrl(path: string): string {
-  return /^https?:\/\//i.test(path) ? path : `${API_BASE}${path}`;
+  return /^https?:\/\//i.test(path) ? path : `${apiBase}${path}`;
 }
 
 /**

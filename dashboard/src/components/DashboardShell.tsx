@@ -1,6 +1,6 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useMemo, useState } from 'react';
+import { Suspense, useId, useMemo, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 
 import type { Organization } from '../api/gen/model';
@@ -12,6 +12,7 @@ import { PendingInvitationsDialog } from '../features/team/PendingInvitationsDia
 import { TeamContext, teamPath, type TeamContextValue } from '../features/team/TeamContext';
 import { useTeamSelection } from '../features/team/useTeamSelection';
 import { cn } from '../lib/cn';
+import { AVAILABLE_AREAS, COMING_SOON_AREAS } from '../lib/features';
 import { ROLE_LABELS } from '../lib/roles';
 import { BettyMark } from './BettyMark';
 import { buttonClasses } from './ui/button';
@@ -148,14 +149,13 @@ interface SidebarProps {
 }
 
 function Sidebar({ team, teams, isSiteAdmin, onSwitch, onCreate, onNavigate }: SidebarProps) {
+  const soonId = useId();
   // Without a team only the way to create one (on Home) and the profile make sense.
   const links = team
     ? [
         { to: '/dashboard', label: 'Home', end: true },
         { to: '/onboarding', label: 'Onboarding', end: true },
-        { to: '/dashboard/members', label: 'Members', end: true },
-        { to: '/dashboard/api-keys', label: 'API keys', end: true },
-        { to: '/dashboard/team', label: 'Team settings', end: true },
+        ...AVAILABLE_AREAS.map((a) => ({ to: a.path, label: a.label, end: true })),
       ]
     : [
         { to: '/dashboard', label: 'Create your team', end: true },
@@ -191,6 +191,21 @@ function Sidebar({ team, teams, isSiteAdmin, onSwitch, onCreate, onNavigate }: S
           )}
         </ul>
       </nav>
+      {team && COMING_SOON_AREAS.length > 0 && (
+        <section aria-labelledby={soonId}>
+          <h2 id={soonId} className="px-2.5 text-xs font-semibold tracking-wider text-zinc-500 uppercase">
+            Coming soon
+          </h2>
+          <p className="sr-only">Parts of Betty this server does not have yet.</p>
+          <ul className="mt-1.5 space-y-0.5" data-testid="coming-soon">
+            {COMING_SOON_AREAS.map((a) => (
+              <li key={a.id} className="px-2.5 py-1 text-sm text-zinc-500" title={`${a.label}: ${a.summary} Not built yet.`}>
+                {a.label}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <div className="mt-auto border-t border-zinc-200 pt-3 text-sm">
         <Link to="/getting-started" onClick={onNavigate} className="block rounded-md px-2.5 py-2 text-zinc-600 hover:bg-zinc-100">
           Getting started

@@ -1,25 +1,8 @@
 import { Link } from 'react-router';
 
+import { Badge } from '../components/ui/badge';
 import { ServerStatusCard } from '../features/system/ServerStatusCard';
-
-const FEATURES = [
-  {
-    title: 'Call flows you can see',
-    body: 'Draw what your agent says and does on a canvas: greetings, questions, transfers, bookings and follow-ups.',
-  },
-  {
-    title: 'Inbound and outbound campaigns',
-    body: 'Answer your numbers around the clock, or dial a contact list at the pace and hours you choose.',
-  },
-  {
-    title: 'Agents that know your business',
-    body: 'Give each agent a voice, a persona and knowledge bases built from your own documents and FAQs.',
-  },
-  {
-    title: 'Every call on record',
-    body: 'Transcripts, recordings and outcomes land in a shared team inbox, and flow on to your CRM.',
-  },
-] as const;
+import { AVAILABLE_AREAS, COMING_SOON_AREAS } from '../lib/features';
 
 export default function LandingPage() {
   return (
@@ -32,8 +15,9 @@ export default function LandingPage() {
             AI voice agents for your team&apos;s phone calls
           </h1>
           <p className="mt-5 max-w-2xl text-lg text-zinc-600">
-            Betty runs AI agents that answer and place phone calls for your team. Design the conversation, point it at
+            Betty runs AI agents that answer and place phone calls for your team: design the conversation, point it at
             your numbers and contacts, and review every call afterwards, all on a server you run yourself.
+            {COMING_SOON_AREAS.length > 0 && ' Today it runs the team side, ready for the agents that are on their way.'}
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
             <Link
@@ -56,19 +40,40 @@ export default function LandingPage() {
         </aside>
       </div>
 
-      <section aria-labelledby="features-heading" className="mt-16 lg:mt-24">
-        <h2 id="features-heading" className="text-lg font-semibold text-zinc-900">
-          What your team gets
+      <section aria-labelledby="available-heading" className="mt-16 lg:mt-24">
+        <h2 id="available-heading" className="text-lg font-semibold text-zinc-900">
+          What works today
         </h2>
-        <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          {FEATURES.map((feature) => (
-            <li key={feature.title} className="rounded-xl border border-zinc-200 bg-white p-5">
-              <h3 className="font-medium text-zinc-900">{feature.title}</h3>
-              <p className="mt-2 text-sm text-zinc-600">{feature.body}</p>
+        <p className="mt-1 text-sm text-zinc-600">Accounts and teams are ready: sign up, create a team, bring your people in and connect your own code.</p>
+        <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {AVAILABLE_AREAS.map((a) => (
+            <li key={a.id} className="rounded-xl border border-zinc-200 bg-white p-5">
+              <h3 className="font-medium text-zinc-900">{a.label}</h3>
+              <p className="mt-2 text-sm text-zinc-600">{a.summary}</p>
             </li>
           ))}
         </ul>
       </section>
+
+      {COMING_SOON_AREAS.length > 0 && (
+        <section aria-labelledby="coming-soon-heading" className="mt-12">
+          <h2 id="coming-soon-heading" className="text-lg font-semibold text-zinc-900">
+            Coming soon
+          </h2>
+          <p className="mt-1 text-sm text-zinc-600">The voice-agent side of Betty is being built. This server does not have these parts yet.</p>
+          <ul className="mt-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-3" data-testid="coming-soon">
+            {COMING_SOON_AREAS.map((a) => (
+              <li key={a.id} className="rounded-xl border border-dashed border-zinc-300 bg-white/60 p-4">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <h3 className="font-medium text-zinc-700">{a.label}</h3>
+                  <Badge>Coming soon</Badge>
+                </div>
+                <p className="mt-1.5 text-sm text-zinc-600">{a.summary}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </div>
   );
 }

@@ -7,14 +7,14 @@ type Handler = (request: { method: string; url: URL; body: unknown }) => Respons
  * Returns the calls seen, for assertions.
  */
 export function fakeServer(routes: Record<string, Handler>) {
-  const calls: { method: string; path: string; body: unknown; headers: Headers }[] = [];
+  const calls: { method: string; path: string; url: URL; body: unknown; headers: Headers }[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
       const url = new URL(String(input), 'http://localhost');
       const method = (init.method ?? 'GET').toUpperCase();
       const body = typeof init.body === 'string' && init.body ? (JSON.parse(init.body) as unknown) : undefined;
-      calls.push({ method, path: url.pathname, body, headers: new Headers(init.headers) });
+      calls.push({ method, path: url.pathname, url, body, headers: new Headers(init.headers) });
       const handler = routes[`${method} ${url.pathname}`];
       if (!handler) {
         return problem(404, 'not_found', `no fake route for ${method} ${url.pathname}`);
@@ -68,6 +68,42 @@ export function fakeTeam(id: string, name: string, myRole = 'owner') {
     myRole,
     createdAt: '2026-01-01T00:00:00Z',
     updatedAt: '2026-01-01T00:00:00Z',
+  };
+}
+
+/** GET /v1/server/info for a server whose mail goes out by SMTP or stays in the outbox. */
+export function serverInfo(mailDelivery: 'smtp' | 'outbox') {
+  return { 'GET /v1/server/info': () => ok({ version: '0.1.0', mailDelivery, emailConfirmationRequired: mailDelivery === 'smtp' }) };
+}
+
+/** The routes every dashboard screen asks for: the user, their teams and pending invitations. */
+export function dashboardRoutes(teams: unknown[] = [fakeTeam('t1', 'Acme')], user: Record<string, unknown> = {}) {
+  return {
+    'GET /v1/auth/me': () => ok(fakeUser(user)),
+    'GET /v1/team/list': () => ok(teams, { meta: { ...emptyMeta, totalSize: teams.length, totalPages: 1 } }),
+    'GET /v1/team/get-valid-pending-invitations': () => ok([]),
+  };
+}
+
+export function pageMeta(page: number, totalSize: number, size: number) {
+  const totalPages = Math.ceil(totalSize / size);
+  const start = totalSize === 0 ? 0 : (page - 1) * size + 1;
+  return { page, totalSize, start, end: Math.min(page * size, totalSize), hasNext: page < totalPages, hasPrevious: page > 1, totalPages };
+}
+
+export function fakeMember(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 'm1', organizationId: 't1', userId: 'u1', email: 'member@example.com', name: null, role: 'member', status: 'active',
+    invitedAt: '2026-01-01T00:00:00Z', joinedAt: '2026-01-02T00:00:00Z', removedAt: null, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
+    ...overrides,
+  };
+}
+
+export function fakeApiKey(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 'k1', organizationId: 't1', name: 'CI', prefix: 'betty_sk_abcdefgh', role: 'developer', lastUsedAt: null,
+    createdAt: '2026-01-03T00:00:00Z', updatedAt: '2026-01-03T00:00:00Z',
+    ...overrides,
   };
 }
 

@@ -15,10 +15,12 @@ interface ConfirmDialogProps {
   destructive?: boolean;
   busy?: boolean;
   onConfirm: () => void;
+  /** Choices that go with the action (a checkbox, say), shown under the description. */
+  children?: ReactNode;
 }
 
 /** Asks before an action that cannot be undone; focus starts on Cancel. */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, typeToConfirm, destructive = true, busy = false, onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, typeToConfirm, destructive = true, busy = false, onConfirm, children }: ConfirmDialogProps) {
   const [typed, setTyped] = useState('');
   const inputId = useId();
   const matches = typeToConfirm === undefined || typed === typeToConfirm;
@@ -37,6 +39,7 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
           <AlertDialog.Description asChild>
             <div className="mt-2 text-sm text-zinc-600">{description}</div>
           </AlertDialog.Description>
+          {children && <div className="mt-4">{children}</div>}
           {typeToConfirm !== undefined && (
             <div className="mt-4 space-y-1.5">
               <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800">

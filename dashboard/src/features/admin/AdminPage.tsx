@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 
@@ -11,9 +11,11 @@ import { Select } from '../../components/ui/select';
 import { EmptyState, ErrorState, LoadingState } from '../../components/ui/states';
 import { Pagination } from '../../components/ui/table';
 import { toast } from '../../components/ui/toast-store';
+import { LEVEL_NAMES, TIER_NAMES } from '../../lib/plans';
 import { ROLE_LABELS } from '../../lib/roles';
-import { LEVEL_NAMES, TIER_NAMES } from '../team/DashboardHomePage';
+import { usePagedList } from '../../lib/usePagedList';
 import { useTeamContext } from '../team/TeamContext';
+import { OutgoingMail } from './OutgoingMail';
 import { adminSearchQueryOptions, updateLevelMutationOptions, updateTierMutationOptions } from './queries';
 
 const LEVEL_OPTIONS = (Object.keys(LEVEL_NAMES) as VerificationLevel[]).map((value) => ({ value, label: LEVEL_NAMES[value] }));
@@ -28,13 +30,21 @@ export default function AdminPage() {
 function AdminContent() {
   const [params, setParams] = useSearchParams();
   const email = params.get('email') ?? '';
-  const page = Math.max(1, Number(params.get('page')) || 1);
   const [draft, setDraft] = useState(email);
-  const results = useQuery({ ...adminSearchQueryOptions(email, page), placeholderData: keepPreviousData });
+  const search = usePagedList((page) => adminSearchQueryOptions(email, page));
+  const results = search.query;
+  const usersHeading = 'users-and-teams';
+  const mailHeading = 'outgoing-mail';
 
-  function search(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    setParams(draft.trim() ? { email: draft.trim() } : {});
+    setParams((current) => {
+      const updated = new URLSearchParams(current);
+      if (draft.trim()) updated.set('email', draft.trim());
+      else updated.delete('email');
+      updated.delete('page');
+      return updated;
+    });
   }
 
   let content;
@@ -49,14 +59,26 @@ function AdminContent() {
             <UserCard key={entry.user.id} entry={entry} />
           ))}
         </ul>
-        {results.data.meta.totalPages > 1 && <Pagination info={results.data.meta} onPageChange={(p) => setParams({ ...(email ? { email } : {}), page: String(p) })} />}
+        {results.data.meta.totalPages > 1 && <Pagination info={results.data.meta} onPageChange={search.setPage} />}
       </>
     );
 
   return (
     <div className="mx-auto max-w-5xl">
-      <PageHeader title="Site admin" description="Find users and their teams by e-mail; change a team's verification level and tier." />
-      <form onSubmit={search} role="search" className="mb-6 flex gap-2">
+      <PageHeader title="Site admin" description="Find users and their teams by e-mail, change a team's verification level and tier, and read the mail the server wrote." />
+      <nav aria-label="On this page" className="-mt-3 mb-6 flex flex-wrap gap-3 text-sm">
+        <a href={`#${usersHeading}`} className="font-medium text-brand-700 hover:underline">
+          Users and teams
+        </a>
+        <a href={`#${mailHeading}`} className="font-medium text-brand-700 hover:underline">
+          Outgoing mail
+        </a>
+      </nav>
+      <section aria-labelledby={usersHeading}>
+      <h2 id={usersHeading} className="mb-3 text-lg font-semibold text-zinc-900">
+        Users and teams
+      </h2>
+      <form onSubmit={submit} role="search" className="mb-6 flex gap-2">
         <label htmlFor="admin-search" className="sr-only">
           E-mail address
         </label>
@@ -64,6 +86,8 @@ function AdminContent() {
         <Button type="submit">Search</Button>
       </form>
       {content}
+      </section>
+      <OutgoingMail headingId={mailHeading} />
     </div>
   );
 }

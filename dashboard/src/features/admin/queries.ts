@@ -1,7 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 
 import {
+  getListAdminMailQueryKey,
   getSearchAdminUsersOrganizationsQueryKey,
+  listAdminMail,
   searchAdminUsersOrganizations,
   updateAdminOrganizationLevel,
   updateAdminOrganizationTier,
@@ -9,6 +11,9 @@ import {
 import type { SubscriptionTier, VerificationLevel } from '../../api/gen/model';
 
 const SEARCH_ROOT = [getSearchAdminUsersOrganizationsQueryKey()[0]];
+const MAIL_ROOT = [getListAdminMailQueryKey()[0]];
+
+export const MAIL_PAGE_SIZE = 20;
 
 export function adminSearchQueryOptions(searchEmail: string, page: number) {
   const params = { page, ...(searchEmail ? { searchEmail } : {}) };
@@ -18,10 +23,20 @@ export function adminSearchQueryOptions(searchEmail: string, page: number) {
   };
 }
 
+/** The server's outbox, newest first, 20 a page; only the messages to `recipient` when given. */
+export function adminMailQueryOptions(recipient: string, page: number) {
+  const params = { page, sizePerPage: MAIL_PAGE_SIZE, ...(recipient ? { recipient } : {}) };
+  return {
+    queryKey: getListAdminMailQueryKey(params),
+    queryFn: async ({ signal }: { signal: AbortSignal }) => listAdminMail(params, { signal }),
+  };
+}
+
 export function updateLevelMutationOptions(queryClient: QueryClient) {
   return {
     mutationFn: async (p: { organizationId: string; verificationLevel: VerificationLevel }) => (await updateAdminOrganizationLevel(p)).data,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: SEARCH_ROOT }),
+    // The team's owner is told of the new level by e-mail, which lands in the outbox.
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: SEARCH_ROOT }), queryClient.invalidateQueries({ queryKey: MAIL_ROOT })]),
   };
 }
 

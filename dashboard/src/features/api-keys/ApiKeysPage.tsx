@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { isApiError } from '../../api/mutator';
 import type { ApiKey, AssignableTeamRole, CreatedApiKey, Organization } from '../../api/gen/model';
 import { PageHeader, RoleNotice } from '../../components/PageHeader';
+import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Dialog, DialogContent, DialogFooter } from '../../components/ui/dialog';
@@ -12,11 +13,15 @@ import { Select } from '../../components/ui/select';
 import { EmptyState, ErrorState, LoadingState } from '../../components/ui/states';
 import { DataTable, type Column } from '../../components/ui/table';
 import { toast } from '../../components/ui/toast-store';
+import { copyText } from '../../lib/clipboard';
+import { formatDate } from '../../lib/dates';
+import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
 import { ROLE_LABELS, assignableRoles, can } from '../../lib/roles';
-import { formatDate } from '../members/MembersPage';
 import { useCurrentTeam } from '../team/TeamContext';
 import { apiKeysQueryOptions, createApiKeyMutationOptions, deleteApiKeyMutationOptions } from './queries';
-import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
+
+/** The rule the server keeps between a key and its maker, said once beside the keys. */
+export const KEY_RULE = 'A key never does more than the member who made it: demoting them lowers their keys; removing them revokes their keys unless you keep them.';
 
 export default function ApiKeysPage() {
   const team = useCurrentTeam();
@@ -36,10 +41,24 @@ function ApiKeysContent({ team, allowed, reason }: { team: Organization; allowed
   const [toDelete, setToDelete] = useState<ApiKey | null>(null);
 
   const columns: Column<ApiKey>[] = [
-    { key: 'name', header: 'Name', sortValue: (k) => k.name, cell: (k) => <span className="font-medium text-zinc-900">{k.name}</span> },
-    { key: 'prefix', header: 'Key', cell: (k) => <code className="font-mono text-xs text-zinc-700">{k.prefix}…</code> },
+    {
+      key: 'name',
+      header: 'Name',
+      sortValue: (k) => k.name,
+      cell: (k) => (
+        <div className="min-w-0">
+          <span className="font-medium text-zinc-900">{k.name}</span>
+          {/* The key and maker columns are hidden on narrow screens; both still show here. */}
+          <code className="mt-0.5 block font-mono text-xs text-zinc-600 sm:hidden">{k.prefix}…</code>
+          <span className="mt-0.5 block text-xs text-zinc-500 sm:hidden">
+            <Maker apiKey={k} />
+          </span>
+        </div>
+      ),
+    },
+    { key: 'prefix', header: 'Key', hideOnMobile: true, cell: (k) => <code className="font-mono text-xs text-zinc-700">{k.prefix}…</code> },
     { key: 'role', header: 'Role', sortValue: (k) => k.role, cell: (k) => ROLE_LABELS[k.role] },
-    { key: 'createdBy', header: 'Created by', hideOnMobile: true, cell: (k) => <span className="text-zinc-600">{k.createdBy ? (k.createdBy.name ?? k.createdBy.email) : '—'}</span> },
+    { key: 'createdBy', header: 'Created by', hideOnMobile: true, sortValue: (k) => (k.createdBy ? (k.createdBy.name ?? k.createdBy.email) : null), cell: (k) => <span className="text-zinc-600"><Maker apiKey={k} /></span> },
     { key: 'lastUsed', header: 'Last used', hideOnMobile: true, sortValue: (k) => k.lastUsedAt, cell: (k) => <span className="text-zinc-600">{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</span> },
     { key: 'created', header: 'Created', hideOnMobile: true, sortValue: (k) => k.createdAt, cell: (k) => <span className="text-zinc-600">{formatDate(k.createdAt)}</span> },
     {
@@ -64,7 +83,13 @@ function ApiKeysContent({ team, allowed, reason }: { team: Organization; allowed
         Create a key to let your own code use Betty's API for this team.
       </EmptyState>
     );
-  else content = <DataTable caption={`API keys of ${team.name}`} columns={columns} rows={keys.data} rowKey={(k) => k.id} pageSize={10} initialSort={[{ column: 'created', direction: 'desc' }]} />;
+  else
+    content = (
+      <>
+        <p className="mb-3 text-sm text-zinc-600">{KEY_RULE}</p>
+        <DataTable caption={`API keys of ${team.name}`} columns={columns} rows={keys.data} rowKey={(k) => k.id} pageSize={10} initialSort={[{ column: 'created', direction: 'desc' }]} />
+      </>
+    );
 
   return (
     <>
@@ -97,6 +122,21 @@ function ApiKeysContent({ team, allowed, reason }: { team: Organization; allowed
         }
       />
     </>
+  );
+}
+
+/** Who made a key, and a badge when they have left the team (the key outlived them on purpose). */
+function Maker({ apiKey }: { apiKey: ApiKey }) {
+  const maker = apiKey.createdBy ? (apiKey.createdBy.name ?? apiKey.createdBy.email) : null;
+  return (
+    <span className="inline-flex flex-wrap items-center gap-1.5">
+      <span>{maker ?? 'Unknown'}</span>
+      {apiKey.createdByStatus === 'removed' && (
+        <span title={`${maker ?? 'Its maker'} has left the team; the key was kept when they were removed.`}>
+          <Badge tone="warning">Maker left</Badge>
+        </span>
+      )}
+    </span>
   );
 }
 
@@ -141,13 +181,7 @@ function CreateKeyDialog({ team, open, onOpenChange }: { team: Organization; ope
   }
 
   async function copy(secret: string) {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied(true);
-      toast.success('The key is on your clipboard.');
-    } catch {
-      toast.warning('Could not copy here; select the key and copy it by hand.');
-    }
+    if (await copyText(secret, 'The key is on your clipboard.')) setCopied(true);
   }
 
   return (

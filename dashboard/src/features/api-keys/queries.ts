@@ -10,16 +10,21 @@ export function apiKeysQueryOptions(organizationId: string) {
   };
 }
 
+/** Refreshes a team's key list: a key was made or deleted, or its maker was demoted or removed. */
+export function invalidateApiKeys(queryClient: QueryClient, organizationId: string) {
+  return queryClient.invalidateQueries({ queryKey: getListTeamApiKeysQueryKey({ organizationId }) });
+}
+
 export function createApiKeyMutationOptions(queryClient: QueryClient) {
   return {
     mutationFn: async (body: { organizationId: string; name: string; role: AssignableTeamRole }) => (await createTeamApiKey(body)).data,
-    onSuccess: (_key: unknown, body: { organizationId: string }) => queryClient.invalidateQueries({ queryKey: getListTeamApiKeysQueryKey({ organizationId: body.organizationId }) }),
+    onSuccess: (_key: unknown, body: { organizationId: string }) => invalidateApiKeys(queryClient, body.organizationId),
   };
 }
 
 export function deleteApiKeyMutationOptions(queryClient: QueryClient) {
   return {
     mutationFn: async (params: { id: string; organizationId: string }) => (await deleteTeamApiKey(params.id, { organizationId: params.organizationId })).data,
-    onSuccess: (_r: unknown, params: { organizationId: string }) => queryClient.invalidateQueries({ queryKey: getListTeamApiKeysQueryKey({ organizationId: params.organizationId }) }),
+    onSuccess: (_r: unknown, params: { organizationId: string }) => invalidateApiKeys(queryClient, params.organizationId),
   };
 }

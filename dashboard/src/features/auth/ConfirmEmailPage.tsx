@@ -1,25 +1,16 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 
 import { LoadingState, errorMessage } from '../../components/ui/states';
+import { useTokenAction } from '../../lib/useTokenAction';
 import { AuthCard, FormAlert, textLinkClasses } from './AuthCard';
 import { confirmEmailMutationOptions } from './queries';
 import { useSignedIn } from './session';
 
 export default function ConfirmEmailPage() {
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
   const queryClient = useQueryClient();
   const signedIn = useSignedIn();
-  const confirm = useMutation(confirmEmailMutationOptions(queryClient));
-  const started = useRef(false);
-
-  useEffect(() => {
-    if (!token || started.current) return;
-    started.current = true;
-    confirm.mutate(token);
-  }, [token, confirm]);
+  const confirm = useTokenAction({ action: 'confirm-email', params: ['token'], mutation: confirmEmailMutationOptions(queryClient) });
 
   const onward = signedIn ? (
     <Link to="/dashboard" className={textLinkClasses}>
@@ -33,16 +24,16 @@ export default function ConfirmEmailPage() {
 
   return (
     <AuthCard title="Confirm your e-mail">
-      {!token ? (
-        <FormAlert>This link has no confirmation token. Open the link from the e-mail again.</FormAlert>
-      ) : confirm.isSuccess ? (
+      {confirm.status === 'missing' ? (
+        <FormAlert>This link has no confirmation token. Copy the whole link and open it again.</FormAlert>
+      ) : confirm.data ? (
         <div role="status" className="space-y-3 text-sm">
           <p className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-emerald-900">
             Thank you: <strong>{confirm.data.email}</strong> is confirmed.
           </p>
           {onward}
         </div>
-      ) : confirm.isError ? (
+      ) : confirm.status === 'error' ? (
         <div className="space-y-3 text-sm">
           <FormAlert>{errorMessage(confirm.error)}</FormAlert>
           {onward}

@@ -1,18 +1,18 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 
 import { Button } from '../../components/ui/button';
 import { Field, Input } from '../../components/ui/input';
 import { errorMessage } from '../../components/ui/states';
 import { AuthCard, FormAlert, textLinkClasses } from './AuthCard';
 import { confirmPasswordResetMutationOptions } from './queries';
-import { MIN_PASSWORD } from './SignUpPage';
 import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
+import { MIN_PASSWORD, passwordError } from '../../lib/password';
+import { useUrlToken } from '../../lib/useTokenAction';
 
 export default function ResetPasswordPage() {
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const token = useUrlToken(['token']);
   const reset = useMutation(confirmPasswordResetMutationOptions());
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
@@ -21,7 +21,7 @@ export default function ResetPasswordPage() {
   if (!token) {
     return (
       <AuthCard title="Reset your password">
-        <FormAlert>This link has no reset token. Open the link from the e-mail again, or ask for a new one.</FormAlert>
+        <FormAlert>This link has no reset token. Copy the whole link and open it again, or ask for a new one.</FormAlert>
         <Link to="/forgot-password" className={`mt-4 inline-block text-sm ${textLinkClasses}`}>
           Ask for a new link
         </Link>
@@ -31,7 +31,7 @@ export default function ResetPasswordPage() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const problem = password.length < MIN_PASSWORD ? `Use at least ${MIN_PASSWORD} characters.` : password !== repeat ? 'The two passwords are not the same.' : undefined;
+    const problem = passwordError(password) ?? (password !== repeat ? 'The two passwords are not the same.' : undefined);
     if (problem) {
       setError(problem);
       return focusFirstInvalid(event.currentTarget as HTMLFormElement);

@@ -6,6 +6,8 @@ import { isApiError } from '../../api/mutator';
 import { Button } from '../../components/ui/button';
 import { Field, Input } from '../../components/ui/input';
 import { errorMessage } from '../../components/ui/states';
+import { emailError } from '../../lib/email';
+import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
 import { AuthCard, FormAlert, textLinkClasses } from './AuthCard';
 import { signInMutationOptions } from './queries';
 import { safeNext, useSignedIn } from './session';
@@ -19,11 +21,15 @@ export default function SignInPage() {
   const signIn = useMutation(signInMutationOptions(queryClient));
   const [email, setEmail] = useState(params.get('email') ?? '');
   const [password, setPassword] = useState('');
+  const [badEmail, setBadEmail] = useState<string | undefined>();
 
   if (signedIn && !signIn.isSuccess) return <Navigate to={next} replace />;
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    const problem = emailError(email);
+    setBadEmail(problem);
+    if (problem) return focusFirstInvalid(event.currentTarget as HTMLFormElement);
     signIn.mutate({ email: email.trim(), password }, { onSuccess: () => void navigate(next, { replace: true }) });
   }
 
@@ -45,7 +51,7 @@ export default function SignInPage() {
     >
       <form onSubmit={submit} className="space-y-4" noValidate>
         {error && <FormAlert>{errorMessage(error)}</FormAlert>}
-        <Field label="E-mail" error={isApiError(error) ? error.fieldError('email') : undefined}>
+        <Field label="E-mail" error={badEmail ?? (isApiError(error) ? error.fieldError('email') : undefined)}>
           {(ids) => <Input {...ids} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}
         </Field>
         <Field label="Password">

@@ -9,15 +9,17 @@ import { errorMessage } from '../../components/ui/states';
 import { AuthCard, FormAlert, textLinkClasses } from './AuthCard';
 import { signUpMutationOptions } from './queries';
 import { safeNext, useSignedIn } from './session';
+import { emailError } from '../../lib/email';
 import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
+import { MIN_PASSWORD, passwordError } from '../../lib/password';
+import { OutboxExplanation, useMailDelivery } from '../system/mail';
 
-export const MIN_PASSWORD = 8;
-const EMAIL_PATTERN = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
-
-export function validateSignUp(email: string, password: string): { email?: string; password?: string } {
+function validateSignUp(email: string, password: string): { email?: string; password?: string } {
   const errors: { email?: string; password?: string } = {};
-  if (!EMAIL_PATTERN.test(email.trim())) errors.email = 'Enter an e-mail address like name@example.com.';
-  if (password.length < MIN_PASSWORD) errors.password = `Use at least ${MIN_PASSWORD} characters.`;
+  const badEmail = emailError(email);
+  const badPassword = passwordError(password);
+  if (badEmail) errors.email = badEmail;
+  if (badPassword) errors.password = badPassword;
   return errors;
 }
 
@@ -32,12 +34,21 @@ export default function SignUpPage() {
   const [email, setEmail] = useState(params.get('email') ?? '');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
+  const delivery = useMailDelivery();
 
   if (signedIn && !signUp.isSuccess) return <Navigate to={next} replace />;
 
   if (signUp.data?.emailConfirmationRequired) {
     return (
-      <AuthCard title="Check your e-mail" subtitle={`We sent a confirmation link to ${signUp.data.user.email}.`}>
+      <AuthCard
+        title={delivery === 'outbox' ? 'Confirm your e-mail' : 'Check your e-mail'}
+        subtitle={delivery === 'outbox' ? `Betty made a link to confirm ${signUp.data.user.email}.` : `We sent a confirmation link to ${signUp.data.user.email}.`}
+      >
+        {delivery === 'outbox' && (
+          <p className="mb-3 text-sm text-zinc-600">
+            <OutboxExplanation />
+          </p>
+        )}
         <p className="text-sm text-zinc-600">Open the link to confirm your address, then sign in.</p>
         <Link to={`/sign-in?email=${encodeURIComponent(signUp.data.user.email)}${params.get('next') ? `&next=${encodeURIComponent(next)}` : ''}`} className={`mt-4 inline-block text-sm ${textLinkClasses}`}>
           Go to sign in

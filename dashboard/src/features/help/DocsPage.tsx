@@ -1,7 +1,8 @@
 import { Link, useParams } from 'react-router';
 
+import { Badge } from '../../components/ui/badge';
 import NotFoundPage from '../../pages/NotFoundPage';
-import { GUIDES, HELP_SECTIONS, guideBySlug, neighbours, type Guide } from './guides';
+import { GUIDES, HELP_SECTIONS, guideBySlug, guidePreview, neighbours, type Guide } from './guides';
 import { HelpNav } from './HelpNav';
 
 const GETTING_STARTED = GUIDES.filter((g) => g.section === 'GETTING STARTED');
@@ -43,7 +44,7 @@ export function DocsIndexPage() {
     <DocsFrame>
       <title>Docs · Betty</title>
       <h1 className="text-3xl font-semibold tracking-tight text-zinc-900">Betty docs</h1>
-      <p className="mt-3 text-zinc-600">Short guides to every part of Betty, from your first call to API keys.</p>
+      <p className="mt-3 text-zinc-600">Short guides to every part of Betty, from your first call to API keys. Guides marked Coming soon preview parts of Betty that are still being built.</p>
       {HELP_SECTIONS.map((section) => (
         <section key={section} className="mt-8">
           <h2 className="text-xs font-semibold tracking-wider text-zinc-500">{section}</h2>
@@ -51,7 +52,10 @@ export function DocsIndexPage() {
             {GUIDES.filter((g) => g.section === section && !g.child).map((g) => (
               <li key={g.slug}>
                 <Link to={`/docs/${g.slug}`} className="block h-full rounded-lg border border-zinc-200 bg-white p-4 hover:border-brand-300">
-                  <span className="font-medium text-zinc-900">{g.title}</span>
+                  <span className="flex flex-wrap items-center justify-between gap-2">
+                    <span className="font-medium text-zinc-900">{g.title}</span>
+                    {guidePreview(g) && <Badge>Coming soon</Badge>}
+                  </span>
                   <span className="mt-1 block text-sm text-zinc-600">{g.summary}</span>
                 </Link>
               </li>
@@ -70,6 +74,11 @@ export function GettingStartedPage() {
       <title>Getting started · Betty</title>
       <h1 className="text-3xl font-semibold tracking-tight text-zinc-900">Getting started</h1>
       <p className="mt-3 text-zinc-600">From a new account to your agent answering its first call, in six short steps.</p>
+      {GETTING_STARTED.some((g) => guidePreview(g)) && (
+        <p className="mt-3 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          Today you can sign up, create your team and invite your people. Agents, phone numbers and calls are still being built, so the steps marked Coming soon preview what is on its way.
+        </p>
+      )}
       <ol className="mt-6 space-y-3">
         {GETTING_STARTED.map((g, index) => (
           <li key={g.slug}>
@@ -77,8 +86,11 @@ export function GettingStartedPage() {
               <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-50 text-sm font-semibold text-brand-800">
                 {index + 1}
               </span>
-              <span>
-                <span className="font-medium text-zinc-900">{g.title}</span>
+              <span className="min-w-0 flex-1">
+                <span className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium text-zinc-900">{g.title}</span>
+                  {guidePreview(g) && <Badge>Coming soon</Badge>}
+                </span>
                 <span className="mt-0.5 block text-sm text-zinc-600">{g.summary}</span>
               </span>
             </Link>
@@ -95,12 +107,19 @@ export default function GuidePage() {
   const guide = guideBySlug(slug.replace(/\/+$/, ''));
   if (!guide) return <NotFoundPage />;
   const { previous, next } = neighbours(guide.slug);
+  const preview = guidePreview(guide);
   return (
     <DocsFrame>
       <title>{`${guide.title} · Betty docs`}</title>
       <p className="text-xs font-semibold tracking-wider text-brand-700">{guide.section}</p>
       <h1 className="mt-2 text-3xl font-semibold tracking-tight text-zinc-900">{guide.title}</h1>
       <p className="mt-3 text-lg text-zinc-600">{guide.summary}</p>
+      {preview && (
+        <div role="note" aria-label="Coming soon" className="mt-5 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          <p className="font-semibold">Coming soon: a preview of what is on its way</p>
+          <p className="mt-1">This guide describes a part of Betty that this server does not have yet, so its steps cannot be followed today. {preview}.</p>
+        </div>
+      )}
       {guide.steps && (
         <ol className="mt-6 list-decimal space-y-2 pl-5 text-zinc-800">
           {guide.steps.map((step) => (

@@ -1,7 +1,7 @@
 import { NavLink } from 'react-router';
 
 import { cn } from '../../lib/cn';
-import { GUIDES, HELP_SECTIONS } from './guides';
+import { GUIDES, HELP_SECTIONS, guidePreview } from './guides';
 
 /** The help entries by section; used by the help sidebar and the docs pages. */
 export function HelpNav({ onNavigate }: { onNavigate?: () => void }) {
@@ -21,6 +21,7 @@ export function HelpNav({ onNavigate }: { onNavigate?: () => void }) {
                   }
                 >
                   {guide.title}
+                  {guidePreview(guide) && <span className="ml-1.5 text-xs font-normal text-zinc-500">(soon)</span>}
                 </NavLink>
               </li>
             ))}

@@ -1,5 +1,8 @@
 // The help sidebar's entries (spec section 2) and our own short guide for each. The order here
-// is the reading order of /docs and /getting-started (previous / next).
+// is the reading order of /docs and /getting-started (previous / next). A guide about a part of
+// Betty that is not built yet names it in `needs` and shows as a preview of what is coming.
+
+import { availableWhen, type AreaId } from '../../lib/features';
 
 export type HelpSection = 'GETTING STARTED' | 'GUIDES' | 'EXTERNAL APPS' | 'RESOURCES';
 
@@ -15,6 +18,8 @@ export interface Guide {
   action?: { label: string; to: string };
   /** Indented under the previous top-level entry. */
   child?: boolean;
+  /** The parts of Betty it is about; while one is not built the guide is a preview. */
+  needs?: AreaId[];
 }
 
 export const HELP_SECTIONS: HelpSection[] = ['GETTING STARTED', 'GUIDES', 'EXTERNAL APPS', 'RESOURCES'];
@@ -27,12 +32,14 @@ export const GUIDES: Guide[] = [
     summary: 'The five steps from a new team to your first AI phone call.',
     body: [
       'Every team has an onboarding checklist: create the team, create an agent, buy a phone number, pair the number with the agent, and make a test call. Betty ticks each step off by itself as soon as what it names exists.',
-      'Open the checklist at any time from the dashboard home or the Onboarding link in the sidebar. The guides below walk through each step.',
+      'Today only the first step can be done: agents, phone numbers and calls are still being built, and the checklist says so beside each step that waits for them. The guides below preview those steps.',
+      'Open the checklist at any time from the dashboard home or the Onboarding link in the sidebar.',
     ],
     action: { label: 'Open the onboarding checklist', to: '/onboarding' },
   },
   {
     slug: 'test-your-agent-profile',
+    needs: ['agents', 'phoneNumbers', 'calls'],
     section: 'GETTING STARTED',
     title: 'Test your agent profile',
     summary: 'Hear your agent on a real call before your customers do.',
@@ -43,6 +50,7 @@ export const GUIDES: Guide[] = [
   },
   {
     slug: 'test-your-agent-profile/create-your-agent',
+    needs: ['agents'],
     section: 'GETTING STARTED',
     child: true,
     title: 'Create your agent',
@@ -57,6 +65,7 @@ export const GUIDES: Guide[] = [
   },
   {
     slug: 'test-your-agent-profile/buy-phone-number',
+    needs: ['phoneNumbers'],
     section: 'GETTING STARTED',
     child: true,
     title: 'Buy a phone number',
@@ -66,6 +75,7 @@ export const GUIDES: Guide[] = [
   },
   {
     slug: 'test-your-agent-profile/pair-phone-number-and-agent',
+    needs: ['agents', 'phoneNumbers'],
     section: 'GETTING STARTED',
     child: true,
     title: 'Pair the number and the agent',
@@ -75,6 +85,7 @@ export const GUIDES: Guide[] = [
   },
   {
     slug: 'test-your-agent-profile/test-call-the-phone-number',
+    needs: ['agents', 'phoneNumbers', 'calls'],
     section: 'GETTING STARTED',
     child: true,
     title: 'Test-call the phone number',
@@ -84,6 +95,7 @@ export const GUIDES: Guide[] = [
   },
   {
     slug: 'agent-profile',
+    needs: ['agents'],
     section: 'GUIDES',
     title: 'Agent profiles',
     summary: 'What an agent is made of and how to edit it.',
@@ -94,6 +106,7 @@ export const GUIDES: Guide[] = [
   },
   {
     slug: 'voice-profile',
+    needs: ['voices'],
     section: 'GUIDES',
     title: 'Voice profiles',
     summary: 'Preset voices and your own custom voice.',
@@ -104,6 +117,7 @@ export const GUIDES: Guide[] = [
   },
   {
     slug: 'workflow-canvas',
+    needs: ['workflows'],
     section: 'GUIDES',
     title: 'Workflow canvas',
     summary: 'Draw what happens on a call, step by step.',
@@ -114,6 +128,7 @@ export const GUIDES: Guide[] = [
   },
   {
     slug: 'shopify-setting-setup',
+    needs: ['connectedApps'],
     section: 'GUIDES',
     title: 'Shopify setup',
     summary: 'Put a call-me widget on your storefront.',
@@ -131,6 +146,8 @@ export const GUIDES: Guide[] = [
       'Everything in Betty belongs to a team. You can be in several teams and switch between them from the sidebar; the dashboard remembers the last team you used on this browser.',
       'Roles, from most to least: Owner (one per team; may delete the team and transfer ownership), Admin (members, team properties, verification, billing), Developer (API keys, integrations, webhooks), Member (agents, campaigns, workflows) and Read only.',
       'Admins invite people by e-mail. The invitation link works whether or not the person has an account yet: they sign in or create one, and join the team. Ownership moves only by transfer, which the new owner confirms from an e-mailed link.',
+      "On a server without an e-mail relay nothing is sent: each link is written to the server's log, and a site admin finds it under Admin → Outgoing mail or with betty admin mail list, to pass on.",
+      'Removing a member revokes the API keys they made, unless you choose to keep them; keys kept that way are marked "Maker left" on the API keys page.',
     ],
     action: { label: 'Manage members', to: '/dashboard/members' },
   },
@@ -147,6 +164,7 @@ export const GUIDES: Guide[] = [
   },
   {
     slug: 'buy-phone-number',
+    needs: ['phoneNumbers', 'billing'],
     section: 'GUIDES',
     title: 'Buying phone numbers',
     summary: 'Number types, countries and monthly costs.',
@@ -162,12 +180,14 @@ export const GUIDES: Guide[] = [
     summary: 'Let your own code act for the team.',
     body: [
       'An API key (betty_sk_…) acts for one team with the role chosen when it was made: developer by default, never owner and never above your own role. Send it as Authorization: Bearer <key> or X-API-Key.',
+      'A key never does more than the member who made it: demoting them lowers their keys; removing them revokes their keys unless you keep them. A kept key shows "Maker left" beside its maker.',
       'The full key is shown only once, when it is created: copy it into your secret store straight away. Delete a key as soon as it is no longer used or may have leaked.',
     ],
     action: { label: 'Manage API keys', to: '/dashboard/api-keys' },
   },
   {
     slug: 'zapier',
+    needs: ['connectedApps'],
     section: 'EXTERNAL APPS',
     title: 'Zapier',
     summary: 'Feed contacts from thousands of apps.',
@@ -178,6 +198,7 @@ export const GUIDES: Guide[] = [
   },
   {
     slug: 'connected-apps',
+    needs: ['connectedApps'],
     section: 'EXTERNAL APPS',
     title: 'Connected apps',
     summary: 'Your CRM and storefront, linked to Betty.',
@@ -190,7 +211,7 @@ export const GUIDES: Guide[] = [
     summary: 'Short answers to common questions.',
     body: [
       'Where is my data? On the server your team runs Betty on: its database and its file store. Nothing leaves it except the calls and messages you send through your providers.',
-      'I did not get an e-mail. Check the spam folder; on a server without e-mail configured, the administrator finds every link in the server log.',
+      'I did not get an e-mail. Check the spam folder. On a server without an e-mail relay nothing is sent at all: each link is written to the server log, and a site admin finds it under Admin → Outgoing mail or with betty admin mail list.',
       'I lost an API key. Keys cannot be shown again: delete it and create a new one.',
     ],
   },
@@ -205,6 +226,11 @@ export const GUIDES: Guide[] = [
     ],
   },
 ];
+
+/** "Available when agents are built" for a guide about a part not built yet; empty otherwise. */
+export function guidePreview(guide: Guide): string {
+  return availableWhen(guide.needs ?? []);
+}
 
 export function guideBySlug(slug: string): Guide | undefined {
   return GUIDES.find((g) => g.slug === slug);

@@ -1,6 +1,5 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
 
 import { isApiError } from '../../api/mutator';
 import type { AssignableTeamRole, Organization, TeamMember } from '../../api/gen/model';
@@ -16,10 +15,15 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/ui/states
 import { DataTable, type Column } from '../../components/ui/table';
 import { Tabs, TabsContent, TabsList } from '../../components/ui/tabs';
 import { toast } from '../../components/ui/toast-store';
-import { ROLE_DESCRIPTIONS, ROLE_LABELS, ROLE_RANK, assignableRoles, can } from '../../lib/roles';
-import { useCurrentTeam, useTeamContext } from '../team/TeamContext';
-import { changeRoleMutationOptions, inviteMemberMutationOptions, membersQueryOptions, removeMemberMutationOptions, transferOwnershipMutationOptions } from './queries';
+import { NO_DATE, formatDate } from '../../lib/dates';
+import { emailError } from '../../lib/email';
 import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
+import { ROLE_DESCRIPTIONS, ROLE_LABELS, ROLE_RANK, assignableRoles, can } from '../../lib/roles';
+import { usePagedList } from '../../lib/usePagedList';
+import { OutboxExplanation, mailWords, useMailDelivery } from '../system/mail';
+import { useCurrentTeam, useTeamContext } from '../team/TeamContext';
+import { changeRoleMutationOptions, inviteMemberMutationOptions, membersQueryOptions, transferOwnershipMutationOptions } from './queries';
+import { RemoveMemberDialog } from './RemoveMemberDialog';
 
 type ActionKind = 'remove' | 'leave' | 'transfer' | 'resend';
 type PendingAction = { kind: ActionKind; member: TeamMember } | null;
@@ -28,11 +32,10 @@ export default function MembersPage() {
   const team = useCurrentTeam();
   const { user } = useTeamContext();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const members = useQuery({ ...membersQueryOptions(team.id, page), placeholderData: keepPreviousData });
+  const list = usePagedList((page) => membersQueryOptions(team.id, page));
+  const members = list.query;
+  const words = mailWords(useMailDelivery());
   const changeRole = useMutation(changeRoleMutationOptions(queryClient));
-  const remove = useMutation(removeMemberMutationOptions(queryClient));
   const transfer = useMutation(transferOwnershipMutationOptions());
   const resend = useMutation(inviteMemberMutationOptions(queryClient));
 
@@ -41,21 +44,13 @@ export default function MembersPage() {
     const { member } = action;
     resend.mutate(
       { email: member.email, organizationId: team.id, role: member.role === 'owner' ? 'admin' : member.role },
-      { onSuccess: () => toast.success(`We sent ${member.email} a new invitation.`), onError: (e) => toast.error(e) },
+      { onSuccess: () => toast.success(words.reinvited(member.email)), onError: (e) => toast.error(e) },
     );
   }
   const [inviteOpen, setInviteOpen] = useState(false);
   const [pending, setPending] = useState<PendingAction>(null);
 
   const manage = can(team.myRole, 'manageMembers');
-
-  function setPage(next: number) {
-    setParams((p) => {
-      const n = new URLSearchParams(p);
-      n.set('page', String(next));
-      return n;
-    });
-  }
 
   const columns: Column<TeamMember>[] = [
     {
@@ -91,8 +86,8 @@ export default function MembersPage() {
       key: 'joined',
       header: 'Joined',
       hideOnMobile: true,
-      sortValue: (m) => m.joinedAt ?? m.invitedAt,
-      cell: (m) => <span className="text-zinc-600">{formatDate(m.joinedAt ?? m.invitedAt)}</span>,
+      sortValue: (m) => (m.status === 'active' ? m.joinedAt : m.status === 'invited' ? m.invitedAt : null),
+      cell: (m) => <span className="text-zinc-600">{joinedLabel(m)}</span>,
     },
     {
       key: 'actions',
@@ -108,7 +103,7 @@ export default function MembersPage() {
   else if (members.data.data.length === 0) content = <EmptyState title="No members yet" />;
   else
     content = (
-      <DataTable caption={`Members of ${team.name}`} columns={columns} rows={members.data.data} rowKey={(m) => m.id} sortMode="multi" pageInfo={members.data.meta} onPageChange={setPage} />
+      <DataTable caption={`Members of ${team.name}`} columns={columns} rows={members.data.data} rowKey={(m) => m.id} sortMode="multi" pageInfo={members.data.meta} onPageChange={list.setPage} />
     );
 
   const target = pending?.member;
@@ -136,35 +131,37 @@ export default function MembersPage() {
         </TabsContent>
       </Tabs>
       <InviteDialog team={team} open={inviteOpen} onOpenChange={setInviteOpen} />
-      <ConfirmDialog
-        open={pending?.kind === 'remove' || pending?.kind === 'leave'}
-        onOpenChange={(open) => !open && setPending(null)}
-        title={pending?.kind === 'leave' ? `Leave ${team.name}?` : `Remove ${target?.name ?? target?.email ?? ''}?`}
-        description={pending?.kind === 'leave' ? 'You lose access to the team until someone invites you again.' : 'They lose access to the team at once. You can invite them again later.'}
-        confirmLabel={pending?.kind === 'leave' ? 'Leave team' : 'Remove member'}
-        busy={remove.isPending}
-        onConfirm={() =>
-          target &&
-          remove.mutate(
-            { organizationId: team.id, email: target.email },
-            {
-              onSuccess: () => {
-                toast.success(pending?.kind === 'leave' ? `You left ${team.name}.` : `${target.name ?? target.email} was removed.`);
-                setPending(null);
-              },
-              onError: (error) => toast.error(error),
-            },
-          )
-        }
-      />
+      {(pending?.kind === 'remove' || pending?.kind === 'leave') && (
+        <RemoveMemberDialog
+          key={pending.member.id}
+          team={team}
+          member={pending.member}
+          leaving={pending.kind === 'leave'}
+          onClose={() => setPending(null)}
+          onRemoved={() => list.afterDelete()}
+        />
+      )}
       <ConfirmDialog
         open={pending?.kind === 'transfer'}
         onOpenChange={(open) => !open && setPending(null)}
         title={`Make ${target?.name ?? target?.email ?? ''} the owner?`}
         description={
-          <>
-            We e-mail <strong>{target?.email}</strong> a link. Ownership moves when they open it and confirm; until then you stay the owner.
-          </>
+          words.mode === 'smtp' ? (
+            <>
+              We e-mail <strong>{target?.email}</strong> a link. Ownership moves when they open it and confirm; until then you stay the owner.
+            </>
+          ) : (
+            <>
+              <p>
+                Betty makes a link for <strong>{target?.email}</strong>. Ownership moves when they open it and confirm; until then you stay the owner.
+              </p>
+              {words.mode === 'outbox' && (
+                <p className="mt-2">
+                  <OutboxExplanation will /> Pass the link on to them yourself.
+                </p>
+              )}
+            </>
+          )
         }
         confirmLabel="Send transfer link"
         destructive={false}
@@ -175,7 +172,7 @@ export default function MembersPage() {
             { organizationId: team.id, newOwnerEmail: target.email },
             {
               onSuccess: () => {
-                toast.success(`We sent ${target.email} a link to confirm the transfer.`);
+                toast.success(words.transferSent(target.email));
                 setPending(null);
               },
               onError: (error) => toast.error(error),
@@ -264,24 +261,23 @@ function MemberActions({ team, member, userEmail, onAction }: { team: Organizati
 function InviteDialog({ team, open, onOpenChange }: { team: Organization; open: boolean; onOpenChange: (open: boolean) => void }) {
   const queryClient = useQueryClient();
   const invite = useMutation(inviteMemberMutationOptions(queryClient));
+  const words = mailWords(useMailDelivery());
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<AssignableTeamRole>('member');
-  const [emailError, setEmailError] = useState<string | undefined>();
+  const [badEmail, setBadEmail] = useState<string | undefined>();
   const serverError = isApiError(invite.error) ? invite.error : undefined;
   const roles = assignableRoles(team.myRole).map((r) => ({ value: r as AssignableTeamRole, label: ROLE_LABELS[r] }));
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!/^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i.test(email.trim())) {
-      setEmailError('Enter an e-mail address like name@example.com.');
-      return focusFirstInvalid(event.currentTarget as HTMLFormElement);
-    }
-    setEmailError(undefined);
+    const problem = emailError(email);
+    setBadEmail(problem);
+    if (problem) return focusFirstInvalid(event.currentTarget as HTMLFormElement);
     invite.mutate(
       { email: email.trim(), organizationId: team.id, role },
       {
         onSuccess: () => {
-          toast.success(`We sent an invitation to ${email.trim()}.`);
+          toast.success(words.invited(email.trim()));
           setEmail('');
           setRole('member');
           invite.reset();
@@ -296,9 +292,21 @@ function InviteDialog({ team, open, onOpenChange }: { team: Organization; open: 
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent title="Invite a member" description={`They get an e-mail with a link to join ${team.name}, with or without an account.`}>
+      <DialogContent
+        title="Invite a member"
+        description={
+          words.mode === 'smtp'
+            ? `They get an e-mail with a link to join ${team.name}, with or without an account.`
+            : `Betty makes a link to join ${team.name} that works with or without an account.`
+        }
+      >
         <form onSubmit={submit} className="space-y-4" noValidate>
-          <Field label="E-mail" error={emailError ?? serverError?.fieldError('email')}>
+          {words.mode === 'outbox' && (
+            <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              <OutboxExplanation will /> Pass it on to them yourself.
+            </p>
+          )}
+          <Field label="E-mail" error={badEmail ?? serverError?.fieldError('email')}>
             {(ids) => <Input {...ids} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />}
           </Field>
           <Field label="Role" error={serverError?.fieldError('role')}>
@@ -308,8 +316,8 @@ function InviteDialog({ team, open, onOpenChange }: { team: Organization; open: 
             <Button variant="secondary" onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button type="submit" busy={invite.isPending} busyLabel="Sending…">
-              Send invitation
+            <Button type="submit" busy={invite.isPending} busyLabel={words.mode === 'smtp' ? 'Sending…' : 'Creating…'}>
+              {words.mode === 'smtp' ? 'Send invitation' : 'Create invitation'}
             </Button>
           </DialogFooter>
         </form>
@@ -318,8 +326,9 @@ function InviteDialog({ team, open, onOpenChange }: { team: Organization; open: 
   );
 }
 
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+/** When an active member joined; "Invited <date>" for someone who has not joined yet. */
+function joinedLabel(member: TeamMember): string {
+  if (member.status === 'active') return formatDate(member.joinedAt);
+  if (member.status === 'invited' && member.invitedAt) return `Invited ${formatDate(member.invitedAt)}`;
+  return NO_DATE;
 }

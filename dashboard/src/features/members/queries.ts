@@ -5,6 +5,8 @@ import type { QueryClient } from '@tanstack/react-query';
 
 import type { AssignableTeamRole, TeamMemberListResponse } from '../../api/gen/model';
 import { getListTeamMembersQueryKey, inviteTeamMember, listTeamMembers, removeTeamMember, transferTeamOwnership, updateTeamMemberRole } from '../../api/gen/team/team';
+import { invalidateApiKeys } from '../api-keys/queries';
+import { invalidateTeams } from '../team/queries';
 
 export const MEMBERS_PAGE_SIZE = 10;
 
@@ -63,14 +65,25 @@ export function changeRoleMutationOptions(queryClient: QueryClient) {
         queryClient.setQueryData(key, data);
       }
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: MEMBERS_ROOT }),
+    // A demotion also lowers the role of the keys the member made.
+    onSettled: (_data: unknown, _error: unknown, change: RoleChange) =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: MEMBERS_ROOT }), invalidateApiKeys(queryClient, change.organizationId)]),
   };
+}
+
+export interface Removal {
+  organizationId: string;
+  email: string;
+  /** Keep the API keys the member made; by default they are revoked with the member. */
+  keepApiKeys?: boolean;
 }
 
 export function removeMemberMutationOptions(queryClient: QueryClient) {
   return {
-    mutationFn: async (params: { organizationId: string; email: string }) => (await removeTeamMember(params)).data,
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: MEMBERS_ROOT }), queryClient.invalidateQueries({ queryKey: ['/v1/team/list'] })]),
+    mutationFn: async ({ keepApiKeys, ...params }: Removal) => (await removeTeamMember({ ...params, ...(keepApiKeys ? { keepApiKeys: true } : {}) })).data,
+    // The member's keys are revoked (or now show their maker has left); leaving drops a team.
+    onSuccess: (_result: unknown, removal: Removal) =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: MEMBERS_ROOT }), invalidateApiKeys(queryClient, removal.organizationId), invalidateTeams(queryClient)]),
   };
 }
 

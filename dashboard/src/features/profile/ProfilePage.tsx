@@ -8,7 +8,9 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Field, Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/toast-store';
-import { resendConfirmationMutationOptions, signOut, updateProfileMutationOptions } from '../auth/queries';
+import { signOut, updateProfileMutationOptions } from '../auth/queries';
+import { useResendConfirmation } from '../auth/useResendConfirmation';
+import { OutboxExplanation } from '../system/mail';
 import { useTeamContext } from '../team/TeamContext';
 import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
 
@@ -25,7 +27,7 @@ export default function ProfilePage() {
 }
 
 function AccountSection({ user }: { user: User }) {
-  const resend = useMutation(resendConfirmationMutationOptions());
+  const { mutation, words, resend } = useResendConfirmation();
   return (
     <section aria-labelledby="account-heading" className="rounded-xl border border-zinc-200 bg-white p-5 text-sm">
       <h2 id="account-heading" className="font-semibold text-zinc-900">
@@ -38,15 +40,16 @@ function AccountSection({ user }: { user: User }) {
         {user.isSiteAdmin && <Badge tone="info">Site admin</Badge>}
       </div>
       {!user.emailConfirmed && (
-        <Button
-          variant="secondary"
-          size="sm"
-          className="mt-3"
-          busy={resend.isPending}
-          onClick={() => resend.mutate(undefined, { onSuccess: () => toast.success('We sent a new confirmation link.'), onError: (e) => toast.error(e) })}
-        >
-          Send the confirmation link again
-        </Button>
+        <>
+          {words.mode === 'outbox' && (
+            <p className="mt-3 text-zinc-600">
+              <OutboxExplanation />
+            </p>
+          )}
+          <Button variant="secondary" size="sm" className="mt-3" busy={mutation.isPending} busyLabel={words.resendBusy} onClick={resend}>
+            {words.resendLabel}
+          </Button>
+        </>
       )}
     </section>
   );

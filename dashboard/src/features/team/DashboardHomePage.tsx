@@ -2,12 +2,10 @@ import { Link } from 'react-router';
 
 import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/ui/badge';
+import { LEVEL_NAMES, TIER_NAMES } from '../../lib/plans';
 import { ROLE_LABELS } from '../../lib/roles';
 import { OnboardingChecklist } from '../onboarding/OnboardingChecklist';
 import { teamPath, useCurrentTeam, useTeamContext } from './TeamContext';
-
-export const TIER_NAMES = { free: 'Free', tier1: 'Starter Plan', tier2: 'Professional Plan', tier3: 'Growth', tier4: 'Custom' } as const;
-export const LEVEL_NAMES = { none: 'Not verified', l1: 'L1 verified', l2: 'L2 verified' } as const;
 
 export default function DashboardHomePage() {
   const team = useCurrentTeam();

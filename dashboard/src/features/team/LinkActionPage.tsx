@@ -1,43 +1,35 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 
 import { buttonClasses } from '../../components/ui/button';
 import { LoadingState, errorMessage } from '../../components/ui/states';
+import type { TokenActionStatus } from '../../lib/useTokenAction';
 import { AuthCard, FormAlert, textLinkClasses } from '../auth/AuthCard';
-import { useSignedIn } from '../auth/session';
 
 interface LinkActionPageProps {
   title: string;
   /** What the person is about to do, for the signed-out view. */
   pitch: string;
-  token: string;
   missingToken: string;
-  run: (token: string) => void;
-  status: 'idle' | 'pending' | 'success' | 'error';
-  error: unknown;
   working: string;
+  /** From useTokenAction, which waits until the person is signed in. */
+  status: TokenActionStatus;
+  error: unknown;
 }
 
 /**
- * An e-mailed link that acts for the signed-in user (an invitation, an ownership transfer):
- * signed out, it offers sign-in or sign-up and comes back here; signed in, it acts once.
+ * The screen of an e-mailed link that acts for the signed-in user (an invitation, an ownership
+ * transfer): signed out, it offers sign-in or sign-up and comes back here; signed in, it shows
+ * the action running or why it failed. The page navigates away itself once the action is done.
  */
-export function LinkActionPage({ title, pitch, token, missingToken, run, status, error, working }: LinkActionPageProps) {
-  const signedIn = useSignedIn();
+export function LinkActionPage({ title, pitch, missingToken, working, status, error }: LinkActionPageProps) {
   const location = useLocation();
-  const started = useRef(false);
   const next = encodeURIComponent(`${location.pathname}${location.search}`);
 
-  useEffect(() => {
-    if (!signedIn || !token || started.current) return;
-    started.current = true;
-    run(token);
-  }, [signedIn, token, run]);
-
   let body: ReactNode;
-  if (!token) {
+  if (status === 'missing') {
     body = <FormAlert>{missingToken}</FormAlert>;
-  } else if (!signedIn) {
+  } else if (status === 'waiting') {
     body = (
       <div className="space-y-4">
         <p className="text-sm text-zinc-600">{pitch}</p>

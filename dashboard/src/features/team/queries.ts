@@ -12,6 +12,7 @@ import {
   deleteTeam,
   getGetTeamOnboardingQueryKey,
   getListPendingTeamInvitationsQueryKey,
+  getListTeamMembersQueryKey,
   getListTeamsQueryKey,
   getTeamOnboarding,
   listPendingTeamInvitations,
@@ -47,7 +48,12 @@ export function pendingInvitationsQueryOptions() {
 }
 
 function refreshTeams(queryClient: QueryClient) {
-  return Promise.all([queryClient.invalidateQueries({ queryKey: TEAMS_ROOT }), queryClient.invalidateQueries({ queryKey: meQueryKey })]);
+  return Promise.all([invalidateTeams(queryClient), queryClient.invalidateQueries({ queryKey: meQueryKey })]);
+}
+
+/** Refreshes every page of the teams list (a role, a name or a membership changed). */
+export function invalidateTeams(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({ queryKey: TEAMS_ROOT });
 }
 
 export function createTeamMutationOptions(queryClient: QueryClient) {
@@ -60,7 +66,7 @@ export function createTeamMutationOptions(queryClient: QueryClient) {
 export function updateTeamMutationOptions(queryClient: QueryClient) {
   return {
     mutationFn: async (body: UpdateTeamPropertiesRequest) => (await updateTeamProperties(body)).data,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: TEAMS_ROOT }),
+    onSuccess: () => invalidateTeams(queryClient),
   };
 }
 
@@ -74,7 +80,7 @@ export function deleteTeamMutationOptions(queryClient: QueryClient) {
 export function requestVerificationMutationOptions(queryClient: QueryClient) {
   return {
     mutationFn: async (teamId: string) => (await requestTeamVerification(teamId)).data,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: TEAMS_ROOT }),
+    onSuccess: () => invalidateTeams(queryClient),
   };
 }
 
@@ -95,6 +101,6 @@ export function acceptPendingInvitationMutationOptions(queryClient: QueryClient)
 export function confirmTransferMutationOptions(queryClient: QueryClient) {
   return {
     mutationFn: async (transferOwnershipToken: string) => (await confirmTeamOwnershipTransfer({ transferOwnershipToken })).data,
-    onSuccess: () => Promise.all([refreshTeams(queryClient), queryClient.invalidateQueries({ queryKey: ['/v1/team/members/list'] })]),
+    onSuccess: () => Promise.all([refreshTeams(queryClient), queryClient.invalidateQueries({ queryKey: [getListTeamMembersQueryKey()[0]] })]),
   };
 }

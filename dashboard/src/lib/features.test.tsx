@@ -1,0 +1,113 @@
+import { screen, within } from '@testing-library/react';
+import { matchRoutes } from 'react-router';
+import { describe, expect, it } from 'vitest';
+
+import { routes } from '../App';
+import { setTokens } from '../api/session';
+import { GUIDES, guideBySlug } from '../features/help/guides';
+import { dashboardRoutes, fakeServer, ok, onboarding } from '../test/fakeServer';
+import { renderApp } from '../test/renderApp';
+import { AVAILABLE_AREAS, COMING_SOON_AREAS, PRODUCT_AREAS, availableWhen } from './features';
+
+/** True when `href` opens a real screen: a route other than the not-found catch-all, or an existing guide. */
+function resolves(href: string): boolean {
+  const { pathname } = new URL(href, 'http://localhost');
+  const matches = matchRoutes(routes, pathname) ?? [];
+  const leaf = matches.at(-1)?.route;
+  if (!leaf || leaf.path === '*') return false;
+  if (leaf.path === 'docs/*') return guideBySlug(pathname.replace(/^\/docs\//, '')) !== undefined;
+  return true;
+}
+
+function deadLinks(container: HTMLElement): string[] {
+  return within(container)
+    .queryAllByRole('link')
+    .map((a) => a.getAttribute('href') ?? '')
+    .filter((href) => href.startsWith('/') && !resolves(href));
+}
+
+describe('the list of product areas', () => {
+  it('has a screen for every area it calls available', () => {
+    for (const area of AVAILABLE_AREAS) expect(resolves(area.path), `${area.label} at ${area.path}`).toBe(true);
+  });
+
+  it('has no screen for an area it calls coming soon (flip the flag when the screen exists)', () => {
+    for (const area of COMING_SOON_AREAS) expect(resolves(area.path), `${area.label} at ${area.path}`).toBe(false);
+  });
+
+  it('names the missing parts in plain words', () => {
+    expect(availableWhen(['agents'])).toBe('Available when agents are built');
+    expect(availableWhen(['agents', 'phoneNumbers', 'calls'])).toBe('Available when agents, phone numbers and call logs are built');
+    expect(availableWhen(['inbox'])).toBe('Available when the inbox is built');
+    expect(availableWhen(['members'])).toBe('');
+  });
+
+  it('lists each area once', () => {
+    expect(new Set(PRODUCT_AREAS.map((a) => a.id)).size).toBe(PRODUCT_AREAS.length);
+  });
+});
+
+describe('help guides', () => {
+  it('link only to screens that exist', () => {
+    for (const guide of GUIDES) if (guide.action) expect(resolves(guide.action.to), `${guide.slug} → ${guide.action.to}`).toBe(true);
+  });
+
+  it('mark a guide about a part not built yet as a preview', async () => {
+    fakeServer({});
+    renderApp('/docs/test-your-agent-profile/create-your-agent');
+    const note = await screen.findByRole('note', { name: 'Coming soon' });
+    expect(note).toHaveTextContent('Available when agents are built');
+    expect(deadLinks(screen.getByRole('main'))).toEqual([]);
+  });
+
+  it('show no preview note on a guide about a part that works', async () => {
+    fakeServer({});
+    renderApp('/docs/api-keys');
+    await screen.findByRole('heading', { level: 1, name: 'API keys' });
+    expect(screen.queryByRole('note', { name: 'Coming soon' })).not.toBeInTheDocument();
+  });
+});
+
+describe('the start page', () => {
+  it('shows what works and what is coming soon, with no link to a missing screen', async () => {
+    fakeServer({ 'GET /healthz': () => ok({ ok: true, version: '0.1.0', database: 'sqlite' }) });
+    renderApp('/');
+    const soon = await screen.findByTestId('coming-soon');
+    for (const area of COMING_SOON_AREAS) expect(within(soon).getByRole('heading', { name: area.label })).toBeInTheDocument();
+    expect(within(soon).getAllByText('Coming soon')).toHaveLength(COMING_SOON_AREAS.length);
+    expect(within(soon).queryAllByRole('link')).toHaveLength(0);
+    expect(screen.getByRole('heading', { level: 2, name: 'What works today' })).toBeInTheDocument();
+    expect(deadLinks(document.body)).toEqual([]);
+  });
+});
+
+describe('the dashboard', () => {
+  it('lists the parts not built yet as Coming soon, without links, in the sidebar', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    fakeServer({ ...dashboardRoutes(), 'GET /v1/team/onboarding/t1': () => ok(onboarding('t1')) });
+    renderApp('/dashboard?teamId=t1');
+    await screen.findByRole('heading', { level: 1, name: 'Acme' });
+    const nav = screen.getByRole('navigation', { name: 'Dashboard' });
+    for (const area of AVAILABLE_AREAS) expect(within(nav).getByRole('link', { name: area.label })).toBeInTheDocument();
+    const soon = screen.getByRole('region', { name: 'Coming soon' });
+    for (const area of COMING_SOON_AREAS) expect(within(soon).getByText(area.label)).toBeInTheDocument();
+    expect(within(soon).queryAllByRole('link')).toHaveLength(0);
+    expect(deadLinks(document.body)).toEqual([]);
+  });
+
+  it('says which onboarding steps cannot be done yet, and links only the ones that can', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    const checklist = onboarding('t1');
+    checklist.items[0]!.done = false;
+    checklist.items.forEach((item, i) => (item.label = ['Create your team', 'Create an agent', 'Buy a phone number', 'Pair them', 'Make a test call'][i]!));
+    fakeServer({ ...dashboardRoutes(), 'GET /v1/team/onboarding/t1': () => ok(checklist) });
+    renderApp('/onboarding?teamId=t1');
+    const agentStep = (await screen.findByText('Create an agent')).closest('li')!;
+    expect(agentStep).toHaveTextContent('Available when agents are built');
+    expect(within(agentStep).queryByRole('link')).not.toBeInTheDocument();
+    const teamStep = screen.getByText('Create your team').closest('li')!;
+    expect(within(teamStep).getByRole('link', { name: 'How to' })).toHaveAttribute('href', '/docs/teams');
+    expect(screen.getAllByTestId('step-unavailable')).toHaveLength(4);
+    expect(deadLinks(screen.getByRole('main'))).toEqual([]);
+  });
+});
