@@ -84,3 +84,18 @@ func TestCostsUsage(t *testing.T) {
 		t.Fatal(RoundCents(0.27 * 3.3333))
 	}
 }
+
+func TestTierLimits(t *testing.T) {
+	if err := Check(store.TierFree, LimitCustomVoices, 0); err != nil {
+		t.Fatal(err)
+	}
+	err := Check(store.Tier2, LimitCustomVoices, 1)
+	e, ok := errs.As(err)
+	if !ok || e.Kind != errs.Forbidden || e.Code != errs.CodeLimitReached ||
+		e.Message != "Your plan (Professional Plan) allows 1 custom voice profiles and this team has 1. The Custom plan (tier4) allows 3." {
+		t.Fatalf("%v", err)
+	}
+	if Check(store.Tier4, LimitCustomVoices, 2) != nil || Check(store.Tier4, LimitCustomVoices, 3) == nil {
+		t.Fatal("tier4 allows 3")
+	}
+}

@@ -51,6 +51,22 @@ type Config struct {
 	TrustedProxies []*net.IPNet
 	// BodyTimeout bounds how long a client may take to send a request body.
 	BodyTimeout time.Duration
+
+	// StorageURL says where uploaded files live: empty for the data directory's files/
+	// folder, s3://key:secret@host/bucket?region=…&secure=true for an S3-compatible store that
+	// replicas share.
+	StorageURL string
+
+	// Telephony: without TelnyxAPIKey the offline simulator places calls and sells numbers.
+	TelnyxAPIKey       string
+	TelnyxAPIURL       string
+	TelnyxConnectionID string
+	TelnyxPublicKey    string
+
+	// Speech: text to speech and speech to text through OpenAI-compatible endpoints when their
+	// URLs are set; otherwise the local engine (espeak-ng) speaks and nothing transcribes.
+	TTSURL, TTSAPIKey, TTSModel string
+	STTURL, STTAPIKey, STTModel string
 }
 
 // setting describes one configuration key in every place it can come from.
@@ -154,7 +170,30 @@ func settings() []setting {
 			}},
 		duration("body_timeout", "body-timeout", "how long a client may take to send a request body (uploads get longer)", "30s",
 			func(c *Config, d time.Duration) { c.BodyTimeout = d }),
+		text("storage_url", "storage-url", "where uploaded files live: empty for <data dir>/files, or s3://key:secret@host/bucket?region=…&secure=true",
+			func(c *Config) *string { return &c.StorageURL }),
+		text("telnyx_api_key", "telnyx-api-key", "Telnyx API key: numbers and calls through Telnyx (empty: the offline simulator)",
+			func(c *Config) *string { return &c.TelnyxAPIKey }),
+		{"telnyx_api_url", "telnyx-api-url", "Telnyx API base URL (tests point it at a fake)", "https://api.telnyx.com/v2",
+			func(c *Config, v string) error { c.TelnyxAPIURL = strings.TrimRight(v, "/"); return nil }},
+		text("telnyx_connection_id", "telnyx-connection-id", "Telnyx Call Control application (connection) id the numbers are attached to",
+			func(c *Config) *string { return &c.TelnyxConnectionID }),
+		text("telnyx_public_key", "telnyx-public-key", "Telnyx public key (base64 Ed25519) that signs its webhooks",
+			func(c *Config) *string { return &c.TelnyxPublicKey }),
+		text("tts_url", "tts-url", "OpenAI-compatible text-to-speech base URL (…/v1); empty: the local espeak-ng engine",
+			func(c *Config) *string { return &c.TTSURL }),
+		text("tts_api_key", "tts-api-key", "API key of the text-to-speech endpoint", func(c *Config) *string { return &c.TTSAPIKey }),
+		{"tts_model", "tts-model", "text-to-speech model name", "tts-1", func(c *Config, v string) error { c.TTSModel = v; return nil }},
+		text("stt_url", "stt-url", "OpenAI-compatible speech-to-text base URL (…/v1); empty: no transcription (summaries of teaching audio answer 503)",
+			func(c *Config) *string { return &c.STTURL }),
+		text("stt_api_key", "stt-api-key", "API key of the speech-to-text endpoint", func(c *Config) *string { return &c.STTAPIKey }),
+		{"stt_model", "stt-model", "speech-to-text model name", "whisper-1", func(c *Config, v string) error { c.STTModel = v; return nil }},
 	}
+}
+
+// text is a free-text setting with an empty default.
+func text(key, flag, usage string, field func(*Config) *string) setting {
+	return setting{key, flag, usage, "", func(c *Config, v string) error { *field(c) = strings.TrimSpace(v); return nil }}
 }
 
 // parseNets reads IP addresses (one host) and CIDR ranges.

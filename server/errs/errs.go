@@ -45,11 +45,13 @@ const (
 	CodeRateLimited        = "rate_limited"
 	CodeUnauthorized       = "unauthorized"
 	CodeUnavailable        = "unavailable"
+	// CodeLimitReached: a limit of the team's plan (with Forbidden) or a quota (LimitReached).
+	CodeLimitReached = "limit_reached"
 )
 
 // Codes lists every code above.
 var Codes = []string{CodeInvalidToken, CodeInvalidCredentials, CodeTokenExpired, CodeRefreshTokenReused,
-	CodeEmailNotConfirmed, CodeRateLimited, CodeUnauthorized, CodeUnavailable}
+	CodeEmailNotConfirmed, CodeRateLimited, CodeUnauthorized, CodeUnavailable, CodeLimitReached}
 
 // Field is one invalid field: its name as the client sent it (body.password, query.month)
 // and what is wrong, in plain words.
