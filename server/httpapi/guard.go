@@ -14,6 +14,7 @@ import (
 
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/auth"
+	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/problem"
 	"github.com/bettyhq/betty/server/store"
 )
@@ -42,7 +43,7 @@ func (g *Guard) authenticate() echo.MiddlewareFunc {
 			if !ok {
 				return fmt.Errorf("operation %s has no access rule", op.ID)
 			}
-			ctx := auth.WithRule(c.Request().Context(), rule)
+			ctx := context.WithValue(auth.WithRule(c.Request().Context(), rule), guardKey{}, g)
 			if rule.Access != auth.Public && rule.Access != auth.Refresh {
 				p, err := g.principal(ctx, c.Request())
 				if err != nil {
@@ -180,6 +181,37 @@ func (g *Guard) Authorize(ctx context.Context, orgID string) (context.Context, e
 			grant.Role, rule.MinRole))
 	}
 	return auth.WithGrant(ctx, grant), nil
+}
+
+type guardKey struct{}
+
+// inResource authorizes the caller for an operation whose organisation comes from a resource
+// (auth.FromResource): owner finds the organisation of the resource id (the domain's
+// store.ErrNotFound or errs NotFound when there is none), then the guard checks the caller's
+// standing there under the operation's rule. A resource of a team the caller is not in is
+// answered like one that does not exist: "<what> not found." It answers the actor to pass to
+// the domain.
+func inResource(ctx context.Context, what, id string, owner func(ctx context.Context, id string) (string, error)) (context.Context, auth.Actor, error) {
+	notFound := errs.NotFoundf(what)
+	orgID, err := owner(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || errs.Is(err, errs.NotFound) {
+		return ctx, auth.Actor{}, notFound
+	}
+	if err != nil {
+		return ctx, auth.Actor{}, err
+	}
+	g, _ := ctx.Value(guardKey{}).(*Guard)
+	if g == nil {
+		return ctx, auth.Actor{}, errors.New("httpapi: no guard in the request context")
+	}
+	ctx, err = g.Authorize(ctx, orgID)
+	if p, ok := problem.As(err); ok && p.Status == http.StatusNotFound {
+		return ctx, auth.Actor{}, notFound
+	}
+	if err != nil {
+		return ctx, auth.Actor{}, err
+	}
+	return ctx, actor(ctx), nil
 }
 
 // orgIDOf reads the organisation id where the rule says it is.
