@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oapi-codegen/nullable"
 	"github.com/oapi-codegen/runtime"
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
@@ -5427,9 +5428,9 @@ type UpdateCampaignRequest struct {
 	Name *string `json:"name,omitempty"`
 
 	// PhoneNumberId The phone number to assign; null removes the assignment.
-	PhoneNumberId *string           `json:"phoneNumberId,omitempty"`
-	Priority      *CampaignPriority `json:"priority,omitempty"`
-	Purpose       *CampaignPurpose  `json:"purpose,omitempty"`
+	PhoneNumberId nullable.Nullable[string] `json:"phoneNumberId,omitempty"`
+	Priority      *CampaignPriority         `json:"priority,omitempty"`
+	Purpose       *CampaignPurpose          `json:"purpose,omitempty"`
 
 	// Settings Campaign settings as a client sends them: every field is optional and an absent field
 	// takes its default (on update too: the object sent replaces the stored settings). Call
@@ -8460,8 +8461,9 @@ type ClientInterface interface {
 	// a question already present gets the new answer, new questions are added, others stay.
 	//
 	// Question keys may begin with a bracketed number (`[1] What are your hours?`) that sets
-	// their display order; the server stores keys as sent. Any member except `readonly` may
-	// call it. Answers 200 with the whole updated agent profile.
+	// their display order; the server stores keys as sent. A merge that would leave more than
+	// 200 pairs is refused (422) and changes nothing. Any member except `readonly` may call it.
+	// Answers 200 with the whole updated agent profile.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -8476,8 +8478,9 @@ type ClientInterface interface {
 	// a question already present gets the new answer, new questions are added, others stay.
 	//
 	// Question keys may begin with a bracketed number (`[1] What are your hours?`) that sets
-	// their display order; the server stores keys as sent. Any member except `readonly` may
-	// call it. Answers 200 with the whole updated agent profile.
+	// their display order; the server stores keys as sent. A merge that would leave more than
+	// 200 pairs is refused (422) and changes nothing. Any member except `readonly` may call it.
+	// Answers 200 with the whole updated agent profile.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -12096,8 +12099,9 @@ func (c *Client) DuplicateAgent(ctx context.Context, body DuplicateAgentJSONRequ
 // a question already present gets the new answer, new questions are added, others stay.
 //
 // Question keys may begin with a bracketed number (`[1] What are your hours?`) that sets
-// their display order; the server stores keys as sent. Any member except `readonly` may
-// call it. Answers 200 with the whole updated agent profile.
+// their display order; the server stores keys as sent. A merge that would leave more than
+// 200 pairs is refused (422) and changes nothing. Any member except `readonly` may call it.
+// Answers 200 with the whole updated agent profile.
 //
 // Takes any type of body and a specified content type.
 //
@@ -12122,8 +12126,9 @@ func (c *Client) UpdateAgentFaqWithBody(ctx context.Context, id Id, contentType 
 // a question already present gets the new answer, new questions are added, others stay.
 //
 // Question keys may begin with a bracketed number (`[1] What are your hours?`) that sets
-// their display order; the server stores keys as sent. Any member except `readonly` may
-// call it. Answers 200 with the whole updated agent profile.
+// their display order; the server stores keys as sent. A merge that would leave more than
+// 200 pairs is refused (422) and changes nothing. Any member except `readonly` may call it.
+// Answers 200 with the whole updated agent profile.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -26404,8 +26409,9 @@ type ClientWithResponsesInterface interface {
 	// a question already present gets the new answer, new questions are added, others stay.
 	//
 	// Question keys may begin with a bracketed number (`[1] What are your hours?`) that sets
-	// their display order; the server stores keys as sent. Any member except `readonly` may
-	// call it. Answers 200 with the whole updated agent profile.
+	// their display order; the server stores keys as sent. A merge that would leave more than
+	// 200 pairs is refused (422) and changes nothing. Any member except `readonly` may call it.
+	// Answers 200 with the whole updated agent profile.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -26420,8 +26426,9 @@ type ClientWithResponsesInterface interface {
 	// a question already present gets the new answer, new questions are added, others stay.
 	//
 	// Question keys may begin with a bracketed number (`[1] What are your hours?`) that sets
-	// their display order; the server stores keys as sent. Any member except `readonly` may
-	// call it. Answers 200 with the whole updated agent profile.
+	// their display order; the server stores keys as sent. A merge that would leave more than
+	// 200 pairs is refused (422) and changes nothing. Any member except `readonly` may call it.
+	// Answers 200 with the whole updated agent profile.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -31370,6 +31377,8 @@ type UpdateAgentFaqResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
@@ -31411,6 +31420,11 @@ func (r UpdateAgentFaqResponse) GetApplicationproblemJSON413() *PayloadTooLarge 
 // GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r UpdateAgentFaqResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UpdateAgentFaqResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -46057,8 +46071,9 @@ func (c *ClientWithResponses) DuplicateAgentWithResponse(ctx context.Context, bo
 // a question already present gets the new answer, new questions are added, others stay.
 //
 // Question keys may begin with a bracketed number (`[1] What are your hours?`) that sets
-// their display order; the server stores keys as sent. Any member except `readonly` may
-// call it. Answers 200 with the whole updated agent profile.
+// their display order; the server stores keys as sent. A merge that would leave more than
+// 200 pairs is refused (422) and changes nothing. Any member except `readonly` may call it.
+// Answers 200 with the whole updated agent profile.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -46079,8 +46094,9 @@ func (c *ClientWithResponses) UpdateAgentFaqWithBodyWithResponse(ctx context.Con
 // a question already present gets the new answer, new questions are added, others stay.
 //
 // Question keys may begin with a bracketed number (`[1] What are your hours?`) that sets
-// their display order; the server stores keys as sent. Any member except `readonly` may
-// call it. Answers 200 with the whole updated agent profile.
+// their display order; the server stores keys as sent. A merge that would leave more than
+// 200 pairs is refused (422) and changes nothing. Any member except `readonly` may call it.
+// Answers 200 with the whole updated agent profile.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -52113,6 +52129,13 @@ func ParseUpdateAgentFaqResponse(rsp *http.Response) (*UpdateAgentFaqResponse, e
 			return nil, err
 		}
 		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests

@@ -14,8 +14,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/bettyhq/betty/server/agents"
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/billing"
+	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/config"
 	"github.com/bettyhq/betty/server/httpapi"
 	"github.com/bettyhq/betty/server/identity"
@@ -112,6 +114,8 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 			identity.Config{RefreshTTL: cfg.RefreshTokenTTL, InternalDomains: cfg.InternalDomains}),
 		Teams:          teams.New(db, outbox, dashboardLinks),
 		Billing:        billing.New(db),
+		Campaigns:      campaigns.New(db),
+		Agents:         agents.New(db, noVoices{}, noFiles{}),
 		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
 		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout,
 		BaseURL: cfg.BaseURL, ResponseCheck: o.responseCheck,

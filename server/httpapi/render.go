@@ -3,8 +3,10 @@ package httpapi
 import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
+	"github.com/bettyhq/betty/server/agents"
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/billing"
+	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/identity"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
@@ -146,4 +148,38 @@ func renderBillingAddress(o store.Organization) (api.TeamBillingAddress, error) 
 			PostalCode: a.PostalCode, Country: a.Country}
 	}
 	return out, nil
+}
+
+func renderCampaign(c campaigns.Campaign) api.Campaign {
+	s := c.Settings
+	days := make([]api.CampaignWeekday, 0, len(s.CallWindow.Days))
+	for _, d := range s.CallWindow.Days {
+		days = append(days, api.CampaignWeekday(d))
+	}
+	return api.Campaign{
+		Id: c.ID, OrganizationId: c.OrganizationID, Name: c.Name, Type: api.CallDirection(c.Direction),
+		Status: api.CampaignStatus(c.Status), Priority: api.CampaignPriority(c.Priority), Purpose: api.CampaignPurpose(c.Purpose),
+		WorkflowId: c.WorkflowID, PhoneNumberId: c.PhoneNumberID, PhoneNumber: c.PhoneNumber,
+		Settings: api.CampaignSettings{MaxConcurrentCalls: s.MaxConcurrentCalls, Timezone: s.Timezone, RetryAttempts: s.RetryAttempts,
+			RetryDelayMinutes: s.RetryDelayMinutes, VoicemailAction: api.CampaignVoicemailAction(s.VoicemailAction),
+			VoicemailMessage: s.VoicemailMessage, RecordCalls: s.RecordCalls,
+			CallWindow: api.CampaignCallWindow{Start: s.CallWindow.Start, End: s.CallWindow.End, Days: days}},
+		Workflows: []api.CampaignWorkflowSummary{},
+		Agents: mapped(c.Agents, func(a store.Agent) api.CampaignAgentSummary {
+			return api.CampaignAgentSummary{Id: a.ID, Name: a.Name, Status: api.AgentStatus(a.Status)}
+		}),
+		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,
+	}
+}
+
+func renderAgent(ag agents.Agent) api.AgentProfile {
+	return api.AgentProfile{Id: ag.ID, OrganizationId: ag.OrganizationID, Name: ag.Name, Status: api.AgentStatus(ag.Status),
+		Greeting: ag.Greeting, Instructions: ag.Instructions, VoiceId: ag.VoiceID, VoicePresetId: ag.VoicePresetID,
+		Language: ag.Language, Faq: ag.FAQ, KnowledgeFiles: []api.AgentKnowledgeFile{}, AudioFiles: mapped(ag.AudioFiles, renderAudioFile),
+		CampaignId: ag.CampaignID, CreatedAt: ag.CreatedAt, UpdatedAt: ag.UpdatedAt}
+}
+
+func renderAudioFile(f agents.Audio) api.AgentAudioFile {
+	return api.AgentAudioFile{Id: f.ID, AgentId: f.AgentID, OrganizationId: f.OrganizationID, Url: f.URL, FileName: f.FileName,
+		SummaryStatus: api.AgentAudioSummaryStatus(f.SummaryStatus), Summary: f.Summary, CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt}
 }

@@ -14,9 +14,11 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/bettyhq/betty/server/agents"
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/billing"
+	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/identity"
 	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/store"
@@ -44,6 +46,8 @@ type Deps struct {
 	Identity  *identity.Service
 	Teams     *teams.Service
 	Billing   *billing.Service
+	Campaigns *campaigns.Service
+	Agents    *agents.Service
 	RateLimit RateLimit
 	// TrustedProxies are the networks whose X-Forwarded-For / X-Real-IP are believed; the
 	// client address is the connection's otherwise.
@@ -65,6 +69,8 @@ type Server struct {
 	*Identity
 	*Teams
 	*SiteAdmin
+	*Campaigns
+	*Agents
 }
 
 type fallback struct{ Unimplemented }
@@ -78,6 +84,8 @@ func NewServer(d Deps, m *Metrics) *Server {
 		Identity:  &Identity{svc: d.Identity},
 		Teams:     &Teams{svc: d.Teams, billing: d.Billing},
 		SiteAdmin: &SiteAdmin{teams: d.Teams, identity: d.Identity, mail: d.Mail},
+		Campaigns: &Campaigns{svc: d.Campaigns},
+		Agents:    &Agents{svc: d.Agents},
 	}
 }
 
@@ -97,7 +105,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
-	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil {
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil {
 		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)

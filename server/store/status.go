@@ -62,3 +62,39 @@ const (
 	// EmailKept: no relay is configured; it stays in the outbox and its link is logged.
 	EmailKept EmailStatus = "kept"
 )
+
+// CampaignStatus is where a campaign stands.
+type CampaignStatus string
+
+const (
+	CampaignActive    CampaignStatus = "active"
+	CampaignPaused    CampaignStatus = "paused"
+	CampaignCompleted CampaignStatus = "completed"
+	CampaignDraft     CampaignStatus = "draft"
+	CampaignError     CampaignStatus = "error"
+)
+
+// Direction is which way a campaign's (and a workflow's) calls go.
+type Direction string
+
+const (
+	Inbound  Direction = "inbound"
+	Outbound Direction = "outbound"
+)
+
+// AgentStatus says whether an agent profile answers for its campaign.
+type AgentStatus string
+
+const (
+	AgentActive   AgentStatus = "active"
+	AgentInactive AgentStatus = "inactive"
+)
+
+// SummaryStatus is where the summary of a teaching audio file stands.
+type SummaryStatus string
+
+const (
+	SummaryInProgress SummaryStatus = "in-progress"
+	SummarySuccess    SummaryStatus = "success"
+	SummaryError      SummaryStatus = "error"
+)

@@ -2,8 +2,11 @@ package apitest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/store"
@@ -52,4 +55,30 @@ func (e *Env) APIKey(t testing.TB, org, role string) string {
 		t.Fatal(err)
 	}
 	return key
+}
+
+// Exec runs a statement on the test database with ? placeholders (for rows no operation makes
+// yet).
+func (e *Env) Exec(t testing.TB, query string, args ...any) {
+	t.Helper()
+	if e.DB.Dialect() == store.Postgres {
+		for i := 1; strings.Contains(query, "?"); i++ {
+			query = strings.Replace(query, "?", fmt.Sprintf("$%d", i), 1)
+		}
+	}
+	if _, err := e.DB.Writer().ExecContext(context.Background(), query, args...); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+}
+
+// PhoneNumber gives a team an active phone number bought through the carrier (straight in the
+// store) and returns its id.
+func (e *Env) PhoneNumber(t testing.TB, org, e164 string) string {
+	t.Helper()
+	id := store.NewID()
+	now := time.Now().UTC()
+	e.Exec(t, `INSERT INTO phone_numbers (id, organization_id, phone_number, status, is_non_telnyx, country_code, number_type,
+		area_code, monthly_price, created_at, updated_at) VALUES (?, ?, ?, 'active', ?, 'US', 'local', ?, 1.5, ?, ?)`,
+		id, org, e164, false, e164[2:5], now, now)
+	return id
 }

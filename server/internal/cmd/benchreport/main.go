@@ -329,7 +329,9 @@ func apiKey(url string) (string, error) {
 		}
 		return json.NewDecoder(res.Body).Decode(out)
 	}
-	var up struct{ Data struct{ Session struct{ AccessToken string } } }
+	var up struct {
+		Data struct{ Session struct{ AccessToken string } }
+	}
 	if err := post("/v1/auth/sign-up", "", map[string]any{"email": "cli@example.com", "password": "correct horse battery"}, &up); err != nil {
 		return "", err
 	}
@@ -346,4 +348,3 @@ func apiKey(url string) (string, error) {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
-

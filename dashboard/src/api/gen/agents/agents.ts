@@ -846,8 +846,9 @@ the existing FAQ is emptied first, so the agent's FAQ becomes exactly `faq` (and
 a question already present gets the new answer, new questions are added, others stay.
 
 Question keys may begin with a bracketed number (`[1] What are your hours?`) that sets
-their display order; the server stores keys as sent. Any member except `readonly` may
-call it. Answers 200 with the whole updated agent profile.
+their display order; the server stores keys as sent. A merge that would leave more than
+200 pairs is refused (422) and changes nothing. Any member except `readonly` may call it.
+Answers 200 with the whole updated agent profile.
 
  * @summary Set an agent's FAQ
  */
@@ -875,7 +876,7 @@ export const updateAgentFaq = async (id: Id,
 
 
 
-export const getUpdateAgentFaqMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
+export const getUpdateAgentFaqMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAgentFaq>>, TError,{id: Id;data: BodyType<UpdateAgentFaqRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateAgentFaq>>, TError,{id: Id;data: BodyType<UpdateAgentFaqRequest>}, TContext> => {
 
@@ -902,12 +903,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateAgentFaqMutationResult = NonNullable<Awaited<ReturnType<typeof updateAgentFaq>>>
     export type UpdateAgentFaqMutationBody = BodyType<UpdateAgentFaqRequest>
-    export type UpdateAgentFaqMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>
+    export type UpdateAgentFaqMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
 
     /**
  * @summary Set an agent's FAQ
  */
-export const useUpdateAgentFaq = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
+export const useUpdateAgentFaq = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAgentFaq>>, TError,{id: Id;data: BodyType<UpdateAgentFaqRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateAgentFaq>>,
