@@ -52,6 +52,11 @@ func main() {
 		fail("list throughput", err)
 	}
 	add(r...)
+	r, err = campaignList(*duration, *clients)
+	if err != nil {
+		fail("campaign list", err)
+	}
+	add(r...)
 	r, err = process(*bin)
 	if err != nil {
 		fail("server process", err)
@@ -131,6 +136,94 @@ func listThroughput(d time.Duration, clients, members int) ([]row, error) {
 		{"same SQL, bare net/http", fmt.Sprintf("%.0f req/s", bareRate), "the list's count and page queries, JSON-encoded"},
 		{"full stack / bare", fmt.Sprintf("%.2f", fullRate/bareRate), "auth, validation, policy, domain and rendering cost"},
 	}, nil
+}
+
+// campaignList reads page 1 of a team's campaigns, filtered by status and name with totals, in a
+// database of 100,000 campaigns of which 10,000 are the team's, through the full stack and as the
+// same SQL on a bare handler.
+func campaignList(d time.Duration, clients int) ([]row, error) {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "betty-bench-campaigns-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	cfg := config.Default()
+	cfg.DataDir, cfg.RateLimit, cfg.BaseURL = dir, 0, "http://bench"
+	a, err := app.New(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, "bench")
+	if err != nil {
+		return nil, err
+	}
+	defer a.Close()
+	full, stop, err := serve(a.Handler())
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	token, org, err := seed(ctx, full, a.DB(), 1)
+	if err != nil {
+		return nil, err
+	}
+	db := a.DB()
+	statuses := []store.CampaignStatus{store.CampaignDraft, store.CampaignPaused, store.CampaignCompleted, store.CampaignActive}
+	words := []string{"Renewals", "Welcome calls", "Survey", "Reminders", "Win-back"}
+	err = db.InTx(ctx, func(ctx context.Context) error {
+		for team := range 10 {
+			owner := org
+			if team > 0 {
+				o := store.Organization{Name: fmt.Sprintf("Other %d", team), OwnerUserID: ownerOf(ctx, db, org), PublicAPIKey: fmt.Sprintf("pk_%d", team)}
+				if err := db.CreateOrganization(ctx, &o, "bench@example.com"); err != nil {
+					return err
+				}
+				owner = o.ID
+			}
+			for i := range 10_000 {
+				c := store.Campaign{OrganizationID: owner, Name: fmt.Sprintf("%s %d", words[i%len(words)], i), Direction: store.Outbound,
+					Status: statuses[i%len(statuses)], Priority: "medium", Purpose: "Other", Settings: "{}"}
+				if err := db.CreateCampaign(ctx, &c); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	query := "organizationId=" + org + "&status=draft&name=renewals&page=1&sizePerPage=5"
+	fullRate, err := hammer(d, clients, full+"/v1/campaigns/list?"+query, token)
+	if err != nil {
+		return nil, err
+	}
+	bare, stopBare, err := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cs, total, err := db.ListCampaigns(r.Context(), r.URL.Query().Get("organizationId"),
+			store.CampaignFilter{Status: store.CampaignStatus(r.URL.Query().Get("status")), Name: r.URL.Query().Get("name")}, 5, 0)
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"status": 200, "data": cs, "meta": map[string]int{"totalSize": total}})
+	}))
+	if err != nil {
+		return nil, err
+	}
+	defer stopBare()
+	bareRate, err := hammer(d, clients, bare+"/?"+query, "")
+	if err != nil {
+		return nil, err
+	}
+	note := fmt.Sprintf("status=draft&name=renewals, page 1 of 5 with totals; 10,000 of 100,000 campaigns; %d clients", clients)
+	return []row{
+		{"campaign list, full stack", fmt.Sprintf("%.0f req/s", fullRate), note},
+		{"same SQL, bare net/http", fmt.Sprintf("%.0f req/s", bareRate), "the list's count and page queries, JSON-encoded"},
+		{"full stack / bare", fmt.Sprintf("%.2f", fullRate/bareRate), "target: at least 0.5"},
+	}, nil
+}
+
+func ownerOf(ctx context.Context, db *store.DB, org string) string {
+	o, _ := db.OrganizationByID(ctx, org)
+	return o.OwnerUserID
 }
 
 func serve(h http.Handler) (string, func(), error) {
