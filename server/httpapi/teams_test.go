@@ -795,6 +795,15 @@ func TestOnboardingAndVerification(t *testing.T) {
 			onboarding.Data.Completed || onboarding.Data.OrganizationID != team.ID {
 			t.Fatalf("onboarding: %+v", onboarding.Data)
 		}
+		// An agent ticks "Create an agent"; pairing a number with it ticks "Pair".
+		ag := createAgent(t, a, ada, team.ID, map[string]any{})
+		num := env.PhoneNumber(t, team.ID, "+14155550123")
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/agent/config/call", map[string]any{"organizationId": team.ID, "phoneNumberId": num, "agentId": ag.ID}, nil)
+		a.want(http.StatusOK, reader.Access, "GET", "/v1/team/onboarding/"+team.ID, nil, &onboarding)
+		items = onboarding.Data.Items
+		if !items[1].Done || items[1].DoneAt == nil || !items[3].Done || items[4].Done || onboarding.Data.Completed {
+			t.Fatalf("onboarding after an agent and a pairing: %+v", items)
+		}
 
 		// Verification: admins ask, site admins hear once, the pending request is answered again.
 		if _, err := env.DB.SetSiteAdmin(ctx, env.SignUp(t, "staff@example.com").Email, true); err != nil {

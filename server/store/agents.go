@@ -260,3 +260,13 @@ func (db *DB) AgentOrganization(ctx context.Context, id string) (string, error) 
 	err := db.get(ctx, db.read(ctx), &org, `SELECT organization_id FROM agent_profiles WHERE id = ?`, id)
 	return org, err
 }
+
+// FirstAgentCreatedAt answers when the team's oldest agent profile was created (nil: none).
+func (db *DB) FirstAgentCreatedAt(ctx context.Context, orgID string) (*time.Time, error) {
+	var at []time.Time
+	if err := db.selectAll(ctx, db.read(ctx), &at, `SELECT created_at FROM agent_profiles WHERE organization_id = ?
+		ORDER BY created_at LIMIT 1`, orgID); err != nil || len(at) == 0 {
+		return nil, err
+	}
+	return &at[0], nil
+}

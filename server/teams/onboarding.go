@@ -2,6 +2,7 @@ package teams
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/bettyhq/betty/server/auth"
@@ -49,9 +50,17 @@ var onboardingSteps = []onboardingStep{
 		t := o.CreatedAt
 		return &t, nil
 	}},
-	{StepAgentCreated, "Create an agent", notYet},
+	{StepAgentCreated, "Create an agent", func(ctx context.Context, db *store.DB, o store.Organization) (*time.Time, error) {
+		return db.FirstAgentCreatedAt(ctx, o.ID)
+	}},
 	{StepPhoneNumberBought, "Buy a phone number", notYet},
-	{StepPhoneNumberPaired, "Pair the phone number with an agent", notYet},
+	{StepPhoneNumberPaired, "Pair the phone number with an agent", func(ctx context.Context, db *store.DB, o store.Organization) (*time.Time, error) {
+		c, err := db.CallConfigOf(ctx, o.ID)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, nil
+		}
+		return &c.CreatedAt, err
+	}},
 	{StepTestCallMade, "Make a test call", notYet},
 }
 
