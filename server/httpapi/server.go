@@ -21,11 +21,13 @@ import (
 	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
+	"github.com/bettyhq/betty/server/uploads"
 	"github.com/bettyhq/betty/server/web"
 )
 
-// UploadChunkLimit bounds one tus PATCH: a 6 MiB chunk (the clients' size) plus headroom.
-const UploadChunkLimit = 8 << 20
+// UploadChunkLimit bounds the body of a request of the Uploads tag: the contract lets one tus
+// PATCH carry 64 MiB (clients send 6 MiB chunks).
+const UploadChunkLimit = 64 << 20
 
 // Deps is what the HTTP layer needs from the application: the domain services its handlers
 // call, and what the middleware needs.
@@ -44,6 +46,7 @@ type Deps struct {
 	Identity  *identity.Service
 	Teams     *teams.Service
 	Billing   *billing.Service
+	Uploads   *uploads.Service
 	RateLimit RateLimit
 	// TrustedProxies are the networks whose X-Forwarded-For / X-Real-IP are believed; the
 	// client address is the connection's otherwise.
@@ -65,6 +68,7 @@ type Server struct {
 	*Identity
 	*Teams
 	*SiteAdmin
+	*Uploads
 }
 
 type fallback struct{ Unimplemented }
@@ -78,6 +82,7 @@ func NewServer(d Deps, m *Metrics) *Server {
 		Identity:  &Identity{svc: d.Identity},
 		Teams:     &Teams{svc: d.Teams, billing: d.Billing},
 		SiteAdmin: &SiteAdmin{teams: d.Teams, identity: d.Identity, mail: d.Mail},
+		Uploads:   &Uploads{svc: d.Uploads},
 	}
 }
 
@@ -97,7 +102,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
-	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil {
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Uploads == nil {
 		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)
@@ -118,6 +123,7 @@ func New(d Deps) (http.Handler, error) {
 		limitBodies(ops, d.MaxBodyBytes, UploadChunkLimit, d.BodyTimeout, d.UploadTimeout),
 		guard.authenticate(),
 		limitRate(d.RateLimit),
+		tusProtocol(ops),
 		validateRequests(ops),
 		guard.authorize(),
 	)
