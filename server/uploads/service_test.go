@@ -38,6 +38,7 @@ type fixture struct {
 	svc   *uploads.Service
 	clock *clock
 	dir   string // the disk storage's folder
+	jobs  *jobs.Queue
 	orgA  auth.Actor
 	orgB  auth.Actor
 }
@@ -51,9 +52,10 @@ func setUp(t *testing.T, db *store.DB) *fixture {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	c := &clock{t: time.Now()}
-	svc := uploads.New(db, jobs.New(db, log, jobs.Config{}), files, log,
+	q := jobs.New(db, log, jobs.Config{PollInterval: 20 * time.Millisecond})
+	svc := uploads.New(db, q, files, log,
 		uploads.Config{BaseURL: "https://betty.example.com", Secret: []byte("secret"), Now: c.now})
-	f := &fixture{t: t, db: db, svc: svc, clock: c, dir: dir}
+	f := &fixture{t: t, db: db, svc: svc, clock: c, dir: dir, jobs: q}
 	f.orgA = auth.Actor{Grant: auth.Grant{OrganizationID: f.team("a@example.com")}}
 	f.orgB = auth.Actor{Grant: auth.Grant{OrganizationID: f.team("b@example.com")}}
 	return f
@@ -325,6 +327,37 @@ func TestCleanup(t *testing.T) {
 		f.clock.add(2 * 24 * time.Hour)
 		if n, _ := f.svc.Cleanup(ctx); n != 1 {
 			t.Fatal("a file released 8 days ago was kept")
+		}
+	})
+}
+
+// The cleanup is a periodic River job: the leader runs it when it starts (and hourly), and it
+// deletes an upload left unfinished for more than 24 hours, bytes included.
+func TestCleanupRunsAsAPeriodicJob(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		f := setUp(t, db)
+		ctx := context.Background()
+		up := f.create(f.orgA, uploads.AgentAudio, "hello.mp3", 20_000)
+		if _, err := f.append(f.orgA, up.ID, 0, uploadstest.MP3(20_000)[:10_000]); err != nil {
+			t.Fatal(err)
+		}
+		f.clock.add(uploads.ExpireAfter + time.Minute)
+		if err := f.jobs.Open(); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.jobs.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		defer f.jobs.Stop(ctx)
+		deadline := time.Now().Add(30 * time.Second)
+		for len(f.stored(up.OrganizationID, up.ID)) > 0 && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if got := f.stored(up.OrganizationID, up.ID); len(got) != 0 {
+			t.Fatalf("the expired upload's bytes are still there: %v", got)
+		}
+		if _, err := db.UploadByID(ctx, up.OrganizationID, up.ID); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("the expired upload's row: %v", err)
 		}
 	})
 }
