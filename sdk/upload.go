@@ -119,7 +119,7 @@ func (c *Client) Upload(ctx context.Context, r io.ReaderAt, size int64, opts Upl
 		}
 		// Wait, ask where the server is, and go on from there.
 		for {
-			if !retryableUpload(err) || failed == len(UploadRetryDelays) {
+			if !UploadResumable(err) || failed == len(UploadRetryDelays) {
 				return client.Upload{}, err
 			}
 			if serr := c.sleep(ctx, UploadRetryDelays[failed]); serr != nil {
@@ -137,10 +137,11 @@ func (c *Client) Upload(ctx context.Context, r io.ReaderAt, size int64, opts Upl
 	})
 }
 
-// retryableUpload says whether a failed chunk is worth another try after asking the offset:
-// no answer or a broken connection, an offset conflict, a timeout or a server error; not a
-// refusal, nor the caller's cancellation.
-func retryableUpload(err error) bool {
+// UploadResumable says whether an upload that failed with err can go on later (Upload tries
+// again after such errors): no answer or a broken connection, an offset conflict, a timeout or
+// a server error — not a refusal (a type or size not accepted, no access), nor the caller's
+// cancellation.
+func UploadResumable(err error) bool {
 	var apiErr *APIError
 	if errors.As(err, &apiErr) {
 		s := apiErr.StatusCode
