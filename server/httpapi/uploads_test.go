@@ -9,11 +9,15 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"github.com/bettyhq/betty/server/config"
 	"github.com/bettyhq/betty/server/internal/apitest"
@@ -461,6 +465,44 @@ func TestUploadResumesAfterARestart(t *testing.T) {
 					t.Fatal("the file differs from the one sent")
 				}
 			})
+		})
+	}
+}
+
+// With storage_url naming an S3 bucket, uploads work the same and their objects live in the
+// bucket under the team's prefix; a deleted upload leaves nothing there.
+func TestUploadsOnS3(t *testing.T) {
+	backend := s3mem.New()
+	if err := backend.CreateBucket("betty-files"); err != nil {
+		t.Fatal(err)
+	}
+	fake := httptest.NewServer(gofakes3.New(backend).Server())
+	t.Cleanup(fake.Close)
+	storageURL := "s3://key:secret@" + strings.TrimPrefix(fake.URL, "http://") + "/betty-files?region=us-east-1&secure=false"
+	for _, d := range testdb.Dialects() {
+		t.Run(string(d), func(t *testing.T) {
+			env := apitest.New(t, d, apitest.WithConfig(func(c *config.Config) { c.StorageURL = storageURL }))
+			owner := env.SignUp(t, "owner@example.com")
+			org := env.Team(t, owner, "Acme")
+			data := uploadstest.PDF(7<<20 + 5)
+			id, link := finishedUpload(t, env, owner.Access, org, "knowledge-file", "manual.pdf", data)
+			if got := download(env, link, http.Header{"Range": {"bytes=7340000-"}}); got.Status != http.StatusPartialContent ||
+				!bytes.Equal(got.Body, data[7340000:]) {
+				t.Fatalf("range from S3: %d, %d bytes", got.Status, len(got.Body))
+			}
+			if got := download(env, link, nil); sha(got.Body) != sha(data) {
+				t.Fatal("the file read from S3 differs from the one sent")
+			}
+			objects, err := backend.ListBucket("betty-files", &gofakes3.Prefix{Prefix: org + "/" + id + "/", HasPrefix: true}, gofakes3.ListBucketPage{})
+			if err != nil || len(objects.Contents) != 1 || !strings.HasPrefix(objects.Contents[0].Key, org+"/"+id+"/file-") {
+				t.Fatalf("objects in the bucket: %+v %v", objects, err)
+			}
+			if res := env.Do(apitest.Request{Method: http.MethodDelete, Path: "/v1/uploads/" + id, Token: owner.Access, Header: tus(nil)}); res.Status != http.StatusNoContent {
+				t.Fatalf("delete: %d", res.Status)
+			}
+			if objects, _ := backend.ListBucket("betty-files", &gofakes3.Prefix{Prefix: org + "/", HasPrefix: true}, gofakes3.ListBucketPage{}); len(objects.Contents) != 0 {
+				t.Fatalf("objects left after delete: %+v", objects.Contents)
+			}
 		})
 	}
 }
