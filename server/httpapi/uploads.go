@@ -89,13 +89,18 @@ func (h *Uploads) CreateUpload(ctx context.Context, req api.CreateUploadRequestO
 // itself is the owner of an organisation id: itself.
 func itself(_ context.Context, orgID string) (string, error) { return orgID, nil }
 
+// upload is an upload the caller may see (the policy's rule of the operation served).
+func (h *Uploads) upload(ctx context.Context, id string) (uploads.File, error) {
+	ctx, a, err := inResource(ctx, "Upload", id, h.svc.Owner)
+	if err != nil {
+		return uploads.File{}, err
+	}
+	return h.svc.Get(ctx, a, id)
+}
+
 // GetUploadOffset answers how many bytes of an upload arrived.
 func (h *Uploads) GetUploadOffset(ctx context.Context, req api.GetUploadOffsetRequestObject) (api.GetUploadOffsetResponseObject, error) {
-	ctx, a, err := inResource(ctx, "Upload", req.UploadId, h.svc.Owner)
-	if err != nil {
-		return nil, err
-	}
-	f, err := h.svc.Get(ctx, a, req.UploadId)
+	f, err := h.upload(ctx, req.UploadId)
 	if err != nil {
 		return nil, err
 	}
@@ -130,11 +135,7 @@ func (h *Uploads) DeleteUpload(ctx context.Context, req api.DeleteUploadRequestO
 
 // GetUpload answers an upload's record, with a fresh fileUrl once it is complete.
 func (h *Uploads) GetUpload(ctx context.Context, req api.GetUploadRequestObject) (api.GetUploadResponseObject, error) {
-	ctx, a, err := inResource(ctx, "Upload", req.UploadId, h.svc.Owner)
-	if err != nil {
-		return nil, err
-	}
-	f, err := h.svc.Get(ctx, a, req.UploadId)
+	f, err := h.upload(ctx, req.UploadId)
 	if err != nil {
 		return nil, err
 	}
