@@ -141,7 +141,10 @@ func (h *Uploads) GetUpload(ctx context.Context, req api.GetUploadRequestObject)
 	}
 	var link *string
 	if f.Complete() {
-		u := h.svc.URL(f)
+		u, err := h.svc.URL(ctx, f.OrganizationID, f.ID)
+		if err != nil {
+			return nil, err
+		}
 		link = &u
 	}
 	return api.GetUpload200JSONResponse{Status: http.StatusOK, Data: renderUpload(f, link)}, nil

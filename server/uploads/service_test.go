@@ -127,6 +127,15 @@ func (f *fixture) stored(orgID, id string) []string {
 	return names
 }
 
+func (f *fixture) link(up uploads.File) string {
+	f.t.Helper()
+	link, err := f.svc.URL(context.Background(), up.OrganizationID, up.ID)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return link
+}
+
 func wantKind(t *testing.T, err error, k errs.Kind) {
 	t.Helper()
 	if !errs.Is(err, k) {
@@ -169,7 +178,7 @@ func TestUploadInChunks(t *testing.T) {
 		wantKind(t, err, errs.Conflict)
 
 		// Its signed URL downloads it and names it to other features.
-		link := f.svc.URL(up)
+		link := f.link(up)
 		if !strings.HasPrefix(link, "https://betty.example.com/v1/files/"+up.ID+"?token=") {
 			t.Fatalf("url %s", link)
 		}
@@ -368,12 +377,12 @@ func TestTheAPIForOtherFeatures(t *testing.T) {
 		ctx := context.Background()
 		a := f.orgA.OrganizationID
 		done := f.upload(f.orgA, uploads.AgentAudio, "hello.mp3", uploadstest.MP3(20_000), 20_000)
-		link := f.svc.URL(done)
+		link := f.link(done)
 		unfinished := f.create(f.orgA, uploads.AgentAudio, "later.mp3", 20_000)
 
 		for name, url := range map[string]string{
 			"another team's":      link, // asked for by team B below
-			"unfinished":          f.svc.URL(unfinished),
+			"unfinished":          f.link(unfinished),
 			"tampered":            link[:len(link)-2] + "xx",
 			"not a file URL":      "https://betty.example.com/v1/uploads/" + done.ID,
 			"an arbitrary URL":    "https://evil.example.com/a.mp3",
@@ -428,7 +437,7 @@ func TestTheAPIForOtherFeatures(t *testing.T) {
 
 		// File URLs expire after 24 hours.
 		other := f.upload(f.orgA, uploads.AgentAudio, "again.mp3", uploadstest.MP3(1000), 1000)
-		link = f.svc.URL(other)
+		link = f.link(other)
 		f.clock.add(uploads.LinkTTL + time.Second)
 		_, err = f.svc.FileByURL(ctx, a, link)
 		wantKind(t, err, errs.NotFound)

@@ -24,8 +24,8 @@
 //	// also an io.ReaderAt, with its Size.
 //	obj, f, err := files.Open(ctx, orgID, f.ID)
 //
-//	// Hand a fresh signed URL to a client or a provider (valid 24 hours).
-//	link := files.URL(f)
+//	// Hand a fresh signed URL to a client or a provider (valid 24 hours; no query).
+//	link, err := files.URL(ctx, orgID, f.ID)
 //
 //	// When the entity is deleted or stops using the file: the file is deleted 7 days after
 //	// nothing uses it any more. Idempotent.
@@ -407,10 +407,12 @@ func (s *Service) Location(f File) string {
 	return s.baseURL + "/v1/uploads/" + url.PathEscape(f.ID)
 }
 
-// URL is a fresh signed URL of a finished file, valid LinkTTL: the fileUrl clients pass to
-// other operations and download from.
-func (s *Service) URL(f File) string {
-	return s.baseURL + "/v1/files/" + url.PathEscape(f.ID) + "?token=" + url.QueryEscape(s.sign.token(f.ID, s.now().Add(LinkTTL)))
+// URL is a fresh signed URL of a team's upload, valid LinkTTL: the fileUrl clients pass to
+// other operations and download from. It is signed without a lookup, so listing many files
+// costs no query; the URL of an upload that is not finished, or gone, answers 404. (The error
+// is for callers' interfaces, such as agents.Files; signing does not fail.)
+func (s *Service) URL(_ context.Context, _ string, id string) (string, error) {
+	return s.baseURL + "/v1/files/" + url.PathEscape(id) + "?token=" + url.QueryEscape(s.sign.token(id, s.now().Add(LinkTTL))), nil
 }
 
 // Download opens the finished file a signed URL names. A wrong or expired token, or a file
