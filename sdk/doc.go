@@ -46,6 +46,19 @@
 // returned with APIError.RetryAfter set. Waiting stops as soon as the context is done. POST
 // and PATCH are never retried, nor are 500 and 501, which would fail again the same way.
 //
+// # Uploads
+//
+// UploadFile (and Upload, for any io.ReaderAt) sends a file with tus, the resumable upload
+// protocol of /v1/uploads: it creates the upload, sends 6 MiB chunks, and when a chunk fails
+// (a broken connection, a 5xx, an offset conflict) waits 0, 3, 5, 10 then 20 seconds, asks the
+// server how much it has and goes on from there. UploadOptions.OnCreate hands out the
+// upload's URL and UploadOptions.Resume takes it back, so a process that stopped half-way
+// sends only the rest; Progress reports the bytes the server has. The answer's FileUrl is
+// what other operations take:
+//
+//	up, err := bc.UploadFile(ctx, "price-list.pdf", betty.UploadOptions{OrganizationID: team,
+//		Purpose: client.UploadPurposeKnowledgeFile})
+//
 // # Pagination
 //
 // Lists answer a page at a time with a `meta` window. DoPage returns one Page; All walks every

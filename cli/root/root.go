@@ -13,6 +13,7 @@ import (
 	"github.com/bettyhq/betty/cli/apikeys"
 	"github.com/bettyhq/betty/cli/auth"
 	"github.com/bettyhq/betty/cli/cmdutil"
+	"github.com/bettyhq/betty/cli/files"
 	"github.com/bettyhq/betty/cli/invitations"
 	"github.com/bettyhq/betty/cli/members"
 	"github.com/bettyhq/betty/cli/migrate"
@@ -63,6 +64,7 @@ Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refu
 		members.NewCmdMembers(f),
 		invitations.NewCmdInvitations(f),
 		apikeys.NewCmdAPIKeys(f),
+		files.NewCmdFiles(f),
 		admin.NewCmdAdmin(f),
 	)
 	// Added now rather than at execution so help, the golden tests and completion see them.

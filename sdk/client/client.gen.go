@@ -5601,7 +5601,11 @@ type Upload struct {
 	// Example: price-list.pdf
 	FileName string `json:"fileName"`
 
-	// FileType The MIME type, from the `filetype` metadata or guessed from the name.
+	// FileType The MIME type. Once the first 8 KiB (or the whole file, when smaller) have arrived it
+	// is the type read from the bytes (for text, the name's extension tells txt, md, csv
+	// and html apart); before that, the type the name or `filetype` declares, or
+	// `application/octet-stream` when neither names a known type.
+	//
 	//
 	// Example: application/pdf
 	FileType string `json:"fileType"`
@@ -5626,10 +5630,12 @@ type Upload struct {
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
 
-	// Purpose What an upload is for; it decides the file types accepted. `knowledge-file`: a
-	// knowledge base file; `agent-file`: an agent's knowledge file; `agent-audio`: an agent's
-	// teaching audio; `voice-sample`: a sample of a custom voice; `contacts-csv`: a contacts
-	// list for a workflow's Contacts node.
+	// Purpose What an upload is for; it decides the file types accepted (read from the bytes) and
+	// the largest size. `knowledge-file`: a knowledge base file and `agent-file`: an agent's
+	// knowledge file — documents: pdf, docx, txt, md, csv or html, at most 50 MiB;
+	// `agent-audio`: an agent's teaching audio and `voice-sample`: a sample of a custom voice
+	// — audio: mp3, wav, m4a or ogg, at most 50 MiB; `contacts-csv`: a contacts list for a
+	// workflow's Contacts node — csv, at most 50 MiB.
 	Purpose UploadPurpose `json:"purpose"`
 
 	// Size The size of the whole file in bytes (`Upload-Length`).
@@ -5641,10 +5647,12 @@ type Upload struct {
 	UpdatedAt Timestamp `json:"updatedAt"`
 }
 
-// UploadPurpose What an upload is for; it decides the file types accepted. `knowledge-file`: a
-// knowledge base file; `agent-file`: an agent's knowledge file; `agent-audio`: an agent's
-// teaching audio; `voice-sample`: a sample of a custom voice; `contacts-csv`: a contacts
-// list for a workflow's Contacts node.
+// UploadPurpose What an upload is for; it decides the file types accepted (read from the bytes) and
+// the largest size. `knowledge-file`: a knowledge base file and `agent-file`: an agent's
+// knowledge file — documents: pdf, docx, txt, md, csv or html, at most 50 MiB;
+// `agent-audio`: an agent's teaching audio and `voice-sample`: a sample of a custom voice
+// — audio: mp3, wav, m4a or ogg, at most 50 MiB; `contacts-csv`: a contacts list for a
+// workflow's Contacts node — csv, at most 50 MiB.
 type UploadPurpose string
 
 // UploadResponse defines model for UploadResponse.
@@ -6627,6 +6635,9 @@ type PayloadTooLarge = Problem
 
 // TooManyRequests An RFC 9457 problem document.
 type TooManyRequests = Problem
+
+// TusVersionUnsupported An RFC 9457 problem document.
+type TusVersionUnsupported = Problem
 
 // Unauthorized An RFC 9457 problem document.
 type Unauthorized = Problem
@@ -9834,12 +9845,17 @@ type ClientInterface interface {
 	// The signed, time-limited download URL of a finished upload (its `fileUrl`). Public:
 	// the `token` is the credential, so the URL works in `<audio>`, `<img>` and links and can
 	// be handed to the server's own consumers. The answer is the file's bytes with the
-	// file's own content type (declared here as `application/octet-stream`) and
-	// `Content-Disposition: inline; filename="<name>"`.
+	// file's own content type (`Upload.fileType`, e.g. `audio/mpeg`; declared here as any
+	// type) and `Content-Disposition: inline; filename="<name>"`. It also carries
+	// `Content-Security-Policy: sandbox; default-src 'none'`, so an uploaded HTML file can
+	// never run in the server's origin.
 	//
-	// Decisions: tokens are valid 24 hours after issue; an unknown file and a wrong or expired
-	// token are both 404 (nothing tells them apart). A `Range` header (single range of
-	// bytes) is answered 206 with that part, so browsers can seek in audio.
+	// Decisions: tokens are valid 24 hours after issue; an unknown or unfinished file and a
+	// wrong or expired token are all 404 (nothing tells them apart). A `Range` header with a
+	// single range of bytes (`bytes=0-99`, `bytes=100-`, `bytes=-100`) is answered 206 with
+	// that part, so browsers can seek in audio; a range that starts past the end is 416 with
+	// `Content-Range: bytes */<size>`. A malformed `Range`, or one with several ranges, is
+	// ignored: the whole file is answered.
 	//
 	// Corresponds with GET /v1/files/{fileId} (the `DownloadFile` operationId).
 	DownloadFile(ctx context.Context, fileId Id, params *DownloadFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10672,9 +10688,9 @@ type ClientInterface interface {
 	//
 	// The tus 1.0.0 discovery request. Answers 204 with the protocol versions (`Tus-Version`:
 	// `1.0.0`), the extensions (`Tus-Extension`: `creation,termination`) and the largest
-	// upload accepted (`Tus-Max-Size`, in bytes; 104857600 = 100 MiB by default, set by the
-	// server's configuration). Public (it reveals nothing about any organisation); it does
-	// not need `Tus-Resumable`.
+	// upload accepted (`Tus-Max-Size`, in bytes: 52428800 = 50 MiB, the limit of every
+	// purpose, audio and documents alike; see `createUpload`). Public (it reveals nothing
+	// about any organisation); it does not need `Tus-Resumable`.
 	//
 	// Note for server authors: a CORS middleware that answers every `OPTIONS` request as a
 	// preflight must let this route through (or add these headers itself).
@@ -10692,21 +10708,32 @@ type ClientInterface interface {
 	// and 20 seconds.
 	//
 	// `Upload-Metadata` carries comma-separated `key base64(value)` pairs:
-	// - `filename` (required): the original file name, e.g. `price-list.pdf`;
+	// - `filename` (required): the original file name, e.g. `price-list.pdf` (at most 255
+	//   bytes; a directory part is dropped);
 	// - `organizationId` (required): the organisation that owns the upload; the caller must be
 	//   a member (404 otherwise);
 	// - `purpose` (required): what the file is for, one of `UploadPurpose` — it decides the
-	//   file types accepted: `knowledge-file` and `agent-file` take pdf, docx, txt and csv;
-	//   `agent-audio` and `voice-sample` take mp3, wav and m4a; `contacts-csv` takes csv.
-	//   Another type is 422;
-	// - `filetype` (optional): the MIME type; without it the type is guessed from `filename`.
+	//   file types accepted: `knowledge-file` and `agent-file` take documents (pdf, docx, txt,
+	//   md, csv, html); `agent-audio` and `voice-sample` take audio (mp3, wav, m4a, ogg);
+	//   `contacts-csv` takes csv;
+	// - `filetype` (optional): the MIME type the client believes the file has.
 	//
-	// An `Upload-Length` above `Tus-Max-Size` is 413; a missing or malformed
-	// `Upload-Metadata` is 400; a `Tus-Resumable` other than `1.0.0` is 412 with the
-	// supported versions in `Tus-Version`. Decisions (the spec leaves storage out): uploads
-	// not finished within 24 hours are deleted (then `HEAD` answers 404), and finished uploads
-	// that nothing references after 7 days are deleted too. Any member except `readonly` may
-	// upload.
+	// Decisions on types and sizes: the type is read from the file's bytes (their magic
+	// numbers, or text without NUL bytes for txt, md, csv and html), not from its name: as soon
+	// as the first 8 KiB have arrived (at the latest when the upload completes), a file whose
+	// bytes are not a type its purpose accepts, or not the type its name or `filetype` says
+	// (a `.pdf` that is really an MP3), is refused with 422 and deleted. At creation, a name
+	// whose extension is a known type the purpose does not accept (`.exe`, or `.pdf` for
+	// `agent-audio`) and an empty file (`Upload-Length: 0`) are 422. Audio and documents may
+	// each be at most 50 MiB (52428800 bytes, `Tus-Max-Size`): a larger `Upload-Length` is
+	// 413.
+	//
+	// A missing or malformed `Upload-Metadata` is 400; a missing `Tus-Resumable` or one other
+	// than `1.0.0` is 412 with the supported versions in `Tus-Version`. Decisions (the spec
+	// leaves storage out): uploads not finished within 24 hours are deleted with their bytes
+	// (then `HEAD` answers 404), and finished uploads that nothing references (no knowledge
+	// file, agent or voice profile uses them) for 7 days are deleted too. Any member except
+	// `readonly` may upload.
 	//
 	// Corresponds with POST /v1/uploads (the `CreateUpload` operationId).
 	CreateUpload(ctx context.Context, params *CreateUploadParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10742,10 +10769,15 @@ type ClientInterface interface {
 	//
 	// Clients send chunks of 6291456 bytes (6 MiB), the last one shorter. Decision: a single
 	// request may carry at most 67108864 bytes (64 MiB); more, or bytes past `Upload-Length`,
-	// is 413. A chunk cut off by a broken connection keeps the bytes that arrived. When the
-	// offset reaches `Upload-Length` the upload is complete: `GET /v1/uploads/{uploadId}/info`
-	// then answers its `fileUrl`. Any member except `readonly` of the upload's organisation
-	// may call it.
+	// is 413 and nothing of that request is kept. A chunk cut off by a broken connection (or
+	// by the server's upload timeout) keeps the bytes that arrived: ask `HEAD` and resume.
+	// The body is streamed, never validated as a whole. As soon as the first 8 KiB have
+	// arrived (at the latest with the last byte) the file's type is checked from its bytes:
+	// a type its purpose does not accept, or not the one its name says, is 422 and the
+	// upload is deleted (see `createUpload`). When the offset reaches `Upload-Length` the
+	// upload is complete: `GET /v1/uploads/{uploadId}/info` then answers its `fileUrl`. A
+	// missing or unsupported `Tus-Resumable` is 412. Any member except `readonly` of the
+	// upload's organisation may call it.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -14364,12 +14396,17 @@ func (c *Client) StreamEvents(ctx context.Context, params *StreamEventsParams, r
 // The signed, time-limited download URL of a finished upload (its `fileUrl`). Public:
 // the `token` is the credential, so the URL works in `<audio>`, `<img>` and links and can
 // be handed to the server's own consumers. The answer is the file's bytes with the
-// file's own content type (declared here as `application/octet-stream`) and
-// `Content-Disposition: inline; filename="<name>"`.
+// file's own content type (`Upload.fileType`, e.g. `audio/mpeg`; declared here as any
+// type) and `Content-Disposition: inline; filename="<name>"`. It also carries
+// `Content-Security-Policy: sandbox; default-src 'none'`, so an uploaded HTML file can
+// never run in the server's origin.
 //
-// Decisions: tokens are valid 24 hours after issue; an unknown file and a wrong or expired
-// token are both 404 (nothing tells them apart). A `Range` header (single range of
-// bytes) is answered 206 with that part, so browsers can seek in audio.
+// Decisions: tokens are valid 24 hours after issue; an unknown or unfinished file and a
+// wrong or expired token are all 404 (nothing tells them apart). A `Range` header with a
+// single range of bytes (`bytes=0-99`, `bytes=100-`, `bytes=-100`) is answered 206 with
+// that part, so browsers can seek in audio; a range that starts past the end is 416 with
+// `Content-Range: bytes */<size>`. A malformed `Range`, or one with several ranges, is
+// ignored: the whole file is answered.
 //
 // Corresponds with GET /v1/files/{fileId} (the `DownloadFile` operationId).
 func (c *Client) DownloadFile(ctx context.Context, fileId Id, params *DownloadFileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15802,9 +15839,9 @@ func (c *Client) TransferTeamOwnership(ctx context.Context, body TransferTeamOwn
 //
 // The tus 1.0.0 discovery request. Answers 204 with the protocol versions (`Tus-Version`:
 // `1.0.0`), the extensions (`Tus-Extension`: `creation,termination`) and the largest
-// upload accepted (`Tus-Max-Size`, in bytes; 104857600 = 100 MiB by default, set by the
-// server's configuration). Public (it reveals nothing about any organisation); it does
-// not need `Tus-Resumable`.
+// upload accepted (`Tus-Max-Size`, in bytes: 52428800 = 50 MiB, the limit of every
+// purpose, audio and documents alike; see `createUpload`). Public (it reveals nothing
+// about any organisation); it does not need `Tus-Resumable`.
 //
 // Note for server authors: a CORS middleware that answers every `OPTIONS` request as a
 // preflight must let this route through (or add these headers itself).
@@ -15832,21 +15869,32 @@ func (c *Client) GetUploadCapabilities(ctx context.Context, reqEditors ...Reques
 // and 20 seconds.
 //
 // `Upload-Metadata` carries comma-separated `key base64(value)` pairs:
-//   - `filename` (required): the original file name, e.g. `price-list.pdf`;
+//   - `filename` (required): the original file name, e.g. `price-list.pdf` (at most 255
+//     bytes; a directory part is dropped);
 //   - `organizationId` (required): the organisation that owns the upload; the caller must be
 //     a member (404 otherwise);
 //   - `purpose` (required): what the file is for, one of `UploadPurpose` — it decides the
-//     file types accepted: `knowledge-file` and `agent-file` take pdf, docx, txt and csv;
-//     `agent-audio` and `voice-sample` take mp3, wav and m4a; `contacts-csv` takes csv.
-//     Another type is 422;
-//   - `filetype` (optional): the MIME type; without it the type is guessed from `filename`.
+//     file types accepted: `knowledge-file` and `agent-file` take documents (pdf, docx, txt,
+//     md, csv, html); `agent-audio` and `voice-sample` take audio (mp3, wav, m4a, ogg);
+//     `contacts-csv` takes csv;
+//   - `filetype` (optional): the MIME type the client believes the file has.
 //
-// An `Upload-Length` above `Tus-Max-Size` is 413; a missing or malformed
-// `Upload-Metadata` is 400; a `Tus-Resumable` other than `1.0.0` is 412 with the
-// supported versions in `Tus-Version`. Decisions (the spec leaves storage out): uploads
-// not finished within 24 hours are deleted (then `HEAD` answers 404), and finished uploads
-// that nothing references after 7 days are deleted too. Any member except `readonly` may
-// upload.
+// Decisions on types and sizes: the type is read from the file's bytes (their magic
+// numbers, or text without NUL bytes for txt, md, csv and html), not from its name: as soon
+// as the first 8 KiB have arrived (at the latest when the upload completes), a file whose
+// bytes are not a type its purpose accepts, or not the type its name or `filetype` says
+// (a `.pdf` that is really an MP3), is refused with 422 and deleted. At creation, a name
+// whose extension is a known type the purpose does not accept (`.exe`, or `.pdf` for
+// `agent-audio`) and an empty file (`Upload-Length: 0`) are 422. Audio and documents may
+// each be at most 50 MiB (52428800 bytes, `Tus-Max-Size`): a larger `Upload-Length` is
+// 413.
+//
+// A missing or malformed `Upload-Metadata` is 400; a missing `Tus-Resumable` or one other
+// than `1.0.0` is 412 with the supported versions in `Tus-Version`. Decisions (the spec
+// leaves storage out): uploads not finished within 24 hours are deleted with their bytes
+// (then `HEAD` answers 404), and finished uploads that nothing references (no knowledge
+// file, agent or voice profile uses them) for 7 days are deleted too. Any member except
+// `readonly` may upload.
 //
 // Corresponds with POST /v1/uploads (the `CreateUpload` operationId).
 func (c *Client) CreateUpload(ctx context.Context, params *CreateUploadParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15912,10 +15960,15 @@ func (c *Client) GetUploadOffset(ctx context.Context, uploadId UploadId, params 
 //
 // Clients send chunks of 6291456 bytes (6 MiB), the last one shorter. Decision: a single
 // request may carry at most 67108864 bytes (64 MiB); more, or bytes past `Upload-Length`,
-// is 413. A chunk cut off by a broken connection keeps the bytes that arrived. When the
-// offset reaches `Upload-Length` the upload is complete: `GET /v1/uploads/{uploadId}/info`
-// then answers its `fileUrl`. Any member except `readonly` of the upload's organisation
-// may call it.
+// is 413 and nothing of that request is kept. A chunk cut off by a broken connection (or
+// by the server's upload timeout) keeps the bytes that arrived: ask `HEAD` and resume.
+// The body is streamed, never validated as a whole. As soon as the first 8 KiB have
+// arrived (at the latest with the last byte) the file's type is checked from its bytes:
+// a type its purpose does not accept, or not the one its name says, is 422 and the
+// upload is deleted (see `createUpload`). When the offset reaches `Upload-Length` the
+// upload is complete: `GET /v1/uploads/{uploadId}/info` then answers its `fileUrl`. A
+// missing or unsupported `Tus-Resumable` is 412. Any member except `readonly` of the
+// upload's organisation may call it.
 //
 // Takes any type of body and a specified content type.
 //
@@ -27856,12 +27909,17 @@ type ClientWithResponsesInterface interface {
 	// The signed, time-limited download URL of a finished upload (its `fileUrl`). Public:
 	// the `token` is the credential, so the URL works in `<audio>`, `<img>` and links and can
 	// be handed to the server's own consumers. The answer is the file's bytes with the
-	// file's own content type (declared here as `application/octet-stream`) and
-	// `Content-Disposition: inline; filename="<name>"`.
+	// file's own content type (`Upload.fileType`, e.g. `audio/mpeg`; declared here as any
+	// type) and `Content-Disposition: inline; filename="<name>"`. It also carries
+	// `Content-Security-Policy: sandbox; default-src 'none'`, so an uploaded HTML file can
+	// never run in the server's origin.
 	//
-	// Decisions: tokens are valid 24 hours after issue; an unknown file and a wrong or expired
-	// token are both 404 (nothing tells them apart). A `Range` header (single range of
-	// bytes) is answered 206 with that part, so browsers can seek in audio.
+	// Decisions: tokens are valid 24 hours after issue; an unknown or unfinished file and a
+	// wrong or expired token are all 404 (nothing tells them apart). A `Range` header with a
+	// single range of bytes (`bytes=0-99`, `bytes=100-`, `bytes=-100`) is answered 206 with
+	// that part, so browsers can seek in audio; a range that starts past the end is 416 with
+	// `Content-Range: bytes */<size>`. A malformed `Range`, or one with several ranges, is
+	// ignored: the whole file is answered.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -28750,9 +28808,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// The tus 1.0.0 discovery request. Answers 204 with the protocol versions (`Tus-Version`:
 	// `1.0.0`), the extensions (`Tus-Extension`: `creation,termination`) and the largest
-	// upload accepted (`Tus-Max-Size`, in bytes; 104857600 = 100 MiB by default, set by the
-	// server's configuration). Public (it reveals nothing about any organisation); it does
-	// not need `Tus-Resumable`.
+	// upload accepted (`Tus-Max-Size`, in bytes: 52428800 = 50 MiB, the limit of every
+	// purpose, audio and documents alike; see `createUpload`). Public (it reveals nothing
+	// about any organisation); it does not need `Tus-Resumable`.
 	//
 	// Note for server authors: a CORS middleware that answers every `OPTIONS` request as a
 	// preflight must let this route through (or add these headers itself).
@@ -28772,21 +28830,32 @@ type ClientWithResponsesInterface interface {
 	// and 20 seconds.
 	//
 	// `Upload-Metadata` carries comma-separated `key base64(value)` pairs:
-	// - `filename` (required): the original file name, e.g. `price-list.pdf`;
+	// - `filename` (required): the original file name, e.g. `price-list.pdf` (at most 255
+	//   bytes; a directory part is dropped);
 	// - `organizationId` (required): the organisation that owns the upload; the caller must be
 	//   a member (404 otherwise);
 	// - `purpose` (required): what the file is for, one of `UploadPurpose` — it decides the
-	//   file types accepted: `knowledge-file` and `agent-file` take pdf, docx, txt and csv;
-	//   `agent-audio` and `voice-sample` take mp3, wav and m4a; `contacts-csv` takes csv.
-	//   Another type is 422;
-	// - `filetype` (optional): the MIME type; without it the type is guessed from `filename`.
+	//   file types accepted: `knowledge-file` and `agent-file` take documents (pdf, docx, txt,
+	//   md, csv, html); `agent-audio` and `voice-sample` take audio (mp3, wav, m4a, ogg);
+	//   `contacts-csv` takes csv;
+	// - `filetype` (optional): the MIME type the client believes the file has.
 	//
-	// An `Upload-Length` above `Tus-Max-Size` is 413; a missing or malformed
-	// `Upload-Metadata` is 400; a `Tus-Resumable` other than `1.0.0` is 412 with the
-	// supported versions in `Tus-Version`. Decisions (the spec leaves storage out): uploads
-	// not finished within 24 hours are deleted (then `HEAD` answers 404), and finished uploads
-	// that nothing references after 7 days are deleted too. Any member except `readonly` may
-	// upload.
+	// Decisions on types and sizes: the type is read from the file's bytes (their magic
+	// numbers, or text without NUL bytes for txt, md, csv and html), not from its name: as soon
+	// as the first 8 KiB have arrived (at the latest when the upload completes), a file whose
+	// bytes are not a type its purpose accepts, or not the type its name or `filetype` says
+	// (a `.pdf` that is really an MP3), is refused with 422 and deleted. At creation, a name
+	// whose extension is a known type the purpose does not accept (`.exe`, or `.pdf` for
+	// `agent-audio`) and an empty file (`Upload-Length: 0`) are 422. Audio and documents may
+	// each be at most 50 MiB (52428800 bytes, `Tus-Max-Size`): a larger `Upload-Length` is
+	// 413.
+	//
+	// A missing or malformed `Upload-Metadata` is 400; a missing `Tus-Resumable` or one other
+	// than `1.0.0` is 412 with the supported versions in `Tus-Version`. Decisions (the spec
+	// leaves storage out): uploads not finished within 24 hours are deleted with their bytes
+	// (then `HEAD` answers 404), and finished uploads that nothing references (no knowledge
+	// file, agent or voice profile uses them) for 7 days are deleted too. Any member except
+	// `readonly` may upload.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -28828,10 +28897,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Clients send chunks of 6291456 bytes (6 MiB), the last one shorter. Decision: a single
 	// request may carry at most 67108864 bytes (64 MiB); more, or bytes past `Upload-Length`,
-	// is 413. A chunk cut off by a broken connection keeps the bytes that arrived. When the
-	// offset reaches `Upload-Length` the upload is complete: `GET /v1/uploads/{uploadId}/info`
-	// then answers its `fileUrl`. Any member except `readonly` of the upload's organisation
-	// may call it.
+	// is 413 and nothing of that request is kept. A chunk cut off by a broken connection (or
+	// by the server's upload timeout) keeps the bytes that arrived: ask `HEAD` and resume.
+	// The body is streamed, never validated as a whole. As soon as the first 8 KiB have
+	// arrived (at the latest with the last byte) the file's type is checked from its bytes:
+	// a type its purpose does not accept, or not the one its name says, is 422 and the
+	// upload is deleted (see `createUpload`). When the offset reaches `Upload-Length` the
+	// upload is complete: `GET /v1/uploads/{uploadId}/info` then answers its `fileUrl`. A
+	// missing or unsupported `Tus-Resumable` is 412. Any member except `readonly` of the
+	// upload's organisation may call it.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -37387,6 +37461,11 @@ type DownloadFileResponse206Headers struct {
 	ContentRange       string
 }
 
+// DownloadFileResponse416Headers the declared response headers of an HTTP 416 response for DownloadFile
+type DownloadFileResponse416Headers struct {
+	ContentRange string
+}
+
 // DownloadFileResponse429Headers the declared response headers of an HTTP 429 response for DownloadFile
 type DownloadFileResponse429Headers struct {
 	RetryAfter *int
@@ -37409,6 +37488,8 @@ type DownloadFileResponse struct {
 	Headers200 *DownloadFileResponse200Headers
 	// Headers206 the parsed response headers for an HTTP 206 response
 	Headers206 *DownloadFileResponse206Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *DownloadFileResponse416Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DownloadFileResponse429Headers
 }
@@ -41682,7 +41763,7 @@ type CreateUploadResponse struct {
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
-	ApplicationproblemJSON412 *Problem
+	ApplicationproblemJSON412 *TusVersionUnsupported
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -41720,7 +41801,7 @@ func (r CreateUploadResponse) GetApplicationproblemJSON404() *NotFound {
 }
 
 // GetApplicationproblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
-func (r CreateUploadResponse) GetApplicationproblemJSON412() *Problem {
+func (r CreateUploadResponse) GetApplicationproblemJSON412() *TusVersionUnsupported {
 	return r.ApplicationproblemJSON412
 }
 
@@ -41778,6 +41859,11 @@ type DeleteUploadResponse204Headers struct {
 	TusResumable string
 }
 
+// DeleteUploadResponse412Headers the declared response headers of an HTTP 412 response for DeleteUpload
+type DeleteUploadResponse412Headers struct {
+	TusVersion string
+}
+
 // DeleteUploadResponse429Headers the declared response headers of an HTTP 429 response for DeleteUpload
 type DeleteUploadResponse429Headers struct {
 	RetryAfter *int
@@ -41796,12 +41882,16 @@ type DeleteUploadResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationproblemJSON412 *TusVersionUnsupported
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
 	ApplicationproblemJSONDefault *Error
 	// Headers204 the parsed response headers for an HTTP 204 response
 	Headers204 *DeleteUploadResponse204Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteUploadResponse412Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteUploadResponse429Headers
 }
@@ -41829,6 +41919,11 @@ func (r DeleteUploadResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r DeleteUploadResponse) GetApplicationproblemJSON409() *Conflict {
 	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteUploadResponse) GetApplicationproblemJSON412() *TusVersionUnsupported {
+	return r.ApplicationproblemJSON412
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -41879,6 +41974,11 @@ type GetUploadOffsetResponse200Headers struct {
 	UploadOffset   int64
 }
 
+// GetUploadOffsetResponse412Headers the declared response headers of an HTTP 412 response for GetUploadOffset
+type GetUploadOffsetResponse412Headers struct {
+	TusVersion string
+}
+
 // GetUploadOffsetResponse429Headers the declared response headers of an HTTP 429 response for GetUploadOffset
 type GetUploadOffsetResponse429Headers struct {
 	RetryAfter *int
@@ -41895,12 +41995,16 @@ type GetUploadOffsetResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationproblemJSON412 *TusVersionUnsupported
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
 	ApplicationproblemJSONDefault *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetUploadOffsetResponse200Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *GetUploadOffsetResponse412Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetUploadOffsetResponse429Headers
 }
@@ -41923,6 +42027,11 @@ func (r GetUploadOffsetResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r GetUploadOffsetResponse) GetApplicationproblemJSON404() *NotFound {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r GetUploadOffsetResponse) GetApplicationproblemJSON412() *TusVersionUnsupported {
+	return r.ApplicationproblemJSON412
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -41970,6 +42079,11 @@ type AppendUploadChunkResponse204Headers struct {
 	UploadOffset int64
 }
 
+// AppendUploadChunkResponse412Headers the declared response headers of an HTTP 412 response for AppendUploadChunk
+type AppendUploadChunkResponse412Headers struct {
+	TusVersion string
+}
+
 // AppendUploadChunkResponse429Headers the declared response headers of an HTTP 429 response for AppendUploadChunk
 type AppendUploadChunkResponse429Headers struct {
 	RetryAfter *int
@@ -41988,16 +42102,22 @@ type AppendUploadChunkResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationproblemJSON412 *TusVersionUnsupported
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
 	ApplicationproblemJSONDefault *Error
 	// Headers204 the parsed response headers for an HTTP 204 response
 	Headers204 *AppendUploadChunkResponse204Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *AppendUploadChunkResponse412Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *AppendUploadChunkResponse429Headers
 }
@@ -42027,6 +42147,11 @@ func (r AppendUploadChunkResponse) GetApplicationproblemJSON409() *Conflict {
 	return r.ApplicationproblemJSON409
 }
 
+// GetApplicationproblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r AppendUploadChunkResponse) GetApplicationproblemJSON412() *TusVersionUnsupported {
+	return r.ApplicationproblemJSON412
+}
+
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r AppendUploadChunkResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
 	return r.ApplicationproblemJSON413
@@ -42035,6 +42160,11 @@ func (r AppendUploadChunkResponse) GetApplicationproblemJSON413() *PayloadTooLar
 // GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r AppendUploadChunkResponse) GetApplicationproblemJSON415() *Problem {
 	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r AppendUploadChunkResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -48054,12 +48184,17 @@ func (c *ClientWithResponses) StreamEventsWithResponse(ctx context.Context, para
 // The signed, time-limited download URL of a finished upload (its `fileUrl`). Public:
 // the `token` is the credential, so the URL works in `<audio>`, `<img>` and links and can
 // be handed to the server's own consumers. The answer is the file's bytes with the
-// file's own content type (declared here as `application/octet-stream`) and
-// `Content-Disposition: inline; filename="<name>"`.
+// file's own content type (`Upload.fileType`, e.g. `audio/mpeg`; declared here as any
+// type) and `Content-Disposition: inline; filename="<name>"`. It also carries
+// `Content-Security-Policy: sandbox; default-src 'none'`, so an uploaded HTML file can
+// never run in the server's origin.
 //
-// Decisions: tokens are valid 24 hours after issue; an unknown file and a wrong or expired
-// token are both 404 (nothing tells them apart). A `Range` header (single range of
-// bytes) is answered 206 with that part, so browsers can seek in audio.
+// Decisions: tokens are valid 24 hours after issue; an unknown or unfinished file and a
+// wrong or expired token are all 404 (nothing tells them apart). A `Range` header with a
+// single range of bytes (`bytes=0-99`, `bytes=100-`, `bytes=-100`) is answered 206 with
+// that part, so browsers can seek in audio; a range that starts past the end is 416 with
+// `Content-Range: bytes */<size>`. A malformed `Range`, or one with several ranges, is
+// ignored: the whole file is answered.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -49308,9 +49443,9 @@ func (c *ClientWithResponses) TransferTeamOwnershipWithResponse(ctx context.Cont
 //
 // The tus 1.0.0 discovery request. Answers 204 with the protocol versions (`Tus-Version`:
 // `1.0.0`), the extensions (`Tus-Extension`: `creation,termination`) and the largest
-// upload accepted (`Tus-Max-Size`, in bytes; 104857600 = 100 MiB by default, set by the
-// server's configuration). Public (it reveals nothing about any organisation); it does
-// not need `Tus-Resumable`.
+// upload accepted (`Tus-Max-Size`, in bytes: 52428800 = 50 MiB, the limit of every
+// purpose, audio and documents alike; see `createUpload`). Public (it reveals nothing
+// about any organisation); it does not need `Tus-Resumable`.
 //
 // Note for server authors: a CORS middleware that answers every `OPTIONS` request as a
 // preflight must let this route through (or add these headers itself).
@@ -49336,21 +49471,32 @@ func (c *ClientWithResponses) GetUploadCapabilitiesWithResponse(ctx context.Cont
 // and 20 seconds.
 //
 // `Upload-Metadata` carries comma-separated `key base64(value)` pairs:
-//   - `filename` (required): the original file name, e.g. `price-list.pdf`;
+//   - `filename` (required): the original file name, e.g. `price-list.pdf` (at most 255
+//     bytes; a directory part is dropped);
 //   - `organizationId` (required): the organisation that owns the upload; the caller must be
 //     a member (404 otherwise);
 //   - `purpose` (required): what the file is for, one of `UploadPurpose` — it decides the
-//     file types accepted: `knowledge-file` and `agent-file` take pdf, docx, txt and csv;
-//     `agent-audio` and `voice-sample` take mp3, wav and m4a; `contacts-csv` takes csv.
-//     Another type is 422;
-//   - `filetype` (optional): the MIME type; without it the type is guessed from `filename`.
+//     file types accepted: `knowledge-file` and `agent-file` take documents (pdf, docx, txt,
+//     md, csv, html); `agent-audio` and `voice-sample` take audio (mp3, wav, m4a, ogg);
+//     `contacts-csv` takes csv;
+//   - `filetype` (optional): the MIME type the client believes the file has.
 //
-// An `Upload-Length` above `Tus-Max-Size` is 413; a missing or malformed
-// `Upload-Metadata` is 400; a `Tus-Resumable` other than `1.0.0` is 412 with the
-// supported versions in `Tus-Version`. Decisions (the spec leaves storage out): uploads
-// not finished within 24 hours are deleted (then `HEAD` answers 404), and finished uploads
-// that nothing references after 7 days are deleted too. Any member except `readonly` may
-// upload.
+// Decisions on types and sizes: the type is read from the file's bytes (their magic
+// numbers, or text without NUL bytes for txt, md, csv and html), not from its name: as soon
+// as the first 8 KiB have arrived (at the latest when the upload completes), a file whose
+// bytes are not a type its purpose accepts, or not the type its name or `filetype` says
+// (a `.pdf` that is really an MP3), is refused with 422 and deleted. At creation, a name
+// whose extension is a known type the purpose does not accept (`.exe`, or `.pdf` for
+// `agent-audio`) and an empty file (`Upload-Length: 0`) are 422. Audio and documents may
+// each be at most 50 MiB (52428800 bytes, `Tus-Max-Size`): a larger `Upload-Length` is
+// 413.
+//
+// A missing or malformed `Upload-Metadata` is 400; a missing `Tus-Resumable` or one other
+// than `1.0.0` is 412 with the supported versions in `Tus-Version`. Decisions (the spec
+// leaves storage out): uploads not finished within 24 hours are deleted with their bytes
+// (then `HEAD` answers 404), and finished uploads that nothing references (no knowledge
+// file, agent or voice profile uses them) for 7 days are deleted too. Any member except
+// `readonly` may upload.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -49410,10 +49556,15 @@ func (c *ClientWithResponses) GetUploadOffsetWithResponse(ctx context.Context, u
 //
 // Clients send chunks of 6291456 bytes (6 MiB), the last one shorter. Decision: a single
 // request may carry at most 67108864 bytes (64 MiB); more, or bytes past `Upload-Length`,
-// is 413. A chunk cut off by a broken connection keeps the bytes that arrived. When the
-// offset reaches `Upload-Length` the upload is complete: `GET /v1/uploads/{uploadId}/info`
-// then answers its `fileUrl`. Any member except `readonly` of the upload's organisation
-// may call it.
+// is 413 and nothing of that request is kept. A chunk cut off by a broken connection (or
+// by the server's upload timeout) keeps the bytes that arrived: ask `HEAD` and resume.
+// The body is streamed, never validated as a whole. As soon as the first 8 KiB have
+// arrived (at the latest with the last byte) the file's type is checked from its bytes:
+// a type its purpose does not accept, or not the one its name says, is 422 and the
+// upload is deleted (see `createUpload`). When the offset reaches `Upload-Length` the
+// upload is complete: `GET /v1/uploads/{uploadId}/info` then answers its `fileUrl`. A
+// missing or unsupported `Tus-Resumable` is 412. Any member except `readonly` of the
+// upload's organisation may call it.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -57615,6 +57766,16 @@ func ParseDownloadFileResponse(rsp *http.Response) (*DownloadFileResponse, error
 			headers.ContentRange = value
 		}
 		response.Headers206 = &headers
+	case rsp.StatusCode == 416:
+		var headers DownloadFileResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = value
+		}
+		response.Headers416 = &headers
 	case rsp.StatusCode == 429:
 		var headers DownloadFileResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -61491,7 +61652,7 @@ func ParseCreateUploadResponse(rsp *http.Response) (*CreateUploadResponse, error
 		response.ApplicationproblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
-		var dest Problem
+		var dest TusVersionUnsupported
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -61622,6 +61783,13 @@ func ParseDeleteUploadResponse(rsp *http.Response) (*DeleteUploadResponse, error
 		}
 		response.ApplicationproblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest TusVersionUnsupported
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -61649,6 +61817,16 @@ func ParseDeleteUploadResponse(rsp *http.Response) (*DeleteUploadResponse, error
 			headers.TusResumable = value
 		}
 		response.Headers204 = &headers
+	case rsp.StatusCode == 412:
+		var headers DeleteUploadResponse412Headers
+		if values := rsp.Header.Values("Tus-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Tus-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.TusVersion = value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 429:
 		var headers DeleteUploadResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -61709,6 +61887,13 @@ func ParseGetUploadOffsetResponse(rsp *http.Response) (*GetUploadOffsetResponse,
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest TusVersionUnsupported
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -61764,6 +61949,16 @@ func ParseGetUploadOffsetResponse(rsp *http.Response) (*GetUploadOffsetResponse,
 			headers.UploadOffset = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 412:
+		var headers GetUploadOffsetResponse412Headers
+		if values := rsp.Header.Values("Tus-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Tus-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.TusVersion = value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUploadOffsetResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -61831,6 +62026,13 @@ func ParseAppendUploadChunkResponse(rsp *http.Response) (*AppendUploadChunkRespo
 		}
 		response.ApplicationproblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest TusVersionUnsupported
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -61844,6 +62046,13 @@ func ParseAppendUploadChunkResponse(rsp *http.Response) (*AppendUploadChunkRespo
 			return nil, err
 		}
 		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
@@ -61879,6 +62088,16 @@ func ParseAppendUploadChunkResponse(rsp *http.Response) (*AppendUploadChunkRespo
 			headers.UploadOffset = value
 		}
 		response.Headers204 = &headers
+	case rsp.StatusCode == 412:
+		var headers AppendUploadChunkResponse412Headers
+		if values := rsp.Header.Values("Tus-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Tus-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.TusVersion = value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 429:
 		var headers AppendUploadChunkResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

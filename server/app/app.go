@@ -24,8 +24,10 @@ import (
 	"github.com/bettyhq/betty/server/jobs"
 	"github.com/bettyhq/betty/server/links"
 	"github.com/bettyhq/betty/server/mail"
+	"github.com/bettyhq/betty/server/storage"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
+	"github.com/bettyhq/betty/server/uploads"
 )
 
 // App is a configured server.
@@ -35,6 +37,7 @@ type App struct {
 	db      *store.DB
 	jobs    *jobs.Queue
 	mail    *mail.Outbox
+	files   storage.Storage
 	handler http.Handler
 	started bool
 }
@@ -96,8 +99,17 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	if err != nil {
 		return nil, err
 	}
+	files, err := openStorage(cfg)
+	if err != nil {
+		return nil, err
+	}
+	fileKey, err := db.Secret(ctx, "file_url_signing_key", auth.NewSecret)
+	if err != nil {
+		return nil, fmt.Errorf("file signing key: %w", err)
+	}
 	queue := jobs.New(db, log, o.jobs)
 	outbox := mail.NewOutbox(db, queue, log, smtp)
+	uploadsService := uploads.New(db, queue, files, log, uploads.Config{BaseURL: cfg.BaseURL, Secret: []byte(fileKey)})
 	if err := queue.Open(); err != nil {
 		return nil, err
 	}
@@ -115,7 +127,8 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		Teams:          teams.New(db, outbox, dashboardLinks),
 		Billing:        billing.New(db),
 		Campaigns:      campaigns.New(db),
-		Agents:         agents.New(db, noVoices{}, noFiles{}),
+		Agents:         agents.New(db, noVoices{}, uploadsService),
+		Uploads:        uploadsService,
 		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
 		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout,
 		BaseURL: cfg.BaseURL, ResponseCheck: o.responseCheck,
@@ -123,7 +136,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	if err != nil {
 		return nil, err
 	}
-	return &App{cfg: cfg, log: log, db: db, jobs: queue, mail: outbox, handler: h}, nil
+	return &App{cfg: cfg, log: log, db: db, jobs: queue, mail: outbox, files: files, handler: h}, nil
 }
 
 // Handler is the HTTP handler (for tests that serve it themselves).
@@ -141,6 +154,7 @@ func (a *App) PrintSummary(w io.Writer, addr string) {
 	fmt.Fprintf(w, "  listening  %s\n", addr)
 	fmt.Fprintf(w, "  database   %s (%s)\n", a.db.Dialect(), a.db.Source())
 	fmt.Fprintf(w, "  data dir   %s\n", a.cfg.DataDir)
+	fmt.Fprintf(w, "  files      %s\n", a.files)
 	mailer := "mail=outbox (no SMTP: links are written to this log; site admins: betty admin mail list)"
 	if a.cfg.SMTPURL != "" {
 		mailer = "mail=smtp"

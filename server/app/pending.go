@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 
 	"github.com/bettyhq/betty/server/errs"
 )
@@ -17,9 +16,3 @@ func (noVoices) CheckCustom(context.Context, string, string) error {
 }
 
 func (noVoices) CheckPreset(context.Context, string) error { return errs.NotFoundf("Voice preset") }
-
-type noFiles struct{}
-
-func (noFiles) URL(context.Context, string, string) (string, error) {
-	return "", errors.New("uploads are not wired")
-}

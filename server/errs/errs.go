@@ -32,6 +32,8 @@ const (
 	TooManyRequests
 	// Unavailable: the server cannot do it right now; RetryAfter says when to try again (503).
 	Unavailable
+	// TooLarge: the input is larger than allowed (413).
+	TooLarge
 )
 
 // Codes more precise than a kind, part of the API contract's ProblemCode list (a test checks
@@ -101,6 +103,8 @@ func (k Kind) String() string {
 		return "too many requests"
 	case Unavailable:
 		return "unavailable"
+	case TooLarge:
+		return "too large"
 	}
 	return "error"
 }

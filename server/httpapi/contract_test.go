@@ -51,6 +51,10 @@ func TestEveryOperationIsRouted(t *testing.T) {
 				t.Errorf("%s: %+v", op.ID, p)
 			}
 		case http.StatusNotFound, http.StatusMethodNotAllowed:
+			if op.Method == http.MethodHead {
+				built++ // routed (an unrouted HEAD would be the GET's 405); no body to read
+				continue
+			}
 			if p := res.Problem(t); p.Code == "not_found" && p.Detail == "There is nothing at this address." ||
 				p.Code == "method_not_allowed" {
 				t.Errorf("%s %s %s is not routed: %d %s", op.ID, op.Method, op.Path, res.Status, res.Body)

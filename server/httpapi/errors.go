@@ -105,6 +105,7 @@ var kindStatus = map[errs.Kind]struct {
 	errs.LimitReached:    {http.StatusUnprocessableEntity, api.ProblemCodeLimitReached},
 	errs.TooManyRequests: {http.StatusTooManyRequests, api.ProblemCodeRateLimited},
 	errs.Unavailable:     {http.StatusServiceUnavailable, api.ProblemCodeUnavailable},
+	errs.TooLarge:        {http.StatusRequestEntityTooLarge, api.ProblemCodePayloadTooLarge},
 }
 
 // fromDomainError renders a domain error: its kind gives the status and, unless it names a

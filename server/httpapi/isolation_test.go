@@ -12,7 +12,10 @@ import (
 // resourceFixtures make, for an operation whose organisation comes from a resource, that
 // resource in team A and return the request values naming it. Features add theirs as they
 // are built; TestTenantIsolation fails for a built resource operation without one.
-var resourceFixtures = map[string]func(t *testing.T, env *apitest.Env, owner apitest.Caller, org string) map[string]string{}
+var resourceFixtures = map[string]func(t *testing.T, env *apitest.Env, owner apitest.Caller, org string) map[string]string{
+	"createUpload": creationFixture, "getUploadOffset": uploadFixture, "appendUploadChunk": uploadFixture,
+	"deleteUpload": uploadFixture, "getUpload": uploadFixture, "downloadFile": fileFixture,
+}
 
 // Generated from the contract and the policy: for every team operation, a member (and an API
 // key) of team B using team A's ids is refused with 404, and nothing of team A is answered.

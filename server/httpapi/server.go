@@ -23,11 +23,13 @@ import (
 	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
+	"github.com/bettyhq/betty/server/uploads"
 	"github.com/bettyhq/betty/server/web"
 )
 
-// UploadChunkLimit bounds one tus PATCH: a 6 MiB chunk (the clients' size) plus headroom.
-const UploadChunkLimit = 8 << 20
+// UploadChunkLimit bounds the body of a request of the Uploads tag: the contract lets one tus
+// PATCH carry 64 MiB (clients send 6 MiB chunks).
+const UploadChunkLimit = 64 << 20
 
 // Deps is what the HTTP layer needs from the application: the domain services its handlers
 // call, and what the middleware needs.
@@ -48,6 +50,7 @@ type Deps struct {
 	Billing   *billing.Service
 	Campaigns *campaigns.Service
 	Agents    *agents.Service
+	Uploads   *uploads.Service
 	RateLimit RateLimit
 	// TrustedProxies are the networks whose X-Forwarded-For / X-Real-IP are believed; the
 	// client address is the connection's otherwise.
@@ -71,6 +74,7 @@ type Server struct {
 	*SiteAdmin
 	*Campaigns
 	*Agents
+	*Uploads
 }
 
 type fallback struct{ Unimplemented }
@@ -86,6 +90,7 @@ func NewServer(d Deps, m *Metrics) *Server {
 		SiteAdmin: &SiteAdmin{teams: d.Teams, identity: d.Identity, mail: d.Mail},
 		Campaigns: &Campaigns{svc: d.Campaigns},
 		Agents:    &Agents{svc: d.Agents},
+		Uploads:   &Uploads{svc: d.Uploads},
 	}
 }
 
@@ -105,7 +110,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
-	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil {
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Uploads == nil {
 		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)
@@ -126,6 +131,7 @@ func New(d Deps) (http.Handler, error) {
 		limitBodies(ops, d.MaxBodyBytes, UploadChunkLimit, d.BodyTimeout, d.UploadTimeout),
 		guard.authenticate(),
 		limitRate(d.RateLimit),
+		tusProtocol(ops),
 		validateRequests(ops),
 		guard.authorize(),
 	)

@@ -37,8 +37,10 @@ type Queue struct {
 	log     *slog.Logger
 	cfg     Config
 	workers *river.Workers
-	client  client
-	started bool
+	// periodic are the jobs the leader replica inserts on a schedule (Periodic).
+	periodic []*river.PeriodicJob
+	client   client
+	started  bool
 }
 
 // client is River's client for the database's dialect (its type parameter is the driver's
@@ -69,6 +71,17 @@ func Register[T river.JobArgs](q *Queue, w river.Worker[T]) {
 	river.AddWorker(q.workers, w)
 }
 
+// Periodic has the leader replica (River elects one among those sharing the database) insert
+// the job args makes every interval, and once when it starts leading. Its worker is
+// registered as any other. It must be called before Open.
+func Periodic(q *Queue, interval time.Duration, args func() river.JobArgs) {
+	if q.client != nil {
+		panic("jobs: Periodic after Open")
+	}
+	q.periodic = append(q.periodic, river.NewPeriodicJob(river.PeriodicInterval(interval),
+		func() (river.JobArgs, *river.InsertOpts) { return args(), nil }, &river.PeriodicJobOpts{RunOnStart: true}))
+}
+
 // Open builds River's client; jobs can be inserted from then on, and are worked once Start runs.
 func (q *Queue) Open() error {
 	cfg := &river.Config{
@@ -81,6 +94,7 @@ func (q *Queue) Open() error {
 		// A job still "running" this long after it started was on a replica that died; it is
 		// worked again. Longer than any worker's timeout.
 		RescueStuckJobsAfter: 5 * time.Minute,
+		PeriodicJobs:         q.periodic,
 	}
 	var err error
 	if q.db.Dialect() == store.Postgres {

@@ -93,3 +93,28 @@ func contains(xs []string, s string) bool {
 	}
 	return false
 }
+
+// A periodic job is inserted by the leader when it starts, and worked.
+func TestPeriodicJobsRunOnStart(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		q := jobs.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), jobs.Config{PollInterval: 20 * time.Millisecond})
+		w := &noteWorker{}
+		jobs.Register(q, w)
+		jobs.Periodic(q, time.Hour, func() river.JobArgs { return noteArgs{Note: "tick"} })
+		if err := q.Open(); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		defer q.Stop(ctx)
+		deadline := time.Now().Add(20 * time.Second)
+		for len(w.notes()) == 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if got := w.notes(); len(got) != 1 || got[0] != "tick" {
+			t.Fatalf("worked %v, want one tick", got)
+		}
+	})
+}

@@ -111,6 +111,9 @@ func New(t testing.TB, d store.Dialect, opts ...Option) *Env {
 	dbOpts := testdb.Options(t, d)
 	s := settings{cfg: config.Default(), responseCheck: true}
 	s.cfg.DataDir, s.cfg.DatabaseURL = dbOpts.DataDir, dbOpts.DatabaseURL
+	if s.cfg.DataDir == "" { // PostgreSQL: uploaded files still need a folder
+		s.cfg.DataDir = t.TempDir()
+	}
 	s.cfg.BaseURL = "http://betty.test"
 	s.cfg.RateLimit = 0
 	s.cfg.RefreshTokenTTL = 24 * time.Hour

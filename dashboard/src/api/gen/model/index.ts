@@ -331,6 +331,7 @@ export * from './transcriptResponse';
 export * from './transcriptSpeaker';
 export * from './transferTeamOwnershipRequest';
 export * from './tusResumableParameter';
+export * from './tusVersionUnsupportedResponse';
 export * from './unauthorizedResponse';
 export * from './unprocessableEntityResponse';
 export * from './unsupportedMediaTypeResponse';

@@ -14,7 +14,11 @@ export interface Upload {
   organizationId: Id;
   /** The original file name, from the `filename` metadata. */
   fileName: string;
-  /** The MIME type, from the `filetype` metadata or guessed from the name. */
+  /** The MIME type. Once the first 8 KiB (or the whole file, when smaller) have arrived it
+is the type read from the bytes (for text, the name's extension tells txt, md, csv
+and html apart); before that, the type the name or `filetype` declares, or
+`application/octet-stream` when neither names a known type.
+ */
   fileType: string;
   purpose: UploadPurpose;
   /**

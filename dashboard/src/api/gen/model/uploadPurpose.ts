@@ -4,10 +4,12 @@
  */
 
 /**
- * What an upload is for; it decides the file types accepted. `knowledge-file`: a
-knowledge base file; `agent-file`: an agent's knowledge file; `agent-audio`: an agent's
-teaching audio; `voice-sample`: a sample of a custom voice; `contacts-csv`: a contacts
-list for a workflow's Contacts node.
+ * What an upload is for; it decides the file types accepted (read from the bytes) and
+the largest size. `knowledge-file`: a knowledge base file and `agent-file`: an agent's
+knowledge file — documents: pdf, docx, txt, md, csv or html, at most 50 MiB;
+`agent-audio`: an agent's teaching audio and `voice-sample`: a sample of a custom voice
+— audio: mp3, wav, m4a or ogg, at most 50 MiB; `contacts-csv`: a contacts list for a
+workflow's Contacts node — csv, at most 50 MiB.
 
  */
 export type UploadPurpose = typeof UploadPurpose[keyof typeof UploadPurpose];

@@ -32,6 +32,7 @@ import type {
   PayloadTooLargeResponse,
   Problem,
   TooManyRequestsResponse,
+  TusVersionUnsupportedResponse,
   UnauthorizedResponse,
   UnprocessableEntityResponse,
   UploadResponse
@@ -54,21 +55,32 @@ and, after a failure, ask `HEAD` for the offset and resume, retrying after 0, 3,
 and 20 seconds.
 
 `Upload-Metadata` carries comma-separated `key base64(value)` pairs:
-- `filename` (required): the original file name, e.g. `price-list.pdf`;
+- `filename` (required): the original file name, e.g. `price-list.pdf` (at most 255
+  bytes; a directory part is dropped);
 - `organizationId` (required): the organisation that owns the upload; the caller must be
   a member (404 otherwise);
 - `purpose` (required): what the file is for, one of `UploadPurpose` — it decides the
-  file types accepted: `knowledge-file` and `agent-file` take pdf, docx, txt and csv;
-  `agent-audio` and `voice-sample` take mp3, wav and m4a; `contacts-csv` takes csv.
-  Another type is 422;
-- `filetype` (optional): the MIME type; without it the type is guessed from `filename`.
+  file types accepted: `knowledge-file` and `agent-file` take documents (pdf, docx, txt,
+  md, csv, html); `agent-audio` and `voice-sample` take audio (mp3, wav, m4a, ogg);
+  `contacts-csv` takes csv;
+- `filetype` (optional): the MIME type the client believes the file has.
 
-An `Upload-Length` above `Tus-Max-Size` is 413; a missing or malformed
-`Upload-Metadata` is 400; a `Tus-Resumable` other than `1.0.0` is 412 with the
-supported versions in `Tus-Version`. Decisions (the spec leaves storage out): uploads
-not finished within 24 hours are deleted (then `HEAD` answers 404), and finished uploads
-that nothing references after 7 days are deleted too. Any member except `readonly` may
-upload.
+Decisions on types and sizes: the type is read from the file's bytes (their magic
+numbers, or text without NUL bytes for txt, md, csv and html), not from its name: as soon
+as the first 8 KiB have arrived (at the latest when the upload completes), a file whose
+bytes are not a type its purpose accepts, or not the type its name or `filetype` says
+(a `.pdf` that is really an MP3), is refused with 422 and deleted. At creation, a name
+whose extension is a known type the purpose does not accept (`.exe`, or `.pdf` for
+`agent-audio`) and an empty file (`Upload-Length: 0`) are 422. Audio and documents may
+each be at most 50 MiB (52428800 bytes, `Tus-Max-Size`): a larger `Upload-Length` is
+413.
+
+A missing or malformed `Upload-Metadata` is 400; a missing `Tus-Resumable` or one other
+than `1.0.0` is 412 with the supported versions in `Tus-Version`. Decisions (the spec
+leaves storage out): uploads not finished within 24 hours are deleted with their bytes
+(then `HEAD` answers 404), and finished uploads that nothing references (no knowledge
+file, agent or voice profile uses them) for 7 days are deleted too. Any member except
+`readonly` may upload.
 
  * @summary Start a resumable upload
  */
@@ -94,7 +106,7 @@ export const createUpload = async ( options?: RequestInit): Promise<void> => {
 
 
 
-export const getCreateUploadMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | Problem | PayloadTooLargeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+export const getCreateUploadMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TusVersionUnsupportedResponse | PayloadTooLargeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUpload>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createUpload>>, TError,void, TContext> => {
 
@@ -121,12 +133,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateUploadMutationResult = NonNullable<Awaited<ReturnType<typeof createUpload>>>
     
-    export type CreateUploadMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | Problem | PayloadTooLargeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
+    export type CreateUploadMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TusVersionUnsupportedResponse | PayloadTooLargeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
 
     /**
  * @summary Start a resumable upload
  */
-export const useCreateUpload = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | Problem | PayloadTooLargeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+export const useCreateUpload = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TusVersionUnsupportedResponse | PayloadTooLargeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUpload>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createUpload>>,
@@ -170,7 +182,7 @@ export const getUploadOffset = async (uploadId: string, options?: RequestInit): 
 
 
 
-export const getGetUploadOffsetMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
+export const getGetUploadOffsetMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TusVersionUnsupportedResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getUploadOffset>>, TError,{uploadId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof getUploadOffset>>, TError,{uploadId: string}, TContext> => {
 
@@ -197,12 +209,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type GetUploadOffsetMutationResult = NonNullable<Awaited<ReturnType<typeof getUploadOffset>>>
     
-    export type GetUploadOffsetMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>
+    export type GetUploadOffsetMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TusVersionUnsupportedResponse | TooManyRequestsResponse | ErrorResponse>
 
     /**
  * @summary Ask how much of an upload the server has
  */
-export const useGetUploadOffset = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
+export const useGetUploadOffset = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TusVersionUnsupportedResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getUploadOffset>>, TError,{uploadId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof getUploadOffset>>,
@@ -223,10 +235,15 @@ otherwise). Answers 204 with the new offset in `Upload-Offset`.
 
 Clients send chunks of 6291456 bytes (6 MiB), the last one shorter. Decision: a single
 request may carry at most 67108864 bytes (64 MiB); more, or bytes past `Upload-Length`,
-is 413. A chunk cut off by a broken connection keeps the bytes that arrived. When the
-offset reaches `Upload-Length` the upload is complete: `GET /v1/uploads/{uploadId}/info`
-then answers its `fileUrl`. Any member except `readonly` of the upload's organisation
-may call it.
+is 413 and nothing of that request is kept. A chunk cut off by a broken connection (or
+by the server's upload timeout) keeps the bytes that arrived: ask `HEAD` and resume.
+The body is streamed, never validated as a whole. As soon as the first 8 KiB have
+arrived (at the latest with the last byte) the file's type is checked from its bytes:
+a type its purpose does not accept, or not the one its name says, is 422 and the
+upload is deleted (see `createUpload`). When the offset reaches `Upload-Length` the
+upload is complete: `GET /v1/uploads/{uploadId}/info` then answers its `fileUrl`. A
+missing or unsupported `Tus-Resumable` is 412. Any member except `readonly` of the
+upload's organisation may call it.
 
  * @summary Send a chunk of an upload
  */
@@ -254,7 +271,7 @@ export const appendUploadChunk = async (uploadId: string,
 
 
 
-export const getAppendUploadChunkMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | Problem | TooManyRequestsResponse | ErrorResponse>,
+export const getAppendUploadChunkMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TusVersionUnsupportedResponse | PayloadTooLargeResponse | Problem | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof appendUploadChunk>>, TError,{uploadId: string;data: BodyType<Blob>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof appendUploadChunk>>, TError,{uploadId: string;data: BodyType<Blob>}, TContext> => {
 
@@ -281,12 +298,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AppendUploadChunkMutationResult = NonNullable<Awaited<ReturnType<typeof appendUploadChunk>>>
     export type AppendUploadChunkMutationBody = BodyType<Blob>
-    export type AppendUploadChunkMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | Problem | TooManyRequestsResponse | ErrorResponse>
+    export type AppendUploadChunkMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TusVersionUnsupportedResponse | PayloadTooLargeResponse | Problem | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
 
     /**
  * @summary Send a chunk of an upload
  */
-export const useAppendUploadChunk = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | Problem | TooManyRequestsResponse | ErrorResponse>,
+export const useAppendUploadChunk = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TusVersionUnsupportedResponse | PayloadTooLargeResponse | Problem | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof appendUploadChunk>>, TError,{uploadId: string;data: BodyType<Blob>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof appendUploadChunk>>,
@@ -330,7 +347,7 @@ export const deleteUpload = async (uploadId: string, options?: RequestInit): Pro
 
 
 
-export const getDeleteUploadMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>,
+export const getDeleteUploadMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TusVersionUnsupportedResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteUpload>>, TError,{uploadId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteUpload>>, TError,{uploadId: string}, TContext> => {
 
@@ -357,12 +374,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteUploadMutationResult = NonNullable<Awaited<ReturnType<typeof deleteUpload>>>
     
-    export type DeleteUploadMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>
+    export type DeleteUploadMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TusVersionUnsupportedResponse | TooManyRequestsResponse | ErrorResponse>
 
     /**
  * @summary Cancel and delete an upload
  */
-export const useDeleteUpload = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>,
+export const useDeleteUpload = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TusVersionUnsupportedResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteUpload>>, TError,{uploadId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteUpload>>,
@@ -484,12 +501,17 @@ export function useGetUpload<TData = Awaited<ReturnType<typeof getUpload>>, TErr
  * The signed, time-limited download URL of a finished upload (its `fileUrl`). Public:
 the `token` is the credential, so the URL works in `<audio>`, `<img>` and links and can
 be handed to the server's own consumers. The answer is the file's bytes with the
-file's own content type (declared here as `application/octet-stream`) and
-`Content-Disposition: inline; filename="<name>"`.
+file's own content type (`Upload.fileType`, e.g. `audio/mpeg`; declared here as any
+type) and `Content-Disposition: inline; filename="<name>"`. It also carries
+`Content-Security-Policy: sandbox; default-src 'none'`, so an uploaded HTML file can
+never run in the server's origin.
 
-Decisions: tokens are valid 24 hours after issue; an unknown file and a wrong or expired
-token are both 404 (nothing tells them apart). A `Range` header (single range of
-bytes) is answered 206 with that part, so browsers can seek in audio.
+Decisions: tokens are valid 24 hours after issue; an unknown or unfinished file and a
+wrong or expired token are all 404 (nothing tells them apart). A `Range` header with a
+single range of bytes (`bytes=0-99`, `bytes=100-`, `bytes=-100`) is answered 206 with
+that part, so browsers can seek in audio; a range that starts past the end is 416 with
+`Content-Range: bytes *\/<size>`. A malformed `Range`, or one with several ranges, is
+ignored: the whole file is answered.
 
  * @summary Download a finished upload
  */
