@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/bettyhq/betty/server/auth"
@@ -22,8 +23,12 @@ import (
 	"github.com/bettyhq/betty/server/jobs"
 	"github.com/bettyhq/betty/server/links"
 	"github.com/bettyhq/betty/server/mail"
+	"github.com/bettyhq/betty/server/speech"
+	"github.com/bettyhq/betty/server/speech/espeak"
+	"github.com/bettyhq/betty/server/speech/openai"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
+	"github.com/bettyhq/betty/server/voices"
 )
 
 // App is a configured server.
@@ -33,6 +38,7 @@ type App struct {
 	db      *store.DB
 	jobs    *jobs.Queue
 	mail    *mail.Outbox
+	speech  *speech.Service
 	handler http.Handler
 	started bool
 }
@@ -105,6 +111,9 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		hasher = auth.DefaultHasher()
 	}
 	dashboardLinks := links.Builder{BaseURL: cfg.BaseURL, AllowedOrigins: cfg.AllowedOrigins}
+	speaker := newSpeech(cfg)
+	// The uploads service replaces UploadURLs as the check of voice samples once it exists.
+	voiceSamples := voices.UploadURLs{BaseURL: cfg.BaseURL}
 	h, err := httpapi.New(httpapi.Deps{
 		Log: log, DB: db, Version: version, Dashboard: dashboard, MaxBodyBytes: cfg.MaxBodyBytes,
 		Issuer: issuer, Mail: outbox,
@@ -112,6 +121,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 			identity.Config{RefreshTTL: cfg.RefreshTokenTTL, InternalDomains: cfg.InternalDomains}),
 		Teams:          teams.New(db, outbox, dashboardLinks),
 		Billing:        billing.New(db),
+		Voices:         voices.New(db, speaker, voiceSamples),
 		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
 		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout,
 		BaseURL: cfg.BaseURL, ResponseCheck: o.responseCheck,
@@ -119,7 +129,21 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	if err != nil {
 		return nil, err
 	}
-	return &App{cfg: cfg, log: log, db: db, jobs: queue, mail: outbox, handler: h}, nil
+	return &App{cfg: cfg, log: log, db: db, jobs: queue, mail: outbox, speech: speaker, handler: h}, nil
+}
+
+// newSpeech picks the speech engines: OpenAI-compatible endpoints where their URLs are set,
+// otherwise the local espeak-ng engine speaks and nothing transcribes.
+func newSpeech(cfg config.Config) *speech.Service {
+	var tts speech.TextToSpeech = espeak.New(espeak.Options{})
+	if cfg.TTSURL != "" {
+		tts = openai.NewTTS(openai.Config{BaseURL: cfg.TTSURL, APIKey: cfg.TTSAPIKey, Model: cfg.TTSModel})
+	}
+	var stt speech.SpeechToText = speech.NotConfigured{}
+	if cfg.STTURL != "" {
+		stt = openai.NewSTT(openai.Config{BaseURL: cfg.STTURL, APIKey: cfg.STTAPIKey, Model: cfg.STTModel})
+	}
+	return speech.New(tts, stt)
 }
 
 // Handler is the HTTP handler (for tests that serve it themselves).
@@ -141,7 +165,27 @@ func (a *App) PrintSummary(w io.Writer, addr string) {
 	if a.cfg.SMTPURL != "" {
 		mailer = "mail=smtp"
 	}
-	fmt.Fprintf(w, "  providers  %s\n", mailer)
+	speaker := "speech=espeak-ng (local)"
+	switch {
+	case a.cfg.TTSURL != "":
+		speaker = "speech=" + a.speech.Engine() + " (" + redacted(a.cfg.TTSURL) + ")"
+	case espeak.New(espeak.Options{}).Check() != nil:
+		speaker = "speech=espeak-ng NOT INSTALLED (voices answer 503: apt-get install espeak-ng lame, or set --tts-url)"
+	}
+	transcriber := "speech-to-text=off (set --stt-url)"
+	if a.cfg.STTURL != "" {
+		transcriber = "speech-to-text=" + redacted(a.cfg.STTURL)
+	}
+	fmt.Fprintf(w, "  providers  %s, %s, %s\n", mailer, speaker, transcriber)
+}
+
+// redacted is a URL without its password, for the summary.
+func redacted(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparseable url)"
+	}
+	return u.Redacted()
 }
 
 // Start starts the background workers (Serve does it when they are not running yet).

@@ -21,6 +21,7 @@ import (
 	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
+	"github.com/bettyhq/betty/server/voices"
 	"github.com/bettyhq/betty/server/web"
 )
 
@@ -44,6 +45,7 @@ type Deps struct {
 	Identity  *identity.Service
 	Teams     *teams.Service
 	Billing   *billing.Service
+	Voices    *voices.Service
 	RateLimit RateLimit
 	// TrustedProxies are the networks whose X-Forwarded-For / X-Real-IP are believed; the
 	// client address is the connection's otherwise.
@@ -65,6 +67,7 @@ type Server struct {
 	*Identity
 	*Teams
 	*SiteAdmin
+	*Voices
 }
 
 type fallback struct{ Unimplemented }
@@ -78,6 +81,7 @@ func NewServer(d Deps, m *Metrics) *Server {
 		Identity:  &Identity{svc: d.Identity},
 		Teams:     &Teams{svc: d.Teams, billing: d.Billing},
 		SiteAdmin: &SiteAdmin{teams: d.Teams, identity: d.Identity, mail: d.Mail},
+		Voices:    &Voices{svc: d.Voices, baseURL: d.BaseURL},
 	}
 }
 
@@ -97,7 +101,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
-	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil {
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Voices == nil {
 		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)
