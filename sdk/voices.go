@@ -36,4 +36,3 @@ func (c *Client) VoicePresetSample(ctx context.Context, id string) ([]byte, erro
 	}
 	return body, nil
 }
-

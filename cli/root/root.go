@@ -18,6 +18,7 @@ import (
 	"github.com/bettyhq/betty/cli/migrate"
 	"github.com/bettyhq/betty/cli/serve"
 	"github.com/bettyhq/betty/cli/teams"
+	"github.com/bettyhq/betty/cli/voices"
 )
 
 // NewCmdRoot returns the root command with every sub-command.
@@ -63,6 +64,7 @@ Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refu
 		members.NewCmdMembers(f),
 		invitations.NewCmdInvitations(f),
 		apikeys.NewCmdAPIKeys(f),
+		voices.NewCmdVoices(f),
 		admin.NewCmdAdmin(f),
 	)
 	// Added now rather than at execution so help, the golden tests and completion see them.
