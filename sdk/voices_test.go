@@ -3,22 +3,16 @@ package betty_test
 import (
 	"context"
 	"errors"
-	"os"
-	"os/exec"
 	"testing"
 
 	betty "github.com/bettyhq/betty/sdk"
+	"github.com/bettyhq/betty/server/speech/espeak/espeaktest"
 	"github.com/bettyhq/betty/server/testserver"
 )
 
 // A preset's sample is downloaded as MP3; an unknown preset is ErrNotFound.
 func TestVoicePresetSample(t *testing.T) {
-	if _, err := exec.LookPath("espeak-ng"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("espeak-ng is not installed (.ci/run installs it)")
-		}
-		t.Skip("espeak-ng is not installed: apt-get install espeak-ng lame")
-	}
+	espeaktest.Require(t)
 	ctx := context.Background()
 	env := testserver.Start(t)
 	c, err := betty.New(env.URL)

@@ -3,8 +3,6 @@ package voices_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -12,17 +10,13 @@ import (
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	"github.com/bettyhq/betty/cli/root"
 	"github.com/bettyhq/betty/server/speech"
+	"github.com/bettyhq/betty/server/speech/espeak/espeaktest"
 	"github.com/bettyhq/betty/server/testserver"
 )
 
 // The voice commands against the real server in process, speaking with espeak-ng.
 func TestVoicesAgainstTheRealServer(t *testing.T) {
-	if _, err := exec.LookPath("espeak-ng"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("espeak-ng is not installed (.ci/run installs it)")
-		}
-		t.Skip("espeak-ng is not installed: apt-get install espeak-ng lame")
-	}
+	espeaktest.Require(t)
 	env := testserver.Start(t)
 	dir := t.TempDir()
 	betty := func(args ...string) (int, string, string) {

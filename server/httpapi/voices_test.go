@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -15,22 +13,10 @@ import (
 	"github.com/bettyhq/betty/server/config"
 	"github.com/bettyhq/betty/server/internal/apitest"
 	"github.com/bettyhq/betty/server/speech"
+	"github.com/bettyhq/betty/server/speech/espeak/espeaktest"
 	"github.com/bettyhq/betty/server/speech/openai/openaitest"
 	"github.com/bettyhq/betty/server/store"
 )
-
-// requireSpeechEngine skips without espeak-ng and lame, except in CI (.ci/run installs them).
-func requireSpeechEngine(t *testing.T) {
-	t.Helper()
-	for _, p := range []string{"espeak-ng", "lame"} {
-		if _, err := exec.LookPath(p); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed (.ci/run installs espeak-ng and lame)", p)
-			}
-			t.Skipf("%s is not installed: apt-get install espeak-ng lame", p)
-		}
-	}
-}
 
 type presetJSON struct {
 	ID, Name, Gender, Description, Language, Engine, Kind, Status string
@@ -71,7 +57,7 @@ func wantMP3(t *testing.T, res *apitest.Response) time.Duration {
 }
 
 func TestVoicePresets(t *testing.T) {
-	requireSpeechEngine(t)
+	espeaktest.Require(t)
 	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
 		a := newTeamAPI(t, env)
 		owner := env.SignUp(t, "owner@example.com")
@@ -135,7 +121,7 @@ func createVoice(a teamAPI, c apitest.Caller, org, name, gender, language string
 }
 
 func TestVoiceProfiles(t *testing.T) {
-	requireSpeechEngine(t)
+	espeaktest.Require(t)
 	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
 		a := newTeamAPI(t, env)
 		owner := env.SignUp(t, "owner@example.com")
@@ -221,7 +207,7 @@ func TestVoiceProfiles(t *testing.T) {
 // A team holds 1 custom voice, 3 on tier4 (spec section 9); past that, 403 limit_reached names
 // the plan that allows more. Deleting one frees its place.
 func TestCustomVoiceLimit(t *testing.T) {
-	requireSpeechEngine(t)
+	espeaktest.Require(t)
 	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
 		a := newTeamAPI(t, env)
 		owner := env.SignUp(t, "owner@example.com")

@@ -15,26 +15,14 @@ import (
 	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/speech"
 	"github.com/bettyhq/betty/server/speech/espeak"
+	"github.com/bettyhq/betty/server/speech/espeak/espeaktest"
 )
 
 // sentence is 115 characters, a typical greeting.
 const sentence = "Hello, thanks for calling Acme support. I can book, move or cancel an appointment. What would you like to do today?"
 
-// requireEngine skips without espeak-ng and lame, except in CI (.ci/run installs them).
-func requireEngine(t testing.TB) {
-	t.Helper()
-	for _, p := range []string{"espeak-ng", "lame"} {
-		if _, err := exec.LookPath(p); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed (.ci/run installs espeak-ng and lame)", p)
-			}
-			t.Skipf("%s is not installed: apt-get install espeak-ng lame", p)
-		}
-	}
-}
-
 func TestVoicesAreTheCuratedOnesInstalled(t *testing.T) {
-	requireEngine(t)
+	espeaktest.Require(t)
 	voices, err := espeak.New(espeak.Options{}).Voices(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +50,7 @@ func TestVoicesAreTheCuratedOnesInstalled(t *testing.T) {
 }
 
 func TestSynthesizeMakesARealMP3(t *testing.T) {
-	requireEngine(t)
+	espeaktest.Require(t)
 	e := espeak.New(espeak.Options{})
 	voices, err := e.Voices(context.Background())
 	if err != nil {
@@ -88,7 +76,7 @@ func TestSynthesizeMakesARealMP3(t *testing.T) {
 // The text reaches espeak-ng as text on stdin: shell syntax, options and markup are spoken,
 // never run or obeyed.
 func TestTextIsPassedSafely(t *testing.T) {
-	requireEngine(t)
+	espeaktest.Require(t)
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "pwned")
 	e := espeak.New(espeak.Options{})
@@ -206,7 +194,7 @@ func TestMissingProgramsAreNamed(t *testing.T) {
 // BenchmarkSynthesize speaks a 115-character sentence with the first preset: espeak-ng and
 // lame as processes, end to end.
 func BenchmarkSynthesize(b *testing.B) {
-	requireEngine(b)
+	espeaktest.Require(b)
 	e := espeak.New(espeak.Options{})
 	voices, err := e.Voices(context.Background())
 	if err != nil {
