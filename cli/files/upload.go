@@ -102,17 +102,6 @@ func purposeOf(path string) client.UploadPurpose {
 }
 
 func runUpload(ctx context.Context, opts *UploadOptions) error {
-	path, err := filepath.Abs(opts.Path)
-	if err != nil {
-		return err
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if !st.Mode().IsRegular() {
-		return cmdutil.FlagErrorf("%s is not a file", opts.Path)
-	}
 	team, err := opts.TeamID(ctx, opts.Team)
 	if err != nil {
 		return err
@@ -125,45 +114,10 @@ func runUpload(ctx context.Context, opts *UploadOptions) error {
 	if err != nil {
 		return err
 	}
-	unfinished := openUnfinished(dir)
-	key := unfinishedKey(c.Server(), team, opts.Purpose, path, st)
-	resume := ""
-	if !opts.Restart {
-		resume = unfinished.get(key)
-	}
-	name := opts.Name
-	if name == "" {
-		name = filepath.Base(path)
-	}
-	bar := newBar(opts.IO, name, st.Size())
-	var sent int64
-	up, err := c.UploadFile(ctx, path, betty.UploadOptions{
-		OrganizationID: team, Purpose: opts.Purpose, FileName: name, Resume: resume,
-		OnCreate: func(url string) {
-			if err := unfinished.put(key, url); err != nil {
-				fmt.Fprintf(opts.IO.ErrOut, "warning: this upload cannot be resumed later: %v\n", err)
-			}
-		},
-		Progress: func(n, total int64) {
-			if sent == 0 && n > 0 && resume != "" {
-				fmt.Fprintf(opts.IO.ErrOut, "Resuming %s at %d of %d bytes.\n", name, n, total)
-			}
-			sent = n
-			bar.set(n)
-		},
-	})
-	bar.done()
-	switch {
-	case ctx.Err() != nil:
-		return fmt.Errorf("stopped with %d of %d bytes on the server; run the same command again to go on", sent, st.Size())
-	case err != nil && betty.UploadResumable(err):
-		return cmdutil.WithHint(err, "Run the same command again to go on from where it stopped.")
-	case err != nil:
-		_ = unfinished.forget(key) // refused: the server deleted it, or never made it
+	up, err := Send(ctx, opts.IO, c, dir, team, File{Path: opts.Path, Name: opts.Name, Purpose: opts.Purpose, Restart: opts.Restart})
+	if err != nil {
 		return err
 	}
-	_ = unfinished.forget(key)
-	fmt.Fprintf(opts.IO.ErrOut, "Uploaded %s (%d bytes, %s).\n", up.FileName, up.Size, up.FileType)
 	if opts.Output.Format != "" {
 		return opts.Output.Print(opts.IO, up, nil)
 	}
@@ -172,6 +126,71 @@ func runUpload(ctx context.Context, opts *UploadOptions) error {
 	}
 	_, err = fmt.Fprintln(opts.IO.Out, *up.FileUrl)
 	return err
+}
+
+// File is a local file to upload.
+type File struct {
+	Path    string
+	Name    string // the name the server keeps; the file's own when empty
+	Purpose client.UploadPurpose
+	Restart bool // start over instead of resuming
+}
+
+// Send uploads a local file for a team the way betty files upload does: resumably (remembered
+// under configDir), with a progress bar on a terminal, saying on ErrOut what it uploaded. Other
+// commands that take a file use it to accept a path where the API takes a file URL.
+func Send(ctx context.Context, io *cmdutil.IOStreams, c *betty.Client, configDir, team string, f File) (client.Upload, error) {
+	path, err := filepath.Abs(f.Path)
+	if err != nil {
+		return client.Upload{}, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return client.Upload{}, err
+	}
+	if !st.Mode().IsRegular() {
+		return client.Upload{}, cmdutil.FlagErrorf("%s is not a file", f.Path)
+	}
+	unfinished := openUnfinished(configDir)
+	key := unfinishedKey(c.Server(), team, f.Purpose, path, st)
+	resume := ""
+	if !f.Restart {
+		resume = unfinished.get(key)
+	}
+	name := f.Name
+	if name == "" {
+		name = filepath.Base(path)
+	}
+	bar := newBar(io, name, st.Size())
+	var sent int64
+	up, err := c.UploadFile(ctx, path, betty.UploadOptions{
+		OrganizationID: team, Purpose: f.Purpose, FileName: name, Resume: resume,
+		OnCreate: func(url string) {
+			if err := unfinished.put(key, url); err != nil {
+				fmt.Fprintf(io.ErrOut, "warning: this upload cannot be resumed later: %v\n", err)
+			}
+		},
+		Progress: func(n, total int64) {
+			if sent == 0 && n > 0 && resume != "" {
+				fmt.Fprintf(io.ErrOut, "Resuming %s at %d of %d bytes.\n", name, n, total)
+			}
+			sent = n
+			bar.set(n)
+		},
+	})
+	bar.done()
+	switch {
+	case ctx.Err() != nil:
+		return client.Upload{}, fmt.Errorf("stopped with %d of %d bytes of %s on the server; run the same command again to go on", sent, st.Size(), name)
+	case err != nil && betty.UploadResumable(err):
+		return client.Upload{}, cmdutil.WithHint(err, "Run the same command again to go on from where it stopped.")
+	case err != nil:
+		_ = unfinished.forget(key) // refused: the server deleted it, or never made it
+		return client.Upload{}, err
+	}
+	_ = unfinished.forget(key)
+	fmt.Fprintf(io.ErrOut, "Uploaded %s (%d bytes, %s).\n", up.FileName, up.Size, up.FileType)
+	return up, nil
 }
 
 // bar shows progress on a terminal; elsewhere it shows nothing.

@@ -181,7 +181,7 @@ func TestUploadResumesAgainstTheRealServer(t *testing.T) {
 		}
 	}})
 	err := run(ctx, NewCmdUpload(f, nil), path)
-	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("stopped with 6291456 of %d bytes on the server", len(data))) {
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("stopped with 6291456 of %d bytes of greeting.mp3 on the server", len(data))) {
 		t.Fatalf("interrupted: %v", err)
 	}
 	remembered, _ := os.ReadFile(filepath.Join(f.Getenv("BETTY_CONFIG_DIR"), "uploads.json"))

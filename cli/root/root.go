@@ -19,6 +19,7 @@ import (
 	"github.com/bettyhq/betty/cli/migrate"
 	"github.com/bettyhq/betty/cli/serve"
 	"github.com/bettyhq/betty/cli/teams"
+	"github.com/bettyhq/betty/cli/voices"
 )
 
 // NewCmdRoot returns the root command with every sub-command.
@@ -65,6 +66,7 @@ Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refu
 		invitations.NewCmdInvitations(f),
 		apikeys.NewCmdAPIKeys(f),
 		files.NewCmdFiles(f),
+		voices.NewCmdVoices(f),
 		admin.NewCmdAdmin(f),
 	)
 	// Added now rather than at execution so help, the golden tests and completion see them.

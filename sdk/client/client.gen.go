@@ -1053,28 +1053,30 @@ func (e PhoneVerificationStatus) Valid() bool {
 
 // Defines values for ProblemCode.
 const (
-	ProblemCodeBadRequest           ProblemCode = "bad_request"
-	ProblemCodeConflict             ProblemCode = "conflict"
-	ProblemCodeEmailNotConfirmed    ProblemCode = "email_not_confirmed"
-	ProblemCodeForbidden            ProblemCode = "forbidden"
-	ProblemCodeInternal             ProblemCode = "internal"
-	ProblemCodeInvalidCredentials   ProblemCode = "invalid_credentials"
-	ProblemCodeInvalidToken         ProblemCode = "invalid_token"
-	ProblemCodeLimitReached         ProblemCode = "limit_reached"
-	ProblemCodeMalformedJson        ProblemCode = "malformed_json"
-	ProblemCodeMethodNotAllowed     ProblemCode = "method_not_allowed"
-	ProblemCodeNotFound             ProblemCode = "not_found"
-	ProblemCodeNotImplemented       ProblemCode = "not_implemented"
-	ProblemCodePayloadTooLarge      ProblemCode = "payload_too_large"
-	ProblemCodeRateLimited          ProblemCode = "rate_limited"
-	ProblemCodeRefreshTokenReused   ProblemCode = "refresh_token_reused"
-	ProblemCodeRequestTimeout       ProblemCode = "request_timeout"
-	ProblemCodeTokenExpired         ProblemCode = "token_expired"
-	ProblemCodeUnauthorized         ProblemCode = "unauthorized"
-	ProblemCodeUnavailable          ProblemCode = "unavailable"
-	ProblemCodeUnprocessable        ProblemCode = "unprocessable"
-	ProblemCodeUnsupportedMediaType ProblemCode = "unsupported_media_type"
-	ProblemCodeValidationFailed     ProblemCode = "validation_failed"
+	ProblemCodeBadRequest                ProblemCode = "bad_request"
+	ProblemCodeConflict                  ProblemCode = "conflict"
+	ProblemCodeEmailNotConfirmed         ProblemCode = "email_not_confirmed"
+	ProblemCodeForbidden                 ProblemCode = "forbidden"
+	ProblemCodeInternal                  ProblemCode = "internal"
+	ProblemCodeInvalidCredentials        ProblemCode = "invalid_credentials"
+	ProblemCodeInvalidToken              ProblemCode = "invalid_token"
+	ProblemCodeLimitReached              ProblemCode = "limit_reached"
+	ProblemCodeMalformedJson             ProblemCode = "malformed_json"
+	ProblemCodeMethodNotAllowed          ProblemCode = "method_not_allowed"
+	ProblemCodeNotFound                  ProblemCode = "not_found"
+	ProblemCodeNotImplemented            ProblemCode = "not_implemented"
+	ProblemCodePayloadTooLarge           ProblemCode = "payload_too_large"
+	ProblemCodeRateLimited               ProblemCode = "rate_limited"
+	ProblemCodeRefreshTokenReused        ProblemCode = "refresh_token_reused"
+	ProblemCodeRequestTimeout            ProblemCode = "request_timeout"
+	ProblemCodeSpeechToTextNotConfigured ProblemCode = "speech_to_text_not_configured"
+	ProblemCodeSpeechUnavailable         ProblemCode = "speech_unavailable"
+	ProblemCodeTokenExpired              ProblemCode = "token_expired"
+	ProblemCodeUnauthorized              ProblemCode = "unauthorized"
+	ProblemCodeUnavailable               ProblemCode = "unavailable"
+	ProblemCodeUnprocessable             ProblemCode = "unprocessable"
+	ProblemCodeUnsupportedMediaType      ProblemCode = "unsupported_media_type"
+	ProblemCodeValidationFailed          ProblemCode = "validation_failed"
 )
 
 // Valid indicates whether the value is a known member of the ProblemCode enum.
@@ -1111,6 +1113,10 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeRefreshTokenReused:
 		return true
 	case ProblemCodeRequestTimeout:
+		return true
+	case ProblemCodeSpeechToTextNotConfigured:
+		return true
+	case ProblemCodeSpeechUnavailable:
 		return true
 	case ProblemCodeTokenExpired:
 		return true
@@ -1159,6 +1165,24 @@ const (
 func (e SessionTokenType) Valid() bool {
 	switch e {
 	case Bearer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SpeechEngine.
+const (
+	EspeakNg         SpeechEngine = "espeak-ng"
+	OpenaiCompatible SpeechEngine = "openai-compatible"
+)
+
+// Valid indicates whether the value is a known member of the SpeechEngine enum.
+func (e SpeechEngine) Valid() bool {
+	switch e {
+	case EspeakNg:
+		return true
+	case OpenaiCompatible:
 		return true
 	default:
 		return false
@@ -3275,7 +3299,7 @@ type CreateTierSubscriptionPaymentIntentRequest struct {
 
 // CreateVoiceProfileRequest defines model for CreateVoiceProfileRequest.
 type CreateVoiceProfileRequest struct {
-	// AudioUrls Recorded samples (MP3, WAV or M4A) from finished uploads; 1 to 10.
+	// AudioUrls Recorded samples (MP3, WAV or M4A) from finished uploads of the organisation (purpose `voice-sample`); 1 to 10.
 	AudioUrls []string `json:"audioUrls"`
 
 	// Description How the voice sounds. Defaults to empty.
@@ -3283,6 +3307,11 @@ type CreateVoiceProfileRequest struct {
 
 	// Gender The gender a voice sounds like.
 	Gender VoiceGender `json:"gender"`
+
+	// Language The language the voice speaks, a BCP 47 tag (language, optionally region). Defaults to en-US.
+	//
+	// Example: en-US
+	Language *string `json:"language,omitempty"`
 
 	// Name The voice's display name.
 	Name string `json:"name"`
@@ -4570,6 +4599,10 @@ type Problem struct {
 	// Code A stable machine-readable error code. `request_timeout` (408) answers a client that
 	// stopped sending its request body; `unavailable` (503, with Retry-After) a server that is
 	// busy (for example password hashing under a sign-in storm) or whose database is down.
+	// `speech_to_text_not_configured` (503) answers an operation that needs a transcript on
+	// a server without `--stt-url`; `speech_unavailable` (503) one whose speech engine is
+	// missing, failing or too slow (the detail names what to install or which setting to
+	// check).
 	Code ProblemCode `json:"code"`
 
 	// Detail What went wrong with this request, in plain words safe to show a user.
@@ -4599,6 +4632,10 @@ type Problem struct {
 // ProblemCode A stable machine-readable error code. `request_timeout` (408) answers a client that
 // stopped sending its request body; `unavailable` (503, with Retry-After) a server that is
 // busy (for example password hashing under a sign-in storm) or whose database is down.
+// `speech_to_text_not_configured` (503) answers an operation that needs a transcript on
+// a server without `--stt-url`; `speech_unavailable` (503) one whose speech engine is
+// missing, failing or too slow (the detail names what to install or which setting to
+// check).
 type ProblemCode string
 
 // PromptStatus The state of the readable prompt compiled from a workflow.
@@ -4892,6 +4929,10 @@ type SignUpResultResponse struct {
 	// Status The HTTP status code.
 	Status int `json:"status"`
 }
+
+// SpeechEngine The text-to-speech engine that speaks a voice: `espeak-ng` (the local engine) or
+// `openai-compatible` (the endpoint at `--tts-url`).
+type SpeechEngine string
 
 // SubscribeZapierHookRequest defines model for SubscribeZapierHookRequest.
 type SubscribeZapierHookRequest struct {
@@ -5554,13 +5595,18 @@ type UpdateTeamPropertiesRequest struct {
 
 // UpdateVoiceProfileRequest defines model for UpdateVoiceProfileRequest.
 type UpdateVoiceProfileRequest struct {
-	// AudioUrls The complete new set of samples; sending it puts the voice back to `pending`.
+	// AudioUrls The complete new set of samples (finished uploads of the organisation).
 	AudioUrls   *[]string `json:"audioUrls,omitempty"`
 	Description *string   `json:"description,omitempty"`
 
 	// Gender The gender a voice sounds like.
 	Gender *VoiceGender `json:"gender,omitempty"`
-	Name   *string      `json:"name,omitempty"`
+
+	// Language The language the voice speaks, a BCP 47 tag (language, optionally region).
+	//
+	// Example: en-US
+	Language *string `json:"language,omitempty"`
+	Name     *string `json:"name,omitempty"`
 
 	// OrganizationId An opaque identifier.
 	//
@@ -5920,8 +5966,9 @@ type VerificationRequestResponse struct {
 // VerificationRequestStatus pending until a site admin sets the team's level to the requested one (or higher), then completed.
 type VerificationRequestStatus string
 
-// Voice A voice preset: a voice the platform offers to every organisation (`kind: preset`,
-// always `approved`). Agents name it with `voicePresetId`.
+// Voice A voice preset: a voice of the server's speech engine offered to every organisation
+// (`kind: preset`, always `approved`). Agents name it with `voicePresetId`. `createdAt`
+// and `updatedAt` are when the server read the engine's voices.
 type Voice struct {
 	// CreatedAt An RFC 3339 timestamp in UTC.
 	CreatedAt Timestamp `json:"createdAt"`
@@ -5930,6 +5977,10 @@ type Voice struct {
 	//
 	// Example: Warm, calm, mid-Atlantic accent.
 	Description string `json:"description"`
+
+	// Engine The text-to-speech engine that speaks a voice: `espeak-ng` (the local engine) or
+	// `openai-compatible` (the endpoint at `--tts-url`).
+	Engine SpeechEngine `json:"engine"`
 
 	// Gender The gender a voice sounds like.
 	Gender VoiceGender `json:"gender"`
@@ -5953,10 +6004,17 @@ type Voice struct {
 	// Example: Aria
 	Name string `json:"name"`
 
-	// PreviewUrl A short MP3 sample to play in the picker; null when there is none.
+	// PreviewUrl A short MP3 sample to play in the picker: the absolute URL of
+	// `GET /v1/voice/presets/{id}/sample` on this server (public, so an `<audio>` element
+	// plays it as it is). Always set for presets.
+	//
+	//
+	// Example: http://localhost:8080/v1/voice/presets/espeak-en-us-linda/sample
 	PreviewUrl *string `json:"previewUrl"`
 
-	// Status Custom voices start pending and become approved (usable) or rejected.
+	// Status Whether a custom voice may be used. Voices cloned by an engine would start `pending` and
+	// become `approved` or `rejected`; this server's engines do not clone, so its custom
+	// voices are `approved` at creation (see `POST /v1/voice/create`).
 	Status VoiceStatus `json:"status"`
 
 	// UpdatedAt An RFC 3339 timestamp in UTC.
@@ -5981,9 +6039,11 @@ type VoiceListResponse struct {
 	Status int `json:"status"`
 }
 
-// VoiceProfile A custom voice of an organisation, made from its recorded samples.
+// VoiceProfile A custom voice of an organisation with its recorded samples. The server's speech
+// engines cannot clone voices: it speaks with the preset named in `engineVoice` (see
+// `POST /v1/voice/create`).
 type VoiceProfile struct {
-	// AudioUrls The recorded samples the voice is made from.
+	// AudioUrls The recorded samples (finished uploads), kept for an engine that can clone.
 	AudioUrls []string `json:"audioUrls"`
 
 	// CreatedAt An RFC 3339 timestamp in UTC.
@@ -5991,6 +6051,17 @@ type VoiceProfile struct {
 
 	// Description How the voice sounds; may be empty.
 	Description string `json:"description"`
+
+	// Engine The text-to-speech engine that speaks a voice: `espeak-ng` (the local engine) or
+	// `openai-compatible` (the endpoint at `--tts-url`).
+	Engine SpeechEngine `json:"engine"`
+
+	// EngineVoice The preset this voice speaks with: the engine's nearest to its language and gender.
+	// Null only when the engine has no voice at all (it is not installed).
+	//
+	//
+	// Example: espeak-en-us-linda
+	EngineVoice *string `json:"engineVoice"`
 
 	// Gender The gender a voice sounds like.
 	Gender VoiceGender `json:"gender"`
@@ -6004,20 +6075,32 @@ type VoiceProfile struct {
 	// organisation made from its own recordings.
 	Kind VoiceKind `json:"kind"`
 
+	// Language The language the voice speaks, as a BCP 47 tag.
+	//
+	// Example: en-US
+	Language string `json:"language"`
+
 	// Name The voice's display name, unique in the organisation (case-insensitive).
 	//
 	// Example: Our CEO
 	Name string `json:"name"`
+
+	// Note In words, what the voice really sounds like on this server and why.
+	//
+	// Example: The espeak-ng engine cannot clone voices; this voice speaks with the preset Linda (en-US, female), the nearest to its language and gender. The samples are kept but not used.
+	Note string `json:"note"`
 
 	// OrganizationId An opaque identifier.
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
 
-	// RejectionReason Why the review rejected the voice; null unless `status` is `rejected`.
+	// RejectionReason Why a review rejected the voice; null unless `status` is `rejected` (never on this server).
 	RejectionReason *string `json:"rejectionReason,omitempty"`
 
-	// Status Custom voices start pending and become approved (usable) or rejected.
+	// Status Whether a custom voice may be used. Voices cloned by an engine would start `pending` and
+	// become `approved` or `rejected`; this server's engines do not clone, so its custom
+	// voices are `approved` at creation (see `POST /v1/voice/create`).
 	Status VoiceStatus `json:"status"`
 
 	// UpdatedAt An RFC 3339 timestamp in UTC.
@@ -6037,14 +6120,18 @@ type VoiceProfileListResponse struct {
 
 // VoiceProfileResponse defines model for VoiceProfileResponse.
 type VoiceProfileResponse struct {
-	// Data A custom voice of an organisation, made from its recorded samples.
+	// Data A custom voice of an organisation with its recorded samples. The server's speech
+	// engines cannot clone voices: it speaks with the preset named in `engineVoice` (see
+	// `POST /v1/voice/create`).
 	Data VoiceProfile `json:"data"`
 
 	// Status The HTTP status code.
 	Status int `json:"status"`
 }
 
-// VoiceStatus Custom voices start pending and become approved (usable) or rejected.
+// VoiceStatus Whether a custom voice may be used. Voices cloned by an engine would start `pending` and
+// become `approved` or `rejected`; this server's engines do not clone, so its custom
+// voices are `approved` at creation (see `POST /v1/voice/create`).
 type VoiceStatus string
 
 // Workflow A call flow: a graph of nodes (what the agent says, what the customer may answer,
@@ -10797,15 +10884,23 @@ type ClientInterface interface {
 
 	// CreateVoiceProfileWithBody Create a custom voice profile
 	//
-	// Creates a custom voice profile from recorded samples (`audioUrls`, from finished
-	// uploads). It starts `pending` and is reviewed by the platform, becoming `approved`
-	// (usable by agents) or `rejected`; the review happens outside this API.
+	// Creates a custom voice profile: a name, a gender, a language and recorded samples
+	// (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
+	// any other URL is 422).
 	//
-	// An organisation may hold at most 3 custom voice profiles on tier4 and 1 on any other
-	// tier; `rejected` profiles do not count (decision). Past the limit the answer is 422 with
-	// code `limit_reached`. A name already used by another voice profile of the organisation
-	// (case-insensitive) is 409 (decision). Any member except `readonly` may call it.
-	// Answers 201 with the new voice profile.
+	// Decision — what a custom voice is on this server: neither speech engine Betty drives
+	// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
+	// recordings, so nothing is trained and nothing is waiting for review. The profile is
+	// `approved` at once and speaks with the engine's preset nearest to its language and
+	// gender (the same language and region first, then the language, then the gender), named
+	// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
+	// engine that can clone; `pending` and `rejected` are never set by this server.
+	//
+	// An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
+	// Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
+	// more. A name already used by another voice profile of the organisation
+	// (case-insensitive) is 409. Any member except `readonly` may call it. Answers 201 with
+	// the new voice profile.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -10814,15 +10909,23 @@ type ClientInterface interface {
 
 	// CreateVoiceProfile Create a custom voice profile
 	//
-	// Creates a custom voice profile from recorded samples (`audioUrls`, from finished
-	// uploads). It starts `pending` and is reviewed by the platform, becoming `approved`
-	// (usable by agents) or `rejected`; the review happens outside this API.
+	// Creates a custom voice profile: a name, a gender, a language and recorded samples
+	// (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
+	// any other URL is 422).
 	//
-	// An organisation may hold at most 3 custom voice profiles on tier4 and 1 on any other
-	// tier; `rejected` profiles do not count (decision). Past the limit the answer is 422 with
-	// code `limit_reached`. A name already used by another voice profile of the organisation
-	// (case-insensitive) is 409 (decision). Any member except `readonly` may call it.
-	// Answers 201 with the new voice profile.
+	// Decision — what a custom voice is on this server: neither speech engine Betty drives
+	// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
+	// recordings, so nothing is trained and nothing is waiting for review. The profile is
+	// `approved` at once and speaks with the engine's preset nearest to its language and
+	// gender (the same language and region first, then the language, then the gender), named
+	// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
+	// engine that can clone; `pending` and `rejected` are never set by this server.
+	//
+	// An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
+	// Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
+	// more. A name already used by another voice profile of the organisation
+	// (case-insensitive) is 409. Any member except `readonly` may call it. Answers 201 with
+	// the new voice profile.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10842,10 +10945,11 @@ type ClientInterface interface {
 
 	// ListVoiceProfiles List an organisation's custom voice profiles
 	//
-	// Lists the custom voice profiles of the organisation `id` (the organisation id), in every
-	// status (`pending`, `approved`, `rejected`), newest first, 10 per page by default. Presets
-	// are not included (see `GET /v1/voice/presets/list`). Any member of the organisation may
-	// call it.
+	// Lists the custom voice profiles of the organisation `id` (the organisation id), newest
+	// first, 10 per page by default. Presets are not included (see
+	// `GET /v1/voice/presets/list`). Each profile says which preset of the server's speech
+	// engine it speaks with (`engineVoice`, `note`). Any member of the organisation may call
+	// it.
 	//
 	// Corresponds with GET /v1/voice/list/{id} (the `ListVoiceProfiles` operationId).
 	ListVoiceProfiles(ctx context.Context, id Id, params *ListVoiceProfilesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10853,22 +10957,46 @@ type ClientInterface interface {
 	// ListVoicePresets List voice presets
 	//
 	// Lists the voice presets every organisation may give its agents, in the platform's
-	// curated order (then by name), 9 per page by default. Presets are the same for everyone,
-	// so no organisation is named; any signed-in user may call it.
+	// curated order, 9 per page by default. Presets are the same for everyone, so no
+	// organisation is named; any signed-in user may call it.
+	//
+	// Decision (the spec does not say where voices come from): presets are the voices of the
+	// speech engine this server runs. By default that is the local engine, espeak-ng, offered
+	// as a curated list of its installed languages and variants (American and British English
+	// first, then Spanish, French, German, Italian, Portuguese and Dutch): synthetic voices
+	// that work offline, clear but not human-sounding. When an operator sets `--tts-url`, the
+	// presets are the voices of that OpenAI-compatible engine (`openai-alloy`, …). `engine`
+	// names the engine of each preset. Each preset's `previewUrl` plays a real sample spoken
+	// by the engine (`GET /v1/voice/presets/{id}/sample`). A server whose engine is missing
+	// (espeak-ng or lame not installed, and no `--tts-url`) answers 503
+	// `speech_unavailable`, saying what to install.
 	//
 	// Corresponds with GET /v1/voice/presets/list (the `ListVoicePresets` operationId).
 	ListVoicePresets(ctx context.Context, params *ListVoicePresetsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetVoicePresetSample Play a voice preset's sample
+	//
+	// Answers the MP3 sample of the voice preset `id`: a short greeting in the preset's
+	// language ("Hello, this is Linda. Thanks for calling. How can I help you today?") spoken
+	// by the server's speech engine. It is made on first request and kept while the server
+	// runs, so it is the same for everyone and may be cached (`Cache-Control`).
+	//
+	// Decision: public (no credentials), so the dashboard can hand the URL to an `<audio>`
+	// element as it is; a sample says nothing about any organisation. An unknown preset is
+	// 404; a speech engine that is missing or failing is 503 `speech_unavailable`.
+	//
+	// Corresponds with GET /v1/voice/presets/{id}/sample (the `GetVoicePresetSample` operationId).
+	GetVoicePresetSample(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// UpdateVoiceProfileWithBody Update a custom voice profile
 	//
-	// Changes the fields present in the body of the custom voice profile `id`; absent fields
-	// keep their value. Sending `audioUrls` replaces the samples and puts the profile back to
-	// `pending` for a new review (agents that speak with it keep it until the review ends);
-	// changing only `name`, `gender` or `description` keeps the status. A `rejected` profile
-	// becomes `pending` again only with new `audioUrls`, and then counts against the limit
-	// again (422 `limit_reached` when no place is free). A name already used by another voice
-	// profile of the organisation is 409. Any member except `readonly` may call it. Answers with
-	// the updated voice profile.
+	// Changes the fields present in the body of the custom voice profile `id` of the
+	// organisation `organizationId`; absent fields keep their value. Sending `audioUrls`
+	// replaces the samples (finished uploads of the organisation, 422 otherwise). A new
+	// `gender` or `language` may change the preset it speaks with (`engineVoice`); the status
+	// stays `approved` (nothing is cloned, see `POST /v1/voice/create`). A name already used
+	// by another voice profile of the organisation is 409. Any member except `readonly` may
+	// call it. Answers with the updated voice profile.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -10877,14 +11005,13 @@ type ClientInterface interface {
 
 	// UpdateVoiceProfile Update a custom voice profile
 	//
-	// Changes the fields present in the body of the custom voice profile `id`; absent fields
-	// keep their value. Sending `audioUrls` replaces the samples and puts the profile back to
-	// `pending` for a new review (agents that speak with it keep it until the review ends);
-	// changing only `name`, `gender` or `description` keeps the status. A `rejected` profile
-	// becomes `pending` again only with new `audioUrls`, and then counts against the limit
-	// again (422 `limit_reached` when no place is free). A name already used by another voice
-	// profile of the organisation is 409. Any member except `readonly` may call it. Answers with
-	// the updated voice profile.
+	// Changes the fields present in the body of the custom voice profile `id` of the
+	// organisation `organizationId`; absent fields keep their value. Sending `audioUrls`
+	// replaces the samples (finished uploads of the organisation, 422 otherwise). A new
+	// `gender` or `language` may change the preset it speaks with (`engineVoice`); the status
+	// stays `approved` (nothing is cloned, see `POST /v1/voice/create`). A name already used
+	// by another voice profile of the organisation is 409. Any member except `readonly` may
+	// call it. Answers with the updated voice profile.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -16008,15 +16135,23 @@ func (c *Client) GetUpload(ctx context.Context, uploadId UploadId, reqEditors ..
 
 // CreateVoiceProfileWithBody Create a custom voice profile
 //
-// Creates a custom voice profile from recorded samples (`audioUrls`, from finished
-// uploads). It starts `pending` and is reviewed by the platform, becoming `approved`
-// (usable by agents) or `rejected`; the review happens outside this API.
+// Creates a custom voice profile: a name, a gender, a language and recorded samples
+// (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
+// any other URL is 422).
 //
-// An organisation may hold at most 3 custom voice profiles on tier4 and 1 on any other
-// tier; `rejected` profiles do not count (decision). Past the limit the answer is 422 with
-// code `limit_reached`. A name already used by another voice profile of the organisation
-// (case-insensitive) is 409 (decision). Any member except `readonly` may call it.
-// Answers 201 with the new voice profile.
+// Decision — what a custom voice is on this server: neither speech engine Betty drives
+// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
+// recordings, so nothing is trained and nothing is waiting for review. The profile is
+// `approved` at once and speaks with the engine's preset nearest to its language and
+// gender (the same language and region first, then the language, then the gender), named
+// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
+// engine that can clone; `pending` and `rejected` are never set by this server.
+//
+// An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
+// Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
+// more. A name already used by another voice profile of the organisation
+// (case-insensitive) is 409. Any member except `readonly` may call it. Answers 201 with
+// the new voice profile.
 //
 // Takes any type of body and a specified content type.
 //
@@ -16035,15 +16170,23 @@ func (c *Client) CreateVoiceProfileWithBody(ctx context.Context, contentType str
 
 // CreateVoiceProfile Create a custom voice profile
 //
-// Creates a custom voice profile from recorded samples (`audioUrls`, from finished
-// uploads). It starts `pending` and is reviewed by the platform, becoming `approved`
-// (usable by agents) or `rejected`; the review happens outside this API.
+// Creates a custom voice profile: a name, a gender, a language and recorded samples
+// (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
+// any other URL is 422).
 //
-// An organisation may hold at most 3 custom voice profiles on tier4 and 1 on any other
-// tier; `rejected` profiles do not count (decision). Past the limit the answer is 422 with
-// code `limit_reached`. A name already used by another voice profile of the organisation
-// (case-insensitive) is 409 (decision). Any member except `readonly` may call it.
-// Answers 201 with the new voice profile.
+// Decision — what a custom voice is on this server: neither speech engine Betty drives
+// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
+// recordings, so nothing is trained and nothing is waiting for review. The profile is
+// `approved` at once and speaks with the engine's preset nearest to its language and
+// gender (the same language and region first, then the language, then the gender), named
+// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
+// engine that can clone; `pending` and `rejected` are never set by this server.
+//
+// An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
+// Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
+// more. A name already used by another voice profile of the organisation
+// (case-insensitive) is 409. Any member except `readonly` may call it. Answers 201 with
+// the new voice profile.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -16083,10 +16226,11 @@ func (c *Client) DeleteVoiceProfile(ctx context.Context, id Id, params *DeleteVo
 
 // ListVoiceProfiles List an organisation's custom voice profiles
 //
-// Lists the custom voice profiles of the organisation `id` (the organisation id), in every
-// status (`pending`, `approved`, `rejected`), newest first, 10 per page by default. Presets
-// are not included (see `GET /v1/voice/presets/list`). Any member of the organisation may
-// call it.
+// Lists the custom voice profiles of the organisation `id` (the organisation id), newest
+// first, 10 per page by default. Presets are not included (see
+// `GET /v1/voice/presets/list`). Each profile says which preset of the server's speech
+// engine it speaks with (`engineVoice`, `note`). Any member of the organisation may call
+// it.
 //
 // Corresponds with GET /v1/voice/list/{id} (the `ListVoiceProfiles` operationId).
 func (c *Client) ListVoiceProfiles(ctx context.Context, id Id, params *ListVoiceProfilesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -16104,8 +16248,19 @@ func (c *Client) ListVoiceProfiles(ctx context.Context, id Id, params *ListVoice
 // ListVoicePresets List voice presets
 //
 // Lists the voice presets every organisation may give its agents, in the platform's
-// curated order (then by name), 9 per page by default. Presets are the same for everyone,
-// so no organisation is named; any signed-in user may call it.
+// curated order, 9 per page by default. Presets are the same for everyone, so no
+// organisation is named; any signed-in user may call it.
+//
+// Decision (the spec does not say where voices come from): presets are the voices of the
+// speech engine this server runs. By default that is the local engine, espeak-ng, offered
+// as a curated list of its installed languages and variants (American and British English
+// first, then Spanish, French, German, Italian, Portuguese and Dutch): synthetic voices
+// that work offline, clear but not human-sounding. When an operator sets `--tts-url`, the
+// presets are the voices of that OpenAI-compatible engine (`openai-alloy`, …). `engine`
+// names the engine of each preset. Each preset's `previewUrl` plays a real sample spoken
+// by the engine (`GET /v1/voice/presets/{id}/sample`). A server whose engine is missing
+// (espeak-ng or lame not installed, and no `--tts-url`) answers 503
+// `speech_unavailable`, saying what to install.
 //
 // Corresponds with GET /v1/voice/presets/list (the `ListVoicePresets` operationId).
 func (c *Client) ListVoicePresets(ctx context.Context, params *ListVoicePresetsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -16120,16 +16275,39 @@ func (c *Client) ListVoicePresets(ctx context.Context, params *ListVoicePresetsP
 	return c.Client.Do(req)
 }
 
+// GetVoicePresetSample Play a voice preset's sample
+//
+// Answers the MP3 sample of the voice preset `id`: a short greeting in the preset's
+// language ("Hello, this is Linda. Thanks for calling. How can I help you today?") spoken
+// by the server's speech engine. It is made on first request and kept while the server
+// runs, so it is the same for everyone and may be cached (`Cache-Control`).
+//
+// Decision: public (no credentials), so the dashboard can hand the URL to an `<audio>`
+// element as it is; a sample says nothing about any organisation. An unknown preset is
+// 404; a speech engine that is missing or failing is 503 `speech_unavailable`.
+//
+// Corresponds with GET /v1/voice/presets/{id}/sample (the `GetVoicePresetSample` operationId).
+func (c *Client) GetVoicePresetSample(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetVoicePresetSampleRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // UpdateVoiceProfileWithBody Update a custom voice profile
 //
-// Changes the fields present in the body of the custom voice profile `id`; absent fields
-// keep their value. Sending `audioUrls` replaces the samples and puts the profile back to
-// `pending` for a new review (agents that speak with it keep it until the review ends);
-// changing only `name`, `gender` or `description` keeps the status. A `rejected` profile
-// becomes `pending` again only with new `audioUrls`, and then counts against the limit
-// again (422 `limit_reached` when no place is free). A name already used by another voice
-// profile of the organisation is 409. Any member except `readonly` may call it. Answers with
-// the updated voice profile.
+// Changes the fields present in the body of the custom voice profile `id` of the
+// organisation `organizationId`; absent fields keep their value. Sending `audioUrls`
+// replaces the samples (finished uploads of the organisation, 422 otherwise). A new
+// `gender` or `language` may change the preset it speaks with (`engineVoice`); the status
+// stays `approved` (nothing is cloned, see `POST /v1/voice/create`). A name already used
+// by another voice profile of the organisation is 409. Any member except `readonly` may
+// call it. Answers with the updated voice profile.
 //
 // Takes any type of body and a specified content type.
 //
@@ -16148,14 +16326,13 @@ func (c *Client) UpdateVoiceProfileWithBody(ctx context.Context, id Id, contentT
 
 // UpdateVoiceProfile Update a custom voice profile
 //
-// Changes the fields present in the body of the custom voice profile `id`; absent fields
-// keep their value. Sending `audioUrls` replaces the samples and puts the profile back to
-// `pending` for a new review (agents that speak with it keep it until the review ends);
-// changing only `name`, `gender` or `description` keeps the status. A `rejected` profile
-// becomes `pending` again only with new `audioUrls`, and then counts against the limit
-// again (422 `limit_reached` when no place is free). A name already used by another voice
-// profile of the organisation is 409. Any member except `readonly` may call it. Answers with
-// the updated voice profile.
+// Changes the fields present in the body of the custom voice profile `id` of the
+// organisation `organizationId`; absent fields keep their value. Sending `audioUrls`
+// replaces the samples (finished uploads of the organisation, 422 otherwise). A new
+// `gender` or `language` may change the preset it speaks with (`engineVoice`); the status
+// stays `approved` (nothing is cloned, see `POST /v1/voice/create`). A name already used
+// by another voice profile of the organisation is 409. Any member except `readonly` may
+// call it. Answers with the updated voice profile.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -24393,6 +24570,40 @@ func NewListVoicePresetsRequest(server string, params *ListVoicePresetsParams) (
 	return req, nil
 }
 
+// NewGetVoicePresetSampleRequest constructs an http.Request for the GetVoicePresetSample method
+func NewGetVoicePresetSampleRequest(server string, id Id) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/voice/presets/%s/sample", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewUpdateVoiceProfileRequest calls the generic UpdateVoiceProfile builder with application/json body
 func NewUpdateVoiceProfileRequest(server string, id Id, body UpdateVoiceProfileJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -28927,15 +29138,23 @@ type ClientWithResponsesInterface interface {
 
 	// CreateVoiceProfileWithBodyWithResponse Create a custom voice profile
 	//
-	// Creates a custom voice profile from recorded samples (`audioUrls`, from finished
-	// uploads). It starts `pending` and is reviewed by the platform, becoming `approved`
-	// (usable by agents) or `rejected`; the review happens outside this API.
+	// Creates a custom voice profile: a name, a gender, a language and recorded samples
+	// (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
+	// any other URL is 422).
 	//
-	// An organisation may hold at most 3 custom voice profiles on tier4 and 1 on any other
-	// tier; `rejected` profiles do not count (decision). Past the limit the answer is 422 with
-	// code `limit_reached`. A name already used by another voice profile of the organisation
-	// (case-insensitive) is 409 (decision). Any member except `readonly` may call it.
-	// Answers 201 with the new voice profile.
+	// Decision — what a custom voice is on this server: neither speech engine Betty drives
+	// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
+	// recordings, so nothing is trained and nothing is waiting for review. The profile is
+	// `approved` at once and speaks with the engine's preset nearest to its language and
+	// gender (the same language and region first, then the language, then the gender), named
+	// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
+	// engine that can clone; `pending` and `rejected` are never set by this server.
+	//
+	// An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
+	// Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
+	// more. A name already used by another voice profile of the organisation
+	// (case-insensitive) is 409. Any member except `readonly` may call it. Answers 201 with
+	// the new voice profile.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -28944,15 +29163,23 @@ type ClientWithResponsesInterface interface {
 
 	// CreateVoiceProfileWithResponse Create a custom voice profile
 	//
-	// Creates a custom voice profile from recorded samples (`audioUrls`, from finished
-	// uploads). It starts `pending` and is reviewed by the platform, becoming `approved`
-	// (usable by agents) or `rejected`; the review happens outside this API.
+	// Creates a custom voice profile: a name, a gender, a language and recorded samples
+	// (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
+	// any other URL is 422).
 	//
-	// An organisation may hold at most 3 custom voice profiles on tier4 and 1 on any other
-	// tier; `rejected` profiles do not count (decision). Past the limit the answer is 422 with
-	// code `limit_reached`. A name already used by another voice profile of the organisation
-	// (case-insensitive) is 409 (decision). Any member except `readonly` may call it.
-	// Answers 201 with the new voice profile.
+	// Decision — what a custom voice is on this server: neither speech engine Betty drives
+	// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
+	// recordings, so nothing is trained and nothing is waiting for review. The profile is
+	// `approved` at once and speaks with the engine's preset nearest to its language and
+	// gender (the same language and region first, then the language, then the gender), named
+	// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
+	// engine that can clone; `pending` and `rejected` are never set by this server.
+	//
+	// An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
+	// Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
+	// more. A name already used by another voice profile of the organisation
+	// (case-insensitive) is 409. Any member except `readonly` may call it. Answers 201 with
+	// the new voice profile.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -28974,10 +29201,11 @@ type ClientWithResponsesInterface interface {
 
 	// ListVoiceProfilesWithResponse List an organisation's custom voice profiles
 	//
-	// Lists the custom voice profiles of the organisation `id` (the organisation id), in every
-	// status (`pending`, `approved`, `rejected`), newest first, 10 per page by default. Presets
-	// are not included (see `GET /v1/voice/presets/list`). Any member of the organisation may
-	// call it.
+	// Lists the custom voice profiles of the organisation `id` (the organisation id), newest
+	// first, 10 per page by default. Presets are not included (see
+	// `GET /v1/voice/presets/list`). Each profile says which preset of the server's speech
+	// engine it speaks with (`engineVoice`, `note`). Any member of the organisation may call
+	// it.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -28987,24 +29215,50 @@ type ClientWithResponsesInterface interface {
 	// ListVoicePresetsWithResponse List voice presets
 	//
 	// Lists the voice presets every organisation may give its agents, in the platform's
-	// curated order (then by name), 9 per page by default. Presets are the same for everyone,
-	// so no organisation is named; any signed-in user may call it.
+	// curated order, 9 per page by default. Presets are the same for everyone, so no
+	// organisation is named; any signed-in user may call it.
+	//
+	// Decision (the spec does not say where voices come from): presets are the voices of the
+	// speech engine this server runs. By default that is the local engine, espeak-ng, offered
+	// as a curated list of its installed languages and variants (American and British English
+	// first, then Spanish, French, German, Italian, Portuguese and Dutch): synthetic voices
+	// that work offline, clear but not human-sounding. When an operator sets `--tts-url`, the
+	// presets are the voices of that OpenAI-compatible engine (`openai-alloy`, …). `engine`
+	// names the engine of each preset. Each preset's `previewUrl` plays a real sample spoken
+	// by the engine (`GET /v1/voice/presets/{id}/sample`). A server whose engine is missing
+	// (espeak-ng or lame not installed, and no `--tts-url`) answers 503
+	// `speech_unavailable`, saying what to install.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/voice/presets/list (the `ListVoicePresets` operationId).
 	ListVoicePresetsWithResponse(ctx context.Context, params *ListVoicePresetsParams, reqEditors ...RequestEditorFn) (*ListVoicePresetsResponse, error)
 
+	// GetVoicePresetSampleWithResponse Play a voice preset's sample
+	//
+	// Answers the MP3 sample of the voice preset `id`: a short greeting in the preset's
+	// language ("Hello, this is Linda. Thanks for calling. How can I help you today?") spoken
+	// by the server's speech engine. It is made on first request and kept while the server
+	// runs, so it is the same for everyone and may be cached (`Cache-Control`).
+	//
+	// Decision: public (no credentials), so the dashboard can hand the URL to an `<audio>`
+	// element as it is; a sample says nothing about any organisation. An unknown preset is
+	// 404; a speech engine that is missing or failing is 503 `speech_unavailable`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/voice/presets/{id}/sample (the `GetVoicePresetSample` operationId).
+	GetVoicePresetSampleWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetVoicePresetSampleResponse, error)
+
 	// UpdateVoiceProfileWithBodyWithResponse Update a custom voice profile
 	//
-	// Changes the fields present in the body of the custom voice profile `id`; absent fields
-	// keep their value. Sending `audioUrls` replaces the samples and puts the profile back to
-	// `pending` for a new review (agents that speak with it keep it until the review ends);
-	// changing only `name`, `gender` or `description` keeps the status. A `rejected` profile
-	// becomes `pending` again only with new `audioUrls`, and then counts against the limit
-	// again (422 `limit_reached` when no place is free). A name already used by another voice
-	// profile of the organisation is 409. Any member except `readonly` may call it. Answers with
-	// the updated voice profile.
+	// Changes the fields present in the body of the custom voice profile `id` of the
+	// organisation `organizationId`; absent fields keep their value. Sending `audioUrls`
+	// replaces the samples (finished uploads of the organisation, 422 otherwise). A new
+	// `gender` or `language` may change the preset it speaks with (`engineVoice`); the status
+	// stays `approved` (nothing is cloned, see `POST /v1/voice/create`). A name already used
+	// by another voice profile of the organisation is 409. Any member except `readonly` may
+	// call it. Answers with the updated voice profile.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -29013,14 +29267,13 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateVoiceProfileWithResponse Update a custom voice profile
 	//
-	// Changes the fields present in the body of the custom voice profile `id`; absent fields
-	// keep their value. Sending `audioUrls` replaces the samples and puts the profile back to
-	// `pending` for a new review (agents that speak with it keep it until the review ends);
-	// changing only `name`, `gender` or `description` keeps the status. A `rejected` profile
-	// becomes `pending` again only with new `audioUrls`, and then counts against the limit
-	// again (422 `limit_reached` when no place is free). A name already used by another voice
-	// profile of the organisation is 409. Any member except `readonly` may call it. Answers with
-	// the updated voice profile.
+	// Changes the fields present in the body of the custom voice profile `id` of the
+	// organisation `organizationId`; absent fields keep their value. Sending `audioUrls`
+	// replaces the samples (finished uploads of the organisation, 422 otherwise). A new
+	// `gender` or `language` may change the preset it speaks with (`engineVoice`); the status
+	// stays `approved` (nothing is cloned, see `POST /v1/voice/create`). A name already used
+	// by another voice profile of the organisation is 409. Any member except `readonly` may
+	// call it. Answers with the updated voice profile.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -42684,6 +42937,82 @@ func (r ListVoicePresetsResponse) ContentType() string {
 	return ""
 }
 
+// GetVoicePresetSampleResponse200Headers the declared response headers of an HTTP 200 response for GetVoicePresetSample
+type GetVoicePresetSampleResponse200Headers struct {
+	CacheControl string
+}
+
+// GetVoicePresetSampleResponse429Headers the declared response headers of an HTTP 429 response for GetVoicePresetSample
+type GetVoicePresetSampleResponse429Headers struct {
+	RetryAfter *int
+}
+
+type GetVoicePresetSampleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetVoicePresetSampleResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetVoicePresetSampleResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetVoicePresetSampleResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetVoicePresetSampleResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetVoicePresetSampleResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r GetVoicePresetSampleResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetVoicePresetSampleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetVoicePresetSampleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetVoicePresetSampleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetVoicePresetSampleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // UpdateVoiceProfileResponse429Headers the declared response headers of an HTTP 429 response for UpdateVoiceProfile
 type UpdateVoiceProfileResponse429Headers struct {
 	RetryAfter *int
@@ -49598,15 +49927,23 @@ func (c *ClientWithResponses) GetUploadWithResponse(ctx context.Context, uploadI
 
 // CreateVoiceProfileWithBodyWithResponse Create a custom voice profile
 //
-// Creates a custom voice profile from recorded samples (`audioUrls`, from finished
-// uploads). It starts `pending` and is reviewed by the platform, becoming `approved`
-// (usable by agents) or `rejected`; the review happens outside this API.
+// Creates a custom voice profile: a name, a gender, a language and recorded samples
+// (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
+// any other URL is 422).
 //
-// An organisation may hold at most 3 custom voice profiles on tier4 and 1 on any other
-// tier; `rejected` profiles do not count (decision). Past the limit the answer is 422 with
-// code `limit_reached`. A name already used by another voice profile of the organisation
-// (case-insensitive) is 409 (decision). Any member except `readonly` may call it.
-// Answers 201 with the new voice profile.
+// Decision — what a custom voice is on this server: neither speech engine Betty drives
+// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
+// recordings, so nothing is trained and nothing is waiting for review. The profile is
+// `approved` at once and speaks with the engine's preset nearest to its language and
+// gender (the same language and region first, then the language, then the gender), named
+// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
+// engine that can clone; `pending` and `rejected` are never set by this server.
+//
+// An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
+// Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
+// more. A name already used by another voice profile of the organisation
+// (case-insensitive) is 409. Any member except `readonly` may call it. Answers 201 with
+// the new voice profile.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -49621,15 +49958,23 @@ func (c *ClientWithResponses) CreateVoiceProfileWithBodyWithResponse(ctx context
 
 // CreateVoiceProfileWithResponse Create a custom voice profile
 //
-// Creates a custom voice profile from recorded samples (`audioUrls`, from finished
-// uploads). It starts `pending` and is reviewed by the platform, becoming `approved`
-// (usable by agents) or `rejected`; the review happens outside this API.
+// Creates a custom voice profile: a name, a gender, a language and recorded samples
+// (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
+// any other URL is 422).
 //
-// An organisation may hold at most 3 custom voice profiles on tier4 and 1 on any other
-// tier; `rejected` profiles do not count (decision). Past the limit the answer is 422 with
-// code `limit_reached`. A name already used by another voice profile of the organisation
-// (case-insensitive) is 409 (decision). Any member except `readonly` may call it.
-// Answers 201 with the new voice profile.
+// Decision — what a custom voice is on this server: neither speech engine Betty drives
+// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
+// recordings, so nothing is trained and nothing is waiting for review. The profile is
+// `approved` at once and speaks with the engine's preset nearest to its language and
+// gender (the same language and region first, then the language, then the gender), named
+// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
+// engine that can clone; `pending` and `rejected` are never set by this server.
+//
+// An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
+// Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
+// more. A name already used by another voice profile of the organisation
+// (case-insensitive) is 409. Any member except `readonly` may call it. Answers 201 with
+// the new voice profile.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -49663,10 +50008,11 @@ func (c *ClientWithResponses) DeleteVoiceProfileWithResponse(ctx context.Context
 
 // ListVoiceProfilesWithResponse List an organisation's custom voice profiles
 //
-// Lists the custom voice profiles of the organisation `id` (the organisation id), in every
-// status (`pending`, `approved`, `rejected`), newest first, 10 per page by default. Presets
-// are not included (see `GET /v1/voice/presets/list`). Any member of the organisation may
-// call it.
+// Lists the custom voice profiles of the organisation `id` (the organisation id), newest
+// first, 10 per page by default. Presets are not included (see
+// `GET /v1/voice/presets/list`). Each profile says which preset of the server's speech
+// engine it speaks with (`engineVoice`, `note`). Any member of the organisation may call
+// it.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -49682,8 +50028,19 @@ func (c *ClientWithResponses) ListVoiceProfilesWithResponse(ctx context.Context,
 // ListVoicePresetsWithResponse List voice presets
 //
 // Lists the voice presets every organisation may give its agents, in the platform's
-// curated order (then by name), 9 per page by default. Presets are the same for everyone,
-// so no organisation is named; any signed-in user may call it.
+// curated order, 9 per page by default. Presets are the same for everyone, so no
+// organisation is named; any signed-in user may call it.
+//
+// Decision (the spec does not say where voices come from): presets are the voices of the
+// speech engine this server runs. By default that is the local engine, espeak-ng, offered
+// as a curated list of its installed languages and variants (American and British English
+// first, then Spanish, French, German, Italian, Portuguese and Dutch): synthetic voices
+// that work offline, clear but not human-sounding. When an operator sets `--tts-url`, the
+// presets are the voices of that OpenAI-compatible engine (`openai-alloy`, …). `engine`
+// names the engine of each preset. Each preset's `previewUrl` plays a real sample spoken
+// by the engine (`GET /v1/voice/presets/{id}/sample`). A server whose engine is missing
+// (espeak-ng or lame not installed, and no `--tts-url`) answers 503
+// `speech_unavailable`, saying what to install.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -49696,16 +50053,37 @@ func (c *ClientWithResponses) ListVoicePresetsWithResponse(ctx context.Context, 
 	return ParseListVoicePresetsResponse(rsp)
 }
 
+// GetVoicePresetSampleWithResponse Play a voice preset's sample
+//
+// Answers the MP3 sample of the voice preset `id`: a short greeting in the preset's
+// language ("Hello, this is Linda. Thanks for calling. How can I help you today?") spoken
+// by the server's speech engine. It is made on first request and kept while the server
+// runs, so it is the same for everyone and may be cached (`Cache-Control`).
+//
+// Decision: public (no credentials), so the dashboard can hand the URL to an `<audio>`
+// element as it is; a sample says nothing about any organisation. An unknown preset is
+// 404; a speech engine that is missing or failing is 503 `speech_unavailable`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/voice/presets/{id}/sample (the `GetVoicePresetSample` operationId).
+func (c *ClientWithResponses) GetVoicePresetSampleWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetVoicePresetSampleResponse, error) {
+	rsp, err := c.GetVoicePresetSample(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetVoicePresetSampleResponse(rsp)
+}
+
 // UpdateVoiceProfileWithBodyWithResponse Update a custom voice profile
 //
-// Changes the fields present in the body of the custom voice profile `id`; absent fields
-// keep their value. Sending `audioUrls` replaces the samples and puts the profile back to
-// `pending` for a new review (agents that speak with it keep it until the review ends);
-// changing only `name`, `gender` or `description` keeps the status. A `rejected` profile
-// becomes `pending` again only with new `audioUrls`, and then counts against the limit
-// again (422 `limit_reached` when no place is free). A name already used by another voice
-// profile of the organisation is 409. Any member except `readonly` may call it. Answers with
-// the updated voice profile.
+// Changes the fields present in the body of the custom voice profile `id` of the
+// organisation `organizationId`; absent fields keep their value. Sending `audioUrls`
+// replaces the samples (finished uploads of the organisation, 422 otherwise). A new
+// `gender` or `language` may change the preset it speaks with (`engineVoice`); the status
+// stays `approved` (nothing is cloned, see `POST /v1/voice/create`). A name already used
+// by another voice profile of the organisation is 409. Any member except `readonly` may
+// call it. Answers with the updated voice profile.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -49720,14 +50098,13 @@ func (c *ClientWithResponses) UpdateVoiceProfileWithBodyWithResponse(ctx context
 
 // UpdateVoiceProfileWithResponse Update a custom voice profile
 //
-// Changes the fields present in the body of the custom voice profile `id`; absent fields
-// keep their value. Sending `audioUrls` replaces the samples and puts the profile back to
-// `pending` for a new review (agents that speak with it keep it until the review ends);
-// changing only `name`, `gender` or `description` keeps the status. A `rejected` profile
-// becomes `pending` again only with new `audioUrls`, and then counts against the limit
-// again (422 `limit_reached` when no place is free). A name already used by another voice
-// profile of the organisation is 409. Any member except `readonly` may call it. Answers with
-// the updated voice profile.
+// Changes the fields present in the body of the custom voice profile `id` of the
+// organisation `organizationId`; absent fields keep their value. Sending `audioUrls`
+// replaces the samples (finished uploads of the organisation, 422 otherwise). A new
+// `gender` or `language` may change the preset it speaks with (`engineVoice`); the status
+// stays `approved` (nothing is cloned, see `POST /v1/voice/create`). A name already used
+// by another voice profile of the organisation is 409. Any member except `readonly` may
+// call it. Answers with the updated voice profile.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -62533,6 +62910,76 @@ func ParseListVoicePresetsResponse(rsp *http.Response) (*ListVoicePresetsRespons
 	switch {
 	case rsp.StatusCode == 429:
 		var headers ListVoicePresetsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetVoicePresetSampleResponse parses an HTTP response from a GetVoicePresetSampleWithResponse call
+func ParseGetVoicePresetSampleResponse(rsp *http.Response) (*GetVoicePresetSampleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetVoicePresetSampleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetVoicePresetSampleResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetVoicePresetSampleResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

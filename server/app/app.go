@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/bettyhq/betty/server/agents"
@@ -24,10 +25,14 @@ import (
 	"github.com/bettyhq/betty/server/jobs"
 	"github.com/bettyhq/betty/server/links"
 	"github.com/bettyhq/betty/server/mail"
+	"github.com/bettyhq/betty/server/speech"
+	"github.com/bettyhq/betty/server/speech/espeak"
+	"github.com/bettyhq/betty/server/speech/openai"
 	"github.com/bettyhq/betty/server/storage"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
 	"github.com/bettyhq/betty/server/uploads"
+	"github.com/bettyhq/betty/server/voices"
 )
 
 // App is a configured server.
@@ -38,6 +43,7 @@ type App struct {
 	jobs    *jobs.Queue
 	mail    *mail.Outbox
 	files   storage.Storage
+	speech  *speech.Service
 	handler http.Handler
 	started bool
 }
@@ -119,6 +125,8 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		hasher = auth.DefaultHasher()
 	}
 	dashboardLinks := links.Builder{BaseURL: cfg.BaseURL, AllowedOrigins: cfg.AllowedOrigins}
+	speaker := newSpeech(cfg)
+	// The uploads service replaces UploadURLs as the check of voice samples once it exists.
 	h, err := httpapi.New(httpapi.Deps{
 		Log: log, DB: db, Version: version, Dashboard: dashboard, MaxBodyBytes: cfg.MaxBodyBytes,
 		Issuer: issuer, Mail: outbox,
@@ -129,6 +137,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		Campaigns:      campaigns.New(db),
 		Agents:         agents.New(db, noVoices{}, uploadsService),
 		Uploads:        uploadsService,
+		Voices:         voices.New(db, speaker, voiceSamples{uploadsService}),
 		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
 		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout,
 		BaseURL: cfg.BaseURL, ResponseCheck: o.responseCheck,
@@ -136,7 +145,21 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	if err != nil {
 		return nil, err
 	}
-	return &App{cfg: cfg, log: log, db: db, jobs: queue, mail: outbox, files: files, handler: h}, nil
+	return &App{cfg: cfg, log: log, db: db, jobs: queue, mail: outbox, files: files, speech: speaker, handler: h}, nil
+}
+
+// newSpeech picks the speech engines: OpenAI-compatible endpoints where their URLs are set,
+// otherwise the local espeak-ng engine speaks and nothing transcribes.
+func newSpeech(cfg config.Config) *speech.Service {
+	var tts speech.TextToSpeech = espeak.New(espeak.Options{})
+	if cfg.TTSURL != "" {
+		tts = openai.NewTTS(openai.Config{BaseURL: cfg.TTSURL, APIKey: cfg.TTSAPIKey, Model: cfg.TTSModel})
+	}
+	var stt speech.SpeechToText = speech.NotConfigured{}
+	if cfg.STTURL != "" {
+		stt = openai.NewSTT(openai.Config{BaseURL: cfg.STTURL, APIKey: cfg.STTAPIKey, Model: cfg.STTModel})
+	}
+	return speech.New(tts, stt)
 }
 
 // Handler is the HTTP handler (for tests that serve it themselves).
@@ -159,7 +182,27 @@ func (a *App) PrintSummary(w io.Writer, addr string) {
 	if a.cfg.SMTPURL != "" {
 		mailer = "mail=smtp"
 	}
-	fmt.Fprintf(w, "  providers  %s\n", mailer)
+	speaker := "speech=espeak-ng (local)"
+	switch {
+	case a.cfg.TTSURL != "":
+		speaker = "speech=" + a.speech.Engine() + " (" + redacted(a.cfg.TTSURL) + ")"
+	case espeak.New(espeak.Options{}).Check() != nil:
+		speaker = "speech=espeak-ng NOT INSTALLED (voices answer 503: apt-get install espeak-ng lame, or set --tts-url)"
+	}
+	transcriber := "speech-to-text=off (set --stt-url)"
+	if a.cfg.STTURL != "" {
+		transcriber = "speech-to-text=" + redacted(a.cfg.STTURL)
+	}
+	fmt.Fprintf(w, "  providers  %s, %s, %s\n", mailer, speaker, transcriber)
+}
+
+// redacted is a URL without its password, for the summary.
+func redacted(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparseable url)"
+	}
+	return u.Redacted()
 }
 
 // Start starts the background workers (Serve does it when they are not running yet).

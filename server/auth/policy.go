@@ -119,7 +119,7 @@ var Policy = map[string]Rule{
 	"deactivateAgent": team(Member, FromQuery), "listCampaignAgents": team(Readonly, FromQuery),
 
 	// Voice
-	"listVoicePresets": {Access: Any}, "listVoiceProfiles": team(Readonly, FromPathID),
+	"listVoicePresets": {Access: Any}, "getVoicePresetSample": public, "listVoiceProfiles": team(Readonly, FromPathID),
 	"createVoiceProfile": team(Member, FromBody), "deleteVoiceProfile": team(Member, FromQuery),
 	"updateVoiceProfile": team(Member, FromBody),
 

@@ -49,11 +49,16 @@ const (
 	CodeUnavailable        = "unavailable"
 	// CodeLimitReached: a limit of the team's plan (with Forbidden) or a quota (LimitReached).
 	CodeLimitReached = "limit_reached"
+	// CodeSpeechToTextNotConfigured: no transcription endpoint is configured (--stt-url); 503.
+	CodeSpeechToTextNotConfigured = "speech_to_text_not_configured"
+	// CodeSpeechUnavailable: the speech engine is missing, failed or took too long; 503.
+	CodeSpeechUnavailable = "speech_unavailable"
 )
 
 // Codes lists every code above.
 var Codes = []string{CodeInvalidToken, CodeInvalidCredentials, CodeTokenExpired, CodeRefreshTokenReused,
-	CodeEmailNotConfirmed, CodeRateLimited, CodeUnauthorized, CodeUnavailable, CodeLimitReached}
+	CodeEmailNotConfirmed, CodeRateLimited, CodeUnauthorized, CodeUnavailable, CodeLimitReached,
+	CodeSpeechToTextNotConfigured, CodeSpeechUnavailable}
 
 // Field is one invalid field: its name as the client sent it (body.password, query.month)
 // and what is wrong, in plain words.

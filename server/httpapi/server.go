@@ -24,6 +24,7 @@ import (
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
 	"github.com/bettyhq/betty/server/uploads"
+	"github.com/bettyhq/betty/server/voices"
 	"github.com/bettyhq/betty/server/web"
 )
 
@@ -51,6 +52,7 @@ type Deps struct {
 	Campaigns *campaigns.Service
 	Agents    *agents.Service
 	Uploads   *uploads.Service
+	Voices    *voices.Service
 	RateLimit RateLimit
 	// TrustedProxies are the networks whose X-Forwarded-For / X-Real-IP are believed; the
 	// client address is the connection's otherwise.
@@ -75,6 +77,7 @@ type Server struct {
 	*Campaigns
 	*Agents
 	*Uploads
+	*Voices
 }
 
 type fallback struct{ Unimplemented }
@@ -91,6 +94,7 @@ func NewServer(d Deps, m *Metrics) *Server {
 		Campaigns: &Campaigns{svc: d.Campaigns},
 		Agents:    &Agents{svc: d.Agents},
 		Uploads:   &Uploads{svc: d.Uploads},
+		Voices:    &Voices{svc: d.Voices, baseURL: d.BaseURL},
 	}
 }
 
@@ -110,7 +114,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
-	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Uploads == nil {
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Uploads == nil || d.Voices == nil {
 		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)

@@ -333,6 +333,10 @@ func (Unimplemented) GetUserByEmail(context.Context, api.GetUserByEmailRequestOb
 	return nil, problem.NotImplemented("getUserByEmail")
 }
 
+func (Unimplemented) GetVoicePresetSample(context.Context, api.GetVoicePresetSampleRequestObject) (api.GetVoicePresetSampleResponseObject, error) {
+	return nil, problem.NotImplemented("getVoicePresetSample")
+}
+
 func (Unimplemented) GetWorkflow(context.Context, api.GetWorkflowRequestObject) (api.GetWorkflowResponseObject, error) {
 	return nil, problem.NotImplemented("getWorkflow")
 }

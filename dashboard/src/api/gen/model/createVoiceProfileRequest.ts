@@ -18,9 +18,15 @@ export interface CreateVoiceProfileRequest {
    * @maxLength 500
    */
   description?: string;
+  /**
+   * The language the voice speaks, a BCP 47 tag (language, optionally region). Defaults to en-US.
+   * @maxLength 10
+   * @pattern ^[a-z]{2,3}(-([A-Z]{2}|[0-9]{3}))?$
+   */
+  language?: string;
   organizationId: Id;
   /**
-   * Recorded samples (MP3, WAV or M4A) from finished uploads; 1 to 10.
+   * Recorded samples (MP3, WAV or M4A) from finished uploads of the organisation (purpose `voice-sample`); 1 to 10.
    * @minItems 1
    * @maxItems 10
    */

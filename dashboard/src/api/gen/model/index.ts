@@ -291,6 +291,7 @@ export * from './signUpRequest';
 export * from './signUpResult';
 export * from './signUpResultResponse';
 export * from './sizePerPageParameter';
+export * from './speechEngine';
 export * from './streamEventsParams';
 export * from './subscribeZapierHookRequest';
 export * from './subscriptionState';

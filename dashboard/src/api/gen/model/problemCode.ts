@@ -7,6 +7,10 @@
  * A stable machine-readable error code. `request_timeout` (408) answers a client that
 stopped sending its request body; `unavailable` (503, with Retry-After) a server that is
 busy (for example password hashing under a sign-in storm) or whose database is down.
+`speech_to_text_not_configured` (503) answers an operation that needs a transcript on
+a server without `--stt-url`; `speech_unavailable` (503) one whose speech engine is
+missing, failing or too slow (the detail names what to install or which setting to
+check).
 
  */
 export type ProblemCode = typeof ProblemCode[keyof typeof ProblemCode];
@@ -36,4 +40,6 @@ export const ProblemCode = {
   not_implemented: 'not_implemented',
   internal: 'internal',
   unavailable: 'unavailable',
+  speech_to_text_not_configured: 'speech_to_text_not_configured',
+  speech_unavailable: 'speech_unavailable',
 } as const;

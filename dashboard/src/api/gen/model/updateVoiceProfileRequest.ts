@@ -16,7 +16,13 @@ export interface UpdateVoiceProfileRequest {
   /** @maxLength 500 */
   description?: string;
   /**
-   * The complete new set of samples; sending it puts the voice back to `pending`.
+   * The language the voice speaks, a BCP 47 tag (language, optionally region).
+   * @maxLength 10
+   * @pattern ^[a-z]{2,3}(-([A-Z]{2}|[0-9]{3}))?$
+   */
+  language?: string;
+  /**
+   * The complete new set of samples (finished uploads of the organisation).
    * @minItems 1
    * @maxItems 10
    */

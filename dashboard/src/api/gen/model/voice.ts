@@ -4,13 +4,15 @@
  */
 import type { Id } from './id';
 import type { VoiceGender } from './voiceGender';
+import type { SpeechEngine } from './speechEngine';
 import type { VoiceKind } from './voiceKind';
 import type { VoiceStatus } from './voiceStatus';
 import type { Timestamp } from './timestamp';
 
 /**
- * A voice preset: a voice the platform offers to every organisation (`kind: preset`,
-always `approved`). Agents name it with `voicePresetId`.
+ * A voice preset: a voice of the server's speech engine offered to every organisation
+(`kind: preset`, always `approved`). Agents name it with `voicePresetId`. `createdAt`
+and `updatedAt` are when the server read the engine's voices.
 
  */
 export interface Voice {
@@ -22,8 +24,12 @@ export interface Voice {
   description: string;
   /** The language the voice speaks best, as a BCP 47 tag. */
   language: string;
+  engine: SpeechEngine;
   /**
-   * A short MP3 sample to play in the picker; null when there is none.
+   * A short MP3 sample to play in the picker: the absolute URL of
+`GET /v1/voice/presets/{id}/sample` on this server (public, so an `<audio>` element
+plays it as it is). Always set for presets.
+
    * @nullable
    */
   previewUrl: string | null;

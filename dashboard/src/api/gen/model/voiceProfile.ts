@@ -6,10 +6,14 @@ import type { Id } from './id';
 import type { VoiceGender } from './voiceGender';
 import type { VoiceKind } from './voiceKind';
 import type { VoiceStatus } from './voiceStatus';
+import type { SpeechEngine } from './speechEngine';
 import type { Timestamp } from './timestamp';
 
 /**
- * A custom voice of an organisation, made from its recorded samples.
+ * A custom voice of an organisation with its recorded samples. The server's speech
+engines cannot clone voices: it speaks with the preset named in `engineVoice` (see
+`POST /v1/voice/create`).
+
  */
 export interface VoiceProfile {
   id: Id;
@@ -19,12 +23,24 @@ export interface VoiceProfile {
   gender: VoiceGender;
   /** How the voice sounds; may be empty. */
   description: string;
-  /** The recorded samples the voice is made from. */
+  /** The language the voice speaks, as a BCP 47 tag. */
+  language: string;
+  /** The recorded samples (finished uploads), kept for an engine that can clone. */
   audioUrls: string[];
   kind: VoiceKind;
   status: VoiceStatus;
+  engine: SpeechEngine;
   /**
-   * Why the review rejected the voice; null unless `status` is `rejected`.
+   * The preset this voice speaks with: the engine's nearest to its language and gender.
+Null only when the engine has no voice at all (it is not installed).
+
+   * @nullable
+   */
+  engineVoice: string | null;
+  /** In words, what the voice really sounds like on this server and why. */
+  note: string;
+  /**
+   * Why a review rejected the voice; null unless `status` is `rejected` (never on this server).
    * @nullable
    */
   rejectionReason?: string | null;

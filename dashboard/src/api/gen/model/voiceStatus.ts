@@ -4,7 +4,10 @@
  */
 
 /**
- * Custom voices start pending and become approved (usable) or rejected.
+ * Whether a custom voice may be used. Voices cloned by an engine would start `pending` and
+become `approved` or `rejected`; this server's engines do not clone, so its custom
+voices are `approved` at creation (see `POST /v1/voice/create`).
+
  */
 export type VoiceStatus = typeof VoiceStatus[keyof typeof VoiceStatus];
 

@@ -54,8 +54,19 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 /**
  * Lists the voice presets every organisation may give its agents, in the platform's
-curated order (then by name), 9 per page by default. Presets are the same for everyone,
-so no organisation is named; any signed-in user may call it.
+curated order, 9 per page by default. Presets are the same for everyone, so no
+organisation is named; any signed-in user may call it.
+
+Decision (the spec does not say where voices come from): presets are the voices of the
+speech engine this server runs. By default that is the local engine, espeak-ng, offered
+as a curated list of its installed languages and variants (American and British English
+first, then Spanish, French, German, Italian, Portuguese and Dutch): synthetic voices
+that work offline, clear but not human-sounding. When an operator sets `--tts-url`, the
+presets are the voices of that OpenAI-compatible engine (`openai-alloy`, …). `engine`
+names the engine of each preset. Each preset's `previewUrl` plays a real sample spoken
+by the engine (`GET /v1/voice/presets/{id}/sample`). A server whose engine is missing
+(espeak-ng or lame not installed, and no `--tts-url`) answers 503
+`speech_unavailable`, saying what to install.
 
  * @summary List voice presets
  */
@@ -163,10 +174,119 @@ export function useListVoicePresets<TData = Awaited<ReturnType<typeof listVoiceP
 
 
 /**
- * Lists the custom voice profiles of the organisation `id` (the organisation id), in every
-status (`pending`, `approved`, `rejected`), newest first, 10 per page by default. Presets
-are not included (see `GET /v1/voice/presets/list`). Any member of the organisation may
-call it.
+ * Answers the MP3 sample of the voice preset `id`: a short greeting in the preset's
+language ("Hello, this is Linda. Thanks for calling. How can I help you today?") spoken
+by the server's speech engine. It is made on first request and kept while the server
+runs, so it is the same for everyone and may be cached (`Cache-Control`).
+
+Decision: public (no credentials), so the dashboard can hand the URL to an `<audio>`
+element as it is; a sample says nothing about any organisation. An unknown preset is
+404; a speech engine that is missing or failing is 503 `speech_unavailable`.
+
+ * @summary Play a voice preset's sample
+ */
+export const getGetVoicePresetSampleUrl = (id: Id,) => {
+
+
+  
+
+  return `/v1/voice/presets/${id}/sample`
+}
+
+export const getVoicePresetSample = async (id: Id, options?: RequestInit): Promise<Blob> => {
+  
+  return customFetch<Blob>(getGetVoicePresetSampleUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetVoicePresetSampleQueryKey = (id?: Id,) => {
+    return [
+    `/v1/voice/presets/${id}/sample`
+    ] as const;
+    }
+
+    
+export const getGetVoicePresetSampleQueryOptions = <TData = Awaited<ReturnType<typeof getVoicePresetSample>>, TError = ErrorType<BadRequestResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVoicePresetSample>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetVoicePresetSampleQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getVoicePresetSample>>> = ({ signal }) => getVoicePresetSample(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getVoicePresetSample>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetVoicePresetSampleQueryResult = NonNullable<Awaited<ReturnType<typeof getVoicePresetSample>>>
+export type GetVoicePresetSampleQueryError = ErrorType<BadRequestResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>
+
+
+export function useGetVoicePresetSample<TData = Awaited<ReturnType<typeof getVoicePresetSample>>, TError = ErrorType<BadRequestResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: Id, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVoicePresetSample>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getVoicePresetSample>>,
+          TError,
+          Awaited<ReturnType<typeof getVoicePresetSample>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetVoicePresetSample<TData = Awaited<ReturnType<typeof getVoicePresetSample>>, TError = ErrorType<BadRequestResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVoicePresetSample>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getVoicePresetSample>>,
+          TError,
+          Awaited<ReturnType<typeof getVoicePresetSample>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetVoicePresetSample<TData = Awaited<ReturnType<typeof getVoicePresetSample>>, TError = ErrorType<BadRequestResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVoicePresetSample>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Play a voice preset's sample
+ */
+
+export function useGetVoicePresetSample<TData = Awaited<ReturnType<typeof getVoicePresetSample>>, TError = ErrorType<BadRequestResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVoicePresetSample>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetVoicePresetSampleQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Lists the custom voice profiles of the organisation `id` (the organisation id), newest
+first, 10 per page by default. Presets are not included (see
+`GET /v1/voice/presets/list`). Each profile says which preset of the server's speech
+engine it speaks with (`engineVoice`, `note`). Any member of the organisation may call
+it.
 
  * @summary List an organisation's custom voice profiles
  */
@@ -282,15 +402,23 @@ export function useListVoiceProfiles<TData = Awaited<ReturnType<typeof listVoice
 
 
 /**
- * Creates a custom voice profile from recorded samples (`audioUrls`, from finished
-uploads). It starts `pending` and is reviewed by the platform, becoming `approved`
-(usable by agents) or `rejected`; the review happens outside this API.
+ * Creates a custom voice profile: a name, a gender, a language and recorded samples
+(`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
+any other URL is 422).
 
-An organisation may hold at most 3 custom voice profiles on tier4 and 1 on any other
-tier; `rejected` profiles do not count (decision). Past the limit the answer is 422 with
-code `limit_reached`. A name already used by another voice profile of the organisation
-(case-insensitive) is 409 (decision). Any member except `readonly` may call it.
-Answers 201 with the new voice profile.
+Decision — what a custom voice is on this server: neither speech engine Betty drives
+(the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
+recordings, so nothing is trained and nothing is waiting for review. The profile is
+`approved` at once and speaks with the engine's preset nearest to its language and
+gender (the same language and region first, then the language, then the gender), named
+in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
+engine that can clone; `pending` and `rejected` are never set by this server.
+
+An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
+Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
+more. A name already used by another voice profile of the organisation
+(case-insensitive) is 409. Any member except `readonly` may call it. Answers 201 with
+the new voice profile.
 
  * @summary Create a custom voice profile
  */
@@ -448,14 +576,13 @@ export const useDeleteVoiceProfile = <TError = ErrorType<BadRequestResponse | Un
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Changes the fields present in the body of the custom voice profile `id`; absent fields
-keep their value. Sending `audioUrls` replaces the samples and puts the profile back to
-`pending` for a new review (agents that speak with it keep it until the review ends);
-changing only `name`, `gender` or `description` keeps the status. A `rejected` profile
-becomes `pending` again only with new `audioUrls`, and then counts against the limit
-again (422 `limit_reached` when no place is free). A name already used by another voice
-profile of the organisation is 409. Any member except `readonly` may call it. Answers with
-the updated voice profile.
+ * Changes the fields present in the body of the custom voice profile `id` of the
+organisation `organizationId`; absent fields keep their value. Sending `audioUrls`
+replaces the samples (finished uploads of the organisation, 422 otherwise). A new
+`gender` or `language` may change the preset it speaks with (`engineVoice`); the status
+stays `approved` (nothing is cloned, see `POST /v1/voice/create`). A name already used
+by another voice profile of the organisation is 409. Any member except `readonly` may
+call it. Answers with the updated voice profile.
 
  * @summary Update a custom voice profile
  */

@@ -1,0 +1,118 @@
+package speech_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/bettyhq/betty/server/errs"
+	"github.com/bettyhq/betty/server/speech"
+	"github.com/bettyhq/betty/server/speech/openai/openaitest"
+)
+
+// engine is a TextToSpeech that counts its calls.
+type engine struct {
+	voices []speech.Voice
+	calls  atomic.Int32
+	fail   error
+	texts  sync.Map
+}
+
+func (e *engine) Engine() string                                 { return "test" }
+func (e *engine) Voices(context.Context) ([]speech.Voice, error) { return e.voices, nil }
+func (e *engine) Synthesize(_ context.Context, text string, v speech.Voice) ([]byte, error) {
+	e.calls.Add(1)
+	e.texts.Store(v.ID, text)
+	if e.fail != nil {
+		return nil, e.fail
+	}
+	return openaitest.SilentMP3(3), nil
+}
+
+var testVoices = []speech.Voice{
+	{ID: "a", Name: "Ann", Gender: speech.Female, Language: "en-US"},
+	{ID: "b", Name: "Bob", Gender: speech.Male, Language: "en-US"},
+	{ID: "c", Name: "Cat", Gender: speech.Female, Language: "en-GB"},
+	{ID: "d", Name: "Dan", Gender: speech.Male, Language: "de-DE"},
+	{ID: "e", Name: "Eva", Gender: speech.Female, Language: "es-419"},
+}
+
+func TestNearest(t *testing.T) {
+	s := speech.New(&engine{voices: testVoices}, nil)
+	for _, c := range []struct {
+		gender speech.Gender
+		lang   string
+		want   string
+	}{
+		{speech.Female, "en-US", "a"}, {speech.Male, "en-US", "b"}, {speech.Female, "en-GB", "c"},
+		{speech.Male, "en-GB", "c"},   // the region beats the gender
+		{speech.Male, "en-AU", "b"},   // the language, then the gender
+		{speech.Female, "de-AT", "d"}, // only German voice
+		{speech.Female, "es-MX", "e"},
+		{speech.Neutral, "en-US", "a"}, // no neutral voice: the first of the language
+		{speech.Male, "ja-JP", "b"},    // no Japanese: the first male voice
+	} {
+		v, ok, err := s.Nearest(context.Background(), c.gender, c.lang)
+		if err != nil || !ok || v.ID != c.want {
+			t.Errorf("%s %s: %s %v %v, want %s", c.gender, c.lang, v.ID, ok, err, c.want)
+		}
+	}
+	if _, ok, err := speech.New(&engine{}, nil).Nearest(context.Background(), speech.Female, "en-US"); ok || err != nil {
+		t.Errorf("no voices: %v %v", ok, err)
+	}
+}
+
+func TestSynthesizeBoundsTheText(t *testing.T) {
+	e := &engine{voices: testVoices}
+	s := speech.New(e, nil)
+	for _, text := range []string{"", "   \n", strings.Repeat("a", speech.MaxTextLength+1), "a\x00b"} {
+		if _, err := s.Synthesize(context.Background(), text, testVoices[0]); !errs.Is(err, errs.Invalid) {
+			t.Errorf("%.20q: %v", text, err)
+		}
+	}
+	if _, err := s.Synthesize(context.Background(), strings.Repeat("é", speech.MaxTextLength), testVoices[0]); err != nil {
+		t.Error(err)
+	}
+	if e.calls.Load() != 1 {
+		t.Errorf("%d calls reached the engine", e.calls.Load())
+	}
+}
+
+// A sample is made once, even when many ask at once, and says a greeting in the voice's
+// language; a failed one is tried again.
+func TestSamplesAreMadeOnce(t *testing.T) {
+	e := &engine{voices: testVoices}
+	s := speech.New(e, nil)
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			if mp3, err := s.Sample(context.Background(), "d"); err != nil || len(mp3) == 0 {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if e.calls.Load() != 1 {
+		t.Errorf("%d syntheses", e.calls.Load())
+	}
+	if text, _ := e.texts.Load("d"); text != "Hallo, hier ist Dan. Danke für Ihren Anruf. Wie kann ich Ihnen heute helfen?" {
+		t.Errorf("sample text %q", text)
+	}
+	if _, err := s.Sample(context.Background(), "nope"); !errs.Is(err, errs.NotFound) {
+		t.Errorf("unknown preset: %v", err)
+	}
+
+	e2 := &engine{voices: testVoices}
+	s2 := speech.New(e2, nil)
+	e2.fail = errors.New("engine down")
+	if _, err := s2.Sample(context.Background(), "a"); err == nil {
+		t.Fatal("want the engine's error")
+	}
+	e2.fail = nil
+	if _, err := s2.Sample(context.Background(), "a"); err != nil || e2.calls.Load() != 2 {
+		t.Fatalf("after the engine recovered: %v (%d calls)", err, e2.calls.Load())
+	}
+}
