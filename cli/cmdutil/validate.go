@@ -85,6 +85,10 @@ func (r Rule) problem(s string) string {
 	return ""
 }
 
+// Problem says in words what is wrong with s, "" when nothing is; for a flag value that has
+// more rules than r, where the flag's name already says what the value is.
+func (r Rule) Problem(s string) string { return r.problem(s) }
+
 // Check is a usage error naming the input when s breaks the rule.
 func (r Rule) Check(s string) error {
 	p := r.problem(s)

@@ -10,13 +10,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/admin"
+	"github.com/bettyhq/betty/cli/agents"
 	"github.com/bettyhq/betty/cli/apikeys"
 	"github.com/bettyhq/betty/cli/auth"
+	"github.com/bettyhq/betty/cli/campaigns"
 	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/files"
 	"github.com/bettyhq/betty/cli/invitations"
+	"github.com/bettyhq/betty/cli/kb"
 	"github.com/bettyhq/betty/cli/members"
 	"github.com/bettyhq/betty/cli/migrate"
+	"github.com/bettyhq/betty/cli/numbers"
 	"github.com/bettyhq/betty/cli/serve"
 	"github.com/bettyhq/betty/cli/teams"
 	"github.com/bettyhq/betty/cli/voices"
@@ -66,7 +70,11 @@ Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refu
 		invitations.NewCmdInvitations(f),
 		apikeys.NewCmdAPIKeys(f),
 		files.NewCmdFiles(f),
+		kb.NewCmdKB(f),
 		voices.NewCmdVoices(f),
+		numbers.NewCmdNumbers(f),
+		campaigns.NewCmdCampaigns(f),
+		agents.NewCmdAgents(f),
 		admin.NewCmdAdmin(f),
 	)
 	// Added now rather than at execution so help, the golden tests and completion see them.

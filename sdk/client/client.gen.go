@@ -693,6 +693,8 @@ const (
 	KnowledgeFileTypeCsv  KnowledgeFileType = "csv"
 	KnowledgeFileTypeDocx KnowledgeFileType = "docx"
 	KnowledgeFileTypeFaq  KnowledgeFileType = "faq"
+	KnowledgeFileTypeHtml KnowledgeFileType = "html"
+	KnowledgeFileTypeMd   KnowledgeFileType = "md"
 	KnowledgeFileTypePdf  KnowledgeFileType = "pdf"
 	KnowledgeFileTypeTxt  KnowledgeFileType = "txt"
 )
@@ -705,6 +707,10 @@ func (e KnowledgeFileType) Valid() bool {
 	case KnowledgeFileTypeDocx:
 		return true
 	case KnowledgeFileTypeFaq:
+		return true
+	case KnowledgeFileTypeHtml:
+		return true
+	case KnowledgeFileTypeMd:
 		return true
 	case KnowledgeFileTypePdf:
 		return true
@@ -1027,6 +1033,24 @@ func (e PhoneNumberType) Valid() bool {
 	}
 }
 
+// Defines values for PhoneVerificationMethod.
+const (
+	Call PhoneVerificationMethod = "call"
+	Sms  PhoneVerificationMethod = "sms"
+)
+
+// Valid indicates whether the value is a known member of the PhoneVerificationMethod enum.
+func (e PhoneVerificationMethod) Valid() bool {
+	switch e {
+	case Call:
+		return true
+	case Sms:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PhoneVerificationStatus.
 const (
 	PhoneVerificationStatusExpired  PhoneVerificationStatus = "expired"
@@ -1066,6 +1090,7 @@ const (
 	ProblemCodeNotFound                  ProblemCode = "not_found"
 	ProblemCodeNotImplemented            ProblemCode = "not_implemented"
 	ProblemCodePayloadTooLarge           ProblemCode = "payload_too_large"
+	ProblemCodePaymentRequired           ProblemCode = "payment_required"
 	ProblemCodeRateLimited               ProblemCode = "rate_limited"
 	ProblemCodeRefreshTokenReused        ProblemCode = "refresh_token_reused"
 	ProblemCodeRequestTimeout            ProblemCode = "request_timeout"
@@ -1107,6 +1132,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeNotImplemented:
 		return true
 	case ProblemCodePayloadTooLarge:
+		return true
+	case ProblemCodePaymentRequired:
 		return true
 	case ProblemCodeRateLimited:
 		return true
@@ -2003,7 +2030,8 @@ type AgentKnowledgeFile struct {
 	UpdatedAt Timestamp `json:"updatedAt"`
 }
 
-// AgentKnowledgeFileInput A knowledge file to link to an agent, from a finished upload.
+// AgentKnowledgeFileInput A knowledge file to link to an agent: `fileUrl` is the `url` of a file of one of the team's
+// knowledge bases, or the `fileUrl` of the upload it was added from.
 type AgentKnowledgeFileInput struct {
 	// FileUrl Where the uploaded file is stored (the URL a finished upload returned).
 	FileUrl string `json:"fileUrl"`
@@ -2061,7 +2089,9 @@ type AgentProfile struct {
 	// Instructions The agent's prompt (role, tone, rules); may be empty.
 	Instructions string `json:"instructions"`
 
-	// KnowledgeFiles The knowledge files linked to the agent, newest first.
+	// KnowledgeFiles The knowledge files linked to the agent explicitly (`knowledgeFiles` on create or
+	// update), newest first. Everything it answers from — these and the files of its
+	// campaign's active knowledge base — is `GET /v1/agent/list/knowledge-file/{id}`.
 	KnowledgeFiles []AgentKnowledgeFile `json:"knowledgeFiles"`
 
 	// Language The language it speaks, as a BCP 47 tag.
@@ -2796,23 +2826,34 @@ type CampaignWorkflowSummary struct {
 	WorkflowType WorkflowType `json:"workflowType"`
 }
 
-// CheckoutSession A checkout session opened with the payment provider. Send the user to `checkoutUrl`.
+// CheckoutSession A checkout session opened with the payment provider: send the user to `checkoutUrl`.
+//
+// Decision: when nothing needs paying (the offline simulator sells phone numbers free),
+// no checkout is opened and the purchase completes at once. The answer then has `status`
+// `succeeded`, no `id`, `dbPaymentIntentId`, `checkoutUrl` or `expiresAt`, and carries
+// what was bought (`phoneNumber` for a number). A client sends the user to `checkoutUrl`
+// when there is one, and otherwise shows the purchase as done.
 type CheckoutSession struct {
-	// CheckoutUrl The provider's hosted checkout page.
-	CheckoutUrl string `json:"checkoutUrl"`
+	// CheckoutUrl The provider's hosted checkout page; absent when no checkout was needed.
+	CheckoutUrl *string `json:"checkoutUrl,omitempty"`
 
 	// DbPaymentIntentId An opaque identifier.
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
-	DbPaymentIntentId Id `json:"dbPaymentIntentId"`
+	DbPaymentIntentId *Id `json:"dbPaymentIntentId,omitempty"`
 
-	// ExpiresAt When the checkout session expires if not paid (24 hours after creation).
-	ExpiresAt time.Time `json:"expiresAt"`
+	// ExpiresAt When the checkout session expires if not paid (24 hours after creation); absent when no checkout was needed.
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
 
-	// Id The payment provider's checkout session id.
+	// Id The payment provider's checkout session id; absent when no checkout was needed.
 	//
 	// Example: cs_test_a1B2c3D4
-	Id string `json:"id"`
+	Id *string `json:"id,omitempty"`
+
+	// PhoneNumber A phone number of an organisation: bought through Betty (a Telnyx number), or a number
+	// of its own verified for use as caller id (`isNonTelnyxNumber: true`). `type` is present
+	// for bought numbers only; `verificationStatus` and `verifiedAt` for verified numbers only.
+	PhoneNumber *PhoneNumber `json:"phoneNumber,omitempty"`
 
 	// Status `pending` from creation until the checkout ends; `succeeded` when the provider confirmed
 	// payment (then fulfilled); `failed` when the payment failed or could not be fulfilled (then
@@ -2823,7 +2864,13 @@ type CheckoutSession struct {
 
 // CheckoutSessionResponse defines model for CheckoutSessionResponse.
 type CheckoutSessionResponse struct {
-	// Data A checkout session opened with the payment provider. Send the user to `checkoutUrl`.
+	// Data A checkout session opened with the payment provider: send the user to `checkoutUrl`.
+	//
+	// Decision: when nothing needs paying (the offline simulator sells phone numbers free),
+	// no checkout is opened and the purchase completes at once. The answer then has `status`
+	// `succeeded`, no `id`, `dbPaymentIntentId`, `checkoutUrl` or `expiresAt`, and carries
+	// what was bought (`phoneNumber` for a number). A client sends the user to `checkoutUrl`
+	// when there is one, and otherwise shows the purchase as done.
 	Data CheckoutSession `json:"data"`
 
 	// Status The HTTP status code.
@@ -3973,8 +4020,8 @@ type KnowledgeBaseResponse struct {
 	Status int `json:"status"`
 }
 
-// KnowledgeFile One entry of a knowledge base: an uploaded file (`type` pdf, docx, txt or csv) or a FAQ
-// (`type` faq). File-only fields (`url`, `fileName`, `pages`) are null for FAQs and
+// KnowledgeFile One entry of a knowledge base: an uploaded file (`type` pdf, docx, txt, md, csv or html)
+// or a FAQ (`type` faq). File-only fields (`url`, `fileName`, `pages`) are null for FAQs and
 // FAQ-only fields (`faq`, `faqName`) are null for files.
 type KnowledgeFile struct {
 	// CreatedAt An RFC 3339 timestamp in UTC.
@@ -4016,8 +4063,9 @@ type KnowledgeFile struct {
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
 
-	// Pages Number of pages read (pdf, docx). Null while parsing, for formats without pages
-	// (txt, csv) and for a FAQ.
+	// Pages Number of pages read: the PDF's pages, or for a DOCX one more than its page breaks
+	// (DOCX files do not record their laid-out pages). Null while parsing, for formats
+	// without pages (txt, md, csv, html) and for a FAQ.
 	Pages *int `json:"pages"`
 
 	// Size The file's size in bytes; for a FAQ, the size of its text in UTF-8 bytes.
@@ -4055,8 +4103,8 @@ type KnowledgeFileListResponse struct {
 
 // KnowledgeFileResponse defines model for KnowledgeFileResponse.
 type KnowledgeFileResponse struct {
-	// Data One entry of a knowledge base: an uploaded file (`type` pdf, docx, txt or csv) or a FAQ
-	// (`type` faq). File-only fields (`url`, `fileName`, `pages`) are null for FAQs and
+	// Data One entry of a knowledge base: an uploaded file (`type` pdf, docx, txt, md, csv or html)
+	// or a FAQ (`type` faq). File-only fields (`url`, `fileName`, `pages`) are null for FAQs and
 	// FAQ-only fields (`faq`, `faqName`) are null for files.
 	Data KnowledgeFile `json:"data"`
 
@@ -4072,6 +4120,52 @@ type KnowledgeFileStatus string
 // KnowledgeFileType What a knowledge base entry is: the type of an uploaded file (from its content type and
 // extension, lower case), or `faq` for a FAQ.
 type KnowledgeFileType string
+
+// KnowledgePassage One passage a search found, with where it comes from.
+type KnowledgePassage struct {
+	// Content The whole passage as plain text (at most about 1,000 characters).
+	Content string `json:"content"`
+
+	// FileId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	FileId Id `json:"fileId"`
+
+	// KnowledgeBaseId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	KnowledgeBaseId Id `json:"knowledgeBaseId"`
+
+	// Name The entry's display name (the file name, or the FAQ's name).
+	//
+	// Example: price-list.pdf
+	Name string `json:"name"`
+
+	// Page The page the passage starts on (PDF, DOCX); null for other formats and FAQs.
+	Page *int `json:"page"`
+
+	// Rank How well it matches; higher is better. Comparable within one answer only.
+	Rank float32 `json:"rank"`
+
+	// Snippet A short excerpt around the words found, each found word wrapped in `**`; `…` marks
+	// cut text.
+	//
+	//
+	// Example: We **deliver** on Saturdays between 9am and 1pm…
+	Snippet string `json:"snippet"`
+
+	// Type What a knowledge base entry is: the type of an uploaded file (from its content type and
+	// extension, lower case), or `faq` for a FAQ.
+	Type KnowledgeFileType `json:"type"`
+}
+
+// KnowledgeSearchResponse defines model for KnowledgeSearchResponse.
+type KnowledgeSearchResponse struct {
+	Data []KnowledgePassage `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
 
 // LifecycleStage defines model for LifecycleStage.
 type LifecycleStage string
@@ -4396,7 +4490,7 @@ type PhoneNumber struct {
 	// Example: 415
 	AreaCode *string `json:"areaCode"`
 
-	// CampaignId The campaign the number is assigned to; null when unassigned.
+	// CampaignId The campaign the number is assigned to (the first assigned, when several campaigns use it); null when unassigned. A number assigned to a campaign cannot be released.
 	CampaignId *string `json:"campaignId"`
 
 	// CountryCode ISO 3166-1 alpha-2 code of a supported country.
@@ -4414,7 +4508,7 @@ type PhoneNumber struct {
 	// outbound calls as caller id but cannot receive calls through Betty.
 	IsNonTelnyxNumber bool `json:"isNonTelnyxNumber"`
 
-	// MonthlyPrice The monthly subscription price in US dollars; null for verified numbers of the organisation's own (free).
+	// MonthlyPrice The monthly subscription price in US dollars (0 for numbers of the offline simulator); null for verified numbers of the organisation's own (free).
 	//
 	// Example: 1.5
 	MonthlyPrice *float64 `json:"monthlyPrice"`
@@ -4438,9 +4532,10 @@ type PhoneNumber struct {
 	// UpdatedAt An RFC 3339 timestamp in UTC.
 	UpdatedAt Timestamp `json:"updatedAt"`
 
-	// VerificationStatus The state of verifying a number of the organisation's own: `pending` while waiting
-	// for the code on the call, `verified` when it was entered correctly, `failed` after a
-	// wrong code or an unanswered call, `expired` when 10 minutes passed.
+	// VerificationStatus The state of verifying a number of the organisation's own: `pending` while the code the
+	// carrier sent to the number has not been typed back into Betty, `verified` when the
+	// carrier accepted it, `failed` after five wrong codes, `expired` when 10 minutes passed
+	// (or a new request for the same number replaced it).
 	VerificationStatus *PhoneVerificationStatus `json:"verificationStatus,omitempty"`
 
 	// VerifiedAt When the number was verified; null (or absent) for bought numbers.
@@ -4529,8 +4624,15 @@ type PhoneNumberSubscriptionListResponse struct {
 // PhoneNumberType defines model for PhoneNumberType.
 type PhoneNumberType string
 
-// PhoneNumberVerification An attempt to verify a number the organisation owns elsewhere.
+// PhoneNumberVerification An attempt to verify a number the organisation owns elsewhere. The carrier sends a code
+// to the number; the attempt ends when the code is typed back into Betty (`verified`),
+// after five wrong codes (`failed`) or after 10 minutes (`expired`).
 type PhoneNumberVerification struct {
+	// AttemptsLeft How many more codes may be submitted before the verification fails; 0 once it has ended.
+	//
+	// Example: 5
+	AttemptsLeft int `json:"attemptsLeft"`
+
 	// CreatedAt An RFC 3339 timestamp in UTC.
 	CreatedAt Timestamp `json:"createdAt"`
 
@@ -4542,6 +4644,10 @@ type PhoneNumberVerification struct {
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	Id Id `json:"id"`
 
+	// Method How the carrier sends the code to the number being verified: `call` (a voice call reads
+	// it out; works for landlines too) or `sms` (a text message).
+	Method PhoneVerificationMethod `json:"method"`
+
 	// OrganizationId An opaque identifier.
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
@@ -4552,21 +4658,17 @@ type PhoneNumberVerification struct {
 	// Example: +14155550123
 	PhoneNumber string `json:"phoneNumber"`
 
-	// PhoneNumberId The phone number record created on success; null until verified.
-	PhoneNumberId *string `json:"phoneNumberId,omitempty"`
+	// PhoneNumberId The phone number record created on success; null until verified (and once that number is removed).
+	PhoneNumberId *string `json:"phoneNumberId"`
 
-	// Status The state of verifying a number of the organisation's own: `pending` while waiting
-	// for the code on the call, `verified` when it was entered correctly, `failed` after a
-	// wrong code or an unanswered call, `expired` when 10 minutes passed.
+	// Status The state of verifying a number of the organisation's own: `pending` while the code the
+	// carrier sent to the number has not been typed back into Betty, `verified` when the
+	// carrier accepted it, `failed` after five wrong codes, `expired` when 10 minutes passed
+	// (or a new request for the same number replaced it).
 	Status PhoneVerificationStatus `json:"status"`
 
 	// UpdatedAt An RFC 3339 timestamp in UTC.
 	UpdatedAt Timestamp `json:"updatedAt"`
-
-	// ValidationCode The 6-digit code to enter on the keypad during the verification call; null unless `status` is `pending`.
-	//
-	// Example: 482913
-	ValidationCode *string `json:"validationCode"`
 
 	// VerifiedAt When the number was verified; null unless `status` is `verified`.
 	VerifiedAt *time.Time `json:"verifiedAt"`
@@ -4574,7 +4676,9 @@ type PhoneNumberVerification struct {
 
 // PhoneNumberVerificationResponse defines model for PhoneNumberVerificationResponse.
 type PhoneNumberVerificationResponse struct {
-	// Data An attempt to verify a number the organisation owns elsewhere.
+	// Data An attempt to verify a number the organisation owns elsewhere. The carrier sends a code
+	// to the number; the attempt ends when the code is typed back into Betty (`verified`),
+	// after five wrong codes (`failed`) or after 10 minutes (`expired`).
 	Data PhoneNumberVerification `json:"data"`
 
 	// Status The HTTP status code.
@@ -4589,9 +4693,14 @@ type PhoneNumberVerificationsResponse struct {
 	Status int `json:"status"`
 }
 
-// PhoneVerificationStatus The state of verifying a number of the organisation's own: `pending` while waiting
-// for the code on the call, `verified` when it was entered correctly, `failed` after a
-// wrong code or an unanswered call, `expired` when 10 minutes passed.
+// PhoneVerificationMethod How the carrier sends the code to the number being verified: `call` (a voice call reads
+// it out; works for landlines too) or `sms` (a text message).
+type PhoneVerificationMethod string
+
+// PhoneVerificationStatus The state of verifying a number of the organisation's own: `pending` while the code the
+// carrier sent to the number has not been typed back into Betty, `verified` when the
+// carrier accepted it, `failed` after five wrong codes, `expired` when 10 minutes passed
+// (or a new request for the same number replaced it).
 type PhoneVerificationStatus string
 
 // Problem An RFC 9457 problem document.
@@ -4603,6 +4712,8 @@ type Problem struct {
 	// a server without `--stt-url`; `speech_unavailable` (503) one whose speech engine is
 	// missing, failing or too slow (the detail names what to install or which setting to
 	// check).
+	// `payment_required` (402) answers a purchase that needs a payment the server cannot take
+	// (no payments configured, or no subscription for it).
 	Code ProblemCode `json:"code"`
 
 	// Detail What went wrong with this request, in plain words safe to show a user.
@@ -4636,6 +4747,8 @@ type Problem struct {
 // a server without `--stt-url`; `speech_unavailable` (503) one whose speech engine is
 // missing, failing or too slow (the detail names what to install or which setting to
 // check).
+// `payment_required` (402) answers a purchase that needs a payment the server cannot take
+// (no payments configured, or no subscription for it).
 type ProblemCode string
 
 // PromptStatus The state of the readable prompt compiled from a workflow.
@@ -4672,6 +4785,10 @@ type RequestPasswordResetRequest struct {
 
 // RequestPhoneNumberVerificationRequest defines model for RequestPhoneNumberVerificationRequest.
 type RequestPhoneNumberVerificationRequest struct {
+	// Method How the carrier sends the code to the number being verified: `call` (a voice call reads
+	// it out; works for landlines too) or `sms` (a text message).
+	Method *PhoneVerificationMethod `json:"method,omitempty"`
+
 	// OrganizationId An opaque identifier.
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
@@ -5966,6 +6083,24 @@ type VerificationRequestResponse struct {
 // VerificationRequestStatus pending until a site admin sets the team's level to the requested one (or higher), then completed.
 type VerificationRequestStatus string
 
+// VerifyPhoneNumberRequest defines model for VerifyPhoneNumberRequest.
+type VerifyPhoneNumberRequest struct {
+	// Code The code the carrier called or texted to the number (digits only).
+	//
+	// Example: 482913
+	Code string `json:"code"`
+
+	// OrganizationId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	OrganizationId Id `json:"organizationId"`
+
+	// PhoneNumber The number being verified, E.164, as in the verification request.
+	//
+	// Example: +14155550123
+	PhoneNumber string `json:"phoneNumber"`
+}
+
 // Voice A voice preset: a voice of the server's speech engine offered to every organisation
 // (`kind: preset`, always `approved`). Agents name it with `voicePresetId`. `createdAt`
 // and `updatedAt` are when the server read the engine's voices.
@@ -6720,6 +6855,9 @@ type NotFound = Problem
 // PayloadTooLarge An RFC 9457 problem document.
 type PayloadTooLarge = Problem
 
+// PaymentRequired An RFC 9457 problem document.
+type PaymentRequired = Problem
+
 // TooManyRequests An RFC 9457 problem document.
 type TooManyRequests = Problem
 
@@ -7060,6 +7198,24 @@ type ListKnowledgeBasesParams struct {
 
 	// CampaignId Only the knowledge bases linked to this campaign, with `active` relative to it.
 	CampaignId *Id `form:"campaignId,omitempty" json:"campaignId,omitempty"`
+}
+
+// SearchKnowledgeBaseParams defines parameters for SearchKnowledgeBase.
+type SearchKnowledgeBaseParams struct {
+	// OrganizationId The organisation (team) the request acts for.
+	OrganizationId OrganizationIdQuery `form:"organizationId" json:"organizationId"`
+
+	// KnowledgeBaseId The knowledge base to search (or give `campaignId`).
+	KnowledgeBaseId *Id `form:"knowledgeBaseId,omitempty" json:"knowledgeBaseId,omitempty"`
+
+	// CampaignId Search this campaign's active knowledge base (or give `knowledgeBaseId`).
+	CampaignId *Id `form:"campaignId,omitempty" json:"campaignId,omitempty"`
+
+	// Q What to look for, as plain words.
+	Q string `form:"q" json:"q"`
+
+	// Limit The most passages to answer, best first.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // ListCampaignsParams defines parameters for ListCampaigns.
@@ -7644,6 +7800,9 @@ type CreateTierSubscriptionPaymentIntentJSONRequestBody = CreateTierSubscription
 
 // RequestPhoneNumberVerificationJSONRequestBody defines body for RequestPhoneNumberVerification for application/json ContentType.
 type RequestPhoneNumberVerificationJSONRequestBody = RequestPhoneNumberVerificationRequest
+
+// VerifyPhoneNumberJSONRequestBody defines body for VerifyPhoneNumber for application/json ContentType.
+type VerifyPhoneNumberJSONRequestBody = VerifyPhoneNumberRequest
 
 // AcceptTeamInvitationJSONRequestBody defines body for AcceptTeamInvitation for application/json ContentType.
 type AcceptTeamInvitationJSONRequestBody = AcceptTeamInvitationRequest
@@ -8465,7 +8624,8 @@ type ClientInterface interface {
 	// `campaignId` applies the same rule as `PUT /v1/agent/activate/{id}` (every other agent
 	// profile of that campaign becomes `inactive`). `voiceId` and `voicePresetId` are mutually
 	// exclusive (both → 400); with neither, the agent speaks with the platform's default preset.
-	// A custom voice must be `approved` (422 otherwise). Knowledge files start `parsing`.
+	// A custom voice must be `approved` (422 otherwise). `knowledgeFiles` links files already in
+	// one of the team's knowledge bases (see `PATCH /v1/agent/{id}`); they keep their parse state.
 	//
 	// Who may call it (decision, the spec is silent): any member except `readonly` (403).
 	// Answers 201 with the new agent profile.
@@ -8485,7 +8645,8 @@ type ClientInterface interface {
 	// `campaignId` applies the same rule as `PUT /v1/agent/activate/{id}` (every other agent
 	// profile of that campaign becomes `inactive`). `voiceId` and `voicePresetId` are mutually
 	// exclusive (both → 400); with neither, the agent speaks with the platform's default preset.
-	// A custom voice must be `approved` (422 otherwise). Knowledge files start `parsing`.
+	// A custom voice must be `approved` (422 otherwise). `knowledgeFiles` links files already in
+	// one of the team's knowledge bases (see `PATCH /v1/agent/{id}`); they keep their parse state.
 	//
 	// Who may call it (decision, the spec is silent): any member except `readonly` (403).
 	// Answers 201 with the new agent profile.
@@ -8597,9 +8758,15 @@ type ClientInterface interface {
 
 	// ListAgentKnowledgeFiles List an agent's knowledge files
 	//
-	// Lists the knowledge files linked to the agent profile `id` of the organisation
-	// `organizationId`, newest first, 10 per page by default. Files still being read show
+	// Lists the knowledge files the agent profile `id` of the organisation `organizationId`
+	// answers from, newest first, 10 per page by default. Files still being read show
 	// `status: parsing`. Any member of the organisation may call it.
+	//
+	// Decision (the spec does not say what an agent's knowledge files are): they are the
+	// uploaded files of the active knowledge base of the agent's campaign, plus the knowledge
+	// files linked to the agent explicitly with `knowledgeFiles` on create or update, each
+	// once. FAQ entries of the knowledge base are searchable by the call engine too but are
+	// not listed here (they have no file). `id` is the knowledge file's id.
 	//
 	// Corresponds with GET /v1/agent/list/knowledge-file/{id} (the `ListAgentKnowledgeFiles` operationId).
 	ListAgentKnowledgeFiles(ctx context.Context, id Id, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8671,8 +8838,10 @@ type ClientInterface interface {
 	// `status` is not changed here (use activate/deactivate) and the FAQ is not changed here
 	// (use `POST /v1/agent/faq/{id}`). Sending `voiceId` clears `voicePresetId` and the other
 	// way round; sending both is 400; a custom voice must be `approved` (422). Sending
-	// `knowledgeFiles` replaces the agent's whole list of knowledge files (files whose
-	// `fileUrl` was already linked keep their id and parse state). Moving an `active` agent to
+	// `knowledgeFiles` replaces the agent's whole list of explicitly linked knowledge files:
+	// each `fileUrl` must be the `url` of a knowledge file of the organisation (as a knowledge
+	// base lists it) or the `fileUrl` of the upload it was added from (422 otherwise: add the
+	// file to a knowledge base first); the file keeps its id and parse state. Moving an `active` agent to
 	// another campaign makes it `inactive`. Any member except `readonly` may call it. Answers
 	// with the updated agent profile.
 	//
@@ -8690,8 +8859,10 @@ type ClientInterface interface {
 	// `status` is not changed here (use activate/deactivate) and the FAQ is not changed here
 	// (use `POST /v1/agent/faq/{id}`). Sending `voiceId` clears `voicePresetId` and the other
 	// way round; sending both is 400; a custom voice must be `approved` (422). Sending
-	// `knowledgeFiles` replaces the agent's whole list of knowledge files (files whose
-	// `fileUrl` was already linked keep their id and parse state). Moving an `active` agent to
+	// `knowledgeFiles` replaces the agent's whole list of explicitly linked knowledge files:
+	// each `fileUrl` must be the `url` of a knowledge file of the organisation (as a knowledge
+	// base lists it) or the `fileUrl` of the upload it was added from (422 otherwise: add the
+	// file to a knowledge base first); the file keeps its id and parse state. Moving an `active` agent to
 	// another campaign makes it `inactive`. Any member except `readonly` may call it. Answers
 	// with the updated agent profile.
 	//
@@ -9689,9 +9860,21 @@ type ClientInterface interface {
 	//
 	// `fileUrl` must be the `fileUrl` of a finished upload (`GET /v1/uploads/{uploadId}/info`)
 	// of the same organisation; the server reads the stored file directly, so the URL's token
-	// may expire afterwards. Any other URL is 422 (decision: the server does not fetch
-	// arbitrary URLs). Supported types are pdf, docx, txt and csv, read from the upload's
-	// file type and name (422 otherwise). Without `fileName` the upload's file name is used.
+	// may expire afterwards. A URL that names no finished upload of the organisation —
+	// another team's upload, an unknown or unfinished one, an expired link, any other URL —
+	// is 404 "Upload not found." (decision: the server does not fetch arbitrary URLs); the
+	// upload's purpose must be `knowledge-file` or `agent-file` (422 otherwise). Supported types are PDF, DOCX, plain text, Markdown, CSV and HTML, as the
+	// upload read them from the bytes; the size limit (50 MiB) is enforced when the file is
+	// uploaded, so a larger file never reaches this call. Without `fileName` the upload's file
+	// name is used.
+	//
+	// Parsing runs in the background and survives a restart (it resumes where the server
+	// stopped). The text is split into passages by heading and paragraph (roughly 500 to
+	// 1,000 characters each, with their page number) and indexed for
+	// `GET /v1/campaigns/knowledge-base/search`. A file that cannot be read ends in `error`
+	// with a message for people, for example "This PDF has no text layer (it looks scanned);
+	// upload a PDF with selectable text, or a DOCX." or "This PDF is password-protected;
+	// upload it without a password." — never stuck in `parsing`.
 	//
 	// `organizationId` is optional (the spec shows only `knowledgeBaseId` and `fileUrl`): the
 	// organisation is the knowledge base's; when sent it must match (404 otherwise). Any
@@ -9712,9 +9895,21 @@ type ClientInterface interface {
 	//
 	// `fileUrl` must be the `fileUrl` of a finished upload (`GET /v1/uploads/{uploadId}/info`)
 	// of the same organisation; the server reads the stored file directly, so the URL's token
-	// may expire afterwards. Any other URL is 422 (decision: the server does not fetch
-	// arbitrary URLs). Supported types are pdf, docx, txt and csv, read from the upload's
-	// file type and name (422 otherwise). Without `fileName` the upload's file name is used.
+	// may expire afterwards. A URL that names no finished upload of the organisation —
+	// another team's upload, an unknown or unfinished one, an expired link, any other URL —
+	// is 404 "Upload not found." (decision: the server does not fetch arbitrary URLs); the
+	// upload's purpose must be `knowledge-file` or `agent-file` (422 otherwise). Supported types are PDF, DOCX, plain text, Markdown, CSV and HTML, as the
+	// upload read them from the bytes; the size limit (50 MiB) is enforced when the file is
+	// uploaded, so a larger file never reaches this call. Without `fileName` the upload's file
+	// name is used.
+	//
+	// Parsing runs in the background and survives a restart (it resumes where the server
+	// stopped). The text is split into passages by heading and paragraph (roughly 500 to
+	// 1,000 characters each, with their page number) and indexed for
+	// `GET /v1/campaigns/knowledge-base/search`. A file that cannot be read ends in `error`
+	// with a message for people, for example "This PDF has no text layer (it looks scanned);
+	// upload a PDF with selectable text, or a DOCX." or "This PDF is password-protected;
+	// upload it without a password." — never stuck in `parsing`.
 	//
 	// `organizationId` is optional (the spec shows only `knowledgeBaseId` and `fileUrl`): the
 	// organisation is the knowledge base's; when sent it must match (404 otherwise). Any
@@ -9732,8 +9927,9 @@ type ClientInterface interface {
 	// with `GET` takes a knowledge base id (the product documents the two routes with
 	// different parameter names, `{id}` and `{knowledgeBaseId}`, which OpenAPI must share).
 	//
-	// Deleting a file that is still `parsing` cancels its parsing. The stored upload the file
-	// came from is deleted with it. `organizationId` is this contract's addition (the spec
+	// Deleting a file that is still `parsing` cancels its parsing. Its passages leave the
+	// search index at once, and the stored upload the file came from is deleted with it
+	// (unless something else, such as another knowledge file, still uses that upload). `organizationId` is this contract's addition (the spec
 	// omits it): the lookup is scoped to that organisation, and an id of another organisation
 	// is 404. Any member except `readonly` may call it. Answers with the deleted id.
 	//
@@ -9768,6 +9964,28 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/campaigns/knowledge-base/list/{organizationId} (the `ListKnowledgeBases` operationId).
 	ListKnowledgeBases(ctx context.Context, organizationId Id, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SearchKnowledgeBase Search a knowledge base
+	//
+	// Full-text search over the passages of one knowledge base: its parsed files and its FAQs.
+	// This operation is the contract's addition (the product does not show one); the call
+	// engine asks the same question while a call runs.
+	//
+	// Name the knowledge base with `knowledgeBaseId`, or name a campaign with `campaignId` to
+	// search the campaign's active knowledge base (exactly one of the two, 400 otherwise). A
+	// campaign with no active knowledge base answers an empty list. Both must belong to the
+	// organisation `organizationId` (404 otherwise); nothing of another team is ever searched.
+	//
+	// `q` is read as words (letters and digits; punctuation and search operators are ignored)
+	// and a passage matches when it holds any of them, in any form English stemming gives
+	// (`delivering` finds `delivered`); passages holding more of the words, and rarer ones, rank
+	// first. Files still `parsing` or in `error` have no passages yet. Each result is one
+	// passage (a heading or paragraph block of roughly 500 to 1,000 characters) with the entry
+	// it came from, its page (PDF and DOCX; null otherwise) and a snippet in which the words
+	// found are wrapped in `**` (Markdown bold). Any member may call it.
+	//
+	// Corresponds with GET /v1/campaigns/knowledge-base/search (the `SearchKnowledgeBase` operationId).
+	SearchKnowledgeBase(ctx context.Context, params *SearchKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateKnowledgeBaseWithBody Rename a knowledge base
 	//
@@ -10077,7 +10295,18 @@ type ClientInterface interface {
 	// or that another checkout is already paying for, is answered 409; a number the team
 	// already has is answered 409 too. If the carrier sells the number to someone else while the
 	// user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
-	// of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
+	// of the deployment's allowed dashboard origins (otherwise 422 naming `body.originUrl`). A
+	// number that is not a valid number of a supported country is 422. Only an admin or the
+	// owner may call it.
+	//
+	// Without a carrier account the offline simulator sells numbers free: no checkout is
+	// needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
+	// `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
+	// `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
+	// required, and until this server takes payments the answer is 402 with code
+	// `payment_required` naming what is missing; verifying a number the team already owns
+	// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+	// does not answer is a 503 with Retry-After.
 	//
 	// Needs a signed-in user: API keys are refused (403), since this spends money or
 	// acts for a person.
@@ -10097,7 +10326,18 @@ type ClientInterface interface {
 	// or that another checkout is already paying for, is answered 409; a number the team
 	// already has is answered 409 too. If the carrier sells the number to someone else while the
 	// user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
-	// of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
+	// of the deployment's allowed dashboard origins (otherwise 422 naming `body.originUrl`). A
+	// number that is not a valid number of a supported country is 422. Only an admin or the
+	// owner may call it.
+	//
+	// Without a carrier account the offline simulator sells numbers free: no checkout is
+	// needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
+	// `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
+	// `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
+	// required, and until this server takes payments the answer is 402 with code
+	// `payment_required` naming what is missing; verifying a number the team already owns
+	// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+	// does not answer is a 503 with Retry-After.
 	//
 	// Needs a signed-in user: API keys are refused (403), since this spends money or
 	// acts for a person.
@@ -10243,8 +10483,14 @@ type ClientInterface interface {
 	// narrows to an area code (US/CA three digits, GB the digits after the leading 0); a
 	// search with no matches answers an empty list, not 404. Buying goes through
 	// `POST /v1/payment/intent/phone-number-monthly-subscription`. Results are not reserved:
-	// a number may be sold to someone else before it is bought. Any signed-in user may call
-	// it. Not paginated (at most `limit` results).
+	// a number may be sold to someone else before it is bought. The same search answers the
+	// same numbers while none of them is sold. Numbers any team of this server holds are never
+	// offered. Any signed-in user may call it. Not paginated (at most `limit` results).
+	//
+	// Without a carrier account (`--telnyx-api-key`) the server's offline simulator answers
+	// from a fixed inventory of fictional numbers (555-01xx in the US and Canada, Ofcom's
+	// drama ranges in the UK) that cannot place real calls. A carrier that does not answer
+	// is a 503 with Retry-After.
 	//
 	// Corresponds with GET /v1/phone/available (the `SearchAvailablePhoneNumbers` operationId).
 	SearchAvailablePhoneNumbers(ctx context.Context, params *SearchAvailablePhoneNumbersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10252,9 +10498,11 @@ type ClientInterface interface {
 	// ListVerifiedPhoneNumbers List the organisation's number verifications
 	//
 	// Lists the verifications of numbers of the organisation `id` (the organisation id), in
-	// every status, newest first, so a client can follow a pending verification to its end.
-	// The `validationCode` is shown only while a verification is `pending`. Not paginated (an
-	// organisation verifies few numbers). Any member of the organisation may call it.
+	// every status, newest first, so a client can follow a pending verification to its end
+	// (the dashboard polls it every 8 s while one is `pending`). A `pending` verification
+	// past its `expiresAt` is answered `expired`. The codes themselves are never shown: the
+	// carrier sends them to the number. Not paginated (an organisation verifies few numbers;
+	// the 100 newest are answered). Any member of the organisation may call it.
 	//
 	// Corresponds with GET /v1/phone/get-verified-phone-numbers/{id} (the `ListVerifiedPhoneNumbers` operationId).
 	ListVerifiedPhoneNumbers(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10274,15 +10522,17 @@ type ClientInterface interface {
 	// DeletePhoneNumber Release a phone number
 	//
 	// Removes the phone number `phoneNumberId` from the organisation `organizationId`. A
-	// number bought through Betty is released to the carrier and its monthly subscription is
-	// cancelled (no refund of the current month); a verified number of the organisation's own
-	// only loses its verification. The agent call configuration that used the number is
-	// removed with it.
+	// number bought through Betty is released to the carrier (it goes back on sale) and its
+	// monthly subscription is cancelled (no refund of the current month); a verified number of
+	// the organisation's own only loses its verification (at the carrier too, unless another
+	// team of this server still uses it). The agent call configuration that used the number
+	// is removed with it.
 	//
 	// Decisions (the spec is silent): a number still assigned to a campaign (`campaignId` not
 	// null) is not released; the answer is 409 and the campaign must be given another number
-	// first. Only an owner or admin may call it (it ends a paid subscription); others get
-	// 403. Answers with the deleted id.
+	// first. When the carrier does not answer, nothing is removed and the answer is 503 with
+	// Retry-After. Only an owner or admin may call it (it ends a paid subscription); others
+	// get 403. Answers with the deleted id.
 	//
 	// Needs a signed-in user: API keys are refused (403), since this spends money or
 	// acts for a person.
@@ -10293,17 +10543,31 @@ type ClientInterface interface {
 	// RequestPhoneNumberVerificationWithBody Start verifying a number the organisation owns elsewhere
 	//
 	// Starts verifying that the organisation controls `phoneNumber` (a number not bought
-	// through Betty) so it can be used as caller id. The answer carries a `validationCode`;
-	// the number then receives a call asking for that code on the keypad. The dashboard shows
-	// the code and polls `GET /v1/phone/get-verified-phone-numbers/{id}` (every 8 s) until the
-	// verification is `verified`, `failed` or `expired` (after 10 minutes, decision). On
-	// success the number appears in `GET /v1/phone/my-numbers` with
+	// through Betty) so it can be used as caller id. The carrier sends a one-time code to
+	// the number, by a call that reads it out (`method: call`, the default: it reaches
+	// landlines too) or by a text message (`method: sms`); the person who answers types the
+	// code back into Betty with `POST /v1/phone/verify-phone-number`. Betty never sees the
+	// code itself. The answer is the `pending` verification, with its `method` and
+	// `expiresAt`.
+	//
+	// Decisions (the spec's flow showed a code to type on the keypad; the carrier's real
+	// flow is the other way round): a code can be submitted for 10 minutes, then the
+	// verification is `expired`; five wrong codes make it `failed`. While it is `pending`
+	// the dashboard polls `GET /v1/phone/get-verified-phone-numbers/{id}` every 8 s (every
+	// 10 minutes otherwise). On success the number appears in `GET /v1/phone/my-numbers` with
 	// `isNonTelnyxNumber: true`.
 	//
-	// Requesting again for a number whose verification is `pending`, `failed` or `expired`
-	// starts a new attempt with a new code. A number already verified or bought by this
-	// organisation is 409. A number outside the supported countries is 422. Any member except
+	// Requesting again for the same number starts a new attempt with a new code; a `pending`
+	// one it replaces ends `expired`. At most 5 requests for the same number per
+	// organisation in an hour (then 429 with Retry-After), so nobody uses Betty to ring a
+	// stranger's phone over and over. A number already verified or bought by this
+	// organisation, or bought through this server by another, is 409. A number that is not a
+	// valid number of a supported country, or that the carrier refuses to call or text, is
+	// 422. A carrier that does not answer is a 503 with Retry-After. Any member except
 	// `readonly` may call it. Answers 201 with the verification.
+	//
+	// Without a carrier account (`--telnyx-api-key`) the offline simulator sends nothing: it
+	// writes the code to the server log, where a local user reads it.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -10313,17 +10577,31 @@ type ClientInterface interface {
 	// RequestPhoneNumberVerification Start verifying a number the organisation owns elsewhere
 	//
 	// Starts verifying that the organisation controls `phoneNumber` (a number not bought
-	// through Betty) so it can be used as caller id. The answer carries a `validationCode`;
-	// the number then receives a call asking for that code on the keypad. The dashboard shows
-	// the code and polls `GET /v1/phone/get-verified-phone-numbers/{id}` (every 8 s) until the
-	// verification is `verified`, `failed` or `expired` (after 10 minutes, decision). On
-	// success the number appears in `GET /v1/phone/my-numbers` with
+	// through Betty) so it can be used as caller id. The carrier sends a one-time code to
+	// the number, by a call that reads it out (`method: call`, the default: it reaches
+	// landlines too) or by a text message (`method: sms`); the person who answers types the
+	// code back into Betty with `POST /v1/phone/verify-phone-number`. Betty never sees the
+	// code itself. The answer is the `pending` verification, with its `method` and
+	// `expiresAt`.
+	//
+	// Decisions (the spec's flow showed a code to type on the keypad; the carrier's real
+	// flow is the other way round): a code can be submitted for 10 minutes, then the
+	// verification is `expired`; five wrong codes make it `failed`. While it is `pending`
+	// the dashboard polls `GET /v1/phone/get-verified-phone-numbers/{id}` every 8 s (every
+	// 10 minutes otherwise). On success the number appears in `GET /v1/phone/my-numbers` with
 	// `isNonTelnyxNumber: true`.
 	//
-	// Requesting again for a number whose verification is `pending`, `failed` or `expired`
-	// starts a new attempt with a new code. A number already verified or bought by this
-	// organisation is 409. A number outside the supported countries is 422. Any member except
+	// Requesting again for the same number starts a new attempt with a new code; a `pending`
+	// one it replaces ends `expired`. At most 5 requests for the same number per
+	// organisation in an hour (then 429 with Retry-After), so nobody uses Betty to ring a
+	// stranger's phone over and over. A number already verified or bought by this
+	// organisation, or bought through this server by another, is 409. A number that is not a
+	// valid number of a supported country, or that the carrier refuses to call or text, is
+	// 422. A carrier that does not answer is a 503 with Retry-After. Any member except
 	// `readonly` may call it. Answers 201 with the verification.
+	//
+	// Without a carrier account (`--telnyx-api-key`) the offline simulator sends nothing: it
+	// writes the code to the server log, where a local user reads it.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10333,11 +10611,52 @@ type ClientInterface interface {
 	// ListSupportedCountries List the countries where numbers can be bought
 	//
 	// Lists the countries in which phone numbers can be bought or verified (today US, CA and
-	// GB), each with its calling code, the number types on sale and their monthly prices. The
+	// GB), each with its calling code, the number types on sale and their usual monthly prices
+	// (0 on a server without a carrier account: its offline simulator sells numbers free). The
 	// list is the same for every organisation; any signed-in user may call it. Not paginated.
 	//
 	// Corresponds with GET /v1/phone/supported-countries (the `ListSupportedCountries` operationId).
 	ListSupportedCountries(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VerifyPhoneNumberWithBody Submit the code that verifies a number
+	//
+	// Completes the organisation's `pending` verification of `phoneNumber` with the `code`
+	// the carrier called or texted to that number (see
+	// `POST /v1/phone/request-phone-number-verification`). When the carrier accepts it, the
+	// verification becomes `verified` and the number is added to the organisation's numbers
+	// (`isNonTelnyxNumber: true`, usable as caller id for outbound calls only); the answer is
+	// the verification with its `phoneNumberId`.
+	//
+	// A wrong code is 400 naming `body.code`; the verification stays `pending` until the
+	// fifth wrong code, which makes it `failed`. A verification that is `expired` (10
+	// minutes) or `failed` is 422: request a new code. No verification of that number in
+	// this organisation is 404. A number the organisation already has is 409. A carrier that
+	// does not answer is a 503 with Retry-After. Any member except `readonly` may call it.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/phone/verify-phone-number (the `VerifyPhoneNumber` operationId).
+	VerifyPhoneNumberWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VerifyPhoneNumber Submit the code that verifies a number
+	//
+	// Completes the organisation's `pending` verification of `phoneNumber` with the `code`
+	// the carrier called or texted to that number (see
+	// `POST /v1/phone/request-phone-number-verification`). When the carrier accepts it, the
+	// verification becomes `verified` and the number is added to the organisation's numbers
+	// (`isNonTelnyxNumber: true`, usable as caller id for outbound calls only); the answer is
+	// the verification with its `phoneNumberId`.
+	//
+	// A wrong code is 400 naming `body.code`; the verification stays `pending` until the
+	// fifth wrong code, which makes it `failed`. A verification that is `expired` (10
+	// minutes) or `failed` is 422: request a new code. No verification of that number in
+	// this organisation is 404. A number the organisation already has is 409. A carrier that
+	// does not answer is a 503 with Retry-After. Any member except `readonly` may call it.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/phone/verify-phone-number (the `VerifyPhoneNumber` operationId).
+	VerifyPhoneNumber(ctx context.Context, body VerifyPhoneNumberJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetServerInfo What this server does
 	//
@@ -12104,7 +12423,8 @@ func (c *Client) SetAgentCallConfig(ctx context.Context, body SetAgentCallConfig
 // `campaignId` applies the same rule as `PUT /v1/agent/activate/{id}` (every other agent
 // profile of that campaign becomes `inactive`). `voiceId` and `voicePresetId` are mutually
 // exclusive (both → 400); with neither, the agent speaks with the platform's default preset.
-// A custom voice must be `approved` (422 otherwise). Knowledge files start `parsing`.
+// A custom voice must be `approved` (422 otherwise). `knowledgeFiles` links files already in
+// one of the team's knowledge bases (see `PATCH /v1/agent/{id}`); they keep their parse state.
 //
 // Who may call it (decision, the spec is silent): any member except `readonly` (403).
 // Answers 201 with the new agent profile.
@@ -12134,7 +12454,8 @@ func (c *Client) CreateAgentWithBody(ctx context.Context, contentType string, bo
 // `campaignId` applies the same rule as `PUT /v1/agent/activate/{id}` (every other agent
 // profile of that campaign becomes `inactive`). `voiceId` and `voicePresetId` are mutually
 // exclusive (both → 400); with neither, the agent speaks with the platform's default preset.
-// A custom voice must be `approved` (422 otherwise). Knowledge files start `parsing`.
+// A custom voice must be `approved` (422 otherwise). `knowledgeFiles` links files already in
+// one of the team's knowledge bases (see `PATCH /v1/agent/{id}`); they keep their parse state.
 //
 // Who may call it (decision, the spec is silent): any member except `readonly` (403).
 // Answers 201 with the new agent profile.
@@ -12326,9 +12647,15 @@ func (c *Client) ListCampaignAgents(ctx context.Context, campaignId Id, params *
 
 // ListAgentKnowledgeFiles List an agent's knowledge files
 //
-// Lists the knowledge files linked to the agent profile `id` of the organisation
-// `organizationId`, newest first, 10 per page by default. Files still being read show
+// Lists the knowledge files the agent profile `id` of the organisation `organizationId`
+// answers from, newest first, 10 per page by default. Files still being read show
 // `status: parsing`. Any member of the organisation may call it.
+//
+// Decision (the spec does not say what an agent's knowledge files are): they are the
+// uploaded files of the active knowledge base of the agent's campaign, plus the knowledge
+// files linked to the agent explicitly with `knowledgeFiles` on create or update, each
+// once. FAQ entries of the knowledge base are searchable by the call engine too but are
+// not listed here (they have no file). `id` is the knowledge file's id.
 //
 // Corresponds with GET /v1/agent/list/knowledge-file/{id} (the `ListAgentKnowledgeFiles` operationId).
 func (c *Client) ListAgentKnowledgeFiles(ctx context.Context, id Id, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -12460,8 +12787,10 @@ func (c *Client) GetAgent(ctx context.Context, id Id, params *GetAgentParams, re
 // `status` is not changed here (use activate/deactivate) and the FAQ is not changed here
 // (use `POST /v1/agent/faq/{id}`). Sending `voiceId` clears `voicePresetId` and the other
 // way round; sending both is 400; a custom voice must be `approved` (422). Sending
-// `knowledgeFiles` replaces the agent's whole list of knowledge files (files whose
-// `fileUrl` was already linked keep their id and parse state). Moving an `active` agent to
+// `knowledgeFiles` replaces the agent's whole list of explicitly linked knowledge files:
+// each `fileUrl` must be the `url` of a knowledge file of the organisation (as a knowledge
+// base lists it) or the `fileUrl` of the upload it was added from (422 otherwise: add the
+// file to a knowledge base first); the file keeps its id and parse state. Moving an `active` agent to
 // another campaign makes it `inactive`. Any member except `readonly` may call it. Answers
 // with the updated agent profile.
 //
@@ -12489,8 +12818,10 @@ func (c *Client) UpdateAgentWithBody(ctx context.Context, id Id, contentType str
 // `status` is not changed here (use activate/deactivate) and the FAQ is not changed here
 // (use `POST /v1/agent/faq/{id}`). Sending `voiceId` clears `voicePresetId` and the other
 // way round; sending both is 400; a custom voice must be `approved` (422). Sending
-// `knowledgeFiles` replaces the agent's whole list of knowledge files (files whose
-// `fileUrl` was already linked keep their id and parse state). Moving an `active` agent to
+// `knowledgeFiles` replaces the agent's whole list of explicitly linked knowledge files:
+// each `fileUrl` must be the `url` of a knowledge file of the organisation (as a knowledge
+// base lists it) or the `fileUrl` of the upload it was added from (422 otherwise: add the
+// file to a knowledge base first); the file keeps its id and parse state. Moving an `active` agent to
 // another campaign makes it `inactive`. Any member except `readonly` may call it. Answers
 // with the updated agent profile.
 //
@@ -14139,9 +14470,21 @@ func (c *Client) GetKnowledgeFile(ctx context.Context, id Id, params *GetKnowled
 //
 // `fileUrl` must be the `fileUrl` of a finished upload (`GET /v1/uploads/{uploadId}/info`)
 // of the same organisation; the server reads the stored file directly, so the URL's token
-// may expire afterwards. Any other URL is 422 (decision: the server does not fetch
-// arbitrary URLs). Supported types are pdf, docx, txt and csv, read from the upload's
-// file type and name (422 otherwise). Without `fileName` the upload's file name is used.
+// may expire afterwards. A URL that names no finished upload of the organisation —
+// another team's upload, an unknown or unfinished one, an expired link, any other URL —
+// is 404 "Upload not found." (decision: the server does not fetch arbitrary URLs); the
+// upload's purpose must be `knowledge-file` or `agent-file` (422 otherwise). Supported types are PDF, DOCX, plain text, Markdown, CSV and HTML, as the
+// upload read them from the bytes; the size limit (50 MiB) is enforced when the file is
+// uploaded, so a larger file never reaches this call. Without `fileName` the upload's file
+// name is used.
+//
+// Parsing runs in the background and survives a restart (it resumes where the server
+// stopped). The text is split into passages by heading and paragraph (roughly 500 to
+// 1,000 characters each, with their page number) and indexed for
+// `GET /v1/campaigns/knowledge-base/search`. A file that cannot be read ends in `error`
+// with a message for people, for example "This PDF has no text layer (it looks scanned);
+// upload a PDF with selectable text, or a DOCX." or "This PDF is password-protected;
+// upload it without a password." — never stuck in `parsing`.
 //
 // `organizationId` is optional (the spec shows only `knowledgeBaseId` and `fileUrl`): the
 // organisation is the knowledge base's; when sent it must match (404 otherwise). Any
@@ -14172,9 +14515,21 @@ func (c *Client) CreateKnowledgeFileWithBody(ctx context.Context, contentType st
 //
 // `fileUrl` must be the `fileUrl` of a finished upload (`GET /v1/uploads/{uploadId}/info`)
 // of the same organisation; the server reads the stored file directly, so the URL's token
-// may expire afterwards. Any other URL is 422 (decision: the server does not fetch
-// arbitrary URLs). Supported types are pdf, docx, txt and csv, read from the upload's
-// file type and name (422 otherwise). Without `fileName` the upload's file name is used.
+// may expire afterwards. A URL that names no finished upload of the organisation —
+// another team's upload, an unknown or unfinished one, an expired link, any other URL —
+// is 404 "Upload not found." (decision: the server does not fetch arbitrary URLs); the
+// upload's purpose must be `knowledge-file` or `agent-file` (422 otherwise). Supported types are PDF, DOCX, plain text, Markdown, CSV and HTML, as the
+// upload read them from the bytes; the size limit (50 MiB) is enforced when the file is
+// uploaded, so a larger file never reaches this call. Without `fileName` the upload's file
+// name is used.
+//
+// Parsing runs in the background and survives a restart (it resumes where the server
+// stopped). The text is split into passages by heading and paragraph (roughly 500 to
+// 1,000 characters each, with their page number) and indexed for
+// `GET /v1/campaigns/knowledge-base/search`. A file that cannot be read ends in `error`
+// with a message for people, for example "This PDF has no text layer (it looks scanned);
+// upload a PDF with selectable text, or a DOCX." or "This PDF is password-protected;
+// upload it without a password." — never stuck in `parsing`.
 //
 // `organizationId` is optional (the spec shows only `knowledgeBaseId` and `fileUrl`): the
 // organisation is the knowledge base's; when sent it must match (404 otherwise). Any
@@ -14202,8 +14557,9 @@ func (c *Client) CreateKnowledgeFile(ctx context.Context, body CreateKnowledgeFi
 // with `GET` takes a knowledge base id (the product documents the two routes with
 // different parameter names, `{id}` and `{knowledgeBaseId}`, which OpenAPI must share).
 //
-// Deleting a file that is still `parsing` cancels its parsing. The stored upload the file
-// came from is deleted with it. `organizationId` is this contract's addition (the spec
+// Deleting a file that is still `parsing` cancels its parsing. Its passages leave the
+// search index at once, and the stored upload the file came from is deleted with it
+// (unless something else, such as another knowledge file, still uses that upload). `organizationId` is this contract's addition (the spec
 // omits it): the lookup is scoped to that organisation, and an id of another organisation
 // is 404. Any member except `readonly` may call it. Answers with the deleted id.
 //
@@ -14259,6 +14615,38 @@ func (c *Client) ListKnowledgeFiles(ctx context.Context, id Id, params *ListKnow
 // Corresponds with GET /v1/campaigns/knowledge-base/list/{organizationId} (the `ListKnowledgeBases` operationId).
 func (c *Client) ListKnowledgeBases(ctx context.Context, organizationId Id, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListKnowledgeBasesRequest(c.Server, organizationId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SearchKnowledgeBase Search a knowledge base
+//
+// Full-text search over the passages of one knowledge base: its parsed files and its FAQs.
+// This operation is the contract's addition (the product does not show one); the call
+// engine asks the same question while a call runs.
+//
+// Name the knowledge base with `knowledgeBaseId`, or name a campaign with `campaignId` to
+// search the campaign's active knowledge base (exactly one of the two, 400 otherwise). A
+// campaign with no active knowledge base answers an empty list. Both must belong to the
+// organisation `organizationId` (404 otherwise); nothing of another team is ever searched.
+//
+// `q` is read as words (letters and digits; punctuation and search operators are ignored)
+// and a passage matches when it holds any of them, in any form English stemming gives
+// (`delivering` finds `delivered`); passages holding more of the words, and rarer ones, rank
+// first. Files still `parsing` or in `error` have no passages yet. Each result is one
+// passage (a heading or paragraph block of roughly 500 to 1,000 characters) with the entry
+// it came from, its page (PDF and DOCX; null otherwise) and a snippet in which the words
+// found are wrapped in `**` (Markdown bold). Any member may call it.
+//
+// Corresponds with GET /v1/campaigns/knowledge-base/search (the `SearchKnowledgeBase` operationId).
+func (c *Client) SearchKnowledgeBase(ctx context.Context, params *SearchKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSearchKnowledgeBaseRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -14768,7 +15156,18 @@ func (c *Client) CreateCreditsPaymentIntent(ctx context.Context, body CreateCred
 // or that another checkout is already paying for, is answered 409; a number the team
 // already has is answered 409 too. If the carrier sells the number to someone else while the
 // user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
-// of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
+// of the deployment's allowed dashboard origins (otherwise 422 naming `body.originUrl`). A
+// number that is not a valid number of a supported country is 422. Only an admin or the
+// owner may call it.
+//
+// Without a carrier account the offline simulator sells numbers free: no checkout is
+// needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
+// `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
+// `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
+// required, and until this server takes payments the answer is 402 with code
+// `payment_required` naming what is missing; verifying a number the team already owns
+// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+// does not answer is a 503 with Retry-After.
 //
 // Needs a signed-in user: API keys are refused (403), since this spends money or
 // acts for a person.
@@ -14798,7 +15197,18 @@ func (c *Client) CreatePhoneNumberSubscriptionPaymentIntentWithBody(ctx context.
 // or that another checkout is already paying for, is answered 409; a number the team
 // already has is answered 409 too. If the carrier sells the number to someone else while the
 // user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
-// of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
+// of the deployment's allowed dashboard origins (otherwise 422 naming `body.originUrl`). A
+// number that is not a valid number of a supported country is 422. Only an admin or the
+// owner may call it.
+//
+// Without a carrier account the offline simulator sells numbers free: no checkout is
+// needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
+// `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
+// `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
+// required, and until this server takes payments the answer is 402 with code
+// `payment_required` naming what is missing; verifying a number the team already owns
+// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+// does not answer is a 503 with Retry-After.
 //
 // Needs a signed-in user: API keys are refused (403), since this spends money or
 // acts for a person.
@@ -15014,8 +15424,14 @@ func (c *Client) ListPhoneNumberSubscriptions(ctx context.Context, params *ListP
 // narrows to an area code (US/CA three digits, GB the digits after the leading 0); a
 // search with no matches answers an empty list, not 404. Buying goes through
 // `POST /v1/payment/intent/phone-number-monthly-subscription`. Results are not reserved:
-// a number may be sold to someone else before it is bought. Any signed-in user may call
-// it. Not paginated (at most `limit` results).
+// a number may be sold to someone else before it is bought. The same search answers the
+// same numbers while none of them is sold. Numbers any team of this server holds are never
+// offered. Any signed-in user may call it. Not paginated (at most `limit` results).
+//
+// Without a carrier account (`--telnyx-api-key`) the server's offline simulator answers
+// from a fixed inventory of fictional numbers (555-01xx in the US and Canada, Ofcom's
+// drama ranges in the UK) that cannot place real calls. A carrier that does not answer
+// is a 503 with Retry-After.
 //
 // Corresponds with GET /v1/phone/available (the `SearchAvailablePhoneNumbers` operationId).
 func (c *Client) SearchAvailablePhoneNumbers(ctx context.Context, params *SearchAvailablePhoneNumbersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15033,9 +15449,11 @@ func (c *Client) SearchAvailablePhoneNumbers(ctx context.Context, params *Search
 // ListVerifiedPhoneNumbers List the organisation's number verifications
 //
 // Lists the verifications of numbers of the organisation `id` (the organisation id), in
-// every status, newest first, so a client can follow a pending verification to its end.
-// The `validationCode` is shown only while a verification is `pending`. Not paginated (an
-// organisation verifies few numbers). Any member of the organisation may call it.
+// every status, newest first, so a client can follow a pending verification to its end
+// (the dashboard polls it every 8 s while one is `pending`). A `pending` verification
+// past its `expiresAt` is answered `expired`. The codes themselves are never shown: the
+// carrier sends them to the number. Not paginated (an organisation verifies few numbers;
+// the 100 newest are answered). Any member of the organisation may call it.
 //
 // Corresponds with GET /v1/phone/get-verified-phone-numbers/{id} (the `ListVerifiedPhoneNumbers` operationId).
 func (c *Client) ListVerifiedPhoneNumbers(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15075,15 +15493,17 @@ func (c *Client) ListPhoneNumbers(ctx context.Context, params *ListPhoneNumbersP
 // DeletePhoneNumber Release a phone number
 //
 // Removes the phone number `phoneNumberId` from the organisation `organizationId`. A
-// number bought through Betty is released to the carrier and its monthly subscription is
-// cancelled (no refund of the current month); a verified number of the organisation's own
-// only loses its verification. The agent call configuration that used the number is
-// removed with it.
+// number bought through Betty is released to the carrier (it goes back on sale) and its
+// monthly subscription is cancelled (no refund of the current month); a verified number of
+// the organisation's own only loses its verification (at the carrier too, unless another
+// team of this server still uses it). The agent call configuration that used the number
+// is removed with it.
 //
 // Decisions (the spec is silent): a number still assigned to a campaign (`campaignId` not
 // null) is not released; the answer is 409 and the campaign must be given another number
-// first. Only an owner or admin may call it (it ends a paid subscription); others get
-// 403. Answers with the deleted id.
+// first. When the carrier does not answer, nothing is removed and the answer is 503 with
+// Retry-After. Only an owner or admin may call it (it ends a paid subscription); others
+// get 403. Answers with the deleted id.
 //
 // Needs a signed-in user: API keys are refused (403), since this spends money or
 // acts for a person.
@@ -15104,17 +15524,31 @@ func (c *Client) DeletePhoneNumber(ctx context.Context, phoneNumberId Id, params
 // RequestPhoneNumberVerificationWithBody Start verifying a number the organisation owns elsewhere
 //
 // Starts verifying that the organisation controls `phoneNumber` (a number not bought
-// through Betty) so it can be used as caller id. The answer carries a `validationCode`;
-// the number then receives a call asking for that code on the keypad. The dashboard shows
-// the code and polls `GET /v1/phone/get-verified-phone-numbers/{id}` (every 8 s) until the
-// verification is `verified`, `failed` or `expired` (after 10 minutes, decision). On
-// success the number appears in `GET /v1/phone/my-numbers` with
+// through Betty) so it can be used as caller id. The carrier sends a one-time code to
+// the number, by a call that reads it out (`method: call`, the default: it reaches
+// landlines too) or by a text message (`method: sms`); the person who answers types the
+// code back into Betty with `POST /v1/phone/verify-phone-number`. Betty never sees the
+// code itself. The answer is the `pending` verification, with its `method` and
+// `expiresAt`.
+//
+// Decisions (the spec's flow showed a code to type on the keypad; the carrier's real
+// flow is the other way round): a code can be submitted for 10 minutes, then the
+// verification is `expired`; five wrong codes make it `failed`. While it is `pending`
+// the dashboard polls `GET /v1/phone/get-verified-phone-numbers/{id}` every 8 s (every
+// 10 minutes otherwise). On success the number appears in `GET /v1/phone/my-numbers` with
 // `isNonTelnyxNumber: true`.
 //
-// Requesting again for a number whose verification is `pending`, `failed` or `expired`
-// starts a new attempt with a new code. A number already verified or bought by this
-// organisation is 409. A number outside the supported countries is 422. Any member except
+// Requesting again for the same number starts a new attempt with a new code; a `pending`
+// one it replaces ends `expired`. At most 5 requests for the same number per
+// organisation in an hour (then 429 with Retry-After), so nobody uses Betty to ring a
+// stranger's phone over and over. A number already verified or bought by this
+// organisation, or bought through this server by another, is 409. A number that is not a
+// valid number of a supported country, or that the carrier refuses to call or text, is
+// 422. A carrier that does not answer is a 503 with Retry-After. Any member except
 // `readonly` may call it. Answers 201 with the verification.
+//
+// Without a carrier account (`--telnyx-api-key`) the offline simulator sends nothing: it
+// writes the code to the server log, where a local user reads it.
 //
 // Takes any type of body and a specified content type.
 //
@@ -15134,17 +15568,31 @@ func (c *Client) RequestPhoneNumberVerificationWithBody(ctx context.Context, con
 // RequestPhoneNumberVerification Start verifying a number the organisation owns elsewhere
 //
 // Starts verifying that the organisation controls `phoneNumber` (a number not bought
-// through Betty) so it can be used as caller id. The answer carries a `validationCode`;
-// the number then receives a call asking for that code on the keypad. The dashboard shows
-// the code and polls `GET /v1/phone/get-verified-phone-numbers/{id}` (every 8 s) until the
-// verification is `verified`, `failed` or `expired` (after 10 minutes, decision). On
-// success the number appears in `GET /v1/phone/my-numbers` with
+// through Betty) so it can be used as caller id. The carrier sends a one-time code to
+// the number, by a call that reads it out (`method: call`, the default: it reaches
+// landlines too) or by a text message (`method: sms`); the person who answers types the
+// code back into Betty with `POST /v1/phone/verify-phone-number`. Betty never sees the
+// code itself. The answer is the `pending` verification, with its `method` and
+// `expiresAt`.
+//
+// Decisions (the spec's flow showed a code to type on the keypad; the carrier's real
+// flow is the other way round): a code can be submitted for 10 minutes, then the
+// verification is `expired`; five wrong codes make it `failed`. While it is `pending`
+// the dashboard polls `GET /v1/phone/get-verified-phone-numbers/{id}` every 8 s (every
+// 10 minutes otherwise). On success the number appears in `GET /v1/phone/my-numbers` with
 // `isNonTelnyxNumber: true`.
 //
-// Requesting again for a number whose verification is `pending`, `failed` or `expired`
-// starts a new attempt with a new code. A number already verified or bought by this
-// organisation is 409. A number outside the supported countries is 422. Any member except
+// Requesting again for the same number starts a new attempt with a new code; a `pending`
+// one it replaces ends `expired`. At most 5 requests for the same number per
+// organisation in an hour (then 429 with Retry-After), so nobody uses Betty to ring a
+// stranger's phone over and over. A number already verified or bought by this
+// organisation, or bought through this server by another, is 409. A number that is not a
+// valid number of a supported country, or that the carrier refuses to call or text, is
+// 422. A carrier that does not answer is a 503 with Retry-After. Any member except
 // `readonly` may call it. Answers 201 with the verification.
+//
+// Without a carrier account (`--telnyx-api-key`) the offline simulator sends nothing: it
+// writes the code to the server log, where a local user reads it.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -15164,12 +15612,73 @@ func (c *Client) RequestPhoneNumberVerification(ctx context.Context, body Reques
 // ListSupportedCountries List the countries where numbers can be bought
 //
 // Lists the countries in which phone numbers can be bought or verified (today US, CA and
-// GB), each with its calling code, the number types on sale and their monthly prices. The
+// GB), each with its calling code, the number types on sale and their usual monthly prices
+// (0 on a server without a carrier account: its offline simulator sells numbers free). The
 // list is the same for every organisation; any signed-in user may call it. Not paginated.
 //
 // Corresponds with GET /v1/phone/supported-countries (the `ListSupportedCountries` operationId).
 func (c *Client) ListSupportedCountries(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListSupportedCountriesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VerifyPhoneNumberWithBody Submit the code that verifies a number
+//
+// Completes the organisation's `pending` verification of `phoneNumber` with the `code`
+// the carrier called or texted to that number (see
+// `POST /v1/phone/request-phone-number-verification`). When the carrier accepts it, the
+// verification becomes `verified` and the number is added to the organisation's numbers
+// (`isNonTelnyxNumber: true`, usable as caller id for outbound calls only); the answer is
+// the verification with its `phoneNumberId`.
+//
+// A wrong code is 400 naming `body.code`; the verification stays `pending` until the
+// fifth wrong code, which makes it `failed`. A verification that is `expired` (10
+// minutes) or `failed` is 422: request a new code. No verification of that number in
+// this organisation is 404. A number the organisation already has is 409. A carrier that
+// does not answer is a 503 with Retry-After. Any member except `readonly` may call it.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/phone/verify-phone-number (the `VerifyPhoneNumber` operationId).
+func (c *Client) VerifyPhoneNumberWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVerifyPhoneNumberRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VerifyPhoneNumber Submit the code that verifies a number
+//
+// Completes the organisation's `pending` verification of `phoneNumber` with the `code`
+// the carrier called or texted to that number (see
+// `POST /v1/phone/request-phone-number-verification`). When the carrier accepts it, the
+// verification becomes `verified` and the number is added to the organisation's numbers
+// (`isNonTelnyxNumber: true`, usable as caller id for outbound calls only); the answer is
+// the verification with its `phoneNumberId`.
+//
+// A wrong code is 400 naming `body.code`; the verification stays `pending` until the
+// fifth wrong code, which makes it `failed`. A verification that is `expired` (10
+// minutes) or `failed` is 422: request a new code. No verification of that number in
+// this organisation is 404. A number the organisation already has is 409. A carrier that
+// does not answer is a 503 with Retry-After. Any member except `readonly` may call it.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/phone/verify-phone-number (the `VerifyPhoneNumber` operationId).
+func (c *Client) VerifyPhoneNumber(ctx context.Context, body VerifyPhoneNumberJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVerifyPhoneNumberRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -21376,6 +21885,100 @@ func NewListKnowledgeBasesRequest(server string, organizationId Id, params *List
 	return req, nil
 }
 
+// NewSearchKnowledgeBaseRequest constructs an http.Request for the SearchKnowledgeBase method
+func NewSearchKnowledgeBaseRequest(server string, params *SearchKnowledgeBaseParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/campaigns/knowledge-base/search")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "organizationId", params.OrganizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.KnowledgeBaseId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "knowledgeBaseId", *params.KnowledgeBaseId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.CampaignId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "campaignId", *params.CampaignId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "q", params.Q, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewUpdateKnowledgeBaseRequest calls the generic UpdateKnowledgeBase builder with application/json body
 func NewUpdateKnowledgeBaseRequest(server string, id Id, body UpdateKnowledgeBaseJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -22906,6 +23509,46 @@ func NewListSupportedCountriesRequest(server string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewVerifyPhoneNumberRequest calls the generic VerifyPhoneNumber builder with application/json body
+func NewVerifyPhoneNumberRequest(server string, body VerifyPhoneNumberJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewVerifyPhoneNumberRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewVerifyPhoneNumberRequestWithBody constructs an http.Request for the VerifyPhoneNumber method, with any body, and a specified content type
+func NewVerifyPhoneNumberRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/phone/verify-phone-number")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -26575,7 +27218,8 @@ type ClientWithResponsesInterface interface {
 	// `campaignId` applies the same rule as `PUT /v1/agent/activate/{id}` (every other agent
 	// profile of that campaign becomes `inactive`). `voiceId` and `voicePresetId` are mutually
 	// exclusive (both → 400); with neither, the agent speaks with the platform's default preset.
-	// A custom voice must be `approved` (422 otherwise). Knowledge files start `parsing`.
+	// A custom voice must be `approved` (422 otherwise). `knowledgeFiles` links files already in
+	// one of the team's knowledge bases (see `PATCH /v1/agent/{id}`); they keep their parse state.
 	//
 	// Who may call it (decision, the spec is silent): any member except `readonly` (403).
 	// Answers 201 with the new agent profile.
@@ -26595,7 +27239,8 @@ type ClientWithResponsesInterface interface {
 	// `campaignId` applies the same rule as `PUT /v1/agent/activate/{id}` (every other agent
 	// profile of that campaign becomes `inactive`). `voiceId` and `voicePresetId` are mutually
 	// exclusive (both → 400); with neither, the agent speaks with the platform's default preset.
-	// A custom voice must be `approved` (422 otherwise). Knowledge files start `parsing`.
+	// A custom voice must be `approved` (422 otherwise). `knowledgeFiles` links files already in
+	// one of the team's knowledge bases (see `PATCH /v1/agent/{id}`); they keep their parse state.
 	//
 	// Who may call it (decision, the spec is silent): any member except `readonly` (403).
 	// Answers 201 with the new agent profile.
@@ -26713,9 +27358,15 @@ type ClientWithResponsesInterface interface {
 
 	// ListAgentKnowledgeFilesWithResponse List an agent's knowledge files
 	//
-	// Lists the knowledge files linked to the agent profile `id` of the organisation
-	// `organizationId`, newest first, 10 per page by default. Files still being read show
+	// Lists the knowledge files the agent profile `id` of the organisation `organizationId`
+	// answers from, newest first, 10 per page by default. Files still being read show
 	// `status: parsing`. Any member of the organisation may call it.
+	//
+	// Decision (the spec does not say what an agent's knowledge files are): they are the
+	// uploaded files of the active knowledge base of the agent's campaign, plus the knowledge
+	// files linked to the agent explicitly with `knowledgeFiles` on create or update, each
+	// once. FAQ entries of the knowledge base are searchable by the call engine too but are
+	// not listed here (they have no file). `id` is the knowledge file's id.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -26795,8 +27446,10 @@ type ClientWithResponsesInterface interface {
 	// `status` is not changed here (use activate/deactivate) and the FAQ is not changed here
 	// (use `POST /v1/agent/faq/{id}`). Sending `voiceId` clears `voicePresetId` and the other
 	// way round; sending both is 400; a custom voice must be `approved` (422). Sending
-	// `knowledgeFiles` replaces the agent's whole list of knowledge files (files whose
-	// `fileUrl` was already linked keep their id and parse state). Moving an `active` agent to
+	// `knowledgeFiles` replaces the agent's whole list of explicitly linked knowledge files:
+	// each `fileUrl` must be the `url` of a knowledge file of the organisation (as a knowledge
+	// base lists it) or the `fileUrl` of the upload it was added from (422 otherwise: add the
+	// file to a knowledge base first); the file keeps its id and parse state. Moving an `active` agent to
 	// another campaign makes it `inactive`. Any member except `readonly` may call it. Answers
 	// with the updated agent profile.
 	//
@@ -26814,8 +27467,10 @@ type ClientWithResponsesInterface interface {
 	// `status` is not changed here (use activate/deactivate) and the FAQ is not changed here
 	// (use `POST /v1/agent/faq/{id}`). Sending `voiceId` clears `voicePresetId` and the other
 	// way round; sending both is 400; a custom voice must be `approved` (422). Sending
-	// `knowledgeFiles` replaces the agent's whole list of knowledge files (files whose
-	// `fileUrl` was already linked keep their id and parse state). Moving an `active` agent to
+	// `knowledgeFiles` replaces the agent's whole list of explicitly linked knowledge files:
+	// each `fileUrl` must be the `url` of a knowledge file of the organisation (as a knowledge
+	// base lists it) or the `fileUrl` of the upload it was added from (422 otherwise: add the
+	// file to a knowledge base first); the file keeps its id and parse state. Moving an `active` agent to
 	// another campaign makes it `inactive`. Any member except `readonly` may call it. Answers
 	// with the updated agent profile.
 	//
@@ -27861,9 +28516,21 @@ type ClientWithResponsesInterface interface {
 	//
 	// `fileUrl` must be the `fileUrl` of a finished upload (`GET /v1/uploads/{uploadId}/info`)
 	// of the same organisation; the server reads the stored file directly, so the URL's token
-	// may expire afterwards. Any other URL is 422 (decision: the server does not fetch
-	// arbitrary URLs). Supported types are pdf, docx, txt and csv, read from the upload's
-	// file type and name (422 otherwise). Without `fileName` the upload's file name is used.
+	// may expire afterwards. A URL that names no finished upload of the organisation —
+	// another team's upload, an unknown or unfinished one, an expired link, any other URL —
+	// is 404 "Upload not found." (decision: the server does not fetch arbitrary URLs); the
+	// upload's purpose must be `knowledge-file` or `agent-file` (422 otherwise). Supported types are PDF, DOCX, plain text, Markdown, CSV and HTML, as the
+	// upload read them from the bytes; the size limit (50 MiB) is enforced when the file is
+	// uploaded, so a larger file never reaches this call. Without `fileName` the upload's file
+	// name is used.
+	//
+	// Parsing runs in the background and survives a restart (it resumes where the server
+	// stopped). The text is split into passages by heading and paragraph (roughly 500 to
+	// 1,000 characters each, with their page number) and indexed for
+	// `GET /v1/campaigns/knowledge-base/search`. A file that cannot be read ends in `error`
+	// with a message for people, for example "This PDF has no text layer (it looks scanned);
+	// upload a PDF with selectable text, or a DOCX." or "This PDF is password-protected;
+	// upload it without a password." — never stuck in `parsing`.
 	//
 	// `organizationId` is optional (the spec shows only `knowledgeBaseId` and `fileUrl`): the
 	// organisation is the knowledge base's; when sent it must match (404 otherwise). Any
@@ -27884,9 +28551,21 @@ type ClientWithResponsesInterface interface {
 	//
 	// `fileUrl` must be the `fileUrl` of a finished upload (`GET /v1/uploads/{uploadId}/info`)
 	// of the same organisation; the server reads the stored file directly, so the URL's token
-	// may expire afterwards. Any other URL is 422 (decision: the server does not fetch
-	// arbitrary URLs). Supported types are pdf, docx, txt and csv, read from the upload's
-	// file type and name (422 otherwise). Without `fileName` the upload's file name is used.
+	// may expire afterwards. A URL that names no finished upload of the organisation —
+	// another team's upload, an unknown or unfinished one, an expired link, any other URL —
+	// is 404 "Upload not found." (decision: the server does not fetch arbitrary URLs); the
+	// upload's purpose must be `knowledge-file` or `agent-file` (422 otherwise). Supported types are PDF, DOCX, plain text, Markdown, CSV and HTML, as the
+	// upload read them from the bytes; the size limit (50 MiB) is enforced when the file is
+	// uploaded, so a larger file never reaches this call. Without `fileName` the upload's file
+	// name is used.
+	//
+	// Parsing runs in the background and survives a restart (it resumes where the server
+	// stopped). The text is split into passages by heading and paragraph (roughly 500 to
+	// 1,000 characters each, with their page number) and indexed for
+	// `GET /v1/campaigns/knowledge-base/search`. A file that cannot be read ends in `error`
+	// with a message for people, for example "This PDF has no text layer (it looks scanned);
+	// upload a PDF with selectable text, or a DOCX." or "This PDF is password-protected;
+	// upload it without a password." — never stuck in `parsing`.
 	//
 	// `organizationId` is optional (the spec shows only `knowledgeBaseId` and `fileUrl`): the
 	// organisation is the knowledge base's; when sent it must match (404 otherwise). Any
@@ -27904,8 +28583,9 @@ type ClientWithResponsesInterface interface {
 	// with `GET` takes a knowledge base id (the product documents the two routes with
 	// different parameter names, `{id}` and `{knowledgeBaseId}`, which OpenAPI must share).
 	//
-	// Deleting a file that is still `parsing` cancels its parsing. The stored upload the file
-	// came from is deleted with it. `organizationId` is this contract's addition (the spec
+	// Deleting a file that is still `parsing` cancels its parsing. Its passages leave the
+	// search index at once, and the stored upload the file came from is deleted with it
+	// (unless something else, such as another knowledge file, still uses that upload). `organizationId` is this contract's addition (the spec
 	// omits it): the lookup is scoped to that organisation, and an id of another organisation
 	// is 404. Any member except `readonly` may call it. Answers with the deleted id.
 	//
@@ -27946,6 +28626,30 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/campaigns/knowledge-base/list/{organizationId} (the `ListKnowledgeBases` operationId).
 	ListKnowledgeBasesWithResponse(ctx context.Context, organizationId Id, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeBasesResponse, error)
+
+	// SearchKnowledgeBaseWithResponse Search a knowledge base
+	//
+	// Full-text search over the passages of one knowledge base: its parsed files and its FAQs.
+	// This operation is the contract's addition (the product does not show one); the call
+	// engine asks the same question while a call runs.
+	//
+	// Name the knowledge base with `knowledgeBaseId`, or name a campaign with `campaignId` to
+	// search the campaign's active knowledge base (exactly one of the two, 400 otherwise). A
+	// campaign with no active knowledge base answers an empty list. Both must belong to the
+	// organisation `organizationId` (404 otherwise); nothing of another team is ever searched.
+	//
+	// `q` is read as words (letters and digits; punctuation and search operators are ignored)
+	// and a passage matches when it holds any of them, in any form English stemming gives
+	// (`delivering` finds `delivered`); passages holding more of the words, and rarer ones, rank
+	// first. Files still `parsing` or in `error` have no passages yet. Each result is one
+	// passage (a heading or paragraph block of roughly 500 to 1,000 characters) with the entry
+	// it came from, its page (PDF and DOCX; null otherwise) and a snippet in which the words
+	// found are wrapped in `**` (Markdown bold). Any member may call it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/campaigns/knowledge-base/search (the `SearchKnowledgeBase` operationId).
+	SearchKnowledgeBaseWithResponse(ctx context.Context, params *SearchKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*SearchKnowledgeBaseResponse, error)
 
 	// UpdateKnowledgeBaseWithBodyWithResponse Rename a knowledge base
 	//
@@ -28277,7 +28981,18 @@ type ClientWithResponsesInterface interface {
 	// or that another checkout is already paying for, is answered 409; a number the team
 	// already has is answered 409 too. If the carrier sells the number to someone else while the
 	// user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
-	// of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
+	// of the deployment's allowed dashboard origins (otherwise 422 naming `body.originUrl`). A
+	// number that is not a valid number of a supported country is 422. Only an admin or the
+	// owner may call it.
+	//
+	// Without a carrier account the offline simulator sells numbers free: no checkout is
+	// needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
+	// `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
+	// `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
+	// required, and until this server takes payments the answer is 402 with code
+	// `payment_required` naming what is missing; verifying a number the team already owns
+	// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+	// does not answer is a 503 with Retry-After.
 	//
 	// Needs a signed-in user: API keys are refused (403), since this spends money or
 	// acts for a person.
@@ -28297,7 +29012,18 @@ type ClientWithResponsesInterface interface {
 	// or that another checkout is already paying for, is answered 409; a number the team
 	// already has is answered 409 too. If the carrier sells the number to someone else while the
 	// user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
-	// of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
+	// of the deployment's allowed dashboard origins (otherwise 422 naming `body.originUrl`). A
+	// number that is not a valid number of a supported country is 422. Only an admin or the
+	// owner may call it.
+	//
+	// Without a carrier account the offline simulator sells numbers free: no checkout is
+	// needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
+	// `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
+	// `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
+	// required, and until this server takes payments the answer is 402 with code
+	// `payment_required` naming what is missing; verifying a number the team already owns
+	// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+	// does not answer is a 503 with Retry-After.
 	//
 	// Needs a signed-in user: API keys are refused (403), since this spends money or
 	// acts for a person.
@@ -28447,8 +29173,14 @@ type ClientWithResponsesInterface interface {
 	// narrows to an area code (US/CA three digits, GB the digits after the leading 0); a
 	// search with no matches answers an empty list, not 404. Buying goes through
 	// `POST /v1/payment/intent/phone-number-monthly-subscription`. Results are not reserved:
-	// a number may be sold to someone else before it is bought. Any signed-in user may call
-	// it. Not paginated (at most `limit` results).
+	// a number may be sold to someone else before it is bought. The same search answers the
+	// same numbers while none of them is sold. Numbers any team of this server holds are never
+	// offered. Any signed-in user may call it. Not paginated (at most `limit` results).
+	//
+	// Without a carrier account (`--telnyx-api-key`) the server's offline simulator answers
+	// from a fixed inventory of fictional numbers (555-01xx in the US and Canada, Ofcom's
+	// drama ranges in the UK) that cannot place real calls. A carrier that does not answer
+	// is a 503 with Retry-After.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -28458,9 +29190,11 @@ type ClientWithResponsesInterface interface {
 	// ListVerifiedPhoneNumbersWithResponse List the organisation's number verifications
 	//
 	// Lists the verifications of numbers of the organisation `id` (the organisation id), in
-	// every status, newest first, so a client can follow a pending verification to its end.
-	// The `validationCode` is shown only while a verification is `pending`. Not paginated (an
-	// organisation verifies few numbers). Any member of the organisation may call it.
+	// every status, newest first, so a client can follow a pending verification to its end
+	// (the dashboard polls it every 8 s while one is `pending`). A `pending` verification
+	// past its `expiresAt` is answered `expired`. The codes themselves are never shown: the
+	// carrier sends them to the number. Not paginated (an organisation verifies few numbers;
+	// the 100 newest are answered). Any member of the organisation may call it.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -28484,15 +29218,17 @@ type ClientWithResponsesInterface interface {
 	// DeletePhoneNumberWithResponse Release a phone number
 	//
 	// Removes the phone number `phoneNumberId` from the organisation `organizationId`. A
-	// number bought through Betty is released to the carrier and its monthly subscription is
-	// cancelled (no refund of the current month); a verified number of the organisation's own
-	// only loses its verification. The agent call configuration that used the number is
-	// removed with it.
+	// number bought through Betty is released to the carrier (it goes back on sale) and its
+	// monthly subscription is cancelled (no refund of the current month); a verified number of
+	// the organisation's own only loses its verification (at the carrier too, unless another
+	// team of this server still uses it). The agent call configuration that used the number
+	// is removed with it.
 	//
 	// Decisions (the spec is silent): a number still assigned to a campaign (`campaignId` not
 	// null) is not released; the answer is 409 and the campaign must be given another number
-	// first. Only an owner or admin may call it (it ends a paid subscription); others get
-	// 403. Answers with the deleted id.
+	// first. When the carrier does not answer, nothing is removed and the answer is 503 with
+	// Retry-After. Only an owner or admin may call it (it ends a paid subscription); others
+	// get 403. Answers with the deleted id.
 	//
 	// Needs a signed-in user: API keys are refused (403), since this spends money or
 	// acts for a person.
@@ -28505,17 +29241,31 @@ type ClientWithResponsesInterface interface {
 	// RequestPhoneNumberVerificationWithBodyWithResponse Start verifying a number the organisation owns elsewhere
 	//
 	// Starts verifying that the organisation controls `phoneNumber` (a number not bought
-	// through Betty) so it can be used as caller id. The answer carries a `validationCode`;
-	// the number then receives a call asking for that code on the keypad. The dashboard shows
-	// the code and polls `GET /v1/phone/get-verified-phone-numbers/{id}` (every 8 s) until the
-	// verification is `verified`, `failed` or `expired` (after 10 minutes, decision). On
-	// success the number appears in `GET /v1/phone/my-numbers` with
+	// through Betty) so it can be used as caller id. The carrier sends a one-time code to
+	// the number, by a call that reads it out (`method: call`, the default: it reaches
+	// landlines too) or by a text message (`method: sms`); the person who answers types the
+	// code back into Betty with `POST /v1/phone/verify-phone-number`. Betty never sees the
+	// code itself. The answer is the `pending` verification, with its `method` and
+	// `expiresAt`.
+	//
+	// Decisions (the spec's flow showed a code to type on the keypad; the carrier's real
+	// flow is the other way round): a code can be submitted for 10 minutes, then the
+	// verification is `expired`; five wrong codes make it `failed`. While it is `pending`
+	// the dashboard polls `GET /v1/phone/get-verified-phone-numbers/{id}` every 8 s (every
+	// 10 minutes otherwise). On success the number appears in `GET /v1/phone/my-numbers` with
 	// `isNonTelnyxNumber: true`.
 	//
-	// Requesting again for a number whose verification is `pending`, `failed` or `expired`
-	// starts a new attempt with a new code. A number already verified or bought by this
-	// organisation is 409. A number outside the supported countries is 422. Any member except
+	// Requesting again for the same number starts a new attempt with a new code; a `pending`
+	// one it replaces ends `expired`. At most 5 requests for the same number per
+	// organisation in an hour (then 429 with Retry-After), so nobody uses Betty to ring a
+	// stranger's phone over and over. A number already verified or bought by this
+	// organisation, or bought through this server by another, is 409. A number that is not a
+	// valid number of a supported country, or that the carrier refuses to call or text, is
+	// 422. A carrier that does not answer is a 503 with Retry-After. Any member except
 	// `readonly` may call it. Answers 201 with the verification.
+	//
+	// Without a carrier account (`--telnyx-api-key`) the offline simulator sends nothing: it
+	// writes the code to the server log, where a local user reads it.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -28525,17 +29275,31 @@ type ClientWithResponsesInterface interface {
 	// RequestPhoneNumberVerificationWithResponse Start verifying a number the organisation owns elsewhere
 	//
 	// Starts verifying that the organisation controls `phoneNumber` (a number not bought
-	// through Betty) so it can be used as caller id. The answer carries a `validationCode`;
-	// the number then receives a call asking for that code on the keypad. The dashboard shows
-	// the code and polls `GET /v1/phone/get-verified-phone-numbers/{id}` (every 8 s) until the
-	// verification is `verified`, `failed` or `expired` (after 10 minutes, decision). On
-	// success the number appears in `GET /v1/phone/my-numbers` with
+	// through Betty) so it can be used as caller id. The carrier sends a one-time code to
+	// the number, by a call that reads it out (`method: call`, the default: it reaches
+	// landlines too) or by a text message (`method: sms`); the person who answers types the
+	// code back into Betty with `POST /v1/phone/verify-phone-number`. Betty never sees the
+	// code itself. The answer is the `pending` verification, with its `method` and
+	// `expiresAt`.
+	//
+	// Decisions (the spec's flow showed a code to type on the keypad; the carrier's real
+	// flow is the other way round): a code can be submitted for 10 minutes, then the
+	// verification is `expired`; five wrong codes make it `failed`. While it is `pending`
+	// the dashboard polls `GET /v1/phone/get-verified-phone-numbers/{id}` every 8 s (every
+	// 10 minutes otherwise). On success the number appears in `GET /v1/phone/my-numbers` with
 	// `isNonTelnyxNumber: true`.
 	//
-	// Requesting again for a number whose verification is `pending`, `failed` or `expired`
-	// starts a new attempt with a new code. A number already verified or bought by this
-	// organisation is 409. A number outside the supported countries is 422. Any member except
+	// Requesting again for the same number starts a new attempt with a new code; a `pending`
+	// one it replaces ends `expired`. At most 5 requests for the same number per
+	// organisation in an hour (then 429 with Retry-After), so nobody uses Betty to ring a
+	// stranger's phone over and over. A number already verified or bought by this
+	// organisation, or bought through this server by another, is 409. A number that is not a
+	// valid number of a supported country, or that the carrier refuses to call or text, is
+	// 422. A carrier that does not answer is a 503 with Retry-After. Any member except
 	// `readonly` may call it. Answers 201 with the verification.
+	//
+	// Without a carrier account (`--telnyx-api-key`) the offline simulator sends nothing: it
+	// writes the code to the server log, where a local user reads it.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -28545,13 +29309,54 @@ type ClientWithResponsesInterface interface {
 	// ListSupportedCountriesWithResponse List the countries where numbers can be bought
 	//
 	// Lists the countries in which phone numbers can be bought or verified (today US, CA and
-	// GB), each with its calling code, the number types on sale and their monthly prices. The
+	// GB), each with its calling code, the number types on sale and their usual monthly prices
+	// (0 on a server without a carrier account: its offline simulator sells numbers free). The
 	// list is the same for every organisation; any signed-in user may call it. Not paginated.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/phone/supported-countries (the `ListSupportedCountries` operationId).
 	ListSupportedCountriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSupportedCountriesResponse, error)
+
+	// VerifyPhoneNumberWithBodyWithResponse Submit the code that verifies a number
+	//
+	// Completes the organisation's `pending` verification of `phoneNumber` with the `code`
+	// the carrier called or texted to that number (see
+	// `POST /v1/phone/request-phone-number-verification`). When the carrier accepts it, the
+	// verification becomes `verified` and the number is added to the organisation's numbers
+	// (`isNonTelnyxNumber: true`, usable as caller id for outbound calls only); the answer is
+	// the verification with its `phoneNumberId`.
+	//
+	// A wrong code is 400 naming `body.code`; the verification stays `pending` until the
+	// fifth wrong code, which makes it `failed`. A verification that is `expired` (10
+	// minutes) or `failed` is 422: request a new code. No verification of that number in
+	// this organisation is 404. A number the organisation already has is 409. A carrier that
+	// does not answer is a 503 with Retry-After. Any member except `readonly` may call it.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/phone/verify-phone-number (the `VerifyPhoneNumber` operationId).
+	VerifyPhoneNumberWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VerifyPhoneNumberResponse, error)
+
+	// VerifyPhoneNumberWithResponse Submit the code that verifies a number
+	//
+	// Completes the organisation's `pending` verification of `phoneNumber` with the `code`
+	// the carrier called or texted to that number (see
+	// `POST /v1/phone/request-phone-number-verification`). When the carrier accepts it, the
+	// verification becomes `verified` and the number is added to the organisation's numbers
+	// (`isNonTelnyxNumber: true`, usable as caller id for outbound calls only); the answer is
+	// the verification with its `phoneNumberId`.
+	//
+	// A wrong code is 400 naming `body.code`; the verification stays `pending` until the
+	// fifth wrong code, which makes it `failed`. A verification that is `expired` (10
+	// minutes) or `failed` is 422: request a new code. No verification of that number in
+	// this organisation is 404. A number the organisation already has is 409. A carrier that
+	// does not answer is a 503 with Retry-After. Any member except `readonly` may call it.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/phone/verify-phone-number (the `VerifyPhoneNumber` operationId).
+	VerifyPhoneNumberWithResponse(ctx context.Context, body VerifyPhoneNumberJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyPhoneNumberResponse, error)
 
 	// GetServerInfoWithResponse What this server does
 	//
@@ -37016,6 +37821,96 @@ func (r ListKnowledgeBasesResponse) ContentType() string {
 	return ""
 }
 
+// SearchKnowledgeBaseResponse429Headers the declared response headers of an HTTP 429 response for SearchKnowledgeBase
+type SearchKnowledgeBaseResponse429Headers struct {
+	RetryAfter *int
+}
+
+type SearchKnowledgeBaseResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *KnowledgeSearchResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SearchKnowledgeBaseResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SearchKnowledgeBaseResponse) GetJSON200() *KnowledgeSearchResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SearchKnowledgeBaseResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SearchKnowledgeBaseResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SearchKnowledgeBaseResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SearchKnowledgeBaseResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SearchKnowledgeBaseResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r SearchKnowledgeBaseResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r SearchKnowledgeBaseResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SearchKnowledgeBaseResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SearchKnowledgeBaseResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SearchKnowledgeBaseResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // UpdateKnowledgeBaseResponse429Headers the declared response headers of an HTTP 429 response for UpdateKnowledgeBase
 type UpdateKnowledgeBaseResponse429Headers struct {
 	RetryAfter *int
@@ -38459,6 +39354,8 @@ type CreatePhoneNumberSubscriptionPaymentIntentResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON402 the response for an HTTP 402 `application/problem+json` response
+	ApplicationproblemJSON402 *PaymentRequired
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
@@ -38469,6 +39366,8 @@ type CreatePhoneNumberSubscriptionPaymentIntentResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
@@ -38490,6 +39389,11 @@ func (r CreatePhoneNumberSubscriptionPaymentIntentResponse) GetApplicationproble
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreatePhoneNumberSubscriptionPaymentIntentResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON402 returns the response for an HTTP 402 `application/problem+json` response
+func (r CreatePhoneNumberSubscriptionPaymentIntentResponse) GetApplicationproblemJSON402() *PaymentRequired {
+	return r.ApplicationproblemJSON402
 }
 
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
@@ -38515,6 +39419,11 @@ func (r CreatePhoneNumberSubscriptionPaymentIntentResponse) GetApplicationproble
 // GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreatePhoneNumberSubscriptionPaymentIntentResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreatePhoneNumberSubscriptionPaymentIntentResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -39527,6 +40436,124 @@ func (r ListSupportedCountriesResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListSupportedCountriesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// VerifyPhoneNumberResponse429Headers the declared response headers of an HTTP 429 response for VerifyPhoneNumber
+type VerifyPhoneNumberResponse429Headers struct {
+	RetryAfter *int
+}
+
+type VerifyPhoneNumberResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PhoneNumberVerificationResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *VerifyPhoneNumberResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r VerifyPhoneNumberResponse) GetJSON200() *PhoneNumberVerificationResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r VerifyPhoneNumberResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r VerifyPhoneNumberResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r VerifyPhoneNumberResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r VerifyPhoneNumberResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r VerifyPhoneNumberResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r VerifyPhoneNumberResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r VerifyPhoneNumberResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r VerifyPhoneNumberResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r VerifyPhoneNumberResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r VerifyPhoneNumberResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r VerifyPhoneNumberResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VerifyPhoneNumberResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VerifyPhoneNumberResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VerifyPhoneNumberResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -46396,7 +47423,8 @@ func (c *ClientWithResponses) SetAgentCallConfigWithResponse(ctx context.Context
 // `campaignId` applies the same rule as `PUT /v1/agent/activate/{id}` (every other agent
 // profile of that campaign becomes `inactive`). `voiceId` and `voicePresetId` are mutually
 // exclusive (both → 400); with neither, the agent speaks with the platform's default preset.
-// A custom voice must be `approved` (422 otherwise). Knowledge files start `parsing`.
+// A custom voice must be `approved` (422 otherwise). `knowledgeFiles` links files already in
+// one of the team's knowledge bases (see `PATCH /v1/agent/{id}`); they keep their parse state.
 //
 // Who may call it (decision, the spec is silent): any member except `readonly` (403).
 // Answers 201 with the new agent profile.
@@ -46422,7 +47450,8 @@ func (c *ClientWithResponses) CreateAgentWithBodyWithResponse(ctx context.Contex
 // `campaignId` applies the same rule as `PUT /v1/agent/activate/{id}` (every other agent
 // profile of that campaign becomes `inactive`). `voiceId` and `voicePresetId` are mutually
 // exclusive (both → 400); with neither, the agent speaks with the platform's default preset.
-// A custom voice must be `approved` (422 otherwise). Knowledge files start `parsing`.
+// A custom voice must be `approved` (422 otherwise). `knowledgeFiles` links files already in
+// one of the team's knowledge bases (see `PATCH /v1/agent/{id}`); they keep their parse state.
 //
 // Who may call it (decision, the spec is silent): any member except `readonly` (403).
 // Answers 201 with the new agent profile.
@@ -46588,9 +47617,15 @@ func (c *ClientWithResponses) ListCampaignAgentsWithResponse(ctx context.Context
 
 // ListAgentKnowledgeFilesWithResponse List an agent's knowledge files
 //
-// Lists the knowledge files linked to the agent profile `id` of the organisation
-// `organizationId`, newest first, 10 per page by default. Files still being read show
+// Lists the knowledge files the agent profile `id` of the organisation `organizationId`
+// answers from, newest first, 10 per page by default. Files still being read show
 // `status: parsing`. Any member of the organisation may call it.
+//
+// Decision (the spec does not say what an agent's knowledge files are): they are the
+// uploaded files of the active knowledge base of the agent's campaign, plus the knowledge
+// files linked to the agent explicitly with `knowledgeFiles` on create or update, each
+// once. FAQ entries of the knowledge base are searchable by the call engine too but are
+// not listed here (they have no file). `id` is the knowledge file's id.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -46706,8 +47741,10 @@ func (c *ClientWithResponses) GetAgentWithResponse(ctx context.Context, id Id, p
 // `status` is not changed here (use activate/deactivate) and the FAQ is not changed here
 // (use `POST /v1/agent/faq/{id}`). Sending `voiceId` clears `voicePresetId` and the other
 // way round; sending both is 400; a custom voice must be `approved` (422). Sending
-// `knowledgeFiles` replaces the agent's whole list of knowledge files (files whose
-// `fileUrl` was already linked keep their id and parse state). Moving an `active` agent to
+// `knowledgeFiles` replaces the agent's whole list of explicitly linked knowledge files:
+// each `fileUrl` must be the `url` of a knowledge file of the organisation (as a knowledge
+// base lists it) or the `fileUrl` of the upload it was added from (422 otherwise: add the
+// file to a knowledge base first); the file keeps its id and parse state. Moving an `active` agent to
 // another campaign makes it `inactive`. Any member except `readonly` may call it. Answers
 // with the updated agent profile.
 //
@@ -46731,8 +47768,10 @@ func (c *ClientWithResponses) UpdateAgentWithBodyWithResponse(ctx context.Contex
 // `status` is not changed here (use activate/deactivate) and the FAQ is not changed here
 // (use `POST /v1/agent/faq/{id}`). Sending `voiceId` clears `voicePresetId` and the other
 // way round; sending both is 400; a custom voice must be `approved` (422). Sending
-// `knowledgeFiles` replaces the agent's whole list of knowledge files (files whose
-// `fileUrl` was already linked keep their id and parse state). Moving an `active` agent to
+// `knowledgeFiles` replaces the agent's whole list of explicitly linked knowledge files:
+// each `fileUrl` must be the `url` of a knowledge file of the organisation (as a knowledge
+// base lists it) or the `fileUrl` of the upload it was added from (422 otherwise: add the
+// file to a knowledge base first); the file keeps its id and parse state. Moving an `active` agent to
 // another campaign makes it `inactive`. Any member except `readonly` may call it. Answers
 // with the updated agent profile.
 //
@@ -48169,9 +49208,21 @@ func (c *ClientWithResponses) GetKnowledgeFileWithResponse(ctx context.Context, 
 //
 // `fileUrl` must be the `fileUrl` of a finished upload (`GET /v1/uploads/{uploadId}/info`)
 // of the same organisation; the server reads the stored file directly, so the URL's token
-// may expire afterwards. Any other URL is 422 (decision: the server does not fetch
-// arbitrary URLs). Supported types are pdf, docx, txt and csv, read from the upload's
-// file type and name (422 otherwise). Without `fileName` the upload's file name is used.
+// may expire afterwards. A URL that names no finished upload of the organisation —
+// another team's upload, an unknown or unfinished one, an expired link, any other URL —
+// is 404 "Upload not found." (decision: the server does not fetch arbitrary URLs); the
+// upload's purpose must be `knowledge-file` or `agent-file` (422 otherwise). Supported types are PDF, DOCX, plain text, Markdown, CSV and HTML, as the
+// upload read them from the bytes; the size limit (50 MiB) is enforced when the file is
+// uploaded, so a larger file never reaches this call. Without `fileName` the upload's file
+// name is used.
+//
+// Parsing runs in the background and survives a restart (it resumes where the server
+// stopped). The text is split into passages by heading and paragraph (roughly 500 to
+// 1,000 characters each, with their page number) and indexed for
+// `GET /v1/campaigns/knowledge-base/search`. A file that cannot be read ends in `error`
+// with a message for people, for example "This PDF has no text layer (it looks scanned);
+// upload a PDF with selectable text, or a DOCX." or "This PDF is password-protected;
+// upload it without a password." — never stuck in `parsing`.
 //
 // `organizationId` is optional (the spec shows only `knowledgeBaseId` and `fileUrl`): the
 // organisation is the knowledge base's; when sent it must match (404 otherwise). Any
@@ -48198,9 +49249,21 @@ func (c *ClientWithResponses) CreateKnowledgeFileWithBodyWithResponse(ctx contex
 //
 // `fileUrl` must be the `fileUrl` of a finished upload (`GET /v1/uploads/{uploadId}/info`)
 // of the same organisation; the server reads the stored file directly, so the URL's token
-// may expire afterwards. Any other URL is 422 (decision: the server does not fetch
-// arbitrary URLs). Supported types are pdf, docx, txt and csv, read from the upload's
-// file type and name (422 otherwise). Without `fileName` the upload's file name is used.
+// may expire afterwards. A URL that names no finished upload of the organisation —
+// another team's upload, an unknown or unfinished one, an expired link, any other URL —
+// is 404 "Upload not found." (decision: the server does not fetch arbitrary URLs); the
+// upload's purpose must be `knowledge-file` or `agent-file` (422 otherwise). Supported types are PDF, DOCX, plain text, Markdown, CSV and HTML, as the
+// upload read them from the bytes; the size limit (50 MiB) is enforced when the file is
+// uploaded, so a larger file never reaches this call. Without `fileName` the upload's file
+// name is used.
+//
+// Parsing runs in the background and survives a restart (it resumes where the server
+// stopped). The text is split into passages by heading and paragraph (roughly 500 to
+// 1,000 characters each, with their page number) and indexed for
+// `GET /v1/campaigns/knowledge-base/search`. A file that cannot be read ends in `error`
+// with a message for people, for example "This PDF has no text layer (it looks scanned);
+// upload a PDF with selectable text, or a DOCX." or "This PDF is password-protected;
+// upload it without a password." — never stuck in `parsing`.
 //
 // `organizationId` is optional (the spec shows only `knowledgeBaseId` and `fileUrl`): the
 // organisation is the knowledge base's; when sent it must match (404 otherwise). Any
@@ -48224,8 +49287,9 @@ func (c *ClientWithResponses) CreateKnowledgeFileWithResponse(ctx context.Contex
 // with `GET` takes a knowledge base id (the product documents the two routes with
 // different parameter names, `{id}` and `{knowledgeBaseId}`, which OpenAPI must share).
 //
-// Deleting a file that is still `parsing` cancels its parsing. The stored upload the file
-// came from is deleted with it. `organizationId` is this contract's addition (the spec
+// Deleting a file that is still `parsing` cancels its parsing. Its passages leave the
+// search index at once, and the stored upload the file came from is deleted with it
+// (unless something else, such as another knowledge file, still uses that upload). `organizationId` is this contract's addition (the spec
 // omits it): the lookup is scoped to that organisation, and an id of another organisation
 // is 404. Any member except `readonly` may call it. Answers with the deleted id.
 //
@@ -48283,6 +49347,36 @@ func (c *ClientWithResponses) ListKnowledgeBasesWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParseListKnowledgeBasesResponse(rsp)
+}
+
+// SearchKnowledgeBaseWithResponse Search a knowledge base
+//
+// Full-text search over the passages of one knowledge base: its parsed files and its FAQs.
+// This operation is the contract's addition (the product does not show one); the call
+// engine asks the same question while a call runs.
+//
+// Name the knowledge base with `knowledgeBaseId`, or name a campaign with `campaignId` to
+// search the campaign's active knowledge base (exactly one of the two, 400 otherwise). A
+// campaign with no active knowledge base answers an empty list. Both must belong to the
+// organisation `organizationId` (404 otherwise); nothing of another team is ever searched.
+//
+// `q` is read as words (letters and digits; punctuation and search operators are ignored)
+// and a passage matches when it holds any of them, in any form English stemming gives
+// (`delivering` finds `delivered`); passages holding more of the words, and rarer ones, rank
+// first. Files still `parsing` or in `error` have no passages yet. Each result is one
+// passage (a heading or paragraph block of roughly 500 to 1,000 characters) with the entry
+// it came from, its page (PDF and DOCX; null otherwise) and a snippet in which the words
+// found are wrapped in `**` (Markdown bold). Any member may call it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/campaigns/knowledge-base/search (the `SearchKnowledgeBase` operationId).
+func (c *ClientWithResponses) SearchKnowledgeBaseWithResponse(ctx context.Context, params *SearchKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*SearchKnowledgeBaseResponse, error) {
+	rsp, err := c.SearchKnowledgeBase(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSearchKnowledgeBaseResponse(rsp)
 }
 
 // UpdateKnowledgeBaseWithBodyWithResponse Rename a knowledge base
@@ -48730,7 +49824,18 @@ func (c *ClientWithResponses) CreateCreditsPaymentIntentWithResponse(ctx context
 // or that another checkout is already paying for, is answered 409; a number the team
 // already has is answered 409 too. If the carrier sells the number to someone else while the
 // user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
-// of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
+// of the deployment's allowed dashboard origins (otherwise 422 naming `body.originUrl`). A
+// number that is not a valid number of a supported country is 422. Only an admin or the
+// owner may call it.
+//
+// Without a carrier account the offline simulator sells numbers free: no checkout is
+// needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
+// `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
+// `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
+// required, and until this server takes payments the answer is 402 with code
+// `payment_required` naming what is missing; verifying a number the team already owns
+// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+// does not answer is a 503 with Retry-After.
 //
 // Needs a signed-in user: API keys are refused (403), since this spends money or
 // acts for a person.
@@ -48756,7 +49861,18 @@ func (c *ClientWithResponses) CreatePhoneNumberSubscriptionPaymentIntentWithBody
 // or that another checkout is already paying for, is answered 409; a number the team
 // already has is answered 409 too. If the carrier sells the number to someone else while the
 // user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
-// of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
+// of the deployment's allowed dashboard origins (otherwise 422 naming `body.originUrl`). A
+// number that is not a valid number of a supported country is 422. Only an admin or the
+// owner may call it.
+//
+// Without a carrier account the offline simulator sells numbers free: no checkout is
+// needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
+// `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
+// `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
+// required, and until this server takes payments the answer is 402 with code
+// `payment_required` naming what is missing; verifying a number the team already owns
+// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+// does not answer is a 503 with Retry-After.
 //
 // Needs a signed-in user: API keys are refused (403), since this spends money or
 // acts for a person.
@@ -48948,8 +50064,14 @@ func (c *ClientWithResponses) ListPhoneNumberSubscriptionsWithResponse(ctx conte
 // narrows to an area code (US/CA three digits, GB the digits after the leading 0); a
 // search with no matches answers an empty list, not 404. Buying goes through
 // `POST /v1/payment/intent/phone-number-monthly-subscription`. Results are not reserved:
-// a number may be sold to someone else before it is bought. Any signed-in user may call
-// it. Not paginated (at most `limit` results).
+// a number may be sold to someone else before it is bought. The same search answers the
+// same numbers while none of them is sold. Numbers any team of this server holds are never
+// offered. Any signed-in user may call it. Not paginated (at most `limit` results).
+//
+// Without a carrier account (`--telnyx-api-key`) the server's offline simulator answers
+// from a fixed inventory of fictional numbers (555-01xx in the US and Canada, Ofcom's
+// drama ranges in the UK) that cannot place real calls. A carrier that does not answer
+// is a 503 with Retry-After.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -48965,9 +50087,11 @@ func (c *ClientWithResponses) SearchAvailablePhoneNumbersWithResponse(ctx contex
 // ListVerifiedPhoneNumbersWithResponse List the organisation's number verifications
 //
 // Lists the verifications of numbers of the organisation `id` (the organisation id), in
-// every status, newest first, so a client can follow a pending verification to its end.
-// The `validationCode` is shown only while a verification is `pending`. Not paginated (an
-// organisation verifies few numbers). Any member of the organisation may call it.
+// every status, newest first, so a client can follow a pending verification to its end
+// (the dashboard polls it every 8 s while one is `pending`). A `pending` verification
+// past its `expiresAt` is answered `expired`. The codes themselves are never shown: the
+// carrier sends them to the number. Not paginated (an organisation verifies few numbers;
+// the 100 newest are answered). Any member of the organisation may call it.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -49003,15 +50127,17 @@ func (c *ClientWithResponses) ListPhoneNumbersWithResponse(ctx context.Context, 
 // DeletePhoneNumberWithResponse Release a phone number
 //
 // Removes the phone number `phoneNumberId` from the organisation `organizationId`. A
-// number bought through Betty is released to the carrier and its monthly subscription is
-// cancelled (no refund of the current month); a verified number of the organisation's own
-// only loses its verification. The agent call configuration that used the number is
-// removed with it.
+// number bought through Betty is released to the carrier (it goes back on sale) and its
+// monthly subscription is cancelled (no refund of the current month); a verified number of
+// the organisation's own only loses its verification (at the carrier too, unless another
+// team of this server still uses it). The agent call configuration that used the number
+// is removed with it.
 //
 // Decisions (the spec is silent): a number still assigned to a campaign (`campaignId` not
 // null) is not released; the answer is 409 and the campaign must be given another number
-// first. Only an owner or admin may call it (it ends a paid subscription); others get
-// 403. Answers with the deleted id.
+// first. When the carrier does not answer, nothing is removed and the answer is 503 with
+// Retry-After. Only an owner or admin may call it (it ends a paid subscription); others
+// get 403. Answers with the deleted id.
 //
 // Needs a signed-in user: API keys are refused (403), since this spends money or
 // acts for a person.
@@ -49030,17 +50156,31 @@ func (c *ClientWithResponses) DeletePhoneNumberWithResponse(ctx context.Context,
 // RequestPhoneNumberVerificationWithBodyWithResponse Start verifying a number the organisation owns elsewhere
 //
 // Starts verifying that the organisation controls `phoneNumber` (a number not bought
-// through Betty) so it can be used as caller id. The answer carries a `validationCode`;
-// the number then receives a call asking for that code on the keypad. The dashboard shows
-// the code and polls `GET /v1/phone/get-verified-phone-numbers/{id}` (every 8 s) until the
-// verification is `verified`, `failed` or `expired` (after 10 minutes, decision). On
-// success the number appears in `GET /v1/phone/my-numbers` with
+// through Betty) so it can be used as caller id. The carrier sends a one-time code to
+// the number, by a call that reads it out (`method: call`, the default: it reaches
+// landlines too) or by a text message (`method: sms`); the person who answers types the
+// code back into Betty with `POST /v1/phone/verify-phone-number`. Betty never sees the
+// code itself. The answer is the `pending` verification, with its `method` and
+// `expiresAt`.
+//
+// Decisions (the spec's flow showed a code to type on the keypad; the carrier's real
+// flow is the other way round): a code can be submitted for 10 minutes, then the
+// verification is `expired`; five wrong codes make it `failed`. While it is `pending`
+// the dashboard polls `GET /v1/phone/get-verified-phone-numbers/{id}` every 8 s (every
+// 10 minutes otherwise). On success the number appears in `GET /v1/phone/my-numbers` with
 // `isNonTelnyxNumber: true`.
 //
-// Requesting again for a number whose verification is `pending`, `failed` or `expired`
-// starts a new attempt with a new code. A number already verified or bought by this
-// organisation is 409. A number outside the supported countries is 422. Any member except
+// Requesting again for the same number starts a new attempt with a new code; a `pending`
+// one it replaces ends `expired`. At most 5 requests for the same number per
+// organisation in an hour (then 429 with Retry-After), so nobody uses Betty to ring a
+// stranger's phone over and over. A number already verified or bought by this
+// organisation, or bought through this server by another, is 409. A number that is not a
+// valid number of a supported country, or that the carrier refuses to call or text, is
+// 422. A carrier that does not answer is a 503 with Retry-After. Any member except
 // `readonly` may call it. Answers 201 with the verification.
+//
+// Without a carrier account (`--telnyx-api-key`) the offline simulator sends nothing: it
+// writes the code to the server log, where a local user reads it.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -49056,17 +50196,31 @@ func (c *ClientWithResponses) RequestPhoneNumberVerificationWithBodyWithResponse
 // RequestPhoneNumberVerificationWithResponse Start verifying a number the organisation owns elsewhere
 //
 // Starts verifying that the organisation controls `phoneNumber` (a number not bought
-// through Betty) so it can be used as caller id. The answer carries a `validationCode`;
-// the number then receives a call asking for that code on the keypad. The dashboard shows
-// the code and polls `GET /v1/phone/get-verified-phone-numbers/{id}` (every 8 s) until the
-// verification is `verified`, `failed` or `expired` (after 10 minutes, decision). On
-// success the number appears in `GET /v1/phone/my-numbers` with
+// through Betty) so it can be used as caller id. The carrier sends a one-time code to
+// the number, by a call that reads it out (`method: call`, the default: it reaches
+// landlines too) or by a text message (`method: sms`); the person who answers types the
+// code back into Betty with `POST /v1/phone/verify-phone-number`. Betty never sees the
+// code itself. The answer is the `pending` verification, with its `method` and
+// `expiresAt`.
+//
+// Decisions (the spec's flow showed a code to type on the keypad; the carrier's real
+// flow is the other way round): a code can be submitted for 10 minutes, then the
+// verification is `expired`; five wrong codes make it `failed`. While it is `pending`
+// the dashboard polls `GET /v1/phone/get-verified-phone-numbers/{id}` every 8 s (every
+// 10 minutes otherwise). On success the number appears in `GET /v1/phone/my-numbers` with
 // `isNonTelnyxNumber: true`.
 //
-// Requesting again for a number whose verification is `pending`, `failed` or `expired`
-// starts a new attempt with a new code. A number already verified or bought by this
-// organisation is 409. A number outside the supported countries is 422. Any member except
+// Requesting again for the same number starts a new attempt with a new code; a `pending`
+// one it replaces ends `expired`. At most 5 requests for the same number per
+// organisation in an hour (then 429 with Retry-After), so nobody uses Betty to ring a
+// stranger's phone over and over. A number already verified or bought by this
+// organisation, or bought through this server by another, is 409. A number that is not a
+// valid number of a supported country, or that the carrier refuses to call or text, is
+// 422. A carrier that does not answer is a 503 with Retry-After. Any member except
 // `readonly` may call it. Answers 201 with the verification.
+//
+// Without a carrier account (`--telnyx-api-key`) the offline simulator sends nothing: it
+// writes the code to the server log, where a local user reads it.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -49082,7 +50236,8 @@ func (c *ClientWithResponses) RequestPhoneNumberVerificationWithResponse(ctx con
 // ListSupportedCountriesWithResponse List the countries where numbers can be bought
 //
 // Lists the countries in which phone numbers can be bought or verified (today US, CA and
-// GB), each with its calling code, the number types on sale and their monthly prices. The
+// GB), each with its calling code, the number types on sale and their usual monthly prices
+// (0 on a server without a carrier account: its offline simulator sells numbers free). The
 // list is the same for every organisation; any signed-in user may call it. Not paginated.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -49094,6 +50249,58 @@ func (c *ClientWithResponses) ListSupportedCountriesWithResponse(ctx context.Con
 		return nil, err
 	}
 	return ParseListSupportedCountriesResponse(rsp)
+}
+
+// VerifyPhoneNumberWithBodyWithResponse Submit the code that verifies a number
+//
+// Completes the organisation's `pending` verification of `phoneNumber` with the `code`
+// the carrier called or texted to that number (see
+// `POST /v1/phone/request-phone-number-verification`). When the carrier accepts it, the
+// verification becomes `verified` and the number is added to the organisation's numbers
+// (`isNonTelnyxNumber: true`, usable as caller id for outbound calls only); the answer is
+// the verification with its `phoneNumberId`.
+//
+// A wrong code is 400 naming `body.code`; the verification stays `pending` until the
+// fifth wrong code, which makes it `failed`. A verification that is `expired` (10
+// minutes) or `failed` is 422: request a new code. No verification of that number in
+// this organisation is 404. A number the organisation already has is 409. A carrier that
+// does not answer is a 503 with Retry-After. Any member except `readonly` may call it.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/phone/verify-phone-number (the `VerifyPhoneNumber` operationId).
+func (c *ClientWithResponses) VerifyPhoneNumberWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VerifyPhoneNumberResponse, error) {
+	rsp, err := c.VerifyPhoneNumberWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVerifyPhoneNumberResponse(rsp)
+}
+
+// VerifyPhoneNumberWithResponse Submit the code that verifies a number
+//
+// Completes the organisation's `pending` verification of `phoneNumber` with the `code`
+// the carrier called or texted to that number (see
+// `POST /v1/phone/request-phone-number-verification`). When the carrier accepts it, the
+// verification becomes `verified` and the number is added to the organisation's numbers
+// (`isNonTelnyxNumber: true`, usable as caller id for outbound calls only); the answer is
+// the verification with its `phoneNumberId`.
+//
+// A wrong code is 400 naming `body.code`; the verification stays `pending` until the
+// fifth wrong code, which makes it `failed`. A verification that is `expired` (10
+// minutes) or `failed` is 422: request a new code. No verification of that number in
+// this organisation is 404. A number the organisation already has is 409. A carrier that
+// does not answer is a 503 with Retry-After. Any member except `readonly` may call it.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/phone/verify-phone-number (the `VerifyPhoneNumber` operationId).
+func (c *ClientWithResponses) VerifyPhoneNumberWithResponse(ctx context.Context, body VerifyPhoneNumberJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyPhoneNumberResponse, error) {
+	rsp, err := c.VerifyPhoneNumber(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVerifyPhoneNumberResponse(rsp)
 }
 
 // GetServerInfoWithResponse What this server does
@@ -57431,6 +58638,87 @@ func ParseListKnowledgeBasesResponse(rsp *http.Response) (*ListKnowledgeBasesRes
 	return response, nil
 }
 
+// ParseSearchKnowledgeBaseResponse parses an HTTP response from a SearchKnowledgeBaseWithResponse call
+func ParseSearchKnowledgeBaseResponse(rsp *http.Response) (*SearchKnowledgeBaseResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SearchKnowledgeBaseResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest KnowledgeSearchResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers SearchKnowledgeBaseResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseUpdateKnowledgeBaseResponse parses an HTTP response from a UpdateKnowledgeBaseWithResponse call
 func ParseUpdateKnowledgeBaseResponse(rsp *http.Response) (*UpdateKnowledgeBaseResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -58784,6 +60072,13 @@ func ParseCreatePhoneNumberSubscriptionPaymentIntentResponse(rsp *http.Response)
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest PaymentRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON402 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -58818,6 +60113,13 @@ func ParseCreatePhoneNumberSubscriptionPaymentIntentResponse(rsp *http.Response)
 			return nil, err
 		}
 		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
@@ -59725,6 +61027,115 @@ func ParseListSupportedCountriesResponse(rsp *http.Response) (*ListSupportedCoun
 	switch {
 	case rsp.StatusCode == 429:
 		var headers ListSupportedCountriesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseVerifyPhoneNumberResponse parses an HTTP response from a VerifyPhoneNumberWithResponse call
+func ParseVerifyPhoneNumberResponse(rsp *http.Response) (*VerifyPhoneNumberResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VerifyPhoneNumberResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PhoneNumberVerificationResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers VerifyPhoneNumberResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -10,12 +10,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/errs"
+	"github.com/bettyhq/betty/server/jobs"
 	"github.com/bettyhq/betty/server/store"
+	"github.com/bettyhq/betty/server/voices"
 )
 
 const (
@@ -25,30 +28,58 @@ const (
 	MaxFAQ = 200
 )
 
-// Voices checks the voices an agent may speak with (the voices feature).
+// Voices are the voices an agent speaks with, and the transcriber of its teaching audio (the
+// voices feature: *voices.Service).
 type Voices interface {
 	// CheckCustom answers nil when voiceID is an approved custom voice of the team.
 	CheckCustom(ctx context.Context, orgID, voiceID string) error
 	// CheckPreset answers nil when presetID is a voice preset.
 	CheckPreset(ctx context.Context, presetID string) error
+	// Synthesize speaks text with a voice, as MP3.
+	Synthesize(ctx context.Context, a auth.Actor, text string, ref voices.Ref) ([]byte, error)
+	// TranscribesSpeech says whether a speech-to-text endpoint is configured.
+	TranscribesSpeech() bool
+	// Transcribe turns recorded audio into text.
+	Transcribe(ctx context.Context, audio io.Reader, fileName string) (string, error)
 }
 
 // Files are the team's finished uploads (the uploads feature).
 type Files interface {
 	// URL is a fresh download URL of a team's upload.
 	URL(ctx context.Context, orgID, uploadID string) (string, error)
+	// Audio resolves the fileUrl of a finished agent-audio upload of the team to its id and
+	// file name; an errs.Error says why not.
+	Audio(ctx context.Context, orgID, fileURL string) (uploadID, name string, err error)
+	// ReadAudio opens a finished upload of the team, and answers a file name for it whose
+	// extension is its type's. Close it.
+	ReadAudio(ctx context.Context, orgID, uploadID string) (io.ReadCloser, string, error)
+	// Use and Release record that by ("agent-audio:<id>") uses an upload, or no longer does.
+	Use(ctx context.Context, orgID, uploadID, by string) error
+	Release(ctx context.Context, orgID, uploadID, by string) error
+}
+
+// Knowledge is the team's knowledge bases (the knowledge feature: *knowledge.Service).
+type Knowledge interface {
+	// FileIDsByURL resolves the urls of knowledge files of the team to their ids; an
+	// errs.Error says which is not one.
+	FileIDsByURL(ctx context.Context, orgID string, urls []string) ([]string, error)
 }
 
 // Service is the agent domain.
 type Service struct {
-	db     *store.DB
-	voices Voices
-	files  Files
+	db        *store.DB
+	jobs      *jobs.Queue
+	voices    Voices
+	files     Files
+	knowledge Knowledge
 }
 
-// New returns the agent service.
-func New(db *store.DB, voices Voices, files Files) *Service {
-	return &Service{db: db, voices: voices, files: files}
+// New returns the agent service and registers its background work (summaries of teaching
+// audio) on q.
+func New(db *store.DB, q *jobs.Queue, voices Voices, files Files, knowledge Knowledge) *Service {
+	s := &Service{db: db, jobs: q, voices: voices, files: files, knowledge: knowledge}
+	jobs.Register(q, &summarizer{s: s})
+	return s
 }
 
 // Agent is an agent profile with its FAQ decoded and its teaching audio files.
@@ -56,6 +87,8 @@ type Agent struct {
 	store.Agent
 	FAQ        map[string]string
 	AudioFiles []Audio
+	// KnowledgeFiles are the knowledge files linked to it explicitly.
+	KnowledgeFiles []KnowledgeFile
 }
 
 // Audio is a teaching audio file with a download URL.
@@ -90,7 +123,7 @@ type Input struct {
 	VoiceID, VoicePresetID *string
 	FAQ                    map[string]string
 	CampaignID             *string
-	// KnowledgeFiles are the fileUrls of knowledge files to link (nil: unchanged).
+	// KnowledgeFiles are the urls of knowledge files to link (nil: unchanged; empty: none).
 	KnowledgeFiles []string
 }
 
@@ -112,6 +145,9 @@ func (s *Service) Create(ctx context.Context, a auth.Actor, in Input) (Agent, er
 			return err
 		}
 		if err := s.db.CreateAgent(ctx, &ag); err != nil {
+			return err
+		}
+		if err := s.linkKnowledge(ctx, a.OrganizationID, ag.ID, in.KnowledgeFiles); err != nil {
 			return err
 		}
 		return s.exclusive(ctx, ag)
@@ -166,10 +202,55 @@ func (s *Service) apply(ctx context.Context, orgID string, ag *store.Agent, in I
 		}
 		ag.CampaignID = in.CampaignID
 	}
-	if len(in.KnowledgeFiles) > 0 {
-		return errs.UnprocessableErr("Knowledge files cannot be linked yet: Betty reads documents with the knowledge bases feature, which is not built yet.")
-	}
 	return nil
+}
+
+// linkKnowledge replaces the knowledge files linked to an agent when urls is not nil.
+func (s *Service) linkKnowledge(ctx context.Context, orgID, agentID string, urls []string) error {
+	if urls == nil {
+		return nil
+	}
+	ids, err := s.knowledge.FileIDsByURL(ctx, orgID, urls)
+	if err != nil {
+		return err
+	}
+	return s.db.SetAgentKnowledgeFiles(ctx, orgID, agentID, ids)
+}
+
+// KnowledgeFile is a knowledge file an agent answers from, with a download URL.
+type KnowledgeFile struct {
+	store.KnowledgeFile
+	URL string
+}
+
+// KnowledgeFiles lists the files an agent answers from, newest first: those of its campaign's
+// active knowledge base and those linked to it, each once.
+func (s *Service) KnowledgeFiles(ctx context.Context, a auth.Actor, agentID string, pg Page) ([]KnowledgeFile, int, error) {
+	if _, err := s.db.AgentByID(ctx, a.OrganizationID, agentID); err != nil {
+		return nil, 0, notFound(err)
+	}
+	rows, total, err := s.db.AgentKnowledgeFiles(ctx, a.OrganizationID, agentID, pg.Limit, pg.Offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	out, err := s.knowledgeURLs(ctx, a.OrganizationID, rows)
+	return out, total, err
+}
+
+// knowledgeURLs adds each knowledge file's download URL.
+func (s *Service) knowledgeURLs(ctx context.Context, orgID string, rows []store.KnowledgeFile) ([]KnowledgeFile, error) {
+	out := make([]KnowledgeFile, 0, len(rows))
+	for _, f := range rows {
+		kf := KnowledgeFile{KnowledgeFile: f}
+		if f.UploadID != nil {
+			var err error
+			if kf.URL, err = s.files.URL(ctx, orgID, *f.UploadID); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, kf)
+	}
+	return out, nil
 }
 
 // exclusive makes ag the only active agent of its campaign when it is active.
@@ -203,13 +284,21 @@ func (s *Service) render(ctx context.Context, orgID string, rows []store.Agent) 
 	if err != nil {
 		return nil, err
 	}
+	linked, err := s.db.LinkedKnowledgeFilesOfAgents(ctx, orgID, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Agent, 0, len(rows))
 	for _, ag := range rows {
 		files, err := s.withURLs(ctx, orgID, audio[ag.ID])
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Agent{Agent: ag, FAQ: decodeFAQ(ag.FAQ), AudioFiles: files})
+		knowledge, err := s.knowledgeURLs(ctx, orgID, linked[ag.ID])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Agent{Agent: ag, FAQ: decodeFAQ(ag.FAQ), AudioFiles: files, KnowledgeFiles: knowledge})
 	}
 	return out, nil
 }
@@ -293,6 +382,9 @@ func (s *Service) Update(ctx context.Context, a auth.Actor, id string, in Input)
 		if err := s.apply(ctx, a.OrganizationID, &ag, in); err != nil {
 			return err
 		}
+		if err := s.linkKnowledge(ctx, a.OrganizationID, ag.ID, in.KnowledgeFiles); err != nil {
+			return err
+		}
 		return s.db.UpdateAgent(ctx, &ag)
 	})
 	if err != nil {
@@ -315,17 +407,37 @@ func (s *Service) Duplicate(ctx context.Context, a auth.Actor, id string, name *
 			ag.Name = n
 		}
 	}
-	if err := s.db.CreateAgent(ctx, &ag); err != nil {
+	err = s.db.InTx(ctx, func(ctx context.Context) error {
+		if err := s.db.CreateAgent(ctx, &ag); err != nil {
+			return err
+		}
+		return s.db.CopyAgentKnowledgeFiles(ctx, a.OrganizationID, id, ag.ID)
+	})
+	if err != nil {
 		return Agent{}, err
 	}
 	return s.Get(ctx, a, ag.ID)
 }
 
-// Delete deletes an agent profile with its FAQ and teaching audio; the team's call
-// configuration pairing it with a number goes too. (An agent a workflow uses will be refused
-// once workflows exist.)
+// Delete deletes an agent profile with its FAQ and teaching audio (whose uploads it no longer
+// uses); the team's call configuration pairing it with a number goes too. (An agent a workflow
+// uses will be refused once workflows exist.)
 func (s *Service) Delete(ctx context.Context, a auth.Actor, id string) error {
-	return notFound(s.db.DeleteAgent(ctx, a.OrganizationID, id))
+	return notFound(s.db.InTx(ctx, func(ctx context.Context) error {
+		audio, err := s.db.AudioFilesOfAgents(ctx, a.OrganizationID, []string{id})
+		if err != nil {
+			return err
+		}
+		if err := s.db.DeleteAgent(ctx, a.OrganizationID, id); err != nil {
+			return err
+		}
+		for _, f := range audio[id] {
+			if err := s.files.Release(ctx, a.OrganizationID, f.UploadID, audioUser(f.ID)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
 }
 
 // SetStatus activates or deactivates an agent; activating one makes every other agent of its

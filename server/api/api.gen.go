@@ -698,6 +698,8 @@ const (
 	KnowledgeFileTypeCsv  KnowledgeFileType = "csv"
 	KnowledgeFileTypeDocx KnowledgeFileType = "docx"
 	KnowledgeFileTypeFaq  KnowledgeFileType = "faq"
+	KnowledgeFileTypeHtml KnowledgeFileType = "html"
+	KnowledgeFileTypeMd   KnowledgeFileType = "md"
 	KnowledgeFileTypePdf  KnowledgeFileType = "pdf"
 	KnowledgeFileTypeTxt  KnowledgeFileType = "txt"
 )
@@ -710,6 +712,10 @@ func (e KnowledgeFileType) Valid() bool {
 	case KnowledgeFileTypeDocx:
 		return true
 	case KnowledgeFileTypeFaq:
+		return true
+	case KnowledgeFileTypeHtml:
+		return true
+	case KnowledgeFileTypeMd:
 		return true
 	case KnowledgeFileTypePdf:
 		return true
@@ -1032,6 +1038,24 @@ func (e PhoneNumberType) Valid() bool {
 	}
 }
 
+// Defines values for PhoneVerificationMethod.
+const (
+	Call PhoneVerificationMethod = "call"
+	Sms  PhoneVerificationMethod = "sms"
+)
+
+// Valid indicates whether the value is a known member of the PhoneVerificationMethod enum.
+func (e PhoneVerificationMethod) Valid() bool {
+	switch e {
+	case Call:
+		return true
+	case Sms:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PhoneVerificationStatus.
 const (
 	PhoneVerificationStatusExpired  PhoneVerificationStatus = "expired"
@@ -1071,6 +1095,7 @@ const (
 	ProblemCodeNotFound                  ProblemCode = "not_found"
 	ProblemCodeNotImplemented            ProblemCode = "not_implemented"
 	ProblemCodePayloadTooLarge           ProblemCode = "payload_too_large"
+	ProblemCodePaymentRequired           ProblemCode = "payment_required"
 	ProblemCodeRateLimited               ProblemCode = "rate_limited"
 	ProblemCodeRefreshTokenReused        ProblemCode = "refresh_token_reused"
 	ProblemCodeRequestTimeout            ProblemCode = "request_timeout"
@@ -1112,6 +1137,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeNotImplemented:
 		return true
 	case ProblemCodePayloadTooLarge:
+		return true
+	case ProblemCodePaymentRequired:
 		return true
 	case ProblemCodeRateLimited:
 		return true
@@ -2008,7 +2035,8 @@ type AgentKnowledgeFile struct {
 	UpdatedAt Timestamp `json:"updatedAt"`
 }
 
-// AgentKnowledgeFileInput A knowledge file to link to an agent, from a finished upload.
+// AgentKnowledgeFileInput A knowledge file to link to an agent: `fileUrl` is the `url` of a file of one of the team's
+// knowledge bases, or the `fileUrl` of the upload it was added from.
 type AgentKnowledgeFileInput struct {
 	// FileUrl Where the uploaded file is stored (the URL a finished upload returned).
 	FileUrl string `json:"fileUrl"`
@@ -2066,7 +2094,9 @@ type AgentProfile struct {
 	// Instructions The agent's prompt (role, tone, rules); may be empty.
 	Instructions string `json:"instructions"`
 
-	// KnowledgeFiles The knowledge files linked to the agent, newest first.
+	// KnowledgeFiles The knowledge files linked to the agent explicitly (`knowledgeFiles` on create or
+	// update), newest first. Everything it answers from — these and the files of its
+	// campaign's active knowledge base — is `GET /v1/agent/list/knowledge-file/{id}`.
 	KnowledgeFiles []AgentKnowledgeFile `json:"knowledgeFiles"`
 
 	// Language The language it speaks, as a BCP 47 tag.
@@ -2801,23 +2831,34 @@ type CampaignWorkflowSummary struct {
 	WorkflowType WorkflowType `json:"workflowType"`
 }
 
-// CheckoutSession A checkout session opened with the payment provider. Send the user to `checkoutUrl`.
+// CheckoutSession A checkout session opened with the payment provider: send the user to `checkoutUrl`.
+//
+// Decision: when nothing needs paying (the offline simulator sells phone numbers free),
+// no checkout is opened and the purchase completes at once. The answer then has `status`
+// `succeeded`, no `id`, `dbPaymentIntentId`, `checkoutUrl` or `expiresAt`, and carries
+// what was bought (`phoneNumber` for a number). A client sends the user to `checkoutUrl`
+// when there is one, and otherwise shows the purchase as done.
 type CheckoutSession struct {
-	// CheckoutUrl The provider's hosted checkout page.
-	CheckoutUrl string `json:"checkoutUrl"`
+	// CheckoutUrl The provider's hosted checkout page; absent when no checkout was needed.
+	CheckoutUrl *string `json:"checkoutUrl,omitempty"`
 
 	// DbPaymentIntentId An opaque identifier.
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
-	DbPaymentIntentId Id `json:"dbPaymentIntentId"`
+	DbPaymentIntentId *Id `json:"dbPaymentIntentId,omitempty"`
 
-	// ExpiresAt When the checkout session expires if not paid (24 hours after creation).
-	ExpiresAt time.Time `json:"expiresAt"`
+	// ExpiresAt When the checkout session expires if not paid (24 hours after creation); absent when no checkout was needed.
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
 
-	// Id The payment provider's checkout session id.
+	// Id The payment provider's checkout session id; absent when no checkout was needed.
 	//
 	// Example: cs_test_a1B2c3D4
-	Id string `json:"id"`
+	Id *string `json:"id,omitempty"`
+
+	// PhoneNumber A phone number of an organisation: bought through Betty (a Telnyx number), or a number
+	// of its own verified for use as caller id (`isNonTelnyxNumber: true`). `type` is present
+	// for bought numbers only; `verificationStatus` and `verifiedAt` for verified numbers only.
+	PhoneNumber *PhoneNumber `json:"phoneNumber,omitempty"`
 
 	// Status `pending` from creation until the checkout ends; `succeeded` when the provider confirmed
 	// payment (then fulfilled); `failed` when the payment failed or could not be fulfilled (then
@@ -2828,7 +2869,13 @@ type CheckoutSession struct {
 
 // CheckoutSessionResponse defines model for CheckoutSessionResponse.
 type CheckoutSessionResponse struct {
-	// Data A checkout session opened with the payment provider. Send the user to `checkoutUrl`.
+	// Data A checkout session opened with the payment provider: send the user to `checkoutUrl`.
+	//
+	// Decision: when nothing needs paying (the offline simulator sells phone numbers free),
+	// no checkout is opened and the purchase completes at once. The answer then has `status`
+	// `succeeded`, no `id`, `dbPaymentIntentId`, `checkoutUrl` or `expiresAt`, and carries
+	// what was bought (`phoneNumber` for a number). A client sends the user to `checkoutUrl`
+	// when there is one, and otherwise shows the purchase as done.
 	Data CheckoutSession `json:"data"`
 
 	// Status The HTTP status code.
@@ -3978,8 +4025,8 @@ type KnowledgeBaseResponse struct {
 	Status int `json:"status"`
 }
 
-// KnowledgeFile One entry of a knowledge base: an uploaded file (`type` pdf, docx, txt or csv) or a FAQ
-// (`type` faq). File-only fields (`url`, `fileName`, `pages`) are null for FAQs and
+// KnowledgeFile One entry of a knowledge base: an uploaded file (`type` pdf, docx, txt, md, csv or html)
+// or a FAQ (`type` faq). File-only fields (`url`, `fileName`, `pages`) are null for FAQs and
 // FAQ-only fields (`faq`, `faqName`) are null for files.
 type KnowledgeFile struct {
 	// CreatedAt An RFC 3339 timestamp in UTC.
@@ -4021,8 +4068,9 @@ type KnowledgeFile struct {
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
 
-	// Pages Number of pages read (pdf, docx). Null while parsing, for formats without pages
-	// (txt, csv) and for a FAQ.
+	// Pages Number of pages read: the PDF's pages, or for a DOCX one more than its page breaks
+	// (DOCX files do not record their laid-out pages). Null while parsing, for formats
+	// without pages (txt, md, csv, html) and for a FAQ.
 	Pages *int `json:"pages"`
 
 	// Size The file's size in bytes; for a FAQ, the size of its text in UTF-8 bytes.
@@ -4060,8 +4108,8 @@ type KnowledgeFileListResponse struct {
 
 // KnowledgeFileResponse defines model for KnowledgeFileResponse.
 type KnowledgeFileResponse struct {
-	// Data One entry of a knowledge base: an uploaded file (`type` pdf, docx, txt or csv) or a FAQ
-	// (`type` faq). File-only fields (`url`, `fileName`, `pages`) are null for FAQs and
+	// Data One entry of a knowledge base: an uploaded file (`type` pdf, docx, txt, md, csv or html)
+	// or a FAQ (`type` faq). File-only fields (`url`, `fileName`, `pages`) are null for FAQs and
 	// FAQ-only fields (`faq`, `faqName`) are null for files.
 	Data KnowledgeFile `json:"data"`
 
@@ -4077,6 +4125,52 @@ type KnowledgeFileStatus string
 // KnowledgeFileType What a knowledge base entry is: the type of an uploaded file (from its content type and
 // extension, lower case), or `faq` for a FAQ.
 type KnowledgeFileType string
+
+// KnowledgePassage One passage a search found, with where it comes from.
+type KnowledgePassage struct {
+	// Content The whole passage as plain text (at most about 1,000 characters).
+	Content string `json:"content"`
+
+	// FileId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	FileId Id `json:"fileId"`
+
+	// KnowledgeBaseId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	KnowledgeBaseId Id `json:"knowledgeBaseId"`
+
+	// Name The entry's display name (the file name, or the FAQ's name).
+	//
+	// Example: price-list.pdf
+	Name string `json:"name"`
+
+	// Page The page the passage starts on (PDF, DOCX); null for other formats and FAQs.
+	Page *int `json:"page"`
+
+	// Rank How well it matches; higher is better. Comparable within one answer only.
+	Rank float32 `json:"rank"`
+
+	// Snippet A short excerpt around the words found, each found word wrapped in `**`; `…` marks
+	// cut text.
+	//
+	//
+	// Example: We **deliver** on Saturdays between 9am and 1pm…
+	Snippet string `json:"snippet"`
+
+	// Type What a knowledge base entry is: the type of an uploaded file (from its content type and
+	// extension, lower case), or `faq` for a FAQ.
+	Type KnowledgeFileType `json:"type"`
+}
+
+// KnowledgeSearchResponse defines model for KnowledgeSearchResponse.
+type KnowledgeSearchResponse struct {
+	Data []KnowledgePassage `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
 
 // LifecycleStage defines model for LifecycleStage.
 type LifecycleStage string
@@ -4401,7 +4495,7 @@ type PhoneNumber struct {
 	// Example: 415
 	AreaCode *string `json:"areaCode"`
 
-	// CampaignId The campaign the number is assigned to; null when unassigned.
+	// CampaignId The campaign the number is assigned to (the first assigned, when several campaigns use it); null when unassigned. A number assigned to a campaign cannot be released.
 	CampaignId *string `json:"campaignId"`
 
 	// CountryCode ISO 3166-1 alpha-2 code of a supported country.
@@ -4419,7 +4513,7 @@ type PhoneNumber struct {
 	// outbound calls as caller id but cannot receive calls through Betty.
 	IsNonTelnyxNumber bool `json:"isNonTelnyxNumber"`
 
-	// MonthlyPrice The monthly subscription price in US dollars; null for verified numbers of the organisation's own (free).
+	// MonthlyPrice The monthly subscription price in US dollars (0 for numbers of the offline simulator); null for verified numbers of the organisation's own (free).
 	//
 	// Example: 1.5
 	MonthlyPrice *float64 `json:"monthlyPrice"`
@@ -4443,9 +4537,10 @@ type PhoneNumber struct {
 	// UpdatedAt An RFC 3339 timestamp in UTC.
 	UpdatedAt Timestamp `json:"updatedAt"`
 
-	// VerificationStatus The state of verifying a number of the organisation's own: `pending` while waiting
-	// for the code on the call, `verified` when it was entered correctly, `failed` after a
-	// wrong code or an unanswered call, `expired` when 10 minutes passed.
+	// VerificationStatus The state of verifying a number of the organisation's own: `pending` while the code the
+	// carrier sent to the number has not been typed back into Betty, `verified` when the
+	// carrier accepted it, `failed` after five wrong codes, `expired` when 10 minutes passed
+	// (or a new request for the same number replaced it).
 	VerificationStatus *PhoneVerificationStatus `json:"verificationStatus,omitempty"`
 
 	// VerifiedAt When the number was verified; null (or absent) for bought numbers.
@@ -4534,8 +4629,15 @@ type PhoneNumberSubscriptionListResponse struct {
 // PhoneNumberType defines model for PhoneNumberType.
 type PhoneNumberType string
 
-// PhoneNumberVerification An attempt to verify a number the organisation owns elsewhere.
+// PhoneNumberVerification An attempt to verify a number the organisation owns elsewhere. The carrier sends a code
+// to the number; the attempt ends when the code is typed back into Betty (`verified`),
+// after five wrong codes (`failed`) or after 10 minutes (`expired`).
 type PhoneNumberVerification struct {
+	// AttemptsLeft How many more codes may be submitted before the verification fails; 0 once it has ended.
+	//
+	// Example: 5
+	AttemptsLeft int `json:"attemptsLeft"`
+
 	// CreatedAt An RFC 3339 timestamp in UTC.
 	CreatedAt Timestamp `json:"createdAt"`
 
@@ -4547,6 +4649,10 @@ type PhoneNumberVerification struct {
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	Id Id `json:"id"`
 
+	// Method How the carrier sends the code to the number being verified: `call` (a voice call reads
+	// it out; works for landlines too) or `sms` (a text message).
+	Method PhoneVerificationMethod `json:"method"`
+
 	// OrganizationId An opaque identifier.
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
@@ -4557,21 +4663,17 @@ type PhoneNumberVerification struct {
 	// Example: +14155550123
 	PhoneNumber string `json:"phoneNumber"`
 
-	// PhoneNumberId The phone number record created on success; null until verified.
-	PhoneNumberId *string `json:"phoneNumberId,omitempty"`
+	// PhoneNumberId The phone number record created on success; null until verified (and once that number is removed).
+	PhoneNumberId *string `json:"phoneNumberId"`
 
-	// Status The state of verifying a number of the organisation's own: `pending` while waiting
-	// for the code on the call, `verified` when it was entered correctly, `failed` after a
-	// wrong code or an unanswered call, `expired` when 10 minutes passed.
+	// Status The state of verifying a number of the organisation's own: `pending` while the code the
+	// carrier sent to the number has not been typed back into Betty, `verified` when the
+	// carrier accepted it, `failed` after five wrong codes, `expired` when 10 minutes passed
+	// (or a new request for the same number replaced it).
 	Status PhoneVerificationStatus `json:"status"`
 
 	// UpdatedAt An RFC 3339 timestamp in UTC.
 	UpdatedAt Timestamp `json:"updatedAt"`
-
-	// ValidationCode The 6-digit code to enter on the keypad during the verification call; null unless `status` is `pending`.
-	//
-	// Example: 482913
-	ValidationCode *string `json:"validationCode"`
 
 	// VerifiedAt When the number was verified; null unless `status` is `verified`.
 	VerifiedAt *time.Time `json:"verifiedAt"`
@@ -4579,7 +4681,9 @@ type PhoneNumberVerification struct {
 
 // PhoneNumberVerificationResponse defines model for PhoneNumberVerificationResponse.
 type PhoneNumberVerificationResponse struct {
-	// Data An attempt to verify a number the organisation owns elsewhere.
+	// Data An attempt to verify a number the organisation owns elsewhere. The carrier sends a code
+	// to the number; the attempt ends when the code is typed back into Betty (`verified`),
+	// after five wrong codes (`failed`) or after 10 minutes (`expired`).
 	Data PhoneNumberVerification `json:"data"`
 
 	// Status The HTTP status code.
@@ -4594,9 +4698,14 @@ type PhoneNumberVerificationsResponse struct {
 	Status int `json:"status"`
 }
 
-// PhoneVerificationStatus The state of verifying a number of the organisation's own: `pending` while waiting
-// for the code on the call, `verified` when it was entered correctly, `failed` after a
-// wrong code or an unanswered call, `expired` when 10 minutes passed.
+// PhoneVerificationMethod How the carrier sends the code to the number being verified: `call` (a voice call reads
+// it out; works for landlines too) or `sms` (a text message).
+type PhoneVerificationMethod string
+
+// PhoneVerificationStatus The state of verifying a number of the organisation's own: `pending` while the code the
+// carrier sent to the number has not been typed back into Betty, `verified` when the
+// carrier accepted it, `failed` after five wrong codes, `expired` when 10 minutes passed
+// (or a new request for the same number replaced it).
 type PhoneVerificationStatus string
 
 // Problem An RFC 9457 problem document.
@@ -4608,6 +4717,8 @@ type Problem struct {
 	// a server without `--stt-url`; `speech_unavailable` (503) one whose speech engine is
 	// missing, failing or too slow (the detail names what to install or which setting to
 	// check).
+	// `payment_required` (402) answers a purchase that needs a payment the server cannot take
+	// (no payments configured, or no subscription for it).
 	Code ProblemCode `json:"code"`
 
 	// Detail What went wrong with this request, in plain words safe to show a user.
@@ -4641,6 +4752,8 @@ type Problem struct {
 // a server without `--stt-url`; `speech_unavailable` (503) one whose speech engine is
 // missing, failing or too slow (the detail names what to install or which setting to
 // check).
+// `payment_required` (402) answers a purchase that needs a payment the server cannot take
+// (no payments configured, or no subscription for it).
 type ProblemCode string
 
 // PromptStatus The state of the readable prompt compiled from a workflow.
@@ -4677,6 +4790,10 @@ type RequestPasswordResetRequest struct {
 
 // RequestPhoneNumberVerificationRequest defines model for RequestPhoneNumberVerificationRequest.
 type RequestPhoneNumberVerificationRequest struct {
+	// Method How the carrier sends the code to the number being verified: `call` (a voice call reads
+	// it out; works for landlines too) or `sms` (a text message).
+	Method *PhoneVerificationMethod `json:"method,omitempty"`
+
 	// OrganizationId An opaque identifier.
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
@@ -5971,6 +6088,24 @@ type VerificationRequestResponse struct {
 // VerificationRequestStatus pending until a site admin sets the team's level to the requested one (or higher), then completed.
 type VerificationRequestStatus string
 
+// VerifyPhoneNumberRequest defines model for VerifyPhoneNumberRequest.
+type VerifyPhoneNumberRequest struct {
+	// Code The code the carrier called or texted to the number (digits only).
+	//
+	// Example: 482913
+	Code string `json:"code"`
+
+	// OrganizationId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	OrganizationId Id `json:"organizationId"`
+
+	// PhoneNumber The number being verified, E.164, as in the verification request.
+	//
+	// Example: +14155550123
+	PhoneNumber string `json:"phoneNumber"`
+}
+
 // Voice A voice preset: a voice of the server's speech engine offered to every organisation
 // (`kind: preset`, always `approved`). Agents name it with `voicePresetId`. `createdAt`
 // and `updatedAt` are when the server read the engine's voices.
@@ -6725,6 +6860,9 @@ type NotFound = Problem
 // PayloadTooLarge An RFC 9457 problem document.
 type PayloadTooLarge = Problem
 
+// PaymentRequired An RFC 9457 problem document.
+type PaymentRequired = Problem
+
 // TooManyRequests An RFC 9457 problem document.
 type TooManyRequests = Problem
 
@@ -7065,6 +7203,24 @@ type ListKnowledgeBasesParams struct {
 
 	// CampaignId Only the knowledge bases linked to this campaign, with `active` relative to it.
 	CampaignId *Id `form:"campaignId,omitempty" json:"campaignId,omitempty"`
+}
+
+// SearchKnowledgeBaseParams defines parameters for SearchKnowledgeBase.
+type SearchKnowledgeBaseParams struct {
+	// OrganizationId The organisation (team) the request acts for.
+	OrganizationId OrganizationIdQuery `form:"organizationId" json:"organizationId"`
+
+	// KnowledgeBaseId The knowledge base to search (or give `campaignId`).
+	KnowledgeBaseId *Id `form:"knowledgeBaseId,omitempty" json:"knowledgeBaseId,omitempty"`
+
+	// CampaignId Search this campaign's active knowledge base (or give `knowledgeBaseId`).
+	CampaignId *Id `form:"campaignId,omitempty" json:"campaignId,omitempty"`
+
+	// Q What to look for, as plain words.
+	Q string `form:"q" json:"q"`
+
+	// Limit The most passages to answer, best first.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // ListCampaignsParams defines parameters for ListCampaigns.
@@ -7649,6 +7805,9 @@ type CreateTierSubscriptionPaymentIntentJSONRequestBody = CreateTierSubscription
 
 // RequestPhoneNumberVerificationJSONRequestBody defines body for RequestPhoneNumberVerification for application/json ContentType.
 type RequestPhoneNumberVerificationJSONRequestBody = RequestPhoneNumberVerificationRequest
+
+// VerifyPhoneNumberJSONRequestBody defines body for VerifyPhoneNumber for application/json ContentType.
+type VerifyPhoneNumberJSONRequestBody = VerifyPhoneNumberRequest
 
 // AcceptTeamInvitationJSONRequestBody defines body for AcceptTeamInvitation for application/json ContentType.
 type AcceptTeamInvitationJSONRequestBody = AcceptTeamInvitationRequest
@@ -8434,6 +8593,9 @@ type ServerInterface interface {
 	// ListKnowledgeBases List knowledge bases
 	// (GET /v1/campaigns/knowledge-base/list/{organizationId})
 	ListKnowledgeBases(ctx echo.Context, organizationId Id, params ListKnowledgeBasesParams) error
+	// SearchKnowledgeBase Search a knowledge base
+	// (GET /v1/campaigns/knowledge-base/search)
+	SearchKnowledgeBase(ctx echo.Context, params SearchKnowledgeBaseParams) error
 	// UpdateKnowledgeBase Rename a knowledge base
 	// (PUT /v1/campaigns/knowledge-base/update/{id})
 	UpdateKnowledgeBase(ctx echo.Context, id Id) error
@@ -8512,6 +8674,9 @@ type ServerInterface interface {
 	// ListSupportedCountries List the countries where numbers can be bought
 	// (GET /v1/phone/supported-countries)
 	ListSupportedCountries(ctx echo.Context) error
+	// VerifyPhoneNumber Submit the code that verifies a number
+	// (POST /v1/phone/verify-phone-number)
+	VerifyPhoneNumber(ctx echo.Context) error
 	// GetServerInfo What this server does
 	// (GET /v1/server/info)
 	GetServerInfo(ctx echo.Context) error
@@ -10179,6 +10344,52 @@ func (w *ServerInterfaceWrapper) ListKnowledgeBases(ctx echo.Context) error {
 	return err
 }
 
+// SearchKnowledgeBase converts echo context to params.
+func (w *ServerInterfaceWrapper) SearchKnowledgeBase(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SearchKnowledgeBaseParams
+	// ------------- Required query parameter "organizationId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "organizationId", ctx.QueryParams(), &params.OrganizationId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Optional query parameter "knowledgeBaseId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "knowledgeBaseId", ctx.QueryParams(), &params.KnowledgeBaseId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter knowledgeBaseId: %s", err))
+	}
+
+	// ------------- Optional query parameter "campaignId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "campaignId", ctx.QueryParams(), &params.CampaignId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter campaignId: %s", err))
+	}
+
+	// ------------- Required query parameter "q" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "q", ctx.QueryParams(), &params.Q, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter q: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SearchKnowledgeBase(ctx, params)
+	return err
+}
+
 // UpdateKnowledgeBase converts echo context to params.
 func (w *ServerInterfaceWrapper) UpdateKnowledgeBase(ctx echo.Context) error {
 	var err error
@@ -10822,6 +11033,15 @@ func (w *ServerInterfaceWrapper) ListSupportedCountries(ctx echo.Context) error 
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.ListSupportedCountries(ctx)
+	return err
+}
+
+// VerifyPhoneNumber converts echo context to params.
+func (w *ServerInterfaceWrapper) VerifyPhoneNumber(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.VerifyPhoneNumber(ctx)
 	return err
 }
 
@@ -12360,6 +12580,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/phone/my-numbers", wrapper.ListPhoneNumbers, options.OperationMiddlewares["listPhoneNumbers"]...)
 	router.DELETE(options.BaseURL+"/v1/phone/number/:phoneNumberId", wrapper.DeletePhoneNumber, options.OperationMiddlewares["deletePhoneNumber"]...)
 	router.POST(options.BaseURL+"/v1/phone/request-phone-number-verification", wrapper.RequestPhoneNumberVerification, options.OperationMiddlewares["requestPhoneNumberVerification"]...)
+	router.POST(options.BaseURL+"/v1/phone/verify-phone-number", wrapper.VerifyPhoneNumber, options.OperationMiddlewares["verifyPhoneNumber"]...)
 	router.GET(options.BaseURL+"/v1/phone/get-verified-phone-numbers/:id", wrapper.ListVerifiedPhoneNumbers, options.OperationMiddlewares["listVerifiedPhoneNumbers"]...)
 	router.POST(options.BaseURL+"/v1/call/book-a-call", wrapper.BookDemoCall, options.OperationMiddlewares["bookDemoCall"]...)
 	router.GET(options.BaseURL+"/v1/call/logs", wrapper.ListCallLogs, options.OperationMiddlewares["listCallLogs"]...)
@@ -12471,6 +12692,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/campaigns/knowledge-base/files", wrapper.CreateKnowledgeFile, options.OperationMiddlewares["createKnowledgeFile"]...)
 	router.POST(options.BaseURL+"/v1/campaigns/knowledge-base/faq", wrapper.CreateKnowledgeFaq, options.OperationMiddlewares["createKnowledgeFaq"]...)
 	router.PUT(options.BaseURL+"/v1/campaigns/knowledge-base/faq/:id", wrapper.UpdateKnowledgeFaq, options.OperationMiddlewares["updateKnowledgeFaq"]...)
+	router.GET(options.BaseURL+"/v1/campaigns/knowledge-base/search", wrapper.SearchKnowledgeBase, options.OperationMiddlewares["searchKnowledgeBase"]...)
 	router.POST(options.BaseURL+"/v1/apps/connect/hubspot", wrapper.ConnectHubspotApp, options.OperationMiddlewares["connectHubspotApp"]...)
 	router.POST(options.BaseURL+"/v1/apps/reconnect/hubspot", wrapper.ReconnectHubspotApp, options.OperationMiddlewares["reconnectHubspotApp"]...)
 	router.GET(options.BaseURL+"/v1/apps/hubspot/callback", wrapper.CompleteHubspotAuthorization, options.OperationMiddlewares["completeHubspotAuthorization"]...)
@@ -12511,6 +12733,8 @@ type ForbiddenApplicationProblemPlusJSONResponse Problem
 type NotFoundApplicationProblemPlusJSONResponse Problem
 
 type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
+
+type PaymentRequiredApplicationProblemPlusJSONResponse Problem
 
 type TooManyRequestsResponseHeaders struct {
 	RetryAfter *int
@@ -22247,6 +22471,128 @@ func (response ListKnowledgeBasesdefaultApplicationProblemPlusJSONResponse) Visi
 	return err
 }
 
+type SearchKnowledgeBaseRequestObject struct {
+	Params SearchKnowledgeBaseParams
+}
+
+type SearchKnowledgeBaseResponseObject interface {
+	VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error
+}
+
+type SearchKnowledgeBase200JSONResponse KnowledgeSearchResponse
+
+func (response SearchKnowledgeBase200JSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchKnowledgeBase400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SearchKnowledgeBase400ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchKnowledgeBase401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response SearchKnowledgeBase401ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchKnowledgeBase403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SearchKnowledgeBase403ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchKnowledgeBase404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response SearchKnowledgeBase404ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchKnowledgeBase429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response SearchKnowledgeBase429ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchKnowledgeBasedefaultApplicationProblemPlusJSONResponse struct {
+	Body       Problem
+	StatusCode int
+}
+
+func (response SearchKnowledgeBasedefaultApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateKnowledgeBaseRequestObject struct {
 	Id   Id `json:"id"`
 	Body *UpdateKnowledgeBaseJSONRequestBody
@@ -24368,6 +24714,22 @@ func (response CreatePhoneNumberSubscriptionPaymentIntent401ApplicationProblemPl
 	return err
 }
 
+type CreatePhoneNumberSubscriptionPaymentIntent402ApplicationProblemPlusJSONResponse struct {
+	PaymentRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePhoneNumberSubscriptionPaymentIntent402ApplicationProblemPlusJSONResponse) VisitCreatePhoneNumberSubscriptionPaymentIntentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(402)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreatePhoneNumberSubscriptionPaymentIntent403ApplicationProblemPlusJSONResponse struct {
 	ForbiddenApplicationProblemPlusJSONResponse
 }
@@ -24444,6 +24806,22 @@ func (response CreatePhoneNumberSubscriptionPaymentIntent415ApplicationProblemPl
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePhoneNumberSubscriptionPaymentIntent422ApplicationProblemPlusJSONResponse struct {
+	UnprocessableEntityApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePhoneNumberSubscriptionPaymentIntent422ApplicationProblemPlusJSONResponse) VisitCreatePhoneNumberSubscriptionPaymentIntentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -25869,6 +26247,192 @@ type ListSupportedCountriesdefaultApplicationProblemPlusJSONResponse struct {
 }
 
 func (response ListSupportedCountriesdefaultApplicationProblemPlusJSONResponse) VisitListSupportedCountriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPhoneNumberRequestObject struct {
+	Body *VerifyPhoneNumberJSONRequestBody
+}
+
+type VerifyPhoneNumberResponseObject interface {
+	VisitVerifyPhoneNumberResponse(w http.ResponseWriter) error
+}
+
+type VerifyPhoneNumber200JSONResponse PhoneNumberVerificationResponse
+
+func (response VerifyPhoneNumber200JSONResponse) VisitVerifyPhoneNumberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPhoneNumber400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPhoneNumber400ApplicationProblemPlusJSONResponse) VisitVerifyPhoneNumberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPhoneNumber401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPhoneNumber401ApplicationProblemPlusJSONResponse) VisitVerifyPhoneNumberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPhoneNumber403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPhoneNumber403ApplicationProblemPlusJSONResponse) VisitVerifyPhoneNumberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPhoneNumber404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPhoneNumber404ApplicationProblemPlusJSONResponse) VisitVerifyPhoneNumberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPhoneNumber409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPhoneNumber409ApplicationProblemPlusJSONResponse) VisitVerifyPhoneNumberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPhoneNumber413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPhoneNumber413ApplicationProblemPlusJSONResponse) VisitVerifyPhoneNumberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPhoneNumber415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPhoneNumber415ApplicationProblemPlusJSONResponse) VisitVerifyPhoneNumberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPhoneNumber422ApplicationProblemPlusJSONResponse struct {
+	UnprocessableEntityApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPhoneNumber422ApplicationProblemPlusJSONResponse) VisitVerifyPhoneNumberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPhoneNumber429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPhoneNumber429ApplicationProblemPlusJSONResponse) VisitVerifyPhoneNumberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPhoneNumberdefaultApplicationProblemPlusJSONResponse struct {
+	Body       Problem
+	StatusCode int
+}
+
+func (response VerifyPhoneNumberdefaultApplicationProblemPlusJSONResponse) VisitVerifyPhoneNumberResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -35439,6 +36003,9 @@ type StrictServerInterface interface {
 	// ListKnowledgeBases List knowledge bases
 	// (GET /v1/campaigns/knowledge-base/list/{organizationId})
 	ListKnowledgeBases(ctx context.Context, request ListKnowledgeBasesRequestObject) (ListKnowledgeBasesResponseObject, error)
+	// SearchKnowledgeBase Search a knowledge base
+	// (GET /v1/campaigns/knowledge-base/search)
+	SearchKnowledgeBase(ctx context.Context, request SearchKnowledgeBaseRequestObject) (SearchKnowledgeBaseResponseObject, error)
 	// UpdateKnowledgeBase Rename a knowledge base
 	// (PUT /v1/campaigns/knowledge-base/update/{id})
 	UpdateKnowledgeBase(ctx context.Context, request UpdateKnowledgeBaseRequestObject) (UpdateKnowledgeBaseResponseObject, error)
@@ -35517,6 +36084,9 @@ type StrictServerInterface interface {
 	// ListSupportedCountries List the countries where numbers can be bought
 	// (GET /v1/phone/supported-countries)
 	ListSupportedCountries(ctx context.Context, request ListSupportedCountriesRequestObject) (ListSupportedCountriesResponseObject, error)
+	// VerifyPhoneNumber Submit the code that verifies a number
+	// (POST /v1/phone/verify-phone-number)
+	VerifyPhoneNumber(ctx context.Context, request VerifyPhoneNumberRequestObject) (VerifyPhoneNumberResponseObject, error)
 	// GetServerInfo What this server does
 	// (GET /v1/server/info)
 	GetServerInfo(ctx context.Context, request GetServerInfoRequestObject) (GetServerInfoResponseObject, error)
@@ -38186,6 +38756,31 @@ func (sh *strictHandler) ListKnowledgeBases(ctx echo.Context, organizationId Id,
 	return nil
 }
 
+// SearchKnowledgeBase operation middleware
+func (sh *strictHandler) SearchKnowledgeBase(ctx echo.Context, params SearchKnowledgeBaseParams) error {
+	var request SearchKnowledgeBaseRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SearchKnowledgeBase(ctx.Request().Context(), request.(SearchKnowledgeBaseRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SearchKnowledgeBase")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SearchKnowledgeBaseResponseObject); ok {
+		return validResponse.VisitSearchKnowledgeBaseResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // UpdateKnowledgeBase operation middleware
 func (sh *strictHandler) UpdateKnowledgeBase(ctx echo.Context, id Id) error {
 	var request UpdateKnowledgeBaseRequestObject
@@ -39008,6 +39603,52 @@ func (sh *strictHandler) ListSupportedCountries(ctx echo.Context) error {
 		return err
 	} else if validResponse, ok := response.(ListSupportedCountriesResponseObject); ok {
 		return validResponse.VisitListSupportedCountriesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// VerifyPhoneNumber operation middleware
+func (sh *strictHandler) VerifyPhoneNumber(ctx echo.Context) error {
+	var request VerifyPhoneNumberRequestObject
+
+	var body VerifyPhoneNumberJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.VerifyPhoneNumber(ctx.Request().Context(), request.(VerifyPhoneNumberRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "VerifyPhoneNumber")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(VerifyPhoneNumberResponseObject); ok {
+		return validResponse.VisitVerifyPhoneNumberResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -41267,1288 +41908,1346 @@ func (sh *strictHandler) ListJobStatuses(ctx echo.Context, params ListJobStatuse
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37chu3ljf6Kiidb5fJSZOWZDkXqabmKI498d52olh28u0Jc9wgGyQRNYEOgBbN5POpeYhTdd5gXuS8",
-	"yTzJKawFdKObaN4k2zvzzR+pWOwbLgvrvn7rj6OJXBRSMGH00fkfR3NGM6bgn6+YUavLqWHK/pUxPVG8",
-	"MFyKo/OjazaRItPESLKk3JAxm0rFiFErLmaEzigXw6PkSE/mbEHt4wsu+KJcHJ0fJ0dmVbCj8yMuDJsx",
-	"dfT+/fvkqKCKLphxn77MFly8YlPF9Hz94z/NmSBGlSwhig0UoxnR5bi6g1CRkTHNqZgwMlVyQcyckYKu",
-	"FkwYUih5yzOm/JCp0EumuJjZ8XL7+t9KplZHyZGgCztM5YYRziZjU1rm5uh8SnPNqhmNpcwZFUd2Qs/F",
-	"WL671BMmMi5mP8A715dRKkOov4ks/cQuiL3P/dqzw3df7OM98NmuAVfvO2jIdkhfrzrG+3rOyETm5ULY",
-	"ndd29OPVBZEiX8Ei51wblsEFOs79vZpQu9CTCSvs1Z40c6bwx7Pj437XPDSMpDGJ/6HY9Oj86P94WBPt",
-	"Q7yqHwajh9l8r2ZU8N+pHfrzbMOEJNyo4UbSM4wu+jAZxX4rmTaETowmU6m6xikbHzpKjuyDXLHs6ByI",
-	"dNfxZzDsKzpj6+M8GYypZhkp6IwRUS7GTA2JvVWTgmqDi2//IQWDhZ3kdFGwzG5Tdc0+3DUJey1OLydJ",
-	"fXhPIoc3Obrmv7MrpuIjf27YQpOCqY2f18Er4qM4To4W9J0bxvHx1kG9LvUrpsuFpcP4vptSW25g5ETm",
-	"5JYpbfffLtYk55ZT6ILRG+2oOz0ZHg+PU9I7OzklQMBLrllNu8g36wm9LvWg/v4mmmDCTuLnI/jA0S/V",
-	"ZLSxXAnm8qbIJc2eZ/F5lHD1gSY8Q14Bm63ZDPidnMKc0hdyAhSaOo7HMkINmSgGv9YTKaiZ19Mo/Zfv",
-	"RNXv7dO6kEIzYO9f0+wVHi7710QKwwT8kxZFznGcDwslxzlbfPartjP9Y8fvXeFT+NH1tfJnmmuyoPlU",
-	"qgXLiFRkSnmuyS3NeQZfvyApU0oq/fMvKbFroQmjkzmZcpZnw6P3ydETKaY5n3yyGUzc9zVZcjNHui2V",
-	"AsI11DDSy0ociuVw9receSrvwwye2gl+zOFfClIK9q5gEysGYH1J7/HxcT8hVBBZMIU8WEhDxiXPDVkx",
-	"Y+846dspUJKxgomMiYmVNhR2MZNLYW95hHN6JtWYZxkTH3tbJjTPmbIjoqWZM2Fg5TMyLg3hRhMlc0Yy",
-	"yTTMjua5XBIz57qeNoz/O2meyVJkH5+qtCzVJBgie8etOLF6Ui7FDFQ9KoDzNSQmDPuKriyfeC3lC6pQ",
-	"CnyKMzGW2cpuQW4HoSyNIEPXTN0y5TQQDSN+LeVLKlaODemPOeJX9kjmfMENy4bkJ6s+T6UiKejbA1C4",
-	"U6JRwbZsua2SDyqdPDYAd/fDQHt/7+Thj3j63whdFoVUhn1UMksbIjEFFsy1thquVI7HUhDKoSx2W1eR",
-	"JQhl0pvIjI1EOqbZW7f5aX84Es3Vsh90c45Lzrb01+En3SLphEzkYkEHmlkbxe7ZZnH+ji4Kq3I4gb4u",
-	"z0GiC8smpOK/f9xNeIkrnhAuQNjZpWfvCjsVqwtklnHRXJNeauQNE2/dtdSZJnNU47XlBjdM+EeR974R",
-	"hZL2ot3fp8Jws/qE4n3J8pw4AW+Z8FhZbY5QMi41F3YKqswZ6RnOFJ7GhMwULebwe4JC1E+sOjAvWcbp",
-	"a9jQT8fiHmjiPk0sbdnZ2qNhVf+mSAk43ntPo2hfw+9XaCa+ZnTxXNxyA88EihnNMm5/ovmVsu803Kpv",
-	"zn4sgp/+aNhAL5k1T1Bb3cHgqY/Sz/HX1CqxHP/KJsZuCU7gPkYOhBxnD7x6tSP3ypnABgvKc5aRnIsb",
-	"e1hSe5BSeIC9tvemoFEv6LsXTMzM/Oj88ckp2Cz+75OYoh+uBQ4sPnnDb6lhfxNymbNsxr6mmh02+wld",
-	"FJTPxG67lRzdhJ/c9aGWgbw/WbS/moTjXnt/dMmy7N9owZl6IoWxBv2By+We7vKM4FVQlTLgrWWRgS5+",
-	"Yn878c4OaxJvW4bGcJ+LooR5LOi75/i0t4H9n9WkqVJ0Ze8VMtt5i5ZS3UxzuTxoe4KHq68m9VrF92PB",
-	"ReihWV/RS9H0zFBNNDeMUPuoJpoxws05HMemByddrF5Jq2HQsbY8shQ5SKy5e3YkrJZOFsBf+gmo59Qe",
-	"KeZ+IxNZCoMXrFDkpnInUtHyNTKRJfArN3okCueyu2WKT508qFh3z40HRKmQgjmNpUli7kvr63GlWEF5",
-	"5kakSc6mhvQs03djtJxfMPLmmmQyz6kCWqvUkbPT4ePkyApEao7OjzJZomPCbQ36lIDEYA2e2CWIbEq4",
-	"Tjohcims1SMmeZmhZrTJ0ds8qtsorUEe75Mjt7g/BmsbnOJNb4o9AjQMnl2WXZoOJ3OnW3nJlPOzeA90",
-	"p6P5gogyz92us1sGfsR6H6hhA8MXdivsfeiuQqWyJR+So3A4T0X3sENnANBMwRSXmSVW7Ybj1OupYoyA",
-	"CgQG9pyKbKCZgZ8OHecGmX7UJK+kovbY3JobtBMXeeW8THZdmscqo2arCrbOlOyaG2rKDob/7evXVwRv",
-	"INYiGR5FXZHharjXJTignSalw1lFPCoFnXEBzoYcTPZpgx/qGOM0c7YYrrEev0Y7yafoYrVF0KdZvCsl",
-	"pzzm9f1pzsB/QUmpnbMmWBqujaJGwlGwI1CC5naA0+n6UjGr/21boqdw0/vkiOvn7n2RpVAlq60rVCxJ",
-	"JheUC8/RnQs3Y0Uugbc80K0Bugd0sIZVYMd+/pobBkvT8f2pVJGF6Hid9i+75lFBVbEgWOQxm9AFayx0",
-	"yBHNnK0gYOEsmMOZo/3aQeqLezBxm9pcr8bmrc19GwneAz/yxPxJTtOMCXNZZlw+i56nS2IYncwh5Gvv",
-	"InakllypINQ+S3pTcDCADkIoUWwiVcYyspAZy8Fp2vfaE9HlYkHVav2wwat21WQhouFF+qbbX/MF04Yu",
-	"CvuUHfh3EPKILS5MS9AFS2ox77U6qeDPN69ePNCNyEtD+zqCCQ/shIeL4tFRhH75B7OmrHCFpY2dVYrB",
-	"Q9yunFElTD1J2FV3XEtheE5S96prIB7w4qW6BJ9QOtxNhwme33oCKgK8bjxmjztYVvvuc6nyKMNSrJ4v",
-	"bjfXRBupUKmtOFKp+NE2hYdbXuJpNlkPD9sxBBTXXpJ6t0JiDie8/ai+4Nps5z27yfkmD4gI+QXbzsqu",
-	"6Iy9tPd9aDbmhrN9ie7ImtdW5RMyZzwbnG1QFO0otL+NUH3DMhD6PSt2KwWyf1edsH1c/zF0wrVRbVie",
-	"lYueWi1asJh8iyiDPpDaZisrv+YQ5ZiCyzBBvSfVAQOFF+zGPneVEvqu/FXvsFYtyXCYSIhxT91mhTvt",
-	"6/UGyqp2lcb29EGlfZyTlItBoeRM2fGT5RyEAXhXjKLCvnfMMqu0jITfXburBnfVzRvcwW5bwcnjszyC",
-	"l8P04HZ7HWjol8iOwzSf0Dx/IsWUz+LTQ/Ft1QtIDOCz0kUAUBkLDcJzO6fJ3D2CySAaHsV0PntxJIq5",
-	"JX+fafS9YJDC0wj8RpxXH0FT+5BqEkz6u3L38MVhakiM4te0hFqBaI5qb6WgJp17EHkBHX4yVv6M/tbt",
-	"tv+jEXM5Pj6OnKjmYJ9d/kBAledSPMTjQArKlT7HlJ8btkJPgb8JHcO3NC+d0gjPDMkl3Lqgq5EYsxkX",
-	"mJhDyVjRyQ0zLHPHifTSn09+IWlC0p9PfyHpf/77f/TJjN9almTfnHFd5HRFrKWkLlw2moakypHAV7DM",
-	"fkuTsUuEwV8dEypbN9G8mNMxM9ye8RV6q+1iFOiuVGzK342E1Qbcl4fk0pCF1IacHh/jWlxUs9ekLCyf",
-	"eHx8DG/yDKT69ZhM5lTRiWFKO97nraA/juzEweawJv9KlorIggk787kslf6Xo/Ojl1JkdGVf9kzxjK4S",
-	"8hVdwLsL8FnZNftG2odJxnJ+y5R96u9MJ7DgXJDTY7LgOcNEjwV9F9LHaUARbbriOdtNhDjr9oEmVWQK",
-	"xMg5SQuqrLCvBYcmhr0D8TFmdp6K0SwZiVpS1JF1x8MFKbV9MvESBG/hhkxkmWeYHsXgRU3Z4r69j1yp",
-	"QohdBn5zghDvxKzSysQv0EFxEczB0wTYkX4JPpld/2azzbevtbe7CBKdDgV/xO0dTT9BofiEDXKuzbDI",
-	"prGvHyTY6IxFqBqFiiVpuAFIqqHTWYpyCZL434K6hENZYj6xbsd8OrS9IAak+e+RZbnmvzPCBRmvDNOh",
-	"h7AUlgbFAd/ZXQUOjn5lsXQ6guzlpKZt9s4woUEu5NIKjwnV7U2N7+R96Q4bfA0CPQz+GLhBBAr2nspE",
-	"g19gVHpbBH0LRzESkygCluIWl5IpF1zPWeZSnNc5yA7HGx+15m7jnGOm9JtXL9Y/QxQzpRLOHG4xg0C7",
-	"OD0++zKyq2KjG/GBbhz+hJS6tGIZSEkqbi3xvHY4bmEO4WgeP96SX9J18oKh6fAQJrVochnxdus04WZb",
-	"nLdFpDX1wdrsRlz37cJqSro/uxurM8R1Kcjlc3Ir+cQL4//89/+HLCFb2hBNVzohc7mEP2QpMg1KnL8O",
-	"GxwR1N7R1THdiEWtfdTKnWjBlkwbMuVKm51zYLb7Hpv5S7G0bLweKCd1PnMoZdDCt6pVoOJUj7dyuT4/",
-	"28FTc6DCgsbNdolFf7O3zxRjxn6w41QriEcIw8SEBWtg6QDnTSungWAToy+s/WK1S7YozKrJfb7lCeYX",
-	"ck2+ZsaskE1fThZsSL6VS1Bdn5M5y4t/uYvaxIU2qpyAsbHB2/EAqncWhSE9JXOWECMFSyB7U/fX57E2",
-	"nJuQIXR8qCmrdEAb90LaW3lSTsWsjJZVvYY6H7wKhxmKlRJCraX69ZMrcvYFMXTW3EEmBm+uj/aSWX6p",
-	"UVjpuVwKKyAgHk31fCypAmcYKSHt116zkgx3pvn1Z0oKQzKmb+5Lrd1Dw7tr4Ag4aieXKbWRC8d1nT1U",
-	"bwroyy1eU2rIdi8U08wcwl3gW1fweNeo/HDsPTuNpjGN3liaOd62YNSlxhc5NVYh8uWo7u39/Wewkw/M",
-	"aa+VaKy4XYtJ1NvTXpjgCCFvXTv3SSjdWomleyrHTijft+YSZAD8V9BZ7sEL+clzImo3kfe9YAIpEKb7",
-	"Z9TnUvC/sVVca7t6Dv5DH6JYJJWdDckRbKKYGZIU/XUp2i8o4Gt/m1e6btiqT3KGKamyyBlkXswE14xQ",
-	"e/WCpEq6KpylzwFw7kuSSc/i7TiGJHXn4OsV3I9prCNRWwf2slQPNKETSJ0lQhKrZDGFZWSa9KSy5p2f",
-	"5IJmrBrocCRGAp2nkB+JxT4LwBPwFVwuMXc5l/gsNzDSXsYmHG1vqNwp2ARMPJ4zYfrnI5GxhTTeserG",
-	"iWa69t9/4IrznFCvJyPYkqBmYeWbYgsJLlozZyPhX6XYrbxh8C6u0N0apBvDM0yRyVxq+MANY+B1XVwE",
-	"i+pTKXrhmx9on2Q75wURcpmQMH3YOUX66PEFdS7Fr2Up0bLaPNDJNGMjAWNbwkAW9IYpMqeYQxyL4xym",
-	"u1Yz2vbUG81UECFurcS2p7EwpBbou+qVOdXmjWab02YtFUIWT7OM06nJPScFCHUOcglJ4WTBRWlYfy3V",
-	"10rW7PCUtrhadgnKGNAry3Pn4y+oMgkpBf+tZIQuJBIq0MCDKr3d3trUyZ68ekn0Skya8tvXFmzyJRzk",
-	"hgTetT6jdGzNibf65m1KpjK35zPD2IZncV9GmByyRGJn3pxU9bYfHt2+/urdi0VM37Qneyt1M7p4JVHQ",
-	"fLBAn1Ny3Nq4gTWodS9FBCTM/inDjjPru2aAoIBrVKqcHv8jJIEUxaWruOyoN3EuQ2nt5azOXzWS0KJQ",
-	"8taec2cmQ9nzupMkeH3UKelKTqEq4AEWikvly1YKOmMo8tG4fqC9141nCdETWTCdEMUyrtjEkDevnrtA",
-	"HjUtL+HcmEKfP3xIi2I4L8e6kGY4kYuH0n7wYVV3+i/4+rc8+2c6nozK4+PTz/3r35aK/7N9z18eXf7l",
-	"9NlfTp/lckLzudTmL48uvzz+8vgvp89uT/5y+owWhf7L6TP3nb+cPrN8ckwnN/hCGPc/T9RiiFuhh74s",
-	"aKgYzdxNdg7/zFZ/HQ53Cb9g0am+y0lc26vwrbuQzx2V2DYxfqIT8dw+rDrOw2tXCg2eRE/5VvQVReUu",
-	"IkYOgwCko4Kj5Oh3qF6L68Ba85mwcq9irxERhyqZ1UytBjNmZMZvmbBCoa7KTPCuyZyKGYBcYAzBK5k9",
-	"K4FXxH8FqoChXqkfjpm6NO+M3bLcbmRVowIFKDSTIl/FJ3JLOcjvqzpBIyqtXZTN6mk5I07ZnlClOFOk",
-	"R4lmVE3mRDFd5iYBJ+SKmbXKtgc6kp9HFaNPZNblvVGMAsU4zWQKi5TnA6j7wYG1NIKzk8e7qCag56uV",
-	"//Qman8S3GrVMMtJXG14xJXCzcpupaKGkQkTRrmsLXjMDbkjPFhP4poK8kxRMeF6IneZzkIKM89XV4pP",
-	"OpbS3dEsCYOAjDWWqqK75mqexGvuIrGTuv6u2ERNdiSOnrggT4cnn5+5sCzppZ+lCXH7ApsOAsKnhghJ",
-	"dEEnTDfLAo8+Ozk7efz48ePjk9NHlrqoMUzZT/1fo9FnP58Mvvrl5+PBV7/88Xlycvb+f0Q1KTbrZiCW",
-	"tSco9ayqDCbTDAB2tmzhk8td9s2Hajc6QOoFhcp9UOamSgqzYbulQDU9tsWgi85YViPvoJIKJEJ6x2GF",
-	"Zzin4z1pocXSQ8JoHsAqrFtxg+CYVRvUovLWKkRFRITDbVAt3Q0Vp2smF19URlMKcAvpnbONY/z3HyHh",
-	"+Gue51zMLrMM0jz3DZAXUhuakzG+hVB8zfpiTRwT7WZ7e5p0jqQiGG7X35NHJ59/PjjBZLLBaZPP9KhY",
-	"+V8SV8nlEAGBaAeVCFxjPxCPCJjOz5eDf/vlj9M4p8m5YCeR1BGjGDMBt2t+4oS8pOqGGXJt2gH87Wti",
-	"P3kakerW6lxA+EeXHCG2xiXPMy5mDS+AK2lrf3UrY0Mi8OK1nsxXZyfHj9sv3B74t2w4tnCd3NlTvDfD",
-	"1+AzrSrx5hoW/cmlJ1KmwYslyOkgZ3ZPgT76Ec7eJs39wgVICAkegcZi1VS84WRCQd9trBrzW7kkcmog",
-	"MNqQ9FzDgWTZkHxvadurA1wTOZ0ylznmlUp3Nao2ujFcSWVo/iyXy9fRdKNLYqiGtBhZON+U5wgFPEqk",
-	"gHxD2Je3C2bmMnuLzoGU9JxS7DTNrI8ph/WE3k6omLDc3gn/QG8RB9yjsObdBLXj6y9Z+xy32nUrKTEy",
-	"wFa9txtM+1d379ZFfMHFzboh1jATO7x9kHmkjSw0WUp1A2ir6MvThE6BfkOAxKgXbz2tq9P2x32zH70g",
-	"motZDj6GvQvMyh0M1rUFupvFur7en0SwSnnzDVvIJzTPDwVwWRRUxG0PbrkVXI5x7HU3xF4l4AumdTSQ",
-	"7yswV2QJ2b05vwEvVMb1pESx3xzK8V7x+4IpbU3HKptsT51gozVSuczAOW7mbJG0zZL7NjYKxaZMKZa9",
-	"5osNteft1Rw7hMZs12Pcok3npPUV4uGqxAjVEug3lOerDhiVwIyTU1d7IwVUnGU0UgE9ib/mCRbtWArS",
-	"hirDMvzDvaM2Q0+34bJkUf3ADvPN6ydr7zs6PT59PDh+NHh00l7OrSvpbsIZda4deCGdVVmXTo0BGjM5",
-	"kqXBf8ZEg33+hYxkREERE5Q1AblCHBE0ngnjt6jptEqlHmjMf9mYut5VjIXbUsgb5sFW7GfbymG7Qn4q",
-	"1ZJCiTwUxx+UeIY1OkbJvDstDpxPiBnswiludIDDCDn7rtqtncZz++j89fFpnv/w7vmKvrqZT1/97d3s",
-	"8upL8ffHJydP589e8N+z2+zN3/7Kr5dfZp9ffvX1WKo5Uz8cRce6R/4ebFs8fS+2lAZgcg9eRanNhnp5",
-	"lzWn1910LV9BD9VG4tUKy25cMg1TA/wVvF39C3Ls0u65AaiepvNg+OXJ3r6kw+K4WXj6Nnr2GkfVPunK",
-	"Dl17gO6+AZjgjcVWRhKrPQ7KovadQPDUA1VfEC3JlKrEF9UI4msom6bFyZdn2xgdE1skB+4sExnLKgKr",
-	"S0C14XlOZhJQS8XhkV07/y6KRyU/7uXbKE7XvjKn+hUgbkQzRGs0HOVvqtI10n99+po8vD15aIfzsLqu",
-	"H/4xQfb6PHufVnU+Z8dnQV+Cfhw2Zk7164qlbBpNzXg6hlPf4MZTcbv3acfHd80R+FWOu1iRR7kjqhSk",
-	"96sc95HFFzmdQEEw8WIpZPRTABPCn62tXDElfQhTOjBJUhlP8zvzgN1SK52sDUpnZDdV1wWQm4n67Oz0",
-	"+IuTLx99+cXj4/sqm2kjHG7YXtSgIODbJbTvJ92xKacjmQE1H3YMA9Y3rI6vtrZmbOtM2MmyVm5jXTTU",
-	"gG9ssIz2od0nEcGRxj0mQ3rF7k+cB+mmcDdbPFiHj26BNw98h0HokqW0oSLT5yT9rWQly1LfcQclKbLN",
-	"hKT2gHAxS5MW8oIUEzYSXgfwAAt2PXJmWGbvH5d6Zf8v5ADvs38gzAYiMKBfCf7sgUivxzASS6pJ/fpQ",
-	"dxyviAPytIqwZfVNnxZO6Cg5cmOHtM8Q16Ea5VFyZAcJuKhujJCIbIcIJ9KNr9OS2Sy/0frO5FJA4Rou",
-	"/ANdC/SIKenl927S45BkC6uDLdjrzirKanSQ5JhxijDWPZovIZERErIfLgo2S5uh+ur36HJF/W6XRPOZ",
-	"YBmU+jlL5+XVowrJZS/HW712HsWpmug2f1xjL+9+/muy+FRcwLIArg2f6K3QvQ+0N5dKYTSBlFhKFGZt",
-	"TElG42lnPF9945Zj3ZBnEH0qmLKP+42FV4ILKsO2JxnGgnYWL4HPJiJlmMi+6fSTQNKoHQvMkmWkhw5k",
-	"Vymh1x3IR/FAjTLdH8E4852/YqShOTiPunxKLv97OZe5W1ZMONflwi52Wu3Oz78MYSgO73z3otB6pvXC",
-	"NkaWBCSwnQjvfqQCgv40ZwqVsygLY5Cj6e0IqZqmhmsBJAUjRakKqdl5XZ/m/YMFozcJJq97hU+THpxL",
-	"+Hcf3aaYfpvUsVuvs8PVUmNSyRyq/eyXqWJOlHfiAW0q4vPVUu3SOq+qJq7nBKQv29HsV2XnFxWLNrox",
-	"yT4sFFG3d95P0/nnMWMCk7hbQdPrQiF6iGBLCqfjY+Rrb0tFotpJ15hht+af47p6YKMfY3twvI3TFIl7",
-	"hLRbDbNFXXhM/E2iOmCV19E5OJKRcDCfvs1T5oG1/DkE/yOtrMgHmsilIGljpClZcoHybyS46Q/Jd90L",
-	"BKdpX/9AobhULi1kl3Nx5e+3zyLr2PlRd7vllcwYLmY7n8Zrf/8efgb35BpGx17uyQ/jOQgOsWNU/gnk",
-	"XrCzhqhS6OaRqH0O3D86HNnVQX6eXl2+fvIteXh7+tB/Qj/0jzw0cjbL2cM/6tG9Tw8jmkocbJ1edeeB",
-	"Rc9+G39y7+nkyDF3iQvBtQFMKpKvKbjl0ljzq1T0uo6t1syxq1cm8aJsPxdIRPrElOWGKIwCEEBht+uu",
-	"yoXmGWswsnX1+e6yKaz83qeQ+4Ci7A3b7d62aXntMf+Ji0wu90y1A5d/S5NysAHeO8FFY50faJIavmC/",
-	"S8HSIUFdGbIc0Qk8Xo1EyoTl9L6tG0gY9s71/GMZBFMBLFOZlCxKDWBezi2Bz/ZYrrE17oWVGJlc6pEA",
-	"q2nBM8Fnc1MhpleNqWLalzWsOvCnrJ0dmXBjnyGNye5wCUcKHBZmXoIzktsd2e/MM3aT0VZp0BebWtgk",
-	"R6gJucuWe6ERtj6nlxhGQ1sI4S2FhAJO74mCRm7pt9+ev3yZkt7p2WAuy1aHlKOTL86Pj5tpCb2fj08w",
-	"J+F/nf58PHj0S//85+PBY/zpf3RacOsjfIYZwjjOeuXh7q0DO/7qzgOLWV9oeYFRstp8xNpe3HWKYgLL",
-	"JzBZH9oUQ2aDk1t3TPWtjKM/te/XKU61iMFSmAXrShGh1XW3rA2DrA1Q0zK9nCK5bw3vng3B/P3f7Wrj",
-	"DDelAVwfqA36518fohXujfranZe/3pussT6tga7NOwl3bW8a2u+QmgZ96XUCu6cjGyf3/wrnOLC1vIe6",
-	"VFatOUqO5nw2h5dkvFxANcayw8XftKaCd30tJSSkAp6zWvj+SWEvK2CxANrClB36M8ayMZ3ckInM8yp0",
-	"+IotuMjwjmtX0DdxLrbvVcZ8lzr79yX2sRSGYI40Z6D8vmA0I7+VNK8+bd81mbOszBm5LArJBaTDwzvN",
-	"vKP0z892dyrFbK0uHreba68WHZ/MqWctXmuDdcXNLv2XqS/6BeUAAD8cBizX4AZ06fiuRy2UWfQopCTg",
-	"mR6JiL3moOdbUawKsqSgpcZwVBC2yhSdmo27eB2Y/Xto3d/KZSC4Hug1RyLYOmEjXiYy+GHhSzqhCzsY",
-	"zRAxGglLcayPCrlTmROimMFuByJDTCNorUSLIgd04abifzES6YK+eyKFa5wGun0KD6cYsHK/GEkAGqmK",
-	"zusogkbDKNmFQAMzBnXk1liQasDNf3T+OImWKPrcEiQGrgNPFiaqaUCO4AtGerWzCx6wK80NmTOqsEnu",
-	"CgDVfO4cuvUfHwc+/pNYflWwVI0Bo+8hnvLTsrBqeqjaBfXqDCS4AJRR1aagGVZ1vdUdOUAKOmIbwxaF",
-	"aQ7utD2yp++MooS6e8GOo769pwNRAcNiSV0/9yqMbBcuceeNSEXm3IxETX099Oy4fLcUcv5wvoA17j8h",
-	"xYRVzhy39Nsy22B637CcrtAaak7x8+MkajNpMmZmyZggZinrGfvu25Zc/KB6mPzmQLarVDk8bk06OTk7",
-	"CynlcWy83o5uDPPozesnR8m6h+T55XeXQLeD30FDATJujsDyA+jEyMUFoVVVKd5bZ6odN02rywVTfEIf",
-	"fseWb/8u1c26/2yLX73a28sdUyaRzn9sPRa+6eW2WoEQxVGKgLkhdeWM3rKBqzhI7eFxtVxmzkRCau/C",
-	"SFgxM5d5RtI//gBfntVT379PB9qscseQ7XVA88ZE1qo5lKcLJZfoyR4Jac/zkmvWAn4/+paTxgc6kSQJ",
-	"HcvSIDT8GDWgIbnKGfVHrtTEqjjrpQx7F5FFWGwS8u2ARNvMI3ba1kkhsqVNBrlNZbD87hCQZf8O4j2d",
-	"CAvpVItanp6TljyVBX7BIft7yCm4PhKG3rjccA//15PCtzg2UrpmvDAVQB0ligEFOXGOwMt+TE5cj8Rh",
-	"8pp0ieuR2EFef+Pi5efksaVj3ywVXp0Q8LcMwB1E2u0IIL379ZOEnFYD/vx4JKqqMQRisgyelEXjdCaO",
-	"03up9t9qw3+rDf+tNvy32vDfasM/vNrQLaW7gUA3WNWb2rI03/yM5yaOKlSxaPQcJJDvSvM8He5p4vvB",
-	"JEc0zzcO6cd1mo0QWrsQAuE8PdSwsgyL6Zr4zmu2hilmjpm4bMGRoJqk1d1okLuYFcrfrA9Tb1NvQO+A",
-	"ezwSafukpC5gBLX1jBUI9BnSqIOE9x9q+k/csI+So8a3Ny6hj4JFNjTIY1wydhOLPYIE/t0VIARYA51B",
-	"uuRIUwNl9WLzsJyj6K5xntrjVDWbvCc38taUgT+fA9lP6TBvaHupV3dzj0bW95N5S9tjiRyWavJAhnWW",
-	"RAiZPFO0mAe1Y1XqzB88LF6r8lzrxMh+NJcReemGBu6uS2Q8ZwY5UphIUCepdFWt7VBl7JNG6iRPjRj8",
-	"sey7A7Hm944JfqJsyiD5bj1p5RVmThLloiFHh+UVthL8woBZDFS/ueeHLL7VTQHkCjoq7BYgbdx7eMsD",
-	"pnQnsBscrgeauJustJootmCQlC4F2iWa3rJGWnjU9vNLukvw9qfw3k15Q40gbOMLSa0VdffYjK56vSR7",
-	"ZYHN2eRGluaa6fhyXpKJu4VovAcgf0J8uTb60pBct0FqU/+SNwp1wJZjob66FZh2LiHPrBqVlfK7ALNm",
-	"4ysc53Nh9ujstwtQz9oKuYcIn2L+FeUZ6Z2eYRvJw7F7eFc6cWsDHuj1IfFWVvNEvzVMm7f05OvTyaNv",
-	"zo52guna4XSHi7wphW59P5IGHQRZlFuKl5okfMdai9Z5+CSahrOC/g1galvIvofhCnVCsDZQngEuD79K",
-	"itJ4h0nVSsf5sSCI/+bVi2Gs49y9J/q3q9wQR631nvgyYqtpVmlsc1nw6eqwNTykQqGZm73nRDdlCXdO",
-	"Vy0A0+mwKRp5wzoEKlxqeEmqrA/CBvaTD7BIpkUTjx24TzdJtGaNY9gwvyuq9VKq7BXTzBw2z8K9ogP5",
-	"iC2JvyMhX1rpdXIaIvw3+HX1rqbn5rR5Er6Mlrntutr+GwNslvQB1jup57Fh6V8zuvh+KbDrBxTeT5k6",
-	"kNTc0/Xrdl4N/+g9r0N8QB2rIdjEfItw4pdF8bEYSmvIu/EExEW/LIqdCmGrDgKW7L8tx9eFNEQqJxSG",
-	"BFYFwxWIgqPjAFTYaaez/CloM+B68lgFyX/PIRHyLPHCqL6rvxWa+fTs+OSLR1+eHISqVC9XZ98y7Kwu",
-	"4VT6XKC0+WRKCqroghlEULN3VGtZBXQwGggegieu6wARMoNGp7JUEwa9MauABdUk5ZlzHRZKZuXEVF0Y",
-	"XJCAcTOvIC738/jXOx+buO/5UONxuXDp91Y7sapsxoThNL8gFBiotTutaIAAbk+xfv3+BDZwJBC4KM24",
-	"rhbvwBKhD2vR87oNwfZj2mpbsKFLTk7HLK/Qzer+BUjp5w2iwQPxQJNMLigX4E231/F0jIR76IF2PLFC",
-	"ZW4FLOhkwcKmGx+302HIjO5m/e/UuaZ1mNsbGXaZDmm/stFrHraXPR189Y6WSMi7P40ZsrZfQSSpWl6A",
-	"AqrPcNyTH7xK7+HCj3cDanT7uLMLv7XMnxyf3QmDbm0ilnVwWUfZ1wQK6VHy5PpHoqBNW8VUqgfCNICi",
-	"hFbj49VIIHPpD8kzzvLMJcmgYJpTTcZsJZ2TRwqIuIMbmUGSgf3cROblQuiEpHoiFXv7T+lI5IxmA/sn",
-	"FzPM29F9l/sgDKQBVTMm9Z6SUmQYCOPKDwFcqC5FB/DDCff3uX5dC2aoXeSU9FBVwd9f+p/7Q/LcwFR8",
-	"s7u31Pg+d7WAtR/qI3q7JGl1+FPk0AqaVWuWT300jmXcsCzB5Gdu9Ei0xxNz3zdv2YFm7W7Z2fvpBHLw",
-	"Ld1PEFZQwa10kYYosZszhaipC/y5fQBMgFuac1iX/kWjD6BHIwskUEb/T/dXlwCqAupdZWp2R5rfaZHm",
-	"+mcvM3qXns857RrRC3rYgF7IW5bTCYv3EZiyyWoC+fiYMEHz/Pvp0fnPm8f6ovnc+19i6VT2BD6svmCZ",
-	"12z72FHprDsq6zkUfX738LI/JJcVR4GXEVkaVwHMsSgYYzt4vlNIpoAj4CMa2xESEgfb4GMXEwBPHjMi",
-	"rBWecw3tO6L0GWRvuBBXHTtHyC4HyNVv60qb0StjGgjOJmmf5ca53MDwG6c5nryAaSXQBt+llHg8zoqD",
-	"R2yxRnLYOpiOKw724BNufTymKcIh5TkABGwD0Uma+F1xoEWSy5nXewGWKMAwdIXGQfNYmueHxKXsi58A",
-	"quNmhH3/fUh6w5XYNpTDIFXtl55CJktkNKt6MD6/BMkSNP2lu66wib1luBVgeBNVeHT0XAAvHonw/IyO",
-	"vNVcpzKR140TPecZJM8GbhY7nTV7bKeUpD0MAk/4HYGCSluidW5zCHNWr2pry7ecs+sNSp2vybZKHcbv",
-	"faqgXZYRnBqCLxgdOS2nf07SAkH5UhSJbntWzCA8S86mhpTC/TxeQV6Ag9ezZ6ufkNQd5tQqbDAKbtUq",
-	"6KmBZ1QqwvVIVPovPFRBDpKez9gEdWXKBbfKXL8NQehxCeu0pZHoYeZTkNrcD8AKe8hxHeX5OighUfC3",
-	"eDX2UoasrZHISuW6Ejus69hYsIwpyKJqZlABjloYqh4Jn6V94XwRsFkgldZOUqvfB26SIyP3ryDpLMRB",
-	"dNCI1bhqaMQOE8dSycE5Sr7x5J2tGTAe/swJSDiFa5DfDYtT3x4lu3Vx9PbP80Uhldl02tF2CM+5d79B",
-	"+xql4UCirwrtGkho8Wm5UrXtKT0S1qCZMmPPk7V+yskEIEPrjuT+Q5gOTrNVUhVSVjfBZ9DPMxLwNp+A",
-	"3dOM+fvX2tnAgCGnDr66OZmz2SVxh65amVuqCtjD99UKU/6gaRa0UfrXr+PfBX0IMFYOjGfumfIzpb/t",
-	"hPjyjP5mb58pxkwU1LRGObQKLYOuVFPn5QT9gPjSDatPWfaziub0rlsiQhtVYgHIZsCbAnI+tn/o9Dj+",
-	"Jas95iybsWc8Z5Fv/c1fJ4h8ZyTEVxLUDLxQIWWRS4pNAHZrh2eH/7fw21g61ABceRzpxZxTMSurxHGf",
-	"Uc/EAMis7QX5+skVOfuCGDojPf9kUhUO5SvXQayFYOLfFnZ6o4Pff/njNHn0vjfwXd/6/xLFVNkdpOgj",
-	"gOIdgG/kRNyuX4CbryAUeR9hK7d+UUkAfKIuy9+NVbRIIqgR08TQG1DpNaswSc9Jaj+cVmnhCcAfmVKn",
-	"BFLQE5J6FK+UIGRCMhKpg/NKCQAKJFXRmVdNQD9qIFb49547NLUUpci01Japn52e9s9HgjpcIJdGixZ4",
-	"naa5YibmPuomQXslIUbxxcKaNqOjN8Jwk7MaRnB0hEIHfQD/WLiOMTvysgk04yzJRo8TIx14CMrKJpgI",
-	"UWUObNs58zx9pbFGLNv6T/2pEA0rjrsnrGETHuIweMMDYteN01+nox/CBZ7GC0kvsJt++sf7FMvhBIrS",
-	"+rzZ45MFhRgbEI3ulA1tokiN+FhwOq1tKRjh08YDlZ/uAAreOV85YCImgg37GbF8xD2yiaVEMp335ClV",
-	"vixbFHkUjDrIwDfuJtID/WU93d7foB/mXJu07yohMT2fW/Om4Ag9t8/Cvu8maMUybnQj9/FALRjfFPHr",
-	"4QWoLS5XCXls/3X6+PiY9KBGAy5DeygNgfqqH1RTLYK6WF/8aB/fVvx4CLOXis+46Mz7rT1Ub169gF5+",
-	"csGgVg6YPCbSupTNiwqvUAooD3eQhviJJhXOjSn0+cOHtCiGQTziYfW9h66d6Xpi8VrG42bX8Hpc2m1b",
-	"OPdu/lepzF9Tze7DWtrUxUxiUjIAwiI/zLAJKTf2Yo/b1bU7oOMMayQq64KMqd7EqMj3C24M+rREmefn",
-	"DQk+WPKM7ZDGstUR2c3emiOtIK4dk+snDug6rAwOR9gkpysMF5IJNTSXs5KR0+PTxx9DXYp3gtxZvNYW",
-	"Gf3tMOpytvX6Aj+7/OGBJoa9M5DIBO/2eU8ulusBrAk63+0ys3ctefHDOflGkpUsScZyjrBSUILIRKb/",
-	"ZSQuz8nfmU7sr9fUlArAQ33591d0AZ87KRZr1OQM5C07chOev+d3LgLCRUF5qudyKXy4ygqf5sS/wemu",
-	"6pW7D3pq9aqoFCGQ16BicFPxURM7J+1TsKdYDKm1vbjoqdlqETbcCAdSLc/ZdxuNJsvw7A5dVJaiD5Gh",
-	"6+OBRhfdei1XofiEDWBDi2zaIrrHj7dumn1tp0BM3dUUHXEtf0yVnWcn0M2urPQ7f/gwlxOaz6U2518e",
-	"f3lstSJw+Tw8PvnqdHpCzwZfTE7Y4Ivx49PBV/Tzk8Gj6TE7zb6YfDU+Of4XyMr9Z7b663A43EFIfohj",
-	"9uejbrez3aQd4FFeB83G70Fb/C+lnIEHYIAeAL2/irZD74gaxhZUaEhASOokA8Sk8MYEvO0hvaUctJH0",
-	"fttKb1Mo613aofUzUNlrRheXBf8bO7AWpiun1fNNw7DhNrlhK4855NQpupAuHmgYXdSm7g1bNTvKHj15",
-	"9ZLolZh8HKeTkvlWlwYixNodtgv4yj5xV+cmvOguveI3IBvjDXH382lHFCIrtVGrjjoM3DB/U8yhvYf+",
-	"7d6GWnfOKDS0A9VQUQ45LboAcC6qmHc9tNz2AK3iQlEH9I7PqbF8428sWsNv2ZMaTKwVY6nYCVb/EKJy",
-	"lJoLpjXkxli+1mPD2ZCkGuvM0oSkSzZe8ys+XhtbK+5guYH7/9vBL/8U7zRfew874HTsApMlB3QZhnF9",
-	"33NpKtXamI53ajK/gZL5vYssDiC/NN+l9PprNNefu0f+2x0RFJpRNWPG7s8uC3lFeRbuo30O3qI4za+Y",
-	"4jKLB4wvCdyCUeKJr72s8vEyVuQSSOKCyIVzMAiJD23VtMITcjn4t+pwfHZHedlam27y/hGjXuDAPYya",
-	"oT/kGxXravfKQ8Jp2HpNei+vHiXkp8sfiVTk5dllPx59jQY/eo41uIyaAb4z7V+QE6hlPG7EbPempjpa",
-	"e3K8qT/G+5YP/o8I0LIdOzImbbUqvT2q/TgqZWYMPMlbKBu28F/x1rXA8nrDRLwajhE89gmhu0eZm/MR",
-	"gzfX8cBzQ3R1xqF7PhD9v1BhfPS+v3dIGqbyQJOM6yKnq48Xmo47qtzORcp36uPSfSj3DQp1RmzuEdel",
-	"ipOQ3jin4iZE6evfdyjkLkXpm8In9xQ1uagjanilFRXaL1R1b0gscSU91nR8i1DI0IiKreCvpTYDl/hN",
-	"Lq+eWyXSN1zLV4iVxo0mmk0UMyS9YStE0Z+7gta1WM8BJY7uqa+3xqffaKu8Vdhau9ZF3LAOU2Fa5rmb",
-	"2rmvx9E3bzHT8+wROFs+Pw1q6knv9PHnRFGRyQUZc6P7Q3IN/lEpJuxiJCBQy7GGoIGIcU6+ZlQxRf7z",
-	"3/8D22r/z8Hl1fPB39jKV9rU3LQaSa1E/PLH2aP3USaaU23e6HgG+SU2g4akagRSFWxp9/jwDPENoQq2",
-	"ioJGfVwLuVBsyt+tjzDcXuzPWoPYYq5cCJ5QeSiR7guqWm7v6m0/PLp9/dW7F9EaoV2s9dpG/4BFpo5z",
-	"uLVxA8OD0SCgvUpIQ95yxxrSBpv6FNWM3zBw8HyISOYO/Ol+vMp7qjbrft8G3NcOsblvGOajr+05P2Q8",
-	"fONH9klWz+CRC5La7R7yLPWIgogLsJxTA4U0eF92GOajn/ynodaFdJ2NoolnSuqCocPSdzZ6oIlCYnaC",
-	"IGMLWRULRX120Qlx5T12TWxEQ2b8loFK8IGAEKr6z01PAKzQPrrBYhve84osoaok5zfgNM64npRaHz77",
-	"bgFaMKXlxhZvG+MBP82ZgiFCUY6Zs0XS7CVNTfylik2ZUiyzy91dhdZeiKq4q3MpDlMw7ksIOpnna2Ka",
-	"TWk9idcE0F6HfURhcB7vJgjDg/1JGEuFkHAwXhD/WPKL7yqlqjk5oLr/OjMroc/cnWpU7qH9viwqvb/h",
-	"SEqfyAIiEqPy+PjRxN4A/8LA48f25Oy6qE/jMAOXogVaQ3qQlwCmgZ1kzqz5phOS8Zm1mKFYcPj2L58N",
-	"0oRQ8vrFN/au08/8jU08Tc+lGjkYZ5F1gOE9CbsZxqBQ8TrL2kA7a6J+P6HKgo+zrNPctIw9jsXcfMHG",
-	"mme/zFZR64GB1q/ntSsWaYsG/Cq35hEZVydlhEt/N16/vpOfguM/vWXCeFdVR4oR1tJBH8EBZKcw+9A5",
-	"SX+V46GTjCnp2W+cE0r+Kse+TDi4SkfQZeeFnOFFl6Ae3EB8Er29obJOGnc0UqpaRYXBYFzdbOPP5veO",
-	"Aqur+i1WBAioMlVFfDs7i+UdyapyOsUSXszmT7B3VCYhl7SgZk566Vhmq6Fd4DQh6W8lU6thQWfwl73D",
-	"Gi79qMK2WWflmiyVFDNM/uAGlEBMW1xKhbVwm48Jzqv+ToxuvmU0t1wqRvlj2mWn+ask4zRnE2OHVmpG",
-	"evq3nBsoJC2kNjPFkD/6vcXLlnu5q9G9kjeA2bjGdTZicCNd1yDc25dH3gQg1t1rczfu4Na3wRLufNgd",
-	"FuSLNeSWLpSmFgILcoIW/qE9uK9euhuwV1R/XdDEMKHdiyBZwzAlaO5gCyvwPvvKHkUuZM3WcclzM+AC",
-	"L0GQy2VA2ato6wLOUyuEsaDqBmplXftdluWMZvtrId1aEAzogXZ4eVz4VWqO46UfB/nBD4S8wJHsgNzS",
-	"mdoQ3de7A5i1dv+uRf9x6vtHwDKL1u8JIgv6W8kIB9DIKcdu3vVm7pJ/unf06LkYS4hcd8iV0kAuh+vY",
-	"kecJpPdW6QstoFRu3+a93FVSUF3hD7hkDELaz41D7nS+shSefZ5BBq+VR6jSuqMZYm3Xd4IQG4kKVbSr",
-	"Od8TKYySeXelh1IceLIH8qTGTdZIhCyAoBSA4cKzHWirOzTl2A0HyARLj4UlUyUX4VerMcL9QpJcihlT",
-	"hL3j2ui7NwzZUA8TrlC7Ycnwo+GUZrUzONLaRYoJ5ihYThE6X0kPAo0OpBcWUslyFmStAnU9LBR457Ht",
-	"TEenF/fKjWZF+/vVggFchm9Wdbj36sM5CZplvOtZKtg2v54k1xfk2EGiuaJvyGViS7iu+/6k53LJtEnI",
-	"nM/mTNlfF1Ix974Gywsr7U4ahXZRlC3d1XoI9NQ5LbBBhwwaGloWA/55I0kmiWDvzIXH2akSbdZTx7jJ",
-	"o3qMFGyQc8HInNEM/uFTkfAwtwKVzldOqL5BqDHFtO/P78p6Vkf35LJMjm655mOe71CXDULhx/r23YJ+",
-	"uCr1NgQE1Ph4fXbDI9REsGpy7VaoaHdHaSXd2vhDd1Araon5J0YTqiZxN6uhsRYfX42yX7+Wyny9asKg",
-	"hAQSUZ2tHTHOmYdi9WcUGH9oBcbprEHWnuYD8v6lS8v6sXH+WtkCTt6kyCsd+CsTVpdaMKjniGY1WmF2",
-	"QdKiHOd84h+eQFqtlmTMRgLwmMYrQsVKClZ3J4IC1p6QRPOZGHDRH5LvPKuGz1dDamEpwadwFezljvne",
-	"ctPlLhSEV5e92y1AWqR5DqgCoGFYy4sD7CChkwkrDMuGqDZi0+iQCb1kiI2RYm68r/dCE6+HO3zLrQ4A",
-	"OeC4rKD0RVvHfYyo4S5dlILF0kYWHvsOlwPouPcFgfJOTLTmGGzWTJi9eyjtAvsOS7h37tRhWefrm7v/",
-	"k92lIDAXwOGriy42llL8QybcVCuTxHK6W+tQxyddSk5NgfvJVU+TG6z+y7iVX9PzXQ38gMu0MrCP/xGM",
-	"fDgpdvdxhw6Ll+3HTw6v7dhS2AEloPa+NksCMVJILiAGFxZ3VLpvXeLwQLfKPXQFeHDu0t+ccxSctm9e",
-	"vSC9wcD+e1CqvJ9Ys2kCibRLyD3AHDt8Kg2ALqth71ROckjxyD3VxfnDuEOc8K9yHLM4xnRyM1NQfPmr",
-	"HKOfxqfpDskl/KgNVeBtEYNCyZkC2EVr+TCR6QCJsQeIfSNRCm7NJZEB1C67ZYLwKdFywRzWYr8GZgS5",
-	"aj/i4N5rSNSZJFIkVosZCQ/LCImoFcCr/aLIfMvE9Or761Y6NRPZ4Fc59kY4uaxLPX6V45FAAPvJnIoZ",
-	"04TOKBf3KMk3wxLbOYejxxm2gx9E02lVM08oNn4MwYlHYtROl2/geFlRrhj0RM9igMUHIhH7ddyoedgp",
-	"Vgvee/XsCXn06NFXCXnz+km/4cdoUNaH92Vw/dox0ojnB7PNDNOGqFKQXoSs7MWBKoWjq3PXojnPvQ5q",
-	"b7BsaCQ8ei8ynqXihoHDZg5qA9795NXLIXGhaODhMIbUw5kOOKCtOjV63Yt0mGcGF3vb3X+V4yt/K8pA",
-	"tf9B2A0W7a9yHCChKT6bMeX1xDZ9SeJG4skM4pUN4I/gPMy5NlKtUEKkwatTRIHFd2HPraoHEJoRa61/",
-	"kF+5wgNfZ+swztyv/ZHwiPoQfAa3Zrtj0Fq/hq2JFLuAw/1VjrEy41AXz506K/IqLJRs7LIYtAiq6LC5",
-	"5dURDUmuwXQ8e91H6fyrHB8KI/2rHN9V2bTy90/s8Ak5wToymiyFr0KgdrGG5Bmw0arduWWXKcK8CPRa",
-	"BwDwwD7dHwu6AjjRkdBWONPc+VkdUH3/wjHoNfZI/GufXP8IcXui5DIqzStc8rV5vBHc6FpkOcVmWub5",
-	"6ryGl8aaLBhW9S7gG64bkCYFVRpiXEYCrDxCkKOo3eiBdkDo2wbmG967AQZjA7eHb3KQcdSksFQuIUur",
-	"845LvSJSgWOnCU0f4DEC0rtiRq38yjcnqNiv2Cmq59Hqm60R+rtM1oPGd8zWjrya8YoZ0kuNNDQng3rZ",
-	"yYD4RiPQjDwvIYelWg5wdYx8ewDFZ3PLj5dDAjoKRcVTBy0DIO7oMmEaeOJB8wHwHGlDV4jSzTJijYnd",
-	"ZqwmTEQ0j7RXT+kzrySTfyInx8fkIYFppwkBNZ1lJJNLcQHXQNDgskAg9Jj0KKq2oFQGikYm/WJqQg3G",
-	"t1Dx9Op7u1XL2el+0RMYRddmenVwTiHVEo2DhEz5O0vOocKIxsa2lihr7Vbtt5s9B9xZSoLmBH79Oxjc",
-	"7pLBUrplcwdVYjhJ8NEdCrWGtfbNQP92KrkqheBiduF5TIKtJywXqE9LaH45W6uPu+kPbugODz4SQdJP",
-	"jqr3Rl3CXreJl/JxDPU74dMUO+eEoipvVTun1/eblm4dkNbYXKxi2uuC5tw1D4aWAK4vnO9foJnxvUtb",
-	"bQ/gxpEI1NJGM7mmjzwcPjZSDEfQtTx3T6D5cGrORyf2RllcF6hSRiYyz11nXjl10PxUZOTZ5Q9OmNIG",
-	"HieErH3p+VTJRaxJr+G38boUM0f/ugtke4ymJrinnNbpps8z17UmAPqkhiyk3S8BGaUNwxHlQfg0x2ra",
-	"LuNx56QNFxXwpddTCS1pwF1BkX6mPDfQJWe8agwhgXW0QtiltJLvqvJesQ5P2l4O++5A5aHuO/eBYnqY",
-	"X8cSCSi86yv2XYWdzoRRnGnSQ0gRu2IN2kogawDcT67/IlB0f3srsLsXQEQhWrcBs5LehGo24EIzobml",
-	"2/6OWK33UiV9z0VW6+jBYX6AO8HhVu9jZzZYzwsubjqgULi4qRBVaZvsLaEEB7/Vnnp0BMkhliOPjvpD",
-	"clkfLwh6jvH1GBX1hlTzC/oi5CTOD89UcOL1SOBKxKyobVwO2hS2YYs78I2JS/zaxp62k8mHbVn9keqe",
-	"74/aK0Ler3b6TsR+t4SQ9bPzyZWHe0z9aSolf2JvUAt04N52/NPu9jMey8r7XjAQ5yvU9Zs87RxU6VDG",
-	"k55rfFNk04RkcvIuIeYd9IOe6Ns+9oV+dvnDSPgbp/Q3aAedswHklrqmOr20VNbqTz2oMhbazJhOsblz",
-	"hZICyip4JZ5d/tB6x5T+Bu+gv8ErWk+CUnLPIa+X3dU+q8ps8i6qZrQrcQqsbxTEtY+LrcWtGrqHJY2r",
-	"b57Z+wuqtX2XNTUN+Kh2SqzeBW6918Rad1ZAP9RnYUF3/eB3O8CZo+CHPCSqSQrVV4d+cSM2N8bTaR6g",
-	"b4dfeXb5wxY07nuLzt0zNHyIyAaI+VUXwDp2A38jjFSw9LvO/H5ggOzB3mRRwA3YHbFXsRZPCuizcYcr",
-	"waMNIVRdGU7w/Ej0zDuTICeCbqbVHNfclx0bGuZL899ZVzO/3BoW9gZ7xMcrY/XN6mO41HBVTrE0wh4w",
-	"Lsib188GX+L9jVU/+/L05NGjIDDMhfn8bKuxtFvosSEA9mvH1Hj0brG3MoaOegnOXsCgf/Pqhc+IQTlD",
-	"IfXSclHDF5YiF5CcWBUiIOr8H/Z/z7P3qX1BMhJc6xJ6Lymm50QK12bRElZ/7cgDUbSSW7Yc9Jgeuq5+",
-	"rid/Y9ywktbOUCsBTrRiXY7m/HHxjQ08M21JoIP0WLuRH0LlA+Xiv4LKh90h7kXl82vyaVW+HfvYtoxZ",
-	"UAnXm9lWx5PrWi/kAlM91hr5UEDf8+wP2ftab1uHLm3t+lJD0U8PNT7FRqK+10V1+q2mt1Vjf9dmGiVI",
-	"Gh6UlGi60mQ5X92p7+06L4wX0sSXknCNnnX7Xu+jbirWAJppl2siAf4abwXFl70zTGguRYII42RCtV0K",
-	"qUD3Tds8rZohSHArSi1ZvQNHD/RDtowlNsn1WuSq5hvRnRGvpyrX9fWz7gdNc6b9HxLygkuBpQAe+cqO",
-	"7paKGbMqhr3L6rzRsbykPPftbCIxRb0whSMCl8TCMa27qllzcQoPKX398vUVUSynqwuSQt/Od6kvzcPf",
-	"fZ90/4SlX1d1j2FSMD5uWGGqAk94TdCcKOfiRkMmlGGC+HOBiZskl7Pm/tg52DWAt8QXwSXHLuQtjQpQ",
-	"ZS+xzOXrJ34oPl1HI1bUnGZkQTPXRRAi5Yrdyhsf3jJztuiqEt+hDQK+CgEDdbwebkFFhYfvEsr9EBMc",
-	"GtTFcl3NJBzlngFTEMutUcUYZWN178b1mxv1Kbg+jqA7BorFHaUwPG+nKXNd1Y9ctChKkxvGCkfdLtes",
-	"GfaE94buOPeCDnquzOfmGneiaFwSPZfKeLQZN+A9MTQ2YWe4Ie0VXrQjd11jsXiykfaomCmVIGMI6ITj",
-	"Piyi7tfsUxDVdzJjf+Mi2xaYrnufui9XLM5QKA4BMR/IgYHy623vzQYTmuduIAPqpfFUqiVV1UXXxX9Q",
-	"ISEMAAnhKDlasvFcAhKIpUfNx1C9MZHCVxIMCmrmQbA5SpzfC0iL52IWL/n/XjBs1AARQW1YEdlQKdi2",
-	"qmv7pD1zWWdkwF7ZmHwMr1hS7cBy7f2NnGOrDvnXH5Zu7GCaNxFmvV7XhhWIfjxmeZeuyYoQkeOpmOVc",
-	"z5veh6/LFaGNFO+tR9uj5toP48IdVesXo+jWoGP8xq6tLyes7q53PiRvK8o8Yren8uDvsOXUYGy1EtP+",
-	"taAwk+QI8q4tpQ+sOIwTaGBXxhHY6YL0wsBm/7xOSwRWJZfCBfp1UsWqdNJYc3vFdYMF9dNJgiFJ5VIw",
-	"VYFSwF8PtG9RPCQpvPgJVidP+SwlPUwNb2YWwG8+exwK312jYhRO0KxYQ7ZJq/QBXvMQNbSHdqnSIUkX",
-	"q1cyZ35QLh0OEFZlzryihitjKlxsuNbKbL7wSZY4mAYuB1MjgWAEhDrJiC4KwwjNFlyQHIEiG9rnJVyp",
-	"hIWOVlK21mynLvzB7e+T7V2dcjajOeR+K2yZ5IHETN3yqRM3tFXv91xMYm2hPlA6wu6Fl3s0oUrIVDEG",
-	"ZukOs37FzBoa4MlOU0bK3KcCcqfOV60moEDaesnNZN7GxLlbrys43nsWsm7pj4Wq3A5dsmBS0CHLcqGq",
-	"Z5YUrfKgdtushKROS0jxPGuWs4lBTKuZ09nmUI/nWwxV1XDe2czESNS00KptcN9bb861lRqwNLyr+UOw",
-	"x3CjnkPxsl2fngPLL27e/ue//wcESIAN+VYJ3KBhWiEj6WoJR8JIfN+E6FJNoTcaBl2MVGyqpGV0PJsx",
-	"k/j7EKUIDFn0os8UFZDIR1AxI0aOhKtvD5jbkDjg+LqK3g6hvYDVXB5Nv6Ink9PxF9kZu0OzslIzvdao",
-	"bL8T/r3KmCLoQcXoF2rwOtJGaOs263YbrC0HKNY260AEE6b4lE9gN16wW7a1MPbHtQc2ZRWFUqZ50AP2",
-	"W2+b5x8two8NM7Jo+zi3Q63oHn3bDWXrT+zaDudxNx9He0U+ujX6PTjKOkPwkMuAvsC6XJoslTQsksjq",
-	"am42uKusqaQrqCEwt4zi271RyYepqYWylWo0bvwu16CNNOZ+Ht5r6DrqB6i4sfOxWA3atYqskGLQBTKo",
-	"wN99FoNimhlntDuoAsc29JwXA0CUmwI3CJnGwLVOaP+cAzOJ2U15Z5qiXSo6cZ6ceg5U38AsSA+QYipN",
-	"653pxzDdti6xYhNecFccsxNWgTVBNnoAand25bsLpwDBAR8isZQLbuued3X7aYzZVKo7eAl2C0E3zm0d",
-	"gtYlnuwaTDUoCGXvTEdfhpxyMYCYEmD27obWWe9A/V1H0u5jjkyCKG3FIuL1mG6LtjKq+5RJDQb4ZxZK",
-	"EYpYj/H8VrKSZWngtNaueu1XOQbz4IKkdhvS2lqPnQtuLkjqSulGAj1kFSO1v2vSUwx4OyqvYzq5kdMp",
-	"4DP4gGP/gqT2EO0QNApZiTZ0pVvxop41aiAnmVeX6hhRK0yJi+DoLaz8soOJsrtqg+OtB7nI5LKqAA6K",
-	"ZCKA9DGOfwKYIxkppOa+tqSSTwB2CNwU0tVm7IIc15sDjlOugy6dG8XonOrvHB9Y95HOqb5S7JbLBhxz",
-	"cEPR2acTCp9hwTPScw14c7oouJg1axROOtJulNl9WdBDe6/rAgWBVzvlVN35M9fRNKjnCIQ2UVIDag1+",
-	"bM8wXYHO+/ozSRUuYMCX/f43N7sx/xhziXYjjrlLeQilNmYEPbQO6YW0XwEBHWtXNsDQ7UtOAOuOqVP3",
-	"/0fu/2cdxzNoch3tGIU3BN4dhwfR+9oaz9A8aiJVlrhibZ5VMMHZuPH251naH5Kn7+jE5KuRcLBDqfPu",
-	"pglJm72MEfgmDbrzgF+1sIqaMAlZUDOBKFdqJWcadWcu4tVD9tzhNZKVjNhFdz2vXUMJUkCfaFC7QntQ",
-	"Q/EzSSelUkxMVmkzde6rUHWRJUZ+IkTowgkHK+duzSLwAM5V7okHgmLefy5FvtqBpfi5RQ7a9ffk7PTk",
-	"C+JvwVbZvTfX37RKlN5cf3O01vP6lz86+lTuq/RvVigCkoNo4aFpopsaakEDDGRuuNSJa6aFK94IqoT0",
-	"U+9BvVafnZydPH78+PHxyemj5qKNRp/9fDL46hdslvx5cnIWX7/dFN/GygS5l/fSXP2D9ad0WnGtBy98",
-	"lZgn033cM+vU0ZU45fkex/yncbnSLcBROIHIWxt73A6qNa5t5cF384o02fmncIvEqCyCoYqqc4pd4WH/",
-	"7OmodeuKHzORgWJdTiaMZVYBrzSIQslbnll9ybfnGQm/bT0DtfFlPuV5zrJ+rXMHz7t78QKUjYTpe9XD",
-	"+LKRUGwKqBD2ZQEyWvU+QAzL2dQ0ZnBBUkRuDG/1F0dCM63t1N09xDkwqrn1Ts/IXJZK94P8chh3K72u",
-	"gl6olirUz+uKfw8kGc+JudrE9S6bgGcu/SSI8J57weMDj6AjkB4lr1kuVu88ZkmCtTn410i4zHS5FASd",
-	"KFj2DDmYVHucWZ6RXsr1d1Lgy3CU59BTymoWrsanVhFGAhqD4IhcNNnD8IbOmmtXAwPqhh/ApcFMxmpA",
-	"4Qs6Q6ddxd3UAbDTOvCMEAiQlQeV4xjGNdXNDvUGbTmMn98HhD9VjD6RGdsk0x5AhiF10h27ljU+zn2a",
-	"kWCkZ2SeD0AVtbvKddhmoZZyZyePj+6ztYGpJTDXhGpM0Adgy7Dhg79wULcDK2nUyq/WxjbFwa0fPr7c",
-	"PgMb8fXcIq3jUS+FJizXDAE6LfF7WodgpTVDipxO2EiAp6C0miTQbONIWjtkQiFGqdiEQWNZpOyQBXSB",
-	"IiykMPN8daX4pIMi3R0NLZxAYRAUsVyTTOY5Vb7ravzITmMdUCy76dUmlKfUk+HjbVp8B+XUWv2H1Ddb",
-	"fVtJL/0sTYijVTyydi89HKKQRBd0stb36KNpnfW09qv3CR68W7XPOqvf6dM/rj9WvWwLGmcACFofKSDP",
-	"nj2SkNLTJ+vC6VDX906KdLPLbaXIrTOTJuMLJEZSybhWUXvjFO+ljtdjukfHdKjD/Ind0usnZ4MejX5k",
-	"2iQoKxkRgl6qDABjQN02dSMlIEgEvFPa1Ooz10QWDNotYip1UOJCBVnQG+ZyEwKWD+U0ugCkqup+PRJR",
-	"Fg56QkGtUofyQhtZOAMAU9/sxX6XklsleFdf3KbOhlbrHqIGdLYCcH+kghBdqAMPG/6pAAWoSrD1qYUN",
-	"eOB49yuroV+aK/A8PRVd/ZLCOFqND1ZhRFPjvVP1m9IOyI/DfE8f3T3Uns4Gzutu9e47WJGeYO+sciLY",
-	"kuYVLLPdHqCbjwCCLAxTtzTfxb/yNc9zLmbP3SP76UigFm1yUO6g23xMXcY5ze5bMWmcyM3ZbaE5i37s",
-	"i+bxjYF7H2JL7KYshTzK8nz2QV1rTY2guWqBhtCW7rXfrUHYkXOaRJjagepBuDIfRlVoyIf/GmqDZzhe",
-	"fEJbcghZ5flba/lsk5mhDhztGuITf4xETXe1s8E5vC8glC19eWgFMhvaAc7dpknv5JgsuCgh2TJsyuPy",
-	"esDbV3ME5/j4SILjfwszcgduHWHTFTyiFB431e0TqpDe7vpwvHqDkXignUpznsGbuv1znw/AG4f7YyRh",
-	"lgP7Nok3bFXQjGSlwtoP1iT5oAloKXKmdRP9x5sSLbfdl6dfnTyKEHWovOEOx7f3jgZzbKT+lvRT2Mut",
-	"XWq2ZQome6CcCwnqjqGgDjb+SYJC8bFsgdFt+etCYrZavTR1ylD/jli6Gxbrk+PrdjGazSgaKI6h/VwQ",
-	"r4m7Qc9J25GwpNBuDSMoWJiVsbAdaxIcw4ZJChwJ4H6VYhOTr5I68oYClo7EUklAfc+grz9AJGNYhGX+",
-	"7c2YWSClC6orC3rdL+AHFca+Nsa7lBznsfraS0FePXtCvjp7/AUp8CaSyUm5cJ1v250OtscI3Kd8jCDD",
-	"Uq54/HkJRX+wSq6AhVcqyS6Ni6K9cCF1UG+C3StAMQAWh7h2CHBV8zyIlZYKs6t2OlnP7GueQsZq5DBx",
-	"oY01EeLE7CYMPcajM3I3dOkN/nmeYXtw7tIhq95luZyRnAur+41laRrLPNzs897t8Feo/o+/+iqws8+O",
-	"4zluXc2KsVTNdev159gXvDvqjLc/jmLDXJI3r54TxabMWnIAz+Y1htZLSS996P6pH/5hZ+VabNcaQn29",
-	"JpO31dnbLHkdFFXVjtjzQjhOUV4YnKFotTQUqi3oZM4FGyhGM/gBAfVhU0jq9vet1RVkaVLSOzv+sl/F",
-	"ZSmZ5NxHa0dCG1kULKuSfbmpKARSvi9IWgp6SzkoHCnpPT5+lOChfcWMWg0uLdPrQ4mcuvU5flyPBLQH",
-	"CSsIK0RFa2NAZlspMsswfeNXKJRb9DGbXmoGzVc83m8ml2I4EqkuGJvM3xr51rB35q2Q5m2dEYzjCya7",
-	"Bh8hGMvsItQd9IkUI1EN3ychpIOBNmZQqjy9IP6jayvRB48pDhbvIUzMAFBZj8SCa4eiR3mObmpipCQ6",
-	"l0vfntwySag01VX3b2AaeY7LwCdzopnB5qByJCCzouU2HtPsbV2nsaC5VRpZ9vZXDdk6MbothStVZdnb",
-	"Bcs4fetotRS0NHOp+O9I3/KGibdewkD1iH3bW/gdUv0B/Q3/fqtYqRu3TRSDQkmaa9/ws94xO0bUcMc8",
-	"y+B19tpUluBHWTAzlxnc7lo1IqbENOdQT1DQVS6pHYp8m1M1QziUBu3DfAolrflE0RcI2HZvXcca+wQ1",
-	"7K0DvHMD4JZYrRx0U7F2APgVgu23p3kTIdbXw4c6JPSiMDvpPGaOoFtw5gt4DirKIb0HQh9Bx8Wd22XE",
-	"BvUK4x7fYnnvT4j4EbQNXe/9aCZzO8Rvy/F1IQ20ajQamqn5nzR4q7kBoFuQkKjk2jMKDBA6aZSFPQIn",
-	"x8cj4d9h98q3NrzFRFsIxQRZeqsCMW2lMjTH6/hO9+8J+O6yS5Mm5D///T/w+FTyPd4EtWFa1Sx6S3NX",
-	"t3LXRvGCrS/cpk+1FxXfgUvplggW1P3u15P0Ug6zNG4VLNcc4v043X4gO+uJuJFibPRuI3XZTw4ZBgbp",
-	"fgoGCcOCybxtjNSdY/v3ghm6ZchSCDYxjjAvi+KwXrYfzkPV0gDWzG4e76nqpnHlJOQrppn58G16oz1g",
-	"Nw2vy5A/ZKD/G3j/2jUYDZfLDp12X5XiJ8fPP94a79mFuQdPs4TMpbXdLAvuJ9ZIg44R45LnmUPqG9PJ",
-	"TQXTV4FYcYAKCDwf3lSBzlEXTYMmqP2qhkLevHrhGmVi6kkbBeEemy3v1k1U+9EnvoWTA3NzjaG5udjY",
-	"GTScy57NPjfCjGzmTTECvKa37G4UyLJo5RQUx82la3QlpwTu29nq9mN6mmFpZkMoR6SykNlOo4D7SI8K",
-	"LNvCIi77Tw/0MVO0mPf3Hud3zilSj/NxbJi3TOnO9I3UXcXml2jEPdA4IsiEgYo4KVxLQsDeqCokAYIE",
-	"MiDtK0Yi49MpgE95KD2uiaa3QU0lmlD297Pjr3ybw7H2tVL2ZkKxYxQtipyzdlvKaPHNndrCNlrB4pYm",
-	"jsCixAtc47mYys5KemtXVj3hSSZZpGkZSMUnAbLgq2pIXS1rKBFsSegEBA42oncWD9jX7rhjPTgYv7AD",
-	"gvQAWwaOv0dZdaWzzgUcyTBtIbduBDcM791GbhXPdXc1OdHt8fDR8HirxPNfaI0z2bCom3fybjGDgCI+",
-	"haf7Gmshos5YWTBBXLHEkFwzkZEUIYBeW9M6haYNl840d8UIXzOqmLLqclrDr2OTW5GNROqM8+AF/3Pw",
-	"KvztAtOGPCWmVawnBXtrJAI4uNLMH7oXxmsR68FGXVeYv/7Xn15foLtvYGkhI72Tx5Xre7wiGZvSMjf9",
-	"IXkCGXy6rjyxjMlXk/DM179uAtVqxM73jbg/j0zj2tofmQ7qeCqUphsWBN3tIQ8Ws6lVftVogBrlkuHG",
-	"dVAL/a20rEPMcjYoNXMjABcX7Kl2ihOs1wUCywJE10Qxs8PahUN4uiUHAf0S2AYAx6GNLDT4IoCzTV3K",
-	"ozX3QTPsPTommRUd4ZZ3RTvXtTD7jTgsuOthmOLRSEMvCP4UdXdY+toFfG3tzIdE39q2cJjNKGpNYF3L",
-	"7Ea0gYfclQ8iI/o0TNC0YBUPUyyDeqQPnmlykLbSTjirk8t3UbyZ8bojrNZHWKP7U838Z7dMzLetPWxu",
-	"zhPEssuiiAXInklV4xOSnh+sZVYigTwtcnZ8TEatFxEXIbP3jo76iUe2x1sqZyYtCuxCk/5OC85UmhBZ",
-	"4MhzRJD6N/jdP+oUqI1dRvfoswSTm+jbFMcHEKMIVOkD2vbZixoqRLMZqLhyil3A3qg87bYzq57F2MGg",
-	"YWQ+3mnYb2ItaKpRd26HW++gQU3VuMF3Rh4eYrdbO24rkSSEVvsLhp9rzx82b8fG7ftvpbVWPiSzwtbQ",
-	"28v4YCrXePNdz7ybU9I8/GseTze0LcwgcC0exg/2zbMz0qoiLg0LYfRRZwoaa9sD5Qoh7twi+P7Ya3Om",
-	"0XXlM/FcfHj/cQ0v14X9g1cbZ7Z6pAmSe/rlLjrpJm2YGqP4uMRYL525TErMoQyUYWCRihVSGWhLzw0R",
-	"0D55MqcCuo+UlikZ55AcxiBpB7Qoto6/Vf9BB78fD74avv2/zx8Ofvlsu7e4jeDXudNvio+x0zv2xTPO",
-	"B+qr/KHfjjUmh/uDIu9GXAn5EkKGp1/aHVR0YtqlhrtR3Jd3p7ge5JwomoO6XGO+E6lIQZURTBFdTubW",
-	"FqcBLPBIuJh/f41ovROpQbRD8rxNtEsPDVl5neiKZLIDUvkfjn51mXfgGMnSTOTCdc6CRJGyGJLUHeYQ",
-	"D4HU3rO007+UQmYGnIeLuglo7WVoOOtgPZ1T3vlFBYyBcBHzgezhKqxr3ZptS7xzcEldh6XKH+v21RWj",
-	"u1F41w3a11VaRdxXqGv/047W4cGGcfdKbLJtA2K4o4EbktUnsXIh+eMp5AJ1lWi9MwMjB820IXDg6ILR",
-	"G8shAGr7nKQMfhmIWYppQ1Do4h7pE6lGIpUFE5QPADjacExQMtBMJyskt3QEOU3GaMhpamUQVR+AXmKt",
-	"N0VdJte+RxnaOd/ukjwQl0K3O0C11h95euuQf+ZS3kStjNfOgHAGGPS7QquIa/I7LUgvHZciy9kQoaGs",
-	"KdS/IBAlRPSTaPTQfk8P0dobTuQCf3ioDRUZVdnDk9NHZ48//+IhHU8yNn24g5US8Ff/ka1M1c86cesW",
-	"pb21KrttDQkbFcEVorwvlvZYPeckFVJYwkLRU7WpywDvBsK6CAXPAQMnNYrTnItZWpdZQ+Npbd5mpX0P",
-	"bWMUQRdDX9TtUEL7yUikWEudeuhQTdi7OS01NNGCKuspo6ZUDOus7ccDBKMe1DO1SF5g9xo/xrDm2o8Q",
-	"08cobwIMbTgNGxAQ7cIksDInpHcNGIOKXOVU9PHXU9K7UnKKrJfm4aVHpPevSi7N3P19RnpPoLNTAxsR",
-	"6t2SAyASsaME/52Bo+myzLg87CR3uysuGzrihXf5OnggOK7QrsjlQntvxXB/30OpOlsiQQCU2um5JpAv",
-	"rx4l5KfLHy3xvjy77PsUuikXXM9Z5nwPBzgcWofWDip+UF0KJsLrcLalYKRK2XSZLPYc3G+dSGtEq3+I",
-	"ApG1QUXoy6f2INiPB8ZpQo2GEECREgcKlendtWkuERQPA3G3V7MMk4bWU4UgS+gk6QIAOBiIqdsoc+98",
-	"oH3zL+zE3oQpENCmEGSEjg1MVGW2emO6lX0QGsZoio1rsf71IJJrQuI0ia9FOk0cF986I9jH5gx2oa1m",
-	"YXGbyoLpVrPlqMHD0y4xnhuNWAXrVLYd7KDUJc2bkAdNJCjohcWomsyJAgXXgZ2g94q9oxODj7Uiajuh",
-	"IRyEXBSvemhMNbb2rxldODyISzSyuvqsPdBkjDd6c+yCpOPGo2m7mxiAt4EVRW9j53289uUdcCv83Qd6",
-	"aRuFsx2B1CoJjDqJCONvQONZ7eueakPXvLWbKznXt+xudlqEBD6FhLHDeCK10W+6+qI6KoTkihLbVggr",
-	"hrWpcHMmNGfWFMCzS3pvXj/px8VMDNgYMIIcPD28YIfGJzKWjO+TKf6//5coatgVUy/hl4QoCfCeVuma",
-	"2F04gD3sAo4DVY9TktrhOdDJxkDSuyPmZHS1tc4vo1UlGW4IVhYYmdFVQmSeMbt3XGEl3E6iqkkm39Co",
-	"euTWf314XyPYKpCQ36T2hu+5HfAciBVfh3dyui235BC+1di/Dm8sCCo59UfBzzGB1MoxxkTrXLsgl3fd",
-	"y348PP1i77VYMaoaS3F60ki0OT0+3Y6Sv8YOcYXd2xvgMM01SdzBrvffnU9HrNu5jiWnKEk7Qq5Zz55M",
-	"BVxKDE++/WdGV/fPWxqYTPfCarJOx4VdEOCuCfn73//+98HLl4Nvvmmyk9Pj08eD40eDk7O2mIyxk72O",
-	"bC9jE76g+QWoJCwDZqMhMWx/hatFfm6AHaS0nYbuLowDKfjJBHEX+H8lhQvFwOcTNM4Fx0hEyaN5vPz6",
-	"qvWKnE3NBfIu+MVqk0upzBx+q5TvhGjpq6hpBlCxTisfiZ5ZSuKIQ0MCoz19Eyl0uQAHvYe+ZmqAOwuH",
-	"qAKjnUmicz6bm3xFxiyXS/I7U9K30KFIhVwQX8rn/RS6FeM5O42joN0L8lnoKXwqNmuyFVidXegGYp3L",
-	"UJQqIXxao/wlJFOyAK8Q4NZWyESY0eJdiwiuDf9ysqXRHNhX8DJxBwiju3eW3CZZPGlGGzKuL/OW03IP",
-	"J98du0917F+yTlB2pjRAebje2HNeoNWNjaYh2ZZndafsYKXxpc+zft0wNYUGeNCcylKOIHVDvAANFNCw",
-	"fE+rhKSYIOLhOtxfpAeN3qwB4Ap8ok2nDwT+2is6vztWI0x+47nF3lLVqlShyACC2tQYgzA7qQ4/ar9K",
-	"LraMyDUBr3qM9aSqALL8UPqNnvxunoePqtuzhoN5oFs+7eDjDiAeOgD6sK1UREiXqMcw2XnvHtcHqe5I",
-	"qrssL8LCwe1NdCp33Hl1+fBlVXs26d4NqwyP+V0BykrdnTpWbTokCfAsOAsNFmJlFxWVEwcUbmwlUFHC",
-	"ipn9Udt2gvRyE0iq1AvnEoVFDzGxKyYQnL6QVPYB96p59z3iVgYC4U8MVVnP4u7iuV6NTyidreh9MmeT",
-	"m/V5cN0lwOtMlyrJhgMyC8paz32cr8ay8gsC8cU6Pcfal5O8zBAzBpmrKwFaz3Kxb9jZIasPTO53HwnO",
-	"XLUAOy7hfZFEvSefija+F1CHbflUR99ffx37AkFuNeQdQM/6CNiYNWTM5qwpLHaDTo8ADiRYnBoqdhML",
-	"CbNCJ76IFZPmbxn65LhGTPkExjjwysZ+/sJ6YZ4btmjV/4J5X//R5nH3jzxRL6sf/vYNvTuRBsTxqejz",
-	"lYyjjlUy3crH2qJIMA9gITWgMeUM0hLkkqlpmYcZF77nPpiddhDsluV2jUAmOJQHxWgmRb6Kpl7Y0bWz",
-	"dcpNng80eoMnhtaeqVGq16JgEIvF0rvmc3fD54d06kbSUBytv+cxH7B/0j7g/XcCxffquHMF0LW5Hwhs",
-	"fDek+4McLocDq9/dh+HSo56KbHPxJ9zVWHiMwBri06s+VLgy5jupUPZ2w2sPp9jFQtYP6d05Y+TgfxoO",
-	"qc2dcWYmkI/G1DdsQw+Sn+aY7YX93/QcmhEaesO8W1RL4WAnrK5gbaue5qZ0vhnnYknIQsqsFT68JIqZ",
-	"UgGOgh+LK98CMU6oUlBuntEFna0VcJ0e71CNkDFtOOb/XO0IQ2Skg3t1zVMht8PVBxqmDUgfq8xCSc+9",
-	"Q49zbTfX7+z6SF/5WgOHUvOrHD/QJMXH0iEBft+rKgtqxB1A9epDUbmukGwI9Ht0avyTVy9Jry6mm7LJ",
-	"apKzgTZ0xhzKSiaBQywVN6zf1UDNWrDfq6eLKJTsa1/6KFUbQqems1IzXfms1oisN+V5rkn6xx+g2n1H",
-	"F+z9+5Q8tL+AFf1+DRD0MqPkhbxlOQXv7V4IPIfJgH1Qhwwg6HbADt0rmtAdS9piLKPzkK3RcpMyIr6Q",
-	"cM0aI43zwHfmtcSc/Qjqw0qYOdNcs8yBfK5rT5BXGqfQl1ePMO00AYiez88GTFju3fSijVddsckFi6ej",
-	"Qd9N+17wjGecYl5az9kzKVx7uCjYLG0kCte/R3TSNr4BTCsYxbbVu6tYDPbhkwjDyh/YBZj96NGjr4jx",
-	"t0Fm3usnu0NXvJazWc6euLqwuwldl68eV9MX9KZVz+oYNX75ga5+996WSc6o8lwiopA3Opfue9jDdnpu",
-	"3NH1r1B5u4DDIaGPQ3kcdcKVCxTy8byIJ1IYJfPuhqvQKO6BJjzzPij7WBRu2l54IWe78u0DAz+Y2d1R",
-	"NVQqoZOq3914RVI5nWpmHDRNunsyU7XUT7syvT9kH5f76vpUb0nS2u6IUPBLu5d/u7VO0Rwduy0V9Uhx",
-	"y5SmcTO7sVubTCr7xjGbUQEErh3yUNXgcCEXHooNlC97MHyPgYaYfzQ83Tv3BqrBthuM9dJcuwfA/fpu",
-	"2+FtqiHf8gQdbly7ftowycvJgg3/f/befbmN49obfZUufucrAXuD4EW0E5O1ax9alhwlsqWIUrwrGR9P",
-	"A9MAOhx0j6cbpGB/qspf5wFO7WfYD5YnOdVrre7pGczgwosuDv9JLGIuPX35rftvsT/oa0iOeM5mIi/+",
-	"c2N9lB85jWPQmO/1C3xL4VVh10cRXSuL0a4qOvAkTdArBE5PBnsZNbJ2V5V7/ESU4NO7Vuh3vpncUuIa",
-	"nvB0pwj3B6AypdNb1eLmUl0yKJ800HkbioNHAnKC6LTXUhqJp5yeZ4bs5VxaK7LTOospUNq/ff2C9fb3",
-	"3X/vL8q8PyCyd2moiCUdwWGAu1JS4Wtm2PB+WE6bLB+11dqKvOgtACqUkz3jP9/Qo5BTPifVioXL2vDS",
-	"KTxY/CANMOU/O/+zm0hk7swCv92E/wweUmdzWqHiAvDw21yUU5ExqdrVoAn/edPe8x9+J258975dJ/2G",
-	"M76TgjfYm5ZCWAr61FMZDltdp8aWCyBCMo07jg/bb7lU+joX2VQ8k3mXPuSDGkC46QNL4UYo9IN8M+j0",
-	"bmruYu9x2Upbgnn9Uzyg56pY2Can66oOlXM1XXQUFXz95BU7+R0yR/jrajxSpZhKrRr+B6H2v/26kSzP",
-	"93/58dfjweP3vX1MnD9+3//PVp+Qz2vZkYrjJugL1es7XfyqFEbYuwh3dZ8Qb3tte0jqi/aUj2fYOiiw",
-	"TtQ2l+fZ5flCnPlIDFyP/FGXorBDdm4prOQECT4toh1jvUCHRYna8bCOVsRpZ6aSOxPu1wGzpZzPV9ye",
-	"W3Gw7E6rxI2RU9XCrIQ/tFT27kqnNNh7tz/V+0FvxWuH39N//A0v+zG+bl/OC13CchfcvWRvKu1sMYJS",
-	"fs0Lue80salQB+HV7+PbzaUs9v3R3AedwKlYbnRulkqpS2k3MvD6zffKX+/uXZSFNmLrW+ly4POAvjBm",
-	"21sv6PoAXdsFl+Lb3cRUwYptqgWf8Dz/RpbIgQfHtutgIi6/NaJ8hbxBNyQCK3VhtiEtobfg21fpG+Ex",
-	"3TjyXI00AP8H7H4Q7bL20+6vYL1D5lRRYwdsJqczUbK504AWpZNj/SE7R2TSJZ7SyJNfScdag696MU13",
-	"tmJUQ3IljRzJfItjAXP5l+ryG4N7kNBfc3PD7bMZTlmP4LQ/YAslf14gwRUZEHH7wRvg7eq+aHgbCILO",
-	"MMYKqyhtsEygx1lQf5xxAeZN55C+3LFnAMzOFvN/Y72f9OvV2X92/udHBtbAWfYtAbzNc9u9tNXDfZX8",
-	"h182HMMdrhWaDhtW7BUSsDxXVijrQ9s3WbhsVHvU7vkN3dRfIW9w7E4fpJS4A4f0pkD6hU8RUXe7OV8S",
-	"X1rs6oDeVyITmxhdmnVZK98WBt49s2210jeZ2A9fqL6xdKX+jvVTQAmw+qbiXNy7l2ibnPRzUF2dvKuy",
-	"0xvTRFnWYlc/iXtgNQs3M0veVPUYUArDVcZ4bGTQnC4hJQEoA4NzilXzjTTxdiZkSSZMokIvFDwbPkwE",
-	"nRWJC8W9oCct1cTB+eQGFIt+6AkSf8JxW8YnV8vv17CZwAUOo6HYAkdUi1jVpcEtutJLlS1Mq6c/mmV/",
-	"0aahHLUOpVsQ0eNRzSCqvxHF5ojeZ1cDLud2osv5n0THF/kL2KXY+DlfHNb8Dr2/ISnkj/T/P+3/+G8d",
-	"fofIymntxIKfjtka4AvA9A1I3dg8qsMtCia6T+Bf0PdwC5sD4uRvy3wbLxW1GjLgzzGs16CbMm19rOuO",
-	"qp3pr+P2SHHe8dGqvyqrZ3BtmOXB3lSobHOkCGb4W7x0rVPsDdSf4a/Y4h/2AjIiDhi/uc/s7UXz7HS6",
-	"0Hreh/Z/MMPq8fv+x/am3dQgihtQ3dCc5iXfrdHVNxzLbm6VHkSv3Zi68xYOTZt3tRRmMYdWqXiwnFAc",
-	"YGGnP4+D2GfnyeXbixG6mz1hJcJoaQVUelGmYUcSxY0yArqJ9UBLhmATz5HVDv19IUwMZP/ubymbC8uh",
-	"4WbtZABvx34ujR0W2WSvg86/OwPpu+ffPYXEoyF76aYWyyhKY9nv2Z/k11CqaUObNfesAZlAc+h+12cz",
-	"6CRG+ZnSJorqeCGbyakU1de4STbYU9oZgVXzg0eGiXdWKOD3tgJoL9zv82zAxubKaTEZm9l5znjBS9s/",
-	"8yEhO+P0GHidjTIKYeqgUynLxDjnpYDEi0Sl0O8M2cEP9NgKu29sKfg89fxMEjYGdnXmDOuVYI4abMzx",
-	"g9bMfifNKTVVyvS1gh0OMcX026fYsgmCHwe/uv97nr3/T2hH8x///Mf/pP0BtrxnxydsphclphUkCqLw",
-	"mERwBvTawFpgqo4RB+mizFOnQ0LgrOqtbYbseywYtTIPx6utEePpwQGw1860sae/P/z9YTXSw6OvjidH",
-	"/GT/d+Mjsf+70RfH+1/xL4/2H08OxXH2u/FXo6ND+gqx/ONw2ELMuDmDf9vIMaQNtDCCwA4ssXVuxoxm",
-	"E+70k58XPDcsNfIXQbsgTEI8SqnslycbyVdu5BvczouMcBn7kOUvXWyT8pcQ5a5OL3BO4zFM8WH7KOka",
-	"abInvz8+evx450+/q7SgFZs1YGgEaNWs0TyEda+qpfaqI7hL1lB9ntuVXq68ZJKk5koLBCKZMKGHC3Er",
-	"VqXvLYjYx35vWLtfToWxsHhDlgZX4L57VnpKaFR5B/EdQNIF+na4TqH+/cgkqh5OZf/8x3+zTI8Xc7ce",
-	"p6zIJgP373eDGuQ6BHWAO3B2KNRSfXHIvpNfnzn8hDeBzlx7lTMBxtCNEmlaYVigAO6jtgwfgP+JBYSY",
-	"soJKYqLcyODOUzYvHg/YNb8asPkJd2PR0+nKUFjqe7vsj80VPDw0e4FYMpR3V71qHxnmexZBDjtMxdhc",
-	"NR9cJxqur4Fvj1T/h8+zjT8Wu92H4bVm5eA2u13eEmlQHyNn6a1Zx/iBZJpQKAyV80OWUkOJlM10nhHh",
-	"ZSatb4hPXz5kbsSTnE+paY+eFwsrMmD8qDJxTlkqzYW04jybSwV01BWNjDS25FaXA/AkLqhFAFwZiT3g",
-	"ppbmOVLD5p5zHWsRMj3nUrnD3ZUvRJSyuZvYyYRuMGeMq0RJhdCJLhb3McgmMC25gv3nZmkugS+6P2Dp",
-	"jJvv9RvB5+bltQLW6+A21dcKbgCaDNSFag0SRJZ+LN6S+jA6cpm1VyybfZL5xpYH9edvTbwZnlonFfFN",
-	"DG9eQdhYpW2r5cEfcK2wTJ5WsqPeeVsvV9i0m8Zwy93cMczq4HW832Hv6nHseFzOjcWmR+e2y6ngpOIC",
-	"+jVOFjl2EpEqrlcME0709qhcy1vUixJc7RCMvksdKDRgoUfXZ722BVY35srRbDlLjXnfST8yonwZ6Wjt",
-	"adUR4ROIe7c6g6pBQewhe2TYpViyCbSt29vZwdx4FF1fp/ahklZorD28I2Yj2G943YfiL2p86iot+Pl4",
-	"Hrjm9+4oF6yNlOvuojO3Zwy6i1pp5JZHc/6FuBIbpeBfVm7YGHprnceK+zza5qu0P6vja62fDrt2m3Pb",
-	"SlYAmxpOKfrG4h3ndj3yG6ops3oAYi1zMsWg32iAXZZGy7Azm0QzvyXBpZtzuVU26gp6thTvbNu6Cdt/",
-	"rObcwP1rRUZ97FvtljukiFrdiZ8xU9TKx9zSpGubm49i3b2qNKDVt8amG7gWgpAfsqeAHCFsLY1npLMy",
-	"ZwYp1BoxuCtuednqKz1X1N4pbixroBajkGO7KAU6lUkGVp6ZR3BLf5sWMFtoA6M30uadbR9gOH/XI2bd",
-	"VTciCATP6rpU8yq0xqehKD4UlJAGMhdcockxKvU1jKs9Az0a3+MvbqWT0NfHjIrbFt23xNs26+Wb+Bto",
-	"PIGawWc3S0VUDhAw70Eve6tZUYJzJ4fqe6jHM+vJHJojvAG5QwG9JoUa0+5vjejh0xs9j0sh9mH8FaFD",
-	"9LD6ScikmUvjPnMmlTV9dK2g/wQDZwZiNtygXsx63hV29CX709doulO9O7gpybgCkVuUwkI4n537JBNE",
-	"D5DhiSI7TNgaO0QFME4X/kW3Ndg7V+z5+ffnUKjNfoEF5JRIFrFYYEmVM6JYsAQ3bv6nCze/By+0yoCx",
-	"4FY8jqS3VdBV35sRaERfG855fRNsgGBKc949r8iDc5QmFJKIzmpZRtulFIF3qzWlCIJ6FebvklJ0dKfS",
-	"YHOCUaN/X89X3/3t/0kS8+O/d6QLrBcBAftvllS0E/i3vmIjwu+A6HVy3Jt8z7Yg3Q3Qre+NV60Fa7vS",
-	"l26Ktq/j6qBJgN4YcKEZMEbY1qHn8E4gsOf5Myk6XQpWCvc0kfU3bIoNyLeKdK1wdHvN9qMps95Uajli",
-	"ZqZLaMSVxZ4qwyfYEXumr6nXoSzBeTvnVpiddFiAYoQn1Errfikl7kRJvR/W8W1hosUXi+TJFrPm1E3U",
-	"4nWu0RX5u2Hpb795g7n9EfbwX9ocVPV3u400YC+OWE9mQllpl32mS/bimPVGCyOVMKbPYkcSbHe1UrbQ",
-	"6LKaH7n/OW6NYcajilLUOhgwS7zCnaaRCO0cgVmSfhIZfFs6vKOAFlVE3dSjd780KvVvvtHwtnOYtqzS",
-	"7fjWt8raqM39ytfGXI9bRx5aPuR2p7pt/37s011foZUxFEIRl7aVeb17ihGBSA7OW+5m2vfpDfOPKf/Q",
-	"92I6g2bPNs55ymIIoJfVGIhbcUC39sQ8pxRgKLe2p74rulfcA6lGvY+6nkyAIMnqFh90onrppVTZKT00",
-	"DSTQKS+KEhp99IfsHBPQQW2SFh3aaa1OPR2yNOy8lCLrYfuloF1VfLloNEP+DnZmdyN9ROnu5u4i8Nk6",
-	"Es4/EBEY5VXrBZC2zvnSwSmof3Wl7wdezgdszPP5gM1ltn9uc66sHENGkrKtNFkitL1fG0KJW+TfNJN8",
-	"W2x1y73Vo//kLrx5ijobef7FOFW9PRl9B2sKXrHeQVZK3mG4XElx3W4Ik9r63avHPqvKagYvoGLWQo4v",
-	"RYn0NXxkdL6wgszmRIVEUxjdAZ4lc/CrzN4fUL4W9m6Sxm/+XrEY5XIMbbS4YmmyODx8PIbsJ/hPkTKR",
-	"i7lQNlFuHD4DFTIv3JHEY+qUwYku6fiarfNM6wMVsGT7Qu0vzH4uVcYPQubVrnmlWwpR9/67F5ukxdIB",
-	"qgNAtJPDwaztCjobN5Ol0WFs3bc4pIDZCDcsl5ei1rpezNGdRf+nxMKWPO+WEn+SbYTgKaE5pu0FMTHx",
-	"THk2LnbyggH03RTzCOt3cpWoWuRyzjOBmZfSom+4BAJdqaamnvKHAwmUWt0fcofxMBSfn3EMLK7Cam3x",
-	"HuV6tlgdVevt0tMaU4lV7LMOikKi8DAAbb0zMMe502lQFp86wCFAD9kmuKgAvRn0u8QHwLBT1jNCJCp9",
-	"9fIixkQ8SmlrW7ANNWPNr1gtFOsPWOg/xpXXfCBJcMwVftC6urGVLdncOR9N/bgjjSJaoK6mtbCkIKFq",
-	"Utwt+mldS1OCl2R4QsNIrwE4nQ9hbpio77FfYb6MshBwWagJFEGLZTzPwcGNCYVMKmN5nous3xRmq1Jq",
-	"G3n0m1CmPoweFUg8Wgg8WG/MjdiXyghlpJVXTZL2l4uSPXn6snUUuq1q7Lli17rMzIAFXnX85FJA+WIk",
-	"IpvKk9tp17OGfg5xdNwiauo3WwuknXXs8hjaXrjdxXowrwOGUrlPRVabdz+iLIGV57pio4WFDb4wtRTd",
-	"2za1+zvyCb0W3LS3GlgyzlDJCf7tarLr7e1SFFHA/pf6i1PWw/BjfRH6w09eG1xxomytHlYSaVUpDKpj",
-	"DKq0yXdWGUnK37X2E+XQ/haUoFu6pRoz8uH9UdH27iyerZfweEUAwILBAwyiGCjwlZJzDb1DoO0BS8nB",
-	"lGIV1EgAZ0zlyYFaznCsz+LT/MgwrwVSNwp4GZinDuZwbIlCCAVQi57r9Cy370FOGCHYeu1v1R/mH7Xn",
-	"Ea3DM9bdweMcyZ/dj6eMs2nJixmWCGROYwwihlqu8GUsd0KjFDfrWPY5SBRHjs5+qMtiE53n+trElOuV",
-	"5KgFX6nbBhRaO61UL+zIybOqhMoMPMsullFJSpdpVZDX8duDfoX6E6xUxWtPbQUrenvy7VFPwYU1MquI",
-	"8DvyMuHLuwgPcVp8XgQo3CRRpRtTMzDHJHosNMzQNTcsE8FLulv6SJOGv43PHn93r8IsW6QurtqVVg0B",
-	"Wudi5wHdrEoom3ZRusImdifTXXIGndndSMn/Si29vncb/FxlT91F/+GGhqQ3UkHlntma2NWfLfegJlXG",
-	"4eHNOfG7ddComhAj8qAegQraUC5fCyWuOXBoSpLdOxJNAA6sn2a45INNs3tgkzT38C66H27FVBpN/Upq",
-	"X88dUfz4AOP++gOoB5sewA0pdZpOlMcgtO2UYD1enb+47YZCXGwAFb7Y5zPteOxKwTN3watSzwvbZd66",
-	"3yAqI3MRVQ2jnHALGYQDdBkocu6MIKBW4FETpURRxTtm670W4ZF8YgMFBqaE+cAMyaKyesop1rYkKq0P",
-	"/iJSv6XaL0o9LYVxf7BRnSe4LPXCwPDO6MWpKEtdppCCWHFYQq3XVOsMqQJjagJO5BT4ASi7AykcrsSO",
-	"U3+xla5fu9ZpYzNdyMnyKVCKZZtl3Eojl0YVD6RiTkqt3B7OpsJST6h26Xaz/thXojStTp0YTuiiU3YU",
-	"60fQwLcExz6qcoKPZ8wA84fK8F9QUY0jGybqQjiYsSH1L6UHA/tEywl1z4LfMmHF2C2w8lSmIpMrMYLf",
-	"RUQER21EBP7Bb8S8yLntpOvCX71gD31iSz2P1YDGz8HRteupD6Pagnj3h/jadXGDFYPRKz+N97VMSsdh",
-	"WIGnJjqHJkCDemugxrGo9twuJqb/cF+rf6EX5biTWI4UUQMXUZoR4/VC/7aCQqVAYT8vik5VzF/DeFFU",
-	"bwLzBKDYN8gbeJj8Ky+kKP2N4NR2uwcyq/uRDvfk4i832T0Alu3OEghQ4xRMOCA7vLnmGkGspWGEzgmr",
-	"GVmH2xVDdE1bRcqAlN0pJMYWvDTADOE+HogoovlANhoc/42UWKfMdI2n6mJoVlX7a5/4fpO3uq31jKId",
-	"PM9fTvZO/7bdmX5iruDG9z+2ZWxvM0P1wdFgtiZtDSdqLfM3riMdv+3pxmn5n8Pq384/dksSsujmMEHh",
-	"6yPnGO7maEEHTYAIW8yfwpuBWOwSaqmnUtiAGlNQawgGNc01qFvFtG28Sh3Y+jH8S9FZaH+rOwZNfF+d",
-	"GVBAgCKVo/IKWjpdsTpJazDUQ9QHAdAYO3ZCjMFeqa9Ne729n4Kai8Z9VqC6AjMBa/V8y72t7D+a8jbX",
-	"7G1QoWvTRAcRvtafug376FlnqaKH1K0VhPWcfe5Xsv/B0sKIbqNzW6D/GY7NVbM76xe7cMX9AA2lIKea",
-	"XkRcXmQ4ZMNbt4lq8Gt15VJHk70LlhGEPbn4yylLHSLEDECwQQleBhVxVuNcJyrs6B48Yuh2hjPm07lw",
-	"D/RWllSZvsZTwC3c3eac3AkszdXnFIOoucR2qxc7Zxm0+nA2TjalxYu8LmAlEj1lipCMBp3l5VTYdMhe",
-	"KuyPbQS7FEvwuScKN+kZ42ppgR8MGuQErvdrYESCcGPP2GXuzpSSyJ3UZ1MN9X0sdSP6Cda6bUHDrzet",
-	"pvT8mh5A3QOjjDVlWY+3lDmCHtle3CPvVB2Lr/0DV1kX1M3gt5Bfi3ITJKX/KpYLfiVMbOX6WmI6qNS0",
-	"jZ51E90YN8SW/bHh2u2/Ca9vfJNQVpTm3j5nB4Pdnbtuoz1onzRD9OxNB7mbwfVSqozyqdxEnJE3DyYF",
-	"+EAZz7J9Y0WBf+s5BanIF4aNFtZq+NkwzuAKCDAU3M7qLafpAWujW81o8CaZ4JWVEFpiPfJaU/gLPEvZ",
-	"VGAt9i2CyyH+9hkHlmsO+F1BHU5KK5ajy7vMME0CMk+uuOm34jjpGqeJwqvgUwUzi/HM6UBG5Oj0GLCs",
-	"5NOpw3ldsrngZlE6BVT+Iny6VMFLW3M0DzD5frOACNLAfUW3NNhFvMec1+GpdyVFYOpDml81xcF7X3fy",
-	"l17iJGqjyGkvqt9W6BTaSJ/jt80svfLXb4mGblYxf6wNBS3xt/qHbmEnhmXaaWWwVSyuB+qhQ/YDNGql",
-	"rn5zqCdmmSiEyow/ByQ4UuCPPmWp+/cLPhJ5mqgeV8szWkpoPwtF3/0BS6MmmSnrhaDJShDfnYtMC6Sf",
-	"jMabsp4P6u+XBKWnLQF/eAbuJ2kQrulJVipQm15V7toUGCGueZntj3meu3HmciKeLMfQCm4qUtabLUam",
-	"0Hbf/TB2P+wb9ws8dVxzFbgh0h/ck67FaKb15dsyT6t/fSfsTGfRH74Bjb9H/3I79yX4swKywAHhXs2K",
-	"TsmcLxF2fM52H5I74LvpRLj/KoQaJipRkMKm+KX4acwRuSp35E9eX9UTpvNMlIQu0Lg68PNqxaQqFjAa",
-	"niizVFot5+6e1YkA+hB0EzR/c4+EFm0xaYaBUNyIjy/PKi5KT06eYbJkYE8YiTFfGGfPlCIq9h7zucif",
-	"cNNq1IxXPOY7+ffWZv6es5WtWalX4cLgfaBrH3lC8hYvSRtpQPsWbhtNvKejgfi7B8gj4EvinV6DLfMC",
-	"D6ARli2FXcvzEpEN/F//Z2tqlwgGWuv6EQhozNHFfueXGRvnfF5Aeo3V7DHLpSI1aIs5rJ/uTbvghT/y",
-	"eDW5pgDrujJUKtCrT963pRB1pNqmr0+EEdvKoh+iW6onIOzs+Ay6qXpKR6UV/epXDZj6Z9YWyJNtiyZh",
-	"kCcUcTeZuKH3AbQFv5G/plM0vopk+c6K4SPDvBiua4HgKyQcLuQ7kbe4U9/V6hIyvRgh143v7Aqn9/1g",
-	"b7nVdQ1N4d2eu3GdTrC9vQHBHrrrdq7zj+os7w5nn0Nl6nIfqpwoQaRKORhzRemWzugffohK1agxFAXZ",
-	"ncozCHow1ia2l4v47LIbpYDdfcqX/4JWutUnQSvrplwNeVw3SrZaoYa8VSTtTnMP6rnojXQD/Gq/nDdJ",
-	"AfDb/ba+hbCC5o5cCeEc/gZcCn5DeG+PVJD0uzfY8/m/a/0+P9Tl947sZJ4PhLMfIgnrVOXMDNlfeL4Q",
-	"aAXMdJ6x9NdfwWx7/z5lwMs0A03egBsD1dlEYUN275aAW0pjv+dz4W7TpfsTpLO8f5/22UTmORYEhpIv",
-	"PyaJBkmbpj3S2XJ3Q/SPFy+/Z+7WM9JAFaUsfvv0Tc3syaTho5xYp77W2ZJZPoJMxHZP80xwNw3dI/q1",
-	"2W23XfeuEV/hJNCjB8TAp5EFrgaBv+6dL+xMl4ELfO9rwUvhVO6x06PbVJeqLdldDfjPC2Acdc8V1u0J",
-	"nmXIIOEm8e3rF+s/wTvh91A/Wx3zOgXsh6YG2nGS53ABYtQPdY2SNl3sdv326Zu9wd6rlxfwf2/hf8/f",
-	"PPnD3mDvm6cvnr552nouMQnpSchB2h43I9qQeiYTpkDdTG16EiVSfBTVKcyHQwdsnb/TwT33yILndbSk",
-	"yRmyFPOJHU74IZ15t9JILDV5+LDiGBiye7hMZpAo1HnBFUSZnSbuQ9Ov/CJeKadRcOiVVnJ6U0g/jr/j",
-	"iy862/DWP+5prSPHwPfSI1dMXdHhGf+/I0OmGdE+aY1oE/LCEGI22K0YEXnbzWtoZFtN4fEtTGFY4I7k",
-	"7Dj53GoqrJEZloGS80E5iyeXpiIwwMKltU6HmLTxeLeW4TjejafAvBZmkduuvlZR7sjCzFgmsxamOweu",
-	"qw+osiqEZ8wLCRbrO4f5d3Y0M8N96S8aVMW+GTnW7iKVZZccOlJg10zB9Uyb5j7xEQGeg7XGZjwDwS9L",
-	"DxzXovRp1NQveO203UN+HC5t9YXR2my7s25X+ti6Vz+e6PiD1pdt9jbJyNdPL97sgySPmzG0dQG+K7Nb",
-	"XAllt5tEN/ancLnTErvcW5hfBFn88Gwn0Zza0Uxoqju1fkExONZz/MOBsVxlvMwOjo4fn3zx5e8O+Gic",
-	"icnBqrPr5n0db1BYdG+F2bgO1bzuYuE2l6eN9tcporQgPN5tDHYbuHRwx42cVnvKUieDhoGlLcXgbp4z",
-	"oTKRnSWq4EvspMue8Dx/oaf9AUv/rkdDT00CtwSjuVwovNWhLfVeGjDIxINGqmOuxsJZT2esevIf9QhD",
-	"YSP9bugAeUiTUg1HLywk0Zdux1Fdv9M7EwV3RU9T7Ln7y3Mr5o0q3PqnYg5v+AwnClbev0ZZdstwF5AF",
-	"SPFxgeoCCRy2V/o9cVgpp1NR+qlf4ydpUYXonoGT+s5mBLXvDAGF0vLA9PWZVVfYtwUJSmuCe51avvLV",
-	"VRHi43VpqR90DS6sKNqTc3lRMM5+4RAyCD7RhWnzSck5n3a3DeZF8cgwOda19mcEEL6Y8SbddW03uTm+",
-	"c9X7+a3W01ywi5kQ1uxt0k8tceGH7+ueyHWe7r/yoppBSPOE+kwAzMp4bTdZb+KyDqWVQP3CejHfUX/Y",
-	"Lc/qT8dhuZXLKmsb39OSkrahMthYUZjOpTL1r3CzA1+xW9J3tKNblOWwWSJXOMRixTWr7QpW6msiq+Ek",
-	"1CAC2jZvi7Y9/7IQqvFFMux3Z3oBwNPhIoK34UalozUthfZn3a29KJGr1s345g27A/ZyxRaq4FOpoKwQ",
-	"etbqSW1739Zh3ThM7z8ZoPwrL9qONuDjpK1E1p9qbCa747Hf8jz+wovdj+JcZ0BivbZRoPuua26wthkr",
-	"rbNqF7fguEMe9BLz5c3bCEKK3nZ75K+8uLC0R7ZBF/dF9wssqy//hXspFCFADY49m95CwWMyd0s7RG+A",
-	"Gvd54R1AZyGtLm8HK7gadUCp7Z+1x+UO6ZaqI/gZx68a27YdTB75NNVqv/zzH//NUki2KxdKSQVWkJ5M",
-	"UtazixK6GU4mQJufZiWf2EAlBuS3zr6oJUeDiNCTiRuxu7zFznCTJMaLUtrlhZtAcqEV8k9ieb5wuNKS",
-	"JVTjsTt/9Ryy2XophCd+Mpc//fMf/4M9+6W7AcM0PjB7uvdf++evnu//SSyrCcf3uZkbQXjGvxn/9czv",
-	"6j/+8AbS4YxhVl8KBdXNvGs88XD6e4N2huL9XF6JrPZUlNPUxXfdK4b+PwwmMCQKST7Ci9NmXQm44znm",
-	"06naS9GEhD2MkR734dUEzawtkCBiUgoze+Nu6ejBWvCfF86AhQtbvgjZ9KJeVZBc6lnIMUOfIj6QSpqo",
-	"iF4cLvQslCW0swstyxk3l5j7KS3r+QFwleGb9cKSodyxK17H37ayNd5D9tpER8mE7j/p7q99ZKw+IajS",
-	"SaghEPlkf6YNtQX0ZL2Q8iH43KDULheKnT/3XJrI0q49nYunk3ozk4ZleryYk0MKVAKFcZCSj0P+eFHq",
-	"bDG2p5F7HavIvtXs4ps/+UTrRIXVeGTAg4IJlVOh3NR6ehVpIZH0f/0v9pQUtURhL8Oo+TQYsyELEoss",
-	"gl6X/upL2RyADSAj/H16WpWSlqIQHFn6E9UEyIGvjxvzspTCV8h5f0jmq916bsJqmqOBLdP3NyYK75xS",
-	"QiQVxvmvexV+SNQLuNvyS8HSAhOCj/ZH3PiWb5RPAQn8vdT93ytROgmQwsFNczmXNj2Aey/kLyKlfQsf",
-	"SMsTlpL2gNtS/SE7x0cXTisK1C/EuQU5kFUEF35yVw+qJYXJGOKYaTtguimmSF9Doje84ZoTaVwW1rcs",
-	"dWkShf8Pe+H1syfsq5MvfgcscTn1YjgoSj3Kxfzf/26c0Ki+gywa2uxzPp5JBfQHmZsYnqjZYs4VSzNh",
-	"uczTilbtiucyw0WZcJkvSqdEYXWx+duPqZsbADM+ngH/NTZ7gPiAH7zDbqEsDZHoVtJaGP6UURSeSNoj",
-	"HPRc7T1ew2eH/DGI9ZnVU+T5c9+aqLSOH6f06BoM0rPXSg1uOsaaqJp4g90VJNkpq/2IXQffFbJsihbp",
-	"k45Fhot0cniE5IJubVgKV/1Et6ZnrBTOZpUWutAEahq+sLMD+rR0yF56BDZszstL/2hfn+EAHCU8mnFu",
-	"OyFZPsJxLseC9DZC01elLkopLHUTIq2X0PT81fOIPeV073B4NDwEB3ghFC/k3une4+HhkHKUZ6BPHMwE",
-	"z+3sF/ffVHvXVCrcpBh2fHhIbcoJP2HupGGLYsi+8XaH1YvxjFouWu7gwCkbQRA9z/ZO974V9g/wUqCM",
-	"QTyEsRwfHnoZQt7t+ET9nUhfUZvcpGviG4LmC0KqlSzLfwZ323mIggoK/7reEIZ8ACBQU9T2Tv/242DP",
-	"+JZhey/klVDCgI+LT43T/C6Wxor53o/utoO5sKUcm87J/w5/94HLV6Weu6NFhFgMjYpTrxQYNlrGQl9l",
-	"oUDaZyc5e16NlwMn2HB9WKE1NMG20lj3Lnfbt9rJW+giR0PEDbmykDTAzSvpxnsA/rD6GjaV3tZl8mO4",
-	"49WJpnMevqN1nSDuuu0ZIeM9TDCnXzkrpJoO2BeHj+tEECuz+lrwTNK++Ygn5DVEm61GGQiz/8Xh4zUD",
-	"iIXe9gN5hXe1jeCcSqzcnmWg2l2ru94F8WS3Lr6D9Wwu1YHPhmndA6QPVS3oo/Y/M27YdSmtFQoqoSay",
-	"xEJ18INcSev/oa+VKM1MFolTV5WZQBJdwY251mXGsIfJoN6LTWkrx8L064GUATs+9DrYaOmLmYdeL50L",
-	"YzjW+vqBkcYE6ZvvPOIYSH5zQ0GKWM8QSLR/1HdgYZzq6GShykLCEwcat2mpFypjf9ejYaXMkp7FLRQs",
-	"zYmB5ZSlPy/EQmQp8fZZ7I+aqHLhJid1T06xP6b76eK7N69YKXK+rCqxpB2wFLlYUhJXmXDIXi4ZcgW6",
-	"H51m1ANd8O96xEp39gWpZm7MejI5CyyDNNZlHzXI9FIUNvUFQfEYJDDITOR0UYosUb10f9/MbbG/KPO0",
-	"f4qMkEqjyUm19E3jg1blkWG5VJerixMMvlxPvUIrDeoO7mI0/OLOXhOJJuSQpaUYy0LCFFasifRGp/hr",
-	"UKEpqWvILsJD0EbwXgR6MGxx92LPdFwHMXcazt2F32HPxSrDspPuqroEHEV77wer0hAHywqIOU5FcGT8",
-	"vBDlsrJYI2vDm+4UhSTUOD4Efy1RARKnaicx4OpIfKFzmD9cIGn8/HX0EGgbbFiX2lC3aMX5/sd7lA4v",
-	"AQZoxmtOxFaY9rnzfj4ApE9wPOsB+mueRQ30Tg6PNt/yVnGyA0SGNz3efNMzXY5klgmoRT45/mrzHW+0",
-	"/o6rJY3O3F7s/Frzof3tx/c1OfRyYacaTLh9alTqpREcpKYwihNLav8w++5Y7kPu5sGv8H/vO6XWhUNf",
-	"wvRc68tF4aAbmrDKrCq7gT8Q/7c0XsJ17vWzRL19/WJfkOn07ykYb//7+GvosKfCjZ66AT1uEKGJzbCT",
-	"w5MaDiXKAVGHJgqT9NaI8mU8F18vn85bEaizs3T928KhdQZTdWZ9K9nKBY2hlE/n/K7MxCZTCJaYfCSy",
-	"rJngn/xpPjzZfMf32j6DspRP9Pif+w1Ym3mgzb0LPDj41T3+edYNBa+FXZQUx4LNkOIdaex+rnlm7Ews",
-	"iW/eyb8eV0tW6lwA8W++yKSaJgr0W4FuyFLM9ZXI2FxAGvtMFmaAHqvQxwtVxP6QfQ+MH+SrXFVHdkKB",
-	"HY4/pi23HHmcjBufeUikfTjwDwd+iwNP4nenE08+x/34j1vqAPHBr4/FmaOhCGGDDoDt76HqTl8rZ6lc",
-	"iZLn/QHwZlRmaegiAqYlGhPo7DariojMmkCQqJ30h7P4N7BW9bUywQ4LrhmVKMwEcFgJxhK6cCGvFQZG",
-	"BnE8NiDa8cmHFEoqxDjy9kNIDoMqtRsdgg0qNh9uZ5ifAMbmSNuZjxL2t0O+YG41lJ+X10qUW2tA4H14",
-	"tIV6xzq1u/tUlwYb7UaYAgo27N0r2q5O9ia4rZ+scKDcdnxA2w9gXbUDG1eN3Y42T+VBMbdHYZlBe+SN",
-	"+FvTrVLpFS/wJRNARuNiSoiM9VCVYgBwAzYuRQb9E3KuxmKQqFp1iVDZgPk28DUfIoUH+kP2A+RJ0HdQ",
-	"85fIkwkgnqhS7GPOQVtXiviVDuJoNFUnkoIv59RM6UpmqIUQ3yc8cc56JtfXojxzZwQSILxTnfrVj0sh",
-	"3LuApCuHsLyxPBf9s8qzDv1BPMCHd4ewVIuD6+TwMay+7xEMmSGDKpUEtdrQrrNd+YxBYSvQrc9ep/4p",
-	"b6l7ftLouQt4PqDlB9BN6zH424Ei1jTVMTEXV0gVVWjT5pYSFEupoRTcBLw8NaSsl1ilrLcokCvvWjn1",
-	"SViLPSTg9kRxi8Re+kqE9CC+FhYZN5cigznwxUM+KYnq75FEDvQnFnRjZ/SOnHpaBUycNhueOtLZ8hS1",
-	"vSukrOClYOAdTlR1LoEr3KuUraYw69Lg23DqLazGygl8AQuyq6P+ZW3qgUyhxW//BnrJXrcsZpdPPL7S",
-	"j+xm2PeXlSe9/7SgjSr+HiDuA0PchbDNVCPsZNXYoreGOiuRi3AD0tXUJnfPZqAbLYGcehDs4Ei5ghw6",
-	"1K56oNNgvQ3jTImpthL2nHvNCUuIjSrZC2mSmIjltMrSCrNki2Ja8kyAW85pfxsBjK3BLyDHch9orDN3",
-	"qUdboqKwJaIl2M98yqFUgPH6FGGJa7dOaYQ1Tv/DJjhaiTOmtHtwOXUg6QzshcocWgP5GRIJM/FOGhAX",
-	"1XPilyL7ZqIgzcl9yws5lz47EVMVPPMGfGFt6mtNb6mRqOlTp1XGbaK0Got7wvc3ElJ67xPe3Rd3RmSj",
-	"WaSh3AzPL5oPeoDzBzjvhPMVUN0NzY0oTQ3MzYb0H7ijMtvrPh8IdFTteQfs6JBu8PkMAyyJom6JoEQO",
-	"E5UawcvxDNxgce4GvQwIQ8iJAen3DjekbclAOAuCwpnGGNBBXzPmkDhAe+sfGgV2lK4LIofyeH0znbUm",
-	"oky6nfPyAj4vRG7MhtDNzXJHzmv08Q0PJ6S4uUGAjr8ycbCNIEGxM4kjWqJaGkeT7Gg9L88HjQ9tn9RR",
-	"39WfW6zokwQr2Gw4rx0huDVINRXKHkAvTW5F8C0SR1mHellvXw7eRatZih05qcygI+dvALqUDwA7dSpR",
-	"9cf5tjHuxtAL2T1eKnoBELBHjZJn3ATeMjDA4TJ6LuaIwBtyqS6xmsMpb/5ucNdVOqIR+WTIznFCMKxD",
-	"t4NeJp0eSNRJ1Cfe31vFgbIQC/JfUnHDF2LMzExfu+tJ6YUQWCgqistuakhJM9rU3BPVUJJxE/BLEV4x",
-	"ZOdsLg30lpOgpp4cHrJesvdd+OMw2YN0miXF0xMl3o1FYRm0WnZzlEI4DuhTJMwqfmGQT34PZfXt0QbS",
-	"NLvinIrwN/o1G/3ydXjZR/Nvtmqz96o8uil4hTOwSW+sTdeAKWcRwF59UB5vjseVP5P2XoUMNNMxykJN",
-	"4QrMLjKpIYNmi8xvK6Cea8rgLuhIZ0KJGbw2pTbLaTNb++gwaIFstEwUfe5Kegx+EpYnoykN8IS9HhqK",
-	"WgOm0HCXpTArgBTDSBuTQg1HuuLP7svO3Yc/c9+9O0agJhtPXaVoduldVdfqe4WOoFRuuO4iSjz+ZBEp",
-	"rNEmDbDWHbRlaz9A0x1A0wso/CNYemRaJ3pLlAoP3SLRpwYkboEBZ1peTky00D1Ll/PnmUlZjydqrOdz",
-	"vm+E284xDw0OBTuNZnV22gYBJ0RVhux55v1nGp1r4IOrLm0anmJimbNh66W7JQc/n51xFUo8IlruYaTK",
-	"bYOVbFuoxOSeTqxcyV7aAJ0XsCxyM3w+aUy/zEzXMWU9v3L/wQejwTilriNFDm3hiGW9DV3ptrXouhV1",
-	"CHIqVtRrX2DFBf3rqI1faJn7EXziSBqWbJOKZ/yFYetGazRxIPQAqHcAqN9SO6H6dN8EVbGc68Cd5S0C",
-	"OA3XI+o2gAO+LIyABsgqfLldzPSbKCQHx/5Vz7MUAC+kM1IeZkORxBYAyV7BZVnnDQaj1l2V7CUKGnWO",
-	"xERDhZh1mic0dgNbuwZfzjQHk7zjA1gvE2Np3Kcg+EX2scQWaMxZqLlA9oGYJL5/xgzF46XDWGjHQHQV",
-	"pbiSegHvHiTK6BjdJdTWDqDE/PjwKJjmte+dL4xlI9Dxg1+DfhrpxXTmtkXp/gPJv04Z9z8TUYE032v1",
-	"RuRq+Q6X4JRhAtSYK/fmUowFeA9gAWOfwcnxMYW5nNZaETeT98Hd7IeESjtOrk8ArX+Ad7uuJjacHJ5U",
-	"+U19yIUNomhX27+2pu1uWZRLT3ieP4GLSQ4IY7+mThZ3AqWrLwrQVqd5covx/r4xPR7FNiZ7ywFxxrtU",
-	"bKLL8W/PfD/a4hWvkHrmjdYveImk+CdHX2zzPdQOSWTfiUxy7CTk5MjxNjcTmwMf5eIpsMR+NBn0yoEx",
-	"r8OTD5UEGsv1sgfoKbvFzhP43aw4NFr1ZlThR8sWZdZt5JHOlnUGIG+MEL28xxaZpQMKbhPpddWStl3z",
-	"tGjTlyJR2FnFTchoiZ3VINW0ok6B76Y5hKriRJ1DYBk/UJrIn8wWKhfG+JLyU+b/Tu13zpDfkwRNEAe4",
-	"BolKvSsZhKwDDFE5flm5yKEoMn31Nh5azeOesl7kECc5q2oOcSiNJ4/1SIy1szqqL+gPWQqpADAEldG/",
-	"XkGNv5f984Vd8Dxfgms3XxgnfXqQcPHP//f/YyeHhxTTY0pIN45B3DO2EPwyAnxPrBW1Ni/gZU6O1JMT",
-	"vCRNeVGU+gpouE+Oj2PZw/6k9HUOvcFxqbFRXFrw0gn/FJbvh5mOpVClOQyqYgm3YDIXyvZPGV8nznon",
-	"h49R5nmyjaPq46ptssaHjWfGe7DvQ5RFb9hJhh19fJ8zkF0R6/mD0PpXFFpPiBF5Vxd5Ju4mFhmgETK1",
-	"Ilz14Trq4hzFGJHENVHgFEIg1D7GR6HEb/zoKDDo31J/dFskkKwbPidHez2yZ0hiZl1BvmYiHFA2loIM",
-	"gpsG+Tbo+RU8RrUjO4T5wmzdItBXvfAh1LdlqM9vygcH0B3gWLWHb4JluYhwDP+5CmXfCF8E0IpmbRG0",
-	"JjwMqqDes/M/DxJ16RUqdJ7nUl2Sdt0WemHPJ+u9TomqG6UFl8hBtmKTIG+Nu3GAWqu7FNDHhIp9qzVo",
-	"dN+QAodepxYFLk68iLrCGCvzHJnXe5XrSk+cMu4v6lfN7aE/y1nDA3Ry+FWwNsKDvao6lVdCMZ/uS+o4",
-	"xFZ3QE/WAp4wFADiNrR0v94MKT9urdcHB0icqmx3lZRW4DeHjIdbIOMTrSa5ROLyjwSlbvJvAKML3Cfr",
-	"HBi6kLdD0AiDqr4HM32Neht2zLUzYQSz19q7MijPXxfYMIil7sihsV0LAIKVjFjXD+7msS6WUQLutBTC",
-	"AqWjVMaWizGx+IERPWA5V9MFZPU6gGeXDYMZuWW9Juvg/qzdieLG5r5t7GaM6idgJMBaes2XNceIIaY4",
-	"/2QnFGKFN0yVr0j7gXKCaSZs9HTwGyUqfeL+rSfE3Ov+GsiAxwvrdL6jw0OoreBjBy8301h3N+i/8dvs",
-	"Pm36+ks+A7MeVu/Bmr9ra/5jwK/fersj8IT/XFnjrQD8QymdCgtDdRuSFC3UE6Wi+OSz8z/XM9himPZ0",
-	"AeNccB8sQ/QNdVTufmmgPsDZypTt5qN75GZ2F3kPqXjHxzZfsnTCf05ZD1Ay/XXCfz5lv74fsOhV71N6",
-	"rGGyoi6AC1IGWQ1Y6GtQIRVeBS4Fm4tyKrLTRPHw/aG7KjhFlWVT764AKILJgaS9cAc+CtzaA3RXgBd0",
-	"CeLiz/6xwByAfoqpVJ7/fVTy8SVolqSJ99K/Hf3IsJVuKdhSL0o204vS/GfaR20aC9owUzyTpsj5EhNp",
-	"zmKCBmJRgLf6hszsHD8Yn3OtF3mGDKRsrkHucZWo48NDv/YGiuOMyMDri3T+DT/JDQH+sAL465nOq3Kp",
-	"jVBPZW3usmf8509K2/7xfuRO/Ys/Zkj0Zu5kb936JX52/ucHSfSv6Fem0rwI7DdKL2As9BqsOfi1Cte9",
-	"3yINu7YRTVRDUvMdxzHAQVUOgYQQJKfsTKhE1RuU1jO1A7P2neViY8dbX+kyCT6NeiakTzw5POnvlpHY",
-	"kYL4hN5I67EFvoYxUt42tuRpSdmuo2016w9J27tj8E4p29EiBdegPxUPnua7yt1uQRx3asPUbwd2de/v",
-	"esKwCumaPoU61G3nV2lU7W6sTakQ7xkF/mWes5Fw2j60UEMfTMjMCBkBd1VjEjIPblZn8nEdr78pUKqt",
-	"xK7Q5PWBxh5+AKZ7KCppzPF2kPSrFXx+I42r1XuLTyOvbT2WnoXmJRSz6cacO8IQsys1H+tB/vKOyg5+",
-	"8yeJKZ+ixvKgonxYFcVtz41YEFWVtTsSzzMiAl0UztAVWVw9xi1LF2UOnjz23avHA/bD+V+YLtl3J+fI",
-	"3sTZRCrokEsP6IduNzvV01K7szJUyUpD6Z+YoJOoqh8RWmvg2IuGGgd/U/rsC9JipNovSj0thTHpGSt0",
-	"nicq/fZpLT80LsL7T19yhTETmfmICdJdScxnpfag2LMQGw7dKKt/NXQSPqs1tR/n5xdRVTHdIzdUI0Eo",
-	"FD7B6gpzr6W99+Sba5nAjxkYChW9G1101W6/5gZ913BwGrXl5UPY6F/UWXeeZSgYVuqArd6+esGKd3bf",
-	"6n1TCDGedXcfWio7E0YaYZx++M6mtaoq6JhckZXAULhhI27ElyfEP585oZKoXjqXc+Fm/RQvPJgXYpr2",
-	"z4j02bfUhgwkCSFrCKBEOrKP5tfynEzVlbiR7YR8/5gv76A85PL3eCvT3yBR2Fl4Nbl+gC3IIdbiBEGj",
-	"EKDHKVG/f8bi3H+MeCWqlvuP72yRkaSOuQdKICrLotA/zP2gltQQPIndDzEF9Edn54HSNnRpNr4iATbT",
-	"O8sUdvbFNLPE/au6AMdcu4JyYc+qwGeNaawapdsvSvvdI02iTo6Pb2sm+H1J+H6Bu/i+JSSaFrUvo27n",
-	"JZC9ZUiDTp+qq5mjtDlIgVsrTcPy7e1qgayOGVbVaiwzYT1f5n902MwE+QbhyNS8UvF56xixe0EXl5p7",
-	"yyYytRYKuLZz2bo/wne5XddJUown/pZzeR6G4474Dm/2ALH3ybQgeiPe2TcaT8vGYnjADtxFAdMdlv/2",
-	"rL7PLVwH249gu1a0+MjgXt0o/rdqd3EvudNVbl1H2vT2guEsUUH4bBGG6+oJ8ZAcfI9ZBg8uojsizNgm",
-	"v8xtYovafCOVl3KD3GmiNFufREW1UVBh3JlGduaTtOjmSyEKn+kExOJRcL2W6Rsp583iLEhd3SHoHg0U",
-	"DIDQq1rG2bIZgxf2FqYiT4zq3/qhPoHS3pp3JgpubRY9+2S9FPpVYCOKyqCAjDazWh9MryJGzmu+ZODb",
-	"OmOGHgHGQlCktyrxrQaQqPSyFmhL63wdXiJgHpdnf2oCcQ//D1TbRKXuX2/LPEXvAyXcUdDSrToRoUp0",
-	"ShS8NAIZqvpD9p2+ohK+irUUa010xfMeVQZeoqVXpUbfoBAkUcH8vEmm2r9YmtpnkKPWvooPnq5/QU8X",
-	"btydMquLwhyMtVJibA9mi5EptF1DDIWxiD8sRheFdkj58nxhZwyq1nxf7fX1LQ1W4kTRsxjtKLrv7esX",
-	"zmzUhVCsF3M4X0uV6Wv0FBS62F8U/SE7n1hRNfVOFOG/GfiRgvhAjB+V+tq4qzWrYh1uEujjgRprxMeX",
-	"TiMH51bVxA3qD91M+TZwpchkKcaVIyB45YAlb0YVh/AEIruCIus8D/U37ks91zJH7g+oWOG2lgItp8rz",
-	"knDLRlK1NKrz4jNRbhrOKCCDvFX7IN5V5pQPmbGjQzaXamGhdlG8K5wCcW6drKa9KDJmxroQ5hQTYCBn",
-	"/bqUViAh/9iaAf5C/2QEXayXy4kYL8c5iLmpMC18XCCXcCpDV9WwVu4g8tywnlbCX+XgrSiA0LF/xnB9",
-	"sQMWXh0Eb7g+8dn+tReXgi4gfsb646Uy1n2SM40yUDe0EutZP/qn2CJrQF1edMkycSVyJz+x+15FMDLw",
-	"mfK4S40w7glDdu5X2bcy8DMxLkUmlJVuNnzlq6jOzxfEGva9EBkylE2VyPalghecVk3+eCmi9PfDx/2B",
-	"2xVjKg8zBRyOuVZiybQ7Pm56JnjERGnaqbSe4Mz9AU/NeVHcF/1I8z0fSyIXxTkJva2apnTi2YNk/sxK",
-	"l7bugABsQV5CADjVIS0Ww0XRIYTdXu7wMvnIOJI01aGrzfHzz3/8N0vDZcTIlElT/WkAERF8nlRWTMvq",
-	"zjhfssH5GtElNhvUYBeERM24yiaL3FPl9tHcrYJWhc5zsGXw5Y8PWd2RtU16t/8MmMw7iWTcp0OoNtzN",
-	"9Y7R4j5kDd1p1lCDXqI+1evPaHV4unXkb8I1xpNSRud0F3/wjFt3Opi0JlHR8TwFL7HVl0J52X6lL90L",
-	"qCYwdMkbuRMsJhNdWvTjEPPAoFIVnUZUZtS3DvQT9BI1kIL1jHbHdcwVG4lKj6Jci5i/Air6KGbqbgEn",
-	"CAdl0ZlIThMRpVBj0R+yZ7pkf+WFBPVdQp1e1UffJCryKrn5/wUujZaBONn8myne+IQ0VKZ0JjA+zln8",
-	"OQGY3ZIYqwtmlmos1fTMDXShquYqUjGfI+VzuuqEo/giaR3wDVm1+KQ9esU0UY35XGnNwl5uq0dWOVKx",
-	"TYIbrLWkPLz4/tS02js+kooWI+xG9cyp+6a2KR4Us8+2pjysIjT4jI7DejhvmvydmlfT4eHtfvb29XPW",
-	"A+QquJ35Pplozj0yrFiMcjkG7d87p0sxlcaK0lmo5NiIwKg/ZK/gHkzFQYsueAUgt9RrdJVFlILVlgZM",
-	"jn/BxJWmtBkEZwl2yUJjLzzAX9HEFgxZoK06nonxpfFDGzDxzpdTp2OducHqkmTUgNX64NuZWCYKtE4q",
-	"2a7mjAqziQhWl+TcbJOkvUi1RTqT59Zzh3hwfXx4vOKZqdvuilG+Krjc04Nw2X/yovgP2iDJ4vDw+MtS",
-	"mEVu/6PyMMBfxxHoPM+aqbFn7g0TLvNFKbZ+AyTN+r9woxU9Ff/hk24xpRf/loKo0ROWZkJJkaWJ6kWu",
-	"L+sTcWMPBy5Tf8BSqcAp9BPtsh7R98G2mDplARwHGppxFQ7K3U1+vX+aQFvwlIUXek8DLlkGjAXX3LCF",
-	"KgUfz5wO0Ed/Uop20U9zaebcjmeQFxbvQuYjOSFUjXf0h+ylypewZzFLy7tOuFqudiKTpmKcPzk8bHdn",
-	"YBN0f3ZiU3+rkEfN3IfP9vMhjVmILAQEIeEpHD+arK6sGPegzuaLhye/3zlh6E2FKtgmJXQbXnFYdPaF",
-	"dPfd6aAuhGWjZTVhzU1azVl9kG5XbZhA2Pfdgz3c3LDy8eHxqkD4mo8vV5GlapK6sGM9D8TVuB/xDW6g",
-	"M8Ez2Eq/7r3QqOqsvqJuL5MDaaqZ1cO1QTNqzbx3ujeztjg9OMj1mOczbezp7w9/f3hrhDs8+up4csRP",
-	"9n83PhL7vxt9cbz/Ff/yaP/x5FAcZ78bfzU6OtwbQJcTbvdO9xal3Fud5fc31LU+it+n5ubxuxQ1gaA6",
-	"bKdokL2wRflZMC3IWAw+4bo5WV+cdACsVaHKrAdC3MhfQDg4GeEfMxF2PDtjE/kO4FyqKKgDDCyee8aZ",
-	"UIHO25t40O8RSburrNcBML1WZoozinL6Hm7rRtkjE38Q/v2f//hvVDrQBRS+vHG9eyT0cq/NUiHHzgJ2",
-	"SocMTTFCn2FCdT+EFN4FpxVaRGnlXgDuJjJ+fTALDEipEpWOhLXLn+bC8oxbng4c8JTCzHxTJholhXrG",
-	"yAQH4OoH3quBRaLQBYb+r6NDZvrDao4APbiBFlXtn4AZHSspH2aF8o1nmbR1eksNDd6lPWOG5OwXVXMo",
-	"rhLVKGWE6Qg7bd9tPOgX0j9t08tCBxCdiX7cAARCMtKu9Pxg53XjnGyzk+PjszB5WIsdqRDuii8OH4PT",
-	"0G+ZbbyGjXncRra3H72em8NUZmm/W3jHZ/ODVUw2c3Hr3hD0kKwcvqj/dQ81y+isd34hgsMdZF4H7lMn",
-	"8wlyul5aDWzvc08SpKXZvm11WK9ejPP9hwTjj5x4gcXpjXgPOpc9zOygHhwg5HfXGMHP4jaKAuGAO1ID",
-	"ah0PFSw1KuXQej/15tlK//1BLaNjUXjiTBzMvLJDHxncxE4Z6Z+x1EnSodWW5xfyF2xyUl051gvKUM5z",
-	"Bu8WJpT2JMoPB5MzSyzRqGOZt/eGq18OmsxKXkopQiplxnpJA7yRQA5/TfYGLNmLsYKI7qsL0B+xXoFi",
-	"G/Un93n08fBNqOMkCpUToL3Dpz0yDZDvGb0ox4KltLPSyj6u6VEowJdxMxsyakidqfAmss8oZCAzID0s",
-	"RUFdadCNA23geZZhjzDQj5S4RscOaFtEyuiTXpwYXVW9uO3WvajS2f0c+qM1JsCJkeYS446nmZEQpZCm",
-	"KdSbLWHeuGsqetyi1NkC1Kr026dvUsZzN63TmVNrIDvGwMqv6HEp/SVlpb42pxgGomDHyrSeRSchJNMk",
-	"CrNp2JzDIUvDLxfu7ynrpXNeXkL50c8LnsuJFFkueJZCbV31I4M/DpxuzHNh2q6FH+g6n2JLb4ffYYLS",
-	"LsUNytW21NzicC9unTPY5u4WdErCcioh3H7irNQ5ZQdjW9SWXjotTd9a9OfPSO9rDIxq1CZShTYd/pQ+",
-	"QnevB3R3CkthDBWPxNBusF2q9xTk+krkHKpg2j4IQGgnJ8rgjioJm9qr1bA9atDo9slvVWf9BJTPN36q",
-	"3Zms5EFUHPmgfn58OkqUurdVQINMQbTfmIkUgQ9rpn3u6rhykr6SezU2YPfjOF9kXsmovi6WTU4c0QMS",
-	"FUazDz8ielRhKDZ2yoDCOx8ZkscKpeqTSqo2Ep8S1QsZp5DoxCbimmX6F6G2zXT6EjOdaoITMpZ3c3mw",
-	"nT0eL2r6grnH0u9PQW7eJ3C2T+gmDG2ejwfQ/ERt9uZCrYfOEK7cXD3xQl6KtvD9ILibA8V8B2g6lOq5",
-	"i0l1Y1qJZmYR+MbR1qEUscrAgDQx6GlU4fdK3O/MN9vAyAYQBkdx+JWs+Z4S1+GzfPKaTyKLYvSJigJ7",
-	"oZWpVmLIzqOE/kxOID/MNlYGFX6IrsV1AYmC7HUfDe8IoK8EmilTo6rXAHe6m9/KpGxfhDbTsu7RPmPc",
-	"J7XB+iCw93fJ8Ppoaf2vV5NI7iljrOVND6n9Dxlkn40c2bYs4LXY9xumBVQwvWSNfKGU1zhy3EFZ6DGH",
-	"j324rz0Q6PA/y2JnbbDqyPlXs7kTFVyYpNEHwze2twckc8KzyNEWirLxQ1LWMwLTdeLsXv+g8J3pGWu6",
-	"4p7y8SxYG9KQ/Q9ldbFrA+ubyTPiRn7KOPAHklMbvp2HB/Vi32NaYKF42h8wDoXfKjy1KQEtzmrUgwvd",
-	"hDV/phiyV7HbhRpflXOeS8iR0ol6Ojz68uQMpBo12FYK1H8GrseCGEtq46SkqwHjCOlPLv4CnsUhewbj",
-	"SdRILLUPxEKrdK3IjQyP1DXPkXuMeGdL7j+nlztdBf/knj3W+WKujBNMYXMUCyC4vJ4B0SQrF2plg0hT",
-	"S6D+u4Zl4dZdjM3QF067sNAQKAvMLLXwM4k7+NTULEZuz48E7vU/aH2ZntXemago4uw39KVYQl5DzH27",
-	"EoRu452EQAT1NQP3tg/v+xLI0Jo+EyV2pmkRqudZhuONvI/3IVJX3vORCBybg3BK2RYVL7itroXvQFTl",
-	"fz7kZv9LlrO/WphZtTEgmYZkHPTyagR9tpKjN6ngaRQM0RBWTbNT6shVWiXKfYdbVY1OonyRTmdRTiik",
-	"oUCQ7x7WNO98N8TKxTTmiinNHOKJEnlLfuGFGbqhYta1EfmVwECWw14l1dSH/iIEBnH0tbB2uRaKWe/1",
-	"04s3bKa17+Ybn19SPxwAX/fPyOikkiB3s9VYceOGNWQNk6t1brssrkTVTC6vWTlBegOTq+JHWclpWl9U",
-	"g2P+EKU14U2feIGNP6QP9TUPGB7V5uC22AqmAVu6ERqf9MgwB0T77mIWNENUlLutnwGb8wwaMADSBUBH",
-	"JzxkmnMHn56sAfHQlnI6xT1tF6UCfXrInlHyvGJaDTC7IRVXQtk0ELQ3SbycyeNQhaiArWapGz8wSFEG",
-	"LJY/ws8cJRA885FxPxS5SFSvTl0ST9oBXoPReZiZt69fkMNPqik7OTpk3xJELlSYtSxRvTCrY63cC91s",
-	"nVG0nWpYvNPJllJk7DGz0kkofSVKdvSFpxTZUbNnvbTmfjllX4M5zTDtw1z+9M9//A/VOP2XE6v7fxJL",
-	"T4PcnN6g7VNiEhU5+RKfS6GQPezxMFHVxHsBNLO2QJEGf1HgNDU6v0KqaFaU2INflyzXugD3KAXZiWos",
-	"URc0pSEjxi1m9SpIA6I9wqdcqpozNjiAaWFgww8r7uZTH2ZiXxzWrjGQDNiwcI6PB1iKkuZyLu1PEEmi",
-	"cqlWcyd+4pkXxpVZC8La6njftFPxrxhpe/fFWb/ypo9q8uAANrDExiv7iYvEBwm3TfA9SJ6gvwb9eHth",
-	"R7jdGXJvEXnJXiHKiS7noPIne5sk32kjT/MxVP8DTxiuIcTs6wKsUTZab6Lm+xqjlFpSG96RSBRJOQBN",
-	"L4TOqjKuFcYQ5STSUtgBaO9OQO8vCh/lQtdfomiUHuZBQJLHScAWOGWcpU94nr/QUyxATYFra0zFfeAw",
-	"Y+kf9Qh+TVT6dz0a+lYt0G+Fpc/VSL97bsWcniDdv4fSivmQmo+nZyjqIQNAASoSV1iiaAMA54DVzAoI",
-	"zYu5YdwZhkO2m8crUa0ur65Qf3XJBczcVmluXrWBdQfzDGe9q6LuqupLv3twvhrhU3jO/UbqV+ZjHTjj",
-	"JeEsfOrY/FGgrj5F2HHJ83fgNtoB8TylNvo/toK8SPPYUs8PmONUesj6JfV9MkF/AADD6Yr6g8qOsbow",
-	"zKGkhPA0bH5gKmIyiyi0G3q+LgMhXSnmUMAMWucJ64XZEtxXxnHDMq3ABbECDkDYvZs/vHJlB73Oe5hk",
-	"1sruqkyrxrYROeL5AppXGFQotR4tOwZ4j2Sw9wQk3+AE7qLbUXUyrP4DgdNdkJtGZ/+GmpYV8yLndsvM",
-	"xr/ygoU78KgujGi4DTAFJvJNQ6ELuIDdUe2jW4BIlzkQQ+OjdCGoY4B/h1O58BkrfGuV1dcfsjd+TInK",
-	"NBipShDfwlpXNZBN0p92r6cMfOWPDEu8iw/KQE8Z9oRM9rxqFlzTjwzT1wrJQs5CA7w5syW/ErkBDGu4",
-	"dtfrNuHbP33Ct8aAN2FH2GkPYHFXyX1e1oYz7BR6OL5bocUvvNimUt9d1kbpVuOWC7kZWNrWASbggxyw",
-	"k7Y+sQNEALTY8mXg4McCuG4EIjUCgAbDURUdcUSvtrCzkGviGZD7VTst3vItRUHdtLCgC2MurIcep0Vs",
-	"oaf9U1b3AnteyRiOEnX7ZGd83l95cXcJzjeru4bQm1/GLlsK3HK1ipCw6U8Ge3P+Ts4Xc2gNBZwq9K9Q",
-	"bgOcgKL8IEbUX3mxfZkyRB8f8ps/gfzmFlD6BYPCMQB1w6GDBQie7hOX/HaNkK5ngor0iOdIYiarFRiK",
-	"lcaW3OoS2SIwa9VZahgQj+6m2lS300vFIQFqMmmWWEQdEKcL9wccMpFEhTFEgXDIgnXDSRSGhuMmSYyr",
-	"pVYCOxjWuaMes5GYaOrPglW/uYaw/qIAiswKDxNl+BLapWDHppGD0XheZIbuftMfMp/rC+P0xOAd3Zfc",
-	"eF8FYv+NRpp75L334LivzNzoWzdm5cI6PjRR+mCJred+a7lztF+b/hhP3L11PAEq+3K+L+Zc5t1B3id4",
-	"GVUpUJQNXC5BjQoODozsBS4zegM6TLAYFgo71OUwUTHBIphj0j3WCgUmmYCqWh76RFSF84Gv/014oTTU",
-	"TwG8yccnbKYXpQEeH/d+6u3jxw6YK03cq8BdFdzAzFiZ5/v4RHwB9zkpx4eHFC7skRE5zpHyyF5H/TK5",
-	"YlD80IcuowuFKaxQMALMfdW4Pagl6uTwkDJMQXHzbIBwZTpkz23UoEpOI+46GozgbhgwphA1hcYdPPQ4",
-	"oGBto/I/XleCTveCfakYRDWIa7goxf5E5rnIOvoQuEl8Cnvp3loQhFd8pMwbePeTaFdvRkOcV2mqbXZj",
-	"UPzXYfivARzNNxyqWkH9enibi636RMIR8v3jovyEQYVqvqGcz7Gb5HzacLCwUi/AE6TVKUuluZBWgNRM",
-	"Wc/pNHAQUR0Cqk/znDSplPXqSpX/xkzPubs4UemMm+/1G8Hn5uW1Ao5Pfa0cEoDDp9mHGnvsmMV4Bt8G",
-	"8a8DreBHqaae81NEW1lkabvuc9aZLNLQxzqUpCeLshTKvjUQkLi3Y+mevzGxGYcCn/cQU9pZy6gIS30F",
-	"3PrTV3BjrnWZ7UNTQa9rrGlpJayhAhF/a6daUX82HRjP2FzXCxKFfZdYve/SRJfsCLSEWEAHht1uMc28",
-	"lE5Uu5h+WTEZY6E5nHw6Th5nvCkWcpHDH6HBFDBSo5YRpiCemD6yRfsiQ7qVGHohBqdz/yo3NSP9jnik",
-	"6/gZyipi4dQt21/R61+7Wb9fGV971UeS9d8JY/h0o71T7VY3jegMfJDwu0n4C2Fbzz5nvnP5pVA74Q3t",
-	"zXV4o0DaNbAE40K6phND6Fr6WiaQp5XtE2AnUed10vNjr8+H7MM57qjgfdAlKOnxuyiXhR4ORQbSJqqq",
-	"RUNKb+IdQleGhruggPuNt6WqVnZR3zlEs8hSChBogOkJIYcQLdC9C17m4L53dw/Za27dO+bSigwcq+Nc",
-	"OrnqvwC0C/f3BtaE2Bm4dPC3iopDjLVbjwILA90NZ1T2Ritp0CpLFBkvbnZHC+wo6J07/fZKarj/Q4BX",
-	"26s+bfAKtO3cMMvd7ug1NmeldLtrjFC2/4Buu6Hbubn09f5tist6XCN6424gexoaPmDNElxOR933yU7/",
-	"a/81/vAG1BTP6Sau6ynZmKqtxHWi6g/qldrCNuwP2fea1RPFU4ZE6uD8ECITSEjodg6pUfFLEhXcGFMR",
-	"unhf8yWiF3X3FlnzUyAD6FqXiFQORsbYE/IV3oGsFfWbkJ0x6gcNn+EGdM3BhLGYSUiZkxOL3ijoOx2c",
-	"JqyHMIWPdJMvVCaySh0FbCePST9W60JNFji0676eI5bSWFF1/KkUDtqpihYUOvDigKvHq4OQ8BSUVf+a",
-	"Sl9tLltdcT1a0VZb4RIecIHffp9GG71iM0QpcS0yr0KH5p3R5sUWsPGHF1w+GHntRl4ZAUEbS4Kb16Yv",
-	"ZBNEOSG8Hzt7N+td7jUt7mGve9VNTcwnJK2A1JH45kRVIfXCg0S7RwMa7COpfSaKXC/nbtoQKSiLh6Q0",
-	"dN2pxjfmCp4ccoUXqnIcR8oPMwLK8MVcqkyUkG1disZwI5baAVHLuG/l1op5EfnTSzmd2UopLsV+1UGZ",
-	"JkxaI/JJXEpycvgVEP5Mcjm2cdOOyhe56vp2Iz85/ooKrwzAl4OcQONQaWntsOEGtuIe3fv4Kk5De/nk",
-	"I1JboMITWttPtgOrqIqRVw447Kr1gELHYU1ICpteRacAiFX9MXH/wLS+KFoUzLREefcvZ2amS7ufy6uG",
-	"ksJ6nP3xhzeDqJouSgHqQ3a++0ioDGivmvvnP/4HKxl0wX9eNDWz3uNDljlrsfOpTZXN6maaED2Ratnq",
-	"v8EU6oVNQ4tJdHxCSSC7LrWaxlPH6U9hCp1qVnWABGA5rasQUVNsp0j84FGmQtWqlwW9qbYd/LAiVFLI",
-	"x0OItBR2gIlNDRRspgKgK/snpe1P4e600mXbdiEgMGjHdbO0YY/2UZFFAeIM7VxTLgdmewEDGlekyDoI",
-	"RgCn8szNljJrM5RPjr9qJ1CWU/Vc3VcJHzz8I1mrW6qCbjH9eX6o2PskHXlkrWBPn1Vo3gL39WKN1+41",
-	"mDzUrZUUulWzt83irZx3p0R9FN+SKKDFj+w8bymClSdtTbOkmuZIXoTE06BlQs7UmJflMlHQ5SfrU832",
-	"3zF7cxLVrA/ZS/C50N3V0xz6Avj0sPybsiFMHxoFJwrY7kjPhTYGTc09IjOJZyh+fhXq8xeROh3V1YTv",
-	"2iLs5/bAy4X9BFS/aNDjXJtPv/7jk9DlBhtMRDjjGhZ401leFGt0OGouWlEDVKlEK5F+kuYeRmra3D5r",
-	"0z2Ck4mkWJsOMvDHBd4sDVtAvqj3Lp0mirXly9RC55QFgpLylE14bkSKD07dh3lFJKXNmLqH9sLh83Yr",
-	"GYAlaqZO/NNnSfyUAWZ+r2jTQY1xGFPz/EdxU126lzY0xFr2V9qv9MQdvtbpBenAT1P0vUpXH4x+vSq6",
-	"6eBZ+8hla36MW9WnK60TwIieFxyI3xr9b/Ilmt6YUZ/ra1Huu2sy8JjFiV9VS/F6qCWEberW85Bd4EYG",
-	"v956ha4LDN8W96izvS0+EtOCf/k2pHLhcHNDTYVvAcW7Gsj/qllTMM/RDl+P15DR0QnWb4l0syjd9ray",
-	"aiuw4qjT1yH9lPVSd4NJ+1EKePQIh1yJwvAF5GE428k3aGXjXPDSyQcr3ll/G0UJ6tJhUMsKQV2uytOq",
-	"Yqe+VGcmStGR681qqWFIeugt59WCXfg9ynGq0sHv47h3ve4jGW3bJF3VZvDBZPtEcGK99w63GZsvt8si",
-	"d0uLSsTBr/B/m6tSyO/mVIyM9WTmGyUNqA8ev+KWl/1athS5xKVZOfsT7IiOlAhWu2dfg7OGQy6DtBUX",
-	"gHLoJEozkwWzJVdmIko21cAR0pEA6aw3DGxeiZIVoHZSWga6rJgu+TgXGFJVWi3neoHMw6JECq6/SCNH",
-	"MidilKr4hhkBLaGW8EYodyGWL7wbf9cEnL5kxoEbhDAS5T7SzKDNHmSChrjBnPX42OlF7qthDkTGona+",
-	"dLmPTfrW7AxvCmXHetIfsqeYxQbjCnMe+LEwS2DQsAtPKuvymi/ddCWqLigCLBelHtHkjSkdDdvwNTJN",
-	"0CvG6jnVifLk06sK4Rl7+/rFvsA0PRkCzQW3M9ZL/z2Fmuf/ffx12u/IXXX49vXSJ7RvrO9pGCxWQ0US",
-	"WxQd9T4iypTfveQHh3W/VT9uAi4QFjbiPMp+d6AfSn7uH6JfuJ1FQLUo2Gi5VSqJu3y7ssEm6gpZ1pLg",
-	"QbHapqwPgc4d01uX9e1UnEcJ57/poryt9K/PQO/67dTguYMoN/i4G7X968rukCwtcKBIUbKX7olskuvr",
-	"UyZqiV/1Ziipk3qpv8sQoVidrppa7QN5JhSMQ/cj8EcNohZt89AVCXQGIOXk5aUJf4pYE7p6y6VQigfc",
-	"JyHNtBRFzsfel4+OG8/THZo4eDUiejS0vUdqbtCu3viROW0MOiyskFRTkOBalgKYkXy3/d95DZPayQKt",
-	"SqIyPV7MkV/qwvflB7IVUCXAuNzAswKlcjlELYFyhfWSve+kMUCuAE9xU0oPoe798TOMyHEaU7wo9Kit",
-	"06xipNu7ACFq3Pj0M8bZSGdL7Cfh5yd6aAhHcOMTyzBGHPKAV4si4AM8gRY2PjJM2n4dzI+Pz9azSoRL",
-	"gV6iNVcHxA/0mg184RGHOOjy0K/Qb8X24gU8R0TaHcfq762GofONH8lUD40giH5oMwdOdKzrHOwDpvQ1",
-	"eyATf2i11C0NnwGTZ6C7UlO/k3oovwBAvPjqd8pLJ50ORlpf7vN999/dshKjQayndMjDPSUZYVgoIcCQ",
-	"K3do74Ae7GPsXArVDWyEWnUm5hokI5GFOXAh8nHB5wOKb1g5CVEWhzzsex3yfEGwZU4k6zm30v15mahe",
-	"RuTR/SHzK7FVngiZvm1M0YnyJEJaQ85jCwB+rfXlN2Kun7gpvB/Ei1/xkcIR7vVf4yRsQjeaKyIGdJvk",
-	"oWJr1+jC142zwnroGotPs9sNpnGccz3d3gSFB+d6ChygFfEddldH11ulDp2yGgVpSD5bVYpYj+Ojo/yG",
-	"mmJVhQJP+jXiK1QXGySjG9iwvhWWqJC3MUj9J9+nUTr49Dj6aIY21nDT7DyYtHfAS/UtFF36Kd18brfh",
-	"4AMeyjYSvhWjbMCkGrnvx2zdhYV/eGbzRBGdHnDXWl7aN3Iu0v6AHR22kfINGQwaawRrve6cgMWu5SIj",
-	"gZ4KlbnHnTK1yPO05YSzXQ64+3ravx+e7G7DdRfyF/FKlHj5BzjAm6jpXioRyOn8znsg2rwzlrkwpRtO",
-	"c3wWD35Fd0C3SH6CYZnqfPfaj27jrLbDAPkeEtVr8Wf04Wy/ffOEZXzJRsJeC6Hood9wK3zbFpXBvwaY",
-	"8+iP9zBRniazql4unY3h3Sc5N5b9DhLvT6vHeBDBTgHavbr39s0TT5QSvd1q9iWl7aOfOjxjyNKMy3z5",
-	"Dbc89fXYTChbLuGb3EO99gBDgpaVGTaxyUQ5wMd6liucZ/9h1FUbwmOn7NAhVn1SJlaUiYrmBRzw+OnU",
-	"jQ66dj/+Eoc/QBr0w22gDzuQr1duLiy30lg53qrRQb07jtsQfd+0Fj4bM70WCtwLrRoQbqJba0GrQ0Op",
-	"4xaLBoA7Yci+ibZI1xboIBcNC1UjGKWA9d7p3vHh8Rf7h4/3j7/YG+xNdDnndu90L8MbiGEUU2K6Rg3b",
-	"esOgYV939pLAT9gwwMdHWwzwvoVMtdW2UhYxpPwgYe5AwjyhNMkVcmU4tARyGwQPmttSTc3Br2NUGZ5n",
-	"2ySMvH39At030N8FgOq7V49ZeJ5Hr8pkDI9PicAuUZm+Vs4QFxkak+6h0lAKG4gWdHEbxi1L6b/PbcqC",
-	"6+aUWIP6Z+SkMR4ixzOMWlbvYHyRST2sspNhbNhlJxp4g7n58ATRPhMW6pSSPe9Yqm5ButJk7+5M4tvq",
-	"wCQHXvsh3pWpGxbxN2nxhulaB2U/QPmw1WFnRb1ppXowhe/WFH5kqqndgGWQQAYLRWD2BJm3nm/p3aru",
-	"r4FX1fMcEvBLJjMEs/D49JRdzzjxBk0hhzYwTXh3tuEyAxWTtEtolAWPltYZ6BMjbMVgMddQM1GNgRtP",
-	"tOOw8gdoLR8zWcQWduNbZjrPDA4Qaq65zJjRbMLLITsnZbIic41u7GGKnX8tKLEUkuwTNLYAXt0Z14V4",
-	"bFfAq6WsrEG8N2H820EeLCkgXm3Re40VxiQ9j5D9NegY7lmLkHP+7oVQUzvbOz3+4ksgsff/PmpVMj81",
-	"uKzmeWPsMlz5AI13DY023u2d2DgvuJwqc4CVHttUgPl72podUprZihM/otBgvRDjQxefwxYZl/QcxkoV",
-	"S/bi/cuef1N7mNVUoxINLNnrnyVKRKmwmFBhua9GpUkGeI0+k03llTDOYIdKdP+dqAUm6lqXl5NcX7Ne",
-	"6v/TfZta5Hl/4NQ5wHeDfI8LlTu8dZa/XZiUAa996Jw+YPj3RKVZySeWIA5SYyCFQrwbi8KytBQ80ypf",
-	"pvW2QvXAC42zd3x41Jofi2v3hK67r0SK2ks+UmCxev0mc5Pm7NYFTp8o+nwmhVefWXeQJ02oqSErQWkb",
-	"umYL3NFVJ5CNKKuLZaV10G6F9ooEu5CwX/fOhaIsSDYLcEqRlICnfqQtWBrGWYdTVOXckE4TtV8l7yV7",
-	"T2iYyR77d5IGcioVz+EK1hsvIJnx6PCQjWfcqXmiNP0BYCpCICMETBQLVa1YbbssxIAVpdSltMsBKxZl",
-	"oYkY2AhrpZqaMzecKbIR+xlD4K/A2mF5+Bfmg2SCycwM8D3TkhezAYI3epEZK2ZaCaYWTuMcsPRKlFAd",
-	"y44A5x1U8bE1zOhFORan1R/c459c/IVNZE5VsEpb98CxLqTIiNI/Xls/X48MFXRUYyU/uLt69dfuL8cP",
-	"8RngzS3Uo0dKkYVnGSBcBne3HynJsv6gwYqKoziQioaDayiihVC6Nnusl8I/v4d/RfISCZGh7AfjE3S9",
-	"37gTXTKtcEh+8E4SnjFnZeQim4r9ETdIoRrmmoYPBFs3laduNkGWNsjaEzXXV9SiGAhO3lmMjwXSLlyI",
-	"K1HirHI2WeQ5NrNqEcvf+MMWSeYtrBKaC6f56GL5wXLhP4KQhs97MAtuLba+aUH1bSVX/bAdwLFfayh8",
-	"F7TscCuDc5qGf3/NjXBIgIQOgCONaxuolajU/yd4VHhdOY9ZoVqfBzWAkUGQqMb7HIagBAS6mfD0kRjr",
-	"uTAs4F0sfMHA4tQi9HzlmQ6NlsRS7Z8dnV9p/C+jJTlCeJ4P2TnOsPc2AwR6FgQahC8lCG2yVCXv/ehC",
-	"uj1klPdWJn/A4ikdtKR8oBsbEaSPwkgayO33baO9o50oMgoxjrrezJwEs6Q6NKam4lr16wv0qRAgRu4f",
-	"YFBbSQU7OTypbKh6tlcrwFfh0NX2zmEh3CpgonSK89tKtUrLIv4Uz+M9mVKt7/pI2ei1MbyQ6nITajeW",
-	"WtaN1EqR0Uo85KN/ZvmlQaI4kGe8udadCx0Jm/r52SxwtvZLedunuf/U5vS2IUud2pRSDkkTdpAJzHuv",
-	"QnEQWjjap6P665255LD3B0wDqTC2EyWx0hl2xRlKgqD5r0BtH+tnVg8ZOTKo/iuWYQ5sKxkk7Sm2R0DB",
-	"Bkr/6po1nl8puHWfWJC3gwqWsdY+UfTKIDl7ndIZ0+jpyVH73NrkYQU/V/UQwv61zMTqNuQW6vMrL48v",
-	"l4fkfW6JW/ObVfkFEeZcKNs/paiFW/2Fkj8vBCNy3eZ+GrgZXK1o55E1DRGRrzYLLG+ROFH3OKYJjusI",
-	"wDvZ+OZe6qw9iPqn7HCNF/BDyK+WN30kf2BjDDtJrjvhP3pwD35mki24+Oq74RYSLBN3ajQFQPWVvpV3",
-	"MMLLszqyk0RRLBcTou1TugONe0pT2MQhtjQBOTNU5hHaicrc/X4pCmx+0zJ+zPHOIed8oTJRH/KQfeMn",
-	"B4pOQUSQrRO+cxtr52xVGYEAUBBDLdbXyeHJp2MkbSUYErWtJeMnr9XtFPbjh5AFHW/7fK2ZzvP3YM18",
-	"rphf7dHIs/TI3KUIyEUU+8F/rkqBb0TFIdGUAxLzTDbaMsTJClqkwTjEIFHPzv+MwYkaVkCoO/wFs7rb",
-	"ZQJYJU4hkqYmQhLVIUNCqZ6q2ix7MVKvte0P2TOIlqCoKHiJzAuQWM7VWFAT4xbDjOA2tpN4lklbR1s9",
-	"B0pnS9QNudaXyBBqxroQWaK816+m05OYodyf1spDn+a0gt2J6oozrGA3boWMyawdqt2vTZjeGCOoL8a/",
-	"WHUizll2A2Wf1uIh5HAnkOrm8i7V6An/uVt/Ps+AO+DZ+Z9Zj1NwepTr8aU7vPBJUqt9rrJ9yt624h32",
-	"8FjF2kSt6IFDBgCqhAC2ZMKo02CMY+nQjBuW2mUhTtmE/5xWFUl2YU59o9nUE1ZTZDV1lx64//0eXFA9",
-	"KJoCd1SfGWGxiGpR5k79dHAOl2ESaVrwqTAYUe1ESA1zxPMIEZ3aaVibtuvH7Udw2lJCLdsE1CNzhl4i",
-	"7GJnsR8aEP61uu0DbeGGwGyn/wOmfAs3xzP+84fxcjzjP39sJ8cz4Jddj3vuiECTvSx7IIT5fFXW8ywj",
-	"vLP6jlG2SlFatCbFR0xgQPYMKTXgCkf11A0KARGU1h5E9WIf+mlwcnOWvnr7JkVHJ90EqhgynC4KKs5x",
-	"uDdAJdI9Hisij49vgHmtAMda8C1RMJxdce3GRrwnX+7ENWT6beDaRlWwSl0Py3KfGSP3xaN9Y5Q9/Lgo",
-	"S6v6gLP/itmiTzNJgHUbQJa5WE/C46GkqmGHepSGgfPPf/z3CqRi5bnbq+7X0ZJh76Mhe4LlkolaYDzP",
-	"ajbROeRP4o3XUGSEMbmU1OGU9XQJrl5sYxIpmEM6BynTDrG/fYqtTcSVe0vKpDJWcECqQuc5NQf/LAz+",
-	"zYVHNdzYDbKrJfSrdd8g/gna8zvhLs3NgwF/R6VErTvwlmhmNpnxTZRqtdJbImOr8Rsywd1T3pZ5PZOj",
-	"T02IeGkNc2qaVFMAQFBqKcw/4uPLaekWgtjsfe03pmFUtj/a8t7W94h4FqdapMED0MOryXo3wvbdzKbC",
-	"LUOaKPoZ/knN09I+aqH0YCZUZgZUXg+6stILNUZmWN4GvFAPpSzTijXhF6E2zBFm4mEyT/VXECkToIoE",
-	"gm+obe6FR+EfzMGv+B/Ps/cHUk102k9U3L0uRtMzasFXXgExLc9q5MKw8JksxdjmyxBcfPv6xaPQmd5B",
-	"L5b9I6fKNS8zg+CM2E2MASfHxzEnQPTWEIebCDueJYqXI2lLXi7draY/ZBdeEYFiBMwFKbLJgGV6/G7A",
-	"LFk/Y3M1gE+oinRxHh6ZROEWXhaiMpR6bkix4RAyXoKDp/YQnA24FfqerfGHd1o+0Jmi9YBUq/xJuXu2",
-	"8e3cX/ueljd9Dt4dVM68e8czTgOlM2DHgynyr2mKoLvIS9O79Bc5gb51YPMWJsqQ/UGUgqXuVYFhXWZB",
-	"vvzbv8GD/+3fWK9DbemjB2lFt3bvPqtklFOoPffgt0/fpFQ2vDJamSHGejr6QESPnrFrzUoNrcjdoxKV",
-	"yclElFCZ5ZVpTDAc+G8CKP61gdDvUy/mXxZCnb96jkgLjYT6lMSYC2Tqp/Ul/xmGUyvjDGOpBlQc+iMx",
-	"NKDEJZluCUUgd0hQR90QG/OsFEN2M9ssURuMM3ZD2wx6hLdHY9n9BGO3MeeeObXum6cvnr55mp76Pimb",
-	"jTuoxMQAWs9t2drliQpBXUrzfIjrNi3Ah3Du/YdztzMIB5tIaN16UYdKJx1aREJNHmAWC0RjrZ4KwIEe",
-	"BF1TZkWeo2E2Z7zgpe3D/UhSyyKOWsrqPbfY+xfrqtfQ1TrJk6im6GFB8tQH7URQJBgemTZU759F7VKg",
-	"zRlKHAKLiKsCX1RJTnKWAfZj4szfnUSQygiwVJyNAk64rMMoZQtlZR7bQTOOFjB0kBneld+tGVUnw9JX",
-	"d62g/Np4yha0vjVkNltBs5Pv3bhMpQ/aiObWi+a4BxZTtNZNE+uTA+kdCIvrU/aUjqo/I10EldAdoUZP",
-	"GbDn6HCwN+fv5Hwxd/84BHIj+legNpLKiv+fvfdfbtvI8kdfpUu1VSZnQIqSZSemKrWlOJ7EmfzwteyZ",
-	"3Q28gybRFDsCuzloQDKTTdX8dR/g1q26b7Avct9knuRbfc7pRgMESMqWLHvC+WNikQTQ6B/n9/l8LkR+",
-	"x/iUte2yDQr5zAMhk7yKamJlr2NuCxTZmZ/BYWtxFd7DYbHH9vDXuoD7bQew9PoAWmHTI3bcqkAixHXD",
-	"Tl8FEr/XbBjqB5rIt4+tNUFhC3N7r3QzaIPy6bR2AyobojZX2M58OicIpIlolMjXKMDZTOcYqKoPydrV",
-	"bT1pprOnOhSeYdeaLBAK2ZWJxgo/ZbxgRi8EK+RCEPV9OITDze8DzQo0iKAhApzNoG9cmqr9l9WAFtb0",
-	"llhXW7G6Bb1ld/B7YjI316Ca646EUf0g3LU+6lAsf26M+j0UzPHNFMzaUDxL5qbdDL36uDtcFZ/bgrnI",
-	"OBREQ6tl1wtUu/fgo2GobLRG7KoPG/O014S3pQkbE/seKg9zQNvKurDbtav1oAf/XxVO1VNpQ/bcNxsw",
-	"12sQCFuE6Ek1IvRAP1dHBoPSbjpddWQzOlunXfJirfi9qRgBpJQCW1DvEAV4FMCv7VJgvMIcjZUsKOXR",
-	"5h3tlAbBDI7rbwOixsnKqmQMZ+2g1tfNhu7O4hs0Ibjas/oIdihC+/gaEj5MFdrH0sH2Dk0OORz0fUfz",
-	"76dUGEX7e/lQ1oTcwUda4xqg6+vOcsQetYfZHFZqrJBP2F+PasG6AYgY2Et4lmHsrvKx8BoCeVKif+o0",
-	"FXxRKSNDpjJMCgD3SfuEImLyQulcqgtmpSzQttghJmzJyTEF6g5yFqYZX1TFZPQdvFIvWYiCD/FagH3F",
-	"BA5CxQGjcX4FSvOZdVYCkIo8lw6SA5ePAqNWTVVYfZALuUDK41chPh0Uz9lXoVk4GjEjplpRVUSsKji8",
-	"nViyHCrYh6bJagC8+HXb5haYgD+r1Tl49H6+wZ+FWGIdRWNnSodlecpgZzb34gaymaI0O7sAbibO4bI/",
-	"yazYfZxtex4GXoi3a1v/IAoIZXKhxDXPOl4B/tMBXu6meAN4+d2SNuDL34zmjCZs78fcHs1ZJUd2QhwE",
-	"uNABooFurnyuNA83Rl4oTL87mvgQhBS8l5bgTailYtXzYaVXkFDCY9w4SXB7XlBxmtSq31RvLqyUQJwi",
-	"cSUKi1OGmqHQBc/O5S8iIcYjZO4H9L+6QCeydjtyIwCGCTwFHit6L2m8P1HwS6EczxXOB1Y0jilEAaP5",
-	"4jguR6Pjx+GLfkEIrAmTRawywXMQGPSsCqC1gmGFb4CkjCAKqcRIpECLHKJz4ECHsTpzawEZ/LpfE/he",
-	"3r+rIm4Bw2sDJn0r8UOoyF5UMLRn1XbZxX2p49labdzAtO3fXTn2+mhgb4Ub3k/RuyRkbl8lwm6Xpjog",
-	"p6QJA6QBoRifWKd5W4QMLOfoBjQ9X7mnfiDt0rqrtqmcV3WRFTFuUAUd2dmzdowTHs6aDGSGDA8WhCaq",
-	"uQ++sKLBEFtWoSELuVdp7w8P5aea18VCfbp31XW7Fs7xEPeZyh48QVDlGvSKuZC5hyOPQixylbKf9SRW",
-	"c2kKna+w/N1e3ganjQG9GpI4JhMQ66l0sEqu3rnag5G/b3N6ZrkQaR1xBKBK7LBqHEVTrlABxMpVZPVO",
-	"jo/7YyYoTmevwHoOVG0vfjzHOnQ3FYdCpYOf9QQmOFnTGjdAA68KA9xYPN5PZ41YjWnjfsuhqrn+V66I",
-	"+sSqcX011RYw7mh7w1/9LNlj56gRogaJgacVqEILPpIQxBtqB/S9TLUmBP8uHF13f25uyhCzdwRvkZdq",
-	"y27fmfzg7pIHrckxjP6HWnjIvhJmKQssMViIYq7TKMilWH235HkheTbGmgSkoFrmwsB5y0MYBarAvuJZ",
-	"KaLw52gjkx8qC0yDeffwgWHndNhZwSexMkJRF9X13J64xMmChOnJz2JauFrytqe732ILGdwAC8xflpkw",
-	"wPtCdZaknzGPB1g269jAgU2CqrsGrOa/jRXDWnak4nK2+xCe5goXXW5dCYHtgU2ilDofF/TTgWirSUD7",
-	"KBjL0HXaYeKuQPx9XwwJ3kwPXRSWl6oZgGUzLjPTd0wx3liBHCAM/KzFZQ5dYuTgpds68Ww0485YQgrc",
-	"0J60T4LA89p9gZdRLsQ48PlDGM3gJr5wnu5So1apJPeTYcO9HQPAUMJyQfwnNe8FEYuWHGIVXAGNDwF3",
-	"VpDOryq/ZJdymr4H5mzhxJnOtRHKWX5nr55+ww6vjgOj2huBhb64yMThr9Xu+C2JYlivucjFe3CuuYzp",
-	"JlsQpcYds67VH3JPOckbs65Bv2Ywkfts5L6LbQczAjf7ziQ22N/cjZvBkkK8LfBnA1Pkgi+ghrAkdb8L",
-	"dQAIbscuPrXiLxezXJg5kuqijkxbEC4cpZpSqPKYKYAhcinUKZoA2LAtDRTKJEmsZDpmcTkaPZzSVyn8",
-	"Jai3u/4l1JnS1ykvuPv22/Mff3AebYA5BAxrWoHqyKTyl8KDY/XM39Ow3gwyTxi0RikM3dHJKcCOVhnd",
-	"PhoNP+tJhf8BZZfgv/e8TM9L1fczRSlenft4wCmz4ye4qG/1JEHrANhyGvcFWQ0t/SKNWm4pVCrS2v2e",
-	"Ime5vyeJ87X7uhwt3bKH94wCb6upqXSOvlX/1KrE2iPxZvTMFpAUfGijeCPsEvPDcHgAvjMfmw1ZADZQ",
-	"IQv0a29eq3+3Y/HU97gdwohB5C9Mfo0PZBofjFl8gBvK78KDiMUUyIIfgNYJ6Pj7Nc4FE9R0Ud4az0h/",
-	"7HZ+iiEnveR/L7F7XqppLqp2TTiysSIMB9yKuSjy1Zg9Go1GCVEFKsCGTMZgRw94BsbkVC/AesHQ9PGj",
-	"IFVO5zlWkOfJBR1S94TvuCkGcCAGz79KkPQOpg3EDVSBSWPspIGZvQrCZFAlEKujEVtIBc2hPZcsOhqN",
-	"RnSL/qkj3OB2FqAQLgNi8MBMxdeyxzWxPkXhER56sFTJr78l/aquDV4ITa9cANoBGJ+Ay95MOoVYDDjB",
-	"BFRpL0uwIzGB9z8H+sOkb2WgLMBstcOCWydnpHRBUiZsLngq8rBOzbfu1gSsNblMOcEC7lN29uI5uxQr",
-	"wwqt24yscxjis6v2VM47Fiq0dBUG8q/Qdk8IYD2xu4gPjLA3hWp7IEy3i6cXsqCya59L/+kgkIUH0UEo",
-	"wg7e2B8uM52Kg/GMZ0a0J0ZA1NYyIrIQC7PNRIMZcop/IdVzvKhK8vA85/YxSHVCX5PhaIoVlALMdL7o",
-	"mKAqTAqFMDhfNE3WM7ZzZsoFQXVYz0pUus+787hJqpetHbWuMoPHJ+9SV7Cm+u2HVdWD1bVHo5Njr1uD",
-	"lXMK1YnC+GB09OR4dsRPBp9Nj8Tgs8mj48ET/vho8HA2EsfpZ9Mnk6NRfBDFVPEB15CAjg9+g20d5ubC",
-	"yT2H4z4wJKtctsi1OKSMT/QVlGw056C9PRYWBt8YtBjZHJDBxOmHCXvKp3MxIL76Ftspu7ZXJkoPpvaX",
-	"yXBj5EWocmG3v/u53exrw93H2d7bQEZp6A1YV2tW2z6BzUxi0xvMBOZg/7OpKQpAAyCoEEHoYQCpSpGy",
-	"VF8rABF4/fK7DsQgUA0eb2bIXpSTTE7H2EGUALKPz3BOc5FaW4RnIQAQWFhgnCdogPAylRptkCRyH8rF",
-	"BX3k+a8cAL6K1USwObe2oItA4DQ9MExfK2uUW1GVmwbmk29Oe2DYZOWgHTD9RR/T5VbIIOZPL3kNbz60",
-	"P4CqkoiJ4cWQJTDsw8VSXCSnLBXTjOcihbgEROCgXm+1FKjEk6d408FX0iy1gc7bMZPKmuqnMCYrMb9w",
-	"Nllg/B8kQ/a8YDyzfgpWGMbK3+5cTMtcFqvBC53J6WrMDFfpRL89dTb8wORT9kBpJR6grxMCdHzz6vvv",
-	"0C6FWQXGFQiZOZZMP6tAcly3/8aI44Q23hXPZMqOT9hcl7khJSGNKcUpPFFh0b7OWan8noInQ6AvVte5",
-	"Vhdg4gMiVIo3h3tblXwyOgHDBQhkoE+cBW3iUOv50prUzk6h1GSsrHWdCZZjqHNG695L4L9fjAZPntg9",
-	"h38djUaD6q/B0WiU9BGdy24gkbLj0WMy0MG0s8+GOZ3k+tqI3JAFJS7tBML+OLWaEp7t6l9zgO+gglSB",
-	"+D4nR+6+fmHhbcY03D8c4rYw8hfaFol95QXPrEYXqXt56L+zJiW8vbHLyTN8vonAE4U6QUTwdUFmWIXg",
-	"LVvToiQYbg6BuCZAPE4LRMvtUQGR4nDHOktxUKjdQTmOlYS8KHPHO4eKxgiqr3QyMVrHBqsEYVcVDGzi",
-	"jWOulVsen2yrt2zpdxOwSdwu04iF5oSU2+ZHo5PPH332KOm01GADdVlox6PRu5hofzj8Qz0GaXcrLw7G",
-	"BxOpOMzTTjZPtU8bRs7ZdCqWdFZMt5EDk7CjhQO/bTNvooMWEb7+zGQ3mR727jQx4jYPtM3sOh49vqOp",
-	"p5A3dDoVgRh1mrRpdX6UU1QtHe7yVoMIXw1L+73fTVaBlbu1E8X8iTo8+fz46OHD5OaL9k628o3B1R5v",
-	"SBIscz3JxOKPN0sWvMCrunaM08PSMF0WRqZi22bpWJSkU/eNm2vzDpP/Aa17MtEOxj+9qRWROGN7zcoO",
-	"LHw0PgMTX6qJfrtDQTX8jkFoYTfaqR7EXnVZeF5Ztsx4YeUGWsfOqhPY9JJlEMTLiR6KeYPB6iCEBYA2",
-	"niH7yqFywWCgo13MCvuoYazOEZ5zsmKJ0Xnx5SpBolmHOqrzgk+sgaqzcqFMFIL/hKHqCDxqoVLgnipV",
-	"JoxhCXcffWE3RXLKCkl1cJMc7Ms6mlBwjwDNIYQVilXY8BT0bHaFwrbUNj+3y4TBmg/dpbPld+dBM84O",
-	"P4cXOYcV3HkocM2Zm/EPAEHmZ/smLSXBSdrXEt1WU0kwqYG0g/VpyLpD+6PDX+Hfz3en36sewBK6djf+",
-	"PYqmAygj9JvHyuhZQShT9n6QMEgoUYJpEuqsp88AlywT/EpQhD5iRvB8OqeSPUScgsAJu5Liut6/zjJ9",
-	"wSTG+XOIVhNFK0lSpFDFobgiEQ98aGL1IUAU/UHayRn0S7GxcRwX6fcKexjs1z324d1U66pgkluETtSB",
-	"aX/u8oPJMpfaWnJw2g91zpIraeREZvAZCZc2wQMxMKoFhMJA1yEtC4NxkCH7nl+GJztB+ZCwzD6eqxWE",
-	"deYaivMw9acuEfRPFqyY57q8mAfUHCg78SZURO9KsqoKR3Mpl0uRumwl4Xa4PmalWQlVI8y9OOvRS+gc",
-	"Ssowtql0rKqJGHueZ2nYdS6LQijWSyj1AkaWKzvGLHiV5awCtYh9ezwaUe7Sy154eSYhy+tH5RBzkV9K",
-	"aTVQ4gJRfKj1ifXcJ1GsZjmfIixJRDSC0rBc/CymHnPxZDRiCcQ04cj/bcZlJtKE5bzqnDPWey2yFaOY",
-	"WqyCTDk7q+SoHfe7g9uuT0J3rdrHKpbvFNTDv/Q9Fc8Fz99ZxDfr51ivVK4mxB9G+goQB/Cg9vfg758q",
-	"iMdTLLauKaEHppJhOmeVDN1mEi9zQNjb3Fxda4IKldKOhnAEFXCQEpKFCUW8NUQdGwdfk3Mou102weGr",
-	"1c1lKpe2OgwAOFzxCV851EJnAL2nj/21KN5HKFK+0+nx/u+HtekdpNreWL2tTpstlmpdFlQmXqcowCQ9",
-	"6ykN2a6BVP0xy99TPsQKNBUckNAOBkY5Ml6xldTZZr4YcaZR+UHnCFiYCb5NEisAiEHrzsq4yMsXyB1j",
-	"GtkO1Oc6OwgForCXLVY8k5fCmoFWnp2MHvqKBPEWCO+mcCN6KIUqadi5uBI8A8Cfl/ZLVy2xFHmsqDKP",
-	"p2kujOkQQTj/e0F0p4KIAiq3IY8+YkHRkUzABr21KWA9/Ki/TYpgfGpDXuFSsLpvmUQsF6bIJXhNVIaD",
-	"5waxipJCFpnA+mUaaOKxi2KVQKo8WYdEhOpRyNVszh2wc2R7uUC3OY2V0XkBlfnvZzOcw1zcQWR+fc8C",
-	"VV2hgUUFMZQVg2nDQGHV1NtRX+D+3Km+4Hg7nNM+fXDr6QMAE4VwyD6PcLu1knBMd8skLPlqIVRxKGEX",
-	"HE5zkcpiA4/lOdZpTcqVXbmEfp+wZS6WXKaMPsBUJf7BptoUWND/+pylOst43kdLB2rwm+bTGCqoc2xt",
-	"WOIeThgNlOFAQQjoJRTZselcTC91WTAjjPW9fCWa8Fctc30loUr/3CFtlEbkVsIk7vLXeZacBoSLjKhO",
-	"4EJmXyUXU+vv2Yuw7g8qnLDdid4byvKAoc5HK9wYoCxapGYYXu0RebWKVZDeTcUy03DdA8N4lulrkQad",
-	"DHgDw3ono1ENihdQvrliPF1IqCpE2sNrRYjtZune307+A8MWWokVREB/wCZkKoAdSAVTNK4aFRAYeQbw",
-	"vr2T0cN+xIzEHmnr3S6hbwPux3QeKz4tDCwztwah0aqb9/Apzt4LnKnnKJHukv6w7YH3xIL4lLbfOW7e",
-	"rZ2mjc2+D3x9YoGvyk799WAieC7ys9IaHT+9+a1muH5ZrpxUCcQ37VjTKcFDjMHBQqtinq0G1Ha0dGVn",
-	"O8n2oFM+YT0ObS4ZsAx6exd+csivuMyss5psEuuIvkAjYuGIbibwY8VrV6+Lf14EaGEo4uCZy1xOBest",
-	"sxITRXaiCrkQ+EUUK2kd5lV/yP7aJbsbMGSO/cQXwGKGKMfa7eVS8NwwqVAXkcDFq41rtKze2PGkECgE",
-	"4qrjo6o8Dsu0ugAsB2Z4Zget6Wvn6vvpCBAUlxyWdKbzqFa2fTJ6clqBM7hBxspdBym1+u+hXY09n9Ve",
-	"17i6c38rDcQmwO2VGceqD7oI9O6Sr0xUm2HINM1KlQZFhrT0oFcSyjR1aU+7mr7vbjft2a4tWaUsK1fo",
-	"XrVjAMR3Hmz8D6ctdxnAXnvu4Rk+dXXbAD7stSmr/k2UMcFgW41rnd2W8JEroQiblO2MIcjC3OoQJVKm",
-	"6+rIeSUPTLWjEYSdFBeJWaxYnfAp8ESFgrMXNFzz1MpXujdCcH9BPZz/g9y6kOKHSFKSTmrH/jmiD8uC",
-	"oHAo6mt1FQSUi7ysCBtB+o2tNB1QG79IRZqM63z5g6pNe021e0XbnAkHWuQsieD2iHtUuWPuCgCwxxg8",
-	"uK517vqoKkhjThFJg0E2rLW45qY/ZH8qs5nMEC6IzLWIFVLkdZS6Pq2lAVSpCIZj7xyoOYR9nAhctOAF",
-	"Ig9ZTNUsjqgpy5zOqjaEvem1mMy1viRMLFgHvClS+hEghFvYceUOw9uFE3/avgzS+G40NLbsU8OlCN/L",
-	"v1H1SNCooHwrew9/bRz4FqwG6Ee1wlUJmKzJdOIXXFb4TsejEZHzwB2MK7fpD0Mby9kRWJdIb4GkP+2I",
-	"WUN2RgZEodGQg6m6nmtPIBe8LLy7Dh1ssC0wagmWRQOEEy67PwsDK0VqR/rcYfffXWVKy/PuqUalYcNs",
-	"SaTUXJK95/07Qmra1Yx4idob/AjsGMF2cSdCb2I9WC1yM9e93b+GmKLgi/XWFmsUFHYdi1dS5EgN0Evs",
-	"4/MrnsHfQD/PqV+Q7p70bxyjDcdjJXTDDAfboQDP2R5lYSp9jWrR3bpHCq/IJc/61DY8RJPiDN8SveHA",
-	"g61wFe3F9kJoYwHHNZymhqc7JlUECIUAXTgVGRgMVBIqAe6K2QXnGYAwVoERWklT5HIpDhdc8QsxsMOr",
-	"Leggk+oSeJQHLIGRvRC51OlTnYqEcXNpfEUAfEt8ozoFFWjF/UzntT5y+C54ETusk+PjoZscKNEP2UHh",
-	"vmPGW+cuhZ940BqshbfrxsF2gSH1ahYCWKFmrq9d+FxOBUtLwZS+du8pRX6SsN7T0hR6gX3k0K4Kdm5o",
-	"qlVuPJtqNZMXZQ5YpXhX4lC1hgIskY+CnzK8tSf1RtVZmpJn9migmreKthConh1lX0dcgb1nWAHNho8u",
-	"rmDP/P0EFDY+eR9J2EcSfq/mw7kTtQBqCzpqJ4thFz2ztR6WW8GdF4NMXok0YJdujTvUtd+GuD94rzn2",
-	"Oq/pXHKSKV9R+8pE7rGxQhhqQ0h5V1pOqVkVXzgdsmSW6Ws0YNDkgGHj2DBxm62cNC+4uTzF1gGIkxfB",
-	"jx8YNgejzd4EzRK6i68K1KyJVe3nggP7a2iHYBQE4wtKsykoJghzWPPJpSrcvNZBVU6Oj09jlYST8je0",
-	"Qsh7rX2DRfGIJR2YPOtmDirMbUnjj0ldfS2KUFt8D4uObDTq8i6LkLiBI2A3Q7ihtDoFFDxvnNX2TldJ",
-	"ktuhO5P+fInb6gXc/E/u6rsl/6k9007vVp8Yp8RKiz37xsetXGhtB8GS7aZcQqlcSzDvALfgk6+dcr7b",
-	"Pe2hDIsQFiotRays3AOsWyvJTT8KIQgC1IMI8BEQPgGidFbwWfk4rjHaMYRDAKWVivzL1Ve8EF9wM02G",
-	"jGYL+pDH3tp3uO5WOEZhbC8VVyKzYst0IRp0ZNE+enyDRqRB58XarEbM40lY9RGARfQcDEWXVAwmvp3H",
-	"DZ5/EHkcIg5/wYdvPiztZscCbqt5PPMVj91nYF/3eAt1jy82ihiMcGwWePVylk7pdu4wC4IaiAfGWqZC",
-	"FTpfgV3g6jyoUmPI/kr2JoKMQwrJgx+8Po9Vpqc885dBBQllNly85ni0zpNCM8Ym5Yru3B+yhOeCQxAp",
-	"VornOYRjAOHQfoFBot7r88OnZ6yY50KwVF5A4urrL9G4hT+DZsxMcDjOo/4pYAdihSkk9ZTGSl5hqvEq",
-	"JhbLYgUYDxG0ikCP75dYWXShYepcY7anOLtpJVMyZC+hJgmtTuxIQZyqcax8WYs1YSeCGZ2la3UpRCqK",
-	"WcCJHRCB19TtW28Gx0oWQ/aDLrC8HrI/vQYrKhVKmX53Cf2Z22KBSNmJrxNYVfMV0qZSle+QfYV7ANb4",
-	"9Xkn8SRea7fF7ryTwTUdKIGXUgGmIdGh1gYDW7oTAvAmtnAwUWQFtwD+ZSt/fKgvXJpwx9O21ipbdeoj",
-	"d3JqI6vQk0+OHsE6FYXI7dX//dNo8OTNr8fRo9/+7WAHVEJPc+oG+j4Up8ejgOP00TaK07tUja0bepNS",
-	"/KEuHdFZBjniIMzsKfjY1eI9Vvd7PeFm3u6kSRl2SMNaNLXbhSgGVyKXMynSQShiza6M1Hg1bhNTnfwO",
-	"NDWZUrFJ7WOZ9iMojESSAsc5UWebhk5oKiiZcsVm2hrhEClA4zIcCVahGOscDBHNI4CpwHyKNJCZUC7L",
-	"ACC79ZvIoB5zXc6rWNXegubRsJm4drPQvw3ws7/QAt1UPdTppqy906ees/qiQbuYNITifzd8cx/CDP9L",
-	"+FbbIhUNdnSyDmoTszfDbwvGrNhtwrdJq8XKSacdBFNYb7UbtuPY/xptv8oq/VIUxQqMcCcswxuDFXGt",
-	"WC+R5getXolMrd7ilvQ4DoQQxI0jFZVprKxjoMvCUd0BW561Rpqirz2qMWRObcKhjlVNds05dmX7wjFv",
-	"FeNRRwT2nhEiQEPaSSkkOwm1WG2Rapul2UcU9PhA0usmzZIt56m23feS6w4lV22mt4ks/NnhrzWiyY3o",
-	"jC8D9slaAXKdrDKpql+34DSexYruUBdrDKUatFpkgpsqnhn2rVjh1lpGJI094lTDCeks7Nhw+3Na5jmQ",
-	"MdmL+6fetvKys2Mj62vofcxWLNNGEPZbINmIrOIC7cAs88UgjreZFwzyTbXmnFghq2fqCKQ7SbqsXQiQ",
-	"ZUDm6uJHCNYTcoxWZGk9z6dml0Xpwk54lvUrYAyc3tMGetvJ6EmAaEk3c7UmF/JKKN/G46hdsWTXp+gw",
-	"K6dzytUFtiTrSWqV4ZhvrFWtn2J9jGEXoojVyejhNnzLe0r1IaxBICR3MXvDQ7MJsq12nH6veJo1CXPN",
-	"K1mwr2D5KOtJYXEarSnbdBBVbtVMuUEoUrdWksKPVwj3zdeVIpbW6cyst4nSzgLqaNA+saqpn5BTbyJQ",
-	"cIdGco2ayCFu8jVv/hSL6qrWReVI2Yyjy+Tmkroeg7pJ6qS5FKslT5sEgVC4iDeGHwP/M1A43tBgZj0M",
-	"bHzOTJ+VqpAZdkmsBRvcTcLOBOC1dI0JPQzCV8SKEQvANH9UsaJWnVD7Va2nzYFXDlXiiHW6XBikSMed",
-	"BEgy0G2BAtyJj7XYQi2C0vFOnteSW6+H8aIQi2VBxETwkZ38oP3VFaR6c0J7ywb6Nayyr4eXiO3b3yEk",
-	"XPCVZBRNt/vLXgBVsk0U0lhthyE9qlRozWxpUW80nR0hjDuqudz80Hsqt+wczWbtVdtrAACKnLinjc7s",
-	"ibBbFoTKXrHtSzN3oxjkeREovlpffE286GtlIH8IlY3blLGfnoGXNzsEswLZpLCPrxHfIv1JclDnlXTs",
-	"FTrlK/b6PGJPz7Al7usv+xHyk5AzhAoXzohORVTr3V8tRZWYIXdF5nUYBayNjFUGnAWmas2z+gF1Xzhl",
-	"p9DG15FUZWs51a4I0rmbyqd+Ju/QoF5/2jbp1KJa9imsDXGWapNjjXDr3u4+X9ileSjVTHdTegI0heOx",
-	"v0ZjVpqwtwRg16kSgPDk7U61J2/sghGGgDNT14sbKzFYcJmxXEBXCbFaVM2jWPDBEvujr0Qm7ZkYY/D3",
-	"bcKUZuffv3phnS8OERnf4JKO7alSlwaN1mtdZqmdDHycPd7w03xBYJ5SXcmC+4ppY641dJEbUZgI4wVm",
-	"LpexKnKuzEzkpg+eu0Ogb/KEZhpAA4FYw7U64ahdJXfYOQMRIUTbB9rJXjLByDmFJ2QG0eekX0/nQczD",
-	"ugiFyDK2FHqZCRYfXNtxqIKtdBkrruid44Mhe4aTHb46ALCobMWc0YKNQ/A7WGCY83Zh8rUokH74ud07",
-	"dylD/FO2yg63AFO+5AAZ+z7S4/6BN//qjxo1U9tjFpzl85UpxKI6zIXgi0NsBBvAnhbdTirSG7oOarf/",
-	"yR3xBwU6GJwH6Rh4e0ULJbwsILbquHrRXcFBvMLLoCiD+fAOoR3UFdoDQ8/2IT0/PpHGipBw7fldLIES",
-	"twnwCYkgqEs6GT0M2/oi327vGxEzzwRrvZ+gb3GEKh78V/sO1m3+G748Dpr8G9+WT3hDlRNDI2a5zqji",
-	"NvlZS4UcFbCe1v2BJXDEHNUa+HABWAOg55375rv8qE4sVtCyb93KIXPRRrjC9VS1nFx87ivBF8/9Q+/I",
-	"b2p71D21qdtBfA/rtrUvDeIoDwwtsxX9EVP6mvpBPnZzZA9Hg9IT917jbE1WYI447lwnSe3maJej0AiG",
-	"x3lgBdxgqZflcrtcDXpe/X5yRTeBveEGVMtA4TaF8n2UqT4CBSODyJmVSQO64SC4oTUTXFsWQJA7UQ6v",
-	"jOKr+nmsnJwl0RqwnrcL5nGFJsJkGjGAPg9ZuJWImvIUuGm8/A1Wo9GqFYpE6DLzk+cEYKyaEpC9swB8",
-	"gZP3AeVg6xP34nCP4fEv1yflZG+LyHMST6Zb5O9SDi7FapdAD/Vp+qxqVzdUvURoDGzPEVvmYibfRmCr",
-	"YagHnCAM9XDjIYqsFZdxg4lyMl7FNBcBVBc2uNrfIqwS5B1cm88wVs1qSBwmAGxU/Qn2FfohZFLQGFXr",
-	"l6q6qIjEqy75WM9PyJQr6yliq6+fp35XjMiuxtlS/tnO/q0UGd1p3TQOdJsUIygp9+77Yp8PIASC87jW",
-	"OkQnvosYEUEuoA+GbuP74ztYVasSETgXCprVqSqePFh0TmdllrmT20suxSqJGIZc/mYu//bPf/xv0j8N",
-	"EcyQTRFuyO1ZnTuCKXte7cDIhIpVLpYZnzrhYL+Cgg2KAMHYkbDKiprEN/axxB9wsN4gUr3gK0wAi1gl",
-	"cMoTpnTO+ERfkWVkp0jnWP2D0gtKSCBnZz1H5zRCfniy8nUxJC4vxcqjvcLYWmBtqzEfj4LrTNNyo8ad",
-	"v+VWaiI63U3kF2sRXxtAV7x4uluEFf+Y+4JTIe5wGsNm+abENew4n5zAHb5P3O3NufeX5LgTA2G8m+nm",
-	"22G6yzav9KXwWrniB2sT82Oq9l7wVLht3iygO+pXUUjri97MjGoVQ7UiP9QgOQw7tUPGWrnOKryaqNpa",
-	"hEfTsJEy9XdbdAfCDWrtYPL3BtyHqJyzU73zsafM0sBlyQY+c9YdLnuqF0sk1ufMXVeF0TE672u2MQLV",
-	"ljcI0wWxUnpBLpbViljva02jGs2LU5r4NYD6gQ1FxtYpoQqJK6lLg7+CqqtVi0GHF4JMSSDWtVvSIYAY",
-	"3Jh0OA0nhwxaFTAZIC4y5mXg3YXAMupY0S8qMCMM4kQOogjewbEDE16R4Ao6+/rr8bkAdzdWcC2nqjk/",
-	"k0ZA/fnu0binuG3shvrRbZhX9LZ3ZeBteOQ9xeNCsbuLL1sZen7q94mJ34ElhjvX9zHYnetlw2bxjEbY",
-	"VpsM1bEhG8waZH6nQf+IiXzfhYnYtc4vZ5m+NhGzEi8T6YVgE26EiYIuB5XGqooeO3jPVoi0LiMs2PTY",
-	"DwHdJbHKS6WwxhoLpNcYYcfUpgxpnzUkN+ylCKqPY7UGaEsISo0+lONjsh61EV79VDIewZGarYI3w7Rl",
-	"L8WCS3i9kBxtpvOZkFjjtbkDZYNVuos9SjEz+Sm2OO9oVeKuCjjB9wBsH7X8w2XtDCeG8m5jmnSHrEKY",
-	"pd01O1pZZ9j8NhG+ZCNWnq6KqkMSxPUhE7HRwHza4DTxgNALa35yBmlolKw8SDljfNHjAW3PZCddWDyx",
-	"OhqNImfcCVP0dzfpoFW5Ldl5p8WmwWO2dnC1ZOJ7S22MnGQrprQS/X3V6Y0P5/ertondfEq31anBomIi",
-	"gI6YKwKTKmAJWUc+bI+0oxWSnFZBdcqNue7RoN6TYU8xRP4nK29l9YfMZyfw2VQOhgGi5iEHKwGHbi+A",
-	"irrkVwQ6/+3wn//4338PquS++Oc//jdxVas5Ydd/xlLurKgQ6X3DWcdbJoD1XxH+rItBFCN9gntxMwv4",
-	"t3ZS5vxKoO8IZcZsJbAFGBaFCtfcRY5gz2UdXAmcoYbaWS7MHF8fHFXB80wKpNk3hV6aWNlXluqiD1OG",
-	"YLwoiu0qOs59+9hawxBUyeESnOJT6yOLlR9awwtuZjysmek6nukXVEbtXgbyumP/WGfVOixigGXzXFGV",
-	"mLeW21waALa7FMvCM/CFMPmtGPmx2pm5FtJSQZ7d7Tna4EstVVG1XAyJPagbsxiH3ybe8UxWFSR35KU3",
-	"H3NPaZjdK2XcLgmEwj7/8q9ejui1H25Xxmnlt6g9M8CfHf5q/36+ATbMu3jEYAbGV2L/36q5NrHmMyh4",
-	"62TIXpSTTE4BcMJuGZAVsZIFMrgRyxcIhzFTmuSt0pBHNhEhafoaP7i5ppH4SuREGjwmYzbjmREJ1QZa",
-	"c4pelvWwTuZkdELiqgj0b0n2dSrNVF9BfaEZxuolLwSD9LJIAdKHGiBIvLeGFOdielmdWwhB7+7v9urg",
-	"Gv1uBxjn970zMusjIacieHAD0hCX/+N1v+uTD+uxTXo6DMdPtl3juXeN2k7kLi5rJtEE3uKZ2t+asDq2",
-	"Qwj0uFrBWe5HTGdpOzjWMFbJYvUS7GRNZW+FJyP2xZ+Q4ijAcsCuLK7qHZ0uhwtYt9L6j3OdEQklJjUr",
-	"0aGy1abas5tXnX10GFVhOH93dGtY2L3jua5bv1/h3Gw+PqR4d8SJCrw2lghrKzt4qPbqAyiqQefON/6Q",
-	"t5DEqoeFAUhJYj2+K5GvUK0GD0slQspZJ6Bv/QLCa+KIP8EL4jYFhRurlupZ8Hl5UXnBpgo6Y1ITLfhK",
-	"rTqPpodkKEEiUQS+LggGAKnr8gfwPq6909oK2JKMrxar4DfFXCyMyOxM96Cr04utPviPQbFDbS2gtANL",
-	"OrDCwjl5C6IZYMmlEEsq+fwCMDasc49gHhFWZ7QAUlm5pMsiA2gTpSc6tfKIJn0CbVUyFaqgiQ/IZ3IB",
-	"VHoa4LUE63H29Dn7WU8i7CspxAXKrz6VCUq7gmxZ5kttxJD9WSwLfEtT8JVDEXRvJfNYURUfW/D8EmFc",
-	"aL1a0KVwlsAugIHO9TVb2CWAJ1g31ldHtAJn2PvWvLa7Yn1pRGrIr6VFLrTbJr1m914npDQcz3e2dp7B",
-	"1S2m1p+FWMLQOjejVKYQHPDZYGrpPC+6Bhpsz3bAaTCNPbT0ROtMcHXHxpjzXhf6imfbzDAnFoOduM+J",
-	"3C+sxkuSvDt5luRWWnttA2v619KpwYrX04Uv2hSjVB1hVkQbwjjrsDOqWi+0c+Zk9SNXgdLrCL5Waqs/",
-	"xkqUHQm3akzRGFJ0L9jN5RxEfOws3iWNc/1RH30vWGMG961fv0OQn6fILs8rcyTHU7JVKJldHVySScRV",
-	"GAilTb1dgU87rqQBwX9GiG9H3PSFXIBJukKjiZ5Rd5Kh+iJIBZgGFjSa/DL3gX2sDeRFAS0Q1swhqBSx",
-	"snZ/KwA0Roq3o9kH4ZTfLexzNQe7O9S0dPti4dvwwasTuEssS4nrDWW/9QRqLeLah4OburOKEajIoU4m",
-	"s1yIBCu5wEIJ4exilYkrkbHEOmsJOXPWPlmWk0yaOcDJW2ewl8AnUzTVEyoHpmia8+6xLx/sGZctS6yZ",
-	"nyD8M2rnG9S5+q6iO29buqdM2U1qWO2q2LXfF61+GmgargVoh5OvFeSppbrYzIcTmubVNUgLDqB4XtdL",
-	"q9/tm5TWFIAgHehW8daaDGOqYsd2uShWhHNOf9fhmhEQLXJ/LjnCXlFEG66MWGGtAFDJC56KIXteiAWk",
-	"4q+tirfSAXsAeMGAfDEEBuQstY+bZfziXTX+1wIU/o9+Tv7VizXrb7sTb7zdIHu1fgtq/ceWk7f5fC9z",
-	"u10LAuHsCDCgl2AcNzddgNh0PQReABAvtfoBURgyXsx0vvizWEUufhoxqdLSFPmq72RBrKwwQO7ogihs",
-	"IfRKCJtXPCuFy1cjgyIyybFpBnjOXDENYwQSaoGK31oTUQu8NFgTURBacGGMTiaFOQW7ZQ7pLn+uzfZ6",
-	"m40hC1CVGwMWL6pVueuARfWoT6BZpjaD+4DFJ1pcg5uPzI8HJhApm2WVg/EPj/Vmq+TMXBIGqUfoBIpJ",
-	"RDUO2mIIpE+JtwUKCtYjv+Of//f/w5LsKGGQVJLFKooV/I1fHCdsUhqphAGcF/b1s1fW5+ClEU5cpuW0",
-	"YKmelkCvCzy3OmKTsgj6WwyfiTEU8WDa0fog9Logp5QukFqv8TJD9jwVi6W2x3DsOfzcldJUaUdfXVl9",
-	"GUDcwCMmOl3RgBA5maC4qF/H4xYWdgaOkxbEr2BooBGo+2hePXWyYkYUhRsRzjUh7/vqV7jBYRgUOsST",
-	"Pwg/G8DFybbw8UYeLtrTdrM1kOf/pW20FsD7XavsazqVVnWfVLrnMO6ZuSReD5Jh65bPZtFa61ij/rSd",
-	"fD0vwgWQLOGlbMIzDrUPUGcR9uAVjlYLcLkCmqxGr95S5FKnQOA0ZF9KxGa/kuJ6zHiFAhHAPQQgEBU2",
-	"xAaHLKSsf0ov/NHjY9mB02B3xMiitdx7V7eRLKG+Tdrd6EDIbTnctqN1OMEdPaCqip2OGl3jKzGWuVTo",
-	"NoUnUaorLafCnLKELjjD36O+nhg4a3D6oAoGSEM41KjcxTH7sjaGT+OE1ce87aA1lmV/0m7hpAUCrDG9",
-	"u6POvUQAt5qaah4hKPS7ngNYJH50inWxaAazJc8LyTPyO/vYtrXkBmkZmfZ0AdQMbs39K5kibn1pCr2o",
-	"+omsfp6VRYk5So2kITXTNVbrcQTMzzYjCXBgg6L5e2InrKIIa8f8boMWzRN6b5UWNxMVuGz/6gJjn2Uh",
-	"AqWwVnYXSdZlNRxipfJORoL9qQjzEw/akDJ8FWpTbjFuABc3Vii1XIbGmj3iCuIXvSKX3L5I5NE0ltwU",
-	"LC1FVJUv//Mf/9v3kQOyUGa5ELGC0cy5r7/GOMvdG/nnOImfhAWyPu7tVEvB8uLM7i2R27BE1s6Ocfto",
-	"w+kFeIapNoUZlIZfiN1zp5ioRGrLWs4UkSKmPBMq5cQ+xnqvXz3tB6dZ5AO8luW8ILISJJYyBesl9j8J",
-	"+4Il9ICE/f//H0vsT1+I/Hv4LOlHkA7VBc+Q71PkLOWrIftSA32TfW5CNCgrwfPEsfF77uyQ9voUeqFT",
-	"vmJCFfnK3c1XkcNblEu4Vqd8Fase9Mc71gNEiZzyPF+xX0SuzSnjzorCi5HmX4n+kH1P04b97VbcAqlM",
-	"llmhA3kpKOqYapVGgMGhGIDFTOWC+0m/iSDCadhJEj21m+G13QsfQ2yxtdAf5jNiR6z3LVclz1d9+9JH",
-	"x0P2Fa6waV1i3IRdNfTwk1r1/IK/lYtycTA+Oo4OFlLRH76MHhoxRN41ypku80EqL2TB7PbrHpz9dvPY",
-	"7C/ah3Z8NBoFgzseHY9axnfnkR6/Z7bW+dtZfmAYCJu93L+NWE8oh+0pBxEK5XJuS2+S/zdAzSSG6YW+",
-	"ckmRqm6+q0AWICmUuAbAQ+iISSLrx3oECq7AhWv0kZNkAZSgORYJYGJ/JQossyXRGuBoVlgtWBGDbHwN",
-	"1BP3vhUAYwWAArBNiH1yzOa6zN18AvidWUv+bIEfTYYMZowoScV1haaJxqepmCqgz2sTQN0pU3xBDDVG",
-	"ZDOmc2b0QkBgbK5ddq4FayTkxDk+3h0DhHVCgPjiw1htqz508JY1zMs7crpbn3VPHvf3wuwiDWusiG7z",
-	"cqxX2XvbeyDOdU8dqI5vBsNZLu2UwhbHGiTTQrZqBW5p2NFwNBx5KIyVT5sGpOkngRWf60JPdeZ4Vg3r",
-	"Ja9KM/gL/pmMY5XAHa2tDuhLbwuhwl8+cx8kY5Y4ypqoEDlAKdvP+776KbM7wjr8+EIVIhXe6nv+dnAu",
-	"fxEJuAWTVSHMmD06Pjn+/PPRiH3BHo3Y9/LLiJACFhJ0JPRLx8pXfvEylRq9dl8GwTN5KU6ZEYKGKF7D",
-	"AJJ+hXAC5RBXgmce1iRWfGL9AuAtC+vMT5kk5lorsAH0Csb/UphyYXcg8vf/oAvkZCY+EDyvZsw4e/rj",
-	"y3O2kGmaiWueE9mIIyZDCufkxxevnv/4w3lS1WaAvF7mYpbJizkRuWaCmD5zbV0xh2ba0znjKcy6EWwu",
-	"eGrvLAurePodrgPOydOAAnUddO+kfeN5AlW7A+skqtEBPd1eWdsw3Xs42GQBnwrJBwMFgAs+MML6NoC9",
-	"uclBEW/5YplZa7ptdx54WxvL/eAwh5uxfZS0k1mCkzb4TqiLYp74HV3tYNbDbdvfcZRuv0cHM231CnoB",
-	"j08OtjkwB7Ut2D7s5nGvTe9S8EuzZZTKPv6nAxAJB2+65o6kx25juN01xpGtD+y3TxYd5iuHaoRlnSA4",
-	"O89boEJek9LozlpV6sKdjDHjSulSTaHFZiYzsCubmxz3NdbKOp1y5NGeY/X65Xd2+yffabS8EtazVu3E",
-	"6MzKqNcvv4tYEpej0cMpvgj8WwSa7vBX/Mfz9DfXY0MPzQVxdEBBMCEZnr16+k3iES5ev/zu1ENTSSod",
-	"hrJ7ar8RxhrHE52uYtVzrz6w9xrQ/LpKOWeR9IfsKdGYG2EdinmpLiFm9vj4ydHJo8furD+Gow6xmoho",
-	"3DibcZmVudVN5pIl3zw7+yrxFTR6NjMC6+5ye3ZFxHJR5CtwOeD6UcQeRuxRxI5GGAM6HlFgCbNxbnW+",
-	"FwVPecETz7vcOEIsuRQrwNh+fNKDeud+An0MZhyrAUvscmObUs+dtD41RILXwDPcEViELYYXQ5YsczkV",
-	"A6ipX6azxIPAsuNHj2LFcFpOGWepzMUU2h2X1v6RhqW5Xi5F2j+FhzedzvUhBJBB2EBx7Uud7fufhrhG",
-	"nlmL+XZT1jsZnQSoh/hYMhvqz3Ptl/i6EnKTkXOyaLpfuAv/+Y//F8wBMZWpIIIDhldaGVTBbo5Z4pHO",
-	"B/Z77DNLoCScPij4pQjslt4ynUX277cRK94Wkb3zIo3Y1FxFbF4ssv6pux7MHrojJHwHBkQi3ROtot5i",
-	"+TBi1/wqYosTHjF9cWHngbHEukx8WpjB1FzhJcY+5dRvDPsuCeu5Enhale+ff/8MXhMnH/HVJiKTwqEE",
-	"wETMOW7VrwhwxUCWBmdHpczIX6ylByEDey84pjytAEjtTeyJxTOGVfILfiGnscJ2HIO8FOJt4aO5P7z+",
-	"ji6Ao/a2iNzUIQSKnT3EUfZJJ7uxx9bMMlqrWHH3Brkp2Ofsz/JLwjXNc3lFgMdo1ULbjy8yIxnia1L7",
-	"kZOlQJIeKy/K0OGnly6Ma1+gLYMvBUz9fmZolECSXi2L4SsTqx5nCZ5Ch1uaC55hzv/7Fw/7EX6EaXmQ",
-	"nA6L3mGYs7PCqwI7aAVQpUTt7mwyKO1hBOjnlt6N3FvF+AqslwzFW2vQ2wHj4GY6j1Vt1/brfRcwVb26",
-	"0hmzkf1ZLqj4t8XIh/JbaKeaCE+LibYX63kvAuY+YnV/A7B+wKTL15SdNLE6OXoI+/eMLaQxEMOxGzCz",
-	"FpqVq2sSWBp2MhpZuecuaDgI9gYgUKw8AqBZxcjRgouPjgOcWqeFKovJatfQTRuy6mj1HJZRrABCyTBT",
-	"6Bz6msuiP6btias0k0qaOW0HqdjxiYua5RUjQIU6hLOHDezKaTJnAyA2o10Tf1f3KNiPTiPnYiZyASZG",
-	"T+mK/SFWduEjapHROQMxZs1F2BClQYmy6NewjYNxFlrXGufEW7sFY5VYYaJVtkogHIeD6m60xcW8ce72",
-	"FeRNyfhuTydYOefidFgIhAqGPAWfOkCHqcod1HbkbnbwyefHRw8fbvIhRrskQZ7ubEEE5kPUAvZi1ZLT",
-	"tbHC+iB8iSgUZNL4JitcoE3z4Y7bjp6BGx+bfvPt8j+PXxeTr7Nf0qePrv/r6//8InJjYP/5H19eT77O",
-	"fv7P/3i5nByfXE2/frmI6u/DJg+/Vf/xy7MvIi+wjx9dpcdvs//6Os2+++t/LSdfv/7CTjZ/S4s2Phk9",
-	"eQyz7z44WvdR3rS3WLe1JoGGCUiGT9EuhYpR0C6FDuzvhhfuPm+/eWinu92qxDU9NII7o8UdVSIgZclX",
-	"z7579upZsqujNi+K5fjwMNNTns21Kcafjz4fhS7A6OjJ8eyInww+mx6JwWeTR8eDJ/zx0eDhbCSO08+m",
-	"TyZH1tHzO7zMZaczf99u8W//aoHgHWKyr0pD6ikI7b5XGPlT65SgUC86dgAhUTrdsu6k10O9gQO8CZay",
-	"8uCDkNaYNGLoHfkQLEqHXEyFtWFPwXjNnVdsGEQ8oTeMGItORictoWOlwX1mPY4hCDoaJgpx7+DppuRZ",
-	"rJIGq4516p3FMgbruGYxUDw0YIZqMw1i5WyDgLDYNFicrNv3pH9Kf+KNsbfODXWbzeDeBEb2wNQ90S0N",
-	"+fja72hRvKYdsAuYTt36eLNr3DZQJJ7HaC1guxee942E/17S9n4qGtRUZIFvCSjw3cIP99wm+UZxMhJU",
-	"4yDyOKqLJCfoCKdDzxoiDwDsZzwHH4osyR/h5hAEMiUifPmoogtC5IIyYFiuFlxNniKhyC7IKnX4hZVH",
-	"HV7jXUX0mJKnfDoXg6daFbnOxkzpgXXaIJEUsoI6KY/EoI4jtApagrSGBfEThPVsXmBDEBRKCsh4a4UX",
-	"eydh51NIOJ33Ku9Gm+QdtoFfYFcGzUy/IfhqC9LS7I2ILolfKGAlCAK6VgsBZQFIQoplcTa1t91NHrpb",
-	"d6dZ7j/ZU/dMx+/o9HYP4Ybu65pn2Dqi9XDN2lEd1kr1Ot+bNvraU75sShw24/ltvunen7hvDXdmLhFG",
-	"u5zOoVRPVbarP2Vz3pmQawe/qfQdqZ8xA4pmokMg/HHv4Yf2fdHUZhG7nsvpHHIhsRJ/L3kWeADBKJ31",
-	"POdADfWkSpKMw4xVlaLyEfNYobRzKTocHpVfYXDYlaglYSUWXvVHPS1EMTBFLvgiYb2To0exCpm2WytW",
-	"gLWYZOyaBoco7U0ydVRMwk2BfGJzu6vyunNipLrIRKxcHQaqQatVXZT58WdHo88/f3zi730CNz9lC50L",
-	"iH3jF9C7sm42QMD3ocPegCApCExehAAayP91hm/EpmVhpwFA6NkkB2LwqVZKTEFV93QeKwJC9Mlit0Hl",
-	"QuiycMjz4Z6wXhdmNzqWngjfHHoHrp1II1J2UH8J5gk3jKO8H7IzzKiwjoRKrLoyKm7NYX3sGPthOsjl",
-	"igB9Kmwewsoha+KsZVYa+YlahsVuAJ9gMXxlojpfr/B1S9JU7mVrUdFfXS7Im61W75u15ELjpi5lNGae",
-	"+Xc9HnAo1UwnCEvrjDxAnLTT8jrPkiE7i1WQqCgrcbmWhsBcQ4sLzNY8YDfQG1qFZyC/qLbIbt0PaBe2",
-	"RuFpSdbkqcFoTXGKMqsSmP78uGp/vMO2cL23gm9L6b/Ztei2RbzW6179cydScehSWPO526E33xY0WWTQ",
-	"2S23btf8tmv4AUUZlMtaS/djDD68m63naj/A24K33Ft/H01A5P2qmDvO3DLXk0ws/nizIvMXeFUn3EOL",
-	"QUXhza321PDTDJkLgF5GwRCa1TeLmYOO3EqMWIt0OAomw749//GHcVXqhNp/tRQR+LJRI54UOX5FiJoH",
-	"SpxBDZhWU+E/iiolDXVDdgCvX35nTfklN8Y+3P/gMCntzwpNNnEACcl69cC4cZFx+AOLKcpU6ohS6FgJ",
-	"ZPpD9oxP59SlKI0pRcWvWw2s6qFx1QCO6TtHZN3SbAoZxeqdYkbvYRXcZWscPmU7VCSUFOx74d5fAHwN",
-	"xZDNY7np9MMeP0QLfBfgeMRKqVeXjKnYKWKcXQgFyMycZVxdlPxCkP9DGAV0mmLVS+CUvc4zk4ztOQaz",
-	"aK34hc5H7VSAZ+N8knq93mmsoOEAzjxU0oIP0q8V0IH0uMYkWe19JJbWAcwKWEFjpoSEe5mlENM5E+pC",
-	"KsG+FEWxYqn1u6igh0EqngkwmwYAuaDYj0uhzp4PAHG3kJNMsGQwKAozsMKpDyzX08w6TpwGYJ0wB+gg",
-	"1YWBuGhQjFvkXFYokP7ja47s21bs5OJKimsMKbgMnzSxsiovB9Y8x3eH1YNg5lXOIr4g4sRZQ18Jnltv",
-	"stDgJoWLGitcbKqZssK+seYXdrJDIhB0R/E3wUd4n34EuyiNlVQswYH8xU5LcsoSpQsq1UO+bXat89Tg",
-	"a9Ke8hR/tQYdmACAx1GxouUDV93P/ilLqAuRajFy8bOYIol8LnwgukBqBL83sKZNrbtzc52lPrhx1Hpi",
-	"IvaQEcTeCesBdZ6h2MMTu1dfWJe9atQpPE8rpike4htOdSpYAj/5G/rIaRK5PsmCAJYpLpFl+trEaqFz",
-	"MWRnpJqrxC/wPnDSlfXSsZYTGKt1Djkc2ZMtznANcfmsUf+OKSAlrusj6C42g93xAn91p+wO4YPuieWh",
-	"PoTNGrW+gEGhE+s5KeCEAPZ18YkGGsA9a/q+RXMXcEUEhW6TbIGtATu2aWlg5M+jrHSV5nwV1OC0PQaB",
-	"VtqMg3WGqlkuBDSExApw5lgJWqt5pQeCG+CTQK5WseyqMrjOchojQpxrQiRfwg3TFDLLakq2hwbL8zTp",
-	"N4ptTutyPlYnoycN6HuXD3DsfqG8JvqsF6C3TcDyF9TynPQhJX5TAe31qbuVTLvrdRpCeSuCSm1d7xhK",
-	"5WNDkGoUdu0uz3290e9dYt+HAPyKinLeSQBm0hSbQaYqQr62+7e7RCAOe2sfy9Qa1eIa2sbXSeit0Ucz",
-	"UQkO11kj1TQrU0rSxMrnVPA10D1AasHExUa81ANgKMifkhtBY/bJAHSnvEEui4aMDK3/iKz/1lqb1nBJ",
-	"rLo5/ULxZHaRT7Un9IBNG1uRmutiJw5JCu9NgH107IHhbG/jD/xRCc8g2Lrz9yGiWxBedhUAQKPN9GlM",
-	"+DZZFgqBHcSZuznKGQRqWDu/1rSBUANYPAYx7qwrT0xFD0yspmVOVXwQa3qyXaD5CMVM5/hkrQRFVxox",
-	"V4k57BRp9usovY2AbBBSqqxDnyQ3fMWuAaIYMYSRwWyW60V/7GfBDY5+4pLF9XBTEHVgeanMkH25qsD8",
-	"qF0xCELBVVEYjNKzmchFCm2ZVm/h/Dm6NzvdUpmCAw6fC9BgLPyK55JDO+3ZQuRyypFV+stcFtLM2TN1",
-	"kUkzr/O9ni/tdM4j9qdcqOk8Yl+LfMFVxJ4XPJP2Hy90XpQXpTAYKvqqLKbz/piZlSrmopBTmg/o7SvY",
-	"tc4v7Stk8FpAKQWsLHaW5+WCq4GxZ0qqCyoe4I4DCvBDChPG3YhxatMC8KIldEdr0Uv0UiguBzzL9CqJ",
-	"GOKnksZKYmU3jwliaQCzwr0q9KrS/vHAsGSJETvIHiwzaMuD1lMKazGz1JdC+XoUP4x2fWwti0MKhgKs",
-	"K20bakMldWtcZ2Wsen6XMJ2zzJ4R1P60HSIKNtZDl6504tHoYawS3K1/KxW/4jKD2ojIbn/rdWE7uHY3",
-	"3KKW4SVunM3waq8ueYA/sJINvSeBeIgYZw/fPmQXuUydiPFAX504hCbQm6Hq9hL5SRSgJtaQCY8+MCwh",
-	"TOhNVG5NOn/sqvbeNGdtlnbVj8Gh3Cmt+v2Lh+70k5kbPhaMfSitm+u8YBe5EBD9d4qSJEusfDS+Fx98",
-	"I7JMR4wK2Nl3UqV8yF7NubrEHn+r1UCAfqOvITb+nM1FtmQrXSLg67/HB/2mMGrY8yRfhuw5aKQFTwVz",
-	"GYAaSRZG6YEDq7pNrKxuA6UsvUZbU9pwvVXDE4H14Cnr1RsAknq2Z4w0xFMoVp/mAsjBeGb6vui8Aviz",
-	"7z13IRfKLXPl4FYgYYVoK0msRCYAkJsbHO6pXRES2VaKu/xMOwyW9WVcZ4JbV4z5nMCNGvofVXxQljbj",
-	"MqPsz6PRQ9YmgjsyxoGkPccteYMgDSktmbIeFAxu9grvjW7LLtThYikubqVyC1c1siv9/YuHN2t1sKcp",
-	"0xWrm90ezd2L+zNiC/52wC/EF58/PhmNki2QV7fW5/UROy0dmE4vMr7yKVO/J43bzBtFsou87MCfOpMi",
-	"SykR6jCQqHiXpPK2yHTDs2iGpk+J5Mc9qUmoOmTnROUW5MpjlYd0KS732dslcx5BPW6tSJwpcR2rBDOw",
-	"AKyROLWRhLwmlWbZHKzpn3pyg9LE1uZbGRbknntB2hqyr2mEyIIeVTasSEATdi1ZCfpn52zlzpnJin9w",
-	"PfLt+Ey3ZiaR+uSjDYK/uUvCl3dOk47uJU3avqb7JOg+CXoDZtyb5QCuxWSu9aU5nJcTs9RFd8nVN+Xk",
-	"fKmtYqNrmFDpUkurLgj9DquQ6IeML5cOj3VcI3KFftWymFu7dwobfrJiyX8M6MLBubxQvChzMbh6mLAe",
-	"AtSwb74/ezo4/+bs+NHjiF2KVQBlZB8FYThELDNimosisqJ3IYq5Ttkf2azMMj+A1y+fsz+ynF+j8vxj",
-	"+HBakMEruRCm4IslWO8dUFFodgX4UMYNHU1kH3pbWO0O7SkcGnbgzlj9wgAt6lHF3JGl2KkyOgK3wU2n",
-	"gb4xzib2VuNK9QN+17fnP/7A/vAHnud89Yc/2DdHZoyj0QjJd5ie/CymBXTIFlB6hB9ErFSZvER9ivqL",
-	"SmFz0x+ypwgk5zspTeSB3303ONSw5gIKT7Fixg3ZwdA5JWjPGc+wBFpBRZNdOeuoKPsPVioKyrAFzy8J",
-	"fa/9IpYAJjJ9kgzZj1gVVyMMRUi6XDB5oXQu0lOaC5naHUj6m46wvW0umLmUyyVgp1Ud6e3svzBJ3+Cp",
-	"+SueiG2KtTpCVw+DrUKz4xlxOxpR2g/IRu0bIBY9Is6MDYBFa/EqCF0G+68IxwmB8NdKvmULmWXSYVhu",
-	"H/3aCdsVC/azh48ef/7k8cj+D6a6KERun/XfP40GT978ehQdj377t4MOJKbbtzFa98DHjW9PRFzXIhce",
-	"yfLDGhi/H4q3motIe8WfJlyIQC/T9jEtqtnu46XYRANiv29RzF3ql61rX7xHJVmSWPWS4guMM5X2lNMB",
-	"x3BTdHVE383F21A1W2EWH+BXBf52iH85dYsf0m9EElb64qit6ywvFCQDUJWD03VrChgpnUDysEoBPxx5",
-	"HN4KqbTqFcz09LKulrlKM5G6E2VEUWSeFM+MHZ31ssync26Eida59AyRgs61EgMCOKl/33MkexJEBGhf",
-	"Mb3UZeE4PiAfSakiuFtNA5Ku7jv1iOqv0ot86ltPsIabFCUEA52ubFOVdg+F1zqY1gkUtgUq9YJLxXq4",
-	"uwAKWdrhxCpQr+zvpZxeZit01CG1Noc2eeNDHHx6eZFbB2KDKsZn7KiJ/ZFZ18K0TSPmt39lsDX2vr8Y",
-	"v/jJfvPPf/zvm6RTCzaP2a7a+3h08vlOeIN3puVq0/sJKDmoSqsYKXSOH7C0xKcD6C62pNGmh3PR32vD",
-	"D6gNOSPJAEu2mzYsRKZWb7u14Sv4vs1N7UE0bYqR8YhVXS2YUSaEqTxF1ydQnRVYRKvuxBENvDQYiPT4",
-	"0aOjJ5Xv+gw/qEmbWCVeUeINGnLmf9r1ZhJ5iITK/50CceEDw/DtXYbpUqz6TfyAd1CeVyKXs9Um9/U9",
-	"tSc0LhFjo12Ln/XE0HJJJQvJC8z7I21WRNmoiFn1NiiXUdCihEzJiEFd06y4sKBkVkRpTSgK3LDEPmtI",
-	"8bcENWnys55UH2lV5ZZw1MlNteoptvyQWmXvqVV3dVFxR+yoF6FNuXvPusTjLju1Wwl2nZc7d2XpcGAJ",
-	"Vbsvu82NbR7VG/uuH5HjWtsZe5W+V+m3o9LplO2g0nV+Ocv09SFUVnZr9O+BvwI5BoDB0refuCQbqCvK",
-	"AZLP4G7uu30XSyiKJnXOU0DwXeZ6AbwG7pMX8AESZydsYq+zz5Zq4DAGHYNNrQEm09ZbJQwv9+gmtA72",
-	"u7DngWalZGZy5ZH/z9QKiTtznYlYbWmICfmf/Rs7tQHoRzqlWK1VKa00w+ei+CtdenaBa3YXQqf5mHsS",
-	"OG4M2ySOm83IT2dzKvd0kJ+W4ApQSQrGw1PKLxqiir5qk1XAEHpxCKblhpCcoBJz+J3zLWqnFK1dMJZ7",
-	"uiwmdh36LIB6tRJDKvz8NFYJ3OoHuNPzdMxUmWUJy8VCXwmo+OpxNuWLJZcXqnoKlD8jkDb04OH3D4yj",
-	"2iFhRgMMpBnbTZidKUZjdHf04wfvBOhw6RZjdiGBqZj7iwIxXU0S9C0Slcra7+ZW5XuOkidB3bFfotDs",
-	"P/y1Nm2/JbEqhJ146Aa6mTTe0J0IDT63LY1fVCO/e5kcPGwvmfcVE5+qKA/l7c0kupnrpZyttpmhtbPt",
-	"cCZbWrcBAm+Wa1Ww3jneus+uZXohCsQmNGPgGIsV1E0vl1Zymkt6AP4OUEJAvkQeuHRASXWWlwpj1tI0",
-	"lQp27OBNHxiajSH7MZDF0IUQDnnsKuqupC4NvFWmjTCxSmhmnilrIKcJagx/I89aTjqM9U6OjzH+UmmS",
-	"ZqVhrJz+8Gkpd5h5aLo7OU+o8KkouMxY7NeTSc9WkcYH1Eu+i8C+gfWMNI0gWSKiqGzMCLOisRUVBLZW",
-	"mQs3XtoJd4UN0vG4vUDfm9qfXkXbWVHw6TyUB2SSBqIVBeXugh7KkbaY7dgiCeXUjfqlQM88dV8pwDyy",
-	"//88TaqOyohhVTRksWuS1egyJ6wrMMnpRtjWdp3LQpiKwPMcfpww6WIL9kHWegdOip47L2C4Ql22M11b",
-	"RasfZodgjVV88IN9H5muCdYBS6bmKhkH0IIVyaprjiGOMc6env8FIRex+DvMVRDiW6xYgIFIuFmE9Arq",
-	"kfGAx1Qu7I5O2M96gg7CkueG3B5X2s1YYj+V6iKhts/ElFO7mbGMXNg9lvRP2UxnoDoc4fCaAzE1V4e/",
-	"4lxZh4FhM23VlbPUVstiv/AjZqhxiB4OPhzd8/jwZz0xhzhCUpzQfGRvmqP64pSHOWVTnZULhTkEqFfA",
-	"/BJUm0NA067wlFOLavK35NAs+VSYMUPfEIdqnx74PEnk17EPgJW5KX4gXr+MV/8WCy4z+FDOxHQ1zcR5",
-	"wS8AwI651mjIduAoHYQ5I5BeZ5WAd8bE2yLn2EUwZC8Ck4wonxlTOl/wTBogemTPhkePT6wDmwcKmBN2",
-	"pcYG0QpIDfQ3zilLZlxaFdwf2rueeZLroLJyFI1GIwYHJtfXhkEdJSC6wYbAvU3lr3Z/+6rCs+Wyzl2M",
-	"y1XVIQaVrr7BgtWsqlM7nwailks5vbSXu4vs5xETmWnIGtf/q5UwcJFIgYJYE/4wCJxinuvyAg9Uo9qS",
-	"GcHz6Rw2Gya6ZgL30tFoxABjsJALJFN2nW9SMbNS0+Y+p6JO4fb60YhB8caAJb/wpRR5Mq6Pe1ka2rQt",
-	"FvF/wSXsF740p2uzjOIAuSIz3PMoUuiqCgyfMOthGpztGYiKBL/BNIC3Sb0K0bMWcuqT0Qk7jJW1W313",
-	"sbtiYO1sK3YaOsA1TUkVsM8AsuN7hHBRuldzirpiS5jAqaK7jxG4J92zPfm0phy3WZeNyWRKXwN4Igku",
-	"O+V7+/L3aF+eE21Ac4OgARPadze0Lw8rsqJ2MLmXFLTd7emIAA3SIhANPcCjtloB7DKiK7Pq75RxNI9q",
-	"sgnoPYiiP5Q166amQUALrF3A2065uuKGmbnVn9ZGrJQNWbNpCnYie2oHmukLsJkr3UClDlME9AAbAAlQ",
-	"XjYJzNGW4tvlrzTh+4HUjdU7uf4KTd5uBLlWSXu/CGxNTQEV3ZgMSE9ZYnfgUKaJM8zdK/7LARZ9alCV",
-	"ABXTOODBOnZImmgrMFvgqTbFByXEof7JgevQse1ZP83a3AhcVDUb6dwZXkDmwzP8Rb8LrY0CYwArQ2Ox",
-	"bwWZEbLUrcU9EUWx+pvjVEysj5osobN36QGGHXkTyCG+WKKH4L+yPz9lPFbwbpWv4N1q9GytE7JYFisw",
-	"s5t5nC0o9nZaW478rUDA+KVxk9iF7GK/O5e/dMC6HI0+GlwXeqMbganRJOzx024NP+3mEmVrHWBdivR4",
-	"1YGhxIbQfGsAqRPACKMs7w1D2B1U9pz3YOe3D8L99k4GQoIJzagsg17/JbRiesVcaGBOO4WEkMfSTVkq",
-	"ASVNFb6mFsVeQF6FdyfeO4kVyij4evZPF4+qgRygcdeDf9gfBB712p1xSAgLgbKyFYYKfnsQ3UxkoMVp",
-	"xdOaJb0z/YNf5h4mypj9o1/pvBBrQpeFkWBPr6pKiZ77V6zcvTCW4RDKMUZIaBDHh+7npjnaw1/dV8/T",
-	"3yAetY78nCiKtvlaNojkuTtZVyqh2mTchEP2V8Chr34iFsuMFwKr4C5yvpy7qNRy5cHiCvrVA8N6Slw7",
-	"8w+rn/23sfK5u1mFbVQfDUWoTo6P+6dBaqz+dNxwnlavCiDxNMXCE+TOJ0HiHBcXnYngJzVx00fkwGyF",
-	"kdxYGX4lTEfhnbMP2upTfoBAEsTUcrlYOKoKIdLYwVGXSv69FLvXemxOHcaqpdCD9Y5HR/2oCs+zo24S",
-	"ASem75RAoMrN3Qt5wE1Tg+407iM1v2uA/+vqaOwUkAnyOLvGY3zmqiMQU/O2IMziqUqtDnKBl1i1RV7g",
-	"DqB3zaYYDGAMgXsDIJmkiaVBkRVk1yor7OSUlUaw5Ktn3z179Yx1x6US4p5ZVcHlW43BgAiN1d3FYMzV",
-	"RxB+8Stwzc0+7PLRCxA84C1e0tPzv9ws5BKiYvpNQOmExu3HSFUMAgFjIJFnWQVBoMkljpWDb+uSK0ej",
-	"jqiLVCSsIDozZH91EJZV2MVUaXFsebIGLj0A6U2xaY2a67yQa013x+qR7/PrVUlB+qQB5NYiwVi7AAOY",
-	"yRtGab4O8lIgEz6u+EwYoHl0rwGaYJZ2FWtokdMOCreqix/uIzi3TZJ4I9F009iN8//gpKO/w/g016Yq",
-	"HTVd6Ki3EaFZc/CFSgc/60mFftnu5nM1FZlp1l4FzVjrJkovCfRvZaik/TFTGsElUagYBqiVaeT6jl2O",
-	"ypd3IIIllapYV3RazWrBVqJw+SxT8FWsKtK+HgfOe8DGr0pyF1RcYAdmRwp1KGBzuVqWKbwv1tieVfGI",
-	"IMptrwuzet4APD6GVoYCapSVhj7cdpc2VrvYY34o9pFt4veZSt2e/FZPdukrrl4HdIKdG2mqB90fOO87",
-	"S9Zv9WSbRP1ZTyIoOQgXd28O3rM/CUtRbxzIS7WjVzmXptD5alfOpKaEWqsmZb1CGKjnN57jKAIEPJGy",
-	"RJpXwhRJP4pVkHpzJEoEZR6yjNw4pRYrsHMgttZW+yULKv967C2990iofYOzdxOB8WmxF7UmAazchnJI",
-	"O/FG53bJTlkhKTY5yfWlUAAmQoGusyJh9jaoUjrpH3RefLlqN0EP/J0OogOhrOX5U+0zKLOlfzuwZvdF",
-	"UULiKJcXF9Yp+HJ18GYHkAVMd+QFS2VOxXobBv5jjsgKbWO39w2GzeEv+PBNB0rC3Yn4m2Q2G5aKPe57",
-	"E/n2kpx1eW12FNg7skE1ylW9YRytt9WagIwO8GSmPM9XCJUeq6RKBCX9CGmXczEVqshWHuOZ6ImcaYco",
-	"682+Fy/MrYy+QYFEU5ijB+8F+dEIkPXeU5LfvCailc7yQ4nhPwuxZNbqDVbR9c9ZiXJKk2P/Xct6bkka",
-	"Q1Q9uqEvjqH4D+L230R8BXv+99KKdW/S7Do4RrtIMbsQtWxGR5eqyC8Exvz4wgSdQ9AAERRDVN1ATXs0",
-	"qeohkjHUdMXqUqw88USd76EAoB0rkHq+6ApVs8t0cFaIt0Qq0QfsbkNnK1aOIn8Yq+dA8ZkDic2az19l",
-	"TtfxXFgDzgWcZ4jFDzj1/8ALVwzEIpVIQHx8HLHY+gP2CwDs/MpO0xlcxl6h/RMfAP5Cs1C2up0RBYOm",
-	"sR7kYDxzxFoGJkyn13DZKEBz07Ka9/Hwa9GFNnQCT0eEsOqxsqvp0jXiOoBJ6GSdcPv5Byyi3mrxu2oY",
-	"VJJ3GZC6S9aJ8K0/kdZbxmcFAZTg3Eed22Kfgv8d00tAJx/Gp6HJYTfVtQmQ5QYRFEORQ32tWB0NhwK+",
-	"0mEdsF6jpupSiKWJVZv5xxG6cZuhzgv8PgEafqc0F1GsOiylU5YsRMGHhS54Zk3ThAFIJ8aCGc+yppVO",
-	"MD2xmoiZzsUuaDmQZysd/3SDRTeoOYyVB7mpaqaC6oH3cQO+XNWBarZK+RCjo0PG11b3DooyYSmrjeAn",
-	"o8vYh0XvSPXdqBJ775bs6JaE2skA1R04KUd2coz8RbiDuHdIbkG6+7PMSjBH+bvg6Lik1JakXlhBERj4",
-	"rux4PaHnQHaCvBdAEfvWaXuYAQEYeG6UFeVgvEAAu8qVgfQVuRmyjhRhxOpMOLFKai84HA7tqyU13ILn",
-	"BbgfBs4w1teC/U/MQ65xnTs2m1yn5bRgqZ6W6OjIIiIwiLXsXQg0xAumBPBtA+F1XXKHjW+7l028oJn5",
-	"CGLx95yla9mHwD3tEjN7IXMLQsZtN6ysfKfUW16qLdLl3GGHYC1AAdZfKFP6eJYwK4+q1fWydqO8uG4z",
-	"MD9D+AmorvJp/w39rogvSH9ecKn6ZDlWaLZRHSzSygSssEfZsaLbXFvBsA70iKAmBsvPK5xHICYBjHuE",
-	"U7+WKtXXUMqAO326ihwvR4SkcQsus/6pE4GVVUKwKRBLIqp/Pwz3FAB3tyeKsvv5emmpUE0cTAij5KUa",
-	"E82ys3Z7HlmyGoS9L9wDFxDwduxkgqfaaEjQOZvkgAnM6au8xNomNuewpm7ila7Pfc/ezboZOm/gZvbh",
-	"x82m7V588CITgMySprHizfboQsPAV7rMK0kaH1BrDqMd5K6KGGd/0vm19Qmgn9puvljNOeiGVJhCKjTw",
-	"3XDjg7M09YApDkiz46FRrYIrVk/P/4I1yjLLHIhN1FH9iwvktndNI4fzBLXKSw5Lr3O7SksoqwW9vdaq",
-	"QS+GjDmGZWJW2LOUOhvvb7kAZmLi0X6hs8wX0YQIPnW0nQqfpz3TcZNYGQiT49FRvxVnv1RBy8buZTC4",
-	"Pp8WrWrwrvfUObJbzQ2j5PY+WPV7DFa9LNXNm0UMv9rQcfgyzHkEFkKz0curdIBvMqBdgqxGLY0BNdo5",
-	"yOLFEtnzW7IZjkNrM0R9rNow6qvY0t9LUdoB8SthWA86eB0SVOQM3WupDLaoINAHOCxVyMlgSMwOcyG4",
-	"giYREMh/+MOPy0IupCnkNDQshn/4A7QvVm8dUZvhFVC2ZlKg28TkLMglxYp+XmklMNm0EqdViblVRSEO",
-	"tO/NQQ7YXADKHPZP6tLKeT/11Riya74yfig9yJ8DBF+Ok0Gv97U3Hox9pwCqDph4TNANCVgtVVFmBYKN",
-	"aGPmpzcJE6rIV7FaitwV/thbs14CGbIEvdAEfEDYXj89fIMIdvAR7LOfRm+GhT3cRdIfx+poyH5oKfG1",
-	"D6dOWBhdBJsUflVo7SJL9rMHhiWG8lqwMxljCT2A6M49rlZwO8LKgrv+rKUy7meFtvaAyGbDWB1jM4Aa",
-	"oFWG82R1vnjLp0W2wumBo4CJugjBuZ1dINVUL+yus4+xWhxGtw7tBcjgFKWFW9YhwTbdFZl5GGOtcONK",
-	"K7vRHw7ZswAHD96TnmltPyrKqA/2VQWecyGvhJ+fa7cr7ZtAOz1LpLqSRk4ykWBl8lxnqXsONwFsxzBW",
-	"4PbXLqmGA7BnF9oNYsz8r8L7GuozhtYlQmyD4dBwtZpaM2055wq5l9KA04nseuN/AOJuGKtHULJi7S2J",
-	"WG4Da9YEoyuuNZBQ6VzUh2nQ6J7kXE3nwtrZACZSaMZxNyKvtcgHTvbjXU9ZAFDk0PDBAHdDYHYIaFW6",
-	"0wh3xEehCa6EzytD9TdOtxLyYj7RZU7onEh3DPGx5v3hjthfiNfS3eEAD2P1GM3P9a3jt2ttNqDQk5yH",
-	"OXBlsZ4/oMsM4S7dkUUyraQ/DqcizfXSEBAjzq99gwVEmDgDyxxvDHcqFb24VTDDWH3WLlCoZwAcSadK",
-	"x25PB5RWcPvJqoLxZ6wN1flJE3Bw4SC2F+z16+dfmVM21Usrmi9EATlnmZJQfhVUNADgJIIdsB3S/nbA",
-	"IP4hKUSdLqh44I7Xc15ApE0S6TbhI6wVALRh7YDbSLxwG+oAiGFse7fmaX2wQcXFFc+siG8Z7A8B2AMx",
-	"xfGJLgFP3DqVA/BxHCAn+Gf0DnORizEOPFatkZekUnm8WHPkwaF5Dz8LuNu2Vya0AiLyq7vunA8f8cnk",
-	"9dHmS8N8fq12Y8+VsPeodsBKBHM5dHzAjNvRtXKAI2bXUtwqRuKudIantD5TlhHGh5kDlM1k5RCKa3gv",
-	"ppzOY4XR0ypk6cwIWhkEjIkc0HLEHm/AN6MC36bTZ3SjY9aKQgD8FhAvXWzpyohVdyGvFaZIWDiQyiEI",
-	"3SA97wBjbg3BzN9wa4usCepxW1Pnj28rdd7YJiEjxrvk0IuPPHfuluBGnQluij52iX/vBbnVVO0s3kwx",
-	"uEFqCoItXfmpCGRCqWRBmSqKO9lPEeDKQ4F10N4A30qQJQiqc7B6llJFDZpEQ1EYCEwY7ZLM1pAEcNEq",
-	"qWFPCVq49l8/5s8AOp48JPvGE/g6Vt5n+6qaiMR50ROdrqgnKqhpPa1VHyPKk/h7yTHij54WpO97WEg7",
-	"GgHWgEvUwvsYgDhxrjy0rzeDBSYCDChrWcaqStt5rl7XBOvTaEHy7DSAcCeo/IEp7DFDvZBqpnQRKwgk",
-	"OYn+9OX3LC1zdB5htD1q7furZ0ezxmPSjwh+xRFeIxgZZA5j1UNVswINMxFwJ5EijdnGdFt3aixWYW6s",
-	"gDpmAGogoC2d13bXLimcWFlv+z0QtTbmW+ykvUfOxU7Zp5V0abzwx5t48YJtn335HfsKr0gd3jwFgyW3",
-	"oEF5MZ23ZWEqYojWdhXQfQCyyHoE+HdKZBJW3rMa5B+2YKyR5IS36+7H+J46N4L6sfjA00kiUte780l2",
-	"dmtU5cY7xkXqLQk3TlDDhN8LbirgVtLDKyL1l0KJa56xXCykwv7hVlhZ+58d6eSd57GBTv7NRxDSwaVI",
-	"f4dsafeDGEZZrxuKMOcCdEENfkUpAt4S5ayowBwOE66q1agEOjFkf7UWHZXhxCqwUPm0kFcNbsrg65pY",
-	"C2GAMWPJErw+qe5ZsZ9jJQ9yitWHvY5IU0XbcQqID3IcK4FFrohYUUPV7QAG2i4vY9UpMGXqQkZuHFUN",
-	"1DaMwY8AYLCaZm7cG+xxY+7ZssG12y4UtmAHhpzY3X12rFSZPVAJifkf7NdnKn1mv8TydWQdRcy/jvIQ",
-	"aVitMKQV2s8DAzx0xXKx6uEJbXv4F+ioslIVMmstWZGupkWkNZmhZ7HqblJit9qjFBS6b7V68lKwTEBt",
-	"DHRFGwLmFjjXVsmSMNncJtQ2W+2hzxnPjPCGxkTrTHD1kVgaVa3/3pC4JXC/rQLj3hswwJDZFd7+Rsj8",
-	"eJhlhdPuDYwQKCVymP2VzRKrUFBY38o0sfLlWqAOQ6ouIAZwo2DYjKG4gKDra4ZT3aJJXpy9evpNF9R/",
-	"oS8uMnH4a2VM/ZYg9YAnEXBYfarq6KsE24XAnM9kRfVRfXytengOYmwhpL+IlQtKsxYqgB5WNjXQ/INX",
-	"tHNSQ/IHqANZBC0IVQtY2N30rv5qLThNhwEjeqctfKtYWMDDxrC5fd4miw032lN6x5v4t3771aIIuEsN",
-	"K3THCav26kcZJGyfj3uKFa4PYw/zvw8c3hjm36qESrYGutPtL++BtwrrtMT9K7bBzGKNWT2oCC2iDjsH",
-	"iFEqyhiPc9ON2BKr2Gt49vyrMMVl1aAfWvC28QFVbYPct8oL4j2xHR/ogfiA/RGFq87lhVQ8w9Lc3rQs",
-	"7E2PRiM2nfOcT63060fYS4XqL8LqS/cuqG9gvI4fJlYyNVH1E8z+WDO4nv4JOEx8AfBaP1SYUsMOIwpn",
-	"uE44O+Vp/30UjJ2lpnJpde3dVL+LrghjofaBp+HudHxCfuvV4Hg/VKPs/UltOyH7mMR9xyQCSbLWFXpj",
-	"kZlJU6xZ+jvDszQMz4Z9HyLWdvFIxqpREcwNpfMfoSgKmPcr4oH+e9RXJTOZWQGQMMXz3JVFIDm7EYLK",
-	"DkhMrHF771CI1TxV5kY2KrYc15nJ7OA68bJvy0z9ULCMT/ViwQdG2AsKkbLkUqzGUNucVEX2JoKacz1j",
-	"gacz11k6ZH8WKzOOlU/6hUIbtCOoIklRYbhxhEUe0HHLDXUQYDk1Ra/trbGNd7Hg2BLl4uOsl0D4Cxpy",
-	"IIqT9IfsGZ/O2aVYBRX9U+gqYaW6VPpa2S+t3macLXg207lV7f79QitiyJ5htmuMmcxxjimviPxYfCbu",
-	"tiov1vnLjkgV7fqDjpzY8XpObMmLQuT2Vv/dg6f99N/Rm1+PoqPR6Lf/oSf27NT8Dzy33+9Fu/2u/+//",
-	"dvBhU27NI3lThN+W4ME+63aLML9t83tjVdYSqtlQWfB0rrVpOgFQfxeo1bxUZugkAdVrMSMKsxa4WqtJ",
-	"CP8GIQXlwbo02aqZuYuYnDGuVlHV2+ms+HEtdwA5QLzWqlL3/P5pNUQUFiHlWOcor6vEYr2CFjKELoIF",
-	"jSUVz0/EutOHvuMKqSuCSEs9rYhOj/+6TuxYR1P2VX8noPJ/1pM2LALqlclLpaS6eD8WDHqXCh4Razpa",
-	"69Jgw72vlwHzCFB7OUuF+6tD2d9WAcZdFa61zsg9tc64YWz1ajrXfB+Uuo2g1D2olbPWM3VzhymAF+n0",
-	"i0J4M0+lXMDDZ961QFodM/a8cGsgZQxYcq0VGStHzuDo44CVqJAL7FmFvvIh+1ZPiEuCTy8vcl/tXEdb",
-	"GiPNCERlKtaR2k8C7MxBXqokctWcHT2NVWcg9jSu/6JWH5/0fS8xYc3g433E6On5X1jP91oO5MLuoiQi",
-	"sITtrZXYH/oUYAAMOIyoz7ywbgLDVJgNMvU+LBC1QKV1kfPpZYTJ7lhBqzBhf64l10+ZWyq8vpeYEjtR",
-	"I+r/t/+oiID6SEwMBMdpDhShvrwfR+6mKnPe9orx2UxMiyrEFrnaoDaegj4ibDsylxTm5keVrTwTTZhi",
-	"M2EyvkqIsB5ShrKzF8+tH4PEhuGF8CKxchyCQ/Y8pQ5RbB4GFyjCXl1sga6VAOg8/IqaIsDTFbMiVmvp",
-	"d5Zz+GUx54rNeAidARKDiNSDtYKllaZiOYQQoiv9tLegbQB1Bq/cBgB4KXugKkLxFKFWE5mapKsiIVbd",
-	"4YBv9QRrM8ROgQAor0pNhK5o4Cf37Ai+4NEkmib9qA5CADYZOaJH1qM8o4B1rIAjvruq9Sy8zc968nwN",
-	"cNzHm0x9zUFWNbzSnw5GR0+OZ0f8ZPDZ9EgMPps8Oh484Y+PBg9nI3GcfjZ9MjkaHUS7/Ozo4I298zLT",
-	"qfDlE22erUzNRmNIFmJhdrGKoDntOf7a1Yi6P72/yvOcQ/DPFCtwxK1r3xLmgDNHu7cigXpHjNcb9ad9",
-	"qycfoDXNqp8dcJkMmxHje+t52vvQt9Cqi8iEegbzHRg0domsLWN/LaZlLosVCJ2J4LnIz8pifjD+6Y3d",
-	"unwp/yxW/pM39oL8ql1InSFTP0smoihWiA+SHEQHZZ4djA/mRbEcHx7CT+baFOPPR5+PDuwdaVTN230j",
-	"eFbMI6gokwopDlO2EEUup2ZYHYHzlSlE20E7myLKdsSMMAaUmocGInOsNFjBRbeC92zrc+ULw3o1/diP",
-	"2EIAbEIEqCoFp+gkaUZ6llUIE5mBWrqS4jocuL1ty9POZSEGPF1Y+6HIeWFVoq/DYPpK5C0tzuFL2Evb",
-	"pgOyeMtcQ/4tIp4hq48zkV6IiP3p7P+KGC9Tqf8PXVez2zAIg18F7dRJ6bQ9wjpt0m5b93OYtANJaYVE",
-	"A4JQJYe++2TjgLuSM+HDELA+bGyn4uRwDe5sv9eH6K8GAbBQGeW1FmvH3WK7f54COQyY0o8M8kc2SOHd",
-	"lYjfWW7RylCmU55Kvzy+88XO329kqBqfpTFrJL3oEM2AhVvNdDk/wC7gxaB/DbwpJDwxwcyuATBTYO3p",
-	"BsBg8ZjWRRXGHkBGL/vUBAKqzvodZvjM/w8wMRtXuFhXY8JCeTrcsbpv7Qh6AzFsHNBMwxDgL48VhDfm",
-	"H0a+2MapESfl9X6irDM9hYkTEvaoIH1b3alUZ4bCMVMEaUpMmrcxQ8IeteVKkYiNGLTyIsQ2N4bi06aS",
-	"BJfNXEw5HRd2/FOuEiudC2JFIaGN+JFOK3/LT41zNYStCvGIj2ajw1xlYgV6++Hunnf+Sm01jYEqeY0V",
-	"edQJLztA09EmNm+EFFDFp/R8WpjQVnVKg45HFAJE8HYSH4PXTjXiU5l+GhGfJszPAwWs3px/z38BAAD/",
-	"/w==",
+	"7P37chs3tj+KvwpKv++UyUmTomQpF6l27Z/ixDuesRPFspM9O8xxg90giagJdAC0aCZfn9oPcarOG+wX",
+	"OW8yT3IKawHd6GY3b5LtyZz5IxWLfcNlYd3XZ/1+lMhFLgUTRh9d/H40ZzRlCv75khm1upoapuxfKdOJ",
+	"4rnhUhxdHN2wRIpUEyPJknJDJmwqFSNGrbiYETqjXAyPoiOdzNmC2scXXPBFsTi6GEVHZpWzo4sjLgyb",
+	"MXX07t276Cinii6YcZ++ShdcvGRTxfR8/eM/zpkgRhUsIooNFKMp0cWkvINQkZIJzahIGJkquSBmzkhO",
+	"VwsmDMmVvOMpU37IVOglU1zM7Hi5ff2vBVOro+hI0IUdpnLDCGeTsiktMnN0MaWZZuWMJlJmjIojO6Fn",
+	"YiLfXumEiZSL2ffwzvVllMoQ6m8iSz+xS2Lvc7/27PDdF/t4D3y2a8Dl+w4ash3Sl6uO8b6aM5LIrFgI",
+	"u/Pajn6yuiRSZCtY5Ixrw1K4QCeZv1cTahc6SVhur/akmTOFP56NRv2ueWgYSW0S/0ux6dHF0f/vuCLa",
+	"Y7yqj4PRw2y+UzMq+G/UDv1ZumFCEm7UcCPpGUYXfZiMYr8WTBtCE6PJVKquccrah46iI/sgVyw9ugAi",
+	"3XX8KQz7ms7Y+jhPBhOqWUpyOmNEFIsJU0Nib9Ukp9rg4tt/SMFgYZOMLnKW2m0qr9mHuyZhr7XTy0lU",
+	"Hd6TlsMbHd3w39g1U+0jf2bYQpOcqY2f18Er2kcxio4W9K0bxmi0dVCvCv2S6WJh6bB9302hLTcwMpEZ",
+	"uWNK2/23i5Vk3HIKnTN6qx11xyfD0XAUk97ZySkBAl5yzSraRb5ZTehVoQfV9zfRBBN2Ej8dwQeOfi4n",
+	"o43lSjCX13kmafosbZ9HAVcfacJT5BWw2ZrNgN/JKcwpfi4ToNDYcTyWEmpIohj8Wk0kp2ZeTaPwX74X",
+	"Vb+zT+tcCs2AvX9J05d4uOxfiRSGCfgnzfOM4ziPcyUnGVt88ou2M/19x+9d41P40fW18meaa7Kg2VSq",
+	"BUuJVGRKeabJHc14Cl+/JDFTSir9088xsWuhCaPJnEw5y9Lh0bvo6IkU04wnH20Gifu+Jktu5ki3hVJA",
+	"uIYaRnppgUOxHM7+ljFP5X2Ywdd2gh9y+FeCFIK9zVlixQCsL+mdj0b9iFBBZM4U8mAhDZkUPDNkxYy9",
+	"46Rvp0BJynImUiYSK20o7GIql8Le8hjn9FSqCU9TJj70tiQ0y5iyI6KFmTNhYOVTMikM4UYTJTNGUsk0",
+	"zI5mmVwSM+e6mjaM/1tpnspCpB+eqrQsVBIMkb3lVpxYPSmTYgaqHhXA+WoSE4Z9TVeWT7yS8jlVKAU+",
+	"xpmYyHRltyCzg1CWRpCha6bumHIaiPYjtuzxZcnUPuyI80Ilc6oZEYylmtBSPQWacONNqLA7Yegtw5OQ",
+	"yJSR2N36xjPkuH9J4pQZyjPPq5budCy41qDaWoEo5QsqVo7x6g8545eWCWV8wQ1Lh+RHazBMpSIxWBgD",
+	"MDFiotGksIKoaYQMSiukbQDu7uPAXnnnNIAfkN+9FrrIc6nMh93ouKYExMGG2HOFO0VBDQm1D7f55UEE",
+	"NQT3fiziCU3fOHKP+8OxqK+W/aCbc7uu0NR3dPhJt0g6IolcLOhAM2uV2T3brMC8pYvcKllOhVnXYECH",
+	"EZYxSsV/+7Cb8AJXPCJcgHi3S8/e5nYqVvtJLaummSa92MhbJt64a7EzxuZouGjL/26Z8I+itHktciXt",
+	"Rbu/XwvDzeojKjRLlmXEqTRW7EyU1V8JJZNCc2GnoIqMkZ7hTOFpjMhM0XwOv0eoNviJlQfmBUs5fQUb",
+	"+vGY+iNN3KeJpS07W3s0rLFTF6IBj3/naRQ9CvD7NRrGrxhdPBN33MAzgSpK05Tbn2h2rew7DbcKq7OY",
+	"8+Cn32tW3wtmDTLUz3cw8aqj9FP7ayojQE5+YYmxW4ITeIiRAyG3swdevtqRe+k+YYMF5RlLScbFrT0s",
+	"sT1IMTzAXtl7Y7AhFvTtcyZmZn50cX5yClaa//ukzbQJ1wIH1j55w++oYX8VcpmxdMa+pJodNvuELnLK",
+	"Z2K33YqObsNP7vpQwyWwP1k0vxqF4157f+uSpel/0Zwz9UQKQxOjD1wu93SXLwivgnKYAm8t8hSsjxP7",
+	"24l37xi20NuWoTbcZyIvYB4L+vYZPu2tfv9nOWmqFF3Ze4VMd96ipVS300wuD9qe4OHyq1G1Vu37seAi",
+	"9Emtr+iVqPuiqCaaG0aofdRqhYxwcwHHse6ziherl9JqGHSiLY8sRAYSa+6eHQtrl5AF8Jd+BAYJtUeK",
+	"ud9IIgth8IIVityUDlQqGt5VJtIIfuVGj0XunJR3TPGpkwcl6+658YAoFVIwp7HUScx9aX09rhXLKU/d",
+	"iDTJ2NSQnmX6boyW8wtGXt+QVGYZVUBrpTpydjo8j46sQKTm6OIolQW6YtzWoBcNSAzW4IldgpZNCddJ",
+	"R0QuhbXzRJIVKWpGm1zb9aO6jdJq5PEuOnKL+0OwtsEp3vSmtkeAhsGXzdIr0+FW73SkL5lyniXvc+90",
+	"rV8SUWSZ23V2x8BzWu0DNWxg+MJuhb0PHXSoVDbkQ3QUDudr0T3s0P0BNJMzxWVqiVW74Tj1eqoYI6AC",
+	"gUthTkU60MzAT4eOc4NMP6qTV1RSe9vc6hu0Exd56fxqdl3qxyqlZqsKts6U7JobaooOhv/Nq1fXBG8g",
+	"1iIZHrU6X8PVcK+LcEA7TUqHs2rxIeV0xgW4VzJwUkxr/FC3MU4zZ4vhGuvxa7STfGpdrKYI+jiLd63k",
+	"lLf5uX+cM/DYUFJo554KloZro6iRcBTsCJSgmR3gdLq+VMzqf9uW6Gu46V10xPUz976WpVAFq6wrVCxJ",
+	"KheUC8/RndM6ZXkmgbc80o0Bugd0sIZlKMt+/oYbBkvT8f2pVC0L0fE67V92w1sFVcmCYJEnLKELVlvo",
+	"kCOaOVtBiMZZMIczR/u1g9QX92DkNrW+XrXNW5v7NhJ8AH7kifmjnKYZE+aqSLl82nqerohhNJlDkNve",
+	"RexILblSQah9lvSm4GAAHYRQolgiVcpSspApy8BN3PfaE9HFYkHVav2wwat21WQhhuNF+qbbX/EF04Yu",
+	"cvuUHfi3EORpW1yYlqALFlVi3mt1UsGfr18+f6Rrsaaa9nUEEx7YCQ8X+eOjFvrl782assIVlrbtrFIM",
+	"l+J2ZYwqYapJwq6641oIwzMSu1fdAPGAFy/WBfiE4uFuOkzw/NYTUBLgTe0xe9zBstp3nwuVtTIsxar5",
+	"4nZzTbSRCpXakiMVih9tU3i45SWeZqP1gLgdQ0BxzSWpdisk5nDC24/qc67Ndt6zm5yv84AWIb9g21nZ",
+	"NZ2xF/a+983G3HC2L9E9WfPaqnxE5oxng7MNiqIdhfa3EapvWQpCv2fFbqlA9u+rEzaP6z+GTrg2qg3L",
+	"s3LxYqtFC9Ym31qUQR86brKVlV9ziHJMwWUYod4T64CBwgt2Y5+7Sgl9X/6qd1irhmQ4TCS0cU/dZIU7",
+	"7evNBsoqd5W27emjUvu4IDEXg1zJmbLjJ8s5CAPwrhhFhX3vhKVWaRkLv7t2Vw3uqps3uIPdtoKTx+e1",
+	"BC+H6cHt9jrQ0M8tOw7TfEKz7IkUUz5rnx6Kb6teQCoEnxUuAoDKWGgQXtg5JXP3CKa/aHgUExjtxbHI",
+	"55b8fW7Vd4JB0lIt1N3ivPoAmtr7VJNg0t8Wu4cvDlND2ih+TUuoFIj6qPZWCirSeQCRF9DhR2PlT+mv",
+	"3W7732sxl9Fo1HKi6oN9evU9AVWeS3GMx4HklCt9gUlOt2yFngJ/EzqG72hWOKURnhmSK7h1QVdjMWEz",
+	"LjAViZKJosktMyx1x4n04p9OfiZxROKfTn8m8d//+3/6ZMbvLEuyb065zjO6ItZSUpcu/05DGulY4CtY",
+	"ar+lycSl/uCvjgkVjZtols/phBluz/gKvdV2MXJ0Vyo25W/HwmoD7stDcmXIQmpDTkcjXIvLcvaaFLnl",
+	"E+ejEbzJM5Dy1xFJ5lTRxDClHe/zVtDvR3biYHNYk38lC0VkzoSd+VwWSv/70cXRCylSurIve6p4SlcR",
+	"+YIu4N05+Kzsmn0l7cMkZRm/Y8o+9TemI1hwLsjpiCx4xjC1ZUHfhvRxGlBEk654xnYTIc66faRJGZkC",
+	"MXJB4pwqK+wrwaGJYW9BfEyYnadiNI3GopIUVWTd8XBBCm2fjLwEwVu4IYksshQTwhi8qC5b3Lf3kStl",
+	"CLHLwK9PEOKdmEdbmvg5Oigugzl4mgA70i/BR7PrX2+2+fa19nYXQaLToeCPuL2j7ifIFU/YIOPaDPN0",
+	"2vb1gwQbnbEWqkahYkkabgCSqul0lqJcSij+t6AuxVIWmEGtmzGfDm0viAFp/lvLstzw3xjhgkxWhunQ",
+	"Q1gIS4PigO/srgIHR7+0WDodQfZyVNE2e2uY0CAXMrmERDXd3NT2nXwo3WGDr0Ggh8EfAzeIQMHeU5mo",
+	"8QuMSm+LoG/hKEZiEkXAUi5I7AYMxgQkbBf2D1DfvY8x8IwbRheP9FhUr55QbQWCc85Vr3MPYCK3ZalL",
+	"qglNU4YBvDaddgcWgq+z76jxEsw/f/3yOYxacD1nqf+0YqZQwpncDYYTaDCno7PPWyhHbHRVPtI1BhOR",
+	"QhdW9AO5SsWttZ9VTs0tDCgczfn5lhyWrtMdDE2HBz2qxJ+rM7B7qAk322LJjYNQUTiszW4E/NBusro0",
+	"/aO7yjrDaFeCXD0jd5InXuD//b//L5dla4imKx2RuVzCH7IQqQZF0V+HDW5RBrwzrWO6LVa79scZBhER",
+	"wZZMGzLlSpud82y2+zfrOVJtye54PVCAqizxUJKhF8Gqb4EaVT7eyBf79GwHb9CBShEaUNulIv3V3j5T",
+	"jBn7wY5TrSDmIQwTCQvWwNIBzpuWjgnBEqMvrY1kNVi2yM2qzn2+4RHmMHJNvmTGrFDOXiULNiTfyCWo",
+	"x8/InGX5v99HNeNCG1UkYNBs8Kg8gpqoRW5IT8mMRcRIwSLIENX99XmsDec2ZAgdH6rLQx3QRrWW7G2e",
+	"8YSbbEV6cf2lMZECC5cYkWosUIj3G6eBfH3H1MrM0casK+j28Jo505jd5FViOFyQ1OQJ9FGZJlWXs/AC",
+	"rkn8H1+/Isd3J8cw5mMrQo7LOwf2nce/8/Sdc4g9IFfNqJgVreV2r6D+C68CO4IitohYoU++fHJNzj4j",
+	"hs7qNMjE4PXN0V5S1xMLils9l0thRRxE7ameTyRV4DIkBSRH22tWFiNt1b/+VElhSMr07UMp/3vowfcN",
+	"r4FM6OSThTZy4eSGsxqrTQGrosEtCw01AblimplD+CN86xoe7xqVH469Z6fR1KbRm0gzx9sWjLoCgjyj",
+	"xqp0vkzZvb2//wx28hQ6Hb8U7iW/brC5anuaCxMcIZQOa5wrCuVzI/12TxPCqRUPrXsFeRL/DFrXA/hq",
+	"P3rmSOVM8x4qlB9AmO6frZ6pnP+Vrdr1zutn4GX1gZxFVHojIIWEJYqZIYnRqxmjBYYqSuWV9GrjLVv1",
+	"ScYwcVfmGYP8lJngVhTaq5ckVtLVKi19poRz8pJUehZvxzEksTsHX67gfkz2HYvKvrGXpQIpCgnGREhi",
+	"1USmsLxQk55U1gj2k1zQlJUDHY7FWKCLGbJIsSRqATgTvrLPpS8v5xKf5QZG2ktZwtFDAfVNOUvASOUZ",
+	"E6Z/MRYpW0jj3c9unOjM0P77j1zRplNLqskItiSoG1n5pthCgiPbzNlY+FcpdidvGbyLK3RKB0nZ8AxT",
+	"JJlLDR+4ZQx804vLYFF9wkkvfPMj7VOR5zwnQi4jEiZZO9dRH/3ioJDG+LU0JlqWmwdapWZsLGBsSxjI",
+	"gt4yReYUM63bPAOHad/ljLY99VozFcTRGyux7Wksn6kE+q6acUa1ea3Z5uRiS4WQ61Qv73WKfs9JAUJd",
+	"GEFC6jxZcFEY1l9LiLaSNT088a9dLbsCZQzolWWZi4TkVJmIFIL/WjBCFxIJ1fmPSu2WrXRdJ3vy8gXR",
+	"K5HU5bevwNjkDTnIWQu8a31G8cQaRG/07ZuYTGVmz2eKESDP4j5vYXLIEomdeX1S5du+f3z36ou3zxdt",
+	"+qY92Vupm9HFS4mC5r2FQ52S49bGDaxGrXspIiBh9k+sdpxZ3zdPBgVcrZ7ndPSPkCqT51euLrWjKsc5",
+	"PaW1+NMqy9dIQvNcyTt7zp2hD+Xw626e4PWtblVXmAu1E48QQEAqX9yT0xlDkY/ugUfa+w15GhGdyJzp",
+	"iCiWcsUSQ16/fObCndQ0/JxzY3J9cXxM83w4LyY6l2aYyMWxtB88Lqtz/x1f/4an/0YnybgYjU4/9a9/",
+	"Uyj+b/Y9f3p89afTp386fZrJhGZzqc2fHl99Pvp89KfTp3cnfzp9SvNc/+n0qfvOn06fWj45ocktvhDG",
+	"/W+JWgxxK/TQF08NFaOpu8nO4d/Y6i/D4S5BKizN1fc5iWt7Fb51F/K5pxLbJMaPdCKe2YdVx3l45QrG",
+	"wRfqKd+KvjwvHV7EyGEQpnVUcBQd/QY1fu06sNZ8JqzcK9lri4hDlcxqplaDmTAy43dMWKFQ1a5GeFcy",
+	"p2IG4CcYafFKZs9K4BXxX4Faaajq6odjpi4ZPmV3LLMbWVbyQJkOTaXIVu0TuaMc5Pd1lcbSKq1dLNLq",
+	"aRkjTtlOqFKcKdKjRDOqkjlRTBeZicCNumJmrf7vkW7JYqSK0Scy7fLeKEaBYpxmMoVFyrIBVEfhwBoa",
+	"wdnJ+S6qCej5auU/vYnanwS3WjXMchJXQd/iSuFmZbdSUcNIwoRRLrcNHnND7giiVpO4oYI8VVQkXCdy",
+	"l+kspDDzbHWteNKxlO6OeuEchJSssVSWJtZX86S9MrEl+lNVKeabqMmOxNETF+Tr4cmnZy54TXrxJ3FE",
+	"3L7ApoOA8Ak0QhKd04TpevHk0ScnZyfn5+fno5PTx5a6qDFM2U/9H+PxJz+dDL74+afR4Iuff/80Ojl7",
+	"979aNSk262YglrVHKPWsqgwm0wyAl7Zs4ZOrXfbNB7Q3OkCqBQV8A1DmpkoKs2G7pUA1vW2LQRedsbRC",
+	"ZEIlFUiE9EZhHWw4p9GetNBg6SFh1A9gGfwuuUFwzMoNalB5YxVaRUQLh9ugWrobSk5XT8G+LI2mGEAp",
+	"4nvnZLfx33+EtOwveZZxMbtKU0iG3TeNIJfa0IxM8C2E4mvWFytxTLSb7e1p0jmSasH2u/mOPD759NPB",
+	"CabcDU7rfKZHxcr/Erl6N4cUCUQ7KEXgGvuBeETAdH66GvzXz7+ftnOajAt20pJgYxRjJuB29U+ckBdU",
+	"3TJDbkwzBWH7mthPnrZIdWt1LiA2qwuO0GuTgmcpF7OaF8AV/jW/upWxIRF48VpN5ouzk9F584XbUxcs",
+	"G25buE7u7Cnem+FrsKpWlXh9A4v+5MoTKdPgxRLkdJAxu6dAH/0Wzt4kzf3CBUgIER6B2mJVVLzhZELZ",
+	"411bzeo3cknk1EBotybpuYYDydIh+c7StlcHuCZyOmUuv84rle5qq9roxnAtlaHZ00wuX7UmZV0RQzUk",
+	"D8nc+aY8R8jhUSLFRQUStmBmLtM36ByISc8pxU7TTPuYmFlN6E1CRcIyeyf8A71FHNChQmQAE1TYr79k",
+	"7XPcateN1M2WATaq4t1gmr+6e7cu4nMubtcNsZqZ2OHtg/wsbWSuyVKqW0DhRV+eJnQK9BsCZ7Z68daT",
+	"3zptf9w3+9FLormYZeBj2LsMr9jBYF1boPtZrOvr/VEEq5S3X7GFfEKz7FCYm0VORbvtwS23gsttHHvd",
+	"DbFXofyCad0ayPd1qiuyhBzojN+CFyrlOilQ7NeHMtorfp8zpa3pWObD7akTbLRGSpcZOMfNnC2iplny",
+	"0MZGrtiUKcXSV3yxoUK/uZoTh9yZ7nqMG7TpnLS+jj5clTZCtQT6FeXZqgNsJjDj5NRVKEkBiZ8pbakT",
+	"T9pf8wRLmywFaUOVYSn+4d5RmaGn29Br0lb9wA7z9asna+87Oh2dng9GjwePT5rLuXUl3U04o861Ay+k",
+	"syqrArMJQKZGR7Iw+M820WCffy5bcrqg1AuKv4BcIY4IGk/C+B1qOo2Cskca8182Jvh3lazhtuTylnlI",
+	"GvvZpnLYxBGYSrWkACQAEAIHpc5hJZNRMutO7APnE2JJu3CKGx2gVUJlg6sJbKbx3D2+eDU6zbLv3z5b",
+	"0Ze38+nLv76dXV1/Lv52fnLy9fzpc/5bepe+/utf+M3y8/TTqy++nEg1Z+r7o9ax7pGBCNvWnoDYtpQG",
+	"4JMPXkWpzQZUAZf3p9fddA1fQQ/VRuLVCstuXDINUwP8Fbxd/UsycsUJ3ACgUd15MPz8ZG9f0mFx3DQ8",
+	"fRs9e7Wjap90xZmubUR3PwlIz3MlaUYSqz0OirzynUDw1AOYXxItyZSqyJceCeIrTeumxcnnZ9sYHRNb",
+	"JAfuLBMpS0sCqwplteFZRmYSsF3F4ZFdO/8uikclv93Lt1Gcrn1lTvVLwCVpzXGtMIOUv6lM1ygzHu1w",
+	"jsvr+vj3BNnrs/RdXCZbno3Ogn4V/XZwnTnVr0qWsmk0FePpGE51gxtPye3exR0f3zVH4Bc56WJFHguQ",
+	"qEKQ3i9y0kcWn2c0gbJp4sVSyOinALmEP0MSqmdK+hCmdGCSpDKe5nfmAbulVjpZGxQYyW6qrspENxP1",
+	"2dnp6LOTzx9//tn56KGKi5o4kBu2FzUoCPh2Ce2HSXesy+mWzICKDzuGAesbYgiUW1sxtnUm7GRZI7ex",
+	"Kq2qgVzWWEbz0O6TiOBI4wGTIb1i9wfOg3RTuJ8tHqzDB7fA6we+wyB0yVLaUJHqCxL/WrCCpbHvxISS",
+	"FNlmRGJ7QLiYxVEDn0KKhI2F1wE8DIVdj4wZltr7J4Ve2f8LOcD77B8IRoI4FehXgj97INKrMYwFFMiV",
+	"rw91x8mKOLhTqwhbVl/3aeGEjqIjN3ZI+wzRL8pRHkVHdpCAHuvGCInIdohwIt34Oi2ZzfIbre9ULgWU",
+	"3uHCP9KVQG8xJb383k16HJJsYXWwBXvVWWtajg6SHFNOEey7R7MlJDJCQvbxImezuB6qL39vXa5Wv9sV",
+	"0XwmWArFis7SeXH9uMS72cvxVq2dx7oqJ7rNH1fby/uf/4osPhYXsCyAa8MTvRXg+JH25lIhjCaQEkuJ",
+	"wqyNKUlpe9oZz1ZfueVYN+QZRJ9ypuzjfmPhleCCSrFoKMVY0M7iJfDZtEgZJtKvOv0kkDRqxwKzZCnp",
+	"oQPZVUrodQfyUXugRpnuj2Cc+d5fMdLQDJxHXT4ll/+9nMvMLSsmnOtiYRc7Lnfnp5+HMBSHCr97WWs1",
+	"02phayOLAhLYToT3P1IBQX+cM4XKWSsLY5Cj6e0IqeqmhmsNJQX0m8mlZhdVhZ33D+aM3kaYvO4VPk16",
+	"cC7h3310m2L6bVTFbr3ODlcLV0o3h3pF+2WqmBPlnahJm8oQfbVUszjQq6qR68wB6ct2NPuVwPpFxaKN",
+	"buS29wvY1O2dDwoQIacbMiYwibsRNL3JFWKsCLakcDo+RL72tlQkqp10bTPs1vxzXJcPbPRjbA+ON9Gs",
+	"WuIeIe2Ww2xQFx4Tf5MoD1jpdXQOjmgsHN6Cb/+Vevgxfw7B/0hLK/KRJnIpSFwbaUyWXKD8Gwtu+kPy",
+	"bfcCwWna1z+QKy6VSwvZ5Vxc+/vts8g6dn7U3W55JTOGi9nOp/HG37+Hn8E9uYZkspd78v14DtariP0T",
+	"yL1gZw1RhdD1I1H5HLh/dDi2q4P8PL6+evXkG3J8d3rsP6GP/SPHRs5mGTv+vRqdrz/el2hKcbB1euWd",
+	"ByIS+G380b2nkyO3uUtcCK4J81KSfEXBDZfGml+lpNd1BLp6jl21MpEXZfu5QFqkT5uyXBOFrRAKUNjt",
+	"uu5yoXnKaoxsXX2+v2wKK7/3KeQ+oCh7w3a7t21aXnvMf+Qilcs9U+3A5d/QpBzwgfdOcFFb50eaxIYv",
+	"2G9SsHhIUFeGLEd0Ak9WYxEzYTm9b34HEoa9db0gWQrBVIAUVSYmi0ID5JlzS+CzPZZpbJl8aSVGKpd6",
+	"LMBqWvBU8NnclLjyZfuuNu3LGlYdKF3Wzm6ZcG2fIY3J7nABRwocFmZegDOS2x3Z78wzdpvSRmnQZ5sa",
+	"/URHqAm5y5Z7oRG2PqcXGEZDWwhBQIWEAk7viYJ2d/E331y8eBGT3unZYC6LRh+Zo5PPLkajelpC76fR",
+	"CeYk/O/Tn0aDxz/3L34aDc7xp//VacGtj/ApZgjjOKuVh7u3Dmz0xb0H1mZ9oeUFRslq8xFrenHXKYoJ",
+	"LJ/AZH1oXw2ZDU5u3TPVtzSO/tC+X6c4VSIGS2EWrCtFhJbX3bLWDLImxE7D9HKK5L41vHu2TfP3f7ur",
+	"jTPclAZwc6A26J9/dYhWuDc2bnde/noHt9r6NAa6Nu8o3LW9aWi/Q2pq9KXXCeyBjmw7uf8znOPA1vIe",
+	"6kJZteYoOprz2RxekvJiAdUYyw4Xf92aCt71pZSQkAqo12rhu0yFHb+AxQJoC1N26E8ZSyc0uSWJzLIy",
+	"dPiSLbhI8Y4bV9CXOBfbdyplvpef/fsKu30KQzBHmjNQfp8zmpJfC5qVn7bvSuYsLTJGrvJccgHp8PBO",
+	"M+8o/fOz3Z1KMVuri8ft5tqrRMdHc+pZi9faYF1xsyv/ZeqLfkE5AMAPh5QL7aKNT8d3nXyhzKJHISUB",
+	"z3QN1Kq0LzHg1IhilZAlOS00hqOCsFWq6NRs3MWbwOzfQ+v+Ri4DwfVIrzkSwdYJ2xUzkcIPC1/SCd35",
+	"wWiGiNFYWIpjfVTIncocEcUM9oQQKWIaQQMqmucZYDDXFf/LsYgX9O0TKVx7OdDtY3g4xoCV+8VIAtBI",
+	"ZXRetyJo1IySXQg0MGNQR26MBakG3PxHF+dRa4mizy1BYuA68GRhopoG5Ai+YKRXObvgAbvS3JA5owpb",
+	"Ca8AEs7nzqFb/3wU+PhP2vKrgqWqDRh9D+0pPw0Lq6KHsqlSr8pAggtAGWVtCpphZW9g3ZEDpKBvuDFs",
+	"kZv64E6bI/v6rVGUUHcv2HHUN0F1ICpgWCyp6/NfhpHtwkXuvBGpyJybsaior4eeHZfvFkPOH84XENn9",
+	"J6RIWOnMcUu/LbMNpvcVy+gKraH6FD8dRa02kyYTZpaMCWKWspqx71FuycUPqofJbw6KvEyVw+NWp5OT",
+	"s7OQUs7bxuvt6Nowj16/enIUrXtInl19ewV0O/gNNBQg4/oILD+AfpVcXBJaVpXivVWm2qhuWl0tmOIJ",
+	"Pf6WLd/8Tarbdf/ZFr96ubdXO6ZMIp3/0HgsfNOLbbUCIQ6lFAFzQ+rKGL1jA1dxENvD42q5zJyJiFTe",
+	"hbGwYmYus5TEv/8Ovjyrp757Fw+0WWWOIdvrAKmIiaxlCy1PF0ou0ZM9FtKe5yXXrAGPf/QNJ7UPdGJh",
+	"EjqRhUEA/QlqQENynTHqj1yhiVVx1ksZ9i4ia2GxUci3AxJtMo+207ZOCi1bWmeQ21QGy+8OgaL27yDe",
+	"04mwkE61qOTpBWnIU5njF1z/Aw85BdfHwtBblxvu4f96UvhG0EZK17IYpgK4qUQxoCAnzhE62o/Jieux",
+	"OExeky5xPRY7yOuvXLz8gpxbOvYtZeHVEQF/ywDcQaTZtAHSu189ichpOeBPR2NRVo0hEJNl8KTIa6cz",
+	"cpzeS7V/qQ3/Uhv+pTb8S234l9rwD682dEvpbiDQDVb1puY19Tc/5ZlpRxUqWTR6DqAjREyzLB7uaeL7",
+	"wURHNMs2DumHdZptIbRmIQTCeXqoYWUZFtMV8V1UbA1TzBwzcdmCY0E1icu70SB3MSuUv2kfpt6k3oDe",
+	"Afd4LOLmSYldwAhq6xnLoxIm3NOoA7X3H6r7T9ywj6Kj2rc3LqGPgrVsaJDHuGTsti32CBL4N1eAEGAN",
+	"dAbpoiNNDZTVi83Dco6i+8Z5Ko9T2ZLzgdzIW1MG/ngOZD+lw7yhzaVe3c892rK+H81b2hxLy2EpJw9k",
+	"WGVJhJDJM0XzeVA7VqbOAFZ/KdvLPNcqMbLfmsuIvHRDm3vXS7M9ZwY5UphIUCWpdFWt7VBl7JNGqiRP",
+	"jRj8bdl3B2LN7x0T/EjZlEHy3XrSykvMnCTKRUOODssrbCT4hQGzNlD9+p4fsvhWNwWQK+iosFuAtHbv",
+	"4S0PmNKdwG5wuB5p4m6y0ipRbMEgKV0KtEs0vWO1tPBW288v6S7B2x/DezflDdWCsLUvRJVW1N2JtHXV",
+	"qyXZKwtszpJbWZgbptuX84ok7hai8R6A/Anx5ZroSxfrILWxf8lrlcUAqf6Vw0a/8EwAm6QIxlJt3who",
+	"N+CxmU4zLhjRfFFkAGuumbUtQ+LWZKoY60djIWQ1XnAZwVC95pQXKpmD1u0UTU2oM0zJq7KlKBZzza1q",
+	"53or+76RLIXSLiFJzKHGK51c4+SfCQO7ZX8M54oNiX3xTYxKHAIc6LEAcHtrb09kMZsb0gtTcmNnouMU",
+	"+0NyteYja1/fCvxeAWOF3jn2u6UlA61SdH1JqCapVd7a/D7Vy7fiBs8lpAGWm2CVsMsaOny4ReBrgGXd",
+	"BVt3bbUPqBLrqqtvErl7iPApptBRnpLe6Rn2S23CL+09wY0QTbwra7xxzh7p9WHzdNexVMIn0W8M0+YN",
+	"PfnyNHn81dnRvrg7O+Jb7p5/WdvmjjzMTbmXdaZ2z+qbBof8KLqnY1f/BcDFDaznw5CmOkF5a7jfAKCI",
+	"XyV5YbwLrWyu5DybkNbx+uXzYVsXxQcv/WjWPSKyXuM97cuILdpZqcPPZc6nq8PW8JCalXq2/p4T3ZQ3",
+	"3jldtQCUr8OmaOQt61Cx4FLNb1bmARE2sJ98hGVTDZo4d3BP3STRmDWOYcP8rqnWS6nSl0wzc9g8c/eK",
+	"DiwstiT+joh8buXtyWnY86HG2st31X15p/WT8Hlr4eOuq+2/McD2We9hvaNqHhuW/hWji++WAvvAABTD",
+	"lKkDSc09Xb1u59Xwjz7wOrQPqGM1BEvMNwgwf5XnH4qhNIa8G09ApPyrPN+pNLrsKWHJ/pticpNLY5Va",
+	"FApDAquCASzERdLtkGTYe6mzIC5oPOG6NFl9y3/PYVPyNPLCqLqrvxWs+/RsdPLZ489PDsLZqpars5Md",
+	"zQpAOrAnxmeHxfUnY5JTRRfMIKaevaNcyzLEh/Fh8Bk9cX0oiJApNO+VhUqYbxmJISxrn/DUOZNzJdMi",
+	"MWVfDhc2Ytyq/P3W0quteMt+59sm7ruAVAhtLoD+ndVOrGacMmE4zS6tBcOW2DZauJB+T7F+9f4INtBa",
+	"LTxjJE65LhfvwKKx9+vj4VVjiu3HtNHIYkPfpIxOWFbi3VUdLZDSL2pEgwfikTXZFpSLsuM2no6xcA89",
+	"0o4nljjdjRAWTRYsbMPyYXtfhszofv6gnXoZNQ5zcyPD7uwh7Zdem4qH7eVhCb56T0sk5N0fxwxZ268g",
+	"tlguL4BDVWe4PbYTvErvEdRp7w9V6/9y76BOY5k/OmK/Ewbd2kRbHspVlXexJlBIj5InNz8QBY37SqZS",
+	"PhAmhuQFtM+frMYCmUt/SJ5yljkHlBNMc6rJhK2k87NJATkYEFhgkHZiP5fIrFgIHZFYJ1KxN3+OxyJj",
+	"NB3YP7mYYSaX7rtsGGEgMaycMan2lBQiRT8dV34I4FR3SVuAKE+4v891cFswQ+0ix6SHqgr+/sL/3B+S",
+	"Zwb9fu54v6HGdz6sBKz9UB/x/CWJy8MfI4dW0IBds2zq47Ms5YalEabDQ2fn5njafG71W3agWbtbdvZ+",
+	"OoEcfEP3E4QleHQjgagmSuzmTCGO7kLBbh8AJeKOZhzWZc01JhqRD5rS/7/7q0sAlSkWXYWLdkfq32mQ",
+	"5vpnr1J6nz7mGe0a0XN62ICeyzuW0YS1d5aYsmSVQIUGptDQLPtuenTx0+axPq8/9+7ntgQ7ewKPyy9Y",
+	"5jXbPnZUOqse2+BPHotvj6/AT+05CryMyMK4mnCOZeIY7cPzHYNTGo6Adyxux8yIHJCHj2YlAKc9YURY",
+	"KzzjGhq6tNJnkM/jgp5VNgWCuDmItn5TV9qMZ9qmgeBsouZZrp3LDQy/dprb01kw0cjaPNolGXmE1pKD",
+	"t9hitXTBdXglVy7u4Ujc+niUWwTIyjKAjNgGqxTVEd3aoTdJJmde7wWgqgDV0pWeB+2EaZYdEqm0L34C",
+	"OJ+bey7474O3HFdi21AOA9m1X/oacptaRrOqBuMzjpAsQdNfuusKgI6EZbglhHwdZ3p89EwALx6L8PyM",
+	"j7zVXCW3kVe1Ez3nKaRTB24WO501e2ynJLU9DAJP+Ju9/lFFxFEN+K5a1caWbzlnNxuUOl+lb5U6zOjw",
+	"yaN2WcZwagi+YHzktJz+BYlzhGmMUSS67Vkxg4A9GZsaUgj382QFmSIOcNGerX5EYneYY6uwwSi4Vaug",
+	"ywqeUakI12NR6r/wUAlCSXo+hxfUlSkX3Cpz/SYopUeqrBLZxqKHuXBBsns/gK/sIcd1lOcr44REwd/g",
+	"1dhdG/L4xiItlOtT7dDP28aChW1BXl09pw6Q9cLkhbHwefuXzhcBm1VFOcOT1OgAg5vkyMj9K0hDDJEx",
+	"HVhmOa4KLLPDxLFUcnDWmm9Fem9rBoyHP3JKGk7hBuR3zeLUd0fRbn09vf3zbJFLZTaddrQdwnPu3W/Q",
+	"0EhpOJDoq0K7BlKcfKK2VE17So+FNWimzNjzZK2fIkkARLbqUe8/hAUCNF1FZWlteRN8Bv08YwFv8yn5",
+	"Pc2Yv3+twREMGLIs4aub03vrfTN36LOWuqUqoV58p7UwCRTaqEFjrf/4sv27oA8B6s6B8cw9k8Cm9Ned",
+	"MICe0l/t7TPFmGmFua1wL61Cy6BP2dR5OUE/IL6Yx+pTlv2sWrO81y0RoY0qsCRoMwRSDllA2z90Omr/",
+	"ktUeM5bO2FOesZZv/dVfJ4iFaCTEVyLUDLxQIUWeSYptIXZrkGiH/9fw21hMVoPgOW/pzp1RMSvKUgJf",
+	"Y8HEAMis6QX58sk1OfuMGDojPf9kVJaSZSvXU66BaePfFvb+o4Pffv79NHr8rjfwfQD7/96KsrM7bNUH",
+	"gEk8APHKibhdvwA3X0Mo8iHCVm79WiUB8IkKqGE3VtEgiaBqUBNDb0Gl16xEqb0gsf1wXBYKRGUeGIGi",
+	"hIjEHtctJgiiEY1F7ADeYgIQE1FZhuhVE9CPahgm/r0XDl8vRikyLbRl6menp/2LsaAOKcolVqMFXiXu",
+	"rphpcx91k6C9EhGj+GJhTZvx0WthuMlYBSw5PkKhgz6AfyykzzY78qoOPeQsyVrXGyMdnAzKyjq8DFFF",
+	"BmzbOfM8fcVtrXm2ZUb9oTAuS467J9BlHTDkMMDLA2LXtdNfFSgcwgW+bi8tvsTU1fj3dy77UqAorc6b",
+	"PT5pUJqzAePqXvnxphW7Ex8LTqe1LQUjfFp7oPTTHUDBO2ewB0zEtKAFf0IsH3GPbGIpLbnve/KUMoOa",
+	"LfKsFZ48qMkw7ibSA/1lvQDD36CPM65N3He1sViwwa15k3NModxnYd91E7RiKTe6lvN4oBaMb2rx6+EF",
+	"qDYvVhE5t/86PR+NSA+qduAyNAyDbOGqQ1hdLYJKaV8Oax/fVg57CLOXis+46Ew1rjxUr18+h+6OcsGg",
+	"ehKYPOblupTNyxLBUgoADHAgl/iJOhXOjcn1xfExzfNhEI84Lr937Brcrucpr2U8bnYNr8el3baFc+/m",
+	"f6XK/CXV7CGspU197STmOANEMPLDFNvScmMv9rhdXbsDup1hjUVpXZAJ1ZsYFfluwY1Bn5YosuyiJsEH",
+	"S56yHdJYtjoiu9lbfaQl6Lljcv3IQZ+HteLhCOvkdI3hQpJQQzM5Kxg5HZ2efwh1qb036M7itbLI6K+H",
+	"UZezrdcX+OnV9480MeytgUQmeLfPe3KxXA9pTtD5bpeZvW3Ii+8vyFeSrGRBUpZxBBqDolQmUv3vY3F1",
+	"Qf7GdGR/vaGmUAAn6wEBvqAL+NxJvlijJmcgb9mR2/D8Pbt3WRguCspTPZdL4cNVVvjUJ/4VTndVrdxD",
+	"0FOje0mpCIG8BhWDm5KPmrZz0jwFe4rFkFqbi4uemq0WYc2NcCDV8ox9u9FosgzP7tBlaSn6EBm6Ph5p",
+	"dNGtV/fliidsABuap9MG0Z2fb900+9pOgRi7qzE64hr+mDI7z06gm11Z6XdxfJzJhGZzqc3F56PPR1Yr",
+	"ApfP8ejki9PpCT0bfJacsMFnk/PTwRf005PB4+mInaafJV9MTkb/Dlm5/8ZWfxkOhzsIyfdxzP541O12",
+	"tpu0g/qZm6D9/ANoi/9Uyhl4AAauGnB/FW2HbiIVsDGo0JCAEFVJBohS4o0JeNsxvaMctJH4YRuNb1Mo",
+	"q13aoRk4UNkrRhdXOf8rO7AWpiun1fNNw7AFO7llK49C5dQpupAuHmgYXVSm7i1b1XsMHz15+YLolUg+",
+	"jNNJyWyrSwMxg+0O2wV8aZ+4r3MTXnRgTdcip2K1Aesab2h3P592RCHSQps2lINX1Yb5m9oc2nvo3+5t",
+	"qHVnjEKLQ1ANFeWQ06JzgGujinnXQ8NtD2A7LhS1P5VYq9/yjb+yVlQHy57UILFWjKViJ1j9Q4jTUmgu",
+	"mNaQG2P5Wo8NZ0MSa6wziyMSL9lkza94vja2RtzBcgP3/zeDn//cGnQIvIcdAEt2gcmSA94Qw7i+78I1",
+	"lWptTKNtfGcbJfMHF1kcYJ9ptksx/pdorj9zj/zLHREUmlE1Y8buzy4LeU15Gu6jfQ7eojjNrpniMm0P",
+	"GF8RuAWjxImvvSzz8VKWZxJI4pLIhXMwCIkPbdW0whNyNfiv8nB8ck952VibbvL+AaNe4MA9jJqhY+hr",
+	"1dbn8KUHCdSw9Zr0Xlw/jsiPVz8QqciLs6t+e/S1NfjRc6zBZdQM8J1x/5KcQC3jqBaz3ZuaqmjtyWhT",
+	"x5R3DR/87y3Q23bsyJi01ar09qj2eauUmTHwJG+hbNjC/8Bb1wLL6y008Wo4RvDYR4TuHmWuz0cMXt+0",
+	"B55roqszDt3zgej/jQrj43f9vUPSMJVHmqRc5xldfbjQdLujyu1cS/lOdVy6D+W+QaHOiM0DIv2UcRLS",
+	"m2RU3Ia4jf2HDoXcpyh9U/jkgaIml1VEDa80okL7haoeDJunXUlva0O/RSikaES1reAvhTYDl/hNrq6f",
+	"WSXSt+DLVoiex40mmiWKGRLfshX2VZi7gta1WM8BJY7uqS+3xqdfa6u8lWhru9ZF3LIOU2FaZJmb2oWv",
+	"x9G3bzDT8+wxOFs+PQ1q6knv9PxToqhI5YJMuNH9IbkB/6gUCbscCwjUcqwhqCFiXJAvGVVMkb//9/8g",
+	"/s5/Dq6unw3+yla+0qbipuVIKiXi59/PHr9rZaIZ1ea1bs8gv8L24JBU7XB72NLu8eEZ4htCFWzVCiP2",
+	"YS3kXLEpf7s+wnB7sWNvBWuMuXIheELpoUS6z6lquL3Lt33/+O7VF2+ft9YI7WKtVzb6eywydZzDrY0b",
+	"GB6MGgHtVUIa8pZ71pDW2NTHqGb8ioGD531EMnfgTw/jVd5TtVn3+9YA4HaIzX3FMB99bc/5IePhGz+y",
+	"T7J6Co9ckthu95CnsceYRFyAEt8M70sPQwH1k/841LqQrtdVa+KZkjpn6LD0va4eaaKQmJ0gSNlClsVC",
+	"rT671glx5T12dbRMQ2b8joFK8J6AEMr6z01PAKzQPrrBYhsC+Iosoaok47fgNE65TgqtD599twDNmdJy",
+	"Y9O/jfGAHwFaz+CuQrOKqN5dnJr2lyo2ZUqx1C53dxVacyHK4q7OpThMwXgoIehknq+Jqbcp9iReEUBz",
+	"HfYRhcF5vJ8gDA/2R2EsJULCwXhB/EPJL76rlCrn5IDq/nlmVkDnwXvVqNwfQjiRean31xxJ8ROZQ0Ri",
+	"XIxGjxN7A/wLA48f2pOz66J+3Q4zcCUaoDWkB3kJYBrYSWbMmm86IimfWYsZigWHb/70ySCOCCWvnn9l",
+	"7zr9xN/Yr3FIz6VqORhnLesAw3sS9rdsA8fF6yxtAu2sifr9hCoLPs7STnPTMvZ2dO76CzbWPPtltopa",
+	"Dwy0fjWvXWFLGzTgV7kxj5ZxdVJGuPT34/XrO/kxOP7Xd0wY76rqSDHCWjroLDmA7BRmH7og8S9yMnSS",
+	"MSY9+40LQslf5MSXCQdX6Rj6Lj2XM7zoEtSDG4hPorc3lNZJ7Y5aSlWjqDAYjKubrf1Z/95RYHWVv7UV",
+	"AQKqTFkR38zOYllHsqqcTrGEF7P5I+wmlkrIJc2pmZNePJHpamgXOI5I/GvB1GqY0xn8Ze+whku/VWHb",
+	"rLNyTZZKihkmf3ADSiCmLS6lwlq4zccE51V9p41uvmE0s1yqjfIntMtO81dJymnGEmOHVmhGevrXjBso",
+	"JM2lNjPFkD/6vcXLlnu5q617JW8Bs3GN62xEZUe6rmDZty+PvA1gzbvX5n7cwa1vjSXc+7A7LMjna8gt",
+	"XShNDQQW5AQN/EN7cF++cDdg97D+uqBpg492L4JkDcOUoJmDLSzB++wrexS5kDVbJwXPzIALvARBLpcB",
+	"Za+irQs4T40QxoKqW6iVdQ2ZWZoxmu6vhXRrQTCgR9rh5XHhV6k+jhd+HOR7PxDyHEeyA3JLZ2pD677e",
+	"H8Cssfv3Lfpvp75/BCyz1vo9QWROfy0Y4QAaOeXY373azF3yT/eOHj0TEwmR6w65UhjI5XA9XLIsgvTe",
+	"Mn2hAZTK7du8l7tMCqoq/AGXjEFI+5lxyJ3OVxbDs89SyOC18ghVWnc0Q6zt6k4QYmNRoop2tWt8IoVR",
+	"Muuu9FCKA0/2QJ7UuMkaiZAFEJQCMFx4tgNtdYc2LbvhAJlg6bGwZKrkIvxqOUa4X0iSSTFjirC3XBt9",
+	"/xYyG+phwhVqtrAZfjCc0rRyBrc0+5EiwRwFyylC5yvpQaDRgfTCQipZzIKsVaCu41yBdx4bEXX0/nGv",
+	"3GhWNL9fLhjAZfj2ZYd7r96fk6BexruepVIoKMMsJ8n1JRk5SDRX9A25TGwJ13Xfn/RMLpk2EZnz2Zwp",
+	"++tCKubeV2N5YaXdSa3QrhVlS3c1owI9dU5z7IMigxaXlsWAf95Ikkoi2Ftz6XF2ykSb9dQxbrJWPUYK",
+	"NoA+LXNGU/iHT0XCw9wIVDpfOaH6FqHGFLM7kBYZ82U9q6MHcllGR3dc8wnPdqjLBqHwQ3X7bkE/XJVq",
+	"GwICqn28OrvhEaojWNW5diNUtLujtJRuTfyhe6gVlcT8A6MJlZO4n9VQW4sPr0bZr99IZb5c1WFQQgJp",
+	"UZ2tHTHJmIdi9WcUGH9oBbbTWY2sPc0H5P1zl5b1Q+38NbIFnLyJkVc68FcmrC61YNjdqS2r0QqzSxLn",
+	"xSTjiX84gbRaLcmEjQXgMU1WhIqVFKzqVwUFrD0hieYzMeCiPyTfelYNny+H1MBSgk/hKtjLHfO946bL",
+	"XSgILy97t1uAtEizDFAFQMOwlhcH2EFCk4TlhqVDVBuxjXjIhF4wxMaIMTfe13uhidfDHb7jVgeAHHBc",
+	"VlD6WpsJfoio4S5NmYLF0kbmHvsOlwPouPcZgfJOTLTmGGzWTJj+vu2WdoF9hyXcO3fqsKzz9c3d/8nu",
+	"UhCYC+DwVUUXG0sp/iETbsqVidpyuhvrUMUnXUpORYH7yVVPkxus/qt2K7+i5/sa+AGXaWRgj/4RjHw4",
+	"KXb3cYcOi5ftx08Or+3YUtgBJaD2viZLAjGSSy4gBhcWd5S6b1Xi8Eg3yj10CXhw4dLfnHMUnLavXz4n",
+	"vcHA/ntQqKwfWbMpgUTaJeQeYI4dPhUHQJflsHcqJzmkeOSB6uL8YdwhTvgXOWmzOCY0uZ0pKL78RU7Q",
+	"T+PTdIfkCn7UhirwtohBruRMAeyitXygg2KFxNgDxL6xKAS35pJIAWqX3TFB+JRouWAOa7FfATOCXLUf",
+	"cXDvFSTqTBIpIqvFjIWHZYRE1BLg1X5RpL6JZnz93U0jnZqJdPCLnHgjnFxVpR6/yMlYIIB9MqdixjSh",
+	"M8rFA0ryzbDEds7h6HGGzeAH0XRa1swTiq0qQ3DisRg30+VrOF5WlCsGXfLTNsDiA5GI/Tpu1DzsFMsF",
+	"7718+oQ8fvz4i4i8fvWkX/Nj1Cjr/fsyuH7lGGmL5wezzQzThqhCkF4LWdmLA1UIR1cXrml3lnkd1N5g",
+	"2dBYePReZDxLxQ3TZZtWd/eTly+GxIWigYfDGGIPZzrggLbq1Oh1L9Jhnhlc7G13/0VOrv2tKAPV/gdh",
+	"N1i0v8hJgISm+GzGlNcTm/QliRuJJzOIV9aAP4LzMOfaSLVCCREHr44RBRbfhT23yh5AaEastf5BfuUK",
+	"D3ydrcM4c7/2XedYjmim6NZsdgxa69ewNZFiF3C4v8gJVmYc6uK5V2dFXoaFoo1dFoMWQSUd1re8PKIh",
+	"ydWYjmev+yidf5GTQ2Gkf5GT+yqbVv7+gR0+ISdYR0aThfBVCNQu1pA8BTZaNsC37DJGmBeBXusAAB7Y",
+	"p/tjQVcAJzoW2gpnmjk/qwOq7186Br3GHol/7ZObHyBuT5RctkrzEpd8bR6vBTe6EllOsZkWWba6qOCl",
+	"sSYLhlW+C/iG6wakSU6VhhiXkQArjxDkKGo3eqAdEPq2gVmNAfoV4wCDsYHbwzc5SDlqUlgqF5Gl1Xkn",
+	"hV4RqcCxU4emD/AYAeldMaNWfuXrE1TsF+wU1fNo9fXWCP1dJutB4ztma0deznjFDOnFRhqakUG17GRA",
+	"fKMRaE+fFZDDUi4HuDrGvj2A4rO55cfLIQEdhaLiqYOWARB3dJkwNTzxoPkAeI60oStE6WYpscbEbjNW",
+	"CRMtmkfcq6b0iVeSyZ/JyWhEjglMO44IqOksJalciku4BoIGlwUCoSPSo6jaglIZKBqp9ItZdmt3iqdX",
+	"35utWs5O94uewCi6NtOrg3MKqZZoHERkyt9acg4VRjQ2trVEWWu3ar9d7zngzlIUNCfw69/B4HaXDJbS",
+	"LZs7qBLDSYIP7lCoNKy1bwb6t1PJVSEEF7NLz2MibD1huUB1WkLzy9lafdxNf3BDd3jwkRYk/eiofG+r",
+	"S9jrNu2lfBxD/U741MXOBaGoylvVzun1/bqlWwWkNTYXK5n2uqC5cM2DoSWA6wvn+xdoZnzv0kbbA7hx",
+	"LAK1tNZMru4jD4ePjRTDEXQtz/0TaN6fmvPBib1WFtcFqpSSRGaZ68wrpw6an4qUPL363glTWsPjhJC1",
+	"Lz2fKrloa9Jr+F17XYqZo3/dBbI9RlMd3FNOq3TTZ6nrWhMAfVJDFtLul4CM0prhiPIgfJpjNW2X8bhz",
+	"0oaLCvjS66mEljTgrqBIP1OeGeiSM1nVhhDBOloh7FJaybdlea9YhydtLod9d6DyUPedh0AxPcyvY4kE",
+	"FN71Ffu2xE5nwijONOkhpIhdsRptRZA1AO4n138RKLq/vRXY/QsgWiFatwGzkl5CNRtwoZnQ3NJtf0es",
+	"1gepkn7gIqt19OAwP8Cd4HCr97Eza6znORe3HVAoXNyWiKq0SfaWUIKD32hPPT6C5BDLkcdH/SG5qo4X",
+	"BD0n+HqMinpDqv4FfRlyEueHZyo48XoscCXarKhtXA7aFDZhizvwjYlL/NrGnraTyfttWf2B6p4fjtpL",
+	"Qt6vdvpexH6/hJD1s/PRlYcHTP2pKyV/YG9QA3TgwXb84+72U96WlfedYCDOV6jr13naBajSoYwnPdf4",
+	"Jk+nEUll8jYi5q2JyCKNSKLvrAU1N4usD/0LqdUGykem9FdoDJ2xAWSZuvY6vbhQ1v6PPbwyltzMmI6x",
+	"zXOJlwJqK/gnnl5933jHlP4K76C/wisaT4J68sDBrxfddT+r0oDyzqp63CtyqqxvGcS1j5CtRbBqWogl",
+	"kuuvntr7c6q1fZc1Og14q3ZKsd4FeL1XR1139kA/1GxhQXf94Lc7AJujCgAZSVSTGOqwDv3iRpRujKzT",
+	"LMDhDr/y9Or7LbjcDxane2CQ+BCbDbDzy36AVRQH/kZAqWDpd535wwAC2YO9ybaAG6DBIboirr96+kjj",
+	"r+ClxdF+9d2T/wTNboH9dqmAGgSIaEwUo7d6LHpwE1omqQQfJxZEOaMkozwdWKsLXu6pDR1E7vxGyD0g",
+	"XqvR7Vg+QHoh44uQ7WET1XJB17ymHdQTpmnz31hXD8HM2jP2BstPJitj1dzyY7ivcFVOsSLDnmYuyOtX",
+	"Twef4/21LT77/PTk8eMgHs2F+fRsq422W8SzJnf26wJVe/R+Ib+iDZT1CnzMAH3/+uVzn4iD4o1Cxqdl",
+	"2YYvLPkvICeyrH9AsPvf7f+epe9i+4JoLLjWBbR8UkzPiRSuu6Ol4v4afwGiaOTUbOEqbervuta7nnOO",
+	"4cpSSXD2YQEopiWfdDTnz6bvp+A5d0PcHaQ+2418H5om6DT/DJomNqV4EE3Tr8nH1TR3bJ/bsKFBE13v",
+	"oVseT64rdZQLzDBZ6x9EAfTPsz+UJWstdR2odUKx5Jkb0kP1UrGxqO51waR+o9cudMIKultDGnkvDg9K",
+	"TDRdabKcr+7VbnedF7bX77QvJeEapah9r3eN1/V5wOq0y5VIQN3GW0HLZm8NE5pLESGwOUmotkshFSja",
+	"cZOnlTMEdcEaB5as3gLMOtjd2IvZLDLHZDZO+Jp26NfWZMnxIiAhUJXMscNChMEaTH+EPfLFgW2wWjDd",
+	"DnjWucyCj4SNhkjPO5boxOoCJ9FoNAqwCttBAlBefBTFEAihAd6L6napHZZ5QZVW2N9XGcw7UZFzj4js",
+	"19NlXEpBetdfPY1AmfMpc5akwPrxWlfpVK45j092UaUUbfNOfiOXZMmyDLq6UJPMrRZVVdtNABBmSJ7I",
+	"RU4VVBA4p7FVN9EYgsKSYJ8xLQCYruB5ztqwP4meS2UIe5swlRtCMSvVJXOl2hMwo56Y4XeyVDTPsaI4",
+	"/vOf40sSA2Tpgiqr4iaFwe5XjQysHxn5859djdyf/7y1zdXf//t/jg5MymrR1dbwKzJUT9YVFqePODUl",
+	"R/XCL2FUHlG3kxtlzg2wgYfWLzwP+keI+a3jRJR4HIi8j1hqJZSCxzZwP2hq7SD3h4SajUJgmZZHJbQk",
+	"dEfFjNlzbu+y57CVSb+gPPOtxlryPfTC5E5SugRDjiU3ZT2xiyF7uP+bF6+uiWIZXV2SGHoqv4192TT+",
+	"Dg774AlLuQ4RBVNYwB10y3JTFt/Da4LGcRkXtxqyVA0TxCsPmFRPMjmrCzE7B7sG8Jb2RXCFCwt5R1ut",
+	"DGUvsdTVUkV+KD6VUiOO35ymZEFT1+EVspgUu5O3PvXAzNmiC8FjhxY1+CoEc9Xt3HBBRdmrxBX7+CFG",
+	"ODTALOC6nEk4yj2TWcB2aYyqjdxrq3s/1bi+UR/j7OIIuvNTsPCuEIZnzRISrsvavssGRWlyy1juqNvl",
+	"AddTUuC9YajEvaCDnkuFq77GnQhHXqglAW7W3vhGm3CN3JD2Sv2wI3cdvbGwvZaSrpgplCATCLaH4z4s",
+	"28mv2ccgqm9lyv7KRbotaajqS+2+XLI4q4d5CPtADgyUX297bzpIaJa5gQyoN1mmUi2pKi/OEU5mUKLU",
+	"DACl5ig6WrLJXAJKk6VHzSdQWZdI4au8Bjk18yARqJU4vxNQssTFrB2OxRoF0EQHsjW0YXnLhkrBtiFi",
+	"2CftmUs7o7b2ysbCEHjFkmoHZG7vr9WDWJvRv/6wUhAHob+JMKv1ujEsR2T6Ccu6DHKWh2hJX4tZxvW8",
+	"bgJ8WawIrZXfbD3aHtHcfhgX7qhcvzaKbgy6jd/YtfWl3uXd1c6H5G1Fme+m4Kk8+DtsBziYWK3ENH/N",
+	"KcwkOoKaGEvpAysO2wk0cL61d8egC9ILk076F1XKOLAquRQuCUtHZR6Bjmprbq+4Tt1goztJMCSxXAqm",
+	"SsAg+OuR9u3jhySGFz9B5Igpn8Wkh2U79awv+M1X9gAoiWsij8IJGslryARslKXBa45RQzu2SxUPSbxY",
+	"vZQZ84NyqcqAfm3ta6eo4cqYsmcBXGtUnVz6BHgcTA0ziamxQKAYQp1kRD+uYYSmCy5IhiC+Ne3zCq6U",
+	"wkK3Vrk31mxrTWPj9nfR9o57GZvRDOxvhe3sPMijqdrxdWI6N2qxn4mkrWXfe0oV270ofo8GgRGZKsbA",
+	"qN1h1i+ZWUNqPdlpykiZ+1Sn79SVsNGgGUhbL7lJ5k28svv1IYTjvSfIwJbehajK7dDBECYF3QstFyr7",
+	"GUrRKN1stjSMSOy0hBjPs2YZSwziDc6czjaHWmnf/q2sVPaxOSbGoqKFhtfDfW+9ceJWakDYjq7GPMEe",
+	"w416Dm4huz4918gkv33z9//+HwhZAxvybWy4QcO0RK3T5RKOhZH4voToQk2hbyWGwY1UbKqkZXQ8nTET",
+	"+fsQQQ4MWQw1zhQVkGRNUDEjRo6Fwx4JmNuQuKYeFcKJHUJzAcu5PJ5+QU+S08ln6Rm7RyPJQjO91kRy",
+	"vxP+nUqZIhhmQl8gavC6pcXb1m3WzRaFWw5QW0vDA9GlmOJTnsBuPGd3bCtowQ9rD2zK+AylTP2gB+y3",
+	"2jbPPxqE3zbMlkXbJwIYakUPGACsKVt/4PhfOI/7+TiaK/LBrdHvwFHWmRQFeWboC6ygLMhSScNaigxc",
+	"PeQGd5U1lXQJAwfmllF8uzcqej94B1BSWI7Gjd9lfzVRIN3PwwdNJmr1A5Tc2PlYrAbt2viWKF7oAhmU",
+	"jTl8XpliGpzwlSvKsw095/kA0D6nwA1CpjFwbW2aP2fATNrspqwzhRziLYnz5FRzoPoWZkF6gOJValpv",
+	"Tb8Nb3PrEiuW8Jy7UOBOODLWBNnoAajc2aXvLpwChNt8HNlSLrite97V7acxYVOp7uEl2C1Pp3Zuqzwd",
+	"XeDJroCug7gQe9sRNwXH3wDCpICnvhuScrUD1XcdSbuPOTIJUllKFtFeK++2aCujekiZVGOAf2Sh1EIR",
+	"6zGeXwtWsDQOnNbaVRb/IidgHlyS2G5DXFnrbeeCm0sSuzLnsUAPWclI7e+a9BQD3o7K64Qmt3I6Bewc",
+	"n5XRvySxPUQ7BI1CVqINXelGvKhnjRqoF+HlpSpG1MjlwEVw9BZW5drBtLK7coPb8w64SOWyRGcIChhb",
+	"moW0cfwTwINKSS4193V/pXwCIFrgphxTJS/JqNoccJxyHXRQ3ihG51R/6/jAuo90TvW1Yndc1qDygxu2",
+	"ZAvAgqek55qjZ3SRczHrN1MAWnMTldl9WdBD+6DrAsXa1ztlud77MzetuaLPEKQyUVIDohh+bM8wnQvG",
+	"V5+JynABA77s97++2bX5tzGX1k7xbe5SHsJcThhBD61D4SLNV0BAx9qVtUYV9iUngEPK1Kn7/2P3/7OO",
+	"4wlQbM86coOuSI43BN4dh9XT+9Iaz9DYL5EqjRyQBk9LCPd0Unv7szTuD8nXb2listVYOEi42Hl344jE",
+	"9T7zCEoWB53TwK+aW0VNmAhzWSz/ja3kjFvdmYv2yk577vAaSQtG7KLPWXIrC+Oa/ZAceviD2hXagxqA",
+	"KUicFEoxkazien7xF6HqIguM/LQQYZU/c3DLYrtmLdAtzlXuiQeCYt5/LkW22oGl+Lm1HLSb78jZ6cln",
+	"xN8Copj0Xt981Uifen3zVb2nMDZl7+ghvK/Sv1mhCEgOooWHJu5vanYIzYmQueFSR67RIa54LagS0k+1",
+	"B9VafXJydnJ+fn4+Ojl9XF+08fiTn04GX/yMjew/jU7O2tdvN8W3tjJBgnrt0G1/SQs7e5+9g51WXOnB",
+	"C1/B68l0H/fMOnV0ZZd6vscxSXRSrHQDDBpOIPLW2h43g2q1a1t58P28InV2/jHcIm1U1oJvjapzDLmq",
+	"CENgT0elW5f8mIkUFOsiSRhLrQJeahC5knc8tfqSb502Fn7begZwS4psyrOMpf1K5w6ed/fiBcBCCXOc",
+	"y4fxZWOh2BQQe+zLAtTK8n2A5pixqanN4JLEiKob3uovjoVmWtupu3uIc2CUc+udnpG5LJTuk6oaB8bd",
+	"yEEuYXHKpQr18wqNxYP8tufEXG/ield1MEqXfhJEeC+84PGBR9ARSI+SVywTq7ceTwocAr550li48h25",
+	"FASdKAhJAYnqVHsMcJ6SXsz1t1Lgy3CUF9Dvz2oWruqyUhHGApo24YhcNNlDpIfOmhtXlQjqhh/AlcF0",
+	"73JA4Qs6Q6ddwBvUNcegVeAZ4WkgKw9QPTCMa8qbHSIZ2nIYP3+I9ipUMfpEpmyTTHsEGYbUSXfsKFn7",
+	"OPdpRoKRnpFZNgBV1O4q12ELnErKnZ2cHz1k2xlTSWCuCdVYxWTXs1cZOv5nV39aYdC5VANXCtGvN/Dx",
+	"Tw3Jlf9E+P4AxyGhoiyIQFDWgzreWImmVn5XNraqD259/3Hs5lnbiLHqVmq9J8FSaMIyzbBKwR4yf6Yg",
+	"KGrNnTyjCRsL8EgUVmOFs1E7+tbeccutWMKguTieoJDVdAHjLKQw82x1rXjSQfnujpq2T6AKACoKb0gq",
+	"s4wqTXojbGRT1NswTKeA4aH5osiokSrM71/nIdO2dlmW//Uqm84fnZPh+TazooPEKjPjfSrAjSbfpBd/",
+	"EkfEETXyELvpHjtXSKJzmqw1yftganA1rf2qNIMH71ejuS57dvr0D+uPlS/bAt0coEdXZw/Is2fPLuQY",
+	"9cm6tDzUF7+TZl9viV5qlutcp84hAxEWlUK3gYBSO+572QfVmB7QUx4qVX9gP/n6ydmg2KNjm9YJCuuN",
+	"AGhPpYAuBvq/qbruAUEiOqrSptLnuSYyZ9CbF3O7g8JEKsiC3jKXLBHIBiiC1DnAGpb367Fo5fWguOTU",
+	"apkoWLSRubNIMBfPXux3ad1lxnn5xW36dWhG7yGTQInMASROKogZhkr5sOYwCyDjyoxfn+tYw5Jvb5Vo",
+	"TYYrcw2usK9FV3O9MLBXgUmWDQWo8e6y6k1xBz7UYc6wD+6vak5nA+d1t3p/IqxIT7C3VosRbEmzEsPf",
+	"bg/QzQdAzBeGqTua7eLw+ZJnGRezZ+6R/ZQp0J82eUx30G0+pC7jvHgPrZjUTuTmdLvQvkbH+mX9+LZ1",
+	"gjjE6NhNWQp5lOX57L36+uoaQX3VAg2hKd0rR2CNsFvOadTC1A5UD8KVeT+qQk0+/HOoDZ7hePGZyQSA",
+	"no3MsjfW8tkmM0MduLXFlM9EMhI13dXOlumQBM1/IbaPqPYpGzvgBfeiS0R7dR+C+yq/npUvXAOmQAqR",
+	"e4RtcH6w0rsU96OxwGDv1Kor2DLfPo3YXgiCDl4yuOlkRBZcFAYue3diewa/yxN5zqZmQzoZwAjh91x/",
+	"U11MsPeSy8OB+YSmCiYnXJIR8iLnAypFVskwzwOg8fP3lJy2pVEeLVHfaxNwj5FesJy1LnkumQtcvBXX",
+	"bc70/QrnBTNzme5tEb7Ax/6/YuvvIFJbZGkJeCyFR0J3G416fumo6UGzcRS5NLReXD1p//2J3A22/n3c",
+	"DQd7CAqRMa3r2H0lG/sYDgJ3QKI6q6v3LgzmvK5IHCTvwx25Z4yuQ5x9lGhd+1i2YM83/JYhj7XWjTRV",
+	"Llf/ngD0GxbrowNUdPHgVqlr1pSLUl+oaRfOP+IJ+ILEUFtIetQVlkBcSDGa6rHghkCEcSmVyxHOqIBO",
+	"45oYKbHBnl5oeByyVF0mYMON4Wqa9UJ3K2A/tHotN4Bdof4FzWmDiGG73/uCND1H1epgHWW5cqaxXq7e",
+	"nUygfX+b3hUFDKtU1ap3BpmZURUlblfOomYwN9Akcqo1S8eih+EQtvTqBGxMCfdZCiQIetivdvqU/KjD",
+	"QO7G4K2Sk6ytWPxKkJdPn5Avzs4/IzneRFKZFAvXYr+JFLU9EOU+5QNRKdYltidTLKGCFRbRVWPxUtXa",
+	"pUNiK8AU5MHqTfi+Oegr0M4IYXMR3BJ+qBTaQmGq4E7c6Kl9zdeQft3CgLjQxpqX7efCE0NOzbx1Ru6G",
+	"LnXGP8/TyK7PlLvc3rJJaiZnBI8+AnWFyzzcHC/ZjWFWWv0XXwR6/dmoPWETeqF31l1qrNP0LMGjNzjq",
+	"HG6CZ2q+8PXLZ0SxKVPMKmyCLrD0ee2lpBcfu3/q49/trN7FDcW0ul6RyZvy7G1WYhyqk+8BX8oPOE6t",
+	"8iM4Q62l/1B1uaDJnAs2sCwffsDOPbApJHb7+8aqXbIwMemdjT7vl0kGlCQZ96kHY6GNBHAtn7nOTUkh",
+	"UL9wSeJC0DvKQXeLSe989NhhzL1kRq0GV5Yr9qHeU935hFWuxwL6kIXlsCVgs2XQkKZZiNRyW99hHqo+",
+	"F30sDZGaQZc331gglUsxHItY54wl8zdGvrHS642Q5k2V3o7jCya7hoUiGAMrHop3YHGJFGNRDt9n1MSD",
+	"gTZmUKgsviT+o2sr0QdvOw4W7yFMzKBzgx6LBdcOQZfyDEMcVgYTnckl5iQgk4SyaQ0NQ+w5BqaRZbgM",
+	"PJkTzQx2IZdjAWlCVjzELg7yxhMcbPRpuNF5oZK5Xb7azMP0XTdpF0XHtnw9If09OgCoggQda72FkYcp",
+	"hGYa0mpC0zdVDdSCZtYcYOmbXzRkwrUdo0K4MnCWvlmwlNM37ugUghZmLhX/DY+bvGXijRd4UJll3/YG",
+	"focyGoCfxb/fKFbo2m2JYlCETDPtG51XBGTHiLbLhKcpvM5eAyC60saA212LasRrmWYcanWa24E/ZZLa",
+	"0ck3GVUzRB+qnU6YYq6ktTsperoBb/eNa94HwG+GvXEgvG5M3B4n+zU3O2sqg9csIFDLbzYdlep6+FCH",
+	"DrHIzU4KnpkjEChwpRyeAwAHyKaDwF7QfHrnzmFtg3qJUb1vsJr+RwTYCTqor7fBNsncDvGbYnKTSwNd",
+	"q42GvrL+J1TCuQHMf5DhaLpYLgIsGpqKFbk9pCej0Vj4dwBioevyfId57RBoDJJiVzmC+ktlaIbX8Z3u",
+	"3wl4ptMrE0fk7//9P3iiSg2kvR98zY6uhMiWPvdu5W6M4jlbX7hNn2ouKr4Dl9ItESyo+92vJ+nFHGZp",
+	"3CpYvj7E+3G6IWJoNRE3Uoz832+kLtnQATHBIN1PwSBhWDCZN7WRunNs/14wQ7cMWQrBEuMI8yrPD2vr",
+	"z99b95mGjrLmY+Ht7eXdNK6dDH/JNDOHTQ3rbHerNG1th79peF3umUMG+i+/63a/a7Nmquaga8y/dd8K",
+	"8aMTCIdt0iFrjB0wOppIeMCVR9p1yiA9eJpFZC6teWp5eD+ydigkf04KnqUOWRPcDB5WswSd4wDtETjE",
+	"vDUGXTgv6zZbUKtZDoW8fvncNR3HzKwmasncmFxfHB/TPB/W2443QPZruEhnn7eZVDt1Ztd+9JFvh+nA",
+	"F8FK11DSuqnLejiXPRunb4QF2szc2gjwht6x+1EgS1srHSsQbc2g+Sbct7NjwY/p6xRLqWtSvUWsC5nu",
+	"NAqBEUUqsMwSiy7tPz0wz0zRfN7fe5zfOr9PNc7ztmHeMaU7s5tidxUbiaOd+kjjiCBRDCpYpXDtnQEr",
+	"p6xoBsggyCS2rxiLlE+nABbnoS+5JpreBTXQDsmaa3I2+sK3jJ7o0jiid4xQ7L5J8zzjrNniu7VY7l4t",
+	"9mtt9XFLI0dgrcQLXOOZmMpO5AtrOrM8k2j0pZK1NIAFsfokQAJ9WQ6pq/0fujNpAgKHLApdQqCCC8Ed",
+	"dxc3tvY97IAgPcCCguPvUZFdqbuLDLRkajeQljeCkYb3biO3kue6u+qc6G40fDwcbZV4/guNcUYbFnXz",
+	"Tt4vlBRQxMcIgNxg7VKrv1nmUHABNwzJDRMpiRGy65U112Noe3XlzH1XPPQlo4opAoDvZU8ZiHcA9GPs",
+	"DP7gBf85eBn+dolZdZ4S4zIkGIPBNhYBfGNh5sfuhe21w9VgW71zWA/ylx9fXaJHc2BpISW9k/MyIjBZ",
+	"kZRNaZGZ/pA8gXCDrirFLGPy1V889fXqm0DwamkP+yZLPGuZxo01YFId1N2VqGq3LMiXsIc8WMy6VvlF",
+	"rZl8K5cMN66DWuivhWUdYpaxQaGZGwH4smBPtVOcYL0uEQgaIPUSxcwOaxcO4est6SPo2MDeRjgObWSu",
+	"wZkBnG3qMoKFNKgZ9h6PCDYbCLa8Kza+roXZb7T3OnH9oGM8GnHoRsGfWv0llr52AUtcO/Mh0Te2LRxm",
+	"PdheEVjXMrsRbeAh9+WDyIg+DhM0DRjUwxTLoH7w/bShXUuZ2VNbaaZRVLUXuyjezHjdEVbrA6zRw6lm",
+	"/rNbJvbE4XkfNjfnSmLpVZ63xQCfSlXhiZKeH6xlViKCNEZyNhqRceNFxAUB7b3jo37kO1HgLaU3lOY5",
+	"ttaLf6M5ZyqOiMxx5Bkivv0X/O4fdQrUxo7te3SqhMkl+i7G8QEkMALL+ti5ffaygvbRbAYqrpxiH9XX",
+	"Kou77UyPtD7Ejkw1I/N8p2G/buurV466czvcegdd98puVE9ufih7fO5tt1s7biuRRISW+wuGH4au/GJA",
+	"FxEw2dP9t9JaK++TWWlZqGSHcliYyg3efN8z7+YU1Q//msvUDW0LMwh8k4fxg30zHI20qohL2sM0Re3b",
+	"LcGIXIWpqxPatuNbsxkfjr3WZ9q6rnwmnon374Cu4CC7sLrwau3Mlo/UQa1PP99FJ92kDVNjFJ8UGM6m",
+	"M5fDitmrgTIMLFKxXCrDxQxqqgWDQO+cCugWVFimZJxDctgGIT2geb51/I3yKDr4bTT4Yvjm/7w4Hvz8",
+	"yXZvcRNxs3OnX+cfYqd37CxsnA/Uo3JADzlrTA73BzHfjbgi8jnEHE8/D7rsHUBxn9+f4nqQVgOQCTJl",
+	"VY8GIhXJqTKCKaKLZG5tcRrAeI+FS2vorxGtdyLViHZInjWJdumhXEuvE12RVHZAoP/D0a8usg7cMVmY",
+	"RC5cO1DIhSnyIYndYQ7xS0jlPYs7/UsxJJ/Aebis2qhXXoaasw7W0znlnV9UwBgIF20+kD1chVUpaL3N",
+	"kHcOLqnriFb6Y92+unQUNwrvukH7ukzVaPcV6sr/tKN1eLBh3L0Sm2zbgBjuaeCGZPVRrFzIHvka0p26",
+	"KhjfmoGRg3pmFDhwdM7oreUQkMF8QWIGvwzELMbMKKgDc4/0iVRjEcucCcoHAPRuOOZgGWh+leaSWzqC",
+	"tC1jNKRtNbKSyg9A77/Gm1pdJje+pyDaOd/skn3QLoXudoBWrj7y9Z1D6ppLedtqZbxyBoQzwKA/HVpF",
+	"XJPfaE568aQQacaGCOVmTaH+JYEoYdm4cz16aL+nh2jtDRO5wB+OtaEipSo9Pjl9fHb+6WfHdJKkbHq8",
+	"g5US8Ff/ka1M1c86cuvWSntrRajbuizX0tbKDhA+F85ja12QWEhhCQtFT9lWMvX9YccCWzdwwKyKjeI0",
+	"42IWVygEEYlzqs2btGCQZN/AFIPWzB7zwKH69qOxiBFqIPZQv5qwt3NaaGh6ByAEU0ZNoRjCENiPB4hj",
+	"PShFa5C8wG5TfowhJIEfIeafUV4HBNtwGjYgltqFiWBlTkjvBjBBFbnOqOjjr6ekd63kFFkvzcJLj0nv",
+	"P5Rcmrn7+4z0nkAnthqWKZSDRgdAmmIHGP4bA0fTVZFyedhJ7nZXXNV0xEvv8tW+NOH1y+fQXsyle3tv",
+	"xXB/30OhOluYQQCU2um5ztYvrh9H5MerHyzxvji76vscvCkXXM9Z6nwPBzgcGofWDqr9oLq0ToSp4mxL",
+	"HVGZBuoyWew5eNjyocaIVv8QdUNrg2qhL5/ag6BZHjeqDg0cQmm1VHFQAG7oxnpzmaR4GIi7vZxlmDS0",
+	"nioEWUInURc+xsGAZt1GmXvnI+2b9cHRa6B4CGgrCjJCtw1MlFXoemO6lX0QGjxpiqVI2JbgIJKrI0bV",
+	"ia9BOnWYI9/qJtjH+gx2oa163X2TyoLplrPlqMHD0y73nxuNUB7rVLYdC6TQBc3qiCBNRLWyqb0CBdfV",
+	"yaH3ir2licHHGhG1ncBCDgL2ai/sqE21be1fMbpwcClXaGR19UV8pMkEb/Tm2CWJJ7VH42b3PwBbBCuK",
+	"3rWd98nal3eAdfF3H+ilrRUkdwRSyyQw6iQijL8GZWm1rweqJF7z1m4u8F3fsvvZaS0k8DEkjB3GE6mN",
+	"ft3Vx9hRISRXFNhmRlgx7KoVLa0lNGPWFMCzS3qvXz3pt4uZNiBygNBy7STgBTs0KpJt2fw+meL/+b+J",
+	"ooZdM/UCfomIkgDHa5WuxO7CAexhF+womTqgeqmNA4mtDSS+P6BUSldbSxlTWhbL4YZgaYKRKV1FRGYp",
+	"VJpyhcV+O4mqOpl8RVvVI7f+68P7EsGRgYT8JjU3fM/tgOdArPhSw5PTbbklh/Ct2v51eGNBUMmpPwp+",
+	"jhGkVk4wJlrl2gW5vOte9tHw9LO912LFqKotxelJLdHmdHS6vavFGjvEFXZvr2En1dckcge72n93Ph2x",
+	"buc6lpxaSdoRcsV69mQq4FJiePLtP1O6enjeUoMsexBWk3Y6LuyCAHeNyN/+9re/DV68GHz1VZ2dnI5O",
+	"zwejx4OTs6aYbGMnex3ZXsoSvqDZJagkLAVmoyExbH+Fq0F+boAdpLSdhu4vjAMp+NEEcVezjlIK54qB",
+	"zydodA2OkRYlj2btFebXjVdkbGoukXfBL1abXEpl5vBbqXxHREtfKE5TgFx2WvlY9MxSEkccGhIY7elL",
+	"pNDFAhz0HqqeqQHuLByiEtR5JonO+GxushWZsEwuyW9MSd/yiiIVckF8LaD3U+hGjOfstB0k8EGAAUNP",
+	"4ddisyZbYjnaha4BOroMRakiwqcVCGZEUiVz8AoBrHMJKoUZLd61iGD4BvEtQLbUmnn7ImUm7oE+df9O",
+	"sNskiyfN1gaq68u85bQ8wMl3x+5jHfsXrLOJAlMagE9cL/s5z9HqxsbwkGzL06qzfbDS+NJnab9qcBxD",
+	"w0poJmcpR5CqgWUAlgtYVh7pJCKxw7FyOVPuL9KDxozWAHAFPq0Qcwditu0Vnd8dyhQmv/HcYi+4clXK",
+	"UGSA0G4qCE6YnVSHH7VfJBdbRuSa9pfIMz2pSmgyP5SqKQEHrwzM8/BRdXvWcDCPdMOnHXzcNXSAjp0+",
+	"bIv4AJiox0x/eEhP+oNUdyTVXZYXEf3g9jqWmTvuFZzb4cuq9myqvxsGHB7z+wK/Fbo7dazcdEgS4Glw",
+	"FmosBBpeiNKJAwo3Ii6VlLBiZn80vJ0A4NwEojL1wrlEYdFDyPiSCQSnLySVfTDfKt79gLCugUD4AyO5",
+	"VrO4v3iuVuMjSmcrep/MWXK7Pg+uuwR4lelSJtlwAJ9BWeu5j/PV/L/s/euSG8eVNgrfSka/3xsEvgHA",
+	"7mZLtrpjYnaLpGSOKZFmk9aEXdqqBCoBpLuQWapMdBPSywj/2hewY65hLsxXsiPXWpmVVajCoQ8kZfcf",
+	"W2zUISsPzzo/y0H5GYP4YpWe4+zLSb7MkBYHwZVKgNazXNwTdnbImhsm99NLojMXJmDHKbyrLVGtyafa",
+	"G68U1GE7nOro0+1/xz5ekFsNeQduFtv41JwhYzdnTWGxG3RmBf4jJdp3Q4CbtpCwKMzAF7Fi0vyVQJ+c",
+	"NNhyYQBjHHplYz9/YTUxL6xYNOp/wbyv/tHEuLunrqim1Q9/+4LefpNGm+NT7c83up1YLch0Jx8ri2KA",
+	"eQALbYBwKheQlqCvRTld5nHGBTS7PxgcgNnpBiGuRO7mCGQCsTyUgmda5avW1As3uma2znKT5wON3uiO",
+	"kbNnKhL3tSgYxGKx9K5+3+3aV0A6dS1pqL2ZRc9zPmC/s316W9yqZ4RXx8kVwNe+/Yac1LdrBHEjh8vN",
+	"+w7c3odB6VHPVba5+BOuqk08RmAt8+lV9xWubPOdBCLB3doZxJ/YBSHrh/T2yNhy8D8NQhp7a56ZCeSj",
+	"ifKZ2NCi54c5Znthv0Yzh+ahll8K7xY1WhHthNMVnG3VM9IuyTdDLpYBW2idNcKH56wUdlkCj4IfC5Vv",
+	"gRhnvCyh3DzjCz5bK+A6PtyhGiETxkrM/3m9Iw2R1eC1Dc2OIbeD6gOtMBakj1NmoaTnzknfpXGL61d2",
+	"faRvfK0BsdT8TY8fGZbibemIAd73QmVBxbgDtGB9KCo3gcmGQX9WUuOfvvmO9apiuqmYrCa5GBrLZ4JY",
+	"VjINCHFdSuv5ldfFgLNgX5XPF61suW996aMumxQ61T5bGmGCz2ptk/WmMs8NS3/9FVS77/lCfPiQssfu",
+	"L2BFf1jjPD3POHupr0TOwXu7FwPPzWTAPqxDFkiCO2iH7pRN6JYlbW2Q0XnI1vZyfWe0+ELiOauNtB0D",
+	"39u3GnP2W1gfVsrOhZFGZMRjuq49QV5p+w797vUTTDsdAEXPlydDoRx6171o41VXbHIh2tPRoE+uey54",
+	"xjPJMS+tR/ZMCr89XhRiltYShau/t+ikTX4D+KxoFNtm77ZiMVqHTyIMgz+wixP8yZMnXzHrL4PMvLdP",
+	"d6eueKtns1w8pbqw2wldyldvV9MX/LJRz0pAjW9+ZMLfvbdlkgteepRoUchrnYb3Pexxt0kad+v8B+Lh",
+	"Lm50SOiTUB7HSbhKhUK+PS/iqVa21Hl3g2RgtX9kmMy8D8rd1sqo7X54qWe74vYNAz+Y2d1RNbQslRmE",
+	"dpDjFUv1dGqEJWqadPdkpjDVz7syveU9FqzfVVO0akkGjeVuEQp+avfybzfmqTVHxy1L2D1aXYnS8HYz",
+	"u7Zam0wq98SxmHEFG9wQ81Do/7nQgacalC93MFCtabSXejI63jv3BqrBthuM1dRc0A3gfn2/7fDW1ZA/",
+	"yAE63KShvl/wkeeThRixP+hrSI54weYiL/5ja32UHzmNY9CY780LfEvhVWHXJxFda4vRrio68CRN0CsE",
+	"Tk8Gexk1snZXlXv8VJTg07tW6He+mdxS4hqe8HyvCPdHoDKl01vV4uZSXTIonzTM6jMsDh4LyAmi015L",
+	"aSTuc3qeGbFX2CLutM5iCqz97968ZL3h0P33cFnm/QHx2UtDRSzpGA4D3JWSCl8zw0b3w3LaZPmordZO",
+	"5EXvAFChnOwb/vMNPQo55XNSrVi4rA0vncKDxQ/SQDOAb87/5CYSmTtDh750yn8GD6mzOa1QcQF4+G0h",
+	"ypnImFTtatCU/7xt7/kPvxM3vnvfvpN+wxnfS8EbHMxKISwFfeqpDIetrlNjyyUQIZnGHceH7bdcKn2d",
+	"i2wmvpF5lz7kgxpAuOkDS+FGKPSDfDNoHmRq7mLvcdlJW4J5/WM8oBeqWNomp+u6DpVzNVt2FBV8/fQ1",
+	"O/kdMkf462o8UqWYSa0a/gehht9+3UiW58Nffvz1ePDkQ2+IifPHH/r/0eoT8nkte1Jx3AR9oXp9r4tf",
+	"l8IIexfhru4T4m2vXQ9JfdGe88kcuyMF1ona5vI8uzxfijMfiYHrkT/qUhR2xM4thZWcIMGnRbRjrBfo",
+	"sChROx7W0Zo47cxUcmfC/TpgtpSLxZrbcycOlv1plbgxcqZamJXwh5bK3n3plAYH74czPQx6K147+p7+",
+	"46942Y/xdUO5KHQJy11w95KDmbTz5RhK+TUv5NBpYjOhHodXf4hvN5eyGPqjOQSdwKlYbnRulkqpS2m3",
+	"MvD6zffaX+/uXZaFNmLnW+ly4POA1jdm11sv6PoAXbsFl+Lb3cRUwYpdqgWf8jx/JkvkwINj23UwEZff",
+	"GVG+Rt6gGxKBlbowu5CW0Fvw7ev0jfCYbhx5ocYagP/jMfPHu6z9tPsrWO+QOVXU2AGby9lclNjBeFk6",
+	"OdYfsXNEJl3iKY08+ZV0rPUwqxfTdGcrRjUkV9LIscx3OBYwl3+uLr8xuAcJ/TU3N9w+2+GU9QhO+wO2",
+	"VPLnJRJckQERN2u8Ad6u74uGt4Eg6AxjrLCK0gbLBNq4BfXHGRdg3nQO6cs9ewbA7Oww/zfW+0m/Xp/9",
+	"b87/9MjAGjjLviWAt31uu5e2erivkv/4y4ZjuMO1QtNhy4q9RgKWF8oKZX1o+yYLl41rj9o/v6Gb+ivk",
+	"DU7c6YOUEnfgkN4USL/wKSJq4LfgK+JLi10d0DxLZGIbo0uzLmvt28LAu2e2rVb6JhP78QvVt5au1N+x",
+	"eQooAVbfVJyLe/cS7ZKTfg6qq5N3VXZ6Y5ooy1rs6ydxD6xm4WZmyduqHgNKYbjKGI+NDJrTFaQkAGVg",
+	"cE6xar6RJt7OhSzJhElU6IWCZ8OHiaB5JHGhuBf0pKWaODif3IBi0Q89QeJPOG7L+ORq9f0GNhO4wGE0",
+	"FFvgiGoRq7o0aPNA7Fwiky1Nq6c/mmV/0bahHLUOpVsQ0eNRzSCqvzHF5tbb6O9kwOXcTnW5+KPo+CJ/",
+	"AbsUWz/ni8Oa36H3VySF/JH+/6fhj///Dr9DZOW0dmLBT8dsDWzcDW5pSN3YPqrDHQomuk/gn9H3cAub",
+	"A+Lk78p8Fy8VtRoy4M8xrNegmzJtXb/rjqq96a/j9khx3vHRur8qq2dwbZnlwcFMqGx7pAhm+Fu8dKNT",
+	"7C3Un+GvMAu4F5ARccD4zX1m7y6aZ6fThdbzPrT/gxlWTz70P7U37aYGUdyA6obmNC/5fo2unnEsu7lV",
+	"ehC9dmvqzjs4NG3e1VKY5QJ6reLBckJxgIWd/jwOYp+dJ5dvL0bobvaElQjjlRVQ6UWZhh1JFDfKCOgm",
+	"1gMtGYJNPEdWO/T3hTAxkP27v6VsISyHjp21kwG8HcNcGjsqsulBB51/dwbSdy++ew6JRyP2yk0tllGU",
+	"xrLfsz/Kr6FU04Y2a+5ZAzKBFtD9rs/m0EmM8jOlTRTV8UI2k1Mpqq9xk2ywbbYzAqvmB48ME++tUMDv",
+	"bQXQXrjfF9mATcyV02IyNreLnPGCl7Z/5kNCds7pMfA6G2UUwtRBq1OWiUnOSwGJF4lKod8ZsoM/1hMr",
+	"7NDYUvBF6vmZJGwMbFzNGdYrwRw12JjjB22Y/U6aU2qqlOlrBTscYorpt8+xZRMEPx7/6v7vRfbhP6Ad",
+	"zb//4+//k/YH2NWfHZ+wuV6WmFaQKIjCYxLBGdBrA2uBqTpGPE6XZZ46HRICZ1X7cDNi32PBqJV5OF5t",
+	"jRhPHz8G9tq5Nvb094e/P6xGenj01fH0iJ8Mfzc5EsPfjb84Hn7FvzwaPpkeiuPsd5OvxkeH9BVi9Z+j",
+	"UQsx4/YM/l0jx5A20MIIAjuwxN67GTOaTbnTT35e8tyw1MhfBO2CMAnxKKWyX55sJV+5kW9wNy8ywmXs",
+	"Q5a/dLFNyl9ClLs6vcA5jccwxYcNUdI10mRPfn989OTJ3p9+V2lBazZrwNAI0KpZo3kI615VSx1UR3Cf",
+	"rKH6PLcrvVx5ySRJzZUWCEQyYUIPF+JWrErfWxCxj/3esHa/nAljYfFGLA2uwKF7VnpKaFR5B/EdQNIF",
+	"+na4TqH+/cgkqh5OZf/4+3+zTE+W0AP/lBXZdOD+/X5Qg1yHoA5wB84OhVqqLw7Zd/LrM4ef8CbQmWuv",
+	"cibABLpRIk0rDAsUwCFqy/AB+J9YQIgpK6gkJsqNDO48ZYviyYBd86sBW5xwNxY9m60NhaW+t8twYq7g",
+	"4aHZC8SSoby76lX7yDDfswhy2GEqJuaq+eA60XB9DXx7pPo/fJ5t/LHYQT8MrzUrB7fZ7fKWSIP6FDlL",
+	"78wmxg8k04RCYaicH7GUGkqkbK7zjAgvM2l9R3368hFzI57mfEZNe/SiWFqRAeNHlYlzylJpLqQV59lC",
+	"KqCjrmhkpLElt7ocgCdxSS0C4MpI7AE3tTQvkBo295zrWIuQ6QWXyh3urnwhopTN3cROp3SDOWNcJUoq",
+	"hE50sbiPQTaBWckV7D83SwsJfNH9AUvn3Hyv3wq+MK+uFbBeB7epvlZwA9BkoC5Ua5AgsvRT8ZbUh9GR",
+	"y6y9Ytnsk8y3tjyoP39n4s3w1DqpiG9iePMKwsYq7VotD/6Aa4Vl8rSSHfXOu3q5wqbdNoZb7uaOYVYH",
+	"r+P9DnvXj2PH43JuLDY9OrddTgUnFZfQr3G6zLGTiFRxvWKYcKK3R+Va3qJelOBqj2D0XepAoQELPbo+",
+	"67UtsL4x145my1lqzPte+pER5atIR2tPq44In0Dcu9UZVA0KYg/ZI8MuxYpNoW3dwd4O5saj6Po6tQ+V",
+	"tEJj7dEdMRvBfsPrPhZ/UeNT12nBzyeLwDV/cEe5YG2kXHcXnbk9Y9Bd1Eojtzya8y/FldgqBf+8dsPW",
+	"0FvrPFbc59E2X6f9WR9fa/102LW7nNtWsgLY1HBK0TcW7zi365HfUM2Y1QMQa5mTKQb9RgPssjRehZ3Z",
+	"JJr5ZxJcujmXO2WjrqFnS/HOrq2bsP3Hes4N3L9RZNTHvtNuuUOKqPWd+Btmilr7mFuadG1z80msu9eV",
+	"BrT+1th0A9dCEPIj9hyQI4StpfGMdFbmzCCFWiMGd8UtL1t9peeK2jvFjWUN1GIUcmKXpUCnMsnAyjPz",
+	"CG7p79ICZgdtYPxW2ryz7QMM5296zKy76kYEgeBZ3ZRqXoXW+CwUxYeCEtJAFoIrNDnGpb6GcbVnoEfj",
+	"e/LFrXQS+vqYUXHXovuWeNt2vXwbfwONJ1Az+OxmqYjKAQLmPehlbzUrSnDu5FB9D/V4ZjOZQ3OENyB3",
+	"KKDXpFAT2v2tET18eqPncSnEEMZfETpED6ufhEyahTTuM+dSWdNH1wr6TzBwZiBmww3qxaznXWFHX7I/",
+	"fo2mO9W7g5uSjCsQuUUpLITz2blPMkH0ABmeKLLDhK2xQ1QA43ThX3Rbg71zxV6cf38OhdrsF1hATolk",
+	"EYsFllQ5I4oFS3Dr5n++dPP7+KVWGTAW3IrHkfS2CrrqezMCjehrwzmvb4ItEExpzvvnFXlwjtKEQhLR",
+	"WS3LaLeUIvButaYUQVCvwvx9UoqO7lQabE8wavTv6/nqu7/+30lifvy3jnSBzSIgYP/Nkor2Av/WV2xF",
+	"+D0QvU6Oe5Pv2RWkuwG69b3xqrVgbVf60k3R9k1cHTQN0BsDLjQDxgjbJvQc3QkE9jx/JkWnS8FK4Z4m",
+	"sv6WTbEF+daRrhWObq/ZfjJl1ptKLUfMzHUJjbiy2FNl+BQ7Ys/1NfU6lCU4bxfcCrOXDgtQjPCEWmnd",
+	"L6XEnSip98M6vitMtPhikTzZYtacuolavMk1uiZ/tyz97TdvMLc/wR7+c5uDqv5ut5EG7OUR68lMKCvt",
+	"qs90yV4es954aaQSxvRZ7EiC7a7WyhYaXVbzI/c/x60xzHhUUYpaBwNmiVe40zQWoZ0jMEvSTyKDb0tH",
+	"dxTQooqom3r07pdGpf7NNxrebg7TllW6Hd/6Tlkbtblf+9qY63HnyEPLh9zuVLft3099uusrtDaGQiji",
+	"0rYyr3dPMSIQycF5y91M+z69Yf4x5R/6Xszm0OzZxjlPWQwB9LIaA3EnDqwi1rcb0hh0NnCFznS24nwC",
+	"Qx3YOsDwQFPeVuyNvUzOpMWe4A1z/uT3x18dNVgZUYk8GRwdthvsN8rq2pFoEhtmezQkvkmgAaSqxBpk",
+	"0zLeLd3ktshF3a6FVWrdxbq1M+o5JYJD0b099b3xvfkWqFXq3fT1dAo0WVa3RCIS1UsvpcpO6aFpoAJP",
+	"eVGU0O6lP2LnWIYAyrO0GNZIa2wF6YilAX9Syq8IIJSCjl2xJqPrBLK4sD+/G+kjKnowd5eHkW2iYv0D",
+	"0cFRdr1eAnXvgq+cUAUjoL45fuDlYuDOy2LAFjIbntucKysnkJembCtZGn7Z1kAaLNhzvPam9QS7Sli3",
+	"3Ds9+o/uwpsXKrCxZ+GMCxbaSxL2sKnhFZvdpKXkHebrlRTX7e4QMl6+e/3E59ZZzeAFBB6FnFyKEkmM",
+	"+NjofGkFOU8SFdKNYXSP8SyZx7/K7MNjytrDDl7S+M3fK5bjXE6gmRpXLE2Wh4dPJpADB/8pUiZysRDK",
+	"JsqNw+chQ/6NO5J4TJ1JMNUlHV+zc7ZxfaAClmwo1HBphrlUGX8c8u/2zS7eUZVy77975YlsGTpAdQCI",
+	"dnI4mLVdQWfjZhpVdBhb9y0OKWA2wg3L5aWI9YSpWKBTk/5PiaUted6uK4RDuvbClNAckzeDmJh6vkQb",
+	"l7x5wQBWT4rZpPU7uUpULX694JnA/FvQDa6dOJ1o6HBg6omfOJBArNb9IXcYFUXx+RuOhMa1eK2N/qOM",
+	"3xbbs2rAXnpyayq0iyMXQVFIFB4GaF6gtGWT3Gm2KItPHeAQoIecI1xUgN4Mup7iA2DYKesZIRKVvn51",
+	"EWMiHqW0tTnclsrB5leslwv2Byx0oePKaz6QKjrhCj9oU/Xg2pZs7pxPpn7ckUYRLVBX62JYUpBQNSnu",
+	"Fv20rqUpwUtyP0DbUK8BOJ0PYW6UqO+xa2W+inJRcFmoFRhBi2U8zyHMgWmlTCpjwSbpN4XZupTaRR79",
+	"UyhTH0ePClQuLTQurDfhRgylMkIZaeVVk6r/1bJkT5+/ah2FbqsdfKHYtS4zM2CBXR8/uRRQxBqJyKby",
+	"5Hba9byhn0M2BW4RNfObrQXSzjp2eQxtL93uYj2Y1wFDqdynUrvtux9RlsDKM56x8dLCBl+aWqL2bVsb",
+	"/g1Zpd4IbtobTqwYZ6jkhChHNdn1JocpiijggEz9xSnrYRC6vgj90WevDa7Z3zurh5VEWlcKg+oYgypt",
+	"8r1VRpLyd639RJnU/wxK0C2dk40Z+fheyWh7d5ZQ1wu5vCIAYMHgAQZRDBT4Ssm5hg4y0PyCpeRmTLEW",
+	"biyAOajy5EBFbzjWZ/FpfmSY1wKpJwm8DMxTB3M4tkQhhAKoRc91epbb9yAnjBBss/a37hX1jzrwiNbh",
+	"H+3u43KOFODux1PG2azkxRwLRTKnMQYRQ413+CqWO6Fdjpt1LP4dJIojU2s/VOexqc5zfW1i4v1KctRC",
+	"8NRzBcrtnVaql3bs5FlVSGcGnmsZi+kkJU21KsibuhyAfoX6E6xU1d2AmktWTQ7It0edJZfWyKxqh9CR",
+	"nQtf3kV7idPis2NA4SaJKt2YmuFZJtFjoWGGrrlhmQi+8v2SiJrNGNq6GuDv7lWYa40E1lXT2qotROtc",
+	"7D2gm9WKZbMuYl/YxO5kukvOoD+/Gyn5X6mx2/dug5+r7Lm76N/d0JD6SCqo3zQ70/v6s+Ue1CRMOTy8",
+	"eWeEbh00qinFvAxQj0AFbSiXb4QS1xyYVCXJ7j3pRgAHNk8zXPLRptk9sEmdfHgXPTB34quNpn4twbPn",
+	"jih+fIBxf/1jqAqcPYYbUuo3niiPQWjbKcF6vDp/cfMVhbjYACp8sc9q2/PYlYJn7oLXpV4Utsu8db9B",
+	"bE7mIqodRznhFjIIB+g1UeTcGUFAsMGjVlqJIt4DzNl8I8Ij+dQGIhRMDPSBGZJFZfWUU6xwSlRaH/xF",
+	"pH5LNSxKPSuFcX+wUbUvuCz10sDwzujFqShLXaaQiFoxmULF30zrDAkjY4IKThQl+AEouwM1IK7EnlN/",
+	"sZOuX7vWaWNzXcjp6jkQy2XbZdxaO59GLRck5E5LrdwezmbCUmewdul2sy7pV6I0rU6dGE7oolN2FOtH",
+	"0Ma5BMc+qnKCT+bMAP+LyvBfUFePIxsl6kI4mLEhATSlBwMHScsJdc+C3zJhxcQtsPKEtiKTazGC30V0",
+	"FEdtdBT+wW/Fosi57SRtw1+9YA/dgku9iNWAxs/B0bXvqQ+j2oF++Yf42k1xgzWD0Ss/jfe1TErHYViD",
+	"pyY6h1ZQg3qDqMaxqPbcPiam/3DP2HChl+WkMzOAFFEDF1GyGeN1uoe2slKlQGE/L4pOVcxfw3hRVG8C",
+	"8wSg2LdJHHiY/AsvIDsBbwSntts9kF/fj3S4pxd/vsnuAbBsd5ZAgBqnYMoB2eHNNdcIYi0NI/TPWM/L",
+	"O9ytJKZr2ipqDiRuTyE9uuClAX4Q9/FARxLNB3IS4fhvpMQ6ZaZrPFUvS7Ou2l/78oebvNVtrW8o2sHz",
+	"/NX04PSvu53pp+YKbvzwY1ve/i4zVB8cDWZn6t5wojbyv+M60vHbnXSelv8FrP7t/GO3pKKLbg4TFL4+",
+	"co7hbo4WdNAEiLDF/Cm8GYjFLqGWqjqFbcgxEbmGYFDZXoO6dUzbxavUga2fwr8UnYX2t7pj0MT39ZkB",
+	"BQSIcjkqr6Cl0xXrk7QBQz1EfRQAjbFjL8QYHJT62rSzLvgpqLlo3GcFwjMwE7Bi0zde3Mn+oylvc83e",
+	"BhW6Nk10EOFr/anbso++6SxY9ZC6s4KwmbnR/Ur2P1haGNFt9O8LJFCjiblq9uj9Yh/GwB+grRhk1tOL",
+	"iNGNDIdsdOtmYQ2Wta6M+miy98EygrCnF38+ZalDhJgHCjYowcugok9rnOtEhR3dg0eM3M5wxny6EO6B",
+	"3sqSKtPXeAq4hbvbnJN7gaW5+i3FIGousf2qBs9ZBg1fnI2TzWjxIq8LWIlEUpoiJKNBZ3k5EzYdsVcK",
+	"u6QbwS7FCnzuicJNesa4WllgiYM2SYHx/xp4sSDc2DN2lbszpSQyaPXZTEOVJ0vdiH6CtW5b0PDrTWtq",
+	"PcuqB1D3wChjTVnW4y3FrqBHtpd4yTtVx+Jr/8BV1gV1c/gt5Nei3FQ+gxqWNRf8SpjYyvUV5XRQqXUf",
+	"PesmujFuiB27pMO1u38TXt/4JqGsKM29fc4eBrs7d91Ge9A+aYbo2dsOcjeP76VUGeVTuYk4I28eTAqw",
+	"wjKeZUNjRYF/6zkFqciXho2X1mr42TDO4AoIMBTczuuNx+kBG6NbzWjwNpnglZUQWmI98lpT+As8S9lM",
+	"YEX+LYLLIf72Gw4s1xzw+4I6nJRWLEeXd5lhmgRknlxx02/FcdI1ThOFV8GnCmaWk7nTgYzI0ekxYFnJ",
+	"ZzOH87pkC8HNsnQKqPxF+HSpgpe25mgeYPL9dgERpIH7im5psI94j5nPw1PvSorA1Ic0v2qKg/e+7uQv",
+	"vcRJ1FaR006tsKvQKbSRPsdvl1l67a/fEQ3drGL+WBsKWmLx9Q/dwU4My7TXymDDYFwP1ENH7Ado10u9",
+	"HRdQLsMyUQiVGX8OSHCkwCJ+ylL375d8LPI0UT2uVme+HCl7ZLD0vz9gadQqNWW9EDRZC+K7c5FpgSSk",
+	"0XhT1vNB/WFJUHraEvCHZ+B+kgbhmp5kpQK1KSrGSoEX5JqX2XDC89yNM5dT8XQ1gYaAM5Gy3nw5NoW2",
+	"Q/fDxP0wNO4XeOqk5ipwQ6Q/uCddi/Fc68t3ZZ5W//pO2LnOoj88A42/R/9yO/cV+LMCssAB4V7Nik7J",
+	"gq8QdnzOdh+SO+C76US4/yqEGiUqUZDCpvil+GnCEbkqd+RPXl/VU6bzTJSELtC+PLA0a8WkKpYwGp4o",
+	"s1JarRbunvWJABIZdBM0f3OPhEZ9MXWKgVDcmE8uzypGUk9Rn2GyZODQGIsJXxpnz5QiKvmf8IXIn3LT",
+	"atRM1jzme/n3Nmb+nrO1rVmpV+HC4H2gax95WvoWL0kbdUT7Fm4bTbyno4H4u6mSzhMjOL0GGycGNkgj",
+	"LFuJnWvp/n//Z2eCnwgGWtkdEAhozNHFfueXGZvkfFFAeo3V7AnLpSI1aIc5rJ/ubbvgpT/yeDW5pgDr",
+	"ujJUKtCrT963pRB1pNqlu1OEEbvKoh+iW6onIOzs+Qy6qXpKR6UV/epXDfo1zK0tkC3dFk3aKE8r424y",
+	"cVv3x9Ac/kb+mk7R+DqS5Xsrho8M82K4rgWCr5BwuJDvRd7iTn1fq0vI9HKMjEe+vy+c3g+Dg9VO1zU0",
+	"hfcH7sZNOsHu9gYEe+iu27nOP6mzvDucfQ6VqashVDlRgkiVcjDhitItndE/+hiVqlF7MAqyO5VnEPRg",
+	"rE1sLxfx2WU3SgG7+5Qv/wWtpLtPg1bWTbwb8rhulGy1RhB6q0janeYe1HPRG+kG+NV+OW+SAuC3+219",
+	"C2EFzR25EsI5/CdwKfgN4b09UkHS78HgwOf/bvT7/FCX33ty1HlWGM5+iCSsU5UzM2J/5vlSoBUw13nG",
+	"0l9/BbPtw4eUATvXHDR5A24MVGcThW35vVsCbimN/Z4vhLtNl+5PkM7y4UPaZ1MJVBJSVSVffkwSDZI2",
+	"TXuss9X+huh/Xrz6nrlbz0gDVZSy+O3ztzWzJ5OGj3PiHvtaZytm+RgyEds9zXPB3TR0j+jXZs/ldt27",
+	"Rn+Gk0CPHhAPo0YuwBoE/npwvrRzXQZG+IOvBS+FU7knTo9uU12q5nR3NeA/LYF31j1XWLcneJZVzCDv",
+	"3rzc/AneCX+A+tn6mDcpYD80NdCOk7yACxCjfqhrlDG1Bx3Eb5+/PRgcvH51Af/3Dv73/O3TPxwMDp49",
+	"f/n87fPWc4lJSE9DDtLuuBmRx9QzmTAF6mZq09MokeKTqE5hPhw6vHC2/X4H99wjC57X8YomZ8RSzCd2",
+	"OOGHdObdSmOx0uThw4pj4Env4TKZQaJQ5wVXEGV2mrgbUb/yi3ilnEbBoWNeyelNIf04/o4vvuhsxlz/",
+	"uOe1viwD31GRXDF1RYdn/P+KDJlmRPukNaJNyAtDiDmBd+LF5G03byATbjWFJ7cwhWGBO5Kz4+Rzq6mw",
+	"RmZYBkrOB+UsnlyaisAAC5c2Oh1i6s7j/RrH43i3ngLzRphlbru6m0W5I0szZ5nMWvgOHbiuP6DKqhDX",
+	"gZSJTvLm/nH+nR0t7XBf+osGVbFvRo61u0hl2SeHjhTYDVNwPdemuU98RIDnYK2xOc9A8MvSA8e1KH0a",
+	"NXWN3jht95Afh0tbfWG0NrvurNuVPrbu1U8nOv6g9WWbvU0y8s3zi7dDkORxS462XtB3ZXaLK6HsbpPo",
+	"xv4cLndaYpd7C/OLIIsfnu0kmlM7mglNdafWLygGJ3qBf3hsLFcZL7PHR8dPTr748neP+XiSienjdWfX",
+	"zbt73qCw6N4Ks3Edqnndx8JtLk8b+bNTRGlBeLzbGOw2cOngjhs7rfaUpU4GjQJXX4rB3TxnQmUiO0tU",
+	"wVfYT5k95Xn+Us/6A5b+TY9HnpoEbglGc7lUeKtDW+rANWCQiQftdCdcTYSzns5Y9eT/1GMMhY31+5ED",
+	"5BFNSjUcvbSQRF+6HUd1/U7vTBTcFT1NsRfuLy+sWDSqcOufijm84TOcKFh7/wZl2S3DXUAWIMWnBaoL",
+	"JHDYXen3xGGlnM1E6ad+g5+kRRWiewZO6jubEdS+MwQUSssD09dnVl1h9x6kqa0J7k1q+dpXV0WITzal",
+	"pX7UNbiwomhPzuVFwTj7hRdIW0k+0aVp80nJBZ91N4/mRfHIMDnRtSZ4BBC+mPEmPZZtN8U9vnPd+/mt",
+	"1rNcsIu5ENZs5Za01BEhfF/3RG7ydP+FF9UMQpon1GcCYFbGa7vJehOXdSitBOoX1ov5jvqjbnlWfzoO",
+	"y61cVlnb+J6WlLQtlcHGisJ0LpWpf4WbHfiK/ZK+ox3doiyHzRK5wiEWK65ZbVewUl8TWQ0noQYR0LZ5",
+	"W7bt+VeFUI0vkmG/O9MLAJ4OFxG8jbYqHa1pKbQ/627tZYmMxW7Gt2/YPbCXK7ZUBZ9JBWWF0LlYT2vb",
+	"+7YO68Zh+vDZAOVfeNF2tAEfp20lsv5UY0vhPY/9jufxF17sfxQXOgPy3o3tIt13XXODtc1YaZ1Vu7gF",
+	"xx3yoJeYr27eTBJS9HbbI3/hxYWlPbILurgvul9gWX/5L9xLoQgBanDs2fSWCh6TuVvaIXoL1LjPC+8A",
+	"OgtpdXk7WMHVqANKbf9sPC53SLdUHcHfcPyqsW3bweSRT1Ot9ss//v7fLIVku3KplFRgBenpNGU9uyyh",
+	"p+V0Cs0T0qzkUxuoxID81tkXteRoEBF6OnUjdpe32BluksRkWUq7unATSC60Qv5RrM6XDldasoRqPHbn",
+	"r19ANlsvhfDET+byp3/8/X9SGIh0N2CYxgdmTw/+a3j++sXwj2JVTTi+z83cGMIz/s34r2/8rv7PH95C",
+	"OpwxzOpLoaC6mXeNJx5O/2DQzlA8zOWVyGpPRTlNvZw3vWLk/8NgAkOikOQjvDht1pWAO55jPp2qvRRN",
+	"SNjDGOlxH15N0NzaAgkipqUw87fulo5OvAX/eekMWLiw5YuQTS/qWAbJpZ6FHDP0KeIDqaSJiujF4ULP",
+	"QllCU8PQuJ5xc4m5n9Kynh8AVxm+WS8tGcodu+JN/G1rW+MDZK9NdZRM6P6T7v7aR8bqE4IqnYQaApFP",
+	"h3NtqDmkJ+uFlA/BFwaldrlU7PyF59JElnbt6Vw8ndTbuTQs05PlghxSoBIojIOUfBLyx4tSZ8uJPY3c",
+	"61hF9q1mF8/+6BOtExVW45EBDwomVM6EclPr6VWkhUTS//W/2HNS1BKFHS2jFuRgzIYsSCyyCHpd+qsv",
+	"ZXMANoCM8A/paVVKWopCcOzVkKgmQA58fRy2OvAVct4fkvlqt56bsJrmSO0O/I2JwjtnlBBJhXH+616H",
+	"HxL1Eu62/FKwtMCE4KPhmBvf+I/yKSCBv5e6/3stSicBUji4aS4X0qaP4d4L+YtIad/CB9LyhKWkPeC2",
+	"VH/EzvHRhdOKAvULcW5BDmQVwYWf3NWDaklhMkY4ZtoOmG6KKdLXkOgNb7jmRBqXhfUtS12aROH/w154",
+	"881T9tXJF78Dlricmi48Lko9zsXi3/5mnNCovoMsGtrsCz6ZSwX0B5mbGJ6o+XLBFUszYbnM04pW7Yrn",
+	"MsNFmXKZL0unRGF1sfnrj6mbGwAzPpkD/zW2/ID4gB+8w26hLA2R6FbSWhj+lFEUnkjaIxz0XO09XsNn",
+	"h/wxiPWZ1TPk+XPfmqi0jh+n9OgaDNKzN0oNbjrGmqiaeIPdFSTZKav9iL0n3xeybIoW6ZOORYaLdHJ4",
+	"hOSC0Egkhat+olvTM1YKZ7NKC72IAjUNX9r5Y/q0dMReeQQ2bMHLS/9oX5/hABwlPJpxbjshWT7CcS4n",
+	"gvQ2QtPXpS5KKSz1lCKtl9D0/PWLiD3l9OBwdDQ6BAd4IRQv5MHpwZPR4YhylOegTzyeC57b+S/uv6n2",
+	"rqlUuEkx7PjwkJrVE37C3EnDlsWIPfN2h9XLyZwab1ru4MApG0EQvcgOTg++FfYP8FKgjEE8hLEcHx56",
+	"GULe7fhE/Y1IX1Gb3KZr4huC5gtCqpUsy38Gd9t5hIIKCv+63hCG/BhAoKaoHZz+9cfBgfGN4w5eyiuh",
+	"hAEfF58Zp/ldrIwVi4Mf3W2PF8KWcmI6J/87/N0HLl+XeuGOFhFiMTQqTr1SYNh4FQt9lYUCaZ+d5Ox5",
+	"NVkNnGDD9WGF1tAK3Upj3bvcbd9qJ2+hlyANETfk2kLSALevpBvvY/CH1dewqfS2LpMfwx2vTjSdi/Ad",
+	"resEcdddzwgZ72GCOf3KWSHVbMC+OHxSJ4JYm9U3gmeS9s0nPCFvINpsNcpAmP0vDp9sGEAs9HYfyGu8",
+	"q20E51Ri5fYsA9XuWt31Lognu3XxHaxnC6ke+2yY1j1A+tBcMIHpMVH7nzk37LqU1goFlVBTWWKhOvhB",
+	"rqT1/9DXSpRmLovEqavKTCGJruDGXOsyY9jDZFBv76S0lRNh+vVAyoAdH3odbLzyxcwjr5cuhDEca339",
+	"wEhjgvTN9x5xDCS/uaEgRaxnCCTaP+o7sDROdXSyUGUh4YkDjdus1EuVsb/p8ahSZknP4hYKlhbEwHLK",
+	"0p+XYimylHj7LHbJTVS5dJOTuien2CXV/XTx3dvXrBQ5X1WVWNIOWIpcLCmJq0w4ZC9XDLkC3Y9OM+qB",
+	"Lvg3PWalO/uCVDM3Zj2dngWWQRrrqo8aZHopCpv6gqB4DBIYZKZytixFlqheOhyahS2GyzJP+6fICKk0",
+	"mpxUS980PmhVHhmWS3W5vjjB4Mv1zCu00qDu4C5Gwy/u7zaVaEKOWFqKiSwkTGHFmkhvdIq/BhWakrpG",
+	"7CI8BG0E70WgB8MWdy/2TMd1EHOn4dxd+B123qwyLDvprqpLwFF08GGwLg1xsKyAmONMBEfGz0tRriqL",
+	"NbI2vOlOUUhCjeND8NcSFSBxqnYSA66PxBc6h/nDBZLGz19HD4G2wYZ1qQ11h4asH368R+nwCmCAZrzm",
+	"RGyFaZ877+cDQPoEx7MZoL/mWdRG8eTwaPst7xQnO0BkeNOT7Td9o8uxzDIBtcgnx19tv+Ot1t9xtaLR",
+	"mduLnV9rPrS//vihJodeLe1Mgwk3pHa1XhrBQWoKozixpPYPM3THcgi5m49/hf/70Cm1Lhz6EqbnWl8u",
+	"Cwfd0IpXZlXZDfyB+L+l8RKuc6+fJerdm5dDQabTv6VgvP3v46+hw54KN3rqBvS4QYQmNsNODk9qOJQo",
+	"B0QdmihM0jsjylfxXHy9er5oRaDO/uL1bwuH1hlM1Zn1DYUrFzSGUj6f87s2E9tMIVhi8pHIsmaCf/an",
+	"+fBk+x3fa/sNlKV8psf/3G/A2swDbe5d4MHjX93jX2TdUPBG2GVJcSzYDCnekcbu55pnxs7Fivjmnfzr",
+	"cbVipc4FEP/my0yqWaJAvxXohizFQl+JjC0EpLHPZWEG6LEKfbxQReyP2PfA+EG+ynV1ZC8U2OP4Y9py",
+	"y5HHybjxmYdE2ocD/3DgdzjwJH73OvHkcxzGf9xRB4gPfn0szhwNRQhbdACOFyz4yt3mLJUrUfK8PwDe",
+	"jMosDV1EwLREYwKd3WZdEZFZEwgStZf+cBb/BtaqvlYm2GHBNaMShZkADivBWEIXLuS1mqizcjw2INrx",
+	"yYcUSirEJPL2Q0gOgyq1Gx2CDSo2H27nmJ8AxuZY27mPEvZ3Q75gbjWUn1fXSpQ7a0DgfXi0g3rHOrW7",
+	"+1SXBlvtRpgCCjYc3Cvark/2Nritn6xwoNx2fEDbj2BdtQMbV43djjZP5UExt0dhmUF75K34W9OtUukV",
+	"L/AlE0BG42JKiIz1UJViAHADNilFBv0Tcq4mYpCoWnWJUNmAUSeq1hbx/RH7AfIk6Duo+UvkyQQQT1Qp",
+	"hphz0NaVIn6lgzgaTdWJpOCrBTVTupIZaiHE9wlPXLCeyfW1KM/cGYEECO9UR3lhJqUQ7l1A0pVDWN5Y",
+	"nov+WeVZh/4gHuDDu0NYqsXBdXL4BFbf9wiGzJBBlUqCWm1o19mufMagsBPo1mevU/+Ut9Q9P2v03Ac8",
+	"H9DyI+im9Rj87UARa5rqmJiLK6SKKrRpc0sJiqXUUApuAl6eGlLWS6xS1lsWyJV3rZz6JKzFHhJwe6K4",
+	"RWIvfSVCehDfCIuMm0uRwRz44iGflET190giB/oTC7qxM3rHTj2tAiZOmw1PHetsdYra3hVSVvBSMPAO",
+	"J6o6l8AV7lXKVlOYdWnwbTj1DlZj7QS+hAXZ11H/qjb1QKbQ4rd/C71kr1sWs8snHl/pR3Yz7Pvz2pM+",
+	"fF7QRhV/DxD3kSHuQthmqhF2smps0VtDnZXIRbgF6Wpqk7tnO9CNV0BOPQh2cKRcQQ4dalc90Gmw3oZx",
+	"psRMWwl7zr3mhCXERpUchDRJTMRyWmVphVmxZTEreSbALee0v60AxjbgF5BjuQ801pm71KMtUVHYEtES",
+	"7Gc+41AqwHh9irDEtVunNMIap/9hExytxBlT2j24nDmQdAb2UmUOrYH8DImEmXgvDYiL6jnxS5F9M1GQ",
+	"5uS+5aVcSJ+diKkKnnkDvrA29bWmt9RI1PSp0yrjNlFaTcQ94ftbCSm99wnv7os7I7LRLNJQbobnF80H",
+	"PcD5A5x3wvkaqO6H5kaUpgbmZkv6D9xRme11nw8EOqr2vAN2dEg3+HyGAZZEUbdEUCJHiUqN4OVkDm6w",
+	"OHeDXgaEIeTEgPR7hxvStmQgnAVB4UxjDOigrxlzSBygvfMPjQI7StcFkUN5vL6ZzloTUSbdzXl5AZ8X",
+	"IjdmS+jmZrkj5zX6+IaHE1Lc3CBAx1+bONhGkKDYmcQRLVEtjaNJdrSZl+ejxod2T+qo7+rfWqzoswQr",
+	"2Gw4rx0huA1INRPKPoZemtyK4FskjrIO9bLevhy8i1azFDtyUplBR87fAHQpHwB26lSi6o/zbWPcjaEX",
+	"snu8VPQCIGCPGiXPuQm8ZWCAw2X0XMwRgTfkUl1iNYdT3vzd4K6rdEQj8umIneOEYFiHbge9TDo9kKiT",
+	"qE+8v7eKA2UhFuS/pOKGL8SEmbm+dteT0gshsFBUFJfd1JCSZrSpuSeqoSTjJuCXIrxixM7ZQhroLSdB",
+	"TT05PGS95OC78MdRcgDpNCuKpydKvJ+IwjJotezmKIVwHNCnSJhV/MIgn/weyurbow2kaXbFORXhb/Vr",
+	"Nvrl6/CyT+bfbNVm71V5dFPwGmdgm95Ym64BU84igL36oDzeHI8rfybtvQoZaKZjlIWawjWYXWZSQwbN",
+	"DpnfVkA914zBXdCRzoQSM3htSm2W02a29tFh0ALZeJUo+ty19Bj8JCxPRlMa4Al7PTQUtQZMoeEuS2HW",
+	"ACmGkTYmhRqOdMWf3Zeduw//xn33/hiBmmw8dZWi2aV3VV2r7xU6glK55bqLKPH4s0WksEbbNMBad9CW",
+	"rf0ATXcATS+h8I9g6ZFpnegdUSo8dIdEnxqQuAUGnGl5OTHRQvcsXS5eZCZlPZ6oiV4s+NAIt51jHhoc",
+	"CnYazerstA0CToiqjNiLzPvPNDrXwAdXXdo0PMXUMmfD1kt3Sw5+PjvnKpR4RLTco0iV2wUr2a5Qick9",
+	"nVi5lr20BTovYFnkdvh82ph+mZmuY8p6fuX+nQ/Gg0lKXUeKHNrCEct6G7rSbRvRdSfqEORUrKjXvsCK",
+	"C/rXURu/0Cr3I/jMkTQs2TYVz/gLw9aN1mjqQOgBUO8AUL+ldkL16b4JqmI512N3lncI4DRcj6jbAA74",
+	"sjACGiCr8OV2MdNvopAcHPtXvchSALyQzkh5mA1FElsAJAcFl2WdNxiMWndVcpAoaNQ5FlMNFWLWaZ7Q",
+	"2A1s7Rp8OdMcTPKOD2C9TEykcZ+C4BfZxxJboDFnoeYC2Qdikvj+GTMUj5cOY6EdA9FVlOJK6iW8e5Ao",
+	"o2N0l1BbO4AS8+PDo2Ca1753sTSWjUHHD34N+mmsl7O52xal+w8k/zpl3P9MRAXSfK/VW5Gr1XtcglOG",
+	"CVATrtybSzER4D2ABYx9BifHxxTmclprRdxM3gd3sx8SKu04uT4BtP4B3u26nthwcnhS5Tf1IRc2iKJ9",
+	"bf/amra7ZVEuPeV5/hQuJjkgjP2aOlncCZSuvyhAW53myS3Gh/vG9HgUu5jsLQfEGe9SsakuJ/985vvR",
+	"Dq94jdQzb7V+yUskxT85+mKX76F2SCL7TmSSYychJ0eOd7mZ2Bz4OBfPgSX2k8mg1w6MeR2efKgk0Fhu",
+	"lj1AT9ktdp7C72bNodGqN6MKP161KLNuI491tqozAHljhOjlPbbILB1QcJtIr6uWtO2ap0WbvhSJws4q",
+	"bkLGK+ysBqmmFXUKfDfNIVQVJ+ocAsv4gdJE/mS2VLkwxpeUnzL/d2q/c4b8niRogjjANUhU6l3JIGQd",
+	"YIjK8cvKZQ5Fkenrd/HQah73lPUihzjJWVVziENpPHmsx2KindVRfUF/xFJIBYAhqIz+9Rpq/L3sXyzt",
+	"kuf5Cly7+dI46dODhIt//D//Lzs5PKSYHlNCunEM4p6xheCXEeB7Yq2otXkBL3NypJ6c4CVpyoui1FdA",
+	"w31yfBzLHpZeKn2di2wmwN2TgqveeMcNudulSpRb6nqfmHAnG3MDDU6EYCl0qYmmG2a5f4ZVZpdCFBQl",
+	"KXhpBDnA3B75Ya5jUVepJ4OqIsPtCpkLZfunjG+Smb2TwycoWD2jx1E1g9Ve3OAox4Pp3eT3IS+jN+wl",
+	"KI8+vWMbGLWIWv1BMv4rSsanRLu8rx8+E3cT8Az4C+lgEXj7mCC1io4CmcgUmyjwPCHaah9IpHjlMz86",
+	"ij76t9Qf3RZuJBOKL8ibXw8fGhLLWVcksZltB3BZCrI6bhpJ3GJMVPAYFajsEUsMs3WLaGL1wod44o7x",
+	"RL8pH7xMd4Bj1R6+CZblIsIx/Oc6lD0TvtKgFc3awnRNeBhUkcNvzv80SFRQvdBDjzobqPBt8R32YrrZ",
+	"tZWouuVbcIlEZ2uGD5LjuBsHqBq7SwF9TKAFsFqDRveMFDh0bbUocHF2R9R6xliZ50jv3qv8Y3rqNH5/",
+	"Ub/qoA9NYM4abqaTw6+CSRMe7PXhmbwSivmcYtL5IYC7B3qyFvCEoQAQt6Gl+/VmSPlpC8o+OkDiVGX7",
+	"q6S0Av90yHi4AzI+1WqaS2RH/0RQ6ib/BjC6xH2yyUuiC3k7BI0wqGquMNfXqLdhW147F0Ywe629v4SK",
+	"CXSBXYlY6o4cWvS1KCOY4oh1/eDTnuhiFWX5zkohLPBGSmVsuZwQVSBY6gOWczVbQuqwA/jItCZDHAhs",
+	"vSbr4P6s3VPjxua+beJmjIo0YCRAjXrNVzXviyE6Ov9kJxRihTdMlS97+4ESj2kmbPR0cE4lKn3q/q2n",
+	"RA/s/hoYhydL63S+o8NDKODgEwcvN9NY9zfon/ltdp82ff0lvwGzHlbvwZq/a2v+U8Cv33r7I/CU/1xZ",
+	"460A/EMpnQoLQ3UbkhQt1BOloiDoN+d/qqfJxTDtOQkmueA+IofoG4q13P3SQBGCs5Uppc6HEMmX7S7y",
+	"bljxnk9svmLplP+csh6gZPrrlP98yn79MGDRqz6k9FjDZMWPABekDFInsJrYoEIqvApcCrYQ5Uxkp4ni",
+	"4fuDYxQ8r8qymXdXABTB5EBmYLgDHwW+8wG6K4DqYAXi4k/+sUBPgH6KmVSeZH5c8sklaJakiffSvx79",
+	"yLBfbynYSi9LNtfL0vxH2kdtGqvm0NGaSVPkfIXZOmcxCwRRNcBbfddndo4fjM+51ss8Q5pTttAg97hK",
+	"1PHhoV97AxV4RmTgWsaeAQ0/yQ0B/rAC+Ou5zquarK1QT7Vz7rJv+M+flbb94/3InfoXf8q4683cyd66",
+	"9Uv8zfmfHiTRv6Jfmer/IrDfKr2AFtFrsObxr1VM8MMOud61jWiiQpWa7zgONA6qmgtknSA5ZedCJare",
+	"BbWeDh7ou+8s4Rvb6vpymmnwadTTLX12y+FJf7+0x448x6f0RlqPHfA1jJGSw7HvT0teeB1tq1l/yAzf",
+	"H4P3yguPFim4Bv2pePA031WCeAviuFMbpn43sKt7fzezklVI1/Qp3MKbUifk2lwDU4EeJBiQd3csnMIP",
+	"rdrQDRMyQApeGqlm+9aytLqb4z6a2Kggki1rPpZSIL//ijw8IlHLwoljsEXiGiDE/nr+Q83yeWTCkg5Y",
+	"kS8bK5CoNmmDiyHeu7MvnVmDmTXNBA2tfNNbXZLChOVFnnjCWUhC2ThFuTFU931Y6gztqygjldrFz6QS",
+	"zGrNxkuLKT9uBqlQHKKSPZikuTMKFDqe+iPcPLJtq6E+vSln/o+1T/yNucf/qURHbSX2FSAdJ+tBfNxD",
+	"fVFjjncTHL9awRc30otbpQI+jXzr9YyHLPSxochat1i4o5JFsy9LI+tBKvueKil+82eJKZ+jXvmgSH5c",
+	"RdJtz61YEBUYtrt7zzPihA36T1RIyC1Ll2UO/lb23esnA/bD+Z+dLvLdyTkSeXE2lQqaJdMD+qHx0V6l",
+	"1dT5rgwF09JQJjCmUSWqak2FNjW4X6OhxiH6lD77ghRNqYZFqWelMCY9Y4XO80Sl3z6vpQrH9Zj/4avv",
+	"MLIlMx/XQuYzianN1CkW21di76kbFXisB7jCZ7VWeeD8/CKqgrZ7pAlrpHGFGjhYXWHutcr7njyoLRP4",
+	"KcN3obh7qyO12u3X3GCEAQ5Og2agfAju/Yu6VM+zDAXDWkm41bsXsljx3g6tHppCiMm8uxHVStm5MNII",
+	"4/TD9zatFdhB8+yKtwaGwg0YpV+eUCuCzAmVRPXShVwIN+uneOHjRSFmVEkQdVeHPDEJiQUQ5op0ZJ9z",
+	"UXMPmKpBdSMnDVs/YOmEg/JQ1tHjraSPg0Rhk+n1OosBdqOHiJgTBI2akB6nmo3+GYvLQDAumahaGQi+",
+	"s0VGkjr2Au3upRFZlKABcz+opZ4Ef2/3Q0wBrfLZeWA3Dg27jS9Ogc303jKFTZ4xGTBx/6ouwDHXrqCM",
+	"5bMqPF0jnatG6faL0n73SJOok+Pj25oJfl8Svl/gLr5vCYmmRe3LqPF9Cbx/GTLi06fqauYouRESFTdK",
+	"07B8B/taIOtjhlW1GiuOWM8zPhwdNvN1niEcmZrjKj5vHSN2L+ii1XNv2car18IG2HYuW/dH+C636zr5",
+	"qvHE33Iuz8Nw3BHf480eIA4+m25Ub8V7+1bjadnKiwDYgbsoYLrD8n8+q++3FlSF7UewXatffWRwr24V",
+	"/zt1PrmXDPcqA7IjuX13wXCWqCB8dgiWdrUHeUjhvsdckAcX0R1xp+ySBeg2sUVtvpFwTRlc7jRRMrRP",
+	"daMKNig270z2O/OpdHTzpRCFz0cDjvkoBaKWjx0p580SOkgw3iM1IhooGAChbbmMc5p9SGtpKh7NqEqx",
+	"H6pIKDmxeWei4NZm/btPqUyhdQn2JKkMCsg7NOul4vQqIme95isGvq0zZugRYCwERXqnau9qAIlaiyXW",
+	"qFu8RMBsO08EFsUjKVzZgObTRAHpWOr+9a7M0zASqHQEVyH4Juv3tYJ1D2hnojgphCtziEpIC7YUPDS8",
+	"ih6CbkZoMRWcIOCKrNe7n7qf0HMYDOBmbBSiFWRlwkWYw+8kk0TPSly5zr7TV1QsWpHwYlWTrtoWRDWo",
+	"l2itVkn4Nyg5SlQwoW+SE/kvlhD5G8iGbF/FB2/dv6C3DjfuXjn8RWEeT7RSYmIfz5djU2i7gecM4yl/",
+	"WI4vCu3Q/tX50s4Z1Ef6NvGbK6kaJNuJomcx2lF037s3Lx2+6kIo1ospya+lyvQ1ejsKXQyXRX/EzqdW",
+	"VD3qE0UyzAz8SEEEopwal/rauKs1q+I1bhLo44Hpbcwnl86qAAdd1ZMQKl3dTPmuhqXIZCkmlTMjeBaB",
+	"9HFOta3wBOJug3L+PA+VXu5LPXU4RyobqI3itpZsL2fK0+xwy8ZStfRd9CpAotw0nFFQCWnYhqCiqMwp",
+	"UDJjR4dsIdXSQpWseF84JejcOn2D9qLImJnoQphTzLOC6ojrUlqB/SUm1gzwF/onI+hivVxOxWQ1yUHK",
+	"zYRpoZcDuYRTGZoEh7VyB5HnhvW0Ev4qB29FAYlK/TOG64sN3fDqUFMRrk98XUntxaWgC4hutP54qYx1",
+	"n+QUjgxUJq228Mv0T7Hj24CaFumSZeJK5E5+YjPJii9n4GsycJcaYdwTRuzcr7LvzOFnYlKKTCgr3Wz4",
+	"GmtRnZ8viATveyEyJNybKZENpYIXnFY9K3kpokKLwyf9gdsVEypENAUcjoVWYsW0Oz5ueqZ4xERp2pnh",
+	"nuLM/QFPzXlR3BfRTfM9n0oiF8U5Cb2degB14tmDZP6NFcnt3NDDCUePKAhOdUiLxXBRdAhht5c7PGU+",
+	"uo+cY3XoarOH/vH3/2ZpuIwIxjJpqj8NIKqDz5PKillZ3Rmn5TYojCP2z2a/JWzqkag5V9l0mXvm5z6a",
+	"7FXgrdB5DrYMvvzJIas743YpJPCfAZN5J9GY+3Rq1Ya7vbI2WtyHzKc7zXxqEJnUp3rzGa0OT7eO/Cxc",
+	"YzzHanRO9/Fpz7l1p4NJaxIVHc9T8CdYfSmUl+1X+tK9gKpPQ9PHsTvBYjrVpUVfFHFcDCpV0WlEZUZt",
+	"GEE/QU9XAylYz2h3XCdcsbGo9CjKF4mZUqB2lOK+7hag7eOgLELCeCmmohRqIvoj9o0u2V94IUF9l8an",
+	"gIOqz02iIs+Ym/9f4NJoGVLUzvybKWb6lDRUpnQmMMbPWfw5AZjdkhirC2ZWaiLV7MwNdKmqXkFSMZ/n",
+	"5fPS6vy5+CJpHfCNWLX4pD16xTRRjflc6zTEXu2qR1Z5XrFNghuslbwgvPj+1LTaOz6RihYj7Fb1zKn7",
+	"prYpHhSz3yx7QVhF6FcbHYfNcN40+Ts1r6bDw9v97N2bF6wHyFVwO/dtX9Gce2RYsRzncgLav3drl2Im",
+	"jRWls1DJsRGBUX/EXsM9mE6EFl3wCoBT2mt0lUWUgtWWBkyOf8Hkm6a0GQRnCTZ9Q2MvPMBf0cQWDLug",
+	"rTqZi8ml8UMbMPHeF+6nE525weqSZNQgcqEssP4nUaB1EjlANWdEAUC8xqFEqU2S9iLVFolzXljPUuPB",
+	"9cnh8Zpnpm67K0Y5t+ByTx+Hy/6DF8W/0wZJloeHx1+Wwixz+++VhwH+OolA50XWTO89c2+YcpkvS7Hz",
+	"GyDx1/+FG63oqfgPnziMacn4t5QRwW6aCSVFliaqF7m+rE8mjj0cuEz9AUulAqfQT7TLekQUCdti5pQF",
+	"cBxo6C1XOCh3N/n1/mkKXe5TFl7oPQ24ZBlUml1zw5aqFByLxvroT0rRLvppIc2C28kcctviXch8NCqE",
+	"2/GO/oi9UvkK9ixmmnnXCVer9cZ60lQNFE4OD9vdGdjT35+d2NTfKeRRM/fhs/18SGOWIgtBTUjaCseP",
+	"Jqsrs8c9qLOX6OHJ7/dOenpboQp2/QnNs9ccFp1tTt19dzqoC2HZeFVNWHOTVnNWH6TbVVsmEPZ992AP",
+	"t/dffXJ4vC4QvuaTy3VkqXr+Lu1ELwIPO+5HfIMb6FzwDLbSrwcvNao666+o28vkQJppZvVoY9CMOo0f",
+	"nB7MrS1OHz/O9YTnc23s6e8Pf394a4Q7PPrqeHrET4a/mxyJ4e/GXxwPv+JfHg2fTA/Fcfa7yVfjo8OD",
+	"ATTt4fbg9GBZyoP1Wf5wQ13rk/h9am4ev0tREwiqw26KBtkLO5TQBdOCjMXgE66bk/XFSQfAjxYq5Xog",
+	"xI38BYSDkxH+MVNhJ/MzNpXvAc6lioI6wPXjWY6cCRXY6b2JB1XcyEFfZe4OgFO4MlOcUZTT93BbN8oe",
+	"mfiD8O//+Pt/o9KBLqDw5Y3r3SMHPpYfbi7kxFnATumQocdLaJtNqO6HkMK74LRC8oFW4hGGZbzx64NZ",
+	"YEBKlah0LKxd/bQQlmfc8nTggKcUZu57jNEoKdQzQc5BAFc/8F4NLBKFLjD0fx0dMtMfVXME6MENdFxr",
+	"/wTMSllLWzFr5II8y6StV7brBSQk2DNmSM5+UfU64ypRjXJMmI6w04Zu40H7G6x4b+ploaGNzkQ/7mcD",
+	"IRlp11rYsPO6cU622cnx8VmYPCz5j1QId8UXh0/Aaei3zC5ew8Y87iLb249ez81hKrO03y2847P50ao+",
+	"m/nEdW8IekjWDl/Uzr2HmmV01ju/EMHhDrLHA8uuk/kEOV0vrQZ28FtPdKSl2b0Le1ivXozz/Yck6U+c",
+	"eIEF9o14DzqXPczsoR48RsjvrpOCn8VtFAXCAXekBkwMF1zmUIVTI+2GR0tlWOrNswk3YiiVEcpIK69E",
+	"f1DL6FgWnqIVB7Oo7NBHBjexU0b6Zyx1knRkteX5hfwFe/ZUV070krKs85zBu4UJ5UmJ8sPBLLsSy0zq",
+	"WObtvdH6l4Mms5aXUoqQDpqxXtIAb6QqxF+TgwFLDmKsoJYK1QXoj9isQLGt+pP7PPp4+CbUcRKFygkQ",
+	"LOLTHpkGyPeMXpYTwVLaWWllH9f0qIiyxvdmIqOG1JkKbyL7jEIGMgN6zVIU1GQJ3ThuazqlA1vegX6k",
+	"xDU6dkDbIvpPn/TixOi66sVtt+5F1dru59DurzEBTow0lxh3PM2MhCiFNE2h3uxw9NZdUxExF6XOlqBW",
+	"pd8+f5synrtpnc0heRRoTmHl1/S4lP6SslJfm9Ma383atJ5FJyEk0yQKs2nYgsMhS8MvF+7vKeulC15e",
+	"QgnVz0uey6kUWS54lkJ9YPUjgz8OnG7Mc2HaroUf6DqfJkxvh99hgtIuxQ1K7nbU3OJwL26dM9jm7hZ0",
+	"SsJyKiHcfuKs1DllOGOX35auTS09DFv059+Q3tcYGNXZTaUKDWH8KX2E7l4P6O4UlsIYKoCJod1g91/v",
+	"Kcj1lcg5VPK0fRCA0F5OlMEdVUM2tVerYXvUoNHtk39WnfUzUD7f+ql2Z7KSB1GB54P6+emJT1Hq3lYB",
+	"DTIF0X5rJlIEPqyZ9rmv48pJ+kru1Xin3Y+TfJl5JaP6ulg2OXFED0hUGM0QfkT0qMJQbOKUAYV3PjIk",
+	"jxVK1aeVVG0kPiWqFzJOIdGJTcU1y/QvQu2a6fQlZjrVBCdkLO/n8mB7ezxe1vQFc4/l65+D3LxP4Gyf",
+	"0G0Y2jwfD6D5mdrszYXaDJ0hXLm9euKlvBRt4ftBcDeHZgYdoOlQqucuJtWNaSWamUXgG0dbh1LEKgMD",
+	"0sSge1aF32txvzPf1gUjG0BNHcXh17Lme0pch8/yyWs+iSyK0ScqCuyFzrxaiRE7jxL6MzmF/DDbWBlU",
+	"+CG6FtcFJAqy1300vCOAvhZopkyNql4D3OlufiuTsn0R2kzLukf7jHGf1Abrg8De3yfD65Ol9b9ZTyK5",
+	"p4yxljc9pPY/ZJD9ZuTIrmUBb8TQb5gWUMH0kg3yhVJe48hxB+2ixxw+8eG+9kBgHwqZY2dtsOrI+Vez",
+	"uRMVXJik0QfDN7a3ByRzwrPI0RYKy/FDUtYzAtN14uxe/6DwnekZa7rinvPJPFgb0pD9D2V1sWsD65vJ",
+	"M+JGfso4cCCSUxu+nYcH9WLfY1pgsXvaH1BttwpPbUpAi7MadXurar3DM8WIvY7dLtRirVzwXEKOlE7U",
+	"89HRlydnINWoXzxwZo9B378UBbGu1MZJSVcDxhHSn178GTyLI/YNjCdRY7HSPhALnf+1IjcyPFLXPEfu",
+	"MeK9Lbn/nF7udBX8k3v2ROfLhTJOMIXNUSyBpPN6DmSZrFyqtQ0iTS2B+m8aloVbdzH29l867cJC66ks",
+	"sMvUws8k7uBTU7Mcuz0/FrjX/6D1ZXpWe2eiooiz39CXYgV5DTFZwFoQuo07EwIR1EEP3Ns+vO9LIGmf",
+	"gZmKPZBahOp5luF4I+/jfYjUtfd8IhLK5iCcUrZDxQtuq2vhe11V+Z8Pudn/kuXsr5dmXm0MSKYhGQdd",
+	"4xpBn53k6E0qeBoFQzSEddPslHq/lVaJcuhwq6rRSZQv0uksygmFNBQI8n3qmuad77tZuZgmXDGlmUM8",
+	"USL3yi+8MCM3VMy6NiK/EhjIctirpJr50F+EwCCOvhbWrjZCMeu9eX7xls219n2j4/NL6ocD4Ov+GRmd",
+	"VBLkbrYaK27csKjxQ2Vytc5tl8WVqJrJ5TUrJ0hvYHJV/ChrOU2bi2pwzB+jtCa86TMvsPGH9KG+5gHD",
+	"o9oc3BY7wTRgSzdC45MeGeaAaOguZkEzREW52/oZsAXPoIkEIF0AdHTCQ6Y5d/DpyRoQD20pZzPc03ZZ",
+	"KtCnR+wbSp5XTCtso8NScSWUTQPJfJOIzJk8DlWIzthqlrrxAx8VZcBi+SP8zFECwTMfGfdDkYtE9erU",
+	"JfGkPcZrMDoPM/PuzUty+Ek1YydHh+xbgsilCrOWJaoXZnWilXuhm60zirZTDYt3OtlSiow9YVY6CaWv",
+	"RMmOvvCUIntq9qyX1twvp+xrMKcZpn2Yy5/+8ff/oRqn/3JidfhHsfJUzs3pDdo+JSZRkZMv8bkUChnQ",
+	"nowSVU28F0BzawsUafAXBU5To/MrYvsqSuB1c4Ik17oA9ygF2YkuLVEXNKUhI8YtZvUqSAOiPcJnXKqa",
+	"MzY4gGlhYMOPKv7pUx9mYl8c1q4xkAzYsHCOjwdYipLmciHtTxBJonKpVnMnfuKZF8aVWQvC2up437S3",
+	"E1gz0g7ui3d/7U2f1OTBAWxhuo1X9jMXiQ8Sbpfge5A8QX8N+vHuwo5wuzPk3iLykoNClFNdLkDlTw62",
+	"Sb7TRp7mE6j+B54wXEOI2dcFWKNstN6rz3fQRim1oobPY5EoknIAml4InVVlXGuMIcpJpJWwA9DenYAe",
+	"Lgsf5ULXX6JolB7mQUCSx0nAFjhlnKVPeZ6/1DMsQE2Ba2tCxX3gMGPpf+ox/Jqo9G96PPLtZqBnDEtf",
+	"qLF+/8KKBT1Bun+PpBWLEbW5T89Q1EMGgAJUJK6wRNEGAM4Bq5kVEJoXC8O4MwxHbD+PV6JaXV5dof7q",
+	"kguYuZ3S3LxqA+sO5hnOeldF3RWyQN4sOF+N8Dk8534j9WvzsQmc8ZJwFj53bP4kUFefImRm9fwduI32",
+	"QDxPC47+j50gL9I8dtTzA+Y4lR6yfkl9n07RHwDAcLqm/qCyY6wuDHMoKSE8DZsfmIqYzCIa8Iaer8tA",
+	"SFeKBRQwg9Z5wnphtgT3lXHcsEwrcEGsgQOQju/nD69c2UGv8x6m9k6a75Rp1di2Ikc8X0DzCoMKpdbj",
+	"VccA75EM9p6A5BlO4D66HVUnw+o/EDjdBblpdPZvqGlZsShybnfMbPwLL1i4A4/q0oiG2wBTYCLfNBS6",
+	"gAvYHdW+765L3oRcqkt8lC4EdT3w73AqFz5jjW+tsvr6I/bWjylRmQYjVQniW9joqgaySfrT/vWUgXP9",
+	"kWGJd/FBGegpw76WyYFXzYJr+pFh+lohWchZaOK3YLbkVyI3gGEN1+5m3SZ8++dP+NYY8DbsCDvtASzu",
+	"KrnPy9pwhp1CD8d3J7T4hRe7VOq7y9oo3WrcciE3A0vbOsAEfJADdtLW63aACIAWW74KfQSwAK4bgUiN",
+	"AKDBcFRFRxzRqy3tPOSaeAbkftUSjLd8S1FQRzAs6MKYC+uhx2kZW+hp/5TVvcCeVzKGo0TdPtkZn/cX",
+	"XtxdgvPN6q4h9OaXscuWArdcrSIkbPqTwcGCv5eL5QLaWwGnCv0rlNsAJ6AoP4oR9Rde7F6mDNHHh/zm",
+	"zyC/uQWUfsGgcAxA3XDoYAGCp0Pikt+tmdP1XFCRHvEcScxktQJDsdLYkltdIlsEZq06Sw0D4tHdVJvq",
+	"dnqpOCRATafNEouoi+Ns6f6AQyaSqDCGKBAOWbBuOInC0HDc6IlxtdJKYBfGOnfUEzYWU009ZrDqN9cQ",
+	"1l8WQJFZ4WGiDF9ByxfsOjV2MBrPi8zQ3W/6I+ZzfWGcnhi8o4OUG+/rQOy/1Uhzj7z3Hhz3lZkbfevW",
+	"rFxYx4dGUB8tsfXcby13joa16Y/xxN1bxxOgsi8XQ7HgMu8O8j7Fy6hKgaJs4HIJalRwcGBkL3CZ0RvQ",
+	"YYLFsFDYoS5HiYoJFsEck+6xVigwyQRU1fLQJ6IqnA98/W/DC6WhfgrgTT4+YXO9LA3w+Lj3U28fP3bA",
+	"XIcnVa8Cd1VwAzNjZZ4P8Yn4Au5zUo4PDylc2CMjcpIj5ZG9jnp+csWg+KEPnVKXClNYoWAEmPuqcXtQ",
+	"S9TJ4SFlmILi5tkA4cp0xF7YqMmWnEXcdTQYwd0wYEwhagqNO3jocUDB2kblf7yuBJ3uBUOpGEQ1iGu4",
+	"KMVwKvNcZB19CNwkPoe9dG8tCMIrPlHmDbz7abSrt6Mhzqs01Ta7MSj+6zD81wCO5hsOVa2gfjO8LcRO",
+	"vS7hCPkeeFF+wqBCNd8Uz+fYTXM+azhYWKmX4AnS6pSl0lxIK0BqpqzndBo4iKgOAdWneUGaVMp6daXK",
+	"f2OmF9xdnKh0zs33+q3gC/PqWgHHp75WDgnA4dPspY09dsxyModvg/jXY63gR6lmnvNTRFtZZGm77nPW",
+	"mSzS0Mc6lKSny7IUyr4zEJC4t2Ppnr81sRmHAp/3EFPaW8uoCEt9Bdzm01dwY651mQ2hMaLXNTa0tBLW",
+	"UIGIv7VTrag/mw6MZ2yu6wWJwr5LrN53aapLdgRaQiygA8Nut5hmXkonql1Mv6qYjLHQHE4+HafQ6ZBM",
+	"sZCLHP4IDaaAkRq1jDAF8cT0kS3aFxnSrcTQCzE4nftXuakZ6/fEI13Hz1BWEQunbtn+ml7/xs36/cr4",
+	"2qs+kaz/ThjDZ1vtnWq3umlEZ+CDhN9Pwl8I23r2OfPd1y+F2gtvaG9uwhsF0q6BJRgX0jWdGELX0tcy",
+	"gTytbJ8AO4k6r5OeH3t9PmQfLnBHBe+DLkFJj99FuSz0cCgykDZRVS0aUnoT7xC6MjTcBQXcb70tVbWy",
+	"i/rOIZpFllKAQANMTwg5hGiB7l3wMgf3vbt7xN5w696xkFZk4Fid5NLJVf8FoF24vzewJsTOwKWDv1VU",
+	"HGKi3XoUWBjobjijsjdaSYNWWaLIeHGzO15iR0Hv3Om3V1LD/R8DvNpe9XmDV6Bt54ZZ7nZHr7E5K6Xb",
+	"XWOEsv0HdNsP3c7Npa/3b1NcNuMa0Rt3A9nz0PABa5bgcjrqvtd3+l/DN/jDW1BTPKebuK6nZGOqthLX",
+	"iao/qFdqC9uwP2Lfa1ZPFE8ZEqmD80OITCAhods5pEbFL0lUcGPMROhEfs1XiF7UoVxkzU+BDKBrXSJS",
+	"ORiZYE/I13gHslbUb0J2Rl65euAz3ICuOZgwFjMJKXNyatEbBb2zg9OE9RCm8JFu8oUKrakDtpPHpB+r",
+	"daEmCxzadV/PEUtprKg6/lQKB+1URQsKHXhxwNXj1UFIeArKqn9Npa82l62uuB6taautcAkPuMBvv0+j",
+	"jV6xHaKUuBaZV6FD885o82IL2PjDCy4fjLx2I6+MgKCNJcHNa9MXsg2inBAexs7e7XqXe02Le9jrXnVT",
+	"E/MJSSsgdSS+OVFVSL3wINHu0WA9dIroKctEkevVwk0bIgVl8ZCUhq471fgmXMGTQ67wUlWO40j5YUZA",
+	"Gb5YSJWJErKtS9EYbsRSOyBqGfet3FqxKCJ/eilnc1spxaUYVh2UacKkNSKfxqUkJ4dfAeHPNJcTGzft",
+	"qHyR665vN/KT46+o8MoAfDnICTQOlZbWDhtuYGvu0YNPr+I0tJfPPiK1Ayo8pbX9bDuwiqoYee2Aw67a",
+	"DCh0HDaEpLDpVXQKgFjVHxP3D0zri6JFwUxLlHf/cmbmurTDXF41lBTW4+w/f3g7iKrpohSgPmTnu4+E",
+	"yoD2qrl//P1/sJJBF/znZVMz6z05ZJmzFjuf2lTZrG6mCdETqZat/htMoV7aNLSYRMcnlASy61KrWTx1",
+	"nP4UptCpZlUHSACW07oKETXFdorEDx5lKlStelnQm2rbwQ8rQiWFfDyESCthB5jY1EDBZioAurJ/Utr+",
+	"FO5OK122bRcCAoN2XDdLG/ZoHxVZFCDO0M415XJgthcwoHFFiqyDYARwKs/cbimzNkP55PirdgJlOVMv",
+	"1H2V8MHDP5G1uqMq6BbTn+eHir3P0pFH1gr29FmH5h1wXy83eO3egMlD3VpJoVs3e9ss3sp5d0rUR/Et",
+	"iQJa/MjO85YiWHnS1jRLqmmO5EVIPA1aJuRMTXhZrhIFXX6yPtVs/w2zN6dRzfqIvQKfC91dPc2hL4BP",
+	"D8u/KRvC9KFRcKKA7Y70XGhj0NTcIzKTeIbi51ehPn8RqdNRXU34rh3Cfm4PvFraz0D1iwY9ybX5/Os/",
+	"PgtdbrDFRIQzrmGBt53lZbFBh6PmohU1QJVKtBbpJ2nuYaSmzQ1Zm+4RnEwkxdp0kIE/LvBmadgS8kW9",
+	"d+k0UawtX6YWOqcsEJSUp2zKcyNSfHDqPswrIiltxtQ9tBcOn7dbyQAsUTN14p8+S+KnDDDze02bDmqM",
+	"w5ia5z+Km+rSvbShIdayv9J+pSfu8bVOL0gHfpqi71W6+mD061XRTQfP2kcuW/Nj3Ko+X2udAEb0ouBA",
+	"/Nbof5Ov0PTGjPpcX4ty6K7JwGMWJ35VLcXroZYQtqlbzyN2gRsZ/HqbFbouMHxX3KPO9q74REwL/uW7",
+	"kMqFw80NNRW+BRTvayD/q2ZNwTxHO3wzXkNGRydYvyPSzaJ029vKqq3AmqNOX4f0U9ZL3Q0m7Ucp4NEj",
+	"HHIlCsMXkIfhbCffoJVNcsFLJx+seG/9bRQlqEuHQS0rBHW5Kk+rip36Up25KEVHrjerpYYh6aG3nNcL",
+	"duH3KMepSge/j+Pe9bpPZLTtknRVm8EHk+0zwYnN3jvcZmyx2i2L3C0tKhGPf4X/216VQn43p2JkrCcz",
+	"3yhpQH3w+BW3vOzXsqXIJS7N2tmfYkd0pESw2j37Gpw1HHIZpK24AJRDJ1GauSyYLbkyU1GymQaOkI4E",
+	"SGe9YWDzSpSsALWT0jLQZcV0ySe5wJCq0mq10EtkHhYlUnD9WRo5ljkRo1TFN8wIaAm1gjdCuQuxfOHd",
+	"+Lsm4PQlMw7cIISRKPeRZg5t9iATNMQNFqzHJ04vcl8NcyAyFrXzpct9bNK3Zmd4Uyg71tP+iD3HLDYY",
+	"V5jzwI+FWQKDhl14UlmX13zlpitRdUERYLko9Zgmb0LpaNiGr5Fpgl4xVs+pTpQnn15XCM/YuzcvhwLT",
+	"9GQINBfczlkv/bcUap7/9/HXab8jd9Xh29crn9C+tb6nYbBYDRVJbFl01PuIKFN+/5IfHNb9Vv24CbhA",
+	"WNiK8yj73YF+KPm5f4h+6XYWAdWyYOPVTqkk7vLdygabqCtkWUuCB8Vql7I+BDp3TG9d1rdXcR4lnP9T",
+	"F+XtpH/9BvSuf54aPHcQ5RYfd6O2f1PZHZKlBQ4UKUr2yj2RTXN9fcpELfGr3gwldVIv9XcZIhSr01VT",
+	"q30gz4SCceh+BP6oQdSibRG6IoHOAKScvLw04U8Ra0JXb7kUSvGA+ySkmZaiyPnE+/LRceN5ukMTB69G",
+	"RI+GtvdIzQ3a1Vs/MqeNQYeFNZJqChJcy1IAM5Lvtv87r2FSO1mgVUlUpifLBfJLXfi+/EC2AqoEGJdb",
+	"eFagVC6HqCVQrrBecvCdNAbIFeApbkrpIdS9P36GETlOY4oXhR61dZpVjHR7FyBEjRuffsY4G+tshf0k",
+	"/PxEDw3hCG58YhnGiEMe8HpRBHyAJ9DCxkeGSduvg/nx8dlmVolwKdBLtObqgPiBXrOBLzziEAddHvoV",
+	"+q3YXryA54hIu+NY/b3VMHS+8ROZ6qERBNEPbefAiY51nYN9wJS+Zg9k4g+tlrql4TfA5BnortTM76Qe",
+	"yi8AEC+++p3y0kmnx2OtL4d86P67W1ZiNIj1lA55uKckIwwLJQQYcuUO7R3Qg32MnUuhuoGNUavOxEKD",
+	"ZCSyMAcuRD4u+GJA8Q0rpyHK4pCHfa9Dni8ItsyJZL3gVro/rxLVy4g8uj9ifiV2yhMh07eNKTpRnkRI",
+	"a8h5bAHAr7W+fCYW+qmbwvtBvPgVnygc4V7/NU7CNnSjuSJiQLdJHiq29o0ufN04K6yHrrH4NLvdYBrH",
+	"Odez3U1QeHCuZ8ABWhHfYXd1dL1V6tApq1GQhuSzdaWI9Tg+OspvqClWVSjwpF8jvkJ1sUEyuoUN61th",
+	"iQp5F4PUf/J9GqWDz4+jj2Zoaw03zc6DSXsHvFTfQtGln9Lt53YXDj7goWwj4VszygZMqrH7fszWXVr4",
+	"h2c2TxTR6QF3reWlfSsXIu0P2NFhGynfiMGgsUaw1uvOCVjsWi4yEuipUJl73ClTyzxPW0442+eAu6+n",
+	"/fvxye62XHchfxGvRYmXf4QDvI2a7pUSgZzO77wHos07Y5kLU7rlNMdn8fGv6A7oFslPMSxTne9e+9Ft",
+	"nNV2GCDfQ6J6Lf6MPpztd2+fsoyv2FjYayEUPfQZt8K3bVEZ/GuAOY/+eI8S5Wkyq+rl0tkY3n2Sc2PZ",
+	"7yDx/rR6jAcR7BSg3at7794+9UQp0dutZl9S2j76qcMzRizNuMxXz7jlqa/HZkLZcgXf5B7qtQcYErSs",
+	"zLCJTSbKAT7Ws1zhPPsPo67aEB47ZYcOseqTMrWiTFQ0L+CAx0+nbnTQtfvJlzj8AdKgH+4CfdiBfLNy",
+	"c2G5lcbKyU6NDurdcdyG6PumtfDZmOm1VOBeaNWAcBPdWgtaHxpKHbdYNADcCSP2LNoiXVugg1w0LFSN",
+	"YJQC1genB8eHx18MD58Mj784GBxMdbng9uD0IMMbiGEUU2K6Rg3besugYV939pLAT9gywCdHOwzwvoVM",
+	"tdV2UhYxpPwgYe5AwjylNMk1cmU4tARyWwQPmttSzczjXyeoMrzIdkkYeffmJbpvoL8LANV3r5+w8DyP",
+	"XpXJGB6fEoFdojJ9rZwhLjI0Jt1DpaEUNhAt6OI2jFuW0n+f25QF180psQb1z8hJYzxETuYYtazewfgy",
+	"k3pUZSfD2LDLTjTwBnPz4QmifSYs1CklB96xVN2CdKXJwd2ZxLfVgUkOvPFDvCtTNyziP6XFG6ZrE5T9",
+	"AOXDVoedFfWmlerBFL5bU/iRqaZ2C5ZBAhksFIHZU2TeerGjd6u6vwZeVc9zSMAvmcwQzMLj01N2PefE",
+	"GzSDHNrANOHd2YbLDFRM0i6hURY8WlpnoE+NsBWDxUJDzUQ1Bm480Y7Dyh+gtXzMZBFb2I1vmes8MzhA",
+	"qLnmMmNGsykvR+yclMmKzDW6sYcpdv61oMRSSLJP0NgCeHVnXBfisX0Br5aysgHx3obx7wZ5sKSAeLVF",
+	"7zVWGJP0PEL2N6BjuGcjQi74+5dCzez84PT4iy+BxN7/+6hVyfzc4LKa562xy3DlAzTeNTTaeLd3YuOi",
+	"4HKmzGOs9NilAszf09bskNLM1pz4EYUG64UYH7r4HLbIuKTnMFaqWHIQ71/24lntYVZTjUo0sOSgf5Yo",
+	"EaXCYkKF5b4alSYZ4DX6TDaTV8I4gx0q0f13ohaYqGtdXk5zfc16qf9P921qmef9gVPnAN8N8j0uVe7w",
+	"1ln+dmlSBrz2oXP6gOHfE5VmJZ9agjhIjYEUCvF+IgrL0lLwTKt8ldbbCtUDLzTO3vHhUWt+LK7dU7ru",
+	"vhIpai/5RIHF6vXbzE2as1sXOH2m6PMbKbz6jXUHedqEmhqyEpS2oWu2xB1ddQLZirK6WFVaB+1WaK9I",
+	"sAsJ+3XvXCjKgmSzAKcUSQl46kfagqVhnHU4RVXODek0UcMqeS85eErDTA7Yv5E0kDOpeA5XsN5kCcmM",
+	"R4eHbDLnTs0TpekPAFMRAhkhYKJYqGrFattVIQasKKUupV0NWLEsC03EwEZYK9XMnLnhzJCN2M8YAn8F",
+	"1g7Lw78wHyQTTGZmgO+ZlbyYDxC80YvMWDHXSjC1dBrngKVXooTqWHYEOO+gik+sYUYvy4k4rf7gHv/0",
+	"4s9sKnOqglXaugdOdCFFRpT+8dr6+XpkqKCjGiv5wd3V6792fzl+iM8Ab26hHj1Siiw8ywDhMri7/UhJ",
+	"lvUHDVZUHMVjqWg4uIYiWgila7PHein883v4VyQvkRAZyn4wPkHX+4071SXTCofkB+8k4RlzVkYuspkY",
+	"jrlBCtUw1zR8INi6qTx1swmytEHWnqiFvqIWxUBw8t5ifCyQduFCXIkSZ5Wz6TLPsZlVi1h+5g9bJJl3",
+	"sEpoLpzmo4vVR8uF/wRCGj7vwSy4tdh61oLqu0qu+mF7DMd+o6HwXdCyw60Mzmka/v01N8IhARI6AI40",
+	"rm2gVqJS/5/gUeF15TxmhWp9HtQARgZBohrvcxiCEhDoZsLTx2KiF8KwgHex8AUDi1OL0PO1Zzo0WhFL",
+	"tX92dH6l8b+MV+QI4Xk+Yuc4w97bDBDoWRBoEL6UILTJUpW896ML6faQUd5bm/wBi6d00JLygW5sRJA+",
+	"CiNpILfft432jnaiyCjEJOp6M3cSzJLq0JiaimvVry/Qp0KAGLl/gEFtLRXs5PCksqHq2V6tAF+FQ9fb",
+	"O4eFcKuAidIpzm8r1Soti/hjPI/3ZEq1vusTZaPXxvBSqsttqN1Yalk3UitFRivxkI/+G8svDRLFgTzj",
+	"zbXuXOhI2NTPz3aBs7Nfyts+zf2ntqe3jVjq1KaUckiasINMYN57FYqD0MLRPh3VX+/MJYe9P2AaSIWx",
+	"nSiJlc6wK85QEgTNfw1q+1g/s37IyJFB9V+xDHNgW8kgaU+xPQIKNlD619es8fxKwa37xIK8HVSwjLX2",
+	"iaJXBsnZ65TOmEZPT47a59YmDyv4uaqHEIbXMhPr25BbqM+vvDy+XB6S97klbs1n6/ILIsy5ULZ/SlEL",
+	"t/pLJX9eCkbkus39NHAzuF7RziNrGiIiX20XWN4icaLuSUwTHNcRgHey8c291Fl7EPVP2eEGL+DHkF8t",
+	"b/pE/sDGGPaSXHfCf/TgHvyNSbbg4qvvhltIsEzcqdEUANVX+lbewQgvz+rIThJFsVxMibZP6Q407ilN",
+	"YROH2NIE5MxQmUdoJypz9/ulKLD5Tcv4Mcc7h5zzpcpEfcgj9sxPDhSdgoggWyd85y7Wztm6MgIBoCCG",
+	"Wqyvk8OTz8dI2kkwJGpXS8ZPXqvbKezHjyELOt7227VmOs/fgzXzW8X8ao9GnqVH5i5FQC6i2A/+c10K",
+	"PBMVh0RTDkjMM9lqyxAnK2iRBuMQg0R9c/4nDE7UsAJC3eEvmNXdLhPAKnEKkTQ1EZKoDhkSSvVU1WbZ",
+	"i5F6rW1/xL6BaAmKioKXyLwAieVcTQQ1MW4xzAhuYzuJZ5m0dbTVC6B0tkTdkGt9iQyhZqILkSXKe/1q",
+	"Oj2JGcr9aa089GlOa9idqK44wxp241bImMzaodr92oTprTGC+mL8i1Un4pxlN1D2aS0eQg53AqluLu9S",
+	"jZ7yn7v15/MMuAO+Of8T63EKTo9zPbl0hxc+SWo15CobUva2Fe+xh8c61iZqTQ8c/X/s/e1y20a2L4zf",
+	"SpfqVJnMBilKljMxWalT8ksSz8SJy7Ins/cgJ2gSTbEjsJuDbkpmclI1n/4X8K9d9dzBvpHnTuZKnuq1",
+	"VjcaIChSthTZE86HiUUSQKNf1vv6/RgIUCUEoCWTjBoGZxxbh2bcsMyuFmLIpvwfWdWRZJdm6IlmMw9Y",
+	"TZnVzP300P3/dxCC6kDTFISjuswIi01Uy7Jw5qcT5/AzLCLNFvxcGMyobpSQGuaIF5FEdGanYW3Wrh+3",
+	"H8GwpYVatimoB2aEUSJksbPIhwaAf61h+wBbuCUxuzH+AVO+Q5jjK/6P3yfK8RX/x30HOb4CfNnr5Z47",
+	"IkCyl+d7QJhP12Q9zXOSd1bfspStSpSWrUXxERIYgD1DSQ2EwtE8dYNCgQhGaweyenEMfRiC3Jxlr96+",
+	"yTDQSReBKYYIp8sFNec4uZegEelujx2Rx8fvIfNaBRxrkW+pguHcVK69txPvwZc3yjVE+m3Ita2mYFW6",
+	"HpblLitG7gpH+72l7OB+pSyt6l7O/hGrRZ/nkgTWhwhkWYjrQXi8KKl62KEfpeHg/Ouf/70mUrHz3O1V",
+	"9+14xZD7qM+eYrtkqpaYz7OaTXUB9ZN44RU0GWFOLiNzOGMdXUKoF2lMIgOzT+cgY9pJ7K+fI7WJuHRP",
+	"yZhUxgoOkmqhi4LIwT8Jh39741FNbtxMZFdL6FfrroX4R+jP30ju0tzsHfhbaiVq3YEfKM3MNje+KaVa",
+	"vfSWzNh6/oZccHeXt2VRr+ToEgkRL61hzkyT6hwEIBi1lOYf88nFeekWgtDsfe83lmFUvj/68t7X9xJx",
+	"FJdaZCEC0MFfk/duhO26mc2EW4YsVfQ1/EnkaVkXrVC6MRMqNwm114OtrPRSTRAZlrcJXuiHUpZpxZri",
+	"F0VtmCOsxMNinupTUClTgIoEgG/obe6EW+EH5vBX/MeL/LdDqaY666YqZq+LpemIKPjKSwCm5XkNXBgW",
+	"PpelmNhiFZKLb19/+yAw0zvRi23/iKlyxcscItpvX3+L8j302TcH3hZI/9c//ztVXuwTpir+PEECaWhu",
+	"xT7XcD+tRBJz52MGruKGcEOBGxNaQHrwFkfgfJkp7Kv0IEYsiOYkZAmnwnkbvBxLW/Jy5W5qupTgxRE+",
+	"MKE7wi9ftQd6bi4z2GFQ1E9/d06Oj2vey5m3uqDzAgtfXj37KmHPvn/6t4QtCu4OhXhnE/aSlxc50No/",
+	"PfsrnKNv3rz8NiFmfj8qWFVCpfbNy+OVFYaWXv5CSJqs82jAXsonkEAVaqpLt5VD0RHsBXfkvFggotfC",
+	"mZUlfo3tyABZLExcThuKiULsjNwtmjf3carAfwVOOco1vKKDVi6RA60uDFB0LMtLCSQfrBQgR1hHWvfv",
+	"pdt2yCRerSegfy4WPotOYsYwsyiA8MJqIEVyMsGZYjOSSEjIWXLoUmGdUi/PZ8WKPRoMmNWpOkoGtdYa",
+	"6B1PalQA/Nz3YqDIkyoX77BSLLLFNopsI3g5mQGMEUpjLC7zNE2wxkBzLlUlwoj2f47SC6zBhdAL58VP",
+	"AZwaCWDSgzdupV49+8pDbcCsFHwlSphMZ7s5u40rJfLuKOwsDtfAUxB+G3CqcXOCUev2rDtauowfIk0g",
+	"nuotSm0BFbm6q7RRs3ugL0wPwDzGHWbscnIBr+pl/M2DEEAS06qrKoH7UUVedwmz3h2TVsuTPoVAK/pJ",
+	"PtLqwd8BXR3U+D4q8MeMCmDk1hu2txm6dbb1zjUGHxAt6LNvnGrL3KMC2YHMg6n32Wdw488+Y50NHkQX",
+	"g7lrbq579qgyF51v62FAv37+JqMO/rXRyhxlrGeGCJwQGKS+0qzUS/fS7lapyuV0KkpokvR+LZqKiX8n",
+	"EMW/NiT0b5m3uL9fCHX66gVKWuD06lI9cSGQNCNSldJXNlRxEixrMOBt0Id99sKaygAoBL+kjkzUv6i1",
+	"q9xh6JRFc5kUWLCWJm76kA075LU9okyqOgROYPRcYE2dKKBJaunsTBOCH/W1S+g9gEECXg2f2u2z9wvU",
+	"pGpLpIa9Z6DGm9u711t/aGXGLrGdr5wF/uz5t8/fPM+GnjRpe6QH2rIxm95xh6b281SFCg+q+d4XeTTD",
+	"Qfvajruv7dgtOpRsQ6R260V0tU4/tSilmkbCkjYozbD6XIAc6EAFRsasKAqM0swZX/DSdsmKvwJyiQqw",
+	"mkr8Ty0SgSPIwjXY1U73paqp/FjQffVBOyUYqaYHpk2vdEcRdxJwHqLOI2ERAdfggyrdTZFz0D5YRfez",
+	"00lSGQGevPPhISKfb4hQsaWysojDDjNuKse9f1tB+GaJDYUpfKvnmpS/Nrm6A8Z3TTKbnUSzszA2y2Xq",
+	"g9JGNLdeNMcd0NjRWjedvI9OSN8Avbw+Zc/pqPozsgmtFgI8NazaIHuOBsnBnL+T8+Xc/TEApDP6K+Cc",
+	"SWXFuSjvGKy2tl224aKfBlR0kldJTazsdcxtIaR7czY6bC3Oyge4TO7YHv5aF3C/7cCcUB9AK4dCwo5b",
+	"FUiCII/Y9q9A4nea3YPdSBOFXtK1jkjEM2gHTmiGjVA+jWo3oBpC6nmH7cwnM8JDG4tGv4yN++HYVJcY",
+	"Wq0PydnVbQ2qZiPAQiw84xZWSYE8XzOeKvzUeUDObWFWzt08wStEQzi8/n2gc4kGEXVHgbsbgUhIU2EB",
+	"sBrqypreEutqK1W3oLfcDv5AgPbmGlRzvSF7XD8Id62PNiiWvzRG/QEK5vhmCmZtKIEy97rdDJkG3B2+",
+	"pNdvwVIUHLojoO960wtUu/fgo6GrbfRJ7aoPG/O014S3pQkbE/sBKg/DSRt13FfLouhBEobiTvqSejZD",
+	"bKrVORuGYFbNN3MfOr3dTxUkYYLAa4E4qDsRVSwv7pXUSngMNSilFOpcKsG4uah6QUO9P1UpETRvuVTI",
+	"8P8dYPe0GPdwdteL4jVGB2PQoas1zWd1iNS1o2A0G6TEOz6xxQqmkpS2vdIJwJ/W1Eekpq7v2/U9sQEJ",
+	"w8n6Pnui7axFbTVSS9uwdkah/TaKuXkmX8yMwdv7Vq1/EOYrh5KEK+B27BTCWhxhznJ5Lq0ZscVSTezS",
+	"U7nlYdvBRtElcUKdK12KvIsmC/d7EbNcmGsFEwXhrCH9DlM6B1Rt9/dUl3P2XJ0X0syYsWI+d+8CeK+p",
+	"6mS5KOSlKMEjnkqVG+Y/Erlzz8Pmd09wV851GdYN3g5NkZKX2PRmElZydUHUWPUWtyoQ7EyakDVlM34p",
+	"sL2EHrYSts+eOyOmFAbwag3iQfn37/CQJ9ZllCYOrS/1dDFrZou7VbgT4gmpkraKHSd0pt2DXj37Cl7w",
+	"2fdP/zaChpNoc2BElhklFwsBtTMV8QNMjrPeIG1eCnZV8sUCgEFY9tlnGev4YgI21kV+I4PpDPbKlva4",
+	"9/SKt3aMWe33akeXsJNqEqG7Sd03BMzBh/HgnHmZE5khm4VOGOh6XOKWjZO1gf4AIPgaYvzuNEKxCNaU",
+	"wBZxA6hYbK6EuBBOSuAhXAGPh9kwxn/siqb+iEzA69HU11ce/IJwKq0mUZuwceT039g6fRQZp48+iuAH",
+	"bqatjKwimo14DiIAWqd6UCp7tUGiuru3CW/BJqRTf4uREKwT3Nb6gwV1m9rTO/D/VXNNvdwSM5zYkM58",
+	"P3pk3CCMa64RxRUwPzaU1lA1ls5XG8psNsJr+aqatQbpZrwEa/0wgQo18UmEWVgUTjVRnR2veCmc9qRa",
+	"nLag+U71OWRqEgYKkPmPV1Vd4g7RnvVo0mb0qRs0qvv+pPoIdmhU+via1n+fTqWPBeXkPRrhSzjoe9Sr",
+	"P047KYr2D1IoTuXvEDpf46Oj6+s5lIQ9as++ej6NVF0IsYiuR7XArUeV72S8KDClW4Xe8RoCAoZQAmkq",
+	"+KJSRoYiqDApAO4u3RNsgp6os2eclAVqTzfEzNlDtmItpRjypODzquGIvkN/KpsLy/t4LVCDoMeEcOLc",
+	"YDLWKU1w/yIgwxKyblgZBMtH+XKnpio8d3DIAMEd49cBwxwarNyr0CwcDZgRE62gcl6tUlVBpu/EpOyR",
+	"o39vKuUGCGhYt23RYhNxLG+1yt8jZPwXIRZY4NvYmdLzHYwY7MzmXryGkNQuzc7Ol5+JM7jsK1nY3cfZ",
+	"tudh4FhXXd/6NXetFEpc8WLDK8B/NrhkR9tdsrsl9sOXvxkVNk3Y3pW5PSrsSo7shEoPlBI97Gq4vju2",
+	"0jzcGHmusC6UDOcaUQV4Ly05vVhLpaoTgjxvoM4Ij3HjJMHtuaUGJqlVt6nefLYxgwBB5mtn5yOGmsFq",
+	"y4sz+YvIiBUX+2igpaUu0KEcE3t0jQCoXvAUeKrovaQJ/oTlF0J5LmScD+x6G1JIG0bz5XG6HAyOP49f",
+	"9Eti6ciggLQQvASBQc+qSDwqqg6MEM+48jD2VPsucgmVSRGCIw60n6pTvxYQZK77NZHvFfy7KqJd0d2c",
+	"NKi0tpIDxorsVUVVclptl13clzrnidPGDd6T7t217G6IWMUbPkzR+9Tp3L5KhN0uTXVARqQJIzQ6oRgf",
+	"O6d5W2wSLOfkBlSuz/xTfyft0rqrtqmcN3WRhfFSp4KO3OxB8xwJD29NRjJDxgcLQhPV3EdfONFgiFHZ",
+	"aihO26u0D4cQDlPN62KhPt276rpdOzp4zA1E1bCBRLZyDTrYFugpq5KYr0rl7Gc9TtVMGqvLVTfkcNso",
+	"lzCgV2Obwmwd4gEvPfSu7/2s9mAS7tucnmkpRF5HpcROwp/1uMZjGxoQU+UL9Tsnx8fdIRMUp3NXYFga",
+	"Vdur78+w09FPxaFQee9nPYYJzta0xg0Yo6p6UT+WgAm7sXWgxsZ4v1Xy1Vz/OxfKf2JtYqHIfgthU7Id",
+	"FKZ+ltyx8/R5SYPoLlDPVaGFEEmI4g21A/pBplqTpm0XHue7Pzc3ZRHdO4K3yF28ZbfvTJB3d8mD1uQY",
+	"Rv9jLdxnz4RZSIvFRnNhZzpPolwKdqOXVvJiiKWqSFO8KIWB81bGUHvU6HfJi6VI4p+jjUx+qLSYBgvu",
+	"4QPDzuiwM8vHqTLQqw+VGTN34jIvCzKmxz+LifVNjm1P979FmBG4AXY+vl4WwgA3KLXfkH7GPB70LK7z",
+	"x0Q2CaruGvh2+DZVDJsska7Z2+59eJrvZ/Ell0oIhJBpkmnWOZsBc4VqiSIJ6B4FY+mHohxI3FnkaAs9",
+	"MuDNdNBFYeVSNQOwbMplYbqeTbRCSwB3xg38tMVljl1iJwRDXNeLZ0C9IGNpwhWkHyt70j0JAs9r9wXu",
+	"fjkXw8jnj6kWopuE2i66S41+s5Lcj/sN93YINUEZKwVxZNa8F0S1XXCIVXAFVK9E7lDR/ryp/JJdqqy7",
+	"gbyhhTd1MtNG+Dq9V6dvnn7DDi+PI6M6GIFWn58X4vDXanf8liUprNdMlOIDeLl9xvQ6WxClxh0zc9cf",
+	"ck85yRszcwOmTzSR+2zkHl5hBzMCN/vORKeIgbUZW5FlVryz+LOesaXgc2gtWZK634VeDgT3BCEVndx2",
+	"mn1aCjNjV9ALAzoyb0FB9LTbSqHKY8byFRRRqxGaAAjqJQ0UymRZqmQ+ZOlyMHg4oa9y+EsQ/lf9S2g/",
+	"oq9zbrn/9s9n33/nPdoIlxZYuLUC1VFIFS6FB6fqebinYZ0pZJ4waI1SGEClshFQU1QZ3S4aDT/rcYUR",
+	"Cd044L93gkwvl6obZopSvLoM8YARc+MnSOE/63GG1gFAQDXuC7Ia4JpEnrTcUqhc5LX7PeVF8a0+D/ck",
+	"cb52X5+jpVt28J5J5G01NZUu0bfqjpxKrD0Sb0bPbAHSxIc2ijdi8IAwDI8ZF0DLEAWDRYB0Ffpct/bm",
+	"tbZIN5YfPCYXboc4YpCEC7Nf0wOZpwdDlh7ghgq78CBhKQWy4AegdbIKAK1b4+UzUU0X5a3xjHSHfufn",
+	"GHLSC/6PpSB4q0kpKhwROLKpIpw/3IqlsOVqyB4NBoOMis4V8AdkQ7Cje7wAY3Ki52C9YGj6+FGUKqfz",
+	"nCrI85SCDql/wrfc2B4ciN6LZxkSo8O0gbiBKjBpjJs0MLNXUZgMqgRSdTRgc6kAtaTjk0VHg8GAbtEd",
+	"eXw07mYBCuGK3BmJkZmKr+WOa+Z8ChtQADuwVNmvv2Xdqq4NXghNr1Ig5pwzPoG7q5l0ivH6cIKJzMBd",
+	"liFQRQbvfwYU+VnXyUAoLgegKoz+ZaekdEFSZlDLLsq4Ti1gytQErDO5zHKMfX0jdvrqBbsQK8Os1q1l",
+	"4jDE55ftqZxbqw8Xkfyz2u0JAcyYbhfxnhHuptCE6QQQLJ6eS0vdeCGX/veDSBYeJAexCDv40f1wUehc",
+	"HAynvDCiPTECoraWEZFWzM02Ew1myCv+uVQv8KIqycPLkrvHIB0mfU2Go7ErKAWY6nK+YYKqMCkUwuB8",
+	"0TQ5z1gTdh6Zfrw6Vs7d8+48bpLqZWtHbVOZwecn71NXsKb63YdV1YPTtUeDk+OgW6OV8wrVi8L0YHD0",
+	"+Hh6xE96f5ocid6fxo+Oe4/550e9h9OBOM7/NHk8PhqkB0lKFR9wDQno9OA32NZxbq7eBOCOe8+QrPLZ",
+	"It/5mjM+1pdQstGcg3bUFFgYfGPQYmRzQAYTpx8m7CmfzETvqVa21EWL7VRcuSszpXsT98usf23kRajl",
+	"3G1//3O32deGu4+zfXjtOK6rN2B9rVlt+0Q2M4nNYDATypj7z3W98m8A4PNcwcGWc9GDVKXIWa6vFGBV",
+	"vX397QZUWVANAQixz14tx4WcDLGxPAP015DhnJQid7YIL2KQWLCwEJESDRC+zKVGGyRL/Idyfk4fBY5k",
+	"T5KmUjUWbMadLegjEDhNDwzTV8oZ5U5UlaaBCxwwCx4YxDoNFdSpoo/pcidkAGmVdTIEhe27H0BVScJE",
+	"/7zPMhj24XwhzrMRy8Wk4KXIIS6BMF2rVLk7oBLPnuJNe8+kWWgDvZRDJpUz1UcwJicxv/Q2WWT8H2R9",
+	"9sIyXjg/BSsMUxVudyYmy1LaVe+VLuRkNWSGq3ys3428Dd8z5YQ9UFqJB+jrxMhx37x5+a3HJFOpIpzW",
+	"pfKeUzWrpTyXqm7/DRHrF228S17InB2fYC8QKQlpzFKMNgP0wpMh0Jeqq1Jjo5xH64Wbw72dSj4ZnIDh",
+	"Au0qAB/EIvQgqPV87Uxqb6dQajJVzrouBCsx1Dmlde9k8N8vB73Hj92ew7+OBoNe9VfvaDDIuojg7DaQ",
+	"yNnx4HMy0MG0c8+GOR2X+sqI0pAFJQCEFPbHyGlKeLavfy0RSs6SpQ7W4cmRv29YWHibIQ33s0PcFkb+",
+	"QtsCIF/nvHAaXeT+5aEf1pmUBL56KUpe4PNNAp4oNWsOoyAzIfiGt2xNi5JguDlM/poACZ3AEC13RwVE",
+	"isem3liKg0LtDspxnCTkdll6bnJUNMYjFXuZmFROQMAnDoJwUxUMbOJdO+COBscnN26B+14hbrPfZRoR",
+	"qb2Q8tv8aHDyxaM/Pco2WmqwgTZZaMeDwfuYaJ8dflaPQbrdyu3B8GAsFYd52snmqfZpw8g5nUzEgs6K",
+	"2WzkwCTsaOHAb9vMm+SgRYSvPzPbTabHvTsR2DV4KNcPtM3sOh58fkdTTyFv6HSykRj1mrRpdX6UU1Qt",
+	"He7yVoMIXw1L+4PfTVaBk7u1E8XCiTo8+eL46OHD7OaL9l628o1Rfz+/JkmwKPW4EPP/uFmy4BVetWnH",
+	"eD0sDdNLa2Qutm2WDYuSbdR9w+bavMfk/47WPZloB8O//1grIvHG9pqVHVn4aHxGJr5UY/1uh4Jq+B2D",
+	"0MJu1MQdiL3qpUVCDKjALrh1cgOtY2/VCWx6KQoI4pVEIRyhh1hNUFTQxtNnzzxYKwwGgI7E1LpH9VN1",
+	"hqwG4xXLjC7tk1XGOhHshvsM4OMnuljOlUliTMg4VJ2ARy1UDvzEhKGbcf/Rl25TZCNmJdXBjUuwL+sg",
+	"k9E9IpCvGG0yVXHDU9SzuSkUtqW2+YVbJgzW/N5dOlt+dxY14+zwc3iRM1jBnYcC15z6Gf8dkGnDbN+k",
+	"pSQ6SftaottqKokmNZJ2sD4NWXfofnT4K/z7xe4U7dUDWEbX7sbRTtF0QAuHfvNUGT21BD7q7gcJg4wS",
+	"JZgmoc56+gzgagElnCL0iQfgMd6ySNUCAifsUoqrev86K/Q5kxjnLyFaLQ2U7ZIkReIRHIovEgl42CZV",
+	"vwe2djhIOzmDYSmubRzHRfqjomFH+3UPiX031boqmuQWoZNs4D078/nBbFFK7Sw5OO2HumTZpTRyLAv4",
+	"jIRLm+CBGBjVAkJhoO+QltZgHKTPXvKL+GRnKB8yVrjHc7WCsM5MQ3Eepv7UBWJ4ScvsDMCkIsoglJ14",
+	"Eyqi9yVZVYWjuZAA9xTYnAC3w/cxK82WUDXC/IuzDr2ELqGkDGObSqeqmohhQJWRhl2V0lqhWCej1AsY",
+	"Wb7sGLPgVZazCtQiFtfxYEC5yyB74eWZhCxvGJWnckAOYqVVT4lzBHek1ifW8Z8kqZqWfIKwJAlRzQMa",
+	"2s9AOIRy8GQwYBnENOHI/zTlshB5xkpedc4Z573aYuUB0FIVZcrZaSVH3bjfn/NgfRI216p9rGL5TkE9",
+	"wkvfU/Fc9PydRXyzfo51lsrXhITDSF8B4gAe1O6elehTBfF4isXWNSX0wFQyTJeskqHbTOJFCcDL1zdX",
+	"15qgYqW0oyGcQAUcpISkNbGId4ao50Tka3IOZbfPJnjY3bq57EkCpboAAA5ffMJXHszaG0Af6GN/LeyH",
+	"CEXKd3o93v3jMPu+h1TbG6u31WmzxVKty4LKxNsoCjBJzzpKQ7arJ1V3yMoPlA+pImRXU7eDgXWcjFds",
+	"JfW2WShGnGpUftA5AhZmhm+TpQoAYtC6czIuCfIFcseYRnYDDbnODTxTSdzLlipeyAvhzEAnz04GD0NF",
+	"gngHpOgTuBE9lEKVNOxSXApeAODPa/elr5ZYiDJVVJnH87wUxmwQQTj/e0F0p4KIAiq3IY8+YkGxIZmA",
+	"DXprU8A6+FF3mxTZgjz+rTs8dd8yS4BZt5TgNVEZDp4bxCrKrLSe25gGmgXsolRlkCrP1iERoXoUcjXX",
+	"5w7YGdIQnhMTb6qMLi1U5n+YzYAAnncQmV/fswDmHgHvQuGNmzZDLMa+qXcTui79uVN9wfFOCLv79MHt",
+	"pg8ATBTCIfs8wl3g7O6USVjw1VwoeyhhFxxOSpFL7CzaEPPDOq3xcuVWLqPfZ2xRigWXOaMPMFWJf7CJ",
+	"NhYL+t+esVwXBS+7aOlADX7TfBpCBXWJrQ0L3MMZo4EyHCgIAb2AIjs2mYnJhV5aZoQxwKBAlWgiXLUo",
+	"9aWEKv0zj7SxNKJ0Eibzl78ti2wUkfIzInSAC5l7lVJMnL/nLsK6P6hwwnYnem8oywPq5BCt8GOAsmiR",
+	"m358dUDk1SpVUXo3F4tCw3UPDONFoa9EHnUy4A0M6zSJF4D8hSvG87mEqkIkTbhShEtvFv793eQ/MGyu",
+	"lVghwwQ2IVMBbE8qmKJh1aiAwMhTgPftnAwedhNmJPZIAyM89G3A/ZguU8Un1sAyc2cQGq02E3I/xdl7",
+	"hTP1AiXSXfJytz3wnui5n9L2O8PNu7XTtLHZ94GvTyzwVdmpvx6MBS9Febp0Rsfff/ytZrg+Wa68VInE",
+	"N+1Ys1GCxxiDvblWdlasetR2tPBlZzvJ9qhTPmMd7tk89LSyd+Enh/ySy8I5q9l1Yh3RF2hELB7RzQR+",
+	"qnjt6nXxz22EFoYiDp65KOVEsM6iWGKiyE2UlXOBXySpks5hXnX77IdNsrsBQ+ZJ8UIBLGaISqzdXiwE",
+	"Lw2TCnURCVy82vhGy+qNPX0egUIgrjo+qsrjsEKrc8ByYIYXbtCavvaufpiOCEFxwWFJgcAiLts+GTwe",
+	"VeAMfpCp8tdBSq3+e2hXYy+mtdc1vu483EoD3x1QvhZAQYrM4iJVoHcXfGWS2gxDpmm6hNYFn/aipQe9",
+	"klGmaZP2RIqZG2rPoDnZyfExUxzodbKxzlf96iFIZ7S2Es6txOL+CP2RBfmCAJglgP2fHB9v18yV31Ux",
+	"J/JqQ03gfuiyTaeFVIIZOV8W3Go//35nTUshhm6vRFshVUqIXBCUy/oOJor2Zsaxczw46sI28BDW1H/r",
+	"7pUlkOGsGVBVxYbf7uIq4EuGrQ09LnX5YoRIVdZQhm7uf0AoteZEdN6IQq3edYFXSeatggXe22tyHJkn",
+	"Dpa+gYhoimkbmka69WRwjGH6ic7d+OhnP/mbZn7TXNG+mEtjpDofsUtRyukKafUb5yscS32F2KwB5A3l",
+	"KZk9vZooh/uRhZF1qVVoLriCo4XYVjhDyBIZcsnVy3D2aPAQX+e1sOWqd+ps3fu2/SKYybNo7X4/W3CX",
+	"AXyatmFCYoa5W2O4aLEsJzMkhQaamyB/r7hhKCJ+Z4vyeCdzb06LAPO+hzr59KBObmL2NgBIO22yvXsT",
+	"o5jg6J3lyy1GcxthXF/KFIMFuNlGwT5ztpwSOdN1s9BHBx6Y6uwhGQIZkGTuYOX4mE+Axjc2YDoR8AHP",
+	"nZ1D90Yo/C+pl/r/TriaiAJKbSCim+XjmoBCNkcmLUFSUfbFWSqQ2LHlsuLTBzk9dHK/F6vzYYzCUIpe",
+	"BZewZmIHg7c5Ex48zFv00e0Rf6wKi/grgEgCc2GgyTvOFguWWVIVhjJvEEqDwW6sebripttnXy2LqSwQ",
+	"tovcpoRZKco6WmSX1tKAuZPAcNydI3MT4VfHAhetZu546HCqKvMEdkXhBW21IdxNr8R4pvUFYdPBOuBN",
+	"kXyNgFn8wg6rsBS8XTzxo/ZlkCZ0haLT454aL0X8XuGNqkeC7gfDtPK78NfGg+DBaoAmVytclVHFWUou",
+	"DD/nssJZOx4MiCQL7mB82Vu3H/s63p7H+mB6CyTfakeu67NTMuStRocKpupqpgO/d/Sy8O46NkTB7sbs",
+	"ARjdDTBcuOz+bCGs2Kod6TPPoXF3FWItz7unWrGGtbUloVkLDewjYHszYs2MeI3aG9xl7NxC/9yL0JtY",
+	"D06L3CyE1h7ngti+8//WQmPOKLBuHe0bKUqk6Ohk7vHlJS/g71RBPAf7dunuWffGuZJ4PE5CN4LJYDtY",
+	"8LPdUfYkxdhVWAIPFN66QwrPlpIXXWrf76NJcYpviVGpKJJU4Zu6i92F0E4GAaS6116LOA1JFQFSKECI",
+	"TkQBBgOVZkuAnWNuwXkBYKhVgJJW0thSLsThnCt+LnpueLUF7RVSXWRd1MgwsleilDp/qnORIU/3NH5h",
+	"fLeJzkEFOnE/1WUNzwG+i17EDQvCQDQ50CrjEbKceQL3HTLeOnc5/CSAR2FPCgSIwHaBIXVqFgJYoWam",
+	"r3waS04Ey5eCKX3l31OK8iRjnadLY/Uc8RygbRzs3NhUq8JpbKLVVJ4vS8AMxrtCdt6CoQBLFLFv460D",
+	"XTqqzqVZ8sIdDVTzTtFagerZU2duiO/dLDm2HnJDs6E95HaPERB35u8n9HHtk/f5sD3g6h/VfDjzohbA",
+	"pUFH7WQx7KJnttalcye4S9sr5KVAgCfvyrTEHera75r8G3ivJWIOrOlccpIp2Fz7yiT+salCOHhDiJWX",
+	"Wk6oaRxfOO+zbFroKzRg0OSAYePYsICiWHlpbrm5GGELDyQpbPTjB4bNwGhzN0GzhO4SqnM1a2LGh7ng",
+	"wMIc2yEYBcH4gtJsAooJwhzOfPIpQz+vdXCjk+PjUaqyeFJ+QiuEvNfaN9icgpjukcmzbuagwtxWvPEx",
+	"qauvhY21xUtYdGSFUhd3WQzIDRwBtxniDaXVCNAog3FW2zubSgP9Dt2ZfOsJbqtXcPOv/NV3S8JVe6ab",
+	"3q0+MU6JkxZ7FpyPPMSNa9uLlmw35RJL5Vqhxw6wJ6EIYqOc3+yedlCGJQjPli9FqpzcA8xpJ8lNN4mh",
+	"QCL0kQRwShDGBKJ0TvA5+TisMUsyhCUBpZWL8snqGbfiS24mWZ/RbAEewDBY+55fwQnHJI7t5eJSFE5s",
+	"mU3IIhvyfR89zkgj0qBLuzarCQu4Lk59RKAtHQ8Hs0kqRhPfzqcIzz9IAh4Yh7/gwx9/X/rbDQu4rfb4",
+	"NFQebz4D+/rjW6g/fnWtiMEIx/UCr15WtlG6nXnskKgW6YFxlqlQVpcrsAt8VQxVTGFBibM3EewfUkgB",
+	"hOTtWaoKPeFFuAwquSiz4eM1x4N1viKaMTZerujO3T7LeCk4BJFSpXhZQjgGkEbdFxgk6rw9O3x6yuys",
+	"FILl8hwSV18/QeMW/oyaogvB4TgPuiPA8MRKb0jqKY0V9cJU41VMzBd2BVgrCVSDQK/9E6zwO9cwdR4g",
+	"oapCuWFFYdZnr6E2EK1O7AxDvLhhqkL5izNhx4IZXeRr9WFE7otZwLEbkEWjH9NM+JoR01Cq4Au/SFhe",
+	"FtVPY7+tLvI++y4sJDHieBZXyi3NdEFw/OAjpEpPp4D2Cc0ydfu6DkTwnbbYZQPJp06DHJnqJU13S0VX",
+	"J+v1LNQy9fhC9i7EKus2MGbX6r1oJlIFeVjOpvIdUHH4fa+nbCoJyqEqOHz06FFvcPTunQ+cvj2D3f2U",
+	"K57zhH0/nej5A5OqvORzAmcNVCFv/9KloCeyQgHLFisFL5D0qVmAxBr1Rxi+3lSAtKHT6NRLgEji70Rr",
+	"7GvvgF2amiH67BkeUTiCb8828vPite7U7k7PG12zAUz1QiqAfiXW6NpgQOJsREq9iasSTRQ5KS24qMWq",
+	"OjgInyFNLJBI6mhVrDaaC16w1UZWgcyfHD2CdbJWlO7q//P3Qe/xj78eJ49++18HO4C3BjZoP9APYYI+",
+	"HkRU0I+2MUHfpeXSuqGvs1m+qysvPFog5j3SozsFH7vVco9NUEGN+5l3O2m8jIEkYC2axse5sFRyKfJa",
+	"IabZlbg/Ltg01cnfADopc6oFqn0s824C9ePI5eKpeeqk/AAYQfU+E67YVDsfCQI5aPvHI8EiIeN8t1TV",
+	"jRhPVuOZY75gXrECP19UqY6w4iHdGN8/VeAjQk82FnWYU5vVwmmh2MMTReVowc2NKC5FpIohf6WGnoXZ",
+	"l5oTE+Tc+4BeojbVcYPelVbTsGmoSDYjzAgdDQZ+TqF/i0bavQ0cy7/SJrqpCqszBzrDpUvtw/WNBZ2/",
+	"0hAhy91Qh/4entxf47faFuyKJye0VNQnZu/J3RYipd1twrdJ1PnKS9AdhGdcsrcbTO8w/Brdh8qxeSKs",
+	"XYGl6wV6fGOwdK4U62TSfKcVdhXglgyQPAT2xo3nh5Z5qpxvqZfWs5YC8amzmJriuT0wVvklcKhTVRPS",
+	"M462c6g9DI4VHnUk06CeiXoz1hbFle0k1Jy4vVaqXS/NPqK42e8kvW7S995ynmrbfS+57lBy1WZ6m8jC",
+	"nx3+WuMMvhZo93VEJFyrYa/zDmdVAfUWyN2q86wu1hhKNeiaKwQ3VUjcG0odaTHCA2Xn5EB0CXjIpGpD",
+	"wxQL1cGQKMWePL9tJ8uyBLo9d213xHhTpDI9pSKb+rQDxY1zPAttBKF7xgKvQwnYEELQOqGkgG9sTFVb",
+	"9AYx1ZZ4U6p9B3JKtMt8uZJn+OeWQUa0shshMIH8z1QdTxnWNjpH91wAtwTabx/hRFi3mI26otXsBOZN",
+	"t+pKW7eeRdGtIJRw9UZrjWePI+xjupmvhjqXl0KFhk//HlhUXvWu+rlsRGKSGIbUv/g60KiP1KQqDtWE",
+	"FDVmpXVJuerIEIaNR8yUkG+vdW2MsD7MpOpcWHYyeLgNZ/meUt0IrxNJ+F1s9vjEXwcdWpMFf1Rc55p4",
+	"vOKVINtXcH2U9dSwOI3WrG0KdGsn69ZK6qqNFoT3msacII+jWYcroJ3lBB+qTqeYIt0Zc7uOBaqF2MKn",
+	"6EQt7MArzAAIlfpOFHxWguWsIAeJYJfnEFDRS8s6GVZPDeEH2O3vvYEhwtrzyUyYVBVc5YVUQMiqu07I",
+	"wn0BEmsujHF2ZHU3MzdZF9UHijNoiQm5ktVCUMYERgzGgFRWkwGBGKSNBmSc9NqqZX26gCIzonZXaY0o",
+	"pm2kgu1RosRrWsPoPXxbWxUz2qSEHxgGLNRmBoUA3K8EshJSg96FWC04KdUqMVgKXqQKrqbhoQa94itW",
+	"uuMKah3uR7vCLMfIdgsKo2I3JqwGmIGaISNNFd8asSnwZgOBH4a55vwCslwVmsEPEGHDxFeYLNxVzcjc",
+	"DT29KIzXgX/W6JnrdWeM+gxjdIAKv6L55MqVzzw73ybnGVaRhBQ0w0OrWIC5rJJ4ngGQA2IAt1bMF5bI",
+	"CuEjN4GjuM0B8ZLg4EA2yhBQRBVePKWM3CPP1mVanwxwlfW4q7OugLER9p1iJ8eP1/JWXQi9Kg3Q8GCB",
+	"4gmxmpXwqqkyFrJoZXA89CX15bl/RAAfvtQ/mNM6GPzQCSdNfYRJ9INaMyKZxU5goHmYkDXZiiYCDQQ7",
+	"gFhQI3nDSEebC3IzoQdSvLPIp0jNDtflBK/BJFiHg0/Vdjz4o8qGjA/l+yZg23A23A4j+9kJ7VRdldIz",
+	"qwRBVDUuFvrc191yTPNhHtlrhjbTk07LhtjoHfUDXP/Qe2oF2Dia6y3LmkAGkHgnWryP5TtzNCL0Otlf",
+	"TyTsGwj2DQS7EFLz0m5CeakpE32lDFS5gBzYZjKH6emh7JVil3h5+K1TXdBt3gihkz1DKkOXlabpWJ3z",
+	"FXt7lrCnp2iFff2kmyCbXTDTnLSVZMbUMITQwPT5aYojyBK7vOrQWyZVnYH7Kffi8WqTUB5iXH4HoCOM",
+	"+aSqAPIsUyl3p+nRAopXYwR1QDtX9WyKf5/5VXoaFukOPer1p20TgU0NDki5+yKBjVHi6vygsm49NtuO",
+	"bovbtNm/fUqQPKYtSt3uNQH0Xs3NDeZONsEiw9g8A08291aZDxBzG2BVMH10c/CplhgjNo46iyZpcYoC",
+	"8oQXOlkIOFZIZIia6uu62/KNgJV1oywd25Ska4RbceLqdkNwUOuRezAmTyOnDu3rQR09DpZjtGaJOktk",
+	"FS+vhyMDnv2pnUX3JdQQcBlN3Wc8bZR0kD1foWh0jgapIk8PAggBbQPR6IbeIYp8Kyf51rZbvF8QxxAw",
+	"42JXyfM3bdR/DTBB8kXeF61sd6KoFtENVuSqHtW9C2t67Tn3harxfgZ0dSiDlcCRj1/pq7gRu/2Y7i3o",
+	"vQW9iwUNsbXIc3ayJlRp8a0hZrQhD6Wa6o0W8huwF7E4ziCWF4iwCNEARA/VnxOboDMPnSU99IlKQ7Qp",
+	"uUeASpXozbksIKRYrDynaeX5E25l5n70TBTSGaJDVEXvMqY0O3v55hUrRcEhiRtgFfKhM2XVhcHpuNLL",
+	"IncWCD7Omevw03JOYSCpLqXloU/XmCsN2GVGWJNgls7M5CJVtuTKTEVpupAv8/yDtXDFAwMUq+49L5xg",
+	"pdpvHHUVx6jwGlLlDCTgWoSKvE42xmIbSgrKAgpWsm69ShHymE7aW1EUbCH0ohAsPbhy41CWrfQyVVzR",
+	"O6cHffYcJzt+dXThixXz0hThKuB3sMAw5+0W/NfCnsELv3B75y4N9/CUrQa7X4AJX3AgDPoQk/3+aVd+",
+	"CEeNXD13zKKzfLYyVsyrw2wFnx+iFdmDPS02m86nZGwibpff/1QdGQ4K9M17xs7M6guhskbbTpWgmZZ6",
+	"jkZgZpGYBQfxBi+DWnMWkqpUZ1D3Ih8YenZI04fxiTxVxIPkzu98wd1+bdK7QO0YdMOcDB7GYDJJAHkL",
+	"8DcFmMoXAiFuI7ScQQVXC+/AC5n/hC+PgybTKZjkBMlbuRI0Ylbqgvo8s5+1VMhQCutp+wyXwNOyVmsQ",
+	"YsTggoNz7c2/gC0TmlcAKO6cS9VnPscPV3gkj5aTi899I/j8RXjoHdlwbY+6JzPODeKlQDtyCxoKeD4P",
+	"DC2zE/0JGG24zB+7ZbbH/kfpiXuvcbbGKzBH4DBHktRtjnY5CvAjeJx7TsD1FnqxXGyXq5GBH/aT7yWI",
+	"7A0/oFrRGm5TaBpHmRpShzAyyFk6mdSjG/aiGzozwUcEgYDOi3J4ZRRf1c9T5eUsidYqerBBMA8rDEsm",
+	"84QB8V2E2aWVSJryFJiJg/yNVqMBEBKLRMA2CZPnBWCqmhKQvbcAfIWT9zvKwdYn7sXhHjny3w6dw8ve",
+	"FpHnJR601FwnfzGNvEvihtCBQi3jJgyOelfBkCk+FwlblGIq3yVgq2HqBpwgTN1wE4BxnRVXcIPFr2S8",
+	"ikkpIoBohFVyv0UwX2g59+AS/VQ1u6twmADrWHXFu1foxkC9ERxHDaWjwu4gCve65GOdMCHUb4wAU2Ge",
+	"upsSM241ThfyL272b6Uv4U7bQXGg26QYARj7d9/3B/wOQiA6j2uAFXTik02ZHTh0gL5AtwmobC0F/usl",
+	"cxDVQBsC+u3Bg0XndLosCn9yO9mFWGUJw5DLT+bip3/98398JSA53RdCLChMwt1ZnXl6cXde3cDIhEoV",
+	"1VCRcHBfQZk0RYBg7Fgq6ERNFuBkWBYOOFhvlLFYYdmlSFUGpzxjSpeMj/UlWUZuinRJjQEgvaBwG9II",
+	"znP0TiNUZVbFTF5cXohV4PqBsbWQGlVjPh5E15mm5UZ4DT9h+SUkeG4iv1iL+LoG6jOIp7vF9QyPuS8Q",
+	"T1Q8fgxb0g3iCnZcSLnhDt+nEfbm3IdLctyJkTDezXQLXf6bO70u9YUIWrlih28T80PKPc95Lvw2b7at",
+	"HHWrKKTzRW9mRrWKoVprDWqQEoaduyFjh8rG3peaqNra+kLTcF3Xi/zDtrqAcIMOF5j8vQH3e/SruKne",
+	"+dhTZqnns2S9kDnbpYKHM39dFUbH6Hxo88QIVFveIE4XpErpOblYTitil50zjWr1+l5p4tcAJQ82FBlb",
+	"1AxSikuplwZ/lSosPVkz6PBCkCkZxLp2SzpEwPbXJh1G8eR4AKmIxxLZeDAvA+8uBNYZpIp+UUHoYhAn",
+	"kJrBOyA1QO5Rcj0fXnc9PhexvVArKad2hzCT0NUCNYA7RuOe4rZxG+p7v2He0NvelYF3zSPvKR4Xi91d",
+	"fNnK0AtTv09M/AEsMdy5oXvY7dwgG64Xz2iEbbXJUB0bssGcQRZ2GvSEmyT0UpsEKDSnhb4yCXMSrxD5",
+	"uWBjboRJot5ilaeqih57UolWYO5NRli06bELGTrGU1UulcLORmzgkaErhzqgh4S/BGmfNfxw7GCOyjRT",
+	"tUajQri9jd7y42OyHrURQf1UMh4heZvoIjdjUmGvxZxLeL2YGn+qy6mQWFh9fd/3NVbpLvYoxczkp4iK",
+	"tKNVibuKGz9ve9jvj1v+4bJuDCfG8u7aNOkOWYU4S7trdrSyzhDQYixCyUaqAlk5VYdkiCZLJmID82jU",
+	"YNIMNERzaKxkkIZGycqjlHOjFXl7JjvbBMGaqqPBIPHGnTC2u7tJB+hGbcnOO+3wiB6zFTehJRPfWWhj",
+	"5LhYAQZud9/qcePD+XLVNrHXn9JtdWqwqJgIoCPmi8CgAT/4MGt4++2RdrRCslEVVKfcmEeEieo9GcIQ",
+	"QeR/vApWVrfPQnYCn03lYBggah5ysBJw6O4CqKjLfkV6rd8O//XP//nfUZXcl//65/9kvmq1JMa0P7Gc",
+	"eysq5he75qzjLTNgmKtoZtfFIIqRbj9VkEKhmQXWFTcpM34p0HfELt+VQFgfWBQqXPMX+QYKn3XwJXAe",
+	"9GFaCjPD1wdHVfCykEBLKpixemFS5V5ZqnPEV0IKGBTFbhUTMr7cY2tdylAlh0swwqfWR5aqMLSGF9zM",
+	"eDgz04P50C+od8m/DOR1h+Gx3qr1DDgVVJTVsZh3lttMGoCVvhAL2/f0xTE5WyszW6o2UrOxzslgEIU0",
+	"IC0V5dn9nvNg01oqW7VQ9omzdjNTDg6/TbzjmawqSO7IS28+5p7SMLtXyvhdEgmFff7l370cMWg/3K6M",
+	"08pvUXumhz87/NX9/eIaNOTg4hFvNhhfmfv/F3nWKtZCBgVvnfXZq+W4kBMAo3NbBmRFqqRF3nCPZeaE",
+	"w5ApTfJWacgjm4T4G0KNH2LI0UhCJXImDR6TIZvywoiMagOdOUUvyzpYJ3MyOCFxZSP9uyT7OpdmAhgf",
+	"Mjf9VL3mVjBIL4scUECpAYLEe2tIcSYmF9W5hRD07v5up96R1d3sAOP8fnBGZn0k5FRED24gtePyf7zu",
+	"d33yYT22SU8PTf/Jtmu8CK5R24ncxWUtJJrAWzxT91sTV8duEAIdrlZwlrsJ00XejqfbT1U2X70GO1lT",
+	"2ZuFjq9a7TKkOCxYDtiV1YQG9zlcYFiRzn9EUhBCkqIyFRQdqlhdV3t286qzjw7WNg7n786pBAu7dzzX",
+	"detLpJ3Z4kuS4t0RWjby2lgmnK3sEWXbqw+gqAadu9D4Q95CRjQAngjTeXyXolyhWo0elktEoXZOQNf5",
+	"BYTlyhE4jFum1USQwk1VS/Wsxx8IXnAENotJTbTgK7XqPZoOUnBGiUQR+bogGADXepM/gPfx7Z3OVkAc",
+	"EHy1VEW/iYgIOtDVGcQWEvlExQ61tYDSDizpwAoL7+TNPY5tdiHEgko+vwTMAufcI75dgtUZLSCzTi7p",
+	"pS3kJXTIj3Xu5BFN+hjaqmQulKWJjyhPSwEE7lohUFqHs6cv2M96nGBfiRXnKL+6VCYo3QqyxbJcaCP6",
+	"7C9iYfEtjeUrDzzu30qWqaIqPjbn5QWCJ9J6tWC64iyBXQADnekrNndLAE9wbmyojmiFxHL3rXltd8U1",
+	"2ojUkF9Li2y13yadZvfeRqYcOJ7vbe08h6tbTK2/CLGAoW3cjFIZKzhgN8PU0nmebxpotD3beXTANA6M",
+	"OWOtC8HVHRtj3nud60tebDPDvFiMduI+J3K/Tf6vSfLu5FmSW+nsNYiqcjuZrSvCr6VXg2Q16jKEL9oU",
+	"o1QbwqyIfYJx1v7GqGq90M6bk9WPfAVKZ0PwtVJb3SFWouxI8xxXrFBI0b9gm4x8C7+IIj5uFu8mutX2",
+	"qI++F6wxg/vWrz8g5MhTOKtBGtFh3kUomV0dXJJJxJAfCaXrersin3ZYSQOC9Ces4fGKqPvnYJKu0Gii",
+	"Z9SdZKi+iFIBpkEfgya/LENgH2sDubXQAuHMHIJKEStn97dyxmCkeDsBVhRO+cMyxVRzsLtDTUu3Lxa+",
+	"DR+8OoG7xLKUuLqm7LeeQK1FXLtwcHN/VjEClXhQ8mxaCpFhJRdYKHXivEJcioJlzlnLyJlz9sliOS6k",
+	"mQG2nXMGOxl8MkFTPet6nHqIpnnvHvvywZ7x2bLMmfkZkn6gdr5BnWvoKrrztqV7ypTdpIbVrYpb+33R",
+	"6qeBpuFbgHY4+VpBnlqq8+tpPmPTvLqGTWZicgFItEHXS6ff3ZssgUWg1HPUreKdMxmGVMWO7XJJqoi7",
+	"iP6uk6QgCmkSYOs5wl5RRBuuTJh1VgCo5DnPRZ+9sGIOqfgrp+KddMAeAG4ZUP7HQL+c5e5x04Kfv6/G",
+	"/1qAwv8+zMm/e7Fm/W23AlL4DbJX67eg1r9vOXnXn+9F6barJVDtDQEG9BKIxC1cgNh0HQReABAvtfoO",
+	"URgKbqe6nP9FrBIfP02YVPnS2HLV9bIgVU4YjJgmRhGthIHQKyFmX/JiKXy+Gnn7kSCbTQog4uCK6QWR",
+	"umslUPE7a6INcxesiSQKLQSKr03saDMKdssS6dr8uTbb622uDVmAqrw2YPGqWpW7DlhUj/oEmmVqM7gP",
+	"WHyixTW4+cj8eGAikXK9rPJI3PGxvt4qOTUXhEEaEDqBnQWByaO2GALpU+KdRUHBOuR3/Ov/9/9nWXGU",
+	"MUgqSbtKUgV/4xfHGRsvjVTCAM4L+/r5G+dz8KURXlzmy4lluZ4s54C5Ki0zOmHjpY36WwyfiiEU8WDa",
+	"0fkgAZFaQQEnosA2XqbPXuRivtDuGPrmmOpKaaq0Y6iurL6MIG7gEcDbgwMijGOE4qJ+nYBbaN0MHGct",
+	"iF/R0EAjVHju/qnjFTPCWj8inGuiTArVr3CDwzgodIgnvxd/1oOLs23h42upe2lPu83W4JT5t7bRWqhs",
+	"dq2yr+lUWtV9Uumew7in5iIQeYEMW7d8rhettY416k/bydcLIlwAtSleysa84FD7AHUWcQ8exHoIN1rF",
+	"FLqNXr2FKKXOgcCsz55I5Fq5lOJqyHiFAhHBPUQgEBU2xDUO2Vn0tKf0wh89PpYbOA12R4wsWsu9d3Ub",
+	"yRLq26TdjQ6E3JbDbTtah2Pc0T2qqtjpqNE1oRJjUUqFblN8EqW61HIizIhldMEp/h719djAWYPTB1Uw",
+	"QAfGoUblLo7Zk9oYPo0TVh/ztoPWWJb9SbuFkxYJsMb07o4699qTYNqNN8PmpasZgEXiRyOsi0UzmC14",
+	"aSUvyO/sYtvWghtkV2c60AVQM7gz9y9ljrj1S2P1vOoncvp5urRLzFHCGW2YrqlajyNgfrYZSYADGxXN",
+	"3xMneBVFWDvmdxu0aJ7Qe6u0uJmowGX7dxcY+ywL0bnEtbK7SLJNVsMhVirvZCS4n4o4P/GgDSkjVKE2",
+	"5RbjBnBxU4VSy2donNkjLiF+0bGl5O5FkoCmseDGsnwpkqp8+V///J9uiByQhTIthUgVjGbGQ/01xlnu",
+	"3sg/w0n8JCyQ9XFv5zeMlhdndm+J3IYlsnZ2jN9H15xegGeYaGNNb2n4udg9d4qJSk9JHuVMESliwguh",
+	"cl4ijyjrvH3ztBudZlH28FpWcktkJUgnZSzrZO4/GfuSZfSAjP2//w/L3E9fifIlfJZ1E0iHassLOGcL",
+	"UbKcr/rsiQb6JvfcjGhQVoKXmafs90eV/Hkc4Qh6oXO+YkLZcuXvFqrI4S2WC7hW53yVqg70x3vWA0SJ",
+	"nPCyXLFfRKnNiHFvReHFTpIgxgN7SdOG/e1O3ArkOHRCB/JSUNQx0SpPAINDMQCLmcg5D5N+E0GE07CT",
+	"JHrqNsNbtxc+hthia6E/zGfCjljnz1wtebnqupc+Ou6zZ7jCpnWJcRNuqqGHn9Sq5+f8nZwv5wfDo+Pk",
+	"YC4V/RHK6KERQ5SbRjnVy7KXy3Npmdt+mwfnvr1+bO4X7UM7PhoMosEdD44HLeO780hP2DNb6/zdLD8w",
+	"DITNXu7fRqwnlsPulIMIhXI5v6Wvk/83QM0E3mznel36pEhVN7+pQBYgKZS4AsBD6IjJEufHBgQKrsCF",
+	"a/SRk2QBlKAZFglgYn8lLJbZkmiNcDQrrBasiEE2vgbqiX/fCoCxAkAB2CbEPjlmM70s/XwC+J1ZS/5s",
+	"gR/N+gxmjCjGxVWFponGp6mYKqDP6zqAupEnqdVKGFFMmS6Z0XMBgbGZ9tm5FqyRmBPn+Hh3DBC2EQIk",
+	"FB+malv1oYe3rGFe3pHT3fqse/K4XwqzizSssSL6zcuxXmXvbe+BONc9dSdQbgjDuVy4KYUtjjVIpoVs",
+	"1QncpWFH/UF/EKAwViFtGrpCjwcnkRVfaqsnuvA8q4Z1sjdL0/sr/pkNU5XBHZ2tDuhL76xQ8S+f+w+y",
+	"Ics8ZU1iRQlQykBZHqqfCrcjnMOPL1QhUuGtXvJ3vTP5i8jALRivrDBD9uj45PiLLwYD9iV7NGAv5ZOE",
+	"kALmEnQk9EunKlR+8WUuNXrtoQyCF/JCjJgRgoYo3sIAsm6FcALlEJeCFwHWJFV87PwC4C2L68xHTBJz",
+	"rRPYAHoF438tzHLudiDylH+nLWBuej4QPK9myDh7+v3rMzaXeV6IK14S2YgnJoM3Ytn3r968+P67s6yq",
+	"zQB5vSjFtJDnMyJyLQQxfZbauWIezbSjS8ZzmHUj2Ezw3N1ZWqd4uhtcB5yTpxEF6jro3kn7xgsEqm4H",
+	"1klUkwN6uruytmE27+Fok0V8KiQfDBQAznnPCOfbAPbmdQ6KeMfni8JZ02278yDY2ljuB4c53ozto6Sd",
+	"zDKctN63Qp3bWRZ2dLWDWQe3bXfHUfr9nhxMtdMr6AV8fnKwzYE5qG3B9mE3j3tteheCX5gto1Tu8X8/",
+	"AJFw8OOmuSPpsdsYbneNcWTrA/vtk0WHeeZRjbCsEwTnxvMWqZC3pDQ2Z60qdeFPxpBxpfRSTaDFZioL",
+	"sCubmxz3NdbKep1yFNCeU/X29bdu+2ffarS8MtZxVu3Y6MLJqLevv01Yli4Hg4cTfBH4t4g03eGv+I8X",
+	"+W++x4YeWgri6ICCYEIyPH3z9JssIFy8ff3tKEBTSSodhrJ7ar8RxhnHY52vUtXxr95z9+rR/PpKOW+R",
+	"dPvsKdGYG+EcitlSXUDM7PPjx0cnjz73Z/1zOOoQq0mIxo2zKZfFsnS6yVyw7Jvnp8+yUEGjp1MjsO6u",
+	"dGdXJKwUtlyBywHXDxL2MGGPEnY0wBjQ8YACS5iN86vzUliec8uzwLvcOEIsuxArwNj+/KQD9c7dDPoY",
+	"zDBVPZa55cY2pY4/aV1qiASvgRe4I7AIW/TP+yxblHIielBTv8inWQCBZcePHqWK4bSMGGe5LMUE2h0X",
+	"zv6RhuWlXixE3h3Bw5tO5/oQIsggbKC4CqXO7v1HMa5RYNZiod2UdU4GJxHqIT6WzIb683z7Jb6uhNxk",
+	"4p0smu5X/sJ//fO/wRwQE5kLIjhgeKWTQRXs5pBlAem8577HPrMMSsLpA8svRGS3dBb5NHF/v0uYfWcT",
+	"d+d5nrCJuUzYzM6L7shfD2YP3RESvj0DIpHuiVZRZ754mLArfpmw+QlPmD4/d/PAWOZcJj6xpjcxl3iJ",
+	"cU8ZhY3h3iVjHV8CT6vy8sXL5/CaOPmIrzYWhRQeJQAmYsZxqz4jwBUDWRqcHZUzI39xlh6EDNy94Jjy",
+	"vAIgdTdxJxbPGFbJz/m5nKQK23EM8lKIdzZEc797+y1dAEftnU381CEEips9xFEOSSe3sYfOzDJaq1Rx",
+	"/walsewL9hf5hHBNy1JeEuAxWrXQ9hOKzEiGhJrUbuJlKZCkpyqIMnT46aWt8e0LtGXwpYCpP8wMjRJI",
+	"0qtlMXxlUtXhLMNT6HFLS8ELzPm/fPWwm+BHmJYHyemx6D2GOTu1QRW4QSuAKiVqd2+TQWkPI0A/v/R+",
+	"5MEqxldgnawv3jmD3g0YBzfVZapqu7Zb77uAqerUlc6QDdzPSkHFvy1GPpTfQjvVWARaTLS9WCd4ETD3",
+	"Cav7G4D1AyZduabspEnVydFD2L+nbC6NgRiO24CFs9CcXF2TwNKwk8HAyT1/QcNBcDcAgeLkEQDNKkaO",
+	"Flx8dBzh1HotVFlMTrvGblqfVUer47GMUgUQSoYZq0voa17a7pC2J67SVCppZrQdpGLHJz5qVlaMABXq",
+	"EM4eNrArr8m8DYDYjG5Nwl39o2A/eo1ciqkoBZgYHaUr9odUuYVPqEVGlwzEmDMXYUMsDUqUebeGbRyN",
+	"02pda5wT79wWTFXmhIlWxSqDcBwOanOjLS7mjXO3byBvSsZ3ezrByTkfp8NCIFQw5CmE1AE6TFXuoLYj",
+	"d7ODT744Pnr48DofYrBLEuTpzhZEZD4kLWAvTi15XZsqrA/Cl0hiQSZNaLLCBbpuPvxx29Ez8ONjk2/+",
+	"vPjP47d2/HXxS/700dV/ff2fXyZ+DOw///bkavx18fN//u31Ynx8cjn5+vU8qb8PGz/8s/rbL8+/TILA",
+	"Pn50mR+/K/7r67z49of/Woy/fvulm2z+jhZteDJ4/DnMvv/gaN1H+bG9xbqtNQk0TEQyPEK7FCpGQbtY",
+	"HdnfDS/cf95+89hO97tViSt6aAJ3Ros7qURAzrJnz799/uZ5tqujNrN2MTw8LPSEFzNt7PCLwReD2AUY",
+	"HD0+nh7xk96fJkei96fxo+PeY/75Ue/hdCCO8z9NHo+PnKMXdviylBud+ft2i3/7dwsE7xCTfbM0pJ6i",
+	"0O4HhZE/tU4JCvWiYwcQEkuvW9ad9HqoN3KAr4OlrDz4KKQ1JI0Ye0chBIvSoRQT4WzYERivpfeKDYOI",
+	"J/SGEWPRyeCkJXSsNLjPrMMxBEFHwyQx7h083Sx5kaqswarjnHpvsQzBOq5ZDBQPjZih2kyDVHnbICIs",
+	"Ng0WJ+f2Pe6O6E+8MfbW+aFusxn8m8DIHpi6J7qlIR9f+z0tire0A3YB06lbHz/uGreNFEngMVoL2O6F",
+	"530j4X+QtL2figY1EUXkWwIK/Gbhh3vuOvlGcTISVMMo8jioiyQv6AinQ08bIg8A7Ke8BB+KLMnv4eYQ",
+	"BDJLRPgKUUUfhCgFZcCwXC26mjxFQpGdk1Xq8Qsrjzq+JriK6DFlT/lkJnpPtbKlLoZM6Z5z2iCRFLOC",
+	"eimPxKCeI7QKWoK0hgUJE4T1bEFgQxAUSgrIeGuFF3svYRdSSDid9yrvBtfJO2wDP8euDJqZbkPw1Rak",
+	"pdkbEV2ysFDAShAFdJ0WAsoCkIQUy+Js4m67mzz0t96cZrn/ZE/dMx2+p9O7eQg3dF/XPMPWEa2Ha9aO",
+	"ar9WqrfxvWmjrz3lSVPisCkvb/NN9/7EfWu4U3OBMNrLyQxK9VRlu4ZTNuMbE3Lt4DeVviP1M2RA0Ux0",
+	"CIQ/Hjz82L63TW2WsKuZnMwgF5Iq8Y8lLyIPIBqlt55nHKihHldJkmGcsapSVCFiniqUdj5Fh8Oj8isM",
+	"DvsStSyuxMKr/kNPrLA9Y0vB5xnrnBw9SlXMtN1asQKsxSRj1zQ4RGlvkqmjYhJuLPKJzdyuKuvOiZHq",
+	"vBCp8nUYqAadVvVR5s//dDT44ovPT8K9T+DmIzbXpYDYN34BvSvrZgMEfB967A0IkoLA5DYG0ED+r1N8",
+	"IzZZWjcNAELPxiUQg0+0UmICqrqjy1QREGJIFvsNKudCL61Hno/3hPO6MLuxYemJ8M2jd+DaiTwhZQf1",
+	"l2CecMM4yvs+O8WMCtuQUEnVpoyKX3NYHzfGbpwO8rkiQJ+Km4ewcsiZOGuZlUZ+opZhcRsgJFgMX5mk",
+	"ztcrQt2SNJV72VpU9IPPBQWz1el9s5ZcaNzUp4yGLDD/rscDDqWa6gxhab2RB4iTblrelkXWZ6epihIV",
+	"y0pcrqUhMNfQ4gKzNQ/YD/SGVuEpyC+qLXJb93e0C1uj8LQka/LUYLTGjlBmVQIznB9f7Y932BauD1bw",
+	"bSn9H3ctum0Rr/W61/DcsVQcuhTWfO526M13liaLDDq35dbtmt92DT+gKINyWWfpfozBh/ez9XztB3hb",
+	"8JZ76++jCYh8WBXzhjO3KPW4EPP/uFmR+Su8aiPcQ4tBReHNrfZU/9MMmQuAXkbBEJvVN4uZg47cSoxY",
+	"i3R4CibD/nz2/XfDqtQJtf9qIRLwZZNGPCnx/IoQNY+UOIMaMK0mInyUVEoa6obcAN6+/taZ8gtujHt4",
+	"+MFhtnQ/s5ps4ggSknXqgXHjI+PwBxZTLHOpE0qhYyWQ6fbZcz6ZUZeiNGYpKn7damBVD42vBvBM3yUi",
+	"6y7NdSGjVL1XzOgDrIK7bI3Dp2yHioSSgn0v3IcLgK+hGLJ5LK87/bDHD9EC3wU4HrFS6tUlQyp2Shhn",
+	"50IBMjNnBVfnS34uyP8hjAI6TanqZHDK3paFyYbuHINZtFb8QuejdirAs/E+Sb1eb5QqaDiAMw+VtOCD",
+	"dGsFdCA9rjBJVnsfiaV1ALMCVtCQKSHhXmYhxGTGhDqXSrAnwtoVy53fRQU9DFLxTIDZ1APIBcW+Xwh1",
+	"+qIHiLtWjgvBsl7PWtNzwqkLLNeTwjlOnAbgnDAP6CDVuYG4aFSMa0suKxTI8PEVR/ZtJ3ZKcSnFFYYU",
+	"fIZPmlQ5lVcCa57nu8PqQTDzKmcRXxBx4pyhrwQvnTdpNbhJ8aKmChebaqacsG+s+bmb7JgIBN1R/E30",
+	"Ed6nm8AuylMlFctwIH9105KNWKa0pVI95NtmV7rMDb4m7alA8Vdr0IEJAHgclSpaPnDVw+yPWEZdiFSL",
+	"UYqfxQRJ5EsRAtEWqRHC3sCaNrXuzs10kYfgxlHriUnYQ0YQeyesA9R5hmIPj91efeVc9qpRxwaeVkxT",
+	"PMQ3nOhcsAx+8hP6yHmW+D5JSwDLFJcoCn1lUjXXpeizU1LNVeIXeB846cp66VjLCUzVOoccjuzxFme4",
+	"hrh82qh/xxSQElf1EWwuNoPd8Qp/dafsDvGD7onloT6E6zVqfQGjQifW8VLACwHs6+JjDTSAe9b0fYvm",
+	"LuCKCArdJtkiWwN2bNPSwMhfQFnZVJrzLKrBaXsMAq20GQfrDFXTUghoCEkV4MyxJWit5pUBCK6HTwK5",
+	"WsWyq8rgOstpighxvgmRfAk/TGNlUdSUbAcNlhd51m0U24zqcj5VJ4PHDeh7nw/w7H6xvCb6rFegt03E",
+	"8hfV8px0ISV+UwEd9Km/lcw31+s0hPJWBJXaut4xlMrHhiDVKOzaXZ6HeqM/usS+DwH4jIpy3ksAFtLY",
+	"60GmKkK+tvu3u0QgDjtrH8vcGdXiCtrG10nondFHM1EJDt9ZI9WkWOaUpElVyKnga6B7gNSCmY+NBKkH",
+	"wFCQPyU3gsYckgHoTgWDXNqGjIyt/4Ss/9Zam9ZwSao2c/rF4snsIp9qT+gAmza2IjXXxU0ckhTemwD7",
+	"6NgD49nexh/4vRKBQbB15+9DRLcgvNwqAIBGm+nTmPBtsiwWAjuIM39zlDMI1LB2fp1pA6EGsHgMYtw5",
+	"V56Yih6YVE2WJVXxQazp8XaBFiIUU13ik7USFF1pxFwl5rBzpNmvo/Q2ArJRSKmyDkOS3PAVuwKIYsQQ",
+	"Rgazaann3WGYBT84+olPFtfDTVHUgZVLZfrsyaoC86N2xSgIBVclcTBKT6eiFDm0ZTq9hfPn6d7cdEtl",
+	"LAccPh+gwVj4JS8lh3ba07ko5YQjq/STUlppZuy5Oi+kmdX5Xs8WbjpnCfuqFGoyS9jXopxzlbAXlhfS",
+	"/eOVLu3yfCkMhoqeLe1k1h0ys1J2Jqyc0HxAb59lV7q8cK9QwGsBpRSwsrhZni3nXPWMO1NSnVPxAPcc",
+	"UIAfYk0cdyPGqesWgNuW0B2tRSfTC6G47PGi0KssYYifShorS5XbPCaKpQHMCg+qMKhK98cDw7IFRuwg",
+	"e7AooC0PWk8prMXMQl8IFepRwjDa9bGzLA4pGAqwrrRtqA2V1K3xnZWp6oRdwnTJCndGUPvTdkgo2FgP",
+	"XfrSiUeDh6nKcLf+tFT8kssCaiMSt/2d14Xt4NrfcItahpe4cTYjqL265AH+wEo2dB5H4iFhnD1895Cd",
+	"lzL3IiYAfW3EITSR3oxVd5DIj5MINbGGTHj0O8MSwoTeROXWpPPHrmrvTXPWZmlX/Rgdyp3Sqi9fPfSn",
+	"n8zc+LFg7ENp3UyXlp2XQkD03ytKkiypCtH4TnrwjSgKnTAqYGffSpXzPnsz4+oCe/ydVgMB+o2+gtj4",
+	"CzYTxYKt9BIBX/93etBtCqOGPU/ypc9egEaa81wwnwGokWRhlB44sKrbpMrpNlDKMmi0NaUN1zs1PBZY",
+	"D56zTr0BIKtne4ZIQzyBYvVJKYAcjBemG4rOK4A/994zH3Kh3DJXHm4FElaItpKlShQCALm5weGO3IqQ",
+	"yHZS3Odn2mGwnC/jOxP8umLM5wRu1ND/qOKjsrQplwVlfx4NHrI2EbwhYxxJ2jPckjcI0pDSkjnrQMHg",
+	"9V7hvdFtuYU6nC/E+a1UbuGqJm6lX756eLNWB3eaCl2xurnt0dy9uD8TNufvevxcfPnF5yeDQbYF8urW",
+	"+rw+YqdlA6bTq4KvQso07EnjN/O1ItlHXnbgT51KUeSUCPUYSFS8S1J5W2S64Vk0Q9MjIvnxT2oSqvbZ",
+	"GVG5RbnyVJUxXYrPfXZ2yZwnUI9bKxJnSlylKsMMLABrZF5tZDGvSaVZrg/WdEeB3GBpUmfzrQyLcs+d",
+	"KG0N2dc8QWTBgCobVySgCbuWrAT9s3O2cufMZMU/uB759nymWzOTSH3y0QbBf7xLwpf3TpMO7iVN2r6m",
+	"+yToPgl6A2bcm+UArsR4pvWFOZwtx2ah7eaSq2+W47OFdoqNrmFC5Qstnbog9DusQqIfMr5YeDzWYY3I",
+	"FfpVl3bm7N4JbPjximV/69GFvTN5rrhdlqJ3+TBjHQSoYd+8PH3aO/vm9PjR5wm7EKsIysg9CsJwiFhm",
+	"xKQUNnGidy7sTOfsP9h0WRRhAG9fv2D/wUp+hcrzP+KH04L03si5MJbPF2C9b4CKQrMrwocyfuhoIofQ",
+	"29xpd2hP4dCwA3fG6hcGaFGPKuaOIsdOlcERuA1+Og30jXE2drcaVqof8Lv+fPb9d+yzz3hZ8tVnn7k3",
+	"R2aMo8EAyXeYHv8sJhY6ZC2UHuEHCVuqQl6gPkX9RaWwpen22VMEkgudlCYJwO+hGxxqWEsBhadYMeOH",
+	"7GHovBJ054wXWAKtoKLJrZxzVJT7B1sqCsqwOS8vCH2v/SKWASYyfZL12fdYFVcjDEVIulIwea50KfIR",
+	"zYXM3Q4k/U1H2N22FMxcyMUCsNOqjvR29l+YpG/w1PyAJ2KbYq2O0OXDaKvQ7ARG3A2NKO0H5FrtGyEW",
+	"PSLOjGsAi9biVRC6jPafjccJgfC3Sr5jc1kU0mNYbh/92gnbFQv2Tw8fff7F488H7n8w1daK0j3r//x9",
+	"0Hv8469HyfHgt/91sAGJ6fZtjNY98HHj2xMR15UoRUCy/H0NjD8OxVvNRaS9Ek4TLkSkl2n7mBbV7Pbx",
+	"QlxHA+K+b1HMm9QvW9e+eI9KsmSp6mT2S4wzLd0ppwOO4abk8oi+m4l3sWp2wiw9wK8s/raPf3l1ix/S",
+	"b0QWV/riqJ3rLM8VJANQlYPTdWsKGCmdQPKwSgE/HAQc3gqptOoVLPTkoq6WucoLkfsTZYS1RSDFM0NP",
+	"Z71YlpMZN8Ik61x6hkhBZ1qJHgGc1L/veJI9CSICtK+YXOil9RwfkI+kVBHcraYBSVd3vXpE9VfpRT4J",
+	"rSdYw02KEoKBXle2qUq3h+JrPUzrGArbIpV6zqViHdxdAIUs3XBSFalX9o+lnFwUK3TUIbU2gzZ5E0Ic",
+	"fHJxXjoH4hpVjM/YUROHI7OuhWmbJixs/8pga+z9cDF+8Xf3zb/++T8/Zhu1YPOY7aq9jwcnX+yEN3hn",
+	"Wq42vZ+AkoOqtIqRQpf4AcuX+HQA3cWWNNr0cC66e234O2pDzkgywJLtpg2tKNTq3WZt+Aa+b3NTOxBN",
+	"m2BkPGFVVwtmlAlhqszR9YlUZwUW0ao7cUS9IA16Ij9+9OjoceW7PscPatImVVlQlHiDhpz5v+16M0sC",
+	"RELl/06AuPCBYfj2PsN0IVbdJn7AeyjPS1HK6eo69/UDtSc0LhFjo1uLn/XY0HJJJa3kFvP+SJuVUDYq",
+	"YU699ZaLJGpRQqZkxKCuaVZcWFAyK6K0JhQFbljmntWn+FuGmjT7WY+rj7Sqcks46uymWnWELT+kVtkH",
+	"atVdXVTcETvqRWhT3rxnfeJxl526WQluOi937srS4cASqnZfdpsb2zyqN/ZdPyLHtbYz9ip9r9JvR6XT",
+	"KdtBpevyYlroq0OorNys0V8CfwVyDACDZWg/8Uk2UFeUAySfwd88dPvOF1AUTeqc54Dguyj1HHgN/Cev",
+	"4AMkzs7Y2F3nni1Vz2MMegabWgNMoZ23Shhe/tFNaB3sd2EvIs1KyczsMiD/n6oVEneWuhCp2tIQE/M/",
+	"hzf2agPQj3ROsVqnUlpphs+E/YEuPT3HNbsLodN8zD0JHD+GbRLHz2YSprM5lXs6yE9LcEWoJJbx+JTy",
+	"84aooq/aZBUwhJ4fgml5TUhOUIk5/M77FrVTitYuGMsdvbRjtw5dFkG9OokhFX4+SlUGt/oO7vQiHzK1",
+	"LIqMlWKuLwVUfHU4m/D5gstzVT0Fyp8RSBt68PD7B8ZT7ZAwowFG0oztJsxOFaMx+juG8YN3AnS4dIsh",
+	"O5fAVMzDRZGYriYJ+haJSmXtdzOn8gNHyeOo7jgsUWz2H/5am7bfslRZ4SYeuoFuJo2v6U6EBp/blsav",
+	"qpHfvUyOHraXzPuKiU9VlMfy9mYS3cz0Qk5X28zQ2tn2OJMtrdsAgTcttbKsc4a37rIrmZ8Li9iEZggc",
+	"Y6mCuunFwklOc0EPwN8BSgjIlyQAl/Yoqc7KpcKYtTRNpYIdO3jTB4Zmo8++j2QxdCHEQx76irpLqZcG",
+	"3qrQRphUZTQzz5UzkPMMNUa4UWAtJx3GOifHxxh/qTRJs9IwVV5/hLSUP8w8Nt29nCdU+FxYLguWhvVk",
+	"MrBV5OkB9ZLvIrBvYD0jTSNIloQoKhszwpxobEUFga21LIUfL+2Eu8IG2fC4vUDfm9qfXkXbqbV8Movl",
+	"AZmkkWhFQbm7oIdypC1mO7ZIQjl1o34p0jNP/VcKMI/c/7/Is6qjMmFYFQ1Z7JpkNXpZEtYVmOR0I2xr",
+	"uyqlFaYi8DyDH2dM+tiCe5Cz3oGTouPPCxiuUJftTddW0RqGuUGwpio9+M69j8zXBGuPZRNzmQ0jaMGK",
+	"ZNU3xxDHGGdPz/6KkItY/B3nKgjxLVUswkAk3CxCegX1yHjEYyrnbkdn7Gc9RgdhwUtDbo8v7WYsc59K",
+	"dZ5R22dmlhO3mbGMXLg9lnVHbKoLUB2ecHjNgZiYy8Nfca6cw8Cwmbbqyllop2WxX/gRM9Q4RA8HH47u",
+	"eXz4sx6bQxwhKU5oPnI3LVF9ccrDjNhEF8u5whwC1CtgfgmqzSGg6VZ4wqlFNfspOzQLPhFmyNA3xKG6",
+	"p0c+T5aEdewCYGVp7HfE61fw6t9izmUBH8qpmKwmhTiz/BwA7JhvjYZsB47SQ5gzAun1Vgl4Z0y8syXH",
+	"LoI+exWZZET5zJjS5ZwX0gDRI3veP/r8xDmwZaSAOWFXamwQrYDUQH/jnLJsyqVTwd2+u+tpILmOKisH",
+	"yWAwYHBgSn1lGNRRAqIbbAjc21T+6vZ3qCo8XSzq3MW4XFUdYlTpGhosWM2qGrn5NBC1XMjJhbvcX+Q+",
+	"T5goTEPW+P5frYSBi0QOFMSa8IdB4NhZqZfneKAa1ZbMCF5OZrDZMNE1FbiXjgYDBhiDVs6RTNl3vknF",
+	"zEpNmvucijqF3+tHAwbFGz2W/cIXUpTZsD7uxdLQpm2xiP8LLmG/8IUZrc0yigPkiixwz6NIoasqMHzC",
+	"rIdp8LZnJCoy/AbTAMEmDSpET1vIqU8GJ+wwVc5uDd3F/oqes7Od2GnoAN80JVXEPgPIjh8QwkXpXs0p",
+	"6ootYQKviu4+RuCfdM/25NOactxmXTYmkyl9BeCJJLjclO/tyz+ifXlGtAHNDYIGTGzf3dC+PKzIitrB",
+	"5F5T0Ha3pyMCNEiLSDR0AI/aaQWwy4iuzKm/EeNoHtVkE9B7EEV/LGvWTU2DgBZYu4C3nXB1yQ0zM6c/",
+	"nY1YKRuyZvMc7ET21A200OdgM1e6gUodJgjoATYAEqC8bhKYoy3Ft8tfaeL3A6mbqvdy/RWavJsR5Fol",
+	"7f0isDU1BVR0YzIgH7HM7cC+zDNvmPtX/LcDLPrUoCoBKqZxwKN13CBpkq3AbJGn2hQflBCH+icPrkPH",
+	"tuP8NGdzI3BR1WykS294AZkPL/AX3U1obRQYA1gZGot7K8iMkKXuLO6xsHb1k+dUzJyPmi2gs3cRAIY9",
+	"eRPIIT5foIcQvnI/HzGeKni3ylcIbjV6ts4JmS/sCszsZh5nC4q9m9aWI38rEDBhafwkbkJ2cd+dyV82",
+	"wLocDT4aXBd6oxuBqdEk7PHTbg0/7eYSZWsdYF2KdHjVgaHENaH51gDSRgAjjLJ8MAzh5qBy4LwHO799",
+	"EP63dzIQEkxoRhUF9PovoBUzKGargTltBAmhgKWbs1wCSpqyoaYWxV5EXoV3J947iRXKKPg67k8fj6qB",
+	"HKBx14F/uB9EHvXanXFICAuBsrIVhgp+e5DcTGSgxenE05olvTP9Q1jmDibKmPujW+m8GGtCL62RYE+v",
+	"qkqJjv9Xqvy9MJbhEcoxRkhoEMeH/uemOdrDX/1XL/LfIB61jvycKYq2hVo2iOT5OzlXKqPaZNyEffYD",
+	"4NBXPxHzRcGtwCq485IvZj4qtVgFsDhLv3pgWEeJK2/+YfVz+DZVIXc3rbCN6qOhCNXJ8XF3FKXG6k/H",
+	"DRdo9aoAEs9zLDxB7nwSJN5x8dGZBH5SEzddRA4sVhjJTZXhl8JsKLzz9kFbfcp3EEiCmFop53NPVSFE",
+	"nno46qWS/1iK3Ws9rk8dpqql0IN1jgdH3aQKz7OjzSQCXkzfKYFAlZu7F/KAm6YG/WncR2r+0AD/V9XR",
+	"2CkgE+Vxdo3HhMzVhkBMzduCMEugKnU6yAdeUtUWeYE7gN4118VgAGMI3BsAySRNLA2KrCi7VllhJyO2",
+	"NIJlz55/+/zNc7Y5LpUR98yqCi7fagwGRGiq7i4GYy4/gvBLWIErbvZhl49egOABb/GSnp799WYhlxgV",
+	"M2wCSic0bj9EqmIQCBgDSQLLKggCTS5xqjx82ya5cjTYEHWRioQVRGf67AcPYVmFXUyVFseWJ2fg0gOQ",
+	"3hSb1qi5Lgi51nR3qh6FPr9OlRSkTxpAbi0SjLULMICZvGGU5usoLwUy4eOKz8QBmkf3GqCJZmlXsYYW",
+	"Oe2geKv6+OE+gnPbJIk3Ek03jd14/w9OOvo7jE9KbarSUbMJHfU2IjRrDr5Qee9nPa7QL9vdfK4mojDN",
+	"2quoGWvdROlkkf6tDJW8O2RKI7gkChXDALUyT3zfsc9RhfIORLCkUhXnik6qWbVsJazPZxnLV6mqSPs6",
+	"HDjvARu/KsmdU3GBG5gbKdShgM3la1km8L5YY3taxSOiKLe7Ls7qBQPw+BhaGSzUKCsNfbjtLm2qdrHH",
+	"wlDcI9vE73OV+z35Zz3epa+4eh3QCW5upKkedH/gvO8tWf+sx9sk6s96nEDJQby4e3Pwnv1JWIp640C5",
+	"VDt6lTNprC5Xu3ImNSXUWjUp61hhoJ7fBI6jBBDwRM4yad4IY7Nukqoo9eZJlAjKPGYZuXFKLVVg50Bs",
+	"ra32S1oq//o8WHofkFD7BmfvJgLj02Ivak0COLkN5ZBu4o0u3ZKNmJUUmxyX+kIoABOhQNepzZi7DaqU",
+	"jfQPurRPVu0m6EG400FyIJSzPP9e+wzKbOnfHqzZf2GXkDgq5fm5cwqerA5+3AFkAdMdpWW5LKlY75qB",
+	"f18iskLb2N19o2Fz+As+/HEDSsLdifibZDYbloo77nsT+faSnHV5bXYU2DuyQTXKVYNhnKy31ZqIjA7w",
+	"ZCa8LFcIlZ6qrEoEZd0EaZdLMRHKFquA8Uz0RN60Q5T1Zt9LEOZORt+gQKIpzNGDD4L8aADIeh8oyW9e",
+	"E9FKZ/l7ieG/CLFgzuqNVtH3zzmJMqLJcf+uZT23JI0hqp7c0BfHUPzv4vbfRHxFe/6P0op1b9LsKjpG",
+	"u0gxtxC1bMaGLlVRnguM+fG5iTqHoAEiKoaouoGa9mhW1UNkQ6jpStWFWAXiiTrfgwWgHSeQOqHoClWz",
+	"z3RwZsU7IpXoAna3obOVKk+R30/VC6D4LIHEZs3nrzKn63gurAHnAs4zxOJ7nPp/4IUrBmKRSyQgPj5O",
+	"WOr8AfcFAHY+c9N0CpexN2j/pAeAv9AslK1uZ4Rl0DTWgRxMYI5Yy8DE6fQaLhsFaG5aVvMhHn4tutCG",
+	"ThDoiBBWPVVuNX26RlxFMAkbWSf8fv4Oi6i3Wvy+GgaV5F0GpO6SdSJ+60+k9ZbxqSWAEpz7ZOO22Kfg",
+	"/8D0EtDJh/FpaHLYTXVdB8hygwiKocihvlKsjoZDAV/psQ5Yp1FTdSHEwqSqzfzjCN24zVDnFr/PgIbf",
+	"K815kqoNltKIZXNhed9qywtnmmYMQDoxFsx4UTStdILpSdVYTHUpdkHLgTzb0vNPN1h0o5rDVAWQm6pm",
+	"Kqoe+BA34MmqDlSzVcrHGB0bZHxtde+gKBOWstoIYTI2Gfuw6BtSfTeqxN67JTu6JbF2MkB1B07KkZsc",
+	"I38R/iDuHZJbkO7hLLMlmKP8fXB0fFJqS1IvrqCIDHxfdrye0PMgO1HeC6CIQ+u0O8yAAAw8N8qJcjBe",
+	"IIBd5cpA+orS9NmGFGHC6kw4qcpqL9jv992rZTXcghcW3A8DZxjra8H+J+Yh37jOPZtNqfPlxLJcT5bo",
+	"6EibEBjEWvYuBhrilikBfNtAeF2X3HHj2+5lE69oZj6CWPw9Z+la9iFwT/vEzF7I3IKQ8dsNKyvfK/VW",
+	"LtUW6XLmsUOwFsCC9RfLlC6eJczKo2r1vaybUV58txmYnzH8BFRXhbT/Nf2uiC9If55zqbpkOVZotkkd",
+	"LNLJBKywR9mxottcOcGwDvSIoCYGy88rnEcgJgGMe4RTv5Iq11dQyoA7fbJKPC9HgqRxcy6L7siLwMoq",
+	"IdgUiCUR1X8Yhn8KgLu7E0XZ/XK9tFSoJg4mhFHKpRoSzbK3djsBWbIahLsv3AMXEPB23GSCp9poSNAl",
+	"G5eACczpq3KJtU1sxmFN/cQrXZ/7jrubczN02cDN7MKPm03bnfTgVSEAmSXPU8Wb7dFWw8BXellWkjQ9",
+	"oNYcRjvIX5Uwzr7S5ZXzCaCf2m2+VM046IZcGCsVGvh+uOnBaZ4HwBQPpLnhoUmtgitVT8/+ijXKsig8",
+	"iE2yofoXF8hv75pGjucJapUXHJZel26VFlBWC3p7rVWDXgwZcwwrxNS6s5R7G++nUgAzMfFov9JFEYpo",
+	"YgSfOtpOhc/Tnum4SawMhMnx4KjbirO/VFHLxu5lMLg+nxatavSu99Q5slvNDaPk9j5Y9UcMVr1eqps3",
+	"ixh+eU3H4es45xFZCM1Gr6DSAb7JgHaJshq1NAbUaJcgi+cLZM9vyWZ4Dq3rIepT1YZRX8WW/rEUSzcg",
+	"fikM60AHr0eCSryheyWVwRYVBPoAh6UKORkMiblhzgVX0CQCAvmzz75fWDmXxspJbFj0P/sM2hert06o",
+	"zfASKFsLKdBtYnIa5ZJSRT+vtBKYbFqJUVVi7lRRjAMdenOQA7YUgDKH/ZN66eR8mPpqDMUVX5kwlA7k",
+	"zwGCr8TJoNf7OhgPxr1TBFUHTDwm6oYErJaqKLMCwUa0MfP3HzMmlC1XqVqI8v9j7+p727a1/lchjAd4",
+	"bFzZS9qtXR0MF1naYdmwt7bbgFtlECXRNleZ9BWppMbW737Bc/gmW4rtJmsyLH9tjaUjiiIPz+vv5wp/",
+	"jGgyzCBDlqEXmoEPCMvrzeMLRLCDP8E6e3N0MdFmc+tsNE3F8YR831Hiax5uO2FhdAksUrhKS+kiS+Zv",
+	"/69IpmxeC1YmISSzD7B05x5XKxJnsbJA6u+SC+Uu09LYA6yaTVLxCJsBxBitMpwnc+azd7TQ1RqnB7YC",
+	"JuoSBOd2dgEXhVyaVWceY05xGN02tBcgg9soLYhsQ4JdJxWZeQghnXDjQgqz0B9PyIsIBw/e0z7T2H62",
+	"KKM92NcBPGfOL5mfnyu3Ks2bQDs9ybi45IrnFcuwMnkhq9I9h6oItmOSCnD7W7eE4QDs2Vy6QUyJvyqW",
+	"q2yfMbQuWcQ2GI4drhSFMdNWCyqQe6mMOJ2sXa/8BaDuJqn4DEpWjL3FEcttbMyaaHT6SgIJlaxZe5gK",
+	"je68pqJYMGNnA5iIloTiakRea1aPne5HqSckAihyaPhggLshEDMEtCrdbgSJ+Cg0wQXzeWWo/sbpFozP",
+	"F7lsaovOiXTHEB/blA8Ssb8Q77XSYQNPUvEEzc/tpeOXa2s2oNDTOg8L4MoiQ79BVxXCXboti2Ra2Wga",
+	"T0VZy5WyQIw4v+YNlhBhogQscxQMkhphX9wcMJNUPO1WKLZnABxJd5RO3ZqOKK1AfL4OMP6EdKE6P9sE",
+	"HFw6iO0l+fnn8+fqhBRyZVTznGnIOfPSKuXXUUUDAE4i2AHZI+1vBgzqH5JCttMFDx6QeLWgGiJt3JJu",
+	"W3yErQKALqwdcBstL9w1dQCWYWx3t+ZJe7BRxcUlrYyK7xjs9xHYg2WKo7lsAE/cOJVj8HEcICf4Z/Yd",
+	"FqxmUxx4KjojL1k48qjecuTBobmBnwXcbbsrEzoBEenlX905Hz/ib5PXR5uvjPP5rdqNB66EB49qD6xE",
+	"MJdjxwfMuD1dKwc4ovYtxQ0xEnenMzy58ZmqymJ8qAVA2eRrh1DcwntRTbFIBUZPQ8jSmRH2yyBgTOKA",
+	"lhPy5Bp8M1vgu+n0KbnRMWtUIQB+M4iXLnd0ZaSiv5DXKFMkLBxz4RCEDkjPO8CYW0Mw8wJ3tsiqqB63",
+	"M3X+5LZS5xvLJGbE+JAcur7nuXP3CQ7qTHBTdN81/p0X5Iap2lu9KT0+IDUFwZa+/FQCOqERXNtMlY07",
+	"mb8iwJWHAuuhvQG+lShLEFXnYPWsTRVt0CQqG4WBwISSLslsDEkAFw1JDbNL0MI1//dD/QKg462HZN44",
+	"h59T4X2252EiMudF57Jc256oqKb1pFV9jChP7L8NxYg/elqQvh9iIe3REWANuEQtvI8CiBPnykP7+maw",
+	"QCWAAWUsy1SEtJ3n6nVNsD6NFiXPTiIIdwuVP1babDM8F0pJhNSpgECS0+hnL78jZVOj8wijHdrWvl89",
+	"O5oxHrNRYuFXHOE1gpFB5jAVQzxq1nDC5AwksRJpzK5Nt/WnxlIR58Y01DEDUIMF2pJ1a3Xtk8JJhfG2",
+	"b4CodW2+xUzaDXIuZsr+XkmXjRe+v4kXr9gesi//YF/htT0OD0/BYMktnKBUF4uuLEwghuhsV4GzD0AW",
+	"ydAC/p1YMgmj70kL8g9bMLZIcmJx/f0Y39nOjah+LB14OklE6vpwPsnebo1QbrxnXKTdknBwghom/E5w",
+	"UwG30j48EKm/ZIJd0YrUbMkF9g93wsqa/+xJJ+88j2vo5C/uQUgHP0X5D2RLuxvEMJv1OlCFORegD2rw",
+	"uU0R0I4oZ6ACczhM+FXNiWpBJybkV2PR2TKcVEQWKi00v9zgpox+bqm1GAYYM5Ykw/uzIDOwn2MlD3KK",
+	"tYe9jUgTou04BZYPcpoKhkWuiFjRQtXtAQbarS9T0asweelCRm4coQZqF8bgPQAYDNNMlXuDB9yYO7Zs",
+	"8NvtVgo7sANjTuz+PjvSiMpsqMyq+e/Nz6eifGF+xPJ1ZB1FzL+e8hCuSKswpBPazwMDPHbFcqkY4g7t",
+	"evgX6KiSRmhedZascFfTwsqWzpCzVPQ3KZFb7VGKCt13Wj11w0jFoDYGuqKVBeZmONfmkLXK5Po2oa7Z",
+	"6g59zmilmDc0cikrRsU9sTRCrf+DIXFL4H47FcadN2CAIbMvvP1ByPy4mXnAafcGRgyUkjjM/mCzpCJW",
+	"FMa3UptY+XwrUIchVRcQA7hRMGymUFxgoetbhlPbosl+PH199nUf1L+W83nFPvkjGFPvM6Qe8CQCDqtP",
+	"hI6+oNjmDHM++drWR43wtdrhOYixxZD+LBUuKE06qACGWNm0geYfvaKZkxaSP0AdcB21IIQWsLi76UP9",
+	"1VZw2m4GjOiddPCtYmEBjRvDFuZ511lsuNDO7Dse4t/65deKIuAqVUTLnh0W1uq9DBJ2z8cdxQq3h/EA",
+	"8/8QODwY5t8cCUG3RmenW1/eA+9U1mWD65ftgpnFGrN2UBFaRB12DhCjBMoYj3PTj9iSitSf8OT8eZzi",
+	"MsegH1r0tunAVm2D3jeHF8R7UjM+OAfSAfkXKldZ8zkXtMLS3GHRaCP0+OiIFAta08Jov1GCvVR4/CVY",
+	"feneBc8bGK/jh0kFL1USLsHsjzGD2+mfiMPEFwBv9UPFKTXsMLLhDNcJZ6a8HN3kgDGztHm4dLr2bqo/",
+	"5KyIY6HmgSfx6nR8Qn7pteB4P1aj7N1pbTMhDzGJu45JRJpkqyv0YJVZcaW3LP294Vk2DM8N+z5GrO3j",
+	"kUzFRkUwVTad/xmqooh5PxAPjG5QX5XNeGUUQEYErWtXFoHk7IoxW3Zg1cQWt/cehVibu0odZKNiy3Gb",
+	"mcwMrhcv+7bM1I8Fy3gml0s6VszcoFlJsrdsPYXa5iwU2asEas7ljESezkJW5YR8y9Zqmgqf9IuVNpyO",
+	"cBRxGxUGwQkWeUDHLVW2gwDLqW302ojGNt7lkmJLlIuPk2EG4S9oyIEoTjaakBe0WJC3bB1V9BfQVUIa",
+	"8VbIK2F+NOc2oWRJq5mszdHu3y+2IibkBWa7ppjJnNaY8kqsH4vPxNUW8mK9V/ZEquyqH/TkxB5t58RW",
+	"VGtWG1G/DeFpb35LLv44To6Pjt7/aZ84NFPzJzx3NBom+103+vf/DT5uym1zSx6K8NsRPHjIut0izG/X",
+	"/B58lHWEaq6pLDhbSKk2nQCov4uO1boRauI0ga3XIopptRW42qpJiP8NSgrKg2WjqvVm5i4hfEaoWCeh",
+	"t9NZ8dNW7gBygHivOUrd80cnYYioLGLKsd5RXoXEYruCFjKELoIFjSWB5ych/elD33GF1BVRpKWdVkSn",
+	"x//cJnZsoyn7qr9P4cj/XeZdWAS2V6ZuhOBifjMWDPsuAR4Razo669Jgwd3Uy4B5BKi9mpTM/avnsL+t",
+	"Aoy/qnCtc0buqHXGDWOnV9P7zR+CUrcRlLqDY+W0c08d7jBF8CK9flEMb+aplDU8fOZdC6TVUVPPC7cF",
+	"UkaAJddYkalw5AyOPg5YiTRfYs8q9JVPyDcyt1wStHg7r321cxttaYo0IxCVCawjrUsi7Mxx3YgscdWc",
+	"PT2NoTMQexq3r2jVx2cj30tssWbw8T5idPbqFzL0vZZjvjSrKEssWMLu1krsDz0DGAAFDiOeZ15ZbwLD",
+	"BMwGXnofFohaoNJa17R4m2CyOxXQKmyxP7eS6yfEfSq8f5ipBjtRE9v/b/4nEAGNkJgYCI7LGihCfXk/",
+	"jtxNVeW87TWhsxkrdAixJa42qIunYIQI247MpYS5+UFUa89EE6fYVJyMDwkRMkTKUHL647nxY5DYML4R",
+	"XiQVjkNwQs5L2yGKzcPgAiXYq4st0K0SAFnHP9mmCPB02UynYiv9TmoKV+oFFWRGY+gM0BiWSD36VvBp",
+	"uQoshxBCdKWfRoRdBlBn8NotAICXMhsqEIqXCLWa8VJlfRUJqegPB3wjc6zNYHsFAqC8qlQJuqKRnzw0",
+	"I/iCJnlSZKOkDUIANpl1RI+NR3lqA9apAI74/qrW01jM7zI/3wIc9/Em1f7moKs2vNI3g6PjZ49mx/TT",
+	"8dPimI2f5p89Gj+jT47Hj2dH7FH5tHiWHx8Nkn0uOx5cGMmrSpbMl090eba8VNcaQ1yzpdrHKoLmtHO8",
+	"2tWIun96f5XWNYXgn9JrcMSNa98R5oA9Z1dvIIH6QIzXg/rTvpH5R2hNM8fPHrhMisws43vnfnrwoW+h",
+	"VReRCeUM5jsyaMwnMraMuZoVTc31GpROzmjN6tNGLwbTNxdm6dIV/5at/V8uzA31ZbeSOkWmfpLlTOs1",
+	"4oNkg2TQ1NVgOlhovZp+8glcspBKTz8/+vxoYCTaUW2K+5rRSi8SqCjjAikOS7JkuuaFmoQt8GqtNOva",
+	"aKcFomwnRDGl4FDz0EDWHGsUVnBZUfCeXX2udKnIsHU+jhKyZACbkACqiqY2OmlPRvsscyDkvIJj6ZKz",
+	"q3jgRmzH015xzca0XBr7QddUmyPR12EQecnqjhbn+CXMrV3TAVm8VS0h/5ZYniFzHlesnLOEfHX6U0Jo",
+	"U3KJ5OTGDS6kmPF5U289xAhTHU857+q1i9Ni5UamgGoNkH42IL+MHhLs7o6OXzduklMVXieUSn91+lM8",
+	"2f76L6nqDD7TqhqD0QsJUS8w2FbOXPYF2EF4COhvC/4yGOFoCXrr2gj0JjCvrQcQiYVt2j1UUsm5GWNN",
+	"Bf5kBsgKWZeA8Om/n5EJaFyqNa9VpXro6WDFcpHLd0ZvgAzZaAjTRBLMV37XIeHHKD8M9mLerBNyyWo+",
+	"W1vUGWHbxK0kuKND0i+SFwx5Zmw7JnaQIjCpX8aRJLija7qwEzEhmrOaqCb3P6qQ07aUBO2f42HS9bJn",
+	"xZ95lli6WikytC2hCfkPXXFWj+Jds1p1SXjJVLOEotlmBVhlZGj09vHkKL75Z/ytS2OASh4DIw+7BGfH",
+	"mOkQE3MLARuq4ld6cdnzQi9ZwbjR8SDFCgTh+Zq80jVfsYS8ZpVYvwP59oXj/WAbVgfvL97/LwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

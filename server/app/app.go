@@ -23,8 +23,12 @@ import (
 	"github.com/bettyhq/betty/server/httpapi"
 	"github.com/bettyhq/betty/server/identity"
 	"github.com/bettyhq/betty/server/jobs"
+	"github.com/bettyhq/betty/server/knowledge"
 	"github.com/bettyhq/betty/server/links"
 	"github.com/bettyhq/betty/server/mail"
+	"github.com/bettyhq/betty/server/phones"
+	"github.com/bettyhq/betty/server/phones/sim"
+	"github.com/bettyhq/betty/server/phones/telnyx"
 	"github.com/bettyhq/betty/server/speech"
 	"github.com/bettyhq/betty/server/speech/espeak"
 	"github.com/bettyhq/betty/server/speech/openai"
@@ -39,6 +43,7 @@ import (
 type App struct {
 	cfg     config.Config
 	log     *slog.Logger
+	tel     phones.Telephony
 	db      *store.DB
 	jobs    *jobs.Queue
 	mail    *mail.Outbox
@@ -113,9 +118,18 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	if err != nil {
 		return nil, fmt.Errorf("file signing key: %w", err)
 	}
+	tel, err := telephony(cfg, log, db)
+	if err != nil {
+		return nil, err
+	}
 	queue := jobs.New(db, log, o.jobs)
 	outbox := mail.NewOutbox(db, queue, log, smtp)
 	uploadsService := uploads.New(db, queue, files, log, uploads.Config{BaseURL: cfg.BaseURL, Secret: []byte(fileKey)})
+	speaker := newSpeech(cfg)
+	voicesService := voices.New(db, speaker, voiceSamples{uploadsService})
+	knowledgeService := knowledge.New(db, queue, knowledgeFiles{uploadsService})
+	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService)
+	// Every worker is registered above this line.
 	if err := queue.Open(); err != nil {
 		return nil, err
 	}
@@ -125,8 +139,6 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		hasher = auth.DefaultHasher()
 	}
 	dashboardLinks := links.Builder{BaseURL: cfg.BaseURL, AllowedOrigins: cfg.AllowedOrigins}
-	speaker := newSpeech(cfg)
-	// The uploads service replaces UploadURLs as the check of voice samples once it exists.
 	h, err := httpapi.New(httpapi.Deps{
 		Log: log, DB: db, Version: version, Dashboard: dashboard, MaxBodyBytes: cfg.MaxBodyBytes,
 		Issuer: issuer, Mail: outbox,
@@ -135,9 +147,11 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		Teams:          teams.New(db, outbox, dashboardLinks),
 		Billing:        billing.New(db),
 		Campaigns:      campaigns.New(db),
-		Agents:         agents.New(db, noVoices{}, uploadsService),
+		Agents:         agentsService,
+		Knowledge:      knowledgeService,
 		Uploads:        uploadsService,
-		Voices:         voices.New(db, speaker, voiceSamples{uploadsService}),
+		Voices:         voicesService,
+		Phones:         phones.New(db, tel, dashboardLinks, log),
 		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
 		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout,
 		BaseURL: cfg.BaseURL, ResponseCheck: o.responseCheck,
@@ -145,7 +159,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	if err != nil {
 		return nil, err
 	}
-	return &App{cfg: cfg, log: log, db: db, jobs: queue, mail: outbox, files: files, speech: speaker, handler: h}, nil
+	return &App{cfg: cfg, log: log, tel: tel, db: db, jobs: queue, mail: outbox, files: files, speech: speaker, handler: h}, nil
 }
 
 // newSpeech picks the speech engines: OpenAI-compatible endpoints where their URLs are set,
@@ -160,6 +174,18 @@ func newSpeech(cfg config.Config) *speech.Service {
 		stt = openai.NewSTT(openai.Config{BaseURL: cfg.STTURL, APIKey: cfg.STTAPIKey, Model: cfg.STTModel})
 	}
 	return speech.New(tts, stt)
+}
+
+// telephony is the carrier the configuration picks: Telnyx with an API key, the offline
+// simulator otherwise. Telnyx settings without the key are an error naming it.
+func telephony(cfg config.Config, log *slog.Logger, db *store.DB) (phones.Telephony, error) {
+	if cfg.TelnyxAPIKey == "" {
+		if cfg.TelnyxConnectionID != "" || cfg.TelnyxPublicKey != "" {
+			return nil, errors.New("telnyx: --telnyx-connection-id and --telnyx-public-key need --telnyx-api-key (BETTY_TELNYX_API_KEY)")
+		}
+		return sim.New(log, db.BoughtPhoneNumbers), nil
+	}
+	return telnyx.New(telnyx.Config{APIKey: cfg.TelnyxAPIKey, BaseURL: cfg.TelnyxAPIURL, ConnectionID: cfg.TelnyxConnectionID})
 }
 
 // Handler is the HTTP handler (for tests that serve it themselves).
@@ -193,7 +219,11 @@ func (a *App) PrintSummary(w io.Writer, addr string) {
 	if a.cfg.STTURL != "" {
 		transcriber = "speech-to-text=" + redacted(a.cfg.STTURL)
 	}
-	fmt.Fprintf(w, "  providers  %s, %s, %s\n", mailer, speaker, transcriber)
+	telephony := "telephony=telnyx"
+	if a.tel.FreeNumbers() {
+		telephony = "telephony=sim (offline simulator: fictional numbers, verification codes in this log)"
+	}
+	fmt.Fprintf(w, "  providers  %s, %s, %s, %s\n", mailer, telephony, speaker, transcriber)
 }
 
 // redacted is a URL without its password, for the summary.

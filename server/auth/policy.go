@@ -126,7 +126,8 @@ var Policy = map[string]Rule{
 	// Phone
 	"listSupportedCountries": {Access: Any}, "searchAvailablePhoneNumbers": {Access: Any},
 	"listPhoneNumbers": team(Readonly, FromQuery), "deletePhoneNumber": teamUser(Admin, FromQuery),
-	"requestPhoneNumberVerification": team(Member, FromBody), "listVerifiedPhoneNumbers": team(Readonly, FromPathID),
+	"requestPhoneNumberVerification": team(Member, FromBody), "verifyPhoneNumber": team(Member, FromBody),
+	"listVerifiedPhoneNumbers": team(Readonly, FromPathID),
 
 	// Calls
 	"bookDemoCall": public, "listCallLogs": team(Readonly, FromQuery), "getCallTranscript": team(Readonly, FromQuery),
@@ -169,6 +170,7 @@ var Policy = map[string]Rule{
 	"listKnowledgeBases": team(Readonly, FromPathOrg), "activateKnowledgeBase": team(Member, FromBody),
 	"deactivateKnowledgeBase": team(Member, FromBody), "createKnowledgeFile": team(Member, FromResource),
 	"createKnowledgeFaq": team(Member, FromResource), "updateKnowledgeFaq": team(Member, FromResource),
+	"searchKnowledgeBase": team(Readonly, FromQuery),
 
 	// Apps: integrations are developers' business; reading them is anyone's
 	"connectHubspotApp": teamUser(Developer, FromBody), "reconnectHubspotApp": teamUser(Developer, FromBody), // OAuth needs a person

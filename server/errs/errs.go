@@ -34,6 +34,8 @@ const (
 	Unavailable
 	// TooLarge: the input is larger than allowed (413).
 	TooLarge
+	// PaymentRequired: it needs a payment the server cannot take (402, code payment_required).
+	PaymentRequired
 )
 
 // Codes more precise than a kind, part of the API contract's ProblemCode list (a test checks
@@ -110,6 +112,8 @@ func (k Kind) String() string {
 		return "unavailable"
 	case TooLarge:
 		return "too large"
+	case PaymentRequired:
+		return "payment required"
 	}
 	return "error"
 }

@@ -138,14 +138,17 @@ func (h *Agents) SetAgentCallConfig(ctx context.Context, req api.SetAgentCallCon
 		AgentId: c.AgentID, PhoneNumberId: c.PhoneNumberID, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}}, nil
 }
 
-// ListAgentKnowledgeFiles lists an agent's knowledge files. Agents have none until knowledge
-// bases are built (linking one is refused, with the reason); the list is honest about it.
+// ListAgentKnowledgeFiles lists the knowledge files an agent answers from.
 func (h *Agents) ListAgentKnowledgeFiles(ctx context.Context, req api.ListAgentKnowledgeFilesRequestObject) (api.ListAgentKnowledgeFilesResponseObject, error) {
-	if _, err := h.svc.Get(ctx, actor(ctx), req.Id); err != nil {
+	items, meta, err := paged(newPage(req.Params.Page, req.Params.SizePerPage, agentPageSize), func(limit, offset int) ([]agents.KnowledgeFile, int, error) {
+		return h.svc.KnowledgeFiles(ctx, actor(ctx), req.Id, agents.Page{Limit: limit, Offset: offset})
+	})
+	if err != nil {
 		return nil, err
 	}
-	p := newPage(req.Params.Page, req.Params.SizePerPage, agentPageSize)
-	return api.ListAgentKnowledgeFiles200JSONResponse{Status: http.StatusOK, Data: []api.AgentKnowledgeFile{}, Meta: p.clamp(0).meta(0, 0)}, nil
+	return api.ListAgentKnowledgeFiles200JSONResponse{Status: http.StatusOK, Data: mapped(items, func(f agents.KnowledgeFile) api.AgentKnowledgeFile {
+		return renderAgentKnowledgeFile(req.Id, f)
+	}), Meta: meta}, nil
 }
 
 // ListAgentAudioFiles lists an agent's teaching audio files.
@@ -168,4 +171,25 @@ func (h *Agents) ListAgentAudioSummaries(ctx context.Context, req api.ListAgentA
 	return api.ListAgentAudioSummaries200JSONResponse{Status: http.StatusOK, Data: mapped(files, func(f store.AudioFile) api.AgentAudioSummary {
 		return api.AgentAudioSummary{Id: f.ID, Status: api.AgentAudioSummaryStatus(f.SummaryStatus), Summary: f.Summary, Error: optional(f.Error)}
 	})}, nil
+}
+
+// SynthesizeAgentSpeech speaks a text (or an agent's greeting) with a voice, as base64 MP3.
+func (h *Agents) SynthesizeAgentSpeech(ctx context.Context, req api.SynthesizeAgentSpeechRequestObject) (api.SynthesizeAgentSpeechResponseObject, error) {
+	p := req.Params
+	mp3, err := h.svc.Speak(ctx, actor(ctx), agents.SpeakInput{AgentID: deref(p.AgentProfileId), Text: deref(p.Text),
+		VoiceID: deref(p.VoiceId), VoicePresetID: deref(p.VoicePresetId)})
+	if err != nil {
+		return nil, err
+	}
+	return api.SynthesizeAgentSpeech200JSONResponse{Status: http.StatusOK,
+		Data: api.TextToSpeech{Audio: mp3, MimeType: api.TextToSpeechMimeTypeAudiompeg}}, nil
+}
+
+// SummarizeAgentAudio adds a teaching audio file to an agent and queues its summary.
+func (h *Agents) SummarizeAgentAudio(ctx context.Context, req api.SummarizeAgentAudioRequestObject) (api.SummarizeAgentAudioResponseObject, error) {
+	f, err := h.svc.AddAudio(ctx, actor(ctx), req.Params.AgentId, req.Body.Url, deref(req.Body.FileName))
+	if err != nil {
+		return nil, err
+	}
+	return api.SummarizeAgentAudio201JSONResponse{Status: http.StatusCreated, Data: renderAudioFile(f)}, nil
 }

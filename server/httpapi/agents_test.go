@@ -133,7 +133,7 @@ func TestAgentFAQAndFields(t *testing.T) {
 		// Voices: one or the other, and they must exist.
 		a.problem(http.StatusBadRequest, ada.Access, "PATCH", "/v1/agent/"+ag.ID, map[string]any{"organizationId": org, "voiceId": "v", "voicePresetId": "p"})
 		a.problem(http.StatusNotFound, ada.Access, "PATCH", "/v1/agent/"+ag.ID, map[string]any{"organizationId": org, "voiceId": "no-such-voice"})
-		// Knowledge files come with knowledge bases: refused with the reason, nothing changed.
+		// A link that is not a file of a knowledge base is refused with the reason, nothing changed.
 		p := a.problem(http.StatusUnprocessableEntity, ada.Access, "PATCH", "/v1/agent/"+ag.ID, map[string]any{"organizationId": org,
 			"name": "Changed", "knowledgeFiles": []map[string]any{{"fileUrl": "https://example.com/x.pdf", "name": "x.pdf"}}})
 		if !strings.Contains(p.Detail, "knowledge bases") {

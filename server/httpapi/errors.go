@@ -106,6 +106,7 @@ var kindStatus = map[errs.Kind]struct {
 	errs.TooManyRequests: {http.StatusTooManyRequests, api.ProblemCodeRateLimited},
 	errs.Unavailable:     {http.StatusServiceUnavailable, api.ProblemCodeUnavailable},
 	errs.TooLarge:        {http.StatusRequestEntityTooLarge, api.ProblemCodePayloadTooLarge},
+	errs.PaymentRequired: {http.StatusPaymentRequired, api.ProblemCodePaymentRequired},
 }
 
 // fromDomainError renders a domain error: its kind gives the status and, unless it names a

@@ -15,6 +15,14 @@ import (
 var resourceFixtures = map[string]func(t *testing.T, env *apitest.Env, owner apitest.Caller, org string) map[string]string{
 	"createUpload": creationFixture, "getUploadOffset": uploadFixture, "appendUploadChunk": uploadFixture,
 	"deleteUpload": uploadFixture, "getUpload": uploadFixture, "downloadFile": fileFixture,
+	// Its team comes from the query; the fixture gives the fuzz test a number to release.
+	"deletePhoneNumber":   phoneNumberFixture,
+	"updateKnowledgeBase": knowledgeBaseFixture, "createKnowledgeFile": knowledgeBaseFixture,
+	"createKnowledgeFaq": knowledgeBaseFixture, "updateKnowledgeFaq": knowledgeFAQFixture,
+	// Their team comes from the query or body; the fixtures give the fuzz test real rows.
+	"deleteKnowledgeBase": knowledgeBaseFixture, "listKnowledgeFiles": knowledgeBaseFixture,
+	"getKnowledgeFile": knowledgeFAQFixture, "deleteKnowledgeFile": knowledgeFAQFixture,
+	"activateKnowledgeBase": knowledgeBaseFixture, "deactivateKnowledgeBase": knowledgeBaseFixture,
 }
 
 // Generated from the contract and the policy: for every team operation, a member (and an API

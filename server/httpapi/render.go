@@ -175,11 +175,17 @@ func renderCampaign(c campaigns.Campaign) api.Campaign {
 func renderAgent(ag agents.Agent) api.AgentProfile {
 	return api.AgentProfile{Id: ag.ID, OrganizationId: ag.OrganizationID, Name: ag.Name, Status: api.AgentStatus(ag.Status),
 		Greeting: ag.Greeting, Instructions: ag.Instructions, VoiceId: ag.VoiceID, VoicePresetId: ag.VoicePresetID,
-		Language: ag.Language, Faq: ag.FAQ, KnowledgeFiles: []api.AgentKnowledgeFile{}, AudioFiles: mapped(ag.AudioFiles, renderAudioFile),
+		Language: ag.Language, Faq: ag.FAQ, KnowledgeFiles: mapped(ag.KnowledgeFiles, func(f agents.KnowledgeFile) api.AgentKnowledgeFile { return renderAgentKnowledgeFile(ag.ID, f) }), AudioFiles: mapped(ag.AudioFiles, renderAudioFile),
 		CampaignId: ag.CampaignID, CreatedAt: ag.CreatedAt, UpdatedAt: ag.UpdatedAt}
 }
 
 func renderAudioFile(f agents.Audio) api.AgentAudioFile {
 	return api.AgentAudioFile{Id: f.ID, AgentId: f.AgentID, OrganizationId: f.OrganizationID, Url: f.URL, FileName: f.FileName,
 		SummaryStatus: api.AgentAudioSummaryStatus(f.SummaryStatus), Summary: f.Summary, CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt}
+}
+
+func renderAgentKnowledgeFile(agentID string, f agents.KnowledgeFile) api.AgentKnowledgeFile {
+	size := int(f.Size)
+	return api.AgentKnowledgeFile{Id: f.ID, AgentId: agentID, OrganizationId: f.OrganizationID, Name: f.Name, FileUrl: f.URL,
+		Size: &size, Pages: f.Pages, Type: f.Type, Status: api.AgentFileStatus(f.Status), CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt}
 }

@@ -20,7 +20,9 @@ import (
 	"github.com/bettyhq/betty/server/billing"
 	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/identity"
+	"github.com/bettyhq/betty/server/knowledge"
 	"github.com/bettyhq/betty/server/mail"
+	"github.com/bettyhq/betty/server/phones"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
 	"github.com/bettyhq/betty/server/uploads"
@@ -51,8 +53,10 @@ type Deps struct {
 	Billing   *billing.Service
 	Campaigns *campaigns.Service
 	Agents    *agents.Service
+	Knowledge *knowledge.Service
 	Uploads   *uploads.Service
 	Voices    *voices.Service
+	Phones    *phones.Service
 	RateLimit RateLimit
 	// TrustedProxies are the networks whose X-Forwarded-For / X-Real-IP are believed; the
 	// client address is the connection's otherwise.
@@ -76,8 +80,10 @@ type Server struct {
 	*SiteAdmin
 	*Campaigns
 	*Agents
+	*Knowledge
 	*Uploads
 	*Voices
+	*Phones
 }
 
 type fallback struct{ Unimplemented }
@@ -93,8 +99,10 @@ func NewServer(d Deps, m *Metrics) *Server {
 		SiteAdmin: &SiteAdmin{teams: d.Teams, identity: d.Identity, mail: d.Mail},
 		Campaigns: &Campaigns{svc: d.Campaigns},
 		Agents:    &Agents{svc: d.Agents},
+		Knowledge: &Knowledge{svc: d.Knowledge},
 		Uploads:   &Uploads{svc: d.Uploads},
 		Voices:    &Voices{svc: d.Voices, baseURL: d.BaseURL},
+		Phones:    &Phones{svc: d.Phones},
 	}
 }
 
@@ -114,7 +122,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
-	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Uploads == nil || d.Voices == nil {
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil {
 		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)

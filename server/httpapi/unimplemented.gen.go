@@ -561,6 +561,10 @@ func (Unimplemented) SearchInboxItems(context.Context, api.SearchInboxItemsReque
 	return nil, problem.NotImplemented("searchInboxItems")
 }
 
+func (Unimplemented) SearchKnowledgeBase(context.Context, api.SearchKnowledgeBaseRequestObject) (api.SearchKnowledgeBaseResponseObject, error) {
+	return nil, problem.NotImplemented("searchKnowledgeBase")
+}
+
 func (Unimplemented) SetAgentCallConfig(context.Context, api.SetAgentCallConfigRequestObject) (api.SetAgentCallConfigResponseObject, error) {
 	return nil, problem.NotImplemented("setAgentCallConfig")
 }
@@ -683,4 +687,8 @@ func (Unimplemented) UpdateWorkflow(context.Context, api.UpdateWorkflowRequestOb
 
 func (Unimplemented) UpdateWorkflowNode(context.Context, api.UpdateWorkflowNodeRequestObject) (api.UpdateWorkflowNodeResponseObject, error) {
 	return nil, problem.NotImplemented("updateWorkflowNode")
+}
+
+func (Unimplemented) VerifyPhoneNumber(context.Context, api.VerifyPhoneNumberRequestObject) (api.VerifyPhoneNumberResponseObject, error) {
+	return nil, problem.NotImplemented("verifyPhoneNumber")
 }

@@ -93,7 +93,7 @@ func (q *Queue) Open() error {
 		JobTimeout:        time.Minute,
 		// A job still "running" this long after it started was on a replica that died; it is
 		// worked again. Longer than any worker's timeout.
-		RescueStuckJobsAfter: 5 * time.Minute,
+		RescueStuckJobsAfter: 15 * time.Minute,
 		PeriodicJobs:         q.periodic,
 	}
 	var err error

@@ -11,7 +11,7 @@ import (
 )
 
 // teamFixture makes an owner and their organisation.
-func teamFixture(t *testing.T, db *store.DB, email string) (store.User, store.Organization) {
+func teamFixture(t testing.TB, db *store.DB, email string) (store.User, store.Organization) {
 	t.Helper()
 	ctx := context.Background()
 	u := store.User{Email: email}

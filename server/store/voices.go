@@ -149,5 +149,36 @@ func (db *DB) UpdateVoiceProfile(ctx context.Context, v *VoiceProfile) error {
 // DeleteVoiceProfile deletes a voice of a team; ErrNotFound when the team has none by that id,
 // ErrReference while something (an agent) still speaks with it.
 func (db *DB) DeleteVoiceProfile(ctx context.Context, orgID, id string) error {
-	return db.one(ctx, `DELETE FROM voice_profiles WHERE organization_id = ? AND id = ?`, orgID, id)
+	// The row is deleted first: on PostgreSQL that waits for an agent transaction holding it
+	// FOR SHARE (VoiceProfileForAgent), so the count below sees that agent once it committed.
+	return db.InTx(ctx, func(ctx context.Context) error {
+		if err := db.one(ctx, `DELETE FROM voice_profiles WHERE organization_id = ? AND id = ?`, orgID, id); err != nil {
+			return err
+		}
+		var speakers int
+		if err := db.get(ctx, db.write(ctx), &speakers, `SELECT COUNT(*) FROM agent_profiles WHERE organization_id = ? AND voice_id = ?`,
+			orgID, id); err != nil {
+			return err
+		}
+		if speakers > 0 {
+			return fmt.Errorf("%w: %d agent profiles speak with voice %s", ErrReference, speakers, id)
+		}
+		return nil
+	})
+}
+
+// VoiceProfileForAgent, inside a transaction, answers a team's voice for an agent to speak
+// with and keeps it from being deleted until the transaction ends (FOR SHARE on PostgreSQL; on
+// SQLite the write transaction already runs alone).
+func (db *DB) VoiceProfileForAgent(ctx context.Context, orgID, id string) (VoiceProfile, error) {
+	if !db.InTransaction(ctx) {
+		return VoiceProfile{}, errors.New("store: VoiceProfileForAgent needs a transaction")
+	}
+	lock := ""
+	if db.dialect == Postgres {
+		lock = " FOR SHARE"
+	}
+	var v VoiceProfile
+	err := db.get(ctx, db.write(ctx), &v, `SELECT `+voiceProfileColumns+` FROM voice_profiles WHERE organization_id = ? AND id = ?`+lock, orgID, id)
+	return v, err
 }

@@ -53,7 +53,9 @@ var onboardingSteps = []onboardingStep{
 	{StepAgentCreated, "Create an agent", func(ctx context.Context, db *store.DB, o store.Organization) (*time.Time, error) {
 		return db.FirstAgentCreatedAt(ctx, o.ID)
 	}},
-	{StepPhoneNumberBought, "Buy a phone number", notYet},
+	{StepPhoneNumberBought, "Buy a phone number", func(ctx context.Context, db *store.DB, o store.Organization) (*time.Time, error) {
+		return db.FirstPhoneNumberOrderAt(ctx, o.ID) // the first number bought, even if released since
+	}},
 	{StepPhoneNumberPaired, "Pair the phone number with an agent", func(ctx context.Context, db *store.DB, o store.Organization) (*time.Time, error) {
 		c, err := db.CallConfigOf(ctx, o.ID)
 		if errors.Is(err, store.ErrNotFound) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bettyhq/betty/server/config"
 	"github.com/bettyhq/betty/server/internal/apitest"
 	"github.com/bettyhq/betty/server/store"
 )
@@ -32,3 +33,9 @@ func WithAccessTokenTTL(d time.Duration) Option { return apitest.WithAccessToken
 // WithMailDelivery configures an SMTP relay (a fake one): e-mail confirmation is required,
 // as on a server that sends e-mail. Messages still land in the outbox.
 func WithMailDelivery() Option { return apitest.WithMailDelivery() }
+
+// WithSpeechToText points the server's transcription at an OpenAI-compatible endpoint (a fake
+// one in tests: server/speech/openai/openaitest).
+func WithSpeechToText(url, key string) Option {
+	return apitest.WithConfig(func(c *config.Config) { c.STTURL, c.STTAPIKey = url, key })
+}

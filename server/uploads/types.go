@@ -250,3 +250,13 @@ func isDOCX(r io.ReaderAt, size int64) bool {
 	}
 	return false
 }
+
+// TypedName is the file's name ending in an extension of its type: the name the client gave,
+// with one added when it has none that fits (for services that read the type from the name).
+func (f File) TypedName() string {
+	t := typeByMIME(f.Type)
+	if t == nil || typeByExt(f.Name) == t {
+		return f.Name
+	}
+	return f.Name + t.exts[0]
+}

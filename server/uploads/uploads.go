@@ -487,6 +487,27 @@ func (s *Service) Release(ctx context.Context, orgID, id, by string) error {
 	return s.db.ReleaseUpload(ctx, orgID, id, by, s.now())
 }
 
+// Discard records that by no longer uses the upload and, when nothing else does, deletes it
+// at once instead of after UnusedFor (for an entity whose deletion promises its file goes
+// too). It joins the transaction in ctx; after that commits, Purge removes the bytes (or the
+// cleanup job does, should Purge fail). It answers whether the upload was deleted; an upload
+// something else still uses, or one already gone, is left alone.
+func (s *Service) Discard(ctx context.Context, orgID, id, by string) (bool, error) {
+	if err := s.Release(ctx, orgID, id, by); err != nil {
+		return false, err
+	}
+	err := s.db.DeleteUpload(ctx, orgID, id)
+	if errors.Is(err, store.ErrReference) || errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Purge removes the bytes of an upload Discard deleted, once its transaction committed.
+func (s *Service) Purge(ctx context.Context, orgID, id string) {
+	s.removeBytes(ctx, store.UploadDeletion{OrganizationID: orgID, UploadID: id})
+}
+
 // notFound turns store.ErrNotFound into the domain's "Upload not found.".
 func notFound(err error) error {
 	if errors.Is(err, store.ErrNotFound) {

@@ -347,6 +347,30 @@ func (s *Service) Resolve(ctx context.Context, a auth.Actor, ref Ref) (speech.Vo
 	return preset, nil
 }
 
+// CheckPreset answers nil when the engine has a preset by that id (for an agent to speak with).
+func (s *Service) CheckPreset(ctx context.Context, presetID string) error {
+	_, err := s.speech.Preset(ctx, presetID)
+	return err
+}
+
+// CheckCustom answers nil when voiceID is an approved custom voice of the team, and keeps it
+// from being deleted until the transaction in ctx ends (an agent is about to speak with it).
+func (s *Service) CheckCustom(ctx context.Context, orgID, voiceID string) error {
+	return s.db.InTx(ctx, func(ctx context.Context) error {
+		v, err := s.db.VoiceProfileForAgent(ctx, orgID, voiceID)
+		if errors.Is(err, store.ErrNotFound) {
+			return errs.NotFoundf("Voice profile")
+		}
+		if err != nil {
+			return err
+		}
+		if v.Status != store.VoiceApproved {
+			return errs.UnprocessableErr(fmt.Sprintf("The voice %q is %s, not approved: an agent cannot speak with it yet.", v.Name, v.Status))
+		}
+		return nil
+	})
+}
+
 // Synthesize speaks text with the voice ref names, as MP3.
 func (s *Service) Synthesize(ctx context.Context, a auth.Actor, text string, ref Ref) ([]byte, error) {
 	v, err := s.Resolve(ctx, a, ref)
@@ -361,3 +385,6 @@ func (s *Service) Synthesize(ctx context.Context, a auth.Actor, text string, ref
 func (s *Service) Transcribe(ctx context.Context, audio io.Reader, fileName string) (string, error) {
 	return s.speech.Transcribe(ctx, audio, fileName)
 }
+
+// TranscribesSpeech says whether a speech-to-text endpoint is configured (--stt-url).
+func (s *Service) TranscribesSpeech() bool { return s.speech.TranscribesSpeech() }

@@ -48,10 +48,10 @@ type Env struct {
 }
 
 // Each runs fn against a fresh server on every dialect.
-func Each(t *testing.T, fn func(t *testing.T, env *Env)) {
+func Each(t *testing.T, fn func(t *testing.T, env *Env), opts ...Option) {
 	t.Helper()
 	for _, d := range testdb.Dialects() {
-		t.Run(string(d), func(t *testing.T) { fn(t, New(t, d)) })
+		t.Run(string(d), func(t *testing.T) { fn(t, New(t, d, opts...)) })
 	}
 }
 

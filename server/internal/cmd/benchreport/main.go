@@ -1,10 +1,12 @@
 // Command benchreport measures Betty as people meet it and prints one table, from one run:
 // the authenticated list read through the whole stack next to the same SQL served by a bare
 // net/http handler (with the ratio), the server's start-up time and idle memory, a CLI round
-// trip, and the dashboard's initial JavaScript. `make bench` runs it after the Go benchmarks;
-// later features add their rows.
+// trip, the dashboard's initial JavaScript and its Lighthouse scores (landing page and Home),
+// and knowledge bases (parse and index throughput, search latency; on PostgreSQL too when
+// BETTY_TEST_POSTGRES_URL is set). `make bench` runs it after the Go benchmarks; later
+// features add their rows.
 //
-// usage: benchreport -bin bin/betty [-duration 3s] [-clients 8]
+// usage: benchreport -bin bin/betty [-duration 3s] [-clients 8] [-knowledge-only] [-searches 2000]
 package main
 
 import (
@@ -39,6 +41,8 @@ func main() {
 	duration := flag.Duration("duration", 3*time.Second, "how long each throughput run lasts")
 	clients := flag.Int("clients", 8, "concurrent clients of the throughput runs")
 	members := flag.Int("members", 200, "members of the team whose member list is read")
+	kbOnly := flag.Bool("knowledge-only", false, "measure only the knowledge-base rows")
+	searches := flag.Int("searches", 2000, "searches timed for the knowledge search latency")
 	flag.Parse()
 	var rows []row
 	add := func(r ...row) { rows = append(rows, r...) }
@@ -47,27 +51,36 @@ func main() {
 		os.Exit(1)
 	}
 
-	r, err := listThroughput(*duration, *clients, *members)
+	if !*kbOnly {
+		r, err := listThroughput(*duration, *clients, *members)
+		if err != nil {
+			fail("list throughput", err)
+		}
+		add(r...)
+		r, err = campaignList(*duration, *clients)
+		if err != nil {
+			fail("campaign list", err)
+		}
+		add(r...)
+		r, err = process(*bin)
+		if err != nil {
+			fail("server process", err)
+		}
+		add(r...)
+	}
+	r, err := knowledgeRows(os.Getenv("BETTY_TEST_POSTGRES_URL"), *searches)
 	if err != nil {
-		fail("list throughput", err)
+		fail("knowledge", err)
 	}
 	add(r...)
-	r, err = campaignList(*duration, *clients)
-	if err != nil {
-		fail("campaign list", err)
+	if !*kbOnly {
+		if out, err := exec.Command("node", "dashboard/scripts/size.mjs").Output(); err == nil {
+			add(row{"dashboard initial load", strings.TrimPrefix(strings.TrimSpace(string(out)), "dashboard initial bundle: "), "lazy routes not counted"})
+		} else {
+			add(row{"dashboard initial load", "not measured", "build the dashboard first (make dashboard)"})
+		}
+		add(lighthouse(*bin)...)
 	}
-	add(r...)
-	r, err = process(*bin)
-	if err != nil {
-		fail("server process", err)
-	}
-	add(r...)
-	if out, err := exec.Command("node", "dashboard/scripts/size.mjs").Output(); err == nil {
-		add(row{"dashboard initial load", strings.TrimPrefix(strings.TrimSpace(string(out)), "dashboard initial bundle: "), "lazy routes not counted"})
-	} else {
-		add(row{"dashboard initial load", "not measured", "build the dashboard first (make dashboard)"})
-	}
-
 	fmt.Printf("\nBetty benchmark report — %s, %d CPU, %s\n\n", runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format(time.DateOnly))
 	w := 0
 	for _, r := range rows {
@@ -79,95 +92,121 @@ func main() {
 	fmt.Println()
 }
 
-// listThroughput serves the member list of a team through the whole server (JWT, session,
-// user, membership, rate limiter off, validation, handler, domain, store, JSON) and the same
-// two SQL statements (count and page) through a bare handler, on one SQLite file, and compares.
-func listThroughput(d time.Duration, clients, members int) ([]row, error) {
+// bench is one read served through the whole server (JWT, session, user, membership, rate
+// limiter off, validation, handler, domain, store, JSON) and as the same store call on a bare
+// net/http handler, on one fresh SQLite file.
+type bench struct {
+	members int                                                       // the team's size
+	fill    func(ctx context.Context, db *store.DB, org string) error // more data, or nil
+	query   func(org string) string                                   // the query string of both
+	path    string                                                    // the operation's path
+	bare    func(r *http.Request, db *store.DB) (data any, total int, err error)
+}
+
+// rates answers the requests per second of the full stack and of the bare handler.
+func (b bench) rates(d time.Duration, clients int) (full, bare float64, err error) {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "betty-bench-")
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
 	defer os.RemoveAll(dir)
 	cfg := config.Default()
 	cfg.DataDir, cfg.RateLimit, cfg.BaseURL = dir, 0, "http://bench"
 	a, err := app.New(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, "bench")
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
 	defer a.Close()
-	full, stop, err := serve(a.Handler())
+	fullURL, stop, err := serve(a.Handler())
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
 	defer stop()
-
-	token, org, err := seed(ctx, full, a.DB(), members)
+	token, org, err := seed(ctx, fullURL, a.DB(), b.members)
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
-	listURL := full + "/v1/team/members/list?organizationId=" + org
-	fullRate, err := hammer(d, clients, listURL, token)
-	if err != nil {
-		return nil, err
-	}
-
 	db := a.DB()
-	bare, stopBare, err := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ms, total, err := db.ListMembers(r.Context(), r.URL.Query().Get("organizationId"), 10, 0)
+	if b.fill != nil {
+		if err := b.fill(ctx, db, org); err != nil {
+			return 0, 0, err
+		}
+	}
+	if full, err = hammer(d, clients, fullURL+b.path+"?"+b.query(org), token); err != nil {
+		return 0, 0, err
+	}
+	bareURL, stopBare, err := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, total, err := b.bare(r, db)
 		if err != nil {
 			http.Error(w, err.Error(), 500)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"status": 200, "data": ms, "meta": map[string]int{"totalSize": total}})
+		_ = json.NewEncoder(w).Encode(map[string]any{"status": 200, "data": data, "meta": map[string]int{"totalSize": total}})
 	}))
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
 	defer stopBare()
-	bareRate, err := hammer(d, clients, bare+"/?organizationId="+org, "")
+	bare, err = hammer(d, clients, bareURL+"/?"+b.query(org), "")
+	return full, bare, err
+}
+
+// compared is the three rows of a bench: both rates and their ratio.
+func compared(what, note, ratioNote string, full, bare float64) []row {
+	return []row{
+		{what + ", full stack", fmt.Sprintf("%.0f req/s", full), note},
+		{"same SQL, bare net/http", fmt.Sprintf("%.0f req/s", bare), "the list's count and page queries, JSON-encoded"},
+		{"full stack / bare", fmt.Sprintf("%.2f", full/bare), ratioNote},
+	}
+}
+
+// listThroughput compares the member list of a team, page 1.
+func listThroughput(d time.Duration, clients, members int) ([]row, error) {
+	full, bare, err := bench{
+		members: members,
+		path:    "/v1/team/members/list",
+		query:   func(org string) string { return "organizationId=" + org },
+		bare: func(r *http.Request, db *store.DB) (any, int, error) {
+			return db.ListMembers(r.Context(), r.URL.Query().Get("organizationId"), 10, 0)
+		},
+	}.rates(d, clients)
 	if err != nil {
 		return nil, err
 	}
 	note := fmt.Sprintf("GET /v1/team/members/list, page 1 of a %d-member team, %d clients, %s", members, clients, d)
-	return []row{
-		{"member list, full stack", fmt.Sprintf("%.0f req/s", fullRate), note},
-		{"same SQL, bare net/http", fmt.Sprintf("%.0f req/s", bareRate), "the list's count and page queries, JSON-encoded"},
-		{"full stack / bare", fmt.Sprintf("%.2f", fullRate/bareRate), "auth, validation, policy, domain and rendering cost"},
-	}, nil
+	return compared("member list", note, "auth, validation, policy, domain and rendering cost", full, bare), nil
 }
 
 // campaignList reads page 1 of a team's campaigns, filtered by status and name with totals, in a
-// database of 100,000 campaigns of which 10,000 are the team's, through the full stack and as the
-// same SQL on a bare handler.
+// database of 100,000 campaigns of which 10,000 are the team's.
 func campaignList(d time.Duration, clients int) ([]row, error) {
-	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "betty-bench-campaigns-")
+	full, bare, err := bench{
+		members: 1,
+		fill:    fillCampaigns,
+		path:    "/v1/campaigns/list",
+		query: func(org string) string {
+			return "organizationId=" + org + "&status=draft&name=renewals&page=1&sizePerPage=5"
+		},
+		bare: func(r *http.Request, db *store.DB) (any, int, error) {
+			q := r.URL.Query()
+			return db.ListCampaigns(r.Context(), q.Get("organizationId"),
+				store.CampaignFilter{Status: store.CampaignStatus(q.Get("status")), Name: q.Get("name")}, 5, 0)
+		},
+	}.rates(d, clients)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	cfg := config.Default()
-	cfg.DataDir, cfg.RateLimit, cfg.BaseURL = dir, 0, "http://bench"
-	a, err := app.New(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, "bench")
-	if err != nil {
-		return nil, err
-	}
-	defer a.Close()
-	full, stop, err := serve(a.Handler())
-	if err != nil {
-		return nil, err
-	}
-	defer stop()
-	token, org, err := seed(ctx, full, a.DB(), 1)
-	if err != nil {
-		return nil, err
-	}
-	db := a.DB()
+	note := fmt.Sprintf("status=draft&name=renewals, page 1 of 5 with totals; 10,000 of 100,000 campaigns; %d clients", clients)
+	return compared("campaign list", note, "target: at least 0.5", full, bare), nil
+}
+
+// fillCampaigns gives org 10,000 campaigns and nine other teams as many.
+func fillCampaigns(ctx context.Context, db *store.DB, org string) error {
 	statuses := []store.CampaignStatus{store.CampaignDraft, store.CampaignPaused, store.CampaignCompleted, store.CampaignActive}
 	words := []string{"Renewals", "Welcome calls", "Survey", "Reminders", "Win-back"}
-	err = db.InTx(ctx, func(ctx context.Context) error {
+	return db.InTx(ctx, func(ctx context.Context) error {
 		for team := range 10 {
 			owner := org
 			if team > 0 {
@@ -187,38 +226,6 @@ func campaignList(d time.Duration, clients int) ([]row, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	query := "organizationId=" + org + "&status=draft&name=renewals&page=1&sizePerPage=5"
-	fullRate, err := hammer(d, clients, full+"/v1/campaigns/list?"+query, token)
-	if err != nil {
-		return nil, err
-	}
-	bare, stopBare, err := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cs, total, err := db.ListCampaigns(r.Context(), r.URL.Query().Get("organizationId"),
-			store.CampaignFilter{Status: store.CampaignStatus(r.URL.Query().Get("status")), Name: r.URL.Query().Get("name")}, 5, 0)
-		if err != nil {
-			http.Error(w, err.Error(), 500)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"status": 200, "data": cs, "meta": map[string]int{"totalSize": total}})
-	}))
-	if err != nil {
-		return nil, err
-	}
-	defer stopBare()
-	bareRate, err := hammer(d, clients, bare+"/?"+query, "")
-	if err != nil {
-		return nil, err
-	}
-	note := fmt.Sprintf("status=draft&name=renewals, page 1 of 5 with totals; 10,000 of 100,000 campaigns; %d clients", clients)
-	return []row{
-		{"campaign list, full stack", fmt.Sprintf("%.0f req/s", fullRate), note},
-		{"same SQL, bare net/http", fmt.Sprintf("%.0f req/s", bareRate), "the list's count and page queries, JSON-encoded"},
-		{"full stack / bare", fmt.Sprintf("%.2f", fullRate/bareRate), "target: at least 0.5"},
-	}, nil
 }
 
 func ownerOf(ctx context.Context, db *store.DB, org string) string {
@@ -302,6 +309,39 @@ func hammer(d time.Duration, clients int, url, token string) (float64, error) {
 	}
 	wg.Wait()
 	return float64(ok.Load()) / d.Seconds(), firstErr
+}
+
+// lighthouse runs dashboard/scripts/lighthouse.mjs against the binary (its own server on a fresh
+// data dir) and reports the performance and accessibility scores of the landing page and Home.
+func lighthouse(bin string) []row {
+	cmd := exec.Command("node", "dashboard/scripts/lighthouse.mjs", "--json")
+	cmd.Env = append(os.Environ(), "BETTY_BIN="+bin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var results []struct {
+		Page          string `json:"page"`
+		Performance   int    `json:"performance"`
+		Accessibility int    `json:"accessibility"`
+		LCP           string `json:"lcp"`
+		TBT           string `json:"tbt"`
+	}
+	if err == nil {
+		err = json.Unmarshal(bytes.TrimSpace(out), &results)
+	}
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if i := strings.IndexByte(msg, '\n'); i > 0 {
+			msg = msg[:i]
+		}
+		return []row{{"lighthouse", "not measured", fmt.Sprintf("%v %s (needs make deps and /usr/bin/chromium or CHROME_PATH)", err, msg)}}
+	}
+	var rows []row
+	for _, r := range results {
+		rows = append(rows, row{"lighthouse, " + r.Page, fmt.Sprintf("perf %d · a11y %d", r.Performance, r.Accessibility),
+			fmt.Sprintf("mobile profile (slow 4G, 4x CPU); LCP %s, TBT %s", r.LCP, r.TBT)})
+	}
+	return rows
 }
 
 // process starts the real binary: start-up time on a fresh and on an existing data dir, idle

@@ -7,6 +7,16 @@ import (
 	"testing"
 )
 
+// Installed reports whether espeak-ng and lame are both on PATH.
+func Installed() bool {
+	for _, p := range []string{"espeak-ng", "lame"} {
+		if _, err := exec.LookPath(p); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // Require skips the test when espeak-ng or lame is not installed, except in CI, where it
 // fails: .ci/run installs both.
 func Require(t testing.TB) {

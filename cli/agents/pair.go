@@ -1,0 +1,73 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
+	betty "github.com/bettyhq/betty/sdk"
+)
+
+// PairOptions are the inputs of `betty agents pair`.
+type PairOptions struct {
+	IO     *cmdutil.IOStreams
+	Client func() (*betty.Client, error)
+	TeamID func(ctx context.Context, flag string) (string, error)
+
+	Team        string
+	ID          string
+	PhoneNumber string
+	Output      cmdutil.Output
+}
+
+// NewCmdPair returns `betty agents pair`; runF replaces the run in tests.
+func NewCmdPair(f *cmdutil.Factory, runF func(*PairOptions) error) *cobra.Command {
+	opts := &PairOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	cmd := &cobra.Command{
+		Use:   "pair <agent-id> <phone-number-id>",
+		Short: "Have an agent answer a phone number",
+		Long: `Pair a team's phone number with an agent, so the agent answers the calls to it (the step
+before a test call). A team has one such pairing: this replaces the previous one. The number
+must be an active number bought through Betty (see betty numbers list); a verified number of
+the team's own cannot receive calls. Any member but read-only may do this.`,
+		Example: `  betty agents pair 0192f1a4-9e3f-7d70-8c83-5b2a4f9e1d32 0192f1a4-8d2e-7c61-8b72-4a1f3e8d0c21`,
+		Args:    cmdutil.ExactArgs(2, "give the id of the agent and of the phone number (see `betty numbers list`)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID, opts.PhoneNumber = args[0], args[1]
+			for _, id := range args {
+				if err := cmdutil.ID.Check(id); err != nil {
+					return err
+				}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runPair(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddTeamFlag(cmd, &opts.Team)
+	cmdutil.AddOutputFlags(cmd, &opts.Output)
+	return cmd
+}
+
+func runPair(ctx context.Context, opts *PairOptions) error {
+	team, err := opts.TeamID(ctx, opts.Team)
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	cfg, err := c.SetAgentCallConfig(ctx, team, opts.ID, opts.PhoneNumber)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "Agent %s answers the calls to phone number %s now.\n", cfg.AgentId, cfg.PhoneNumberId)
+	if opts.Output.Format != "" {
+		return opts.Output.Print(opts.IO, cfg, nil)
+	}
+	return nil
+}

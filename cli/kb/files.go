@@ -1,0 +1,70 @@
+package kb
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
+	betty "github.com/bettyhq/betty/sdk"
+)
+
+// FilesOptions are the inputs of `betty kb files`.
+type FilesOptions struct {
+	IO     *cmdutil.IOStreams
+	Client func() (*betty.Client, error)
+	TeamID func(ctx context.Context, flag string) (string, error)
+
+	Team   string
+	KB     string
+	Limit  int
+	Output cmdutil.Output
+}
+
+// NewCmdFiles returns `betty kb files`; runF replaces the run in tests.
+func NewCmdFiles(f *cmdutil.Factory, runF func(*FilesOptions) error) *cobra.Command {
+	opts := &FilesOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	cmd := &cobra.Command{
+		Use:   "files <knowledge base>",
+		Short: "List the files and FAQs of a knowledge base",
+		Long: `List the files and FAQs of a knowledge base, newest first, with how each stands: parsing
+(being read), success, or error with the reason in MESSAGE.`,
+		Example: `  betty kb files "Product manuals"
+  betty kb files "Product manuals" --json`,
+		Args: cmdutil.ExactArgs(1, "give the knowledge base (id or name; see betty kb list)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.KB = args[0]
+			if err := kbRef.Check(opts.KB); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runFiles(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddTeamFlag(cmd, &opts.Team)
+	cmdutil.AddLimitFlag(cmd, &opts.Limit)
+	cmdutil.AddOutputFlags(cmd, &opts.Output)
+	return cmd
+}
+
+func runFiles(ctx context.Context, opts *FilesOptions) error {
+	team, err := opts.TeamID(ctx, opts.Team)
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	kb, err := resolve(ctx, c, team, opts.KB)
+	if err != nil {
+		return err
+	}
+	list, err := cmdutil.Collect(c.KnowledgeFiles(ctx, team, kb.Id), opts.Limit)
+	if err != nil {
+		return err
+	}
+	return opts.Output.Print(opts.IO, list, func(t *cmdutil.Table) { fileRows(t, list) })
+}
