@@ -31,7 +31,7 @@ test('what works, what is coming, and where e-mail goes', { skip, timeout: 240_0
     await page.goto(`${baseURL}/`);
     await page.getByRole('heading', { level: 2, name: 'What works today' }).waitFor();
     const soon = page.getByTestId('coming-soon');
-    for (const label of ['Agents', 'Campaigns', 'Phone numbers', 'Call logs']) {
+    for (const label of ['Workflows', 'Knowledge bases', 'Inbox', 'Call logs']) {
       await soon.getByRole('heading', { name: label, exact: true }).waitFor();
     }
     assert.equal(await soon.locator('a').count(), 0, 'a Coming soon area links somewhere');
@@ -62,21 +62,21 @@ test('what works, what is coming, and where e-mail goes', { skip, timeout: 240_0
     await screenshot(page, 'dashboard-home-sidebar');
   });
 
-  await t.test('the sidebar lists the parts not built yet as Coming soon, without links', async () => {
-    const soon = page.getByRole('region', { name: 'Coming soon' }).first();
-    for (const label of ['Agents', 'Campaigns', 'Phone numbers', 'Call logs']) {
-      await soon.getByText(label, { exact: true }).waitFor();
-    }
-    assert.equal(await soon.locator('a').count(), 0, 'a Coming soon area links somewhere');
+  await t.test('the sidebar marks the parts not built yet as Soon, without links', async () => {
     const nav = page.getByRole('navigation', { name: 'Dashboard' }).first();
-    for (const label of ['Members', 'API keys', 'Team settings']) await nav.getByRole('link', { name: label, exact: true }).waitFor();
-    assert.equal(await nav.getByRole('link', { name: 'Agents' }).count(), 0);
+    const soon = nav.getByTestId('nav-coming-soon');
+    for (const label of ['Workflows', 'Knowledge', 'Inbox', 'Calls']) {
+      await soon.filter({ hasText: label }).getByText('Soon', { exact: true }).waitFor();
+    }
+    assert.equal(await nav.locator('a [data-testid="nav-coming-soon"], [data-testid="nav-coming-soon"] a').count(), 0, 'a Coming soon area links somewhere');
+    for (const label of ['Campaigns', 'Agents', 'Phone numbers', 'Voices', 'Members', 'API keys', 'Team settings']) await nav.getByRole('link', { name: label, exact: true }).waitFor();
+    assert.equal(await nav.getByRole('link', { name: 'Workflows' }).count(), 0);
 
     await atNarrowWidth(context, `${baseURL}/dashboard?teamId=${teamId}`, async (narrow) => {
       await narrow.getByRole('heading', { level: 1, name: TEAM }).waitFor();
       await screenshot(narrow, 'dashboard-home-390');
       await narrow.getByRole('button', { name: 'Open navigation' }).click();
-      await narrow.getByRole('dialog', { name: 'Navigation' }).getByRole('region', { name: 'Coming soon' }).waitFor();
+      await narrow.getByRole('dialog', { name: 'Navigation' }).getByTestId('nav-coming-soon').first().waitFor();
       await narrow.screenshot({ path: `${OUTPUT_DIR}/sidebar-390.png` });
     });
   });
@@ -84,10 +84,10 @@ test('what works, what is coming, and where e-mail goes', { skip, timeout: 240_0
   await t.test('onboarding says which steps cannot be done yet, with no link for them', async () => {
     await page.goto(`${baseURL}/onboarding?teamId=${teamId}`);
     await page.getByRole('heading', { level: 1, name: 'Onboarding' }).waitFor();
-    const agentStep = page.getByRole('listitem').filter({ hasText: 'Available when agents are built' });
-    await agentStep.waitFor();
-    assert.equal(await agentStep.locator('a').count(), 0, 'a step that cannot be done links to a guide as if it could');
-    assert.equal(await page.getByTestId('step-unavailable').count(), 4);
+    const callStep = page.getByRole('listitem').filter({ hasText: 'Available when call logs are built' });
+    await callStep.waitFor();
+    assert.equal(await callStep.locator('a').count(), 0, 'a step that cannot be done links to a guide as if it could');
+    assert.equal(await page.getByTestId('step-unavailable').count(), 1);
     await screenshot(page, 'onboarding');
     await atNarrowWidth(context, `${baseURL}/onboarding?teamId=${teamId}`, async (narrow) => {
       await narrow.getByTestId('step-unavailable').first().waitFor();
@@ -96,11 +96,11 @@ test('what works, what is coming, and where e-mail goes', { skip, timeout: 240_0
   });
 
   await t.test('a guide about a part not built yet is marked as a preview', async () => {
-    await page.goto(`${baseURL}/docs/test-your-agent-profile/create-your-agent`);
-    await page.getByRole('note', { name: 'Coming soon' }).getByText('Available when agents are built').waitFor();
+    await page.goto(`${baseURL}/docs/workflow-canvas`);
+    await page.getByRole('note', { name: 'Coming soon' }).getByText('Available when workflows are built').waitFor();
     await screenshot(page, 'docs-preview');
     await page.goto(`${baseURL}/getting-started`);
-    await page.getByText('Agents, phone numbers and calls are still being built').waitFor();
+    await page.getByText('Calls, workflows and knowledge bases are still being built').waitFor();
     await screenshot(page, 'getting-started');
   });
 

@@ -203,7 +203,7 @@ test('accounts, teams, members and API keys', { skip, timeout: 300_000 }, async 
   await teamStep('switch teams', async () => {
     await page.goto(`${baseURL}/dashboard?teamId=${teamId}`);
     await page.getByRole('button', { name: /Switch team/ }).click();
-    await page.getByRole('menuitem', { name: '+ Create a team' }).click();
+    await page.getByRole('menuitem', { name: 'Create a team' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create a team' });
     await dialog.getByLabel('Team name').fill(SECOND_TEAM);
     await dialog.getByRole('button', { name: 'Create team' }).click();

@@ -3,7 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Outlet, RouterProvider, type DataRouter, type RouteObject } from 'react-router';
 
 import { AppLayout } from './components/AppLayout';
-import { LoadingState } from './components/ui/states';
+import { PageSkeleton } from './components/ui/states';
 import { RequireAuth } from './features/auth/RequireAuth';
 import { queryClient as defaultQueryClient } from './lib/queryClient';
 
@@ -27,6 +27,12 @@ const DashboardHomePage = lazy(() => import('./features/team/DashboardHomePage')
 const TeamSettingsPage = lazy(() => import('./features/team/TeamSettingsPage'));
 const MembersPage = lazy(() => import('./features/members/MembersPage'));
 const ApiKeysPage = lazy(() => import('./features/api-keys/ApiKeysPage'));
+const CampaignsPage = lazy(() => import('./features/campaigns/CampaignsPage'));
+const CampaignFormPage = lazy(() => import('./features/campaigns/CampaignFormPage'));
+const CampaignPage = lazy(() => import('./features/campaigns/CampaignPage'));
+const AgentsPage = lazy(() => import('./features/agents/AgentsPage'));
+const VoicesPage = lazy(() => import('./features/voices/VoicesPage'));
+const PhoneNumbersPage = lazy(() => import('./features/phone-numbers/PhoneNumbersPage'));
 const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
 const OnboardingPage = lazy(() => import('./features/onboarding/OnboardingPage'));
 const AdminPage = lazy(() => import('./features/admin/AdminPage'));
@@ -34,7 +40,13 @@ const AdminPage = lazy(() => import('./features/admin/AdminPage'));
 function Root() {
   return (
     <>
-      <Suspense fallback={<LoadingState />}>
+      <Suspense
+        fallback={
+          <div className="p-6">
+            <PageSkeleton />
+          </div>
+        }
+      >
         <Outlet />
       </Suspense>
       <Suspense fallback={null}>
@@ -76,6 +88,14 @@ export const routes: RouteObject[] = [
           { path: 'dashboard/team', element: <TeamSettingsPage /> },
           { path: 'dashboard/members', element: <MembersPage /> },
           { path: 'dashboard/api-keys', element: <ApiKeysPage /> },
+          { path: 'dashboard/campaigns', element: <CampaignsPage /> },
+          { path: 'dashboard/campaigns/create', element: <CampaignFormPage /> },
+          { path: 'dashboard/campaigns/:campaignId/edit', element: <CampaignFormPage /> },
+          { path: 'dashboard/campaigns/:campaignId', element: <CampaignPage /> },
+          { path: 'dashboard/campaigns/:campaignId/:section', element: <CampaignPage /> },
+          { path: 'dashboard/agents', element: <AgentsPage /> },
+          { path: 'dashboard/voices', element: <VoicesPage /> },
+          { path: 'dashboard/phone-numbers', element: <PhoneNumbersPage /> },
           { path: 'dashboard/profile', element: <ProfilePage /> },
           { path: 'onboarding', element: <OnboardingPage /> },
           { path: 'admin', element: <AdminPage /> },

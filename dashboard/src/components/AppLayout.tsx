@@ -3,6 +3,8 @@ import { Link, Outlet, useLocation } from 'react-router';
 
 import { useSignedIn } from '../features/auth/session';
 import { BettyMark } from './BettyMark';
+import { ThemeToggle } from './ThemeToggle';
+import { PageSkeleton } from './ui/states';
 import { useFocusMainOnNavigation } from './useFocusMainOnNavigation';
 
 export function AppLayout() {
@@ -11,16 +13,16 @@ export function AppLayout() {
     <div className="flex min-h-screen flex-col">
       <a
         href="#main"
-        className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:text-sm focus:font-medium focus:text-brand-700 focus:shadow"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:rounded-md focus:bg-surface focus:px-4 focus:py-2 focus:text-sm focus:font-medium focus:text-accent-fg focus:shadow"
       >
         Skip to content
       </a>
 
-      <header className="border-b border-zinc-200 bg-white">
+      <header className="border-b border-line bg-surface/80 backdrop-blur">
         <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6">
-          <Link to="/" className="-mx-1.5 flex items-center gap-2 rounded-lg px-1.5 py-1 text-lg font-semibold tracking-tight text-zinc-900">
+          <Link to="/" className="-mx-1.5 flex items-center gap-2 rounded-lg px-1.5 py-1 text-lg font-semibold tracking-tight text-fg">
             <BettyMark className="size-8" />
-            <span>Betty</span>
+            <span className="sr-only sm:not-sr-only">Betty</span>
           </Link>
           <AccountNav />
         </div>
@@ -32,11 +34,11 @@ export function AppLayout() {
         </Suspense>
       </main>
 
-      <footer className="border-t border-zinc-200 bg-white">
-        <div className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-6 text-sm text-zinc-500 sm:flex-row sm:justify-between sm:px-6">
+      <footer className="border-t border-line bg-surface">
+        <div className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-6 text-sm text-fg-subtle sm:flex-row sm:justify-between sm:px-6">
           <p>Betty · AI voice agents for phone calls, on your own server</p>
           <p>
-            Runs as one binary: <code className="font-mono text-[0.8125rem] text-zinc-600">betty serve</code>
+            Runs as one binary: <code className="font-mono text-[0.8125rem] text-fg-muted">betty serve</code>
           </p>
         </div>
       </footer>
@@ -46,9 +48,9 @@ export function AppLayout() {
 
 function PageLoading() {
   return (
-    <p role="status" className="mx-auto max-w-6xl px-4 py-16 text-sm text-zinc-500 sm:px-6">
-      Loading…
-    </p>
+    <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+      <PageSkeleton />
+    </div>
   );
 }
 
@@ -63,25 +65,28 @@ function AccountNav() {
     <nav aria-label="Account">
       <ul className="flex items-center gap-1 sm:gap-2">
         <li>
-          <Link to="/docs" className="rounded-md px-2.5 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900 sm:px-3">
+          <ThemeToggle />
+        </li>
+        <li>
+          <Link to="/docs" className="rounded-md px-2 py-2 text-sm font-medium whitespace-nowrap text-fg-soft hover:bg-muted hover:text-fg sm:px-3">
             Docs
           </Link>
         </li>
         {signedIn ? (
           <li>
-            <Link to="/dashboard" className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700">
+            <Link to="/dashboard" className="rounded-md bg-accent px-3 py-2 text-sm font-medium whitespace-nowrap text-white shadow-sm hover:bg-accent-hover">
               Open dashboard
             </Link>
           </li>
         ) : (
           <>
             <li>
-              <Link to={`/sign-in${next}`} className="rounded-md px-2.5 py-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900 sm:px-3">
+              <Link to={`/sign-in${next}`} className="rounded-md px-2 py-2 text-sm font-medium whitespace-nowrap text-fg-soft hover:bg-muted hover:text-fg sm:px-3">
                 Sign in
               </Link>
             </li>
             <li>
-              <Link to={`/sign-up${next}`} className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700">
+              <Link to={`/sign-up${next}`} className="rounded-md bg-accent px-3 py-2 text-sm font-medium whitespace-nowrap text-white shadow-sm hover:bg-accent-hover">
                 Create account
               </Link>
             </li>

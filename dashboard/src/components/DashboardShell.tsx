@@ -1,7 +1,8 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useId, useMemo, useState } from 'react';
-import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Menu, Search } from 'lucide-react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 
 import type { Organization } from '../api/gen/model';
 import { ConfirmEmailBanner } from '../features/auth/ConfirmEmailBanner';
@@ -11,35 +12,88 @@ import { CreateTeamForm } from '../features/team/CreateTeamForm';
 import { PendingInvitationsDialog } from '../features/team/PendingInvitationsDialog';
 import { TeamContext, teamPath, type TeamContextValue } from '../features/team/TeamContext';
 import { useTeamSelection } from '../features/team/useTeamSelection';
-import { cn } from '../lib/cn';
-import { AVAILABLE_AREAS, COMING_SOON_AREAS } from '../lib/features';
-import { ROLE_LABELS } from '../lib/roles';
+import { navItemFor } from '../lib/nav';
+import { paletteCommands, type PaletteCommand } from '../lib/palette';
+import { readRecent, recordRecent } from '../lib/recent';
+import { useTheme } from '../lib/theme';
 import { BettyMark } from './BettyMark';
-import { buttonClasses } from './ui/button';
+import { Sidebar } from './shell/Sidebar';
+import { TeamSwitcher } from './shell/TeamSwitcher';
+import { UserMenu } from './shell/UserMenu';
 import { Dialog, DialogContent } from './ui/dialog';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from './ui/dropdown-menu';
-import { ErrorState, LoadingState } from './ui/states';
+import { Breadcrumbs, type Crumb } from './ui/page-header';
+import { ErrorState, PageSkeleton } from './ui/states';
 import { useFocusMainOnNavigation } from './useFocusMainOnNavigation';
+
+const CommandPalette = lazy(() => import('./shell/CommandPalette'));
 
 /** Screens that work without a team. */
 const TEAMLESS_PATHS = ['/dashboard/profile', '/admin'];
+
+function isMac(): boolean {
+  return typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+}
 
 export function DashboardShell() {
   const user = useCurrentUser();
   const { teams, list, team, switchTeam } = useTeamSelection(user.data);
   const location = useLocation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [menuOpen, setMenuOpen] = useState(false);
   const [createOpen, setCreateOpen] = useState(false);
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  // The palette's code is fetched on first use and kept mounted afterwards.
+  const [paletteWanted, setPaletteWanted] = useState(false);
+  const userId = user.data?.id ?? null;
+  const { preference, setPreference } = useTheme(userId);
+  const shortcut = isMac() ? '⌘K' : 'Ctrl K';
   useFocusMainOnNavigation();
+
+  const openPalette = useCallback(() => {
+    setPaletteWanted(true);
+    setMenuOpen(false);
+    setPaletteOpen(true);
+  }, []);
+
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if ((event.metaKey || event.ctrlKey) && !event.altKey && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        setPaletteWanted(true);
+        setPaletteOpen((open) => !open);
+      }
+    }
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const here = navItemFor(location.pathname);
+  const pageLabel = here ? ('item' in here ? here.item.label : here.label) : null;
+  const currentPath = teamPath(location.pathname, team?.id);
+  useEffect(() => {
+    if (userId && pageLabel && team) recordRecent(userId, { to: currentPath, label: `${pageLabel} · ${team.name}` });
+  }, [userId, pageLabel, team, currentPath]);
 
   const context = useMemo<TeamContextValue | null>(
     () => (user.data ? { user: user.data, teams: list, team, switchTeam } : null),
     [user.data, list, team, switchTeam],
   );
 
+  const commands = useMemo(
+    () =>
+      paletteOpen && user.data
+        ? paletteCommands({ team, teams: list, isSiteAdmin: user.data.isSiteAdmin, recent: readRecent(user.data.id), theme: preference, current: currentPath })
+        : [],
+    [paletteOpen, user.data, team, list, preference, currentPath],
+  );
+
   if (user.isPending || (user.data && teams.isPending)) {
-    return <LoadingState label="Loading your dashboard…" />;
+    return (
+      <div className="p-6">
+        <PageSkeleton label="Loading your dashboard…" />
+      </div>
+    );
   }
   if (user.isError || !context) {
     return (
@@ -59,6 +113,28 @@ export function DashboardShell() {
     void navigate(teamPath('/dashboard', newTeam.id));
   }
 
+  function run(command: PaletteCommand) {
+    setPaletteOpen(false);
+    const { action } = command;
+    switch (action.kind) {
+      case 'navigate':
+        void navigate(action.to);
+        break;
+      case 'switch-team':
+        switchTeam(action.teamId);
+        break;
+      case 'create-team':
+        setCreateOpen(true);
+        break;
+      case 'sign-out':
+        void signOut(queryClient);
+        break;
+      case 'theme':
+        setPreference(action.value);
+        break;
+    }
+  }
+
   const sidebar = (
     <Sidebar
       team={team}
@@ -67,22 +143,29 @@ export function DashboardShell() {
       onSwitch={switchTeam}
       onCreate={() => setCreateOpen(true)}
       onNavigate={() => setMenuOpen(false)}
+      onSearch={openPalette}
+      shortcut={shortcut}
     />
   );
 
+  const crumbs: Crumb[] = [];
+  if (team) crumbs.push({ label: team.name, to: teamPath('/dashboard', team.id) });
+  if (here && 'group' in here && here.group?.label && here.group.id !== 'main') crumbs.push({ label: here.group.label });
+  if (pageLabel && !(here && 'item' in here && here.item.id === 'home')) crumbs.push({ label: pageLabel });
+
   return (
     <TeamContext value={context}>
-      <div className="min-h-screen lg:grid lg:grid-cols-[16rem_minmax(0,1fr)]">
-        <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:text-sm focus:font-medium focus:text-brand-700 focus:shadow">
+      <div className="min-h-screen lg:grid lg:grid-cols-[15.5rem_minmax(0,1fr)]">
+        <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:rounded-md focus:bg-surface focus:px-4 focus:py-2 focus:text-sm focus:font-medium focus:text-accent-fg focus:shadow">
           Skip to content
         </a>
-        <aside className="hidden border-r border-zinc-200 bg-white lg:block">
-          <div className="sticky top-0 h-screen overflow-y-auto">{sidebar}</div>
+        <aside className="hidden border-r border-line bg-subtle lg:block">
+          <div className="sticky top-0 h-screen">{sidebar}</div>
         </aside>
         <RadixDialog.Root open={menuOpen} onOpenChange={setMenuOpen}>
           <RadixDialog.Portal>
-            <RadixDialog.Overlay className="fixed inset-0 z-40 bg-zinc-900/30 lg:hidden" />
-            <RadixDialog.Content aria-describedby={undefined} className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] overflow-y-auto bg-white shadow-xl focus:outline-none lg:hidden">
+            <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/40 lg:hidden" />
+            <RadixDialog.Content aria-describedby={undefined} className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] border-r border-line bg-subtle shadow-xl focus:outline-none lg:hidden">
               <RadixDialog.Title className="sr-only">Navigation</RadixDialog.Title>
               {sidebar}
             </RadixDialog.Content>
@@ -90,21 +173,27 @@ export function DashboardShell() {
         </RadixDialog.Root>
 
         <div className="flex min-w-0 flex-col">
-          <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-zinc-200 bg-white/95 px-3 backdrop-blur sm:px-5">
-            <button type="button" className={buttonClasses('ghost', 'md', 'lg:hidden')} onClick={() => setMenuOpen(true)} aria-label="Open navigation">
-              ☰
+          <header className="sticky top-0 z-30 flex h-14 items-center gap-1.5 border-b border-line bg-surface/90 px-2 backdrop-blur sm:gap-2 sm:px-5">
+            <button type="button" className="rounded-md p-2 text-fg-soft hover:bg-muted lg:hidden" onClick={() => setMenuOpen(true)} aria-label="Open navigation">
+              <Menu aria-hidden="true" className="size-5" />
             </button>
-            <Link to={teamPath('/dashboard', team?.id)} className="flex items-center gap-2 font-semibold lg:hidden">
+            <Link to={teamPath('/dashboard', team?.id)} className="hidden shrink-0 items-center rounded-md sm:flex lg:hidden" aria-label="Betty home">
               <BettyMark className="size-7" />
-              <span className="sr-only sm:not-sr-only">Betty</span>
             </Link>
-            <div className="ml-auto flex items-center gap-1">
+            <div className="min-w-0 flex-1 lg:hidden">
+              {team && <TeamSwitcher compact team={team} teams={list} onSwitch={switchTeam} onCreate={() => setCreateOpen(true)} />}
+            </div>
+            <Breadcrumbs items={crumbs} className="hidden min-w-0 flex-1 lg:block" />
+            <div className="ml-auto flex shrink-0 items-center gap-0.5 sm:gap-1">
+              <button type="button" onClick={openPalette} className="rounded-md p-2 text-fg-soft hover:bg-muted" aria-label={`Jump to… (${shortcut})`} aria-keyshortcuts="Meta+K Control+K">
+                <Search aria-hidden="true" className="size-5" />
+              </button>
               <HelpSheet />
-              <UserMenu name={context.user.profile.name ?? context.user.email} email={context.user.email} teamId={team?.id} />
+              <UserMenu name={context.user.profile.name ?? context.user.email} email={context.user.email} teamId={team?.id} theme={preference} onTheme={setPreference} />
             </div>
           </header>
           <ConfirmEmailBanner user={context.user} />
-          <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8">
+          <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-10 lg:py-8">
             {teamsFailed ? (
               <div className="mx-auto max-w-lg">
                 <ErrorState title="Could not load your teams" error={teams.error} onRetry={() => void teams.refetch()} />
@@ -112,14 +201,14 @@ export function DashboardShell() {
             ) : teamless ? (
               <div className="mx-auto max-w-lg">
                 <title>Create your team · Betty</title>
-                <h1 className="text-2xl font-semibold tracking-tight text-zinc-900">Create your team</h1>
-                <p className="mt-2 text-sm text-zinc-600">Everything in Betty belongs to a team: agents, numbers, calls and members. Start with yours; you can invite people next.</p>
-                <div className="mt-6 rounded-xl border border-zinc-200 bg-white p-5">
+                <h1 className="text-2xl font-semibold tracking-tight text-fg">Create your team</h1>
+                <p className="mt-2 text-sm text-fg-muted">Everything in Betty belongs to a team: agents, numbers, calls and members. Start with yours; you can invite people next.</p>
+                <div className="mt-6 rounded-xl border border-line bg-surface p-5 shadow-card">
                   <CreateTeamForm onCreated={created} />
                 </div>
               </div>
             ) : (
-              <Suspense fallback={<LoadingState />}>
+              <Suspense fallback={<PageSkeleton />}>
                 <Outlet />
               </Suspense>
             )}
@@ -131,139 +220,17 @@ export function DashboardShell() {
           <CreateTeamForm onCreated={created} />
         </DialogContent>
       </Dialog>
-      <PendingInvitationsDialog onJoined={(teamId) => {
-        switchTeam(teamId);
-        void navigate(teamPath('/dashboard', teamId));
-      }} />
-    </TeamContext>
-  );
-}
-
-interface SidebarProps {
-  team: Organization | null;
-  teams: Organization[];
-  isSiteAdmin: boolean;
-  onSwitch: (teamId: string) => void;
-  onCreate: () => void;
-  onNavigate: () => void;
-}
-
-function Sidebar({ team, teams, isSiteAdmin, onSwitch, onCreate, onNavigate }: SidebarProps) {
-  const soonId = useId();
-  // Without a team only the way to create one (on Home) and the profile make sense.
-  const links = team
-    ? [
-        { to: '/dashboard', label: 'Home', end: true },
-        { to: '/onboarding', label: 'Onboarding', end: true },
-        ...AVAILABLE_AREAS.map((a) => ({ to: a.path, label: a.label, end: true })),
-      ]
-    : [
-        { to: '/dashboard', label: 'Create your team', end: true },
-        { to: '/dashboard/profile', label: 'Profile', end: true },
-      ];
-  return (
-    <div className="flex h-full flex-col gap-4 p-4">
-      <Link to={teamPath('/dashboard', team?.id)} onClick={onNavigate} className="flex items-center gap-2 px-1 text-lg font-semibold tracking-tight text-zinc-900">
-        <BettyMark className="size-8" />
-        Betty
-      </Link>
-      <TeamSwitcher team={team} teams={teams} onSwitch={(id) => { onSwitch(id); onNavigate(); }} onCreate={onCreate} />
-      <nav aria-label="Dashboard">
-        <ul className="space-y-0.5">
-          {links.map((link) => (
-            <li key={link.to}>
-              <NavLink
-                to={teamPath(link.to, team?.id)}
-                end={link.end}
-                onClick={onNavigate}
-                className={({ isActive }) => cn('block rounded-md px-2.5 py-2 text-sm font-medium', isActive ? 'bg-brand-50 text-brand-800' : 'text-zinc-700 hover:bg-zinc-100')}
-              >
-                {link.label}
-              </NavLink>
-            </li>
-          ))}
-          {isSiteAdmin && (
-            <li>
-              <NavLink to="/admin" onClick={onNavigate} className={({ isActive }) => cn('block rounded-md px-2.5 py-2 text-sm font-medium', isActive ? 'bg-brand-50 text-brand-800' : 'text-zinc-700 hover:bg-zinc-100')}>
-                Site admin
-              </NavLink>
-            </li>
-          )}
-        </ul>
-      </nav>
-      {team && COMING_SOON_AREAS.length > 0 && (
-        <section aria-labelledby={soonId}>
-          <h2 id={soonId} className="px-2.5 text-xs font-semibold tracking-wider text-zinc-500 uppercase">
-            Coming soon
-          </h2>
-          <p className="sr-only">Parts of Betty this server does not have yet.</p>
-          <ul className="mt-1.5 space-y-0.5" data-testid="coming-soon">
-            {COMING_SOON_AREAS.map((a) => (
-              <li key={a.id} className="px-2.5 py-1 text-sm text-zinc-500" title={`${a.label}: ${a.summary} Not built yet.`}>
-                {a.label}
-              </li>
-            ))}
-          </ul>
-        </section>
+      {paletteWanted && (
+        <Suspense fallback={null}>
+          <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} commands={commands} onRun={run} />
+        </Suspense>
       )}
-      <div className="mt-auto border-t border-zinc-200 pt-3 text-sm">
-        <Link to="/getting-started" onClick={onNavigate} className="block rounded-md px-2.5 py-2 text-zinc-600 hover:bg-zinc-100">
-          Getting started
-        </Link>
-        <Link to="/docs" onClick={onNavigate} className="block rounded-md px-2.5 py-2 text-zinc-600 hover:bg-zinc-100">
-          Docs
-        </Link>
-      </div>
-    </div>
-  );
-}
-
-function TeamSwitcher({ team, teams, onSwitch, onCreate }: { team: Organization | null; teams: Organization[]; onSwitch: (id: string) => void; onCreate: () => void }) {
-  return (
-    <DropdownMenu>
-      <DropdownMenuTrigger className="flex w-full items-center justify-between gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-left hover:bg-zinc-100" aria-label={`Team: ${team?.name ?? 'none'}. Switch team`}>
-        <span className="min-w-0">
-          <span className="block truncate text-sm font-semibold text-zinc-900" data-testid="current-team">{team?.name ?? 'No team yet'}</span>
-          {team?.myRole && <span className="block text-xs text-zinc-500">{ROLE_LABELS[team.myRole]}</span>}
-        </span>
-        <span aria-hidden="true" className="text-zinc-500">
-          ⇅
-        </span>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="start" label="Teams">
-        <DropdownMenuLabel>Your teams</DropdownMenuLabel>
-        {teams.map((t) => (
-          <DropdownMenuItem key={t.id} onSelect={() => onSwitch(t.id)}>
-            <span aria-hidden="true" className="w-4">{t.id === team?.id ? '✓' : ''}</span>
-            <span className="truncate">{t.name}</span>
-            {t.id === team?.id && <span className="sr-only"> (current)</span>}
-          </DropdownMenuItem>
-        ))}
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={onCreate}>+ Create a team</DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
-  );
-}
-
-function UserMenu({ name, email, teamId }: { name: string; email: string; teamId: string | undefined }) {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const initial = (name.trim()[0] ?? '?').toUpperCase();
-  return (
-    <DropdownMenu>
-      <DropdownMenuTrigger className="flex items-center gap-2 rounded-full p-0.5 hover:bg-zinc-100 sm:rounded-md sm:px-2 sm:py-1" aria-label={`Account menu for ${name}`}>
-        <span aria-hidden="true" className="flex size-8 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white">
-          {initial}
-        </span>
-        <span className="hidden max-w-40 truncate text-sm font-medium text-zinc-800 sm:block">{name}</span>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent label="Account">
-        <DropdownMenuLabel>{email}</DropdownMenuLabel>
-        <DropdownMenuItem onSelect={() => void navigate(teamPath('/dashboard/profile', teamId))}>Profile</DropdownMenuItem>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => void signOut(queryClient)}>Sign out</DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+      <PendingInvitationsDialog
+        onJoined={(teamId) => {
+          switchTeam(teamId);
+          void navigate(teamPath('/dashboard', teamId));
+        }}
+      />
+    </TeamContext>
   );
 }

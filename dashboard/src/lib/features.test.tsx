@@ -8,6 +8,7 @@ import { GUIDES, guideBySlug } from '../features/help/guides';
 import { dashboardRoutes, fakeServer, ok, onboarding } from '../test/fakeServer';
 import { renderApp } from '../test/renderApp';
 import { AVAILABLE_AREAS, COMING_SOON_AREAS, PRODUCT_AREAS, availableWhen } from './features';
+import { isNavItemAvailable, navGroups } from './nav';
 
 /** True when `href` opens a real screen: a route other than the not-found catch-all, or an existing guide. */
 function resolves(href: string): boolean {
@@ -36,8 +37,9 @@ describe('the list of product areas', () => {
   });
 
   it('names the missing parts in plain words', () => {
-    expect(availableWhen(['agents'])).toBe('Available when agents are built');
-    expect(availableWhen(['agents', 'phoneNumbers', 'calls'])).toBe('Available when agents, phone numbers and call logs are built');
+    expect(availableWhen(['workflows'])).toBe('Available when workflows are built');
+    expect(availableWhen(['workflows', 'knowledgeBases', 'calls'])).toBe('Available when workflows, knowledge bases and call logs are built');
+    expect(availableWhen(['agents', 'calls'])).toBe('Available when call logs are built');
     expect(availableWhen(['inbox'])).toBe('Available when the inbox is built');
     expect(availableWhen(['members'])).toBe('');
   });
@@ -54,9 +56,9 @@ describe('help guides', () => {
 
   it('mark a guide about a part not built yet as a preview', async () => {
     fakeServer({});
-    renderApp('/docs/test-your-agent-profile/create-your-agent');
+    renderApp('/docs/workflow-canvas');
     const note = await screen.findByRole('note', { name: 'Coming soon' });
-    expect(note).toHaveTextContent('Available when agents are built');
+    expect(note).toHaveTextContent('Available when workflows are built');
     expect(deadLinks(screen.getByRole('main'))).toEqual([]);
   });
 
@@ -82,16 +84,17 @@ describe('the start page', () => {
 });
 
 describe('the dashboard', () => {
-  it('lists the parts not built yet as Coming soon, without links, in the sidebar', async () => {
+  it('marks the parts not built yet as Soon, without links, in the sidebar', async () => {
     setTokens({ accessToken: 'a', refreshToken: 'r' });
     fakeServer({ ...dashboardRoutes(), 'GET /v1/team/onboarding/t1': () => ok(onboarding('t1')) });
     renderApp('/dashboard?teamId=t1');
     await screen.findByRole('heading', { level: 1, name: 'Acme' });
     const nav = screen.getByRole('navigation', { name: 'Dashboard' });
-    for (const area of AVAILABLE_AREAS) expect(within(nav).getByRole('link', { name: area.label })).toBeInTheDocument();
-    const soon = screen.getByRole('region', { name: 'Coming soon' });
-    for (const area of COMING_SOON_AREAS) expect(within(soon).getByText(area.label)).toBeInTheDocument();
-    expect(within(soon).queryAllByRole('link')).toHaveLength(0);
+    const items = navGroups({ isSiteAdmin: false }).flatMap((g) => g.items);
+    for (const item of items.filter(isNavItemAvailable)) expect(within(nav).getByRole('link', { name: item.label })).toBeInTheDocument();
+    const soon = within(nav).getAllByTestId('nav-coming-soon');
+    expect(soon.map((el) => el.textContent)).toEqual(items.filter((i) => !isNavItemAvailable(i)).map((i) => `${i.label}Soon (coming soon: not built yet)`));
+    for (const el of soon) expect(el.closest('a')).toBeNull();
     expect(deadLinks(document.body)).toEqual([]);
   });
 
@@ -102,12 +105,13 @@ describe('the dashboard', () => {
     checklist.items.forEach((item, i) => (item.label = ['Create your team', 'Create an agent', 'Buy a phone number', 'Pair them', 'Make a test call'][i]!));
     fakeServer({ ...dashboardRoutes(), 'GET /v1/team/onboarding/t1': () => ok(checklist) });
     renderApp('/onboarding?teamId=t1');
-    const agentStep = (await screen.findByText('Create an agent')).closest('li')!;
-    expect(agentStep).toHaveTextContent('Available when agents are built');
-    expect(within(agentStep).queryByRole('link')).not.toBeInTheDocument();
+    const callStep = (await screen.findByText('Make a test call')).closest('li')!;
+    expect(callStep).toHaveTextContent('Available when call logs are built');
+    expect(within(callStep).queryByRole('link')).not.toBeInTheDocument();
     const teamStep = screen.getByText('Create your team').closest('li')!;
     expect(within(teamStep).getByRole('link', { name: 'How to' })).toHaveAttribute('href', '/docs/teams');
-    expect(screen.getAllByTestId('step-unavailable')).toHaveLength(4);
+    // Agents and phone numbers are built: only the test call still waits.
+    expect(screen.getAllByTestId('step-unavailable')).toHaveLength(1);
     expect(deadLinks(screen.getByRole('main'))).toEqual([]);
   });
 });

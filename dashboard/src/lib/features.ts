@@ -41,7 +41,7 @@ export const PRODUCT_AREAS: readonly ProductArea[] = [
     noun: 'campaigns',
     summary: 'Answer your numbers around the clock, or dial a contact list at the pace and hours you choose.',
     path: '/dashboard/campaigns',
-    available: false,
+    available: true,
   },
   {
     id: 'agents',
@@ -49,7 +49,7 @@ export const PRODUCT_AREAS: readonly ProductArea[] = [
     noun: 'agents',
     summary: 'Give each agent a persona, a greeting and the knowledge it may draw on.',
     path: '/dashboard/agents',
-    available: false,
+    available: true,
   },
   {
     id: 'workflows',
@@ -73,7 +73,7 @@ export const PRODUCT_AREAS: readonly ProductArea[] = [
     noun: 'phone numbers',
     summary: 'Buy, verify and pair numbers with the agent that answers them.',
     path: '/dashboard/phone-numbers',
-    available: false,
+    available: true,
   },
   {
     id: 'voices',
@@ -81,7 +81,7 @@ export const PRODUCT_AREAS: readonly ProductArea[] = [
     noun: 'voices',
     summary: 'Preset voices and a custom voice of your own.',
     path: '/dashboard/voices',
-    available: false,
+    available: true,
   },
   {
     id: 'inbox',

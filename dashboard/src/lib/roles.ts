@@ -31,7 +31,7 @@ export function atLeast(role: TeamRole | undefined, minimum: TeamRole): boolean 
   return role !== undefined && ROLE_RANK[role] >= ROLE_RANK[minimum];
 }
 
-export type TeamAction = 'manageMembers' | 'editTeam' | 'requestVerification' | 'deleteTeam' | 'transferOwnership' | 'manageApiKeys';
+export type TeamAction = 'manageMembers' | 'editTeam' | 'requestVerification' | 'deleteTeam' | 'transferOwnership' | 'manageApiKeys' | 'editCalling' | 'manageNumbers';
 
 const NEEDS: Record<TeamAction, { role: TeamRole; reason: string }> = {
   manageMembers: { role: 'admin', reason: 'Only admins and the owner can invite, remove or change the role of members.' },
@@ -40,6 +40,8 @@ const NEEDS: Record<TeamAction, { role: TeamRole; reason: string }> = {
   deleteTeam: { role: 'owner', reason: 'Only the owner can delete the team.' },
   transferOwnership: { role: 'owner', reason: 'Only the owner can transfer ownership.' },
   manageApiKeys: { role: 'developer', reason: 'Only developers, admins and the owner can manage API keys.' },
+  editCalling: { role: 'member', reason: 'Read-only members can look at campaigns, agents, voices and numbers but not change them.' },
+  manageNumbers: { role: 'admin', reason: 'Only admins and the owner can buy or release phone numbers (they are paid monthly).' },
 };
 
 export interface Permission {

@@ -6,7 +6,7 @@ import { RouterProvider, createMemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 
 import { pageMeta } from '../test/fakeServer';
-import { pageFromParams, usePagedList } from './usePagedList';
+import { pageAfterDelete, pageAfterDuplicate, pageFromParams, usePagedList } from './usePagedList';
 
 const SIZE = 2;
 
@@ -102,5 +102,22 @@ describe('usePagedList', () => {
     await screen.findByText('item 1');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Deleted one' }));
     expect(router.state.location.search).toBe('');
+  });
+});
+
+describe('page moves (spec section 4)', () => {
+  it('goes back a page when the last item of a page above 1 is deleted', () => {
+    expect(pageAfterDelete(3, 1)).toBe(2);
+    expect(pageAfterDelete(3, 2)).toBe(3);
+    expect(pageAfterDelete(1, 1)).toBe(1);
+    expect(pageAfterDelete(2, 3, 3)).toBe(1);
+  });
+
+  it('goes forward a page when the last item of a full page is duplicated', () => {
+    expect(pageAfterDuplicate(1, 4, 5, 5)).toBe(2);
+    expect(pageAfterDuplicate(2, 4, 5, 5)).toBe(3);
+    expect(pageAfterDuplicate(1, 3, 5, 5)).toBe(1);
+    // The last item of a page that is not full stays: the copy still fits.
+    expect(pageAfterDuplicate(2, 2, 3, 5)).toBe(2);
   });
 });

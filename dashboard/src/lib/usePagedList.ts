@@ -21,10 +21,26 @@ export function pageFromParams(params: URLSearchParams, name = 'page'): number {
   return Number.isInteger(page) && page >= 1 ? page : 1;
 }
 
+/** The page to show after deleting `count` rows of a page showing `shown`: back one when it empties (never below 1). */
+export function pageAfterDelete(page: number, shown: number, count = 1): number {
+  return page > 1 && shown <= count ? page - 1 : page;
+}
+
+/**
+ * The page to show after copying the row at `index` of a full page into a newest-first list:
+ * the copy goes on top, pushing the last row of a full page onto the next, so copying that row
+ * follows it there.
+ */
+export function pageAfterDuplicate(page: number, index: number, shown: number, pageSize: number): number {
+  return shown >= pageSize && index === shown - 1 ? page + 1 : page;
+}
+
 interface PagedListSettings {
   /** The query parameter that holds the page, so two lists on one screen keep their own. */
   param?: string;
   enabled?: boolean;
+  /** Refetch every so many milliseconds (lists the spec says are polled). */
+  refetchInterval?: number;
 }
 
 /**
@@ -33,10 +49,10 @@ interface PagedListSettings {
  * for (it clamps a page past the end to the last one) the URL follows; and `afterDelete` moves
  * back a page when the last row of a page above the first is deleted.
  */
-export function usePagedList<R extends PagedResponse>(options: (page: number) => PagedQueryOptions<R>, { param = 'page', enabled = true }: PagedListSettings = {}) {
+export function usePagedList<R extends PagedResponse>(options: (page: number) => PagedQueryOptions<R>, { param = 'page', enabled = true, refetchInterval }: PagedListSettings = {}) {
   const [params, setParams] = useSearchParams();
   const page = pageFromParams(params, param);
-  const query = useQuery({ ...options(page), placeholderData: keepPreviousData, enabled });
+  const query = useQuery({ ...options(page), placeholderData: keepPreviousData, enabled, ...(refetchInterval ? { refetchInterval } : {}) });
 
   const setPage = useCallback(
     (next: number, { replace = false }: { replace?: boolean } = {}) => {
@@ -61,7 +77,16 @@ export function usePagedList<R extends PagedResponse>(options: (page: number) =>
   const shown = query.data?.data.length ?? 0;
   const afterDelete = useCallback(
     (count = 1) => {
-      if (page > 1 && shown <= count) setPage(page - 1);
+      const next = pageAfterDelete(page, shown, count);
+      if (next !== page) setPage(next);
+    },
+    [page, shown, setPage],
+  );
+
+  const afterDuplicate = useCallback(
+    (index: number, pageSize: number) => {
+      const next = pageAfterDuplicate(page, index, shown, pageSize);
+      if (next !== page) setPage(next);
     },
     [page, shown, setPage],
   );
@@ -76,5 +101,7 @@ export function usePagedList<R extends PagedResponse>(options: (page: number) =>
     stale: query.isPlaceholderData,
     refetch: query.refetch,
     afterDelete,
+    /** Moves forward a page when the copied row was the last of a full page. */
+    afterDuplicate,
   };
 }

@@ -3,11 +3,11 @@ import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 
 const TONES = {
-  success: 'bg-emerald-50 text-emerald-800 ring-emerald-600/20',
-  neutral: 'bg-zinc-100 text-zinc-700 ring-zinc-500/20',
-  declined: 'bg-red-50 text-red-800 ring-red-600/20',
-  info: 'bg-brand-50 text-brand-800 ring-brand-600/20',
-  warning: 'bg-amber-50 text-amber-800 ring-amber-600/20',
+  success: 'bg-success-subtle text-success-fg ring-success/20',
+  neutral: 'bg-muted text-fg-soft ring-fg-subtle/20',
+  declined: 'bg-danger-subtle text-danger-fg ring-danger/20',
+  info: 'bg-accent-subtle text-accent-fg ring-accent/20',
+  warning: 'bg-warning-subtle text-warning-fg ring-warning/20',
 } as const;
 
 export type BadgeTone = keyof typeof TONES;

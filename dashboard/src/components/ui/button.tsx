@@ -3,15 +3,17 @@ import type { ComponentPropsWithRef } from 'react';
 import { cn } from '../../lib/cn';
 
 const VARIANTS = {
-  primary: 'bg-brand-600 text-white shadow-sm hover:bg-brand-700 disabled:bg-brand-600/50',
-  secondary: 'border border-zinc-300 bg-white text-zinc-800 shadow-sm hover:bg-zinc-50 disabled:text-zinc-400',
-  danger: 'bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-600/50',
-  ghost: 'text-zinc-700 hover:bg-zinc-100 disabled:text-zinc-400',
+  primary: 'bg-accent text-white shadow-sm hover:bg-accent-hover disabled:bg-accent/50',
+  secondary: 'border border-line-strong bg-surface text-fg shadow-xs hover:bg-muted disabled:text-fg-faint',
+  danger: 'bg-danger text-white shadow-sm hover:bg-danger-hover disabled:bg-danger/50',
+  ghost: 'text-fg-soft hover:bg-muted disabled:text-fg-faint',
 } as const;
 
 const SIZES = {
   sm: 'px-2.5 py-1.5 text-xs',
   md: 'px-3.5 py-2 text-sm',
+  /** A square button holding one icon; give it an aria-label. */
+  icon: 'p-2 text-sm',
 } as const;
 
 export type ButtonVariant = keyof typeof VARIANTS;
@@ -26,7 +28,7 @@ export interface ButtonProps extends ComponentPropsWithRef<'button'> {
 
 export function buttonClasses(variant: ButtonVariant = 'primary', size: keyof typeof SIZES = 'md', extra?: string): string {
   return cn(
-    'inline-flex items-center justify-center gap-1.5 rounded-md font-semibold whitespace-nowrap transition-colors disabled:cursor-not-allowed',
+    'inline-flex items-center justify-center gap-1.5 rounded-md font-semibold whitespace-nowrap transition-colors disabled:cursor-not-allowed [&_svg]:size-4 [&_svg]:shrink-0',
     VARIANTS[variant],
     SIZES[size],
     extra,

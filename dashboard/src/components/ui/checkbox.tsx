@@ -8,18 +8,18 @@ export function Checkbox({ label, description, checked, onCheckedChange, disable
       <input
         id={id}
         type="checkbox"
-        className="mt-0.5 size-4 shrink-0 accent-brand-600"
+        className="mt-0.5 size-4 shrink-0 accent-accent"
         checked={checked}
         disabled={disabled}
         onChange={(e) => onCheckedChange(e.target.checked)}
         {...(description ? { 'aria-describedby': `${id}-hint` } : {})}
       />
       <div className="min-w-0">
-        <label htmlFor={id} className="text-sm font-medium text-zinc-800">
+        <label htmlFor={id} className="text-sm font-medium text-fg">
           {label}
         </label>
         {description && (
-          <p id={`${id}-hint`} className="mt-0.5 text-xs text-zinc-500">
+          <p id={`${id}-hint`} className="mt-0.5 text-xs text-fg-subtle">
             {description}
           </p>
         )}

@@ -33,16 +33,16 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
       }}
     >
       <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-zinc-900/40" />
-        <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-5 shadow-xl focus:outline-none sm:p-6">
-          <AlertDialog.Title className="text-lg font-semibold text-zinc-900">{title}</AlertDialog.Title>
+        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/50" />
+        <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-line bg-surface p-5 shadow-xl focus:outline-none sm:p-6">
+          <AlertDialog.Title className="text-lg font-semibold text-fg">{title}</AlertDialog.Title>
           <AlertDialog.Description asChild>
-            <div className="mt-2 text-sm text-zinc-600">{description}</div>
+            <div className="mt-2 text-sm text-fg-muted">{description}</div>
           </AlertDialog.Description>
           {children && <div className="mt-4">{children}</div>}
           {typeToConfirm !== undefined && (
             <div className="mt-4 space-y-1.5">
-              <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800">
+              <label htmlFor={inputId} className="block text-sm font-medium text-fg">
                 Type <span className="font-mono font-semibold">{typeToConfirm}</span> to confirm
               </label>
               <input id={inputId} className={inputClasses} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" />

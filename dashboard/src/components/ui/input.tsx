@@ -3,7 +3,7 @@ import { useId, type ComponentPropsWithRef, type ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 
 export const inputClasses =
-  'block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 shadow-sm placeholder:text-zinc-400 focus:border-brand-500 disabled:bg-zinc-100 disabled:text-zinc-500 aria-[invalid=true]:border-red-500';
+  'block w-full rounded-md border border-line-strong bg-surface px-3 py-2 text-sm text-fg shadow-sm placeholder:text-fg-faint focus:border-accent disabled:bg-muted disabled:text-fg-subtle aria-[invalid=true]:border-danger';
 
 export function Input({ className, ...props }: ComponentPropsWithRef<'input'>) {
   return <input className={cn(inputClasses, className)} {...props} />;
@@ -31,17 +31,17 @@ export function Field({ label, description, error, children, className }: FieldP
   const describedBy = [description ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ');
   return (
     <div className={cn('space-y-1.5', className)}>
-      <label htmlFor={id} className="block text-sm font-medium text-zinc-800">
+      <label htmlFor={id} className="block text-sm font-medium text-fg">
         {label}
       </label>
       {children({ id, ...(describedBy ? { 'aria-describedby': describedBy } : {}), ...(error ? { 'aria-invalid': true } : {}) })}
       {description && (
-        <p id={hintId} className="text-xs text-zinc-500">
+        <p id={hintId} className="text-xs text-fg-subtle">
           {description}
         </p>
       )}
       {error && (
-        <p id={errorId} className="text-xs font-medium text-red-700">
+        <p id={errorId} className="text-xs font-medium text-danger-fg">
           {error}
         </p>
       )}

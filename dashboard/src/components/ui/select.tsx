@@ -1,4 +1,5 @@
 import * as RadixSelect from '@radix-ui/react-select';
+import { Check, ChevronDown } from 'lucide-react';
 
 import { cn } from '../../lib/cn';
 
@@ -28,27 +29,29 @@ export function Select<V extends string>({ value, onValueChange, options, placeh
       <RadixSelect.Trigger
         {...aria}
         className={cn(
-          'inline-flex w-full items-center justify-between gap-2 rounded-md border border-zinc-300 bg-white text-left text-zinc-900 shadow-sm disabled:cursor-not-allowed disabled:bg-zinc-100 disabled:text-zinc-500 data-[placeholder]:text-zinc-400',
+          'inline-flex w-full items-center justify-between gap-2 rounded-md border border-line-strong bg-surface text-left text-fg shadow-sm disabled:cursor-not-allowed disabled:bg-muted disabled:text-fg-subtle data-[placeholder]:text-fg-faint',
           size === 'sm' ? 'px-2 py-1 text-xs' : 'px-3 py-2 text-sm',
           className,
         )}
       >
         <RadixSelect.Value placeholder={placeholder} />
-        <RadixSelect.Icon aria-hidden="true" className="text-zinc-500">
-          ▾
+        <RadixSelect.Icon aria-hidden="true" className="text-fg-subtle">
+          <ChevronDown className="size-4" />
         </RadixSelect.Icon>
       </RadixSelect.Trigger>
       <RadixSelect.Portal>
-        <RadixSelect.Content position="popper" sideOffset={4} className="z-50 max-h-72 min-w-[var(--radix-select-trigger-width)] overflow-hidden rounded-md border border-zinc-200 bg-white shadow-lg">
+        <RadixSelect.Content position="popper" sideOffset={4} className="z-50 max-h-72 min-w-[var(--radix-select-trigger-width)] overflow-hidden rounded-md border border-line bg-surface shadow-lg">
           <RadixSelect.Viewport className="p-1">
             {options.map((option) => (
               <RadixSelect.Item
                 key={option.value}
                 value={option.value}
                 {...(option.disabled ? { disabled: true } : {})}
-                className="relative flex cursor-default items-center rounded px-7 py-1.5 text-sm text-zinc-800 outline-none select-none data-[disabled]:text-zinc-400 data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-900"
+                className="relative flex cursor-default items-center rounded px-7 py-1.5 text-sm text-fg outline-none select-none data-[disabled]:text-fg-faint data-[highlighted]:bg-accent-subtle data-[highlighted]:text-accent-fg"
               >
-                <RadixSelect.ItemIndicator className="absolute left-2">✓</RadixSelect.ItemIndicator>
+                <RadixSelect.ItemIndicator className="absolute left-2">
+                  <Check aria-hidden="true" className="size-3.5" />
+                </RadixSelect.ItemIndicator>
                 <RadixSelect.ItemText>{option.label}</RadixSelect.ItemText>
               </RadixSelect.Item>
             ))}

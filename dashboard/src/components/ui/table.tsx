@@ -1,3 +1,4 @@
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
 
 import { cn } from '../../lib/cn';
@@ -57,10 +58,10 @@ export function DataTable<T>({ caption, columns, rows, rowKey, sortMode = 'singl
 
   return (
     <div>
-      <div className="overflow-x-auto rounded-xl border border-zinc-200 bg-white">
-        <table className="min-w-full divide-y divide-zinc-200 text-sm">
+      <div className="overflow-x-auto rounded-xl border border-line bg-surface shadow-card">
+        <table className="min-w-full divide-y divide-line text-sm">
           <caption className="sr-only">{caption}</caption>
-          <thead className="bg-zinc-50">
+          <thead className="bg-subtle">
             <tr>
               {columns.map((column) => {
                 const rule = sort.find((r) => r.column === column.key);
@@ -70,17 +71,17 @@ export function DataTable<T>({ caption, columns, rows, rowKey, sortMode = 'singl
                     key={column.key}
                     scope="col"
                     aria-sort={rule ? (rule.direction === 'asc' ? 'ascending' : 'descending') : column.sortValue ? 'none' : undefined}
-                    className={cn('px-2.5 py-2.5 text-left text-xs font-semibold tracking-wide text-zinc-600 uppercase sm:px-4', column.hideOnMobile && 'hidden sm:table-cell', column.className)}
+                    className={cn('px-2.5 py-2.5 text-left text-xs font-semibold tracking-wide text-fg-muted uppercase sm:px-4', column.hideOnMobile && 'hidden sm:table-cell', column.className)}
                   >
                     {column.sortValue ? (
                       <button
                         type="button"
-                        className="inline-flex items-center gap-1 rounded uppercase hover:text-zinc-900"
+                        className="inline-flex items-center gap-1 rounded uppercase hover:text-fg"
                         onClick={() => setSort((rules) => nextSort(rules, column.key, sortable, sortMode))}
                       >
                         {column.header}
-                        <span aria-hidden="true" className="text-zinc-400">
-                          {rule ? (rule.direction === 'asc' ? '↑' : '↓') : '↕'}
+                        <span aria-hidden="true" className="text-fg-faint">
+                          {rule ? rule.direction === 'asc' ? <ArrowUp className="inline size-3.5" /> : <ArrowDown className="inline size-3.5" /> : <ArrowUpDown className="inline size-3.5" />}
                           {position}
                         </span>
                         <span className="sr-only">{rule ? `, sorted ${rule.direction === 'asc' ? 'ascending' : 'descending'}` : ', not sorted'}</span>
@@ -93,11 +94,11 @@ export function DataTable<T>({ caption, columns, rows, rowKey, sortMode = 'singl
               })}
             </tr>
           </thead>
-          <tbody className="divide-y divide-zinc-100">
+          <tbody className="divide-y divide-line-soft">
             {visible.map((row) => (
               <tr key={rowKey(row)}>
                 {columns.map((column) => (
-                  <td key={column.key} className={cn('px-2.5 py-3 align-middle text-zinc-800 sm:px-4', column.hideOnMobile && 'hidden sm:table-cell', column.className)}>
+                  <td key={column.key} className={cn('px-2.5 py-3 align-middle text-fg sm:px-4', column.hideOnMobile && 'hidden sm:table-cell', column.className)}>
                     {column.cell(row)}
                   </td>
                 ))}
@@ -113,12 +114,13 @@ export function DataTable<T>({ caption, columns, rows, rowKey, sortMode = 'singl
 
 export function Pagination({ info, onPageChange }: { info: PageInfo; onPageChange: (page: number) => void }) {
   return (
-    <nav aria-label="Pagination" className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-zinc-600">
+    <nav aria-label="Pagination" className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-fg-muted">
       <p>
         Showing {info.start} - {info.end} of {info.totalSize}
       </p>
       <div className="flex items-center gap-2">
         <Button variant="secondary" size="sm" disabled={info.page <= 1} onClick={() => onPageChange(info.page - 1)}>
+          <ChevronLeft aria-hidden="true" />
           Previous
         </Button>
         <span>
@@ -126,6 +128,7 @@ export function Pagination({ info, onPageChange }: { info: PageInfo; onPageChang
         </span>
         <Button variant="secondary" size="sm" disabled={info.page >= info.totalPages} onClick={() => onPageChange(info.page + 1)}>
           Next
+          <ChevronRight aria-hidden="true" />
         </Button>
       </div>
     </nav>

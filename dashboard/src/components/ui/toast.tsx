@@ -1,19 +1,20 @@
 import * as RadixToast from '@radix-ui/react-toast';
-import { useSyncExternalStore } from 'react';
+import { CircleAlert, CircleCheck, TriangleAlert, X } from 'lucide-react';
+import { useSyncExternalStore, type ReactNode } from 'react';
 
 import { cn } from '../../lib/cn';
 import { currentToast, subscribeToasts, toast, type ToastKind } from './toast-store';
 
 const KIND_CLASSES: Record<ToastKind, string> = {
-  success: 'border-emerald-200',
-  error: 'border-red-300',
-  warning: 'border-amber-300',
+  success: 'border-success-line',
+  error: 'border-danger-line',
+  warning: 'border-warning-line',
 };
 
-const KIND_DOT: Record<ToastKind, string> = {
-  success: 'bg-emerald-500',
-  error: 'bg-red-500',
-  warning: 'bg-amber-500',
+const KIND_ICON: Record<ToastKind, ReactNode> = {
+  success: <CircleCheck className="size-4 text-success" />,
+  error: <CircleAlert className="size-4 text-danger" />,
+  warning: <TriangleAlert className="size-4 text-warning" />,
 };
 
 /** Renders the one current toast; mount once near the root. */
@@ -28,16 +29,16 @@ export function Toaster() {
           onOpenChange={(open) => {
             if (!open) toast.dismiss();
           }}
-          className={cn('flex items-start gap-3 rounded-lg border bg-white p-4 shadow-lg', KIND_CLASSES[message.kind])}
+          className={cn('flex items-start gap-3 rounded-xl border bg-surface p-4 shadow-lg', KIND_CLASSES[message.kind])}
           data-testid="toast"
         >
-          <span aria-hidden="true" className={cn('mt-1.5 size-2 shrink-0 rounded-full', KIND_DOT[message.kind])} />
+          <span aria-hidden="true" className="mt-0.5 shrink-0">{KIND_ICON[message.kind]}</span>
           <div className="min-w-0 flex-1">
-            <RadixToast.Title className="text-sm font-semibold text-zinc-900">{message.title}</RadixToast.Title>
-            {message.description && <RadixToast.Description className="mt-1 text-sm break-words text-zinc-700">{message.description}</RadixToast.Description>}
+            <RadixToast.Title className="text-sm font-semibold text-fg">{message.title}</RadixToast.Title>
+            {message.description && <RadixToast.Description className="mt-1 text-sm break-words text-fg-soft">{message.description}</RadixToast.Description>}
           </div>
-          <RadixToast.Close aria-label="Dismiss" className="rounded px-1 text-zinc-500 hover:text-zinc-900">
-            ×
+          <RadixToast.Close aria-label="Dismiss" className="rounded p-0.5 text-fg-subtle hover:bg-muted hover:text-fg">
+            <X aria-hidden="true" className="size-4" />
           </RadixToast.Close>
         </RadixToast.Root>
       )}

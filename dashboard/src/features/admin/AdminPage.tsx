@@ -1,14 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Search, SearchX } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 
 import type { SubscriptionTier, UserOrganizations, VerificationLevel } from '../../api/gen/model';
-import { PageHeader } from '../../components/PageHeader';
+import { PageHeader } from '../../components/ui/page-header';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
-import { EmptyState, ErrorState, LoadingState } from '../../components/ui/states';
+import { SkeletonList } from '../../components/ui/skeleton';
+import { EmptyState, ErrorState } from '../../components/ui/states';
 import { Pagination } from '../../components/ui/table';
 import { toast } from '../../components/ui/toast-store';
 import { LEVEL_NAMES, TIER_NAMES } from '../../lib/plans';
@@ -48,9 +50,9 @@ function AdminContent() {
   }
 
   let content;
-  if (results.isPending) content = <LoadingState label="Searching…" />;
+  if (results.isPending) content = <SkeletonList label="Searching…" rows={3} />;
   else if (results.isError) content = <ErrorState error={results.error} onRetry={() => void results.refetch()} />;
-  else if (results.data.data.length === 0) content = <EmptyState title="No users found">Try another part of the e-mail address.</EmptyState>;
+  else if (results.data.data.length === 0) content = <EmptyState icon={<SearchX />} title="No users found">Try another part of the e-mail address.</EmptyState>;
   else
     content = (
       <>
@@ -67,15 +69,15 @@ function AdminContent() {
     <div className="mx-auto max-w-5xl">
       <PageHeader title="Site admin" description="Find users and their teams by e-mail, change a team's verification level and tier, and read the mail the server wrote." />
       <nav aria-label="On this page" className="-mt-3 mb-6 flex flex-wrap gap-3 text-sm">
-        <a href={`#${usersHeading}`} className="font-medium text-brand-700 hover:underline">
+        <a href={`#${usersHeading}`} className="font-medium text-accent-fg hover:underline">
           Users and teams
         </a>
-        <a href={`#${mailHeading}`} className="font-medium text-brand-700 hover:underline">
+        <a href={`#${mailHeading}`} className="font-medium text-accent-fg hover:underline">
           Outgoing mail
         </a>
       </nav>
       <section aria-labelledby={usersHeading}>
-      <h2 id={usersHeading} className="mb-3 text-lg font-semibold text-zinc-900">
+      <h2 id={usersHeading} className="mb-3 text-lg font-semibold text-fg">
         Users and teams
       </h2>
       <form onSubmit={submit} role="search" className="mb-6 flex gap-2">
@@ -83,7 +85,10 @@ function AdminContent() {
           E-mail address
         </label>
         <Input id="admin-search" type="search" placeholder="Search by e-mail" value={draft} onChange={(e) => setDraft(e.target.value)} className="max-w-sm" />
-        <Button type="submit">Search</Button>
+        <Button type="submit">
+          <Search aria-hidden="true" />
+          Search
+        </Button>
       </form>
       {content}
       </section>
@@ -97,21 +102,21 @@ function UserCard({ entry }: { entry: UserOrganizations }) {
   const level = useMutation(updateLevelMutationOptions(queryClient));
   const tier = useMutation(updateTierMutationOptions(queryClient));
   return (
-    <li className="rounded-xl border border-zinc-200 bg-white p-4">
+    <li className="rounded-xl border border-line bg-surface p-4">
       <div className="flex flex-wrap items-center gap-2">
-        <p className="font-medium text-zinc-900">{entry.user.name ?? entry.user.email}</p>
-        <p className="text-sm text-zinc-500">{entry.user.email}</p>
+        <p className="font-medium text-fg">{entry.user.name ?? entry.user.email}</p>
+        <p className="text-sm text-fg-subtle">{entry.user.email}</p>
         {entry.isSiteAdmin && <Badge tone="info">Site admin</Badge>}
         {entry.isInternal && <Badge>Internal</Badge>}
       </div>
       {entry.organizations.length === 0 ? (
-        <p className="mt-2 text-sm text-zinc-600">In no team.</p>
+        <p className="mt-2 text-sm text-fg-muted">In no team.</p>
       ) : (
         <div className="mt-3 overflow-x-auto">
           <table className="min-w-full text-sm">
             <caption className="sr-only">Teams of {entry.user.email}</caption>
             <thead>
-              <tr className="text-left text-xs text-zinc-500 uppercase">
+              <tr className="text-left text-xs text-fg-subtle uppercase">
                 <th scope="col" className="py-1 pr-3">Team</th>
                 <th scope="col" className="py-1 pr-3">Role</th>
                 <th scope="col" className="py-1 pr-3">Verification</th>
@@ -120,10 +125,10 @@ function UserCard({ entry }: { entry: UserOrganizations }) {
             </thead>
             <tbody>
               {entry.organizations.map((org) => (
-                <tr key={org.organizationId} className="border-t border-zinc-100">
+                <tr key={org.organizationId} className="border-t border-line-soft">
                   <td className="py-2 pr-3">
-                    <span className="font-medium text-zinc-900">{org.name}</span>
-                    {org.companyName && <span className="block text-xs text-zinc-500">{org.companyName}</span>}
+                    <span className="font-medium text-fg">{org.name}</span>
+                    {org.companyName && <span className="block text-xs text-fg-subtle">{org.companyName}</span>}
                   </td>
                   <td className="py-2 pr-3">{ROLE_LABELS[org.role]}</td>
                   <td className="py-2 pr-3">

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
+import { Mail } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 
 import type { OutboxMessage, OutboxMessageKind, OutboxMessageStatus } from '../../api/gen/model';
 import { Badge, type BadgeTone } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Field, Input } from '../../components/ui/input';
-import { EmptyState, ErrorState, LoadingState } from '../../components/ui/states';
+import { SkeletonList } from '../../components/ui/skeleton';
+import { EmptyState, ErrorState } from '../../components/ui/states';
 import { DataTable, type Column } from '../../components/ui/table';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime } from '../../lib/dates';
@@ -74,22 +76,22 @@ export function OutgoingMail({ headingId }: { headingId: string }) {
   }
 
   const columns: Column<OutboxMessage>[] = [
-    { key: 'created', header: 'Created', cell: (m) => <span className="text-zinc-600 sm:whitespace-nowrap">{formatDateTime(m.createdAt)}</span> },
+    { key: 'created', header: 'Created', cell: (m) => <span className="text-fg-muted sm:whitespace-nowrap">{formatDateTime(m.createdAt)}</span> },
     {
       key: 'to',
       header: 'To',
       cell: (m) => (
         <div className="min-w-0">
-          <p className="font-medium break-all text-zinc-900">{m.recipient}</p>
-          <p className="text-xs text-zinc-500">{m.subject}</p>
+          <p className="font-medium break-all text-fg">{m.recipient}</p>
+          <p className="text-xs text-fg-subtle">{m.subject}</p>
           {/* Kind and status have their own columns on wider screens. */}
-          <p className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-zinc-600 sm:hidden">
+          <p className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-fg-muted sm:hidden">
             {KIND_LABELS[m.kind]} <MailStatus message={m} />
           </p>
         </div>
       ),
     },
-    { key: 'kind', header: 'Kind', hideOnMobile: true, cell: (m) => <span className="whitespace-nowrap text-zinc-700">{KIND_LABELS[m.kind]}</span> },
+    { key: 'kind', header: 'Kind', hideOnMobile: true, cell: (m) => <span className="whitespace-nowrap text-fg-soft">{KIND_LABELS[m.kind]}</span> },
     { key: 'status', header: 'Status', hideOnMobile: true, cell: (m) => <MailStatus message={m} /> },
     {
       key: 'link',
@@ -97,7 +99,7 @@ export function OutgoingMail({ headingId }: { headingId: string }) {
       cell: (m) =>
         m.link ? (
           <div className="flex items-center gap-2">
-            <code className="hidden max-w-[16rem] truncate rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700 select-all md:block" title={m.link} data-testid="mail-link">
+            <code className="hidden max-w-[16rem] truncate rounded bg-muted px-1.5 py-0.5 font-mono text-xs text-fg-soft select-all md:block" title={m.link} data-testid="mail-link">
               {m.link}
             </code>
             <Button variant="secondary" size="sm" aria-label={`Copy the ${KIND_LABELS[m.kind].toLowerCase()} link for ${m.recipient}`} onClick={() => void copyText(m.link!, 'The link is on your clipboard.')}>
@@ -105,17 +107,17 @@ export function OutgoingMail({ headingId }: { headingId: string }) {
             </Button>
           </div>
         ) : (
-          <span className="text-zinc-500">None</span>
+          <span className="text-fg-subtle">None</span>
         ),
     },
   ];
 
   const { query } = mail;
   let content;
-  if (query.isPending) content = <LoadingState label="Loading the outgoing mail…" />;
+  if (query.isPending) content = <SkeletonList label="Loading the outgoing mail…" columns={4} />;
   else if (query.isError) content = <ErrorState error={query.error} onRetry={() => void mail.refetch()} />;
   else if (query.data.data.length === 0)
-    content = <EmptyState title={recipient ? `No e-mail to ${recipient}` : 'No e-mail yet'}>{recipient ? 'Try another address, or clear the filter.' : 'Confirmations, invitations and password resets show here as the server writes them.'}</EmptyState>;
+    content = <EmptyState icon={<Mail />} title={recipient ? `No e-mail to ${recipient}` : 'No e-mail yet'}>{recipient ? 'Try another address, or clear the filter.' : 'Confirmations, invitations and password resets show here as the server writes them.'}</EmptyState>;
   else
     content = (
       <div className={mail.stale ? 'opacity-60' : undefined} aria-busy={mail.stale}>
@@ -127,10 +129,10 @@ export function OutgoingMail({ headingId }: { headingId: string }) {
     <section aria-labelledby={headingId} className="mt-10">
       <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
         <div className="min-w-0">
-          <h2 id={headingId} className="text-lg font-semibold text-zinc-900">
+          <h2 id={headingId} className="text-lg font-semibold text-fg">
             Outgoing mail
           </h2>
-          <p className="mt-1 text-sm text-zinc-600">
+          <p className="mt-1 text-sm text-fg-muted">
             {delivery === 'outbox'
               ? "This server has no e-mail relay configured: nothing here has left the server. Copy a link and pass it on to the person it is for; the links are also in the server's log."
               : 'Every e-mail the server wrote, newest first, with the link it carries.'}

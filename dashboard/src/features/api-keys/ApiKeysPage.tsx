@@ -1,22 +1,25 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { KeyRound, Plus, Trash2 } from 'lucide-react';
+import { useCallback, useState, type FormEvent } from 'react';
 
 import { isApiError } from '../../api/mutator';
 import type { ApiKey, AssignableTeamRole, CreatedApiKey, Organization } from '../../api/gen/model';
-import { PageHeader, RoleNotice } from '../../components/PageHeader';
+import { PageHeader, RoleNotice } from '../../components/ui/page-header';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Dialog, DialogContent, DialogFooter } from '../../components/ui/dialog';
 import { Field, Input } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
-import { EmptyState, ErrorState, LoadingState } from '../../components/ui/states';
+import { SkeletonList } from '../../components/ui/skeleton';
+import { EmptyState, ErrorState } from '../../components/ui/states';
 import { DataTable, type Column } from '../../components/ui/table';
 import { toast } from '../../components/ui/toast-store';
 import { copyText } from '../../lib/clipboard';
 import { formatDate } from '../../lib/dates';
 import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
 import { ROLE_LABELS, assignableRoles, can } from '../../lib/roles';
+import { useActionParam } from '../../lib/useActionParam';
 import { useCurrentTeam } from '../team/TeamContext';
 import { apiKeysQueryOptions, createApiKeyMutationOptions, deleteApiKeyMutationOptions } from './queries';
 
@@ -39,6 +42,8 @@ function ApiKeysContent({ team, allowed, reason }: { team: Organization; allowed
   const remove = useMutation(deleteApiKeyMutationOptions(queryClient));
   const [createOpen, setCreateOpen] = useState(false);
   const [toDelete, setToDelete] = useState<ApiKey | null>(null);
+  const openCreate = useCallback(() => setCreateOpen(true), []);
+  useActionParam('create', openCreate, allowed);
 
   const columns: Column<ApiKey>[] = [
     {
@@ -47,26 +52,27 @@ function ApiKeysContent({ team, allowed, reason }: { team: Organization; allowed
       sortValue: (k) => k.name,
       cell: (k) => (
         <div className="min-w-0">
-          <span className="font-medium text-zinc-900">{k.name}</span>
+          <span className="font-medium text-fg">{k.name}</span>
           {/* The key and maker columns are hidden on narrow screens; both still show here. */}
-          <code className="mt-0.5 block font-mono text-xs text-zinc-600 sm:hidden">{k.prefix}…</code>
-          <span className="mt-0.5 block text-xs text-zinc-500 sm:hidden">
+          <code className="mt-0.5 block font-mono text-xs text-fg-muted sm:hidden">{k.prefix}…</code>
+          <span className="mt-0.5 block text-xs text-fg-subtle sm:hidden">
             <Maker apiKey={k} />
           </span>
         </div>
       ),
     },
-    { key: 'prefix', header: 'Key', hideOnMobile: true, cell: (k) => <code className="font-mono text-xs text-zinc-700">{k.prefix}…</code> },
+    { key: 'prefix', header: 'Key', hideOnMobile: true, cell: (k) => <code className="font-mono text-xs text-fg-soft">{k.prefix}…</code> },
     { key: 'role', header: 'Role', sortValue: (k) => k.role, cell: (k) => ROLE_LABELS[k.role] },
-    { key: 'createdBy', header: 'Created by', hideOnMobile: true, sortValue: (k) => (k.createdBy ? (k.createdBy.name ?? k.createdBy.email) : null), cell: (k) => <span className="text-zinc-600"><Maker apiKey={k} /></span> },
-    { key: 'lastUsed', header: 'Last used', hideOnMobile: true, sortValue: (k) => k.lastUsedAt, cell: (k) => <span className="text-zinc-600">{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</span> },
-    { key: 'created', header: 'Created', hideOnMobile: true, sortValue: (k) => k.createdAt, cell: (k) => <span className="text-zinc-600">{formatDate(k.createdAt)}</span> },
+    { key: 'createdBy', header: 'Created by', hideOnMobile: true, sortValue: (k) => (k.createdBy ? (k.createdBy.name ?? k.createdBy.email) : null), cell: (k) => <span className="text-fg-muted"><Maker apiKey={k} /></span> },
+    { key: 'lastUsed', header: 'Last used', hideOnMobile: true, sortValue: (k) => k.lastUsedAt, cell: (k) => <span className="text-fg-muted">{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</span> },
+    { key: 'created', header: 'Created', hideOnMobile: true, sortValue: (k) => k.createdAt, cell: (k) => <span className="text-fg-muted">{formatDate(k.createdAt)}</span> },
     {
       key: 'actions',
       header: 'Actions',
       className: 'text-right',
       cell: (k) => (
-        <Button variant="ghost" size="sm" className="text-red-700" onClick={() => setToDelete(k)} aria-label={`Delete API key ${k.name}`}>
+        <Button variant="ghost" size="sm" className="text-danger-fg" onClick={() => setToDelete(k)} aria-label={`Delete API key ${k.name}`}>
+          <Trash2 aria-hidden="true" />
           Delete
         </Button>
       ),
@@ -75,18 +81,27 @@ function ApiKeysContent({ team, allowed, reason }: { team: Organization; allowed
 
   let content;
   if (!allowed) content = <RoleNotice>{reason}</RoleNotice>;
-  else if (keys.isPending) content = <LoadingState label="Loading API keys…" />;
+  else if (keys.isPending) content = <SkeletonList label="Loading API keys…" columns={3} />;
   else if (keys.isError) content = <ErrorState error={keys.error} onRetry={() => void keys.refetch()} />;
   else if (keys.data.length === 0)
     content = (
-      <EmptyState title="No API keys yet" action={<Button onClick={() => setCreateOpen(true)}>Create API key</Button>}>
+      <EmptyState
+        icon={<KeyRound />}
+        title="No API keys yet"
+        action={
+          <Button onClick={() => setCreateOpen(true)}>
+            <Plus aria-hidden="true" />
+            Create API key
+          </Button>
+        }
+      >
         Create a key to let your own code use Betty's API for this team.
       </EmptyState>
     );
   else
     content = (
       <>
-        <p className="mb-3 text-sm text-zinc-600">{KEY_RULE}</p>
+        <p className="mb-3 text-sm text-fg-muted">{KEY_RULE}</p>
         <DataTable caption={`API keys of ${team.name}`} columns={columns} rows={keys.data} rowKey={(k) => k.id} pageSize={10} initialSort={[{ column: 'created', direction: 'desc' }]} />
       </>
     );
@@ -96,7 +111,12 @@ function ApiKeysContent({ team, allowed, reason }: { team: Organization; allowed
       <PageHeader
         title="API keys"
         description="Keys let your own code call Betty's API for this team, with the role you choose."
-        actions={allowed && keys.data && keys.data.length > 0 ? <Button onClick={() => setCreateOpen(true)}>Create API key</Button> : undefined}
+        actions={allowed && keys.data && keys.data.length > 0 ? (
+            <Button onClick={() => setCreateOpen(true)}>
+              <Plus aria-hidden="true" />
+              Create API key
+            </Button>
+          ) : undefined}
       />
       {content}
       {allowed && <CreateKeyDialog team={team} open={createOpen} onOpenChange={setCreateOpen} />}
@@ -188,11 +208,11 @@ function CreateKeyDialog({ team, open, onOpenChange }: { team: Organization; ope
     <Dialog open={open} onOpenChange={close}>
       {created ? (
         <DialogContent title="Copy your new API key" description="This is the only time the full key is shown. Store it somewhere safe now.">
-          <label htmlFor="new-api-key" className="block text-sm font-medium text-zinc-800">
+          <label htmlFor="new-api-key" className="block text-sm font-medium text-fg">
             {created.name}
           </label>
           <div className="mt-1.5 flex gap-2">
-            <input id="new-api-key" readOnly value={created.key} data-testid="new-api-key" className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-zinc-50 px-3 py-2 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+            <input id="new-api-key" readOnly value={created.key} data-testid="new-api-key" className="min-w-0 flex-1 rounded-md border border-line-strong bg-subtle px-3 py-2 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
             <Button variant="secondary" onClick={() => void copy(created.key)}>
               {copied ? 'Copied' : 'Copy'}
             </Button>

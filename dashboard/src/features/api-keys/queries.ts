@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 
-import type { AssignableTeamRole } from '../../api/gen/model';
+import type { ApiKey, AssignableTeamRole } from '../../api/gen/model';
 import { createTeamApiKey, deleteTeamApiKey, getListTeamApiKeysQueryKey, listTeamApiKeys } from '../../api/gen/team/team';
 
 export function apiKeysQueryOptions(organizationId: string) {
@@ -22,9 +22,25 @@ export function createApiKeyMutationOptions(queryClient: QueryClient) {
   };
 }
 
+interface KeyDeletion {
+  id: string;
+  organizationId: string;
+}
+
 export function deleteApiKeyMutationOptions(queryClient: QueryClient) {
   return {
-    mutationFn: async (params: { id: string; organizationId: string }) => (await deleteTeamApiKey(params.id, { organizationId: params.organizationId })).data,
-    onSuccess: (_r: unknown, params: { organizationId: string }) => invalidateApiKeys(queryClient, params.organizationId),
+    mutationFn: async (params: KeyDeletion) => (await deleteTeamApiKey(params.id, { organizationId: params.organizationId })).data,
+    // The key leaves the list at once; it comes back if the server refuses.
+    onMutate: async (params: KeyDeletion): Promise<{ previous: ApiKey[] | undefined }> => {
+      const queryKey = getListTeamApiKeysQueryKey({ organizationId: params.organizationId });
+      await queryClient.cancelQueries({ queryKey });
+      const previous = queryClient.getQueryData<ApiKey[]>(queryKey);
+      queryClient.setQueryData<ApiKey[]>(queryKey, (old) => old?.filter((k) => k.id !== params.id));
+      return { previous };
+    },
+    onError: (_error: unknown, params: KeyDeletion, context: { previous: ApiKey[] | undefined } | undefined) => {
+      if (context?.previous) queryClient.setQueryData(getListTeamApiKeysQueryKey({ organizationId: params.organizationId }), context.previous);
+    },
+    onSettled: (_r: unknown, _e: unknown, params: KeyDeletion) => invalidateApiKeys(queryClient, params.organizationId),
   };
 }

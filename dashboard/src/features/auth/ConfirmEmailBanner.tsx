@@ -8,7 +8,7 @@ export function ConfirmEmailBanner({ user }: { user: User }) {
   const { mutation, words, resend } = useResendConfirmation();
   if (user.emailConfirmed) return null;
   return (
-    <div role="status" className="flex flex-wrap items-center justify-between gap-2 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 sm:px-6">
+    <div role="status" className="flex flex-wrap items-center justify-between gap-2 border-b border-warning-line bg-warning-subtle px-4 py-2 text-sm text-warning-fg sm:px-6">
       <p className="min-w-0 flex-1 basis-64">
         Please confirm <strong className="break-all">{user.email}</strong>
         {words.mode === 'smtp' ? (
@@ -24,7 +24,7 @@ export function ConfirmEmailBanner({ user }: { user: User }) {
       <Button
         variant="ghost"
         size="sm"
-        className="text-amber-900 hover:bg-amber-100"
+        className="text-warning-fg hover:bg-warning-line"
         busy={mutation.isPending}
         busyLabel={words.resendBusy}
         disabled={mutation.isSuccess}

@@ -28,7 +28,7 @@ export default function ConfirmEmailPage() {
         <FormAlert>This link has no confirmation token. Copy the whole link and open it again.</FormAlert>
       ) : confirm.data ? (
         <div role="status" className="space-y-3 text-sm">
-          <p className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-emerald-900">
+          <p className="rounded-md border border-success-line bg-success-subtle px-3 py-2 text-success-fg">
             Thank you: <strong>{confirm.data.email}</strong> is confirmed.
           </p>
           {onward}

@@ -55,7 +55,7 @@ export default function ForgotPasswordPage() {
       }
     >
       {request.isSuccess ? (
-        <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+        <p role="status" className="rounded-md border border-success-line bg-success-subtle px-3 py-2 text-sm text-success-fg">
           {done}
         </p>
       ) : (

@@ -44,7 +44,7 @@ export default function ResetPasswordPage() {
     <AuthCard title="Choose a new password">
       {reset.isSuccess ? (
         <div role="status" className="space-y-3 text-sm">
-          <p className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-emerald-900">Your password is changed. Sign in with the new one.</p>
+          <p className="rounded-md border border-success-line bg-success-subtle px-3 py-2 text-success-fg">Your password is changed. Sign in with the new one.</p>
           <Link to="/sign-in" className={textLinkClasses}>
             Sign in
           </Link>

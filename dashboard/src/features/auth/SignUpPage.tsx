@@ -45,11 +45,11 @@ export default function SignUpPage() {
         subtitle={delivery === 'outbox' ? `Betty made a link to confirm ${signUp.data.user.email}.` : `We sent a confirmation link to ${signUp.data.user.email}.`}
       >
         {delivery === 'outbox' && (
-          <p className="mb-3 text-sm text-zinc-600">
+          <p className="mb-3 text-sm text-fg-muted">
             <OutboxExplanation />
           </p>
         )}
-        <p className="text-sm text-zinc-600">Open the link to confirm your address, then sign in.</p>
+        <p className="text-sm text-fg-muted">Open the link to confirm your address, then sign in.</p>
         <Link to={`/sign-in?email=${encodeURIComponent(signUp.data.user.email)}${params.get('next') ? `&next=${encodeURIComponent(next)}` : ''}`} className={`mt-4 inline-block text-sm ${textLinkClasses}`}>
           Go to sign in
         </Link>

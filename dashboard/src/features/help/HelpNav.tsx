@@ -9,7 +9,7 @@ export function HelpNav({ onNavigate }: { onNavigate?: () => void }) {
     <nav aria-label="Help">
       {HELP_SECTIONS.map((section) => (
         <div key={section} className="mb-5">
-          <h2 className="px-2 text-xs font-semibold tracking-wider text-zinc-500">{section}</h2>
+          <h2 className="px-2 text-xs font-semibold tracking-wider text-fg-subtle">{section}</h2>
           <ul className="mt-1.5 space-y-0.5">
             {GUIDES.filter((g) => g.section === section).map((guide) => (
               <li key={guide.slug}>
@@ -17,11 +17,11 @@ export function HelpNav({ onNavigate }: { onNavigate?: () => void }) {
                   to={`/docs/${guide.slug}`}
                   {...(onNavigate ? { onClick: onNavigate } : {})}
                   className={({ isActive }) =>
-                    cn('block rounded-md px-2 py-1.5 text-sm', guide.child && 'ml-3 border-l border-zinc-200 pl-3', isActive ? 'bg-brand-50 font-medium text-brand-800' : 'text-zinc-700 hover:bg-zinc-100')
+                    cn('block rounded-md px-2 py-1.5 text-sm', guide.child && 'ml-3 border-l border-line pl-3', isActive ? 'bg-accent-subtle font-medium text-accent-fg' : 'text-fg-soft hover:bg-muted')
                   }
                 >
                   {guide.title}
-                  {guidePreview(guide) && <span className="ml-1.5 text-xs font-normal text-zinc-500">(soon)</span>}
+                  {guidePreview(guide) && <span className="ml-1.5 text-xs font-normal text-fg-subtle">(soon)</span>}
                 </NavLink>
               </li>
             ))}

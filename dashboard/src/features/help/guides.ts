@@ -32,7 +32,7 @@ export const GUIDES: Guide[] = [
     summary: 'The five steps from a new team to your first AI phone call.',
     body: [
       'Every team has an onboarding checklist: create the team, create an agent, buy a phone number, pair the number with the agent, and make a test call. Betty ticks each step off by itself as soon as what it names exists.',
-      'Today only the first step can be done: agents, phone numbers and calls are still being built, and the checklist says so beside each step that waits for them. The guides below preview those steps.',
+      'Today the first four steps can be done: create the team, create an agent, buy a number and pair it with the agent. Test calls wait for calls and call logs, which are still being built; the checklist says so beside that step, and its guide is a preview.',
       'Open the checklist at any time from the dashboard home or the Onboarding link in the sidebar.',
     ],
     action: { label: 'Open the onboarding checklist', to: '/onboarding' },
@@ -56,12 +56,12 @@ export const GUIDES: Guide[] = [
     title: 'Create your agent',
     summary: 'Give the agent a name, a voice, a persona and a greeting.',
     steps: [
-      'Open Agents and choose Create agent.',
+      'Open Agents and choose New agent.',
       'Name the agent and pick a voice; you can preview each voice before choosing.',
-      'Write the persona: who the agent is, what it may promise and when it hands over to a person.',
-      'Write the greeting, the first sentence callers hear, and save.',
+      'Write the instructions: who the agent is, what it may promise and when it hands over to a person.',
+      'Write the greeting, the first sentence callers hear, play it to hear it in the chosen voice, and choose Create agent.',
     ],
-    body: ['Start from the customer-support template if you are unsure: it has places for your company name, support e-mail, opening hours, address and your three most common issues.'],
+    body: ['Add the questions callers ask most, with their answers, in the FAQ below the profile; the order you give is the order the agent reads them in.'],
   },
   {
     slug: 'test-your-agent-profile/buy-phone-number',
@@ -70,7 +70,7 @@ export const GUIDES: Guide[] = [
     child: true,
     title: 'Buy a phone number',
     summary: 'Pick a number for the agent to answer.',
-    steps: ['Open Phone numbers and choose Buy number.', 'Search by country and type (local numbers in the US are shown first).', 'Choose a number and confirm; it is billed monthly.'],
+    steps: ['Open Phone numbers and go to Buy a number.', 'Search by country, type and area code (US local numbers, 20 at a time, by default).', 'Choose Buy next to a number. With a carrier account it is billed monthly; a server running the offline simulator sells fictional numbers free, and says so.'],
     body: ['Buying numbers needs the admin or owner role, and some countries require a verified team (see L1 and L2 verification).'],
   },
   {

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { UserPlus, Users } from 'lucide-react';
+import { useCallback, useState, type FormEvent } from 'react';
 
 import { isApiError } from '../../api/mutator';
 import type { AssignableTeamRole, Organization, TeamMember } from '../../api/gen/model';
-import { PageHeader, RoleNotice } from '../../components/PageHeader';
+import { PageHeader, RoleNotice } from '../../components/ui/page-header';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -11,7 +12,8 @@ import { Dialog, DialogContent, DialogFooter } from '../../components/ui/dialog'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../components/ui/dropdown-menu';
 import { Field, Input } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
-import { EmptyState, ErrorState, LoadingState } from '../../components/ui/states';
+import { SkeletonList } from '../../components/ui/skeleton';
+import { EmptyState, ErrorState } from '../../components/ui/states';
 import { DataTable, type Column } from '../../components/ui/table';
 import { Tabs, TabsContent, TabsList } from '../../components/ui/tabs';
 import { toast } from '../../components/ui/toast-store';
@@ -19,6 +21,7 @@ import { NO_DATE, formatDate } from '../../lib/dates';
 import { emailError } from '../../lib/email';
 import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, ROLE_RANK, assignableRoles, can } from '../../lib/roles';
+import { useActionParam } from '../../lib/useActionParam';
 import { usePagedList } from '../../lib/usePagedList';
 import { OutboxExplanation, mailWords, useMailDelivery } from '../system/mail';
 import { useCurrentTeam, useTeamContext } from '../team/TeamContext';
@@ -49,8 +52,10 @@ export default function MembersPage() {
   }
   const [inviteOpen, setInviteOpen] = useState(false);
   const [pending, setPending] = useState<PendingAction>(null);
+  const openInvite = useCallback(() => setInviteOpen(true), []);
 
   const manage = can(team.myRole, 'manageMembers');
+  useActionParam('invite', openInvite, manage.allowed);
 
   const columns: Column<TeamMember>[] = [
     {
@@ -59,11 +64,11 @@ export default function MembersPage() {
       sortValue: (m) => m.name ?? m.email,
       cell: (m) => (
         <div className="min-w-0">
-          <p className="truncate font-medium text-zinc-900">
+          <p className="truncate font-medium text-fg">
             {m.name ?? m.email}
-            {m.email === user.email && <span className="ml-1.5 text-xs font-normal text-zinc-500">(you)</span>}
+            {m.email === user.email && <span className="ml-1.5 text-xs font-normal text-fg-subtle">(you)</span>}
           </p>
-          {m.name && <p className="truncate text-xs text-zinc-500">{m.email}</p>}
+          {m.name && <p className="truncate text-xs text-fg-subtle">{m.email}</p>}
           {/* The status column is hidden on narrow screens; an unusual status still shows here. */}
           {m.status !== 'active' && <span className="mt-1 inline-block sm:hidden"><MemberStatusBadge status={m.status} /></span>}
         </div>
@@ -87,7 +92,7 @@ export default function MembersPage() {
       header: 'Joined',
       hideOnMobile: true,
       sortValue: (m) => (m.status === 'active' ? m.joinedAt : m.status === 'invited' ? m.invitedAt : null),
-      cell: (m) => <span className="text-zinc-600">{joinedLabel(m)}</span>,
+      cell: (m) => <span className="text-fg-muted">{joinedLabel(m)}</span>,
     },
     {
       key: 'actions',
@@ -98,9 +103,9 @@ export default function MembersPage() {
   ];
 
   let content;
-  if (members.isPending) content = <LoadingState label="Loading members…" />;
+  if (members.isPending) content = <SkeletonList label="Loading members…" columns={3} />;
   else if (members.isError) content = <ErrorState error={members.error} onRetry={() => void members.refetch()} />;
-  else if (members.data.data.length === 0) content = <EmptyState title="No members yet" />;
+  else if (members.data.data.length === 0) content = <EmptyState icon={<Users />} title="No members yet" />;
   else
     content = (
       <DataTable caption={`Members of ${team.name}`} columns={columns} rows={members.data.data} rowKey={(m) => m.id} sortMode="multi" pageInfo={members.data.meta} onPageChange={list.setPage} />
@@ -112,7 +117,10 @@ export default function MembersPage() {
       <PageHeader
         title="Members"
         description={`People in ${team.name} and what each may do.`}
-        actions={manage.allowed ? <Button onClick={() => setInviteOpen(true)}>Invite member</Button> : undefined}
+        actions={manage.allowed ? <Button onClick={() => setInviteOpen(true)}>
+              <UserPlus aria-hidden="true" />
+              Invite member
+            </Button> : undefined}
       />
       <Tabs defaultValue="members">
         <TabsList
@@ -188,16 +196,16 @@ const ROLE_ORDER = ['owner', 'admin', 'developer', 'member', 'readonly'] as cons
 
 function RolesTable() {
   return (
-    <div className="overflow-hidden rounded-xl border border-zinc-200 bg-white">
-      <dl className="divide-y divide-zinc-100">
+    <div className="overflow-hidden rounded-xl border border-line bg-surface">
+      <dl className="divide-y divide-line-soft">
         {ROLE_ORDER.map((role) => (
           <div key={role} className="grid gap-1 px-4 py-3 sm:grid-cols-[10rem_minmax(0,1fr)]">
-            <dt className="font-medium text-zinc-900">{ROLE_LABELS[role]}</dt>
-            <dd className="text-sm text-zinc-600">{ROLE_DESCRIPTIONS[role]}</dd>
+            <dt className="font-medium text-fg">{ROLE_LABELS[role]}</dt>
+            <dd className="text-sm text-fg-muted">{ROLE_DESCRIPTIONS[role]}</dd>
           </div>
         ))}
       </dl>
-      <p className="border-t border-zinc-100 px-4 py-3 text-xs text-zinc-500">
+      <p className="border-t border-line-soft px-4 py-3 text-xs text-fg-subtle">
         Each role can do everything the roles below it can. Anyone may leave a team; the owner transfers ownership first.
       </p>
     </div>
@@ -244,7 +252,7 @@ function MemberActions({ team, member, userEmail, onAction }: { team: Organizati
   if (items.length === 0) return null;
   return (
     <DropdownMenu>
-      <DropdownMenuTrigger className="rounded-md px-2 py-1 text-sm font-medium text-zinc-600 hover:bg-zinc-100" aria-label={`Actions for ${member.name ?? member.email}`}>
+      <DropdownMenuTrigger className="rounded-md px-2 py-1 text-sm font-medium text-fg-muted hover:bg-muted" aria-label={`Actions for ${member.name ?? member.email}`}>
         •••
       </DropdownMenuTrigger>
       <DropdownMenuContent label={`Actions for ${member.email}`}>
@@ -302,7 +310,7 @@ function InviteDialog({ team, open, onOpenChange }: { team: Organization; open: 
       >
         <form onSubmit={submit} className="space-y-4" noValidate>
           {words.mode === 'outbox' && (
-            <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            <p className="rounded-md border border-warning-line bg-warning-subtle px-3 py-2 text-sm text-warning-fg">
               <OutboxExplanation will /> Pass it on to them yourself.
             </p>
           )}

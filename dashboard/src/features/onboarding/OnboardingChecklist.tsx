@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 
 import type { OnboardingStep } from '../../api/gen/model';
-import { ErrorState, LoadingState } from '../../components/ui/states';
+import { SkeletonText } from '../../components/ui/skeleton';
+import { ErrorState } from '../../components/ui/states';
 import { cn } from '../../lib/cn';
 import { availableWhen, type AreaId } from '../../lib/features';
 import { onboardingQueryOptions } from '../team/queries';
@@ -18,7 +19,7 @@ const STEPS: Record<OnboardingStep, { needs: AreaId[]; guide: string }> = {
 
 export function OnboardingChecklist({ teamId, compact = false }: { teamId: string; compact?: boolean }) {
   const onboarding = useQuery(onboardingQueryOptions(teamId));
-  if (onboarding.isPending) return <LoadingState label="Loading the checklist…" />;
+  if (onboarding.isPending) return <SkeletonText label="Loading the checklist…" lines={5} />;
   if (onboarding.isError) return <ErrorState error={onboarding.error} onRetry={() => void onboarding.refetch()} />;
   const { items, completed } = onboarding.data;
   const done = items.filter((i) => i.done).length;
@@ -26,14 +27,14 @@ export function OnboardingChecklist({ teamId, compact = false }: { teamId: strin
   return (
     <div>
       <div className="flex items-center justify-between gap-3 text-sm">
-        <p className="font-medium text-zinc-900">{completed ? 'All steps done' : `${done} of ${items.length} steps done`}</p>
-        <span className="text-zinc-500">{Math.round((done / items.length) * 100)}%</span>
+        <p className="font-medium text-fg">{completed ? 'All steps done' : `${done} of ${items.length} steps done`}</p>
+        <span className="text-fg-subtle">{Math.round((done / items.length) * 100)}%</span>
       </div>
-      <div className="mt-2 h-2 overflow-hidden rounded-full bg-zinc-100" role="progressbar" aria-label="Onboarding progress" aria-valuemin={0} aria-valuemax={items.length} aria-valuenow={done}>
-        <div className="h-full rounded-full bg-brand-600" style={{ width: `${(done / items.length) * 100}%` }} />
+      <div className="mt-2 h-2 overflow-hidden rounded-full bg-muted" role="progressbar" aria-label="Onboarding progress" aria-valuemin={0} aria-valuemax={items.length} aria-valuenow={done}>
+        <div className="h-full rounded-full bg-accent" style={{ width: `${(done / items.length) * 100}%` }} />
       </div>
       {blocked > 0 && (
-        <p className="mt-2 text-xs text-zinc-500">
+        <p className="mt-2 text-xs text-fg-subtle">
           {blocked === 1 ? 'One step needs' : `${blocked} steps need`} parts of Betty that are coming soon; {blocked === 1 ? 'it ticks' : 'they tick'} off once they exist and you use them.
         </p>
       )}
@@ -41,22 +42,22 @@ export function OnboardingChecklist({ teamId, compact = false }: { teamId: strin
         {items.map((item, index) => {
           const waitingFor = item.done ? '' : availableWhen(STEPS[item.key].needs);
           return (
-            <li key={item.key} className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-zinc-200 bg-white px-3 py-2.5">
-              <span aria-hidden="true" className={cn('flex size-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold', item.done ? 'bg-emerald-100 text-emerald-800' : 'bg-zinc-100 text-zinc-600')}>
+            <li key={item.key} className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-line bg-surface px-3 py-2.5">
+              <span aria-hidden="true" className={cn('flex size-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold', item.done ? 'bg-success-subtle text-success-fg' : 'bg-muted text-fg-muted')}>
                 {item.done ? '✓' : index + 1}
               </span>
-              <span className={cn('min-w-0 flex-1 basis-40 text-sm', item.done ? 'text-zinc-500 line-through' : waitingFor ? 'text-zinc-600' : 'text-zinc-900')}>
+              <span className={cn('min-w-0 flex-1 basis-40 text-sm', item.done ? 'text-fg-subtle line-through' : waitingFor ? 'text-fg-muted' : 'text-fg')}>
                 {item.label}
                 <span className="sr-only">{item.done ? ' (done)' : waitingFor ? ' (not possible yet)' : ' (to do)'}</span>
               </span>
               {waitingFor ? (
-                <span className="ml-auto text-right text-xs text-zinc-500" data-testid="step-unavailable">
+                <span className="ml-auto text-right text-xs text-fg-subtle" data-testid="step-unavailable">
                   {waitingFor}
                 </span>
               ) : (
                 !compact &&
                 !item.done && (
-                  <Link to={STEPS[item.key].guide} className="text-sm font-medium whitespace-nowrap text-brand-700 hover:underline">
+                  <Link to={STEPS[item.key].guide} className="text-sm font-medium whitespace-nowrap text-accent-fg hover:underline">
                     How to
                   </Link>
                 )

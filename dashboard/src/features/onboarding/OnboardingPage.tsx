@@ -1,4 +1,4 @@
-import { PageHeader } from '../../components/PageHeader';
+import { PageHeader } from '../../components/ui/page-header';
 import { useCurrentTeam } from '../team/TeamContext';
 import { OnboardingChecklist } from './OnboardingChecklist';
 

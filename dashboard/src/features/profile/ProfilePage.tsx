@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { LogOut } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 
 import { isApiError } from '../../api/mutator';
 import type { User } from '../../api/gen/model';
-import { PageHeader } from '../../components/PageHeader';
+import { PageHeader } from '../../components/ui/page-header';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Field, Input } from '../../components/ui/input';
@@ -19,7 +20,12 @@ export default function ProfilePage() {
   const queryClient = useQueryClient();
   return (
     <div className="mx-auto max-w-2xl space-y-6">
-      <PageHeader title="Profile" description="How you appear to your teammates." actions={<Button variant="secondary" onClick={() => void signOut(queryClient)}>Sign out</Button>} />
+      <PageHeader title="Profile" description="How you appear to your teammates." actions={
+          <Button variant="secondary" onClick={() => void signOut(queryClient)}>
+            <LogOut aria-hidden="true" />
+            Sign out
+          </Button>
+        } />
       <AccountSection user={user} />
       <ProfileForm key={user.updatedAt} user={user} />
     </div>
@@ -29,20 +35,20 @@ export default function ProfilePage() {
 function AccountSection({ user }: { user: User }) {
   const { mutation, words, resend } = useResendConfirmation();
   return (
-    <section aria-labelledby="account-heading" className="rounded-xl border border-zinc-200 bg-white p-5 text-sm">
-      <h2 id="account-heading" className="font-semibold text-zinc-900">
+    <section aria-labelledby="account-heading" className="rounded-xl border border-line bg-surface p-5 text-sm">
+      <h2 id="account-heading" className="font-semibold text-fg">
         Account
       </h2>
       <div className="mt-3 flex flex-wrap items-center gap-2">
-        <span className="text-zinc-600">E-mail:</span>
-        <span className="font-medium text-zinc-900">{user.email}</span>
+        <span className="text-fg-muted">E-mail:</span>
+        <span className="font-medium text-fg">{user.email}</span>
         {user.emailConfirmed ? <Badge tone="success">Confirmed</Badge> : <Badge tone="warning">Not confirmed</Badge>}
         {user.isSiteAdmin && <Badge tone="info">Site admin</Badge>}
       </div>
       {!user.emailConfirmed && (
         <>
           {words.mode === 'outbox' && (
-            <p className="mt-3 text-zinc-600">
+            <p className="mt-3 text-fg-muted">
               <OutboxExplanation />
             </p>
           )}
@@ -83,8 +89,8 @@ function ProfileForm({ user }: { user: User }) {
   }
 
   return (
-    <section aria-labelledby="profile-heading" className="rounded-xl border border-zinc-200 bg-white p-5">
-      <h2 id="profile-heading" className="mb-4 font-semibold text-zinc-900">
+    <section aria-labelledby="profile-heading" className="rounded-xl border border-line bg-surface p-5">
+      <h2 id="profile-heading" className="mb-4 font-semibold text-fg">
         Details
       </h2>
       <form onSubmit={submit} className="grid gap-4 sm:grid-cols-2" noValidate>

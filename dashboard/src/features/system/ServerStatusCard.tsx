@@ -37,16 +37,16 @@ export function ServerStatusCard() {
   }
 
   return (
-    <section aria-labelledby="server-status-heading" className="rounded-xl border border-zinc-200 bg-white p-5 shadow-sm">
+    <section aria-labelledby="server-status-heading" className="rounded-xl border border-line bg-surface p-5 shadow-sm">
       <div className="flex items-center justify-between gap-4">
-        <h2 id="server-status-heading" className="text-sm font-semibold text-zinc-900">
+        <h2 id="server-status-heading" className="text-sm font-semibold text-fg">
           Server status
         </h2>
         <button
           type="button"
           onClick={() => void health.refetch()}
           disabled={health.isFetching}
-          className="rounded-md px-2 py-1 text-xs font-medium text-brand-700 hover:bg-brand-50 disabled:cursor-default disabled:text-zinc-400 disabled:hover:bg-transparent"
+          className="rounded-md px-2 py-1 text-xs font-medium text-accent-fg hover:bg-accent-subtle disabled:cursor-default disabled:text-fg-faint disabled:hover:bg-transparent"
         >
           {health.isFetching ? 'Checking…' : 'Check again'}
         </button>
@@ -54,7 +54,7 @@ export function ServerStatusCard() {
       <div role="status" aria-live="polite" className="mt-3 flex items-start gap-3">
         <StatusDot tone={tone} />
         <div className="min-w-0 break-words">
-          <p className="font-medium text-zinc-900" data-testid="server-status">
+          <p className="font-medium text-fg" data-testid="server-status">
             {/* Each fact stays on one line; a narrow card wraps between them. */}
             {headline.map((part, i) => (
               <Fragment key={part}>
@@ -63,7 +63,7 @@ export function ServerStatusCard() {
               </Fragment>
             ))}
           </p>
-          <p className="mt-1 text-sm text-zinc-600">{detail}</p>
+          <p className="mt-1 text-sm text-fg-muted">{detail}</p>
         </div>
       </div>
     </section>
@@ -76,7 +76,7 @@ function unreachable(status: number): boolean {
 }
 
 const DOT_CLASSES = {
-  pending: 'bg-zinc-300',
+  pending: 'bg-line-strong',
   ok: 'bg-emerald-500',
   bad: 'bg-red-500',
 } as const;

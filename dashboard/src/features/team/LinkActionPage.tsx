@@ -32,7 +32,7 @@ export function LinkActionPage({ title, pitch, missingToken, working, status, er
   } else if (status === 'waiting') {
     body = (
       <div className="space-y-4">
-        <p className="text-sm text-zinc-600">{pitch}</p>
+        <p className="text-sm text-fg-muted">{pitch}</p>
         <div className="flex flex-wrap gap-2">
           <Link to={`/sign-in?next=${next}`} className={buttonClasses('primary')}>
             Sign in

@@ -40,12 +40,12 @@ export function PendingInvitationsDialog({ onJoined }: { onJoined: (teamId: stri
   return (
     <Dialog open={waiting.length > 0} onOpenChange={(open) => !open && dismiss(waiting.map((i) => i.id))}>
       <DialogContent title={waiting.length === 1 ? 'You have an invitation' : 'You have invitations'} description="Join a team to work on its agents, campaigns and calls.">
-        <ul className="divide-y divide-zinc-100">
+        <ul className="divide-y divide-line-soft">
           {waiting.map((invitation) => (
             <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
               <div className="min-w-0">
-                <p className="font-medium text-zinc-900">{invitation.organizationName}</p>
-                <p className="text-sm text-zinc-600">
+                <p className="font-medium text-fg">{invitation.organizationName}</p>
+                <p className="text-sm text-fg-muted">
                   As {ROLE_LABELS[invitation.role]}
                   {invitation.invitedBy ? `, invited by ${invitation.invitedBy.name ?? invitation.invitedBy.email}` : ''}
                 </p>

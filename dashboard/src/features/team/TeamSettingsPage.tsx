@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Trash2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 
 import { isApiError } from '../../api/mutator';
 import type { Organization } from '../../api/gen/model';
-import { PageHeader, RoleNotice } from '../../components/PageHeader';
+import { PageHeader, RoleNotice } from '../../components/ui/page-header';
 import { Badge, StatusBadge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -32,8 +33,8 @@ export default function TeamSettingsPage() {
 
 function Section({ title, children, id }: { title: string; id: string; children: React.ReactNode }) {
   return (
-    <section aria-labelledby={id} className="rounded-xl border border-zinc-200 bg-white p-5">
-      <h2 id={id} className="mb-4 font-semibold text-zinc-900">
+    <section aria-labelledby={id} className="rounded-xl border border-line bg-surface p-5">
+      <h2 id={id} className="mb-4 font-semibold text-fg">
         {title}
       </h2>
       {children}
@@ -106,14 +107,14 @@ function VerificationSection({ team }: { team: Organization }) {
   return (
     <Section title="Verification" id="verification-heading">
       <div className="flex flex-wrap items-center gap-3 text-sm">
-        <span className="text-zinc-600">Current level:</span>
+        <span className="text-fg-muted">Current level:</span>
         <Badge tone={team.verificationLevel === 'none' ? 'neutral' : 'success'}>{LEVEL_NAMES[team.verificationLevel]}</Badge>
         {request.data && <StatusBadge status={request.data.status} />}
       </div>
-      <p className="mt-3 text-sm text-zinc-600">Verification lets carriers trust your calls and unlocks more numbers and countries.</p>
+      <p className="mt-3 text-sm text-fg-muted">Verification lets carriers trust your calls and unlocks more numbers and countries.</p>
       <div className="mt-4">
         {next === null ? (
-          <p className="text-sm text-zinc-600">The team has the highest level.</p>
+          <p className="text-sm text-fg-muted">The team has the highest level.</p>
         ) : permission.allowed ? (
           <Button
             variant="secondary"
@@ -140,8 +141,8 @@ function VerificationSection({ team }: { team: Organization }) {
 function PublicKeySection({ team }: { team: Organization }) {
   return (
     <Section title="Publishable key" id="public-key-heading">
-      <p className="text-sm text-zinc-600">Identifies the team on public surfaces such as the storefront widget. It is not a secret and grants no access.</p>
-      <code className="mt-3 block overflow-x-auto rounded-md bg-zinc-100 px-3 py-2 font-mono text-sm text-zinc-800">{team.publicApiKey}</code>
+      <p className="text-sm text-fg-muted">Identifies the team on public surfaces such as the storefront widget. It is not a secret and grants no access.</p>
+      <code className="mt-3 block overflow-x-auto rounded-md bg-muted px-3 py-2 font-mono text-sm text-fg">{team.publicApiKey}</code>
     </Section>
   );
 }
@@ -154,10 +155,11 @@ function DangerSection({ team }: { team: Organization }) {
   const [open, setOpen] = useState(false);
   return (
     <Section title="Delete team" id="danger-heading">
-      <p className="text-sm text-zinc-600">Deleting the team removes its agents, campaigns, numbers, calls and members for good.</p>
+      <p className="text-sm text-fg-muted">Deleting the team removes its agents, campaigns, numbers, calls and members for good.</p>
       <div className="mt-4">
         {permission.allowed ? (
           <Button variant="danger" onClick={() => setOpen(true)}>
+            <Trash2 aria-hidden="true" />
             Delete team
           </Button>
         ) : (

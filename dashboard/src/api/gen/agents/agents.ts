@@ -78,7 +78,8 @@ A new agent is `inactive` unless `status: active` is sent; creating it `active` 
 `campaignId` applies the same rule as `PUT /v1/agent/activate/{id}` (every other agent
 profile of that campaign becomes `inactive`). `voiceId` and `voicePresetId` are mutually
 exclusive (both → 400); with neither, the agent speaks with the platform's default preset.
-A custom voice must be `approved` (422 otherwise). Knowledge files start `parsing`.
+A custom voice must be `approved` (422 otherwise). `knowledgeFiles` links files already in
+one of the team's knowledge bases (see `PATCH /v1/agent/{id}`); they keep their parse state.
 
 Who may call it (decision, the spec is silent): any member except `readonly` (403).
 Answers 201 with the new agent profile.
@@ -446,8 +447,10 @@ requires `organizationId` in the body.
 `status` is not changed here (use activate/deactivate) and the FAQ is not changed here
 (use `POST /v1/agent/faq/{id}`). Sending `voiceId` clears `voicePresetId` and the other
 way round; sending both is 400; a custom voice must be `approved` (422). Sending
-`knowledgeFiles` replaces the agent's whole list of knowledge files (files whose
-`fileUrl` was already linked keep their id and parse state). Moving an `active` agent to
+`knowledgeFiles` replaces the agent's whole list of explicitly linked knowledge files:
+each `fileUrl` must be the `url` of a knowledge file of the organisation (as a knowledge
+base lists it) or the `fileUrl` of the upload it was added from (422 otherwise: add the
+file to a knowledge base first); the file keeps its id and parse state. Moving an `active` agent to
 another campaign makes it `inactive`. Any member except `readonly` may call it. Answers
 with the updated agent profile.
 
@@ -722,9 +725,15 @@ export const useSetAgentCallConfig = <TError = ErrorType<BadRequestResponse | Un
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Lists the knowledge files linked to the agent profile `id` of the organisation
-`organizationId`, newest first, 10 per page by default. Files still being read show
+ * Lists the knowledge files the agent profile `id` of the organisation `organizationId`
+answers from, newest first, 10 per page by default. Files still being read show
 `status: parsing`. Any member of the organisation may call it.
+
+Decision (the spec does not say what an agent's knowledge files are): they are the
+uploaded files of the active knowledge base of the agent's campaign, plus the knowledge
+files linked to the agent explicitly with `knowledgeFiles` on create or update, each
+once. FAQ entries of the knowledge base are searchable by the call engine too but are
+not listed here (they have no file). `id` is the knowledge file's id.
 
  * @summary List an agent's knowledge files
  */

@@ -41,10 +41,12 @@ import type {
   KnowledgeBaseResponse,
   KnowledgeFileListResponse,
   KnowledgeFileResponse,
+  KnowledgeSearchResponse,
   ListKnowledgeBasesParams,
   ListKnowledgeFilesParams,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  SearchKnowledgeBaseParams,
   TooManyRequestsResponse,
   UnauthorizedResponse,
   UnprocessableEntityResponse,
@@ -441,8 +443,9 @@ of the **entry** (a knowledge file or FAQ), not of the knowledge base; the same 
 with `GET` takes a knowledge base id (the product documents the two routes with
 different parameter names, `{id}` and `{knowledgeBaseId}`, which OpenAPI must share).
 
-Deleting a file that is still `parsing` cancels its parsing. The stored upload the file
-came from is deleted with it. `organizationId` is this contract's addition (the spec
+Deleting a file that is still `parsing` cancels its parsing. Its passages leave the
+search index at once, and the stored upload the file came from is deleted with it
+(unless something else, such as another knowledge file, still uses that upload). `organizationId` is this contract's addition (the spec
 omits it): the lookup is scoped to that organisation, and an id of another organisation
 is 404. Any member except `readonly` may call it. Answers with the deleted id.
 
@@ -943,9 +946,21 @@ event on `GET /v1/events`.
 
 `fileUrl` must be the `fileUrl` of a finished upload (`GET /v1/uploads/{uploadId}/info`)
 of the same organisation; the server reads the stored file directly, so the URL's token
-may expire afterwards. Any other URL is 422 (decision: the server does not fetch
-arbitrary URLs). Supported types are pdf, docx, txt and csv, read from the upload's
-file type and name (422 otherwise). Without `fileName` the upload's file name is used.
+may expire afterwards. A URL that names no finished upload of the organisation —
+another team's upload, an unknown or unfinished one, an expired link, any other URL —
+is 404 "Upload not found." (decision: the server does not fetch arbitrary URLs); the
+upload's purpose must be `knowledge-file` or `agent-file` (422 otherwise). Supported types are PDF, DOCX, plain text, Markdown, CSV and HTML, as the
+upload read them from the bytes; the size limit (50 MiB) is enforced when the file is
+uploaded, so a larger file never reaches this call. Without `fileName` the upload's file
+name is used.
+
+Parsing runs in the background and survives a restart (it resumes where the server
+stopped). The text is split into passages by heading and paragraph (roughly 500 to
+1,000 characters each, with their page number) and indexed for
+`GET /v1/campaigns/knowledge-base/search`. A file that cannot be read ends in `error`
+with a message for people, for example "This PDF has no text layer (it looks scanned);
+upload a PDF with selectable text, or a DOCX." or "This PDF is password-protected;
+upload it without a password." — never stuck in `parsing`.
 
 `organizationId` is optional (the spec shows only `knowledgeBaseId` and `fileUrl`): the
 organisation is the knowledge base's; when sent it must match (404 otherwise). Any
@@ -1180,4 +1195,126 @@ export const useUpdateKnowledgeFaq = <TError = ErrorType<BadRequestResponse | Un
 
       return useMutation(mutationOptions, queryClient);
     }
+    /**
+ * Full-text search over the passages of one knowledge base: its parsed files and its FAQs.
+This operation is the contract's addition (the product does not show one); the call
+engine asks the same question while a call runs.
+
+Name the knowledge base with `knowledgeBaseId`, or name a campaign with `campaignId` to
+search the campaign's active knowledge base (exactly one of the two, 400 otherwise). A
+campaign with no active knowledge base answers an empty list. Both must belong to the
+organisation `organizationId` (404 otherwise); nothing of another team is ever searched.
+
+`q` is read as words (letters and digits; punctuation and search operators are ignored)
+and a passage matches when it holds any of them, in any form English stemming gives
+(`delivering` finds `delivered`); passages holding more of the words, and rarer ones, rank
+first. Files still `parsing` or in `error` have no passages yet. Each result is one
+passage (a heading or paragraph block of roughly 500 to 1,000 characters) with the entry
+it came from, its page (PDF and DOCX; null otherwise) and a snippet in which the words
+found are wrapped in `**` (Markdown bold). Any member may call it.
+
+ * @summary Search a knowledge base
+ */
+export const getSearchKnowledgeBaseUrl = (params: SearchKnowledgeBaseParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
     
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/v1/campaigns/knowledge-base/search?${stringifiedParams}` : `/v1/campaigns/knowledge-base/search`
+}
+
+export const searchKnowledgeBase = async (params: SearchKnowledgeBaseParams, options?: RequestInit): Promise<KnowledgeSearchResponse> => {
+  
+  return customFetch<KnowledgeSearchResponse>(getSearchKnowledgeBaseUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getSearchKnowledgeBaseQueryKey = (params?: SearchKnowledgeBaseParams,) => {
+    return [
+    `/v1/campaigns/knowledge-base/search`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getSearchKnowledgeBaseQueryOptions = <TData = Awaited<ReturnType<typeof searchKnowledgeBase>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(params: SearchKnowledgeBaseParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchKnowledgeBase>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getSearchKnowledgeBaseQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof searchKnowledgeBase>>> = ({ signal }) => searchKnowledgeBase(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof searchKnowledgeBase>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type SearchKnowledgeBaseQueryResult = NonNullable<Awaited<ReturnType<typeof searchKnowledgeBase>>>
+export type SearchKnowledgeBaseQueryError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>
+
+
+export function useSearchKnowledgeBase<TData = Awaited<ReturnType<typeof searchKnowledgeBase>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: SearchKnowledgeBaseParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchKnowledgeBase>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof searchKnowledgeBase>>,
+          TError,
+          Awaited<ReturnType<typeof searchKnowledgeBase>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useSearchKnowledgeBase<TData = Awaited<ReturnType<typeof searchKnowledgeBase>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: SearchKnowledgeBaseParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchKnowledgeBase>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof searchKnowledgeBase>>,
+          TError,
+          Awaited<ReturnType<typeof searchKnowledgeBase>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useSearchKnowledgeBase<TData = Awaited<ReturnType<typeof searchKnowledgeBase>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: SearchKnowledgeBaseParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchKnowledgeBase>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Search a knowledge base
+ */
+
+export function useSearchKnowledgeBase<TData = Awaited<ReturnType<typeof searchKnowledgeBase>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: SearchKnowledgeBaseParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchKnowledgeBase>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getSearchKnowledgeBaseQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+

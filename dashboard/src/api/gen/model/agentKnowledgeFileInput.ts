@@ -4,7 +4,9 @@
  */
 
 /**
- * A knowledge file to link to an agent, from a finished upload.
+ * A knowledge file to link to an agent: `fileUrl` is the `url` of a file of one of the team's
+knowledge bases, or the `fileUrl` of the upload it was added from.
+
  */
 export interface AgentKnowledgeFileInput {
   /**

@@ -37,7 +37,10 @@ export interface AgentProfile {
   /** The language it speaks, as a BCP 47 tag. */
   language: string;
   faq: AgentFaq;
-  /** The knowledge files linked to the agent, newest first. */
+  /** The knowledge files linked to the agent explicitly (`knowledgeFiles` on create or
+update), newest first. Everything it answers from — these and the files of its
+campaign's active knowledge base — is `GET /v1/agent/list/knowledge-file/{id}`.
+ */
   knowledgeFiles: AgentKnowledgeFile[];
   /** The teaching audio files of the agent, newest first. */
   audioFiles: AgentAudioFile[];

@@ -4,20 +4,29 @@
  */
 import type { Id } from './id';
 import type { PaymentIntentStatus } from './paymentIntentStatus';
+import type { PhoneNumber } from './phoneNumber';
 
 /**
- * A checkout session opened with the payment provider. Send the user to `checkoutUrl`.
+ * A checkout session opened with the payment provider: send the user to `checkoutUrl`.
+
+Decision: when nothing needs paying (the offline simulator sells phone numbers free),
+no checkout is opened and the purchase completes at once. The answer then has `status`
+`succeeded`, no `id`, `dbPaymentIntentId`, `checkoutUrl` or `expiresAt`, and carries
+what was bought (`phoneNumber` for a number). A client sends the user to `checkoutUrl`
+when there is one, and otherwise shows the purchase as done.
+
  */
 export interface CheckoutSession {
   /**
-   * The payment provider's checkout session id.
+   * The payment provider's checkout session id; absent when no checkout was needed.
    * @minLength 1
    */
-  id: string;
-  dbPaymentIntentId: Id;
-  /** The provider's hosted checkout page. */
-  checkoutUrl: string;
+  id?: string;
+  dbPaymentIntentId?: Id;
+  /** The provider's hosted checkout page; absent when no checkout was needed. */
+  checkoutUrl?: string;
   status: PaymentIntentStatus;
-  /** When the checkout session expires if not paid (24 hours after creation). */
-  expiresAt: string;
+  /** When the checkout session expires if not paid (24 hours after creation); absent when no checkout was needed. */
+  expiresAt?: string;
+  phoneNumber?: PhoneNumber;
 }

@@ -8,8 +8,8 @@ import type { KnowledgeFileStatus } from './knowledgeFileStatus';
 import type { Timestamp } from './timestamp';
 
 /**
- * One entry of a knowledge base: an uploaded file (`type` pdf, docx, txt or csv) or a FAQ
-(`type` faq). File-only fields (`url`, `fileName`, `pages`) are null for FAQs and
+ * One entry of a knowledge base: an uploaded file (`type` pdf, docx, txt, md, csv or html)
+or a FAQ (`type` faq). File-only fields (`url`, `fileName`, `pages`) are null for FAQs and
 FAQ-only fields (`faq`, `faqName`) are null for files.
 
  */
@@ -39,8 +39,9 @@ issued afresh on every read). Null for a FAQ.
    */
   size: number;
   /**
-   * Number of pages read (pdf, docx). Null while parsing, for formats without pages
-(txt, csv) and for a FAQ.
+   * Number of pages read: the PDF's pages, or for a DOCX one more than its page breaks
+(DOCX files do not record their laid-out pages). Null while parsing, for formats
+without pages (txt, md, csv, html) and for a FAQ.
 
    * @minimum 0
    * @nullable

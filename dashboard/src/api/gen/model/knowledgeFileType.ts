@@ -16,6 +16,8 @@ export const KnowledgeFileType = {
   pdf: 'pdf',
   docx: 'docx',
   txt: 'txt',
+  md: 'md',
   csv: 'csv',
+  html: 'html',
   faq: 'faq',
 } as const;

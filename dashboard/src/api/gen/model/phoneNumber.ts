@@ -42,13 +42,13 @@ outbound calls as caller id but cannot receive calls through Betty.
    */
   agentId: string | null;
   /**
-   * The campaign the number is assigned to; null when unassigned.
+   * The campaign the number is assigned to (the first assigned, when several campaigns use it); null when unassigned. A number assigned to a campaign cannot be released.
    * @maxLength 64
    * @nullable
    */
   campaignId: string | null;
   /**
-   * The monthly subscription price in US dollars; null for verified numbers of the organisation's own (free).
+   * The monthly subscription price in US dollars (0 for numbers of the offline simulator); null for verified numbers of the organisation's own (free).
    * @minimum 0
    * @nullable
    */

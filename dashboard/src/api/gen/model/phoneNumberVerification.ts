@@ -4,10 +4,14 @@
  */
 import type { Id } from './id';
 import type { PhoneVerificationStatus } from './phoneVerificationStatus';
+import type { PhoneVerificationMethod } from './phoneVerificationMethod';
 import type { Timestamp } from './timestamp';
 
 /**
- * An attempt to verify a number the organisation owns elsewhere.
+ * An attempt to verify a number the organisation owns elsewhere. The carrier sends a code
+to the number; the attempt ends when the code is typed back into Betty (`verified`),
+after five wrong codes (`failed`) or after 10 minutes (`expired`).
+
  */
 export interface PhoneNumberVerification {
   id: Id;
@@ -18,12 +22,13 @@ export interface PhoneNumberVerification {
    */
   phoneNumber: string;
   status: PhoneVerificationStatus;
+  method: PhoneVerificationMethod;
   /**
-   * The 6-digit code to enter on the keypad during the verification call; null unless `status` is `pending`.
-   * @nullable
-   * @pattern ^[0-9]{6}$
+   * How many more codes may be submitted before the verification fails; 0 once it has ended.
+   * @minimum 0
+   * @maximum 5
    */
-  validationCode: string | null;
+  attemptsLeft: number;
   /**
    * When a pending verification expires (10 minutes after it was requested); null once it has ended.
    * @nullable
@@ -35,11 +40,11 @@ export interface PhoneNumberVerification {
    */
   verifiedAt: string | null;
   /**
-   * The phone number record created on success; null until verified.
+   * The phone number record created on success; null until verified (and once that number is removed).
    * @maxLength 64
    * @nullable
    */
-  phoneNumberId?: string | null;
+  phoneNumberId: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

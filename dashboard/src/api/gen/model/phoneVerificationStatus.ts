@@ -4,9 +4,10 @@
  */
 
 /**
- * The state of verifying a number of the organisation's own: `pending` while waiting
-for the code on the call, `verified` when it was entered correctly, `failed` after a
-wrong code or an unanswered call, `expired` when 10 minutes passed.
+ * The state of verifying a number of the organisation's own: `pending` while the code the
+carrier sent to the number has not been typed back into Betty, `verified` when the
+carrier accepted it, `failed` after five wrong codes, `expired` when 10 minutes passed
+(or a new request for the same number replaced it).
 
  */
 export type PhoneVerificationStatus = typeof PhoneVerificationStatus[keyof typeof PhoneVerificationStatus];

@@ -11,6 +11,8 @@ busy (for example password hashing under a sign-in storm) or whose database is d
 a server without `--stt-url`; `speech_unavailable` (503) one whose speech engine is
 missing, failing or too slow (the detail names what to install or which setting to
 check).
+`payment_required` (402) answers a purchase that needs a payment the server cannot take
+(no payments configured, or no subscription for it).
 
  */
 export type ProblemCode = typeof ProblemCode[keyof typeof ProblemCode];
@@ -32,6 +34,7 @@ export const ProblemCode = {
   not_found: 'not_found',
   method_not_allowed: 'method_not_allowed',
   conflict: 'conflict',
+  payment_required: 'payment_required',
   payload_too_large: 'payload_too_large',
   request_timeout: 'request_timeout',
   unprocessable: 'unprocessable',

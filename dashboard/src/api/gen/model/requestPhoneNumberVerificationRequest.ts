@@ -3,6 +3,7 @@
  * Do not edit: run `npm run generate`.
  */
 import type { Id } from './id';
+import type { PhoneVerificationMethod } from './phoneVerificationMethod';
 
 export interface RequestPhoneNumberVerificationRequest {
   /**
@@ -11,4 +12,5 @@ export interface RequestPhoneNumberVerificationRequest {
    */
   phoneNumber: string;
   organizationId: Id;
+  method?: PhoneVerificationMethod;
 }

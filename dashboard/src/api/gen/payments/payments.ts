@@ -36,6 +36,7 @@ import type {
   NotFoundResponse,
   PayloadTooLargeResponse,
   PaymentIntentResponse,
+  PaymentRequiredResponse,
   PhoneNumberSubscriptionListResponse,
   TooManyRequestsResponse,
   UnauthorizedResponse,
@@ -322,7 +323,18 @@ the team's numbers (status `pending`, then `active`). A number that is no longer
 or that another checkout is already paying for, is answered 409; a number the team
 already has is answered 409 too. If the carrier sells the number to someone else while the
 user pays, the payment is refunded and the intent ends `failed`. `originUrl` must be on one
-of the deployment's allowed dashboard origins. Only an admin or the owner may call it.
+of the deployment's allowed dashboard origins (otherwise 422 naming `body.originUrl`). A
+number that is not a valid number of a supported country is 422. Only an admin or the
+owner may call it.
+
+Without a carrier account the offline simulator sells numbers free: no checkout is
+needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
+`checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
+`CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
+required, and until this server takes payments the answer is 402 with code
+`payment_required` naming what is missing; verifying a number the team already owns
+(`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+does not answer is a 503 with Retry-After.
 
 Needs a signed-in user: API keys are refused (403), since this spends money or
 acts for a person.
@@ -352,7 +364,7 @@ export const createPhoneNumberSubscriptionPaymentIntent = async (createPhoneNumb
 
 
 
-export const getCreatePhoneNumberSubscriptionPaymentIntentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
+export const getCreatePhoneNumberSubscriptionPaymentIntentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | PaymentRequiredResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPhoneNumberSubscriptionPaymentIntent>>, TError,{data: BodyType<CreatePhoneNumberSubscriptionPaymentIntentRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createPhoneNumberSubscriptionPaymentIntent>>, TError,{data: BodyType<CreatePhoneNumberSubscriptionPaymentIntentRequest>}, TContext> => {
 
@@ -379,12 +391,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreatePhoneNumberSubscriptionPaymentIntentMutationResult = NonNullable<Awaited<ReturnType<typeof createPhoneNumberSubscriptionPaymentIntent>>>
     export type CreatePhoneNumberSubscriptionPaymentIntentMutationBody = BodyType<CreatePhoneNumberSubscriptionPaymentIntentRequest>
-    export type CreatePhoneNumberSubscriptionPaymentIntentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>
+    export type CreatePhoneNumberSubscriptionPaymentIntentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | PaymentRequiredResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
 
     /**
  * @summary Buy a phone number (monthly subscription)
  */
-export const useCreatePhoneNumberSubscriptionPaymentIntent = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
+export const useCreatePhoneNumberSubscriptionPaymentIntent = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | PaymentRequiredResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPhoneNumberSubscriptionPaymentIntent>>, TError,{data: BodyType<CreatePhoneNumberSubscriptionPaymentIntentRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createPhoneNumberSubscriptionPaymentIntent>>,

@@ -42,7 +42,8 @@ import type {
   TooManyRequestsResponse,
   UnauthorizedResponse,
   UnprocessableEntityResponse,
-  UnsupportedMediaTypeResponse
+  UnsupportedMediaTypeResponse,
+  VerifyPhoneNumberRequest
 } from '.././model';
 
 import { customFetch } from '../../mutator';
@@ -55,7 +56,8 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 /**
  * Lists the countries in which phone numbers can be bought or verified (today US, CA and
-GB), each with its calling code, the number types on sale and their monthly prices. The
+GB), each with its calling code, the number types on sale and their usual monthly prices
+(0 on a server without a carrier account: its offline simulator sells numbers free). The
 list is the same for every organisation; any signed-in user may call it. Not paginated.
 
  * @summary List the countries where numbers can be bought
@@ -162,8 +164,14 @@ local numbers and answers at most 20 (the dashboard's default buy filter). `area
 narrows to an area code (US/CA three digits, GB the digits after the leading 0); a
 search with no matches answers an empty list, not 404. Buying goes through
 `POST /v1/payment/intent/phone-number-monthly-subscription`. Results are not reserved:
-a number may be sold to someone else before it is bought. Any signed-in user may call
-it. Not paginated (at most `limit` results).
+a number may be sold to someone else before it is bought. The same search answers the
+same numbers while none of them is sold. Numbers any team of this server holds are never
+offered. Any signed-in user may call it. Not paginated (at most `limit` results).
+
+Without a carrier account (`--telnyx-api-key`) the server's offline simulator answers
+from a fixed inventory of fictional numbers (555-01xx in the US and Canada, Ofcom's
+drama ranges in the UK) that cannot place real calls. A carrier that does not answer
+is a 503 with Retry-After.
 
  * @summary Search numbers available to buy
  */
@@ -385,15 +393,17 @@ export function useListPhoneNumbers<TData = Awaited<ReturnType<typeof listPhoneN
 
 /**
  * Removes the phone number `phoneNumberId` from the organisation `organizationId`. A
-number bought through Betty is released to the carrier and its monthly subscription is
-cancelled (no refund of the current month); a verified number of the organisation's own
-only loses its verification. The agent call configuration that used the number is
-removed with it.
+number bought through Betty is released to the carrier (it goes back on sale) and its
+monthly subscription is cancelled (no refund of the current month); a verified number of
+the organisation's own only loses its verification (at the carrier too, unless another
+team of this server still uses it). The agent call configuration that used the number
+is removed with it.
 
 Decisions (the spec is silent): a number still assigned to a campaign (`campaignId` not
 null) is not released; the answer is 409 and the campaign must be given another number
-first. Only an owner or admin may call it (it ends a paid subscription); others get
-403. Answers with the deleted id.
+first. When the carrier does not answer, nothing is removed and the answer is 503 with
+Retry-After. Only an owner or admin may call it (it ends a paid subscription); others
+get 403. Answers with the deleted id.
 
 Needs a signed-in user: API keys are refused (403), since this spends money or
 acts for a person.
@@ -478,17 +488,31 @@ export const useDeletePhoneNumber = <TError = ErrorType<BadRequestResponse | Una
     }
     /**
  * Starts verifying that the organisation controls `phoneNumber` (a number not bought
-through Betty) so it can be used as caller id. The answer carries a `validationCode`;
-the number then receives a call asking for that code on the keypad. The dashboard shows
-the code and polls `GET /v1/phone/get-verified-phone-numbers/{id}` (every 8 s) until the
-verification is `verified`, `failed` or `expired` (after 10 minutes, decision). On
-success the number appears in `GET /v1/phone/my-numbers` with
+through Betty) so it can be used as caller id. The carrier sends a one-time code to
+the number, by a call that reads it out (`method: call`, the default: it reaches
+landlines too) or by a text message (`method: sms`); the person who answers types the
+code back into Betty with `POST /v1/phone/verify-phone-number`. Betty never sees the
+code itself. The answer is the `pending` verification, with its `method` and
+`expiresAt`.
+
+Decisions (the spec's flow showed a code to type on the keypad; the carrier's real
+flow is the other way round): a code can be submitted for 10 minutes, then the
+verification is `expired`; five wrong codes make it `failed`. While it is `pending`
+the dashboard polls `GET /v1/phone/get-verified-phone-numbers/{id}` every 8 s (every
+10 minutes otherwise). On success the number appears in `GET /v1/phone/my-numbers` with
 `isNonTelnyxNumber: true`.
 
-Requesting again for a number whose verification is `pending`, `failed` or `expired`
-starts a new attempt with a new code. A number already verified or bought by this
-organisation is 409. A number outside the supported countries is 422. Any member except
+Requesting again for the same number starts a new attempt with a new code; a `pending`
+one it replaces ends `expired`. At most 5 requests for the same number per
+organisation in an hour (then 429 with Retry-After), so nobody uses Betty to ring a
+stranger's phone over and over. A number already verified or bought by this
+organisation, or bought through this server by another, is 409. A number that is not a
+valid number of a supported country, or that the carrier refuses to call or text, is
+422. A carrier that does not answer is a 503 with Retry-After. Any member except
 `readonly` may call it. Answers 201 with the verification.
+
+Without a carrier account (`--telnyx-api-key`) the offline simulator sends nothing: it
+writes the code to the server log, where a local user reads it.
 
  * @summary Start verifying a number the organisation owns elsewhere
  */
@@ -561,10 +585,96 @@ export const useRequestPhoneNumberVerification = <TError = ErrorType<BadRequestR
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Completes the organisation's `pending` verification of `phoneNumber` with the `code`
+the carrier called or texted to that number (see
+`POST /v1/phone/request-phone-number-verification`). When the carrier accepts it, the
+verification becomes `verified` and the number is added to the organisation's numbers
+(`isNonTelnyxNumber: true`, usable as caller id for outbound calls only); the answer is
+the verification with its `phoneNumberId`.
+
+A wrong code is 400 naming `body.code`; the verification stays `pending` until the
+fifth wrong code, which makes it `failed`. A verification that is `expired` (10
+minutes) or `failed` is 422: request a new code. No verification of that number in
+this organisation is 404. A number the organisation already has is 409. A carrier that
+does not answer is a 503 with Retry-After. Any member except `readonly` may call it.
+
+ * @summary Submit the code that verifies a number
+ */
+export const getVerifyPhoneNumberUrl = () => {
+
+
+  
+
+  return `/v1/phone/verify-phone-number`
+}
+
+export const verifyPhoneNumber = async (verifyPhoneNumberRequest: VerifyPhoneNumberRequest, options?: RequestInit): Promise<PhoneNumberVerificationResponse> => {
+  
+  return customFetch<PhoneNumberVerificationResponse>(getVerifyPhoneNumberUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      verifyPhoneNumberRequest,)
+  }
+);}
+
+
+
+
+export const getVerifyPhoneNumberMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyPhoneNumber>>, TError,{data: BodyType<VerifyPhoneNumberRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof verifyPhoneNumber>>, TError,{data: BodyType<VerifyPhoneNumberRequest>}, TContext> => {
+
+const mutationKey = ['verifyPhoneNumber'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof verifyPhoneNumber>>, {data: BodyType<VerifyPhoneNumberRequest>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  verifyPhoneNumber(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type VerifyPhoneNumberMutationResult = NonNullable<Awaited<ReturnType<typeof verifyPhoneNumber>>>
+    export type VerifyPhoneNumberMutationBody = BodyType<VerifyPhoneNumberRequest>
+    export type VerifyPhoneNumberMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
+
+    /**
+ * @summary Submit the code that verifies a number
+ */
+export const useVerifyPhoneNumber = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyPhoneNumber>>, TError,{data: BodyType<VerifyPhoneNumberRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof verifyPhoneNumber>>,
+        TError,
+        {data: BodyType<VerifyPhoneNumberRequest>},
+        TContext
+      > => {
+
+      const mutationOptions = getVerifyPhoneNumberMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * Lists the verifications of numbers of the organisation `id` (the organisation id), in
-every status, newest first, so a client can follow a pending verification to its end.
-The `validationCode` is shown only while a verification is `pending`. Not paginated (an
-organisation verifies few numbers). Any member of the organisation may call it.
+every status, newest first, so a client can follow a pending verification to its end
+(the dashboard polls it every 8 s while one is `pending`). A `pending` verification
+past its `expiresAt` is answered `expired`. The codes themselves are never shown: the
+carrier sends them to the number. Not paginated (an organisation verifies few numbers;
+the 100 newest are answered). Any member of the organisation may call it.
 
  * @summary List the organisation's number verifications
  */

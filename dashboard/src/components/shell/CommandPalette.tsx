@@ -1,0 +1,65 @@
+// Loaded on the first ⌘K / Ctrl-K or search-button press, not with the dashboard.
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { Command } from 'cmdk';
+import { CornerDownLeft, Search } from 'lucide-react';
+
+import { PALETTE_GROUPS, type PaletteCommand } from '../../lib/palette';
+
+interface CommandPaletteProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  commands: readonly PaletteCommand[];
+  onRun: (command: PaletteCommand) => void;
+}
+
+export default function CommandPalette({ open, onOpenChange, commands, onRun }: CommandPaletteProps) {
+  return (
+    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="fixed inset-0 z-50 bg-black/40 backdrop-blur-[2px]" />
+        <RadixDialog.Content aria-describedby={undefined} className="fixed top-[12vh] left-1/2 z-50 w-[calc(100vw-1.5rem)] max-w-xl -translate-x-1/2 overflow-hidden rounded-xl border border-line bg-surface shadow-xl focus:outline-none">
+          <RadixDialog.Title className="sr-only">Command palette</RadixDialog.Title>
+          <Command label="Command palette" loop className="flex max-h-[min(28rem,70vh)] flex-col">
+            <div className="flex items-center gap-2 border-b border-line px-3">
+              <Search aria-hidden="true" className="size-4 shrink-0 text-fg-subtle" />
+              <Command.Input placeholder="Search pages, teams and actions…" className="h-12 w-full bg-transparent text-sm text-fg outline-none placeholder:text-fg-subtle" />
+              <kbd className="hidden rounded border border-line px-1.5 text-xs text-fg-subtle sm:block">Esc</kbd>
+            </div>
+            <Command.List className="overflow-y-auto p-1.5">
+              <Command.Empty className="px-3 py-8 text-center text-sm text-fg-muted">Nothing matches. Try a page name, a team or an action.</Command.Empty>
+              {PALETTE_GROUPS.map((group) => {
+                const items = commands.filter((c) => c.group === group);
+                if (items.length === 0) return null;
+                return (
+                  <Command.Group key={group} heading={group} className="[&_[cmdk-group-heading]]:px-2.5 [&_[cmdk-group-heading]]:pt-2 [&_[cmdk-group-heading]]:pb-1 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:font-medium [&_[cmdk-group-heading]]:text-fg-subtle">
+                    {items.map((command) => {
+                      const Icon = command.icon;
+                      return (
+                        <Command.Item
+                          key={command.id}
+                          value={command.id}
+                          keywords={[command.label, ...command.keywords]}
+                          onSelect={() => onRun(command)}
+                          className="group flex cursor-default items-center gap-2.5 rounded-md px-2.5 py-2 text-sm text-fg-soft select-none data-[selected=true]:bg-accent-subtle data-[selected=true]:text-accent-fg"
+                        >
+                          <Icon aria-hidden="true" className="size-4 shrink-0 text-fg-subtle group-data-[selected=true]:text-accent-fg" />
+                          <span className="flex-1 truncate">{command.label}</span>
+                          <CornerDownLeft aria-hidden="true" className="hidden size-3.5 group-data-[selected=true]:block" />
+                        </Command.Item>
+                      );
+                    })}
+                  </Command.Group>
+                );
+              })}
+            </Command.List>
+            <div className="flex items-center gap-3 border-t border-line bg-subtle px-3 py-2 text-xs text-fg-subtle">
+              <span>↑↓ to move</span>
+              <span>Enter to open</span>
+              <span>Esc to close</span>
+            </div>
+          </Command>
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+
+import { formFromSettings, settingsFromForm, validateSettings } from './settings';
+
+const STORED = {
+  maxConcurrentCalls: 5,
+  callWindow: { start: '09:00', end: '17:00', days: ['mon', 'tue', 'wed', 'thu', 'fri'] as ('mon' | 'tue' | 'wed' | 'thu' | 'fri')[] },
+  timezone: 'UTC',
+  retryAttempts: 2,
+  retryDelayMinutes: 60,
+  voicemailAction: 'hang-up' as const,
+  voicemailMessage: null,
+  recordCalls: true,
+};
+
+describe('campaign settings form', () => {
+  it('round-trips the stored settings', () => {
+    expect(settingsFromForm(formFromSettings(STORED))).toEqual(STORED);
+  });
+
+  it('accepts the defaults', () => {
+    expect(validateSettings(formFromSettings(STORED))).toEqual({});
+  });
+
+  it('holds the contract limits', () => {
+    const form = { ...formFromSettings(STORED), maxConcurrentCalls: '51', retryAttempts: '6', retryDelayMinutes: '4', start: '18:00', days: [], voicemailAction: 'leave-message' as const };
+    expect(Object.keys(validateSettings(form)).sort()).toEqual(['days', 'end', 'maxConcurrentCalls', 'retryAttempts', 'retryDelayMinutes', 'voicemailMessage']);
+  });
+
+  it('sends days in week order and no voicemail message when hanging up', () => {
+    const form = { ...formFromSettings(STORED), days: ['sun' as const, 'mon' as const], voicemailMessage: 'left over' };
+    expect(settingsFromForm(form).callWindow?.days).toEqual(['mon', 'sun']);
+    expect(settingsFromForm(form).voicemailMessage).toBeNull();
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+
+import { paletteCommands, type PaletteInput } from './palette';
+import { addRecent } from './recent';
+
+const base: PaletteInput = {
+  team: { id: 't1', myRole: 'owner' },
+  teams: [
+    { id: 't1', name: 'Acme' },
+    { id: 't2', name: 'Beta' },
+  ],
+  isSiteAdmin: false,
+  recent: [],
+  theme: 'system',
+};
+
+const labels = (input: PaletteInput, group: string) => paletteCommands(input).filter((c) => c.group === group).map((c) => c.label);
+
+describe('command palette', () => {
+  it('jumps to every page that exists, keeping the team', () => {
+    const pages = paletteCommands(base).filter((c) => c.group === 'Pages');
+    expect(pages.map((c) => c.label)).toEqual(['Home', 'Campaigns', 'Agents', 'Phone numbers', 'Voices', 'Team settings', 'Members', 'API keys', 'Onboarding', 'Docs', 'Profile']);
+    expect(pages.find((c) => c.label === 'Members')?.action).toEqual({ kind: 'navigate', to: '/dashboard/members?teamId=t1' });
+    expect(pages.map((c) => c.label)).not.toContain('Workflows');
+    expect(labels({ ...base, isSiteAdmin: true }, 'Pages')).toContain('Site admin');
+  });
+
+  it('switches to the other teams', () => {
+    expect(paletteCommands(base).filter((c) => c.group === 'Teams').map((c) => c.action)).toEqual([{ kind: 'switch-team', teamId: 't2' }]);
+  });
+
+  it('offers the common actions the role allows', () => {
+    expect(labels(base, 'Actions')).toEqual(['Create API key', 'Invite member', 'Create team', 'Sign out']);
+    expect(paletteCommands(base).find((c) => c.label === 'Invite member')?.action).toEqual({ kind: 'navigate', to: '/dashboard/members?teamId=t1&action=invite' });
+    expect(labels({ ...base, team: { id: 't1', myRole: 'readonly' } }, 'Actions')).toEqual(['Create team', 'Sign out']);
+    expect(labels({ ...base, team: null, teams: [] }, 'Actions')).toEqual(['Create team', 'Sign out']);
+    expect(labels({ ...base, team: null, teams: [] }, 'Pages')).toEqual(['Home', 'Docs', 'Profile']);
+  });
+
+  it('lists recent pages but not the one shown', () => {
+    let recent = addRecent([], { to: '/dashboard?teamId=t1', label: 'Home · Acme' });
+    recent = addRecent(recent, { to: '/dashboard/members?teamId=t1', label: 'Members · Acme' });
+    recent = addRecent(recent, { to: '/dashboard?teamId=t1', label: 'Home · Acme' });
+    expect(recent.map((r) => r.label)).toEqual(['Home · Acme', 'Members · Acme']);
+    expect(labels({ ...base, recent, current: '/dashboard?teamId=t1' }, 'Recent')).toEqual(['Members · Acme']);
+  });
+
+  it('offers the themes not in use', () => {
+    expect(labels({ ...base, theme: 'dark' }, 'Theme')).toEqual(['Use light theme', 'Use system theme']);
+  });
+});
