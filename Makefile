@@ -82,7 +82,7 @@ test-e2e: build ## End-to-end tests in headless Chromium against a real betty se
 contract-coverage: ## List operations no test exercised with a 2xx
 	@$(GO) run ./server/internal/cmd/contractcov openapi.yaml $(COVERAGE)
 
-bench: build ## Go benchmarks, then one report: full stack vs bare SQL, start-up, idle memory, CLI round trip, dashboard JS
+bench: build ## Go benchmarks, then one report: full stack vs bare SQL, start-up, idle memory, CLI round trip, dashboard JS, Lighthouse
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	$(GO) run ./server/internal/cmd/benchreport -bin bin/betty
 
