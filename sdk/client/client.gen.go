@@ -1091,6 +1091,7 @@ const (
 	ProblemCodeNotImplemented            ProblemCode = "not_implemented"
 	ProblemCodePayloadTooLarge           ProblemCode = "payload_too_large"
 	ProblemCodePaymentRequired           ProblemCode = "payment_required"
+	ProblemCodePaymentsNotConfigured     ProblemCode = "payments_not_configured"
 	ProblemCodeRateLimited               ProblemCode = "rate_limited"
 	ProblemCodeRefreshTokenReused        ProblemCode = "refresh_token_reused"
 	ProblemCodeRequestTimeout            ProblemCode = "request_timeout"
@@ -1134,6 +1135,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodePayloadTooLarge:
 		return true
 	case ProblemCodePaymentRequired:
+		return true
+	case ProblemCodePaymentsNotConfigured:
 		return true
 	case ProblemCodeRateLimited:
 		return true
@@ -4713,7 +4716,9 @@ type Problem struct {
 	// missing, failing or too slow (the detail names what to install or which setting to
 	// check).
 	// `payment_required` (402) answers a purchase that needs a payment the server cannot take
-	// (no payments configured, or no subscription for it).
+	// (no subscription for it). `payments_not_configured` (503) answers a purchase, a portal
+	// link or a Stripe webhook on a server without Stripe (`--stripe-secret-key`,
+	// `--stripe-webhook-secret`); the detail names the setting.
 	Code ProblemCode `json:"code"`
 
 	// Detail What went wrong with this request, in plain words safe to show a user.
@@ -4748,7 +4753,9 @@ type Problem struct {
 // missing, failing or too slow (the detail names what to install or which setting to
 // check).
 // `payment_required` (402) answers a purchase that needs a payment the server cannot take
-// (no payments configured, or no subscription for it).
+// (no subscription for it). `payments_not_configured` (503) answers a purchase, a portal
+// link or a Stripe webhook on a server without Stripe (`--stripe-secret-key`,
+// `--stripe-webhook-secret`); the detail names the setting.
 type ProblemCode string
 
 // PromptStatus The state of the readable prompt compiled from a workflow.
@@ -6885,6 +6892,15 @@ type ListAdminMailParams struct {
 	Recipient *Email `form:"recipient,omitempty" json:"recipient,omitempty"`
 }
 
+// GrantAdminOrganizationCreditsParams defines parameters for GrantAdminOrganizationCredits.
+type GrantAdminOrganizationCreditsParams struct {
+	// OrganizationId The organisation (team) the request acts for.
+	OrganizationId OrganizationIdQuery `form:"organizationId" json:"organizationId"`
+
+	// Credits Credits to add (one credit is worth one US dollar).
+	Credits int `form:"credits" json:"credits"`
+}
+
 // ListAdminOrganizationsByOwnerEmailParams defines parameters for ListAdminOrganizationsByOwnerEmail.
 type ListAdminOrganizationsByOwnerEmailParams struct {
 	// Refresh When true, re-read subscription and balance from the payment provider before answering.
@@ -8471,6 +8487,17 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/admin/mail (the `ListAdminMail` operationId).
 	ListAdminMail(ctx context.Context, params *ListAdminMailParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GrantAdminOrganizationCredits Grant credits to an organisation
+	//
+	// Adds `credits` prepaid credits to organisation `organizationId` without a payment (a
+	// courtesy, a refund made elsewhere, or the only way to fund calls on a server without
+	// Stripe). The grant is written to the team's credit ledger, with the site admin who made
+	// it, in the same transaction as the new balance. Site admins only
+	// (`betty admin credits grant TEAM N`). Returns the organisation.
+	//
+	// Corresponds with POST /v1/admin/organization/grant-credits (the `GrantAdminOrganizationCredits` operationId).
+	GrantAdminOrganizationCredits(ctx context.Context, params *GrantAdminOrganizationCreditsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetAdminUserOrganizationsByEmail A user's organisations by e-mail
 	//
@@ -10257,8 +10284,10 @@ type ClientInterface interface {
 	// `organizationId`: records a `pending` payment intent and opens a checkout session with
 	// the payment provider. Send the user to `checkoutUrl`; afterwards the provider redirects
 	// to `originUrl`. The credits are added when the payment succeeds. `originUrl` must be on
-	// one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
-	// owner may spend the team's money.
+	// one of the deployment's allowed dashboard origins (422 naming `body.originUrl`
+	// otherwise). Only an admin or the owner may spend the team's money. A server without
+	// Stripe answers 503 `payments_not_configured` naming `--stripe-secret-key` (a site admin
+	// can grant credits instead: `POST /v1/admin/organization/grant-credits`).
 	//
 	// Needs a signed-in user: API keys are refused (403), since this spends money or
 	// acts for a person.
@@ -10274,8 +10303,10 @@ type ClientInterface interface {
 	// `organizationId`: records a `pending` payment intent and opens a checkout session with
 	// the payment provider. Send the user to `checkoutUrl`; afterwards the provider redirects
 	// to `originUrl`. The credits are added when the payment succeeds. `originUrl` must be on
-	// one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
-	// owner may spend the team's money.
+	// one of the deployment's allowed dashboard origins (422 naming `body.originUrl`
+	// otherwise). Only an admin or the owner may spend the team's money. A server without
+	// Stripe answers 503 `payments_not_configured` naming `--stripe-secret-key` (a site admin
+	// can grant credits instead: `POST /v1/admin/organization/grant-credits`).
 	//
 	// Needs a signed-in user: API keys are refused (403), since this spends money or
 	// acts for a person.
@@ -10303,9 +10334,11 @@ type ClientInterface interface {
 	// needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
 	// `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
 	// `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
-	// required, and until this server takes payments the answer is 402 with code
-	// `payment_required` naming what is missing; verifying a number the team already owns
-	// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+	// required: with Stripe configured a subscription checkout opens and the number is ordered
+	// when the checkout completes (webhook); without Stripe the answer is 503
+	// `payments_not_configured` naming `--stripe-secret-key`, and verifying a number the team
+	// already owns (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A
+	// team at its plan's phone-number limit is answered 403 `limit_reached`. A carrier that
 	// does not answer is a 503 with Retry-After.
 	//
 	// Needs a signed-in user: API keys are refused (403), since this spends money or
@@ -10334,9 +10367,11 @@ type ClientInterface interface {
 	// needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
 	// `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
 	// `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
-	// required, and until this server takes payments the answer is 402 with code
-	// `payment_required` naming what is missing; verifying a number the team already owns
-	// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+	// required: with Stripe configured a subscription checkout opens and the number is ordered
+	// when the checkout completes (webhook); without Stripe the answer is 503
+	// `payments_not_configured` naming `--stripe-secret-key`, and verifying a number the team
+	// already owns (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A
+	// team at its plan's phone-number limit is answered 403 `limit_reached`. A carrier that
 	// does not answer is a 503 with Retry-After.
 	//
 	// Needs a signed-in user: API keys are refused (403), since this spends money or
@@ -10411,8 +10446,10 @@ type ClientInterface interface {
 	// - `trialPeriodCode` asks for the trial that code stands for; an unknown code is answered
 	//   422. A team gets at most one trial: a team that already had one subscribes without a
 	//   trial (the checkout page shows the price due now).
-	// - `tier4` (Custom) is accepted only when the deployment configures a price for it (422
-	//   otherwise); Custom contracts are usually set by a site admin.
+	// - `tier4` (Custom) is sales-assisted: it never opens a checkout; the answer is 422 with
+	//   a message saying how to contact sales, and a site admin sets the tier once agreed.
+	// - A server without Stripe answers 503 `payments_not_configured` naming
+	//   `--stripe-secret-key`; a site admin can set the tier by hand.
 	//
 	// `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 	// the owner may call it.
@@ -10437,8 +10474,10 @@ type ClientInterface interface {
 	// - `trialPeriodCode` asks for the trial that code stands for; an unknown code is answered
 	//   422. A team gets at most one trial: a team that already had one subscribes without a
 	//   trial (the checkout page shows the price due now).
-	// - `tier4` (Custom) is accepted only when the deployment configures a price for it (422
-	//   otherwise); Custom contracts are usually set by a site admin.
+	// - `tier4` (Custom) is sales-assisted: it never opens a checkout; the answer is 422 with
+	//   a message saying how to contact sales, and a site admin sets the tier once agreed.
+	// - A server without Stripe answers 503 `payments_not_configured` naming
+	//   `--stripe-secret-key`; a site admin can set the tier by hand.
 	//
 	// `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 	// the owner may call it.
@@ -11384,9 +11423,15 @@ type ClientInterface interface {
 	//
 	// Handled events settle payments: credit purchases, tier subscriptions and
 	// phone-number subscriptions (payment intents, checkout sessions, invoices and
-	// subscription changes). Other event types are acknowledged and ignored. An event id
-	// already processed is acknowledged without being processed again (Stripe retries).
-	// Answers 200 quickly; the work happens in the background.
+	// subscription changes): `checkout.session.completed` and `payment_intent.succeeded`
+	// settle a checkout (credits go to the team's credit ledger), `invoice.paid` extends the
+	// paid period, `invoice.payment_failed` marks the team past due, and
+	// `customer.subscription.deleted` ends a subscription (the tier drops to free when its paid
+	// period is over). Other event types are acknowledged and ignored. Each event is recorded
+	// by id in the same transaction as its effect, so an event id already processed is
+	// acknowledged without being processed again (Stripe retries), and events may arrive in
+	// any order. A server without `--stripe-webhook-secret` answers 503
+	// `payments_not_configured`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -11402,9 +11447,15 @@ type ClientInterface interface {
 	//
 	// Handled events settle payments: credit purchases, tier subscriptions and
 	// phone-number subscriptions (payment intents, checkout sessions, invoices and
-	// subscription changes). Other event types are acknowledged and ignored. An event id
-	// already processed is acknowledged without being processed again (Stripe retries).
-	// Answers 200 quickly; the work happens in the background.
+	// subscription changes): `checkout.session.completed` and `payment_intent.succeeded`
+	// settle a checkout (credits go to the team's credit ledger), `invoice.paid` extends the
+	// paid period, `invoice.payment_failed` marks the team past due, and
+	// `customer.subscription.deleted` ends a subscription (the tier drops to free when its paid
+	// period is over). Other event types are acknowledged and ignored. Each event is recorded
+	// by id in the same transaction as its effect, so an event id already processed is
+	// acknowledged without being processed again (Stripe retries), and events may arrive in
+	// any order. A server without `--stripe-webhook-secret` answers 503
+	// `payments_not_configured`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -12141,6 +12192,27 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 // Corresponds with GET /v1/admin/mail (the `ListAdminMail` operationId).
 func (c *Client) ListAdminMail(ctx context.Context, params *ListAdminMailParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListAdminMailRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GrantAdminOrganizationCredits Grant credits to an organisation
+//
+// Adds `credits` prepaid credits to organisation `organizationId` without a payment (a
+// courtesy, a refund made elsewhere, or the only way to fund calls on a server without
+// Stripe). The grant is written to the team's credit ledger, with the site admin who made
+// it, in the same transaction as the new balance. Site admins only
+// (`betty admin credits grant TEAM N`). Returns the organisation.
+//
+// Corresponds with POST /v1/admin/organization/grant-credits (the `GrantAdminOrganizationCredits` operationId).
+func (c *Client) GrantAdminOrganizationCredits(ctx context.Context, params *GrantAdminOrganizationCreditsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGrantAdminOrganizationCreditsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -15098,8 +15170,10 @@ func (c *Client) SearchInboxItems(ctx context.Context, params *SearchInboxItemsP
 // `organizationId`: records a `pending` payment intent and opens a checkout session with
 // the payment provider. Send the user to `checkoutUrl`; afterwards the provider redirects
 // to `originUrl`. The credits are added when the payment succeeds. `originUrl` must be on
-// one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
-// owner may spend the team's money.
+// one of the deployment's allowed dashboard origins (422 naming `body.originUrl`
+// otherwise). Only an admin or the owner may spend the team's money. A server without
+// Stripe answers 503 `payments_not_configured` naming `--stripe-secret-key` (a site admin
+// can grant credits instead: `POST /v1/admin/organization/grant-credits`).
 //
 // Needs a signed-in user: API keys are refused (403), since this spends money or
 // acts for a person.
@@ -15125,8 +15199,10 @@ func (c *Client) CreateCreditsPaymentIntentWithBody(ctx context.Context, content
 // `organizationId`: records a `pending` payment intent and opens a checkout session with
 // the payment provider. Send the user to `checkoutUrl`; afterwards the provider redirects
 // to `originUrl`. The credits are added when the payment succeeds. `originUrl` must be on
-// one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
-// owner may spend the team's money.
+// one of the deployment's allowed dashboard origins (422 naming `body.originUrl`
+// otherwise). Only an admin or the owner may spend the team's money. A server without
+// Stripe answers 503 `payments_not_configured` naming `--stripe-secret-key` (a site admin
+// can grant credits instead: `POST /v1/admin/organization/grant-credits`).
 //
 // Needs a signed-in user: API keys are refused (403), since this spends money or
 // acts for a person.
@@ -15164,9 +15240,11 @@ func (c *Client) CreateCreditsPaymentIntent(ctx context.Context, body CreateCred
 // needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
 // `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
 // `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
-// required, and until this server takes payments the answer is 402 with code
-// `payment_required` naming what is missing; verifying a number the team already owns
-// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+// required: with Stripe configured a subscription checkout opens and the number is ordered
+// when the checkout completes (webhook); without Stripe the answer is 503
+// `payments_not_configured` naming `--stripe-secret-key`, and verifying a number the team
+// already owns (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A
+// team at its plan's phone-number limit is answered 403 `limit_reached`. A carrier that
 // does not answer is a 503 with Retry-After.
 //
 // Needs a signed-in user: API keys are refused (403), since this spends money or
@@ -15205,9 +15283,11 @@ func (c *Client) CreatePhoneNumberSubscriptionPaymentIntentWithBody(ctx context.
 // needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
 // `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
 // `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
-// required, and until this server takes payments the answer is 402 with code
-// `payment_required` naming what is missing; verifying a number the team already owns
-// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+// required: with Stripe configured a subscription checkout opens and the number is ordered
+// when the checkout completes (webhook); without Stripe the answer is 503
+// `payments_not_configured` naming `--stripe-secret-key`, and verifying a number the team
+// already owns (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A
+// team at its plan's phone-number limit is answered 403 `limit_reached`. A carrier that
 // does not answer is a 503 with Retry-After.
 //
 // Needs a signed-in user: API keys are refused (403), since this spends money or
@@ -15312,8 +15392,10 @@ func (c *Client) UpdatePaymentIntentStatus(ctx context.Context, body UpdatePayme
 //   - `trialPeriodCode` asks for the trial that code stands for; an unknown code is answered
 //     422. A team gets at most one trial: a team that already had one subscribes without a
 //     trial (the checkout page shows the price due now).
-//   - `tier4` (Custom) is accepted only when the deployment configures a price for it (422
-//     otherwise); Custom contracts are usually set by a site admin.
+//   - `tier4` (Custom) is sales-assisted: it never opens a checkout; the answer is 422 with
+//     a message saying how to contact sales, and a site admin sets the tier once agreed.
+//   - A server without Stripe answers 503 `payments_not_configured` naming
+//     `--stripe-secret-key`; a site admin can set the tier by hand.
 //
 // `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 // the owner may call it.
@@ -15348,8 +15430,10 @@ func (c *Client) CreateTierSubscriptionPaymentIntentWithBody(ctx context.Context
 //   - `trialPeriodCode` asks for the trial that code stands for; an unknown code is answered
 //     422. A team gets at most one trial: a team that already had one subscribes without a
 //     trial (the checkout page shows the price due now).
-//   - `tier4` (Custom) is accepted only when the deployment configures a price for it (422
-//     otherwise); Custom contracts are usually set by a site admin.
+//   - `tier4` (Custom) is sales-assisted: it never opens a checkout; the answer is 422 with
+//     a message saying how to contact sales, and a site admin sets the tier once agreed.
+//   - A server without Stripe answers 503 `payments_not_configured` naming
+//     `--stripe-secret-key`; a site admin can set the tier by hand.
 //
 // `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 // the owner may call it.
@@ -16925,9 +17009,15 @@ func (c *Client) ReceiveHubspotWebhook(ctx context.Context, params *ReceiveHubsp
 //
 // Handled events settle payments: credit purchases, tier subscriptions and
 // phone-number subscriptions (payment intents, checkout sessions, invoices and
-// subscription changes). Other event types are acknowledged and ignored. An event id
-// already processed is acknowledged without being processed again (Stripe retries).
-// Answers 200 quickly; the work happens in the background.
+// subscription changes): `checkout.session.completed` and `payment_intent.succeeded`
+// settle a checkout (credits go to the team's credit ledger), `invoice.paid` extends the
+// paid period, `invoice.payment_failed` marks the team past due, and
+// `customer.subscription.deleted` ends a subscription (the tier drops to free when its paid
+// period is over). Other event types are acknowledged and ignored. Each event is recorded
+// by id in the same transaction as its effect, so an event id already processed is
+// acknowledged without being processed again (Stripe retries), and events may arrive in
+// any order. A server without `--stripe-webhook-secret` answers 503
+// `payments_not_configured`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -16953,9 +17043,15 @@ func (c *Client) ReceiveStripeWebhookWithBody(ctx context.Context, params *Recei
 //
 // Handled events settle payments: credit purchases, tier subscriptions and
 // phone-number subscriptions (payment intents, checkout sessions, invoices and
-// subscription changes). Other event types are acknowledged and ignored. An event id
-// already processed is acknowledged without being processed again (Stripe retries).
-// Answers 200 quickly; the work happens in the background.
+// subscription changes): `checkout.session.completed` and `payment_intent.succeeded`
+// settle a checkout (credits go to the team's credit ledger), `invoice.paid` extends the
+// paid period, `invoice.payment_failed` marks the team past due, and
+// `customer.subscription.deleted` ends a subscription (the tier drops to free when its paid
+// period is over). Other event types are acknowledged and ignored. Each event is recorded
+// by id in the same transaction as its effect, so an event id already processed is
+// acknowledged without being processed again (Stripe retries), and events may arrive in
+// any order. A server without `--stripe-webhook-secret` answers 503
+// `payments_not_configured`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -18188,6 +18284,64 @@ func NewListAdminMailRequest(server string, params *ListAdminMailParams) (*http.
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGrantAdminOrganizationCreditsRequest constructs an http.Request for the GrantAdminOrganizationCredits method
+func NewGrantAdminOrganizationCreditsRequest(server string, params *GrantAdminOrganizationCreditsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/admin/organization/grant-credits")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "organizationId", params.OrganizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "credits", params.Credits, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -27046,6 +27200,19 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/admin/mail (the `ListAdminMail` operationId).
 	ListAdminMailWithResponse(ctx context.Context, params *ListAdminMailParams, reqEditors ...RequestEditorFn) (*ListAdminMailResponse, error)
 
+	// GrantAdminOrganizationCreditsWithResponse Grant credits to an organisation
+	//
+	// Adds `credits` prepaid credits to organisation `organizationId` without a payment (a
+	// courtesy, a refund made elsewhere, or the only way to fund calls on a server without
+	// Stripe). The grant is written to the team's credit ledger, with the site admin who made
+	// it, in the same transaction as the new balance. Site admins only
+	// (`betty admin credits grant TEAM N`). Returns the organisation.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/admin/organization/grant-credits (the `GrantAdminOrganizationCredits` operationId).
+	GrantAdminOrganizationCreditsWithResponse(ctx context.Context, params *GrantAdminOrganizationCreditsParams, reqEditors ...RequestEditorFn) (*GrantAdminOrganizationCreditsResponse, error)
+
 	// GetAdminUserOrganizationsByEmailWithResponse A user's organisations by e-mail
 	//
 	// Same as the lookup by user id, for the user with this e-mail address (case-insensitive;
@@ -28943,8 +29110,10 @@ type ClientWithResponsesInterface interface {
 	// `organizationId`: records a `pending` payment intent and opens a checkout session with
 	// the payment provider. Send the user to `checkoutUrl`; afterwards the provider redirects
 	// to `originUrl`. The credits are added when the payment succeeds. `originUrl` must be on
-	// one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
-	// owner may spend the team's money.
+	// one of the deployment's allowed dashboard origins (422 naming `body.originUrl`
+	// otherwise). Only an admin or the owner may spend the team's money. A server without
+	// Stripe answers 503 `payments_not_configured` naming `--stripe-secret-key` (a site admin
+	// can grant credits instead: `POST /v1/admin/organization/grant-credits`).
 	//
 	// Needs a signed-in user: API keys are refused (403), since this spends money or
 	// acts for a person.
@@ -28960,8 +29129,10 @@ type ClientWithResponsesInterface interface {
 	// `organizationId`: records a `pending` payment intent and opens a checkout session with
 	// the payment provider. Send the user to `checkoutUrl`; afterwards the provider redirects
 	// to `originUrl`. The credits are added when the payment succeeds. `originUrl` must be on
-	// one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
-	// owner may spend the team's money.
+	// one of the deployment's allowed dashboard origins (422 naming `body.originUrl`
+	// otherwise). Only an admin or the owner may spend the team's money. A server without
+	// Stripe answers 503 `payments_not_configured` naming `--stripe-secret-key` (a site admin
+	// can grant credits instead: `POST /v1/admin/organization/grant-credits`).
 	//
 	// Needs a signed-in user: API keys are refused (403), since this spends money or
 	// acts for a person.
@@ -28989,9 +29160,11 @@ type ClientWithResponsesInterface interface {
 	// needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
 	// `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
 	// `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
-	// required, and until this server takes payments the answer is 402 with code
-	// `payment_required` naming what is missing; verifying a number the team already owns
-	// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+	// required: with Stripe configured a subscription checkout opens and the number is ordered
+	// when the checkout completes (webhook); without Stripe the answer is 503
+	// `payments_not_configured` naming `--stripe-secret-key`, and verifying a number the team
+	// already owns (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A
+	// team at its plan's phone-number limit is answered 403 `limit_reached`. A carrier that
 	// does not answer is a 503 with Retry-After.
 	//
 	// Needs a signed-in user: API keys are refused (403), since this spends money or
@@ -29020,9 +29193,11 @@ type ClientWithResponsesInterface interface {
 	// needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
 	// `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
 	// `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
-	// required, and until this server takes payments the answer is 402 with code
-	// `payment_required` naming what is missing; verifying a number the team already owns
-	// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+	// required: with Stripe configured a subscription checkout opens and the number is ordered
+	// when the checkout completes (webhook); without Stripe the answer is 503
+	// `payments_not_configured` naming `--stripe-secret-key`, and verifying a number the team
+	// already owns (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A
+	// team at its plan's phone-number limit is answered 403 `limit_reached`. A carrier that
 	// does not answer is a 503 with Retry-After.
 	//
 	// Needs a signed-in user: API keys are refused (403), since this spends money or
@@ -29097,8 +29272,10 @@ type ClientWithResponsesInterface interface {
 	// - `trialPeriodCode` asks for the trial that code stands for; an unknown code is answered
 	//   422. A team gets at most one trial: a team that already had one subscribes without a
 	//   trial (the checkout page shows the price due now).
-	// - `tier4` (Custom) is accepted only when the deployment configures a price for it (422
-	//   otherwise); Custom contracts are usually set by a site admin.
+	// - `tier4` (Custom) is sales-assisted: it never opens a checkout; the answer is 422 with
+	//   a message saying how to contact sales, and a site admin sets the tier once agreed.
+	// - A server without Stripe answers 503 `payments_not_configured` naming
+	//   `--stripe-secret-key`; a site admin can set the tier by hand.
 	//
 	// `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 	// the owner may call it.
@@ -29123,8 +29300,10 @@ type ClientWithResponsesInterface interface {
 	// - `trialPeriodCode` asks for the trial that code stands for; an unknown code is answered
 	//   422. A team gets at most one trial: a team that already had one subscribes without a
 	//   trial (the checkout page shows the price due now).
-	// - `tier4` (Custom) is accepted only when the deployment configures a price for it (422
-	//   otherwise); Custom contracts are usually set by a site admin.
+	// - `tier4` (Custom) is sales-assisted: it never opens a checkout; the answer is 422 with
+	//   a message saying how to contact sales, and a site admin sets the tier once agreed.
+	// - A server without Stripe answers 503 `payments_not_configured` naming
+	//   `--stripe-secret-key`; a site admin can set the tier by hand.
 	//
 	// `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 	// the owner may call it.
@@ -30132,9 +30311,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Handled events settle payments: credit purchases, tier subscriptions and
 	// phone-number subscriptions (payment intents, checkout sessions, invoices and
-	// subscription changes). Other event types are acknowledged and ignored. An event id
-	// already processed is acknowledged without being processed again (Stripe retries).
-	// Answers 200 quickly; the work happens in the background.
+	// subscription changes): `checkout.session.completed` and `payment_intent.succeeded`
+	// settle a checkout (credits go to the team's credit ledger), `invoice.paid` extends the
+	// paid period, `invoice.payment_failed` marks the team past due, and
+	// `customer.subscription.deleted` ends a subscription (the tier drops to free when its paid
+	// period is over). Other event types are acknowledged and ignored. Each event is recorded
+	// by id in the same transaction as its effect, so an event id already processed is
+	// acknowledged without being processed again (Stripe retries), and events may arrive in
+	// any order. A server without `--stripe-webhook-secret` answers 503
+	// `payments_not_configured`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -30150,9 +30335,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Handled events settle payments: credit purchases, tier subscriptions and
 	// phone-number subscriptions (payment intents, checkout sessions, invoices and
-	// subscription changes). Other event types are acknowledged and ignored. An event id
-	// already processed is acknowledged without being processed again (Stripe retries).
-	// Answers 200 quickly; the work happens in the background.
+	// subscription changes): `checkout.session.completed` and `payment_intent.succeeded`
+	// settle a checkout (credits go to the team's credit ledger), `invoice.paid` extends the
+	// paid period, `invoice.payment_failed` marks the team past due, and
+	// `customer.subscription.deleted` ends a subscription (the tier drops to free when its paid
+	// period is over). Other event types are acknowledged and ignored. Each event is recorded
+	// by id in the same transaction as its effect, so an event id already processed is
+	// acknowledged without being processed again (Stripe retries), and events may arrive in
+	// any order. A server without `--stripe-webhook-secret` answers 503
+	// `payments_not_configured`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -31075,6 +31266,96 @@ func (r ListAdminMailResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListAdminMailResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GrantAdminOrganizationCreditsResponse429Headers the declared response headers of an HTTP 429 response for GrantAdminOrganizationCredits
+type GrantAdminOrganizationCreditsResponse429Headers struct {
+	RetryAfter *int
+}
+
+type GrantAdminOrganizationCreditsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AdminOrganizationResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GrantAdminOrganizationCreditsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GrantAdminOrganizationCreditsResponse) GetJSON200() *AdminOrganizationResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GrantAdminOrganizationCreditsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GrantAdminOrganizationCreditsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GrantAdminOrganizationCreditsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GrantAdminOrganizationCreditsResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GrantAdminOrganizationCreditsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r GrantAdminOrganizationCreditsResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GrantAdminOrganizationCreditsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GrantAdminOrganizationCreditsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GrantAdminOrganizationCreditsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GrantAdminOrganizationCreditsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -47179,6 +47460,25 @@ func (c *ClientWithResponses) ListAdminMailWithResponse(ctx context.Context, par
 	return ParseListAdminMailResponse(rsp)
 }
 
+// GrantAdminOrganizationCreditsWithResponse Grant credits to an organisation
+//
+// Adds `credits` prepaid credits to organisation `organizationId` without a payment (a
+// courtesy, a refund made elsewhere, or the only way to fund calls on a server without
+// Stripe). The grant is written to the team's credit ledger, with the site admin who made
+// it, in the same transaction as the new balance. Site admins only
+// (`betty admin credits grant TEAM N`). Returns the organisation.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/admin/organization/grant-credits (the `GrantAdminOrganizationCredits` operationId).
+func (c *ClientWithResponses) GrantAdminOrganizationCreditsWithResponse(ctx context.Context, params *GrantAdminOrganizationCreditsParams, reqEditors ...RequestEditorFn) (*GrantAdminOrganizationCreditsResponse, error) {
+	rsp, err := c.GrantAdminOrganizationCredits(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGrantAdminOrganizationCreditsResponse(rsp)
+}
+
 // GetAdminUserOrganizationsByEmailWithResponse A user's organisations by e-mail
 //
 // Same as the lookup by user id, for the user with this e-mail address (case-insensitive;
@@ -49774,8 +50074,10 @@ func (c *ClientWithResponses) SearchInboxItemsWithResponse(ctx context.Context, 
 // `organizationId`: records a `pending` payment intent and opens a checkout session with
 // the payment provider. Send the user to `checkoutUrl`; afterwards the provider redirects
 // to `originUrl`. The credits are added when the payment succeeds. `originUrl` must be on
-// one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
-// owner may spend the team's money.
+// one of the deployment's allowed dashboard origins (422 naming `body.originUrl`
+// otherwise). Only an admin or the owner may spend the team's money. A server without
+// Stripe answers 503 `payments_not_configured` naming `--stripe-secret-key` (a site admin
+// can grant credits instead: `POST /v1/admin/organization/grant-credits`).
 //
 // Needs a signed-in user: API keys are refused (403), since this spends money or
 // acts for a person.
@@ -49797,8 +50099,10 @@ func (c *ClientWithResponses) CreateCreditsPaymentIntentWithBodyWithResponse(ctx
 // `organizationId`: records a `pending` payment intent and opens a checkout session with
 // the payment provider. Send the user to `checkoutUrl`; afterwards the provider redirects
 // to `originUrl`. The credits are added when the payment succeeds. `originUrl` must be on
-// one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
-// owner may spend the team's money.
+// one of the deployment's allowed dashboard origins (422 naming `body.originUrl`
+// otherwise). Only an admin or the owner may spend the team's money. A server without
+// Stripe answers 503 `payments_not_configured` naming `--stripe-secret-key` (a site admin
+// can grant credits instead: `POST /v1/admin/organization/grant-credits`).
 //
 // Needs a signed-in user: API keys are refused (403), since this spends money or
 // acts for a person.
@@ -49832,9 +50136,11 @@ func (c *ClientWithResponses) CreateCreditsPaymentIntentWithResponse(ctx context
 // needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
 // `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
 // `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
-// required, and until this server takes payments the answer is 402 with code
-// `payment_required` naming what is missing; verifying a number the team already owns
-// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+// required: with Stripe configured a subscription checkout opens and the number is ordered
+// when the checkout completes (webhook); without Stripe the answer is 503
+// `payments_not_configured` naming `--stripe-secret-key`, and verifying a number the team
+// already owns (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A
+// team at its plan's phone-number limit is answered 403 `limit_reached`. A carrier that
 // does not answer is a 503 with Retry-After.
 //
 // Needs a signed-in user: API keys are refused (403), since this spends money or
@@ -49869,9 +50175,11 @@ func (c *ClientWithResponses) CreatePhoneNumberSubscriptionPaymentIntentWithBody
 // needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
 // `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
 // `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
-// required, and until this server takes payments the answer is 402 with code
-// `payment_required` naming what is missing; verifying a number the team already owns
-// (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+// required: with Stripe configured a subscription checkout opens and the number is ordered
+// when the checkout completes (webhook); without Stripe the answer is 503
+// `payments_not_configured` naming `--stripe-secret-key`, and verifying a number the team
+// already owns (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A
+// team at its plan's phone-number limit is answered 403 `limit_reached`. A carrier that
 // does not answer is a 503 with Retry-After.
 //
 // Needs a signed-in user: API keys are refused (403), since this spends money or
@@ -49964,8 +50272,10 @@ func (c *ClientWithResponses) UpdatePaymentIntentStatusWithResponse(ctx context.
 //   - `trialPeriodCode` asks for the trial that code stands for; an unknown code is answered
 //     422. A team gets at most one trial: a team that already had one subscribes without a
 //     trial (the checkout page shows the price due now).
-//   - `tier4` (Custom) is accepted only when the deployment configures a price for it (422
-//     otherwise); Custom contracts are usually set by a site admin.
+//   - `tier4` (Custom) is sales-assisted: it never opens a checkout; the answer is 422 with
+//     a message saying how to contact sales, and a site admin sets the tier once agreed.
+//   - A server without Stripe answers 503 `payments_not_configured` naming
+//     `--stripe-secret-key`; a site admin can set the tier by hand.
 //
 // `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 // the owner may call it.
@@ -49996,8 +50306,10 @@ func (c *ClientWithResponses) CreateTierSubscriptionPaymentIntentWithBodyWithRes
 //   - `trialPeriodCode` asks for the trial that code stands for; an unknown code is answered
 //     422. A team gets at most one trial: a team that already had one subscribes without a
 //     trial (the checkout page shows the price due now).
-//   - `tier4` (Custom) is accepted only when the deployment configures a price for it (422
-//     otherwise); Custom contracts are usually set by a site admin.
+//   - `tier4` (Custom) is sales-assisted: it never opens a checkout; the answer is 422 with
+//     a message saying how to contact sales, and a site admin sets the tier once agreed.
+//   - A server without Stripe answers 503 `payments_not_configured` naming
+//     `--stripe-secret-key`; a site admin can set the tier by hand.
 //
 // `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 // the owner may call it.
@@ -51383,9 +51695,15 @@ func (c *ClientWithResponses) ReceiveHubspotWebhookWithResponse(ctx context.Cont
 //
 // Handled events settle payments: credit purchases, tier subscriptions and
 // phone-number subscriptions (payment intents, checkout sessions, invoices and
-// subscription changes). Other event types are acknowledged and ignored. An event id
-// already processed is acknowledged without being processed again (Stripe retries).
-// Answers 200 quickly; the work happens in the background.
+// subscription changes): `checkout.session.completed` and `payment_intent.succeeded`
+// settle a checkout (credits go to the team's credit ledger), `invoice.paid` extends the
+// paid period, `invoice.payment_failed` marks the team past due, and
+// `customer.subscription.deleted` ends a subscription (the tier drops to free when its paid
+// period is over). Other event types are acknowledged and ignored. Each event is recorded
+// by id in the same transaction as its effect, so an event id already processed is
+// acknowledged without being processed again (Stripe retries), and events may arrive in
+// any order. A server without `--stripe-webhook-secret` answers 503
+// `payments_not_configured`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -51407,9 +51725,15 @@ func (c *ClientWithResponses) ReceiveStripeWebhookWithBodyWithResponse(ctx conte
 //
 // Handled events settle payments: credit purchases, tier subscriptions and
 // phone-number subscriptions (payment intents, checkout sessions, invoices and
-// subscription changes). Other event types are acknowledged and ignored. An event id
-// already processed is acknowledged without being processed again (Stripe retries).
-// Answers 200 quickly; the work happens in the background.
+// subscription changes): `checkout.session.completed` and `payment_intent.succeeded`
+// settle a checkout (credits go to the team's credit ledger), `invoice.paid` extends the
+// paid period, `invoice.payment_failed` marks the team past due, and
+// `customer.subscription.deleted` ends a subscription (the tier drops to free when its paid
+// period is over). Other event types are acknowledged and ignored. Each event is recorded
+// by id in the same transaction as its effect, so an event id already processed is
+// acknowledged without being processed again (Stripe retries), and events may arrive in
+// any order. A server without `--stripe-webhook-secret` answers 503
+// `payments_not_configured`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -52518,6 +52842,87 @@ func ParseListAdminMailResponse(rsp *http.Response) (*ListAdminMailResponse, err
 	switch {
 	case rsp.StatusCode == 429:
 		var headers ListAdminMailResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGrantAdminOrganizationCreditsResponse parses an HTTP response from a GrantAdminOrganizationCreditsWithResponse call
+func ParseGrantAdminOrganizationCreditsResponse(rsp *http.Response) (*GrantAdminOrganizationCreditsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GrantAdminOrganizationCreditsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AdminOrganizationResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GrantAdminOrganizationCreditsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -98,7 +98,7 @@ var Policy = map[string]Rule{
 	"getAdminOrganization": admin, "listAdminOrganizationsByOwnerEmail": admin,
 	"searchAdminUsersOrganizations": admin, "getAdminUserOrganizations": admin,
 	"getAdminUserOrganizationsByEmail": admin, "updateAdminOrganizationLevel": admin,
-	"updateAdminOrganizationTier": admin, "listAdminMail": admin,
+	"updateAdminOrganizationTier": admin, "listAdminMail": admin, "grantAdminOrganizationCredits": admin,
 
 	// Payments: developers may look, admins spend
 	"createCreditsPaymentIntent":                 teamUser(Admin, FromBody),

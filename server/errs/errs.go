@@ -55,12 +55,15 @@ const (
 	CodeSpeechToTextNotConfigured = "speech_to_text_not_configured"
 	// CodeSpeechUnavailable: the speech engine is missing, failed or took too long; 503.
 	CodeSpeechUnavailable = "speech_unavailable"
+	// CodePaymentsNotConfigured: a purchase, portal link or payment webhook on a server without
+	// Stripe; 503, the message names the setting.
+	CodePaymentsNotConfigured = "payments_not_configured"
 )
 
 // Codes lists every code above.
 var Codes = []string{CodeInvalidToken, CodeInvalidCredentials, CodeTokenExpired, CodeRefreshTokenReused,
 	CodeEmailNotConfirmed, CodeRateLimited, CodeUnauthorized, CodeUnavailable, CodeLimitReached,
-	CodeSpeechToTextNotConfigured, CodeSpeechUnavailable}
+	CodeSpeechToTextNotConfigured, CodeSpeechUnavailable, CodePaymentsNotConfigured}
 
 // Field is one invalid field: its name as the client sent it (body.password, query.month)
 // and what is wrong, in plain words.

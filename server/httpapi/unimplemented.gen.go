@@ -349,6 +349,10 @@ func (Unimplemented) GetWorkflowProgress(context.Context, api.GetWorkflowProgres
 	return nil, problem.NotImplemented("getWorkflowProgress")
 }
 
+func (Unimplemented) GrantAdminOrganizationCredits(context.Context, api.GrantAdminOrganizationCreditsRequestObject) (api.GrantAdminOrganizationCreditsResponseObject, error) {
+	return nil, problem.NotImplemented("grantAdminOrganizationCredits")
+}
+
 func (Unimplemented) InviteTeamMember(context.Context, api.InviteTeamMemberRequestObject) (api.InviteTeamMemberResponseObject, error) {
 	return nil, problem.NotImplemented("inviteTeamMember")
 }

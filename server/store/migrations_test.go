@@ -19,7 +19,11 @@ import (
 
 var migrationName = regexp.MustCompile(`^(\d{5})_[a-z0-9_]+\.sql$`)
 
-// Both dialects have the same migrations, numbered 1, 2, 3… with no gaps.
+// reservedMigrations are numbers claimed by work on another branch: a gap there is allowed
+// until that branch lands (8: the workflows branch; billing took 9 to stay clear of it).
+var reservedMigrations = map[int]bool{8: true}
+
+// Both dialects have the same migrations, numbered 1, 2, 3… with no gaps but reserved ones.
 func TestMigrationsPairUpAndAreNumbered(t *testing.T) {
 	names := map[store.Dialect][]string{}
 	for _, d := range testdb.Dialects() {
@@ -27,14 +31,20 @@ func TestMigrationsPairUpAndAreNumbered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, e := range entries {
+		want := 1
+		for _, e := range entries {
 			m := migrationName.FindStringSubmatch(e.Name())
 			if m == nil {
 				t.Fatalf("%s: %s is not named NNNNN_name.sql", d, e.Name())
 			}
-			if n, _ := strconv.Atoi(m[1]); n != i+1 {
-				t.Fatalf("%s: %s should be number %d", d, e.Name(), i+1)
+			n, _ := strconv.Atoi(m[1])
+			if n != want && reservedMigrations[want] {
+				want++ // taken by a branch that has not landed yet
 			}
+			if n != want {
+				t.Fatalf("%s: %s should be number %d", d, e.Name(), want)
+			}
+			want++
 			names[d] = append(names[d], e.Name())
 		}
 	}
@@ -57,7 +67,7 @@ func TestMigrationsRunStepByStepWithFixtures(t *testing.T) {
 		t.Run(string(d)+"/steps", func(t *testing.T) {
 			ctx := context.Background()
 			db := testdb.Open(t, d, false)
-			steps := 0
+			steps, last := 0, int64(0)
 			for {
 				r, err := db.MigrateUpByOne(ctx)
 				if errors.Is(err, goose.ErrNoNextVersion) {
@@ -67,6 +77,7 @@ func TestMigrationsRunStepByStepWithFixtures(t *testing.T) {
 					t.Fatalf("step %d: %v", steps+1, err)
 				}
 				steps++
+				last = r.Version
 				fixture := filepath.Join("..", "..", "testdata", "migrations", migrationName.FindStringSubmatch(filepath.Base(r.Name))[1]+".sql")
 				if sql, err := os.ReadFile(fixture); err == nil {
 					if err := db.ExecRaw(ctx, string(sql)); err != nil {
@@ -78,8 +89,8 @@ func TestMigrationsRunStepByStepWithFixtures(t *testing.T) {
 				t.Fatal("no migrations ran")
 			}
 			v, err := db.MigrationVersion(ctx)
-			if err != nil || v != int64(steps) {
-				t.Fatalf("version %d after %d steps (%v)", v, steps, err)
+			if err != nil || v != last {
+				t.Fatalf("version %d after %d steps ending at %d (%v)", v, steps, last, err)
 			}
 			// Migrate then adds only River's tables, each of its migrations once; running it
 			// again is a no-op.

@@ -29,6 +29,7 @@ import type {
   ErrorResponse,
   ForbiddenResponse,
   GetAdminOrganizationParams,
+  GrantAdminOrganizationCreditsParams,
   Id,
   ListAdminMailParams,
   ListAdminOrganizationsByOwnerEmailParams,
@@ -771,6 +772,89 @@ export const useUpdateAdminOrganizationTier = <TError = ErrorType<BadRequestResp
       > => {
 
       const mutationOptions = getUpdateAdminOrganizationTierMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Adds `credits` prepaid credits to organisation `organizationId` without a payment (a
+courtesy, a refund made elsewhere, or the only way to fund calls on a server without
+Stripe). The grant is written to the team's credit ledger, with the site admin who made
+it, in the same transaction as the new balance. Site admins only
+(`betty admin credits grant TEAM N`). Returns the organisation.
+
+ * @summary Grant credits to an organisation
+ */
+export const getGrantAdminOrganizationCreditsUrl = (params: GrantAdminOrganizationCreditsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/v1/admin/organization/grant-credits?${stringifiedParams}` : `/v1/admin/organization/grant-credits`
+}
+
+export const grantAdminOrganizationCredits = async (params: GrantAdminOrganizationCreditsParams, options?: RequestInit): Promise<AdminOrganizationResponse> => {
+  
+  return customFetch<AdminOrganizationResponse>(getGrantAdminOrganizationCreditsUrl(params),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getGrantAdminOrganizationCreditsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof grantAdminOrganizationCredits>>, TError,{params: GrantAdminOrganizationCreditsParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof grantAdminOrganizationCredits>>, TError,{params: GrantAdminOrganizationCreditsParams}, TContext> => {
+
+const mutationKey = ['grantAdminOrganizationCredits'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof grantAdminOrganizationCredits>>, {params: GrantAdminOrganizationCreditsParams}> = (props) => {
+          const {params} = props ?? {};
+
+          return  grantAdminOrganizationCredits(params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GrantAdminOrganizationCreditsMutationResult = NonNullable<Awaited<ReturnType<typeof grantAdminOrganizationCredits>>>
+    
+    export type GrantAdminOrganizationCreditsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>
+
+    /**
+ * @summary Grant credits to an organisation
+ */
+export const useGrantAdminOrganizationCredits = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof grantAdminOrganizationCredits>>, TError,{params: GrantAdminOrganizationCreditsParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof grantAdminOrganizationCredits>>,
+        TError,
+        {params: GrantAdminOrganizationCreditsParams},
+        TContext
+      > => {
+
+      const mutationOptions = getGrantAdminOrganizationCreditsMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

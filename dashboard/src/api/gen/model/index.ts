@@ -154,6 +154,7 @@ export * from './getTeamSubscriptionCreditsParams';
 export * from './getTeamSubscriptionStatusParams';
 export * from './getWorkflowCsvParams';
 export * from './getWorkflowParams';
+export * from './grantAdminOrganizationCreditsParams';
 export * from './health';
 export * from './healthDatabase';
 export * from './healthResponse';

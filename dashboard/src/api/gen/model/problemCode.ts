@@ -12,7 +12,9 @@ a server without `--stt-url`; `speech_unavailable` (503) one whose speech engine
 missing, failing or too slow (the detail names what to install or which setting to
 check).
 `payment_required` (402) answers a purchase that needs a payment the server cannot take
-(no payments configured, or no subscription for it).
+(no subscription for it). `payments_not_configured` (503) answers a purchase, a portal
+link or a Stripe webhook on a server without Stripe (`--stripe-secret-key`,
+`--stripe-webhook-secret`); the detail names the setting.
 
  */
 export type ProblemCode = typeof ProblemCode[keyof typeof ProblemCode];
@@ -45,4 +47,5 @@ export const ProblemCode = {
   unavailable: 'unavailable',
   speech_to_text_not_configured: 'speech_to_text_not_configured',
   speech_unavailable: 'speech_unavailable',
+  payments_not_configured: 'payments_not_configured',
 } as const;

@@ -148,8 +148,10 @@ export const useUpdatePaymentIntentStatus = <TError = ErrorType<BadRequestRespon
 `organizationId`: records a `pending` payment intent and opens a checkout session with
 the payment provider. Send the user to `checkoutUrl`; afterwards the provider redirects
 to `originUrl`. The credits are added when the payment succeeds. `originUrl` must be on
-one of the deployment's allowed dashboard origins (400 otherwise). Only an admin or the
-owner may spend the team's money.
+one of the deployment's allowed dashboard origins (422 naming `body.originUrl`
+otherwise). Only an admin or the owner may spend the team's money. A server without
+Stripe answers 503 `payments_not_configured` naming `--stripe-secret-key` (a site admin
+can grant credits instead: `POST /v1/admin/organization/grant-credits`).
 
 Needs a signed-in user: API keys are refused (403), since this spends money or
 acts for a person.
@@ -235,8 +237,10 @@ checkout session. The tier applies when the first payment (or the trial) starts.
 - `trialPeriodCode` asks for the trial that code stands for; an unknown code is answered
   422. A team gets at most one trial: a team that already had one subscribes without a
   trial (the checkout page shows the price due now).
-- `tier4` (Custom) is accepted only when the deployment configures a price for it (422
-  otherwise); Custom contracts are usually set by a site admin.
+- `tier4` (Custom) is sales-assisted: it never opens a checkout; the answer is 422 with
+  a message saying how to contact sales, and a site admin sets the tier once agreed.
+- A server without Stripe answers 503 `payments_not_configured` naming
+  `--stripe-secret-key`; a site admin can set the tier by hand.
 
 `originUrl` must be on one of the deployment's allowed dashboard origins. Only an admin or
 the owner may call it.
@@ -331,9 +335,11 @@ Without a carrier account the offline simulator sells numbers free: no checkout 
 needed, the number is ordered at once and the answer (201) has `status` `succeeded`, no
 `checkoutUrl`, and the team's new number (`active`) in `phoneNumber` (see
 `CheckoutSession`). With a carrier account (Telnyx) a paid monthly subscription is
-required, and until this server takes payments the answer is 402 with code
-`payment_required` naming what is missing; verifying a number the team already owns
-(`POST /v1/phone/request-phone-number-verification`) works meanwhile. A carrier that
+required: with Stripe configured a subscription checkout opens and the number is ordered
+when the checkout completes (webhook); without Stripe the answer is 503
+`payments_not_configured` naming `--stripe-secret-key`, and verifying a number the team
+already owns (`POST /v1/phone/request-phone-number-verification`) works meanwhile. A
+team at its plan's phone-number limit is answered 403 `limit_reached`. A carrier that
 does not answer is a 503 with Retry-After.
 
 Needs a signed-in user: API keys are refused (403), since this spends money or

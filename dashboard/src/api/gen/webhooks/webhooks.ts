@@ -41,9 +41,15 @@ timestamp more than 300 seconds from the server's clock, is 401.
 
 Handled events settle payments: credit purchases, tier subscriptions and
 phone-number subscriptions (payment intents, checkout sessions, invoices and
-subscription changes). Other event types are acknowledged and ignored. An event id
-already processed is acknowledged without being processed again (Stripe retries).
-Answers 200 quickly; the work happens in the background.
+subscription changes): `checkout.session.completed` and `payment_intent.succeeded`
+settle a checkout (credits go to the team's credit ledger), `invoice.paid` extends the
+paid period, `invoice.payment_failed` marks the team past due, and
+`customer.subscription.deleted` ends a subscription (the tier drops to free when its paid
+period is over). Other event types are acknowledged and ignored. Each event is recorded
+by id in the same transaction as its effect, so an event id already processed is
+acknowledged without being processed again (Stripe retries), and events may arrive in
+any order. A server without `--stripe-webhook-secret` answers 503
+`payments_not_configured`.
 
  * @summary Receive a Stripe event
  */
