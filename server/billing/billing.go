@@ -1,6 +1,23 @@
-// Package billing is what a team pays: the price of call minutes, the state of its tier
-// subscription, its billing address and its usage. Payments through a provider join it when
-// they are built; until then a tier is set by a site admin.
+// Package billing is what a team pays: the price of call minutes, its tier subscription and
+// the limits each tier sets (limits.go, the one table), prepaid credits and their ledger,
+// monthly phone-number subscriptions, its billing address and usage, and the payment
+// provider's events (webhook.go).
+//
+// Payments go through Stripe's hosted Checkout (payments.go says why); the provider is an
+// interface with one real adapter (billing/stripepay), tested against stripe-mock. Decisions
+// the spec leaves open:
+//   - No Stripe configured: every purchase and the portal answer 503 payments_not_configured
+//     naming --stripe-secret-key, webhooks name --stripe-webhook-secret. Nothing pretends to
+//     charge. A site admin grants credits (betty admin credits grant) and sets tiers (betty
+//     admin tier); the offline phone simulator keeps selling numbers free, without a
+//     subscription, so a laptop install works end to end.
+//   - Prices: one credit is one US dollar; tiers 49, 149 and 399 USD a month (TierPricesCents);
+//     tier4 (Custom) is sales-assisted and never sold at checkout.
+//   - Trials: trial codes map to days in configuration (--trial-codes, default trial14=14);
+//     a team gets one trial.
+//   - A cancelled tier drops to free when Stripe ends the subscription
+//     (customer.subscription.deleted, sent at the period end for a cancellation from the
+//     portal). A failed renewal marks the team past due and keeps the tier while Stripe retries.
 package billing
 
 import (
@@ -75,10 +92,41 @@ func SubscriptionOf(o store.Organization, now time.Time) Subscription {
 }
 
 // Service reads and changes a team's billing.
-type Service struct{ db *store.DB }
+type Service struct {
+	db     *store.DB
+	pay    Payments
+	seller NumberSeller
+	now    func() time.Time
+}
+
+// Option changes how the service is built.
+type Option func(*Service)
+
+// WithPayments sets how the deployment takes payments (none: purchases answer 503).
+func WithPayments(p Payments) Option { return func(s *Service) { s.pay = p } }
+
+// WithClock replaces the clock (tests).
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
 
 // New returns the billing service.
-func New(db *store.DB) *Service { return &Service{db: db} }
+func New(db *store.DB, opts ...Option) *Service {
+	s := &Service{db: db, now: time.Now}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// NumberSeller orders a paid phone number from the carrier for a team (the phones domain,
+// wired by app: phones depends on billing, so billing asks through this).
+type NumberSeller interface {
+	// OrderPaidNumber orders e164 for the team and answers the new number's id and its
+	// monthly price.
+	OrderPaidNumber(ctx context.Context, orgID, e164 string) (id string, monthlyPrice float64, err error)
+}
+
+// SetNumberSeller sets who orders numbers once their subscription is paid.
+func (s *Service) SetNumberSeller(n NumberSeller) { s.seller = n }
 
 // Team answers the team's organisation (its tier, balance and period).
 func (s *Service) Team(ctx context.Context, orgID string) (store.Organization, error) {

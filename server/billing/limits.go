@@ -15,14 +15,45 @@ const (
 	// LimitCustomVoices caps the custom voice profiles of a team (spec section 9: 3 on tier4,
 	// otherwise 1).
 	LimitCustomVoices Limit = "custom voice profiles"
+	// LimitConcurrentCalls caps the calls a team's campaigns have in progress at once (the
+	// dialer asks Allowed before it places a call).
+	LimitConcurrentCalls Limit = "concurrent calls"
+	// LimitPhoneNumbers caps the numbers a team bought (verified numbers of its own do not count).
+	LimitPhoneNumbers Limit = "phone numbers"
+	// LimitTeamMembers caps a team's seats: active members and pending invitations.
+	LimitTeamMembers Limit = "team members"
 )
 
 // tierOrder is the tiers from the cheapest up.
 var tierOrder = []store.SubscriptionTier{store.TierFree, store.Tier1, store.Tier2, store.Tier3, store.Tier4}
 
-// limits is the one table of what each tier allows.
+// limits is the one table of what each tier allows. Custom voices are the spec's (section 9);
+// the other numbers are Betty's decision (the spec leaves them open; its unnamed limits 2, 5,
+// 10, 20, 50 and 500 suggested the scale): each paid tier lifts every limit, and Custom
+// (negotiated with sales) is the largest.
 var limits = map[Limit]map[store.SubscriptionTier]int{
-	LimitCustomVoices: {store.TierFree: 1, store.Tier1: 1, store.Tier2: 1, store.Tier3: 1, store.Tier4: 3},
+	LimitCustomVoices:    {store.TierFree: 1, store.Tier1: 1, store.Tier2: 1, store.Tier3: 1, store.Tier4: 3},
+	LimitConcurrentCalls: {store.TierFree: 1, store.Tier1: 2, store.Tier2: 5, store.Tier3: 10, store.Tier4: 50},
+	LimitPhoneNumbers:    {store.TierFree: 1, store.Tier1: 2, store.Tier2: 5, store.Tier3: 20, store.Tier4: 100},
+	LimitTeamMembers:     {store.TierFree: 2, store.Tier1: 5, store.Tier2: 10, store.Tier3: 20, store.Tier4: 500},
+}
+
+// Limits lists every limit, in the order the CLI and docs show them.
+var Limits = []Limit{LimitCustomVoices, LimitConcurrentCalls, LimitPhoneNumbers, LimitTeamMembers}
+
+// Tiers lists the tiers from the cheapest up.
+func Tiers() []store.SubscriptionTier { return append([]store.SubscriptionTier(nil), tierOrder...) }
+
+// NextUpgrade is the tier the dashboard highlights (spec section 4): free or unknown to tier1,
+// tier1 to tier2, tier2 to tier3, others to tier1.
+func NextUpgrade(t store.SubscriptionTier) store.SubscriptionTier {
+	switch t {
+	case store.Tier1:
+		return store.Tier2
+	case store.Tier2:
+		return store.Tier3
+	}
+	return store.Tier1
 }
 
 // TierNames are the product's names of the tiers.

@@ -69,3 +69,16 @@ func Origin(raw string, strict bool) (string, bool) {
 	}
 	return scheme + "://" + host, true
 }
+
+// CheckReturnURL refuses a URL a payment page sends the browser back to when it is not on one
+// of the deployment's dashboard origins: a 422 naming body.originUrl.
+func (b Builder) CheckReturnURL(raw string) error {
+	origin, ok := Origin(raw, false)
+	if ok {
+		if _, err := b.Base(origin); err == nil {
+			return nil
+		}
+	}
+	const msg = "originUrl must be on one of this deployment's dashboard addresses"
+	return &errs.Error{Kind: errs.Unprocessable, Message: msg, Fields: []errs.Field{{Name: "body.originUrl", Message: msg}}}
+}

@@ -454,17 +454,7 @@ func (s *Service) checkNotHeld(ctx context.Context, orgID, e164 string) error {
 }
 
 // checkOrigin refuses a return URL outside the deployment's dashboard origins.
-func (s *Service) checkOrigin(raw string) error {
-	origin, ok := links.Origin(raw, false)
-	if ok {
-		if _, err := s.links.Base(origin); err == nil {
-			return nil
-		}
-	}
-	// Well formed but not allowed here: a 422 naming the field.
-	const msg = "originUrl must be on one of this deployment's dashboard addresses"
-	return &errs.Error{Kind: errs.Unprocessable, Message: msg, Fields: []errs.Field{{Name: "body.originUrl", Message: msg}}}
-}
+func (s *Service) checkOrigin(raw string) error { return s.links.CheckReturnURL(raw) }
 
 func errUnsupportedNumber(e164 string) error {
 	return errs.UnprocessableErr(fmt.Sprintf("%s is not a valid phone number in a supported country (the US, Canada or the UK).", e164))
