@@ -18,6 +18,7 @@ import (
 	"github.com/bettyhq/betty/server/agents"
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/billing"
+	"github.com/bettyhq/betty/server/billing/stripepay"
 	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/config"
 	"github.com/bettyhq/betty/server/httpapi"
@@ -139,19 +140,22 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		hasher = auth.DefaultHasher()
 	}
 	dashboardLinks := links.Builder{BaseURL: cfg.BaseURL, AllowedOrigins: cfg.AllowedOrigins}
+	billingService := billing.New(db, billing.WithPayments(payments(cfg, dashboardLinks)))
+	phonesService := phones.New(db, tel, dashboardLinks, log, phones.WithBilling(billingService))
+	billingService.SetNumberSeller(phonesService)
 	h, err := httpapi.New(httpapi.Deps{
 		Log: log, DB: db, Version: version, Dashboard: dashboard, MaxBodyBytes: cfg.MaxBodyBytes,
 		Issuer: issuer, Mail: outbox,
 		Identity: identity.New(db, issuer, outbox, hasher, dashboardLinks,
 			identity.Config{RefreshTTL: cfg.RefreshTokenTTL, InternalDomains: cfg.InternalDomains}),
 		Teams:          teams.New(db, outbox, dashboardLinks),
-		Billing:        billing.New(db),
+		Billing:        billingService,
 		Campaigns:      campaigns.New(db),
 		Agents:         agentsService,
 		Knowledge:      knowledgeService,
 		Uploads:        uploadsService,
 		Voices:         voicesService,
-		Phones:         phones.New(db, tel, dashboardLinks, log),
+		Phones:         phonesService,
 		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
 		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout,
 		BaseURL: cfg.BaseURL, ResponseCheck: o.responseCheck,
@@ -186,6 +190,16 @@ func telephony(cfg config.Config, log *slog.Logger, db *store.DB) (phones.Teleph
 		return sim.New(log, db.BoughtPhoneNumbers), nil
 	}
 	return telnyx.New(telnyx.Config{APIKey: cfg.TelnyxAPIKey, BaseURL: cfg.TelnyxAPIURL, ConnectionID: cfg.TelnyxConnectionID})
+}
+
+// payments is how the deployment takes payments: Stripe with a secret key, none otherwise
+// (purchases answer 503 payments_not_configured naming the setting).
+func payments(cfg config.Config, l links.Builder) billing.Payments {
+	p := billing.Payments{WebhookSecret: cfg.StripeWebhookSecret, TrialDays: cfg.TrialCodes, SalesContact: cfg.SalesContact, Links: l}
+	if cfg.StripeSecretKey != "" {
+		p.Provider = stripepay.New(cfg.StripeSecretKey, cfg.StripeAPIURL)
+	}
+	return p
 }
 
 // Handler is the HTTP handler (for tests that serve it themselves).
@@ -223,7 +237,13 @@ func (a *App) PrintSummary(w io.Writer, addr string) {
 	if a.tel.FreeNumbers() {
 		telephony = "telephony=sim (offline simulator: fictional numbers, verification codes in this log)"
 	}
-	fmt.Fprintf(w, "  providers  %s, %s, %s, %s\n", mailer, telephony, speaker, transcriber)
+	pay := "payments=stripe"
+	if a.cfg.StripeSecretKey == "" {
+		pay = "payments=off (set --stripe-secret-key; admins grant credits)"
+	} else if a.cfg.StripeWebhookSecret == "" {
+		pay = "payments=stripe WITHOUT webhooks (set --stripe-webhook-secret)"
+	}
+	fmt.Fprintf(w, "  providers  %s, %s, %s, %s, %s\n", mailer, telephony, speaker, transcriber, pay)
 }
 
 // redacted is a URL without its password, for the summary.

@@ -60,6 +60,9 @@ const (
 	StateNone      State = "none"
 	StateActive    State = "active"
 	StateCancelled State = "cancelled"
+	StateTrialing  State = "trialing"
+	StatePastDue   State = "past_due"
+	StateUnpaid    State = "unpaid"
 )
 
 // Subscription is the state of a team's tier subscription.
@@ -70,6 +73,10 @@ type Subscription struct {
 	CurrentPeriodEnd *time.Time
 	// Monthly is true when there is a billing period (monthly, the only interval).
 	Monthly bool
+	// CancelAtPeriodEnd: cancelled in the portal, ends (back to free) at CurrentPeriodEnd.
+	CancelAtPeriodEnd bool
+	// TrialEndsAt is set while trialing.
+	TrialEndsAt *time.Time
 }
 
 // SubscriptionOf derives the subscription state from the team's tier and paid period. The
@@ -143,7 +150,23 @@ func (s *Service) Subscription(ctx context.Context, orgID string, now time.Time)
 	if err != nil {
 		return Subscription{}, err
 	}
-	return SubscriptionOf(o, now), nil
+	out := SubscriptionOf(o, now)
+	acct, err := s.db.BillingAccount(ctx, orgID)
+	if err != nil {
+		return Subscription{}, err
+	}
+	// The provider's events refine what the tier and period say: trialing, past due (the
+	// dashboard's banner), unpaid, cancelled.
+	if acct.SubscriptionID != nil && acct.SubscriptionStatus != store.SubscriptionNone {
+		out.State, out.Monthly, out.CancelAtPeriodEnd = State(acct.SubscriptionStatus), true, acct.CancelAtPeriodEnd
+		if out.State == StateTrialing {
+			out.TrialEndsAt = acct.TrialEndsAt
+		}
+		if out.State == StateCancelled && o.SubscriptionTier == store.TierFree {
+			out.CurrentPeriodEnd = nil
+		}
+	}
+	return out, nil
 }
 
 // Address is a billing address.

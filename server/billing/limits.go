@@ -1,6 +1,8 @@
 package billing
 
 import (
+	"context"
+
 	"fmt"
 
 	"github.com/bettyhq/betty/server/errs"
@@ -33,9 +35,9 @@ var tierOrder = []store.SubscriptionTier{store.TierFree, store.Tier1, store.Tier
 // (negotiated with sales) is the largest.
 var limits = map[Limit]map[store.SubscriptionTier]int{
 	LimitCustomVoices:    {store.TierFree: 1, store.Tier1: 1, store.Tier2: 1, store.Tier3: 1, store.Tier4: 3},
-	LimitConcurrentCalls: {store.TierFree: 1, store.Tier1: 2, store.Tier2: 5, store.Tier3: 10, store.Tier4: 50},
-	LimitPhoneNumbers:    {store.TierFree: 1, store.Tier1: 2, store.Tier2: 5, store.Tier3: 20, store.Tier4: 100},
-	LimitTeamMembers:     {store.TierFree: 2, store.Tier1: 5, store.Tier2: 10, store.Tier3: 20, store.Tier4: 500},
+	LimitConcurrentCalls: {store.TierFree: 2, store.Tier1: 5, store.Tier2: 10, store.Tier3: 20, store.Tier4: 100},
+	LimitPhoneNumbers:    {store.TierFree: 3, store.Tier1: 5, store.Tier2: 10, store.Tier3: 25, store.Tier4: 100},
+	LimitTeamMembers:     {store.TierFree: 5, store.Tier1: 10, store.Tier2: 25, store.Tier3: 50, store.Tier4: 500},
 }
 
 // Limits lists every limit, in the order the CLI and docs show them.
@@ -84,4 +86,14 @@ func Check(tier store.SubscriptionTier, l Limit, used int) error {
 		}
 	}
 	return errs.WithCode(errs.Forbidden, errs.CodeLimitReached, msg)
+}
+
+// CheckLimit is Check for a team: nil while it may add one more of l, having used that many;
+// otherwise the 403 naming the limit and the tier that lifts it.
+func (s *Service) CheckLimit(ctx context.Context, orgID string, l Limit, used int) error {
+	o, err := s.Team(ctx, orgID)
+	if err != nil {
+		return err
+	}
+	return Check(o.SubscriptionTier, l, used)
 }

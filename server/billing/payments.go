@@ -381,9 +381,11 @@ func (s *Service) GrantCredits(ctx context.Context, adminUserID, orgID string, c
 	if credits < 1 || credits > 100000 {
 		return errs.InvalidField("query.credits", "credits must be between 1 and 100000")
 	}
+	if _, err := s.Team(ctx, orgID); err != nil {
+		return err
+	}
 	uid := adminUserID
-	err := s.db.AddCredits(ctx, orgID, float64(credits), store.LedgerGrant, nil, &uid)
-	return notFound(err)
+	return notFound(s.db.AddCredits(ctx, orgID, float64(credits), store.LedgerGrant, nil, &uid))
 }
 
 // Ledger lists the team's credit changes.
@@ -407,4 +409,9 @@ func tierOf(s string) (store.SubscriptionTier, bool) {
 	t := store.SubscriptionTier(strings.TrimSpace(s))
 	_, ok := TierNames[t]
 	return t, ok && t != store.TierFree
+}
+
+// IntentOrganization answers the team of a payment intent (for the guard).
+func (s *Service) IntentOrganization(ctx context.Context, id string) (string, error) {
+	return s.db.PaymentIntentOrganization(ctx, id)
 }

@@ -63,6 +63,17 @@ type Config struct {
 	TelnyxConnectionID string
 	TelnyxPublicKey    string
 
+	// Payments through Stripe: without StripeSecretKey purchases answer 503
+	// payments_not_configured (a site admin grants credits and sets tiers); without
+	// StripeWebhookSecret Stripe's events are refused. StripeAPIURL points at stripe-mock.
+	StripeSecretKey     string
+	StripeWebhookSecret string
+	StripeAPIURL        string
+	// TrialCodes maps the trial codes a tier subscription may name to days.
+	TrialCodes map[string]int
+	// SalesContact is where tier4 (Custom) buyers are sent.
+	SalesContact string
+
 	// Speech: text to speech and speech to text through OpenAI-compatible endpoints when their
 	// URLs are set; otherwise the local engine (espeak-ng) speaks and nothing transcribes.
 	TTSURL, TTSAPIKey, TTSModel string
@@ -180,6 +191,27 @@ func settings() []setting {
 			func(c *Config) *string { return &c.TelnyxConnectionID }),
 		text("telnyx_public_key", "telnyx-public-key", "Telnyx public key (base64 Ed25519) that signs its webhooks",
 			func(c *Config) *string { return &c.TelnyxPublicKey }),
+		text("stripe_secret_key", "stripe-secret-key", "Stripe secret key: credits, tiers and phone-number subscriptions through Stripe Checkout (empty: purchases answer 503; a site admin grants credits)",
+			func(c *Config) *string { return &c.StripeSecretKey }),
+		text("stripe_webhook_secret", "stripe-webhook-secret", "Stripe webhook signing secret (whsec_…) of the endpoint /v1/webhooks/stripe",
+			func(c *Config) *string { return &c.StripeWebhookSecret }),
+		text("stripe_api_url", "stripe-api-url", "Stripe API base URL (empty: Stripe's; tests point it at stripe-mock)",
+			func(c *Config) *string { return &c.StripeAPIURL }),
+		{"trial_codes", "trial-codes", "trial codes a tier subscription may name, code=days, comma-separated", "trial14=14",
+			func(c *Config, v string) error {
+				c.TrialCodes = map[string]int{}
+				for _, item := range splitList(v) {
+					code, days, ok := strings.Cut(item, "=")
+					n, err := strconv.Atoi(strings.TrimSpace(days))
+					if !ok || err != nil || n < 1 || n > 365 || strings.TrimSpace(code) == "" {
+						return fmt.Errorf("trial code %q: want code=days with 1 to 365 days", item)
+					}
+					c.TrialCodes[strings.TrimSpace(code)] = n
+				}
+				return nil
+			}},
+		{"sales_contact", "sales-contact", "where buyers of the Custom plan (tier4) are sent", "sales@betty.example",
+			func(c *Config, v string) error { c.SalesContact = strings.TrimSpace(v); return nil }},
 		text("tts_url", "tts-url", "OpenAI-compatible text-to-speech base URL (…/v1); empty: the local espeak-ng engine",
 			func(c *Config) *string { return &c.TTSURL }),
 		text("tts_api_key", "tts-api-key", "API key of the text-to-speech endpoint", func(c *Config) *string { return &c.TTSAPIKey }),

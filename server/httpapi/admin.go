@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"github.com/bettyhq/betty/server/billing"
 	"net/http"
 
 	"github.com/bettyhq/betty/server/api"
@@ -17,6 +18,7 @@ type SiteAdmin struct {
 	teams    *teams.Service
 	identity *identity.Service
 	mail     *mail.Outbox
+	billing  *billing.Service
 }
 
 const (
@@ -90,6 +92,18 @@ func (h *SiteAdmin) UpdateAdminOrganizationTier(ctx context.Context, req api.Upd
 		return nil, err
 	}
 	return api.UpdateAdminOrganizationTier200JSONResponse{Status: http.StatusOK, Data: renderAdminTeam(t)}, nil
+}
+
+// GrantAdminOrganizationCredits adds credits to an organisation without a payment.
+func (h *SiteAdmin) GrantAdminOrganizationCredits(ctx context.Context, req api.GrantAdminOrganizationCreditsRequestObject) (api.GrantAdminOrganizationCreditsResponseObject, error) {
+	if err := h.billing.GrantCredits(ctx, principal(ctx).UserID, req.Params.OrganizationId, req.Params.Credits); err != nil {
+		return nil, err
+	}
+	t, err := h.teams.AdminTeam(ctx, req.Params.OrganizationId, false)
+	if err != nil {
+		return nil, err
+	}
+	return api.GrantAdminOrganizationCredits200JSONResponse{Status: http.StatusOK, Data: renderAdminTeam(t)}, nil
 }
 
 // ListAdminMail lists the outbox, newest first.

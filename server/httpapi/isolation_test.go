@@ -23,6 +23,7 @@ var resourceFixtures = map[string]func(t *testing.T, env *apitest.Env, owner api
 	"deleteKnowledgeBase": knowledgeBaseFixture, "listKnowledgeFiles": knowledgeBaseFixture,
 	"getKnowledgeFile": knowledgeFAQFixture, "deleteKnowledgeFile": knowledgeFAQFixture,
 	"activateKnowledgeBase": knowledgeBaseFixture, "deactivateKnowledgeBase": knowledgeBaseFixture,
+	"updatePaymentIntentStatus": paymentIntentFixture,
 }
 
 // Generated from the contract and the policy: for every team operation, a member (and an API

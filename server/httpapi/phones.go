@@ -139,8 +139,12 @@ func renderPhoneVerification(v phones.Verification) api.PhoneNumberVerification 
 		ExpiresAt: v.ExpiresAt, VerifiedAt: v.VerifiedAt, PhoneNumberId: v.PhoneNumberID, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
 }
 
-// renderPurchase answers a purchase that needed no checkout: succeeded, with the number.
+// renderPurchase answers a purchase: the checkout of its subscription, or, when it needed no
+// checkout, succeeded with the number.
 func renderPurchase(p phones.Purchase) api.CheckoutSession {
+	if p.Checkout != nil {
+		return renderCheckout(*p.Checkout)
+	}
 	n := renderPhoneNumber(p.Number)
 	return api.CheckoutSession{Status: api.PaymentIntentStatusSucceeded, PhoneNumber: &n}
 }

@@ -444,8 +444,8 @@ func TestVerifyANumberOfTheTeamsOwn(t *testing.T) {
 	})
 }
 
-// With a Telnyx account, numbers cost money: until the server takes payments, buying is a 402
-// naming what is missing. Searches and verification go through Telnyx; its failures are 503s
+// With a Telnyx account, numbers cost money: on a server without Stripe, buying is a 503
+// payments_not_configured naming the setting (payments_test.go buys one through Stripe). Searches and verification go through Telnyx; its failures are 503s
 // in Betty's words.
 func TestTelnyxNeedsAPhoneNumberSubscription(t *testing.T) {
 	for _, d := range testdb.Dialects() {
@@ -465,9 +465,9 @@ func TestTelnyxNeedsAPhoneNumberSubscription(t *testing.T) {
 			if len(found.Data) != 1 || found.Data[0].MonthlyPrice != 1 || found.Data[0].UpfrontPrice != 1 || *found.Data[0].Locality != "Chicago Zone 02" {
 				t.Fatalf("search through Telnyx: %+v", found.Data)
 			}
-			p := a.problem(http.StatusPaymentRequired, ada.Access, "POST", "/v1/payment/intent/phone-number-monthly-subscription",
+			p := a.problem(http.StatusServiceUnavailable, ada.Access, "POST", "/v1/payment/intent/phone-number-monthly-subscription",
 				buyBody(org, "+13125550101"))
-			if p.Code != "payment_required" || !strings.Contains(p.Detail, "subscription") || !strings.Contains(p.Detail, "payments are not configured") {
+			if p.Code != "payments_not_configured" || !strings.Contains(p.Detail, "subscription") || !strings.Contains(p.Detail, "--stripe-secret-key") {
 				t.Fatalf("buying with Telnyx: %+v", p)
 			}
 			if owned := fake.Owned(); len(owned) != 0 {

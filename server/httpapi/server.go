@@ -84,6 +84,7 @@ type Server struct {
 	*Uploads
 	*Voices
 	*Phones
+	*Payments
 }
 
 type fallback struct{ Unimplemented }
@@ -96,13 +97,14 @@ func NewServer(d Deps, m *Metrics) *Server {
 		System:    &System{db: d.DB, version: d.Version, metrics: m, mailer: d.Mail},
 		Identity:  &Identity{svc: d.Identity},
 		Teams:     &Teams{svc: d.Teams, billing: d.Billing},
-		SiteAdmin: &SiteAdmin{teams: d.Teams, identity: d.Identity, mail: d.Mail},
+		SiteAdmin: &SiteAdmin{teams: d.Teams, identity: d.Identity, mail: d.Mail, billing: d.Billing},
 		Campaigns: &Campaigns{svc: d.Campaigns},
 		Agents:    &Agents{svc: d.Agents},
 		Knowledge: &Knowledge{svc: d.Knowledge},
 		Uploads:   &Uploads{svc: d.Uploads},
 		Voices:    &Voices{svc: d.Voices, baseURL: d.BaseURL},
 		Phones:    &Phones{svc: d.Phones},
+		Payments:  &Payments{svc: d.Billing},
 	}
 }
 
@@ -141,6 +143,7 @@ func New(d Deps) (http.Handler, error) {
 		recoverPanics(d.Log),
 		keepRequest(),
 		limitBodies(ops, d.MaxBodyBytes, UploadChunkLimit, d.BodyTimeout, d.UploadTimeout),
+		keepRawBody("/v1/webhooks/stripe"),
 		guard.authenticate(),
 		limitRate(d.RateLimit),
 		tusProtocol(ops),

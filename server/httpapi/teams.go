@@ -247,7 +247,8 @@ func (h *Teams) GetTeamSubscriptionStatus(ctx context.Context, _ api.GetTeamSubs
 		return nil, err
 	}
 	out := api.TeamSubscriptionStatus{OrganizationId: s.OrganizationID, SubscriptionTier: api.SubscriptionTier(s.Tier),
-		Status: api.SubscriptionState(s.State), CurrentPeriodEnd: s.CurrentPeriodEnd}
+		Status: api.SubscriptionState(s.State), CurrentPeriodEnd: s.CurrentPeriodEnd, CancelAtPeriodEnd: s.CancelAtPeriodEnd,
+		TrialEndsAt: s.TrialEndsAt}
 	if s.Monthly {
 		monthly := api.Monthly
 		out.IntervalType = &monthly

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/bettyhq/betty/server/auth"
+	"github.com/bettyhq/betty/server/billing"
 	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/links"
 	"github.com/bettyhq/betty/server/store"
@@ -44,6 +45,9 @@ type Service struct {
 	links links.Builder
 	log   *slog.Logger
 	now   func() time.Time
+	// billing takes the monthly subscription a carrier's number needs and knows the tier's
+	// phone-number limit; nil in tests of this package alone.
+	billing *billing.Service
 }
 
 // Option changes how the service is built.
@@ -51,6 +55,9 @@ type Option func(*Service)
 
 // WithClock replaces the clock that expires verifications (tests).
 func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// WithBilling sets the billing service: subscriptions for bought numbers and the tier's limit.
+func WithBilling(b *billing.Service) Option { return func(s *Service) { s.billing = b } }
 
 // New returns the phone-number domain on carrier tel.
 func New(db *store.DB, tel Telephony, l links.Builder, log *slog.Logger, opts ...Option) *Service {
@@ -159,10 +166,12 @@ func (s *Service) List(ctx context.Context, a auth.Actor, limit, offset int) ([]
 	return out, total, nil
 }
 
-// Purchase is what buying a number did. Today every purchase completes at once (the carrier
-// sells free); a paid one will carry its checkout.
+// Purchase is what buying a number did: with the offline simulator (free numbers) the number,
+// bought at once; with a carrier that charges, the checkout of its monthly subscription (the
+// number is ordered when it is paid, OrderPaidNumber).
 type Purchase struct {
-	Number Number
+	Number   Number
+	Checkout *billing.CheckoutStarted
 }
 
 // Buy buys a number found by Search for the team. originURL is the dashboard page to come
@@ -183,19 +192,68 @@ func (s *Service) Buy(ctx context.Context, a auth.Actor, e164, originURL string)
 	} else if owner[num.E164] {
 		return Purchase{}, errNotOnSale(num.E164)
 	}
-	if !s.tel.FreeNumbers() {
-		return Purchase{}, errs.New(errs.PaymentRequired, "Buying a number from "+carrierName(s.tel)+" needs a paid monthly "+
-			"phone-number subscription, and this server cannot take payments yet (payments are not configured). "+
-			"You can verify a number your team already owns and use it as caller id meanwhile.")
+	if err := s.checkLimit(ctx, a.OrganizationID); err != nil {
+		return Purchase{}, err
 	}
+	if !s.tel.FreeNumbers() {
+		if s.billing == nil || !s.billing.Configured() {
+			return Purchase{}, errs.WithCode(errs.Unavailable, errs.CodePaymentsNotConfigured, "Buying a number from "+carrierName(s.tel)+
+				" needs a paid monthly phone-number subscription, and payments are not configured on this server: set "+
+				"--stripe-secret-key. You can verify a number your team already owns and use it as caller id meanwhile.")
+		}
+		c, err := s.billing.BuyNumber(ctx, a, num.E164, s.tel.MonthlyPrice(num.Country, num.Type), 0, originURL)
+		if err != nil {
+			return Purchase{}, err
+		}
+		return Purchase{Checkout: &c}, nil
+	}
+	n, err := s.order(ctx, a.OrganizationID, num)
+	if err != nil {
+		return Purchase{}, err
+	}
+	return Purchase{Number: Number{PhoneNumber: n}}, nil
+}
+
+// OrderPaidNumber orders a number whose subscription was paid (billing calls it when the
+// checkout completes) and answers its id and monthly price.
+func (s *Service) OrderPaidNumber(ctx context.Context, orgID, e164 string) (string, float64, error) {
+	num, ok := Parse(e164)
+	if !ok {
+		return "", 0, errUnsupportedNumber(e164)
+	}
+	n, err := s.order(ctx, orgID, num)
+	if err != nil {
+		return "", 0, err
+	}
+	price := 0.0
+	if n.MonthlyPrice != nil {
+		price = *n.MonthlyPrice
+	}
+	return n.ID, price, nil
+}
+
+// checkLimit refuses a number past the tier's phone-number limit.
+func (s *Service) checkLimit(ctx context.Context, orgID string) error {
+	if s.billing == nil {
+		return nil
+	}
+	used, err := s.db.CountBoughtNumbers(ctx, orgID)
+	if err != nil {
+		return err
+	}
+	return s.billing.CheckLimit(ctx, orgID, billing.LimitPhoneNumbers, used)
+}
+
+// order orders a number from the carrier and records it for the team.
+func (s *Service) order(ctx context.Context, orgID string, num Parsed) (store.PhoneNumber, error) {
 	order, err := s.tel.Order(ctx, num.E164)
 	if errors.Is(err, ErrNotOnSale) {
-		return Purchase{}, errNotOnSale(num.E164)
+		return store.PhoneNumber{}, errNotOnSale(num.E164)
 	}
 	if err != nil {
-		return Purchase{}, s.carrierError(ctx, "order a number", err)
+		return store.PhoneNumber{}, s.carrierError(ctx, "order a number", err)
 	}
-	n := store.PhoneNumber{OrganizationID: a.OrganizationID, E164: num.E164, Status: store.PhonePending,
+	n := store.PhoneNumber{OrganizationID: orgID, E164: num.E164, Status: store.PhonePending,
 		CountryCode: string(num.Country), NumberType: ptr(string(num.Type)), AreaCode: optional(num.AreaCode),
 		MonthlyPrice: &order.MonthlyPrice, CarrierID: optional(order.CarrierID)}
 	if order.Active {
@@ -211,7 +269,7 @@ func (s *Service) Buy(ctx context.Context, a auth.Actor, e164, originURL string)
 		if err := s.db.CreatePhoneNumber(ctx, &n); err != nil {
 			return err
 		}
-		return s.db.CreatePhoneNumberOrder(ctx, &store.PhoneNumberOrder{OrganizationID: a.OrganizationID, E164: n.E164,
+		return s.db.CreatePhoneNumberOrder(ctx, &store.PhoneNumberOrder{OrganizationID: orgID, E164: n.E164,
 			CarrierOrderID: order.OrderID})
 	})
 	if err != nil {
@@ -221,11 +279,11 @@ func (s *Service) Buy(ctx context.Context, a auth.Actor, e164, originURL string)
 				"carrier_order_id", order.OrderID, "err", rerr)
 		}
 		if errors.Is(err, store.ErrConflict) {
-			return Purchase{}, errNotOnSale(n.E164)
+			return store.PhoneNumber{}, errNotOnSale(n.E164)
 		}
-		return Purchase{}, err
+		return store.PhoneNumber{}, err
 	}
-	return Purchase{Number: Number{PhoneNumber: n}}, nil
+	return n, nil
 }
 
 // Release removes a number from the team: a bought one goes back to the carrier, a verified
@@ -254,8 +312,16 @@ func (s *Service) Release(ctx context.Context, a auth.Actor, id string) error {
 				return s.carrierError(ctx, "forget a verified number", err)
 			}
 		}
-	} else if err := s.tel.Release(ctx, Bought{E164: u.E164, CarrierID: deref(u.CarrierID)}); err != nil {
-		return s.carrierError(ctx, "release a number", err)
+	} else {
+		// Its subscription ends at the period end (no refund of the running month).
+		if s.billing != nil {
+			if err := s.billing.EndNumberSubscription(ctx, a.OrganizationID, u.ID); err != nil {
+				return err
+			}
+		}
+		if err := s.tel.Release(ctx, Bought{E164: u.E164, CarrierID: deref(u.CarrierID)}); err != nil {
+			return s.carrierError(ctx, "release a number", err)
+		}
 	}
 	if err := s.db.DeletePhoneNumber(ctx, a.OrganizationID, id); errors.Is(err, store.ErrNotFound) {
 		return errNumberNotFound

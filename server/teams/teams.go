@@ -319,7 +319,14 @@ func (s *Service) Invite(ctx context.Context, a auth.Actor, email string, role a
 	token := auth.NewOpaqueToken()
 	var m store.Member
 	err = s.db.InTx(ctx, func(ctx context.Context) error {
-		var err error
+		// Seats are active members and pending invitations: the tier's team-member limit.
+		seats, err := s.db.CountSeats(ctx, o.ID)
+		if err != nil {
+			return err
+		}
+		if err := billing.Check(o.SubscriptionTier, billing.LimitTeamMembers, seats); err != nil {
+			return err
+		}
 		if m, err = s.db.Invite(ctx, o.ID, email, string(role), a.UserID); err != nil {
 			return err
 		}

@@ -181,7 +181,7 @@ export const createCreditsPaymentIntent = async (createCreditsPaymentIntentReque
 
 
 
-export const getCreateCreditsPaymentIntentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
+export const getCreateCreditsPaymentIntentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCreditsPaymentIntent>>, TError,{data: BodyType<CreateCreditsPaymentIntentRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createCreditsPaymentIntent>>, TError,{data: BodyType<CreateCreditsPaymentIntentRequest>}, TContext> => {
 
@@ -208,12 +208,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateCreditsPaymentIntentMutationResult = NonNullable<Awaited<ReturnType<typeof createCreditsPaymentIntent>>>
     export type CreateCreditsPaymentIntentMutationBody = BodyType<CreateCreditsPaymentIntentRequest>
-    export type CreateCreditsPaymentIntentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>
+    export type CreateCreditsPaymentIntentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
 
     /**
  * @summary Buy credits
  */
-export const useCreateCreditsPaymentIntent = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
+export const useCreateCreditsPaymentIntent = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCreditsPaymentIntent>>, TError,{data: BodyType<CreateCreditsPaymentIntentRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createCreditsPaymentIntent>>,
