@@ -19,7 +19,7 @@ DASHBOARD_SRC := $(shell find dashboard/src dashboard/public -type f 2>/dev/null
 export NO_COLOR := 1
 export FORCE_COLOR := 0
 
-.PHONY: help run build dashboard deps generate check-generated lint test test-go test-dashboard test-e2e contract-coverage bench clean
+.PHONY: help run build dashboard deps generate check-generated lint test test-go test-dashboard test-e2e contract-coverage bench clean stripe-mock
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -68,6 +68,12 @@ test: check-generated lint test-go test-dashboard test-e2e ## Run every test (se
 	  echo "*** Only SQLite was tested. To include PostgreSQL:                     ***"; \
 	  echo "***   BETTY_TEST_POSTGRES_URL='postgres://postgres@127.0.0.1:5432/test?sslmode=disable' make test"; \
 	  echo "************************************************************************"; fi
+	@if [ -z "$${BETTY_TEST_STRIPE_URL:-}" ]; then \
+	  echo; echo "************************************************************************"; \
+	  echo "*** The Stripe tests were SKIPPED: BETTY_TEST_STRIPE_URL is not set.   ***"; \
+	  echo "*** Start stripe-mock (make stripe-mock) and run:                       ***"; \
+	  echo "***   BETTY_TEST_STRIPE_URL=http://$(STRIPE_MOCK_ADDR) make test"; \
+	  echo "************************************************************************"; fi
 
 test-go: ## Go tests: unit, store and API contract tests on SQLite (and PostgreSQL when configured)
 	rm -rf $(COVERAGE)
@@ -78,6 +84,13 @@ test-dashboard: deps ## The dashboard's unit tests
 
 test-e2e: build ## End-to-end tests in headless Chromium against a real betty serve
 	cd dashboard && BETTY_BIN=$(CURDIR)/bin/betty $(NPM) run --silent e2e
+
+STRIPE_MOCK_VERSION ?= v0.203.0
+STRIPE_MOCK_ADDR    ?= 127.0.0.1:12111
+stripe-mock: ## Install stripe-mock and run it in the foreground for the payment tests (Ctrl-C stops it)
+	@command -v stripe-mock >/dev/null || $(GO) install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
+	@echo "Then, in another shell: export BETTY_TEST_STRIPE_URL=http://$(STRIPE_MOCK_ADDR)"
+	PATH="$$($(GO) env GOPATH)/bin:$$PATH" stripe-mock -http-addr $(STRIPE_MOCK_ADDR) -https-addr 127.0.0.1:0
 
 contract-coverage: ## List operations no test exercised with a 2xx
 	@$(GO) run ./server/internal/cmd/contractcov openapi.yaml $(COVERAGE)
