@@ -9,6 +9,7 @@ import (
 
 	"github.com/bettyhq/betty/server/config"
 	"github.com/bettyhq/betty/server/internal/apitest"
+	"github.com/bettyhq/betty/server/internal/stripetest"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -39,3 +40,19 @@ func WithMailDelivery() Option { return apitest.WithMailDelivery() }
 func WithSpeechToText(url, key string) Option {
 	return apitest.WithConfig(func(c *config.Config) { c.STTURL, c.STTAPIKey = url, key })
 }
+
+// WithStripe points the server's payments at stripe-mock (see stripetest) with webhook secret
+// secret and trial code trial14.
+func WithStripe(url, key, secret string) Option {
+	return apitest.WithConfig(func(c *config.Config) {
+		c.StripeSecretKey, c.StripeAPIURL, c.StripeWebhookSecret = key, url, secret
+		c.TrialCodes = map[string]int{"trial14": 14}
+	})
+}
+
+// StripeMockURL answers the address of stripe-mock (BETTY_TEST_STRIPE_URL), skipping the test
+// loudly without it (failing in CI).
+func StripeMockURL(t testing.TB) string { return stripetest.URL(t) }
+
+// StripeKey is the secret key tests send stripe-mock.
+const StripeKey = stripetest.Key
