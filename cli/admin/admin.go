@@ -20,7 +20,8 @@ func NewCmdAdmin(f *cmdutil.Factory) *cobra.Command {
 included, is refused.`,
 		Example: `  betty admin orgs search --email acme.com
   betty admin orgs view 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
-  betty admin mail list --recipient ada@example.com`,
+  betty admin mail list --recipient ada@example.com
+  betty admin credits grant 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10 100`,
 	}
 	orgs := &cobra.Command{
 		Use:     "orgs <command>",
@@ -39,7 +40,14 @@ password) are here and in the server's log.`,
 		Example: `  betty admin mail list --recipient ada@example.com`,
 	}
 	mail.AddCommand(NewCmdMailList(f, nil))
-	cmd.AddCommand(orgs, mail, NewCmdGrant(f, nil))
+	credits := &cobra.Command{
+		Use:     "credits <command>",
+		Short:   "Give organisations credits",
+		Long:    "Give any organisation prepaid credits without a payment; each grant is in its credit ledger.",
+		Example: `  betty admin credits grant 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10 100`,
+	}
+	credits.AddCommand(NewCmdCreditsGrant(f, nil))
+	cmd.AddCommand(orgs, mail, credits, NewCmdGrant(f, nil))
 	return cmd
 }
 

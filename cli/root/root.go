@@ -13,6 +13,7 @@ import (
 	"github.com/bettyhq/betty/cli/agents"
 	"github.com/bettyhq/betty/cli/apikeys"
 	"github.com/bettyhq/betty/cli/auth"
+	"github.com/bettyhq/betty/cli/billing"
 	"github.com/bettyhq/betty/cli/campaigns"
 	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/files"
@@ -75,6 +76,7 @@ Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refu
 		numbers.NewCmdNumbers(f),
 		campaigns.NewCmdCampaigns(f),
 		agents.NewCmdAgents(f),
+		billing.NewCmdBilling(f),
 		admin.NewCmdAdmin(f),
 	)
 	// Added now rather than at execution so help, the golden tests and completion see them.

@@ -211,11 +211,11 @@ func (s *Service) BuyNumber(ctx context.Context, a auth.Actor, e164 string, mont
 }
 
 func (s *Service) startCheckout(ctx context.Context, a auth.Actor, originURL string, in store.PaymentIntent, c Checkout) (CheckoutStarted, error) {
-	if err := s.pay.Links.CheckReturnURL(originURL); err != nil {
-		return CheckoutStarted{}, err
-	}
 	p, err := s.provider()
 	if err != nil {
+		return CheckoutStarted{}, err
+	}
+	if err := s.pay.Links.CheckReturnURL(originURL); err != nil {
 		return CheckoutStarted{}, err
 	}
 	acct, err := s.customer(ctx, p, a.OrganizationID)

@@ -56,3 +56,7 @@ func StripeMockURL(t testing.TB) string { return stripetest.URL(t) }
 
 // StripeKey is the secret key tests send stripe-mock.
 const StripeKey = stripetest.Key
+
+// SignStripe answers the Stripe-Signature header of payload signed now with secret, as
+// Stripe signs the events it delivers.
+func SignStripe(payload []byte, secret string) string { return stripetest.Sign(payload, secret, time.Now()) }
