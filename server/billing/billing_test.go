@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,5 +98,39 @@ func TestTierLimits(t *testing.T) {
 	}
 	if Check(store.Tier4, LimitCustomVoices, 2) != nil || Check(store.Tier4, LimitCustomVoices, 3) == nil {
 		t.Fatal("tier4 allows 3")
+	}
+}
+
+// Spec section 4: free or unknown to tier1, tier1 to tier2, tier2 to tier3, others to tier1.
+func TestNextUpgrade(t *testing.T) {
+	for from, to := range map[store.SubscriptionTier]store.SubscriptionTier{
+		store.TierFree: store.Tier1, "unknown": store.Tier1, store.Tier1: store.Tier2, store.Tier2: store.Tier3,
+		store.Tier3: store.Tier1, store.Tier4: store.Tier1,
+	} {
+		if got := NextUpgrade(from); got != to {
+			t.Errorf("%s: %s, want %s", from, got, to)
+		}
+	}
+}
+
+// Every limit has a value for every tier, no tier allows less than the one below it, and each
+// refusal names the tier that lifts it.
+func TestTheLimitTable(t *testing.T) {
+	for _, l := range Limits {
+		prev := 0
+		for _, tier := range Tiers() {
+			n, ok := limits[l][tier]
+			if !ok || n < prev {
+				t.Fatalf("%s on %s: %d (below %d: %v)", l, tier, n, prev, ok)
+			}
+			prev = n
+		}
+	}
+	e, _ := errs.As(Check(store.TierFree, LimitPhoneNumbers, 3))
+	if e == nil || e.Code != errs.CodeLimitReached || e.Message != "Your plan (Free) allows 3 phone numbers and this team has 3. The Starter Plan (tier1) allows 5." {
+		t.Fatalf("%v", e)
+	}
+	if err := Check(store.Tier4, LimitTeamMembers, 500); err == nil || !strings.Contains(err.Error(), "allows 500 team members") {
+		t.Fatalf("the top tier: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"strings"
 
 	"fmt"
 
@@ -81,7 +82,11 @@ func Check(tier store.SubscriptionTier, l Limit, used int) error {
 	msg := fmt.Sprintf("Your plan (%s) allows %d %s and this team has %d.", TierNames[tier], allowed, l, used)
 	for _, t := range tierOrder {
 		if Allowed(t, l) > allowed {
-			msg += fmt.Sprintf(" The %s plan (%s) allows %d.", TierNames[t], t, Allowed(t, l))
+			name := TierNames[t]
+			if !strings.HasSuffix(name, "Plan") {
+				name += " plan"
+			}
+			msg += fmt.Sprintf(" The %s (%s) allows %d.", name, t, Allowed(t, l))
 			break
 		}
 	}

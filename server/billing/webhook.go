@@ -50,8 +50,8 @@ func (s *Service) HandleEvent(ctx context.Context, payload []byte, signature str
 }
 
 // HandledEvents are the event types that change anything; others are acknowledged.
-var HandledEvents = []stripe.EventType{"checkout.session.completed", "payment_intent.succeeded", "invoice.paid",
-	"invoice.payment_failed", "customer.subscription.deleted"}
+var HandledEvents = []stripe.EventType{"checkout.session.completed", "checkout.session.expired", "payment_intent.succeeded",
+	"invoice.paid", "invoice.payment_failed", "customer.subscription.deleted"}
 
 func (s *Service) apply(ctx context.Context, ev stripe.Event) error {
 	raw := ev.Data.Raw
@@ -73,6 +73,17 @@ func (s *Service) apply(ctx context.Context, ev stripe.Event) error {
 			sub = &cs.Subscription.ID
 		}
 		return s.settleWith(ctx, in, sub, nil)
+	case "checkout.session.expired":
+		var cs stripe.CheckoutSession
+		if err := json.Unmarshal(raw, &cs); err != nil {
+			return badEvent(err)
+		}
+		in, ok, err := s.intentOf(ctx, cs.Metadata)
+		if err != nil || !ok {
+			return err
+		}
+		_, err = s.db.MovePaymentIntent(ctx, in.OrganizationID, in.ID, store.PaymentExpired, store.PaymentPending)
+		return err
 	case "payment_intent.succeeded":
 		var pi stripe.PaymentIntent
 		if err := json.Unmarshal(raw, &pi); err != nil {

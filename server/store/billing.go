@@ -10,18 +10,18 @@ import (
 type PaymentKind string
 
 const (
-	PaymentCredits      PaymentKind = "credits"
-	PaymentTier         PaymentKind = "tier-subscription"
-	PaymentPhoneNumber  PaymentKind = "phone-number-subscription"
-	CurrencyUSD                     = "USD"
-	LedgerPurchase                  = "purchase"
-	LedgerGrant                     = "grant"
-	SubscriptionNone                = "none"
-	SubscriptionTrialing            = "trialing"
-	SubscriptionActive              = "active"
-	SubscriptionPastDue             = "past_due"
-	SubscriptionUnpaid              = "unpaid"
-	SubscriptionCancelled           = "cancelled"
+	PaymentCredits        PaymentKind = "credits"
+	PaymentTier           PaymentKind = "tier-subscription"
+	PaymentPhoneNumber    PaymentKind = "phone-number-subscription"
+	CurrencyUSD                       = "USD"
+	LedgerPurchase                    = "purchase"
+	LedgerGrant                       = "grant"
+	SubscriptionNone                  = "none"
+	SubscriptionTrialing              = "trialing"
+	SubscriptionActive                = "active"
+	SubscriptionPastDue               = "past_due"
+	SubscriptionUnpaid                = "unpaid"
+	SubscriptionCancelled             = "cancelled"
 )
 
 // PaymentStatus is where a payment intent stands.

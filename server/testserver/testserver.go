@@ -59,4 +59,6 @@ const StripeKey = stripetest.Key
 
 // SignStripe answers the Stripe-Signature header of payload signed now with secret, as
 // Stripe signs the events it delivers.
-func SignStripe(payload []byte, secret string) string { return stripetest.Sign(payload, secret, time.Now()) }
+func SignStripe(payload []byte, secret string) string {
+	return stripetest.Sign(payload, secret, time.Now())
+}
