@@ -43,12 +43,15 @@ const (
 // RoundCents rounds an amount of money to two decimals.
 func RoundCents(v float64) float64 { return math.Round(v*100) / 100 }
 
-// RunningSubscriptions names what still bills a team: a paid tier whose period has not ended.
-// (Phone-number subscriptions join this list when they exist.)
-func RunningSubscriptions(o store.Organization, now time.Time) []string {
+// RunningSubscriptions names what still bills a team: a paid tier whose period has not ended,
+// and its phone-number subscriptions that renew (numbers: how many).
+func RunningSubscriptions(o store.Organization, numbers int, now time.Time) []string {
 	var out []string
 	if o.SubscriptionTier != store.TierFree && o.SubscriptionEndAt != nil && o.SubscriptionEndAt.After(now) {
 		out = append(out, "tier subscription")
+	}
+	if numbers > 0 {
+		out = append(out, "phone-number subscription")
 	}
 	return out
 }

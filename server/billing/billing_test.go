@@ -28,9 +28,15 @@ func TestSubscriptionState(t *testing.T) {
 	} {
 		o := store.Organization{ID: "o", SubscriptionTier: c.tier, SubscriptionEndAt: c.end}
 		s := SubscriptionOf(o, now)
-		if s.State != c.state || (len(RunningSubscriptions(o, now)) > 0) != c.running || s.Monthly != (c.state != StateNone) {
-			t.Errorf("%s ending %v: %+v, running %v", c.tier, c.end, s, RunningSubscriptions(o, now))
+		if s.State != c.state || (len(RunningSubscriptions(o, 0, now)) > 0) != c.running || s.Monthly != (c.state != StateNone) {
+			t.Errorf("%s ending %v: %+v, running %v", c.tier, c.end, s, RunningSubscriptions(o, 0, now))
 		}
+	}
+}
+
+func TestNumbersKeepATeamBilled(t *testing.T) {
+	if got := RunningSubscriptions(store.Organization{SubscriptionTier: store.TierFree}, 2, time.Now()); len(got) != 1 || got[0] != "phone-number subscription" {
+		t.Fatal(got)
 	}
 }
 

@@ -289,3 +289,12 @@ func (db *DB) CountBoughtNumbers(ctx context.Context, orgID string) (int, error)
 	err := db.get(ctx, db.read(ctx), &n, `SELECT COUNT(*) FROM phone_numbers WHERE organization_id = ? AND is_non_telnyx = ?`, orgID, false)
 	return n, err
 }
+
+// RenewingNumberSubscriptions answers how many of a team's phone-number subscriptions still
+// renew (not ended, not cancelled at the period end).
+func (db *DB) RenewingNumberSubscriptions(ctx context.Context, orgID string) (int, error) {
+	var n int
+	err := db.get(ctx, db.read(ctx), &n, `SELECT COUNT(*) FROM phone_number_subscriptions WHERE organization_id = ?
+		AND status IN (?, ?, ?) AND cancel_at_period_end = ?`, orgID, SubscriptionActive, SubscriptionTrialing, SubscriptionPastDue, false)
+	return n, err
+}

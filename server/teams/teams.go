@@ -174,7 +174,11 @@ func (s *Service) Delete(ctx context.Context, a auth.Actor) error {
 	if err != nil {
 		return teamNotFound(err)
 	}
-	if running := billing.RunningSubscriptions(o, s.now()); len(running) > 0 {
+	numbers, err := s.db.RenewingNumberSubscriptions(ctx, o.ID)
+	if err != nil {
+		return err
+	}
+	if running := billing.RunningSubscriptions(o, numbers, s.now()); len(running) > 0 {
 		return errs.UnprocessableErr(fmt.Sprintf("This team still has an active %s. Cancel it first, then delete the team.",
 			strings.Join(running, " and ")))
 	}
