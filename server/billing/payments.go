@@ -107,7 +107,7 @@ type Payments struct {
 	Links links.Builder
 }
 
-// ErrNotConfigured names the setting a payment needs.
+// errNotConfigured is the 503 naming the setting payments need.
 func errNotConfigured(setting string) error {
 	return errs.WithCode(errs.Unavailable, errs.CodePaymentsNotConfigured,
 		"Payments are not configured on this server: set "+setting+". A site admin can grant credits and set a tier meanwhile.")
@@ -141,7 +141,7 @@ func (s *Service) customer(ctx context.Context, p Provider, orgID string) (store
 	return acct, s.db.SaveBillingAccount(ctx, &acct)
 }
 
-// Checkout is a started purchase: Betty's payment intent and the provider's page.
+// CheckoutStarted is a started purchase: Betty's payment intent and the provider's page.
 type CheckoutStarted struct {
 	Intent  store.PaymentIntent
 	Session Session
@@ -308,7 +308,7 @@ func (s *Service) ReportIntent(ctx context.Context, a auth.Actor, id string, to 
 		if !paid {
 			return in, errs.UnprocessableErr("The payment provider has not received this payment (yet).")
 		}
-		if err := s.db.InTx(ctx, func(ctx context.Context) error { return s.settle(ctx, in, nil) }); err != nil {
+		if err := s.db.InTx(ctx, func(ctx context.Context) error { return s.settle(ctx, in, nil, nil) }); err != nil {
 			return in, err
 		}
 	case store.PaymentCancelled:
@@ -386,11 +386,6 @@ func (s *Service) GrantCredits(ctx context.Context, adminUserID, orgID string, c
 	}
 	uid := adminUserID
 	return notFound(s.db.AddCredits(ctx, orgID, float64(credits), store.LedgerGrant, nil, &uid))
-}
-
-// Ledger lists the team's credit changes.
-func (s *Service) Ledger(ctx context.Context, orgID string) ([]store.LedgerEntry, error) {
-	return s.db.CreditLedger(ctx, orgID)
 }
 
 // providerError tells people the payment provider failed without its words in the answer.

@@ -17,7 +17,10 @@ import (
 // WebhookTolerance is how far a signed event's timestamp may be from the server's clock.
 const WebhookTolerance = 300 * time.Second
 
-// HandleEvent verifies a Stripe event on its raw body and applies it. Each event is recorded
+// HandleEvent verifies a Stripe event on its raw body and applies it. Handled types:
+// checkout.session.completed and payment_intent.succeeded (settle), checkout.session.expired,
+// invoice.paid, invoice.payment_failed and customer.subscription.deleted; others are
+// acknowledged. Each event is recorded
 // by id in the same transaction as its effect, so a retried event changes nothing, and every
 // effect is written so that events may come in any order: settling a payment intent happens
 // once whichever event gets there first, and a paid period only ever grows.
@@ -49,10 +52,6 @@ func (s *Service) HandleEvent(ctx context.Context, payload []byte, signature str
 	})
 }
 
-// HandledEvents are the event types that change anything; others are acknowledged.
-var HandledEvents = []stripe.EventType{"checkout.session.completed", "checkout.session.expired", "payment_intent.succeeded",
-	"invoice.paid", "invoice.payment_failed", "customer.subscription.deleted"}
-
 func (s *Service) apply(ctx context.Context, ev stripe.Event) error {
 	raw := ev.Data.Raw
 	switch ev.Type {
@@ -72,7 +71,7 @@ func (s *Service) apply(ctx context.Context, ev stripe.Event) error {
 		if cs.Subscription != nil && cs.Subscription.ID != "" {
 			sub = &cs.Subscription.ID
 		}
-		return s.settleWith(ctx, in, sub, nil)
+		return s.settle(ctx, in, sub, nil)
 	case "checkout.session.expired":
 		var cs stripe.CheckoutSession
 		if err := json.Unmarshal(raw, &cs); err != nil {
@@ -93,7 +92,7 @@ func (s *Service) apply(ctx context.Context, ev stripe.Event) error {
 		if err != nil || !ok || in.Kind != store.PaymentCredits {
 			return err
 		}
-		return s.settle(ctx, in, nil)
+		return s.settle(ctx, in, nil, nil)
 	case "invoice.paid", "invoice.payment_failed":
 		var inv stripe.Invoice
 		if err := json.Unmarshal(raw, &inv); err != nil {
@@ -131,11 +130,8 @@ func (s *Service) intentOf(ctx context.Context, meta map[string]string) (store.P
 }
 
 // settle fulfils a paid intent once: credits to the ledger, the tier, or the number.
-func (s *Service) settle(ctx context.Context, in store.PaymentIntent, subscriptionID *string) error {
-	return s.settleWith(ctx, in, subscriptionID, nil)
-}
-
-func (s *Service) settleWith(ctx context.Context, in store.PaymentIntent, subscriptionID *string, end *time.Time) error {
+// subscriptionID and end (the paid period's end) are set when the event knows them.
+func (s *Service) settle(ctx context.Context, in store.PaymentIntent, subscriptionID *string, end *time.Time) error {
 	if in.Kind == store.PaymentPhoneNumber {
 		return s.settleNumber(ctx, in, subscriptionID, end)
 	}
@@ -226,7 +222,7 @@ func (s *Service) invoicePaid(ctx context.Context, subID string, meta map[string
 	if err != nil || !ok {
 		return err
 	}
-	if err := s.settleWith(ctx, in, &subID, end); err != nil {
+	if err := s.settle(ctx, in, &subID, end); err != nil {
 		return err
 	}
 	switch in.Kind {

@@ -421,10 +421,10 @@ func TestNumberSubscriptionThroughStripe(t *testing.T) {
 			a.event("evt_num_inv", "invoice.paid", map[string]any{"id": "in_n", "object": "invoice", "subscription": "sub_num",
 				"subscription_details": map[string]any{"metadata": m}})
 			// A team paying for a number is not deleted until the subscription is cancelled.
-		if p := a.problem(http.StatusUnprocessableEntity, ada.Access, "DELETE", "/v1/team/delete/"+org, nil); !strings.Contains(p.Detail, "phone-number subscription") {
-			t.Fatalf("deleting a paying team: %+v", p)
-		}
-		a.want(http.StatusOK, ada.Access, "DELETE", "/v1/phone/number/"+*list.Data[0].PhoneNumberId+"?organizationId="+org, nil, nil)
+			if p := a.problem(http.StatusUnprocessableEntity, ada.Access, "DELETE", "/v1/team/delete/"+org, nil); !strings.Contains(p.Detail, "phone-number subscription") {
+				t.Fatalf("deleting a paying team: %+v", p)
+			}
+			a.want(http.StatusOK, ada.Access, "DELETE", "/v1/phone/number/"+*list.Data[0].PhoneNumberId+"?organizationId="+org, nil, nil)
 			a.want(http.StatusOK, ada.Access, "GET", "/v1/payment/subscriptions/phone-number?organizationId="+org, nil, &list)
 			if len(list.Data) != 1 || !list.Data[0].CancelAtPeriodEnd || list.Data[0].PhoneNumberId != nil {
 				t.Fatalf("after release: %+v", list.Data)

@@ -10,18 +10,30 @@ import (
 type PaymentKind string
 
 const (
-	PaymentCredits        PaymentKind = "credits"
-	PaymentTier           PaymentKind = "tier-subscription"
-	PaymentPhoneNumber    PaymentKind = "phone-number-subscription"
-	CurrencyUSD                       = "USD"
-	LedgerPurchase                    = "purchase"
-	LedgerGrant                       = "grant"
-	SubscriptionNone                  = "none"
-	SubscriptionTrialing              = "trialing"
-	SubscriptionActive                = "active"
-	SubscriptionPastDue               = "past_due"
-	SubscriptionUnpaid                = "unpaid"
-	SubscriptionCancelled             = "cancelled"
+	PaymentCredits     PaymentKind = "credits"
+	PaymentTier        PaymentKind = "tier-subscription"
+	PaymentPhoneNumber PaymentKind = "phone-number-subscription"
+)
+
+// CurrencyUSD is the currency of every price and payment.
+const CurrencyUSD = "USD"
+
+// Why a team's credits changed (credit_ledger.reason).
+const (
+	LedgerPurchase = "purchase"
+	LedgerGrant    = "grant"
+)
+
+// SubscriptionState is where a subscription stands with the payment provider.
+type SubscriptionState string
+
+const (
+	SubscriptionNone      SubscriptionState = "none"
+	SubscriptionTrialing  SubscriptionState = "trialing"
+	SubscriptionActive    SubscriptionState = "active"
+	SubscriptionPastDue   SubscriptionState = "past_due"
+	SubscriptionUnpaid    SubscriptionState = "unpaid"
+	SubscriptionCancelled SubscriptionState = "cancelled"
 )
 
 // PaymentStatus is where a payment intent stands.
@@ -37,16 +49,16 @@ const (
 
 // BillingAccount is a team's standing with the payment provider.
 type BillingAccount struct {
-	OrganizationID     string     `db:"organization_id"`
-	CustomerID         *string    `db:"customer_id"`
-	SubscriptionID     *string    `db:"subscription_id"`
-	SubscriptionStatus string     `db:"subscription_status"`
-	CancelAtPeriodEnd  bool       `db:"cancel_at_period_end"`
-	TrialEndsAt        *time.Time `db:"trial_ends_at"`
-	TrialUsed          bool       `db:"trial_used"`
-	PastDueSince       *time.Time `db:"past_due_since"`
-	CreatedAt          time.Time  `db:"created_at"`
-	UpdatedAt          time.Time  `db:"updated_at"`
+	OrganizationID     string            `db:"organization_id"`
+	CustomerID         *string           `db:"customer_id"`
+	SubscriptionID     *string           `db:"subscription_id"`
+	SubscriptionStatus SubscriptionState `db:"subscription_status"`
+	CancelAtPeriodEnd  bool              `db:"cancel_at_period_end"`
+	TrialEndsAt        *time.Time        `db:"trial_ends_at"`
+	TrialUsed          bool              `db:"trial_used"`
+	PastDueSince       *time.Time        `db:"past_due_since"`
+	CreatedAt          time.Time         `db:"created_at"`
+	UpdatedAt          time.Time         `db:"updated_at"`
 }
 
 const billingAccountColumns = `organization_id, customer_id, subscription_id, subscription_status, cancel_at_period_end,
@@ -60,13 +72,6 @@ func (db *DB) BillingAccount(ctx context.Context, orgID string) (BillingAccount,
 	if errors.Is(err, ErrNotFound) {
 		return BillingAccount{OrganizationID: orgID, SubscriptionStatus: SubscriptionNone}, nil
 	}
-	return a, err
-}
-
-// BillingAccountByCustomer returns the account of a provider customer, or ErrNotFound.
-func (db *DB) BillingAccountByCustomer(ctx context.Context, customerID string) (BillingAccount, error) {
-	var a BillingAccount
-	err := db.get(ctx, db.read(ctx), &a, `SELECT `+billingAccountColumns+` FROM billing_accounts WHERE customer_id = ?`, customerID)
 	return a, err
 }
 
@@ -206,18 +211,18 @@ func (db *DB) RecordPaymentEvent(ctx context.Context, id, typ string) (bool, err
 
 // NumberSubscription is the monthly subscription paying for one number.
 type NumberSubscription struct {
-	ID                string     `db:"id"`
-	OrganizationID    string     `db:"organization_id"`
-	E164              string     `db:"phone_number"`
-	PhoneNumberID     *string    `db:"phone_number_id"`
-	Status            string     `db:"status"`
-	MonthlyPrice      float64    `db:"monthly_price"`
-	Currency          string     `db:"currency"`
-	SubscriptionID    *string    `db:"subscription_id"`
-	CurrentPeriodEnd  *time.Time `db:"current_period_end"`
-	CancelAtPeriodEnd bool       `db:"cancel_at_period_end"`
-	CreatedAt         time.Time  `db:"created_at"`
-	UpdatedAt         time.Time  `db:"updated_at"`
+	ID                string            `db:"id"`
+	OrganizationID    string            `db:"organization_id"`
+	E164              string            `db:"phone_number"`
+	PhoneNumberID     *string           `db:"phone_number_id"`
+	Status            SubscriptionState `db:"status"`
+	MonthlyPrice      float64           `db:"monthly_price"`
+	Currency          string            `db:"currency"`
+	SubscriptionID    *string           `db:"subscription_id"`
+	CurrentPeriodEnd  *time.Time        `db:"current_period_end"`
+	CancelAtPeriodEnd bool              `db:"cancel_at_period_end"`
+	CreatedAt         time.Time         `db:"created_at"`
+	UpdatedAt         time.Time         `db:"updated_at"`
 }
 
 const numberSubscriptionColumns = `id, organization_id, phone_number, phone_number_id, status, monthly_price, currency,
@@ -261,7 +266,7 @@ func (db *DB) NumberSubscriptionOfNumber(ctx context.Context, orgID, phoneNumber
 
 // UpdateNumberSubscription changes a subscription's status and period by its provider id;
 // ErrNotFound when none has it.
-func (db *DB) UpdateNumberSubscription(ctx context.Context, subscriptionID, status string, periodEnd *time.Time, cancelAtPeriodEnd bool) error {
+func (db *DB) UpdateNumberSubscription(ctx context.Context, subscriptionID string, status SubscriptionState, periodEnd *time.Time, cancelAtPeriodEnd bool) error {
 	return db.one(ctx, `UPDATE phone_number_subscriptions SET status = ?, current_period_end = COALESCE(?, current_period_end),
 		cancel_at_period_end = ?, updated_at = ? WHERE subscription_id = ?`, status, periodEnd, cancelAtPeriodEnd, now(), subscriptionID)
 }
