@@ -40,7 +40,7 @@ func (c *Client) PhoneNumbers(ctx context.Context, team string) iter.Seq2[client
 // dashboard page to come back to after a checkout. When no payment is needed (the server's
 // offline simulator) the purchase completes at once: Status is succeeded, CheckoutUrl is nil
 // and PhoneNumber is the team's new number. Otherwise send the person to CheckoutUrl. A server
-// that cannot take the payment answers a 402 *APIError with code payment_required.
+// without payments configured answers a 503 *APIError with code payments_not_configured.
 func (c *Client) BuyPhoneNumber(ctx context.Context, team, number, originURL string) (client.CheckoutSession, error) {
 	return Do[client.CheckoutSession](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
 		return api.CreatePhoneNumberSubscriptionPaymentIntent(ctx, client.CreatePhoneNumberSubscriptionPaymentIntentRequest{

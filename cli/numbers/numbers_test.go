@@ -184,12 +184,12 @@ func TestBuyRun(t *testing.T) {
 	})
 	t.Run("payments not configured", func(t *testing.T) {
 		stub := clitest.NewStub(t)
-		stub.Handle("POST /v1/payment/intent/phone-number-monthly-subscription", clitest.Problem(http.StatusPaymentRequired,
-			client.ProblemCodePaymentRequired, "Buying a number from Telnyx needs a paid monthly phone-number subscription."))
+		stub.Handle("POST /v1/payment/intent/phone-number-monthly-subscription", clitest.Problem(http.StatusServiceUnavailable,
+			client.ProblemCodePaymentsNotConfigured, "Buying a number from Telnyx needs a paid monthly phone-number subscription, and payments are not configured on this server: set --stripe-secret-key."))
 		f, _ := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL)})
 		err := clitest.Run(NewCmdBuy(f, nil), "+14155550123")
 		if err == nil || !strings.Contains(err.Error(), "phone-number subscription") || cmdutil.ExitCode(err) != cmdutil.ExitError {
-			t.Fatalf("402: %v", err)
+			t.Fatalf("503: %v", err)
 		}
 	})
 }
