@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -273,7 +274,7 @@ var ClientStatuses = []store.PaymentStatus{store.PaymentSucceeded, store.Payment
 // provider says the session is paid; cancelled expires the session. Only pending intents move;
 // the same status again changes nothing. Allowed to the intent's creator and the team's admins.
 func (s *Service) ReportIntent(ctx context.Context, a auth.Actor, id string, to store.PaymentStatus) (store.PaymentIntent, error) {
-	if to != store.PaymentSucceeded && to != store.PaymentCancelled {
+	if !slices.Contains(ClientStatuses, to) {
 		return store.PaymentIntent{}, errs.InvalidField("body.status", "status must be succeeded or cancelled")
 	}
 	in, err := s.db.PaymentIntentByID(ctx, a.OrganizationID, id)

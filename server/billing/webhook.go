@@ -189,7 +189,9 @@ func (s *Service) settleNumber(ctx context.Context, in store.PaymentIntent, subs
 	}
 	id, price, err := s.seller.OrderPaidNumber(ctx, in.OrganizationID, deref(in.PhoneNumber))
 	if err != nil {
-		if _, ok := errs.As(err); ok {
+		// Sold to someone else (or not a number any more): the intent fails for good. A carrier
+		// that does not answer fails the event instead, and Stripe delivers it again.
+		if errs.Is(err, errs.Conflict) || errs.Is(err, errs.Unprocessable) {
 			_, err = s.db.MovePaymentIntent(ctx, in.OrganizationID, in.ID, store.PaymentFailed, store.PaymentPending, store.PaymentCancelled, store.PaymentExpired)
 		}
 		return err
