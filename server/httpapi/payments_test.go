@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -443,4 +444,37 @@ func paymentIntentFixture(t *testing.T, env *apitest.Env, owner apitest.Caller, 
 		t.Fatal(err)
 	}
 	return map[string]string{"dbPaymentIntentId": p.ID}
+}
+
+// Tier limits bite where they apply, each refusal a 403 limit_reached naming the limit and the
+// tier that lifts it; a site admin's tier lifts them at once.
+func TestTierLimitsBite(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
+		a := phoneAPI{newTeamAPI(t, env)}
+		ada := env.SignUp(t, "ada@example.com")
+		org := env.Team(t, ada, "Acme")
+		found := a.search(ada.Access, "")
+		for _, n := range found[:3] {
+			a.buy(ada, org, n)
+		}
+		p := a.problem(http.StatusForbidden, ada.Access, "POST", "/v1/payment/intent/phone-number-monthly-subscription", buyBody(org, found[3]))
+		if p.Code != "limit_reached" || p.Detail != "Your plan (Free) allows 3 phone numbers and this team has 3. The Starter Plan (tier1) allows 5." {
+			t.Fatalf("fourth number: %+v", p)
+		}
+		for i := 1; i <= 4; i++ {
+			a.invite(ada, org, fmt.Sprintf("m%d@example.com", i), "member")
+		}
+		p = a.problem(http.StatusForbidden, ada.Access, "POST", "/v1/team/invite",
+			map[string]any{"email": "m5@example.com", "organizationId": org, "origin": "http://betty.test", "role": "member"})
+		if p.Code != "limit_reached" || !strings.Contains(p.Detail, "allows 5 team members") || !strings.Contains(p.Detail, "(tier1) allows 10") {
+			t.Fatalf("sixth seat: %+v", p)
+		}
+		admin := env.SignUp(t, "root@example.com")
+		if _, err := env.DB.SetSiteAdmin(context.Background(), admin.Email, true); err != nil {
+			t.Fatal(err)
+		}
+		a.want(http.StatusOK, admin.Access, "POST", "/v1/admin/organization/update-organization-tier?subscriptionTier=tier1&organizationId="+org, nil, nil)
+		a.buy(ada, org, found[3])
+		a.invite(ada, org, "m5@example.com", "member")
+	})
 }
