@@ -197,8 +197,8 @@ func AddressOf(o store.Organization) (*Address, *time.Time, error) {
 var stateCode = regexp.MustCompile(`^[A-Z]{2}$`)
 
 // SetAddress replaces the billing address after checking it: line1, city and postal code are
-// required; US and CA addresses need a 2-letter state code. (It is passed on to the payment
-// provider's customer record once payments exist.)
+// required; US and CA addresses need a 2-letter state code. A team that is a customer of the
+// payment provider has it passed on to its invoices.
 func (s *Service) SetAddress(ctx context.Context, orgID string, a Address) (store.Organization, error) {
 	a.Line1, a.City, a.PostalCode = strings.TrimSpace(a.Line1), strings.TrimSpace(a.City), strings.TrimSpace(a.PostalCode)
 	a.Line2, a.State = trimmedOrNil(a.Line2), trimmedOrNil(a.State)
@@ -219,6 +219,19 @@ func (s *Service) SetAddress(ctx context.Context, orgID string, a Address) (stor
 	}
 	if len(fields) > 0 {
 		return store.Organization{}, errs.InvalidFields(fields...)
+	}
+	// The provider's customer record gets it first: when the provider does not answer, nothing
+	// is saved and the caller can try again.
+	if s.pay.Provider != nil {
+		acct, err := s.db.BillingAccount(ctx, orgID)
+		if err != nil {
+			return store.Organization{}, err
+		}
+		if acct.CustomerID != nil {
+			if err := s.pay.Provider.SetCustomerAddress(ctx, *acct.CustomerID, a); err != nil {
+				return store.Organization{}, providerError(err)
+			}
+		}
 	}
 	raw, _ := json.Marshal(a)
 	if err := s.db.SetBillingAddress(ctx, orgID, string(raw)); err != nil {

@@ -22,8 +22,11 @@ import (
 // pretends to charge. Without one, purchases answer 503 payments_not_configured and a site
 // admin grants credits and sets tiers by hand.
 type Provider interface {
-	// CreateCustomer makes the provider's customer record of a team and answers its id.
-	CreateCustomer(ctx context.Context, orgID, name string) (string, error)
+	// CreateCustomer makes the provider's customer record of a team (with its billing address
+	// when it has one) and answers its id.
+	CreateCustomer(ctx context.Context, orgID, name string, address *Address) (string, error)
+	// SetCustomerAddress replaces the billing address on a customer's invoices.
+	SetCustomerAddress(ctx context.Context, customerID string, address Address) error
 	// CreateCheckout opens a hosted checkout page.
 	CreateCheckout(ctx context.Context, c Checkout) (Session, error)
 	// SessionPaid says whether a checkout session was paid.
@@ -134,7 +137,11 @@ func (s *Service) customer(ctx context.Context, p Provider, orgID string) (store
 	if err != nil {
 		return acct, err
 	}
-	id, err := p.CreateCustomer(ctx, orgID, o.Name)
+	addr, _, err := AddressOf(o)
+	if err != nil {
+		return acct, err
+	}
+	id, err := p.CreateCustomer(ctx, orgID, o.Name, addr)
 	if err != nil {
 		return acct, providerError(err)
 	}

@@ -182,6 +182,10 @@ func TestCreditsThroughStripe(t *testing.T) {
 			t.Fatalf("credits after refused events: %v", b)
 		}
 
+		// The team is a Stripe customer now: its billing address goes to its invoices too.
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/team/subscription-credits/billing-address", map[string]any{"organizationId": org,
+			"billingAddress": map[string]any{"line1": "1 Main St", "city": "New York", "state": "NY", "postalCode": "10001", "country": "US"}}, nil)
+
 		a.event("evt_paid", "checkout.session.completed", paid)
 		a.event("evt_paid", "checkout.session.completed", paid) // Stripe retries: handled once
 		// The payment intent's own event comes too, in any order: it finds the intent settled.

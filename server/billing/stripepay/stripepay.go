@@ -34,8 +34,11 @@ func New(key, apiURL string) *Stripe {
 }
 
 // CreateCustomer makes the team's customer record.
-func (s *Stripe) CreateCustomer(ctx context.Context, orgID, name string) (string, error) {
+func (s *Stripe) CreateCustomer(ctx context.Context, orgID, name string, address *billing.Address) (string, error) {
 	p := &stripe.CustomerParams{Name: stripe.String(name), Metadata: map[string]string{"betty_organization_id": orgID}}
+	if address != nil {
+		p.Address = addressParams(*address)
+	}
 	p.Context = ctx
 	c, err := s.api.Customers.New(p)
 	if err != nil {
@@ -121,4 +124,17 @@ func (s *Stripe) CancelAtPeriodEnd(ctx context.Context, id string) error {
 	p.Context = ctx
 	_, err := s.api.Subscriptions.Update(id, p)
 	return err
+}
+
+// SetCustomerAddress replaces a customer's billing address.
+func (s *Stripe) SetCustomerAddress(ctx context.Context, customerID string, a billing.Address) error {
+	p := &stripe.CustomerParams{Address: addressParams(a)}
+	p.Context = ctx
+	_, err := s.api.Customers.Update(customerID, p)
+	return err
+}
+
+func addressParams(a billing.Address) *stripe.AddressParams {
+	return &stripe.AddressParams{Line1: stripe.String(a.Line1), Line2: a.Line2, City: stripe.String(a.City), State: a.State,
+		PostalCode: stripe.String(a.PostalCode), Country: stripe.String(a.Country)}
 }

@@ -15,9 +15,14 @@ import (
 func TestEveryCallAgainstStripeMock(t *testing.T) {
 	s := stripepay.New(stripetest.Key, stripetest.URL(t))
 	ctx := context.Background()
-	cus, err := s.CreateCustomer(ctx, "org-1", "Acme")
+	ny := "NY"
+	addr := billing.Address{Line1: "1 Main St", City: "New York", State: &ny, PostalCode: "10001", Country: "US"}
+	cus, err := s.CreateCustomer(ctx, "org-1", "Acme", &addr)
 	if err != nil || !strings.HasPrefix(cus, "cus_") {
 		t.Fatalf("customer %q: %v", cus, err)
+	}
+	if err := s.SetCustomerAddress(ctx, cus, addr); err != nil {
+		t.Fatalf("address: %v", err)
 	}
 	meta := map[string]string{"betty_organization_id": "org-1", "betty_payment_intent_id": "pi-1"}
 	for _, c := range []billing.Checkout{
