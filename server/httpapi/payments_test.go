@@ -434,6 +434,35 @@ func TestNumberSubscriptionThroughStripe(t *testing.T) {
 			if len(list.Data) != 1 || !list.Data[0].CancelAtPeriodEnd || list.Data[0].PhoneNumberId != nil {
 				t.Fatalf("after release: %+v", list.Data)
 			}
+
+			// The carrier is down when the payment arrives: the event fails (Stripe retries) and
+			// the retry orders the number. A number sold to someone else meanwhile fails its intent.
+			fake.AddAvailable(telnyxtest.Available{PhoneNumber: "+13125550102", Country: "US", Type: "local", AreaCode: "312",
+				RateCenter: "CHICAGO ZONE 02", State: "IL", Monthly: "1.00000", Upfront: "1.00000"})
+			paidFor := func(number string) (map[string]any, string) {
+				var started struct{ Data checkoutJSON }
+				a.want(http.StatusCreated, ada.Access, "POST", "/v1/payment/intent/phone-number-monthly-subscription", buyBody(org, number), &started)
+				return map[string]any{"id": started.Data.ID, "object": "checkout.session", "payment_status": "paid", "mode": "subscription",
+					"subscription": "sub_" + number[1:], "metadata": meta(org, started.Data.DbPaymentIntentId, "phone-number-subscription")}, started.Data.DbPaymentIntentId
+			}
+			session, _ := paidFor("+13125550102")
+			fake.Fail(http.MethodPost, "/number_orders", http.StatusServiceUnavailable)
+			if res := a.deliver("evt_down", "checkout.session.completed", session, webhookSecret, time.Now()); res.Status != http.StatusServiceUnavailable {
+				t.Fatalf("carrier down: %d %s", res.Status, res.Body)
+			}
+			a.event("evt_down", "checkout.session.completed", session)
+			if owned := fake.Owned(); len(owned) != 1 || owned[0] != "+13125550102" {
+				t.Fatalf("after the retry: %v", owned)
+			}
+			session, intent := paidFor("+13125550103") // never on sale at the carrier
+			a.event("evt_gone", "checkout.session.completed", session)
+			if p := a.problem(http.StatusUnprocessableEntity, ada.Access, "PATCH", "/v1/payment/intent/status",
+				map[string]any{"dbPaymentIntentId": intent, "status": "cancelled"}); p.Detail != "This payment is failed already." {
+				t.Fatalf("a number gone: %+v", p)
+			}
+			if owned := fake.Owned(); len(owned) != 1 {
+				t.Fatalf("ordered: %v", owned)
+			}
 		})
 	}
 }
