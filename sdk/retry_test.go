@@ -187,3 +187,20 @@ func TestCancelStopsWaiting(t *testing.T) {
 		t.Errorf("calls = %d, want 1", n)
 	}
 }
+
+// A server not set up for an operation (payments, transcription) says so for good: no retry.
+func TestNoRetryWhenNotConfigured(t *testing.T) {
+	var calls atomic.Int32
+	c, s := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		writeProblem(w, http.StatusServiceUnavailable, "payments_not_configured", "Set --stripe-secret-key.")
+	}))
+	_, err := c.Me(t.Context())
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.Code != "payments_not_configured" || apiErr.Detail != "Set --stripe-secret-key." {
+		t.Fatalf("err = %v", err)
+	}
+	if n := calls.Load(); n != 1 || len(s.all()) != 0 {
+		t.Errorf("calls = %d, waits %v: want one call", n, s.all())
+	}
+}

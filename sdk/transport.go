@@ -57,6 +57,8 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 				return nil, err
 			}
 			wait = backoff(n)
+		case isRetryableStatus(resp.StatusCode) && notConfigured(resp):
+			return resp, nil
 		case isRetryableStatus(resp.StatusCode):
 			wait = backoff(n)
 			if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After")); ok {
@@ -302,6 +304,22 @@ func isRetryableStatus(code int) bool {
 		return true
 	}
 	return false
+}
+
+// notConfigured says whether an answer is a server's lasting "this server is not set up for
+// that" (a 503 whose problem code ends in _not_configured, such as payments_not_configured):
+// asking again cannot help. It peeks at the problem document and leaves the body readable.
+func notConfigured(resp *http.Response) bool {
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/problem+json") {
+		return false
+	}
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	var p struct{ Code string }
+	return json.Unmarshal(head, &p) == nil && strings.HasSuffix(p.Code, "_not_configured")
 }
 
 // backoff is the wait before retry n (0-based): exponential from retryBase, capped at
