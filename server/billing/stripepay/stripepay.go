@@ -39,6 +39,9 @@ func (s *Stripe) CreateCustomer(ctx context.Context, orgID, name string, address
 	if address != nil {
 		p.Address = addressParams(*address)
 	}
+	// Two first purchases of a team at once make one customer, not two: Stripe answers a
+	// repeated idempotency key (for 24 hours) with the first answer.
+	p.SetIdempotencyKey("betty-customer-" + orgID)
 	p.Context = ctx
 	c, err := s.api.Customers.New(p)
 	if err != nil {
