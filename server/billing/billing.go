@@ -18,6 +18,13 @@
 //   - A cancelled tier drops to free when Stripe ends the subscription
 //     (customer.subscription.deleted, sent at the period end for a cancellation from the
 //     portal). A failed renewal marks the team past due and keeps the tier while Stripe retries.
+//   - Limits (limits.go): seats count pending invitations; bought numbers count, verified
+//     numbers of a team's own do not; the concurrent-call limit is read by the dialer.
+//   - A paid number the carrier no longer sells ends its intent failed; the refund is made in
+//     Stripe's dashboard (Betty issues no refunds). A carrier outage fails the webhook so that
+//     Stripe delivers it again. The number is ordered inside the event's transaction, so on
+//     SQLite the writer waits for the carrier's answer.
+//   - A Telnyx number's checkout charges its monthly price; its one-time price is not added.
 package billing
 
 import (
