@@ -59,6 +59,15 @@ export function knowledgeBasesQueryOptions(organizationId: string, page: number,
   };
 }
 
+/** Every knowledge base a campaign may activate, for a picker (the API's largest page). */
+export function knowledgeBaseChoicesQueryOptions(organizationId: string) {
+  const params = { page: 1, limit: 100 };
+  return {
+    queryKey: getListKnowledgeBasesQueryKey(organizationId, params),
+    queryFn: async ({ signal }: { signal: AbortSignal }) => (await listKnowledgeBases(organizationId, params, { signal })).data,
+  };
+}
+
 export function knowledgeFilesQueryOptions(organizationId: string, knowledgeBaseId: string, page: number) {
   const params = { organizationId, page, limit: KNOWLEDGE_FILES_PAGE_SIZE };
   return {
