@@ -137,7 +137,7 @@ test('knowledge bases: upload, parse, search, FAQs, activation', { skip, timeout
     await search.getByLabel('Search words').fill('Lindenfeld');
     await search.getByRole('button', { name: 'Search' }).click();
     const hit = page.getByRole('list', { name: 'Passages found for Lindenfeld' }).getByRole('listitem').first();
-    await hit.getByText('Delivery and pickup').waitFor();
+    await hit.getByText('Delivery and pickup', { exact: true }).waitFor();
     await hit.getByText('FAQ', { exact: true }).waitFor();
   });
 

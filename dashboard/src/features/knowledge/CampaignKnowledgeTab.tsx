@@ -97,13 +97,20 @@ export function CampaignKnowledgeTab({ team, campaign, addFaq = false }: { team:
         </div>
         {edit.allowed && (
           <div className="mt-4 flex flex-col gap-2 border-t border-line-soft pt-4 sm:flex-row sm:items-center">
-            <div className="min-w-0 flex-1">
-              <Select aria-label="Knowledge base to activate" value={choice} onValueChange={setChoice} options={options} placeholder={options.length ? 'Choose a knowledge base of your team…' : 'No other knowledge base yet'} disabled={options.length === 0} />
-            </div>
-            <Button disabled={!chosen} busy={activation.isPending && activation.variables?.active === true} busyLabel="Activating…" onClick={() => chosen && setActive(chosen.id, chosen.name, true)}>
-              <Power aria-hidden="true" />
-              Activate
-            </Button>
+            {options.length > 0 ? (
+              <>
+                <div className="min-w-0 flex-1">
+                  {/* An empty value (not undefined) puts the placeholder back after an activation. */}
+                  <Select aria-label="Knowledge base to activate" value={choice ?? ''} onValueChange={setChoice} options={options} placeholder="Choose a knowledge base of your team…" />
+                </div>
+                <Button disabled={!chosen} busy={activation.isPending && activation.variables?.active === true} busyLabel="Activating…" onClick={() => chosen && setActive(chosen.id, chosen.name, true)}>
+                  <Power aria-hidden="true" />
+                  Activate
+                </Button>
+              </>
+            ) : (
+              <p className="min-w-0 flex-1 text-sm text-fg-muted">{choices.isPending ? 'Loading your team’s knowledge bases…' : active ? 'Your team has no other knowledge base to switch to.' : 'Your team has no knowledge base yet: make one for this campaign.'}</p>
+            )}
             {newButton}
           </div>
         )}
