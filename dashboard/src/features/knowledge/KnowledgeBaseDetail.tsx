@@ -105,7 +105,7 @@ export function KnowledgeBaseDetail({
       ),
     },
     { key: 'status', header: 'Status', hideOnMobile: true, cell: (f) => <EntryStatus entry={f} /> },
-    { key: 'added', header: 'Added', hideOnMobile: true, cell: (f) => <span className="text-fg-muted">{formatDate(f.createdAt)}</span> },
+    { key: 'added', header: 'Added', hideOnMobile: true, cell: (f) => <span className="whitespace-nowrap text-fg-muted">{formatDate(f.createdAt)}</span> },
     {
       key: 'actions',
       header: 'Actions',
