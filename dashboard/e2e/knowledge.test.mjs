@@ -7,6 +7,8 @@
 
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { test } from 'node:test';
 
 import AxeBuilder from '@axe-core/playwright';
@@ -55,7 +57,7 @@ async function api(baseURL, path, body, token) {
 
 test('knowledge bases: upload, parse, search, FAQs, activation', { skip, timeout: 300_000 }, async (t) => {
   assert.ok(haveChromium, `${CHROMIUM} is missing; install it with: apt-get install -y chromium`);
-  const { baseURL, browser } = await startStack(t);
+  const { baseURL, browser, dataDir } = await startStack(t);
   const signUp = await api(baseURL, '/v1/auth/sign-up', { email: OWNER.email, password: PASSWORD, name: OWNER.name });
   const token = signUp.session.accessToken;
   const team = await api(baseURL, '/v1/team/new', { name: TEAM, companyName: 'Kim Inc' }, token);
@@ -106,6 +108,42 @@ test('knowledge bases: upload, parse, search, FAQs, activation', { skip, timeout
     await files().getByRole('row').filter({ hasText: 'policy.docx' }).getByText('2 pages').waitFor();
     assert.equal(await page.getByRole('list', { name: 'Uploads' }).count(), 0, 'finished uploads leave the upload list');
     assert.match(page.url(), /knowledgeBaseId=/);
+  });
+
+  await t.test('an upload cut off by a reload resumes where it stopped when the same file is chosen again', async () => {
+    // Two chunks of 6 MiB: the first reaches the server, the second is held until the reload.
+    const big = path.join(dataDir, 'catalogue.txt');
+    // One sentence padded with blank space: two chunks to send, little to parse.
+    await writeFile(big, `Catalogue: the walnut bookshelf ships flat packed with every screw counted.\n${' '.repeat(6.2 * 1024 * 1024)}\n`);
+    const seen = [];
+    page.on('request', (r) => {
+      const { pathname } = new URL(r.url());
+      if (pathname.startsWith('/v1/uploads')) seen.push(`${r.method()} ${pathname}`);
+    });
+    let patches = 0;
+    await page.route('**/v1/uploads/**', (route) => {
+      if (route.request().method() === 'PATCH' && ++patches > 1) return; // held: never answered
+      return route.continue();
+    });
+    await page.getByLabel('Choose files to add to the knowledge base').setInputFiles(big);
+    await page.getByRole('progressbar', { name: 'Uploading catalogue.txt' }).waitFor();
+    for (let i = 0; i < 100 && patches < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(patches, 2, 'the first chunk was sent and the second held');
+    // Reload first: the held request dies with the page, unsent (unrouting first would send it).
+    await page.reload();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await files().waitFor();
+    seen.length = 0;
+    await page.getByLabel('Choose files to add to the knowledge base').setInputFiles(big);
+    try {
+      await rowSays('catalogue.txt', 'Ready');
+    } catch (error) {
+      await screenshot(page, 'knowledge-resume-failed');
+      throw new Error(`${error.message}\nrequests: ${seen.join(', ')}\npage: ${await page.locator('main').innerText()}`);
+    }
+    assert.ok(!seen.includes('POST /v1/uploads'), `no new upload was created: ${seen.join(', ')}`);
+    assert.match(seen[0] ?? '', /^HEAD \/v1\/uploads\//, `the upload asked the server for its offset first: ${seen.join(', ')}`);
+    assert.equal(seen.filter((r) => r.startsWith('PATCH')).length, 1, `only the missing chunk was sent: ${seen.join(', ')}`);
   });
 
   await t.test('a damaged PDF ends in Error with the server’s words on its row', async () => {
