@@ -48,7 +48,7 @@ export function CampaignKnowledgeTab({ team, campaign, addFaq = false }: { team:
   const active = rows.find((kb) => kb.active);
   const selectedId = knowledgeBaseId ?? active?.id ?? rows[0]?.id ?? null;
   const selected = rows.find((kb) => kb.id === selectedId);
-  const options = (choices.data ?? []).filter((kb) => kb.id !== active?.id).map((kb) => ({ value: kb.id, label: kb.name }));
+  const options = (choices.data?.data ?? []).filter((kb) => kb.id !== active?.id).map((kb) => ({ value: kb.id, label: kb.name }));
 
   function setActive(id: string, name: string, on: boolean) {
     activation.mutate(
@@ -64,7 +64,7 @@ export function CampaignKnowledgeTab({ team, campaign, addFaq = false }: { team:
     );
   }
 
-  const chosen = choices.data?.find((kb) => kb.id === choice);
+  const chosen = choices.data?.data.find((kb) => kb.id === choice);
   const newButton = edit.allowed ? (
     <Button variant="secondary" onClick={() => setCreating(true)}>
       <Plus aria-hidden="true" />

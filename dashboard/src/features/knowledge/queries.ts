@@ -28,7 +28,7 @@ import {
   updateKnowledgeBase,
   updateKnowledgeFaq,
 } from '../../api/gen/knowledge-base/knowledge-base';
-import type { ActivateKnowledgeBaseRequest, CreateKnowledgeBaseRequest, CreateKnowledgeFaqRequest, CreateKnowledgeFileRequest, KnowledgeFile, UpdateKnowledgeFaqRequest } from '../../api/gen/model';
+import type { ActivateKnowledgeBaseRequest, CreateKnowledgeBaseRequest, CreateKnowledgeFaqRequest, CreateKnowledgeFileRequest, KnowledgeBaseListResponse, KnowledgeFile, UpdateKnowledgeFaqRequest } from '../../api/gen/model';
 import { KnowledgeFileStatus } from '../../api/gen/model';
 
 /** Spec section 9. */
@@ -64,7 +64,7 @@ export function knowledgeBaseChoicesQueryOptions(organizationId: string) {
   const params = { page: 1, limit: 100 };
   return {
     queryKey: getListKnowledgeBasesQueryKey(organizationId, params),
-    queryFn: async ({ signal }: { signal: AbortSignal }) => (await listKnowledgeBases(organizationId, params, { signal })).data,
+    queryFn: async ({ signal }: { signal: AbortSignal }) => listKnowledgeBases(organizationId, params, { signal }),
   };
 }
 
@@ -122,9 +122,15 @@ export function renameKnowledgeBaseMutationOptions(queryClient: QueryClient) {
 export function deleteKnowledgeBaseMutationOptions(queryClient: QueryClient) {
   return {
     mutationFn: async ({ id, organizationId }: { id: string; organizationId: string }) => (await deleteKnowledgeBase(id, { organizationId })).data,
+    // The open screen shows the deleted knowledge base until it moves on: it leaves the cached
+    // lists at once, and everything else is refreshed but its own files and searches (404 now).
     onSuccess: async (_r: unknown, { id, organizationId }: { id: string; organizationId: string }) => {
-      queryClient.removeQueries({ queryKey: getListKnowledgeFilesQueryKey(id) });
-      await invalidateKnowledgeBases(queryClient, organizationId);
+      const lists = { queryKey: getListKnowledgeBasesQueryKey(organizationId) };
+      queryClient.setQueriesData<KnowledgeBaseListResponse>(lists, (old) => old && { ...old, data: old.data.filter((kb) => kb.id !== id) });
+      await Promise.all([
+        queryClient.invalidateQueries(lists),
+        queryClient.invalidateQueries({ queryKey: SEARCH_ROOT, predicate: (q) => (q.queryKey[1] as { knowledgeBaseId?: string } | undefined)?.knowledgeBaseId !== id }),
+      ]);
     },
   };
 }
