@@ -31,11 +31,13 @@ test('what works, what is coming, and where e-mail goes', { skip, timeout: 240_0
     await page.goto(`${baseURL}/`);
     await page.getByRole('heading', { level: 2, name: 'What works today' }).waitFor();
     const soon = page.getByTestId('coming-soon');
-    for (const label of ['Workflows', 'Knowledge bases', 'Inbox', 'Call logs']) {
+    for (const label of ['Workflows', 'Inbox', 'Call logs']) {
       await soon.getByRole('heading', { name: label, exact: true }).waitFor();
     }
+    // Knowledge bases are built: no longer among what is coming.
+    assert.equal(await soon.getByRole('heading', { name: 'Knowledge bases', exact: true }).count(), 0);
     assert.equal(await soon.locator('a').count(), 0, 'a Coming soon area links somewhere');
-    assert.ok((await soon.getByText('Coming soon').count()) >= 4);
+    assert.ok((await soon.getByText('Coming soon').count()) >= 3);
     await screenshot(page, 'landing-coming-soon');
     await atNarrowWidth(context, `${baseURL}/`, async (narrow) => {
       await narrow.getByTestId('coming-soon').waitFor();
@@ -65,11 +67,12 @@ test('what works, what is coming, and where e-mail goes', { skip, timeout: 240_0
   await t.test('the sidebar marks the parts not built yet as Soon, without links', async () => {
     const nav = page.getByRole('navigation', { name: 'Dashboard' }).first();
     const soon = nav.getByTestId('nav-coming-soon');
-    for (const label of ['Workflows', 'Knowledge', 'Inbox', 'Calls']) {
+    for (const label of ['Workflows', 'Inbox', 'Calls']) {
       await soon.filter({ hasText: label }).getByText('Soon', { exact: true }).waitFor();
     }
+    assert.equal(await soon.filter({ hasText: 'Knowledge' }).count(), 0, 'knowledge bases are built');
     assert.equal(await nav.locator('a [data-testid="nav-coming-soon"], [data-testid="nav-coming-soon"] a').count(), 0, 'a Coming soon area links somewhere');
-    for (const label of ['Campaigns', 'Agents', 'Phone numbers', 'Voices', 'Members', 'API keys', 'Team settings']) await nav.getByRole('link', { name: label, exact: true }).waitFor();
+    for (const label of ['Campaigns', 'Agents', 'Knowledge', 'Phone numbers', 'Voices', 'Members', 'API keys', 'Team settings']) await nav.getByRole('link', { name: label, exact: true }).waitFor();
     assert.equal(await nav.getByRole('link', { name: 'Workflows' }).count(), 0);
 
     await atNarrowWidth(context, `${baseURL}/dashboard?teamId=${teamId}`, async (narrow) => {
@@ -100,7 +103,7 @@ test('what works, what is coming, and where e-mail goes', { skip, timeout: 240_0
     await page.getByRole('note', { name: 'Coming soon' }).getByText('Available when workflows are built').waitFor();
     await screenshot(page, 'docs-preview');
     await page.goto(`${baseURL}/getting-started`);
-    await page.getByText('Calls, workflows and knowledge bases are still being built').waitFor();
+    await page.getByText('Calls and workflows are still being built').waitFor();
     await screenshot(page, 'getting-started');
   });
 

@@ -31,6 +31,7 @@ const CampaignsPage = lazy(() => import('./features/campaigns/CampaignsPage'));
 const CampaignFormPage = lazy(() => import('./features/campaigns/CampaignFormPage'));
 const CampaignPage = lazy(() => import('./features/campaigns/CampaignPage'));
 const AgentsPage = lazy(() => import('./features/agents/AgentsPage'));
+const KnowledgeBasePage = lazy(() => import('./features/knowledge/KnowledgeBasePage'));
 const VoicesPage = lazy(() => import('./features/voices/VoicesPage'));
 const PhoneNumbersPage = lazy(() => import('./features/phone-numbers/PhoneNumbersPage'));
 const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
@@ -92,8 +93,11 @@ export const routes: RouteObject[] = [
           { path: 'dashboard/campaigns/create', element: <CampaignFormPage /> },
           { path: 'dashboard/campaigns/:campaignId/edit', element: <CampaignFormPage /> },
           { path: 'dashboard/campaigns/:campaignId', element: <CampaignPage /> },
+          { path: 'dashboard/campaigns/:campaignId/knowledge-base/add-faq', element: <CampaignPage addFaq /> },
           { path: 'dashboard/campaigns/:campaignId/:section', element: <CampaignPage /> },
           { path: 'dashboard/agents', element: <AgentsPage /> },
+          { path: 'dashboard/knowledge-base', element: <KnowledgeBasePage /> },
+          { path: 'dashboard/knowledge-base/add-faq', element: <KnowledgeBasePage addFaq /> },
           { path: 'dashboard/voices', element: <VoicesPage /> },
           { path: 'dashboard/phone-numbers', element: <PhoneNumbersPage /> },
           { path: 'dashboard/profile', element: <ProfilePage /> },

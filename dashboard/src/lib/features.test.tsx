@@ -38,7 +38,8 @@ describe('the list of product areas', () => {
 
   it('names the missing parts in plain words', () => {
     expect(availableWhen(['workflows'])).toBe('Available when workflows are built');
-    expect(availableWhen(['workflows', 'knowledgeBases', 'calls'])).toBe('Available when workflows, knowledge bases and call logs are built');
+    expect(availableWhen(['workflows', 'inbox', 'calls'])).toBe('Available when workflows, the inbox and call logs are built');
+    expect(availableWhen(['workflows', 'knowledgeBases'])).toBe('Available when workflows are built');
     expect(availableWhen(['agents', 'calls'])).toBe('Available when call logs are built');
     expect(availableWhen(['inbox'])).toBe('Available when the inbox is built');
     expect(availableWhen(['members'])).toBe('');

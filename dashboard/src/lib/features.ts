@@ -65,7 +65,7 @@ export const PRODUCT_AREAS: readonly ProductArea[] = [
     noun: 'knowledge bases',
     summary: 'Files and FAQs your agents answer from.',
     path: '/dashboard/knowledge-base',
-    available: false,
+    available: true,
   },
   {
     id: 'phoneNumbers',

@@ -40,7 +40,7 @@ const NEEDS: Record<TeamAction, { role: TeamRole; reason: string }> = {
   deleteTeam: { role: 'owner', reason: 'Only the owner can delete the team.' },
   transferOwnership: { role: 'owner', reason: 'Only the owner can transfer ownership.' },
   manageApiKeys: { role: 'developer', reason: 'Only developers, admins and the owner can manage API keys.' },
-  editCalling: { role: 'member', reason: 'Read-only members can look at campaigns, agents, voices and numbers but not change them.' },
+  editCalling: { role: 'member', reason: 'Read-only members can look at campaigns, agents, knowledge bases, voices and numbers but not change them.' },
   manageNumbers: { role: 'admin', reason: 'Only admins and the owner can buy or release phone numbers (they are paid monthly).' },
 };
 

@@ -1,6 +1,9 @@
 // Resumable uploads (tus 1.0.0) to the server's /v1/uploads, the one way a screen sends a file.
 // The contract asks for 6 MiB chunks and retries after 0, 3, 5, 10 and 20 seconds; each request
 // carries the session's current tokens, so a token renewed by another request is picked up.
+// With `resumable`, tus-js-client keeps each upload's URL in localStorage under a fingerprint of
+// the file, the team and the purpose, so choosing the same file again after a reload (or a lost
+// connection) continues from the bytes the server already has instead of starting over.
 
 import { Upload as TusUpload } from 'tus-js-client';
 
@@ -22,6 +25,13 @@ export interface UploadOptions {
   purpose: UploadPurpose;
   onProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;
+  /** Resume an unfinished upload of the same file (same team and purpose) after a reload. */
+  resumable?: boolean;
+}
+
+/** The key a resumable upload is remembered under: the file as the browser knows it, the team and the purpose. */
+export function uploadFingerprint(file: Pick<File, 'name' | 'type' | 'size' | 'lastModified'>, organizationId: string, purpose: UploadPurpose): string {
+  return ['betty-upload', organizationId, purpose, file.name, file.type, file.size, file.lastModified].join('/');
 }
 
 /** Whole percent of an upload, 0 to 100 (an empty total counts as done). */
@@ -41,15 +51,17 @@ export function uploadIdFromUrl(url: string): string {
  * Sends `file` in chunks and resolves with the finished upload, whose `fileUrl` other operations
  * take. Rejects with the server's words when it refuses the file (type, size, purpose).
  */
-export function uploadFile(file: File, { organizationId, purpose, onProgress, signal }: UploadOptions): Promise<Upload> {
+export function uploadFile(file: File, { organizationId, purpose, onProgress, signal, resumable = false }: UploadOptions): Promise<Upload> {
   return new Promise<Upload>((resolve, reject) => {
     const upload = new TusUpload(file, {
       endpoint: apiUrl('/v1/uploads'),
       chunkSize: UPLOAD_CHUNK_BYTES,
       retryDelays: UPLOAD_RETRY_DELAYS_MS,
       metadata: { filename: file.name, filetype: file.type, organizationId, purpose },
-      // Every file is its own upload: resuming across page loads is not offered.
-      storeFingerprintForResuming: false,
+      // Without `resumable` every file is its own upload: resuming across page loads is not offered.
+      storeFingerprintForResuming: resumable,
+      removeFingerprintOnSuccess: true,
+      fingerprint: (f) => Promise.resolve(uploadFingerprint(f as File, organizationId, purpose)),
       onBeforeRequest: (request) => {
         const tokens = getTokens();
         if (tokens) {
@@ -70,7 +82,16 @@ export function uploadFile(file: File, { organizationId, purpose, onProgress, si
       void upload.abort(true);
       reject(new DOMException('The upload was cancelled.', 'AbortError'));
     });
-    upload.start();
+    if (!resumable) return upload.start();
+    // An upload the server no longer knows (expired, deleted) is started afresh by tus-js-client.
+    upload
+      .findPreviousUploads()
+      .then((previous) => {
+        const newest = previous.sort((a, b) => Date.parse(b.creationTime) - Date.parse(a.creationTime))[0];
+        if (newest) upload.resumeFromPreviousUpload(newest);
+      })
+      .catch(() => undefined)
+      .finally(() => upload.start());
   });
 }
 

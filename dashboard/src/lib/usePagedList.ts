@@ -35,12 +35,12 @@ export function pageAfterDuplicate(page: number, index: number, shown: number, p
   return shown >= pageSize && index === shown - 1 ? page + 1 : page;
 }
 
-interface PagedListSettings {
+interface PagedListSettings<R> {
   /** The query parameter that holds the page, so two lists on one screen keep their own. */
   param?: string;
   enabled?: boolean;
-  /** Refetch every so many milliseconds (lists the spec says are polled). */
-  refetchInterval?: number;
+  /** Refetch every so many milliseconds (lists the spec says are polled), or as the last answer says. */
+  refetchInterval?: number | ((data: R | undefined) => number);
 }
 
 /**
@@ -49,10 +49,11 @@ interface PagedListSettings {
  * for (it clamps a page past the end to the last one) the URL follows; and `afterDelete` moves
  * back a page when the last row of a page above the first is deleted.
  */
-export function usePagedList<R extends PagedResponse>(options: (page: number) => PagedQueryOptions<R>, { param = 'page', enabled = true, refetchInterval }: PagedListSettings = {}) {
+export function usePagedList<R extends PagedResponse>(options: (page: number) => PagedQueryOptions<R>, { param = 'page', enabled = true, refetchInterval }: PagedListSettings<R> = {}) {
   const [params, setParams] = useSearchParams();
   const page = pageFromParams(params, param);
-  const query = useQuery({ ...options(page), placeholderData: keepPreviousData, enabled, ...(refetchInterval ? { refetchInterval } : {}) });
+  const interval = typeof refetchInterval === 'function' ? (q: { state: { data: R | undefined } }) => refetchInterval(q.state.data) : refetchInterval;
+  const query = useQuery({ ...options(page), placeholderData: keepPreviousData, enabled, ...(interval ? { refetchInterval: interval } : {}) });
 
   const setPage = useCallback(
     (next: number, { replace = false }: { replace?: boolean } = {}) => {

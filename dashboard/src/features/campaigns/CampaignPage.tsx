@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { BookOpen, Pencil, Workflow } from 'lucide-react';
+import { Pencil, Workflow } from 'lucide-react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 
 import { Button } from '../../components/ui/button';
@@ -8,6 +8,7 @@ import { PageSkeleton, EmptyState, ErrorState } from '../../components/ui/states
 import { Tabs, TabsContent, TabsList } from '../../components/ui/tabs';
 import { availableWhen } from '../../lib/features';
 import { can } from '../../lib/roles';
+import { CampaignKnowledgeTab } from '../knowledge/CampaignKnowledgeTab';
 import { teamPath, useCurrentTeam } from '../team/TeamContext';
 import { CampaignAgentsTab } from './CampaignAgentsTab';
 import { CampaignStatusBadge } from './CampaignsPage';
@@ -29,12 +30,16 @@ export function isCampaignSection(value: string | undefined): value is CampaignS
   return CAMPAIGN_SECTIONS.some((s) => s.value === value);
 }
 
-/** /dashboard/campaigns/:campaignId/:section — one campaign, a tab per section, the tab in the path. */
-export default function CampaignPage() {
+/**
+ * /dashboard/campaigns/:campaignId/:section — one campaign, a tab per section, the tab in the path.
+ * /dashboard/campaigns/:campaignId/knowledge-base/add-faq opens the Knowledge Base tab's FAQ form.
+ */
+export default function CampaignPage({ addFaq = false }: { addFaq?: boolean }) {
   const team = useCurrentTeam();
   const navigate = useNavigate();
   const { search } = useLocation();
-  const { campaignId = '', section } = useParams();
+  const { campaignId = '', section: sectionParam } = useParams();
+  const section = addFaq ? 'knowledge-base' : sectionParam;
   const campaign = useQuery({ ...campaignQueryOptions(campaignId), refetchInterval: 10_000 });
   const listPath = teamPath('/dashboard/campaigns', team.id);
 
@@ -82,9 +87,7 @@ export default function CampaignPage() {
           <CampaignPhoneTab team={team} campaign={c} />
         </TabsContent>
         <TabsContent value="knowledge-base" className="pt-5 focus:outline-none">
-          <EmptyState icon={<BookOpen />} title="Knowledge bases are not in this dashboard yet">
-            {availableWhen(['knowledgeBases'])}: then this tab links the files and FAQs this campaign's agents answer from. Until then an agent's own FAQ is set in its profile, under Agent Profile.
-          </EmptyState>
+          <CampaignKnowledgeTab key={c.id} team={team} campaign={c} addFaq={addFaq} />
         </TabsContent>
         <TabsContent value="workflow" className="pt-5 focus:outline-none">
           <EmptyState icon={<Workflow />} title="Workflows are not in this dashboard yet">

@@ -101,8 +101,10 @@ export const GUIDES: Guide[] = [
     summary: 'What an agent is made of and how to edit it.',
     body: [
       'An agent profile is a voice, a persona (the instructions the agent follows), a greeting and the knowledge bases it may draw on. A campaign uses one active agent at a time; activating another deactivates the previous one.',
-      'Members and above can create, edit and delete agents. Read-only members can open them to see how they are set up.',
+      'What an agent knows beyond its own FAQ comes from the campaign’s active knowledge base: documents (PDF, DOCX, text, Markdown, CSV, HTML) and FAQs added under Knowledge, or on the campaign’s Knowledge Base tab. A campaign has one active knowledge base at a time; the tab’s search shows the passages an agent would be given for a question.',
+      'Members and above can create, edit and delete agents and knowledge bases. Read-only members can open them to see how they are set up.',
     ],
+    action: { label: 'Open knowledge bases', to: '/dashboard/knowledge-base' },
   },
   {
     slug: 'voice-profile',
