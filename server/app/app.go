@@ -130,7 +130,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	voicesService := voices.New(db, speaker, voiceSamples{uploadsService})
 	knowledgeService := knowledge.New(db, queue, knowledgeFiles{uploadsService})
 	campaignsService := campaigns.New(db)
-	workflowsService := workflows.New(db, queue, campaignsService)
+	workflowsService := workflows.New(db, queue, campaignsService, contactFiles{uploadsService})
 	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService)
 	// Every worker is registered above this line.
 	if err := queue.Open(); err != nil {

@@ -32,12 +32,15 @@ type Service struct {
 	db        *store.DB
 	jobs      *jobs.Queue
 	campaigns *campaigns.Service
+	files     Files
 }
 
-// New returns the service and registers its background work (compiling prompts) on q.
-func New(db *store.DB, q *jobs.Queue, camps *campaigns.Service) *Service {
-	s := &Service{db: db, jobs: q, campaigns: camps}
+// New returns the service and registers its background work (compiling prompts, importing
+// contacts) on q.
+func New(db *store.DB, q *jobs.Queue, camps *campaigns.Service, files Files) *Service {
+	s := &Service{db: db, jobs: q, campaigns: camps, files: files}
 	jobs.Register(q, &compiler{s: s})
+	jobs.Register(q, &importer{s: s})
 	return s
 }
 
