@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"unicode"
 
@@ -273,7 +274,7 @@ func (s *Service) ImportContacts(ctx context.Context, orgID, nodeID, importID st
 		return err
 	}
 	defer f.Close()
-	imported, rejected, err := s.readContacts(ctx, src, f, DefaultRegion)
+	imported, rejected, err := s.readContacts(ctx, src, f, DefaultRegion, MaxContactRows)
 	var ie *importError
 	switch {
 	case errors.As(err, &ie):
@@ -326,11 +327,12 @@ func foldHeader(h string) string {
 }
 
 // readContacts streams the CSV into the source's current import and answers how many rows it
-// imported (callable) and rejected (kept, failed).
-func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r io.Reader, region string) (int, int, error) {
+// imported (callable) and rejected (kept, failed). Reading, normalising and writing overlap:
+// one goroutine reads the file in chunks, one worker per CPU normalises them, and this one
+// numbers, de-duplicates and writes them in file order.
+func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r io.Reader, region string, maxRows int) (int, int, error) {
 	cr := csv.NewReader(bufio.NewReaderSize(r, 64<<10))
 	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
 	cr.LazyQuotes = true
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
@@ -350,12 +352,104 @@ func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r i
 	if !hasPhone {
 		return 0, 0, &importError{"The file has no phone column: name one of its columns phone (or phoneNumber)."}
 	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type chunk struct {
+		rows [][]string
+		out  chan []store.Contact
+		err  error
+	}
+	work := make(chan chunk, runtime.GOMAXPROCS(0))
+	ordered := make(chan chunk, 2*runtime.GOMAXPROCS(0))
+	go func() { // the reader
+		defer close(work)
+		defer close(ordered)
+		rows, line := make([][]string, 0, importBatch), 1
+		send := func(c chunk) bool {
+			select {
+			case ordered <- c:
+			case <-ctx.Done():
+				return false
+			}
+			if c.err != nil {
+				return false
+			}
+			select {
+			case work <- c:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		for {
+			rec, err := cr.Read()
+			line++
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				send(chunk{err: &importError{fmt.Sprintf("Row %d is not valid CSV: %v", line, err)}})
+				return
+			}
+			if blank(rec) {
+				continue
+			}
+			rows = append(rows, rec)
+			if len(rows) == importBatch {
+				if !send(chunk{rows: rows, out: make(chan []store.Contact, 1)}) {
+					return
+				}
+				rows = make([][]string, 0, importBatch)
+			}
+		}
+		if len(rows) > 0 {
+			send(chunk{rows: rows, out: make(chan []store.Contact, 1)})
+		}
+	}()
+	for range runtime.GOMAXPROCS(0) { // the normalisers
+		go func() {
+			for c := range work {
+				out := make([]store.Contact, len(c.rows))
+				for i, rec := range c.rows {
+					out[i] = ContactFromRow(rec, cols, names, region)
+				}
+				c.out <- out
+			}
+		}()
+	}
+
 	seen := make(map[string]int)
-	batch := make([]store.Contact, 0, importBatch)
 	imported, rejected, seq := 0, 0, 0
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
+	for c := range ordered {
+		if c.err != nil {
+			return imported, rejected, c.err
+		}
+		var batch []store.Contact
+		select {
+		case batch = <-c.out:
+		case <-ctx.Done():
+			return imported, rejected, ctx.Err()
+		}
+		for i := range batch {
+			seq++
+			if seq > maxRows {
+				return imported, rejected, &importError{fmt.Sprintf("The file has more than %d contacts: split it into smaller files.", maxRows)}
+			}
+			ct := &batch[i]
+			ct.OrganizationID, ct.NodeID, ct.ImportID, ct.Seq = src.OrganizationID, src.NodeID, src.ImportID, seq
+			if ct.Status == store.ContactPending {
+				if first, dup := seen[ct.Phone]; dup {
+					ct.Status, ct.LastError = store.ContactFailed, ptr(fmt.Sprintf("Duplicate of row %d: each number is called once.", first))
+				} else {
+					seen[ct.Phone] = seq
+				}
+			}
+			if ct.Status == store.ContactPending {
+				imported++
+			} else {
+				rejected++
+			}
 		}
 		err := s.db.InTx(ctx, func(ctx context.Context) error {
 			cur, err := s.db.ContactSourceByNode(ctx, src.OrganizationID, src.NodeID)
@@ -367,49 +461,17 @@ func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r i
 			}
 			return s.db.InsertContacts(ctx, batch)
 		})
-		batch = batch[:0]
-		return err
-	}
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
 		if err != nil {
-			return imported, rejected, &importError{fmt.Sprintf("Row %d is not valid CSV: %v", seq+2, err)}
+			return imported, rejected, err
 		}
-		if blank(rec) {
-			continue
-		}
-		seq++
-		if seq > MaxContactRows {
-			return imported, rejected, &importError{fmt.Sprintf("The file has more than %d contacts: split it into smaller files.", MaxContactRows)}
-		}
-		c := ContactFromRow(rec, cols, names, region)
-		c.OrganizationID, c.NodeID, c.ImportID, c.Seq = src.OrganizationID, src.NodeID, src.ImportID, seq
-		if c.Status == store.ContactPending {
-			if first, dup := seen[c.Phone]; dup {
-				c.Status, c.LastError = store.ContactFailed, ptr(fmt.Sprintf("Duplicate of row %d: each number is called once.", first))
-			} else {
-				seen[c.Phone] = seq
-			}
-		}
-		if c.Status == store.ContactPending {
-			imported++
-		} else {
-			rejected++
-		}
-		batch = append(batch, c)
-		if len(batch) == importBatch {
-			if err := flush(); err != nil {
-				return imported, rejected, err
-			}
-		}
+	}
+	if err := ctx.Err(); err != nil {
+		return imported, rejected, err
 	}
 	if seq == 0 {
 		return 0, 0, &importError{"The file has a header but no contacts."}
 	}
-	return imported, rejected, flush()
+	return imported, rejected, nil
 }
 
 func blank(rec []string) bool {
@@ -476,11 +538,15 @@ func ContactFromRow(rec []string, cols []column, names []string, region string) 
 // number without a country code as one of region.
 func NormalizePhone(raw, region string) (e164, reg string, tz *string, ok bool) {
 	num, err := phonenumbers.Parse(raw, region)
-	if err != nil || !phonenumbers.IsValidNumber(num) {
+	if err != nil {
+		return "", "", nil, false
+	}
+	// IsValidNumber would look the region up again: ask once, then check for it.
+	reg = phonenumbers.GetRegionCodeForNumber(num)
+	if reg == "" || !phonenumbers.IsValidNumberForRegion(num, reg) {
 		return "", "", nil, false
 	}
 	e164 = phonenumbers.Format(num, phonenumbers.E164)
-	reg = phonenumbers.GetRegionCodeForNumber(num)
 	if zones, err := phonenumbers.GetTimezonesForNumber(num); err == nil && len(zones) > 0 && zones[0] != "Etc/Unknown" {
 		tz = &zones[0]
 	}
