@@ -77,7 +77,8 @@ CREATE INDEX workflow_contact_sources_workflow_idx ON workflow_contact_sources (
 CREATE TABLE workflow_contacts (
     id              TEXT PRIMARY KEY,
     organization_id TEXT NOT NULL,
-    node_id         TEXT NOT NULL,
+    -- Contacts go with their source (and so with their workflow, campaign and team).
+    node_id         TEXT NOT NULL REFERENCES workflow_contact_sources (node_id) ON DELETE CASCADE,
     import_id       TEXT NOT NULL,
     -- The row's place in its source (CSV data row number, from 1).
     seq             INTEGER NOT NULL,
