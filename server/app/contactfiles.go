@@ -31,3 +31,7 @@ func (f contactFiles) Open(ctx context.Context, orgID, id string) (io.ReadCloser
 		io.Closer
 	}{io.NewSectionReader(obj, 0, obj.Size()), obj}, nil
 }
+
+// campaignWorkflows lets campaigns copy workflows; it is filled once the workflows service
+// (which answers campaigns) exists.
+type campaignWorkflows struct{ *workflows.Service }
