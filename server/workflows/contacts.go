@@ -58,6 +58,31 @@ type Files interface {
 	Open(ctx context.Context, orgID, uploadID string) (io.ReadCloser, error)
 	// Use records that by uses an upload (in the caller's transaction).
 	Use(ctx context.Context, orgID, uploadID, by string) error
+	// Discard records that by no longer uses an upload and deletes it when nothing else does
+	// (in the caller's transaction), answering whether it did; Purge then removes its bytes
+	// once that transaction committed.
+	Discard(ctx context.Context, orgID, uploadID, by string) (bool, error)
+	Purge(ctx context.Context, orgID, uploadID string)
+}
+
+// fileUser is how a contacts source marks its upload as used.
+func fileUser(nodeID string) string { return "contacts:" + nodeID }
+
+// releaseFile lets go of the upload of a node's previous source unless keep is it (in the
+// caller's transaction), answering the upload to purge once committed ("" for none).
+func (s *Service) releaseFile(ctx context.Context, orgID, nodeID, keep string) (string, error) {
+	old, err := s.db.ContactSourceByNode(ctx, orgID, nodeID)
+	if errors.Is(err, store.ErrNotFound) || err == nil && (old.UploadID == nil || *old.UploadID == keep) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	gone, err := s.files.Discard(ctx, orgID, *old.UploadID, fileUser(nodeID))
+	if err != nil || !gone {
+		return "", err
+	}
+	return *old.UploadID, nil
 }
 
 // ContactsInput is a new contacts source of a node.
@@ -162,7 +187,19 @@ func (s *Service) SetContacts(ctx context.Context, a auth.Actor, in ContactsInpu
 	default:
 		return src, errs.InvalidField("body.source", "the source is csv, hubspot or zapier")
 	}
+	var purge string
 	err = s.db.InTx(ctx, func(ctx context.Context) error {
+		keep := ""
+		if src.UploadID != nil {
+			keep = *src.UploadID
+			if err := s.files.Use(ctx, a.OrganizationID, keep, fileUser(in.NodeID)); err != nil {
+				return err
+			}
+		}
+		var err error
+		if purge, err = s.releaseFile(ctx, a.OrganizationID, in.NodeID, keep); err != nil {
+			return err
+		}
 		if err := s.db.SetContactSource(ctx, &src); err != nil {
 			return err
 		}
@@ -172,12 +209,12 @@ func (s *Service) SetContacts(ctx context.Context, a auth.Actor, in ContactsInpu
 		if src.UploadID == nil {
 			return nil
 		}
-		if err := s.files.Use(ctx, a.OrganizationID, *src.UploadID, "contacts:"+in.NodeID); err != nil {
-			return err
-		}
 		return s.jobs.Insert(ctx, importArgs{OrganizationID: a.OrganizationID, NodeID: in.NodeID, ImportID: src.ImportID},
 			&river.InsertOpts{MaxAttempts: 5})
 	})
+	if err == nil && purge != "" {
+		s.files.Purge(ctx, a.OrganizationID, purge)
+	}
 	return src, err
 }
 
@@ -209,12 +246,21 @@ func (s *Service) ClearContacts(ctx context.Context, a auth.Actor, workflowID, n
 	case want != "" && src.Source != want:
 		return nil
 	}
-	return s.db.InTx(ctx, func(ctx context.Context) error {
+	var purge string
+	err = s.db.InTx(ctx, func(ctx context.Context) error {
+		var err error
+		if purge, err = s.releaseFile(ctx, a.OrganizationID, nodeID, ""); err != nil {
+			return err
+		}
 		if err := s.db.DeleteContactSource(ctx, a.OrganizationID, nodeID); err != nil {
 			return err
 		}
 		return s.setNodeSource(ctx, w, index, "")
 	})
+	if err == nil && purge != "" {
+		s.files.Purge(ctx, a.OrganizationID, purge)
+	}
+	return err
 }
 
 // Contacts answers a node's source and one page of its contacts (none without a source, or
