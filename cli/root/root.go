@@ -16,6 +16,7 @@ import (
 	"github.com/bettyhq/betty/cli/billing"
 	"github.com/bettyhq/betty/cli/campaigns"
 	"github.com/bettyhq/betty/cli/cmdutil"
+	"github.com/bettyhq/betty/cli/contacts"
 	"github.com/bettyhq/betty/cli/files"
 	"github.com/bettyhq/betty/cli/invitations"
 	"github.com/bettyhq/betty/cli/kb"
@@ -25,6 +26,7 @@ import (
 	"github.com/bettyhq/betty/cli/serve"
 	"github.com/bettyhq/betty/cli/teams"
 	"github.com/bettyhq/betty/cli/voices"
+	"github.com/bettyhq/betty/cli/workflows"
 )
 
 // NewCmdRoot returns the root command with every sub-command.
@@ -77,6 +79,8 @@ Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refu
 		campaigns.NewCmdCampaigns(f),
 		agents.NewCmdAgents(f),
 		billing.NewCmdBilling(f),
+		workflows.NewCmdWorkflow(f),
+		contacts.NewCmdContacts(f),
 		admin.NewCmdAdmin(f),
 	)
 	// Added now rather than at execution so help, the golden tests and completion see them.

@@ -1495,6 +1495,33 @@ func (e WorkflowEdgeType) Valid() bool {
 	}
 }
 
+// Defines values for WorkflowGraphChangeRule.
+const (
+	ConditionalPathRemoved WorkflowGraphChangeRule = "conditional-path-removed"
+	EdgeDropped            WorkflowGraphChangeRule = "edge-dropped"
+	EdgeReconnected        WorkflowGraphChangeRule = "edge-reconnected"
+	InvisibleRemoved       WorkflowGraphChangeRule = "invisible-removed"
+	PlaceholderAdded       WorkflowGraphChangeRule = "placeholder-added"
+)
+
+// Valid indicates whether the value is a known member of the WorkflowGraphChangeRule enum.
+func (e WorkflowGraphChangeRule) Valid() bool {
+	switch e {
+	case ConditionalPathRemoved:
+		return true
+	case EdgeDropped:
+		return true
+	case EdgeReconnected:
+		return true
+	case InvisibleRemoved:
+		return true
+	case PlaceholderAdded:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WorkflowType.
 const (
 	WorkflowTypeInbound  WorkflowType = "inbound"
@@ -3189,6 +3216,15 @@ type CreateCampaignWorkflowRequest struct {
 	// Example: Renewal reminder
 	Name *string `json:"name,omitempty"`
 
+	// TemplateValues With `workflowTemplate`: the values of the template's placeholders (its
+	// `placeholders[].key`), written into the copied texts in place of `{{key}}`. A
+	// placeholder without a value stays as `{{key}}` for you to edit; an unknown key
+	// answers 400.
+	//
+	//
+	// Example: {"companyName":"Acme","supportEmail":"help@acme.example"}
+	TemplateValues *map[string]string `json:"templateValues,omitempty"`
+
 	// WorkflowTemplate A workflow template (from `GET /v1/workflow/templates/list`) whose graph is copied.
 	WorkflowTemplate *string `json:"workflowTemplate,omitempty"`
 }
@@ -3388,6 +3424,15 @@ type CreateWorkflowRequest struct {
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
+
+	// TemplateValues With `workflowTemplate`: the values of the template's placeholders (its
+	// `placeholders[].key`), written into the copied texts in place of `{{key}}`. A
+	// placeholder without a value stays as `{{key}}` for you to edit; an unknown key
+	// answers 400.
+	//
+	//
+	// Example: {"companyName":"Acme","supportEmail":"help@acme.example"}
+	TemplateValues *map[string]string `json:"templateValues,omitempty"`
 
 	// WorkflowTemplate A template (from `GET /v1/workflow/templates/list`) whose graph is copied; an empty graph when absent.
 	WorkflowTemplate *string      `json:"workflowTemplate,omitempty"`
@@ -4720,6 +4765,11 @@ type Problem struct {
 	// link or a Stripe webhook on a server without Stripe (`--stripe-secret-key`,
 	// `--stripe-webhook-secret`); the detail names the setting.
 	Code ProblemCode `json:"code"`
+
+	// CurrentVersion On the 409 of a stale workflow save (`POST /v1/workflow/save` with an old
+	// `version`): the version stored now, so the client can offer to reload it or to save
+	// its own graph again on top of it.
+	CurrentVersion *int `json:"currentVersion,omitempty"`
 
 	// Detail What went wrong with this request, in plain words safe to show a user.
 	Detail *string `json:"detail,omitempty"`
@@ -6308,6 +6358,11 @@ type Workflow struct {
 	// Nodes The graph's nodes; left out with `withoutNodesAndEdges=true` and in lists.
 	Nodes *[]WorkflowNode `json:"nodes,omitempty"`
 
+	// Normalization Only in the answer of `POST /v1/workflow/save`: what the server changed in the graph
+	// sent, by the graph rules that normalise rather than refuse (see the save
+	// operation); empty when it was stored as sent.
+	Normalization *[]WorkflowGraphChange `json:"normalization,omitempty"`
+
 	// OrganizationId An opaque identifier.
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
@@ -6316,6 +6371,13 @@ type Workflow struct {
 	// PhoneNumberId The workflow's own phone number (set with `POST /v1/workflow/config/phone`); null
 	// when it has none (a campaign workflow then uses its campaign's number).
 	PhoneNumberId *string `json:"phoneNumberId"`
+
+	// Problems Sent with the nodes and edges: what stops the graph from running as it is (a path
+	// that does not end in End Call or Forward Call, a Forward Call without a number, an
+	// agent step without an instruction…), one entry per node, `field` naming it as
+	// `nodes[<id>]` or `nodes[<id>].<field>` (`nodes` for the graph as a whole). Saving
+	// does not require an empty list; running does.
+	Problems *[]FieldError `json:"problems,omitempty"`
 
 	// ReadablePrompt The prompt compiled from the graph and the agent, in plain text, as the agent
 	// receives it. Recompiled after every change of the graph or the agent: while
@@ -6465,6 +6527,29 @@ type WorkflowEdge struct {
 // WorkflowEdgeType The kind of an edge; every edge is an add-step edge (its plus button adds a step or a path).
 type WorkflowEdgeType string
 
+// WorkflowGraphChange One change the server made to a saved graph.
+type WorkflowGraphChange struct {
+	// EdgeId The edge concerned, when there is one.
+	EdgeId *string `json:"edgeId,omitempty"`
+
+	// NodeId The node concerned, when there is one.
+	NodeId *string `json:"nodeId,omitempty"`
+
+	// Rule `conditional-path-removed` (a conditional path with one branch or none, `nodeId`),
+	// `edge-reconnected` (an edge into it now enters its branch `nodeId`),
+	// `edge-dropped` (an extra edge from a used source handle, or one into a removed
+	// node), `invisible-removed` (an orphaned invisible node), `placeholder-added` (node
+	// `nodeId` had no incoming edge and got an invisible placeholder source).
+	Rule WorkflowGraphChangeRule `json:"rule"`
+}
+
+// WorkflowGraphChangeRule `conditional-path-removed` (a conditional path with one branch or none, `nodeId`),
+// `edge-reconnected` (an edge into it now enters its branch `nodeId`),
+// `edge-dropped` (an extra edge from a used source handle, or one into a removed
+// node), `invisible-removed` (an orphaned invisible node), `placeholder-added` (node
+// `nodeId` had no incoming edge and got an invisible placeholder source).
+type WorkflowGraphChangeRule string
+
 // WorkflowListResponse The envelope of a page of workflows (without nodes and edges).
 type WorkflowListResponse struct {
 	Data []Workflow `json:"data"`
@@ -6589,6 +6674,9 @@ type WorkflowTemplate struct {
 	Name  string         `json:"name"`
 	Nodes []WorkflowNode `json:"nodes"`
 
+	// Placeholders The values `templateValues` fills in when a workflow is created from it.
+	Placeholders []WorkflowTemplatePlaceholder `json:"placeholders"`
+
 	// UpdatedAt An RFC 3339 timestamp in UTC.
 	UpdatedAt    Timestamp    `json:"updatedAt"`
 	WorkflowType WorkflowType `json:"workflowType"`
@@ -6603,6 +6691,19 @@ type WorkflowTemplateListResponse struct {
 
 	// Status The HTTP status code.
 	Status int `json:"status"`
+}
+
+// WorkflowTemplatePlaceholder A value a template asks for when a workflow is created from it.
+type WorkflowTemplatePlaceholder struct {
+	// Key The key to send in `templateValues`; the template's texts hold it as `{{key}}`.
+	//
+	// Example: companyName
+	Key string `json:"key"`
+
+	// Label What to ask for, in plain words.
+	//
+	// Example: Company name
+	Label string `json:"label"`
 }
 
 // WorkflowType defines model for WorkflowType.
@@ -11865,7 +11966,11 @@ type ClientInterface interface {
 	// `version` the save always applies (last writer wins).
 	//
 	// **Graph rules.** The server checks the graph and answers 422 with one `errors[]` entry
-	// per broken rule (`field` like `body.nodes[3]` or `body.edges[0].target`):
+	// per node or edge that breaks a rule (`field` like `nodes[<id>].destinationPhoneNumber`,
+	// `nodes[<id>]` or `edges[<id>].target`; `nodes` for the graph as a whole). Rules 3 to 6
+	// are normalisations: the server applies them to the graph sent, as the canvas does, and
+	// lists what it changed in `data.normalization`. The rules are written out, with shared
+	// test vectors, in `server/workflow` and `testdata/graphs`:
 	// 1. Node ids are unique within the graph, edge ids too; every edge's `source` and
 	//    `target` name a node of the graph, and no edge joins a node to itself.
 	// 2. A non-empty graph has exactly one `start` node, which has no incoming edge. An
@@ -11889,8 +11994,13 @@ type ClientInterface interface {
 	// data whatever it sends.
 	// The `contactsSource` of a Contacts node is owned by `POST /v1/workflow/contacts` and
 	// `DELETE /v1/workflow/contacts/data`; a save keeps the stored value whatever it sends.
-	// Nothing is checked about forward-call numbers or contacts here: `POST
-	// /v1/workflow/run/{id}` checks that the workflow can run. Any team role except
+	// Data that is set must be well formed (422): a forward-call number valid in E.164, a
+	// webhook URL with http or https, a known method and no body with GET, a known
+	// lifecycle stage. No cycle may skip the customer: a loop goes back only through a
+	// `customer-response` node. What is merely missing (an empty forward-call number, a path
+	// that does not end yet) does not stop a save: it is listed in `data.problems`, and
+	// `POST /v1/workflow/run/{id}` refuses to run until it is fixed. A stale `version` answers
+	// 409 with `currentVersion`. Any team role except
 	// `readonly` may call it. Returns the saved workflow with its nodes and edges.
 	//
 	// Takes any type of body and a specified content type.
@@ -11910,7 +12020,11 @@ type ClientInterface interface {
 	// `version` the save always applies (last writer wins).
 	//
 	// **Graph rules.** The server checks the graph and answers 422 with one `errors[]` entry
-	// per broken rule (`field` like `body.nodes[3]` or `body.edges[0].target`):
+	// per node or edge that breaks a rule (`field` like `nodes[<id>].destinationPhoneNumber`,
+	// `nodes[<id>]` or `edges[<id>].target`; `nodes` for the graph as a whole). Rules 3 to 6
+	// are normalisations: the server applies them to the graph sent, as the canvas does, and
+	// lists what it changed in `data.normalization`. The rules are written out, with shared
+	// test vectors, in `server/workflow` and `testdata/graphs`:
 	// 1. Node ids are unique within the graph, edge ids too; every edge's `source` and
 	//    `target` name a node of the graph, and no edge joins a node to itself.
 	// 2. A non-empty graph has exactly one `start` node, which has no incoming edge. An
@@ -11934,8 +12048,13 @@ type ClientInterface interface {
 	// data whatever it sends.
 	// The `contactsSource` of a Contacts node is owned by `POST /v1/workflow/contacts` and
 	// `DELETE /v1/workflow/contacts/data`; a save keeps the stored value whatever it sends.
-	// Nothing is checked about forward-call numbers or contacts here: `POST
-	// /v1/workflow/run/{id}` checks that the workflow can run. Any team role except
+	// Data that is set must be well formed (422): a forward-call number valid in E.164, a
+	// webhook URL with http or https, a known method and no body with GET, a known
+	// lifecycle stage. No cycle may skip the customer: a loop goes back only through a
+	// `customer-response` node. What is merely missing (an empty forward-call number, a path
+	// that does not end yet) does not stop a save: it is listed in `data.problems`, and
+	// `POST /v1/workflow/run/{id}` refuses to run until it is fixed. A stale `version` answers
+	// 409 with `currentVersion`. Any team role except
 	// `readonly` may call it. Returns the saved workflow with its nodes and edges.
 	//
 	// Takes a body of the `application/json` content type.
@@ -17723,7 +17842,11 @@ func (c *Client) RunWorkflow(ctx context.Context, id Id, body RunWorkflowJSONReq
 // `version` the save always applies (last writer wins).
 //
 // **Graph rules.** The server checks the graph and answers 422 with one `errors[]` entry
-// per broken rule (`field` like `body.nodes[3]` or `body.edges[0].target`):
+// per node or edge that breaks a rule (`field` like `nodes[<id>].destinationPhoneNumber`,
+// `nodes[<id>]` or `edges[<id>].target`; `nodes` for the graph as a whole). Rules 3 to 6
+// are normalisations: the server applies them to the graph sent, as the canvas does, and
+// lists what it changed in `data.normalization`. The rules are written out, with shared
+// test vectors, in `server/workflow` and `testdata/graphs`:
 //  1. Node ids are unique within the graph, edge ids too; every edge's `source` and
 //     `target` name a node of the graph, and no edge joins a node to itself.
 //  2. A non-empty graph has exactly one `start` node, which has no incoming edge. An
@@ -17747,8 +17870,13 @@ func (c *Client) RunWorkflow(ctx context.Context, id Id, body RunWorkflowJSONReq
 // data whatever it sends.
 // The `contactsSource` of a Contacts node is owned by `POST /v1/workflow/contacts` and
 // `DELETE /v1/workflow/contacts/data`; a save keeps the stored value whatever it sends.
-// Nothing is checked about forward-call numbers or contacts here: `POST
-// /v1/workflow/run/{id}` checks that the workflow can run. Any team role except
+// Data that is set must be well formed (422): a forward-call number valid in E.164, a
+// webhook URL with http or https, a known method and no body with GET, a known
+// lifecycle stage. No cycle may skip the customer: a loop goes back only through a
+// `customer-response` node. What is merely missing (an empty forward-call number, a path
+// that does not end yet) does not stop a save: it is listed in `data.problems`, and
+// `POST /v1/workflow/run/{id}` refuses to run until it is fixed. A stale `version` answers
+// 409 with `currentVersion`. Any team role except
 // `readonly` may call it. Returns the saved workflow with its nodes and edges.
 //
 // Takes any type of body and a specified content type.
@@ -17778,7 +17906,11 @@ func (c *Client) SaveWorkflowWithBody(ctx context.Context, contentType string, b
 // `version` the save always applies (last writer wins).
 //
 // **Graph rules.** The server checks the graph and answers 422 with one `errors[]` entry
-// per broken rule (`field` like `body.nodes[3]` or `body.edges[0].target`):
+// per node or edge that breaks a rule (`field` like `nodes[<id>].destinationPhoneNumber`,
+// `nodes[<id>]` or `edges[<id>].target`; `nodes` for the graph as a whole). Rules 3 to 6
+// are normalisations: the server applies them to the graph sent, as the canvas does, and
+// lists what it changed in `data.normalization`. The rules are written out, with shared
+// test vectors, in `server/workflow` and `testdata/graphs`:
 //  1. Node ids are unique within the graph, edge ids too; every edge's `source` and
 //     `target` name a node of the graph, and no edge joins a node to itself.
 //  2. A non-empty graph has exactly one `start` node, which has no incoming edge. An
@@ -17802,8 +17934,13 @@ func (c *Client) SaveWorkflowWithBody(ctx context.Context, contentType string, b
 // data whatever it sends.
 // The `contactsSource` of a Contacts node is owned by `POST /v1/workflow/contacts` and
 // `DELETE /v1/workflow/contacts/data`; a save keeps the stored value whatever it sends.
-// Nothing is checked about forward-call numbers or contacts here: `POST
-// /v1/workflow/run/{id}` checks that the workflow can run. Any team role except
+// Data that is set must be well formed (422): a forward-call number valid in E.164, a
+// webhook URL with http or https, a known method and no body with GET, a known
+// lifecycle stage. No cycle may skip the customer: a loop goes back only through a
+// `customer-response` node. What is merely missing (an empty forward-call number, a path
+// that does not end yet) does not stop a save: it is listed in `data.problems`, and
+// `POST /v1/workflow/run/{id}` refuses to run until it is fixed. A stale `version` answers
+// 409 with `currentVersion`. Any team role except
 // `readonly` may call it. Returns the saved workflow with its nodes and edges.
 //
 // Takes a body of the `application/json` content type.
@@ -30771,7 +30908,11 @@ type ClientWithResponsesInterface interface {
 	// `version` the save always applies (last writer wins).
 	//
 	// **Graph rules.** The server checks the graph and answers 422 with one `errors[]` entry
-	// per broken rule (`field` like `body.nodes[3]` or `body.edges[0].target`):
+	// per node or edge that breaks a rule (`field` like `nodes[<id>].destinationPhoneNumber`,
+	// `nodes[<id>]` or `edges[<id>].target`; `nodes` for the graph as a whole). Rules 3 to 6
+	// are normalisations: the server applies them to the graph sent, as the canvas does, and
+	// lists what it changed in `data.normalization`. The rules are written out, with shared
+	// test vectors, in `server/workflow` and `testdata/graphs`:
 	// 1. Node ids are unique within the graph, edge ids too; every edge's `source` and
 	//    `target` name a node of the graph, and no edge joins a node to itself.
 	// 2. A non-empty graph has exactly one `start` node, which has no incoming edge. An
@@ -30795,8 +30936,13 @@ type ClientWithResponsesInterface interface {
 	// data whatever it sends.
 	// The `contactsSource` of a Contacts node is owned by `POST /v1/workflow/contacts` and
 	// `DELETE /v1/workflow/contacts/data`; a save keeps the stored value whatever it sends.
-	// Nothing is checked about forward-call numbers or contacts here: `POST
-	// /v1/workflow/run/{id}` checks that the workflow can run. Any team role except
+	// Data that is set must be well formed (422): a forward-call number valid in E.164, a
+	// webhook URL with http or https, a known method and no body with GET, a known
+	// lifecycle stage. No cycle may skip the customer: a loop goes back only through a
+	// `customer-response` node. What is merely missing (an empty forward-call number, a path
+	// that does not end yet) does not stop a save: it is listed in `data.problems`, and
+	// `POST /v1/workflow/run/{id}` refuses to run until it is fixed. A stale `version` answers
+	// 409 with `currentVersion`. Any team role except
 	// `readonly` may call it. Returns the saved workflow with its nodes and edges.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -30816,7 +30962,11 @@ type ClientWithResponsesInterface interface {
 	// `version` the save always applies (last writer wins).
 	//
 	// **Graph rules.** The server checks the graph and answers 422 with one `errors[]` entry
-	// per broken rule (`field` like `body.nodes[3]` or `body.edges[0].target`):
+	// per node or edge that breaks a rule (`field` like `nodes[<id>].destinationPhoneNumber`,
+	// `nodes[<id>]` or `edges[<id>].target`; `nodes` for the graph as a whole). Rules 3 to 6
+	// are normalisations: the server applies them to the graph sent, as the canvas does, and
+	// lists what it changed in `data.normalization`. The rules are written out, with shared
+	// test vectors, in `server/workflow` and `testdata/graphs`:
 	// 1. Node ids are unique within the graph, edge ids too; every edge's `source` and
 	//    `target` name a node of the graph, and no edge joins a node to itself.
 	// 2. A non-empty graph has exactly one `start` node, which has no incoming edge. An
@@ -30840,8 +30990,13 @@ type ClientWithResponsesInterface interface {
 	// data whatever it sends.
 	// The `contactsSource` of a Contacts node is owned by `POST /v1/workflow/contacts` and
 	// `DELETE /v1/workflow/contacts/data`; a save keeps the stored value whatever it sends.
-	// Nothing is checked about forward-call numbers or contacts here: `POST
-	// /v1/workflow/run/{id}` checks that the workflow can run. Any team role except
+	// Data that is set must be well formed (422): a forward-call number valid in E.164, a
+	// webhook URL with http or https, a known method and no body with GET, a known
+	// lifecycle stage. No cycle may skip the customer: a loop goes back only through a
+	// `customer-response` node. What is merely missing (an empty forward-call number, a path
+	// that does not end yet) does not stop a save: it is listed in `data.problems`, and
+	// `POST /v1/workflow/run/{id}` refuses to run until it is fixed. A stale `version` answers
+	// 409 with `currentVersion`. Any team role except
 	// `readonly` may call it. Returns the saved workflow with its nodes and edges.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -52326,7 +52481,11 @@ func (c *ClientWithResponses) RunWorkflowWithResponse(ctx context.Context, id Id
 // `version` the save always applies (last writer wins).
 //
 // **Graph rules.** The server checks the graph and answers 422 with one `errors[]` entry
-// per broken rule (`field` like `body.nodes[3]` or `body.edges[0].target`):
+// per node or edge that breaks a rule (`field` like `nodes[<id>].destinationPhoneNumber`,
+// `nodes[<id>]` or `edges[<id>].target`; `nodes` for the graph as a whole). Rules 3 to 6
+// are normalisations: the server applies them to the graph sent, as the canvas does, and
+// lists what it changed in `data.normalization`. The rules are written out, with shared
+// test vectors, in `server/workflow` and `testdata/graphs`:
 //  1. Node ids are unique within the graph, edge ids too; every edge's `source` and
 //     `target` name a node of the graph, and no edge joins a node to itself.
 //  2. A non-empty graph has exactly one `start` node, which has no incoming edge. An
@@ -52350,8 +52509,13 @@ func (c *ClientWithResponses) RunWorkflowWithResponse(ctx context.Context, id Id
 // data whatever it sends.
 // The `contactsSource` of a Contacts node is owned by `POST /v1/workflow/contacts` and
 // `DELETE /v1/workflow/contacts/data`; a save keeps the stored value whatever it sends.
-// Nothing is checked about forward-call numbers or contacts here: `POST
-// /v1/workflow/run/{id}` checks that the workflow can run. Any team role except
+// Data that is set must be well formed (422): a forward-call number valid in E.164, a
+// webhook URL with http or https, a known method and no body with GET, a known
+// lifecycle stage. No cycle may skip the customer: a loop goes back only through a
+// `customer-response` node. What is merely missing (an empty forward-call number, a path
+// that does not end yet) does not stop a save: it is listed in `data.problems`, and
+// `POST /v1/workflow/run/{id}` refuses to run until it is fixed. A stale `version` answers
+// 409 with `currentVersion`. Any team role except
 // `readonly` may call it. Returns the saved workflow with its nodes and edges.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -52377,7 +52541,11 @@ func (c *ClientWithResponses) SaveWorkflowWithBodyWithResponse(ctx context.Conte
 // `version` the save always applies (last writer wins).
 //
 // **Graph rules.** The server checks the graph and answers 422 with one `errors[]` entry
-// per broken rule (`field` like `body.nodes[3]` or `body.edges[0].target`):
+// per node or edge that breaks a rule (`field` like `nodes[<id>].destinationPhoneNumber`,
+// `nodes[<id>]` or `edges[<id>].target`; `nodes` for the graph as a whole). Rules 3 to 6
+// are normalisations: the server applies them to the graph sent, as the canvas does, and
+// lists what it changed in `data.normalization`. The rules are written out, with shared
+// test vectors, in `server/workflow` and `testdata/graphs`:
 //  1. Node ids are unique within the graph, edge ids too; every edge's `source` and
 //     `target` name a node of the graph, and no edge joins a node to itself.
 //  2. A non-empty graph has exactly one `start` node, which has no incoming edge. An
@@ -52401,8 +52569,13 @@ func (c *ClientWithResponses) SaveWorkflowWithBodyWithResponse(ctx context.Conte
 // data whatever it sends.
 // The `contactsSource` of a Contacts node is owned by `POST /v1/workflow/contacts` and
 // `DELETE /v1/workflow/contacts/data`; a save keeps the stored value whatever it sends.
-// Nothing is checked about forward-call numbers or contacts here: `POST
-// /v1/workflow/run/{id}` checks that the workflow can run. Any team role except
+// Data that is set must be well formed (422): a forward-call number valid in E.164, a
+// webhook URL with http or https, a known method and no body with GET, a known
+// lifecycle stage. No cycle may skip the customer: a loop goes back only through a
+// `customer-response` node. What is merely missing (an empty forward-call number, a path
+// that does not end yet) does not stop a save: it is listed in `data.problems`, and
+// `POST /v1/workflow/run/{id}` refuses to run until it is fixed. A stale `version` answers
+// 409 with `currentVersion`. Any team role except
 // `readonly` may call it. Returns the saved workflow with its nodes and edges.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).

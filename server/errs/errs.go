@@ -80,7 +80,9 @@ type Error struct {
 	Message    string
 	Fields     []Field
 	RetryAfter time.Duration
-	Err        error
+	// CurrentVersion, on the Conflict of a stale save, is the version stored now.
+	CurrentVersion int
+	Err            error
 }
 
 func (e *Error) Error() string {

@@ -116,7 +116,7 @@ func fromDomainError(e *errs.Error) *problem.Error {
 	if !ok {
 		k = kindStatus[errs.Unprocessable]
 	}
-	p := &problem.Error{Status: k.status, Code: k.code, Detail: e.Message, Err: e.Err}
+	p := &problem.Error{Status: k.status, Code: k.code, Detail: e.Message, Err: e.Err, CurrentVersion: e.CurrentVersion}
 	if e.Code != "" {
 		p.Code = api.ProblemCode(e.Code)
 	}

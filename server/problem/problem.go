@@ -20,7 +20,9 @@ type Error struct {
 	Fields []api.FieldError
 	// RetryAfter, when positive, is sent as the Retry-After header (seconds).
 	RetryAfter int
-	Err        error
+	// CurrentVersion, when positive, is sent as currentVersion (a stale workflow save).
+	CurrentVersion int
+	Err            error
 }
 
 func (e *Error) Error() string {
@@ -124,6 +126,10 @@ func (e *Error) Body(instance, requestID string) api.Problem {
 	if len(e.Fields) > 0 {
 		fields := e.Fields
 		p.Errors = &fields
+	}
+	if e.CurrentVersion > 0 {
+		v := e.CurrentVersion
+		p.CurrentVersion = &v
 	}
 	return p
 }

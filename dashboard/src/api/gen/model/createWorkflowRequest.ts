@@ -4,6 +4,7 @@
  */
 import type { Id } from './id';
 import type { WorkflowType } from './workflowType';
+import type { CreateWorkflowRequestTemplateValues } from './createWorkflowRequestTemplateValues';
 
 export interface CreateWorkflowRequest {
   organizationId: Id;
@@ -21,4 +22,10 @@ export interface CreateWorkflowRequest {
    * @maxLength 64
    */
   workflowTemplate?: string;
+  /** With `workflowTemplate`: the values of the template's placeholders (its
+`placeholders[].key`), written into the copied texts in place of `{{key}}`. A
+placeholder without a value stays as `{{key}}` for you to edit; an unknown key
+answers 400.
+ */
+  templateValues?: CreateWorkflowRequestTemplateValues;
 }

@@ -28,4 +28,12 @@ export interface Problem {
   requestId?: string;
   /** One entry per invalid field, for validation failures. */
   errors?: FieldError[];
+  /**
+   * On the 409 of a stale workflow save (`POST /v1/workflow/save` with an old
+`version`): the version stored now, so the client can offer to reload it or to save
+its own graph again on top of it.
+
+   * @minimum 1
+   */
+  currentVersion?: number;
 }

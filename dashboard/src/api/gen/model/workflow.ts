@@ -7,6 +7,8 @@ import type { WorkflowType } from './workflowType';
 import type { PromptStatus } from './promptStatus';
 import type { WorkflowNode } from './workflowNode';
 import type { WorkflowEdge } from './workflowEdge';
+import type { WorkflowGraphChange } from './workflowGraphChange';
+import type { FieldError } from './fieldError';
 import type { Timestamp } from './timestamp';
 
 /**
@@ -82,6 +84,18 @@ Send it back as `version` to `POST /v1/workflow/save` to detect concurrent edits
    * @minimum 1
    */
   version: number;
+  /** Only in the answer of `POST /v1/workflow/save`: what the server changed in the graph
+sent, by the graph rules that normalise rather than refuse (see the save
+operation); empty when it was stored as sent.
+ */
+  normalization?: WorkflowGraphChange[];
+  /** Sent with the nodes and edges: what stops the graph from running as it is (a path
+that does not end in End Call or Forward Call, a Forward Call without a number, an
+agent step without an instruction…), one entry per node, `field` naming it as
+`nodes[<id>]` or `nodes[<id>].<field>` (`nodes` for the graph as a whole). Saving
+does not require an empty list; running does.
+ */
+  problems?: FieldError[];
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -4,6 +4,7 @@
  */
 import type { Id } from './id';
 import type { WorkflowType } from './workflowType';
+import type { WorkflowTemplatePlaceholder } from './workflowTemplatePlaceholder';
 import type { WorkflowNode } from './workflowNode';
 import type { WorkflowEdge } from './workflowEdge';
 import type { Timestamp } from './timestamp';
@@ -18,6 +19,8 @@ export interface WorkflowTemplate {
   /** What the template does, for the picker. */
   description: string;
   workflowType: WorkflowType;
+  /** The values `templateValues` fills in when a workflow is created from it. */
+  placeholders: WorkflowTemplatePlaceholder[];
   nodes: WorkflowNode[];
   edges: WorkflowEdge[];
   createdAt: Timestamp;

@@ -468,7 +468,11 @@ version is still that one; otherwise it answers 409 and the client reloads. With
 `version` the save always applies (last writer wins).
 
 **Graph rules.** The server checks the graph and answers 422 with one `errors[]` entry
-per broken rule (`field` like `body.nodes[3]` or `body.edges[0].target`):
+per node or edge that breaks a rule (`field` like `nodes[<id>].destinationPhoneNumber`,
+`nodes[<id>]` or `edges[<id>].target`; `nodes` for the graph as a whole). Rules 3 to 6
+are normalisations: the server applies them to the graph sent, as the canvas does, and
+lists what it changed in `data.normalization`. The rules are written out, with shared
+test vectors, in `server/workflow` and `testdata/graphs`:
 1. Node ids are unique within the graph, edge ids too; every edge's `source` and
    `target` name a node of the graph, and no edge joins a node to itself.
 2. A non-empty graph has exactly one `start` node, which has no incoming edge. An
@@ -492,8 +496,13 @@ The data of an existing `data-access` node cannot be edited: a save keeps its st
 data whatever it sends.
 The `contactsSource` of a Contacts node is owned by `POST /v1/workflow/contacts` and
 `DELETE /v1/workflow/contacts/data`; a save keeps the stored value whatever it sends.
-Nothing is checked about forward-call numbers or contacts here: `POST
-/v1/workflow/run/{id}` checks that the workflow can run. Any team role except
+Data that is set must be well formed (422): a forward-call number valid in E.164, a
+webhook URL with http or https, a known method and no body with GET, a known
+lifecycle stage. No cycle may skip the customer: a loop goes back only through a
+`customer-response` node. What is merely missing (an empty forward-call number, a path
+that does not end yet) does not stop a save: it is listed in `data.problems`, and
+`POST /v1/workflow/run/{id}` refuses to run until it is fixed. A stale `version` answers
+409 with `currentVersion`. Any team role except
 `readonly` may call it. Returns the saved workflow with its nodes and edges.
 
  * @summary Save a workflow's graph
