@@ -28,12 +28,24 @@ func ContactsNode(w client.Workflow) string {
 	return ""
 }
 
+// CSVOptions are the optional settings of a CSV contacts source.
+type CSVOptions struct {
+	// FileName is the name shown for the file (the upload's name when empty).
+	FileName string
+	// DefaultRegion is the region (like "GB") of numbers written without a country code;
+	// the server's default (US) when empty.
+	DefaultRegion string
+}
+
 // SetContactsCSV makes an uploaded CSV file (its fileUrl) the contacts source of a node.
-func (c *Client) SetContactsCSV(ctx context.Context, team, workflowID, nodeID, fileURL, fileName string) (client.WorkflowContactsSource, error) {
+func (c *Client) SetContactsCSV(ctx context.Context, team, workflowID, nodeID, fileURL string, opts CSVOptions) (client.WorkflowContactsSource, error) {
 	req := client.SetWorkflowContactsRequest{OrganizationId: team, WorkflowId: workflowID, NodeId: nodeID,
 		Source: client.ContactSourceCsv, FileUrl: &fileURL}
-	if fileName != "" {
-		req.FileName = &fileName
+	if opts.FileName != "" {
+		req.FileName = &opts.FileName
+	}
+	if opts.DefaultRegion != "" {
+		req.DefaultRegion = &opts.DefaultRegion
 	}
 	return Do[client.WorkflowContactsSource](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
 		return api.SetWorkflowContacts(ctx, req)
@@ -42,7 +54,7 @@ func (c *Client) SetContactsCSV(ctx context.Context, team, workflowID, nodeID, f
 
 // ImportContacts uploads a local CSV file and makes it the contacts source of a node; the
 // import then runs on the server (WaitForContacts waits for it).
-func (c *Client) ImportContacts(ctx context.Context, team, workflowID, nodeID, path string, opts UploadOptions) (client.WorkflowContactsSource, error) {
+func (c *Client) ImportContacts(ctx context.Context, team, workflowID, nodeID, path string, opts UploadOptions, csv CSVOptions) (client.WorkflowContactsSource, error) {
 	opts.OrganizationID, opts.Purpose = team, client.UploadPurposeContactsCsv
 	up, err := c.UploadFile(ctx, path, opts)
 	if err != nil {
@@ -51,7 +63,10 @@ func (c *Client) ImportContacts(ctx context.Context, team, workflowID, nodeID, p
 	if up.FileUrl == nil {
 		return client.WorkflowContactsSource{}, fmt.Errorf("betty: upload %s finished without a file URL", up.Id)
 	}
-	return c.SetContactsCSV(ctx, team, workflowID, nodeID, *up.FileUrl, opts.FileName)
+	if csv.FileName == "" {
+		csv.FileName = opts.FileName
+	}
+	return c.SetContactsCSV(ctx, team, workflowID, nodeID, *up.FileUrl, csv)
 }
 
 // ContactsCSV answers a node's CSV source with one page of its contacts.

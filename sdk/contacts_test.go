@@ -54,7 +54,7 @@ func TestContactsAgainstTheRealServer(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	src, err := c.ImportContacts(ctx, team, w.Id, node, path, betty.UploadOptions{})
+	src, err := c.ImportContacts(ctx, team, w.Id, node, path, betty.UploadOptions{}, betty.CSVOptions{})
 	if err != nil || src.Status != client.ContactsImportStatusParsing || src.NodeFile == nil || src.NodeFile.FileName != "list.csv" {
 		t.Fatalf("import: %+v %v", src, err)
 	}

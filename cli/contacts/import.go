@@ -34,6 +34,7 @@ type ImportOptions struct {
 	Timeout  time.Duration
 	Poll     time.Duration
 	Restart  bool
+	Region   string
 }
 
 // NewCmdImport returns `betty contacts import`; runF replaces the run in tests.
@@ -67,6 +68,7 @@ be called and how many were rejected (see them with betty contacts list --failed
 	cmd.Flags().BoolVarP(&opts.Wait, "wait", "w", false, "Wait until the file is imported, and say how it ended")
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "How long --wait waits at most")
 	cmd.Flags().BoolVar(&opts.Restart, "restart", false, "Start the upload over instead of resuming it")
+	cmd.Flags().StringVar(&opts.Region, "region", "", "The `country` code (like GB) of numbers written without one (default US)")
 	return cmd
 }
 
@@ -94,7 +96,7 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	if up.FileUrl == nil {
 		return fmt.Errorf("%s: the server did not answer a file URL", opts.Path)
 	}
-	if _, err := c.SetContactsCSV(ctx, team, w.Id, node, *up.FileUrl, ""); err != nil {
+	if _, err := c.SetContactsCSV(ctx, team, w.Id, node, *up.FileUrl, betty.CSVOptions{DefaultRegion: opts.Region}); err != nil {
 		return err
 	}
 	if !opts.Wait {

@@ -5003,6 +5003,11 @@ type SetWorkflowContactsRequest struct {
 	// ConnectedAppId For `hubspot` (required then, else 400 "connectedAppId is required"), the connected HubSpot app; for `zapier`, optionally the Zapier connection.
 	ConnectedAppId *string `json:"connectedAppId,omitempty"`
 
+	// DefaultRegion For `csv`, the region (ISO 3166-1 alpha-2, like `US` or `GB`) of phone numbers written without a country code; `US` when absent. A region the phone-number library does not know answers 400 naming `body.defaultRegion`.
+	//
+	// Example: GB
+	DefaultRegion *string `json:"defaultRegion,omitempty"`
+
 	// FileName For `csv`, the name shown for the file; the last segment of `fileUrl` when absent.
 	//
 	// Example: contacts.csv

@@ -169,3 +169,41 @@ func TestWorkflowContactsCSV(t *testing.T) {
 		a.problem(http.StatusNotFound, ada.Access, "DELETE", "/v1/workflow/csv/"+node, nil)
 	})
 }
+
+// A CSV of national numbers reads them in the region the request names; a region the
+// phone-number library does not know is refused naming the field, and nothing changes.
+func TestWorkflowContactsDefaultRegion(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
+		a := newTeamAPI(t, env)
+		ada := env.SignUp(t, "ada@example.com")
+		org := env.Team(t, ada, "Acme")
+		values := contactsFixture(t, env, ada, org)
+		wf, node := values["workflowId"], values["nodeId"]
+		_, link := finishedUpload(t, env, ada.Access, org, "contacts-csv", "uk.csv", []byte("phone\n020 7946 0123\n"))
+		set := map[string]any{"organizationId": org, "workflowId": wf, "nodeId": node, "source": "csv", "fileUrl": link}
+
+		set["defaultRegion"] = "ZZ"
+		if p := a.problem(http.StatusBadRequest, ada.Access, "POST", "/v1/workflow/contacts", set); len(p.Errors) != 1 || p.Errors[0].Field != "body.defaultRegion" {
+			t.Fatalf("unknown region: %+v", p)
+		}
+		set["defaultRegion"] = "GB"
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/contacts", set, nil)
+		var csv struct {
+			Data struct {
+				Status string
+				Rows   []contactJSON
+			}
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/csv/"+node, nil, &csv)
+			if csv.Data.Status != "parsing" || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if csv.Data.Status != "success" || len(csv.Data.Rows) != 1 || csv.Data.Rows[0].Phone != "+442079460123" {
+			t.Fatalf("GB import: %s %+v", csv.Data.Status, csv.Data.Rows)
+		}
+	})
+}

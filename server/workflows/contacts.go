@@ -28,7 +28,7 @@ import (
 //     "-": phone (or phoneNumber, required), firstName, lastName, email, lifecycleStage; any
 //     other column is kept on the contact under its header;
 //   - a phone number is normalised to E.164 (the default region, for numbers written without
-//     a country code, is DefaultRegion), with its region and first time zone kept for the
+//     a country code, is the one the request names, else DefaultRegion), with its region and first time zone kept for the
 //     dialer's calling window; a row without a valid number is kept, call status failed,
 //     with the reason in lastError;
 //   - a number already on an earlier row of the file is kept the same way ("Duplicate of row
@@ -93,6 +93,22 @@ type ContactsInput struct {
 	FileURL, FileName  *string
 	ConnectedAppID     *string
 	ListID             *string
+	// DefaultRegion is the region of a CSV file's numbers written without a country code
+	// (ISO 3166-1 alpha-2); DefaultRegion when nil.
+	DefaultRegion *string
+}
+
+// checkRegion answers the default region a CSV import uses: DefaultRegion when none is sent,
+// else the one sent if the phone-number library knows it.
+func checkRegion(region *string) (string, error) {
+	if region == nil {
+		return DefaultRegion, nil
+	}
+	r := strings.ToUpper(strings.TrimSpace(*region))
+	if _, ok := phonenumbers.GetSupportedRegions()[r]; !ok {
+		return "", errs.InvalidField("body.defaultRegion", fmt.Sprintf("%q is not a region phone numbers are known for; use a country code like US or GB", *region))
+	}
+	return r, nil
 }
 
 // importArgs is the job that imports the CSV file of a node's current import.
@@ -100,6 +116,9 @@ type importArgs struct {
 	OrganizationID string `json:"organizationId"`
 	NodeID         string `json:"nodeId"`
 	ImportID       string `json:"importId"`
+	// Region is the default region of numbers without a country code (DefaultRegion when
+	// empty, as in jobs inserted before it existed).
+	Region string `json:"region,omitempty"`
 }
 
 func (importArgs) Kind() string { return "contacts_import" }
@@ -110,7 +129,7 @@ type importer struct {
 }
 
 func (w *importer) Work(ctx context.Context, job *river.Job[importArgs]) error {
-	return w.s.ImportContacts(ctx, job.Args.OrganizationID, job.Args.NodeID, job.Args.ImportID, job.Attempt >= job.MaxAttempts)
+	return w.s.ImportContacts(ctx, job.Args.OrganizationID, job.Args.NodeID, job.Args.ImportID, job.Args.Region, job.Attempt >= job.MaxAttempts)
 }
 
 // contactsNode finds a team's workflow and its contacts node.
@@ -164,8 +183,12 @@ func (s *Service) SetContacts(ctx context.Context, a auth.Actor, in ContactsInpu
 	src := store.ContactSource{NodeID: in.NodeID, OrganizationID: a.OrganizationID, WorkflowID: w.ID, Source: in.Source,
 		Status: store.ContactsSuccess, ConnectedAppID: in.ConnectedAppID, ListID: in.ListID}
 	var upload Upload
+	region := DefaultRegion
 	switch in.Source {
 	case "csv":
+		if region, err = checkRegion(in.DefaultRegion); err != nil {
+			return src, err
+		}
 		if in.FileURL == nil || *in.FileURL == "" {
 			return src, errs.InvalidField("body.fileUrl", "fileUrl is required for a CSV file")
 		}
@@ -210,7 +233,7 @@ func (s *Service) SetContacts(ctx context.Context, a auth.Actor, in ContactsInpu
 		if src.UploadID == nil {
 			return nil
 		}
-		return s.jobs.Insert(ctx, importArgs{OrganizationID: a.OrganizationID, NodeID: in.NodeID, ImportID: src.ImportID},
+		return s.jobs.Insert(ctx, importArgs{OrganizationID: a.OrganizationID, NodeID: in.NodeID, ImportID: src.ImportID, Region: region},
 			&river.InsertOpts{MaxAttempts: 5})
 	})
 	if err == nil && purge != "" {
@@ -302,7 +325,10 @@ func (e *importError) Error() string { return e.msg }
 // ImportContacts imports the CSV file of a node's current import, streaming it in batches. An
 // import that is no longer current (replaced or cleared) stops; doing it again starts from a
 // clean slate (River works a job at least once).
-func (s *Service) ImportContacts(ctx context.Context, orgID, nodeID, importID string, lastAttempt bool) error {
+func (s *Service) ImportContacts(ctx context.Context, orgID, nodeID, importID, region string, lastAttempt bool) error {
+	if region == "" {
+		region = DefaultRegion
+	}
 	src, err := s.db.ContactSourceByNode(ctx, orgID, nodeID)
 	if errors.Is(err, store.ErrNotFound) || err == nil && (src.ImportID != importID || src.Status != store.ContactsParsing || src.UploadID == nil) {
 		return nil
@@ -321,7 +347,7 @@ func (s *Service) ImportContacts(ctx context.Context, orgID, nodeID, importID st
 		return err
 	}
 	defer f.Close()
-	imported, rejected, err := s.readContacts(ctx, src, f, DefaultRegion, MaxContactRows)
+	imported, rejected, err := s.readContacts(ctx, src, f, region, MaxContactRows)
 	var ie *importError
 	switch {
 	case errors.As(err, &ie):

@@ -33,4 +33,9 @@ export interface SetWorkflowContactsRequest {
    * @maxLength 64
    */
   listId?: string;
+  /**
+   * For `csv`, the region (ISO 3166-1 alpha-2, like `US` or `GB`) of phone numbers written without a country code; `US` when absent. A region the phone-number library does not know answers 400 naming `body.defaultRegion`.
+   * @pattern ^[A-Z]{2}$
+   */
+  defaultRegion?: string;
 }
