@@ -1,13 +1,9 @@
 // Runs the shared vectors of testdata/graphs (format: testdata/graphs/README.md) against the
 // editor's rules: the same cases `go test ./server/workflow` runs.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { deleteNode, parseGraph, prepare, validate, type WorkflowType } from './index';
 
-const dir = path.resolve(__dirname, '../../../../../testdata/graphs');
-const files = readdirSync(dir)
-  .filter((f) => f.endsWith('.json'))
-  .sort();
+const vectors = import.meta.glob<Vector>('../../../../../testdata/graphs/*.json', { eager: true, import: 'default' });
+const files = Object.keys(vectors).sort();
 
 interface Vector {
   description: string;
@@ -35,9 +31,9 @@ test('there are at least 30 shared vectors', () => {
   expect(files.length).toBeGreaterThanOrEqual(30);
 });
 
-describe.each(files)('%s', (file) => {
+describe.each(files)('%s', (file: string) => {
   test('matches the expected result', () => {
-    const v = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Vector;
+    const v = vectors[file]!;
     expect(run(v), v.description).toEqual(v.expected);
   });
 });

@@ -41,7 +41,7 @@ function CsvTable({ id }: { id: string }) {
         </div>
       </div>
       {csv.isError ? (
-        <EmptyNote id={id} message="No Contacts Found" action={canvas.readOnly ? undefined : 'Add Contact'} />
+        <EmptyNote id={id} message="No Contacts Found" {...(canvas.readOnly ? {} : { action: 'Add Contact' })} />
       ) : rows.length === 0 && !csv.isPending ? (
         <EmptyNote id={id} message={csv.data?.data.status === 'error' ? (csv.data.data.error ?? 'The file could not be read.') : 'No Contacts Found'} action="Add Contact" />
       ) : (
@@ -135,6 +135,7 @@ function CsvUpload({ nodeId }: { nodeId: string }) {
   const attach = useMutation({
     mutationFn: async (file: File) => {
       const upload = await uploadFile(file, { organizationId: team.id, purpose: 'contacts-csv', onProgress: (p) => setPercent(percentOf(p)) });
+      if (!upload.fileUrl) throw new Error('The upload finished without a file address; try again.');
       return setWorkflowContacts({ nodeId, workflowId: canvas.workflowId, organizationId: team.id, source: 'csv', fileUrl: upload.fileUrl, fileName: file.name });
     },
     onSuccess: async () => {
