@@ -77,6 +77,8 @@ type APIError struct {
 	RequestID  string // quote it to find the server's log lines
 	Fields     []FieldError
 	RetryAfter time.Duration // from the Retry-After header, when present
+	// CurrentVersion, on the 409 of a stale workflow save, is the version stored now.
+	CurrentVersion int
 }
 
 // Error reads "<detail> (<code>, HTTP <status>, request <id>)", leaving out what is unknown.
@@ -152,6 +154,9 @@ func newAPIError(resp *http.Response, body []byte) *APIError {
 			for _, f := range *p.Errors {
 				e.Fields = append(e.Fields, FieldError{Field: f.Field, Message: f.Message})
 			}
+		}
+		if p.CurrentVersion != nil {
+			e.CurrentVersion = *p.CurrentVersion
 		}
 		return e
 	}

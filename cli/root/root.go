@@ -24,6 +24,7 @@ import (
 	"github.com/bettyhq/betty/cli/serve"
 	"github.com/bettyhq/betty/cli/teams"
 	"github.com/bettyhq/betty/cli/voices"
+	"github.com/bettyhq/betty/cli/workflows"
 )
 
 // NewCmdRoot returns the root command with every sub-command.
@@ -75,6 +76,7 @@ Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refu
 		numbers.NewCmdNumbers(f),
 		campaigns.NewCmdCampaigns(f),
 		agents.NewCmdAgents(f),
+		workflows.NewCmdWorkflow(f),
 		admin.NewCmdAdmin(f),
 	)
 	// Added now rather than at execution so help, the golden tests and completion see them.

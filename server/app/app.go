@@ -37,6 +37,7 @@ import (
 	"github.com/bettyhq/betty/server/teams"
 	"github.com/bettyhq/betty/server/uploads"
 	"github.com/bettyhq/betty/server/voices"
+	"github.com/bettyhq/betty/server/workflows"
 )
 
 // App is a configured server.
@@ -128,6 +129,8 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	speaker := newSpeech(cfg)
 	voicesService := voices.New(db, speaker, voiceSamples{uploadsService})
 	knowledgeService := knowledge.New(db, queue, knowledgeFiles{uploadsService})
+	campaignsService := campaigns.New(db)
+	workflowsService := workflows.New(db, queue, campaignsService)
 	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService)
 	// Every worker is registered above this line.
 	if err := queue.Open(); err != nil {
@@ -146,9 +149,10 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 			identity.Config{RefreshTTL: cfg.RefreshTokenTTL, InternalDomains: cfg.InternalDomains}),
 		Teams:          teams.New(db, outbox, dashboardLinks),
 		Billing:        billing.New(db),
-		Campaigns:      campaigns.New(db),
+		Campaigns:      campaignsService,
 		Agents:         agentsService,
 		Knowledge:      knowledgeService,
+		Workflows:      workflowsService,
 		Uploads:        uploadsService,
 		Voices:         voicesService,
 		Phones:         phones.New(db, tel, dashboardLinks, log),

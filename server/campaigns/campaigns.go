@@ -28,12 +28,13 @@ type Service struct{ db *store.DB }
 // New returns the campaign service.
 func New(db *store.DB) *Service { return &Service{db: db} }
 
-// Campaign is a campaign with its decoded settings and its agents (the active one first).
-// Workflows join it when the workflows feature exists.
+// Campaign is a campaign with its decoded settings, its agents (the active one first) and its
+// workflows (newest first, without their graphs).
 type Campaign struct {
 	store.Campaign
-	Settings Settings
-	Agents   []store.Agent
+	Settings  Settings
+	Agents    []store.Agent
+	Workflows []store.Workflow
 }
 
 // Page asks for one page of a list.
@@ -75,9 +76,13 @@ func (s *Service) withAgents(ctx context.Context, orgID string, rows []store.Cam
 	if err != nil {
 		return nil, err
 	}
+	workflows, err := s.db.WorkflowsOfCampaigns(ctx, orgID, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Campaign, 0, len(rows))
 	for _, c := range rows {
-		out = append(out, Campaign{Campaign: c, Settings: decodeSettings(c.Settings), Agents: agents[c.ID]})
+		out = append(out, Campaign{Campaign: c, Settings: decodeSettings(c.Settings), Agents: agents[c.ID], Workflows: workflows[c.ID]})
 	}
 	return out, nil
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/bettyhq/betty/server/identity"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
+	"github.com/bettyhq/betty/server/workflow"
+	"github.com/bettyhq/betty/server/workflows"
 )
 
 // Renderers turn domain values into the contract's types. They never query: the domain hands
@@ -164,7 +166,7 @@ func renderCampaign(c campaigns.Campaign) api.Campaign {
 			RetryDelayMinutes: s.RetryDelayMinutes, VoicemailAction: api.CampaignVoicemailAction(s.VoicemailAction),
 			VoicemailMessage: s.VoicemailMessage, RecordCalls: s.RecordCalls,
 			CallWindow: api.CampaignCallWindow{Start: s.CallWindow.Start, End: s.CallWindow.End, Days: days}},
-		Workflows: []api.CampaignWorkflowSummary{},
+		Workflows: mapped(c.Workflows, renderCampaignWorkflow),
 		Agents: mapped(c.Agents, func(a store.Agent) api.CampaignAgentSummary {
 			return api.CampaignAgentSummary{Id: a.ID, Name: a.Name, Status: api.AgentStatus(a.Status)}
 		}),
@@ -188,4 +190,51 @@ func renderAgentKnowledgeFile(agentID string, f agents.KnowledgeFile) api.AgentK
 	size := int(f.Size)
 	return api.AgentKnowledgeFile{Id: f.ID, AgentId: agentID, OrganizationId: f.OrganizationID, Name: f.Name, FileUrl: f.URL,
 		Size: &size, Pages: f.Pages, Type: f.Type, Status: api.AgentFileStatus(f.Status), CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt}
+}
+
+func renderWorkflow(w workflows.Workflow, withGraph bool) api.Workflow {
+	out := renderWorkflowSummary(w)
+	if withGraph {
+		var g struct {
+			Nodes []api.WorkflowNode `json:"nodes"`
+			Edges []api.WorkflowEdge `json:"edges"`
+		}
+		if err := roundTrip(w.Graph, &g); err == nil { // a graph the store decoded always encodes
+			out.Nodes, out.Edges = &g.Nodes, &g.Edges
+		}
+		problems := mapped(w.Problems, func(v workflow.Violation) api.FieldError { return api.FieldError{Field: v.Field, Message: v.Message} })
+		out.Problems = &problems
+	}
+	if w.Changes != nil {
+		changes := mapped(w.Changes, func(c workflow.Change) api.WorkflowGraphChange {
+			return api.WorkflowGraphChange{Rule: api.WorkflowGraphChangeRule(c.Rule), NodeId: optional(c.NodeID), EdgeId: optional(c.EdgeID)}
+		})
+		out.Normalization = &changes
+	}
+	return out
+}
+
+func renderWorkflowSummary(w workflows.Workflow) api.Workflow {
+	return api.Workflow{Id: w.ID, Name: w.Name, OrganizationId: w.OrganizationID, AgentId: w.AgentID,
+		WorkflowType: api.WorkflowType(w.Type), WorkflowTemplate: w.Template, ReadablePromptStatus: api.PromptStatus(w.PromptStatus),
+		ReadablePrompt: w.Prompt, PhoneNumberId: w.PhoneNumberID, Active: w.Active, CampaignId: w.CampaignID,
+		ShopifyEnabled: w.ShopifyEnabled, Version: w.Version, CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt}
+}
+
+func renderCampaignWorkflow(w store.Workflow) api.CampaignWorkflowSummary {
+	return api.CampaignWorkflowSummary{Id: w.ID, Name: w.Name, CampaignId: deref(w.CampaignID), WorkflowType: api.WorkflowType(w.Type),
+		Active: w.Active, AgentId: w.AgentID, PhoneNumberId: w.PhoneNumberID, ReadablePromptStatus: api.PromptStatus(w.PromptStatus),
+		Version: w.Version, CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt}
+}
+
+func renderWorkflowTemplate(t workflows.Template) api.WorkflowTemplate {
+	var g struct {
+		Nodes []api.WorkflowNode `json:"nodes"`
+		Edges []api.WorkflowEdge `json:"edges"`
+	}
+	_ = roundTrip(t.Graph, &g) // a graph the store decoded always encodes
+	return api.WorkflowTemplate{Id: t.ID, Name: t.Name, Description: t.Description, WorkflowType: api.WorkflowType(t.Type),
+		Placeholders: mapped(t.Placeholders, func(p workflows.Placeholder) api.WorkflowTemplatePlaceholder {
+			return api.WorkflowTemplatePlaceholder{Key: p.Key, Label: p.Label}
+		}), Nodes: g.Nodes, Edges: g.Edges, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/bettyhq/betty/server/uploads"
 	"github.com/bettyhq/betty/server/voices"
 	"github.com/bettyhq/betty/server/web"
+	"github.com/bettyhq/betty/server/workflows"
 )
 
 // UploadChunkLimit bounds the body of a request of the Uploads tag: the contract lets one tus
@@ -54,6 +55,7 @@ type Deps struct {
 	Campaigns *campaigns.Service
 	Agents    *agents.Service
 	Knowledge *knowledge.Service
+	Workflows *workflows.Service
 	Uploads   *uploads.Service
 	Voices    *voices.Service
 	Phones    *phones.Service
@@ -81,6 +83,7 @@ type Server struct {
 	*Campaigns
 	*Agents
 	*Knowledge
+	*Workflows
 	*Uploads
 	*Voices
 	*Phones
@@ -100,6 +103,7 @@ func NewServer(d Deps, m *Metrics) *Server {
 		Campaigns: &Campaigns{svc: d.Campaigns},
 		Agents:    &Agents{svc: d.Agents},
 		Knowledge: &Knowledge{svc: d.Knowledge},
+		Workflows: &Workflows{svc: d.Workflows},
 		Uploads:   &Uploads{svc: d.Uploads},
 		Voices:    &Voices{svc: d.Voices, baseURL: d.BaseURL},
 		Phones:    &Phones{svc: d.Phones},
@@ -122,7 +126,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
-	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil {
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil {
 		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)

@@ -1,0 +1,97 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/bettyhq/betty/server/internal/testdb"
+	"github.com/bettyhq/betty/server/store"
+)
+
+func TestWorkflows(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		_, org := teamFixture(t, db, "owner@example.com")
+		_, other := teamFixture(t, db, "other@example.com")
+		c := store.Campaign{OrganizationID: org.ID, Name: "Spring", Direction: store.Outbound, Status: store.CampaignActive,
+			Priority: "medium", Purpose: "Other", Settings: "{}"}
+		if err := db.CreateCampaign(ctx, &c); err != nil {
+			t.Fatal(err)
+		}
+		w := store.Workflow{OrganizationID: org.ID, CampaignID: &c.ID, Name: "Renewal Call", Type: store.Outbound,
+			Graph: `{"nodes":[],"edges":[]}`, PromptStatus: store.PromptInProgress}
+		if err := db.CreateWorkflow(ctx, &w, []store.WorkflowNode{{ID: "n-1", Type: "start"}}); err != nil {
+			t.Fatal(err)
+		}
+		if w.Version != 1 {
+			t.Fatalf("version %d", w.Version)
+		}
+		// Node ids are unique across workflows, whoever's.
+		dup := store.Workflow{OrganizationID: other.ID, Name: "Other", Type: store.Inbound, Graph: `{}`, PromptStatus: store.PromptInProgress}
+		err := db.InTx(ctx, func(ctx context.Context) error {
+			return db.CreateWorkflow(ctx, &dup, []store.WorkflowNode{{ID: "n-1", Type: "start"}})
+		})
+		if !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("a used node id: %v", err)
+		}
+		if org2, wf, err := db.WorkflowNodeOwner(ctx, "n-1"); err != nil || org2 != org.ID || wf != w.ID {
+			t.Fatalf("node owner: %s %s %v", org2, wf, err)
+		}
+		// Another team's id finds nothing.
+		if _, err := db.WorkflowByID(ctx, other.ID, w.ID); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("another team's workflow: %v", err)
+		}
+		// The version guard.
+		var v int
+		err = db.InTx(ctx, func(ctx context.Context) error {
+			v, err = db.SaveWorkflowGraph(ctx, org.ID, w.ID, `{"nodes":[1],"edges":[]}`, []store.WorkflowNode{{ID: "n-2", Type: "agent"}}, 1)
+			return err
+		})
+		if err != nil || v != 2 {
+			t.Fatalf("save over 1: %d %v", v, err)
+		}
+		err = db.InTx(ctx, func(ctx context.Context) error {
+			v, err = db.SaveWorkflowGraph(ctx, org.ID, w.ID, `{}`, nil, 1)
+			return err
+		})
+		if !errors.Is(err, store.ErrStaleVersion) || v != 2 {
+			t.Fatalf("stale save: %d %v", v, err)
+		}
+		if _, _, err := db.WorkflowNodeOwner(ctx, "n-1"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("replaced node still there: %v", err)
+		}
+		// A compilation of an old version is not recorded.
+		text := "prompt"
+		if ok, err := db.FinishWorkflowPrompt(ctx, org.ID, w.ID, 1, store.PromptSuccess, &text); err != nil || ok {
+			t.Fatalf("old version compiled: %v %v", ok, err)
+		}
+		if ok, err := db.FinishWorkflowPrompt(ctx, org.ID, w.ID, 2, store.PromptSuccess, &text); err != nil || !ok {
+			t.Fatalf("current version compiled: %v %v", ok, err)
+		}
+		// Active, filters, and deleting the campaign's workflow pauses it.
+		if err := db.SetCampaignWorkflow(ctx, org.ID, c.ID, w.ID); err != nil {
+			t.Fatal(err)
+		}
+		yes := true
+		list, total, err := db.ListWorkflows(ctx, org.ID, store.WorkflowFilter{CampaignID: c.ID, Name: "renewal", Active: &yes}, 10, 0)
+		if err != nil || total != 1 || !list[0].Active || list[0].Version != 2 || *list[0].Prompt != "prompt" {
+			t.Fatalf("list: %+v %d %v", list, total, err)
+		}
+		if _, total, _ := db.ListWorkflows(ctx, other.ID, store.WorkflowFilter{}, 10, 0); total != 0 {
+			t.Fatalf("another team lists %d", total)
+		}
+		if err := db.DeleteWorkflow(ctx, org.ID, w.ID); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.CampaignByID(ctx, org.ID, c.ID)
+		if err != nil || got.WorkflowID != nil || got.Status != store.CampaignPaused {
+			t.Fatalf("campaign after delete: %+v %v", got, err)
+		}
+		// Templates are seeded, filtered by type, by name.
+		tpls, total, err := db.ListWorkflowTemplates(ctx, store.Inbound, 6, 0)
+		if err != nil || total != 2 || tpls[0].Name != "After-hours receptionist" || tpls[1].Name != "Customer support" {
+			t.Fatalf("inbound templates: %d %v", total, err)
+		}
+	})
+}
