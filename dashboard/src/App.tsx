@@ -33,6 +33,7 @@ const CampaignPage = lazy(() => import('./features/campaigns/CampaignPage'));
 const AgentsPage = lazy(() => import('./features/agents/AgentsPage'));
 const VoicesPage = lazy(() => import('./features/voices/VoicesPage'));
 const PhoneNumbersPage = lazy(() => import('./features/phone-numbers/PhoneNumbersPage'));
+const WorkflowsRoute = lazy(() => import('./features/workflows/WorkflowsRoute'));
 const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
 const OnboardingPage = lazy(() => import('./features/onboarding/OnboardingPage'));
 const AdminPage = lazy(() => import('./features/admin/AdminPage'));
@@ -96,6 +97,7 @@ export const routes: RouteObject[] = [
           { path: 'dashboard/agents', element: <AgentsPage /> },
           { path: 'dashboard/voices', element: <VoicesPage /> },
           { path: 'dashboard/phone-numbers', element: <PhoneNumbersPage /> },
+          { path: 'dashboard/workflow-canvas', element: <WorkflowsRoute /> },
           { path: 'dashboard/profile', element: <ProfilePage /> },
           { path: 'onboarding', element: <OnboardingPage /> },
           { path: 'admin', element: <AdminPage /> },

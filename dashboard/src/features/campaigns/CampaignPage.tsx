@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { BookOpen, Pencil, Workflow } from 'lucide-react';
+import { BookOpen, Pencil } from 'lucide-react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 
 import { Button } from '../../components/ui/button';
@@ -9,6 +9,7 @@ import { Tabs, TabsContent, TabsList } from '../../components/ui/tabs';
 import { availableWhen } from '../../lib/features';
 import { can } from '../../lib/roles';
 import { teamPath, useCurrentTeam } from '../team/TeamContext';
+import { CampaignWorkflowTab } from '../workflows/CampaignWorkflowTab';
 import { CampaignAgentsTab } from './CampaignAgentsTab';
 import { CampaignStatusBadge } from './CampaignsPage';
 import { CampaignPhoneTab } from './CampaignPhoneTab';
@@ -87,9 +88,7 @@ export default function CampaignPage() {
           </EmptyState>
         </TabsContent>
         <TabsContent value="workflow" className="pt-5 focus:outline-none">
-          <EmptyState icon={<Workflow />} title="Workflows are not in this dashboard yet">
-            {availableWhen(['workflows'])}: then this tab draws the campaign's call flow and chooses its active workflow. {c.workflows.length > 0 ? `This campaign has ${c.workflows.length} workflow${c.workflows.length === 1 ? '' : 's'}, made through the API.` : 'This campaign has no workflow yet.'}
-          </EmptyState>
+          <CampaignWorkflowTab team={team} campaign={c} />
         </TabsContent>
         <TabsContent value="settings" className="pt-5 focus:outline-none">
           <CampaignSettingsTab key={c.id} team={team} campaign={c} />
