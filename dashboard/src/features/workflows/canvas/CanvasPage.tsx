@@ -48,6 +48,17 @@ const STATUS_TEXT: Record<SaveStatus, string> = {
   failed: 'Not saved: retrying on the next change',
 };
 
+/** Follows the dashboard's theme (the `dark` class on <html>), which React Flow draws its own parts in. */
+function useDarkTheme(): boolean {
+  const [dark, setDark] = useState(() => document.documentElement.classList.contains('dark'));
+  useEffect(() => {
+    const observer = new MutationObserver(() => setDark(document.documentElement.classList.contains('dark')));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+    return () => observer.disconnect();
+  }, []);
+  return dark;
+}
+
 function toRfNodes(g: Graph, selected: ReadonlySet<string>): RfNode[] {
   return g.nodes.map((n) => ({
     id: n.id,
@@ -144,6 +155,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
   const [showPrompt, setShowPrompt] = useState(false);
   const graphRef = useRef(graph);
   graphRef.current = graph;
+  const dark = useDarkTheme();
 
   useEffect(() => {
     if (seeded.current) {
@@ -342,7 +354,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
               fitView
               fitViewOptions={{ padding: 0.15 }}
               proOptions={{ hideAttribution: true }}
-              colorMode={document.documentElement.classList.contains('dark') ? 'dark' : 'light'}
+              colorMode={dark ? 'dark' : 'light'}
             >
               <Background gap={24} />
               <Controls showInteractive={false} />

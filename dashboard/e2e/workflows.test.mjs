@@ -1,0 +1,250 @@
+// End-to-end: workflows on the canvas against a real `betty serve`. Builds a flow from the
+// customer-support template (a conditional path with two branches, a webhook and a forward call),
+// saves, reloads and sees the same graph; a second tab saving first produces the conflict choice;
+// a 300-node workflow opens and pans fast enough (the figures are printed for `make bench`).
+//
+//   BETTY_BIN=../bin/betty node --test e2e/workflows.test.mjs
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { CHROMIUM, NARROW, haveChromium, newContext, screenshot, skip, startStack, watchForProblems } from './harness.mjs';
+
+const PASSWORD = 'correct horse battery';
+const OWNER = { name: 'Wren Workflow', email: 'wren@example.com' };
+const TEAM = 'Contoso Support';
+
+test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
+  assert.ok(haveChromium, `${CHROMIUM} is missing; install it with: apt-get install -y chromium`);
+  const { baseURL, browser } = await startStack(t);
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const problems = watchForProblems(page);
+  let teamId = '';
+  const at = (path) => `${baseURL}${path}${path.includes('?') ? '&' : '?'}teamId=${teamId}`;
+  const api = (p, method, path, body) =>
+    p.evaluate(
+      async ({ method, path, body }) => {
+        const response = await fetch(path, {
+          method,
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('betty.accessToken')}` },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        return { status: response.status, body: await response.json().catch(() => null) };
+      },
+      { method, path, body },
+    );
+  const saved = (p) => p.locator('[data-testid="save-status"][data-status="saved"]').waitFor();
+  /** The kinds of the cards drawn, by node id. */
+  const drawn = (p) =>
+    p.$$eval('[data-testid^="node-"][data-kind]', (els) => Object.fromEntries(els.map((el) => [el.getAttribute('data-testid').slice(5), el.getAttribute('data-kind')])));
+
+  await t.test('sign up, create a team and an agent', async () => {
+    await page.goto(`${baseURL}/sign-up`);
+    await page.getByLabel('Your name').fill(OWNER.name);
+    await page.getByLabel('E-mail').fill(OWNER.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Create your team' }).waitFor();
+    await page.getByLabel('Team name').fill(TEAM);
+    await page.getByLabel('Company name').fill('Contoso');
+    await page.getByLabel('Industry').fill('Retail');
+    await page.getByLabel('What will your agents do?').fill('Support calls');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await page.getByRole('heading', { level: 1, name: TEAM }).waitFor();
+    teamId = new URL(page.url()).searchParams.get('teamId') ?? '';
+    const agent = await api(page, 'POST', '/v1/agent/create', { organizationId: teamId, name: 'Sam' });
+    assert.equal(agent.status, 201, JSON.stringify(agent.body));
+  });
+
+  let workflowId = '';
+  await t.test('create a workflow from the customer-support template, filling its placeholders', async () => {
+    await page.goto(at('/dashboard/workflow-canvas'));
+    await page.getByText('No workflows yet').waitFor();
+    await page.getByRole('button', { name: 'New workflow' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New workflow' });
+    await dialog.getByLabel('Name').fill('Support line');
+    await dialog.getByRole('combobox', { name: 'Direction' }).click();
+    await page.getByRole('option', { name: /^Inbound/ }).click();
+    await dialog.getByRole('combobox', { name: 'Agent' }).click();
+    await page.getByRole('option', { name: 'Sam' }).click();
+    await dialog.getByRole('button', { name: /Customer support/ }).click();
+    await dialog.getByLabel('Company name').fill('Contoso');
+    await dialog.getByLabel('Support e-mail').fill('help@contoso.example');
+    await dialog.getByLabel('Operating hours').fill('9 to 5');
+    await dialog.getByLabel('Business address').fill('1 Main St');
+    await dialog.getByLabel('Common issue 1').fill('Billing');
+    await dialog.getByLabel('Common issue 2').fill('Delivery');
+    await dialog.getByLabel('Common issue 3').fill('Returns');
+    await screenshot(page, 'workflow-create');
+    await dialog.getByRole('button', { name: 'Create workflow' }).click();
+    await page.waitForURL(/workflowId=/);
+    workflowId = new URL(page.url()).searchParams.get('workflowId') ?? '';
+    await page.getByTestId('workflow-canvas').waitFor();
+    await page.getByText('Thank the caller for calling Contoso support').waitFor();
+  });
+
+  let before = {};
+  await t.test('add a conditional path with two branches, a webhook and a forward call; save; reload shows the same graph', async () => {
+    const wf = (await api(page, 'GET', `/v1/workflow/${workflowId}`)).body.data;
+    const kind = Object.fromEntries(wf.nodes.map((n) => [n.id, n.type]));
+    const helpToEnd = wf.edges.find((e) => kind[e.source] === 'agent' && kind[e.target] === 'end-call' && wf.nodes.find((n) => n.id === e.source).data.instruction.includes('Billing'));
+    assert.ok(helpToEnd, 'the template has a Help → End edge for issue 1');
+    await page.getByTestId(`edge-plus-${helpToEnd.id}`).click();
+    await page.getByRole('dialog', { name: 'Add a step' }).getByRole('button', { name: /^Conditional Path/ }).click();
+    await page.getByRole('button', { name: 'Add a step after Path 2' }).click();
+    await page.getByRole('dialog', { name: 'Add a step' }).getByRole('button', { name: /^Webhook/ }).click();
+    const hook = page.getByRole('complementary', { name: 'Edit Webhook' });
+    await hook.getByLabel('URL').fill('https://hooks.example.com/support');
+    await hook.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('button', { name: 'Add a step after Webhook' }).click();
+    await page.getByRole('dialog', { name: 'Add a step' }).getByRole('button', { name: /^Forward Call/ }).click();
+    const fwd = page.getByRole('complementary', { name: 'Edit Forward Call' });
+    await fwd.getByLabel('Destination number').fill('+14155550123');
+    await fwd.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('+14155550123').waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await saved(page);
+    await screenshot(page, 'workflow-canvas-built');
+
+    const stored = (await api(page, 'GET', `/v1/workflow/${workflowId}`)).body.data;
+    const kinds = stored.nodes.map((n) => n.type);
+    assert.equal(kinds.filter((k) => k === 'conditional-path').length, 2, 'the template path and the new one');
+    assert.ok(kinds.includes('webhook') && kinds.includes('forward-call'));
+    const cps = stored.nodes.filter((n) => n.type === 'conditional-path');
+    for (const cp of cps) assert.ok(stored.edges.filter((e) => e.source === cp.id).length >= 2, 'each conditional path keeps two branches or more');
+    before = await drawn(page);
+    assert.equal(Object.keys(before).length, stored.nodes.filter((n) => n.type !== 'invisible').length);
+
+    await page.reload();
+    await page.getByTestId('workflow-canvas').waitFor();
+    await page.getByText('+14155550123').waitFor();
+    assert.deepEqual(await drawn(page), before, 'the same graph after a reload');
+    const again = (await api(page, 'GET', `/v1/workflow/${workflowId}`)).body.data;
+    assert.deepEqual(
+      again.nodes.map((n) => [n.id, n.type, n.position]),
+      stored.nodes.map((n) => [n.id, n.type, n.position]),
+    );
+  });
+
+  await t.test('a second tab saving first: the stale tab is offered reload or keep mine', async () => {
+    const second = await context.newPage();
+    second.setDefaultTimeout(15_000);
+    await second.goto(at(`/dashboard/workflow-canvas?workflowId=${workflowId}`));
+    await second.getByTestId('workflow-canvas').waitFor();
+    // The second tab describes Path 1 and saves.
+    await second.getByTestId(/^node-customer-response-/).filter({ hasText: 'Path 1' }).getByRole('button', { name: 'Add Customer Response' }).click();
+    await second.getByRole('complementary', { name: 'Edit Customer Response' }).getByLabel('What the customer says on this path').fill('Wants a refund');
+    await second.getByRole('button', { name: 'Apply' }).click();
+    await saved(second);
+
+    // The first tab, still on the old version, describes Path 2: its save is refused as stale.
+    await page.getByTestId(/^node-customer-response-/).filter({ hasText: 'Path 2' }).getByRole('button', { name: 'Add Customer Response' }).click();
+    await page.getByRole('complementary', { name: 'Edit Customer Response' }).getByLabel('What the customer says on this path').fill('Wants to talk to someone');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const conflict = page.getByRole('dialog', { name: 'This workflow changed elsewhere' });
+    await conflict.waitFor();
+    await page.locator('[data-testid="save-status"][data-status="conflict"]').waitFor();
+    await screenshot(page, 'workflow-conflict');
+    const between = (await api(page, 'GET', `/v1/workflow/${workflowId}`)).body.data;
+    assert.ok(JSON.stringify(between.nodes).includes('Wants a refund'), 'the second tab’s save stands');
+    assert.ok(!JSON.stringify(between.nodes).includes('Wants to talk to someone'), 'nothing was overwritten silently');
+
+    await conflict.getByRole('button', { name: 'Keep mine' }).click();
+    await saved(page);
+    const after = (await api(page, 'GET', `/v1/workflow/${workflowId}`)).body.data;
+    assert.ok(JSON.stringify(after.nodes).includes('Wants to talk to someone'));
+    assert.ok(after.version > between.version);
+
+    // The second tab is stale now: it chooses to reload and sees the first tab's graph.
+    await second.getByTestId(/^node-customer-response-/).filter({ hasText: 'Wants a refund' }).getByRole('button', { name: /^Actions for/ }).click();
+    await second.getByRole('menuitem', { name: 'Edit' }).click();
+    await second.getByRole('complementary', { name: 'Edit Customer Response' }).getByLabel('Title').fill('Refund');
+    await second.getByRole('button', { name: 'Apply' }).click();
+    const conflict2 = second.getByRole('dialog', { name: 'This workflow changed elsewhere' });
+    await conflict2.getByRole('button', { name: 'Reload their version' }).click();
+    await second.getByText('Wants to talk to someone').waitFor();
+    await second.close();
+  });
+
+  await t.test('the readable prompt panel shows the compiled script', async () => {
+    await page.getByRole('button', { name: 'Prompt' }).click();
+    await page.getByTestId('readable-prompt').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Prompt' }).click();
+  });
+
+  await t.test('screenshots: light and dark, 1280 and 390', async () => {
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(at(`/dashboard/workflow-canvas?workflowId=${workflowId}`));
+      await page.getByText('+14155550123').waitFor();
+      await screenshot(page, `workflow-canvas-${colorScheme}-1280`);
+      await page.setViewportSize(NARROW);
+      await page.waitForTimeout(300);
+      await screenshot(page, `workflow-canvas-${colorScheme}-390`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  await t.test('a 300-node workflow opens in under 1 s and pans at 55 fps or more', async () => {
+    const created = await api(page, 'POST', '/v1/workflow/create', {
+      organizationId: teamId,
+      name: 'Three hundred steps',
+      agentId: (await api(page, 'GET', `/v1/agent/list/${teamId}?sizePerPage=1`)).body.data[0].id,
+      workflowType: 'inbound',
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const big = created.body.data;
+    const nodes = [{ id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {}, flow_meta: {} }];
+    const edges = [];
+    for (let i = 1; i < 299; i++) {
+      nodes.push({ id: `a${i}`, type: 'agent', position: { x: 0, y: 0 }, data: { nodeLabel: `Step ${i}`, instruction: `Say line ${i} of the script and wait for the caller.` }, flow_meta: {} });
+      edges.push({ id: `e${i}`, source: i === 1 ? 'start' : `a${i - 1}`, target: `a${i}`, type: 'add-step', edge_meta: {} });
+    }
+    nodes.push({ id: 'end', type: 'end-call', position: { x: 0, y: 0 }, data: {}, flow_meta: {} });
+    edges.push({ id: 'e299', source: 'a298', target: 'end', type: 'add-step', edge_meta: {} });
+    const save = await api(page, 'POST', '/v1/workflow/save', { workflowId: big.id, nodes, edges, version: big.version });
+    assert.equal(save.status, 200, JSON.stringify(save.body).slice(0, 500));
+
+    // Open: from navigation start to the cards drawn, measured by the page itself.
+    await page.goto(at(`/dashboard/workflow-canvas?workflowId=${big.id}`));
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length > 0 && document.querySelector('[data-testid="save-status"]'));
+    const openMs = Math.round(await page.evaluate(() => performance.now()));
+
+    // Pan: drag the pane for about two seconds, counting animation frames.
+    const box = await page.getByTestId('workflow-canvas').boundingBox();
+    const y = box.y + box.height / 2;
+    const x0 = box.x + 40;
+    await page.mouse.move(x0, y);
+    await page.evaluate(() => {
+      window.__frames = 0;
+      window.__panning = true;
+      window.__t0 = performance.now();
+      const tick = () => {
+        window.__frames++;
+        if (window.__panning) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    await page.mouse.down();
+    for (let i = 0; i < 120; i++) {
+      const dy = Math.sin((i / 120) * Math.PI * 2) * 300;
+      await page.mouse.move(x0 + (i % 60) * 4, y + dy);
+      await page.waitForTimeout(8);
+    }
+    await page.mouse.up();
+    const { frames, ms } = await page.evaluate(() => {
+      window.__panning = false;
+      return { frames: window.__frames, ms: performance.now() - window.__t0 };
+    });
+    const fps = Math.round((frames / ms) * 1000);
+    console.log(`canvas: 300 nodes opened in ${openMs} ms, pan ${fps} fps`);
+    assert.ok(openMs < 1000, `a 300-node workflow opened in ${openMs} ms`);
+    assert.ok(fps >= 55, `panning a 300-node workflow ran at ${fps} fps`);
+  });
+
+  assert.deepEqual(problems, [], 'console errors or failed requests');
+});
