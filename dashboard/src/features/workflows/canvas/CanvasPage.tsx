@@ -203,6 +203,21 @@ function Editor({ workflow }: { workflow: Workflow }) {
     bump((x) => x + 1);
   }, [queue]);
 
+  /** Brings a new step and its neighbours into view (only what is in view is drawn). */
+  const focusOn = useCallback(
+    (id: string) => {
+      const g = graphRef.current;
+      const ids = new Set([id]);
+      for (const e of g.edges) {
+        if (e.source === id) ids.add(e.target);
+        if (e.target === id) ids.add(e.source);
+      }
+      // after React Flow has the new nodes
+      requestAnimationFrame(() => void rf.fitView({ nodes: [...ids].map((x) => ({ id: x })), maxZoom: 1, padding: 0.2, duration: 0 }));
+    },
+    [rf],
+  );
+
   const remove = useCallback(
     (id: string) => {
       const kind = graphRef.current.nodes.find((n) => n.id === id)?.type;
@@ -226,13 +241,17 @@ function Editor({ workflow }: { workflow: Workflow }) {
       remove,
       addAfter: (id) => setStepTarget({ after: id }),
       deleteIncoming: (id) => commit(ops.deleteIncoming(graphRef.current, id)),
-      addPath: (id) => commit(ops.addPath(graphRef.current, id).graph),
+      addPath: (id) => {
+        const res = ops.addPath(graphRef.current, id);
+        commit(res.graph);
+        focusOn(res.added);
+      },
       usedSources: ops.usedSources(graph),
       hasIncoming: ops.withIncoming(graph),
       workflowId: workflow.id,
       readOnly: false,
     }),
-    [commit, graph, remove, workflow.id],
+    [commit, focusOn, graph, remove, workflow.id],
   );
 
   const edgeActions = useMemo(
@@ -241,12 +260,15 @@ function Editor({ workflow }: { workflow: Workflow }) {
         const e = graphRef.current.edges.find((x) => x.id === edgeId);
         const source = graphRef.current.nodes.find((n) => n.id === e?.source);
         // From a Conditional Path the plus adds a path; elsewhere it inserts a step.
-        if (source?.type === 'conditional-path') commit(ops.addPath(graphRef.current, source.id).graph);
-        else setStepTarget({ edge: edgeId });
+        if (source?.type === 'conditional-path') {
+          const res = ops.addPath(graphRef.current, source.id);
+          commit(res.graph);
+          focusOn(res.added);
+        } else setStepTarget({ edge: edgeId });
       },
       readOnly: false,
     }),
-    [commit],
+    [commit, focusOn],
   );
 
   const pickStep = (kind: Kind) => {
@@ -255,6 +277,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
     if (!t) return;
     const res = 'after' in t ? ops.addAfter(graphRef.current, t.after, kind) : ops.insertOnEdge(graphRef.current, t.edge, kind);
     commit(res.graph);
+    focusOn(res.added);
     if (specOf(kind).Edit && kind !== 'conditional-path' && kind !== 'end-call') setEditing(res.added);
   };
 
