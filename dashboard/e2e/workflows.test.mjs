@@ -117,7 +117,9 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     await page.waitForURL(/workflowId=/);
     workflowId = new URL(page.url()).searchParams.get('workflowId') ?? '';
     await page.getByTestId('workflow-canvas').waitFor();
-    await page.getByText('Thank the caller for calling Contoso support').waitFor();
+    await page.getByText('Greet the caller').waitFor();
+    const greet = (await api(page, 'GET', `/v1/workflow/${workflowId}`)).body.data.nodes.find((n) => n.data.nodeLabel === 'Greet the caller');
+    assert.match(greet.data.instruction, /Thank the caller for calling Contoso support/, 'the placeholders were filled');
   });
 
   let before = {};
@@ -156,7 +158,7 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
 
     await page.reload();
     await page.getByTestId('workflow-canvas').waitFor();
-    await page.getByText('+14155550123').waitFor();
+    await page.locator('[data-kind="forward-call"]').waitFor();
     assert.deepEqual(await drawn(page), before, 'the same graph after a reload');
     const again = (await api(page, 'GET', `/v1/workflow/${workflowId}`)).body.data;
     assert.deepEqual(
@@ -172,7 +174,8 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     await second.bringToFront();
     await second.goto(at(`/dashboard/workflow-canvas?workflowId=${workflowId}`));
     await second.getByTestId('workflow-canvas').waitFor();
-    // The second tab describes Path 1 and saves.
+    // The second tab describes Path 1 and saves (a click on a far-out card zooms onto it).
+    await second.getByTestId(/^node-customer-response-/).filter({ hasText: 'Path 1' }).click();
     await second.getByTestId(/^node-customer-response-/).filter({ hasText: 'Path 1' }).getByRole('button', { name: 'Add Customer Response' }).click();
     await second.getByRole('complementary', { name: 'Edit Customer Response' }).getByLabel('What the customer says on this path').fill('Wants a refund');
     await second.getByRole('button', { name: 'Apply' }).click();
@@ -180,6 +183,7 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
 
     // The first tab, still on the old version, describes Path 2: its save is refused as stale.
     await page.bringToFront();
+    await page.getByTestId(/^node-customer-response-/).filter({ hasText: 'Path 2' }).click();
     await page.getByTestId(/^node-customer-response-/).filter({ hasText: 'Path 2' }).getByRole('button', { name: 'Add Customer Response' }).click();
     await page.getByRole('complementary', { name: 'Edit Customer Response' }).getByLabel('What the customer says on this path').fill('Wants to talk to someone');
     await page.getByRole('button', { name: 'Apply' }).click();
@@ -221,8 +225,12 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.goto(at(`/dashboard/workflow-canvas?workflowId=${workflowId}`));
-      await page.getByText('+14155550123').waitFor();
+      await page.locator('[data-kind="forward-call"]').waitFor();
       await screenshot(page, `workflow-canvas-${colorScheme}-1280`);
+      // Zoomed far out the cards are plain boxes; a click zooms onto one.
+      await page.locator('[data-kind="forward-call"]').click();
+      await page.getByText('+14155550123').waitFor();
+      await screenshot(page, `workflow-canvas-${colorScheme}-1280-zoomed`);
       await page.setViewportSize(NARROW);
       await page.goto(at(`/dashboard/workflow-canvas?workflowId=${workflowId}`));
       await page.getByTestId('workflow-canvas').waitFor();

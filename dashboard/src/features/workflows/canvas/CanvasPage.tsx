@@ -246,6 +246,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
         commit(res.graph);
         focusOn(res.added);
       },
+      focus: focusOn,
       usedSources: ops.usedSources(graph),
       hasIncoming: ops.withIncoming(graph),
       workflowId: workflow.id,

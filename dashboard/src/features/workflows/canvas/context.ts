@@ -9,6 +9,8 @@ export interface CanvasActions {
   /** Removes the edges entering this node (the DELETE button on a target handle). */
   deleteIncoming: (nodeId: string) => void;
   addPath: (conditionalPathId: string) => void;
+  /** Zooms onto a node and its neighbours. */
+  focus: (nodeId: string) => void;
   /** Nodes whose source handle is used: it is not connectable (spec §4). */
   usedSources: ReadonlySet<string>;
   hasIncoming: ReadonlySet<string>;

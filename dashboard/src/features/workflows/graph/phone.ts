@@ -69,8 +69,3 @@ export function regionOf(e164: string): string | undefined {
   if (cc === '1' && CA_AREA.has(e164.slice(2, 5))) return 'CA';
   return REGION_BY_CODE[cc];
 }
-
-/** The flag emoji of a two-letter region. */
-export function flagOf(region: string): string {
-  return [...region.toUpperCase()].map((c) => String.fromCodePoint(0x1f1e6 + c.charCodeAt(0) - 65)).join('');
-}

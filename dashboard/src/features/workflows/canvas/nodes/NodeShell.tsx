@@ -1,4 +1,4 @@
-import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from '@xyflow/react';
 import { MoreHorizontal, Plus } from 'lucide-react';
 import { memo } from 'react';
 
@@ -8,6 +8,10 @@ import { str, type Data } from '../../graph';
 import { useCanvas } from '../context';
 import type { NodeKindSpec } from './types';
 
+/** Below this zoom a card's text is unreadable: cards draw as a coloured box with a big title. */
+export const LOW_DETAIL_ZOOM = 0.35;
+const farSelector = (s: ReactFlowState) => s.transform[2] < LOW_DETAIL_ZOOM;
+
 /**
  * The frame every card shares: border in its kind's colour, title, the Edit/Delete menu, and the
  * handles. Flows run bottom-to-top: a node's incoming edge enters at the bottom, its next step
@@ -16,6 +20,7 @@ import type { NodeKindSpec } from './types';
 export function makeNodeComponent(spec: NodeKindSpec) {
   function KindNode({ id, data, selected }: NodeProps) {
     const canvas = useCanvas();
+    const far = useStore(farSelector);
     const d = data as Data;
     const View = spec.View;
     if (spec.kind === 'invisible')
@@ -27,6 +32,15 @@ export function makeNodeComponent(spec: NodeKindSpec) {
     const used = canvas.usedSources.has(id) && spec.kind !== 'conditional-path';
     const small = spec.kind === 'start';
     const title = str(d, 'nodeLabel') || spec.label;
+    if (far)
+      // Zoomed far out (a big flow fitted on screen): a light card keeps panning smooth.
+      return (
+        <div data-testid={`node-${id}`} data-kind={spec.kind} title="Click to zoom in" onClick={() => canvas.focus(id)} className={cn('flex cursor-zoom-in items-center justify-center rounded-xl border-[6px] bg-surface p-4', selected && 'ring-8 ring-accent')} style={{ width: spec.width, height: spec.height, borderColor: spec.color }}>
+          {spec.kind !== 'start' && <Handle type="target" position={Position.Bottom} isConnectable={false} className="!opacity-0" />}
+          <p className="line-clamp-2 text-center text-4xl font-semibold text-fg">{title}</p>
+          {spec.kind !== 'contacts' && !spec.terminal && <Handle type="source" position={Position.Top} isConnectable={false} className="!opacity-0" />}
+        </div>
+      );
     return (
       <div
         data-testid={`node-${id}`}

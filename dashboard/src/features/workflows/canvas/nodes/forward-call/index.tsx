@@ -1,6 +1,7 @@
-import { flagOf, regionOf, str, validE164, type Data } from '../../../graph';
+import { regionOf, str, validE164, type Data } from '../../../graph';
 import { dataProblems } from '../fieldRules';
 import { EmptyNote, LabelField, TextField } from '../parts';
+import { Flag } from './Flag';
 import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
 
 function ForwardView({ id, data }: NodeViewProps) {
@@ -11,11 +12,7 @@ function ForwardView({ id, data }: NodeViewProps) {
     <div className="flex flex-1 flex-col justify-center gap-1">
       <p className="text-xs text-fg-subtle">Forwards the call to</p>
       <p className="flex items-center gap-2 text-base font-semibold text-fg tabular-nums">
-        {region && (
-          <span role="img" aria-label={region}>
-            {flagOf(region)}
-          </span>
-        )}
+        {region && <Flag region={region} />}
         {number}
       </p>
       {!validE164(number) && <p className="text-xs text-danger-fg">Not a valid number: use E.164, such as +14155550123.</p>}
