@@ -281,13 +281,18 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     // Open: from navigation start to the cards drawn, measured by the page itself.
     await page.goto(at(`/dashboard/workflow-canvas?workflowId=${big.id}`));
     await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length > 0 && document.querySelector('[data-testid="save-status"]'));
-    const openMs = Math.round(await page.evaluate(() => performance.now()));
+    const { openMs, renderMs } = await page.evaluate((id) => {
+      const now = performance.now();
+      const fetched = performance.getEntriesByType('resource').filter((r) => r.name.includes(`/v1/workflow/${id}`));
+      const arrived = fetched.length ? Math.min(...fetched.map((r) => r.responseEnd)) : now;
+      return { openMs: Math.round(now), renderMs: Math.round(now - arrived) };
+    }, big.id);
 
     // Pan: a scripted drag of the pane, one pointer move per animation frame for two seconds,
     // driven inside the page so the figure is the page's own frame rate (not the latency of the
     // test's remote-control channel).
     const fps = await panFps(page);
-    console.log(`canvas: 300 nodes opened in ${openMs} ms, pan ${fps} fps`);
+    console.log(`canvas: 300 nodes opened in ${openMs} ms (drawn ${renderMs} ms after the workflow arrived), pan ${fps} fps`);
     // The budget (under 1 s, 55 fps) holds on an idle machine; on a shared, loaded one the figures
     // are printed for `make bench` and only enforced with BETTY_BENCH_STRICT=1.
     if (process.env.BETTY_BENCH_STRICT) {
