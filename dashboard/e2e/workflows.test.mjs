@@ -176,6 +176,19 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     );
   });
 
+  await t.test('keyboard: Delete removes the selected step, Ctrl+Z brings it back, F fits the view', async () => {
+    const fwd = page.locator('[data-kind="forward-call"]');
+    await fwd.click(); // selects it (and zooms onto it)
+    await page.keyboard.press('Delete');
+    await fwd.waitFor({ state: 'detached' });
+    await page.keyboard.press('Control+z');
+    await fwd.waitFor();
+    await page.keyboard.press('f');
+    await saved(page);
+    const stored = (await api(page, 'GET', `/v1/workflow/${workflowId}`)).body.data;
+    assert.ok(stored.nodes.some((n) => n.type === 'forward-call' && n.data.destinationPhoneNumber === '+14155550123'));
+  });
+
   await t.test('a second tab saving first: the stale tab is offered reload or keep mine', async () => {
     const second = await context.newPage();
     second.setDefaultTimeout(15_000);

@@ -296,24 +296,33 @@ function Editor({ workflow }: { workflow: Workflow }) {
   );
   const onSelectionChange: OnSelectionChangeFunc = useCallback(({ nodes }) => setSelected(new Set(nodes.map((n) => n.id))), []);
 
-  const onKeyDown = (e: React.KeyboardEvent) => {
-    const target = e.target as HTMLElement;
-    if (target.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], aside')) return;
-    const mod = e.ctrlKey || e.metaKey;
-    if (mod && e.key.toLowerCase() === 'z') {
-      e.preventDefault();
-      if (e.shiftKey) redo();
-      else undo();
-    } else if (mod && e.key.toLowerCase() === 'y') {
-      e.preventDefault();
-      redo();
-    } else if ((e.key === 'Delete' || e.key === 'Backspace') && selected.size > 0) {
-      e.preventDefault();
-      for (const id of selected) remove(id);
-    } else if (e.key === 'f' && !mod) {
-      void rf.fitView({ duration: 200 });
-    }
-  };
+  // Keyboard (on the whole page while the canvas is open, outside fields and dialogs): Delete or
+  // Backspace removes the selected steps, Ctrl/⌘+Z undoes, Ctrl/⌘+Shift+Z or Ctrl+Y redoes, F fits the view.
+  const keys = useRef({ undo, redo, remove, selected, fit: () => void rf.fitView({ duration: 200 }) });
+  keys.current = { undo, redo, remove, selected, fit: () => void rf.fitView({ duration: 200 }) };
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (e.defaultPrevented || target?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="menu"], aside')) return;
+      const k = keys.current;
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && e.key.toLowerCase() === 'z') {
+        e.preventDefault();
+        if (e.shiftKey) k.redo();
+        else k.undo();
+      } else if (mod && e.key.toLowerCase() === 'y') {
+        e.preventDefault();
+        k.redo();
+      } else if ((e.key === 'Delete' || e.key === 'Backspace') && k.selected.size > 0) {
+        e.preventDefault();
+        for (const id of k.selected) k.remove(id);
+      } else if (e.key.toLowerCase() === 'f' && !mod && !e.altKey) {
+        k.fit();
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
 
   const problems = useMemo(() => validate(graph, workflow.workflowType), [graph, workflow.workflowType]);
   const saveErrors = queue.errors;
@@ -359,7 +368,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
           The server refused this graph: {saveErrors.map((e) => `${e.field}: ${e.message}`).join(' · ')}
         </div>
       )}
-      <div className="relative min-h-0 flex-1 overflow-hidden rounded-xl border border-line bg-canvas" onKeyDown={onKeyDown} data-testid="workflow-canvas">
+      <div className="relative min-h-0 flex-1 overflow-hidden rounded-xl border border-line bg-canvas" data-testid="workflow-canvas">
         <CanvasContext.Provider value={actions}>
           <EdgeContext.Provider value={edgeActions}>
             <ReactFlow
