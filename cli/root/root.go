@@ -15,6 +15,7 @@ import (
 	"github.com/bettyhq/betty/cli/auth"
 	"github.com/bettyhq/betty/cli/campaigns"
 	"github.com/bettyhq/betty/cli/cmdutil"
+	"github.com/bettyhq/betty/cli/contacts"
 	"github.com/bettyhq/betty/cli/files"
 	"github.com/bettyhq/betty/cli/invitations"
 	"github.com/bettyhq/betty/cli/kb"
@@ -77,6 +78,7 @@ Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refu
 		campaigns.NewCmdCampaigns(f),
 		agents.NewCmdAgents(f),
 		workflows.NewCmdWorkflow(f),
+		contacts.NewCmdContacts(f),
 		admin.NewCmdAdmin(f),
 	)
 	// Added now rather than at execution so help, the golden tests and completion see them.

@@ -129,8 +129,10 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	speaker := newSpeech(cfg)
 	voicesService := voices.New(db, speaker, voiceSamples{uploadsService})
 	knowledgeService := knowledge.New(db, queue, knowledgeFiles{uploadsService})
-	campaignsService := campaigns.New(db)
-	workflowsService := workflows.New(db, queue, campaignsService)
+	campaignWorkflows := &campaignWorkflows{}
+	campaignsService := campaigns.New(db, campaignWorkflows)
+	workflowsService := workflows.New(db, queue, campaignsService, contactFiles{uploadsService})
+	campaignWorkflows.Service = workflowsService
 	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService)
 	// Every worker is registered above this line.
 	if err := queue.Open(); err != nil {

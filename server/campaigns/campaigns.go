@@ -23,10 +23,20 @@ const (
 )
 
 // Service is the campaign domain.
-type Service struct{ db *store.DB }
+type Service struct {
+	db        *store.DB
+	workflows Workflows
+}
 
-// New returns the campaign service.
-func New(db *store.DB) *Service { return &Service{db: db} }
+// Workflows copies a campaign's workflows (the workflows feature; app satisfies it).
+type Workflows interface {
+	// CopyCampaignWorkflows copies every workflow of campaign from into campaign to, in the
+	// caller's transaction, speaking through agents[old agent id] when the agent was copied.
+	CopyCampaignWorkflows(ctx context.Context, orgID, from, to string, agents map[string]string) error
+}
+
+// New returns the campaign service; workflows copies workflows when a campaign is duplicated.
+func New(db *store.DB, workflows Workflows) *Service { return &Service{db: db, workflows: workflows} }
 
 // Campaign is a campaign with its decoded settings, its agents (the active one first) and its
 // workflows (newest first, without their graphs).
@@ -260,7 +270,8 @@ func (s *Service) Delete(ctx context.Context, a auth.Actor, id string) error {
 }
 
 // Duplicate copies a campaign: "Copy of <name>" (cut to the longest name), draft, the same
-// type, priority, purpose and settings, a copy of every agent with the same statuses, and no
+// type, priority, purpose and settings, a copy of every agent with the same statuses, a copy
+// of every workflow (spoken by the copied agents; the copy of the active one active), and no
 // phone number (an inbound number answers for one campaign only).
 func (s *Service) Duplicate(ctx context.Context, a auth.Actor, id string) (Campaign, error) {
 	var copyID string
@@ -281,14 +292,16 @@ func (s *Service) Duplicate(ctx context.Context, a auth.Actor, id string) (Campa
 		if err != nil {
 			return err
 		}
+		copied := make(map[string]string, len(agents))
 		for i := len(agents) - 1; i >= 0; i-- { // oldest first, so the copies keep their order
 			ag := agents[i]
 			ag.CampaignID = &copyID
 			if err := s.db.CreateAgent(ctx, &ag); err != nil {
 				return err
 			}
+			copied[agents[i].ID] = ag.ID
 		}
-		return nil
+		return s.workflows.CopyCampaignWorkflows(ctx, a.OrganizationID, orig.ID, copyID, copied)
 	})
 	if err != nil {
 		return Campaign{}, err

@@ -284,6 +284,31 @@ func TestWorkflowsOfCampaigns(t *testing.T) {
 		if camp.Data.WorkflowID == nil || *camp.Data.WorkflowID != first || len(camp.Data.Workflows) != 6 {
 			t.Fatalf("toggle on: %+v", camp.Data)
 		}
+		// Duplicating the campaign copies its workflows: new ids, the copied agent, the copy of
+		// the active one active.
+		var dupCamp struct {
+			Data struct {
+				ID         string  `json:"id"`
+				WorkflowID *string `json:"workflowId"`
+				Workflows  []summary
+				Agents     []struct{ ID string }
+			}
+		}
+		a.want(http.StatusCreated, ada.Access, "POST", "/v1/campaigns/duplicate/"+c.ID, nil, &dupCamp)
+		if len(dupCamp.Data.Workflows) != 6 || dupCamp.Data.WorkflowID == nil || *dupCamp.Data.WorkflowID == first || len(dupCamp.Data.Agents) != 1 {
+			t.Fatalf("duplicated campaign: %+v", dupCamp.Data)
+		}
+		for _, w := range dupCamp.Data.Workflows {
+			if w.AgentID == nil || *w.AgentID != dupCamp.Data.Agents[0].ID || w.CampaignID != dupCamp.Data.ID || w.Version != 1 {
+				t.Errorf("copied workflow: %+v", w)
+			}
+		}
+		var activeCopy struct{ Data workflowJSON }
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/"+*dupCamp.Data.WorkflowID, nil, &activeCopy)
+		if !activeCopy.Data.Active || len(activeCopy.Data.Nodes) != 3 || strings.Contains(fmt.Sprint(activeCopy.Data.Nodes), suffix) ||
+			strings.Contains(fmt.Sprint(activeCopy.Data.Nodes), "contactsSource") {
+			t.Errorf("active copy: %+v", activeCopy.Data.Nodes)
+		}
 		var page struct {
 			Data []summary
 			Meta struct{ TotalSize, TotalPages int }

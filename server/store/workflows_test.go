@@ -95,3 +95,33 @@ func TestWorkflows(t *testing.T) {
 		}
 	})
 }
+
+// Contacts go with their workflow.
+func TestWorkflowContactsCascade(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		_, org := teamFixture(t, db, "owner@example.com")
+		w := store.Workflow{OrganizationID: org.ID, Name: "Calls", Type: store.Outbound, Graph: `{}`, PromptStatus: store.PromptSuccess}
+		if err := db.CreateWorkflow(ctx, &w, nil); err != nil {
+			t.Fatal(err)
+		}
+		src := store.ContactSource{NodeID: "node-1", OrganizationID: org.ID, WorkflowID: w.ID, Source: "csv", Status: store.ContactsParsing}
+		if err := db.SetContactSource(ctx, &src); err != nil {
+			t.Fatal(err)
+		}
+		rows := []store.Contact{{OrganizationID: org.ID, NodeID: "node-1", ImportID: src.ImportID, Seq: 1, Phone: "+14155550123", Status: store.ContactPending},
+			{OrganizationID: org.ID, NodeID: "node-1", ImportID: src.ImportID, Seq: 2, Phone: "x", Status: store.ContactFailed}}
+		if err := db.InTx(ctx, func(ctx context.Context) error { return db.InsertContacts(ctx, rows) }); err != nil {
+			t.Fatal(err)
+		}
+		if got, total, err := db.ListContacts(ctx, org.ID, "node-1", src.ImportID, 10, 0); err != nil || total != 2 || got[1].Phone != "x" {
+			t.Fatalf("list: %+v %d %v", got, total, err)
+		}
+		if err := db.DeleteWorkflow(ctx, org.ID, w.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, left, err := db.ListContacts(ctx, org.ID, "node-1", src.ImportID, 10, 0); err != nil || left != 0 {
+			t.Fatalf("contacts left: %d %v", left, err)
+		}
+	})
+}

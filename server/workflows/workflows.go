@@ -32,12 +32,15 @@ type Service struct {
 	db        *store.DB
 	jobs      *jobs.Queue
 	campaigns *campaigns.Service
+	files     Files
 }
 
-// New returns the service and registers its background work (compiling prompts) on q.
-func New(db *store.DB, q *jobs.Queue, camps *campaigns.Service) *Service {
-	s := &Service{db: db, jobs: q, campaigns: camps}
+// New returns the service and registers its background work (compiling prompts, importing
+// contacts) on q.
+func New(db *store.DB, q *jobs.Queue, camps *campaigns.Service, files Files) *Service {
+	s := &Service{db: db, jobs: q, campaigns: camps, files: files}
 	jobs.Register(q, &compiler{s: s})
+	jobs.Register(q, &importer{s: s})
 	return s
 }
 
@@ -636,4 +639,53 @@ func renumber(g workflow.Graph) workflow.Graph {
 		g.Edges[i].Target = ids[e.Target]
 	}
 	return g
+}
+
+// CopyCampaignWorkflows copies every workflow of campaign from into campaign to (in the
+// caller's transaction): new node ids, no contacts source, version 1, the agent copied with
+// the campaign when it was (agents maps old ids to new), the copy of the active workflow
+// active.
+func (s *Service) CopyCampaignWorkflows(ctx context.Context, orgID, from, to string, agents map[string]string) error {
+	byCampaign, err := s.db.WorkflowsOfCampaigns(ctx, orgID, []string{from})
+	if err != nil {
+		return err
+	}
+	list := byCampaign[from]
+	for i := len(list) - 1; i >= 0; i-- { // oldest first, so the copies keep their order
+		orig, err := decode(list[i])
+		if err != nil {
+			return err
+		}
+		g := renumber(orig.Graph)
+		for j, n := range g.Nodes {
+			if n.Type == workflow.Contacts {
+				delete(g.Nodes[j].Data, workflow.FieldSource)
+			}
+		}
+		w := orig.Workflow
+		w.CampaignID = &to
+		w.ShopifyEnabled, w.PromptStatus, w.Prompt = false, store.PromptInProgress, nil
+		if w.AgentID != nil {
+			if copied, ok := agents[*w.AgentID]; ok {
+				w.AgentID = &copied
+			}
+		}
+		graph, nodes, err := encode(g)
+		if err != nil {
+			return err
+		}
+		w.Graph = graph
+		if err := s.db.CreateWorkflow(ctx, &w, nodes); err != nil {
+			return err
+		}
+		if orig.Active {
+			if err := s.db.SetCampaignWorkflow(ctx, orgID, to, w.ID); err != nil {
+				return err
+			}
+		}
+		if err := s.compileLater(ctx, w); err != nil {
+			return err
+		}
+	}
+	return nil
 }

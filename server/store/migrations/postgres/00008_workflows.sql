@@ -51,6 +51,56 @@ CREATE TABLE workflow_templates (
 );
 CREATE INDEX workflow_templates_type_name_idx ON workflow_templates (workflow_type, name);
 
+-- The contacts source of a Contacts node (one per node) and its contacts. import_id names the
+-- current import: a new source, or clearing it, starts another, and rows of an older import
+-- are never listed.
+CREATE TABLE workflow_contact_sources (
+    node_id          TEXT PRIMARY KEY,
+    organization_id  TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+    workflow_id      TEXT NOT NULL REFERENCES workflows (id) ON DELETE CASCADE,
+    import_id        TEXT NOT NULL,
+    source           TEXT NOT NULL,
+    status           TEXT NOT NULL,
+    upload_id        TEXT,
+    file_name        TEXT,
+    file_url         TEXT,
+    connected_app_id TEXT,
+    list_id          TEXT,
+    error            TEXT,
+    rows_imported    INTEGER NOT NULL DEFAULT 0,
+    rows_rejected    INTEGER NOT NULL DEFAULT 0,
+    created_at       TIMESTAMPTZ NOT NULL,
+    updated_at       TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX workflow_contact_sources_workflow_idx ON workflow_contact_sources (workflow_id);
+
+CREATE TABLE workflow_contacts (
+    id              TEXT PRIMARY KEY,
+    organization_id TEXT NOT NULL,
+    -- Contacts go with their source (and so with their workflow, campaign and team).
+    node_id         TEXT NOT NULL REFERENCES workflow_contact_sources (node_id) ON DELETE CASCADE,
+    import_id       TEXT NOT NULL,
+    -- The row's place in its source (CSV data row number, from 1).
+    seq             INTEGER NOT NULL,
+    phone           TEXT NOT NULL,
+    first_name      TEXT,
+    last_name       TEXT,
+    email           TEXT,
+    lifecycle_stage TEXT,
+    -- Other columns of the row, JSON; NULL when none.
+    extra           TEXT,
+    -- For the dialer's calling window: the number's region (ISO 3166) and time zone.
+    region          TEXT,
+    time_zone       TEXT,
+    status          TEXT NOT NULL,
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    call_log_id     TEXT,
+    last_error      TEXT,
+    last_called_at  TIMESTAMPTZ,
+    created_at      TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX workflow_contacts_node_idx ON workflow_contacts (node_id, import_id, seq);
+
 INSERT INTO workflow_templates (id, name, description, workflow_type, placeholders, graph, created_at, updated_at)
 VALUES ('template-customer-support', 'Customer support', 'Answers support calls for {{companyName}}: greets the caller, helps with the three most common issues and takes a message for anything else.', 'inbound', '[{"key":"companyName","label":"Company name"},{"key":"supportEmail","label":"Support e-mail"},{"key":"operatingHours","label":"Operating hours"},{"key":"businessAddress","label":"Business address"},{"key":"commonIssue1","label":"Common issue 1"},{"key":"commonIssue2","label":"Common issue 2"},{"key":"commonIssue3","label":"Common issue 3"}]', '{"nodes":[{"id":"start","type":"start","position":{"x":0,"y":0},"data":{},"flow_meta":{}},{"id":"greet","type":"agent","position":{"x":0,"y":-400},"data":{"nodeLabel":"Greet the caller","instruction":"Thank the caller for calling {{companyName}} support, say your name, and ask how you can help today. Our support hours are {{operatingHours}}."},"flow_meta":{}},{"id":"topic","type":"conditional-path","position":{"x":0,"y":-800},"data":{"nodeLabel":"What do they need?"},"flow_meta":{}},{"id":"says-issue1","type":"customer-response","position":{"x":-750.0,"y":-1200},"data":{"nodeLabel":"{{commonIssue1}}","description":"{{commonIssue1}}"},"flow_meta":{}},{"id":"help-issue1","type":"agent","position":{"x":-750.0,"y":-1600},"data":{"nodeLabel":"Help","instruction":"Help the caller with {{commonIssue1}}: ask for the details you need, walk them through the fix step by step, and check it worked."},"flow_meta":{}},{"id":"end-issue1","type":"end-call","position":{"x":-750.0,"y":-2000},"data":{"nodeLabel":"Thank and end the call"},"flow_meta":{}},{"id":"says-issue2","type":"customer-response","position":{"x":-250.0,"y":-1200},"data":{"nodeLabel":"{{commonIssue2}}","description":"{{commonIssue2}}"},"flow_meta":{}},{"id":"help-issue2","type":"agent","position":{"x":-250.0,"y":-1600},"data":{"nodeLabel":"Help","instruction":"Help the caller with {{commonIssue2}}: ask for the details you need, walk them through the fix step by step, and check it worked."},"flow_meta":{}},{"id":"end-issue2","type":"end-call","position":{"x":-250.0,"y":-2000},"data":{"nodeLabel":"Thank and end the call"},"flow_meta":{}},{"id":"says-issue3","type":"customer-response","position":{"x":250.0,"y":-1200},"data":{"nodeLabel":"{{commonIssue3}}","description":"{{commonIssue3}}"},"flow_meta":{}},{"id":"help-issue3","type":"agent","position":{"x":250.0,"y":-1600},"data":{"nodeLabel":"Help","instruction":"Help the caller with {{commonIssue3}}: ask for the details you need, walk them through the fix step by step, and check it worked."},"flow_meta":{}},{"id":"end-issue3","type":"end-call","position":{"x":250.0,"y":-2000},"data":{"nodeLabel":"Thank and end the call"},"flow_meta":{}},{"id":"says-other","type":"customer-response","position":{"x":750.0,"y":-1200},"data":{"nodeLabel":"Something else, or asks for a person","description":"Something else, or asks for a person"},"flow_meta":{}},{"id":"help-other","type":"agent","position":{"x":750.0,"y":-1600},"data":{"nodeLabel":"Take a message","instruction":"Tell the caller you will pass their request on: they can also write to {{supportEmail}}, or visit us at {{businessAddress}} during {{operatingHours}}. Take their name and a short description of the problem."},"flow_meta":{}},{"id":"end-other","type":"end-call","position":{"x":750.0,"y":-2000},"data":{"nodeLabel":"Thank and end the call"},"flow_meta":{}}],"edges":[{"id":"start-greet","source":"start","target":"greet","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}},{"id":"greet-topic","source":"greet","target":"topic","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}},{"id":"topic-says-issue1","source":"topic","target":"says-issue1","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}},{"id":"says-issue1-help-issue1","source":"says-issue1","target":"help-issue1","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}},{"id":"help-issue1-end-issue1","source":"help-issue1","target":"end-issue1","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}},{"id":"topic-says-issue2","source":"topic","target":"says-issue2","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}},{"id":"says-issue2-help-issue2","source":"says-issue2","target":"help-issue2","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}},{"id":"help-issue2-end-issue2","source":"help-issue2","target":"end-issue2","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}},{"id":"topic-says-issue3","source":"topic","target":"says-issue3","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}},{"id":"says-issue3-help-issue3","source":"says-issue3","target":"help-issue3","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}},{"id":"help-issue3-end-issue3","source":"help-issue3","target":"end-issue3","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}},{"id":"topic-says-other","source":"topic","target":"says-other","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}},{"id":"says-other-help-other","source":"says-other","target":"help-other","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}},{"id":"help-other-end-other","source":"help-other","target":"end-other","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}}]}', '2026-01-01 00:00:00+00:00', '2026-01-01 00:00:00+00:00');
 INSERT INTO workflow_templates (id, name, description, workflow_type, placeholders, graph, created_at, updated_at)
@@ -67,6 +117,8 @@ INSERT INTO workflow_templates (id, name, description, workflow_type, placeholde
 VALUES ('template-booking-confirmation', 'Booking confirmation', 'Calls each customer to confirm their booking.', 'outbound', '[]', '{"nodes":[{"id":"contacts","type":"contacts","position":{"x":0,"y":400},"data":{},"flow_meta":{}},{"id":"start","type":"start","position":{"x":0,"y":0},"data":{},"flow_meta":{}},{"id":"confirm","type":"agent","position":{"x":0,"y":-400},"data":{"nodeLabel":"Confirm the booking","instruction":"Greet {{firstName}}, read back the booking details and ask them to confirm."},"flow_meta":{}},{"id":"end","type":"end-call","position":{"x":0,"y":-800},"data":{},"flow_meta":{}}],"edges":[{"id":"start-confirm","source":"start","target":"confirm","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}},{"id":"confirm-end","source":"confirm","target":"end","sourceHandle":null,"targetHandle":null,"type":"add-step","edge_meta":{}}]}', '2026-01-01 00:00:06+00:00', '2026-01-01 00:00:06+00:00');
 
 -- +goose Down
+DROP TABLE workflow_contacts;
+DROP TABLE workflow_contact_sources;
 DROP TABLE workflow_templates;
 DROP TABLE workflow_nodes;
 DROP TABLE workflows;

@@ -1,0 +1,46 @@
+// Package contacts is `betty contacts`: who an outbound workflow calls — importing a CSV file
+// into its Contacts node, and listing the contacts with their call status.
+package contacts
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
+	betty "github.com/bettyhq/betty/sdk"
+	"github.com/bettyhq/betty/sdk/client"
+)
+
+// NewCmdContacts returns `betty contacts` and its verbs.
+func NewCmdContacts(f *cmdutil.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "contacts <command>",
+		Short: "Contacts: who an outbound workflow calls",
+		Long: `Manage the contacts of an outbound workflow's Contacts node. A CSV file (a header row,
+then one contact per row: phone, firstName, lastName, email, lifecycleStage and any other
+columns) is uploaded and imported by the server: numbers become E.164, a number already on an
+earlier row is called once, and rows that cannot be called are kept, failed, with the reason.`,
+		Example: `  betty contacts import 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 customers.csv --wait
+  betty contacts list 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 --failed`,
+	}
+	cmd.AddCommand(NewCmdImport(f, nil), NewCmdList(f, nil))
+	return cmd
+}
+
+// contactsNode finds the workflow and its Contacts node (the one named, else its only one).
+func contactsNode(ctx context.Context, c *betty.Client, workflowID, nodeID string) (client.Workflow, string, error) {
+	w, err := c.Workflow(ctx, workflowID)
+	if err != nil {
+		return w, "", err
+	}
+	if nodeID != "" {
+		return w, nodeID, nil
+	}
+	node := betty.ContactsNode(w)
+	if node == "" {
+		return w, "", fmt.Errorf("workflow %q has no Contacts node: add one on the canvas (or import a graph with one) first", w.Name)
+	}
+	return w, node, nil
+}

@@ -1,0 +1,77 @@
+package contacts_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bettyhq/betty/cli/config"
+	"github.com/bettyhq/betty/cli/contacts"
+	"github.com/bettyhq/betty/cli/internal/clitest"
+	betty "github.com/bettyhq/betty/sdk"
+	"github.com/bettyhq/betty/sdk/client"
+	"github.com/bettyhq/betty/server/testserver"
+)
+
+// Importing a CSV with bad rows and listing them, against the real server.
+func TestAgainstTheRealServer(t *testing.T) {
+	env := testserver.Start(t)
+	ada := env.SignUp(t, "ada@example.com")
+	team := env.Team(t, ada, "Acme")
+	profile := &config.Profile{Server: env.URL, AccessToken: ada.Access, RefreshToken: ada.Refresh, Email: ada.Email, Team: team}
+	run := func(args ...string) (string, string, error) {
+		t.Helper()
+		f, s := clitest.NewFactory(t, clitest.Options{Profile: profile})
+		err := clitest.Run(contacts.NewCmdContacts(f), args...)
+		return s.Out.String(), s.ErrOut.String(), err
+	}
+	ctx := context.Background()
+	c, err := betty.New(env.URL, betty.WithTokens(ada.Access, ada.Refresh))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag, err := betty.Do[client.AgentProfile](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.CreateAgent(ctx, client.CreateAgentRequest{OrganizationId: team, Name: "Ava"})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.CreateWorkflow(ctx, team, betty.WorkflowInput{Name: "Calls", AgentID: ag.Id, Type: client.WorkflowTypeOutbound})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err = run("list", w.Id); err == nil || !strings.Contains(err.Error(), "has no Contacts node") {
+		t.Fatalf("no node: %v", err)
+	}
+	if _, err = c.SaveWorkflow(ctx, w.Id, betty.Graph{Nodes: []client.WorkflowNode{{Id: "c-" + w.Id, Type: client.NodeKindContacts},
+		{Id: "s-" + w.Id, Type: client.NodeKindStart}}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("Phone Number,First Name\n")
+	for i := 0; i < 100; i++ {
+		if i%10 == 9 {
+			fmt.Fprintf(&b, "nope,Bad%d\n", i)
+		} else {
+			fmt.Fprintf(&b, "415-555-%04d,Ann%d\n", i, i)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "people.csv")
+	os.WriteFile(path, []byte(b.String()), 0o600)
+	if _, errOut, err := run("import", w.Id, path, "--wait"); err != nil || !strings.Contains(errOut, "90 contacts, 10 rejected") {
+		t.Fatalf("import: %v %s", err, errOut)
+	}
+	out, _, err := run("list", w.Id, "--failed", "--json")
+	var failed []struct {
+		Phone         string
+		BettyMetadata struct{ LastError string } `json:"betty_metadata"`
+	}
+	if json.Unmarshal([]byte(out), &failed); err != nil || len(failed) != 10 || failed[0].BettyMetadata.LastError != "Invalid phone number" {
+		t.Fatalf("list --failed: %v %s", err, out)
+	}
+}

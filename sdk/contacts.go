@@ -1,0 +1,98 @@
+package betty
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"net/http"
+	"time"
+
+	"github.com/bettyhq/betty/sdk/client"
+)
+
+// Contacts: who an outbound workflow calls, on its Contacts node. A CSV file is uploaded
+// (purpose contacts-csv) and set as the node's source; the server imports it in the
+// background (status parsing, then success or error) and keeps rows it cannot call, failed,
+// with the reason in betty_metadata.lastError.
+
+// ContactsNode answers the id of a workflow's Contacts node ("" when it has none).
+func ContactsNode(w client.Workflow) string {
+	if w.Nodes == nil {
+		return ""
+	}
+	for _, n := range *w.Nodes {
+		if n.Type == client.NodeKindContacts {
+			return n.Id
+		}
+	}
+	return ""
+}
+
+// SetContactsCSV makes an uploaded CSV file (its fileUrl) the contacts source of a node.
+func (c *Client) SetContactsCSV(ctx context.Context, team, workflowID, nodeID, fileURL, fileName string) (client.WorkflowContactsSource, error) {
+	req := client.SetWorkflowContactsRequest{OrganizationId: team, WorkflowId: workflowID, NodeId: nodeID,
+		Source: client.ContactSourceCsv, FileUrl: &fileURL}
+	if fileName != "" {
+		req.FileName = &fileName
+	}
+	return Do[client.WorkflowContactsSource](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.SetWorkflowContacts(ctx, req)
+	})
+}
+
+// ImportContacts uploads a local CSV file and makes it the contacts source of a node; the
+// import then runs on the server (WaitForContacts waits for it).
+func (c *Client) ImportContacts(ctx context.Context, team, workflowID, nodeID, path string, opts UploadOptions) (client.WorkflowContactsSource, error) {
+	opts.OrganizationID, opts.Purpose = team, client.UploadPurposeContactsCsv
+	up, err := c.UploadFile(ctx, path, opts)
+	if err != nil {
+		return client.WorkflowContactsSource{}, err
+	}
+	if up.FileUrl == nil {
+		return client.WorkflowContactsSource{}, fmt.Errorf("betty: upload %s finished without a file URL", up.Id)
+	}
+	return c.SetContactsCSV(ctx, team, workflowID, nodeID, *up.FileUrl, opts.FileName)
+}
+
+// ContactsCSV answers a node's CSV source with one page of its contacts.
+func (c *Client) ContactsCSV(ctx context.Context, nodeID string, page, size int) (client.WorkflowCsv, client.PageMeta, error) {
+	var out client.WorkflowCsv
+	env, err := send(ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.GetWorkflowCsv(ctx, nodeID, &client.GetWorkflowCsvParams{Page: &page, PageSize: &size})
+	}, false)
+	if err != nil {
+		return out, client.PageMeta{}, err
+	}
+	if err := decodeData(env, &out); err != nil {
+		return out, client.PageMeta{}, err
+	}
+	if env.Meta == nil {
+		return out, client.PageMeta{}, fmt.Errorf("betty: %s: the answer has no pagination meta", env.what)
+	}
+	return out, *env.Meta, nil
+}
+
+// WaitForContacts polls a node's CSV every interval (1 s when 0) until it is no longer
+// parsing, and answers it with its first page and how many rows it has.
+func (c *Client) WaitForContacts(ctx context.Context, nodeID string, interval time.Duration) (client.WorkflowCsv, client.PageMeta, error) {
+	if interval <= 0 {
+		interval = time.Second
+	}
+	for {
+		csv, meta, err := c.ContactsCSV(ctx, nodeID, 1, 100)
+		if err != nil || csv.Status != client.ContactsImportStatusParsing {
+			return csv, meta, err
+		}
+		if err := sleepContext(ctx, interval); err != nil {
+			return csv, meta, err
+		}
+	}
+}
+
+// Contacts walks the contacts of a workflow's Contacts node in source order.
+func (c *Client) Contacts(ctx context.Context, workflowID, nodeID string) iter.Seq2[client.Contact, error] {
+	size := 100
+	return All[client.Contact](ctx, c, func(ctx context.Context, api *client.Client, page int) (*http.Response, error) {
+		return api.ListWorkflowContacts(ctx, &client.ListWorkflowContactsParams{WorkflowId: workflowID, NodeId: nodeID, Page: &page, PageSize: &size})
+	})
+}

@@ -1,0 +1,171 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bettyhq/betty/server/internal/apitest"
+)
+
+func init() {
+	for _, op := range []string{"setWorkflowContacts", "getWorkflowCsv", "deleteWorkflowCsv", "listWorkflowContacts", "deleteWorkflowContacts"} {
+		resourceFixtures[op] = contactsFixture
+	}
+}
+
+// contactsFixture makes an outbound workflow with a Contacts node whose source is a small
+// CSV file.
+func contactsFixture(t *testing.T, env *apitest.Env, owner apitest.Caller, org string) map[string]string {
+	t.Helper()
+	a := newTeamAPI(t, env)
+	ag := createAgent(t, a, owner, org, map[string]any{})
+	var w struct{ Data workflowJSON }
+	a.want(http.StatusCreated, owner.Access, "POST", "/v1/workflow/create",
+		map[string]any{"organizationId": org, "name": "Calls", "agentId": ag.ID, "workflowType": "outbound"}, &w)
+	node := fmt.Sprintf("contacts-%d", time.Now().UnixNano())
+	a.want(http.StatusOK, owner.Access, "POST", "/v1/workflow/save", map[string]any{"workflowId": w.Data.ID,
+		"nodes": []any{nodeJSON(node, "contacts", nil), nodeJSON("start-"+node, "start", nil)}, "edges": []any{}}, nil)
+	_, link := finishedUpload(t, env, owner.Access, org, "contacts-csv", "list.csv", []byte("phone,firstName\n+14155550123,Ada\n"))
+	a.want(http.StatusOK, owner.Access, "POST", "/v1/workflow/contacts", map[string]any{"organizationId": org, "workflowId": w.Data.ID,
+		"nodeId": node, "source": "csv", "fileUrl": link}, nil)
+	return map[string]string{"workflowId": w.Data.ID, "nodeId": node, "fileUrl": link, "id": w.Data.ID}
+}
+
+func nodeJSON(id, kind string, data map[string]any) map[string]any { return node(id, kind, data) }
+
+type contactJSON struct {
+	ID, Phone      string
+	FirstName      *string
+	LifecycleStage *string
+	BettyMetadata  struct {
+		Status    string
+		LastError *string
+	} `json:"betty_metadata"`
+	Plan string `json:"plan"`
+}
+
+// A CSV of 1,000 contacts with 10 bad rows: 990 callable, 10 kept failed with their reason;
+// numbers normalised to E.164, columns matched by name, extra columns kept, duplicates caught.
+func TestWorkflowContactsCSV(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
+		a := newTeamAPI(t, env)
+		ada := env.SignUp(t, "ada@example.com")
+		org := env.Team(t, ada, "Acme")
+		values := contactsFixture(t, env, ada, org)
+		wf, node := values["workflowId"], values["nodeId"]
+
+		var b strings.Builder
+		b.WriteString("\ufeffFirst Name,phone_number,Last_Name,Lifecycle Stage,Plan\n")
+		for i := 0; i < 1000; i++ {
+			switch {
+			case i%100 == 7 && i < 500:
+				fmt.Fprintf(&b, "Bad%d,12345,X,lead,basic\n", i) // not a number
+			case i%100 == 7:
+				fmt.Fprintf(&b, "Dup%d,(415) 555-%04d,X,lead,basic\n", i, 0) // the number of row 1
+			default:
+				fmt.Fprintf(&b, "Ann%d,(415) 555-%04d,Lee,Sales Lead,gold\n", i, i)
+			}
+		}
+		_, link := finishedUpload(t, env, ada.Access, org, "contacts-csv", "big.csv", []byte(b.String()))
+		var set struct {
+			Data struct {
+				Status, Source string
+				NodeFile       struct{ FileName string }
+			}
+		}
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/contacts", map[string]any{"organizationId": org, "workflowId": wf,
+			"nodeId": node, "source": "csv", "fileUrl": link}, &set)
+		if set.Data.Status != "parsing" || set.Data.NodeFile.FileName != "big.csv" {
+			t.Fatalf("set: %+v", set.Data)
+		}
+		var csv struct {
+			Data struct {
+				Status string
+				Error  *string
+				Rows   []contactJSON
+			}
+			Meta struct{ TotalSize, TotalPages int }
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/csv/"+node, nil, &csv)
+			if csv.Data.Status != "parsing" || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if csv.Data.Status != "success" || csv.Meta.TotalSize != 1000 || len(csv.Data.Rows) != 100 || csv.Meta.TotalPages != 10 {
+			t.Fatalf("csv: %s %v %+v", csv.Data.Status, csv.Data.Error, csv.Meta)
+		}
+		first := csv.Data.Rows[0]
+		if first.Phone != "+14155550000" || *first.FirstName != "Ann0" || *first.LifecycleStage != "sales lead" || first.Plan != "gold" || first.BettyMetadata.Status != "pending" {
+			t.Errorf("first row: %+v", first)
+		}
+		failed, reasons := 0, map[string]int{}
+		for page := 1; page <= 10; page++ {
+			a.want(http.StatusOK, ada.Access, "GET", fmt.Sprintf("/v1/workflow/csv/%s?page=%d", node, page), nil, &csv)
+			for _, r := range csv.Data.Rows {
+				if r.BettyMetadata.Status == "failed" {
+					failed++
+					reasons[strings.SplitN(*r.BettyMetadata.LastError, ":", 2)[0]]++
+				}
+			}
+		}
+		if failed != 10 || reasons["Invalid phone number"] != 5 || reasons["Duplicate of row 1"] != 5 {
+			t.Errorf("failed %d: %v", failed, reasons)
+		}
+		var list struct {
+			Data []contactJSON
+			Meta struct{ TotalSize int }
+		}
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/contacts/data?workflowId="+wf+"&nodeId="+node, nil, &list)
+		if len(list.Data) != 10 || list.Meta.TotalSize != 1000 {
+			t.Errorf("contacts: %d of %d", len(list.Data), list.Meta.TotalSize)
+		}
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/contacts/data?workflowId="+wf+"&nodeId="+node+"&source=zapier", nil, &list)
+		if len(list.Data) != 0 {
+			t.Errorf("another source listed %d", len(list.Data))
+		}
+		var w struct{ Data workflowJSON }
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/"+wf, nil, &w)
+		if !strings.Contains(fmt.Sprint(w.Data.Nodes), "contactsSource:csv") || w.Data.Version != 2 {
+			t.Errorf("node source: v%d %v", w.Data.Version, w.Data.Nodes)
+		}
+
+		// A file without a phone column ends in error, with the reason.
+		_, bad := finishedUpload(t, env, ada.Access, org, "contacts-csv", "bad.csv", []byte("name,email\nAda,a@b.example\n"))
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/contacts", map[string]any{"organizationId": org, "workflowId": wf,
+			"nodeId": node, "source": "csv", "fileUrl": bad}, nil)
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/csv/"+node, nil, &csv)
+			if csv.Data.Status != "parsing" || time.Now().After(deadline) {
+				break
+			}
+		}
+		if csv.Data.Status != "error" || csv.Data.Error == nil || !strings.Contains(*csv.Data.Error, "no phone column") || csv.Meta.TotalSize != 0 {
+			t.Errorf("bad file: %s %v", csv.Data.Status, csv.Data.Error)
+		}
+
+		a.problem(http.StatusBadRequest, ada.Access, "POST", "/v1/workflow/contacts", map[string]any{"organizationId": org, "workflowId": wf,
+			"nodeId": node, "source": "csv"})
+		a.problem(http.StatusNotFound, ada.Access, "POST", "/v1/workflow/contacts", map[string]any{"organizationId": org, "workflowId": wf,
+			"nodeId": "ghost", "source": "zapier"})
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/contacts", map[string]any{"organizationId": org, "workflowId": wf,
+			"nodeId": node, "source": "zapier"}, nil)
+		a.problem(http.StatusNotFound, ada.Access, "GET", "/v1/workflow/csv/"+node, nil)
+		a.want(http.StatusOK, ada.Access, "DELETE", "/v1/workflow/contacts/data?workflowId="+wf+"&nodeId="+node, nil, nil)
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/"+wf, nil, &w)
+		if strings.Contains(fmt.Sprint(w.Data.Nodes), "contactsSource") {
+			t.Errorf("source not cleared: %v", w.Data.Nodes)
+		}
+		// DELETE csv on a fresh CSV.
+		_, small := finishedUpload(t, env, ada.Access, org, "contacts-csv", "s.csv", []byte("phone\n+442071838750\n"))
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/contacts", map[string]any{"organizationId": org, "workflowId": wf,
+			"nodeId": node, "source": "csv", "fileUrl": small}, nil)
+		a.want(http.StatusOK, ada.Access, "DELETE", "/v1/workflow/csv/"+node, nil, nil)
+		a.problem(http.StatusNotFound, ada.Access, "DELETE", "/v1/workflow/csv/"+node, nil)
+	})
+}

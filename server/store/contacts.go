@@ -1,0 +1,188 @@
+package store
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ContactsStatus is where the import of a contacts source stands.
+type ContactsStatus string
+
+const (
+	ContactsParsing ContactsStatus = "parsing"
+	ContactsSuccess ContactsStatus = "success"
+	ContactsError   ContactsStatus = "error"
+)
+
+// ContactCallStatus is where calling a contact stands.
+type ContactCallStatus string
+
+const (
+	ContactPending ContactCallStatus = "pending"
+	ContactFailed  ContactCallStatus = "failed"
+)
+
+// ContactSource is the contacts source of a Contacts node.
+type ContactSource struct {
+	NodeID         string         `db:"node_id"`
+	OrganizationID string         `db:"organization_id"`
+	WorkflowID     string         `db:"workflow_id"`
+	ImportID       string         `db:"import_id"`
+	Source         string         `db:"source"`
+	Status         ContactsStatus `db:"status"`
+	UploadID       *string        `db:"upload_id"`
+	FileName       *string        `db:"file_name"`
+	FileURL        *string        `db:"file_url"`
+	ConnectedAppID *string        `db:"connected_app_id"`
+	ListID         *string        `db:"list_id"`
+	Error          *string        `db:"error"`
+	RowsImported   int            `db:"rows_imported"`
+	RowsRejected   int            `db:"rows_rejected"`
+	CreatedAt      time.Time      `db:"created_at"`
+	UpdatedAt      time.Time      `db:"updated_at"`
+}
+
+const contactSourceColumns = `node_id, organization_id, workflow_id, import_id, source, status, upload_id, file_name, file_url,
+	connected_app_id, list_id, error, rows_imported, rows_rejected, created_at, updated_at`
+
+// Contact is a contact of a Contacts node.
+type Contact struct {
+	ID             string            `db:"id"`
+	OrganizationID string            `db:"organization_id"`
+	NodeID         string            `db:"node_id"`
+	ImportID       string            `db:"import_id"`
+	Seq            int               `db:"seq"`
+	Phone          string            `db:"phone"`
+	FirstName      *string           `db:"first_name"`
+	LastName       *string           `db:"last_name"`
+	Email          *string           `db:"email"`
+	LifecycleStage *string           `db:"lifecycle_stage"`
+	Extra          *string           `db:"extra"` // JSON object
+	Region         *string           `db:"region"`
+	TimeZone       *string           `db:"time_zone"`
+	Status         ContactCallStatus `db:"status"`
+	Attempts       int               `db:"attempts"`
+	CallLogID      *string           `db:"call_log_id"`
+	LastError      *string           `db:"last_error"`
+	LastCalledAt   *time.Time        `db:"last_called_at"`
+	CreatedAt      time.Time         `db:"created_at"`
+}
+
+var contactColumnList = strings.Split(strings.Join(strings.Fields(strings.ReplaceAll(contactColumns, ",", " ")), ","), ",")
+
+const contactColumns = `id, organization_id, node_id, import_id, seq, phone, first_name, last_name, email, lifecycle_stage, extra,
+	region, time_zone, status, attempts, call_log_id, last_error, last_called_at, created_at`
+
+// SetContactSource replaces the source of a node (its contacts are dropped), filling the
+// import id and times.
+func (db *DB) SetContactSource(ctx context.Context, s *ContactSource) error {
+	if err := db.DeleteContactSource(ctx, s.OrganizationID, s.NodeID); err != nil {
+		return err
+	}
+	s.ImportID = NewID()
+	s.CreatedAt = now()
+	s.UpdatedAt = s.CreatedAt
+	_, err := db.exec(ctx, `INSERT INTO workflow_contact_sources (`+contactSourceColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.NodeID, s.OrganizationID, s.WorkflowID, s.ImportID, s.Source, s.Status, s.UploadID, s.FileName, s.FileURL,
+		s.ConnectedAppID, s.ListID, s.Error, s.RowsImported, s.RowsRejected, s.CreatedAt, s.UpdatedAt)
+	return err
+}
+
+// ContactSourceByNode returns a team's node's contacts source, or ErrNotFound.
+func (db *DB) ContactSourceByNode(ctx context.Context, orgID, nodeID string) (ContactSource, error) {
+	var s ContactSource
+	err := db.get(ctx, db.read(ctx), &s, `SELECT `+contactSourceColumns+` FROM workflow_contact_sources
+		WHERE organization_id = ? AND node_id = ?`, orgID, nodeID)
+	return s, err
+}
+
+// DeleteContactSource removes a team's node's source and its contacts (none is fine).
+func (db *DB) DeleteContactSource(ctx context.Context, orgID, nodeID string) error {
+	if _, err := db.exec(ctx, `DELETE FROM workflow_contacts WHERE organization_id = ? AND node_id = ?`, orgID, nodeID); err != nil {
+		return err
+	}
+	_, err := db.exec(ctx, `DELETE FROM workflow_contact_sources WHERE organization_id = ? AND node_id = ?`, orgID, nodeID)
+	return err
+}
+
+// FinishContactImport records the outcome of an import if it is still the node's current one,
+// answering whether it was.
+func (db *DB) FinishContactImport(ctx context.Context, orgID, nodeID, importID string, status ContactsStatus, msg *string, imported, rejected int) (bool, error) {
+	n, err := db.exec(ctx, `UPDATE workflow_contact_sources SET status = ?, error = ?, rows_imported = ?, rows_rejected = ?, updated_at = ?
+		WHERE organization_id = ? AND node_id = ? AND import_id = ?`, status, msg, imported, rejected, now(), orgID, nodeID, importID)
+	return n > 0, err
+}
+
+// contactBatch is how many contacts one INSERT writes (19 columns: well under SQLite's and
+// PostgreSQL's parameter limits).
+const contactBatch = 500
+
+// InsertContacts writes contacts, filling ids and times: with COPY on PostgreSQL (inside a
+// transaction), in multi-row INSERTs otherwise.
+func (db *DB) InsertContacts(ctx context.Context, rows []Contact) error {
+	at := now()
+	if tx, ok := db.PgxTx(ctx); ok {
+		data := make([][]any, len(rows))
+		for i := range rows {
+			c := &rows[i]
+			c.ID, c.CreatedAt = NewID(), at
+			data[i] = []any{c.ID, c.OrganizationID, c.NodeID, c.ImportID, c.Seq, c.Phone, c.FirstName, c.LastName, c.Email,
+				c.LifecycleStage, c.Extra, c.Region, c.TimeZone, string(c.Status), c.Attempts, c.CallLogID, c.LastError, c.LastCalledAt, c.CreatedAt}
+		}
+		_, err := tx.CopyFrom(ctx, pgx.Identifier{"workflow_contacts"}, contactColumnList, pgx.CopyFromRows(data))
+		return translate(err)
+	}
+	for start := 0; start < len(rows); start += contactBatch {
+		end := min(start+contactBatch, len(rows))
+		var b strings.Builder
+		b.WriteString(`INSERT INTO workflow_contacts (` + contactColumns + `) VALUES `)
+		args := make([]any, 0, (end-start)*19)
+		for i := start; i < end; i++ {
+			c := &rows[i]
+			c.ID, c.CreatedAt = NewID(), at
+			if i > start {
+				b.WriteString(", ")
+			}
+			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, c.ID, c.OrganizationID, c.NodeID, c.ImportID, c.Seq, c.Phone, c.FirstName, c.LastName, c.Email,
+				c.LifecycleStage, c.Extra, c.Region, c.TimeZone, c.Status, c.Attempts, c.CallLogID, c.LastError, c.LastCalledAt, c.CreatedAt)
+		}
+		if _, err := db.exec(ctx, b.String(), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ListContacts lists the contacts of a node's current import in source order, and how many
+// there are.
+func (db *DB) ListContacts(ctx context.Context, orgID, nodeID, importID string, limit, offset int) ([]Contact, int, error) {
+	var total int
+	if err := db.get(ctx, db.read(ctx), &total, `SELECT COUNT(*) FROM workflow_contacts WHERE organization_id = ? AND node_id = ? AND import_id = ?`,
+		orgID, nodeID, importID); err != nil {
+		return nil, 0, err
+	}
+	out := []Contact{}
+	if total == 0 {
+		return out, 0, nil
+	}
+	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT `+contactColumns+` FROM workflow_contacts
+		WHERE organization_id = ? AND node_id = ? AND import_id = ? ORDER BY seq LIMIT ? OFFSET ?`, orgID, nodeID, importID, limit, offset)
+	return out, total, err
+}
+
+// SetWorkflowGraph rewrites a team's workflow's graph without a new version (a node's
+// contacts source, which saves do not own).
+func (db *DB) SetWorkflowGraph(ctx context.Context, orgID, id, graph string) error {
+	return db.one(ctx, `UPDATE workflows SET graph = ?, updated_at = ? WHERE organization_id = ? AND id = ?`, graph, now(), orgID, id)
+}
+
+// DeleteContactsOfImport removes what an import wrote so far (an import run again starts
+// clean).
+func (db *DB) DeleteContactsOfImport(ctx context.Context, orgID, nodeID, importID string) error {
+	_, err := db.exec(ctx, `DELETE FROM workflow_contacts WHERE organization_id = ? AND node_id = ? AND import_id = ?`, orgID, nodeID, importID)
+	return err
+}
