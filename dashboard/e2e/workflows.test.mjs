@@ -6,7 +6,9 @@
 //   BETTY_BIN=../bin/betty node --test e2e/workflows.test.mjs
 
 import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 
 import { CHROMIUM, NARROW, haveChromium, newContext, screenshot, skip, startStack, watchForProblems } from './harness.mjs';
@@ -17,7 +19,7 @@ const TEAM = 'Contoso Support';
 
 test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
   assert.ok(haveChromium, `${CHROMIUM} is missing; install it with: apt-get install -y chromium`);
-  const { baseURL, browser } = await startStack(t);
+  const { baseURL, browser, dataDir } = await startStack(t);
   const context = await newContext(browser);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
@@ -262,6 +264,57 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     }
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  await t.test('a Contacts node imports a CSV of 1,000 rows: 990 callable, 10 rejected with reasons', async () => {
+    await page.goto(at('/dashboard/workflow-canvas'));
+    await page.getByRole('button', { name: 'New workflow' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New workflow' });
+    await dialog.getByLabel('Name').fill('Renewal calls');
+    await dialog.getByRole('combobox', { name: 'Agent' }).click();
+    await page.getByRole('option', { name: 'Sam' }).click();
+    await dialog.getByRole('button', { name: 'Create workflow' }).click();
+    await page.waitForURL(/workflowId=/);
+    const id = new URL(page.url()).searchParams.get('workflowId');
+    const contacts = page.locator('[data-kind="contacts"]');
+    await contacts.getByText('No contact source added. Please add a contact source to run your workflow.').waitFor();
+    await saved(page); // a new workflow's Start and Contacts are saved at once
+
+    const rows = ['phone,firstName,lastName,email,plan'];
+    for (let i = 0; i < 1000; i++) {
+      const phone = i % 100 === 7 ? `not a number ${i}` : `+1415${String(2000000 + i).padStart(7, '0')}`;
+      rows.push(`${phone},First${i},Last${i},p${i}@example.com,gold`);
+    }
+    const csv = path.join(dataDir, 'contacts.csv');
+    await writeFile(csv, rows.join('\n') + '\n');
+
+    await contacts.getByRole('button', { name: 'Add Contact' }).click();
+    const panel = page.getByRole('complementary', { name: 'Edit Contacts' });
+    await panel.getByRole('combobox', { name: 'Contact source' }).click();
+    await page.getByRole('option', { name: 'CSV file' }).click();
+    await panel.getByLabel('CSV file').setInputFiles(csv);
+    await page.getByTestId('toast').filter({ hasText: 'Contacts uploaded' }).waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: 'Apply' }).click();
+    await contacts.getByText('Showing 1 - 10 of 1000').waitFor({ timeout: 60_000 });
+    await contacts.getByRole('columnheader', { name: 'Call Status' }).waitFor();
+    await contacts.getByText('Page 1 - 100').waitFor();
+    await saved(page);
+    await screenshot(page, 'workflow-contacts');
+
+    const node = (await api(page, 'GET', `/v1/workflow/${id}`)).body.data.nodes.find((n) => n.type === 'contacts');
+    assert.equal(node.data.contactsSource, 'csv');
+    let failed = [];
+    let total = 0;
+    for (let p = 1; ; p++) {
+      const res = await api(page, 'GET', `/v1/workflow/contacts/data?nodeId=${node.id}&workflowId=${id}&page=${p}&pageSize=100`);
+      assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+      total += res.body.data.length;
+      failed = failed.concat(res.body.data.filter((c) => c.betty_metadata.status === 'failed'));
+      if (!res.body.meta.hasNext) break;
+    }
+    assert.equal(total, 1000);
+    assert.equal(failed.length, 10, '10 rows rejected');
+    assert.ok(failed.every((c) => c.betty_metadata.lastError), 'each rejected row says why');
   });
 
   await t.test('panning a small workflow (for comparison)', async () => {

@@ -247,6 +247,10 @@ function Editor({ workflow }: { workflow: Workflow }) {
         focusOn(res.added);
       },
       focus: focusOn,
+      patchData: (id, patch) => {
+        const n = graphRef.current.nodes.find((x) => x.id === id);
+        if (n) commit(ops.updateData(graphRef.current, id, { ...n.data, ...patch }));
+      },
       usedSources: ops.usedSources(graph),
       hasIncoming: ops.withIncoming(graph),
       workflowId: workflow.id,

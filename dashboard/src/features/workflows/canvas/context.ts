@@ -9,6 +9,8 @@ export interface CanvasActions {
   /** Removes the edges entering this node (the DELETE button on a target handle). */
   deleteIncoming: (nodeId: string) => void;
   addPath: (conditionalPathId: string) => void;
+  /** Writes fields into a node's data at once (what the server already stored, e.g. a contacts source). */
+  patchData: (nodeId: string, patch: Record<string, string>) => void;
   /** Zooms onto a node and its neighbours. */
   focus: (nodeId: string) => void;
   /** Nodes whose source handle is used: it is not connectable (spec §4). */

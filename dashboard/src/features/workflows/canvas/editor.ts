@@ -100,7 +100,8 @@ export function withIncoming(g: Graph): Set<string> {
 
 /** The graph a new, empty workflow starts with: Start, and Contacts for an outbound one. */
 export function seedGraph(type: 'inbound' | 'outbound'): Graph {
-  const nodes: GNode[] = [{ id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {}, flow_meta: {} }];
-  if (type === 'outbound') nodes.push({ id: 'contacts', type: 'contacts', position: { x: 0, y: 0 }, data: { nodeLabel: 'Contacts' }, flow_meta: {} });
+  // Ids unique beyond this workflow: a Contacts node's CSV is addressed by its node id alone.
+  const nodes: GNode[] = [{ id: newId('start'), type: 'start', position: { x: 0, y: 0 }, data: {}, flow_meta: {} }];
+  if (type === 'outbound') nodes.push({ id: newId('contacts'), type: 'contacts', position: { x: 0, y: 0 }, data: { nodeLabel: 'Contacts' }, flow_meta: {} });
   return settle({ nodes, edges: [] });
 }

@@ -140,6 +140,8 @@ function CsvUpload({ nodeId }: { nodeId: string }) {
     },
     onSuccess: async () => {
       setPercent(null);
+      // The server wrote the source into the node; the canvas keeps it so its next save does too.
+      canvas.patchData(nodeId, { contactsSource: 'csv' });
       await queryClient.invalidateQueries({ queryKey: csvQueryOptions(nodeId, 1).queryKey.slice(0, 1) });
       toast.success('The file is being read; its contacts appear in the node as they are parsed.', 'Contacts uploaded');
     },
