@@ -395,7 +395,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
             >
               <Background gap={24} />
               <Controls showInteractive={false} />
-              {graph.nodes.length < 150 && <MiniMap pannable zoomable className="!hidden md:!block" />}
+              {graph.nodes.length < 150 && <MiniMap pannable zoomable position="top-right" className="!hidden md:!block" />}
             </ReactFlow>
           </EdgeContext.Provider>
           {editing && (
