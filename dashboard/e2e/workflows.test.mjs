@@ -11,6 +11,8 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
+import AxeBuilder from '@axe-core/playwright';
+
 import { CHROMIUM, NARROW, haveChromium, newContext, screenshot, skip, startStack, watchForProblems } from './harness.mjs';
 
 const PASSWORD = 'correct horse battery';
@@ -315,6 +317,31 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     assert.equal(total, 1000);
     assert.equal(failed.length, 10, '10 rows rejected');
     assert.ok(failed.every((c) => c.betty_metadata.lastError), 'each rejected row says why');
+  });
+
+  await t.test('axe finds no serious accessibility problem on the list, the create dialog and the canvas', async () => {
+    const found = [];
+    const check = async (label) => {
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      for (const v of violations.filter((x) => x.impact === 'serious' || x.impact === 'critical'))
+        found.push(`${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    };
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme });
+      await page.goto(at('/dashboard/workflow-canvas'));
+      await page.getByRole('link', { name: 'Support line' }).waitFor();
+      await check(`${colorScheme} list`);
+      await page.getByRole('button', { name: 'New workflow' }).first().click();
+      await page.getByRole('dialog', { name: 'New workflow' }).getByRole('button', { name: /^Blank/ }).waitFor();
+      await page.waitForTimeout(500); // the templates list settles
+      await check(`${colorScheme} create dialog`);
+      await page.goto(at(`/dashboard/workflow-canvas?workflowId=${workflowId}`));
+      await page.locator('[data-kind="forward-call"]').waitFor();
+      await zoomOnto(page.locator('[data-kind="forward-call"]'), page.getByText('+14155550123'));
+      await check(`${colorScheme} canvas`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    assert.deepEqual(found, []);
   });
 
   await t.test('panning a small workflow (for comparison)', async () => {

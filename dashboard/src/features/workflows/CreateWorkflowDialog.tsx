@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 
 import type { WorkflowTemplate, WorkflowType } from '../../api/gen/model';
 import { Button } from '../../components/ui/button';
@@ -10,6 +10,9 @@ import { toast } from '../../components/ui/toast-store';
 import { cn } from '../../lib/cn';
 import { agentsQueryOptions } from '../agents/queries';
 import { createCampaignWorkflowMutationOptions, createWorkflowMutationOptions, templatesQueryOptions, TEMPLATES_PAGE_SIZE } from './queries';
+
+/** The agent choice that lets the server use the campaign's active agent. */
+const CAMPAIGN_AGENT = 'campaign-agent';
 
 interface Props {
   open: boolean;
@@ -35,18 +38,25 @@ export function CreateWorkflowDialog({ open, onOpenChange, organizationId, campa
   const create = useMutation(createWorkflowMutationOptions(queryClient));
   const createInCampaign = useMutation(createCampaignWorkflowMutationOptions(queryClient));
 
+  // A workflow needs an agent: the first one is chosen for you (in a campaign, its active agent).
+  const firstAgent = agents.data?.data[0]?.id;
+  useEffect(() => {
+    if (!agentId && open) setAgentId(campaign ? CAMPAIGN_AGENT : firstAgent);
+  }, [agentId, campaign, firstAgent, open]);
+  const chosenAgent = agentId === CAMPAIGN_AGENT ? undefined : agentId;
+
   const nameError = submitted && !name.trim() ? 'Give the workflow a name.' : undefined;
-  const agentError = submitted && !campaign && !agentId ? 'Choose the agent that speaks in it.' : undefined;
+  const agentError = !campaign && agents.isSuccess && agents.data.data.length === 0 ? 'Create an agent first: a workflow needs one to speak in it.' : submitted && !campaign && !agentId ? 'Choose the agent that speaks in it.' : undefined;
   const templateValues = Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim()));
 
   const submit = async () => {
     setSubmitted(true);
-    if (!name.trim() || (!campaign && !agentId)) return;
+    if (!name.trim() || (!campaign && !chosenAgent)) return;
     try {
       const common = { name: name.trim(), ...(template ? { workflowTemplate: template.id, templateValues } : {}) };
       const id = campaign
-        ? (await createInCampaign.mutateAsync({ campaignId: campaign.id, ...common, ...(agentId ? { agentId } : {}) })).id
-        : (await create.mutateAsync({ organizationId, agentId: agentId!, workflowType: type, ...common })).id;
+        ? (await createInCampaign.mutateAsync({ campaignId: campaign.id, ...common, ...(chosenAgent ? { agentId: chosenAgent } : {}) })).id
+        : (await create.mutateAsync({ organizationId, agentId: chosenAgent!, workflowType: type, ...common })).id;
       toast.success(`${name.trim()} is ready to draw.`, 'Workflow created');
       onOpenChange(false);
       onCreated(id);
@@ -90,8 +100,16 @@ export function CreateWorkflowDialog({ open, onOpenChange, organizationId, campa
                 )}
               </Field>
             )}
-            <Field label="Agent" error={agentError} {...(campaign ? { description: 'The campaign’s active agent when none is chosen.' } : {})}>
-              {(ids) => <Select {...ids} value={agentId} onValueChange={setAgentId} placeholder={agents.isPending ? 'Loading agents…' : 'Choose an agent'} options={(agents.data?.data ?? []).map((a) => ({ value: a.id, label: a.name }))} />}
+            <Field label="Agent" error={agentError}>
+              {(ids) => (
+                <Select
+                  {...ids}
+                  value={agentId}
+                  onValueChange={setAgentId}
+                  placeholder={agents.isPending ? 'Loading agents…' : 'Choose an agent'}
+                  options={[...(campaign ? [{ value: CAMPAIGN_AGENT, label: 'The campaign’s active agent' }] : []), ...(agents.data?.data ?? []).map((a) => ({ value: a.id, label: a.name }))]}
+                />
+              )}
             </Field>
           </div>
           <fieldset>
