@@ -34,6 +34,10 @@ const AgentsPage = lazy(() => import('./features/agents/AgentsPage'));
 const VoicesPage = lazy(() => import('./features/voices/VoicesPage'));
 const PhoneNumbersPage = lazy(() => import('./features/phone-numbers/PhoneNumbersPage'));
 const WorkflowsRoute = lazy(() => import('./features/workflows/WorkflowsRoute'));
+// A workflow opened by its address: fetch the canvas chunk alongside the shell, not after it.
+if (typeof window !== 'undefined' && window.location.pathname === '/dashboard/workflow-canvas' && new URLSearchParams(window.location.search).has('workflowId')) {
+  void import('./features/workflows/canvas/CanvasPage');
+}
 const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
 const OnboardingPage = lazy(() => import('./features/onboarding/OnboardingPage'));
 const AdminPage = lazy(() => import('./features/admin/AdminPage'));
