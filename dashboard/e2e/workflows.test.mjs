@@ -319,6 +319,31 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     assert.ok(failed.every((c) => c.betty_metadata.lastError), 'each rejected row says why');
   });
 
+  await t.test("a campaign's Workflow tab: create, make active, duplicate", async () => {
+    const created = await api(page, 'POST', '/v1/campaigns/create', { organizationId: teamId, name: 'Spring support', type: 'inbound' });
+    assert.equal(created.status, 201, JSON.stringify(created.body).slice(0, 300));
+    const campaignId = created.body.data.id;
+    await page.goto(at(`/dashboard/campaigns/${campaignId}/workflow`));
+    await page.getByText('No workflow yet').waitFor();
+    await page.getByRole('button', { name: 'New workflow' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New workflow' });
+    await dialog.getByLabel('Name').fill('Spring flow');
+    await dialog.getByRole('button', { name: 'Create workflow' }).click();
+    await page.waitForURL(/workflowId=/);
+    await page.goBack();
+    const row = page.getByRole('row').filter({ hasText: 'Spring flow' });
+    await row.waitFor();
+    await row.getByRole('switch').check();
+    await page.getByTestId('toast').filter({ hasText: 'is now the campaign' }).waitFor();
+    const campaign = (await api(page, 'GET', `/v1/campaigns/${campaignId}`)).body.data;
+    assert.ok(campaign.workflowId, 'the campaign runs the active workflow');
+    await row.getByRole('button', { name: 'Duplicate Spring flow' }).click();
+    await page.getByTestId('toast').filter({ hasText: 'A copy of Spring flow was made.' }).waitFor();
+    await page.getByRole('row').nth(2).waitFor();
+    assert.equal(await page.getByRole('row').count(), 3, 'a header and two workflows');
+    await screenshot(page, 'campaign-workflow-tab');
+  });
+
   await t.test('axe finds no serious accessibility problem on the list, the create dialog and the canvas', async () => {
     const found = [];
     const check = async (label) => {

@@ -26,6 +26,8 @@ export function CampaignWorkflowTab({ team, campaign }: { team: Organization; ca
   const toggle = useMutation(toggleCampaignWorkflowMutationOptions(queryClient));
   const duplicate = useMutation(duplicateCampaignWorkflowMutationOptions(queryClient));
   const [creating, setCreating] = useState(false);
+  // The switch moves at once; the list's next answer replaces it, and an error puts it back.
+  const [optimistic, setOptimistic] = useState<Record<string, boolean>>({});
   const edit = can(team.myRole, 'editCalling');
   const open = (id: string) => teamPath(`/dashboard/workflow-canvas?workflowId=${encodeURIComponent(id)}`, team.id);
   const q = list.query;
@@ -43,17 +45,27 @@ export function CampaignWorkflowTab({ team, campaign }: { team: Organization; ca
             type="checkbox"
             role="switch"
             className="size-4 accent-(--color-accent)"
-            checked={w.active}
+            checked={optimistic[w.id] ?? w.active}
             disabled={!edit.allowed || toggle.isPending}
             aria-label={`${w.name} is the campaign's active workflow`}
-            onChange={(e) =>
+            onChange={(e) => {
+              const active = e.target.checked;
+              setOptimistic((o) => ({ ...o, [w.id]: active }));
               toggle.mutate(
-                { workflowId: w.id, campaignId: campaign.id, active: e.target.checked },
-                { onSuccess: () => toast.success(e.target.checked ? `${w.name} is now the campaign's workflow.` : `${campaign.name} has no active workflow now.`), onError: (err) => toast.error(err) },
-              )
-            }
+                { workflowId: w.id, campaignId: campaign.id, active },
+                {
+                  onSuccess: () => toast.success(active ? `${w.name} is now the campaign's workflow.` : `${campaign.name} has no active workflow now.`),
+                  onError: (err) => toast.error(err),
+                  onSettled: () =>
+                    setOptimistic((o) => {
+                      const { [w.id]: _, ...rest } = o;
+                      return rest;
+                    }),
+                },
+              );
+            }}
           />
-          <span className="sr-only sm:not-sr-only">{w.active ? 'Active' : 'Inactive'}</span>
+          <span className="sr-only sm:not-sr-only">{(optimistic[w.id] ?? w.active) ? 'Active' : 'Inactive'}</span>
         </label>
       ),
     },
