@@ -34,7 +34,7 @@ export function CampaignWorkflowTab({ team, campaign }: { team: Organization; ca
 
   const columns: Column<CampaignWorkflowSummary>[] = [
     { key: 'name', header: 'Name', cell: (w) => <Link className="font-medium text-accent-fg hover:underline" to={open(w.id)}>{w.name}</Link> },
-    { key: 'prompt', header: 'Prompt', cell: (w) => <Badge tone={w.readablePromptStatus === 'error' ? 'declined' : 'neutral'}>{PROMPT_STATUS_LABELS[w.readablePromptStatus] ?? w.readablePromptStatus}</Badge>, hideOnMobile: true },
+    { key: 'prompt', header: 'Prompt', cell: (w) => <Badge tone={w.readablePromptStatus === 'error' ? 'declined' : 'neutral'}>{PROMPT_STATUS_LABELS[w.readablePromptStatus]}</Badge>, hideOnMobile: true },
     { key: 'updated', header: 'Updated', cell: (w) => formatDateTime(w.updatedAt), hideOnMobile: true },
     {
       key: 'active',

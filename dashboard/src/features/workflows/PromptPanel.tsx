@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 
+import type { PromptStatus } from '../../api/gen/model';
 import { Badge } from '../../components/ui/badge';
 import { SkeletonText } from '../../components/ui/skeleton';
 import { workflowQueryOptions } from './queries';
 
-const STATUS: Record<string, { label: string; tone: 'success' | 'declined' | 'neutral' }> = {
+const STATUS: Record<PromptStatus, { label: string; tone: 'success' | 'declined' | 'neutral' }> = {
   'in-progress': { label: 'Compiling…', tone: 'success' },
-  done: { label: 'Up to date', tone: 'neutral' },
+  success: { label: 'Up to date', tone: 'neutral' },
   error: { label: 'Could not compile', tone: 'declined' },
 };
 
@@ -15,7 +16,7 @@ export function PromptPanel({ workflowId }: { workflowId: string }) {
   const workflow = useQuery(workflowQueryOptions(workflowId));
   const w = workflow.data;
   if (!w) return <SkeletonText label="Loading the prompt…" />;
-  const status = STATUS[w.readablePromptStatus] ?? { label: w.readablePromptStatus, tone: 'neutral' as const };
+  const status = STATUS[w.readablePromptStatus];
   return (
     <section aria-labelledby="prompt-title" className="flex h-full flex-col gap-3">
       <div className="flex items-center justify-between gap-2">

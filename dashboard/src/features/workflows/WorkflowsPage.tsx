@@ -45,7 +45,7 @@ function WorkflowList({ team }: { team: Organization }) {
   const columns: Column<Workflow>[] = [
     { key: 'name', header: 'Name', cell: (w) => <Link className="font-medium text-accent-fg hover:underline" to={open(w.id)}>{w.name}</Link>, sortValue: (w) => w.name },
     { key: 'type', header: 'Direction', cell: (w) => (w.workflowType === 'inbound' ? 'Inbound' : 'Outbound') },
-    { key: 'prompt', header: 'Prompt', cell: (w) => <Badge tone={w.readablePromptStatus === 'error' ? 'declined' : 'neutral'}>{PROMPT_STATUS_LABELS[w.readablePromptStatus] ?? w.readablePromptStatus}</Badge>, hideOnMobile: true },
+    { key: 'prompt', header: 'Prompt', cell: (w) => <Badge tone={w.readablePromptStatus === 'error' ? 'declined' : 'neutral'}>{PROMPT_STATUS_LABELS[w.readablePromptStatus]}</Badge>, hideOnMobile: true },
     { key: 'updated', header: 'Updated', cell: (w) => formatDateTime(w.updatedAt), hideOnMobile: true },
     {
       key: 'actions',
