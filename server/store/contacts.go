@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jmoiron/sqlx"
 )
 
 // ContactsStatus is where the import of a contacts source stands.
@@ -135,26 +136,50 @@ func (db *DB) InsertContacts(ctx context.Context, rows []Contact) error {
 		_, err := tx.CopyFrom(ctx, pgx.Identifier{"workflow_contacts"}, contactColumnList, pgx.CopyFromRows(data))
 		return translate(err)
 	}
+	// Inside a transaction the statement cache does not help (it prepares on the pool): prepare
+	// the full-batch statement once on the transaction, as parsing it costs as much as running it.
+	var full *sqlx.Stmt
+	if tx, ok := db.write(ctx).(*sqlx.Tx); ok && len(rows) > contactBatch {
+		stmt, err := tx.PreparexContext(ctx, db.rebind(insertContactsSQL(contactBatch)))
+		if err != nil {
+			return translate(err)
+		}
+		defer stmt.Close()
+		full = stmt
+	}
 	for start := 0; start < len(rows); start += contactBatch {
 		end := min(start+contactBatch, len(rows))
-		var b strings.Builder
-		b.WriteString(`INSERT INTO workflow_contacts (` + contactColumns + `) VALUES `)
 		args := make([]any, 0, (end-start)*19)
 		for i := start; i < end; i++ {
 			c := &rows[i]
 			c.ID, c.CreatedAt = NewID(), at
-			if i > start {
-				b.WriteString(", ")
-			}
-			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 			args = append(args, c.ID, c.OrganizationID, c.NodeID, c.ImportID, c.Seq, c.Phone, c.FirstName, c.LastName, c.Email,
 				c.LifecycleStage, c.Extra, c.Region, c.TimeZone, c.Status, c.Attempts, c.CallLogID, c.LastError, c.LastCalledAt, c.CreatedAt)
 		}
-		if _, err := db.exec(ctx, b.String(), args...); err != nil {
+		var err error
+		if full != nil && end-start == contactBatch {
+			_, err = full.ExecContext(ctx, args...)
+			err = translate(err)
+		} else {
+			_, err = db.exec(ctx, insertContactsSQL(end-start), args...)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func insertContactsSQL(n int) string {
+	var b strings.Builder
+	b.WriteString(`INSERT INTO workflow_contacts (` + contactColumns + `) VALUES `)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+	}
+	return b.String()
 }
 
 // ListContacts lists the contacts of a node's current import in source order, and how many

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/bettyhq/betty/server/store"
@@ -25,5 +26,34 @@ func TestContactFromRow(t *testing.T) {
 	c = ContactFromRow([]string{""}, cols, names, "US")
 	if c.Status != store.ContactFailed || *c.LastError != "No phone number" {
 		t.Errorf("%+v", c)
+	}
+}
+
+// The fast path answers what libphonenumber's parser answers, for every shape it takes.
+func TestFastPhonesAgreeWithTheParser(t *testing.T) {
+	var inputs []string
+	for i := 0; i < 3000; i++ {
+		inputs = append(inputs,
+			fmt.Sprintf("(%03d) %03d-%04d", 200+i%800, 200+i%700, i),
+			fmt.Sprintf("1-%03d-555-%04d", 200+i%800, i),
+			fmt.Sprintf("+1 %03d 555 %04d", 200+i%800, i),
+			fmt.Sprintf("+44 %d%03d %06d", 1+i%9, i%1000, i),
+			fmt.Sprintf("+7 %03d %07d", 700+i%300, i),
+			fmt.Sprintf("+33 %d %08d", 1+i%9, i),
+			fmt.Sprintf("+%d%09d", 20+i%80, i),
+			fmt.Sprintf("%010d", i*7919),
+		)
+	}
+	inputs = append(inputs, "+1 876 555 0123", "+1 416 555 0123", "+44 1481 712345", "+44 7781 123456", "+39 06 1234 5678",
+		"12345", "", "+", "+0 123", "415-555-0123 ext. 4", "tel:+14155550123")
+	for _, region := range []string{"US", "GB"} {
+		p := newPhones(region)
+		for _, in := range inputs {
+			e1, r1, z1, ok1 := p.normalize(in)
+			e2, r2, z2, ok2 := slowPhone(in, region)
+			if e1 != e2 || r1 != r2 || ok1 != ok2 || (z1 == nil) != (z2 == nil) || z1 != nil && *z1 != *z2 {
+				t.Fatalf("%s %q: fast %q %q %v, parser %q %q %v", region, in, e1, r1, ok1, e2, r2, ok2)
+			}
+		}
 	}
 }
