@@ -31,7 +31,7 @@ test('what works, what is coming, and where e-mail goes', { skip, timeout: 240_0
     await page.goto(`${baseURL}/`);
     await page.getByRole('heading', { level: 2, name: 'What works today' }).waitFor();
     const soon = page.getByTestId('coming-soon');
-    for (const label of ['Workflows', 'Inbox', 'Call logs']) {
+    for (const label of ['Inbox', 'Call logs']) {
       await soon.getByRole('heading', { name: label, exact: true }).waitFor();
     }
     // Knowledge bases are built: no longer among what is coming.
@@ -67,13 +67,13 @@ test('what works, what is coming, and where e-mail goes', { skip, timeout: 240_0
   await t.test('the sidebar marks the parts not built yet as Soon, without links', async () => {
     const nav = page.getByRole('navigation', { name: 'Dashboard' }).first();
     const soon = nav.getByTestId('nav-coming-soon');
-    for (const label of ['Workflows', 'Inbox', 'Calls']) {
+    for (const label of ['Inbox', 'Calls']) {
       await soon.filter({ hasText: label }).getByText('Soon', { exact: true }).waitFor();
     }
     assert.equal(await soon.filter({ hasText: 'Knowledge' }).count(), 0, 'knowledge bases are built');
     assert.equal(await nav.locator('a [data-testid="nav-coming-soon"], [data-testid="nav-coming-soon"] a').count(), 0, 'a Coming soon area links somewhere');
-    for (const label of ['Campaigns', 'Agents', 'Knowledge', 'Phone numbers', 'Voices', 'Members', 'API keys', 'Team settings']) await nav.getByRole('link', { name: label, exact: true }).waitFor();
-    assert.equal(await nav.getByRole('link', { name: 'Workflows' }).count(), 0);
+    for (const label of ['Campaigns', 'Agents', 'Workflows', 'Knowledge', 'Phone numbers', 'Voices', 'Members', 'API keys', 'Team settings']) await nav.getByRole('link', { name: label, exact: true }).waitFor();
+    assert.equal(await nav.getByRole('link', { name: 'Inbox' }).count(), 0);
 
     await atNarrowWidth(context, `${baseURL}/dashboard?teamId=${teamId}`, async (narrow) => {
       await narrow.getByRole('heading', { level: 1, name: TEAM }).waitFor();
@@ -99,11 +99,11 @@ test('what works, what is coming, and where e-mail goes', { skip, timeout: 240_0
   });
 
   await t.test('a guide about a part not built yet is marked as a preview', async () => {
-    await page.goto(`${baseURL}/docs/workflow-canvas`);
-    await page.getByRole('note', { name: 'Coming soon' }).getByText('Available when workflows are built').waitFor();
+    await page.goto(`${baseURL}/docs/zapier`);
+    await page.getByRole('note', { name: 'Coming soon' }).getByText('Available when connected apps are built').waitFor();
     await screenshot(page, 'docs-preview');
     await page.goto(`${baseURL}/getting-started`);
-    await page.getByText('Calls and workflows are still being built').waitFor();
+    await page.getByText('Calls are still being built').waitFor();
     await screenshot(page, 'getting-started');
   });
 

@@ -34,6 +34,11 @@ const AgentsPage = lazy(() => import('./features/agents/AgentsPage'));
 const KnowledgeBasePage = lazy(() => import('./features/knowledge/KnowledgeBasePage'));
 const VoicesPage = lazy(() => import('./features/voices/VoicesPage'));
 const PhoneNumbersPage = lazy(() => import('./features/phone-numbers/PhoneNumbersPage'));
+const WorkflowsRoute = lazy(() => import('./features/workflows/WorkflowsRoute'));
+// A workflow opened by its address: fetch the canvas chunk alongside the shell, not after it.
+if (typeof window !== 'undefined' && window.location.pathname === '/dashboard/workflow-canvas' && new URLSearchParams(window.location.search).has('workflowId')) {
+  void import('./features/workflows/canvas/CanvasPage');
+}
 const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
 const OnboardingPage = lazy(() => import('./features/onboarding/OnboardingPage'));
 const AdminPage = lazy(() => import('./features/admin/AdminPage'));
@@ -100,6 +105,7 @@ export const routes: RouteObject[] = [
           { path: 'dashboard/knowledge-base/add-faq', element: <KnowledgeBasePage addFaq /> },
           { path: 'dashboard/voices', element: <VoicesPage /> },
           { path: 'dashboard/phone-numbers', element: <PhoneNumbersPage /> },
+          { path: 'dashboard/workflow-canvas', element: <WorkflowsRoute /> },
           { path: 'dashboard/profile', element: <ProfilePage /> },
           { path: 'onboarding', element: <OnboardingPage /> },
           { path: 'admin', element: <AdminPage /> },

@@ -37,9 +37,9 @@ describe('the list of product areas', () => {
   });
 
   it('names the missing parts in plain words', () => {
-    expect(availableWhen(['workflows'])).toBe('Available when workflows are built');
-    expect(availableWhen(['workflows', 'inbox', 'calls'])).toBe('Available when workflows, the inbox and call logs are built');
-    expect(availableWhen(['workflows', 'knowledgeBases'])).toBe('Available when workflows are built');
+    expect(availableWhen(['connectedApps'])).toBe('Available when connected apps are built');
+    expect(availableWhen(['workflows', 'connectedApps', 'calls'])).toBe('Available when connected apps and call logs are built');
+    expect(availableWhen(['workflows', 'knowledgeBases'])).toBe('');
     expect(availableWhen(['agents', 'calls'])).toBe('Available when call logs are built');
     expect(availableWhen(['inbox'])).toBe('Available when the inbox is built');
     expect(availableWhen(['members'])).toBe('');
@@ -57,9 +57,9 @@ describe('help guides', () => {
 
   it('mark a guide about a part not built yet as a preview', async () => {
     fakeServer({});
-    renderApp('/docs/workflow-canvas');
+    renderApp('/docs/zapier');
     const note = await screen.findByRole('note', { name: 'Coming soon' });
-    expect(note).toHaveTextContent('Available when workflows are built');
+    expect(note).toHaveTextContent('Available when connected apps are built');
     expect(deadLinks(screen.getByRole('main'))).toEqual([]);
   });
 

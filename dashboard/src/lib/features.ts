@@ -57,7 +57,7 @@ export const PRODUCT_AREAS: readonly ProductArea[] = [
     noun: 'workflows',
     summary: 'Draw what your agent says and does on a canvas: questions, transfers, webhooks and follow-ups.',
     path: '/dashboard/workflow-canvas',
-    available: false,
+    available: true,
   },
   {
     id: 'knowledgeBases',

@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { Pencil, Workflow } from 'lucide-react';
+import { Pencil } from 'lucide-react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
-import { PageSkeleton, EmptyState, ErrorState } from '../../components/ui/states';
+import { PageSkeleton, ErrorState } from '../../components/ui/states';
 import { Tabs, TabsContent, TabsList } from '../../components/ui/tabs';
-import { availableWhen } from '../../lib/features';
 import { can } from '../../lib/roles';
 import { CampaignKnowledgeTab } from '../knowledge/CampaignKnowledgeTab';
 import { teamPath, useCurrentTeam } from '../team/TeamContext';
+import { CampaignWorkflowTab } from '../workflows/CampaignWorkflowTab';
 import { CampaignAgentsTab } from './CampaignAgentsTab';
 import { CampaignStatusBadge } from './CampaignsPage';
 import { CampaignPhoneTab } from './CampaignPhoneTab';
@@ -90,9 +90,7 @@ export default function CampaignPage({ addFaq = false }: { addFaq?: boolean }) {
           <CampaignKnowledgeTab key={c.id} team={team} campaign={c} addFaq={addFaq} />
         </TabsContent>
         <TabsContent value="workflow" className="pt-5 focus:outline-none">
-          <EmptyState icon={<Workflow />} title="Workflows are not in this dashboard yet">
-            {availableWhen(['workflows'])}: then this tab draws the campaign's call flow and chooses its active workflow. {c.workflows.length > 0 ? `This campaign has ${c.workflows.length} workflow${c.workflows.length === 1 ? '' : 's'}, made through the API.` : 'This campaign has no workflow yet.'}
-          </EmptyState>
+          <CampaignWorkflowTab team={team} campaign={c} />
         </TabsContent>
         <TabsContent value="settings" className="pt-5 focus:outline-none">
           <CampaignSettingsTab key={c.id} team={team} campaign={c} />

@@ -125,8 +125,10 @@ export const GUIDES: Guide[] = [
     summary: 'Draw what happens on a call, step by step.',
     body: [
       'A workflow is a graph of steps read from the bottom up: the start, what the agent says, what the customer answers, conditional paths, transfers, webhooks and the end of the call.',
-      'Add a step with the plus button on an edge, edit a step from its menu, and connect each step to exactly one next step (a conditional path branches). Outbound workflows also have a contacts step: a CSV upload, your CRM, or an automation service.',
+      'Add a step with the plus button on an edge, edit a step from its menu, and connect each step to exactly one next step (a conditional path branches). Outbound workflows also have a contacts step fed by a CSV upload; HubSpot and Zapier sources arrive with the integrations.',
+      'Changes save as you go. If someone else saved the workflow after you opened it, you choose: reload their version or keep yours. Undo and redo with Ctrl+Z and Ctrl+Shift+Z; F fits the whole flow on screen.',
     ],
+    action: { label: 'Open workflows', to: '/dashboard/workflow-canvas' },
   },
   {
     slug: 'shopify-setting-setup',

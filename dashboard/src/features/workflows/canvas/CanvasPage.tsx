@@ -1,0 +1,480 @@
+import '@xyflow/react/dist/style.css';
+
+import { useQuery } from '@tanstack/react-query';
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useNodesState,
+  useReactFlow,
+  type Connection,
+  type Edge as RfEdge,
+  type Node as RfNode,
+  type OnNodeDrag,
+  type OnSelectionChangeFunc,
+} from '@xyflow/react';
+import { FileText, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+
+import type { Workflow } from '../../../api/gen/model';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
+import { PageHeader } from '../../../components/ui/page-header';
+import { ErrorState, PageSkeleton } from '../../../components/ui/states';
+import { toast } from '../../../components/ui/toast-store';
+import { cn } from '../../../lib/cn';
+import { teamPath, useCurrentTeam } from '../../team/TeamContext';
+import { parseGraph, validate, type Data, type Graph, type Kind } from '../graph';
+import { PromptPanel } from '../PromptPanel';
+import { workflowQueryOptions } from '../queries';
+import { edgeTypes, EdgeContext } from './AddStepEdge';
+import { CanvasContext, type CanvasActions } from './context';
+import * as ops from './editor';
+import { NODE_KINDS, nodeTypes, specOf } from './nodes/registry';
+import { useSaveQueue, type SaveStatus } from './useSaveQueue';
+
+const HISTORY_LIMIT = 100;
+
+const STATUS_TEXT: Record<SaveStatus, string> = {
+  saved: 'All changes saved',
+  pending: 'Unsaved changes',
+  saving: 'Saving…',
+  conflict: 'Not saved: changed elsewhere',
+  invalid: 'Not saved: fix the marked steps',
+  failed: 'Not saved: retrying on the next change',
+};
+
+/** Follows the dashboard's theme (the `dark` class on <html>), which React Flow draws its own parts in. */
+function useDarkTheme(): boolean {
+  const [dark, setDark] = useState(() => document.documentElement.classList.contains('dark'));
+  useEffect(() => {
+    const observer = new MutationObserver(() => setDark(document.documentElement.classList.contains('dark')));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+    return () => observer.disconnect();
+  }, []);
+  return dark;
+}
+
+function toRfNodes(g: Graph, selected: ReadonlySet<string>): RfNode[] {
+  return g.nodes.map((n) => ({
+    id: n.id,
+    type: n.type,
+    position: n.position,
+    data: n.data,
+    hidden: n.type === 'invisible',
+    selected: selected.has(n.id),
+    deletable: false,
+    width: specOf(n.type).width,
+    height: specOf(n.type).height,
+  }));
+}
+
+function toRfEdges(g: Graph): RfEdge[] {
+  return g.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, type: 'add-step', deletable: false }));
+}
+
+type StepTarget = { after: string } | { edge: string };
+
+function AddStepDialog({ target, onClose, onPick }: { target: StepTarget | null; onClose: () => void; onPick: (kind: Kind) => void }) {
+  const kinds = Object.values(NODE_KINDS).filter((k) => k.addable);
+  return (
+    <Dialog open={target !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent title="Add a step" description="Choose what happens next in the call.">
+        <ul className="grid gap-2 sm:grid-cols-2">
+          {kinds.map((k) => (
+            <li key={k.kind}>
+              <button type="button" className="w-full rounded-lg border-2 bg-surface p-3 text-left hover:bg-muted" style={{ borderColor: k.color }} onClick={() => onPick(k.kind)}>
+                <span className="block text-sm font-semibold text-fg">{k.label}</span>
+                <span className="block text-xs text-fg-muted">{k.hint}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function EditPanel({ nodeId, graph, onApply, onClose }: { nodeId: string; graph: Graph; onApply: (data: Data) => void; onClose: () => void }) {
+  const n = graph.nodes.find((x) => x.id === nodeId);
+  const [draft, setDraft] = useState<Data>(() => ({ ...(n?.data ?? {}) }));
+  if (!n) return null;
+  const spec = specOf(n.type);
+  const Edit = spec.Edit;
+  const problems = spec.validate(draft);
+  return (
+    <aside aria-label={`Edit ${spec.label}`} className="absolute top-0 right-0 z-10 flex h-full w-full max-w-sm flex-col border-l border-line bg-surface shadow-xl">
+      <div className="flex items-center justify-between border-b border-line px-4 py-3">
+        <h2 className="text-sm font-semibold text-fg">
+          <span className="mr-2 inline-block size-2 rounded-full" style={{ background: spec.color }} aria-hidden="true" />
+          Edit {spec.label}
+        </h2>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto p-4">{Edit && <Edit nodeId={nodeId} data={draft} onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))} />}</div>
+      <div className="flex justify-end gap-2 border-t border-line px-4 py-3">
+        <Button variant="secondary" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button
+          onClick={() => onApply(draft)}
+          // A value the server refuses cannot be applied; a missing one can (it only stops a run).
+          disabled={Object.keys(problems).some((f) => !['instruction', 'description', 'destinationPhoneNumber', 'webhookUrl', 'lifeCycleStage', 'contactsSource'].includes(f) || !!draft[f])}
+        >
+          Apply
+        </Button>
+      </div>
+    </aside>
+  );
+}
+
+function Editor({ workflow }: { workflow: Workflow }) {
+  const team = useCurrentTeam();
+  const rf = useReactFlow();
+  const seeded = useRef(false);
+  const [graph, setGraph] = useState<Graph>(() => {
+    const g = parseGraph({ nodes: workflow.nodes ?? [], edges: workflow.edges ?? [] });
+    // A workflow never saved has no nodes on the server: it starts with Start (and Contacts).
+    if (g.nodes.length === 0) {
+      seeded.current = true;
+      return ops.seedGraph(workflow.workflowType);
+    }
+    return g.nodes.every((n) => n.position.x === 0 && n.position.y === 0) ? ops.settle(g) : g;
+  });
+  const history = useRef<{ past: Graph[]; future: Graph[] }>({ past: [], future: [] });
+  const [, bump] = useState(0);
+  const queue = useSaveQueue(workflow.id, workflow.version);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [rfNodes, setRfNodes, onNodesChange] = useNodesState<RfNode>(toRfNodes(graph, selected));
+  const rfEdges = useMemo(() => toRfEdges(graph), [graph]);
+  const [stepTarget, setStepTarget] = useState<StepTarget | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [showPrompt, setShowPrompt] = useState(false);
+  const graphRef = useRef(graph);
+  graphRef.current = graph;
+  const dark = useDarkTheme();
+
+  useEffect(() => {
+    if (seeded.current) {
+      seeded.current = false;
+      queue.schedule(graphRef.current, { now: true });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    setRfNodes(toRfNodes(graph, selected));
+    // selection changes come through onNodesChange; only the graph rebuilds the nodes
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [graph, setRfNodes]);
+
+  const commit = useCallback(
+    (next: Graph) => {
+      if (next === graphRef.current) return;
+      history.current.past = [...history.current.past.slice(-HISTORY_LIMIT + 1), graphRef.current];
+      history.current.future = [];
+      graphRef.current = next;
+      setGraph(next);
+      queue.schedule(next);
+    },
+    [queue],
+  );
+
+  const undo = useCallback(() => {
+    const prev = history.current.past.pop();
+    if (!prev) return;
+    history.current.future.push(graphRef.current);
+    graphRef.current = prev;
+    setGraph(prev);
+    queue.schedule(prev);
+    bump((x) => x + 1);
+  }, [queue]);
+
+  const redo = useCallback(() => {
+    const next = history.current.future.pop();
+    if (!next) return;
+    history.current.past.push(graphRef.current);
+    graphRef.current = next;
+    setGraph(next);
+    queue.schedule(next);
+    bump((x) => x + 1);
+  }, [queue]);
+
+  /** Brings a new step and its neighbours into view (only what is in view is drawn). */
+  const focusOn = useCallback(
+    (id: string) => {
+      const g = graphRef.current;
+      const ids = new Set([id]);
+      for (const e of g.edges) {
+        if (e.source === id) ids.add(e.target);
+        if (e.target === id) ids.add(e.source);
+      }
+      // after React Flow has the new nodes
+      requestAnimationFrame(() => void rf.fitView({ nodes: [...ids].map((x) => ({ id: x })), maxZoom: 1, padding: 0.2, duration: 0 }));
+    },
+    [rf],
+  );
+
+  const remove = useCallback(
+    (id: string) => {
+      const kind = graphRef.current.nodes.find((n) => n.id === id)?.type;
+      if (kind === 'start') {
+        toast.warning('Every workflow has one Start node: it cannot be deleted.');
+        return;
+      }
+      commit(ops.removeNode(graphRef.current, id));
+      setEditing((e) => (e === id ? null : e));
+    },
+    [commit],
+  );
+
+  const actions: CanvasActions = useMemo(
+    () => ({
+      edit: (id) => {
+        const spec = specOf(graphRef.current.nodes.find((n) => n.id === id)?.type ?? '');
+        if (spec.notEditable) toast.warning(spec.notEditable);
+        else if (spec.Edit) setEditing(id);
+      },
+      remove,
+      addAfter: (id) => setStepTarget({ after: id }),
+      deleteIncoming: (id) => commit(ops.deleteIncoming(graphRef.current, id)),
+      addPath: (id) => {
+        const res = ops.addPath(graphRef.current, id);
+        commit(res.graph);
+        focusOn(res.added);
+      },
+      focus: focusOn,
+      patchData: (id, patch) => {
+        const n = graphRef.current.nodes.find((x) => x.id === id);
+        if (n) commit(ops.updateData(graphRef.current, id, { ...n.data, ...patch }));
+      },
+      usedSources: ops.usedSources(graph),
+      hasIncoming: ops.withIncoming(graph),
+      workflowId: workflow.id,
+      readOnly: false,
+    }),
+    [commit, focusOn, graph, remove, workflow.id],
+  );
+
+  const edgeActions = useMemo(
+    () => ({
+      onPlus: (edgeId: string) => {
+        const e = graphRef.current.edges.find((x) => x.id === edgeId);
+        const source = graphRef.current.nodes.find((n) => n.id === e?.source);
+        // From a Conditional Path the plus adds a path; elsewhere it inserts a step.
+        if (source?.type === 'conditional-path') {
+          const res = ops.addPath(graphRef.current, source.id);
+          commit(res.graph);
+          focusOn(res.added);
+        } else setStepTarget({ edge: edgeId });
+      },
+      readOnly: false,
+    }),
+    [commit, focusOn],
+  );
+
+  const pickStep = (kind: Kind) => {
+    const t = stepTarget;
+    setStepTarget(null);
+    if (!t) return;
+    const res = 'after' in t ? ops.addAfter(graphRef.current, t.after, kind) : ops.insertOnEdge(graphRef.current, t.edge, kind);
+    commit(res.graph);
+    focusOn(res.added);
+    if (specOf(kind).Edit && kind !== 'conditional-path' && kind !== 'end-call') setEditing(res.added);
+  };
+
+  const onConnect = useCallback((c: Connection) => commit(ops.connect(graphRef.current, c.source, c.target)), [commit]);
+  const isValidConnection = useCallback((c: Connection | RfEdge) => {
+    const g = graphRef.current;
+    const src = g.nodes.find((n) => n.id === c.source);
+    if (!src || c.source === c.target) return false;
+    return src.type === 'conditional-path' || !g.edges.some((e) => e.source === c.source);
+  }, []);
+
+  const onNodeDragStop: OnNodeDrag = useCallback(
+    (_e, _node, nodes) => commit(ops.moveNodes(graphRef.current, new Map(nodes.map((n) => [n.id, n.position])))),
+    [commit],
+  );
+  const onSelectionChange: OnSelectionChangeFunc = useCallback(({ nodes }) => setSelected(new Set(nodes.map((n) => n.id))), []);
+
+  // Keyboard (on the whole page while the canvas is open, outside fields and dialogs): Delete or
+  // Backspace removes the selected steps, Ctrl/⌘+Z undoes, Ctrl/⌘+Shift+Z or Ctrl+Y redoes, F fits the view.
+  const keys = useRef({ undo, redo, remove, selected, fit: () => void rf.fitView({ duration: 200 }) });
+  keys.current = { undo, redo, remove, selected, fit: () => void rf.fitView({ duration: 200 }) };
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (e.defaultPrevented || target?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="menu"], aside')) return;
+      const k = keys.current;
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && e.key.toLowerCase() === 'z') {
+        e.preventDefault();
+        if (e.shiftKey) k.redo();
+        else k.undo();
+      } else if (mod && e.key.toLowerCase() === 'y') {
+        e.preventDefault();
+        k.redo();
+      } else if ((e.key === 'Delete' || e.key === 'Backspace') && k.selected.size > 0) {
+        e.preventDefault();
+        for (const id of k.selected) k.remove(id);
+      } else if (e.key.toLowerCase() === 'f' && !mod && !e.altKey) {
+        k.fit();
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  const problems = useMemo(() => validate(graph, workflow.workflowType), [graph, workflow.workflowType]);
+  const saveErrors = queue.errors;
+
+  return (
+    <div className="flex h-[calc(100vh-8.5rem)] min-h-[28rem] flex-col gap-3">
+      <PageHeader
+        title={workflow.name}
+        breadcrumbs={[{ label: 'Workflows', to: teamPath('/dashboard/workflow-canvas', team.id) }]}
+        description={
+          <span className="inline-flex flex-wrap items-center gap-2">
+            <Badge tone="neutral">{workflow.workflowType === 'inbound' ? 'Inbound' : 'Outbound'}</Badge>
+            <span role="status" data-testid="save-status" data-status={queue.status} aria-busy={queue.status === 'saving'} className={cn('text-sm', queue.status === 'conflict' || queue.status === 'invalid' ? 'text-danger-fg' : 'text-fg-muted')}>
+              {STATUS_TEXT[queue.status]}
+            </span>
+            {problems.length > 0 && <span className="text-sm text-warning-fg">{problems.length === 1 ? '1 thing stops it from running' : `${problems.length} things stop it from running`}</span>}
+          </span>
+        }
+        actions={
+          <div className="flex flex-wrap gap-2">
+            <Button variant="ghost" size="icon" aria-label="Undo" title="Undo (Ctrl+Z)" disabled={history.current.past.length === 0} onClick={undo}>
+              <Undo2 aria-hidden="true" />
+            </Button>
+            <Button variant="ghost" size="icon" aria-label="Redo" title="Redo (Ctrl+Shift+Z)" disabled={history.current.future.length === 0} onClick={redo}>
+              <Redo2 aria-hidden="true" />
+            </Button>
+            <Button variant="ghost" size="icon" aria-label="Fit view" title="Fit view (F)" onClick={() => void rf.fitView({ duration: 200 })}>
+              <Maximize aria-hidden="true" />
+            </Button>
+            <Button variant="secondary" onClick={() => setShowPrompt((s) => !s)} aria-pressed={showPrompt}>
+              <FileText aria-hidden="true" />
+              Prompt
+            </Button>
+            <Button onClick={() => queue.schedule(graphRef.current, { now: true })} busy={queue.status === 'saving'} busyLabel="Saving…" disabled={queue.status === 'conflict'}>
+              <Save aria-hidden="true" />
+              Save
+            </Button>
+          </div>
+        }
+      />
+      {saveErrors.length > 0 && (
+        <div role="alert" className="rounded-md border border-danger/30 bg-danger-subtle px-3 py-2 text-sm text-danger-fg">
+          The server refused this graph: {saveErrors.map((e) => `${e.field}: ${e.message}`).join(' · ')}
+        </div>
+      )}
+      <div className="relative min-h-0 flex-1 overflow-hidden rounded-xl border border-line bg-canvas" data-testid="workflow-canvas">
+        <CanvasContext.Provider value={actions}>
+          <EdgeContext.Provider value={edgeActions}>
+            <ReactFlow
+              nodes={rfNodes}
+              edges={rfEdges}
+              nodeTypes={nodeTypes}
+              edgeTypes={edgeTypes}
+              onNodesChange={onNodesChange}
+              onNodeDragStop={onNodeDragStop}
+              onSelectionChange={onSelectionChange}
+              onConnect={onConnect}
+              isValidConnection={isValidConnection}
+              deleteKeyCode={null}
+              onlyRenderVisibleElements
+              minZoom={0.05}
+              fitView
+              fitViewOptions={{ padding: 0.15 }}
+              proOptions={{ hideAttribution: true }}
+              colorMode={dark ? 'dark' : 'light'}
+            >
+              <Background gap={24} />
+              <Controls showInteractive={false} />
+              {graph.nodes.length < 150 && <MiniMap pannable zoomable position="top-right" className="!hidden md:!block" />}
+            </ReactFlow>
+          </EdgeContext.Provider>
+          {editing && (
+            <EditPanel
+              key={editing}
+              nodeId={editing}
+              graph={graph}
+              onClose={() => setEditing(null)}
+              onApply={(data) => {
+                commit(ops.updateData(graphRef.current, editing, data));
+                setEditing(null);
+              }}
+            />
+          )}
+        </CanvasContext.Provider>
+        {showPrompt && (
+          <div className="absolute top-0 left-0 z-10 h-full w-full max-w-sm border-r border-line bg-surface p-4 shadow-xl">
+            <PromptPanel workflowId={workflow.id} />
+          </div>
+        )}
+      </div>
+      {problems.length > 0 && (
+        <details className="text-sm text-fg-muted">
+          <summary className="cursor-pointer">What stops it from running</summary>
+          <ul className="mt-1 list-disc pl-5">
+            {problems.slice(0, 20).map((p) => (
+              <li key={p.field + p.rule}>
+                {p.field}: {p.message}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <AddStepDialog target={stepTarget} onClose={() => setStepTarget(null)} onPick={pickStep} />
+      <ConflictDialog
+        open={queue.status === 'conflict'}
+        onKeepMine={() => void queue.keepMine().catch((e: unknown) => toast.error(e))}
+        onReload={async () => {
+          try {
+            const current = await queue.reloadStored();
+            history.current = { past: [], future: [] };
+            const g = parseGraph({ nodes: current.nodes ?? [], edges: current.edges ?? [] });
+            graphRef.current = g;
+            setGraph(g);
+          } catch (e) {
+            toast.error(e);
+          }
+        }}
+      />
+    </div>
+  );
+}
+
+function ConflictDialog({ open, onKeepMine, onReload }: { open: boolean; onKeepMine: () => void; onReload: () => void }) {
+  return (
+    <Dialog open={open}>
+      <DialogContent title="This workflow changed elsewhere" description="Someone (or another tab) saved this workflow after you opened it. Your latest changes are not saved yet.">
+        <p className="text-sm text-fg-soft">Reload to see their version and lose your unsaved changes, or keep yours and save it over theirs.</p>
+        <DialogFooter>
+          <Button variant="secondary" onClick={onReload}>
+            Reload their version
+          </Button>
+          <Button onClick={onKeepMine}>Keep mine</Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** /dashboard/workflow-canvas?workflowId=… — the canvas of one workflow. */
+export default function CanvasPage() {
+  const [params] = useSearchParams();
+  const workflowId = params.get('workflowId') ?? '';
+  const workflow = useQuery({ ...workflowQueryOptions(workflowId), refetchInterval: false });
+  if (workflow.isPending) return <PageSkeleton label="Loading the workflow…" />;
+  if (workflow.isError) return <ErrorState error={workflow.error} onRetry={() => void workflow.refetch()} />;
+  return (
+    <ReactFlowProvider>
+      <Editor key={workflow.data.id} workflow={workflow.data} />
+    </ReactFlowProvider>
+  );
+}

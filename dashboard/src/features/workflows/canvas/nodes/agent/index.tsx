@@ -1,0 +1,40 @@
+import { str } from '../../../graph';
+import { dataProblems } from '../fieldRules';
+import { Clamp, EmptyNote, LabelField, TextField } from '../parts';
+import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
+
+function AgentView({ id, data }: NodeViewProps) {
+  const instruction = str(data, 'instruction');
+  if (!instruction.trim()) return <EmptyNote id={id} message="No Agent Response" action="Add Agent Response" />;
+  return <Clamp>{instruction}</Clamp>;
+}
+
+function AgentEdit({ data, onChange }: NodeEditProps) {
+  const errors = validate(data);
+  return (
+    <div className="space-y-4">
+      <LabelField data={data} onChange={onChange} />
+      <TextField label="What the agent says or does" field="instruction" multiline data={data} onChange={onChange} error={errors['instruction']} placeholder="Greet the caller and ask how you can help." />
+    </div>
+  );
+}
+
+function validate(data: Parameters<typeof dataProblems>[1]) {
+  const out = dataProblems('agent', data);
+  if (!str(data, 'instruction').trim()) out['instruction'] ??= 'No Agent Response: say what the agent says or does.';
+  return out;
+}
+
+export const agentNode: NodeKindSpec = {
+  kind: 'agent',
+  label: 'Agent',
+  hint: 'What the agent says or does at this step.',
+  color: '#4f46e5',
+  width: 386,
+  height: 206,
+  defaults: () => ({ nodeLabel: 'Agent', instruction: '' }),
+  View: AgentView,
+  Edit: AgentEdit,
+  validate,
+  addable: true,
+};

@@ -1,0 +1,191 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+
+import { setWorkflowContacts } from '../../../../../api/gen/workflows/workflows';
+import { Button } from '../../../../../components/ui/button';
+import { Field } from '../../../../../components/ui/input';
+import { Select } from '../../../../../components/ui/select';
+import { toast } from '../../../../../components/ui/toast-store';
+import { uploadFile, percentOf } from '../../../../../lib/upload';
+import { useCurrentTeam } from '../../../../team/TeamContext';
+import { SOURCES, str, type Data } from '../../../graph';
+import { CSV_POLL_MS, CSV_POLL_PARSING_MS, csvQueryOptions } from '../../../queries';
+import { useCanvas } from '../../context';
+import { dataProblems } from '../fieldRules';
+import { EmptyNote } from '../parts';
+import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
+
+const SOURCE_LABELS: Record<string, string> = { csv: 'CSV file', hubspot: 'HubSpot', zapier: 'Zapier' };
+
+function CsvTable({ id }: { id: string }) {
+  const canvas = useCanvas();
+  const [page, setPage] = useState(1);
+  const csv = useQuery({
+    ...csvQueryOptions(id, page),
+    refetchInterval: (q) => (q.state.data?.data.status === 'parsing' ? CSV_POLL_PARSING_MS : CSV_POLL_MS),
+    retry: false,
+  });
+  const meta = csv.data?.meta;
+  const rows = csv.data?.data.rows ?? [];
+  const syncing = csv.isFetching || csv.data?.data.status === 'parsing';
+  return (
+    <div className="flex min-h-0 flex-1 flex-col gap-2">
+      <div className="flex items-center justify-between gap-2">
+        <p className="truncate text-xs text-fg-muted">{csv.data?.data.nodeFile.fileName ?? 'CSV contacts'}</p>
+        <div className="flex items-center gap-2">
+          {syncing && <span className="text-xs text-fg-subtle">Syncing...</span>}
+          <Button size="icon" variant="ghost" className="nodrag" aria-label="Refresh contacts" onClick={() => void csv.refetch()}>
+            <RefreshCw aria-hidden="true" />
+          </Button>
+        </div>
+      </div>
+      {csv.isError ? (
+        <EmptyNote id={id} message="No Contacts Found" {...(canvas.readOnly ? {} : { action: 'Add Contact' })} />
+      ) : rows.length === 0 && !csv.isPending ? (
+        <EmptyNote id={id} message={csv.data?.data.status === 'error' ? (csv.data.data.error ?? 'The file could not be read.') : 'No Contacts Found'} action="Add Contact" />
+      ) : (
+        <div className="nowheel min-h-0 flex-1 overflow-auto">
+          <table className="w-full text-left text-xs">
+            <thead className="text-fg-subtle">
+              <tr>
+                <th className="py-1 font-medium">Name</th>
+                <th className="py-1 font-medium">Phone Number</th>
+                <th className="py-1 font-medium">Email</th>
+                <th className="py-1 font-medium">Call Status</th>
+              </tr>
+            </thead>
+            <tbody className="text-fg-soft">
+              {rows.map((r) => (
+                <tr key={r.id} className="border-t border-line">
+                  <td className="py-1">{[r.firstName, r.lastName].filter(Boolean).join(' ') || 'N/A'}</td>
+                  <td className="py-1 tabular-nums">{r.phone}</td>
+                  <td className="py-1">{r.email ?? 'N/A'}</td>
+                  <td className="py-1">{r.betty_metadata.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {meta && meta.totalSize > 0 && (
+        <div className="flex items-center justify-between text-xs text-fg-muted">
+          <span>
+            Showing {meta.start} - {meta.end} of {meta.totalSize}
+          </span>
+          <span className="flex items-center gap-2">
+            <Button size="sm" variant="ghost" className="nodrag" disabled={!meta.hasPrevious} onClick={() => setPage(page - 1)}>
+              Previous
+            </Button>
+            Page {meta.page} - {meta.totalPages}
+            <Button size="sm" variant="ghost" className="nodrag" disabled={!meta.hasNext} onClick={() => setPage(page + 1)}>
+              Next
+            </Button>
+          </span>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ContactsView({ id, data }: NodeViewProps) {
+  const source = str(data, 'contactsSource');
+  if (!source) return <EmptyNote id={id} message="No contact source added. Please add a contact source to run your workflow." action="Add Contact" />;
+  if (source === 'csv') return <CsvTable id={id} />;
+  if (source === 'hubspot')
+    return (
+      <div className="flex flex-1 flex-col gap-2">
+        <table className="w-full text-left text-xs">
+          <thead className="text-fg-subtle">
+            <tr>
+              {['Status', 'Name', 'Phone Number', 'Email', 'Lead/Life Cycle Stage'].map((h) => (
+                <th key={h} className="py-1 font-medium">
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+        </table>
+        <p className="text-center text-sm text-fg-muted">No Records Found</p>
+        <p className="text-center text-xs text-fg-subtle">HubSpot is not connected: the HubSpot integration is not built yet, so this node has no records to call. Choose a CSV file to run this workflow today.</p>
+      </div>
+    );
+  return (
+    <div className="flex flex-1 flex-col items-center justify-center gap-2 text-center">
+      <p className="text-sm text-fg-muted">Contacts data will come from Zapier</p>
+      <Button size="sm" variant="secondary" disabled className="nodrag" title="The Zapier integration is not built yet">
+        Configure Zapier
+      </Button>
+      <p className="text-xs text-fg-subtle">The Zapier integration is not built yet: no contacts will arrive until it is. Choose a CSV file to run this workflow today.</p>
+    </div>
+  );
+}
+
+function validate(data: Data) {
+  const out = dataProblems('contacts', data);
+  if (!str(data, 'contactsSource')) out['contactsSource'] ??= 'No contact source added. Please add a contact source to run your workflow.';
+  return out;
+}
+
+function CsvUpload({ nodeId }: { nodeId: string }) {
+  const canvas = useCanvas();
+  const team = useCurrentTeam();
+  const queryClient = useQueryClient();
+  const [percent, setPercent] = useState<number | null>(null);
+  const attach = useMutation({
+    mutationFn: async (file: File) => {
+      const upload = await uploadFile(file, { organizationId: team.id, purpose: 'contacts-csv', onProgress: (p) => setPercent(percentOf(p)) });
+      if (!upload.fileUrl) throw new Error('The upload finished without a file address; try again.');
+      return setWorkflowContacts({ nodeId, workflowId: canvas.workflowId, organizationId: team.id, source: 'csv', fileUrl: upload.fileUrl, fileName: file.name });
+    },
+    onSuccess: async () => {
+      setPercent(null);
+      // The server wrote the source into the node; the canvas keeps it so its next save does too.
+      canvas.patchData(nodeId, { contactsSource: 'csv' });
+      await queryClient.invalidateQueries({ queryKey: csvQueryOptions(nodeId, 1).queryKey.slice(0, 1) });
+      toast.success('The file is being read; its contacts appear in the node as they are parsed.', 'Contacts uploaded');
+    },
+    onError: (e) => {
+      setPercent(null);
+      toast.error(e);
+    },
+  });
+  return (
+    <Field label="CSV file" description="Columns by header: phone, firstName, lastName, email, lifecycleStage; other columns are kept as metadata. Save the workflow first so the node exists on the server.">
+      {(ids) => (
+        <div className="space-y-1">
+          <input {...ids} type="file" accept=".csv,text/csv" className="text-sm" disabled={attach.isPending} onChange={(e) => e.target.files?.[0] && attach.mutate(e.target.files[0])} />
+          {percent !== null && <p className="text-xs text-fg-muted">Uploading… {percent}%</p>}
+        </div>
+      )}
+    </Field>
+  );
+}
+
+function ContactsEdit({ data, onChange, nodeId }: NodeEditProps) {
+  const errors = validate(data);
+  const source = str(data, 'contactsSource');
+  return (
+    <div className="space-y-4">
+      <Field label="Contact source" error={errors['contactsSource']}>
+        {(ids) => <Select {...ids} value={source || undefined} onValueChange={(v) => onChange({ contactsSource: v })} options={SOURCES.map((s) => ({ value: s, label: SOURCE_LABELS[s]! }))} />}
+      </Field>
+      {source === 'csv' && <CsvUpload nodeId={nodeId} />}
+      {(source === 'hubspot' || source === 'zapier') && <p className="text-xs text-fg-subtle">The {SOURCE_LABELS[source]} integration is not built yet: this source stays empty until it is.</p>}
+    </div>
+  );
+}
+
+export const contactsNode: NodeKindSpec = {
+  kind: 'contacts',
+  label: 'Contacts',
+  hint: 'Who an outbound workflow calls.',
+  color: '#2563eb',
+  width: 700,
+  height: 375,
+  defaults: () => ({ nodeLabel: 'Contacts' }),
+  View: ContactsView,
+  Edit: ContactsEdit,
+  validate,
+  addable: false,
+};

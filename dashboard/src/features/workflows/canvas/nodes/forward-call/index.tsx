@@ -1,0 +1,52 @@
+import { regionOf, str, validE164, type Data } from '../../../graph';
+import { dataProblems } from '../fieldRules';
+import { EmptyNote, LabelField, TextField } from '../parts';
+import { Flag } from './Flag';
+import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
+
+function ForwardView({ id, data }: NodeViewProps) {
+  const number = str(data, 'destinationPhoneNumber');
+  if (!number) return <EmptyNote id={id} message="No destination numbers found. Add a valid number to run your workflow." action="Add Destination Number" />;
+  const region = regionOf(number);
+  return (
+    <div className="flex flex-1 flex-col justify-center gap-1">
+      <p className="text-xs text-fg-subtle">Forwards the call to</p>
+      <p className="flex items-center gap-2 text-base font-semibold text-fg tabular-nums">
+        {region && <Flag region={region} />}
+        {number}
+      </p>
+      {!validE164(number) && <p className="text-xs text-danger-fg">Not a valid number: use E.164, such as +14155550123.</p>}
+    </div>
+  );
+}
+
+function validate(data: Data) {
+  const out = dataProblems('forward-call', data);
+  if (!str(data, 'destinationPhoneNumber')) out['destinationPhoneNumber'] ??= 'No destination numbers found. Add a valid number to run your workflow.';
+  return out;
+}
+
+function ForwardEdit({ data, onChange }: NodeEditProps) {
+  const errors = validate(data);
+  return (
+    <div className="space-y-4">
+      <LabelField data={data} onChange={onChange} />
+      <TextField label="Destination number" field="destinationPhoneNumber" data={data} onChange={onChange} error={errors['destinationPhoneNumber']} placeholder="+14155550123" description="In E.164: a plus, the country code and the number." />
+    </div>
+  );
+}
+
+export const forwardCallNode: NodeKindSpec = {
+  kind: 'forward-call',
+  label: 'Forward Call',
+  hint: 'Hands the call to a person at another number.',
+  color: '#ea580c',
+  width: 386,
+  height: 206,
+  defaults: () => ({ nodeLabel: 'Forward Call', destinationPhoneNumber: '' }),
+  View: ForwardView,
+  Edit: ForwardEdit,
+  validate,
+  terminal: true,
+  addable: true,
+};

@@ -1,0 +1,4 @@
+export * from './model';
+export * from './normalize';
+export * from './validate';
+export * from './phone';
