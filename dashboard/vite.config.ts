@@ -30,5 +30,8 @@ export default defineConfig({
     css: false,
     restoreMocks: true,
     unstubGlobals: true,
+    // Whole-app component tests render the router and shell in jsdom; on a loaded 2-core CI
+    // machine one took just over the 5 s default, so allow 15 s (a hung test still fails).
+    testTimeout: 15_000,
   },
 });
