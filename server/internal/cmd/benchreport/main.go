@@ -80,6 +80,7 @@ func main() {
 			add(row{"dashboard initial load", "not measured", "build the dashboard first (make dashboard)"})
 		}
 		add(lighthouse(*bin)...)
+		add(canvas(*bin)...)
 	}
 	fmt.Printf("\nBetty benchmark report — %s, %d CPU, %s\n\n", runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format(time.DateOnly))
 	w := 0
