@@ -294,6 +294,10 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     const panel = page.getByRole('complementary', { name: 'Edit Contacts' });
     await panel.getByRole('combobox', { name: 'Contact source' }).click();
     await page.getByRole('option', { name: 'CSV file' }).click();
+    // The sample template the panel offers is a CSV the import reads.
+    const sample = await page.request.get(await panel.getByRole('link', { name: 'Download a sample CSV' }).evaluate((a) => a.href));
+    assert.equal(sample.status(), 200);
+    assert.match(await sample.text(), /^phone,firstName,lastName,email,lifecycleStage/);
     await panel.getByLabel('CSV file').setInputFiles(csv);
     await page.getByTestId('toast').filter({ hasText: 'Contacts uploaded' }).waitFor({ timeout: 30_000 });
     await panel.getByRole('button', { name: 'Apply' }).click();

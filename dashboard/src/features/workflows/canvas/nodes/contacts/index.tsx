@@ -156,6 +156,9 @@ function CsvUpload({ nodeId }: { nodeId: string }) {
         <div className="space-y-1">
           <input {...ids} type="file" accept=".csv,text/csv" className="text-sm" disabled={attach.isPending} onChange={(e) => e.target.files?.[0] && attach.mutate(e.target.files[0])} />
           {percent !== null && <p className="text-xs text-fg-muted">Uploading… {percent}%</p>}
+          <a href="/contacts-template.csv" download="contacts-template.csv" className="text-xs text-accent-fg underline underline-offset-2">
+            Download a sample CSV
+          </a>
         </div>
       )}
     </Field>
