@@ -34,6 +34,7 @@ const AgentsPage = lazy(() => import('./features/agents/AgentsPage'));
 const KnowledgeBasePage = lazy(() => import('./features/knowledge/KnowledgeBasePage'));
 const VoicesPage = lazy(() => import('./features/voices/VoicesPage'));
 const PhoneNumbersPage = lazy(() => import('./features/phone-numbers/PhoneNumbersPage'));
+const BillingPage = lazy(() => import('./features/billing/BillingPage'));
 const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
 const OnboardingPage = lazy(() => import('./features/onboarding/OnboardingPage'));
 const AdminPage = lazy(() => import('./features/admin/AdminPage'));
@@ -100,6 +101,7 @@ export const routes: RouteObject[] = [
           { path: 'dashboard/knowledge-base/add-faq', element: <KnowledgeBasePage addFaq /> },
           { path: 'dashboard/voices', element: <VoicesPage /> },
           { path: 'dashboard/phone-numbers', element: <PhoneNumbersPage /> },
+          { path: 'dashboard/billing', element: <BillingPage /> },
           { path: 'dashboard/profile', element: <ProfilePage /> },
           { path: 'onboarding', element: <OnboardingPage /> },
           { path: 'admin', element: <AdminPage /> },

@@ -1,0 +1,68 @@
+import type { TeamCostsUsageDay } from '../../api/gen/model';
+import { formatMinutes, formatMoney, layoutBars, niceMax } from './billing';
+
+const WIDTH = 640;
+const HEIGHT = 160;
+const LEFT = 44;
+const BOTTOM = 20;
+
+/** The month's cost per day as bars: a small SVG of our own, with the figures in a table for screen readers. */
+export function UsageChart({ days, currency, label }: { days: readonly TeamCostsUsageDay[]; currency: string; label: string }) {
+  const values = days.map((d) => d.cost);
+  const top = niceMax(values);
+  const plotW = WIDTH - LEFT;
+  const plotH = HEIGHT - BOTTOM;
+  const bars = layoutBars(values, plotW, plotH, top);
+  const ticks = [0, top / 2, top];
+  const every = days.length > 16 ? 5 : 1;
+  return (
+    <figure className="m-0">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full" role="img" aria-label={label} data-testid="usage-chart">
+        {ticks.map((t) => {
+          const y = plotH - (t / top) * plotH;
+          return (
+            <g key={t}>
+              <line x1={LEFT} x2={WIDTH} y1={y} y2={y} className="stroke-line" strokeWidth={1} strokeDasharray={t === 0 ? undefined : '3 3'} />
+              <text x={LEFT - 6} y={y + 4} textAnchor="end" className="fill-fg-subtle text-[10px]">
+                {formatMoney(t, currency).replace('.00', '')}
+              </text>
+            </g>
+          );
+        })}
+        {bars.map((b, i) => (
+          <rect key={days[i]!.date} x={LEFT + b.x} y={b.y} width={b.width} height={b.height} rx={1.5} className="fill-accent">
+            <title>{`${days[i]!.date}: ${formatMoney(days[i]!.cost, currency)}, ${formatMinutes(days[i]!.minutes)}, ${days[i]!.calls} calls`}</title>
+          </rect>
+        ))}
+        {bars.map((b, i) =>
+          i % every === 0 ? (
+            <text key={`l${days[i]!.date}`} x={LEFT + b.x + b.width / 2} y={HEIGHT - 6} textAnchor="middle" className="fill-fg-subtle text-[10px]">
+              {Number(days[i]!.date.slice(8))}
+            </text>
+          ) : null,
+        )}
+      </svg>
+      <table className="sr-only">
+        <caption>{label}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            <th scope="col">Calls</th>
+            <th scope="col">Minutes</th>
+            <th scope="col">Cost</th>
+          </tr>
+        </thead>
+        <tbody>
+          {days.map((d) => (
+            <tr key={d.date}>
+              <th scope="row">{d.date}</th>
+              <td>{d.calls}</td>
+              <td>{formatMinutes(d.minutes)}</td>
+              <td>{formatMoney(d.cost, currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
