@@ -124,6 +124,9 @@ test('billing with Stripe: buy credits through Checkout, the webhook raises the 
     await page.getByTestId('sales-contact').getByText(/arranged with our sales team: write to \S+@\S+/).waitFor();
     assert.match(new URL(page.url()).pathname, /^\/dashboard\/billing$/);
     assert.equal(new URL(page.url()).searchParams.get('selectedTier'), 'tier4');
+    // The server answers Custom with a 422 carrying the contact; Chromium logs that status.
+    assert.deepEqual(problems.filter((p) => !p.includes('status of 422')), []);
+    problems.length = 0;
   });
 
   await t.test('buying credits goes to Stripe’s hosted Checkout, never a card field of ours', async () => {
@@ -140,19 +143,26 @@ test('billing with Stripe: buy credits through Checkout, the webhook raises the 
       },
     );
     await page.getByRole('button', { name: '100', exact: true }).click();
-    const started = page.waitForResponse((r) => r.url().endsWith('/v1/payment/intent/credits') && r.request().method() === 'POST');
+    // The server's answer is read on its way to the page (the page leaves at once).
+    let session;
+    let request;
+    await page.route('**/v1/payment/intent/credits', async (route) => {
+      request = route.request();
+      const response = await route.fetch();
+      const text = await response.text();
+      assert.ok(response.ok(), `POST /v1/payment/intent/credits: ${response.status()} ${text}`);
+      session = JSON.parse(text).data;
+      await route.fulfill({ response, body: text });
+    });
     await page.getByRole('button', { name: /^Buy 100 credits for \$100\.00$/ }).click();
-    const response = await started;
-    assert.equal(response.status(), 201, await response.text());
-    const session = (await response.json()).data;
-    assert.ok(session.checkoutUrl, 'the server answered no checkout URL');
     await page.getByRole('heading', { name: 'Stripe Checkout (stand-in)' }).waitFor();
+    assert.ok(session?.checkoutUrl, 'the server answered no checkout URL');
     assert.equal(stripeNavigation, session.checkoutUrl, 'the browser did not go to the checkout URL the server returned');
     assert.equal(page.url(), session.checkoutUrl);
-    const sent = JSON.parse(response.request().postData() ?? '{}');
+    const sent = JSON.parse(request.postData() ?? '{}');
     assert.equal(sent.credits, 100);
     assert.equal(new URL(sent.originUrl).pathname, '/dashboard/billing');
-    await page.unroute(() => true);
+    await page.unrouteAll();
     t.diagnostic(`checkout ${session.checkoutUrl}, intent ${session.dbPaymentIntentId}`);
 
     // Stripe sends the buyer back to the success URL; the balance waits for Stripe's word.
@@ -182,7 +192,7 @@ test('billing with Stripe: buy credits through Checkout, the webhook raises the 
         },
       },
     };
-    const bad = await fetch(`${baseURL}/v1/webhooks/stripe`, { method: 'POST', headers: { 'Stripe-Signature': stripeSignature(JSON.stringify(event), 'whsec_wrong') }, body: JSON.stringify(event) });
+    const bad = await fetch(`${baseURL}/v1/webhooks/stripe`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': stripeSignature(JSON.stringify(event), 'whsec_wrong') }, body: JSON.stringify(event) });
     assert.equal(bad.status, 401, 'an event signed with another secret is refused');
     const delivered = await deliver(baseURL, event);
     assert.ok(delivered.ok, `webhook: ${delivered.status} ${await delivered.text()}`);
@@ -275,7 +285,8 @@ test('billing without Stripe: the screen says payments are not set up, and prete
   const notice = page.getByTestId('payments-not-configured');
   await notice.getByText('Payments are not set up on this server.').waitFor();
   await notice.getByText(/--stripe-secret-key/).first().waitFor();
-  await notice.getByText(/a site admin can grant credits/i).waitFor();
+  await notice.getByText(/a site admin can grant credits/i).first().waitFor();
+  await notice.getByText('betty admin credits grant').waitFor();
   assert.equal(leftUs, '', 'the page went to a checkout without a payment provider');
   await page.getByTestId('credit-balance').getByText('0 credits').waitFor();
   await screenshot(page, 'billing-not-configured');
