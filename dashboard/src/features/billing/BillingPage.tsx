@@ -352,14 +352,15 @@ function Tiers(props: {
                     size="sm"
                     className="mt-3 w-full"
                     busy={subscribe.isPending && subscribe.variables === t}
-                    busyLabel="Opening Stripe…"
+                    busyLabel="Opening…"
+                    aria-label={running ? `Change to ${TIER_NAMES[t]} in Stripe` : `Choose ${TIER_NAMES[t]}`}
                     onClick={() => {
                       onSelect(t);
                       if (running) onPortal();
                       else subscribe.mutate(t as PaidSubscriptionTier);
                     }}
                   >
-                    {running ? 'Change in Stripe' : `Choose ${TIER_NAMES[t]}`}
+                    {running ? 'Change' : 'Choose'}
                   </Button>
                 ) : null}
               </li>

@@ -1,17 +1,19 @@
 import type { TeamCostsUsageDay } from '../../api/gen/model';
 import { formatMinutes, formatMoney, layoutBars, niceMax } from './billing';
 
-const WIDTH = 640;
-const HEIGHT = 160;
-const LEFT = 44;
+const WIDTH = 420;
+const HEIGHT = 170;
+const LEFT = 40;
 const BOTTOM = 20;
+/** Room above the top line for its label. */
+const TOP = 8;
 
 /** The month's cost per day as bars: a small SVG of our own, with the figures in a table for screen readers. */
 export function UsageChart({ days, currency, label }: { days: readonly TeamCostsUsageDay[]; currency: string; label: string }) {
   const values = days.map((d) => d.cost);
   const top = niceMax(values);
   const plotW = WIDTH - LEFT;
-  const plotH = HEIGHT - BOTTOM;
+  const plotH = HEIGHT - BOTTOM - TOP;
   const bars = layoutBars(values, plotW, plotH, top);
   const ticks = [0, top / 2, top];
   const every = days.length > 16 ? 5 : 1;
@@ -19,7 +21,7 @@ export function UsageChart({ days, currency, label }: { days: readonly TeamCosts
     <figure className="m-0">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full" role="img" aria-label={label} data-testid="usage-chart">
         {ticks.map((t) => {
-          const y = plotH - (t / top) * plotH;
+          const y = TOP + plotH - (t / top) * plotH;
           return (
             <g key={t}>
               <line x1={LEFT} x2={WIDTH} y1={y} y2={y} className="stroke-line" strokeWidth={1} strokeDasharray={t === 0 ? undefined : '3 3'} />
@@ -30,7 +32,7 @@ export function UsageChart({ days, currency, label }: { days: readonly TeamCosts
           );
         })}
         {bars.map((b, i) => (
-          <rect key={days[i]!.date} x={LEFT + b.x} y={b.y} width={b.width} height={b.height} rx={1.5} className="fill-accent">
+          <rect key={days[i]!.date} x={LEFT + b.x} y={TOP + b.y} width={b.width} height={b.height} rx={1.5} className="fill-accent">
             <title>{`${days[i]!.date}: ${formatMoney(days[i]!.cost, currency)}, ${formatMinutes(days[i]!.minutes)}, ${days[i]!.calls} calls`}</title>
           </rect>
         ))}
