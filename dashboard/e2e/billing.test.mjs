@@ -289,5 +289,6 @@ test('billing without Stripe: the screen says payments are not set up, and prete
   await notice.getByText('betty admin credits grant').waitFor();
   assert.equal(leftUs, '', 'the page went to a checkout without a payment provider');
   await page.getByTestId('credit-balance').getByText('0 credits').waitFor();
+  await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, 'billing-not-configured');
 });

@@ -225,8 +225,8 @@ function NotConfiguredNotice({ detail }: { detail: string }) {
       <p className="font-semibold">Payments are not set up on this server.</p>
       <p className="mt-1">{detail}</p>
       <p className="mt-1">
-        The server’s operator turns them on with <code className="font-mono text-xs">--stripe-secret-key</code> and <code className="font-mono text-xs">--stripe-webhook-secret</code>; meanwhile credits come from a site admin (
-        <code className="font-mono text-xs">betty admin credits grant</code>), and nothing here charges a card.
+        Stripe’s events also need <code className="font-mono text-xs">--stripe-webhook-secret</code>. Until then nothing here charges a card; site admins grant credits with{' '}
+        <code className="font-mono text-xs">betty admin credits grant</code>.
       </p>
     </div>
   );
