@@ -326,7 +326,9 @@ function Tiers(props: {
                 </ul>
                 {t === 'tier4' ? (
                   <div className="mt-3 space-y-2">
-                    {sales !== null ? (
+                    {!manage.allowed ? (
+                      <p className="text-xs text-fg-muted">Arranged with our sales team by an admin or the owner.</p>
+                    ) : sales !== null ? (
                       <p role="status" data-testid="sales-contact" className="rounded-md bg-subtle p-2 text-xs text-fg-soft">
                         {sales}
                       </p>
@@ -501,7 +503,7 @@ function PhoneSubscriptions({ teamId }: { teamId: string }) {
   ];
   return (
     <Card as="section" aria-labelledby="numbers-heading">
-      <CardHeader id="numbers-heading" icon={<Phone />} title="Phone-number subscriptions" description="Each bought number is paid monthly. This list is refreshed every 10 minutes." />
+      <CardHeader id="numbers-heading" icon={<Phone />} title="Phone-number subscriptions" description="Each bought number is paid monthly. This list is read again at most every 10 minutes." />
       <CardBody>
         {subs.isError ? (
           <ErrorState error={subs.error} onRetry={() => void subs.refetch()} />
