@@ -231,7 +231,7 @@ test('billing with Stripe: buy credits through Checkout, the webhook raises the 
         await p.getByTestId('usage-summary').waitFor();
         await p.getByTestId('skeleton').first().waitFor({ state: 'detached' });
         await p.evaluate(() => document.fonts.ready);
-        await screenshot(p, `billing-${theme}-${viewport.width}`);
+        await screenshot(p, `billing-paid-${theme}-${viewport.width}`);
         assert.deepEqual(await seriousViolations(p), [], `billing ${theme} ${viewport.width}: axe`);
         await themed.close();
       }

@@ -446,18 +446,16 @@ function Usage({ teamId }: { teamId: string }) {
         icon={<BarChart3 />}
         title="Costs and usage"
         description="Call minutes and their cost, day by day (UTC)."
-        action={
-          <Select
-            aria-label="Month"
-            size="sm"
-            className="w-40"
-            value={choice}
-            onValueChange={setChoice}
-            options={months.map((m) => ({ value: `${m.year}-${m.month}`, label: monthLabel(m.month, m.year) }))}
-          />
-        }
       />
       <CardBody>
+        <Select
+          aria-label="Month"
+          size="sm"
+          className="mb-4 w-44"
+          value={choice}
+          onValueChange={setChoice}
+          options={months.map((m) => ({ value: `${m.year}-${m.month}`, label: monthLabel(m.month, m.year) }))}
+        />
         {usage.isError ? (
           <ErrorState error={usage.error} onRetry={() => void usage.refetch()} />
         ) : !usage.data ? (
