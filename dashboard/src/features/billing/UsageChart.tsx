@@ -1,7 +1,10 @@
+import { useEffect, useRef, useState } from 'react';
+
 import type { TeamCostsUsageDay } from '../../api/gen/model';
 import { formatMinutes, formatMoney, layoutBars, niceMax } from './billing';
 
-const WIDTH = 420;
+/** The drawing's width until the figure is measured; then one unit is one pixel, so text stays legible on phones. */
+const DEFAULT_WIDTH = 420;
 const HEIGHT = 170;
 const LEFT = 40;
 const BOTTOM = 20;
@@ -10,16 +13,29 @@ const TOP = 8;
 
 /** The month's cost per day as bars: a small SVG of our own, with the figures in a table for screen readers. */
 export function UsageChart({ days, currency, label }: { days: readonly TeamCostsUsageDay[]; currency: string; label: string }) {
+  const figure = useRef<HTMLElement>(null);
+  const [WIDTH, setWidth] = useState(DEFAULT_WIDTH);
+  useEffect(() => {
+    const node = figure.current;
+    if (!node || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => {
+      const w = Math.round(entry?.contentRect.width ?? 0);
+      if (w > 0) setWidth(w);
+    });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, []);
   const values = days.map((d) => d.cost);
   const top = niceMax(values);
   const plotW = WIDTH - LEFT;
   const plotH = HEIGHT - BOTTOM - TOP;
   const bars = layoutBars(values, plotW, plotH, top);
   const ticks = [0, top / 2, top];
-  const every = days.length > 16 ? 5 : 1;
+  // A day label needs about 18 px; otherwise every fifth day is named.
+  const every = days.length * 18 > plotW ? 5 : 1;
   return (
-    <figure className="m-0">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full" role="img" aria-label={label} data-testid="usage-chart">
+    <figure ref={figure} className="m-0">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" height={HEIGHT} role="img" aria-label={label} data-testid="usage-chart">
         {ticks.map((t) => {
           const y = TOP + plotH - (t / top) * plotH;
           return (
