@@ -88,7 +88,9 @@ test('billing with Stripe: buy credits through Checkout, the webhook raises the 
   assert.ok(haveChromium, `${CHROMIUM} is missing; install it with: apt-get install -y chromium`);
   assert.ok(STRIPE_URL, 'BETTY_TEST_STRIPE_URL is not set: CI must run the billing test against stripe-mock');
   const { baseURL, browser, log } = await startStack(t, {
-    serveArgs: ['--stripe-api-url', STRIPE_URL, '--stripe-secret-key', STRIPE_KEY, '--stripe-webhook-secret', WEBHOOK_SECRET],
+    // The test reloads the screen (every chunk and query) many times a second, as no person does:
+    // a larger burst keeps the per-caller rate limit (60 at once by default) out of the way.
+    serveArgs: ['--stripe-api-url', STRIPE_URL, '--stripe-secret-key', STRIPE_KEY, '--stripe-webhook-secret', WEBHOOK_SECRET, '--rate-burst', '400'],
   });
   const owner = await call(baseURL, 'POST', '/v1/auth/sign-up', { email: OWNER.email, password: PASSWORD, name: OWNER.name });
   const team = await call(baseURL, 'POST', '/v1/team/new', { name: TEAM, companyName: 'Bea Inc' }, owner.session.accessToken);
@@ -205,6 +207,34 @@ test('billing with Stripe: buy credits through Checkout, the webhook raises the 
     await page.getByRole('button', { name: 'Dismiss' }).click();
     await page.getByTestId('payment-outcome').waitFor({ state: 'detached' });
     assert.deepEqual(problems, [], 'the billing page logged errors or failed requests');
+  });
+
+  await t.test('choosing a plan and managing the subscription also go to Stripe’s own pages', async () => {
+    const away = [];
+    await page.route(
+      (url) => url.origin !== baseURL,
+      (route) => {
+        if (route.request().isNavigationRequest()) away.push(route.request().url());
+        return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Stripe</title><h1>Stripe (stand-in)</h1>' });
+      },
+    );
+    let tierBody;
+    page.on('request', (r) => {
+      if (r.url().endsWith('/v1/payment/intent/tier-subscription')) tierBody = JSON.parse(r.postData() ?? '{}');
+    });
+    await page.goto(billing());
+    await page.getByTestId('tier-tier1').getByRole('button', { name: 'Choose Starter Plan' }).click();
+    await page.getByRole('heading', { name: 'Stripe (stand-in)' }).waitFor();
+    assert.deepEqual({ tier: tierBody?.targetTierType, interval: tierBody?.intervalType }, { tier: 'tier1', interval: 'monthly' });
+    assert.match(away.at(-1) ?? '', /^https:\/\//, 'the plan checkout did not leave for Stripe');
+
+    await page.goto(billing());
+    await page.getByRole('button', { name: 'Manage subscription' }).click();
+    await page.getByRole('heading', { name: 'Stripe (stand-in)' }).waitFor();
+    assert.equal(away.length, 2, `the portal did not open: ${away.join(', ')}`);
+    await page.unrouteAll();
+    await page.goto(billing());
+    await balance().getByText('100 credits').waitFor();
   });
 
   await t.test('the billing address is saved', async () => {
