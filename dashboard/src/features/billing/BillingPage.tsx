@@ -531,7 +531,10 @@ const EMPTY_ADDRESS: BillingAddress = { line1: '', line2: '', city: '', state: '
 function Address({ team, manage }: { team: Organization; manage: { allowed: boolean; reason: string } }) {
   const queryClient = useQueryClient();
   const address = useQuery(billingAddressQueryOptions(team.id));
-  const save = useMutation(saveAddressMutationOptions(queryClient));
+  const [saveOptions] = useState(() => saveAddressMutationOptions(queryClient));
+  const { abort, ...saveMutation } = saveOptions;
+  const save = useMutation(saveMutation);
+  useEffect(() => abort, [abort]);
   const [form, setForm] = useState<BillingAddress | null>(null);
   const value = form ?? { ...EMPTY_ADDRESS, ...address.data?.billingAddress };
   const serverError = isApiError(save.error) ? save.error : undefined;

@@ -79,9 +79,24 @@ export async function reportCancelled(dbPaymentIntentId: string) {
   return (await updatePaymentIntentStatus({ dbPaymentIntentId, status: 'cancelled' })).data;
 }
 
+/**
+ * Saving the address is abortable (spec): a new save cancels the one still on its way, and
+ * `abort()` cancels it when the form goes away.
+ */
 export function saveAddressMutationOptions(queryClient: QueryClient) {
+  let inFlight: AbortController | null = null;
   return {
-    mutationFn: async (body: { organizationId: string; billingAddress: BillingAddress }) => (await updateTeamBillingAddress(body)).data,
+    abort: () => inFlight?.abort(),
+    mutationFn: async (body: { organizationId: string; billingAddress: BillingAddress }) => {
+      inFlight?.abort();
+      const controller = new AbortController();
+      inFlight = controller;
+      try {
+        return (await updateTeamBillingAddress(body, { signal: controller.signal })).data;
+      } finally {
+        if (inFlight === controller) inFlight = null;
+      }
+    },
     onSuccess: (saved: Awaited<ReturnType<typeof updateTeamBillingAddress>>['data'], body: { organizationId: string }) =>
       queryClient.setQueryData(getGetTeamBillingAddressQueryKey({ organizationId: body.organizationId }), saved),
   };
