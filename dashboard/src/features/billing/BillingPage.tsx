@@ -448,14 +448,15 @@ function Usage({ teamId }: { teamId: string }) {
         description="Call minutes and their cost, day by day (UTC)."
       />
       <CardBody>
-        <Select
-          aria-label="Month"
-          size="sm"
-          className="mb-4 w-44"
-          value={choice}
-          onValueChange={setChoice}
-          options={months.map((m) => ({ value: `${m.year}-${m.month}`, label: monthLabel(m.month, m.year) }))}
-        />
+        <div className="mb-4 w-44">
+          <Select
+            aria-label="Month"
+            size="sm"
+            value={choice}
+            onValueChange={setChoice}
+            options={months.map((m) => ({ value: `${m.year}-${m.month}`, label: monthLabel(m.month, m.year) }))}
+          />
+        </div>
         {usage.isError ? (
           <ErrorState error={usage.error} onRetry={() => void usage.refetch()} />
         ) : !usage.data ? (
