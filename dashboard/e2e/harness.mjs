@@ -51,8 +51,9 @@ export const skip = !haveChromium && !inCI ? `${CHROMIUM} is missing (apt-get in
 /**
  * Starts `betty serve` and Chromium; registers their shutdown on `t`. Returns the base URL, the
  * browser, the server's data directory, and `log()`, everything the server wrote so far (stdout and stderr).
+ * `serveArgs` are added to `betty serve` (the billing test points payments at stripe-mock).
  */
-export async function startStack(t) {
+export async function startStack(t, { serveArgs = [] } = {}) {
   if (!existsSync(bettyBin)) {
     throw new Error(`the betty binary is missing at ${bettyBin}; build it (go build -o bin/betty ./cmd/betty) or set BETTY_BIN`);
   }
@@ -72,7 +73,7 @@ export async function startStack(t) {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   let serverLog = '';
-  server = spawn(bettyBin, ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir, '--base-url', baseURL], {
+  server = spawn(bettyBin, ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir, '--base-url', baseURL, ...serveArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout?.on('data', (chunk) => (serverLog += chunk));

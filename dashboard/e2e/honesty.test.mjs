@@ -34,8 +34,9 @@ test('what works, what is coming, and where e-mail goes', { skip, timeout: 240_0
     for (const label of ['Inbox', 'Call logs']) {
       await soon.getByRole('heading', { name: label, exact: true }).waitFor();
     }
-    // Knowledge bases are built: no longer among what is coming.
+    // Knowledge bases and billing are built: no longer among what is coming.
     assert.equal(await soon.getByRole('heading', { name: 'Knowledge bases', exact: true }).count(), 0);
+    assert.equal(await soon.getByRole('heading', { name: 'Billing', exact: true }).count(), 0);
     assert.equal(await soon.locator('a').count(), 0, 'a Coming soon area links somewhere');
     assert.ok((await soon.getByText('Coming soon').count()) >= 3);
     await screenshot(page, 'landing-coming-soon');
@@ -71,8 +72,9 @@ test('what works, what is coming, and where e-mail goes', { skip, timeout: 240_0
       await soon.filter({ hasText: label }).getByText('Soon', { exact: true }).waitFor();
     }
     assert.equal(await soon.filter({ hasText: 'Knowledge' }).count(), 0, 'knowledge bases are built');
+    assert.equal(await soon.filter({ hasText: 'Billing' }).count(), 0, 'billing is built');
     assert.equal(await nav.locator('a [data-testid="nav-coming-soon"], [data-testid="nav-coming-soon"] a').count(), 0, 'a Coming soon area links somewhere');
-    for (const label of ['Campaigns', 'Agents', 'Workflows', 'Knowledge', 'Phone numbers', 'Voices', 'Members', 'API keys', 'Team settings']) await nav.getByRole('link', { name: label, exact: true }).waitFor();
+    for (const label of ['Campaigns', 'Agents', 'Workflows', 'Knowledge', 'Phone numbers', 'Voices', 'Members', 'API keys', 'Team settings', 'Billing']) await nav.getByRole('link', { name: label, exact: true }).waitFor();
     assert.equal(await nav.getByRole('link', { name: 'Inbox' }).count(), 0);
 
     await atNarrowWidth(context, `${baseURL}/dashboard?teamId=${teamId}`, async (narrow) => {

@@ -35,6 +35,7 @@ function screens(teamId) {
     { name: 'members', path: `/dashboard/members${q}`, heading: 'Members', signedIn: true },
     { name: 'api-keys', path: `/dashboard/api-keys${q}`, heading: 'API keys', signedIn: true },
     { name: 'team-settings', path: `/dashboard/team${q}`, heading: 'Team settings', signedIn: true },
+    { name: 'billing', path: `/dashboard/billing${q}`, heading: 'Billing', signedIn: true, ready: 'usage-summary' },
     { name: 'knowledge-base', path: `/dashboard/knowledge-base${q}`, heading: 'Knowledge bases', signedIn: true },
     { name: 'profile', path: `/dashboard/profile${q}`, heading: 'Profile', signedIn: true },
     { name: 'onboarding', path: `/onboarding${q}`, heading: 'Onboarding', signedIn: true },

@@ -39,6 +39,7 @@ const WorkflowsRoute = lazy(() => import('./features/workflows/WorkflowsRoute'))
 if (typeof window !== 'undefined' && window.location.pathname === '/dashboard/workflow-canvas' && new URLSearchParams(window.location.search).has('workflowId')) {
   void import('./features/workflows/canvas/CanvasPage');
 }
+const BillingPage = lazy(() => import('./features/billing/BillingPage'));
 const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
 const OnboardingPage = lazy(() => import('./features/onboarding/OnboardingPage'));
 const AdminPage = lazy(() => import('./features/admin/AdminPage'));
@@ -106,6 +107,7 @@ export const routes: RouteObject[] = [
           { path: 'dashboard/voices', element: <VoicesPage /> },
           { path: 'dashboard/phone-numbers', element: <PhoneNumbersPage /> },
           { path: 'dashboard/workflow-canvas', element: <WorkflowsRoute /> },
+          { path: 'dashboard/billing', element: <BillingPage /> },
           { path: 'dashboard/profile', element: <ProfilePage /> },
           { path: 'onboarding', element: <OnboardingPage /> },
           { path: 'admin', element: <AdminPage /> },

@@ -36,8 +36,9 @@ type bucket struct {
 	seen time.Time
 }
 
-// limitRate refuses a caller's request with 429 when their bucket is empty. Callers are the
-// user, the API key, or the client address when anonymous. It runs after authentication.
+// limitRate refuses a caller's API request with 429 when their bucket is empty. Callers are the
+// user, the API key, or the client address when anonymous. It runs after authentication; the
+// dashboard's files (every path outside the API) are not counted.
 func limitRate(cfg RateLimit) echo.MiddlewareFunc {
 	l := &limiter{cfg: cfg, buckets: map[string]*bucket{}}
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
@@ -45,6 +46,12 @@ func limitRate(cfg RateLimit) echo.MiddlewareFunc {
 			return next
 		}
 		return func(c echo.Context) error {
+			// The dashboard's own files are not API calls: counting them let a few quick reloads
+			// spend the caller's whole burst on scripts, and a refused script chunk broke the
+			// dashboard (a failed dynamic import) instead of slowing an API client down.
+			if !isAPIPath(c.Request().URL.Path) {
+				return next(c)
+			}
 			key := "ip:" + c.RealIP()
 			if p, ok := auth.PrincipalFrom(c.Request().Context()); ok {
 				key = "user:" + p.UserID

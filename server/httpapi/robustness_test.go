@@ -255,3 +255,22 @@ func TestUnbuiltOperationsAreNotLoggedAsErrors(t *testing.T) {
 		}
 	}
 }
+
+// The dashboard's files are not API calls: fetching many of them spends none of the caller's
+// burst, so a few quick reloads never refuse a script chunk (which broke the dashboard) and
+// leave the API budget whole.
+func TestRateLimitCountsOnlyAPICalls(t *testing.T) {
+	env := apitest.New(t, store.SQLite, apitest.WithRateLimit(1, 2))
+	for i, path := range []string{"/", "/dashboard/billing", "/assets/index.js", "/assets/chunk.js", "/favicon.svg", "/sign-in"} {
+		if res := env.Do(apitest.Request{Method: "GET", Path: path}); res.Status == http.StatusTooManyRequests {
+			t.Fatalf("dashboard file %d (%s) was rate limited", i, path)
+		}
+	}
+	var statuses []int
+	for range 3 {
+		statuses = append(statuses, env.Do(apitest.Request{Method: "GET", Path: "/v1/server/info"}).Status)
+	}
+	if statuses[0] != http.StatusOK || statuses[1] != http.StatusOK || statuses[2] != http.StatusTooManyRequests {
+		t.Fatalf("API calls after dashboard files: %v, want 200, 200, 429 (burst 2)", statuses)
+	}
+}

@@ -6,6 +6,7 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 
 import type { Organization } from '../api/gen/model';
 import { ConfirmEmailBanner } from '../features/auth/ConfirmEmailBanner';
+import { PastDueBanner } from '../features/billing/PastDueBanner';
 import { signOut, useCurrentUser } from '../features/auth/queries';
 import { HelpSheet } from '../features/help/HelpSheet';
 import { CreateTeamForm } from '../features/team/CreateTeamForm';
@@ -193,6 +194,7 @@ export function DashboardShell() {
             </div>
           </header>
           <ConfirmEmailBanner user={context.user} />
+          <PastDueBanner team={team} />
           <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-10 lg:py-8">
             {teamsFailed ? (
               <div className="mx-auto max-w-lg">

@@ -107,7 +107,7 @@ export const PRODUCT_AREAS: readonly ProductArea[] = [
     singular: true,
     summary: 'Plans, credits and monthly number subscriptions.',
     path: '/dashboard/billing',
-    available: false,
+    available: true,
   },
   {
     id: 'connectedApps',

@@ -22,7 +22,9 @@ import {
   Workflow,
 } from 'lucide-react';
 
+import type { TeamRole } from '../api/gen/model';
 import { area, type AreaId } from './features';
+import { can, type TeamAction } from './roles';
 
 export interface NavItem {
   id: string;
@@ -35,6 +37,8 @@ export interface NavItem {
   end?: boolean;
   /** Extra words the command palette matches. */
   keywords?: string[];
+  /** Shown only to roles allowed this (billing: owner, admin and developer). */
+  needs?: TeamAction;
 }
 
 export interface NavGroup {
@@ -60,7 +64,7 @@ const TEAM: NavItem[] = [
   { id: 'team', label: 'Team settings', icon: Settings, path: area('teamSettings').path, area: 'teamSettings', keywords: ['team', 'verification', 'delete team'] },
   { id: 'members', label: 'Members', icon: Users, path: area('members').path, area: 'members', keywords: ['people', 'invite', 'roles'] },
   { id: 'api-keys', label: 'API keys', icon: KeyRound, path: area('apiKeys').path, area: 'apiKeys', keywords: ['tokens', 'developer'] },
-  { id: 'billing', label: 'Billing', icon: CreditCard, path: area('billing').path, area: 'billing', keywords: ['plan', 'credits', 'invoices'] },
+  { id: 'billing', label: 'Billing', icon: CreditCard, path: area('billing').path, area: 'billing', needs: 'viewBilling', keywords: ['plan', 'credits', 'invoices'] },
 ];
 
 const HELP: NavItem[] = [
@@ -72,6 +76,11 @@ const ADMIN: NavItem = { id: 'admin', label: 'Site admin', icon: ShieldCheck, pa
 
 export function isNavItemAvailable(item: NavItem): boolean {
   return item.area === undefined || area(item.area).available;
+}
+
+/** Whether a person of `role` in the team sees the item at all (unrelated to Coming soon). */
+export function isNavItemVisible(item: NavItem, role: TeamRole | undefined): boolean {
+  return item.needs === undefined || can(role, item.needs).allowed;
 }
 
 /** The sidebar's groups for this person: the admin group only for site admins. */

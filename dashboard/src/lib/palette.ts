@@ -7,7 +7,7 @@ import { Building2, Clock, KeyRound, LogOut, Monitor, Moon, Plus, Sun, User, Use
 
 import type { TeamRole } from '../api/gen/model';
 import { teamPath } from '../features/team/TeamContext';
-import { availableNavItems } from './nav';
+import { availableNavItems, isNavItemVisible } from './nav';
 import type { RecentEntry } from './recent';
 import { can } from './roles';
 import type { ThemePreference } from './theme';
@@ -71,7 +71,7 @@ export function paletteCommands({ team, teams, isSiteAdmin, recent, theme, curre
   commands.push({ id: 'action:sign-out', group: 'Actions', label: 'Sign out', keywords: ['log out', 'logout'], icon: LogOut, action: { kind: 'sign-out' } });
 
   // Without a team only Home (which offers to create one), the profile and the docs make sense.
-  const pages = availableNavItems({ isSiteAdmin }).filter((item) => team || ['home', 'docs', 'admin'].includes(item.id));
+  const pages = availableNavItems({ isSiteAdmin }).filter((item) => (team ? isNavItemVisible(item, team.myRole) : ['home', 'docs', 'admin'].includes(item.id)));
   for (const item of pages) {
     const to = item.path.startsWith('/dashboard') || item.path === '/onboarding' ? teamPath(item.path, team?.id) : item.path;
     commands.push({ id: `page:${item.id}`, group: 'Pages', label: item.label, keywords: item.keywords ?? [], icon: item.icon, action: { kind: 'navigate', to } });

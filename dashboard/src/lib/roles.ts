@@ -31,7 +31,7 @@ export function atLeast(role: TeamRole | undefined, minimum: TeamRole): boolean 
   return role !== undefined && ROLE_RANK[role] >= ROLE_RANK[minimum];
 }
 
-export type TeamAction = 'manageMembers' | 'editTeam' | 'requestVerification' | 'deleteTeam' | 'transferOwnership' | 'manageApiKeys' | 'editCalling' | 'manageNumbers';
+export type TeamAction = 'manageMembers' | 'editTeam' | 'requestVerification' | 'deleteTeam' | 'transferOwnership' | 'manageApiKeys' | 'editCalling' | 'manageNumbers' | 'viewBilling' | 'manageBilling';
 
 const NEEDS: Record<TeamAction, { role: TeamRole; reason: string }> = {
   manageMembers: { role: 'admin', reason: 'Only admins and the owner can invite, remove or change the role of members.' },
@@ -42,6 +42,8 @@ const NEEDS: Record<TeamAction, { role: TeamRole; reason: string }> = {
   manageApiKeys: { role: 'developer', reason: 'Only developers, admins and the owner can manage API keys.' },
   editCalling: { role: 'member', reason: 'Read-only members can look at campaigns, agents, knowledge bases, voices and numbers but not change them.' },
   manageNumbers: { role: 'admin', reason: 'Only admins and the owner can buy or release phone numbers (they are paid monthly).' },
+  viewBilling: { role: 'developer', reason: 'Billing is shown to developers, admins and the owner of the team.' },
+  manageBilling: { role: 'admin', reason: 'Only admins and the owner can spend the team’s money or change its billing details.' },
 };
 
 export interface Permission {

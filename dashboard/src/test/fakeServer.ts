@@ -82,6 +82,9 @@ export function dashboardRoutes(teams: unknown[] = [fakeTeam('t1', 'Acme')], use
     'GET /v1/auth/me': () => ok(fakeUser(user)),
     'GET /v1/team/list': () => ok(teams, { meta: { ...emptyMeta, totalSize: teams.length, totalPages: 1 } }),
     'GET /v1/team/get-valid-pending-invitations': () => ok([]),
+    // The shell asks for the plan's state (the past-due banner) for roles that see billing.
+    'GET /v1/team/subscription/status': ({ url }: { url: URL }) =>
+      ok({ organizationId: url.searchParams.get('organizationId'), subscriptionTier: 'free', status: 'none', currentPeriodEnd: null, cancelAtPeriodEnd: false, trialEndsAt: null }),
   };
 }
 

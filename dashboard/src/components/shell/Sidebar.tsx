@@ -5,7 +5,7 @@ import type { Organization } from '../../api/gen/model';
 import { teamPath } from '../../features/team/TeamContext';
 import { cn } from '../../lib/cn';
 import { area } from '../../lib/features';
-import { isNavItemAvailable, navGroups, type NavItem } from '../../lib/nav';
+import { isNavItemAvailable, isNavItemVisible, navGroups, type NavItem } from '../../lib/nav';
 import { BettyMark } from '../BettyMark';
 import { TeamSwitcher } from './TeamSwitcher';
 
@@ -27,7 +27,7 @@ const ITEM = 'flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm font-me
 
 export function Sidebar({ team, teams, isSiteAdmin, onSwitch, onCreate, onNavigate, onSearch, shortcut }: SidebarProps) {
   // Without a team only the way to create one (on Home), the profile and help make sense.
-  const groups = team ? navGroups({ isSiteAdmin }) : navGroups({ isSiteAdmin })
+  const groups = team ? navGroups({ isSiteAdmin }).map((g) => ({ ...g, items: g.items.filter((i) => isNavItemVisible(i, team.myRole)) })) : navGroups({ isSiteAdmin })
         .map((g) => ({ ...g, items: g.items.filter((i) => TEAMLESS_ITEMS.includes(i.id)) }))
         .filter((g) => g.items.length > 0);
   return (

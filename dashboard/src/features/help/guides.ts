@@ -148,7 +148,7 @@ export const GUIDES: Guide[] = [
     summary: 'Members, roles, invitations and ownership.',
     body: [
       'Everything in Betty belongs to a team. You can be in several teams and switch between them from the sidebar; the dashboard remembers the last team you used on this browser.',
-      'Roles, from most to least: Owner (one per team; may delete the team and transfer ownership), Admin (members, team properties, verification, billing), Developer (API keys, integrations, webhooks), Member (agents, campaigns, workflows) and Read only.',
+      'Roles, from most to least: Owner (one per team; may delete the team and transfer ownership), Admin (members, team properties, verification, billing), Developer (API keys, integrations, webhooks; sees billing), Member (agents, campaigns, workflows) and Read only.',
       'Admins invite people by e-mail. The invitation link works whether or not the person has an account yet: they sign in or create one, and join the team. Ownership moves only by transfer, which the new owner confirms from an e-mailed link.',
       "On a server without an e-mail relay nothing is sent: each link is written to the server's log, and a site admin finds it under Admin → Outgoing mail or with betty admin mail list, to pass on.",
       'Removing a member revokes the API keys they made, unless you choose to keep them; keys kept that way are marked "Maker left" on the API keys page.',
@@ -173,9 +173,22 @@ export const GUIDES: Guide[] = [
     title: 'Buying phone numbers',
     summary: 'Number types, countries and monthly costs.',
     body: [
-      'Local numbers suit a business that serves one area; toll-free numbers suit a national audience. Each number is a monthly subscription paid from your billing method.',
+      'Local numbers suit a business that serves one area; toll-free numbers suit a national audience. Each number is a monthly subscription, paid on Stripe’s checkout page and listed on the Billing screen.',
       'Admins and the owner can buy and release numbers. Releasing a number ends its subscription at the end of the period and the number may go to someone else.',
     ],
+  },
+  {
+    slug: 'billing',
+    needs: ['billing'],
+    section: 'GUIDES',
+    title: 'Plans, credits and billing',
+    summary: 'What a plan lifts, how calls are paid and where invoices live.',
+    body: [
+      'Calls are paid from prepaid credits: one credit is one US dollar, and each billed call minute costs the per-minute rate shown beside your usage. A plan (Starter, Professional, Growth or Custom) is a monthly subscription that lifts the team’s limits: calls at once, bought numbers, seats and custom voices. Custom is arranged with sales.',
+      'Owners, admins and developers see the Billing screen; only admins and the owner buy credits, choose a plan or change the billing address. Payments happen on Stripe’s own checkout page, never in a card field of Betty’s, and what was bought shows once Stripe confirms it. Manage subscription opens Stripe’s portal for the card, invoices and cancelling.',
+      'A server without Stripe configured says so instead of pretending to charge; a site admin can grant credits and set the plan meanwhile.',
+    ],
+    action: { label: 'Open Billing', to: '/dashboard/billing' },
   },
   {
     slug: 'api-keys',

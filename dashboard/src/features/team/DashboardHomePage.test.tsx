@@ -15,15 +15,17 @@ describe('Home', () => {
       'GET /v1/team/members/list': () => ok([fakeMember({ name: 'Olivia' }), fakeMember({ id: 'm2', email: 'ivan@example.com', status: 'invited', joinedAt: null, invitedAt: '2026-01-04T00:00:00Z' })], { meta: { ...emptyMeta, totalSize: 2, totalPages: 1 } }),
       'GET /v1/team/api-keys': () => ok([fakeApiKey({ createdBy: { id: 'u1', email: 'o@example.com', name: 'Olivia', avatarUrl: null } })]),
       'GET /v1/campaigns/list': () => ok([], { meta: { ...emptyMeta, totalSize: 3, totalPages: 3 } }),
+      'GET /v1/team/subscription-credits': () => ok({ organizationId: 't1', balance: 42.5, subscriptionTier: 'free', subscriptionEndAt: null }),
     });
     renderApp('/dashboard?teamId=t1');
     await screen.findByRole('heading', { level: 1, name: 'Acme' });
     expect(await within(screen.getByTestId('stat-members')).findByText('2')).toBeInTheDocument();
     expect(await within(screen.getByTestId('stat-campaigns')).findByText('3')).toBeInTheDocument();
+    expect(await within(screen.getByTestId('stat-credits')).findByText('42.50')).toBeInTheDocument();
     const activity = await screen.findByTestId('activity');
     expect(within(activity).getByText('ivan@example.com was invited')).toBeInTheDocument();
     expect(within(activity).getByText('Olivia created the API key “CI”')).toBeInTheDocument();
-    expect(screen.getByTestId('later-figures')).toHaveTextContent('Calls today and credits show here once call logs and billing are built.');
+    expect(screen.getByTestId('later-figures')).toHaveTextContent('Calls today show here once call logs are built.');
   });
 });
 

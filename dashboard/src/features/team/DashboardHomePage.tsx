@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Activity, Building2, KeyRound, ListChecks, Megaphone, Plus, UserPlus, Users } from 'lucide-react';
+import { Activity, Building2, KeyRound, ListChecks, Megaphone, Plus, UserPlus, Users, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
@@ -16,6 +16,8 @@ import { actionPath } from '../../lib/palette';
 import { LEVEL_NAMES, TIER_NAMES } from '../../lib/plans';
 import { ROLE_LABELS, can } from '../../lib/roles';
 import { apiKeysQueryOptions } from '../api-keys/queries';
+import { formatCredits } from '../billing/billing';
+import { creditsQueryOptions } from '../billing/queries';
 import { activeCampaignCountQueryOptions } from '../campaigns/queries';
 import { membersQueryOptions } from '../members/queries';
 import { OnboardingChecklist } from '../onboarding/OnboardingChecklist';
@@ -34,15 +36,19 @@ export default function DashboardHomePage() {
   const { user } = useTeamContext();
   const keysAllowed = can(team.myRole, 'manageApiKeys').allowed;
   const inviteAllowed = can(team.myRole, 'manageMembers').allowed;
+  const creditsShown = isAvailable('billing') && can(team.myRole, 'viewBilling').allowed;
   const members = useQuery(membersQueryOptions(team.id, 1));
   const keys = useQuery({ ...apiKeysQueryOptions(team.id), enabled: keysAllowed });
   const campaigns = useQuery({ ...activeCampaignCountQueryOptions(team.id), retry: false });
   const onboarding = useQuery(onboardingQueryOptions(team.id));
+  const credits = useQuery({ ...creditsQueryOptions(team.id), enabled: creditsShown });
   const greeting = user.profile.name ? `Welcome back, ${user.profile.name.split(' ')[0]}.` : 'Welcome back.';
 
   const activity = members.data && (!keysAllowed || keys.data) ? recentActivity({ team, members: members.data.data, apiKeys: keys.data ?? [] }) : undefined;
   const checklistOpen = onboarding.data ? !onboarding.data.completed : true;
   const later = [area('calls'), area('billing')].filter((a) => !a.available);
+  const laterFigures = later.map((a) => (a.id === 'calls' ? 'Calls today' : 'credits'));
+  const tiles = 3 + (keysAllowed ? 1 : 0) + (creditsShown ? 1 : 0);
 
   return (
     <div className="mx-auto max-w-6xl">
@@ -63,7 +69,7 @@ export default function DashboardHomePage() {
         <h2 id="glance-heading" className="sr-only">
           At a glance
         </h2>
-        <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+        <div className={`grid grid-cols-2 gap-3 sm:gap-4 ${tiles > 4 ? 'lg:grid-cols-5' : 'lg:grid-cols-4'}`}>
           <StatTile
             label="Members"
             icon={<Users />}
@@ -90,11 +96,21 @@ export default function DashboardHomePage() {
             {...(isAvailable('campaigns') ? { to: teamPath(area('campaigns').path, team.id) } : {})}
             testId="stat-campaigns"
           />
+          {creditsShown && (
+            <StatTile
+              label="Credits"
+              icon={<Wallet />}
+              value={credits.isError ? '—' : credits.data && formatCredits(credits.data.balance).replace(/ credits?$/, '')}
+              hint={credits.isError ? 'Could not load' : 'Balance for calls'}
+              to={teamPath(area('billing').path, team.id)}
+              testId="stat-credits"
+            />
+          )}
           <StatTile label="Your role" icon={<Building2 />} value={<span className="text-xl">{team.myRole ? ROLE_LABELS[team.myRole] : '—'}</span>} hint={`${TIER_NAMES[team.subscriptionTier]} plan`} />
         </div>
         {later.length > 0 && (
           <p className="mt-3 text-xs text-fg-subtle" data-testid="later-figures">
-            Calls today and credits show here once {later.map((a) => a.noun).join(' and ')} {later.length === 1 && later[0]!.singular ? 'is' : 'are'} built.
+            {laterFigures.join(' and ')} show here once {later.map((a) => a.noun).join(' and ')} {later.length === 1 && later[0]!.singular ? 'is' : 'are'} built.
           </p>
         )}
       </section>

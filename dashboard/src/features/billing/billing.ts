@@ -1,0 +1,126 @@
+// The pure parts of the billing screen: which tier to highlight, how money and credits read,
+// how the usage chart scales, and the dashboard paths a checkout returns to.
+
+import type { SubscriptionTier } from '../../api/gen/model';
+
+/** The paid tiers a checkout sells, with their monthly price (server/billing TierPricesCents). */
+export const TIER_PRICES_USD: Partial<Record<SubscriptionTier, number>> = { tier1: 49, tier2: 149, tier3: 399 };
+
+/** What each tier allows (server/billing/limits.go, the one table), for the tier cards. */
+export const TIER_LIMITS: Record<SubscriptionTier, { calls: number; numbers: number; seats: number; voices: number }> = {
+  free: { calls: 2, numbers: 3, seats: 5, voices: 1 },
+  tier1: { calls: 5, numbers: 5, seats: 10, voices: 1 },
+  tier2: { calls: 10, numbers: 10, seats: 25, voices: 1 },
+  tier3: { calls: 20, numbers: 25, seats: 50, voices: 1 },
+  tier4: { calls: 100, numbers: 100, seats: 500, voices: 3 },
+};
+
+export const TIERS: readonly SubscriptionTier[] = ['free', 'tier1', 'tier2', 'tier3', 'tier4'];
+
+/** Credits a checkout may buy (the server's bounds). */
+export const MIN_CREDITS = 5;
+export const MAX_CREDITS = 2500;
+
+/**
+ * The tier the screen highlights (spec section 4): free or unknown to tier1, tier1 to tier2,
+ * tier2 to tier3, others to tier1.
+ */
+export function nextUpgrade(tier: string | null | undefined): SubscriptionTier {
+  if (tier === 'tier1') return 'tier2';
+  if (tier === 'tier2') return 'tier3';
+  return 'tier1';
+}
+
+/** The tier to highlight: the URL's `selectedTier` when it names a tier, else the next upgrade. */
+export function highlightedTier(current: string | null | undefined, selected: string | null | undefined): SubscriptionTier {
+  if (selected && (TIERS as readonly string[]).includes(selected)) return selected as SubscriptionTier;
+  return nextUpgrade(current);
+}
+
+/** "$1,234.50"; negative amounts read "−$0.27". */
+export function formatMoney(amount: number, currency = 'USD'): string {
+  const text = new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Math.abs(amount));
+  return amount < 0 && Math.abs(amount) >= 0.005 ? `−${text}` : text;
+}
+
+/** A whole-dollar price: "$49". */
+export function formatPrice(amount: number, currency = 'USD'): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 }).format(amount);
+}
+
+/** "1,234.50 credits", "1 credit"; two decimals only when there are cents. */
+export function formatCredits(balance: number): string {
+  const rounded = Math.round(balance * 100) / 100;
+  const whole = Number.isInteger(rounded);
+  const text = new Intl.NumberFormat('en-US', { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 }).format(rounded);
+  return `${text.replace('-', '−')} ${Math.abs(rounded) === 1 ? 'credit' : 'credits'}`;
+}
+
+/** Minutes as people read them: "12.5 min". */
+export function formatMinutes(minutes: number): string {
+  return `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(minutes)} min`;
+}
+
+/** Why a credit amount cannot be bought; empty when it can. */
+export function creditsProblem(text: string): string {
+  if (!/^\d+$/.test(text.trim())) return `Enter a whole number of credits from ${MIN_CREDITS} to ${MAX_CREDITS}.`;
+  const n = Number(text.trim());
+  if (n < MIN_CREDITS || n > MAX_CREDITS) return `You can buy ${MIN_CREDITS} to ${MAX_CREDITS.toLocaleString('en-US')} credits at a time.`;
+  return '';
+}
+
+/** A round top for the chart's axis: the smallest 1, 2, 2.5 or 5 × 10^n at or above the largest value (1 when all are zero). */
+export function niceMax(values: readonly number[]): number {
+  const max = Math.max(0, ...values.filter((v) => Number.isFinite(v)));
+  if (max <= 0) return 1;
+  const power = 10 ** Math.floor(Math.log10(max));
+  for (const step of [1, 2, 2.5, 5, 10]) {
+    if (step * power >= max - 1e-9) return step * power;
+  }
+  return 10 * power;
+}
+
+export interface Bar {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  value: number;
+}
+
+/** Bars for `values` in a width × height box, scaled to `top`; a non-zero value is at least 1 px tall. */
+export function layoutBars(values: readonly number[], width: number, height: number, top = niceMax(values), gap = 0.25): Bar[] {
+  if (values.length === 0) return [];
+  const slot = width / values.length;
+  const barWidth = Math.max(1, slot * (1 - gap));
+  return values.map((value, i) => {
+    const clamped = Math.max(0, Math.min(value, top));
+    const h = clamped === 0 ? 0 : Math.max(1, (clamped / top) * height);
+    return { x: i * slot + (slot - barWidth) / 2, y: height - h, width: barWidth, height: h, value };
+  });
+}
+
+/** The last `count` months, newest first, as {month 1-12, year}. */
+export function recentMonths(now: Date, count = 12): { month: number; year: number }[] {
+  const out: { month: number; year: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1));
+    if (d.getUTCFullYear() < 2020) break;
+    out.push({ month: d.getUTCMonth() + 1, year: d.getUTCFullYear() });
+  }
+  return out;
+}
+
+/** "November 2026". */
+export function monthLabel(month: number, year: number): string {
+  return new Date(Date.UTC(year, month - 1, 1)).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** The URL a checkout comes back to: this screen of this team, without a previous outcome. */
+export function returnUrl(href: string): string {
+  const url = new URL(href);
+  url.searchParams.delete('paymentStatus');
+  url.searchParams.delete('dbPaymentIntentId');
+  url.hash = '';
+  return url.toString();
+}
