@@ -639,8 +639,9 @@ func newPhones(region string) *phones {
 }
 
 func (p *phones) normalize(raw string) (e164, reg string, tz *string, ok bool) {
-	if e164, reg, tz, ok = p.fast(raw); ok {
-		return e164, reg, tz, true
+	e164, reg, tz, ok, final := p.fast(raw)
+	if ok || final {
+		return e164, reg, tz, ok
 	}
 	return slowPhone(raw, p.region)
 }
@@ -665,14 +666,18 @@ func timezone(num *phonenumbers.PhoneNumber) *string {
 	return nil
 }
 
-func (p *phones) fast(raw string) (e164, reg string, tz *string, ok bool) {
+// fast answers ok for a number it accepts; final when its refusal is the parser's too: a
+// 10-digit NANP number starting 2–9 in a NANP region is one the parser reads exactly as the
+// fast path does (no country code to extract, no national prefix to strip), so a number of
+// that shape the fast path finds invalid is invalid.
+func (p *phones) fast(raw string) (e164, reg string, tz *string, ok, final bool) {
 	var digits [20]byte
 	n, plus := 0, false
 	for i := 0; i < len(raw); i++ {
 		switch c := raw[i]; {
 		case c >= '0' && c <= '9':
 			if n == len(digits) {
-				return "", "", nil, false
+				return "", "", nil, false, false
 			}
 			digits[n] = c
 			n++
@@ -680,7 +685,7 @@ func (p *phones) fast(raw string) (e164, reg string, tz *string, ok bool) {
 			plus = true
 		case c == ' ' || c == '(' || c == ')' || c == '-' || c == '.' || c == '/' || c == '\t':
 		default:
-			return "", "", nil, false
+			return "", "", nil, false, false
 		}
 	}
 	d := string(digits[:n])
@@ -698,13 +703,14 @@ func (p *phones) fast(raw string) (e164, reg string, tz *string, ok bool) {
 		cc, nsn = 1, d[1:]
 	case p.cc == 1 && len(d) == 10:
 		cc, nsn = 1, d
+		final = d[0] >= '2'
 	}
 	if cc == 0 || len(nsn) < 4 || len(nsn) > 17 || nsn[0] == '0' {
-		return "", "", nil, false
+		return "", "", nil, false, false
 	}
 	national, err := strconv.ParseUint(nsn, 10, 64)
 	if err != nil {
-		return "", "", nil, false
+		return "", "", nil, false, false
 	}
 	cc32 := int32(cc)
 	num := &phonenumbers.PhoneNumber{CountryCode: &cc32, NationalNumber: &national}
@@ -715,9 +721,9 @@ func (p *phones) fast(raw string) (e164, reg string, tz *string, ok bool) {
 		p.regions[key] = reg
 	}
 	if reg == "" || reg == phonenumbers.UNKNOWN_REGION || !phonenumbers.IsValidNumberForRegion(num, reg) {
-		return "", "", nil, false
+		return "", "", nil, false, final
 	}
-	return "+" + strconv.Itoa(cc) + nsn, reg, timezone(num), true
+	return "+" + strconv.Itoa(cc) + nsn, reg, timezone(num), true, true
 }
 
 // stage reads a lifecycle stage ("Sales Lead", "sales_lead"), "other" when unknown.
