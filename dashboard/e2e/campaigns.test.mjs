@@ -11,7 +11,7 @@ import { test } from 'node:test';
 
 import AxeBuilder from '@axe-core/playwright';
 
-import { CHROMIUM, NARROW, haveChromium, newContext, screenshot, skip, startStack, watchForProblems } from './harness.mjs';
+import { CHROMIUM, NARROW, haveChromium, newContext, screenshot, signUpWithTeam, skip, startStack, watchForProblems } from './harness.mjs';
 
 const PASSWORD = 'correct horse battery';
 const OWNER = { name: 'Cora Campaigner', email: 'cora@example.com' };
@@ -46,19 +46,7 @@ test('campaigns, agents, voices and phone numbers', { skip, timeout: 240_000 }, 
     );
 
   await t.test('sign up and create a team', async () => {
-    await page.goto(`${baseURL}/sign-up`);
-    await page.getByLabel('Your name').fill(OWNER.name);
-    await page.getByLabel('E-mail').fill(OWNER.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Create your team' }).waitFor();
-    await page.getByLabel('Team name').fill(TEAM);
-    await page.getByLabel('Company name').fill('Northwind');
-    await page.getByLabel('Industry').fill('Utilities');
-    await page.getByLabel('What will your agents do?').fill('Renewal reminders');
-    await page.getByRole('button', { name: 'Create team' }).click();
-    await page.getByRole('heading', { level: 1, name: TEAM }).waitFor();
-    teamId = new URL(page.url()).searchParams.get('teamId') ?? '';
+    teamId = await signUpWithTeam(page, baseURL, OWNER, PASSWORD, { name: TEAM, company: 'Northwind', industry: 'Utilities', purpose: 'Renewal reminders' });
     assert.ok(teamId);
   });
 

@@ -98,6 +98,23 @@ export async function fillSignUp(page, person, password) {
   await page.getByRole('button', { name: 'Create account' }).click();
 }
 
+/**
+ * Signs a new person up and creates their first team through the dashboard's forms; answers the
+ * team's id from the URL the dashboard lands on.
+ */
+export async function signUpWithTeam(page, baseURL, person, password, team) {
+  await page.goto(`${baseURL}/sign-up`);
+  await fillSignUp(page, person, password);
+  await page.getByRole('heading', { level: 1, name: 'Create your team' }).waitFor();
+  await page.getByLabel('Team name').fill(team.name);
+  await page.getByLabel('Company name').fill(team.company);
+  await page.getByLabel('Industry').fill(team.industry);
+  await page.getByLabel('What will your agents do?').fill(team.purpose);
+  await page.getByRole('button', { name: 'Create team' }).click();
+  await page.getByRole('heading', { level: 1, name: team.name }).waitFor();
+  return new URL(page.url()).searchParams.get('teamId') ?? '';
+}
+
 /** A phone-sized viewport. */
 export const NARROW = { width: 390, height: 844 };
 

@@ -13,7 +13,7 @@ import { test } from 'node:test';
 
 import AxeBuilder from '@axe-core/playwright';
 
-import { CHROMIUM, NARROW, haveChromium, newContext, screenshot, skip, startStack, watchForProblems } from './harness.mjs';
+import { CHROMIUM, NARROW, haveChromium, newContext, screenshot, signUpWithTeam, skip, startStack, watchForProblems } from './harness.mjs';
 
 const PASSWORD = 'correct horse battery';
 const OWNER = { name: 'Wren Workflow', email: 'wren@example.com' };
@@ -89,19 +89,7 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
   };
 
   await t.test('sign up, create a team and an agent', async () => {
-    await page.goto(`${baseURL}/sign-up`);
-    await page.getByLabel('Your name').fill(OWNER.name);
-    await page.getByLabel('E-mail').fill(OWNER.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Create your team' }).waitFor();
-    await page.getByLabel('Team name').fill(TEAM);
-    await page.getByLabel('Company name').fill('Contoso');
-    await page.getByLabel('Industry').fill('Retail');
-    await page.getByLabel('What will your agents do?').fill('Support calls');
-    await page.getByRole('button', { name: 'Create team' }).click();
-    await page.getByRole('heading', { level: 1, name: TEAM }).waitFor();
-    teamId = new URL(page.url()).searchParams.get('teamId') ?? '';
+    teamId = await signUpWithTeam(page, baseURL, OWNER, PASSWORD, { name: TEAM, company: 'Contoso', industry: 'Retail', purpose: 'Support calls' });
     const agent = await api(page, 'POST', '/v1/agent/create', { organizationId: teamId, name: 'Sam' });
     assert.equal(agent.status, 201, JSON.stringify(agent.body));
   });
