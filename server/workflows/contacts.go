@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -610,120 +609,6 @@ func contactFromRow(rec []string, cols []column, names []string, p *phones) stor
 		c.Phone, c.Region, c.TimeZone = e164, ptr(reg), tz
 	}
 	return c
-}
-
-// NormalizePhone answers a number in E.164 with its region and first time zone, reading a
-// number without a country code as one of region.
-func NormalizePhone(raw, region string) (e164, reg string, tz *string, ok bool) {
-	return newPhones(region).normalize(raw)
-}
-
-// phones normalises the numbers of one import. The common shapes (+<country><number>, and a
-// 10-digit NANP number in a NANP region, with any spacing and punctuation) skip libphonenumber's
-// parser, and regions are remembered by country code and first six national digits; a number
-// the fast path does not accept goes through the full parser, so the fast path only saves time
-// (TestFastPhonesAgreeWithTheParser checks they agree).
-type phones struct {
-	region  string
-	cc      int
-	regions map[phonePrefix]string
-}
-
-type phonePrefix struct {
-	cc     int
-	prefix string
-}
-
-func newPhones(region string) *phones {
-	return &phones{region: region, cc: phonenumbers.GetCountryCodeForRegion(region), regions: map[phonePrefix]string{}}
-}
-
-func (p *phones) normalize(raw string) (e164, reg string, tz *string, ok bool) {
-	e164, reg, tz, ok, final := p.fast(raw)
-	if ok || final {
-		return e164, reg, tz, ok
-	}
-	return slowPhone(raw, p.region)
-}
-
-func slowPhone(raw, region string) (e164, reg string, tz *string, ok bool) {
-	num, err := phonenumbers.Parse(raw, region)
-	if err != nil {
-		return "", "", nil, false
-	}
-	// IsValidNumber would look the region up again: ask once, then check for it.
-	reg = phonenumbers.GetRegionCodeForNumber(num)
-	if reg == "" || !phonenumbers.IsValidNumberForRegion(num, reg) {
-		return "", "", nil, false
-	}
-	return phonenumbers.Format(num, phonenumbers.E164), reg, timezone(num), true
-}
-
-func timezone(num *phonenumbers.PhoneNumber) *string {
-	if zones, err := phonenumbers.GetTimezonesForNumber(num); err == nil && len(zones) > 0 && zones[0] != "Etc/Unknown" {
-		return &zones[0]
-	}
-	return nil
-}
-
-// fast answers ok for a number it accepts; final when its refusal is the parser's too: a
-// 10-digit NANP number starting 2–9 in a NANP region is one the parser reads exactly as the
-// fast path does (no country code to extract, no national prefix to strip), so a number of
-// that shape the fast path finds invalid is invalid.
-func (p *phones) fast(raw string) (e164, reg string, tz *string, ok, final bool) {
-	var digits [20]byte
-	n, plus := 0, false
-	for i := 0; i < len(raw); i++ {
-		switch c := raw[i]; {
-		case c >= '0' && c <= '9':
-			if n == len(digits) {
-				return "", "", nil, false, false
-			}
-			digits[n] = c
-			n++
-		case c == '+' && n == 0 && !plus:
-			plus = true
-		case c == ' ' || c == '(' || c == ')' || c == '-' || c == '.' || c == '/' || c == '\t':
-		default:
-			return "", "", nil, false, false
-		}
-	}
-	d := string(digits[:n])
-	cc, nsn := 0, ""
-	switch {
-	case plus:
-		for l := 1; l <= 3 && l < len(d); l++ {
-			c, _ := strconv.Atoi(d[:l])
-			if phonenumbers.GetRegionCodeForCountryCode(c) != phonenumbers.UNKNOWN_REGION {
-				cc, nsn = c, d[l:]
-				break
-			}
-		}
-	case p.cc == 1 && len(d) == 11 && d[0] == '1':
-		cc, nsn = 1, d[1:]
-	case p.cc == 1 && len(d) == 10:
-		cc, nsn = 1, d
-		final = d[0] >= '2'
-	}
-	if cc == 0 || len(nsn) < 4 || len(nsn) > 17 || nsn[0] == '0' {
-		return "", "", nil, false, false
-	}
-	national, err := strconv.ParseUint(nsn, 10, 64)
-	if err != nil {
-		return "", "", nil, false, false
-	}
-	cc32 := int32(cc)
-	num := &phonenumbers.PhoneNumber{CountryCode: &cc32, NationalNumber: &national}
-	key := phonePrefix{cc, nsn[:min(6, len(nsn))]}
-	reg, known := p.regions[key]
-	if !known {
-		reg = phonenumbers.GetRegionCodeForNumber(num)
-		p.regions[key] = reg
-	}
-	if reg == "" || reg == phonenumbers.UNKNOWN_REGION || !phonenumbers.IsValidNumberForRegion(num, reg) {
-		return "", "", nil, false, final
-	}
-	return "+" + strconv.Itoa(cc) + nsn, reg, timezone(num), true, true
 }
 
 // stage reads a lifecycle stage ("Sales Lead", "sales_lead"), "other" when unknown.
