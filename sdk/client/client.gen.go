@@ -538,6 +538,27 @@ func (e CountryCode) Valid() bool {
 	}
 }
 
+// Defines values for DoNotCallEntrySource.
+const (
+	Conversation DoNotCallEntrySource = "conversation"
+	Import       DoNotCallEntrySource = "import"
+	Manual       DoNotCallEntrySource = "manual"
+)
+
+// Valid indicates whether the value is a known member of the DoNotCallEntrySource enum.
+func (e DoNotCallEntrySource) Valid() bool {
+	switch e {
+	case Conversation:
+		return true
+	case Import:
+		return true
+	case Manual:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EventType.
 const (
 	CallUpdated      EventType = "call.updated"
@@ -1777,6 +1798,25 @@ type ActivateKnowledgeBaseRequest struct {
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
+}
+
+// AddDoNotCallRequest defines model for AddDoNotCallRequest.
+type AddDoNotCallRequest struct {
+	// DefaultRegion ISO 3166 region of a number written without a country code.
+	DefaultRegion *string `json:"defaultRegion,omitempty"`
+
+	// OrganizationId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	OrganizationId Id `json:"organizationId"`
+
+	// PhoneNumber The number, E.164 or national in `defaultRegion`.
+	//
+	// Example: +14155550123
+	PhoneNumber string `json:"phoneNumber"`
+
+	// Reason Why the number must not be called.
+	Reason *string `json:"reason,omitempty"`
 }
 
 // AddZapierContactsRequest defines model for AddZapierContactsRequest.
@@ -3589,6 +3629,91 @@ type DisconnectZapierAppRequest struct {
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
+}
+
+// DoNotCallEntry A number the team must never call.
+type DoNotCallEntry struct {
+	// AddedBy Who added it: a member's e-mail, an API key's name, or `conversation` (the person asked during a call).
+	AddedBy string `json:"addedBy"`
+
+	// CreatedAt An RFC 3339 timestamp in UTC.
+	CreatedAt Timestamp `json:"createdAt"`
+
+	// Id An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	Id Id `json:"id"`
+
+	// OrganizationId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	OrganizationId Id `json:"organizationId"`
+
+	// PhoneNumber The number in E.164 format.
+	//
+	// Example: +14155550123
+	PhoneNumber string `json:"phoneNumber"`
+
+	// Reason Why it is on the list; null when no reason was given.
+	Reason *string `json:"reason"`
+
+	// Source How it was added.
+	Source DoNotCallEntrySource `json:"source"`
+}
+
+// DoNotCallEntrySource How it was added.
+type DoNotCallEntrySource string
+
+// DoNotCallEntryResponse defines model for DoNotCallEntryResponse.
+type DoNotCallEntryResponse struct {
+	// Data A number the team must never call.
+	Data DoNotCallEntry `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
+// DoNotCallImport defines model for DoNotCallImport.
+type DoNotCallImport struct {
+	// Added Numbers newly added.
+	Added int `json:"added"`
+
+	// AlreadyListed Valid numbers that were on the list already (or repeated in the file).
+	AlreadyListed int `json:"alreadyListed"`
+
+	// Rejected Rows not added, in file order (at most 1000 are listed).
+	Rejected []DoNotCallRejectedRow `json:"rejected"`
+}
+
+// DoNotCallImportResponse defines model for DoNotCallImportResponse.
+type DoNotCallImportResponse struct {
+	Data DoNotCallImport `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
+// DoNotCallListResponse defines model for DoNotCallListResponse.
+type DoNotCallListResponse struct {
+	Data []DoNotCallEntry `json:"data"`
+
+	// Meta The window of a paginated list.
+	Meta PageMeta `json:"meta"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
+// DoNotCallRejectedRow defines model for DoNotCallRejectedRow.
+type DoNotCallRejectedRow struct {
+	// Reason Why it was not added.
+	Reason string `json:"reason"`
+
+	// Row The data row (1 is the first row after the header).
+	Row int `json:"row"`
+
+	// Value What the row held in its phone column.
+	Value string `json:"value"`
 }
 
 // DuplicateAgentRequest defines model for DuplicateAgentRequest.
@@ -7367,6 +7492,39 @@ type ListCampaignPhoneNumberAssignmentsParams struct {
 	CampaignType *CallDirection `form:"campaignType,omitempty" json:"campaignType,omitempty"`
 }
 
+// ListDoNotCallParams defines parameters for ListDoNotCall.
+type ListDoNotCallParams struct {
+	// OrganizationId The organisation (team) the request acts for.
+	OrganizationId OrganizationIdQuery `form:"organizationId" json:"organizationId"`
+
+	// Page 1-based page number. Pages past the last one are clamped to the last page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// SizePerPage Items per page.
+	SizePerPage *SizePerPage `form:"sizePerPage,omitempty" json:"sizePerPage,omitempty"`
+
+	// Search Digits of a number, or words of a reason.
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
+}
+
+// ImportDoNotCallParams defines parameters for ImportDoNotCall.
+type ImportDoNotCallParams struct {
+	// OrganizationId The organisation (team) the request acts for.
+	OrganizationId OrganizationIdQuery `form:"organizationId" json:"organizationId"`
+
+	// DefaultRegion ISO 3166 region of numbers written without a country code.
+	DefaultRegion *string `form:"defaultRegion,omitempty" json:"defaultRegion,omitempty"`
+
+	// Reason The reason recorded for rows without their own.
+	Reason *string `form:"reason,omitempty" json:"reason,omitempty"`
+}
+
+// RemoveDoNotCallParams defines parameters for RemoveDoNotCall.
+type RemoveDoNotCallParams struct {
+	// OrganizationId The organisation (team) the request acts for.
+	OrganizationId OrganizationIdQuery `form:"organizationId" json:"organizationId"`
+}
+
 // StreamEventsParams defines parameters for StreamEvents.
 type StreamEventsParams struct {
 	// OrganizationId The organisation (team) the request acts for.
@@ -7904,6 +8062,9 @@ type UpdateKnowledgeBaseJSONRequestBody = UpdateKnowledgeBaseRequest
 
 // UpdateCampaignJSONRequestBody defines body for UpdateCampaign for application/json ContentType.
 type UpdateCampaignJSONRequestBody = UpdateCampaignRequest
+
+// AddDoNotCallJSONRequestBody defines body for AddDoNotCall for application/json ContentType.
+type AddDoNotCallJSONRequestBody = AddDoNotCallRequest
 
 // UpdateInboxItemJSONRequestBody defines body for UpdateInboxItem for application/json ContentType.
 type UpdateInboxItemJSONRequestBody = UpdateInboxItemRequest
@@ -10246,6 +10407,69 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
 	UpdateCampaign(ctx context.Context, id Id, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListDoNotCall The team's do-not-call list
+	//
+	// Lists the numbers team `organizationId` must never call, newest first, 10 a page: the
+	// number, why, who added it (a member's e-mail, an API key's name, or `conversation`
+	// when the person asked during a call) and when. `search` keeps entries whose number contains the
+	// digits given or whose reason contains the words given. The dialer checks this list at
+	// the moment of every dial: a contact on it ends `suppressed` and is never dialled. Any
+	// member of the team may read it.
+	//
+	// Corresponds with GET /v1/do-not-call (the `ListDoNotCall` operationId).
+	ListDoNotCall(ctx context.Context, params *ListDoNotCallParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddDoNotCallWithBody Add a number to the do-not-call list
+	//
+	// Adds `phoneNumber` (E.164, or a national number of `defaultRegion`, default US) to the
+	// do-not-call list of team `organizationId`, with an optional reason. A number already on
+	// the list answers 200 with the entry as it is (adding twice is harmless); a new entry
+	// answers 201. From then on no job of the team dials it. Any team role except
+	// `readonly` may add.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/do-not-call (the `AddDoNotCall` operationId).
+	AddDoNotCallWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddDoNotCall Add a number to the do-not-call list
+	//
+	// Adds `phoneNumber` (E.164, or a national number of `defaultRegion`, default US) to the
+	// do-not-call list of team `organizationId`, with an optional reason. A number already on
+	// the list answers 200 with the entry as it is (adding twice is harmless); a new entry
+	// answers 201. From then on no job of the team dials it. Any team role except
+	// `readonly` may add.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/do-not-call (the `AddDoNotCall` operationId).
+	AddDoNotCall(ctx context.Context, body AddDoNotCallJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ImportDoNotCallWithBody Import numbers into the do-not-call list
+	//
+	// Adds every number of a CSV file (the body, `text/csv`, at most 2 MiB) to the
+	// do-not-call list of team `organizationId`. The first row is a header; the column named
+	// `phone` or `phoneNumber` (ignoring case, spaces, `_` and `-`) holds the numbers, a
+	// `reason` column is optional (else `reason` of the query). Numbers without a country
+	// code are read in `defaultRegion` (default US). The import is all or nothing per valid
+	// row: valid numbers are added (those already listed are counted, not changed) and
+	// invalid rows are answered with their row number and why, nothing else is written for
+	// them. Any team role except `readonly` may import.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/do-not-call/import (the `ImportDoNotCall` operationId).
+	ImportDoNotCallWithBody(ctx context.Context, params *ImportDoNotCallParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RemoveDoNotCall Remove a number from the do-not-call list
+	//
+	// Removes entry `id` from the do-not-call list of team `organizationId`: later dials of
+	// that number are allowed again (contacts already `suppressed` stay so). Because it
+	// lifts a person's wish not to be called, only admins and the owner may remove.
+	//
+	// Corresponds with DELETE /v1/do-not-call/{id} (the `RemoveDoNotCall` operationId).
+	RemoveDoNotCall(ctx context.Context, id Id, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// StreamEvents Stream updates as server-sent events
 	//
@@ -15050,6 +15274,119 @@ func (c *Client) UpdateCampaignWithBody(ctx context.Context, id Id, contentType 
 // Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
 func (c *Client) UpdateCampaign(ctx context.Context, id Id, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateCampaignRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListDoNotCall The team's do-not-call list
+//
+// Lists the numbers team `organizationId` must never call, newest first, 10 a page: the
+// number, why, who added it (a member's e-mail, an API key's name, or `conversation`
+// when the person asked during a call) and when. `search` keeps entries whose number contains the
+// digits given or whose reason contains the words given. The dialer checks this list at
+// the moment of every dial: a contact on it ends `suppressed` and is never dialled. Any
+// member of the team may read it.
+//
+// Corresponds with GET /v1/do-not-call (the `ListDoNotCall` operationId).
+func (c *Client) ListDoNotCall(ctx context.Context, params *ListDoNotCallParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListDoNotCallRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddDoNotCallWithBody Add a number to the do-not-call list
+//
+// Adds `phoneNumber` (E.164, or a national number of `defaultRegion`, default US) to the
+// do-not-call list of team `organizationId`, with an optional reason. A number already on
+// the list answers 200 with the entry as it is (adding twice is harmless); a new entry
+// answers 201. From then on no job of the team dials it. Any team role except
+// `readonly` may add.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/do-not-call (the `AddDoNotCall` operationId).
+func (c *Client) AddDoNotCallWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddDoNotCallRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddDoNotCall Add a number to the do-not-call list
+//
+// Adds `phoneNumber` (E.164, or a national number of `defaultRegion`, default US) to the
+// do-not-call list of team `organizationId`, with an optional reason. A number already on
+// the list answers 200 with the entry as it is (adding twice is harmless); a new entry
+// answers 201. From then on no job of the team dials it. Any team role except
+// `readonly` may add.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/do-not-call (the `AddDoNotCall` operationId).
+func (c *Client) AddDoNotCall(ctx context.Context, body AddDoNotCallJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddDoNotCallRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ImportDoNotCallWithBody Import numbers into the do-not-call list
+//
+// Adds every number of a CSV file (the body, `text/csv`, at most 2 MiB) to the
+// do-not-call list of team `organizationId`. The first row is a header; the column named
+// `phone` or `phoneNumber` (ignoring case, spaces, `_` and `-`) holds the numbers, a
+// `reason` column is optional (else `reason` of the query). Numbers without a country
+// code are read in `defaultRegion` (default US). The import is all or nothing per valid
+// row: valid numbers are added (those already listed are counted, not changed) and
+// invalid rows are answered with their row number and why, nothing else is written for
+// them. Any team role except `readonly` may import.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/do-not-call/import (the `ImportDoNotCall` operationId).
+func (c *Client) ImportDoNotCallWithBody(ctx context.Context, params *ImportDoNotCallParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewImportDoNotCallRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RemoveDoNotCall Remove a number from the do-not-call list
+//
+// Removes entry `id` from the do-not-call list of team `organizationId`: later dials of
+// that number are allowed again (contacts already `suppressed` stay so). Because it
+// lifts a person's wish not to be called, only admins and the owner may remove.
+//
+// Corresponds with DELETE /v1/do-not-call/{id} (the `RemoveDoNotCall` operationId).
+func (c *Client) RemoveDoNotCall(ctx context.Context, id Id, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRemoveDoNotCallRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -22608,6 +22945,265 @@ func NewUpdateCampaignRequestWithBody(server string, id Id, contentType string, 
 	return req, nil
 }
 
+// NewListDoNotCallRequest constructs an http.Request for the ListDoNotCall method
+func NewListDoNotCallRequest(server string, params *ListDoNotCallParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/do-not-call")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "organizationId", params.OrganizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SizePerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sizePerPage", *params.SizePerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Search != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAddDoNotCallRequest calls the generic AddDoNotCall builder with application/json body
+func NewAddDoNotCallRequest(server string, body AddDoNotCallJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAddDoNotCallRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewAddDoNotCallRequestWithBody constructs an http.Request for the AddDoNotCall method, with any body, and a specified content type
+func NewAddDoNotCallRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/do-not-call")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewImportDoNotCallRequestWithBody constructs an http.Request for the ImportDoNotCall method, with any body, and a specified content type
+func NewImportDoNotCallRequestWithBody(server string, params *ImportDoNotCallParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/do-not-call/import")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "organizationId", params.OrganizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.DefaultRegion != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "defaultRegion", *params.DefaultRegion, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Reason != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "reason", *params.Reason, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRemoveDoNotCallRequest constructs an http.Request for the RemoveDoNotCall method
+func NewRemoveDoNotCallRequest(server string, id Id, params *RemoveDoNotCallParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/do-not-call/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "organizationId", params.OrganizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewStreamEventsRequest constructs an http.Request for the StreamEvents method
 func NewStreamEventsRequest(server string, params *StreamEventsParams) (*http.Request, error) {
 	var err error
@@ -29094,6 +29690,73 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
 	UpdateCampaignWithResponse(ctx context.Context, id Id, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error)
+
+	// ListDoNotCallWithResponse The team's do-not-call list
+	//
+	// Lists the numbers team `organizationId` must never call, newest first, 10 a page: the
+	// number, why, who added it (a member's e-mail, an API key's name, or `conversation`
+	// when the person asked during a call) and when. `search` keeps entries whose number contains the
+	// digits given or whose reason contains the words given. The dialer checks this list at
+	// the moment of every dial: a contact on it ends `suppressed` and is never dialled. Any
+	// member of the team may read it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/do-not-call (the `ListDoNotCall` operationId).
+	ListDoNotCallWithResponse(ctx context.Context, params *ListDoNotCallParams, reqEditors ...RequestEditorFn) (*ListDoNotCallResponse, error)
+
+	// AddDoNotCallWithBodyWithResponse Add a number to the do-not-call list
+	//
+	// Adds `phoneNumber` (E.164, or a national number of `defaultRegion`, default US) to the
+	// do-not-call list of team `organizationId`, with an optional reason. A number already on
+	// the list answers 200 with the entry as it is (adding twice is harmless); a new entry
+	// answers 201. From then on no job of the team dials it. Any team role except
+	// `readonly` may add.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/do-not-call (the `AddDoNotCall` operationId).
+	AddDoNotCallWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddDoNotCallResponse, error)
+
+	// AddDoNotCallWithResponse Add a number to the do-not-call list
+	//
+	// Adds `phoneNumber` (E.164, or a national number of `defaultRegion`, default US) to the
+	// do-not-call list of team `organizationId`, with an optional reason. A number already on
+	// the list answers 200 with the entry as it is (adding twice is harmless); a new entry
+	// answers 201. From then on no job of the team dials it. Any team role except
+	// `readonly` may add.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/do-not-call (the `AddDoNotCall` operationId).
+	AddDoNotCallWithResponse(ctx context.Context, body AddDoNotCallJSONRequestBody, reqEditors ...RequestEditorFn) (*AddDoNotCallResponse, error)
+
+	// ImportDoNotCallWithBodyWithResponse Import numbers into the do-not-call list
+	//
+	// Adds every number of a CSV file (the body, `text/csv`, at most 2 MiB) to the
+	// do-not-call list of team `organizationId`. The first row is a header; the column named
+	// `phone` or `phoneNumber` (ignoring case, spaces, `_` and `-`) holds the numbers, a
+	// `reason` column is optional (else `reason` of the query). Numbers without a country
+	// code are read in `defaultRegion` (default US). The import is all or nothing per valid
+	// row: valid numbers are added (those already listed are counted, not changed) and
+	// invalid rows are answered with their row number and why, nothing else is written for
+	// them. Any team role except `readonly` may import.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/do-not-call/import (the `ImportDoNotCall` operationId).
+	ImportDoNotCallWithBodyWithResponse(ctx context.Context, params *ImportDoNotCallParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportDoNotCallResponse, error)
+
+	// RemoveDoNotCallWithResponse Remove a number from the do-not-call list
+	//
+	// Removes entry `id` from the do-not-call list of team `organizationId`: later dials of
+	// that number are allowed again (contacts already `suppressed` stay so). Because it
+	// lifts a person's wish not to be called, only admins and the owner may remove.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/do-not-call/{id} (the `RemoveDoNotCall` operationId).
+	RemoveDoNotCallWithResponse(ctx context.Context, id Id, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*RemoveDoNotCallResponse, error)
 
 	// StreamEventsWithResponse Stream updates as server-sent events
 	//
@@ -38942,6 +39605,415 @@ func (r UpdateCampaignResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateCampaignResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListDoNotCallResponse429Headers the declared response headers of an HTTP 429 response for ListDoNotCall
+type ListDoNotCallResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ListDoNotCallResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DoNotCallListResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListDoNotCallResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListDoNotCallResponse) GetJSON200() *DoNotCallListResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListDoNotCallResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListDoNotCallResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListDoNotCallResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListDoNotCallResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListDoNotCallResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ListDoNotCallResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListDoNotCallResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListDoNotCallResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListDoNotCallResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListDoNotCallResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AddDoNotCallResponse429Headers the declared response headers of an HTTP 429 response for AddDoNotCall
+type AddDoNotCallResponse429Headers struct {
+	RetryAfter *int
+}
+
+type AddDoNotCallResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DoNotCallEntryResponse
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *DoNotCallEntryResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AddDoNotCallResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AddDoNotCallResponse) GetJSON200() *DoNotCallEntryResponse {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r AddDoNotCallResponse) GetJSON201() *DoNotCallEntryResponse {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r AddDoNotCallResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r AddDoNotCallResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r AddDoNotCallResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r AddDoNotCallResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r AddDoNotCallResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r AddDoNotCallResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r AddDoNotCallResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r AddDoNotCallResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r AddDoNotCallResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r AddDoNotCallResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AddDoNotCallResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AddDoNotCallResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AddDoNotCallResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ImportDoNotCallResponse429Headers the declared response headers of an HTTP 429 response for ImportDoNotCall
+type ImportDoNotCallResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ImportDoNotCallResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DoNotCallImportResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ImportDoNotCallResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ImportDoNotCallResponse) GetJSON200() *DoNotCallImportResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ImportDoNotCallResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ImportDoNotCallResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ImportDoNotCallResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ImportDoNotCallResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ImportDoNotCallResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ImportDoNotCallResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ImportDoNotCallResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ImportDoNotCallResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ImportDoNotCallResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ImportDoNotCallResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ImportDoNotCallResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ImportDoNotCallResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ImportDoNotCallResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RemoveDoNotCallResponse429Headers the declared response headers of an HTTP 429 response for RemoveDoNotCall
+type RemoveDoNotCallResponse429Headers struct {
+	RetryAfter *int
+}
+
+type RemoveDoNotCallResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DeletedResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RemoveDoNotCallResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RemoveDoNotCallResponse) GetJSON200() *DeletedResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RemoveDoNotCallResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RemoveDoNotCallResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RemoveDoNotCallResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RemoveDoNotCallResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RemoveDoNotCallResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r RemoveDoNotCallResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r RemoveDoNotCallResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RemoveDoNotCallResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RemoveDoNotCallResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RemoveDoNotCallResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -50029,6 +51101,103 @@ func (c *ClientWithResponses) UpdateCampaignWithResponse(ctx context.Context, id
 	return ParseUpdateCampaignResponse(rsp)
 }
 
+// ListDoNotCallWithResponse The team's do-not-call list
+//
+// Lists the numbers team `organizationId` must never call, newest first, 10 a page: the
+// number, why, who added it (a member's e-mail, an API key's name, or `conversation`
+// when the person asked during a call) and when. `search` keeps entries whose number contains the
+// digits given or whose reason contains the words given. The dialer checks this list at
+// the moment of every dial: a contact on it ends `suppressed` and is never dialled. Any
+// member of the team may read it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/do-not-call (the `ListDoNotCall` operationId).
+func (c *ClientWithResponses) ListDoNotCallWithResponse(ctx context.Context, params *ListDoNotCallParams, reqEditors ...RequestEditorFn) (*ListDoNotCallResponse, error) {
+	rsp, err := c.ListDoNotCall(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListDoNotCallResponse(rsp)
+}
+
+// AddDoNotCallWithBodyWithResponse Add a number to the do-not-call list
+//
+// Adds `phoneNumber` (E.164, or a national number of `defaultRegion`, default US) to the
+// do-not-call list of team `organizationId`, with an optional reason. A number already on
+// the list answers 200 with the entry as it is (adding twice is harmless); a new entry
+// answers 201. From then on no job of the team dials it. Any team role except
+// `readonly` may add.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/do-not-call (the `AddDoNotCall` operationId).
+func (c *ClientWithResponses) AddDoNotCallWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddDoNotCallResponse, error) {
+	rsp, err := c.AddDoNotCallWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddDoNotCallResponse(rsp)
+}
+
+// AddDoNotCallWithResponse Add a number to the do-not-call list
+//
+// Adds `phoneNumber` (E.164, or a national number of `defaultRegion`, default US) to the
+// do-not-call list of team `organizationId`, with an optional reason. A number already on
+// the list answers 200 with the entry as it is (adding twice is harmless); a new entry
+// answers 201. From then on no job of the team dials it. Any team role except
+// `readonly` may add.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/do-not-call (the `AddDoNotCall` operationId).
+func (c *ClientWithResponses) AddDoNotCallWithResponse(ctx context.Context, body AddDoNotCallJSONRequestBody, reqEditors ...RequestEditorFn) (*AddDoNotCallResponse, error) {
+	rsp, err := c.AddDoNotCall(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddDoNotCallResponse(rsp)
+}
+
+// ImportDoNotCallWithBodyWithResponse Import numbers into the do-not-call list
+//
+// Adds every number of a CSV file (the body, `text/csv`, at most 2 MiB) to the
+// do-not-call list of team `organizationId`. The first row is a header; the column named
+// `phone` or `phoneNumber` (ignoring case, spaces, `_` and `-`) holds the numbers, a
+// `reason` column is optional (else `reason` of the query). Numbers without a country
+// code are read in `defaultRegion` (default US). The import is all or nothing per valid
+// row: valid numbers are added (those already listed are counted, not changed) and
+// invalid rows are answered with their row number and why, nothing else is written for
+// them. Any team role except `readonly` may import.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/do-not-call/import (the `ImportDoNotCall` operationId).
+func (c *ClientWithResponses) ImportDoNotCallWithBodyWithResponse(ctx context.Context, params *ImportDoNotCallParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportDoNotCallResponse, error) {
+	rsp, err := c.ImportDoNotCallWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseImportDoNotCallResponse(rsp)
+}
+
+// RemoveDoNotCallWithResponse Remove a number from the do-not-call list
+//
+// Removes entry `id` from the do-not-call list of team `organizationId`: later dials of
+// that number are allowed again (contacts already `suppressed` stay so). Because it
+// lifts a person's wish not to be called, only admins and the owner may remove.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/do-not-call/{id} (the `RemoveDoNotCall` operationId).
+func (c *ClientWithResponses) RemoveDoNotCallWithResponse(ctx context.Context, id Id, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*RemoveDoNotCallResponse, error) {
+	rsp, err := c.RemoveDoNotCall(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRemoveDoNotCallResponse(rsp)
+}
+
 // StreamEventsWithResponse Stream updates as server-sent events
 //
 // A `text/event-stream` of updates in the organisation `organizationId`, so clients can
@@ -59838,6 +61007,379 @@ func ParseUpdateCampaignResponse(rsp *http.Response) (*UpdateCampaignResponse, e
 	switch {
 	case rsp.StatusCode == 429:
 		var headers UpdateCampaignResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListDoNotCallResponse parses an HTTP response from a ListDoNotCallWithResponse call
+func ParseListDoNotCallResponse(rsp *http.Response) (*ListDoNotCallResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListDoNotCallResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DoNotCallListResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListDoNotCallResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAddDoNotCallResponse parses an HTTP response from a AddDoNotCallWithResponse call
+func ParseAddDoNotCallResponse(rsp *http.Response) (*AddDoNotCallResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AddDoNotCallResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DoNotCallEntryResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest DoNotCallEntryResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers AddDoNotCallResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseImportDoNotCallResponse parses an HTTP response from a ImportDoNotCallWithResponse call
+func ParseImportDoNotCallResponse(rsp *http.Response) (*ImportDoNotCallResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ImportDoNotCallResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DoNotCallImportResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ImportDoNotCallResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRemoveDoNotCallResponse parses an HTTP response from a RemoveDoNotCallWithResponse call
+func ParseRemoveDoNotCallResponse(rsp *http.Response) (*RemoveDoNotCallResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RemoveDoNotCallResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DeletedResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers RemoveDoNotCallResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -543,6 +543,27 @@ func (e CountryCode) Valid() bool {
 	}
 }
 
+// Defines values for DoNotCallEntrySource.
+const (
+	Conversation DoNotCallEntrySource = "conversation"
+	Import       DoNotCallEntrySource = "import"
+	Manual       DoNotCallEntrySource = "manual"
+)
+
+// Valid indicates whether the value is a known member of the DoNotCallEntrySource enum.
+func (e DoNotCallEntrySource) Valid() bool {
+	switch e {
+	case Conversation:
+		return true
+	case Import:
+		return true
+	case Manual:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EventType.
 const (
 	CallUpdated      EventType = "call.updated"
@@ -1782,6 +1803,25 @@ type ActivateKnowledgeBaseRequest struct {
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
+}
+
+// AddDoNotCallRequest defines model for AddDoNotCallRequest.
+type AddDoNotCallRequest struct {
+	// DefaultRegion ISO 3166 region of a number written without a country code.
+	DefaultRegion *string `json:"defaultRegion,omitempty"`
+
+	// OrganizationId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	OrganizationId Id `json:"organizationId"`
+
+	// PhoneNumber The number, E.164 or national in `defaultRegion`.
+	//
+	// Example: +14155550123
+	PhoneNumber string `json:"phoneNumber"`
+
+	// Reason Why the number must not be called.
+	Reason *string `json:"reason,omitempty"`
 }
 
 // AddZapierContactsRequest defines model for AddZapierContactsRequest.
@@ -3594,6 +3634,91 @@ type DisconnectZapierAppRequest struct {
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
+}
+
+// DoNotCallEntry A number the team must never call.
+type DoNotCallEntry struct {
+	// AddedBy Who added it: a member's e-mail, an API key's name, or `conversation` (the person asked during a call).
+	AddedBy string `json:"addedBy"`
+
+	// CreatedAt An RFC 3339 timestamp in UTC.
+	CreatedAt Timestamp `json:"createdAt"`
+
+	// Id An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	Id Id `json:"id"`
+
+	// OrganizationId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	OrganizationId Id `json:"organizationId"`
+
+	// PhoneNumber The number in E.164 format.
+	//
+	// Example: +14155550123
+	PhoneNumber string `json:"phoneNumber"`
+
+	// Reason Why it is on the list; null when no reason was given.
+	Reason *string `json:"reason"`
+
+	// Source How it was added.
+	Source DoNotCallEntrySource `json:"source"`
+}
+
+// DoNotCallEntrySource How it was added.
+type DoNotCallEntrySource string
+
+// DoNotCallEntryResponse defines model for DoNotCallEntryResponse.
+type DoNotCallEntryResponse struct {
+	// Data A number the team must never call.
+	Data DoNotCallEntry `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
+// DoNotCallImport defines model for DoNotCallImport.
+type DoNotCallImport struct {
+	// Added Numbers newly added.
+	Added int `json:"added"`
+
+	// AlreadyListed Valid numbers that were on the list already (or repeated in the file).
+	AlreadyListed int `json:"alreadyListed"`
+
+	// Rejected Rows not added, in file order (at most 1000 are listed).
+	Rejected []DoNotCallRejectedRow `json:"rejected"`
+}
+
+// DoNotCallImportResponse defines model for DoNotCallImportResponse.
+type DoNotCallImportResponse struct {
+	Data DoNotCallImport `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
+// DoNotCallListResponse defines model for DoNotCallListResponse.
+type DoNotCallListResponse struct {
+	Data []DoNotCallEntry `json:"data"`
+
+	// Meta The window of a paginated list.
+	Meta PageMeta `json:"meta"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
+// DoNotCallRejectedRow defines model for DoNotCallRejectedRow.
+type DoNotCallRejectedRow struct {
+	// Reason Why it was not added.
+	Reason string `json:"reason"`
+
+	// Row The data row (1 is the first row after the header).
+	Row int `json:"row"`
+
+	// Value What the row held in its phone column.
+	Value string `json:"value"`
 }
 
 // DuplicateAgentRequest defines model for DuplicateAgentRequest.
@@ -7372,6 +7497,39 @@ type ListCampaignPhoneNumberAssignmentsParams struct {
 	CampaignType *CallDirection `form:"campaignType,omitempty" json:"campaignType,omitempty"`
 }
 
+// ListDoNotCallParams defines parameters for ListDoNotCall.
+type ListDoNotCallParams struct {
+	// OrganizationId The organisation (team) the request acts for.
+	OrganizationId OrganizationIdQuery `form:"organizationId" json:"organizationId"`
+
+	// Page 1-based page number. Pages past the last one are clamped to the last page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// SizePerPage Items per page.
+	SizePerPage *SizePerPage `form:"sizePerPage,omitempty" json:"sizePerPage,omitempty"`
+
+	// Search Digits of a number, or words of a reason.
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
+}
+
+// ImportDoNotCallParams defines parameters for ImportDoNotCall.
+type ImportDoNotCallParams struct {
+	// OrganizationId The organisation (team) the request acts for.
+	OrganizationId OrganizationIdQuery `form:"organizationId" json:"organizationId"`
+
+	// DefaultRegion ISO 3166 region of numbers written without a country code.
+	DefaultRegion *string `form:"defaultRegion,omitempty" json:"defaultRegion,omitempty"`
+
+	// Reason The reason recorded for rows without their own.
+	Reason *string `form:"reason,omitempty" json:"reason,omitempty"`
+}
+
+// RemoveDoNotCallParams defines parameters for RemoveDoNotCall.
+type RemoveDoNotCallParams struct {
+	// OrganizationId The organisation (team) the request acts for.
+	OrganizationId OrganizationIdQuery `form:"organizationId" json:"organizationId"`
+}
+
 // StreamEventsParams defines parameters for StreamEvents.
 type StreamEventsParams struct {
 	// OrganizationId The organisation (team) the request acts for.
@@ -7909,6 +8067,9 @@ type UpdateKnowledgeBaseJSONRequestBody = UpdateKnowledgeBaseRequest
 
 // UpdateCampaignJSONRequestBody defines body for UpdateCampaign for application/json ContentType.
 type UpdateCampaignJSONRequestBody = UpdateCampaignRequest
+
+// AddDoNotCallJSONRequestBody defines body for AddDoNotCall for application/json ContentType.
+type AddDoNotCallJSONRequestBody = AddDoNotCallRequest
 
 // UpdateInboxItemJSONRequestBody defines body for UpdateInboxItem for application/json ContentType.
 type UpdateInboxItemJSONRequestBody = UpdateInboxItemRequest
@@ -8739,6 +8900,18 @@ type ServerInterface interface {
 	// UpdateCampaign Update a campaign
 	// (PUT /v1/campaigns/{id})
 	UpdateCampaign(ctx echo.Context, id Id) error
+	// ListDoNotCall The team's do-not-call list
+	// (GET /v1/do-not-call)
+	ListDoNotCall(ctx echo.Context, params ListDoNotCallParams) error
+	// AddDoNotCall Add a number to the do-not-call list
+	// (POST /v1/do-not-call)
+	AddDoNotCall(ctx echo.Context) error
+	// ImportDoNotCall Import numbers into the do-not-call list
+	// (POST /v1/do-not-call/import)
+	ImportDoNotCall(ctx echo.Context, params ImportDoNotCallParams) error
+	// RemoveDoNotCall Remove a number from the do-not-call list
+	// (DELETE /v1/do-not-call/{id})
+	RemoveDoNotCall(ctx echo.Context, id Id, params RemoveDoNotCallParams) error
 	// StreamEvents Stream updates as server-sent events
 	// (GET /v1/events)
 	StreamEvents(ctx echo.Context, params StreamEventsParams) error
@@ -10679,6 +10852,111 @@ func (w *ServerInterfaceWrapper) UpdateCampaign(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateCampaign(ctx, id)
+	return err
+}
+
+// ListDoNotCall converts echo context to params.
+func (w *ServerInterfaceWrapper) ListDoNotCall(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListDoNotCallParams
+	// ------------- Required query parameter "organizationId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "organizationId", ctx.QueryParams(), &params.OrganizationId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "sizePerPage" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "sizePerPage", ctx.QueryParams(), &params.SizePerPage, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sizePerPage: %s", err))
+	}
+
+	// ------------- Optional query parameter "search" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "search", ctx.QueryParams(), &params.Search, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter search: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListDoNotCall(ctx, params)
+	return err
+}
+
+// AddDoNotCall converts echo context to params.
+func (w *ServerInterfaceWrapper) AddDoNotCall(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AddDoNotCall(ctx)
+	return err
+}
+
+// ImportDoNotCall converts echo context to params.
+func (w *ServerInterfaceWrapper) ImportDoNotCall(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ImportDoNotCallParams
+	// ------------- Required query parameter "organizationId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "organizationId", ctx.QueryParams(), &params.OrganizationId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Optional query parameter "defaultRegion" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "defaultRegion", ctx.QueryParams(), &params.DefaultRegion, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter defaultRegion: %s", err))
+	}
+
+	// ------------- Optional query parameter "reason" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "reason", ctx.QueryParams(), &params.Reason, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter reason: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ImportDoNotCall(ctx, params)
+	return err
+}
+
+// RemoveDoNotCall converts echo context to params.
+func (w *ServerInterfaceWrapper) RemoveDoNotCall(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id Id
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RemoveDoNotCallParams
+	// ------------- Required query parameter "organizationId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "organizationId", ctx.QueryParams(), &params.OrganizationId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RemoveDoNotCall(ctx, id, params)
 	return err
 }
 
@@ -12738,6 +13016,10 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/call/recordings/:callLogId", wrapper.GetCallRecording, options.OperationMiddlewares["getCallRecording"]...)
 	router.GET(options.BaseURL+"/v1/call/log/:id", wrapper.GetCallLog, options.OperationMiddlewares["getCallLog"]...)
 	router.GET(options.BaseURL+"/v1/call/organization/:teamId", wrapper.GetCallStatistics, options.OperationMiddlewares["getCallStatistics"]...)
+	router.GET(options.BaseURL+"/v1/do-not-call", wrapper.ListDoNotCall, options.OperationMiddlewares["listDoNotCall"]...)
+	router.POST(options.BaseURL+"/v1/do-not-call", wrapper.AddDoNotCall, options.OperationMiddlewares["addDoNotCall"]...)
+	router.DELETE(options.BaseURL+"/v1/do-not-call/:id", wrapper.RemoveDoNotCall, options.OperationMiddlewares["removeDoNotCall"]...)
+	router.POST(options.BaseURL+"/v1/do-not-call/import", wrapper.ImportDoNotCall, options.OperationMiddlewares["importDoNotCall"]...)
 	router.GET(options.BaseURL+"/v1/inbox", wrapper.ListInboxItems, options.OperationMiddlewares["listInboxItems"]...)
 	router.GET(options.BaseURL+"/v1/inbox/search", wrapper.SearchInboxItems, options.OperationMiddlewares["searchInboxItems"]...)
 	router.GET(options.BaseURL+"/v1/inbox/private/:id", wrapper.GetInboxItem, options.OperationMiddlewares["getInboxItem"]...)
@@ -23718,6 +24000,606 @@ type UpdateCampaigndefaultApplicationProblemPlusJSONResponse struct {
 }
 
 func (response UpdateCampaigndefaultApplicationProblemPlusJSONResponse) VisitUpdateCampaignResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDoNotCallRequestObject struct {
+	Params ListDoNotCallParams
+}
+
+type ListDoNotCallResponseObject interface {
+	VisitListDoNotCallResponse(w http.ResponseWriter) error
+}
+
+type ListDoNotCall200JSONResponse DoNotCallListResponse
+
+func (response ListDoNotCall200JSONResponse) VisitListDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDoNotCall400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListDoNotCall400ApplicationProblemPlusJSONResponse) VisitListDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDoNotCall401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListDoNotCall401ApplicationProblemPlusJSONResponse) VisitListDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDoNotCall403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListDoNotCall403ApplicationProblemPlusJSONResponse) VisitListDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDoNotCall404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListDoNotCall404ApplicationProblemPlusJSONResponse) VisitListDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDoNotCall429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListDoNotCall429ApplicationProblemPlusJSONResponse) VisitListDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDoNotCalldefaultApplicationProblemPlusJSONResponse struct {
+	Body       Problem
+	StatusCode int
+}
+
+func (response ListDoNotCalldefaultApplicationProblemPlusJSONResponse) VisitListDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddDoNotCallRequestObject struct {
+	Body *AddDoNotCallJSONRequestBody
+}
+
+type AddDoNotCallResponseObject interface {
+	VisitAddDoNotCallResponse(w http.ResponseWriter) error
+}
+
+type AddDoNotCall200JSONResponse DoNotCallEntryResponse
+
+func (response AddDoNotCall200JSONResponse) VisitAddDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddDoNotCall201JSONResponse DoNotCallEntryResponse
+
+func (response AddDoNotCall201JSONResponse) VisitAddDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddDoNotCall400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response AddDoNotCall400ApplicationProblemPlusJSONResponse) VisitAddDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddDoNotCall401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response AddDoNotCall401ApplicationProblemPlusJSONResponse) VisitAddDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddDoNotCall403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response AddDoNotCall403ApplicationProblemPlusJSONResponse) VisitAddDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddDoNotCall404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response AddDoNotCall404ApplicationProblemPlusJSONResponse) VisitAddDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddDoNotCall413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response AddDoNotCall413ApplicationProblemPlusJSONResponse) VisitAddDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddDoNotCall415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response AddDoNotCall415ApplicationProblemPlusJSONResponse) VisitAddDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddDoNotCall422ApplicationProblemPlusJSONResponse struct {
+	UnprocessableEntityApplicationProblemPlusJSONResponse
+}
+
+func (response AddDoNotCall422ApplicationProblemPlusJSONResponse) VisitAddDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddDoNotCall429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response AddDoNotCall429ApplicationProblemPlusJSONResponse) VisitAddDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddDoNotCalldefaultApplicationProblemPlusJSONResponse struct {
+	Body       Problem
+	StatusCode int
+}
+
+func (response AddDoNotCalldefaultApplicationProblemPlusJSONResponse) VisitAddDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDoNotCallRequestObject struct {
+	Params ImportDoNotCallParams
+	Body   io.Reader
+}
+
+type ImportDoNotCallResponseObject interface {
+	VisitImportDoNotCallResponse(w http.ResponseWriter) error
+}
+
+type ImportDoNotCall200JSONResponse DoNotCallImportResponse
+
+func (response ImportDoNotCall200JSONResponse) VisitImportDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDoNotCall400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDoNotCall400ApplicationProblemPlusJSONResponse) VisitImportDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDoNotCall401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDoNotCall401ApplicationProblemPlusJSONResponse) VisitImportDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDoNotCall403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDoNotCall403ApplicationProblemPlusJSONResponse) VisitImportDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDoNotCall404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDoNotCall404ApplicationProblemPlusJSONResponse) VisitImportDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDoNotCall413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDoNotCall413ApplicationProblemPlusJSONResponse) VisitImportDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDoNotCall415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDoNotCall415ApplicationProblemPlusJSONResponse) VisitImportDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDoNotCall422ApplicationProblemPlusJSONResponse struct {
+	UnprocessableEntityApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDoNotCall422ApplicationProblemPlusJSONResponse) VisitImportDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDoNotCall429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDoNotCall429ApplicationProblemPlusJSONResponse) VisitImportDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDoNotCalldefaultApplicationProblemPlusJSONResponse struct {
+	Body       Problem
+	StatusCode int
+}
+
+func (response ImportDoNotCalldefaultApplicationProblemPlusJSONResponse) VisitImportDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveDoNotCallRequestObject struct {
+	Id     Id `json:"id"`
+	Params RemoveDoNotCallParams
+}
+
+type RemoveDoNotCallResponseObject interface {
+	VisitRemoveDoNotCallResponse(w http.ResponseWriter) error
+}
+
+type RemoveDoNotCall200JSONResponse DeletedResponse
+
+func (response RemoveDoNotCall200JSONResponse) VisitRemoveDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveDoNotCall400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveDoNotCall400ApplicationProblemPlusJSONResponse) VisitRemoveDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveDoNotCall401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveDoNotCall401ApplicationProblemPlusJSONResponse) VisitRemoveDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveDoNotCall403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveDoNotCall403ApplicationProblemPlusJSONResponse) VisitRemoveDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveDoNotCall404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveDoNotCall404ApplicationProblemPlusJSONResponse) VisitRemoveDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveDoNotCall429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveDoNotCall429ApplicationProblemPlusJSONResponse) VisitRemoveDoNotCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveDoNotCalldefaultApplicationProblemPlusJSONResponse struct {
+	Body       Problem
+	StatusCode int
+}
+
+func (response RemoveDoNotCalldefaultApplicationProblemPlusJSONResponse) VisitRemoveDoNotCallResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -36316,6 +37198,18 @@ type StrictServerInterface interface {
 	// UpdateCampaign Update a campaign
 	// (PUT /v1/campaigns/{id})
 	UpdateCampaign(ctx context.Context, request UpdateCampaignRequestObject) (UpdateCampaignResponseObject, error)
+	// ListDoNotCall The team's do-not-call list
+	// (GET /v1/do-not-call)
+	ListDoNotCall(ctx context.Context, request ListDoNotCallRequestObject) (ListDoNotCallResponseObject, error)
+	// AddDoNotCall Add a number to the do-not-call list
+	// (POST /v1/do-not-call)
+	AddDoNotCall(ctx context.Context, request AddDoNotCallRequestObject) (AddDoNotCallResponseObject, error)
+	// ImportDoNotCall Import numbers into the do-not-call list
+	// (POST /v1/do-not-call/import)
+	ImportDoNotCall(ctx context.Context, request ImportDoNotCallRequestObject) (ImportDoNotCallResponseObject, error)
+	// RemoveDoNotCall Remove a number from the do-not-call list
+	// (DELETE /v1/do-not-call/{id})
+	RemoveDoNotCall(ctx context.Context, request RemoveDoNotCallRequestObject) (RemoveDoNotCallResponseObject, error)
 	// StreamEvents Stream updates as server-sent events
 	// (GET /v1/events)
 	StreamEvents(ctx context.Context, request StreamEventsRequestObject) (StreamEventsResponseObject, error)
@@ -39295,6 +40189,130 @@ func (sh *strictHandler) UpdateCampaign(ctx echo.Context, id Id) error {
 	return nil
 }
 
+// ListDoNotCall operation middleware
+func (sh *strictHandler) ListDoNotCall(ctx echo.Context, params ListDoNotCallParams) error {
+	var request ListDoNotCallRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListDoNotCall(ctx.Request().Context(), request.(ListDoNotCallRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListDoNotCall")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListDoNotCallResponseObject); ok {
+		return validResponse.VisitListDoNotCallResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// AddDoNotCall operation middleware
+func (sh *strictHandler) AddDoNotCall(ctx echo.Context) error {
+	var request AddDoNotCallRequestObject
+
+	var body AddDoNotCallJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.AddDoNotCall(ctx.Request().Context(), request.(AddDoNotCallRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddDoNotCall")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(AddDoNotCallResponseObject); ok {
+		return validResponse.VisitAddDoNotCallResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ImportDoNotCall operation middleware
+func (sh *strictHandler) ImportDoNotCall(ctx echo.Context, params ImportDoNotCallParams) error {
+	var request ImportDoNotCallRequestObject
+
+	request.Params = params
+
+	request.Body = ctx.Request().Body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ImportDoNotCall(ctx.Request().Context(), request.(ImportDoNotCallRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ImportDoNotCall")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ImportDoNotCallResponseObject); ok {
+		return validResponse.VisitImportDoNotCallResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RemoveDoNotCall operation middleware
+func (sh *strictHandler) RemoveDoNotCall(ctx echo.Context, id Id, params RemoveDoNotCallParams) error {
+	var request RemoveDoNotCallRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveDoNotCall(ctx.Request().Context(), request.(RemoveDoNotCallRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveDoNotCall")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RemoveDoNotCallResponseObject); ok {
+		return validResponse.VisitRemoveDoNotCallResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // StreamEvents operation middleware
 func (sh *strictHandler) StreamEvents(ctx echo.Context, params StreamEventsParams) error {
 	var request StreamEventsRequestObject
@@ -42225,1379 +43243,1404 @@ func (sh *strictHandler) ListJobStatuses(ctx echo.Context, params ListJobStatuse
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37chs3tjf6KiidPWVy0qQoWc5Fql3zyU488YydKJad7NlhjhvsBklETaADoEUz+XxqHuJUnTfYL3Le",
-	"ZJ7kFNYCutHNbt4k25M580cqFvuGy8K6r9/67SiRi1wKJow+Ov/taM5oyhT88yUzanU5NUzZv1KmE8Vz",
-	"w6U4Oj+6ZokUqSZGkiXlhkzYVCpGjFpxMSN0RrkYHkVHOpmzBbWPL7jgi2JxdD6KjswqZ0fnR1wYNmPq",
-	"6N27d9FRThVdMOM+fZkuuHjJporp+frHf5gzQYwqWEQUGyhGU6KLSXkHoSIlE5pRkTAyVXJBzJyRnK4W",
-	"TBiSK3nLU6b8kKnQS6a4mNnxcvv6XwqmVkfRkaALO0zlhhHOJmVTWmTm6HxKM83KGU2kzBgVR3ZCz8RE",
-	"vr3UCRMpF7Pv4J3ryyiVIdTfRJZ+YhfE3ud+7dnhuy/28R74bNeAy/cdNGQ7pMerjvG+mjOSyKxYCLvz",
-	"2o5+srogUmQrWOSMa8NSuEAnmb9XE2oXOklYbq/2pJkzhT+ejUb9rnloGEltEv+h2PTo/Oj/OK6I9hiv",
-	"6uNg9DCbb9WMCv4rtUN/lm6YkIQbNdxIeobRRR8mo9gvBdOG0MRoMpWqa5yy9qGj6Mg+yBVLj86BSHcd",
-	"fwrDvqIztj7Ok8GEapaSnM4YEcViwtSQ2Fs1yak2uPj2H1IwWNgko4ucpXabymv24a5J2Gvt9HISVYf3",
-	"pOXwRkfX/Fd2xVT7yJ8ZttAkZ2rj53XwivZRjKKjBX3rhjEabR3Uq0K/ZLpYWDps33dTaMsNjExkRm6Z",
-	"0nb/7WIlGbecQueM3mhH3fHJcDQcxaR3dnJKgICXXLOKdpFvVhN6VehB9f1NNMGEncSPR/CBo5/KyWhj",
-	"uRLM5XWeSZo+S9vnUcDVB5rwFHkFbLZmM+B3cgpzip/LBCg0dhyPpYQakigGv1YTyamZV9Mo/JfvRNXv",
-	"7NM6l0IzYO+PafoSD5f9K5HCMAH/pHmecRznca7kJGOLT37Wdqa/7fi9K3wKP7q+Vv5Mc00WNJtKtWAp",
-	"kYpMKc80uaUZT+HrFyRmSkmlf/wpJnYtNGE0mZMpZ1k6PHoXHT2RYprx5KPNIHHf12TJzRzptlAKCNdQ",
-	"w0gvLXAolsPZ3zLmqbwPM/jKTvBDDv9SkEKwtzlLrBiA9SW9R6NRPyJUEJkzhTxYSEMmBc8MWTFj7zjp",
-	"2ylQkrKciZSJxEobCruYyqWwtzzEOT2VasLTlIkPvS0JzTKm7IhoYeZMGFj5lEwKQ7jRRMmMkVQyDbOj",
-	"WSaXxMy5rqYN4/9GmqeyEOmHpyotC5UEQ2RvuRUnVk/KpJiBqkcFcL6axIRhX9GV5ROvpHxOFUqBj3Em",
-	"JjJd2S3I7CCUpRFk6JqpW6acBqL9iC17fFkytQ874rxQyZxqRgRjqSa0VE+BJtx4EyrsThh6w/AkJDJl",
-	"JHa3vvEMOe5fkDhlhvLM86qlOx0LrjWotlYgSvmCipVjvPpDzvilZUIZX3DD0iH5wRoMU6lIDBbGAEyM",
-	"mGg0Kawgahohg9IKaRuAu/s4sFfeOQ3ge+R3r4Uu8lwq82E3Oq4pAXGwIfZc4U5RUENC7cNtfnkQQQ3B",
-	"vR+LeELTN47c4/5wLOqrZT/o5tyuKzT1HR1+0i2SjkgiFws60MxaZXbPNiswb+kit0qWU2HWNRjQYYRl",
-	"jFLxXz/sJrzAFY8IFyDe7dKzt7mditV+UsuqaaZJLzbyhok37lrsjLE5Gi7a8r8bJvyjKG1ei1xJe9Hu",
-	"71fCcLP6iArNkmUZcSqNFTsTZfVXQsmk0FzYKagiY6RnOFN4GiMyUzSfw+8Rqg1+YuWBecFSTl/Bhn48",
-	"pv5AE/dpYmnLztYeDWvs1IVowOPfeRpFjwL8foWG8StGF8/ELTfwTKCK0jTl9ieaXSn7TsOtwuos5jz4",
-	"6bea1feCWYMM9fMdTLzqKP3Y/prKCJCTn1li7JbgBO5j5EDI7eyBl6925F66T9hgQXnGUpJxcWMPS2wP",
-	"UgwPsFf23hhsiAV9+5yJmZkfnT86OQUrzf990mbahGuBA2ufvOG31LC/CrnMWDpjj6lmh80+oYuc8pnY",
-	"bbeio5vwk7s+1HAJ7E8Wza9G4bjX3t+6ZGn63zTnTD2RwtDE6AOXyz3d5QvCq6AcpsBbizwF6+PE/nbi",
-	"3TuGLfS2ZagN95nIC5jHgr59hk97q9//WU6aKkVX9l4h0523aCnVzTSTy4O2J3i4/GpUrVX7fiy4CH1S",
-	"6yt6Keq+KKqJ5oYRah+1WiEj3JzDcaz7rOLF6qW0GgadaMsjC5GBxJq7Z8fC2iVkAfylH4FBQu2RYu43",
-	"kshCGLxghSI3pQOVioZ3lYk0gl+50WOROyflLVN86uRBybp7bjwgSoUUzGksdRJzX1pfjyvFcspTNyJN",
-	"MjY1pGeZvhuj5fyCkdfXJJVZRhXQWqmOnJ0OH0VHViBSc3R+lMoCXTFua9CLBiQGa/DELkHLpoTrpCMi",
-	"l8LaeSLJihQ1o02u7fpR3UZpNfJ4Fx25xf0+WNvgFG96U9sjQMPgy2bppelwq3c60pdMOc+S97l3utYv",
-	"iCiyzO06u2XgOa32gRo2MHxht8Lehw46VCob8iE6Cofzlegeduj+AJrJmeIytcSq3XCcej1VjBFQgcCl",
-	"MKciHWhm4KdDx7lBph/VySsqqb1tbvUN2omLvHR+Nbsu9WOVUrNVBVtnSnbNDTVFB8P/+tWrK4I3EGuR",
-	"DI9ana/harjXRTignSalw1m1+JByOuMC3CsZOCmmNX6o2xinmbPFcI31+DXaST61LlZTBH2cxbtScsrb",
-	"/Nw/zBl4bCgptHNPBUvDtVHUSDgKdgRK0MwOcDpdXypm9b9tS/QV3PQuOuL6mXtfy1KoglXWFSqWJJUL",
-	"yoXn6M5pnbI8k8BbHujGAN0DOljDMpRlP3/NDYOl6fj+VKqWheh4nfYvu+atgqpkQbDIE5bQBastdMgR",
-	"zZytIETjLJjDmaP92kHqi3swcptaX6/a5q3NfRsJ3gM/8sT8UU7TjAlzWaRcPm09T5fEMJrMIcht7yJ2",
-	"pJZcqSDUPkt6U3AwgA5CKFEskSplKVnIlGXgJu577YnoYrGgarV+2OBVu2qyEMPxIn3T7a/4gmlDF7l9",
-	"yg78GwjytC0uTEvQBYsqMe+1Oqngz9cvnz/QtVhTTfs6ggkP7ISHi/zhUQv98vdmTVnhCkvbdlYphktx",
-	"uzJGlTDVJGFX3XEthOEZid2rroF4wIsX6wJ8QvFwNx0meH7rCSgJ8Lr2mD3uYFntu8+FyloZlmLVfHG7",
-	"uSbaSIVKbcmRCsWPtik83PIST7PRekDcjiGguOaSVLsVEnM44e1H9TnXZjvv2U3O13lAi5BfsO2s7IrO",
-	"2At73/tmY24425fojqx5bVU+InPGs8HZBkXRjkL72wjVNywFod+zYrdUIPt31Qmbx/WfQydcG9WG5Vm5",
-	"eLHVogVrk28tyqAPHTfZysqvOUQ5puAyjFDviXXAQOEFu7HPXaWEvit/1TusVUMyHCYS2rinbrLCnfb1",
-	"egNllbtK2/b0Qal9nJOYi0Gu5EzZ8ZPlHIQBeFeMosK+d8JSq7SMhd9du6sGd9XNG9zBblvByePzWoKX",
-	"w/TgdnsdaOinlh2HaT6hWfZEiimftU8PxbdVLyAVgs8KFwFAZSw0CM/tnJK5ewTTXzQ8igmM9uJY5HNL",
-	"/j636lvBIGmpFupucV59AE3tfapJMOlvit3DF4epIW0Uv6YlVApEfVR7KwUV6dyDyAvo8KOx8qf0l263",
-	"/W+1mMtoNGo5UfXBPr38joAqz6U4xuNAcsqVPsckpxu2Qk+Bvwkdw7c0K5zSCM8MySXcuqCrsZiwGReY",
-	"ikTJRNHkhhmWuuNEevGPJz+ROCLxj6c/kfgff/+fPpnxW8uS7JtTrvOMroi1lNSFy7/TkEY6FvgKltpv",
-	"aTJxqT/4q2NCReMmmuVzOmGG2zO+Qm+1XYwc3ZWKTfnbsbDagPvykFwaspDakNPRCNfiopy9JkVu+cSj",
-	"0Qje5BlI+euIJHOqaGKY0o73eSvotyM7cbA5rMm/koUiMmfCznwuC6X/dHR+9EKKlK7sy54qntJVRL6g",
-	"C3h3Dj4ru2ZfSvswSVnGb5myT/2N6QgWnAtyOiILnjFMbVnQtyF9nAYU0aQrnrHdRIizbh9oUkamQIyc",
-	"kzinygr7SnBoYthbEB8TZuepGE2jsagkRRVZdzxckELbJyMvQfAWbkgiiyzFhDAGL6rLFvftfeRKGULs",
-	"MvDrE4R4J+bRliZ+jg6Ki2AOnibAjvRL8NHs+tebbb59rb3dRZDodCj4I27vqPsJcsUTNsi4NsM8nbZ9",
-	"/SDBRmeshapRqFiShhuApGo6naUolxKK/y2oS7GUBWZQ62bMp0PbC2JAmv/asizX/FdGuCCTlWE69BAW",
-	"wtKgOOA7u6vAwdEvLZZOR5C9HFW0zd4aJjTIhUwuIVFNNze1fSfvS3fY4GsQ6GHwx8ANIlCw91QmavwC",
-	"o9LbIuhbOIqRmEQRsJRzErsBgzEBCduF/QPUd+9jDDzjhtHFAz0W1asnVFuB4Jxz1evcA5jIbVnqkmpC",
-	"05RhAK9Np92BheDr7DtqvATzz1+/fA6jFlzPWeo/rZgplHAmd4PhBBrM6ejs8xbKERtdlQ90jcFEpNCF",
-	"Ff1ArlJxa+1nlVNzCwMKR/Po0ZYclq7THQxNhwc9qsSfqzOwe6gJN9tiyY2DUFE4rM1uBHzfbrK6NP29",
-	"u8o6w2iXglw+I7eSJ17g/+Pv/7fLsjVE05WOyFwu4Q9ZiFSDouivwwa3KAPemdYx3RarXfvjDIOIiGBL",
-	"pg2ZcqXNznk22/2b9RyptmR3vB4oQFWWeCjJ0Itg1bdAjSofb+SLfXq2gzfoQKUIDajtUpH+Ym+fKcaM",
-	"/WDHqVYQ8xCGiYQFa2DpAOdNS8eEYInRF9ZGshosW+RmVec+X/MIcxi5Jo+ZMSuUs5fJgg3J13IJ6vEz",
-	"MmdZ/qe7qGZcaKOKBAyaDR6VB1ATtcgN6SmZsYgYKVgEGaK6vz6PteHchAyh40N1eagD2qjWkr3NM55w",
-	"k61IL66/NCZSYOESI1KNBQrxfuM0kK9umVqZOdqYdQXdHl4zZxqzm7xKDIcLkpo8gT4o06TqchZewDWJ",
-	"//zVK3J8e3IMYz62IuS4vHNg33n8G0/fOYfYPXLVjIpZ0Vpu9wrqv/AqsCMoYouIFfrk8ZMrcvYZMXRW",
-	"p0EmBq+vj/aSup5YUNzquVwKK+Igak/1fCKpApchKSA52l6zshhpq/71p0oKQ1Kmb+5L+d9DD75reA1k",
-	"QiefLLSRCyc3nNVYbQpYFQ1uWWioCcgV08wcwh/hW1fweNeo/HDsPTuNpjaN3kSaOd62YNQVEOQZNVal",
-	"82XK7u39/Wewk6fQ6filcC/5dYPNVdvTXJjgCKF0WONcUSifG+m3e5oQTq24b90ryJP4V9C67sFX+9Ez",
-	"RypnmvdQofwAwnT/bPVM5fyvbNWud149Ay+rD+QsotIbASkkLFHMDEmMXs0YLTBUUSqvpFcbb9iqTzKG",
-	"ibsyzxjkp8wEt6LQXr0gsZKuVmnpMyWck5ek0rN4O44hid05eLyC+zHZdywq+8ZelgqkKCQYEyGJVROZ",
-	"wvJCTXpSWSPYT3JBU1YOdDgWY4EuZsgixZKoBeBM+Mo+l768nEt8lhsYaS9lCUcPBdQ35SwBI5VnTJj+",
-	"+VikbCGNdz+7caIzQ/vvP3BFm04tqSYj2JKgbmTlm2ILCY5sM2dj4V+l2K28YfAurtApHSRlwzNMkWQu",
-	"NXzghjHwTS8ugkX1CSe98M0PtE9FnvOcCLmMSJhk7VxHffSLg0Ia49fSmGhZbh5olZqxsYCxLWEgC3rD",
-	"FJlTzLRu8wwcpn2XM9r21GvNVBBHb6zEtqexfKYS6LtqxhnV5rVmm5OLLRVCrlO9vNcp+j0nBQh1YQQJ",
-	"qfNkwUVhWH8tIdpK1vTwxL92tewSlDGgV5ZlLhKSU2UiUgj+S8EIXUgkVOc/KrVbttJ1nezJyxdEr0RS",
-	"l9++AmOTN+QgZy3wrvUZxRNrEL3RN29iMpWZPZ8pRoA8i/u8hckhSyR25vVJlW/77uHtqy/ePl+06Zv2",
-	"ZG+lbkYXLyUKmvcWDnVKjlsbN7Aate6liICE2T+x2nFmfdc8GRRwtXqe09E/Q6pMnl+6utSOqhzn9JTW",
-	"4k+rLF8jCc1zJW/tOXeGPpTDr7t5gte3ulVdYS7UTjxAAAGpfHFPTmcMRT66Bx5o7zfkaUR0InOmI6JY",
-	"yhVLDHn98pkLd1LT8HPOjcn1+fExzfPhvJjoXJphIhfH0n7wuKzO/RO+/g1P/5NOknExGp1+6l//plD8",
-	"P+17/vDw8g+nT/9w+jSTCc3mUps/PLz8fPT56A+nT29P/nD6lOa5/sPpU/edP5w+tXxyQpMbfCGM+z8T",
-	"tRjiVuihL54aKkZTd5Odw3+y1V+Gw12CVFiaq+9yEtf2KnzrLuRzRyW2SYwf6UQ8sw+rjvPwyhWMgy/U",
-	"U74VfXleOryIkcMgTOuo4Cg6+hVq/Np1YK35TFi5V7LXFhGHKpnVTK0GM2Fkxm+ZsEKhql2N8K5kTsUM",
-	"wE8w0uKVzJ6VwCvivwK10lDV1Q/HTF0yfMpuWWY3sqzkgTIdmkqRrdoncks5yO+rKo2lVVq7WKTV0zJG",
-	"nLKdUKU4U6RHiWZUJXOimC4yE4EbdcXMWv3fA92SxUgVo09k2uW9UYwCxTjNZAqLlGUDqI7CgTU0grOT",
-	"R7uoJqDnq5X/9CZqfxLcatUwy0lcBX2LK4Wbld1KRQ0jCRNGudw2eMwNuSOIWk3imgryVFGRcJ3IXaaz",
-	"kMLMs9WV4knHUro76oVzEFKyxlJZmlhfzZP2ysSW6E9VpZhvoiY7EkdPXJCvhiefnrngNenFn8QRcfsC",
-	"mw4CwifQCEl0ThOm68WTR5+cnJ08evTo0ejk9KGlLmoMU/ZT/+d4/MmPJ4MvfvpxNPjip98+jU7O3v1H",
-	"qybFZt0MxLL2CKWeVZXBZJoB8NKWLXxyucu++YD2RgdItaCAbwDK3FRJYTZstxSoprdtMeiiM5ZWiEyo",
-	"pAKJkN4orIMN5zTakxYaLD0kjPoBLIPfJTcIjlm5QQ0qb6xCq4ho4XAbVEt3Q8np6inYF6XRFAMoRXzn",
-	"nOw2/vvPkJb9mGcZF7PLNIVk2H3TCHKpDc3IBN9CKL5mfbESx0S72d6eJp0jqRZsv+tvycOTTz8dnGDK",
-	"3eC0zmd6VKz8L5Grd3NIkUC0g1IErrEfiEcETOfHy8F///TbaTunybhgJy0JNkYxZgJuV//ECXlB1Q0z",
-	"5No0UxC2r4n95GmLVLdW5wJis7rgCL02KXiWcjGreQFc4V/zq1sZGxKBF6/VZL44Oxk9ar5we+qCZcNt",
-	"C9fJnT3FezN8DVbVqhKvr2HRn1x6ImUavFiCnA4yZvcU6KPfwtmbpLlfuAAJIcIjUFusioo3nEwoe7xt",
-	"q1n9Wi6JnBoI7dYkPddwIFk6JN9a2vbqANdETqfM5dd5pdJdbVUb3RiupDI0e5rJ5avWpKxLYqiG5CGZ",
-	"O9+U5wg5PEqkOK9AwhbMzGX6Bp0DMek5pdhpmmkfEzOrCb1JqEhYZu+Ef6C3iAM6VIgMYIIK+/WXrH2O",
-	"W+26kbrZMsBGVbwbTPNXd+/WRXzOxc26IVYzEzu8fZCfpY3MNVlKdQMovOjL04ROgX5D4MxWL9568lun",
-	"7Y/7Zj96QTQXswx8DHuX4RU7GKxrC3Q3i3V9vT+KYJXy5ku2kE9olh0Kc7PIqWi3PbjlVnC5jWOvuyH2",
-	"KpRfMK1bA/m+TnVFlpADnfEb8EKlXCcFiv36UEZ7xe9zprQ1Hct8uD11go3WSOkyA+e4mbNF1DRL7tvY",
-	"yBWbMqVY+oovNlToN1dz4pA7012PcYM2nZPW19GHq9JGqJZAv6Q8W3WAzQRmnJy6CiUpIPEzpS114kn7",
-	"a55gaZOlIG2oMizFP9w7KjP0dBt6TdqqH9hhvn71ZO19R6ej00eD0cPBw5Pmcm5dSXcTzqhz7cAL6azK",
-	"qsBsApCp0ZEsDP6zTTTY55/LlpwuKPWC4i8gV4gjgsaTMH6Lmk6joOyBxvyXjQn+XSVruC25vGEeksZ+",
-	"tqkcNnEEplItKQAJAITAQalzWMlklMy6E/vA+YRY0i6c4kYHaJVQ2eBqAptpPLcPz1+NTrPsu7fPVvTl",
-	"zXz68q9vZ5dXn4u/PTo5+Wr+9Dn/Nb1NX//1L/x6+Xn66eUXjydSzZn67qh1rHtkIMK2tScgti2lAfjk",
-	"g1dRarMBVcDl/el1N13DV9BDtZF4tcKyG5dMw9QAfwVvV/+CjFxxAjcAaFR3Hgw/P9nbl3RYHDcNT99G",
-	"z17tqNonXXGmaxvR3U8C0vNcSZqRxGqPgyKvfCcQPPUA5hdESzKlKvKlR4L4StO6aXHy+dk2RsfEFsmB",
-	"O8tEytKSwKpCWW14lpGZBGxXcXhk186/i+JRyW/38m0Up2tfmVP9EnBJWnNcK8wg5W8q0zXKjEc7nOPy",
-	"uj7+LUH2+ix9F5fJlmejs6BfRb8dXGdO9auSpWwaTcV4OoZT3eDGU3K7d3HHx3fNEfhZTrpYkccCJKoQ",
-	"pPeznPSRxecZTaBsmnixFDL6KUAu4c+QhOqZkj6EKR2YJKmMp/mdecBuqZVO1gYFRrKbqqsy0c1EfXZ2",
-	"Ovrs5POHn3/2aHRfxUVNHMgN24saFAR8u4T2/aQ71uV0S2ZAxYcdw4D1DTEEyq2tGNs6E3ayrJHbWJVW",
-	"1UAuayyjeWj3SURwpHGPyZBesfsd50G6KdzNFg/W4YNb4PUD32EQumQpbahI9TmJfylYwdLYd2JCSYps",
-	"MyKxPSBczOKogU8hRcLGwusAHobCrkfGDEvt/ZNCr+z/hRzgffYPBCNBnAr0K8GfPRDp1RjGAgrkyteH",
-	"uuNkRRzcqVWELauv+7RwQkfRkRs7pH2G6BflKI+iIztIQI91Y4REZDtEOJFufJ2WzGb5jdZ3KpcCSu9w",
-	"4R/oSqC3mJJefu8mPQ5JtrA62IK96qw1LUcHSY4ppwj23aPZEhIZISH7eJGzWVwP1Ze/ty5Xq9/tkmg+",
-	"EyyFYkVn6by4elji3ezleKvWzmNdlRPd5o+r7eXdz39FFh+LC1gWwLXhid4KcPxAe3OpEEYTSImlRGHW",
-	"xpSktD3tjGerL91yrBvyDKJPOVP2cb+x8EpwQaVYNJRiLGhn8RL4bFqkDBPpl51+EkgatWOBWbKU9NCB",
-	"7Col9LoD+ag9UKNM90cwznznrxhpaAbOoy6fksv/Xs5l5pYVE851sbCLHZe78+NPQxiKQ4Xfvay1mmm1",
-	"sLWRRQEJbCfCux+pgKA/zplC5ayVhTHI0fR2hFR1U8O1hpIC+s3kUrPzqsLO+wdzRm8iTF73Cp8mPTiX",
-	"8O8+uk0x/TaqYrdeZ4erhSulm0O9ov0yVcyJ8k7UpE1liL5aqlkc6FXVyHXmgPRlO5r9SmD9omLRRjdy",
-	"2/sFbOr2zgcFiJDTDRkTmMTdCJpe5woxVgRbUjgdHyJfe1sqEtVOurYZdmv+Oa7LBzb6MbYHx5toVi1x",
-	"j5B2y2E2qAuPib9JlAes9Do6B0c0Fg5vwbf/Sj38mD+H4H+kpRX5QBO5FCSujTQmSy5Q/o0FN/0h+aZ7",
-	"geA07esfyBWXyqWF7HIurvz99llkHTs/6m63vJIZw8Vs59N47e/fw8/gnlxDMtnLPfl+PAfrVcT+CeRe",
-	"sLOGqELo+pGofA7cPzoc29VBfh5fXb568jU5vj099p/Qx/6RYyNns4wd/1aNztcf70s0pTjYOr3yzgMR",
-	"Cfw2/uDe08mR29wlLgTXhHkpSb6i4IZLY82vUtLrOgJdPceuWpnIi7L9XCAt0qdNWa6JwlYIBSjsdl13",
-	"udA8ZTVGtq4+3102hZXf+xRyH1CUvWG73ds2La895j9wkcrlnql24PJvaFIO+MB7J7iorfMDTWLDF+xX",
-	"KVg8JKgrQ5YjOoEnq7GImbCc3je/AwnD3rpekCyFYCpAiioTk0WhAfLMuSXw2R7LNLZMvrASI5VLPRZg",
-	"NS14Kvhsbkpc+bJ9V5v2ZQ2rDpQua2e3TLi2z5DGZHe4gCMFDgszL8AZye2O7HfmGbtJaaM06LNNjX6i",
-	"I9SE3GXLvdAIW5/TCwyjoS2EIKBCQgGn90RBu7v466/PX7yISe/0bDCXRaOPzNHJZ+ejUT0toffj6ARz",
-	"Ev736Y+jwcOf+uc/jgaP8Kf/6LTg1kf4FDOEcZzVysPdWwc2+uLOA2uzvtDyAqNktfmINb246xTFBJZP",
-	"YLI+tK+GzAYnt+6Y6lsaR79r369TnCoRg6UwC9aVIkLL625ZawZZE2KnYXo5RXLfGt4926b5+7/Z1cYZ",
-	"bkoDuD5QG/TPvzpEK9wbG7c7L3+9g1ttfRoDXZt3FO7a3jS03yE1NfrS6wR2T0e2ndz/Fc5xYGt5D3Wh",
-	"rFpzFB3N+WwOL0l5sYBqjGWHi79uTQXveiwlJKQC6rVa+C5TYccvYLEA2sKUHfpTxtIJTW5IIrOsDB2+",
-	"ZAsuUrzj2hX0Jc7F9q1Kme/lZ/++xG6fwhDMkeYMlN/njKbkl4Jm5aftu5I5S4uMkcs8l1xAOjy808w7",
-	"Sv/8bHenUszW6uJxu7n2KtHx0Zx61uK1NlhX3OzSf5n6ol9QDgDwwyHlQrto49PxXSdfKLPoUUhJwDNd",
-	"A7Uq7UsMODWiWCVkSU4LjeGoIGyVKjo1G3fxOjD799C6v5bLQHA90GuORLB1wnbFTKTww8KXdEJ3fjCa",
-	"IWI0FpbiWB8VcqcyR0Qxgz0hRIqYRtCAiuZ5BhjMdcX/YiziBX37RArXXg50+xgejjFg5X4xkgA0Uhmd",
-	"160IGjWjZBcCDcwY1JEbY0GqATf/0fmjqLVE0eeWIDFwHXiyMFFNA3IEXzDSq5xd8IBdaW7InFGFrYRX",
-	"AAnnc+fQrf9oFPj4T9ryq4Klqg0YfQ/tKT8NC6uih7KpUq/KQIILQBllbQqaYWVvYN2RA6Sgb7gxbJGb",
-	"+uBOmyP76q1RlFB3L9hx1DdBdSAqYFgsqevzX4aR7cJF7rwRqcicm7GoqK+Hnh2X7xZDzh/OFxDZ/Sek",
-	"SFjpzHFLvy2zDab3JcvoCq2h+hQ/HUWtNpMmE2aWjAlilrKase9RbsnFD6qHyW8OirxMlcPjVqeTk7Oz",
-	"kFIetY3X29G1YR69fvXkKFr3kDy7/OYS6HbwK2goQMb1EVh+AP0qubggtKwqxXurTLVR3bS6XDDFE3r8",
-	"DVu++ZtUN+v+sy1+9XJvL3dMmUQ6/77xWPimF9tqBUIcSikC5obUlTF6ywau4iC2h8fVcpk5ExGpvAtj",
-	"YcXMXGYpiX/7DXx5Vk999y4eaLPKHEO21wFSERNZyxZani6UXKIneyykPc9LrlkDHv/oa05qH+jEwiR0",
-	"IguDAPoT1ICG5Cpj1B+5QhOr4qyXMuxdRNbCYqOQbwck2mQebadtnRRatrTOILepDJbfHQJF7d9BvKcT",
-	"YSGdalHJ03PSkKcyxy+4/gcecgquj4WhNy433MP/9aTwjaCNlK5lMUwFcFOJYkBBTpwjdLQfkxPXY3GY",
-	"vCZd4nosdpDXX7p4+Tl5ZOnYt5SFV0cE/C0DcAeRZtMGSO9+9SQip+WAPx2NRVk1hkBMlsGTIq+dzshx",
-	"ei/V/q02/Ftt+Lfa8G+14d9qwz+92tAtpbuBQDdY1Zua19Tf/JRnph1VqGTR6DmAjhAxzbJ4uKeJ7wcT",
-	"HdEs2zik79dptoXQmoUQCOfpoYaVZVhMV8R3XrE1TDFzzMRlC44F1SQu70aD3MWsUP6mfZh6k3oDegfc",
-	"47GImycldgEjqK1nLI9KmHBPow7U3n+o7j9xwz6Kjmrf3riEPgrWsqFBHuOSsZu22CNI4F9dAUKANdAZ",
-	"pIuONDVQVi82D8s5iu4a56k8TmVLzntyI29NGfj9OZD9lA7zhjaXenU392jL+n40b2lzLC2HpZw8kGGV",
-	"JRFCJs8UzedB7ViZOgNY/aVsL/Ncq8TIfmsuI/LSDW3uXS/N9pwZ5EhhIkGVpNJVtbZDlbFPGqmSPDVi",
-	"8Ldl3x2INb93TPAjZVMGyXfrSSsvMXOSKBcNOTosr7CR4BcGzNpA9et7fsjiW90UQK6go8JuAdLavYe3",
-	"PGBKdwK7weF6oIm7yUqrRLEFg6R0KdAu0fSW1dLCW20/v6S7BG9/CO/dlDdUC8LWvhBVWlF3J9LWVa+W",
-	"ZK8ssDlLbmRhrpluX85LkrhbiMZ7APInxJdroi+dr4PUxv4lr1UWA6T6lw4b/dwzAWySIhhLtX0joN2A",
-	"x2Y6zbhgRPNFkQGsuWbWtgyJW5OpYqwfjYWQ1XjBZQRD9ZpTXqhkDlq3UzQ1oc4wJa/KlqJYzDW3qp3r",
-	"rez7RrIUSruEJDGHGq90coWTfyYM7Jb9MZwrNiT2xTcxKnEIcKDHAsDtrb09kcVsbkgvTMmNnYmOU+wP",
-	"yeWaj6x9fSvwewWMFXrn2O+Wlgy0StH1JaGapFZ5a/P7VC/fihs8l5AGWG6CVcIuaujw4RaBrwGWdRds",
-	"3bXVPqBKrKuuvknk7iHCp5hCR3lKeqdn2C+1Cb+09wQ3QjTxrqzxxjl7oNeHzdNdx1IJn0S/MUybN/Tk",
-	"8Wny8Muzo31xd3bEt9w9/7K2zR15mJtyL+tM7Y7VNw0O+VF0T8eu/huAixtYz4chTXWC8tZwvwFAEb9K",
-	"8sJ4F1rZXMl5NiGt4/XL58O2Lor3XvrRrHtEZL3Ge9qXEVu0s1KHn8ucT1eHreEhNSv1bP09J7opb7xz",
-	"umoBKF+HTdHIG9ahYsGlmt+szAMibGA/+QDLpho08cjBPXWTRGPWOIYN87uiWi+lSl8yzcxh88zdKzqw",
-	"sNiS+Dsi8rmVtyenYc+HGmsv31X35Z3WT8LnrYWPu662/8YA22e9h/WOqnlsWPpXjC6+XQrsAwNQDFOm",
-	"DiQ193T1up1Xwz96z+vQPqCO1RAsMV8jwPxlnn8ohtIY8m48AZHyL/N8p9LosqeEJfuvi8l1Lo1ValEo",
-	"DAmsCgawEBdJt0OSYe+lzoK4oPGE69Jk9S3/PYdNydPIC6Pqrv5WsO7Ts9HJZw8/PzkIZ6tars5OdjQr",
-	"AOnAnhifHRbXn4xJThVdMIOYevaOci3LEB/Gh8Fn9MT1oSBCptC8VxYqYb5lJIawrH3CU+dMzpVMi8SU",
-	"fTlc2Ihxq/L3W0uvtuIt+51vm7jvAlIhtLkA+rdWO7GaccqE4TS7sBYMW2LbaOFC+j3F+tX7I9hAa7Xw",
-	"jJE45bpcvAOLxt6vj4dXjSm2H9NGI4sNfZMyOmFZiXdXdbRASj+vEQ0eiAfWZFtQLsqO23g6xsI99EA7",
-	"nljidDdCWDRZsLANy4ftfRkyo7v5g3bqZdQ4zM2NDLuzh7Rfem0qHraXhyX46h0tkZB3fxwzZG2/gthi",
-	"ubwADlWd4fbYTvAqvUdQp70/VK3/y52DOo1l/uiI/U4YdGsTbXkol1XexZpAIT1Knlx/TxQ07iuZSvlA",
-	"mBiSF9A+f7IaC2Qu/SF5ylnmHFBOMM2pJhO2ks7PJgXkYEBggUHaif1cIrNiIXREYp1Ixd78MR6LjNF0",
-	"YP/kYoaZXLrvsmGEgcSwcsak2lNSiBT9dFz5IYBT3SVtAaI84f4+18FtwQy1ixyTHqoq+PsL/3N/SJ4Z",
-	"9Pu54/2GGt/5sBKw9kN9xPOXJC4Pf4wcWkEDds2yqY/PspQblkaYDg+dnZvjafO51W/ZgWbtbtnZ++kE",
-	"cvAN3U8QluDRjQSimiixmzOFOLoLBbt9AJSIW5pxWJc115hoRD5oSv+X+6tLAJUpFl2Fi3ZH6t9pkOb6",
-	"Zy9Tepc+5hntGtFzetiAnstbltGEtXeWmLJklUCFBqbQ0Cz7dnp0/uPmsT6vP/fup7YEO3sCj8svWOY1",
-	"2z52VDqrHtvgTx6Lb44vwU/tOQq8jMjCuJpwjmXiGO3D8x2DUxqOgHcsbsfMiByQh49mJQCnPWFEWCs8",
-	"4xoaurTSZ5DP44KeVTYFgrg5iLZ+U1fajGfapoHgbKLmWa6dyw0Mv3aa29NZMNHI2jzaJRl5hNaSg7fY",
-	"YrV0wXV4JVcu7uFI3Pp4lFsEyMoygIzYBqsU1RHd2qE3SSZnXu8FoKoA1dKVngfthGmWHRKptC9+Ajif",
-	"m3su+O+DtxxXYttQDgPZtV/6CnKbWkazqgbjM46QLEHTX7rrCoCOhGW4JYR8HWd6fPRMAC8ei/D8jI+8",
-	"1Vwlt5FXtRM95ymkUwduFjudNXtspyS1PQwCT/ibvf5RRcRRDfiuWtXGlm85Z9cblDpfpW+VOszo8Mmj",
-	"dlnGcGoIvmB85LSc/jmJc4RpjFEkuu1ZMYOAPRmbGlII9/NkBZkiDnDRnq1+RGJ3mGOrsMEouFWroMsK",
-	"nlGpCNdjUeq/8FAJQkl6PocX1JUpF9wqc/0mKKVHqqwS2caih7lwQbJ7P4Cv7CHHdZTnK+OERMHf4NXY",
-	"XRvy+MYiLZTrU+3Qz9vGgoVtQV5dPacOkPXC5IWx8Hn7F84XAZtVRTnDk9ToAIOb5MjI/StIQwyRMR1Y",
-	"ZjmuCiyzw8SxVHJw1ppvRXpnawaMh99zShpO4Rrkd83i1LdH0W59Pb3982yRS2U2nXa0HcJz7t1v0NBI",
-	"aTiQ6KtCuwZSnHyitlRNe0qPhTVopszY82StnyJJAES26lHvP4QFAjRdRWVpbXkTfAb9PGMBb/Mp+T3N",
-	"mL9/rcERDBiyLOGrm9N7630zd+izlrqlKqFefKe1MAkU2qhBY60/P27/LuhDgLpzYDxzzySwKf1lJwyg",
-	"p/QXe/tMMWZaYW4r3Eur0DLoUzZ1Xk7QD4gv5rH6lGU/q9Ys73VLRGijCiwJ2gyBlEMW0PYPnY7av2S1",
-	"x4ylM/aUZ6zlW3/11wliIRoJ8ZUINQMvVEiRZ5JiW4jdGiTa4f81/DYWk9UgeB61dOfOqJgVZSmBr7Fg",
-	"YgBk1vSCPH5yRc4+I4bOSM8/GZWlZNnK9ZRrYNr4t4W9/+jg159+O40evusNfB/A/p9aUXZ2h636ADCJ",
-	"ByBeORG36xfg5isIRd5H2MqtX6skAD5RATXsxioaJBFUDWpi6A2o9JqVKLXnJLYfjstCgajMAyNQlBCR",
-	"2OO6xQRBNKKxiB3AW0wAYiIqyxC9agL6UQ3DxL/33OHrxShFpoW2TP3s9LR/PhbUIUW5xGq0wKvE3RUz",
-	"be6jbhK0VyJiFF8srGkzPnotDDcZq4Alx0codNAH8M+F9NlmR17WoYecJVnremOkg5NBWVmHlyGqyIBt",
-	"O2eep6+4rTXPtsyo3xXGZclx9wS6rAOGHAZ4eUDsunb6qwKFQ7jAV+2lxReYuhr/9s5lXwoUpdV5s8cn",
-	"DUpzNmBc3Sk/3rRid+Jjwem0tqVghE9rD5R+ugMoeOcM9oCJmBa04E+I5SPukU0spSX3fU+eYs26jBr2",
-	"Pc0KtgHx5bdaQkirMtRwxEDpYZmg7T7jPP0Q99ee3fgxPND1AsMeevzD3378aXjDVnE/IkvFjWGCcFE6",
-	"23Jr3xr21gAlwGPAmn777Yat3r2Lh+RyLIK3lUUl1CUiaENX4JwvHwFKXskCFMPUEldQSXrDVr6PBVaS",
-	"1r2eZVNK9HYfXSYIfInqPjaQPD+asyz/XxBL9g+iFhcu/umo5Ug3l3ZjNY1fYtIDzXO9dMbfoI8zrk3c",
-	"d1XNWGrDtVvdfY/Eu25WpOxy6lq26oH2C76pxSOLFwAnoFhF5JH91+mj0Yj0oN4KLkOrN8jzrnq71RVa",
-	"qHH3hcynj0ZbC5kPEdNS8RkXnUnilW/x9cvn0JdTLhjUvYJ4xoxql2x7UWKPSgFQDw6eFD9R5x9zY3J9",
-	"fnxM83wYRJKOy+8du9bE6xnma7mqm5366xkFbtvCuXdLrtLYeUw1uw87d1NHQonZ6QDujJIsxYbC3NiL",
-	"PW5X1+6Abhc1Y1HahWRC9SYRQ75dWDYGvg9RZNl5TfcaLHnKdkhA2upC7hZM9ZGWcPVOPPUjB1ofVvmH",
-	"I6yT0xUGeklCDc3krGDkdHT66EMouu1dXXdWjCpbmv5yGHU5r8j6Aj+9/O6BBqkEKWjwbp+x5qLwHoye",
-	"YNjELjN725D0352TLyVIopRlHCHioJyYiVT/aSwuz8nfmI7sr9fUFAqAgD2Uwxd0AZ87yRdr1ORcG1t2",
-	"5CY8f8/uXNCHi4KakJ5bWcp9327dmPiXON1VtXL3QU+NvjOlCguaFiiH3JR81LSdk+Yp2FMshtTaXFz0",
-	"sW215WsOoAOplmfsm43mrmV4docuShvfBzfRafVAo3N1vS4zVzxhA9jQPJ02iO7Ro62bZl/bKRBjdzVG",
-	"F2rDk1bmVdoJdLMrK/3Oj48zmdBsLrU5/3z0+chqReCsOx6dfHE6PaFng8+SEzb4bPLodPAF/fRk8HA6",
-	"YqfpZ8kXk5PRnyCf+j/Z6i/D4XAHIfk+jtnvj7rdznaTdlD5dF1Mysncg7b4L6Wcge9m4Oo491fRdugD",
-	"U0FSgwoNqSNRlR6C+DLemIC3HdNbykEbie+3Rfw2hbLapR3auAOVvWJ0cZnzv7IDq5i6spE93zQMm+db",
-	"Q9Hjhzl1ii6ki+QaRheVk+KGrerdoY+evHxB9EokH8ZdqGS21RmFaM92h+0CvrRP3NUtDS86sBovMLFb",
-	"1Xq8oT1wcNoRP0oLbdrwKV5VG+ZvagtF7KF/u7eh1p0xCs0pQTVUlEM2ks4BaI8q5p1GjYALwCQ5r8L+",
-	"VGKtfss3/spa8Tgse1KDxFoxloqdYPUPIcJOoblgWkNWk+VrPTacDUmssUIwjki8ZJM1j/CjtbE1IkaW",
-	"G7j/vxn89MfWcFHg9+2AxrILTJYckKIYZmT4/mlTqdbGNNrGd7ZRMr93kcUBsJtmu8AoPEZz/Zl75N/u",
-	"iMDTSdWMGbs/uyzkFeVpuI/2OXiL4jS7YorLtD3Uf0ngFozvJ75qtsykTFmeSSCJCyIXzsEgJD60VdMK",
-	"T8jl4L/Lw/HJHeVlY226yft7jFeC6/0waoZer69VW4fKlx7eUcPWa9J7cfUwIj9cfk+kIi/OLvvtcfPW",
-	"sFXPsQaXCzXAd8b9C3ICVaijWrR9b2qq4uwno029bpp+8d9aQNPBIw6MSVutSm/PR2h3wM8YxAC2UDZs",
-	"4Z/x1rWUgPXmp3g1HCPEWiJCd88PqM9HDF5ft6cM1ERXZwZBz6cQ/G9UGB++6++dTABTeaBJynWe0dWH",
-	"Sypod1S5nWspvKqOS/eh3Dec1xlru0eMpjLCRXqTjIqbEHGzf99BrENE3L8DX//Kga97inddVFFsvNKI",
-	"xO4XHr43PKx28yqEvap9qptzpGj+tq3gz4U2A1dsQS6vntlN920vsxUiVnKjiWaJYobEljqhOGXuisjX",
-	"onQHlBW7px5vzQl5ra3aXSIc7lqLdMM6jLxpkWVuaue+Bk7fvMHs6rOH4Cb79DTAsSC900efEkVFKhdk",
-	"wo3uD8k1eLalSNjFWEByBMe6nRoKzTl5zKhiivzj7/+DmFf/Nbi8ejb4K1v56rZKDpYjqdS/n347e/iu",
-	"VfxlVJvXur1q4xJb8kMhg8PKYku7x4dXZWwIMrFVK3Tfh/Vt5IpN+dv1EYbbi12yKyhxzE8NAUtK3zLS",
-	"fU5VI2BRvu27h7evvnj7vLUubxc/S+VdeY+F3Y5zuLVxA8ODUSOgvcq2Q95yx7rtGpv6GBXEXzJwzb2P",
-	"GPQO/Ol+4gF7KqXrHvsa6OIOUdUvGdaArO05P2Q8fONH9ikQSeGRCxLb7R7yNPa4rojFUWIK4n3pYci7",
-	"fvIfh1oX0vWXa032VFLnDF3Nvr/cA00UErMTBClbyLJAr9Xb2johrryvtY5Qa8iM3zJQCd4T+EhZc73p",
-	"CVQ799ANFttQ91dkCZVcGb8Bd3/KdVJoffjsuwVozpSWGxttbozk/ABwlgZ3FRrERPWO/tS0v1SxKVOK",
-	"pXa5uys/mwtRFlR2LsVhCsZ9CUEn83wdWr01uCfxigCa67CPKAzO490EYXiwPwpjKVFJDsbo4h9KfvFd",
-	"pVQ5JwcO+a8zswK6fd6pLuzusN2JzEu9v+YCjJ/IHGJJ42I0epjYG+BfGDL+0D64XRf1q3Zoj0vRAIoi",
-	"PcgoAdPATjJj1nzTEUn5zFrMUKA7fPOHTwZxRCh59fxLe9fpJ/7Gfo1Dei5Vy545a1kHGN6TsKdsGyA1",
-	"XmdpE9xqTdTvJ1RZ8HGWdpqblrG3I+LXX7ARZ8Avs1XUemCg9at57QoV3KABv8qNebSMq5MywqW/G69f",
-	"38mPwfG/umXCeFdVR3IY1q9CN9cB5BUx+9A5iX+Wk6GTjDHp2W+cE0r+Iie+ND+4SsfQ6+y5nOFFVxQS",
-	"3EB84Yq9obROanfUkuEahbzBYFyteu3P+veOAqur/K2t8BaQnEoUimZeHcs60ozldIpl81hBE2EHv1RC",
-	"FnBOzZz04olMV0O7wHFE4l8KplbDnM7gL3uHNVz6rQrbZp2Va7JUUswwbYebyHmLOfQcwfrTzccE51V9",
-	"p41uvmY0s1yqjfIntMtO81dJymnGEmOHVmhGevqXjBso3s6lNjPFkD/6vcXLlnu5q617JW8AJ3WN62zs",
-	"hIB0XbVC2L488iZoJdC9NnfjDm59ayzhzofd4a8+X0NL6kJGa6AeISdoYI7ag/vyhbsBO/b11wVNG2S7",
-	"exGk2RimBM1coKIEzLSv7FHkQtZsnRQ8MwMu8BKEJ13umr2Kti5gqzWCTwuqbqA+3TVBZ2nGaLq/FtKt",
-	"BcGAHmiHUcmFX6X6OF74cZDv/EDIcxzJDmhJnUkprft6d9DAxu7fFWijnfr+GfADW2tmBZE5/aVghANQ",
-	"65QzVd/MXTKH944ePRMTCTkHHXKlMJCF4/omZVkEidll4kkDnJjbt3kvd5nOVaFqABYgg2SEZ8ah5Tpf",
-	"WQzPPksh99rKI1Rp3dEM8e2rO0GIjUWJ5NvVIvWJFEbJrLtGRykOPNmD51LjJmskwoRAUAoAqOHZDoTj",
-	"HVoj7Ya9ZYKlx5KgqZKL8KvlGOF+IUkmxYwpwt5ybfTd2zZtqGQKV6jZNmr4wbCB08oZ3NJgS4oEs0ss",
-	"pwidr6QHgUYHjA0LqWQxC/KNgbqOcwXeeWz+1dFvy71yo1nR/H65YABR41sGHu69en9Ognrp/Hp+UaGg",
-	"9LmcJNcXZORgCB3QAmShsSVc131/0jO5ZNpEZM5nc6bsrwupmHtfjeWFNZIntRLJVmQ73dUADvTUOc2x",
-	"95AM2spaFgP+eSNJKolgb82Fx7YqU6TWk/64yVr1GCnYAHojzRlN4R8+iQwPcyNQ6XzlhOobhPdTzO5A",
-	"WmTMF2Stju7JZRkd3XLNJzzbAQsBhML31e27Bf1wVaptCAio9vHq7IZHqI4aV+fajVDR7o7SUro1Mb/u",
-	"oFZUEvN3jOBVTuJuVkNtLT68GmW/fi2VebyqQw+FBNKiOls7YpIxD3/szygw/tAKbKezGll7mg/I+6cu",
-	"Lev72vlrZAs4eRMjr3SAy0xYXWrBsKNaWz6qFWYXJM6LScYT/3ACCdFakgkbC8BAm6wIFSspWNUjDkqP",
-	"e0ISzWdiwEV/SL7xrBo+Xw6pgV8Gn8JVsJc75nvLTZe7UBBeXvZutwDdlGYZIHmAhmEtLw5Qn4QmCcsN",
-	"S4eoNmLr/pAJvWCIRxNjVYOv1EMTr4c7fMsNJLXRhVtWUPpaG3h+iKjhLo3QgsXSRuYebxKXA+i49xmB",
-	"wlxMkecYbNZMmP6+Lc52abUAS7h37tRh9QLrm7v/k91FPDAXwL6symU2FsH8UybclCsTtWXjN9ahik+6",
-	"lJyKAveTq54mN1j9l+1WfkXPdzXwAy7TyJ0f/TMY+XBS7O7jDh0WL9uPnxxelbOlJAeKd+19TZYEYiSX",
-	"XEAMLizLKXXfqjjlgW4U6ugSquLcpb855yg4bV+/fE56g4H996BQWT+yZlMCibRLyD3AHDt8Kg7AZcth",
-	"71QIdEjZzz1VNPrDuEOc8C9y0mZxTGhyM1NQNvuznKCfxqfpDskl/KgNVeBtEYNcyZkCqFNr+UDX0gr9",
-	"tAcomWNRCG7NJZECvDW7ZYLwKdFywRy+ab8CQwW5aj/iWixUMMQzSaSIrBYzFh4KFRJRS1Bl+0WR+sa1",
-	"8dW31410aibSwc9y4o1wclkV6fwsJ2OBTSOSORUzpgmdUS7uUZJvhgK3cw5HjzNsBj+IptMS7YBQbA8b",
-	"AoKPxbhZ6FDDzrOiXLGMUc3SNpDwA9G//Tpu1DzsFMsF7718+oQ8fPjwi4i8fvWkX/Nj1Cjr/fsyuH7l",
-	"GGmL5wezzQzThqhCkF4LWdmLA1UIR1fnrlF+lnkd1N5g2dBYeMRsZDxLxQ3TZWtkd/eTly+GxIWigYfD",
-	"GGIPITzggHDs1Oh1L9Jhnhlc7G13/0VOrvytKAPV/gdhNyjCv8hJgD6o+GzGlNcTm/QliRuJJzOIV9Yg",
-	"W4LzMOfaSLVCCREHr44ReRnfhX3uyr5baEastdtCfuUKD3yFtMMVdL/2XbdmjgjC6NZsdula65GyNZFi",
-	"F0DGv8gJVmYc6uK5UzdTXoaFoo2dTYO2XCUd1re8PKIhydWYjmev+yidf5GTQ6Hbf5aTuyqbVv7+jh0+",
-	"ISdYx7SThfBVCNQu1pA8BTZaFpxZdhkjQI9Ar3XQdAHYp/tjQVcA4TsW2gpnmjk/q2sO0b9wDHqNPRL/",
-	"2ifX30Pcnii5bJXmZS+AtXm8FtzoSmQ5xWZaZNnqvIJ0x5osGFb5LuAbrgOXJjlVGmJcRkIrB4T9R1G7",
-	"0QPtmg9sG5gvlHMDDMYGbg/fWCTlqElhTVxEllbnnRR6RaQCx069HUSAgQrdFRQzauVXvj5BxX7G7mw9",
-	"3yGi3o6kv8tkfaOGjtnakZczXjFDerGRhmZkUC07GRDf3MdqTklWQA5LuRzg6hj7lhyKz+aWHy+HBHQU",
-	"ioqnDtp0QNzRZcLUMPyDhh/gOdKGrhAZn6XEGhO7zVglTLRoHnGvmtInXkkmfyQnoxE5JjDtOCKgprOU",
-	"pHIpLuAaCBpcFgiEjkiPomoLSmWgaKTSL6Ym1GB8CxVPr7432yOdne4XPYFRdG2mVwfnFFIt0TiIyJS/",
-	"teQcKoxobGxrQ7TW4th+u97nw52lKGgI4te/g8HtLhkspVs2d1AlhpMEH9yhUGlYa98M9G+nkqtCCC5m",
-	"F57HRNjuxXKB6rSE5peztfq4m/7ghu7w4CMt3Suio/K9rS5hr9u0l/JxDPU74VMXO+eEoipvVTun1/fr",
-	"lm4VkNbY0K9k2uuC5tw17IY2HK4Xo+8Zopnx/YIbrUbgxrEI1NJaA8e6jzwcPjYvDUfQtTx3T6B5f2rO",
-	"Byf2WllcFxxWShKZZa4btpy6dhhUpOTp5XdOmNIakiqErH2N+VTJRVtjbMNv2+tSzBz96y6Q7dG16rCs",
-	"clqlmz5LXaeoAKKVGrKQdr8EZJTWDEeUB+HTHKtpu4zHnZM2XFTAl15PJbSBAncFRfqZ8sxAZ6rJqjaE",
-	"CNbRCmGX0kq+Kct7xTqwbHM57LsDlYe679wH/uxhfh1LJKDwrq/YN2W/AiaM4kyTHoLB2BWr0VYEWQPg",
-	"fnI9T4Gi+9vb7929AKIVXHcbpC7pJVSzAReaCc0t3fZ3RNm9lyrpey6yWsd9DvMD3AkOt3ofO7PGep5z",
-	"cdMBYsPFTYmFS5tkbwklOPiNlvDjI0gOsRx5fNQHII3y1oQKMsHXY1TUG1L1L+iLkJM4PzxTwYnXY4Er",
-	"0WZFbeNy0Bq0CTjdgUxNXOLXNva0nUzeb5v4D1T3fH/UXhLyfrXTdyL2uyWErJ+dj6483GPqT10p+R17",
-	"gxqgA/e24x93t5/ytqy8bwUDcb5CXb/O085BlQ5lPOm5ZlN5Oo1IKpO3ETFvTUQWaUQSfWstqLlZZH3o",
-	"GUqtNlA+MqW/QDP2jA0gy9S1tOrFhbL2f+yBsbHkZsZ0jK3VS7wUUFvBP/H08rvGO6b0F3gH/QVe0XgS",
-	"1JN7Dn696K77WZUGlHdW1eNekVNlfZsurn2EbC2CVdNCLJFcffnU3p9Tre27rNFpwFu1U4r1LpD5vTpe",
-	"vrMH+qFmCwu66we/2QGSHlUAyEiimsRQh3XoFzfiq2NknWYBgnr4laeX321BVL+3ON09w/uHqHrQ9aDs",
-	"wVlFceBvBJQKln7Xmd8PIJA92JtsC7gBmoqiK+Lqy6cPNP4KXloc7ZffPvkv0OwW2OOaCqhBgIjGRDF6",
-	"o8eiBzehZZJK8HFiQZQzSjLK04G1uuDlntrQQeTOb4TcA+K1Gt2O5QOkFzK+CNkeNi4uF3TNa9pBPWGa",
-	"Nv+VdfXtzKw9Y2+w/GSyMlbNLT+G+wpX5RQrMuxp5oK8fvV08DneX9vis89PTx4+DOLRXJhPz7baaLtF",
-	"PGtyZ7/Oa7VH7xbyK9rgdC/BxwxNC16/fO4TcVC8Ucj4tCzb8IUl/wXkRJb1D9im4Df7v2fpu9i+IBoL",
-	"rnUBbdYU03Miheuoaqm4v8ZfgCgaOTVbuEqb+ruu9a7nnGO4slQSnH1YAP5syScdzfmz6TtheM7dEHcH",
-	"qc92I9+Hpgk6zb+CpontRO5F0/Rr8nE1zR1bVjdsaNBE1/tWl8eT60od9Vica52fKID+efaHsmStjbWD",
-	"I08oljxzQ3qoXio2FtW9LpjUb/S3hh5mQUd5SCPvxeFBiYmmK02W89WdWlyv88L2+p32pSRcoxS17/Wu",
-	"8bo+D1iddrkSCXjpeCto2eytYUJzKSKEpCcJ1XYppAJFO27ytHKGoC5Y48CS1VsAyAe7G/ufm0XmmMzG",
-	"CV/RDv3amiw5XgQkBKqSOfbGiDBYg+mPsEe+OLANVgum2wGsO5dZ8JGwRRTpeccSnVhd4CQajUYBVmE7",
-	"SADKi4+iGAIhNGCXUd0utcMyL6jSCvv7KoN5J5517rGs/Xq6jEspSO/qy6cRKHM+Zc6SFFg/Xusqnco1",
-	"5/HJLqqUom3eya/lkixZlkE/HmqSudWiqmq7CQDCDMkTucipggoC5zS26iYaQ1BYEuwzpgUA0xU8z1kb",
-	"9ifRc6kMYW8TpnJDKGalumSuVHsCZtQTM/xOlormOVYUx3/8Y3xBYoAsXVBlVdykMNi3rJGB9QMjf/yj",
-	"q5H74x+3Nij7x9//5+jApKwWXW0NvyJD9WRdYXH6iFNTclQv/BJG5RF1O7lR5lwDG7hv/cLzoH+GmN86",
-	"TkSJx4E9ExBLrYRS8NgG7gdNrR3k/pBQs1EILNPyqISWhG6pmDF7zu1d9hy2MukXlGe+SVxLvodemNxJ",
-	"SpdgyLHkpqwndjFk36jh+sWrK6JYRlcXJIY+5m9jXzaNv4PDPnjCUq5DRMEUFnAH3bDclMX38Jqg5V/G",
-	"xY0uoby98oBJ9SSTs7oQs3OwawBvaV8EV7iwkLe01cpQ9hJLXS1V5IfiUyk14vjNaUoWNHVdlSGLSbFb",
-	"eeNTD8ycLboQPHZoLoSvQjBX3c4NF1SsKnh0KPbxQ4xwaIBZwHU5k3CUeyazgO3SGFUbuddW926qcX2j",
-	"PsbZxRF056dg4V0hDM+aJSRcl7V9Fw2K0uSGsdxRt8sDrqekwHvDUIl7QQc9lwpXfY07EY68UEsC3Ky9",
-	"8Y024Rq5Ie2V+mFH7rroY2F7LSVdMVMoQSYQbA/HfVi2k1+zj0FU38iU/ZWLdFvSUNUL3n25ZHFWD/MQ",
-	"9oEcGCi/3vbedJDQLHMDGVBvskylWlJVXpwjnMygRKkZAErNUXS0ZJO5BJQmS4+aT6CyLpHCV3kNcmrm",
-	"QSJQK3F+K6BkiYtZOxyLNQqg/RFka2jD8pYNlYJtQ8SwT9ozl3ZGbe2VjYUh8Iol1Q7I3N5fqwexNqN/",
-	"/WGlIA5CfxNhVut1bViOyPQTlnUZ5CwP0ZK+ErOM63ndBHhcrAitld9sPdoe0dx+GBfuqFy/NopuDLqN",
-	"39i19aXe5d3VzofkbUWZ76bgqTz4O2zkOJhYrcQ0f80pzCQ6gpoYS+kDKw7bCTRwvrV3x6AL0guTTvrn",
-	"Vco4sCq5FC4JS0dlHoGOamtur7ge62CjO0kwJLFcCqZKwCD464EmOfaNGpIYXvwEkSOmfBaTHpbt1LO+",
-	"4Ddf2QOgJNh5wwknOxDQ5UyzLA1ec4wa2rFdqnhI4sXqpcyYH5RLVQb0a2tfO0UNV8aUPQvgWqPq5MIn",
-	"wONgaphJTI0FAsUQ6iQj+nENIzRdcEEyBPGtaZ+XcKUUFrq1yr2xZltrGhu3v4u290rM2IxmYH8rbETo",
-	"QR5N1UixE9O5UYv9TCRtzRbfU6rY7kXxe7R2jMhUMQZG7Q6zfsnMGlLryU5TRsrcpzp9p36SjdbaQNp6",
-	"yU0yb+KV3a2DJBzvPUEGtnSdRFVuh96TMCnoO2m5UNmJUopG6WazGWVEYqclxHieNctYYhBvcOZ0tjnU",
-	"SvvGfWWlso/NMTEWFS00vB7ue+stL7dSA8J2dDXmCfYYbtRzcAvZ9em5Rib5zZt//P1/IGQNbMi3seEG",
-	"DdMStU6XSzgWRuL7EqILNYWOoxgGN1KxqZKW0fF0xkzk70MEOTBkMdQ4U1RAkjVBxYwYORYOeyRgbkPi",
-	"mnpUCCd2CM0FLOfycPoFPUlOJ5+lZ+wOLUALzfRa+8/9Tvi3KmWKYJgJfYGoweuW5nxbt1k3m0tuOUBt",
-	"zSgPRJdiik95ArvxnN2yraAF3689sCnjM5Qy9YMesN9q2zz/aBB+2zBbFm2fCGCoFd1jALCmbP2O43/h",
-	"PO7m42iuyAe3Rr8FR1lnUhTkmaEvsIKyIEslDWspMnD1kBvcVdZU0iUMHJhbRvHt3qjo/eAdQElhORo3",
-	"fpf91USBdD8P7zWZqNUPUHJj52OxGrRrwFyieKELZFA25vB5ZYppcMJXrijPNvSc5wNA+5wCNwiZxsC1",
-	"tWn+nAEzabObss4Ucoi3JM6TU82B6huYBekBilepab01/Ta8za1LrFjCc+5CgTvhyFgTZKMHoHJnl767",
-	"cAoQbvNxZEu54LbueVe3n8aETaW6g5dgtzyd2rmt8nR0gSe7AroO4kLsbUfcFBx/AwiTAp76bkjK1Q5U",
-	"33Uk7T7myCRIZSlZRHutvNuirYzqPmVSjQH+noVSC0Wsx3h+KVjB0jhwWmtXWfyznIB5cEFiuw1xZa23",
-	"nQtuLkjsypzHAj1kJSO1v2vSUwx4OyqvE5rcyOkUsHN8Vkb/gsT2EO0QNApZCbZgrceLetaogXoRXl6q",
-	"YkSNXA5cBEdvYVWuHUwruys3uD3vgItULkt0hqCAsaVZSBvHPwE8qJTkUnNf91fKJwCiBW7KMVXygoyq",
-	"zQHHKddB7+uNYnRO9TeOD6z7SOdUXyl2y2UNKj+4YUu2ACx4SnqurX1GFzkXs34zBaA1N1GZ3ZcFPbT3",
-	"ui5QrH21U5brnT9z3Zor+gxBKhMlNSCK4cf2DNO5YHz1magMFzDgy37/65tdm38bc2nt8d/mLuUhzOWE",
-	"EfTQOhQu0nwFBHSsXVlrVGFfcgI4pEyduv8/dP8/6zieAMX2rCM36JLkeEPg3XFYPb3H1niGxn6JVGnk",
-	"gDR4WkK4p5Pa25+lcX9IvnpLE5OtxsJBwsXOuxtHJDZUzZix03sFBRTQxCjonAZ+1dwqasJEmMti+W9s",
-	"JWfc6s5ctFd22nOH10haMGIXfc6SG1kY1+yH5ExxiZnNoT2oAZiCxEmhFBPJKq7nF38Rqi6ywMhPCxFW",
-	"+TMHtyy2a9YC3eJc5Z54ICjm/edSZKsdWIqfW8tBu/6WnJ2efEb8LSCKSe/19ZeN9KnX11/WewpjO/2O",
-	"HsL7Kv2bFYqA5CBaeGji/qZmh9CcCJkbLnXkGh3iiteCKiH9VHtQrdUnJ2cnjx49ejQ6OX1YX7Tx+JMf",
-	"TwZf/PQjdGD+NDo5a1+/3RTf2soECeq1Q7f9JS3s7H32DnZacaUHL3wFryfTfdwz69TRlV3q+R7HJNFJ",
-	"sdINMGg4gchba3vcDKrVrm3lwXfzitTZ+cdwi7RRWQu+NarOMeSqIgyBPR2Vbl3yYyZSUKyLJGEstQp4",
-	"qUHkSt7y1OpLvnXaWPht6xnALSmyKc8ylvYrnTt43t2LFwALJcxxLh/Gl42FYlNA7LEvC1Ary/cBmmPG",
-	"pqY2gwsSI6pueKu/OBaaaW2n7u4hzoFRzq13ekbmslC6T6pqHBh3Iwe5hMUplyrUzys0Fg/y254Tc7WJ",
-	"613WwShd+kkQ4T33gscHHkFHID1KXrFMrN56PClwCPjmSWPhynfkUhB0oiAkBSSqU+0xwHlKejHX30iB",
-	"L8NRnkO/P6tZuKrLSkUYC2jahCNy0WQPkR46a65dVSKoG34AlwbTvcsBhS/oDJ12AW9Q1xyDVoFnhKeB",
-	"rDxA9cAwrilvdohkaMth/Pw+2qtQxegTmbJNMu0BZBhSJ92xo2Tt49ynGQlGekZm2QBUUburXIctcCop",
-	"d3by6Og+286YSgJzTajGKia7nr3K0PE/u/rTCoPOpRq4Uoh+vYGPf2pILv0nwvcHOA4JFWVBBIKyHtTx",
-	"xko0tfK7srFVfXDr+49jN8/aRoxVt1LrPQmWQhOWaYZVCvaQ+TMFQVFr7uQZTdhYgEeisBornI3a0bf2",
-	"jltuxRIGzcXxBIWspgsYZyGFmWerK8WTDsp3d9S0fQJVAFBReE1SmWVUadIbYSObot6GYToFDA/NF0VG",
-	"jVRhfv86D5m2tcuy/K9X2XT+6JwMH20zKzpIrDIz3qcC3GjyTXrxJ3FEHFEjD7Gb7rFzhSQ6p8lak7wP",
-	"pgZX09qvSjN48G41muuyZ6dPf7/+WPmyLdDNAXp0dfaAPHv27EKOUZ+sS8tDffE7afb1luilZrnOdeoc",
-	"MhBhUSl0GwgoteO+l31QjekePeWhUvU79pOvn5wNij06tmmdoLDeCID2VAroYqD/m6rrHhAkoqMqbSp9",
-	"nmsicwa9eTG3OyhMpIIs6A1zyRKBbIAiSJ0DrGF5vx6LVl4PiktOrZaJgkUbmTuLBHPx7MV+l9ZdZpyX",
-	"X9ymX4dm9B4yCZTIHEDipIKYYaiUD2sOswAyrsz49bmONSz59laJ1mS4NFfgCvtKdDXXCwN7FZhk2VCA",
-	"Gu8uq94Ud+BDHeYM++D+quZ0NnBed6v3J8KK9AR7a7UYwZY0KzH87fYA3XwAxHxhmLql2S4On8c8y7iY",
-	"PXOP7KdMgf60yWO6g27zIXUZ58W7b8WkdiI3p9uF9jU61i/qx7etE8QhRsduylLIoyzPZ+/V11fXCOqr",
-	"FmgITeleOQJrhN1yTqMWpnagehCuzPtRFWry4V9DbfAMx4vPTCYA9Gxklr2xls82mRnqwK0tpnwmkpGo",
-	"6a52tkyHJGj+C7F9RLVP2dgBL7gXXSDaq/sQ3Ff59ax84RowBVKI3CNsg/ODld6luB+NBQZ7p1ZdwZb5",
-	"9mnE9kIQdPCSwU0nI7LgojBw2bsT2zP4XZ7IczY1G9LJAEYIv+f6m+pigr2XXB4OzCc0VTA54YKMkBc5",
-	"H1ApskqG+SgAGn/0npLTtjTKoyXqe20C7jHSC5az1iXPJXOBi7fius2Zvl/hvGBmLtO9LcIX+Nj/X2z9",
-	"HURqiywtAY+l8EjobqNRzy8dNT1oNo4il4bWi6sn7b8/kbvB1r+Lu+FgD0EhMqZ1HbuvZGMfw0HgDkhU",
-	"Z3X13oXBnNcViYPkfbgjd4zRdYizjxKtax/LFuz5ht8y5LHWupGmyuXq3xGAfsNifXSAii4e3Cp1zZpy",
-	"UeoLNe3C+Uc8AZ+TGGoLSY+6whKICylGUz0W3BCIMC6lcjnCGRXQaVwTIyU22NMLDY9DlqrLBGy4MVxN",
-	"s17obgXs+1av5QawK9S/oDltEDFs93ufk6bnqFodrKMsV8401svVu5MJtO9v07uigGGVqlr1ziAzM6qi",
-	"xO3KWdQM5gaaRE61ZulY9DAcwpZenYCNKeE+S4EEQQ/71U6fkh91GMjdGLxVcpK1FYtfCvLy6RPyxdmj",
-	"z0iON5FUJsXCtdhvIkVtD0S5T5WBKLS0vmdKt2rm36KUORt9gbme2tCs6upGNL1lrb357IUY02CpIDJL",
-	"x8Lupf1I7MqJ3Z9YRJYSIZcR0a55dMYxkiqInE6tCQB5spKmUKcGf9svjIUPP88UzefYOhISJGWO2JIN",
-	"YMvWvKkUazPbE0qWUMULhOQq0nipbu7SJbIVZAtygfUmjOMcdDZo6YTQwQjwCT9USn2hMF1yJ4781L7m",
-	"K0hBb2HCXGhjTex23uAPRE7NvHVG7oYulc4/z9PIrs+Uu/zmslFsJmcE2R+ClYXLPNwcM9pNaFSWzRdf",
-	"BARxNmpPWoV+8J21pxprVT1b9AgW7oQON0FUNV/4+uUzotiUKWaVVkEXWP699lLSi4/dP/Xxb3ZW7+KG",
-	"cl5dr8jkTcl/NityDtnK98EvZSiwlFYZGvCRVvgDqDxd0GTOBRtYsQc/YPci2BQSu/19Y1VPWZiY9M5G",
-	"n/fLRAvq+QA2LtFGAsCYz963R9/T1USmqwsSF4LeUg76a0x6j0YPHc7eS2bUanBpJUMfal7VrU/a5Xos",
-	"oBdbWBJcglZbIQWpqoVIrcTxXfaBaS36WB4jNYNOd765QiqXYjgWsc4ZS+ZvjHxjJfgbIc2bKsUfxxdM",
-	"dg0PRjAGngwoYILFJVKMRTl8n1UUDwbamEGhsviC+I+urUQfIg44WLyHMDGD7hV6LBZcOxRhyjMM81g9",
-	"hGjL5HvY/dkySSgd19A0xZ5jYBpZhsvAkznRzGAndjkWkCplRWTsYkFvPMHBRp+GG50XKpnb5avNPExh",
-	"dpN2mQTYmrBnzdQwxDKFGFR/SPwn9bZVL78c2X9LZWg2FlBUAcrAtVE8Z8Qhw1jJsrb87pYebIP95wBL",
-	"qgc3bBVHY1H97t7irsf9C7K2sDhTWMO6bjGh6ZuqYm1BM2u8sfTNzxryFtsOfCFc0T5L3yxYyukbd8gL",
-	"QQszl4r/ioxB3jDxxqsnUEdn3/YGfoeiJwALxr/fKFbo2m2JYlAyTjPt29JXi27HiJbmhKcpvM5eA9jA",
-	"0iKE211DcUTXmWYcKquahIM/WT3gjZHyTUbVDLGianwEppgrmViVGeMSgI78xrVaBJg+w944yGQ3Jm4P",
-	"vv2am51hSoCPMzhKljNuOtTV9fpDHdTYpQsucrOTom7mCOgKnDWH5wCIA7IiIUAbNBHfuQNc26BeYnT2",
-	"a0RF+AEJOeiEv97O3CRzO8Svi8l1Lg10Hzca+gP7n9CY4gZ6N4Aegiao5YQgZqA5XJFbRnMyGo2Ffwcg",
-	"T7pu3bdYnwAB4yC5eZVjcwY40Hgd3+n+nYDem16aOCL/+Pv/4Fkrtaj2vv41f0glCBf07TN88CTQJUq9",
-	"yq0ccon1hdv0qeaiOk4Dc3ZLBAvqfvfrSXoxh1katwpWNg3xfpxuiPxaTcSNFDM47jZSlzTqGB4M0v0U",
-	"DBKGBZN5UxupO+H27wUzdMuQpRAsMY4wL/N864ihQ9uhIIX7u2gbetaar4ynreqVm8aV00NeMs3MYVPD",
-	"eundKoYbg8VHNw2vy812yED/7T/f7j9v1r7VHK2N+bfuWyF+cALhsE06ZI2xk0lHMxAPnPNAu44npAdP",
-	"s4jMpTWxLQ/vR9aWhiTeScGz1CGkgrvIw6OWPgkOEC2BY9NblNBN9aJudwY1t+VQyOuXz13zeMywa6LP",
-	"zI3J9fnxMc3zYb19fKNZQg3f6uzzNrNwpw772o8+8m1NHYgmeBo0lCZv6pYfzmXPBvgb4Z02M7c2Arym",
-	"t+xuFMjS1orVCgxdM2iiCvft7BzxY/oqxZL4mlRvEetCpjuNQmBkmAosl8XiWftPD7AEjqv+3uP8xvnv",
-	"qnE+ahvmbZdfzw60dMgFPrcH2rnSuCZYiSyFa9MNmEdlZbrz2rlXjEXKp1MA/fMQplyDi66qZXeI5FyT",
-	"s9EXvvX3RJcGHr1lhGIXVZrnGWd6F+edP/YHSePgYb+lkSOwVuIFrvFMTGUngok1/1meSTRcU8laGvmC",
-	"WH0SILq+LIfU1cYR3dI0AYFDFoUuoWzBDeKOu4v/az4TsAOC9ADTC46/R7d2kAUuwtOScd9AzN4IKhve",
-	"u43cSp7r7qpzotvR8OFwtFXi+S80xhltWNTNO3m3kGBAER8jkHWNNWitcQOZQ+EM3DAk10ykJEbotVfW",
-	"kI+hfdmlcwS4IrDHjCqmCAD3l72BIG4FEJ6xcwUEL/ivwcvwtwvMjvSUGJehXYwFjEUAw1mY+bF7YXsN",
-	"eDXYVg8j1vX85YdXF+iVHVhaSEnv5FEZ2ZmsSMqmtMhMf0ieQNhIVxV/ljH5Kj6eetyBTWCGtfSVfZNe",
-	"nrVM49oaMKkO6idLdLwbFuS92EMeLGZdq/zCwTBu4JLhxnVQC/2lsKxDzDI2KDRzIwB/HOypd07Bel0g",
-	"oDdAIyaKmR3WLhzCV1vSgNCxgT2qcBzayFyDMwM429RldgtpUDPsPRwRbBoRbHlXjsO6Fma/0d6zxvX1",
-	"jvFoxKEbBX9q9ZdY+toF9HLtzIdE39i2cJj1pImKwLqW2Y1oAw+5Kx9ERvRxmKBpwNkeplgGdaDvp53w",
-	"WurTntpKMx2mqqHZRfFmxuuOsFofYI3uTzXzn90ysScOl/2wuTlXEksv87wtjvlUqgoXlvT8YC2zEhGk",
-	"o5Kz0YiMGy8iLpBp7x0f9SPfUQRvKb2hNM+xRWL8K805U3FEZI4jzxC577/hd/+oU6A2dt5fY0uOM75k",
-	"s1atAWaY6Ns4chx4Bh3nn11/Sx6efPrp4ITQLJ/TwWlEMn7DSPz6OoZMlT8/jsFZW8P/LhuY+EgJrflL",
-	"LvDx0DQll/6bxqcBOiwGkvGJomoFGjVw/Rshl2UYx667C53GAOdWm2i9cuHoz4/bKkZO29MVu3u0NhYL",
-	"wLARUtlnjdhnLypQK81mYBTIKXYQfq2yuNsy9z0GhtiLrGaWP9q60e79G0bdScCOQoN+k2UftifX35fd",
-	"bff2dFjLd+uxiggtTwSYyhiw9IsB/XPAyZHuT/zWvnuf7F3LQiU7FILDVK7x5rtySTenqM4u15zMbmhb",
-	"2GfgzT2Mg+6b22ukVd5cuiom6GrfaAxG5GqrXYXcth3fmsd7fwKpPtPWdeUz8Uy8f5d9BYTahVKHV2tn",
-	"tnykDud++vkuWvwm+4Eao/ikwCQGOnPZ25i3HZgPwCIVy6UyXMwATUAwCO/PqYA+WYVlSsa5cIdt4OkD",
-	"mudbx99g83Tw62jwxfDN/3V+PPjpk+3+9SbWbOdOv84/xE7v2FPbOK+xx6OB7olWCA/3h+/fjbgi8jlE",
-	"aU8/D/pLHkBxn9+d4nqQTAVgITJlVXcSq6fkVBnBFNFFMidUQzqjB7AfC5fM0l8jWu92qxHtkDxrEu3S",
-	"gxiXfjpqFZYO8P9/OvrVRdaBuCcLk8iFa4QLGVBFPiSxO8whcg+p/I1xp0cuhpQjOA8X2EJzyTWr/DI1",
-	"9yaspwtjOE+ygDEQLtq8Rns4V6si6HqDLe9OXVLXC7D0YLt9dUlIbhTe2YUeiTLtpd27qiuP3Y729MGu",
-	"hO6V2OQNCIjhji6BkKw+il8AMnG+giS3rtrdt2Zg5KCeDwcuL50zemM5BOTun5OYwS8DMYsxHw4qIN0j",
-	"fSLVWMQyZ4LyAbQ4MBwz7wy0fUtzyS0dQbKeMRqS9RrZ4+UHoOtl402tTqZr300TLcOvd8nXaJdCtzuA",
-	"ilcf+erWYdTNpbxptTJeOQPCmazQmRGtIq7JrzQnvXhSiDRjQwQxtKZQ/4JAXLVsWbseb7Xf00O0j4eJ",
-	"XOAPx9pQkVKVHp+cPjx79Olnx3SSpGx6vIOVEvBX/5GtTNXPOnLr1kp7a+XX2/qL1/IYy94nPgPSo8qd",
-	"k1hIYQkLRU/ZUDX1nZHHApuWcEBri43iNONiFlf4GxGJc6rNm7RgUF7SQNODpuQe7cPhWfejsYgRZCP2",
-	"INeasLdzWmho9wjwG1NGTaEYAnDYjwdYez0owmyQvMA+a36MIRiHHyHm8lFeh8LbcBo2YPXahYlgZU5I",
-	"7xrQcBW5yqjo46+npHel5BRZL83CSw9J789KLs3c/X1Gek+gB2ENxRcKoaMDwHyx9xH/lYFr7rJIuTzs",
-	"JHe7Ky5rOuKFd5JrX5Tz+uVzaKznkvy9t2K4v++hUJ3N+yBkTO30XE/3F1cPI/LD5feWeF+cXfZ91uKU",
-	"C67nLHW+hwMcDo1DawfVflBdiiwCtHG2pYKuTKl1vix7Du63cK4xotU/RcXc2qBa6Ms79xAuzjsB66DY",
-	"IYhcS/0SBciSbpRDl5WLh4G428tZhmlW68lVkFd1EnUhwxwM5ddtlLl3PtC+TSUcvQZ+jYCGuiAjdNvA",
-	"RIm/oDcmqNkHobWZpliEhw05DiK5OlZanfgapFMH+PJNnoJ9rM9gF9qqI040qSyYbjlbLirfsqv44EYj",
-	"iM06lW1HwSl0QbM6Fk4TS5ASDX3ciQIF11WIoveKvaWJwccaMcidYHIOgrRrL+epTbVt7V8xunBAQZdo",
-	"ZHV1BH2gyQRv9ObYBYkntUfjZt9LgBkFK4retp33ydqXdwA08ncf6KWtleJ3hJ7LtDnqJCKMvwbiarWv",
-	"e6qhX/PWbi5tX9+yu9lpLSTwMSSMHcYTqY1+3dXB21EhpKMU2GBJWDHs6nQtrSU0Y9YUwLNLeq9fPem3",
-	"i5k2CH4Aj3ONVOAFO7Tokm31Dz795P/9f4iihl0x9QJ+iYiSAERtla7E7sIB7GEX1DSZuhYNUhsHj1wb",
-	"SHx3KLWUrrYWsKa0LJHEDcFiDiNTuoqIzFKoseYKSzx3ElV1MvmStqpHbv3Xh/cYYcGBhPwmNTd8z+2A",
-	"50Cs+ALTk9Nt2TiH8K3a/nV4Y0FQyak/Cn6OESSjTlau3MxnJwbZz+te9tHw9LO912LFqKotxelJLTXp",
-	"dHS6vZ/LGjvEFXZvr6GG1dckcge72n93Ph2xbuc6lpxaSdoRcsV69mQq4FJiePLtP1O6un/eUgPruxdW",
-	"k3Y6LuyCAHeNyN/+9re/DV68GHz5ZZ2dnI5OHw1GDwcnZ00x2cZO9jqyvZQlfEGzC1BJWArMRv9/7P3t",
-	"chvHtTeK30oXn/9TAv4bgEiKdmKyduXQsuwokS1FlOJdyfh4GpgG0OagezzdIAX7UVU+nQs4ta9hX1iu",
-	"5FSvtbqnZzCDF75IcsIviUXM9PTrr9frb0Eo3f4CV2P7UQc7ttL2PXT7yzi6BT/aRdxVpibcwkUpwOYT",
-	"lXgHw0iLkMfzdl6BV40mcjG1Z4hd8BcnTV7r0s7hb0H4JpIIiKrhGZCNk1SeqJ691ow2h4GQT3f6JlqZ",
-	"5QIM9L5IgyiHuLJwiAKd+Uwzk8vZ3OYrNha5vma/iFL7Ym8cd6FUzGdPejuFafh4To7b6THvhBIzthQ+",
-	"U5sl2cBi6ia6RmVKMZ26HDA5rehfBywrdQFWISA0D3RqGNHiTYuYHW2R2QXulloZex/xI9QteNduXwN5",
-	"283it2Zr6eD1ad5yWu7g5NOx+1jH/lvRWT5ElAYofxbwiJnLArVuqCyG4ckSOYsrnqBfKD8PoyT6VWnv",
-	"FEq1QhlFt3MUq0q3RjTRwOLmOX4GLCUGN4qZon+xHpQkdQoApUS1kivekK1wL+/87iS+MPiN5xarIIZZ",
-	"Ca7IqDaBrchnYXS6vPlR+0lLtaVHuPAV51JPl4GUz3elKschwSoD47x5r7ota9iZR6Zh044+TqVMoFat",
-	"d9vqkilNgXrC9tuiIbb26UaiO27VXaYXuSzh8TqLHx33isjw5tNa6lzsgkav3XM7sx/iMb8t5eHSdIeO",
-	"hUWHIAGZRWehBiFQ6kUFIw4I3Mg1FnbCStj9eSB3oj6kAQxC6AWZRGHS42IJAQSi0xdvlX3YDivsvkNC",
-	"4+hC+A1zGFejuP31XM3GR7yd3dX7dC4ml+vjkKbrAq8iXUKQjQTKIbxrPfqQrcZB+RkD/2IVnuP0y0m+",
-	"zJAMCcGVkqbWo1xcCzsbZM0N0yHoI9GZCxOw4xTe1Zao1uRj7Y2XCjLXHU51VKj3v2MFO4ithrgDN4tt",
-	"TIJOkbGbo6YwPRBqEgPrlRLtuyHATZtLWBRm4NN+MWj+SqBNThosNjKAPg69sLGfvbCamOdWLBoZ06De",
-	"V/9oYtzdk31U0+q7v31Bb79Jo83xsfbna91OpxfudHc/VhrFAOMAFtoAzVguICxBX4tyuszjiAt9rUBZ",
-	"A7XTdUJcidzNEdwJxItRCp5pla9aQy9c75rROstNlg9UeqM3Rk6fqcoXrHnBwBeLyYr1925XuAXCqWtB",
-	"Q+1lXHqeJQMr/e1T1eVW1VK8OB6Sf5pjvyEb++1KoNzI4HLzihu3t2FQeNQzlW1Ol4WnahOPHljLfHjV",
-	"fbkr22wngT5yt0Ie8RC7IGT9kN4eGVsO/sdBSGNvzcwzgXg0UX4lNhSn+n6O0V5YqdTMoWyu5ZfCm0WN",
-	"VpRV52QFp1v1jLRLss2QiWXAFlpnDffhOSuFXZbAPOH7QulbcI0zXpaQoJ/xBZ+tJXAdH+6QjZAJYyXG",
-	"/7zakbjJarDahjLfENtBGZVWGAu3jxNmIaXnzssdSOMW16/sek9f+1wD4vX5SY8fGZbia+mIAd73QmZB",
-	"xVEERGp9SMM3gfuHQWViEuOfvv6W9apkuqmYrCa5GBrLZ4J4aTINCHFdSuuZxdevAafBviyfLVo5kt/4",
-	"1EddNkmHqn22NMIEm9XaJutNZZ4blv76K4h23/GFeP8+ZY/dX0CLfr/GdHuecfZCX4mcg/V2L86im90B",
-	"+/A0WaCG7iBqulP+pVumtLVBRuchW9vL9Z3RYguJ56zW03YMfGffaIzZb+HJWCk7F0YakRF77br0BHGl",
-	"7Tv021dPMOx0AKRGn58MhXLoXbeijVddvsmFaA9HgwrRrl2wjGeSY1xaj/SZFH57vCjELK0FCld/b5FJ",
-	"m4wQMKyoF9tm77bXYrQOH+UyDPbALjb8J0+efMGsfwwi89483Z3s442ezXLxlPLCbnfpUrx6u5i+4JeN",
-	"fFYCavzyIxP+7q0tk1zw0qNEi0Beq7G972GP66xSv1vnP9BNdzHiQ0CfzJANGS9XqfCSb4+LeKqVLXXe",
-	"XRoc6jk8Mkxm3gblXmvlUXc/vNCzXXH7ho4fjOzuyBpalsoMQiHU8Yqlejo1whKZT7p7MFOY6mddkd7y",
-	"HhPW76ocYLUkg8Zyt1wKfmr3sm835qk1RsctS9g9Wl2J0vB2Nbu2WptUKtfiWMy4gg1uiKspVL5d6MBO",
-	"DsKXOxgo1jQKqz0ZHe8dewPZYNsVxmpqLugFML++23Z462LIH+UADW7SUMU7GOT5ZCFG7I/6GoIjnrO5",
-	"yIs/bM2P8j2nfgwa8715gW95eVXY9VGurrXFaBcVHXiSJOgFAicng76MElm7qco1PxUl2PSuFdqdb3Zv",
-	"KXENLTzby8P9Achf6fRWubjAxQ/pk4ZZfYbJwWMBMUF02mshjcQjT+2ZEXuJxRFP67yvUKvh7esXrDcc",
-	"uv8eLsu8P6AqBtJQEks6hsMAb6UkwtfUsNH98MI2WT5qq7UT3dNbAFRIJ/ua/3xDi0JO8ZyUKxYea8NL",
-	"J/Bg8oM0UALi6/O/uIlErtNQmzKd8p/BQkrkQHECePhtIcqZyJhU7WLQlP+8be/5gd+JGd99b99Jv+GM",
-	"7yXgDQ5mpRCWnD71UIbDVtOpseUSqKNM443jw/ZXLpW+zkU2E1/LvEse8k4NoCj1jqXwIiT6QbwZlM0y",
-	"NXOxt7jsJC3BvP457tBzVSxtkwV3XYbKuZotO5IKvnz6ip38Dpkj/HM15i0kpGrYH4QarrFI8eEvP/x6",
-	"PHjyvjf0jFL9P7TahHxcy55UHDdBX8he3+vhV6Uwwt6Fu6v7hHjda9dDUl+0Z3wyx5pYgXWitrk8MzHP",
-	"l+LMe2LgeeSPuhSFHbFzS24ld5FgaxFRG+sFOiwK1I67dbR2nXZGKrkz4X4dMFvKxWLN7LkTB8v+tErc",
-	"GDlTLcxK+ENLZu++dEqDg3fDmR4GuRWfHX1H//F3fOyH+LmhXBS6hOUuuPvIwUza+XIMqfyaF3LoJLGZ",
-	"UI/Dp9/Hr5tLWQz90RyCTOBELNc7N0ul1KW0WzmL/eZ75Z937y7LQhux86v0OPB5QLEes+urF/R8gK7d",
-	"nEvx625iKmfFLtmCT3mefyVLZA2EY9t1MBGX3xpRvkLeoBsSgZW6MLuQltBX8OvrhJfQTDeOPFdjDcD/",
-	"4WoZxLus/bT7J1jvkDlR1NgBm8vZXJRYu3tZunusP2LniEy6xFMaWfKr27FWua6eTNMdrRjlkFxJI8cy",
-	"3+FYwFz+tXr8xuAebugvubnh9tkOp6xHcNofsKWSPy+R4IoUiLhM6Q3wdn1fNKwNBEFn6GOFVZQ2aCZQ",
-	"vC+IP065APWms0uf71llAWZnh/m/sdxP8vX67H99/pdHBtbAafYtDrztc9u9tFXjPkv+wy8b9uEO1wpV",
-	"hy0r9goJWJ4rK5T1ru2bLFw2rjW1f3xDN/VXiBucuNMHISXuwCG9KZB+YSsiKtu44CviS4tNHVBuTGRi",
-	"G6NLMy9rbWyh490z25YrfZOJ/fCJ6ltTV+rf2DwFFACrb3qdi3u3Eu0Sk34Ooqu776ro9MY0UZS12NdO",
-	"4hqsZuFmasmbKh8DUmG4yhiPlQya0xWEJABlYDBOsWq+kVjfzoUsSYVJVKgeg2fDu4mgZChxobgP9KSl",
-	"nDg4n9yAYNEPVVTiIRy3RXxytfpuA5sJPOAwGpItsEc1j1X9NmizQOycIpMtTaulP5pl/9C2rhy1dqX7",
-	"IqLmUcwgqr8x+eaI3mdfBS7ndqrLxZ9Fx4j8A+xSbB3OZ4c1u0Pv70gK+QP9/4/DH/7/HXaHSMtprV2D",
-	"Q8doDSxZD2ZpCN3Y3qvDHRImuk/gX9H2cAudA/zkb8t8FysVFWcyYM8xrNegmzJt9e7rhqq96a/jglJx",
-	"3PHRur0qq0dwbZnlwcFMqGy7pwhm+Bt8dKNR7A3kn+GvWKgd9gIyIg4Yv7nN7O1F8+x0mtB63ob2fzDC",
-	"6sn7/se2pt1UIYpLdt1QneYl36802Fcc025uFR5En90auvMWDk2bdbUUZrmA6rR4sNylOMDETn8eB7HN",
-	"zpPLtycjdJfHwkyE8coKyPSiSMOOIIobRQR0E+uBlAzOJp4jqx3a+4KbGMj+3d9SthCWQ43T2skA3o5h",
-	"Lo0dFdm0qwpBdwTSt8+/fQaBRyP20k0tplGUxrLfsz/LLyFV04bCdK6tAalAC6gX2GdzqL1G8ZnSJory",
-	"eCGayYkU1WjcJBsslu6UwKr4wSPDxDsrFPB7WwG0F+73RTZgE3PlpJiMze0iZ7zgpe2feZeQnXNqBj5n",
-	"o4hCmDooDssyMcl5KSDwIlEpVIhDdvDHemKFHRpbCr5IPT+ThI2BVbU5w3wlmKMGG3Pc0IbZ76Q5pTJU",
-	"mb5WsMPBp5h+8wyLXIHz4/Gv7v+eZ+//AAV8/vOf//iftD9gUD6bHZ+wuV6WGFaQKPDCYxDBGdBrA2uB",
-	"qSpGPE6XZZ46GRIcZ1XReDNi32HCqJV5OF5tpStPHz8G9tq5Nvb094e/P6x6enj0xfH0iJ8Mfzc5EsPf",
-	"jT87Hn7BPz8aPpkeiuPsd5MvxkeHNAqx+tNo1ELMuD2Cf1fPMYQNtDCCwA4ssVpxxoxmU+7kk5+XPDcs",
-	"NfIXQbsgTELcS6ns5ydbyVduZBvczYqMcBnbkOUvXWyT8pfg5a5OL3BO4zFMsbEh3nSNMNmT3x8fPXmy",
-	"99DvKixoTWcNGBoBWjVrNA9h3atsqYPqCO4TNVSf53ahlyt/M0kSc6UFApFMmFDDhbgVq9T3FkTsY4U8",
-	"zN0vZ8JYWLwRS4MpcOjaSk8JjSrrIH4DSLpA3g7PKZS/H5lE1d2p7J//+G+W6ckSisqfsiKbDty/3w1q",
-	"kOsQ1AHuwOmhkEv12SH7Vn555vATvgQyc+1TTgWYQP1OpGmFboEAOERpGQaA/4kJhBiygkJiolzP4M1T",
-	"tiieDNg1vxqwxQl3fdGz2VpXWOpruwwn5goaD8VewJcM6d1Vdd9HhvkqTxDDDlMxMVfNhutEw/U18AWl",
-	"6v/wcbbxYGETVt1rjcrBbXa7uCWSoD5GzNJbs4nxA8k0IVEYMudHLKWCEimb6zwjwstMglcqMmOMmOvx",
-	"NOczKtqjF8XSigwYP6pInFOWSnMhrTjPFlIBHXVFIyONLbnV5QAsiUsqEQBPRtcecFNL8xypYXPPuY65",
-	"CJlecKnc4e6KFyJK2dxN7HRKL5gzxlWipELoRBOLGwyyCcxKrmD/uVlaSOCL7g9YOufmO/1G8IV5ea2A",
-	"9TqYTfW1gheAJgNloVqBBJGlH4u3pN6Njlhm7QXLZmVpvrXkQb39nYk3Q6t1UhFf9vHmGYSNVdo1Wx7s",
-	"AdcK0+RpJTvynXe1coVNu60Pt9zNHd2sDl7H9x32rh/HjuZybiwWPTq3XUYFdysuocLldJljJRGp4nzF",
-	"MOFEb4/CtbxFvijB1R7O6LuUgUIBFmq6Puu1LbC+MdeOZstZasz7XvKREeXLSEZrD6uOCJ/gunerM6gK",
-	"FMQWskeGXYoVm0LZuoO9DcyNpuj5OrUPpbRCKfLRHTEbwX7D5z4Uf1FjqOu04OeTReCaP7ijWLA2Uq67",
-	"887cnjHoLnKlkVse1fkX4kpsvQX/uvbCVtdb6zxW3OfRNl+n/VnvX2v+dNi1u5zbVrIC2NRwStE2Fu84",
-	"t+uR31DNmNUDuNYyd6cYtBsNsMrSeBV2ZpNo5l/p4tLNudwpGnUNPVuSd3Yt3YTlP9ZjbuD9jVdGve87",
-	"7ZY7pIha34m/YaaotcHcUqVrm5uPot29qiSg9a/GqhuYFsIlP2LPADmC21oaz0hnZc4MUqg1fHBX3PKy",
-	"1VZ6rqi8U1xY1kAuRiEndlkKNCrTHVhZZh7BK/1dSsDsIA2M30ibd5Z9gO78pMfMuqduRBAIltVNoeaV",
-	"a43PQlJ8SCghCWQhuEKVY1zqa+hXewR61L8nn91KJqHRx4yKuybdt/jbtsvl2/gbqD+BmsFHN0tFVA7g",
-	"MO9B9X+rWVGCcSeH7HvIxzObyRyaPbwBuUMBtSaFmtDub/XoYeuNmselEEPof0XoEDVWPwmZNAtp3DDn",
-	"UlnTR9MK2k/QcWbAZ8MNysWs501hR5+zP3+Jqjvlu4OZkpQruHKLUlhw57NzH2SC6AF3eKJIDxO2xg5R",
-	"AYyThX/RbQX2zhV7fv7dOSRqs19gATkFkkUsFphS5ZQoFjTBrZv/2dLN7+MXWmXAWHArHkeS2yroqu/N",
-	"CDSi0YZzXt8EWyCYwpz3jyvy4ByFCYUgorNalNFuIUVg3WoNKQKnXoX5+4QUHd3pbbA9wKhRv6/ns+/+",
-	"/n8nifnhPzrCBTZfAQH7bxZUtBf4t35iK8Lvgeh1ctybjGdXkO4G6NbvxqvWgrVd4Us3RdvXcXbQNEBv",
-	"DLhQDBg9bJvQc3QnENjz/JnknS4FK4VrTWT9LZtiC/KtI10rHN1esv1owqxXlVqOmJnrEgpxZbGlyvAp",
-	"VsSe62uqdShLMN4uuBVmLxkWoBjhCaXSul1KiTsRUu+HdXxXmGixxSJ5ssWoOXUTsXiTaXTt/t2y9Lff",
-	"vEHd/gh7+K9tBqr6t91GGrAXR6wnM6GstKs+0yV7ccx646WRShjTZ7EhCba7WktbaFRZzY/c/xy3+jDj",
-	"XkUhah0MmCU+4U7TWIRyjsAsST+JDMaWju7IoUUZUTe16N0vjUp9zDfq3m4G05ZVuh3f+k5RG7W5Xxtt",
-	"zPW4s+ehZSC3O9Vt+/djn+76Cq31oRCKuLStzOvVU4wIRHJw3nI3075Ob5h/DPmHuhezORR7tnHMUxZD",
-	"AH2sxkDciQOriPXthjQGnQVcoTKdrTifQFEHtg5QPFCVtxV7Yy+TM2mxJnhDnT/5/fEXRw1WRhQiTwZH",
-	"h+0K+42iunYkmsSC2R4NiW8SaAApK7EG2bSMd0s3uc1zUddrYZVad7FurYx6ToHgkHRvT31tfK++BWqV",
-	"ejV9PZ0CTZbVLZ6IRPXSS6myU2o0DVTgKS+KEsq99EfsHNMQQHiWFt0aaY2tIB2xNOBPSvEVAYRSkLEr",
-	"1mQ0nUAUF9bndz19REkP5u7iMLJNVKx/JDo4iq7XS6DuXfCVu1RBCahvju95uRi487IYsIXMhuc258rK",
-	"CcSlKdtKloYj2+pIgwV7hs/eNJ9g1xvWLfdOTf/ZPXjzRAU29iycccJCe0rCHjo1fGKzmbSUvEN9vZLi",
-	"ut0cQsrLt6+e+Ng6qxl8gMCjkJNLUSKJER8bnS+tIONJokK4MfTuMZ4l8/hXmb1/TFF7WMFLGr/5e8Vy",
-	"nMsJFFPjiqXJ8vDwyQRi4OA/RcpELhZC2US5fvg4ZIi/cUcSj6lTCaa6pONrdo42rndUwJINhRouzTCX",
-	"KuOPQ/zdvtHFO4pS7vt3LzyRLkMHqA4A0U4OB7O2K+hs3Eyiig5j677FLgXMRrhhubwUsZwwFQs0atL/",
-	"KbG0Jc/bZYVwSNc+mBKaY/BmuCamni/Rxilv/mIArSfFaNL6m1wlqua/XvBMYPwtyAbX7jqdaKhwYOqB",
-	"n9iRQKzWPZA79Iri9fkb9oTGuXithf6jiN8W3bMqwF56cmtKtIs9F0FQSBQeBiheoLRlk9xJtngXnzrA",
-	"IUAPMUe4qAC9GVQ9xQag2ynrGSESlb56eRFjIh6ltLU43JbMweYo1tMF+wMWqtBx5SUfCBWdcIUD2pQ9",
-	"uLYlmzvno4kfdyRRRAvUVboYlhRuqNot7hb9tC6lKcFLMj9A2VAvATiZD2FulKjvsGplvopiUXBZqBQY",
-	"QYtlPM/BzYFhpUwqY0En6Tcvs/Vbapf76F9CmPowclSgcmmhcWG9CTdiKJURykgrr5pU/S+XJXv67GVr",
-	"L3Rb7uBzxa51mZkBC+z6OORSQBJrdEU2hSe3067nDfkcoilwi6iZ32wtkHbWsctjaHvhdhfrwbwOGN7K",
-	"fUq12777EWUJrDzjGRsvLWzwpakFat+2tOFPyCr1WnDTXnBixThDISd4OarJrhc5TPGKAg7I1D+csh46",
-	"oeuL0B998tLgmv69s3hY3UjrQmEQHWNQpU2+t8hIt/xdSz9RJPW/ghB0S+NkY0Y+vFUy2t6dKdT1RC4v",
-	"CABYMGjAIIqBAF8JOddQQQaKX7CUzIwp5sKNBTAHVZYcyOgNx/osPs2PDPNSINUkgY+BeupgDvuWKIRQ",
-	"ALWoXSdnuX0P94QRgm2W/tator6pA49oHfbR7jou50gB7n48ZZzNSl7MMVEkcxJjuGKo8A5fxfdOKJfj",
-	"Zh2TfweJ4sjU2g/ZeWyq81xfm5h4v7o5ai54qrkC6fZOKtVLO3b3WZVIZwaeaxmT6SQFTbUKyJuqHIB8",
-	"hfITrFRV3YCKS1ZFDsi2R5Ull9bIrCqH0BGdCyPvor3EafHRMSBw040qXZ+a7lkm0WKhYYauuWGZCLby",
-	"/YKImsUY2qoa4O/uUxhrjQTWVdHaqixE61zs3aGb5Yplsy5iX9jE7mS6R86gPr/rKdlfqbDbd26Dn6vs",
-	"mXvoP13XkPpIKsjfNDvT+/qz5RpqEqYcHt68MkK3DBrllGJcBohHIII2hMvXQolrDkyqku7uPelGAAc2",
-	"TzM88sGm2TXYpE5umWXlNNV8Q4ZQHkyUCFwO9Cr49VP82PArkZ5WkEeSNIawZb4JmIrEyfh24A1FCKXl",
-	"MhdUy5m6ZAQrOVxdds4VK8V0aQTCP3yAX4lEhTTREFjj4QoKISDrCNVWR+TbaxK/cX17CmNok3Vu6W7q",
-	"QpZo365Fx/YcvuHOWV8ESKmcPYYXUirWnig/I6gYK8F6vAKvuHKNwkulgfL4YR8SuCdmFaUe563VYS+g",
-	"fqa/3fAahZqW7gDQRjJWE2UqbhIwCZZLBTXovLHaDafgdp4o2D2ZFqjoCzw9z1TGnkLptJJ9rctrXuK/",
-	"B4zX/h0VssQRD8AuSfe5FUX1gGIR0/o///E//QH4aoWy5YoVooTRDFgKrNOpwx7XX7CvJyqFof4d7fEy",
-	"Q2P8Dyg7tf40wn9DY95038NH0xBfjvNTRbn1R+yCX0k1S1SYEBIqWWCbc8ByFubTPbfHEfna9edZWerW",
-	"8uGl4JnbGK9KvShsl03I/QYObZmLiHCBBqOySqKCAi1Fzh2OACsNj+rPJYrIQjDQ+bUITfKpDexBCEXe",
-	"m0kCXFm1coppgYlK652/iHRWqYZFqWelMO4PNkqRBzu/Xhro3hl9OBVuflKI3q7ofyFNdqZ1hiyrMasL",
-	"J14fHAAKvIFPExdne/n/lt5vVcjiZ50KM9eFnK6eARtjtl0wXKuB1UiABCCelhqOfDYTlsrptYuEN9HP",
-	"IfXOtN5h8R1MD52yo1ipgNrnJXjDUP8RfDKHGwYhyf0LyCiwZ6NEXQC62BA1nVLDQNzTdT263zJhxcQt",
-	"sPIs0CKTa46130UcLkdtHC6+4TdiUeTcdjId4q/+Pgwltku9iGXnxs/BOrwv2ode7cBZ/n387CZn25qV",
-	"xWsMje+1TErHYViDp+atHOqnDepV1RrHotpz+9hl/MA9zcmFXpaTznAa0t4MPEQRmozXOVLacrGVAi33",
-	"vCg69Rf/DONFUX0JdHqAYl9bdOBh8m+8gJAefBE8QW73QFJKP1J8nl789Sa7B8Cy3cIIAh9OwZQDssOX",
-	"a/ZExFrqRig6sx7MerhbHlnXtFV8NljtIIWcgoKXBoQSN3jg8InmA4m8sP830vzcRd3Vn6oArFnXh699",
-	"ztBNvuq21tfkIuR5/nJ6cPr33c70U3MFL77/oS3ZZZcZqneOOrMz33U4URuLJuA60vHbvVIDLf9zWP3b",
-	"GZVvyd8YvRwmKIw+sijjbo4WdNAEiLDF/Cm8GYjFdtSWVFSFtfsxer+GYEAHUYO6dUzbxRTbga0fwygb",
-	"nYX2r7pj0MT39ZkBAQTYpTkKr6Cd0RPrk7QBQz1EfRAAjbFjL8QYHJT62rRTlfgpqNk13bACSyCoCZjm",
-	"7KuV7qTM0JS3aTK3QYWuTRMdRBitP3Vb9tHXnVneHlJ3FhA20526X8loBpoWhkE0il4G5rTRxFw1C1t/",
-	"tg/N5vdQiw/SUehDRIPoLTijW1fYa1ATdqWhRJO9D5YRhD29+OspSx0ixORpsEEJXgYV52DjXCcq7Oge",
-	"NDFyOyPtn7F0IVyDXsuSKtPXeAq4hbfbLPp7gaW5+i057mp25P1Sbc9ZBlWSBJqZcPEiaxtoicTsmyIk",
-	"o0JneTkTNh0xsIfauTCCXYoVOKoShZv0jHG1skCtCLXFQpmMayCTAx99z9hV7s6Ukkg712czDanRLHU9",
-	"+hHWum1Bw683TUT31MQeQF2DUZinsqzHWzLEQY5sz4uUdyqOxc/+kausC+rm8FsISsd7U/m0A1jWXPAr",
-	"YWIt15vJ6KBSvUtq6yayMW6I3caEz+4+Jny+MSahrCjNvQ1nD4XdnbtupT1InzRD1Pa2g9xNfn0pVUZB",
-	"iG4izsiaB5MCVMqMZ9kQDLTwt54TkIp8adh4aa2Gnw3jaMIFr1zB7bxerZ8a2OgSjl0BrdIJ2Rcj5weE",
-	"sVoNfKpXIkN4GbUe7S7tDoY00WoiSiWyQQh2KwWRLe1UlqNSnlqyW9w2u/UXymXb3na6skeqoZv2IZYq",
-	"zIAINPoR1gS9Ae5OHJdcTcA6i7mSKQ4gBSpQoHktRdBgUgQu2A8KoqaY0td0YEBcpubWW8lKXRShhXe2",
-	"5NgOXACQYJx5hMGzBaYQcDQrWFcaTqJc0/0BS6WCimy5iEeqmC6LOUemQ/qd+Tcgdd1JC6Ic8izDeCid",
-	"CfIUPM9SNucZU5pJNdHgSYA+QjyYJm+EbzRqjDreCInoWpADdBTH8+r/RJPkROnm4A6g9Em9+9srPcFe",
-	"2QQIzWilbeKX1wtC6APreV9Nw6/U71Yr9/IL/pYDn2oO4n3lJ0CLVrEJvYplhmF8EBl5xU2/VWQisf40",
-	"UfgUDFUws5zM0Vmbo31xwLKSz2Zuz+uSLQQ3y9IdSfmL8OG8BS9tzaczwOSw7bJYELzcKLoFr30k6bgy",
-	"R2j1rgQ2mPoQhl5NcXCU1f1ppRfu0N2+Ubprp/7ZVb4rtJE+emCXWXrln99R8HCzivHNbQKHJZZ53+gO",
-	"JpmwTHutDBa0x/VAlW/Evody8lR7eAHpnCwThVCZ8eeAZLQUqlyc4iX0go9Fniaqx9XqzKfLZo8MUtPg",
-	"PRIczO4G8f7JtSAzdy4yLZAkO+pvyno+6GxYEpSetgSkQRu4n6RByYhaslKBhhIlC6fAW3XNy2w44Xnu",
-	"+pnLqXi6mkDB2plIWW++HJtC26H7YeJ+GBr3C7Q6qVnlXBfpD66lazGea335tszT6l/fCjvXWfSHr0C5",
-	"7tG/3M59CabjgCxwQLjXaKJTsuArhB2fU9SH4EMYN50I91+FUKNEJQpCrBW/FD9OOCJXZfn/0auGesrw",
-	"rkV0MSCQ+ioC2l3MxRJ6wxNlVkqr1QLCZ9YmAiQNtMg1f3NNQiHZmNrLgNd7zCeXZxVjti+hkmEcQOB4",
-	"GosJXxrBrmUpIkqaCV+I/Ck3rfaDyZpzai9T+sbMlHO2tjUrTSY8GAx99OwjXzalxSDZJpG2b+G23sR7",
-	"OuqIf5syvX18kVMhsLBvYCs2wrKV2DnX+//3f3YmoItgoJV9CIGA+hw97Hd+mbFJzhcFhMpYzZ6wXCoS",
-	"g3aYw/rp3rYLXvgjj0+T3gFY1xVBWYFeffK+KYWoI9UuSkiEEbveRd9Hr1QtIOzs2Qa9VLXSkQlMv/pV",
-	"g3pCc2sLrOZhiyatoac9cy+ZEf0dSqqPhbWrG5lGO6/GV9Fdvrdg+Mgwfw3XpUAwyxMOF/KdyFs8F+9q",
-	"eXOZXo6Rkc/Xn4fT+35wsNrpuYak8O7AvbhJJthd3wC/Kr11Oy/VR/VLdUeOnANzwmoI5guKxaqieyZc",
-	"UTqA05JHH4JJISpfSfEsTuQZBDkYc+fb0xl99PONQpTvPiTZj6CVFP5pkMq6ieFDnPGNgoGbA4q09449",
-	"CHySTnyljv8V/p2yqcxzUJ/gFoz2h6yHGRHD3V699VvzVdW7VvbtW3nc7zRGqZ7o1QhLqk2yX0G/NW8S",
-	"OeTn57Z2krAbzR2ZRQKm/AuYR9o2YRtljjsPQKtK0MTNJWpUux2M+qxfdhUQdvqH1U7ux4z4xnE8q8Hj",
-	"I4xCNeCE9PUFf/31Uqzev0+bPty4msG6ANguvCEgazdWN9QoOBcybhuoFtX52Epp5CbAf3bj6tDp9XZN",
-	"qSD96WBw4DOhNhrzv69Linuy9Xp+PM6+j2Q5WBwzYrgkoG/C/Ke//goGgvfv09g+a8gE7hSnRMETwQAG",
-	"r5TGumVxr+nS/QliFN+/T/sAvphUEZLffZ9knOvQKHKvs9X+Jo8/Xbz8jrlXz0jX8WH73zx7U1OwM2n4",
-	"OCcW1i91tmKWjyGtoN19OBfcXzvtPfq1IfF3aHk1IlicBGp6QIzUGk9pbVv+enC+tHNdhsyXgy8FL4VT",
-	"7iZOY2sTkqsyvXfV4b8sgYHftSvAXQEmdM+R9vb1i81D8J7VA9QE1vu8SdT/vqnrdODsAh7AG+T7uu4S",
-	"k5zRQfzm2ZuDwcGrlxfwf2/hf8/fPP3jweDgq2cvnr151nouMbL0aQgs3f1Wi2j06uGpGNd6MwH9aRQd",
-	"91GE9DAfDh2eq2Jp9zu45x5Z8LyOVzQ5I5ZicpDDCd+lM2/AHIuVJlsycq9AxZgeLpMZJAq1KzA6Uri+",
-	"iesy9isLnFf/qBfckHsNvxRyieJxfPbZmmPUE+XWB/esVqFu0Mzyqlf/zfj/FanMzTClk9YwJUJe6EJc",
-	"HWEnhnDe9vKGsgqtRpfJLYwusMAdGTdxJpnVlGIsMyTEIDNXSL8LVE7ozt5o3opJzI+3JEs2q5BDf7ee",
-	"AvNamGVuu+q8RgGBSzNnmcxamJ/BP7nWQBUqJ64DPSWd5M2VdP03O4r74r70Dw0q2pOMTLh3EZ+4T2A0",
-	"qRcbpuB6rk1zn3jfE8/BLgDu6B7SbBNwXIvS58Ygh/rmabuHoGdc2mqE0drsurNuRwLRulc/3tXxR60v",
-	"29QVuiNfP7t4M4SbPC5O5u/TJtH0nZQsvRLK7jaJru/P4HEnJXYZUjFoFFKzoG13ozmxoxmlWjef/oLX",
-	"4EQv8A+PjeUq42X2+Oj4yclnn//uMR9PMjF9vG5WvXmd8xtkCd8bRQ2uQzWv+9gfmsvTVgbDCaK0IDze",
-	"bQx2GxgPcceNnVR7ylJ3B40CazEGBvE8Z0JlIjtLVMFXUL+bQ5buCz3rD1j6kx6PPEkbvBK07HKp8FWH",
-	"tlSLdMAgvJrpEgIOJsJpT2esavlPeoxO17F+N3KAPKJJqbqjlxYyo0q344jhyMmdiYK3otYUe+7+8tyK",
-	"RTP4pjZUTMwIw4D4mub3NwjLbhnuArIAKT4uUF0gldXuQr+nUC3lbCZKP/UbrFgtohC9M3C3vtMZQew7",
-	"Q0ChWGtQfX247BXWMUTC/trFvUksXxt1RcfwZFOuwQddgwsrivaYRl4UjLNfeIEE3mTiWpo2i6Fc8Jno",
-	"LKvBi+KRYXKia+WACSA8M8HoBnywtrvYD35z3c7+jdazXLCLuRDWbDVJWaoNFcbXPZGbfCp/40U1gxC7",
-	"D2QLAJiV8tqust7EOVI3ybFezPzYH3XfZ/XWsVtu5bJK28bvtMQZb+FIMVYUpnOpTH0UbnZgFPtl8kQ7",
-	"ukVYDpslMk+C119cs9quYKW+Jto+Tpca+Nrb5m3ZtudfFkI1RiTDfneqFwA8Ha7IHrxZ6GgNgKL9WfdB",
-	"LEus3eBmfPuG3QN7uWJLVfCZVGDKzqWB+Lt4e9/WndA4TO8/GaD8Gy/ajjbg47SN98Cf6slEL5Xd89jv",
-	"eB5/4cX+R3GhMyhjsLFwthvXNTdIWBEx+WAnWnA8UI0Yvrp5WW0IBt1tj/yNFxeW9sgu6OJGdL/Asv7x",
-	"X7i/hSIEqMGx5xVeKmgmc6+0Q/QWqHHDC98AYi9pdXk7WMHVqANKbf9sPC53SDxZHcHfsHexsW3bweSR",
-	"D4iu9ss///HfLIWwTqLrcfqKnk5T1rPLEqp7T6dQRirNSj61gVQVygA4/aKW8QJXhJ5OXY/d4+1B+0ZM",
-	"lqW0qws3gWRCK+Sfxep86XClJR6txuh7/uo5+C17KbgnfjSXP/7zH/+TQkekewHdNN6LfnrwX8PzV8+H",
-	"fwYXoF9g+J6buTG4Z/yX8V9f+139p+/fQOClMczqS6EgT4N39SfuTv9g0F6rYZjLK5HVWsV72siZGsqN",
-	"nxj5/zAYKpMoZOwKH06byYJgjucYualqH0UVEvYwenrcwKsJmltbIOvPtBRm/sa90r6tdcF/XjoFFh5s",
-	"GRHyCke1WyGM2ddjwbQr8viAvzlRUaEVeNDzcSPJVOBmq3zi0rKe7wBXGX5ZLy0pyh274nU8trWt8R7i",
-	"JKc6Clt1/0lvf+k9Y/UJQZFOQmKYyKfDuTZUJtuXLYDgIsEXREpXLhU7f+5ZxbFejfbcbJ5Y881cGpbp",
-	"yXJBBikQCRT6QUo+CZkKRamz5cSeRuZ1TA3+RrOLr/7sQ/oTFVbjkQELCobuzoRyUxtFEiQqUf/rf7Fn",
-	"JKglCmt7kwFkusxRmQ3xtpg5F+S69Fefn+wAbAC5B+/T04ofoBSF4Fi1KlFNgBz4pGcs+uTTnr09JPMp",
-	"zD03YTXJkQo/+RcThW/OKPSWsp396F6FHxL1At62/FKwtMDQ86PhmBtfApmiXSBVpJe6/3slSncDpHBw",
-	"01wupE0fw7sX8heR0r6FAdLyhKX0xIR8Ifojdo5NF04qCnxexD4K0baVBxd+ck8PqiWFyRhhn2k7ELMi",
-	"BONfQ0oBfAEoDN3myML6lqUuTaLw/2EvvP76Kfvi5LPfAV9uTuWnHhPv3n/8ZNylUY2DNBra7As+mUsF",
-	"nDaZmxieqPlywRVLM2G5zNOKYPaK5zLDRZlymS9LJ0QhZYT5+w+B5A7MJ3o6peJn4B/wnXfYLZSlLhKH",
-	"Vlpzw58y8sJTuZoIBwP1Ha/hs0P+GMT6zOoZMh67sSYqrePHKTVdg0Fqe+OtwU1HXxNVu95gd4Wb7JTV",
-	"fsQq3O8KWTavFunD20WGi3RyeIQ0y1BSLYWnfqRX0zNWCqezSgtVGQPfGF/a+WMaWjpiLz0CG7bg5aVv",
-	"2mcCOQDHGx7VOLedsGwQwnEuJ4LkNkLTV6UuSiksVdckqZfQ9PzV84gS6/TgcHQ0OgQDeCEUL+TB6cGT",
-	"0eGIouHnIE88ngue2/kv7r8pobopVLhJMez48BD5+Tx+wtxJw5bFiH3l9Q6rl5M5lSC33MGBEzbCRfQ8",
-	"Ozg9+EbYP8JHgQcM8RD6cnx46O8Qsm7HJ+onor9HaXKbrIlfCJIvXFKtDIh+GNxt5xFeVJDN3fWF0OXH",
-	"RL4YCWoHp3//YXBgfAndgxfySihhwMbFZ8ZJfhcrY8Xi4Af32uOFsKWcmM7J/xZ/947LV6VeuKNFLIcM",
-	"lYpTLxQYNl7Fl77KAuuFj05y+ryarAbuYsP1YYXWOTwnjXXfcq99o919C1WVqYu4IdcWkjq4fSVdfx+D",
-	"Pay+hk2ht3WZfB/ueHWi6VyEcbSuE/hddz0jpLyHCeb0K2eFVLMB++zwSZ3dZ21WXwueSdo3H/GEvAZv",
-	"M0Q9lnQ2Pjt8sqED8aW3e0de4VttPTinZD63ZxmIdtfqrndBPNmti+9gPVtI9dhHw7TuAZKH5oIJDI+J",
-	"eAjm3LDrUlorFOTcTWWJ7CNgB7mS1v9DXytRmrksEieuKjOFILqCG3Oty4xhNbdBvdCl0lZOhOnXHSkD",
-	"dnzoZbDxyjNUjLxcuhDGcCRw8B0jiQnCN995xDEQ/Oa6gmT5nvY1cC1ABaalcaKjuwtVFgKeOHBzzkq9",
-	"VBn7SY9HlTBLcha3kBq3IFqtU5b+vBRLkaVExuo+9JMeJ6pcuslJXcsp1ot3P118++YVK0XOV1XOn7QD",
-	"liLBVkrXVSYcspcrhgSw7kcnGfVAFvxJj1npzr4g0cz1WU+nZ4E6lvq66qMEmV6KwqY+9SzugwRasKmc",
-	"LUuRJaqXDodmYYvhsszT/inSOyuNKicRpDSVD1qVR4blUl2uL05Q+HI98wKtNCg7uIdR8Ysr3U4lqpAj",
-	"lpZiIgsJU1hR4dIXneCvQYSmoK4RuwiNoI7grQjUMGxx92Ff86EOYu40nLsHv8Ua5FWEZSeHYfUIGIoO",
-	"3g/Wb0PsLFA8A/GSV1l/XopyVWmskbbhVXfyQhJqHB+CvZb4XYldvpPtdb0nPqU+zB8ukDR+/jqqKbV1",
-	"NqxLras7lKZ//8M93g4vAQZoxmtGxFaY9pkNfj4ApE+wP5sB+kueRQWlTw6Ptr/yVnHSA0SGLz3Z/tLX",
-	"uhzLLBOQ9X5y/MX2N95o/S1XK+qduf2182vNhvb3H97X7qGXSzvToMINqXC/v43gIDUvoziw5PGs5MoO",
-	"JyVQGYOZV7cWmM8yA2V83WMpK0pRcJkx+oPbwzXNK60Hr6QRQ3vBVwskNXD60bK0wqwGwMcydXAPmWsi",
-	"NwIgKfDXonmKg0wBz4HdBvnyCNnoE4m6sKUsnLZP7NFoz2lcVhR4jANguchmDkoDqX0EhNdzDb1y19Rg",
-	"2+3mNLsxz7maiHUgdNAeI6GfPezjm2fn37Lv0v6IvRZ2WZJfoBbQ1SZJu3dhmV9GU/6U1nNf+HxZWzYI",
-	"cW9B06fVqvMsYz0wk+FEuonWJXEBvb1gmc5zXnYi2CT0szLJo2upwpoYbQ+3Au59ItvaNG9TEikmqxGV",
-	"92nj2+HJ9je+0/ZrSNT5RAERDkUMTg3L0F4IGf/DDJ3gMoTo9se/wv+975TrLxxGEC7kWl8uCyfcLo0o",
-	"mcyqFFj4AwGPNF4H6JQGzhL19vWLoSDj0n+kYN7638dfQjV2FV6MSl54H3ZsqDo5PKkBVKIcQnXo6jBJ",
-	"b40o481vvlw9W7TKaC0HwaBTsza2AAoFB4sOYYKgRrsR4WNLOGszsRUHDFWmxNDreCuaBzy4fzw49xuw",
-	"NvNQLWJ/iWkdDx7/6pp/nnVDQXyjw2ZI8Y00dtDVJCg7FyuqTeYArMfVipU6F1DvIl9mUB8GLAACHTXE",
-	"68YWAhJ95rIwA7Tph5rPqET3R+w7YN8ib866nLIXCuxx/DGxo+XI42Tc+MxDqsHDgX848DsceLp+9zrx",
-	"5JUZxn/cUQboEuWBxqpK09oiA3B8YMFX7rVEGQcYPO8PgMOqMtxV6guIHqBkoDvQrAsiMmsCQaL2kh/O",
-	"4t/AnqevlQmWqmC8VomqilaBOQmdXBD5Dx0jpSruG5De+fBscrYXYhL5QyFoAd3OtRcdgg0qZj1u5xjB",
-	"Bea4sbZzH0fR3w35gkGqIfy8vFai3FkCAvvsox3EO9Yp3d2nuDTYqhrCFJA79uDDqllb4bZ+ssKBctvx",
-	"AW0/gP2pHdi4aux21Hkq04q5PQrL7PGvcgfBq26dkl7wAm8bAWTUL6aEyFgPRSkGADfwFg6y7gwSVcu/",
-	"EyobMKpaXPeykAO1P2LfQyQZjYMKhUa+HgDxRJViiFFZbcXY4k86iKPeVAX4vHmtKPWVzFAKIZp7aHHB",
-	"eibX16I8c2cEQsS82xHvCzMphXDfAsLMHAKXjOW56J9Vvkcoi+cBPnw7OO5bXAAnh09g9UHUhZKLuRGD",
-	"KtgOpVqR9TcJnzEo7AS69dnrlD/lLWXPTxo99wHPB7T8ALJp3RZ1O1BEC2MdE3Nxhcw/7ab8C0He5hpK",
-	"wUvAkbfRjt9bFshbe62c+CSsxdJp8HqiuEWSTX0lQgAl3wiLjJtLkcEc+PRKH7ZJDCVI6AryEwuysVN6",
-	"x048rVzKTpoNrY51tjpFaY9o0HgpGFifE1WdSyiR40XKVlV4L2P8W1iNtRP4Ahbkfmzxb8jpsL6YXTb3",
-	"+Enfs5th31/XWnqwvz9AHEJM0+SOBVwbW/TWUGclUrttQbqa2OTe2Q504xXUjRgEPTgSriDKGKWrHsg0",
-	"mJHIOFNipq2EPec+c8ISYoZMDkIgOYaqMu/7ZMtiVvJMgFnOSX9bAYxtwC8gqnQDNNapu1SaOFGRPxPR",
-	"EvRnPuOQTMV4fYqQBKBbpjTCGif/Ye1HrcQZU9o1XM4cSHpfrjTozkVSfybeSQPXRdVO/FFkwk4UBIK6",
-	"sbyQC+njtzGYy3MTwQhrU49cwxTjX5R6KnNh+myq81xfM24TpVtdsneC728kJD3cJ7y7EXfGrESzSF25",
-	"GZ5fNBt6gPMHOO+E8zVQ3Q/NjShNDczNlgBJeKNS2+s2H3B0oLvEMKsH7OiQXvARXwNMGqUi4SBEjhKV",
-	"GsHLyRzMYHF0G30MKJXIiAEJSg43pG2J0ToLF4VTjdGhg7ZmjLJzgPbWNxo5dlQjcsahPD7fDPivXVEm",
-	"3c14eQHDC54bs8V1c7PouvNaKZeGhROCgF0nQMZfmzjYRhDC3RkkEi3RQSMwpEYHt5m57IP6h3YPe6vv",
-	"6t+ar+iTBCvYbDivHS64DUg1E8o+hhLy3IpgWyQWxw7xEks5kNSB1kWrWYqF6CkRqyNubACylHcAO3Eq",
-	"UfXmfLVE96KvaA/NS0UfgGIovPpxzk1gdgQFHB6jdjFGBL6QS3WJ+W5OePNvg7mukhGNyKcjdo4Tgm4d",
-	"eh3kMunkQCKXw++Edys/UBZ8QX4kVZ2WQkyYmetr9zwJveACC2mXcWJiDSlpRpuSe6IaQjJuAn4pwidG",
-	"7JwtpIGSyhLE1JPDQ9ZLDr4NfxwlBxBOsyJ/eqLEu4koLEvdWN0cpeCOA4IpCbOKIwz3k99DWX17tIE0",
-	"za44J5qSrXbN+g6xOnzso9k3W6XZexUe3RS8whnYJjfWpmsAJQZxrz4IjzfH48qeSXuvQgaa6RhlIet6",
-	"DWaXmdQQQbNDbowVkPE6Y/AWFGI2IQkXPpvC/z3P0mY+y9FhkALZeJUoGu5aeAwOCQkcUJUGeMK6Sw1B",
-	"rQFTqLjLUpg1QIphpI1rpoYjXf5nN7JzN/Cv3bj3xwiUZOOpqwTNLrmLpvO+oSMIlVueu4hSMz5ZRApr",
-	"tE0CrBXFb9naD9B0B9D0AlKjCZagtML6RO+IUqHRHQJ9akDiFhhwpuXjxNUNlSx1uXiemZTyIhYLPjTC",
-	"beeYqQu7ggX2szp/d4OiGLwqI/Y88/YzjcY1sMFVjzYVTzG1zOmwdXKDkoOdz865CklwUeGCUSTK7YKV",
-	"bFeoxOCeTqxci17aAp0XsCxyO3w+bUy/zEzXMWU9v3L/yQfjwSSlCmBFDiVaqQ5FG7rSaxvRdSdyJWSd",
-	"rcgpP8MUCfrXURsD2yr3PfjEkTQs2TYRz/gHw9aN1mjqQOgBUO8AUL+h0n716b4JqmLC62N3lndw4DRM",
-	"jyjbAA74xFkCGkwLoxyvmAs9UVg+AWtJPs9SALwQzkhxmA1BEoukJAcFl2WdWR2UWvdUcpAoqE8/FlNd",
-	"Yjkhg33DfIwafDnVHFTyjgGwXiYm0rihIPhF+jEWA+LMaai5QH6WuIxG/4wZ8sdLh7FQsIYIfUpxJfUS",
-	"vj1IlNExuktgHxgACcfx4VFQzWvjXSyNZWOQ8YNdg34a6+Vs7rZF6f4D6RFPGfc/E5WLNN9p9UbkavUO",
-	"l+CUYQDUhCv35VJMBFgPYAFjm8HJ8TG5uZzUWlHbk/XBvey7hEI7Tq4PAK0PwJtd1wMbTg5PqvimPsTC",
-	"hqtoX92/tqbtZlm8l57yPH8KD9M9IIz9kmr93AmUrn8oQFudCM8txvv7xvS4F7uo7C0HxCnvUrGpLif/",
-	"eur70Q6feIXkXG+0fsFLLBtycvTZLuOh0oQi+1ZkkmNhPHePHO/yMvHd8HEungGP9ke7g145MOZ1ePKu",
-	"kkD0u/nuAQLf7mvnKfxu1gwarXIzivDjVYsw6zbyWGerOkeaV0aoAIfHFpmlA3JuU1mAqjx8u+RpUacv",
-	"RaKw9pSbkPEKq5xCqGlFLgXjpjkE3oVEnYNjGQcoTWRPZkuVC2M86cYp83+nAmVnyIBMF024DnANEpV6",
-	"UzJcsg4wRGX4ZeUyh6TI9NXbuGs1i3vKepFBnO5ZVTOIA3kIWazHYqKd1lGNoD9iKYQCQBdURv96BSwo",
-	"/u5fLO2S5/kKTLv50rjbpwcBF//8f/5fdnJ4SD49poR0/RjE9dsLwS8jwPfUg1B+Gva2u3ONcLrReT04",
-	"wd+kKS+KUl9BoYKT4+P47mHppdLXkJMO5p4UTPXGG27I3C5VotxS1ytphTfZmBsoASUES6GOVzTdMMv9",
-	"M8wyuxSiIC9JwUsjyADm9sj3kPserrpKPBlUGRluV8hcKNs/ZXzTndk7OXyCF6vnPDqqZrDaixsM5Xgw",
-	"vZn8Pu7L6At7XZRHH9+wDZyDVHzi4Wb8d7wZnxIx/b52+EzcjcMz4C+Eg0Xg7X2C4KnEupOE3cilnSiw",
-	"PCHaau9IJH/lV7535H30X6k33eZuJBWKL8iaX3cfGrqWsy5PYjPaDuCyFKR13NSTuEWZqOAxSlDZw5cY",
-	"ZusW3sTqgw/+xB39iX5TPliZ7gDHqj18EyzLRYRj+M91KPtK+EyDVjRrc9M14WFQeQ6/Pv/LIFFB9EIL",
-	"PcpsIMK3+XfY8+lm01ai6ppvwSVSQa4pPkgf5l4coGjsHgX0MYEWwGoNEt1XJMChaatFgIujO6LiXMbK",
-	"PMcCGL3KPqanTuL3D/UphpfhrGdnDTPTyeEXQaUJDXt5eCavhGI+pphkfnDg7oGerAU8oSsAxG1o6X69",
-	"GVJ+3ISyDw6QOFXZ/iIprcC/HDIe7oCMT7Wa5hLrR3wkKHWTfwMYXeI+2WQl0YW8HYJGGFSVn5nra5Tb",
-	"sHC5nQsjmL3W3l5CyQS6wLptLHVHDjX6mpcRVHHEun6waU90sYqifGelEBaYdaUytlxOiEwVNPUBy7ma",
-	"LSF02AF8pFqTIg4U316SdXB/1m6pcX1zY5u4GaMkDegJkEdf81XN+mKIsNO37C6FWOANU+XT3r6nwGOa",
-	"CRu1DsapRKVP3b/1lAjU3V8DJ/tkaZ3Md3R4CAkcfOLg5WYS6/4K/Vd+m92nTl//yG9ArYfVe9Dm71qb",
-	"/xjw67fe/gg85T9X2ngrAH9fSifCQlfdhiRBC+VEqcgJ+vX5X+phcjFMe06CSS6498gh+oZkLfe+NJCE",
-	"4HRlCqnzLkSyZbuHvBlWvOMTm69YOuU/p6wHKJn+OuU/n7Jf3w9Y9Kn3KTVrmKz4EeCBlEHoBGYTGxRI",
-	"hReBS8EWopyJ7DRRPIw/GEbB8qosm3lzBUARTA5EBoY3sCmwnQ/QXAFUByu4Lv7imwV6ArRTzKTyZTjG",
-	"JZ9cgmRJkngv/fvRDwwrmpeCrfSyZHO9LM0f0j5K05g1h4bWTJoi5yuM1jmLWSCIqgG+6uvis3McMLZz",
-	"rZd5hkTQbKHh3uMqUceHh37tDWTgGZGBaRmrqjTsJDcE+MMK4K/nOq9ysrZCPeXOuce+5j9/UtL2D/dz",
-	"79RH/DH9rjczJ3vt1i/x1+d/ebiJ/h3typT/F4H91tsLaBG9BGse/1r5BN/vEOtd24gmSlSp2Y5jR+Og",
-	"yrlA1gm6p+xcqETV60TXw8FDgYM7C/jGwuM+nWYabBr1cEsf3XJ40t8v7LEjzvEpfZHWYwd8DX2k4HCs",
-	"jNYSF15H22rWHyLD98fgveLCo0UKpkF/Kh4szXcVIN6COO7UhqnfDezq1t/NrGQV0jVtCrewptQJuTbn",
-	"wFSgBwEGZN0dCyfwQzFLNMOECJCCl0aq2b65LK3m5rjSMJZyie6WNRtLKbACyoosPCJRy8Jdx6CLxDlA",
-	"iP31+Iea5vPIhCUdsCJfNlYgUW23DS6GeOfOvnRqDUbWNAM0tPJlwXVJAhOmF3niCachCWXjEOVGV934",
-	"MNUZCvxRRCpMplAzqQSzWrPx0mLIj5tBShQHr2QPJmnulAKFhqf+CDePbNtqKE9vipn/c22IvzHz+L/U",
-	"1VFbiX0vkI6T9XB93EN+UWOOd7s4frWCL24kF7feCtga2dbrEQ9ZqPRFnrXua+GOUhbNviyNrAeh7HuK",
-	"pDjmTxJTPkW58kGQ/LCCpNueW7EgSjDcUIIJuGm8/BMlEnLL0mWZg72VffvqyYB9f/5XJ4t8e3KORF6c",
-	"TaWCcvLUQD+UhtsrtZpqg5YhYVoaigTGMKpEVcX7UKcG82vU1dhFn9KwL0jQlGpYlHpWCmPSM1boPE9U",
-	"+s2zWqhwnI/5B599h54tmXm/FjKfYUWilGppY4FfrM53owSPdQdXGFZrlgfOzy+iSmi7R5qwRhhXyIGD",
-	"1RXmXrO878mC2jKBH9N9F5K7txpSq91+zQ16GODgNGgGygfn3r+pSfU8y/BiWEsJx2pVuyWyWPHODq0e",
-	"mkKIyby7ENVK2bkw0gjj5MN3Nq0l2P3p4uV3EW8NdIUbUEo/P6FSBJm7VBLVSxdyIdysn+KDjxeFmFEm",
-	"Acu4mY81LzOME5MQWABurkhG9jEXNfOAqUr4N2LSsPQDpk44KA9pHT3eSvo4SBSW4V/PsxgA5zgDj5i7",
-	"CBo5IT1OORv9MxangaBfMlG1NBD8ZssdSeLYc9S7l0ZkUYAGzP2gFnoS7L3djZhCXwo1YueB3RjcgGSl",
-	"xl7BZnpnmcIy+BgMmLh/VQ9gn2tPUMTyWeWerpHOVb10+0Vpv3ukSdTJ8fFt1QS/LwnfL3AX3/cNiapF",
-	"bWQ4M07NAKcpMOLTUHU1cxTcCIGKG2/TsHwH+2og632GVbUaM45YzzM+HB0243W+QjgyNcNVfN46euw+",
-	"0EWrd+TrLW7g1WthA2w7l637I4zL7bpOvmo88becy/PQHXfE9/iyB4iDT6Ya1Rvxzr7ReFq28iIAduAu",
-	"CpjusPxfT+v7rTlVYfsRbNfyVx8Z3Ktbr/+dKp/cS4R7FQHZEdy++8Vwlqhw+ezgLO0qD/IQwn2PsSAP",
-	"JqI74k7ZJQrQbWKL0nwj4JoiuNxpomBoH+pGGWyQbN4Z7HfmQ+no5UshCh+PBhzzUQhELR47Es6bKXQQ",
-	"YLxHaETUUVAAyMOYeuEKo9S8S2tpKh7NKEuxH7JIKDix+Wai4NVm/rsPqUyhdAnWJKkUCog7NOup4vQp",
-	"Ime95isGtq0zZqgJUBaCIL1TtnfVgUSt+RJr1C3+RsBoO08EFvkjyV3ZgObTRAHpWOr+9bbM09ATyHQE",
-	"UyHYJuvvtYJ1D2hnIj8puCtz8EpI2/cl2qtPUSNoZoQSU8EIAqbIer77KRQRB8thUICbvlHwVpCWCQ9h",
-	"DL+7mSRaVuLMdfatvqJk0YqEF7OadFW2IMpBvURttQrCv0HKUaKCCn2TmMh/s4DI30A0ZPsqPljr/g2t",
-	"dbhx94rhLwrzeKKVEhP7eL4cm0LbDTxn6E/543J8UWiH9i/Pl3bOID/Sl4nfnEnVINlOFLXFaEfRe29f",
-	"v3D4qguhWC+mJL+WKtPXaO0odDFcFv0RO59aUdWoTxTdYWbgewpXIN5T41JfG/e0ZpW/xk0CDR6Y3sZ8",
-	"cum0CjDQVTUJIdPVzZSvaliKTJZiUhkzgmURSB/nlNsKLRB3G6Tz53nI9HIj9dThHKlsIDeK21qwvZwp",
-	"T7PDLRtL1VJ30YsAiXLTcEZOJaRhG4KIojInQMmMHR2yhVRLC1my4l3hhKBz6+QN2osiY2aiC2FOMc4K",
-	"siOuS2kF1peYWDPAX+ifjKCL9XI5FZPVJIdbbiZMC70c3Es4laFIcFgrdxB5blhPK+GfcvBWFBCo1D9j",
-	"uL5Y0A2fDjkV4fnE55XUPlwKeoDoRuvNS2WsG5ITODIQmbTawi/TP8WKbwMqWqRLlokrkbv7E4tJVnw5",
-	"A5+TgbvUCONaGLFzv8q+MoefiUkpMqGsdLPhc6xFdX4+IxK874TIkHBvpkQ2lAo+cFrVrOSliBItDp/0",
-	"B25XTCgR0RRwOBZaiRXT7vi46ZniEROlaWeGe4oz90c8NedFcV9EN83vfKwbuSjO6dLbqQZQJ5493My/",
-	"sSS5nQt6uMvRIwqCUx3S4mu4KDouYbeXOyxl3ruPnGN16GrTh/75j/9maXiMCMYyaao/DcCrg+1JZcWs",
-	"rN6Mw3IbFMYR+2ez3hIW9UjUnKtsusw983MfVfbK8VboPAddBj/+5JDVjXG7JBL4YcBk3ok35j6NWrXu",
-	"bs+sjRb3IfLpTiOfGkQm9anefEarw9MtI38VnjGeYzU6p/vYtOfcutPBpDWJio7nKdgTrL4Uyt/tV/rS",
-	"fYCyT0PRx7E7wWI61aVFWxRxXAwqUdFJRGVGZRhBPkFLVwMpWM9od1wnXLGxqOQoiheJmVIgd5T8vu4V",
-	"oO3jICxCwHgppqIUaiL6I/a1LtnfeCFBfJfGh4CDqM9NoiLLmJv/X+DRaBlSlM78l8ln+pQkVKZ0JtDH",
-	"z1k8nADMbkmM1QUzKzWRanbmOrpUVa0gqZiP8/JxaXX+XPyQtA74RqxafJIevWCaqMZ8rlUaYi93lSOr",
-	"OK9YJ8EN1kpeED58f2Ja7RsfSUSLEXareObEfVPbFA+C2W+WvSCsItSrjY7DZjhvqvydklfT4OH1fvb2",
-	"9XPWA+QquJ37sq+ozj0yrFiOczkB6d+btUsxk8aK0mmoZNiIwKg/Yq/gHQwnQo0uWAXAKO0lukojSkFr",
-	"SwMmx79g8E3zthkEYwkWfUNlLzTgn2hiC7pdUFedzMXk0viuDZh45xP304nOXGd1SXfUIDKhLDD/J1Eg",
-	"dRI5QDVnRAFAvMYhRantJu1Foi0S5zy3nqXGg+uTw+M1y0xdd1eMYm7B5J4+Do/9gRfFf9IGSZaHh8ef",
-	"l8Isc/uflYUB/jqJQOd51gzvPXNfmHKZL0ux8xcg8Nf/hRutqFX8hw8cxrBk/FvKiGA3zYSSIksT1YtM",
-	"X9YHE8cWDlym/oClUoFR6EfaZT0iioRtMXPCAhgONNSWKxyUu5f8ev84hSr3KQsf9JYGXLIMMs2uuWFL",
-	"VQqOSWN9tCelqBf9uJBmwe1kDrFt8S5k3hsV3O34Rn/EXqp8BXsWI8286YSr1XphPWmqAgonh4ft5gys",
-	"6e/PTqzq7+TyqKn7MGw/H9KYpciCUxOCtsLxo8nqiuxxDXXWEj08+f3eQU9vKlTBqj+hePaawaKzzKl7",
-	"7047dSEsG6+qCWtu0mrO6p10u2rLBMK+7+7s4fb6q08Oj9cvhC/55HIdWaqav0s70YvAw477Eb/gOjoX",
-	"PIOt9OvBC42izvon6voyGZBmmlk92ug0o0rjB6cHc2uL08ePcz3h+Vwbe/r7w98f3hrhDo++OJ4e8ZPh",
-	"7yZHYvi78WfHwy/450fDJ9NDcZz9bvLF+OjwYABFe7g9OD1YlvJgfZbf31DW+ih2n5qZx+9SlASC6LCb",
-	"oEH6wg4pdEG1IGUx2ITr6mR9cdIB8KOFTLkeXOJG/gKXg7sjfDNTYSfzMzaV7wDOpYqcOsD141mOnAoV",
-	"2Om9igdZ3MhBX0XuDoBTuFJTnFKU03i4rStlj0w8IPz7P//x3yh0oAkojLzxvGty4H354eVCTpwG7IQO",
-	"GWq8hLLZhOq+Cyl8C04rBB9oJR6hW8Yrv96ZBQqkVIlKx8La1Y8LYXnGLU8HDnhKYea+xhj1klw9E+Qc",
-	"BHD1He/VwCJRaAJD+9fRITP9UTVHgB7cQMW19iFgVMpa2IpZIxfkWSZtPbNdLyAgwZ4xQ/fsZ1WtM64S",
-	"1UjHhOkIO23oNh6Uv8GM96ZcFgra6Ez043o24JKRdq2EDTuvK+ekm50cH5+FycOU/0iEcE98dvgEjIZ+",
-	"y+xiNWzM4y53e/vR67k5TGWW9rsv7/hsfrCsz2Y8cd0aghaStcMXlXPvoWQZnfXOESI43EH0eGDZdXc+",
-	"QU7XR6uOHfzWAx1paXavwh7WqxfjfP8hSPojB15ggn3D34PGZQ8ze4gHjxHyu/Ok4GdxG0GBcMAdqQET",
-	"wwWXOWTh1Ei7oWmpDEu9ejbhRgylMkIZaeWV6A9qER3LwlO0YmcWlR76yOAmdsJI/4yl7iYdWW15fiF/",
-	"wZo91ZMTvaQo6zxn8G1hQnpSonx3MMquxDSTOpZ5fW+0PnKQZNbiUkoRwkEz1ksa4I1UhfhrcjBgyUGM",
-	"FVRSoXoA7RGbBSi2VX5yw6PBw5hQxkkUCidAsIitPTINkO8ZvSwngqW0s9JKP67JURFlja/NREoNiTMV",
-	"3kT6GbkMZAb0mqUoqMgSmnHc1nRCB5a8A/lIiWs07IC0RfSfPujFXaProhe33bIXZWu7n0O5v8YEuGuk",
-	"ucS442lmJHgppGle6s0KR2/cMxURc1HqbAliVfrNszcp47mb1tkcgkeB5hRWfk2OS+kvKSv1tTmt8d2s",
-	"TetZdBJCME2iMJqGLTgcsjT8cuH+nrJeuuDlJaRQ/bzkuZxKkeWCZynkB1Y/MvjjwMnGPBem7Vn4gZ7z",
-	"YcL0dfgdJijtEtwg5W5HyS129+LWOYNt7l5BoyQspxLC7SfOSp1ThDNW+W2p2tRSw7BFfv4NyX2NjlGe",
-	"3VSqUBDGn9JHaO71gO5OYSmMoQSYGNoNVv/1loJcX4mcQyZP24AAhPYyogzuKBuyKb1aDdujBo1un/yr",
-	"yqyfgPD5xk+1O5PVfRAleD6Inx+f+BRv3dsKoOFOQbTfGokUgQ9rhn3ua7hyN31179V4p92Pk3yZeSGj",
-	"Gl18N7nriBpIVOjNEH5E9KjcUGzihAGFbz4ydB8rvFWfVrdqI/ApUb0QcQqBTmwqrlmmfxFq10inzzHS",
-	"qXZxQsTyfiYPtrfF40VNXjD3mL7+Kdyb9wmc7RO6DUOb5+MBND9Rnb25UJuhM7grt2dPvJCXos19Pwjm",
-	"5lDMoAM0HUr13MMkujGtRDOyCGzjqOtQiFilYECYGFTPqvB7ze935su6oGcDqKkjP/xa1HxPieswLB+8",
-	"5oPIIh99oiLHXqjMq5UYsfMooD+TU4gPs42VQYEfvGtxXkCiIHrde8M7HOhrjmaK1KjyNcCc7ua3Uinb",
-	"F6FNtaxbtM8Y90FtsD4I7P19Irw+Wlj/6/UgknuKGGv50kNo/0ME2W/mHtk1LeC1GPoN0wIqGF6y4X6h",
-	"kNfYc9xBu+gxh0+8u6/dEdiHRObYWBu0OjL+1XTuRAUTJkn0QfGN9e0B3TmhLTK0hcRyHEjKekZguE4c",
-	"3esbCuNMz1jTFPeMT+ZB25CG9H9Iq4tNG5jfTJYR1/NTxoEDkYzaMHYeGurFtse0wGT3tD+g3G4VWm3e",
-	"gBZnNar2VuV6hzbFiL2KzS5UYq1c8FxCjJRO1LPR0ecnZ3CrUb144Mweg7x/KQpiXan1k4KuBowjpD+9",
-	"+CtYFkfsa+hPosZipb0jFir/a0VmZGhS1yxHrhnxzpbcD6eXO1kF/+Tanuh8uVDGXUxhcxRLIOm8ngNZ",
-	"JiuXam2DSFMLoP5Jw7Jw6x7G2v5LJ11YKD2VBXaZmvuZrjsYamqWY7fnxwL3+h+1vkzPat9MVORx9hv6",
-	"UqwgriEmC1hzQrdxZ4IjgirogXnbu/d9CiTtM1BTsQZSy6V6nmXY38j6eB9X6tp3PhIJZbMTTijbIeMF",
-	"t9W18LWuqvjPh9jsf8t09ldLM682BgTT0B0HVeMaTp+d7tGbZPA0EoaoC+uq2SnVfiutEuXQ4VaVo5Mo",
-	"n6TTmZQTEmnIEeTr1DXVO193szIxTbhiSjOHeKJE7pVfeGFGrqsYdW1EfiXQkeWwV0k1866/CIHhOvpS",
-	"WLvaCMWs9/rZxRs219rXjY7PL4kfDoCv+2ekdFJKkHvZasy4cd2iwg+VytU6t10aV6JqKpeXrNxFegOV",
-	"q+JHWYtp2pxUg33+EKk14UufeIKNP6QP+TUPGB7l5uC22AmmAVu6ERpbemSYA6Khe5gFyRAF5W7tZ8AW",
-	"PIMiEoB0AdDRCA+R5tzBpydrQDy0pZzNcE/bZalAnh6xryl4XjGtsIwOS8WVUDYNJPNNIjKn8jhUITpj",
-	"q1nq+g98VBQBi+mP8DPHGwjafGTcD0UuEtWrU5fEk/YYn0HvPMzM29cvyOAn1YydHB2ybwgilyrMWpao",
-	"XpjViVbug262zsjbTjks3uhkSyky9oRZ6W4ofSVKdvSZpxTZU7JnvbRmfjllX4I6zTDsw1z++M9//A/l",
-	"OP2Xu1aHfxYrT+XcnN4g7VNgEiU5+RSfS6GQAe3JKFHVxPsLaG5tgVca/EWB0dTo/IrYvooSeN3cRZJr",
-	"XYB5lJzsRJeWqAua0hAR4xaz+hSEAdEe4TMuVc0YGwzAtDCw4UcV//SpdzOxzw5rzxgIBmxoOMfHA0xF",
-	"SXO5kPZH8CRRulSruhO3eOYv40qthcva6njftJcTWFPSDu6Ld3/tSx9V5cEObGG6jVf2E78SH264XZzv",
-	"4eYJ8muQj3e/7Ai3O13uLVdeclCIcqrLBYj8ycG2m++0Eaf5BLL/gScM1xB89vULrJE2Wq/V5yto4y21",
-	"ooLPY5EouuUANP0ldFalca0xhih3I62EHYD07i7o4bLwXi40/SWKeulhHi5IsjgJ2AKnjLP0Kc/zF3qG",
-	"CagpcG1NKLkPDGYs/ZMew6+JSn/S45EvNwM1Y1j6XI31u+dWLKgF6f49klYsRlTmPj3Dqx4iABSgInGF",
-	"JYo2AHAOWM2sANe8WBjGnWI4YvtZvBLVavLqcvVXj1zAzO0U5uZFG1h3UM9w1rsy6q6QBfJmzvmqh8+g",
-	"nfv11K/NxyZwxkfCWfjUsfmjQF19ipCZ1fN34DbaA/E8LTjaP3aCvEjy2FHOD5jjRHqI+iXxfTpFewAA",
-	"w+ma+IPCjrG6MMyhpAT3NGx+YCpiMotowBtyvi4DIV0pFpDADFLnCeuF2RLcZ8ZxwzKtwASxBg5AOr6f",
-	"PbwyZQe5zluY2itpvlWmVWLbihzxfAHNK3QqpFqPVx0dvEcy2HsCkq9wAveR7Sg7GVb/gcDpLshNo7N/",
-	"Q0nLikWRc7tjZOPfeMHCG3hUl0Y0zAYYAhPZpiHRBUzA7qj2fXVdsibkUl1iU7oQVPXAf8OJXNjGGt9a",
-	"pfX1R+yN71OiMg1KqhLEt7DRVA1kk/Sn/fMpA+f6I8MSb+KDNNBThnUtkwMvmgXT9CPD9LVCspCzUMRv",
-	"wWzJr0RuAMMapt3Nsk0Y+6dP+Nbo8DbsCDvtASzuKrjP37XhDDuBHo7vTmjxCy92ydR3j7VRutW45UJs",
-	"Bqa2dYAJ2CAH7KSt1u0AEQA1tnwV6ghgAlw3ApEYAUCD7qiKjjiiV1vaeYg18QzI/aokGG8ZS1FQRTBM",
-	"6EKfC+uhxWkZa+hp/5TVrcCeVzKGo0TdPtgZ2/sbL+4uwPlmedfgevPL2KVLgVmulhESNv3J4GDB38nF",
-	"cgHlrYBThf4V0m2AE1CUH0SJ+hsvdk9TBu/jQ3zzJxDf3AJKv6BTOAagbjh0sADO0yFxye9WzOl6LihJ",
-	"j3iOJEayWoGuWGlsya0ukS0Co1adpoYO8ehtyk11O71UHAKgptNmikVUxXG2dH/ALhNJVOhD5AiHKFjX",
-	"nUShazgu9MS4WmklsApjnTvqCRuLqaYaM5j1m2tw6y8LoMis8DBRhq+g5AtWnRo7GI3nRWZo7jf9EfOx",
-	"vtBPTwzeUUHK9fdVIPbfqqS5Ju+9Bsd9ReZGY90alQvr+FAI6oMFtp77reXO0bA2/TGeuHfreAJU9uVi",
-	"KBZc5t1O3qf4GGUpkJcNTC5BjAoGDvTsBS4z+gIaTDAZFhI71OUoUTHBIqhj0jVrhQKVTEBWLQ91IqrE",
-	"+cDX/yZ8UBqqpwDW5OMTNtfL0gCPj/s+1fbxfQfMdXhS1SpwTwUzMDNW5vkQW8QPcB+Tcnx4SO7CHimR",
-	"kxwpj+x1VPOTKwbJD32olLpUGMIKCSPA3Ff124Naok4ODynCFAQ3zwYIT6Yj9txGRbbkLOKuo84I7roB",
-	"fQpeUyjcwUONA3LWNjL/43Ul6HQfGErFwKtBXMNFKYZTmeci66hD4CbxGeyleytBED7xkSJv4NtPo129",
-	"HQ1xXqWpttmNQfHfh+G/BnA033Coagn1m+FtIXaqdQlHyNfAi+ITBhWq+aJ4PsZumvNZw8DCSr0ES5BW",
-	"pyyV5kJaAbdmynpOpoGDiOIQUH2a5yRJpaxXF6r8GDO94O7hRKVzbr7TbwRfmJfXCjg+9bVySAAGn2Yt",
-	"bayxY5aTOYwN/F+PtYIfpZp5zk8RbWWRpe2yz1lnsEhDHusQkp4uy1Io+9aAQ+LejqVrf2tgM3YFhvfg",
-	"U9pbyqgIS30G3ObTV3BjrnWZDaEwopc1NpS0EtZQgoh/tVOsqLdNB8YzNtflgkRh3SVWr7s01SU7Aikh",
-	"vqADw273Nc38LZ2o9mv6ZcVkjInmcPLpOIVKh6SKhVjk8EcoMAWM1ChlhCmIJ6aPbNE+yZBeJYZe8MHp",
-	"3H/KTc1YvyMe6Tp+hrSK+HLqvttf0edfu1m/3zu+9qmPdNd/K4zhs636TrVb3TSiMfDhht/vhr8QtvXs",
-	"c+arr18KtRfe0N7chDcKbrsGlqBfSNdkYnBdS5/LBPdppfsE2EnUeZ30/NjL8yH6cIE7KlgfdAlCevwt",
-	"imWhxiHJQNpEVbloSOlNvENoytDwFiRwv/G6VFXKLqo7h2gWaUoBAg0wPSHkEKIFunfByxzM9+7tEXvN",
-	"rfvGQlqRgWF1kkt3r/oRgHTh/t7AmuA7A5MO/lZRcYiJdutRYGKge+GM0t5oJQ1qZYki5cXN7niJFQW9",
-	"caffnkkN738I8Gr71KcNXoG2nRtmudsdvcbmrIRu94wRyvYf0G0/dDs3lz7fv01w2YxrRG/cDWTPQsEH",
-	"zFmCx+mo+1rf6X8NX+MPb0BM8Zxu4roeko2h2kpcJ6reUK/UFrZhf8S+06weKJ4yJFIH44cQmUBCQrdz",
-	"SIyKP5KoYMaYiVCJ/JqvEL2oQrnImkOBCKBrXSJSORiZYE3IV/gGslbUX0J2Rl6ZemAYrkPXHFQYi5GE",
-	"FDk5tWiNgtrZwWjCeghT2KSbfKFCaeqA7WQx6cdiXcjJAoN23dZzxFLqK4qOP5bCQTtl0YJAB1YcMPV4",
-	"cRACnoKw6j9TyavNZasLrkdr0morXEIDFzj2+1Ta6BPbIUqJa5F5EToU74w2L5aAjQdecPmg5LUreWUE",
-	"BG0sCW5em7aQbRDlLuFhbOzdLne5z7SYh73sVVc1MZ6QpAISR+KXE1W51AsPEu0WDdZDo4ieskwUuV4t",
-	"3LQhUlAUD93SUHWn6t+EK2g5xAovVWU4joQfZgSk4YuFVJkoIdq6FI3uRiy1A6KWcWPl1opFEdnTSzmb",
-	"20ooLsWwqqBMEyatEfk0TiU5OfwCCH+muZzYuGhHZYtcN327np8cf0GJVwbgy0FOoHGopLR22HAdWzOP",
-	"Hnx8EachvXzyHqkdUOEpre0nW4FVVMnIawccdtVmQKHjsMElhUWvolMAxKr+mLh/YFhf5C0KalqivPmX",
-	"MzPXpR3m8qohpLAeZ3/6/s0gyqaLQoD6EJ3vBgmZAe1Zc//8x/9gJoMu+M/LpmTWe3LIMqctdrbaFNms",
-	"boYJUYuUy1b/DaZQL20aSkyi4RNSAtl1qdUsnjpOfwpT6ESzqgIkAMtpXYSIimI7QeJ7jzIVqla1LOhL",
-	"te3guxWhkkI+HkKklbADDGxqoGAzFABN2T8qbX8Mb6eVLNu2CwGBQTquq6UNfbSPgixeIE7RzjXFcmC0",
-	"FzCgcUWCrINgBHBKz9yuKbM2Rfnk+It2AmU5U8/VfaXwQeMfSVvdURR0i+nP80PG3idpyCNtBWv6rEPz",
-	"Drivlxusdq9B5aFqrSTQrau9bRpvZbw7Jeqj+JVEAS1+pOd5TRG0PGlrkiXlNEf3RQg8DVImxExNeFmu",
-	"EgVVfrI+5Wz/hNGb0yhnfcRegs2F3q5ac+gL4NPD9G+KhjB9KBScKGC7IzkXyhg0JfeIzCSeobj9ytXn",
-	"HyJxOsqrCePawe3n9sDLpf0ERL+o05Ncm08//+OTkOUGW1REOOMaFnjbWV4WG2Q4Ki5aUQNUoURrnn66",
-	"zT2M1KS5IWuTPYKRiW6xNhlk4I8LfFkatoR4UW9dOk0Ua4uXqbnOKQoEb8pTNuW5ESk2nLqBeUEkpc2Y",
-	"ukZ74fB5vZUUwBIlU3f907AkDmWAkd9r0nQQYxzG1Cz/kd9Ul+6jDQmxFv2V9is5cY/ROrkgHfhpisar",
-	"dDVgtOtV3k0Hz9p7LlvjY9yqPlsrnQBK9KLgQPzWqH+Tr1D1xoj6XF+LcuieycBiFgd+VSXF666W4Lap",
-	"a88jdoEbGex6mwW6LjB8W9yjzPa2+EhMC/7ju5DKhcPNDRUVvgUU76sg/7tGTcE8Rzt8M15DREcnWL8l",
-	"0s2idNvbyqqswJqhTl+H8FPWS90LJu1HIeBREw65EoXuC4jDcLqTL9DKJrngpbsfrHhn/WvkJajfDoNa",
-	"VAjKclWcVuU79ak6c1GKjlhvVgsNQ9JDrzmvJ+zC71GMUxUOfh/HvetzH0lp2yXoqjaDDyrbJ4ITm613",
-	"uM3YYrVbFLlbWhQiHv8K/7c9K4Xsbk7EyFhPZr5Q0oDq4PErbnnZr0VLkUlcmrWzP8WK6EiJYLVr+xqM",
-	"NRxiGaStuACUQydRmrksmC25MlNRspkGjpCOAEinvaFj80qUrACxk8Iy0GTFdMknuUCXqtJqtdBLZB4W",
-	"JVJw/VUaOZY5EaNUyTfMCCgJtYIvQroLsXzh2/i7JuD0KTMO3MCFkSg3SDOHMnsQCRr8BgvW4xMnF7lR",
-	"wxyIjEXlfOlx75v0pdkZvhTSjvW0P2LPMIoN+hXmPPBjYZTAoKEXnlTa5TVfuelKVP2iCLBclHpMkzeh",
-	"cDQsw9eINEGrGKvHVCfKk0+vC4Rn7O3rF0OBYXoyOJoLbuesl/5HCjnP//v4y7TfEbvq8O3LlQ9o35rf",
-	"01BYrIaMJLYsOvJ9RBQpv3/KD3brfrN+3ARcICxsxXm8+92Bfkj5uX+IfuF2FgHVsmDj1U6hJO7x3dIG",
-	"m6grZFkLggfBape0PgQ6d0xvnda3V3IeBZz/Syfl7SR//Qbkrn+dHDx3EOUWG3cjt39T2h2SpQUOFClK",
-	"9tK1yKa5vj5lohb4VS+GkrpbL/VvGSIUq9NVU6l9IM+EhHGofgT2qEFUom0RqiKBzACknLy8NOFPEWtC",
-	"V225FFLxgPskhJmWosj5xNvy0XDjebpDEQcvRkRNQ9l7pOYG6eqN75mTxqDCwhpJNTkJrmUpgBnJV9v/",
-	"nZcwqZws0KokKtOT5QL5pS58XX4gWwFRApTLLTwrkCqXg9cSKFdYLzn4VhoD5ArQiptSaoSq98dtGJHj",
-	"NKb4UKhRW6dZRU+3NwGC17gx9DPG2VhnK6wn4ecnajS4I7jxgWXoIw5xwOtJETAAT6CFhY8Mk7ZfB/Pj",
-	"47PNrBLhUaCXaI3VgesHas0GvvCIQxxkeahX6Ldie/ICniMi7Y599feWw9D5xY+kqodCEEQ/tJ0DJzrW",
-	"dQ72AVP6mj2QiT+UWuq+Db8GJs9Ad6Vmfif18P4CAPHXV7/zvnS30+Ox1pdDPnT/3X1XojeI9ZQOcbin",
-	"dEcYFlII0OXKHdo7oAf9GCuXQnYDG6NUnYmFhpuRyMIcuBD5uOCLAfk3rJwGL4tDHvadDnG+cLFl7krW",
-	"C26l+/MqUb2MyKP7I+ZXYqc4EVJ925iiE+VJhLSGmMcWAPxS68uvxEI/dVN4P4gXf+IjuSPc57/ESdiG",
-	"bjRXRAzoNslDxta+3oUvG2eF9dA0Fp9mtxtM4zjnera7CgoN53oGHKAV8R1WV0fTWyUOnbIaBWkIPlsX",
-	"iliPY9NRfENNsKpcgSf9GvEViosNktEtbFjfCEtUyLsopH7I96mUDj49jj6aoa053DQ7DyrtHfBSfQNJ",
-	"l35Kt5/bXTj4gIeyjYRvTSkbMKnGbvwYrbu08A/PbJ4ootMD7lrLS/tGLkTaH7CjwzZSvhGDTmOOYK3W",
-	"nbtgsWq5yOhCT4XKXHOnTC3zPG054WyfA+5GT/v3w5PdbXnuQv4iXokSH/8AB3gbNd1LJQI5nd95D0Sb",
-	"d8YyF6Z0y2mOz+LjX9Ec0H0lP0W3THW+e+1Ht3FW22GAbA+J6rXYM/pwtt++ecoyvmJjYa+FUNToV9wK",
-	"X7ZFZfCvAcY8+uM9SpSnyayyl0unY3jzSc6NZb+DwPvTqhkPIlgpQLtP996+eeqJUqKvW80+p7B9tFOH",
-	"NkYszbjMV19xy1Ofj82EsuUKxuQa9dIDdAlKVmZYxCYT5QCb9SxXOM9+YFRVG9xjp+zQIVZ9UqZWlImK",
-	"5gUM8Dh0qkYHVbuffI7dHyAN+uEu0IcVyDcLNxeWW2msnOxU6KBeHcdtiL4vWgvDxkivpQLzQqsEhJvo",
-	"1lLQetfw1nGLRR3AnTBiX0VbpGsLdJCLhoWqEYySw/rg9OD48Piz4eGT4fFnB4ODqS4X3B6cHmT4AjGM",
-	"YkhMV69hW2/pNOzrzloSOIQtHXxytEMH7/uSqbbaTsIiupQfbpg7uGGeUpjkGrkyHFoCuS0XD6rbUs3M",
-	"418nKDI8z3YJGHn7+gWab6C+CwDVt6+esNCeR69KZQzNp0Rgl6hMXyuniIsMlUnXqDQUwgZXC5q4DeOW",
-	"pfTf5zZlwXRzSqxB/TMy0hgPkZM5ei2rbzC+zKQeVdHJ0DesshN1vMHcfHiCaJ8JC3lKyYE3LFWvIF1p",
-	"cnB3KvFtZWC6B177Lt6VqhsW8V9S4w3TtQnKvof0YavDzopq00r1oArfrSr8yFRTuwXLIIAMForA7Cky",
-	"bz3f0bpVvV8Dr6rmOQTgl0xmCGah+fSUXc858QbNIIY2ME14c7bhMgMRk6RLKJQFTUvrFPSpEbZisFho",
-	"yJmo+sCNJ9pxWPk9lJaPmSxiDbsxlrnOM4MdhJxrLjNmNJvycsTOSZisyFyjF3sYYuc/C0IsuST7BI0t",
-	"gFc3xnUhHtsX8GohKxsQ703o/26QB0sKiFdb9F5jhTFIzyNkfwM6hnc2IuSCv3sh1MzOD06PP/scSOz9",
-	"v49ahcxPDS6red7quwxPPkDjXUOjjXd7JzYuCi5nyjzGTI9dMsD8O23FDinMbM2IH1FosF7w8aGJz2GL",
-	"jFN6DmOhiiUH8f5lz7+qNWY15ahEHUsO+meJElEoLAZUWO6zUWmSAV6jYbKZvBLGKeyQie7HiVJgoq51",
-	"eTnN9TXrpf4/3djUMs/7AyfOAb4b5HtcqtzhrdP87dKkDHjtQ+X0AcO/JyrNSj61BHEQGgMhFOLdRBT/",
-	"H3vvu9y2ke2LvkqX6lSZzIAUJcuZmKzUKcV2Es/EiY9lT2bvQU7QJJpkR2A3Bw1K5uSkaj7dB7i1q+4b",
-	"7Be5bzJPcqrXWt1ogABJ2ZJlTzgfJhZJAI3+s/6v369gSS54qlW2Tqq0QtXEC42zczo4aayPxbV7Qr+7",
-	"q0KKykPuKbFYPn6Xu0lz9t4NTh+p9PlEGq8+MXaQJ3VRU5GsJEqbpGu6wh1dMoHslLJ6uS6tDtqtQK9I",
-	"YhcK9qvROd+UBcVmXpxSJsXLUzfSBlnqx1kVp2jK2SENY9Uri/fioyc0zPiI/YG0gZxJxTP4BetMVlDM",
-	"eDIYsMmcWzNP5KYbgUxFEchIAsaK+a5W7LZdL0XElrnUuSzWEVuu8qUmYGAjikKqmRnZ4cwQjdjNGAr+",
-	"UlhbWe7/wnqQVDCZmgifM8v5ch6h8MYoMmPLuVaCqZW1OCOWXIkcumPZCch5K6r4pDDM6FU+EcPyA3v7",
-	"Jxd/YVOZURes0oW94UQvpUgJ0j9cWzdfDww1dJRjpTi4/fXmt+1vji/iKsDrW6hDt5Qi9fcyALgM4W43",
-	"UtJl3aiGioqjOJaKhoNrKIKFULoye6yTwJ/fw1+BvkRAZGj7wfwE/d5t3KnOmVY4JDd4qwlHzHoZmUhn",
-	"ojfmBiFU/VzT8AFg6131qZ1N0KU1sPZYLfQVURQDwMnbAvNjHrQLF+JK5DirnE1XWYZkVg1q+ak7bIFm",
-	"3sMrobmwlo9erj9YLfw9KGl4vYNb8N5q62mDVN9Xc1UP2zEc+62OwgtvZftLGZzTxP/9FTfCSgIEdAA5",
-	"UvttTWrFKnH/hIgKrxrnISpU4/2gBzBwCGJVe56VIagBAW7G330sJnohDPPyLlS+4GBxogg937inlUZr",
-	"Qql29w7OrzTum/GaAiE8y/rsHGfYRZtBBDoUBBqEayXwNFmq1PdudL7cHirKOxuTH7FwSqOGkg8MY6ME",
-	"6aIykgZq+x1ttAu0E0TGUkwC1pu51WAFmQ61qSmxVt36AnwqJIgR+wcQ1DZKwc4GZ6UPVa32ahTwZTp0",
-	"k97ZL4RdBSyUTnB+G6FWaVnEn8N5vCNXqvFZ91SNXhnDd1Jd7pLataWWVSe1NGS0Eod69E+svtRrFCvk",
-	"Ga+vdetCB8qmen52K5y941LO96nvP7W7vK3PEms2JVRDUhc7iATmole+OQg9HO3KUd3vrbtkZe+PWAZS",
-	"ythWKYmdzrArRqgJvOW/IWq72D+zecgokEH9X6EOs8K21EGyGCI9Aio2MPo316x2/9LArcbEvL6NSrGM",
-	"vfaxokd6zdlp1c5YRk93DuhzK5OHHfxcVVMIvWuZis1tyAvozy+jPK5dHor3eUHYmk839RdkmDOhiu6Q",
-	"shZ29VdK/n0lGIHr1vdTZGdws6OdB940ZEQe71ZYziOxqu5hCBMc9hFAdLL2zp3EenuQ9U/YYEsU8EPo",
-	"r4Yn3VM8sDaGG2muW8E/OoQHPzHN5kN81d3wHhosFbfqNHmB6jp9y+hgIC9HVclOGkWxTEwJtk/pFmnc",
-	"UZrSJlZiS+MlZ4rGPIp2gjK331+KJZLfNIwfa7wzqDlfqVRUh9xnT93kQNMpqAjydfx77uPtjDaNEUgA",
-	"eTXU4H2dDc4+HidpL8UQq309GTd5jWEnvx8/hC5oedqn6820nr+DN/OpyvxyjwaRpQfmNlVAJoLcD/65",
-	"qQWeihJDoq4HJNaZ7PRlCJMVrEiDeYgoVl+f/y9MTlRkBaS6/SdY1d2sE8ArsQaRNBUVEqsWHeJb9VRJ",
-	"s+zUSLXXtttnX0O2BFXFkueIvACF5VxNBJEYNzhmJG5DP4mnqSyq0lYvANK5IOiGTOtLRAg1E70Uaaxc",
-	"1K9i05Oaodqfxs5DV+a0Ibtj1ZZn2JDduBVSJtNmUW2/rYvpnTmC6mL8zroTcc7SdzD2aS0OKYdbEal2",
-	"Lm/TjJ7yv7fbz+cpYAd8ff6/WIdTcnqc6cmlPbzwSlKrHldpj6q3C/EWOTw2ZW2sNuzAPgMBqoQAtGSS",
-	"UUPvjGPr0JwblhTrpRiyKf97UnYkFSszdESziQOspsxqYn96bP//ewhBdaBpCsJRXWZEgU1Uqzyz5qcV",
-	"5/AzLCJNlnwmDGZUWyWkhjniWSARrdlpWJO168btRjBsaKGWTQrqgRlhlAhZ7ArkQwPAv8awvYct3JGY",
-	"bY1/wJTvEeb4mv/9w0Q5vuZ/v+8gx9eAL7td7tkjAiR7aXoAhPl0TdbzNCV5V+hblrJlidKqsSg+QAID",
-	"sGcoqYFQOJqndlAoEMFo7UBWL4yhD32Qm7Pk5ZvXCQY66SIwxRDhdLWk5hwr9yI0Iu3tsSPy9PQdZF6j",
-	"gGMN8i1WMJybyrV3duId+HKrXEOk35pc22kKlqXrflnusmLkrnC031nKDu5XytKqHuTs77Fa9FkqSWC9",
-	"j0CWmdgOwuNESdnDDv0oNQfnX//8rw2Rip3ndq/ab8drhtxHffYE2yVjtcJ8XqHZVGdQP4kXXkOTEebk",
-	"EjKHE9bROYR6kcYkMDD7dA4Spq3E/uYZUpuIK/uUhEllCsFBUi11lhE5+Cfh8O9uPKrIjZuJ7HIJ3Wrd",
-	"tRD/CP35G8ldmpuDA39LrUSNO/A9pZnZ5cbXpVSjl96QGdvM35ALbu/yJs+qlRxdIiHieWGYNdOkmoEA",
-	"BKOW0vxjPrmc5XYhCM3e9X5jGUbp+6Mv73x9JxFHYalF4iMAHfw1ee9GFF07s4mwy5DEir6GP4k8Lemi",
-	"FUo3ZkKlJqL2erCVlV6pCSLD8ibBC/1QqmBasbr4RVHr5wgr8bCYp/wUVMoUoCIB4Bt6mzv+VviBOf4V",
-	"//E8/e1YqqlOurEK2etCaToiCr78CoBpeVoBF4aFT2UuJkW29snFN6++e+CZ6a3oxbZ/xFS55nkKEe03",
-	"r75D+e777OsDbwqk/+uf/xUrJ/YJUxV/HiGBNDS3Yp+rv59WIgq58zEDV3JD2KHAjQktID56gyOwvswU",
-	"9lV8FCIWBHPis4RTYb0Nno9lkfN8bW9qupTgxRE+ML47wi1fuQd6di4T2GFQ1E9/d85OTyvey4WzuqDz",
-	"AgtfXj79OmJPf3jy14gtM24PhXhbROwFzy9ToLV/cvEXOEffvn7xXUTM/G5UsKqESu2al8frQhhaevkP",
-	"QtJknUcD9kJ+BQlUoaY6t1vZFx3BXrBHzokFInrNrFmZ49fYjgyQxcKE5bS+mMjHzsjdonmzH8cK/Ffg",
-	"lKNcw0s6aPkKOdCqwgBFxyq/kkDywXIBcoR1ZGH/vbLbDpnEy/UE9M/l0mXRScwYZpYZEF4UGkiRrEyw",
-	"pticJBIScuYculRYJ9er2Txbs0eDASt0rE6iQaW1BnrHowoVAJ+5XgwUeVKl4i1WigW2WKvINoLnkznA",
-	"GKE0xuIyR9MEaww051KVIoxo/xcovcAaXAq9tF78FMCpkQAmPnptV+rl068d1AbMSsbXIofJtLabtdu4",
-	"UiLtjvzO4nANPAXhtwGnGjcnGLV2z9qjpfPwIdJ44qneMtcFoCKXd5VF0Ozu6QvjIzCPcYeZYjW5hFd1",
-	"Mv7mQQggiWnUVaXA/agir/uEWe+OSavhSZ9CoBX9JBdpdeDvgK4OavwQFfh9RgUwcusM29sM3Vrbeu8a",
-	"g/eIFvTZt1a1JfZRnuxApt7U++wzuPFnn7FOiwfRxWDuhptrnz0qzUXr2zoY0G+evU6og39jtDJFGeuY",
-	"ITwnBAaprzXL9cq+tL1VrFI5nYocmiSdX4umYuTeCUTxrzUJ/VviLO4flkKdv3yOkhY4vbpUT5wJJM0I",
-	"VKV0lQ1lnATLGgx4G/Rhnz0vTGkAZIJfUUcm6l/U2mXu0HfKorlMCsxbSxM7fciG7fPaDlEmVh0CJzB6",
-	"IbCmTmTQJLWydqbxwY/q2kX0HsAgAa+GT+322bsFamK1I1LD3jFQ48zt/eut37cyY5/YztfWAn/67Ltn",
-	"r58lQ0eatDvSA23ZmE3v2ENT+XmsfIUH1Xwfijzq4aBDbcfd13bsFx2KdiFS2/UiulqrnxqUUkUjYUkb",
-	"lGYUeiZADnSgAiNhhcgyjNIsGF/yvOiSFX8N5BIlYDWV+J8XSASOIAtbsKut7otVXfkxr/uqg7ZKMFBN",
-	"D0yTXumOAu4k4DxEnUfCIgCuwQeVupsi56B9sIruF6uTpDICPHnrw0NEPm2JULGVKmQWhh3m3JSOe/+2",
-	"gvD1EhsKU7hWzw0pvzW5ugfGd0Uym71Es7Uw2uUy9UFpI+pbL5jjDmjsYK3rTt5HJ6RvgF5enbJndFTd",
-	"GWlDq4UATwWr1suek0F0tOBv5WK1sH8MAOmM/vI4Z1IVYibyOwarrWyXXbjo5x4VneRVVBErBx1zWwjp",
-	"zpwNDluDs/IeLpM9tse/VgXcb3swJ1QH0MihELHTRgUSIcgjtv0rkPidevdgN9BEvpd0oyMS8QyagRPq",
-	"YSOUT6PKDaiGkHreYTvzyZzw0Mai1i9ThP1wbKpzDK1Wh2Tt6qYGVdMKsBAKz7CFVVIgz9WMxwo/tR6Q",
-	"dVtYIRd2nuAVgiEcb38f6FyiQQTdUeDuBiAS0pRYAKyCurKht8Sm2orVLegtu4PfE6C9vgblXLdkj6sH",
-	"4a71UYti+XNt1O+hYE5vpmA2huIpc7ftZsg04O5wJb1uC+Yi49AdAX3XbS9Q7t6jj4auttYnta8+rM3T",
-	"QRPeliasTex7qDwMJ7XquK9XWdaDJAzFnfQV9Wz62FSjczb0wayKb2Y/tHq7HytIwniB1wBxUHUiylhe",
-	"2CuplXAYalBKKdRMKsG4uSx7QX29P1UpETRvvlLI8P89YPc0GPdwdjeL4jVGB0PQoesNzVdoH6lrRsGo",
-	"N0iJt3xSZGuYSlLaxbWOAP60oj4CNbW9b9f1xHokDCvr++wrXcwb1FYttbQLa2fk22+DmJtj8sXMGLy9",
-	"a9X6O2G+cihJuAZux04migJHmLJUzmRhRmy5UpNi5ajcUr/tYKPonDihZkrnIu2iycLdXsQsF+ZawURB",
-	"OGtIv8OULgBV2/491fmCPVOzTJo5M4VYLOy7AN5rrDpJKjJ5JXLwiKdSpYa5j0Rq3XO/+e0T7JULnft1",
-	"g7dDUyTnOTa9mYjlXF0SNVa1xa0MBFuTxmdN2ZxfCWwvoYetRdFnz6wRkwsDeLUG8aDc+3e4zxPrPEgT",
-	"+9aXarqY1bPF3TLcCfGEWMmijB1HdKbtg14+/Rpe8OkPT/46goaTYHNgRJYZJZdLAbUzJfEDTI613iBt",
-	"ngt2nfPlEoBBWPLZZwnruGICNtZZeiOD6QL2yo72uHf0ind2jBXa7dWOzmEnVSRCt03d1wTM0fvx4Fw4",
-	"mROYIe1Cxw90My5xy8bJxkB/BBB8DTF+exqhWARrSmCL2AGULDbXQlwKKyXwEK6Bx8O0jPHv+6KpPyIT",
-	"cDua+ubKg1/gT2WhSdRGbBw4/Te2Th8FxumjjyL4gZtpJyOrCGYjnIMAgNaqHpTKTm2QqO4ebMJbsAnp",
-	"1N9iJATrBHe1/mBBXVt7egf+v2yuqZZbYoYTG9KZ60cPjBuEcU01orgC5kdLaQ1VY+l03VJm0wqv5apq",
-	"Nhqk6/ESrPXDBCrUxEcBZmGWWdVEdXa85KWw2pNqcZqC5nvV55CpSRgoQOY/Xpd1iXtEezajSe3oUzdo",
-	"VHf9SdUR7NGo9PE1rX+YTqWPBeXkHRrhczjoB9Sr3087KYr291IoVuXvETrf4KOj66s5lIg9as6+Oj6N",
-	"WF0KsQyuR7XAC4cq30l4lmFKtwy94zUEBAyhBNJU8EWpjAxFUGFSANxd2icUEXqi1p6xUhaoPe0QE2sP",
-	"FSVrKcWQJxlflA1H9B36U8lCFLyP1wI1CHpMCCfODSZjrdIE9y8AMswh64aVQbB8lC+3aqrEcweHDBDc",
-	"MX7tMcyhwcq+Cs3CyYAZMdEKKufVOlYlZPpeTMoOOfpDUynXQED9uu2KFpuAY3mnVf4OIeM/C7HEAt/a",
-	"zpSO72DEYGfW9+IWQtJiZfZ2vtxMXMBlX8us2H+cTXseBo511dWtX3HXcqHENc9aXgH+0+KSnex2ye6W",
-	"2A9f/mZU2DRhB1fm9qiwSzmyFyo9UEr0sKthe3dsqXm4MXKmsC6UDOcKUQV4Lw05vVBLxarjgzyvoc4I",
-	"j3HtJMHteUENTFKrbl29uWxjAgGCxNXOLkYMNUOhC55dyH+IhFhxsY8GWlqqAh3KMbFH1wiA6gVPgceK",
-	"3ksa708U/FIox4WM84Fdb0MKacNovjyNV4PB6efhi35JLB0JFJBmgucgMOhZJYlHSdWBEeI5Vw7Gnmrf",
-	"RSqhMilAcMSB9mN17tYCgsxVvybwvbx/V0a0S7qbsxqV1k5ywFCRvSypSs7L7bKP+1LlPLHauMZ70r27",
-	"lt2WiFW44f0UvUudzu2rRNjt0pQHZESaMECjE4rxsXWad8UmwXKObkDl+tQ99QNpl8ZdtUvlvK6KLIyX",
-	"WhV0YmcPmudIeDhrMpAZMjxYEJoo5z74wooGQ4zKhYbitINKe38IYT/VvCoWqtO9r67bt6ODh9xAVA3r",
-	"SWRL16CDbYGOsioK+apUyn7R41jNpSl0vu76HG4T5RIG9CpsU5itQzzglYPedb2f5R6M/H3r0zPNhUir",
-	"qJTYSfiLHld4bH0DYqxcoX7n7PS0O2SC4nT2CgxLo2p7+cMFdjq6qTgWKu39oscwwcmG1rgBY1RZL+rG",
-	"4jFhW1sHKmyM91slX871v3Oh/CfWJuaL7HcQNkW7QWGqZ8keO0efF9WI7jz1XBla8JGEIN5QOaDvZarV",
-	"adr24XG++3NzUxbRgyN4i9zFO3b73gR5d5c8aEyOYfQ/1MJ99lSYpSyw2GghirlOoyCXgt3oeSF5NsRS",
-	"VaQpXubCwHnLQ6g9avS74tlKROHP0UYmP1QWmAbz7uEDwy7osLOCj2NloFcfKjPm9sQlThYkTI9/EZPC",
-	"NTk2Pd39FmFG4AbY+fhqlQkD3KDUfkP6GfN40LO4yR8T2CSouivg2/7bWDFsskS6Zme79+Fprp/FlVwq",
-	"IRBCpk6mWeVsBswVqiUKJKB9FIyl74tyIHFXIEeb75EBb6aDLgrLV6oegGVTLjPTdWyiJVoCuDN24OcN",
-	"LnPoElsh6OO6TjwD6gUZSxOuIP1Y2pP2SRB43rgvcPfLhRgGPn9ItRDcxNd20V0q9Jul5H7cr7m3Q6gJ",
-	"SlguiCOz4r0gqu2SQ6yCK6B6JXKHkvbndemX7FNl3fXkDQ28qZO5NsLV6b08f/3kW3Z8dRoY1d4ILPRs",
-	"lonjX8vd8VsSxbBec5GL9+DldhnTbbYgSo07ZuauPuSecpI3ZuYGTJ9gIg/ZyAO8wh5mBG72vYlOEQOr",
-	"HVuRJYV4W+DPeqbIBV9Aa8mK1P0+9HIguCcIqWjlttXs01yYObuGXhjQkWkDCqKj3VYKVR4zBV9DEbUa",
-	"oQmAoF7SQKFMksRKpkMWrwaDhxP6KoW/BOF/Vb+E9iP6OuUFd9/+6eKH751HG+DSAgu3VqA6Mqn8pfDg",
-	"WD3z9zSsM4XMEwatUQoDqFQyAmqKMqPbRaPhFz0uMSKhGwf8946X6flKdf1MUYpX5z4eMGJ2/AQp/Cc9",
-	"TtA6AAio2n1BVgNck0ijhlsKlYq0cr8nPMu+0zN/TxLnG/d1OVq6ZQfvGQXeVl1T6Rx9q+7IqsTKI/Fm",
-	"9MwGIE18aK14IwQP8MNwmHEetAxRMFgASFeiz3Urb15pi7Rj+dFhcuF2CCMGkb8w+TU+kml8NGTxEW4o",
-	"vwuPIhZTIAt+AFonKQHQuhVePhPUdFHeGs9Id+h2foohJ73kf18Jgrea5KLEEYEjGyvC+cOtmIsiXw/Z",
-	"o8FgkFDRuQL+gGQIdnSPZ2BMTvQCrBcMTZ8+ClLldJ5jBXmeXNAhdU/4jpuiBwei9/xpgsToMG0gbqAK",
-	"TBpjJw3M7HUQJoMqgVidDNhCKkAt6bhk0clgMKBbdEcOH43bWYBCuCy1RmJgpuJr2eOaWJ+i8CiAHViq",
-	"5Nffkm5Z1wYvhKZXLhBzzhqfwN1VTzqFeH04wURmYC9LEKgigfe/AIr8pGtlIBSXA1AVRv+Sc1K6ICkT",
-	"qGUXeVin5jFlKgLWmlxmNca+vhE7f/mcXYq1YYXWjWXiMMRnV82pnFurDxeB/Cu03RMCmDHtLuI9I+xN",
-	"oQnTCiBYPL2QBXXj+Vz6344CWXgUHYUi7Ogn+8NlplNxNJzyzIjmxAiI2kpGRBZiYXaZaDBDTvEvpHqO",
-	"F5VJHp7n3D4G6TDpazIcTbGGUoCpzhctE1SGSaEQBueLpsl6xpqw88j04+Wxsu6ec+dxk5QvWzlqbWUG",
-	"n5+9S13Bhuq3H5ZVD1bXngzOTr1uDVbOKVQnCuOjwcnj0+kJP+v9cXIien8cPzrtPeafn/QeTgfiNP3j",
-	"5PH4ZBAfRTFVfMA1JKDjo99gW4e5uWoTgD3uPUOyymWLXOdryvhYX0HJRn0OmlFTYGHwjUGLkc0BGUyc",
-	"fpiwJ3wyF70nWhW5zhpsp+zaXpko3ZvYXyb9rZEXoVYLu/3dz+1m3xjuIc72/rXjuK7OgHW1ZpXtE9jM",
-	"JDa9wUwoY/Y/23rlXwPA50zBwZYL0YNUpUhZqq8VYFW9efVdC6osqAYPhNhnL1fjTE6G2FieAPqrz3BO",
-	"cpFaW4RnIUgsWFiISIkGCF+lUqMNkkTuQ7mY0UeeI9mRpKlYjQWbc2sLuggETtMDw/S1ska5FVW5qeEC",
-	"e8yCBwaxTn0FdazoY7rcChlAWmWdBEFh+/YHUFUSMdGf9VkCwz5eLMUsGbFUTDKeixTiEgjTtY6VvQMq",
-	"8eQJ3rT3VJqlNtBLOWRSWVN9BGOyEvNLZ5MFxv9R0mfPC8Yz66dghWGs/O0uxGSVy2Lde6kzOVkPmeEq",
-	"Heu3I2fD90w+YQ+UVuIB+johcty3r1985zDJVKwIp3WlnOdUzmouZ1JV7b8hYv2ijXfFM5my0zPsBSIl",
-	"IY1ZiVE7QC88GQJ9sbrONTbKObReuDnc26rks8EZGC7QrgLwQSxAD4Jaz1fWpHZ2CqUmY2Wt60ywHEOd",
-	"U1r3TgL//XLQe/zY7jn862Qw6JV/9U4Gg6SLCM52A4mUnQ4+JwMdTDv7bJjTca6vjcgNWVACQEhhf4ys",
-	"poRnu/rXHKHkCrLUwTo8O3H39QsLbzOk4X52jNvCyH/QtgDI1wXPrEYXqXt56Ie1JiWBr16JnGf4fBOB",
-	"J0rNmsMgyEwIvv4tG9OiJBhuDpO/IUB8JzBEy+1RAZHisKlbS3FQqN1BOY6VhLxY5Y6bHBWNcUjFTiZG",
-	"pRPg8Ym9IGyrgoFNvG8H3Mng9OzGLXA/KMRtdrtMIyK1E1Jum58Mzr549MdHSaulBhuozUI7HQzexUT7",
-	"7PizagzS7lZeHA2PxlJxmKe9bJ5yn9aMnPPJRCzprJh2IwcmYU8LB37bZN5ERw0ifPOZyX4yPezdCcCu",
-	"wUPZPtAms+t08PkdTT2FvKHTqQjEqNOkdavzo5yiculwlzcaRPhqWNrv/W6yCqzcrZwo5k/U8dkXpycP",
-	"HyY3X7R3spVvjPr7+ZYkwTLX40ws/nCzZMFLvKptxzg9LA3Tq8LIVOzaLC2LkrTqvmF9bd5h8j+gdU8m",
-	"2tHwbz9Vikicsb1hZQcWPhqfgYkv1Vi/3aOgGn7HILSwHzVxB2KvelUgIQZUYGe8sHIDrWNn1Qlsesky",
-	"COLlRCEcoIcUmqCooI2nz546sFYYDAAdiWlhH9WP1QWyGozXLDE6L75aJ6wTwG7YzwA+fqKz1UKZKMSE",
-	"DEPVEXjUQqXAT0wYugl3H31pN0UyYoWkOrhxDvZlFWQyuEcA8hWiTcYqbHgKejbbQmE7apuf22XCYM2H",
-	"7tLZ8buLoBlnj5/Di1zACu49FLjm3M34B0Cm9bN9k5aS4CQdaoluq6kkmNRA2sH61GTdsf3R8a/w7+f7",
-	"U7SXD2AJXbsfRztF0wEtHPrNY2X0tCDwUXs/SBgklCjBNAl11tNnAFcLKOEUoY8cAI9xlkWslhA4YVdS",
-	"XFf711mmZ0xinD+HaLU0ULZLkhSJR3AorkjE42GbWH0IbG1/kPZyBv1SbG0cx0X6vaJhB/v1AIl9N9W6",
-	"KpjkBqETtfCeXbj8YLLMpbaWHJz2Y52z5EoaOZYZfEbCpUnwQAyMagGhMNB1SMvCYBykz17wy/BkJygf",
-	"EpbZx3O1hrDOXENxHqb+1CVieMmCFXMAkwoog1B24k2oiN6VZJUVjuZSAtyTZ3MC3A7Xx6w0W0HVCHMv",
-	"zjr0EjqHkjKMbSodq3Iihh5VRhp2ncuiEIp1Ekq9gJHlyo4xC15mOctALWJxnQ4GlLv0shdenknI8vpR",
-	"OSoH5CBWWvWUmCG4I7U+sY77JIrVNOcThCWJiGoe0NB+AcIhlINngwFLIKYJR/7nKZeZSBOW87Jzzljv",
-	"tcjWDgAtVkGmnJ2XctSO+905DzYnob1W7WMVy3cK6uFf+p6K54Ln7y3i6/VzrLNSribEH0b6ChAH8KB2",
-	"D6xEnyqIxxMstq4ooQemlGE6Z6UM3WUSL3MAXt7eXF1pggqV0p6GcAQVcJASkoUJRbw1RB0nIt+Qcyi7",
-	"XTbBwe5WzWVHEijVJQBwuOITvnZg1s4Aek8f+xtRvI9QpHyn0+Pd3w+z7ztItYOxeludNjss1aosKE28",
-	"VlGASXrWURqyXT2pukOWv6d8iBUhu5qqHQys42S8Yiups818MeJUo/KDzhGwMBN8myRWABCD1p2VcZGX",
-	"L5A7xjSyHajPdbbwTEVhL1useCYvhTUDrTw7Gzz0FQniLZCiT+BG9FAKVdKwc3EleAaAP6/sl65aYiny",
-	"WFFlHk/TXBjTIoJw/g+C6E4FEQVUbkMefcSCoiWZgA16G1PAOvhRd5cU2YE8/p09PFXfMomAWTeX4DVR",
-	"GQ6eG8QqSgpZOG5jGmjisYtilUCqPNmERITqUcjVbM8dsAukIZwRE2+sjM4LqMx/P5sBATzvIDK/uWcB",
-	"zD0A3oXCGztthliMXVNvG7ou/blXfcHpXgi7h/TB7aYPAEwUwiGHPMJd4OzulUlY8vVCqOJYwi44nuQi",
-	"ldhZ1BLzwzqt8WptVy6h3ydsmYsllymjDzBViX+wiTYFFvS/uWCpzjKed9HSgRr8uvk0hArqHFsblriH",
-	"E0YDZThQEAJ6CUV2bDIXk0u9KpgRxgCDAlWiCX/VMtdXEqr0LxzSxsqI3EqYxF3+Js+SUUDKz4jQAS5k",
-	"9lVyMbH+nr0I6/6gwgnbnei9oSwPqJN9tMKNAcqiRWr64dUekVerWAXp3VQsMw3XPTCMZ5m+FmnQyYA3",
-	"wBZkpjjQAiRjna775a2rhD7ACsMV4+lCQrkhCP9rRXj1ZunmxS7KA8MWWom1NTepK4MoxmN1UeRyWfI2",
-	"PBo8ZAm9ovlZ6eLniVZTOVvlIk380Ho9A5f1jJjkouhdCqvgODOyEDikWFk/d5ZzVfjJpL6ZYQCDAr89",
-	"DnfMMVzTczsRe3G+x4ZqKubtSQXLPSybLhDkeQpQxZ2zwcNuxIzEfm9gt4ceFJgDpvNY8UlhYMtya9wa",
-	"rdrJxZ/gQF7ilDxH6XqXHONND7wnqvEndJQu8CDu7JqtHdxDEO931Pta2uu/Ho0Fz0V+vrLG199++q1i",
-	"wH+1WjuBEKgx2u2mVZOFWIu9hVbFPFv3qP1q6crv9tJxAWIAyCxiNdHT0u6HnxzzKy4zO6HJNvWGKBQ0",
-	"IhaO6GaKL1a8cvWmGuRFgJqGIh2euczlRLDOMlthwsxOVCEXAr+IYiWnjKt1t89+bNNhNTg2Rw7oC4Ex",
-	"U5ZjDftyKXhupTnqZFIweLVxDaflGzsaQQLHQHx5fFSZz2KZVjPAtGCGZ3bQmr52IQ8/HQGS5JLDkgKR",
-	"R1i+fjZ4PCpBKtwgY+Wug9Ri9ffQtseeTyuva1z9vb+VBt4/oL7NgIoVGdZFrMD+WPK1iSozDBm36Qpa",
-	"OFz6j5YedFJCGbc2KwKpdm5oRXhDgW2xJ5DWaWMlrHuNTQ4BCibzsgmBQHMgPTg7PW02RGJVWiKl/1ky",
-	"SPJyQ03gfmi9TKeZVIIZuVhlvNBu/t3OmuZCDO1eCbZCrJQQqSBIm80dTFT19cxr53Rw0oVt4KC8qQ/Z",
-	"3iuJINNbMSTLyhW33cW1x9n0Wxt6faryxQgRq6SmSO3c/4iQcvWJ6LwWmVq/7QK/lEwbBQu8t7MCCDSV",
-	"zLjSWGNt4oTMbHqdjSmjaGcR6nMr+7HiqHMtxnOtL7sjZ0G6J1fz2o8GD2P1bnYkTvWVyOUUTveWc6yv",
-	"7W4vrUmU22Sa9SoqA+5HVlDSpdasheAKjjAcBcBXscegAE4g9YCQAekWGA6tyY2HBH/5cy74ZA7n+Nyv",
-	"KfJ7+iqAcnY4mNmwbq9Eka9759ZLuW9LNwAIvQh2zoezfPcZwKdpCUfOQ3MnKWXLVT6ZI503EBR5jXHN",
-	"DUOh9oHt59O9jNsFLQLM+wGk5t/bUK9Bx3aatFH3JmY8EQlYW50XGIevBeBdEVoI82BnG2Fq5tb6VCJl",
-	"umrIurjOA1OePaSxIGVGBhrW/I/5BAiYQ5OrE0BW8NRaZnRvJDH4krrg/8+Eq4nIoEgKYvFJOq4IKOTh",
-	"ZLIgMDHKm1nbClJyRb4yvvwK5PTQyv1eaIAMQ/yMXPRKoIsNp8Cb6PWZcLBvzgcJbo/IcWVAy10BFCCo",
-	"4sD2gGiUtyWjsqSXORNWGkxTYLXaNTfdPvt6lU1lhoBr5OhFrJAir+J8dmktDRhoEQzH3jkwkBE4dyxw",
-	"0SoGmgN9p3pARz2YZU7QlhvC3pSsFkIVhHXAmyJtHkHquIUdlgFFeLtw4kfNyyCN7+dFN80+NVyK8L38",
-	"G5WPBN0PpnTpKeKvjYMvhNUATa7WuCqjkm2WnC4+47JEyDsdDIjeDO5gXMFitx96Z84DwcpuegukTWvG",
-	"HOyzc3I9Co0uIEzV9Vx7ZvbgZeHddWg6g6eAFii4CTUYY7js/mwhrLWrHOkLx35yd7V9Dc+7pyq/mrW1",
-	"IxVdCWYc4n0HM2LDjHiF2hscfOy5w4iCE6E3sR6sFrlZ0K85MgdZGevtbQTzrFFQ2HUsXkuRI7lKJ7GP",
-	"z694Bn/HCiJQ2HFNd0+6N85yheOxEroWOgfboYDIgD3Kjl4a+0FzYPDCW3dI4RW55FmXgBf6aFKc41ti",
-	"HC2IfZXItPZieyE0AkLIqxpnqMTIhqSKAOMVwF8nIgODgYrqJQAGMrvgPAMY2zKkSiuJ/v7xgis+Ez07",
-	"vMqC9jKpLiHp02MJjOylyKVOn+hUJMiwPg1fGN9tolNQgVbcT3VeQeKA74IXscOCwBVNDjQ5OWwza57A",
-	"fYeMN85dCj/xsF/GR0E42C4wpE7FQgAr1Mz1tUtAyolg6Uowpa/de0qRnyWs82RlCr2AKn3DM2F63Bhp",
-	"oJhUFmQ+1pOko1rgxRoJDlqPs4VAim6DgVIgItWOdQEfEjnebJ+6s2ofBws7AuNnM+BEwE1VTSGyd8gg",
-	"AvBfU/BnVB0JwowU5WDGa8DDcZysLQHTm2VdN2OYaNU0xzDvMUBjRdL9RGa2PvmQnDwg+f5erZsLpwkA",
-	"tRxk1F4GzT5qcGfDA7d6JS96mbwSiBzmPK2GsEhVOW9JaIJznYtS5oYDi6oh8fArE7nHxgp5BgxBoV5p",
-	"OSE0AnzhtM+Saaav0b5ClQbDxrFhZU62dtK84OZyhL1hkPUpgh8/MGwONqW9CVpNdBdf9q1ZnYzAzwUH",
-	"eu/QTEIti+EPpdkEVDJEYax153Kwbl6rqFlnp6ejWCXhpPyMRhI515VvsOsJyQICi2zTCrOO/42Kf+5d",
-	"XX0jilBbvIBFR7oxdXmXVabcwBGwmyHcUFqNAObU246VvdNWc+p26N6sbl/htnoJN//aXX237G6VZ9rp",
-	"3emy45RYaXGgV/rII/C4tr1gyfZTLqFUrlTO7IGn46tKWuV8u/fcQRkWIe5fuhKxsnIPwMytJDfdKMSY",
-	"CWBtIgDAQXwcCCJawWfl47BCWcoQ7waUViryr9ZPeSG+5GaS9BnNFgBNDL2174g7rHCMwtBjKq5EZsWW",
-	"aYOsaUlHfvQANrVAiM6LjVmNmAcMsuojQAPqOJyhNqkYTHwzUSc8/yjyQHMc/oIPf/qwvMotC7irqP3c",
-	"l7S3n4FDYfstFLa/3CpiMACzXeBV6/RapduFA6UJirseGGuZClXofA12gSszohI0rNCx9iaySECGy6Pb",
-	"vLmIVaYnPPOXQRSFQiAunHQ62CTCohlj49Wa7tzts4TngkOMK1aK5zlEiwDC1n6BMazOm4vjJ+esmOdC",
-	"sFTOIK/2zVdo3MKfQbd9Jjgc50F3BOCw2EIAOUelsVVDmHK8ionFslgDiE8ExSoA4vAVlkzONEydQ94o",
-	"y21uWKKZ9NkrKLZEqxNbDhGIcBgrX+djTdixYEZn6UbBHbFGY5JybAdUoNGPWTB8zYDCKlbwhVskrNcL",
-	"CvOxkVtnaZ997xeSqJYcPTCFu+Y6I54H8BFipadTgJGFLqyqfV1FuPheF9i+BbmxTo11mwpQTXdHiVwn",
-	"6fUKKA7r8aWEaFm3Bl68UUBHMxErSBNzNpVvgePF7Xs9ZVNJGCFlBeejR496g5O3b11c980F7O4nXPGU",
-	"R+yH6UQvHphYpTlfEOqv56B58+cuxWSRbgzo21gueIZsYvX6KFYrj8Loelt9VEsL27mTAIHE34sv2xUz",
-	"Am05ddn02VM8onAE31y0Ej/jtfbU7s/7HFzTgtJ7KRVgChMdeWUwIHFaIXhv4qoEE0VOSgPgbrYuDw7i",
-	"skgTCiSSOlpl61ZzwQm2yshK9oKzk0ewTkUhcnv1//7boPf4p19Po0e//Y+jPVCBPc24G+j7UIyfDgKO",
-	"8Ue7KMbv0nJp3NDbbJbvq8oLjxaIeQchak/Bx2613GN3nVfjbubtThqvQoQSWIu68TETBdWWirRScWq2",
-	"IxWUDldYmWrKk9+CZipTKlWqfCzTbgQF+UgS5DifQteJkEioHGnCFZtq6yNBIAdt/3AkWMNkrO8Wq6oR",
-	"41iQHCXRF8wpViB+DEr/Ea/eZ0PD+8cKfERo9seaE3NeJJVwmq9FcQxkKVpwCyOyKxGoYkivqaGj93a1",
-	"+0QxunA+oJOodXVc4w2m1TRs6ku8zQgzQieDgZtTaAykkXZvAyD1L7SJbqrCqpSU1nDpUl96dWNBSzlk",
-	"E++Ok/ZDeHJ/Cd9qV7ArnBzfo1KdmIMnd1tQp8V+E75Loi7WToLuITzDisL98J+H/tfoPpSOzVeiKNZl",
-	"84EUaXhjsHSuFesk0nyvFbZp4Jb0WE+EIsiNIx6Xaaysb6lXhaPDBUZdazHVxXNzYKz0S+BQx6oipOcc",
-	"bWdfGukdKzzqyNJCTSjV7rYdiivZS6hZcbtVqm2XZh9R3OwDSa+bACo0nKfKdj9IrjuUXJWZ3iWy8GfH",
-	"v1bIqLciOL8KGKorJfZVQuukrO/egeVctvJVxRpDqQZtiJngpgyJO0OpIwuM8EBVPDkQXUK0MrFq6UBj",
-	"vngZEqXY5Oi27WSV58DjaK/tjhivi1Smp1RkU5124E6yjmemjSDY2FDgdSgB60MIWkeUFHCdotTIVYve",
-	"IFjfCm9KpfnAeop2mStRItvXek+QES3tRghMILE4Fe9ThrWJJ9Q+F1BTgU/eRTgRLzCkOS/5Wjue0tWu",
-	"utKFXc8s65bYXLh6G/Veg8cBqDbdzFVDzeSVUL6D1r0H1ryXzcBuLmuRmCjEt3Uvvolg6yI1sQpDNT5F",
-	"jVlpnVOuOjCEYeMR5Snk2ytNJSMscTexmomCnQ0e7gLwvqdUN+I2BRJ+H5s9PPHbMGkrsuD3ChheEY/X",
-	"vBRkhwquj7LcGxan1jm2S4HubNndWehd9guD8N7QmBMkCDWb+A+0s6zgQ9VpFVOgO0PS4LFAtRBa+BSd",
-	"qIQdeAnCAKFS1yiDz4qsfU8c4MTczFMIqOhVwToJVk8N4QcIn+C8gSHyJfDJXJhYZVylmVTA9Ku7VsjC",
-	"fQFrzVX+lnczC5N0UX2gOIOOHZ8rWS8FZUxgxGAMSFVoMiAQ3LbWaY2TXlm1pE8XUGRGVO4qCyOyaRNb",
-	"ZXOUKHKa1jB6D9d1V8aM2pTwA8OA3tzMoRCAu5VAukvqH7wU6yUnpVomBnPBs1jB1TQ81KDXfM1ye1xB",
-	"rcP9aFeY1RhplEFhlLTZBH4BM1AxZKQp41sjNgVCdmCGxDDXgl9ClquEh/gRImyY+PKThbuqHpm7oacX",
-	"hPE68M8K73e17oxRG2SIHVACgtSfXLryiaN9bHOeYRVJSEHXP3SyefzUMonnqCU5QDDwohCLZUEsmPCR",
-	"ncBR2IWBQFxwcCAbZQh5owwvnlNG7pGjgTONTwYc1Grc1VpXQAUK+06xs9PHG3mrLoRelQbOAbBA8YQU",
-	"muXwqrEyBWTRcu946CtqG7T/CBBTXCeCN6e1N/ihUU+a6gij4AeVXkkyi63AQPMwImuyEZ4F+hv2QAWh",
-	"PveakY42F+RmfIumeFsgUSf1YmzLCW6BTNjkGYjVbqKBk9KGDA/luyZgm4BL7A4j+9kK7Vhd59JR9nhB",
-	"VPZVZnrm6m45pvkwj+w0Q5PpSaelJTZ6R/0A2x96T60AraPZbllWBDKwD1jR4nws1zikEfrZyv5qIuHQ",
-	"QHBoINiH6ZznRRucTUWZAJqNyIwAObDLZPbT00PZK8U+8XL/W6u6oBm+FkIne4ZUhs5LTdMpdMrX7M1F",
-	"xJ6coxX2zVfdCGkSvZlmpa0kM6YCyoQGpstPUxxB5mxlVjyrYpmZWHUG9qe83mq2IZSHGJffAzkKYz6x",
-	"yoCVzZTK3Wp6tIDC1RhBHdDeVT1t8e8Lt0pP/CLdoUe9+bRdIrCuwQGC+VAk0BolLs8PKuvGY7Pr6Da4",
-	"Te3+7ROPvdUQLm32mgDLsOLmenMnmWCRYWiegSebOqvMBYh54VFfMH10c5SthhgjByJra9FEDU6RB8Zw",
-	"QidpwClDOF5X192Ub7Ty42ZZOtaWpKuFW3HiqnaDd1CrkXswJs8Dpw7t60EVjg+WY7RhiVpLZB0u70oV",
-	"MsMZm8ppMQ/uS6Am4DKaqs94XivpIHu+BPnonAxiRZ4eBBA8GAi2Eg+dQxT4VlbybWy3cL8gMCQgyoWu",
-	"kiMGa9V/NXRG8kXeFUxtfwayBtENVuS6GtW9C2t64zn3BfrxbgZ0eSi9lQBpI7tE12EjdvMxPVjQBwt6",
-	"HwsaYmuB52xlja/S4jtDzGhDHks11a0W8muwF7E4ziDUGIiwEkEAgxJUf040ldY8tJb00CUqDfHxpA6g",
-	"Klait+Ayg5BitnZkuaXnT0Cgif3RU5FJa4gOURW9TZjS7OLF65csFxmHJG4JpTC0pqy6NDgd13qVpdYC",
-	"wcdZcx1+mi8oDCTVlSy479M15loDtJoRhYkwS2fmchmrIufKTEVuupAvc8SWlXDFAwPcvfY9L61gpdpv",
-	"HHUZx6ijwQOJJ1TkdZIxFttQUlBmULCSdKtVipDHtNK+EFnGlkIvM8Hio2s7DlWwtV7Fiit65/ioz57h",
-	"ZIevji58tmZOmiKQCvwOFhjmvNmC/0YUF/DCz+3euUvD3T9lp8HuFmDClxyYqN7HZL9/Pp8f/VEjV88e",
-	"s+AsX6xNIRblYS4EXxyjFdmDPS3aTedzMjYRVsztf6qO9AcF+uYdFWxS6EuhklrbTpmgmeZ6gUZgUiDj",
-	"Dw7iNV4GtebMJ1WpzqDqRT4w9GyfpvfjE2msiGDLnt/Fktv9WucNgtox6IY5GzwMsW4ij0Hn0XkyMJUv",
-	"BWIGB2A+A7SYQKDad+CZTH/Gl8dBk+nkTXLCOC5dCRoxy3VGfZ7JL1oqpL6F9Sz6DJfA8f2Wa+BjxOCC",
-	"g3PtzD9cXJGWzSuAYzfjUvWZy/HDFQ7Jo+Hk4nNfC7547h96RzZc06PuyYyzg3gh0I7cgYYCns8DQ8ts",
-	"RX8ERhsu88dumf27s6num23HvVc7W+M1mCNwmANJajdHsxwF+BE8zj0r4HpLvVwtd8vVwMD3+8n1EgT2",
-	"hhtQpWgNtyk0jaNM9alDGBnkLK1M6tENe8ENrZngIoLAbOhEObwyiq/y57FycpZEaxk9aBHMwxJik8k0",
-	"YsCoGECKaSWiujwFymsvf4PVqAGEhCIRsE385DkBGKu6BGTvLABf4uR9QDnY+MSDODwAW/7boXM42dsg",
-	"8pzEg5aabfIX08j7JG4IHcjXMrZhcFS7CoZM8YWI2DIXU/k2AlsNUzfgBGHqhhuP22utuIwbLH4l4xXA",
-	"+Ur8aoRVsr9FrGFoOXfgEv1Y1burcJiAOll2xdtX6IY4wgEcRwWlo8TuQPynmuRjHT8h1G+MAFN+nrpt",
-	"iRm7GudL+Wc7+7fSl3Cn7aA40F1SjPCV3bsf+gM+gBAIzuMGYAWd+KgtswOHDtAX6DYela2hwH+zZA6i",
-	"GmhDQL89eLDonE5XWeZObidBVhUMufxsLn/+1z//21UCktN9KcSSwiTcntW5462359UOjEyoWFENFQkH",
-	"+xWUSVMECMaOpYJW1CQeToYl/oCD9UYZizWWXYpYJXDKE6Z0zvhYX5FlZKdI59QYANILCrchjWA9R+c0",
-	"QlVmWczkxOWlWHvyJBhbA0tUOebTQXCdqVtuG0wvsbqJ/GIN4msL1KcXT3eL6+kfc18gnqh43Bh2pBvE",
-	"New4n3LDHX5IIxzMufeX5LgTA2G8n+nmu/zbO72u9KXwWhk7+NustyHlnhc8FW6b19tWTrplFNL6ojcz",
-	"oxrFUKW1BjVIDsNO7ZCxQ6W196Uiqna2vtA0bOt6kb/bVhcQbtDhApN/MOA+RL+Kneq9jz1llnouS9bz",
-	"mbN9Kng4c9eVYXSMzvs2T4xANeUNwnRBrJRekItltSJ22VnTqFKv75Qmfg1I92BDkbFFzSC5uJJ6ZfBX",
-	"scLSkw2DDi8EmZJArGu/pEOAu7816TAKJ8cBSAXEoEgWhHkZeHchsM4gVvSLEkIXgziecw3eAZkLUoeS",
-	"64j/upvxuYCMxnECUruDn0noaoEawD2jcU9w29gN9YPbMK/pbe/KwNvyyHuKx4Vidx9ftjT0/NQfEhO/",
-	"A0sMd67vHrY718uG7eIZjbCdNhmqY0M2mDXI/E6DnnAT+V5qEwFX6DTT1yZiVuJlIp0JNuZGmCjoLVZp",
-	"rMrosSOVaATmbjPCgk2PXcjQMR6rfKUUdjZiA4/0XTnUAT0k/CVI+2zgh2MHc1CmGasNlhfC7d3kEkHr",
-	"URvh1U8p4xGSt44ucjOiF/ZKLLiE1yOyOLB3pzqfComF1dv7vrdYpfvYoxQzk58iKtKeViXuKm7cvB1g",
-	"vz9u+YfL2hpODOXd1jTpHlmFMEu7b3a0tM4Q0GIsfMlGrDz7O1WHJIgmSyZiDfNoVCP69CxJC2isZJCG",
-	"RsnKg5RzrRV5dyY7aYNgjdXJYBA5406Yoru/SQfoRk3Jzjvt8AgesxM3oSET31lqY+Q4WwMGbvfQ6nHj",
-	"w/li3TSx20/prjo1WFRMBNARc0Vg0IDvfZgNvP3mSDtaIcmoDKpTbswhwgT1ngxhiCDyP157K6vbZz47",
-	"gc+mcjAMENUPOVgJOHR7AVTUJb8ivdZvx//653//z6BK7st//fO/E1e1mhOh2x9Zyp0VBfYIVUBsOet4",
-	"ywQI8EoW3E0xiGKk248VpFBoZoF1xU7KnF8J9B2xy3ctENYHFoUK19xFroHCZR1cCZwDfZjmwszx9cFR",
-	"FTzPkEJNMFPopYmVfWWpZoivhBQwKIrtKkZkfNnHVrqUoUoOl2CET62OLFZ+aDUvuJ7xsGamA/OhX1Dv",
-	"knsZyOsO/WOdVesYcEqoqEKHYt5abnNpAFb6UiyLvmNXDsnZGpnZYtVKzcY6Z4NBENKAtFSQZ3d7zoFN",
-	"a6mKsoWyT5S67Uw5OPwm8Y5nsqwguSMvvf6Ye0rD7F8p43ZJIBQO+Zd/93JEr/1wuwKxZK3nokntmR7+",
-	"7PhX+/fzLWjI3sUjWm8wvhL7/8/TpFGs+QwK3jrps5ercSYnAEZntwzIiljJAmnNHZaZFQ5DpjTJW6Uh",
-	"j+xYMMsaP8SQo5H4SuREGjwmQzblmREJ1QZac4pelnWwTuZscEbiqgj074rs61SaCWB8yNT0Y/WKF4JB",
-	"elmkgAJKDRAk3htDinMxuSzPLYSg9/d3O9WOrG67A4zz+94Zmc2RkFMRPLiG1I7L//G639XJh/XYJT0d",
-	"NP0n267x3LtGTSdyH5c1k2gC7/BM7W9NWB3bIgQ6XK3hLHcjprO0GU+3H6tksX4FdrKmsrcCOr4qtcuQ",
-	"4ijAcsCurDo0uMvhAsOKtP4jkoIQkhSVqaDoUNl6W+3ZzavOPjpY2zCcvz+nEizswfHc1K0vkHZmhy9J",
-	"indPaNnAa2OJsLayQ5Rtrj6Aohp07nzjD3kLCdEAOCJM6/FdiXyNajV4WCoRhdo6AV3rFxCWK0fgMF4A",
-	"ozQp3Fg1VM86/AHvBQdgs5jURAu+VKvOo+kgBWeQSBSBrwuCAXCt2/wBvI9r77S2AuKA4KvFKvhNQETQ",
-	"ga5OL7aQyCcodqisBZR2YEkHVlg4J2/hcGyTSyGWVPL5JWAWWOce8e0irM5oAJm1ckmvikxeQYf8WKdW",
-	"HtGkj6GtSqZCFY7vu6Q8zQXwy2uFQGkdzp48Z7/ocYR9JYWYofzqUpmgtCvIlqt8qY3osz+LZYFvaQq+",
-	"dsDj7q1kHiuq4mMLnl8ieCKtVwOmK84S2AUw0Lm+Zgu7BPAE68b66ohGSCx734rXdldco7VIDfm1tMiF",
-	"dtukU+/ea2XKgeP5ztbOM7i6wdT6sxBLGFrrZpTKFIIDdjNMLZ3nRdtAg+3ZzKMDprFnzBlrnQmu7tgY",
-	"c97rQl/xbJcZ5sRisBMPOZH7bfJ/RZJ3L8+S3Eprr0FUlReT+aYi/EY6NUhWo859+KJJMUrVEmZF7BOM",
-	"s/Zbo6rVQjtnTpY/chUonZbga6m2ukOsRNmT5jmsWKGQonvBJhn5Bn4RRHzsLN5NdKvpUR99L1htBg+t",
-	"X79DyJEncFa9NKLDvI9QMvs6uCSTiCE/EErbersCn3ZYSgOC9Ces4fGaqPsXYJKu0WiiZ1SdZKi+CFIB",
-	"pkYfgya/zH1gH2sDeVFAC4Q1cwgqRayt3d/IGYOR4t0EWEE45XfLFFPOwf4ONS3doVj4Nnzw8gTuE8tS",
-	"4npL2W81gVqJuHbh4KburGIEKnKg5Mk0FyLBSi6wUKrEeZm4EhlLrLOWkDNn7ZPlapxJMwdsO+sMdhL4",
-	"ZIKmetJ1OPUQTXPePfblgz3jsmWJNfMTJP1A7XyDOlffVXTnbUv3lCm7SQ2rXRW79oei1U8DTcO1AO1x",
-	"8rWCPLVUs+00n6FpXl7DJnMxuQQkWq/rpdXv9k1WwCKQ6wXqVvHWmgxDqmLHdrkoVsRdRH9XSVIQhTTy",
-	"sPUcYa8oog1XRqywVgCo5AVPRZ89L8QCUvHXVsVb6YA9ALxgQPkfAv1yltrHTTM+e1eN/40Ahf+Dn5N/",
-	"92LN6tvuBKRwG+Sg1m9Brf/QcPK2n+9lbrdrQaDaLQEG9BKIxM1fgNh0HQReABAvtf4eURgyXkx1vviz",
-	"WEcufhoxqdKVKfJ118mCWFlhMGKaGEW0EgZCr4SYfcWzlXD5auTtR4JsNsmAiIMrppdE6q6VQMVvrYkm",
-	"zF2wJqIgtOApvtrY0eYU7JY50rW5c21219tsDVmAqtwasHhZrspdByzKR30CzTKVGTwELD7R4hrcfGR+",
-	"PDCBSNkuqxwSd3ist1sl5+aSMEg9QiewsyAwedAWQyB9SrwtUFCwDvkd//p//l+WZCcJg6SSLNZRrOBv",
-	"/OI0YeOVkUoYwHlh3zx7bX0OvjLCict0NSlYqierBWCuyoIZHbHxqgj6WwyfiiEU8WDa0fogHpFaQQEn",
-	"osDWXqbPnqdisdT2GLrmmPJKacq0o6+uLL8MIG7gEcDbgwMijGOE4qJ+HY9bWNgZOE0aEL+CoYFGKPHc",
-	"3VPHa2ZEUbgR4VwTZZKvfoUbHIdBoWM8+b3wsx5cnOwKH2+l7qU9bTdbjVPm39pGa6Cy2bfKvqJTaVUP",
-	"SaV7DuOem0tP5AUybNPy2S5aKx1r1J+2l6/nRbgAalO8lI15xqH2Aeoswh48iPUQbrQKKXRrvXpLkUud",
-	"AoFZn30lkWvlSorrIeMlCkQA9xCAQJTYEFscsovgaU/ohT96fCw7cBrsnhhZtJYH7+o2kiXUt0m7Gx0I",
-	"uSuH23S0jse4o3tUVbHXUaNrfCXGMpcK3abwJEp1peVEmBFL6IJz/D3q67GBswanD6pggA6MQ43KXRyz",
-	"rypj+DROWHXMuw5abVkOJ+0WTlogwGrTuz/q3CtHglm03gybl67nABaJH42wLhbNYLbkeSF5Rn5nF9u2",
-	"ltwguzrTni6AmsGtuX8lU8StX5lCL8p+Iqufp6tihTlKOKM10zVWm3EEzM/WIwlwYIOi+XviBC+jCBvH",
-	"/G6DFvUTem+VFjcTFbhs/+4C45BlITqXsFZ2H0nWZjUcY6XyXkaC/akI8xMPmpAyfBVqXW4xbgAXN1Yo",
-	"tVyGxpo94griF50il9y+SOTRNJbcFCxdiagsX/7XP/+76yMHZKFMcyFiBaOZc19/jXGWuzfyL3ASPwkL",
-	"ZHPcu/kNg+XFmT1YIrdhiWycHeP20ZbTC/AME20K01sZPhP7504xUekoyYOcKSJFTHgmVMpz5BFlnTev",
-	"n3SD0yzyHl7Lcl4QWQnSSZmCdRL7n4R9yRJ6QML+//+PJfanL0X+Aj5LuhGkQ3XBMzhnS5GzlK/77CsN",
-	"9E32uQnRoKwFzxNH2e+OKvnzOMIR9EKnfM2EKvK1u5uvIoe3WC3hWp3ydaw60B/vWA8QJXLC83zN/iFy",
-	"bUaMOysKL7aSBDEe2AuaNuxvt+JWIMehFTqQl4KijolWaQQYHIoBWMxELrif9JsIIpyGvSTRE7sZ3ti9",
-	"8DHEFhsL/WE+I3bCOn/iasXzdde+9Mlpnz3FFTaNS4ybsK2GHn5SqZ5f8LdysVocDU9Oo6OFVPSHL6OH",
-	"RgyRt41yqld5L5UzWTC7/doHZ7/dPjb7i+ahnZ4MBsHgTgeng4bx3Xmkx++ZnXX+dpYfGAbC5iD3byPW",
-	"E8phe8pBhEK5nNvS2+T/DVAzgTfbul5XLilS1s23FcgCJIUS1wB4CB0xSWT9WI9AwRW4cLU+cpIsgBI0",
-	"xyIBTOyvRYFltiRaAxzNEqsFK2KQja+GeuLetwRgLAFQALYJsU9O2VyvcjefAH5nNpI/O+BHkz6DGSOK",
-	"cXFdommi8WlKpgro89oGUDdyJLVaCSOyKdM5M3ohIDA21y4714A1EnLinJ7ujwHCWiFAfPFhrHZVHzp4",
-	"ywrm5R053Y3PuieP+4Uw+0jDCiui27wc61UO3vYBiHPTU7cC5YYwnKulnVLY4liDZBrIVq3AXRl20h/0",
-	"Bx4KY+3Tpr4r9HRwFljxuS70RGeOZ9WwTvJ6ZXp/wT+TYawSuKO11QF96W0hVPjLZ+6DZMgSR1kTFSIH",
-	"KGWgLPfVT5ndEdbhxxcqEanwVi/4296F/IdIwC0YrwthhuzR6dnpF18MBuxL9mjAXsivIkIKWEjQkdAv",
-	"HStf+cVXqdTotfsyCJ7JSzFiRggaongDA0i6JcIJlENcCZ55WJNY8bH1C4C3LKwzHzFJzLVWYAPoFYz/",
-	"lTCrhd2ByFP+vS4Ac9PxgeB5NUPG2ZMfXl2whUzTTFzznMhGHDEZvBFLfnj5+vkP318kZW0GyOtlLqaZ",
-	"nM2JyDUTxPSZa+uKOTTTjs4ZT2HWjWBzwVN7Z1lYxdNtcR1wTp4EFKiboHtnzRvPE6jaHVglUY2O6On2",
-	"ysqGad/DwSYL+FRIPhgoAFzwnhHWtwHszW0OinjLF8vMWtNNu/PI29pY7geHOdyMzaOkncwSnLTed0LN",
-	"innid3S5g1kHt213z1G6/R4dTbXVK+gFfH52tMuBOapsweZh1497ZXqXgl+aHaNU9vF/OwKRcPRT29yR",
-	"9NhvDLe7xjiyzYH99smiwzx1qEZY1gmCs/W8BSrkDSmN9qxVqS7cyRgyrpReqQm02ExlBnZlfZPjvsZa",
-	"WadTTjzac6zevPrObv/kO42WV8I61qodG51ZGfXm1XcRS+LVYPBwgi8C/xaBpjv+Ff/xPP3N9djQQ3NB",
-	"HB1QEExIhuevn3ybeISLN6++G3loKkmlw1B2T+03wljjeKzTdaw67tV79l49ml9XKecskm6fPSEacyOs",
-	"QzFfqUuImX1++vjk7NHn7qx/DkcdYjUR0bhxNuUyW+VWN5lLlnz77Pxp4ito9HRqBNbd5fbsiojlosjX",
-	"4HLA9YOIPYzYo4idDDAGdDqgwBJm49zqvBAFT3nBE8+7XDtCLLkUa8DY/vysA/XO3QT6GMwwVj2W2OXG",
-	"NqWOO2ldaogEr4FnuCOwCFv0Z32WLHM5ET2oqV+m08SDwLLTR49ixXBaRoyzVOZiAu2OS2v/SMPSXC+X",
-	"Iu2O4OF1p3NzCAFkEDZQXPtSZ/v+oxDXyDNrMd9uyjpng7MA9RAfS2ZD9Xmu/RJfV0JuMnJOFk33S3fh",
-	"v/75X2AOiIlMBREcMLzSyqASdnPIEo903rPfY59ZAiXh9EHBL0Vgt3SW6TSyf7+NWPG2iOydF2nEJuYq",
-	"YvNikXVH7nowe+iOkPDtGRCJdE+0ijqL5cOIXfOriC3OeMT0bGbngbHEukx8UpjexFzhJcY+ZeQ3hn2X",
-	"hHVcCTytyovnL57Ba+LkI77aWGRSOJQAmIg5x636lABXDGRpcHZUyoz8h7X0IGRg7wXHlKclAKm9iT2x",
-	"eMawSn7BZ3ISK2zHMchLId4WPpr7/Zvv6AI4am+LyE0dQqDY2UMcZZ90sht7aM0so7WKFXdvkJuCfcH+",
-	"LL8iXNM8l1cEeIxWLbT9+CIzkiG+JrUbOVkKJOmx8qIMHX566cK49gXaMvhSwNTvZ4ZGCSTp5bIYvjax",
-	"6nCW4Cl0uKW54Bnm/F+8fNiN8CNMy4PkdFj0DsOcnRdeFdhBK4AqJWp3Z5NBaQ8jQD+39G7k3irGV2Cd",
-	"pC/eWoPeDhgHN9V5rCq7tlvtu4Cp6lSVzpAN7M9yQcW/DUY+lN9CO9VYeFpMtL1Yx3sRMPcRq/obgPUD",
-	"Jl2+oeykidXZyUPYv+dsIY2BGI7dgJm10Kxc3ZDA0rCzwcDKPXdBzUGwNwCBYuURAM0qRo4WXHxyGuDU",
-	"Oi1UWkxWu4ZuWp+VR6vjsIxiBRBKhplC59DXvCq6Q9qeuEpTqaSZ03aQip2euahZXjIClKhDOHvYwK6c",
-	"JnM2AGIz2jXxd3WPgv3oNHIupiIXYGJ0lC7ZH2JlFz6iFhmdMxBj1lyEDbEyKFEW3Qq2cTDOQutK45x4",
-	"a7dgrBIrTLTK1gmE43BQ7Y22uJg3zt2+hrwpGd/N6QQr51ycDguBUMGQp+BTB+gwlbmDyo7czw4+++L0",
-	"5OHDbT7EYJ8kyJO9LYjAfIgawF6sWnK6NlZYH4QvEYWCTBrfZIULtG0+3HHb0zNw42OTb/+0/I/TN8X4",
-	"m+wf6ZNH1//5zX98GbkxsP/461fX42+yX/7jr6+W49Ozq8k3rxZR9X3Y+OGf1F//8ezLyAvs00dX6enb",
-	"7D+/SbPvfvzP5fibN1/ayeZvadGGZ4PHn8Psuw9ONn2Un5pbrJtak0DDBCTDI7RLoWIUtEuhA/u75oW7",
-	"z5tvHtrpbrcqcU0PjeDOaHFHpQhIWfL02XfPXj9L9nXU5kWxHB4fZ3rCs7k2xfCLwReD0AUYnDw+nZ7w",
-	"s94fJyei98fxo9PeY/75Se/hdCBO0z9OHo9PrKPnd/gql63O/H27xb/9uwWC94jJvl4ZUk9BaPe9wsif",
-	"WqcEhXrRsQMIiZXTLZtOejXUGzjA22ApSw8+CGkNSSOG3pEPwaJ0yMVEWBt2BMZr7rxiwyDiCb1hxFh0",
-	"NjhrCB0rDe4z63AMQdDRMFGIewdPNyuexSqpsepYp95ZLEOwjisWA8VDA2aoJtMgVs42CAiLTY3Fybp9",
-	"j7sj+hNvjL11bqi7bAb3JjCyB6bqie5oyMfXfkeL4g3tgH3AdKrWx0/7xm0DReJ5jDYCtgfhed9I+O8l",
-	"be+nokFNRBb4loAC3y78cM9tk28UJyNBNQwij4OqSHKCjnA69LQm8gDAfspz8KHIkvwBbg5BILNChC8f",
-	"VXRBiFxQBgzL1YKryVMkFNkFWaUOv7D0qMNrvKuIHlPyhE/movdEqyLX2ZAp3bNOGySSQlZQJ+WRGNRx",
-	"hJZBS5DWsCB+grCezQtsCIJCSQEZb43wYu8k7HwKCafzXuXdYJu8wzbwGXZl0Mx0a4KvsiANzd6I6JL4",
-	"hQJWgiCga7UQUBaAJKRYFmcTe9v95KG7dXua5f6TPVXPdPiOTm/7EG7ovm54ho0j2gzXbBzVfqVUr/W9",
-	"aaNvPOWrusRhU57f5pse/In71nDn5hJhtFeTOZTqqdJ29adszlsTcs3gN6W+I/UzZEDRTHQIhD/uPfzQ",
-	"vi/q2ixi13M5mUMuJFbi7yueBR5AMEpnPc85UEM9LpMkwzBjVaaofMQ8VijtXIoOh0flVxgcdiVqSViJ",
-	"hVf9QU8KUfRMkQu+SFjn7ORRrEKm7caKFWAtJhm7ocEhSnuTTB0Vk3BTIJ/Y3O6qvOqcGKlmmYiVq8NA",
-	"NWi1qosyf/7Hk8EXX3x+5u99BjcfsYXOBcS+8QvoXdk0GyDg+9Bhb0CQFAQmL0IADeT/Osc3YpNVYacB",
-	"QOjZOAdi8IlWSkxAVXd0HisCQvTJYrdB5ULoVeGQ58M9Yb0uzG60LD0Rvjn0Dlw7kUak7KD+EswTbhhH",
-	"ed9n55hRYS0JlVi1ZVTcmsP62DF2w3SQyxUB+lTYPISVQ9bE2cis1PITlQyL3QA+wWL42kRVvl7h65ak",
-	"Kd3LxqKiH10uyJutVu+bjeRC7aYuZTRknvl3Mx5wLNVUJwhL64w8QJy00/Imz5I+O49VkKhYleJyIw2B",
-	"uYYGF5hteMBuoDe0Cs9BflFtkd26H9AubIzC05JsyFOD0ZpihDKrFJj+/Lhqf7zDrnC9t4JvS+n/tG/R",
-	"bYN4rda9+ueOpeLQpbDhczdDb74taLLIoLNbbtOu+W3f8AOKMiiXtZbuxxh8eDdbz9V+gLcFb3mw/j6a",
-	"gMj7VTG3nLllrseZWPzhZkXmL/GqVriHBoOKwps77an+pxkyFwC9jIIhNKtvFjMHHbmTGLES6XAUTIb9",
-	"6eKH74dlqRNq//VSRODLRrV4UuT4FSFqHihxBjVgWk2E/ygqlTTUDdkBvHn1nTXll9wY+3D/g+NkZX9W",
-	"aLKJA0hI1qkGxo2LjMMfWEyxSqWOKIWOlUCm22fP+GROXYrSmJUo+XXLgZU9NK4awDF954isuzLbQkax",
-	"eqeY0XtYBXfZGodP2Q0VCSUFh1649xcA30AxZP1Ybjv9sMeP0QLfBzgesVKq1SVDKnaKGGczoQCZmbOM",
-	"q9mKzwT5P4RRQKcpVp0ETtmbPDPJ0J5jMIs2il/ofFROBXg2ziep1uuNYgUNB3DmoZIWfJBupYAOpMc1",
-	"Jskq7yOxtA5gVsAKGjIlJNzLLIWYzJlQM6kE+0oUxZql1u+igh4GqXgmwGzqAeSCYj8shTp/3gPE3UKO",
-	"M8GSXq8oTM8Kpy6wXE8y6zhxGoB1whygg1QzA3HRoBi3yLksUSD9x9cc2bet2MnFlRTXGFJwGT5pYmVV",
-	"Xg6seY7vDqsHwcwrnUV8QcSJs4a+Ejy33mShwU0KFzVWuNhUM2WFfW3NZ3ayQyIQdEfxN8FHeJ9uBLso",
-	"jZVULMGB/MVOSzJiidIFleoh3za71nlq8DVpT3mKv0qDDkwAwOOoWNHygavuZ3/EEupCpFqMXPwiJkgi",
-	"nwsfiC6QGsHvDaxpU5vu3FxnqQ9unDSemIg9ZASxd8Y6QJ1nKPbw2O7Vl9ZlLxt1Cs/TimmKh/iGE50K",
-	"lsBPfkYfOU0i1ydZEMAyxSWyTF+bWC10LvrsnFRzmfgF3gdOurJaOtZwAmO1ySGHI3u8wxmuIC6f1+rf",
-	"MQWkxHV1BO3FZrA7XuKv7pTdIXzQPbE8VIewXaNWFzAodGIdJwWcEMC+Lj7WQAN4YE0/tGjuA66IoNBN",
-	"ki2wNWDH1i0NjPx5lJW20pynQQ1O02MQaKXJONhkqJrmQkBDSKwAZ46tQGvVr/RAcD18EsjVMpZdVgZX",
-	"WU5jRIhzTYjkS7hhmkJmWUXJdtBgeZ4m3Vqxzagq52N1Nnhcg753+QDH7hfKa6LPegl62wQsf0Etz1kX",
-	"UuI3FdBen7pbybS9XqcmlHciqFTW9Y6hVD42BKlaYdf+8tzXG/3eJfZ9CMCnVJTzTgIwk6bYDjJVEvI1",
-	"3b/ZJQJx2Nn4WKbWqBbX0Da+SUJvjT6aiVJwuM4aqSbZKqUkTax8TgVfA90DpBZMXGzESz0AhoL8KbkR",
-	"NGafDEB3yhvksqjJyND6j8j6b6y1aQyXxKqd0y8UT2Yf+VR5QgfYtLEVqb4uduKQpPDeBNhHxx4YzvYu",
-	"/sAflPAMgo07/xAiugXhZVcBADSaTJ/ahO+SZaEQ2EOcuZujnEGgho3za00bCDWAxWMQ48668sRU9MDE",
-	"arLKqYoPYk2Pdws0H6GY6hyfrJWg6Eot5ioxh50izX4VpbcWkA1CSqV16JPkhq/ZNUAUI4YwMphNc73o",
-	"Dv0suMHRT1yyuBpuCqIOLF8p02dfrUswP2pXDIJQcFUUBqP0dCpykUJbptVbOH+O7s1Ot1Sm4IDD5wI0",
-	"GAu/4rnk0E57vhC5nHBklf4ql4U0c/ZMzTJp5lW+14ulnc55xL7OhZrMI/aNyBdcRex5wTNp//FS58Vq",
-	"thIGQ0VPV8Vk3h0ys1bFXBRyQvMBvX0Fu9b5pX2FDF4LKKWAlcXO8ny14Kpn7JmSakbFA9xxQAF+SGHC",
-	"uBsxTm1bAF40hO5oLTqJXgrFZY9nmV4nEUP8VNJYSazs5jFBLA1gVrhXhV5V2j8eGJYsMWIH2YNlBm15",
-	"0HpKYS1mlvpSKF+P4ofRrI+tZXFMwVCAdaVtQ22opG6N66yMVcfvEqZzltkzgtqftkNEwcZq6NKVTjwa",
-	"PIxVgrv155XiV1xmUBsR2e1vvS5sB9fuhjvUMrzEjbMZXu1VJQ/wB5ayofM4EA8R4+zh24dslsvUiRgP",
-	"9NWKQ2gCvRmqbi+RH0cBamIFmfDkA8MSwoTeROVWpPPHrmrvTXNWZmlf/Rgcyr3Sqi9ePnSnn8zc8LFg",
-	"7ENp3VznBZvlQkD03ylKkiyx8tH4Tnz0rcgyHTEqYGffSZXyPns95+oSe/ytVgMB+q2+htj4czYX2ZKt",
-	"9QoBX/9nfNStC6OaPU/ypc+eg0Za8FQwlwGokGRhlB44sMrbxMrqNlDK0mu0DaUN11s1PBZYD56yTrUB",
-	"IKlme4ZIQzyBYvVJLoAcjGem64vOS4A/+95zF3Kh3DJXDm4FElaItpLESmQCALm5weGO7IqQyLZS3OVn",
-	"mmGwrC/jOhPcumLM5wxuVNP/qOKDsrQplxllfx4NHrImEdySMQ4k7QVuyRsEaUhpyZR1oGBwu1d4b3Rb",
-	"dqGOF0sxu5XKLVzVyK70i5cPb9bqYE9TpktWN7s96rsX92fEFvxtj8/El198fjYYJDsgr26tz+sjdlpa",
-	"MJ1eZnztU6Z+Txq3mbeKZBd52YM/dSpFllIi1GEgUfEuSeVdkemaZ1EPTY+I5Mc9qU6o2mcXROUW5Mpj",
-	"lYd0KS732dkncx5BPW6lSJwpcR2rBDOwAKyROLWRhLwmpWbZHqzpjjy5wcrE1uZbGxbknjtB2hqyr2mE",
-	"yIIeVTasSEATdiNZCfpn72zl3pnJkn9wM/Lt+Ex3ZiaR+uSjDYL/dJeEL++cJh3cS5q0eU0PSdBDEvQG",
-	"zLg3ywFci/Fc60tzPF+NzVIX7SVX367GF0ttFRtdw4RKl1padUHod1iFRD9kfLl0eKzDCpEr9Kuuirm1",
-	"eyew4cdrlvy1Rxf2LuRM8WKVi97Vw4R1EKCGffvi/Env4tvz00efR+xSrAMoI/soCMMhYpkRk1wUkRW9",
-	"C1HMdcr+wKarLPMDePPqOfsDy/k1Ks8/hA+nBem9lgthCr5YgvXeAhWFZleAD2Xc0NFE9qG3hdXu0J7C",
-	"oWEH7ozVLwzQoh6VzB1Zip0qgxNwG9x0Gugb42xsbzUsVT/gd/3p4ofv2Wef8Tzn688+s2+OzBgngwGS",
-	"7zA9/kVMCuiQLaD0CD+I2Epl8hL1KeovKoXNTbfPniCQnO+kNJEHfvfd4FDDmgsoPMWKGTdkB0PnlKA9",
-	"ZzzDEmgFFU125ayjouw/2EpRUIYteH5J6HvNF7EEMJHpk6TPfsCquAphKELS5YLJmdK5SEc0FzK1O5D0",
-	"Nx1he9tcMHMpl0vATis70pvZf2GSvsVT8yOeiF2KtTxCVw+DrUKz4xlxWxpRmg/IVu0bIBY9Is6MLYBF",
-	"G/EqCF0G+68IxwmB8DdKvmULmWXSYVjuHv3GCdsXC/aPDx99/sXjzwf2fzDVRSFy+6z//bdB7/FPv55E",
-	"p4Pf/sdRCxLT7dsYjXvg48a3JyKua5ELj2T5YQ2M3w/FW8VFpL3iTxMuRKCXafuYBtVs9/FSbKMBsd83",
-	"KOY29cs2tS/eo5QsSaw6SfElxplW9pTTAcdwU3R1Qt/NxdtQNVthFh/hVwX+to9/OXWLH9JvRBJW+uKo",
-	"ressZwqSAajKwem6NQWMlE4geVipgB8OPA5viVRa9gpmenJZVctcpZlI3YkyoigyT4pnho7OernKJ3Nu",
-	"hIk2ufQMkYLOtRI9Ajipft9xJHsSRARoXzG51KvCcXxAPpJSRXC3igYkXd0dssRd2HfkIK6LxeP54aN+",
-	"xkf1zWoyESIVaWJXAV6Ol0/vEBsxm2nXuV5hjWbQzpJ3I5bQ8PpLLtMEcUdTp9q5TImuu/JDHMiUy8yO",
-	"ztsCSGhTMgbC+yaOLLUfvnmf6pESRlZTZVo6vhY5zfUSeu+nuRCI+Qr9xVzahUEicWmYvhJ519kYaEOU",
-	"xgWf+P4dLIQna4MSa2RyGN9yAMGCMskDAWXgjOBYcM2xAVhMp2CfGYj4OsOFbZotYE6HY3CYuWOoMgzs",
-	"mxmXinXwqAMutUQ4W+W38YKvqWWcSUWtC3kq8jBxR3dPej0UTD0SOz08rEktF+eOxM9KFz8Dv8pslVuT",
-	"rd2qwhHuaVR56bdpUJHEiZiXZKXtXRNj/mL84m/2m3/9879/SloNmrrE3NcQOx2cfbEXdOSdGSyV6f0E",
-	"7BUoMCzJRXSOH7B0hU8H/GTsLqSjB6ezezBsPqBhwxnJFViy/QybQmRq/bbdsHkN3zdFHDoQGJ1gkiNi",
-	"ZYMSFgcQWJiVXKZbsYJK3I9GMwhH1PPSoCfS00ePTh6XYYhn+EFF2sQq8TYP3qAmZ/5PswmURB7togxl",
-	"TICD8oFh+PYuWXgp1t06FMQ72EFXIpfT9bZIxHsaQtCDRuSbdi1+0WNDyyWVLCQvsIQDGdAiSixGzFoq",
-	"vdUyCrrNkPQa4cQrRhIuLAT218ROToAY3LDEPqtPodSEjIRf9Lj8SKsyTYijTm6q20fYvbVNKbP9dfK+",
-	"0QbcEXvqReg4b9+zLoe8z05tV4Jt5+XOoxJ0OLAarjkssSsiUT+qNw5DfEQxiMrOOKj0g0q/HZVOp2wP",
-	"la7zy2mmr4+hSLZdo78AKhKkiwAyUt9J5PKloK4onUsekru5b9xeLKG+ndQ5TwGMeZnrBVBUuE9ewgfI",
-	"gZ6wsb3OPluqnoOLdGRElV6mTKtZrMipdY+uoyRh6xJ7HmhWyksnV57E4Vyt0WXNdSZitaO3KaTy9m/s",
-	"1AYAWemUwu5WpTQyRl+I4ke69HyGa3YXQqf+mHsSOG4MuySOm83IT2d9Kg/Mnp+W4AoAZgrGw1PKZzVR",
-	"RV81ySoMRhyDabkluiqoWwB+53yLyilFaxeM5Y5eFWO7Dl0WoPZaiSEVfj6KVQK3+h7u9DwdMrXKsoTl",
-	"YqGvBBTvdTib8MWSy5kqnwKV7IiJDu2U+P0D41iTSJjRAANpxvYTZueK0RjdHf34wTsBZmO6xZDNJJBO",
-	"c39RIKbLSYIWVGLF2fjd3Kp8TzfzOCgh90sUmv3Hv1am7bckVoWwEw+NXTeTxlsaTaFX67al8cty5Hcv",
-	"k4OHHSTzofjlUxXloby9mUQ3c72U0/UuM7Ryth1kaEMXPqAZTnOtCta5wFt32bVMZ6JAmEkzhNRBrKAE",
-	"frm0ktNQzoJ+B4AvIF8ij0Hbo/oIlq8UxqylqSsVbL7Cmz4wNBt99kMgi6GhJBzy0BVHXkm9MvBWmTbC",
-	"xCqhmXmmrIGcJqgx/I08AT3pMNY5Oz3F+EupSepFo7Fy+sNnGN1h5qHp7uQ8AfynouAyY7FfTyY98Uga",
-	"HxEswD4C+wbWMzJugmSJiG20NiPMisZGgBeXuXDjpZ1wVzAvLY87CPSDqf3pFSeeFwWfzEN5QCZpIFpR",
-	"UO4v6KGybIfZjt2uUBlfK0UL9MwT95UC+Cr7/8/TpGyOjRgWuENBQkWyGr3KCbYMTHK6EWZUr3NZCFNy",
-	"sV7AjxMmXWzBPsha70Av0nHnBQxXKLF3pmujaPXDbBGssYqPvrfvI9MNwdpjycRcJcMAJbLky3V9TkQX",
-	"x9mTi78geibW8Ye5CgLvixUL4CwJAo1Ae0E9Mh5Q0sqF3dEJ+0WP0UFY8tyQ2+Oq9BlL7KdSzRLq4E2g",
-	"HsEY7AgQdo8l3RGb6gxUh+OO3nAgJubq+FecK+swMMz9lw1WS221LLZ+P2KGesDo4eDD0T1Pj3/RY3OM",
-	"IyTFCX1k9qY5qi9OeZgRm+hstVCYQ4DSE8wvQeMABDTtCk84dRsnPyfHZsknwgwZ+oY4VPv0wOdJIr+O",
-	"XcAezU3xPVE0Zrz8t1hwmcGHciom60kmLgo+AyxC5rrcIduBo3Ro9Izwlp1VAt4ZE2+LnGNDSJ+9DEwy",
-	"Yu9mTOl8wTNpgLOTPeuffH5mHdg8UMCcYEg19vqWmHigv3FOWUIFH92+veu55ysPimQH0WAwYHBgcn1t",
-	"sLgDwPlgQ+Depkpmu799gej5clmlocblKktKg6Jl3yvDKlbVyM6ngajlUk4u7eXuIvt5xERmarLGtXJr",
-	"JQxcJFJgk9YEJQ0Cp5jnejXDA1UrnGVG8Hwyh82Gia6pwL10MhgwgIss5AJ5sV0To1TMrNWkvs+pPle4",
-	"vX4yYKaL8/UPvpQiT4bVcS9XhjZtg0X8n3AJ+wdfmtHGLKM4QNrPDPc8ihS6quQ1IPoBmAZnewaiIsFv",
-	"MA3gbVKvQvS0gWf8bHDGjmNl7VbfKO6u6Fk724qdmg5w/W9SBURCANL5HiFclO7lnKKu2BEmcKro7mME",
-	"7kn3bE8+qSjHXdZlbTKZ0teAg0mCy075wb78PdqXF8QAUd8gaMCE9t0N7cvjkneqGRfwFQVt93s6gnmD",
-	"tAhEQwegxa1WALuMmOes+hsxjuZRRTYBU4teLkVKzY0kazZNTYPYJFi7gLedcHXFDTNzqz+tjVgqG7Jm",
-	"0xTsRPbEDjTTM7CZS91ApQ4TxGYBGwC5bF7VuejRluK75a804fuB1I3VO7n+Ck3edjDARkl7v2B6dU0B",
-	"xfmYDEhHLLE7sC/TxBnm7hX/7bCnPjXUUUD9qR3wYB1bJE20E2Mv8FTr4oMS4lD/5HCS6Nh2rJ9mbW7E",
-	"oCr7xnTuDC8o7OUZ/qLbBrxHgTFACKKx2LeCzAhZ6tbiHouiWP/s6DET66MmS2jSXnqsaMfDBXKIL5bo",
-	"Ifiv7M9HjMcK3q30FbxbjZ6tdUIWy2INZnY9j7ODkMBOa8ORvxU0H780bhLbQHrsdxfyHy0IPSeDjwai",
-	"h97oRrh4NAkHKLxbg8K7uUTZWQdYlSIdXjbTKLElNN8YQGrFosIoy3sjSrYHlZ3dgHZ+8yDcb+9kICSY",
-	"0IzKMoBtWEJXrVfMhQYSvBH2kjhY5JSlEgDvVOFralHsBTxkeHeiMJRYoYyCr2P/dPGoCl4FGncd+If9",
-	"QeBRb9wZh4QIHygrGxHF4LdH0c1EBlqcVjxtWNJ7M3n4Ze5goozZP7qlzgthQ/SqMBLs6XVZKdFx/4qV",
-	"uxfGMhzYPMYICdjj9Nj93NRHe/yr++p5+hvEozZBvBNF0TZfywaRPHcn60olVJuMm7DPfgRKgfInYrHM",
-	"eCGwCm6W8+XcRaWWa4/7V9CvHhjWUeLamX9Y/ey/jZXP3U3LrqLqaChCdXZ62h0FqbHq03HDeYbEMoDE",
-	"0xQLTy6AWI8EiXNcXHQmgp9UxE0XQSCzNUZyY2X4lTAthXfOPmiqT/keAkkQU8vlYuFYR4RIY4csvlLy",
-	"7yuxf63H9tRhrBoKPVjndHDSjcrwPDtp54NwYvpOuSDK3Ny98EDcNDXoTuMhUvO75mq4Lo/GXgGZII+z",
-	"bzzGZ65aAjEVbwvCLJ511uogF3iJVVPkBe4Aetdsi8EAXBS4N4B3SppYGhRZQXattMLORmxlBEuePvvu",
-	"2etnrD0ulRCN0LoMLt9qDAZEaKzuLgZjrj6C8ItfgWtuDmGXj16A4AFv8JKeXPzlZiGXEODUbwJKJ9Ru",
-	"P6SucCsQMAYSecJcEASaXOJYOSS+NrlyMmiJukhFwgqiM332o0MjLcMupkyLY8uTNXDpAchUi01r1Fzn",
-	"hVxjujtWj3yfX6dMCtInNUy+BgnGmgUYIIbeMErzTZCXApnwccVnwgDNo3sN0ASztK9YQ4ucdlC4VV38",
-	"8BDBuW2+yxuJppvGbpz/Bycd/R3GJ7k2ZemoaQO6vY0IzYaDL1Ta+0WPSyDTZjefq4nITL32KmjG2jRR",
-	"Okmgf0tDJe0OmdKIE4pC5f+yd/3PbdtY/l/BaG7mpB6t2uluurVn58ZN023a3TabpO3MhdkjJEIWagrQ",
-	"EqAd3W7/95v3Hr6RIi0pduJ06p9aRxIIguDD+/J5n49hSEBaZr7v2NeoAryDyEgdVAVC0XlcVcs2wvp6",
-	"lrF8k6uovzjmDOJrlDmIkNyVAxfAxGCmiENBn8tjWeZ4v4SxPY/5iCTLDb9Lq3rBAXz0CFsZLGKUlcY+",
-	"3P6QNlf7+GNhKnDJPvP7VJV+T36rZ/v0FcfbwTMB1kaaeKH741l+Z8v6rZ7tsqi/6FmGkIP04T64g/cc",
-	"T+KjaDcO1I3aM6pcSmN1vdlX/qprobbQpGxshUE8vwlyVRkSGImSFdK8EsYWkyxXSenN62E5VvpUMObg",
-	"klqu0M/B3Fof9ktaB/96HDy9WxTUvqHVO8Rg/LaEqHqLAGC3EQ4JC290DY/sjFnpcpOzWl8KhWQiLtF1",
-	"bgsGw9CRMqjkoWv75abfBR2FkUbZSCjwPF+3/g1htu7/Pe+2/8A2WDiq5cUFBAVfbkZv9iBZoHJHbVkp",
-	"awfWu2HiP9TErNA3dxg3mTbHv/Af3wywJLw/E39IZbPjqcDr/uAi312Rs22vzZ4Ge09hrw5cNTjG2XZb",
-	"rUl0BZFPZs7rekOs97kqYiGomGSkoF2LuVC22gS6bqc05V07Iszv9r0EYw42+gCARNeYUwQfDPnJMZIk",
-	"3tKSH46J6FUm/VBm+Dsh1gy83uQp+v45sChnbnHg/1tVzx1FY8yqZwfG4pSK/yBh/yHmK9nzv5dWrHuz",
-	"ZtfJa7SPFYMH0apmDHSpivpCUM6Pr0zSOYQNEAkYInYDdf3RIuIhilPEdOXqUmyChkhbusMi0Q4YpHEA",
-	"XdHR7CsdnFnx1umDTJCG3bh3K1fg/SASNFfPUK21Rj2irZg/Vk63+VxYh84Fg2fMxR9x1/+DNxzFpEUp",
-	"SUv60aOM5RAPwAfIQfoVLNM5/oy9Iv8nHyH/QhcoG4czwjJsGhtjDSaIgGxVYNJyeouXzSVoDoXV3CbC",
-	"b2UX+tgJgrIUMeTnCp6mL9eI64QmYVBAxO/n7wlEvdPj92gYOiTfZ0LqfQqIpHf9G2m9ZXxhHUEJrX02",
-	"uC0eSvC/Y6UQ7OSj/DQ2Oex3dN1EyHJABsW4zKG+VqzNhuMSvtJzHbBxB1N1KcTa5KrP/eNE3bjLUeeW",
-	"Pi8quZLWH5qrLFcDntIZK1bC8qnVllfgmhYMSTopF8x4VXW9dEfTk6uZWOha7MOWg3W2xkuJdwSRE8xh",
-	"rgLJTcRMJeiB24QBX27aRDU7rXzK0TFg41tP9z2AMvFRxo0QFmPI2ceHPlDqOwiJ/RCW7BmWpKeTQdVC",
-	"DFJOYHGM/D/hX8SHgOQOrHt4l1mD7ih/Fx4dX5TaUdRLERSJg+9hx9sFPU+yk9S9kIo4tE7Dy4wMwChZ",
-	"pMCUo/OCCexYK0PrK2ozZQMlwoy1RY1yVbRucDqdwq0VLd6CZxbDD4PvMOFr0f93IlK+cZ179YJal83c",
-	"slLPGwp0pM0cGcRW9S4lGuKWKYHS6ahd3rbcaePb/rCJ525lPoJc/D1X6Xr2IcqI+8LMg5G5AyPjtxsh",
-	"K9+p9FY3aod1eem5QwgLYNH7S23KhN4lqsrT0ep7WYdZXny3GbqfKf0EoqtC2f+GflfiF3R/XnCpJs5z",
-	"jGy2WZssEmwCIezJdmzcMNdgGLaJHonUxBD8PPI8osYMctwTnfq1VKW+RigD7fT5JvOqHhnp/624rCZn",
-	"3gRGr8TRpmAuifZBnIa/CpK7wxvlqvv1NrRUqC4PJqZR6kadOsVs7+2OA7NknASMi2PQA0S+HVhMjFQ7",
-	"DQm6ZrMaOYG5+6huCNvElhyfqV94pdtrP4bRIMzQdYc3c4Jf7jZtj/PR80ogM0tZ5op326OtxolvdFNH",
-	"S5qPXGsOczvI/ypjnH2t62uICbCfGjZfrpYcz4ZSGCsVOfh+uvnovCwDYYon0hy4aNZCcOXqycufCKMs",
-	"q8qT2GQD6F96QH57t07kdJ0Qq7zm+Oh1zYJqEJ7bW60a7sa8OlAlFhbepdL7eP9bCxSZdpLoz3VVBRBN",
-	"yuDTZtuJ/Dz9lY5DcmVoTB4dn0x6efYblbRs7A+Doefz21LITe71njpH9sPcMFfcfkhW/R6TVS8adXiz",
-	"iOFXN3QcvkhrHomH0G30Ckc60jcZPF2SqkarjIEY7Rpt8WotK+n09bvk9E6B62aK+lz1cdTH3NI/G9HA",
-	"hPiVMGyMHbyeCSrzju61VIZaVIjoAwOWmHIylBKDaa4EV9gkggb5k09+WFu5ksbKeepYTD/5BNsX411n",
-	"rs3wCtV3KykobGJykdSScuW+Hk8ldNm0EmcRYg5HUcoDHXpzSM63FsgyR/2TugE7H5Y+zqG65hsTpjLG",
-	"+jlS8NW0GO72/hKcBwP3lFDVoRKPSbohkaslgjIjCTaxjZnXbwomlK03qBTnuKpq3Dx0l8FjgcuxcYFV",
-	"s4IiU6zYmdektiJL0ll5M008gucp8Vuu+n/g6PBgv26NZcFi2OLMXasIMs3BFeXgBldiMmUvYEHYZ3CQ",
-	"PaZKnmd1o+D4NFEBCouMyU9XkqQx6SXhAXd6xQ1ScjutvgrzwNewNtJTdKMOHnXbuEsSqMBR7OGTQncZ",
-	"HqYVSATmkgJmyXGP4Y6/EnOra5RDZAVNNBgE15sL34MLfYqTNcVprk6m7PseQDUM7/qO8bsZPVX4ltXa",
-	"5/Hg3/7TsMK4KiLeI2OscCtPdH88sJglwzlmMhz1Fy2V8V+zGrwvUS2muXpErRfqiHxgWmLwsMRbPrfV",
-	"hjYjGh4qi2ZEhe69MKnmegXvOFwGfCac3TaRGvKwu5w4DtkmYLtpVNJBYoz1krsrrcCsfDZlTxPWQbxP",
-	"d03wtB0Epj3ZV3EDXcgrEdbn2tsAuBMkL0DhSGnkrBIF4cCXuir9dZyYYmiQwyRL6ydxOri3LrSfxCkL",
-	"30rHNa6rGxvFHD8eTsdNV6s52IH1kitSuirTd4eiKBO+gIfLNFd/RIAQeLeSmPOOwIlMZmevNUp+6Vq0",
-	"p2koxJnVXM2XqOeI1C1WM0670QtkHvmTlkY9S19Srz2A4Y6fAoMpkA/vbR+OSJeigEeJUMVHrD0ttxLy",
-	"YjnTTe24UEknHLOR3fFxROrmpN+60dFmTXP1mJz97a0TtmtrNRBW60K1JSqTsXF4QdcVkYv6V5aky4rJ",
-	"acteoSQo0V7S+sIdrDCfxxnGQTQwjtQod+NwnE9z9Xm/QXEdGhi2e8fl1O/pREAMh59tomgCY30c2l90",
-	"6R1XntB8xX788dlX5ozN9Rps9IWwWOGXpTsCXyX4EaT3JGoJtgfIAiaMhy2W4FxfER3zOCIYdsxrSqdW",
-	"79gotuAWfcxGGKQ7Fb4bUBdOz213b+xZe7IJvuWKV2DieyaLgBE8uiVmWwIp5bWoKuak9pAZEpZiQXH9",
-	"EYaZLlCnqF0qokHN4BX02oU/vvgrvUZLa9fw8sB/4f1gl0pfK59ldicDSvvj1//y9FX4EhyhjtIVwiIw",
-	"lN9rRn9DxGsu5Zr2snvnYZ6V1mt2oYVhMz6/JC/Nk47yREC3Yx+m7Ge3EitRi2oTOGMiNqhnBTJkrIPX",
-	"uq07KFTJNsJO4r8Yq9fuGflsEfgHqUOwrvWsEitTeK3f7Y3h04hFsKwuV9IoKys37kK+RUl/WLNKtDz3",
-	"0LP4hcs/uKTxTzfqhuyXakD5wt3gnF5OUH71vskj0kv8ZqAtFPaUKaSlBV96kAt5SCrsQReKEWMa+6Nv",
-	"vWd2wXPumH3R6DFN6H/powGpwCJVjuaG4hk4AR1Jd4vyyDTzZa5cbBWy9t52uydDnEmZ5xrP2OMbKP4c",
-	"xr2b9zC60zQ+54o47wWWDFY7GpNyNYxlB2NKmp1HUnkSrQMQKp4z6c5I/MKAO7vETQJJ70WPPL4r9Ehn",
-	"m6SiMO8CI7EfOXzEP4KDmnP8En3sFv/eMelxqfY2b8YeHVCdxezLUIk2Q5vQKGldsdalXuFfieMtsOEN",
-	"KD+h5NBAWgyNlquWdpRCjUtEYm7OaI+zAP8V+XVjXQ/eEgo74P9+qJ+ieoILW+GOZ/hx4ih/FRei8KkN",
-	"9NepLTCBdZ+1APgUToh/NpyKXuQnI4JlTFjy42Ok2/BYBbwfg3k7n19BBoduBsdkSIMGnmWuYuU6yFX7",
-	"fFyoJCf147NExcCFFkcYWjg3tdTgrecKc6neoj958TdWNjVF9Djbsetu/TkIBILzWEwyx0DkNd+Jjw+L",
-	"57ka01GzwRNmJnAkUZKS340V5+HqcK7S8rBFKD9ylTiuOV23dtc+VcxcVWJhb0Eqd2PJERbtFmVHWLLf",
-	"Vt2xc8Mfb+0xGLaHAuTvOFZ45Y7Dw6uQhDrHE5Tb+bKvEBm1UXo7tvDsQ55RNnacl2dOTwXsPWuxXlIX",
-	"0pZOVDrccEvS31xuJ4FQ5qOgqEpkde8uqTrYsBQR93vmRdpdOQdjNHDB74U6GKlb3cXFW75aV4J2gLjm",
-	"FavFSipqoe9lVob/3DSnFX/7V6Eu7DJGHuHvD9tkv29Khx5F+TsUDLwf0jxXijzQhPkQYIht8ytXt+E9",
-	"Wc6ohuepyOipwonqeFem7Gfw6BwSLVeJh8rnVl515FmTj1tmLWXCpqI9K+j3RRzToytYQWA2ktVrT3ub",
-	"lCmWQGgJfPo/V4Jw3kTa0iKWHuDG2m0vczVoMGXpU0Z+HhEGuItm8yPg2IzLzI2/gwfqpHv2bOjZ7TYK",
-	"O+gzU1n44VZT1qgKXqjCmfnv4eNzVT6FD6mDg4R3ifZyACElDWtho3rZLQM3xmceL5qrMb2hfRf/MwWq",
-	"rmDUh9qSHtZFRaREjiBXw3167E7b9JJej51eT90IVgmEh3noD+JfBK01HLLOmNzcKde3Wv2pzwWvjAiO",
-	"xkzrSnD1kXgasd3lwZG4I37LnQbj3nuQ0JHZV+HhIHEKeplllCoIDkbKFZR52Yros+QqNRQQW5muXITc",
-	"StRRStUnxJBxFx2bU0R8OPWGluPU9miK5+evnnwzpHZh9cVFJT79V3Smfi1IfSPoaHi6ShWbWqNhuxBU",
-	"85ltHGhtQrfVTs9hji1VtRC58klp1qOGMSa4WUfQIrlFWJOWmAWyfUibdOHELsi0we9d49VWctq9DJTR",
-	"O+uRHCY4Ak97I5dwvZs8NtpoT9w9HhLfhu3XyiLQLjXM6oE3LO7VjzJJ2L8e95Qr3J7Gg9LFQ+LwYKUL",
-	"OBKibU3OTr+/QgTea6zLhvav2MW0TMC/dlIRu6Q9fRRqA0XVpADnGiYtylUeTnj27Ku0xAXHYJhacrf5",
-	"yDUuoN2HwwvzPTnMD8+BfMT+i4yrruWFVLwivPR43lgY9OT4mM2XvOZzsH6TjNoJ6fjLCBLr74XOG5yv",
-	"l0jKlSxNFr9C1R9wg9vln0TGJ6Cyt1oC05IaNdm5dIZvBoUlLye3OWBglbqHS29o75f6Xc6KNBcKFzxL",
-	"d6eX1Apbr8VI/aF6xe/PasOCPOQk7jsnkViSrcbog01mJY3d8vT3ZijqOJ4d/z4lbR6SUs1VB6bNjSvn",
-	"/5FMUVTjSLQ3JrfAVxULWYEBKJjide1hEbAOGTNCONiBMxNb8vZ7ALG6b5U5yEelrvu2OB+Bft+zm/qh",
-	"mEmf6NWKHxkBP7CiZMWl2Jwi4LyInQ8mw0YAvWBJpLPUVTll34mNOc1VKPqlRhtPRzyKpMsK48AZgTyw",
-	"6Zwb19ZBGHeXvYahqZN9teLUFejz42xcYPoL28gwi1NMpuwpny/ZpdgkbRZzbPVhjSKw+qXYwLnNOFvx",
-	"ygHjw/2lXsSUPaVq1ylVMk9rKnllLo6la9Jui3WxwW8OZKrcrh8N1MQebdfE1txaUcNQ/xjj1V7/I3vz",
-	"r5Ps5Pj413+7K45haf6N151Mxtl+35v893+MPmzJrftKHkpy3ZM8eKi63SHTdd/6HnyU9aRqbkAWPFlq",
-	"bbpBAOLvkmO1bpSZekvg8FrMCGu2EldbmIT0bzRSCA/Wjak23cpdxuSCcbXJYnuz9+JPW7UDrAHSb+Eo",
-	"9defnMUpkrFIVfcGZ3kdC4ttBC1WCH0GC4V0o9RVxobLh6ENjtRbkkxLu6xIQU/4uK1t2iYUD6i/P+CR",
-	"/4ue9dFxuAamulFKqovbCcG4e4kMoYTp6MWl4Ya7bZSB64hskzUrhf9r4LC/KwDG+wKu9a7IPbXO+Gns",
-	"jGoGn/lDUuouklL3cKyc975ThwdMCcPOYFyUMvwFNXGLF1+E0IKUpcxpkEbc4uljKBQNXmSuvD6JV1BE",
-	"YS4rV9RIjNQKU/atnjk5FT6/vKgD2rlNOHZKSjuYlYnCO62vJPSxR3WjisyjOQcaTWM/4VDHYQsfX0xC",
-	"g7ejW6LLh4zRk5c/sXFogD2SK9hFReb4Qnb3u1LT7hNkwjAYMNJ5Fox1lxsp0pbIMsSwqFWESGtb8/ll",
-	"RsXuXGH/tqO/3SqunzH/qOj348I01B6cOQoM+J+ohTUhbW7U+C5rVMkN8H6auV+qykfbG8YXCzG3McWW",
-	"eWxQn1THhKgpvJ5RiWvzg6o2QYwpLbGZtBgfCyJsTKq57Pz5M4hjSNsz/SHeSK68jOaUPSuN856woxtD",
-	"oIwaqKkvvQUB0HX6kWuKwEhXLGyutsrvrOb4Tbvkii14yh6DFuOMnJnkWeGjlSYKfWIK0UM/YQi3DRBn",
-	"8MpvAGRYwx7goKlfEttwIUtTDCEScjWcDvhWzwibIfZKBCC8qjQZhaJJnDyGGfyZZ7NsXkyyNjME+mQu",
-	"ED2BiPLcJayJUOQGVOt5OswvevZsi3M/5JtM+5mjrepEpa9HxydfPFqc8D8cfT4/EUefz/746OgL/vjk",
-	"6LPFsXhUfj7/YnZyPMr2+drJ6A2MvK50KQJ8oi+ylaW50RmSVqzMPl4RNqc9o297jKj/M8SrvK45Jv+M",
-	"3WAgDqF9T5oD3zm3e6MO2jvSHB/Un/atnn2A1jQ4fvagJjNsASdTNvA+PcTQd9CqS+SceoHrnTg08IjA",
-	"l4Fvi3lTS7tBozMTvBb1eWOXo9PXb2Dr8rX8TmzCv7yBH9RX/UbqnFV6zitWzIS1GyJtKUbZqKmr0elo",
-	"ae369NNP8StLbezpn47/dDyCEd2susN9I3hllxkiyqQilc+SrYSt5dxM4yvwcmOs6HvRzudENJ8xI4zB",
-	"Qy2wYzl3rDGE4HJD4X329bnylWHj1vk4ydhKrGaCWJOupOUuO+lORnctOBBmssJj6UqK63TiMGzP1V5K",
-	"K454uQL/wdbcwpEYcBhMX4m6p8U5vQn4ad9yYBVvXWusv2VOagvO40qUFyJjX5//PWO8KaUmfX4Ig+da",
-	"LeRFU29dBAYzPVd51tdrl5bFyk6lgFuLrJYuIb9KLhL97p6OXz9vNuMm3k6ESn99/vd0scP3v+SmN/nM",
-	"q+oInV4iuPIDRt/Ku8sBgB0Hjwn97YG/jE44eYLBu4YBgwssaxcBJMPia9o/VVbpC5hjzRV9BBMUc12X",
-	"SHIbnh+MiYR0prWuVWUGFBpxx0o102/BbuAYurGYpklGgKf8tmeE50l9GP3FWbPJ2JWo5WLjqICUaxN3",
-	"I+Evekb6Scu5IKkl145JHaTEzRu2cTIS/qJvuagTMWNWipqZZhY+NLGm7VQ52h+n0+Sb1cCOfxKEkvl6",
-	"bdjYtYRm7H/4Wop6kr4163XfCC+EaVYImm3WSNfHxmC3T6bH6Y9/pM/6LAaa5CMUpRJXGOyAm445Mb8R",
-	"qKEqvaWnVwM39ELMhQQbj6O4AXHw2Ya9tLVci4y9EpXavMXx3Q2n74NrWB39+ubX/w8AAP//",
+	"7P37dhs3ljcM3wqWvullslOkKFlOYmnNmkdx4om77USx7OSZCfO4wCqQRFQEKgBKNOPH3+qLeK9hLqyv",
+	"5F3YG6hCFat4kmx3+u0/smKxTjhs7PP+7XdHiVzkUjBh9NH5u6M5oylT8M+XzKjV5dQwZf9KmU4Uzw2X",
+	"4uj86JolUqSaGEmWlBsyYVOpGDFqxcWM0BnlYngUHelkzhbUPr7ggi+KxdH5KDoyq5wdnR9xYdiMqaP3",
+	"799HRzlVdMGM+/RluuDiJZsqpufrH/9pzgQxqmARUWygGE2JLiblHYSKlExoRkXCyFTJBTFzRnK6WjBh",
+	"SK7kLU+Z8kOmQi+Z4mJmx8vt638rmFodRUeCLuwwlRtGOJuUTWmRmaPzKc00K2c0kTJjVBzZCT0TE/n2",
+	"UidMpFzMfoB3ri+jVIZQfxNZ+oldEHuf+7Vnh+++2Md74LNdAy7fd9CQ7ZC+WnWM99WckURmxULYndd2",
+	"9JPVBZEiW8EiZ1wblsIFOsn8vZpQu9BJwnJ7tSfNnCn88Ww06nfNQ8NIapP4N8WmR+dH/7/jimiP8ao+",
+	"DkYPs/lezajgv1M79GfphglJuFHDjaRnGF30YTKK/VYwbQhNjCZTqbrGKWsfOoqO7INcsfToHIh01/Gn",
+	"MOwrOmPr4zwZTKhmKcnpjBFRLCZMDYm9VZOcaoOLb/8hBYOFTTK6yFlqt6m8Zh/umoS91k4vJ1F1eE9a",
+	"Dm90dM1/Z1dMtY/8mWELTXKmNn5eB69oH8UoOlrQt24Yo9HWQb0q9Eumi4Wlw/Z9N4W23MDIRGbklilt",
+	"998uVpJxyyl0zuiNdtQdnwxHw1FMemcnpwQIeMk1q2gX+WY1oVeFHlTf30QTTNhJ/HwEHzj6pZyMNpYr",
+	"wVxe55mk6bO0fR4FXH2gCU+RV8BmazYDfienMKf4uUyAQmPH8VhKqCGJYvBrNZGcmnk1jcJ/+U5U/d4+",
+	"rXMpNAP2/hVNX+Lhsn8lUhgm4J80zzOO4zzOlZxkbPHZr9rO9N2O37vCp/Cj62vlzzTXZEGzqVQLlhKp",
+	"yJTyTJNbmvEUvn5BYqaUVPrnX2Ji10ITRpM5mXKWpcOj99HREymmGU8+2QwS931NltzMkW4LpYBwDTWM",
+	"9NICh2I5nP0tY57K+zCDb+wEP+bwLwUpBHubs8SKAVhf0ns0GvUjQgWROVPIg4U0ZFLwzJAVM/aOk76d",
+	"AiUpy5lImUistKGwi6lcCnvLQ5zTU6kmPE2Z+NjbktAsY8qOiBZmzoSBlU/JpDCEG02UzBhJJdMwO5pl",
+	"cknMnOtq2jD+76R5KguRfnyq0rJQSTBE9pZbcWL1pEyKGah6VADnq0lMGPYVXVk+8UrK51ShFPgUZ2Ii",
+	"05XdgswOQlkaQYaumbplymkg2o/YsseXJVP7uCPOC5XMqWZEMJZqQkv1FGjCjTehwu6EoTcMT0IiU0Zi",
+	"d+sbz5Dj/gWJU2YozzyvWrrTseBag2prBaKUL6hYOcarP+aMX1omlPEFNywdkp+swTCVisRgYQzAxIiJ",
+	"RpPCCqKmETIorZC2Abi7jwN75b3TAH5Efvda6CLPpTIfd6PjmhIQBxtizxXuFAU1JNQ+3OaXBxHUENz7",
+	"sYgnNH3jyD3uD8eivlr2g27O7bpCU9/R4SfdIumIJHKxoAPNrFVm92yzAvOWLnKrZDkVZl2DAR1GWMYo",
+	"Ff/9427CC1zxiHAB4t0uPXub26lY7Se1rJpmmvRiI2+YeOOuxc4Ym6Phoi3/u2HCP4rS5rXIlbQX7f5+",
+	"Iww3q0+o0CxZlhGn0lixM1FWfyWUTArNhZ2CKjJGeoYzhacxIjNF8zn8HqHa4CdWHpgXLOX0FWzop2Pq",
+	"DzRxnyaWtuxs7dGwxk5diAY8/r2nUfQowO9XaBi/YnTxTNxyA88EqihNU25/otmVsu803CqszmLOg5/e",
+	"1ay+F8waZKif72DiVUfp5/bXVEaAnPzKEmO3BCdwHyMHQm5nD7x8tSP30n3CBgvKM5aSjIsbe1hie5Bi",
+	"eIC9svfGYEMs6NvnTMzM/Oj80ckpWGn+75M20yZcCxxY++QNv6WG/VXIZcbSGfuKanbY7BO6yCmfid12",
+	"Kzq6CT+560MNl8D+ZNH8ahSOe+39rUuWpl/L76R5QrPssJVytvdLNivFiTPGj15fHzWP7LPr78nDk88/",
+	"Jwrut3YndZ4KslTcGCbAUpGFIZQkshBGrYiVapZscmoMU/Y9/+fny8F///Lu9P2/rQuSQxY2OsrnUrDv",
+	"YCTtVI+jjMg3w5PPz1A04xIRLqxmFSxDbAdbCbzPTs5OHj169Gh0cvqwTvwP67T/sGUuilHdJqd/mqMz",
+	"zS3eotAGTSJnZaTNczYabTtZay6qcE06qOe/ac6ZeiKFoYnRBx4293SXJxGvgmmRgmQu8hRs1xP724l3",
+	"Dhq20Nv2ujbcZyIvYB4L+vYZPu19Rv7PctJUKbqy9wqZ7nzAl1LdTDO5POhwBw+XX42qtWrfjwUXoUdz",
+	"fUUvRd2TSTXR3DBC7aPWpmCEm3OgrLrHM16sXkqrn9KJthK2EBnoO3P37FhYq5YsQDr1IzBnqWXIzP2G",
+	"pxkvWJWKm9L9TkXDN89EGsGv3OixyJ2L+5YpPnXaRCn4e248oIgJKZjTd+sk5r60vh5XiuWUp25EmmRs",
+	"akjPqgxujFZvEIy8viapzDKq+rWzfXY6fBQdWXWKWo6XygIdeW5r8HACicEaPLFL0LIp4TrpiMilYIpw",
+	"kWRF6g7yhsBInd9to7QaeVi+h4v7Y7C2wSne9Ka2R4CGIRLC0kvTEZTpDMMsmXJ+SR+x6QzMXBBRZJnb",
+	"dXbLwO9e7QM1bGD4wm6FvQ/du2iSrHHYcDjfiO5hh84zoJmcKS5TS6zaDccZZ1PFGAEFGhxScyrSgWYG",
+	"fjp0nBt49VGdvKKS2tvmVt+gnbjIS+eVtevSEP7UbFXg15mSXXNDTdHB8L999eqK4A2l5G9x3Yer4V4X",
+	"4YB2mpQOZ9XigczpjAtwzmXg4prW+KFuY5xmzhbDNdbj12gn+dS6WE0R9GkW70rJKW+Lkvw0Z+Dvo6TQ",
+	"zrkZLA3XRlEj4SjYESirMWlDp9P1pWLWeti2RN/ATe+jI66fufe1LIUqWGWbo1lCUrmgXHiO7kIeKcsz",
+	"CbzlgW4M0D2ggzUsA6H289fcMFiaju9PpWpZiI7Xaf+ya94qqEoWBIs8YQldsNpChxzRzNkKAnzO/j2c",
+	"OdqvHaS+uAcjt6n19apt3trct5HgPfAjT8yf5DTNmDCXRcrl09bzdEkMo8kcUiTsXcSOFCwlQah9lvSm",
+	"4J4CHYRQolgiVcpSspApy0D973vtiehisaBqtX7Y4FW7arIQAfQifdPtr/iCaUMXuX3KDvw7CBG2LS5M",
+	"S9AFiyox77U6qeDP1y+fP9C1SGXdsoIJD+yEh4v8YZspyD+YLW6FKyxt21mlGGzH7coYVcJUk4Rddce1",
+	"EIZnJHavugbiAR9wrAvwKIItuYMOEzy/9QSUBHhde8wed7Cs9t3nQmWtDEuxar643VwTbaRCpbbkSIXi",
+	"R9sUHm55iafZaN1WtWMIKK65JNVuhcQcTnj7UX3OtdnOe3aT83Ue0CLkF2w7K7uiM/bC3veh2ZgbzvYl",
+	"uiNrXluVT8ic8WxwtkFRtKPQ/jZC9Q1LQej3rNgtFcj+XXXC5nH9x9AJ10a1YXlWLtvAatGCtcm3FmXQ",
+	"Jx6s+73cmkOMbAoO5wj1nlgHDBResBv73FVK6LvyV73DWjUkw2EioY176iYr3GlfrzdQVrmrtG1PH5Ta",
+	"xzmJuRjkSs6UHT9ZzkEYgHfFKCrseycstUrLWPjdtbtqcFfdvCGY4LYVnDw+Kyp4OUwPbrfXgYZ+adlx",
+	"mOYTmmVPpJjyWfv0UHxb9QISafiscPEjVMZCg/DczimZu0cweUrDo5j+ai+OBThUy8y87wWDlLdaokSL",
+	"8+ojaGofUk0KvMi7PnKIGtJG8WtaQqVA1Ee1t1JQkc49iLyADj8ZK39Kf+t2279rRBJGLSeqPtinlz8Q",
+	"UOW5FMd4HEhOudLnmCJ3w1boKfA3oWP4lmaFUxrhmSG5hFsXdDUWEzbjGB4ilEwUTW6YYamPgPTin09+",
+	"IXFE4p9PfyHx3//2P30y47eWJdk3p1znGV0RaympC5e9qSEJeSzwFSy139Jk4hLHfMQHmFDRuIlm+ZxO",
+	"mOH2jK/QW20XI0d3pWJT/nYsrDbgvjwkl4YspDbkdDTCtbgoZ69JkVs+8Wg0gjd5BlL+OiLJnCqaGKa0",
+	"433eCnp3ZCcONoc1+VeyUETmTNiZz2Wh9H8cnR+9kCKlK/uyp4qndBWRx3QB787BZ2XX7GtpHyYpy/gt",
+	"U/ap/2I6ggXngpyOyIJnDBOjFvRtSB+nAUU06YpnbDcR4qzbB5qUcU0QI+ckzqmywr4SHJoY9hbEx4TZ",
+	"eSpG02gsKklR5WU4Hi5Ioe2TkZcgeAs3JJFFlvrYmX1RXba4b+8jV8oAdJeBX58gRMsxC7s08XN0UFwE",
+	"c/A0AXakX4JPZte/3mzz7Wvt7S6CRKdDwR9xe0fdT5ArnrBBxrUZ5un03kLGdMZaqBqFiiVpuAFIqqbT",
+	"WYpyCcX434K6BF1ZYP69bsZ8OrS9IAak+e8ty3LNf2eECzJZGaZDD2EhLA2KA76zuwocHP3SYul0BNnL",
+	"UUXb7K1hQoNcyOQS0hx1c1Pbd/K+dIcNvgaBHgZ/DNwgAgV7T2Wixi8wKr0tgr6FoxiJKTgBSzknsRsw",
+	"GBOQ7l/YP0B99z7GwDNuGF080GNRvXpCtRUIzjlXvc49gGUAlqUuqSY0TRkG8Np02h1YCL7OvqPGS7B6",
+	"4fXL5zBqwfWcpf7TiplCCWdyNxhOoMGcjs6+bKEcsdFV+UDXGExECl1Y0Q/kKhW31n5WOTW3MKBwNI8e",
+	"bcmA6jrdwdB0eNCjSvy5KhW7h5pwsy2W3DgIFYXD2uxGwPftJqtL0z+6q6wzjHYpyOUzcit54gX+3//2",
+	"/7gcbUM0XemIzOUS/pCFSDUoiv46bHCLMuCdaR3TbbHatT/OMIiICLZk2pApV9rsnGez3b9Zz7BrK5XA",
+	"64ECVNUYhJIMvQhWfQvUqPLxRhbU52c7eIMOVIrQgNouFelv9vaZYszYD3acagUxD2GYSFiwBpYOcN60",
+	"dEwIlhh9YW0kq8GyRW5Wde7zLY8wA5Zr8hUzZoVy9jJZsCH5Vi5BPX5G5izL/+MuqhkX2qgiAYNmg0fl",
+	"AVTULXJDekpmLCJGChZBfrHur89jbTg3IUPo+FBdHuqANqq1ZG/zjCfcZCvSi+svjYkUWPbGiFRjgUK8",
+	"3zgN5JtbplZmjjZmXUG3h9fMmcbsJq8Sw+GCpCZPoA/KNKm6nIUXcE3i//zmFTm+PTmGMR9bEXJc3jmw",
+	"7zx+x9P3ziF2j1w1o2JWtBZrvoLqQbwK7AhKICNihT756skVOfuCGDqr0yATA8gH3UPqemJBcavncims",
+	"iIOoPdXziaQKXIakgNR6e83KYqSt+tefKikMSZm+uS/lfw89+K7hNZAJnXyy0EYunNxwVmO1KWBVNLhl",
+	"oaGiJFdMM3MIf4RvXcHjXaPyw7H37DSa2jR6E2nmeNuCUVd+kmfUWJXOF7m7t/f3n8FOnkKn45fCveTX",
+	"DTZXbU9zYYIjhNJhjXNFoXxuJG/vaUI4teK+da8gT+KfQeu6B1/tJ88cqZxp3kOF8gMI0/2z1TOV87+y",
+	"VbveefUMvKw+kLOISm8EpJCwRDEzJDF6NWO0wFBFqbySXm28Yas+yRgm7so8Y5CfMhPcikJ79YLESrpK",
+	"t6XPlHBOXpJKz+LtOIYkdufgqxXcj8m+Y1HZN/ayVCBFIcGYCEmsmsgUFqdq0pPKGsF+kguasnKgw7EY",
+	"C3QxQxYpFtQtAKXE14W69OXlXOKz3MBIeylLOHoooDouZwkYqTxjwvTPxyJlC2m8+9mNE50Z2n//gSv5",
+	"dWpJNRnBlgR1IyvfFFtIcGSbORsL/yrFbuUNg3dxhU7pICkbnmGKJHOp4QM3jIFvenERLKpPOOmFb36g",
+	"fSrynOdEyGVEwiRr5zrqo18cFNIYv5bGRMty80Cr1IyNBYxtCQNZ0BumyJxipnWbZ+Aw7buc0banXmum",
+	"gjh6YyW2PY3FV5VA31Uzzqg2rzXbnFxsqRBynerF4U7R7zkpQKgLI0hInScLLgrD+msJ0Vaypocn/rWr",
+	"ZZegjAG9sixzkZCcKhORQvDfCkboQiKhOv9Rqd2yla7rZE9eviB6JZK6/PYVGJu8IQc5a4F3rc8onliD",
+	"6I2+eROTqczs+UwxAuRZ3JctTA5ZIrEzr0+qfNsPD29fPX77fNGmb9qTvZW6GV28lChoPlg41Ck5bm3c",
+	"wGrUupciAhJm/8Rqx5n1XfNkUMDV6nlOR/8IqTJ5fumqmjuqcpzTU1qLP62yfI0kNM+VvGVQDAeGPoAp",
+	"rLt5gte3ulVdWTfUTjxA+AmpfHFPTmcMRT66Bx5o7zfkaUR0InOmI6JYyhVLDHn98pkLd1LT8HPOjcn1",
+	"+fExzfPhvJjoXJphIhfH0n7wuKzt/g98/Rue/judJONiNDr93L/+TaH4v9v3/Onh5Z9On/7p9GkmE5rN",
+	"pTZ/enj55ejL0Z9On96e/On0Kc1z/afTp+47fzp9avnkhCY3+EIY978najHErdBDXzw1VIym7iY7h39n",
+	"q78Mh7sEqbCwW9/lJK7tVfjWXcjnjkpskxg/0Yl4Zh9WHefhlYMbAF+op3wr+vK8dHgRI4dBmNZRwVF0",
+	"9DvU+LXrwFrzmbByr2SvLSIOVTKrmVoNZsLIjN8yYYVCVfkc4V3JnIoZQOdgpMUrmT0rgVfEfwUq7aGq",
+	"qx+Ombpk+JTdssxuZFnJA2U6NJUiW7VP5JZykN9Xm8pWL31uhLR6WsaIU7YTqhRnivQo0YyqZE4U00Vm",
+	"InCjrphZq/97oFuyGKli9IlMu7w3ilGgGKeZTGGRsmwA1VE4sIZGcHbyaBfVxJUF+09vovYnwa1WDbOc",
+	"xOEvtLhSuFnZrVTUMJIwYZTLbYPH3JA7gqjVJK6pIE8VFQnXidxlOgspzDxbXSmedCylu6NeOAchJWss",
+	"laWJ9dU8aa9MbIn+VFWKOxZB269iGTS+n/Tiz+KoVq4NAsIn0AhJdE4TpvsbC6OD8u7x+LOfTwaPf/l5",
+	"NHj8y7vPo5Oz9kpvFZSdt2aWRCj1rKoMJtMMYLu2bOGTy132zQe0NzpAqgUFdAxQ5qZKCrNhu6VANb1t",
+	"i0EXnbG0wvNCJRVIhPRGYR1sOKfRnrTQYOkhYdQPYBn8LrlBcMzKDWpQeWMVWkVEC4fboFq6G0pOV0/B",
+	"viiNphggTeI752S38d9/hLTsr3iWcTG7TFNIht03jSCX2tCMTPAthOJr1hcrcUy0m+3tadI5kmpBhnSI",
+	"EYMTTLkbnNb5TI+Klf8lcvVuDmcUiHZQisA19gPxiF0xJTIu2ElLgo1RjJmA29U/cUJeUHXDDLk2zRSE",
+	"7WtiP3naItWt1bmA2KwuOAL3TQqepVzMal4AV/jX/OpWxoZE4MVrNZnHZyejR80Xbk9dsGy4beE6ubOn",
+	"eG+Gr4HyWlXi9TUs+pNLT6RMgxdLkNNBxuyeAn30Wzh7kzT3CxcgIUR4BGqLVVHxhpMJZY+3bTWr38ol",
+	"kVMDod2apOcaDiRLh+R7S9teHeCayOmUufw6r1S6q61qoxvDlVSGZk8zuXzVmpR1SQzVkDwkc+eb8hwh",
+	"h0eJFOcVxNyCmblM36BzICY9pxQ7TTPtY2JmNaE3CRUJy+yd8A/0FnHAFguRAUxQYb/+krXPcatdN1I3",
+	"WwbYqIp3g2n+6u7duojPubhZN8RqZmKHtw/ys7SRuSZLqW4Awxl9eZrQKdBvCLva6sVbT37rtP1x3+xH",
+	"L4jmYpaBj2HvMrxiB4N1bYHuZrGur/cnEaxS3nzNFvJwpCQ7NSrabQ9uuRVcbuPY626IvQrlF0zr1kC+",
+	"r1NdkSXkQGf8BrxQKddJgWK/PpTRXvH7nCltTccyH25PnWCjNVK6zMA5buZsETXNkvs2NnLFpkwplr7i",
+	"iw0V+s3VrCEy7XKMG7TpnLS+jn4bKJMl0K8pz1YdYDOBGSenrkJJCkj8TGlLnXjS/ponWNpkKUgbqgxL",
+	"8Q/3jsoMPd2GXpO26gd2mK9fPVl739Hp6PTRYPRw8PCkuZxbV9LdhDPqXDvwQjqrsiowmwDgbnQkC4P/",
+	"bBMN9vnnsiWnC0q9oPgLyBXiiKDxJIzfoqbTKCh7oDH/ZWOCf1fJGm5LLm+Yh6Sxn20qh00cgalUSwpA",
+	"AgAhcFDqHFYyGSWz7sQ+cD4hErkLp7jRAdYpVDa4msBmGs/tw/NXo9Ms++HtsxV9eTOfvvzr29nl1Zfi",
+	"vx6dnHwzf/qc/57epq//+hd+vfwy/fzy8VcTqeZM/XDUOtY9MhBh29oTENuW0gD49sGrKLXZgCrg8v70",
+	"upuu4SvoodpIvFph2Y1LpmFqgL+Ct6t/QUauOIEbADSqOw+GX57s7Us6LI6bhqdvo2evdlTtk6440zUd",
+	"6e5GAul5riTNSGK1x0GRV74TCJ56+PsLoiWZUhX50iNBfKVp3bQ4+fJsG6NjYovkwJ1lImVpSWBVoaw2",
+	"PMvITAIysDg8smvn30XxqOS3e/k2itO1r8ypfgm4JK05rhVmkPI3lekaZcajHc5xeV0fv0uQvT5L38dl",
+	"suXZ6CzodtJvB9eZU/2qZCmbRlMxno7hVDe48ZTc7n3c8fFdcwR+lZMuVuSxAIkqBOn9Kid9ZPF5RhMo",
+	"myZeLIWMfgqQS/gzJKF6pqQPYUoHJkkq42l+Zx6wW2qlk7VBgZHspuqqTHQzUZ+dnY6+OPny4ZdfPBrd",
+	"V3FREwdyw/aiBgUB3y6hfT/pjnU53ZIZUPFhxzBgfUMMgXJrK8a2zoSdLGvkNlalVTWQyxrLaB7afRIR",
+	"HGncYzKkV+z+wHmQbgp3s8WDdfjoFnj9wHcYhC5ZShsqUn1O4t8KVrA09n28UJIi24xIbA8IF7M4auBT",
+	"SJGwsfA6gIehsOuRMcNSe/+k0Cv7fyEHeJ/9A8FIEKcC/UrwZw9EejWGsYACufL1oe44WREHd2oVYcvq",
+	"6z4tnNBRdOTGDmmfIfpFOcqj6MgOEtBj3RghEdkOEU6kG1+nJbNZfqP1ncqlgNI7XPgHuhLoLaakl9+7",
+	"SY9Dki2sDrZgrzprTcvRQZJjyilCxfdotoRERkjIPl7kbBbXQ/Xl763L1ep3uySazwRLoVjRWTovrh6W",
+	"eDd7Od6qtfNYV+VEt/njant59/NfkcWn4gKWBXBteKK3Ahw/0N5cKoTRBFJiKVGYtTElKW1PO+PZ6mu3",
+	"HOuGPIPoU86UfdxvLLwSXFApFg2lGAvaWbwEPpsWKcNE+nWnnwSSRu1YYJYsJT10ILtKCb3uQD5qD9Qo",
+	"0/0RjDPf+StGGpqB86jLp+Tyv5dzmbllxYRzXSzsYsfl7vz8yxCG4noK7F7WWs20WtjayKKABLYT4d2P",
+	"VEDQn+ZMoXLWysIY5Gh6O0KquqnhGotJAd2KcqnZeVVh5/2DOaM3ESave4VPkx6cS/h3H92mmH4bVbFb",
+	"r7PD1cKV0s2hXtF+mSrmRHknatKmMkRfLdUsDvSqauT6ukD6sh3NfiWwflGxaKMbue3DAjZ1e+eDAkTI",
+	"6YaMCUzibgRNr3OFGCuCLSmcjo+Rr70tFYlqJ13bDLs1/xzX5QMb/Rjbg+NNNKuWuEdIu+UwG9R1HnZv",
+	"oKI8YKXX0Tk4orFweAu+eVzq4cf8OQT/Iy2tyAeayKUgcW2kMVlygfJvLLjpD8l33QsEp2lf/0CuuFQu",
+	"LWSXc3Hl77fPIuvY+VF3u+WVzBguZjufxmt//x5+BvfkGpLJXu7JD+M5WK8i9k8g94KdNUQVQtePROVz",
+	"4P7R4diuDvLz+Ory1ZNvyfHt6bH/hD72jxwbOZtl7PhdNTpff7wv0ZTiYOv0yjsPRCTw2/iTe08nR25z",
+	"l7gQXBPmpST5ioIbLo01v0pJr+sIdPUcu2plIi/K9nOBtEifNmW5JgpbIRSgsNv1bOZC85TVGNm6+nx3",
+	"2RRWfu9TyH1AUfaG7XZv27S89pj/xEUql3um2oHLv6FJOeAD753gorbODzSJDV+w36Vg8ZCgrgxZjugE",
+	"nqzGImbCcnrfOhEkDHvrOomyFIKpACmqTIwtgybMuyXw2R7LNDbcvrASI5VLPRZgNS14Kvhsbkpc+bL5",
+	"W5v2ZQ2rDpQua2e3TLi2z5DGZHe4gCMFDgszL8AZye2O7HfmGbtJaaM06ItNjX6iI9SE3GXLvdAIW5/T",
+	"CwyjoS2EIKBCQgGn90RBs8T422/PX7yISe/0bDCXRaOPzNHJF+ejUT0toffz6ARzEv7v6c+jwcNf+uc/",
+	"jwaP8Kd/67Tg1kf4FDOEcZzVysPdWwc2enzngbVZX2h5gVGy2nzEml7cdYpiAssnMFkfmp9DZoOTW3dM",
+	"9S2Noz+079cpTpWIwVKYBetKEaHldbesNYOsCbHTML2cIrlvDe+eTff8/d/tauMMN6UBXB+oDfrnXx2i",
+	"Fe6Njdudl7/e/6+2Po2Brs07Cndtbxra75CaGn3pdQK7pyPbTu7/DOc4sLW8h7pQVq05io7mfDaHl6S8",
+	"WEA1xrLDxV+3poJ3fSUlJKQC6rVa+C5TYccvYLEA2sKUHfpTxtIJTW5IIrOsDB2+ZAsuUrzj2hX0Jc7F",
+	"9r1Kme/lZ/++xF6xwhDMkeYMlN/njKbkt4Jm5aftu5I5S4uMkcs8l1xAOjy808w7Sv/8bHenUszW6uJx",
+	"u7n2KtHxyZx61uK1NlhX3OzSf5n6ol9QDgDwwyHlQrNx49PxXR9oKLPoUUhJwDNdA7Uq7UsMODWiWCVk",
+	"SU4LjeGoIGyVKjo1G3fxOjD799C6v5XLQHA90GuORLB1wmbXTKTww8KXdE45y1IwmiFiNBaW4lgfFXKn",
+	"MkdEMYM9IUSKmEbQgIrmeQYYzHXF/2Is4gV9+0QK114OdPsYHo4xYOV+MZIANFIZndetCBo1o2QXAg3M",
+	"GNSRG2Op9XV9FLWWKPrcEiQGrgNPFiaqaUCO4AtGepWzCx6wK80NmTOqsBH1CiDhfO4cuvUfjQIf/0lb",
+	"flWwVLUBo++hPeWnYWFV9FA2VepVGUhwASijrE1BM6zsLK07coAUdJ03hi1yUx/caXNk37w1ihLq7gU7",
+	"jvomqA5EBQyLJUXzrwoj24WL3HkjUpE5N2NRUV8PPTsu3y2GnD+cLyCy+09IkbDSmeOWfltmG0zva5bR",
+	"FVpD9Sl+PopabSZNJswsGRPELGU1Y9/h3pKLH1QPk98cFHmZKofHrU4nJ2dnIaU8ahuvt6Mb/YpfPVlr",
+	"WHwpyLPL7y6Bbge/g4YCZFwfgeUH0K+SiwtCy6pSvLfKVBvVTavLBVM8ocffseWb/5LqZt1/tsWvXu7t",
+	"5Y4pk0jnPzYeC9/0YlutQIhDKUXA3JC6MkZv2cBVHMT28LhaLjNnIiKVd2EsrJiZyywl8bt34Muzeur7",
+	"9/FAm1XmGLK9DpCKmMhattDydKHkEj3ZYyHteV5yzRrw+EffclL7QCcWJqETWRgE0J+gBjQkVxmj/sgV",
+	"mlgVZ72UYe8ishYWG4V8OyDRJvNoO23rpNCypXUGuU1lsPzuEChq/w7iPZ0IC+lUi0qenpOGPJW5a6eN",
+	"/Q885BRcHwtDb1xuuIf/60nhG0EbKV3LYpgK4KYSxYCCnDhH6Gg/Jieux+IweU26xPVY7CCvv3bx8nPy",
+	"yNKxbykLr44I+FsG4A4izaYNkN796klETssBfz4ai7JqDIGYLIMnRV47nZHj9F6q/Utt+Jfa8C+14V9q",
+	"w7/Uhn94taFbSncDgW6wqjc1r6m/+SnPTDuqUMmi0XMAHSFimmXxcE8T3w8mOqJZtnFIP67TbAuhNQsh",
+	"EM7TQw0ry7CYrojvvGJrmGLmmInLFhwLqklc3o0GuYtZofxN+zD1JvUG9A64x2MRN09K7AJGUFvPWB6V",
+	"MOGeRh2ovf9Q3X/ihn0UHdW+vXEJfRSsZUODPMYlYzdtsUeQwL+7AoQAa6AzSBcdaWqgrF5sHpZzFN01",
+	"zlN5nMqWnPfkRt6aMvDHcyD7KR3mDW0u9epu7tGW9f1k3tLmWFoOSzl5IMMqSyKETJ4pms+D2rEydQaw",
+	"+kvZXua5VomR/dZcRuSlG9rcu16a7TkzyJHCRIIqSaWram2HKmOfNFIleWrE4G/LvjsQa37vmOAnyqYM",
+	"ku/Wk1ZeYuYkUS4acnRYXmEjwS8MmLWB6tf3/JDFt7opgFxBR4XdAqS1ew9vecCU7gR2g8P1QBN3k5VW",
+	"iWILBknpUqBdouktq6WFt9p+fkl3Cd7+FN67KW+oFoStfSGqtKLuTqStq14tyV5ZYHOW3MjCXDPdvpyX",
+	"JHG3EI33AORPiC/XRF86Xwepjf1LXqssBkj1rx02+rlnAtgkRTCWavtGQLsBj810mnHBiOaLIgNYc82s",
+	"bRkStyZTxVg/Ggshq/GCywiG6jWnvFDJHLRup2hqQp1hSl6VLUWxmGtuVTvXW9n3jWQplHYJSWIONV7p",
+	"5Aon/0wY2C37YzhXbEjsi29iVOIQ4ECPBYDbW3t7IovZ3JBemJIbOxMdp9gfkss1H1n7+lbg9woYK/TO",
+	"sd8tLRlolaLrS0I1Sa3y1ub3qV6+FTd4LiENsNwEq4Rd1NDhwy0CXwMs6y7YumurfUCVWFddfZPI3UOE",
+	"TzGFjvKU9E7PsF9qE35p7wluhGjiXVnjjXP2QK8Pm6e7jqUSPol+Y5g2b+jJV6fJw6/PjvbF3dkR33L3",
+	"/MvaNnfkYW7KvawztTtW3zQ45CfRPR27+m8ALm5gPR+GNNUJylvD/QYARfwqyQvjXWhlcyXn2YS0jtcv",
+	"nw/buijee+lHs+4RkfUa72lfRmzRzkodfi5zPl0dtoaH1KzUs/X3nOimvPHO6aoFoHwdNkUjb1iHigWX",
+	"an6zMg+IsIH95AMsm2rQxCMH99RNEo1Z4xg2zO+Kar2UKn3JNDOHzTN3r+jAwmJL4u+IyJdW3p6chj0f",
+	"aqy9fFfdl3daPwlfthY+7rra/hsDbJ/1AdY7quaxYelfMbr4fimwDwxAMUyZOpDU3NPV63ZeDf/oPa9D",
+	"+4A6VkOwxHyLAPOXef6xGEpjyLvxBETKv8zznUqjy54Sluy/LSbXuTRWqUWhMCSwKhjAQlwk3Q5Jhr2X",
+	"OgvigsYTrkuT1bf89xw2JU8jL4yqu/pbwbpPz0YnXzz88uQgnK1quTo72dGsAKQDe2J8dlhcfzImOVV0",
+	"wQxi6tk7yrUsQ3wYHwaf0RPXh4IImULzXlmohPmWkRjCsvYJT50zOVcyLRJT9uVwYSPGrcrfby292oq3",
+	"7He+beK+C0iF0OYC6N9b7cRqxikThtPswlowbIlto4UL6fcU61fvj2ADrdXCM0bilOty8Q4sGvuwPh5e",
+	"NabYfkwbjSw29E3K6IRlJd5d1dECKf28RjR4IB5Yk21BuSg7buPpGAv30APteGKJ090IYdFkwcI2LB+3",
+	"92XIjO7mD9qpl1HjMDc3MuzOHtJ+6bWpeNheHpbgq3e0RELe/WnMkLX9CmKL5fICOFR1httjO8Gr9B5B",
+	"nfb+ULX+L3cO6jSW+ZMj9jth0K1NtOWhXFZ5F2sChfQoeXL9I1HQuK9kKuUDYWJIXkD7/MlqLJC59Ifk",
+	"KWeZc0A5wTSnmkzYSjo/mxSQgwGBBQZpJ/ZzicyKhdARiXUiFXvz53gsMkbTgf2Tixlmcum+y4YRBhLD",
+	"yhmTak9JIVL003HlhwBOdZe0BYjyhPv7XAe3BTPULnJMeqiq4O8v/M/9IXlm0O/njvcbanznw0rA2g/1",
+	"Ec9fkrg8/DFyaAUN2DXLpj4+y1JuWBphOjx0dm6Op83nVr9lB5q1u2Vn76cTyME3dD9BWIJHNxKIaqLE",
+	"bs4U4uguFOz2AVAibmnGYV3WXGOiEfmgKf1f7q8uAVSmWHQVLtodqX+nQZrrn71M6V36mGe0a0TP6WED",
+	"ei5vWUYT1t5ZYsqSVQIVGphCQ7Ps++nR+c+bx/q8/tz7X9oS7OwJPC6/YJnXbPvYUemsemyDP3ksvju+",
+	"BD+15yjwMiIL42rCOZaJY7QPz3cMTmk4At6xuB0zI3JAHj6alQCc9oQRYa3wjGto6NJKn0E+jwt6VtkU",
+	"COLmINr6TV1pM55pmwaCs4maZ7l2Ljcw/Nppbk9nwUQja/Nol2TkEVpLDt5ii9XSBdfhlVy5uIcjcevj",
+	"UW4RICvLADJiG6xSVEd0a4feJJmceb0XgKoCVEtXeh60E6ZZdkik0r74CeB8bu654L8P3nJciW1DOQxk",
+	"137pG8htahnNqhqMzzhCsgRNf+muKwA6EpbhlhDydZzp8dEzAbx4LMLzMz7yVnOV3EZe1U70nKeQTh24",
+	"Wex01uyxnZLU9jAIPOFv9vpHFRFHNeC7alUbW77lnF1vUOp8lb5V6jCjwyeP2mUZw6kh+ILxkdNy+uck",
+	"zhGmMUaR6LZnxQwC9mRsakgh3M+TFWSKOMBFe7b6EYndYY6twgaj4Fatgi4reEalIlyPRan/wkMlCCXp",
+	"+RxeUFemXHCrzPWboJQeqbJKZBuLHubCBcnu/QC+socc11Ger4wTEgV/g1djd23I4xuLtFCuT7VDP28b",
+	"Cxa2BXl19Zw6QNYLkxfGwuftXzhfBGxWFeUMT1KjAwxukiMj968gDTFExnRgmeW4KrDMDhPHUsnBWWu+",
+	"FemdrRkwHv7IKWk4hWuQ3zWLU98eRbv19fT2z7NFLpXZdNrRdgjPuXe/QUMjpeFAoq8K7RpIcfKJ2lI1",
+	"7Sk9FtagmTJjz5O1fookARDZqke9/xAWCNB0FZWlteVN8Bn084wFvM2n5Pc0Y/7+tQZHMGDIsoSvbk7v",
+	"rffN3KHPWuqWqoR68Z3WwiRQaKMGjbX+86v274I+BKg7B8Yz90wCm9LfdsIAekp/s7fPFGOmFea2wr20",
+	"Ci2DPmVT5+UE/YD4Yh6rT1n2s2rN8l63RIQ2qsCSoM0QSDlkAW3/0Omo/UtWe8xYOmNPecZavvVXf50g",
+	"FqKREF+JUDPwQoUUeSYptoXYrUGiHf5fw29jMVkNgudRS3fujIpZUZYS+BoLJgZAZk0vyFdPrsjZF8TQ",
+	"Gen5J6OylCxbuZ5yDUwb/7aw9x8d/P7Lu9Po4fvewPcB7P9HK8rO7rBVHwEm8QDEKyfidv0C3HwFocj7",
+	"CFu59WuVBMAnKqCG3VhFgySCqkFNDL0BlV6zEqX2nMT2w3FZKBCVeWAEihIiEntct5ggiEY0FrEDeIsJ",
+	"QExEZRmiV01AP6phmPj3njt8vRilyLTQlqmfnZ72z8eCOqQol1iNFniVuLtips191E2C9kpEjOKLhTVt",
+	"xkevheEmYxWw5PgIhQ76AP6xkD7b7MjLOvSQsyRrXW+MdHAyKCvr8DJEFRmwbefM8/QVt7Xm2ZYZ9YfC",
+	"uCw57p5Al3XAkMMALw+IXddOf1WgcAgX+Ka9tPgCU1fjd+9d9qVAUVqdN3t80qA0ZwPG1Z3y400rdic+",
+	"FpxOa1sKRvi09kDppzuAgnfOYA+YiGlBC/6MWD7iHtnEUlpy3/fkKdasy6hhP9KsYBsQX97VEkJalaGG",
+	"IwZKD8sEbfcZ5+mHuL/27MaP4YGuFxj20OMf/vbzL8Mbtor7EVkqbgwThIvS2ZZb+9awtwYoAR4D1vTu",
+	"3Q1bvX8fD8nlWARvK4tKqEtE0IauwDlfPgKUvJIFKIapJa6gkvSGrXwfC6wkrXs9y6aU6O0+ukwQ+BLV",
+	"fWwgeX40Z1n+vyCW7B9ELS5c/NNRy5FuLu3Gahq/xKQHmud66Yy/QR9nXJu476qasdSGa7e6+x6J992s",
+	"SNnl1LVs1QPtF3xTi0cWLwBOQLGKyCP7r9NHoxHpQb0VXIZWb5DnXfV2qyu0UOPuC5lPH422FjIfIqal",
+	"4jMuOpPEK9/i65fPoS+nXDCoewXxjBnVLtn2osQelQKgHhw8KX6izj/mxuT6/PiY5vkwiCQdl987dq2J",
+	"1zPM13JVNzv11zMK3LaFc++WXKWx8xXV7D7s3E0dCSVmpwO4M0qyFBsKc2Mv9rhdXbsDul3UjEVpF5IJ",
+	"1ZtEDPl+YdkY+D5EkWXnNd1rsOQp2yEBaasLuVsw1UdawtU78dSPHGh9WOUfjrBOTlcY6CUJNTSTs4KR",
+	"09Hpo4+h6LZ3dd1ZMapsafrbYdTlvCLrC/z08ocHGqQSpKDBu33GmovCezB6gmETu8zsbUPS/3BOvpYg",
+	"iVKWcYSIg3JiJlL9H2NxeU7+i+nI/npNTaEACNhDOTymC/jcSb5Yoybn2tiyIzfh+Xt254I+XBTUhPTc",
+	"ylLu+3brxsS/xumuqpW7D3pq9J0pVVjQtEA55Kbko6btnDRPwZ5iMaTW5uKij22rLV9zAB1ItTxj3200",
+	"dy3Dszt0Udr4PriJTqsHGp2r63WZueIJG8CG5um0QXSPHm3dNPvaToEYu6sxulAbnrQyr9JOoJtdWel3",
+	"fnycyYRmc6nN+ZejL0dWKwJn3fHo5PHp9ISeDb5ITtjgi8mj08Fj+vnJ4OF0xE7TL5LHk5PRf0A+9b+z",
+	"1V+Gw+EOQvJDHLM/HnW7ne0m7aDy6bqYlJO5B23xn0o5A9/NwNVx7q+i7dAHpoKkBhUaUkeiKj0E8WW8",
+	"MQFvO6a3lIM2Et9vi/htCmW1Szu0cQcqe8Xo4jLnf2UHVjF1ZSN7vmkYNs+3hqLHD3PqFF1IF8k1jC4q",
+	"J8UNW9W7Qx89efmC6JVIPo67UMlsqzMK0Z7tDtsFfGmfuKtbGl50YDVeYGK3qvV4Q3vg4LQjfpQW2rTh",
+	"U7yqNszf1BaK2EP/dm9DrTtjFJpTgmqoKIdsJJ0D0B5VzDuNGgEXgElyXoX9qcRa/ZZv/JW14nFY9qQG",
+	"ibViLBU7weofQoSdQnPBtIasJsvXemw4G5JYY4VgHJF4ySZrHuFHa2NrRIwsN3D/fzP45c+t4aLA79sB",
+	"jWUXmCw5IEUxzMjw/dOmUq2NabSN72yjZH7vIosDYDfNdoFR+ArN9WfukX+5IwJPJ1UzZuz+7LKQV5Sn",
+	"4T7a5+AtitPsiiku0/ZQ/yWBWzC+n/iq2TKTMmV5JoEkLohcOAeDkPjQVk0rPCGXg/8uD8dnd5SXjbXp",
+	"Ju8fMV4JrvfDqBl6vb5WbR0qX3p4Rw1br0nvxdXDiPx0+SORirw4u+y3x81bw1Y9xxpcLtQA3xn3L8gJ",
+	"VKGOatH2vampirOfjDb1umn6xd+1gKaDRxwYk7Zald6ej9DugJ8xiAFsoWzYwv/EW9dSAtabn+LVcIwQ",
+	"a4kI3T0/oD4fMXh93Z4yUBNdnRkEPZ9C8H9RYXz4vr93MgFM5YEmKdd5RlcfL6mg3VHldq6l8Ko6Lt2H",
+	"ct9wXmes7R4xmsoIF+lNMipuQsTN/n0HsQ4Rcf8KfP0zB77uKd51UUWx8UojErtfePje8LDazasQ9qr2",
+	"qW7OkaL527aCvxbaDFyxBbm8emY33be9zFaIWMmNJpolihkSW+qE4pS5KyJfi9IdUFbsnvpqa07Ia23V",
+	"7hLhcNdapBvWYeRNiyxzUzv3NXD65g1mV589BDfZ56cBjgXpnT76nCgqUrkgE250f0iuwbMtRcIuxgKS",
+	"IzjW7dRQaM7JV4wqpsjf//Y/iHn1vweXV88Gf2UrX91WycFyJJX698u7s4fvW8VfRrV5rdurNi6xJT8U",
+	"MjisLLa0e3x4VcaGIBNbtUL3fVzfRq7YlL9dH2G4vdglu4ISx/zUELCk9C0j3edUNQIW5dt+eHj76vHb",
+	"5611ebv4WSrvygcs7Hacw62NGxgejBoB7VW2HfKWO9Zt19jUp6gg/pqBa+5DxKB34E/3Ew/YUyld99jX",
+	"QBd3iKp+zbAGZG3P+SHj4Rs/sk+BSAqPXJDYbveQp7HHdUUsjhJTEO9LD0Pe9ZP/NNS6kK6/XGuyp5I6",
+	"Z+hq9v3lHmiikJidIEjZQpYFeq3e1tYJceV9rXWEWkNm/JaBSvCBwEfKmutNT6DauYdusNiGur8iS6jk",
+	"yvgNuPtTrpNC68Nn3y1Ac6a03Nhoc2Mk5yeAszS4q9AgJqp39Kem/aWKTZlSLLXL3V352VyIsqCycykO",
+	"UzDuSwg6mefr0OqtwT2JVwTQXId9RGFwHu8mCMOD/UkYS4lKcjBGF/9Y8ovvKqXKOTlwyH+emcnvJNTm",
+	"fiNMO866D+z6CAk46RHao5310zT1hliTC0gCFwk354SSBbNvLuGTImtCO/ux9A1ZKyeR4pYp9NZ6JC5g",
+	"c4TqG5YSV+1KXa1rM4Hk7KNjV92x/GJjgL2FG++KngCY1rq9a8fKQdfLKruqzpMJPgtKT8mdmw6v7RXq",
+	"ZXnpunObo0YFFFLrbkFFQS375QsXuAwJoqXUcSdzps7L3cJEJfGWQw1pZfsBuiPrrh/GT8K9/RCwhnd9",
+	"HrBA6wP6zkGEC7bMVtUeboatoBmU4T7n2rS980coc/fg41C+sbTqSUCjxL2C9KQiiuXohOJVLW9/+ygU",
+	"+xUhtNbDTHLpunTZ+YAm5OqDU6ZIjxpsnHYyGo0g6p7BRPo7V2eWi/3SDeEltnCrx4Uae4gb0Fy8YBo7",
+	"bOs9kamjkU9Kp83K/ztU8a8fvz9qMX8rYa0tzhZpULao84e5xTe17Ar7GwrAKb0Tbzejf8z+VpV1zRlN",
+	"mepv7w8BsYcNqRv2tXOoMhPgasZSRQQJGW4NeCvo9InfKEVB67IW0Br9TkX0d+9xksi8dJLW4qXxE5lD",
+	"4s24GI0eJvYG+Bfm133sgOWuGug37Thol6KBqkl6kH4LflQ7yYwZA7nwKZ/ZPQc0k+GbP302iCNCyavn",
+	"X9u7Tj/zN/Zr5qQ36bZqijC8J2ED/rbuHXidpU0k0DXleD8PBAs+3iagnG/eKlvt7YPqL9gIyuSX2R77",
+	"HpzWfjWvXfsqNGjAr3JjHi3j6qSMcOnvJrbWd/JTCK5vbpkwPq7XkUmPYB/Q+n4ASdjMPnRO4l/lZOjc",
+	"CDHp2W9YO+ovcuJxjIKrdAyNYZ/LGV50FbTBDcRX+dobSldu7Y5a5UAD9SQYjAP2qf1Z/95R4KIuf2tD",
+	"KQHYyxKyq1mEwLKOmiw5nSLGEJYbR9juOJVQMpVTMye9eCLT1dAucByR+LeCqdUwpzP4y94x5PUuXEEK",
+	"z0YHH9dkqaSYYY4zN5ELrXNo0IZgHZuPCc6r+k4b3XzLaGa5VBvlT2iXU9tfJSmnGUuMHVqhGenp3zJu",
+	"AOkml9rMFEP+6PcWL1vu5a627pW8AVD5Na6zsW0U0nXVN2r78siboO9S99rcjTu49a2xhDsfdgdW/3wN",
+	"WrILRrYBEYmcoAHQbg/uyxfuBmxv3F8XNG39bdyLICfZMCVo5rI6SnRx+8oeRS40lYpMCp6ZARd4CXK5",
+	"nB/CXsXAAADRNjJ1FlTdAJjPbwXN+JSzNGM03V8L6daCYEAPtAP05sKvUn0cL/w4yA9+IOQ5jmQHp0Fn",
+	"Bm/rvt4dYbmx+3dFJWunvn8EsOVWgBFBZE5/KxjhgGo/5UzVN3OXMqu9U22eiYmEBM0OuVIYSFl2TSaz",
+	"LAIXQOljaHRy4PZtPiWgzH2vIMgAOJlB5uYz41oLOAMphmefpVCoZuURqrTuaIbNgKo7QYiNRdn2oKuf",
+	"/BMpjJJZd0GzUhx4su80QI2brJGIqQZmFXTrgGc72kHs0EdyN6BSEyw91k9PlVyEXy3HCPcLSTIpZkwR",
+	"9pZro+/e43JD2Xe4Qs0em8OP1kghrSLnLd1IpUgwFddyijBSTXqQleW6iMBCKlnMguIsoK7jXEEqA3ZK",
+	"7WhO6l650axofr9cMMDz8/2VDw/1fVCffIAztO6vLhTgxJST5PqCjBxms0OlgpR9toTruu9PeiaXTJuI",
+	"zPlszpT9dSEVc++rsbwQUOKkhifR6snUXd1yQU+d0xwbNcqgB79lMZDMYCRJJRHsrbnwQKBlPvl6hQQ3",
+	"WaseIwUbQCPJOaMp/MNn3ONhbmR1ucQCF8cxkihmdyAtMuar11dH9xTfjY5uueYTnu0AHAVC4cfq9t1C",
+	"Crgq1TYEBFT7eHV2wyNUh9itc+1GXs3uUeVSut2jm7SSmH9gD2k5ibtZDbW1+PhqlP36tVTGR1s9TmNI",
+	"IC2qs7UjJpl3kJaJisD4Qyuwnc5qZO1pPiDvX7q0rB9r56+RWunkTYy80nWnYMLqUhgnbi/escLsgsR5",
+	"Mcl44h9OoHpMSzJhYwGAsZMVoWIlBasa6gJOS09IovlMDLjoD8l3nlXD58shNcBe4VO4CvZyx3xvuely",
+	"FwrCy8ve7RZAwdMsA/84aBjW8uKAi05okrDcsHSIaiP0sYpDJvSCIXhfjCWgHtYATbwe7vAtN1ABQBdV",
+	"+J2nrd3OP0aK1S5dY4PF0kbmHpwblwPouPcFARQTjCy40IVmwvT37Qe7S18qWMK9E80PK65c39z9n+yu",
+	"eIa5AFB4VVu8sWL4HzI7uVyZqK10sbEOVTKXy1+uKHA/ueppcoPVf9lu5Vf0fFcDP+AyjULD0T+CkQ8n",
+	"xe4+7tBh8bL9+MnhJcxb6pcB6cTe12RJIEZyyQXE4MIa5lL3rSp5H+hGVbMucb3OXa2Ac46C0/b1y+ek",
+	"NxjYfw8KlfUjazYlUHW0hERNLEjAp+IAib8c9k5V04fUSN8T/IM/jDvECf8iJ20Wx4QmNzMFGCO/ygn6",
+	"aXxN05Bcwo/aUAXeFjHIlZwpwIW3lg+0eK+g4nsAKT4WheDWXBIp9AJht0wQPiVaLpgDg+9XyPEgV+1H",
+	"XD+qqmfDTBIpIqvFjIXHjcd8Nt+Bwn5RpL7Lf3z1/XWj9oyJdPCrnHgjnFxWFc2/yslYuDS8ORUzpgmd",
+	"US7uUZJv7pti5xyOHmfYDH4QTaclNBSh2Es/7J4yFuNmVWgNaNiKcsUyRjVL2zqqHNgqxa/jRs3DTrFc",
+	"8N7Lp0/Iw4cPH0fk9asn/Zofo0ZZH96XwfUrx0hbPD+Ymm+YNkQVgvRayMpeHKhCOLo6B2aFGd/SJXpq",
+	"Y9nQWPj2Ish4loobBg6bOagNePeTly+GxIWigYfDGGLfb2GAeXtOjV73Ih3mmcHF3nb3X+Tkyt+KMlDt",
+	"fxB2w23+i5wEUM2Kz2ZMdefBupF4MoN4ZQ3fLjgPc66NVCuUEHHw6hjbVOC7sClw2aQUzYi13qTIr+pZ",
+	"th6E2f3aHwvf8guCz+DWbLY0XWsotzWRYhf06r/ICZaxHuriuVPrd16GhaKNbeCDHqYlHda3vDyiIcnV",
+	"mI5nr/sonX+Rk0P73PwqJ3dVNq38/QM7fEJOsA4ALAvhSzapXawheQpstKzOt+wyRjRDgV7roEMVJpvh",
+	"Hwu6gn4HY6GtcKaZ87O6Tlr9C8eg19gj8a99cv1jmUDXKs3Lxklr83gtuNGVyHKKzbTIstV51f8GC9hh",
+	"WOW7gG+4dqWa5FRpiHEZCX2vsEcSitqNHmjXqWnbwDyqgBtgMDZwe/gubClHTQoBBCLM/p0UekWkAsdO",
+	"vXdWkFkIragUM2rlV74+QZ8sCw6glt5t/V0m67tadczWjryc8YoZ0ouNNDQjg2rZyYD4TohWc0qyAnJY",
+	"yuUAV8fY9y9TfDa3/Hg5JKCjUFQ8ddDTDIsjRP0t0De+6o4GniNt6ArbCLGUWGNitxmrhIkWzSPuVVP6",
+	"zCvJ5M/kZDQixwSmHUcE1HSWklQuxQVcA0GDywKB0BHpUVRtQakMFI1U+sXUhBqMb6Hi6dX3Zi/Js9P9",
+	"oicwiq7N9OrgnEKqJRoHEZnyt5acQ4URjY1taecNNobfrjdFc2cpCrqn+fXvYHC7SwZL6ZbNHVS26iTB",
+	"R3coVBrW2jcD/dup5KoQgovZhecxEfbGs1ygOi2h+eVsrT7upj+4oTs8+EhLq6/oqHxvq0vY6zbtuAcc",
+	"Q/1O+NTFzjmhqMpb1c7p9f26pVsFpDV2Py6Z9rqgQT3S9Sxzjat9gzXNAHei1i7NdaW1N45FoJbWul3X",
+	"feTh8LFeJxxB1/LcPYHmw6k5H53YaxgCXdihKUlklmGzFzt/7B1GRUqeXv7ghCmtwc5DyNoD8kyVXLTU",
+	"70HVd6tZbOboX3eBbA9FWsewl9Mq3fRZ6tpqBnj2vmwGYO3HomY4ojwIn+YIPdJlPO6ctOGiAh6nZiqh",
+	"Zya4KyjSz5RnBtp4Tla1IUSwjlYIu5RW8l2JhSLWUfiby4FFQQGQEn7nPsD6D/PrWCIBhberigua6wmj",
+	"ONOkh8h5dsVqtBVB1gC4n1yDeKDoHcqt7l4A0dqJYFv/AdJLqGYDLjQTmlu67e/YkuBeIGXuuSJ9vUlG",
+	"mB/gTnC41fvYmTXW85yLmw7EPy5uysYBtEn2llCCg49Vu2V7//ERJIdYjjw+6gPqWHlrQgWZ4OsxKuoN",
+	"qfoX9EXISZwfHoqS/YnXY4Er0WZFbeNy0Ee92Z2jo40HcYlf29jTdjL5sHXJHwkk5v6ovSTk/YBm7kTs",
+	"d0sIWT87n1x5uMfUn7pS8gf2BjUQmu5txz/tbj/lbVl53wsG4nyFun6dp52DKh3KeNJznTnzdBqRVCZv",
+	"I2Lemogs0ogk+tZaUHOzyPrQYJ1abaB8ZEp/6w+JHcYAskxd/89eXChr/8e+iwiW3MyYjvvonPAKFait",
+	"4J94evlD4x1T+hu8g/4Gr2g8CerJPQe/XnTX/axKA8o7q+pxr8ipsr6nKdc+QrYWwappIZZIrr5+au/P",
+	"qdb2XdboNOCt2inFepf+Qr16cyFnD/RDzRYWdNcPfrdD/x5UASAjiWoSQx3WoV/c2IwGI+s0C9rNhF95",
+	"evnDlvYz9xanu+deSCEEMbSIKhuWV1Ec+BvRN4Ol33Xm94OeaA/2JtsCboAO7OiKuPr66QONv4KXFkf7",
+	"9fdP/jdodpAcbebUlXZTy7kUozd6LHpwE1omqQQfJxZEOaMkozwdWKsLXu6pDR1E7vxGyD0gXqvR7Vg+",
+	"QHoh44uQ7cGJqRZ0zWvaQT1hmjb/nXU1Oc+sPWNvsPxksjJWzS0/hvsKV+UUKzLsaeaCvH71dPAl3l/b",
+	"4rMvT08ePgzi0VyYz8+22mi7RTxrcme/NrW1R+8W8ivaeg9cgo8ZOjy9fvncJ+KgeKOQ8WlZtuELS/4L",
+	"yIks6x+wp9M7+79n6fvYviAaC651AT1pFdNzIoVrP2+puL/GX4AoGjk1W7hKm/q7rvWu55xjuLJUEpx9",
+	"WABYf8knHc35s+nbhnnO3RB3B6nPdiM/hKYJOs0/g6aJvdfuRdP0a/JpNc3rDV+3r2Jt+iZqoudW/QP2",
+	"GztuXB5Prit11AOXr7XJpICQ7NkfypIoSORC8G3s3ZJQLHnmhvRQvVRsLKp7XTApSOny2Q9VKteEwSdI",
+	"Lw4PSkw0XWmynK8alfFubi1BgjbP9zovbK/faV9KwjVKUfte7xqv6/MAbG6XK5HQXAZvBS2bvTVMaC5F",
+	"hP17SEK1XQqpQNGOmzytnCGoC9Y4sGT1FroJgd2tb4+iIysnHZPZOOEr2qFfW5Mlx4uAhEBVMsdGYhEG",
+	"azD9EfbIFwe2YZDCdDu6EMxlFnwk7KdZITvRidUFTqLRaBQAO7eDBKC8+CSKIRBCo0cFqtuldljmBVVa",
+	"YX9fZTDvbP6R+8Yffj1dxqUUpHf19dMIlDmfMmdJCqwfr3WVTuUmENB2VUrRNu/kt3JJlizLoHkhNcnc",
+	"alFVtd0EAGGG5Ilc5FRBBYFzGlt1E40hKCwJ9hnTAoDpCp7nrA0onei5VIawtwlTuSEUs1JdMleqPQEz",
+	"6okZfidLRfMcK4rjP/85viAx4LsvqLIqblIYbPLayMD6iZE//9nVyP35z1u7uf79b/9zdGBSVouutoZf",
+	"kaF6sq6wOH3EqSk5qhd+CaPyiLqd3ChzroEN3Ld+4XnQP0LMbx0nosTjwAZTCFZYQil4bAP3g6bWDnJ/",
+	"SKjZKASWaXkIZ0tCt1TMmD3n9i57DluZ9AvKM99RtyXfQy9M7iSlSzDkWHJT1hO7GLLvanX94tUVUSyj",
+	"qwsSy8JM5Ns4wJa0bItj3No/YSnXIaJgCgu4g25Ybsrie3hN0B854+JGl31PvPKASfUkk7O6ELNzsGsA",
+	"b2lfBFe4sJC3tNXKUPYSS10tVeSH4lMpNYIez2lKFjRlAYahYrfyxqcemDlbdCF47NCJEV+FyPe6nRsu",
+	"qFhVvWSg2McPMcKhAWYB1+VMwlHumczCEY6wNqo2cq+t7t1U4/pGfYqziyPozk/BwrtCGJ41S0i4Lmv7",
+	"LhoUpckNY7mjbpcHXE9JgfeGoRL3gg56LhWu+hp3Ihx5oZYEuFl74xttwjVyQ9or9cOOHEdisLC9lpKu",
+	"mCmUIBMItofjPizbya/ZpyCq72TK/spFui1pqEwDEu7LJYuzepjv9xPIgYHy623vTQcJzTI3kAH1JstU",
+	"qiVV5cU5wskMSpSaAaDUHEVHSzaZS0BpsvSo+QQq6xIpfJXXIKdmHiQCtRLn9wJKlriYtcOxWKMAekVC",
+	"toY2LG/ZUCnYNkQM+6Q9c2ln1NZe2VgYAq9YUu1QLe39tXoQazP61x9WCuL6DW0izGq9rg3LsY3PhGVd",
+	"BjnLQ7Skb8Qs43peNwG+KlaE1spvth5t3/7FfhgX7qhcvzaKbgy6jd/YtfWl3uXd1c6H5G1FmW895ak8",
+	"+Dvsej2YWK3ENH/NKcwkOoKaGEvpAysO2wk0cL61txKjC9ILk07651XKOLAquRQuCUtHZR6Bjmprbq8o",
+	"ljpMy7FwkmBIYrkUTJWAQfDXA01ybLI5JDG8+AkiR0z5LCY9LNupZ33Bb76yB0BJsE2ZE052IKDLmWZZ",
+	"GrzmGDW0Y7tU8ZDEi9VLmTE/KJeqDK1CrH3tFDVcGVM2eIJrjaqTC58Aj4OpYSYxNRbcodE6yYh+XMMI",
+	"TRdckAw7HtS0z0u4UgoL3Vrl3lizrTWNjdvfR9sbS2dsRjOwvxV2bfYgj6bqOt3ZAKNRi/1MJG2dqT9Q",
+	"qtjuRfF79MGOyFQxBkbtDrN+ycwaUuvJTlNGytynOn2n5ttRvU4LSFsvuUnmTbyyu7XbhuO9J8jAlhbd",
+	"qMrt0KgbJgVNui0XKtt2S9Eo3Wx27o5I7LSEGM+zZhlLDOINzpzONodaad/luKxU9rE5JsaiooWG18N9",
+	"b70/+FZqQNiOri6GwR7DjXoObiG7Pj3X9S2/efP3v/0PhKyBDfmef9ygYVqi1ulyCcfCSHxfQnShptCe",
+	"HcPgRio2VdIyOp7OmIn8fYggB4YshhpnigpIsiaomBEjx8JhjwTMbUhcB7QK4cQOobmA5VweTh/Tk+R0",
+	"8kV6xu7QL73QTK/1St/vhH8PaPoYZkJfIGrw+qAGE81O3FsOUFvn7gPRpZjiU57Abjxnt2wraMGPaw9s",
+	"yvgMpUz9oAfst9o2zz8ahN82zJZF2ycCGGpF9xgArClbf+D4XziPu/k4mivy0a3R78FR1pkUBXlm6Aus",
+	"oCzIUknDWooMXD3kBneVNZV0CQMH5pZRfJe+Ih8E7wBKCsvRuPG77K8mCqT7eXivyUStfoCSGzsfi9Wg",
+	"p1LVULzQBTIou5j5vDLFNDjhK1eUZxt6zvMBoH1OgRuETGPgegA2f86AmbTZTVlnCjnEWxLnyanmQPUN",
+	"zIL0AMWr1LTemn4b3ubWJVYs4Tl3ocCdcGSsCbLRA1C5s0vfXTgFCLf5OLKlXHBb97yr209jwqZS3cFL",
+	"sFueTu3cVnk6usCTXQFdB3Eh9rYjbgqOvwGESQFPfTck5WoHqu86knYfc2QSpLKULKK9Vt5t0VZGdZ8y",
+	"qcYA/8hCqYUi1mM8vxWsYGkcOK21qyz+VU7APLggsd2GuLLW284FNxckdmXOY4EespKR2t816SkGvB2V",
+	"1wlNbuR0Ctg5Piujf0Fie4h2CBqFrAT71dfjRT1r1EC9CC8vVTGiRi4HLoKjt7Aq1w6mld2VG9yed8BF",
+	"KpclOkNQwNjSLKSN458AHlRKcqm5r/sr5RMA0QI35ZgqeUFG1eaA45TrCth1sxidU/2d4wPrPtI51VeK",
+	"3XJZg8oPbtiSLQALnpIe1uwnGV3kXMx26AWELu2dlwU9tPe6LlCsfbVTluudP3Pdmiv6DEEqEyU1IIrh",
+	"x/YM07lgfPWZqAwXMODLfv/rm12bfxtzuaI8vW4xw9bcpTyEuZwwgh5ah8JFmq+AgI61K2uNKuxLTgCH",
+	"lKlT9/+H7v9nHccToNiedeQGXZIcbwi8Ow6rp/eVNZ6hC3IiVRo5IA2elhDu6aT29mdp3B+Sb97SxGSr",
+	"sXCQcLHz7sYRiQ1VM2bs9F5BAQU0MQpaE4JfNbeKmjAR5rJY/htbyRm3ujMX7ZWd9tzhNZIWjNhFn7Pk",
+	"RhbGNfshOVNcYmZzaA9qAKYgcVIoxUSyiuv5xY9D1UUWGPlpIcIqf+Yw5dytWQt0i3OVe+KBoJj3n0uR",
+	"rXZgKX5uLQft+ntydnryBfG3gCgmvdfXXzfSp15ffw26tTFM2Sf/z8+Xg//+5d3D9/92dA9K/2aFIiA5",
+	"iBZ+4BakuNSR60OKK14LqoT0U+1BZ5vSYNHG489+Phk8/uXn0eDxL+8+j07O2tdvN8W3tjJBgnrt0G1/",
+	"SQs7+0BQpphEhVpxpQcvfAWvJ9N93DPr1NGVXer5Hsck0Umx0g0waDiByFtre9wMqtWubeXBd/OK1Nn5",
+	"p3CLtFFZC741qs4x5KoiDIE9HZVuXfJjJlJQrIskYSy1CnipQeRK3vLU6ku+ddpY+G3rGcAtKbIpzzKW",
+	"9iudO3je3YsXAAslzHEuH8aXjYViU0DssS8LUCvL9wGaY8ampjaDCxIjqm54q784Fpppbafu7iHOgVHO",
+	"rXd6RuayULpPqmocGHcjB7mExSmXKtTPKzQWD/LbnhNztYnrXdbBKF36SRDhPfeCxwceQUcgPUpesUys",
+	"3no8KXAI+OZJY+HKd+RSEHSiICQFJKpT7THAeUp6MdffSYEvw1GeQ78/q1m4qstKRRgLaNqEI/KNcx1E",
+	"euisuXZViaBu+AFcGkz3LgcUvqAzdNoFvEFdcwxaBZ4Rngay8gDVA8O4przZIZKhLYfx8/tor0IVo09k",
+	"yjbJtAeQYUiddMeOkrWPc59mJBjpGZllA1BF7a5yHbbAqaTc2cmjo/tsO2OCJuCaUI1VTHY9e5Wh4392",
+	"9acVBp1LNXClEP16Ax//1JCU/d7D9wc4DgkVZUEEgrIe1PHGSjS18ruyib8/CW798HHs5lnbiLEadMav",
+	"9yRYCk1YphlWKdhD5s8UBEWtuZNnNGFjAR6JwmqscDZqR9/aO265FUsYv2X+BIWspgsYZyGFmWerK8WT",
+	"Dsp3d9S0fQJVAFBReE1SmWVUadIbYSObot6GYToFDA/NF0VGjVRhfv86D5m2tcuy/K9X2XT+6JwMH20z",
+	"KzpIrDIzPmIPftKLP4sj4ogaeYjddI+dKyTROU3WmuR9NDW4mtZ+VZrBg3er0VyXPTt9+sf1x8qXbYFu",
+	"DtCjq7MH5NmzZxdyjPpkXVoe6ovfSbMP6StQ8Ne5Tp1DBiIsKoVuAwGldtz3sg+qMd2jpzxUqv7AfvL1",
+	"k7NBsUfHNq0TFNYbAdCeSgFdDPR/U3XdA4JEdFSlTaXPc01kzqA3L+Z2B4WJVJAFvWEuWSKQDVAEqXOA",
+	"NSzv12PRyutBccmp1TJRsGgjc2eRYC6evdjv0rrLjPPyi9v069CM3kMmgRKZA0icVBAzDJXyYc1hFkDG",
+	"lRm/PtexhiXf3irRmgyX5gpcYd+IruZ6YWCvApMsGwpQ491l1ZviDnyow5xhH91f1ZzOBs7rbvX+RFiR",
+	"nmBvrRYj2JJmJYa/3R6gm4+AmC8MU7c028Xh8xXPMi5mz9wj+ylToD9t8pjuoNt8TF3GefHuWzGpncjN",
+	"6XahfY2O9Yv68W3rBHGI0bGbshTyKMvz2Qf19dU1gvqqBRpCU7pXjsAaYbec06iFqR2oHoQr82FUhZp8",
+	"+OdQGzzD8eIzkwkAPRuZZW+s5bNNZoY6cGuLKZ+JZCRququdLdMhCZr/QmwfUe1TNnbAC+5FF4j26j4E",
+	"91V+PStfuAZMgRQi9wjb4PxgpXcp7kdjgcHeqVVXsGW+fRqxvRAEHbxkcNPJiCy4KAxc9u7E9gx+lyfy",
+	"nE3NhnQygBHC77n+prqYYO8ll4cD8wlNFUxOuCAj5EXOB1SKrJJhPgqAxh99oOS0LY3yaIn6XpuAe4z0",
+	"guWsdclzyVzg4q24bnOmH1Y4L5iZy3Rvi/AFPvb/FVt/B5HaIktLwGMpPBK622jU80tHTQ+ajaPIpaH1",
+	"4upJ+x9O5G6w9e/ibjjYQ1CIjGldx+4r2dincBC4AxLVWV29d2Ew53VF4iB5H+7IHWN0HeLsk0Tr2sey",
+	"BXu+4bcMeay1bqSpcrn6dwSg37BYnxygoosHt0pds6ZclPpCTbtw/hFPwOckhtpC0qOusATiQorRVI8F",
+	"NwQijEupXI5wRgV0GtfESIkN9vRCw+OQpeoyARtuDFfTrBe6WwH7sdVruQHsCvUvaE4bRAzb/d7npOk5",
+	"qlYH6yjLlTON9XL17mQC7fvb9K4oYFilqla9M8jMjKoocbtyFjWDuYEmkVOtWToWPQyHsKVXJ2BjSrjP",
+	"UiBB0MN+tdOn5EcdBnI3Bm+VnGRtxeKXgrx8+oQ8Pnv0BcnxJpLKpFi4FvtNpKjtgSj3qTIQhZbWj0zp",
+	"Vs38e5QyZ6PHmOupDc2qrm5E01vW2pvPXogxDZYKIrN0LOxe2o/ErpzY/YlFZCkRchkR7ZpHZxwjqYLI",
+	"6dSaAJAnK2kKdWrwt/3CWPjw80zRfI6tIyFBUuaILdkAtmzNm0qxNrM9oWQJVbxASK4ijZfq5i5dIltB",
+	"tiAXWG/COM5BZ4OWTggdjACf8EOl1BcK0yV34shP7Wu+gRT0FibMhTbWxG7nDf5A5NTMW2fkbuhS6fzz",
+	"PI3s+ky5y28uG8VmckaQ/SFYWbjMw80xo92ERmXZPH4cEMTZqD1pFfrBd9aeaqxV9WzRI1i4EzrcBFHV",
+	"fOHrl8+IYlOmmFVaBV1g+ffaS0kvPnb/1Mfv7Kzexw3lvLpekcmbkv9sVuQcspXvg1/KUGAprTI04COt",
+	"8AdQebqgyZwLNrBiD37A7kWwKSR2+/vGqp6yMDHpnY2+7JeJFtTzAWxcoo0EgDGfvW+PvqeriUxXFyQu",
+	"BL2lHPTXmPQejR46nL2XzKjV4NJKhj7UvKpbn7TL9VhAL7awJLgErbZCClJVC5FaieO77APTWvSxPEZq",
+	"Bp3ufHOFVC7FcCxinTOWzN8Y+cZK8DdCmjdVij+OL5jsGh6MYAw8GVDABItLpBiLcvg+qygeDLQxg0Jl",
+	"8QXxH11biT5EHHCweA9hYgbdK/RYLLh2KMKUZxjmsXoI0ZbJ97D7s2WSUDquoWmKPcfANLIMl4Enc6KZ",
+	"wU7sciwgVcqKyNjFgt54goONPg03Oi9UMrfLV5t5mMLsJu0yCbA1Yc+aqWGIZQoxqP6Q+E/qbatefjmy",
+	"/5bK0GwsoKgClIFro3jOiEOGsZJlbfndLT3YBvvPAZZUD27YKo7GovrdvcVdj/sXZG1hcaawhnXdYkLT",
+	"N1XF2oJm1nhj6ZtfNeQtth34QriifZa+WbCU0zfukBeCFmYuFf8dGYO8YeKNV0+gjs6+7Q38DkVPABaM",
+	"f79RrNC12xLFoGScZtq3pa8W3Y4RLc0JT1N4nb0GsIGlRQi3u4biiK4zzThUVjUJB3+yesAbI+WbjKoZ",
+	"YkXV+AhMMVcysSozxiUAHfmNa7UIMH2GvXGQyW5M3B58+zU3O8OUAB9ncJQsZ9x0qKvr9Yc6qLFLF1zk",
+	"ZidF3cwR0BU4aw7PARAHZEVCgDZoIr5zB7i2Qb3E6Oy3iIrwExJy0Al/vZ25SeZ2iN8Wk+tcGug+bjT0",
+	"B/Y/oTHFDfRuAD0ETVDLCUHMQHO4IreM5mQ0Ggv/DkCedN26b7E+AQLGQXLzKsfmDHCg8Tq+0/07Ab03",
+	"vTRxRP7+t//Bs1ZqUe19/Wv+kEoQLujbZ/jgSaBLlHqVWznkEusLt+lTzUV1nAbm7JYIFtT97teT9GIO",
+	"szRuFaxsGuL9ON0Q+bWaiBspZnDcbaQuadQxPBik+ykYJAwLJvOmNlJ3wu3fC2boliFLIVhiHGFe5vnW",
+	"EUOHtkNBCvd30Tb0rDVfGU9b1Ss3jSunh7xkmpnDpob10rtVDDcGi49uGl6Xm+2Qgf7Lf77df96sfas5",
+	"Whvzb923QvzkBMJhm3TIGmMnk45mIB4454F2HU9ID55mEZlLa2JbHt6PrC0NSbyTgmepQ0gFd5GHRy19",
+	"EhwgWgLHprcooZvqRd3uDGpuy6GQ1y+fu+bxmGHXRJ+ZG5Pr8+NjmufDevv4RrOEGr7V2ZdtZuFOHfa1",
+	"H33k25o6EE3wNGgoTd7ULT+cy54N8DfCO21mbm0EeE1v2d0okKWtFasVGLpm0EQV7tvZOeLH9E2KJfE1",
+	"qd4i1oVMdxqFwMgwFVgui8Wz9p8eYAkcV/29x/md899V43zUNszbLr+eHWjpkAt8bg+0c6VxTbASWQrX",
+	"phswj8rKdOe1c68Yi5RPpwD65yFMuQYXXVXL7hDJuSZno8e+9fdElwYevWWEYhdVmucZZ3oX550/9gdJ",
+	"4+Bhv6WRI7BW4gWu8UxMZSeCiTX/WZ5JNFxTyVoa+YJYfRIgur4sh9TVxhHd0jQBgUMWhS6hbMEN4o67",
+	"i/9rPhOwA4L0ANMLjr9Ht3aQBS7C05Jx30DM3ggqG967jdxKnuvuqnOi29Hw4XC0VeL5LzTGGW1Y1M07",
+	"ebeQYEARnyKQdY01aK1xA5lD4QzcMCTXTKQkRui1V9aQj6F92aVzBLgisK8YVUwRAO4vewNB3AogPGPn",
+	"Cghe8L8HL8PfLjA70lNiXIZ2MRYwFgEMZ2Hmx+6F7TXg1WBbPYxY1/OXn15doFd2YGkhJb2TR2VkZ7Ii",
+	"KZvSIjP9IXkCYSNdVfxZxuSr+HjqcQc2gRnW0lf2TXp51jKNa2vApDqonyzR8W5YkPdiD3mwmHWt8rGD",
+	"YdzAJcON66AW+lthWYeYZWxQaOZGAP442FPvnIL1ukBAb4BGTBQzO6xdOIRvtqQBoWMDe1ThOLSRuQZn",
+	"BnC2qcvsFtKgZth7OCLYNCLY8q4ch3UtzH6jvWeN6+sd49GIQzcK/tTqL7H0tQvo5dqZD4m+sW3hMOtJ",
+	"ExWBdS2zG9EGHnJXPoiM6NMwQdOAsz1MsQzqQD9MO+G11Kc9tZVmOkxVQ7OL4s2M1x1htT7CGt2fauY/",
+	"u2ViTxwu+2Fzc64kll7meVsc86lUFS4s6fnBWmYlIkhHJWejERk3XkRcINPeOz7qR76jCN5SekNpnmOL",
+	"xPh3mnOm4ojIHEeeIXLff8Pv/lGnQG3svL/GlhxnfMlmrVoDzDDRt3HkOPAMOs4/u/6ePDz5/PPBCaFZ",
+	"PqeD04hk/IaR+PV1DJkq//lVDM7aGv532cDER0pozV9ygY+Hpim59N80Pg3QYTGQjE8UVSvQqIHr3wi5",
+	"LMM4dt1d6DQGOLfaROuVC0f/+VVbxchpe7pid4/WxmIBGDZCKvusEfvsRQVqpdkMjAI5xQ7Cr1UWd1vm",
+	"vsfAEHuR1czyR1s32r1/w6g7CdhRaNBvsuzD9uT6x7K77d6eDmv5bj1WEaHliQBTGQOWfjGgfw44OdL9",
+	"id/adx+SvWtZqGSHQnCYyjXefFcu6eYU1dnlmpPZDW0L+wy8uYdx0H1ze420yptLV8UEXe0bjcGIXG21",
+	"q5DbtuNb83jvTyDVZ9q6rnwmnokP77KvgFC7UOrwau3Mlo/U4dxPv9xFi99kP1BjFJ8UmMRAZy57G/O2",
+	"A/MBWKRiuVSGixmgCQgG4f05FdAnq7BMyTgX7rANPH1A83zr+Btsng5+Hw0eD9/8/8+PB798tt2/3sSa",
+	"7dzp1/nH2Okde2ob5zX2eDTQPdEK4eH+8P27EVdEvoQo7emXQX/JAyjuy7tTXA+SqQAsRKas6k5i9ZSc",
+	"KiOYIrpI5oRqSGf0APZj4ZJZ+mtE691uNaIdkmdNol16EOPST0etwtIB/v8PR7+6yDoQ92RhErlwjXAh",
+	"A6rIhyR2hzlE7iGVvzHu9MjFkHIE5+ECW2guuWaVX6bm3oT1dGEM50kWMAbCRZvXaA/nalUEXW+w5d2p",
+	"S+p6AZYebLevLgnJjcI7u9AjUaa9tHtXdeWx29GePtiV0L0Sm7wBATHc0SUQktUn8QtAJs43kOTWVbv7",
+	"1gyMHNTz4cDlpXNGbyyHgNz9cxIz+GUgZjHmw0EFpHukT6Qai1jmTFA+gBYHhmPmnYG2b2kuuaUjSNYz",
+	"RkOyXiN7vPwAdL1svKnVyXTtu2miZfjtLvka7VLodgdQ8eoj39w6jLq5lDetVsYrZ0A4kxU6M6JVxDX5",
+	"neakF08KkWZsiCCG1hTqXxCIq5Yta9fjrfZ7eoj28TCRC/zhWBsqUqrS45PTh2ePPv/imE6SlE2Pd7BS",
+	"Av7qP7KVqfpZR27dWmlvrfx6W3/xWh5j2fvEZ0B6VLlzEgspLGGh6Ckbqqa+M/JYYNMSDmhtsVGcZlzM",
+	"4gp/IyJxTrV5kxYMyksaaHrQlNyjfTg86340FjGCbMQe5FoT9nZOCw3tHgF+Y8qoKRRDAA778QBrrwdF",
+	"mA2SF9hnzY8xBOPwI8RcPsrrUHgbTsMGrF67MBGszAnpXQMariJXGRV9/PWU9K6UnCLrpVl46SHp/aeS",
+	"SzN3f5+R3hPoQVhD8YVC6OgAMF/sfcR/Z+CauyxSLg87yd3uisuajnjhneTaF+W8fvkcGuu5JH/vrRju",
+	"73soVGfzPggZUzs919P9xdXDiPx0+aMl3hdnl32ftTjlgus5S53v4QCHQ+PQ2kG1H1SXIosAbZxtqaAr",
+	"U2qdL8ueg/stnGuMaPUPUTG3NqgW+vLOPYSL807AOih2CCLXUr9EAbKkG+XQZeXiYSDu9nKWYZrVenIV",
+	"5FWdRF3IMAdD+XUbZe6dD7RvUwlHr4FfI6ChLsgI3TYwUeIv6I0JavZBaG2mKRbhYUOOg0iujpVWJ74G",
+	"6dQBvnyTp2Af6zPYhbbqiBNNKvt/2XvXJTeOa13wVTL6zAkCswH0hS3J6o4dnhZFybRJkWaT1t42NKoE",
+	"KgGkupBZqkx0E+RhhH/NA0zsiHmD/SLzJn6SE7nWyqysQhUufWFTdv+xxUZVVl5Xruv3RcMNo5Wq9C1T",
+	"xYe0BkFsVnfZZhSchVnwrIqFU8cS5MwAjzsrQMGlClH0Xol3fGzxtVoMciuYnGtB2jWX81SG2jT3bwSf",
+	"E1DQGRpZbYygjwwb4YPeHDtlyajyalLnvQSYUbCi+GXTeR+tfHkLQCP/9DW9tJVS/JbQc0ib43QjQv8r",
+	"IK5O+7qlGvoVb+360vbVJbuZndawBe7jhnHdeKKNNW/bGLxpF0I6ygIJlpS7hqlO1+21Mc+EMwXw7LLO",
+	"2zdPus3XTBMEP4DHEZEKNLAFRZduqn/w6Sf////HCm7FK1G8gL/0WKEBiNopXWO3CtcQD9ugpumUKBq0",
+	"sQSPXOlIcnMotZQvNxawpjyUSOKCYDGH1Slf9pjOUqixlgWWeG51VVW3ybe8UT2i+V/t3jcICw5byC9S",
+	"fcF3XA54D64VX2B6eLQpG+c6cquyfi3eWLio9MQfBT/GHiSjjpZUbuazE6Ps51Uv+8Hg6Kud52IpeFGZ",
+	"iqPDSmrS0cHRZj6XFXGIM0ytV1DDqnPSo4Ndrj+dT9qsm6WO206NW5o2cil6dhQq4FISePLdf6Z8efuy",
+	"pQLWdyuiJm11XLgJAenaY//5n//5n/0XL/rfflsVJ0cHR1/0Dx73D4/r12STONnpyHZSMZZznp2CSiJS",
+	"EDYGUul2V7hq24862LKVNu+hm1/G0S14bxdxG01NuIXzQoDPJ6J4B8dIg5LHs2ZcgVe1JjIxsacou+Av",
+	"Tpu80oWdwd+C8k0gEZBVw1MAGyetfKg69koz2hwGUj7d6RtrZRZzcNB7kgZR9HFl4RAFOPOpZiaT05nN",
+	"lmwkMn3F3otCe7I3jrtQKuarJ72fwtRiPMdHzfCYtwKJGXsKn6r1mmxAMXUTXYEypZxOXfSYnJTwrz2W",
+	"FjoHrxAAmgc4Ncxo8a5FrI62iOwCd0uFxt5n/Ah1A9y1m3Mgb7pZ/NZspA5eneYNp+UWTj4du/s69i9E",
+	"K32IKAxA/szhETOTOVrdwCyG6ckSMYtLnKD3VJ+HWRLdkto7AapWoFF0O0exkro1gokGFDeP8dNjCSG4",
+	"Uc4U/Yt1gJLUGQBUEtUIrnhNtMKdovPbg/jC4NeeW2RBDLMSQpERN4EtwWdhdLq4/lH7RUu1oUe48CXm",
+	"UkcXAZTPd6Wk45DglYFxXr9X7Z417MwjU/NpRx8nKhPgqvVhW10wpSlRT9huUzbExj5dS3XHrbrN9CKW",
+	"JTxeRfGj414CGV5/WgudiW2k0Wv33Nboh3jMbwp5uDDtqWNh0SFJQKbRWaiIEKB6UcGJAwo3Yo2FnbAU",
+	"dnccyK2gD2kAvZB6QS5RmPSYLCEIgej0xVtlF7TDUnbfIqBxdCH8hjGMy1Hc/HouZ+Meb2d39T6ZifHF",
+	"6jikabvAy0yXkGQjAXII71ovfchX40T5KYP4Ypme4+zLcbZIEQwJhSsVTa1mubgWtnbImmuWQ9BHojMX",
+	"JmDLKbytLVGuyX3tjZcKKtednGphqPe/I4Md5FZD3oGbxSYkQWfI2PVZU1geCJzEgHqlRPNuCOKmKSQs",
+	"ctPzZb+YNH8p0CcnDZKN9KCPfa9s7OYvLCfmmRXzWsU0mPflP+oy7vbBPspp9d3fvKA336TR5riv/fla",
+	"N8PphTvd3Y+lRdHDPIC5NgAzlglIS9BXopgssjjjQl8pMNbA7HSdEJcic3MEdwLhYhSCp1ply8bUC9e7",
+	"erbOYp3nA43e6I2Bs2dK+oKVKBjEYrFYsfrezYhbIJ26kjTUTOPS8SgZyPS3C6vLjdhSvDoein/qY78m",
+	"GvvNKFCu5XC5PuPGzX0YlB71VKXry2XhqcrEYwTWMp9edVfhyibfSYCP3I7IIx5imwhZPaQ3l4wNB/9+",
+	"JKSxN0bmGUM+mii+FWvIqX6cYbYXMpWaGdDmWn4hvFvUaEVVdU5XcLZVx0i7IN8MuVh6bK51WgsfnrFC",
+	"2EUByBO+L1S+Bdc440UBBfopn/PpSgHX0cEW1QipMFZi/s+rLYGbrAavbaD5htwOqqi0wli4fZwyCyU9",
+	"t053II1bXL+yqz197WsNCNfnFz16ZFiCryUDBvK+EyoLSowiAFLrQhm+Cdg/DJiJSY1/8voF65TFdBMx",
+	"Xo4z0TeWTwXh0qQaJMRVIa1HFl+9BpwF+7J4Om/ESH7jSx91UQcdKvfZwggTfFYrm6wzkVlmWPLhA6h2",
+	"P/C5+PgxYfvuL2BFf1xBuj1LOXuuL0XGwXu7E2bR9e6AXXCaLEBDtwA13Sr+0g1L2ppERushW9nL1Z3R",
+	"4AuJ56zS02YZ+M6+0Ziz34CTsVR2Jow0IiX02lXtCfJKm3foi1ePMe20B6BGXx73hXLSu+pFGy3bYpNz",
+	"0ZyOBgzRrl3wjKeSY15ah+yZBH7bn+dimlQShcu/N+ikdUQIGFbUi02zd9NrMVqHe7kMgz+wDQ3/8ePH",
+	"XzPrH4PMvDdPtgf7eKOn00w8obqwm126lK/erKbP+UWtnpUENX75kQl/996WcSZ44aVEg0Je4dje9bDH",
+	"PKvU78b5D3DTbYj4kNAnU0RDxstVKrzkm/MinmhlC521U4MDn8Mjw2TqfVDutUYcdffDcz3dVm5fM/CD",
+	"md0tVUOLQpleIEIdLVmiJxMjLIH5JNsnM4WpftqW6S3vsGD9tugAyyXp1Za74VLwU7uTf7s2T405Om5Z",
+	"wu7R6lIUhjeb2ZXVWmdSuRZHYsoVbHBDWE2B+XauAzo5KF/uYKBaUyNWezw42jn3BqrBNhuM5dSc0wvg",
+	"fn236fBW1ZA/yB463KQhxjsY5Nl4LgbsD/oKkiOesZnI8t9vrI/yPad+9GrzvX6Bb3h5lbLrXq6ulcVo",
+	"VhWd8CRN0CsETk8Gexk1smZXlWt+Igrw6V0p9Dtf795S4gpaeLpThPsTgL/S6S1rcQGLH8onDbP6FIuD",
+	"RwJygui0V1IaCUee2jMD9hLJEU+quK/A1fD29XPW6ffdf/cXRdbtEYuBNFTEkozgMMBbCanwFTNscDe4",
+	"sHWUj8pqbQX39BYEKpSTfcd/vaZHIaN8TqoVC481yUun8GDxgzRAAfHd2Z/dRCLWaeCmTCb8V/CQEjhQ",
+	"XAAefpuLYipSJlWzGjThv27ae37gt+LGd9/bddKvOeM7KXi9vWkhhKWgTzWV4aDRdWpssQDoKFN74+ig",
+	"+ZULpa8ykU7FdzJr04d8UAMgSn1gKbwIhX6Qbwa0WabiLvYel620JZjXP8Udeqbyha2j4K7qUBlX00VL",
+	"UcE3T16x468QOcI/V0HeQkCqmv9BqP4KihTvv//pw1Hv8cdO3yNKdX/f6BPyeS07QnFcR/pC9fpOD78q",
+	"hBH2NsJd7SfE217bHpLqoj3l4xlyYgXUicrm8sjEPFuIUx+JgecRP+pC5HbAziyFldxFgq1FQG2sE+Cw",
+	"KFE77tbhynXamqnkzoT7tcdsIefzFbfnVhgsu8MqcWPkVDUgK+EPDZW9u8Ip9fbe9ae6H/RWfHbwA/3H",
+	"3/Cxn+Ln+nKe6wKWO+fuI3tTaWeLEZTya57LvtPEpkLth09/jF83FzLv+6PZB53AqViud26WCqkLaTdi",
+	"FvvN98o/795dFLk2YutX6XHA8wCyHrPtq+f0fBBd2wWX4tfdxJTBim2qBZ/wLPtWFogaCMe27WCiXH5r",
+	"RPEKcYOuCQRW6NxsA1pCX8GvrwJeQjPtcuSZGmkQ/J+OyyDeZc2n3T/BOgfMqaLG9thMTmeiQO7uReHu",
+	"se6AnaFk0gWe0siTX96OFea6ajFNe7ZiVENyKY0cyWyLYwFz+Zfy8WsL93BDf8PNNbfPZnHKOiROuz22",
+	"UPLXBQJckQER05ReQ96u7ouat4FE0CnGWGEVpQ2WCZD3BfXHGRdg3rR26csdWRZgdraY/2vr/aRfr87+",
+	"d2d/fmRgDZxl3xDA2zy37UtbNu6r5D/9smEfbnGt0HTYsGKvEIDlmbJCWR/avs7CpaNKU7vnN7RDf4W8",
+	"wbE7fZBS4g4cwpsC6Be2IiLaxjlfEl5a7OoAujGRik2ILvW6rJWxhY63z2xTrfR1JvbTF6pvLF2pfmP9",
+	"FFACrL7udS7u3Eu0TU76Gaiu7r4rs9Nr00RZ1mJXP4lrsJyF65klb8p6DCiF4SplPDYyaE6XkJIAkIHB",
+	"OcXK+UZgfTsTsiATZqgCewyeDR8mAspQwkJxH+hISzVxcD65AcWiG1hU4iEcNWV8crX8YQ2aCTzgZDQU",
+	"W2CPKhGr6m3Q5IHYukQmXZhGT380y/6hTV05bOxK+0VEzaOaQVB/I4rNEbzPrgZcxu1EF/M/iZYR+QfY",
+	"hdg4nC8OKn6Hzt8QFPIn+v+f+z/9ny1+h8jKaeSuwaFjtgZS1oNbGlI3NvfqYIuCifYT+Bf0PdzA5oA4",
+	"+dsi28ZLReRMBvw5hnVqcFOmie++6qjaGf46JpSK844PV/1VaTWDa8Ms9/amQqWbI0Uww9/jo2udYm+g",
+	"/gx/RaJ22AuIiNhj/Po+s7fn9bPT6kLreB/a/8IMq8cfu/ftTbuuQRRTdl3TnOYF340a7FuOZTc3Sg+i",
+	"z25M3XkLh6bJu1oIs5gDOy0eLHcp9rCw05/HXuyz8+DyzcUI7fRYWIkwWloBlV6UadiSRHGtjIB2YD3Q",
+	"kiHYxDNEtUN/XwgTA9i/+1vC5sJy4DitnAzA7ehn0thBnk7aWAjaM5BePHvxFBKPBuylm1osoyiMZb9j",
+	"f5LfQKmmDcR0rq0emUBz4Avsshlwr1F+prRDRXW8kM3kVIpyNG6SDZKlOyOwJD94ZJh4Z4UCfG8rAPbC",
+	"/T5Pe2xsLp0Wk7KZnWeM57yw3VMfErIzTs3A52yUUQhTB+SwLBXjjBcCEi+GKgGGOEQH39djK2zf2ELw",
+	"eeLxmSRsDGTV5gzrlWCOamjMcUNrZr8V5pRoqFJ9pWCHQ0wx+f4pklxB8GP/g/u/Z+nH3wOBz7//4+//",
+	"nXR7DOiz2dExm+lFgWkFQwVReEwiOAV4bUAtMCVjxH6yKLLE6ZAQOCtJ482A/YAFo1Zm4Xg1UVee7O8D",
+	"eu1MG3vyu4PfHZQ9PTj8+mhyyI/7X40PRf+r0RdH/a/5l4f9x5MDcZR+Nf56dHhAoxDLPw4GDcCMmzP4",
+	"t40cQ9pAAyII7MAC2YpTZjSbcKef/LrgmWGJke8F7YIwCXEvpbJfHm8EX7mWb3A7LzKKy9iHLN+3oU3K",
+	"9yHKXZ5ewJzGY5hgY3286Wppsse/Ozp8/Hjnod9WWtCKzRpkaCTQylmjeQjrXlZL7ZVHcJesoeo8Nyu9",
+	"XPmbSZKaKy0AiKTCBA4XwlYsS98bJGIXGfKwdr+YCmNh8QYsCa7AvmsrOSFpVHoH8RsA0gX6dnhOof79",
+	"yAxVNZzK/vH3/2KpHi+AVP6E5emk5/79rlcRuU6COoHbc3Yo1FJ9ccBeyG9OnfyEL4HOXPmUMwHGwN+J",
+	"MK3QLVAA+6gtwwDwP7GAEFNWUEkcKtczePOEzfPHPXbFL3tsfsxdX/R0utIVlnhul/7YXELjgewFYslQ",
+	"3l2y+z4yzLM8QQ47TMXYXNYbrgINV9fAE0pV/+HzbOPBwiYsu9eYlYPb7GZ5S6RB3UfO0luzDvEDwTSh",
+	"UBgq5wcsIUKJhM10lhLgZSohKhW5MQbM9XiS8SmR9uh5vrAiBcSPMhPnhCXSnEsrztK5VABHXcLISGML",
+	"bnXRA0/igigC4Mno2gNsammeITRs5jHXsRYh1XMulTvcbflCBCmbuYmdTOgFc8q4GiqpUHSii8UNBtEE",
+	"pgVXsP/cLM0l4EV3eyyZcfODfiP43Ly8UoB6Hdym+krBCwCTgbpQhSBBpMl94ZZUu9GSy6y9YllnluYb",
+	"KQ+q7W8NvBlarYKKeNrH61cQ1lZp22p58AdcKSyTp5VsqXfe1ssVNu2mPtxwN7d0szx4Ld93snf1OLY0",
+	"l3FjkfTozLY5FdytuACGy8kiQyYRqeJ6xTDhBG+PyrW8Qb0oiasdgtG3qQMFAhZqujrrlS2wujFXjmbD",
+	"WarN+076kRHFy0hHa06rjgCf4Lp3q9MrCQpiD9kjwy7Ekk2Atm5vZwdzrSl6vgrtQyWtQEU+uCVkI9hv",
+	"+Nynwi+qDXUVFvxsPA9Y83u3lAvWBMp1e9GZmyMG3UatNGLLozn/XFyKjbfgX1Ze2Bh6a5zHEvs82uar",
+	"sD+r/Wusnw67dptz2whWAJsaTin6xuId53Y94huqKbO6B9da6u4Ug36jHrIsjZZhZ9aBZv6ZLi5dn8ut",
+	"slFXpGdD8c621E1I/7GacwPvr70yqn3farfcIkTU6k78DSNFrQzmhiZd09zci3X3qtSAVr8am27gWgiX",
+	"/IA9BckRwtbSeEQ6KzNmEEKtFoO75JYXjb7SM0X0TjGxrIFajFyO7aIQ6FSmO7D0zDyCV7rbUMBsoQ2M",
+	"3kibtdI+QHd+0SNm3VPXAggEz+q6VPMytManoSg+FJSQBjIXXKHJMSr0FfSrOQM96t/jL26kk9DoY0TF",
+	"bYvuG+Jtm/XyTfgN1J8AzeCzm6UiKAcImHeA/d9qlhfg3Mmg+h7q8cx6MId6D68B7pAD16RQY9r9jRE9",
+	"bL3GeVwI0Yf+l4AOUWPVk5BKM5fGDXMmlTVddK2g/wQDZwZiNtygXsw63hV2+CX70zdoulO9O7gpybiC",
+	"KzcvhIVwPjvzSSYoPeAOHyqyw4StoEOUAsbpwu91E8HemWLPzn44g0Jt9h4WkFMiWYRigSVVzohiwRLc",
+	"uPmfLtz87j/XKgXEghvhOJLeVoqu6t6MhEY02nDOq5tggwimNOfd84q8cI7ShEIS0Wkly2i7lCLwbjWm",
+	"FEFQr5T5u6QUHd7qbbA5wajG39fx1Xd/+7+HQ/PTv7WkC6y/AoLsv15S0U7Cv/ETGyX8DhK9Co57nfFs",
+	"K6TbBXTjd+NVa5C1belL15W2r+PqoEkQvbHABTJgjLCtk56DWxGBHY+fSdHpQrBCuNZE2t2wKTZIvlVJ",
+	"1yiObq7Z3psy602lhiNmZroAIq409lQZPkFG7Jm+Iq5DWYDzds6tMDvpsCCKUTyhVlr1SylxK0rq3aCO",
+	"bysmGnyxCJ5sMWtOXUctXucaXbl/Nyz9zTdvMLfvYQ//pclBVf2220g99vyQdWQqlJV22WW6YM+PWGe0",
+	"MFIJY7osdiTBdlcrZQs1ltXs0P3PUWMMM+5VlKLWgoBZ4BPuNI1EoHMEZEn6SaQwtmRwSwEtqoi6rkfv",
+	"bmFUqmO+Vve2c5g2rNLN8Na3ytqozP3KaGOsx60jDw0Dudmpbtq/9326qyu00odcKMLStjKrsqcYEYDk",
+	"4LxlbqY9T2+Yf0z5B96L6QzInm2c85TGIoA+VkEgbpUDywj17ZowBq0ErsBMZ0vMJzDUAa0DDA805W2J",
+	"3thJ5VRa5ASvmfPHvzv6+rCGyohK5HHv8KDZYL9WVteWQJNImO2lIeFNAgwgVSVWRDYt4+3CTW6KXFTt",
+	"Wlilxl2sG5lRzygRHIru7YnnxvfmW4BWqbLp68kEYLKsbohEDFUnuZAqPaFGkwAFnvA8L4DupTtgZ1iG",
+	"AMqztBjWSCpoBcmAJUH+JJRfEYRQAjp2iZqMrhPI4kJ+ftfTR1T0YG4vDyNdB8X6B4KDo+x6vQDo3jlf",
+	"uksVjIDq5viRF/OeOy/zHpvLtH9mM66sHENemrKNYGk4so2BNFiwp/jsdesJtr1h3XJv1fSf3IPXL1Rg",
+	"I4/CGRcsNJck7GBTwyfWu0kLyVvM10sprprdIWS8vHj12OfWWc3gAyQ8cjm+EAWCGPGR0dnCCnKeDFVI",
+	"N4be7eNZMvsfZPpxn7L2kMFLGr/5O/lilMkxkKlxxZLh4uDg8Rhy4OA/RcJEJuZC2aFy/fB5yJB/444k",
+	"HlNnEkx0QcfXbJ1tXO2ogCXrC9VfmH4mVcr3Q/7drtnFW6pS7vu3rzyRLUMHqCoAop0cDmZlV9DZuJ5G",
+	"FR3Gxn2LXQoyG8UNy+SFiPWEiZijU5P+T4mFLXjWrCuEQ7rywYSkOSZvhmti4vESbVzy5i8GsHoSzCat",
+	"vsnVUFXi13OeCsy/Bd3gyl2nYw0MB6aa+IkdCcBq7QO5xagoXp+/4UhoXIvXSPQfZfw22J4lAXvhwa2p",
+	"0C6OXARFYajwMAB5gdKWjTOn2eJdfOIEDgn0kHOEiwqiNwXWU2wAup2wjhFiqJJXL89jmYhHKWkkh9tQ",
+	"OVgfxWq5YLfHAgsdV17zgVTRMVc4oHXVgytbsr5z7k39uCWNIlqgNupiWFK4oSq3uFv0k6qWpgQvyP0A",
+	"tKFeA3A6H4q5wVD9gKyV2TLKRcFlISowEi2W8SyDMAemlTKpjAWbpFu/zFZvqW3uo38KZerT6FEByqUB",
+	"xoV1xtyIvlRGKCOtvKxD9b9cFOzJ05eNvdBNtYPPFLvSRWp6LKDr45ALAUWs0RVZV57cTrua1fRzyKbA",
+	"LaKmfrM1iLTTll0ei7bnbnexDsxrj+Gt3KVSu827H6UsCSuPeMZGCwsbfGEqido3pTb8BVGlXgtumgkn",
+	"lowzVHJClKOc7CrJYYJXFGBAJv7hhHUwCF1dhO7gs9cGV+zvrdXD8kZaVQqD6hgLVdrkO6uMdMvftvYT",
+	"ZVL/MyhBN3RO1mbk03slo+3dWkJdLeTyigAICwYNGJRioMCXSs4VMMgA+QVLyM2YYC3cSAByUOnJgYre",
+	"cKxP49P8yDCvBRInCXwMzFMn5rBvQ4UiFIRa1K7Ts9y+h3vCCMHWa3+rXlHf1J6XaC3+0XYelzOEAHc/",
+	"njDOpgXPZ1gokjqNMVwxRLzDl/G9E+hy3Kxj8W9vqDgitXZDdR6b6CzTVyYG3i9vjkoInjhXoNzeaaV6",
+	"YUfuPisL6UzPYy1jMZ2kpKlGBXkdywHoV6g/wUqV7AZELlmSHJBvj5glF9bItKRDaMnOhZG3wV7itPjs",
+	"GFC46UaVrk/18CyT6LHQMENX3LBUBF/5bklEdTKGJlYD/N19CnOtEcC6JK0taSEa52LnDl2vViydtgH7",
+	"wiZ2J9M9cgr8/K6n5H8lYrcf3AY/U+lT99C/u64h9JFUUL9ptob39WfLNVQHTDk4uD4zQrsOGtWUYl4G",
+	"qEeggtaUy9dCiSsOSKqS7u4d4UZADqyfZnjkk02za7AOndwwy8pZqtmaCqEsuChRcDmhV4pfP8X7hl+K",
+	"5KQUeaRJYwpb6puAqRg6Hd/2vKMIRWmxyARxOVOXjGAFh6vLzrhihZgsjEDxDx/gl2KoQploSKzx4gqI",
+	"EBB1hLjVUfLtNInfu749gTE06To3DDe1SZZo365kx3acfMOds7oIUFI53YcXEiJrHyo/I2gYK8E6vBRe",
+	"MXONwkulJuXxwz4lcEeZlRd6lDWyw54Df6a/3fAaBU5LdwBoIxmrCTIVNwm4BIuFAg4676x2w8m5nQ0V",
+	"7J5UCzT0BZ6epyplT4A6rWDf6eKKF/jvHuOVf0dEljjiHvgl6T63Ii8fUCxCWv/H3/+724NYrVC2WLJc",
+	"FDCaHksAdTpxssf1F/zrQ5XAUP+G/niZojP+J9SdGn8a4L+hMe+67+CjScgvx/kps9y6A3bOL6WaDlWY",
+	"EFIqWUCbc4LlNMyne26HI/Kd68/TotCN9OGF4KnbGK8KPc9tm0/I/QYBbZmJCHCBBqPSUqMCgpY8406O",
+	"ACoNj/jnhorAQjDR+bUITfKJDehBKIp8NJMUuKJs5QTLAocqqXb+PLJZpernhZ4Wwrg/2KhEHvz8emGg",
+	"e6f04US4+Ukge7uE/4Uy2anWKaKsxqgunHB9cACo8AY8TVyczfT/Db3faJDFzzoTZqZzOVk+BTTGdLNi",
+	"uMKBVSuABEE8KTQc+XQqLNHpNauE17HPofTONN5h8R1MD52ww9ioAO7zAqJhaP8IPp7BDYMiyf0LwCiw",
+	"Z4OhOgfpYkPWdEINA3BP2/XofkuFFWO3wMqjQItUrgTWvoowXA6bMFx8w2/EPM+4bUU6xF/9fRgotgs9",
+	"j3Xn2s/BO7yrtA+92gKz/Mf42XXBthUvi7cYat9rmJSWw7Ainuq3cuBP61VZ1WrHotxzu/hl/MA9zMm5",
+	"XhTj1nQast4MPEQZmoxXMVKaarGVAiv3LM9b7Rf/DON5Xn4JbHoQxZ5btOfF5F95Dik9+CJEgtzugaKU",
+	"bmT4PDn/y3V2DwjLZg8jKHw4BRMOkh2+XPEnoqylbgTSmdVk1oPt6sjapq3Es0G2gwRqCnJeGFBK3OAB",
+	"wyeaDwTywv5fy/JzF3Vbf0oCWLNqD1/5mqHrfNVtre8oRMiz7OVk7+Rv253pJ+YSXvz4U1OxyzYzVO0c",
+	"dWZrvOtwotaSJuA60vHbnqmBlv8ZrP7NnMo3xG+MXg4TFEYfeZRxN0cL2qsLiLDF/Cm8nhCL/agNpagK",
+	"ufsxe78iwQAOoiLqVmXaNq7YFtl6H07Z6Cw0f9Udg7p8X50ZUEAAXZqj8grWGT2xOklrZKgXUZ9EgMay",
+	"YyeJ0dsr9JVphirxU1Dxa7phBZRAMBOwzNmzlW5lzNCUN1kyN5EKbZsmOogwWn/qNuyj71qrvL1I3VpB",
+	"WA936n4lpxlYWpgGUSO9DMhpg7G5rBNbf7ELzOaPwMUH5Sj0IYJB9B6cwY0Z9mrQhG1lKNFk7yLLSIQ9",
+	"Of/LCUucRIjB02CDknjplZiDtXM9VGFHd6CJgdsZSfeUJXPhGvRWllSpvsJTwC283eTR30lYmsvfUuCu",
+	"4kferdT2jKXAkiTQzYSLF3nbwEokZN8ERTIadJYXU2GTAQN/qJ0JI9iFWEKgaqhwk54yrpYWoBWBWyzQ",
+	"ZFwBmBzE6DvGLjN3ppRE2Lkum2oojWaJ69HPsNZNCxp+vW4huocm9gLUNRileSrLOryhQhz0yOa6SHmr",
+	"6lj87B+4SttE3Qx+C0npeG8qX3YAy5oJfilMbOV6NxkdVOK7pLauoxvjhthuTPjs9mPC52tjEsqKwtzZ",
+	"cHYw2N25azfag/ZJM0RtbzrI7eDXF1KllIToJuKUvHkwKQClzHia9sFBC3/rOAUpzxaGjRbWavjZMI4u",
+	"XIjK5dzOqmz91MDakHAcCmjUTsi/GAU/II3VasBTvRQpipdB49Fus+5gSGOtxqJQIu2FZLdCENjSVrQc",
+	"pfHUUN3ittmNv1Asmva2s5W9pOq7ae8jVWEKQKDRj7AmGA1wd+Ko4GoM3lmslUxwAAlAgQLMayGCBZOg",
+	"4IL9oCBriil9RQcG1GVqbrWVtNB5Hlp4ZwuO7cAFAAXGqZcweLbAFQKBZgXrSsMZKtd0t8cSqYCRLRPx",
+	"SBXTRT7jiHRIvzP/BpSuO21BFH2eppgPpVNBkYJnacJmPGVKM6nGGiIJ0EfIB9MUjfCNRo1Rx2spEW0L",
+	"soeB4nhe/Z9okpwqXR/cHlCfVLu/mekJ9so6gVDPVtqkfnm7IKQ+sI6P1dTiSt12s3KnuOBvOfGpEiDe",
+	"VX8CadGoNmFUsUgxjQ8yIy+56TaqTKTWnwwVPgVDFcwsxjMM1mboX+yxtODTqdvzumBzwc2icEdSvhc+",
+	"nTfnha3EdHpYHLZZFwuKlxtFu+K1iyYdM3OEVm9LYYOpD2no5RSHQFk1nlZ45Q7D7Wu1u2bon231u1wb",
+	"6bMHtpmlV/75LRUPN6uY39ykcFhCmfeNbuGSCcu008ogoT2uB5p8A/Yj0MkT9/AcyjlZKnKhUuPPAelo",
+	"CbBcnOAl9JyPRJYMVYer5akvl00fGYSmwXskBJjdDeLjkytJZu5cpFogSHbU34R1fNJZvyBRetKQkAZt",
+	"4H6SBjUjaslKBRZKVCycAG7VFS/S/phnmetnJifiyXIMhLVTkbDObDEyubZ998PY/dA37hdodVzxyrku",
+	"0h9cS1diNNP64m2RJeW/Xgg702n0h2/BuO7Qv9zOfQmu4yBZ4IBwb9FEp2TOlyh2fE1RF5IPYdx0Itx/",
+	"5UINhmqoIMVa8Qvx85ij5Co9/z9701BPGN61KF0MKKSeRUC7izlfQG/4UJml0mo5h/SZlYkATQM9cvXf",
+	"XJNAJBtDexmIeo/4+OK0RMz2FCop5gEEjKeRGPOFEexKFiKCpBnzuciecNPoPxivBKd2cqWvrUw5Yytb",
+	"s7RkwoPB0UfPPvK0KQ0OySaNtHkLN/Um3tNRR/zbVOnt84ucCYHEvgGt2AjLlmLrWu//439tDUAXiYFG",
+	"9CEUBNTn6GG/84uUjTM+zyFVxmr2mGVSkRq0xRxWT/emXfDcH3l8muwOkHVtGZSl0KtO3veFEFVJtY0R",
+	"EsmIbe+iH6NXyhZQ7OzYBr1UttJSCUy/+lUDPqGZtTmyedi8DmvoYc/cS2ZAfwdK9ZGwdnkt12jr1fgq",
+	"ust3VgwfGeav4aoWCG55ksO5fCeyhsjFu0rdXKoXI0Tk8/zzcHo/9vaWWz1X0xTe7bkX1+kE29sbEFel",
+	"t24WpbrXuFR75sgZICcs++C+oFysMrtnzBWVAzgrefApkBQi+krKZ3EqTy/owVg731zO6LOfr5WifPsp",
+	"yX4EjaDwT4JW1g4MH/KMr5UMXB9QZL237EHAk3TqK3X8L/DvhE1kloH5BLdgtD9kNc2IEO526q3fmq/K",
+	"3jWib98o4n6rOUrVQq9aWlJlkv0K+q15ncwhPz839ZOE3WhuyS0SZMo/gXukaRM2Qea48wCwqiSauLlA",
+	"i2q7g1Gd9Ys2AmFnf1jt9H6siK8dx9OKeHyEWagGgpCeX/DDhwux/PgxqcdwYzaDVQWwWXlDgazdWN1Q",
+	"o+RcqLitSbWI52MjpJGbAP/ZtatDp9f7NaWC8qe93p6vhFrrzP+xqinuiNbr8fE4+zHS5WBxzIDhkoC9",
+	"CfOffPgADoKPH5PYP2vIBe4Mp6GCJ4IDDF4pjHXL4l7ThfsT5Ch+/Jh0QfhiUUUofvd9knGtQ43kXqfL",
+	"3V0efzx/+QNzr56SrePT9r9/+qZiYKfS8FFGKKzf6HTJLB9BWUFz+HAmuL92mnv0oabxt1h5FSBYnARq",
+	"ukeI1BpPaWVbftg7W9iZLkLly943ghfCGXdjZ7E1KcklTe9tdfjPC0Dgd+0KCFeAC91jpL19/Xz9EHxk",
+	"dQ8tgdU+r1P1f6zbOi1ydg4P4A3yY9V2iUHO6CB+//TNXm/v1ctz+L+38L9nb578Ya+39+3T50/fPG08",
+	"l5hZ+iQklm5/q0UwetX0VMxrvZ6C/iTKjrsXJT3Mh5MOz1S+sLsd3DMvWfC8jpY0OQOWYHGQkxO+S6fe",
+	"gTkSS02+ZMReAcaYDi6T6Q0VWlfgdKR0fRPzMnZLD5w3/6gX3FB4Db8UaonicXzxxUpg1APlVgf3tMJQ",
+	"16tXeVXZf1P+f0Umcz1N6bgxTYkkL3QhZkfYCiGcN728hlah0ekyvoHTBRa4peImriSzmkqMZYqAGOTm",
+	"CuV3AcoJw9lr3VsxiPnRhmLJOgs59HfjKTCvhVlkto3nNUoIXJgZS2XagPwM8cmVBspUOXEV4CnpJK9n",
+	"0vXfbCH3xX3pH+qVsCcpuXBvIz9xl8RoMi/WTMHVTJv6PvGxJ56BXwDC0R2E2SbBcSUKXxuDGOrrp+0O",
+	"kp5xacsRRmuz7c66GQhE4169v6vjD1pfNJkrdEe+fnr+pg83eUxO5u/TOtD0rVCWXgplt5tE1/en8LjT",
+	"EtscqZg0CqVZ0La70ZzaUc9SrbpP3+M1ONZz/MO+sVylvEj3D48eH3/x5Vf7fDROxWR/1a16fZ7za1QJ",
+	"3xlEDa5DOa+7+B/qy9NEg+EUUVoQHu82BrsNnIe440ZOqz1hibuDBgG1GBODeJYxoVKRng5VzpfA382h",
+	"Sve5nnZ7LPlFjwYepA1eCVZ2sVD4qpO2xEXaY5BezXQBCQdj4aynU1a2/Ec9wqDrSL8bOIE8oEkpu6MX",
+	"FiqjCrfjCOHI6Z1DBW9FrSn2zP3lmRXzevJNZahYmBGGAfk19e+vUZbdMtyGyAJJcb+C6hyhrLZX+j2E",
+	"aiGnU1H4qV/jxWpQheidnrv1nc0Iat8pChTKtQbT16fLXiKPIQL2Vy7udWr5yqhLOIbH62oNPukanFuR",
+	"N+c08jxnnL3nOQJ4k4trYZo8hnLOp6KVVoPn+SPD5FhX6IBJQHhkgsE18GBtO9kPfnPVz/691tNMsPOZ",
+	"ENZsdElZ4oYK42ufyHUxlb/yvJxByN0HsAUQmKXx2myyXic4UnXJsU6M/NgdtN9n1daxW27l0tLaxu80",
+	"5BlvwEgxVuSmdalMdRRudmAUu1XyRDu6QVkOmyVyT0LUX1yxyq5ghb4i2D5OlxrE2pvmbdG051/mQtVG",
+	"JMN+d6YXCHg6XJE/eL3S0ZgARfuzGoNYFMjd4GZ884bdQfZyxRYq51OpwJWdSQP5d/H2vmk4oXaYPn42",
+	"gvKvPG862iAfJ024B/5Uj8d6oeyOx37L8/ie57sfxblOgcZgLXG2G9cVNwhYESH5YCca5HiAGjF8eX1a",
+	"bUgG3W6P/JXn55b2yDbSxY3obgXL6sffc38LRRKgIo49rvBCQTOpe6VZRG8QNW544RsA7CWtLm4mVnA1",
+	"qgKlsn/WHpdbBJ4sj+BvOLpY27bNwuSRT4gu98s//v5fLIG0ToLrcfaKnkwS1rGLAti9JxOgkUrSgk9s",
+	"AFUFGgBnX1QqXuCK0JOJ67F7vDlp34jxopB2ee4mkFxoufyTWJ4tnFxpyEerIPqevXoGcctOAuGJn83F",
+	"z//4+38n0BHpXsAwjY+in+z9R//s1bP+nyAE6BcYvudmbgThGf9l/Nd3flf/8cc3kHhpDLP6Qiio0+Bt",
+	"/Ym7093rNXM19DN5KdJKq3hPGzlVfbn2EwP/HwZTZYYKEbvCh5N6sSC44zlmbqrKR9GEhD2MkR438HKC",
+	"ZtbmiPozKYSZvXGvNG9rnfNfF86AhQcbRoS4whF3K6Qxez4WLLuiiA/Em4cqIlqBBz0eN4JMBWy2MiYu",
+	"Lev4DnCV4pf1wpKh3LIrXsdjW9kaHyFPcqKjtFX3n/T2Nz4yVp0QVOkkFIaJbNKfaUM02Z62AJKLBJ8T",
+	"KF2xUOzsmUcVR74a7bHZPLDmm5k0LNXjxZwcUqASKIyDFHwcKhXyQqeLsT2J3OtYGvy9Zuff/smn9A9V",
+	"WI1HBjwomLo7FcpNbZRJMFRD9T/+B3tKitpQIbc3OUAmiwyN2ZBvi5VzQa9LPvj6ZCfAelB78DE5KfEB",
+	"CpELjqxVQ1UXkD1f9IykT77s2ftDUl/C3HETVtEcifjJvzhU+OaUUm+p2tmP7lX4Yaiew9uWXwiW5Jh6",
+	"ftgfceMpkCnbBUpFOon7v1eicDdAAgc3yeRc2mQf3j2X70VC+xYGSMsTltIDE/K56A7YGTadO60o4HkR",
+	"+ihk25YRXPjJPd0rlxQmY4B9pu1AyIqQjH8FJQXwBYAwdJsjDetbFLowQ4X/D3vh9XdP2NfHX3wFeLkZ",
+	"0U/tE+7ev/1i3KVRjoMsGtrscz6eSQWYNqmbGD5Us8WcK5akwnKZJSXA7CXPZIqLMuEyWxROiULICPO3",
+	"nwLIHbhP9GRC5GcQH/Cdd7JbKEtdJAytpBKGP2EUhSe6mkgOBug7XpHPTvLHQqzLrJ4i4rEb61AlVflx",
+	"Qk1XxCC1vfbW4Kalr0NVud5gd4Wb7IRVfkQW7ne5LOpXi/Tp7SLFRTo+OESYZaBUS+Cpn+nV5JQVwtms",
+	"0gIrY8Ab4ws726ehJQP20ktgw+a8uPBN+0ogJ8Dxhkczzm0npA1CcZzJsSC9jaTpq0LnhRSW2DVJ6yVp",
+	"evbqWQSJdbJ3MDgcHIADPBeK53LvZO/x4GBA2fAz0Cf2Z4Jndvbe/TcVVNeVCjcphh0dHCA+n5efMHfS",
+	"sEU+YN96u8PqxXhGFOSWO3HglI1wET1L9072vhf2D/BRwAFDeQh9OTo48HcIebfjE/ULwd+jNrlJ18Qv",
+	"BM0XLqlGBEQ/DO628wAvKqjmbvtC6PI+gS9Gitreyd9+6u0ZT6G791xeCiUM+Lj41DjN73xprJjv/eRe",
+	"258LW8ixaZ38F/i7D1y+KvTcHS1COWRoVJx4pcCw0TK+9FUaUC98dpKz59V42XMXG64Py7XO4DlprPuW",
+	"e+177e5bYFWmLuKGXFlI6uDmlXT93Qd/WHUN60pv4zL5Ptzy6kTTOQ/jaFwniLtue0bIeA8TzOlXznKp",
+	"pj32xcHjKrrPyqy+FjyVtG/u8YS8hmgzZD0WdDa+OHi8pgPxpbd9R17hW009OKNiPrdnGah2V+q2d0E8",
+	"2Y2L78R6Opdq32fDNO4B0odmgglMj4lwCGbcsKtCWisU1NxNZIHoI+AHuZTW/0NfKVGYmcyHTl1VZgJJ",
+	"dDk35koXKUM2t16V6FJpK8fCdKuBlB47OvA62GjpESoGXi+dC2M4Ajj4jpHGBOmb77zEMZD85rqCYPke",
+	"9jVgLQAD08I41dHdhSoNCU8csDmnhV6olP2iR4NSmSU9i1sojZsTrNYJS35diIVIEwJjdR/6RY+Gqli4",
+	"yUlcywnyxbufzl+8ecUKkfFlWfMnbY8lCLCV0HWVCifZiyVDAFj3o9OMOqAL/qJHrHBnX5Bq5vqsJ5PT",
+	"AB1LfV12UYNMLkRuE196FvdBAizYRE4XhUiHqpP0+2Zu8/6iyJLuCcI7K40mJwGk1I0PWpVHhmVSXawu",
+	"TjD4Mj31Cq00qDu4h9Hwi5luJxJNyAFLCjGWuYQpLKFw6YtO8degQlNS14Cdh0bQRvBeBGoYtrj7sOd8",
+	"qAoxdxrO3IMvkIO8zLBsxTAsHwFH0d7H3uptiJ0FiGcAXvIm668LUSxLizWyNrzpTlFIkhpHB+CvJXxX",
+	"QpdvRXtd7YkvqQ/zhwskjZ+/Fjalps6Gdal0dQtq+o8/3eHt8BLEAM14xYnYKKZ9ZYOfDxDSx9if9QL6",
+	"G55GhNLHB4ebX3mrONkBIsWXHm9+6TtdjGSaCqh6Pz76evMbb7R+wdWSemdufu18qPjQ/vbTx8o99HJh",
+	"pxpMuD4R9/vbCA5S/TKKE0v2pwVXtj8uAMoY3Ly6kWA+TQ3Q+LrHEpYXIucyZfQHt4crlldSTV5JIoT2",
+	"nC/nCGrg7KNFYYVZ9gCPZeLEPVSuicwIEEkBvxbdUxx0CngO/DaIl0eSjT4xVOe2kLmz9gk9Gv05tcuK",
+	"Eo9xACwT6dSJ0gBqHwnCq5mGXrlrqrfpdnOW3YhnXI3FqiB0oj2WhH72sI9vnp69YD8k3QF7LeyioLhA",
+	"JaGrSZN278Iyv4ym/Amt567i82Vl2SDFvUGaPilXnacp64CbDCfSTbQuCAvo7TlLdZbxolWCjUM/S5c8",
+	"hpZKWRNL24ONAvcuJdvKNG8yEiknq5aV93nLt4PjzW/8oO13UKjzmQpEOBSxcKp5hnaSkPE/TN8pLn3I",
+	"bt//AP/3sVWvP3cyguRCpvXFInfK7cKIgsm0LIGFP5DgkcbbAK3awOlQvX39vC/IufRvCbi3/ufRN8DG",
+	"rsKLEeWFj2HHjqrjg+OKgBoqJ6FabHWYpLdGFPHmN98sn84bdbSGg2AwqFkZWxAKOQePDskEQY22S4T7",
+	"1nBWZmKjHDDETImp1/FWNA/y4O7lwZnfgJWZB7aI3TWmVXmw/8E1/yxtFwXxjQ6bIcE3kjhAV9Gg7Ews",
+	"iZvMCbAOV0tW6EwA30W2SIEfBjwAAgM1hOvG5gIKfWYyNz306QfOZzSiuwP2A6BvUTRnVU/ZSQrscPyx",
+	"sKPhyONkXPvMQ6nBw4F/OPBbHHi6fnc68RSV6cd/3FIHaFPlAcaqLNPaoANwfGDOl+61oTJOYPCs2wMM",
+	"q9JxV5ovoHqAkYHhQLOqiMi0LgiGaif94TT+Dfx5+kqZ4KkKzms1VCVpFbiTMMgFmf/QMTKq4r4B6J1P",
+	"z6Zgey7GUTwUkhYw7Fx50UmwXomsx+0MM7jAHTfSdubzKLrbSb7gkKopPy+vlCi21oDAP/toC/WOtWp3",
+	"d6ku9TaahjAFFI7d+7Rm1kZxWz1Z4UC57fggbT+B/6lZsHFV2+1o85SuFXNzKSzT/Q9yC8Wr6p2SXvGC",
+	"aBsJyKhfTAmRsg6qUgwEXM97OMi70xuqSv2dUGmPEWtxNcpCAdTugP0ImWQ0DiIKjWI9IMSHqhB9zMpq",
+	"ImOLP+lEHPWmJODz7rW80JcyRS2EYO6hxTnrmExfieLUnRFIEfNhR7wvzLgQwn0LADMzSFwylmeie1rG",
+	"HoEWzwv48O0QuG8IARwfPIbVB1UXKBczI3plsh1qtSLtrlM+Y6GwldCtzl6r/ilvqHt+1tJzF+H5IC0/",
+	"gW5a9UXdTCiih7EqEzNxicg/za78c0HR5oqUgpcAI2+tH7+zyBG39ko59UlYi9Rp8PpQcYsgm/pShARK",
+	"vlYsMm4uRApz4MsrfdomIZQgoCvoTyzoxs7oHTn1tAwpO202tDrS6fIEtT2CQeOFYOB9HqryXAJFjlcp",
+	"G03hnZzxb2E1Vk7gc1iQu/HFv6Ggw+pitvnc4yd9z64n+/6y0tKD//1BxKGIqbvckcC1tkVvLOqsRGi3",
+	"DZKuoja5dzYLutESeCN6wQ6OlCvIMkbtqgM6DVYkMs6UmGorYc+5zxyzISFDDvdCIjmmqjIf+2SLfFrw",
+	"VIBbzml/GwUYWyO/AKjSDdBYZ+4SNfFQRfFMlJZgP/Mph2IqxqtThCAA7TqlEdY4/Q+5H7USp0xp13Ax",
+	"dULSx3KlwXAugvoz8U4auC7KduKPIhL2UEEiqBvLczmXPn8bk7k8NhGMsDL1iDVMOf55oScyE6bLJjrL",
+	"9BXjdqh0Y0j2VuT7GwlFD3cp3t2IW3NWolmkrlxPnp/XG3oQ5w/ivFWcrwjV3aS5EYWpCHOzIUES3ijN",
+	"9qrPBwIdGC4xzOoeOzygF3zGVw+LRokkHJTIwVAlRvBiPAM3WJzdRh8DSCVyYkCBkpMb0jbkaJ2Gi8KZ",
+	"xhjQQV8zZtk5gfbWNxoFdlQtc8ZJeXy+nvBfuaJMsp3z8hyGFyI3ZkPo5nrZdWcVKpeahxOSgF0nQMdf",
+	"mTjYRpDC3ZokEi3RXi0xpAIHtx657JPGh7ZPe6vu6t9arOizFFaw2XBeW0JwayTVVCi7DxTy3IrgWyQU",
+	"xxb1EqkcSOtA76LVLEEieirEaskb64Eu5QPATp0aqmpzni3RvegZ7aF5qegDQIbCyx9n3ARkRzDA4TFq",
+	"F3NE4AuZVBdY7+aUN/82uOtKHdGIbDJgZzghGNah10Evk04PJHA5/E54t4wDpSEW5EdS8rTkYszMTF+5",
+	"50nphRBYKLuMCxMrkpJmtK65D1VNScZNwC9E+MSAnbG5NECpLEFNPT44YJ3h3ovwx8FwD9JplhRPHyrx",
+	"bixyyxI3VjdHCYTjAGBKwqziCMP95PdQWt0eTUKaZlecEUzJRr9mdYdYHT52b/7NRm32TpVHNwWvcAY2",
+	"6Y2V6eoBxSDu1Qfl8fryuPRn0t4rJQPNdCxloep6RcwuUqkhg2aL2hgroOJ1yuAtIGI2oQgXPpvA/z1L",
+	"k3o9y+FB0ALZaDlUNNyV9BgcEgI4oCkN4gl5l2qKWk1MoeEuC2FWBFIsRpqwZipypC3+7EZ25gb+nRv3",
+	"7jICNdl46kpFs03voum8a9ERlMoNz51HpRmfrUQKa7RJA6yQ4jds7QfRdAui6TmURpNYAmqF1YneUkqF",
+	"RrdI9KkIErfAIGcaPk5Y3cBkqYv5s9QkVBcxn/O+EW47x0hd2BUk2E+r+N01iGKIqgzYs9T7zzQ618AH",
+	"Vz5aNzzFxDJnw1bBDQoOfj474yoUwUXEBYNIldtGVrJtRSUm97TKypXspQ2i8xyWRW4Wn09q0y9T03ZM",
+	"Wcev3L/z3qg3TogBLM+AopV4KJqkK722VrpuBa6EqLMlOOUXWCJB/zpsQmBbZr4Hn7kkDUu2ScUz/sGw",
+	"daM1mjgh9CBQb0Ggfk/UftXpvo5UxYLXfXeWtwjg1FyPqNuAHPCFsyRosCyMarxiLPShQvoE5JJ8liYg",
+	"8EI6I+Vh1hRJJEkZ7uVcFlVkdTBq3VPDvaECfvqRmOgC6YQM9g3rMSriy5nmYJK3DIB1UjGWxg0FhV9k",
+	"HyMZEGfOQs0E4rPENBrdU2YoHi+djAXCGgL0KcSl1Av4dm+ojI6luwT0gR6AcBwdHAbTvDLe+cJYNgId",
+	"P/g16KeRXkxnblsU7j8QHvGEcf8zQblI84NWb0Smlu9wCU4YJkCNuXJfLsRYgPcAFjD2GRwfHVGYy2mt",
+	"JbQ9eR/cy75LqLTj5PoE0OoAvNt1NbHh+OC4zG/qQi5suIp2tf0ra9rslsV76QnPsifwMN0DwthviOvn",
+	"VkTp6oeCaKsC4bnF+HjXMj3uxTYme8MBcca7VGyii/E/n/l+uMUnXiE41xutn/MCaUOOD7/YZjxETSjS",
+	"FyKVHInx3D1ytM3LhHfDR5l4Cjja93YHvXLCmFfFkw+VBKDf9XcPAPi2XztP4Hez4tBo1JtRhR8tG5RZ",
+	"t5FHOl1WMdK8MUIEHF62yDTpUXCbaAFKevhmzdOiTV+IoULuKTchoyWynEKqaQkuBeOmOQTchaE6g8Ay",
+	"DlCayJ/MFioTxnjQjRPm/04EZaeIgEwXTbgOcA2GKvGuZLhkncAQpeOXFYsMiiKTV2/jrlU87gnrRA5x",
+	"umdVxSEO4CHksR6JsXZWRzmC7oAlkAoAXVAp/esVoKD4u3++sAueZUtw7WYL426fDiRc/OP/+X/Z8cEB",
+	"xfSYEtL1oxfzt+eCX0QC30MPAv007G135xrhbKOzanKCv0kTnueFvgSiguOjo/juYcmF0ldQkw7ungRc",
+	"9cY7bsjdLtVQuaWuMmmFN9mIG6CAEoIlwOMVTTfMcvcUq8wuhMgpSpLzwghygLk98iPUvoerrlRPemVF",
+	"htsVMhPKdk8YX3dndo4PHuPF6jGPDssZLPfiGkc5HkzvJr+L+zL6wk4X5eH9O7YBc5DIJx5uxn/Fm/EJ",
+	"AdPv6odPxe0EPIP8hXSwSHj7mCBEKpF3kmQ3YmkPFXieUNpqH0ikeOW3vncUffRfqTbdFG4kE4rPyZtf",
+	"DR8aupbTtkhiPdsOxGUhyOq4biRxgzFRiseoQGWHWGKYrRtEE8sPPsQTt4wn+k354GW6BTlW7uHryLJM",
+	"RHIM/7kqyr4VvtKgUZo1henq4qFXRg6/O/tzb6iC6oUeetTZQIVviu+wZ5P1rq2hqlq+OZcIBbli+CB8",
+	"mHuxh6qxexSkjwmwAFZr0Oi+JQUOXVsNClyc3RGRcxkrswwJMDqlf0xPnMbvH+pSDi/DWU9Pa26m44Ov",
+	"g0kTGvb68FReCsV8TjHp/BDA3UF6sgbhCV0BQdwkLd2v15OU91tQ9skFJE5VurtKSivwTycZD7aQjE+0",
+	"mmQS+SPuSZS6yb+GGF3gPlnnJdG5vJkEjWRQST8z01eotyFxuZ0JI5i90t5fQsUEOkfeNpa4I4cWfSXK",
+	"CKY4yrpu8GmPdb6MsnynhRAWkHWlMrZYjAlMFSz1Hsu4mi4gddgJ+Mi0JkMcIL69JuvE/Wmzp8b1zY1t",
+	"7GaMijSgJwAefcWXFe+LIcBO37K7FGKFN0yVL3v7kRKPaSZs1Do4p4YqeeL+rScEoO7+GjDZxwvrdL7D",
+	"gwMo4OBjJ16up7HubtB/67fZXdr01Y/8Bsx6WL0Ha/62rfn7EL9+6+0ugSf819IabxTAPxbSqbDQVbch",
+	"SdFCPVEqCoJ+d/bnappcLKY9JsE4E9xH5FD6hmIt9740UITgbGVKqfMhRPJlu4e8G1a842ObLVky4b8m",
+	"rANSMvkw4b+esA8feyz61MeEmjVMlvgI8EDCIHUCq4kNKqTCq8CFYHNRTEV6MlQ8jD84RsHzqiybencF",
+	"iCKYHMgMDG9gU+A776G7AqAOlnBd/Nk3C/AE6KeYSuVpOEYFH1+AZkmaeCf52+FPDBnNC8GWelGwmV4U",
+	"5vdJF7VprJpDR2sqTZ7xJWbrnMYoEATVAF/1vPjsDAeM7VzpRZYiEDSba7j3uBqqo4MDv/YGKvCMSMG1",
+	"jKwqNT/JNQX8QSngr2Y6K2uyNop6qp1zj33Hf/2stO2f7ubeqY74PuOu13Mne+vWL/F3Z39+uIn+Ff3K",
+	"VP8XCfuNtxfAInoN1ux/KGOCH7fI9a5sRBMVqlR8x3GgsVfWXCDqBN1TdibUUFV5oqvp4IHg4NYSvpF4",
+	"3JfTTIJPo5pu6bNbDo67u6U9tuQ5PqEv0npsIV9DHyk5HJnRGvLCq9K2nPWHzPDdZfBOeeHRIgXXoD8V",
+	"D57m20oQb5A47tSGqd9O2FW9v+tRyUpJV/cp3MCbUgXkWl8DUwo9SDAg7+5IOIUfyCzRDRMyQHJeGKmm",
+	"u9ayNLqbY6ZhpHKJ7pYVH0shkAFlSR4eMVSL3F3HYIvENUAo+6v5DxXL55EJS9pjebaorcBQNd02uBji",
+	"nTv70pk1mFlTT9DQytOC64IUJiwv8sATzkISysYpyrWuuvFhqTMQ/FFGKkymUFOpBLNas9HCYsqPm0Eq",
+	"FIeoZAcmaeaMAoWOp+4AN49s2mqoT6/Lmf9TZYi/Mff4P9XVUVmJXS+QlpP1cH3cQX1RbY63uzg+WMHn",
+	"19KLG28FbI1869WMhzQwfVFkrf1auKWSRbMrSiPrQCr7jiopjvmzlCmfo175oEh+WkXSbc+NsiAqMFxD",
+	"wQTYNF7/iQoJuWXJosjA38pevHrcYz+e/cXpIi+OzxDIi7OJVEAnTw10AzXcTqXVxA1ahIJpaSgTGNOo",
+	"hqok70ObGtyvUVfjEH1Cwz4nRVOqfl7oaSGMSU5ZrrNsqJLvn1ZSheN6zN/76juMbMnUx7UQ+QwZiRLi",
+	"0kaCX2Tnu1aBx2qAKwyrscoD5+e9KAva7hAmrJbGFWrgYHWFudMq7zvyoDZM4H2G70Jx90ZHarnbr7jB",
+	"CAMcnBrMQPEQ3PsXdamepSleDCsl4chWtV0hixXvbN/qvsmFGM/aiaiWys6EkUYYpx++s0mlwO6P5y9/",
+	"iHBroCvcgFH65TFREaTuUhmqTjKXc+Fm/QQf3J/nYkqVBCzlZjbSvEgxT0xCYgGEuSId2edcVNwDpqTw",
+	"r+WkIfUDlk44UR7KOjq8EfSxN1RIw79aZ9EDzHEGETF3EdRqQjqcaja6pywuA8G45FBVykDwmw13JKlj",
+	"z9DuXhiRRgkaMPe9SupJ8Pe2N2JyfSHUgJ0FdGMIA5KXGnsFm+mdZQpp8DEZcOj+VT6Afa48QRnLp2V4",
+	"ugI6V/bS7Rel/e6RZqiOj45uaib4fUny/Rx38V3fkGhaVEaGM+PMDAiaAiI+DVWXM0fJjZCouPY2Dcu3",
+	"t6sFstpnWFWrseKIdTziw+FBPV/nWxRHpuK4is9bS4/dB9pg9Q493+IaXL0GNMCmc9m4P8K43K5rxavG",
+	"E3/DuTwL3XFHfIcvewGx99mwUb0R7+wbjadlIy4CyA7cRUGmO1n+z2f1/daCqrD9SGxX6lcfGdyrG6//",
+	"rZhP7iTDvcyAbElu3/5iOB2qcPlsESxtowd5SOG+w1yQBxfRLWGnbJMF6DaxRW2+lnBNGVzuNFEytE91",
+	"owo2KDZvTfY79al09PKFELnPRwOM+SgFopKPHSnn9RI6SDDeITUi6igYABRhTLxyhVlqPqS1MCWOZlSl",
+	"2A1VJJScWH9zqODVev27T6lMgLoEOUlKgwLyDs1qqTh9isBZr/iSgW/rlBlqAoyFoEhvVe1ddmCoVmKJ",
+	"FegWfyNgtp0HAovikRSurInmk6EC0LHE/ettkSWhJ1DpCK5C8E1W32sU1h2AnYnipBCuzCAqIW3XU7SX",
+	"n6JG0M0IFFPBCQKuyGq9+wmQiIPnMBjA9dgoRCvIyoSHMIff3UwSPStx5Tp7oS+pWLQE4cWqJl3SFkQ1",
+	"qBdorZZJ+NcoORqqYEJfJyfyXywh8jeQDdm8ig/eun9Bbx1u3J1y+PPc7I+1UmJs92eLkcm1XYNzhvGU",
+	"PyxG57l20v7l2cLOGNRHepr49ZVUNZDtoaK2GO0oeu/t6+dOvupcKNaJIcmvpEr1FXo7cp33F3l3wM4m",
+	"VpQc9UNFd5jp+Z7CFYj31KjQV8Y9rVkZr3GTQIMHpLcRH184qwIcdCUnIVS6upnyrIaFSGUhxqUzI3gW",
+	"AfRxRrWt0AJht0E5f5aFSi83Ug8dzhHKBmqjuK0k28up8jA73LKRVA28i14FGCo3DacUVEIYtj6oKCp1",
+	"CpRM2eEBm0u1sFAlK97lTgk6s07foL0oUmbGOhfmBPOsoDriqpBWIL/E2Joe/kL/ZCS6WCeTEzFejjO4",
+	"5abCNMDLwb2EUxlIgsNauYPIM8M6Wgn/lBNveQ6JSt1ThuuLhG74dKipCM8PfV1J5cOFoAcIbrTavFTG",
+	"uiE5hSMFlUmrDfgy3RNkfOsRaZEuWCouRebuTySTLPFyer4mA3epEca1MGBnfpU9M4efiXEhUqGsdLPh",
+	"a6xFeX6+IBC8H4RIEXBvqkTalwo+cFJyVvJCRIUWB4+7PbcrxlSIaHI4HHOtxJJpd3zc9EzwiInCNCPD",
+	"PcGZ+wOemrM8vyugm/p37utGzvMzuvS24gBqlWcPN/NvrEhua0IPdzl6iYLCqSrS4ms4z1suYbeXWzxl",
+	"PrqPmGNV0dVkD/3j7//FkvAYAYyl0pR/6kFUB9uTyoppUb4Zp+XWIIwj9M863xKSegzVjKt0ssg88nMX",
+	"TfYy8JbrLANbBj/++IBVnXHbFBL4YcBk3ko05i6dWpXubq6sjRb3IfPpVjOfakAm1alef0bLw9OuI38b",
+	"njEeYzU6p7v4tGfcutPBpDVDFR3PE/AnWH0hlL/bL/WF+wBVnwbSx5E7wWIy0YVFXxRhXPRKVdFpREVK",
+	"NIygn6CnqyYpWMdod1zHXLGRKPUoyheJkVKgdpTivu4VgO3joCxCwnghJqIQaiy6A/adLthfeS5BfZfG",
+	"p4CDqs/NUEWeMTf/7+HRaBkS1M78lylm+oQ0VKZ0KjDGz1k8nCCY3ZIYq3Nmlmos1fTUdXShSq4gqZjP",
+	"8/J5aVX8XPyQtE7wDVi5+KQ9esV0qGrzucI0xF5uq0eWeV6xTYIbrBG8IHz47tS0yjfuSUWLJexG9cyp",
+	"+6ayKR4Us98sekFYReCrjY7DenFeN/lbNa+6w8Pb/ezt62esA5Ir53bmaV/RnHtkWL4YZXIM2r93axdi",
+	"Ko0VhbNQybERCaPugL2CdzCdCC264BUAp7TX6EqLKAGrLQkyOf4Fk2/qt00vOEuQ9A2NvdCAf6IuWzDs",
+	"grbqeCbGF8Z3rcfEO1+4n4x16jqrC7qjepELZY71P0MFWieBA5RzRhAAhGscSpSabtJOpNoicM4z61Fq",
+	"vHB9fHC04pmp2u6KUc4tuNyT/fDY73me/zttkOHi4ODoy0KYRWb/vfQwwF/HkdB5ltbTe0/dFyZcZotC",
+	"bP0FSPz1f+FGK2oV/+EThzEtGf+WMALYTVKhpEiToepEri/rk4ljDwcuU7fHEqnAKfQz7bIOAUXCtpg6",
+	"ZQEcBxq45XInyt1Lfr1/ngDLfcLCB72nAZcshUqzK27YQhWCY9FYF/1JCdpFP8+lmXM7nkFuW7wLmY9G",
+	"hXA7vtEdsJcqW8KexUwz7zrharlKrCdNSaBwfHDQ7M5ATn9/dmJTf6uQR8Xch2H7+ZDGLEQagpqQtBWO",
+	"H01WW2aPa6iVS/Tg+Hc7Jz29KaUKsv4E8uwVh0Urzal771Y7dS4sGy3LCatv0nLOqp10u2rDBMK+b+/s",
+	"wWb+1ccHR6sXwjd8fLEqWUrO34Ud63nAYcf9iF9wHZ0JnsJW+rD3XKOqs/qJqr1MDqSpZlYP1gbNiGl8",
+	"72RvZm1+sr+f6THPZtrYk98d/O7gxhLu4PDro8khP+5/NT4U/a9GXxz1v+ZfHvYfTw7EUfrV+OvR4cFe",
+	"D0h7uN072VsUcm91lj9eU9e6F79Pxc3jdylqAkF12E7RIHthixK6YFqQsRh8wlVzsro4SQ/w0UKlXAcu",
+	"cSPfw+Xg7gjfzETY8eyUTeQ7EOdSRUEdwPrxKEfOhAro9N7EgypuxKAvM3d7gClcminOKMpoPNxWjbJH",
+	"Jh4Q/v0ff/8vVDrQBRRGXnveNdnzsfzwci7HzgJ2SocMHC+BNpukuu9CAt+C0wrJB1qJRxiW8cavD2aB",
+	"ASnVUCUjYe3y57mwPOWWJz0neAphZp5jjHpJoZ4xYg6CcPUd71SExVChCwz9X4cHzHQH5RyB9OAGGNea",
+	"h4BZKStpK2YFXJCnqbTVynY9h4QEe8oM3bNflFxnXA1VrRwTpiPstL7beEB/gxXvdb0sENroVHRjPhsI",
+	"yUi7QmHDzqrGOdlmx0dHp2HysOQ/UiHcE18cPAanod8y23gNa/O4zd3efPQ6bg4TmSbd9ss7PpufrOqz",
+	"nk9c9Yagh2Tl8EV07h3ULKOz3jpCFA63kD0eUHbdnU8ip+2jZcf2fuuJjrQ027Owh/XqxHK++5Akfc+J",
+	"F1hgX4v3oHPZi5kd1IN9FPntdVLws7iJokBywB2pHhP9OZcZVOFUQLuhaakMS7x5NuZG9KUyQhlp5aXo",
+	"9ioZHYvcQ7RiZ+alHfrI4CZ2ykj3lCXuJh1YbXl2Lt8jZ0/55FgvKMs6yxh8W5hQnjRUvjuYZVdgmUlV",
+	"lnl7b7A6ctBkVvJSChHSQVPWGdaEN0IV4q/DvR4b7sWygigVygfQH7FegWIb9Sc3PBo8jAl1nKFC5QQA",
+	"FrG1R6Ym5DtGL4qxYAntrKS0jyt6VARZ47mZyKghdaaUN5F9RiEDmQK8ZiFyIllCN47bmk7pQMo70I+U",
+	"uELHDmhbBP/pk17cNbqqenHbrntRtbb7OdD91SbAXSP1JcYdTzMjIUohTf1SrzMcvXHPlEDMeaHTBahV",
+	"yfdP3ySMZ25apzNIHgWYU1j5FT0uob8krNBX5qSCd7MyrafRSQjJNEOF2TRszuGQJeGXc/f3hHWSOS8u",
+	"oITq1wXP5ESKNBM8TaA+sPyRwR97TjfmmTBNz8IP9JxPE6avw+8wQUmb4gYld1tqbnG4F7fOKWxz9wo6",
+	"JWE5lRBuP3FW6IwynJHlt4G1qYHDsEF//g3pfbWOUZ3dRKpACONP6SN093qB7k5hIYyhAphYtBtk//We",
+	"gkxfioxDJU/TgEAI7eRE6d1SNWRde7UatkdFNLp98s+qs34GyucbP9XuTJb3QVTg+aB+3j/wKd66N1VA",
+	"w52C0n5jJlIkfFg97XNXx5W76ct7r4I77X4cZ4vUKxnl6OK7yV1H1MBQhd704UeUHmUYio2dMqDwzUeG",
+	"7mOFt+qT8latJT4NVSdknEKiE5uIK5bq90Jtm+n0JWY6VS5OyFjezeXBdvZ4PK/oC+YOy9c/h3vzLgVn",
+	"84RukqH18/EgND9Tm72+UOtFZwhXbq6eeC4vRFP4vhfczYHMoEVoOinVcQ+T6sa0EvXMIvCNo61DKWKl",
+	"gQFpYsCeVcrvlbjfqad1wcgGQFNHcfiVrPmOEldhWD55zSeRRTH6oYoCe4GZVysxYGdRQn8qJ5AfZmsr",
+	"gwo/RNfiuoChgux1Hw1vCaCvBJopU6Os1wB3upvf0qRsXoQm07Lq0T5l3Ce1wfqgYO/ukuF1b2n9r1eT",
+	"SO4oY6zhSw+p/Q8ZZL+Ze2TbsoDXou83TINQwfSSNfcLpbzGkeMW2EUvc/jYh/uaA4FdKGSOnbXBqiPn",
+	"X8XmHqrgwiSNPhi+sb3dozsntEWOtlBYjgNJWMcITNeJs3t9Q2GcySmru+Ke8vEsWBvSkP0PZXWxawPr",
+	"m8kz4np+wjhgIJJTG8bOQ0Od2PeY5FjsnnR7VNutQqv1G9DirEZsb2Wtd2hTDNir2O1CFGvFnGcScqT0",
+	"UD0dHH55fAq3GvHFA2b2CPT9C5ET6kqln5R01WMcRfqT87+AZ3HAvoP+DNVILLUPxALzv1bkRoYmdcVz",
+	"5JoR72zB/XA6mdNV8E+u7bHOFnNl3MUUNke+AJDOqxmAZbJioVY2iDSVBOpfNCwLt+5h5PZfOO3CAvVU",
+	"GtBlKuFnuu5gqIlZjNyeHwnc63/Q+iI5rXxzqKKIs9/QF2IJeQ0xWMBKELoJOxMCEcSgB+5tH973JZC0",
+	"z8BMRQ6khkv1LE2xv5H38S6u1JXv3BMIZb0TTinbouIFt9WV8FxXZf7nQ272v2Q5+6uFmZUbA5Jp6I4D",
+	"1rha0Gere/Q6FTy1giHqwqppdkLcb4VVoug7uVXW6AyVL9JpLcoJhTQUCPI8dXXzzvNuli6mMVdMaeYk",
+	"nigQe+U9z83AdRWzro3ILgUGspzsVVJNfegvksBwHX0jrF2uFcWs8/rp+Rs209rzRsfnl9QPJ4Cvuqdk",
+	"dFJJkHvZaqy4cd0i4ofS5Gqc2zaLa6gqJpfXrNxFeg2Tq8RHWclpWl9Ug33+FKU14UufeYGNP6QP9TUP",
+	"MjyqzcFtsZWYBtnSLqGxpUeGOUHUdw+zoBmiotxu/fTYnKdAIgGSLgh0dMJDpjl34tODNaA8tIWcTnFP",
+	"20WhQJ8esO8oeV4xrZBGhyXiUiibBJD5OhCZM3mcVCE4Y6tZ4voPeFSUAYvlj/AzxxsI2nxk3A95Joaq",
+	"U4UuiSdtH5/B6DzMzNvXz8nhJ9WUHR8esO9JRC5UmLV0qDphVsdauQ+62TqlaDvVsHinky2kSNljZqW7",
+	"ofSlKNjhFx5SZEfNnnWSivvlhH0D5jTDtA9z8fM//v7fVOP0H+5a7f9JLD2Uc316g7ZPiUlU5ORLfC6E",
+	"QgS0x4OhKifeX0Aza3O80uAvCpymRmeXhPaVF4Dr5i6STOsc3KMUZCe4tKE6pykNGTFuMctPQRoQ7RE+",
+	"5VJVnLHBAUwLAxt+UOJPn/gwE/vioPKMgWTAmoVzdNTDUpQkk3Npf4ZIEpVLNZo7cYun/jIuzVq4rK2O",
+	"900zncCKkbZ3V7j7K1+6V5MHO7AB6TZe2c/8Sny44bYJvoebJ+ivQT/e/rIjud0acm+48oZ7uSgmupiD",
+	"yj/c23TzndTyNB9D9T/ghOEaQsy+eoHVykarXH2eQRtvqSURPo/EUNEtB0LTX0KnZRnXCmKIcjfSUtge",
+	"aO/ugu4vch/lQtffUFEvvZiHC5I8TgK2wAnjLHnCs+y5nmIBagJYW2Mq7gOHGUv+qEfw61Alv+jRwNPN",
+	"AGcMS56pkX73zIo5tSDdvwfSivmAaO6TU7zqIQNAgVQkrLChog0AmANWMysgNC/mhnFnGA7Ybh6voWp0",
+	"ebWF+stHzmHmtkpz86oNrDuYZzjrbRV1l4gCeb3gfNnDp9DO3UbqV+ZjnXDGR8JZ+Nxl872IuuoUITKr",
+	"x+/AbbSDxPOw4Oj/2ErkRZrHlnp+kDlOpYesX1LfJxP0B4BgOFlRf1DZMVbnhjkpKSE8DZsfkIqYTCMY",
+	"8Jqer4sASFeIORQwg9Z5zDphtgT3lXHcsFQrcEGsCAcAHd/NH166soNe5z1MzUyab5Vp1Ng2So54vgDm",
+	"FToVSq1Hy5YO3iEY7B0Jkm9xAnfR7ag6GVb/AcDpNsBNo7N/TU3LinmecbtlZuNfec7CG3hUF0bU3AaY",
+	"AhP5pqHQBVzA7qh2PbsueRMyqS6wKZ0LYj3w33AqF7axgrdWWn3dAXvj+zRUqQYjVQnCW1jrqgawSfrT",
+	"7vWUAXP9kWFD7+KDMtAThryWwz2vmgXX9CPD9JVCsJDTQOI3Z7bglyIzIMNqrt31uk0Y++cP+Fbr8CbZ",
+	"EXbag7C4reQ+f9eGM+wUeji+W0mL9zzfplLfPdYE6VbBlgu5GVja1iJMwAfZY8dNXLc9lABosWXLwCOA",
+	"BXDtEojUCBA0GI4q4YgjeLWFnYVcE4+A3C0pwXjDWPKcGMGwoAtjLqyDHqdFbKEn3RNW9QJ7XMlYHA3V",
+	"zZOdsb2/8vz2EpyvV3cNoTe/jG22FLjlKhUhYdMf9/bm/J2cL+ZAbwWYKvSvUG4DmICi+CRG1F95vn2Z",
+	"MkQfH/KbP4P85gah9B6DwrEAaheHTixA8LRPWPLbkTldzQQV6RHOkcRMViswFCuNLbjVBaJFYNaqs9Qw",
+	"IB69TbWpbqcXikMC1GRSL7GIWBynC/cH7DKBRIU+RIFwyIJ13RkqDA3HRE+Mq6VWAlkYq9hRj9lITDRx",
+	"zGDVb6YhrL/IASKzlIdDZfgSKF+QdWrkxGg8LzJFd7/pDpjP9YV+emDwFgYp199XAdh/o5HmmrxzDo67",
+	"ysyNxroxKxfW8YEI6pMltp75reXOUb8y/bE8ce9W5QlA2RfzvphzmbUHeZ/gY1SlQFE2cLkENSo4ODCy",
+	"F7DM6AvoMMFiWCjsUBeDoYoBFsEck65ZKxSYZAKqanngiSgL5wNe/5vwQWmITwG8yUfHbKYXhQEcH/d9",
+	"4vbxfQeZ6+RJyVXgngpuYGaszLI+togf4D4n5ejggMKFHTIixxlCHtmriPOTKwbFD11gSl0oTGGFghFA",
+	"7iv77YXaUB0fHFCGKShuHg0QnkwG7JmNSLbkNMKuo84I7roBfQpRUyDu4IHjgIK1tcr/eF1JdLoP9KVi",
+	"ENUgrOG8EP2JzDKRtvAQuEl8CnvpzigIwifuKfMGvv0k2tWbpSHOqzTlNru2UPzXQfivCDiabzhUlYL6",
+	"9eJtLrbiuoQj5DnwovyEXinVPCmez7GbZHxac7CwQi/AE6TVCUukOZdWwK2ZsI7TaeAgojoEUJ/mGWlS",
+	"CetUlSo/xlTPuXt4qJIZNz/oN4LPzcsrBRif+ko5SQAOnzqXNnLsmMV4BmOD+Ne+VvCjVFOP+SmirSzS",
+	"pFn3OW1NFqnpYy1K0pNFUQhl3xoISNzZsXTtb0xsxq7A8B5iSjtrGSVgqa+AW3/6cm7MlS7SPhAjel1j",
+	"DaWVsIYKRPyrrWpFtW06MB6xuaoXDBXyLrEq79JEF+wQtIT4gg4Iu+3XNPO39FA1X9MvSyRjLDSHk0/H",
+	"KTAdkikWcpHDH4FgChCpUcsIUxBPTBfRon2RIb1KCL0Qg9OZ/5SbmpF+RzjSVfkZyiriy6n9bn9Fn3/t",
+	"Zv1u7/jKp+7prn8hjOHTjfZOuVvdNKIz8OGG3+2GPxe28exz5tnXL4TaSd7Q3lwnbxTcdjVZgnEhXdGJ",
+	"IXQtfS0T3Kel7RPEzlCdVUHPj7w+H7IP57ijgvdBF6Ckx9+iXBZqHIoMpB2qshYNIb0JdwhdGRreggLu",
+	"N96WKqnsIt45lGaRpRREoAGkJxQ5JNEC3LvgRQbue/f2gL3m1n1jLq1IwbE6zqS7V/0IQLtwf6/JmhA7",
+	"A5cO/lZCcYixduuRY2Gge+GUyt5oJQ1aZUNFxoub3dECGQW9c6fbXEkN738K4dX0qc9beAXYdm6Y5W53",
+	"dGqbs1S63TNGKNt9kG67Sbczc+Hr/ZsUl/VyjeCN2wXZ00D4gDVL8Dgddc/1nfxH/zX+8AbUFI/pJq6q",
+	"KdmYqq3E1VBVG+oU2sI27A7YD5pVE8UThkDq4PwQIhUISOh2DqlR8UeGKrgxpiIwkV/xJUovYigXaX0o",
+	"kAF0pQuUVE6MjJET8hW+gagV1ZcQnZGXrh4YhuvQFQcTxmImIWVOTix6o4A7OzhNWAfFFDbpJl+oQE0d",
+	"ZDt5TLqxWhdqssChXfX1HLKE+oqq48+FcKKdqmhBoQMvDrh6vDoICU9BWfWfKfXV+rJVFdfDFW21UVxC",
+	"A+c49rs02ugTm0WUElci9Sp0IO+MNi9SwMYDz7l8MPKajbwiEgRNKAluXuu+kE0iyl3C/djZu1nvcp9p",
+	"cA973atqamI+IWkFpI7ELw9VGVLPvZBo9miwDjpF9ISlIs/0cu6mDSUFZfHQLQ2sO2X/xlxByyFXeKFK",
+	"x3Gk/DAjoAxfzKVKRQHZ1oWodTdCqe0RtIwbK7dWzPPIn17I6cyWSnEh+iWDMk2YtEZkk7iU5PjgawD8",
+	"mWRybGPSjtIXuer6dj0/PvqaCq8MiC8ncgKMQ6mlNYsN17EV9+je/as4Ne3ls49IbSEVntDafrYMrKIs",
+	"Rl454LCr1gsUOg5rQlJIehWdAgBW9cfE/QPT+qJoUTDThsq7fzkzM13YfiYva0oK63D2xx/f9KJquigF",
+	"qAvZ+W6QUBnQXDX3j7//N1Yy6Jz/uqhrZp3HByx11mJrq3WVzep6mhC1SLVs1d9gCvXCJoFiEh2fUBLI",
+	"rgqtpvHUcfpTmEKnmpUMkCBYTqoqRESK7RSJH72UKaVqyWVBX6psB9+tSCopxOMhibQUtoeJTTUpWE8F",
+	"QFf2z0rbn8PbSanLNu1CkMCgHVfN0po92kVFFi8QZ2hnmnI5MNsLENC4IkXWiWAU4FSeudlSZk2G8vHR",
+	"180AynKqnqm7KuGDxu/JWt1SFXSL6c/zQ8XeZ+nII2sFOX1WRfMWcl8v1njtXoPJQ2ytpNCtmr1NFm/p",
+	"vDsh6KP4laECWPzIzvOWIlh50lY0S6ppju6LkHgatEzImRrzolgOFbD8pF2q2f4FszcnUc36gL0Enwu9",
+	"XbbmpC8Inw6Wf1M2hOkCUfBQAdod6blAY1DX3CMwk3iG4vbLUJ9/iNTpqK4mjGuLsJ/bAy8X9jNQ/aJO",
+	"jzNtPv/6j89Cl+ttMBHhjGtY4E1neZGv0eGIXLSEBihTiVYi/XSbezFS0eb6rEn3CE4musWadJCePy7w",
+	"ZWnYAvJFvXfpZKhYU75MJXROWSB4U56wCc+MSLDhxA3MKyIJbcbENdoJh8/brWQAFqiZuuufhiVxKD3M",
+	"/F7RpoMa42RMxfMfxU114T5a0xAr2V9Jt9QTdxit0wuSnp+maLxKlwNGv14Z3XTiWfvIZWN+jFvVpyvU",
+	"CWBEz3MOwG81/ptsiaY3ZtRn+koUffdMCh6zOPGrpBSvhlpC2KZqPQ/YOW5k8OutV+jahOHb/A51trf5",
+	"PSEt+I9vAyoXDjc3RCp8A1G8q4H8r5o1BfMc7fD18hoyOlqF9VsC3cwLt72tLGkFVhx1+iqkn7JO4l4w",
+	"STdKAY+acJJrqDB8AXkYznbyBK1snAleuPvBinfWv0ZRgurt0KtkhaAuV+ZplbFTX6ozE4VoyfVmldQw",
+	"BD30lvNqwS78HuU4lengd3Hc2z53T0bbNklXlRl8MNk+Ezmx3nuH24zNl9tlkbulRSVi/wP83+aqFPK7",
+	"ORUjZR2ZeqKkHvHg8UtuedGtZEuRS1yalbM/QUZ0hESw2rV9Bc4aDrkM0pZYAMpJJ1GYmcyZLbgyE1Gw",
+	"qQaMkJYESGe9YWDzUhQsB7WT0jLQZcV0wceZwJCq0mo51wtEHhYFQnD9RRo5khkBo5TFN8wIoIRawheh",
+	"3IVQvvBt/F2T4PQlM064QQhjqNwgzQxo9iATNMQN5qzDx04vcqOGORApi+h86XEfm/TU7AxfCmXHetId",
+	"sKeYxQb9CnMe8LEwS6BXswuPS+vyii/ddA1V9aIIYjkv9Igmb0zpaEjDV8s0Qa8Yq+ZUD5UHn15VCE/Z",
+	"29fP+wLT9GQINOfczlgn+bcEap7/59E3Sbcld9XJt2+WPqF9Y31PzWCxGiqS2CJvqfcRUab87iU/2K27",
+	"rfpxE3COYmGjnMe73x3oh5KfuxfRz93OIkG1yNlouVUqiXt8u7LButQVsqgkwYNitU1ZHwo6d0xvXNa3",
+	"U3EeJZz/UxflbaV//Qb0rn+eGjx3EOUGH3ettn9d2R2CpQUMFCkK9tK1yCaZvjphopL4VSVDSdytl/i3",
+	"DAGKVeGqiWofwDOhYBzYj8Af1Yso2uaBFQl0BgDl5MWFCX+KUBPauOUSKMUD7JOQZlqIPONj78tHx43H",
+	"6Q4kDl6NiJoG2nuE5gbt6o3vmdPGgGFhBaSaggRXshCAjOTZ9r/yGibRyQKsylCleryYI77UueflB7AV",
+	"UCXAuNyAswKlchlELQFyhXWGey+kMQCuAK24KaVGiL0/bsOIDKcxwYcCR20VZhUj3d4FCFHj2tBPGWcj",
+	"nS6RT8LPT9RoCEdw4xPLMEYc8oBXiyJgAB5AC4mPDJO2WxXmR0en61ElwqMAL9GYqwPXD3DNBrzwCEMc",
+	"dHngK/Rbsbl4Ac8RgXbHsfo7q2Fo/eI9meqBCILghzZj4ETHuorB3mNKX7EHMPEHqqX22/A7QPIMcFdq",
+	"6ndSB+8vECD++uq23pfudtofaX3R53333+13JUaDWEfpkId7QneEYaGEAEOu3El7J+jBPkbmUqhuYCPU",
+	"qlMx13AzEliYEy4EPi74vEfxDSsnIcriJA/7QYc8X7jYUncl6zm30v15OVSdlMCjuwPmV2KrPBEyfZuQ",
+	"oofKgwhpDTmPDQLwG60vvhVz/cRN4d1IvPgT9xSOcJ//Bidhk3SjuSJgQLdJHiq2do0ufFM7K6yDrrH4",
+	"NLvdYGrHOdPT7U1QaDjTU8AALYHvkF0dXW+lOnTCKhCkIflsVSliHY5NR/kNFcWqDAUedyvAV6gu1kBG",
+	"N6BhfS8sQSFvY5D6Id+lUdr7/DD6aIY21nDT7DyYtLeAS/U9FF36Kd18brfB4AMcyiYQvhWjrMekGrnx",
+	"Y7buwsI/PLL5UBGcHmDXWl7YN3Iukm6PHR40gfINGHQaawQrXHfugkXWcpHShZ4IlbrmTphaZFnScMLZ",
+	"LgfcjZ7276cHu9vw3Ll8L16JAh//BAd4EzTdSyUCOJ3feQ9Am7eGMhemdMNpjs/i/gd0B7RfyU8wLFOe",
+	"707z0a2d1WYxQL6Hoeo0+DO6cLbfvnnCUr5kI2GvhFDU6LfcCk/bolL4Vw9zHv3xHgyVh8ksq5cLZ2N4",
+	"90nGjWVfQeL9SdmMFyLIFKDdpztv3zzxQCnR161mX1LaPvqpQxsDlqRcZstvueWJr8dmQtliCWNyjXrt",
+	"AboElJUpktikouhhsx7lCufZD4xYtSE8dsIOnMSqTsrEimKoonkBBzwOndjogLX78ZfY/R7CoB9sI/qQ",
+	"gXy9cnNuuZXGyvFWRAdVdhy3IbqetBaGjZleCwXuhUYNCDfRjbWg1a7hreMWizqAO2HAvo22SNsWaAEX",
+	"DQtVARilgPXeyd7RwdEX/YPH/aMv9np7E13Mud072UvxBUIYxZSYtl7Dtt7QadjXrVwSOIQNHXx8uEUH",
+	"7/qSKbfaVsoihpQfbphbuGGeUJrkCrgyHFoSchsuHjS3pZqa/Q9jVBmepdskjLx9/RzdN8DvAoLqxavH",
+	"LLTnpVdpMobmEwKwG6pUXylniIsUjUnXqDSUwgZXC7q4DeOWJfTfZzZhwXVzQqhB3VNy0hgvIsczjFqW",
+	"32D8f7P39sttHNe+6Kt0sU6VAGcAghTlWGC5TtGSbCuxbB1RirN3xsfTwDSINgfdyHSDFOLjqvx1H+DW",
+	"rrpvsF/kvkme5FSvtbqnZzD4oESKUoz84YgAZqanP9b3+v0WudT9qjoZxoYsO9HAG8jNgxOU9rmw0KeU",
+	"HvjAUnUJwpWmB7fnEr+vDUx64JUf4m25umER/y093jBdm0TZj9A+bHXYWRE3rVR7V/h2XeEHppraLbIM",
+	"CshgoUiYPUHkrec7Rreq62vCq+I8hwL8kskchVm4fTZk11NOuEEXUEMbkCZ8ONtwmYOJSdYlEGXBraV1",
+	"DvrECFshWMw09ExUY+DGA+04WfkjUMvHSBaxh914l6kucoMDhJ5rLnNmNJvwss/OyJiswFyjCztYYucf",
+	"C0YspSS7JBpbBF49GLdO4rGbCrxaycoGifc6jH83kQdLChKvtuidxgpjkZ6XkN0N0jFcs1FCzvjb74S6",
+	"sNOD4fGjzwHE3v991GpkfmzisprnrbnL8Mu9aLxt0Wjj3b5WNs7mXF4oc4idHrt0gPlr2sgOqcxsJYgf",
+	"QWiwTsjxYYjPyRYZt/QMYqOKpQfx/mXPn9ZuZjX1qEQDSw+6p6kSUSksFlRY7rtRaZJBvEavyS7klTDO",
+	"YYdOdP+eaAWm6lqXl5NCX7NO5v/p3k0tiqKbOHMO5LtBvMeFKpy8dZ6/XZiMAa59YE5PGH6eqiwv+cSS",
+	"iIPSGCihEG/HYm5ZVgqea1UsszqtUD3xQuPsHA+OWutjce2e0O/uqpCi9pB7SixWj9/mbtKcvXeD00cq",
+	"fT6RxqtPjB3kSVPU1CQridI26ZovcEdXTCBbpayeLyurg3Yr0CuS2IWC/Xp0LjRlQbFZEKeUSQny1I+0",
+	"RZaGcdbFKZpybkjDVPWq4r304AkNMz1gfyBtIC+k4gX8gnXGCyhmPBoM2HjKnZknStNNQKaiCGQkAVPF",
+	"Qlcrdtsu5yJh81LqUtplwuaLcq4JGNgIa6W6MKduOBeIRuxnDAV/JaydLA9/YT1ILpjMTYLPuSj5fJqg",
+	"8MYoMmPzqVaCqYWzOBOWXYkSumPZEch5J6r42Bpm9KIci2H1gbv9k/O/sIksqAtWaetuONZzKXKC9I/X",
+	"1s/XA0MNHdVYKQ7ufr367fo3xxfxFeDNLdShW0qRh3sZAFyGcLcfKemybtJARcVRHEpFw8E1FNFCKF2b",
+	"PdbJ4M/v4a9IXyIgMrT9YH6Cfu837kSXTCsckh+804SnzHkZhcgvRG/EDUKohrmm4QPA1rvqUzeboEsb",
+	"YO2pmukroigGgJO3FvNjAbQLF+JKlDirnE0WRYFkVi1q+ak/bJFm3sEroblwlo+eLz9YLfw9KGl4vb1b",
+	"8N5q62mLVN9Vc9UP2yEc+42OwotgZYdLGZzTLPz9FTfCSQIEdAA50vhtQ2qlKvP/hIgKrxvnMSpU6/2g",
+	"BzByCFLVeJ6TIagBAW4m3H0kxnomDAvyLla+4GBxogg9W7mnk0ZLQqn2947OrzT+m9GSAiG8KPrsDGfY",
+	"R5tBBHoUBBqEbyUINFmq0vd+dKHcHirKOyuTn7B4SpOWkg8MY6ME6aIykgZq+z1ttA+0E0TGXIwj1pup",
+	"02CWTIfG1FRYq359AT4VEsSI/QMIaiulYCeDk8qHqld7tQr4Kh26Su8cFsKtAhZKZzi/rVCrtCziz/E8",
+	"3pEr1fqse6pGr43hO6kut0ntxlLLupNaGTJaiX09+idWXxo0ihPyjDfXeu1CR8qmfn62K5yd41Le92nu",
+	"P7W9vK3PMmc2ZVRD0hQ7iATmo1ehOQg9HO3LUf3vnbvkZO+PWAZSydi1UhI7nWFXnKImCJb/iqjtYv/M",
+	"6iGjQAb1f8U6zAnbSgdJO0R6BFRsYPSvrlnj/pWBW4+JBX2bVGIZe+1TRY8MmrOzVjtjGT3dOaLPrU0e",
+	"dvBzVU8h9K5lLla3IbfQn19FeXy7PBTvc0vYmk9X9RdkmAuhbHdIWQu3+gsl/74QjMB1m/spcTO42tHO",
+	"I28aMiKPtyss75E4VfcwhgmO+wggOtl4507mvD3I+mdssCEK+CH0V8uT7ike2BjDjTTXreAf7cODn5hm",
+	"CyG++m54Dw2Wi1t1moJA9Z2+VXQwkpendclOGkWxQkwItk/pNdK4ozSlTZzEliZIzhyNeRTtBGXuvr8U",
+	"cyS/aRk/1ngXUHO+ULmoD7nPnvrJgaZTUBHk64T33MXbOV01RiABFNRQi/d1Mjj5eJyknRRDqnb1ZPzk",
+	"tYadwn78ELpgzdM+XW9m7fnbezOfqsyv9mgUWXpgblMFFCLK/eCfq1rgqagwJJp6QGKdyVZfhjBZwYo0",
+	"mIdIUvX12f/C5ERNVkCqO3yCVd3tOgG8EmcQSVNTIalao0NCq56qaJa9Gqn32nb77GvIlqCqmPMSkReg",
+	"sJyrsSAS4xbHjMRt7CfxPJe2Lm31DCCdLUE3FFpfIkKoGeu5yFPlo341m57UDNX+tHYe+jKnFdmdqnV5",
+	"hhXZjVshZzJvF9Xu26aY3pojqC/G76w7Eecsfwdjn9Zin3K4FZHq5vI2zegJ//t6+/ksB+yAr8/+F+tw",
+	"Sk6PCj2+dIcXXklq1eMq71H1thVvkcNjVdamasUO7DMQoEoIQEsmGTUMzji2Dk25YZldzsWQTfjfs6oj",
+	"yS7M0BPNZh6wmjKrmfvpofvv9xCC6kDTFISjuswIi01Ui7Jw5qcT5/AzLCLN5vxCGMyorpWQGuaIF5FE",
+	"dGanYW3Wrh+3H8GwpYVatimoB+YUo0TIYmeRDw0A/1rD9gG2cEtidm38A6Z8hzDH1/zvHybK8TX/+30H",
+	"Ob4GfNnNcs8dESDZy/M9IMyna7Ke5TnJO6tvWcpWJUqL1qL4CAkMwJ6hpAZC4WieukGhQASjtQNZvTiG",
+	"PgxBbs6yl29eZxjopIvAFEOE08WcmnOc3EvQiHS3x47I4+N3kHmtAo61yLdUwXBuKtfe2Yn34Mtr5Roi",
+	"/Tbk2lZTsCpdD8tylxUjd4Wj/c5SdnC/UpZWdS9nf4/Vos9ySQLrfQSyLMRmEB4vSqoeduhHaTg4//rn",
+	"f62IVOw8d3vVfTtaMuQ+6rMn2C6ZqgXm86xmE11A/SReeA1NRpiTy8gczlhHlxDqRRqTyMDs0znImHYS",
+	"+5tnSG0irtxTMiaVsYKDpJrroiBy8E/C4d/eeFSTGzcT2dUS+tW6ayH+EfrzN5K7NDd7B/6WWolad+B7",
+	"SjOzzY1vSqlWL70lM7aavyEX3N3lTVnUKzm6RELES2uYM9OkugABCEYtpflHfHx5UbqFIDR73/uNZRiV",
+	"74++vPf1vUQ8jUstshAB6OCvyXs3wnbdzGbCLUOWKvoa/iTytKyLVijdmAmVm4Ta68FWVnqhxogMy9sE",
+	"L/RDKcu0Yk3xi6I2zBFW4mExT/UpqJQJQEUCwDf0NnfCrfADc/gr/uN5/tuhVBOddVMVs9fF0vSUKPjK",
+	"KwCm5XkNXBgWPpelGNtiGZKLb1599yAw0zvRi23/iKlyzcscItpvXn2H8j302TcH3hZI/9c//ytVXuwT",
+	"pir+PEECaWhuxT7XcD+tRBJz52MGruKGcEOBGxNaQHrwBkfgfJkJ7Kv0IEYsiOYkZAknwnkbvBxJW/Jy",
+	"6W5qupTgxRE+MKE7wi9ftQd6bi4z2GFQ1E9/d06Oj2vey7m3uqDzAgtfXj79OmFPf3jy14TNC+4OhXhr",
+	"E/aCl5c50No/Of8LnKNvX7/4LiFmfj8qWFVCpfbNy6OlFYaWXv6DkDRZ59GAvZBfQQJVqIku3VYORUew",
+	"F9yR82KBiF4LZ1aW+DW2IwNksTBxOW0oJgqxM3K3aN7cx6kC/xU45SjX8JIOWrlADrS6MEDRsSivJJB8",
+	"sFKAHGEdad2/F27bIZN4tZ6A/jmf+yw6iRnDzLwAwgurgRTJyQRnik1JIiEhZ8mhS4V1Sr24mBZL9mgw",
+	"YFan6igZ1FproHc8qVEB8Avfi4EiT6pcvMVKscgWWyuyjeDleAowRiiNsbjM0zTBGgPNuVSVCCPa/xlK",
+	"L7AG50LPnRc/AXBqJIBJD167lXr59GsPtQGzUvClKGEyne3m7DaulMi7p2FncbgGnoLw24BTjZsTjFq3",
+	"Z93R0mX8EGkC8VRvXmoLqMjVXaWNmt0DfWF6AOYx7jBjF+NLeFUv428ehACSmFZdVQncjyryukuY9e6Y",
+	"tFqe9CkEWtFP8pFWD/4O6OqgxvdRgd9nVAAjt96wvc3QrbOtd64xeI9oQZ9961Rb5h4VyA5kHky9zz6D",
+	"G3/2Geus8SC6GMxdcXPds08rc9H5th4G9JtnrzPq4F8ZrcxRxnpmiMAJgUHqa81KvXAv7W6VqlxOJqKE",
+	"Jknv16KpmPh3AlH8a0NC/5Z5i/uHuVBnL5+jpAVOry7VExcCSTMiVSl9ZUMVJ8GyBgPeBn3YZ8+tqQyA",
+	"QvAr6shE/Ytau8odhk5ZNJdJgQVraeymD9mwQ17bI8qkqkPgBEbPBNbUiQKapBbOzjQh+FFfu4TeAxgk",
+	"4NXwqd0+e7dATaq2RGrYOwZqvLm9e731+1Zm7BLb+dpZ4E+ffffs9bNs6EmTtkd6oC0bs+kdd2hqP09V",
+	"qPCgmu99kUczHLSv7bj72o7dokPJNkRqt15EV+v0U4tSqmkkLGmD0gyrLwTIgQ5UYGTMiqLAKM2M8Tkv",
+	"bZes+Gsgl6gAq6nE/8wiETiCLGzArna6L1VN5ceC7qsP2inBSDU9MG16pXsacScB5yHqPBIWEXANPqjS",
+	"3RQ5B+2DVXS/OJ0klRHgyTsfHiLy+ZoIFVsoK4s47DDlpnLc+7cVhG+W2FCYwrd6rkj5jcnVHTC+a5LZ",
+	"7CSanYWxXi5TH5Q2orn1ojnugMaO1rrp5H10QvoG6OX1KXtGR9WfkXVotRDgqWHVBtlzNEgOZvytnC1m",
+	"7o8BIJ3RXwHnTCorLkR5x2C1te2yDRf9LKCik7xKamJlr2NuCyHdm7PRYWtxVt7DZXLH9vDXuoD7bQfm",
+	"hPoAWjkUEnbcqkASBHnEtn8FEr/T7B7sRpoo9JKudEQinkE7cEIzbITy6bR2A6ohpJ532M58PCU8tJFo",
+	"9MvYuB+OTXSJodX6kJxd3dagatYCLMTCM25hlRTI8zXjqcJPnQfk3BZm5czNE7xCNITDze8DnUs0iKg7",
+	"CtzdCERCmgoLgNVQV1b0llhVW6m6Bb3ldvB7ArQ316Ca6zXZ4/pBuGt9tEax/Lkx6vdQMMc3UzArQwmU",
+	"uZt2M2QacHf4kl6/BUtRcOiOgL7rdS9Q7d6Dj4auttEntas+bMzTXhPeliZsTOx7qDwMJ63VcV8viqIH",
+	"SRiKO+kr6tkMsalW52wYglk138x96PR2P1WQhAkCrwXioO5EVLG8uFdSK+Ex1KCUUqgLqQTj5rLqBQ31",
+	"/lSlRNC85UIhw//3gN3TYtzD2V0titcYHYxBh65XNJ/VIVLXjoLRbJASb/nYFkuYSlLa9lonAH9aUx+R",
+	"mtrct+t7YgMShpP1ffaVttMWtdVILW3D2jkN7bdRzM0z+WJmDN7et2r9nTBfOZQkXAO3Y6cQ1uIIc5bL",
+	"C2nNKZsv1NguPJVbHrYdbBRdEifUhdKlyLtosnC/FzHLhblWMFEQzhrS7zClM0DVdn9PdDljz9RFIc2U",
+	"GStmM/cugPeaqk6Wi0JeiRI84olUuWH+I5E79zxsfvcEd+VMl2Hd4O3QFCl5iU1vJmElV5dEjVVvcasC",
+	"wc6kCVlTNuVXAttL6GFLYfvsmTNiSmEAr9YgHpR//w4PeWJdRmni0PpSTxezZra4W4U7IZ6QKmmr2HFC",
+	"Z9o96OXTr+EFn/7w5K+n0HASbQ6MyDKj5HwuoHamIn6AyXHWG6TNS8GuSz6fAzAIyz77LGMdX0zARrrI",
+	"b2QwncNe2dIe945e8daOMav9Xu3oEnZSTSJ016n7hoA5eD8enHMvcyIzZL3QCQNdjUvcsnGyMtAfAQRf",
+	"Q4zfnUYoFsGaEtgibgAVi821EJfCSQk8hEvg8TBrxvj3XdHUH5EJuBlNfXXlwS8Ip9JqErUJG0VO/42t",
+	"00eRcfroowh+4GbaysgqotmI5yACoHWqB6WyVxskqrt7m/AWbEI69bcYCcE6wW2tP1hQt649vQP/rZpr",
+	"6uWWmOHEhnTm+9Ej4wZhXHONKK6A+bGmtIaqsXS+XFNmsxZey1fVrDRIN+MlWOuHCVSoiU8izMKicKqJ",
+	"6ux4xUvhtCfV4rQFzXeqzyFTkzBQgMx/tKzqEneI9qxGk9ajT92gUd33J9VHsEOj0sfXtP5hOpU+FpST",
+	"d2iEL+Gg71Gvfj/tpCja30uhOJW/Q+h8hY+Orq/nUBL2qD376vk0UnUpxDy6HtUCtx5VvpPxosCUbhV6",
+	"x2sICBhCCaSp4ItKGRmKoMKkALi7dE+wCXqizp5xUhaoPd0QM2cP2Yq1lGLI44LPqoYj+g79qWwmLO/j",
+	"tUANgh4Twolzg8lYpzTB/YuADEvIumFlECwf5cudmqrw3MEhAwR3jF8HDHNosHKvQrNwNGBGjLWCynm1",
+	"TFUFmb4Tk7JHjv7QVMoNENCwbtuixSbiWN5qlb9DyPjPQsyxwLexM6XnOzhlsDObe3EDIaldmJ2dLz8T",
+	"53DZ17Kwu4+zbc/DwLGuur71a+5aKZS45sWaV4D/W+OSHW13ye6W2A9f/mZU2DRhe1fm9qiwKzmyEyo9",
+	"UEr0sKthc3dspXm4MfJCYV0oGc41ogrwXlpyerGWSlUnBHleQ50RHuPGSYLbc0sNTFKrblO9+WxjBgGC",
+	"zNfOzk4ZagarLS/O5T9ERqy42EcDLS11gQ7lmNijawRA9YKnwFNF7yVN8CcsvxTKcyHjfGDX25BC2jCa",
+	"L4/TxWBw/Hn8ol8SS0cGBaSF4CUIDHpWReJRUXVghHjKlYexp9p3kUuoTIoQHHGg/VSd+bWAIHPdr4l8",
+	"r+DfVRHtiu7mpEGltZUcMFZkLyuqkrNqu+zivtQ5T5w2bvCedO+uZXdNxCre8GGK3qVO5/ZVIux2aaoD",
+	"ckqaMEKjE4rxkXOat8UmwXJObkDl+tQ/9QNpl9ZdtU3lvK6LLIyXOhV05GYPmudIeHhrMpIZMj5YEJqo",
+	"5j76wokGQ4zKVkNx2l6lvT+EcJhqXhcL9eneVdft2tHBY24gqoYNJLKVa9DBtkBPWZXEfFUqZ7/oUaqm",
+	"0lhdLrshh9tGuYQBvRrbFGbrEA944aF3fe9ntQeTcN/m9ExKIfI6KiV2Ev6iRzUe29CAmCpfqN85OT7u",
+	"DpmgOJ27AsPSqNpe/nCOnY5+Kg6Fynu/6BFMcLaiNW7AGFXVi/qxBEzYta0DNTbG+62Sr+b637lQ/hNr",
+	"EwtF9lsIm5LtoDD1s+SOnafPSxpEd4F6rgothEhCFG+oHdD3MtWaNG278Djf/bm5KYvo3hG8Re7iLbt9",
+	"Z4K8u0setCbHMPofa+E+eyrMXFosNpoJO9V5EuVSsBu9tJIXQyxVRZrieSkMnLcyhtqjRr8rXixEEv8c",
+	"bWTyQ6XFNFhwDx8Ydk6HnVk+SpWBXn2ozJi6E5d5WZAxPfpFjK1vcmx7uv8twozADbDz8dWiEAa4Qan9",
+	"hvQz5vGgZ3GVPyaySVB118C3w7epYthkiXTN3nbvw9N8P4svuVRCIIRMk0yzztkMmCtUSxRJQPcoGEs/",
+	"FOVA4s4iR1vokQFvpoMuCisXqhmAZRMuC9P1bKIVWgK4M27gZy0uc+wSOyEY4rpePAPqBRlLY64g/VjZ",
+	"k+5JEHheuS9w98uZGEY+f0y1EN0k1HbRXWr0m5XkftxvuLdDqAnKWCmII7PmvSCq7ZxDrIIroHolcoeK",
+	"9ud15ZfsUmXdDeQNLbyp46k2wtfpvTx7/eRbdnh1HBnVwQi0+uKiEIe/VrvjtyxJYb2mohTvwcvtM6ab",
+	"bEGUGnfMzF1/yD3lJG/MzA2YPtFE7rORe3iFHcwI3Ow7E53muqe07bkDvEMIGcWTQXmwUuMBUgthYtz9",
+	"miHfowFUrl4IKkIJRvd06f6jCSjEqXBfVPLAMNGbcVkAyNTZy+fsUiwfIPs2FCZnY62uRIliMUtVwEya",
+	"i9JoxbhxHni+KBGVwA0L9Z77Yd8pfwD38cko6umjRBApmioV5JxtKNuFKkLAwsKfloK7p8U/pZpf+CGF",
+	"rCV3HsF4KsaXlFiCMjFusWVopkFVBB7rHAwj7iMVTEOJL5gvmduspTBGUMGRNDTx7qICQggR0o2vr3ar",
+	"5sQ1lCWvDwY/1d9r+8TtiA+d1dzyu/MoebkaZ32KSwMdcn5vuRWCdYBPcZnWZhqxM2BTou5DpubCKuze",
+	"foIdXvsOzFsRpK/pxDwwLBKSML81kVoU5JitR3SMTcWMdZ71jz4/IZwuxal6r0r8ZDTsV+LCCbXEl2+w",
+	"N+fd0LzQHBIsf5tUpp4srqpCQToGLGSbvB2sFUoiFEsB/2rQqJJ33g9C33Z4DsX39lqOwZ+b8nJWCGO6",
+	"p+7dPDpkqngEpsW+poCociJNaYhUxiLKyTBDVXirtudKzR7PWxFKzvI8FmR3wlMcPeKezMrw/GduorcZ",
+	"l7TegMoV1rwuNm4TL+zdB7cnZ/h9w4PRXiDfdwf5u2rOHsqZm48tYLtoakVZ95AOwkDSSOfLhGVWvLWH",
+	"Y3OVVZULx4jYeWOBjMYgZmZK9Naxi0mU1Nmni8VMIYlPqlB3IHxpXY3U6pESZuZ8DBBeP1MNei/rUkNY",
+	"ZLonjKMANVpl/lG1KnJRGMHCL0gug6nU7bPvyQGoYCKhOsOJ+LHOBVW8c+xuqusx1on0GE4CrhAWaBTQ",
+	"Z0jNEnNRsiteyDxVpb4e4r+D9+Eegr5CxyJnG8kyaqQH5jQ3LJEnUTV9TvEoqfB2JRQKlr5x0EPEYHrQ",
+	"rYzXjuAuLJMwOpghadh1KS1hvSPQzm7BEnzrNpX1HL65ffO7vu+fn//AHh59/jkrYWHcEvuZ9W+0srzM",
+	"re46w7m2zu0lFAdvzuFtrBWlu8P//ttZ7z9/+vX4t/9xsGMPErlYpRjrMieQBFhBP1ZcN3291r7HOxxs",
+	"6o1qte/X2Q1eJtT1YXTL48HjPx49Ol697f1YCLi7Nmlh7FGrDmYu90r4d6mEcasEsSDVeynibQUcryhm",
+	"HpEmBbzsndXqEHntyXnQEyeRuQ0y3In5otDXTj1ccKlYxxeABO1RC6oYy5fM6G6ffSXGHGlAUlXIiYWq",
+	"FoguPXDCx0xBxVjNRpT0zRPMj/B8JpUJfVP6WlFHL+YI2hQAzsQGBbAG4m9PcbkZ/RBnfI9+eDutMm4u",
+	"Kxt97VFdLxyQeGE9oQ/Z2/CznrGl4DOwRBeUY6YOyI0ADpAtHCOPDxtzlapSTEphpuwaAJjQJGyh3iHA",
+	"I60U5llBFAByhzrFvDMySUgD3ZlZliqZD1m6GAwejumrHP4SRDpR/xIwr+jrnFvuv/3T+Q/fe3M7IkOT",
+	"dunkCeQrC6nCpfDgVD0L9zSsM4F2B6yUxtQfMBlkp2BfV21EXcxU/6JHFTERQEBBKKYTEonlQnXDTFFf",
+	"kS5DEdopc+MnHrs/6VGGKWngHWjcFzYFcAQ48bh6S6FykdfuB5FPfRHuSTnElfv6xiC6ZQfvmUQlPs30",
+	"qC6xoKd7mipWfyTejJ7Zwt6ED210DMaItWEYnqgkMGUg9DKLWFAqypNu7c1rWHxuLD/6pAZuh7hMLQkX",
+	"Zr+mBzJPD4YsPcANFXbhQcJSUr7wA7A4s4p1w4M3418maiSmZik8I92h3/k5+k16zv++EMSpMHbmtQev",
+	"hiObKiKXwa1YClsuh+zRYDDICOlEAWltNoT0S48XUMEw1jPIg6Bnfvwo6s+i80yq3bkCcEj9E77jxvbg",
+	"QPSeP83YhfCoqiBuoPVYOu2eYG3HMqrNhNa0VB0N2EwqgMrueD//aDAY0C26p56Ug7tZAL+5yEWZxLUR",
+	"+FruuGalMMIG6pkOLFX2629Zt2qmhhfCzFkpkOhEWkwMrbSuxSQxOMHEoOsuyxAdOYP3P9eLcgwEupoB",
+	"ogmwI2DJaXZGagpzZhR6iJujA5B5TcA6y8UsRggmd+qTcYZZrVuxSWCIz67a+wduDZRERPLParcnhLwS",
+	"Cewi3jPC3RSQ/5wAgsXTM+fj5rUGrr8dRLLwIDmIRdjBT+6H80Ln4mA44YUR7e4liNqadymtmJlttgzM",
+	"kHcUZlI9x4uqzgJeltw9ZqHk3xeCvian0dgl9J9NdDlbM0FVbS50X+J80TTlCc6ZWcyIQwiSZJXuCyYl",
+	"bpLqZWtHbZ1L/fnJu2TMVlS/+7BqtXO69mhwchx0a7RyXqF6UZgeDI4eH0+O+Envj+Mj0fvj6NFx7zH/",
+	"/Kj3cDIQx/kfx49HR4P0IEmpzRCuIQGdHvyWNqMZdeQZd9x7hmSVb1HwcIs54yNn5R+0uv/rNjK+MWgx",
+	"sjmgbQanHybsCR9PRe+JVrbURYvtVFy7KzOle2P3y6y/0foXajFz29//3G32leHujeb3ByzBdfUGrG9w",
+	"rm2fyF4msRkMZqK2cP+3CaD1NbBKXSg42HImetAfI3KW62sFBAlvXn23hsoMVENg3+mzl4tRIcdDTAhm",
+	"QDkW2mrGpcidLcKLmJkMLCykQUIDhC9yqdEGyRL/oZxd0EegBBH1hEO5nkrVSLApd7agD/3jND0wzn12",
+	"RrkTVaVpkNEFoNwHBgm2QiQ3VfQxXe6EDNB7sU6GTGR99wNoZUyY6F/0WQbDPpzNxUV2ynIxLngpciiG",
+	"Q26IZarcHVCJZ0/wpr2n0sy1AQC/IZPKmeqnMCYnMb/0Nllk/B9kffbcMl44PwXb2lMVbncuxotS2mXv",
+	"pS7keDlkhqt8pN+eehu+Z8oxe6C0Eg/Q14npSr59/eI7T4ShUkXkYAvlPadqVkt5IVXd/hsiwRzaeBgq",
+	"Pz5BACpSEtKYhThdzwoHT4bq0lRdlxrR2TxFHNzcB2SAFK7jA+uAWc8iyHoAGHjlTGpvp1A2O1XOui4E",
+	"K7G+dkLr3sng/78c9B4/dnsO/zoaDHrVX72jwSDrIm0gBf6PB5+TgQ6mnXs2zOmo1NdGlIYsKAHMV7A/",
+	"Tp2mhGd70IUS+UssWepgHZ4c+fuGhYW3GdJwPzvEbWHkP2hbAM/YjBdOo4vcvzwUCziTkhi/rkTJC3y+",
+	"ScATJYTAYVTZTLRx4S1be3FIMNycm3VFgAT4SSjRxhoBwzJPiLi2/xOF2h30gDpJyO2ipCUiRWM8PZ6X",
+	"iUnlBARSvCAI1+USYBPvCrt2NDg+uTHu2g8KyQL9LtNIg+iFlN/mR4OTLx798VG21lKDDbTOQjt+t6Km",
+	"zw4/qwfr3G7l9mB4MJKKwzztZPNU+7Rh5JyNx2JOZ8WsN3JgEna0cOC3beZNctAiwlefme0m02PAqIhh",
+	"ETyUzQNtM7uOB5/f0dRTWgvgtWwkRr0mbVqdH+UUVUuHu7zVIMJXQzyZ4HeTVeDkbu1EsXCiDk++OD56",
+	"+DC7+aK9k6184zTW5xui6fNSjwox+8PNouov8ap1O8brYWmYXlgjc7Fts6xZlGyt7hs21+YdJv8DWvdk",
+	"oh0M//ZTrXPRG9srVnZk4aPxGZn4Uo302x1KsOF3DEILrfB3q0DGEHvVC4sszFAcXXDr5AZax96qE4i0",
+	"VBQQxCvBdlA6gqy2mvgPADuqz556hjAYDKDri4l1j+qn6hypdEdLlhld2q+WGetEWM/uM+AsxRIUk8RE",
+	"RHGoOgGPWqhcqotUEXFbxv1HX7pNkZ0yK6n5elSCfVlnNoruETFLxBRHqYpRtiKgwHWhsC2AGs/dMmGw",
+	"5iMvot7yc3iRc1jBnYcC15z5Gf8ACcEw2zfBMYpO0j4xeFtIRtGkRtIO1qch6w7djw5/hX8/3w3hoS7/",
+	"WEbXZjsJQoqmA0UlgJymyuiJJcYrdz9IGGSUKME0CZXS0WfAkQbUlBShTzzqe0jzp2oOgRN2JcV1HTSV",
+	"FfqCSYzzlxCtlgawIkiSIts1DsXXJAQSRpOqD0HoGA7STs5gWIqN9Qe4SL/XIoRov+55GO8GIkJFk9wi",
+	"dNa1Zpz7/GA2L6V2lhyc9kNdsuxKGjmSBXxGwqVN8EAMjBrQoRvdw3JKazAO0mcv+GV8sjOUDxkr3OO5",
+	"WkJYZ6qhIxxTf+rSd2gxOwUGg4inHmUn3oSQW3wfcNVWby4lcAyEdjgAi/bgmUqzBVSZMf/irEMvoUvo",
+	"Y8bYptKpqiZiGOpfo9LXTkapFzCyPNYFZsGrLGcVqEUCiOPBgHKXQfb6lpI+O6tG5fmD3T05U1r1lLhA",
+	"RiHC22Id/0mSqknJx1jFnABkYxcpOH4BlnuUgyeDAcsgpglH/ucJl4XIM1byCq7NOO/VFkvPupGqKFPO",
+	"zio56sb97kS7q5OwvkH6YxXLd4okHV76nlproufvLOKbTduss1C+JiQcRvoKYG7xoHb3ZbafKnL0E0T4",
+	"qCmhB6aSYbpklQzdZhLPS2D724zoWUPeipXSjoZwAhVwkBKS1sQi3hmiKOiGjK/IOZTdPpvgud7q5jJh",
+	"dDgdBqjPvviELz2DojeA3tPH/kbY9xGKlO/0erz7+6mdfQeptjdWbwveaYulWpcFlYm3VhRgkp51lIZs",
+	"V0+q7pCV7ykfCEUBDkhsB0tTGa+IX+hts1CMONGo/ACuCCzMDN8mSxWgkqN152RcEuQL5I4xjewGGnKd",
+	"EdFanVg2AlBLFS/kpXBmoJNnJ4OHoSJBvJXGCjWGG9FDKVRJwy7FleAFoMy/cl/6aom5KFNFlXk8z0th",
+	"zBoRhPO/F0R3KogooHIb8ugjFhRrkgmICrcyBayDH3W3SZEtdJffucNT9y2zhJXC2FKC10RlOHhuEOwk",
+	"s9IW1JFKA80C9EmqMkiVZ6s8PFA9CrmazbkDds5nEKVFtzlPldGlhcr897MZkDXqDiLzq3sWGEQjtjco",
+	"vHHThoHCCklyHaUb/blTfcHxTrRu+/TB7aYPgMEKwiH7PMJdkLvtlEmY8+VMKHsoYRccjkuRS+wsWhPz",
+	"wzqt0WLpVi6j32dsXoo5lzmjDzBViX+wsTYWC/rfnLNcFwUvu2jpQA3+aiMi9ihDa8Mc93DGaKAMBwpC",
+	"QM+hyA4BofTCMiOMAdpeqkQT4ap5qa8kVOmfe3jnhUF8hMxf/qYsslMMQFzzkhoF/IXMvUopxs7fcxdh",
+	"3R9UOGG7E7131VpfIWnRGKAsWuSmH18daOC0SlWU3s3FvNBw3QMTGi+rTga8AeJeMsWBizYb6XzZr25d",
+	"Z5EHKnKusKmSkZlZtVSauZ8XguyZaSWWztykrgzqEk/VuS3lvCILfjR4yDJ6RfOz0vbnsVYTebEoRZ6F",
+	"ofV6Bi7rGTEuhe1dCqfgODPSChxSqpyfe1FyZcNkUt/MMMLeht8exjvmEK7p+Z2IvTjfI4onFfP2pILl",
+	"HlZNF4izMAF+vM7J4GE3YUYiyKjz1OfQgwJzwHSZKuhznQDgELautqnHJ5Auf4IDeYlT8hyl692E+dY/",
+	"8EYRv9vDq3lCR+kcD+JWqMbGwd0H8X5HvfKVvf7rwUjwUpRnC2d8/e2n32oG/FeLpRcIkRqj3W7WarKY",
+	"4Kc308pOi2WP2q/mvvxuJx1XB43hnkpbTyq7H35yyK+4LNyEZpvUG0If04hYPKKbKb5U8drVq2qQsChw",
+	"DlCkwzPnpRwL1pkXC0yYuYmycibwiyRVcsK4Wnb77Md1OqzBAaLLHMrAQyEwZsoQ+oXP54IDCALqZFIw",
+	"HhuBGk6rN06owogQmbsRzlqVz2KFVhcApMwML9ygNX3tQx5hOiL6ojmHJQX26Lh8/WTw+DQCTaJBpspf",
+	"B6nF+u+hbY89n9Re1/j6+wh/yeiZcIodQG+up7IQWOYA9secL01Sm2HIuE0W0MLh03+09IhcSRm3dVYE",
+	"8rvf0IoIhgLbYE+4hQicUPXMYgwvhO0xQTYFABxp3M3bDZFUVZZI5X+m6scKRsdvqDHcD62XyaSQSjAj",
+	"Z4uCW+3n3++sSSnE0O2VaCukSgmRC8JRX93B3CLWeCPz2jkeHHVhG3j+SOpDdvfKEsj01gzJqnLFb3cR",
+	"8JA6YWtDr09dvhghUpU1FKmb+x+Rx6Q5EZ3XolDLt12AhpV5q2CB9/ZWADF1kRlXGWtsnTghM5teZ2XK",
+	"IszYcImT/Vhx1LkWo6nWl93TgDNET67ntR8NHqbq3exInOorUcrJElFq155jfe12e2VNotwm06xXUxlw",
+	"P7KCsi61Zs0EV3CE4SgAjIo7BhaI6NUDoqOhW2A4tCE3HhLn0s+l4OMpnOOzsKbuUKUqVAFUs8PBzIZ1",
+	"eyVsueydOS/lvi3diJXqPNo5H87y3WUAn6YlnHgPzZ+knM0X5XgKBMvIih80xjU3DIXaB7afj3cybme0",
+	"CDDve2T0f29DvcFX1mnTRt2bmPHEXutsdW4xDt8IwPsitBjmAcC3AKZm6qxPJXIP09oMCD0w1dlD7mRS",
+	"ZmSgYc3/iI8vWT3sQ/16GBzhCFKM90bm3C+pC/7/jLkai6IgoPFUZfmoJqCeI2motITpSHmzAEhuy4UJ",
+	"5Vcgp4dO7vdiA2QY42eUolcBXaw4BcFEb86E5xrxPkh0e4TjqgJa/grgnUYVB7YHRKOCLZlUJb3Mm7DS",
+	"YJoCq9Wuuen22deLYiILZPkgRy9hVoqyTi7VpbU0YKAlMBx358hARkzQkcBFqxlonmmU6gFR+Y0JNTN+",
+	"qQdAF0NWC1HZICI/3BQe4SF1/MIOq4AivF088aftyyBN6OdFN809NV6K+L3CG1WPBN0PpnTlKeKvjefM",
+	"gdUATa6WuCoELsNnwiMHIZRbjFQNuwDvYHzBYrcfe2feA8HKbnqLDOyMdqKbPjsj18NqdAFhqq6nvh2m",
+	"9rLw7jo2nSMcOHATGtx5cNn92UJYa1c70ueecvvuavtanndPVX4Na2tLKroWzNjH+/ZmxIoZ8Qq1Nzj4",
+	"2HOHEQUvQm9iPTgtcrOgX3tkbi1oJhgF1q2jfS1FiYzencw9vrziBfydKohAYcc13T3r3jjLFY/HSehG",
+	"6BxsBwuRAXeUgYSF9DWqRX/rDik8W0pedAl4oY8mxRm+JcbRothXRYfmLnYXQiMghLzqcYZajGxIqgiI",
+	"xYBxbCwKMBioqF4CYCBzC84L4E6rQqq0kujvH8644hei54ZXW9BeIdUlJH16LIORvRSl1PkTnYuMcXNp",
+	"Qk0VfIvvBlDbxnIn7ie6rCFxwHfRi7hhQeCKJgeanDy2mTNP4L5DxlvnLoefBNivCPgbbBcYUqdmIYAV",
+	"aqb62icg5ViwfCGY0tf+PaUoTzLWebIwVs+gSt/wQpgeNwYQvIduktF8bCZJTxuBF2ckeGg9zmZORLjn",
+	"Y6B0qq+haZUIdOAhCdHeVak7p/ZxsLAjMH52AUS8uKnqKUT2DhlEAP5rC/6c1keCMCO2GsxoCXg4sL/X",
+	"B0xvlnVdjWGiVdMew7zHAI0TSfcTmdn45H1yck8f93u1bs69JgCqTJBROxk0u6jBrQ0P3OmV0vYKeSUQ",
+	"Ocx7Wi1hkbpy3pDQBOe6FJXMjQeW1EPi8Vcm8Y9NFZLbGoJCvdJyTGgE+MJ5n2WTQl+jfYUqDYaNY8PK",
+	"nGLppbnl5vIUe8Mg62OjHz8wbAo2pbsJWk10l1D2rVmTATfMBb8Q/VTFZhJqWQx/KM3GoJIhCuOsO5+D",
+	"9fNaR806OT4+TVUWT8rPaCSRc137BruekKE2sshWrTDn+N+o+Ofe1dU3wsba4gUsutsZ37ltfYdVptzA",
+	"EXCbId5QWp0CzGmwHWt7Z13Nqd+hB7tWln+F2+ol3Pxrf/XdsuLVnummd6vLjlPipMWe0/8jj8Dj2vai",
+	"JdtNucRSuVY5swOeTqgqWSvn13vPHZRhCeL+5QuRKif3AMzcSXLTTWKMmQjWJgEAHMTHgSCiE3xOPg5r",
+	"pKkM8W5AaeWi/Gr5lFvxJTfjrM9otgBoYhisfc8W7YRjEocec3ElCie2zDrImjXpSPNpsYCe69KuzGrC",
+	"AmCQUx8RGpAnpequk4rRxK+hNnJ3O0gC0ByHv+DDnz4sY+iaBdydP3T9GdgXtt9CYfvLjSIGAzCbBV69",
+	"Tm+tdDv3oDRRcdcD4yxToawul2AX+DIjKkHDCh1nbyKLBGS4ArrNm/NUFXoceEpRpvgQSKDEG2AwKLY9",
+	"PenbaLGkO3f7LOOl4BDjSpXiJfB4Afe+M884xrA6b84Pn5wxOy2FYEi7nLBvvkLjFql+q277QnA4zoPu",
+	"KYDDYgsB5ByVxlYNYarxKiZmc4uEcUgRByAOX2HJ5IWGqfPIG1W5zQ1LNLM+ewXFlmh1YsshAhEOUxXq",
+	"fJwJOxLM6CJfKbgbiYkuBSUpR25AFo1+zILha/rXgjQcfBH43KBeLyrMx0ZuXeQVlR/3lHXwC+mRqYk6",
+	"EAbufIRU6ckEYGShC6tuX9cRLr7XFtu3IDcWiBSwciijAlTT3VIi18l6PQvFYT0+lxAt6zbAi1cK6Ggm",
+	"UgVpYs4m8i1wvPh9rydsIsc1xl3DOo8ePeoNjt6+9XHdN+ewu59wxXOesB8mYz17YFKVl3xGqL+Bg+bN",
+	"n7sUk+XKLfC84GMgqytgPkyzPoo1yqMwur6uPmpNC9uZlwCRxDe7NJ/6Yka3zXyXTZ89xSMKR/DN+TpF",
+	"SNe6U7uzh/AkumYNSu+lVHlFQVgfDEictRC8N3FVookiJ6UFcLdYVgcHcVmkiQUSSR2tiuVac8ELttrI",
+	"KvaCk6NHDR7EQe/xT78eJ492Z0KEwxSY+DVtpHUDgkPXbrkcD5KDGX8rZ85weYQ9hPhH1UFIODt3bLm0",
+	"buhNNsv3deWFRwvEvIcQdafgY7da7rG7LqhxP/PAYLeIEUpgLZrGx4WwVFsq8lrFqdmMVFA5XHFlqonJ",
+	"R1uxCWROpUq1j2XeTaAgH0mCPOdT7DoREgmVI425YhPtfCQI5KDtH48Ea5iM891SVTdiPAuSpyT6gnnF",
+	"6vSqjEr/Ea8+ZEPj+6cKfERo9seaE3Nms1o4LdSieAayHC24mRHFlYhUMaTX1BD1fVW7r3LCzicf0EvU",
+	"pjpW9bmk1TRsEkq8zSlmhI4GAz+nMU9u9zYAUv9Cm+imKqz2nI4zXLrUl17fWNBSDtnEO4JU+ECe3F/i",
+	"t9oW7IonJ/So1Cdm78ndFtSp3W3Ct0nU2dJL0B2EZ1xRuBv+8zD8Gt2HyrH5Sli7rJoPpMjjG4Olc61Y",
+	"J5Pme62wTQO3ZMB6IhRBjqWIomQyT5XzLfXCjtwCoQ2MFlNTPLcHxiKKcXeoU1UT0lOOtnMojQyOFVF/",
+	"QyaHmlDq3W1bFFe2k1Bz4najVNsszT6iuNkHkl43AVRoOU+17b6XXHcouWozvU1k4c8Of41av57vRvHc",
+	"lGG19rHnMfHzFiznqpWvLtYYSjVoQywEN1VI3BtKHWkxwgNV8eRAdAnRyqRqTQcaC8XLkCjFJke/bceL",
+	"sgQeR3dt95TxpkglQuqVaQfuJOd4FtoIgo2NBV6HErAhhKB1QkkB3ylKjVyN6A2C9S3wplSaD6ynaJf5",
+	"EiWyfZ33BBnRym6EwATxJqM7TBnWNp5Q91xATe0Oq/41wgs0GCrCgoHA19oJlK5u1ZW2bj2Lolthc+Hq",
+	"rdR7DR5HoNp0M18NdSGvhAodtP49sOa9agb2c9mIxCQxvq1/8VUEWx+pSVUcqgkpasxK65Jy1ZEhDBuP",
+	"KE8h315rKjnFEneTqgth2cng4TYA73tKdSNuUyThd7HZ4xO/CZO2Jgt+r4DhNfGI5OV4FPYVXB9luTcs",
+	"TqNzbJsC3dqyu7XQu+oXBuG9ojHHSBBqVvEfaGc5wYeq0ymmSHfGpMEjgWohtvApOlELO/AKhAFCpb5R",
+	"Bp+VOPueOMCJuZnnEFDRC8s6GVZPDeEHCJ/gvYEh8iXw8VSYVBVc5YVUwPSru07Iwn0Ba81X/lZ3MzOT",
+	"dVF9oDiDjp2QK1nOBWVMYMRgDEhlNRkQCG7b6LTGSa+tWtanCygyI2p3ldaIYtLGVtkeJUq8pjWM3sN3",
+	"3VUxo3VK+IFhQG9uplAIwP1KIN0l9Q9eiuWck1KtEoOl4EWq4GoaHmrQa75kpTuuoNbhfrQrzGKENMqg",
+	"MCrabAK/gBmoGTLSVPGtUzYBQnZghsQw14xfQpargof4ESJsmPgKk4W7qhmZu6GnF4XxOvDPGu93ve6M",
+	"URtkjB1QAYI0n1y58pmnfVznPMMqkpCCrn/oZAv4qVUSz1NLcoBg4NaK2dwSCyZ85CbwNO7CQCAuODiQ",
+	"jTKEvFGFF88oI/fI08CZ1icDDmo97uqsK6AChX2n2Mnx45W8VRdCr0oD5wBYoHhCrGYlvGqqjIUsWhkc",
+	"D31FbYPuHxFiiu9ECOa0DgY/NOpJUx9hEv2g1itJZrETGGgeJmRNtsKzQH/DDqgg1OfeMNLR5oLcTGjR",
+	"FG8tEnVSL8amnOAGyIRVnoFUbScaOKpsyPhQvmsCtg24xO0wsp+d0E7VdSk9ZU8QRFVfZaEvfN0txzQf",
+	"5pG9ZmgzPem0rImN3lE/wOaH3lMrwNrRbLYsawIZ2AecaPE+lm8c0gj97GR/PZGwbyDYNxDswnTOS7sO",
+	"zqamTADNRhRGgBzYZjKH6emh7JVil3h5+K1TXdAM3wihkz1DKkOXlabpWJ3zJXtznrAnZ2iFffNVN0Ga",
+	"xGCmOWkryYypgTKhgenz0xRHkCVbmAUv6lhmJlWdgfspb7aarQjlIcbld0COwphPqgpgZTOVcneaHi2g",
+	"eDVOoQ5o56qedfHvc79KT8Ii3aFHvfq0bSKwqcEBgnlfJLA2SlydH1TWrcdm29FtcZvW+7dPAvZWS7i0",
+	"3WsCLMOamxvMnWyMRYaxeQaebO6tMh8g5jagvmD66OYoWy0xRg5E1s6iSVqcogCM4YVO1oJThnC8vq67",
+	"Ld/o5MfNsnRsXZKuEW7FiavbDcFBrUfuwZg8i5w6tK8HdTg+WI7TFUvUWSLLeHkXysoCZ2wiJ3Ya3ZdA",
+	"TcBlNHWf8axR0kH2fAXy0TkapIo8PQggBDAQbCUeeoco8q2c5FvZbvF+QWBIQJSLXSVPDLZW/zXQGckX",
+	"eVcwtd0ZyFpEN1iRy3pU9y6s6ZXn3Bfox7sZ0NWhDFYCpI3cEl3Hjdjtx3RvQe8t6F0saIitRZ6zkzWh",
+	"SotvDTGjDXko1USvtZBfg72IxXEGocZAhFUIAhiUoPpzoql05qGzpIc+UWmIjyf3AFWpEr0ZlwWEFIul",
+	"J8utPH8CAs3cj56KQjpDdIiq6G3GlGbnL16/ZKUoOCRxKyiFoTNl1aXB6bjWiyJ3Fgg+zpnr8NNyRmEg",
+	"qa6k5aFP15hrDdBqRliTYJbOTOU8VbbkykxEabqQL/PElrVwxQMD3L3uPS+dYKXabxx1FcdoosEDiSdU",
+	"5HWyERbbUFJQFlCwknXrVYqQx3TS3oqiYHOh54Vg6cG1G4eybKkXqeKK3jk96LNnONnxq6MLXyyZl6YI",
+	"pAK/gwWGOW+34L8R9hxe+LnbO3dpuIenbDXY/QKM+ZwDE9X7mOz3z+fzYzhq5Oq5Yxad5fOlsWJWHWYr",
+	"+OwQrcge7Gmx3nQ+I2MTYcX8/qfqyHBQoG/eU8FmVl8KlTXadqoEzaTUMzQCM4uMPziI13gZ1JqzkFSl",
+	"OoO6F/nA0LNDmj6MT+SpIoItd35nc+72a5M3CGrHoBvmZPAwxrpJAgZdQOcpwFS+FIgZHIH5DNBiAoHq",
+	"3oEXMv8ZXx4HTaZTMMkJ47hyJWjErNQF9Xlmv2ipkPoW1tP2GS6B5/ut1iDEiMEFB+fam3+4uCKvmlcA",
+	"x+6CS9VnPscPV3gkj5aTi899LfjseXjoHdlwbY+6JzPODeKFQDtyCxoKeD4PDC2zE/0JGG24zB+7Zfbv",
+	"zqa6a7Yd917jbI2WYI7AYY4kqdsc7XIU4EfwOPecgOvN9Xwx3y5XIwM/7CffSxDZG35AtaI13KbQNI4y",
+	"NaQOYWSQs3QyqUc37EU3dGaCjwgCs6EX5fDKKL6qn6fKy1kSrVX0YI1gHlYQm0zmCQNGxQhSTCuRNOUp",
+	"UF4H+RutRgMgJBaJgG0SJs8LwFQ1JSB7ZwH4EifvA8rB1ifuxeEe2PLfDp3Dy94WkeclHrTUbJK/mEbe",
+	"JXFD6EChlnEdBke9q2DIFJ+JhM1LMZFvE7DVMHUDThCmbrgJuL3Oiiu4weJXMl4BnK/Cr0ZYJfdbxBqG",
+	"lnMPLtFPVbO7CocJqJNVV7x7hW6MIxzBcdRQOirsDsR/akg+1gkTQv3GCDAV5qm7LjHjVuNsLv/sZv9W",
+	"+hLutB0UB7pNihG+sn/3fX/ABxAC0XlcAaygE5+sy+zAoQP0BbpNQGVrKfBfLZmDqAbaENBvDx4sOqeT",
+	"RVH4k9vJkFUFQy4/m8uf//XP//aVgOR0XwoxpzAJd2d16nnr3Xl1AyMTKlVUQ0XCwX0FZdIUAYKxY6mg",
+	"EzVZgJNhWTjgYL1RxmKJZZciVRmc8owpXTI+0ldkGbkp0iU1BoD0gsJtSCM4z9E7jVCVWRUzeXF5KZaB",
+	"PAnG1sISVY35eBBdZ5qW2wrTS6puIr9Yi/jaAPUZxNPd4nqGx9wXiCcqHj+GLekGcQ07LqTccIfv0wh7",
+	"c+79JTnuxEgY72a6hS7/9Z1eV/pSBK2MHfzrrLch5Z5nPBd+mzfbVo66VRTS+aI3M6NaxVCttQY1SAnD",
+	"zt2QsUNlbe9LTVRtbX2hadjU9SJ/t60uINygwwUmf2/AfYh+FTfVOx97yiz1fJasFzJnu1TwcOavq8Lo",
+	"GJ0PbZ4YgWrLG8TpglQpPSMXy2lF7LJzplGtXt8rTfwakO7BhiJji5pBSnEl9cLgr1KFpScrBh1eCDIl",
+	"g1jXbkmHCHd/Y9LhNJ4cDyAVEYMiWRDmZeDdhcA6g1TRLyoIXQziBM41eAdkLsg9Sq4n/uuuxuciMhrP",
+	"CUjtDmEmoasFagB3jMY9wW3jNtQPfsO8pre9KwNvwyPvKR4Xi91dfNnK0AtTv09M/A4sMdy5oXvY7dwg",
+	"GzaLZzTCttpkqI4N2WDOIAs7DXrCTRJ6qU0CXKGTQl+bhDmJV4j8QrARN8IkUW+xylNVRY89qUQrMPc6",
+	"Iyza9NiFDB3jqSoXSmFnIzbwyNCVQx3QQ8JfgrTPCn44djBHZZqpWmF5IdzeVS4RtB61EUH9VDIeIXmb",
+	"6CI3I3phr8SMS3g9IosDe3eiy4mQWFi9ue97g1W6iz1KMTP5KaIi7WhV4q7ixs/bHvb745Z/uKxrw4mx",
+	"vNuYJt0hqxBnaXfNjlbWGQJajEQo2UhVYH+n6pAM0WTJRGxgHp02iD4DS9IMGisZpKFRsvIo5dxoRd6e",
+	"yc7WQbCm6mgwSLxxJ4zt7m7SAbpRW7LzTjs8osdsxU1oycR35toYOSqWgIHb3bd63Phwvli2TezmU7qt",
+	"Tg0WFRMBdMR8ERg04AcfZgVvvz3SjlZIdloF1Sk35hFhonpPhjBEEPkfLYOV1e2zkJ3AZ1M5GAaImocc",
+	"rAQcursAKuqyX5Fe67fDf/3zv/9nVCX35b/++d+Zr1otidDtjyzn3ooCe4QqIDacdbxlBgR4FQvuqhhE",
+	"MdLtpwpSKDSzwLriJmXKrwT6jtjluxQI6wOLQoVr/iLfQOGzDr4EzoM+TEphpvj64KgKXhZIoSaYsXpu",
+	"UuVeWaoLxFdCChgUxW4VEzK+3GNrXcpQJYdLcIpPrY8sVWFoDS+4mfFwZqYH86FfUO+SfxnI6w7DY71V",
+	"6xlwKqgoq2Mx7yy3qTQAK30p5rbv2ZVjcrZWZrZUraVmY52TwSAKaUBaKsqz+z3nwaa1VLZqoewTpe56",
+	"phwcfpt4xzNZVZDckZfefMw9pWF2r5TxuyQSCvv8y797OWLQfrhdgViy0XPRpvZMD392+Kv7+/kGNOTg",
+	"4hGtNxhfmfvv8zxrFWshg4K3zvrs5WJUyDGA0bktA7IiVdIirbnHMnPCYciUJnmrNOSRPQtmVeOHGHI0",
+	"klCJnEmDx2TIJrwwIqPaQGdO0cuyDtbJnAxOSFzZSP8uyL7OpRkDxofMTT9Vr7gVDNLLIgcUUGqAIPHe",
+	"GlKcivFldW4hBL27v9upd2R11zvAOL/vnZFZHQk5FdGDG0jtuPwfr/tdn3xYj23S00PTf7LtGs+Da9R2",
+	"IndxWQuJJvAWz9T91sTVsWuEQIerJZzlbsJ0kbfj6fZTlc2Wr8BO1lT2ZqHjq1a7DCkOC5YDdmU1ocF9",
+	"DhcYVqTzH5EUhJCkqEwFRYcqlptqz25edfbRwdrG4fzdOZVgYfeO56pufYG0M1t8SVK8O0LLRl4by4Sz",
+	"lT2ibHv1ARTVoHMXGn/IW8iIBsATYTqP70qUS1Sr0cNyiSjUzgnoOr+AsFw5AodxC4zSpHBT1VI96/EH",
+	"ghccgc1iUhMt+Eqteo+mgxScUSJRRL4uCAbAtV7nD+B9fHunsxUQBwRfLVXRbyIigg50dQaxhUQ+UbFD",
+	"bS2gtANLOrDCwjt5M49jm10KMaeSzy8Bs8A594hvl2B1RgvIrJNLemELeQUd8iOdO3lEkz6CtiqZC2U9",
+	"33dFeVoK4JfXCoHSOpw9ec5+0aME+0qsuED51aUyQelWkM0X5Vwb0Wd/FnOLb2ksX3rgcf9WskwVVfGx",
+	"GS8vETyR1qsF0xVnCewCGOhUX7OZWwJ4gnNjQ3VEKySWu2/Na7srrtFGpIb8Wlpkq/026TS799Yy5cDx",
+	"fGdr5xlc3WJq/VmIOQxt7WaUyljBAbsZppbO82zdQKPt2c6jA6ZxYMwZaV0Iru7YGPPe60xf8WKbGebF",
+	"YrQT9zmR+23yf0WSdyfPktxKZ69BVJXb8XRVEX4jvRokq1GXIXzRphilWhNmRewTjLP210ZV64V23pys",
+	"fuQrUDprgq+V2uoOsRJlR5rnuGKFQor+Bdtk5Bv4RRTxcbN4N9Gttkd99L1gjRnct379DiFHnsBZDdKI",
+	"DvMuQsns6uCSTCKG/EgobertinzaYSUNCNKfsIZHS6Lun4FJukSjiZ5Rd5Kh+iJKBZgGfQya/LIMgX2s",
+	"DeTWQguEM3MIKkUsnd3fyhmDkeLtBFhROOV3yxRTzcHuDjUt3b5Y+DZ88OoE7hLLUuJ6Q9lvPYFai7h2",
+	"4eDm/qxiBCrxoOTZpBQiw0ousFDqxHmFuBIFy5yzlpEz5+yT+WJUSDMFbDvnDHYy+GSMpnrW9Tj1EE3z",
+	"3j325YM947NlmTPzMyT9QO18gzrX0FV0521L95Qpu0kNq1sVt/b7otVPA03DtwDtcPK1gjy1VBebaT5j",
+	"07y6ho2nYnwJSLRB10un392bLIBFoNQz1K3irTMZhlTFju1ySaqIu4j+rpOkIAppEmDrOcJeUUQbrkyY",
+	"dVYAqOQZz0WfPbdiBqn4a6finXTAHgBuGVD+x0C/nOXucZOCX7yrxv9GgML/IczJv3uxZv1ttwJS+A2y",
+	"V+u3oNZ/aDl5m8/3vHTb1RKo9poAA3oJROIWLkBsug4CLwCIl1p+jygMBbcTXc7+LJaJj58mTKp8YWy5",
+	"7HpZkConDE6ZJkYRrYSB0CshZl/xYiF8vhp5+5Egm40LIOLgiuk5kbprJVDxO2uiDXMXrIkkCi0Eiq91",
+	"7GhTCnbLEuna/Lk22+ttNoYsQFVuDFi8rFblrgMW1aM+gWaZ2gzuAxafaHENbj4yPx6YSKRsllUeiTs+",
+	"1putkjNzSRikAaET2FkQmDxqiyGQPiXeWhQUrEN+x7/+n/+XZcVRxiCpJO0ySRX8jV8cZ2y0MFIJAzgv",
+	"7Jtnr53PwRdGeHGZL8aW5Xq8mAHmqrTM6ISNFjbqbzF8IoZQxINpR+eDBERqBQWciALbeJk+e56L2Vy7",
+	"Y+ibY6orpanSjqG6svoygriBRwBvDw6IMI4Riov6dQJuoXUzcJy1IH5FQwONUOG5+6eOlswIa/2IcK6J",
+	"MilUv8INDuOg0CGe/F78WQ8uzraFjzdS99KedputwSnzb22jtVDZ7FplX9OptKr7pNI9h3HPzGUg8gIZ",
+	"tmr5bBattY416k/bydcLIlwAtSleyka84FD7AHUWcQ8exHoIN1rFFLqNXr25KKXOgcCsz76SyLVyJcX1",
+	"kPEKBSKCe4hAICpsiA0O2Xn0tCf0wh89PpYbOA12R4wsWsu9d3UbyRLq26TdjQ6E3JbDbTtahyPc0T2q",
+	"qtjpqNE1oRJjXkqFblN8EqW60nIszCnL6IIz/D3q65GBswanD6pggA6MQ43KXRyzr2pj+DROWH3M2w5a",
+	"Y1n2J+0WTlokwBrTuzvq3CtPgmnX3gybl66nABaJH51iXSyawWzOSyt5QX5nF9u25twguzrTgS6AmsGd",
+	"uX8lc8StXxirZ1U/kdPPk4VdYI4SzmjDdE3VahwB87PNSAIc2Kho/p44wasowsoxv9ugRfOE3lulxc1E",
+	"BS7bv7vA2GdZiM4lrpXdRZKtsxoOsVJ5JyPB/VTE+YkHbUgZoQq1KbcYN4CLmyqUWj5D48wecQXxi44t",
+	"JXcvkgQ0jTk3luULkVTly//65393Q+SALJRJKUSqYDRTHuqvMc5y90b+OU7iJ2GBrI57O79htLw4s3tL",
+	"5DYskZWzY/w+2nB6AZ5hrI01vYXhF2L33CkmKj0leZQzRaSIMS+EynmJPKKs8+b1k250mkXZw2tZyS2R",
+	"lSCdlLGsk7n/y9iXLKMHZOz///9Y5n76UpQv4LOsm0A6VFtewDmbi5LlfNlnX2mgb3LPzYgGZSl4mXnK",
+	"fn9UyZ/HEZ5CL3TOl0woWy793UIVObzFYg7X6pwvU9WB/njPeoAokWNelkv2D1Fqc8q4t6LwYidJEOOB",
+	"vaBpw/52J24Fchw6oQN5KSjqGGuVJ4DBoRiAxYzljIdJv4kgwmnYSRI9cZvhjdsLH0NssbXQH+YzYUes",
+	"8yeuFrxcdt1LHx332VNcYdO6xLgJ19XQw09q1fMz/lbOFrOD4dFxcjCTiv4IZfTQiCHKdaOc6EXZy+WF",
+	"tMxtv/WDc99uHpv7RfvQjo8Gg2hwx4PjQcv47jzSE/bM1jp/N8sPDANhs5f7txHrieWwO+UgQqFczm/p",
+	"TfL/BqiZwJvtXK8rnxSp6ubXFcgCJIUS1wB4CB0xWeL82IBAwRW4cI0+cpIsgBI0xSIBTOwvhcUyWxKt",
+	"EY5mhdWCFTHIxtdAPfHvWwEwVgAoANuE2CfHbKoXpZ9PAL8zK8mfLfCjWZ/BjBHFuLiu0DTR+DQVUwX0",
+	"eW0CqDv1JLVaCSOKCdMlM3omIDA21T4714I1EnPiHB/vjgHC1kKAhOLDVG2rPvTwljXMyztyulufdU8e",
+	"9wthdpGGNVZEv3k51qvsve09EOeqp+4Eyg1hOBdzN6WwxbEGybSQrTqBuzDsqD/oDwIUxjKkTUNX6PHg",
+	"JLLiS231WBeeZ9WwTvZ6YXp/wT+zYaoyuKOz1QF96a0VKv7lM/9BNmSZp6xJrCgBShkoy0P1U+F2hHP4",
+	"8YUqRCq81Qv+tncu/yEycAtGSyvMkD06Pjn+4ovBgH3JHg3YC/lVQkgBMwk6EvqlUxUqv/gilxq99lAG",
+	"wQt5KU6ZEYKGKN7AALJuhXAC5RBXghcB1iRVfOT8AuAti+vMT5kk5lonsAH0Csb/SpjFzO1A5Cn/XlvA",
+	"3PR8IHhezZBx9uSHV+dsJvO8ENe8JLIRT0wGb8SyH16+fv7D9+dZVZsB8npeikkhL6ZE5FoIYvostXPF",
+	"PJppR5eM5zDrRrCp4Lm7s7RO8XTXuA44J08iCtRV0L2T9o0XCFTdDqyTqCYH9HR3ZW3DrN/D0SaL+FRI",
+	"PhgoAJzxnhHOtwHszU0OinjLZ/PCWdNtu/Mg2NpY7geHOd6M7aOkncwynLTed0Jd2GkWdnS1g1kHt213",
+	"x1H6/Z4cTLTTK+gFfH5ysM2BOahtwfZhN497bXrngl+aLaNU7vF/OwCRcPDTurkj6bHbGG53jXFkqwP7",
+	"7ZNFh3nqUY2wrBME59rzFqmQN6Q01metKnXhT8aQcaX0Qo2hxWYiC7Arm5sc9zXWynqdchTQnlP15tV3",
+	"bvtn32m0vDLWcVbtyOjCyag3r75LWJYuBoOHY3wR+LeINN3hr/iP5/lvvseGHloK4uiAgmBCMjx7/eTb",
+	"LCBcvHn13WmAppJUOgxl99R+I4wzjkc6X6aq41+95+7Vo/n1lXLeIun22ROiMTfCORTThbqEmNnnx4+P",
+	"Th597s/653DUIVaTEI0bZxMui0XpdJO5ZNm3z86eZqGCRk8mRmDdXenOrkhYKWy5BJcDrh8k7GHCHiXs",
+	"aIAxoOMBBZYwG+dX54WwPOeWZ4F3uXGEWHYploCx/flJB+qduxn0MZhhqnosc8uNbUodf9K61BAJXgMv",
+	"cEdgEbboX/RZNi/lWPSgpn6eT7IAAsuOHz1KFcNpOWWc5bIUY2h3nDv7RxqWl3o+F3n3FB7edDpXhxBB",
+	"BmEDxXUodXbvfxrjGgVmLRbaTVnnZHASoR7iY8lsqD/Pt1/i60rITSbeyaLpfukv/Nc//wvMATGWuSCC",
+	"A4ZXOhlUwW4OWRaQznvue+wzy6AknD6w/FJEdktnnk8S9/fbhNm3NnF3nuUJG5urhE3trOie+uvB7KE7",
+	"QsK3Z0Ak0j3RKurM5g8Tds2vEjY74QnTFxduHhjLnMvEx9b0xuYKLzHuKadhY7h3yVjHl8DTqrx4/uIZ",
+	"vCZOPuKrjUQhhUcJgImYctyqTwlwxUCWBmdH5czIfzhLD0IG7l5wTHleAZC6m7gTi2cMq+Rn/EKOU4Xt",
+	"OAZ5KcRbG6K537/5ji6Ao/bWJn7qEALFzR7iKIekk9vYQ2dmGa1Vqrh/g9JY9gX7s/yKcE3LUl4R4DFa",
+	"tdD2E4rMSIaEmtRu4mUpkKSnKogydPjppa3x7Qu0ZfClgKk/zAyNEkjSq2UxfGlS1eEsw1PocUtLwQvM",
+	"+b94+bCb4EeYlgfJ6bHoPYY5O7NBFbhBK4AqJWp3b5NBaQ8jQD+/9H7kwSrGV2CdrC/eOoPeDRgHN9Fl",
+	"qmq7tlvvu4Cp6tSVzpAN3M9KQcW/LUY+lN9CO9VIBFpMtL1YJ3gRMPcJq/sbgPUDJl25ouykSdXJ0UPY",
+	"v2dsJo2BGI7bgIWz0JxcXZHA0rCTwcDJPX9Bw0FwNwCB4uQRAM0qRo4WXHx0HOHUei1UWUxOu8ZuWp9V",
+	"R6vjsYxSBRBKhhmrS+hrXtjukLYnrtJEKmmmtB2kYscnPmpWVowAFeoQzh42sCuvybwNgNiMbk3CXf2j",
+	"YD96jVyKiSgFmBgdpSv2h1S5hU+oRUaXDMSYMxdhQywMSpRZt4ZtHI3Tal1rnBNv3RZMVeaEiVbFMoNw",
+	"HA5qfaMtLuaNc7evIW9Kxnd7OsHJOR+nw0IgVDDkKYTUATpMVe6gtiN3s4NPvjg+evhwkw8x2CUJ8mRn",
+	"CyIyH5IWsBenlryuTRXWB+FLJLEgkyY0WeECbZoPf9x29Az8+Nj42z/N/+P4jR19U/wjf/Lo+j+/+Y8v",
+	"Ez8G9h9//ep69E3xy3/89dV8dHxyNf7m1Sypvw8bPfyT+us/nn2ZBIF9/OgqP35b/Oc3efHdj/85H33z",
+	"5ks32fwtLdrwZPD4c5h9/8HRqo/yU3uLdVtrEmiYiGT4FO1SqBgF7WJ1ZH83vHD/efvNYzvd71Ylrumh",
+	"CdwZLe6kEgE5y54+++7Z62fZro7a1Nr58PCw0GNeTLWxwy8GXwxiF2Bw9Ph4csRPen8cH4neH0ePjnuP",
+	"+edHvYeTgTjO/zh+PDpyjl7Y4YtSrnXm79st/u3fLRC8Q0z29cKQeopCu+8VRv7UOiUo1IuOHUBILLxu",
+	"WXXS66HeyAHeBEtZefBRSGtIGjH2jkIIFqVDKcbC2bCnYLyW3is2DCKe0BtGjEUng5OW0LHS4D6zDscQ",
+	"BB0Nk8S4d/B0s+BFqrIGq45z6r3FMgTruGYxUDw0YoZqMw1S5W2DiLDYNFicnNv3uHtKf+KNsbfOD3Wb",
+	"zeDfBEb2wNQ90S0N+fja72hRvKEdsAuYTt36+GnXuG2kSAKP0UrAdi887xsJ/72k7f1UNKixKCLfElDg",
+	"1ws/3HOb5BvFyUhQDaPI46AukrygI5wOPWmIPACwn/ASfCiyJH+Am0MQyCwQ4StEFX0QohSUAcNytehq",
+	"8hQJRXZGVqnHL6w86via4Cqix5Q94eOp6D3Rypa6GDKle85pg0RSzArqpTwSg3qO0CpoCdIaFiRMENaz",
+	"BYENQVAoKSDjrRVe7J2EXUgh4XTeq7wbbJJ32AZ+gV0ZNDPdhuCrLUhLszciumRhoYCVIAroOi0ElAUg",
+	"CSmWxdnY3XY3eehvvT7Ncv/JnrpnOnxHp3f9EG7ovq54hq0jWg3XrBzVfq1Ub+1700ZfecpXTYnDJry8",
+	"zTfd+xP3reHOzCXCaC/GUyjVU5XtGk7ZlK9NyLWD31T6jtTPkAFFM9EhEP548PBj+942tVnCrqdyPIVc",
+	"SKrE3xe8iDyAaJTeep5yoIZ6XCVJhnHGqkpRhYh5qlDa+RQdDo/KrzA47EvUsrgSC6/6gx5bYXvGloLP",
+	"MtY5OXqUqphpu7ViBViLScauaHCI0t4kU0fFJNxY5BObul1V1p0TI9VFIVLl6zBQDTqt6qPMn//xaPDF",
+	"F5+fhHufwM1P2UyXAmLf+AX0rqyaDRDwfeixNyBICgKT2xhAA/m/zvCN2Hhh3TQACD0blUAMPtZKiTGo",
+	"6o4uU0VAiCFZ7DeonAm9sB55Pt4TzuvC7MaapSfCN4/egWsn8oSUHdRfgnnCDeMo7/vsDDMqbE1CJVXr",
+	"Mip+zWF93Bi7cTrI54oAfSpuHsLKIWfirGRWGvmJWobFbYCQYDF8aZI6X68IdUvSVO5la1HRjz4XFMxW",
+	"p/fNSnKhcVOfMhqywPy7Gg84lGqiM4Sl9UYeIE66aXlTFlmfnaUqSlQsKnG5kobAXEOLC8xWPGA/0Bta",
+	"hWcgv6i2yG3dD2gXtkbhaUlW5KnBaI09RZlVCcxwfny1P95hW7g+WMG3pfR/2rXotkW81utew3NHUnHo",
+	"UljxuduhN99amiwy6NyWW7Vrfts1/ICiDMplnaX7MQYf3s3W87Uf4G3BW+6tv48mIPJ+Vcxrzty81KNC",
+	"zP5wsyLzl3jVWriHFoOKwptb7an+pxkyFwC9jIIhNqtvFjMHHbmVGLEW6fAUTIb96fyH74dVqRNq/+Vc",
+	"JODLJo14UuL5FSFqHilxBjVgWo1F+CiplDTUDbkBvHn1nTPl59wY9/Dwg8Ns4X5mNdnEESQk69QD48ZH",
+	"xuEPLKZY5FInlELHSiDT7bNnfDylLkVpzEJU/LrVwKoeGl8N4Jm+S0TWXZhNIaNUvVPM6D2sgrtsjcOn",
+	"bIeKhJKCfS/c+wuAb6AYsnksN51+2OOHaIHvAhyPWCn16pIhFTsljLMLoQCZmbOCq4sFvxDk/xBGAZ2m",
+	"VHUyOGVvysJkQ3eOwSxaKX6h81E7FeDZeJ+kXq93mipoOIAzD5W04IN0awV0ID2uMUlWex+JpXUAswJW",
+	"0JApIeFeZi7EeMqEupBKsK+EtUuWO7+LCnoYpOKZALOpB5ALiv0wF+rseQ8Qd60cFYJlvZ61pueEUxdY",
+	"rseFc5w4DcA5YR7QQaoLA3HRqBjXllxWKJDh42uO7NtO7JTiSoprDCn4DJ80qXIqrwTWPM93h9WDYOZV",
+	"ziK+IOLEOUNfCV46b9JqcJPiRU0VLjbVTDlh31jzCzfZMREIuqP4m+gjvE83gV2Up0oqluFA/uKmJTtl",
+	"mdKWSvWQb5td6zI3+Jq0pwLFX61BByYA4HFUqmj5wFUPs3/KMupCpFqMUvwixkgiX4oQiLZIjRD2Bta0",
+	"qVV3bqqLPAQ3jlpPTMIeMoLYO2EdoM4zFHt47PbqS+eyV406NvC0YpriIb7hWOeCZfCTn9FHzrPE90la",
+	"AlimuERR6GuTqpkuRZ+dkWquEr/A+8BJV9ZLx1pOYKpWOeRwZI+3OMM1xOWzRv07poCUuK6PYH2xGeyO",
+	"l/irO2V3iB90TywP9SFs1qj1BYwKnVjHSwEvBLCvi4800ADuWdP3LZq7gCsiKHSbZItsDdixTUsDI38B",
+	"ZWVdac7TqAan7TEItNJmHKwyVE1KIaAhJFWAM8cWoLWaVwYguB4+CeRqFcuuKoPrLKcpIsT5JkTyJfww",
+	"jZVFUVOyHTRYnudZt1Fsc1qX86k6GTxuQN/7fIBn94vlNdFnvQS9bSKWv6iW56QLKfGbCuigT/2tZL6+",
+	"XqchlLciqNTW9Y6hVD42BKlGYdfu8jzUG/3eJfZ9CMCnVJTzTgKwkMZuBpmqCPna7t/uEoE47Kx8LHNn",
+	"VItraBtfJaF3Rh/NRCU4fGeNVONikVOSJlUhp4Kvge4BUgtmPjYSpB4AQ0H+lNwIGnNIBqA7FQxyaRsy",
+	"Mrb+E7L+W2ttWsMlqVrP6ReLJ7OLfKo9oQNs2tiK1FwXN3FIUnhvAuyjYw+MZ3sbf+APSgQGwdadvw8R",
+	"3YLwcqsAABptpk9jwrfJslgI7CDO/M1RziBQw8r5daYNhBrA4jGIcedceWIqemBSNV6UVMUHsabH2wVa",
+	"iFBMdIlP1kpQdKURc5WYw86RZr+O0tsIyEYhpco6DElyw5fsGiCKEUMYGcwmpZ51h2EW/ODoJz5ZXA83",
+	"RVEHVi6U6bOvlhWYH7UrRkEouCqJg1F6MhGlyKEt0+ktnD9P9+amWypjOeDw+QANxsKveCk5tNOezUQp",
+	"xxxZpb8qpZVmyp6pi0KaaZ3v9XzupnOasK9LocbThH0jyhlXCXtueSHdP17q0i4uFsJgqOjpwo6n3SEz",
+	"S2WnwsoxzQf09ll2rctL9woFvBZQSgEri5vl6WLGVc+4MyXVBRUPcM8BBfgh1sRxN2Kc2rQA3LaE7mgt",
+	"OpmeC8VljxeFXmYJQ/xU0lhZqtzmMVEsDWBWeFCFQVW6Px4Yls0xYgfZg3kBbXnQekphLWbm+lKoUI8S",
+	"htGuj51lcUjBUIB1pW1Dbaikbo3vrExVJ+wSpktWuDOC2p+2Q0LBxnro0pdOPBo8TFWGu/XnheJXXBZQ",
+	"G5G47e+8LmwH1/6GW9QyvMSNsxlB7dUlD/AHVrKh8zgSDwnj7OHbh+yilLkXMQHoay0OoYn0Zqy6g0R+",
+	"nESoiTVkwqMPDEsIE3oTlVuTzh+7qr03zVmbpV31Y3Qod0qrvnj50J9+MnPjx4KxD6V1U11adlEKAdF/",
+	"ryhJsqQqROM76cG3oih0wqiAnX0nVc777PWUq0vs8XdaDQTot/oaYuPP2VQUc7bUCwR8/Z/pQbcpjBr2",
+	"PMmXPnsOGmnGc8F8BqBGkoVReuDAqm6TKqfbQCnLoNFWlDZc79TwSGA9eM469QaArJ7tGSIN8RiK1cel",
+	"AHIwXphuKDqvAP7ce099yIVyy1x5uBVIWCHaSpYqUQgA5OYGh3vqVoREtpPiPj/TDoPlfBnfmeDXFWM+",
+	"J3Cjhv5HFR+VpU24LCj782jwkLWJ4DUZ40jSnuOWvEGQhpSWzFkHCgY3e4X3RrflFupwNhcXt1K5haua",
+	"uJV+8fLhzVod3GkqdMXq5rZHc/fi/kzYjL/t8Qvx5RefnwwG2RbIq1vr8/qInZY1mE4vC74MKdOwJ43f",
+	"zBtFso+87MCfOpGiyCkR6jGQqHiXpPK2yHTDs2iGpk+J5Mc/qUmo2mfnROUW5cpTVcZ0KT732dklc55A",
+	"PW6tSJwpcZ2qDDOwAKyRebWRxbwmlWbZHKzpngZyg4VJnc23NCzKPXeitDVkX/MEkQUDqmxckYAm7Eqy",
+	"EvTPztnKnTOTFf/gauTb85luzUwi9clHGwT/6S4JX945TTq4lzRp+5ruk6D7JOgNmHFvlgO4FqOp1pfm",
+	"cLoYmbm260uuvl2MzufaKTa6hgmVz7V06oLQ77AKiX7I+Hzu8ViHNSJX6Fdd2Kmze8ew4UdLlv21Rxf2",
+	"zuWF4nZRit7Vw4x1EKCGffvi7Env/Nuz40efJ+xSLCMoI/coCMMhYpkR41LYxInembBTnbM/sMmiKMIA",
+	"3rx6zv7ASn6NyvMP8cNpQXqv5UwYy2dzsN7XQEWh2RXhQxk/dDSRQ+ht5rQ7tKdwaNiBO2P1CwO0qEcV",
+	"c0eRY6fK4AjcBj+dBvrGOBu5Ww0r1Q/4XX86/+F79tlnvCz58rPP3JsjM8bRYIDkO0yPfhFjCx2yFkqP",
+	"8IOELVQhL1Gfov6iUtjSdPvsCQLJhU5KkwTg99ANDjWspYDCU6yY8UP2MHReCbpzxgssgVZQ0eRWzjkq",
+	"yv2DLRQFZdiMl5eEvtd+EcsAE5k+yfrsB6yKqxGGIiRdKZi8ULoU+SnNhczdDiT9TUfY3bYUzFzK+Ryw",
+	"06qO9Hb2X5ikb/HU/IgnYptirY7Q1cNoq9DsBEbcNY0o7Qdko/aNEIseEWfGBsCilXgVhC6j/WfjcUIg",
+	"/I2Sb9lMFoX0GJbbR79ywnbFgv3jw0eff/H484H7H0y1taJ0z/rffxv0Hv/061FyPPjtfxysQWK6fRuj",
+	"dQ983Pj2RMR1LUoRkCw/rIHx+6F4q7mItFfCacKFiPQybR/ToprdPp6LTTQg7vsWxbxO/bJV7Yv3qCRL",
+	"lqpOZr/EONPCnXI64BhuSq6O6LupeBurZifM0gP8yuJv+/iXV7f4If1GZHGlL47auc7yQkEyAFU5OF23",
+	"poCR0gkkD6sU8MNBwOGtkEqrXsFCjy/rapmrvBC5P1FGWFsEUjwz9HTW80U5nnIjTLLKpWeIFHSqlegR",
+	"wEn9+44n2ZMgIkD7ivGlXljP8QH5SEoVwd1qGpB0dXfIMn9h35OD+C6WgOeHj/oZH9U3i/FYiFzkmVsF",
+	"eDlePb1DbMTsQvvO9RprNIN2lrKbsIyG159zmWeIO5p71c5lTnTdtR/iQCZcFm50wRZAQpuKMRDeN/Nk",
+	"qf34zftUj5Qxsppq09IJtch5qefQez8phUDMV+gv5tItDBKJS8P0lSi73sZAG6IyLvg49O9gITxZG5RY",
+	"I5PDhJYDCBZUSR4IKANnBMeCa44NwGIyAfvMQMTXGy5s1WwBczoeg8fMHUGVYWTfXHCpWAePOuBSS4Sz",
+	"VWEbz/iSWsaZVNS6UOaijBN3dPes10PB1COx08PDmjVycf5I/Ky0/Rn4VS4WpTPZ1ltVOMIdjaog/VYN",
+	"KpI4CQuSrLK9G2IsXIxf/M19869//vdP2VqDpikxdzXEjgcnX+wEHXlnBkttej8BewUKDCtyEV3iByxf",
+	"4NMBPxm7C+nowens7g2bD2jYcEZyBZZsN8PGikIt3643bF7D920Rhw4ERseY5EhY1aCExQEEFuYkl+nW",
+	"rKAK96PVDMIR9YI06In8+NGjo8dVGOIZflCTNqnKgs2DN2jImf/TbgJlSUC7qEIZY+CgfGAYvr1PFl6K",
+	"ZbcJBfEOdtCVKOVkuSkS8Z6GEPSgEfmmW4tf9MjQckklreQWSziQAS2hxGLCnKXSW8yTqNsMSa8RTrxm",
+	"JOHCQmB/SezkBIjBDcvcs/oUSs3ISPhFj6qPtKrShDjq7Ka6/RS7tzYpZba7Tt412oA7Yke9CB3n6/es",
+	"zyHvslPXK8F15+XOoxJ0OLAarj0ssS0i0TyqNw5DfEQxiNrO2Kv0vUq/HZVOp2wHla7Ly0mhrw+hSHa9",
+	"Rn8BVCRIFwFkpKGTyOdLQV1ROpc8JH/z0Lg9m0N9O6lzngMY87zUM6Co8J+8hA+QAz1jI3ede7ZUPQ8X",
+	"6cmIar1MhVYXqSKn1j+6iZKErUvseaRZKS+dXQUShzO1RJe11IVI1ZbeppjKO7yxVxsAZKVzCrs7ldLK",
+	"GH0u7I906dkFrtldCJ3mY+5J4PgxbJM4fjaTMJ3Nqdwze35agisCmLGMx6eUXzREFX3VJqswGHEIpuWG",
+	"6KqgbgH4nfctaqcUrV0wljt6YUduHbosQu11EkMq/Pw0VRnc6nu40/N8yNSiKDJWipm+ElC81+FszGdz",
+	"Li9U9RSoZEdMdGinxO8fGM+aRMKMBhhJM7abMDtTjMbo7xjGD94JMBvTLYbsQgLpNA8XRWK6miRoQSVW",
+	"nJXfTZ3KD3Qzj6MS8rBEsdl/+Gtt2n7LUmWFm3ho7LqZNN7QaAq9WrctjV9WI797mRw9bC+Z98Uvn6oo",
+	"j+XtzSS6meq5nCy3maG1s+0hQ1u68AHNcFJqZVnnHG/dZdcyvxAWYSbNEFIHqYIS+PncSU5DOQv6HQC+",
+	"gHxJAgZtj+ojWLlQGLOWpqlUsPkKb/rA0Gz02Q+RLIaGknjIQ18ceSX1wsBbFdoIk6qMZuaZcgZynqHG",
+	"CDcKBPSkw1jn5PgY4y+VJmkWjabK64+QYfSHmcemu5fzBPCfC8tlwdKwnkwG4pE8PSBYgF0E9g2sZ2Tc",
+	"BMmSENtoY0aYE42tAC8+c+HHSzvhrmBe1jxuL9D3pvanV5x4Zi0fT2N5QCZpJFpRUO4u6KGybIvZjt2u",
+	"UBnfKEWL9MwT/5UC+Cr33+d5VjXHJgwL3KEgoSZZjV6UBFsGJjndCDOq16W0wlRcrOfw44xJH1twD3LW",
+	"O9CLdPx5AcMVSuy96doqWsMw1wjWVKUH37v3kfmKYO2xbGyusmGEElnx5fo+J6KL4+zJ+V8QPRPr+ONc",
+	"BYH3pYpFcJYEgUagvaAeGY8oaeXM7eiM/aJH6CDMeWnI7fFV+oxl7lOpLjLq4M2gHsEY7AgQbo9l3VM2",
+	"0QWoDs8dveJAjM3V4a84V85hYJj7rxqs5tppWWz9fsQM9YDRw8GHo3seH/6iR+YQR0iKE/rI3E1LVF+c",
+	"8jCnbKyLxf9l79ub2zau9r/KjuY3UzI/iJaUxGmk6byjOG7rtE1c20lmGrjFkliKG4MLFruUzLT57u+c",
+	"y14AAhJpy5bzWn8lFsnFYrE4ey7PeZ6loRoCQk+ovoSNA5jQhCc8k9xtXPyreGBXcqbsqaDYkKYKV09i",
+	"niILz3GM3KONdd+yRGMl4/+rpdQV/lHP1Wwzq9RzJy+Qi1D4LnesdtAsPRu9YL5l75VgdCbUa9dIagiZ",
+	"iKeJS8bq3UKYulnKSlvU7BSPJ8cPP4MAtkkOYMk0pDX1+kZOPDy/aU1FwYCP8QRGPQ965QlI9ig7OjoS",
+	"+MI09ZUlcAeS8+GGoL3NSGbY3wEger5atWWo6XFFSGkCWg69MqLlVZ3BelrMWq707BX83P8I/p4JVdmO",
+	"rfGt3LVRFn+kSlSTrplKGg2OWzT1+oJeqA5wVlglm9kCNxsVuuaK9tLx0ZFAukinl6SL7ZsYtRF2Y2bd",
+	"fc74XOX3+vGRsGNar1/kSqumOG3Pe7W2vGl7POJ/4E/EL3Jlz7ZWmcwByX5WtOfJpPCvoq4Byw/gMnjf",
+	"MzEVBX1CZYDgk4YjpJ736Ix/dvSZeJAb8FtDo7j/xSH42WB2OmeA73/TJhESQpLOt0jhknWPa0pnxQ1p",
+	"An8Uvfscgb/SHfuTj1qH403eZWcxhamvkAeTDRcs+b1/+TH6l89ZAaK7QciBSf27Pf3LB1F3qp8X8Bkn",
+	"bXe7OpF5o7VITMMIqcXhVEC/jJXn4Pg7E5Lco5ZtQqWWerVSJTc3sq3ZdjUtcZMQdoGGnUlzKa2wCzg/",
+	"wUeMhw17s2WJfqJ4BBOt6gv0mePZwFCHGXGzoA9AWjbPulr05EvJm+2vtun9odXNzRuF/oZc3mEywF5L",
+	"e7dket2TAsH5VAwoz0QBO3Ciy8I75v4W/89xT/3WWEeR9afzgifPccDSZDdy7CWRatd8cEEc8U+eJ4lf",
+	"2xHEaeBzEwdV7BurG+94IbBXVvSN8RDxHifGkCGI5wJ3hZUR9tTB454q5zb/8vKYBcSoxQqbtFeBK9rr",
+	"cKEdkssVRQjhI/j6mZC5wXuLsUIIqymyhSBkuXIbdLO7dZwbBAlgWXte+Vth8wmPxi/iEEkPfPZc/zLA",
+	"0HN89MFQ9PAd7cWLx4twT4V3a1R4+1uUG3GAbSsykrGZxqhrUvO9CaRBLirKsrw1o+RwUtn7DeTn90/C",
+	"f/edTIQNE7lRVYW0DSvsqg0Hs6tRBO+Mekk8LXIpSo2Ed8YFTC2ZvUSHjEZnCUNNCGUyfCP4p89Htfgq",
+	"yLkb4f/AF5KIemtkmhIxfJCt7GUUw+8eZPuZDPI4wTxtedI7K3mExzyiQpmAf4zjmZfShtRrZzX605uI",
+	"lBj5/8uNH4tyGZ5snnKETOxx8sB/3XZn++A//qMn5a+Yj9om8S4MZ9sClg0zeX4kCKUKxibTJpyIH1FS",
+	"IH5FLVeVdIpQcBeNXC18Vmq1Cbx/jr/1OytGRl1594/Qz+HT3ITa3Tx2FbVnwxmqz05OxmdJaax9ddpw",
+	"QSExJpBkWRLw5DkK67Eh8YGLz85k+JWWuRkTCWS1oUxubqy8VHYAeOf9gz58yreYSMKcWqOXS686olSZ",
+	"e2bxtdH/XqvdsR7Xlw5z0wP0EKOTo+NxFtPz4nhYD8Kb6XeqBRFrc3eiA7FvadC/jfeZmo9aq+Eqvho7",
+	"JWSSOs6u+ZhQuRpIxLSiLUyzBNVZOIN84iU3fZkXHAHPXXtdDgbpojC8Qb5TPom1JZOVVNeiF/bZmVhb",
+	"JYqvH//18YvHYjgvVbCM0CYml281B4MmNDfvLgdjLz+A9Et4AlfS3qddPngDQi94T5T06PkP+6VcUoLT",
+	"sAm4nNAZ/pS7wsEgUA4kC4K5aAhqDolz45n4huzK8dFA1kUbNlaYnZmIHz0baUy72FgWp5YncHD5AqRU",
+	"S01r3FwXjFxvuTs3n4c+v1EsCvJfOpx8PRZM9BswZAzdM0vzp6QuhTbhw8rPpAmaz+80QZOs0q5mjTxy",
+	"3kHpVvX5w/sMzm3rXe5lmvbN3fj4D990ineEnDW1jdBRO0R0exsZmq0AX5ny8Od6GolM+8N8aWaqsl3s",
+	"VdKMte2ijIrk/I2OSjk+FaYmnlAyKlYgAWmZ+b5jX6MK8A4iI2WoCoSis7iqTmyU8/Us6+QmN1F/cSQF",
+	"xNcocxAhuUsGF8DEYKaIQ0Gfy2NZZni/hLE9j/mIJMsNv0uresEBPDnBVgaHGGVTYx9uf0ibm138sTAV",
+	"uGSf+X1sSr8nv6mnu/QVx9vBMwHWRtt4obvjWX5jy/pNPb3Jov5cTzOEHKQP994dvON4Eh9Fu3GgWZsd",
+	"o8qFtq5uNrvKX3Ut1BaaVIycsojnt0GuKkMCI1WKQtsXyrpinOUmKb15PSxmpU8FY/YuqeUG/RzMrfVh",
+	"v7Rj+NfD4Om9RUHtz7R6+xiM35YQVW8RAOw2wiFh4W3dwCM7E05zbnLa1K+UQTIRTnSdu0LAMHSkDCp5",
+	"1I37atPvgh6EkQ6yA2XA8/yp9TeE2fL/e95t/4FbY+Go0RcXEBR8tTl4uQPJApU7GidK3TBY75qJf9cQ",
+	"s0Lf3GHcZNoS/4V/fDnAkvDuTPw+lc2OpwKv+72LfHtFzra9tjsa7B2FvTpw1eAYZ9tttTbRFUQ+mZls",
+	"mg2x3uemiIWgYpyRgnajZsq4ahPoullpyrt2RJjf7XsJxhxs9B4Aia4xpwg+GPLjIyRJfEtLvj8moleZ",
+	"9H2Z4b8otRLg9SZP0ffPgUU548WB/29VPW8oGmNWPdszFqdU/HsJ+/cxX8me/1hase7Mml0lr9EuVgwe",
+	"RKuaMdClqpoLRTk/ubRJ5xA2QCRgiNgN1PVHi4iHKE4R05WbV2oTNETa0h0OiXbAII0C6IqOZl/pkMKp",
+	"16wPMkYadsvvVm7A+0EkaG6eoFprg3pEWzF/rJxu87mIDp0LBs+Yiz+U3P+DNxzFpFWpSUv65CQTOcQD",
+	"8AFykH4Ny3SOPxMvyP/JD5B/oQuUjcNZ5QQ2jY2wBhNEQLYqMGk5vcXLxgmafWE1bxPht7ILfewEQVmK",
+	"GPJzA0/Tl2vUVUKTMCgg4vfztwSivtHj92gYOiTfZULqXQqIpHf9G2m9FXLumKCE1j4b3Bb3JfiPWCkE",
+	"O/koP41NDrsdXdcRsuyRQbGcOayvjGiz4XDCV3uuAzHqYKpeKbWyuelz/yRRN97kqEtHnxeVXmrnD81l",
+	"lpsBT+lMFEvl5MTVTlbgmhYCSTopFyxkVXW9dKbpyc1UzetG7cKWg3W2tZcS7wgiJ5jD3ASSm4iZStAD",
+	"bxMGfLVpE9XcaOVTjo4BG996uu8AlImPMm6EsBhDzj4+9IFS315I7PuwZMewJD2dLKoWYpByDItj9S/K",
+	"v4j3AcktWPfwLos1uqPyTXh0fFHqhqJeiqBIHHwPO94u6HmSnaTuhVTEoXUaXmZkAEbJIgOmHJ0XTGDH",
+	"WhlaX9XYiRgoEWaiLWqUm6J1g5PJBG6taPEWPHEYflh8hwlfi/4/i0j5xnXp1QuaulzPnCjr2ZoCHe0y",
+	"JoPYqt6lREPSCaNQOh21y9uWO2182x028ZRX5gPIxd9xla5nH6KMuC/M3BuZWzAyfrsRsvKNSm/N2txg",
+	"XZ577hDCAjj0/lKbMqZ3iarydLT6XtZhlhffbYbuZ0o/geiqUPa/pt+V+AX5nxdSmzF7jpHNNmuTRYJN",
+	"IIQ92Y4ND3MFhmGb6JFITSzBzyPPI2rMIMc90alfaVPWVwhloJ0+22Re1SMj/b+l1NX4zJvA6JUwbQrm",
+	"kmgfxGn4qyC5O7xRXN1vtqGlynR5MDGN0qzNKStme293FJgl4yRgXByDHiDy7cBiYqTaaUioGzFtkBNY",
+	"8kfNmrBNYiHxmfqFN3V77UcwGoQZddPhzRzjl7tN26P84GmlkJmlLHMju+3RrsaJb+p1Ey1pfsCtOYJ3",
+	"kP9VJqT4Y91cQUyA/dSw+XKzkHg2lMo6bcjB99PND87LMhCmeCLNgYtmLQRXbh49/4EwyrqqPIlNNoD+",
+	"pQfkt3frRE7XCbHKK4mPvm5EUA3Cc3urVYNvzKsDVWru4F0qvY/3r0ahyDRLoj+tqyqAaFIGnzbbTuTn",
+	"6a907JMrQ2NycnQ87uXZX5ukZWN3GAw9n9+WQm5yr3fUObIb5kZwcfs+WfUxJquerc3+zSJWXl7Tcfgs",
+	"rXkkHkK30Ssc6UjfZPF0SaoarTIGYrQbtMXLla406+t3yelZget6ivrc9HHUx9zSv9dqDROSl8qKEXbw",
+	"eiaozDu6V9pYalEhog8MWGLKyVJKDKa5VNJgkwga5E8++W7l9FJbp2epYzH55BNsX4x3nXGb4SWq71Za",
+	"Udgk9DypJeWGvx5PJXTZaqPOIsQcjqKUBzr05pCcb6OQZY76J+s12Pmw9HEO1ZXc2DCVEdbPkYKvocXg",
+	"2/tTcB4s3FNCVYdKPDbphkSulgjKjCTYxDZmf3pZCGVcs0GlOOaqanDz0F0GjwUuJ0YFVs0KikyxYmd/",
+	"IrUVXZLOystJ4hE8TYnfctP/A6bDg/26NZYDi+GKM75WEWSagysqwQ2u1HginsGCiE/hIHtIlTzP6kbB",
+	"8WmiAhQWGZOfXJKkMeklkQF3eiktUnKzVl+FeeArWBvtKbpRB4+6bfiSBCpgij18Uuguw8N0ConAOClg",
+	"FxL3GO74SzVzdYNyiKKgiQaDwL258D240AOcrC1Oc3M8Ed/2AKpheO47xu9m9FThW66ufR4P/vY7KwrL",
+	"VUS8RyFEwStPdH8ysJglwzEzGY76c62N9V9zNXhfqppPcnNCrRfmkHxgWmLwsNRrOXPVhjYjGh4qi2ZE",
+	"he69MG1m9RLecbgM+Ew4u20iNeRh55w4DtkmYLtuVNJBEkL0krub2oBZ+XQiHiesg3iffE3wtBkC057s",
+	"i7iBLvSlCutz5W0A3AmSF6BwpLZ6WqmCcOCLuir9dVhMMTTIYZKl9ZM4HdxbF7WfxKkI30rHtdzVjY1i",
+	"zI+H0+Hp1mYGdmC1kIaUrsr03aEoyoYv4OEyyc3nCBAC71YTc94hOJHJ7NxVjZJfdaPa07QU4kwbaWYL",
+	"1HNE6hZXC0m70QtkHvqTlkY9S19Srz2A4Y6fgoApkA/vbR+OSJeigMeoUMVHrD0tt1H6YjGt1w1zoZJO",
+	"OGYju+PjiNTNSb/l0dFmTXLzkJz97a0TtmtrNRBWy6HaApXJxCi8oKuKyEX9K0vSZcX4tGWvUBKUaC9p",
+	"feEOlpjPkwLjIBoYR1obvnE4zie5+aLfoHCHBobt3nE59Xs6ERDD4aebKJogRB+H9pddeselJzRfiu+/",
+	"f/K1PROzegU2+kI5rPDrko/AFwl+BOk9iVpC7ACygAnjYYslOO4romMeRwTDjnlNzWr1zEaxBbfoYzbC",
+	"IJ1V+K5BXbCe2829sWftySb4lktZgYnvmSwCRvDo1phtCaSUV6qqBEvtITMkLMWc4vpDDDM5UKeoXRui",
+	"Qc3gFfTahd8/+yu9RgvnVvDywH/h/RCvTH1lfJaZTwaU9sev/+nxi/AlOEKZ0hXCIjCU39aC/g0Rr32l",
+	"V7SX+Z2HeVZ1vRIXtbJiKmevyEvzpKMyEdDt2IeJ+JFXYqkaVW0CZ0zEBvWsQIaMdfBat3UHlSnFRrlx",
+	"/It19Yqfkc8WgX+QOgSrpp5WamkLr/W7vTF8GrEIlpVzJWvjdMXjzvVrlPSHNatUy3MPPYtfcv6Bk8Y/",
+	"XKsbsluqAeULbwbn9HKCyst3TR6RXuI3A22hsKdMIS0t+NK9XMh9UmEHulCMGNPYH33rHbMLnnPH7opG",
+	"j2lC/0sfDWgDFqlimhuKZ+AEZJLuFuWRXc8WueHYKmTtve3mJ0OcSZnnGs/Ew2so/hjj3s172LrTND6T",
+	"hjjvFZYMljc0JuVmGMsOxpQ0Ow+18SRaeyBUPGfSrZH4hQFv7BK3CSS9Fz3y8LbQI51tkorCvAmMxH3g",
+	"8BH/CPZqzvFL9KFb/DvHpMel2tm8WXe4R3UWsy9DJdoMbcLaaMfFWk69wl+J4y2w4Q0oP6Hk0EBaDI0W",
+	"V0s7SqGWE5GYm7O1x1mA/4r8urGuB28JhR3wf981j1E9gcNWuOMpfpw4yl/HhSh8agP9dWoLTGDdZy0A",
+	"PoUT6t9rSUUv8pMRwTIiLPnREdJteKwC3o/FvJ3PryCDQzeDYzOkQQPPMjexch3kqn0+LlSSk/rxWaJi",
+	"wKHFIYYW7KaWNXjrucFcqrfoj579TZTrhiJ6nO2Iu1t/DAKB4DwW44wZiLzmO/HxYfE8NyM6ajZ4wkwV",
+	"jqRKUvK7tuI8XB3OTVoedgjlR64S5pqrm9bu2qWKmZtKzd1bkMpdW3KERXuLsiMs2W+r7ti54Q+39hgM",
+	"230B8iOOFV7wcbh/FZJQ53iCSjdb9BUiozZKb8cWnn3IMypGzHl5xnoqYO9Fi/WSupC2dKLS4YZbkv7G",
+	"uZ0EQpkfBEVVIqt7c0nVwYaliLjfMS/S7srZG6OBC34n1MFI3coXV6/lclUp2gHqSlaiUUttqIW+l1kZ",
+	"/nPdnJby9V+VuXCLGHmEf7/fJvtdUzr0KMqPUDDwbkjzuBS5pwnzIcAQ2+bXXLeRPVnOqIbnqcjoqcKJ",
+	"yrwrE/EjeHSMRMtN4qHKmdOXHXnW5OOWWUuZsKloLwr6fRHH9OgKURCYjWT12tPeJmWKJRBaAp/+z40i",
+	"nDeRtrSIpQe4sW62l7kZNJi69CkjP48IA7yJZvMD4NiMyyytv4N76qQ79mzo2d1sFG6gz0xl4YdbTcXa",
+	"VPBCFWzmv4WPz035GD6kDg4S3iXaywGElLaihY3qZbcM3Biferxobkb0hvZd/A8UqHLBqA+1pT2si4pI",
+	"iRxBbob79MSttuklvR43ej3NWolKITzMQ38Q/6JoreGQZWNyfadc32r1pz7nsrIqOBrTuq6UNB+IpxHb",
+	"Xe4diVvit7zRYNx5DxI6MrsqPOwlTkEvs45SBcHBSLmCMi9bEX2W3KSGAmIr25WL0FuJOkqp+oQYMu6i",
+	"Y3OKiA9Wb2g5Tm2Ppnh6/uLRn4fULlx9cVGpB/+JztSvBalvBB0NT1dpYlNrNGwXimo+0w2D1sZ0W+30",
+	"HObYUlULlRuflBY9ahgjgpt1BC2SW4Q1aYlZINuHdkkXTuyCTBv83jRebSWn+WWgjN5Zj+QwwRFk2hu5",
+	"gOtd57HRRnvE97hPfBu2XyuLQLvUClcPvGFxr36QScL+9bijXOH2NO6VLu4Th3srXcCREG1rcnb6/RUi",
+	"8F5jXa5p/6qbmJYJ+NdOKmKXtKePQm2gqJoU4FzDpEW5ycMJL558nZa44BgMU0vuNj/gxgW0+3B4Yb4n",
+	"h/nhOZAfiP9PxrVu9IU2siK89Gi2djDo8dGRmC1kI2dg/cYZtRPS8ZcRJNbfC503OF8vkZQbXdosfoWq",
+	"P+AGt8s/iYxPQGVvtQSmJTVqsuN0hm8GhSUvx29zwMAqdQ+X3tDeL/WbnBVpLhQueJbuTi+pFbZei5H6",
+	"ffWK353VhgW5z0ncdU4isSRbjdF7m8xKW7fl6e/MUNRxPDv+fUraPCSlmpsOTFtaLud/TqYoqnEk2hvj",
+	"t8BXFXNdgQEohJFN42ERsA6ZsEox7IDNxJa8/Q5ArO5bZffyUanrvi3OR6Dfd+ymvi9m0kf1cikPrYIf",
+	"OFWK4pXanCLgvIidDzbDRoB6LpJIZ1FX5UT8RW3saW5C0S812ng64lGkOSuMA2cE8sCmc2m5rYMw7py9",
+	"hqGpk325lNQV6PPjYlRg+gvbyDCLU4wn4rGcLcQrtUnaLGbY6iPWhsDqr9QGzm0hxVJWDIwP95d6ERPx",
+	"mKpdp1TJPG2o5JVxHEvXpN0W62KD3xzIVPGuPxioiZ1s18RW0jnVwFD/HOHVfvpn9vI/x9nx0dGv/+Ur",
+	"jmBp/ovXHY9H2W7fG//P/zt4vyW37iu5L8l1T/Lgvup2i0zXfeu791HWk6q5BlnwaFHXthsEIP4uOVab",
+	"tbETbwkYryWscnYrcbWFSUj/jUYK4cH12labbuUuE3oupNlksb3Ze/GnrdoB1gDpt3CU+uuPz+IUyVik",
+	"qnuDs7yKhcU2ghYrhD6DhUK6UeoqE8Plw9AGR+otSaalXVakoCd83NY2bROKB9TfZ3jk/1xP++g4uIGp",
+	"WRujzcXbCcHwvUSGUMJ09OLScMO9bZSB64hsk40olf/XwGF/WwCMdwVc612RO2qd8dO4MaoZfOb3Sanb",
+	"SErdwbFy3vtO7R8wJQw7g3FRyvAX1MQdXnweQgtSlrKnQRpxi6dPoFA0eJG58fokXkERhbmcXlIjMVIr",
+	"TMQ39ZTlVOTs1UUT0M5twrFTUtrBrEwU3ml9JaGPPWzWpsg8mnOg0TT2Ew51HLbw8cU4NHgz3RJdPmSM",
+	"Hj3/QYxCA+yhXsIuKjLmC7m535Wadh8hE4bFgJHOs2Csu9xIkbZElyGGRa0iRFq7Rs5eZVTszg32bzP9",
+	"7VZx/Uz4R0W/HxV2Te3BGVNgwP9ELawxaXOjxnfZoEpugPfTzP1SVT7a3gg5n6uZiym2zGOD+qQ6xkRN",
+	"4fWMSlyb70y1CWJMaYnNpsX4WBARI1LNFedPn0AcQ9qe6Q/xRnLjZTQn4klp2XvCjm4MgTJqoKa+9BYE",
+	"oG7Sj7gpAiNdNXe52Sq/i0biN91CGjGXKXsMWowzcmaSZ4WPVtso9IkpRA/9hCF4GyDO4IXfAMiwhj3A",
+	"QVO/JLbhQpe2GEIk5GY4HfBNPSVshtopEYDwqtJmFIomcfIIZvAHmU2zWTHO2swQ6JNxIHoMEeU5J6yJ",
+	"UOQaVOt5OszP9fTJFud+yDfZ9jNHW9WJSn86ODr+8mR+LD87/GJ2rA6/mH5+cvilfHh8+On8SJ2UX8y+",
+	"nB4fHWS7fO344CWMvKrqUgX4RF9kq0t7rTOknVraXbwibE57Qt/2GFH/zxCvyqaRmPyzboOBOIT2PWkO",
+	"fOd490YdtDekOd6rP+2bevoeWtPg+NmBmsyKOZxM2cD7dB9D30KrLpFz1nNc78ShgUcEvgx8W83WjXYb",
+	"NDpTJRvVnK/d4uD0p5ewdeVK/0Vtwl9ewg+ay34jdS6qeiYrUUyVcxsibSkOsoN1Ux2cHiycW50+eIBf",
+	"WdTWnf7+6PdHBzAiz6o73J+VrNwiQ0SZNqTyWYqlco2e2Ul8BZ5vrFN9L9r5jIjmM2GVtXioBXYsdsfW",
+	"lhBcPBTeZ1+fq1xaMWqdj+NMLNVyqog16VI7ydlJPhn5WnAgTHWFx9KlVlfpxGHYnqs9104dynIJ/oNr",
+	"pIMjMeAwRH2pmp4W5/Qm4Kd9y4FVvFVTY/0tY6ktOI8rVV6oTPzx/O+ZkOtS16TPD2HwrDZzfbFuti4C",
+	"g9meqzzp67VLy2Jlp1IgnUNWS07IL5OLRL+7p+PXz1tMpY23E6HSfzz/e7rY4ftfSdubfJZVdYhOLxFc",
+	"+QGjb+Xd5QDAjoPHhP72wF9FJ5w8weBdw4DBBdYNRwDJsPia9k9VVPUFzLGRhj6CCapZ3ZRIchueH4yJ",
+	"hHS2ta5VZQcUGnHHajOtX4PdwDHqtcM0TTICPOXXPSM8TerD6C9O15tMXKpGzzdMBWS4TZxHwl/0jPRD",
+	"rWeKpJa4HZM6SImbN2zjZCT8Rd9yUSdiJpxWjbDrafjQxpo2q3K0P06nKTfLgR3/KAgly9XKihG3hGbi",
+	"H3KlVTNO35rVqm+EZ8qulwiaXa+Qrk+MwG4fT47SH39Pn/VZDDTJhyhKpS4x2AE3HXNifiNQQ1V6S48v",
+	"B27omZopDTYeR+EBcfDpRjx3jV6pTLxQldm8xvH5htP3gRtWD359+ev/BgAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -133,6 +133,8 @@ var Policy = map[string]Rule{
 	"bookDemoCall": public, "listCallLogs": team(Readonly, FromQuery), "getCallTranscript": team(Readonly, FromQuery),
 	"getCallRecording": team(Readonly, FromQuery), "getCallLog": team(Readonly, FromQuery),
 	"getCallStatistics": team(Readonly, FromPathTeam),
+	"listDoNotCall": team(Readonly, FromQuery), "addDoNotCall": team(Member, FromBody),
+	"removeDoNotCall": team(Admin, FromQuery), "importDoNotCall": team(Member, FromQuery),
 
 	// Inbox
 	"listInboxItems": team(Readonly, FromQuery), "searchInboxItems": team(Readonly, FromQuery),

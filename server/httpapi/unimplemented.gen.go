@@ -29,6 +29,10 @@ func (Unimplemented) ActivateKnowledgeBase(context.Context, api.ActivateKnowledg
 	return nil, problem.NotImplemented("activateKnowledgeBase")
 }
 
+func (Unimplemented) AddDoNotCall(context.Context, api.AddDoNotCallRequestObject) (api.AddDoNotCallResponseObject, error) {
+	return nil, problem.NotImplemented("addDoNotCall")
+}
+
 func (Unimplemented) AddZapierContacts(context.Context, api.AddZapierContactsRequestObject) (api.AddZapierContactsResponseObject, error) {
 	return nil, problem.NotImplemented("addZapierContacts")
 }
@@ -353,6 +357,10 @@ func (Unimplemented) GrantAdminOrganizationCredits(context.Context, api.GrantAdm
 	return nil, problem.NotImplemented("grantAdminOrganizationCredits")
 }
 
+func (Unimplemented) ImportDoNotCall(context.Context, api.ImportDoNotCallRequestObject) (api.ImportDoNotCallResponseObject, error) {
+	return nil, problem.NotImplemented("importDoNotCall")
+}
+
 func (Unimplemented) InviteTeamMember(context.Context, api.InviteTeamMemberRequestObject) (api.InviteTeamMemberResponseObject, error) {
 	return nil, problem.NotImplemented("inviteTeamMember")
 }
@@ -403,6 +411,10 @@ func (Unimplemented) ListCampaigns(context.Context, api.ListCampaignsRequestObje
 
 func (Unimplemented) ListConnectedApps(context.Context, api.ListConnectedAppsRequestObject) (api.ListConnectedAppsResponseObject, error) {
 	return nil, problem.NotImplemented("listConnectedApps")
+}
+
+func (Unimplemented) ListDoNotCall(context.Context, api.ListDoNotCallRequestObject) (api.ListDoNotCallResponseObject, error) {
+	return nil, problem.NotImplemented("listDoNotCall")
 }
 
 func (Unimplemented) ListHubspotContacts(context.Context, api.ListHubspotContactsRequestObject) (api.ListHubspotContactsResponseObject, error) {
@@ -519,6 +531,10 @@ func (Unimplemented) ReconnectHubspotApp(context.Context, api.ReconnectHubspotAp
 
 func (Unimplemented) RefreshSession(context.Context, api.RefreshSessionRequestObject) (api.RefreshSessionResponseObject, error) {
 	return nil, problem.NotImplemented("refreshSession")
+}
+
+func (Unimplemented) RemoveDoNotCall(context.Context, api.RemoveDoNotCallRequestObject) (api.RemoveDoNotCallResponseObject, error) {
+	return nil, problem.NotImplemented("removeDoNotCall")
 }
 
 func (Unimplemented) RemoveTeamMember(context.Context, api.RemoveTeamMemberRequestObject) (api.RemoveTeamMemberResponseObject, error) {

@@ -22,13 +22,18 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  AddDoNotCallRequest,
   BadRequestResponse,
   BookDemoCallRequest,
   CallLogListResponse,
   CallLogResponse,
   CallRecordingResponse,
   CallStatisticsResponse,
+  DeletedResponse,
   DemoBookingResponse,
+  DoNotCallEntryResponse,
+  DoNotCallImportResponse,
+  DoNotCallListResponse,
   ErrorResponse,
   ForbiddenResponse,
   GetCallLogParams,
@@ -36,12 +41,16 @@ import type {
   GetCallStatisticsParams,
   GetCallTranscriptParams,
   Id,
+  ImportDoNotCallParams,
   ListCallLogsParams,
+  ListDoNotCallParams,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  RemoveDoNotCallParams,
   TooManyRequestsResponse,
   TranscriptResponse,
   UnauthorizedResponse,
+  UnprocessableEntityResponse,
   UnsupportedMediaTypeResponse
 } from '.././model';
 
@@ -720,3 +729,365 @@ export function useGetCallStatistics<TData = Awaited<ReturnType<typeof getCallSt
 
 
 
+/**
+ * Lists the numbers team `organizationId` must never call, newest first, 10 a page: the
+number, why, who added it (a member's e-mail, an API key's name, or `conversation`
+when the person asked during a call) and when. `search` keeps entries whose number contains the
+digits given or whose reason contains the words given. The dialer checks this list at
+the moment of every dial: a contact on it ends `suppressed` and is never dialled. Any
+member of the team may read it.
+
+ * @summary The team's do-not-call list
+ */
+export const getListDoNotCallUrl = (params: ListDoNotCallParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/v1/do-not-call?${stringifiedParams}` : `/v1/do-not-call`
+}
+
+export const listDoNotCall = async (params: ListDoNotCallParams, options?: RequestInit): Promise<DoNotCallListResponse> => {
+  
+  return customFetch<DoNotCallListResponse>(getListDoNotCallUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListDoNotCallQueryKey = (params?: ListDoNotCallParams,) => {
+    return [
+    `/v1/do-not-call`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListDoNotCallQueryOptions = <TData = Awaited<ReturnType<typeof listDoNotCall>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(params: ListDoNotCallParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDoNotCall>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListDoNotCallQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listDoNotCall>>> = ({ signal }) => listDoNotCall(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listDoNotCall>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListDoNotCallQueryResult = NonNullable<Awaited<ReturnType<typeof listDoNotCall>>>
+export type ListDoNotCallQueryError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>
+
+
+export function useListDoNotCall<TData = Awaited<ReturnType<typeof listDoNotCall>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: ListDoNotCallParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDoNotCall>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listDoNotCall>>,
+          TError,
+          Awaited<ReturnType<typeof listDoNotCall>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListDoNotCall<TData = Awaited<ReturnType<typeof listDoNotCall>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: ListDoNotCallParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDoNotCall>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listDoNotCall>>,
+          TError,
+          Awaited<ReturnType<typeof listDoNotCall>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListDoNotCall<TData = Awaited<ReturnType<typeof listDoNotCall>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: ListDoNotCallParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDoNotCall>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The team's do-not-call list
+ */
+
+export function useListDoNotCall<TData = Awaited<ReturnType<typeof listDoNotCall>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: ListDoNotCallParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDoNotCall>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListDoNotCallQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Adds `phoneNumber` (E.164, or a national number of `defaultRegion`, default US) to the
+do-not-call list of team `organizationId`, with an optional reason. A number already on
+the list answers 200 with the entry as it is (adding twice is harmless); a new entry
+answers 201. From then on no job of the team dials it. Any team role except
+`readonly` may add.
+
+ * @summary Add a number to the do-not-call list
+ */
+export const getAddDoNotCallUrl = () => {
+
+
+  
+
+  return `/v1/do-not-call`
+}
+
+export const addDoNotCall = async (addDoNotCallRequest: AddDoNotCallRequest, options?: RequestInit): Promise<DoNotCallEntryResponse | DoNotCallEntryResponse> => {
+  
+  return customFetch<DoNotCallEntryResponse | DoNotCallEntryResponse>(getAddDoNotCallUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      addDoNotCallRequest,)
+  }
+);}
+
+
+
+
+export const getAddDoNotCallMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addDoNotCall>>, TError,{data: BodyType<AddDoNotCallRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof addDoNotCall>>, TError,{data: BodyType<AddDoNotCallRequest>}, TContext> => {
+
+const mutationKey = ['addDoNotCall'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof addDoNotCall>>, {data: BodyType<AddDoNotCallRequest>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  addDoNotCall(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AddDoNotCallMutationResult = NonNullable<Awaited<ReturnType<typeof addDoNotCall>>>
+    export type AddDoNotCallMutationBody = BodyType<AddDoNotCallRequest>
+    export type AddDoNotCallMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
+
+    /**
+ * @summary Add a number to the do-not-call list
+ */
+export const useAddDoNotCall = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addDoNotCall>>, TError,{data: BodyType<AddDoNotCallRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof addDoNotCall>>,
+        TError,
+        {data: BodyType<AddDoNotCallRequest>},
+        TContext
+      > => {
+
+      const mutationOptions = getAddDoNotCallMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Removes entry `id` from the do-not-call list of team `organizationId`: later dials of
+that number are allowed again (contacts already `suppressed` stay so). Because it
+lifts a person's wish not to be called, only admins and the owner may remove.
+
+ * @summary Remove a number from the do-not-call list
+ */
+export const getRemoveDoNotCallUrl = (id: Id,
+    params: RemoveDoNotCallParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/v1/do-not-call/${id}?${stringifiedParams}` : `/v1/do-not-call/${id}`
+}
+
+export const removeDoNotCall = async (id: Id,
+    params: RemoveDoNotCallParams, options?: RequestInit): Promise<DeletedResponse> => {
+  
+  return customFetch<DeletedResponse>(getRemoveDoNotCallUrl(id,params),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getRemoveDoNotCallMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeDoNotCall>>, TError,{id: Id;params: RemoveDoNotCallParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof removeDoNotCall>>, TError,{id: Id;params: RemoveDoNotCallParams}, TContext> => {
+
+const mutationKey = ['removeDoNotCall'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof removeDoNotCall>>, {id: Id;params: RemoveDoNotCallParams}> = (props) => {
+          const {id,params} = props ?? {};
+
+          return  removeDoNotCall(id,params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RemoveDoNotCallMutationResult = NonNullable<Awaited<ReturnType<typeof removeDoNotCall>>>
+    
+    export type RemoveDoNotCallMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>
+
+    /**
+ * @summary Remove a number from the do-not-call list
+ */
+export const useRemoveDoNotCall = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeDoNotCall>>, TError,{id: Id;params: RemoveDoNotCallParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof removeDoNotCall>>,
+        TError,
+        {id: Id;params: RemoveDoNotCallParams},
+        TContext
+      > => {
+
+      const mutationOptions = getRemoveDoNotCallMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Adds every number of a CSV file (the body, `text/csv`, at most 2 MiB) to the
+do-not-call list of team `organizationId`. The first row is a header; the column named
+`phone` or `phoneNumber` (ignoring case, spaces, `_` and `-`) holds the numbers, a
+`reason` column is optional (else `reason` of the query). Numbers without a country
+code are read in `defaultRegion` (default US). The import is all or nothing per valid
+row: valid numbers are added (those already listed are counted, not changed) and
+invalid rows are answered with their row number and why, nothing else is written for
+them. Any team role except `readonly` may import.
+
+ * @summary Import numbers into the do-not-call list
+ */
+export const getImportDoNotCallUrl = (params: ImportDoNotCallParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/v1/do-not-call/import?${stringifiedParams}` : `/v1/do-not-call/import`
+}
+
+export const importDoNotCall = async (importDoNotCallBody: string,
+    params: ImportDoNotCallParams, options?: RequestInit): Promise<DoNotCallImportResponse> => {
+  
+  return customFetch<DoNotCallImportResponse>(getImportDoNotCallUrl(params),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'text/csv', ...options?.headers },
+    body: JSON.stringify(
+      importDoNotCallBody,)
+  }
+);}
+
+
+
+
+export const getImportDoNotCallMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof importDoNotCall>>, TError,{data: BodyType<string>;params: ImportDoNotCallParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof importDoNotCall>>, TError,{data: BodyType<string>;params: ImportDoNotCallParams}, TContext> => {
+
+const mutationKey = ['importDoNotCall'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof importDoNotCall>>, {data: BodyType<string>;params: ImportDoNotCallParams}> = (props) => {
+          const {data,params} = props ?? {};
+
+          return  importDoNotCall(data,params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ImportDoNotCallMutationResult = NonNullable<Awaited<ReturnType<typeof importDoNotCall>>>
+    export type ImportDoNotCallMutationBody = BodyType<string>
+    export type ImportDoNotCallMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
+
+    /**
+ * @summary Import numbers into the do-not-call list
+ */
+export const useImportDoNotCall = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof importDoNotCall>>, TError,{data: BodyType<string>;params: ImportDoNotCallParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof importDoNotCall>>,
+        TError,
+        {data: BodyType<string>;params: ImportDoNotCallParams},
+        TContext
+      > => {
+
+      const mutationOptions = getImportDoNotCallMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    
