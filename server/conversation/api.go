@@ -1,0 +1,80 @@
+// Package conversation holds a call: it walks the workflow graph while the call goes on,
+// deciding what the agent says, how the customer's words choose a branch, which webhooks to
+// call, when to forward and when to hang up. It is driven by events, so the same engine holds
+// a simulated call (phones/sim) and a real one (phones/telnyx, one webhook at a time, across
+// restarts): Start answers the first actions and an opaque State; Heard takes what the
+// customer said and the State and answers the next actions and State. The dialer
+// (server/runs) keeps the State with the call attempt between events.
+package conversation
+
+import (
+	"time"
+
+	"github.com/bettyhq/betty/server/workflow"
+)
+
+// Setup is what a call is about; it does not change during the call.
+type Setup struct {
+	OrganizationID string
+	WorkflowID     string
+	CampaignID     string // "" when none
+	AgentID        string
+	Graph          workflow.Graph
+	Contact        Contact
+	// IsTest: a test run (HubSpot lifecycle-stage nodes are skipped, webhooks are called).
+	IsTest bool
+	// Persona describes the simulated customer of a test run ("" in a job).
+	Persona string
+}
+
+// Contact is the person called, as the workflow's contacts list has them.
+type Contact struct {
+	Phone, FirstName, LastName, Email, LifecycleStage string
+	Extra                                             map[string]string
+}
+
+// ActionKind is what the engine asks the carrier to do next.
+type ActionKind string
+
+const (
+	Say      ActionKind = "say"      // speak Text with Voice
+	Listen   ActionKind = "listen"   // wait for the customer's words (Heard follows)
+	Transfer ActionKind = "transfer" // forward the call to To
+	Hangup   ActionKind = "hangup"   // end the call
+)
+
+// Action is one step for the carrier.
+type Action struct {
+	Kind  ActionKind
+	Text  string
+	Voice string // a speech.Voice id (the agent's voice)
+	To    string // E.164, for Transfer
+}
+
+// State is the engine's opaque, serialisable state of one call (JSON).
+type State []byte
+
+// Turn is one turn of the conversation.
+type Turn struct {
+	Speaker string // "agent" or "customer"
+	Text    string
+	Offset  time.Duration // from the moment the call was answered
+}
+
+// Result is what a call came to, read from its State.
+type Result struct {
+	Turns []Turn
+	// Ended says the engine finished the call (an End Call node, a transfer, or the flow ran
+	// out); false while it goes on.
+	Ended bool
+	// DoNotCall: the customer asked not to be called again.
+	DoNotCall bool
+	// ForwardedTo is the number the call was forwarded to, "" when none.
+	ForwardedTo string
+}
+
+// Summary is the inbox item of a finished call.
+type Summary struct {
+	Title, Summary, Outcome string
+	Priority                int
+}

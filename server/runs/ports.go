@@ -1,0 +1,84 @@
+package runs
+
+import (
+	"context"
+	"time"
+)
+
+// The dialer's neighbours, as small interfaces of its own that server/app satisfies (the
+// layering of docs/architecture.md): call logs and the inbox (server/calls), the do-not-call
+// list (server/calls), live events (server/events), credits (server/billing) and the
+// conversation engine (server/conversation). Every method that writes joins the transaction
+// in ctx (store.WithTx), so what a call's end writes lands together or not at all.
+
+// CallLogs keeps the call log of every call the dialer places (server/calls).
+type CallLogs interface {
+	// Open records a call about to be placed (status queued) and answers its id.
+	Open(ctx context.Context, c CallOpened) (callLogID string, err error)
+	// Progress records the carrier's id and a status change (ringing, in-progress).
+	Progress(ctx context.Context, orgID, callLogID string, p CallProgress) error
+	// Close records the end of the call: final status, times, cost, transcript, recording and
+	// the inbox item the call produces. Closing a call log twice changes nothing the second
+	// time.
+	Close(ctx context.Context, orgID, callLogID string, c CallClosed) error
+}
+
+// CallOpened is a call about to be placed.
+type CallOpened struct {
+	OrganizationID string
+	Direction      string // "outbound" or "inbound"
+	From, To       string
+	CampaignID     string // "" when none
+	AgentID        string // "" when none
+	WorkflowID     string // "" when none
+	JobID          string // "" for inbound and test calls
+	AttemptID      string
+}
+
+// CallProgress is a status change of a call under way.
+type CallProgress struct {
+	CallControlID string
+	Status        string // the contract's CallLogStatus
+	At            time.Time
+}
+
+// CallClosed is how a call ended.
+type CallClosed struct {
+	Status     string // completed, busy, no-answer, failed or cancelled
+	AnsweredAt *time.Time
+	EndedAt    time.Time
+	// BilledMinutes are the minutes charged (rounded up from answer to hang-up, 0 when never
+	// answered); Cost is what they cost the team in US dollars.
+	BilledMinutes int
+	Cost          float64
+	Turns         []Turn
+	// Recording is the MP3 of the call (nil when none).
+	Recording []byte
+	// Title, Summary and Priority make the call's inbox item; Outcome is a short word for
+	// people ("completed", "voicemail", "do-not-call", "forwarded", …).
+	Title, Summary, Outcome string
+	Priority                int
+}
+
+// Turn is one turn of a conversation.
+type Turn struct {
+	Speaker string // "agent" or "customer"
+	Text    string
+	Offset  time.Duration // from the answer
+}
+
+// Suppressions is the team's do-not-call list (server/calls).
+type Suppressions interface {
+	// Suppressed answers which of the numbers (E.164) are on the team's list.
+	Suppressed(ctx context.Context, orgID string, numbers []string) (map[string]bool, error)
+	// AddFromCall puts a number on the list because the person asked during a call.
+	AddFromCall(ctx context.Context, orgID, number, callLogID, reason string) error
+}
+
+// Events publishes live updates to the team's event stream (server/events).
+type Events interface {
+	// Publish records that entity id of the team changed (typ: the contract's EventType, e.g.
+	// "job.updated" with a job id), in the transaction in ctx; the stream renders the entity
+	// as it is when it sends the event.
+	Publish(ctx context.Context, orgID, typ, id string) error
+}
