@@ -145,3 +145,17 @@ func (f CallEventFunc) HandleCallEvent(ctx context.Context, e CallEvent) error {
 type Customer interface {
 	Reply(ctx context.Context, persona string, heard []string) (string, error)
 }
+
+// Recorder renders the recording of a simulated call from what was said (phones/sim asks it
+// at hang-up when the dial asked to Record). The conversation engine provides it, speaking
+// both sides with the local speech engine in two different voices into one MP3.
+type Recorder interface {
+	Render(ctx context.Context, turns []SpokenTurn) ([]byte, error)
+}
+
+// SpokenTurn is one turn of a simulated call as the carrier heard it.
+type SpokenTurn struct {
+	Agent bool   // true: the agent spoke; false: the customer
+	Text  string // what was said
+	Voice string // the speech.Voice id it was said with ("" for the customer)
+}
