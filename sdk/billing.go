@@ -103,3 +103,11 @@ func (c *Client) GrantCredits(ctx context.Context, team string, n int) (client.A
 		return api.GrantAdminOrganizationCredits(ctx, &client.GrantAdminOrganizationCreditsParams{OrganizationId: team, Credits: n})
 	})
 }
+
+// Tiers answers the server's tier catalogue: each tier's name, monthly price and limits, the
+// price of a credit and of a call minute, and whether the server takes payments.
+func (c *Client) Tiers(ctx context.Context) (client.TierCatalog, error) {
+	return Do[client.TierCatalog](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.ListTiers(ctx)
+	})
+}

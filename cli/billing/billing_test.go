@@ -12,6 +12,8 @@ import (
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	"github.com/bettyhq/betty/sdk/client"
 	"github.com/bettyhq/betty/server/api"
+	serverbilling "github.com/bettyhq/betty/server/billing"
+	"github.com/bettyhq/betty/server/store"
 )
 
 // The portal's flows are the contract's.
@@ -98,6 +100,7 @@ func TestTiersRun(t *testing.T) {
 	stub := clitest.NewStub(t)
 	stub.Handle("GET /v1/team/subscription-credits", clitest.Data(http.StatusOK, client.TeamCredits{OrganizationId: "team-1",
 		SubscriptionTier: client.SubscriptionTierTier1}))
+	stub.Handle("GET /v1/payment/tiers", clitest.Data(http.StatusOK, serverCatalog()))
 	clitest.GoldenOutputs(t, "tiers", stub.URL, func(f *cmdutil.Factory) *cobra.Command { return NewCmdTiers(f, nil) })
 }
 
@@ -112,4 +115,25 @@ func TestNumbersRun(t *testing.T) {
 			MonthlyPrice: 1.5, Currency: "USD", IntervalType: client.Monthly, CurrentPeriodEnd: &end, CreatedAt: clitest.When, UpdatedAt: clitest.When},
 	}))
 	clitest.GoldenOutputs(t, "numbers", stub.URL, func(f *cmdutil.Factory) *cobra.Command { return NewCmdNumbers(f, nil) })
+}
+
+// serverCatalog is the catalogue the server answers, from its own tables.
+func serverCatalog() client.TierCatalog {
+	c := client.TierCatalog{CreditPriceUsd: 1, CallMinuteRateUsd: serverbilling.CallRatePerMinute, PaymentsConfigured: true}
+	for _, t := range serverbilling.Tiers() {
+		o := client.TierOffer{Tier: client.SubscriptionTier(t), Name: serverbilling.TierNames[t], Limits: client.TierLimits{
+			CustomVoiceProfiles: serverbilling.Allowed(t, serverbilling.LimitCustomVoices),
+			ConcurrentCalls:     serverbilling.Allowed(t, serverbilling.LimitConcurrentCalls),
+			PhoneNumbers:        serverbilling.Allowed(t, serverbilling.LimitPhoneNumbers),
+			TeamMembers:         serverbilling.Allowed(t, serverbilling.LimitTeamMembers)}}
+		if cents, ok := serverbilling.TierPricesCents[t]; ok {
+			p := float64(cents) / 100
+			o.MonthlyPriceUsd, o.Purchasable = &p, true
+		} else if t == store.TierFree {
+			zero := 0.0
+			o.MonthlyPriceUsd = &zero
+		}
+		c.Tiers = append(c.Tiers, o)
+	}
+	return c
 }

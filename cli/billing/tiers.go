@@ -10,7 +10,6 @@ import (
 	"github.com/bettyhq/betty/cli/cmdutil"
 	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
-	serverbilling "github.com/bettyhq/betty/server/billing"
 )
 
 // TiersOptions are the inputs of `betty billing tiers`.
@@ -23,11 +22,21 @@ type TiersOptions struct {
 	Output cmdutil.Output
 }
 
+// The limits a tier sets, as the table and the JSON name them.
+const (
+	limitVoices  = "custom voice profiles"
+	limitCalls   = "concurrent calls"
+	limitNumbers = "phone numbers"
+	limitSeats   = "team members"
+)
+
+var limitColumns = []string{limitVoices, limitCalls, limitNumbers, limitSeats}
+
 // Tier is one row of `betty billing tiers`.
 type Tier struct {
 	Tier         client.SubscriptionTier `json:"tier"`
 	Name         string                  `json:"name"`
-	MonthlyPrice *float64                `json:"monthlyPrice"` // nil: free, or Custom (ask sales)
+	MonthlyPrice *float64                `json:"monthlyPrice"` // 0: free; nil: Custom (ask sales)
 	Limits       map[string]int          `json:"limits"`
 	Current      bool                    `json:"current"`
 	NextUpgrade  bool                    `json:"nextUpgrade"`
@@ -70,36 +79,38 @@ func runTiers(ctx context.Context, opts *TiersOptions) error {
 	if err != nil {
 		return err
 	}
+	cat, err := c.Tiers(ctx)
+	if err != nil {
+		return err
+	}
 	next := nextUpgrade(cr.SubscriptionTier)
-	var tiers []Tier
-	for _, t := range serverbilling.Tiers() {
-		row := Tier{Tier: client.SubscriptionTier(t), Name: serverbilling.TierNames[t], Limits: map[string]int{},
-			Current: client.SubscriptionTier(t) == cr.SubscriptionTier, NextUpgrade: client.SubscriptionTier(t) == next}
-		if cents, ok := serverbilling.TierPricesCents[t]; ok {
-			p := float64(cents) / 100
-			row.MonthlyPrice = &p
-		}
-		for _, l := range serverbilling.Limits {
-			row.Limits[string(l)] = serverbilling.Allowed(t, l)
-		}
-		tiers = append(tiers, row)
+	tiers := make([]Tier, 0, len(cat.Tiers))
+	for _, o := range cat.Tiers {
+		tiers = append(tiers, Tier{Tier: o.Tier, Name: o.Name, MonthlyPrice: o.MonthlyPriceUsd, Current: o.Tier == cr.SubscriptionTier,
+			NextUpgrade: o.Tier == next, Limits: map[string]int{
+				limitVoices: o.Limits.CustomVoiceProfiles, limitCalls: o.Limits.ConcurrentCalls,
+				limitNumbers: o.Limits.PhoneNumbers, limitSeats: o.Limits.TeamMembers}})
+	}
+	if !cat.PaymentsConfigured && opts.Output.Format == "" {
+		fmt.Fprintln(opts.IO.ErrOut, "This server takes no payments (no Stripe key is set): a site admin sets tiers and grants credits.")
 	}
 	return opts.Output.Print(opts.IO, tiers, func(t *cmdutil.Table) {
 		head := []string{"TIER", "NAME", "PRICE/MONTH"}
-		for _, l := range serverbilling.Limits {
-			head = append(head, strings.ToUpper(string(l)))
+		for _, l := range limitColumns {
+			head = append(head, strings.ToUpper(l))
 		}
 		t.Header(append(head, "")...)
 		for _, r := range tiers {
-			price := "free"
-			if r.MonthlyPrice != nil {
+			price := "ask sales"
+			switch {
+			case r.MonthlyPrice != nil && *r.MonthlyPrice == 0:
+				price = "free"
+			case r.MonthlyPrice != nil:
 				price = money(*r.MonthlyPrice)
-			} else if r.Tier == client.SubscriptionTierTier4 {
-				price = "ask sales"
 			}
 			row := []string{string(r.Tier), r.Name, price}
-			for _, l := range serverbilling.Limits {
-				row = append(row, fmt.Sprint(r.Limits[string(l)]))
+			for _, l := range limitColumns {
+				row = append(row, fmt.Sprint(r.Limits[l]))
 			}
 			mark := ""
 			switch {

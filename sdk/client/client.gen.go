@@ -5625,6 +5625,66 @@ type TextToSpeechResponse struct {
 	Status int `json:"status"`
 }
 
+// TierCatalog defines model for TierCatalog.
+type TierCatalog struct {
+	// CallMinuteRateUsd What one billed call minute costs, in US dollars (credits).
+	//
+	// Example: 0.27
+	CallMinuteRateUsd float64 `json:"callMinuteRateUsd"`
+
+	// CreditPriceUsd The price of one credit in US dollars.
+	//
+	// Example: 1
+	CreditPriceUsd float64 `json:"creditPriceUsd"`
+
+	// PaymentsConfigured Whether this deployment takes payments (Stripe configured); purchases answer 503 `payments_not_configured` when false.
+	PaymentsConfigured bool        `json:"paymentsConfigured"`
+	Tiers              []TierOffer `json:"tiers"`
+}
+
+// TierCatalogResponse defines model for TierCatalogResponse.
+type TierCatalogResponse struct {
+	Data TierCatalog `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
+// TierLimits What a tier allows.
+type TierLimits struct {
+	// ConcurrentCalls Calls in progress at once across the team's campaigns (the dialer waits above it).
+	ConcurrentCalls int `json:"concurrentCalls"`
+
+	// CustomVoiceProfiles Custom voice profiles.
+	CustomVoiceProfiles int `json:"customVoiceProfiles"`
+
+	// PhoneNumbers Bought phone numbers (verified numbers of the team's own do not count).
+	PhoneNumbers int `json:"phoneNumbers"`
+
+	// TeamMembers Seats, counting active members and pending invitations.
+	TeamMembers int `json:"teamMembers"`
+}
+
+// TierOffer One subscription tier.
+type TierOffer struct {
+	// Limits What a tier allows.
+	Limits TierLimits `json:"limits"`
+
+	// MonthlyPriceUsd The monthly price in US dollars; 0 for free; null for Custom (priced with sales).
+	MonthlyPriceUsd *float64 `json:"monthlyPriceUsd"`
+
+	// Name The tier's name for people.
+	//
+	// Example: Starter Plan
+	Name string `json:"name"`
+
+	// Purchasable Whether it can be bought at checkout (tier1 to tier3); Custom is arranged with sales, Free needs no purchase.
+	Purchasable bool `json:"purchasable"`
+
+	// Tier free, tier1 (Starter Plan), tier2 (Professional Plan), tier3 (Growth), tier4 (Custom).
+	Tier SubscriptionTier `json:"tier"`
+}
+
 // Timestamp An RFC 3339 timestamp in UTC.
 type Timestamp = time.Time
 
@@ -10845,6 +10905,18 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/payment/subscriptions/phone-number (the `ListPhoneNumberSubscriptions` operationId).
 	ListPhoneNumberSubscriptions(ctx context.Context, params *ListPhoneNumberSubscriptionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListTiers Tiers, prices and limits
+	//
+	// The subscription tiers from the cheapest up, with their names, monthly prices and the
+	// limits each sets (custom voice profiles, concurrent calls, phone numbers, team seats),
+	// the price of one credit and of one billed call minute, and whether this deployment
+	// takes payments (`paymentsConfigured`: false when no Stripe secret key is set, so
+	// clients can say so before anyone presses Buy). It is the one source of these figures
+	// for the dashboard and the CLI. Any signed-in user or API key may call it.
+	//
+	// Corresponds with GET /v1/payment/tiers (the `ListTiers` operationId).
+	ListTiers(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// SearchAvailablePhoneNumbers Search numbers available to buy
 	//
 	// Searches the carrier's inventory for numbers on sale. Without filters it searches US
@@ -15952,6 +16024,28 @@ func (c *Client) GetSubscriptionManagementLink(ctx context.Context, params *GetS
 // Corresponds with GET /v1/payment/subscriptions/phone-number (the `ListPhoneNumberSubscriptions` operationId).
 func (c *Client) ListPhoneNumberSubscriptions(ctx context.Context, params *ListPhoneNumberSubscriptionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListPhoneNumberSubscriptionsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListTiers Tiers, prices and limits
+//
+// The subscription tiers from the cheapest up, with their names, monthly prices and the
+// limits each sets (custom voice profiles, concurrent calls, phone numbers, team seats),
+// the price of one credit and of one billed call minute, and whether this deployment
+// takes payments (`paymentsConfigured`: false when no Stripe secret key is set, so
+// clients can say so before anyone presses Buy). It is the one source of these figures
+// for the dashboard and the CLI. Any signed-in user or API key may call it.
+//
+// Corresponds with GET /v1/payment/tiers (the `ListTiers` operationId).
+func (c *Client) ListTiers(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTiersRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -24083,6 +24177,33 @@ func NewListPhoneNumberSubscriptionsRequest(server string, params *ListPhoneNumb
 	return req, nil
 }
 
+// NewListTiersRequest constructs an http.Request for the ListTiers method
+func NewListTiersRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/payment/tiers")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewSearchAvailablePhoneNumbersRequest constructs an http.Request for the SearchAvailablePhoneNumbers method
 func NewSearchAvailablePhoneNumbersRequest(server string, params *SearchAvailablePhoneNumbersParams) (*http.Request, error) {
 	var err error
@@ -30149,6 +30270,20 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/payment/subscriptions/phone-number (the `ListPhoneNumberSubscriptions` operationId).
 	ListPhoneNumberSubscriptionsWithResponse(ctx context.Context, params *ListPhoneNumberSubscriptionsParams, reqEditors ...RequestEditorFn) (*ListPhoneNumberSubscriptionsResponse, error)
+
+	// ListTiersWithResponse Tiers, prices and limits
+	//
+	// The subscription tiers from the cheapest up, with their names, monthly prices and the
+	// limits each sets (custom voice profiles, concurrent calls, phone numbers, team seats),
+	// the price of one credit and of one billed call minute, and whether this deployment
+	// takes payments (`paymentsConfigured`: false when no Stripe secret key is set, so
+	// clients can say so before anyone presses Buy). It is the one source of these figures
+	// for the dashboard and the CLI. Any signed-in user or API key may call it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/payment/tiers (the `ListTiers` operationId).
+	ListTiersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTiersResponse, error)
 
 	// SearchAvailablePhoneNumbersWithResponse Search numbers available to buy
 	//
@@ -41401,6 +41536,75 @@ func (r ListPhoneNumberSubscriptionsResponse) ContentType() string {
 	return ""
 }
 
+// ListTiersResponse429Headers the declared response headers of an HTTP 429 response for ListTiers
+type ListTiersResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ListTiersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TierCatalogResponse
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListTiersResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListTiersResponse) GetJSON200() *TierCatalogResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListTiersResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListTiersResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ListTiersResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTiersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTiersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTiersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTiersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // SearchAvailablePhoneNumbersResponse429Headers the declared response headers of an HTTP 429 response for SearchAvailablePhoneNumbers
 type SearchAvailablePhoneNumbersResponse429Headers struct {
 	RetryAfter *int
@@ -51703,6 +51907,26 @@ func (c *ClientWithResponses) ListPhoneNumberSubscriptionsWithResponse(ctx conte
 		return nil, err
 	}
 	return ParseListPhoneNumberSubscriptionsResponse(rsp)
+}
+
+// ListTiersWithResponse Tiers, prices and limits
+//
+// The subscription tiers from the cheapest up, with their names, monthly prices and the
+// limits each sets (custom voice profiles, concurrent calls, phone numbers, team seats),
+// the price of one credit and of one billed call minute, and whether this deployment
+// takes payments (`paymentsConfigured`: false when no Stripe secret key is set, so
+// clients can say so before anyone presses Buy). It is the one source of these figures
+// for the dashboard and the CLI. Any signed-in user or API key may call it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/payment/tiers (the `ListTiers` operationId).
+func (c *ClientWithResponses) ListTiersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTiersResponse, error) {
+	rsp, err := c.ListTiers(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTiersResponse(rsp)
 }
 
 // SearchAvailablePhoneNumbersWithResponse Search numbers available to buy
@@ -62659,6 +62883,66 @@ func ParseListPhoneNumberSubscriptionsResponse(rsp *http.Response) (*ListPhoneNu
 	switch {
 	case rsp.StatusCode == 429:
 		var headers ListPhoneNumberSubscriptionsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListTiersResponse parses an HTTP response from a ListTiersWithResponse call
+func ParseListTiersResponse(rsp *http.Response) (*ListTiersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTiersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TierCatalogResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListTiersResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

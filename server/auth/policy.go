@@ -105,6 +105,7 @@ var Policy = map[string]Rule{
 	"createTierSubscriptionPaymentIntent":        teamUser(Admin, FromBody),
 	"createPhoneNumberSubscriptionPaymentIntent": teamUser(Admin, FromBody),
 	"getSubscriptionManagementLink":              teamUser(Admin, FromQuery),
+	"listTiers":                                  {Access: Any},
 	"updatePaymentIntentStatus":                  teamUser(Member, FromResource), // creator or admin (handler)
 	"listPhoneNumberSubscriptions":               team(Developer, FromQuery),
 
@@ -133,7 +134,7 @@ var Policy = map[string]Rule{
 	"bookDemoCall": public, "listCallLogs": team(Readonly, FromQuery), "getCallTranscript": team(Readonly, FromQuery),
 	"getCallRecording": team(Readonly, FromQuery), "getCallLog": team(Readonly, FromQuery),
 	"getCallStatistics": team(Readonly, FromPathTeam),
-	"listDoNotCall": team(Readonly, FromQuery), "addDoNotCall": team(Member, FromBody),
+	"listDoNotCall":     team(Readonly, FromQuery), "addDoNotCall": team(Member, FromBody),
 	"removeDoNotCall": team(Admin, FromQuery), "importDoNotCall": team(Member, FromQuery),
 
 	// Inbox

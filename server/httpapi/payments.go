@@ -111,6 +111,11 @@ func keepRawBody(paths ...string) echo.MiddlewareFunc {
 	}
 }
 
+// ListTiers answers the tier catalogue.
+func (h *Payments) ListTiers(ctx context.Context, _ api.ListTiersRequestObject) (api.ListTiersResponseObject, error) {
+	return api.ListTiers200JSONResponse{Status: http.StatusOK, Data: renderCatalog(h.svc.Catalog())}, nil
+}
+
 // ---- renderers ------------------------------------------------------------------------------
 
 func renderCheckout(c billing.CheckoutStarted) api.CheckoutSession {
@@ -134,4 +139,16 @@ func renderNumberSubscription(s store.NumberSubscription) api.PhoneNumberSubscri
 	return api.PhoneNumberSubscription{Id: s.ID, OrganizationId: s.OrganizationID, PhoneNumber: s.E164, PhoneNumberId: s.PhoneNumberID,
 		Status: api.SubscriptionState(s.Status), MonthlyPrice: s.MonthlyPrice, Currency: s.Currency, IntervalType: api.Monthly,
 		CurrentPeriodEnd: s.CurrentPeriodEnd, CancelAtPeriodEnd: s.CancelAtPeriodEnd, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
+}
+
+func renderCatalog(c billing.Catalog) api.TierCatalog {
+	out := api.TierCatalog{CreditPriceUsd: c.CreditPrice, CallMinuteRateUsd: c.CallRate, PaymentsConfigured: c.PaymentsConfigured,
+		Tiers: make([]api.TierOffer, 0, len(c.Offers))}
+	for _, o := range c.Offers {
+		out.Tiers = append(out.Tiers, api.TierOffer{Tier: api.SubscriptionTier(o.Tier), Name: o.Name, MonthlyPriceUsd: o.MonthlyPrice,
+			Purchasable: o.Purchasable, Limits: api.TierLimits{
+				CustomVoiceProfiles: o.Limits[billing.LimitCustomVoices], ConcurrentCalls: o.Limits[billing.LimitConcurrentCalls],
+				PhoneNumbers: o.Limits[billing.LimitPhoneNumbers], TeamMembers: o.Limits[billing.LimitTeamMembers]}})
+	}
+	return out
 }

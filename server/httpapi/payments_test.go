@@ -11,6 +11,7 @@ import (
 
 	"github.com/bettyhq/betty/server/config"
 	"github.com/bettyhq/betty/server/internal/apitest"
+	"github.com/bettyhq/betty/server/billing"
 	"github.com/bettyhq/betty/server/internal/stripetest"
 	"github.com/bettyhq/betty/server/internal/testdb"
 	"github.com/bettyhq/betty/server/phones/telnyx/telnyxtest"
@@ -509,5 +510,65 @@ func TestTierLimitsBite(t *testing.T) {
 		a.want(http.StatusOK, admin.Access, "POST", "/v1/admin/organization/update-organization-tier?subscriptionTier=tier1&organizationId="+org, nil, nil)
 		a.buy(ada, org, found[3])
 		a.invite(ada, org, "m5@example.com", "member")
+	})
+}
+
+// The tier catalogue is the server's one table of prices and limits, and says whether this
+// deployment takes payments.
+func TestTierCatalog(t *testing.T) {
+	type catalog struct {
+		Data struct {
+			PaymentsConfigured bool
+			CreditPriceUsd     float64
+			CallMinuteRateUsd  float64
+			Tiers              []struct {
+				Tier            string
+				Name            string
+				MonthlyPriceUsd *float64
+				Purchasable     bool
+				Limits          map[string]int
+			}
+		}
+	}
+	check := func(t *testing.T, env *apitest.Env, configured bool) {
+		a := payAPI{newTeamAPI(t, env)}
+		ada := env.SignUp(t, "ada@example.com")
+		var c catalog
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/payment/tiers", nil, &c)
+		if c.Data.PaymentsConfigured != configured || c.Data.CreditPriceUsd != 1 || c.Data.CallMinuteRateUsd != billing.CallRatePerMinute {
+			t.Fatalf("catalog: %+v", c.Data)
+		}
+		if len(c.Data.Tiers) != len(billing.Tiers()) {
+			t.Fatalf("tiers: %+v", c.Data.Tiers)
+		}
+		for i, tier := range billing.Tiers() {
+			got := c.Data.Tiers[i]
+			cents, sold := billing.TierPricesCents[tier]
+			if got.Tier != string(tier) || got.Name != billing.TierNames[tier] || got.Purchasable != sold {
+				t.Fatalf("tier %d: %+v", i, got)
+			}
+			switch {
+			case sold && (got.MonthlyPriceUsd == nil || *got.MonthlyPriceUsd != float64(cents)/100):
+				t.Fatalf("%s price: %v", tier, got.MonthlyPriceUsd)
+			case tier == store.Tier4 && got.MonthlyPriceUsd != nil:
+				t.Fatalf("custom has a price: %v", *got.MonthlyPriceUsd)
+			case tier == store.TierFree && (got.MonthlyPriceUsd == nil || *got.MonthlyPriceUsd != 0):
+				t.Fatalf("free price: %v", got.MonthlyPriceUsd)
+			}
+			if got.Limits["customVoiceProfiles"] != billing.Allowed(tier, billing.LimitCustomVoices) ||
+				got.Limits["concurrentCalls"] != billing.Allowed(tier, billing.LimitConcurrentCalls) ||
+				got.Limits["phoneNumbers"] != billing.Allowed(tier, billing.LimitPhoneNumbers) ||
+				got.Limits["teamMembers"] != billing.Allowed(tier, billing.LimitTeamMembers) {
+				t.Fatalf("%s limits: %v", tier, got.Limits)
+			}
+		}
+		a.problem(http.StatusUnauthorized, "", "GET", "/v1/payment/tiers", nil)
+	}
+	t.Run("without Stripe", func(t *testing.T) {
+		apitest.Each(t, func(t *testing.T, env *apitest.Env) { check(t, env, false) })
+	})
+	t.Run("with Stripe", func(t *testing.T) {
+		opt := withStripe(t)
+		apitest.Each(t, func(t *testing.T, env *apitest.Env) { check(t, env, true) }, opt)
 	})
 }

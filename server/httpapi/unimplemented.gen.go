@@ -469,6 +469,10 @@ func (Unimplemented) ListTeams(context.Context, api.ListTeamsRequestObject) (api
 	return nil, problem.NotImplemented("listTeams")
 }
 
+func (Unimplemented) ListTiers(context.Context, api.ListTiersRequestObject) (api.ListTiersResponseObject, error) {
+	return nil, problem.NotImplemented("listTiers")
+}
+
 func (Unimplemented) ListVerifiedPhoneNumbers(context.Context, api.ListVerifiedPhoneNumbersRequestObject) (api.ListVerifiedPhoneNumbersResponseObject, error) {
 	return nil, problem.NotImplemented("listVerifiedPhoneNumbers")
 }

@@ -38,6 +38,7 @@ import type {
   PaymentIntentResponse,
   PaymentRequiredResponse,
   PhoneNumberSubscriptionListResponse,
+  TierCatalogResponse,
   TooManyRequestsResponse,
   UnauthorizedResponse,
   UnprocessableEntityResponse,
@@ -522,6 +523,112 @@ export function useGetSubscriptionManagementLink<TData = Awaited<ReturnType<type
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetSubscriptionManagementLinkQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * The subscription tiers from the cheapest up, with their names, monthly prices and the
+limits each sets (custom voice profiles, concurrent calls, phone numbers, team seats),
+the price of one credit and of one billed call minute, and whether this deployment
+takes payments (`paymentsConfigured`: false when no Stripe secret key is set, so
+clients can say so before anyone presses Buy). It is the one source of these figures
+for the dashboard and the CLI. Any signed-in user or API key may call it.
+
+ * @summary Tiers, prices and limits
+ */
+export const getListTiersUrl = () => {
+
+
+  
+
+  return `/v1/payment/tiers`
+}
+
+export const listTiers = async ( options?: RequestInit): Promise<TierCatalogResponse> => {
+  
+  return customFetch<TierCatalogResponse>(getListTiersUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListTiersQueryKey = () => {
+    return [
+    `/v1/payment/tiers`
+    ] as const;
+    }
+
+    
+export const getListTiersQueryOptions = <TData = Awaited<ReturnType<typeof listTiers>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse | ErrorResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTiers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTiersQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTiers>>> = ({ signal }) => listTiers({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listTiers>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListTiersQueryResult = NonNullable<Awaited<ReturnType<typeof listTiers>>>
+export type ListTiersQueryError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse | ErrorResponse>
+
+
+export function useListTiers<TData = Awaited<ReturnType<typeof listTiers>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse | ErrorResponse>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTiers>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listTiers>>,
+          TError,
+          Awaited<ReturnType<typeof listTiers>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListTiers<TData = Awaited<ReturnType<typeof listTiers>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse | ErrorResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTiers>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listTiers>>,
+          TError,
+          Awaited<ReturnType<typeof listTiers>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListTiers<TData = Awaited<ReturnType<typeof listTiers>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse | ErrorResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTiers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Tiers, prices and limits
+ */
+
+export function useListTiers<TData = Awaited<ReturnType<typeof listTiers>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse | ErrorResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTiers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListTiersQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
