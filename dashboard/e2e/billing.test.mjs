@@ -99,6 +99,7 @@ test('billing with Stripe: buy credits through Checkout, the webhook raises the 
   const problems = watchForProblems(page);
   const billing = (extra = '') => `${baseURL}/dashboard/billing?teamId=${team.id}${extra}`;
   const balance = () => page.getByTestId('credit-balance');
+  let tierIntent = '';
 
   await t.test('the billing screen: balance, plan, and the next upgrade highlighted', async () => {
     await page.goto(`${baseURL}/dashboard?teamId=${team.id}`);
@@ -221,7 +222,9 @@ test('billing with Stripe: buy credits through Checkout, the webhook raises the 
       if (r.url().endsWith('/v1/payment/intent/tier-subscription')) tierBody = JSON.parse(r.postData() ?? '{}');
     });
     await page.goto(billing());
+    const started = page.waitForResponse((r) => r.url().endsWith('/v1/payment/intent/tier-subscription'));
     await page.getByTestId('tier-tier1').getByRole('button', { name: 'Choose Starter Plan' }).click();
+    tierIntent = (await (await started).json()).data.dbPaymentIntentId;
     await page.getByRole('heading', { name: 'Stripe (stand-in)' }).waitFor();
     assert.deepEqual({ tier: tierBody?.targetTierType, interval: tierBody?.intervalType }, { tier: 'tier1', interval: 'monthly' });
     assert.match(away.at(-1) ?? '', /^https:\/\//, 'the plan checkout did not leave for Stripe');
@@ -233,6 +236,48 @@ test('billing with Stripe: buy credits through Checkout, the webhook raises the 
     await page.unrouteAll();
     await page.goto(billing());
     await balance().getByText('100 credits').waitFor();
+  });
+
+  await t.test('a failed renewal (Stripe’s invoice.payment_failed) raises the past-due banners; the paid retry clears them', async () => {
+    assert.ok(tierIntent, 'the plan checkout gave no payment intent');
+    const metadata = { betty_organization_id: team.id, betty_payment_intent_id: tierIntent, betty_kind: 'tier-subscription', betty_tier: 'tier1' };
+    const now = Math.floor(Date.now() / 1000);
+    const firstEnd = now + 30 * 86400;
+    const secondEnd = firstEnd + 30 * 86400;
+    const invoiceEvent = (type, id, end) => ({
+      id: `evt_${randomUUID().replaceAll('-', '')}`,
+      object: 'event',
+      api_version: '2023-10-16',
+      created: now,
+      type,
+      livemode: false,
+      pending_webhooks: 1,
+      data: {
+        object: {
+          id,
+          object: 'invoice',
+          subscription: 'sub_e2e_plan',
+          subscription_details: { metadata },
+          lines: { object: 'list', data: [{ id: `il_${id}`, object: 'line_item', period: { start: now, end } }] },
+        },
+      },
+    });
+    for (const event of [invoiceEvent('invoice.paid', 'in_e2e_1', firstEnd), invoiceEvent('invoice.payment_failed', 'in_e2e_2', secondEnd)]) {
+      const res = await deliver(baseURL, event);
+      assert.ok(res.ok, `${event.type}: ${res.status} ${await res.text()}`);
+    }
+    await page.goto(billing());
+    await page.getByTestId('billing-past-due').getByText(/The last payment of your plan failed/).waitFor();
+    await page.getByTestId('past-due-banner').waitFor();
+    await page.getByTestId('current-tier').getByText('Starter Plan').waitFor();
+    await screenshot(page, 'billing-past-due');
+
+    const retried = await deliver(baseURL, invoiceEvent('invoice.paid', 'in_e2e_2', secondEnd));
+    assert.ok(retried.ok, `retry: ${retried.status}`);
+    await page.goto(billing());
+    await page.getByTestId('current-tier').getByText('Starter Plan').waitFor();
+    assert.equal(await page.getByTestId('billing-past-due').count(), 0, 'the past-due notice stayed after the retry was paid');
+    assert.equal(await page.getByTestId('past-due-banner').count(), 0, 'the shell banner stayed after the retry was paid');
   });
 
   await t.test('the billing address is saved', async () => {
@@ -307,14 +352,14 @@ test('billing without Stripe: the screen says payments are not set up, and prete
 
   await page.goto(`${baseURL}/dashboard/billing?teamId=${team.id}`);
   await page.getByTestId('credit-balance').getByText('0 credits').waitFor();
-  const refused = page.waitForResponse((r) => r.url().endsWith('/v1/payment/intent/credits'));
-  await page.getByRole('button', { name: /^Buy 50 credits/ }).click();
-  assert.equal((await refused).status(), 503);
+  // The server's catalogue says it takes no payments: the screen says so before anyone tries.
   const notice = page.getByTestId('payments-not-configured');
   await notice.getByText('Payments are not set up on this server.').waitFor();
   await notice.getByText(/--stripe-secret-key/).first().waitFor();
   await notice.getByText(/a site admin can grant credits/i).first().waitFor();
   await notice.getByText('betty admin credits grant').waitFor();
+  assert.ok(await page.getByRole('button', { name: /^Buy 50 credits/ }).isDisabled(), 'Buy is offered without a payment provider');
+  assert.ok(await page.getByTestId('tier-tier1').getByRole('button', { name: 'Choose Starter Plan' }).isDisabled(), 'a plan is offered without a payment provider');
   assert.equal(leftUs, '', 'the page went to a checkout without a payment provider');
   await page.getByTestId('credit-balance').getByText('0 credits').waitFor();
   await page.evaluate(() => window.scrollTo(0, 0));

@@ -29,8 +29,8 @@ export function ok(data: unknown, extra: Record<string, unknown> = {}, status = 
   return Response.json({ status, data, ...extra }, { status });
 }
 
-export function problem(status: number, code: string, detail: string): Response {
-  return new Response(JSON.stringify({ status, code, title: 'Error', detail }), {
+export function problem(status: number, code: string, detail: string, errors?: { field: string; message: string }[]): Response {
+  return new Response(JSON.stringify({ status, code, title: 'Error', detail, ...(errors ? { errors } : {}) }), {
     status,
     headers: { 'Content-Type': 'application/problem+json' },
   });

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BarChart3, Check, CreditCard, ExternalLink, Landmark, MapPin, Phone, Sparkles, Wallet } from 'lucide-react';
+import { BarChart3, CreditCard, ExternalLink, Landmark, MapPin, Phone, Sparkles, Wallet } from 'lucide-react';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 
 import { isApiError } from '../../api/mutator';
-import type { BillingAddress, Organization, PaidSubscriptionTier, PhoneNumberSubscription, SubscriptionTier, TeamSubscriptionStatus } from '../../api/gen/model';
+import type { BillingAddress, Organization, PhoneNumberSubscription, TeamSubscriptionStatus } from '../../api/gen/model';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardBody, CardHeader } from '../../components/ui/card';
@@ -21,7 +21,7 @@ import { formatDate } from '../../lib/dates';
 import { TIER_NAMES } from '../../lib/plans';
 import { can } from '../../lib/roles';
 import { useCurrentTeam } from '../team/TeamContext';
-import { TIER_LIMITS, TIER_PRICES_USD, TIERS, creditsProblem, formatCredits, formatMinutes, formatMoney, formatPrice, highlightedTier, monthLabel, recentMonths, returnUrl } from './billing';
+import { creditsProblem, formatCredits, formatMinutes, formatMoney, monthLabel, recentMonths, returnUrl } from './billing';
 import {
   billingAddressQueryOptions,
   buyCredits,
@@ -32,9 +32,10 @@ import {
   portalLink,
   reportCancelled,
   saveAddressMutationOptions,
-  subscribeTier,
   subscriptionStatusQueryOptions,
+  tierCatalogQueryOptions,
 } from './queries';
+import { goTo, TierCards } from './TierCards';
 import { UsageChart } from './UsageChart';
 
 const STATE_LABELS: Record<TeamSubscriptionStatus['status'], { label: string; tone: 'success' | 'neutral' | 'warning' | 'declined' | 'info' }> = {
@@ -45,11 +46,6 @@ const STATE_LABELS: Record<TeamSubscriptionStatus['status'], { label: string; to
   unpaid: { label: 'Unpaid', tone: 'declined' },
   cancelled: { label: 'Cancelled', tone: 'neutral' },
 };
-
-/** Sends the browser to the payment provider's hosted page; Betty never shows a card field. */
-function goTo(url: string) {
-  window.location.assign(url);
-}
 
 function isNotConfigured(error: unknown): boolean {
   return isApiError(error) && error.code === 'payments_not_configured';
@@ -78,6 +74,8 @@ function BillingContent({ team }: { team: Organization }) {
   const manage = can(team.myRole, 'manageBilling');
   const credits = useQuery(creditsQueryOptions(team.id));
   const status = useQuery(subscriptionStatusQueryOptions(team.id));
+  const catalog = useQuery(tierCatalogQueryOptions());
+  const paymentsOff = catalog.data?.paymentsConfigured === false;
   /** The server's words when it has no payment provider (503 payments_not_configured). */
   const [notConfigured, setNotConfigured] = useState<string | null>(null);
   const outcome = searchParams.get('paymentStatus');
@@ -141,7 +139,9 @@ function BillingContent({ team }: { team: Organization }) {
           You left the checkout; nothing was charged.
         </Notice>
       )}
-      {notConfigured !== null && <NotConfiguredNotice detail={notConfigured} />}
+      {(notConfigured !== null || paymentsOff) && (
+        <NotConfiguredNotice detail={notConfigured ?? 'This server has no Stripe secret key (--stripe-secret-key), so plans and credits cannot be bought here; a site admin can grant credits instead.'} />
+      )}
       {status.data && (status.data.status === 'past_due' || status.data.status === 'unpaid') && (
         <Notice tone="warning" testId="billing-past-due">
           {status.data.status === 'past_due'
@@ -172,7 +172,7 @@ function BillingContent({ team }: { team: Organization }) {
       </section>
 
       <div className="space-y-6">
-        <Tiers
+        <TierCards
           team={team}
           current={tier}
           selected={searchParams.get('selectedTier')}
@@ -187,12 +187,13 @@ function BillingContent({ team }: { team: Organization }) {
           }
           manage={manage}
           running={running}
+          paymentsOff={paymentsOff}
           onPortal={() => portal.mutate()}
           onFailed={failed}
         />
         <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
           <Usage teamId={team.id} />
-          <BuyCredits team={team} manage={manage} onFailed={failed} />
+          <BuyCredits team={team} manage={manage} paymentsOff={paymentsOff} onFailed={failed} />
         </div>
         <PhoneSubscriptions teamId={team.id} />
         <Address team={team} manage={manage} />
@@ -257,135 +258,19 @@ function ThisMonthCost({ teamId }: { teamId: string }) {
   return formatMoney(usage.data.cost, usage.data.currency);
 }
 
-function Tiers(props: {
-  team: Organization;
-  current: SubscriptionTier;
-  selected: string | null;
-  onSelect: (tier: SubscriptionTier) => void;
-  manage: { allowed: boolean; reason: string };
-  running: boolean;
-  onPortal: () => void;
-  onFailed: (error: unknown) => void;
-}) {
-  const { team, current, selected, onSelect, manage, running, onPortal, onFailed } = props;
-  const highlight = highlightedTier(current, selected);
-  const [sales, setSales] = useState<string | null>(null);
-  const subscribe = useMutation({
-    mutationFn: (t: PaidSubscriptionTier) => subscribeTier(team.id, t, returnUrl(window.location.href)),
-    onSuccess: (session) => {
-      if (session.checkoutUrl) goTo(session.checkoutUrl);
-    },
-    onError: (error, t) => {
-      if (t === 'tier4' && isApiError(error) && error.status === 422) setSales(error.detail || error.message);
-      else onFailed(error);
-    },
-  });
-
-  return (
-    <Card as="section" aria-labelledby="tiers-heading">
-      <CardHeader id="tiers-heading" icon={<Sparkles />} title="Plans" description="Each plan lifts the team’s limits; calls are paid from credits on every plan." />
-      <CardBody>
-        {!manage.allowed && <p className="mb-3 text-sm text-fg-muted">{manage.reason}</p>}
-        {manage.allowed && running && <p className="mb-3 text-sm text-fg-muted">Your team has a running subscription: change or cancel it under Manage subscription.</p>}
-        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5" data-testid="tiers">
-          {TIERS.map((t) => {
-            const isCurrent = t === current;
-            const isHighlighted = t === highlight && !isCurrent;
-            const price = TIER_PRICES_USD[t];
-            const limits = TIER_LIMITS[t];
-            return (
-              <li
-                key={t}
-                data-testid={`tier-${t}`}
-                data-highlighted={isHighlighted || undefined}
-                className={cn('flex flex-col rounded-lg border p-4', isHighlighted ? 'border-accent bg-accent-subtle/50 ring-1 ring-accent' : 'border-line bg-surface')}
-              >
-                <div className="flex flex-wrap items-center justify-between gap-1">
-                  <h3 className="font-semibold text-fg">{TIER_NAMES[t]}</h3>
-                  {isCurrent && <Badge tone="success">Current plan</Badge>}
-                  {isHighlighted && <Badge tone="info">{selected === t ? 'Selected' : 'Next upgrade'}</Badge>}
-                </div>
-                <p className="mt-1 text-sm text-fg-muted">
-                  {t === 'free' ? (
-                    <span className="text-lg font-semibold text-fg">{formatPrice(0)}</span>
-                  ) : price !== undefined ? (
-                    <>
-                      <span className="text-lg font-semibold text-fg">{formatPrice(price)}</span> a month
-                    </>
-                  ) : (
-                    <span className="text-lg font-semibold text-fg">Talk to sales</span>
-                  )}
-                </p>
-                <ul className="mt-3 flex-1 space-y-1 text-xs text-fg-soft">
-                  <Limit>{limits.calls} calls at once</Limit>
-                  <Limit>{limits.numbers} bought numbers</Limit>
-                  <Limit>{limits.seats} seats</Limit>
-                  <Limit>
-                    {limits.voices} custom {limits.voices === 1 ? 'voice' : 'voices'}
-                  </Limit>
-                </ul>
-                {t === 'tier4' ? (
-                  <div className="mt-3 space-y-2">
-                    {!manage.allowed ? (
-                      <p className="text-xs text-fg-muted">Arranged with our sales team by an admin or the owner.</p>
-                    ) : sales !== null ? (
-                      <p role="status" data-testid="sales-contact" className="rounded-md bg-subtle p-2 text-xs text-fg-soft">
-                        {sales}
-                      </p>
-                    ) : (
-                      <Button
-                        variant={isHighlighted ? 'primary' : 'secondary'}
-                        size="sm"
-                        className="w-full"
-                        disabled={isCurrent}
-                        busy={subscribe.isPending && subscribe.variables === 'tier4'}
-                        onClick={() => {
-                          onSelect(t);
-                          subscribe.mutate('tier4');
-                        }}
-                      >
-                        Contact sales
-                      </Button>
-                    )}
-                  </div>
-                ) : t !== 'free' && manage.allowed && !isCurrent ? (
-                  <Button
-                    variant={isHighlighted ? 'primary' : 'secondary'}
-                    size="sm"
-                    className="mt-3 w-full"
-                    busy={subscribe.isPending && subscribe.variables === t}
-                    busyLabel="Opening…"
-                    aria-label={running ? `Change to ${TIER_NAMES[t]} in Stripe` : `Choose ${TIER_NAMES[t]}`}
-                    onClick={() => {
-                      onSelect(t);
-                      if (running) onPortal();
-                      else subscribe.mutate(t as PaidSubscriptionTier);
-                    }}
-                  >
-                    {running ? 'Change' : 'Choose'}
-                  </Button>
-                ) : null}
-              </li>
-            );
-          })}
-        </ul>
-      </CardBody>
-    </Card>
-  );
-}
-
-function Limit({ children }: { children: ReactNode }) {
-  return (
-    <li className="flex items-start gap-1.5">
-      <Check aria-hidden="true" className="mt-0.5 size-3 shrink-0 text-success-fg" />
-      <span>{children}</span>
-    </li>
-  );
-}
-
 const QUICK_AMOUNTS = [25, 50, 100, 250];
 
-function BuyCredits({ team, manage, onFailed }: { team: Organization; manage: { allowed: boolean; reason: string }; onFailed: (error: unknown) => void }) {
+function BuyCredits({
+  team,
+  manage,
+  paymentsOff,
+  onFailed,
+}: {
+  team: Organization;
+  manage: { allowed: boolean; reason: string };
+  paymentsOff: boolean;
+  onFailed: (error: unknown) => void;
+}) {
   const [amount, setAmount] = useState('50');
   const [problem, setProblem] = useState('');
   const buy = useMutation({
@@ -421,7 +306,7 @@ function BuyCredits({ team, manage, onFailed }: { team: Organization; manage: { 
             <Field label="Credits" description="5 to 2,500; one credit costs one US dollar." error={problem || undefined}>
               {(ids) => <Input {...ids} inputMode="numeric" value={amount} onChange={(e) => setAmount(e.target.value)} />}
             </Field>
-            <Button type="submit" className="w-full" busy={buy.isPending} busyLabel="Opening Stripe…">
+            <Button type="submit" className="w-full" disabled={paymentsOff} busy={buy.isPending} busyLabel="Opening Stripe…">
               Buy {creditsProblem(amount) ? 'credits' : `${formatCredits(Number(amount))} for ${formatMoney(Number(amount))}`}
             </Button>
             <p className="text-xs text-fg-subtle">You pay on Stripe’s checkout page and come back here; the balance rises once Stripe confirms the payment.</p>

@@ -3,18 +3,7 @@
 
 import type { SubscriptionTier } from '../../api/gen/model';
 
-/** The paid tiers a checkout sells, with their monthly price (server/billing TierPricesCents). */
-export const TIER_PRICES_USD: Partial<Record<SubscriptionTier, number>> = { tier1: 49, tier2: 149, tier3: 399 };
-
-/** What each tier allows (server/billing/limits.go, the one table), for the tier cards. */
-export const TIER_LIMITS: Record<SubscriptionTier, { calls: number; numbers: number; seats: number; voices: number }> = {
-  free: { calls: 2, numbers: 3, seats: 5, voices: 1 },
-  tier1: { calls: 5, numbers: 5, seats: 10, voices: 1 },
-  tier2: { calls: 10, numbers: 10, seats: 25, voices: 1 },
-  tier3: { calls: 20, numbers: 25, seats: 50, voices: 1 },
-  tier4: { calls: 100, numbers: 100, seats: 500, voices: 3 },
-};
-
+/** The tier ids, for reading `selectedTier` from the URL (names, prices and limits come from the server's catalogue). */
 export const TIERS: readonly SubscriptionTier[] = ['free', 'tier1', 'tier2', 'tier3', 'tier4'];
 
 /** Credits a checkout may buy (the server's bounds). */

@@ -4,7 +4,9 @@ import type { BillingAddress, BillingPortalFlowType, PaidSubscriptionTier } from
 import {
   createCreditsPaymentIntent,
   createTierSubscriptionPaymentIntent,
+  getListTiersQueryKey,
   getSubscriptionManagementLink,
+  listTiers,
   getListPhoneNumberSubscriptionsQueryKey,
   listPhoneNumberSubscriptions,
   updatePaymentIntentStatus,
@@ -23,6 +25,15 @@ import {
 
 /** Phone-number subscriptions change once a month at most: kept 10 minutes (spec). */
 export const PHONE_SUBSCRIPTIONS_STALE_MS = 10 * 60 * 1000;
+
+/** The tier catalogue changes only when the server is reconfigured: kept an hour. */
+export function tierCatalogQueryOptions() {
+  return {
+    queryKey: getListTiersQueryKey(),
+    queryFn: async ({ signal }: { signal: AbortSignal }) => (await listTiers({ signal })).data,
+    staleTime: 60 * 60 * 1000,
+  };
+}
 
 export function creditsQueryOptions(organizationId: string) {
   return {
@@ -66,8 +77,8 @@ export async function buyCredits(organizationId: string, credits: number, origin
   return (await createCreditsPaymentIntent({ organizationId, credits, originUrl })).data;
 }
 
-export async function subscribeTier(organizationId: string, targetTierType: PaidSubscriptionTier, originUrl: string) {
-  return (await createTierSubscriptionPaymentIntent({ organizationId, targetTierType, originUrl, intervalType: 'monthly' })).data;
+export async function subscribeTier(organizationId: string, targetTierType: PaidSubscriptionTier, originUrl: string, trialPeriodCode?: string) {
+  return (await createTierSubscriptionPaymentIntent({ organizationId, targetTierType, originUrl, intervalType: 'monthly', ...(trialPeriodCode ? { trialPeriodCode } : {}) })).data;
 }
 
 export async function portalLink(organizationId: string, flowType?: BillingPortalFlowType) {
