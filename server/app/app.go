@@ -135,6 +135,8 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	workflowsService := workflows.New(db, queue, campaignsService, contactFiles{uploadsService})
 	campaignWorkflows.Service = workflowsService
 	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService)
+	dashboardLinks := links.Builder{BaseURL: cfg.BaseURL, AllowedOrigins: cfg.AllowedOrigins}
+	billingService := billing.New(db, billing.WithPayments(payments(cfg, dashboardLinks)), billing.WithJobs(queue))
 	// Every worker is registered above this line.
 	if err := queue.Open(); err != nil {
 		return nil, err
@@ -144,8 +146,6 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	if hasher == nil {
 		hasher = auth.DefaultHasher()
 	}
-	dashboardLinks := links.Builder{BaseURL: cfg.BaseURL, AllowedOrigins: cfg.AllowedOrigins}
-	billingService := billing.New(db, billing.WithPayments(payments(cfg, dashboardLinks)))
 	phonesService := phones.New(db, tel, dashboardLinks, log, phones.WithBilling(billingService))
 	billingService.SetNumberSeller(phonesService)
 	h, err := httpapi.New(httpapi.Deps{

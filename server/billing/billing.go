@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/bettyhq/betty/server/errs"
+	"github.com/bettyhq/betty/server/jobs"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -113,6 +114,7 @@ type Service struct {
 	db     *store.DB
 	pay    Payments
 	seller NumberSeller
+	jobs   *jobs.Queue
 	now    func() time.Time
 }
 

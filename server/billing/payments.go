@@ -37,6 +37,10 @@ type Provider interface {
 	PortalLink(ctx context.Context, p Portal) (string, error)
 	// CancelAtPeriodEnd ends a subscription when its paid period ends.
 	CancelAtPeriodEnd(ctx context.Context, subscriptionID string) error
+	// RefundSubscription ends a subscription at once and refunds what its latest invoice
+	// charged (a paid phone number the carrier could not deliver). Asking again after it
+	// succeeded changes nothing; key makes the refund idempotent at the provider.
+	RefundSubscription(ctx context.Context, subscriptionID, key string) error
 }
 
 // Checkout is a hosted checkout page to open.

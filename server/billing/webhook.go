@@ -192,7 +192,11 @@ func (s *Service) settleNumber(ctx context.Context, in store.PaymentIntent, subs
 		// Sold to someone else (or not a number any more): the intent fails for good. A carrier
 		// that does not answer fails the event instead, and Stripe delivers it again.
 		if errs.Is(err, errs.Conflict) || errs.Is(err, errs.Unprocessable) {
-			_, err = s.db.MovePaymentIntent(ctx, in.OrganizationID, in.ID, store.PaymentFailed, store.PaymentPending, store.PaymentCancelled, store.PaymentExpired)
+			moved, err := s.db.MovePaymentIntent(ctx, in.OrganizationID, in.ID, store.PaymentFailed, store.PaymentPending, store.PaymentCancelled, store.PaymentExpired)
+			if err != nil || !moved {
+				return err
+			}
+			return s.refundLater(ctx, in.OrganizationID, in.ID, subscriptionID)
 		}
 		return err
 	}

@@ -2,16 +2,18 @@ package httpapi_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bettyhq/betty/server/billing"
 	"github.com/bettyhq/betty/server/config"
 	"github.com/bettyhq/betty/server/internal/apitest"
-	"github.com/bettyhq/betty/server/billing"
 	"github.com/bettyhq/betty/server/internal/stripetest"
 	"github.com/bettyhq/betty/server/internal/testdb"
 	"github.com/bettyhq/betty/server/phones/telnyx/telnyxtest"
@@ -463,6 +465,19 @@ func TestNumberSubscriptionThroughStripe(t *testing.T) {
 			}
 			if owned := fake.Owned(); len(owned) != 1 {
 				t.Fatalf("ordered: %v", owned)
+			}
+			// ...and is refunded: the webhook's transaction queued the refund, which Stripe
+			// (stripe-mock) takes.
+			deadline := time.Now().Add(15 * time.Second)
+			for state := ""; state != "completed"; {
+				err := env.DB.Writer().QueryRow(`SELECT state FROM river_job WHERE kind = 'billing.refund_undelivered_number'`).Scan(&state)
+				if err != nil && !errors.Is(err, sql.ErrNoRows) {
+					t.Fatal(err)
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the refund job is %q, not completed", state)
+				}
+				time.Sleep(50 * time.Millisecond)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ package stripepay
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -126,6 +127,45 @@ func (s *Stripe) CancelAtPeriodEnd(ctx context.Context, id string) error {
 	p := &stripe.SubscriptionParams{CancelAtPeriodEnd: stripe.Bool(true)}
 	p.Context = ctx
 	_, err := s.api.Subscriptions.Update(id, p)
+	return err
+}
+
+// RefundSubscription cancels a subscription now (unless it is over already) and refunds the
+// payment of its latest invoice, once: the idempotency key makes a repeated refund Stripe's
+// first answer, and a charge refunded already counts as done.
+func (s *Stripe) RefundSubscription(ctx context.Context, id, key string) error {
+	get := &stripe.SubscriptionParams{}
+	get.Context = ctx
+	get.AddExpand("latest_invoice")
+	sub, err := s.api.Subscriptions.Get(id, get)
+	if err != nil {
+		return err
+	}
+	if sub.Status != stripe.SubscriptionStatusCanceled {
+		cancel := &stripe.SubscriptionCancelParams{}
+		cancel.Context = ctx
+		if _, err := s.api.Subscriptions.Cancel(id, cancel); err != nil {
+			return err
+		}
+	}
+	inv := sub.LatestInvoice
+	if inv == nil || inv.PaymentIntent == nil || inv.PaymentIntent.ID == "" || inv.AmountPaid == 0 {
+		return nil // nothing was charged (a trial, or a free first period)
+	}
+	return s.refund(ctx, inv.PaymentIntent.ID, id, key)
+}
+
+// refund gives back a payment, once.
+func (s *Stripe) refund(ctx context.Context, paymentIntentID, subscriptionID, key string) error {
+	r := &stripe.RefundParams{PaymentIntent: stripe.String(paymentIntentID),
+		Reason: stripe.String(string(stripe.RefundReasonRequestedByCustomer)), Metadata: map[string]string{"betty_subscription_id": subscriptionID}}
+	r.Context = ctx
+	r.SetIdempotencyKey("betty-refund-" + key)
+	_, err := s.api.Refunds.New(r)
+	var se *stripe.Error
+	if errors.As(err, &se) && se.Code == stripe.ErrorCodeChargeAlreadyRefunded {
+		return nil
+	}
 	return err
 }
 

@@ -50,4 +50,10 @@ func TestEveryCallAgainstStripeMock(t *testing.T) {
 	if err := s.CancelAtPeriodEnd(ctx, "sub_123"); err != nil {
 		t.Fatalf("cancel: %v", err)
 	}
+	if err := s.RefundSubscription(ctx, "sub_123", "pi-1"); err != nil {
+		t.Fatalf("refund: %v", err)
+	}
+	if err := s.Refund(ctx, "pi_123", "sub_123", "pi-1"); err != nil {
+		t.Fatalf("refund of a payment: %v", err)
+	}
 }
