@@ -211,3 +211,23 @@ func (db *DB) DeleteContactsOfImport(ctx context.Context, orgID, nodeID, importI
 	_, err := db.exec(ctx, `DELETE FROM workflow_contacts WHERE organization_id = ? AND node_id = ? AND import_id = ?`, orgID, nodeID, importID)
 	return err
 }
+
+// RejectedContacts answers the reason of each contact a node's import rejected, by its row
+// number: failed before any call (no attempt, no call log), as the import keeps them.
+func (db *DB) RejectedContacts(ctx context.Context, orgID, nodeID, importID string) (map[int]string, error) {
+	var rows []struct {
+		Seq       int     `db:"seq"`
+		LastError *string `db:"last_error"`
+	}
+	err := db.selectAll(ctx, db.read(ctx), &rows, `SELECT seq, last_error FROM workflow_contacts
+		WHERE organization_id = ? AND node_id = ? AND import_id = ? AND status = ? AND attempts = 0 AND call_log_id IS NULL ORDER BY seq`,
+		orgID, nodeID, importID, ContactFailed)
+	out := make(map[int]string, len(rows))
+	for _, r := range rows {
+		out[r.Seq] = "Rejected"
+		if r.LastError != nil {
+			out[r.Seq] = *r.LastError
+		}
+	}
+	return out, err
+}

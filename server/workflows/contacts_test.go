@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/bettyhq/betty/server/store"
@@ -55,5 +56,16 @@ func TestFastPhonesAgreeWithTheParser(t *testing.T) {
 				t.Fatalf("%s %q: fast %q %q %v, parser %q %q %v", region, in, e1, r1, ok1, e2, r2, ok2)
 			}
 		}
+	}
+}
+
+// The rejected rows are the file's own, numbered as the import numbers them (blank rows do not
+// count), under its header, with the reason last and formula-like cells defused.
+func TestRejectedCSV(t *testing.T) {
+	file := "\ufeffphone,Reason,note\n+14155550123,a,ok\n\n,,\nnope,b,=cmd|' /C calc'!A0\n+1 415 555 0124,c\n-,d,-12 34\n"
+	got, err := rejectedCSV(strings.NewReader(file), map[int]string{2: "Invalid phone number", 4: "No phone number"})
+	want := "phone,Reason,note,rejection reason\nnope,b,'=cmd|' /C calc'!A0,Invalid phone number\n'-,d,-12 34,No phone number\n"
+	if err != nil || string(got) != want {
+		t.Errorf("%v\n%s\nwant\n%s", err, got, want)
 	}
 }
