@@ -6,7 +6,7 @@
 //   BETTY_BIN=../bin/betty node --test e2e/workflows.test.mjs
 
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -309,6 +309,14 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     assert.equal(total, 1000);
     assert.equal(failed.length, 10, '10 rows rejected');
     assert.ok(failed.every((c) => c.betty_metadata.lastError), 'each rejected row says why');
+
+    // The rejected rows download as the file's own rows with the reason in a last column.
+    const [download] = await Promise.all([page.waitForEvent('download'), contacts.getByRole('button', { name: 'Download rejected rows (10)' }).click()]);
+    assert.equal(download.suggestedFilename(), 'contacts-rejected.csv');
+    const lines = (await readFile(await download.path(), 'utf8')).trimEnd().split('\n');
+    assert.equal(lines[0], 'phone,firstName,lastName,email,plan,reason');
+    assert.equal(lines.length, 11, lines.join('\n'));
+    assert.equal(lines[1], 'not a number 7,First7,Last7,p7@example.com,gold,Invalid phone number');
   });
 
   await t.test("a campaign's Workflow tab: create, make active, duplicate", async () => {
