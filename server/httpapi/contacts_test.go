@@ -208,6 +208,24 @@ func TestWorkflowContactsDefaultRegion(t *testing.T) {
 		if csv.Data.Status != "success" || len(csv.Data.Rows) != 1 || csv.Data.Rows[0].Phone != "+442079460123" {
 			t.Fatalf("GB import: %s %+v", csv.Data.Status, csv.Data.Rows)
 		}
+
+		// A save without the Contacts node removes its source and contacts; put back (undo),
+		// the node has none.
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/save", map[string]any{"workflowId": wf,
+			"nodes": []any{nodeJSON("start-"+node, "start", nil)}, "edges": []any{}}, nil)
+		a.problem(http.StatusNotFound, ada.Access, "GET", "/v1/workflow/csv/"+node, nil)
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/save", map[string]any{"workflowId": wf,
+			"nodes": []any{nodeJSON(node, "contacts", map[string]any{"contactsSource": "csv"}), nodeJSON("start-"+node, "start", nil)}, "edges": []any{}}, nil)
+		a.problem(http.StatusNotFound, ada.Access, "GET", "/v1/workflow/csv/"+node, nil)
+		var w struct{ Data workflowJSON }
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/"+wf, nil, &w)
+		if strings.Contains(fmt.Sprint(w.Data.Nodes), "contactsSource") {
+			t.Errorf("a deleted node's source came back: %v", w.Data.Nodes)
+		}
+		var left int
+		if err := env.DB.Writer().QueryRow(`SELECT COUNT(*) FROM workflow_contacts WHERE node_id = '`+node+`'`).Scan(&left); err != nil || left != 0 {
+			t.Errorf("contacts left: %d %v", left, err)
+		}
 	})
 }
 
