@@ -210,6 +210,8 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     const between = (await api(page, 'GET', `/v1/workflow/${workflowId}`)).body.data;
     assert.ok(JSON.stringify(between.nodes).includes('Wants a refund'), 'the second tab’s save stands');
     assert.ok(!JSON.stringify(between.nodes).includes('Wants to talk to someone'), 'nothing was overwritten silently');
+    // The choice names the version the server holds now (the 409's currentVersion).
+    await conflict.getByText(`saved version ${between.version} of this workflow`).waitFor();
 
     await conflict.getByRole('button', { name: 'Keep mine' }).click();
     await saved(page);
@@ -317,6 +319,16 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     assert.equal(lines[0], 'phone,firstName,lastName,email,plan,reason');
     assert.equal(lines.length, 11, lines.join('\n'));
     assert.equal(lines[1], 'not a number 7,First7,Last7,p7@example.com,gold,Invalid phone number');
+
+    // The Contacts card has Delete in its menu like every card; with contacts it asks first,
+    // and once saved its contacts are gone on the server too.
+    await contacts.getByRole('button', { name: 'Actions for Contacts' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const ask = page.getByRole('alertdialog', { name: 'Delete the Contacts node?' });
+    await ask.getByRole('button', { name: 'Delete node and contacts' }).click();
+    await contacts.waitFor({ state: 'detached' });
+    await saved(page);
+    assert.equal((await api(page, 'GET', `/v1/workflow/csv/${node.id}`)).status, 404);
   });
 
   await t.test("a campaign's Workflow tab: create, make active, duplicate", async () => {
