@@ -14,9 +14,10 @@ import {
   type Node as RfNode,
   type OnNodeDrag,
   type OnSelectionChangeFunc,
+  type Viewport,
 } from '@xyflow/react';
 import { FileText, LayoutGrid, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 
 import type { Workflow } from '../../../api/gen/model';
@@ -35,6 +36,7 @@ import { workflowQueryOptions } from '../queries';
 import { edgeTypes, EdgeContext } from './AddStepEdge';
 import { CanvasContext, type CanvasActions } from './context';
 import * as ops from './editor';
+import { fittedViewport, MAX_ZOOM, MIN_ZOOM } from './layout';
 import { NODE_KINDS, nodeTypes, specOf } from './nodes/registry';
 import { useSaveQueue, type SaveStatus } from './useSaveQueue';
 
@@ -166,11 +168,23 @@ function Editor({ workflow }: { workflow: Workflow }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // The nodes are built from the graph they were first made of; only a new graph rebuilds them
+  // (selection changes come through onNodesChange).
+  const builtFrom = useRef(graph);
   useEffect(() => {
+    if (builtFrom.current === graph) return;
+    builtFrom.current = graph;
     setRfNodes(toRfNodes(graph, selected));
-    // selection changes come through onNodesChange; only the graph rebuilds the nodes
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [graph, setRfNodes]);
+
+  // The first view, fitted to the canvas's box before anything is drawn.
+  const box = useRef<HTMLDivElement>(null);
+  const [initialViewport, setInitialViewport] = useState<Viewport | null>(null);
+  useLayoutEffect(() => {
+    const r = box.current?.getBoundingClientRect();
+    setInitialViewport(fittedViewport(graphRef.current, r?.width || 1024, r?.height || 600));
+  }, []);
 
   const commit = useCallback(
     (next: Graph) => {
@@ -395,31 +409,33 @@ function Editor({ workflow }: { workflow: Workflow }) {
           The server refused this graph: {saveErrors.map((e) => `${e.field}: ${e.message}`).join(' · ')}
         </div>
       )}
-      <div className="relative min-h-0 flex-1 overflow-hidden rounded-xl border border-line bg-canvas" data-testid="workflow-canvas">
+      <div ref={box} className="relative min-h-0 flex-1 overflow-hidden rounded-xl border border-line bg-canvas" data-testid="workflow-canvas">
         <CanvasContext.Provider value={actions}>
           <EdgeContext.Provider value={edgeActions}>
-            <ReactFlow
-              nodes={rfNodes}
-              edges={rfEdges}
-              nodeTypes={nodeTypes}
-              edgeTypes={edgeTypes}
-              onNodesChange={onNodesChange}
-              onNodeDragStop={onNodeDragStop}
-              onSelectionChange={onSelectionChange}
-              onConnect={onConnect}
-              isValidConnection={isValidConnection}
-              deleteKeyCode={null}
-              onlyRenderVisibleElements
-              minZoom={0.05}
-              fitView
-              fitViewOptions={{ padding: 0.15 }}
-              proOptions={{ hideAttribution: true }}
-              colorMode={dark ? 'dark' : 'light'}
-            >
-              <Background gap={24} />
-              <Controls showInteractive={false} />
-              {graph.nodes.length < 150 && <MiniMap pannable zoomable position="top-right" className="!hidden md:!block" />}
-            </ReactFlow>
+            {initialViewport && (
+              <ReactFlow
+                nodes={rfNodes}
+                edges={rfEdges}
+                nodeTypes={nodeTypes}
+                edgeTypes={edgeTypes}
+                onNodesChange={onNodesChange}
+                onNodeDragStop={onNodeDragStop}
+                onSelectionChange={onSelectionChange}
+                onConnect={onConnect}
+                isValidConnection={isValidConnection}
+                deleteKeyCode={null}
+                onlyRenderVisibleElements
+                minZoom={MIN_ZOOM}
+                maxZoom={MAX_ZOOM}
+                defaultViewport={initialViewport}
+                proOptions={{ hideAttribution: true }}
+                colorMode={dark ? 'dark' : 'light'}
+              >
+                <Background gap={24} />
+                <Controls showInteractive={false} />
+                {graph.nodes.length < 150 && <MiniMap pannable zoomable position="top-right" className="!hidden md:!block" />}
+              </ReactFlow>
+            )}
           </EdgeContext.Provider>
           {editing && (
             <EditPanel

@@ -1,4 +1,5 @@
 import { Graph as DagreGraph, layout as dagreLayout } from '@dagrejs/dagre';
+import { getViewportForBounds, type Viewport } from '@xyflow/react';
 
 import type { GNode, Graph } from '../graph';
 import { specOf } from './nodes/registry';
@@ -84,4 +85,30 @@ export function layoutGraph(g: Graph, { everything = false }: { everything?: boo
       return { ...n, position: { x: p.x + by.x, y: p.y + by.y } };
     }),
   };
+}
+
+export const MIN_ZOOM = 0.05;
+export const MAX_ZOOM = 2;
+const FIT_PADDING = 0.15;
+
+/**
+ * The view that fits the graph in a box of this size, from the positions and the card sizes it
+ * already knows: the canvas opens on it at once, instead of drawing at zoom 1 and fitting once
+ * React Flow has measured every card (which drew the visible cards twice, in both levels of detail).
+ */
+export function fittedViewport(g: Graph, width: number, height: number): Viewport {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const n of g.nodes) {
+    if (n.type === 'invisible') continue;
+    const spec = specOf(n.type);
+    minX = Math.min(minX, n.position.x);
+    minY = Math.min(minY, n.position.y);
+    maxX = Math.max(maxX, n.position.x + spec.width);
+    maxY = Math.max(maxY, n.position.y + spec.height);
+  }
+  if (minX === Infinity) return { x: 0, y: 0, zoom: 1 };
+  return getViewportForBounds({ x: minX, y: minY, width: maxX - minX, height: maxY - minY }, width, height, MIN_ZOOM, MAX_ZOOM, FIT_PADDING);
 }
