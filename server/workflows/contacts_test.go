@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nyaruka/phonenumbers"
+
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -47,6 +49,21 @@ func TestFastPhonesAgreeWithTheParser(t *testing.T) {
 	}
 	inputs = append(inputs, "+1 876 555 0123", "+1 416 555 0123", "+44 1481 712345", "+44 7781 123456", "+39 06 1234 5678",
 		"12345", "", "+", "+0 123", "415-555-0123 ext. 4", "tel:+14155550123")
+	// Every region's example number of every type, and near misses of it (a digit more, one
+	// less, the last one changed): the fast path's own pattern checks meet each region's rules.
+	for region := range phonenumbers.GetSupportedRegions() {
+		for _, typ := range []phonenumbers.PhoneNumberType{phonenumbers.FIXED_LINE, phonenumbers.MOBILE, phonenumbers.TOLL_FREE,
+			phonenumbers.PREMIUM_RATE, phonenumbers.SHARED_COST, phonenumbers.VOIP, phonenumbers.PERSONAL_NUMBER, phonenumbers.PAGER,
+			phonenumbers.UAN, phonenumbers.VOICEMAIL} {
+			ex := phonenumbers.GetExampleNumberForType(region, typ)
+			if ex == nil {
+				continue
+			}
+			e := phonenumbers.Format(ex, phonenumbers.E164)
+			last := e[len(e)-1]
+			inputs = append(inputs, e, e+"5", e[:len(e)-1], e[:len(e)-1]+string('0'+(last-'0'+3)%10))
+		}
+	}
 	for _, region := range []string{"US", "GB"} {
 		p := newPhones(region)
 		for _, in := range inputs {
