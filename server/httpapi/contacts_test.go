@@ -223,7 +223,7 @@ func TestWorkflowContactsDefaultRegion(t *testing.T) {
 			t.Errorf("a deleted node's source came back: %v", w.Data.Nodes)
 		}
 		var left int
-		if err := env.DB.Writer().QueryRow(`SELECT COUNT(*) FROM workflow_contacts WHERE node_id = '`+node+`'`).Scan(&left); err != nil || left != 0 {
+		if err := env.DB.Writer().QueryRow(`SELECT COUNT(*) FROM workflow_contacts WHERE node_id = '` + node + `'`).Scan(&left); err != nil || left != 0 {
 			t.Errorf("contacts left: %d %v", left, err)
 		}
 	})
