@@ -3,8 +3,12 @@ package betty
 import (
 	"context"
 	"fmt"
+	"io"
 	"iter"
+	"mime"
 	"net/http"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/bettyhq/betty/sdk/client"
@@ -110,4 +114,39 @@ func (c *Client) Contacts(ctx context.Context, workflowID, nodeID string) iter.S
 	return All[client.Contact](ctx, c, func(ctx context.Context, api *client.Client, page int) (*http.Response, error) {
 		return api.ListWorkflowContacts(ctx, &client.ListWorkflowContactsParams{WorkflowId: workflowID, NodeId: nodeID, Page: &page, PageSize: &size})
 	})
+}
+
+// maxRejected bounds the rejected rows read by RejectedContacts (a contacts file is at most
+// 50,000 rows).
+const maxRejected = 64 << 20
+
+// RejectedContacts downloads, as CSV, the rows of a node's CSV file that its import rejected
+// (GET /v1/workflow/csv/{nodeId}/rejected): the file's header and rows with a reason column.
+// It answers the bytes and the file name the server suggests. Errors are as for Do (a node
+// without a CSV source matches ErrNotFound; an import still running answers 409, ErrConflict).
+func (c *Client) RejectedContacts(ctx context.Context, nodeID string) ([]byte, string, error) {
+	resp, err := c.api.DownloadRejectedContacts(ctx, nodeID)
+	if err != nil {
+		if unreachable(err) {
+			return nil, "", &UnreachableError{Server: c.server, Err: err}
+		}
+		return nil, "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRejected+1))
+	switch {
+	case err != nil:
+		return nil, "", fmt.Errorf("betty: GET rejected contacts: reading the answer: %w", err)
+	case !isSuccess(resp.StatusCode):
+		return nil, "", newAPIError(resp, body)
+	case len(body) > maxRejected:
+		return nil, "", fmt.Errorf("betty: GET rejected contacts: more than %d bytes", maxRejected)
+	case !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/csv"):
+		return nil, "", fmt.Errorf("betty: GET rejected contacts: answered %q, want text/csv", resp.Header.Get("Content-Type"))
+	}
+	name := "rejected.csv"
+	if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil && params["filename"] != "" {
+		name = filepath.Base(params["filename"])
+	}
+	return body, name, nil
 }

@@ -23,9 +23,10 @@ then one contact per row: phone, firstName, lastName, email, lifecycleStage and 
 columns) is uploaded and imported by the server: numbers become E.164, a number already on an
 earlier row is called once, and rows that cannot be called are kept, failed, with the reason.`,
 		Example: `  betty contacts import 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 customers.csv --wait
-  betty contacts list 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 --failed`,
+  betty contacts list 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 --failed
+  betty contacts rejected 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 -o rejected.csv`,
 	}
-	cmd.AddCommand(NewCmdImport(f, nil), NewCmdList(f, nil))
+	cmd.AddCommand(NewCmdImport(f, nil), NewCmdList(f, nil), NewCmdRejected(f, nil))
 	return cmd
 }
 

@@ -74,4 +74,16 @@ func TestAgainstTheRealServer(t *testing.T) {
 	if json.Unmarshal([]byte(out), &failed); err != nil || len(failed) != 10 || failed[0].BettyMetadata.LastError != "Invalid phone number" {
 		t.Fatalf("list --failed: %v %s", err, out)
 	}
+	file := filepath.Join(t.TempDir(), "rejected.csv")
+	if _, errOut, err := run("rejected", w.Id, "-o", file); err != nil || errOut != "Wrote "+file+" (10 rejected rows).\n" {
+		t.Fatalf("rejected -o: %v %s", err, errOut)
+	}
+	got, _ := os.ReadFile(file)
+	out, _, err = run("rejected", "--node", "c-"+w.Id)
+	if err != nil || out != string(got) || !strings.HasPrefix(out, "Phone Number,First Name,reason\nnope,Bad9,Invalid phone number\n") || strings.Count(out, "\n") != 11 {
+		t.Fatalf("rejected: %v %q", err, out)
+	}
+	if _, _, err = run("rejected"); err == nil || !strings.Contains(err.Error(), "give the workflow's id or the Contacts node's") {
+		t.Fatalf("no node: %v", err)
+	}
 }

@@ -5,6 +5,7 @@ import { Outlet, RouterProvider, type DataRouter, type RouteObject } from 'react
 import { AppLayout } from './components/AppLayout';
 import { PageSkeleton } from './components/ui/states';
 import { RequireAuth } from './features/auth/RequireAuth';
+import { preloadable } from './lib/preloadable';
 import { queryClient as defaultQueryClient } from './lib/queryClient';
 
 // Each page is its own chunk, fetched when its route is first visited.
@@ -34,10 +35,11 @@ const AgentsPage = lazy(() => import('./features/agents/AgentsPage'));
 const KnowledgeBasePage = lazy(() => import('./features/knowledge/KnowledgeBasePage'));
 const VoicesPage = lazy(() => import('./features/voices/VoicesPage'));
 const PhoneNumbersPage = lazy(() => import('./features/phone-numbers/PhoneNumbersPage'));
-const WorkflowsRoute = lazy(() => import('./features/workflows/WorkflowsRoute'));
-// A workflow opened by its address: fetch the canvas chunk alongside the shell, not after it.
+const WorkflowsRoute = preloadable(() => import('./features/workflows/WorkflowsRoute'));
+// A workflow opened by its address: fetch the canvas's chunks and the workflow alongside the shell, not after it.
 if (typeof window !== 'undefined' && window.location.pathname === '/dashboard/workflow-canvas' && new URLSearchParams(window.location.search).has('workflowId')) {
-  void import('./features/workflows/canvas/CanvasPage');
+  void WorkflowsRoute.preload();
+  void import('./features/workflows/preload').then((m) => m.preloadOpenedWorkflow(defaultQueryClient, new URLSearchParams(window.location.search).get('workflowId') ?? ''));
 }
 const BillingPage = lazy(() => import('./features/billing/BillingPage'));
 const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));

@@ -6653,6 +6653,13 @@ type WorkflowCsv struct {
 	// Rows One page of the contacts parsed so far, in file order.
 	Rows []Contact `json:"rows"`
 
+	// RowsImported Rows imported as callable contacts (0 while `parsing`).
+	RowsImported int `json:"rowsImported"`
+
+	// RowsRejected Rows the import rejected (0 while `parsing`); they are downloadable as a CSV file
+	// from `GET /v1/workflow/csv/{nodeId}/rejected`.
+	RowsRejected int `json:"rowsRejected"`
+
 	// Status The state of a contacts source: `parsing` while a CSV file is read or HubSpot contacts
 	// are fetched, `success` when the contacts are ready, `error` when the file or the
 	// fetch failed (see `error`).
@@ -12120,6 +12127,22 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/workflow/csv/{nodeId} (the `GetWorkflowCsv` operationId).
 	GetWorkflowCsv(ctx context.Context, nodeId Id, params *GetWorkflowCsvParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DownloadRejectedContacts Download the rows a Contacts node's CSV import rejected
+	//
+	// Answers, as a CSV file, the rows of a Contacts node's CSV file that the import
+	// rejected (a number that is missing, invalid or a duplicate of an earlier row; they
+	// are kept as contacts with call status `failed` and the reason in
+	// `betty_metadata.lastError`). Each row is the file's own row, with the file's header,
+	// in file order, plus a last column `reason` (`rejection reason` when the file already
+	// has a `reason` column). A cell starting with `=`, `@`, a tab or a carriage return,
+	// or with `+` or `-` not followed by a number, is prefixed with `'` so a spreadsheet
+	// does not run it as a formula. With no rejected rows the file is the header alone.
+	// A node whose source is not a CSV file answers 404, as does one whose file is gone;
+	// while the file is still being imported it answers 409. Any team role may call it.
+	//
+	// Corresponds with GET /v1/workflow/csv/{nodeId}/rejected (the `DownloadRejectedContacts` operationId).
+	DownloadRejectedContacts(ctx context.Context, nodeId Id, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// EndWorkflowJob Cancel a workflow's run
 	//
@@ -18032,6 +18055,32 @@ func (c *Client) DeleteWorkflowCsv(ctx context.Context, nodeId Id, reqEditors ..
 // Corresponds with GET /v1/workflow/csv/{nodeId} (the `GetWorkflowCsv` operationId).
 func (c *Client) GetWorkflowCsv(ctx context.Context, nodeId Id, params *GetWorkflowCsvParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetWorkflowCsvRequest(c.Server, nodeId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DownloadRejectedContacts Download the rows a Contacts node's CSV import rejected
+//
+// Answers, as a CSV file, the rows of a Contacts node's CSV file that the import
+// rejected (a number that is missing, invalid or a duplicate of an earlier row; they
+// are kept as contacts with call status `failed` and the reason in
+// `betty_metadata.lastError`). Each row is the file's own row, with the file's header,
+// in file order, plus a last column `reason` (`rejection reason` when the file already
+// has a `reason` column). A cell starting with `=`, `@`, a tab or a carriage return,
+// or with `+` or `-` not followed by a number, is prefixed with `'` so a spreadsheet
+// does not run it as a formula. With no rejected rows the file is the header alone.
+// A node whose source is not a CSV file answers 404, as does one whose file is gone;
+// while the file is still being imported it answers 409. Any team role may call it.
+//
+// Corresponds with GET /v1/workflow/csv/{nodeId}/rejected (the `DownloadRejectedContacts` operationId).
+func (c *Client) DownloadRejectedContacts(ctx context.Context, nodeId Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDownloadRejectedContactsRequest(c.Server, nodeId)
 	if err != nil {
 		return nil, err
 	}
@@ -26955,6 +27004,40 @@ func NewGetWorkflowCsvRequest(server string, nodeId Id, params *GetWorkflowCsvPa
 	return req, nil
 }
 
+// NewDownloadRejectedContactsRequest constructs an http.Request for the DownloadRejectedContacts method
+func NewDownloadRejectedContactsRequest(server string, nodeId Id) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "nodeId", nodeId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/workflow/csv/%s/rejected", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewEndWorkflowJobRequest constructs an http.Request for the EndWorkflowJob method
 func NewEndWorkflowJobRequest(server string, id Id) (*http.Request, error) {
 	var err error
@@ -31554,6 +31637,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/workflow/csv/{nodeId} (the `GetWorkflowCsv` operationId).
 	GetWorkflowCsvWithResponse(ctx context.Context, nodeId Id, params *GetWorkflowCsvParams, reqEditors ...RequestEditorFn) (*GetWorkflowCsvResponse, error)
+
+	// DownloadRejectedContactsWithResponse Download the rows a Contacts node's CSV import rejected
+	//
+	// Answers, as a CSV file, the rows of a Contacts node's CSV file that the import
+	// rejected (a number that is missing, invalid or a duplicate of an earlier row; they
+	// are kept as contacts with call status `failed` and the reason in
+	// `betty_metadata.lastError`). Each row is the file's own row, with the file's header,
+	// in file order, plus a last column `reason` (`rejection reason` when the file already
+	// has a `reason` column). A cell starting with `=`, `@`, a tab or a carriage return,
+	// or with `+` or `-` not followed by a number, is prefixed with `'` so a spreadsheet
+	// does not run it as a formula. With no rejected rows the file is the header alone.
+	// A node whose source is not a CSV file answers 404, as does one whose file is gone;
+	// while the file is still being imported it answers 409. Any team role may call it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/workflow/csv/{nodeId}/rejected (the `DownloadRejectedContacts` operationId).
+	DownloadRejectedContactsWithResponse(ctx context.Context, nodeId Id, reqEditors ...RequestEditorFn) (*DownloadRejectedContactsResponse, error)
 
 	// EndWorkflowJobWithResponse Cancel a workflow's run
 	//
@@ -47074,6 +47175,103 @@ func (r GetWorkflowCsvResponse) ContentType() string {
 	return ""
 }
 
+// DownloadRejectedContactsResponse200Headers the declared response headers of an HTTP 200 response for DownloadRejectedContacts
+type DownloadRejectedContactsResponse200Headers struct {
+	ContentDisposition string
+}
+
+// DownloadRejectedContactsResponse429Headers the declared response headers of an HTTP 429 response for DownloadRejectedContacts
+type DownloadRejectedContactsResponse429Headers struct {
+	RetryAfter *int
+}
+
+type DownloadRejectedContactsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DownloadRejectedContactsResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DownloadRejectedContactsResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DownloadRejectedContactsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DownloadRejectedContactsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DownloadRejectedContactsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DownloadRejectedContactsResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r DownloadRejectedContactsResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DownloadRejectedContactsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r DownloadRejectedContactsResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DownloadRejectedContactsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DownloadRejectedContactsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DownloadRejectedContactsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DownloadRejectedContactsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // EndWorkflowJobResponse429Headers the declared response headers of an HTTP 429 response for EndWorkflowJob
 type EndWorkflowJobResponse429Headers struct {
 	RetryAfter *int
@@ -53667,6 +53865,30 @@ func (c *ClientWithResponses) GetWorkflowCsvWithResponse(ctx context.Context, no
 		return nil, err
 	}
 	return ParseGetWorkflowCsvResponse(rsp)
+}
+
+// DownloadRejectedContactsWithResponse Download the rows a Contacts node's CSV import rejected
+//
+// Answers, as a CSV file, the rows of a Contacts node's CSV file that the import
+// rejected (a number that is missing, invalid or a duplicate of an earlier row; they
+// are kept as contacts with call status `failed` and the reason in
+// `betty_metadata.lastError`). Each row is the file's own row, with the file's header,
+// in file order, plus a last column `reason` (`rejection reason` when the file already
+// has a `reason` column). A cell starting with `=`, `@`, a tab or a carriage return,
+// or with `+` or `-` not followed by a number, is prefixed with `'` so a spreadsheet
+// does not run it as a formula. With no rejected rows the file is the header alone.
+// A node whose source is not a CSV file answers 404, as does one whose file is gone;
+// while the file is still being imported it answers 409. Any team role may call it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/workflow/csv/{nodeId}/rejected (the `DownloadRejectedContacts` operationId).
+func (c *ClientWithResponses) DownloadRejectedContactsWithResponse(ctx context.Context, nodeId Id, reqEditors ...RequestEditorFn) (*DownloadRejectedContactsResponse, error) {
+	rsp, err := c.DownloadRejectedContacts(ctx, nodeId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDownloadRejectedContactsResponse(rsp)
 }
 
 // EndWorkflowJobWithResponse Cancel a workflow's run
@@ -68007,6 +68229,97 @@ func ParseGetWorkflowCsvResponse(rsp *http.Response) (*GetWorkflowCsvResponse, e
 	switch {
 	case rsp.StatusCode == 429:
 		var headers GetWorkflowCsvResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDownloadRejectedContactsResponse parses an HTTP response from a DownloadRejectedContactsWithResponse call
+func ParseDownloadRejectedContactsResponse(rsp *http.Response) (*DownloadRejectedContactsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DownloadRejectedContactsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DownloadRejectedContactsResponse200Headers
+		if values := rsp.Header.Values("Content-Disposition"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Disposition", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentDisposition = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers DownloadRejectedContactsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

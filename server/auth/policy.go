@@ -159,7 +159,7 @@ var Policy = map[string]Rule{
 	"setWorkflowAgent": team(Member, FromResource), "setWorkflowPhoneNumber": team(Member, FromResource),
 	"configureWorkflowShopify": team(Developer, FromBody), "setWorkflowContacts": team(Member, FromBody),
 	"listWorkflowContacts": team(Readonly, FromResource), "deleteWorkflowContacts": team(Member, FromResource),
-	"getWorkflowCsv": team(Readonly, FromResource), "deleteWorkflowCsv": team(Member, FromResource),
+	"getWorkflowCsv": team(Readonly, FromResource), "deleteWorkflowCsv": team(Member, FromResource), "downloadRejectedContacts": team(Readonly, FromResource),
 	"updateWorkflowNode": team(Member, FromResource), "listWorkflowTemplates": {Access: Any},
 	"listWorkflowHistory": team(Readonly, FromResource), "listWorkflowsByPhoneNumber": team(Readonly, FromResource),
 

@@ -1,9 +1,11 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/store"
@@ -78,7 +80,8 @@ func (h *Workflows) GetWorkflowCsv(ctx context.Context, req api.GetWorkflowCsvRe
 		return nil, err
 	}
 	return api.GetWorkflowCsv200JSONResponse{Status: http.StatusOK, Data: api.WorkflowCsv{Status: api.ContactsImportStatus(src.Status),
-		NodeFile: renderCSVFile(src), Rows: mapped(items, renderContact), Error: src.Error}, Meta: meta}, nil
+		NodeFile: renderCSVFile(src), Rows: mapped(items, renderContact), Error: src.Error,
+		RowsImported: src.RowsImported, RowsRejected: src.RowsRejected}, Meta: meta}, nil
 }
 
 // DeleteWorkflowCsv removes a node's CSV file and its contacts.
@@ -133,3 +136,17 @@ func renderContact(c store.Contact) api.Contact {
 
 var contactKeys = map[string]struct{}{"id": {}, "phone": {}, "firstName": {}, "lastName": {}, "email": {}, "lifecycleStage": {},
 	"betty_metadata": {}, "created_at": {}}
+
+// DownloadRejectedContacts answers the rows a node's CSV import rejected, as a CSV file.
+func (h *Workflows) DownloadRejectedContacts(ctx context.Context, req api.DownloadRejectedContactsRequestObject) (api.DownloadRejectedContactsResponseObject, error) {
+	ctx, _, err := inResource(ctx, "Node", req.NodeId, h.svc.NodeOrganizationOf)
+	if err != nil {
+		return nil, err
+	}
+	f, err := h.svc.RejectedContacts(ctx, actor(ctx), req.NodeId)
+	if err != nil {
+		return nil, err
+	}
+	return api.DownloadRejectedContacts200TextcsvResponse{Body: bytes.NewReader(f.Data), ContentLength: int64(len(f.Data)),
+		Headers: api.DownloadRejectedContacts200ResponseHeaders{ContentDisposition: "attachment" + strings.TrimPrefix(contentDisposition(f.Name), "inline")}}, nil
+}

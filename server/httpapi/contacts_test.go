@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	for _, op := range []string{"setWorkflowContacts", "getWorkflowCsv", "deleteWorkflowCsv", "listWorkflowContacts", "deleteWorkflowContacts"} {
+	for _, op := range []string{"setWorkflowContacts", "getWorkflowCsv", "deleteWorkflowCsv", "listWorkflowContacts", "deleteWorkflowContacts", "downloadRejectedContacts"} {
 		resourceFixtures[op] = contactsFixture
 	}
 }
@@ -62,9 +62,9 @@ func TestWorkflowContactsCSV(t *testing.T) {
 		for i := 0; i < 1000; i++ {
 			switch {
 			case i%100 == 7 && i < 500:
-				fmt.Fprintf(&b, "Bad%d,12345,X,lead,basic\n", i) // not a number
+				fmt.Fprintf(&b, "Bad%d,12345,X,whale,=HYPERLINK(1)\n", i) // not a number; a formula-like cell
 			case i%100 == 7:
-				fmt.Fprintf(&b, "Dup%d,(415) 555-%04d,X,lead,basic\n", i, 0) // the number of row 1
+				fmt.Fprintf(&b, "\n\"Dup, %d\",(415) 555-%04d,X\n", i, 0) // the number of row 1, after a blank line, a short row
 			default:
 				fmt.Fprintf(&b, "Ann%d,(415) 555-%04d,Lee,Sales Lead,gold\n", i, i)
 			}
@@ -117,6 +117,8 @@ func TestWorkflowContactsCSV(t *testing.T) {
 		if failed != 10 || reasons["Invalid phone number"] != 5 || reasons["Duplicate of row 1"] != 5 {
 			t.Errorf("failed %d: %v", failed, reasons)
 		}
+		wantRejected(t, a, ada, node, csvRejected)
+
 		var list struct {
 			Data []contactJSON
 			Meta struct{ TotalSize int }
@@ -156,6 +158,7 @@ func TestWorkflowContactsCSV(t *testing.T) {
 		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/contacts", map[string]any{"organizationId": org, "workflowId": wf,
 			"nodeId": node, "source": "zapier"}, nil)
 		a.problem(http.StatusNotFound, ada.Access, "GET", "/v1/workflow/csv/"+node, nil)
+		a.problem(http.StatusNotFound, ada.Access, "GET", "/v1/workflow/csv/"+node+"/rejected", nil)
 		a.want(http.StatusOK, ada.Access, "DELETE", "/v1/workflow/contacts/data?workflowId="+wf+"&nodeId="+node, nil, nil)
 		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/"+wf, nil, &w)
 		if strings.Contains(fmt.Sprint(w.Data.Nodes), "contactsSource") {
@@ -205,5 +208,50 @@ func TestWorkflowContactsDefaultRegion(t *testing.T) {
 		if csv.Data.Status != "success" || len(csv.Data.Rows) != 1 || csv.Data.Rows[0].Phone != "+442079460123" {
 			t.Fatalf("GB import: %s %+v", csv.Data.Status, csv.Data.Rows)
 		}
+
+		// A save without the Contacts node removes its source and contacts; put back (undo),
+		// the node has none.
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/save", map[string]any{"workflowId": wf,
+			"nodes": []any{nodeJSON("start-"+node, "start", nil)}, "edges": []any{}}, nil)
+		a.problem(http.StatusNotFound, ada.Access, "GET", "/v1/workflow/csv/"+node, nil)
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/save", map[string]any{"workflowId": wf,
+			"nodes": []any{nodeJSON(node, "contacts", map[string]any{"contactsSource": "csv"}), nodeJSON("start-"+node, "start", nil)}, "edges": []any{}}, nil)
+		a.problem(http.StatusNotFound, ada.Access, "GET", "/v1/workflow/csv/"+node, nil)
+		var w struct{ Data workflowJSON }
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/"+wf, nil, &w)
+		if strings.Contains(fmt.Sprint(w.Data.Nodes), "contactsSource") {
+			t.Errorf("a deleted node's source came back: %v", w.Data.Nodes)
+		}
+		var left int
+		if err := env.DB.Writer().QueryRow(`SELECT COUNT(*) FROM workflow_contacts WHERE node_id = '` + node + `'`).Scan(&left); err != nil || left != 0 {
+			t.Errorf("contacts left: %d %v", left, err)
+		}
 	})
+}
+
+// csvRejected is what the rejected rows of TestWorkflowContactsCSV's file download as: the file's
+// header and rows, a reason last, a formula-like cell defused.
+var csvRejected = func() string {
+	var b strings.Builder
+	b.WriteString("First Name,phone_number,Last_Name,Lifecycle Stage,Plan,reason\n")
+	for i := 7; i < 1000; i += 100 {
+		if i < 500 {
+			fmt.Fprintf(&b, "Bad%d,12345,X,whale,'=HYPERLINK(1),Invalid phone number\n", i)
+		} else {
+			fmt.Fprintf(&b, "\"Dup, %d\",(415) 555-0000,X,,,Duplicate of row 1: each number is called once.\n", i)
+		}
+	}
+	return b.String()
+}()
+
+// wantRejected downloads a node's rejected rows and compares them with want.
+func wantRejected(t *testing.T, a teamAPI, c apitest.Caller, node, want string) {
+	t.Helper()
+	res := a.want(http.StatusOK, c.Access, "GET", "/v1/workflow/csv/"+node+"/rejected", nil, nil)
+	if got := string(res.Body); got != want {
+		t.Errorf("rejected rows:\n%s\nwant\n%s", got, want)
+	}
+	if ct, cd := res.Header.Get("Content-Type"), res.Header.Get("Content-Disposition"); ct != "text/csv" || cd != `attachment; filename="big-rejected.csv"` {
+		t.Errorf("headers: %q %q", ct, cd)
+	}
 }

@@ -205,6 +205,10 @@ func (Unimplemented) DownloadFile(context.Context, api.DownloadFileRequestObject
 	return nil, problem.NotImplemented("downloadFile")
 }
 
+func (Unimplemented) DownloadRejectedContacts(context.Context, api.DownloadRejectedContactsRequestObject) (api.DownloadRejectedContactsResponseObject, error) {
+	return nil, problem.NotImplemented("downloadRejectedContacts")
+}
+
 func (Unimplemented) DuplicateAgent(context.Context, api.DuplicateAgentRequestObject) (api.DuplicateAgentResponseObject, error) {
 	return nil, problem.NotImplemented("duplicateAgent")
 }

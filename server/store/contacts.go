@@ -153,8 +153,11 @@ func (db *DB) InsertContacts(ctx context.Context, rows []Contact) error {
 		for i := start; i < end; i++ {
 			c := &rows[i]
 			c.ID, c.CreatedAt = NewID(), at
-			args = append(args, c.ID, c.OrganizationID, c.NodeID, c.ImportID, c.Seq, c.Phone, c.FirstName, c.LastName, c.Email,
-				c.LifecycleStage, c.Extra, c.Region, c.TimeZone, c.Status, c.Attempts, c.CallLogID, c.LastError, c.LastCalledAt, c.CreatedAt)
+			// Values the driver takes as they are (string, int64, time.Time, nil): a pointer or a
+			// named type goes through database/sql's reflection, a cost per column per row.
+			args = append(args, c.ID, c.OrganizationID, c.NodeID, c.ImportID, int64(c.Seq), c.Phone, orNil(c.FirstName), orNil(c.LastName),
+				orNil(c.Email), orNil(c.LifecycleStage), orNil(c.Extra), orNil(c.Region), orNil(c.TimeZone), string(c.Status), int64(c.Attempts),
+				orNil(c.CallLogID), orNil(c.LastError), orNil(c.LastCalledAt), c.CreatedAt)
 		}
 		var err error
 		if full != nil && end-start == contactBatch {
@@ -168,6 +171,14 @@ func (db *DB) InsertContacts(ctx context.Context, rows []Contact) error {
 		}
 	}
 	return nil
+}
+
+// orNil is *p, or nil for a nil p.
+func orNil[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
 
 func insertContactsSQL(n int) string {
@@ -210,4 +221,24 @@ func (db *DB) SetWorkflowGraph(ctx context.Context, orgID, id, graph string) err
 func (db *DB) DeleteContactsOfImport(ctx context.Context, orgID, nodeID, importID string) error {
 	_, err := db.exec(ctx, `DELETE FROM workflow_contacts WHERE organization_id = ? AND node_id = ? AND import_id = ?`, orgID, nodeID, importID)
 	return err
+}
+
+// RejectedContacts answers the reason of each contact a node's import rejected, by its row
+// number: failed before any call (no attempt, no call log), as the import keeps them.
+func (db *DB) RejectedContacts(ctx context.Context, orgID, nodeID, importID string) (map[int]string, error) {
+	var rows []struct {
+		Seq       int     `db:"seq"`
+		LastError *string `db:"last_error"`
+	}
+	err := db.selectAll(ctx, db.read(ctx), &rows, `SELECT seq, last_error FROM workflow_contacts
+		WHERE organization_id = ? AND node_id = ? AND import_id = ? AND status = ? AND attempts = 0 AND call_log_id IS NULL ORDER BY seq`,
+		orgID, nodeID, importID, ContactFailed)
+	out := make(map[int]string, len(rows))
+	for _, r := range rows {
+		out[r.Seq] = "Rejected"
+		if r.LastError != nil {
+			out[r.Seq] = *r.LastError
+		}
+	}
+	return out, err
 }

@@ -44,47 +44,6 @@ const MaxContactRows = 50_000
 // importBatch is how many contacts are written per transaction while importing.
 const importBatch = 10000
 
-// Upload is a finished upload of a team, as Files resolves it.
-type Upload struct {
-	ID   string
-	Name string
-}
-
-// Files are the team's finished uploads (the uploads feature).
-type Files interface {
-	// Resolve answers the finished contacts-csv upload of the team a fileUrl names.
-	Resolve(ctx context.Context, orgID, fileURL string) (Upload, error)
-	// Open reads an upload of the team. Close it.
-	Open(ctx context.Context, orgID, uploadID string) (io.ReadCloser, error)
-	// Use records that by uses an upload (in the caller's transaction).
-	Use(ctx context.Context, orgID, uploadID, by string) error
-	// Discard records that by no longer uses an upload and deletes it when nothing else does
-	// (in the caller's transaction), answering whether it did; Purge then removes its bytes
-	// once that transaction committed.
-	Discard(ctx context.Context, orgID, uploadID, by string) (bool, error)
-	Purge(ctx context.Context, orgID, uploadID string)
-}
-
-// fileUser is how a contacts source marks its upload as used.
-func fileUser(nodeID string) string { return "contacts:" + nodeID }
-
-// releaseFile lets go of the upload of a node's previous source unless keep is it (in the
-// caller's transaction), answering the upload to purge once committed ("" for none).
-func (s *Service) releaseFile(ctx context.Context, orgID, nodeID, keep string) (string, error) {
-	old, err := s.db.ContactSourceByNode(ctx, orgID, nodeID)
-	if errors.Is(err, store.ErrNotFound) || err == nil && (old.UploadID == nil || *old.UploadID == keep) {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	gone, err := s.files.Discard(ctx, orgID, *old.UploadID, fileUser(nodeID))
-	if err != nil || !gone {
-		return "", err
-	}
-	return *old.UploadID, nil
-}
-
 // ContactsInput is a new contacts source of a node.
 type ContactsInput struct {
 	WorkflowID, NodeID string

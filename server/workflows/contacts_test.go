@@ -2,7 +2,10 @@ package workflows
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/nyaruka/phonenumbers"
 
 	"github.com/bettyhq/betty/server/store"
 )
@@ -46,6 +49,21 @@ func TestFastPhonesAgreeWithTheParser(t *testing.T) {
 	}
 	inputs = append(inputs, "+1 876 555 0123", "+1 416 555 0123", "+44 1481 712345", "+44 7781 123456", "+39 06 1234 5678",
 		"12345", "", "+", "+0 123", "415-555-0123 ext. 4", "tel:+14155550123")
+	// Every region's example number of every type, and near misses of it (a digit more, one
+	// less, the last one changed): the fast path's own pattern checks meet each region's rules.
+	for region := range phonenumbers.GetSupportedRegions() {
+		for _, typ := range []phonenumbers.PhoneNumberType{phonenumbers.FIXED_LINE, phonenumbers.MOBILE, phonenumbers.TOLL_FREE,
+			phonenumbers.PREMIUM_RATE, phonenumbers.SHARED_COST, phonenumbers.VOIP, phonenumbers.PERSONAL_NUMBER, phonenumbers.PAGER,
+			phonenumbers.UAN, phonenumbers.VOICEMAIL} {
+			ex := phonenumbers.GetExampleNumberForType(region, typ)
+			if ex == nil {
+				continue
+			}
+			e := phonenumbers.Format(ex, phonenumbers.E164)
+			last := e[len(e)-1]
+			inputs = append(inputs, e, e+"5", e[:len(e)-1], e[:len(e)-1]+string('0'+(last-'0'+3)%10))
+		}
+	}
 	for _, region := range []string{"US", "GB"} {
 		p := newPhones(region)
 		for _, in := range inputs {
@@ -55,5 +73,16 @@ func TestFastPhonesAgreeWithTheParser(t *testing.T) {
 				t.Fatalf("%s %q: fast %q %q %v, parser %q %q %v", region, in, e1, r1, ok1, e2, r2, ok2)
 			}
 		}
+	}
+}
+
+// The rejected rows are the file's own, numbered as the import numbers them (blank rows do not
+// count), under its header, with the reason last and formula-like cells defused.
+func TestRejectedCSV(t *testing.T) {
+	file := "\ufeffphone,Reason,note\n+14155550123,a,ok\n\n,,\nnope,b,=cmd|' /C calc'!A0\n+1 415 555 0124,c\n-,d,-12 34\n"
+	got, err := rejectedCSV(strings.NewReader(file), map[int]string{2: "Invalid phone number", 4: "No phone number"})
+	want := "phone,Reason,note,rejection reason\nnope,b,'=cmd|' /C calc'!A0,Invalid phone number\n'-,d,-12 34,No phone number\n"
+	if err != nil || string(got) != want {
+		t.Errorf("%v\n%s\nwant\n%s", err, got, want)
 	}
 }

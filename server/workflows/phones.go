@@ -1,7 +1,10 @@
 package workflows
 
 import (
+	"regexp"
+	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/nyaruka/phonenumbers"
 )
@@ -114,8 +117,86 @@ func (p *phones) fast(raw string) (e164, reg string, tz *string, ok, final bool)
 		reg = phonenumbers.GetRegionCodeForNumber(num)
 		p.regions[key] = reg
 	}
-	if reg == "" || reg == phonenumbers.UNKNOWN_REGION || !phonenumbers.IsValidNumberForRegion(num, reg) {
+	if reg == "" || reg == phonenumbers.UNKNOWN_REGION || !validFor(num, nsn, reg) {
 		return "", "", nil, false, final
 	}
-	return "+" + strconv.Itoa(cc) + nsn, reg, timezone(num), true, true
+	e164 = "+" + strconv.Itoa(cc) + nsn
+	tz = nil
+	if zones, err := phonenumbers.GetTimezonesForPrefix(e164); err == nil && len(zones) > 0 && zones[0] != "Etc/Unknown" {
+		tz = &zones[0]
+	}
+	return e164, reg, tz, true, true
+}
+
+// validFor answers phonenumbers.IsValidNumberForRegion(num, reg) for a number whose national
+// significant number is nsn, with each region's patterns compiled once: the library builds the
+// key of its regex cache from the whole pattern on every check (kilobytes of garbage a number,
+// most of the import's time).
+func validFor(num *phonenumbers.PhoneNumber, nsn, reg string) bool {
+	r := regionRules(reg)
+	if r == nil {
+		return phonenumbers.IsValidNumberForRegion(num, reg)
+	}
+	if !r.general.match(nsn) {
+		return false
+	}
+	return slices.ContainsFunc(r.types, func(d numberDesc) bool { return d.match(nsn) })
+}
+
+// numberDesc is a number type's possible lengths and national number pattern, as the library
+// matches them (isNumberMatchingDesc): a length outside the possible ones does not match; no
+// possible lengths means any length.
+type numberDesc struct {
+	lengths []int32
+	re      *regexp.Regexp
+}
+
+func newNumberDesc(d *phonenumbers.PhoneNumberDesc) numberDesc {
+	return numberDesc{lengths: d.GetPossibleLength(), re: regexp.MustCompile("^(?:" + d.GetNationalNumberPattern() + ")$")}
+}
+
+func (d numberDesc) match(nsn string) bool {
+	if len(d.lengths) > 0 && !slices.Contains(d.lengths, int32(len(nsn))) {
+		return false
+	}
+	return d.re.MatchString(nsn)
+}
+
+// regionRule is what makes a number valid in a region (the library's getNumberTypeHelper
+// answering anything but UNKNOWN): the general pattern, and one of the number types'.
+type regionRule struct {
+	general numberDesc
+	types   []numberDesc
+}
+
+var (
+	rulesOnce sync.Once
+	rules     map[string]*regionRule
+)
+
+// regionRules answers the rule of a geographic region (nil for the non-geographic "001" or
+// when the metadata cannot be read: then the library decides).
+func regionRules(reg string) *regionRule {
+	rulesOnce.Do(func() {
+		coll, err := phonenumbers.MetadataCollection()
+		if err != nil {
+			return
+		}
+		rules = map[string]*regionRule{}
+		for _, md := range coll.GetMetadata() {
+			if md.GetId() == "001" {
+				continue
+			}
+			r := &regionRule{general: newNumberDesc(md.GetGeneralDesc())}
+			for _, d := range []*phonenumbers.PhoneNumberDesc{md.GetFixedLine(), md.GetPremiumRate(), md.GetTollFree(), md.GetSharedCost(),
+				md.GetVoip(), md.GetPersonalNumber(), md.GetPager(), md.GetUan(), md.GetVoicemail()} {
+				r.types = append(r.types, newNumberDesc(d))
+			}
+			if !md.GetSameMobileAndFixedLinePattern() {
+				r.types = append(r.types, newNumberDesc(md.GetMobile()))
+			}
+			rules[md.GetId()] = r
+		}
+	})
+	return rules[reg]
 }

@@ -315,9 +315,11 @@ func (s *Service) compileLater(ctx context.Context, w store.Workflow) error {
 // are reported back), the hard rules checked on the result (422, one error per node), and the
 // graph stored under the next version if the stored one is still base (409 with the current
 // version otherwise; base 0 saves whatever the stored version). The data of an existing
-// data-access node and the contacts source of a contacts node are kept as stored.
+// data-access node and the contacts source of a contacts node are kept as stored; a contacts
+// node the graph no longer has loses its source and contacts.
 func (s *Service) Save(ctx context.Context, a auth.Actor, id string, g workflow.Graph, base int) (Workflow, error) {
 	var changes []workflow.Change
+	var purge []string
 	err := s.db.InTx(ctx, func(ctx context.Context) error {
 		w, err := s.db.WorkflowByID(ctx, a.OrganizationID, id)
 		if err != nil {
@@ -350,10 +352,16 @@ func (s *Service) Save(ctx context.Context, a auth.Actor, id string, g workflow.
 			return err
 		}
 		w.Version = version
+		if purge, err = s.dropRemovedContacts(ctx, a.OrganizationID, stored.Graph, norm); err != nil {
+			return err
+		}
 		return s.compileLater(ctx, w)
 	})
 	if err != nil {
 		return Workflow{}, err
+	}
+	for _, upload := range purge {
+		s.files.Purge(ctx, a.OrganizationID, upload)
 	}
 	out, err := s.Get(ctx, a, id)
 	out.Changes = changes

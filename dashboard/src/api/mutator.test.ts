@@ -203,6 +203,17 @@ describe('customFetch: errors', () => {
     expect(apiError.fieldError('other')).toBeUndefined();
   });
 
+  it('keeps the version a stale save met (409 currentVersion), and none when the server sends none', async () => {
+    stubFetch(() => problem(409, 'conflict', { detail: 'This workflow was changed since you loaded it: it is at version 7 now.', currentVersion: 7 }));
+    const stale = (await customFetch('/v1/workflow/save', { method: 'POST', body: '{}' }).catch((e: unknown) => e)) as ApiError;
+    expect(stale.status).toBe(409);
+    expect(stale.currentVersion).toBe(7);
+
+    stubFetch(() => problem(409, 'conflict', { currentVersion: 'seven' }));
+    const other = (await customFetch('/v1/team/api-keys').catch((e: unknown) => e)) as ApiError;
+    expect(other.currentVersion).toBeUndefined();
+  });
+
   it('falls back to the title when there is no detail', async () => {
     stubFetch(() => problem(403, 'forbidden', { title: 'You do not have permission to do this.' }));
 

@@ -24,6 +24,8 @@ export interface ProblemDetails {
   code?: string;
   requestId?: string;
   errors?: FieldError[];
+  /** On the 409 of a stale versioned save: the version stored now. */
+  currentVersion?: number;
 }
 
 /** A request that failed: the server's problem document, or a network failure (status 0). */
@@ -35,6 +37,8 @@ export class ApiError extends Error {
   readonly detail: string;
   readonly errors: FieldError[];
   readonly requestId: string | undefined;
+  /** On the 409 of a stale versioned save: the version stored now (the choice it offers names it). */
+  readonly currentVersion: number | undefined;
 
   constructor(init: {
     status: number;
@@ -43,6 +47,7 @@ export class ApiError extends Error {
     detail?: string | undefined;
     errors?: FieldError[] | undefined;
     requestId?: string | undefined;
+    currentVersion?: number | undefined;
     cause?: unknown;
   }) {
     const detail = init.detail ?? '';
@@ -53,6 +58,7 @@ export class ApiError extends Error {
     this.detail = detail;
     this.errors = init.errors ?? [];
     this.requestId = init.requestId;
+    this.currentVersion = init.currentVersion;
   }
 
   /** The message for one field, for forms that show errors beside their inputs. */
@@ -215,6 +221,7 @@ async function toApiError(response: Response): Promise<ApiError> {
     detail: stringOr(problem.detail, ''),
     errors: Array.isArray(problem.errors) ? problem.errors.filter(isFieldError) : [],
     requestId: stringOr(problem.requestId, response.headers.get('X-Request-Id') ?? '') || undefined,
+    currentVersion: Number.isInteger(problem.currentVersion) ? problem.currentVersion : undefined,
   });
 }
 

@@ -2,10 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 
+import { CanvasPage } from './preload';
 import { workflowQueryOptions } from './queries';
 
-// The canvas (React Flow, dagre) is its own chunk, fetched only when a workflow is opened.
-const CanvasPage = lazy(() => import('./canvas/CanvasPage'));
 const WorkflowsPage = lazy(() => import('./WorkflowsPage'));
 
 /** /dashboard/workflow-canvas: the list, or with ?workflowId= the canvas of that workflow. */

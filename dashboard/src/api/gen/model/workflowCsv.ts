@@ -20,4 +20,16 @@ export interface WorkflowCsv {
    * @nullable
    */
   error: string | null;
+  /**
+   * Rows imported as callable contacts (0 while `parsing`).
+   * @minimum 0
+   */
+  rowsImported: number;
+  /**
+   * Rows the import rejected (0 while `parsing`); they are downloadable as a CSV file
+from `GET /v1/workflow/csv/{nodeId}/rejected`.
+
+   * @minimum 0
+   */
+  rowsRejected: number;
 }

@@ -1700,6 +1700,116 @@ export const useDeleteWorkflowCsv = <TError = ErrorType<BadRequestResponse | Una
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Answers, as a CSV file, the rows of a Contacts node's CSV file that the import
+rejected (a number that is missing, invalid or a duplicate of an earlier row; they
+are kept as contacts with call status `failed` and the reason in
+`betty_metadata.lastError`). Each row is the file's own row, with the file's header,
+in file order, plus a last column `reason` (`rejection reason` when the file already
+has a `reason` column). A cell starting with `=`, `@`, a tab or a carriage return,
+or with `+` or `-` not followed by a number, is prefixed with `'` so a spreadsheet
+does not run it as a formula. With no rejected rows the file is the header alone.
+A node whose source is not a CSV file answers 404, as does one whose file is gone;
+while the file is still being imported it answers 409. Any team role may call it.
+
+ * @summary Download the rows a Contacts node's CSV import rejected
+ */
+export const getDownloadRejectedContactsUrl = (nodeId: Id,) => {
+
+
+  
+
+  return `/v1/workflow/csv/${nodeId}/rejected`
+}
+
+export const downloadRejectedContacts = async (nodeId: Id, options?: RequestInit): Promise<string> => {
+  
+  return customFetch<string>(getDownloadRejectedContactsUrl(nodeId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getDownloadRejectedContactsQueryKey = (nodeId?: Id,) => {
+    return [
+    `/v1/workflow/csv/${nodeId}/rejected`
+    ] as const;
+    }
+
+    
+export const getDownloadRejectedContactsQueryOptions = <TData = Awaited<ReturnType<typeof downloadRejectedContacts>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>>(nodeId: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getDownloadRejectedContactsQueryKey(nodeId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadRejectedContacts>>> = ({ signal }) => downloadRejectedContacts(nodeId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(nodeId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type DownloadRejectedContactsQueryResult = NonNullable<Awaited<ReturnType<typeof downloadRejectedContacts>>>
+export type DownloadRejectedContactsQueryError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>
+
+
+export function useDownloadRejectedContacts<TData = Awaited<ReturnType<typeof downloadRejectedContacts>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>>(
+ nodeId: Id, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadRejectedContacts>>,
+          TError,
+          Awaited<ReturnType<typeof downloadRejectedContacts>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useDownloadRejectedContacts<TData = Awaited<ReturnType<typeof downloadRejectedContacts>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>>(
+ nodeId: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadRejectedContacts>>,
+          TError,
+          Awaited<ReturnType<typeof downloadRejectedContacts>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useDownloadRejectedContacts<TData = Awaited<ReturnType<typeof downloadRejectedContacts>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>>(
+ nodeId: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Download the rows a Contacts node's CSV import rejected
+ */
+
+export function useDownloadRejectedContacts<TData = Awaited<ReturnType<typeof downloadRejectedContacts>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>>(
+ nodeId: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getDownloadRejectedContactsQueryOptions(nodeId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * Merges `params` into the data of the node `nodeId` of the workflow `workflowId`: each
 key present replaces the stored one (an empty string clears a text field), keys absent
 are kept.

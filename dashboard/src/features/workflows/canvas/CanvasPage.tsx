@@ -14,26 +14,29 @@ import {
   type Node as RfNode,
   type OnNodeDrag,
   type OnSelectionChangeFunc,
+  type Viewport,
 } from '@xyflow/react';
-import { FileText, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { FileText, LayoutGrid, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 
 import type { Workflow } from '../../../api/gen/model';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorState, PageSkeleton } from '../../../components/ui/states';
 import { toast } from '../../../components/ui/toast-store';
 import { cn } from '../../../lib/cn';
 import { teamPath, useCurrentTeam } from '../../team/TeamContext';
-import { parseGraph, validate, type Data, type Graph, type Kind } from '../graph';
+import { parseGraph, str, validate, type Data, type Graph, type Kind } from '../graph';
 import { PromptPanel } from '../PromptPanel';
 import { workflowQueryOptions } from '../queries';
 import { edgeTypes, EdgeContext } from './AddStepEdge';
 import { CanvasContext, type CanvasActions } from './context';
 import * as ops from './editor';
+import { fittedViewport, MAX_ZOOM, MIN_ZOOM } from './layout';
 import { NODE_KINDS, nodeTypes, specOf } from './nodes/registry';
 import { useSaveQueue, type SaveStatus } from './useSaveQueue';
 
@@ -165,11 +168,23 @@ function Editor({ workflow }: { workflow: Workflow }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // The nodes are built from the graph they were first made of; only a new graph rebuilds them
+  // (selection changes come through onNodesChange).
+  const builtFrom = useRef(graph);
   useEffect(() => {
+    if (builtFrom.current === graph) return;
+    builtFrom.current = graph;
     setRfNodes(toRfNodes(graph, selected));
-    // selection changes come through onNodesChange; only the graph rebuilds the nodes
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [graph, setRfNodes]);
+
+  // The first view, fitted to the canvas's box before anything is drawn.
+  const box = useRef<HTMLDivElement>(null);
+  const [initialViewport, setInitialViewport] = useState<Viewport | null>(null);
+  useLayoutEffect(() => {
+    const r = box.current?.getBoundingClientRect();
+    setInitialViewport(fittedViewport(graphRef.current, r?.width || 1024, r?.height || 600));
+  }, []);
 
   const commit = useCallback(
     (next: Graph) => {
@@ -218,17 +233,27 @@ function Editor({ workflow }: { workflow: Workflow }) {
     [rf],
   );
 
-  const remove = useCallback(
+  const removeNow = useCallback(
     (id: string) => {
-      const kind = graphRef.current.nodes.find((n) => n.id === id)?.type;
-      if (kind === 'start') {
-        toast.warning('Every workflow has one Start node: it cannot be deleted.');
-        return;
-      }
       commit(ops.removeNode(graphRef.current, id));
       setEditing((e) => (e === id ? null : e));
     },
     [commit],
+  );
+  // A Contacts node with a source asks first: once saved, its contacts are gone (undo brings the
+  // node back without them).
+  const [confirmRemove, setConfirmRemove] = useState<string | null>(null);
+  const remove = useCallback(
+    (id: string) => {
+      const n = graphRef.current.nodes.find((x) => x.id === id);
+      if (n?.type === 'start') {
+        toast.warning('Every workflow has one Start node: it cannot be deleted.');
+        return;
+      }
+      if (n?.type === 'contacts' && str(n.data, 'contactsSource')) setConfirmRemove(id);
+      else removeNow(id);
+    },
+    [removeNow],
   );
 
   const actions: CanvasActions = useMemo(
@@ -356,6 +381,18 @@ function Editor({ workflow }: { workflow: Workflow }) {
             <Button variant="ghost" size="icon" aria-label="Fit view" title="Fit view (F)" onClick={() => void rf.fitView({ duration: 200 })}>
               <Maximize aria-hidden="true" />
             </Button>
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-label="Tidy up"
+              title="Tidy up: lay out every step again, the ones you placed by hand too (Ctrl+Z undoes it). Adding or deleting a step never moves a step you placed."
+              onClick={() => {
+                commit(ops.tidy(graphRef.current));
+                requestAnimationFrame(() => void rf.fitView({ duration: 200 }));
+              }}
+            >
+              <LayoutGrid aria-hidden="true" />
+            </Button>
             <Button variant="secondary" onClick={() => setShowPrompt((s) => !s)} aria-pressed={showPrompt}>
               <FileText aria-hidden="true" />
               Prompt
@@ -372,31 +409,33 @@ function Editor({ workflow }: { workflow: Workflow }) {
           The server refused this graph: {saveErrors.map((e) => `${e.field}: ${e.message}`).join(' · ')}
         </div>
       )}
-      <div className="relative min-h-0 flex-1 overflow-hidden rounded-xl border border-line bg-canvas" data-testid="workflow-canvas">
+      <div ref={box} className="relative min-h-0 flex-1 overflow-hidden rounded-xl border border-line bg-canvas" data-testid="workflow-canvas">
         <CanvasContext.Provider value={actions}>
           <EdgeContext.Provider value={edgeActions}>
-            <ReactFlow
-              nodes={rfNodes}
-              edges={rfEdges}
-              nodeTypes={nodeTypes}
-              edgeTypes={edgeTypes}
-              onNodesChange={onNodesChange}
-              onNodeDragStop={onNodeDragStop}
-              onSelectionChange={onSelectionChange}
-              onConnect={onConnect}
-              isValidConnection={isValidConnection}
-              deleteKeyCode={null}
-              onlyRenderVisibleElements
-              minZoom={0.05}
-              fitView
-              fitViewOptions={{ padding: 0.15 }}
-              proOptions={{ hideAttribution: true }}
-              colorMode={dark ? 'dark' : 'light'}
-            >
-              <Background gap={24} />
-              <Controls showInteractive={false} />
-              {graph.nodes.length < 150 && <MiniMap pannable zoomable position="top-right" className="!hidden md:!block" />}
-            </ReactFlow>
+            {initialViewport && (
+              <ReactFlow
+                nodes={rfNodes}
+                edges={rfEdges}
+                nodeTypes={nodeTypes}
+                edgeTypes={edgeTypes}
+                onNodesChange={onNodesChange}
+                onNodeDragStop={onNodeDragStop}
+                onSelectionChange={onSelectionChange}
+                onConnect={onConnect}
+                isValidConnection={isValidConnection}
+                deleteKeyCode={null}
+                onlyRenderVisibleElements
+                minZoom={MIN_ZOOM}
+                maxZoom={MAX_ZOOM}
+                defaultViewport={initialViewport}
+                proOptions={{ hideAttribution: true }}
+                colorMode={dark ? 'dark' : 'light'}
+              >
+                <Background gap={24} />
+                <Controls showInteractive={false} />
+                {graph.nodes.length < 150 && <MiniMap pannable zoomable position="top-right" className="!hidden md:!block" />}
+              </ReactFlow>
+            )}
           </EdgeContext.Provider>
           {editing && (
             <EditPanel
@@ -430,8 +469,21 @@ function Editor({ workflow }: { workflow: Workflow }) {
         </details>
       )}
       <AddStepDialog target={stepTarget} onClose={() => setStepTarget(null)} onPick={pickStep} />
+      <ConfirmDialog
+        open={confirmRemove !== null}
+        onOpenChange={(open) => !open && setConfirmRemove(null)}
+        title="Delete the Contacts node?"
+        description="Its contacts source and every contact imported into it are removed when the workflow saves. Undo brings the node back, but not its contacts: you would import them again."
+        confirmLabel="Delete node and contacts"
+        onConfirm={() => {
+          if (confirmRemove) removeNow(confirmRemove);
+          setConfirmRemove(null);
+        }}
+      />
       <ConflictDialog
         open={queue.status === 'conflict'}
+        mine={queue.version.current}
+        theirs={queue.conflictVersion}
         onKeepMine={() => void queue.keepMine().catch((e: unknown) => toast.error(e))}
         onReload={async () => {
           try {
@@ -449,11 +501,14 @@ function Editor({ workflow }: { workflow: Workflow }) {
   );
 }
 
-function ConflictDialog({ open, onKeepMine, onReload }: { open: boolean; onKeepMine: () => void; onReload: () => void }) {
+function ConflictDialog({ open, mine, theirs, onKeepMine, onReload }: { open: boolean; mine: number; theirs: number | undefined; onKeepMine: () => void; onReload: () => void }) {
+  const saved = theirs === undefined ? 'saved this workflow after you opened it' : `saved version ${theirs} of this workflow; your changes are based on version ${mine}`;
   return (
     <Dialog open={open}>
-      <DialogContent title="This workflow changed elsewhere" description="Someone (or another tab) saved this workflow after you opened it. Your latest changes are not saved yet.">
-        <p className="text-sm text-fg-soft">Reload to see their version and lose your unsaved changes, or keep yours and save it over theirs.</p>
+      <DialogContent title="This workflow changed elsewhere" description={`Someone (or another tab) ${saved}. Your latest changes are not saved yet.`}>
+        <p className="text-sm text-fg-soft">
+          Reload to see {theirs === undefined ? 'their version' : `version ${theirs}`} and lose your unsaved changes, or keep yours and save it over theirs.
+        </p>
         <DialogFooter>
           <Button variant="secondary" onClick={onReload}>
             Reload their version

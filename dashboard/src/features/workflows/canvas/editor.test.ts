@@ -1,6 +1,7 @@
 import { validate } from '../graph';
 import type { Graph } from '../graph';
-import { addAfter, addPath, deleteIncoming, insertOnEdge, removeNode, seedGraph, usedSources } from './editor';
+import { addAfter, addPath, deleteIncoming, insertOnEdge, moveNodes, removeNode, seedGraph, tidy, usedSources } from './editor';
+import { placedByHand } from './layout';
 
 const startOf = (g: Graph) => g.nodes.find((n) => n.type === 'start')!.id;
 
@@ -43,5 +44,32 @@ describe('editor operations', () => {
     const start = graph.nodes.find((n) => n.type === 'start')!;
     const agent = graph.nodes.find((n) => n.id === added)!;
     expect(agent.position.y).toBeLessThan(start.position.y);
+  });
+
+  test('an edit never moves a card placed by hand; the steps after it follow it; Tidy up lays out all', () => {
+    const seed = seedGraph('inbound');
+    const first = addAfter(seed, startOf(seed), 'agent');
+    const auto = first.graph.nodes.find((n) => n.id === first.added)!.position;
+    const dragged = moveNodes(first.graph, new Map([[first.added, { x: auto.x + 900, y: auto.y - 50 }]]));
+    expect(placedByHand(dragged.nodes.find((n) => n.id === first.added)!)).toBe(true);
+
+    // A step after the dragged card: the card stays put, the new step sits above it, shifted with it.
+    const second = addAfter(dragged, first.added, 'end-call');
+    const agent = second.graph.nodes.find((n) => n.id === first.added)!;
+    const end = second.graph.nodes.find((n) => n.id === second.added)!;
+    expect(agent.position).toEqual({ x: auto.x + 900, y: auto.y - 50 });
+    const plain = addAfter(first.graph, first.added, 'end-call');
+    const endPlain = plain.graph.nodes.find((n) => n.id === plain.added)!;
+    const agentPlain = plain.graph.nodes.find((n) => n.id === first.added)!;
+    expect(end.position).toEqual({ x: agent.position.x + endPlain.position.x - agentPlain.position.x, y: agent.position.y + endPlain.position.y - agentPlain.position.y });
+    expect(end.position.y).toBeLessThan(agent.position.y);
+    // Start, above nothing placed by hand, is laid out as before.
+    expect(second.graph.nodes.find((n) => n.type === 'start')!.position).toEqual(plain.graph.nodes.find((n) => n.type === 'start')!.position);
+    // Deleting a step elsewhere keeps the card too.
+    expect(removeNode(second.graph, second.added).nodes.find((n) => n.id === first.added)!.position).toEqual(agent.position);
+
+    const tidied = tidy(second.graph);
+    expect(tidied.nodes.find((n) => n.id === first.added)!.position).toEqual(agentPlain.position);
+    expect(tidied.nodes.some(placedByHand)).toBe(false);
   });
 });

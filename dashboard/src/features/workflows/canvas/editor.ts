@@ -1,9 +1,10 @@
 // The editor's graph operations: each is a pure function Graph → Graph that the canvas runs
 // through the same normalisation rules the server applies (so what is drawn is what is saved),
-// then lays out again when the structure changed.
+// then lays out again when the structure changed — every node except those placed by hand
+// (layout.ts); `tidy` lays out all of them.
 
 import { deleteNode, EDGE_TYPE, normalize, type Data, type GEdge, type GNode, type Graph, type Kind } from '../graph';
-import { layoutGraph } from './layout';
+import { layoutGraph, PLACED_BY_HAND } from './layout';
 import { specOf } from './nodes/registry';
 
 let counter = 0;
@@ -83,8 +84,17 @@ export function updateData(g: Graph, id: string, data: Data): Graph {
   return { ...g, nodes: g.nodes.map((n) => (n.id === id ? { ...n, data } : n)) };
 }
 
+/** Cards dragged to new positions: each is marked as placed by hand, so no layout moves it again. */
 export function moveNodes(g: Graph, positions: Map<string, { x: number; y: number }>): Graph {
-  return { ...g, nodes: g.nodes.map((n) => (positions.has(n.id) ? { ...n, position: positions.get(n.id)! } : n)) };
+  return {
+    ...g,
+    nodes: g.nodes.map((n) => (positions.has(n.id) ? { ...n, position: positions.get(n.id)!, flow_meta: { ...n.flow_meta, [PLACED_BY_HAND]: true } } : n)),
+  };
+}
+
+/** "Tidy up": every node laid out again, the ones placed by hand too (undo puts them back). */
+export function tidy(g: Graph): Graph {
+  return layoutGraph(g, { everything: true });
 }
 
 /** Whether the source handle of each node is used (spec §4: then it is not connectable). */

@@ -62,4 +62,28 @@ describe('the save queue', () => {
     await waitFor(() => expect(result.current.status).toBe('saved'));
     expect(version).toBe(6);
   });
+
+  test("the conflict names the version the server stores now, and keep mine saves on it", async () => {
+    let version = 8;
+    const calls = fakeServer({
+      'POST /v1/workflow/save': ({ body }) => {
+        if ((body as { version: number }).version !== version)
+          return new Response(JSON.stringify({ status: 409, code: 'conflict', title: 'Conflict', detail: 'stale', currentVersion: version }), {
+            status: 409,
+            headers: { 'Content-Type': 'application/problem+json' },
+          });
+        version++;
+        return ok(stored(version));
+      },
+    });
+    const { result } = renderHook(() => useSaveQueue('wf', 3), { wrapper });
+    act(() => result.current.schedule(seedGraph('inbound'), { now: true }));
+    await waitFor(() => expect(result.current.status).toBe('conflict'));
+    expect(result.current.conflictVersion).toBe(8);
+    await act(() => result.current.keepMine());
+    await waitFor(() => expect(result.current.status).toBe('saved'));
+    expect(calls.filter((c) => c.path === '/v1/workflow/save').map((c) => (c.body as { version: number }).version)).toEqual([3, 8]);
+    expect(calls.some((c) => c.method === 'GET')).toBe(false);
+    expect(result.current.conflictVersion).toBeUndefined();
+  });
 });

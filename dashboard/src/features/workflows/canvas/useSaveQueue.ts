@@ -26,6 +26,8 @@ export function useSaveQueue(workflowId: string, initialVersion: number) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [status, setStatus] = useState<SaveStatus>('saved');
   const [errors, setErrors] = useState<FieldError[]>([]);
+  /** After a conflict: the version stored now, as the 409 said (undefined when it did not). */
+  const [conflictVersion, setConflictVersion] = useState<number | undefined>(undefined);
 
   const flush = useCallback(async () => {
     clearTimeout(timer.current);
@@ -48,6 +50,7 @@ export function useSaveQueue(workflowId: string, initialVersion: number) {
       pending.current ??= graph;
       if (isApiError(e) && e.status === 409) {
         blocked.current = true;
+        setConflictVersion(e.currentVersion);
         setStatus('conflict');
       } else if (isApiError(e) && e.status === 422) {
         blocked.current = true;
@@ -74,19 +77,23 @@ export function useSaveQueue(workflowId: string, initialVersion: number) {
     [flush, status],
   );
 
-  /** After a conflict: save this graph on top of the stored version. */
+  /**
+   * After a conflict: save this graph on top of the stored version, the one the 409 named (else
+   * read again). Saved on anything newer still, it meets another conflict, never overwrites it.
+   */
   const keepMine = useCallback(async () => {
-    const current = await fetchWorkflow(queryClient, workflowId);
-    version.current = current.version;
+    version.current = conflictVersion ?? (await fetchWorkflow(queryClient, workflowId)).version;
     blocked.current = false;
+    setConflictVersion(undefined);
     await flush();
-  }, [flush, queryClient, workflowId]);
+  }, [conflictVersion, flush, queryClient, workflowId]);
 
   /** After a conflict: drop local edits; the caller loads the stored graph. */
   const discard = useCallback((newVersion: number) => {
     pending.current = null;
     blocked.current = false;
     version.current = newVersion;
+    setConflictVersion(undefined);
     setStatus('saved');
     setErrors([]);
   }, []);
@@ -110,5 +117,5 @@ export function useSaveQueue(workflowId: string, initialVersion: number) {
     };
   }, [flush]);
 
-  return { status, errors, schedule, flush, keepMine, reloadStored, version };
+  return { status, errors, conflictVersion, schedule, flush, keepMine, reloadStored, version };
 }

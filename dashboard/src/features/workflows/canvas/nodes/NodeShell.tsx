@@ -68,7 +68,7 @@ export function makeNodeComponent(spec: NodeKindSpec) {
               <span className="mr-2 inline-block size-2 rounded-full align-middle" style={{ background: spec.color }} aria-hidden="true" />
               {title}
             </p>
-            {!canvas.readOnly && spec.kind !== 'contacts' ? (
+            {!canvas.readOnly && (
               <DropdownMenu>
                 <DropdownMenuTrigger className="nodrag rounded p-1 text-fg-subtle hover:bg-muted hover:text-fg" aria-label={`Actions for ${title}`}>
                   <MoreHorizontal aria-hidden="true" className="size-4" />
@@ -80,12 +80,6 @@ export function makeNodeComponent(spec: NodeKindSpec) {
                   </DropdownMenuItem>
                 </DropdownMenuContent>
               </DropdownMenu>
-            ) : (
-              !canvas.readOnly && (
-                <button type="button" className="nodrag rounded px-2 py-1 text-xs font-medium text-fg-soft hover:bg-muted" onClick={() => canvas.edit(id)}>
-                  Edit
-                </button>
-              )
             )}
           </div>
         )}

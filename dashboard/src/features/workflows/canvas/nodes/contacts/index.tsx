@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 
-import { setWorkflowContacts } from '../../../../../api/gen/workflows/workflows';
+import { downloadRejectedContacts, setWorkflowContacts } from '../../../../../api/gen/workflows/workflows';
 import { Button } from '../../../../../components/ui/button';
 import { Field } from '../../../../../components/ui/input';
 import { Select } from '../../../../../components/ui/select';
@@ -29,11 +29,13 @@ function CsvTable({ id }: { id: string }) {
   const meta = csv.data?.meta;
   const rows = csv.data?.data.rows ?? [];
   const syncing = csv.isFetching || csv.data?.data.status === 'parsing';
+  const rejected = csv.data?.data.status === 'parsing' ? 0 : (csv.data?.data.rowsRejected ?? 0);
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-2">
       <div className="flex items-center justify-between gap-2">
         <p className="truncate text-xs text-fg-muted">{csv.data?.data.nodeFile.fileName ?? 'CSV contacts'}</p>
         <div className="flex items-center gap-2">
+          {rejected > 0 && <RejectedLink nodeId={id} count={rejected} fileName={csv.data?.data.nodeFile.fileName ?? 'contacts.csv'} />}
           {syncing && <span className="text-xs text-fg-subtle">Syncing...</span>}
           <Button size="icon" variant="ghost" className="nodrag" aria-label="Refresh contacts" onClick={() => void csv.refetch()}>
             <RefreshCw aria-hidden="true" />
@@ -85,6 +87,38 @@ function CsvTable({ id }: { id: string }) {
         </div>
       )}
     </div>
+  );
+}
+
+/** The file name the rejected rows are saved under: the CSV's own, with "-rejected". */
+function rejectedFileName(fileName: string): string {
+  return `${fileName.replace(/\.csv$/i, '')}-rejected.csv`;
+}
+
+/**
+ * "Download rejected rows (N)": the rows the import rejected, as the server writes them (the
+ * file's own rows with a reason column). The API wants the session's token, so the file is
+ * fetched and handed to the browser as a download rather than linked.
+ */
+function RejectedLink({ nodeId, count, fileName }: { nodeId: string; count: number; fileName: string }) {
+  const download = useMutation({
+    mutationFn: () => downloadRejectedContacts(nodeId),
+    onSuccess: (text) => {
+      const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = rejectedFileName(fileName);
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 0);
+    },
+    onError: (e) => toast.error(e),
+  });
+  return (
+    <button type="button" className="nodrag text-xs text-accent-fg underline underline-offset-2 disabled:opacity-60" disabled={download.isPending} onClick={() => download.mutate()}>
+      Download rejected rows ({count})
+    </button>
   );
 }
 
