@@ -135,6 +135,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	workflowsService := workflows.New(db, queue, campaignsService, contactFiles{uploadsService})
 	campaignWorkflows.Service = workflowsService
 	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService)
+	runsService := newRuns(cfg, log, db, queue)
 	// Every worker is registered above this line.
 	if err := queue.Open(); err != nil {
 		return nil, err
@@ -162,6 +163,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		Uploads:        uploadsService,
 		Voices:         voicesService,
 		Phones:         phonesService,
+		Runs:           runsService,
 		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
 		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout,
 		BaseURL: cfg.BaseURL, ResponseCheck: o.responseCheck,

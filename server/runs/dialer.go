@@ -44,6 +44,9 @@ const dialers = 16
 // allow, and ends the job when no attempt is open. It answers how long to wait before the
 // next slice, or done.
 func (s *Service) Dispatch(ctx context.Context, jobID string) (wait time.Duration, done bool, err error) {
+	if s.d.Calls == nil {
+		return 0, false, errors.New("runs: no carrier call control is configured")
+	}
 	deadline := s.d.Now().Add(s.cfg.Slice)
 	for {
 		j, err := s.db.WorkflowJobForWork(ctx, jobID)
