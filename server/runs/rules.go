@@ -45,6 +45,9 @@ func ParseWindow(start, end string, days []string) (Window, error) {
 }
 
 func clock(s string) (int, error) {
+	if s == "24:00" {
+		return 24 * 60, nil // until midnight
+	}
 	t, err := time.Parse("15:04", s)
 	if err != nil {
 		return 0, fmt.Errorf("time of day %q: want HH:MM", s)
