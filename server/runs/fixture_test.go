@@ -117,8 +117,8 @@ type fakeCalls struct {
 	seq     int
 	// lose: keys whose first Dial places the call but answers an error, and whose events are
 	// held until the key is asked again.
-	lose map[string]bool
-	held map[string][]phones.CallEvent
+	lose     map[string]bool
+	held     map[string][]phones.CallEvent
 	qmu      sync.Mutex
 	queue    []phones.CallEvent
 	draining bool
@@ -248,7 +248,9 @@ func (f *fakeCalls) Listen(_ context.Context, call string, _ time.Duration, key 
 	return f.emit([]phones.CallEvent{e})
 }
 
-func (f *fakeCalls) Transfer(ctx context.Context, call, to, key string) error { return f.Hangup(ctx, call, key) }
+func (f *fakeCalls) Transfer(ctx context.Context, call, to, key string) error {
+	return f.Hangup(ctx, call, key)
+}
 
 func (f *fakeCalls) Hangup(_ context.Context, call, key string) error {
 	f.mu.Lock()
