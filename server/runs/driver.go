@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bettyhq/betty/server/conversation"
@@ -15,6 +16,58 @@ import (
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/workflow"
 )
+
+// jobCache keeps what a job's events read and never changes (its graph, settings, numbers),
+// so that each call event does not read and parse them again. Status, pause and spending are
+// always read from the database.
+type jobCache struct {
+	mu    sync.Mutex
+	jobs  map[string]store.WorkflowJob
+	graph map[string]workflow.Graph
+}
+
+const jobCacheSize = 1000
+
+// job answers a job's fixed fields, from the cache when there.
+func (s *Service) job(ctx context.Context, id string) (store.WorkflowJob, error) {
+	s.cache.mu.Lock()
+	j, ok := s.cache.jobs[id]
+	s.cache.mu.Unlock()
+	if ok {
+		return j, nil
+	}
+	j, err := s.db.WorkflowJobForWork(ctx, id)
+	if err != nil {
+		return j, err
+	}
+	s.cache.mu.Lock()
+	if len(s.cache.jobs) >= jobCacheSize {
+		s.cache.jobs, s.cache.graph = map[string]store.WorkflowJob{}, map[string]workflow.Graph{}
+	}
+	s.cache.jobs[id] = j
+	s.cache.mu.Unlock()
+	return j, nil
+}
+
+// graph answers a job's parsed graph, from the cache when there.
+func (s *Service) graph(j store.WorkflowJob) (workflow.Graph, error) {
+	s.cache.mu.Lock()
+	g, ok := s.cache.graph[j.ID]
+	s.cache.mu.Unlock()
+	if ok {
+		return g, nil
+	}
+	g, err := workflow.Parse([]byte(j.Graph))
+	if err != nil {
+		return g, fmt.Errorf("runs: graph of job %s: %w", j.ID, err)
+	}
+	s.cache.mu.Lock()
+	if s.cache.graph != nil {
+		s.cache.graph[j.ID] = g
+	}
+	s.cache.mu.Unlock()
+	return g, nil
+}
 
 // callState is what the driver keeps with an attempt between call events.
 type callState struct {
@@ -52,7 +105,7 @@ func (s *Service) HandleCallEvent(ctx context.Context, e phones.CallEvent) error
 	if err != nil {
 		return err
 	}
-	j, err := s.db.WorkflowJobForWork(ctx, a.JobID)
+	j, err := s.job(ctx, a.JobID)
 	if err != nil {
 		return err
 	}
@@ -128,9 +181,9 @@ func (s *Service) progress(ctx context.Context, j store.WorkflowJob, a store.Att
 
 // setup is what the conversation engine needs of an attempt's call.
 func (s *Service) setup(ctx context.Context, j store.WorkflowJob, a store.Attempt) (conversation.Setup, error) {
-	g, err := workflow.Parse([]byte(j.Graph))
+	g, err := s.graph(j)
 	if err != nil {
-		return conversation.Setup{}, fmt.Errorf("runs: graph of job %s: %w", j.ID, err)
+		return conversation.Setup{}, err
 	}
 	su := conversation.Setup{OrganizationID: j.OrganizationID, WorkflowID: j.WorkflowID, CampaignID: deref(j.CampaignID),
 		AgentID: deref(j.AgentID), Graph: g, IsTest: j.IsTest, Persona: deref(j.Persona), Contact: conversation.Contact{Phone: a.Phone}}
@@ -377,11 +430,11 @@ func (s *Service) settleWith(ctx context.Context, j store.WorkflowJob, a *store.
 		ended = *a.EndedAt
 	}
 	retry, due := Retry(to, a.Attempt, st.MaxAttempts, time.Duration(st.RetryDelayMinutes)*time.Minute, ended)
-	cur, err := s.db.WorkflowJobForWork(ctx, j.ID)
+	status, err := s.db.WorkflowJobStatus(ctx, j.ID)
 	if err != nil {
 		return err
 	}
-	retry = retry && cur.Status == store.JobInProgress
+	retry = retry && status == store.JobInProgress
 	a.Retried = retry
 	moved, err := s.db.MoveAttempt(ctx, a, to, from...)
 	if err != nil || !moved {
@@ -411,7 +464,7 @@ func (s *Service) settleWith(ctx context.Context, j store.WorkflowJob, a *store.
 			return err
 		}
 	}
-	if cur.Status == store.JobInProgress && !retry {
+	if status == store.JobInProgress && !retry {
 		open, err := s.db.JobHasOpenAttempts(ctx, j.ID)
 		if err != nil {
 			return err

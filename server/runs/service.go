@@ -88,6 +88,7 @@ type Service struct {
 	d     Deps
 	cfg   Config
 	pacer *Pacer
+	cache jobCache
 }
 
 // New returns the service and registers the dispatcher on q.
@@ -102,7 +103,8 @@ func New(db *store.DB, q *jobs.Queue, d Deps, cfg Config) *Service {
 	if d.HTTP == nil {
 		d.HTTP = &http.Client{Timeout: cfg.RecordingTimeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	}
-	s := &Service{db: db, jobs: q, d: d, cfg: cfg, pacer: NewPacer(cfg.CPSPerNumber, cfg.CPSAccount)}
+	s := &Service{db: db, jobs: q, d: d, cfg: cfg, pacer: NewPacer(cfg.CPSPerNumber, cfg.CPSAccount),
+		cache: jobCache{jobs: map[string]store.WorkflowJob{}, graph: map[string]workflow.Graph{}}}
 	jobs.Register(q, &dispatcher{s: s})
 	return s
 }

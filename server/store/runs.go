@@ -514,8 +514,9 @@ func (db *DB) ChargeCall(ctx context.Context, orgID, attemptID string, amount fl
 // in-doubt attempt to ringing; an attempt that events moved further keeps its state.
 func (db *DB) SetAttemptCall(ctx context.Context, id, callControlID string) error {
 	_, err := db.exec(ctx, `UPDATE contact_attempts SET call_control_id = COALESCE(call_control_id, ?),
-		state = CASE WHEN state IN (?, ?) THEN ? ELSE state END, updated_at = ? WHERE id = ?`,
-		callControlID, AttemptDialling, AttemptInDoubt, AttemptRinging, now(), id)
+		state = CASE WHEN state IN (?, ?) THEN ? ELSE state END, updated_at = ?
+		WHERE id = ? AND (call_control_id IS NULL OR state IN (?, ?))`,
+		callControlID, AttemptDialling, AttemptInDoubt, AttemptRinging, now(), id, AttemptDialling, AttemptInDoubt)
 	return err
 }
 
@@ -530,4 +531,11 @@ func (db *DB) ContactByID(ctx context.Context, orgID, id string) (Contact, error
 	var c Contact
 	err := db.get(ctx, db.read(ctx), &c, `SELECT `+contactColumns+` FROM workflow_contacts WHERE organization_id = ? AND id = ?`, orgID, id)
 	return c, err
+}
+
+// WorkflowJobStatus answers a job's status alone.
+func (db *DB) WorkflowJobStatus(ctx context.Context, id string) (JobStatus, error) {
+	var s JobStatus
+	err := db.get(ctx, db.read(ctx), &s, `SELECT status FROM workflow_jobs WHERE id = ?`, id)
+	return s, err
 }
