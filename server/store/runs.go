@@ -539,3 +539,10 @@ func (db *DB) WorkflowJobStatus(ctx context.Context, id string) (JobStatus, erro
 	err := db.get(ctx, db.read(ctx), &s, `SELECT status FROM workflow_jobs WHERE id = ?`, id)
 	return s, err
 }
+
+// RunningWorkflowJobIDs answers the ids of every job in progress (the dispatchers' sweep).
+func (db *DB) RunningWorkflowJobIDs(ctx context.Context) ([]string, error) {
+	out := []string{}
+	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT id FROM workflow_jobs WHERE status = ? ORDER BY created_at`, JobInProgress)
+	return out, err
+}
