@@ -77,8 +77,8 @@ type callState struct {
 	Pending []conversation.Action `json:"pending,omitempty"`
 	// Machine: an answering machine took the call.
 	Machine bool `json:"machine,omitempty"`
-	// Recorded: the recording was stored.
-	Recorded bool `json:"recorded,omitempty"`
+	// Contact is the person called, as read when the call was answered.
+	Contact *conversation.Contact `json:"contact,omitempty"`
 }
 
 func readState(a store.Attempt) callState {
@@ -187,7 +187,9 @@ func (s *Service) setup(ctx context.Context, j store.WorkflowJob, a store.Attemp
 	}
 	su := conversation.Setup{OrganizationID: j.OrganizationID, WorkflowID: j.WorkflowID, CampaignID: deref(j.CampaignID),
 		AgentID: deref(j.AgentID), Graph: g, IsTest: j.IsTest, Persona: deref(j.Persona), Contact: conversation.Contact{Phone: a.Phone}}
-	if a.ContactID != nil {
+	if c := readState(a).Contact; c != nil {
+		su.Contact = *c
+	} else if a.ContactID != nil {
 		c, err := s.db.ContactByID(ctx, a.OrganizationID, *a.ContactID)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return su, err
@@ -219,6 +221,7 @@ func (s *Service) answered(ctx context.Context, j store.WorkflowJob, a store.Att
 		if cs.Engine, acts, err = s.d.Conversation.Start(ctx, su); err != nil {
 			return err
 		}
+		cs.Contact = &su.Contact
 	}
 	at := e.At
 	if at.IsZero() {
@@ -229,9 +232,12 @@ func (s *Service) answered(ctx context.Context, j store.WorkflowJob, a store.Att
 		if cur.CallControlID == nil && e.CallControlID != "" {
 			cur.CallControlID = &e.CallControlID
 		}
-		moved, err := s.db.MoveAttempt(ctx, cur, store.AttemptInCall, store.AttemptDialling, store.AttemptInDoubt, store.AttemptRinging)
-		if err != nil || !moved {
+		moved, err := s.db.MoveAttemptIf(ctx, cur, a.Commands, store.AttemptInCall, store.AttemptDialling, store.AttemptInDoubt, store.AttemptRinging)
+		if err != nil {
 			return err
+		}
+		if !moved {
+			return errStale
 		}
 		return s.progress(ctx, j, *cur, e, "in-progress")
 	})
@@ -260,14 +266,18 @@ func (s *Service) heard(ctx context.Context, j store.WorkflowJob, a store.Attemp
 // step keeps the call's new state and sends the next actions.
 func (s *Service) step(ctx context.Context, e phones.CallEvent, a store.Attempt, cs callState, acts []conversation.Action) error {
 	return s.transition(ctx, e, a, cs, acts, func(ctx context.Context, cur *store.Attempt) error {
-		_, err := s.db.MoveAttempt(ctx, cur, cur.State, cur.State)
+		moved, err := s.db.MoveAttemptIf(ctx, cur, a.Commands, cur.State, cur.State)
+		if err == nil && !moved {
+			err = errStale
+		}
 		return err
 	})
 }
 
 // transition records an event's effect: the call's state with the actions to send now
-// (up to the first that waits for the carrier) and those after, then sends them. The attempt
-// must not have moved since it was read (else errStale: the event is delivered again).
+// (up to the first that waits for the carrier) and those after, then sends them. move must
+// answer errStale when the attempt moved since it was read (MoveAttemptIf on its command
+// counter): the transaction rolls back and the event is delivered again.
 func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.Attempt, cs callState, acts []conversation.Action,
 	move func(ctx context.Context, cur *store.Attempt) error) error {
 	now, rest := split(acts)
@@ -275,13 +285,7 @@ func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.At
 	first := a.Commands
 	var callID string
 	err := s.effect(ctx, e, a, func(ctx context.Context) error {
-		cur, err := s.db.AttemptByID(ctx, a.ID)
-		if err != nil {
-			return err
-		}
-		if cur.Commands != a.Commands || cur.State != a.State {
-			return errStale
-		}
+		cur := a
 		b, err := json.Marshal(cs)
 		if err != nil {
 			return err

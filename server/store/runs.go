@@ -356,14 +356,20 @@ func (db *DB) JobHasOpenAttempts(ctx context.Context, jobID string) (bool, error
 // (dialled, answered and ended times, call ids, cause, conversation, commands, cost); false
 // when the attempt was in none of from (someone else moved it first).
 func (db *DB) MoveAttempt(ctx context.Context, a *Attempt, to AttemptState, from ...AttemptState) (bool, error) {
-	a.UpdatedAt = now()
+	return db.MoveAttemptIf(ctx, a, -1, to, from...)
+}
+
+// MoveAttemptIf is MoveAttempt that also needs the attempt's command counter to be commands
+// (unchecked when negative): the call driver's guard against an event handled concurrently.
+func (db *DB) MoveAttemptIf(ctx context.Context, a *Attempt, commands int, to AttemptState, from ...AttemptState) (bool, error) {
+	t := now()
 	n, err := db.exec(ctx, `UPDATE contact_attempts SET state = ?, due_at = ?, dialled_at = ?, answered_at = ?, ended_at = ?,
 			call_control_id = ?, call_log_id = ?, cause = ?, conversation = ?, commands = ?, billed_minutes = ?, cost = ?, retried = ?, updated_at = ?
-		WHERE id = ? AND state IN (`+placeholders(len(from))+`)`,
+		WHERE id = ? AND (? < 0 OR commands = ?) AND state IN (`+placeholders(len(from))+`)`,
 		append([]any{to, a.DueAt, a.DialledAt, a.AnsweredAt, a.EndedAt, a.CallControlID, a.CallLogID, a.Cause, a.Conversation,
-			a.Commands, a.BilledMinutes, a.Cost, a.Retried, a.UpdatedAt, a.ID}, anys(from)...)...)
+			a.Commands, a.BilledMinutes, a.Cost, a.Retried, t, a.ID, commands, commands}, anys(from)...)...)
 	if n == 1 {
-		a.State = to
+		a.State, a.UpdatedAt = to, t
 	}
 	return n == 1, err
 }
