@@ -61,9 +61,9 @@ func Choose(said string, choices []string) int {
 var contractions = strings.NewReplacer("n't", " not", "'re", " are", "'m", " am", "'ll", " will", "'ve", " have", "'d", " would",
 	"’", "'", "can not", "cannot")
 
-var stopWords = set("a an the i me my we our you your he she it its they them their this that these those is are am was were be been " +
-	"being do does did to of in on at by for with about as into from up down so and or but if then than too very just " +
-	"please would will shall can could should may might must have has had there here what which who whom how when where why " +
+var stopWords = set("a an the i me my we our you your he she it its they them their this that these those is are am was were be been "+
+	"being do does did to of in on at by for with about as into from up down so and or but if then than too very just "+
+	"please would will shall can could should may might must have has had there here what which who whom how when where why "+
 	"all any some such only own same also again further once", " ")
 
 // concepts folds synonyms to one term; multi-word phrases are matched before single words.
@@ -74,7 +74,7 @@ var concepts = map[string]string{
 	"no": "no", "nope": "no", "nah": "no", "not": "no", "never": "no", "no thanks": "no", "decline": "no",
 	"later": "later", "tomorrow": "later", "busy": "later", "call back": "later", "another time": "later", "next week": "later",
 	"callback": "later",
-	"person": "human", "human": "human", "representative": "human", "manager": "human", "operator": "human",
+	"person":   "human", "human": "human", "representative": "human", "manager": "human", "operator": "human",
 	"someone": "human", "agent": "human", "real person": "human", "speak to someone": "human",
 	"price": "price", "pricing": "price", "cost": "price", "costs": "price", "expensive": "price", "cheap": "price",
 	"how much": "price", "fee": "price", "fees": "price",
