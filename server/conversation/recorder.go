@@ -54,7 +54,7 @@ func (r *Recorder) Render(ctx context.Context, turns []phones.SpokenTurn) ([]byt
 		agentDefault = voices[0]
 	}
 	var out []byte
-	var format []byte // the header of the first frame: silent frames copy it
+	var format []byte        // the header of the first frame: silent frames copy it
 	at := time.Duration(0)   // where the audio written so far ends
 	slot := time.Duration(0) // where the next turn should start
 	for _, t := range turns {
