@@ -91,17 +91,29 @@ var statement = map[bool][]string{
 	false: {"Okay.", "Hmm, I see.", "Right."},
 }
 
-// Reply answers what the agent just said (heard: its lines since the customer last spoke).
+// Reply answers what the agent just said. heard is everything the agent said on the call so
+// far, in order (phones/sim passes the whole call), its last line being the one just said:
+// the customer answers that line, and the number of questions asked before varies the answer,
+// so a customer asked the same question twice does not always answer the same.
 func (c *Customer) Reply(ctx context.Context, persona string, heard []string) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	agent := strings.Join(heard, " ")
-	h := c.hash(persona, agent)
+	last := ""
+	if len(heard) > 0 {
+		last = heard[len(heard)-1]
+	}
+	asked := 0 // questions the agent asked before its last line
+	for _, l := range heard[:max(len(heard)-1, 0)] {
+		if strings.Contains(l, "?") {
+			asked++
+		}
+	}
+	h := c.hash(persona, strings.Join(heard, "\n"))
 	if qs := personaQuote.FindAllStringSubmatch(persona, -1); len(qs) > 0 {
 		best, score := qs[0][1], -1.0
 		for _, q := range qs {
-			if s := llm.Similarity(agent, q[1]); s > score {
+			if s := llm.Similarity(last, q[1]); s > score {
 				best, score = q[1], s
 			}
 		}
@@ -111,18 +123,20 @@ func (c *Customer) Reply(ctx context.Context, persona string, heard []string) (s
 	if t == traitSilent {
 		return "", nil
 	}
-	lower := strings.ToLower(agent)
-	if strings.Contains(lower, "are you still there") {
+	if strings.Contains(strings.ToLower(last), "are you still there") {
 		return "Yes, I'm here.", nil
 	}
 	if t == traitDoNotCall {
 		return pick(replies[traitDoNotCall], h), nil
 	}
-	if !strings.Contains(agent, "?") {
+	if !strings.Contains(last, "?") {
 		return pick(statement[t != traitNegative], h), nil
 	}
-	if (t == traitHuman || t == traitBusy || t == traitPrice) && h%4 == 3 {
-		// now and then the customer simply answers the question first
+	if (t == traitHuman || t == traitBusy || t == traitPrice) && asked > 0 {
+		// asked again, the customer answers the question: mostly yes, sometimes no
+		if h%3 == 2 {
+			return pick(replies[traitNegative], h>>8), nil
+		}
 		return pick(replies[traitPositive], h>>8), nil
 	}
 	return pick(replies[t], h), nil

@@ -17,8 +17,9 @@ func converse(t *testing.T, e *conversation.Engine, c *conversation.Customer, pe
 	if err != nil {
 		t.Fatal(err)
 	}
+	heard := said(acts)
 	for i := 0; i < 50 && len(acts) > 0 && acts[len(acts)-1].Kind == conversation.Listen; i++ {
-		reply, err := c.Reply(ctx, persona, said(acts))
+		reply, err := c.Reply(ctx, persona, heard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -27,6 +28,7 @@ func converse(t *testing.T, e *conversation.Engine, c *conversation.Customer, pe
 		if err != nil {
 			t.Fatal(err)
 		}
+		heard = append(heard, said(acts)...)
 	}
 	r, _ := e.Result(st)
 	return r

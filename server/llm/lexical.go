@@ -10,7 +10,8 @@ import (
 // branch's description: the cosine of their bags of terms, after lower-casing, expanding
 // contractions ("don't" → "do not"), dropping stop words, a crude stem, and folding
 // synonyms into one concept ("yeah", "sure", "absolutely" → yes; "nope", "not" → no;
-// "person", "human", "representative" → human …). 0 shares nothing, 1 the same terms.
+// "person", "human", "representative" → human …). 0 shares nothing, 1 the same terms; words
+// that say yes and a description that says no (or the reverse) score 0.
 func Similarity(said, description string) float64 {
 	a, b := Terms(said), Terms(description)
 	if len(a) == 0 || len(b) == 0 {
@@ -31,7 +32,21 @@ func Similarity(said, description string) float64 {
 			shared++
 		}
 	}
+	if pa, pb := polarity(as), polarity(bs); pa != 0 && pb != 0 && pa != pb {
+		return 0 // "yes, I'm interested" is not "no, not interested", however many words they share
+	}
 	return float64(shared) / math.Sqrt(float64(len(as))*float64(len(bs)))
+}
+
+// polarity is +1 for words that say yes without no, -1 for no without yes, else 0.
+func polarity(terms map[string]bool) int {
+	switch {
+	case terms["yes"] && !terms["no"]:
+		return 1
+	case terms["no"] && !terms["yes"]:
+		return -1
+	}
+	return 0
 }
 
 // Choose answers the index of the choice most similar to said (the first on a tie), or,

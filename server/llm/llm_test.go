@@ -31,6 +31,9 @@ func TestChooseVectors(t *testing.T) {
 		{"Sorry, could you repeat that?", []string{"Yes", "Repeat please"}, 1},
 		{"The weather is nice", []string{"Yes", "No"}, -1},
 		{"", []string{"Yes", "No"}, -1},
+		{"Yes, I'm interested", []string{"Yes, wants to renew", "No, not interested"}, 0},
+		{"No, I'm not interested", []string{"Yes, wants to renew", "No, not interested"}, 1},
+		{"Nope, not for me.", []string{"Yes, wants to renew", "No, not interested"}, 1},
 	}
 	for _, c := range cases {
 		if got := llm.Choose(c.said, c.choices); got != c.want {

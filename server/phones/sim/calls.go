@@ -79,7 +79,7 @@ type call struct {
 	answered                       time.Time
 	clock                          time.Duration
 	turns                          []phones.SpokenTurn
-	since                          []string // the agent's lines since the customer last spoke
+	said                           []string // everything the agent said on the call
 	keys                           map[string]bool
 	over, rendering                bool
 	queue                          []phones.CallEvent
@@ -249,13 +249,14 @@ func (c *Calls) Speak(ctx context.Context, id, text, voice, key string) error {
 		return err
 	}
 	k.turns = append(k.turns, phones.SpokenTurn{Agent: true, Text: text, Voice: voice})
-	k.since = append(k.since, text)
+	k.said = append(k.said, text)
 	k.clock = timing.Next(k.clock, text)
 	c.emit(k, phones.EventSpeakEnded, k.answered.Add(k.clock-timing.Gap), nil)
 	return nil
 }
 
-// Listen asks the Customer what the person says back; EventHeard follows with the words.
+// Listen asks the Customer what the person says back — giving it everything the agent said on
+// the call so far, the last line being what it just said; EventHeard follows with the words.
 func (c *Calls) Listen(ctx context.Context, id string, timeout time.Duration, key string) error {
 	c.mu.Lock()
 	k, done, err := c.live(id, key)
@@ -263,11 +264,11 @@ func (c *Calls) Listen(ctx context.Context, id string, timeout time.Duration, ke
 		c.mu.Unlock()
 		return err
 	}
-	cu, persona, since, machine := c.customer, k.persona, append([]string(nil), k.since...), k.outcome == phones.OutcomeVoicemail
+	cu, persona, said, machine := c.customer, k.persona, append([]string(nil), k.said...), k.outcome == phones.OutcomeVoicemail
 	c.mu.Unlock()
 	reply := ""
 	if cu != nil && !machine {
-		if reply, err = cu.Reply(ctx, persona, since); err != nil {
+		if reply, err = cu.Reply(ctx, persona, said); err != nil {
 			return fmt.Errorf("%w: the simulated customer: %v", phones.ErrCarrierDown, err)
 		}
 	}
@@ -276,7 +277,6 @@ func (c *Calls) Listen(ctx context.Context, id string, timeout time.Duration, ke
 	if k.over {
 		return nil // hung up meanwhile: the words are lost, as on a real line
 	}
-	k.since = nil
 	at := k.at()
 	if reply != "" {
 		k.turns = append(k.turns, phones.SpokenTurn{Text: reply})
