@@ -98,6 +98,7 @@ func AllowPublic(a netip.Addr) bool {
 const (
 	maxWebhookAnswer = 1 << 20
 	maxWebhookFields = 100
+	maxWebhookValue  = 1000 // bytes of one field kept (the State goes with every event)
 )
 
 // webhook calls a Webhook step: its method and URL, webhookData params (added to the query),
@@ -192,8 +193,12 @@ func (w *walk) webhook(ctx context.Context, n workflow.Node) {
 			if kept == maxWebhookFields {
 				break
 			}
-			w.st.Vars[k] = flat[k]
-			w.st.Vars["webhook."+k] = flat[k]
+			v := flat[k]
+			if len(v) > maxWebhookValue {
+				v = v[:maxWebhookValue]
+			}
+			w.st.Vars[k] = v
+			w.st.Vars["webhook."+k] = v
 			kept++
 		}
 	}
