@@ -3,7 +3,9 @@ package conversation_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -182,3 +184,8 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// refuseAll is an HTTP client that reaches nothing.
+type refuseAll struct{}
+
+func (refuseAll) Do(*http.Request) (*http.Response, error) { return nil, errors.New("offline") }
