@@ -279,3 +279,27 @@ func TestOpenAIBackEnd(t *testing.T) {
 		t.Fatalf("steps %s", mustJSON(steps))
 	}
 }
+
+func TestBranchesWithoutConditionalPath(t *testing.T) {
+	// An agent step whose handles lead straight to customer responses chooses among them.
+	g := newFlow().node("start", workflow.Start, nil).
+		node("ask", workflow.Agent, workflow.Data{"instruction": "Ask if they want a callback."}).
+		node("later", workflow.CustomerResponse, workflow.Data{"description": "Call back later"}).
+		node("now", workflow.CustomerResponse, workflow.Data{"description": "Yes, now is fine"}).
+		node("fwd", workflow.ForwardCall, workflow.Data{"destinationPhoneNumber": "+14155550123"}).
+		node("end", workflow.EndCall, nil).
+		edges("start>ask", "ask>later", "ask>now", "later>end", "now>fwd").g
+	e := engine(conversation.Deps{})
+	acts, st := call(t, e, setup(g), "I'm busy, call me back tomorrow")
+	if kinds(acts) != "say,listen,say,hangup" {
+		t.Fatalf("later: %s", kinds(acts))
+	}
+	steps := stepsOf(t, e, st)
+	if steps[0].Kind != "branch" || steps[0].NodeID != "later" || !strings.Contains(steps[0].Detail, "lexical similarity") {
+		t.Fatalf("steps %s", mustJSON(steps))
+	}
+	acts, _ = call(t, e, setup(g), "yes sure")
+	if kinds(acts) != "say,listen,say,transfer:+14155550123" {
+		t.Fatalf("now: %s", kinds(acts))
+	}
+}

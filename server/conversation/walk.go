@@ -224,7 +224,10 @@ func (w *walk) choose(ctx context.Context) {
 	}
 	req := llm.Request{Task: llm.TaskChoose, Messages: chooseMessages(st.Pending, descs), Brief: llm.Brief{CustomerSaid: st.Pending, Choices: descs}, MaxTokens: 5}
 	r, err := w.e.d.Model.Chat(ctx, req, nil)
-	how := "the language model"
+	how := "lexical similarity" // what the local back-end does
+	if name := w.e.d.Model.Name(); name != "local" {
+		how = "the language model, " + name
+	}
 	if err != nil || r.Choice < 0 {
 		if err != nil {
 			w.e.d.Log.Warn("conversation: the language model could not choose a branch; lexical choice used", "err", err)

@@ -33,7 +33,8 @@ type CallOptions struct {
 	// 20 ms doubling up to 5 s). A refused event is delivered again, with the same ID, until
 	// the handler accepts it or Close; the call's later events wait behind it.
 	RetryBase, RetryMax time.Duration
-	// Recordings is how many recordings render at once (default 2).
+	// Recordings is how many recordings render at once, each by a worker of its own
+	// (default 2).
 	Recordings int
 	// Log receives recordings that failed to render (default: discarded).
 	Log *slog.Logger
@@ -66,8 +67,16 @@ type Calls struct {
 	handler  phones.CallEventHandler
 	customer phones.Customer
 	recorder phones.Recorder
-	record   chan struct{}
+	renders  []render   // recordings waiting for a render worker
+	rcond    *sync.Cond // signals renders
 	wg       sync.WaitGroup
+}
+
+type render struct {
+	k     *call
+	r     phones.Recorder
+	turns []phones.SpokenTurn
+	at    time.Time
 }
 
 var _ phones.CallControl = (*Calls)(nil)
@@ -110,11 +119,16 @@ func NewCalls(o CallOptions) *Calls {
 	var p [4]byte
 	_, _ = rand.Read(p[:])
 	c := &Calls{o: o, prefix: "sim-" + hex.EncodeToString(p[:]) + "-", rng: mrand.New(mrand.NewPCG(uint64(o.Seed), uint64(o.Seed)^0x9e3779b97f4a7c15)),
-		byKey: map[string]string{}, calls: map[string]*call{}, record: make(chan struct{}, o.Recordings)}
+		byKey: map[string]string{}, calls: map[string]*call{}}
 	c.cond = sync.NewCond(&c.mu)
+	c.rcond = sync.NewCond(&c.mu)
 	for range o.Workers {
 		c.wg.Add(1)
 		go c.work()
+	}
+	for range o.Recordings {
+		c.wg.Add(1)
+		go c.renderWork()
 	}
 	return c
 }
@@ -133,6 +147,7 @@ func (c *Calls) Close() {
 	c.mu.Lock()
 	c.closed = true
 	c.cond.Broadcast()
+	c.rcond.Broadcast()
 	c.mu.Unlock()
 	c.wg.Wait()
 }
@@ -303,29 +318,43 @@ func (c *Calls) end(id, key string) error {
 	c.emit(k, phones.EventHangup, k.at(), func(e *phones.CallEvent) { e.Cause = phones.HangupNormal })
 	if k.record && c.recorder != nil && len(k.turns) > 0 {
 		k.rendering = true
-		c.wg.Add(1)
-		go c.render(k, c.recorder, append([]phones.SpokenTurn(nil), k.turns...), k.at())
+		c.renders = append(c.renders, render{k: k, r: c.recorder, turns: append([]phones.SpokenTurn(nil), k.turns...), at: k.at()})
+		c.rcond.Signal()
 	}
 	return nil
 }
 
-// render makes the recording and queues EventRecordingSaved with it.
-func (c *Calls) render(k *call, r phones.Recorder, turns []phones.SpokenTurn, at time.Time) {
+// renderWork makes recordings, one at a time, and queues EventRecordingSaved with each.
+func (c *Calls) renderWork() {
 	defer c.wg.Done()
-	c.record <- struct{}{}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	mp3, err := r.Render(ctx, turns)
-	cancel()
-	<-c.record
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	k.rendering = false
-	if err != nil {
-		c.o.Log.Error("sim: the recording of a call could not be rendered", "call", k.id, "err", err)
-		c.forget(k)
-		return
+	for {
+		c.mu.Lock()
+		for len(c.renders) == 0 && !c.closed {
+			c.rcond.Wait()
+		}
+		if c.closed {
+			c.mu.Unlock()
+			return
+		}
+		job := c.renders[0]
+		c.renders[0] = render{}
+		c.renders = c.renders[1:]
+		c.mu.Unlock()
+
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		mp3, err := job.r.Render(ctx, job.turns)
+		cancel()
+
+		c.mu.Lock()
+		job.k.rendering = false
+		if err != nil {
+			c.o.Log.Error("sim: the recording of a call could not be rendered", "call", job.k.id, "err", err)
+			c.forget(job.k)
+		} else {
+			c.emit(job.k, phones.EventRecordingSaved, job.at, func(e *phones.CallEvent) { e.Recording = mp3 })
+		}
+		c.mu.Unlock()
 	}
-	c.emit(k, phones.EventRecordingSaved, at, func(e *phones.CallEvent) { e.Recording = mp3 })
 }
 
 // forget drops a finished call whose events are all delivered (c.mu held); its key stays,
