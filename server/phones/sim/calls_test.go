@@ -331,3 +331,24 @@ func BenchmarkZeroLengthDial(b *testing.B) {
 		}
 	}
 }
+
+func TestEventsWaitForAHandler(t *testing.T) {
+	c := sim.NewCalls(sim.CallOptions{Seed: 1, RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond})
+	defer c.Close()
+	call, err := c.Dial(context.Background(), phones.DialRequest{Key: "w", From: "+14155550100", To: "+14155550101",
+		Simulation: &phones.Simulation{Outcome: phones.OutcomeBusy}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(30 * time.Millisecond)
+	ev := newEvents()
+	c.SetHandler(ev)
+	ev.wait(t, "the events", func() bool { return ev.kinds(call.CallControlID) == "initiated,hangup" })
+	// Commands on a finished call are refused; hanging it up again is fine.
+	if err := c.Listen(context.Background(), call.CallControlID, time.Second, "l"); !errors.Is(err, phones.ErrRejected) {
+		t.Fatalf("listen on a finished call: %v", err)
+	}
+	if err := c.Hangup(context.Background(), call.CallControlID, "h"); err != nil {
+		t.Fatal(err)
+	}
+}
