@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"hash/fnv"
 	"fmt"
 	"io"
 	"log/slog"
@@ -60,7 +61,7 @@ type Calls struct {
 	mu       sync.Mutex
 	cond     *sync.Cond
 	rng      *mrand.Rand
-	byKey    map[string]string
+	byKey    map[[16]byte]uint64 // a dial's key (its 128-bit FNV-1a hash) → the call's number
 	calls    map[string]*call
 	ready    []*call
 	closed   bool
@@ -119,7 +120,7 @@ func NewCalls(o CallOptions) *Calls {
 	var p [4]byte
 	_, _ = rand.Read(p[:])
 	c := &Calls{o: o, prefix: "sim-" + hex.EncodeToString(p[:]) + "-", rng: mrand.New(mrand.NewPCG(uint64(o.Seed), uint64(o.Seed)^0x9e3779b97f4a7c15)),
-		byKey: map[string]string{}, calls: map[string]*call{}}
+		byKey: map[[16]byte]uint64{}, calls: map[string]*call{}}
 	c.cond = sync.NewCond(&c.mu)
 	c.rcond = sync.NewCond(&c.mu)
 	for range o.Workers {
@@ -174,8 +175,8 @@ func (c *Calls) Dial(ctx context.Context, req phones.DialRequest) (phones.Call, 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if req.Key != "" {
-		if id, ok := c.byKey[req.Key]; ok {
-			return phones.Call{CallControlID: id}, nil
+		if n, ok := c.byKey[keyHash(req.Key)]; ok {
+			return phones.Call{CallControlID: c.prefix + strconv.FormatUint(n, 10)}, nil
 		}
 	}
 	var outcome phones.Outcome
@@ -191,7 +192,7 @@ func (c *Calls) Dial(ctx context.Context, req phones.DialRequest) (phones.Call, 
 	k := &call{id: c.prefix + strconv.FormatUint(c.seq, 10), attempt: req.AttemptID, from: req.From, to: req.To, persona: persona,
 		outcome: outcome, record: req.Record, detect: req.DetectMachine, answered: now}
 	if req.Key != "" {
-		c.byKey[req.Key] = k.id
+		c.byKey[keyHash(req.Key)] = c.seq
 	}
 	c.calls[k.id] = k
 	c.emit(k, phones.EventInitiated, now, nil)
@@ -214,6 +215,16 @@ func (c *Calls) Dial(ctx context.Context, req phones.DialRequest) (phones.Call, 
 		c.emit(k, phones.EventHangup, now, func(e *phones.CallEvent) { e.Cause = cause })
 	}
 	return phones.Call{CallControlID: k.id}, nil
+}
+
+// keyHash keeps a dial's key in 16 bytes, so a million dials' keys stay small (a collision
+// of two keys is about as likely as 2^-88 at that count).
+func keyHash(key string) [16]byte {
+	f := fnv.New128a()
+	_, _ = f.Write([]byte(key))
+	var out [16]byte
+	f.Sum(out[:0])
+	return out
 }
 
 // emit queues an event of the call (c.mu held).
