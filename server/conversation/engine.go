@@ -190,10 +190,14 @@ func (e *Engine) Heard(ctx context.Context, s Setup, st State, text string, at t
 		return cur.encode(), nil, nil
 	}
 	prof, err := e.d.Agents.Profile(ctx, s.OrganizationID, s.AgentID)
-	if err != nil {
-		return nil, nil, err
+	lost := errs.Is(err, errs.NotFound)
+	if err != nil && !lost {
+		return nil, nil, err // a passing failure: the carrier delivers the words again
 	}
 	w := &walk{e: e, s: s, g: index(s.Graph), st: cur, prof: prof}
+	if lost { // deleted during the call: it goes on without the profile
+		w.step("", "agent-profile", StepFailed, "The agent profile was deleted during the call; the agent speaks without it.")
+	}
 	cur.Waiting = false
 	switch {
 	case AsksNotToBeCalled(text):

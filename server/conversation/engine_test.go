@@ -303,3 +303,21 @@ func TestBranchesWithoutConditionalPath(t *testing.T) {
 		t.Fatalf("now: %s", kinds(acts))
 	}
 }
+
+func TestAgentDeletedDuringTheCall(t *testing.T) {
+	ag := agents{"org1/ag1": linda}
+	e := conversation.New(conversation.Deps{Agents: ag})
+	s := setup(renewal())
+	st, _, err := e.Start(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(ag, "org1/ag1")
+	st, acts, err := e.Heard(context.Background(), s, st, "no", 5*time.Second)
+	if err != nil || kinds(acts) != "say,say,hangup" || acts[0].Voice != "" {
+		t.Fatalf("%s %v", kinds(acts), err)
+	}
+	if steps := stepsOf(t, e, st); steps[0].Kind != "agent-profile" || steps[0].Status != conversation.StepFailed {
+		t.Fatalf("steps %s", mustJSON(steps))
+	}
+}

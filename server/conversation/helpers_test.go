@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bettyhq/betty/server/conversation"
+	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/workflow"
 )
@@ -21,7 +21,7 @@ type agents map[string]conversation.Profile
 func (a agents) Profile(_ context.Context, orgID, agentID string) (conversation.Profile, error) {
 	p, ok := a[orgID+"/"+agentID]
 	if !ok {
-		return conversation.Profile{}, fmt.Errorf("no agent %s", agentID)
+		return conversation.Profile{}, errs.NotFoundf("Agent profile " + agentID)
 	}
 	return p, nil
 }
