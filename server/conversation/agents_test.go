@@ -7,8 +7,12 @@ import (
 	"github.com/bettyhq/betty/server/conversation"
 	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/internal/testdb"
+	kb "github.com/bettyhq/betty/server/knowledge"
 	"github.com/bettyhq/betty/server/store"
 )
+
+// The knowledge service is the engine's Knowledge as it is.
+var _ conversation.Knowledge = (*kb.Service)(nil)
 
 func TestStoreAgents(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
