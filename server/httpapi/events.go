@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3filter"
+
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/calls"
 	"github.com/bettyhq/betty/server/errs"
@@ -21,6 +23,9 @@ import (
 type JobSource interface {
 	JobByID(ctx context.Context, orgID, id string) (api.Job, error)
 }
+
+// The stream is text: what the contract says of it (a string) is checked on what was sent.
+func init() { openapi3filter.RegisterBodyDecoder("text/event-stream", openapi3filter.FileBodyDecoder) }
 
 // Events answers the Events tag: the team's live event stream.
 type Events struct {
