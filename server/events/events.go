@@ -4,10 +4,11 @@
 // are kept Retention (10 minutes): a client that reconnects with the id of an event still
 // kept gets what it missed (at most MaxReplay events), otherwise one reset.
 //
-// Order across replicas: on SQLite the one writer hands ids out in commit order; on
-// PostgreSQL a reader only sees events of transactions older than every transaction still
-// running and orders them by (transaction, id), so an event can never commit behind the
-// position a reader has reached (see store.EventsAfter).
+// Order across replicas: ids increase in commit order (on SQLite the one writer hands them
+// out; on PostgreSQL they are numbered at commit under a transaction lock, migration 00010),
+// so an event never commits behind the position a reader has reached. The price on
+// PostgreSQL: transactions that publish events commit one at a time (only their last
+// instant, the commit itself, is serialised).
 package events
 
 import (
