@@ -10615,7 +10615,7 @@ type ClientInterface interface {
 	//
 	// Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` match `query`
 	// by full-text search (decision, instead of a substring): every word of `query` must
-	// begin a word of the title or summary, ignoring case and accents (`deliv resched`
+	// begin a word of the title or summary, ignoring case (`deliv resched`
 	// finds "Customer asked to reschedule delivery"). A query without any letter or digit
 	// finds nothing. Deleted items are left out. Same paging and sorting. Any member of the
 	// organisation may call it.
@@ -15630,7 +15630,7 @@ func (c *Client) GetPublicInboxItem(ctx context.Context, id Id, params *GetPubli
 //
 // Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` match `query`
 // by full-text search (decision, instead of a substring): every word of `query` must
-// begin a word of the title or summary, ignoring case and accents (`deliv resched`
+// begin a word of the title or summary, ignoring case (`deliv resched`
 // finds "Customer asked to reschedule delivery"). A query without any letter or digit
 // finds nothing. Deleted items are left out. Same paging and sorting. Any member of the
 // organisation may call it.
@@ -29942,7 +29942,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` match `query`
 	// by full-text search (decision, instead of a substring): every word of `query` must
-	// begin a word of the title or summary, ignoring case and accents (`deliv resched`
+	// begin a word of the title or summary, ignoring case (`deliv resched`
 	// finds "Customer asked to reschedule delivery"). A query without any letter or digit
 	// finds nothing. Deleted items are left out. Same paging and sorting. Any member of the
 	// organisation may call it.
@@ -51439,7 +51439,7 @@ func (c *ClientWithResponses) GetPublicInboxItemWithResponse(ctx context.Context
 //
 // Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` match `query`
 // by full-text search (decision, instead of a substring): every word of `query` must
-// begin a word of the title or summary, ignoring case and accents (`deliv resched`
+// begin a word of the title or summary, ignoring case (`deliv resched`
 // finds "Customer asked to reschedule delivery"). A query without any letter or digit
 // finds nothing. Deleted items are left out. Same paging and sorting. Any member of the
 // organisation may call it.
