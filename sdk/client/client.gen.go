@@ -2440,7 +2440,7 @@ type CallLog struct {
 	// AgentId The agent that spoke on the call; null when none (for example a forwarded call).
 	AgentId *string `json:"agentId"`
 
-	// CallControlId The carrier's id of the call; names its transcript.
+	// CallControlId The carrier's id of the call; names its transcript. Empty while the call is queued and the carrier has not given one yet (decision).
 	//
 	// Example: v3:T02llQxIyaRkhfRKxgAP8nY511EhFLizdvdUKJiSw8d6A9BborherQ
 	CallControlId string `json:"callControlId"`
