@@ -576,3 +576,15 @@ func (s *Service) SetDialerLimit(ctx context.Context, adminUserID, orgID string,
 	}
 	return s.db.SetDialerLimit(ctx, orgID, n, adminUserID)
 }
+
+// JobByID answers one of a team's jobs with its progress (the live event stream renders it).
+func (s *Service) JobByID(ctx context.Context, orgID, id string) (Job, error) {
+	j, err := s.db.WorkflowJobByID(ctx, orgID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return Job{}, errs.NotFoundf("Job")
+	}
+	if err != nil {
+		return Job{}, err
+	}
+	return s.withProgress(ctx, j)
+}

@@ -552,3 +552,18 @@ func (db *DB) RunningWorkflowJobIDs(ctx context.Context) ([]string, error) {
 	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT id FROM workflow_jobs WHERE status = ? ORDER BY created_at`, JobInProgress)
 	return out, err
 }
+
+// SetCallLogRecording attaches a recording (an upload) to a call log that has none; false when
+// it has one already.
+func (db *DB) SetCallLogRecording(ctx context.Context, orgID, callLogID, uploadID string) (bool, error) {
+	n, err := db.exec(ctx, `UPDATE call_logs SET recording_upload_id = ?, updated_at = ?
+		WHERE organization_id = ? AND id = ? AND recording_upload_id IS NULL`, uploadID, now(), orgID, callLogID)
+	return n == 1, err
+}
+
+// CallLogHasRecording says whether a team's call log has a recording.
+func (db *DB) CallLogHasRecording(ctx context.Context, orgID, callLogID string) (bool, error) {
+	var n int
+	err := db.get(ctx, db.read(ctx), &n, `SELECT COUNT(*) FROM call_logs WHERE organization_id = ? AND id = ? AND recording_upload_id IS NOT NULL`, orgID, callLogID)
+	return n > 0, err
+}
