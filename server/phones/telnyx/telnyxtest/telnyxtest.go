@@ -68,6 +68,7 @@ type trap struct {
 type Server struct {
 	srv    *httptest.Server
 	apiKey string
+	calls  *callSim
 
 	mu        sync.Mutex
 	available []Available
@@ -80,14 +81,33 @@ type Server struct {
 	pendingOrders bool
 }
 
-// Start runs a fake that accepts apiKey, until the test ends.
+// Start runs a fake that accepts apiKey, until the test ends. Its calls go as cfg says
+// (EnableCalls); with none, every call is answered and no webhook is sent.
 func Start(t testing.TB, apiKey string) *Server {
 	t.Helper()
-	s := &Server{apiKey: apiKey, owned: map[string]owned{}, verified: map[string]*verification{}, nextID: 1293384261075731400}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.srv.Close)
+	s := New(apiKey)
+	s.srv = httptest.NewServer(s)
+	s.calls.baseURL = s.srv.URL
+	t.Cleanup(func() { s.srv.Close(); s.Close() })
 	return s
 }
+
+// New is a fake that accepts apiKey, not listening yet: serve it (it is an http.Handler) and
+// tell it its own URL with SetURL (cmd/faketelnyx runs it as a process this way).
+func New(apiKey string) *Server {
+	s := &Server{apiKey: apiKey, owned: map[string]owned{}, verified: map[string]*verification{}, nextID: 1293384261075731400}
+	s.calls = newCallSim(CallsConfig{Answer: 1})
+	return s
+}
+
+// SetURL tells the fake where it is served (recording URLs point there).
+func (s *Server) SetURL(u string) { s.calls.baseURL = strings.TrimRight(u, "/") }
+
+// Close stops delivering webhooks.
+func (s *Server) Close() { s.calls.close() }
+
+// ServeHTTP answers one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.serve(w, r) }
 
 // URL is the fake's base URL, as --telnyx-api-url.
 func (s *Server) URL() string { return s.srv.URL }
@@ -157,6 +177,10 @@ func (s *Server) Requests() []Request {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/_fake/") {
+		s.calls.serveFake(w, r)
+		return
+	}
 	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query()}
 	if r.Body != nil {
 		_ = json.NewDecoder(r.Body).Decode(&req.Body)
@@ -187,9 +211,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			Detail: "The API key looks malformed. Check that you copied it correctly."})
 		return
 	}
+	path := r.URL.Path
+	if path == "/calls" || strings.HasPrefix(path, "/calls/") {
+		s.calls.serve(w, r.Method, path, req.Body)
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	path := r.URL.Path
 	switch {
 	case r.Method == http.MethodGet && path == "/available_phone_numbers":
 		s.search(w, req.Query)
