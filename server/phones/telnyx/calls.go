@@ -2,6 +2,7 @@ package telnyx
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -31,6 +32,7 @@ import (
 // restart the conversation engine's own timeout applies).
 type Calls struct {
 	c      *Client
+	key    ed25519.PublicKey // verifies webhooks; nil: not configured
 	log    *slog.Logger
 	voices VoiceCatalogue
 	// Retries is how many times a command is retried after a timeout, 429 or 5xx.
@@ -65,10 +67,24 @@ type CallsOptions struct {
 	Retries int
 	// Backoff is the first wait between tries, doubled each time (default 200 ms).
 	Backoff time.Duration
+	// PublicKey verifies the webhooks (--telnyx-public-key, base64); "" leaves them
+	// unverifiable: Receive answers 503 naming the setting.
+	PublicKey string
+	// Handler receives the calls' events (SetHandler sets it later).
+	Handler phones.CallEventHandler
 }
 
-// NewCalls is the call control of the client's account and Call Control application.
-func NewCalls(c *Client, o CallsOptions) *Calls {
+// NewCalls is the call control of the client's account and Call Control application; a
+// public key that is not one is an error naming the setting.
+func NewCalls(c *Client, o CallsOptions) (*Calls, error) {
+	var key ed25519.PublicKey
+	if o.PublicKey != "" {
+		k, err := ParsePublicKey(o.PublicKey)
+		if err != nil {
+			return nil, err
+		}
+		key = k
+	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
@@ -81,7 +97,8 @@ func NewCalls(c *Client, o CallsOptions) *Calls {
 	if o.Backoff <= 0 {
 		o.Backoff = 200 * time.Millisecond
 	}
-	return &Calls{c: c, log: o.Log, voices: o.Voices, retries: o.Retries, backoff: o.Backoff, listens: map[string]*listening{}}
+	return &Calls{c: c, key: key, log: o.Log, voices: o.Voices, retries: o.Retries, backoff: o.Backoff,
+		handler: o.Handler, listens: map[string]*listening{}}, nil
 }
 
 // SetHandler gives the calls' events to h (the dialer). Until it is set, webhooks answer 503

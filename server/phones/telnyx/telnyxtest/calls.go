@@ -162,6 +162,18 @@ func (s *Server) EnableCalls(cfg CallsConfig) { s.calls.configure(cfg) }
 // PublicKey is the base64 key the fake's webhooks verify with.
 func (s *Server) PublicKey() string { return PublicKey(s.calls.cfg.Key) }
 
+// Sign signs a webhook body as the fake does at time at: the telnyx-timestamp and
+// telnyx-signature-ed25519 headers.
+func (s *Server) Sign(body []byte, at time.Time) (timestamp, signature string) {
+	return sign(s.calls.cfg.Key, body, at)
+}
+
+func sign(key ed25519.PrivateKey, body []byte, at time.Time) (string, string) {
+	ts := strconv.FormatInt(at.Unix(), 10)
+	sig := ed25519.Sign(key, append([]byte(ts+"|"), body...))
+	return ts, base64.StdEncoding.EncodeToString(sig)
+}
+
 // Stats is what the fake counted.
 func (s *Server) Stats() Stats { return s.calls.stats() }
 
@@ -280,7 +292,7 @@ func (c *callSim) dial(w http.ResponseWriter, body map[string]any) {
 	}
 	call := &fakeCall{id: "v3:" + newUUID(), session: newUUID(), leg: newUUID(), from: from, to: to,
 		state: str(body, "client_state"), timeout: timeout, commands: map[string]bool{},
-		amd: str(body, "answering_machine_detection") != "" && str(body, "answering_machine_detection") != "disabled",
+		amd:    str(body, "answering_machine_detection") != "" && str(body, "answering_machine_detection") != "disabled",
 		record: str(body, "record") != ""}
 	call.outcome = c.draw(to, c.placed[to])
 	c.placed[to]++
@@ -528,15 +540,14 @@ func (c *callSim) post(url string, e *Event, attempt int) bool {
 	body.WriteString(`{"data":`)
 	body.Write(e.Body)
 	body.WriteString(`,"meta":{"attempt":` + strconv.Itoa(attempt) + `,"delivered_to":` + strconv.Quote(url) + `}}`)
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	sig := ed25519.Sign(c.cfg.Key, append([]byte(ts+"|"), body.Bytes()...))
+	ts, sig := sign(c.cfg.Key, body.Bytes(), time.Now())
 	req, err := http.NewRequest(http.MethodPost, url, &body)
 	if err != nil {
 		return false
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("telnyx-timestamp", ts)
-	req.Header.Set("telnyx-signature-ed25519", base64.StdEncoding.EncodeToString(sig))
+	req.Header.Set("telnyx-signature-ed25519", sig)
 	res, err := c.cfg.Client.Do(req)
 	if err != nil {
 		return false

@@ -62,6 +62,7 @@ type trap struct {
 	status       int
 	errors       []ErrorObject
 	stall        time.Duration
+	late         time.Duration
 }
 
 // Server is a running fake.
@@ -140,6 +141,14 @@ func (s *Server) Stall(method, path string, d time.Duration) {
 	s.traps = append(s.traps, trap{method: method, path: path, stall: d})
 }
 
+// AnswerLate makes the next request to method and path (a prefix) be carried out at once but
+// answered only after d: a client that gives up sooner never learns what was done.
+func (s *Server) AnswerLate(method, path string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.traps = append(s.traps, trap{method: method, path: path, late: d})
+}
+
 // Code is the verification code last sent to a number ("" when none).
 func (s *Server) Code(e164 string) string {
 	s.mu.Lock()
@@ -196,6 +205,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mu.Unlock()
+	if caught != nil && caught.late > 0 {
+		rec := httptest.NewRecorder()
+		s.handle(rec, r, req)
+		select {
+		case <-time.After(caught.late):
+		case <-r.Context().Done():
+			return
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+		return
+	}
 	if caught != nil && caught.stall > 0 {
 		select {
 		case <-time.After(caught.stall):
@@ -206,6 +230,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeErrors(w, caught.status, caught.errors...)
 		return
 	}
+	s.handle(w, r, req)
+}
+
+func (s *Server) handle(w http.ResponseWriter, r *http.Request, req Request) {
 	if r.Header.Get("Authorization") != "Bearer "+s.apiKey {
 		writeErrors(w, http.StatusUnauthorized, ErrorObject{Code: "10009", Title: "Authentication failed",
 			Detail: "The API key looks malformed. Check that you copied it correctly."})
