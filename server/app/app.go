@@ -135,6 +135,12 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	workflowsService := workflows.New(db, queue, campaignsService, contactFiles{uploadsService})
 	campaignWorkflows.Service = workflowsService
 	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService)
+	// Telnyx Call Control: the carrier's calls and their verified webhooks (nil with the
+	// simulator). The dialer places calls through it and handles its events (SetHandler).
+	telnyxCalls, err := newTelnyxCalls(tel, cfg, log, speaker)
+	if err != nil {
+		return nil, err
+	}
 	// Every worker is registered above this line.
 	if err := queue.Open(); err != nil {
 		return nil, err
@@ -165,6 +171,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
 		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout,
 		BaseURL: cfg.BaseURL, ResponseCheck: o.responseCheck,
+		TelnyxWebhooks: telnyxWebhooks(telnyxCalls),
 	})
 	if err != nil {
 		return nil, err
@@ -196,6 +203,23 @@ func telephony(cfg config.Config, log *slog.Logger, db *store.DB) (phones.Teleph
 		return sim.New(log, db.BoughtPhoneNumbers), nil
 	}
 	return telnyx.New(telnyx.Config{APIKey: cfg.TelnyxAPIKey, BaseURL: cfg.TelnyxAPIURL, ConnectionID: cfg.TelnyxConnectionID})
+}
+
+// newTelnyxCalls is Telnyx Call Control when the carrier is Telnyx, nil otherwise.
+func newTelnyxCalls(tel phones.Telephony, cfg config.Config, log *slog.Logger, voices telnyx.VoiceCatalogue) (*telnyx.Calls, error) {
+	client, ok := tel.(*telnyx.Client)
+	if !ok {
+		return nil, nil
+	}
+	return telnyx.NewCalls(client, telnyx.CallsOptions{Log: log, Voices: voices, PublicKey: cfg.TelnyxPublicKey})
+}
+
+// telnyxWebhooks is what receives Telnyx's webhooks: nothing without Telnyx (503).
+func telnyxWebhooks(c *telnyx.Calls) httpapi.TelnyxWebhooks {
+	if c == nil {
+		return nil
+	}
+	return c
 }
 
 // payments is how the deployment takes payments: Stripe with a secret key, none otherwise
