@@ -4044,10 +4044,17 @@ type JobProgress struct {
 	// contacts.
 	Completed int `json:"completed"`
 
+	// Dialling `workflow-run`: contacts whose call is being placed or ringing. 0 for
+	// `contacts-import`.
+	Dialling *int `json:"dialling,omitempty"`
+
 	// Failed Units finished without success: contacts that failed, did not answer, were busy or
 	// reached voicemail after the last retry attempt, or CSV rows rejected (no valid
 	// phone number).
 	Failed int `json:"failed"`
+
+	// InCall `workflow-run`: contacts on a connected call now. 0 for `contacts-import`.
+	InCall *int `json:"inCall,omitempty"`
 
 	// Pending Units not finished yet (`total - completed - failed`), including contacts being
 	// called right now. When a job is cancelled the pending contacts are not called and
@@ -4060,6 +4067,15 @@ type JobProgress struct {
 	//
 	// Example: 42
 	Percent int `json:"percent"`
+
+	// Queued `workflow-run`: contacts waiting for their next call (due, outside their calling
+	// window, waiting for a retry or a free line). 0 for `contacts-import`.
+	Queued *int `json:"queued,omitempty"`
+
+	// Suppressed `workflow-run`: contacts not called because their number is on the team's
+	// do-not-call list. They are also counted in `failed` (they finished without
+	// success), so `pending` stays `total - completed - failed`. 0 for `contacts-import`.
+	Suppressed *int `json:"suppressed,omitempty"`
 
 	// Total Units the job has to handle, fixed when the job starts.
 	Total int `json:"total"`
@@ -7123,6 +7139,15 @@ type ListAdminMailParams struct {
 	Recipient *Email `form:"recipient,omitempty" json:"recipient,omitempty"`
 }
 
+// UpdateAdminOrganizationDialerLimitParams defines parameters for UpdateAdminOrganizationDialerLimit.
+type UpdateAdminOrganizationDialerLimitParams struct {
+	// OrganizationId The organisation (team) the request acts for.
+	OrganizationId OrganizationIdQuery `form:"organizationId" json:"organizationId"`
+
+	// MaxConcurrentCalls The calls the team may have on the line at once; 0 removes the override.
+	MaxConcurrentCalls int `form:"maxConcurrentCalls" json:"maxConcurrentCalls"`
+}
+
 // GrantAdminOrganizationCreditsParams defines parameters for GrantAdminOrganizationCredits.
 type GrantAdminOrganizationCreditsParams struct {
 	// OrganizationId The organisation (team) the request acts for.
@@ -8754,6 +8779,16 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/admin/mail (the `ListAdminMail` operationId).
 	ListAdminMail(ctx context.Context, params *ListAdminMailParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateAdminOrganizationDialerLimit Override an organisation's concurrent calls
+	//
+	// Sets how many calls organisation `organizationId` may have on the line at once, in place
+	// of its tier's limit (free 2, tier1 5, tier2 10, tier3 20, tier4 100); 0 removes the
+	// override. A campaign's own `maxConcurrentCalls` still lowers it. The dialer reads it at
+	// each dial. No request body. Site admins only. Returns the organisation.
+	//
+	// Corresponds with POST /v1/admin/organization/dialer-limit (the `UpdateAdminOrganizationDialerLimit` operationId).
+	UpdateAdminOrganizationDialerLimit(ctx context.Context, params *UpdateAdminOrganizationDialerLimitParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GrantAdminOrganizationCredits Grant credits to an organisation
 	//
@@ -12540,6 +12575,26 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 // Corresponds with GET /v1/admin/mail (the `ListAdminMail` operationId).
 func (c *Client) ListAdminMail(ctx context.Context, params *ListAdminMailParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListAdminMailRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateAdminOrganizationDialerLimit Override an organisation's concurrent calls
+//
+// Sets how many calls organisation `organizationId` may have on the line at once, in place
+// of its tier's limit (free 2, tier1 5, tier2 10, tier3 20, tier4 100); 0 removes the
+// override. A campaign's own `maxConcurrentCalls` still lowers it. The dialer reads it at
+// each dial. No request body. Site admins only. Returns the organisation.
+//
+// Corresponds with POST /v1/admin/organization/dialer-limit (the `UpdateAdminOrganizationDialerLimit` operationId).
+func (c *Client) UpdateAdminOrganizationDialerLimit(ctx context.Context, params *UpdateAdminOrganizationDialerLimitParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateAdminOrganizationDialerLimitRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -18763,6 +18818,64 @@ func NewListAdminMailRequest(server string, params *ListAdminMailParams) (*http.
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateAdminOrganizationDialerLimitRequest constructs an http.Request for the UpdateAdminOrganizationDialerLimit method
+func NewUpdateAdminOrganizationDialerLimitRequest(server string, params *UpdateAdminOrganizationDialerLimitParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/admin/organization/dialer-limit")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "organizationId", params.OrganizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "maxConcurrentCalls", params.MaxConcurrentCalls, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -27938,6 +28051,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/admin/mail (the `ListAdminMail` operationId).
 	ListAdminMailWithResponse(ctx context.Context, params *ListAdminMailParams, reqEditors ...RequestEditorFn) (*ListAdminMailResponse, error)
 
+	// UpdateAdminOrganizationDialerLimitWithResponse Override an organisation's concurrent calls
+	//
+	// Sets how many calls organisation `organizationId` may have on the line at once, in place
+	// of its tier's limit (free 2, tier1 5, tier2 10, tier3 20, tier4 100); 0 removes the
+	// override. A campaign's own `maxConcurrentCalls` still lowers it. The dialer reads it at
+	// each dial. No request body. Site admins only. Returns the organisation.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/admin/organization/dialer-limit (the `UpdateAdminOrganizationDialerLimit` operationId).
+	UpdateAdminOrganizationDialerLimitWithResponse(ctx context.Context, params *UpdateAdminOrganizationDialerLimitParams, reqEditors ...RequestEditorFn) (*UpdateAdminOrganizationDialerLimitResponse, error)
+
 	// GrantAdminOrganizationCreditsWithResponse Grant credits to an organisation
 	//
 	// Adds `credits` prepaid credits to organisation `organizationId` without a payment (a
@@ -32089,6 +32214,96 @@ func (r ListAdminMailResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListAdminMailResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateAdminOrganizationDialerLimitResponse429Headers the declared response headers of an HTTP 429 response for UpdateAdminOrganizationDialerLimit
+type UpdateAdminOrganizationDialerLimitResponse429Headers struct {
+	RetryAfter *int
+}
+
+type UpdateAdminOrganizationDialerLimitResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AdminOrganizationResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UpdateAdminOrganizationDialerLimitResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateAdminOrganizationDialerLimitResponse) GetJSON200() *AdminOrganizationResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateAdminOrganizationDialerLimitResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateAdminOrganizationDialerLimitResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateAdminOrganizationDialerLimitResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateAdminOrganizationDialerLimitResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r UpdateAdminOrganizationDialerLimitResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r UpdateAdminOrganizationDialerLimitResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateAdminOrganizationDialerLimitResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateAdminOrganizationDialerLimitResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateAdminOrganizationDialerLimitResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateAdminOrganizationDialerLimitResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -48699,6 +48914,24 @@ func (c *ClientWithResponses) ListAdminMailWithResponse(ctx context.Context, par
 	return ParseListAdminMailResponse(rsp)
 }
 
+// UpdateAdminOrganizationDialerLimitWithResponse Override an organisation's concurrent calls
+//
+// Sets how many calls organisation `organizationId` may have on the line at once, in place
+// of its tier's limit (free 2, tier1 5, tier2 10, tier3 20, tier4 100); 0 removes the
+// override. A campaign's own `maxConcurrentCalls` still lowers it. The dialer reads it at
+// each dial. No request body. Site admins only. Returns the organisation.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/admin/organization/dialer-limit (the `UpdateAdminOrganizationDialerLimit` operationId).
+func (c *ClientWithResponses) UpdateAdminOrganizationDialerLimitWithResponse(ctx context.Context, params *UpdateAdminOrganizationDialerLimitParams, reqEditors ...RequestEditorFn) (*UpdateAdminOrganizationDialerLimitResponse, error) {
+	rsp, err := c.UpdateAdminOrganizationDialerLimit(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateAdminOrganizationDialerLimitResponse(rsp)
+}
+
 // GrantAdminOrganizationCreditsWithResponse Grant credits to an organisation
 //
 // Adds `credits` prepaid credits to organisation `organizationId` without a payment (a
@@ -54196,6 +54429,87 @@ func ParseListAdminMailResponse(rsp *http.Response) (*ListAdminMailResponse, err
 	switch {
 	case rsp.StatusCode == 429:
 		var headers ListAdminMailResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateAdminOrganizationDialerLimitResponse parses an HTTP response from a UpdateAdminOrganizationDialerLimitWithResponse call
+func ParseUpdateAdminOrganizationDialerLimitResponse(rsp *http.Response) (*UpdateAdminOrganizationDialerLimitResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateAdminOrganizationDialerLimitResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AdminOrganizationResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers UpdateAdminOrganizationDialerLimitResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -135,11 +135,16 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	workflowsService := workflows.New(db, queue, campaignsService, contactFiles{uploadsService})
 	campaignWorkflows.Service = workflowsService
 	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService)
+	runsService := newRuns(cfg, log, db, queue)
 	// Telnyx Call Control: the carrier's calls and their verified webhooks (nil with the
 	// simulator). The dialer places calls through it and handles its events (SetHandler).
 	telnyxCalls, err := newTelnyxCalls(tel, cfg, log, speaker)
 	if err != nil {
 		return nil, err
+	}
+	if telnyxCalls != nil {
+		telnyxCalls.SetHandler(runsService)
+		runsService.SetCalls(telnyxCalls)
 	}
 	// Every worker is registered above this line.
 	if err := queue.Open(); err != nil {
@@ -168,6 +173,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		Uploads:        uploadsService,
 		Voices:         voicesService,
 		Phones:         phonesService,
+		Runs:           runsService,
 		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
 		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout,
 		BaseURL: cfg.BaseURL, ResponseCheck: o.responseCheck,

@@ -23,6 +23,7 @@ import (
 	"github.com/bettyhq/betty/server/knowledge"
 	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/phones"
+	"github.com/bettyhq/betty/server/runs"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
 	"github.com/bettyhq/betty/server/uploads"
@@ -59,6 +60,8 @@ type Deps struct {
 	Uploads   *uploads.Service
 	Voices    *voices.Service
 	Phones    *phones.Service
+	// Runs is the dialer.
+	Runs      *runs.Service
 	RateLimit RateLimit
 	// TrustedProxies are the networks whose X-Forwarded-For / X-Real-IP are believed; the
 	// client address is the connection's otherwise.
@@ -91,6 +94,7 @@ type Server struct {
 	*Phones
 	*Payments
 	*Telnyx
+	*Runs
 }
 
 type fallback struct{ Unimplemented }
@@ -113,6 +117,7 @@ func NewServer(d Deps, m *Metrics) *Server {
 		Phones:    &Phones{svc: d.Phones},
 		Payments:  &Payments{svc: d.Billing},
 		Telnyx:    &Telnyx{hooks: d.TelnyxWebhooks},
+		Runs:      &Runs{svc: d.Runs, workflows: d.Workflows, teams: d.Teams},
 	}
 }
 
@@ -132,7 +137,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
-	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil {
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil || d.Runs == nil {
 		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)
