@@ -10377,8 +10377,8 @@ type ClientInterface interface {
 	//
 	// Deletes a campaign together with its workflows (their contacts, CSV files and job
 	// history) and its knowledge-base links. Its agent profiles are kept, unlinked from the
-	// campaign, and its phone number is freed. A campaign with a job in progress cannot be
-	// deleted (422): end the job first with `POST /v1/workflow/end-job/{id}`. Any team role
+	// campaign, and its phone number is freed. A campaign with a run in progress cannot be
+	// deleted (409, naming the run): end the run first with `POST /v1/workflow/end-job/{id}`. Any team role
 	// except `readonly` may call it. Returns the id of the deleted campaign.
 	//
 	// Corresponds with DELETE /v1/campaigns/{id} (the `DeleteCampaign` operationId).
@@ -10934,7 +10934,8 @@ type ClientInterface interface {
 	//
 	// Decisions (the spec is silent): a number still assigned to a campaign (`campaignId` not
 	// null) is not released; the answer is 409 and the campaign must be given another number
-	// first. When the carrier does not answer, nothing is removed and the answer is 503 with
+	// first. A number a workflow run in progress calls from is not released either (409,
+	// naming the run). When the carrier does not answer, nothing is removed and the answer is 503 with
 	// Retry-After. Only an owner or admin may call it (it ends a paid subscription); others
 	// get 403. Answers with the deleted id.
 	//
@@ -12386,8 +12387,8 @@ type ClientInterface interface {
 	//
 	// Deletes a workflow with its contacts, CSV files and job history. When it is a
 	// campaign's active workflow the campaign's `workflowId` is cleared (and an `active`
-	// campaign becomes `paused`). A workflow with a job in progress cannot be deleted (422):
-	// end it first with `POST /v1/workflow/end-job/{id}`. Any team role except `readonly`
+	// campaign becomes `paused`). A workflow with a run in progress cannot be deleted (409,
+	// naming the run): end it first with `POST /v1/workflow/end-job/{id}`. Any team role except `readonly`
 	// may call it. Returns the id of the deleted workflow.
 	//
 	// Corresponds with DELETE /v1/workflow/{id} (the `DeleteWorkflow` operationId).
@@ -15233,8 +15234,8 @@ func (c *Client) ListCampaignPhoneNumberAssignments(ctx context.Context, id Id, 
 //
 // Deletes a campaign together with its workflows (their contacts, CSV files and job
 // history) and its knowledge-base links. Its agent profiles are kept, unlinked from the
-// campaign, and its phone number is freed. A campaign with a job in progress cannot be
-// deleted (422): end the job first with `POST /v1/workflow/end-job/{id}`. Any team role
+// campaign, and its phone number is freed. A campaign with a run in progress cannot be
+// deleted (409, naming the run): end the run first with `POST /v1/workflow/end-job/{id}`. Any team role
 // except `readonly` may call it. Returns the id of the deleted campaign.
 //
 // Corresponds with DELETE /v1/campaigns/{id} (the `DeleteCampaign` operationId).
@@ -16101,7 +16102,8 @@ func (c *Client) ListPhoneNumbers(ctx context.Context, params *ListPhoneNumbersP
 //
 // Decisions (the spec is silent): a number still assigned to a campaign (`campaignId` not
 // null) is not released; the answer is 409 and the campaign must be given another number
-// first. When the carrier does not answer, nothing is removed and the answer is 503 with
+// first. A number a workflow run in progress calls from is not released either (409,
+// naming the run). When the carrier does not answer, nothing is removed and the answer is 503 with
 // Retry-After. Only an owner or admin may call it (it ends a paid subscription); others
 // get 403. Answers with the deleted id.
 //
@@ -18455,8 +18457,8 @@ func (c *Client) UpdateWorkflow(ctx context.Context, params *UpdateWorkflowParam
 //
 // Deletes a workflow with its contacts, CSV files and job history. When it is a
 // campaign's active workflow the campaign's `workflowId` is cleared (and an `active`
-// campaign becomes `paused`). A workflow with a job in progress cannot be deleted (422):
-// end it first with `POST /v1/workflow/end-job/{id}`. Any team role except `readonly`
+// campaign becomes `paused`). A workflow with a run in progress cannot be deleted (409,
+// naming the run): end it first with `POST /v1/workflow/end-job/{id}`. Any team role except `readonly`
 // may call it. Returns the id of the deleted workflow.
 //
 // Corresponds with DELETE /v1/workflow/{id} (the `DeleteWorkflow` operationId).
@@ -29746,8 +29748,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Deletes a campaign together with its workflows (their contacts, CSV files and job
 	// history) and its knowledge-base links. Its agent profiles are kept, unlinked from the
-	// campaign, and its phone number is freed. A campaign with a job in progress cannot be
-	// deleted (422): end the job first with `POST /v1/workflow/end-job/{id}`. Any team role
+	// campaign, and its phone number is freed. A campaign with a run in progress cannot be
+	// deleted (409, naming the run): end the run first with `POST /v1/workflow/end-job/{id}`. Any team role
 	// except `readonly` may call it. Returns the id of the deleted campaign.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -30335,7 +30337,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Decisions (the spec is silent): a number still assigned to a campaign (`campaignId` not
 	// null) is not released; the answer is 409 and the campaign must be given another number
-	// first. When the carrier does not answer, nothing is removed and the answer is 503 with
+	// first. A number a workflow run in progress calls from is not released either (409,
+	// naming the run). When the carrier does not answer, nothing is removed and the answer is 503 with
 	// Retry-After. Only an owner or admin may call it (it ends a paid subscription); others
 	// get 403. Answers with the deleted id.
 	//
@@ -31861,8 +31864,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Deletes a workflow with its contacts, CSV files and job history. When it is a
 	// campaign's active workflow the campaign's `workflowId` is cleared (and an `active`
-	// campaign becomes `paused`). A workflow with a job in progress cannot be deleted (422):
-	// end it first with `POST /v1/workflow/end-job/{id}`. Any team role except `readonly`
+	// campaign becomes `paused`). A workflow with a run in progress cannot be deleted (409,
+	// naming the run): end it first with `POST /v1/workflow/end-job/{id}`. Any team role except `readonly`
 	// may call it. Returns the id of the deleted workflow.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -39539,6 +39542,8 @@ type DeleteCampaignResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -39572,6 +39577,11 @@ func (r DeleteCampaignResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteCampaignResponse) GetApplicationproblemJSON404() *NotFound {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r DeleteCampaignResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
@@ -48184,6 +48194,8 @@ type DeleteWorkflowResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -48217,6 +48229,11 @@ func (r DeleteWorkflowResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteWorkflowResponse) GetApplicationproblemJSON404() *NotFound {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r DeleteWorkflowResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
@@ -51240,8 +51257,8 @@ func (c *ClientWithResponses) ListCampaignPhoneNumberAssignmentsWithResponse(ctx
 //
 // Deletes a campaign together with its workflows (their contacts, CSV files and job
 // history) and its knowledge-base links. Its agent profiles are kept, unlinked from the
-// campaign, and its phone number is freed. A campaign with a job in progress cannot be
-// deleted (422): end the job first with `POST /v1/workflow/end-job/{id}`. Any team role
+// campaign, and its phone number is freed. A campaign with a run in progress cannot be
+// deleted (409, naming the run): end the run first with `POST /v1/workflow/end-job/{id}`. Any team role
 // except `readonly` may call it. Returns the id of the deleted campaign.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -52016,7 +52033,8 @@ func (c *ClientWithResponses) ListPhoneNumbersWithResponse(ctx context.Context, 
 //
 // Decisions (the spec is silent): a number still assigned to a campaign (`campaignId` not
 // null) is not released; the answer is 409 and the campaign must be given another number
-// first. When the carrier does not answer, nothing is removed and the answer is 503 with
+// first. A number a workflow run in progress calls from is not released either (409,
+// naming the run). When the carrier does not answer, nothing is removed and the answer is 503 with
 // Retry-After. Only an owner or admin may call it (it ends a paid subscription); others
 // get 403. Answers with the deleted id.
 //
@@ -54084,8 +54102,8 @@ func (c *ClientWithResponses) UpdateWorkflowWithResponse(ctx context.Context, pa
 //
 // Deletes a workflow with its contacts, CSV files and job history. When it is a
 // campaign's active workflow the campaign's `workflowId` is cleared (and an `active`
-// campaign becomes `paused`). A workflow with a job in progress cannot be deleted (422):
-// end it first with `POST /v1/workflow/end-job/{id}`. Any team role except `readonly`
+// campaign becomes `paused`). A workflow with a run in progress cannot be deleted (409,
+// naming the run): end it first with `POST /v1/workflow/end-job/{id}`. Any team role except `readonly`
 // may call it. Returns the id of the deleted workflow.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -61104,6 +61122,13 @@ func ParseDeleteCampaignResponse(rsp *http.Response) (*DeleteCampaignResponse, e
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest UnprocessableEntity
@@ -69080,6 +69105,13 @@ func ParseDeleteWorkflowResponse(rsp *http.Response) (*DeleteWorkflowResponse, e
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest UnprocessableEntity

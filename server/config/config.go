@@ -84,6 +84,11 @@ type Config struct {
 	// URLs are set; otherwise the local engine (espeak-ng) speaks and nothing transcribes.
 	TTSURL, TTSAPIKey, TTSModel string
 	STTURL, STTAPIKey, STTModel string
+
+	// Language model of the conversation engine: an OpenAI-compatible chat completions
+	// endpoint when LLMURL is set (LLMModel then required), otherwise the local deterministic
+	// back-end (server/llm).
+	LLMURL, LLMAPIKey, LLMModel string
 }
 
 // setting describes one configuration key in every place it can come from.
@@ -239,6 +244,16 @@ func settings() []setting {
 			}},
 		text("stt_api_key", "stt-api-key", "API key of the speech-to-text endpoint", func(c *Config) *string { return &c.STTAPIKey }),
 		{"stt_model", "stt-model", "speech-to-text model name", "whisper-1", func(c *Config, v string) error { c.STTModel = v; return nil }},
+		text("llm_url", "llm-url", "OpenAI-compatible chat completions base URL (…/v1: OpenAI, Ollama, vLLM …) of the conversation engine; empty: the local deterministic back-end",
+			func(c *Config) *string { return &c.LLMURL }),
+		text("llm_api_key", "llm-api-key", "API key of the language model endpoint", func(c *Config) *string { return &c.LLMAPIKey }),
+		{"llm_model", "llm-model", "chat model name (required with --llm-url)", "", func(c *Config, v string) error {
+			c.LLMModel = strings.TrimSpace(v)
+			if c.LLMURL != "" && c.LLMModel == "" {
+				return fmt.Errorf("--llm-model must name the chat model when --llm-url is set")
+			}
+			return nil
+		}},
 	}
 }
 

@@ -37,6 +37,34 @@ func (w *dispatcher) Work(ctx context.Context, job *river.Job[dialArgs]) error {
 	return river.JobSnooze(wait)
 }
 
+// sweepArgs is the periodic job that gives every run in progress its dispatcher back when it
+// is gone.
+type sweepArgs struct{}
+
+func (sweepArgs) Kind() string { return "workflow_run_sweep" }
+
+type sweeper struct {
+	river.WorkerDefaults[sweepArgs]
+	s *Service
+}
+
+func (w *sweeper) Work(ctx context.Context, _ *river.Job[sweepArgs]) error { return w.s.Sweep(ctx) }
+
+// Sweep inserts the dispatcher of every run in progress that has none (one that has keeps it:
+// the dispatcher is unique by job).
+func (s *Service) Sweep(ctx context.Context) error {
+	ids, err := s.db.RunningWorkflowJobIDs(ctx)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := s.insertDispatcher(ctx, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // dialers is how many Dial requests one dispatcher has in flight at once.
 const dialers = 16
 

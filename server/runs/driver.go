@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bettyhq/betty/server/conversation"
@@ -15,6 +16,58 @@ import (
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/workflow"
 )
+
+// jobCache keeps what a job's events read and never changes (its graph, settings, numbers),
+// so that each call event does not read and parse them again. Status, pause and spending are
+// always read from the database.
+type jobCache struct {
+	mu    sync.Mutex
+	jobs  map[string]store.WorkflowJob
+	graph map[string]workflow.Graph
+}
+
+const jobCacheSize = 1000
+
+// job answers a job's fixed fields, from the cache when there.
+func (s *Service) job(ctx context.Context, id string) (store.WorkflowJob, error) {
+	s.cache.mu.Lock()
+	j, ok := s.cache.jobs[id]
+	s.cache.mu.Unlock()
+	if ok {
+		return j, nil
+	}
+	j, err := s.db.WorkflowJobForWork(ctx, id)
+	if err != nil {
+		return j, err
+	}
+	s.cache.mu.Lock()
+	if len(s.cache.jobs) >= jobCacheSize {
+		s.cache.jobs, s.cache.graph = map[string]store.WorkflowJob{}, map[string]workflow.Graph{}
+	}
+	s.cache.jobs[id] = j
+	s.cache.mu.Unlock()
+	return j, nil
+}
+
+// graph answers a job's parsed graph, from the cache when there.
+func (s *Service) graph(j store.WorkflowJob) (workflow.Graph, error) {
+	s.cache.mu.Lock()
+	g, ok := s.cache.graph[j.ID]
+	s.cache.mu.Unlock()
+	if ok {
+		return g, nil
+	}
+	g, err := workflow.Parse([]byte(j.Graph))
+	if err != nil {
+		return g, fmt.Errorf("runs: graph of job %s: %w", j.ID, err)
+	}
+	s.cache.mu.Lock()
+	if s.cache.graph != nil {
+		s.cache.graph[j.ID] = g
+	}
+	s.cache.mu.Unlock()
+	return g, nil
+}
 
 // callState is what the driver keeps with an attempt between call events.
 type callState struct {
@@ -24,8 +77,8 @@ type callState struct {
 	Pending []conversation.Action `json:"pending,omitempty"`
 	// Machine: an answering machine took the call.
 	Machine bool `json:"machine,omitempty"`
-	// Recorded: the recording was stored.
-	Recorded bool `json:"recorded,omitempty"`
+	// Contact is the person called, as read when the call was answered.
+	Contact *conversation.Contact `json:"contact,omitempty"`
 }
 
 func readState(a store.Attempt) callState {
@@ -52,7 +105,7 @@ func (s *Service) HandleCallEvent(ctx context.Context, e phones.CallEvent) error
 	if err != nil {
 		return err
 	}
-	j, err := s.db.WorkflowJobForWork(ctx, a.JobID)
+	j, err := s.job(ctx, a.JobID)
 	if err != nil {
 		return err
 	}
@@ -128,13 +181,15 @@ func (s *Service) progress(ctx context.Context, j store.WorkflowJob, a store.Att
 
 // setup is what the conversation engine needs of an attempt's call.
 func (s *Service) setup(ctx context.Context, j store.WorkflowJob, a store.Attempt) (conversation.Setup, error) {
-	g, err := workflow.Parse([]byte(j.Graph))
+	g, err := s.graph(j)
 	if err != nil {
-		return conversation.Setup{}, fmt.Errorf("runs: graph of job %s: %w", j.ID, err)
+		return conversation.Setup{}, err
 	}
 	su := conversation.Setup{OrganizationID: j.OrganizationID, WorkflowID: j.WorkflowID, CampaignID: deref(j.CampaignID),
 		AgentID: deref(j.AgentID), Graph: g, IsTest: j.IsTest, Persona: deref(j.Persona), Contact: conversation.Contact{Phone: a.Phone}}
-	if a.ContactID != nil {
+	if c := readState(a).Contact; c != nil {
+		su.Contact = *c
+	} else if a.ContactID != nil {
 		c, err := s.db.ContactByID(ctx, a.OrganizationID, *a.ContactID)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return su, err
@@ -166,6 +221,7 @@ func (s *Service) answered(ctx context.Context, j store.WorkflowJob, a store.Att
 		if cs.Engine, acts, err = s.d.Conversation.Start(ctx, su); err != nil {
 			return err
 		}
+		cs.Contact = &su.Contact
 	}
 	at := e.At
 	if at.IsZero() {
@@ -176,9 +232,12 @@ func (s *Service) answered(ctx context.Context, j store.WorkflowJob, a store.Att
 		if cur.CallControlID == nil && e.CallControlID != "" {
 			cur.CallControlID = &e.CallControlID
 		}
-		moved, err := s.db.MoveAttempt(ctx, cur, store.AttemptInCall, store.AttemptDialling, store.AttemptInDoubt, store.AttemptRinging)
-		if err != nil || !moved {
+		moved, err := s.db.MoveAttemptIf(ctx, cur, a.Commands, store.AttemptInCall, store.AttemptDialling, store.AttemptInDoubt, store.AttemptRinging)
+		if err != nil {
 			return err
+		}
+		if !moved {
+			return errStale
 		}
 		return s.progress(ctx, j, *cur, e, "in-progress")
 	})
@@ -207,14 +266,18 @@ func (s *Service) heard(ctx context.Context, j store.WorkflowJob, a store.Attemp
 // step keeps the call's new state and sends the next actions.
 func (s *Service) step(ctx context.Context, e phones.CallEvent, a store.Attempt, cs callState, acts []conversation.Action) error {
 	return s.transition(ctx, e, a, cs, acts, func(ctx context.Context, cur *store.Attempt) error {
-		_, err := s.db.MoveAttempt(ctx, cur, cur.State, cur.State)
+		moved, err := s.db.MoveAttemptIf(ctx, cur, a.Commands, cur.State, cur.State)
+		if err == nil && !moved {
+			err = errStale
+		}
 		return err
 	})
 }
 
 // transition records an event's effect: the call's state with the actions to send now
-// (up to the first that waits for the carrier) and those after, then sends them. The attempt
-// must not have moved since it was read (else errStale: the event is delivered again).
+// (up to the first that waits for the carrier) and those after, then sends them. move must
+// answer errStale when the attempt moved since it was read (MoveAttemptIf on its command
+// counter): the transaction rolls back and the event is delivered again.
 func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.Attempt, cs callState, acts []conversation.Action,
 	move func(ctx context.Context, cur *store.Attempt) error) error {
 	now, rest := split(acts)
@@ -222,13 +285,7 @@ func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.At
 	first := a.Commands
 	var callID string
 	err := s.effect(ctx, e, a, func(ctx context.Context) error {
-		cur, err := s.db.AttemptByID(ctx, a.ID)
-		if err != nil {
-			return err
-		}
-		if cur.Commands != a.Commands || cur.State != a.State {
-			return errStale
-		}
+		cur := a
 		b, err := json.Marshal(cs)
 		if err != nil {
 			return err
@@ -377,11 +434,11 @@ func (s *Service) settleWith(ctx context.Context, j store.WorkflowJob, a *store.
 		ended = *a.EndedAt
 	}
 	retry, due := Retry(to, a.Attempt, st.MaxAttempts, time.Duration(st.RetryDelayMinutes)*time.Minute, ended)
-	cur, err := s.db.WorkflowJobForWork(ctx, j.ID)
+	status, err := s.db.WorkflowJobStatus(ctx, j.ID)
 	if err != nil {
 		return err
 	}
-	retry = retry && cur.Status == store.JobInProgress
+	retry = retry && status == store.JobInProgress
 	a.Retried = retry
 	moved, err := s.db.MoveAttempt(ctx, a, to, from...)
 	if err != nil || !moved {
@@ -411,7 +468,7 @@ func (s *Service) settleWith(ctx context.Context, j store.WorkflowJob, a *store.
 			return err
 		}
 	}
-	if cur.Status == store.JobInProgress && !retry {
+	if status == store.JobInProgress && !retry {
 		open, err := s.db.JobHasOpenAttempts(ctx, j.ID)
 		if err != nil {
 			return err

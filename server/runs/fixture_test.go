@@ -386,7 +386,9 @@ func newHarness(t testing.TB, db *store.DB, calls *fakeCalls, cfg runs.Config) h
 	}
 	h.svc = runs.New(db, q, runs.Deps{Calls: calls, Conversation: fakeConversation{}, CallLogs: h.logs, Suppressions: h.dnc,
 		Events: &nopEvents{}, Billing: billing.New(db), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, cfg)
-	calls.h = h.svc
+	if calls != nil {
+		calls.h = h.svc
+	}
 	must(t, q.Open())
 	return h
 }

@@ -88,6 +88,7 @@ type Service struct {
 	d     Deps
 	cfg   Config
 	pacer *Pacer
+	cache jobCache
 }
 
 // New returns the service and registers the dispatcher on q.
@@ -102,8 +103,11 @@ func New(db *store.DB, q *jobs.Queue, d Deps, cfg Config) *Service {
 	if d.HTTP == nil {
 		d.HTTP = &http.Client{Timeout: cfg.RecordingTimeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	}
-	s := &Service{db: db, jobs: q, d: d, cfg: cfg, pacer: NewPacer(cfg.CPSPerNumber, cfg.CPSAccount)}
+	s := &Service{db: db, jobs: q, d: d, cfg: cfg, pacer: NewPacer(cfg.CPSPerNumber, cfg.CPSAccount),
+		cache: jobCache{jobs: map[string]store.WorkflowJob{}, graph: map[string]workflow.Graph{}}}
 	jobs.Register(q, &dispatcher{s: s})
+	jobs.Register(q, &sweeper{s: s})
+	jobs.Periodic(q, time.Minute, func() river.JobArgs { return sweepArgs{} })
 	return s
 }
 
@@ -338,7 +342,9 @@ func (s *Service) Start(ctx context.Context, a auth.Actor, workflowID string, by
 }
 
 func (s *Service) insertDispatcher(ctx context.Context, jobID string) error {
-	return s.jobs.Insert(ctx, dialArgs{JobID: jobID}, &river.InsertOpts{MaxAttempts: 100})
+	// Unique by job: the sweep below inserts it again only when it is gone (discarded after
+	// its last attempt, or lost).
+	return s.jobs.Insert(ctx, dialArgs{JobID: jobID}, &river.InsertOpts{MaxAttempts: 100, UniqueOpts: river.UniqueOpts{ByArgs: true}})
 }
 
 // TestInput is a test run's request.

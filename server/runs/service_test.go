@@ -3,6 +3,7 @@ package runs_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -189,6 +190,19 @@ func TestEndCancelsAndTheWindowWaits(t *testing.T) {
 		h := newHarness(t, db, calls, fast)
 		j, err := h.svc.Start(ctx, tm.actor(), tm.workflow.ID, nil)
 		must(t, err)
+		// The sweep finds the run's dispatcher there and inserts none again.
+		for i := 0; i < 2; i++ {
+			must(t, h.svc.Sweep(ctx))
+		}
+		var dispatchers int
+		q := `SELECT COUNT(*) FROM river_job WHERE kind = 'workflow_run_dial' AND CAST(args AS TEXT) LIKE ?`
+		if db.Dialect() == store.Postgres {
+			q = strings.Replace(q, "?", "$1", 1)
+		}
+		must(t, db.Writer().QueryRowContext(ctx, q, "%"+j.ID+"%").Scan(&dispatchers))
+		if dispatchers != 1 {
+			t.Fatalf("%d dispatchers for one run", dispatchers)
+		}
 		wait, done, err := h.svc.Dispatch(ctx, j.ID)
 		if err != nil || done || wait <= 0 {
 			t.Fatalf("outside the window: %v %v %v", wait, done, err)

@@ -356,14 +356,20 @@ func (db *DB) JobHasOpenAttempts(ctx context.Context, jobID string) (bool, error
 // (dialled, answered and ended times, call ids, cause, conversation, commands, cost); false
 // when the attempt was in none of from (someone else moved it first).
 func (db *DB) MoveAttempt(ctx context.Context, a *Attempt, to AttemptState, from ...AttemptState) (bool, error) {
-	a.UpdatedAt = now()
+	return db.MoveAttemptIf(ctx, a, -1, to, from...)
+}
+
+// MoveAttemptIf is MoveAttempt that also needs the attempt's command counter to be commands
+// (unchecked when negative): the call driver's guard against an event handled concurrently.
+func (db *DB) MoveAttemptIf(ctx context.Context, a *Attempt, commands int, to AttemptState, from ...AttemptState) (bool, error) {
+	t := now()
 	n, err := db.exec(ctx, `UPDATE contact_attempts SET state = ?, due_at = ?, dialled_at = ?, answered_at = ?, ended_at = ?,
 			call_control_id = ?, call_log_id = ?, cause = ?, conversation = ?, commands = ?, billed_minutes = ?, cost = ?, retried = ?, updated_at = ?
-		WHERE id = ? AND state IN (`+placeholders(len(from))+`)`,
+		WHERE id = ? AND (? < 0 OR commands = ?) AND state IN (`+placeholders(len(from))+`)`,
 		append([]any{to, a.DueAt, a.DialledAt, a.AnsweredAt, a.EndedAt, a.CallControlID, a.CallLogID, a.Cause, a.Conversation,
-			a.Commands, a.BilledMinutes, a.Cost, a.Retried, a.UpdatedAt, a.ID}, anys(from)...)...)
+			a.Commands, a.BilledMinutes, a.Cost, a.Retried, t, a.ID, commands, commands}, anys(from)...)...)
 	if n == 1 {
-		a.State = to
+		a.State, a.UpdatedAt = to, t
 	}
 	return n == 1, err
 }
@@ -514,8 +520,9 @@ func (db *DB) ChargeCall(ctx context.Context, orgID, attemptID string, amount fl
 // in-doubt attempt to ringing; an attempt that events moved further keeps its state.
 func (db *DB) SetAttemptCall(ctx context.Context, id, callControlID string) error {
 	_, err := db.exec(ctx, `UPDATE contact_attempts SET call_control_id = COALESCE(call_control_id, ?),
-		state = CASE WHEN state IN (?, ?) THEN ? ELSE state END, updated_at = ? WHERE id = ?`,
-		callControlID, AttemptDialling, AttemptInDoubt, AttemptRinging, now(), id)
+		state = CASE WHEN state IN (?, ?) THEN ? ELSE state END, updated_at = ?
+		WHERE id = ? AND (call_control_id IS NULL OR state IN (?, ?))`,
+		callControlID, AttemptDialling, AttemptInDoubt, AttemptRinging, now(), id, AttemptDialling, AttemptInDoubt)
 	return err
 }
 
@@ -530,4 +537,18 @@ func (db *DB) ContactByID(ctx context.Context, orgID, id string) (Contact, error
 	var c Contact
 	err := db.get(ctx, db.read(ctx), &c, `SELECT `+contactColumns+` FROM workflow_contacts WHERE organization_id = ? AND id = ?`, orgID, id)
 	return c, err
+}
+
+// WorkflowJobStatus answers a job's status alone.
+func (db *DB) WorkflowJobStatus(ctx context.Context, id string) (JobStatus, error) {
+	var s JobStatus
+	err := db.get(ctx, db.read(ctx), &s, `SELECT status FROM workflow_jobs WHERE id = ?`, id)
+	return s, err
+}
+
+// RunningWorkflowJobIDs answers the ids of every job in progress (the dispatchers' sweep).
+func (db *DB) RunningWorkflowJobIDs(ctx context.Context) ([]string, error) {
+	out := []string{}
+	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT id FROM workflow_jobs WHERE status = ? ORDER BY created_at`, JobInProgress)
+	return out, err
 }
