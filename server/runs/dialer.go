@@ -302,7 +302,9 @@ func (s *Service) dial(ctx context.Context, j store.WorkflowJob, st settings, a 
 	call, err := s.d.Calls.Dial(ctx, req)
 	switch {
 	case err == nil:
-		return s.db.SetAttemptCall(context.WithoutCancel(ctx), a.ID, call.CallControlID)
+		return s.db.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
+			return s.ringing(ctx, j, a, call.CallControlID, s.d.Now())
+		})
 	case errors.Is(err, phones.ErrRejected):
 		return s.db.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
 			cur, err := s.db.AttemptByID(ctx, a.ID)

@@ -517,13 +517,14 @@ func (db *DB) ChargeCall(ctx context.Context, orgID, attemptID string, amount fl
 }
 
 // SetAttemptCall records the carrier's id of an attempt's call (once) and moves a dialling or
-// in-doubt attempt to ringing; an attempt that events moved further keeps its state.
-func (db *DB) SetAttemptCall(ctx context.Context, id, callControlID string) error {
-	_, err := db.exec(ctx, `UPDATE contact_attempts SET call_control_id = COALESCE(call_control_id, ?),
+// in-doubt attempt to ringing; an attempt that events moved further keeps its state. It
+// answers whether it changed anything.
+func (db *DB) SetAttemptCall(ctx context.Context, id, callControlID string) (bool, error) {
+	n, err := db.exec(ctx, `UPDATE contact_attempts SET call_control_id = COALESCE(call_control_id, ?),
 		state = CASE WHEN state IN (?, ?) THEN ? ELSE state END, updated_at = ?
 		WHERE id = ? AND (call_control_id IS NULL OR state IN (?, ?))`,
 		callControlID, AttemptDialling, AttemptInDoubt, AttemptRinging, now(), id, AttemptDialling, AttemptInDoubt)
-	return err
+	return n == 1, err
 }
 
 // TouchAttempt marks an attempt as looked at now (the in-doubt reconciler's clock).
