@@ -141,6 +141,42 @@ func TestRunWorkflowAPI(t *testing.T) {
 		if !test.Data.IsTest || test.Data.Progress.Total != 1 {
 			t.Fatalf("test run: %+v", test.Data)
 		}
+		// The simulator places the call, the engine holds the conversation, the call log and
+		// its transcript are written: the whole chain as served.
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			a.want(http.StatusOK, ada.Access, "GET", "/v2/jobs/status?ids="+test.Data.ID, nil, &st)
+			if st.Data[0].Status != "in-progress" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the test run did not finish: %+v", st.Data[0])
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if st.Data[0].Status != "success" || st.Data[0].Progress.Completed != 1 {
+			t.Fatalf("test run finished: %+v", st.Data[0])
+		}
+		var logs struct {
+			Data []struct {
+				ID, Status, To string
+				HasTranscript  bool
+				JobID          *string `json:"jobId"`
+			}
+		}
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/call/logs?organizationId="+org, nil, &logs)
+		found := false
+		for _, l := range logs.Data {
+			if l.To == "+14155550100" {
+				found = true
+				if l.Status != "completed" || !l.HasTranscript || l.JobID != nil {
+					t.Fatalf("the test call's log: %+v", l)
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("no call log of the test call: %+v", logs.Data)
+		}
 		a.problem(http.StatusBadRequest, ada.Access, "POST", "/v1/workflow/test-run/"+wf, map[string]any{"organizationId": org, "workflowId": "other",
 			"customerDescription": "x", "destinationPhoneNumber": "+14155550100", "isTestWorkflow": true, "nameOrEmail": "Ada", "triggeredBy": "ada"})
 

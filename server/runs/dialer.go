@@ -297,7 +297,8 @@ func (s *Service) dial(ctx context.Context, j store.WorkflowJob, st settings, a 
 	req := phones.DialRequest{Key: a.ID, AttemptID: a.ID, From: j.FromNumber, To: a.Phone, DetectMachine: true,
 		RingTimeout: s.cfg.RingTimeout, Record: st.Record}
 	if j.Persona != nil {
-		req.Simulation = &phones.Simulation{Persona: *j.Persona}
+		// A test run: the tester answers, the simulated customer follows their persona.
+		req.Simulation = &phones.Simulation{Persona: *j.Persona, Outcome: phones.OutcomeAnswer}
 	}
 	call, err := s.d.Calls.Dial(ctx, req)
 	switch {
