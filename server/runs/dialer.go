@@ -156,7 +156,7 @@ func (s *Service) round(ctx context.Context, j store.WorkflowJob) (time.Duration
 	if err != nil {
 		return 0, 0, err
 	}
-	free := FreeLines(live, ConcurrencyLimit(tier, override, st.MaxConcurrent))
+	free := min(FreeLines(live, ConcurrencyLimit(tier, override, st.MaxConcurrent)), Affordable(balance, rate, j.Spent, j.Budget, live))
 	if free == 0 {
 		return 200 * time.Millisecond, 0, nil
 	}
