@@ -211,6 +211,12 @@ func TestEndCancelsAndTheWindowWaits(t *testing.T) {
 		if err != nil || done || wait <= 0 {
 			t.Fatalf("outside the window: %v %v %v", wait, done, err)
 		}
+		// The dispatcher holds the job's lease while it snoozes: another one leaves it, and the
+		// sweep starts none.
+		if _, done, err := h.svc.DispatchAs(ctx, j.ID, "another"); err != nil || !done {
+			t.Fatalf("a second dispatcher while the lease holds: %v %v", done, err)
+		}
+		must(t, h.svc.Sweep(ctx))
 		j, err = h.svc.Progress(ctx, tm.actor(), tm.workflow.ID)
 		must(t, err)
 		if j.Progress.Queued != 2 || j.Progress.Failed != 0 || calls.placedTo("+14155550001") != 0 {
