@@ -319,7 +319,7 @@ func (s *Service) Start(ctx context.Context, a auth.Actor, workflowID string, by
 	j := store.WorkflowJob{OrganizationID: a.OrganizationID, WorkflowID: workflowID, CampaignID: p.wf.CampaignID,
 		Type: store.JobTypeWorkflowRun, Status: store.JobInProgress, TriggeredBy: triggeredBy(a, by), TriggeredByUserID: userID(a),
 		DispatcherUntil: ptr(s.d.Now().Add(leaseFor)),
-		PhoneNumberID: &p.phoneID, FromNumber: p.from, AgentID: p.wf.AgentID, NodeID: &nodeID, Graph: p.wf.Graph, Settings: mustJSON(p.st)}
+		PhoneNumberID:   &p.phoneID, FromNumber: p.from, AgentID: p.wf.AgentID, NodeID: &nodeID, Graph: p.wf.Graph, Settings: mustJSON(p.st)}
 	err = s.db.InTx(ctx, func(ctx context.Context) error {
 		if err := s.db.CreateWorkflowJob(ctx, &j); err != nil {
 			if errors.Is(err, store.ErrConflict) {
@@ -369,7 +369,7 @@ func (s *Service) TestRun(ctx context.Context, a auth.Actor, in TestInput) (Job,
 	persona := in.Persona
 	j := store.WorkflowJob{OrganizationID: a.OrganizationID, WorkflowID: in.WorkflowID, CampaignID: p.wf.CampaignID,
 		Type: store.JobTypeWorkflowRun, Status: store.JobInProgress, IsTest: in.IsTest, TriggeredBy: triggeredBy(a, &in.TriggeredBy),
-		DispatcherUntil: ptr(s.d.Now().Add(leaseFor)),
+		DispatcherUntil:   ptr(s.d.Now().Add(leaseFor)),
 		TriggeredByUserID: userID(a), PhoneNumberID: &p.phoneID, FromNumber: p.from, AgentID: p.wf.AgentID, Graph: p.wf.Graph,
 		Settings: mustJSON(st), Persona: &persona, Total: 1}
 	err = s.db.InTx(ctx, func(ctx context.Context) error {
