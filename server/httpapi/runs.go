@@ -177,3 +177,22 @@ func (h *Runs) UpdateAdminOrganizationDialerLimit(ctx context.Context, req api.U
 	}
 	return api.UpdateAdminOrganizationDialerLimit200JSONResponse{Status: http.StatusOK, Data: renderAdminTeam(t)}, nil
 }
+
+// runJobs renders jobs for the event stream from the dialer.
+type runJobs struct{ svc *runs.Service }
+
+func (r runJobs) JobByID(ctx context.Context, orgID, id string) (api.Job, error) {
+	j, err := r.svc.JobByID(ctx, orgID, id)
+	if err != nil {
+		return api.Job{}, err
+	}
+	return renderJob(j), nil
+}
+
+// jobsOf is the event stream's source of jobs: Deps.Jobs when set, else the dialer.
+func jobsOf(d Deps) JobSource {
+	if d.Jobs != nil {
+		return d.Jobs
+	}
+	return runJobs{svc: d.Runs}
+}

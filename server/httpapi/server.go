@@ -18,7 +18,9 @@ import (
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/billing"
+	"github.com/bettyhq/betty/server/calls"
 	"github.com/bettyhq/betty/server/campaigns"
+	"github.com/bettyhq/betty/server/events"
 	"github.com/bettyhq/betty/server/identity"
 	"github.com/bettyhq/betty/server/knowledge"
 	"github.com/bettyhq/betty/server/mail"
@@ -61,7 +63,12 @@ type Deps struct {
 	Voices    *voices.Service
 	Phones    *phones.Service
 	// Runs is the dialer.
-	Runs      *runs.Service
+	Runs *runs.Service
+	// Calls is call logs, the inbox and the do-not-call list; Events the live event stream;
+	// Jobs renders jobs for it (nil until the runs feature is wired).
+	Calls     *calls.Service
+	Events    *events.Service
+	Jobs      JobSource
 	RateLimit RateLimit
 	// TrustedProxies are the networks whose X-Forwarded-For / X-Real-IP are believed; the
 	// client address is the connection's otherwise.
@@ -95,6 +102,9 @@ type Server struct {
 	*Payments
 	*Telnyx
 	*Runs
+	*Calls
+	*Inbox
+	*Events
 }
 
 type fallback struct{ Unimplemented }
@@ -118,6 +128,9 @@ func NewServer(d Deps, m *Metrics) *Server {
 		Payments:  &Payments{svc: d.Billing},
 		Telnyx:    &Telnyx{hooks: d.TelnyxWebhooks},
 		Runs:      &Runs{svc: d.Runs, workflows: d.Workflows, teams: d.Teams},
+		Calls:     &Calls{svc: d.Calls},
+		Inbox:     &Inbox{svc: d.Calls},
+		Events:    &Events{svc: d.Events, calls: d.Calls, jobs: jobsOf(d)},
 	}
 }
 
@@ -137,7 +150,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
-	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil || d.Runs == nil {
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil || d.Calls == nil || d.Events == nil || d.Runs == nil {
 		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)

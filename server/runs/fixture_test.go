@@ -117,8 +117,10 @@ type fakeCalls struct {
 	seq     int
 	// lose: keys whose first Dial places the call but answers an error, and whose events are
 	// held until the key is asked again.
-	lose     map[string]bool
-	held     map[string][]phones.CallEvent
+	lose map[string]bool
+	held map[string][]phones.CallEvent
+	// silent: calls are placed and no event is sent (the test sends them).
+	silent   bool
 	qmu      sync.Mutex
 	queue    []phones.CallEvent
 	draining bool
@@ -199,6 +201,10 @@ func (f *fakeCalls) Dial(_ context.Context, req phones.DialRequest) (phones.Call
 		e.Cause = phones.HangupFailed
 		evs = append(evs, e)
 		f.over[id] = true
+	}
+	if f.silent {
+		f.mu.Unlock()
+		return phones.Call{CallControlID: id}, nil
 	}
 	if f.lose[req.Key] {
 		f.held[req.Key] = evs
@@ -311,10 +317,11 @@ func (fakeConversation) Summarize(_ context.Context, s conversation.Setup, r con
 
 // fakeLogs keeps call logs in memory.
 type fakeLogs struct {
-	mu     sync.Mutex
-	opened map[string]runs.CallOpened
-	closed map[string]runs.CallClosed
-	closes int
+	mu         sync.Mutex
+	opened     map[string]runs.CallOpened
+	closed     map[string]runs.CallClosed
+	closes     int
+	recordings map[string][]byte
 }
 
 func (l *fakeLogs) Open(_ context.Context, c runs.CallOpened) (string, error) {
@@ -337,7 +344,17 @@ func (l *fakeLogs) Close(_ context.Context, _, id string, c runs.CallClosed) err
 	return nil
 }
 
-func (l *fakeLogs) AttachRecording(context.Context, string, string, []byte) error { return nil }
+func (l *fakeLogs) AttachRecording(_ context.Context, _, id string, mp3 []byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.recordings == nil {
+		l.recordings = map[string][]byte{}
+	}
+	if _, ok := l.recordings[id]; !ok {
+		l.recordings[id] = mp3
+	}
+	return nil
+}
 
 // fakeDNC is a do-not-call list in memory.
 type fakeDNC struct {
