@@ -99,6 +99,7 @@ var Policy = map[string]Rule{
 	"searchAdminUsersOrganizations": admin, "getAdminUserOrganizations": admin,
 	"getAdminUserOrganizationsByEmail": admin, "updateAdminOrganizationLevel": admin,
 	"updateAdminOrganizationTier": admin, "listAdminMail": admin, "grantAdminOrganizationCredits": admin,
+	"updateAdminOrganizationDialerLimit": admin,
 
 	// Payments: developers may look, admins spend
 	"createCreditsPaymentIntent":                 teamUser(Admin, FromBody),
