@@ -77,7 +77,7 @@ test: check-generated lint test-go test-dashboard test-e2e ## Run every test (se
 
 test-go: ## Go tests: unit, store and API contract tests on SQLite (and PostgreSQL when configured)
 	rm -rf $(COVERAGE)
-	BETTY_CONTRACT_COVERAGE_DIR=$(COVERAGE) $(GO) test -count=1 ./...
+	BETTY_CONTRACT_COVERAGE_DIR=$(COVERAGE) $(GO) test -count=1 -timeout 30m ./...
 
 test-dashboard: deps ## The dashboard's unit tests
 	cd dashboard && $(NPM) run --silent test

@@ -113,6 +113,21 @@ func TestDialRetriedAfterATimeoutPlacesOneCall(t *testing.T) {
 	}
 }
 
+// A dial Telnyx placed but answered with a 503 is asked again with the same command_id: the
+// call placed is answered, no second one.
+func TestDialWhoseAnswerWasLost(t *testing.T) {
+	fake := telnyxtest.Start(t, key)
+	fake.EnableCalls(telnyxtest.CallsConfig{Answer: 1, LoseAnswers: 1})
+	k := newCalls(t, fake, telnyx.CallsOptions{})
+	call, err := k.Dial(context.Background(), dialRequest("k9"))
+	if err != nil || call.CallControlID == "" {
+		t.Fatalf("%+v %v", call, err)
+	}
+	if st := fake.Stats(); st.TotalDials != 1 || st.LostAnswers != 1 || st.DialRequests["+13125550101"] != 2 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
 func TestDialRetries5xxAndGivesUp(t *testing.T) {
 	fake := telnyxtest.Start(t, key)
 	down := telnyxtest.ErrorObject{Code: "10007", Title: "Unexpected error", Detail: "An unexpected error occurred."}

@@ -1,7 +1,6 @@
 package telnyxtest
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/base64"
@@ -45,6 +44,10 @@ type CallsConfig struct {
 	IdleHangup time.Duration
 	// Utterance is what the person says when listened to (default "Yes, that works for me.").
 	Utterance string
+	// LoseAnswers is the share of dials the fake places but answers with a 503, as if the
+	// answer were lost on the way: the client must ask again with the same command_id, and the
+	// fake answers the call it placed (no second call).
+	LoseAnswers float64
 	// Workers bounds concurrent webhook deliveries (default 16).
 	Workers int
 	// Client sends the webhooks (default: 5 s timeout).
@@ -81,6 +84,8 @@ type Stats struct {
 	EventsPending int `json:"eventsPending"`
 	// Commands counts the commands carried out (duplicates not) per action.
 	Commands map[string]int `json:"commands"`
+	// LostAnswers counts the dials placed but answered 503 (LoseAnswers).
+	LostAnswers int `json:"lostAnswers"`
 }
 
 // Event is a webhook the fake made.
@@ -113,6 +118,7 @@ type callSim struct {
 	outcomes  map[string]int
 	commands  map[string]int
 	ended     int
+	lost      int
 	events    []*Event
 	sent      int
 	acked     int
@@ -203,7 +209,7 @@ func (c *callSim) stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := Stats{Dials: map[string]int{}, DialRequests: map[string]int{}, Outcomes: map[string]int{}, Commands: map[string]int{},
-		Ended: c.ended, Events: len(c.events), EventsSent: c.sent, EventsAcked: c.acked}
+		Ended: c.ended, Events: len(c.events), EventsSent: c.sent, EventsAcked: c.acked, LostAnswers: c.lost}
 	for n, v := range c.placed {
 		st.Dials[n] = v
 		st.TotalDials += v
@@ -303,6 +309,12 @@ func (c *callSim) dial(w http.ResponseWriter, body map[string]any) {
 	}
 	c.emit(call, "call.initiated", map[string]any{"direction": "outgoing", "state": "bridging"})
 	c.after(c.cfg.Ring, func() { c.progress(call) })
+	if cmd != "" && c.cfg.LoseAnswers > 0 && unit(c.cfg.Seed, "lose|"+cmd) < c.cfg.LoseAnswers {
+		c.lost++
+		writeErrors(w, http.StatusServiceUnavailable, ErrorObject{Code: "10007", Title: "Unexpected error",
+			Detail: "An unexpected error occurred."})
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"data": c.callData(call)})
 }
 
@@ -311,10 +323,15 @@ func (c *callSim) callData(call *fakeCall) map[string]any {
 		"call_session_id": call.session, "is_alive": !call.ended, "client_state": call.state}
 }
 
+// unit is a number in [0, 1) drawn from the seed and a name.
+func unit(seed int64, name string) float64 {
+	h := sha256.Sum256([]byte(strconv.FormatInt(seed, 10) + "|" + name))
+	return float64(binary.BigEndian.Uint64(h[:8])>>11) / float64(1<<53)
+}
+
 // draw is the outcome of the n-th call to a number.
 func (c *callSim) draw(to string, n int) string {
-	h := sha256.Sum256([]byte(strconv.FormatInt(c.cfg.Seed, 10) + "|" + to + "|" + strconv.Itoa(n)))
-	u := float64(binary.BigEndian.Uint64(h[:8])>>11) / float64(1<<53)
+	u := unit(c.cfg.Seed, to+"|"+strconv.Itoa(n))
 	for _, o := range []struct {
 		p    float64
 		name string
@@ -502,60 +519,6 @@ func nilIfEmpty(s string) any {
 	return s
 }
 
-// deliver sends an event until a webhook URL acknowledges it with 2xx, backing off from 50 ms
-// to 2 s between tries, each try to the next URL.
-func (c *callSim) deliver(e *Event) {
-	defer c.wg.Done()
-	wait := 50 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		select {
-		case c.sem <- struct{}{}:
-		case <-c.done:
-			return
-		}
-		url := c.cfg.WebhookURLs[(attempt-1)%len(c.cfg.WebhookURLs)]
-		ok := c.post(url, e, attempt)
-		<-c.sem
-		c.mu.Lock()
-		c.sent++
-		if ok {
-			e.Acked = true
-			c.acked++
-		}
-		c.mu.Unlock()
-		if ok {
-			return
-		}
-		select {
-		case <-time.After(wait):
-		case <-c.done:
-			return
-		}
-		wait = min(wait*2, 2*time.Second)
-	}
-}
-
-func (c *callSim) post(url string, e *Event, attempt int) bool {
-	var body bytes.Buffer
-	body.WriteString(`{"data":`)
-	body.Write(e.Body)
-	body.WriteString(`,"meta":{"attempt":` + strconv.Itoa(attempt) + `,"delivered_to":` + strconv.Quote(url) + `}}`)
-	ts, sig := sign(c.cfg.Key, body.Bytes(), time.Now())
-	req, err := http.NewRequest(http.MethodPost, url, &body)
-	if err != nil {
-		return false
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("telnyx-timestamp", ts)
-	req.Header.Set("telnyx-signature-ed25519", sig)
-	res, err := c.cfg.Client.Do(req)
-	if err != nil {
-		return false
-	}
-	res.Body.Close()
-	return res.StatusCode >= 200 && res.StatusCode < 300
-}
-
 func e164(n string) bool {
 	if !strings.HasPrefix(n, "+") || len(n) < 8 || len(n) > 16 {
 		return false
@@ -576,13 +539,4 @@ func SortedNumbers(m map[string]int) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// silentMP3 is n frames of MPEG-1 Layer III silence (128 kbit/s, 44.1 kHz, mono): a real,
-// playable file for recording downloads.
-func silentMP3(n int) []byte {
-	const frameLen = 417 // 144 × 128000 / 44100
-	frame := make([]byte, frameLen)
-	copy(frame, []byte{0xFF, 0xFB, 0x90, 0xC4})
-	return bytes.Repeat(frame, n)
 }
