@@ -13,8 +13,8 @@ import (
 )
 
 // Workflows answers the Workflows tag and the campaign-workflow operations of the Campaigns tag
-// (campaign_workflows.go). Running, test runs, progress, job history, job status and contacts
-// wait for the dialer and contacts features (501 until then).
+// (campaign_workflows.go); contacts are in contacts.go, and running, test runs, progress, job
+// history and job status in runs.go.
 type Workflows struct{ svc *workflows.Service }
 
 const (
