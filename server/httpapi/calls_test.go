@@ -135,6 +135,16 @@ func TestCallLogsTranscriptsRecordingsAndStatistics(t *testing.T) {
 		if part.Status != http.StatusPartialContent || string(part.Body) != "ID3" {
 			t.Fatalf("a range of the recording: %d %q", part.Status, part.Body)
 		}
+		// The recording is the server's file: the uploads API neither shows nor deletes it.
+		fileID := strings.TrimPrefix(strings.SplitN(path, "?", 2)[0], "/v1/files/")
+		api.problem(http.StatusNotFound, owner.Access, "GET", "/v1/uploads/"+fileID+"/info?organizationId="+org, nil)
+		if del := env.Do(apitest.Request{Method: "DELETE", Path: "/v1/uploads/" + fileID, Token: owner.Access,
+			Header: http.Header{"Tus-Resumable": {"1.0.0"}}}); del.Status != http.StatusNotFound {
+			t.Fatalf("deleting the recording through uploads: %d %s", del.Status, del.Body)
+		}
+		if again := env.Do(apitest.Request{Method: "GET", Path: path}); again.Status != http.StatusOK {
+			t.Fatalf("after the refused delete: %d", again.Status)
+		}
 		if p := api.problem(http.StatusNotFound, owner.Access, "GET", "/v1/call/recordings/"+ringing+"?organizationId="+org, nil); p.Detail != "No call recording exists" {
 			t.Fatalf("no recording: %+v", p)
 		}

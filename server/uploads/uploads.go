@@ -182,6 +182,11 @@ func (s *Service) upload(ctx context.Context, orgID, id string) (store.Upload, e
 	if err != nil {
 		return u, notFound(err)
 	}
+	if _, clients := rules[Purpose(u.Purpose)]; !clients {
+		// Files the server stores itself (call recordings) are served through their own
+		// feature, never read, appended to or deleted through the uploads API.
+		return u, errs.NotFoundf("Upload")
+	}
 	if u.CompletedAt == nil && !s.now().Before(u.ExpiresAt) {
 		return u, errs.NotFoundf("Upload")
 	}
