@@ -58,7 +58,9 @@ func (e Event) Deleted() (string, bool) {
 func (e Event) Job() (client.Job, error) { return decodeEvent[client.Job](e, client.JobUpdated) }
 
 // Call decodes the data of a call.updated event.
-func (e Event) Call() (client.CallLog, error) { return decodeEvent[client.CallLog](e, client.CallUpdated) }
+func (e Event) Call() (client.CallLog, error) {
+	return decodeEvent[client.CallLog](e, client.CallUpdated)
+}
 
 // Campaign decodes the data of a campaign.updated event.
 func (e Event) Campaign() (client.Campaign, error) {
