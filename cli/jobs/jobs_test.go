@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	"github.com/bettyhq/betty/sdk/client"
+	"github.com/bettyhq/betty/server/api"
 )
 
 var (
@@ -97,5 +99,20 @@ func TestUsage(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 			t.Errorf("%v: %v (exit %d), want %q", c.args, err, cmdutil.ExitCode(err), c.want)
 		}
+	}
+}
+
+// The job types copy the contract's.
+func TestTypesAgreeWithTheContract(t *testing.T) {
+	spec, err := api.GetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []client.JobType
+	for _, v := range spec.Components.Schemas["JobType"].Value.Enum {
+		want = append(want, client.JobType(v.(string)))
+	}
+	if !slices.Equal(Types, want) {
+		t.Errorf("the CLI takes %v, the contract %v", Types, want)
 	}
 }

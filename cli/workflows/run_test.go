@@ -13,6 +13,7 @@ import (
 	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	"github.com/bettyhq/betty/sdk/client"
+	"github.com/bettyhq/betty/server/api"
 )
 
 func job(status client.JobStatus, completed, failed int) client.Job {
@@ -175,6 +176,21 @@ func TestRunAndTestRunStart(t *testing.T) {
 		err := clitest.Run(NewCmdWorkflow(f), strings.Fields(args)...)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", args, err, want)
+		}
+	}
+}
+
+// The rules of run and test-run copy the contract's.
+func TestRunRulesAgreeWithTheContract(t *testing.T) {
+	spec, err := api.GetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []cmdutil.Rule{triggeredBy, testTo, testPersona, testName} {
+		name, prop, _ := strings.Cut(r.Schema, ".")
+		s := spec.Components.Schemas[name].Value.Properties[prop].Value
+		if int(s.MinLength) != r.Min || (s.MaxLength == nil) != (r.Max == 0) || s.MaxLength != nil && int(*s.MaxLength) != r.Max || s.Pattern != r.Pattern {
+			t.Errorf("%s: rule %+v, contract %d…%v %q", r.Schema, r, s.MinLength, s.MaxLength, s.Pattern)
 		}
 	}
 }
