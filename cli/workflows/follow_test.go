@@ -60,7 +60,7 @@ func TestTestRunFollow(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, s.ErrOut)
 	}
-	want := "[0:00] Agent: Hi, this is Betty from Acme.\n[0:03] Customer: My parcel is late.\n[1:05] Agent: Sorry to hear that; let me check.\njob-1\n"
+	want := "[0:00] Agent: Hi, this is Betty from Acme.\n[0:03] Customer: My parcel is late.\n[1:05] Agent: Sorry to hear that; let me check.\n"
 	if s.Out.String() != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", s.Out, want)
 	}

@@ -56,9 +56,10 @@ contacts and ignores the calling window; HubSpot lifecycle-stage nodes do not wr
 unless --crm is given, webhooks are called. With the sim provider the simulated customer plays
 the persona.
 
-The test job's id is printed. With --follow the conversation is printed turn by turn as it
-happens, then how the call ended; the exit code is 0 when the test job succeeds, 1 otherwise,
-130 on Ctrl-C (the call goes on).`,
+The test job's id is printed. With --follow the conversation is printed instead, turn by turn
+as it happens (with --json it goes to standard error and the finished job to standard
+output), then how the call ended; the exit code is 0 when the test job succeeds, 1
+otherwise, 130 on Ctrl-C (the call goes on).`,
 		Example: `  betty workflow test-run 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 --to +14155550123 \
     --persona "A returning customer whose order arrived damaged" --follow
   betty workflow test-run 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 --to +14155550123 --persona "Busy, wants a call back" --name Ada --json`,
@@ -114,8 +115,10 @@ func runTestRun(ctx context.Context, opts *TestRunOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := printJob(opts.IO, opts.Output, fl.job); err != nil {
-		return err
+	if opts.Output.Format != "" { // else stdout holds the conversation alone
+		if err := opts.Output.Print(opts.IO, fl.job, nil); err != nil {
+			return err
+		}
 	}
 	if fl.call != nil {
 		fmt.Fprintf(opts.IO.ErrOut, "Call %s ended %s after %s.\n", fl.call.Id, fl.call.Status, time.Duration(fl.call.DurationSeconds)*time.Second)
