@@ -563,6 +563,7 @@ func (e DoNotCallEntrySource) Valid() bool {
 const (
 	CallUpdated      EventType = "call.updated"
 	CampaignUpdated  EventType = "campaign.updated"
+	InboxUpdated     EventType = "inbox.updated"
 	JobUpdated       EventType = "job.updated"
 	KnowledgeUpdated EventType = "knowledge.updated"
 )
@@ -573,6 +574,8 @@ func (e EventType) Valid() bool {
 	case CallUpdated:
 		return true
 	case CampaignUpdated:
+		return true
+	case InboxUpdated:
 		return true
 	case JobUpdated:
 		return true
@@ -2423,7 +2426,7 @@ type CallDailyCount struct {
 	// Example: 12
 	Count int `json:"count"`
 
-	// Date The UTC day.
+	// Date The day (in the `timeZone` asked, UTC by default).
 	//
 	// Example: 2025-03-31
 	Date openapi_types.Date `json:"date"`
@@ -3757,7 +3760,8 @@ type EmailConfirmationResponse struct {
 }
 
 // EventType The name of a server-sent event: `job.updated` (data: a Job), `call.updated` (a
-// CallLog), `campaign.updated` (a Campaign), `knowledge.updated` (a KnowledgeFile).
+// CallLog), `campaign.updated` (a Campaign), `knowledge.updated` (a KnowledgeFile),
+// `inbox.updated` (an InboxItem).
 type EventType string
 
 // FieldError defines model for FieldError.
@@ -7386,11 +7390,14 @@ type ListCallLogsParams struct {
 
 // GetCallStatisticsParams defines parameters for GetCallStatistics.
 type GetCallStatisticsParams struct {
-	// StartDate The first day counted (UTC). Defaults to 6 days before `endDate`.
+	// StartDate The first day counted (in `timeZone`). Defaults to 6 days before `endDate`.
 	StartDate *openapi_types.Date `form:"startDate,omitempty" json:"startDate,omitempty"`
 
-	// EndDate The last day counted (UTC). Defaults to today.
+	// EndDate The last day counted (in `timeZone`). Defaults to today.
 	EndDate *openapi_types.Date `form:"endDate,omitempty" json:"endDate,omitempty"`
+
+	// TimeZone The IANA time zone whose days are counted (decision); UTC when omitted.
+	TimeZone *string `form:"timeZone,omitempty" json:"timeZone,omitempty"`
 }
 
 // GetCallRecordingParams defines parameters for GetCallRecording.
@@ -9870,12 +9877,14 @@ type ClientInterface interface {
 	// GetCallStatistics Count an organisation's calls per day
 	//
 	// Counts the calls (inbound and outbound, by `startTime`) of the organisation `teamId`
-	// (the organisation id) per UTC day between `startDate` and `endDate`, both included.
-	// Without dates the range is the last 7 days: `endDate` defaults to today (UTC) and
-	// `startDate` to 6 days before `endDate`. `dailyData` has one entry per day of the
-	// range, in date order, days without calls included with `count: 0`. A `startDate` after
-	// `endDate`, or a range longer than 366 days, is 400. Any member of the organisation may
-	// call it.
+	// (the organisation id) per day between `startDate` and `endDate`, both included. Days
+	// are those of `timeZone` (an IANA name; UTC by default): the issue asks for the team's
+	// time zone, the spec for UTC days, and teams have no stored time zone, so the client
+	// names it (decision; the dashboard sends the browser's). Without dates the range is the
+	// last 7 days: `endDate` defaults to today in `timeZone` and `startDate` to 6 days before
+	// `endDate`. `dailyData` has one entry per day of the range, in date order, days without
+	// calls included with `count: 0`. A `startDate` after `endDate`, a range longer than 366
+	// days, or an unknown `timeZone` is 400. Any member of the organisation may call it.
 	//
 	// Corresponds with GET /v1/call/organization/{teamId} (the `GetCallStatistics` operationId).
 	GetCallStatistics(ctx context.Context, teamId Id, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9883,8 +9892,9 @@ type ClientInterface interface {
 	// GetCallRecording Get a call's recording
 	//
 	// Returns a URL from which the MP3 recording of the call log `callLogId` can be
-	// downloaded. The URL is signed and expires at `expiresAt` (decision: 1 hour); clients may
-	// cache the downloaded audio. When the call has no recording the answer is 404 with detail
+	// downloaded. The URL is the signed file URL of `GET /v1/files/{fileId}` (byte ranges
+	// honoured, so players can seek) and expires at `expiresAt` (decision: 24 hours, as every
+	// file URL); clients may cache the downloaded audio. When the call has no recording the answer is 404 with detail
 	// "No call recording exists". The spec names no organisation: this contract requires
 	// `organizationId`. Any member of the organisation may call it.
 	//
@@ -10489,6 +10499,8 @@ type ClientInterface interface {
 	//   data is a `Campaign`.
 	// - `knowledge.updated` — a knowledge base file or FAQ changed (parsing finished with
 	//   `success` or `error`); data is a `KnowledgeFile`.
+	// - `inbox.updated` — an inbox item was filed, changed or deleted; data is an
+	//   `InboxItem`.
 	// When the entity was deleted, data is `{"id": "<id>", "deleted": true}` (decision).
 	//
 	// Decisions (the spec polls instead): event ids are opaque and increase; the stream
@@ -10601,9 +10613,12 @@ type ClientInterface interface {
 
 	// SearchInboxItems Search inbox items
 	//
-	// Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` contains
-	// `query` (case-insensitive substring). Deleted items are left out. Same paging and
-	// sorting. Any member of the organisation may call it.
+	// Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` match `query`
+	// by full-text search (decision, instead of a substring): every word of `query` must
+	// begin a word of the title or summary, ignoring case and accents (`deliv resched`
+	// finds "Customer asked to reschedule delivery"). A query without any letter or digit
+	// finds nothing. Deleted items are left out. Same paging and sorting. Any member of the
+	// organisation may call it.
 	//
 	// Corresponds with GET /v1/inbox/search (the `SearchInboxItems` operationId).
 	SearchInboxItems(ctx context.Context, params *SearchInboxItemsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -14425,12 +14440,14 @@ func (c *Client) ListCallLogs(ctx context.Context, params *ListCallLogsParams, r
 // GetCallStatistics Count an organisation's calls per day
 //
 // Counts the calls (inbound and outbound, by `startTime`) of the organisation `teamId`
-// (the organisation id) per UTC day between `startDate` and `endDate`, both included.
-// Without dates the range is the last 7 days: `endDate` defaults to today (UTC) and
-// `startDate` to 6 days before `endDate`. `dailyData` has one entry per day of the
-// range, in date order, days without calls included with `count: 0`. A `startDate` after
-// `endDate`, or a range longer than 366 days, is 400. Any member of the organisation may
-// call it.
+// (the organisation id) per day between `startDate` and `endDate`, both included. Days
+// are those of `timeZone` (an IANA name; UTC by default): the issue asks for the team's
+// time zone, the spec for UTC days, and teams have no stored time zone, so the client
+// names it (decision; the dashboard sends the browser's). Without dates the range is the
+// last 7 days: `endDate` defaults to today in `timeZone` and `startDate` to 6 days before
+// `endDate`. `dailyData` has one entry per day of the range, in date order, days without
+// calls included with `count: 0`. A `startDate` after `endDate`, a range longer than 366
+// days, or an unknown `timeZone` is 400. Any member of the organisation may call it.
 //
 // Corresponds with GET /v1/call/organization/{teamId} (the `GetCallStatistics` operationId).
 func (c *Client) GetCallStatistics(ctx context.Context, teamId Id, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14448,8 +14465,9 @@ func (c *Client) GetCallStatistics(ctx context.Context, teamId Id, params *GetCa
 // GetCallRecording Get a call's recording
 //
 // Returns a URL from which the MP3 recording of the call log `callLogId` can be
-// downloaded. The URL is signed and expires at `expiresAt` (decision: 1 hour); clients may
-// cache the downloaded audio. When the call has no recording the answer is 404 with detail
+// downloaded. The URL is the signed file URL of `GET /v1/files/{fileId}` (byte ranges
+// honoured, so players can seek) and expires at `expiresAt` (decision: 24 hours, as every
+// file URL); clients may cache the downloaded audio. When the call has no recording the answer is 404 with detail
 // "No call recording exists". The spec names no organisation: this contract requires
 // `organizationId`. Any member of the organisation may call it.
 //
@@ -15415,6 +15433,8 @@ func (c *Client) RemoveDoNotCall(ctx context.Context, id Id, params *RemoveDoNot
 //     data is a `Campaign`.
 //   - `knowledge.updated` — a knowledge base file or FAQ changed (parsing finished with
 //     `success` or `error`); data is a `KnowledgeFile`.
+//   - `inbox.updated` — an inbox item was filed, changed or deleted; data is an
+//     `InboxItem`.
 //
 // When the entity was deleted, data is `{"id": "<id>", "deleted": true}` (decision).
 //
@@ -15608,9 +15628,12 @@ func (c *Client) GetPublicInboxItem(ctx context.Context, id Id, params *GetPubli
 
 // SearchInboxItems Search inbox items
 //
-// Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` contains
-// `query` (case-insensitive substring). Deleted items are left out. Same paging and
-// sorting. Any member of the organisation may call it.
+// Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` match `query`
+// by full-text search (decision, instead of a substring): every word of `query` must
+// begin a word of the title or summary, ignoring case and accents (`deliv resched`
+// finds "Customer asked to reschedule delivery"). A query without any letter or digit
+// finds nothing. Deleted items are left out. Same paging and sorting. Any member of the
+// organisation may call it.
 //
 // Corresponds with GET /v1/inbox/search (the `SearchInboxItems` operationId).
 func (c *Client) SearchInboxItems(ctx context.Context, params *SearchInboxItemsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -21723,6 +21746,18 @@ func NewGetCallStatisticsRequest(server string, teamId Id, params *GetCallStatis
 		if params.EndDate != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "endDate", *params.EndDate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.TimeZone != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "timeZone", *params.TimeZone, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -29125,12 +29160,14 @@ type ClientWithResponsesInterface interface {
 	// GetCallStatisticsWithResponse Count an organisation's calls per day
 	//
 	// Counts the calls (inbound and outbound, by `startTime`) of the organisation `teamId`
-	// (the organisation id) per UTC day between `startDate` and `endDate`, both included.
-	// Without dates the range is the last 7 days: `endDate` defaults to today (UTC) and
-	// `startDate` to 6 days before `endDate`. `dailyData` has one entry per day of the
-	// range, in date order, days without calls included with `count: 0`. A `startDate` after
-	// `endDate`, or a range longer than 366 days, is 400. Any member of the organisation may
-	// call it.
+	// (the organisation id) per day between `startDate` and `endDate`, both included. Days
+	// are those of `timeZone` (an IANA name; UTC by default): the issue asks for the team's
+	// time zone, the spec for UTC days, and teams have no stored time zone, so the client
+	// names it (decision; the dashboard sends the browser's). Without dates the range is the
+	// last 7 days: `endDate` defaults to today in `timeZone` and `startDate` to 6 days before
+	// `endDate`. `dailyData` has one entry per day of the range, in date order, days without
+	// calls included with `count: 0`. A `startDate` after `endDate`, a range longer than 366
+	// days, or an unknown `timeZone` is 400. Any member of the organisation may call it.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -29140,8 +29177,9 @@ type ClientWithResponsesInterface interface {
 	// GetCallRecordingWithResponse Get a call's recording
 	//
 	// Returns a URL from which the MP3 recording of the call log `callLogId` can be
-	// downloaded. The URL is signed and expires at `expiresAt` (decision: 1 hour); clients may
-	// cache the downloaded audio. When the call has no recording the answer is 404 with detail
+	// downloaded. The URL is the signed file URL of `GET /v1/files/{fileId}` (byte ranges
+	// honoured, so players can seek) and expires at `expiresAt` (decision: 24 hours, as every
+	// file URL); clients may cache the downloaded audio. When the call has no recording the answer is 404 with detail
 	// "No call recording exists". The spec names no organisation: this contract requires
 	// `organizationId`. Any member of the organisation may call it.
 	//
@@ -29776,6 +29814,8 @@ type ClientWithResponsesInterface interface {
 	//   data is a `Campaign`.
 	// - `knowledge.updated` — a knowledge base file or FAQ changed (parsing finished with
 	//   `success` or `error`); data is a `KnowledgeFile`.
+	// - `inbox.updated` — an inbox item was filed, changed or deleted; data is an
+	//   `InboxItem`.
 	// When the entity was deleted, data is `{"id": "<id>", "deleted": true}` (decision).
 	//
 	// Decisions (the spec polls instead): event ids are opaque and increase; the stream
@@ -29900,9 +29940,12 @@ type ClientWithResponsesInterface interface {
 
 	// SearchInboxItemsWithResponse Search inbox items
 	//
-	// Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` contains
-	// `query` (case-insensitive substring). Deleted items are left out. Same paging and
-	// sorting. Any member of the organisation may call it.
+	// Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` match `query`
+	// by full-text search (decision, instead of a substring): every word of `query` must
+	// begin a word of the title or summary, ignoring case and accents (`deliv resched`
+	// finds "Customer asked to reschedule delivery"). A query without any letter or digit
+	// finds nothing. Deleted items are left out. Same paging and sorting. Any member of the
+	// organisation may call it.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -50342,12 +50385,14 @@ func (c *ClientWithResponses) ListCallLogsWithResponse(ctx context.Context, para
 // GetCallStatisticsWithResponse Count an organisation's calls per day
 //
 // Counts the calls (inbound and outbound, by `startTime`) of the organisation `teamId`
-// (the organisation id) per UTC day between `startDate` and `endDate`, both included.
-// Without dates the range is the last 7 days: `endDate` defaults to today (UTC) and
-// `startDate` to 6 days before `endDate`. `dailyData` has one entry per day of the
-// range, in date order, days without calls included with `count: 0`. A `startDate` after
-// `endDate`, or a range longer than 366 days, is 400. Any member of the organisation may
-// call it.
+// (the organisation id) per day between `startDate` and `endDate`, both included. Days
+// are those of `timeZone` (an IANA name; UTC by default): the issue asks for the team's
+// time zone, the spec for UTC days, and teams have no stored time zone, so the client
+// names it (decision; the dashboard sends the browser's). Without dates the range is the
+// last 7 days: `endDate` defaults to today in `timeZone` and `startDate` to 6 days before
+// `endDate`. `dailyData` has one entry per day of the range, in date order, days without
+// calls included with `count: 0`. A `startDate` after `endDate`, a range longer than 366
+// days, or an unknown `timeZone` is 400. Any member of the organisation may call it.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -50363,8 +50408,9 @@ func (c *ClientWithResponses) GetCallStatisticsWithResponse(ctx context.Context,
 // GetCallRecordingWithResponse Get a call's recording
 //
 // Returns a URL from which the MP3 recording of the call log `callLogId` can be
-// downloaded. The URL is signed and expires at `expiresAt` (decision: 1 hour); clients may
-// cache the downloaded audio. When the call has no recording the answer is 404 with detail
+// downloaded. The URL is the signed file URL of `GET /v1/files/{fileId}` (byte ranges
+// honoured, so players can seek) and expires at `expiresAt` (decision: 24 hours, as every
+// file URL); clients may cache the downloaded audio. When the call has no recording the answer is 404 with detail
 // "No call recording exists". The spec names no organisation: this contract requires
 // `organizationId`. Any member of the organisation may call it.
 //
@@ -51216,6 +51262,8 @@ func (c *ClientWithResponses) RemoveDoNotCallWithResponse(ctx context.Context, i
 //     data is a `Campaign`.
 //   - `knowledge.updated` — a knowledge base file or FAQ changed (parsing finished with
 //     `success` or `error`); data is a `KnowledgeFile`.
+//   - `inbox.updated` — an inbox item was filed, changed or deleted; data is an
+//     `InboxItem`.
 //
 // When the entity was deleted, data is `{"id": "<id>", "deleted": true}` (decision).
 //
@@ -51389,9 +51437,12 @@ func (c *ClientWithResponses) GetPublicInboxItemWithResponse(ctx context.Context
 
 // SearchInboxItemsWithResponse Search inbox items
 //
-// Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` contains
-// `query` (case-insensitive substring). Deleted items are left out. Same paging and
-// sorting. Any member of the organisation may call it.
+// Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` match `query`
+// by full-text search (decision, instead of a substring): every word of `query` must
+// begin a word of the title or summary, ignoring case and accents (`deliv resched`
+// finds "Customer asked to reschedule delivery"). A query without any letter or digit
+// finds nothing. Deleted items are left out. Same paging and sorting. Any member of the
+// organisation may call it.
 //
 // Returns a wrapper object for the known response body format(s).
 //

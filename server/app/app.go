@@ -19,8 +19,10 @@ import (
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/billing"
 	"github.com/bettyhq/betty/server/billing/stripepay"
+	"github.com/bettyhq/betty/server/calls"
 	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/config"
+	"github.com/bettyhq/betty/server/events"
 	"github.com/bettyhq/betty/server/httpapi"
 	"github.com/bettyhq/betty/server/identity"
 	"github.com/bettyhq/betty/server/jobs"
@@ -52,6 +54,7 @@ type App struct {
 	files   storage.Storage
 	speech  *speech.Service
 	handler http.Handler
+	events  *events.Service
 	started bool
 }
 
@@ -135,6 +138,10 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	workflowsService := workflows.New(db, queue, campaignsService, contactFiles{uploadsService})
 	campaignWorkflows.Service = workflowsService
 	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService)
+	// Calls and live events (issue 11): the runs feature's ports runs.CallLogs and
+	// runs.Suppressions are callsService, runs.Events is eventsService.
+	eventsService := events.New(db, queue)
+	callsService := calls.New(db, files, uploadsService, eventsService)
 	// Every worker is registered above this line.
 	if err := queue.Open(); err != nil {
 		return nil, err
@@ -162,6 +169,8 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		Uploads:        uploadsService,
 		Voices:         voicesService,
 		Phones:         phonesService,
+		Calls:          callsService,
+		Events:         eventsService,
 		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
 		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout,
 		BaseURL: cfg.BaseURL, ResponseCheck: o.responseCheck,
@@ -169,7 +178,8 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	if err != nil {
 		return nil, err
 	}
-	return &App{cfg: cfg, log: log, tel: tel, db: db, jobs: queue, mail: outbox, files: files, speech: speaker, handler: h}, nil
+	return &App{cfg: cfg, log: log, tel: tel, db: db, jobs: queue, mail: outbox, files: files, speech: speaker, handler: h,
+		events: eventsService}, nil
 }
 
 // newSpeech picks the speech engines: OpenAI-compatible endpoints where their URLs are set,
@@ -300,6 +310,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	}
 	a.log.Info("shutting down", "timeout", a.cfg.ShutdownTimeout.String())
+	a.events.Close() // event streams end, so they do not hold the shutdown up
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
 	defer cancel()
 	if serveErr == nil {

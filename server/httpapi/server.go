@@ -18,7 +18,9 @@ import (
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/billing"
+	"github.com/bettyhq/betty/server/calls"
 	"github.com/bettyhq/betty/server/campaigns"
+	"github.com/bettyhq/betty/server/events"
 	"github.com/bettyhq/betty/server/identity"
 	"github.com/bettyhq/betty/server/knowledge"
 	"github.com/bettyhq/betty/server/mail"
@@ -59,6 +61,11 @@ type Deps struct {
 	Uploads   *uploads.Service
 	Voices    *voices.Service
 	Phones    *phones.Service
+	// Calls is call logs, the inbox and the do-not-call list; Events the live event stream;
+	// Jobs renders jobs for it (nil until the runs feature is wired).
+	Calls     *calls.Service
+	Events    *events.Service
+	Jobs      JobSource
 	RateLimit RateLimit
 	// TrustedProxies are the networks whose X-Forwarded-For / X-Real-IP are believed; the
 	// client address is the connection's otherwise.
@@ -88,6 +95,9 @@ type Server struct {
 	*Voices
 	*Phones
 	*Payments
+	*Calls
+	*Inbox
+	*Events
 }
 
 type fallback struct{ Unimplemented }
@@ -109,6 +119,9 @@ func NewServer(d Deps, m *Metrics) *Server {
 		Voices:    &Voices{svc: d.Voices, baseURL: d.BaseURL},
 		Phones:    &Phones{svc: d.Phones},
 		Payments:  &Payments{svc: d.Billing},
+		Calls:     &Calls{svc: d.Calls},
+		Inbox:     &Inbox{svc: d.Calls},
+		Events:    &Events{svc: d.Events, calls: d.Calls, jobs: d.Jobs},
 	}
 }
 
@@ -128,7 +141,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
-	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil {
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil || d.Calls == nil || d.Events == nil {
 		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)
