@@ -14,8 +14,8 @@ import (
 )
 
 // Calls: every call a team's agents make or take leaves a call log (newest first), a
-// transcript named by the carrier's call id, and an MP3 recording downloaded from a signed URL
-// that expires after an hour.
+// transcript named by the carrier's call id, and an MP3 recording downloaded from a signed file
+// URL (valid until its expiresAt).
 
 // CallLogs walks a team's calls, newest first.
 func (c *Client) CallLogs(ctx context.Context, team string) iter.Seq2[client.CallLog, error] {
@@ -82,10 +82,22 @@ func (c *Client) DownloadRecording(ctx context.Context, team, callLogID string, 
 	return n, nil
 }
 
-// CallStatistics counts a team's calls per day from from to to, both included (UTC days);
-// a zero time takes the server's default (the last 7 days, to today).
-func (c *Client) CallStatistics(ctx context.Context, team string, from, to time.Time) (client.CallStatistics, error) {
+// StatsOptions choose the days CallStatistics counts.
+type StatsOptions struct {
+	// From and To are the first and last days counted; zero takes the server's default (the
+	// last 7 days, up to today).
+	From, To time.Time
+	// TimeZone is the IANA time zone whose days are counted (UTC when empty).
+	TimeZone string
+}
+
+// CallStatistics counts a team's calls per day, every day of the range present.
+func (c *Client) CallStatistics(ctx context.Context, team string, opts StatsOptions) (client.CallStatistics, error) {
+	from, to := opts.From, opts.To
 	p := &client.GetCallStatisticsParams{}
+	if opts.TimeZone != "" {
+		p.TimeZone = &opts.TimeZone
+	}
 	if !from.IsZero() {
 		p.StartDate = &openapi_types.Date{Time: from}
 	}

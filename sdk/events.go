@@ -20,7 +20,7 @@ import (
 )
 
 // Events: GET /v1/events is a server-sent event stream of what changes in a team (jobs,
-// calls, campaigns, knowledge files), so a client can refresh what changed instead of polling.
+// calls, inbox items, campaigns, knowledge files), so a client can refresh what changed instead of polling.
 // Events reads it the way the contract describes: it sends the client's credentials, reads
 // `id`, `event`, `data` and `retry` fields, and when the connection drops it connects again
 // after the server's `retry` delay (growing while the server stays away) with `Last-Event-ID`,
@@ -65,6 +65,11 @@ func (e Event) Call() (client.CallLog, error) {
 // Campaign decodes the data of a campaign.updated event.
 func (e Event) Campaign() (client.Campaign, error) {
 	return decodeEvent[client.Campaign](e, client.CampaignUpdated)
+}
+
+// InboxItem decodes the data of an inbox.updated event.
+func (e Event) InboxItem() (client.InboxItem, error) {
+	return decodeEvent[client.InboxItem](e, client.InboxUpdated)
 }
 
 // KnowledgeFile decodes the data of a knowledge.updated event.

@@ -15,6 +15,7 @@ import (
 	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	"github.com/bettyhq/betty/sdk/client"
+	"github.com/bettyhq/betty/server/api"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -36,7 +37,9 @@ var (
 		}}
 )
 
-func cmd(newCmd func(*cmdutil.Factory) *cobra.Command) func(*cmdutil.Factory) *cobra.Command { return newCmd }
+func cmd(newCmd func(*cmdutil.Factory) *cobra.Command) func(*cmdutil.Factory) *cobra.Command {
+	return newCmd
+}
 
 func TestListViewTranscript(t *testing.T) {
 	stub := clitest.NewStub(t)
@@ -115,8 +118,8 @@ func TestStats(t *testing.T) {
 	stub := clitest.NewStub(t)
 	stub.Handle("GET /v1/call/organization/team-1", clitest.Data(http.StatusOK, client.CallStatistics{StartDate: day("2026-03-01"), EndDate: day("2026-03-03"), TotalCalls: 7,
 		DailyData: []client.CallDailyCount{{Date: day("2026-03-01"), Count: 5}, {Date: day("2026-03-02"), Count: 0}, {Date: day("2026-03-03"), Count: 2}}}))
-	clitest.GoldenOutputs(t, "stats", stub.URL, func(f *cmdutil.Factory) *cobra.Command { return NewCmdStats(f, nil) }, "--from", "2026-03-01", "--to", "2026-03-03")
-	if q := stub.Last().Query; q.Get("startDate") != "2026-03-01" || q.Get("endDate") != "2026-03-03" {
+	clitest.GoldenOutputs(t, "stats", stub.URL, func(f *cmdutil.Factory) *cobra.Command { return NewCmdStats(f, nil) }, "--from", "2026-03-01", "--to", "2026-03-03", "--time-zone", "Europe/Paris")
+	if q := stub.Last().Query; q.Get("startDate") != "2026-03-01" || q.Get("endDate") != "2026-03-03" || q.Get("timeZone") != "Europe/Paris" {
 		t.Errorf("query %v", q)
 	}
 	f, s := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL)})
@@ -141,5 +144,25 @@ func TestUsage(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 			t.Errorf("%v: %v (exit %d), want %q", c.args, err, cmdutil.ExitCode(err), c.want)
 		}
+	}
+	f, _ := clitest.NewFactory(t, clitest.Options{})
+	clitest.CheckErr(t, clitest.Run(NewCmdCalls(f), "stats", "--time-zone", strings.Repeat("z", 65)), "want at most 64 characters")
+}
+
+// The rule of --time-zone copies the contract's.
+func TestRulesAgreeWithTheContract(t *testing.T) {
+	spec, err := api.GetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, p := range spec.Paths.Find("/v1/call/organization/{teamId}").Get.Parameters {
+		if p.Value.Name == "timeZone" {
+			s := p.Value.Schema.Value
+			found = int(s.MinLength) == timeZone.Min && s.MaxLength != nil && int(*s.MaxLength) == timeZone.Max
+		}
+	}
+	if !found {
+		t.Errorf("timeZone: the rule %+v differs from the contract's", timeZone)
 	}
 }

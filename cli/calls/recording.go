@@ -27,8 +27,8 @@ func NewCmdRecording(f *cmdutil.Factory, runF func(*RecordingOptions) error) *co
 		Short: "Download a call's recording",
 		Long: `Download a call's MP3 recording to the file given with -o ("-" writes it to standard
 output, the default when that is not a terminal). A file is written whole or not at all.
-With --json, print where the recording can be downloaded (a signed URL valid for an hour)
-instead.`,
+With --json, print where the recording can be downloaded instead: a signed URL, valid until
+its expiresAt, that serves byte ranges.`,
 		Example: `  betty calls recording 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b30 -o call.mp3
   betty calls recording 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b30 | mpv -
   betty calls recording 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b30 --json | jq -r .url`,

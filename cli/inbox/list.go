@@ -53,7 +53,9 @@ func NewCmdSearch(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comm
 	cmd := &cobra.Command{
 		Use:   "search <text>",
 		Short: "Search inbox items",
-		Long:  `List a team's inbox items whose title or summary contains the text (ignoring case).`,
+		Long: `List a team's inbox items whose title or summary match the text: every word of it must
+begin a word of the title or summary, ignoring case ("deliv resched" finds "Customer asked
+to reschedule delivery").`,
 		Example: `  betty inbox search refund
   betty inbox search "call back" --sort priority --json`,
 		Args: cmdutil.ExactArgs(1, "give the text to look for"),
