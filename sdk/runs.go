@@ -115,13 +115,17 @@ func (c *Client) Job(ctx context.Context, id string) (client.Job, error) {
 // never changes again.
 func JobFinished(j client.Job) bool { return j.Status != client.JobStatusInProgress && j.Status != "" }
 
-// jobPollInterval is how often WaitForJob polls without the event stream: the contract's 5 s.
-var jobPollInterval = 5 * time.Second
+// How often WaitForJob reads the job: every 5 s (the contract's interval) without the event
+// stream, every 30 s with it, should an event be lost.
+var (
+	jobPollInterval   = 5 * time.Second
+	jobSafetyInterval = 30 * time.Second
+)
 
 // WaitForJob follows a job of team until it finishes and answers it as it ended; onProgress
 // (may be nil) is called with the job each time its status or progress changes, starting with
 // its state now. It listens to the team's event stream (job.updated) and, while the stream is
-// unavailable, polls the job every 5 seconds. A server that cannot be reached for a while is
+// unavailable, polls the job every 5 seconds (every 30 while it is, in case an event is lost). A server that cannot be reached for a while is
 // waited for; the end of ctx stops the wait (the job goes on) and answers the last state seen
 // with ctx's error.
 func (c *Client) WaitForJob(ctx context.Context, team, jobID string, onProgress func(client.Job)) (client.Job, error) {
@@ -183,6 +187,14 @@ func (c *Client) WaitForJob(ctx context.Context, team, jobID string, onProgress 
 	streaming := false
 	timer := time.NewTimer(jobPollInterval)
 	defer timer.Stop()
+	// arm sets the next poll for the stream's state (Go 1.23 timers need no draining).
+	arm := func() {
+		if streaming {
+			timer.Reset(jobSafetyInterval)
+		} else {
+			timer.Reset(jobPollInterval)
+		}
+	}
 	for !seen || !JobFinished(last) {
 		select {
 		case <-ctx.Done():
@@ -192,11 +204,13 @@ func (c *Client) WaitForJob(ctx context.Context, team, jobID string, onProgress 
 			case m.connected:
 				// What happened before this connection is not replayed: read it now.
 				streaming = true
+				arm()
 				if err := poll(); err != nil {
 					return last, err
 				}
 			case m.err != nil:
 				streaming = false
+				arm()
 				if err := poll(); err != nil {
 					return last, err
 				}
@@ -210,12 +224,10 @@ func (c *Client) WaitForJob(ctx context.Context, team, jobID string, onProgress 
 				}
 			}
 		case <-timer.C:
-			if !streaming {
-				if err := poll(); err != nil {
-					return last, err
-				}
+			if err := poll(); err != nil {
+				return last, err
 			}
-			timer.Reset(jobPollInterval)
+			arm()
 		}
 	}
 	return last, nil

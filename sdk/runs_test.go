@@ -36,9 +36,9 @@ func (s *jobsServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func withPollInterval(t *testing.T, d time.Duration) {
-	old := jobPollInterval
-	jobPollInterval = d
-	t.Cleanup(func() { jobPollInterval = old })
+	old, safety := jobPollInterval, jobSafetyInterval
+	jobPollInterval, jobSafetyInterval = d, d
+	t.Cleanup(func() { jobPollInterval, jobSafetyInterval = old, safety })
 }
 
 // With the event stream, progress comes from job.updated events of the job only.
@@ -87,6 +87,21 @@ func TestWaitForJobPolls(t *testing.T) {
 	}
 	if srv.polls.Load() < 4 {
 		t.Errorf("%d polls", srv.polls.Load())
+	}
+}
+
+// A stream that says nothing of the job does not stop the wait: the job is read every 30 s.
+func TestWaitForJobSafetyPolls(t *testing.T) {
+	withPollInterval(t, time.Hour)
+	jobSafetyInterval = 5 * time.Millisecond
+	srv := &jobsServer{states: []string{jobJSON("job-1", client.JobStatusInProgress, 2), jobJSON("job-1", client.JobStatusInProgress, 2),
+		jobJSON("job-1", client.JobStatusSuccess, 10)}, events: (&sseServer{conns: []func(http.ResponseWriter, *http.Request){
+		eventStream("retry: 1000\n\n")}}).ServeHTTP}
+	c, _ := newTestClient(t, srv)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if j, err := c.WaitForJob(ctx, "team-1", "job-1", nil); err != nil || j.Status != client.JobStatusSuccess {
+		t.Errorf("wait: %+v %v", j, err)
 	}
 }
 

@@ -13,11 +13,13 @@ import (
 	"github.com/bettyhq/betty/sdk/client"
 )
 
-// The follower's pace: the transcript of a call in progress is read every followTick; without
-// the event stream the job and the call are polled every followPoll (the contract's 5 s).
+// The follower's pace: the transcript of a call in progress is read every followTick; the job
+// and the call are polled every followPoll (the contract's 5 s) without the event stream, every
+// followSafety with it, should an event be lost.
 var (
-	followTick = time.Second
-	followPoll = 5 * time.Second
+	followTick   = time.Second
+	followPoll   = 5 * time.Second
+	followSafety = 30 * time.Second
 )
 
 // follower prints a test run's call turn by turn: it learns of the job and the call from the
@@ -93,7 +95,7 @@ func (f *follower) run(ctx context.Context) error {
 		case m := <-msgs:
 			switch {
 			case m.connected:
-				streaming = true
+				streaming, polled = true, time.Now()
 				err = f.poll(ctx)
 			case m.err != nil:
 				streaming = false
@@ -110,7 +112,11 @@ func (f *follower) run(ctx context.Context) error {
 				}
 			}
 		case <-tick.C:
-			if !streaming && time.Since(polled) >= followPoll {
+			every := followPoll
+			if streaming {
+				every = followSafety
+			}
+			if time.Since(polled) >= every {
 				polled = time.Now()
 				err = f.poll(ctx)
 			}
