@@ -138,6 +138,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	workflowsService := workflows.New(db, queue, campaignsService, contactFiles{uploadsService})
 	campaignWorkflows.Service = workflowsService
 	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService)
+	runsService := newRuns(cfg, log, db, queue)
 	// Calls and live events (issue 11): the runs feature's ports runs.CallLogs and
 	// runs.Suppressions are callsService, runs.Events is eventsService.
 	eventsService := events.New(db, queue)
@@ -169,6 +170,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		Uploads:        uploadsService,
 		Voices:         voicesService,
 		Phones:         phonesService,
+		Runs:           runsService,
 		Calls:          callsService,
 		Events:         eventsService,
 		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},

@@ -23,6 +23,13 @@ import (
 	"github.com/bettyhq/betty/server/store"
 )
 
+// The dialer's ports this package and events satisfy (server/app wires them).
+var (
+	_ runs.CallLogs     = (*Service)(nil)
+	_ runs.Suppressions = (*Service)(nil)
+	_ runs.Events       = (*events.Service)(nil)
+)
+
 // Publisher records that an entity of a team changed (events.Service), in the transaction
 // in ctx.
 type Publisher interface {

@@ -37,6 +37,9 @@ func (s *Service) Suppressed(ctx context.Context, orgID string, numbers []string
 // AddFromCall puts a number on the team's list because the person asked during a call
 // (runs.Suppressions), in the transaction in ctx. A number listed already stays as it is.
 func (s *Service) AddFromCall(ctx context.Context, orgID, number, callLogID, reason string) error {
+	if e164, _, _, ok := workflows.NormalizePhone(number, "US"); ok {
+		number = e164
+	}
 	e := DoNotCall{OrganizationID: orgID, PhoneNumber: number, Reason: orNil(clip(strings.TrimSpace(reason), maxReason)),
 		AddedBy: string(store.DoNotCallConversation), Source: store.DoNotCallConversation, CallLogID: orNil(callLogID)}
 	_, err := s.db.AddDoNotCalls(ctx, []DoNotCall{e})

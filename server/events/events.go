@@ -4,10 +4,11 @@
 // are kept Retention (10 minutes): a client that reconnects with the id of an event still
 // kept gets what it missed (at most MaxReplay events), otherwise one reset.
 //
-// Order across replicas: on SQLite the one writer hands ids out in commit order; on
-// PostgreSQL a reader only sees events of transactions older than every transaction still
-// running and orders them by (transaction, id), so an event can never commit behind the
-// position a reader has reached (see store.EventsAfter).
+// Order across replicas: ids increase in commit order (on SQLite the one writer hands them
+// out; on PostgreSQL they are numbered at commit under a transaction lock, migration 00010),
+// so an event never commits behind the position a reader has reached. The price on
+// PostgreSQL: transactions that publish events commit one at a time (only their last
+// instant, the commit itself, is serialised).
 package events
 
 import (
@@ -52,9 +53,10 @@ type Event struct {
 
 // Service records and reads events.
 type Service struct {
-	db   *store.DB
-	now  func() time.Time
-	poll time.Duration
+	db        *store.DB
+	now       func() time.Time
+	poll      time.Duration
+	keepAlive time.Duration
 
 	closeOnce sync.Once
 	done      chan struct{}
@@ -66,13 +68,16 @@ type Option func(*Service)
 // WithPoll sets how often a stream looks for new events (500 ms by default).
 func WithPoll(d time.Duration) Option { return func(s *Service) { s.poll = d } }
 
+// WithKeepAlive sets how often an idle stream sends a comment (25 s by default).
+func WithKeepAlive(d time.Duration) Option { return func(s *Service) { s.keepAlive = d } }
+
 // WithClock sets the clock.
 func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
 
 // New returns the service and registers on q the periodic job that deletes the events older
 // than Retention (every minute, on the leader replica).
 func New(db *store.DB, q *jobs.Queue, opts ...Option) *Service {
-	s := &Service{db: db, now: time.Now, poll: 500 * time.Millisecond, done: make(chan struct{})}
+	s := &Service{db: db, now: time.Now, poll: 500 * time.Millisecond, keepAlive: 25 * time.Second, done: make(chan struct{})}
 	for _, o := range opts {
 		o(s)
 	}
@@ -102,6 +107,9 @@ func (s *Service) Done() <-chan struct{} { return s.done }
 
 // Poll is how often a stream looks for new events.
 func (s *Service) Poll() time.Duration { return s.poll }
+
+// KeepAlive is how often an idle stream sends a comment, so proxies keep it open.
+func (s *Service) KeepAlive() time.Duration { return s.keepAlive }
 
 // Cursor is where a stream is in a team's events.
 type Cursor struct {

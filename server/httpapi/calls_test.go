@@ -15,6 +15,7 @@ import (
 	"github.com/bettyhq/betty/server/internal/apitest"
 	"github.com/bettyhq/betty/server/runs"
 	"github.com/bettyhq/betty/server/storage"
+	"github.com/bettyhq/betty/server/store"
 )
 
 // callsEnv runs fn on every dialect with a calls service over the server's own database and
@@ -192,4 +193,46 @@ func TestCallLogsTranscriptsRecordingsAndStatistics(t *testing.T) {
 			t.Fatalf("another team's call logs: %+v", list)
 		}
 	})
+}
+
+// Fixtures of team A's calls, inbox items and do-not-call entries: their operations take the
+// team from the query or body, and the fixtures give the fuzz test real rows to aim at.
+func init() {
+	for _, op := range []string{"getCallLog", "getCallRecording", "getCallTranscript"} {
+		resourceFixtures[op] = callLogFixture
+	}
+	for _, op := range []string{"getInboxItem", "getPublicInboxItem", "updateInboxItem", "deleteInboxItem"} {
+		resourceFixtures[op] = inboxItemFixture
+	}
+	resourceFixtures["removeDoNotCall"] = doNotCallFixture
+}
+
+// fixtureCall is a finished call of org (without a recording), made through the dialer's port.
+func fixtureCall(t *testing.T, env *apitest.Env, org string) (callLogID, controlID string) {
+	svc := calls.New(env.DB, nil, nil, events.New(env.DB, nil))
+	controlID = "v3:fixture-" + org
+	return placeCall(t, svc, org, "+14155550123", controlID, runs.CallClosed{Status: "completed", Title: "Fixture call",
+		Turns: []runs.Turn{{Speaker: "agent", Text: "Hello"}}}), controlID
+}
+
+func callLogFixture(t *testing.T, env *apitest.Env, _ apitest.Caller, org string) map[string]string {
+	id, controlID := fixtureCall(t, env, org)
+	return map[string]string{"id": id, "callLogId": id, "callControlId": controlID}
+}
+
+func inboxItemFixture(t *testing.T, env *apitest.Env, _ apitest.Caller, org string) map[string]string {
+	id, _ := fixtureCall(t, env, org)
+	item, err := env.DB.InboxItemOfCall(context.Background(), org, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"id": item.ID, "inboxId": item.ID}
+}
+
+func doNotCallFixture(t *testing.T, env *apitest.Env, _ apitest.Caller, org string) map[string]string {
+	e := store.DoNotCall{OrganizationID: org, PhoneNumber: "+14155550123", AddedBy: "owner@example.com", Source: store.DoNotCallManual}
+	if _, err := env.DB.AddDoNotCall(context.Background(), &e); err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"id": e.ID}
 }

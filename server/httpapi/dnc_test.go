@@ -74,6 +74,18 @@ func TestDoNotCallListAddImportRemove(t *testing.T) {
 			t.Fatalf("an import without a phone column: %d %s", noPhone.Status, noPhone.Body)
 		}
 
+		huge := "phone\n" + strings.Repeat("+14155550123\n", (calls.ImportLimit/13)+1)
+		tooBig := api.env.Do(apitest.Request{Method: "POST", Path: "/v1/do-not-call/import?organizationId=" + org,
+			Body: huge, Header: http.Header{"Content-Type": {"text/csv"}}, Token: owner.Access})
+		if tooBig.Status != http.StatusRequestEntityTooLarge {
+			t.Fatalf("an import over 2 MiB: %d %.200s", tooBig.Status, tooBig.Body)
+		}
+		almost := "phone\n" + strings.Repeat("+14155550123\n", (calls.ImportLimit-100)/13)
+		if res := api.env.Do(apitest.Request{Method: "POST", Path: "/v1/do-not-call/import?organizationId=" + org,
+			Body: almost, Header: http.Header{"Content-Type": {"text/csv"}}, Token: owner.Access}); res.Status != http.StatusOK {
+			t.Fatalf("an import just under 2 MiB: %d %.200s", res.Status, res.Body)
+		}
+
 		var list struct {
 			Data []dncJSON
 			Meta struct{ TotalSize int }

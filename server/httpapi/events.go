@@ -34,12 +34,8 @@ type Events struct {
 	jobs  JobSource
 }
 
-const (
-	// sseRetry is the reconnection delay the stream asks of clients, in milliseconds.
-	sseRetry = 5000
-	// keepAlive is how often an idle stream sends a comment, so proxies keep it open.
-	keepAlive = 25 * time.Second
-)
+// sseRetry is the reconnection delay the stream asks of clients, in milliseconds.
+const sseRetry = 5000
 
 // StreamEvents streams the team's events until the client leaves or the server shuts down.
 func (h *Events) StreamEvents(ctx context.Context, req api.StreamEventsRequestObject) (api.StreamEventsResponseObject, error) {
@@ -84,6 +80,7 @@ func (s *eventStream) VisitStreamEventsResponse(w http.ResponseWriter) error {
 	}
 	poll := time.NewTicker(s.h.svc.Poll())
 	defer poll.Stop()
+	keepAlive := s.h.svc.KeepAlive()
 	idle := time.NewTimer(keepAlive)
 	defer idle.Stop()
 	for {

@@ -25,6 +25,7 @@ import (
 	"github.com/bettyhq/betty/server/knowledge"
 	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/phones"
+	"github.com/bettyhq/betty/server/runs"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
 	"github.com/bettyhq/betty/server/uploads"
@@ -61,6 +62,8 @@ type Deps struct {
 	Uploads   *uploads.Service
 	Voices    *voices.Service
 	Phones    *phones.Service
+	// Runs is the dialer.
+	Runs *runs.Service
 	// Calls is call logs, the inbox and the do-not-call list; Events the live event stream;
 	// Jobs renders jobs for it (nil until the runs feature is wired).
 	Calls     *calls.Service
@@ -95,6 +98,7 @@ type Server struct {
 	*Voices
 	*Phones
 	*Payments
+	*Runs
 	*Calls
 	*Inbox
 	*Events
@@ -119,9 +123,10 @@ func NewServer(d Deps, m *Metrics) *Server {
 		Voices:    &Voices{svc: d.Voices, baseURL: d.BaseURL},
 		Phones:    &Phones{svc: d.Phones},
 		Payments:  &Payments{svc: d.Billing},
+		Runs:      &Runs{svc: d.Runs, workflows: d.Workflows, teams: d.Teams},
 		Calls:     &Calls{svc: d.Calls},
 		Inbox:     &Inbox{svc: d.Calls},
-		Events:    &Events{svc: d.Events, calls: d.Calls, jobs: d.Jobs},
+		Events:    &Events{svc: d.Events, calls: d.Calls, jobs: jobsOf(d)},
 	}
 }
 
@@ -141,7 +146,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
-	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil || d.Calls == nil || d.Events == nil {
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil || d.Calls == nil || d.Events == nil || d.Runs == nil {
 		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)

@@ -200,7 +200,9 @@ func TestDoNotCallList(t *testing.T) {
 	})
 }
 
-func pad3(i int) string { return string([]byte{byte('0' + i/100), byte('0' + i/10%10), byte('0' + i%10)}) }
+func pad3(i int) string {
+	return string([]byte{byte('0' + i/100), byte('0' + i/10%10), byte('0' + i%10)})
+}
 func pad4(i int) string { return string(rune('0'+i/1000)) + pad3(i%1000) }
 
 func TestEventsInOrderPerTeam(t *testing.T) {

@@ -5,8 +5,10 @@ import (
 	"time"
 )
 
-// Event records that an entity of a team changed, for the event stream. Its position is
-// (Tx, ID): on PostgreSQL Tx is the writing transaction's id, on SQLite always 0.
+// Event records that an entity of a team changed, for the event stream. Ids increase in
+// commit order (SQLite: one writer; PostgreSQL: numbered at commit, see migration 00010), so
+// a reader that has seen an id never sees a smaller one appear. Tx is always 0 (kept so a
+// position can grow a second part without changing the ids clients hold).
 type Event struct {
 	ID             int64     `db:"id"`
 	Tx             int64     `db:"tx"`
@@ -28,20 +30,11 @@ func (db *DB) AddEvent(ctx context.Context, orgID, typ, entityID string) error {
 	return err
 }
 
-// visibleEvents keeps, on PostgreSQL, the events of transactions older than every one still
-// running: any event committed later sorts after them, so a reader never skips one.
-func (db *DB) visibleEvents() string {
-	if db.dialect == Postgres {
-		return ` AND tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`
-	}
-	return ``
-}
-
 // EventsAfter answers up to limit events of a team after pos, of the types given (all when
 // none), in order.
 func (db *DB) EventsAfter(ctx context.Context, orgID string, pos EventPosition, types []string, limit int) ([]Event, error) {
 	q, args := `SELECT id, tx, organization_id, type, entity_id, created_at FROM events
-		WHERE organization_id = ? AND (tx > ? OR (tx = ? AND id > ?))`+db.visibleEvents(), []any{orgID, pos.Tx, pos.Tx, pos.ID}
+		WHERE organization_id = ? AND (tx > ? OR (tx = ? AND id > ?))`, []any{orgID, pos.Tx, pos.Tx, pos.ID}
 	if len(types) > 0 {
 		q += ` AND type IN (` + placeholders(len(types)) + `)`
 		args = append(args, anys(types)...)
@@ -64,7 +57,7 @@ func (db *DB) EventKept(ctx context.Context, orgID string, pos EventPosition, si
 func (db *DB) LastEventPosition(ctx context.Context, orgID string) (EventPosition, error) {
 	var e []Event
 	err := db.selectAll(ctx, db.read(ctx), &e, `SELECT id, tx, organization_id, type, entity_id, created_at FROM events
-		WHERE organization_id = ?`+db.visibleEvents()+` ORDER BY tx DESC, id DESC LIMIT 1`, orgID)
+		WHERE organization_id = ? ORDER BY tx DESC, id DESC LIMIT 1`, orgID)
 	if err != nil || len(e) == 0 {
 		return EventPosition{}, err
 	}

@@ -83,13 +83,16 @@ CREATE TABLE do_not_call (
 CREATE UNIQUE INDEX do_not_call_org_number_key ON do_not_call (organization_id, phone_number);
 CREATE INDEX do_not_call_org_created_idx ON do_not_call (organization_id, created_at DESC, id DESC);
 
--- "Entity id of the team changed", for the event stream. Sequence values are not handed out
--- in commit order, so readers order by (tx, id) and only read rows of transactions older than
--- every one still running (pg_snapshot_xmin): nothing can later appear before the position a
--- reader reached.
+-- "Entity id of the team changed", for the event stream. Readers go by id and must never see
+-- a later id commit before an earlier one, which sequences alone do not promise: id is
+-- handed out at commit (a deferred trigger) under a transaction lock, so the transactions
+-- that write events commit in id order; rid only names the row until then. tx is SQLite's
+-- column shape (always 0).
+CREATE SEQUENCE events_id_seq;
 CREATE TABLE events (
-    id              BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    tx              BIGINT NOT NULL DEFAULT (pg_current_xact_id()::text::bigint),
+    rid             BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id              BIGINT UNIQUE,
+    tx              BIGINT NOT NULL DEFAULT 0,
     organization_id TEXT NOT NULL,
     type            TEXT NOT NULL,
     entity_id       TEXT NOT NULL,
@@ -98,8 +101,24 @@ CREATE TABLE events (
 CREATE INDEX events_org_idx ON events (organization_id, tx, id);
 CREATE INDEX events_created_idx ON events (created_at);
 
+-- +goose StatementBegin
+CREATE FUNCTION events_number() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    -- Held until the commit ends: the next transaction numbers its events after this one is
+    -- visible.
+    PERFORM pg_advisory_xact_lock(8241500113);
+    UPDATE events SET id = nextval('events_id_seq') WHERE rid = NEW.rid;
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+CREATE CONSTRAINT TRIGGER events_number AFTER INSERT ON events DEFERRABLE INITIALLY DEFERRED
+    FOR EACH ROW EXECUTE FUNCTION events_number();
+
 -- +goose Down
 DROP TABLE events;
+DROP FUNCTION events_number();
+DROP SEQUENCE events_id_seq;
 DROP TABLE do_not_call;
 DROP TABLE inbox_items;
 DROP TABLE call_transcript_turns;

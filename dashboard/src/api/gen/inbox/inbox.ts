@@ -165,7 +165,7 @@ export function useListInboxItems<TData = Awaited<ReturnType<typeof listInboxIte
 /**
  * Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` match `query`
 by full-text search (decision, instead of a substring): every word of `query` must
-begin a word of the title or summary, ignoring case and accents (`deliv resched`
+begin a word of the title or summary, ignoring case (`deliv resched`
 finds "Customer asked to reschedule delivery"). A query without any letter or digit
 finds nothing. Deleted items are left out. Same paging and sorting. Any member of the
 organisation may call it.
