@@ -1,0 +1,68 @@
+package workflows
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
+	"github.com/bettyhq/betty/cli/config"
+	"github.com/bettyhq/betty/cli/internal/clitest"
+	betty "github.com/bettyhq/betty/sdk"
+	"github.com/bettyhq/betty/sdk/client"
+	"github.com/bettyhq/betty/server/testserver"
+)
+
+// run --wait against the real server follows the run from its event stream; Ctrl-C stops the
+// wait with 130 and leaves the run going. A test run answers a test job.
+func TestRunAgainstTheRealServer(t *testing.T) {
+	env := testserver.Start(t)
+	ada := env.SignUp(t, "ada@example.com")
+	team := env.Team(t, ada, "Acme")
+	c, err := betty.New(env.URL, betty.WithTokens(ada.Access, ada.Refresh))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := clitest.OutboundWorkflow(t, env, c, team, 5)
+	profile := &config.Profile{Server: env.URL, AccessToken: ada.Access, RefreshToken: ada.Refresh, Email: ada.Email, Team: team}
+
+	f, s := clitest.NewFactory(t, clitest.Options{Profile: profile})
+	cmd := NewCmdRun(f, func(o *RunOptions) error {
+		var press context.CancelFunc
+		o.Interrupt = func(ctx context.Context) (context.Context, context.CancelFunc) {
+			ctx, press = context.WithCancel(ctx)
+			return ctx, press
+		}
+		// Ctrl-C once the first progress is shown: five contacts from one number take seconds.
+		o.IO = &cmdutil.IOStreams{In: o.IO.In, Out: o.IO.Out, ErrOut: &watch{w: o.IO.ErrOut, want: "(in-progress)", then: func() { press() }}}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return runRun(ctx, o)
+	})
+	err = clitest.Run(cmd, id, "--wait")
+	var printed strings.Builder
+	cmdutil.PrintError(&printed, nil, err)
+	errOut := s.ErrOut.String() + printed.String()
+	if cmdutil.ExitCode(err) != cmdutil.ExitInterrupted || !strings.Contains(errOut, "Started job ") || !strings.Contains(errOut, "of 5 (in-progress)") ||
+		!strings.Contains(errOut, "End it with: betty jobs end "+id) {
+		t.Fatalf("interrupted: exit %d\n%s", cmdutil.ExitCode(err), errOut)
+	}
+	j, err := c.WorkflowProgress(context.Background(), id)
+	if err != nil || j.Status != client.JobStatusInProgress {
+		t.Fatalf("the run after Ctrl-C: %+v %v", j, err)
+	}
+	if _, err := c.EndWorkflowJob(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+
+	f, s = clitest.NewFactory(t, clitest.Options{Profile: profile})
+	if err := clitest.Run(NewCmdWorkflow(f), "test-run", id, "--to", "+14155550199", "--persona", "Busy, wants a call back", "--json"); err != nil {
+		t.Fatalf("test-run: %v %s", err, s.ErrOut)
+	}
+	var test client.Job
+	if err := json.Unmarshal(s.Out.Bytes(), &test); err != nil || !test.IsTest || test.Progress.Total != 1 || test.TriggeredBy != "ada@example.com" {
+		t.Fatalf("test job: %+v %v", test, err)
+	}
+}
