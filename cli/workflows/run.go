@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -120,7 +121,7 @@ func waitForRun(ctx context.Context, opts *RunOptions, c *betty.Client, team str
 		return err
 	}
 	pr := final.Progress
-	summary := fmt.Sprintf("%d completed, %d failed, %d not called of %d", pr.Completed, pr.Failed, pr.Pending, pr.Total)
+	summary := fmt.Sprintf("%d completed, %s, %d not called of %d", pr.Completed, failed(pr), pr.Pending, pr.Total)
 	switch final.Status {
 	case client.JobStatusSuccess:
 		fmt.Fprintf(opts.IO.ErrOut, "The run succeeded: %s.\n", summary)
@@ -170,7 +171,11 @@ func (p *progress) update(j client.Job) {
 			p.bar.ChangeMax(pr.Total)
 			p.total = pr.Total
 		}
-		p.bar.Describe(fmt.Sprintf("Calling (%d failed)", pr.Failed))
+		desc := "Calling"
+		if now := underway(pr); now != "" {
+			desc += " (" + now + ")"
+		}
+		p.bar.Describe(desc)
 		_ = p.bar.Set(pr.Completed + pr.Failed)
 		return
 	}
@@ -178,7 +183,40 @@ func (p *progress) update(j client.Job) {
 		return
 	}
 	p.last = pr.Percent
-	fmt.Fprintf(p.w, "%3d%%  %d completed, %d failed, %d pending of %d (%s)\n", pr.Percent, pr.Completed, pr.Failed, pr.Pending, pr.Total, j.Status)
+	line := fmt.Sprintf("%3d%%  %d completed, %s, %d pending of %d", pr.Percent, pr.Completed, failed(pr), pr.Pending, pr.Total)
+	if now := underway(pr); now != "" {
+		line += ": " + now
+	}
+	fmt.Fprintf(p.w, "%s (%s)\n", line, j.Status)
+}
+
+// failed counts a run's failed contacts, saying how many were on the do-not-call list.
+func failed(pr client.JobProgress) string {
+	if n := deref(pr.Suppressed); n > 0 {
+		return fmt.Sprintf("%d failed (%d on the do-not-call list)", pr.Failed, n)
+	}
+	return fmt.Sprintf("%d failed", pr.Failed)
+}
+
+// underway says where the pending contacts of a run are: "2 queued, 1 dialling, 3 in call".
+func underway(pr client.JobProgress) string {
+	var parts []string
+	for _, c := range []struct {
+		n    *int
+		what string
+	}{{pr.Queued, "queued"}, {pr.Dialling, "dialling"}, {pr.InCall, "in call"}} {
+		if deref(c.n) > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", *c.n, c.what))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func deref(n *int) int {
+	if n == nil {
+		return 0
+	}
+	return *n
 }
 
 func (p *progress) done() {

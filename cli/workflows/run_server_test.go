@@ -45,7 +45,7 @@ func TestRunAgainstTheRealServer(t *testing.T) {
 	var printed strings.Builder
 	cmdutil.PrintError(&printed, nil, err)
 	errOut := s.ErrOut.String() + printed.String()
-	if cmdutil.ExitCode(err) != cmdutil.ExitInterrupted || !strings.Contains(errOut, "Started job ") || !strings.Contains(errOut, "of 5 (in-progress)") ||
+	if cmdutil.ExitCode(err) != cmdutil.ExitInterrupted || !strings.Contains(errOut, "Started job ") || !strings.Contains(errOut, "pending of 5") ||
 		!strings.Contains(errOut, "End it with: betty jobs end "+id) {
 		t.Fatalf("interrupted: exit %d\n%s", cmdutil.ExitCode(err), errOut)
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/bettyhq/betty/server/api"
 )
 
+func ptr[T any](v T) *T { return &v }
+
 func job(status client.JobStatus, completed, failed int) client.Job {
 	total := 10
 	j := client.Job{Id: "job-1", Type: client.WorkflowRun, WorkflowId: "wf-1", OrganizationId: "team-1", Status: status,
@@ -100,13 +102,18 @@ func (w *watch) Write(p []byte) (int, error) {
 // --wait follows the run from the event stream and its exit code says how it ended: 0
 // success, 1 error or cancelled, 130 when Ctrl-C stops the wait (the run goes on).
 func TestRunWaitExitCodes(t *testing.T) {
-	err, out, errOut := runWait(t, false, job(client.JobStatusInProgress, 5, 0), job(client.JobStatusSuccess, 9, 1))
+	underway := job(client.JobStatusInProgress, 5, 0)
+	underway.Progress.Queued, underway.Progress.Dialling, underway.Progress.InCall = ptr(2), ptr(0), ptr(3)
+	done := job(client.JobStatusSuccess, 9, 1)
+	done.Progress.Suppressed = ptr(1)
+	err, out, errOut := runWait(t, false, underway, done)
 	if cmdutil.ExitCode(err) != 0 || out != "job-1\n" {
 		t.Fatalf("success: exit %d (%v) %q", cmdutil.ExitCode(err), err, out)
 	}
 	for _, want := range []string{"Started job job-1: 10 contacts to call.", "  0%  0 completed, 0 failed, 10 pending of 10 (in-progress)",
-		" 50%  5 completed, 0 failed, 5 pending of 10 (in-progress)", "100%  9 completed, 1 failed, 0 pending of 10 (success)",
-		"The run succeeded: 9 completed, 1 failed, 0 not called of 10."} {
+		" 50%  5 completed, 0 failed, 5 pending of 10: 2 queued, 3 in call (in-progress)",
+		"100%  9 completed, 1 failed (1 on the do-not-call list), 0 pending of 10 (success)",
+		"The run succeeded: 9 completed, 1 failed (1 on the do-not-call list), 0 not called of 10."} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("success: stderr lacks %q:\n%s", want, errOut)
 		}
