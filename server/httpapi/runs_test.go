@@ -31,12 +31,12 @@ type jobJSON struct {
 // runnable makes, in org, an outbound workflow ready to run: an agent, a number, credits, a
 // graph that validates, and a CSV of contacts read in full. It answers the workflow id and the
 // contacts import's job id.
-func runnable(t *testing.T, env *apitest.Env, owner apitest.Caller, org string, contacts int) (string, string) {
+func runnable(t *testing.T, env *apitest.Env, owner apitest.Caller, org string, contacts int) (wf, importJob, phone string) {
 	t.Helper()
 	a := newTeamAPI(t, env)
 	env.Exec(t, `UPDATE organizations SET credits_balance = 100 WHERE id = ?`, org)
 	ag := createAgent(t, a, owner, org, map[string]any{})
-	phone := env.PhoneNumber(t, org, fmt.Sprintf("+1415777%04d", time.Now().UnixNano()%10000))
+	phone = env.PhoneNumber(t, org, fmt.Sprintf("+1415777%04d", time.Now().UnixNano()%10000))
 	var w struct{ Data workflowJSON }
 	a.want(http.StatusCreated, owner.Access, "POST", "/v1/workflow/create",
 		map[string]any{"organizationId": org, "name": "Calls", "agentId": ag.ID, "workflowType": "outbound"}, &w)
@@ -74,13 +74,13 @@ func runnable(t *testing.T, env *apitest.Env, owner apitest.Caller, org string, 
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return w.Data.ID, *src.Data.JobID
+	return w.Data.ID, *src.Data.JobID, phone
 }
 
 // runFixture starts a run of a workflow of team A.
 func runFixture(t *testing.T, env *apitest.Env, owner apitest.Caller, org string) map[string]string {
 	t.Helper()
-	wf, _ := runnable(t, env, owner, org, 2)
+	wf, _, _ := runnable(t, env, owner, org, 2)
 	var j struct{ Data jobJSON }
 	newTeamAPI(t, env).want(http.StatusCreated, owner.Access, "POST", "/v1/workflow/run/"+wf, map[string]any{"organizationId": org}, &j)
 	return map[string]string{"id": wf, "ids": j.Data.ID}
@@ -91,7 +91,7 @@ func TestRunWorkflowAPI(t *testing.T) {
 		a := newTeamAPI(t, env)
 		ada := env.SignUp(t, "ada@example.com")
 		org := env.Team(t, ada, "Acme")
-		wf, importJob := runnable(t, env, ada, org, 3)
+		wf, importJob, phone := runnable(t, env, ada, org, 3)
 
 		// Nothing ran yet.
 		a.problem(http.StatusNotFound, ada.Access, "POST", "/v1/workflow/progress/"+wf, nil)
@@ -108,7 +108,7 @@ func TestRunWorkflowAPI(t *testing.T) {
 			t.Fatalf("a second run: %+v", p)
 		}
 		// Deleting what the run uses is refused.
-		for _, del := range []string{"/v1/workflow/" + wf} {
+		for _, del := range []string{"/v1/workflow/" + wf, "/v1/phone/number/" + phone + "?organizationId=" + org} {
 			if res := a.do(ada.Access, "DELETE", del, nil); res.Status != http.StatusConflict || !strings.Contains(string(res.Body), "run in progress") {
 				t.Fatalf("DELETE %s during a run: %d %s", del, res.Status, res.Body)
 			}
@@ -140,6 +140,42 @@ func TestRunWorkflowAPI(t *testing.T) {
 			"nameOrEmail": "Ada", "triggeredBy": "ada@example.com"}, &test)
 		if !test.Data.IsTest || test.Data.Progress.Total != 1 {
 			t.Fatalf("test run: %+v", test.Data)
+		}
+		// The simulator places the call, the engine holds the conversation, the call log and
+		// its transcript are written: the whole chain as served.
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			a.want(http.StatusOK, ada.Access, "GET", "/v2/jobs/status?ids="+test.Data.ID, nil, &st)
+			if st.Data[0].Status != "in-progress" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the test run did not finish: %+v", st.Data[0])
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if st.Data[0].Status != "success" || st.Data[0].Progress.Completed != 1 {
+			t.Fatalf("test run finished: %+v", st.Data[0])
+		}
+		var logs struct {
+			Data []struct {
+				ID, Status, To string
+				HasTranscript  bool
+				JobID          *string `json:"jobId"`
+			}
+		}
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/call/logs?organizationId="+org, nil, &logs)
+		found := false
+		for _, l := range logs.Data {
+			if l.To == "+14155550100" {
+				found = true
+				if l.Status != "completed" || !l.HasTranscript || l.JobID != nil {
+					t.Fatalf("the test call's log: %+v", l)
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("no call log of the test call: %+v", logs.Data)
 		}
 		a.problem(http.StatusBadRequest, ada.Access, "POST", "/v1/workflow/test-run/"+wf, map[string]any{"organizationId": org, "workflowId": "other",
 			"customerDescription": "x", "destinationPhoneNumber": "+14155550100", "isTestWorkflow": true, "nameOrEmail": "Ada", "triggeredBy": "ada"})

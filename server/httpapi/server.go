@@ -80,6 +80,8 @@ type Deps struct {
 	// ResponseCheck, when set (by tests), sees every response to an operation of the contract
 	// as sent, to validate it against the contract.
 	ResponseCheck func(op *Operation, req *http.Request, params map[string]string, status int, header http.Header, body []byte)
+	// TelnyxWebhooks receives Telnyx's webhooks; nil (no Telnyx account) answers 503.
+	TelnyxWebhooks TelnyxWebhooks
 }
 
 // Server implements every operation of the contract. The handler types of each tag are
@@ -98,6 +100,7 @@ type Server struct {
 	*Voices
 	*Phones
 	*Payments
+	*Telnyx
 	*Runs
 	*Calls
 	*Inbox
@@ -123,6 +126,7 @@ func NewServer(d Deps, m *Metrics) *Server {
 		Voices:    &Voices{svc: d.Voices, baseURL: d.BaseURL},
 		Phones:    &Phones{svc: d.Phones},
 		Payments:  &Payments{svc: d.Billing},
+		Telnyx:    &Telnyx{hooks: d.TelnyxWebhooks},
 		Runs:      &Runs{svc: d.Runs, workflows: d.Workflows, teams: d.Teams},
 		Calls:     &Calls{svc: d.Calls},
 		Inbox:     &Inbox{svc: d.Calls},
@@ -165,7 +169,7 @@ func New(d Deps) (http.Handler, error) {
 		recoverPanics(d.Log),
 		keepRequest(),
 		limitBodies(ops, d.MaxBodyBytes, UploadChunkLimit, d.BodyTimeout, d.UploadTimeout),
-		keepRawBody("/v1/webhooks/stripe"),
+		keepRawBody("/v1/webhooks/stripe", "/v1/webhooks/telnyx"),
 		guard.authenticate(),
 		limitRate(d.RateLimit),
 		tusProtocol(ops),

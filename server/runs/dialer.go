@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 	"errors"
+	"strconv"
 	"sync"
 	"time"
 
@@ -27,7 +28,7 @@ type dispatcher struct {
 func (w *dispatcher) Timeout(*river.Job[dialArgs]) time.Duration { return w.s.cfg.Slice + time.Minute }
 
 func (w *dispatcher) Work(ctx context.Context, job *river.Job[dialArgs]) error {
-	wait, done, err := w.s.Dispatch(ctx, job.Args.JobID)
+	wait, done, err := w.s.DispatchAs(ctx, job.Args.JobID, strconv.FormatInt(job.ID, 10))
 	if err != nil {
 		return err
 	}
@@ -50,10 +51,10 @@ type sweeper struct {
 
 func (w *sweeper) Work(ctx context.Context, _ *river.Job[sweepArgs]) error { return w.s.Sweep(ctx) }
 
-// Sweep inserts the dispatcher of every run in progress that has none (one that has keeps it:
-// the dispatcher is unique by job).
+// Sweep inserts a dispatcher for every run in progress whose dispatcher's lease ran out (it
+// was on a replica that died, or River gave it up); one that holds its lease keeps the job.
 func (s *Service) Sweep(ctx context.Context) error {
-	ids, err := s.db.RunningWorkflowJobIDs(ctx)
+	ids, err := s.db.UnleasedWorkflowJobIDs(ctx)
 	if err != nil {
 		return err
 	}
@@ -68,15 +69,37 @@ func (s *Service) Sweep(ctx context.Context) error {
 // dialers is how many Dial requests one dispatcher has in flight at once.
 const dialers = 16
 
-// Dispatch works a job for one slice: it reconciles attempts in doubt, dials what the rules
-// allow, and ends the job when no attempt is open. It answers how long to wait before the
-// next slice, or done.
-func (s *Service) Dispatch(ctx context.Context, jobID string) (wait time.Duration, done bool, err error) {
+// leaseFor is how long a dispatcher's lease outlasts the work it is doing (a slice, or a
+// snooze): a dispatcher silent that long is taken for dead.
+const leaseFor = 30 * time.Second
+
+// Dispatch is DispatchAs with the token "direct" (tests and tools).
+func (s *Service) Dispatch(ctx context.Context, jobID string) (time.Duration, bool, error) {
+	return s.DispatchAs(ctx, jobID, "direct")
+}
+
+// DispatchAs works a job for one slice as the dispatcher token: it takes the job's lease (a
+// job another dispatcher holds is done for this one), reconciles attempts in doubt, dials
+// what the rules allow, and ends the job when no attempt is open. It answers how long to wait
+// before the next slice (the lease covers it), or done.
+func (s *Service) DispatchAs(ctx context.Context, jobID, token string) (wait time.Duration, done bool, err error) {
 	if s.d.Calls == nil {
 		return 0, false, errors.New("runs: no carrier call control is configured")
 	}
 	deadline := s.d.Now().Add(s.cfg.Slice)
+	defer func() {
+		if err == nil && !done {
+			_, err = s.db.LeaseDispatcher(context.WithoutCancel(ctx), jobID, token, s.d.Now().Add(wait+leaseFor))
+		}
+	}()
 	for {
+		held, err := s.db.LeaseDispatcher(ctx, jobID, token, s.d.Now().Add(s.cfg.Slice+leaseFor))
+		if err != nil {
+			return 0, false, err
+		}
+		if !held {
+			return 0, true, nil
+		}
 		j, err := s.db.WorkflowJobForWork(ctx, jobID)
 		if errors.Is(err, store.ErrNotFound) {
 			return 0, true, nil
@@ -156,7 +179,7 @@ func (s *Service) round(ctx context.Context, j store.WorkflowJob) (time.Duration
 	if err != nil {
 		return 0, 0, err
 	}
-	free := FreeLines(live, ConcurrencyLimit(tier, override, st.MaxConcurrent))
+	free := min(FreeLines(live, ConcurrencyLimit(tier, override, st.MaxConcurrent)), Affordable(balance, rate, j.Spent, j.Budget, live))
 	if free == 0 {
 		return 200 * time.Millisecond, 0, nil
 	}
@@ -297,12 +320,15 @@ func (s *Service) dial(ctx context.Context, j store.WorkflowJob, st settings, a 
 	req := phones.DialRequest{Key: a.ID, AttemptID: a.ID, From: j.FromNumber, To: a.Phone, DetectMachine: true,
 		RingTimeout: s.cfg.RingTimeout, Record: st.Record}
 	if j.Persona != nil {
-		req.Simulation = &phones.Simulation{Persona: *j.Persona}
+		// A test run: the tester answers, the simulated customer follows their persona.
+		req.Simulation = &phones.Simulation{Persona: *j.Persona, Outcome: phones.OutcomeAnswer}
 	}
 	call, err := s.d.Calls.Dial(ctx, req)
 	switch {
 	case err == nil:
-		return s.db.SetAttemptCall(context.WithoutCancel(ctx), a.ID, call.CallControlID)
+		return s.db.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
+			return s.ringing(ctx, j, a, call.CallControlID, s.d.Now())
+		})
 	case errors.Is(err, phones.ErrRejected):
 		return s.db.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
 			cur, err := s.db.AttemptByID(ctx, a.ID)

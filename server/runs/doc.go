@@ -7,9 +7,9 @@
 // Start writes, in one transaction, the job (workflow_jobs, status in-progress, with the
 // graph, caller number and dialing settings as they are now), one attempt per pending contact
 // (contact_attempts, state scheduled) and the River job that drives them (the dispatcher,
-// kind workflow_run_dial). The dispatcher claims due attempts in batches, checks the rules,
-// dials, and snoozes itself until the next attempt is due; it ends the job with success when
-// no attempt is open. End cancels the scheduled attempts (their contacts stay pending), lets
+// kind workflow_run_dial, unique per run; a periodic sweep puts back one that was lost). The
+// dispatcher claims due attempts in batches, checks the rules, dials, and snoozes itself
+// until the next attempt is due; it ends the job with success when no attempt is open. End cancels the scheduled attempts (their contacts stay pending), lets
 // calls on the line finish and ends the job cancelled. A job is never worked by two
 // dispatchers at once (one River job per run), and every state change of an attempt is a
 // conditional UPDATE from the states it may leave, so a rescued or duplicated worker, or a
@@ -51,9 +51,12 @@
 //   - Do-not-call: a number on the team's list is never dialled and ends suppressed.
 //   - Frequency cap: the same number is dialled at most N times (default 3,
 //     --dialer-frequency-cap) in 24 hours by the team, across campaigns; beyond, it waits.
-//   - Spend cap: the next call needs at least one minute's price in credits, and the job's
-//     budget (if any) not reached; otherwise the job pauses with the reason and resumes by
-//     itself once the balance covers a minute again.
+//   - Spend cap: each call needs one minute's price in credits kept for it (calls on the line
+//     keep theirs), within the job's budget if it has one; a batch starts no more calls than
+//     that covers. When not even one is covered the job pauses with the reason and resumes by
+//     itself once the balance covers a minute again. Calls are charged at hang-up (billed
+//     minutes rounded up × the rate, one ledger row per attempt); a call that outlasts the
+//     balance takes it below zero.
 //
 // # Progress
 //

@@ -111,12 +111,10 @@ func (s *Service) HandleCallEvent(ctx context.Context, e phones.CallEvent) error
 	}
 	switch e.Kind {
 	case phones.EventInitiated:
-		return s.effect(ctx, e, a, func(ctx context.Context) error {
-			if err := s.db.SetAttemptCall(ctx, a.ID, e.CallControlID); err != nil {
-				return err
-			}
-			return s.progress(ctx, j, a, e, "ringing")
-		})
+		if a.CallControlID != nil && a.State != store.AttemptDialling && a.State != store.AttemptInDoubt {
+			return nil // Dial's answer recorded the call already: nothing to do, nothing to remember
+		}
+		return s.effect(ctx, e, a, func(ctx context.Context) error { return s.ringing(ctx, j, a, e.CallControlID, e.At) })
 	case phones.EventAnswered:
 		return s.answered(ctx, j, a, e)
 	case phones.EventMachine:
@@ -177,6 +175,16 @@ func (s *Service) progress(ctx context.Context, j store.WorkflowJob, a store.Att
 		}
 	}
 	return s.publish(ctx, j.OrganizationID, "job.updated", j.ID)
+}
+
+// ringing records the carrier's id of an attempt's call and, the first time, the call log's
+// progress.
+func (s *Service) ringing(ctx context.Context, j store.WorkflowJob, a store.Attempt, callID string, at time.Time) error {
+	changed, err := s.db.SetAttemptCall(ctx, a.ID, callID)
+	if err != nil || !changed {
+		return err
+	}
+	return s.progress(ctx, j, a, phones.CallEvent{CallControlID: callID, At: at}, "ringing")
 }
 
 // setup is what the conversation engine needs of an attempt's call.
@@ -426,7 +434,8 @@ func (s *Service) settle(ctx context.Context, j store.WorkflowJob, a *store.Atte
 }
 
 // settleWith ends an attempt (from one of from) in state to: the contact's status, a retry
-// when the campaign allows one, the call log, the job's end when nothing is left, the events.
+// when the campaign allows one, the call log, the events. (The dispatcher ends the job when
+// nothing is left open, within a second of its last call.)
 func (s *Service) settleWith(ctx context.Context, j store.WorkflowJob, a *store.Attempt, to store.AttemptState, closed *CallClosed, from ...store.AttemptState) error {
 	st := decodeSettings(j.Settings)
 	var ended time.Time
@@ -466,17 +475,6 @@ func (s *Service) settleWith(ctx context.Context, j store.WorkflowJob, a *store.
 		}
 		if err := s.publish(ctx, a.OrganizationID, "call.updated", *a.CallLogID); err != nil {
 			return err
-		}
-	}
-	if status == store.JobInProgress && !retry {
-		open, err := s.db.JobHasOpenAttempts(ctx, j.ID)
-		if err != nil {
-			return err
-		}
-		if !open {
-			if _, err := s.db.FinishWorkflowJob(ctx, j.ID, store.JobSuccess, nil); err != nil {
-				return err
-			}
 		}
 	}
 	return s.publish(ctx, j.OrganizationID, "job.updated", j.ID)

@@ -311,10 +311,11 @@ func (fakeConversation) Summarize(_ context.Context, s conversation.Setup, r con
 
 // fakeLogs keeps call logs in memory.
 type fakeLogs struct {
-	mu     sync.Mutex
-	opened map[string]runs.CallOpened
-	closed map[string]runs.CallClosed
-	closes int
+	mu         sync.Mutex
+	opened     map[string]runs.CallOpened
+	closed     map[string]runs.CallClosed
+	closes     int
+	recordings map[string][]byte
 }
 
 func (l *fakeLogs) Open(_ context.Context, c runs.CallOpened) (string, error) {
@@ -337,7 +338,17 @@ func (l *fakeLogs) Close(_ context.Context, _, id string, c runs.CallClosed) err
 	return nil
 }
 
-func (l *fakeLogs) AttachRecording(context.Context, string, string, []byte) error { return nil }
+func (l *fakeLogs) AttachRecording(_ context.Context, _, id string, mp3 []byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.recordings == nil {
+		l.recordings = map[string][]byte{}
+	}
+	if _, ok := l.recordings[id]; !ok {
+		l.recordings[id] = mp3
+	}
+	return nil
+}
 
 // fakeDNC is a do-not-call list in memory.
 type fakeDNC struct {

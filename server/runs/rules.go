@@ -145,6 +145,19 @@ func SpendCheck(balance, rate, spent float64, budget *float64) string {
 	return ""
 }
 
+// Affordable is how many more calls may start while live calls are on the line: each call
+// needs a minute's price of the balance (and of the job's budget, if any) kept for it.
+func Affordable(balance, rate, spent float64, budget *float64, live int) int {
+	if rate <= 0 {
+		return math.MaxInt32
+	}
+	n := int(math.Floor((balance+1e-9)/rate)) - live
+	if budget != nil {
+		n = min(n, int(math.Floor((*budget-spent+1e-9)/rate))-live)
+	}
+	return max(n, 0)
+}
+
 // BilledMinutes are the minutes charged for a call answered at answered and ended at ended:
 // rounded up, 0 when never answered.
 func BilledMinutes(answered *time.Time, ended time.Time) int {

@@ -112,6 +112,22 @@ func TestSpendCheck(t *testing.T) {
 	}
 }
 
+func TestAffordable(t *testing.T) {
+	budget := 2.0
+	for _, tc := range []struct {
+		balance, rate, spent float64
+		budget               *float64
+		live, n              int
+	}{
+		{10, 1, 0, nil, 0, 10}, {10, 1, 0, nil, 4, 6}, {10, 1, 0, nil, 12, 0}, {0.5, 1, 0, nil, 0, 0},
+		{10, 1, 0, &budget, 0, 2}, {10, 1, 1, &budget, 0, 1}, {10, 1, 1, &budget, 1, 0},
+	} {
+		if n := runs.Affordable(tc.balance, tc.rate, tc.spent, tc.budget, tc.live); n != tc.n {
+			t.Errorf("%+v: %d", tc, n)
+		}
+	}
+}
+
 func TestBilledMinutesAndOutcome(t *testing.T) {
 	a := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {

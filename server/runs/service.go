@@ -107,7 +107,7 @@ func New(db *store.DB, q *jobs.Queue, d Deps, cfg Config) *Service {
 		cache: jobCache{jobs: map[string]store.WorkflowJob{}, graph: map[string]workflow.Graph{}}}
 	jobs.Register(q, &dispatcher{s: s})
 	jobs.Register(q, &sweeper{s: s})
-	jobs.Periodic(q, time.Minute, func() river.JobArgs { return sweepArgs{} })
+	jobs.Periodic(q, 30*time.Second, func() river.JobArgs { return sweepArgs{} })
 	return s
 }
 
@@ -318,7 +318,8 @@ func (s *Service) Start(ctx context.Context, a auth.Actor, workflowID string, by
 	}
 	j := store.WorkflowJob{OrganizationID: a.OrganizationID, WorkflowID: workflowID, CampaignID: p.wf.CampaignID,
 		Type: store.JobTypeWorkflowRun, Status: store.JobInProgress, TriggeredBy: triggeredBy(a, by), TriggeredByUserID: userID(a),
-		PhoneNumberID: &p.phoneID, FromNumber: p.from, AgentID: p.wf.AgentID, NodeID: &nodeID, Graph: p.wf.Graph, Settings: mustJSON(p.st)}
+		DispatcherUntil: ptr(s.d.Now().Add(leaseFor)),
+		PhoneNumberID:   &p.phoneID, FromNumber: p.from, AgentID: p.wf.AgentID, NodeID: &nodeID, Graph: p.wf.Graph, Settings: mustJSON(p.st)}
 	err = s.db.InTx(ctx, func(ctx context.Context) error {
 		if err := s.db.CreateWorkflowJob(ctx, &j); err != nil {
 			if errors.Is(err, store.ErrConflict) {
@@ -342,9 +343,9 @@ func (s *Service) Start(ctx context.Context, a auth.Actor, workflowID string, by
 }
 
 func (s *Service) insertDispatcher(ctx context.Context, jobID string) error {
-	// Unique by job: the sweep below inserts it again only when it is gone (discarded after
-	// its last attempt, or lost).
-	return s.jobs.Insert(ctx, dialArgs{JobID: jobID}, &river.InsertOpts{MaxAttempts: 100, UniqueOpts: river.UniqueOpts{ByArgs: true}})
+	// One dispatcher works a job at a time (its lease, dialer.go); the sweep inserts another
+	// when the lease has run out (the replica working it died).
+	return s.jobs.Insert(ctx, dialArgs{JobID: jobID}, &river.InsertOpts{MaxAttempts: 100})
 }
 
 // TestInput is a test run's request.
@@ -368,6 +369,7 @@ func (s *Service) TestRun(ctx context.Context, a auth.Actor, in TestInput) (Job,
 	persona := in.Persona
 	j := store.WorkflowJob{OrganizationID: a.OrganizationID, WorkflowID: in.WorkflowID, CampaignID: p.wf.CampaignID,
 		Type: store.JobTypeWorkflowRun, Status: store.JobInProgress, IsTest: in.IsTest, TriggeredBy: triggeredBy(a, &in.TriggeredBy),
+		DispatcherUntil:   ptr(s.d.Now().Add(leaseFor)),
 		TriggeredByUserID: userID(a), PhoneNumberID: &p.phoneID, FromNumber: p.from, AgentID: p.wf.AgentID, Graph: p.wf.Graph,
 		Settings: mustJSON(st), Persona: &persona, Total: 1}
 	err = s.db.InTx(ctx, func(ctx context.Context) error {

@@ -3,14 +3,18 @@ package runs_test
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/internal/testdb"
 	"github.com/bettyhq/betty/server/phones"
 	"github.com/bettyhq/betty/server/runs"
+	"github.com/bettyhq/betty/server/runs/inuse"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -207,6 +211,12 @@ func TestEndCancelsAndTheWindowWaits(t *testing.T) {
 		if err != nil || done || wait <= 0 {
 			t.Fatalf("outside the window: %v %v %v", wait, done, err)
 		}
+		// The dispatcher holds the job's lease while it snoozes: another one leaves it, and the
+		// sweep starts none.
+		if _, done, err := h.svc.DispatchAs(ctx, j.ID, "another"); err != nil || !done {
+			t.Fatalf("a second dispatcher while the lease holds: %v %v", done, err)
+		}
+		must(t, h.svc.Sweep(ctx))
 		j, err = h.svc.Progress(ctx, tm.actor(), tm.workflow.ID)
 		must(t, err)
 		if j.Progress.Queued != 2 || j.Progress.Failed != 0 || calls.placedTo("+14155550001") != 0 {
@@ -217,6 +227,12 @@ func TestEndCancelsAndTheWindowWaits(t *testing.T) {
 			t.Fatalf("due at %v, want when the window opens", attempts[0].DueAt)
 		}
 		// Deleting what a run uses is refused meanwhile (delete guards), then End.
+		if err := campaigns.New(db, nil).Delete(ctx, tm.actor(), tm.campaign.ID); !errs.Is(err, errs.Conflict) || !strings.Contains(err.Error(), j.ID) {
+			t.Fatalf("deleting the campaign of a run: %v", err)
+		}
+		if err := inuse.Check(ctx, db, tm.org.ID, inuse.PhoneNumber, *tm.campaign.PhoneNumberID); !errs.Is(err, errs.Conflict) {
+			t.Fatalf("the run's number: %v", err)
+		}
 		j, err = h.svc.End(ctx, tm.actor(), tm.workflow.ID)
 		must(t, err)
 		if j.Status != store.JobCancelled || j.Progress.Pending != 2 || j.FinishedAt == nil {
@@ -231,6 +247,9 @@ func TestEndCancelsAndTheWindowWaits(t *testing.T) {
 			if c.Status != store.ContactPending {
 				t.Fatalf("contact %s: %s", c.Phone, c.Status)
 			}
+		}
+		if err := inuse.Check(ctx, db, tm.org.ID, inuse.Campaign, tm.campaign.ID); err != nil {
+			t.Fatalf("after the run: %v", err)
 		}
 		if _, err := h.svc.End(ctx, tm.actor(), tm.workflow.ID); !errs.Is(err, errs.Unprocessable) {
 			t.Fatalf("ending again: %v", err)
@@ -314,6 +333,28 @@ func TestTestRun(t *testing.T) {
 			if l.JobID != "" {
 				t.Fatal("a test call's log names a job")
 			}
+		}
+		// The carrier's recording arrives after the hang-up: fetched from its URL (with a
+		// timeout) and attached to the call log once; a URL that fails asks for the event again.
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/rec.mp3" {
+				http.NotFound(w, r)
+				return
+			}
+			_, _ = w.Write([]byte("ID3 mp3 bytes"))
+		}))
+		defer srv.Close()
+		attempt := store.AttemptID(j.ID, 1, 1)
+		if err := h.svc.HandleCallEvent(ctx, phones.CallEvent{ID: "rec-0", Kind: phones.EventRecordingSaved, AttemptID: attempt,
+			RecordingURL: srv.URL + "/missing.mp3"}); err == nil {
+			t.Fatal("a recording that could not be fetched was acknowledged")
+		}
+		for i := 0; i < 2; i++ {
+			must(t, h.svc.HandleCallEvent(ctx, phones.CallEvent{ID: "rec-1", Kind: phones.EventRecordingSaved, AttemptID: attempt,
+				RecordingURL: srv.URL + "/rec.mp3"}))
+		}
+		if got := string(h.logs.recordings["log-"+attempt]); got != "ID3 mp3 bytes" {
+			t.Fatalf("recording: %q", got)
 		}
 	})
 }

@@ -75,6 +75,8 @@ type WorkflowJob struct {
 	Persona           *string    `db:"persona"`
 	Total             int        `db:"total"`
 	Error             *string    `db:"error"`
+	Dispatcher        *string    `db:"dispatcher"`
+	DispatcherUntil   *time.Time `db:"dispatcher_until"`
 	StartedAt         time.Time  `db:"started_at"`
 	FinishedAt        *time.Time `db:"finished_at"`
 	CreatedAt         time.Time  `db:"created_at"`
@@ -83,7 +85,7 @@ type WorkflowJob struct {
 
 const workflowJobColumns = `id, organization_id, workflow_id, campaign_id, type, status, paused, pause_reason, is_test,
 	triggered_by, triggered_by_user_id, budget, spent, phone_number_id, from_number, agent_id, node_id, graph, settings,
-	persona, total, error, started_at, finished_at, created_at, updated_at`
+	persona, total, error, dispatcher, dispatcher_until, started_at, finished_at, created_at, updated_at`
 
 // Attempt is one dial of a contact.
 type Attempt struct {
@@ -131,10 +133,10 @@ func (db *DB) CreateWorkflowJob(ctx context.Context, j *WorkflowJob) error {
 		j.StartedAt = t
 	}
 	_, err := db.exec(ctx, `INSERT INTO workflow_jobs (`+workflowJobColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		j.ID, j.OrganizationID, j.WorkflowID, j.CampaignID, j.Type, j.Status, j.Paused, j.PauseReason, j.IsTest,
 		j.TriggeredBy, j.TriggeredByUserID, j.Budget, j.Spent, j.PhoneNumberID, j.FromNumber, j.AgentID, j.NodeID, j.Graph,
-		j.Settings, j.Persona, j.Total, j.Error, j.StartedAt, j.FinishedAt, j.CreatedAt, j.UpdatedAt)
+		j.Settings, j.Persona, j.Total, j.Error, j.Dispatcher, j.DispatcherUntil, j.StartedAt, j.FinishedAt, j.CreatedAt, j.UpdatedAt)
 	return err
 }
 
@@ -517,13 +519,14 @@ func (db *DB) ChargeCall(ctx context.Context, orgID, attemptID string, amount fl
 }
 
 // SetAttemptCall records the carrier's id of an attempt's call (once) and moves a dialling or
-// in-doubt attempt to ringing; an attempt that events moved further keeps its state.
-func (db *DB) SetAttemptCall(ctx context.Context, id, callControlID string) error {
-	_, err := db.exec(ctx, `UPDATE contact_attempts SET call_control_id = COALESCE(call_control_id, ?),
+// in-doubt attempt to ringing; an attempt that events moved further keeps its state. It
+// answers whether it changed anything.
+func (db *DB) SetAttemptCall(ctx context.Context, id, callControlID string) (bool, error) {
+	n, err := db.exec(ctx, `UPDATE contact_attempts SET call_control_id = COALESCE(call_control_id, ?),
 		state = CASE WHEN state IN (?, ?) THEN ? ELSE state END, updated_at = ?
 		WHERE id = ? AND (call_control_id IS NULL OR state IN (?, ?))`,
 		callControlID, AttemptDialling, AttemptInDoubt, AttemptRinging, now(), id, AttemptDialling, AttemptInDoubt)
-	return err
+	return n == 1, err
 }
 
 // TouchAttempt marks an attempt as looked at now (the in-doubt reconciler's clock).
@@ -546,10 +549,22 @@ func (db *DB) WorkflowJobStatus(ctx context.Context, id string) (JobStatus, erro
 	return s, err
 }
 
-// RunningWorkflowJobIDs answers the ids of every job in progress (the dispatchers' sweep).
-func (db *DB) RunningWorkflowJobIDs(ctx context.Context) ([]string, error) {
+// LeaseDispatcher gives the dispatcher token the job's lease until until, when the job is in
+// progress and the lease is free, expired or the token's already; false when another holds it.
+func (db *DB) LeaseDispatcher(ctx context.Context, jobID, token string, until time.Time) (bool, error) {
+	t := now()
+	n, err := db.exec(ctx, `UPDATE workflow_jobs SET dispatcher = ?, dispatcher_until = ?
+		WHERE id = ? AND status = ? AND (dispatcher IS NULL OR dispatcher = ? OR dispatcher_until IS NULL OR dispatcher_until < ?)`,
+		token, until.UTC(), jobID, JobInProgress, token, t)
+	return n == 1, err
+}
+
+// UnleasedWorkflowJobIDs answers the jobs in progress whose dispatcher's lease has run out
+// (the dispatchers' sweep).
+func (db *DB) UnleasedWorkflowJobIDs(ctx context.Context) ([]string, error) {
 	out := []string{}
-	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT id FROM workflow_jobs WHERE status = ? ORDER BY created_at`, JobInProgress)
+	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT id FROM workflow_jobs
+		WHERE status = ? AND (dispatcher_until IS NULL OR dispatcher_until < ?) ORDER BY created_at`, JobInProgress, now())
 	return out, err
 }
 

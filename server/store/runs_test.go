@@ -63,7 +63,7 @@ func TestRunsStore(t *testing.T) {
 		if ok, err := db.MoveAttempt(ctx, &a, store.AttemptDialling, store.AttemptScheduled); err != nil || ok {
 			t.Fatalf("claimed twice: %v %v", ok, err)
 		}
-		if err := db.SetAttemptCall(ctx, a.ID, "call-1"); err != nil {
+		if ok, err := db.SetAttemptCall(ctx, a.ID, "call-1"); err != nil || !ok {
 			t.Fatal(err)
 		}
 		if got, err := db.AttemptByCall(ctx, "call-1"); err != nil || got.ID != a.ID || got.State != store.AttemptRinging {

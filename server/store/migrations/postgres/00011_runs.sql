@@ -32,6 +32,10 @@ CREATE TABLE workflow_jobs (
     persona              TEXT,
     total                INTEGER NOT NULL,
     error                TEXT,
+    -- The dispatcher working the job (its River job id) and until when its lease holds: a
+    -- dispatcher on a replica that died loses it, and the sweep starts another.
+    dispatcher           TEXT,
+    dispatcher_until     TIMESTAMPTZ,
     started_at           TIMESTAMPTZ NOT NULL,
     finished_at          TIMESTAMPTZ,
     created_at           TIMESTAMPTZ NOT NULL,
