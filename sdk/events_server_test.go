@@ -2,6 +2,7 @@ package betty_test
 
 import (
 	"context"
+	"net/http"
 	"path/filepath"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ func TestEventsAgainstTheRealServer(t *testing.T) {
 	env := testserver.Start(t)
 	ada := env.SignUp(t, "ada@example.com")
 	team := env.Team(t, ada, "Acme")
-	c, err := betty.New(env.URL, betty.WithTokens(ada.Access, ada.Refresh))
+	c, err := betty.New(env.URL, betty.WithTokens(ada.Access, ada.Refresh), betty.WithHTTPClient(streamingClient(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,4 +108,13 @@ func collect(t *testing.T, ctx context.Context, c *betty.Client, team, lastID st
 	}
 	t.Fatalf("after %s: %d events of %d", lastID, len(out), n)
 	return nil
+}
+
+// streamingClient is an HTTP client whose idle connections are closed when the test ends,
+// before the server shuts down: a client that streams and polls at once may keep a connection
+// it dialled and never used, which a server's graceful shutdown waits 5 s for.
+func streamingClient(t *testing.T) *http.Client {
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}
 }

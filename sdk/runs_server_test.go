@@ -16,17 +16,15 @@ import (
 	"github.com/bettyhq/betty/server/testserver"
 )
 
-// WaitForJob against the real server: a run followed while it is ended answers it cancelled.
+// WaitForJob against the real server: a run followed while it is ended answers it cancelled,
+// from the event stream (the poll it keeps as a safety net comes every 30 s only).
 func TestWaitForJobAgainstTheRealServer(t *testing.T) {
-	// The server publishes no job.updated yet (the dialer's events port is not wired in
-	// server/app), so the end is read by the poll the stream keeps as a safety net.
-	defer betty.SetJobPolls(200*time.Millisecond, 200*time.Millisecond)()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	env := testserver.Start(t)
 	ada := env.SignUp(t, "ada@example.com")
 	team := env.Team(t, ada, "Acme")
-	c, err := betty.New(env.URL, betty.WithTokens(ada.Access, ada.Refresh))
+	c, err := betty.New(env.URL, betty.WithTokens(ada.Access, ada.Refresh), betty.WithHTTPClient(streamingClient(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +49,7 @@ func TestWaitForJobAgainstTheRealServer(t *testing.T) {
 	if err != nil || ended.Status != client.JobStatusCancelled {
 		t.Fatalf("end: %+v %v", ended, err)
 	}
+	start := time.Now()
 	select {
 	case err := <-done:
 		if err != nil || final.Status != client.JobStatusCancelled || final.Id != job.Id {
@@ -58,6 +57,9 @@ func TestWaitForJobAgainstTheRealServer(t *testing.T) {
 		}
 	case <-ctx.Done():
 		t.Fatal("WaitForJob did not see the run end")
+	}
+	if waited := time.Since(start); waited > 10*time.Second {
+		t.Errorf("the end took %s to arrive: not from the event stream", waited)
 	}
 	var history []client.Job
 	for j, err := range c.WorkflowHistory(ctx, wf) {

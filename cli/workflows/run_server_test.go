@@ -3,6 +3,7 @@ package workflows
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,9 @@ import (
 // wait with 130 and leaves the run going. A test run answers a test job.
 func TestRunAgainstTheRealServer(t *testing.T) {
 	env := testserver.Start(t)
+	// The CLI streams and polls at once on the default transport: a connection it dialled and
+	// never used would hold the server's graceful shutdown for 5 s. Close them first.
+	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
 	ada := env.SignUp(t, "ada@example.com")
 	team := env.Team(t, ada, "Acme")
 	c, err := betty.New(env.URL, betty.WithTokens(ada.Access, ada.Refresh))
