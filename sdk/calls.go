@@ -63,7 +63,7 @@ func (c *Client) DownloadRecording(ctx context.Context, team, callLogID string, 
 	resp, err := c.httpClient.Do(req)
 	if err != nil {
 		if unreachable(err) {
-			return 0, &UnreachableError{Server: c.server, Err: err}
+			return 0, &UnreachableError{Server: req.URL.Scheme + "://" + req.URL.Host, Err: err}
 		}
 		return 0, err
 	}

@@ -1,8 +1,13 @@
 package calls_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +17,8 @@ import (
 	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/config"
 	"github.com/bettyhq/betty/cli/internal/clitest"
+	betty "github.com/bettyhq/betty/sdk"
+	"github.com/bettyhq/betty/sdk/client"
 	servercalls "github.com/bettyhq/betty/server/calls"
 	"github.com/bettyhq/betty/server/events"
 	"github.com/bettyhq/betty/server/runs"
@@ -101,5 +108,69 @@ func TestAgainstTheRealServer(t *testing.T) {
 	}
 	if _, _, err = run("stats", "--from", "2025-01-01", "--to", "2026-12-31"); err == nil || cmdutil.ExitCode(err) != cmdutil.ExitError {
 		t.Fatalf("a range over 366 days: %v", err)
+	}
+}
+
+// A test call with the sim carrier is recorded: the recording downloads as an MP3.
+func TestRecordingAgainstTheRealServer(t *testing.T) {
+	env := testserver.Start(t)
+	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
+	ada := env.SignUp(t, "ada@example.com")
+	team := env.Team(t, ada, "Acme")
+	c, err := betty.New(env.URL, betty.WithTokens(ada.Access, ada.Refresh))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	wf, _ := clitest.CampaignWorkflow(t, env, c, team, 1)
+	job, err := c.TestRunWorkflow(ctx, team, wf, betty.TestRun{To: "+14155550199", Persona: "A customer whose parcel is late", Name: "Ada", TriggeredBy: "ada@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if job, err = c.WaitForJob(ctx, team, job.Id, nil); err != nil || job.Status != client.JobStatusSuccess {
+		t.Fatalf("test run: %+v %v", job, err)
+	}
+	var call client.CallLog
+	for call.Id == "" || !call.HasRecording {
+		list, err := cmdutil.Collect(c.CallLogs(ctx, team), 1)
+		if err != nil || len(list) != 1 {
+			t.Fatalf("calls: %v %+v", err, list)
+		}
+		call = list[0]
+		if !call.HasRecording {
+			select { // the recording is rendered after the hang-up
+			case <-ctx.Done():
+				t.Fatalf("no recording: %+v", call)
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
+	// The server signs URLs with its public base URL, http://betty.test in tests: resolve that
+	// name to the test server, as DNS would.
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	dial := tr.DialContext
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if addr == "betty.test:80" {
+			addr = strings.TrimPrefix(env.URL, "http://")
+		}
+		return dial(ctx, network, addr)
+	}
+	old := http.DefaultTransport
+	http.DefaultTransport = tr
+	t.Cleanup(func() { http.DefaultTransport = old; tr.CloseIdleConnections() })
+
+	profile := &config.Profile{Server: env.URL, AccessToken: ada.Access, RefreshToken: ada.Refresh, Email: ada.Email, Team: team}
+	f, s := clitest.NewFactory(t, clitest.Options{Profile: profile})
+	path := filepath.Join(t.TempDir(), "call.mp3")
+	if err := clitest.Run(calls.NewCmdCalls(f), "recording", call.Id, "-o", path); err != nil {
+		t.Fatalf("recording: %v %s", err, s.ErrOut)
+	}
+	mp3, err := os.ReadFile(path)
+	if err != nil || len(mp3) < 1000 || !(bytes.HasPrefix(mp3, []byte("ID3")) || mp3[0] == 0xff && mp3[1]&0xe0 == 0xe0) {
+		t.Fatalf("not an MP3: %v, %d bytes % x", err, len(mp3), mp3[:min(len(mp3), 8)])
+	}
+	if !strings.Contains(s.ErrOut.String(), fmt.Sprintf("(%d bytes)", len(mp3))) {
+		t.Errorf("stderr %q", s.ErrOut)
 	}
 }

@@ -70,3 +70,70 @@ func TestRunAgainstTheRealServer(t *testing.T) {
 		t.Fatalf("test job: %+v %v", test, err)
 	}
 }
+
+// run --wait over a campaign's three contacts with the sim carrier: the progress as it goes,
+// exit 0 once every contact was called, and a call log for each.
+func TestRunWaitAgainstTheRealServer(t *testing.T) {
+	env := testserver.Start(t)
+	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
+	ada := env.SignUp(t, "ada@example.com")
+	team := env.Team(t, ada, "Acme")
+	c, err := betty.New(env.URL, betty.WithTokens(ada.Access, ada.Refresh))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := clitest.CampaignWorkflow(t, env, c, team, 3)
+	profile := &config.Profile{Server: env.URL, AccessToken: ada.Access, RefreshToken: ada.Refresh, Email: ada.Email, Team: team}
+	f, s := clitest.NewFactory(t, clitest.Options{Profile: profile})
+	start := time.Now()
+	err = clitest.Run(NewCmdWorkflow(f), "run", id, "--wait", "--json")
+	t.Logf("run --wait took %s:\n%s", time.Since(start), s.ErrOut)
+	if err != nil {
+		t.Fatalf("run --wait: %v", err)
+	}
+	var job client.Job
+	if err := json.Unmarshal(s.Out.Bytes(), &job); err != nil || job.Status != client.JobStatusSuccess || job.Progress.Completed+job.Progress.Failed != 3 {
+		t.Fatalf("the job: %+v %v", job, err)
+	}
+	if !strings.Contains(s.ErrOut.String(), "100%  ") || !strings.Contains(s.ErrOut.String(), "The run succeeded: ") {
+		t.Errorf("stderr:\n%s", s.ErrOut)
+	}
+	n := 0
+	for cl, err := range c.CallLogs(context.Background(), team) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cl.JobId == nil || *cl.JobId != job.Id || cl.EndTime == nil {
+			t.Errorf("call %+v", cl)
+		}
+		n++
+	}
+	if n != 3 {
+		t.Errorf("%d calls", n)
+	}
+}
+
+// test-run --follow with the sim carrier: the simulated customer plays the persona and the
+// conversation is printed turn by turn.
+func TestTestRunFollowAgainstTheRealServer(t *testing.T) {
+	env := testserver.Start(t)
+	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
+	ada := env.SignUp(t, "ada@example.com")
+	team := env.Team(t, ada, "Acme")
+	c, err := betty.New(env.URL, betty.WithTokens(ada.Access, ada.Refresh))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := clitest.CampaignWorkflow(t, env, c, team, 1)
+	profile := &config.Profile{Server: env.URL, AccessToken: ada.Access, RefreshToken: ada.Refresh, Email: ada.Email, Team: team}
+	f, s := clitest.NewFactory(t, clitest.Options{Profile: profile})
+	start := time.Now()
+	err = clitest.Run(NewCmdWorkflow(f), "test-run", id, "--to", "+14155550199", "--persona", "A customer whose parcel is late", "--name", "Ada", "--follow")
+	t.Logf("test-run --follow took %s:\n%s\n%s", time.Since(start), s.Out, s.ErrOut)
+	if err != nil {
+		t.Fatalf("test-run --follow: %v", err)
+	}
+	if !strings.Contains(s.Out.String(), "] Agent: ") || !strings.Contains(s.ErrOut.String(), "to +14155550199: completed") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", s.Out, s.ErrOut)
+	}
+}

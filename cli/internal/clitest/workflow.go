@@ -18,7 +18,19 @@ import (
 
 // OutboundWorkflow makes a workflow of team that may run: an agent speaks, the team has
 // credits, a number to call from and n contacts. It answers the workflow's and the agent's ids.
+// Outside campaigns it follows the default settings: busy and unanswered contacts are called
+// again an hour later.
 func OutboundWorkflow(t *testing.T, env *testserver.Env, c *betty.Client, team string, n int) (string, string) {
+	return runnable(t, env, c, team, n, false)
+}
+
+// CampaignWorkflow is OutboundWorkflow in a campaign that may call at any time and calls each
+// contact once: a run of it ends as soon as every contact was called once.
+func CampaignWorkflow(t *testing.T, env *testserver.Env, c *betty.Client, team string, n int) (string, string) {
+	return runnable(t, env, c, team, n, true)
+}
+
+func runnable(t *testing.T, env *testserver.Env, c *betty.Client, team string, n int, inCampaign bool) (string, string) {
 	t.Helper()
 	ctx := context.Background()
 	ag, err := betty.Do[client.AgentProfile](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
@@ -27,8 +39,22 @@ func OutboundWorkflow(t *testing.T, env *testserver.Env, c *betty.Client, team s
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := c.CreateWorkflow(ctx, team, betty.WorkflowInput{Name: "Renewals", AgentID: ag.Id, Type: client.WorkflowTypeOutbound})
-	if err != nil {
+	number := env.PhoneNumber(t, team, "+14155550100")
+	var w client.Workflow
+	if inCampaign {
+		name, out := "Renewals", client.CallDirectionOutbound
+		zero, five, lines, utc, hangUp, record := 0, 5, 10, "UTC", client.CampaignVoicemailAction("hang-up"), true
+		camp, err := c.CreateCampaign(ctx, client.CreateCampaignRequest{OrganizationId: team, Name: &name, Type: &out, PhoneNumberId: &number,
+			Settings: &client.CampaignSettingsInput{CallWindow: &client.CampaignCallWindow{Start: "00:00", End: "23:59",
+				Days: []client.CampaignWeekday{"mon", "tue", "wed", "thu", "fri", "sat", "sun"}}, Timezone: &utc,
+				RetryAttempts: &zero, RetryDelayMinutes: &five, MaxConcurrentCalls: &lines, VoicemailAction: &hangUp, RecordCalls: &record}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Id, err = campaignWorkflow(ctx, c, camp.Id, ag.Id); err != nil {
+			t.Fatal(err)
+		}
+	} else if w, err = c.CreateWorkflow(ctx, team, betty.WorkflowInput{Name: "Renewals", AgentID: ag.Id, Type: client.WorkflowTypeOutbound}); err != nil {
 		t.Fatal(err)
 	}
 	node, hello := "contacts-"+w.Id, "Greet {{firstName}}."
@@ -44,11 +70,12 @@ func OutboundWorkflow(t *testing.T, env *testserver.Env, c *betty.Client, team s
 	if _, err := c.SaveWorkflow(ctx, w.Id, g, 0); err != nil {
 		t.Fatal(err)
 	}
-	number := env.PhoneNumber(t, team, "+14155550100")
-	if err := betty.NoContent(ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
-		return api.SetWorkflowPhoneNumber(ctx, client.SetWorkflowPhoneNumberRequest{WorkflowId: w.Id, PhoneNumberId: &number})
-	}); err != nil {
-		t.Fatal(err)
+	if !inCampaign {
+		if err := betty.NoContent(ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+			return api.SetWorkflowPhoneNumber(ctx, client.SetWorkflowPhoneNumberRequest{WorkflowId: w.Id, PhoneNumberId: &number})
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := env.DB.AddCredits(ctx, team, 100, store.LedgerGrant, nil, nil); err != nil {
 		t.Fatal(err)
@@ -69,4 +96,15 @@ func OutboundWorkflow(t *testing.T, env *testserver.Env, c *betty.Client, team s
 		t.Fatalf("contacts: %s %v", csv.Status, err)
 	}
 	return w.Id, ag.Id
+}
+
+// campaignWorkflow creates a workflow in a campaign and answers its id.
+func campaignWorkflow(ctx context.Context, c *betty.Client, campaignID, agentID string) (string, error) {
+	name := "Renewals"
+	w, err := betty.Do[struct {
+		ID string `json:"id"`
+	}](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.CreateCampaignWorkflow(ctx, campaignID, client.CreateCampaignWorkflowRequest{Name: &name, AgentId: &agentID})
+	})
+	return w.ID, err
 }
