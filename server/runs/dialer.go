@@ -69,9 +69,14 @@ func (s *Service) Sweep(ctx context.Context) error {
 // dialers is how many Dial requests one dispatcher has in flight at once.
 const dialers = 16
 
-// leaseFor is how long a dispatcher's lease outlasts the work it is doing (a slice, or a
-// snooze): a dispatcher silent that long is taken for dead.
-const leaseFor = 30 * time.Second
+// leaseFor is how long a dispatcher's lease outlasts the round it is doing (renewed at every
+// round) or its snooze: a dispatcher silent that long is taken for dead, and the sweep (every
+// sweepEvery, on the leader replica) starts another. Two dispatchers on one job for a moment
+// are harmless: each attempt is claimed by one conditional update.
+const (
+	leaseFor   = 15 * time.Second
+	sweepEvery = 10 * time.Second
+)
 
 // Dispatch is DispatchAs with the token "direct" (tests and tools).
 func (s *Service) Dispatch(ctx context.Context, jobID string) (time.Duration, bool, error) {
@@ -93,7 +98,7 @@ func (s *Service) DispatchAs(ctx context.Context, jobID, token string) (wait tim
 		}
 	}()
 	for {
-		held, err := s.db.LeaseDispatcher(ctx, jobID, token, s.d.Now().Add(s.cfg.Slice+leaseFor))
+		held, err := s.db.LeaseDispatcher(ctx, jobID, token, s.d.Now().Add(leaseFor))
 		if err != nil {
 			return 0, false, err
 		}

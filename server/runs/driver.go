@@ -359,10 +359,16 @@ func (s *Service) hungUp(ctx context.Context, j store.WorkflowJob, a store.Attem
 	if ended.IsZero() {
 		ended = s.d.Now()
 	}
-	answered := a.AnsweredAt != nil
+	// Webhooks come in any order: a normal hang-up (someone hung up after answering) that
+	// arrives before call.answered still ends an answered call, billed its first minute.
+	answered := a.AnsweredAt != nil || e.Cause == phones.HangupNormal
 	state := Outcome(answered, cs.Machine, e.Cause)
+	minutes := BilledMinutes(a.AnsweredAt, ended)
+	if a.AnsweredAt == nil && answered {
+		minutes = 1
+	}
 	closed := CallClosed{Status: callLogStatus(state), AnsweredAt: a.AnsweredAt, EndedAt: ended,
-		BilledMinutes: BilledMinutes(a.AnsweredAt, ended), Outcome: string(state)}
+		BilledMinutes: minutes, Outcome: string(state)}
 	var result conversation.Result
 	if s.d.Conversation != nil && len(cs.Engine) > 0 {
 		var err error

@@ -117,8 +117,10 @@ type fakeCalls struct {
 	seq     int
 	// lose: keys whose first Dial places the call but answers an error, and whose events are
 	// held until the key is asked again.
-	lose     map[string]bool
-	held     map[string][]phones.CallEvent
+	lose map[string]bool
+	held map[string][]phones.CallEvent
+	// silent: calls are placed and no event is sent (the test sends them).
+	silent   bool
 	qmu      sync.Mutex
 	queue    []phones.CallEvent
 	draining bool
@@ -199,6 +201,10 @@ func (f *fakeCalls) Dial(_ context.Context, req phones.DialRequest) (phones.Call
 		e.Cause = phones.HangupFailed
 		evs = append(evs, e)
 		f.over[id] = true
+	}
+	if f.silent {
+		f.mu.Unlock()
+		return phones.Call{CallControlID: id}, nil
 	}
 	if f.lose[req.Key] {
 		f.held[req.Key] = evs

@@ -32,7 +32,8 @@ type Config struct {
 	Batch int
 	// RingTimeout is how long a call rings before it counts as no answer (30 s).
 	RingTimeout time.Duration
-	// DoubtAfter is how long an attempt may stay dialling before it is in doubt (1 minute).
+	// DoubtAfter is how long an attempt may stay dialling before it is in doubt and the
+	// carrier is asked again with the same key (15 s; asking again is idempotent).
 	DoubtAfter time.Duration
 	// Slice is how long one run of the dispatcher works before it snoozes (20 s).
 	Slice time.Duration
@@ -57,7 +58,7 @@ func (c Config) withDefaults() Config {
 		c.RingTimeout = 30 * time.Second
 	}
 	if c.DoubtAfter <= 0 {
-		c.DoubtAfter = time.Minute
+		c.DoubtAfter = 15 * time.Second
 	}
 	if c.Slice <= 0 {
 		c.Slice = 20 * time.Second
@@ -107,7 +108,7 @@ func New(db *store.DB, q *jobs.Queue, d Deps, cfg Config) *Service {
 		cache: jobCache{jobs: map[string]store.WorkflowJob{}, graph: map[string]workflow.Graph{}}}
 	jobs.Register(q, &dispatcher{s: s})
 	jobs.Register(q, &sweeper{s: s})
-	jobs.Periodic(q, 30*time.Second, func() river.JobArgs { return sweepArgs{} })
+	jobs.Periodic(q, sweepEvery, func() river.JobArgs { return sweepArgs{} })
 	return s
 }
 

@@ -358,3 +358,48 @@ func TestTestRun(t *testing.T) {
 		}
 	})
 }
+
+// Webhooks in any order: a hang-up that arrives before the answer still ends an answered call
+// (completed, its first minute billed); the late answer changes nothing; a busy line after a
+// retry is its own row.
+func TestEventsInAnyOrder(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		tm := newTeam(t, db, 100, alwaysOpen)
+		addContacts(t, db, tm, []string{"+14155550001"}, nil)
+		calls := newFakeCalls(func(string, int) phones.Outcome { return phones.OutcomeAnswer })
+		calls.silent = true
+		h := newHarness(t, db, calls, fast)
+		j, err := h.svc.Start(ctx, tm.actor(), tm.workflow.ID, nil)
+		must(t, err)
+		if _, _, err := h.svc.Dispatch(ctx, j.ID); err != nil {
+			t.Fatal(err)
+		}
+		id := store.AttemptID(j.ID, 1, 1)
+		a, err := db.AttemptByID(ctx, id)
+		must(t, err)
+		if a.State != store.AttemptRinging || a.CallControlID == nil {
+			t.Fatalf("after Dial: %s %v", a.State, a.CallControlID)
+		}
+		call := *a.CallControlID
+		now := time.Now().UTC()
+		for _, e := range []phones.CallEvent{
+			{ID: "h", Kind: phones.EventHangup, CallControlID: call, AttemptID: id, Cause: phones.HangupNormal, At: now},
+			{ID: "a", Kind: phones.EventAnswered, CallControlID: call, AttemptID: id, At: now.Add(-time.Minute)},
+			{ID: "i", Kind: phones.EventInitiated, CallControlID: call, AttemptID: id, At: now.Add(-2 * time.Minute)},
+		} {
+			must(t, h.svc.HandleCallEvent(ctx, e))
+		}
+		a, err = db.AttemptByID(ctx, id)
+		must(t, err)
+		if a.State != store.AttemptCompleted || a.BilledMinutes != 1 {
+			t.Fatalf("hang-up before the answer: %s, %d minutes", a.State, a.BilledMinutes)
+		}
+		h.drive(t, j.ID, 5*time.Second)
+		j, err = h.svc.Progress(ctx, tm.actor(), tm.workflow.ID)
+		must(t, err)
+		if j.Status != store.JobSuccess || j.Progress.Completed != 1 {
+			t.Fatalf("job: %s %+v", j.Status, j.Progress)
+		}
+	})
+}
