@@ -109,6 +109,12 @@ func TestAgainstTheRealServer(t *testing.T) {
 	if _, _, err = run("stats", "--from", "2025-01-01", "--to", "2026-12-31"); err == nil || cmdutil.ExitCode(err) != cmdutil.ExitError {
 		t.Fatalf("a range over 366 days: %v", err)
 	}
+	if out, _, err = run("stats", "--time-zone", "Pacific/Kiritimati", "--json"); err != nil || !strings.Contains(out, `"totalCalls": 2`) {
+		t.Fatalf("stats in another zone: %v %s", err, out)
+	}
+	if _, _, err = run("stats", "--time-zone", "Mars/Olympus_Mons"); err == nil || cmdutil.ExitCode(err) != cmdutil.ExitError {
+		t.Fatalf("an unknown zone: %v", err)
+	}
 }
 
 // A test call with the sim carrier is recorded: the recording downloads as an MP3.

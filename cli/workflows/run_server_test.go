@@ -71,8 +71,9 @@ func TestRunAgainstTheRealServer(t *testing.T) {
 	}
 }
 
-// run --wait over a campaign's three contacts with the sim carrier: the progress as it goes,
-// exit 0 once every contact was called, and a call log for each.
+// run --wait over a campaign's three contacts with the sim carrier, one of them on the
+// do-not-call list: the progress as it goes, exit 0 once every contact was handled, a call log
+// for each of the two others and none for the suppressed one.
 func TestRunWaitAgainstTheRealServer(t *testing.T) {
 	env := testserver.Start(t)
 	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
@@ -83,6 +84,10 @@ func TestRunWaitAgainstTheRealServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	id, _ := clitest.CampaignWorkflow(t, env, c, team, 3)
+	// The first contact asked not to be called: it is never dialled.
+	if _, _, err := c.AddDoNotCall(context.Background(), team, "+14155551000", betty.DoNotCallOptions{Reason: "asked"}); err != nil {
+		t.Fatal(err)
+	}
 	profile := &config.Profile{Server: env.URL, AccessToken: ada.Access, RefreshToken: ada.Refresh, Email: ada.Email, Team: team}
 	f, s := clitest.NewFactory(t, clitest.Options{Profile: profile})
 	start := time.Now()
@@ -95,7 +100,8 @@ func TestRunWaitAgainstTheRealServer(t *testing.T) {
 	if err := json.Unmarshal(s.Out.Bytes(), &job); err != nil || job.Status != client.JobStatusSuccess || job.Progress.Completed+job.Progress.Failed != 3 {
 		t.Fatalf("the job: %+v %v", job, err)
 	}
-	if !strings.Contains(s.ErrOut.String(), "100%  ") || !strings.Contains(s.ErrOut.String(), "The run succeeded: ") {
+	if job.Progress.Suppressed == nil || *job.Progress.Suppressed != 1 || !strings.Contains(s.ErrOut.String(), "100%  ") ||
+		!strings.Contains(s.ErrOut.String(), "(1 on the do-not-call list), 0 not called of 3.") {
 		t.Errorf("stderr:\n%s", s.ErrOut)
 	}
 	n := 0
@@ -103,12 +109,12 @@ func TestRunWaitAgainstTheRealServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cl.JobId == nil || *cl.JobId != job.Id || cl.EndTime == nil {
+		if cl.JobId == nil || *cl.JobId != job.Id || cl.EndTime == nil || cl.To == "+14155551000" {
 			t.Errorf("call %+v", cl)
 		}
 		n++
 	}
-	if n != 3 {
+	if n != 2 {
 		t.Errorf("%d calls", n)
 	}
 }
