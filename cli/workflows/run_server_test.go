@@ -39,8 +39,9 @@ func TestRunAgainstTheRealServer(t *testing.T) {
 			ctx, press = context.WithCancel(ctx)
 			return ctx, press
 		}
-		// Ctrl-C once the first progress is shown: five contacts from one number take seconds.
-		o.IO = &cmdutil.IOStreams{In: o.IO.In, Out: o.IO.Out, ErrOut: &watch{w: o.IO.ErrOut, want: "(in-progress)", then: func() { press() }}}
+		// Ctrl-C once a contact was called (the second progress line; the event stream is up by
+		// then, no request is under way): five contacts from one number take seconds.
+		o.IO = &cmdutil.IOStreams{In: o.IO.In, Out: o.IO.Out, ErrOut: &watch{w: o.IO.ErrOut, want: "(in-progress)", n: 2, then: func() { press() }}}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		return runRun(ctx, o)

@@ -82,19 +82,21 @@ func runWait(t *testing.T, interrupt bool, events ...client.Job) (error, string,
 	return err, s.Out.String(), s.ErrOut.String() + printed.String()
 }
 
-// watch calls then once what is written contains want.
+// watch calls then once what is written has contained want n times (once when n is 0).
 type watch struct {
 	w    io.Writer
 	want string
+	n    int
 	then func()
-	seen bool
+	seen int
 }
 
 func (w *watch) Write(p []byte) (int, error) {
 	n, err := w.w.Write(p)
-	if !w.seen && strings.Contains(string(p), w.want) {
-		w.seen = true
-		w.then()
+	if strings.Contains(string(p), w.want) {
+		if w.seen++; w.seen == max(w.n, 1) {
+			w.then()
+		}
 	}
 	return n, err
 }
