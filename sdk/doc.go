@@ -59,6 +59,23 @@
 //	up, err := bc.UploadFile(ctx, "price-list.pdf", betty.UploadOptions{OrganizationID: team,
 //		Purpose: client.UploadPurposeKnowledgeFile})
 //
+// # Runs, events and calls
+//
+// RunWorkflow starts a job that calls a workflow's contacts; WaitForJob follows it to its end,
+// reporting progress as it changes. Events reads the team's server-sent event stream
+// (GET /v1/events: job.updated, call.updated, campaign.updated, knowledge.updated) as an
+// iter.Seq2, reconnecting after a drop with Last-Event-ID so missed events are replayed; a
+// `reset` event (EventReset) means they could not be and what is shown must be refetched.
+// WaitForJob listens to that stream and polls GET /v2/jobs/status every 5 seconds while it is
+// unavailable:
+//
+//	job, err := bc.RunWorkflow(ctx, team, workflowID, betty.RunOptions{})
+//	job, err = bc.WaitForJob(ctx, team, job.Id, func(j client.Job) { log.Printf("%d%%", j.Progress.Percent) })
+//
+// CallLogs, CallTranscript and DownloadRecording read what calls left; InboxItems,
+// SearchInbox and UpdateInboxItem the inbox; DoNotCall, AddDoNotCall and ImportDoNotCall the
+// team's do-not-call list.
+//
 // # Pagination
 //
 // Lists answer a page at a time with a `meta` window. DoPage returns one Page; All walks every

@@ -72,12 +72,35 @@ type hintError struct {
 func (e *hintError) Error() string { return e.err.Error() }
 func (e *hintError) Unwrap() error { return e.err }
 
+// ExitInterrupted is a wait stopped by Ctrl-C (128 + SIGINT, as shells report it); what was
+// waited for goes on.
+const ExitInterrupted = 130
+
+// WithExitCode makes err end the process with code instead of the one its kind maps to.
+func WithExitCode(err error, code int) error {
+	if err == nil {
+		return nil
+	}
+	return &exitCodeError{err: err, code: code}
+}
+
+type exitCodeError struct {
+	err  error
+	code int
+}
+
+func (e *exitCodeError) Error() string { return e.err.Error() }
+func (e *exitCodeError) Unwrap() error { return e.err }
+
 // ExitCode maps an error returned by a command to the process's exit code.
 func ExitCode(err error) int {
 	var flagErr *FlagError
+	var coded *exitCodeError
 	switch {
 	case err == nil:
 		return ExitOK
+	case errors.As(err, &coded):
+		return coded.code
 	case errors.As(err, &flagErr), isUnknownCommand(err):
 		return ExitUsage
 	case errors.Is(err, ErrNotLoggedIn), errors.Is(err, betty.ErrUnauthorized):

@@ -14,11 +14,15 @@ import (
 	"github.com/bettyhq/betty/cli/apikeys"
 	"github.com/bettyhq/betty/cli/auth"
 	"github.com/bettyhq/betty/cli/billing"
+	"github.com/bettyhq/betty/cli/calls"
 	"github.com/bettyhq/betty/cli/campaigns"
 	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/contacts"
+	"github.com/bettyhq/betty/cli/dnc"
 	"github.com/bettyhq/betty/cli/files"
+	"github.com/bettyhq/betty/cli/inbox"
 	"github.com/bettyhq/betty/cli/invitations"
+	"github.com/bettyhq/betty/cli/jobs"
 	"github.com/bettyhq/betty/cli/kb"
 	"github.com/bettyhq/betty/cli/members"
 	"github.com/bettyhq/betty/cli/migrate"
@@ -44,7 +48,7 @@ Settings live in profiles in ~/.config/betty/config.yaml ($XDG_CONFIG_HOME and
 $BETTY_CONFIG_DIR move it); BETTY_SERVER and BETTY_API_KEY override the active profile.
 
 Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refused,
-8 not found.`,
+8 not found, 130 a wait stopped with Ctrl-C (what was waited for goes on).`,
 		Example: `  betty serve --data-dir ./data
   betty signup --server http://localhost:8080
   betty login --server http://localhost:8080
@@ -81,6 +85,10 @@ Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refu
 		billing.NewCmdBilling(f),
 		workflows.NewCmdWorkflow(f),
 		contacts.NewCmdContacts(f),
+		jobs.NewCmdJobs(f),
+		calls.NewCmdCalls(f),
+		inbox.NewCmdInbox(f),
+		dnc.NewCmdDNC(f),
 		admin.NewCmdAdmin(f),
 	)
 	// Added now rather than at execution so help, the golden tests and completion see them.

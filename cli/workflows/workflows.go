@@ -29,17 +29,22 @@ forwarding the call or calling a webhook) joined by edges.
 
 A workflow's graph can be exported to a YAML or JSON file, kept in git, validated locally with
 the same rules the server applies, and imported back. Saves are versioned: importing a file
-exported at an older version than the stored one is refused unless --force is given.`,
+exported at an older version than the stored one is refused unless --force is given.
+
+betty workflow run calls a workflow's contacts (--wait follows the run live); test-run places
+one test call and --follow prints the conversation as it happens.`,
 		Example: `  betty workflow templates --type inbound
   betty workflow create "Support line" --type inbound --agent 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10 \
     --template template-customer-support --set companyName=Acme --set supportEmail=help@acme.example
   betty workflow export 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 > flow.yaml
   betty workflow validate flow.yaml
-  betty workflow import flow.yaml`,
+  betty workflow import flow.yaml
+  betty workflow run 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 --wait`,
 		Aliases: []string{"workflows", "wf"},
 	}
 	cmd.AddCommand(NewCmdList(f, nil), NewCmdView(f, nil), NewCmdCreate(f, nil), NewCmdRename(f, nil), NewCmdDelete(f, nil),
-		NewCmdTemplates(f, nil), NewCmdExport(f, nil), NewCmdImport(f, nil), NewCmdValidate(f, nil))
+		NewCmdTemplates(f, nil), NewCmdExport(f, nil), NewCmdImport(f, nil), NewCmdValidate(f, nil),
+		NewCmdRun(f, nil), NewCmdTestRun(f, nil))
 	return cmd
 }
 

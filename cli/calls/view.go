@@ -1,0 +1,76 @@
+package calls
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bettyhq/betty/cli/cmdutil"
+)
+
+// ViewOptions are the inputs of `betty calls view`.
+type ViewOptions struct {
+	Options
+	ID     string
+	Output cmdutil.Output
+}
+
+// NewCmdView returns `betty calls view`; runF replaces the run in tests.
+func NewCmdView(f *cmdutil.Factory, runF func(*ViewOptions) error) *cobra.Command {
+	opts := &ViewOptions{Options: options(f)}
+	cmd := &cobra.Command{
+		Use:   "view <id>",
+		Short: "Show a call",
+		Long: `Show a call's log: direction, numbers, status, when it started and ended, how long it
+lasted, what it cost, and the campaign, agent, workflow and job it belongs to.`,
+		Example: `  betty calls view 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b30
+  betty calls view 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b30 --json`,
+		Args: cmdutil.ExactArgs(1, "give the id of the call (see betty calls list)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return runView(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddTeamFlag(cmd, &opts.Team)
+	cmdutil.AddOutputFlags(cmd, &opts.Output)
+	return cmd
+}
+
+func runView(ctx context.Context, opts *ViewOptions) error {
+	c, team, err := opts.connect(ctx)
+	if err != nil {
+		return err
+	}
+	cl, err := c.CallLog(ctx, team, opts.ID)
+	if err != nil {
+		return err
+	}
+	return opts.Output.Print(opts.IO, cl, func(t *cmdutil.Table) {
+		t.Row("ID", cl.Id)
+		t.Row("CALL CONTROL ID", cl.CallControlId)
+		t.Row("DIRECTION", string(cl.Direction))
+		t.Row("FROM", cl.From)
+		t.Row("TO", cl.To)
+		t.Row("STATUS", string(cl.Status))
+		t.Row("START", cmdutil.Time(&cl.StartTime))
+		t.Row("END", cmdutil.Time(cl.EndTime))
+		t.Row("DURATION", duration(cl.DurationSeconds))
+		t.Row("COST", cost(cl.Cost))
+		t.Row("CAMPAIGN", cmdutil.Str(cl.CampaignId))
+		t.Row("AGENT", cmdutil.Str(cl.AgentId))
+		t.Row("WORKFLOW", cmdutil.Str(cl.WorkflowId))
+		t.Row("JOB", cmdutil.Str(cl.JobId))
+		t.Row("RECORDING", yesNo(cl.HasRecording))
+		t.Row("TRANSCRIPT", yesNo(cl.HasTranscript))
+	})
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
