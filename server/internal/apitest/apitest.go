@@ -180,8 +180,10 @@ func (b *syncBuffer) String() string {
 }
 
 // anyOperationMay are the statuses any operation may answer without declaring them, through
-// its `default` response (docs/contract.md).
-var anyOperationMay = map[int]bool{408: true, 500: true, 501: true, 503: true}
+// its `default` response (docs/contract.md). 499 is the answer to a client that went away
+// (the request's context was cancelled, as when a CLI stops following an event stream): it
+// is written into a closed connection and never read, so no operation declares it.
+var anyOperationMay = map[int]bool{408: true, 499: true, 500: true, 501: true, 503: true}
 
 // checkResponse validates one response against its operation.
 func checkResponse(t testing.TB) func(*httpapi.Operation, *http.Request, map[string]string, int, http.Header, []byte) {
