@@ -39,6 +39,10 @@ const WorkflowsRoute = lazy(() => import('./features/workflows/WorkflowsRoute'))
 if (typeof window !== 'undefined' && window.location.pathname === '/dashboard/workflow-canvas' && new URLSearchParams(window.location.search).has('workflowId')) {
   void import('./features/workflows/canvas/CanvasPage');
 }
+const CallsPage = lazy(() => import('./features/calls/CallsPage'));
+const InboxPage = lazy(() => import('./features/inbox/InboxPage'));
+const PublicInboxPage = lazy(() => import('./features/inbox/PublicInboxPage'));
+const DoNotCallPage = lazy(() => import('./features/do-not-call/DoNotCallPage'));
 const BillingPage = lazy(() => import('./features/billing/BillingPage'));
 const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
 const OnboardingPage = lazy(() => import('./features/onboarding/OnboardingPage'));
@@ -81,6 +85,7 @@ export const routes: RouteObject[] = [
           { path: 'docs', element: <DocsIndexPage /> },
           { path: 'docs/*', element: <GuidePage /> },
           { path: 'getting-started', element: <GettingStartedPage /> },
+          { path: 'inbox', element: <PublicInboxPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },
@@ -107,6 +112,9 @@ export const routes: RouteObject[] = [
           { path: 'dashboard/voices', element: <VoicesPage /> },
           { path: 'dashboard/phone-numbers', element: <PhoneNumbersPage /> },
           { path: 'dashboard/workflow-canvas', element: <WorkflowsRoute /> },
+          { path: 'dashboard/calls', element: <CallsPage /> },
+          { path: 'dashboard/inbox', element: <InboxPage /> },
+          { path: 'dashboard/do-not-call', element: <DoNotCallPage /> },
           { path: 'dashboard/billing', element: <BillingPage /> },
           { path: 'dashboard/profile', element: <ProfilePage /> },
           { path: 'onboarding', element: <OnboardingPage /> },

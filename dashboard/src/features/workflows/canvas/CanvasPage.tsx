@@ -15,7 +15,7 @@ import {
   type OnNodeDrag,
   type OnSelectionChangeFunc,
 } from '@xyflow/react';
-import { FileText, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
+import { Activity, FileText, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 
@@ -27,6 +27,8 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorState, PageSkeleton } from '../../../components/ui/states';
 import { toast } from '../../../components/ui/toast-store';
 import { cn } from '../../../lib/cn';
+import { RunControls } from '../../runs/RunControls';
+import { RunsPanel } from '../../runs/RunsPanel';
 import { teamPath, useCurrentTeam } from '../../team/TeamContext';
 import { parseGraph, validate, type Data, type Graph, type Kind } from '../graph';
 import { PromptPanel } from '../PromptPanel';
@@ -153,6 +155,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
   const [stepTarget, setStepTarget] = useState<StepTarget | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [showPrompt, setShowPrompt] = useState(false);
+  const [showRuns, setShowRuns] = useState(false);
   const graphRef = useRef(graph);
   graphRef.current = graph;
   const dark = useDarkTheme();
@@ -360,10 +363,15 @@ function Editor({ workflow }: { workflow: Workflow }) {
               <FileText aria-hidden="true" />
               Prompt
             </Button>
-            <Button onClick={() => queue.schedule(graphRef.current, { now: true })} busy={queue.status === 'saving'} busyLabel="Saving…" disabled={queue.status === 'conflict'}>
+            <Button variant="secondary" onClick={() => setShowRuns((s) => !s)} aria-pressed={showRuns}>
+              <Activity aria-hidden="true" />
+              Runs
+            </Button>
+            <Button variant={workflow.workflowType === 'outbound' ? 'secondary' : 'primary'} onClick={() => queue.schedule(graphRef.current, { now: true })} busy={queue.status === 'saving'} busyLabel="Saving…" disabled={queue.status === 'conflict'}>
               <Save aria-hidden="true" />
               Save
             </Button>
+            <RunControls team={team} workflow={workflow} onStarted={() => setShowRuns(true)} />
           </div>
         }
       />
@@ -411,6 +419,11 @@ function Editor({ workflow }: { workflow: Workflow }) {
             />
           )}
         </CanvasContext.Provider>
+        {showRuns && (
+          <aside aria-label="Runs" className="absolute top-0 right-0 z-10 h-full w-full max-w-md overflow-y-auto border-l border-line bg-surface p-4 shadow-xl">
+            <RunsPanel team={team} workflowId={workflow.id} />
+          </aside>
+        )}
         {showPrompt && (
           <div className="absolute top-0 left-0 z-10 h-full w-full max-w-sm border-r border-line bg-surface p-4 shadow-xl">
             <PromptPanel workflowId={workflow.id} />
