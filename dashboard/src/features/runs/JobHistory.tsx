@@ -31,8 +31,8 @@ const COLUMNS: Column<Job>[] = [
   { key: 'finished', header: 'Finished', cell: (j) => formatDateTime(j.finishedAt), hideOnMobile: true },
 ];
 
-/** The workflow's runs, 10 a page newest first; refreshed every 60 s without the event stream. */
-export function JobHistory({ workflowId }: { workflowId: string }) {
+/** The workflow's runs, 10 a page newest first; refreshed every 60 s without the event stream. `compact` (a side panel) keeps the first three columns. */
+export function JobHistory({ workflowId, compact = false }: { workflowId: string; compact?: boolean }) {
   const interval = usePollInterval('jobHistory');
   const list = usePagedList((page) => historyQueryOptions(workflowId, page), { param: 'historyPage', ...(interval ? { refetchInterval: interval } : {}) });
   const q = list.query;
@@ -53,7 +53,7 @@ export function JobHistory({ workflowId }: { workflowId: string }) {
           Every run and test run of this workflow is listed here, newest first.
         </EmptyState>
       ) : (
-        <DataTable caption="Runs of this workflow" columns={COLUMNS} rows={q.data.data} rowKey={(j) => j.id} pageInfo={q.data.meta} onPageChange={list.setPage} />
+        <DataTable caption="Runs of this workflow" columns={compact ? COLUMNS.filter((c) => !c.hideOnMobile) : COLUMNS} rows={q.data.data} rowKey={(j) => j.id} pageInfo={q.data.meta} onPageChange={list.setPage} />
       )}
     </section>
   );

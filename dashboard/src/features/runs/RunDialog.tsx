@@ -22,14 +22,14 @@ const COUNT_PAGE = 500;
 
 function Fact({ icon, label, children, testId }: { icon: ReactNode; label: string; children: ReactNode; testId?: string }) {
   return (
-    <div className="flex gap-3 py-2.5" data-testid={testId}>
-      <span aria-hidden="true" className="mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-md bg-muted text-fg-subtle [&_svg]:size-4">
-        {icon}
-      </span>
-      <div className="min-w-0">
-        <dt className="text-xs font-medium tracking-wide text-fg-subtle uppercase">{label}</dt>
-        <dd className="text-sm text-fg">{children}</dd>
-      </div>
+    <div className="relative min-w-0 py-2.5 pl-10" data-testid={testId}>
+      <dt className="text-xs font-medium tracking-wide text-fg-subtle uppercase">
+        <span aria-hidden="true" className="absolute top-3 left-0 flex size-7 items-center justify-center rounded-md bg-muted text-fg-subtle [&_svg]:size-4">
+          {icon}
+        </span>
+        {label}
+      </dt>
+      <dd className="text-sm text-fg">{children}</dd>
     </div>
   );
 }
@@ -112,7 +112,7 @@ export function RunDialog({ open, onOpenChange, team, workflow, onStarted }: { o
           <Fact icon={<Gauge />} label="Caps" testId="run-caps">
             {settings ? (
               <>
-                At most {settings.maxConcurrentCalls} {settings.maxConcurrentCalls === 1 ? 'call' : 'calls'} at once{workflow.campaignId ? ' (campaign setting)' : ' (default settings: this workflow is in no campaign)'}.
+                At most {settings.maxConcurrentCalls} {settings.maxConcurrentCalls === 1 ? 'call' : 'calls'} at once{workflow.campaignId ? ' (campaign setting)' : ' (default settings: this workflow is in no campaign)'}, and never more than the team&apos;s plan allows.
                 <span className="block">{formatRetries(settings)}.</span>
               </>
             ) : (

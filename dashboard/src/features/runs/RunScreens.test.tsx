@@ -87,7 +87,7 @@ describe('Run', { timeout: 30_000 }, () => {
     expect(await within(dialog).findByTestId('run-contact-count')).toHaveTextContent('20 contacts');
     expect(within(dialog).getByTestId('run-contacts')).toHaveTextContent('of 22 on the list');
     expect(await within(dialog).findByText(/08:00–21:00, Mon–Sat \(America\/New_York\)/)).toBeInTheDocument();
-    expect(within(dialog).getByTestId('run-caps')).toHaveTextContent('At most 3 calls at once (campaign setting).');
+    expect(within(dialog).getByTestId('run-caps')).toHaveTextContent('At most 3 calls at once (campaign setting), and never more than the team\'s plan allows.');
     expect(within(dialog).getByTestId('run-caps')).toHaveTextContent('1 retry, 30 minutes apart');
     expect(await within(dialog).findByText(/12.5 credits left/)).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Call 20 contacts' }));

@@ -3,11 +3,11 @@ import { JobHistory } from './JobHistory';
 import { JobPanel } from './JobPanel';
 
 /** A workflow's runs: the latest one live, then its history. */
-export function RunsPanel({ team, workflowId }: { team: Organization; workflowId: string }) {
+export function RunsPanel({ team, workflowId, compact = false }: { team: Organization; workflowId: string; compact?: boolean }) {
   return (
     <div className="space-y-6">
       <JobPanel team={team} workflowId={workflowId} />
-      <JobHistory workflowId={workflowId} />
+      <JobHistory workflowId={workflowId} compact={compact} />
     </div>
   );
 }

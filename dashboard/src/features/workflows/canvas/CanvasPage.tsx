@@ -421,7 +421,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
         </CanvasContext.Provider>
         {showRuns && (
           <aside aria-label="Runs" className="absolute top-0 right-0 z-10 h-full w-full max-w-md overflow-y-auto border-l border-line bg-surface p-4 shadow-xl">
-            <RunsPanel team={team} workflowId={workflow.id} />
+            <RunsPanel team={team} workflowId={workflow.id} compact />
           </aside>
         )}
         {showPrompt && (
