@@ -19,8 +19,10 @@ import (
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/billing"
 	"github.com/bettyhq/betty/server/billing/stripepay"
+	"github.com/bettyhq/betty/server/calls"
 	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/config"
+	"github.com/bettyhq/betty/server/events"
 	"github.com/bettyhq/betty/server/httpapi"
 	"github.com/bettyhq/betty/server/identity"
 	"github.com/bettyhq/betty/server/jobs"
@@ -52,7 +54,10 @@ type App struct {
 	files   storage.Storage
 	speech  *speech.Service
 	handler http.Handler
-	started bool
+	events  *events.Service
+	// simCalls is the simulator's call control (nil with Telnyx); Close stops its workers.
+	simCalls *sim.Calls
+	started  bool
 }
 
 // Option changes how the server is built, for tests.
@@ -135,6 +140,21 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	workflowsService := workflows.New(db, queue, campaignsService, contactFiles{uploadsService})
 	campaignWorkflows.Service = workflowsService
 	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService)
+	// Calls and live events (issue 11): the dialer's ports runs.CallLogs and runs.Suppressions
+	// are callsService, runs.Events is eventsService.
+	eventsService := events.New(db, queue)
+	callsService := calls.New(db, files, uploadsService, eventsService)
+	// Telnyx Call Control: the carrier's calls and their verified webhooks (nil with the
+	// simulator). The dialer places calls through it, or through the simulator (app/runs.go).
+	telnyxCalls, err := newTelnyxCalls(tel, cfg, log, speaker)
+	if err != nil {
+		return nil, err
+	}
+	runsService, simCalls, err := newRuns(cfg, log, db, queue, dialerDeps{calls: callsService, events: eventsService,
+		knowledge: knowledgeService, telnyx: telnyxCalls})
+	if err != nil {
+		return nil, err
+	}
 	// Every worker is registered above this line.
 	if err := queue.Open(); err != nil {
 		return nil, err
@@ -162,14 +182,19 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		Uploads:        uploadsService,
 		Voices:         voicesService,
 		Phones:         phonesService,
+		Runs:           runsService,
+		Calls:          callsService,
+		Events:         eventsService,
 		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
 		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout,
 		BaseURL: cfg.BaseURL, ResponseCheck: o.responseCheck,
+		TelnyxWebhooks: telnyxWebhooks(telnyxCalls),
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &App{cfg: cfg, log: log, tel: tel, db: db, jobs: queue, mail: outbox, files: files, speech: speaker, handler: h}, nil
+	return &App{cfg: cfg, log: log, tel: tel, db: db, jobs: queue, mail: outbox, files: files, speech: speaker, handler: h,
+		events: eventsService, simCalls: simCalls}, nil
 }
 
 // newSpeech picks the speech engines: OpenAI-compatible endpoints where their URLs are set,
@@ -198,6 +223,23 @@ func telephony(cfg config.Config, log *slog.Logger, db *store.DB) (phones.Teleph
 	return telnyx.New(telnyx.Config{APIKey: cfg.TelnyxAPIKey, BaseURL: cfg.TelnyxAPIURL, ConnectionID: cfg.TelnyxConnectionID})
 }
 
+// newTelnyxCalls is Telnyx Call Control when the carrier is Telnyx, nil otherwise.
+func newTelnyxCalls(tel phones.Telephony, cfg config.Config, log *slog.Logger, voices telnyx.VoiceCatalogue) (*telnyx.Calls, error) {
+	client, ok := tel.(*telnyx.Client)
+	if !ok {
+		return nil, nil
+	}
+	return telnyx.NewCalls(client, telnyx.CallsOptions{Log: log, Voices: voices, PublicKey: cfg.TelnyxPublicKey})
+}
+
+// telnyxWebhooks is what receives Telnyx's webhooks: nothing without Telnyx (503).
+func telnyxWebhooks(c *telnyx.Calls) httpapi.TelnyxWebhooks {
+	if c == nil {
+		return nil
+	}
+	return c
+}
+
 // payments is how the deployment takes payments: Stripe with a secret key, none otherwise
 // (purchases answer 503 payments_not_configured naming the setting).
 func payments(cfg config.Config, l links.Builder) billing.Payments {
@@ -215,7 +257,12 @@ func (a *App) Handler() http.Handler { return a.handler }
 func (a *App) DB() *store.DB { return a.db }
 
 // Close releases the database.
-func (a *App) Close() error { return a.db.Close() }
+func (a *App) Close() error {
+	if a.simCalls != nil {
+		a.simCalls.Close()
+	}
+	return a.db.Close()
+}
 
 // PrintSummary writes what the server runs with, for the person who started it.
 func (a *App) PrintSummary(w io.Writer, addr string) {
@@ -300,6 +347,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	}
 	a.log.Info("shutting down", "timeout", a.cfg.ShutdownTimeout.String())
+	a.events.Close() // event streams end, so they do not hold the shutdown up
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
 	defer cancel()
 	if serveErr == nil {

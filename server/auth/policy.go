@@ -99,6 +99,7 @@ var Policy = map[string]Rule{
 	"searchAdminUsersOrganizations": admin, "getAdminUserOrganizations": admin,
 	"getAdminUserOrganizationsByEmail": admin, "updateAdminOrganizationLevel": admin,
 	"updateAdminOrganizationTier": admin, "listAdminMail": admin, "grantAdminOrganizationCredits": admin,
+	"updateAdminOrganizationDialerLimit": admin,
 
 	// Payments: developers may look, admins spend
 	"createCreditsPaymentIntent":                 teamUser(Admin, FromBody),
@@ -133,7 +134,7 @@ var Policy = map[string]Rule{
 	"bookDemoCall": public, "listCallLogs": team(Readonly, FromQuery), "getCallTranscript": team(Readonly, FromQuery),
 	"getCallRecording": team(Readonly, FromQuery), "getCallLog": team(Readonly, FromQuery),
 	"getCallStatistics": team(Readonly, FromPathTeam),
-	"listDoNotCall": team(Readonly, FromQuery), "addDoNotCall": team(Member, FromBody),
+	"listDoNotCall":     team(Readonly, FromQuery), "addDoNotCall": team(Member, FromBody),
 	"removeDoNotCall": team(Admin, FromQuery), "importDoNotCall": team(Member, FromQuery),
 
 	// Inbox

@@ -304,11 +304,22 @@ type callUsage struct {
 	seconds float64
 }
 
-// dailyCallUsage answers the team's calls and billed seconds per UTC day (YYYY-MM-DD) in
-// [from, to). There are no calls before the Calls feature exists, so every day is empty; it
-// reads the call logs once they are stored.
-func (s *Service) dailyCallUsage(context.Context, string, time.Time, time.Time) (map[string]callUsage, error) {
-	return map[string]callUsage{}, nil
+// dailyCallUsage answers the team's calls (by start) and billed seconds (the billed minutes
+// of the call logs) per UTC day (YYYY-MM-DD) in [from, to).
+func (s *Service) dailyCallUsage(ctx context.Context, orgID string, from, to time.Time) (map[string]callUsage, error) {
+	starts, err := s.db.CallStarts(ctx, orgID, from, to)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]callUsage{}
+	for _, c := range starts {
+		day := c.StartTime.UTC().Format(time.DateOnly)
+		u := out[day]
+		u.calls++
+		u.seconds += float64(c.BilledMinutes * 60)
+		out[day] = u
+	}
+	return out, nil
 }
 
 func notFound(err error) error {

@@ -73,20 +73,49 @@ func TestBillingAddressRules(t *testing.T) {
 }
 
 func TestCostsUsage(t *testing.T) {
-	s := New(nil)
-	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	u, err := s.CostsUsage(context.Background(), "o", nil, nil, now)
-	if err != nil || u.Month != 11 || u.Year != 2026 || len(u.Days) != 23 || u.Cost != 0 {
-		t.Fatalf("this month: %+v %v", u, err)
-	}
-	future := 12
-	if u, err := s.CostsUsage(context.Background(), "o", &future, nil, now); err != nil || len(u.Days) != 0 {
-		t.Fatalf("a future month has no days: %+v %v", u, err)
-	}
-	bad := 13
-	if _, err := s.CostsUsage(context.Background(), "o", &bad, nil, now); !errs.Is(err, errs.Invalid) {
-		t.Fatalf("month 13: %v", err)
-	}
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		s := New(db)
+		u := store.User{Email: "owner@example.com"}
+		if err := db.CreateUser(ctx, &u); err != nil {
+			t.Fatal(err)
+		}
+		org := store.Organization{Name: "Acme", OwnerUserID: u.ID, PublicAPIKey: "pk_" + store.NewID()}
+		if err := db.CreateOrganization(ctx, &org, u.Email); err != nil {
+			t.Fatal(err)
+		}
+		now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+		// The usage comes from the call logs: two calls on 2 November (3 and 0 billed
+		// minutes), one in October.
+		for _, c := range []struct {
+			at      time.Time
+			minutes int
+		}{{time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC), 3}, {time.Date(2026, 11, 2, 23, 59, 0, 0, time.UTC), 0},
+			{time.Date(2026, 10, 31, 23, 0, 0, 0, time.UTC), 5}} {
+			l := store.CallLog{OrganizationID: org.ID, Direction: "outbound", From: "+14155550100", To: "+14155550123",
+				Status: store.CallQueued, StartTime: c.at}
+			if err := db.CreateCallLog(ctx, &l); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.CloseCallLog(ctx, org.ID, l.ID, store.CallEnd{Status: store.CallCompleted, EndTime: c.at.Add(time.Duration(c.minutes) * time.Minute),
+				BilledMinutes: c.minutes}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		u2, err := s.CostsUsage(ctx, org.ID, nil, nil, now)
+		if err != nil || u2.Month != 11 || u2.Year != 2026 || len(u2.Days) != 23 || u2.Calls != 2 || u2.Minutes != 3 ||
+			u2.Cost != RoundCents(3*CallRatePerMinute) || u2.Days[1].Calls != 2 || u2.Days[1].Minutes != 3 || u2.Days[0].Calls != 0 {
+			t.Fatalf("this month: %+v %v", u2, err)
+		}
+		future := 12
+		if u, err := s.CostsUsage(ctx, org.ID, &future, nil, now); err != nil || len(u.Days) != 0 {
+			t.Fatalf("a future month has no days: %+v %v", u, err)
+		}
+		bad := 13
+		if _, err := s.CostsUsage(ctx, org.ID, &bad, nil, now); !errs.Is(err, errs.Invalid) {
+			t.Fatalf("month 13: %v", err)
+		}
+	})
 	if RoundCents(0.27*3.3333) != 0.9 {
 		t.Fatal(RoundCents(0.27 * 3.3333))
 	}

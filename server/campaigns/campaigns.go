@@ -12,6 +12,7 @@ import (
 
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/errs"
+	"github.com/bettyhq/betty/server/runs/inuse"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -262,11 +263,15 @@ func (s *Service) checkNumber(ctx context.Context, c store.Campaign, except stri
 	return nil
 }
 
-// Delete deletes a campaign; its agents stay, unlinked, and its number is freed. (Campaign
-// workflows and their jobs go with it once the workflows feature exists; a campaign with a job
-// in progress will then be refused.)
+// Delete deletes a campaign; its agents stay, unlinked, its number is freed, and its workflows
+// and their jobs go with it. A campaign with a run in progress is refused (409).
 func (s *Service) Delete(ctx context.Context, a auth.Actor, id string) error {
-	return notFound(s.db.DeleteCampaign(ctx, a.OrganizationID, id))
+	return s.db.InTx(ctx, func(ctx context.Context) error {
+		if err := inuse.Check(ctx, s.db, a.OrganizationID, inuse.Campaign, id); err != nil {
+			return err
+		}
+		return notFound(s.db.DeleteCampaign(ctx, a.OrganizationID, id))
+	})
 }
 
 // Duplicate copies a campaign: "Copy of <name>" (cut to the longest name), draft, the same

@@ -63,6 +63,12 @@ type Config struct {
 	TelnyxConnectionID string
 	TelnyxPublicKey    string
 
+	// The dialer (server/runs): calls a second per caller number and per account, and how
+	// often one number may be dialled in 24 hours.
+	DialerCPSPerNumber float64
+	DialerCPSAccount   float64
+	DialerFrequencyCap int
+
 	// Payments through Stripe: without StripeSecretKey purchases answer 503
 	// payments_not_configured (a site admin grants credits and sets tiers); without
 	// StripeWebhookSecret Stripe's events are refused. StripeAPIURL points at stripe-mock.
@@ -78,6 +84,11 @@ type Config struct {
 	// URLs are set; otherwise the local engine (espeak-ng) speaks and nothing transcribes.
 	TTSURL, TTSAPIKey, TTSModel string
 	STTURL, STTAPIKey, STTModel string
+
+	// Language model of the conversation engine: an OpenAI-compatible chat completions
+	// endpoint when LLMURL is set (LLMModel then required), otherwise the local deterministic
+	// back-end (server/llm).
+	LLMURL, LLMAPIKey, LLMModel string
 }
 
 // setting describes one configuration key in every place it can come from.
@@ -218,9 +229,42 @@ func settings() []setting {
 		{"tts_model", "tts-model", "text-to-speech model name", "tts-1", func(c *Config, v string) error { c.TTSModel = v; return nil }},
 		text("stt_url", "stt-url", "OpenAI-compatible speech-to-text base URL (…/v1); empty: no transcription (summaries of teaching audio answer 503)",
 			func(c *Config) *string { return &c.STTURL }),
+		{"dialer_cps_per_number", "dialer-cps-per-number", "calls a second the dialer starts from one caller number (Telnyx's default: 1)", "1",
+			func(c *Config, v string) error { return positive(v, 10000, &c.DialerCPSPerNumber) }},
+		{"dialer_cps_account", "dialer-cps-account", "calls a second the dialer starts in all (Telnyx's default per account: 30)", "30",
+			func(c *Config, v string) error { return positive(v, 100000, &c.DialerCPSAccount) }},
+		{"dialer_frequency_cap", "dialer-frequency-cap", "times a team may dial one number in 24 hours, across campaigns", "3",
+			func(c *Config, v string) error {
+				n, err := strconv.Atoi(strings.TrimSpace(v))
+				if err != nil || n < 1 || n > 100 {
+					return fmt.Errorf("want a whole number from 1 to 100")
+				}
+				c.DialerFrequencyCap = n
+				return nil
+			}},
 		text("stt_api_key", "stt-api-key", "API key of the speech-to-text endpoint", func(c *Config) *string { return &c.STTAPIKey }),
 		{"stt_model", "stt-model", "speech-to-text model name", "whisper-1", func(c *Config, v string) error { c.STTModel = v; return nil }},
+		text("llm_url", "llm-url", "OpenAI-compatible chat completions base URL (…/v1: OpenAI, Ollama, vLLM …) of the conversation engine; empty: the local deterministic back-end",
+			func(c *Config) *string { return &c.LLMURL }),
+		text("llm_api_key", "llm-api-key", "API key of the language model endpoint", func(c *Config) *string { return &c.LLMAPIKey }),
+		{"llm_model", "llm-model", "chat model name (required with --llm-url)", "", func(c *Config, v string) error {
+			c.LLMModel = strings.TrimSpace(v)
+			if c.LLMURL != "" && c.LLMModel == "" {
+				return fmt.Errorf("--llm-model must name the chat model when --llm-url is set")
+			}
+			return nil
+		}},
 	}
+}
+
+// positive reads a number above 0 and at most max.
+func positive(v string, max float64, to *float64) error {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || f <= 0 || f > max {
+		return fmt.Errorf("want a number above 0 and at most %g", max)
+	}
+	*to = f
+	return nil
 }
 
 // text is a free-text setting with an empty default.

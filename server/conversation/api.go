@@ -71,6 +71,28 @@ type Result struct {
 	DoNotCall bool
 	// ForwardedTo is the number the call was forwarded to, "" when none.
 	ForwardedTo string
+	// Steps are the steps of the flow that did something besides talking (webhooks,
+	// lifecycle stages, data access, branch choices, the end), in order, with what came of
+	// them: a step that could not run is here as skipped or failed, never silently dropped.
+	Steps []Step
+}
+
+// StepStatus is what came of a step.
+type StepStatus string
+
+const (
+	StepDone    StepStatus = "done"
+	StepSkipped StepStatus = "skipped"
+	StepFailed  StepStatus = "failed"
+)
+
+// Step is one step of the flow as it ran.
+type Step struct {
+	NodeID string        `json:"nodeId"`
+	Kind   string        `json:"kind"` // the workflow node kind
+	Status StepStatus    `json:"status"`
+	Detail string        `json:"detail"` // what happened, for people ("POST https://… answered 200")
+	Offset time.Duration `json:"offset"`
 }
 
 // Summary is the inbox item of a finished call.

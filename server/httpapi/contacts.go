@@ -100,6 +100,10 @@ func renderCSVFile(s store.ContactSource) api.WorkflowCsvFile {
 func renderContactSource(s store.ContactSource) api.WorkflowContactsSource {
 	out := api.WorkflowContactsSource{WorkflowId: s.WorkflowID, NodeId: s.NodeID, Source: api.ContactSource(s.Source),
 		Status: api.ContactsImportStatus(s.Status), ConnectedAppId: s.ConnectedAppID, ListId: s.ListID, Error: s.Error, UpdatedAt: s.UpdatedAt}
+	if s.UploadID != nil {
+		id := s.ImportID // the contacts-import job (GET /v2/jobs/status)
+		out.JobId = &id
+	}
 	if s.FileURL != nil {
 		f := renderCSVFile(s)
 		out.NodeFile = &f

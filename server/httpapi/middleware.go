@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/bettyhq/betty/server/calls"
 	"github.com/bettyhq/betty/server/logging"
 )
 
@@ -98,6 +99,8 @@ func limitBodies(ops *Operations, limit, uploadLimit int64, timeout, uploadTimeo
 			max, wait := limit, timeout
 			if op := ops.Find(req.Method, c.Path()); op != nil && op.Tag == "Uploads" {
 				max, wait = uploadLimit, uploadTimeout
+			} else if op != nil && op.ID == "importDoNotCall" {
+				max = calls.ImportLimit // the contract's 2 MiB CSV
 			}
 			if req.ContentLength > max {
 				return tooLarge(max)

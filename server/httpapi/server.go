@@ -18,11 +18,14 @@ import (
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/billing"
+	"github.com/bettyhq/betty/server/calls"
 	"github.com/bettyhq/betty/server/campaigns"
+	"github.com/bettyhq/betty/server/events"
 	"github.com/bettyhq/betty/server/identity"
 	"github.com/bettyhq/betty/server/knowledge"
 	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/phones"
+	"github.com/bettyhq/betty/server/runs"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
 	"github.com/bettyhq/betty/server/uploads"
@@ -59,6 +62,13 @@ type Deps struct {
 	Uploads   *uploads.Service
 	Voices    *voices.Service
 	Phones    *phones.Service
+	// Runs is the dialer.
+	Runs *runs.Service
+	// Calls is call logs, the inbox and the do-not-call list; Events the live event stream;
+	// Jobs renders jobs for it (nil until the runs feature is wired).
+	Calls     *calls.Service
+	Events    *events.Service
+	Jobs      JobSource
 	RateLimit RateLimit
 	// TrustedProxies are the networks whose X-Forwarded-For / X-Real-IP are believed; the
 	// client address is the connection's otherwise.
@@ -70,6 +80,8 @@ type Deps struct {
 	// ResponseCheck, when set (by tests), sees every response to an operation of the contract
 	// as sent, to validate it against the contract.
 	ResponseCheck func(op *Operation, req *http.Request, params map[string]string, status int, header http.Header, body []byte)
+	// TelnyxWebhooks receives Telnyx's webhooks; nil (no Telnyx account) answers 503.
+	TelnyxWebhooks TelnyxWebhooks
 }
 
 // Server implements every operation of the contract. The handler types of each tag are
@@ -88,6 +100,11 @@ type Server struct {
 	*Voices
 	*Phones
 	*Payments
+	*Telnyx
+	*Runs
+	*Calls
+	*Inbox
+	*Events
 }
 
 type fallback struct{ Unimplemented }
@@ -109,6 +126,11 @@ func NewServer(d Deps, m *Metrics) *Server {
 		Voices:    &Voices{svc: d.Voices, baseURL: d.BaseURL},
 		Phones:    &Phones{svc: d.Phones},
 		Payments:  &Payments{svc: d.Billing},
+		Telnyx:    &Telnyx{hooks: d.TelnyxWebhooks},
+		Runs:      &Runs{svc: d.Runs, workflows: d.Workflows, teams: d.Teams},
+		Calls:     &Calls{svc: d.Calls},
+		Inbox:     &Inbox{svc: d.Calls},
+		Events:    &Events{svc: d.Events, calls: d.Calls, jobs: jobsOf(d)},
 	}
 }
 
@@ -128,7 +150,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
-	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil {
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil || d.Calls == nil || d.Events == nil || d.Runs == nil {
 		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)
@@ -147,7 +169,7 @@ func New(d Deps) (http.Handler, error) {
 		recoverPanics(d.Log),
 		keepRequest(),
 		limitBodies(ops, d.MaxBodyBytes, UploadChunkLimit, d.BodyTimeout, d.UploadTimeout),
-		keepRawBody("/v1/webhooks/stripe"),
+		keepRawBody("/v1/webhooks/stripe", "/v1/webhooks/telnyx"),
 		guard.authenticate(),
 		limitRate(d.RateLimit),
 		tusProtocol(ops),

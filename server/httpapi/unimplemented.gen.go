@@ -645,6 +645,10 @@ func (Unimplemented) UnsubscribeZapierHook(context.Context, api.UnsubscribeZapie
 	return nil, problem.NotImplemented("unsubscribeZapierHook")
 }
 
+func (Unimplemented) UpdateAdminOrganizationDialerLimit(context.Context, api.UpdateAdminOrganizationDialerLimitRequestObject) (api.UpdateAdminOrganizationDialerLimitResponseObject, error) {
+	return nil, problem.NotImplemented("updateAdminOrganizationDialerLimit")
+}
+
 func (Unimplemented) UpdateAdminOrganizationLevel(context.Context, api.UpdateAdminOrganizationLevelRequestObject) (api.UpdateAdminOrganizationLevelResponseObject, error) {
 	return nil, problem.NotImplemented("updateAdminOrganizationLevel")
 }

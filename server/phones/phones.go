@@ -19,6 +19,7 @@ import (
 	"github.com/bettyhq/betty/server/billing"
 	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/links"
+	"github.com/bettyhq/betty/server/runs/inuse"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -301,6 +302,9 @@ func (s *Service) Release(ctx context.Context, a auth.Actor, id string) error {
 	if u.CampaignID != nil {
 		return errs.ConflictErr(fmt.Sprintf("%s is assigned to the campaign %q. Give the campaign another number first.",
 			u.E164, deref(u.CampaignName)))
+	}
+	if err := inuse.Check(ctx, s.db, a.OrganizationID, inuse.PhoneNumber, id); err != nil {
+		return err
 	}
 	if u.IsNonTelnyx {
 		elsewhere, err := s.db.PhoneNumberHeldElsewhere(ctx, a.OrganizationID, u.E164)

@@ -3,6 +3,9 @@ package runs
 import (
 	"context"
 	"time"
+
+	"github.com/bettyhq/betty/server/conversation"
+	"github.com/bettyhq/betty/server/store"
 )
 
 // The dialer's neighbours, as small interfaces of its own that server/app satisfies (the
@@ -21,6 +24,9 @@ type CallLogs interface {
 	// the inbox item the call produces. Closing a call log twice changes nothing the second
 	// time.
 	Close(ctx context.Context, orgID, callLogID string, c CallClosed) error
+	// AttachRecording stores the MP3 of a call already closed (the carrier's recording arrives
+	// after the hang-up). Attaching again replaces nothing: the first recording stays.
+	AttachRecording(ctx context.Context, orgID, callLogID string, mp3 []byte) error
 }
 
 // CallOpened is a call about to be placed.
@@ -81,4 +87,21 @@ type Events interface {
 	// "job.updated" with a job id), in the transaction in ctx; the stream renders the entity
 	// as it is when it sends the event.
 	Publish(ctx context.Context, orgID, typ, id string) error
+}
+
+// Conversation is the conversation engine (server/conversation.Engine) as the call driver uses it.
+type Conversation interface {
+	Start(ctx context.Context, s conversation.Setup) (conversation.State, []conversation.Action, error)
+	Heard(ctx context.Context, s conversation.Setup, st conversation.State, text string, at time.Duration) (conversation.State, []conversation.Action, error)
+	Result(st conversation.State) (conversation.Result, error)
+	Summarize(ctx context.Context, s conversation.Setup, r conversation.Result) (conversation.Summary, error)
+}
+
+// Billing is what the dialer asks of credits (server/billing.Service, calls.go).
+type Billing interface {
+	// CallFunds answers the team's balance, per-minute rate and tier.
+	CallFunds(ctx context.Context, orgID string) (balance, rate float64, tier store.SubscriptionTier, err error)
+	// ChargeCall charges an attempt's billed minutes once and answers the cost; it joins the
+	// transaction in ctx.
+	ChargeCall(ctx context.Context, orgID, attemptID string, minutes int) (float64, error)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/jobs"
+	"github.com/bettyhq/betty/server/runs/inuse"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/workflow"
 )
@@ -549,6 +550,9 @@ func (s *Service) ConfigureShopify(ctx context.Context, a auth.Actor, id string)
 // Delete deletes a workflow; a campaign whose workflow it was loses it (and pauses when active).
 func (s *Service) Delete(ctx context.Context, a auth.Actor, id string) error {
 	return s.db.InTx(ctx, func(ctx context.Context) error {
+		if err := inuse.Check(ctx, s.db, a.OrganizationID, inuse.Workflow, id); err != nil {
+			return err
+		}
 		return notFound(s.db.DeleteWorkflow(ctx, a.OrganizationID, id))
 	})
 }

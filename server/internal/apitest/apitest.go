@@ -311,11 +311,31 @@ func (e *Env) Do(r Request) *Response {
 		e.t.Fatal(err)
 	}
 	defer res.Body.Close()
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+		// An event stream stays open: keep what the server sent at once, then hang up.
+		return &Response{Status: res.StatusCode, Header: res.Header, Body: firstChunk(res.Body)}
+	}
 	raw, err := io.ReadAll(res.Body)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	return &Response{Status: res.StatusCode, Header: res.Header, Body: raw}
+}
+
+// firstChunk is what one read of r answers within 5 seconds.
+func firstChunk(r io.Reader) []byte {
+	got := make(chan []byte, 1)
+	go func() {
+		buf := make([]byte, 64<<10)
+		n, _ := r.Read(buf)
+		got <- buf[:n]
+	}()
+	select {
+	case b := <-got:
+		return b
+	case <-time.After(5 * time.Second):
+		return nil
+	}
 }
 
 // Get is Do for a GET.

@@ -81,6 +81,7 @@ func main() {
 		}
 		add(lighthouse(*bin)...)
 		add(canvas(*bin)...)
+		add(conversationRows()...)
 	}
 	fmt.Printf("\nBetty benchmark report — %s, %d CPU, %s\n\n", runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format(time.DateOnly))
 	w := 0

@@ -62,12 +62,14 @@ type trap struct {
 	status       int
 	errors       []ErrorObject
 	stall        time.Duration
+	late         time.Duration
 }
 
 // Server is a running fake.
 type Server struct {
 	srv    *httptest.Server
 	apiKey string
+	calls  *callSim
 
 	mu        sync.Mutex
 	available []Available
@@ -80,14 +82,33 @@ type Server struct {
 	pendingOrders bool
 }
 
-// Start runs a fake that accepts apiKey, until the test ends.
+// Start runs a fake that accepts apiKey, until the test ends. Its calls go as cfg says
+// (EnableCalls); with none, every call is answered and no webhook is sent.
 func Start(t testing.TB, apiKey string) *Server {
 	t.Helper()
-	s := &Server{apiKey: apiKey, owned: map[string]owned{}, verified: map[string]*verification{}, nextID: 1293384261075731400}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.srv.Close)
+	s := New(apiKey)
+	s.srv = httptest.NewServer(s)
+	s.calls.baseURL = s.srv.URL
+	t.Cleanup(func() { s.srv.Close(); s.Close() })
 	return s
 }
+
+// New is a fake that accepts apiKey, not listening yet: serve it (it is an http.Handler) and
+// tell it its own URL with SetURL (cmd/faketelnyx runs it as a process this way).
+func New(apiKey string) *Server {
+	s := &Server{apiKey: apiKey, owned: map[string]owned{}, verified: map[string]*verification{}, nextID: 1293384261075731400}
+	s.calls = newCallSim(CallsConfig{Answer: 1})
+	return s
+}
+
+// SetURL tells the fake where it is served (recording URLs point there).
+func (s *Server) SetURL(u string) { s.calls.baseURL = strings.TrimRight(u, "/") }
+
+// Close stops delivering webhooks.
+func (s *Server) Close() { s.calls.close() }
+
+// ServeHTTP answers one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.serve(w, r) }
 
 // URL is the fake's base URL, as --telnyx-api-url.
 func (s *Server) URL() string { return s.srv.URL }
@@ -118,6 +139,14 @@ func (s *Server) Stall(method, path string, d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.traps = append(s.traps, trap{method: method, path: path, stall: d})
+}
+
+// AnswerLate makes the next request to method and path (a prefix) be carried out at once but
+// answered only after d: a client that gives up sooner never learns what was done.
+func (s *Server) AnswerLate(method, path string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.traps = append(s.traps, trap{method: method, path: path, late: d})
 }
 
 // Code is the verification code last sent to a number ("" when none).
@@ -157,6 +186,10 @@ func (s *Server) Requests() []Request {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/_fake/") {
+		s.calls.serveFake(w, r)
+		return
+	}
 	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query()}
 	if r.Body != nil {
 		_ = json.NewDecoder(r.Body).Decode(&req.Body)
@@ -172,6 +205,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mu.Unlock()
+	if caught != nil && caught.late > 0 {
+		rec := httptest.NewRecorder()
+		s.handle(rec, r, req)
+		select {
+		case <-time.After(caught.late):
+		case <-r.Context().Done():
+			return
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+		return
+	}
 	if caught != nil && caught.stall > 0 {
 		select {
 		case <-time.After(caught.stall):
@@ -182,14 +230,22 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeErrors(w, caught.status, caught.errors...)
 		return
 	}
+	s.handle(w, r, req)
+}
+
+func (s *Server) handle(w http.ResponseWriter, r *http.Request, req Request) {
 	if r.Header.Get("Authorization") != "Bearer "+s.apiKey {
 		writeErrors(w, http.StatusUnauthorized, ErrorObject{Code: "10009", Title: "Authentication failed",
 			Detail: "The API key looks malformed. Check that you copied it correctly."})
 		return
 	}
+	path := r.URL.Path
+	if path == "/calls" || strings.HasPrefix(path, "/calls/") {
+		s.calls.serve(w, r.Method, path, req.Body)
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	path := r.URL.Path
 	switch {
 	case r.Method == http.MethodGet && path == "/available_phone_numbers":
 		s.search(w, req.Query)

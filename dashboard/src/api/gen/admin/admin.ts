@@ -38,6 +38,7 @@ import type {
   SearchAdminUsersOrganizationsParams,
   TooManyRequestsResponse,
   UnauthorizedResponse,
+  UpdateAdminOrganizationDialerLimitParams,
   UpdateAdminOrganizationLevelParams,
   UpdateAdminOrganizationTierParams,
   UserOrganizationsListResponse,
@@ -855,6 +856,88 @@ export const useGrantAdminOrganizationCredits = <TError = ErrorType<BadRequestRe
       > => {
 
       const mutationOptions = getGrantAdminOrganizationCreditsMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Sets how many calls organisation `organizationId` may have on the line at once, in place
+of its tier's limit (free 2, tier1 5, tier2 10, tier3 20, tier4 100); 0 removes the
+override. A campaign's own `maxConcurrentCalls` still lowers it. The dialer reads it at
+each dial. No request body. Site admins only. Returns the organisation.
+
+ * @summary Override an organisation's concurrent calls
+ */
+export const getUpdateAdminOrganizationDialerLimitUrl = (params: UpdateAdminOrganizationDialerLimitParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/v1/admin/organization/dialer-limit?${stringifiedParams}` : `/v1/admin/organization/dialer-limit`
+}
+
+export const updateAdminOrganizationDialerLimit = async (params: UpdateAdminOrganizationDialerLimitParams, options?: RequestInit): Promise<AdminOrganizationResponse> => {
+  
+  return customFetch<AdminOrganizationResponse>(getUpdateAdminOrganizationDialerLimitUrl(params),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getUpdateAdminOrganizationDialerLimitMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAdminOrganizationDialerLimit>>, TError,{params: UpdateAdminOrganizationDialerLimitParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateAdminOrganizationDialerLimit>>, TError,{params: UpdateAdminOrganizationDialerLimitParams}, TContext> => {
+
+const mutationKey = ['updateAdminOrganizationDialerLimit'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateAdminOrganizationDialerLimit>>, {params: UpdateAdminOrganizationDialerLimitParams}> = (props) => {
+          const {params} = props ?? {};
+
+          return  updateAdminOrganizationDialerLimit(params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateAdminOrganizationDialerLimitMutationResult = NonNullable<Awaited<ReturnType<typeof updateAdminOrganizationDialerLimit>>>
+    
+    export type UpdateAdminOrganizationDialerLimitMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>
+
+    /**
+ * @summary Override an organisation's concurrent calls
+ */
+export const useUpdateAdminOrganizationDialerLimit = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAdminOrganizationDialerLimit>>, TError,{params: UpdateAdminOrganizationDialerLimitParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateAdminOrganizationDialerLimit>>,
+        TError,
+        {params: UpdateAdminOrganizationDialerLimitParams},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateAdminOrganizationDialerLimitMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

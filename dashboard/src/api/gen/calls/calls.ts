@@ -371,8 +371,9 @@ export function useGetCallTranscript<TData = Awaited<ReturnType<typeof getCallTr
 
 /**
  * Returns a URL from which the MP3 recording of the call log `callLogId` can be
-downloaded. The URL is signed and expires at `expiresAt` (decision: 1 hour); clients may
-cache the downloaded audio. When the call has no recording the answer is 404 with detail
+downloaded. The URL is the signed file URL of `GET /v1/files/{fileId}` (byte ranges
+honoured, so players can seek) and expires at `expiresAt` (decision: 24 hours, as every
+file URL); clients may cache the downloaded audio. When the call has no recording the answer is 404 with detail
 "No call recording exists". The spec names no organisation: this contract requires
 `organizationId`. Any member of the organisation may call it.
 
@@ -609,12 +610,14 @@ export function useGetCallLog<TData = Awaited<ReturnType<typeof getCallLog>>, TE
 
 /**
  * Counts the calls (inbound and outbound, by `startTime`) of the organisation `teamId`
-(the organisation id) per UTC day between `startDate` and `endDate`, both included.
-Without dates the range is the last 7 days: `endDate` defaults to today (UTC) and
-`startDate` to 6 days before `endDate`. `dailyData` has one entry per day of the
-range, in date order, days without calls included with `count: 0`. A `startDate` after
-`endDate`, or a range longer than 366 days, is 400. Any member of the organisation may
-call it.
+(the organisation id) per day between `startDate` and `endDate`, both included. Days
+are those of `timeZone` (an IANA name; UTC by default): the issue asks for the team's
+time zone, the spec for UTC days, and teams have no stored time zone, so the client
+names it (decision; the dashboard sends the browser's). Without dates the range is the
+last 7 days: `endDate` defaults to today in `timeZone` and `startDate` to 6 days before
+`endDate`. `dailyData` has one entry per day of the range, in date order, days without
+calls included with `count: 0`. A `startDate` after `endDate`, a range longer than 366
+days, or an unknown `timeZone` is 400. Any member of the organisation may call it.
 
  * @summary Count an organisation's calls per day
  */

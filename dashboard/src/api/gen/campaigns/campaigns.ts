@@ -442,8 +442,8 @@ export const useUpdateCampaign = <TError = ErrorType<BadRequestResponse | Unauth
     /**
  * Deletes a campaign together with its workflows (their contacts, CSV files and job
 history) and its knowledge-base links. Its agent profiles are kept, unlinked from the
-campaign, and its phone number is freed. A campaign with a job in progress cannot be
-deleted (422): end the job first with `POST /v1/workflow/end-job/{id}`. Any team role
+campaign, and its phone number is freed. A campaign with a run in progress cannot be
+deleted (409, naming the run): end the run first with `POST /v1/workflow/end-job/{id}`. Any team role
 except `readonly` may call it. Returns the id of the deleted campaign.
 
  * @summary Delete a campaign
@@ -470,7 +470,7 @@ export const deleteCampaign = async (id: Id, options?: RequestInit): Promise<Del
 
 
 
-export const getDeleteCampaignMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+export const getDeleteCampaignMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCampaign>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteCampaign>>, TError,{id: Id}, TContext> => {
 
@@ -497,12 +497,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteCampaignMutationResult = NonNullable<Awaited<ReturnType<typeof deleteCampaign>>>
     
-    export type DeleteCampaignMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
+    export type DeleteCampaignMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
 
     /**
  * @summary Delete a campaign
  */
-export const useDeleteCampaign = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+export const useDeleteCampaign = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCampaign>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteCampaign>>,

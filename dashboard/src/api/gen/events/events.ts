@@ -52,6 +52,8 @@ Event names (filter them with `types`; all by default):
   data is a `Campaign`.
 - `knowledge.updated` — a knowledge base file or FAQ changed (parsing finished with
   `success` or `error`); data is a `KnowledgeFile`.
+- `inbox.updated` — an inbox item was filed, changed or deleted; data is an
+  `InboxItem`.
 When the entity was deleted, data is `{"id": "<id>", "deleted": true}` (decision).
 
 Decisions (the spec polls instead): event ids are opaque and increase; the stream

@@ -163,9 +163,12 @@ export function useListInboxItems<TData = Awaited<ReturnType<typeof listInboxIte
 
 
 /**
- * Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` contains
-`query` (case-insensitive substring). Deleted items are left out. Same paging and
-sorting. Any member of the organisation may call it.
+ * Like `GET /v1/inbox`, restricted to the items whose `title` or `summary` match `query`
+by full-text search (decision, instead of a substring): every word of `query` must
+begin a word of the title or summary, ignoring case (`deliv resched`
+finds "Customer asked to reschedule delivery"). A query without any letter or digit
+finds nothing. Deleted items are left out. Same paging and sorting. Any member of the
+organisation may call it.
 
  * @summary Search inbox items
  */

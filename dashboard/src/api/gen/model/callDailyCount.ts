@@ -7,7 +7,7 @@
  * The number of calls on one day.
  */
 export interface CallDailyCount {
-  /** The UTC day. */
+  /** The day (in the `timeZone` asked, UTC by default). */
   date: string;
   /**
    * Calls that started that day.

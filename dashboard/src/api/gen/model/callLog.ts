@@ -12,7 +12,7 @@ import type { Timestamp } from './timestamp';
  */
 export interface CallLog {
   id: Id;
-  /** The carrier's id of the call; names its transcript. */
+  /** The carrier's id of the call; names its transcript. Empty while the call is queued and the carrier has not given one yet (decision). */
   callControlId: string;
   organizationId: Id;
   direction: CallDirection;

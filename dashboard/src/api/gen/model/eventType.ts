@@ -5,7 +5,8 @@
 
 /**
  * The name of a server-sent event: `job.updated` (data: a Job), `call.updated` (a
-CallLog), `campaign.updated` (a Campaign), `knowledge.updated` (a KnowledgeFile).
+CallLog), `campaign.updated` (a Campaign), `knowledge.updated` (a KnowledgeFile),
+`inbox.updated` (an InboxItem).
 
  */
 export type EventType = typeof EventType[keyof typeof EventType];
@@ -17,4 +18,5 @@ export const EventType = {
   callupdated: 'call.updated',
   campaignupdated: 'campaign.updated',
   knowledgeupdated: 'knowledge.updated',
+  inboxupdated: 'inbox.updated',
 } as const;

@@ -5,11 +5,17 @@
 
 export type GetCallStatisticsParams = {
 /**
- * The first day counted (UTC). Defaults to 6 days before `endDate`.
+ * The first day counted (in `timeZone`). Defaults to 6 days before `endDate`.
  */
 startDate?: string;
 /**
- * The last day counted (UTC). Defaults to today.
+ * The last day counted (in `timeZone`). Defaults to today.
  */
 endDate?: string;
+/**
+ * The IANA time zone whose days are counted (decision); UTC when omitted.
+ * @minLength 1
+ * @maxLength 64
+ */
+timeZone?: string;
 };

@@ -355,6 +355,7 @@ export * from './tusVersionUnsupportedResponse';
 export * from './unauthorizedResponse';
 export * from './unprocessableEntityResponse';
 export * from './unsupportedMediaTypeResponse';
+export * from './updateAdminOrganizationDialerLimitParams';
 export * from './updateAdminOrganizationLevelParams';
 export * from './updateAdminOrganizationTierParams';
 export * from './updateAgentFaqRequest';

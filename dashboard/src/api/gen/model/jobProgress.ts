@@ -45,4 +45,31 @@ with nothing to do finishes at once with `success`).
    * @maximum 100
    */
   percent: number;
+  /**
+   * `workflow-run`: contacts waiting for their next call (due, outside their calling
+window, waiting for a retry or a free line). 0 for `contacts-import`.
+
+   * @minimum 0
+   */
+  queued?: number;
+  /**
+   * `workflow-run`: contacts whose call is being placed or ringing. 0 for
+`contacts-import`.
+
+   * @minimum 0
+   */
+  dialling?: number;
+  /**
+   * `workflow-run`: contacts on a connected call now. 0 for `contacts-import`.
+   * @minimum 0
+   */
+  inCall?: number;
+  /**
+   * `workflow-run`: contacts not called because their number is on the team's
+do-not-call list. They are also counted in `failed` (they finished without
+success), so `pending` stays `total - completed - failed`. 0 for `contacts-import`.
+
+   * @minimum 0
+   */
+  suppressed?: number;
 }

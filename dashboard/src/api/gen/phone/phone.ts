@@ -401,7 +401,8 @@ is removed with it.
 
 Decisions (the spec is silent): a number still assigned to a campaign (`campaignId` not
 null) is not released; the answer is 409 and the campaign must be given another number
-first. When the carrier does not answer, nothing is removed and the answer is 503 with
+first. A number a workflow run in progress calls from is not released either (409,
+naming the run). When the carrier does not answer, nothing is removed and the answer is 503 with
 Retry-After. Only an owner or admin may call it (it ends a paid subscription); others
 get 403. Answers with the deleted id.
 

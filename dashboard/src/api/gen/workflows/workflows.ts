@@ -384,8 +384,8 @@ export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, 
 /**
  * Deletes a workflow with its contacts, CSV files and job history. When it is a
 campaign's active workflow the campaign's `workflowId` is cleared (and an `active`
-campaign becomes `paused`). A workflow with a job in progress cannot be deleted (422):
-end it first with `POST /v1/workflow/end-job/{id}`. Any team role except `readonly`
+campaign becomes `paused`). A workflow with a run in progress cannot be deleted (409,
+naming the run): end it first with `POST /v1/workflow/end-job/{id}`. Any team role except `readonly`
 may call it. Returns the id of the deleted workflow.
 
  * @summary Delete a workflow
@@ -412,7 +412,7 @@ export const deleteWorkflow = async (id: Id, options?: RequestInit): Promise<Del
 
 
 
-export const getDeleteWorkflowMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+export const getDeleteWorkflowMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: Id}, TContext> => {
 
@@ -439,12 +439,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteWorkflowMutationResult = NonNullable<Awaited<ReturnType<typeof deleteWorkflow>>>
     
-    export type DeleteWorkflowMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
+    export type DeleteWorkflowMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
 
     /**
  * @summary Delete a workflow
  */
-export const useDeleteWorkflow = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+export const useDeleteWorkflow = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteWorkflow>>,

@@ -1,0 +1,83 @@
+package conversation_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/bettyhq/betty/server/conversation"
+)
+
+// converse runs the renewal flow with the simulated customer answering.
+func converse(t *testing.T, e *conversation.Engine, c *conversation.Customer, persona string) conversation.Result {
+	t.Helper()
+	ctx := context.Background()
+	s := setup(renewal())
+	st, acts, err := e.Start(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	heard := said(acts)
+	for i := 0; i < 50 && len(acts) > 0 && acts[len(acts)-1].Kind == conversation.Listen; i++ {
+		reply, err := c.Reply(ctx, persona, heard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := e.Result(st)
+		st, acts, err = e.Heard(ctx, s, st, reply, r.Turns[len(r.Turns)-1].Offset+5e9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		heard = append(heard, said(acts)...)
+	}
+	r, _ := e.Result(st)
+	return r
+}
+
+func TestSimulatedCustomerFollowsPersona(t *testing.T) {
+	e := engine(conversation.Deps{})
+	c := conversation.NewCustomer(conversation.CustomerOptions{Seed: 1})
+	cases := map[string]string{
+		"A loyal customer who is happy with the service and wants to renew": conversation.OutcomeCompleted + "/yes",
+		"Not interested in anything, a bit annoyed":                         conversation.OutcomeCompleted + "/no",
+		"Wants to talk to a real person before deciding":                    conversation.OutcomeForwarded + "/human",
+		"Asks not to be called again":                                       conversation.OutcomeDoNotCall + "/",
+		"Silent: says nothing at all":                                       conversation.OutcomeNoResponse + "/",
+		`Says "Yeah, go ahead and renew it" to everything`:                  conversation.OutcomeCompleted + "/yes",
+	}
+	for persona, want := range cases {
+		r := converse(t, e, c, persona)
+		branch := ""
+		for _, s := range r.Steps {
+			if s.Kind == "branch" {
+				branch = s.NodeID
+			}
+		}
+		if got := conversation.OutcomeOf(r) + "/" + branch; got != want {
+			t.Errorf("%q: %s, want %s (%s)", persona, got, want, mustJSON(r.Turns))
+		}
+	}
+	// The same seed and persona always answer the same; a job's contacts vary, and some of
+	// them (seeded) ask not to be called again.
+	a, _ := c.Reply(context.Background(), "contact +14155550100", []string{"Do you want to renew?"})
+	b, _ := c.Reply(context.Background(), "contact +14155550100", []string{"Do you want to renew?"})
+	if a != b {
+		t.Fatalf("not deterministic: %q / %q", a, b)
+	}
+	outcomes := map[string]int{}
+	dnc := conversation.NewCustomer(conversation.CustomerOptions{Seed: 7, DoNotCallRate: 0.1})
+	for i := range 200 {
+		r := converse(t, e, dnc, fmt.Sprintf("Contact %d: +1415555%04d", i, i))
+		outcomes[conversation.OutcomeOf(r)]++
+	}
+	if outcomes[conversation.OutcomeDoNotCall] < 8 || outcomes[conversation.OutcomeDoNotCall] > 35 ||
+		outcomes[conversation.OutcomeCompleted] < 100 || outcomes[conversation.OutcomeForwarded] != 0 {
+		t.Fatalf("outcomes over 200 contacts: %v", outcomes)
+	}
+	never := conversation.NewCustomer(conversation.CustomerOptions{Seed: 7, DoNotCallRate: -1})
+	for i := range 100 {
+		if r := converse(t, e, never, fmt.Sprintf("Contact %d", i)); r.DoNotCall {
+			t.Fatalf("DoNotCallRate -1 asked not to be called")
+		}
+	}
+}

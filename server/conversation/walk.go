@@ -1,0 +1,272 @@
+package conversation
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bettyhq/betty/server/conversation/timing"
+	"github.com/bettyhq/betty/server/llm"
+	"github.com/bettyhq/betty/server/workflow"
+)
+
+// graph is a workflow graph indexed for the walk: each node's next steps resolved through
+// invisible placeholders and ordered as the readable prompt orders them (left to right as
+// drawn: by x, then id).
+type graph struct {
+	nodes map[string]workflow.Node
+	next  map[string][]string
+	start string
+}
+
+func index(wg workflow.Graph) *graph {
+	g := &graph{nodes: make(map[string]workflow.Node, len(wg.Nodes)), next: map[string][]string{}}
+	for _, n := range wg.Nodes {
+		if k, ok := workflow.ParseKind(string(n.Type)); ok {
+			n.Type = k
+		}
+		g.nodes[n.ID] = n
+		if n.Type == workflow.Start && g.start == "" {
+			g.start = n.ID
+		}
+	}
+	out := map[string][]string{}
+	for _, e := range wg.Edges {
+		if _, ok := g.nodes[e.Target]; ok {
+			out[e.Source] = append(out[e.Source], e.Target)
+		}
+	}
+	var resolve func(id string, seen map[string]bool) []string
+	resolve = func(id string, seen map[string]bool) []string {
+		if g.nodes[id].Type != workflow.Invisible {
+			return []string{id}
+		}
+		if seen[id] {
+			return nil
+		}
+		seen[id] = true
+		var r []string
+		for _, t := range out[id] {
+			r = append(r, resolve(t, seen)...)
+		}
+		return r
+	}
+	for src, targets := range out {
+		var r []string
+		seen := map[string]bool{}
+		for _, t := range targets {
+			for _, x := range resolve(t, map[string]bool{}) {
+				if !seen[x] {
+					seen[x] = true
+					r = append(r, x)
+				}
+			}
+		}
+		sort.SliceStable(r, func(i, j int) bool {
+			a, b := g.nodes[r[i]], g.nodes[r[j]]
+			if a.Position.X != b.Position.X {
+				return a.Position.X < b.Position.X
+			}
+			return a.ID < b.ID
+		})
+		g.next[src] = r
+	}
+	return g
+}
+
+// walk is one event's walk of the graph: it changes st and collects actions.
+type walk struct {
+	e       *Engine
+	s       Setup
+	g       *graph
+	st      *state
+	prof    Profile
+	actions []Action
+}
+
+func (w *walk) offset() time.Duration { return time.Duration(w.st.Clock) * time.Millisecond }
+
+// say adds the agent's words: a Say action and a turn on the call's clock.
+func (w *walk) say(text string) {
+	text = clean(text)
+	if text == "" {
+		return
+	}
+	w.actions = append(w.actions, Action{Kind: Say, Text: text, Voice: w.prof.Voice})
+	w.st.Turns = append(w.st.Turns, turn{Speaker: "agent", Text: text, Offset: w.st.Clock})
+	w.st.Clock = timing.Next(w.offset(), text).Milliseconds()
+	w.st.LastHeard = ""
+}
+
+func (w *walk) listen() {
+	w.st.Waiting = true
+	w.st.Listens++
+	w.actions = append(w.actions, Action{Kind: Listen})
+}
+
+func (w *walk) hangup() {
+	w.st.Ended, w.st.Node, w.st.Branches = true, "", nil
+	w.actions = append(w.actions, Action{Kind: Hangup})
+}
+
+func (w *walk) step(nodeID, kind string, status StepStatus, detail string) {
+	w.st.Steps = append(w.st.Steps, Step{NodeID: nodeID, Kind: kind, Status: status, Detail: detail, Offset: w.offset()})
+}
+
+// move goes on from a node: to its one next step; among several, to a choice when some are
+// customer responses (the customer's words choose), else to the first as drawn.
+func (w *walk) move(from string) {
+	nx := w.g.next[from]
+	var responses []string
+	for _, id := range nx {
+		if w.g.nodes[id].Type == workflow.CustomerResponse {
+			responses = append(responses, id)
+		}
+	}
+	switch {
+	case len(nx) == 0:
+		w.st.Node = ""
+	case len(nx) > 1 && len(responses) > 0:
+		w.st.Node, w.st.Branches = "", responses
+	default:
+		w.st.Node = nx[0]
+	}
+}
+
+// advance walks from st.Node until the agent must listen or the call ends.
+func (w *walk) advance(ctx context.Context) {
+	st := w.st
+	for i := 0; ; i++ {
+		if i == maxStepsPerEvent {
+			w.step(st.Node, "limit", StepFailed, "The flow went through too many steps without listening; the call ends.")
+			w.say("Thank you for your time. Goodbye.")
+			w.hangup()
+			return
+		}
+		if len(st.Branches) > 0 {
+			if st.Pending == "" {
+				w.listen()
+				return
+			}
+			w.choose(ctx)
+			continue
+		}
+		n, ok := w.g.nodes[st.Node]
+		if !ok {
+			w.step(st.Node, "end", StepDone, "The flow has no next step: the call ends.")
+			w.say("Thank you for your time. Goodbye.")
+			w.hangup()
+			return
+		}
+		switch n.Type {
+		case workflow.Start, workflow.Invisible, workflow.Contacts:
+			w.move(n.ID)
+		case workflow.Agent:
+			w.agent(ctx, n)
+			w.move(n.ID)
+		case workflow.ConditionalPath:
+			w.move(n.ID) // its branches are customer responses: the customer's words choose
+		case workflow.CustomerResponse:
+			switch {
+			case st.Consumed:
+				st.Consumed = false
+			case st.Pending != "":
+				st.Pending = ""
+			default:
+				w.listen()
+				return
+			}
+			w.move(n.ID)
+		case workflow.Webhook:
+			w.webhook(ctx, n)
+			w.move(n.ID)
+		case workflow.LifecycleStage:
+			w.lifecycle(ctx, n)
+			w.move(n.ID)
+		case workflow.DataAccess:
+			st.Record = true
+			w.step(n.ID, string(n.Type), StepDone, "The contact's record is available to the agent from here on.")
+			w.move(n.ID)
+		case workflow.EndCall:
+			w.step(n.ID, string(n.Type), StepDone, "End Call.")
+			w.say(w.fill(firstNonEmpty(n.Data.String(workflow.FieldInstruction), "Goodbye.")))
+			w.hangup()
+			return
+		case workflow.ForwardCall:
+			to := n.Data.String(workflow.FieldDestination)
+			if !workflow.ValidE164(to) {
+				w.step(n.ID, string(n.Type), StepFailed, fmt.Sprintf("Forward Call has no valid destination number (%q): the call ends instead.", to))
+				w.say("I'm sorry, I can't transfer you right now. Someone will get back to you. Goodbye.")
+				w.hangup()
+				return
+			}
+			w.step(n.ID, string(n.Type), StepDone, "Forwarded to "+to+".")
+			w.say("Please hold while I transfer your call.")
+			st.Ended, st.Node, st.ForwardedTo = true, "", to
+			w.actions = append(w.actions, Action{Kind: Transfer, To: to})
+			return
+		default:
+			w.step(n.ID, string(n.Type), StepSkipped, fmt.Sprintf("%q is not a step this server can run.", n.Type))
+			w.move(n.ID)
+		}
+	}
+}
+
+// choose picks the branch the customer's pending words mean.
+func (w *walk) choose(ctx context.Context) {
+	st := w.st
+	descs := make([]string, len(st.Branches))
+	for i, id := range st.Branches {
+		n := w.g.nodes[id]
+		descs[i] = firstNonEmpty(strings.TrimSpace(n.Data.String(workflow.FieldDescription)), n.Data.String(workflow.FieldNodeLabel))
+	}
+	req := llm.Request{Task: llm.TaskChoose, Messages: chooseMessages(st.Pending, descs), Brief: llm.Brief{CustomerSaid: st.Pending, Choices: descs}, MaxTokens: 5}
+	r, err := w.e.d.Model.Chat(ctx, req, nil)
+	how := "lexical similarity" // what the local back-end does
+	if name := w.e.d.Model.Name(); name != "local" {
+		how = "the language model, " + name
+	}
+	if err != nil || r.Choice < 0 {
+		if err != nil {
+			w.e.d.Log.Warn("conversation: the language model could not choose a branch; lexical choice used", "err", err)
+		}
+		r.Choice, how = llm.Choose(st.Pending, descs), "lexical similarity"
+	}
+	if r.Choice < 0 {
+		r.Choice, how = 0, "no branch matched; the first as drawn"
+	}
+	chosen := st.Branches[r.Choice]
+	w.step(chosen, "branch", StepDone, fmt.Sprintf("%q chose %q (%s).", st.Pending, descs[r.Choice], how))
+	st.Node, st.Branches, st.Pending, st.Consumed = chosen, nil, "", true
+}
+
+func chooseMessages(said string, choices []string) []llm.Message {
+	var b strings.Builder
+	b.WriteString("You route a phone call. Read what the customer said and answer with the number of the option that matches it best, and nothing else.\n")
+	for i, c := range choices {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, oneLine(c))
+	}
+	return []llm.Message{{Role: llm.System, Content: b.String()}, {Role: llm.User, Content: said}}
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// clean trims words to one line and bounds them (a turn is speech, not a document).
+func clean(s string) string {
+	s = oneLine(s)
+	if len(s) > 2000 {
+		s = s[:2000]
+	}
+	return s
+}

@@ -1,0 +1,167 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/bettyhq/betty/server/api"
+	"github.com/bettyhq/betty/server/calls"
+	"github.com/bettyhq/betty/server/errs"
+	"github.com/bettyhq/betty/server/events"
+	"github.com/bettyhq/betty/server/store"
+)
+
+// JobSource finds a team's job as the contract renders it, for job.updated events. The runs
+// feature satisfies it (an adapter over its service and renderer); until it is wired (nil),
+// job.updated events are not sent.
+type JobSource interface {
+	JobByID(ctx context.Context, orgID, id string) (api.Job, error)
+}
+
+// The stream is text: what the contract says of it (a string) is checked on what was sent.
+func init() { openapi3filter.RegisterBodyDecoder("text/event-stream", openapi3filter.FileBodyDecoder) }
+
+// Events answers the Events tag: the team's live event stream.
+type Events struct {
+	svc   *events.Service
+	calls *calls.Service
+	jobs  JobSource
+}
+
+// sseRetry is the reconnection delay the stream asks of clients, in milliseconds.
+const sseRetry = 5000
+
+// StreamEvents streams the team's events until the client leaves or the server shuts down.
+func (h *Events) StreamEvents(ctx context.Context, req api.StreamEventsRequestObject) (api.StreamEventsResponseObject, error) {
+	orgID := actor(ctx).OrganizationID
+	var types []string
+	if req.Params.Types != nil {
+		for _, t := range *req.Params.Types {
+			types = append(types, string(t))
+		}
+	}
+	cur, reset, err := h.svc.Open(ctx, orgID, deref(req.Params.LastEventID), types)
+	if err != nil {
+		return nil, err
+	}
+	return &eventStream{h: h, ctx: ctx, orgID: orgID, cur: cur, reset: reset}, nil
+}
+
+// eventStream writes the stream itself: the generated response would copy one reader whole.
+type eventStream struct {
+	h     *Events
+	ctx   context.Context
+	orgID string
+	cur   events.Cursor
+	reset bool
+}
+
+func (s *eventStream) VisitStreamEventsResponse(w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	fmt.Fprintf(w, "retry: %d\n\n", sseRetry)
+	if s.reset {
+		if id := s.cur.Position(); id != "" {
+			fmt.Fprintf(w, "id: %s\n", id)
+		}
+		fmt.Fprint(w, "event: reset\ndata: {}\n\n")
+	}
+	if err := rc.Flush(); err != nil {
+		return nil // the client is gone
+	}
+	poll := time.NewTicker(s.h.svc.Poll())
+	defer poll.Stop()
+	keepAlive := s.h.svc.KeepAlive()
+	idle := time.NewTimer(keepAlive)
+	defer idle.Stop()
+	for {
+		evs, next, err := s.h.svc.Next(s.ctx, s.cur)
+		if err != nil {
+			if s.ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		s.cur = next
+		for _, ev := range evs {
+			data, ok, err := s.render(ev)
+			if err != nil {
+				if s.ctx.Err() != nil {
+					return nil
+				}
+				return err
+			}
+			if ok {
+				fmt.Fprintf(w, "id: %s\nevent: %s\ndata: %s\n\n", ev.ID, ev.Type, data)
+			}
+		}
+		if len(evs) > 0 {
+			if err := rc.Flush(); err != nil {
+				return nil
+			}
+			idle.Reset(keepAlive)
+			continue // read on at once: more may be waiting
+		}
+		select {
+		case <-s.ctx.Done():
+			return nil
+		case <-s.h.svc.Done():
+			return nil
+		case <-idle.C:
+			fmt.Fprint(w, ": keep-alive\n\n")
+			if err := rc.Flush(); err != nil {
+				return nil
+			}
+			idle.Reset(keepAlive)
+		case <-poll.C:
+		}
+	}
+}
+
+// render is the entity of an event as it is now, rendered as the rest of the API does; a
+// deleted one is {"id", "deleted": true}. ok is false for an event this server cannot render
+// (job.updated until the runs feature is wired, and types nothing publishes yet).
+func (s *eventStream) render(ev events.Event) (data []byte, ok bool, err error) {
+	var v any
+	switch ev.Type {
+	case events.CallUpdated:
+		var l calls.CallLog
+		if l, err = s.h.calls.CallLogOf(s.ctx, s.orgID, ev.EntityID); err == nil {
+			v = renderCallLog(l)
+		}
+	case events.InboxUpdated:
+		var i calls.InboxItem
+		if i, err = s.h.calls.InboxItemOf(s.ctx, s.orgID, ev.EntityID); err == nil {
+			v = renderInboxItem(i)
+		}
+	case events.JobUpdated:
+		if s.h.jobs == nil {
+			return nil, false, nil
+		}
+		v, err = s.h.jobs.JobByID(s.ctx, s.orgID, ev.EntityID)
+	default:
+		return nil, false, nil
+	}
+	if isNotFound(err) {
+		v, err = map[string]any{"id": ev.EntityID, "deleted": true}, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	data, err = json.Marshal(v)
+	return data, err == nil, err
+}
+
+func isNotFound(err error) bool {
+	var e *errs.Error
+	return errors.Is(err, store.ErrNotFound) || (errors.As(err, &e) && e.Kind == errs.NotFound)
+}

@@ -1,0 +1,198 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/bettyhq/betty/server/api"
+	"github.com/bettyhq/betty/server/errs"
+	"github.com/bettyhq/betty/server/runs"
+	"github.com/bettyhq/betty/server/store"
+	"github.com/bettyhq/betty/server/teams"
+	"github.com/bettyhq/betty/server/workflows"
+)
+
+// Runs answers running workflows: runs, test runs, progress, ending, history and job statuses
+// (server/runs), and the site admin's dialer limit.
+type Runs struct {
+	svc       *runs.Service
+	workflows *workflows.Service
+	teams     *teams.Service
+}
+
+const historyPageSize = 10
+
+func (h *Runs) workflow(ctx context.Context, id string) (context.Context, error) {
+	ctx, _, err := inResource(ctx, "Workflow", id, h.workflows.OrganizationOf)
+	return ctx, err
+}
+
+// RunWorkflow starts a run of a workflow over its pending contacts.
+func (h *Runs) RunWorkflow(ctx context.Context, req api.RunWorkflowRequestObject) (api.RunWorkflowResponseObject, error) {
+	j, err := h.svc.Start(ctx, actor(ctx), req.Id, req.Body.TriggeredBy)
+	if err != nil {
+		return nil, err
+	}
+	return api.RunWorkflow201JSONResponse{Status: http.StatusCreated, Data: renderJob(j)}, nil
+}
+
+// TestRunWorkflow places one test call.
+func (h *Runs) TestRunWorkflow(ctx context.Context, req api.TestRunWorkflowRequestObject) (api.TestRunWorkflowResponseObject, error) {
+	b := req.Body
+	if b.WorkflowId != req.Id {
+		return nil, errs.InvalidField("body.workflowId", "workflowId must be the workflow of the path")
+	}
+	j, err := h.svc.TestRun(ctx, actor(ctx), runs.TestInput{WorkflowID: req.Id, Destination: b.DestinationPhoneNumber,
+		Persona: b.CustomerDescription, NameOrEmail: b.NameOrEmail, TriggeredBy: b.TriggeredBy, IsTest: b.IsTestWorkflow})
+	if err != nil {
+		return nil, err
+	}
+	return api.TestRunWorkflow201JSONResponse{Status: http.StatusCreated, Data: renderJob(j)}, nil
+}
+
+// GetWorkflowProgress answers the workflow's current or latest run.
+func (h *Runs) GetWorkflowProgress(ctx context.Context, req api.GetWorkflowProgressRequestObject) (api.GetWorkflowProgressResponseObject, error) {
+	ctx, err := h.workflow(ctx, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	j, err := h.svc.Progress(ctx, actor(ctx), req.Id)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetWorkflowProgress200JSONResponse{Status: http.StatusOK, Data: renderJob(j)}, nil
+}
+
+// EndWorkflowJob cancels the workflow's run in progress.
+func (h *Runs) EndWorkflowJob(ctx context.Context, req api.EndWorkflowJobRequestObject) (api.EndWorkflowJobResponseObject, error) {
+	ctx, err := h.workflow(ctx, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	j, err := h.svc.End(ctx, actor(ctx), req.Id)
+	if err != nil {
+		return nil, err
+	}
+	return api.EndWorkflowJob200JSONResponse{Status: http.StatusOK, Data: renderJob(j)}, nil
+}
+
+// ListWorkflowHistory lists a workflow's runs, 10 a page.
+func (h *Runs) ListWorkflowHistory(ctx context.Context, req api.ListWorkflowHistoryRequestObject) (api.ListWorkflowHistoryResponseObject, error) {
+	ctx, err := h.workflow(ctx, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	sortBy, asc := "createdAt", false
+	if req.Params.SortBy != nil {
+		sortBy = string(*req.Params.SortBy)
+	}
+	if req.Params.SortOrder != nil {
+		asc = *req.Params.SortOrder == api.ListWorkflowHistoryParamsSortOrderAsc
+	}
+	items, meta, err := paged(newPage(req.Params.Page, req.Params.SizePerPage, historyPageSize), func(limit, offset int) ([]runs.Job, int, error) {
+		return h.svc.History(ctx, actor(ctx), req.Id, sortBy, asc, runs.Page{Limit: limit, Offset: offset})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.ListWorkflowHistory200JSONResponse{Status: http.StatusOK, Data: mapped(items, renderJob), Meta: meta}, nil
+}
+
+// ListJobStatuses answers the listed jobs of the caller's organisations, in the order asked.
+func (h *Runs) ListJobStatuses(ctx context.Context, req api.ListJobStatusesRequestObject) (api.ListJobStatusesResponseObject, error) {
+	if len(req.Params.Ids) == 0 {
+		return nil, errs.InvalidField("query.ids", "At least one jobId is required")
+	}
+	owners, err := h.svc.OrganizationsOf(ctx, req.Params.Ids)
+	if err != nil {
+		return nil, err
+	}
+	allowed := []string{}
+	seen := map[string]bool{}
+	for _, org := range owners {
+		if seen[org] {
+			continue
+		}
+		seen[org] = true
+		if _, _, err := inResource(ctx, "Job", org, func(context.Context, string) (string, error) { return org, nil }); err == nil {
+			allowed = append(allowed, org)
+		} else if !errs.Is(err, errs.NotFound) {
+			return nil, err
+		}
+	}
+	typ := ""
+	if req.Params.Type != nil {
+		typ = string(*req.Params.Type)
+	}
+	found, err := h.svc.Statuses(ctx, allowed, req.Params.Ids, typ)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.Job, 0, len(found))
+	for _, v := range found {
+		switch j := v.(type) {
+		case runs.Job:
+			out = append(out, renderJob(j))
+		case runs.ImportJob:
+			out = append(out, renderImportJob(j))
+		}
+	}
+	return api.ListJobStatuses200JSONResponse{Status: http.StatusOK, Data: out}, nil
+}
+
+func renderProgress(p runs.Progress) api.JobProgress {
+	return api.JobProgress{Total: p.Total, Completed: p.Completed, Failed: p.Failed, Pending: p.Pending, Percent: p.Percent,
+		Queued: &p.Queued, Dialling: &p.Dialling, InCall: &p.InCall, Suppressed: &p.Suppressed}
+}
+
+func renderJob(j runs.Job) api.Job {
+	return api.Job{Id: j.ID, Type: api.JobType(j.Type), WorkflowId: j.WorkflowID, OrganizationId: j.OrganizationID,
+		Status: api.JobStatus(j.Status), Progress: renderProgress(j.Progress), TriggeredBy: j.TriggeredBy, IsTest: j.IsTest,
+		StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, Error: j.Error, CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt}
+}
+
+func renderImportJob(j runs.ImportJob) api.Job {
+	status := api.JobStatus(store.JobInProgress)
+	var finished *api.Timestamp
+	switch j.Status {
+	case store.ContactsSuccess:
+		status, finished = api.JobStatus(store.JobSuccess), &j.UpdatedAt
+	case store.ContactsError:
+		status, finished = api.JobStatus(store.JobError), &j.UpdatedAt
+	}
+	return api.Job{Id: j.ImportID, Type: "contacts-import", WorkflowId: j.WorkflowID, OrganizationId: j.OrganizationID,
+		Status: status, Progress: renderProgress(j.Progress), TriggeredBy: "contacts import", StartedAt: j.CreatedAt,
+		FinishedAt: finished, Error: j.Error, CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt}
+}
+
+// UpdateAdminOrganizationDialerLimit sets or removes a site admin's override of a team's
+// concurrent calls.
+func (h *Runs) UpdateAdminOrganizationDialerLimit(ctx context.Context, req api.UpdateAdminOrganizationDialerLimitRequestObject) (api.UpdateAdminOrganizationDialerLimitResponseObject, error) {
+	if err := h.svc.SetDialerLimit(ctx, principal(ctx).UserID, req.Params.OrganizationId, req.Params.MaxConcurrentCalls); err != nil {
+		return nil, err
+	}
+	t, err := h.teams.AdminTeam(ctx, req.Params.OrganizationId, false)
+	if err != nil {
+		return nil, err
+	}
+	return api.UpdateAdminOrganizationDialerLimit200JSONResponse{Status: http.StatusOK, Data: renderAdminTeam(t)}, nil
+}
+
+// runJobs renders jobs for the event stream from the dialer.
+type runJobs struct{ svc *runs.Service }
+
+func (r runJobs) JobByID(ctx context.Context, orgID, id string) (api.Job, error) {
+	j, err := r.svc.JobByID(ctx, orgID, id)
+	if err != nil {
+		return api.Job{}, err
+	}
+	return renderJob(j), nil
+}
+
+// jobsOf is the event stream's source of jobs: Deps.Jobs when set, else the dialer.
+func jobsOf(d Deps) JobSource {
+	if d.Jobs != nil {
+		return d.Jobs
+	}
+	return runJobs{svc: d.Runs}
+}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"strings"
+)
+
+// conversationRows runs BenchmarkConversation (server/conversation) and reports the turns a
+// second the conversation engine holds through the local language back-end on a realistic
+// flow, its State going through JSON at every event.
+func conversationRows() []row {
+	cmd := exec.Command("go", "test", "-run", "^$", "-bench", "^BenchmarkConversation$", "-benchtime", "2s", "./server/conversation")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	for _, line := range strings.Split(out.String(), "\n") {
+		if !strings.HasPrefix(line, "BenchmarkConversation") {
+			continue
+		}
+		f := strings.Fields(line)
+		for i := 1; i < len(f); i++ {
+			if f[i] == "turns/s" {
+				return []row{{"conversation turns (local back-end)", f[i-1] + " turns/s", "one core; renewal flow of 4 branches, State through JSON each event; " + f[2] + " ns a call"}}
+			}
+		}
+	}
+	note := "go test -bench BenchmarkConversation ./server/conversation failed"
+	if err != nil {
+		note += ": " + err.Error()
+	}
+	return []row{{"conversation turns (local back-end)", "not measured", note}}
+}

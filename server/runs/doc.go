@@ -1,0 +1,67 @@
+// Package runs is the dialer: the jobs that call a workflow's contacts (River workers), the
+// rules checked at the moment of each dial, and the call driver that holds each call through
+// the carrier's events (HandleCallEvent) with the conversation engine.
+//
+// # A job
+//
+// Start writes, in one transaction, the job (workflow_jobs, status in-progress, with the
+// graph, caller number and dialing settings as they are now), one attempt per pending contact
+// (contact_attempts, state scheduled) and the River job that drives them (the dispatcher,
+// kind workflow_run_dial, unique per run; a periodic sweep puts back one that was lost). The
+// dispatcher claims due attempts in batches, checks the rules, dials, and snoozes itself
+// until the next attempt is due; it ends the job with success when no attempt is open. End cancels the scheduled attempts (their contacts stay pending), lets
+// calls on the line finish and ends the job cancelled. A job is never worked by two
+// dispatchers at once (one River job per run), and every state change of an attempt is a
+// conditional UPDATE from the states it may leave, so a rescued or duplicated worker, or a
+// second replica handling a webhook, moves an attempt at most once.
+//
+// # The states of an attempt
+//
+//	scheduled ──(rules pass; recorded and committed BEFORE the carrier is asked)──▶ dialling
+//	scheduled ──(on the do-not-call list)──▶ suppressed (final, never dialled)
+//	scheduled ──(outside the window, frequency cap, concurrency, CPS)──▶ scheduled, due later
+//	scheduled ──(job ended)──▶ cancelled (final; the contact stays pending)
+//	dialling ──(Dial answered the call's id, or call.initiated)──▶ ringing
+//	dialling ──(Dial failed without a doubt: the carrier refused)──▶ failed
+//	dialling ──(Dial's answer lost: timeout, 5xx, or the process died)──▶ in-doubt
+//	in-doubt ──(an event carrying its attempt id)──▶ ringing / in-call / final
+//	in-doubt ──(no event for DoubtAfter)──▶ asked again with Dial and the SAME key (the
+//	            carrier's idempotency: no second call is placed) ──▶ ringing or failed
+//	ringing ──(call.answered)──▶ in-call ──(call.hangup)──▶ completed / voicemail / failed
+//	ringing ──(call.hangup)──▶ busy / no-answer / failed
+//
+// Attempts left dialling by a process that died are found by the dispatcher (older than
+// DoubtAfter) and moved to in-doubt, then reconciled as above: never dialled with a new key.
+// busy, no-answer and voicemail are retried while the campaign's attempts allow (1 + its
+// retryAttempts), after its retryDelayMinutes: the attempt is marked retried and a new row
+// (attempt n+1, id job.seq.n+1) is inserted in the same transaction.
+//
+// # Rules at the moment of each dial (rules.go, each a pure function)
+//
+//   - Concurrency: a team's calls on the line (dialling, in-doubt, ringing, in-call) stay
+//     below its tier's billing.LimitConcurrentCalls (free 2, tier1 5, tier2 10, tier3 20,
+//     tier4 100), a site admin's override (dialer_limits) if any, and the campaign's own
+//     maxConcurrentCalls. Above it, attempts wait.
+//   - Calls per second: a token bucket per caller number (default 1 CPS, Telnyx's) and one per
+//     account (default 30), both configurable (--dialer-cps-per-number, --dialer-cps-account).
+//   - Calling window: in the contact's time zone (set at import from the number; the
+//     campaign's time zone when unknown): the campaign's callWindow (start, end, days), or
+//     08:00–21:00 every day for a workflow outside campaigns. Outside it the attempt waits
+//     until it opens; it is not failed. Test runs ignore it.
+//   - Do-not-call: a number on the team's list is never dialled and ends suppressed.
+//   - Frequency cap: the same number is dialled at most N times (default 3,
+//     --dialer-frequency-cap) in 24 hours by the team, across campaigns; beyond, it waits.
+//   - Spend cap: each call needs one minute's price in credits kept for it (calls on the line
+//     keep theirs), within the job's budget if it has one; a batch starts no more calls than
+//     that covers. When not even one is covered the job pauses with the reason and resumes by
+//     itself once the balance covers a minute again. Calls are charged at hang-up (billed
+//     minutes rounded up × the rate, one ledger row per attempt); a call that outlasts the
+//     balance takes it below zero.
+//
+// # Progress
+//
+// Counted per contact from its latest attempt: queued (scheduled), dialling (dialling,
+// in-doubt, ringing), inCall (in-call), completed, failed (busy, no-answer, voicemail and
+// failed after the last retry, and suppressed) and suppressed (a part of failed, shown apart),
+// pending = total - completed - failed (cancelled contacts stay pending).
+package runs
