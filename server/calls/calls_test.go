@@ -36,7 +36,7 @@ func newService(t *testing.T, db *store.DB) *Service {
 	return New(db, files, nil, events.New(db, nil))
 }
 
-func TestCloseIsOnceAndWhole(t *testing.T) {
+func TestCallCloseIsOnceAndWhole(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		org := team(t, db, "owner@example.com")
@@ -96,7 +96,7 @@ func TestCloseIsOnceAndWhole(t *testing.T) {
 	})
 }
 
-func TestStatisticsCountDaysOfTheZoneAsked(t *testing.T) {
+func TestCallStatisticsCountDaysOfTheZoneAsked(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		org := team(t, db, "owner@example.com")

@@ -9,7 +9,7 @@ import (
 	"github.com/bettyhq/betty/server/store"
 )
 
-func TestIDsRoundTrip(t *testing.T) {
+func TestEventIDsRoundTrip(t *testing.T) {
 	for _, p := range []store.EventPosition{{ID: 1}, {ID: 42}, {Tx: 7781, ID: 42}} {
 		if got, ok := parseID(formatID(p)); !ok || got != p {
 			t.Fatalf("%+v → %q → %+v %v", p, formatID(p), got, ok)
@@ -22,7 +22,7 @@ func TestIDsRoundTrip(t *testing.T) {
 	}
 }
 
-func TestResumeReplaysOrResets(t *testing.T) {
+func TestEventResumeReplaysOrResets(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		clock := time.Now()

@@ -254,3 +254,43 @@ func TestEventsInOrderPerTeam(t *testing.T) {
 		}
 	})
 }
+
+// On PostgreSQL, event ids follow commit order, not insert order: a transaction that
+// published first but commits last gets the larger id, so a reader that has passed the
+// other's id still reads it.
+func TestEventIdsFollowCommitOrder(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		if db.Dialect() != store.Postgres {
+			t.Skip("SQLite has one writer: transactions cannot interleave")
+		}
+		ctx := context.Background()
+		_, org := teamFixture(t, db, "owner@example.com")
+		published, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+		go func() {
+			done <- db.InTx(ctx, func(ctx context.Context) error {
+				if err := db.AddEvent(ctx, org.ID, "call.updated", "first-inserted"); err != nil {
+					return err
+				}
+				close(published)
+				<-release
+				return nil
+			})
+		}()
+		<-published
+		if err := db.InTx(ctx, func(ctx context.Context) error { return db.AddEvent(ctx, org.ID, "call.updated", "first-committed") }); err != nil {
+			t.Fatal(err)
+		}
+		seen, err := db.EventsAfter(ctx, org.ID, store.EventPosition{}, nil, 10)
+		if err != nil || len(seen) != 1 || seen[0].EntityID != "first-committed" {
+			t.Fatalf("while the other is open: %+v %v", seen, err)
+		}
+		close(release)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		after, err := db.EventsAfter(ctx, org.ID, store.EventPosition{Tx: seen[0].Tx, ID: seen[0].ID}, nil, 10)
+		if err != nil || len(after) != 1 || after[0].EntityID != "first-inserted" {
+			t.Fatalf("after the reader's position: %+v %v", after, err)
+		}
+	})
+}
