@@ -163,11 +163,17 @@ function TestCallWatch({ team, workflow, job, destination, customerName, onClose
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <FlaskConical aria-hidden="true" className="size-4 text-fg-subtle" />
         <span className="text-fg-muted">Calling {destination}</span>
-        <Badge tone={js.tone}>{js.label}</Badge>
+        <span className="inline-flex items-center gap-1 text-xs text-fg-muted">
+          Test
+          <Badge tone={js.tone}>{js.label}</Badge>
+        </span>
         {cs && (
-          <Badge tone={cs.tone}>
-            <span data-testid="test-call-status">{cs.label}</span>
-          </Badge>
+          <span className="inline-flex items-center gap-1 text-xs text-fg-muted">
+            Call
+            <Badge tone={cs.tone}>
+              <span data-testid="test-call-status">{cs.label}</span>
+            </Badge>
+          </span>
         )}
         {call.data && call.data.durationSeconds > 0 && <span className="text-fg-muted tabular-nums">{formatDuration(call.data.durationSeconds)}</span>}
       </div>
