@@ -150,9 +150,12 @@ function TestCallWatch({ team, workflow, job, destination, customerName, onClose
     enabled: !!call.data?.callControlId,
     refetchInterval: live ? LIVE_TRANSCRIPT_MS : false,
   });
-  // One last read once the call ended, so the final turns are there.
+  // One last read once the call ended, so the final turns (and the job's end) are there.
   useEffect(() => {
-    if (call.data?.endTime) void transcript.refetch();
+    if (call.data?.endTime) {
+      void transcript.refetch();
+      void status.refetch();
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [call.data?.endTime]);
 
@@ -162,7 +165,9 @@ function TestCallWatch({ team, workflow, job, destination, customerName, onClose
     <div className="space-y-4" data-testid="test-run">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <FlaskConical aria-hidden="true" className="size-4 text-fg-subtle" />
-        <span className="text-fg-muted">Calling {destination}</span>
+        <span className="text-fg-muted">
+          {call.data?.endTime ? 'Called' : 'Calling'} {destination}
+        </span>
         <span className="inline-flex items-center gap-1 text-xs text-fg-muted">
           Test
           <Badge tone={js.tone}>{js.label}</Badge>
