@@ -7,13 +7,16 @@
 // Start writes, in one transaction, the job (workflow_jobs, status in-progress, with the
 // graph, caller number and dialing settings as they are now), one attempt per pending contact
 // (contact_attempts, state scheduled) and the River job that drives them (the dispatcher,
-// kind workflow_run_dial, unique per run; a periodic sweep puts back one that was lost). The
-// dispatcher claims due attempts in batches, checks the rules, dials, and snoozes itself
-// until the next attempt is due; it ends the job with success when no attempt is open. End cancels the scheduled attempts (their contacts stay pending), lets
-// calls on the line finish and ends the job cancelled. A job is never worked by two
-// dispatchers at once (one River job per run), and every state change of an attempt is a
-// conditional UPDATE from the states it may leave, so a rescued or duplicated worker, or a
-// second replica handling a webhook, moves an attempt at most once.
+// kind workflow_run_dial). The dispatcher holds a lease on the job (workflow_jobs.dispatcher,
+// renewed every round, 15 s): a dispatcher on a replica that died loses it and the periodic
+// sweep (every 10 s, workflow_run_sweep) inserts another, so a SIGKILL stalls a job seconds,
+// not River's 15-minute rescue. It claims due attempts in batches, checks the rules, dials,
+// and snoozes itself until the next attempt is due; it ends the job with success when no
+// attempt is open. End cancels the scheduled attempts (their contacts stay pending), lets
+// calls on the line finish and ends the job cancelled. One dispatcher works a job at a time
+// (the lease), and every state change of an attempt is a conditional UPDATE from the states it
+// may leave, so even two dispatchers for a moment, a rescued worker or a second replica
+// handling a webhook move an attempt at most once.
 //
 // # The states of an attempt
 //
