@@ -32,6 +32,11 @@ test('a run of 20 contacts from Run to the inbox, recordings and a test run', { 
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   const problems = watchForProblems(page);
+  // The dashboard reads the team's event stream with fetch, so its Authorization header is sent.
+  const streams = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/v1/events') streams.push(r.headers()['authorization'] ?? '');
+  });
   let setup;
   const at = (p) => `${baseURL}${p}${p.includes('?') ? '&' : '?'}teamId=${setup.teamId}`;
   const phones = phonesFor(20);
@@ -73,6 +78,7 @@ test('a run of 20 contacts from Run to the inbox, recordings and a test run', { 
     assert.ok(jobId);
     await screenshot(page, 'run-live');
     await runs.locator('[data-testid="job-panel"][data-status="success"]').waitFor({ timeout: 240_000 });
+    assert.ok(streams.length > 0 && streams.every((h) => h.startsWith('Bearer ')), `event stream requests: ${JSON.stringify(streams)}`);
     const counters = Object.fromEntries(
       await runs.locator('[data-counter]').evaluateAll((els) => els.map((el) => [el.getAttribute('data-counter'), Number(el.querySelector('dd').textContent.replace(/,/g, ''))])),
     );
