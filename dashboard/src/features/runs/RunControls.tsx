@@ -11,7 +11,7 @@ import { TestRunDialog } from './TestRunDialog';
  * Test run and Run for one workflow: Run (outbound workflows only; inbound ones run when calls
  * come in) asks for confirmation first; Test run asks whom to call. Read-only members see neither.
  */
-export function RunControls({ team, workflow, onStarted, size = 'md' }: { team: Organization; workflow: Workflow; onStarted?: (job: Job) => void; size?: 'sm' | 'md' }) {
+export function RunControls({ team, workflow, onStarted, size = 'md', unsaved = false }: { team: Organization; workflow: Workflow; onStarted?: (job: Job) => void; size?: 'sm' | 'md'; /** The canvas has changes not saved yet: the run would use the saved graph. */ unsaved?: boolean }) {
   const [running, setRunning] = useState(false);
   const [testing, setTesting] = useState(false);
   if (!can(team.myRole, 'editCalling').allowed) return null;
@@ -27,7 +27,7 @@ export function RunControls({ team, workflow, onStarted, size = 'md' }: { team: 
           Run
         </Button>
       )}
-      {running && <RunDialog open={running} onOpenChange={setRunning} team={team} workflow={workflow} {...(onStarted ? { onStarted } : {})} />}
+      {running && <RunDialog open={running} onOpenChange={setRunning} team={team} workflow={workflow} unsaved={unsaved} {...(onStarted ? { onStarted } : {})} />}
       {testing && <TestRunDialog open={testing} onOpenChange={setTesting} team={team} workflow={workflow} />}
     </>
   );

@@ -35,7 +35,7 @@ function Fact({ icon, label, children, testId }: { icon: ReactNode; label: strin
 }
 
 /** Asks before a run starts, saying whom it will call, when, and within which caps. */
-export function RunDialog({ open, onOpenChange, team, workflow, onStarted }: { open: boolean; onOpenChange: (open: boolean) => void; team: Organization; workflow: Workflow; onStarted?: (job: Job) => void }) {
+export function RunDialog({ open, onOpenChange, team, workflow, onStarted, unsaved = false }: { open: boolean; onOpenChange: (open: boolean) => void; team: Organization; workflow: Workflow; onStarted?: (job: Job) => void; unsaved?: boolean }) {
   const queryClient = useQueryClient();
   const node = contactsNode(workflow);
   const csvParams = { page: 1, pageSize: COUNT_PAGE };
@@ -140,6 +140,11 @@ export function RunDialog({ open, onOpenChange, team, workflow, onStarted }: { o
             </Fact>
           )}
         </dl>
+        {unsaved && (
+          <div role="note" className="mt-4 rounded-md border border-warning-line bg-warning-subtle px-3 py-2 text-sm text-warning-fg">
+            Some changes on the canvas are not saved yet: the run follows the last saved version. Save first to run what you see.
+          </div>
+        )}
         {problems.length > 0 && (
           <div role="note" className="mt-4 rounded-md border border-warning-line bg-warning-subtle px-3 py-2 text-sm text-warning-fg">
             {problems.length === 1 ? 'One thing stops this workflow from running' : `${problems.length} things stop this workflow from running`}: {problems.slice(0, 3).map((p) => p.message).join(' · ')}

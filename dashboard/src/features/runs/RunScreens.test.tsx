@@ -111,6 +111,18 @@ describe('Run', { timeout: 30_000 }, () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('The team has no credits left.');
   });
 
+  it('warns that unsaved canvas changes are not part of the run', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    fakeServer({
+      'GET /v1/workflow/csv/n-contacts': () => ok({ status: 'success', nodeFile: { fileName: 'c.csv', fileUrl: 'x' }, rows: [contact(1, 'pending')], error: null }, { meta: pageMeta(1, 1, 500) }),
+      'GET /v1/campaigns/cmp1': () => ok(campaign),
+    });
+    renderWith(<RunControls team={team} workflow={workflow()} unsaved />);
+    await userEvent.click(screen.getByRole('button', { name: 'Run' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Run Renewals?' });
+    expect(within(dialog).getByRole('note')).toHaveTextContent('the run follows the last saved version');
+  });
+
   it('offers only Test run on an inbound workflow, and nothing to read-only members', async () => {
     setTokens({ accessToken: 'a', refreshToken: 'r' });
     fakeServer({});

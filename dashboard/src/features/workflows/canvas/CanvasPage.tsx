@@ -371,7 +371,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
               <Save aria-hidden="true" />
               Save
             </Button>
-            <RunControls team={team} workflow={workflow} onStarted={() => setShowRuns(true)} />
+            <RunControls team={team} workflow={workflow} unsaved={queue.status !== 'saved'} onStarted={() => setShowRuns(true)} />
           </div>
         }
       />
