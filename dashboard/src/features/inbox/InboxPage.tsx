@@ -132,7 +132,7 @@ export default function InboxPage() {
     <div className="mx-auto w-full max-w-6xl">
       <PageHeader title="Inbox" description="What each call came to, filed when it ended: read it, set how urgent it is, share it by link." />
       <div className="mb-4 flex flex-wrap items-center gap-2">
-        <div className="relative min-w-0 flex-1 sm:max-w-sm">
+        <div className="relative w-full min-w-0 sm:w-auto sm:max-w-sm sm:flex-1">
           <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-fg-subtle" />
           <Input type="search" aria-label="Search the inbox" placeholder="Search titles and summaries" className="pl-8" value={typed} maxLength={200} onChange={(e) => setTyped(e.target.value)} />
           {typed && (
@@ -141,7 +141,7 @@ export default function InboxPage() {
             </button>
           )}
         </div>
-        <div className="w-44">
+        <div className="w-full sm:w-44">
           <Select aria-label="Sort" value={SORTS.some((s) => s.value === sortKey) ? sortKey : 'newest'} options={SORTS.map(({ value, label }) => ({ value, label }))} onValueChange={(v) => setParams((p) => withParam(withParam(p, 'sort', v === 'newest' ? null : v), 'page', null))} />
         </div>
       </div>
