@@ -392,10 +392,7 @@ func (s *Service) hungUp(ctx context.Context, j store.WorkflowJob, a store.Attem
 		closed.Title, closed.Summary, closed.Priority = fmt.Sprintf("Call to %s", a.Phone), fmt.Sprintf("The call ended %s.", state), 3
 	}
 	return s.effect(ctx, e, a, func(ctx context.Context) error {
-		cur, err := s.db.AttemptByID(ctx, a.ID)
-		if err != nil || cur.State.Final() {
-			return err
-		}
+		cur := a // guarded below: the move fails (and all this rolls back) if it moved since
 		cur.EndedAt, cur.Cause = &ended, ptr(string(e.Cause))
 		if cur.CallControlID == nil && e.CallControlID != "" {
 			cur.CallControlID = &e.CallControlID
@@ -415,7 +412,7 @@ func (s *Service) hungUp(ctx context.Context, j store.WorkflowJob, a store.Attem
 				return err
 			}
 		}
-		return s.settleWith(ctx, j, &cur, state, &closed, store.AttemptDialling, store.AttemptInDoubt, store.AttemptRinging, store.AttemptInCall)
+		return s.settleWith(ctx, j, &cur, state, &closed, a.Commands, store.AttemptDialling, store.AttemptInDoubt, store.AttemptRinging, store.AttemptInCall)
 	})
 }
 
@@ -436,13 +433,17 @@ func (s *Service) settle(ctx context.Context, j store.WorkflowJob, a *store.Atte
 		closed = &CallClosed{Status: callLogStatus(to), EndedAt: *a.EndedAt, Outcome: string(to),
 			Title: fmt.Sprintf("Call to %s", a.Phone), Summary: "The call could not be placed: " + deref(a.Cause), Priority: 3}
 	}
-	return s.settleWith(ctx, j, a, to, closed, from...)
+	return s.settleWith(ctx, j, a, to, closed, -1, from...)
 }
 
 // settleWith ends an attempt (from one of from) in state to: the contact's status, a retry
 // when the campaign allows one, the call log, the events. (The dispatcher ends the job when
 // nothing is left open, within a second of its last call.)
-func (s *Service) settleWith(ctx context.Context, j store.WorkflowJob, a *store.Attempt, to store.AttemptState, closed *CallClosed, from ...store.AttemptState) error {
+//
+// With guard >= 0 the attempt must still have that command counter and one of from: else
+// errStale, and the caller's transaction rolls back (the event is delivered again and finds
+// the attempt as it is now).
+func (s *Service) settleWith(ctx context.Context, j store.WorkflowJob, a *store.Attempt, to store.AttemptState, closed *CallClosed, guard int, from ...store.AttemptState) error {
 	st := decodeSettings(j.Settings)
 	var ended time.Time
 	if a.EndedAt != nil {
@@ -455,9 +456,15 @@ func (s *Service) settleWith(ctx context.Context, j store.WorkflowJob, a *store.
 	}
 	retry = retry && status == store.JobInProgress
 	a.Retried = retry
-	moved, err := s.db.MoveAttempt(ctx, a, to, from...)
-	if err != nil || !moved {
+	moved, err := s.db.MoveAttemptIf(ctx, a, guard, to, from...)
+	if err != nil {
 		return err
+	}
+	if !moved {
+		if guard >= 0 {
+			return errStale
+		}
+		return nil
 	}
 	if retry {
 		if _, err := s.db.InsertAttempt(ctx, &store.Attempt{ID: store.AttemptID(j.ID, a.Seq, a.Attempt+1), OrganizationID: a.OrganizationID,
