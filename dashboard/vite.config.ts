@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
 const apiTarget = process.env['BETTY_API_URL'] ?? 'http://127.0.0.1:8080';
 const proxy = {
   '/v1': { target: apiTarget, changeOrigin: true },
+  // Job statuses live under /v2 (the test-run dialog polls them).
+  '/v2': { target: apiTarget, changeOrigin: true },
   '/healthz': { target: apiTarget, changeOrigin: true },
   '/readyz': { target: apiTarget, changeOrigin: true },
 };

@@ -41,6 +41,10 @@ if (typeof window !== 'undefined' && window.location.pathname === '/dashboard/wo
   void WorkflowsRoute.preload();
   void import('./features/workflows/preload').then((m) => m.preloadOpenedWorkflow(defaultQueryClient, new URLSearchParams(window.location.search).get('workflowId') ?? ''));
 }
+const CallsPage = lazy(() => import('./features/calls/CallsPage'));
+const InboxPage = lazy(() => import('./features/inbox/InboxPage'));
+const PublicInboxPage = lazy(() => import('./features/inbox/PublicInboxPage'));
+const DoNotCallPage = lazy(() => import('./features/do-not-call/DoNotCallPage'));
 const BillingPage = lazy(() => import('./features/billing/BillingPage'));
 const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
 const OnboardingPage = lazy(() => import('./features/onboarding/OnboardingPage'));
@@ -83,6 +87,7 @@ export const routes: RouteObject[] = [
           { path: 'docs', element: <DocsIndexPage /> },
           { path: 'docs/*', element: <GuidePage /> },
           { path: 'getting-started', element: <GettingStartedPage /> },
+          { path: 'inbox', element: <PublicInboxPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },
@@ -109,6 +114,9 @@ export const routes: RouteObject[] = [
           { path: 'dashboard/voices', element: <VoicesPage /> },
           { path: 'dashboard/phone-numbers', element: <PhoneNumbersPage /> },
           { path: 'dashboard/workflow-canvas', element: <WorkflowsRoute /> },
+          { path: 'dashboard/calls', element: <CallsPage /> },
+          { path: 'dashboard/inbox', element: <InboxPage /> },
+          { path: 'dashboard/do-not-call', element: <DoNotCallPage /> },
           { path: 'dashboard/billing', element: <BillingPage /> },
           { path: 'dashboard/profile', element: <ProfilePage /> },
           { path: 'onboarding', element: <OnboardingPage /> },

@@ -13,6 +13,7 @@ import { CreateTeamForm } from '../features/team/CreateTeamForm';
 import { PendingInvitationsDialog } from '../features/team/PendingInvitationsDialog';
 import { TeamContext, teamPath, type TeamContextValue } from '../features/team/TeamContext';
 import { useTeamSelection } from '../features/team/useTeamSelection';
+import { useLiveEvents } from '../lib/liveEvents';
 import { navItemFor } from '../lib/nav';
 import { paletteCommands, type PaletteCommand } from '../lib/palette';
 import { readRecent, recordRecent } from '../lib/recent';
@@ -50,6 +51,8 @@ export function DashboardShell() {
   const { preference, setPreference } = useTheme(userId);
   const shortcut = isMac() ? '⌘K' : 'Ctrl K';
   useFocusMainOnNavigation();
+  // The team's live updates; screens poll at the spec's intervals while the stream is closed.
+  useLiveEvents(team?.id);
 
   const openPalette = useCallback(() => {
     setPaletteWanted(true);

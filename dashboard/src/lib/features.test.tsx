@@ -38,10 +38,10 @@ describe('the list of product areas', () => {
 
   it('names the missing parts in plain words', () => {
     expect(availableWhen(['connectedApps'])).toBe('Available when connected apps are built');
-    expect(availableWhen(['workflows', 'connectedApps', 'calls'])).toBe('Available when connected apps and call logs are built');
+    expect(availableWhen(['workflows', 'connectedApps', 'calls'])).toBe('Available when connected apps are built');
     expect(availableWhen(['workflows', 'knowledgeBases'])).toBe('');
-    expect(availableWhen(['agents', 'calls'])).toBe('Available when call logs are built');
-    expect(availableWhen(['inbox'])).toBe('Available when the inbox is built');
+    expect(availableWhen(['agents', 'calls'])).toBe('');
+    expect(availableWhen(['inbox', 'doNotCall'])).toBe('');
     expect(availableWhen(['members'])).toBe('');
   });
 
@@ -93,13 +93,13 @@ describe('the dashboard', () => {
     const nav = screen.getByRole('navigation', { name: 'Dashboard' });
     const items = navGroups({ isSiteAdmin: false }).flatMap((g) => g.items);
     for (const item of items.filter(isNavItemAvailable)) expect(within(nav).getByRole('link', { name: item.label })).toBeInTheDocument();
-    const soon = within(nav).getAllByTestId('nav-coming-soon');
+    const soon = within(nav).queryAllByTestId('nav-coming-soon');
     expect(soon.map((el) => el.textContent)).toEqual(items.filter((i) => !isNavItemAvailable(i)).map((i) => `${i.label}Soon (coming soon: not built yet)`));
     for (const el of soon) expect(el.closest('a')).toBeNull();
     expect(deadLinks(document.body)).toEqual([]);
   });
 
-  it('says which onboarding steps cannot be done yet, and links only the ones that can', async () => {
+  it('links every onboarding step to its guide now that calls are built', async () => {
     setTokens({ accessToken: 'a', refreshToken: 'r' });
     const checklist = onboarding('t1');
     checklist.items[0]!.done = false;
@@ -107,12 +107,12 @@ describe('the dashboard', () => {
     fakeServer({ ...dashboardRoutes(), 'GET /v1/team/onboarding/t1': () => ok(checklist) });
     renderApp('/onboarding?teamId=t1');
     const callStep = (await screen.findByText('Make a test call')).closest('li')!;
-    expect(callStep).toHaveTextContent('Available when call logs are built');
-    expect(within(callStep).queryByRole('link')).not.toBeInTheDocument();
+    expect(callStep).not.toHaveTextContent('Available when');
+    expect(within(callStep).getByRole('link', { name: 'How to' })).toHaveAttribute('href', '/docs/test-your-agent-profile/test-call-the-phone-number');
     const teamStep = screen.getByText('Create your team').closest('li')!;
     expect(within(teamStep).getByRole('link', { name: 'How to' })).toHaveAttribute('href', '/docs/teams');
-    // Agents and phone numbers are built: only the test call still waits.
-    expect(screen.getAllByTestId('step-unavailable')).toHaveLength(1);
+    // Agents, phone numbers and calls are built: no step waits.
+    expect(screen.queryAllByTestId('step-unavailable')).toHaveLength(0);
     expect(deadLinks(screen.getByRole('main'))).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ export type AreaId =
   | 'voices'
   | 'inbox'
   | 'calls'
+  | 'doNotCall'
   | 'billing'
   | 'connectedApps'
   | 'members'
@@ -88,17 +89,26 @@ export const PRODUCT_AREAS: readonly ProductArea[] = [
     label: 'Inbox',
     noun: 'the inbox',
     singular: true,
-    summary: 'Call outcomes land in a shared team inbox.',
+    summary: 'Call outcomes land in a shared team inbox: priority, a summary, and a link to share one.',
     path: '/dashboard/inbox',
-    available: false,
+    available: true,
   },
   {
     id: 'calls',
     label: 'Call logs',
     noun: 'call logs',
-    summary: 'Every call on record, with its transcript and recording.',
-    path: '/dashboard/call-logs',
-    available: false,
+    summary: 'Every call on record, with its transcript, recording and cost, and the calls per day.',
+    path: '/dashboard/calls',
+    available: true,
+  },
+  {
+    id: 'doNotCall',
+    label: 'Do-not-call list',
+    noun: 'the do-not-call list',
+    singular: true,
+    summary: 'Numbers no run ever dials; people who ask during a call are added by themselves.',
+    path: '/dashboard/do-not-call',
+    available: true,
   },
   {
     id: 'billing',

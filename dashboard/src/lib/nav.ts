@@ -16,6 +16,7 @@ import {
   Megaphone,
   Phone,
   PhoneCall,
+  PhoneOff,
   Settings,
   ShieldCheck,
   Users,
@@ -57,7 +58,8 @@ const MAIN: NavItem[] = [
   { id: 'phone-numbers', label: 'Phone numbers', icon: Phone, path: area('phoneNumbers').path, area: 'phoneNumbers' },
   { id: 'voices', label: 'Voices', icon: AudioLines, path: area('voices').path, area: 'voices' },
   { id: 'calls', label: 'Calls', icon: PhoneCall, path: area('calls').path, area: 'calls', keywords: ['call logs', 'transcripts', 'recordings'] },
-  { id: 'inbox', label: 'Inbox', icon: Inbox, path: area('inbox').path, area: 'inbox' },
+  { id: 'inbox', label: 'Inbox', icon: Inbox, path: area('inbox').path, area: 'inbox', keywords: ['call outcomes', 'summaries'] },
+  { id: 'do-not-call', label: 'Do-not-call', icon: PhoneOff, path: area('doNotCall').path, area: 'doNotCall', keywords: ['dnc', 'suppression', 'opt out', 'blocked numbers'] },
 ];
 
 const TEAM: NavItem[] = [

@@ -7,14 +7,14 @@ type Handler = (request: { method: string; url: URL; body: unknown }) => Respons
  * Returns the calls seen, for assertions.
  */
 export function fakeServer(routes: Record<string, Handler>) {
-  const calls: { method: string; path: string; url: URL; body: unknown; headers: Headers }[] = [];
+  const calls: { method: string; path: string; url: URL; body: unknown; raw: unknown; headers: Headers }[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
       const url = new URL(String(input), 'http://localhost');
       const method = (init.method ?? 'GET').toUpperCase();
-      const body = typeof init.body === 'string' && init.body ? (JSON.parse(init.body) as unknown) : undefined;
-      calls.push({ method, path: url.pathname, url, body, headers: new Headers(init.headers) });
+      const body = typeof init.body === 'string' && init.body ? parseBody(init.body) : undefined;
+      calls.push({ method, path: url.pathname, url, body, raw: init.body, headers: new Headers(init.headers) });
       const handler = routes[`${method} ${url.pathname}`];
       if (!handler) {
         return problem(404, 'not_found', `no fake route for ${method} ${url.pathname}`);
@@ -23,6 +23,15 @@ export function fakeServer(routes: Record<string, Handler>) {
     }),
   );
   return calls;
+}
+
+/** A JSON body as its value; any other text (a CSV upload, say) as it was sent. */
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 export function ok(data: unknown, extra: Record<string, unknown> = {}, status = 200): Response {

@@ -76,7 +76,7 @@ export function GettingStartedPage() {
       <p className="mt-3 text-fg-muted">From a new account to your agent answering its first call, in six short steps.</p>
       {GETTING_STARTED.some((g) => guidePreview(g)) && (
         <p className="mt-3 rounded-md border border-warning-line bg-warning-subtle px-3 py-2 text-sm text-warning-fg">
-          Today you can sign up, create your team, invite your people, set up campaigns, agents, knowledge bases, workflows, voices and phone numbers, and pay for plans and credits. Calls are still being built, so the steps marked Coming soon preview what is on its way.
+          Some of these steps need parts of Betty that are still being built; the steps marked Coming soon preview what is on its way.
         </p>
       )}
       <ol className="mt-6 space-y-3">

@@ -32,7 +32,7 @@ export const GUIDES: Guide[] = [
     summary: 'The five steps from a new team to your first AI phone call.',
     body: [
       'Every team has an onboarding checklist: create the team, create an agent, buy a phone number, pair the number with the agent, and make a test call. Betty ticks each step off by itself as soon as what it names exists.',
-      'Today the first four steps can be done: create the team, create an agent, buy a number and pair it with the agent. Test calls wait for calls and call logs, which are still being built; the checklist says so beside that step, and its guide is a preview.',
+      'All five steps can be done here: create the team, create an agent, buy a number, pair it with the agent, and make a test call — Test run on a workflow calls your own phone, and the call lands in Call logs with its transcript and recording.',
       'Open the checklist at any time from the dashboard home or the Onboarding link in the sidebar.',
     ],
     action: { label: 'Open the onboarding checklist', to: '/onboarding' },
@@ -90,8 +90,16 @@ export const GUIDES: Guide[] = [
     child: true,
     title: 'Test-call the phone number',
     summary: 'Ring your agent and review the call.',
-    steps: ['Call the number from your own phone.', 'Talk to the agent as a customer would; try a question it should not answer.', 'Open Call logs to read the transcript and listen to the recording.'],
-    body: ['Adjust the persona or the knowledge base and call again until the agent sounds right. The onboarding checklist marks this step done after the first call.'],
+    steps: [
+      'Open Workflows and the workflow your agent follows (or the Workflow tab of its campaign), and choose Test run.',
+      'Enter the number to call (usually your own phone), the name the agent should use for you and a short persona: who you are and why you might be calling.',
+      'Choose Call now and follow the conversation as it happens; then choose Open in call logs to listen to the recording, read the transcript and see what the call cost.',
+    ],
+    body: [
+      'A test run places one call and follows the workflow as if you were one of its contacts; it writes nothing to your CRM. On a server without a carrier account the call is simulated: the person answering plays the persona you wrote, and the recording is synthesised.',
+      'Adjust the persona or the knowledge base and test again until the agent sounds right. The onboarding checklist marks this step done after the first call.',
+    ],
+    action: { label: 'Open call logs', to: '/dashboard/calls' },
   },
   {
     slug: 'agent-profile',
@@ -127,6 +135,7 @@ export const GUIDES: Guide[] = [
       'A workflow is a graph of steps read from the bottom up: the start, what the agent says, what the customer answers, conditional paths, transfers, webhooks and the end of the call.',
       'Add a step with the plus button on an edge, edit a step from its menu, and connect each step to exactly one next step (a conditional path branches). Outbound workflows also have a contacts step fed by a CSV upload; HubSpot and Zapier sources arrive with the integrations.',
       'Changes save as you go. If someone else saved the workflow after you opened it, you choose: reload their version or keep yours. Undo and redo with Ctrl+Z and Ctrl+Shift+Z; F fits the whole flow on screen.',
+      'Run calls every contact not called yet. Before it starts, Betty shows how many contacts it will call, the calling window and the caps (calls at once, retries, credits); numbers on the team’s do-not-call list are never dialled. Runs shows the run live — queued, being called, completed, failed, suppressed — with End job to stop dialling, and the history of past runs. Every finished call files an outcome in the Inbox.',
     ],
     action: { label: 'Open workflows', to: '/dashboard/workflow-canvas' },
   },

@@ -16,6 +16,7 @@ describe('Home', () => {
       'GET /v1/team/api-keys': () => ok([fakeApiKey({ createdBy: { id: 'u1', email: 'o@example.com', name: 'Olivia', avatarUrl: null } })]),
       'GET /v1/campaigns/list': () => ok([], { meta: { ...emptyMeta, totalSize: 3, totalPages: 3 } }),
       'GET /v1/team/subscription-credits': () => ok({ organizationId: 't1', balance: 42.5, subscriptionTier: 'free', subscriptionEndAt: null }),
+      'GET /v1/call/organization/t1': ({ url }) => ok({ startDate: url.searchParams.get('startDate'), endDate: url.searchParams.get('endDate'), totalCalls: 4, dailyData: [{ date: url.searchParams.get('startDate'), count: 4 }] }),
     });
     renderApp('/dashboard?teamId=t1');
     await screen.findByRole('heading', { level: 1, name: 'Acme' });
@@ -25,7 +26,9 @@ describe('Home', () => {
     const activity = await screen.findByTestId('activity');
     expect(within(activity).getByText('ivan@example.com was invited')).toBeInTheDocument();
     expect(within(activity).getByText('Olivia created the API key “CI”')).toBeInTheDocument();
-    expect(screen.getByTestId('later-figures')).toHaveTextContent('Calls today show here once call logs are built.');
+    expect(await within(screen.getByTestId('stat-calls-today')).findByText('4')).toBeInTheDocument();
+    // Calls and billing are built: no figure is announced for later.
+    expect(screen.queryByTestId('later-figures')).not.toBeInTheDocument();
   });
 });
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Activity, Building2, KeyRound, ListChecks, Megaphone, Plus, UserPlus, Users, Wallet } from 'lucide-react';
+import { Activity, Building2, KeyRound, ListChecks, Megaphone, PhoneCall, Plus, UserPlus, Users, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
@@ -18,6 +18,8 @@ import { ROLE_LABELS, can } from '../../lib/roles';
 import { apiKeysQueryOptions } from '../api-keys/queries';
 import { formatCredits } from '../billing/billing';
 import { creditsQueryOptions } from '../billing/queries';
+import { lastDays } from '../calls/format';
+import { statisticsQueryOptions } from '../calls/queries';
 import { activeCampaignCountQueryOptions } from '../campaigns/queries';
 import { membersQueryOptions } from '../members/queries';
 import { OnboardingChecklist } from '../onboarding/OnboardingChecklist';
@@ -42,13 +44,15 @@ export default function DashboardHomePage() {
   const campaigns = useQuery({ ...activeCampaignCountQueryOptions(team.id), retry: false });
   const onboarding = useQuery(onboardingQueryOptions(team.id));
   const credits = useQuery({ ...creditsQueryOptions(team.id), enabled: creditsShown });
+  const callsShown = isAvailable('calls');
+  const callsToday = useQuery({ ...statisticsQueryOptions(team.id, lastDays(1)), enabled: callsShown, retry: false });
   const greeting = user.profile.name ? `Welcome back, ${user.profile.name.split(' ')[0]}.` : 'Welcome back.';
 
   const activity = members.data && (!keysAllowed || keys.data) ? recentActivity({ team, members: members.data.data, apiKeys: keys.data ?? [] }) : undefined;
   const checklistOpen = onboarding.data ? !onboarding.data.completed : true;
   const later = [area('calls'), area('billing')].filter((a) => !a.available);
   const laterFigures = later.map((a) => (a.id === 'calls' ? 'Calls today' : 'credits'));
-  const tiles = 3 + (keysAllowed ? 1 : 0) + (creditsShown ? 1 : 0);
+  const tiles = 3 + (keysAllowed ? 1 : 0) + (creditsShown ? 1 : 0) + (callsShown ? 1 : 0);
 
   return (
     <div className="mx-auto max-w-6xl">
@@ -69,7 +73,7 @@ export default function DashboardHomePage() {
         <h2 id="glance-heading" className="sr-only">
           At a glance
         </h2>
-        <div className={`grid grid-cols-2 gap-3 sm:gap-4 ${tiles > 4 ? 'lg:grid-cols-5' : 'lg:grid-cols-4'}`}>
+        <div className={`grid grid-cols-2 gap-3 sm:gap-4 ${tiles > 5 ? 'lg:grid-cols-3 xl:grid-cols-6' : tiles > 4 ? 'lg:grid-cols-5' : 'lg:grid-cols-4'}`}>
           <StatTile
             label="Members"
             icon={<Users />}
@@ -96,6 +100,16 @@ export default function DashboardHomePage() {
             {...(isAvailable('campaigns') ? { to: teamPath(area('campaigns').path, team.id) } : {})}
             testId="stat-campaigns"
           />
+          {callsShown && (
+            <StatTile
+              label="Calls today"
+              icon={<PhoneCall />}
+              value={callsToday.isError ? '—' : callsToday.data?.totalCalls}
+              hint={callsToday.isError ? 'Could not load' : 'Started since midnight UTC'}
+              to={teamPath(area('calls').path, team.id)}
+              testId="stat-calls-today"
+            />
+          )}
           {creditsShown && (
             <StatTile
               label="Credits"

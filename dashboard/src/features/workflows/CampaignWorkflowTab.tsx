@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, Plus, Workflow as WorkflowIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -6,6 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import type { Campaign, CampaignWorkflowSummary, Organization } from '../../api/gen/model';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
+import { Card, CardBody, CardHeader } from '../../components/ui/card';
 import { SkeletonList } from '../../components/ui/skeleton';
 import { EmptyState, ErrorState } from '../../components/ui/states';
 import { DataTable, type Column } from '../../components/ui/table';
@@ -13,9 +14,11 @@ import { toast } from '../../components/ui/toast-store';
 import { formatDateTime } from '../../lib/dates';
 import { can } from '../../lib/roles';
 import { usePagedList } from '../../lib/usePagedList';
+import { RunControls } from '../runs/RunControls';
+import { RunsPanel } from '../runs/RunsPanel';
 import { teamPath } from '../team/TeamContext';
 import { CreateWorkflowDialog } from './CreateWorkflowDialog';
-import { CAMPAIGN_WORKFLOWS_PAGE_SIZE, CAMPAIGN_WORKFLOWS_POLL_MS, campaignWorkflowsQueryOptions, duplicateCampaignWorkflowMutationOptions, toggleCampaignWorkflowMutationOptions } from './queries';
+import { CAMPAIGN_WORKFLOWS_PAGE_SIZE, CAMPAIGN_WORKFLOWS_POLL_MS, campaignWorkflowsQueryOptions, duplicateCampaignWorkflowMutationOptions, toggleCampaignWorkflowMutationOptions, workflowQueryOptions } from './queries';
 import { PROMPT_STATUS_LABELS } from './labels';
 
 /** A campaign's Workflow tab: its workflows (5 a page, polled every 10 s), which one is active, copies. */
@@ -102,6 +105,7 @@ export function CampaignWorkflowTab({ team, campaign }: { team: Organization; ca
 
   return (
     <div className="space-y-4">
+      {campaign.workflowId && <ActiveWorkflowRuns team={team} workflowId={campaign.workflowId} />}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-fg-muted">The active workflow is the call flow this campaign runs; only one is active at a time.</p>
         {edit.allowed && (
@@ -124,5 +128,24 @@ export function CampaignWorkflowTab({ team, campaign }: { team: Organization; ca
       )}
       <CreateWorkflowDialog open={creating} onOpenChange={setCreating} organizationId={team.id} campaign={{ id: campaign.id, type: campaign.type }} onCreated={(id) => void navigate(open(id))} />
     </div>
+  );
+}
+
+/** The campaign's active workflow: Run and Test run, its latest run live and its history. */
+function ActiveWorkflowRuns({ team, workflowId }: { team: Organization; workflowId: string }) {
+  const workflow = useQuery({ ...workflowQueryOptions(workflowId), refetchInterval: false });
+  return (
+    <Card as="section" aria-labelledby="active-workflow-runs">
+      <CardHeader
+        id="active-workflow-runs"
+        icon={<WorkflowIcon />}
+        title={workflow.data ? `Runs of ${workflow.data.name}` : 'Runs of the active workflow'}
+        description="Run calls every contact of the active workflow that was not called yet."
+        action={workflow.data ? <div className="flex flex-wrap justify-end gap-2"><RunControls team={team} workflow={workflow.data} size="sm" /></div> : undefined}
+      />
+      <CardBody>
+        {workflow.isError ? <ErrorState error={workflow.error} onRetry={() => void workflow.refetch()} /> : <RunsPanel team={team} workflowId={workflowId} />}
+      </CardBody>
+    </Card>
   );
 }

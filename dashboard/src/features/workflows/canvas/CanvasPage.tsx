@@ -16,7 +16,7 @@ import {
   type OnSelectionChangeFunc,
   type Viewport,
 } from '@xyflow/react';
-import { FileText, LayoutGrid, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
+import { Activity, FileText, LayoutGrid, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 
@@ -29,6 +29,8 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorState, PageSkeleton } from '../../../components/ui/states';
 import { toast } from '../../../components/ui/toast-store';
 import { cn } from '../../../lib/cn';
+import { RunControls } from '../../runs/RunControls';
+import { RunsPanel } from '../../runs/RunsPanel';
 import { teamPath, useCurrentTeam } from '../../team/TeamContext';
 import { parseGraph, str, validate, type Data, type Graph, type Kind } from '../graph';
 import { PromptPanel } from '../PromptPanel';
@@ -156,6 +158,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
   const [stepTarget, setStepTarget] = useState<StepTarget | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [showPrompt, setShowPrompt] = useState(false);
+  const [showRuns, setShowRuns] = useState(false);
   const graphRef = useRef(graph);
   graphRef.current = graph;
   const dark = useDarkTheme();
@@ -397,10 +400,15 @@ function Editor({ workflow }: { workflow: Workflow }) {
               <FileText aria-hidden="true" />
               Prompt
             </Button>
-            <Button onClick={() => queue.schedule(graphRef.current, { now: true })} busy={queue.status === 'saving'} busyLabel="Saving…" disabled={queue.status === 'conflict'}>
+            <Button variant="secondary" onClick={() => setShowRuns((s) => !s)} aria-pressed={showRuns}>
+              <Activity aria-hidden="true" />
+              Runs
+            </Button>
+            <Button variant={workflow.workflowType === 'outbound' ? 'secondary' : 'primary'} onClick={() => queue.schedule(graphRef.current, { now: true })} busy={queue.status === 'saving'} busyLabel="Saving…" disabled={queue.status === 'conflict'}>
               <Save aria-hidden="true" />
               Save
             </Button>
+            <RunControls team={team} workflow={workflow} unsaved={queue.status !== 'saved'} onStarted={() => setShowRuns(true)} />
           </div>
         }
       />
@@ -450,6 +458,11 @@ function Editor({ workflow }: { workflow: Workflow }) {
             />
           )}
         </CanvasContext.Provider>
+        {showRuns && (
+          <aside aria-label="Runs" className="absolute top-0 right-0 z-10 h-full w-full max-w-md overflow-y-auto border-l border-line bg-surface p-4 shadow-xl">
+            <RunsPanel team={team} workflowId={workflow.id} compact />
+          </aside>
+        )}
         {showPrompt && (
           <div className="absolute top-0 left-0 z-10 h-full w-full max-w-sm border-r border-line bg-surface p-4 shadow-xl">
             <PromptPanel workflowId={workflow.id} />

@@ -1,0 +1,91 @@
+// Runs of a workflow: its current (or latest) job with fresh progress, its history (10 a page,
+// refreshed every 60 s without the event stream), starting a run or a test run, and ending one.
+// With the event stream open, `job.updated` writes the job into these caches (lib/liveEvents.ts);
+// without it the job is polled every 5 s while it is in progress (spec section 9).
+
+import type { QueryClient } from '@tanstack/react-query';
+
+import { isApiError } from '../../api/mutator';
+import type { Job, ListWorkflowHistoryParams, TestRunWorkflowRequest } from '../../api/gen/model';
+import { endWorkflowJob, getGetWorkflowProgressUrl, getListWorkflowHistoryQueryKey, getWorkflowProgress, listWorkflowHistory, runWorkflow, testRunWorkflow } from '../../api/gen/workflows/workflows';
+
+export const HISTORY_PAGE_SIZE = 10;
+
+/** The key of a workflow's current job (the progress operation is a POST, so orval made no key). */
+export function progressQueryKey(workflowId: string) {
+  return [getGetWorkflowProgressUrl(workflowId)] as const;
+}
+
+const HISTORY_PREFIX = getListWorkflowHistoryQueryKey('')[0];
+
+function historyRoot(workflowId: string) {
+  return getListWorkflowHistoryQueryKey(workflowId).slice(0, 1);
+}
+
+/** The workflow's job in progress, or else its latest; null when it never ran (404). */
+export function progressQueryOptions(workflowId: string) {
+  return {
+    queryKey: progressQueryKey(workflowId),
+    queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Job | null> => {
+      try {
+        return (await getWorkflowProgress(workflowId, { signal })).data;
+      } catch (e) {
+        if (isApiError(e) && e.status === 404) return null;
+        throw e;
+      }
+    },
+  };
+}
+
+export function historyQueryOptions(workflowId: string, page: number) {
+  const params: ListWorkflowHistoryParams = { page, sizePerPage: HISTORY_PAGE_SIZE, sortBy: 'createdAt', sortOrder: 'desc' };
+  return {
+    queryKey: getListWorkflowHistoryQueryKey(workflowId, params),
+    queryFn: async ({ signal }: { signal: AbortSignal }) => listWorkflowHistory(workflowId, params, { signal }),
+  };
+}
+
+/** A job as it is now: the workflow's current job and its history page are updated in place. */
+export function applyJob(queryClient: QueryClient, job: Job) {
+  const key = progressQueryKey(job.workflowId);
+  const cached = queryClient.getQueryData<Job | null>(key);
+  // A test run does not replace the panel's run in progress; any newer job does.
+  if (!cached || cached.id === job.id || cached.status !== 'in-progress' || job.createdAt > cached.createdAt) {
+    queryClient.setQueryData(key, job);
+  }
+  return queryClient.invalidateQueries({ queryKey: historyRoot(job.workflowId) });
+}
+
+/** Something about the workflow's runs changed: its current job and its history. */
+export function invalidateRuns(queryClient: QueryClient, workflowId?: string) {
+  if (workflowId) {
+    return Promise.all([queryClient.invalidateQueries({ queryKey: progressQueryKey(workflowId) }), queryClient.invalidateQueries({ queryKey: historyRoot(workflowId) })]);
+  }
+  return queryClient.invalidateQueries({ predicate: (q) => typeof q.queryKey[0] === 'string' && (q.queryKey[0].startsWith(HISTORY_PREFIX) || q.queryKey[0].startsWith(getGetWorkflowProgressUrl(''))) });
+}
+
+export function isFinished(job: Pick<Job, 'status'> | null | undefined): boolean {
+  return !!job && job.status !== 'in-progress';
+}
+
+export function runMutationOptions(queryClient: QueryClient) {
+  return {
+    mutationFn: async ({ workflowId, organizationId, triggeredBy }: { workflowId: string; organizationId: string; triggeredBy?: string }) =>
+      (await runWorkflow(workflowId, { organizationId, origin: window.location.origin, ...(triggeredBy ? { triggeredBy } : {}) })).data,
+    onSuccess: (job: Job) => applyJob(queryClient, job),
+  };
+}
+
+export function testRunMutationOptions(queryClient: QueryClient) {
+  return {
+    mutationFn: async (body: TestRunWorkflowRequest) => (await testRunWorkflow(body.workflowId, body)).data,
+    onSuccess: (job: Job) => queryClient.invalidateQueries({ queryKey: historyRoot(job.workflowId) }),
+  };
+}
+
+export function endJobMutationOptions(queryClient: QueryClient) {
+  return {
+    mutationFn: async ({ workflowId }: { workflowId: string }) => (await endWorkflowJob(workflowId)).data,
+    onSuccess: (job: Job) => applyJob(queryClient, job),
+  };
+}
