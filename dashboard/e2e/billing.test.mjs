@@ -221,10 +221,14 @@ test('billing with Stripe: buy credits through Checkout, the webhook raises the 
     page.on('request', (r) => {
       if (r.url().endsWith('/v1/payment/intent/tier-subscription')) tierBody = JSON.parse(r.postData() ?? '{}');
     });
+    // The answer is read on its way to the page: the page leaves for Stripe right after it.
+    await page.route('**/v1/payment/intent/tier-subscription', async (route) => {
+      const response = await route.fetch();
+      tierIntent = (await response.json()).data?.dbPaymentIntentId ?? '';
+      await route.fulfill({ response });
+    });
     await page.goto(billing());
-    const started = page.waitForResponse((r) => r.url().endsWith('/v1/payment/intent/tier-subscription'));
     await page.getByTestId('tier-tier1').getByRole('button', { name: 'Choose Starter Plan' }).click();
-    tierIntent = (await (await started).json()).data.dbPaymentIntentId;
     await page.getByRole('heading', { name: 'Stripe (stand-in)' }).waitFor();
     assert.deepEqual({ tier: tierBody?.targetTierType, interval: tierBody?.intervalType }, { tier: 'tier1', interval: 'monthly' });
     assert.match(away.at(-1) ?? '', /^https:\/\//, 'the plan checkout did not leave for Stripe');

@@ -62,13 +62,44 @@ async function violations(page, label) {
     .map((v) => `${label}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
 }
 
+// The dashboard keeps its live event stream (/v1/events) open, so Playwright's 'networkidle'
+// never comes on a signed-in screen: a screen is quiet when no other request has been in
+// flight for half a second.
+const traffic = new WeakMap();
+function trackRequests(page) {
+  const state = { inFlight: 0, last: Date.now() };
+  const counts = (r) => new URL(r.url()).pathname !== '/v1/events';
+  const done = (r) => {
+    if (!counts(r)) return;
+    state.inFlight = Math.max(0, state.inFlight - 1);
+    state.last = Date.now();
+  };
+  page.on('request', (r) => {
+    if (!counts(r)) return;
+    state.inFlight++;
+    state.last = Date.now();
+  });
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  traffic.set(page, state);
+}
+
+async function networkQuiet(page, quietMs = 500, timeoutMs = 15_000) {
+  const state = traffic.get(page);
+  const deadline = Date.now() + timeoutMs;
+  while (state.inFlight > 0 || Date.now() - state.last < quietMs) {
+    if (Date.now() > deadline) throw new Error(`the network did not settle: ${state.inFlight} requests in flight`);
+    await page.waitForTimeout(50);
+  }
+}
+
 async function settle(page, screen) {
   await page.getByRole('heading', { level: 1, name: screen.heading }).first().waitFor();
   if (screen.ready) await page.getByTestId(screen.ready).waitFor();
   await page.getByTestId('skeleton').first().waitFor({ state: 'detached' });
   // Fonts and the last query settle before the picture and the contrast check.
   await page.evaluate(() => document.fonts.ready);
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
 }
 
 test('every screen in both themes at 1280 and 390 px: axe and screenshots', { skip, timeout: 420_000 }, async (t) => {
@@ -100,6 +131,7 @@ test('every screen in both themes at 1280 and 390 px: axe and screenshots', { sk
             { theme, session, signedIn },
           );
           const page = await context.newPage();
+          trackRequests(page);
           page.setDefaultTimeout(15_000);
           const problems = watchForProblems(page);
           for (const screen of screens(team.id).filter((s) => (signedIn ? s.signedIn : !s.signedIn))) {
