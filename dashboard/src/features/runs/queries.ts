@@ -27,6 +27,10 @@ export function progressQueryOptions(workflowId: string) {
   return {
     queryKey: progressQueryKey(workflowId),
     queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Job | null> => {
+      // A workflow that never ran answers 404 on progress (a console error in the browser):
+      // the history says first whether there is a job at all.
+      const latest = await listWorkflowHistory(workflowId, { page: 1, sizePerPage: 1, sortBy: 'createdAt', sortOrder: 'desc' }, { signal });
+      if (latest.data.length === 0) return null;
       try {
         return (await getWorkflowProgress(workflowId, { signal })).data;
       } catch (e) {

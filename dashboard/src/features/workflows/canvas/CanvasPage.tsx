@@ -396,13 +396,13 @@ function Editor({ workflow }: { workflow: Workflow }) {
             >
               <LayoutGrid aria-hidden="true" />
             </Button>
-            <Button variant="secondary" onClick={() => setShowPrompt((s) => !s)} aria-pressed={showPrompt}>
+            {/* Prompt and Runs are icons (with their names as labels and tooltips) so the header's
+                actions stay on one line beside the title and the canvas keeps its height. */}
+            <Button variant="ghost" size="icon" aria-label="Prompt" title="Prompt: the readable script of this workflow" onClick={() => setShowPrompt((s) => !s)} aria-pressed={showPrompt}>
               <FileText aria-hidden="true" />
-              Prompt
             </Button>
-            <Button variant="secondary" onClick={() => setShowRuns((s) => !s)} aria-pressed={showRuns}>
+            <Button variant="ghost" size="icon" aria-label="Runs" title="Runs: the job in progress and the history" onClick={() => setShowRuns((s) => !s)} aria-pressed={showRuns}>
               <Activity aria-hidden="true" />
-              Runs
             </Button>
             <Button variant={workflow.workflowType === 'outbound' ? 'secondary' : 'primary'} onClick={() => queue.schedule(graphRef.current, { now: true })} busy={queue.status === 'saving'} busyLabel="Saving…" disabled={queue.status === 'conflict'}>
               <Save aria-hidden="true" />
