@@ -1,6 +1,6 @@
-// End-to-end: the dashboard is honest about this server. Parts of Betty that are not built yet
-// show as "Coming soon" with no link to a missing screen; onboarding steps that cannot be done
-// say so; and on a server with no SMTP relay (the test server has none) the dashboard says where
+// End-to-end: the dashboard is honest about this server. Every part of Betty is built now, so
+// nothing shows as "Coming soon" (a part not built would, with no link to a missing screen);
+// onboarding steps can all be done; and on a server with no SMTP relay (the test server has none) the dashboard says where
 // a link went, instead of "we sent you a link", and a site admin finds it under Outgoing mail.
 //
 //   BETTY_BIN=../bin/betty npm run e2e
@@ -27,20 +27,19 @@ test('what works, what is coming, and where e-mail goes', { skip, timeout: 240_0
   const problems = watchForProblems(page);
   let teamId = '';
 
-  await t.test('the start page shows what works and marks the rest Coming soon, without links', async () => {
+  await t.test('the start page shows what works, and nothing is left as Coming soon', async () => {
     await page.goto(`${baseURL}/`);
     await page.getByRole('heading', { level: 2, name: 'What works today' }).waitFor();
-    const soon = page.getByTestId('coming-soon');
-    await soon.getByRole('heading', { name: 'Connected apps', exact: true }).waitFor();
-    // Knowledge bases, billing, calls, the inbox and the do-not-call list are built: no longer among what is coming.
-    for (const label of ['Knowledge bases', 'Billing', 'Inbox', 'Call logs', 'Do-not-call list']) {
-      assert.equal(await soon.getByRole('heading', { name: label, exact: true }).count(), 0, `${label} is built`);
+    // Connected apps (issue 13) was the last part still coming: every part is built now.
+    const works = page.getByRole('region', { name: 'What works today' });
+    for (const label of ['Connected apps', 'Knowledge bases', 'Billing', 'Inbox', 'Call logs', 'Do-not-call list']) {
+      await works.getByRole('heading', { name: label, exact: true }).waitFor();
     }
-    assert.equal(await soon.locator('a').count(), 0, 'a Coming soon area links somewhere');
-    assert.ok((await soon.getByText('Coming soon').count()) >= 1);
-    await screenshot(page, 'landing-coming-soon');
+    assert.equal(await page.getByTestId('coming-soon').count(), 0, 'a Coming soon area is still shown');
+    assert.equal(await page.getByText('Coming soon', { exact: true }).count(), 0);
+    await screenshot(page, 'landing');
     await atNarrowWidth(context, `${baseURL}/`, async (narrow) => {
-      await narrow.getByTestId('coming-soon').waitFor();
+      await narrow.getByRole('heading', { level: 2, name: 'What works today' }).waitFor();
       await screenshot(narrow, 'landing-390');
     });
   });
@@ -93,10 +92,12 @@ test('what works, what is coming, and where e-mail goes', { skip, timeout: 240_0
     });
   });
 
-  await t.test('a guide about a part not built yet is marked as a preview', async () => {
+  await t.test('guides are about parts that work: none is a preview', async () => {
     await page.goto(`${baseURL}/docs/zapier`);
-    await page.getByRole('note', { name: 'Coming soon' }).getByText('Available when connected apps are built').waitFor();
-    await screenshot(page, 'docs-preview');
+    await page.getByRole('heading', { level: 1, name: /Zapier/ }).waitFor();
+    assert.equal(await page.getByRole('note', { name: 'Coming soon' }).count(), 0, 'the Zapier guide is still a preview');
+    assert.equal(await page.getByText(/Available when .* built/).count(), 0);
+    await screenshot(page, 'docs-zapier');
     await page.goto(`${baseURL}/getting-started`);
     await page.getByRole('heading', { level: 1, name: 'Getting started' }).waitFor();
     // Every getting-started step can be followed now that calls are built: none is a preview.

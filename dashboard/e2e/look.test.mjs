@@ -37,6 +37,8 @@ function screens(teamId) {
     { name: 'team-settings', path: `/dashboard/team${q}`, heading: 'Team settings', signedIn: true },
     { name: 'billing', path: `/dashboard/billing${q}`, heading: 'Billing', signedIn: true, ready: 'usage-summary' },
     { name: 'knowledge-base', path: `/dashboard/knowledge-base${q}`, heading: 'Knowledge bases', signedIn: true },
+    { name: 'connected-apps', path: `/dashboard/connected-apps${q}`, heading: 'Connected apps', signedIn: true },
+    { name: 'shopify-setup', path: `/dashboard/shopify-setting-setup${q}`, heading: 'Shopify setup', signedIn: true },
     { name: 'profile', path: `/dashboard/profile${q}`, heading: 'Profile', signedIn: true },
     { name: 'onboarding', path: `/onboarding${q}`, heading: 'Onboarding', signedIn: true },
     { name: 'admin', path: '/admin', heading: 'Site admin', signedIn: true },

@@ -1,6 +1,6 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
-import { Outlet, RouterProvider, type DataRouter, type RouteObject } from 'react-router';
+import { Navigate, Outlet, RouterProvider, useSearchParams, type DataRouter, type RouteObject } from 'react-router';
 
 import { AppLayout } from './components/AppLayout';
 import { PageSkeleton } from './components/ui/states';
@@ -49,6 +49,16 @@ const BillingPage = lazy(() => import('./features/billing/BillingPage'));
 const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
 const OnboardingPage = lazy(() => import('./features/onboarding/OnboardingPage'));
 const AdminPage = lazy(() => import('./features/admin/AdminPage'));
+const ConnectedAppsPage = lazy(() => import('./features/apps/ConnectedAppsPage'));
+const ZapierPage = lazy(() => import('./features/zapier/ZapierPage'));
+const ZapierCallbackPage = lazy(() => import('./features/zapier/ZapierCallbackPage'));
+const ShopifySetupPage = lazy(() => import('./features/shopify/ShopifySetupPage'));
+
+/** /dashboard; HubSpot's OAuth callback lands here with ?app=hubspot&result=…, shown on the connected apps page. */
+function DashboardIndex() {
+  const [params] = useSearchParams();
+  return params.get('app') ? <Navigate replace to={`/dashboard/connected-apps?${params.toString()}`} /> : <DashboardHomePage />;
+}
 
 function Root() {
   return (
@@ -98,7 +108,7 @@ export const routes: RouteObject[] = [
           </RequireAuth>
         ),
         children: [
-          { path: 'dashboard', element: <DashboardHomePage /> },
+          { path: 'dashboard', element: <DashboardIndex /> },
           { path: 'dashboard/team', element: <TeamSettingsPage /> },
           { path: 'dashboard/members', element: <MembersPage /> },
           { path: 'dashboard/api-keys', element: <ApiKeysPage /> },
@@ -119,6 +129,12 @@ export const routes: RouteObject[] = [
           { path: 'dashboard/do-not-call', element: <DoNotCallPage /> },
           { path: 'dashboard/billing', element: <BillingPage /> },
           { path: 'dashboard/profile', element: <ProfilePage /> },
+          { path: 'dashboard/connected-apps', element: <ConnectedAppsPage /> },
+          { path: 'dashboard/zapier', element: <ZapierPage /> },
+          { path: 'dashboard/zapier/callback', element: <ZapierCallbackPage /> },
+          // The server's default Zapier redirect URI (--zapier-redirect-uri): <base url>/apps/zapier/callback.
+          { path: 'apps/zapier/callback', element: <ZapierCallbackPage /> },
+          { path: 'dashboard/shopify-setting-setup', element: <ShopifySetupPage /> },
           { path: 'onboarding', element: <OnboardingPage /> },
           { path: 'admin', element: <AdminPage /> },
         ],

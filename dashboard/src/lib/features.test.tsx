@@ -36,9 +36,9 @@ describe('the list of product areas', () => {
     for (const area of COMING_SOON_AREAS) expect(resolves(area.path), `${area.label} at ${area.path}`).toBe(false);
   });
 
-  it('names the missing parts in plain words', () => {
-    expect(availableWhen(['connectedApps'])).toBe('Available when connected apps are built');
-    expect(availableWhen(['workflows', 'connectedApps', 'calls'])).toBe('Available when connected apps are built');
+  it('names the missing parts in plain words (none is missing now)', () => {
+    expect(availableWhen(['connectedApps'])).toBe('');
+    expect(availableWhen(['workflows', 'connectedApps', 'calls'])).toBe('');
     expect(availableWhen(['workflows', 'knowledgeBases'])).toBe('');
     expect(availableWhen(['agents', 'calls'])).toBe('');
     expect(availableWhen(['inbox', 'doNotCall'])).toBe('');
@@ -55,11 +55,11 @@ describe('help guides', () => {
     for (const guide of GUIDES) if (guide.action) expect(resolves(guide.action.to), `${guide.slug} → ${guide.action.to}`).toBe(true);
   });
 
-  it('mark a guide about a part not built yet as a preview', async () => {
+  it('show the integration guides as built, linking to their screens', async () => {
     fakeServer({});
     renderApp('/docs/zapier');
-    const note = await screen.findByRole('note', { name: 'Coming soon' });
-    expect(note).toHaveTextContent('Available when connected apps are built');
+    await screen.findByRole('heading', { level: 1, name: 'Zapier' });
+    expect(screen.queryByRole('note', { name: 'Coming soon' })).not.toBeInTheDocument();
     expect(deadLinks(screen.getByRole('main'))).toEqual([]);
   });
 
@@ -72,14 +72,12 @@ describe('help guides', () => {
 });
 
 describe('the start page', () => {
-  it('shows what works and what is coming soon, with no link to a missing screen', async () => {
+  it('shows what works, and no coming-soon list once every area is built, with no link to a missing screen', async () => {
     fakeServer({ 'GET /healthz': () => ok({ ok: true, version: '0.1.0', database: 'sqlite' }) });
     renderApp('/');
-    const soon = await screen.findByTestId('coming-soon');
-    for (const area of COMING_SOON_AREAS) expect(within(soon).getByRole('heading', { name: area.label })).toBeInTheDocument();
-    expect(within(soon).getAllByText('Coming soon')).toHaveLength(COMING_SOON_AREAS.length);
-    expect(within(soon).queryAllByRole('link')).toHaveLength(0);
-    expect(screen.getByRole('heading', { level: 2, name: 'What works today' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 2, name: 'What works today' })).toBeInTheDocument();
+    expect(COMING_SOON_AREAS).toEqual([]);
+    expect(screen.queryByTestId('coming-soon')).not.toBeInTheDocument();
     expect(deadLinks(document.body)).toEqual([]);
   });
 });

@@ -123,9 +123,9 @@ export const PRODUCT_AREAS: readonly ProductArea[] = [
     id: 'connectedApps',
     label: 'Connected apps',
     noun: 'connected apps',
-    summary: 'Your CRM, Zapier and a call-me widget for your storefront.',
+    summary: 'HubSpot, Zapier and a call-me widget for your storefront.',
     path: '/dashboard/connected-apps',
-    available: false,
+    available: true,
   },
   {
     id: 'members',

@@ -20,7 +20,7 @@ describe('navigation model', () => {
   it('groups the sidebar as Home … Inbox · Team · Help, with Site admin for site admins only', () => {
     expect(navGroups({ isSiteAdmin: false }).map((g) => g.label ?? '')).toEqual(['', 'Team', 'Help']);
     expect(navGroups({ isSiteAdmin: false })[0]!.items.map((i) => i.label)).toEqual(['Home', 'Campaigns', 'Agents', 'Workflows', 'Knowledge', 'Phone numbers', 'Voices', 'Calls', 'Inbox', 'Do-not-call']);
-    expect(navGroups({ isSiteAdmin: false })[1]!.items.map((i) => i.label)).toEqual(['Team settings', 'Members', 'API keys', 'Billing']);
+    expect(navGroups({ isSiteAdmin: false })[1]!.items.map((i) => i.label)).toEqual(['Team settings', 'Members', 'API keys', 'Connected apps', 'Zapier', 'Shopify widget', 'Billing']);
     expect(navGroups({ isSiteAdmin: true }).at(-1)!.items.map((i) => i.id)).toEqual(['admin']);
   });
 

@@ -17,10 +17,13 @@ import {
   Phone,
   PhoneCall,
   PhoneOff,
+  Plug,
   Settings,
   ShieldCheck,
+  ShoppingBag,
   Users,
   Workflow,
+  Zap,
 } from 'lucide-react';
 
 import type { TeamRole } from '../api/gen/model';
@@ -66,6 +69,9 @@ const TEAM: NavItem[] = [
   { id: 'team', label: 'Team settings', icon: Settings, path: area('teamSettings').path, area: 'teamSettings', keywords: ['team', 'verification', 'delete team'] },
   { id: 'members', label: 'Members', icon: Users, path: area('members').path, area: 'members', keywords: ['people', 'invite', 'roles'] },
   { id: 'api-keys', label: 'API keys', icon: KeyRound, path: area('apiKeys').path, area: 'apiKeys', keywords: ['tokens', 'developer'] },
+  { id: 'connected-apps', label: 'Connected apps', icon: Plug, path: area('connectedApps').path, area: 'connectedApps', keywords: ['hubspot', 'crm', 'integrations', 'oauth'] },
+  { id: 'zapier', label: 'Zapier', icon: Zap, path: '/dashboard/zapier', area: 'connectedApps', keywords: ['zaps', 'automation', 'templates'] },
+  { id: 'shopify', label: 'Shopify widget', icon: ShoppingBag, path: '/dashboard/shopify-setting-setup', area: 'connectedApps', keywords: ['storefront', 'book a call', 'widget', 'shop'] },
   { id: 'billing', label: 'Billing', icon: CreditCard, path: area('billing').path, area: 'billing', needs: 'viewBilling', keywords: ['plan', 'credits', 'invoices'] },
 ];
 

@@ -19,7 +19,7 @@ const labels = (input: PaletteInput, group: string) => paletteCommands(input).fi
 describe('command palette', () => {
   it('jumps to every page that exists, keeping the team', () => {
     const pages = paletteCommands(base).filter((c) => c.group === 'Pages');
-    expect(pages.map((c) => c.label)).toEqual(['Home', 'Campaigns', 'Agents', 'Workflows', 'Knowledge', 'Phone numbers', 'Voices', 'Calls', 'Inbox', 'Do-not-call', 'Team settings', 'Members', 'API keys', 'Billing', 'Onboarding', 'Docs', 'Profile']);
+    expect(pages.map((c) => c.label)).toEqual(['Home', 'Campaigns', 'Agents', 'Workflows', 'Knowledge', 'Phone numbers', 'Voices', 'Calls', 'Inbox', 'Do-not-call', 'Team settings', 'Members', 'API keys', 'Connected apps', 'Zapier', 'Shopify widget', 'Billing', 'Onboarding', 'Docs', 'Profile']);
     expect(labels({ ...base, team: { id: 't1', myRole: 'member' } }, 'Pages')).not.toContain('Billing');
     expect(pages.find((c) => c.label === 'Members')?.action).toEqual({ kind: 'navigate', to: '/dashboard/members?teamId=t1' });
     expect(pages.find((c) => c.label === 'Calls')?.action).toEqual({ kind: 'navigate', to: '/dashboard/calls?teamId=t1' });

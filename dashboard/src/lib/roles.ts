@@ -31,7 +31,7 @@ export function atLeast(role: TeamRole | undefined, minimum: TeamRole): boolean 
   return role !== undefined && ROLE_RANK[role] >= ROLE_RANK[minimum];
 }
 
-export type TeamAction = 'manageMembers' | 'editTeam' | 'requestVerification' | 'deleteTeam' | 'transferOwnership' | 'manageApiKeys' | 'editCalling' | 'manageNumbers' | 'viewBilling' | 'manageBilling';
+export type TeamAction = 'manageMembers' | 'editTeam' | 'requestVerification' | 'deleteTeam' | 'transferOwnership' | 'manageApiKeys' | 'editCalling' | 'manageNumbers' | 'viewBilling' | 'manageBilling' | 'manageIntegrations';
 
 const NEEDS: Record<TeamAction, { role: TeamRole; reason: string }> = {
   manageMembers: { role: 'admin', reason: 'Only admins and the owner can invite, remove or change the role of members.' },
@@ -44,6 +44,7 @@ const NEEDS: Record<TeamAction, { role: TeamRole; reason: string }> = {
   manageNumbers: { role: 'admin', reason: 'Only admins and the owner can buy or release phone numbers (they are paid monthly).' },
   viewBilling: { role: 'developer', reason: 'Billing is shown to developers, admins and the owner of the team.' },
   manageBilling: { role: 'admin', reason: 'Only admins and the owner can spend the team’s money or change its billing details.' },
+  manageIntegrations: { role: 'developer', reason: 'Only developers, admins and the owner can connect or disconnect apps.' },
 };
 
 export interface Permission {

@@ -44,7 +44,7 @@ export default function LandingPage() {
         <h2 id="available-heading" className="text-lg font-semibold text-fg">
           What works today
         </h2>
-        <p className="mt-1 text-sm text-fg-muted">Accounts and teams are ready: sign up, create a team, bring your people in and connect your own code.</p>
+        <p className="mt-1 text-sm text-fg-muted">Sign up, create a team, and run voice agents on calls: every part below works on this server.</p>
         <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {AVAILABLE_AREAS.map((a) => (
             <li key={a.id} className="rounded-xl border border-line bg-surface p-5">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { can } from '../../lib/roles';
-import { creditsProblem, formatCredits, formatMoney, formatPrice, highlightedTier, layoutBars, niceMax, nextUpgrade, recentMonths, returnUrl } from './billing';
+import { creditsProblem, formatCredits, formatMoney, formatPrice, highlightedTier, nextUpgrade, recentMonths, returnUrl } from './billing';
 
 describe('nextUpgrade (spec section 4)', () => {
   it.each([
@@ -41,28 +41,6 @@ describe('money and credits', () => {
     expect(creditsProblem('2501')).toMatch(/5 to 2,500/);
     expect(creditsProblem('1.5')).toMatch(/whole number/);
     expect(creditsProblem('')).toMatch(/whole number/);
-  });
-});
-
-describe('chart scaling', () => {
-  it('rounds the top up to 1, 2, 2.5 or 5 × 10^n', () => {
-    expect(niceMax([])).toBe(1);
-    expect(niceMax([0, 0])).toBe(1);
-    expect(niceMax([0.27])).toBeCloseTo(0.5);
-    expect(niceMax([3])).toBe(5);
-    expect(niceMax([10])).toBe(10);
-    expect(niceMax([11])).toBe(20);
-    expect(niceMax([21.6])).toBe(25);
-    expect(niceMax([740])).toBe(1000);
-  });
-  it('lays bars out bottom-up in their slots; small values stay visible, zero stays flat', () => {
-    const bars = layoutBars([0, 5, 10, 0.001], 400, 100, 10, 0.5);
-    expect(bars).toHaveLength(4);
-    expect(bars[0]).toMatchObject({ x: 25, width: 50, height: 0, y: 100 });
-    expect(bars[1]).toMatchObject({ x: 125, height: 50, y: 50 });
-    expect(bars[2]).toMatchObject({ height: 100, y: 0 });
-    expect(bars[3]!.height).toBe(1);
-    expect(layoutBars([], 100, 100)).toEqual([]);
   });
 });
 

@@ -58,37 +58,6 @@ export function creditsProblem(text: string): string {
   return '';
 }
 
-/** A round top for the chart's axis: the smallest 1, 2, 2.5 or 5 × 10^n at or above the largest value (1 when all are zero). */
-export function niceMax(values: readonly number[]): number {
-  const max = Math.max(0, ...values.filter((v) => Number.isFinite(v)));
-  if (max <= 0) return 1;
-  const power = 10 ** Math.floor(Math.log10(max));
-  for (const step of [1, 2, 2.5, 5, 10]) {
-    if (step * power >= max - 1e-9) return step * power;
-  }
-  return 10 * power;
-}
-
-export interface Bar {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  value: number;
-}
-
-/** Bars for `values` in a width × height box, scaled to `top`; a non-zero value is at least 1 px tall. */
-export function layoutBars(values: readonly number[], width: number, height: number, top = niceMax(values), gap = 0.25): Bar[] {
-  if (values.length === 0) return [];
-  const slot = width / values.length;
-  const barWidth = Math.max(1, slot * (1 - gap));
-  return values.map((value, i) => {
-    const clamped = Math.max(0, Math.min(value, top));
-    const h = clamped === 0 ? 0 : Math.max(1, (clamped / top) * height);
-    return { x: i * slot + (slot - barWidth) / 2, y: height - h, width: barWidth, height: h, value };
-  });
-}
-
 /** The last `count` months, newest first, as {month 1-12, year}. */
 export function recentMonths(now: Date, count = 12): { month: number; year: number }[] {
   const out: { month: number; year: number }[] = [];

@@ -55,7 +55,9 @@ export function CallDetail({ team, callLogId }: { team: Organization; callLogId:
   const transcript = useQuery({
     ...transcriptQueryOptions(team.id, data?.callControlId ?? ''),
     enabled: !!data && (data.hasTranscript || live),
-    refetchInterval: live ? LIVE_TRANSCRIPT_MS : false,
+    // Each turn said publishes call.updated (lib/liveEvents.ts refreshes the transcript); without
+    // the stream, a call in progress is read again.
+    refetchInterval: live && stream !== 'open' ? LIVE_TRANSCRIPT_MS : false,
   });
 
   if (call.isPending) return <Card><CardBody><SkeletonText label="Loading the call…" lines={5} /></CardBody></Card>;

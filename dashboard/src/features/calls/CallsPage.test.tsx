@@ -108,3 +108,41 @@ describe('the calls page', { timeout: 30_000 }, () => {
     expect(await screen.findByText('No calls yet')).toBeInTheDocument();
   });
 });
+
+describe('a call in progress', { timeout: 30_000 }, () => {
+  it('shows each turn as the event stream says it was said, without polling', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    const encoder = new TextEncoder();
+    let push: (chunk: string) => void = () => {};
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        push = (chunk) => controller.enqueue(encoder.encode(chunk));
+      },
+    });
+    const live = fakeCall({ status: 'in-progress', endTime: null, durationSeconds: 5, cost: 0, hasRecording: false });
+    const turns = [
+      { speaker: 'agent', text: 'Hi, this is Betty from Acme.', offsetSeconds: 0.5 },
+      { speaker: 'customer', text: 'My parcel is late.', offsetSeconds: 4.2 },
+    ];
+    let said = 1;
+    const calls = fakeServer({
+      ...routes(),
+      'GET /v1/events': () => new Response(stream, { headers: { 'Content-Type': 'text/event-stream' } }),
+      'GET /v1/call/log/c1': () => ok(live),
+      'GET /v1/call/transcripts/cc1': () => ok({ id: 't', callLogId: 'c1', callControlId: 'cc1', organizationId: 't1', createdAt: 'x', updatedAt: 'x', entries: turns.slice(0, said) }),
+    });
+    renderApp('/dashboard/calls?teamId=t1&callLogId=c1');
+    const detail = await screen.findByTestId('call-detail');
+    const transcript = await within(detail).findByTestId('transcript');
+    expect(transcript).toHaveTextContent('Hi, this is Betty from Acme.');
+    expect(transcript).not.toHaveTextContent('My parcel is late.');
+    const reads = () => calls.filter((c) => c.path === '/v1/call/transcripts/cc1').length;
+    const before = reads();
+    // The stream is open: the transcript is not polled.
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(reads()).toBe(before);
+    said = 2;
+    push(`id: 7\nevent: call.updated\ndata: ${JSON.stringify(live)}\n\n`);
+    expect(await within(detail).findByText('My parcel is late.')).toBeInTheDocument();
+  });
+});

@@ -145,10 +145,18 @@ export const GUIDES: Guide[] = [
     section: 'GUIDES',
     title: 'Shopify setup',
     summary: 'Put a call-me widget on your storefront.',
+    steps: [
+      'Choose the outbound workflow the widget starts (one per team) on the Shopify setup page.',
+      'Copy the snippet: a script tag that loads /widget.js from your Betty server with your team’s publishable key (betty_pk_…).',
+      'In Shopify admin, open Online Store → Themes → Edit code, and paste it into layout/theme.liquid just before </body>.',
+      'Save: a “Request a call” button appears at the bottom right of every page; try it with your own phone.',
+    ],
     body: [
-      "Install the storefront widget, paste your team's publishable key (betty_pk_…, shown in Team settings) and choose the workflow it starts.",
+      'A shopper types a phone number and ticks a consent box; Betty then places one call to that number with the workflow you chose, under the same rules as any run: the calling window in the number’s time zone, your do-not-call list, the 24-hour cap per number and your credits.',
+      'The widget is public, so Betty limits it: 5 requests an hour from one address, 2 calls a day to one number, 100 calls a day for the team, and only valid numbers in the countries the server allows. The consent (its text, the page, the address and the time) is kept with the call.',
       'The publishable key only identifies your team; it cannot read or change anything private, so it is safe to put on a public page.',
     ],
+    action: { label: 'Set up the widget', to: '/dashboard/shopify-setting-setup' },
   },
   {
     slug: 'teams',
@@ -216,19 +224,36 @@ export const GUIDES: Guide[] = [
     needs: ['connectedApps'],
     section: 'EXTERNAL APPS',
     title: 'Zapier',
-    summary: 'Feed contacts from thousands of apps.',
-    body: [
-      'Connect Zapier to send contacts into a workflow from any app Zapier supports, and to pass call outcomes back. In the workflow, set the contacts source to Zapier and follow Configure Zapier.',
-      'Developers, admins and the owner can manage the connection.',
+    summary: 'Send contacts in and call outcomes out through Zapier.',
+    steps: [
+      'Create an API key for Zapier on the API keys page (developer role is enough) and copy it.',
+      'In Zapier, add Betty’s app to a zap and paste the key when Zapier asks to connect an account.',
+      'To feed a workflow, set its Contacts node source to Zapier and use the Add contacts action with that workflow’s and node’s ids.',
     ],
+    body: [
+      'Zaps talk to Betty with an API key. Triggers start a zap when a call finishes, an inbox item is added, a workflow job finishes or a contact is added; Zapier subscribes to them by itself, and a zap that is turned off is unsubscribed.',
+      'Contacts sent by a zap are checked like CSV rows (numbers normalised to E.164) and called under the same rules: calling window, do-not-call list and caps.',
+      'Connecting Zapier on the Zapier page only lets Betty list your zaps there; zaps run without it. Deleting the API key stops every zap that uses it. Betty’s Zapier app is a private app published by whoever runs your server.',
+    ],
+    action: { label: 'Open the Zapier page', to: '/dashboard/zapier' },
   },
   {
     slug: 'connected-apps',
     needs: ['connectedApps'],
     section: 'EXTERNAL APPS',
     title: 'Connected apps',
-    summary: 'Your CRM and storefront, linked to Betty.',
-    body: ['Connect HubSpot to call contacts from a list and to move them through lifecycle stages after each call. Connected apps are checked every half minute; a broken connection shows a warning until it is reconnected.'],
+    summary: 'Your HubSpot portal, linked to Betty.',
+    steps: [
+      'On Connected apps choose Connect HubSpot (developers, admins and the owner can), and approve Betty in HubSpot.',
+      'In a workflow, set the Contacts node source to HubSpot, choose the portal, and search HubSpot to pick the contacts to call.',
+      'Add a HubSpot lifecycle stage step to move each contact to a stage after the call.',
+    ],
+    body: [
+      'HubSpot’s tokens stay on your Betty server, encrypted; they are never shown. The list of connections is checked every 30 seconds, and a Contacts node refreshes its HubSpot contacts every 10 seconds.',
+      'HubSpot contacts are called like CSV ones: numbers in E.164, the calling window, the do-not-call list and caps apply.',
+      'Disconnect revokes the tokens; Contacts nodes that use the portal stop syncing. Reconnect to approve it again. If the server has no HubSpot app credentials, the page says so instead of connecting.',
+    ],
+    action: { label: 'Open Connected apps', to: '/dashboard/connected-apps' },
   },
   {
     slug: 'faqs',

@@ -162,13 +162,21 @@ describe('the job panel', { timeout: 30_000 }, () => {
   it('says so when the workflow never ran', async () => {
     setTokens({ accessToken: 'a', refreshToken: 'r' });
     const calls = fakeServer({
-      'GET /v1/workflow/history/w1': () => ok([], { meta: pageMeta(1, 0, 1) }),
-      'POST /v1/workflow/progress/w1': () => problem(404, 'not_found', 'This workflow never ran.'),
+      // "No job yet": the workflow is there and has not run.
+      'POST /v1/workflow/progress/w1': () => ok(null),
     });
     renderWith(<JobPanel team={team} workflowId="w1" />);
     expect(await screen.findByTestId('no-run')).toHaveTextContent('has not run yet');
-    // The history answers first, so the browser never logs the progress operation's 404.
-    expect(calls.filter((c) => c.path === '/v1/workflow/progress/w1')).toHaveLength(0);
+    // One request answers it: no detour through the history, no 404.
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /v1/workflow/progress/w1']);
+  });
+
+  it('shows an error, not "never ran", when the workflow is gone', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    fakeServer({ 'POST /v1/workflow/progress/w1': () => problem(404, 'not_found', 'Workflow not found.') });
+    renderWith(<JobPanel team={team} workflowId="w1" />);
+    expect(await screen.findByText(/Workflow not found/)).toBeInTheDocument();
+    expect(screen.queryByTestId('no-run')).not.toBeInTheDocument();
   });
 });
 

@@ -5,7 +5,6 @@
 
 import type { QueryClient } from '@tanstack/react-query';
 
-import { isApiError } from '../../api/mutator';
 import type { Job, ListWorkflowHistoryParams, TestRunWorkflowRequest } from '../../api/gen/model';
 import { endWorkflowJob, getGetWorkflowProgressUrl, getListWorkflowHistoryQueryKey, getWorkflowProgress, listWorkflowHistory, runWorkflow, testRunWorkflow } from '../../api/gen/workflows/workflows';
 
@@ -22,22 +21,11 @@ function historyRoot(workflowId: string) {
   return getListWorkflowHistoryQueryKey(workflowId).slice(0, 1);
 }
 
-/** The workflow's job in progress, or else its latest; null when it never ran (404). */
+/** The workflow's job in progress, or else its latest; null when it has not run yet (the server's "no job yet"). */
 export function progressQueryOptions(workflowId: string) {
   return {
     queryKey: progressQueryKey(workflowId),
-    queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Job | null> => {
-      // A workflow that never ran answers 404 on progress (a console error in the browser):
-      // the history says first whether there is a job at all.
-      const latest = await listWorkflowHistory(workflowId, { page: 1, sizePerPage: 1, sortBy: 'createdAt', sortOrder: 'desc' }, { signal });
-      if (latest.data.length === 0) return null;
-      try {
-        return (await getWorkflowProgress(workflowId, { signal })).data;
-      } catch (e) {
-        if (isApiError(e) && e.status === 404) return null;
-        throw e;
-      }
-    },
+    queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Job | null> => (await getWorkflowProgress(workflowId, { signal })).data,
   };
 }
 

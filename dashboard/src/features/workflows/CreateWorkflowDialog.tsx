@@ -93,7 +93,7 @@ export function CreateWorkflowDialog({ open, onOpenChange, organizationId, campa
                       setTemplatePage(1);
                     }}
                     options={[
-                      { value: 'inbound', label: 'Inbound: answers calls' },
+                      { value: 'inbound', label: 'Inbound: answers calls to its number' },
                       { value: 'outbound', label: 'Outbound: calls contacts' },
                     ]}
                   />

@@ -27,6 +27,7 @@ import type {
   BadRequestResponse,
   CompleteHubspotAuthorizationParams,
   ConnectHubspotAppRequest,
+  ConnectZapierAppRequest,
   ConnectedAppResponse,
   ConnectedAppsResponse,
   ContactListResponse,
@@ -35,12 +36,14 @@ import type {
   DisconnectZapierAppRequest,
   ErrorResponse,
   ForbiddenResponse,
+  HubspotContactListResponse,
   HubspotLifecycleStagesResponse,
   Id,
   ListConnectedAppsParams,
   ListHubspotContactsParams,
   ListHubspotLifecycleStagesParams,
   ListZapierHookSamplesParams,
+  ListZapierHooksParams,
   ListZapierTemplatesParams,
   ListZapierZapsParams,
   NotFoundResponse,
@@ -55,6 +58,7 @@ import type {
   ZapierContactsResultResponse,
   ZapierHookResponse,
   ZapierHookSamplesResponse,
+  ZapierHooksResponse,
   ZapierTemplatesResponse,
   ZapierZapListResponse
 } from '.././model';
@@ -152,6 +156,90 @@ export const useConnectHubspotApp = <TError = ErrorType<BadRequestResponse | Una
       > => {
 
       const mutationOptions = getConnectHubspotAppMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Starts Zapier's OAuth flow for the organisation `organizationId` (this contract's
+addition: the spec shows the callback but not where the flow starts) and answers the
+Zapier authorisation URL to open. After the person approves, Zapier sends the browser to
+the dashboard's callback page with `code` and `state`, which the dashboard posts to
+`POST /v1/auth/zapier/callback`. Nothing is stored by this call.
+
+The `state` is signed, binds the organisation and the user, works once and is valid 10
+minutes (`expiresAt`). Requested scopes: `zap zap:all profile`. Owner, admin or
+developer (403 otherwise), with a user session. A server without Zapier's OAuth client
+configured answers 503 naming the settings, as the other Zapier partner-API calls do.
+
+Needs a signed-in user: API keys are refused (403), since this acts for a person.
+
+ * @summary Start connecting Zapier
+ */
+export const getConnectZapierAppUrl = () => {
+
+
+  
+
+  return `/v1/apps/connect/zapier`
+}
+
+export const connectZapierApp = async (connectZapierAppRequest: ConnectZapierAppRequest, options?: RequestInit): Promise<AppAuthorizationResponse> => {
+  
+  return customFetch<AppAuthorizationResponse>(getConnectZapierAppUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      connectZapierAppRequest,)
+  }
+);}
+
+
+
+
+export const getConnectZapierAppMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof connectZapierApp>>, TError,{data: BodyType<ConnectZapierAppRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof connectZapierApp>>, TError,{data: BodyType<ConnectZapierAppRequest>}, TContext> => {
+
+const mutationKey = ['connectZapierApp'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof connectZapierApp>>, {data: BodyType<ConnectZapierAppRequest>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  connectZapierApp(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ConnectZapierAppMutationResult = NonNullable<Awaited<ReturnType<typeof connectZapierApp>>>
+    export type ConnectZapierAppMutationBody = BodyType<ConnectZapierAppRequest>
+    export type ConnectZapierAppMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>
+
+    /**
+ * @summary Start connecting Zapier
+ */
+export const useConnectZapierApp = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof connectZapierApp>>, TError,{data: BodyType<ConnectZapierAppRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof connectZapierApp>>,
+        TError,
+        {data: BodyType<ConnectZapierAppRequest>},
+        TContext
+      > => {
+
+      const mutationOptions = getConnectZapierAppMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }
@@ -562,7 +650,8 @@ for that workflow's Contacts node (source `hubspot` without a HubSpot list): the
 added to the node's contacts (by HubSpot record id, so repeating the search adds
 nothing new) and each answer carries its call status for that node in
 `betty_metadata`. The node must be a Contacts node of `organizationId` whose source is
-this connected app (422 otherwise). This keeps the product's `GET` although it writes.
+this connected app (422 otherwise) without a HubSpot list (a node calling a list
+takes its members: 422). This keeps the product's `GET` although it writes.
 
 Contacts come as `Contact` rows: `id` is the HubSpot record id; HubSpot's lifecycle
 stages map to `lifecycleStage` (`marketingqualifiedlead` → `marketing lead`,
@@ -682,7 +771,12 @@ size of one HubSpot fetch; fixed), in HubSpot's order. With `nodeId` and `workfl
 members of the node's HubSpot list, or the contacts picked for it through
 `searchHubspotContacts` — with each one's call status for the node in
 `betty_metadata`, refreshing the node's stored copies from HubSpot (the dashboard
-polls every 10 s). Contacts come as in `searchHubspotContacts`.
+polls every 10 s), and the node's contacts source in `source`. A node calling a
+HubSpot list has it read again in the background at most once a minute (members who
+joined are added, those who left removed unless called); `source.status` is `parsing`
+while the list is first read, and `error` with `source.error` when it cannot be (the
+list is gone, the connection lacks list access, more than 50,000 members). Contacts
+come as in `searchHubspotContacts`.
 
 `organizationId` is this contract's addition (the spec omits it; section 5 requires an
 organisation id for connected-app calls): the connected app (and the node) must belong
@@ -706,9 +800,9 @@ export const getListHubspotContactsUrl = (params: ListHubspotContactsParams,) =>
   return stringifiedParams.length > 0 ? `/v1/apps/hubspot/contacts?${stringifiedParams}` : `/v1/apps/hubspot/contacts`
 }
 
-export const listHubspotContacts = async (params: ListHubspotContactsParams, options?: RequestInit): Promise<ContactListResponse> => {
+export const listHubspotContacts = async (params: ListHubspotContactsParams, options?: RequestInit): Promise<HubspotContactListResponse> => {
   
-  return customFetch<ContactListResponse>(getListHubspotContactsUrl(params),
+  return customFetch<HubspotContactListResponse>(getListHubspotContactsUrl(params),
   {      
     ...options,
     method: 'GET'
@@ -909,7 +1003,9 @@ export function useListHubspotLifecycleStages<TData = Awaited<ReturnType<typeof 
 /**
  * Answers the Zap templates that use Betty's Zapier app (from Zapier's partner API), each
 with a link that opens the template in Zapier. Not paginated (at most 50). Templates
-do not need the organisation's Zapier connection. Zapier being unreachable is 503. Any
+do not need the organisation's Zapier connection. Zapier being unreachable is 503, and
+so is a server without Zapier's partner credentials (`--zapier-client-id`; code
+`unavailable`, naming the setting). Any
 member may call it. The spec's "Zapier calls: teamId" is the dashboard's own check; the
 team travels as `organizationId`.
 
@@ -1023,7 +1119,8 @@ export function useListZapierTemplates<TData = Awaited<ReturnType<typeof listZap
 app, 4 per page by default, most recently changed first (from Zapier's partner API with
 the tokens stored by `POST /v1/auth/zapier/callback`). Without a connected Zapier app
 the answer is 422 (code `unprocessable`): connect Zapier first. Zapier being
-unreachable is 503. Any member may call it.
+unreachable is 503, and so is a server without Zapier's OAuth client
+(`--zapier-client-id`; code `unavailable`). Any member may call it.
 
  * @summary List the organisation's zaps that use Betty
  */
@@ -1210,6 +1307,117 @@ export const useDisconnectZapierApp = <TError = ErrorType<BadRequestResponse | U
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Lists the organisation's Zapier REST-hook subscriptions (made by its zaps through
+`subscribeZapierHook`), newest first; at most 50 exist, so the list is not paginated.
+Each hook carries its latest delivery (`lastDelivery`). A user session or an API key of the organisation; any member may call it. The hook
+URLs are Zapier's secrets of each zap: they are shown to the team only.
+
+ * @summary List the organisation's Zapier REST hooks
+ */
+export const getListZapierHooksUrl = (params: ListZapierHooksParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/v1/apps/zapier/hooks?${stringifiedParams}` : `/v1/apps/zapier/hooks`
+}
+
+export const listZapierHooks = async (params: ListZapierHooksParams, options?: RequestInit): Promise<ZapierHooksResponse> => {
+  
+  return customFetch<ZapierHooksResponse>(getListZapierHooksUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListZapierHooksQueryKey = (params?: ListZapierHooksParams,) => {
+    return [
+    `/v1/apps/zapier/hooks`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListZapierHooksQueryOptions = <TData = Awaited<ReturnType<typeof listZapierHooks>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(params: ListZapierHooksParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listZapierHooks>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListZapierHooksQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listZapierHooks>>> = ({ signal }) => listZapierHooks(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listZapierHooks>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListZapierHooksQueryResult = NonNullable<Awaited<ReturnType<typeof listZapierHooks>>>
+export type ListZapierHooksQueryError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>
+
+
+export function useListZapierHooks<TData = Awaited<ReturnType<typeof listZapierHooks>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: ListZapierHooksParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listZapierHooks>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listZapierHooks>>,
+          TError,
+          Awaited<ReturnType<typeof listZapierHooks>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListZapierHooks<TData = Awaited<ReturnType<typeof listZapierHooks>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: ListZapierHooksParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listZapierHooks>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listZapierHooks>>,
+          TError,
+          Awaited<ReturnType<typeof listZapierHooks>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListZapierHooks<TData = Awaited<ReturnType<typeof listZapierHooks>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: ListZapierHooksParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listZapierHooks>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List the organisation's Zapier REST hooks
+ */
+
+export function useListZapierHooks<TData = Awaited<ReturnType<typeof listZapierHooks>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: ListZapierHooksParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listZapierHooks>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListZapierHooksQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * Zapier's REST-hook subscribe call (this contract's addition), made by Betty's Zapier
 app when a zap with a Betty trigger is turned on. From then on, each `event` in the
 organisation is POSTed as JSON to `hookUrl` — the same JSON as the event's sample
@@ -1298,7 +1506,8 @@ export const useSubscribeZapierHook = <TError = ErrorType<BadRequestResponse | U
 recent payloads of `event` in the organisation, newest first, exactly as they would be
 POSTed to a hook URL; when the organisation has none yet, one made-up example. Each
 payload is the JSON of the entity: a `CallLog` for `call.completed`, a `Job` for
-`job.finished`, an `InboxItem` for `inbox.item.created`; each has an `id`, which
+`job.finished`, an `InboxItem` for `inbox.item.created`, a `Contact` (with `workflowId`
+and `nodeId`) for `contact.added`; each has an `id`, which
 Zapier uses to tell items apart. Authenticated with an organisation API key, as
 `subscribeZapierHook`.
 

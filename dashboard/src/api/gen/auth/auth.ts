@@ -1196,8 +1196,11 @@ code or teamId"): the dashboard's selected `teamId` is the organisation id and i
 `organizationId`; a body field named `teamId` is rejected as unknown.
 
 An invalid, used or expired code (Zapier refuses it) is answered 422; Zapier being
-unreachable is answered 503. Needs a user session with role developer, admin or owner in
-the team.
+unreachable is answered 503. Decision: a server without Zapier's OAuth client
+(`--zapier-client-id`, `--zapier-client-secret`) answers 503 (code `unavailable`,
+naming the settings), as Zapier being unreachable: the operation exists, this
+deployment cannot reach a Zapier it was not given. Needs a user session with role
+developer, admin or owner in the team.
 
  * @summary Finish connecting Zapier (OAuth code exchange)
  */

@@ -24,13 +24,13 @@ import type {
 import type {
   AddDoNotCallRequest,
   BadRequestResponse,
-  BookDemoCallRequest,
+  BookCallRequest,
+  CallBookingResponse,
   CallLogListResponse,
   CallLogResponse,
   CallRecordingResponse,
   CallStatisticsResponse,
   DeletedResponse,
-  DemoBookingResponse,
   DoNotCallEntryResponse,
   DoNotCallImportResponse,
   DoNotCallListResponse,
@@ -47,6 +47,8 @@ import type {
   NotFoundResponse,
   PayloadTooLargeResponse,
   RemoveDoNotCallParams,
+  SimulateInboundCallRequest,
+  SimulatedInboundCallResponse,
   TooManyRequestsResponse,
   TranscriptResponse,
   UnauthorizedResponse,
@@ -63,14 +65,31 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Public (no sign-in): records a request from a prospective customer to book a demo call
-with the Betty team, and notifies the team. No call is placed automatically
-(decision). Requests are rate limited per client address (429). Answers 201 with the
-stored booking.
+ * Public (no sign-in): the storefront widget (`/widget.js`) sends a shopper's number and
+consent here, and Betty places one call to it with the workflow the organisation
+attached to its storefront (`POST /v1/workflow/config/shopify`) — a single-contact run
+of that workflow, with the same dialling rules as any run (calling window in the
+number's zone, do-not-call list, 24-hour frequency cap, credits).
 
- * @summary Book a demo call (public)
+The organisation is named by its publishable key `publicKey` (`betty_pk_…`, not a
+secret). `consent` must be true; the consent (its text, the page, the client address
+and the time) is stored with the booking, kept as the record of that consent and
+answered here; the booking's call is the run `jobId`. Abuse limits (decision,
+constants in `server/integrations/shopify`): per client address 5 requests an hour,
+per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
+in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+
+Errors carry a `detail` written for the shopper, which the widget shows as is:
+an unknown key or an organisation without a storefront workflow is 404 ("This store
+cannot take call requests right now."); a bad or disallowed number is 422 naming
+`phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
+`Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
+the number's calling window opens).
+
+ * @summary Ask for a call from a storefront (public)
  */
-export const getBookDemoCallUrl = () => {
+export const getBookCallUrl = () => {
 
 
   
@@ -78,26 +97,26 @@ export const getBookDemoCallUrl = () => {
   return `/v1/call/book-a-call`
 }
 
-export const bookDemoCall = async (bookDemoCallRequest: BookDemoCallRequest, options?: RequestInit): Promise<DemoBookingResponse> => {
+export const bookCall = async (bookCallRequest: BookCallRequest, options?: RequestInit): Promise<CallBookingResponse> => {
   
-  return customFetch<DemoBookingResponse>(getBookDemoCallUrl(),
+  return customFetch<CallBookingResponse>(getBookCallUrl(),
   {      
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
     body: JSON.stringify(
-      bookDemoCallRequest,)
+      bookCallRequest,)
   }
 );}
 
 
 
 
-export const getBookDemoCallMutationOptions = <TError = ErrorType<BadRequestResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bookDemoCall>>, TError,{data: BodyType<BookDemoCallRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof bookDemoCall>>, TError,{data: BodyType<BookDemoCallRequest>}, TContext> => {
+export const getBookCallMutationOptions = <TError = ErrorType<BadRequestResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bookCall>>, TError,{data: BodyType<BookCallRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof bookCall>>, TError,{data: BodyType<BookCallRequest>}, TContext> => {
 
-const mutationKey = ['bookDemoCall'];
+const mutationKey = ['bookCall'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
       options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
       options
@@ -107,10 +126,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof bookDemoCall>>, {data: BodyType<BookDemoCallRequest>}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof bookCall>>, {data: BodyType<BookCallRequest>}> = (props) => {
           const {data} = props ?? {};
 
-          return  bookDemoCall(data,requestOptions)
+          return  bookCall(data,requestOptions)
         }
 
         
@@ -118,23 +137,112 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
   return  { mutationFn, ...mutationOptions }}
 
-    export type BookDemoCallMutationResult = NonNullable<Awaited<ReturnType<typeof bookDemoCall>>>
-    export type BookDemoCallMutationBody = BodyType<BookDemoCallRequest>
-    export type BookDemoCallMutationError = ErrorType<BadRequestResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>
+    export type BookCallMutationResult = NonNullable<Awaited<ReturnType<typeof bookCall>>>
+    export type BookCallMutationBody = BodyType<BookCallRequest>
+    export type BookCallMutationError = ErrorType<BadRequestResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
 
     /**
- * @summary Book a demo call (public)
+ * @summary Ask for a call from a storefront (public)
  */
-export const useBookDemoCall = <TError = ErrorType<BadRequestResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bookDemoCall>>, TError,{data: BodyType<BookDemoCallRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+export const useBookCall = <TError = ErrorType<BadRequestResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bookCall>>, TError,{data: BodyType<BookCallRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof bookDemoCall>>,
+        Awaited<ReturnType<typeof bookCall>>,
         TError,
-        {data: BodyType<BookDemoCallRequest>},
+        {data: BodyType<BookCallRequest>},
         TContext
       > => {
 
-      const mutationOptions = getBookDemoCallMutationOptions(options);
+      const mutationOptions = getBookCallMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * With the offline `sim` carrier only (decision): someone described by `persona` calls
+`to`, one of the organisation's numbers, from `from` (default `+14155550100`), and Betty
+answers it exactly as it answers a real inbound call. Calls that come in are answered
+when the number has an inbound workflow that answers it — a workflow of type `inbound`
+with that number (or whose campaign uses it), runnable, outside any campaign or its
+campaign's active workflow while the campaign is active — and the organisation has
+credits for a minute; then the call is held by the conversation engine like an
+outbound one and leaves a call log (`direction` inbound), its transcript (written turn
+by turn, `call.updated` events), its recording, an inbox item and its per-minute
+charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
+no inbound workflow answers are turned down and logged; this operation says why
+instead, with 422. Answers 202 with the call's `callControlId` (the call log appears
+within a moment; follow it with `GET /v1/events` or
+`GET /v1/call/transcripts/{callControlId}`). 422 when the server's carrier is not
+`sim` ("call the number instead"), when `to` is not an active number of the
+organisation, when no inbound workflow answers it, or without credits. Any team role
+except `readonly` may call it.
+
+ * @summary Simulate a call coming in to one of the organisation's numbers
+ */
+export const getSimulateInboundCallUrl = () => {
+
+
+  
+
+  return `/v1/call/simulate-inbound`
+}
+
+export const simulateInboundCall = async (simulateInboundCallRequest: SimulateInboundCallRequest, options?: RequestInit): Promise<SimulatedInboundCallResponse> => {
+  
+  return customFetch<SimulatedInboundCallResponse>(getSimulateInboundCallUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      simulateInboundCallRequest,)
+  }
+);}
+
+
+
+
+export const getSimulateInboundCallMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof simulateInboundCall>>, TError,{data: BodyType<SimulateInboundCallRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof simulateInboundCall>>, TError,{data: BodyType<SimulateInboundCallRequest>}, TContext> => {
+
+const mutationKey = ['simulateInboundCall'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof simulateInboundCall>>, {data: BodyType<SimulateInboundCallRequest>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  simulateInboundCall(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SimulateInboundCallMutationResult = NonNullable<Awaited<ReturnType<typeof simulateInboundCall>>>
+    export type SimulateInboundCallMutationBody = BodyType<SimulateInboundCallRequest>
+    export type SimulateInboundCallMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
+
+    /**
+ * @summary Simulate a call coming in to one of the organisation's numbers
+ */
+export const useSimulateInboundCall = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof simulateInboundCall>>, TError,{data: BodyType<SimulateInboundCallRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof simulateInboundCall>>,
+        TError,
+        {data: BodyType<SimulateInboundCallRequest>},
+        TContext
+      > => {
+
+      const mutationOptions = getSimulateInboundCallMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

@@ -6,6 +6,7 @@ import type { Id } from './id';
 import type { CallDirection } from './callDirection';
 import type { CallLogStatus } from './callLogStatus';
 import type { Timestamp } from './timestamp';
+import type { CrmUpdate } from './crmUpdate';
 
 /**
  * One phone call made or received by an organisation's agent.
@@ -65,6 +66,12 @@ export interface CallLog {
   hasRecording: boolean;
   /** Whether a transcript exists (`GET /v1/call/transcripts/{callControlId}`). */
   hasTranscript: boolean;
+  /** What the call's HubSpot lifecycle-stage steps wrote back to HubSpot, oldest first
+(answered by `getCallLog` only; absent from lists). Each is `pending` while Betty
+tries (a background job retried with backoff), then `done` or `failed` with the
+reason.
+ */
+  crmUpdates?: CrmUpdate[];
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -12,4 +12,14 @@ export interface CompleteZapierAuthorizationRequest {
    */
   code: string;
   organizationId: Id;
+  /**
+   * The `state` Zapier put on the callback URL, from `connectZapierApp`. When sent, it
+must be valid, unused, unexpired and of this organisation (422 naming `state`
+otherwise); the dashboard always sends it. Optional so that a flow started
+elsewhere (Zapier's own app directory) can still complete.
+
+   * @minLength 1
+   * @maxLength 2048
+   */
+  state?: string;
 }

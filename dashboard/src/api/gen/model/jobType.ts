@@ -6,7 +6,8 @@
 /**
  * The kind of a job. `workflow-run`: a run (or test run) of a workflow that calls its
 contacts. `contacts-import`: the parsing of a CSV file set as the contacts source of a
-workflow's Contacts node.
+workflow's Contacts node. `inbound-call`: a call that came in to the workflow's number,
+answered by the (inbound) workflow; one unit, ended when the call ends.
 
  */
 export type JobType = typeof JobType[keyof typeof JobType];
@@ -16,4 +17,5 @@ export type JobType = typeof JobType[keyof typeof JobType];
 export const JobType = {
   'workflow-run': 'workflow-run',
   'contacts-import': 'contacts-import',
+  'inbound-call': 'inbound-call',
 } as const;

@@ -15,6 +15,8 @@ check).
 (no subscription for it). `payments_not_configured` (503) answers a purchase, a portal
 link or a Stripe webhook on a server without Stripe (`--stripe-secret-key`,
 `--stripe-webhook-secret`); the detail names the setting.
+`app_disconnected` (422) answers an operation on a connected app that is disconnected
+(or whose provider revoked its access): reconnect it.
 
  */
 export type ProblemCode = typeof ProblemCode[keyof typeof ProblemCode];
@@ -48,4 +50,5 @@ export const ProblemCode = {
   speech_to_text_not_configured: 'speech_to_text_not_configured',
   speech_unavailable: 'speech_unavailable',
   payments_not_configured: 'payments_not_configured',
+  app_disconnected: 'app_disconnected',
 } as const;

@@ -5,6 +5,7 @@
 import type { Id } from './id';
 import type { ZapierHookEvent } from './zapierHookEvent';
 import type { Timestamp } from './timestamp';
+import type { ZapierHookLastDelivery } from './zapierHookLastDelivery';
 
 /**
  * A Zapier REST-hook subscription of the organisation.
@@ -17,4 +18,11 @@ export interface ZapierHook {
   hookUrl: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /**
+   * The hook's latest delivery (in `listZapierHooks`; absent before its first event):
+whether Zapier took it, is being retried, or refused it after every retry, and why.
+
+   * @nullable
+   */
+  lastDelivery?: ZapierHookLastDelivery;
 }

@@ -7,7 +7,10 @@
  * A Betty event a Zapier REST hook can subscribe to: `call.completed` (a call ended;
 payload a CallLog), `job.finished` (a workflow run ended in success, error or
 cancelled; payload a Job), `inbox.item.created` (a call outcome reached the team
-inbox; payload an InboxItem).
+inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
+added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
+`nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
+50,000 rows). Each entity is delivered once per subscription.
 
  */
 export type ZapierHookEvent = typeof ZapierHookEvent[keyof typeof ZapierHookEvent];
@@ -18,4 +21,5 @@ export const ZapierHookEvent = {
   callcompleted: 'call.completed',
   jobfinished: 'job.finished',
   inboxitemcreated: 'inbox.item.created',
+  contactadded: 'contact.added',
 } as const;

@@ -130,8 +130,12 @@ more than 300 seconds from the server's clock, is 401.
 
 Handled events drive calls and jobs (call initiated, answered, speech, hang-up,
 recording saved) and phone-number orders; they are reported as `call.updated` and
-`job.updated` on `GET /v1/events`. Other event types are acknowledged and ignored; an
-event id already processed is acknowledged without being processed again. Answers 200.
+`job.updated` on `GET /v1/events`. A `call.initiated` with direction `incoming` (someone
+called one of the organisations' numbers, which must be on the Call Control connection)
+is answered when an inbound workflow answers that number (see
+`POST /v1/call/simulate-inbound` for the rule), else hung up unanswered and logged.
+Other event types are acknowledged and ignored; an event id already processed is
+acknowledged without being processed again. Answers 200.
 
  * @summary Receive a Telnyx event
  */

@@ -58,6 +58,7 @@ import type {
   WorkflowContactsSourceResponse,
   WorkflowCsvResponse,
   WorkflowListResponse,
+  WorkflowProgressResponse,
   WorkflowResponse,
   WorkflowTemplateListResponse
 } from '.././model';
@@ -833,8 +834,9 @@ export const useTestRunWorkflow = <TError = ErrorType<BadRequestResponse | Unaut
  * Answers the workflow's current workflow-run job (the one in progress, or else the most
 recent one), with fresh progress counters. `id` is the workflow id, like the other
 `/v1/workflow/...{id}` operations. It reads only; the POST method is kept as the
-product documents it, and it takes no body. A workflow that never ran answers 404. Any
-team role may call it.
+product documents it, and it takes no body. A workflow that has not run yet answers 200
+with `data: null` ("no job yet"), so a client asks one request whether or not it ran;
+404 means the workflow does not exist (or is another team's). Any team role may call it.
 
  * @summary Progress of a workflow's run
  */
@@ -846,9 +848,9 @@ export const getGetWorkflowProgressUrl = (id: Id,) => {
   return `/v1/workflow/progress/${id}`
 }
 
-export const getWorkflowProgress = async (id: Id, options?: RequestInit): Promise<JobResponse> => {
+export const getWorkflowProgress = async (id: Id, options?: RequestInit): Promise<WorkflowProgressResponse> => {
   
-  return customFetch<JobResponse>(getGetWorkflowProgressUrl(id),
+  return customFetch<WorkflowProgressResponse>(getGetWorkflowProgressUrl(id),
   {      
     ...options,
     method: 'POST'
@@ -1230,9 +1232,13 @@ data (without changing `version`). A request without `nodeId` answers 400 with d
   normalised to E.164 (a row without a valid one is kept with call status `failed`).
   A file of more than 50,000 data rows ends in `error`.
 - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
-  organisation; `listId` picks a HubSpot list, else the contacts are the ones picked
-  for this node through the HubSpot contact search. They are fetched 100 at a time
-  and kept in sync (the dashboard refreshes every 10 s).
+  organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
+  portal does not have, or a list of other records, is 400 naming `listId`; a
+  connection made without list access is 422), whose members are read in the
+  background (status `parsing`, then `success` or `error`; a run waits for it) and
+  again while the node is in use (see `listHubspotContacts`). Without `listId` the
+  contacts are the ones picked for this node through the HubSpot contact search. They
+  are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
 - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
   optionally names the Zapier connection.
 The node must be a `contacts` node of an outbound workflow of `organizationId` (404 /

@@ -12,9 +12,11 @@ import { useCurrentTeam } from '../../../../team/TeamContext';
 import { SOURCES, str, type Data } from '../../../graph';
 import { CSV_POLL_MS, CSV_POLL_PARSING_MS, csvQueryOptions } from '../../../queries';
 import { useCanvas } from '../../context';
+import { ContactsPager } from './Pager';
 import { dataProblems } from '../fieldRules';
 import { EmptyNote } from '../parts';
 import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
+import { HubspotTable, IntegrationSourceEdit, ZapierNote } from './hubspot';
 
 const SOURCE_LABELS: Record<string, string> = { csv: 'CSV file', hubspot: 'HubSpot', zapier: 'Zapier' };
 
@@ -70,22 +72,7 @@ function CsvTable({ id }: { id: string }) {
           </table>
         </div>
       )}
-      {meta && meta.totalSize > 0 && (
-        <div className="flex items-center justify-between text-xs text-fg-muted">
-          <span>
-            Showing {meta.start} - {meta.end} of {meta.totalSize}
-          </span>
-          <span className="flex items-center gap-2">
-            <Button size="sm" variant="ghost" className="nodrag" disabled={!meta.hasPrevious} onClick={() => setPage(page - 1)}>
-              Previous
-            </Button>
-            Page {meta.page} - {meta.totalPages}
-            <Button size="sm" variant="ghost" className="nodrag" disabled={!meta.hasNext} onClick={() => setPage(page + 1)}>
-              Next
-            </Button>
-          </span>
-        </div>
-      )}
+      {meta && meta.totalSize > 0 && <ContactsPager meta={meta} page={page} setPage={setPage} />}
     </div>
   );
 }
@@ -126,33 +113,8 @@ function ContactsView({ id, data }: NodeViewProps) {
   const source = str(data, 'contactsSource');
   if (!source) return <EmptyNote id={id} message="No contact source added. Please add a contact source to run your workflow." action="Add Contact" />;
   if (source === 'csv') return <CsvTable id={id} />;
-  if (source === 'hubspot')
-    return (
-      <div className="flex flex-1 flex-col gap-2">
-        <table className="w-full text-left text-xs">
-          <thead className="text-fg-subtle">
-            <tr>
-              {['Status', 'Name', 'Phone Number', 'Email', 'Lead/Life Cycle Stage'].map((h) => (
-                <th key={h} className="py-1 font-medium">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-        </table>
-        <p className="text-center text-sm text-fg-muted">No Records Found</p>
-        <p className="text-center text-xs text-fg-subtle">HubSpot is not connected: the HubSpot integration is not built yet, so this node has no records to call. Choose a CSV file to run this workflow today.</p>
-      </div>
-    );
-  return (
-    <div className="flex flex-1 flex-col items-center justify-center gap-2 text-center">
-      <p className="text-sm text-fg-muted">Contacts data will come from Zapier</p>
-      <Button size="sm" variant="secondary" disabled className="nodrag" title="The Zapier integration is not built yet">
-        Configure Zapier
-      </Button>
-      <p className="text-xs text-fg-subtle">The Zapier integration is not built yet: no contacts will arrive until it is. Choose a CSV file to run this workflow today.</p>
-    </div>
-  );
+  if (source === 'hubspot') return <HubspotTable id={id} data={data} />;
+  return <ZapierNote />;
 }
 
 function validate(data: Data) {
@@ -201,14 +163,27 @@ function CsvUpload({ nodeId }: { nodeId: string }) {
 
 function ContactsEdit({ data, onChange, nodeId }: NodeEditProps) {
   const errors = validate(data);
-  const source = str(data, 'contactsSource');
+  const stored = str(data, 'contactsSource');
+  // HubSpot and Zapier are set on the server before the node shows them (a save cannot set a source).
+  const [wanted, setWanted] = useState(stored);
+  const source = wanted || stored;
   return (
     <div className="space-y-4">
-      <Field label="Contact source" error={errors['contactsSource']}>
-        {(ids) => <Select {...ids} value={source || undefined} onValueChange={(v) => onChange({ contactsSource: v })} options={SOURCES.map((s) => ({ value: s, label: SOURCE_LABELS[s]! }))} />}
+      <Field label="Contact source" error={source ? undefined : errors['contactsSource']}>
+        {(ids) => (
+          <Select
+            {...ids}
+            value={source || undefined}
+            onValueChange={(v) => {
+              setWanted(v);
+              if (v === 'csv') onChange({ contactsSource: v });
+            }}
+            options={SOURCES.map((s) => ({ value: s, label: SOURCE_LABELS[s]! }))}
+          />
+        )}
       </Field>
       {source === 'csv' && <CsvUpload nodeId={nodeId} />}
-      {(source === 'hubspot' || source === 'zapier') && <p className="text-xs text-fg-subtle">The {SOURCE_LABELS[source]} integration is not built yet: this source stays empty until it is.</p>}
+      {(source === 'hubspot' || source === 'zapier') && <IntegrationSourceEdit nodeId={nodeId} data={data} source={source} onChange={onChange} />}
     </div>
   );
 }
