@@ -82,7 +82,8 @@ test-go: ## Go tests: unit, store and API contract tests on SQLite (and PostgreS
 test-dashboard: deps ## The dashboard's unit tests
 	cd dashboard && $(NPM) run --silent test
 
-test-e2e: build ## End-to-end tests in headless Chromium against a real betty serve
+test-e2e: build ## End-to-end tests in headless Chromium against a real betty serve (and the fake HubSpot)
+	$(GO) build -o bin/fakehubspot ./server/internal/cmd/fakehubspot
 	cd dashboard && BETTY_BIN=$(CURDIR)/bin/betty $(NPM) run --silent e2e
 
 STRIPE_MOCK_VERSION ?= v0.203.0
