@@ -108,3 +108,24 @@ func (c *Client) CallStatistics(ctx context.Context, team string, opts StatsOpti
 		return api.GetCallStatistics(ctx, team, p)
 	})
 }
+
+// SimulatedCall is an inbound call rung by SimulateInboundCall.
+type SimulatedCall struct {
+	CallControlID string `json:"callControlId"`
+	From          string `json:"from"`
+	To            string `json:"to"`
+}
+
+// SimulateInboundCall rings one of the team's numbers (to) with the server's sim carrier,
+// the caller following persona (from: "" for the default caller); Betty answers it as it
+// answers real inbound calls. The call log appears within a moment, named by the answer's
+// CallControlID.
+func (c *Client) SimulateInboundCall(ctx context.Context, team, to, from, persona string) (SimulatedCall, error) {
+	body := client.SimulateInboundCallJSONRequestBody{OrganizationId: team, To: to, Persona: persona}
+	if from != "" {
+		body.From = &from
+	}
+	return Do[SimulatedCall](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.SimulateInboundCall(ctx, body)
+	})
+}

@@ -17,6 +17,8 @@ type envelope struct {
 	Status int              `json:"status"`
 	Data   json.RawMessage  `json:"data"`
 	Meta   *client.PageMeta `json:"meta"`
+	// Source is a node's contacts source, beside its HubSpot contacts (listHubspotContacts).
+	Source *client.WorkflowContactsSource `json:"source"`
 }
 
 // Do performs one call of the generated client and decodes the `data` of its 2xx envelope

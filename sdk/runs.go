@@ -62,9 +62,10 @@ func (c *Client) TestRunWorkflow(ctx context.Context, team, workflowID string, t
 	})
 }
 
-// WorkflowProgress answers a workflow's run in progress, or else its latest one.
-func (c *Client) WorkflowProgress(ctx context.Context, workflowID string) (client.Job, error) {
-	return Do[client.Job](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+// WorkflowProgress answers a workflow's run in progress, or else its latest one; nil (and no
+// error) when the workflow has not run yet, as the server's `data: null` says.
+func (c *Client) WorkflowProgress(ctx context.Context, workflowID string) (*client.Job, error) {
+	return Do[*client.Job](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
 		return api.GetWorkflowProgress(ctx, workflowID)
 	})
 }

@@ -29,8 +29,8 @@ func TestWaitForJobAgainstTheRealServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	wf := runnable(t, ctx, env, c, team, 5)
-	if _, err := c.WorkflowProgress(ctx, wf); !strings.Contains(fmt.Sprint(err), "not found") {
-		t.Fatalf("progress before any run: %v", err)
+	if j, err := c.WorkflowProgress(ctx, wf); j != nil || err != nil {
+		t.Fatalf("progress before any run: %+v %v", j, err)
 	}
 	job, err := c.RunWorkflow(ctx, team, wf, betty.RunOptions{TriggeredBy: "nightly"})
 	if err != nil || job.Status != client.JobStatusInProgress || job.Progress.Total != 5 {

@@ -11,7 +11,6 @@ import (
 	"github.com/bettyhq/betty/cli/cmdutil"
 	"github.com/bettyhq/betty/cli/config"
 	"github.com/bettyhq/betty/cli/files"
-	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
 )
 
@@ -31,11 +30,7 @@ and the agent learns from the summary.`,
 
 // AudioListOptions are the inputs of `betty agents audio list`.
 type AudioListOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	ID     string
 	Limit  int
 	Output cmdutil.Output
@@ -43,7 +38,7 @@ type AudioListOptions struct {
 
 // NewCmdAudioList returns `betty agents audio list`; runF replaces the run in tests.
 func NewCmdAudioList(f *cmdutil.Factory, runF func(*AudioListOptions) error) *cobra.Command {
-	opts := &AudioListOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &AudioListOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "list <agent-id>",
 		Short: "List an agent's teaching audio",
@@ -72,11 +67,7 @@ do this.`,
 }
 
 func runAudioList(ctx context.Context, opts *AudioListOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}
@@ -94,13 +85,10 @@ func runAudioList(ctx context.Context, opts *AudioListOptions) error {
 
 // AudioAddOptions are the inputs of `betty agents audio add`.
 type AudioAddOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
+	cmdutil.TeamOptions
 	// ConfigDir is where unfinished uploads are remembered.
 	ConfigDir func() (string, error)
 
-	Team   string
 	ID     string
 	Audio  string
 	Name   string
@@ -109,7 +97,7 @@ type AudioAddOptions struct {
 
 // NewCmdAudioAdd returns `betty agents audio add`; runF replaces the run in tests.
 func NewCmdAudioAdd(f *cmdutil.Factory, runF func(*AudioAddOptions) error) *cobra.Command {
-	opts := &AudioAddOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID,
+	opts := &AudioAddOptions{TeamOptions: cmdutil.NewTeamOptions(f),
 		ConfigDir: func() (string, error) { return config.Dir(f.Getenv) }}
 	cmd := &cobra.Command{
 		Use:   "add <agent-id> <file or url>",
@@ -149,11 +137,7 @@ func isURL(s string) bool {
 }
 
 func runAudioAdd(ctx context.Context, opts *AudioAddOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

@@ -6,16 +6,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 )
 
 // DuplicateOptions are the inputs of `betty agents duplicate`.
 type DuplicateOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	ID     string
 	Name   string
 	Output cmdutil.Output
@@ -23,7 +18,7 @@ type DuplicateOptions struct {
 
 // NewCmdDuplicate returns `betty agents duplicate`; runF replaces the run in tests.
 func NewCmdDuplicate(f *cmdutil.Factory, runF func(*DuplicateOptions) error) *cobra.Command {
-	opts := &DuplicateOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &DuplicateOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "duplicate <id>",
 		Short: "Copy an agent",
@@ -51,11 +46,7 @@ campaign, but not its teaching audio. The copy is inactive and named --name, or 
 }
 
 func runDuplicate(ctx context.Context, opts *DuplicateOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

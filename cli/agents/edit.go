@@ -6,17 +6,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
 )
 
 // EditOptions are the inputs of `betty agents edit`.
 type EditOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team    string
+	cmdutil.TeamOptions
 	ID      string
 	Name    string
 	Profile profile
@@ -27,7 +22,7 @@ type EditOptions struct {
 
 // NewCmdEdit returns `betty agents edit`; runF replaces the run in tests.
 func NewCmdEdit(f *cmdutil.Factory, runF func(*EditOptions) error) *cobra.Command {
-	opts := &EditOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &EditOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "edit <id>",
 		Short: "Change an agent",
@@ -70,11 +65,7 @@ betty agents faq set. Any member but read-only may do this.`,
 }
 
 func runEdit(ctx context.Context, opts *EditOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

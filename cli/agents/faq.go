@@ -31,18 +31,14 @@ that order, before the others, which are shown alphabetically.`,
 
 // FAQListOptions are the inputs of `betty agents faq list`.
 type FAQListOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	ID     string
 	Output cmdutil.Output
 }
 
 // NewCmdFAQList returns `betty agents faq list`; runF replaces the run in tests.
 func NewCmdFAQList(f *cmdutil.Factory, runF func(*FAQListOptions) error) *cobra.Command {
-	opts := &FAQListOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &FAQListOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "list <agent-id>",
 		Short: "Show an agent's FAQ",
@@ -70,11 +66,7 @@ faq set --file reads back. Any member of the team may do this.`,
 }
 
 func runFAQList(ctx context.Context, opts *FAQListOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}
@@ -100,11 +92,7 @@ func printFAQ(s *cmdutil.IOStreams, o cmdutil.Output, faq client.AgentFaq) error
 
 // FAQSetOptions are the inputs of `betty agents faq set`.
 type FAQSetOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	ID     string
 	File   string
 	Clear  bool
@@ -114,7 +102,7 @@ type FAQSetOptions struct {
 
 // NewCmdFAQSet returns `betty agents faq set`; runF replaces the run in tests.
 func NewCmdFAQSet(f *cmdutil.Factory, runF func(*FAQSetOptions) error) *cobra.Command {
-	opts := &FAQSetOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &FAQSetOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "set <agent-id> --file <faq.yaml>",
 		Short: "Set an agent's FAQ from a file",
@@ -172,11 +160,7 @@ Prints the FAQ as it is then. Any member but read-only may do this.`,
 }
 
 func runFAQSet(ctx context.Context, opts *FAQSetOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

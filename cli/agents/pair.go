@@ -7,16 +7,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 )
 
 // PairOptions are the inputs of `betty agents pair`.
 type PairOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team        string
+	cmdutil.TeamOptions
 	ID          string
 	PhoneNumber string
 	Output      cmdutil.Output
@@ -24,7 +19,7 @@ type PairOptions struct {
 
 // NewCmdPair returns `betty agents pair`; runF replaces the run in tests.
 func NewCmdPair(f *cmdutil.Factory, runF func(*PairOptions) error) *cobra.Command {
-	opts := &PairOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &PairOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "pair <agent-id> <phone-number-id>",
 		Short: "Have an agent answer a phone number",
@@ -53,11 +48,7 @@ the team's own cannot receive calls. Any member but read-only may do this.`,
 }
 
 func runPair(ctx context.Context, opts *PairOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

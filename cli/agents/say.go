@@ -8,17 +8,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
 )
 
 // SayOptions are the inputs of `betty agents say`.
 type SayOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team        string
+	cmdutil.TeamOptions
 	Text        string
 	Agent       string
 	Voice       string
@@ -28,7 +23,7 @@ type SayOptions struct {
 
 // NewCmdSay returns `betty agents say`; runF replaces the run in tests.
 func NewCmdSay(f *cmdutil.Factory, runF func(*SayOptions) error) *cobra.Command {
-	opts := &SayOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &SayOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "say [<text>]",
 		Short: "Hear a text in an agent's voice",
@@ -65,16 +60,12 @@ this.`,
 	cmdutil.ID.Var(cmd.Flags(), &opts.Voice, "voice", "A custom voice `id` to speak with instead")
 	cmdutil.ID.Var(cmd.Flags(), &opts.VoicePreset, "voice-preset", "A voice preset `id` to speak with instead")
 	cmd.MarkFlagsMutuallyExclusive("voice", "voice-preset")
-	cmd.Flags().StringVarP(&opts.Out, "out", "O", "", "Write the MP3 to this `file` (default: stdout)")
+	cmdutil.AddOutFileFlag(cmd, &opts.Out, "Write the MP3 to this `file` (default: stdout)")
 	return cmd
 }
 
 func runSay(ctx context.Context, opts *SayOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

@@ -6,17 +6,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
 )
 
 // StatusOptions are the inputs of `betty agents activate` and `deactivate`.
 type StatusOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	ID     string
 	Status client.AgentStatus
 	Output cmdutil.Output
@@ -48,7 +43,7 @@ active agent. Any member but read-only may do this.`,
 // newCmdStatus completes activate or deactivate, which differ in their words and the status
 // they set.
 func newCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error, status client.AgentStatus, cmd *cobra.Command) *cobra.Command {
-	opts := &StatusOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID, Status: status}
+	opts := &StatusOptions{TeamOptions: cmdutil.NewTeamOptions(f), Status: status}
 	cmd.Args = cmdutil.ExactArgs(1, "give the id of the agent (see `betty agents list`)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		opts.ID = args[0]
@@ -66,11 +61,7 @@ func newCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error, status cl
 }
 
 func runStatus(ctx context.Context, opts *StatusOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

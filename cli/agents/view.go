@@ -6,23 +6,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 )
 
 // ViewOptions are the inputs of `betty agents view`.
 type ViewOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	ID     string
 	Output cmdutil.Output
 }
 
 // NewCmdView returns `betty agents view`; runF replaces the run in tests.
 func NewCmdView(f *cmdutil.Factory, runF func(*ViewOptions) error) *cobra.Command {
-	opts := &ViewOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &ViewOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "view <id>",
 		Short: "Show an agent",
@@ -50,11 +45,7 @@ member of the team may do this.`,
 }
 
 func runView(ctx context.Context, opts *ViewOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

@@ -14,11 +14,7 @@ import (
 
 // CreateOptions are the inputs of `betty api-keys create`.
 type CreateOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	Name   string
 	Role   client.AssignableTeamRole
 	Output cmdutil.Output
@@ -26,7 +22,7 @@ type CreateOptions struct {
 
 // NewCmdCreate returns `betty api-keys create`; runF replaces the run in tests.
 func NewCmdCreate(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Command {
-	opts := &CreateOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &CreateOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	var role string
 	cmd := &cobra.Command{
 		Use:   "create <name>",
@@ -60,11 +56,7 @@ above your own.`,
 }
 
 func runCreate(ctx context.Context, opts *CreateOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

@@ -13,63 +13,26 @@ import (
 )
 
 // DeleteOptions are the inputs of `betty api-keys delete`.
-type DeleteOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team string
-	ID   string
-	Yes  bool
-}
+type DeleteOptions = cmdutil.RemoveOptions
 
 // NewCmdDelete returns `betty api-keys delete`; runF replaces the run in tests.
 func NewCmdDelete(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cobra.Command {
-	opts := &DeleteOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
-	cmd := &cobra.Command{
+	return cmdutil.NewCmdRemove(f, cmdutil.Remove{
 		Use:   "delete <id>",
 		Short: "Revoke an API key",
 		Long: `Revoke an API key: calls made with it are refused from then on. Asks first on a
 terminal; needs --yes otherwise.`,
 		Example: `  betty api-keys delete 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
   betty api-keys delete 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10 --yes`,
-		Aliases: []string{"rm", "revoke"},
-		Args:    cmdutil.ExactArgs(1, "give the id of the key to revoke (see `betty api-keys list`)"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.ID = args[0]
-			if err := cmdutil.ID.Check(opts.ID); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runDelete(cmd.Context(), opts)
+		Aliases:  []string{"rm", "revoke"},
+		NoID:     "give the id of the key to revoke (see `betty api-keys list`)",
+		Verb:     "Revoke",
+		Question: func(id string) string { return fmt.Sprintf("Revoke API key %s? Whatever uses it stops working.", id) },
+		Done:     func(id string) string { return fmt.Sprintf("Revoked API key %s.", id) },
+		Call: func(ctx context.Context, c *betty.Client, team, id string) error {
+			return betty.NoContent(ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+				return api.DeleteTeamApiKey(ctx, id, &client.DeleteTeamApiKeyParams{OrganizationId: team})
+			})
 		},
-	}
-	cmdutil.AddTeamFlag(cmd, &opts.Team)
-	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "Revoke without asking")
-	return cmd
-}
-
-func runDelete(ctx context.Context, opts *DeleteOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	question := fmt.Sprintf("Revoke API key %s? Whatever uses it stops working.", opts.ID)
-	if err := cmdutil.ConfirmDestructive(opts.IO, opts.Yes, question); err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
-	err = betty.NoContent(ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
-		return api.DeleteTeamApiKey(ctx, opts.ID, &client.DeleteTeamApiKeyParams{OrganizationId: team})
-	})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(opts.IO.ErrOut, "Revoked API key %s.\n", opts.ID)
-	return nil
+	}, runF)
 }

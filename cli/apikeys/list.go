@@ -14,17 +14,13 @@ import (
 
 // ListOptions are the inputs of `betty api-keys list`.
 type ListOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	Output cmdutil.Output
 }
 
 // NewCmdList returns `betty api-keys list`; runF replaces the run in tests.
 func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
-	opts := &ListOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &ListOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List a team's API keys",
@@ -49,11 +45,7 @@ again after creation.`,
 }
 
 func runList(ctx context.Context, opts *ListOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

@@ -8,16 +8,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 )
 
 // BuyOptions are the inputs of `betty billing credits buy`.
 type BuyOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team    string
+	cmdutil.TeamOptions
 	Credits int
 	Origin  string
 	Wait    bool
@@ -29,7 +24,7 @@ type BuyOptions struct {
 
 // NewCmdBuy returns `betty billing credits buy`; runF replaces the run in tests.
 func NewCmdBuy(f *cmdutil.Factory, runF func(*BuyOptions) error) *cobra.Command {
-	opts := &BuyOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID, Poll: 2 * time.Second}
+	opts := &BuyOptions{TeamOptions: cmdutil.NewTeamOptions(f), Poll: 2 * time.Second}
 	cmd := &cobra.Command{
 		Use:   "buy <credits>",
 		Short: "Buy prepaid credits",
@@ -62,11 +57,7 @@ and prints the new balance. Needs the admin or owner role and a signed-in user.`
 }
 
 func runBuy(ctx context.Context, opts *BuyOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

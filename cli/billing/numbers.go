@@ -6,23 +6,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 )
 
 // NumbersOptions are the inputs of `betty billing numbers`.
 type NumbersOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	Limit  int
 	Output cmdutil.Output
 }
 
 // NewCmdNumbers returns `betty billing numbers`; runF replaces the run in tests.
 func NewCmdNumbers(f *cmdutil.Factory, runF func(*NumbersOptions) error) *cobra.Command {
-	opts := &NumbersOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &NumbersOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "numbers",
 		Short: "List the team's phone-number subscriptions",
@@ -46,11 +41,7 @@ subscription at the period end. Numbers of the offline simulator cost nothing an
 }
 
 func runNumbers(ctx context.Context, opts *NumbersOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

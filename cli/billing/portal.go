@@ -7,24 +7,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
 )
 
 // PortalOptions are the inputs of `betty billing portal`.
 type PortalOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	Flow   client.BillingPortalFlowType
 	Output cmdutil.Output
 }
 
 // NewCmdPortal returns `betty billing portal`; runF replaces the run in tests.
 func NewCmdPortal(f *cmdutil.Factory, runF func(*PortalOptions) error) *cobra.Command {
-	opts := &PortalOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &PortalOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	var flow string
 	cmd := &cobra.Command{
 		Use:   "portal",
@@ -56,11 +51,7 @@ at the period end) or subscription_update (change tier). Needs the admin or owne
 }
 
 func runPortal(ctx context.Context, opts *PortalOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

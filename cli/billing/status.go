@@ -8,17 +8,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
 )
 
 // StatusOptions are the inputs of `betty billing status`.
 type StatusOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	Output cmdutil.Output
 }
 
@@ -37,7 +32,7 @@ type Status struct {
 
 // NewCmdStatus returns `betty billing status`; runF replaces the run in tests.
 func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Command {
-	opts := &StatusOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &StatusOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show the team's plan, credits and subscription",
@@ -61,11 +56,7 @@ product suggests next.`,
 }
 
 func runStatus(ctx context.Context, opts *StatusOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

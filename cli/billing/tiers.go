@@ -8,17 +8,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
 )
 
 // TiersOptions are the inputs of `betty billing tiers`.
 type TiersOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	Output cmdutil.Output
 }
 
@@ -44,7 +39,7 @@ type Tier struct {
 
 // NewCmdTiers returns `betty billing tiers`; runF replaces the run in tests.
 func NewCmdTiers(f *cmdutil.Factory, runF func(*TiersOptions) error) *cobra.Command {
-	opts := &TiersOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &TiersOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "tiers",
 		Short: "List the tiers, their prices and limits",
@@ -67,11 +62,7 @@ page (the payment provider's hosted checkout); Custom is arranged with sales.`,
 }
 
 func runTiers(ctx context.Context, opts *TiersOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

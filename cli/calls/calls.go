@@ -27,7 +27,8 @@ MP3 recording, and how many calls there were each day.`,
   betty calls stats --from 2026-03-01 --to 2026-03-31`,
 		Aliases: []string{"call"},
 	}
-	cmd.AddCommand(NewCmdList(f, nil), NewCmdView(f, nil), NewCmdTranscript(f, nil), NewCmdRecording(f, nil), NewCmdStats(f, nil))
+	cmd.AddCommand(NewCmdList(f, nil), NewCmdView(f, nil), NewCmdTranscript(f, nil), NewCmdRecording(f, nil), NewCmdStats(f, nil),
+		NewCmdSimulateInbound(f, nil))
 	return cmd
 }
 

@@ -37,10 +37,6 @@ var (
 		}}
 )
 
-func cmd(newCmd func(*cmdutil.Factory) *cobra.Command) func(*cmdutil.Factory) *cobra.Command {
-	return newCmd
-}
-
 func TestListViewTranscript(t *testing.T) {
 	stub := clitest.NewStub(t)
 	stub.Handle("GET /v1/call/logs", clitest.Page([]client.CallLog{live, call}))

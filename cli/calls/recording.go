@@ -51,7 +51,7 @@ its expiresAt, that serves byte ranges.`,
 		},
 	}
 	cmdutil.AddTeamFlag(cmd, &opts.Team)
-	cmd.Flags().StringVarP(&opts.Path, "output", "o", "", "The `file` to write the MP3 to (- for standard output)")
+	cmdutil.AddOutFileFlag(cmd, &opts.Path, "The `file` to write the MP3 to (- for standard output)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "Print the recording's download URL as JSON instead of downloading it")
 	return cmd
 }

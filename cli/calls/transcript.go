@@ -3,13 +3,11 @@ package calls
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
 	betty "github.com/bettyhq/betty/sdk"
-	"github.com/bettyhq/betty/sdk/client"
 )
 
 // TranscriptOptions are the inputs of `betty calls transcript`.
@@ -59,26 +57,5 @@ func runTranscript(ctx context.Context, opts *TranscriptOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.Output.Print(opts.IO, tr, func(t *cmdutil.Table) {
-		t.Header("AT", "SPEAKER", "TEXT")
-		for _, e := range tr.Entries {
-			t.Row(offset(e.OffsetSeconds), speaker(e.Speaker), e.Text)
-		}
-	})
-}
-
-// offset shows a turn's time from the answer as m:ss.
-func offset(sec float64) string {
-	s := int(sec)
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
-}
-
-func speaker(s client.TranscriptSpeaker) string {
-	switch s {
-	case client.TranscriptSpeakerAgent:
-		return "Agent"
-	case client.TranscriptSpeakerCustomer:
-		return "Customer"
-	}
-	return string(s)
+	return opts.Output.Print(opts.IO, tr, func(t *cmdutil.Table) { TurnRows(t, tr.Entries) })
 }

@@ -2,10 +2,13 @@ package calls
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
+	betty "github.com/bettyhq/betty/sdk"
 )
 
 // ViewOptions are the inputs of `betty calls view`.
@@ -22,7 +25,8 @@ func NewCmdView(f *cmdutil.Factory, runF func(*ViewOptions) error) *cobra.Comman
 		Use:   "view <id>",
 		Short: "Show a call",
 		Long: `Show a call's log: direction, numbers, status, when it started and ended, how long it
-lasted, what it cost, and the campaign, agent, workflow and job it belongs to.`,
+lasted, what it cost, and the campaign, agent, workflow and job it belongs to; then what was
+said, turn by turn (so far, for a call in progress).`,
 		Example: `  betty calls view 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b30
   betty calls view 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b30 --json`,
 		Args: cmdutil.ExactArgs(1, "give the id of the call (see betty calls list)"),
@@ -48,7 +52,7 @@ func runView(ctx context.Context, opts *ViewOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.Output.Print(opts.IO, cl, func(t *cmdutil.Table) {
+	err = opts.Output.Print(opts.IO, cl, func(t *cmdutil.Table) {
 		t.Row("ID", cl.Id)
 		t.Row("CALL CONTROL ID", cl.CallControlId)
 		t.Row("DIRECTION", string(cl.Direction))
@@ -66,6 +70,19 @@ func runView(ctx context.Context, opts *ViewOptions) error {
 		t.Row("RECORDING", yesNo(cl.HasRecording))
 		t.Row("TRANSCRIPT", yesNo(cl.HasTranscript))
 	})
+	if err != nil || opts.Output.Format != "" || !opts.IO.StdoutTTY || !cl.HasTranscript { // TSV stays one record
+		return err
+	}
+	tr, err := c.CallTranscript(ctx, team, cl.CallControlId)
+	if errors.Is(err, betty.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(opts.IO.Out)
+	PrintTurns(opts.IO.Out, tr.Entries)
+	return nil
 }
 
 func yesNo(b bool) string {

@@ -6,17 +6,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
 )
 
 // CreateOptions are the inputs of `betty campaigns create`.
 type CreateOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team     string
+	cmdutil.TeamOptions
 	Name     string
 	Fields   fields
 	Settings settings
@@ -25,7 +20,7 @@ type CreateOptions struct {
 
 // NewCmdCreate returns `betty campaigns create`; runF replaces the run in tests.
 func NewCmdCreate(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Command {
-	opts := &CreateOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &CreateOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "create [<name>]",
 		Short: "Create a campaign",
@@ -74,11 +69,7 @@ Purposes: ` + purposesHelp(),
 }
 
 func runCreate(ctx context.Context, opts *CreateOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

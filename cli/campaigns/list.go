@@ -13,11 +13,7 @@ import (
 
 // ListOptions are the inputs of `betty campaigns list`.
 type ListOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	Status client.CampaignStatusFilter
 	Name   string
 	Limit  int
@@ -26,7 +22,7 @@ type ListOptions struct {
 
 // NewCmdList returns `betty campaigns list`; runF replaces the run in tests.
 func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
-	opts := &ListOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &ListOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List a team's campaigns",
@@ -54,11 +50,7 @@ how many workflows and agents each has. --status keeps the campaigns in one stat
 }
 
 func runList(ctx context.Context, opts *ListOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

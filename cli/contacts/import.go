@@ -115,14 +115,9 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	if csv.Status == client.ContactsImportStatusError {
 		return fmt.Errorf("%s could not be imported: %s", up.FileName, cmdutil.Str(csv.Error))
 	}
-	failed := 0
-	for ct, err := range c.Contacts(ctx, w.Id, node) {
-		if err != nil {
-			return err
-		}
-		if ct.BettyMetadata.Status == client.ContactCallStatusFailed {
-			failed++
-		}
+	failed, err := failedContacts(ctx, c, w.Id, node)
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "Imported %s into %q: %d contacts, %d rejected.\n", up.FileName, w.Name, meta.TotalSize-failed, failed)
 	return nil

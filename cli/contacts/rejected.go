@@ -50,7 +50,7 @@ or give the workflow's id to use its only Contacts node.`,
 		},
 	}
 	cmdutil.ID.Var(cmd.Flags(), &opts.Node, "node", "The Contacts node `id` (the workflow's only one by default)")
-	cmd.Flags().StringVarP(&opts.Out, "output", "o", "", "Write the CSV to this `file` (default: stdout)")
+	cmdutil.AddOutFileFlag(cmd, &opts.Out, "Write the CSV to this `file` (default: stdout)")
 	return cmd
 }
 

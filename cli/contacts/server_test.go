@@ -15,6 +15,7 @@ import (
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
+	"github.com/bettyhq/betty/server/integrations/hubspot/hubspottest"
 	"github.com/bettyhq/betty/server/testserver"
 )
 
@@ -85,5 +86,60 @@ func TestAgainstTheRealServer(t *testing.T) {
 	}
 	if _, _, err = run("rejected"); err == nil || !strings.Contains(err.Error(), "give the workflow's id or the Contacts node's") {
 		t.Fatalf("no node: %v", err)
+	}
+}
+
+// A workflow's contacts from a HubSpot list, against the real server and the fake HubSpot.
+func TestHubSpotListAgainstTheRealServer(t *testing.T) {
+	f := hubspottest.New(hubspottest.Options{})
+	defer f.Close()
+	ada := f.AddContact(map[string]string{"firstname": "Ada", "phone": "+14155550161"})
+	bad := f.AddContact(map[string]string{"firstname": "Bad", "phone": "12"})
+	list := f.AddList("Renewals", ada, bad)
+	env := testserver.Start(t, testserver.WithHubSpot(f))
+	owner := env.SignUp(t, "ada@example.com")
+	team := env.Team(t, owner, "Acme")
+	profile := &config.Profile{Server: env.URL, AccessToken: owner.Access, RefreshToken: owner.Refresh, Email: owner.Email, Team: team}
+	run := func(args ...string) (string, error) {
+		t.Helper()
+		fac, s := clitest.NewFactory(t, clitest.Options{Profile: profile})
+		err := clitest.Run(contacts.NewCmdContacts(fac), args...)
+		return s.ErrOut.String(), err
+	}
+	ctx := context.Background()
+	c, err := betty.New(env.URL, betty.WithTokens(owner.Access, owner.Refresh))
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth, err := c.ConnectHubSpot(ctx, team)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := testserver.ApproveHubSpot(t, env, f, auth.AuthorizationUrl)
+	ag, err := betty.Do[client.AgentProfile](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.CreateAgent(ctx, client.CreateAgentRequest{OrganizationId: team, Name: "Ava"})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.CreateWorkflow(ctx, team, betty.WorkflowInput{Name: "Renewals", AgentID: ag.Id, Type: client.WorkflowTypeOutbound})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err = c.SaveWorkflow(ctx, w.Id, betty.Graph{Nodes: []client.WorkflowNode{{Id: "c-" + w.Id, Type: client.NodeKindContacts},
+		{Id: "s-" + w.Id, Type: client.NodeKindStart}}}, 0); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := run("hubspot", w.Id, "--app", app, "--list", "999999"); err == nil || !strings.Contains(err.Error(), "HubSpot has no list 999999") {
+		t.Fatalf("a list HubSpot does not have: %v", err)
+	}
+	errOut, err := run("hubspot", w.Id, "--app", app, "--list", list, "--wait")
+	if err != nil || errOut != `Read HubSpot list `+list+` into "Renewals": 1 to call, 1 without a number to call.`+"\n" {
+		t.Fatalf("--list --wait: %v %q", err, errOut)
+	}
+	errOut, err = run("hubspot", w.Id, "--app", app)
+	if err != nil || !strings.Contains(errOut, "pick them on the workflow canvas") {
+		t.Fatalf("picked contacts: %v %q", err, errOut)
 	}
 }

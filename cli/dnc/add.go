@@ -48,7 +48,7 @@ nothing. Prints the entry's id.`,
 }
 
 func runAdd(ctx context.Context, opts *AddOptions) error {
-	c, team, err := opts.connect(ctx)
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,6 @@
 package dnc
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
@@ -34,26 +32,9 @@ because removing lifts a person's wish.`,
 }
 
 // Options are the inputs every dnc command shares.
-type Options struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
+type Options = cmdutil.TeamOptions
 
-	Team string
-}
-
-func options(f *cmdutil.Factory) Options {
-	return Options{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
-}
-
-func (o *Options) connect(ctx context.Context) (*betty.Client, string, error) {
-	team, err := o.TeamID(ctx, o.Team)
-	if err != nil {
-		return nil, "", err
-	}
-	c, err := o.Client()
-	return c, team, err
-}
+func options(f *cmdutil.Factory) Options { return cmdutil.NewTeamOptions(f) }
 
 // The rules of what the commands send, copied from the contract.
 var (

@@ -61,7 +61,7 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 		defer f.Close()
 		r = f
 	}
-	c, team, err := opts.connect(ctx)
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

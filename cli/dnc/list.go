@@ -43,7 +43,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comman
 }
 
 func runList(ctx context.Context, opts *ListOptions) error {
-	c, team, err := opts.connect(ctx)
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

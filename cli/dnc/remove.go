@@ -46,7 +46,7 @@ may. Asks first on a terminal; needs --yes otherwise.`,
 }
 
 func runRemove(ctx context.Context, opts *RemoveOptions) error {
-	c, team, err := opts.connect(ctx)
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ transcript and recording are kept. Asks first on a terminal; needs --yes otherwi
 }
 
 func runDelete(ctx context.Context, opts *DeleteOptions) error {
-	c, team, err := opts.connect(ctx)
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

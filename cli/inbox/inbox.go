@@ -3,7 +3,6 @@
 package inbox
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -31,26 +30,9 @@ can be read by anyone who has its link.`,
 }
 
 // Options are the inputs every inbox command shares.
-type Options struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
+type Options = cmdutil.TeamOptions
 
-	Team string
-}
-
-func options(f *cmdutil.Factory) Options {
-	return Options{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
-}
-
-func (o *Options) connect(ctx context.Context) (*betty.Client, string, error) {
-	team, err := o.TeamID(ctx, o.Team)
-	if err != nil {
-		return nil, "", err
-	}
-	c, err := o.Client()
-	return c, team, err
-}
+func options(f *cmdutil.Factory) Options { return cmdutil.NewTeamOptions(f) }
 
 // The enumerations people type, in the contract's order.
 var (

@@ -78,7 +78,7 @@ to reschedule delivery").`,
 }
 
 func runList(ctx context.Context, opts *ListOptions) error {
-	c, team, err := opts.connect(ctx)
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

@@ -54,7 +54,7 @@ public lets anyone who has its link read it without signing in.`,
 }
 
 func runUpdate(ctx context.Context, opts *UpdateOptions) error {
-	c, team, err := opts.connect(ctx)
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

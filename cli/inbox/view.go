@@ -42,7 +42,7 @@ betty calls transcript). A deleted item is shown as deleted.`,
 }
 
 func runView(ctx context.Context, opts *ViewOptions) error {
-	c, team, err := opts.connect(ctx)
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

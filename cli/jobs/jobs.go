@@ -17,7 +17,8 @@ func NewCmdJobs(f *cmdutil.Factory) *cobra.Command {
 		Use:   "jobs <command>",
 		Short: "Jobs: the runs of workflows",
 		Long: `Follow the background jobs of workflows: runs and test runs (workflow-run, started by
-betty workflow run and test-run) and contacts imports (contacts-import). A job is in-progress,
+betty workflow run and test-run), contacts imports (contacts-import) and calls that came in
+(inbound-call, one per call answered by an inbound workflow). A job is in-progress,
 then success, error or cancelled; its progress counts contacts (or CSV rows) completed,
 failed and pending.`,
 		Example: `  betty jobs list --workflow 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11
@@ -30,7 +31,7 @@ failed and pending.`,
 }
 
 // Types are the kinds of jobs, in the contract's order.
-var Types = []client.JobType{client.WorkflowRun, client.ContactsImport}
+var Types = []client.JobType{client.WorkflowRun, client.ContactsImport, client.InboundCall}
 
 // header and row are how tables show jobs.
 func header(t *cmdutil.Table) {

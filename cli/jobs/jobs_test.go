@@ -41,7 +41,8 @@ func TestStatus(t *testing.T) {
 	stub := clitest.NewStub(t)
 	stub.Handle("GET /v2/jobs/status", clitest.Data(http.StatusOK, []client.Job{running, test}))
 	stub.Handle("POST /v1/workflow/progress/wf-1", clitest.Data(http.StatusOK, running))
-	stub.Handle("POST /v1/workflow/progress/wf-9", clitest.Problem(http.StatusNotFound, client.ProblemCodeNotFound, "The workflow never ran."))
+	stub.Handle("POST /v1/workflow/progress/wf-9", clitest.Data(http.StatusOK, nil))
+	stub.Handle("POST /v1/workflow/progress/wf-0", clitest.Problem(http.StatusNotFound, client.ProblemCodeNotFound, "Workflow not found."))
 	clitest.GoldenOutputs(t, "status", stub.URL, func(f *cmdutil.Factory) *cobra.Command { return NewCmdStatus(f, nil) }, "job-2", "job-1", "--type", "workflow-run")
 	if q := stub.Last().Query; q.Get("ids") != "job-2,job-1" || q.Get("type") != "workflow-run" {
 		t.Errorf("query %v", q)
@@ -50,9 +51,14 @@ func TestStatus(t *testing.T) {
 	if err := clitest.Run(NewCmdStatus(f, nil), "--workflow", "wf-1"); err != nil || !strings.HasPrefix(s.Out.String(), "job-2\tworkflow-run\tin-progress\t65%") {
 		t.Errorf("--workflow: %v %q", err, s.Out)
 	}
+	f, s = clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL)})
+	if err := clitest.Run(NewCmdStatus(f, nil), "--workflow", "wf-9", "--json"); err != nil || strings.TrimSpace(s.Out.String()) != "[]" ||
+		!strings.Contains(s.ErrOut.String(), "Workflow wf-9 has not run yet") {
+		t.Errorf("never ran: %v %q %q", err, s.Out, s.ErrOut)
+	}
 	f, _ = clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL)})
-	if err := clitest.Run(NewCmdStatus(f, nil), "--workflow", "wf-9"); cmdutil.ExitCode(err) != cmdutil.ExitNotFound {
-		t.Errorf("never ran: %v", err)
+	if err := clitest.Run(NewCmdStatus(f, nil), "--workflow", "wf-0"); cmdutil.ExitCode(err) != cmdutil.ExitNotFound {
+		t.Errorf("unknown workflow: %v", err)
 	}
 }
 

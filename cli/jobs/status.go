@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -31,8 +32,9 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Co
 		Use:   "status {<job-id>... | --workflow <id>}",
 		Short: "Show the state of jobs",
 		Long: `Show the state and progress of jobs by their ids (at most 100), or of a workflow's run in
-progress (else its latest run) with --workflow. Ids of jobs that are not yours are left out;
-when none is answered the command fails as not found.`,
+progress (else its latest run) with --workflow; a workflow that has not run yet shows no job
+(and says so on stderr). Ids of jobs that are not yours are left out; when none is answered
+the command fails as not found.`,
 		Example: `  betty jobs status 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b20 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b21
   betty jobs status --workflow 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -69,13 +71,18 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	if err != nil {
 		return err
 	}
-	var list []client.Job
+	list := []client.Job{}
 	if opts.Workflow != "" {
 		j, err := c.WorkflowProgress(ctx, opts.Workflow)
 		if err != nil {
 			return err
 		}
-		list = []client.Job{j}
+		if j == nil {
+			// Not a failure: the workflow is there, it has no job yet (an empty list for scripts).
+			fmt.Fprintf(opts.IO.ErrOut, "Workflow %s has not run yet: start it with betty workflow run %s\n", opts.Workflow, opts.Workflow)
+		} else {
+			list = []client.Job{*j}
+		}
 	} else if list, err = c.JobStatuses(ctx, opts.IDs, opts.Type); err != nil {
 		return err
 	}

@@ -7,16 +7,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 )
 
 // ActivateOptions are the inputs of `betty kb activate` and `betty kb deactivate`.
 type ActivateOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team     string
+	cmdutil.TeamOptions
 	KB       string
 	Campaign string
 	Active   bool
@@ -46,7 +41,7 @@ func NewCmdDeactivate(f *cmdutil.Factory, runF func(*ActivateOptions) error) *co
 
 // newCmdSetActive builds activate and deactivate, which differ only in their words.
 func newCmdSetActive(f *cmdutil.Factory, runF func(*ActivateOptions) error, active bool, cmd *cobra.Command) *cobra.Command {
-	opts := &ActivateOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID, Active: active}
+	opts := &ActivateOptions{TeamOptions: cmdutil.NewTeamOptions(f), Active: active}
 	cmd.Args = cmdutil.ExactArgs(1, "give the knowledge base (id or name; see betty kb list)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		opts.KB = args[0]
@@ -68,11 +63,7 @@ func newCmdSetActive(f *cmdutil.Factory, runF func(*ActivateOptions) error, acti
 }
 
 func runSetActive(ctx context.Context, opts *ActivateOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

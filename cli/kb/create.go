@@ -7,16 +7,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 )
 
 // CreateOptions are the inputs of `betty kb create`.
 type CreateOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team     string
+	cmdutil.TeamOptions
 	Name     string
 	Campaign string
 	Output   cmdutil.Output
@@ -24,7 +19,7 @@ type CreateOptions struct {
 
 // NewCmdCreate returns `betty kb create`; runF replaces the run in tests.
 func NewCmdCreate(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Command {
-	opts := &CreateOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &CreateOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "create <name>",
 		Short: "Create a knowledge base",
@@ -52,11 +47,7 @@ campaign has none. Prints its id. Any member but read-only may do this.`,
 }
 
 func runCreate(ctx context.Context, opts *CreateOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

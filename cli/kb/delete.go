@@ -7,23 +7,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 )
 
 // DeleteOptions are the inputs of `betty kb delete`.
 type DeleteOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team string
-	KB   string
-	Yes  bool
+	cmdutil.TeamOptions
+	KB  string
+	Yes bool
 }
 
 // NewCmdDelete returns `betty kb delete`; runF replaces the run in tests.
 func NewCmdDelete(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cobra.Command {
-	opts := &DeleteOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &DeleteOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "delete <knowledge base>",
 		Short: "Delete a knowledge base",
@@ -51,11 +46,7 @@ terminal; needs --yes otherwise.`,
 }
 
 func runDelete(ctx context.Context, opts *DeleteOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

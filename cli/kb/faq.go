@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
 )
 
@@ -28,11 +27,7 @@ agents can search it as soon as it is saved.`,
 
 // FAQOptions are the inputs of `betty kb faq add` and `betty kb faq edit`.
 type FAQOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team string
+	cmdutil.TeamOptions
 	// KB is the knowledge base to add to (add); ID the FAQ to edit (edit).
 	KB, ID string
 	Name   string
@@ -82,7 +77,7 @@ func (opts *FAQOptions) text() (string, error) {
 
 // NewCmdFAQAdd returns `betty kb faq add`; runF replaces the run in tests.
 func NewCmdFAQAdd(f *cmdutil.Factory, runF func(*FAQOptions) error) *cobra.Command {
-	opts := &FAQOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &FAQOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "add <knowledge base> --name <name> (--text <text> | --file <file>)",
 		Short: "Add a FAQ to a knowledge base",
@@ -117,11 +112,7 @@ func NewCmdFAQAdd(f *cmdutil.Factory, runF func(*FAQOptions) error) *cobra.Comma
 }
 
 func runFAQAdd(ctx context.Context, opts *FAQOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}
@@ -147,7 +138,7 @@ func printFAQ(opts *FAQOptions, faq client.KnowledgeFile, format string, args ..
 
 // NewCmdFAQEdit returns `betty kb faq edit`; runF replaces the run in tests.
 func NewCmdFAQEdit(f *cmdutil.Factory, runF func(*FAQOptions) error) *cobra.Command {
-	opts := &FAQOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &FAQOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "edit <faq id> [--name <name>] [--text <text> | --file <file>]",
 		Short: "Edit a FAQ",
@@ -180,11 +171,7 @@ with its new text at once.`,
 }
 
 func runFAQEdit(ctx context.Context, opts *FAQOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

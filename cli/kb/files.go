@@ -6,16 +6,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 )
 
 // FilesOptions are the inputs of `betty kb files`.
 type FilesOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	KB     string
 	Limit  int
 	Output cmdutil.Output
@@ -23,7 +18,7 @@ type FilesOptions struct {
 
 // NewCmdFiles returns `betty kb files`; runF replaces the run in tests.
 func NewCmdFiles(f *cmdutil.Factory, runF func(*FilesOptions) error) *cobra.Command {
-	opts := &FilesOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &FilesOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "files <knowledge base>",
 		Short: "List the files and FAQs of a knowledge base",
@@ -50,11 +45,7 @@ func NewCmdFiles(f *cmdutil.Factory, runF func(*FilesOptions) error) *cobra.Comm
 }
 
 func runFiles(ctx context.Context, opts *FilesOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

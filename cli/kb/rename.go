@@ -7,16 +7,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 )
 
 // RenameOptions are the inputs of `betty kb rename`.
 type RenameOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	KB     string
 	Name   string
 	Output cmdutil.Output
@@ -24,7 +19,7 @@ type RenameOptions struct {
 
 // NewCmdRename returns `betty kb rename`; runF replaces the run in tests.
 func NewCmdRename(f *cmdutil.Factory, runF func(*RenameOptions) error) *cobra.Command {
-	opts := &RenameOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &RenameOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:     "rename <knowledge base> <new name>",
 		Short:   "Rename a knowledge base",
@@ -51,11 +46,7 @@ func NewCmdRename(f *cmdutil.Factory, runF func(*RenameOptions) error) *cobra.Co
 }
 
 func runRename(ctx context.Context, opts *RenameOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

@@ -13,11 +13,7 @@ import (
 
 // SearchOptions are the inputs of `betty kb search`.
 type SearchOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	KB     string
 	Query  string
 	Limit  int
@@ -26,7 +22,7 @@ type SearchOptions struct {
 
 // NewCmdSearch returns `betty kb search`; runF replaces the run in tests.
 func NewCmdSearch(f *cmdutil.Factory, runF func(*SearchOptions) error) *cobra.Command {
-	opts := &SearchOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &SearchOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "search <knowledge base> <question>",
 		Short: "Search a knowledge base",
@@ -57,11 +53,7 @@ is read as plain words; English word forms match each other (delivering finds de
 }
 
 func runSearch(ctx context.Context, opts *SearchOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

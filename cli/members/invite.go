@@ -14,11 +14,7 @@ import (
 
 // InviteOptions are the inputs of `betty members invite`.
 type InviteOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	Email  string
 	Role   client.AssignableTeamRole
 	Origin string
@@ -27,7 +23,7 @@ type InviteOptions struct {
 
 // NewCmdInvite returns `betty members invite`; runF replaces the run in tests.
 func NewCmdInvite(f *cmdutil.Factory, runF func(*InviteOptions) error) *cobra.Command {
-	opts := &InviteOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &InviteOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	var role string
 	cmd := &cobra.Command{
 		Use:   "invite <email>",
@@ -61,11 +57,7 @@ and updates the role. Only an admin or the owner may do this.`,
 }
 
 func runInvite(ctx context.Context, opts *InviteOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

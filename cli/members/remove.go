@@ -14,11 +14,7 @@ import (
 
 // RemoveOptions are the inputs of `betty members remove`.
 type RemoveOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team     string
+	cmdutil.TeamOptions
 	Email    string
 	KeepKeys bool
 	Yes      bool
@@ -26,7 +22,7 @@ type RemoveOptions struct {
 
 // NewCmdRemove returns `betty members remove`; runF replaces the run in tests.
 func NewCmdRemove(f *cmdutil.Factory, runF func(*RemoveOptions) error) *cobra.Command {
-	opts := &RemoveOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &RemoveOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "remove <email>",
 		Short: "Remove a member from a team",

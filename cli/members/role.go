@@ -14,11 +14,7 @@ import (
 
 // RoleOptions are the inputs of `betty members role`.
 type RoleOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	Email  string
 	Role   client.AssignableTeamRole
 	Output cmdutil.Output
@@ -26,7 +22,7 @@ type RoleOptions struct {
 
 // NewCmdRole returns `betty members role`; runF replaces the run in tests.
 func NewCmdRole(f *cmdutil.Factory, runF func(*RoleOptions) error) *cobra.Command {
-	opts := &RoleOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &RoleOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "role <email> <role>",
 		Short: "Change a member's role",
@@ -57,11 +53,7 @@ do this.`,
 }
 
 func runRole(ctx context.Context, opts *RoleOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

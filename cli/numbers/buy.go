@@ -7,16 +7,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 )
 
 // BuyOptions are the inputs of `betty numbers buy`.
 type BuyOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	Number string
 	Origin string
 	Output cmdutil.Output
@@ -24,7 +19,7 @@ type BuyOptions struct {
 
 // NewCmdBuy returns `betty numbers buy`; runF replaces the run in tests.
 func NewCmdBuy(f *cmdutil.Factory, runF func(*BuyOptions) error) *cobra.Command {
-	opts := &BuyOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &BuyOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "buy <number>",
 		Short: "Buy a phone number",
@@ -55,11 +50,7 @@ key).`,
 }
 
 func runBuy(ctx context.Context, opts *BuyOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

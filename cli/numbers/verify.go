@@ -14,11 +14,7 @@ import (
 
 // VerifyOptions are the inputs of `betty numbers verify`.
 type VerifyOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	Number string
 	Method client.PhoneVerificationMethod
 	// Code, when given, completes the verification started before instead of starting one.
@@ -28,7 +24,7 @@ type VerifyOptions struct {
 
 // NewCmdVerify returns `betty numbers verify`; runF replaces the run in tests.
 func NewCmdVerify(f *cmdutil.Factory, runF func(*VerifyOptions) error) *cobra.Command {
-	opts := &VerifyOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &VerifyOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	var method string
 	cmd := &cobra.Command{
 		Use:   "verify <number>",
@@ -67,11 +63,7 @@ once it arrives. A server's offline simulator calls nobody: it writes the code t
 }
 
 func runVerify(ctx context.Context, opts *VerifyOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

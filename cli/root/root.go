@@ -12,6 +12,7 @@ import (
 	"github.com/bettyhq/betty/cli/admin"
 	"github.com/bettyhq/betty/cli/agents"
 	"github.com/bettyhq/betty/cli/apikeys"
+	"github.com/bettyhq/betty/cli/apps"
 	"github.com/bettyhq/betty/cli/auth"
 	"github.com/bettyhq/betty/cli/billing"
 	"github.com/bettyhq/betty/cli/calls"
@@ -31,6 +32,7 @@ import (
 	"github.com/bettyhq/betty/cli/teams"
 	"github.com/bettyhq/betty/cli/voices"
 	"github.com/bettyhq/betty/cli/workflows"
+	"github.com/bettyhq/betty/cli/zapier"
 )
 
 // NewCmdRoot returns the root command with every sub-command.
@@ -89,7 +91,9 @@ Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refu
 		calls.NewCmdCalls(f),
 		inbox.NewCmdInbox(f),
 		dnc.NewCmdDNC(f),
+		apps.NewCmdApps(f),
 		admin.NewCmdAdmin(f),
+		zapier.NewCmdZapier(f),
 	)
 	// Added now rather than at execution so help, the golden tests and completion see them.
 	cmd.InitDefaultHelpCmd()

@@ -15,18 +15,14 @@ import (
 
 // EditOptions are the inputs of `betty teams edit`.
 type EditOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team    string
+	cmdutil.TeamOptions
 	Request client.UpdateTeamPropertiesRequest
 	Output  cmdutil.Output
 }
 
 // NewCmdEdit returns `betty teams edit`; runF replaces the run in tests.
 func NewCmdEdit(f *cmdutil.Factory, runF func(*EditOptions) error) *cobra.Command {
-	opts := &EditOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &EditOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	var name, company, platform, purpose, industry string
 	cmd := &cobra.Command{
 		Use:   "edit [<id>]",

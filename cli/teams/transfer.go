@@ -14,11 +14,7 @@ import (
 
 // TransferOptions are the inputs of `betty teams transfer`.
 type TransferOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	Email  string
 	Origin string
 	Yes    bool
@@ -26,7 +22,7 @@ type TransferOptions struct {
 
 // NewCmdTransfer returns `betty teams transfer`; runF replaces the run in tests.
 func NewCmdTransfer(f *cmdutil.Factory, runF func(*TransferOptions) error) *cobra.Command {
-	opts := &TransferOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &TransferOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "transfer <email>",
 		Short: "Hand a team over to another member",

@@ -6,22 +6,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 )
 
 // ViewOptions are the inputs of `betty teams view`.
 type ViewOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	Output cmdutil.Output
 }
 
 // NewCmdView returns `betty teams view`; runF replaces the run in tests.
 func NewCmdView(f *cmdutil.Factory, runF func(*ViewOptions) error) *cobra.Command {
-	opts := &ViewOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &ViewOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "view [<id>]",
 		Short: "Show a team",

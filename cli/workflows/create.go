@@ -13,11 +13,7 @@ import (
 
 // CreateOptions are the inputs of `betty workflow create`.
 type CreateOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team     string
+	cmdutil.TeamOptions
 	Name     string
 	Agent    string
 	Type     client.WorkflowType
@@ -28,7 +24,7 @@ type CreateOptions struct {
 
 // NewCmdCreate returns `betty workflow create`; runF replaces the run in tests.
 func NewCmdCreate(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Command {
-	opts := &CreateOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &CreateOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "create <name>",
 		Short: "Create a workflow",
@@ -78,11 +74,7 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 		}
 		values[k] = v
 	}
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/bettyhq/betty/cli/calls"
 	"github.com/bettyhq/betty/cli/cmdutil"
 	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
@@ -181,9 +182,7 @@ func (f *follower) transcript(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, e := range tr.Entries[min(f.printed, len(tr.Entries)):] {
-		fmt.Fprintf(f.out(), "%s %s: %s\n", offset(e.OffsetSeconds), speaker(e.Speaker), e.Text)
-	}
+	calls.PrintTurns(f.out(), tr.Entries[min(f.printed, len(tr.Entries)):])
 	f.printed = max(f.printed, len(tr.Entries))
 	return nil
 }
@@ -200,20 +199,4 @@ func (f *follower) finish(ctx context.Context) error {
 		}
 	}
 	return f.transcript(ctx)
-}
-
-// offset shows a turn's time from the answer as [m:ss].
-func offset(sec float64) string {
-	s := int(sec)
-	return fmt.Sprintf("[%d:%02d]", s/60, s%60)
-}
-
-func speaker(s client.TranscriptSpeaker) string {
-	switch s {
-	case client.TranscriptSpeakerAgent:
-		return "Agent"
-	case client.TranscriptSpeakerCustomer:
-		return "Customer"
-	}
-	return string(s)
 }

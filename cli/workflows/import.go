@@ -13,11 +13,7 @@ import (
 
 // ImportOptions are the inputs of `betty workflow import`.
 type ImportOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team  string
+	cmdutil.TeamOptions
 	Path  string
 	Into  string
 	Agent string
@@ -26,7 +22,7 @@ type ImportOptions struct {
 
 // NewCmdImport returns `betty workflow import`; runF replaces the run in tests.
 func NewCmdImport(f *cmdutil.Factory, runF func(*ImportOptions) error) *cobra.Command {
-	opts := &ImportOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &ImportOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "import <file>",
 		Short: "Save a graph file into a workflow",

@@ -7,17 +7,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
-	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
 )
 
 // ListOptions are the inputs of `betty workflow list`.
 type ListOptions struct {
-	IO     *cmdutil.IOStreams
-	Client func() (*betty.Client, error)
-	TeamID func(ctx context.Context, flag string) (string, error)
-
-	Team   string
+	cmdutil.TeamOptions
 	Type   client.WorkflowType
 	Limit  int
 	Output cmdutil.Output
@@ -25,7 +20,7 @@ type ListOptions struct {
 
 // NewCmdList returns `betty workflow list`; runF replaces the run in tests.
 func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
-	opts := &ListOptions{IO: f.IO, Client: f.Client, TeamID: f.TeamID}
+	opts := &ListOptions{TeamOptions: cmdutil.NewTeamOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List a team's workflows",
@@ -50,11 +45,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comman
 }
 
 func runList(ctx context.Context, opts *ListOptions) error {
-	team, err := opts.TeamID(ctx, opts.Team)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	c, team, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

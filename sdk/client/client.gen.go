@@ -157,6 +157,21 @@ func (e BillingPortalFlowType) Valid() bool {
 	}
 }
 
+// Defines values for CallBookingStatus.
+const (
+	CallBookingStatusQueued CallBookingStatus = "queued"
+)
+
+// Valid indicates whether the value is a known member of the CallBookingStatus enum.
+func (e CallBookingStatus) Valid() bool {
+	switch e {
+	case CallBookingStatusQueued:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CallDirection.
 const (
 	CallDirectionInbound  CallDirection = "inbound"
@@ -538,6 +553,27 @@ func (e CountryCode) Valid() bool {
 	}
 }
 
+// Defines values for CrmUpdateStatus.
+const (
+	CrmUpdateStatusDone    CrmUpdateStatus = "done"
+	CrmUpdateStatusFailed  CrmUpdateStatus = "failed"
+	CrmUpdateStatusPending CrmUpdateStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the CrmUpdateStatus enum.
+func (e CrmUpdateStatus) Valid() bool {
+	switch e {
+	case CrmUpdateStatusDone:
+		return true
+	case CrmUpdateStatusFailed:
+		return true
+	case CrmUpdateStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DoNotCallEntrySource.
 const (
 	Conversation DoNotCallEntrySource = "conversation"
@@ -676,6 +712,7 @@ func (e JobStatus) Valid() bool {
 // Defines values for JobType.
 const (
 	ContactsImport JobType = "contacts-import"
+	InboundCall    JobType = "inbound-call"
 	WorkflowRun    JobType = "workflow-run"
 )
 
@@ -683,6 +720,8 @@ const (
 func (e JobType) Valid() bool {
 	switch e {
 	case ContactsImport:
+		return true
+	case InboundCall:
 		return true
 	case WorkflowRun:
 		return true
@@ -1101,6 +1140,7 @@ func (e PhoneVerificationStatus) Valid() bool {
 
 // Defines values for ProblemCode.
 const (
+	ProblemCodeAppDisconnected           ProblemCode = "app_disconnected"
 	ProblemCodeBadRequest                ProblemCode = "bad_request"
 	ProblemCodeConflict                  ProblemCode = "conflict"
 	ProblemCodeEmailNotConfirmed         ProblemCode = "email_not_confirmed"
@@ -1132,6 +1172,8 @@ const (
 // Valid indicates whether the value is a known member of the ProblemCode enum.
 func (e ProblemCode) Valid() bool {
 	switch e {
+	case ProblemCodeAppDisconnected:
+		return true
 	case ProblemCodeBadRequest:
 		return true
 	case ProblemCodeConflict:
@@ -1591,9 +1633,31 @@ func (e WorkflowWebhookMethod) Valid() bool {
 	}
 }
 
+// Defines values for ZapierDeliveryStatus.
+const (
+	ZapierDeliveryStatusDelivered ZapierDeliveryStatus = "delivered"
+	ZapierDeliveryStatusFailed    ZapierDeliveryStatus = "failed"
+	ZapierDeliveryStatusPending   ZapierDeliveryStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the ZapierDeliveryStatus enum.
+func (e ZapierDeliveryStatus) Valid() bool {
+	switch e {
+	case ZapierDeliveryStatusDelivered:
+		return true
+	case ZapierDeliveryStatusFailed:
+		return true
+	case ZapierDeliveryStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ZapierHookEvent.
 const (
 	CallCompleted    ZapierHookEvent = "call.completed"
+	ContactAdded     ZapierHookEvent = "contact.added"
 	InboxItemCreated ZapierHookEvent = "inbox.item.created"
 	JobFinished      ZapierHookEvent = "job.finished"
 )
@@ -1602,6 +1666,8 @@ const (
 func (e ZapierHookEvent) Valid() bool {
 	switch e {
 	case CallCompleted:
+		return true
+	case ContactAdded:
 		return true
 	case InboxItemCreated:
 		return true
@@ -2396,27 +2462,93 @@ type BillingPortalLinkResponse struct {
 	Status int `json:"status"`
 }
 
-// BookDemoCallRequest defines model for BookDemoCallRequest.
-type BookDemoCallRequest struct {
-	// Company Their company.
-	Company *string `json:"company,omitempty"`
+// BookCallRequest defines model for BookCallRequest.
+type BookCallRequest struct {
+	// Consent True when the shopper ticked the consent box; false is refused (422).
+	Consent bool `json:"consent"`
 
-	// Email An e-mail address (local part of letters, digits and `._%+-`, a TLD of 2+ letters).
-	Email Email `json:"email"`
+	// ConsentText The consent sentence shown to the shopper (the widget sends its own).
+	ConsentText *string `json:"consentText,omitempty"`
 
-	// Message What they would like to discuss.
-	Message *string `json:"message,omitempty"`
+	// Name The shopper's name, spoken by the agent where the flow uses it.
+	Name *string `json:"name,omitempty"`
 
-	// Name The person's name.
-	Name string `json:"name"`
+	// PageUrl The storefront page the request came from.
+	PageUrl *string `json:"pageUrl,omitempty"`
 
-	// PhoneNumber Where to call them, in E.164 format.
+	// PhoneNumber The shopper's number; E.164 (`+…`) is expected, spaces and dashes are ignored.
 	//
 	// Example: +14155550123
 	PhoneNumber string `json:"phoneNumber"`
 
-	// PreferredTime When they would like to be called.
-	PreferredTime *time.Time `json:"preferredTime,omitempty"`
+	// PublicKey The organisation's publishable key (`betty_pk_…`).
+	//
+	// Example: betty_pk_3f9a1c2b7d4e
+	PublicKey string `json:"publicKey"`
+}
+
+// CallBooking A shopper's request for a call from the storefront widget.
+type CallBooking struct {
+	// Consent What the shopper agreed to, recorded with the call.
+	Consent CallConsent `json:"consent"`
+
+	// CreatedAt An RFC 3339 timestamp in UTC.
+	CreatedAt Timestamp `json:"createdAt"`
+
+	// Id An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	Id Id `json:"id"`
+
+	// JobId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	JobId Id `json:"jobId"`
+
+	// OrganizationId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	OrganizationId Id `json:"organizationId"`
+
+	// PhoneNumber The number to call, in E.164 format.
+	//
+	// Example: +14155550123
+	PhoneNumber string `json:"phoneNumber"`
+
+	// Status Always `queued` in this answer; the call's progress is the job's.
+	Status CallBookingStatus `json:"status"`
+
+	// WorkflowId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	WorkflowId Id `json:"workflowId"`
+}
+
+// CallBookingStatus Always `queued` in this answer; the call's progress is the job's.
+type CallBookingStatus string
+
+// CallBookingResponse defines model for CallBookingResponse.
+type CallBookingResponse struct {
+	// Data A shopper's request for a call from the storefront widget.
+	Data CallBooking `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
+// CallConsent What the shopper agreed to, recorded with the call.
+type CallConsent struct {
+	// ClientIp The client address the request came from.
+	ClientIp string `json:"clientIp"`
+
+	// GivenAt An RFC 3339 timestamp in UTC.
+	GivenAt Timestamp `json:"givenAt"`
+
+	// PageUrl The storefront page the request came from; null when not sent.
+	PageUrl *string `json:"pageUrl"`
+
+	// Text The consent sentence the shopper ticked.
+	Text string `json:"text"`
 }
 
 // CallDailyCount The number of calls on one day.
@@ -2454,8 +2586,14 @@ type CallLog struct {
 	Cost float64 `json:"cost"`
 
 	// CreatedAt An RFC 3339 timestamp in UTC.
-	CreatedAt Timestamp     `json:"createdAt"`
-	Direction CallDirection `json:"direction"`
+	CreatedAt Timestamp `json:"createdAt"`
+
+	// CrmUpdates What the call's HubSpot lifecycle-stage steps wrote back to HubSpot, oldest first
+	// (answered by `getCallLog` only; absent from lists). Each is `pending` while Betty
+	// tries (a background job retried with backoff), then `done` or `failed` with the
+	// reason.
+	CrmUpdates *[]CrmUpdate  `json:"crmUpdates,omitempty"`
+	Direction  CallDirection `json:"direction"`
 
 	// DurationSeconds Seconds from answer to hang-up (0 when never answered; so far, while in progress).
 	//
@@ -2959,6 +3097,12 @@ type CompleteZapierAuthorizationRequest struct {
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
+
+	// State The `state` Zapier put on the callback URL, from `connectZapierApp`. When sent, it
+	// must be valid, unused, unexpired and of this organisation (422 naming `state`
+	// otherwise); the dashboard always sends it. Optional so that a flow started
+	// elsewhere (Zapier's own app directory) can still complete.
+	State *string `json:"state,omitempty"`
 }
 
 // ConfigureWorkflowShopifyRequest defines model for ConfigureWorkflowShopifyRequest.
@@ -2997,6 +3141,14 @@ type ConfirmTeamOwnershipTransferRequest struct {
 
 // ConnectHubspotAppRequest defines model for ConnectHubspotAppRequest.
 type ConnectHubspotAppRequest struct {
+	// OrganizationId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	OrganizationId Id `json:"organizationId"`
+}
+
+// ConnectZapierAppRequest defines model for ConnectZapierAppRequest.
+type ConnectZapierAppRequest struct {
 	// OrganizationId An opaque identifier.
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
@@ -3533,6 +3685,26 @@ type CreatedApiKeyResponse struct {
 	Status int `json:"status"`
 }
 
+// CrmUpdate A contact's lifecycle stage written back to HubSpot after a call.
+type CrmUpdate struct {
+	// Reason Why it failed; null otherwise.
+	//
+	// Example: The contact no longer exists in HubSpot.
+	Reason *string `json:"reason"`
+
+	// Stage The HubSpot lifecycle stage's internal value written.
+	//
+	// Example: customer
+	Stage  string          `json:"stage"`
+	Status CrmUpdateStatus `json:"status"`
+
+	// UpdatedAt An RFC 3339 timestamp in UTC.
+	UpdatedAt Timestamp `json:"updatedAt"`
+}
+
+// CrmUpdateStatus defines model for CrmUpdate.Status.
+type CrmUpdateStatus string
+
 // DeactivateKnowledgeBaseRequest defines model for DeactivateKnowledgeBaseRequest.
 type DeactivateKnowledgeBaseRequest struct {
 	// CampaignId An opaque identifier.
@@ -3562,47 +3734,6 @@ type Deleted struct {
 // DeletedResponse The envelope of a delete; `data.id` is the id of what was deleted.
 type DeletedResponse struct {
 	Data Deleted `json:"data"`
-
-	// Status The HTTP status code.
-	Status int `json:"status"`
-}
-
-// DemoBooking A prospective customer's request for a demo call.
-type DemoBooking struct {
-	// Company Their company; null when not given.
-	Company *string `json:"company"`
-
-	// CreatedAt An RFC 3339 timestamp in UTC.
-	CreatedAt Timestamp `json:"createdAt"`
-
-	// Email An e-mail address (local part of letters, digits and `._%+-`, a TLD of 2+ letters).
-	Email Email `json:"email"`
-
-	// Id An opaque identifier.
-	//
-	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
-	Id Id `json:"id"`
-
-	// Message What they would like to discuss; null when not given.
-	Message *string `json:"message"`
-
-	// Name The person's name.
-	Name string `json:"name"`
-
-	// PhoneNumber Where to call them, in E.164 format.
-	PhoneNumber string `json:"phoneNumber"`
-
-	// PreferredTime When they would like to be called; null when not given.
-	PreferredTime *time.Time `json:"preferredTime"`
-
-	// UpdatedAt An RFC 3339 timestamp in UTC.
-	UpdatedAt Timestamp `json:"updatedAt"`
-}
-
-// DemoBookingResponse defines model for DemoBookingResponse.
-type DemoBookingResponse struct {
-	// Data A prospective customer's request for a demo call.
-	Data DemoBooking `json:"data"`
 
 	// Status The HTTP status code.
 	Status int `json:"status"`
@@ -3790,6 +3921,20 @@ type HealthDatabase string
 type HealthResponse struct {
 	Data   Health `json:"data"`
 	Status int    `json:"status"`
+}
+
+// HubspotContactListResponse A page of HubSpot contacts; with a node, its contacts source too.
+type HubspotContactListResponse struct {
+	Data []Contact `json:"data"`
+
+	// Meta The window of a paginated list.
+	Meta PageMeta `json:"meta"`
+
+	// Source The node's contacts source (only with `nodeId`).
+	Source *WorkflowContactsSource `json:"source,omitempty"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
 }
 
 // HubspotLifecycleStage A contact lifecycle stage of a HubSpot portal (a CRM stage record).
@@ -4018,7 +4163,8 @@ type Job struct {
 
 	// Type The kind of a job. `workflow-run`: a run (or test run) of a workflow that calls its
 	// contacts. `contacts-import`: the parsing of a CSV file set as the contacts source of a
-	// workflow's Contacts node.
+	// workflow's Contacts node. `inbound-call`: a call that came in to the workflow's number,
+	// answered by the (inbound) workflow; one unit, ended when the call ends.
 	Type JobType `json:"type"`
 
 	// UpdatedAt An RFC 3339 timestamp in UTC.
@@ -4102,7 +4248,8 @@ type JobStatus string
 
 // JobType The kind of a job. `workflow-run`: a run (or test run) of a workflow that calls its
 // contacts. `contacts-import`: the parsing of a CSV file set as the contacts source of a
-// workflow's Contacts node.
+// workflow's Contacts node. `inbound-call`: a call that came in to the workflow's number,
+// answered by the (inbound) workflow; one unit, ended when the call ends.
 type JobType string
 
 // JobsResponse The envelope of an unpaginated list of jobs.
@@ -4909,6 +5056,8 @@ type Problem struct {
 	// (no subscription for it). `payments_not_configured` (503) answers a purchase, a portal
 	// link or a Stripe webhook on a server without Stripe (`--stripe-secret-key`,
 	// `--stripe-webhook-secret`); the detail names the setting.
+	// `app_disconnected` (422) answers an operation on a connected app that is disconnected
+	// (or whose provider revoked its access): reconnect it.
 	Code ProblemCode `json:"code"`
 
 	// CurrentVersion On the 409 of a stale workflow save (`POST /v1/workflow/save` with an old
@@ -4951,6 +5100,8 @@ type Problem struct {
 // (no subscription for it). `payments_not_configured` (503) answers a purchase, a portal
 // link or a Stripe webhook on a server without Stripe (`--stripe-secret-key`,
 // `--stripe-webhook-secret`); the detail names the setting.
+// `app_disconnected` (422) answers an operation on a connected app that is disconnected
+// (or whose provider revoked its access): reconnect it.
 type ProblemCode string
 
 // PromptStatus The state of the readable prompt compiled from a workflow.
@@ -5254,6 +5405,46 @@ type SignUpResultResponse struct {
 	Status int `json:"status"`
 }
 
+// SimulateInboundCallRequest defines model for SimulateInboundCallRequest.
+type SimulateInboundCallRequest struct {
+	// From The caller's number, E.164 (default `+14155550100`).
+	//
+	// Example: +14155550123
+	From *string `json:"from,omitempty"`
+
+	// OrganizationId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	OrganizationId Id `json:"organizationId"`
+
+	// Persona Who calls and why (what the simulated caller says follows it).
+	//
+	// Example: A customer whose parcel is late and who wants to know where it is.
+	Persona string `json:"persona"`
+
+	// To The organisation's number that is called, E.164.
+	//
+	// Example: +14155550100
+	To string `json:"to"`
+}
+
+// SimulatedInboundCallResponse The envelope of a simulated inbound call.
+type SimulatedInboundCallResponse struct {
+	Data struct {
+		// CallControlId The call's carrier id (its call log's `callControlId`).
+		CallControlId string `json:"callControlId"`
+
+		// From The caller's number.
+		From string `json:"from"`
+
+		// To The organisation's number called.
+		To string `json:"to"`
+	} `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
 // SpeechEngine The text-to-speech engine that speaks a voice: `espeak-ng` (the local engine) or
 // `openai-compatible` (the endpoint at `--tts-url`).
 type SpeechEngine string
@@ -5263,7 +5454,10 @@ type SubscribeZapierHookRequest struct {
 	// Event A Betty event a Zapier REST hook can subscribe to: `call.completed` (a call ended;
 	// payload a CallLog), `job.finished` (a workflow run ended in success, error or
 	// cancelled; payload a Job), `inbox.item.created` (a call outcome reached the team
-	// inbox; payload an InboxItem).
+	// inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
+	// added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
+	// `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
+	// 50,000 rows). Each entity is delivered once per subscription.
 	Event ZapierHookEvent `json:"event"`
 
 	// HookUrl The URL Zapier made for this zap (`bundle.targetUrl`); https only.
@@ -6860,6 +7054,15 @@ type WorkflowPosition struct {
 	Y float64 `json:"y"`
 }
 
+// WorkflowProgressResponse The envelope of a workflow's current or latest job, which a workflow that has not run yet does not have.
+type WorkflowProgressResponse struct {
+	// Data The workflow's job in progress, or else its latest one; null when the workflow has not run yet (no job yet).
+	Data *Job `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
 // WorkflowResponse The envelope of one workflow.
 type WorkflowResponse struct {
 	// Data A call flow: a graph of nodes (what the agent says, what the customer may answer,
@@ -7008,6 +7211,38 @@ type ZapierContactsResultResponse struct {
 	Status int `json:"status"`
 }
 
+// ZapierDelivery One event's delivery to a hook.
+type ZapierDelivery struct {
+	// Attempts How many times it was sent.
+	Attempts int `json:"attempts"`
+
+	// Error Why the last try failed; null when it did not.
+	Error *string `json:"error"`
+
+	// Event A Betty event a Zapier REST hook can subscribe to: `call.completed` (a call ended;
+	// payload a CallLog), `job.finished` (a workflow run ended in success, error or
+	// cancelled; payload a Job), `inbox.item.created` (a call outcome reached the team
+	// inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
+	// added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
+	// `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
+	// 50,000 rows). Each entity is delivered once per subscription.
+	Event ZapierHookEvent `json:"event"`
+
+	// HttpStatus The hook's answer to the last try; null when it was not reached.
+	HttpStatus *int `json:"httpStatus"`
+
+	// Status `pending` while it is sent or retried (after 1, 4 and 10 minutes), `delivered` when
+	// the hook answered 2xx, `failed` when it refused every try.
+	Status ZapierDeliveryStatus `json:"status"`
+
+	// UpdatedAt An RFC 3339 timestamp in UTC.
+	UpdatedAt Timestamp `json:"updatedAt"`
+}
+
+// ZapierDeliveryStatus `pending` while it is sent or retried (after 1, 4 and 10 minutes), `delivered` when
+// the hook answered 2xx, `failed` when it refused every try.
+type ZapierDeliveryStatus string
+
 // ZapierHook A Zapier REST-hook subscription of the organisation.
 type ZapierHook struct {
 	// CreatedAt An RFC 3339 timestamp in UTC.
@@ -7016,7 +7251,10 @@ type ZapierHook struct {
 	// Event A Betty event a Zapier REST hook can subscribe to: `call.completed` (a call ended;
 	// payload a CallLog), `job.finished` (a workflow run ended in success, error or
 	// cancelled; payload a Job), `inbox.item.created` (a call outcome reached the team
-	// inbox; payload an InboxItem).
+	// inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
+	// added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
+	// `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
+	// 50,000 rows). Each entity is delivered once per subscription.
 	Event ZapierHookEvent `json:"event"`
 
 	// HookUrl Where each event is POSTed.
@@ -7028,6 +7266,10 @@ type ZapierHook struct {
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	Id Id `json:"id"`
+
+	// LastDelivery The hook's latest delivery (in `listZapierHooks`; absent before its first event):
+	// whether Zapier took it, is being retried, or refused it after every retry, and why.
+	LastDelivery *ZapierDelivery `json:"lastDelivery,omitempty"`
 
 	// OrganizationId An opaque identifier.
 	//
@@ -7041,7 +7283,10 @@ type ZapierHook struct {
 // ZapierHookEvent A Betty event a Zapier REST hook can subscribe to: `call.completed` (a call ended;
 // payload a CallLog), `job.finished` (a workflow run ended in success, error or
 // cancelled; payload a Job), `inbox.item.created` (a call outcome reached the team
-// inbox; payload an InboxItem).
+// inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
+// added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
+// `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
+// 50,000 rows). Each entity is delivered once per subscription.
 type ZapierHookEvent string
 
 // ZapierHookResponse defines model for ZapierHookResponse.
@@ -7057,6 +7302,14 @@ type ZapierHookResponse struct {
 type ZapierHookSamplesResponse struct {
 	// Data The payloads, newest first; each is the JSON of the event's entity.
 	Data []map[string]interface{} `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
+// ZapierHooksResponse The envelope of an unpaginated list of Zapier REST-hook subscriptions.
+type ZapierHooksResponse struct {
+	Data []ZapierHook `json:"data"`
 
 	// Status The HTTP status code.
 	Status int `json:"status"`
@@ -7436,6 +7689,12 @@ type ListHubspotLifecycleStagesParams struct {
 
 	// ConnectedAppId The HubSpot connected app (its `id`).
 	ConnectedAppId Id `form:"connectedAppId" json:"connectedAppId"`
+}
+
+// ListZapierHooksParams defines parameters for ListZapierHooks.
+type ListZapierHooksParams struct {
+	// OrganizationId The organisation (team) the request acts for.
+	OrganizationId OrganizationIdQuery `form:"organizationId" json:"organizationId"`
 }
 
 // ListZapierHookSamplesParams defines parameters for ListZapierHookSamples.
@@ -8096,6 +8355,9 @@ type UpdateAgentJSONRequestBody = UpdateAgentRequest
 // ConnectHubspotAppJSONRequestBody defines body for ConnectHubspotApp for application/json ContentType.
 type ConnectHubspotAppJSONRequestBody = ConnectHubspotAppRequest
 
+// ConnectZapierAppJSONRequestBody defines body for ConnectZapierApp for application/json ContentType.
+type ConnectZapierAppJSONRequestBody = ConnectZapierAppRequest
+
 // DisconnectAppJSONRequestBody defines body for DisconnectApp for application/json ContentType.
 type DisconnectAppJSONRequestBody = DisconnectAppRequest
 
@@ -8132,8 +8394,11 @@ type UpdateCurrentUserProfileJSONRequestBody = UpdateCurrentUserProfileRequest
 // CompleteZapierAuthorizationJSONRequestBody defines body for CompleteZapierAuthorization for application/json ContentType.
 type CompleteZapierAuthorizationJSONRequestBody = CompleteZapierAuthorizationRequest
 
-// BookDemoCallJSONRequestBody defines body for BookDemoCall for application/json ContentType.
-type BookDemoCallJSONRequestBody = BookDemoCallRequest
+// BookCallJSONRequestBody defines body for BookCall for application/json ContentType.
+type BookCallJSONRequestBody = BookCallRequest
+
+// SimulateInboundCallJSONRequestBody defines body for SimulateInboundCall for application/json ContentType.
+type SimulateInboundCallJSONRequestBody = SimulateInboundCallRequest
 
 // CreateCampaignJSONRequestBody defines body for CreateCampaign for application/json ContentType.
 type CreateCampaignJSONRequestBody = CreateCampaignRequest
@@ -9322,6 +9587,46 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/apps/connect/hubspot (the `ConnectHubspotApp` operationId).
 	ConnectHubspotApp(ctx context.Context, body ConnectHubspotAppJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ConnectZapierAppWithBody Start connecting Zapier
+	//
+	// Starts Zapier's OAuth flow for the organisation `organizationId` (this contract's
+	// addition: the spec shows the callback but not where the flow starts) and answers the
+	// Zapier authorisation URL to open. After the person approves, Zapier sends the browser to
+	// the dashboard's callback page with `code` and `state`, which the dashboard posts to
+	// `POST /v1/auth/zapier/callback`. Nothing is stored by this call.
+	//
+	// The `state` is signed, binds the organisation and the user, works once and is valid 10
+	// minutes (`expiresAt`). Requested scopes: `zap zap:all profile`. Owner, admin or
+	// developer (403 otherwise), with a user session. A server without Zapier's OAuth client
+	// configured answers 503 naming the settings, as the other Zapier partner-API calls do.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this acts for a person.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/apps/connect/zapier (the `ConnectZapierApp` operationId).
+	ConnectZapierAppWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ConnectZapierApp Start connecting Zapier
+	//
+	// Starts Zapier's OAuth flow for the organisation `organizationId` (this contract's
+	// addition: the spec shows the callback but not where the flow starts) and answers the
+	// Zapier authorisation URL to open. After the person approves, Zapier sends the browser to
+	// the dashboard's callback page with `code` and `state`, which the dashboard posts to
+	// `POST /v1/auth/zapier/callback`. Nothing is stored by this call.
+	//
+	// The `state` is signed, binds the organisation and the user, works once and is valid 10
+	// minutes (`expiresAt`). Requested scopes: `zap zap:all profile`. Owner, admin or
+	// developer (403 otherwise), with a user session. A server without Zapier's OAuth client
+	// configured answers 503 naming the settings, as the other Zapier partner-API calls do.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this acts for a person.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/apps/connect/zapier (the `ConnectZapierApp` operationId).
+	ConnectZapierApp(ctx context.Context, body ConnectZapierAppJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListConnectedApps List the organisation's connected apps
 	//
 	// Answers every connected app of the organisation — `connected` and `disconnected`, of
@@ -9394,7 +9699,12 @@ type ClientInterface interface {
 	// members of the node's HubSpot list, or the contacts picked for it through
 	// `searchHubspotContacts` — with each one's call status for the node in
 	// `betty_metadata`, refreshing the node's stored copies from HubSpot (the dashboard
-	// polls every 10 s). Contacts come as in `searchHubspotContacts`.
+	// polls every 10 s), and the node's contacts source in `source`. A node calling a
+	// HubSpot list has it read again in the background at most once a minute (members who
+	// joined are added, those who left removed unless called); `source.status` is `parsing`
+	// while the list is first read, and `error` with `source.error` when it cannot be (the
+	// list is gone, the connection lacks list access, more than 50,000 members). Contacts
+	// come as in `searchHubspotContacts`.
 	//
 	// `organizationId` is this contract's addition (the spec omits it; section 5 requires an
 	// organisation id for connected-app calls): the connected app (and the node) must belong
@@ -9417,7 +9727,8 @@ type ClientInterface interface {
 	// added to the node's contacts (by HubSpot record id, so repeating the search adds
 	// nothing new) and each answer carries its call status for that node in
 	// `betty_metadata`. The node must be a Contacts node of `organizationId` whose source is
-	// this connected app (422 otherwise). This keeps the product's `GET` although it writes.
+	// this connected app (422 otherwise) without a HubSpot list (a node calling a list
+	// takes its members: 422). This keeps the product's `GET` although it writes.
 	//
 	// Contacts come as `Contact` rows: `id` is the HubSpot record id; HubSpot's lifecycle
 	// stages map to `lifecycleStage` (`marketingqualifiedlead` → `marketing lead`,
@@ -9547,6 +9858,16 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/apps/zapier/disconnect (the `DisconnectZapierApp` operationId).
 	DisconnectZapierApp(ctx context.Context, body DisconnectZapierAppJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListZapierHooks List the organisation's Zapier REST hooks
+	//
+	// Lists the organisation's Zapier REST-hook subscriptions (made by its zaps through
+	// `subscribeZapierHook`), newest first; at most 50 exist, so the list is not paginated.
+	// Each hook carries its latest delivery (`lastDelivery`). A user session or an API key of the organisation; any member may call it. The hook
+	// URLs are Zapier's secrets of each zap: they are shown to the team only.
+	//
+	// Corresponds with GET /v1/apps/zapier/hooks (the `ListZapierHooks` operationId).
+	ListZapierHooks(ctx context.Context, params *ListZapierHooksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// SubscribeZapierHookWithBody Subscribe a Zapier REST hook
 	//
 	// Zapier's REST-hook subscribe call (this contract's addition), made by Betty's Zapier
@@ -9593,7 +9914,8 @@ type ClientInterface interface {
 	// recent payloads of `event` in the organisation, newest first, exactly as they would be
 	// POSTed to a hook URL; when the organisation has none yet, one made-up example. Each
 	// payload is the JSON of the entity: a `CallLog` for `call.completed`, a `Job` for
-	// `job.finished`, an `InboxItem` for `inbox.item.created`; each has an `id`, which
+	// `job.finished`, an `InboxItem` for `inbox.item.created`, a `Contact` (with `workflowId`
+	// and `nodeId`) for `contact.added`; each has an `id`, which
 	// Zapier uses to tell items apart. Authenticated with an organisation API key, as
 	// `subscribeZapierHook`.
 	//
@@ -9614,7 +9936,9 @@ type ClientInterface interface {
 	//
 	// Answers the Zap templates that use Betty's Zapier app (from Zapier's partner API), each
 	// with a link that opens the template in Zapier. Not paginated (at most 50). Templates
-	// do not need the organisation's Zapier connection. Zapier being unreachable is 503. Any
+	// do not need the organisation's Zapier connection. Zapier being unreachable is 503, and
+	// so is a server without Zapier's partner credentials (`--zapier-client-id`; code
+	// `unavailable`, naming the setting). Any
 	// member may call it. The spec's "Zapier calls: teamId" is the dashboard's own check; the
 	// team travels as `organizationId`.
 	//
@@ -9627,7 +9951,8 @@ type ClientInterface interface {
 	// app, 4 per page by default, most recently changed first (from Zapier's partner API with
 	// the tokens stored by `POST /v1/auth/zapier/callback`). Without a connected Zapier app
 	// the answer is 422 (code `unprocessable`): connect Zapier first. Zapier being
-	// unreachable is 503. Any member may call it.
+	// unreachable is 503, and so is a server without Zapier's OAuth client
+	// (`--zapier-client-id`; code `unavailable`). Any member may call it.
 	//
 	// Corresponds with GET /v1/apps/zapier/zaps (the `ListZapierZaps` operationId).
 	ListZapierZaps(ctx context.Context, params *ListZapierZapsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9905,8 +10230,11 @@ type ClientInterface interface {
 	// `organizationId`; a body field named `teamId` is rejected as unknown.
 	//
 	// An invalid, used or expired code (Zapier refuses it) is answered 422; Zapier being
-	// unreachable is answered 503. Needs a user session with role developer, admin or owner in
-	// the team.
+	// unreachable is answered 503. Decision: a server without Zapier's OAuth client
+	// (`--zapier-client-id`, `--zapier-client-secret`) answers 503 (code `unavailable`,
+	// naming the settings), as Zapier being unreachable: the operation exists, this
+	// deployment cannot reach a Zapier it was not given. Needs a user session with role
+	// developer, admin or owner in the team.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -9926,37 +10254,74 @@ type ClientInterface interface {
 	// `organizationId`; a body field named `teamId` is rejected as unknown.
 	//
 	// An invalid, used or expired code (Zapier refuses it) is answered 422; Zapier being
-	// unreachable is answered 503. Needs a user session with role developer, admin or owner in
-	// the team.
+	// unreachable is answered 503. Decision: a server without Zapier's OAuth client
+	// (`--zapier-client-id`, `--zapier-client-secret`) answers 503 (code `unavailable`,
+	// naming the settings), as Zapier being unreachable: the operation exists, this
+	// deployment cannot reach a Zapier it was not given. Needs a user session with role
+	// developer, admin or owner in the team.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/auth/zapier/callback (the `CompleteZapierAuthorization` operationId).
 	CompleteZapierAuthorization(ctx context.Context, body CompleteZapierAuthorizationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// BookDemoCallWithBody Book a demo call (public)
+	// BookCallWithBody Ask for a call from a storefront (public)
 	//
-	// Public (no sign-in): records a request from a prospective customer to book a demo call
-	// with the Betty team, and notifies the team. No call is placed automatically
-	// (decision). Requests are rate limited per client address (429). Answers 201 with the
-	// stored booking.
+	// Public (no sign-in): the storefront widget (`/widget.js`) sends a shopper's number and
+	// consent here, and Betty places one call to it with the workflow the organisation
+	// attached to its storefront (`POST /v1/workflow/config/shopify`) — a single-contact run
+	// of that workflow, with the same dialling rules as any run (calling window in the
+	// number's zone, do-not-call list, 24-hour frequency cap, credits).
+	//
+	// The organisation is named by its publishable key `publicKey` (`betty_pk_…`, not a
+	// secret). `consent` must be true; the consent (its text, the page, the client address
+	// and the time) is stored with the booking, kept as the record of that consent and
+	// answered here; the booking's call is the run `jobId`. Abuse limits (decision,
+	// constants in `server/integrations/shopify`): per client address 5 requests an hour,
+	// per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
+	// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+	//
+	// Errors carry a `detail` written for the shopper, which the widget shows as is:
+	// an unknown key or an organisation without a storefront workflow is 404 ("This store
+	// cannot take call requests right now."); a bad or disallowed number is 422 naming
+	// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+	// do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
+	// `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
+	// the number's calling window opens).
 	//
 	// Takes any type of body and a specified content type.
 	//
-	// Corresponds with POST /v1/call/book-a-call (the `BookDemoCall` operationId).
-	BookDemoCallWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with POST /v1/call/book-a-call (the `BookCall` operationId).
+	BookCallWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// BookDemoCall Book a demo call (public)
+	// BookCall Ask for a call from a storefront (public)
 	//
-	// Public (no sign-in): records a request from a prospective customer to book a demo call
-	// with the Betty team, and notifies the team. No call is placed automatically
-	// (decision). Requests are rate limited per client address (429). Answers 201 with the
-	// stored booking.
+	// Public (no sign-in): the storefront widget (`/widget.js`) sends a shopper's number and
+	// consent here, and Betty places one call to it with the workflow the organisation
+	// attached to its storefront (`POST /v1/workflow/config/shopify`) — a single-contact run
+	// of that workflow, with the same dialling rules as any run (calling window in the
+	// number's zone, do-not-call list, 24-hour frequency cap, credits).
+	//
+	// The organisation is named by its publishable key `publicKey` (`betty_pk_…`, not a
+	// secret). `consent` must be true; the consent (its text, the page, the client address
+	// and the time) is stored with the booking, kept as the record of that consent and
+	// answered here; the booking's call is the run `jobId`. Abuse limits (decision,
+	// constants in `server/integrations/shopify`): per client address 5 requests an hour,
+	// per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
+	// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+	//
+	// Errors carry a `detail` written for the shopper, which the widget shows as is:
+	// an unknown key or an organisation without a storefront workflow is 404 ("This store
+	// cannot take call requests right now."); a bad or disallowed number is 422 naming
+	// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+	// do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
+	// `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
+	// the number's calling window opens).
 	//
 	// Takes a body of the `application/json` content type.
 	//
-	// Corresponds with POST /v1/call/book-a-call (the `BookDemoCall` operationId).
-	BookDemoCall(ctx context.Context, body BookDemoCallJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with POST /v1/call/book-a-call (the `BookCall` operationId).
+	BookCall(ctx context.Context, body BookCallJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCallLog Get a call log
 	//
@@ -10002,6 +10367,56 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/call/recordings/{callLogId} (the `GetCallRecording` operationId).
 	GetCallRecording(ctx context.Context, callLogId Id, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SimulateInboundCallWithBody Simulate a call coming in to one of the organisation's numbers
+	//
+	// With the offline `sim` carrier only (decision): someone described by `persona` calls
+	// `to`, one of the organisation's numbers, from `from` (default `+14155550100`), and Betty
+	// answers it exactly as it answers a real inbound call. Calls that come in are answered
+	// when the number has an inbound workflow that answers it — a workflow of type `inbound`
+	// with that number (or whose campaign uses it), runnable, outside any campaign or its
+	// campaign's active workflow while the campaign is active — and the organisation has
+	// credits for a minute; then the call is held by the conversation engine like an
+	// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
+	// by turn, `call.updated` events), its recording, an inbox item and its per-minute
+	// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
+	// no inbound workflow answers are turned down and logged; this operation says why
+	// instead, with 422. Answers 202 with the call's `callControlId` (the call log appears
+	// within a moment; follow it with `GET /v1/events` or
+	// `GET /v1/call/transcripts/{callControlId}`). 422 when the server's carrier is not
+	// `sim` ("call the number instead"), when `to` is not an active number of the
+	// organisation, when no inbound workflow answers it, or without credits. Any team role
+	// except `readonly` may call it.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/call/simulate-inbound (the `SimulateInboundCall` operationId).
+	SimulateInboundCallWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SimulateInboundCall Simulate a call coming in to one of the organisation's numbers
+	//
+	// With the offline `sim` carrier only (decision): someone described by `persona` calls
+	// `to`, one of the organisation's numbers, from `from` (default `+14155550100`), and Betty
+	// answers it exactly as it answers a real inbound call. Calls that come in are answered
+	// when the number has an inbound workflow that answers it — a workflow of type `inbound`
+	// with that number (or whose campaign uses it), runnable, outside any campaign or its
+	// campaign's active workflow while the campaign is active — and the organisation has
+	// credits for a minute; then the call is held by the conversation engine like an
+	// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
+	// by turn, `call.updated` events), its recording, an inbox item and its per-minute
+	// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
+	// no inbound workflow answers are turned down and logged; this operation says why
+	// instead, with 422. Answers 202 with the call's `callControlId` (the call log appears
+	// within a moment; follow it with `GET /v1/events` or
+	// `GET /v1/call/transcripts/{callControlId}`). 422 when the server's carrier is not
+	// `sim` ("call the number instead"), when `to` is not an active number of the
+	// organisation, when no inbound workflow answers it, or without credits. Any team role
+	// except `readonly` may call it.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/call/simulate-inbound (the `SimulateInboundCall` operationId).
+	SimulateInboundCall(ctx context.Context, body SimulateInboundCallJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCallTranscript Get a call's transcript
 	//
@@ -11932,8 +12347,12 @@ type ClientInterface interface {
 	//
 	// Handled events drive calls and jobs (call initiated, answered, speech, hang-up,
 	// recording saved) and phone-number orders; they are reported as `call.updated` and
-	// `job.updated` on `GET /v1/events`. Other event types are acknowledged and ignored; an
-	// event id already processed is acknowledged without being processed again. Answers 200.
+	// `job.updated` on `GET /v1/events`. A `call.initiated` with direction `incoming` (someone
+	// called one of the organisations' numbers, which must be on the Call Control connection)
+	// is answered when an inbound workflow answers that number (see
+	// `POST /v1/call/simulate-inbound` for the rule), else hung up unanswered and logged.
+	// Other event types are acknowledged and ignored; an event id already processed is
+	// acknowledged without being processed again. Answers 200.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -11950,8 +12369,12 @@ type ClientInterface interface {
 	//
 	// Handled events drive calls and jobs (call initiated, answered, speech, hang-up,
 	// recording saved) and phone-number orders; they are reported as `call.updated` and
-	// `job.updated` on `GET /v1/events`. Other event types are acknowledged and ignored; an
-	// event id already processed is acknowledged without being processed again. Answers 200.
+	// `job.updated` on `GET /v1/events`. A `call.initiated` with direction `incoming` (someone
+	// called one of the organisations' numbers, which must be on the Call Control connection)
+	// is answered when an inbound workflow answers that number (see
+	// `POST /v1/call/simulate-inbound` for the rule), else hung up unanswered and logged.
+	// Other event types are acknowledged and ignored; an event id already processed is
+	// acknowledged without being processed again. Answers 200.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -12058,9 +12481,13 @@ type ClientInterface interface {
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
 	//   A file of more than 50,000 data rows ends in `error`.
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
-	//   organisation; `listId` picks a HubSpot list, else the contacts are the ones picked
-	//   for this node through the HubSpot contact search. They are fetched 100 at a time
-	//   and kept in sync (the dashboard refreshes every 10 s).
+	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
+	//   portal does not have, or a list of other records, is 400 naming `listId`; a
+	//   connection made without list access is 422), whose members are read in the
+	//   background (status `parsing`, then `success` or `error`; a run waits for it) and
+	//   again while the node is in use (see `listHubspotContacts`). Without `listId` the
+	//   contacts are the ones picked for this node through the HubSpot contact search. They
+	//   are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
 	// - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 	//   optionally names the Zapier connection.
 	// The node must be a `contacts` node of an outbound workflow of `organizationId` (404 /
@@ -12088,9 +12515,13 @@ type ClientInterface interface {
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
 	//   A file of more than 50,000 data rows ends in `error`.
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
-	//   organisation; `listId` picks a HubSpot list, else the contacts are the ones picked
-	//   for this node through the HubSpot contact search. They are fetched 100 at a time
-	//   and kept in sync (the dashboard refreshes every 10 s).
+	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
+	//   portal does not have, or a list of other records, is 400 naming `listId`; a
+	//   connection made without list access is 422), whose members are read in the
+	//   background (status `parsing`, then `success` or `error`; a run waits for it) and
+	//   again while the node is in use (see `listHubspotContacts`). Without `listId` the
+	//   contacts are the ones picked for this node through the HubSpot contact search. They
+	//   are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
 	// - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 	//   optionally names the Zapier connection.
 	// The node must be a `contacts` node of an outbound workflow of `organizationId` (404 /
@@ -12275,8 +12706,9 @@ type ClientInterface interface {
 	// Answers the workflow's current workflow-run job (the one in progress, or else the most
 	// recent one), with fresh progress counters. `id` is the workflow id, like the other
 	// `/v1/workflow/...{id}` operations. It reads only; the POST method is kept as the
-	// product documents it, and it takes no body. A workflow that never ran answers 404. Any
-	// team role may call it.
+	// product documents it, and it takes no body. A workflow that has not run yet answers 200
+	// with `data: null` ("no job yet"), so a client asks one request whether or not it ran;
+	// 404 means the workflow does not exist (or is another team's). Any team role may call it.
 	//
 	// Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
 	GetWorkflowProgress(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -13494,6 +13926,66 @@ func (c *Client) ConnectHubspotApp(ctx context.Context, body ConnectHubspotAppJS
 	return c.Client.Do(req)
 }
 
+// ConnectZapierAppWithBody Start connecting Zapier
+//
+// Starts Zapier's OAuth flow for the organisation `organizationId` (this contract's
+// addition: the spec shows the callback but not where the flow starts) and answers the
+// Zapier authorisation URL to open. After the person approves, Zapier sends the browser to
+// the dashboard's callback page with `code` and `state`, which the dashboard posts to
+// `POST /v1/auth/zapier/callback`. Nothing is stored by this call.
+//
+// The `state` is signed, binds the organisation and the user, works once and is valid 10
+// minutes (`expiresAt`). Requested scopes: `zap zap:all profile`. Owner, admin or
+// developer (403 otherwise), with a user session. A server without Zapier's OAuth client
+// configured answers 503 naming the settings, as the other Zapier partner-API calls do.
+//
+// Needs a signed-in user: API keys are refused (403), since this acts for a person.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/apps/connect/zapier (the `ConnectZapierApp` operationId).
+func (c *Client) ConnectZapierAppWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewConnectZapierAppRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ConnectZapierApp Start connecting Zapier
+//
+// Starts Zapier's OAuth flow for the organisation `organizationId` (this contract's
+// addition: the spec shows the callback but not where the flow starts) and answers the
+// Zapier authorisation URL to open. After the person approves, Zapier sends the browser to
+// the dashboard's callback page with `code` and `state`, which the dashboard posts to
+// `POST /v1/auth/zapier/callback`. Nothing is stored by this call.
+//
+// The `state` is signed, binds the organisation and the user, works once and is valid 10
+// minutes (`expiresAt`). Requested scopes: `zap zap:all profile`. Owner, admin or
+// developer (403 otherwise), with a user session. A server without Zapier's OAuth client
+// configured answers 503 naming the settings, as the other Zapier partner-API calls do.
+//
+// Needs a signed-in user: API keys are refused (403), since this acts for a person.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/apps/connect/zapier (the `ConnectZapierApp` operationId).
+func (c *Client) ConnectZapierApp(ctx context.Context, body ConnectZapierAppJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewConnectZapierAppRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListConnectedApps List the organisation's connected apps
 //
 // Answers every connected app of the organisation — `connected` and `disconnected`, of
@@ -13606,7 +14098,12 @@ func (c *Client) CompleteHubspotAuthorization(ctx context.Context, params *Compl
 // members of the node's HubSpot list, or the contacts picked for it through
 // `searchHubspotContacts` — with each one's call status for the node in
 // `betty_metadata`, refreshing the node's stored copies from HubSpot (the dashboard
-// polls every 10 s). Contacts come as in `searchHubspotContacts`.
+// polls every 10 s), and the node's contacts source in `source`. A node calling a
+// HubSpot list has it read again in the background at most once a minute (members who
+// joined are added, those who left removed unless called); `source.status` is `parsing`
+// while the list is first read, and `error` with `source.error` when it cannot be (the
+// list is gone, the connection lacks list access, more than 50,000 members). Contacts
+// come as in `searchHubspotContacts`.
 //
 // `organizationId` is this contract's addition (the spec omits it; section 5 requires an
 // organisation id for connected-app calls): the connected app (and the node) must belong
@@ -13639,7 +14136,8 @@ func (c *Client) ListHubspotContacts(ctx context.Context, params *ListHubspotCon
 // added to the node's contacts (by HubSpot record id, so repeating the search adds
 // nothing new) and each answer carries its call status for that node in
 // `betty_metadata`. The node must be a Contacts node of `organizationId` whose source is
-// this connected app (422 otherwise). This keeps the product's `GET` although it writes.
+// this connected app (422 otherwise) without a HubSpot list (a node calling a list
+// takes its members: 422). This keeps the product's `GET` although it writes.
 //
 // Contacts come as `Contact` rows: `id` is the HubSpot record id; HubSpot's lifecycle
 // stages map to `lifecycleStage` (`marketingqualifiedlead` → `marketing lead`,
@@ -13849,6 +14347,26 @@ func (c *Client) DisconnectZapierApp(ctx context.Context, body DisconnectZapierA
 	return c.Client.Do(req)
 }
 
+// ListZapierHooks List the organisation's Zapier REST hooks
+//
+// Lists the organisation's Zapier REST-hook subscriptions (made by its zaps through
+// `subscribeZapierHook`), newest first; at most 50 exist, so the list is not paginated.
+// Each hook carries its latest delivery (`lastDelivery`). A user session or an API key of the organisation; any member may call it. The hook
+// URLs are Zapier's secrets of each zap: they are shown to the team only.
+//
+// Corresponds with GET /v1/apps/zapier/hooks (the `ListZapierHooks` operationId).
+func (c *Client) ListZapierHooks(ctx context.Context, params *ListZapierHooksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListZapierHooksRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // SubscribeZapierHookWithBody Subscribe a Zapier REST hook
 //
 // Zapier's REST-hook subscribe call (this contract's addition), made by Betty's Zapier
@@ -13915,7 +14433,8 @@ func (c *Client) SubscribeZapierHook(ctx context.Context, body SubscribeZapierHo
 // recent payloads of `event` in the organisation, newest first, exactly as they would be
 // POSTed to a hook URL; when the organisation has none yet, one made-up example. Each
 // payload is the JSON of the entity: a `CallLog` for `call.completed`, a `Job` for
-// `job.finished`, an `InboxItem` for `inbox.item.created`; each has an `id`, which
+// `job.finished`, an `InboxItem` for `inbox.item.created`, a `Contact` (with `workflowId`
+// and `nodeId`) for `contact.added`; each has an `id`, which
 // Zapier uses to tell items apart. Authenticated with an organisation API key, as
 // `subscribeZapierHook`.
 //
@@ -13956,7 +14475,9 @@ func (c *Client) UnsubscribeZapierHook(ctx context.Context, id Id, reqEditors ..
 //
 // Answers the Zap templates that use Betty's Zapier app (from Zapier's partner API), each
 // with a link that opens the template in Zapier. Not paginated (at most 50). Templates
-// do not need the organisation's Zapier connection. Zapier being unreachable is 503. Any
+// do not need the organisation's Zapier connection. Zapier being unreachable is 503, and
+// so is a server without Zapier's partner credentials (`--zapier-client-id`; code
+// `unavailable`, naming the setting). Any
 // member may call it. The spec's "Zapier calls: teamId" is the dashboard's own check; the
 // team travels as `organizationId`.
 //
@@ -13979,7 +14500,8 @@ func (c *Client) ListZapierTemplates(ctx context.Context, params *ListZapierTemp
 // app, 4 per page by default, most recently changed first (from Zapier's partner API with
 // the tokens stored by `POST /v1/auth/zapier/callback`). Without a connected Zapier app
 // the answer is 422 (code `unprocessable`): connect Zapier first. Zapier being
-// unreachable is 503. Any member may call it.
+// unreachable is 503, and so is a server without Zapier's OAuth client
+// (`--zapier-client-id`; code `unavailable`). Any member may call it.
 //
 // Corresponds with GET /v1/apps/zapier/zaps (the `ListZapierZaps` operationId).
 func (c *Client) ListZapierZaps(ctx context.Context, params *ListZapierZapsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14457,8 +14979,11 @@ func (c *Client) GetUser(ctx context.Context, id Id, reqEditors ...RequestEditor
 // `organizationId`; a body field named `teamId` is rejected as unknown.
 //
 // An invalid, used or expired code (Zapier refuses it) is answered 422; Zapier being
-// unreachable is answered 503. Needs a user session with role developer, admin or owner in
-// the team.
+// unreachable is answered 503. Decision: a server without Zapier's OAuth client
+// (`--zapier-client-id`, `--zapier-client-secret`) answers 503 (code `unavailable`,
+// naming the settings), as Zapier being unreachable: the operation exists, this
+// deployment cannot reach a Zapier it was not given. Needs a user session with role
+// developer, admin or owner in the team.
 //
 // Takes any type of body and a specified content type.
 //
@@ -14488,8 +15013,11 @@ func (c *Client) CompleteZapierAuthorizationWithBody(ctx context.Context, conten
 // `organizationId`; a body field named `teamId` is rejected as unknown.
 //
 // An invalid, used or expired code (Zapier refuses it) is answered 422; Zapier being
-// unreachable is answered 503. Needs a user session with role developer, admin or owner in
-// the team.
+// unreachable is answered 503. Decision: a server without Zapier's OAuth client
+// (`--zapier-client-id`, `--zapier-client-secret`) answers 503 (code `unavailable`,
+// naming the settings), as Zapier being unreachable: the operation exists, this
+// deployment cannot reach a Zapier it was not given. Needs a user session with role
+// developer, admin or owner in the team.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -14506,18 +15034,35 @@ func (c *Client) CompleteZapierAuthorization(ctx context.Context, body CompleteZ
 	return c.Client.Do(req)
 }
 
-// BookDemoCallWithBody Book a demo call (public)
+// BookCallWithBody Ask for a call from a storefront (public)
 //
-// Public (no sign-in): records a request from a prospective customer to book a demo call
-// with the Betty team, and notifies the team. No call is placed automatically
-// (decision). Requests are rate limited per client address (429). Answers 201 with the
-// stored booking.
+// Public (no sign-in): the storefront widget (`/widget.js`) sends a shopper's number and
+// consent here, and Betty places one call to it with the workflow the organisation
+// attached to its storefront (`POST /v1/workflow/config/shopify`) — a single-contact run
+// of that workflow, with the same dialling rules as any run (calling window in the
+// number's zone, do-not-call list, 24-hour frequency cap, credits).
+//
+// The organisation is named by its publishable key `publicKey` (`betty_pk_…`, not a
+// secret). `consent` must be true; the consent (its text, the page, the client address
+// and the time) is stored with the booking, kept as the record of that consent and
+// answered here; the booking's call is the run `jobId`. Abuse limits (decision,
+// constants in `server/integrations/shopify`): per client address 5 requests an hour,
+// per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
+// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+//
+// Errors carry a `detail` written for the shopper, which the widget shows as is:
+// an unknown key or an organisation without a storefront workflow is 404 ("This store
+// cannot take call requests right now."); a bad or disallowed number is 422 naming
+// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+// do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
+// `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
+// the number's calling window opens).
 //
 // Takes any type of body and a specified content type.
 //
-// Corresponds with POST /v1/call/book-a-call (the `BookDemoCall` operationId).
-func (c *Client) BookDemoCallWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewBookDemoCallRequestWithBody(c.Server, contentType, body)
+// Corresponds with POST /v1/call/book-a-call (the `BookCall` operationId).
+func (c *Client) BookCallWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBookCallRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -14528,18 +15073,35 @@ func (c *Client) BookDemoCallWithBody(ctx context.Context, contentType string, b
 	return c.Client.Do(req)
 }
 
-// BookDemoCall Book a demo call (public)
+// BookCall Ask for a call from a storefront (public)
 //
-// Public (no sign-in): records a request from a prospective customer to book a demo call
-// with the Betty team, and notifies the team. No call is placed automatically
-// (decision). Requests are rate limited per client address (429). Answers 201 with the
-// stored booking.
+// Public (no sign-in): the storefront widget (`/widget.js`) sends a shopper's number and
+// consent here, and Betty places one call to it with the workflow the organisation
+// attached to its storefront (`POST /v1/workflow/config/shopify`) — a single-contact run
+// of that workflow, with the same dialling rules as any run (calling window in the
+// number's zone, do-not-call list, 24-hour frequency cap, credits).
+//
+// The organisation is named by its publishable key `publicKey` (`betty_pk_…`, not a
+// secret). `consent` must be true; the consent (its text, the page, the client address
+// and the time) is stored with the booking, kept as the record of that consent and
+// answered here; the booking's call is the run `jobId`. Abuse limits (decision,
+// constants in `server/integrations/shopify`): per client address 5 requests an hour,
+// per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
+// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+//
+// Errors carry a `detail` written for the shopper, which the widget shows as is:
+// an unknown key or an organisation without a storefront workflow is 404 ("This store
+// cannot take call requests right now."); a bad or disallowed number is 422 naming
+// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+// do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
+// `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
+// the number's calling window opens).
 //
 // Takes a body of the `application/json` content type.
 //
-// Corresponds with POST /v1/call/book-a-call (the `BookDemoCall` operationId).
-func (c *Client) BookDemoCall(ctx context.Context, body BookDemoCallJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewBookDemoCallRequest(c.Server, body)
+// Corresponds with POST /v1/call/book-a-call (the `BookCall` operationId).
+func (c *Client) BookCall(ctx context.Context, body BookCallJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBookCallRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -14625,6 +15187,76 @@ func (c *Client) GetCallStatistics(ctx context.Context, teamId Id, params *GetCa
 // Corresponds with GET /v1/call/recordings/{callLogId} (the `GetCallRecording` operationId).
 func (c *Client) GetCallRecording(ctx context.Context, callLogId Id, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCallRecordingRequest(c.Server, callLogId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SimulateInboundCallWithBody Simulate a call coming in to one of the organisation's numbers
+//
+// With the offline `sim` carrier only (decision): someone described by `persona` calls
+// `to`, one of the organisation's numbers, from `from` (default `+14155550100`), and Betty
+// answers it exactly as it answers a real inbound call. Calls that come in are answered
+// when the number has an inbound workflow that answers it — a workflow of type `inbound`
+// with that number (or whose campaign uses it), runnable, outside any campaign or its
+// campaign's active workflow while the campaign is active — and the organisation has
+// credits for a minute; then the call is held by the conversation engine like an
+// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
+// by turn, `call.updated` events), its recording, an inbox item and its per-minute
+// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
+// no inbound workflow answers are turned down and logged; this operation says why
+// instead, with 422. Answers 202 with the call's `callControlId` (the call log appears
+// within a moment; follow it with `GET /v1/events` or
+// `GET /v1/call/transcripts/{callControlId}`). 422 when the server's carrier is not
+// `sim` ("call the number instead"), when `to` is not an active number of the
+// organisation, when no inbound workflow answers it, or without credits. Any team role
+// except `readonly` may call it.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/call/simulate-inbound (the `SimulateInboundCall` operationId).
+func (c *Client) SimulateInboundCallWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSimulateInboundCallRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SimulateInboundCall Simulate a call coming in to one of the organisation's numbers
+//
+// With the offline `sim` carrier only (decision): someone described by `persona` calls
+// `to`, one of the organisation's numbers, from `from` (default `+14155550100`), and Betty
+// answers it exactly as it answers a real inbound call. Calls that come in are answered
+// when the number has an inbound workflow that answers it — a workflow of type `inbound`
+// with that number (or whose campaign uses it), runnable, outside any campaign or its
+// campaign's active workflow while the campaign is active — and the organisation has
+// credits for a minute; then the call is held by the conversation engine like an
+// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
+// by turn, `call.updated` events), its recording, an inbox item and its per-minute
+// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
+// no inbound workflow answers are turned down and logged; this operation says why
+// instead, with 422. Answers 202 with the call's `callControlId` (the call log appears
+// within a moment; follow it with `GET /v1/events` or
+// `GET /v1/call/transcripts/{callControlId}`). 422 when the server's carrier is not
+// `sim` ("call the number instead"), when `to` is not an active number of the
+// organisation, when no inbound workflow answers it, or without credits. Any team role
+// except `readonly` may call it.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/call/simulate-inbound (the `SimulateInboundCall` operationId).
+func (c *Client) SimulateInboundCall(ctx context.Context, body SimulateInboundCallJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSimulateInboundCallRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -17736,8 +18368,12 @@ func (c *Client) ReceiveStripeWebhook(ctx context.Context, params *ReceiveStripe
 //
 // Handled events drive calls and jobs (call initiated, answered, speech, hang-up,
 // recording saved) and phone-number orders; they are reported as `call.updated` and
-// `job.updated` on `GET /v1/events`. Other event types are acknowledged and ignored; an
-// event id already processed is acknowledged without being processed again. Answers 200.
+// `job.updated` on `GET /v1/events`. A `call.initiated` with direction `incoming` (someone
+// called one of the organisations' numbers, which must be on the Call Control connection)
+// is answered when an inbound workflow answers that number (see
+// `POST /v1/call/simulate-inbound` for the rule), else hung up unanswered and logged.
+// Other event types are acknowledged and ignored; an event id already processed is
+// acknowledged without being processed again. Answers 200.
 //
 // Takes any type of body and a specified content type.
 //
@@ -17764,8 +18400,12 @@ func (c *Client) ReceiveTelnyxWebhookWithBody(ctx context.Context, params *Recei
 //
 // Handled events drive calls and jobs (call initiated, answered, speech, hang-up,
 // recording saved) and phone-number orders; they are reported as `call.updated` and
-// `job.updated` on `GET /v1/events`. Other event types are acknowledged and ignored; an
-// event id already processed is acknowledged without being processed again. Answers 200.
+// `job.updated` on `GET /v1/events`. A `call.initiated` with direction `incoming` (someone
+// called one of the organisations' numbers, which must be on the Call Control connection)
+// is answered when an inbound workflow answers that number (see
+// `POST /v1/call/simulate-inbound` for the rule), else hung up unanswered and logged.
+// Other event types are acknowledged and ignored; an event id already processed is
+// acknowledged without being processed again. Answers 200.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -17942,9 +18582,13 @@ func (c *Client) ConfigureWorkflowShopify(ctx context.Context, body ConfigureWor
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`).
 //     A file of more than 50,000 data rows ends in `error`.
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
-//     organisation; `listId` picks a HubSpot list, else the contacts are the ones picked
-//     for this node through the HubSpot contact search. They are fetched 100 at a time
-//     and kept in sync (the dashboard refreshes every 10 s).
+//     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
+//     portal does not have, or a list of other records, is 400 naming `listId`; a
+//     connection made without list access is 422), whose members are read in the
+//     background (status `parsing`, then `success` or `error`; a run waits for it) and
+//     again while the node is in use (see `listHubspotContacts`). Without `listId` the
+//     contacts are the ones picked for this node through the HubSpot contact search. They
+//     are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
 //   - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 //     optionally names the Zapier connection.
 //
@@ -17983,9 +18627,13 @@ func (c *Client) SetWorkflowContactsWithBody(ctx context.Context, contentType st
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`).
 //     A file of more than 50,000 data rows ends in `error`.
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
-//     organisation; `listId` picks a HubSpot list, else the contacts are the ones picked
-//     for this node through the HubSpot contact search. They are fetched 100 at a time
-//     and kept in sync (the dashboard refreshes every 10 s).
+//     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
+//     portal does not have, or a list of other records, is 400 naming `listId`; a
+//     connection made without list access is 422), whose members are read in the
+//     background (status `parsing`, then `success` or `error`; a run waits for it) and
+//     again while the node is in use (see `listHubspotContacts`). Without `listId` the
+//     contacts are the ones picked for this node through the HubSpot contact search. They
+//     are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
 //   - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 //     optionally names the Zapier connection.
 //
@@ -18311,8 +18959,9 @@ func (c *Client) ListWorkflowsByPhoneNumber(ctx context.Context, phoneNumberId I
 // Answers the workflow's current workflow-run job (the one in progress, or else the most
 // recent one), with fresh progress counters. `id` is the workflow id, like the other
 // `/v1/workflow/...{id}` operations. It reads only; the POST method is kept as the
-// product documents it, and it takes no body. A workflow that never ran answers 404. Any
-// team role may call it.
+// product documents it, and it takes no body. A workflow that has not run yet answers 200
+// with `data: null` ("no job yet"), so a client asks one request whether or not it ran;
+// 404 means the workflow does not exist (or is another team's). Any team role may call it.
 //
 // Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
 func (c *Client) GetWorkflowProgress(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -20511,6 +21160,46 @@ func NewConnectHubspotAppRequestWithBody(server string, contentType string, body
 	return req, nil
 }
 
+// NewConnectZapierAppRequest calls the generic ConnectZapierApp builder with application/json body
+func NewConnectZapierAppRequest(server string, body ConnectZapierAppJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewConnectZapierAppRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewConnectZapierAppRequestWithBody constructs an http.Request for the ConnectZapierApp method, with any body, and a specified content type
+func NewConnectZapierAppRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/apps/connect/zapier")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListConnectedAppsRequest constructs an http.Request for the ListConnectedApps method
 func NewListConnectedAppsRequest(server string, params *ListConnectedAppsParams) (*http.Request, error) {
 	var err error
@@ -21041,6 +21730,56 @@ func NewDisconnectZapierAppRequestWithBody(server string, contentType string, bo
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListZapierHooksRequest constructs an http.Request for the ListZapierHooks method
+func NewListZapierHooksRequest(server string, params *ListZapierHooksParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/apps/zapier/hooks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "organizationId", params.OrganizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -21783,19 +22522,19 @@ func NewCompleteZapierAuthorizationRequestWithBody(server string, contentType st
 	return req, nil
 }
 
-// NewBookDemoCallRequest calls the generic BookDemoCall builder with application/json body
-func NewBookDemoCallRequest(server string, body BookDemoCallJSONRequestBody) (*http.Request, error) {
+// NewBookCallRequest calls the generic BookCall builder with application/json body
+func NewBookCallRequest(server string, body BookCallJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewBookDemoCallRequestWithBody(server, "application/json", bodyReader)
+	return NewBookCallRequestWithBody(server, "application/json", bodyReader)
 }
 
-// NewBookDemoCallRequestWithBody constructs an http.Request for the BookDemoCall method, with any body, and a specified content type
-func NewBookDemoCallRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+// NewBookCallRequestWithBody constructs an http.Request for the BookCall method, with any body, and a specified content type
+func NewBookCallRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -22092,6 +22831,46 @@ func NewGetCallRecordingRequest(server string, callLogId Id, params *GetCallReco
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewSimulateInboundCallRequest calls the generic SimulateInboundCall builder with application/json body
+func NewSimulateInboundCallRequest(server string, body SimulateInboundCallJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSimulateInboundCallRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewSimulateInboundCallRequestWithBody constructs an http.Request for the SimulateInboundCall method, with any body, and a specified content type
+func NewSimulateInboundCallRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/call/simulate-inbound")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -28798,6 +29577,46 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/apps/connect/hubspot (the `ConnectHubspotApp` operationId).
 	ConnectHubspotAppWithResponse(ctx context.Context, body ConnectHubspotAppJSONRequestBody, reqEditors ...RequestEditorFn) (*ConnectHubspotAppResponse, error)
 
+	// ConnectZapierAppWithBodyWithResponse Start connecting Zapier
+	//
+	// Starts Zapier's OAuth flow for the organisation `organizationId` (this contract's
+	// addition: the spec shows the callback but not where the flow starts) and answers the
+	// Zapier authorisation URL to open. After the person approves, Zapier sends the browser to
+	// the dashboard's callback page with `code` and `state`, which the dashboard posts to
+	// `POST /v1/auth/zapier/callback`. Nothing is stored by this call.
+	//
+	// The `state` is signed, binds the organisation and the user, works once and is valid 10
+	// minutes (`expiresAt`). Requested scopes: `zap zap:all profile`. Owner, admin or
+	// developer (403 otherwise), with a user session. A server without Zapier's OAuth client
+	// configured answers 503 naming the settings, as the other Zapier partner-API calls do.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this acts for a person.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/apps/connect/zapier (the `ConnectZapierApp` operationId).
+	ConnectZapierAppWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ConnectZapierAppResponse, error)
+
+	// ConnectZapierAppWithResponse Start connecting Zapier
+	//
+	// Starts Zapier's OAuth flow for the organisation `organizationId` (this contract's
+	// addition: the spec shows the callback but not where the flow starts) and answers the
+	// Zapier authorisation URL to open. After the person approves, Zapier sends the browser to
+	// the dashboard's callback page with `code` and `state`, which the dashboard posts to
+	// `POST /v1/auth/zapier/callback`. Nothing is stored by this call.
+	//
+	// The `state` is signed, binds the organisation and the user, works once and is valid 10
+	// minutes (`expiresAt`). Requested scopes: `zap zap:all profile`. Owner, admin or
+	// developer (403 otherwise), with a user session. A server without Zapier's OAuth client
+	// configured answers 503 naming the settings, as the other Zapier partner-API calls do.
+	//
+	// Needs a signed-in user: API keys are refused (403), since this acts for a person.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/apps/connect/zapier (the `ConnectZapierApp` operationId).
+	ConnectZapierAppWithResponse(ctx context.Context, body ConnectZapierAppJSONRequestBody, reqEditors ...RequestEditorFn) (*ConnectZapierAppResponse, error)
+
 	// ListConnectedAppsWithResponse List the organisation's connected apps
 	//
 	// Answers every connected app of the organisation — `connected` and `disconnected`, of
@@ -28874,7 +29693,12 @@ type ClientWithResponsesInterface interface {
 	// members of the node's HubSpot list, or the contacts picked for it through
 	// `searchHubspotContacts` — with each one's call status for the node in
 	// `betty_metadata`, refreshing the node's stored copies from HubSpot (the dashboard
-	// polls every 10 s). Contacts come as in `searchHubspotContacts`.
+	// polls every 10 s), and the node's contacts source in `source`. A node calling a
+	// HubSpot list has it read again in the background at most once a minute (members who
+	// joined are added, those who left removed unless called); `source.status` is `parsing`
+	// while the list is first read, and `error` with `source.error` when it cannot be (the
+	// list is gone, the connection lacks list access, more than 50,000 members). Contacts
+	// come as in `searchHubspotContacts`.
 	//
 	// `organizationId` is this contract's addition (the spec omits it; section 5 requires an
 	// organisation id for connected-app calls): the connected app (and the node) must belong
@@ -28899,7 +29723,8 @@ type ClientWithResponsesInterface interface {
 	// added to the node's contacts (by HubSpot record id, so repeating the search adds
 	// nothing new) and each answer carries its call status for that node in
 	// `betty_metadata`. The node must be a Contacts node of `organizationId` whose source is
-	// this connected app (422 otherwise). This keeps the product's `GET` although it writes.
+	// this connected app (422 otherwise) without a HubSpot list (a node calling a list
+	// takes its members: 422). This keeps the product's `GET` although it writes.
 	//
 	// Contacts come as `Contact` rows: `id` is the HubSpot record id; HubSpot's lifecycle
 	// stages map to `lifecycleStage` (`marketingqualifiedlead` → `marketing lead`,
@@ -29033,6 +29858,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/apps/zapier/disconnect (the `DisconnectZapierApp` operationId).
 	DisconnectZapierAppWithResponse(ctx context.Context, body DisconnectZapierAppJSONRequestBody, reqEditors ...RequestEditorFn) (*DisconnectZapierAppResponse, error)
 
+	// ListZapierHooksWithResponse List the organisation's Zapier REST hooks
+	//
+	// Lists the organisation's Zapier REST-hook subscriptions (made by its zaps through
+	// `subscribeZapierHook`), newest first; at most 50 exist, so the list is not paginated.
+	// Each hook carries its latest delivery (`lastDelivery`). A user session or an API key of the organisation; any member may call it. The hook
+	// URLs are Zapier's secrets of each zap: they are shown to the team only.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/apps/zapier/hooks (the `ListZapierHooks` operationId).
+	ListZapierHooksWithResponse(ctx context.Context, params *ListZapierHooksParams, reqEditors ...RequestEditorFn) (*ListZapierHooksResponse, error)
+
 	// SubscribeZapierHookWithBodyWithResponse Subscribe a Zapier REST hook
 	//
 	// Zapier's REST-hook subscribe call (this contract's addition), made by Betty's Zapier
@@ -29079,7 +29916,8 @@ type ClientWithResponsesInterface interface {
 	// recent payloads of `event` in the organisation, newest first, exactly as they would be
 	// POSTed to a hook URL; when the organisation has none yet, one made-up example. Each
 	// payload is the JSON of the entity: a `CallLog` for `call.completed`, a `Job` for
-	// `job.finished`, an `InboxItem` for `inbox.item.created`; each has an `id`, which
+	// `job.finished`, an `InboxItem` for `inbox.item.created`, a `Contact` (with `workflowId`
+	// and `nodeId`) for `contact.added`; each has an `id`, which
 	// Zapier uses to tell items apart. Authenticated with an organisation API key, as
 	// `subscribeZapierHook`.
 	//
@@ -29104,7 +29942,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Answers the Zap templates that use Betty's Zapier app (from Zapier's partner API), each
 	// with a link that opens the template in Zapier. Not paginated (at most 50). Templates
-	// do not need the organisation's Zapier connection. Zapier being unreachable is 503. Any
+	// do not need the organisation's Zapier connection. Zapier being unreachable is 503, and
+	// so is a server without Zapier's partner credentials (`--zapier-client-id`; code
+	// `unavailable`, naming the setting). Any
 	// member may call it. The spec's "Zapier calls: teamId" is the dashboard's own check; the
 	// team travels as `organizationId`.
 	//
@@ -29119,7 +29959,8 @@ type ClientWithResponsesInterface interface {
 	// app, 4 per page by default, most recently changed first (from Zapier's partner API with
 	// the tokens stored by `POST /v1/auth/zapier/callback`). Without a connected Zapier app
 	// the answer is 422 (code `unprocessable`): connect Zapier first. Zapier being
-	// unreachable is 503. Any member may call it.
+	// unreachable is 503, and so is a server without Zapier's OAuth client
+	// (`--zapier-client-id`; code `unavailable`). Any member may call it.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -29413,8 +30254,11 @@ type ClientWithResponsesInterface interface {
 	// `organizationId`; a body field named `teamId` is rejected as unknown.
 	//
 	// An invalid, used or expired code (Zapier refuses it) is answered 422; Zapier being
-	// unreachable is answered 503. Needs a user session with role developer, admin or owner in
-	// the team.
+	// unreachable is answered 503. Decision: a server without Zapier's OAuth client
+	// (`--zapier-client-id`, `--zapier-client-secret`) answers 503 (code `unavailable`,
+	// naming the settings), as Zapier being unreachable: the operation exists, this
+	// deployment cannot reach a Zapier it was not given. Needs a user session with role
+	// developer, admin or owner in the team.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -29434,37 +30278,74 @@ type ClientWithResponsesInterface interface {
 	// `organizationId`; a body field named `teamId` is rejected as unknown.
 	//
 	// An invalid, used or expired code (Zapier refuses it) is answered 422; Zapier being
-	// unreachable is answered 503. Needs a user session with role developer, admin or owner in
-	// the team.
+	// unreachable is answered 503. Decision: a server without Zapier's OAuth client
+	// (`--zapier-client-id`, `--zapier-client-secret`) answers 503 (code `unavailable`,
+	// naming the settings), as Zapier being unreachable: the operation exists, this
+	// deployment cannot reach a Zapier it was not given. Needs a user session with role
+	// developer, admin or owner in the team.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/auth/zapier/callback (the `CompleteZapierAuthorization` operationId).
 	CompleteZapierAuthorizationWithResponse(ctx context.Context, body CompleteZapierAuthorizationJSONRequestBody, reqEditors ...RequestEditorFn) (*CompleteZapierAuthorizationResponse, error)
 
-	// BookDemoCallWithBodyWithResponse Book a demo call (public)
+	// BookCallWithBodyWithResponse Ask for a call from a storefront (public)
 	//
-	// Public (no sign-in): records a request from a prospective customer to book a demo call
-	// with the Betty team, and notifies the team. No call is placed automatically
-	// (decision). Requests are rate limited per client address (429). Answers 201 with the
-	// stored booking.
+	// Public (no sign-in): the storefront widget (`/widget.js`) sends a shopper's number and
+	// consent here, and Betty places one call to it with the workflow the organisation
+	// attached to its storefront (`POST /v1/workflow/config/shopify`) — a single-contact run
+	// of that workflow, with the same dialling rules as any run (calling window in the
+	// number's zone, do-not-call list, 24-hour frequency cap, credits).
+	//
+	// The organisation is named by its publishable key `publicKey` (`betty_pk_…`, not a
+	// secret). `consent` must be true; the consent (its text, the page, the client address
+	// and the time) is stored with the booking, kept as the record of that consent and
+	// answered here; the booking's call is the run `jobId`. Abuse limits (decision,
+	// constants in `server/integrations/shopify`): per client address 5 requests an hour,
+	// per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
+	// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+	//
+	// Errors carry a `detail` written for the shopper, which the widget shows as is:
+	// an unknown key or an organisation without a storefront workflow is 404 ("This store
+	// cannot take call requests right now."); a bad or disallowed number is 422 naming
+	// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+	// do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
+	// `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
+	// the number's calling window opens).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with POST /v1/call/book-a-call (the `BookDemoCall` operationId).
-	BookDemoCallWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BookDemoCallResponse, error)
+	// Corresponds with POST /v1/call/book-a-call (the `BookCall` operationId).
+	BookCallWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BookCallResponse, error)
 
-	// BookDemoCallWithResponse Book a demo call (public)
+	// BookCallWithResponse Ask for a call from a storefront (public)
 	//
-	// Public (no sign-in): records a request from a prospective customer to book a demo call
-	// with the Betty team, and notifies the team. No call is placed automatically
-	// (decision). Requests are rate limited per client address (429). Answers 201 with the
-	// stored booking.
+	// Public (no sign-in): the storefront widget (`/widget.js`) sends a shopper's number and
+	// consent here, and Betty places one call to it with the workflow the organisation
+	// attached to its storefront (`POST /v1/workflow/config/shopify`) — a single-contact run
+	// of that workflow, with the same dialling rules as any run (calling window in the
+	// number's zone, do-not-call list, 24-hour frequency cap, credits).
+	//
+	// The organisation is named by its publishable key `publicKey` (`betty_pk_…`, not a
+	// secret). `consent` must be true; the consent (its text, the page, the client address
+	// and the time) is stored with the booking, kept as the record of that consent and
+	// answered here; the booking's call is the run `jobId`. Abuse limits (decision,
+	// constants in `server/integrations/shopify`): per client address 5 requests an hour,
+	// per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
+	// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+	//
+	// Errors carry a `detail` written for the shopper, which the widget shows as is:
+	// an unknown key or an organisation without a storefront workflow is 404 ("This store
+	// cannot take call requests right now."); a bad or disallowed number is 422 naming
+	// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+	// do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
+	// `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
+	// the number's calling window opens).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with POST /v1/call/book-a-call (the `BookDemoCall` operationId).
-	BookDemoCallWithResponse(ctx context.Context, body BookDemoCallJSONRequestBody, reqEditors ...RequestEditorFn) (*BookDemoCallResponse, error)
+	// Corresponds with POST /v1/call/book-a-call (the `BookCall` operationId).
+	BookCallWithResponse(ctx context.Context, body BookCallJSONRequestBody, reqEditors ...RequestEditorFn) (*BookCallResponse, error)
 
 	// GetCallLogWithResponse Get a call log
 	//
@@ -29518,6 +30399,56 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/call/recordings/{callLogId} (the `GetCallRecording` operationId).
 	GetCallRecordingWithResponse(ctx context.Context, callLogId Id, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*GetCallRecordingResponse, error)
+
+	// SimulateInboundCallWithBodyWithResponse Simulate a call coming in to one of the organisation's numbers
+	//
+	// With the offline `sim` carrier only (decision): someone described by `persona` calls
+	// `to`, one of the organisation's numbers, from `from` (default `+14155550100`), and Betty
+	// answers it exactly as it answers a real inbound call. Calls that come in are answered
+	// when the number has an inbound workflow that answers it — a workflow of type `inbound`
+	// with that number (or whose campaign uses it), runnable, outside any campaign or its
+	// campaign's active workflow while the campaign is active — and the organisation has
+	// credits for a minute; then the call is held by the conversation engine like an
+	// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
+	// by turn, `call.updated` events), its recording, an inbox item and its per-minute
+	// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
+	// no inbound workflow answers are turned down and logged; this operation says why
+	// instead, with 422. Answers 202 with the call's `callControlId` (the call log appears
+	// within a moment; follow it with `GET /v1/events` or
+	// `GET /v1/call/transcripts/{callControlId}`). 422 when the server's carrier is not
+	// `sim` ("call the number instead"), when `to` is not an active number of the
+	// organisation, when no inbound workflow answers it, or without credits. Any team role
+	// except `readonly` may call it.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/call/simulate-inbound (the `SimulateInboundCall` operationId).
+	SimulateInboundCallWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SimulateInboundCallResponse, error)
+
+	// SimulateInboundCallWithResponse Simulate a call coming in to one of the organisation's numbers
+	//
+	// With the offline `sim` carrier only (decision): someone described by `persona` calls
+	// `to`, one of the organisation's numbers, from `from` (default `+14155550100`), and Betty
+	// answers it exactly as it answers a real inbound call. Calls that come in are answered
+	// when the number has an inbound workflow that answers it — a workflow of type `inbound`
+	// with that number (or whose campaign uses it), runnable, outside any campaign or its
+	// campaign's active workflow while the campaign is active — and the organisation has
+	// credits for a minute; then the call is held by the conversation engine like an
+	// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
+	// by turn, `call.updated` events), its recording, an inbox item and its per-minute
+	// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
+	// no inbound workflow answers are turned down and logged; this operation says why
+	// instead, with 422. Answers 202 with the call's `callControlId` (the call log appears
+	// within a moment; follow it with `GET /v1/events` or
+	// `GET /v1/call/transcripts/{callControlId}`). 422 when the server's carrier is not
+	// `sim` ("call the number instead"), when `to` is not an active number of the
+	// organisation, when no inbound workflow answers it, or without credits. Any team role
+	// except `readonly` may call it.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/call/simulate-inbound (the `SimulateInboundCall` operationId).
+	SimulateInboundCallWithResponse(ctx context.Context, body SimulateInboundCallJSONRequestBody, reqEditors ...RequestEditorFn) (*SimulateInboundCallResponse, error)
 
 	// GetCallTranscriptWithResponse Get a call's transcript
 	//
@@ -31554,8 +32485,12 @@ type ClientWithResponsesInterface interface {
 	//
 	// Handled events drive calls and jobs (call initiated, answered, speech, hang-up,
 	// recording saved) and phone-number orders; they are reported as `call.updated` and
-	// `job.updated` on `GET /v1/events`. Other event types are acknowledged and ignored; an
-	// event id already processed is acknowledged without being processed again. Answers 200.
+	// `job.updated` on `GET /v1/events`. A `call.initiated` with direction `incoming` (someone
+	// called one of the organisations' numbers, which must be on the Call Control connection)
+	// is answered when an inbound workflow answers that number (see
+	// `POST /v1/call/simulate-inbound` for the rule), else hung up unanswered and logged.
+	// Other event types are acknowledged and ignored; an event id already processed is
+	// acknowledged without being processed again. Answers 200.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -31572,8 +32507,12 @@ type ClientWithResponsesInterface interface {
 	//
 	// Handled events drive calls and jobs (call initiated, answered, speech, hang-up,
 	// recording saved) and phone-number orders; they are reported as `call.updated` and
-	// `job.updated` on `GET /v1/events`. Other event types are acknowledged and ignored; an
-	// event id already processed is acknowledged without being processed again. Answers 200.
+	// `job.updated` on `GET /v1/events`. A `call.initiated` with direction `incoming` (someone
+	// called one of the organisations' numbers, which must be on the Call Control connection)
+	// is answered when an inbound workflow answers that number (see
+	// `POST /v1/call/simulate-inbound` for the rule), else hung up unanswered and logged.
+	// Other event types are acknowledged and ignored; an event id already processed is
+	// acknowledged without being processed again. Answers 200.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -31680,9 +32619,13 @@ type ClientWithResponsesInterface interface {
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
 	//   A file of more than 50,000 data rows ends in `error`.
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
-	//   organisation; `listId` picks a HubSpot list, else the contacts are the ones picked
-	//   for this node through the HubSpot contact search. They are fetched 100 at a time
-	//   and kept in sync (the dashboard refreshes every 10 s).
+	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
+	//   portal does not have, or a list of other records, is 400 naming `listId`; a
+	//   connection made without list access is 422), whose members are read in the
+	//   background (status `parsing`, then `success` or `error`; a run waits for it) and
+	//   again while the node is in use (see `listHubspotContacts`). Without `listId` the
+	//   contacts are the ones picked for this node through the HubSpot contact search. They
+	//   are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
 	// - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 	//   optionally names the Zapier connection.
 	// The node must be a `contacts` node of an outbound workflow of `organizationId` (404 /
@@ -31710,9 +32653,13 @@ type ClientWithResponsesInterface interface {
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
 	//   A file of more than 50,000 data rows ends in `error`.
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
-	//   organisation; `listId` picks a HubSpot list, else the contacts are the ones picked
-	//   for this node through the HubSpot contact search. They are fetched 100 at a time
-	//   and kept in sync (the dashboard refreshes every 10 s).
+	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
+	//   portal does not have, or a list of other records, is 400 naming `listId`; a
+	//   connection made without list access is 422), whose members are read in the
+	//   background (status `parsing`, then `success` or `error`; a run waits for it) and
+	//   again while the node is in use (see `listHubspotContacts`). Without `listId` the
+	//   contacts are the ones picked for this node through the HubSpot contact search. They
+	//   are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
 	// - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 	//   optionally names the Zapier connection.
 	// The node must be a `contacts` node of an outbound workflow of `organizationId` (404 /
@@ -31915,8 +32862,9 @@ type ClientWithResponsesInterface interface {
 	// Answers the workflow's current workflow-run job (the one in progress, or else the most
 	// recent one), with fresh progress counters. `id` is the workflow id, like the other
 	// `/v1/workflow/...{id}` operations. It reads only; the POST method is kept as the
-	// product documents it, and it takes no body. A workflow that never ran answers 404. Any
-	// team role may call it.
+	// product documents it, and it takes no body. A workflow that has not run yet answers 200
+	// with `data: null` ("no job yet"), so a client asks one request whether or not it ran;
+	// 404 means the workflow does not exist (or is another team's). Any team role may call it.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -34982,6 +35930,110 @@ func (r ConnectHubspotAppResponse) ContentType() string {
 	return ""
 }
 
+// ConnectZapierAppResponse429Headers the declared response headers of an HTTP 429 response for ConnectZapierApp
+type ConnectZapierAppResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ConnectZapierAppResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AppAuthorizationResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ConnectZapierAppResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ConnectZapierAppResponse) GetJSON200() *AppAuthorizationResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ConnectZapierAppResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ConnectZapierAppResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ConnectZapierAppResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ConnectZapierAppResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ConnectZapierAppResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ConnectZapierAppResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ConnectZapierAppResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ConnectZapierAppResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ConnectZapierAppResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ConnectZapierAppResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ConnectZapierAppResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ConnectZapierAppResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListConnectedAppsResponse429Headers the declared response headers of an HTTP 429 response for ListConnectedApps
 type ListConnectedAppsResponse429Headers struct {
 	RetryAfter *int
@@ -35254,7 +36306,7 @@ type ListHubspotContactsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *ContactListResponse
+	JSON200 *HubspotContactListResponse
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
@@ -35274,7 +36326,7 @@ type ListHubspotContactsResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r ListHubspotContactsResponse) GetJSON200() *ContactListResponse {
+func (r ListHubspotContactsResponse) GetJSON200() *HubspotContactListResponse {
 	return r.JSON200
 }
 
@@ -35863,6 +36915,96 @@ func (r DisconnectZapierAppResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r DisconnectZapierAppResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListZapierHooksResponse429Headers the declared response headers of an HTTP 429 response for ListZapierHooks
+type ListZapierHooksResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ListZapierHooksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ZapierHooksResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListZapierHooksResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListZapierHooksResponse) GetJSON200() *ZapierHooksResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListZapierHooksResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListZapierHooksResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListZapierHooksResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListZapierHooksResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListZapierHooksResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ListZapierHooksResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListZapierHooksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListZapierHooksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListZapierHooksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListZapierHooksResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -37586,67 +38728,81 @@ func (r CompleteZapierAuthorizationResponse) ContentType() string {
 	return ""
 }
 
-// BookDemoCallResponse429Headers the declared response headers of an HTTP 429 response for BookDemoCall
-type BookDemoCallResponse429Headers struct {
+// BookCallResponse429Headers the declared response headers of an HTTP 429 response for BookCall
+type BookCallResponse429Headers struct {
 	RetryAfter *int
 }
 
-type BookDemoCallResponse struct {
+type BookCallResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
-	JSON201 *DemoBookingResponse
+	JSON201 *CallBookingResponse
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
 	ApplicationproblemJSONDefault *Error
 	// Headers429 the parsed response headers for an HTTP 429 response
-	Headers429 *BookDemoCallResponse429Headers
+	Headers429 *BookCallResponse429Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
-func (r BookDemoCallResponse) GetJSON201() *DemoBookingResponse {
+func (r BookCallResponse) GetJSON201() *CallBookingResponse {
 	return r.JSON201
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r BookDemoCallResponse) GetApplicationproblemJSON400() *BadRequest {
+func (r BookCallResponse) GetApplicationproblemJSON400() *BadRequest {
 	return r.ApplicationproblemJSON400
 }
 
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r BookCallResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r BookDemoCallResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+func (r BookCallResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
 	return r.ApplicationproblemJSON413
 }
 
 // GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r BookDemoCallResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+func (r BookCallResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationproblemJSON415
 }
 
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r BookCallResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r BookDemoCallResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r BookCallResponse) GetApplicationproblemJSON429() *TooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
-func (r BookDemoCallResponse) GetApplicationproblemJSONDefault() *Error {
+func (r BookCallResponse) GetApplicationproblemJSONDefault() *Error {
 	return r.ApplicationproblemJSONDefault
 }
 
 // GetBody returns the raw response body bytes
-func (r BookDemoCallResponse) GetBody() []byte {
+func (r BookCallResponse) GetBody() []byte {
 	return r.Body
 }
 
 // Status returns HTTPResponse.Status
-func (r BookDemoCallResponse) Status() string {
+func (r BookCallResponse) Status() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Status
 	}
@@ -37654,7 +38810,7 @@ func (r BookDemoCallResponse) Status() string {
 }
 
 // StatusCode returns HTTPResponse.StatusCode
-func (r BookDemoCallResponse) StatusCode() int {
+func (r BookCallResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -37662,7 +38818,7 @@ func (r BookDemoCallResponse) StatusCode() int {
 }
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r BookDemoCallResponse) ContentType() string {
+func (r BookCallResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -38023,6 +39179,117 @@ func (r GetCallRecordingResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetCallRecordingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SimulateInboundCallResponse429Headers the declared response headers of an HTTP 429 response for SimulateInboundCall
+type SimulateInboundCallResponse429Headers struct {
+	RetryAfter *int
+}
+
+type SimulateInboundCallResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *SimulatedInboundCallResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SimulateInboundCallResponse429Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r SimulateInboundCallResponse) GetJSON202() *SimulatedInboundCallResponse {
+	return r.JSON202
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SimulateInboundCallResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SimulateInboundCallResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SimulateInboundCallResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SimulateInboundCallResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SimulateInboundCallResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SimulateInboundCallResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r SimulateInboundCallResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SimulateInboundCallResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r SimulateInboundCallResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r SimulateInboundCallResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SimulateInboundCallResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SimulateInboundCallResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SimulateInboundCallResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -48027,7 +49294,7 @@ type GetWorkflowProgressResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *JobResponse
+	JSON200 *WorkflowProgressResponse
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
@@ -48045,7 +49312,7 @@ type GetWorkflowProgressResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r GetWorkflowProgressResponse) GetJSON200() *JobResponse {
+func (r GetWorkflowProgressResponse) GetJSON200() *WorkflowProgressResponse {
 	return r.JSON200
 }
 
@@ -50080,6 +51347,58 @@ func (c *ClientWithResponses) ConnectHubspotAppWithResponse(ctx context.Context,
 	return ParseConnectHubspotAppResponse(rsp)
 }
 
+// ConnectZapierAppWithBodyWithResponse Start connecting Zapier
+//
+// Starts Zapier's OAuth flow for the organisation `organizationId` (this contract's
+// addition: the spec shows the callback but not where the flow starts) and answers the
+// Zapier authorisation URL to open. After the person approves, Zapier sends the browser to
+// the dashboard's callback page with `code` and `state`, which the dashboard posts to
+// `POST /v1/auth/zapier/callback`. Nothing is stored by this call.
+//
+// The `state` is signed, binds the organisation and the user, works once and is valid 10
+// minutes (`expiresAt`). Requested scopes: `zap zap:all profile`. Owner, admin or
+// developer (403 otherwise), with a user session. A server without Zapier's OAuth client
+// configured answers 503 naming the settings, as the other Zapier partner-API calls do.
+//
+// Needs a signed-in user: API keys are refused (403), since this acts for a person.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/apps/connect/zapier (the `ConnectZapierApp` operationId).
+func (c *ClientWithResponses) ConnectZapierAppWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ConnectZapierAppResponse, error) {
+	rsp, err := c.ConnectZapierAppWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConnectZapierAppResponse(rsp)
+}
+
+// ConnectZapierAppWithResponse Start connecting Zapier
+//
+// Starts Zapier's OAuth flow for the organisation `organizationId` (this contract's
+// addition: the spec shows the callback but not where the flow starts) and answers the
+// Zapier authorisation URL to open. After the person approves, Zapier sends the browser to
+// the dashboard's callback page with `code` and `state`, which the dashboard posts to
+// `POST /v1/auth/zapier/callback`. Nothing is stored by this call.
+//
+// The `state` is signed, binds the organisation and the user, works once and is valid 10
+// minutes (`expiresAt`). Requested scopes: `zap zap:all profile`. Owner, admin or
+// developer (403 otherwise), with a user session. A server without Zapier's OAuth client
+// configured answers 503 naming the settings, as the other Zapier partner-API calls do.
+//
+// Needs a signed-in user: API keys are refused (403), since this acts for a person.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/apps/connect/zapier (the `ConnectZapierApp` operationId).
+func (c *ClientWithResponses) ConnectZapierAppWithResponse(ctx context.Context, body ConnectZapierAppJSONRequestBody, reqEditors ...RequestEditorFn) (*ConnectZapierAppResponse, error) {
+	rsp, err := c.ConnectZapierApp(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConnectZapierAppResponse(rsp)
+}
+
 // ListConnectedAppsWithResponse List the organisation's connected apps
 //
 // Answers every connected app of the organisation — `connected` and `disconnected`, of
@@ -50180,7 +51499,12 @@ func (c *ClientWithResponses) CompleteHubspotAuthorizationWithResponse(ctx conte
 // members of the node's HubSpot list, or the contacts picked for it through
 // `searchHubspotContacts` — with each one's call status for the node in
 // `betty_metadata`, refreshing the node's stored copies from HubSpot (the dashboard
-// polls every 10 s). Contacts come as in `searchHubspotContacts`.
+// polls every 10 s), and the node's contacts source in `source`. A node calling a
+// HubSpot list has it read again in the background at most once a minute (members who
+// joined are added, those who left removed unless called); `source.status` is `parsing`
+// while the list is first read, and `error` with `source.error` when it cannot be (the
+// list is gone, the connection lacks list access, more than 50,000 members). Contacts
+// come as in `searchHubspotContacts`.
 //
 // `organizationId` is this contract's addition (the spec omits it; section 5 requires an
 // organisation id for connected-app calls): the connected app (and the node) must belong
@@ -50211,7 +51535,8 @@ func (c *ClientWithResponses) ListHubspotContactsWithResponse(ctx context.Contex
 // added to the node's contacts (by HubSpot record id, so repeating the search adds
 // nothing new) and each answer carries its call status for that node in
 // `betty_metadata`. The node must be a Contacts node of `organizationId` whose source is
-// this connected app (422 otherwise). This keeps the product's `GET` although it writes.
+// this connected app (422 otherwise) without a HubSpot list (a node calling a list
+// takes its members: 422). This keeps the product's `GET` although it writes.
 //
 // Contacts come as `Contact` rows: `id` is the HubSpot record id; HubSpot's lifecycle
 // stages map to `lifecycleStage` (`marketingqualifiedlead` → `marketing lead`,
@@ -50393,6 +51718,24 @@ func (c *ClientWithResponses) DisconnectZapierAppWithResponse(ctx context.Contex
 	return ParseDisconnectZapierAppResponse(rsp)
 }
 
+// ListZapierHooksWithResponse List the organisation's Zapier REST hooks
+//
+// Lists the organisation's Zapier REST-hook subscriptions (made by its zaps through
+// `subscribeZapierHook`), newest first; at most 50 exist, so the list is not paginated.
+// Each hook carries its latest delivery (`lastDelivery`). A user session or an API key of the organisation; any member may call it. The hook
+// URLs are Zapier's secrets of each zap: they are shown to the team only.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/apps/zapier/hooks (the `ListZapierHooks` operationId).
+func (c *ClientWithResponses) ListZapierHooksWithResponse(ctx context.Context, params *ListZapierHooksParams, reqEditors ...RequestEditorFn) (*ListZapierHooksResponse, error) {
+	rsp, err := c.ListZapierHooks(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListZapierHooksResponse(rsp)
+}
+
 // SubscribeZapierHookWithBodyWithResponse Subscribe a Zapier REST hook
 //
 // Zapier's REST-hook subscribe call (this contract's addition), made by Betty's Zapier
@@ -50451,7 +51794,8 @@ func (c *ClientWithResponses) SubscribeZapierHookWithResponse(ctx context.Contex
 // recent payloads of `event` in the organisation, newest first, exactly as they would be
 // POSTed to a hook URL; when the organisation has none yet, one made-up example. Each
 // payload is the JSON of the entity: a `CallLog` for `call.completed`, a `Job` for
-// `job.finished`, an `InboxItem` for `inbox.item.created`; each has an `id`, which
+// `job.finished`, an `InboxItem` for `inbox.item.created`, a `Contact` (with `workflowId`
+// and `nodeId`) for `contact.added`; each has an `id`, which
 // Zapier uses to tell items apart. Authenticated with an organisation API key, as
 // `subscribeZapierHook`.
 //
@@ -50488,7 +51832,9 @@ func (c *ClientWithResponses) UnsubscribeZapierHookWithResponse(ctx context.Cont
 //
 // Answers the Zap templates that use Betty's Zapier app (from Zapier's partner API), each
 // with a link that opens the template in Zapier. Not paginated (at most 50). Templates
-// do not need the organisation's Zapier connection. Zapier being unreachable is 503. Any
+// do not need the organisation's Zapier connection. Zapier being unreachable is 503, and
+// so is a server without Zapier's partner credentials (`--zapier-client-id`; code
+// `unavailable`, naming the setting). Any
 // member may call it. The spec's "Zapier calls: teamId" is the dashboard's own check; the
 // team travels as `organizationId`.
 //
@@ -50509,7 +51855,8 @@ func (c *ClientWithResponses) ListZapierTemplatesWithResponse(ctx context.Contex
 // app, 4 per page by default, most recently changed first (from Zapier's partner API with
 // the tokens stored by `POST /v1/auth/zapier/callback`). Without a connected Zapier app
 // the answer is 422 (code `unprocessable`): connect Zapier first. Zapier being
-// unreachable is 503. Any member may call it.
+// unreachable is 503, and so is a server without Zapier's OAuth client
+// (`--zapier-client-id`; code `unavailable`). Any member may call it.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -50923,8 +52270,11 @@ func (c *ClientWithResponses) GetUserWithResponse(ctx context.Context, id Id, re
 // `organizationId`; a body field named `teamId` is rejected as unknown.
 //
 // An invalid, used or expired code (Zapier refuses it) is answered 422; Zapier being
-// unreachable is answered 503. Needs a user session with role developer, admin or owner in
-// the team.
+// unreachable is answered 503. Decision: a server without Zapier's OAuth client
+// (`--zapier-client-id`, `--zapier-client-secret`) answers 503 (code `unavailable`,
+// naming the settings), as Zapier being unreachable: the operation exists, this
+// deployment cannot reach a Zapier it was not given. Needs a user session with role
+// developer, admin or owner in the team.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -50950,8 +52300,11 @@ func (c *ClientWithResponses) CompleteZapierAuthorizationWithBodyWithResponse(ct
 // `organizationId`; a body field named `teamId` is rejected as unknown.
 //
 // An invalid, used or expired code (Zapier refuses it) is answered 422; Zapier being
-// unreachable is answered 503. Needs a user session with role developer, admin or owner in
-// the team.
+// unreachable is answered 503. Decision: a server without Zapier's OAuth client
+// (`--zapier-client-id`, `--zapier-client-secret`) answers 503 (code `unavailable`,
+// naming the settings), as Zapier being unreachable: the operation exists, this
+// deployment cannot reach a Zapier it was not given. Needs a user session with role
+// developer, admin or owner in the team.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -50964,40 +52317,74 @@ func (c *ClientWithResponses) CompleteZapierAuthorizationWithResponse(ctx contex
 	return ParseCompleteZapierAuthorizationResponse(rsp)
 }
 
-// BookDemoCallWithBodyWithResponse Book a demo call (public)
+// BookCallWithBodyWithResponse Ask for a call from a storefront (public)
 //
-// Public (no sign-in): records a request from a prospective customer to book a demo call
-// with the Betty team, and notifies the team. No call is placed automatically
-// (decision). Requests are rate limited per client address (429). Answers 201 with the
-// stored booking.
+// Public (no sign-in): the storefront widget (`/widget.js`) sends a shopper's number and
+// consent here, and Betty places one call to it with the workflow the organisation
+// attached to its storefront (`POST /v1/workflow/config/shopify`) — a single-contact run
+// of that workflow, with the same dialling rules as any run (calling window in the
+// number's zone, do-not-call list, 24-hour frequency cap, credits).
+//
+// The organisation is named by its publishable key `publicKey` (`betty_pk_…`, not a
+// secret). `consent` must be true; the consent (its text, the page, the client address
+// and the time) is stored with the booking, kept as the record of that consent and
+// answered here; the booking's call is the run `jobId`. Abuse limits (decision,
+// constants in `server/integrations/shopify`): per client address 5 requests an hour,
+// per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
+// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+//
+// Errors carry a `detail` written for the shopper, which the widget shows as is:
+// an unknown key or an organisation without a storefront workflow is 404 ("This store
+// cannot take call requests right now."); a bad or disallowed number is 422 naming
+// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+// do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
+// `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
+// the number's calling window opens).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with POST /v1/call/book-a-call (the `BookDemoCall` operationId).
-func (c *ClientWithResponses) BookDemoCallWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BookDemoCallResponse, error) {
-	rsp, err := c.BookDemoCallWithBody(ctx, contentType, body, reqEditors...)
+// Corresponds with POST /v1/call/book-a-call (the `BookCall` operationId).
+func (c *ClientWithResponses) BookCallWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BookCallResponse, error) {
+	rsp, err := c.BookCallWithBody(ctx, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseBookDemoCallResponse(rsp)
+	return ParseBookCallResponse(rsp)
 }
 
-// BookDemoCallWithResponse Book a demo call (public)
+// BookCallWithResponse Ask for a call from a storefront (public)
 //
-// Public (no sign-in): records a request from a prospective customer to book a demo call
-// with the Betty team, and notifies the team. No call is placed automatically
-// (decision). Requests are rate limited per client address (429). Answers 201 with the
-// stored booking.
+// Public (no sign-in): the storefront widget (`/widget.js`) sends a shopper's number and
+// consent here, and Betty places one call to it with the workflow the organisation
+// attached to its storefront (`POST /v1/workflow/config/shopify`) — a single-contact run
+// of that workflow, with the same dialling rules as any run (calling window in the
+// number's zone, do-not-call list, 24-hour frequency cap, credits).
+//
+// The organisation is named by its publishable key `publicKey` (`betty_pk_…`, not a
+// secret). `consent` must be true; the consent (its text, the page, the client address
+// and the time) is stored with the booking, kept as the record of that consent and
+// answered here; the booking's call is the run `jobId`. Abuse limits (decision,
+// constants in `server/integrations/shopify`): per client address 5 requests an hour,
+// per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
+// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+//
+// Errors carry a `detail` written for the shopper, which the widget shows as is:
+// an unknown key or an organisation without a storefront workflow is 404 ("This store
+// cannot take call requests right now."); a bad or disallowed number is 422 naming
+// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+// do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
+// `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
+// the number's calling window opens).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with POST /v1/call/book-a-call (the `BookDemoCall` operationId).
-func (c *ClientWithResponses) BookDemoCallWithResponse(ctx context.Context, body BookDemoCallJSONRequestBody, reqEditors ...RequestEditorFn) (*BookDemoCallResponse, error) {
-	rsp, err := c.BookDemoCall(ctx, body, reqEditors...)
+// Corresponds with POST /v1/call/book-a-call (the `BookCall` operationId).
+func (c *ClientWithResponses) BookCallWithResponse(ctx context.Context, body BookCallJSONRequestBody, reqEditors ...RequestEditorFn) (*BookCallResponse, error) {
+	rsp, err := c.BookCall(ctx, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseBookDemoCallResponse(rsp)
+	return ParseBookCallResponse(rsp)
 }
 
 // GetCallLogWithResponse Get a call log
@@ -51075,6 +52462,68 @@ func (c *ClientWithResponses) GetCallRecordingWithResponse(ctx context.Context, 
 		return nil, err
 	}
 	return ParseGetCallRecordingResponse(rsp)
+}
+
+// SimulateInboundCallWithBodyWithResponse Simulate a call coming in to one of the organisation's numbers
+//
+// With the offline `sim` carrier only (decision): someone described by `persona` calls
+// `to`, one of the organisation's numbers, from `from` (default `+14155550100`), and Betty
+// answers it exactly as it answers a real inbound call. Calls that come in are answered
+// when the number has an inbound workflow that answers it — a workflow of type `inbound`
+// with that number (or whose campaign uses it), runnable, outside any campaign or its
+// campaign's active workflow while the campaign is active — and the organisation has
+// credits for a minute; then the call is held by the conversation engine like an
+// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
+// by turn, `call.updated` events), its recording, an inbox item and its per-minute
+// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
+// no inbound workflow answers are turned down and logged; this operation says why
+// instead, with 422. Answers 202 with the call's `callControlId` (the call log appears
+// within a moment; follow it with `GET /v1/events` or
+// `GET /v1/call/transcripts/{callControlId}`). 422 when the server's carrier is not
+// `sim` ("call the number instead"), when `to` is not an active number of the
+// organisation, when no inbound workflow answers it, or without credits. Any team role
+// except `readonly` may call it.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/call/simulate-inbound (the `SimulateInboundCall` operationId).
+func (c *ClientWithResponses) SimulateInboundCallWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SimulateInboundCallResponse, error) {
+	rsp, err := c.SimulateInboundCallWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSimulateInboundCallResponse(rsp)
+}
+
+// SimulateInboundCallWithResponse Simulate a call coming in to one of the organisation's numbers
+//
+// With the offline `sim` carrier only (decision): someone described by `persona` calls
+// `to`, one of the organisation's numbers, from `from` (default `+14155550100`), and Betty
+// answers it exactly as it answers a real inbound call. Calls that come in are answered
+// when the number has an inbound workflow that answers it — a workflow of type `inbound`
+// with that number (or whose campaign uses it), runnable, outside any campaign or its
+// campaign's active workflow while the campaign is active — and the organisation has
+// credits for a minute; then the call is held by the conversation engine like an
+// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
+// by turn, `call.updated` events), its recording, an inbox item and its per-minute
+// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
+// no inbound workflow answers are turned down and logged; this operation says why
+// instead, with 422. Answers 202 with the call's `callControlId` (the call log appears
+// within a moment; follow it with `GET /v1/events` or
+// `GET /v1/call/transcripts/{callControlId}`). 422 when the server's carrier is not
+// `sim` ("call the number instead"), when `to` is not an active number of the
+// organisation, when no inbound workflow answers it, or without credits. Any team role
+// except `readonly` may call it.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/call/simulate-inbound (the `SimulateInboundCall` operationId).
+func (c *ClientWithResponses) SimulateInboundCallWithResponse(ctx context.Context, body SimulateInboundCallJSONRequestBody, reqEditors ...RequestEditorFn) (*SimulateInboundCallResponse, error) {
+	rsp, err := c.SimulateInboundCall(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSimulateInboundCallResponse(rsp)
 }
 
 // GetCallTranscriptWithResponse Get a call's transcript
@@ -53816,8 +55265,12 @@ func (c *ClientWithResponses) ReceiveStripeWebhookWithResponse(ctx context.Conte
 //
 // Handled events drive calls and jobs (call initiated, answered, speech, hang-up,
 // recording saved) and phone-number orders; they are reported as `call.updated` and
-// `job.updated` on `GET /v1/events`. Other event types are acknowledged and ignored; an
-// event id already processed is acknowledged without being processed again. Answers 200.
+// `job.updated` on `GET /v1/events`. A `call.initiated` with direction `incoming` (someone
+// called one of the organisations' numbers, which must be on the Call Control connection)
+// is answered when an inbound workflow answers that number (see
+// `POST /v1/call/simulate-inbound` for the rule), else hung up unanswered and logged.
+// Other event types are acknowledged and ignored; an event id already processed is
+// acknowledged without being processed again. Answers 200.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -53840,8 +55293,12 @@ func (c *ClientWithResponses) ReceiveTelnyxWebhookWithBodyWithResponse(ctx conte
 //
 // Handled events drive calls and jobs (call initiated, answered, speech, hang-up,
 // recording saved) and phone-number orders; they are reported as `call.updated` and
-// `job.updated` on `GET /v1/events`. Other event types are acknowledged and ignored; an
-// event id already processed is acknowledged without being processed again. Answers 200.
+// `job.updated` on `GET /v1/events`. A `call.initiated` with direction `incoming` (someone
+// called one of the organisations' numbers, which must be on the Call Control connection)
+// is answered when an inbound workflow answers that number (see
+// `POST /v1/call/simulate-inbound` for the rule), else hung up unanswered and logged.
+// Other event types are acknowledged and ignored; an event id already processed is
+// acknowledged without being processed again. Answers 200.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -53990,9 +55447,13 @@ func (c *ClientWithResponses) ConfigureWorkflowShopifyWithResponse(ctx context.C
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`).
 //     A file of more than 50,000 data rows ends in `error`.
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
-//     organisation; `listId` picks a HubSpot list, else the contacts are the ones picked
-//     for this node through the HubSpot contact search. They are fetched 100 at a time
-//     and kept in sync (the dashboard refreshes every 10 s).
+//     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
+//     portal does not have, or a list of other records, is 400 naming `listId`; a
+//     connection made without list access is 422), whose members are read in the
+//     background (status `parsing`, then `success` or `error`; a run waits for it) and
+//     again while the node is in use (see `listHubspotContacts`). Without `listId` the
+//     contacts are the ones picked for this node through the HubSpot contact search. They
+//     are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
 //   - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 //     optionally names the Zapier connection.
 //
@@ -54027,9 +55488,13 @@ func (c *ClientWithResponses) SetWorkflowContactsWithBodyWithResponse(ctx contex
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`).
 //     A file of more than 50,000 data rows ends in `error`.
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
-//     organisation; `listId` picks a HubSpot list, else the contacts are the ones picked
-//     for this node through the HubSpot contact search. They are fetched 100 at a time
-//     and kept in sync (the dashboard refreshes every 10 s).
+//     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
+//     portal does not have, or a list of other records, is 400 naming `listId`; a
+//     connection made without list access is 422), whose members are read in the
+//     background (status `parsing`, then `success` or `error`; a run waits for it) and
+//     again while the node is in use (see `listHubspotContacts`). Without `listId` the
+//     contacts are the ones picked for this node through the HubSpot contact search. They
+//     are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
 //   - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 //     optionally names the Zapier connection.
 //
@@ -54317,8 +55782,9 @@ func (c *ClientWithResponses) ListWorkflowsByPhoneNumberWithResponse(ctx context
 // Answers the workflow's current workflow-run job (the one in progress, or else the most
 // recent one), with fresh progress counters. `id` is the workflow id, like the other
 // `/v1/workflow/...{id}` operations. It reads only; the POST method is kept as the
-// product documents it, and it takes no body. A workflow that never ran answers 404. Any
-// team role may call it.
+// product documents it, and it takes no body. A workflow that has not run yet answers 200
+// with `data: null` ("no job yet"), so a client asks one request whether or not it ran;
+// 404 means the workflow does not exist (or is another team's). Any team role may call it.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -57203,6 +58669,101 @@ func ParseConnectHubspotAppResponse(rsp *http.Response) (*ConnectHubspotAppRespo
 	return response, nil
 }
 
+// ParseConnectZapierAppResponse parses an HTTP response from a ConnectZapierAppWithResponse call
+func ParseConnectZapierAppResponse(rsp *http.Response) (*ConnectZapierAppResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ConnectZapierAppResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AppAuthorizationResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ConnectZapierAppResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListConnectedAppsResponse parses an HTTP response from a ListConnectedAppsWithResponse call
 func ParseListConnectedAppsResponse(rsp *http.Response) (*ListConnectedAppsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -57460,7 +59021,7 @@ func ParseListHubspotContactsResponse(rsp *http.Response) (*ListHubspotContactsR
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest ContactListResponse
+		var dest HubspotContactListResponse
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -58002,6 +59563,87 @@ func ParseDisconnectZapierAppResponse(rsp *http.Response) (*DisconnectZapierAppR
 	switch {
 	case rsp.StatusCode == 429:
 		var headers DisconnectZapierAppResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListZapierHooksResponse parses an HTTP response from a ListZapierHooksWithResponse call
+func ParseListZapierHooksResponse(rsp *http.Response) (*ListZapierHooksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListZapierHooksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ZapierHooksResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListZapierHooksResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -59561,22 +61203,22 @@ func ParseCompleteZapierAuthorizationResponse(rsp *http.Response) (*CompleteZapi
 	return response, nil
 }
 
-// ParseBookDemoCallResponse parses an HTTP response from a BookDemoCallWithResponse call
-func ParseBookDemoCallResponse(rsp *http.Response) (*BookDemoCallResponse, error) {
+// ParseBookCallResponse parses an HTTP response from a BookCallWithResponse call
+func ParseBookCallResponse(rsp *http.Response) (*BookCallResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
 	defer func() { _ = rsp.Body.Close() }()
 	if err != nil {
 		return nil, err
 	}
 
-	response := &BookDemoCallResponse{
+	response := &BookCallResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
-		var dest DemoBookingResponse
+		var dest CallBookingResponse
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -59588,6 +61230,13 @@ func ParseBookDemoCallResponse(rsp *http.Response) (*BookDemoCallResponse, error
 			return nil, err
 		}
 		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -59602,6 +61251,13 @@ func ParseBookDemoCallResponse(rsp *http.Response) (*BookDemoCallResponse, error
 			return nil, err
 		}
 		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
@@ -59621,7 +61277,7 @@ func ParseBookDemoCallResponse(rsp *http.Response) (*BookDemoCallResponse, error
 
 	switch {
 	case rsp.StatusCode == 429:
-		var headers BookDemoCallResponse429Headers
+		var headers BookCallResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -59946,6 +61602,108 @@ func ParseGetCallRecordingResponse(rsp *http.Response) (*GetCallRecordingRespons
 	switch {
 	case rsp.StatusCode == 429:
 		var headers GetCallRecordingResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSimulateInboundCallResponse parses an HTTP response from a SimulateInboundCallWithResponse call
+func ParseSimulateInboundCallResponse(rsp *http.Response) (*SimulateInboundCallResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SimulateInboundCallResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest SimulatedInboundCallResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers SimulateInboundCallResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -69171,7 +70929,7 @@ func ParseGetWorkflowProgressResponse(rsp *http.Response) (*GetWorkflowProgressR
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest JobResponse
+		var dest WorkflowProgressResponse
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -162,6 +162,21 @@ func (e BillingPortalFlowType) Valid() bool {
 	}
 }
 
+// Defines values for CallBookingStatus.
+const (
+	CallBookingStatusQueued CallBookingStatus = "queued"
+)
+
+// Valid indicates whether the value is a known member of the CallBookingStatus enum.
+func (e CallBookingStatus) Valid() bool {
+	switch e {
+	case CallBookingStatusQueued:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CallDirection.
 const (
 	CallDirectionInbound  CallDirection = "inbound"
@@ -543,6 +558,27 @@ func (e CountryCode) Valid() bool {
 	}
 }
 
+// Defines values for CrmUpdateStatus.
+const (
+	CrmUpdateStatusDone    CrmUpdateStatus = "done"
+	CrmUpdateStatusFailed  CrmUpdateStatus = "failed"
+	CrmUpdateStatusPending CrmUpdateStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the CrmUpdateStatus enum.
+func (e CrmUpdateStatus) Valid() bool {
+	switch e {
+	case CrmUpdateStatusDone:
+		return true
+	case CrmUpdateStatusFailed:
+		return true
+	case CrmUpdateStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DoNotCallEntrySource.
 const (
 	Conversation DoNotCallEntrySource = "conversation"
@@ -681,6 +717,7 @@ func (e JobStatus) Valid() bool {
 // Defines values for JobType.
 const (
 	ContactsImport JobType = "contacts-import"
+	InboundCall    JobType = "inbound-call"
 	WorkflowRun    JobType = "workflow-run"
 )
 
@@ -688,6 +725,8 @@ const (
 func (e JobType) Valid() bool {
 	switch e {
 	case ContactsImport:
+		return true
+	case InboundCall:
 		return true
 	case WorkflowRun:
 		return true
@@ -1106,6 +1145,7 @@ func (e PhoneVerificationStatus) Valid() bool {
 
 // Defines values for ProblemCode.
 const (
+	ProblemCodeAppDisconnected           ProblemCode = "app_disconnected"
 	ProblemCodeBadRequest                ProblemCode = "bad_request"
 	ProblemCodeConflict                  ProblemCode = "conflict"
 	ProblemCodeEmailNotConfirmed         ProblemCode = "email_not_confirmed"
@@ -1137,6 +1177,8 @@ const (
 // Valid indicates whether the value is a known member of the ProblemCode enum.
 func (e ProblemCode) Valid() bool {
 	switch e {
+	case ProblemCodeAppDisconnected:
+		return true
 	case ProblemCodeBadRequest:
 		return true
 	case ProblemCodeConflict:
@@ -1596,9 +1638,31 @@ func (e WorkflowWebhookMethod) Valid() bool {
 	}
 }
 
+// Defines values for ZapierDeliveryStatus.
+const (
+	ZapierDeliveryStatusDelivered ZapierDeliveryStatus = "delivered"
+	ZapierDeliveryStatusFailed    ZapierDeliveryStatus = "failed"
+	ZapierDeliveryStatusPending   ZapierDeliveryStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the ZapierDeliveryStatus enum.
+func (e ZapierDeliveryStatus) Valid() bool {
+	switch e {
+	case ZapierDeliveryStatusDelivered:
+		return true
+	case ZapierDeliveryStatusFailed:
+		return true
+	case ZapierDeliveryStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ZapierHookEvent.
 const (
 	CallCompleted    ZapierHookEvent = "call.completed"
+	ContactAdded     ZapierHookEvent = "contact.added"
 	InboxItemCreated ZapierHookEvent = "inbox.item.created"
 	JobFinished      ZapierHookEvent = "job.finished"
 )
@@ -1607,6 +1671,8 @@ const (
 func (e ZapierHookEvent) Valid() bool {
 	switch e {
 	case CallCompleted:
+		return true
+	case ContactAdded:
 		return true
 	case InboxItemCreated:
 		return true
@@ -2401,27 +2467,93 @@ type BillingPortalLinkResponse struct {
 	Status int `json:"status"`
 }
 
-// BookDemoCallRequest defines model for BookDemoCallRequest.
-type BookDemoCallRequest struct {
-	// Company Their company.
-	Company *string `json:"company,omitempty"`
+// BookCallRequest defines model for BookCallRequest.
+type BookCallRequest struct {
+	// Consent True when the shopper ticked the consent box; false is refused (422).
+	Consent bool `json:"consent"`
 
-	// Email An e-mail address (local part of letters, digits and `._%+-`, a TLD of 2+ letters).
-	Email Email `json:"email"`
+	// ConsentText The consent sentence shown to the shopper (the widget sends its own).
+	ConsentText *string `json:"consentText,omitempty"`
 
-	// Message What they would like to discuss.
-	Message *string `json:"message,omitempty"`
+	// Name The shopper's name, spoken by the agent where the flow uses it.
+	Name *string `json:"name,omitempty"`
 
-	// Name The person's name.
-	Name string `json:"name"`
+	// PageUrl The storefront page the request came from.
+	PageUrl *string `json:"pageUrl,omitempty"`
 
-	// PhoneNumber Where to call them, in E.164 format.
+	// PhoneNumber The shopper's number; E.164 (`+…`) is expected, spaces and dashes are ignored.
 	//
 	// Example: +14155550123
 	PhoneNumber string `json:"phoneNumber"`
 
-	// PreferredTime When they would like to be called.
-	PreferredTime *time.Time `json:"preferredTime,omitempty"`
+	// PublicKey The organisation's publishable key (`betty_pk_…`).
+	//
+	// Example: betty_pk_3f9a1c2b7d4e
+	PublicKey string `json:"publicKey"`
+}
+
+// CallBooking A shopper's request for a call from the storefront widget.
+type CallBooking struct {
+	// Consent What the shopper agreed to, recorded with the call.
+	Consent CallConsent `json:"consent"`
+
+	// CreatedAt An RFC 3339 timestamp in UTC.
+	CreatedAt Timestamp `json:"createdAt"`
+
+	// Id An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	Id Id `json:"id"`
+
+	// JobId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	JobId Id `json:"jobId"`
+
+	// OrganizationId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	OrganizationId Id `json:"organizationId"`
+
+	// PhoneNumber The number to call, in E.164 format.
+	//
+	// Example: +14155550123
+	PhoneNumber string `json:"phoneNumber"`
+
+	// Status Always `queued` in this answer; the call's progress is the job's.
+	Status CallBookingStatus `json:"status"`
+
+	// WorkflowId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	WorkflowId Id `json:"workflowId"`
+}
+
+// CallBookingStatus Always `queued` in this answer; the call's progress is the job's.
+type CallBookingStatus string
+
+// CallBookingResponse defines model for CallBookingResponse.
+type CallBookingResponse struct {
+	// Data A shopper's request for a call from the storefront widget.
+	Data CallBooking `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
+// CallConsent What the shopper agreed to, recorded with the call.
+type CallConsent struct {
+	// ClientIp The client address the request came from.
+	ClientIp string `json:"clientIp"`
+
+	// GivenAt An RFC 3339 timestamp in UTC.
+	GivenAt Timestamp `json:"givenAt"`
+
+	// PageUrl The storefront page the request came from; null when not sent.
+	PageUrl *string `json:"pageUrl"`
+
+	// Text The consent sentence the shopper ticked.
+	Text string `json:"text"`
 }
 
 // CallDailyCount The number of calls on one day.
@@ -2459,8 +2591,14 @@ type CallLog struct {
 	Cost float64 `json:"cost"`
 
 	// CreatedAt An RFC 3339 timestamp in UTC.
-	CreatedAt Timestamp     `json:"createdAt"`
-	Direction CallDirection `json:"direction"`
+	CreatedAt Timestamp `json:"createdAt"`
+
+	// CrmUpdates What the call's HubSpot lifecycle-stage steps wrote back to HubSpot, oldest first
+	// (answered by `getCallLog` only; absent from lists). Each is `pending` while Betty
+	// tries (a background job retried with backoff), then `done` or `failed` with the
+	// reason.
+	CrmUpdates *[]CrmUpdate  `json:"crmUpdates,omitempty"`
+	Direction  CallDirection `json:"direction"`
 
 	// DurationSeconds Seconds from answer to hang-up (0 when never answered; so far, while in progress).
 	//
@@ -2964,6 +3102,12 @@ type CompleteZapierAuthorizationRequest struct {
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
+
+	// State The `state` Zapier put on the callback URL, from `connectZapierApp`. When sent, it
+	// must be valid, unused, unexpired and of this organisation (422 naming `state`
+	// otherwise); the dashboard always sends it. Optional so that a flow started
+	// elsewhere (Zapier's own app directory) can still complete.
+	State *string `json:"state,omitempty"`
 }
 
 // ConfigureWorkflowShopifyRequest defines model for ConfigureWorkflowShopifyRequest.
@@ -3002,6 +3146,14 @@ type ConfirmTeamOwnershipTransferRequest struct {
 
 // ConnectHubspotAppRequest defines model for ConnectHubspotAppRequest.
 type ConnectHubspotAppRequest struct {
+	// OrganizationId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	OrganizationId Id `json:"organizationId"`
+}
+
+// ConnectZapierAppRequest defines model for ConnectZapierAppRequest.
+type ConnectZapierAppRequest struct {
 	// OrganizationId An opaque identifier.
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
@@ -3538,6 +3690,26 @@ type CreatedApiKeyResponse struct {
 	Status int `json:"status"`
 }
 
+// CrmUpdate A contact's lifecycle stage written back to HubSpot after a call.
+type CrmUpdate struct {
+	// Reason Why it failed; null otherwise.
+	//
+	// Example: The contact no longer exists in HubSpot.
+	Reason *string `json:"reason"`
+
+	// Stage The HubSpot lifecycle stage's internal value written.
+	//
+	// Example: customer
+	Stage  string          `json:"stage"`
+	Status CrmUpdateStatus `json:"status"`
+
+	// UpdatedAt An RFC 3339 timestamp in UTC.
+	UpdatedAt Timestamp `json:"updatedAt"`
+}
+
+// CrmUpdateStatus defines model for CrmUpdate.Status.
+type CrmUpdateStatus string
+
 // DeactivateKnowledgeBaseRequest defines model for DeactivateKnowledgeBaseRequest.
 type DeactivateKnowledgeBaseRequest struct {
 	// CampaignId An opaque identifier.
@@ -3567,47 +3739,6 @@ type Deleted struct {
 // DeletedResponse The envelope of a delete; `data.id` is the id of what was deleted.
 type DeletedResponse struct {
 	Data Deleted `json:"data"`
-
-	// Status The HTTP status code.
-	Status int `json:"status"`
-}
-
-// DemoBooking A prospective customer's request for a demo call.
-type DemoBooking struct {
-	// Company Their company; null when not given.
-	Company *string `json:"company"`
-
-	// CreatedAt An RFC 3339 timestamp in UTC.
-	CreatedAt Timestamp `json:"createdAt"`
-
-	// Email An e-mail address (local part of letters, digits and `._%+-`, a TLD of 2+ letters).
-	Email Email `json:"email"`
-
-	// Id An opaque identifier.
-	//
-	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
-	Id Id `json:"id"`
-
-	// Message What they would like to discuss; null when not given.
-	Message *string `json:"message"`
-
-	// Name The person's name.
-	Name string `json:"name"`
-
-	// PhoneNumber Where to call them, in E.164 format.
-	PhoneNumber string `json:"phoneNumber"`
-
-	// PreferredTime When they would like to be called; null when not given.
-	PreferredTime *time.Time `json:"preferredTime"`
-
-	// UpdatedAt An RFC 3339 timestamp in UTC.
-	UpdatedAt Timestamp `json:"updatedAt"`
-}
-
-// DemoBookingResponse defines model for DemoBookingResponse.
-type DemoBookingResponse struct {
-	// Data A prospective customer's request for a demo call.
-	Data DemoBooking `json:"data"`
 
 	// Status The HTTP status code.
 	Status int `json:"status"`
@@ -3795,6 +3926,20 @@ type HealthDatabase string
 type HealthResponse struct {
 	Data   Health `json:"data"`
 	Status int    `json:"status"`
+}
+
+// HubspotContactListResponse A page of HubSpot contacts; with a node, its contacts source too.
+type HubspotContactListResponse struct {
+	Data []Contact `json:"data"`
+
+	// Meta The window of a paginated list.
+	Meta PageMeta `json:"meta"`
+
+	// Source The node's contacts source (only with `nodeId`).
+	Source *WorkflowContactsSource `json:"source,omitempty"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
 }
 
 // HubspotLifecycleStage A contact lifecycle stage of a HubSpot portal (a CRM stage record).
@@ -4023,7 +4168,8 @@ type Job struct {
 
 	// Type The kind of a job. `workflow-run`: a run (or test run) of a workflow that calls its
 	// contacts. `contacts-import`: the parsing of a CSV file set as the contacts source of a
-	// workflow's Contacts node.
+	// workflow's Contacts node. `inbound-call`: a call that came in to the workflow's number,
+	// answered by the (inbound) workflow; one unit, ended when the call ends.
 	Type JobType `json:"type"`
 
 	// UpdatedAt An RFC 3339 timestamp in UTC.
@@ -4107,7 +4253,8 @@ type JobStatus string
 
 // JobType The kind of a job. `workflow-run`: a run (or test run) of a workflow that calls its
 // contacts. `contacts-import`: the parsing of a CSV file set as the contacts source of a
-// workflow's Contacts node.
+// workflow's Contacts node. `inbound-call`: a call that came in to the workflow's number,
+// answered by the (inbound) workflow; one unit, ended when the call ends.
 type JobType string
 
 // JobsResponse The envelope of an unpaginated list of jobs.
@@ -4914,6 +5061,8 @@ type Problem struct {
 	// (no subscription for it). `payments_not_configured` (503) answers a purchase, a portal
 	// link or a Stripe webhook on a server without Stripe (`--stripe-secret-key`,
 	// `--stripe-webhook-secret`); the detail names the setting.
+	// `app_disconnected` (422) answers an operation on a connected app that is disconnected
+	// (or whose provider revoked its access): reconnect it.
 	Code ProblemCode `json:"code"`
 
 	// CurrentVersion On the 409 of a stale workflow save (`POST /v1/workflow/save` with an old
@@ -4956,6 +5105,8 @@ type Problem struct {
 // (no subscription for it). `payments_not_configured` (503) answers a purchase, a portal
 // link or a Stripe webhook on a server without Stripe (`--stripe-secret-key`,
 // `--stripe-webhook-secret`); the detail names the setting.
+// `app_disconnected` (422) answers an operation on a connected app that is disconnected
+// (or whose provider revoked its access): reconnect it.
 type ProblemCode string
 
 // PromptStatus The state of the readable prompt compiled from a workflow.
@@ -5259,6 +5410,46 @@ type SignUpResultResponse struct {
 	Status int `json:"status"`
 }
 
+// SimulateInboundCallRequest defines model for SimulateInboundCallRequest.
+type SimulateInboundCallRequest struct {
+	// From The caller's number, E.164 (default `+14155550100`).
+	//
+	// Example: +14155550123
+	From *string `json:"from,omitempty"`
+
+	// OrganizationId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	OrganizationId Id `json:"organizationId"`
+
+	// Persona Who calls and why (what the simulated caller says follows it).
+	//
+	// Example: A customer whose parcel is late and who wants to know where it is.
+	Persona string `json:"persona"`
+
+	// To The organisation's number that is called, E.164.
+	//
+	// Example: +14155550100
+	To string `json:"to"`
+}
+
+// SimulatedInboundCallResponse The envelope of a simulated inbound call.
+type SimulatedInboundCallResponse struct {
+	Data struct {
+		// CallControlId The call's carrier id (its call log's `callControlId`).
+		CallControlId string `json:"callControlId"`
+
+		// From The caller's number.
+		From string `json:"from"`
+
+		// To The organisation's number called.
+		To string `json:"to"`
+	} `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
 // SpeechEngine The text-to-speech engine that speaks a voice: `espeak-ng` (the local engine) or
 // `openai-compatible` (the endpoint at `--tts-url`).
 type SpeechEngine string
@@ -5268,7 +5459,10 @@ type SubscribeZapierHookRequest struct {
 	// Event A Betty event a Zapier REST hook can subscribe to: `call.completed` (a call ended;
 	// payload a CallLog), `job.finished` (a workflow run ended in success, error or
 	// cancelled; payload a Job), `inbox.item.created` (a call outcome reached the team
-	// inbox; payload an InboxItem).
+	// inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
+	// added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
+	// `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
+	// 50,000 rows). Each entity is delivered once per subscription.
 	Event ZapierHookEvent `json:"event"`
 
 	// HookUrl The URL Zapier made for this zap (`bundle.targetUrl`); https only.
@@ -6865,6 +7059,15 @@ type WorkflowPosition struct {
 	Y float64 `json:"y"`
 }
 
+// WorkflowProgressResponse The envelope of a workflow's current or latest job, which a workflow that has not run yet does not have.
+type WorkflowProgressResponse struct {
+	// Data The workflow's job in progress, or else its latest one; null when the workflow has not run yet (no job yet).
+	Data *Job `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
 // WorkflowResponse The envelope of one workflow.
 type WorkflowResponse struct {
 	// Data A call flow: a graph of nodes (what the agent says, what the customer may answer,
@@ -7013,6 +7216,38 @@ type ZapierContactsResultResponse struct {
 	Status int `json:"status"`
 }
 
+// ZapierDelivery One event's delivery to a hook.
+type ZapierDelivery struct {
+	// Attempts How many times it was sent.
+	Attempts int `json:"attempts"`
+
+	// Error Why the last try failed; null when it did not.
+	Error *string `json:"error"`
+
+	// Event A Betty event a Zapier REST hook can subscribe to: `call.completed` (a call ended;
+	// payload a CallLog), `job.finished` (a workflow run ended in success, error or
+	// cancelled; payload a Job), `inbox.item.created` (a call outcome reached the team
+	// inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
+	// added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
+	// `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
+	// 50,000 rows). Each entity is delivered once per subscription.
+	Event ZapierHookEvent `json:"event"`
+
+	// HttpStatus The hook's answer to the last try; null when it was not reached.
+	HttpStatus *int `json:"httpStatus"`
+
+	// Status `pending` while it is sent or retried (after 1, 4 and 10 minutes), `delivered` when
+	// the hook answered 2xx, `failed` when it refused every try.
+	Status ZapierDeliveryStatus `json:"status"`
+
+	// UpdatedAt An RFC 3339 timestamp in UTC.
+	UpdatedAt Timestamp `json:"updatedAt"`
+}
+
+// ZapierDeliveryStatus `pending` while it is sent or retried (after 1, 4 and 10 minutes), `delivered` when
+// the hook answered 2xx, `failed` when it refused every try.
+type ZapierDeliveryStatus string
+
 // ZapierHook A Zapier REST-hook subscription of the organisation.
 type ZapierHook struct {
 	// CreatedAt An RFC 3339 timestamp in UTC.
@@ -7021,7 +7256,10 @@ type ZapierHook struct {
 	// Event A Betty event a Zapier REST hook can subscribe to: `call.completed` (a call ended;
 	// payload a CallLog), `job.finished` (a workflow run ended in success, error or
 	// cancelled; payload a Job), `inbox.item.created` (a call outcome reached the team
-	// inbox; payload an InboxItem).
+	// inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
+	// added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
+	// `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
+	// 50,000 rows). Each entity is delivered once per subscription.
 	Event ZapierHookEvent `json:"event"`
 
 	// HookUrl Where each event is POSTed.
@@ -7033,6 +7271,10 @@ type ZapierHook struct {
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	Id Id `json:"id"`
+
+	// LastDelivery The hook's latest delivery (in `listZapierHooks`; absent before its first event):
+	// whether Zapier took it, is being retried, or refused it after every retry, and why.
+	LastDelivery *ZapierDelivery `json:"lastDelivery,omitempty"`
 
 	// OrganizationId An opaque identifier.
 	//
@@ -7046,7 +7288,10 @@ type ZapierHook struct {
 // ZapierHookEvent A Betty event a Zapier REST hook can subscribe to: `call.completed` (a call ended;
 // payload a CallLog), `job.finished` (a workflow run ended in success, error or
 // cancelled; payload a Job), `inbox.item.created` (a call outcome reached the team
-// inbox; payload an InboxItem).
+// inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
+// added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
+// `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
+// 50,000 rows). Each entity is delivered once per subscription.
 type ZapierHookEvent string
 
 // ZapierHookResponse defines model for ZapierHookResponse.
@@ -7062,6 +7307,14 @@ type ZapierHookResponse struct {
 type ZapierHookSamplesResponse struct {
 	// Data The payloads, newest first; each is the JSON of the event's entity.
 	Data []map[string]interface{} `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
+// ZapierHooksResponse The envelope of an unpaginated list of Zapier REST-hook subscriptions.
+type ZapierHooksResponse struct {
+	Data []ZapierHook `json:"data"`
 
 	// Status The HTTP status code.
 	Status int `json:"status"`
@@ -7441,6 +7694,12 @@ type ListHubspotLifecycleStagesParams struct {
 
 	// ConnectedAppId The HubSpot connected app (its `id`).
 	ConnectedAppId Id `form:"connectedAppId" json:"connectedAppId"`
+}
+
+// ListZapierHooksParams defines parameters for ListZapierHooks.
+type ListZapierHooksParams struct {
+	// OrganizationId The organisation (team) the request acts for.
+	OrganizationId OrganizationIdQuery `form:"organizationId" json:"organizationId"`
 }
 
 // ListZapierHookSamplesParams defines parameters for ListZapierHookSamples.
@@ -8101,6 +8360,9 @@ type UpdateAgentJSONRequestBody = UpdateAgentRequest
 // ConnectHubspotAppJSONRequestBody defines body for ConnectHubspotApp for application/json ContentType.
 type ConnectHubspotAppJSONRequestBody = ConnectHubspotAppRequest
 
+// ConnectZapierAppJSONRequestBody defines body for ConnectZapierApp for application/json ContentType.
+type ConnectZapierAppJSONRequestBody = ConnectZapierAppRequest
+
 // DisconnectAppJSONRequestBody defines body for DisconnectApp for application/json ContentType.
 type DisconnectAppJSONRequestBody = DisconnectAppRequest
 
@@ -8137,8 +8399,11 @@ type UpdateCurrentUserProfileJSONRequestBody = UpdateCurrentUserProfileRequest
 // CompleteZapierAuthorizationJSONRequestBody defines body for CompleteZapierAuthorization for application/json ContentType.
 type CompleteZapierAuthorizationJSONRequestBody = CompleteZapierAuthorizationRequest
 
-// BookDemoCallJSONRequestBody defines body for BookDemoCall for application/json ContentType.
-type BookDemoCallJSONRequestBody = BookDemoCallRequest
+// BookCallJSONRequestBody defines body for BookCall for application/json ContentType.
+type BookCallJSONRequestBody = BookCallRequest
+
+// SimulateInboundCallJSONRequestBody defines body for SimulateInboundCall for application/json ContentType.
+type SimulateInboundCallJSONRequestBody = SimulateInboundCallRequest
 
 // CreateCampaignJSONRequestBody defines body for CreateCampaign for application/json ContentType.
 type CreateCampaignJSONRequestBody = CreateCampaignRequest
@@ -8840,6 +9105,9 @@ type ServerInterface interface {
 	// ConnectHubspotApp Start connecting a HubSpot portal
 	// (POST /v1/apps/connect/hubspot)
 	ConnectHubspotApp(ctx echo.Context) error
+	// ConnectZapierApp Start connecting Zapier
+	// (POST /v1/apps/connect/zapier)
+	ConnectZapierApp(ctx echo.Context) error
 	// ListConnectedApps List the organisation's connected apps
 	// (GET /v1/apps/connected)
 	ListConnectedApps(ctx echo.Context, params ListConnectedAppsParams) error
@@ -8867,6 +9135,9 @@ type ServerInterface interface {
 	// DisconnectZapierApp Disconnect Zapier
 	// (POST /v1/apps/zapier/disconnect)
 	DisconnectZapierApp(ctx echo.Context) error
+	// ListZapierHooks List the organisation's Zapier REST hooks
+	// (GET /v1/apps/zapier/hooks)
+	ListZapierHooks(ctx echo.Context, params ListZapierHooksParams) error
 	// SubscribeZapierHook Subscribe a Zapier REST hook
 	// (POST /v1/apps/zapier/hooks)
 	SubscribeZapierHook(ctx echo.Context) error
@@ -8924,9 +9195,9 @@ type ServerInterface interface {
 	// CompleteZapierAuthorization Finish connecting Zapier (OAuth code exchange)
 	// (POST /v1/auth/zapier/callback)
 	CompleteZapierAuthorization(ctx echo.Context) error
-	// BookDemoCall Book a demo call (public)
+	// BookCall Ask for a call from a storefront (public)
 	// (POST /v1/call/book-a-call)
-	BookDemoCall(ctx echo.Context) error
+	BookCall(ctx echo.Context) error
 	// GetCallLog Get a call log
 	// (GET /v1/call/log/{id})
 	GetCallLog(ctx echo.Context, id Id, params GetCallLogParams) error
@@ -8939,6 +9210,9 @@ type ServerInterface interface {
 	// GetCallRecording Get a call's recording
 	// (GET /v1/call/recordings/{callLogId})
 	GetCallRecording(ctx echo.Context, callLogId Id, params GetCallRecordingParams) error
+	// SimulateInboundCall Simulate a call coming in to one of the organisation's numbers
+	// (POST /v1/call/simulate-inbound)
+	SimulateInboundCall(ctx echo.Context) error
 	// GetCallTranscript Get a call's transcript
 	// (GET /v1/call/transcripts/{callControlId})
 	GetCallTranscript(ctx echo.Context, callControlId string, params GetCallTranscriptParams) error
@@ -9970,6 +10244,15 @@ func (w *ServerInterfaceWrapper) ConnectHubspotApp(ctx echo.Context) error {
 	return err
 }
 
+// ConnectZapierApp converts echo context to params.
+func (w *ServerInterfaceWrapper) ConnectZapierApp(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ConnectZapierApp(ctx)
+	return err
+}
+
 // ListConnectedApps converts echo context to params.
 func (w *ServerInterfaceWrapper) ListConnectedApps(ctx echo.Context) error {
 	var err error
@@ -10170,6 +10453,24 @@ func (w *ServerInterfaceWrapper) DisconnectZapierApp(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.DisconnectZapierApp(ctx)
+	return err
+}
+
+// ListZapierHooks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListZapierHooks(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListZapierHooksParams
+	// ------------- Required query parameter "organizationId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "organizationId", ctx.QueryParams(), &params.OrganizationId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListZapierHooks(ctx, params)
 	return err
 }
 
@@ -10413,12 +10714,12 @@ func (w *ServerInterfaceWrapper) CompleteZapierAuthorization(ctx echo.Context) e
 	return err
 }
 
-// BookDemoCall converts echo context to params.
-func (w *ServerInterfaceWrapper) BookDemoCall(ctx echo.Context) error {
+// BookCall converts echo context to params.
+func (w *ServerInterfaceWrapper) BookCall(ctx echo.Context) error {
 	var err error
 
 	// Invoke the callback with all the unmarshaled arguments
-	err = w.Handler.BookDemoCall(ctx)
+	err = w.Handler.BookCall(ctx)
 	return err
 }
 
@@ -10540,6 +10841,15 @@ func (w *ServerInterfaceWrapper) GetCallRecording(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetCallRecording(ctx, callLogId, params)
+	return err
+}
+
+// SimulateInboundCall converts echo context to params.
+func (w *ServerInterfaceWrapper) SimulateInboundCall(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SimulateInboundCall(ctx)
 	return err
 }
 
@@ -13175,7 +13485,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/phone/request-phone-number-verification", wrapper.RequestPhoneNumberVerification, options.OperationMiddlewares["requestPhoneNumberVerification"]...)
 	router.POST(options.BaseURL+"/v1/phone/verify-phone-number", wrapper.VerifyPhoneNumber, options.OperationMiddlewares["verifyPhoneNumber"]...)
 	router.GET(options.BaseURL+"/v1/phone/get-verified-phone-numbers/:id", wrapper.ListVerifiedPhoneNumbers, options.OperationMiddlewares["listVerifiedPhoneNumbers"]...)
-	router.POST(options.BaseURL+"/v1/call/book-a-call", wrapper.BookDemoCall, options.OperationMiddlewares["bookDemoCall"]...)
+	router.POST(options.BaseURL+"/v1/call/book-a-call", wrapper.BookCall, options.OperationMiddlewares["bookCall"]...)
+	router.POST(options.BaseURL+"/v1/call/simulate-inbound", wrapper.SimulateInboundCall, options.OperationMiddlewares["simulateInboundCall"]...)
 	router.GET(options.BaseURL+"/v1/call/logs", wrapper.ListCallLogs, options.OperationMiddlewares["listCallLogs"]...)
 	router.GET(options.BaseURL+"/v1/call/transcripts/:callControlId", wrapper.GetCallTranscript, options.OperationMiddlewares["getCallTranscript"]...)
 	router.GET(options.BaseURL+"/v1/call/recordings/:callLogId", wrapper.GetCallRecording, options.OperationMiddlewares["getCallRecording"]...)
@@ -13295,6 +13606,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.PUT(options.BaseURL+"/v1/campaigns/knowledge-base/faq/:id", wrapper.UpdateKnowledgeFaq, options.OperationMiddlewares["updateKnowledgeFaq"]...)
 	router.GET(options.BaseURL+"/v1/campaigns/knowledge-base/search", wrapper.SearchKnowledgeBase, options.OperationMiddlewares["searchKnowledgeBase"]...)
 	router.POST(options.BaseURL+"/v1/apps/connect/hubspot", wrapper.ConnectHubspotApp, options.OperationMiddlewares["connectHubspotApp"]...)
+	router.POST(options.BaseURL+"/v1/apps/connect/zapier", wrapper.ConnectZapierApp, options.OperationMiddlewares["connectZapierApp"]...)
 	router.POST(options.BaseURL+"/v1/apps/reconnect/hubspot", wrapper.ReconnectHubspotApp, options.OperationMiddlewares["reconnectHubspotApp"]...)
 	router.GET(options.BaseURL+"/v1/apps/hubspot/callback", wrapper.CompleteHubspotAuthorization, options.OperationMiddlewares["completeHubspotAuthorization"]...)
 	router.POST(options.BaseURL+"/v1/apps/disconnect", wrapper.DisconnectApp, options.OperationMiddlewares["disconnectApp"]...)
@@ -13305,6 +13617,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/apps/zapier/templates", wrapper.ListZapierTemplates, options.OperationMiddlewares["listZapierTemplates"]...)
 	router.GET(options.BaseURL+"/v1/apps/zapier/zaps", wrapper.ListZapierZaps, options.OperationMiddlewares["listZapierZaps"]...)
 	router.POST(options.BaseURL+"/v1/apps/zapier/disconnect", wrapper.DisconnectZapierApp, options.OperationMiddlewares["disconnectZapierApp"]...)
+	router.GET(options.BaseURL+"/v1/apps/zapier/hooks", wrapper.ListZapierHooks, options.OperationMiddlewares["listZapierHooks"]...)
 	router.POST(options.BaseURL+"/v1/apps/zapier/hooks", wrapper.SubscribeZapierHook, options.OperationMiddlewares["subscribeZapierHook"]...)
 	router.GET(options.BaseURL+"/v1/apps/zapier/hooks/sample", wrapper.ListZapierHookSamples, options.OperationMiddlewares["listZapierHookSamples"]...)
 	router.DELETE(options.BaseURL+"/v1/apps/zapier/hooks/:id", wrapper.UnsubscribeZapierHook, options.OperationMiddlewares["unsubscribeZapierHook"]...)
@@ -17096,6 +17409,160 @@ func (response ConnectHubspotAppdefaultApplicationProblemPlusJSONResponse) Visit
 	return err
 }
 
+type ConnectZapierAppRequestObject struct {
+	Body *ConnectZapierAppJSONRequestBody
+}
+
+type ConnectZapierAppResponseObject interface {
+	VisitConnectZapierAppResponse(w http.ResponseWriter) error
+}
+
+type ConnectZapierApp200JSONResponse AppAuthorizationResponse
+
+func (response ConnectZapierApp200JSONResponse) VisitConnectZapierAppResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConnectZapierApp400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ConnectZapierApp400ApplicationProblemPlusJSONResponse) VisitConnectZapierAppResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConnectZapierApp401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ConnectZapierApp401ApplicationProblemPlusJSONResponse) VisitConnectZapierAppResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConnectZapierApp403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ConnectZapierApp403ApplicationProblemPlusJSONResponse) VisitConnectZapierAppResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConnectZapierApp404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ConnectZapierApp404ApplicationProblemPlusJSONResponse) VisitConnectZapierAppResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConnectZapierApp413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ConnectZapierApp413ApplicationProblemPlusJSONResponse) VisitConnectZapierAppResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConnectZapierApp415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ConnectZapierApp415ApplicationProblemPlusJSONResponse) VisitConnectZapierAppResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConnectZapierApp429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ConnectZapierApp429ApplicationProblemPlusJSONResponse) VisitConnectZapierAppResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConnectZapierAppdefaultApplicationProblemPlusJSONResponse struct {
+	Body       Problem
+	StatusCode int
+}
+
+func (response ConnectZapierAppdefaultApplicationProblemPlusJSONResponse) VisitConnectZapierAppResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListConnectedAppsRequestObject struct {
 	Params ListConnectedAppsParams
 }
@@ -17454,7 +17921,7 @@ type ListHubspotContactsResponseObject interface {
 	VisitListHubspotContactsResponse(w http.ResponseWriter) error
 }
 
-type ListHubspotContacts200JSONResponse ContactListResponse
+type ListHubspotContacts200JSONResponse HubspotContactListResponse
 
 func (response ListHubspotContacts200JSONResponse) VisitListHubspotContactsResponse(w http.ResponseWriter) error {
 
@@ -18359,6 +18826,128 @@ type DisconnectZapierAppdefaultApplicationProblemPlusJSONResponse struct {
 }
 
 func (response DisconnectZapierAppdefaultApplicationProblemPlusJSONResponse) VisitDisconnectZapierAppResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListZapierHooksRequestObject struct {
+	Params ListZapierHooksParams
+}
+
+type ListZapierHooksResponseObject interface {
+	VisitListZapierHooksResponse(w http.ResponseWriter) error
+}
+
+type ListZapierHooks200JSONResponse ZapierHooksResponse
+
+func (response ListZapierHooks200JSONResponse) VisitListZapierHooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListZapierHooks400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListZapierHooks400ApplicationProblemPlusJSONResponse) VisitListZapierHooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListZapierHooks401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListZapierHooks401ApplicationProblemPlusJSONResponse) VisitListZapierHooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListZapierHooks403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListZapierHooks403ApplicationProblemPlusJSONResponse) VisitListZapierHooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListZapierHooks404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListZapierHooks404ApplicationProblemPlusJSONResponse) VisitListZapierHooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListZapierHooks429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListZapierHooks429ApplicationProblemPlusJSONResponse) VisitListZapierHooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListZapierHooksdefaultApplicationProblemPlusJSONResponse struct {
+	Body       Problem
+	StatusCode int
+}
+
+func (response ListZapierHooksdefaultApplicationProblemPlusJSONResponse) VisitListZapierHooksResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -20700,17 +21289,17 @@ func (response CompleteZapierAuthorizationdefaultApplicationProblemPlusJSONRespo
 	return err
 }
 
-type BookDemoCallRequestObject struct {
-	Body *BookDemoCallJSONRequestBody
+type BookCallRequestObject struct {
+	Body *BookCallJSONRequestBody
 }
 
-type BookDemoCallResponseObject interface {
-	VisitBookDemoCallResponse(w http.ResponseWriter) error
+type BookCallResponseObject interface {
+	VisitBookCallResponse(w http.ResponseWriter) error
 }
 
-type BookDemoCall201JSONResponse DemoBookingResponse
+type BookCall201JSONResponse CallBookingResponse
 
-func (response BookDemoCall201JSONResponse) VisitBookDemoCallResponse(w http.ResponseWriter) error {
+func (response BookCall201JSONResponse) VisitBookCallResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -20722,11 +21311,11 @@ func (response BookDemoCall201JSONResponse) VisitBookDemoCallResponse(w http.Res
 	return err
 }
 
-type BookDemoCall400ApplicationProblemPlusJSONResponse struct {
+type BookCall400ApplicationProblemPlusJSONResponse struct {
 	BadRequestApplicationProblemPlusJSONResponse
 }
 
-func (response BookDemoCall400ApplicationProblemPlusJSONResponse) VisitBookDemoCallResponse(w http.ResponseWriter) error {
+func (response BookCall400ApplicationProblemPlusJSONResponse) VisitBookCallResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -20738,11 +21327,27 @@ func (response BookDemoCall400ApplicationProblemPlusJSONResponse) VisitBookDemoC
 	return err
 }
 
-type BookDemoCall413ApplicationProblemPlusJSONResponse struct {
+type BookCall404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response BookCall404ApplicationProblemPlusJSONResponse) VisitBookCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BookCall413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
 
-func (response BookDemoCall413ApplicationProblemPlusJSONResponse) VisitBookDemoCallResponse(w http.ResponseWriter) error {
+func (response BookCall413ApplicationProblemPlusJSONResponse) VisitBookCallResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -20754,11 +21359,11 @@ func (response BookDemoCall413ApplicationProblemPlusJSONResponse) VisitBookDemoC
 	return err
 }
 
-type BookDemoCall415ApplicationProblemPlusJSONResponse struct {
+type BookCall415ApplicationProblemPlusJSONResponse struct {
 	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
 }
 
-func (response BookDemoCall415ApplicationProblemPlusJSONResponse) VisitBookDemoCallResponse(w http.ResponseWriter) error {
+func (response BookCall415ApplicationProblemPlusJSONResponse) VisitBookCallResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -20770,11 +21375,27 @@ func (response BookDemoCall415ApplicationProblemPlusJSONResponse) VisitBookDemoC
 	return err
 }
 
-type BookDemoCall429ApplicationProblemPlusJSONResponse struct {
+type BookCall422ApplicationProblemPlusJSONResponse struct {
+	UnprocessableEntityApplicationProblemPlusJSONResponse
+}
+
+func (response BookCall422ApplicationProblemPlusJSONResponse) VisitBookCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BookCall429ApplicationProblemPlusJSONResponse struct {
 	TooManyRequestsApplicationProblemPlusJSONResponse
 }
 
-func (response BookDemoCall429ApplicationProblemPlusJSONResponse) VisitBookDemoCallResponse(w http.ResponseWriter) error {
+func (response BookCall429ApplicationProblemPlusJSONResponse) VisitBookCallResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -20789,12 +21410,12 @@ func (response BookDemoCall429ApplicationProblemPlusJSONResponse) VisitBookDemoC
 	return err
 }
 
-type BookDemoCalldefaultApplicationProblemPlusJSONResponse struct {
+type BookCalldefaultApplicationProblemPlusJSONResponse struct {
 	Body       Problem
 	StatusCode int
 }
 
-func (response BookDemoCalldefaultApplicationProblemPlusJSONResponse) VisitBookDemoCallResponse(w http.ResponseWriter) error {
+func (response BookCalldefaultApplicationProblemPlusJSONResponse) VisitBookCallResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -21286,6 +21907,176 @@ type GetCallRecordingdefaultApplicationProblemPlusJSONResponse struct {
 }
 
 func (response GetCallRecordingdefaultApplicationProblemPlusJSONResponse) VisitGetCallRecordingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateInboundCallRequestObject struct {
+	Body *SimulateInboundCallJSONRequestBody
+}
+
+type SimulateInboundCallResponseObject interface {
+	VisitSimulateInboundCallResponse(w http.ResponseWriter) error
+}
+
+type SimulateInboundCall202JSONResponse SimulatedInboundCallResponse
+
+func (response SimulateInboundCall202JSONResponse) VisitSimulateInboundCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(202)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateInboundCall400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateInboundCall400ApplicationProblemPlusJSONResponse) VisitSimulateInboundCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateInboundCall401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateInboundCall401ApplicationProblemPlusJSONResponse) VisitSimulateInboundCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateInboundCall403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateInboundCall403ApplicationProblemPlusJSONResponse) VisitSimulateInboundCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateInboundCall404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateInboundCall404ApplicationProblemPlusJSONResponse) VisitSimulateInboundCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateInboundCall413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateInboundCall413ApplicationProblemPlusJSONResponse) VisitSimulateInboundCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateInboundCall415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateInboundCall415ApplicationProblemPlusJSONResponse) VisitSimulateInboundCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateInboundCall422ApplicationProblemPlusJSONResponse struct {
+	UnprocessableEntityApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateInboundCall422ApplicationProblemPlusJSONResponse) VisitSimulateInboundCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateInboundCall429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateInboundCall429ApplicationProblemPlusJSONResponse) VisitSimulateInboundCallResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateInboundCalldefaultApplicationProblemPlusJSONResponse struct {
+	Body       Problem
+	StatusCode int
+}
+
+func (response SimulateInboundCalldefaultApplicationProblemPlusJSONResponse) VisitSimulateInboundCallResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -35636,7 +36427,7 @@ type GetWorkflowProgressResponseObject interface {
 	VisitGetWorkflowProgressResponse(w http.ResponseWriter) error
 }
 
-type GetWorkflowProgress200JSONResponse JobResponse
+type GetWorkflowProgress200JSONResponse WorkflowProgressResponse
 
 func (response GetWorkflowProgress200JSONResponse) VisitGetWorkflowProgressResponse(w http.ResponseWriter) error {
 
@@ -37584,6 +38375,9 @@ type StrictServerInterface interface {
 	// ConnectHubspotApp Start connecting a HubSpot portal
 	// (POST /v1/apps/connect/hubspot)
 	ConnectHubspotApp(ctx context.Context, request ConnectHubspotAppRequestObject) (ConnectHubspotAppResponseObject, error)
+	// ConnectZapierApp Start connecting Zapier
+	// (POST /v1/apps/connect/zapier)
+	ConnectZapierApp(ctx context.Context, request ConnectZapierAppRequestObject) (ConnectZapierAppResponseObject, error)
 	// ListConnectedApps List the organisation's connected apps
 	// (GET /v1/apps/connected)
 	ListConnectedApps(ctx context.Context, request ListConnectedAppsRequestObject) (ListConnectedAppsResponseObject, error)
@@ -37611,6 +38405,9 @@ type StrictServerInterface interface {
 	// DisconnectZapierApp Disconnect Zapier
 	// (POST /v1/apps/zapier/disconnect)
 	DisconnectZapierApp(ctx context.Context, request DisconnectZapierAppRequestObject) (DisconnectZapierAppResponseObject, error)
+	// ListZapierHooks List the organisation's Zapier REST hooks
+	// (GET /v1/apps/zapier/hooks)
+	ListZapierHooks(ctx context.Context, request ListZapierHooksRequestObject) (ListZapierHooksResponseObject, error)
 	// SubscribeZapierHook Subscribe a Zapier REST hook
 	// (POST /v1/apps/zapier/hooks)
 	SubscribeZapierHook(ctx context.Context, request SubscribeZapierHookRequestObject) (SubscribeZapierHookResponseObject, error)
@@ -37668,9 +38465,9 @@ type StrictServerInterface interface {
 	// CompleteZapierAuthorization Finish connecting Zapier (OAuth code exchange)
 	// (POST /v1/auth/zapier/callback)
 	CompleteZapierAuthorization(ctx context.Context, request CompleteZapierAuthorizationRequestObject) (CompleteZapierAuthorizationResponseObject, error)
-	// BookDemoCall Book a demo call (public)
+	// BookCall Ask for a call from a storefront (public)
 	// (POST /v1/call/book-a-call)
-	BookDemoCall(ctx context.Context, request BookDemoCallRequestObject) (BookDemoCallResponseObject, error)
+	BookCall(ctx context.Context, request BookCallRequestObject) (BookCallResponseObject, error)
 	// GetCallLog Get a call log
 	// (GET /v1/call/log/{id})
 	GetCallLog(ctx context.Context, request GetCallLogRequestObject) (GetCallLogResponseObject, error)
@@ -37683,6 +38480,9 @@ type StrictServerInterface interface {
 	// GetCallRecording Get a call's recording
 	// (GET /v1/call/recordings/{callLogId})
 	GetCallRecording(ctx context.Context, request GetCallRecordingRequestObject) (GetCallRecordingResponseObject, error)
+	// SimulateInboundCall Simulate a call coming in to one of the organisation's numbers
+	// (POST /v1/call/simulate-inbound)
+	SimulateInboundCall(ctx context.Context, request SimulateInboundCallRequestObject) (SimulateInboundCallResponseObject, error)
 	// GetCallTranscript Get a call's transcript
 	// (GET /v1/call/transcripts/{callControlId})
 	GetCallTranscript(ctx context.Context, request GetCallTranscriptRequestObject) (GetCallTranscriptResponseObject, error)
@@ -38948,6 +39748,52 @@ func (sh *strictHandler) ConnectHubspotApp(ctx echo.Context) error {
 	return nil
 }
 
+// ConnectZapierApp operation middleware
+func (sh *strictHandler) ConnectZapierApp(ctx echo.Context) error {
+	var request ConnectZapierAppRequestObject
+
+	var body ConnectZapierAppJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ConnectZapierApp(ctx.Request().Context(), request.(ConnectZapierAppRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ConnectZapierApp")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ConnectZapierAppResponseObject); ok {
+		return validResponse.VisitConnectZapierAppResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListConnectedApps operation middleware
 func (sh *strictHandler) ListConnectedApps(ctx echo.Context, params ListConnectedAppsParams) error {
 	var request ListConnectedAppsRequestObject
@@ -39251,6 +40097,31 @@ func (sh *strictHandler) DisconnectZapierApp(ctx echo.Context) error {
 		return err
 	} else if validResponse, ok := response.(DisconnectZapierAppResponseObject); ok {
 		return validResponse.VisitDisconnectZapierAppResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListZapierHooks operation middleware
+func (sh *strictHandler) ListZapierHooks(ctx echo.Context, params ListZapierHooksParams) error {
+	var request ListZapierHooksRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListZapierHooks(ctx.Request().Context(), request.(ListZapierHooksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListZapierHooks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListZapierHooksResponseObject); ok {
+		return validResponse.VisitListZapierHooksResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -39892,11 +40763,11 @@ func (sh *strictHandler) CompleteZapierAuthorization(ctx echo.Context) error {
 	return nil
 }
 
-// BookDemoCall operation middleware
-func (sh *strictHandler) BookDemoCall(ctx echo.Context) error {
-	var request BookDemoCallRequestObject
+// BookCall operation middleware
+func (sh *strictHandler) BookCall(ctx echo.Context) error {
+	var request BookCallRequestObject
 
-	var body BookDemoCallJSONRequestBody
+	var body BookCallJSONRequestBody
 	var err error
 	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
 		// A request validator built on kin-openapi's openapi3filter with
@@ -39920,18 +40791,18 @@ func (sh *strictHandler) BookDemoCall(ctx echo.Context) error {
 	request.Body = &body
 
 	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
-		return sh.ssi.BookDemoCall(ctx.Request().Context(), request.(BookDemoCallRequestObject))
+		return sh.ssi.BookCall(ctx.Request().Context(), request.(BookCallRequestObject))
 	}
 	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "BookDemoCall")
+		handler = middleware(handler, "BookCall")
 	}
 
 	response, err := handler(ctx, request)
 
 	if err != nil {
 		return err
-	} else if validResponse, ok := response.(BookDemoCallResponseObject); ok {
-		return validResponse.VisitBookDemoCallResponse(ctx.Response())
+	} else if validResponse, ok := response.(BookCallResponseObject); ok {
+		return validResponse.VisitBookCallResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -40035,6 +40906,52 @@ func (sh *strictHandler) GetCallRecording(ctx echo.Context, callLogId Id, params
 		return err
 	} else if validResponse, ok := response.(GetCallRecordingResponseObject); ok {
 		return validResponse.VisitGetCallRecordingResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SimulateInboundCall operation middleware
+func (sh *strictHandler) SimulateInboundCall(ctx echo.Context) error {
+	var request SimulateInboundCallRequestObject
+
+	var body SimulateInboundCallJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SimulateInboundCall(ctx.Request().Context(), request.(SimulateInboundCallRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SimulateInboundCall")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SimulateInboundCallResponseObject); ok {
+		return validResponse.VisitSimulateInboundCallResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -43870,1439 +44787,1498 @@ func (sh *strictHandler) ListJobStatuses(ctx echo.Context, params ListJobStatuse
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P37dhs3ljcM3wqWvullslOkKFlOYmnNmkdx4om77USx7OSZDvO4wCqQRFQEKgBKNOPH35qLeK9hLqyv",
-	"5F3YG6hCFat4kmx3+u0/smKxTjhs7PP+7XdHiVzkUjBh9NH5u6M5oylT8M+XzKjV5dQwZf9KmU4Uzw2X",
-	"4uj86JolUqSaGEmWlBsyYVOpGDFqxcWM0BnlYngUHelkzhbUPr7ggi+KxdH5KDoyq5wdnR9xYdiMqaP3",
-	"799HRzlVdMGM+/RluuDiJZsqpufrH/9pzgQxqmARUWygGE2JLiblHYSKlExoRkXCyFTJBTFzRnK6WjBh",
-	"SK7kLU+Z8kOmQi+Z4mJmx8vt638rmFodRUeCLuwwlRtGOJuUTWmRmaPzKc00K2c0kTJjVBzZCT0TE/n2",
-	"UidMpFzMfoB3ri+jVIZQfxNZ+oldEHuf+7Vnh+++2Md74LNdAy7fd9CQ7ZC+WnWM99WckURmxULYndd2",
-	"9JPVBZEiW8EiZ1wblsIFOsn8vZpQu9BJwnJ7tSfNnCn88Ww06nfNQ8NIapP4N8WmR+dH/7/jimiP8ao+",
-	"DkYPs/lezajgv1M79GfphglJuFHDjaRnGF30YTKK/VYwbQhNjCZTqbrGKWsfOoqO7INcsfToHIh01/Gn",
-	"MOwrOmPr4zwZTKhmKcnpjBFRLCZMDYm9VZOcaoOLb/8hBYOFTTK6yFlqt6m8Zh/umoS91k4vJ1F1eE9a",
-	"Dm90dM1/Z1dMtY/8mWELTXKmNn5eB69oH8UoOlrQt24Yo9HWQb0q9Eumi4Wlw/Z9N4W23MDIRGbklilt",
-	"998uVpJxyyl0zuiNdtQdnwxHw1FMemcnpwQIeMk1q2gX+WY1oVeFHlTf30QTTNhJ/HwEHzj6pZyMNpYr",
-	"wVxe55mk6bO0fR4FXH2gCU+RV8BmazYDfienMKf4uUyAQmPH8VhKqCGJYvBrNZGcmnk1jcJ/+U5U/d4+",
-	"rXMpNAP2/hVNX+Lhsn8lUhgm4J80zzOO4zzOlZxkbPHZr9rO9N2O37vCp/Cj62vlzzTXZEGzqVQLlhKp",
-	"yJTyTJNbmvEUvn5BYqaUVPrnX2Ji10ITRpM5mXKWpcOj99HREymmGU8+2QwS931NltzMkW4LpYBwDTWM",
-	"9NICh2I5nP0tY57K+zCDb+wEP+bwLwUpBHubs8SKAVhf0ns0GvUjQgWROVPIg4U0ZFLwzJAVM/aOk76d",
-	"AiUpy5lImUistKGwi6lcCnvLQ5zTU6kmPE2Z+NjbktAsY8qOiBZmzoSBlU/JpDCEG02UzBhJJdMwO5pl",
-	"cknMnOtq2jD+76R5KguRfnyq0rJQSTBE9pZbcWL1pEyKGah6VADnq0lMGPYVXVk+8UrK51ShFPgUZ2Ii",
-	"05XdgswOQlkaQYaumbplymkg2o/YsseXJVP7uCPOC5XMqWZEMJZqQkv1FGjCjTehwu6EoTcMT0IiU0Zi",
-	"d+sbz5Dj/gWJU2YozzyvWrrTseBag2prBaKUL6hYOcarP+aMX1omlPEFNywdkp+swTCVisRgYQzAxIiJ",
-	"RpPCCqKmETIorZC2Abi7jwN75b3TAH5Efvda6CLPpTIfd6PjmhIQBxtizxXuFAU1JNQ+3OaXBxHUENz7",
-	"sYgnNH3jyD3uD8eivlr2g27O7bpCU9/R4SfdIumIJHKxoAPNrFVm92yzAvOWLnKrZDkVZl2DAR1GWMYo",
-	"Ff/9427CC1zxiHAB4t0uPXub26lY7Se1rJpmmvRiI2+YeOOuxc4Ym6Phoi3/u2HCP4rS5rXIlbQX7f5+",
-	"Iww3q0+o0CxZlhGn0lixM1FWfyWUTArNhZ2CKjJGeoYzhacxIjNF8zn8HqHa4CdWHpgXLOX0FWzop2Pq",
-	"DzRxnyaWtuxs7dGwxk5diAY8/r2nUfQowO9XaBi/YnTxTNxyA88EqihNU25/otmVsu803CqszmLOg5/e",
-	"1ay+F8waZKif72DiVUfp5/bXVEaAnPzKEmO3BCdwHyMHQm5nD7x8tSP30n3CBgvKM5aSjIsbe1hie5Bi",
-	"eIC9svfGYEMs6NvnTMzM/Oj80ckpWGn+75M20yZcCxxY++QNv6WG/VXIZcbSGfuKanbY7BO6yCmfid12",
-	"Kzq6CT+560MNl8D+ZNH8ahSOe+39rUuWpl/L76R5QrPssJVytvdLNivFiTPGj15fHzWP7LPr78nDk88/",
-	"Jwrut3YndZ4KslTcGCbAUpGFIZQkshBGrYiVapZscmoMU/Y9/+fny8Hffnl3+v7f1gXJIQsbHeVzKdh3",
-	"MJJ2qsdRRuSb4cnnZyiacYkIF1azCpYhtoOtBN5nJ2cnjx49ejQ6OX1YJ/6Hddp/2DIXxahuk9M/zdGZ",
-	"5hZvUWiDJpGzMtLmORuNtp2sNRdVuCYd1PM3mnOmnkhhaGL0gYfNPd3lScSrYFqkIJmLPAXb9cT+duKd",
-	"g4Yt9La9rg33mcgLmMeCvn2GT3ufkf+znDRViq7svUKmOx/wpVQ300wuDzrcwcPlV6Nqrdr3Y8FF6NFc",
-	"X9FLUfdkUk00N4xQ+6i1KRjh5hwoq+7xjBerl9Lqp3SirYQtRAb6ztw9OxbWqiULkE79CMxZahkyc7/h",
-	"acYLVqXipnS/U9HwzTORRvArN3oscufivmWKT502UQr+nhsPKGJCCub03TqJuS+tr8eVYjnlqRuRJhmb",
-	"GtKzKoMbo9UbBCOvr0kqs4yqfu1sn50OH0VHVp2iluOlskBHntsaPJxAYrAGT+wStGxKuE46InIpmCJc",
-	"JFmRuoO8ITBS53fbKK1GHpbv4eL+GKxtcIo3vantEaBhiISw9NJ0BGU6wzBLppxf0kdsOgMzF0QUWeZ2",
-	"nd0y8LtX+0ANGxi+sFth70P3Lpokaxw2HM43onvYofMMaCZnisvUEqt2w3HG2VQxRkCBBofUnIp0oJmB",
-	"nw4d5wZefVQnr6ik9ra51TdoJy7y0nll7bo0hD81WxX4daZk19xQU3Qw/G9fvboieEMp+Vtc9+FquNdF",
-	"OKCdJqXDWbV4IHM64wKccxm4uKY1fqjbGKeZs8VwjfX4NdpJPrUuVlMEfZrFu1JyytuiJD/NGfj7KCm0",
-	"c24GS8O1UdRIOAp2BMpqTNrQ6XR9qZi1HrYt0Tdw0/voiOtn7n0tS6EKVtnmaJaQVC4oF56ju5BHyvJM",
-	"Am95oBsDdA/oYA3LQKj9/DU3DJam4/tTqVoWouN12r/smrcKqpIFwSJPWEIXrLbQIUc0c7aCAJ+zfw9n",
-	"jvZrB6kv7sHIbWp9vWqbtzb3bSR4D/zIE/MnOU0zJsxlkXL5tPU8XRLDaDKHFAl7F7EjBUtJEGqfJb0p",
-	"uKdAByGUKJZIlbKULGTKMlD/+157IrpYLKharR82eNWumixEAL1I33T7K75g2tBFbp+yA/8OQoRtiwvT",
-	"EnTBokrMe61OKvjz9cvnD3QtUlm3rGDCAzvh4SJ/2GYK8g9mi1vhCkvbdlYpBttxuzJGlTDVJGFX3XEt",
-	"hOEZid2rroF4wAcc6wI8imBL7qDDBM9vPQElAV7XHrPHHSyrffe5UFkrw1Ksmi9uN9dEG6lQqS05UqH4",
-	"0TaFh1te4mk2WrdV7RgCimsuSbVbITGHE95+VJ9zbbbznt3kfJ0HtAj5BdvOyq7ojL2w931oNuaGs32J",
-	"7sia11blEzJnPBucbVAU7Si0v41QfcNSEPo9K3ZLBbJ/V52weVz/MXTCtVFtWJ6VyzawWrRgbfKtRRn0",
-	"iQfrfi+35hAjm4LDOUK9J9YBA4UX7MY+d5US+q78Ve+wVg3JcJhIaOOeuskKd9rX6w2UVe4qbdvTB6X2",
-	"cU5iLga5kjNlx0+WcxAG4F0xigr73glLrdIyFn537a4a3FU3bwgmuG0FJ4/PigpeDtOD2+11oKFfWnYc",
-	"pvmEZtkTKaZ81j49FN9WvYBEGj4rXPwIlbHQIDy3c0rm7hFMntLwKKa/2otjAQ7VMjPve8Eg5a2WKNHi",
-	"vPoImtqHVJMCL/KujxyihrRR/JqWUCkQ9VHtrRRUpHMPIi+gw0/Gyp/S37rd9u8akYRRy4mqD/bp5Q8E",
-	"VHkuxTEeB5JTrvQ5psjdsBV6CvxN6Bi+pVnhlEZ4Zkgu4dYFXY3FhM04hocIJRNFkxtmWOojIL3455Nf",
-	"SByR+OfTX0j89//+nz6Z8VvLkuybU67zjK6ItZTUhcve1JCEPBb4Cpbab2kycYljPuIDTKho3ESzfE4n",
-	"zHB7xlforbaLkaO7UrEpfzsWVhtwXx6SS0MWUhtyOhrhWlyUs9ekyC2feDQawZs8Ayl/HZFkThVNDFPa",
-	"8T5vBb07shMHm8Oa/CtZKCJzJuzM57JQ+j+Ozo9eSJHSlX3ZU8VTuorIY7qAd+fgs7Jr9rW0D5OUZfyW",
-	"KfvUfzEdwYJzQU5HZMEzholRC/o2pI/TgCKadMUztpsIcdbtA03KuCaIkXMS51RZYV8JDk0MewviY8Ls",
-	"PBWjaTQWlaSo8jIcDxek0PbJyEsQvIUbksgiS33szL6oLlvct/eRK2UAusvAr08QouWYhV2a+Dk6KC6C",
-	"OXiaADvSL8Ens+tfb7b59rX2dhdBotOh4I+4vaPuJ8gVT9gg49oM83R6byFjOmMtVI1CxZI03AAkVdPp",
-	"LEW5hGL8b0Fdgq4sMP9eN2M+HdpeEAPS/PeWZbnmvzPCBZmsDNOhh7AQlgbFAd/ZXQUOjn5psXQ6guzl",
-	"qKJt9tYwoUEuZHIJaY66uantO3lfusMGX4NAD4M/Bm4QgYK9pzJR4xcYld4WQd/CUYzEFJyApZyT2A0Y",
-	"jAlI9y/sH6C+ex9j4Bk3jC4e6LGoXj2h2goE55yrXucewDIAy1KXVBOapgwDeG067Q4sBF9n31HjJVi9",
-	"8Prlcxi14HrOUv9pxUyhhDO5Gwwn0GBOR2dftlCO2OiqfKBrDCYihS6s6AdylYpbaz+rnJpbGFA4mkeP",
-	"tmRAdZ3uYGg6POhRJf5clYrdQ0242RZLbhyEisJhbXYj4Pt2k9Wl6R/dVdYZRrsU5PIZuZU88QL/7//9",
-	"/7gcbUM0XemIzOUS/pCFSDUoiv46bHCLMuCdaR3TbbHatT/OMIiICLZk2pApV9rsnGez3b9Zz7BrK5XA",
-	"64ECVNUYhJIMvQhWfQvUqPLxRhbU52c7eIMOVIrQgNouFelv9vaZYszYD3acagUxD2GYSFiwBpYOcN60",
-	"dEwIlhh9YW0kq8GyRW5Wde7zLY8wA5Zr8hUzZoVy9jJZsCH5Vi5BPX5G5izL/+MuqhkX2qgiAYNmg0fl",
-	"AVTULXJDekpmLCJGChZBfrHur89jbTg3IUPo+FBdHuqANqq1ZG/zjCfcZCvSi+svjYkUWPbGiFRjgUK8",
-	"3zgN5JtbplZmjjZmXUG3h9fMmcbsJq8Sw+GCpCZPoA/KNKm6nIUXcE3i//zmFTm+PTmGMR9bEXJc3jmw",
-	"7zx+x9P3ziF2j1w1o2JWtBZrvoLqQbwK7AhKICNihT756skVOfuCGDqr0yATA8gH3UPqemJBcavncims",
-	"iIOoPdXziaQKXIakgNR6e83KYqSt+tefKikMSZm+uS/lfw89+K7hNZAJnXyy0EYunNxwVmO1KWBVNLhl",
-	"oaGiJFdMM3MIf4RvXcHjXaPyw7H37DSa2jR6E2nmeNuCUVd+kmfUWJXOF7m7t/f3n8FOnkKn45fCveTX",
-	"DTZXbU9zYYIjhNJhjXNFoXxuJG/vaUI4teK+da8gT+KfQeu6B1/tJ88cqZxp3kOF8gMI0/2z1TOV87+y",
-	"VbveefUMvKw+kLOISm8EpJCwRDEzJDF6NWO0wFBFqbySXm28Yas+yRgm7so8Y5CfMhPcikJ79YLESrpK",
-	"t6XPlHBOXpJKz+LtOIYkdufgqxXcj8m+Y1HZN/ayVCBFIcGYCEmsmsgUFqdq0pPKGsF+kguasnKgw7EY",
-	"C3QxQxYpFtQtAKXE14W69OXlXOKz3MBIeylLOHoooDouZwkYqTxjwvTPxyJlC2m8+9mNE50Z2n//gSv5",
-	"dWpJNRnBlgR1IyvfFFtIcGSbORsL/yrFbuUNg3dxhU7pICkbnmGKJHOp4QM3jIFvenERLKpPOOmFb36g",
-	"fSrynOdEyGVEwiRr5zrqo18cFNIYv5bGRMty80Cr1IyNBYxtCQNZ0BumyJxipnWbZ+Aw7buc0banXmum",
-	"gjh6YyW2PY3FV5VA31Uzzqg2rzXbnFxsqRBynerF4U7R7zkpQKgLI0hInScLLgrD+msJ0Vaypocn/rWr",
-	"ZZegjAG9sixzkZCcKhORQvDfCkboQiKhOv9Rqd2yla7rZE9eviB6JZK6/PYVGJu8IQc5a4F3rc8onliD",
-	"6I2+eROTqczs+UwxAuRZ3JctTA5ZIrEzr0+qfNsPD29fPX77fNGmb9qTvZW6GV28lChoPlg41Ck5bm3c",
-	"wGrUupciAhJm/8Rqx5n1XfNkUMDV6nlOR/8IqTJ5fumqmjuqcpzTU1qLP62yfI0kNM+VvGVQDAeGPoAp",
-	"rLt5gte3ulVdWTfUTjxA+AmpfHFPTmcMRT66Bx5o7zfkaUR0InOmI6JYyhVLDHn98pkLd1LT8HPOjcn1",
-	"+fExzfPhvJjoXJphIhfH0n7wuKzt/g98/Rue/judJONiNDr93L/+TaH4v9v3/Onh5Z9On/7p9GkmE5rN",
-	"pTZ/enj55ejL0Z9On96e/On0Kc1z/afTp+47fzp9avnkhCY3+EIY978najHErdBDXzw1VIym7iY7h39n",
-	"q78Mh7sEqbCwW9/lJK7tVfjWXcjnjkpskxg/0Yl4Zh9WHefhlYMbAF+op3wr+vK8dHgRI4dBmNZRwVF0",
-	"9DvU+LXrwFrzmbByr2SvLSIOVTKrmVoNZsLIjN8yYYVCVfkc4V3JnIoZQOdgpMUrmT0rgVfEfwUq7aGq",
-	"qx+Ombpk+JTdssxuZFnJA2U6NJUiW7VP5JZykN9Xm8pWL31uhLR6WsaIU7YTqhRnivQo0YyqZE4U00Vm",
-	"InCjrphZq/97oFuyGKli9IlMu7w3ilGgGKeZTGGRsmwA1VE4sIZGcHbyaBfVxJUF+09vovYnwa1WDbOc",
-	"xOEvtLhSuFnZrVTUMJIwYZTLbYPH3JA7gqjVJK6pIE8VFQnXidxlOgspzDxbXSmedCylu6NeOAchJWss",
-	"laWJ9dU8aa9MbIn+VFWKOxZB269iGTS+n/Tiz+KoVq4NAsIn0AhJdE4TpvsbC6OD8u7x+LOfTwaPf/l5",
-	"NHj8y7vPo5Oz9kpvFZSdt2aWRCj1rKoMJtMMYLu2bOGTy132zQe0NzpAqgUFdAxQ5qZKCrNhu6VANb1t",
-	"i0EXnbG0wvNCJRVIhPRGYR1sOKfRnrTQYOkhYdQPYBn8LrlBcMzKDWpQeWMVWkVEC4fboFq6G0pOV0/B",
-	"viiNphggTeI752S38d9/hLTsr3iWcTG7TFNIht03jSCX2tCMTPAthOJr1hcrcUy0m+3tadI5kmpBhnSI",
-	"EYMTTLkbnNb5TI+Klf8lcvVuDmcUiHZQisA19gPxiF0xJTIu2ElLgo1RjJmA29U/cUJeUHXDDLk2zRSE",
-	"7WtiP3naItWt1bmA2KwuOAL3TQqepVzMal4AV/jX/OpWxoZE4MVrNZnHZyejR80Xbk9dsGy4beE6ubOn",
-	"eG+Gr4HyWlXi9TUs+pNLT6RMgxdLkNNBxuyeAn30Wzh7kzT3CxcgIUR4BGqLVVHxhpMJZY+3bTWr38ol",
-	"kVMDod2apOcaDiRLh+R7S9teHeCayOmUufw6r1S6q61qoxvDlVSGZk8zuXzVmpR1SQzVkDwkc+eb8hwh",
-	"h0eJFOcVxNyCmblM36BzICY9pxQ7TTPtY2JmNaE3CRUJy+yd8A/0FnHAFguRAUxQYb/+krXPcatdN1I3",
-	"WwbYqIp3g2n+6u7duojPubhZN8RqZmKHtw/ys7SRuSZLqW4Awxl9eZrQKdBvCLva6sVbT37rtP1x3+xH",
-	"L4jmYpaBj2HvMrxiB4N1bYHuZrGur/cnEaxS3nzNFvJwpCQ7NSrabQ9uuRVcbuPY626IvQrlF0zr1kC+",
-	"r1NdkSXkQGf8BrxQKddJgWK/PpTRXvH7nCltTccyH25PnWCjNVK6zMA5buZsETXNkvs2NnLFpkwplr7i",
-	"iw0V+s3VrCEy7XKMG7TpnLS+jn4bKJMl0K8pz1YdYDOBGSenrkJJCkj8TGlLnXjS/ponWNpkKUgbqgxL",
-	"8Q/3jsoMPd2GXpO26geQ0E1XpOfCgbFdq79JwWIstIzI61dPrIbgMe/ru306On00GD0cPDxpLvrW9XY3",
-	"4bw7Vxh8lc72rMrQJgDLGx3JwuA/2wSIff65bMn8goIwKBEDooZoI+hFCeO3qA81ys4eaMyS2VgG0FXY",
-	"hpuXyxvmgWvsZ5sqZBNtYCrVkgLcAAANHJRgh/VORsmsO/0PXFSIV+6CLm50gIgK9Q+ucjA3Q/LNIjcr",
-	"Vx7i77UK0m8FK7CwsOb5mlNMGUTPnp0lQOf6kG6DmG4fnr8anWbZD2+frejLm/n05V/fzi6vvhT/9ejk",
-	"5Jv50+f89/Q2ff3Xv/Dr5Zfp55ePv5pINWfqh6PWye+R+AjTaM97bNsbA5jfB2+L1GYDmIFLN9Tr3sGG",
-	"i6KH2irx2ow9uS6Hh6kB/gpOtv4FGbmaCG4AR6nusxh+ebK3C+uw8HEaHueNDsXa2bdPuppQ1+ukuwkK",
-	"ZAW6SjgjiVVaB0VeuWwgZutR9y+IlmRKVeQrngTxBa512jz58mwbf2Vii8DCnWUiZWlJYFV9rjY8y8hM",
-	"AiCxODygbOffRfFoW7Q7FzdK8bWvzKl+CXAoram1FVSR8jeVWSJloqUdznF5XR+/S5BfP0vfx2WO59no",
-	"LGiy0m/H9JlT/arkUZtGU3GyjuFUN7jxlOzzfdzx8V1TE36Vky5W5CEIiSoE6f0qJ32UGXlGE2CqxMu5",
-	"UHJMAekJfwa+65mSPoQpHZibqYyn+Z15wG4ZnU54B3VNspuqq+rUzUR9dnY6+uLky4dffvFodF81TU34",
-	"yQ3bi4obxJm7tID7ybKsC/6WhISKDzuGAesbQheUW1sxtnUm7GRZI6WyquiqYWvWWEbz0O6T/+BI4x5z",
-	"ML2m+AdOv3RTuJsLIFiHj2741w98hx3qcrS0oSLV5yRGtTP27cNQkiLbjEhsDwgXszhqwGJIkbCx8DqA",
-	"R7+w65Exw1J7/6TQK/t/IQd4n/0DMVAQHgPdWfBnD0R6NYaxgLq88vWh7jhZEYeyajVry+rrrjSc0FF0",
-	"5MYO2aYh6EY5yqPoyA4SQGvdGCH/2Q4RTqQbX6dptFl+o9GfyqWAij9c+Ae6EugtFqyX37tJj0NyPKwO",
-	"tmCvOktcy9FBbmXKKSLU92i2hPxJyAM/XuRsFtczBMrfW5er1d13STSfCZZCjaQznV5cPSxhdvby91Vr",
-	"5yG2yolucwPW9vLu578ii0/FBSwL4NrwRG/FVX6gvblUCKMJZOJSojBZZEpS2p7txrPV12451j0DDIJe",
-	"OVPgF3EbC68Ez1eKtUophqB2Fi+Bq6hFyjCRft3pnoFcVTsWmCVLSQ/91s4jo9f91kft8SFluj+C4e07",
-	"f8VIQzPwWXW5spyfaTmXmVtWzHPXxcIudlzuzs+/DGEorpXB7tW01Uyrha2NLApIYDsR3v1IBQT9ac4U",
-	"KmetLIxBaqi3I6Sqmxqun5kU0CQpl5qdV4V93i2ZM3oTYc68V/g06cG5hH/30VuLWb9RFTL2OjtcLVwF",
-	"3xzKJO2XqWJOlHeCNW2qfvRFWs2aRK+qRq6dDGRN29HsV3nrFxVrRboB4z4sTlR3UCCoe4RUckjUwNzx",
-	"htftOlcI7SLYksLp+Bhp4tsyoKh20rXNsFvzz3FdPrDRj7E9Jt8E0WoJt4S0Ww6zQV3nYdMIKsoDVnod",
-	"nYMjGgsH8+B71qUe9cyfQ/A/0tKKfKCJXAoS10YakyUXKP/Ggpv+kHzXvUBwmvb1D+SKS+WyUXY5F1f+",
-	"fvssso6dH3W3W17JjOFitvNpvPb37+FncE+uAajs5Z78MJ6D9eJl/wRyL9hZQ1QhdP1IVD4H7h8dju3q",
-	"ID+Pry5fPfmWHN+eHvtP6GP/yLGRs1nGjt9Vo/Nlz/sSTSkOtk6vvPNAIAS/jT+593Ry5DZ3iYv8NdFl",
-	"SpKvKLjh0ljzq5T0ug58V0/tq1Ym8qJsPxdIi/RpU5ZrorAVuQHqyV2raC40T1mNka2rz3eXTWHB+T71",
-	"4wfUgm/Ybve2Tctrj/lPXKRyuWeGH7j8G5qUw1vw3gkuauv8QGPo9XcpWDwkqCtDciU6gSersYiZsJze",
-	"d2wECcPeugamLIWYMCCZKhNjp6IJ824JfLbHMo19vi+sxEjlUo8FWE0Lngo+m5sSzr7sOdemfVnDqjOW",
-	"rNsmXNtnyJ6yO1zAkQKHhZkX4Izkdkf2O/OM3aS0UZH0xab+QtERakLusuVeaIStz+kFhtHQFkLsUSGh",
-	"btR7oqBHY/ztt+cvXsSkd3o2mMui0b7m6OSL89Gong3R+3l0gqkQ//f059Hg4S/9859Hg0f40791WnDr",
-	"I3yKick4zmrl4e6tAxs9vvPA2qwvtLzAKFltPmJNL+46RTGBVRtYIwA91yGhwsmtO2YYl8bRH9r36xSn",
-	"SsRgBc6CdWWm0PK6W9aaQdZE9mmYXk6R3Ld0eM9ef/7+73a1cYab0gCuD9QG/fOvDtEK94bk7S4HWG87",
-	"WFufxkDX5h2Fu7Y3De13SE2NvvQ6gd3TkW0n93+GcxzYWt5DXSir1hxFR3M+m8NLUl4soAhk2eHir1tT",
-	"wbu+khLyYAFsWy18c6uw0RiwWMCKYcoO/Slj6YQmNySRWVaGDl+yBRcp3nHt6ggT52L7XqXMtxC0f19i",
-	"i1phCKZmcwbK73NGU/JbQbPy0/ZdyZylRcbIZZ5LLiALH95p5h0Vh362u1Mppn918bjdXHuV6PhkTj1r",
-	"8VobrCtudum/TH2tMSgHgDPiAHqhx7nxVQCu/TRUd/QopCTgma5haZX2JQacGlGsEiklp4XGcFQQtkoV",
-	"nZqNu3gdmP17aN3fymUguB7oNUci2Dphj20mUvhh4StJp5xlKRjNEDEaC0txrI8KuVOZI6KYwVYUIkUo",
-	"Jeh7RfM8A+jnuuJ/MRbxgr59IoXrage6fQwPxxiwcr8YSQCRqYzO61bgjppRsguBBmYM6siNsdTayT6K",
-	"WisjfW4JEgPXgScLE9U0AFbwBSO9ytkFD9iV5obMGVXY/3oFSHQ+dw7d+o9GgY//pC2/Kliq2oDR99Ce",
-	"8tOwsCp6KHs59aoMJLgAlFGWxKAZVja01h05QAqa3RvDFrmpD+60ObJv3hpFCXX3gh1Hfe9Vh90ChsXS",
-	"ZU5WYWS7cJE7b0QqMudmLCrq66Fnx+W7xZDzh/MFIHj/CSkSVjpz3NJvy2yD6X3NMrpCa6g+xc9HUavN",
-	"pMmEmSVjgpilrGbsG+tbcvGD6mHym0NAL1Pl8LjV6eTk7CyklEdt4/V2dKNN8qsna32SLwV5dvndJdDt",
-	"4HfQUICM6yOw/ADaZHJxQWhZzIr3Vplqo7ppdblgiif0+Du2fPNfUt2s+8+2+NXLvb3cMWUS6fzHxmPh",
-	"m15sK1EI4S+lCJgbUlfG6C0buEKH2B4eV0Jm5kxEpPIujIUVM3OZpSR+9w58eVZPff8+HmizyhxDttcB",
-	"yRETWcvOXZ4ulFyiJ3sspD3PS65ZA5X/6FtOah/ohOAkdCILg7j9E9SAhuQqY9QfuUITq+KsV1DsXbvW",
-	"wmKjkG8HJNpkHm2nbZ0UWra0ziC3qQyW3x2CgO3fQbynE9EonWpRydNz0pCnMnddvLHtgke6gutjYeiN",
-	"Szb3qIM9KXz/aSOl65QMUwG4VqIYUJAT54hY7cfkxPVYHCavSZe4Hosd5PXXLl5+Th5ZOvadbOHVEQF/",
-	"ywDcQaTZKwLSu189ichpOeDPR2NRFqsh/pNl8KTIa6czcpzeS7V/qQ3/Uhv+pTb8S234l9rwD682dEvp",
-	"bvzRDVb1pp459Tc/5ZlpBzMqWTR6DqARRUyzLB7uaeL7wURHNMs2DunHdZptIbRmIQSiiHqEY2UZFtMV",
-	"8Z1XbA1TzBwzcdmCY0E1icu70SB3MSuUv2kfpt6k3oDeAW55LOLmSYldwAhK+hnLo6oyztGow9L3H6r7",
-	"T9ywj6Kj2rc3LqGPgrVsaJDHuGTspi32CBL4d1eAEEAcdAbpoiNNDVTzi83Dco6iu8Z5Ko9T2Qn0ntzI",
-	"W1MG/ngOZD+lw7yhzaVe3c092rK+n8xb2hxLy2EpJw9kWGVJhEjNM0XzeVA7VqbOQIuAUraXea5VYmS/",
-	"NZcReemG7vquhWd7zgxypDCRoEpS6apa26Fs2SeNVEmeGqH/27LvDoS43zsm+ImyKYPku/WklZeYOUmU",
-	"i4YcHZZX2EjwCwNmbVj+9T0/ZPGtbgrYWtDIYbcAae3ewzstMKU78eTgcD3QxN1kpVWi2IJBUroUaJdo",
-	"estqaeGttp9f0l2Ctz+F927KG6oFYWtfiCqtqLsBauuqV0uyVxbYnCU3sjDXTLcv5yVJ3C1E4z2ANBTC",
-	"2jVBn87XsXFj/5LXKosByf1rV79/7pkA9mYRjKXavhFAdsBjM51mXDCi+aLIAE1dM2tbhsStyVQx1o/G",
-	"QshqvOAygqF6zSkvVDIHrdspmppQZ5iSV2UnUyzmmlvVzrV09u0qWQqlXUKSmEONVzq5wsk/EwZ2y/4Y",
-	"zhX7IPvimxiVOIQ20GMBmPrW3p7IYjY3pBem5MbORMcp9ofkcs1H1r6+Fea+AsYKLXvsd0tLBjq06PqS",
-	"UE1Sq7y1+X2ql2+FK55LSAMsN8EqYRc1UPpwi8DXAMu6C6Tv2mofUCXWVVffJHL3EOFTTKGjPCW90zNs",
-	"09pEfdp7ghuRoXhX1njjnD3Q68Pm6a5jqYRPot8Yps0bevLVafLw67OjfeF+doTV3D3/srbNHXmYm3Iv",
-	"60ztjtU3DQ75SXRPx67+BnjJDYjpwwCuOrGAa3DjgNuIXyV5YbwLrezp5DybkNbx+uXzYVvzxnsv/WjW",
-	"PSKgX+M97cuIneFZqcPPZc6nq8PW8JCalXq2/p4T3ZQ33jldtQBwscOmaOQN61Cx4FLNb1bmARE2sJ98",
-	"gGVTDZp45FCmukmiMWscw4b5XVGtl1KlL5lm5rB55u4VHRBcbEn8HRH50srbk9Ow1USNtZfvqvvyTusn",
-	"4cvWwsddV9t/Y4Bduz7AekfVPDYs/StGF98vBbafASiGKVMHkpp7unrdzqvhH73ndWgfUMdqCJaYbxHX",
-	"/jLPPxZDaQx5N56AAP2Xeb5TaXTZysKS/bfF5DqXxiq1KBSGBFYFA1iIi6TbMc6w5VNnQVzQ78I1h7L6",
-	"lv+eg8TkaeSFUXVXfytG+OnZ6OSLh1+eHISzVS1XZwM9mhWAdGBPjM8Oi+tPxiSnii6YQSg/e0e5lmWI",
-	"D+PD4DN64tpfECFT6BksC5Uw36kSQ1jWPuGpcybnSqZFYsp2IC5sxLhV+futpVdbYZ79zrdN3DcfqSDf",
-	"XAD9e6udWM04ZcJwml1YC4YtsVu1cCH9nmL96v0RbKC1WnjGSJxyXS7egUVjH9bHw6t+GNuPaaN/xoZ2",
-	"TRmdsKwE0KsaaSCln9eIBg/EA2uyLSgXZaNvPB1j4R56oB1PLOHBGyEsmixY2P3l47bcDJnR3fxBO7VQ",
-	"ahzm5kaGTeFD2i+9NhUP28vDEnz1jpZIyLs/jRmytl9BbLFcXgCHqs5we2wneJXeI6jT3paq1nbmzkGd",
-	"xjJ/8kYBThh0axNteSiXVd7FmkAhPUqeXP9IFPQLLJlK+UCYGJIX0LV/shoLZC79IXnKWeYcUE4wzakm",
-	"E7aSzs8mBeRgQGCBQdqJ/Vwis2IhdERinUjF3vw5HouM0XRg/+Rihplcuu+yYYSBxLByxqTaU1KIFP10",
-	"XPkhgFPdJW0BkD3h/j7XOG7BDLWLHJMeqir4+wv/c39Inhn0+7nj/YYa33CxErD2Q31sIyBJXB7+GDm0",
-	"gr7vmmVTH59lKTcsjTAdHhpKN8fT5nOr37IDzdrdsrP30wnk4Bu6nyAsMasbCUQ1UWI3ZwpxdBcKdvsA",
-	"KBG3NOOwLmuuMdGIfNCU/i/3V5cAKlMsugoX7Y7Uv9MgzfXPXqb0Lu3TM9o1ouf0sAE9l7csowlrb2gx",
-	"ZckqgQoNTKGhWfb99Oj8581jfV5/7v0vbQl29gQel1+wzGu2feyodFatvcGfPBbfHV+Cn9pzFHgZkYVx",
-	"NeEcy8Qx2ofnOwanNBwB71jcjpkROSAPH81KAMV7woiwVnjGNfSRaaXPIJ/HBT2rbAoEcXMQbf2mrrQZ",
-	"z7RNA8HZRM2zXDuXGxh+7TS3p7NgopG1ebRLMvIIrSUHb7HFaumC6/BKrlzcw5G49fEotwiQlWUAGbEN",
-	"VimqI7q1Q2+STM683gtAVQGqpSs9D7oY0yw7JFJpX/wEcD43t3rw3wdvOa7EtqEcBrJrv/QN5Da1jGZV",
-	"DcZnHCFZgqa/dNcVAB0Jy3BL5Po6zvT46JkAXjwW4fkZH3mruUpuI69qJ3rOU0inDtwsdjpr9thOSWp7",
-	"GASe8Dd7/aOKiKMa8F21qo0t33LOrjcodb5K3yp1mNHhk0ftsozh1BB8wfjIaTn9cxLnCNMYo0h027Ni",
-	"BgF7MjY1pBDu58kKMkUc4KI9W/2IxO4wx1Zh8zDpEwbNXfCMSkW4HotS/4WHShBK0vM5vKCuTLngVpnr",
-	"N0EpPVJllcg2Fj3MhQuS3fsBfGUPOa6jPF8ZJyQK/gavxqbekMc3FmmhXHtsh37eNhYsbAvy6uo5dYCs",
-	"FyYvjIXP279wvgjYrCrKGZ6kRuMZ3CRHRu5fQRpiiIzpwDLLcVVgmR0mjqWSg7PWfAfUO1szYDz8kVPS",
-	"cArXIL9rFqe+PYp2ayfq7Z9ni1wqs+m0o+0QnnPvfoM+SkrDgURfFdo1kOLkE7WlatpTeiysQTNlxp4n",
-	"a/0USQIgslVrfP8hLBCg6SoqS2vLm+Az6OcZC3ibT8nvacb8/Wt9lWDAkGUJX92c3ltv17lDe7fULVUJ",
-	"9eIbvIVJoNC9Dfp5/edX7d8FfQhQdw6MZ+6ZBDalv+2EAfSU/mZvnynGTCvMbYV7aRVaBu3Rps7LCfoB",
-	"8cU8Vp+y7GfVmuW9bokIbVSBJUGbIZByyALa/qHTUfuXrPaYsXTGnvKMtXzrr/46QSxEIyG+EqFm4IUK",
-	"KfJMUmwLsVtfRjv8v4bfxmKyGgTPo5am4BkVs6IsJfA1FkwMgMyaXpCvnlyRsy+IoTPS809GZSlZtnKt",
-	"7BqYNv5tYctBOvj9l3en0cP3vYFvP9j/j1aUnd1hqz4CTOIBiFdOxO36Bbj5CkKR9xG2cuvXKgmAT1RA",
-	"DbuxigZJBFWDmhh6Ayq9ZiVK7TmJ7YfjslAgKvPACBQlRCT2uG4xQRCNaCxiB/AWE4CYiMoyRK+agH5U",
-	"wzDx7z13+HoxSpFpoS1TPzs97Z+PBXVIUS6xGi3wKnF3xUyb+6ibBO2ViBjFFwtr2oyPXgvDTcYqYMnx",
-	"EQod9AH8YyF9ttmRl3XoIWdJ1rreGOngZFBW1uFliCoyYNvOmefpK25rzbMtM+oPhXFZctw9gS7rgCGH",
-	"AV4eELuunf6qQOEQLvBNe2nxBaauxu/eu+xLgaK0Om/2+KRBac4GjKs75cebVuxOfCw4nda2FIzwae2B",
-	"0k93AAXvnMEeMBHTghb8GbF8xD2yiaW05L7vyVOsWZdRw36kWcE2IL68qyWEtCpDDUcMlB6WCdruM87T",
-	"D3F/7dmNH8MDXS8w7KHHP/zt51+GN2wV9yOyVNwYJggXpbMtt/atYW8NUAI8Bqzp3bsbtnr/Ph6Sy7EI",
-	"3lYWlVCXiKANXYFzvnwEKHklC1AMU0tcQSXpDVv5PhZYSVr3epa9MNHbfXSZIPAlqvvYt/L8aM6y/H9B",
-	"LNk/iFpcuPino5Yj3VzajdU0folJDzTP9dIZf4M+zrg2cd9VNWOpDddudfc9Eu+7WZGyy6lr2aoH2i/4",
-	"phaPLF4AnIBiFZFH9l+nj0Yj0oN6K7gMrd4gz7vq7VZXaKHG3Rcynz4abS1kPkRMS8VnXHQmiVe+xdcv",
-	"n0M7ULlgUPcK4hkzql2y7UWJPSoFQD04eFL8RJ1/zI3J9fnxMc3zYRBJOi6/d+w6Iq9nmK/lqm526q9n",
-	"FLhtC+feLblKY+crqtl92LmbOhJKzE4HcGeUZCn2MebGXuxxu7p2B3S7qBmL0i4kE6o3iRjy/cKyMfB9",
-	"iCLLzmu612DJU7ZDAtJWF3K3YKqPtISrd+KpHznQ+rDKPxxhnZyuMNBLEmpoJmcFI6ej00cfQ9Ftbya7",
-	"s2JU2dL0t8Ooy3lF1hf46eUPDzRIJUhBg3f7jDUXhfdg9ATDJnaZ2duGpP/hnHwtQRKlLOMIEQflxEyk",
-	"+j/G4vKc/BfTkf31mppCARCwh3J4TBfwuZN8sUZNzrWxZUduwvP37M4FfbgoqAnpuZWl3LcL142Jf43T",
-	"XVUrdx/01Og7U6qwoGmBcshNyUdN2zlpnoI9xWJIrc3FRR/bVlu+5gA6kGp5xr7baO5ahmd36KK08X1w",
-	"E51WDzQ6V9frMnPFEzaADc3TaYPoHj3aumn2tZ0CMXZXY3ShNjxpZV6lnUA3u7LS7/z4OJMJzeZSm/Mv",
-	"R1+OrFYEzrrj0cnj0+kJPRt8kZywwReTR6eDx/Tzk8HD6Yidpl8kjycno/+AfOp/Z6u/DIfDHYTkhzhm",
-	"fzzqdjvbTdpB5dN1MSkncw/a4j+Vcga+m4Gr49xfRduhD0wFSQ0qNKSORFV6COLLeGMC3nZMbykHbSS+",
-	"38702xTKapd26B4PVPaK0cVlzv/KDqxi6spG9nzTMOzZbw1Fjx/m1Cm6kC6SaxhdVE6KG7aqd4c+evLy",
-	"BdErkXwcd6GS2VZnFKI92x22C/jSPnFXtzS86MBqvMDEblXr8Yb2wMFpR/woLbRpw6d4VW2Yv6ktFLGH",
-	"/u3ehlp3xig0pwTVUFEO2Ug6B6A9qph3GjUCLgCT5LwK+1OJtfot3/gra8XjsOxJDRJrxVgqdoLVP4QI",
-	"O4XmgmkNWU2Wr/XYcDYkscYKwTgi8ZJN1jzCj9bG1ogYWW7g/v9m8MufW8NFgd+3AxrLLjBZckCKYpiR",
-	"4funTaVaG9NoG9/ZRsn83kUWB8Bumu0Co/AVmuvP3CP/ckcEnk6qZszY/dllIa8oT8N9tM/BWxSn2RVT",
-	"XKbtof5LArdgfD/xVbNlJmXK8kwCSVwQuXAOBiHxoa2aVnhCLgd/Kw/HZ3eUl4216SbvHzFeCa73w6gZ",
-	"er2+Vm0dKl96eEcNW69J78XVw4j8dPkjkYq8OLvst8fNW8NWPccaXC7UAN8Z9y/ICVShjmrR9r2pqYqz",
-	"n4w29bpp+sXftYCmg0ccGJO2WpXeno/Q7oCfMYgBbKFs2ML/xFvXUgLWm5/i1XCMEGuJCN09P6A+HzF4",
-	"fd2eMlATXZ0ZBD2fQvB/UWF8+L6/dzIBTOWBJinXeUZXHy+poN1R5XaupfCqOi7dh3LfcF5nrO0eMZrK",
-	"CBfpTTIqbkLEzf59B7EOEXH/Cnz9Mwe+7inedVFFsfFKIxK7X3j43vCw2s2rEPaq9qluzpGi+du2gr8W",
-	"2gxcsQW5vHpmN923vcxWiFjJjSaaJYoZElvqhOKUuSsiX4vSHVBW7J76amtOyGtt1e4S4XDXWqQb1mHk",
-	"TYssc1M79zVw+uYNZlefPQQ32eenAY4F6Z0++pwoKlK5IBNudH9IrsGzLUXCLsYCkiM41u3UUGjOyVeM",
-	"KqbI3//7fxDz6n8PLq+eDf7KVr66rZKD5Ugq9e+Xd2cP37eKv4xq81q3V21cYkt+KGRwWFlsaff48KqM",
-	"DUEmtmqF7vu4vo1csSl/uz7CcHuxS3YFJY75qSFgSelbRrrPqWoELMq3/fDw9tXjt89b6/J28bNU3pUP",
-	"WNjtOIdbGzcwPBg1AtqrbDvkLXes266xqU9RQfw1A9fch4hB78Cf7icesKdSuu6xr4Eu7hBV/ZphDcja",
-	"nvNDxsM3fmSfApEUHrkgsd3uIU9jj+uKWBwlpiDelx6GvOsn/2modSFdf7nWZE8ldc7Q1ez7yz3QRCEx",
-	"O0GQsoUsC/Rava2tE+LK+1rrCLWGzPgtA5XgA4GPlDXXm55AtXMP3WCxDXV/RZZQyZXxG3D3p1wnhdaH",
-	"z75bgOZMabmx0ebGSM5PAGdpcFehQUxU7+hPTftLFZsypVhql7u78rO5EGVBZedSHKZg3JcQdDLP16HV",
-	"W4N7Eq8IoLkO+4jC4DzeTRCGB/uTMJYSleRgjC7+seQX31VKlXNy4JD/PDOT30mozf1GmHacdR/Y9RES",
-	"cNIjtEc766dp6g2xJheQBC4Sbs4JJQtm31zCJ0XWhHb2Y+kbslZOIsUtU+it9UhcwOYI1TcsJa7albpa",
-	"12YCydlHx666Y/nFxgB7CzfeFT0BMK11e9eOlYOul1V2VZ0nE3wWlJ6SOzcdXtsr1Mvy0nXnNkeNCiik",
-	"1t2CioJa9ssXLnAZEkRLqeNO5kydl7uFiUriLYca0sr2A3RH1l0/jJ+Ee/shYA3v+jxggdYH9J2DCBds",
-	"ma2qPdwMW0EzKMN9zrVpe+ePUObuwcehfGNp1ZOARol7BelJRRTL0QnFq1re/vZRKPYrQmith5nk0nXp",
-	"svMBTcjVB6dMkR412DjtZDQaQdQ9g4n0d67OLBf7pRvCS2zhVo8LNfYQN6C5eME0dtjWeyJTRyOflE6b",
-	"lf93qOJfP35/1GL+VsJaW5wt0qBsUecPc4tvatkV9jcUgFN6J95uRv+Y/a0q65ozmjLV394fAmIPG1I3",
-	"7GvnUGUmwNWMpYoIEjLcGvBW0OkTv1GKgtZlLaA1+p2K6O/e4ySReekkrcVL4ycyh8SbcTEaPUzsDfAv",
-	"zK/72AHLXTXQb9px0C5FA1WT9CD9FvyodpIZMwZy4VM+s3sOaCbDN3/6bBBHhJJXz7+2d51+5m/s18xJ",
-	"b9Jt1RRheE/CBvxt3TvwOkubSKBryvF+HggWfLxNQDnfvFW22tsH1V+wEZTJL7M99j04rf1qXrv2VWjQ",
-	"gF/lxjxaxtVJGeHS301sre/kpxBc39wyYXxcryOTHsE+oPX9AJKwmX3onMS/ysnQuRFi0rPfsHbUX+TE",
-	"4xgFV+kYGsM+lzO86CpogxuIr/K1N5Su3NodtcqBfjQWMRcT+Ta8R5Bn9qdnhi0asCjBaB3yT+3P+oCO",
-	"Ah928Fvtc62wJoCTWWJ8NasWWNZRxCWnUwQlwvrkCPsjpxJqrHJq5qQXT2S6GtodiSMS/1YwtRrmdAZ/",
-	"2TuGvN62K8j52egR5JoslRQzTIrmJnKxeA4d3RDdY/O5wnlV32kjtG8ZzSxbazsqE9rlBfdXScppxhJj",
-	"h1ZoRnr6t4wbgMbJpTYzxZCh+r3Gy5bduauteyVvAIV+jU1t7DOFB6FqNLV9eeRN0Kipe23uxk7c+tZ4",
-	"yJ25g0O3f76GRdmFO9vAlETW0UB0tyf95Qt3A/ZD7q9LpraGOO5FkMRsmBI0c2kgJRy5fWWPItuaSkUm",
-	"Bc/MgAu8BMlfznFhr2IkAZBrG6k9C6puAP3nt4JmfMpZmjGa7q+2dKtNMKAH2iGAc+FXqT6OF34c5Ac/",
-	"EPIcR7KDl6Ez5bd1X+8OydzY/bvCmLVT3z8COnMrIokgMqe/FYxwgMGfcqbqm7lLXdbeuTmltOuQK4WB",
-	"HGfXlTLLIvAZlE6JRusHkG8+h6BMlq8wywBpmUGq5zPjehE4iwpF8bMUKtusPEId2B3NsHtQdScIsbEo",
-	"+yR0NaB/IoVRMuuugFaKA0/2rQmocZM1EkHYwA6D9h7wbEf/iB0aT+6GbGqCpceC66mSi/Cr5RjhfiFJ",
-	"JsWMKcLecm303ZtibqgTD1eo2ZRz+NE6L6RVqL2lfakUCebuWk4RhrZJD9K4XNsRWEgli1lQzQXUdZwr",
-	"yH3A1qod3UzdKzfaIc3vlwsGAIC+IfPhscEP6sQPgInWHdyFAmCZcpJcX5CRA3l2MFaQ48+WcF33/UnP",
-	"5JJpE5E5n82Zsr8upGLufTWWFyJQnNQAKFpdn7qrvS7oqXOaY2dHGTTttywGsh+MJKkkgr01Fx45tExA",
-	"Xy+p4CZr1WOkYAPoPDlnNIV/+BR9PMyNNDCXieACP0YSxewOpEXGfLn76uieAsLR0S3XfMKzHZCmQCj8",
-	"WN2+WwwCV6XahoCAah+vzm54hOqYvHWu3UjE2T0MXUq3e/SrVhLzD+xSLSdxN6uhthYfX42yX7+Wyvjw",
-	"rAd2DAmkRXW2dsQk8x7VMrMRjfPACmynsxpZe5oPyPuXLi3rx9r5a+RiOnkTI6907SyYsLoUBpbbq32s",
-	"MLsgcV5MMp74hxMoN9OSTNhYAMLsZEWoWEnBqg68AOzSE5JoPhMDLvpD8p1n1fD5ckgNdFj4FK6Cvdwx",
-	"31tuuvyLgvDysvfTBdjxNMvAoQ4ahrW8OACpE5okLDcsHaLaCI2v4pAJvWCI9hdjzajHQUATr4c7fMsN",
-	"lAzQRRWv52lre/SPkZO1S5vZYLG0kblH88blADrufUEA9gRDES7WoZkw/X0byO7SyAqWcO/M9MOqMdc3",
-	"d/8nu0ukYS6ALF4VI28sMf6HTGcuVyZqq3VsrEOV/eUSnisK3E+ueprcYPVftlv5FT3f1cAPuEyjMnH0",
-	"j2Dkw0mxu487dFiAbT9+cnjN85aCZ4BGsfc1WRKIkVxyAUG7sOi51H2r0t8HulEGrUsgsHNXXOCco+C0",
-	"ff3yOekNBvbfg0Jl/ciaTQmUKS0hsxMrGPCpOIDuL4e9U5n1IUXV94QX4Q/jDoHFv8hJm8UxocnNTAEo",
-	"ya9ygn4aXwQ1JJfwozZUgbdFDHIlZwqA5K3lAz3hK2z5HmCQj0UhuDWXRArNQ9gtE4RPiZYL5tDj+xXU",
-	"PMhV+xHXwKpq8jCTRIrIajFj4YHmMQHOt6ywXxQp83AqV99fN4rVmEgHv8qJN8LJZVUC/aucjIXL25tT",
-	"MWOa0Bnl4h4l+eZGK3bO4ehxhs3gB9F0WmJJEYrN98N2K2MxbpaR1pCJrShXLGNUs7StBcuBvVX8Om7U",
-	"POwUywXvvXz6hDx8+PBxRF6/etKv+TFqlPXhfRlcv3KMtMXzg7n8hmlDVCFIr4Ws7MWBKoSjq3NgVpgi",
-	"Ll1mqDaWDY2F70eCjGepuGHgsJmD2oB3P3n5Ykhc7Bp4OIwh9g0aBpjo59TodS/SYZ4ZXOxtd/9FTq78",
-	"rSgD1f4HYTeg57/ISYDtrPhsxlR34qwbiScziFfWAPGC8zDn2ki1QgkRB6+Osa8Fvgu7CJddTdGMWGtm",
-	"ivyqnpbrUZvdr/2x8D3CIFoNbs1mD9S1DnRbMy92gbv+i5xg3euhLp479YrnZVgo2tg3Pmh6WtJhfcvL",
-	"IxqSXI3pePa6j9L5Fzk5tDHOr3JyV2XTyt8/sMMn5ATriMGyEL7Gk9rFGpKnwEbLcn7LLmOEPxTotQ5a",
-	"WmF2Gv6xoCtokDAW2gpnmjk/q2u91b9wDHqNPRL/2ifXP5YZd63SvOy0tDaP14IbXYksp9hMiyxbnVcN",
-	"c7DiHYZVvgv4hutvqklOlYYYl5HQKAubKqGo3eiBTrlrCLXu4KmtZPtoWjp1We7BxWxIRnbdxqJDqmwe",
-	"lWs4tW25PDiCW7ZgjOCM8c3kUo76HeIgRJjEPCn0itgBrrUACxIkoaOWYkatPD3Ul93n/IJbqqUFXX+X",
-	"yXLIE9pjA6RAWnbdgGEnhFWeRx1yfOsQfH+wjgW3i1cu+ooZ0ouNNDQjg4oeyYD4npJWpUyyApJ7ykED",
-	"nYx9JzjFZ3ODgwbljaJGroPucFhmIupvgQ78VZ85cKlpQ1fYkImlxFpZuyx6zlTCRItKFveqKX3mrQfy",
-	"Z3IyGpFjAtOOIwL2C0tJKpfiAq6BBMZlgQjxiPQo6vygbQcaWCr9YmpCDQb+UCP3dk2zK+fZ6X5hpd8K",
-	"VrQdn+4jTdGtNJW+37Bgb120tpcWLAram0L5KDINOzeRymVUewF1Jwb+OVUMPLes302eO2yXLvIcva57",
-	"zCoglAlLaKH98H0pT1lug+60sUjlQEgzwCg11wb6Ra6A6sA97amMi6BLINRVNnnSWLjN7EdEy6BNIgK4",
-	"bDo/d1ooeG/XOfYm0pxCvjIazBGZ8rd24KERhQb4NsbREO347XpnQcfJo6AFoT96HUJ/d23J8lkr+g+q",
-	"/Xba0Ud3slVWx9o3A5vUmamqEIKL2YWXcBE2mLRHq2KUoUvC+R/6uJueKMMQUfCRln550VH53tYwidf3",
-	"28FDOKa/OIWseS4pmreWxThbt1/3/lRJGhpbiJeKzPpZQNvKNf5z3d99l0LNALyl1nPQtXa2N45FYKrV",
-	"WsbX40bh8LHoLRxB1/LcPansw6n+H53Ya0AcXQC8KUlklmHHJDt/bMBHRUqeXv7gVDla690AaRwe1Wqq",
-	"5KKlCBagE1pdRWaOMSeX3OHxfOuNIOS0ytl+lrretEFTCF97Br0hxqLmTEFVIHyaI35Pl0Nl50QmFynz",
-	"YE9TCY1nwYVHkX6mPDPQC3eyqg0hgnW0+pdL+ybflYBCYr2VRXM5sLIuQCPD79xHx4vDfJ2WSMAI7CqF",
-	"hA6VwijONOkh/KRdsRptRZBJAy5ZVAyQoneoWbx7FVFrO49tTTxIL6GaDbjQTGhu6ba/Y1+Pe8FlumdY",
-	"h/VOM2HOjDvB4Vbv43upsZ7nXNx0wGZycVN236BNsreEEhx8LH3HJX6gyfgIEqYsRx4f9QG6r7w1oYJM",
-	"8PWYKeCdC/Uv6IuQk7jYFFT2+xOvxwJXos2zsI3LmTnXzTnxjl44xCVDbmNP28nkwxb3fySkpfuj9pKQ",
-	"90NruhOx3y1Jav3sfHLl4R7T4epKyR/YQ9qAObu3Hf+0u/2Ut2Wqfi8YiPMV6vp1nnYOqnQo40nPtbfN",
-	"02lEUpm8jYh5ayKySCOS6FtrQc3NIuuPBbgpnl7+UD4ypb/1h8QOYwCZ166Jbi8uVBZH2NDmO1eUltMZ",
-	"03Ef/VJeoQK1FVxTTy9/aLxjSn+Dd9Df4BWNJ0E9ueeA8IvuWrhVaUB5V2k9Fhw5VdY3BubaR43Xoro1",
-	"LcQSydXXT+39OdXavssanQb8lTuVHezSpKtX79Dl7IF+qNnCgu76we92aIKFKgBk6VFNYqhNPPSLGzs6",
-	"YbYJzYKeTeFXnl7+sKWH073Fru+5oViI4w191squ/1VkE/5GCNtg6Xed+f1AkNqDvcm2gBuIYtQlAl19",
-	"/fSBxl8hRoCj/fr7J/8bNDsoGDBz6vARqOVcitEbPRY9uAktk1SC1xKLBJ1RklGeDqzVBS/31IYOInd+",
-	"I+QekMOg0eNcPkB6IeOLkO3BiakWdM2x2EE9oUeW/96xw3YmDzSxN1h+MlkZq+aWH8N9hatyilVK9jRz",
-	"QV6/ejr4Eu+vbfHZl6cnDx8GORpcmM/PtvuMd8oCqMmd/Xo91x69Wxi8aGvgcQnhBWiT9vrlc5+chuKN",
-	"Qha0ZdmGLyz5LyBPuKwJwsZo7+z/nqXvY/uCaCy41gU0dlZMz4kUUFW0Airur/EXIIpGntkWrtKm/q5r",
-	"vet1GBjCL5UEZx8W0PGi5JOO5vzZ9L33POduiLuD1Ge7kR9C0wSd5p9B08QGhveiafo1+bSa5vWGr9tX",
-	"sTZ9EzXRc6v+AfuNHTcujyfXlTrq0f/Xes1SgBn37A9lSRQkNyKCPTZASijCAHBDeqheKjYW1b0ujhik",
-	"OfqMoCq9ccLgE6QXhwclJpquNFnOVw30CDe3liBBm+d7nRe217S1LyXhGqWofa93jdf1eegOYJcrkdCh",
-	"CW8FLZu9NUxoLkWETbBIQrVdCqlA0Y6bPK2cIagL1jiwZPUWWnKB3a1vj6IjKycdk9k44SvaoV9bkyXH",
-	"iwAnQlUyx258EQZrMCUY9sgXzLYB+cJ0O1p5zGUWfCRsSlvBo9GJ1QVOotFoFKCjtwNnoLz4JIohEEKj",
-	"0Quq26V2WObKVVphf19lMO/soJP77jl+PV0WshSkd/X10wiUOZ9GakkKrB+vdZVO5Saa1nZVStE27+S3",
-	"ckmWLMugAyg1ydxqUVUF6gRQlYbkiVzkVEFVjXMaW3UTjSEotgr2GePewHQFz3PW1m2A6LlUhrC3CVO5",
-	"IRQztV2CY6o9ATPqiRl+J0tF89xFxv/85/iCxNAkYUGVVXGTwmCn5EZW4k+M/PnPrm70z3/e2hL57//9",
-	"P0cHJiq26GprmC4ZqifrCovTR5yakqN64ZcwKo+o28mNMuca2MB96xeeB/0jxPzWsVNKjBrs0oaInyW8",
-	"iMf7cD9oau0g94eEOqZCYOmix0G3JHRLxYzZc27vsuewlUm/oDzzbalbEkf0wuROUrqkW45laGWNvYsh",
-	"+9Zw1y9eXRHFMrq6ILEszES+jQOAVsu2OMat/ROWch1KEGYvgTvohuWmBKSA1wRNxjMubnTZPMgrD1ho",
-	"QjI5qwsxOwe7BvCW9kVwxTwLeUtbrQxlL7HU1RdGfig+vVgjcvicpmRBIQXIA4EqditvfOqBmbNFF6rN",
-	"Du1M8VXYPkK3c8MFFauqIRMUwPkhRjg0wPHgupxJOMo9k1k4YnrWRtVG7rXVvZtqXN+oT3F2cQTd+SlY",
-	"jFoIw7NmWRXXZb3rRYOiNLlhLHfU7XLj6ykp8N4wVOJe0EHPpcJVX+NO1C8v1JIAfG5vzK9NWF9uSHul",
-	"ftiR40gMgj3UyjQUM4USZALB9nDch2U7+TX7FET1nUzZX7lItyUNlWlAwn25ZHFWD/NNswI5MFB+ve29",
-	"KaTtuYEMqDdZplItqSovzhFiaVAiNw0AuekoOlqyyVwCcpmlR80nUG2aSOErHwc5NfMgEaiVOL8XUMbH",
-	"xawdosgaBdBwFbI1tGF5y4ZKwbahxNgn7ZlLO6O29srGYil4xZJqBw1r76/VSFmb0b/+sPIo17RrE2FW",
-	"63VtWI69sCYs6zLIWR4iiH0jZhnX87oJ8FWxIrRWkrb1aPseSvbDuHBH5fq1UXRj0G38xq6thz8o7652",
-	"PiRvK8p8/zZP5cHfYev4wcRqJab5a05hJtER1IlZSh9YcdhOoIHzrb0fH12QXph00j+vyiiAVcmlcElY",
-	"OirzCHRUW3N7RbHUAcOOhZMEQxLLpWCqBNGCvx5okmOn2iGJ4cVPEE1lymcx6WEpWz3rC37z1W4A1IO9",
-	"/pxwsgMBXc40SzXhNceooR3bpYqHJF6sXsqM+UG5LHXot2Pta14lCaNBipVYcK1RiXXhi0JwMDUcMabG",
-	"gjtIZycZ0Y9rGKHpgguSYduQmvZ5CVdKYaFbkR8aa7a1zrdx+/toe3f2jM1oBva3wtbnHinVVK3bO7vI",
-	"NPAJnomkrb37B0oV2x0oYo9m8hFmthuAX9o665fMrMEdn+w0ZaTMfRAbdupgH9VrF4G09ZKbZN7E8Ltb",
-	"z3o43nsCb2zpc4+q3A7d7mFS0OnecqGy970UjXLmZvv7iMROS4jxPGuWscQgBufM6WxzwA/wrcLL6n0f",
-	"m2NiLCpaaHg93PfWm+xvpQaEsulqBRrsMdyo5+AWsuvTc60T85s3f//v/4GQNbAh3ziTGzRMSyRHXS7h",
-	"WBiJ70uILtSUJswVpVpFnk2VtIyOpzNmIn8foiqCIYuhxpmiApKsCSpmxMixcHg8AXMbEtdGsEL9sUNo",
-	"LmA5l4fTx/QkOZ18kZ61YsS4zuIbkOuBSArNtOuZ7fztkFm7zwn/HlpSYJgJfYGoweuDurQ029lvOUBt",
-	"7e8PRFxjik95ArvxnN2yrUAeP649sCnjM5Qy9YMesN9q2zz/aBB+2zBbFm2fCGCoFd1jALCmbP2B43/h",
-	"PO7m42iuyEe3Rr8HR1lnUhTkmaEvsIJ3IUslDWspMnA1whvcVdZU0iU0IphbRvFdmvN8EAwQKGgtR+PG",
-	"77K/msio7ufhvSYTtfoBSm7sfCxWg55KVUO2QxfIoGwF6PPKFNPghK9cUZ5t6DnPB4CAOwVuEDKNgWuk",
-	"2fw5A2bSZjdlnSnkEG9JnCenmgPVNzAL0oPSwVLTemv6bRi0W5dYsYTn3IUCd8JWsibIRg9A5c4ufXfh",
-	"FCDc5uPIlnLBbd3zrm4/jQmbSnUHL8FueTq1c1vl6egCT3YF/h7EhdjbjrgpOP4GECaFHgO7oYtXO1B9",
-	"15G0+5gjkyCVpWQR7fgRbou2Mqr7lEk1BvhHFkotFLEe48Fa6DhwWmtXVP6rnIB5cEFiuw1xZa23nQtu",
-	"Lsqa37FAD1nJSO3vmvQUA96OyuuEJjdyOgU8KZ+V0b8gsT1EOwSNQlaCNcP1eFHPGjVQL8LLS1WMqJHL",
-	"4QrCkd7Cqlw7mFZ2V25we94BlH2XiCVBAWNLx502jn8CGGkpyaXmvu6vlE8AzgzclGOq5AUZVZsDjlOu",
-	"K7DjzWJ0TvV3jg+s+0jnVF8pdstlrX1EcMOWbAFY8JT0EDEiyegi52K2Q0MtdGnvvCzoob3XdYFi7aud",
-	"slzv/Jnr1lzRZwjcmiipAWUPP7ZnmM4F46vPRGW4gAFf9vtf3+za/NuYyxXl6XWLGbbmLuUh9OuEEfTQ",
-	"OmQ60nwFBHSsXVlr3mJfcgLYvEyduv8/dP8/6zieAE/4rCM36JLkeEPg3XH4Vb2vrPEMrcQTqdLIwbnw",
-	"tGxrkE5qb3+Wxv0h+eYtTUy2GgsHkxg7724ckdhQNWPGTu8VFFBAJ7Cgvyf4VXOrqAkTYS6L5b+xlZxx",
-	"qztz0V7Zac8dXiNpwYhd9DlLbmRhXMcskjPFJWY2h/agBkwSEieFUkwkq7ieX/w4VF1kgZGfFiKs8mcO",
-	"U87dmrXAGTlXuSceCIp5/7kU2WoHluLn1nLQrr8nZ6cnXxB/C4hi0nt9/XUjfer19degWxvDlH3y//x8",
-	"OfjbL+8evv+3o3tQ+jcrFAHJQbTwA/fxxaWOXDNfXPFaUCWkn2oPOnv9Bos2Hn/288ng8S8/jwaPf3n3",
-	"eXRy1r5+uym+tZUJEtRrh277S1rY2QeC98UkKtSKKz144St4PZnu455Zp46u7FLP9zgmiU6KlW4ApMMJ",
-	"RN5a2+NmUK12bSsPvptXpM7OP4VbpI3KWjDfPYoNZOPC/tnTUenWJT9mIgXFukgSxlKrgJcaRK7kLU+t",
-	"vuT7D46F37aeAdySIpvyLGNpv9K5g+fdvXgBsFDCHOfyYXzZWCg2BbAm+7IAybV8HyCcZmxqajO4IDEi",
-	"TYe3+otjoZnWduruHuIcGOXceqdnZC4LpfukqsaBcTdykEtYnHKpQv28QmPxwNftOTFXm7jeZR2g1aWf",
-	"BBHecy94fOARdATSo+QVy8TqrUczixDTCf8aC1e+I5eCoBMFISkgUZ1qj4vPU9KLuf5OCnwZjvIcmmZa",
-	"zcJVXVYqwlhAIzMcke8+7doGhM6aa1eVCOqGH8ClwXTvckDhCzpDp13AG9Q1jKFV4BnhaSArD1A9MIxr",
-	"ypsdSh/achg/v4+WQ1Qx+kSmbJNMewAZhtRJd2zLWvs492lGgpGekVk2AFXU7irXYVuoSsqdnTw6us9W",
-	"TCbopK8J1VjFZNezVxk6/mdXf1rhMrpUA1cK0a83tfJPDcml/0T4/gDHIaGiLIhAoOKDukBZiaZWflc2",
-	"8fcnwa0fPo7dPGsbcYfdSq336VgKTVimGVYp2EPmzxQERa25A6iPYwEeiUKk7mzUjr61d9xyK5Ywfsv8",
-	"CQpZTRcwzkIKM89WV4onHZTv7qhp+wSqAKCi8JqkMsuo0qSHoGolO3C5OdMpYHhovigyaqQK8/vXeci0",
-	"rYWc5X+9yqbzR+dk+GibWdFBYpWZ8SEVYC6c7otjJL34szgijqiRh9hN93jSQhKd02StceRHU4Orae1X",
-	"pRk8eLcazXXZs9Onf1x/rHzZFjjzAFG9OntAnj17diHHqE/WpeWhvvidNPuQvgIFf53r1DlkIMKiUug2",
-	"EFBqx30v+6Aa0z16ykOl6g/sJ18/ORsUe3Rs0zpBVTi/UqWALgb6v6k6UQJBIjav0qbS57kmMmfQ4Bpz",
-	"u4PCRCrIgt4wlywRyAYogtQ5wBqW9+uxaOX1oLjk1GqZKFi0kbmzSDAXz17sd2ndZcZ5+cVt+nVoRu8h",
-	"k0CJzAEkTiqIGYZK+bDmMAsg48qMX5/rWOuv0N4+1JoMl+YKXGHfiK6Gk2FgrwKTLJtsUOPdZdWb4g58",
-	"qMOcYR/dX9WczgbO6271/kRYkR5g4iom2JJmZV8Luz1ANx+hi4QwTN3SbBeHz1ccEHqfuUf2U6ZAf9rk",
-	"Md1Bt/mYuozz4t23YlI7kZvT7UL7Gh3rF/Xj29Yd5RCjYzdlKeRRluezD+rrq2sE9VULNISmdK8cgTXC",
-	"bjmnUQtTO1A9CFfmw6gKNfnwz6E2eIbjxWcmEwB6NjLL3ljLZ5vMDHXg1rZrPhPJSNR0VztbpgDRXaoh",
-	"GmUXLMbYAS+4F10g2qv7ENxX+fWsfOEaMAVSiNwjbIPzg5XepbgfjQUGe6dWXVkqCej0KUNsL8S/By8Z",
-	"3HQyIgsuCgOXvTuxPYPf5Yk8Z1OzIZ0MYITwe67nry4m2I/M5eHAfEJTBZMTLsgIeZHzAZUiq2SYjwKM",
-	"+UcfKDltS/NIWgL+1ybgHiO9YDlrnSNdMhe4eCuu25zphxXOC2bmMt3bInyBj/1/xdbfQaS2yNIS8FgK",
-	"j4TuNhr1/NJR04MG/ChyaWi9uHrS/ocTuRts/bu4Gw72EBQiY1rXsftKNvYpHATugER1Vlfv5xnMeV2R",
-	"OEjehztyxxhdhzj7JNG69rFswZ5v+C1DHmutG2mqXK7+HQHoNyzWJweo6OLBrVLXrCkXpb5Q0y6cf8QT",
-	"8DmJobaQ9KgrLIG4kGI01WPBDYEI41IqlyOcUQHd9zUxUmLTSb3Q8DhkqbpMwIYbw9U064XuVsB+bPVa",
-	"bgC7Qv0LGjYHEcN2v/c5aXqOqtXBOspy5UxjvVy9O5kwy8ra9K4oYFilqla9M8jMjKoocbtyFjWDuYEm",
-	"kVOtWToWPQyHsKVXJ3w3HIT7LAWSa3XFTadPyY86DORuDN4qOcnaisUvBXn59Al5fPboC5LjTSSVSQFh",
-	"5BakqO2BKPepMhCFltaPTOlWzfx7lDJno8eY66kNzapOh0TTW9bar9JeiDENlgois3Qs7F7aj8SunNj9",
-	"iUVkKRFyCY1ygH4yjpFUQeR0ak0AyJOVNIU6NfjbfmEsfPh5pmg+x3aqkCApc8SWbABbtuZNpVib2Z5Q",
-	"soQqXiAkV5HGS3Vzl86prSBbkAusN2Ec56CzQUMxhA5GgE/4oVLqC4Xpkjtx5Kf2Nd9ACnoLE+ZCG2ti",
-	"t/MGfyByauatM3I3dKl0/nmeRnZ9ptzlN5fNkzM5I8j+EKwsXObh5pjRbkKjsmwePw4I4mzUnrTKTbYB",
-	"RkRjrapnix7Bwp3Q4SaIquYLX798RhSbMsWs0iroAsu/115KevGx+6c+fmdn9T5uKOfV9YpM3pT8Z7Mi",
-	"55CtcN6BzgYspVWGBnykFf4AKk8XNJlzwQZW7MEP2L0INoXEbn/fWNVTFiYmvbPRl/0y0YJ6PoCNS7SR",
-	"ADDms/ft0fd0NZHp6oLEhaC3lIP+GpPeo9FDh7P3khm1GlxaydCHmld165N2uR4L6AQYlgSXoNVWSEGq",
-	"aiFSK3EAc3XAkWkt+lgeIzWD7o++uUIql2I4FrHOGUvmb4x8YyX4GyHNmyrFH8cXTHYND0YwBp4MKGCC",
-	"xSVSjEU5fJ9VFA8G2phBobL4gviPrq1EHyIOOFi8hzAxg+4VeiwWXDsUYcozDPNYPYRoy+R72BHdMkko",
-	"HdfQNMWeY2AaWYbLwJM50cwYxK8ZC0iVsiIydrGgN57gYKNPw43OC5XMqWb1mYcpzG7SLpMA23X2rJka",
-	"hlimEIPqD4n/pN626uWXI/tvqQzNxgKKKkAZuDaK54w4ZBjsu9hYfndLD7bB/nOAJdWDG7aKo7Gofndv",
-	"cdfj/gVZW1icKaxhXbeY0PRNVbG2oJk13lj65lcNeYttB74QrmifpW8WLOX0jTvkhaCFmUvFf0fGIG+Y",
-	"eOPVE6ijs297A79D0ROABePfbxQrdO22RDEoGacZlDgtKM+qRbdjREtzwtMUXmevAWxgaRHC7a7JPqLr",
-	"TDMOlVVNwsGfrB7wxkj5JqNqhlhRNT4CU8yVTKzKjHEJQEd+4xp9AkyfYW8cZLIbE7cH337Nzc4wJcDH",
-	"GRwlyxk3Herqev2hDmrs0gUXudlJUTdzBHQFzprDcwDEAVmREKANGuvv3AGubVAvMTr7LaIi/ISE/NLR",
-	"Y2uLf5PM7RC/LSbXuTTQkd9o6Jntf0Jjihvo3QB6CJqglhOCmIHmcEVuGc3JaDQW/h2APOk62N9ifQIE",
-	"jIPk5lWOzRngQON1fKf7dwJ6b3pp4oj8/b//B89aqUXR1CM+XQX6dc0fUgnCBX37DB88CXSJUq9yK4dc",
-	"Yn3hNn2quaiO08Cc3RLBgrrf/XqSXsxhlsatgpVNQ7wfpxsiv1YTcSPFDI67jdQljTqGB4N0PwWDhGHB",
-	"ZN7URupOuP17wQzdMmRsgusI8zLPt44YOrQdClK4v4u2oWet+cp42qpeuWlcOT3kJdPMHDY1rJferWK4",
-	"MVh8dNPwutxshwz0X/7z7f7zZu1bzdHamH/rvhXiJycQDtukQ9YYO5l0NAPxwDkPtOt4QnrwNIvIXFoT",
-	"2/LwfmRtaUjinRQ8Sx1CKriLPDxq6ZPgANESODa9RQndVC/qdmdQc1sOhbx++XwsEHwdMuya6DNzY3J9",
-	"fnxM83zofh0mcrHeLKGGb3X2ZZtZqPhsxhRLv1q1OSCkh6B2o498W1MHogmeBg2lyRXI2APtASxomrpe",
-	"stVcajOhKf1f9RmEQ350tgXeaTNzayPAa3rL7kaBLG2tWK3A0DWDJqpw387OET+mb1Isia9J9RaxLmS6",
-	"0ygERoapwHJZLJ61//QAS+C46u89zu+c/64a56O2Yd52+fXsQEuHXOBze6CdK41rgpXIUrgO7YB5VFam",
-	"O6+de8VYpHw6BdA/D2HKNbjoqlp2h0jONTkbPfZd3ye6NPDoLSMUu6jSPM+474O12Xnnj/1B0jh42G9p",
-	"5AislXiBazwTU9mJYGLNf5ZnEg3XVLKWRr4gVp8EiK4vyyF1tXFEtzRNQOCQRaFLKFtwg7jj7uL/ms8E",
-	"7IAgPcD0guPv0a0dZIGL8LRk3DcQszeCyob3biO3kue6u+qc6HY0fDgcbZV4/guNcUYbFnXzTt4tJBhQ",
-	"xKcIZF1jDVpr3EDmUDgDNwzJNRMpiRF67ZU15GNoX3bpHAGuCOwrRhVTBID7y95AELcCCM/YuQKCF/zv",
-	"wcvwtwvMjvSUGJehXYwFjEUAw1mY+bF7YXsNeDXYVg8j1vX85adXF+iVHVhaSEnv5FEZ2ZmsSMqmtMhM",
-	"f0ieQNhIVxV/ljH5Kj6eetyBTWCGtfSVfZNenrVM49oaMKkO6idLdLwbFuS92EMeLGZdq3zsYBg3cMlw",
-	"4zqohf5WWNYhZhkbFJq5EYA/DvbUO6dgvS4Q0BugERPFzA5rFw7hmy1pQOjYwB5VOA5tZK7BmQGcbeoy",
-	"u4U0qBn2Ho4INo0Itrwrx2FdC7PfaO9Z4/p6x3g04tCNgj+1+kssfe0Cerl25kOib2xbOMx60kRFYF3L",
-	"7Ea0gYfclQ8iI/o0TNA04GwPUyyDOtAP0054LfVpT22lmQ5T1dDsongz43VHWK2PsEb3p5r5z26Z2BOH",
-	"y37Y3JwriaWXed4Wx3wqVYULS3p+sJZZiQjSUcnZaETGjRcRF8i0946P+pHvKIK3lN5QmufYIjH+neac",
-	"qTgiMseRZ4jc9zf43T/qFKiNnffX2JLjjC/ZrFVrgBkm+jaOHAeeQcf5Z9ffk4cnn38+OCE0y+d0cBqR",
-	"jN8wEr++jiFT5T+/isFZW8P/LhuY+EgJrflLLvDx0DQll/6bxqcBOiwGkvGJomoFGjVw/Rshl2UYx667",
-	"C53GAOdWm2i9cuHoP79qqxg5bU9X7O7R2lgsAMNGSGWfNWKfvahArTSbgVEgp9hB+LXK4m7L3PcYGGIv",
-	"sppZ/mjrRrv3bxh1JwE7Cg36TZZ92J5c/1h2t93b02Et363HKiK0PBFgKmPA0i8G9M8BJ0e6P/Fb++5D",
-	"snctC5XsUAgOU7nGm+/KJd2cojq7XHMyu6FtYZ+BN/cwDrpvbq+RVnlz6aqYoKt9ozEYkautdhVy23Z8",
-	"ax7v/Qmk+kxb15XPxDPx4V32FRBqF0odXq2d2fKROpz76Ze7aPGb7AdqjOKTApMY6Mxlb2PedmA+AItU",
-	"LJfKcDEDNAHBILw/pwL6ZBWWKRnnwh22gacPaJ5vHX+DzdPB76PB4+Gb///58eCXz7b715tYs507/Tr/",
-	"GDu9Y09t47zGHo8GuidaITzcH75/N+KKyJcQpT39MugveQDFfXl3iutBMhWAhciUVd1JrJ6SU2UEU0QX",
-	"yZxQDemMHsB+LFwyS3+NaL3brUa0Q/KsSbRLD2Jc+umoVVg6wP//4ehXF1kH4p4sTCIXrhEuZEAV+ZDE",
-	"7jCHyD2k8jfGnR65GFKO4DxcYAvNJdes8svU3Juwni6M4TzJAsZAuGjzGu3hXK2KoOsNtrw7dUldL8DS",
-	"g+321SUhuVF4Zxd6JMq0l3bvqq48djva0we7ErpXYpM3ICCGO7oEQrL6JH4ByMT5BpLcump335qBkYN6",
-	"Phy4vHTO6I3lEJC7f05iBr8MxCzGfDiogHSP9IlUYxHLnAnKB9DiwHDMvDPQ9i3NJbd0BMl6xmhI1mtk",
-	"j5cfgK6XjTe1OpmufTdNtAy/3SVfo10K3e4AKl595Jtbh1E3l/Km1cp45QwIZ7JCZ0a0irgmv9Oc9OJJ",
-	"IdKMDRHE0JpC/QsCcdWyZe16vNV+Tw/RPh4mcoE/HGtDRUpVenxy+vDs0edfHNNJkrLp8Q5WSsBf/Ue2",
-	"MlU/68itWyvtrZVfb+svXstjLHuf+AxIjyp3TmIhhSUsFD1lQ9XUd0YeC2xawgGtLTaK04yLWVzhb0Qk",
-	"zqk2b9KCQXlJA00PmpJ7tA+HZ92PxiJGkI3Yg1xrwv5f9v52uY3j2hvFb6WLz/8pAf8NQCRFJzFZu/ah",
-	"ZdlRIluKKMXPTuDjaWAaQIeD7vF0gxDsR1X5dC7g1K46d7Bv5NxJruRUr7W6p2cwgzeSppzwS2IRMz39",
-	"unq9/NZvfZjxhYFyj0C/MRHcLgqBBBzu4xHXXgeSMGtbXmGdNd/HmIzD9xCxfFxWqfA2nIYNXL1uYnow",
-	"MyescwVsuAV7k3HVxb+ess6bQk9Q9PIs/ukZ63xd6KWd0b/PWOc51CCssPhCInTvADJfrH0kfxLgmrtc",
-	"pFIfdpLb3RWXFR3xwjvJjU/Kef/2FRTWI5C/91YM9vc9LIrW4n0QMuZueFTT/Zs3z3rsu8s/u837zdll",
-	"16MWJ1JJMxMp+R4OcDjUDq3rVPNBJYgsErRJsSWDLkBqyZflzsHdJs7VerT6JDLm1jrVsL+8cw/p4rwT",
-	"sEqKHZPINeQvcaAsaWc5JFQuHgZGj4dRxjCrdXAV4KpOem3MMAdT+bUbZdTmE+PLVMLRq/HXKCioC3eE",
-	"aeqYCvwLZiNAzb0Ipc0MxyQ8LMhx0JarcqVVN19t61QJvnyRp2gdqyPYZW9VGSfquywabhitVKVvmTI+",
-	"pDVIYrO+y7az4CzMgmdVLpw6lyBnBuq4swIUXMoQRe+V+MDHFl+rxSB3osk5iNKuOZ2nMtSmuX8n+JyI",
-	"gi7RyGqrCPrEsBE+6M2xC5aMKq8m9bqXQDMKVhS/aTrvo7Uv70Bo5J8+0EtbScVvCT0H2BynGxH6XyFx",
-	"ddrXHeXQr3lrN6e2ry/Z7ey0hi3wEDeM68Zzbax531bBm3YhwFEWWGBJuWuY8nTdXhvzTDhTAM8u67x/",
-	"97zbfM00UfADeRwVUoEGdijRpZvyHzz85P/9f1jBrXgjim/gLz1WaCCidkrX2K3CAeJhF9Y0nVKJBm0s",
-	"0SNXOpLcnkot5autCawpDymSuCCYzGF1ylc9prMUcqxlgSmeO11V1W3yJW9Uj2j+17v3BdKCwxbyi1Rf",
-	"8D2XA96Da8UnmJ6cbkPjHCK3KuvX4o2Fi0pP/FHwY+wBGHW0onQzj06M0M/rXvbjwelv956LleBFZSpO",
-	"TyrQpNPj0+31XNbEIc4wtV5hDavOSY8Odrn+dD5ps26XOm47NW5p2sil6NlTqIBLSeDJd/+Z8tXdy5YK",
-	"Wd+diJq01XHhJgSka4/953/+53/2v/mm/+WXVXFyenz6Wf/4Wf/krH5NNomTvY5sJxVjOefZBagkIgVh",
-	"YwBKt7/CVdt+1MGWrbR9D93+Mo5uwQe7iNvK1IRbOC8E+HyiEu/gGGlQ8njWzCvwptZEJib2AmUX/MVp",
-	"k0td2Bn8LSjfRBIBqBqeAtk4aeVD1bFLzWhzGIB8utM31sos5uCg90UaRNHHlYVDFOjMp5qZTE5nNlux",
-	"kcj0kv0kCu2LvXHchVIxnz3p/RSmFuM5O22mx7wTSszYU/hCbdZkA4upm+gKlSlhOnXRY3JS0r/2WFro",
-	"HLxCQGge6NQQ0eJdi5gdbZHZBe6WShl7j/gR6ha8a7evgbztZvFbs7F08Po0bzktd3Dy6dg91LH/RrSW",
-	"DxGFAcqfOTxiZjJHqxsqiyE8WSJncckT9BPl5yFKoluW9k6gVCuUUXQ7R7GydGtEEw0sbp7jp8cSYnAj",
-	"zBT9i3WgJKkzACglqpFc8UC2wr2i87uT+MLgN55brIIYZiWEIqPaBLYkn4XR6eLwo/Y3LdWWHuHCl5xL",
-	"HV0EUj7flbIchwSvDIzz8F61e9awM09MzacdfZxKmUCtWh+21QVTmoB6wnab0BBb+3SQ6o5bdZfpRS5L",
-	"eLzK4kfHvSQyPHxaC52JXaTRW/fczuyHeMxvS3m4MO3QsbDoABKQaXQWKiIESr2o4MQBhRu5xsJOWAm7",
-	"Pw/kTtSHNIBegF6QSxQmPS6WEIRAdPrirbIP22Epu++Q0Di6EH7FHMblKG5/PZez8YC3s7t6n8/E+Hp9",
-	"HNK0XeAl0iWAbCRQDuFd66UP+WqcKL9gEF8s4TnOvhxnixTJkFC4UtLUOsrFtbCzQ9YcmA5BH4nOXJiA",
-	"HafwrrZEuSYPtTdeK8hcd3KqpUK9/x0r2AG2GnAHbhabmASdIWM3o6YwPRBqEgPrlRLNuyGIm6aQsMhN",
-	"z6f9Imj+RqBPThosNtKDPva9srGfv7CcmJdWzGsZ02Del/+oy7i7J/sop9V3f/uC3n6TRpvjofbnW91M",
-	"pxfudHc/lhZFD3EAc22AZiwTAEvQS1FMFlmMuNBLBcYamJ2uE+JGZG6O4E4gXoxC8FSrbNUIvXC9q6N1",
-	"Fps8H2j0Rm8MnD1Tli9Yi4JBLBaTFavv3a5wC8CpK6Ch5jIuHc+SgZX+9qnqcqtqKV4dD8k/9bEfyMZ+",
-	"uxIoBzlcDq+4cXsfBsGjXqh0c7osPFWZeIzAWubhVfcVrmzynQT6yN0KecRDbBMh64f09pKx4eA/jIQ0",
-	"9tbMPGPAo4niS7GhONV3M0R7YaVSM4OyuZZfC+8WNVpRVp3TFZxt1THSLsg3Qy6WHptrndbCh5esEHZR",
-	"APOE7wulb8E1znhRQIJ+yud8upbAdXq8QzZCKoyViP95syNxk9XgtQ1lvgHbQRmVVhgLt49TZiGl587L",
-	"HUjjFtev7HpP3/pcA+L1+ZsePTEswdeSAQN53wmZBSVHERCpdSEN3wTuHwaViUmNf/72G9Ypk+kmYrwa",
-	"Z6JvLJ8K4qVJNUiIZSGtZxZfvwacBfu6eDFv5Eh+51MfdVEnHSr32cIIE3xWa5usM5FZZljy88+g2n3L",
-	"5+Ljx4Q9dX8BK/rjGtPtZcrZK30jMg7e2704iw67A/bhabJADd1C1HSn/Eu3TGlrEhmth2xtL1d3RoMv",
-	"JJ6zSk+bZeAH+04jZr+BJ2Ol7EwYaURK7LXr2hPgSpt36DdvniHstAekRr856wvlpHfVizZatcUm56IZ",
-	"jgYVol274BlPJUdcWofsmQR+ezrPxTSpAIXLvzfopHVGCBhW1Itts3fbazFahwe5DKUonnPLMz1dH4ET",
-	"chjvfsuteG/SFiImrYSPDUeRYwALmV4dy0cByO5OAIh1PA68DRC7xv6sIzMouhl3olpbb6fvek7Z5yWd",
-	"bCt9VJ2Xyt34xgP/DesQg2hJhte9CMTIxhN3fXb8bAOvMqiboJi0uISkQMb73ZyPUhSvJ5Mm32PdCwTt",
-	"ri1Dr2GrNM7Zli14y8MU7eWHOkuv5LwxlA/nhGK4QL5smtxAijT451swcyEiDocPAneFNqYSpQrF25FQ",
-	"XPIMIh4AHxjpGyjovgMsBi6tP2s5Fm8wt7WpX/AQFV6hFFizve0orbsJioIY9irJRaetRjiN2qmWpGZB",
-	"7GGHEdrSsdjEGMWdCIO2AIwbe3ARh+FLqJUhka1Db1QMqnPcW9sNtfmqdrxtO+KpbkRZVavlNoJJsrCZ",
-	"tx072va1qqetEnoD2PuCYeH4SSFEFHOiLdaBN1JEnRueEeXrLcu+t4c+3bw8Mahzu27kQudZLakgzm1q",
-	"rMGGoh170HZnECQmyt2w6DvWC8s6mEVlNWZHdS/8dEgDVN5qWpmSHvuqEIJ4/ZUOd0v7VXFrsIdFTwSF",
-	"3+p7oDoHPb+vmjetj0+2Ved59uzZ58z6x2DzvHu+O/nYOz2dZuI5ScfbOQEof67ZbTiHWz/m1yDDEb/8",
-	"xIS/++jPOBNOQ5K2xUFYlm4/wPiI675TvxvnP5S/aKvQAwkGMsXqDGjsS4VOh2ac5nOtbKGztkAz1Zd6",
-	"YphMvTR3rzXWdXE/vNLTXe3IA4EomGnWIhEWhTK9UJh9tGKJnkyMsEQumOwOrg5T/aIt80zeI4HOXZUn",
-	"LpekV1vuBiPVT+1e8fbaPDXeZm5Zwu7R6kYUhje7/SurtcnF61ociSlXsMENcUeGSvxzHaqlgNHjDgbq",
-	"7rVCr88Gp3tjgSE7fbtcLqfmil4AhebDtsNbvcB+L3tos0hDFXhhkJfjuRiw3+sl3Ewv2Uxk+X9szdf2",
-	"Pad+9GrzvXmBb6n/l7LrQdT/tcVodl054UmeKe+gmAoFGBTyEDWHzlzzE1FAjHGpMA5+2L2lxBJaeLEX",
-	"4u4XIKOn01tyg0BtIKBzMMzqCyQrGQmw7Om0V1IsqK4NtWcG7DUWaz6v8tBD7aj3b1+xTr/v/ru/KLJu",
-	"j6oqSUNJtckIDgO8lZBLseIWHtwPT32ddayyWjvRT74HgQrp7V/xHw+McGSUX0K56+GxJnnpFB5MxpQG",
-	"DKWvLv/kJhK510Ot7GTCf4SILZEVxoQ04be5KJw+K1WzGjThP27be37gdwIrcN/bd9IPnPG9FLze0bQQ",
-	"whIIpQqtPG4M5RpbLIDK0tTeOD1ufuVa6WUm0qn4qtnux7RrBFkAZboHuoQXgXgA8O9QxtNUwtc+ArST",
-	"tgTz+se4Qy9VvrB1Vv51HSrjarpoSXL84vkbdvZbZLLyz1WYQJEgsxYPEaq/xmrJ+z99//Np79nHTt8z",
-	"XHb/ozFG5Y3NPanBDpG+4JDZ6+E3hTDC3gX8pv2EeNtr10NSXbQXfDzDGp2BBauyuXylBJ4txIVHhsDz",
-	"yGd5LXI7YJeWYC7uIsHWIuJY1gn0nOTKibt1snadtroP3Jlwv/aYLeR8vhaG3YkTbn+aR26MnKoGpkf8",
-	"oYFpZF96x97Rh/5U94Peis8OvqX/+Cs+9n38XF/Oc13AcufcfeRoKu1sMQJqIc1z2Xea2FSop+HTH+PX",
-	"zbXM+/5o9kEncCqW652bpULqQtqtNRT85nvjn0cHTa6N2PlVehz4xaB4oNn11St6Poiu3cAu8etuYkrw",
-	"xC7sBc95ln0pC2QxhmPbdjBRLr83oiA/5IHEpIXOzS4kavQV/Po6ATc00y5HXqqRBsH/y9VWindZ82n3",
-	"T7DOMXOqqLE9NpPTmSjY3GlAi8LdY90Bu0TJpAs8pRGyoLwdK5V0q8m97W7NyLV9I40cyWyHYwFz+efy",
-	"8YOFe7ihv+DmwO2zXZyyDonTbo8tlPxxgYSbZEDEZdMPkLfr+6LmbSARdIFBOFhFaYNlAsWEg/rjjAsw",
-	"b1q79Js9qz7B7Oww/wfr/aRfr8/+V5d/emJgDZxl3wAo2j637UtbNu5Ze375ZcM+3OFaoemwZcXeYJT0",
-	"pbJCWQ+1O2Th0lGlqf3xlu1UpCGPYexOH0Bc3YFDunUgIcVWRFRGes5XxN8auzqg/KlIxTaGuXqe+NrY",
-	"QsfbZ7aJu+WQif3liXO2ptJWv7F5CighRx96nYt79xLtkiN3Caqru+/KbLnaNFHWl9jXT+IaLGfhMLPk",
-	"XRmDhtRcrlLGYyOD5nQFEEmgMA7OKVbONxb6sTMhCzJhhipUs8Oz4cNEUMKcuNncBzrSUo4+nE9uQLHo",
-	"hqpu8RBOmzJQuFp9u4FdDR6gWOgF9agSsareBk0eiJ1TdtOFafT0R7PsH9rWlZPGrmyI+GLzqGYQ9fCI",
-	"YnNEN7ivAZdxO9HF/I+iZUT+AXYttg7ns+OK36HzVySp/p7+/4f+9///Fr9DZOU01tLDoSN6FJEc4JYG",
-	"KOn2Xh3vkMDZfgJj7MOBodhFKvX7ItvFS0XFIg34cwzr1OgvA6Yk1gSqjqq9y3HEBS7jPKiTdX9VWkWU",
-	"b5nl3tFUqHR7pAhm+Gt8dKNT7B3kw+OvMAu4F5Chucf44T6z91f1s9PqQut4H9r/RsT3s4/dh/amHWoQ",
-	"xSVEDzSnecH3K1X6Jcc04FvBlemzW6HE7+HQNHlXC2EWc6iWjwfLXYo9xKv589iLfXa+2E1zcmQ7dgYz",
-	"I0crKyDznDIfWkAUByEC2ol+QUuGYBPPkGUX/X0hTAzFh9zfEjYXlkPN9crJAERTP5PGDvJ00lYVqR0R",
-	"/c3Lb14AEHrAXrupxbTOwlj2O/ZH+QVQR9hQKNe11SMTaA71i7tsBrVgKV9E2qEiXhFAVzuVohyNm2Qn",
-	"MV2b4oMtizE9MUx8sEJBvRErgIbL/T5Pe2xsbpwWk7KZnWeM57yw3QsfErIzTs3A52yU4QBTB8XqWSrG",
-	"GS8EAC+GKoGKtVit5KkeW2H7xhaCzxPPFylhY7iGnEWC+dMwR7XqEHFDG2a/lXadymKmeqlgh0NMMfn6",
-	"BRbdhODH05/d/71MP/4HFBT893/8/b+Tbs9pdzJlp2dsphcFwgqGCqLwCCK4gHIfwKJkygpWT5NFkSVO",
-	"h4TAGXMHhTCH7FsksLAyC8erqZT2+dOnwKY/08ae/+74d8dlT49PPj+dnPCz/m/HJ6L/29Fnp/3P+W9O",
-	"+s8mx+I0/e3489HJMY1CrP4wGDQQRW/PKNw1cgywgQZYKOzAQowFbFej2YQ7/eTHBc8MS4z8SdAuCJMQ",
-	"91Iq+5uzrZjQg3yDu3mRUVzGPmT5Uxv7tfwpRLnL0ws1MPAYJthYH2+6WtrO2e9OT54923vodwULWrNZ",
-	"gwyNBFo5azQPYd3L7O2j8gjugxqqznMLHlv5m0mSmistEJqlwoSacsT1XFLxNEjELlbsRS6hYiqMhcUb",
-	"sCS4AvuureScpFHpHcRvAGko6NvhOYX69xMzVNVwKvvH3/+LpXq8AHD9OcvTSc/9+0OvInKdBHUCt+fs",
-	"UMjt/uyYfSO/uHDyE74EOnPlU84EGEM9caSNh26BAthHbRkGgP+JhAbjCPo9VK5n8OY5m+fPemzJb3ps",
-	"fsZdX/R0utYVlvhac/2xuYHGQ/E5iCUD3cxQRRXKfNVJyKmDqRibm3rD1cIH1TXwBS6r//B5P/FgEYQd",
-	"uteIysFtdjvcEmlQD4FZem82MZAhphiISwABP2AJofsTNtNZSgTcqYSoVOTGGDDX40nGp1REUM/zhRUp",
-	"MJCVSJxzlkhzJa24TOdSQXmMktZOGltwq4seeBIXVLIInoyuPaiVIc1LpKrPfA0YzI1M9ZxL5Q53G16I",
-	"KO4zN7GTCb1gLhhXQyUVik50sbjBILvRtODKIrBaFHMJ9Su6PZbMuPlWvxN8bl4vFVThCG5TvVTwAtB2",
-	"oS5UKdgk0uSheNSq3WjBMmuvWNaSToEEYXMJpmr7OxOBh1arJGe+DPXhjAa1VdqVvQf8AUuFtD20ki38",
-	"K7t6ucKm3daHW+7mlm6WB6/l+072rh/HluYybiwWYby0bU4FdysuoOL2ZJFhZTOpYv6EMOFUbgeVa3kL",
-	"/goSV3sEo+9SBwoF4ajp6qxXtsD6xlw7mg1nqTbve+lHRhSvIx2tGVYdEVDCde9Wp1cWTIo9ZE8MuxYr",
-	"NoEyukd7O5hrTdHzVapBotiYyhsBe+IumBZhv+FzvxSfYm2o62VKLsfzUPvm6I6wYE0koXcXnbk9g+Fd",
-	"cLdgciCa86/Ejdh6C/557YWtobfGeSxrsUTbfJ2GcL1/jXwuYdfucm4byZNgU8MpRd9YvOPcrke+ZTVl",
-	"VvfgWkvdnWLQb9TDqo+jVdiZdeK7f6aLS9fncic06pr0bEje2bWUJJYjW8fcwPsbr4xq33faLXdIWbm+",
-	"E3/FzJVrg7mlSdc0Nw9i3b0pNaD1r8amG7gWwiU/YC9AcoSwtTSeIdfKjBmkdK3F4G645UWjr/RSUbnJ",
-	"uNC9gVyMXI7tohDoVKY7sPTMPIFXuruUpNtBGxi9kzZrLUMF3fmbHjHrnjqIsBg8q5ug5mVojU8DSU9I",
-	"KCENZC64QpNjVOgl9KsZgR7179lnt9JJaPQxw/OuJEAN8bbtevk2PinqT6CK8uhmqYhaCgLmnYXBmht5",
-	"Ac6dDNiAIB/PbCaXqvfwALKpHGpfCzWm3d8Y0cPWq+P7qhCiD/0vCaaixqonIZVmLo0b5kwqa7roWkH/",
-	"CQbODMRsuEG9mHW8K+zkN+yPX6DpTvw74KYk4wqu3LwQFsL57NKDTFB6wB0+VGSHCVthqyoFjNOFf9JN",
-	"BX8vFXt5+e0lJGqzn2ABOQHJIlYtTKlyRhQLluDWzf9i4eb36SutUmBQuhWvNOltpeiq7s1IaESjDee8",
-	"ugm2iGCCOe+PK/LCOYIJBRDRRQVltBukCLxbjZAiCOqVMn8fSNHJnd4G2wFGtXrCHZ9999f/czg03/9b",
-	"C1xg8xUQZP9hoKK9hH/jJ7ZK+D0kepWs/5Dx7Cqk2wV043fjVWuQtW3wpUOl7ds4O2gSRG8scLnb+hhh",
-	"2yQ9B3ciAjuez5ui04VghXCtAQ/Uxk2xRfKtS7pGcXR7zfbBlFlvKjUcMTPTBRQGTWNPleET4YSlu2mo",
-	"9rIswHk751aYvXRYEMUonlArrfqllLgTJfV+qqDsKiYafLFYzMEiak4dohZvco2u3b9blv72mzeY2w+w",
-	"h//c5KCqftttpB57dcI6MhXKSrvqMl2wV6esM1oYqYQxXRY7kmC7q7W0hVrV9+zE/c9pYwwz7lUEUWth",
-	"5C7wCXeaRiKUlwama/pJpDC2ZHBHAS3KiDrUo3e/NCrVMR/Uvd0cpg2rdLv6LzuhNipzvzbamHt658hD",
-	"w0Bud6qb9u9Dn+7qCq31wZPGoTelUs3NCFsh8svcTNPdxcL8I+Qf6nBNZ6LoktM2lDyIRQB9rFIRoVUO",
-	"rCIW2gNpDFoLykOlXFtyPoGhDmwdYHigKW9LNulOKqfSGsgwqpnzZ787/fykxhKNSuRZ7+S42WA/CNW1",
-	"I/H1SLjl9NKQ+K+BlpiyEisim5bxbumvt0UuqnYtrFLjLtaNldovA72jMMKeM07/JvMtUKsgXzATairB",
-	"2T8BmiyrGyIRQ9VJrqVKz6nRJJQmSXieF1B+rjtgl5iGAMqztBjWSCpsBcmAJUH+JISvCEIoAR27rOKA",
-	"rhNAcUGQAnr6hJIezN3hMNJN1PC/Jzo4QtfrBZQSmPOVu1TBCKhuju94Me+58zLvsblM+5c248rKMeDS",
-	"lG0kS8ORbQ2kwYK9wGcPzSfY9YZ1y71T0390Dx6eqMBGnhU8TlhoTknYw6aGT2x2kxaSt5ivN1Ism90h",
-	"ZLx88+aZx9ZZzeADJDxyOb4WBZIY8ZHR2cIKcp4MVYAbQ++e4lkyT3+W6cenhNrDiqLS+M3fyRejTI6h",
-	"uCtXLBkujo+fjQEDB/8pEiYyMRfKDpXrh8chA/7GHUk8ps4kAFZM/OTOaONqRwUsWV+o/sL0M6lS/jTg",
-	"7/ZFF++oSrnv373yRLYMHaCqAIh2cjiYlV1BZ+MwjSo6jI37FrsUZDaKG5bJaxHrCRMxR6cm/Z8SC1vw",
-	"rFlXCId07YMJSXMEb4ZrYuL5Em2c8uYvBrB6EkSTVt/kaqgq8es5TwXib0E3WLrrdKyh4pKpAj+xI4FY",
-	"rX0gdxgVxevzVxwJjXPxmmRVjPhtsD3xfnYrU/hiG5RoF0cugqIwVHgYoJgS0DZnTrPFu/jcCRwS6AFz",
-	"hIsKojeFKuzYAHQ7YR0jxFAlb15fxTIRj1LSWKx2S+ZgfRTr6YLdHgtVcbnymg9ARcdc4YA2ZQ+ubcn6",
-	"znkw9eOONIpogdoI+2FJ4Yaq3OJu0c+rWpoSvCD3A5Qx9xqA0/lQzA2G6lusop2tIiwKLguVJiXRYhnP",
-	"MghzIKyUSWUs2CTd+mW2fkvtch/9UyhTv4weFahcGmhcWGfMjehLZYQy0sqbeumg14uCPX/xurEXuil3",
-	"8KViS12kpsdCtR8cciEgiTW6IuvKk9tpy1lNPwc0BW4RNfWbrUGkXbTs8li0vXK7i3VgXnsMb+Uupdpt",
-	"3/0oZUlYecYzNlpY2OALUwFq37bU8t+QVeqt4Ka5ANaKcYZKTohylJNdLbqc4BUFHJCJfzhhHQxCVxeh",
-	"O/jktcE1+3tn9bC8kdaVwqA6xkKVNvneKiPd8net/URI6n8GJeiWzsnajPzyXsloe7emUFcTubwiAMKC",
-	"QQMGpRgo8KWSs4SKdlCMiyXkZkwwF24kgDmo9ORARm841hfxaX5imNcCffGODAwCg2IO+zZUKEJBqEXt",
-	"Oj3L7Xu4J4wQbLP2t+4V9U0deYnW4h9tryt3iRTg7sdzxtm04PkME0VSpzGGK4YKAfJVfO+E8n1u1jH5",
-	"tzdUHJlauyE7j0001I2JiffLm6MSgqcacJBu77RSvbAjd5+ViXSm57mWMZlOEmiqUUHeVOUA9CvUn2Cl",
-	"yuoGVCqlLHJAvj2qdL2wRqZlOYQWdC6MvI32EqfFo2NA4aYbVbo+1cOzTKLHQsMMLblhqQi+8v1ARPVi",
-	"DE1VDfB39ynEWiOBdVlEvywL0TgXe3fosFyxdNpG7Aub2J1M98gFy8TEup6S/5UKzX7rNvilSl+4h/7d",
-	"dQ2pj6SC/E2zM72vP1uuoTphyvHx4ZUR2nXQKKcUcRmgHoEKWlMu3wollhyYVCXd3XvSjYAc2DzN8Mgv",
-	"Ns2uwTp1csMsK2epZhsyhLLgoqSyZXoSiV8/xU8NvxHJeSnySJNGCFvqm4CpGDod3/a8owhFabHIAMDD",
-	"nRILXTKCFZyqrXHFCjFZGIHiHz7Ab8RQhTTRAKzx4goKISDriPsvoQjhuNckfu369hzG0KTr3DLc1CZZ",
-	"on27ho7tOPmGO2d9EbB+3FN4IemiKBoqPyNoGCvBOrwUXnHlGoWXSk3K44c9JHBPmZUXepQ1Vqu/gnre",
-	"/nbDaxRqbLsDQBvJWE2UqbhJwCVYLBTUxPXOajecnNvZUMHuSbVAQ1/g6XmhUvYcSrkW7CtdLHmB/+4x",
-	"Xvl3VFgbR9wDvyTd51bk5QOKRUzr//j7f3d7EKsVyhYrlosCRtNjCbBOJ072QPUwy7gZqgSG+lf0x8sU",
-	"nfHfo+7U+NMA/w2Nedd9Bx9NAr4c56dEuXUH7IrfSDUdqjAhpFSywDbnBMtFmE/33B5H5CvXnxdFoYum",
-	"k1EInrqN8abQ89y2+YTcbxDQlpmICBdoMCotNSoo0JJn3MkRYKXhUT3coSKyEAQ6vxWhST6xgT0IRZGP",
-	"ZpICV5StnGNa4FAl1c5fRTarVH1fmC+BIxVS5MHPrxcGundBH06Em58E0Nsl/S+kyU61TpFlNWZ14cTr",
-	"gwNAhTfwaeLibD1yTb3fapDFzzoTZqZzOVm9ADbGdLtiuFYDq5YACYJ4Umg48ulUWCrv26wSHmKfQ+qd",
-	"abzD4juYHjpnJ7FR4XbXuIBoGNo/go9ncMOgSHL/AjIK7NlgqK5AutiAmk6oYSDuabse3W+psGLsFtiX",
-	"/oMMnXpg7bcRh8tJE4eLb/idmOcZt61Mh/irvw9Jg4STFuvOtZ+Dd3hfaR96tQNn+Xfxs5uCbWteFm8x",
-	"1L7XMCkth2FNPNVv5VA/rVetqlY7FuWe28cv4wfuaU6u9KIYt8JpyHoz8BAhNBmvcqQ01hlVYOVe5nmr",
-	"/eKfYTzPyy+BTQ+i2Nc673kx+ReeA6QHX4RIkNs9kJTSjSs5Xv35kN0DwrLZwwgKH07BhINkhy9X/Iko",
-	"a6kboejMOpj1eLc8srZpK/lssNpBAjkFOS8MKCVu8MDhE80HEnlh/w+y/NxF3dafsiC9WbeHlz5n6JCv",
-	"uq31FYUIeZa9nhyd/3W3M/3c3MCLH79vSnbZZYaqnaPO7Mx3HU7UxqIJuI50/Hav1EDL/xJW/3ZO5Vvy",
-	"N0YvhwkKo488yribowXt1QVE2GL+FB4mxGI/akMqqroRmc4pBbUiwYAOoiLq1mXaLq7YFtn6EE7Z6Cw0",
-	"f9Udg7p8X58ZUECAXZqj8grWGT2xPkkbZKgXUb+IAI1lx14So3dU6KVppirxU1Dxa7phBZZAMBMwzdlX",
-	"K93JmKEpb7Rk9JLOepMi/FYvDZP0s1MExxxnpuxg55j4RhJagWSHktXuq2+9p7r5q24W8Mtl3K3hWxfI",
-	"BsELETgsoX9gK3pRPFRw4wecWelRMDdPf0bR8vFpcO2H9MANI7iNNG07bJEAg11SSqvKKtWmb8vp/Ko1",
-	"d97Pzs5q12YSWfcruSLBfkVwSa2UaOCjG4zNTS296LPP9iEv/Q4qHEKSD32IyCW9X2xw67qFNcLHtuSe",
-	"aLL3uSHoYnh+9edzljg5G1PSwbEnod0rmRxr0nKoymMITQzcznCHIpkL16C3XaVK9RJlC7fwdlOcZK8r",
-	"yNz8msKhFe/8fgnMlyyF2lMCnXe4eJEPE2xv4ktO8KJDM9nyYipsMmDgZbYzYQS7FisI/w0VbtILxtXK",
-	"AmElVGwLxUeWQNEHyIeOsavMnSklkcyvy6YaEs5Z4nr0A6x104KGXw9N7/eEz/5acg1G4FllWYc35N2D",
-	"dt6cbSrvVMmNn/09V2mbqJvBbwHqj9qI8skcsKyZ4DfCxL4D73ykg0pVRKmtQywO3BC7jQmf3X1M+Hxt",
-	"TEJZUZh7G84ebhB37tpdIUGnpxmitrcd5HZK8WupUoJ2uom4IB8pTAoQVDOepn1we8PfOk7tzLOFYaOF",
-	"tRp+dgoEPAGxzpzbWbdS8pga2BhojwMsjTofeW2jkBKAg60GltobkaJ4GTQe7TabGYY01mosCiXSXoAQ",
-	"FoIorHYqdlKapA05Q26b3foLxaJpbydjrbyk6rtp72MByBToVaMfYU0wxuLuxFHB1Rh83piBmuAAEiBY",
-	"BfLcQgS7MEHBBftBARaNKb2kAwNGCDW33kpa6DwPLXywBcd24AKAtO3USxg8W+BggvC9gnWl4QyVa7rb",
-	"Y4lUUOcuE/FIFdNFPuPIH0m/M/8GEAI4bUEUfZ6miDLTqaD4y8s0YTOeMqWZVGMN8RnoI6DsNMV4fKNR",
-	"Y9TxGtCkbUGOMPwez6v/E02SM1DqgzuCgjLV7m+vnwV7ZZNAqGPAtqlf3toKgBLW8RGwWrSu226s7xVt",
-	"/TXDySph9331J5AWjWoTxmqLFMGRgDe94abbqDKRWn8+VPgUDFUwsxjPMASeode2x9KCT6duz+uCzQU3",
-	"i8IdSfmT8CDpnBe2EinrYcrddl0sKF5uFO2K1z6adFzvJLR6VwobTH0A95dTHMKP1Shl4ZU7BDFs1O6a",
-	"CZV21e9ybaTHZOwyS2/88zsqHm5WETXepHBY4u73je7g6ArLtNfKAEEFrQeafAP2HRTpp4rOc0iSZanI",
-	"hUqNPwekoyVQO+QcL6FXfCSyZKg6XK0ufBJy+sQg4Q/eIyFs724QH/Vdg+65c5FqgdTjUX8T1vFQvn5B",
-	"ovS8AeYHbeB+kgY1I2rJSgUWSpSCnQAb2JIXaX/Ms8z1M5MT8Xw1hjLAU5GwzmwxMrm2fffD2P3QN+4X",
-	"aHVc8XW6LtIfXEtLMZppff2+yJLyX98IO9Np9Icvwbju0L/czn0NDvkgWeCAcG/RRKdkzlcodnymVhcg",
-	"nTBuOhHuv3KhBkM1VABcV/xa/DDmKLnKeMoP3jTUE4Z3LUoXAwqpr82g3cWcL6A3fKjMSmm1mgMoaW0i",
-	"QNNAP2f9N9cklOeNCdMMYAlGfHx9UfKQ+8I0KXrMAnPWSIz5wgi2lIWIiH7GfC6y59w0+g/GayG/vQIU",
-	"G/N9Ltna1iwtmfBgcJ/Ss098MZoGN2+TRtq8hZt6E+/pqCP+bcqf96gtZ0JgueTAAW2EZSuxcwb9/+9/",
-	"70zrF4mBRk4nFATU5+hhv/OLlI0zPs8BgGQ1e8YyqUgN2mEOq6d72y545Y88Pk12B8i6NlxqKfSqk/d1",
-	"IURVUu1ihEQyYte76LvolbIFFDt7tkEvla205FfTr37VoErTzNoca6TYvE4W6cnk3EtmQH+HQvUjYe3q",
-	"INdo69X4JrrL91YMnxjmr+GqFgjBDpLDufwgsoZ40IdKNmKqFyPkOfRV/eH0fuwdrXZ6rqYpfDhyL27S",
-	"CXa3NyBaTW/dLvb3oNG+djzOJfBRrPrgviCEW4mZGnNFSRbOSh78EvwUUVFQQgk5lacX9GBkJGhOEvWY",
-	"8oOA33cP9PYjaKTafx60sna6/YDePghiXR9QZL237EFg6XTqK3X8z/DvhE1kloH5BLdgtD9kFbxFvIF7",
-	"9dZvzTdl7xo5zW+FY7hT5Fc1fa4G9qpMsl9BvzUPwWP5+bmtnyTsRnNHbpEgU/4J3CNNm7CJiMidByCr",
-	"JdHEzTVaVLsdjOqsX7eVZXb2h9VO70eegdpxvKiIxyeI7TUQhPRVG3/++VqsPn5M6jHcuEbEugLYrLyh",
-	"QNZurG6oEeQZ8phrUi2qnrKVKMpNgP/sxtWh0+v9mlJBUtlR78jnl2105n9X1RT35ED2rIOcfRfpcrA4",
-	"ZsBwScDehPlPfv4ZHAQfPyaxf9aQC9wZTkMFTwQHGLxSGOuWxb2mC/cnQH5+/Jh0QfhiqkqgFPB9knEG",
-	"SXVzjXS62t/l8Yer198y9+oF2To+GeLrF+8qBnYqDR9lxG37hU5XzPIRJGs0hw9ngvtrp7lHP9c0/hYr",
-	"r0Kvi5NATfeI51vjKa1sy5+PLhd2pouQT3T0heCFcMbd2FlsTUpyWfz4rjr8pwXUNXDtCghXgAvdM8+9",
-	"f/tq8xB8ZPUILYH1Pm9S9b+r2zotcnYOD+AN8l3Vdomp4+ggfv3i3VHv6M3rK/i/9/C/l++e//6od/Tl",
-	"i1cv3r1oPJeI130e4Lq732oROWEV9Ito4cMU9OcR5vBBlPQwH046vFT5wu53cC+9ZMHzOlrR5AxYgilX",
-	"Tk74Ll14B+ZIrDT5kpHRBurwdHCZTG+o0LoCpyMlQZi42mW39MB58496wQ2F1/BLIUMrHsdnn60FRj39",
-	"cHVwLyp1/3r13LlqTeWU/x+RyVyHKZ01wpRI8kIX4poTO/Gu86aXNxSraHS6jG/hdIEFbsljivPzrKbE",
-	"bZkizQi5uUJSYyDIwnD2RvdWTA1/uiUFtV7bHfq79RSYt8IsMttWPTeCWS7MjKUybeDThvjkWgMlVE4s",
-	"A+knneTNyEH/zZaSybgv/UO9kkwmJRfuXaA+94Gbk3mxYQqWM23q+8THnngGfgEIR3eQvJwEx1IUPuMo",
-	"3QEyeg9QclzacoTR2uy6s25HrdG4Vx/u6vi91tdN5grdkW9fXL3rw00el3zz92mdvvtOCsHeCGV3m0TX",
-	"9xfwuNMS2xypCBqFhDdo291oTu2oo1Sr7tOf8Boc6zn+4amxXKW8SJ+enD47++w3v33KR+NUTJ6uu1UP",
-	"rx5/QO71vRH/4DqU87qP/6G+PE3FRZwiSgvC493GYLeB8xB33MhptecscXfQIHBBIzCIZxkTKhXpxVDl",
-	"fAVV0TnkPr/S026PJX/To4GnvoNXgpVdLBS+6qQtVXjtMQBfM10A4GAsnPV0wcqW/6BHGHQd6Q8DJ5AH",
-	"NClld/TCQr5Z4XYc8UY5vXOo4K2oNcVeur+8tGJeB99UhorpLmEYgK+pf3+DsuyW4S5EFkiKhxVUV0gQ",
-	"trvS74lpCzmdisJP/QYvVoMqRO/03K3vbEZQ+y5QoBDWGkxfD5e9weqQWAahcnFvUsvXRl2SXDxbv8sf",
-	"aA2urMibMY08zxlnP/EcadHJxbUwTR5DOedT0VqshOf5E8PkWFeKLJOA8HwPgwNYdm17CSX85rqf/Wut",
-	"p5lgVzMhrNnqkrJUcSuMr30iN8VU/sLzcgYBuw8UFiAwS+O12WQ9JDhSdcmxTsyn2R2032fV1rFbbuXS",
-	"0trG7zTgjLcwzxgrctO6VKY6Cjc7MIr98qOiHd2gLIfNErknIeovlqyyK1ihl0SGyOlSg1h707wtmvb8",
-	"61yo2ohk2O/O9AIBT4cr8gdvVjoaAVC0P6sxiEWBFTHcjG/fsHvIXq7YQuV8KhW4sjNpAH8Xb+/bhhNq",
-	"h+njJyMo/8LzpqMN8nHSxCbhT/V4rBfK7nnsdzyPP/F8/6M41ykUh9hYjtyNa8kN0oBE/EjYiQY5Hghc",
-	"DF8dXqwcwKC77ZG/8PzK0h7ZRbq4Ed2vYFn/+E/c30KRBKiIY8/WvFDQTOpeaRbRW0SNG174BtClSauL",
-	"24kVXI2qQKnsn43H5Q7pPMsj+CuOLta2bbMweeIB0eV++cff/4slAOskEiRnr+jJJGEduyigZvpkAsW5",
-	"krTgExuoaqG4grMvKhkvcEXoycT12D3eDNo3YrwopF1duQkkF1ou/yhWlwsnVxrwaBWe5Ms3LyFu2Ukg",
-	"PPGDuf7hH3//b8wplu4FDNP4KPr50f/qX7552f8jhAD9AsP33MyNIDzjv4z/+srv6j989w6Al8Ywq6+F",
-	"gjwN3tafuDvdo15zBYx+Jm9EWmkV72kjp6ovN35i4P/DIFRmqJAHLXw4qScLgjueI3JTVT6KJiTsYYz0",
-	"uIGXEzSzNkcupUkhzOyde6V5W+uc/7hwBiw82DAiZGuOKuICjNlXucG0K4r4QLx5qKLyNfCgZzlH6q7A",
-	"eFfGxKVlHd8BrlL8sl5YMpRbdsXbeGxrW+Mj4CQnOoKtuv+kt7/wkbHqhKBKJyExTGST/kwbKj7ui0EA",
-	"uEjwOVH9FQvFLl96rnasAqQ9452nK303k4aleryYk0MKVAKFcZCCj0OmQl7odDG255F7HVODv9bs6ss/",
-	"ekj/UIXVeGLAg4LQ3alQbmojJMFQDdX/+B/sBSlqQ4UV08kBMllkaMwGvC1mzgW9LvnZ5yc7AdaD3IOP",
-	"yXnJulCIXHCsBTZUdQHZ80nPWErLpz17f0jqU5g7bsIqmiOV0/IvDhW+OSXoLWU7+9G9CT8M1St42/Jr",
-	"YBAA6PlJf8SNLyxNaBdIFekk7v/eiMLdAAkc3CSTc2mTp/DulfxJJLRvYYC0PGEpPd0jn4vugF1i07nT",
-	"igJLGnG6Atq2jODCT+7pXrmkMBkD7DNtB+KrBDD+ElIK4AtADOk2RxrWtyh0YYYK/x/2wtuvnrPPzz77",
-	"LbAQZ1TU6ymxGf7b34y7NMpxkEVDm33OxzOpgCkodRPDh2q2mHPFklRYLrOkpO294ZlMcVEmXGaLwilR",
-	"SMRh/vp9oA4E94meTKikHMQHfOed7BbKUheJmSyphOHPGUXhqQhQJAcDoSCvyGcn+WMh1mVWT5FH2o11",
-	"qJKq/DinpitikNreeGtw09LXoapcb7C7wk12zio/Ym3zD7ks6leL9PB2keIinR2fIHk1FKpL4Kkf6NXk",
-	"ghXC2azSQq3LwOLGF3b2lIaWDNhrL4ENm/Pi2jftM4GcAMcbHs04t52wGBOK40yOBeltJE3fFDovpLBU",
-	"s5S0XpKml29eRkRj50fHg5PBMTjAc6F4Lo/Oj54NjgeEhp+BPvF0JnhmZz+5/6aE6rpS4SbFsNNjTxhC",
-	"8hPmThq2yAfsS293WL0Yz6iwu+VOHDhlI1xEL9Oj86Ovhf09fBTY1VAeQl9Oj4/9HULe7fhE/Y2KCqA2",
-	"uU3XxC8EzRcuqUZeST8M7rbzAC8qyOZu+0Lo8lOitIwUtaPzv37fOzK+MPHRK3kjlDDg4+JT4zS/q5Wx",
-	"Yn70vXvt6VzYQo5N6+R/g7/7wOWbQs/d0SLuSIZGxblXCgwbreJLX6WB9cKjk5w9r8arnrvYcH1YrnUG",
-	"z0lj3bfca19rd99CrWrqIm7ItYWkDm5fSdffp+APq65hXeltXCbfhztenWg652EcjesEcdddzwgZ72GC",
-	"Of3KWS7VtMc+O35W5Uxam9W3gqeS9s0DnpC3EG0G1GNBZ+Oz42cbOhBfert35A2+1dSDS0rmc3uWgWq3",
-	"VHe9C+LJblx8J9bTuVRPPRqmcQ+QPjQTTCA8JuIhmHHDloW0VijIuZvIAtlHwA9yI63/h14qUZiZzIdO",
-	"XVVmAiC6nBuz1EXKsEZer1o+VGkrx8J0q4GUHjs99jrYaOUZKgZeL50LYzgSOPiOkcYE8M0PXuIYAL+5",
-	"rmAJAk+mG7gWoK7VwjjV0d2FKg2AJw6Mp9NCL1TK/qZHg1KZJT2LW0iNmxNZ2TlLflyIhUgTorh1H/qb",
-	"Hg1VsXCTk7iWE6zC7366+ubdG1aIjK/KnD9peyxB2rKErqtUOMlerBjS6rofnWbUAV3wb3rECnf2Balm",
-	"rs96MrkIhLzU11UXNcjkWuQ28alncR8kkK1N5HRRiHSoOkm/b+Y27y+KLOmeI2m20mhyEkFK3figVXli",
-	"WCbV9friBIMv01Ov0EqDuoN7GA2/uH7wRKIJOWBJIcYylzCFJcEwfdEp/hpUaAJ1DdhVaARtBO9FoIZh",
-	"i7sP+0oaVSHmTsOle/AbrOxeIixbmSHLR8BRdPSxt34bYmeBOBuIl7zJ+uNCFKvSYo2sDW+6UxSSpMbp",
-	"MfhriTWXOPtbOXTXe+JT6sP84QJJ4+evpUZVU2fDulS6ukPB/4/f3+Pt8BrEAM14xYnYKKZ9ZoOfDxDS",
-	"Z9ifzQL6C55GZbrPjk+2v/JecbIDRIovPdv+0le6GMk0FZD1fnb6+fY33mn9DVcr6p25/bXzc8WH9tfv",
-	"P1buodcLO9VgwsH9Ed1GcJDql1EMLHmaSp6Jog82NXh5dVPV/isBKQlLNudqhT6TqqmVVNEqCWLo+Y3w",
-	"cNLMGavcggz2Ec6xGCoim7To9YZusM6kEIKd9uCvJ+wz/I9TdnKM//WMndJ/nbGT4+PuBTsmOhfycugb",
-	"URQyFc7gj4oM6KViyZx/eB54sZ+7kSTMWJllLNNLpJ0hbxrMTOkh43aowEZ2PwzYtzqoxiOdrtbF3oC9",
-	"FXZRkH+/AsxqEHvvAb4D6/U6msovoROvYHX2lYWvK0sCePUG0YjZvG5BPS5m49rV5pqFqW6RUevTfRT7",
-	"3zGOVAqWWLRWhGsDGvFepdjaSmwzCKvIu09bhh2fbX/jW22/gmScT1Xo0care32Q5dfz3o9px+0uEKcF",
-	"V7Y/LoAxv10iXqapgWrx7rGE5YXIuUwZ/cFd6pvlY1kIJOerObK8DNVYLworzKoHBFUTp/9CKq/IjAAd",
-	"LdCko7+eg5EFz5FQVuAWB1WPPjFUV7aQueiiWIPxNWjvlImBA2CZSKdOtwy1UyLNcDnT0Cunt/e2qftK",
-	"LNmIZ1yNxbqIdLpurBr62cM+vntx+Q37NunuJ0i/du+und7ntJ73I0Ofl6vO05R1IG6AE+kmWhdEjvb+",
-	"iqU6y3jRqtKNQz93lZHbNNBPSkgSSPVRWP7CwhIORSycakJzLwkZ/8P0nSXXh3Sfpz/D/31sdXRcORlB",
-	"ciHT+nqRO2t/YUTBZFpyAsAfSPBI450irebRxVC9f/uqL8jb/m8J+Pv/5+kXTnJcqvBiVFnJg3piz/3Z",
-	"8VlFQA0VKHHNzkuYpPdGFPHmN1+sXswbjdaGg2AQ5VEZWxAKOQcXN8kEQY22S4SHNvnWZmKrHDBUABlz",
-	"UeKtaB7lwf3Lg0u/ASszD0WJ9jch1+XB059d8y/TdlEQ3+iwGRJ8I4kRCxUNCgjmsQSmE2AdZ4gWOgNj",
-	"cpwtUihDBi5RgZFrIrpkcwGZjzOZmx4GOeETThCiV7HrjDlbhrcbTLl9pMAexx8z3RqOPE7GwWcecq8e",
-	"D/zjgd/hwNP1u9eJpzB1P/7jjjpAmyoP3pkyb3WLDsDxgTlfudeGyjiBwbNuD0j9ykhGab6A6gFGBuIj",
-	"zLoiItO6IBiqvfSHi/g3CHDopTLBdR+ieWqoytqI4F/HqD+kQkHHyKiK+wYsoD5fhdBHuRhHABFAcSEO",
-	"p/Kik2C9kmqU2xlCWiE+MdJ25oFl3d0kX/DQ15Sf10slip01IAhYPdlBvWOt2t19qku9raYhTAHhU45+",
-	"WTPL7OOMii5Ztx0fpe0v4JtqFmxc1XY72jyla8XcXgrL9OnPcgfFq+qdkl7xAvgBCcioX0wJkbIOqlIM",
-	"BFzPezjIu9MbqkpCslBpj1Fx/GrYmdzm3QH7DqC1NA6qRx0Fv0GID1Uh+uiEb6r5GX/SiTjqTVnn1bvX",
-	"8kLfyBS1EKr7AS3OWceA5//CnRHAzHocBt4XZlwI4b4FDMIZIDmN5ZnoXpRgDKi+6gV8+HZAMjXERM+O",
-	"n8Hqg6oLlX0zI3ol+hi1WpF2NymfsVDYSehWZ69V/5S31D0/aen56Mn/xHTTqi/qdkIRPYxVmZiJG6RC",
-	"2xDcdMe1IqXgJSAN3ejH7yxyJPJeKqc+CWuxQie8PlROBywYH+kbERDlfKNYZNxcixTmwOebexw7UTYh",
-	"wzXoTyzoxs7oHTn1tMTYrMUoz1HbI15IXggG3uehKs8l1AzzKmWjKXwXUc1XsCD3F89UYtmwmG0+9/hJ",
-	"37PDZN+f11p69L8/ijgUMQ1xyvUtemtRZyVyXW6RdBW1yb2zXdCNVlBIpxfs4Ei5grQL1K46oNNgijbj",
-	"TImpthL2HOI1hkSVOzwKmTWI3Wc+9skW+bTgqQC3nNP+tgowtkF+AXOvG6CxztylCvhDFcUzUVoixmPK",
-	"IbuU8eoUIStKu05phDVO/8MSw1qJC6a0a7iYOiHpY7nSYDgXq5ww8UEauC7KduKPYmmAoQJkvBsLwEDo",
-	"MkB0q0dowAgrU4/k65T0lBd6IjNhumyis0wvAcuiG0OydyLf30nIArtP8e5G3Arii2aRunKYPL+qN/Qo",
-	"zh/Feas4XxOq+0lzIwpTEeZmC2Ic3ijN9qrPBwIdGC4xzOoeOzmmFzwEtodZ9OiaQCVyMFSJEbwYz8AN",
-	"FsN96WPAMUdODMjYdHJD2gbQ6kW4KJxpjAEd9DUj7NgJtPe+0Siwo2rIGSfl8fl6BlTlijLJbs7LKxhe",
-	"iNyYLaGbw+DGl5XaVjUPJ2RFuE6Ajr82cbCNIKelFSQSLdFRDRhS4cfcTOX4i8aHdscBV3f1ry1W9EkK",
-	"K9hsOK8tIbgNkmoqlH3Kx1becCuCb5FobVvUS6xtQ1oHehetZgm0IigztQU31gNdygeAnTo1VNXmfPlY",
-	"96IH90LzUtEHoDoUL3+ccROobsEAh8eoXcSIwBcyqa4xAdgpb/5tcNeVOqIR2WTALnFCMKxDr4NeJp0e",
-	"SGyb+J3wbhkHSkMsyI+kLFyVizEzM710z5PSCyGwkIceZ2pXJCXNaF1zH6qakoybgF+L8IkBu2RzaaBy",
-	"vwQ19ez4mHWGR9+EPw6GRwCnWVE8fajEh7HILUvcWN0cIeYbGPckzCqOMNxPfg+l1e3RJKRpdsUl8TZt",
-	"9WtWd4jV4WMP5t9s1GbvVXl0U/AGZ2Cb3liZrh7UXMW9+qg8Hi6PS38m7b1SMtBMx1IWaCjWxOwilRoQ",
-	"NDskC1oBFABTBm9BZXoTWAngswn838s0qSf4nRwHLZCNVkNFw12Dx+CQkNEGTWkQT1iIrqao1cQUGu6y",
-	"EGZNIMVipIl8qyJH2uLPbmSXbuBfuXHvLyNQk42nrlQ02/Qums77Fh1Bqdzy3FWUq/bJSqSwRts0wNdK",
-	"BB2waWs/iqY7EE2vgCuCxBLUmlmf6B2lVGh0B6BPRZC4BQY50/BxKl4ApX11MX+ZmoTyIuZz3jfCbeeY",
-	"uhC7Am/KtFrQoMbZDlGVAXuZev+ZRuca+ODKR+uGp5hY5mzYKttLwcHPZ2dchazgqJLLIFLldpGVbFdR",
-	"ieCeVlm5hl7aIjqvYFnkdvH5vDb9MjVtx5R1/Mr9O++NeuOESiLmGdSspsI8TdKVXtsoXXdim0Ma7pKt",
-	"9zNMkaB/nTRRUq4y34NPXJKGJdum4hn/YNi60RpNnBB6FKh3IFC/plqn1ek+RKoiA8BTd5Z3CODUXI+o",
-	"24Ac8EwCJGgotRNzvOLiEEOF9WSwuO7LNAGBF+CMhMOsKZJYNWp4lHNZVEtNgFHrnhoeDZWxImcjMdEF",
-	"1lcz2DfMx6iIL2eag0neMgDWScVYGjcUFH6RfYzV0ThzFmomkLAqrivUvWCG4vHSyVjIOCaGs0LcSL2A",
-	"b/eGyuhYukugY+kBK9Hp8UkwzSvjnS+MZSPQ8YNfg34a6cV05rZF4f4D+WLPGfc/E7eVNN9q9U5kavUB",
-	"l+CcIQBqzJX7ciHGArwHsICxz+Ds9JTCXE5rLWt9kPfBvey7hEo7Tq4HgFYH4N2u68CGs+OzEt/UBSxs",
-	"uIr2tf0ra9rslsV76TnPsufwMN0DwtgvqPjZnYjS9Q8F0VZlBnWL8fG+ZXrci11M9oYD4ox3qdhEF+N/",
-	"PvP9ZIdPvEG2wndav+IF1lE6O/lsl/FQrVaRfiNSybFSqLtHTnd5mQjA+CgTL6CwwIPdQW+cMOZV8eRD",
-	"JYH5fPPdA4zm7dfOc/jdrDk0GvVmVOFHqwZl1m3kkU5XVdJIb4xQRSIvW2Sa9Ci4TXVSgvu6RfO0aNMX",
-	"YqiwGJ+bkNEKyz4D1LRk24Nx0xwCEc1QXUJgGQcoTeRPZguVCWM8C9E583+nio0XSAlPF024DnANhirx",
-	"rmS4ZJ3AEKXjlxWLDJIikzfv465VPO4J60QOcbpnVcUhDmxK5LEeibF2Vkc5gu6AJQAFgC6olP71Bmih",
-	"/N0/X9gFz7IVuHazhXG3TwcAF//4v/5vdgZEGzAmJaTrRy/SEEwu+HUk8D0XK9Tjh73t7lwjnG10WQUn",
-	"+Js04Xle6Buo3HJ2ehrfPSy5VnoJOeng7knAVW+844bc7VINlVvqamnB8CYbcQM18YRgCRQ2jKYbZrl7",
-	"gVlm10LkFCXJeWEEOcDcHvkOct/DVVeqJ70yI8PtCpkJZbvnjG+6Mztnx8/wYvUkcCflDJZ7cYOjHA+m",
-	"d5Pfx30ZfWGvi/Lk4R3bQMJK1Xgeb8Z/xZvxOVXq2NcPn4q7CXgG+QtwsEh4+5ggRCqxEC/JbiwuMFTg",
-	"eUJpq30gkeKVX/reUfTRf6XadFO4kUwoPidvfjV8aOhaTtsiiXW0HYjLQpDVcWgkcYsxUYrHKEFlj1hi",
-	"mK1bRBPLDz7GE3eMJ/pN+ehlugM5Vu7hQ2RZJiI5hv9cF2VfCp9p0CjNmsJ0dfHQKyOHX13+qTdUQfVC",
-	"Dz3qbKDCN8V32MvJZtfWUFUt35xL5MZdM3yQT9G92EPV2D0K0scEWgCrNWh0X5ICh66tBgUuRndE1QqR",
-	"Mw4qAnVK/5ieOI3fP9QlDC/DWU8vam6ms+PPg0kTGvb68FTeCMU8pph0fgjg7iE9WYPwhK6AIG6Slu7X",
-	"wyTlwyaU/eICEqcq3V8lpRX4p5OMxztIxudaTTKJBXUeSJS6yT9AjC5wn2zykuhc3k6CRjKorMc100vU",
-	"25x+BRLECGaX2vtLKJlA51jIkiXuyKFFX4kygimOsq4bfNpjna8ilO+0EMIC1bhUxhaLMbFLg6XeYxlX",
-	"0wVAh52Aj0xrMsSh5oHXZJ24v2j21Li+ubGN3YxRkgb0BNj0l3xV8b4YYjCOmDwrCm+YKp/29h0Bj2km",
-	"bNQ6OKeGKnnu/q0nVFHC/TUUqRgvrNP5To6PIYGDj514OUxj3d+g/9Jvs/u06asf+RWY9bB6j9b8XVvz",
-	"DyF+/dbbXwJP+I+lNd4ogL8rpFNhoatuQ5KihXqiVBQE/eryT1WYXCymPSfBOBPcR+RQ+oZkLfe+NJCE",
-	"4GxlgtT5ECL5st1D3g0rPvCxzVYsmfAfE9YBKZn8POE/nrOfP/ZY9KmPCTVrmCz5EeCBhAF0ArOJDSqk",
-	"wqvAhWBzUUxFej5UPIw/OEbB86osm3p3BYgimBxABoY3sCnwnffQXQFUByu4Lv7kmwV6AvRTTKXydYlG",
-	"BR9fg2ZJmngn+evJ9wxq3LpWV3pRsJleFOY/ki5q05g1h47WVJo84ytE61zELBBE1QBf5ehwBy+DGzC2",
-	"s9SLLEVmfDbXcO9xNVSnx8d+7Q1k4BmRgmsZy0zV/CQHCvjjUsAvZzorc7K2inrKnXOPfcV//KS07e/v",
-	"596pjvgh466HuZO9deuX+KvLPz3eRP+KfmXK/4uE/dbbC2gRvQZrnv5cxgQ/7oD1rmxEEyWqVHzHcaCx",
-	"V+ZcIOsE3VN2JtRQVQvnV+HgoeLLnQG+WSdKxoE61JQnXYFbenTL8Vl3P9hjC87xOX2R1mMH+Rr6SOBw",
-	"LBXZgAuvStty1h+R4fvL4L1w4dEiBdegPxWPnua7Aog3SBx3asPU7ybsqt7fzaxkpaSr+xRu4U2pEnJt",
-	"zoEphR4ADMi7OxJO4YfqvuiGCQiQnBdGqum+uSyN7ua49DrWtoruljUfSyGwJNSKPDxiqBa5u47BFolz",
-	"gFD2V/EPFcvniQlL2mN5tqitwFA13Ta4GOKDO/vSmTWIrKkDNLQiY91ZLKgwYXqRJ55wFpJQNoYo17rq",
-	"xoepzlDxlBCpMJlCTaUSzGrNRguLkB83g5QoDlHJDkwS1DFR6HjqDnDzyKathvr0Jsz8HytD/JW5x/+p",
-	"ro7KSux7gbScrMfr4x7yi2pzvNvF8bMVfH6QXtx4K2Br5FuvIh7SUPqQImvt18IdpSyafVkaWQeg7Huq",
-	"pDjmT1KmfIp65aMi+csqkm57bpUFUYLhhhJMwE3j9Z8okZBbliyKDPyt7Js3z3rsu8s/O13km7NLJPLi",
-	"bCKVNDORUgPdUCtzr9RqKpZchIRpaQgJjDCqoSqrmaJNDe7XqKtxiD6hYV+RoilVPy/0tBDGJBcs11k2",
-	"VMnXLypQ4Tgf8z989h1GtmTq41rIfIYViRKzgALmWPEcy5UelOCxHuAKw2rM8sD5+UmUCW33SBNWg3GF",
-	"HDhYXWHuNcv7njyoDRP4kOG7kNy91ZFa7vYlNxhhgINToxkoHoN7/6Iu1cs0xYthLSUcq1XtlshixQfb",
-	"t7pvciHGs/ZCVCtlZ8JII4zTDz/YpJJg94er199GvDXQFW7AKP3NGZUiSN2lMlSdZC7nws36OT74dJ6L",
-	"KWUSsJSb2UjzIkWcmARgAYS5Ih3ZYy4q7gFfknkdk4alHzB1wonykNbR4Y2kj72hWs7keNaQZ9EDznEG",
-	"ETF3EdRyQjqccja6FyxOA8G45FBV0kDwmw13JKljL9HuXhiRRgANmPteBXoS/L3tjZhcXws1YJeB3RjC",
-	"gOSlxl7BZvpgmdJFmOze0P2rfAD7XHmCEMsXZXi6QjpX9tLtF6X97pFmqM5OT29rJvh9SfL9Cnfxfd+Q",
-	"aFpURoYz48wMCJoCIz4NVZczR+BGACpuvE3D8h3ta4Gs9xlW1WrMOGIdz/hwclzH63yJ4shUHFfxeWvp",
-	"sftAG63eia+3uIFXr4ENsOlcNu6PMC6361r5qvHE33IuL0N33BHf48teQBx9MtWo3okP9p3G07KVFwFk",
-	"B+6iINOdLP/ns/p+bUFV2H4ktiv5q08M7tWt1/9OlU/uBeFeIiBbwO27XwwXQxUunx2CpW3lQR4h3PeI",
-	"BXl0Ed0Rd8ouKEC3iS1q8zXANSG43GkiMLSHulEGGySbt4L9LjyUjl6+FiL3eDTgmI8gEBU8dqSc11Po",
-	"AGC8BzQi6igYABRhTLxyhSg1H9JamJJHM8pS7IYsEgIn1t8cKni1nv/uIZUJlC7BmiSlQQG4Q7OeKk6f",
-	"InLWJV8x8G1dMENNgLEQFOmdsr3LDgzVWiyxQt3ibwRE23kisCgeSeHKmmg+HyogHUvcv94XWRJ6ApmO",
-	"4CoE32T1vUZh3QHamShOCuHKDKIS0nZ9ifbyU9QIuhmhxFRwgoArsprvfg5FxMFzGAzgemwUohVkZcJD",
-	"iOF3N5NEz0qcuc6+0TeULFqS8GJWky7LFkQ5qNdorZYg/ANSjoYqmNCHYCL/xQCRvwI0ZPMqPnrr/gW9",
-	"dbhx98Lw57l5OtZKibF9OluMTK7tBp4zjKf8fjG6yrWT9q8vF3bGID/Sl4nfnElVI9keKmqL0Y6i996/",
-	"feXkq86FYp2YknwpVaqX6O3Idd5f5N0Bu5xYUdaoHyq6w0zP9xSuQLynRoVeGve0ZmW8xk0CDR6Y3kZ8",
-	"fO2sCnDQlTUJIdPVzZSvaliIVBZiXDozgmcRSB9nlNsKLRB3G6TzZ1nI9HIj9dThHKlsIDeK2wrYXk6V",
-	"p9nhlo2kaqi76FWAoXLTcEFBJaRh64OKolKnQMmUnRyzuVQLC1my4kPulKBL6/QN2osiZWasc2HOEWcF",
-	"2RHLQlqB9SXG1vTwF/onI9HFOpmciPFqnMEtNxWmgV4O7iWcylAkOKyVO4g8M6yjlfBPOfGW5wBU6l4w",
-	"XF8s6IZPh5yK8PzQ55VUPlwIeoDoRqvNS2WsG5JTOFJQmbTawi/TPceKbz0qWqQLloobkbn7E4tJlnw5",
-	"PZ+TgbvUCONaGLBLv8q+MoefiXEhUqGsdLPhc6xFeX4+IxK8b4VIkXBvqkTalwo+cF7WrOSFiBItjp91",
-	"e25XjCkR0eRwOOZaiRXT7vi46ZngEROFaWaGe44z93s8NZd5fl9EN/XvPNSNnOeXdOntVAOoVZ493sy/",
-	"siS5nQt6uMvRSxQUTlWRFl/Ded5yCbu93OIp89F95Byriq4me+gff/8vloTHiGAslab8Uw+iOtieVFZM",
-	"i/LNGJZbozCO2D/r9ZawqMdQzbhKJ4vMMz930WQvA2+5zjKwZfDjz45Z1Rm3SyKBHwZM5p1EY+7TqVXp",
-	"7vbM2mhxH5FPd4p8qhGZVKd68xktD0+7jvxleMZ4jtXonO7j055x604Hk9YMVXQ8z8GfYPW1UP5uv9HX",
-	"7gOUfRqKPo7cCRaTiS4s+qKI46JXqopOIypSKsMI+gl6umqSgnWMdsd1zBUbiVKPIrxIzJQCuaMU93Wv",
-	"AG0fB2URAOOFmIhCqLHoDthXumB/4bkE9V0aDwEHVZ+boYo8Y27+f4JHo2VIUDvzX6aY6XPSUJnSqcAY",
-	"P2fxcIJgdktirM6ZWamxVNML19GFKmsFScU8zsvj0qr8ufghaZ3gG7By8Ul79IrpUNXmc63SEHu9qx5Z",
-	"4rximwQ3WCN5Qfjw/alplW88kIoWS9it6plT901lUzwqZr9a9oKwilCvNjoOm8V53eRv1bzqDg9v97P3",
-	"b1+yDkiunNuZL/uK5twTw/LFKJNj0P69W7sQU2msKJyFSo6NSBh1B+wNvINwIrToglcAnNJeoystogSs",
-	"tiTI5PgXBN/Ub5tecJZg0Tc09kID/om6bMGwC9qq45kYXxvftR4TH3zifjLWqeusLuiO6kUulDnm/wwV",
-	"aJ1EDlDOGVEAEK9xSFFqukk7kWqLxDkvrWep8cL12fHpmmemarsrRphbcLknT8Nj/8Hz/N9pgwwXx8en",
-	"vymEWWT230sPA/x1HAmdl2kd3nvhvjDhMlsUYucvAPDX/4UbrahV/IcHDiMsGf+WMCLYTVKhpEiToepE",
-	"ri/rwcSxhwOXqdtjiVTgFPqBdlmHiCJhW0ydsgCOAw215XInyt1Lfr1/mECV+4SFD3pPAy5ZCplmS27Y",
-	"QhWCY9JYF/1JCdpFP8ylmXM7ngG2Ld6FzEejQrgd3+gO2GuVrWDPItLMu064Wq0X1pOmLKBwdnzc7M7A",
-	"mv7+7MSm/k4hj4q5D8P28yGNWYg0BDUBtBWOH01WG7LHNdRaS/T47Hd7g57elVIFq/6E4tlrDovWMqfu",
-	"vTvt1JWwbLQqJ6y+Scs5q3bS7aotEwj7vr2zx9vrrz47Pl2/EL7g4+t1yVLW/F3YsZ4HHnbcj/gF19GZ",
-	"4ClspZ+PXmlUddY/UbWXyYE01czqwcagGVUaPzo/mlmbnz99mukxz2ba2PPfHf/u+NYS7vjk89PJCT/r",
-	"/3Z8Ivq/HX122v+c/+ak/2xyLE7T344/H50cH/WgaA+3R+dHi0Ierc/yxwN1rQfx+1TcPH6XoiYQVIfd",
-	"FA2yF3ZIoQumBRmLwSdcNSeri5P0gB8tZMp14BI38ie4HNwd4ZuZCDueXbCJ/ADiXKooqANcP57lyJlQ",
-	"gZ3em3iQxY0c9CVytwecwqWZ4oyijMbDbdUoe2LiAeHf//H3/0KlA11AYeS1512TPR/LDy/ncuwsYKd0",
-	"yFDjJZTNJqnuu5DAt+C0AvhAK/EEwzLe+PXBLDAgpRqqZCSsXf0wF5an3PKk5wRPIczM1xijXlKoZ4yc",
-	"gyBcfcc7FWExVOgCQ//XyTEz3UE5RyA9uIGKa81DQFTKGmzFrJEL8jSVtprZrucASLAXzNA9+1lZ64yr",
-	"oaqlY8J0hJ3WdxsPyt9gxntdLwsFbXQqunE9GwjJSLtWwoZdVo1zss3OTk8vwuRhyn+kQrgnPjt+Bk5D",
-	"v2V28RrW5nGXu7356HXcHCYyTbrtl3d8Nn+xrM86nrjqDUEPydrhi8q5d1CzjM566whRONwBejyw7Lo7",
-	"n0RO20fLjh392oGOtDS7V2EP69WJ5Xz3EST9wMALTLCvxXvQuezFzB7qwVMU+e15UvCzuI2iQHLAHake",
-	"E/05lxlk4VRIu6FpqQxLvHk25kb0pTJCGWnljej2KoiORe4pWrEz89IOfWJwEztlpHvBEneTDqy2PLuS",
-	"P2HNnvLJsV4QyjrLGHxbmJCeNFS+O4iyKzDNpCrLvL03WB85aDJruJRCBDhoyjrDmvBGqkL8dXjUY8Oj",
-	"WFZQSYXyAfRHbFag2Fb9yQ2PBg9jQh1nqFA5AYJFbO2JqQn5jtGLYixYQjsrKe3jih4VUdb42kxk1JA6",
-	"U8qbyD6jkIFMgV6zEDkVWUI3jtuaTunAknegHymxRMcOaFtE/+lBL+4aXVe9uG3XvShb2/0cyv3VJsBd",
-	"I/Ulxh1PMyMhSiFN/VKvVzh6554piZjzQqcLUKuSr1+8SxjP3LROZwAeBZpTWPk1PS6hvySs0EtzXuG7",
-	"WZvWi+gkBDDNUCGahs05HLIk/HLl/p6wTjLnxTWkUP244JmcSJFmgqcJ5AeWPzL4Y8/pxjwTpulZ+IGe",
-	"8zBh+jr8DhOUtClukHK3o+YWh3tx61zANnevoFMSllMJ4fYTZ4XOCOGMVX4bqjY11DBs0J9/RXpfrWOU",
-	"ZzeRKhSE8af0Cbp7vUB3p7AQxlACTCzaDVb/9Z6CTN+IjEMmT9OAQAjt5UTp3VE2ZF17tRq2R0U0un3y",
-	"z6qzfgLK5zs/1e5MlvdBlOD5qH4+PPEp3rq3VUDDnYLSfisSKRI+rA773Ndx5W768t6r8E67H8fZIvVK",
-	"Rjm6+G5y1xE1MFShN334EaVHGYZiY6cMKHzziaH7WOGt+ry8VWvAp6HqBMQpAJ3YRCxZqn8Salek028Q",
-	"6VS5OAGxvJ/Lg+3t8XhV0RfMPaavfwr35n0KzuYJ3SZD6+fjUWh+ojZ7faE2i84QrtyePfFKXoum8H0v",
-	"uJtDMYMWoemkVMc9TKob00rUkUXgG0dbhyBipYEBMDGonlXK77W434Uv64KRDaCmjuLwa6j5jhLLMCwP",
-	"XvMgsihGP1RRYC9U5tVKDNhlBOhP5QTwYba2MqjwQ3QtzgsYKkCv+2h4SwB9LdBMSI0yXwPc6W5+S5Oy",
-	"eRGaTMuqR/uCcQ9qg/VBwd7dB+H1YLD+t+sgkntCjDV86RHa/4gg+9XcI7umBbwVfb9hGoQKwks23C8E",
-	"eY0jxy20i17m8LEP9zUHAruQyBw7a4NVR86/is09VMGFSRp9MHxje7tHd05oixxtIbEcB5KwjhEI14nR",
-	"vb6hMM7kgtVdcS/4eBasDWnI/oe0uti1gfnN5BlxPT9nHDgQyakNY+ehoU7se0xyTHZPuj3K7Vah1foN",
-	"aHFWo2pvZa53aFMM2JvY7UIl1oo5zyRgpPRQvRic/ObsAm41qhcPnNkj0PevRU6sK5V+EuiqxziK9OdX",
-	"fwbP4oB9Bf0ZqpFYaR+Ihcr/WpEbGZrUFc+Ra0Z8sAX3w+lkTlfBP7m2xzpbzJVxF1PYHPkCSDqXMyDL",
-	"ZMVCrW0QaSoA6r9pWBZu3cNY23/htAsLpafSwC5TCT/TdQdDTcxi5Pb8SOBe/73W18lF5ZtDFUWc/Ya+",
-	"FivANcRkAWtB6CbuTAhEUAU9cG/78L5PgaR9BmYq1kBquFQv0xT7G3kf7+NKXfvOA5FQ1jvhlLIdMl5w",
-	"Wy2Fr3VV4j8fsdn/kunsbxZmVm4MANPQHQdV42pBn53u0UMyeGoJQ9SFddPsnGq/FVaJou/kVpmjM1Q+",
-	"Sac1KSck0lAgyNepq5t3vu5m6WIac8WUZk7iiQK5V37iuRm4riLq2ojsRmAgy8leJdXUh/4iCQzX0RfC",
-	"2tVGUcw6b19cvWMzrX3d6Pj8kvrhBPCye0FGJ6UEuZetxowb1y0q/FCaXI1z22ZxDVXF5PKalbtIDzC5",
-	"Sn6UNUzT5qQa7PMvkVoTvvSJJ9j4Q/qYX/Mow6PcHNwWO4lpkC3tEhpbemKYE0R99zALmiEqyu3WT4/N",
-	"eQpFJEDSBYGOTnhAmnMnPj1ZA8pDW8jpFPe0XRQK9OkB+4rA84pphWV0WCJuhLJJIJmvE5E5k8dJFaIz",
-	"tpolrv/AR0UIWEx/hJ853kDQ5hPjfsgzMVSdKnVJPGlP8RmMzsPMvH/7ihx+Uk3Z2ckx+5pE5EKFWUuH",
-	"qhNmdayV+6CbrQuKtlMOi3c62UKKlD1jVrobSt+Igp185ilF9tTsWSepuF/O2RdgTjOEfZjrH/7x9/+m",
-	"HKf/5a7V/h/FylM516c3aPsETKIkJ5/icy0UMqA9GwxVOfH+AppZm+OVBn9R4DQ1Orshtq+8AF43d5Fk",
-	"WufgHqUgO9GlDdUVTWlAxLjFLD8FMCDaI3zKpao4Y4MDmBYGNvyg5J8+92Em9tlx5RkDYMCahXN62sNU",
-	"lCSTc2l/gEgSpUs1mjtxixf+Mi7NWrisrY73TXM5gTUj7ei+ePfXvvSgJg92YAvTbbyyn/iV+HjD7RJ8",
-	"DzdP0F+Dfrz7ZUdyuzXk3nDlDY9yUUx0MQeVf3i07eY7r+E0n0H2P/CE4RpCzL56gdXSRqu1+nwFbbyl",
-	"VlTweSSGim45EJr+Eroo07jWGEOUu5FWwvZAe3cXdH+R+ygXuv6GinrpxTxckORxErAFzhlnyXOeZa/0",
-	"FBNQE+DaGlNyHzjMWPIHPYJfhyr5mx4NfLkZqBnDkpdqpD+8tGJOLUj374G0Yj6gMvfJBV71gABQIBWJ",
-	"K2yoaAMA54DVzAoIzYu5YdwZhgO2n8drqBpdXm2h/vKRK5i5nWBuXrWBdQfzDGe9LaPuBlkgDwvOlz18",
-	"Ae3cb6R+bT42CWd8JJyFT102P4ioq04RMrN6/g7cRntIPE8Ljv6PnURepHnsqOcHmeNUekD9kvo+maA/",
-	"AATD+Zr6g8qOsTo3zElJCeFp2PzAVMRkGtGA1/R8XQRCukLMIYEZtM4z1gmzJbjPjOOGpVqBC2JNOADp",
-	"+H7+8NKVHfQ672FqrqT5XplGjW2r5IjnC2heoVMh1Xq0aungPZLB3pMg+RIncB/djrKTYfUfCZzugtw0",
-	"OvsHalpWzPOM2x2RjX/hOQtv4FFdGFFzGyAEJvJNQ6ILuIDdUe366rrkTcikusamdC6o6oH/hlO5sI01",
-	"vrXS6usO2Dvfp6FKNRipShDfwkZXNZBN0p/2z6cMnOtPDBt6Fx+kgZ4zrGs5PPKqWXBNPzFMLxWShVyE",
-	"In5zZgt+IzIDMqzm2t2s24Sxf/qEb7UOb5MdYac9Cou7Avf5uzacYafQw/HdSVr8xPNdMvXdY02UbhVu",
-	"uYDNwNS2FmECPsgeO2uqddtDCYAWW7YKdQQwAa5dApEaAYIGw1ElHXFEr7aws4A18QzI3bIkGG8YS55T",
-	"RTBM6MKYC+ugx2kRW+hJ95xVvcCeVzIWR0N1e7AztvcXnt8dwPmwvGsIvfllbLOlwC1XyQgJm/6sdzTn",
-	"H+R8MYfyVsCpQv8K6TbACSiKX8SI+gvPd09ThujjI775E8A3NwilnzAoHAugdnHoxAIET/vEJb9bMafl",
-	"TFCSHvEcSUSyWoGhWGlswa0ukC0CUavOUsOAePQ25aa6nV4oDgCoyaSeYhFVcZwu3B+wy0QSFfoQBcIB",
-	"Beu6M1QYGo4LPTGuVloJrMJY5Y56xkZioqnGDGb9ZhrC+oscKDJLeThUhq+g5AtWnRo5MRrPi0zR3W+6",
-	"A+axvtBPTwzeUkHK9fdNIPbfaqS5Ju+9Bsd9IXOjsW5F5cI6PhaC+sWArZd+a7lz1K9MfyxP3LtVeQJU",
-	"9sW8L+ZcZu1B3uf4GGUpUJQNXC5BjQoODozsBS4z+gI6TDAZFhI71PVgqGKCRTDHpGvWCgUmmYCsWh7q",
-	"RJSJ84Gv/134oDRUTwG8yadnbKYXhQEeH/d9qu3j+w4y18mTslaBeyq4gZmxMsv62CJ+gHtMyunxMYUL",
-	"O2REjjOkPLLLqOYnVwySH7pQKXWhEMIKCSPA3Ff22wu1oTo7PiaEKShung0QnkwG7KWNimzJacRdR50R",
-	"3HUD+hSiplC4g4caBxSsrWX+x+tKotN9oC8Vg6gGcQ3nhehPZJaJtKUOgZvEF7CX7q0EQfjEAyFv4NvP",
-	"o129XRrivEpTbrODheK/DsN/RcDRfMOhqiTUbxZvc7FTrUs4Qr4GXoRP6JVSzRfF8xi7ScanNQcLK/QC",
-	"PEFanbNEmitpBdyaCes4nQYOIqpDQPVpXpImlbBOVanyY0z1nLuHhyqZcfOtfif43LxeKuD41EvlJAE4",
-	"fOq1tLHGjlmMZzA2iH891Qp+lGrqOT9FtJVFmjTrPhetYJGaPtaiJD1fFIVQ9r2BgMS9HUvX/lZgM3YF",
-	"hvcYU9pbyygJS30G3ObTl3NjlrpI+1AY0esaG0paCWsoQcS/2qpWVNumA+MZm6t6wVBh3SVWrbs00QU7",
-	"AS0hvqADw277Nc38LT1Uzdf065LJGBPN4eTTcQqVDskUC1jk8EcoMAWM1KhlhCmIJ6aLbNE+yZBeJYZe",
-	"iMHpzH/KTc1IfyAe6ar8DGkV8eXUfre/oc+/dbN+v3d85VMPdNd/I4zh0632Trlb3TSiM/Dxht/vhr8S",
-	"tvHsc+arr18LtZe8ob25Sd4ouO1qsgTjQrqiE0PoWvpcJrhPS9sniJ2huqySnp96fT6gD+e4o4L3QReg",
-	"pMffIiwLNQ5JBtIOVZmLhpTexDuErgwNb0EC9ztvS5Wl7KK6cyjNIkspiEADTE8ockiiBbp3wYsM3Pfu",
-	"7QF7y637xlxakYJjdZxJd6/6EYB24f5ekzUhdgYuHfytpOIQY+3WI8fEQPfCBaW90UoatMqGiowXN7uj",
-	"BVYU9M6dbnMmNbz/Swivpk992sIr0LZzwyx3u6NT25yl0u2eMULZ7qN020+6XZprn+/fpLhslmtEb9wu",
-	"yF6Egg+YswSP01H3tb6T/9V/iz+8AzXFc7qJZRWSjVBtJZZDVW2oU2gL27A7YN9qVgWKJwyJ1MH5IUQq",
-	"kJDQ7RxSo+KPDFVwY0xFqES+5CuUXlShXKT1oQACaKkLlFROjIyxJuQbfANZK6ovITsjL109MAzXoSUH",
-	"E8YikpCQkxOL3iionR2cJqyDYgqbdJMvVChNHWQ7eUy6sVoXcrLAoV319ZywhPqKquMPhXCinbJoQaED",
-	"Lw64erw6CICnoKz6z5T6an3ZqorryZq22iguoYErHPt9Gm30ie0iSomlSL0KHYp3RpsXS8DGA8+5fDTy",
-	"mo28IhIETSwJbl7rvpBtIspdwv3Y2btd73KfaXAPe92ramoinpC0AlJH4peHqgyp515INHs0WAedInrC",
-	"UpFnejV304aSglA8dEtD1Z2yf2OuoOWAFV6o0nEcKT/MCEjDF3OpUlEA2roQte5GLLU9opZxY+XWinke",
-	"+dMLOZ3ZUikuRL+soEwTJq0R2SROJTk7/hwIfyaZHNu4aEfpi1x3fbuen51+TolXBsSXEzmBxqHU0prF",
-	"huvYmnv06OFVnJr28slHpHaQCs9pbT/ZCqyiTEZeO+CwqzYLFDoOG0JSWPQqOgVArOqPifsHwvqiaFEw",
-	"04bKu385MzNd2H4mb2pKCutw9ofv3vWibLoIAtQFdL4bJGQGNGfN/ePv/42ZDDrnPy7qmlnn2TFLnbXY",
-	"2mpdZbO6DhOiFimXrfobTKFe2CSUmETHJ6QEsmWh1TSeOk5/ClPoVLOyAiQIlvOqChEVxXaKxHdeypRS",
-	"taxlQV+qbAffrUgqKeTjIYm0EraHwKaaFKxDAdCV/YPS9ofwdlLqsk27ECQwaMdVs7Rmj3ZRkcULxBna",
-	"mSYsB6K9gAGNK1JknQhGAU7pmdstZdZkKJ+dft5MoCyn6qW6rxQ+aPyBrNUdVUG3mP48P2bsfZKOPLJW",
-	"sKbPumjeQe7rxQav3VsweahaKyl062Zvk8VbOu/OifoofmWogBY/svO8pQhWnrQVzZJymqP7IgBPg5YJ",
-	"mKkxL4rVUEGVn7RLOdt/Q/TmJMpZH7DX4HOht8vWnPQF4dPB9G9CQ5guFAoeKmC7Iz0XyhjUNfeIzCSe",
-	"obj9MtTnHyJ1OsqrCePaIezn9sDrhf0EVL+o0+NMm08//+OT0OV6W0xEOOMaFnjbWV7kG3Q4Ki5aUgOU",
-	"UKK1SD/d5l6MVLS5PmvSPYKTiW6xJh2k548LfFkatgC8qPcunQ8Va8LLVELnhALBm/KcTXhmRIINJ25g",
-	"XhFJaDMmrtFOOHzebiUDsEDN1F3/NCyJQ+kh8ntNmw5qjJMxFc9/FDfVhftoTUOsoL+Sbqkn7jFapxck",
-	"PT9N0XiVLgeMfr0yuunEs/aRy0Z8jFvVF2ulE8CInucciN9q9W+yFZreiKjP9FIUffdMCh6zGPhVlhSv",
-	"hlpC2KZqPQ/YFW5k8OttVujahOH7/B51tvf5AzEt+I/vQioXDjc3VFT4FqJ4XwP5XxU1BfMc7fDN8hoQ",
-	"Ha3C+j2RbuaF295WlmUF1hx1ehngp6yTuBdM0o0g4FETTnINFYYvAIfhbCdfoJWNM8ELdz9Y8cH61yhK",
-	"UL0dehVUCOpyJU6rjJ36VJ2ZKEQL1ptVoGFIeugt5/WEXfg9wjiVcPD7OO5tn3sgo20X0FVlBh9Ntk9E",
-	"Tmz23uE2Y/PVbihyt7SoRDz9Gf5ve1YK+d2cipGyjkx9oaQe1cHjN9zyoltBS5FLXJq1sz/BiuhIiWC1",
-	"a3sJzhoOWAZpSy4A5aSTKMxM5swWXJmJKNhUA0dICwDSWW8Y2LwRBctB7SRYBrqsmC74OBMYUlVareZ6",
-	"gczDokAKrj9LI0cyI2KUMvmGGQEloVbwRUh3IZYvfBt/1yQ4fcqME24QwhgqN0gzgzJ7gAQNcYM56/Cx",
-	"04vcqGEORMqicr70uI9N+tLsDF8Kacd60h2wF4hig36FOQ/8WIgS6NXswrPSulzylZuuoapeFEEs54Ue",
-	"0eSNCY6GZfhqSBP0irEqpnqoPPn0ukJ4wd6/fdUXCNOTIdCccztjneTfEsh5/p+nXyTdFuyqk29frDyg",
-	"fWt+T81gsRoyktgib8n3ERFSfv+UH+zW/Wb9uAm4QrGwVc7j3e8O9GPKz/2L6FduZ5GgWuRstNoJSuIe",
-	"3y1tsC51hSwqIHhQrHZJ60NB547prdP69krOI8D5P3VS3k76169A7/rnycFzB1Fu8XHXcvs3pd0hWVrg",
-	"QJGiYK9di2yS6eU5ExXgV7UYSuJuvcS/ZYhQrEpXTaX2gTwTEsah+hH4o3pRibZ5qIoEOgOQcvLi2oQ/",
-	"RawJbbXlEkjFA+6TADMtRJ7xsfflo+PG83SHIg5ejYiahrL3SM0N2tU73zOnjUGFhTWSagoSLGUhgBnJ",
-	"V9v/rdcwqZzs/8fe2y+3bWT7oq/SpTpVJjMgRcmyE1OVOiXLTuKZOPGx7J3Ze5AzaBJNsSOwm4NuSubk",
-	"pmr+ug9w61TdN9gvct9knuRWr7W60QDBD9mSZSeaPyYWSQCN/ljf6/cDWJVU5Xq8mCG+1Jnn5QewFTAl",
-	"wLncgrMCrXIFZC0BcoV10r2X0hgAV4C7uCmlmxB7f3wPIwqcxgx/FDhq6zCrmOn2IUDIGjde/ZhxNtL5",
-	"Evkk/PxENw3pCG58YRnmiEMd8GpTBLyAB9BC4iPDpO3Whfnh4fFmVInwU4CXaK3VAfUDXLMBLzzCEAdb",
-	"HvgK/VZsb17Ac0Sg3XGu/tZ6GNY+8Y5c9UAEQfBD2zFwomNdx2BPmNJX7B5M/J5qab02/AaQPAPclTr3",
-	"O6mD+gsEiFdf3bX60mmn/ZHWFz3ec/9erysxG8Q6Soc63CHpCMNCCwGmXLmT9k7Qg3+MzKXQ3cBGaFXn",
-	"YqZBMxJYmBMuBD4u+Cyh/IaVk5BlcZKH/aBDnS8ottypZD3jVrqPl6nq5AQe3e0zvxI71YmQ69uGFJ0q",
-	"DyKkNdQ8tgjAp1pfPBMzfeqm8HYkXvyIO0pHuMc/xUnYJt1orggY0G2S+46t62YXnjbOCutgaCw+zW43",
-	"mMZxLvT57i4o3LjQ54ABWgHfIbs6ht4qc2jIahCkofhs1ShiHY63juobaoZVlQo86taAr9BcbICMbkHD",
-	"+lZYgkLexSH1r3ybTmny6WH00Qxt7eGm2bl3aW8Al+pbaLr0U7r93O6CwQc4lG0gfCtOWcKkGrn3x2rd",
-	"hYU/PLJ5qghOD7BrLS/tGzkTWTdhB4M2UL4+g0Fjj2CN684pWGQtFzkp9Eyo3N1uyNSiKLKWE86uc8Dd",
-	"29P+/fhgd1t+dyb/KV6JEn/+EQ7wNmi6H5UI4HR+590Dbd4YylyY0i2nOT6L+79iOGC9Sj7FtEx1vjvt",
-	"R7dxVtvFAMUeUtVpiWd04WznfMlGwl4JoeiGz7gVnrJF5fBXgvWO/mj32TO+NKniEDzWBnZYZuVM/JdW",
-	"wql8xV6c/HACtsMxe/vmNK68xwiMNGYhGDcXphbyemBS5W7E/qmVwFIDsELcb9x9cr4klhv3a8Om/FI4",
-	"48THtKpLCVwJzftUoRkjLQueQTuUi/uMCj8fmAgLtGrRLp0jRTGiVBXcWPYljGtYTZh/WeRD0G6SpYqn",
-	"CKY3mm6r2WPqUYCgfKrCvfosy7ksls+45ZnvPmdC2XIZVpBWH4YG/Jw5MvbkokzwtgTphRTnJiwlcYhD",
-	"MnDIBk4+17fBxIoy3gic3p9494Cf/OHjx6nClcHEr8fgil4YoOAHHyr+yb47s9xKY+V4J66HOkGQ2zdd",
-	"z9sLc4HFbgsFEZZWIxDP0QcbgqtDQ8XrVpAG4I57NG3dPnsW7aTaFqlWZR3SaljHGtoqZe/3hnuHg8NH",
-	"vcHD3uGjvWRvossZt3vDvRwvILhVrA9aN37Y/TsPHw7CWooNfJktQ3148L5DBYEU5ANtAJjOaP0r6dBF",
-	"uQUdenombbw5GiP3r9uOabv39s3pXhK9yvNFqedi/xUvpdu+M/7ue6HO7XRv+PgIEG/9nwerb3bbVkV1",
-	"sHbyDrCG4N6kuAGT4pTqYlfQtEFEkZzfYmlgfEWqc7P/6xhtxBf5LhVCb19/j/E6IPQBqfzy1UMW7udF",
-	"dRUjCLfPCLEwVbm+UoXmYB+4HeJuSpkULEdhkNJ2HztzwZP5uQ/N/q/uPy/y3zLnhVjSZCZVU630oiSQ",
-	"g3nBl1TNwowQFwici5kSw7hlGf37xGbVSR4yj1EJ+SjoO3EuD46le0wmgiHdM55iRrx6HcYXudT9qvId",
-	"pgEZnKI5aqCCD45Qt+bCQg9cuueDltUlCIWb7t1cuOWGFOxrP8SbCqOE/fK7jKaE6dokNX+C1nSrw86K",
-	"eI+lug+z3GyY5YGppnaL2ITiRFgokpuniOr2YsfIaXV9TU5WfPrQ3FEymaPcDLfPhuxqygmT6hzclIBi",
-	"4lMlhsscLHoy5oGEDW4trWF6MjHCVugoMw39ONUYuPEgTk4s/zR1Ui9GSYmjN413meoiNzhA6OfnMndC",
-	"eMLLPjtBPyICCo4u7GD5pn8sOAXkEXRJNLYIvHqgd53EY9cVeLVyqA0S700Y/24iD5YUJF5t0TuNFcYC",
-	"UC8huxukY7hmo4SMrMXDR4+3mYufoLis5nlrXjz88l403rRotPFuXysbZ3Muz5XZxy6iXboL/TVtRJpU",
-	"wriSIIrgWVgn5I8xfOxki4zbxQaxUcXSvXj/shfPajezmvqfooGle93jVImozBqLdSz3nc40ySBeo9dk",
-	"5/JSmD47QZQD/55oBabqSpcXk0JfsU7m/+neTS2Kops4cw7ku0Es0YUqnLzNjOV2YTIGnAmBlT9h+Hmq",
-	"srzkE0siDsquoDxHvBuLuWVZKXiuVbHM6pRV9aQejbNzODhorb3GtTul391WkU7tIXeUtK4ev82zpTn7",
-	"4Oa5T1T6fCZNfZ8Z88xpU9TUJCuJ0jbpmi9wR1csM1ulrJ4vK6uDditQd5LYhWaQetgzNPxBIWMQp5Sl",
-	"C/LUj7RFloZx1sUpmnJuSMNU9arC0HTvlIaZ7rE/kTaQ51LxAn7BOuMFFMoeDAZsPOXOzBOl6SYgU1EE",
-	"MpKAqWKhYxo7uZdzkbB5KXUp7TJh80U51wQ6bYS1Up2bYzecc0S69jOGgr8S1k6Wh7+w1igXTOYmweec",
-	"l3w+TVB4I9gqY/OpVoKphbM4E5ZdihI6r9kByHknqvjYGmb0ohyLYfWBu/3p2X9AFASDjkpbd8OxnkuR",
-	"E11EvLZ+vh4YahaqxkqBFffr1W/Xvzm+iO8uaG6hDt1SijzcywCYN6Q6/EhJl3WTBuIujmJfKhoOrqGI",
-	"FkLp2uyxTgZ//gB/RfoSwbahpQxzX/R7v3EnumRa4ZD84J0mPGbOyyhEfi56I24QnjfMNQ0fwNveV5+6",
-	"2QRd2sgepWqmL4n+GsBz3lnMvQZAOFyIS1HirHI2WRQFEqW1qOVn/rBFmnkHr4Tmwlk+er78aH0Wd6Ck",
-	"4fXu3YIPVlvPWqT6rpqrftj24dhvdBReBis7XMrgnGbh76fcCCcJECwE5Ejjtw2plarM/xMiKrxunMeI",
-	"Y633g8hy5BCkqvE8J0NQAwKUUbj7SIw15JS9vIuVLzhYnOhnT1bu6aTRkhDQ/b2j8yuN/2a0pEAIL4o+",
-	"O8EZ9tFmEIEeYYMG4dtUAgWbqvS9H11o5YBuhc7K5CcsntKkpZwIw9goQbqojKSBvhFPSe6j7wS/Mhfj",
-	"iFFp6jSYJdOhMTUVjq9fX4DmhQIExJUCdL6VMsOjwVHlQ9UrCVsFPEWwnIRfoQ4PC+FWAYvwM5zfVhhf",
-	"Whbxl3geb8mVan3WHXU61MbwvVQX26R2Y6ll3UmtDBmtxH2vw2dWuxw0ihPyjDfXeu1CR8qmfn62K5yd",
-	"41Le92nuP7W9dLLPMmc2ZUTk1BQ7iDLno1eh8Qw9HO1Lnf3vnbvkZO9PWHRTydi1UhK76GFXHKMmCJb/",
-	"iqjtYm/W6iGjQAYVWsU6zAnbSgdJO0TqDVRsYPSvrlnj/pWBW4+JBX2bVGIZcRxSRY8MmrOzVjtjiwbd",
-	"OSrHqk0eokNwVU8h9K5kLla3IbeA/VBFeTwUAzSGcEu4rc9W9Zc0zMhCKNsdUtbCrf5CyX8sBCPg5uZ+",
-	"StwMrqIl8MibhozIk+0Ky3skTtU9jCGo4x4ViE423rmTOW8PCgwyNtgQBfwY+qvlSXcUD2yM4Vqa60aw",
-	"te7Dg5+ZZgshvvpu+AANlosbdZqCQPUltVV0MJKXx3XJThpFsUJMCBJS6TXSuKM0pU2cxJYmSM4cjXkU",
-	"7QST776/EHMbanEbN8P+gQL6GRYqF/Uh99kzPznQ0Awqgnyd8J67eDvHq8YIJICCGmrxvo4GR5+Ok7ST",
-	"YkjVrp6Mn7zWsFPYjx9DF6x52ufrzaw9f/fezOcq86s9GkWWHpibVAGFiHI/+OeqFngmKnySph6QWGey",
-	"1ZchvF+wIg3mIZJUfXPyvzA5UZMVkOoOn2C1dLtOAK/EGUTS1FRIqtbokNAGqioKb69G6n3c3T77BrIl",
-	"qCrmvERUD6jY5mosiCC7xTEjcRv7STzPpa1LWz0DuHDflFJofYHos2as5yJPlY/61Wx6UjNU+9Pa1erL",
-	"nFZkd6rW5RlWZDduhZzJvF1Uu2+bYnprjqC+GH+wzlecs/w9jH1ai/uUw42IVDeXN2lGT/g/1tvPJzng",
-	"Unxz8r9Yh1NyelTo8YU7vPBKUqseV3mPqreteIf8MKuyNlUrdmCfgQBVQgASN8moYXDGsVFryg3L7HIu",
-	"hmzC/+GjSZghHXoS48yDoVNmNXM/3Xf//wOEoDrQNQbhqC4zwmIX2aIsnPnpxDn8DItIszk/FwYzqmsl",
-	"pIY54kUkEZ3ZaVibtevH7UcwbGnPl20K6oE5xigRMiRa5NoDMMnWsH2AxNySmF0b/4Ap3yHM8Q3/x8eJ",
-	"cnzD/3HXQY5vALt4s9xzRwQIHPP8Hmzo8zVZT/Kc5J3VNyxlqxKlRWtRfIQyB0DiUFIDoXA0T92gUCCC",
-	"0dqBrF4cQx+GIDdn2au3bzIMdNJFYIoheu5iTs05Tu4laES62wM67tHh4XvIvFYBx1rkW6pgONeVa+/t",
-	"xHtg77VyDVGkG3JtqylYla6HZbnNipHbwmh/byk7uFspS6t6L2f/iNWiz3NJAutDBLIsxGaAJy9KKsQA",
-	"6EdpODj//tf/WRGpCCvs9qr7drRkyKvVZ6fYLZmqBebzrGYTXUD9JF54BU1GmJPLyBzOWEeXEOpFipzI",
-	"wOzTOciYdhLbt4WKS/eUjEllrOAgqea6KIh4/rNw+Lc3HtXkxvVEdrWEfrVuW4h/gv78teQuzc29A39D",
-	"rUStO/ADpZnZ5sY3pVSrl96SGVvN35AL7u7ytizqlRxdIrjipTXMmWlSnYMABKOW0vwjPr44L91CEFOC",
-	"7/3GMozK90df3vv6XiIex6UWWYgAdPDX5L0bYbtuZjPhliFLFX0NfxIxX9ZFK5RuzITKTUKd/GArK71Q",
-	"Y0Qd5m2CF/qhlGVasab4RVEb5ggr8bCYp/oUVMoEYEgBPB56mzvhVviB2f8V//Ei/21fqonOuqmKmRFj",
-	"aXpM9I7lJYAe87wGXA0Ln8tSjG2xDMnFt6+/f2A8waQTvYgFgAg2V7zMIaL99vX3KN9Dn31z4G2B9H//",
-	"6/+kyot9wuvFnycx3A30uYb7AQoRVwHJGTNwFe+IGwrcmNAC0r23OALny0xgX6V7MYxBNCchSzgRztvg",
-	"5UjakpdLd1PTpQQvjvCBCd0RfvmqPdBzc5nBDoOifvq7c3R4WPNezrzVBZ0XWPjy6tk3CXv24+lfEzYv",
-	"uDsU4p1N2EteXuT6SiXQ7ODO0XdvXn4P0AvRqGBVCfHcNy+PllYYWnr5T0JpZZ1HA/ZSPoUEqlATXbqt",
-	"HIqOYC+4I+fFApEIF86sLPFrbEcGOGxh4nLaUEwUYmfkbtG8uY8ROQr5CinX8IoOWrlAfr26MEDRsSgv",
-	"JRDIsFKAHGEdad2/F27bIUt9tZ6ALDuf+yw6iRnDzLwAMhWrgXDLyQRnik1JIiHZa8mhS4V1Sr04nxZL",
-	"9mgwYFan6iAZ1FproHc8qdFM8HPfi4EiT6pcvMNKscgWWyuyjeDleAqgUSiNsbjMU4DBGgOqllSVCMMk",
-	"FJuh9AJrcC703HnxEwA+R3KhdO+NW6lXz77xUBswKwABApPpbDdnt3GlRN49DjuLwzXwFIR2Bwx03Jxg",
-	"1Lo9646WLuOHSBNIzXrzUltA3K7uKm3U7B6oMdM9MI9xhxm7GF/Aq3oZf/0gBBAQteqqSuB+UpHXXcKs",
-	"t8fS1vKkzyHQin6Sj7R6YgFA7gc1fh8V+GNGBTBy6w3bmwzdIsjSjjUGHxAt6LPvnGrL3KMCkYbMg6n3",
-	"xRdw4y++YJ01HkQXg7krbq579nFlLjrf1kPMfvv8TUYd/CujlTnKWM86EvhGMEh9pVmpF+6l3a1SlcvJ",
-	"RJTQJOn9WjQVE/9OIIp/bUjo3zJvcf84F+rk1QuUtMAX16V64kIgIUukKqWvbKjiJFjWYMDboA/77IU1",
-	"lQFQCH5JHZmof1FrV7nD0CmL5jIpsGAtjd30IdN6yGt7RJlUdQicwOiZwJo6UUCT1MLZmSYEP+prl9B7",
-	"ADsJvBo+tdtn7xeoSdWWSA17z0CNN7d3r7f+0MqMXWI73zgL/Nnz75+/eZ4NPSHX9kgPtGVjNr3jDk3t",
-	"56kKFR5U831f5NEMB93Xdtx+bcdu0aFkG9q5Wy+iQnb6qUUp1TQSlrRBaYbV5wLkQAcqMDJmRVFglGbG",
-	"+JyXtktW/BUQl1Rg6FTif2KRZB5BFjbgojvdl6qm8mNB99UH7ZRgpJoemDa90j2OeLmATxN1HgmLCLgG",
-	"H1Tpboqcg/bBKrpfnE6Sygjw5J0PDxH5fE2Eii2UlUUcdphyUznu/ZsKwjdLbChM4Vs9V6T8xuTqDvjx",
-	"NclsdhLNzsJYL5epD0ob0dx60Rx3QGNHa9108j45IX0NZPz6lD2no+rPyDrgXAjwtKPmHgwAGVfOFjP3",
-	"xwCQzuivgHMmlRXnorxlXNzadtmGuX8SEPdJXiU1sXKvY24Kfd+bs9Fha3FWPsBlcsd2/9e6gPttB1aO",
-	"+gBa+TkSdtiqQBIEecS2fwUSv9PsHuxGmij0kq50RCKeQTtwQjNshPLpuHYDqiGknnfYznw8JTy0kWj0",
-	"y9i4H45NdImh1fqQnF3d1qBq1gIsxMIzbmGVFMjzNeOpwk+dB+TcFkD57qIvEA9hf/P7QOcSDSLqjgJ3",
-	"NwKRkKbCAmA11JUVvSVW1VaqbkBvuR38gcj3zTWo5npN9rh+EG5bH61RLH9pjPoDFMzh9RTMylACHfOm",
-	"3QyZBtwdvqTXb8FSFBy6I6Dvet0LVLt375OhQm70Se2qDxvzdK8Jb0oTNib2A1QehpPW6rhvFkXRgyQM",
-	"xZ30JfVshthUq3M2DMGsmm/mPnR6u58qSMIEgdcCcVB3IqpYXtwrqZXwGGpQSinUuVREMRPChr7en6qU",
-	"CJq3XCgDyvQHwO5pMe7h7K4WxWuMDsagQ1crms/qEKlrR8FoNkiJd3xsiyVMJSlte6UTgD+tqY9ITW3u",
-	"2/U9sQEJw8n6Pnuq7bRFbTVSS9uwdo5D+20Uc/Ms0ZgZg7f3rVr/IMxXDiUJV8Ab2imEtTjCnOXyXFpz",
-	"zOYLNbYLTxOYh20HG0WXxDd2rnQp8i6aLNzvRcxyYa4VTBSEs4b0O0zpDFC13d8TXc7Yc3VeSDNlxorZ",
-	"zL0L4L2mqpPlopCXogSPeCJVbpj/SOTOPQ+b3z3BXTnTZVg3eDs0RUpeYtObSVjJ1QXRrtVb3KpAsDNp",
-	"QtY08ByFhy2F7bPnzogphQG8WoN4UP79OzzkiXUZpYlD60s9Xcya2eJuFe6EeEKqpK1ixwmdafegV8++",
-	"gRd89uPpX4+h4STaHBiRZUbJ+VxA7UzFMQGT46w3SJuXgl2VfD4HYBCWffFFxjq+mICNdJFfy2A6g72y",
-	"pT3uPb3irR1jVvu92tEl7KSaROiuU/cNAbP3YQRDZ17mRGbIeqETBroal7hh42RloD8BCL6GGL87jVAs",
-	"gjUlsEX6Nf6cKyEuhJMSeAiXyO2xZoz/2BVN/RGZgJvR1FdXHvyCcCqtJlGbsFHk9F/bOn0UGaePPong",
-	"B26mrWy/IpqNeA4iAFqnelAqe7VBorp7bxPegE1Ip/4GIyFYJ7it9QcL6ta1p3fg/6vmmnq5JWY4sSGd",
-	"+X70yLhBGNdcI4orYH6sKa2haiydL9eU2ayF1/JVNSsN0s14Cdb6YQIVauKTCLOwKJxqojo7XvFSOO1J",
-	"tThtQfOd6nPI1CQMlIWBOFFVl7hDtGc1mrQefeoajeq+P6k+gh0alT69pvWP06n0qaCcvEcjfAkH/R71",
-	"6o/TToqi/YMUilP5O4TOV6jv6Pp6DiVhj9qzr55PI1UXQsyj61EtcOtR5TsZLwpM6Vahd7yGgIAhlECa",
-	"Cr6olJGhCCpMCoC7S/cEm6An6uwZJ2WBSNUNMXP2EOYrgC2TYsjjgs+qhiP6Dv2pbCYs7+O1QA2CHhPC",
-	"iXODyVinNMH9i4AMS8i6YWUQLB/ly52aqvDcwSEDBHeMX1cMuHMN1LCWZuFgwIwYawWV82qZqgoyfSeW",
-	"bo8c/bFpuhsgoGHdtkWLTcTfvdUqf4+Q8V+EmGOBb2NnSs93cMxgZzb34gZ+V7swOztffibO4LJvZGF3",
-	"H2fbnoeBY111fevX3LVSKHHFizWvAP9Z45IdbHfJbpfYD1/+ejTrNGH3rszN0axXcmQnVHqglOhhV8Pm",
-	"7thK83Bj5LnCulAynGtEFeC9tOT0Yi2Vqk4I8ryBOiM8xo2TBLfnlhqYpFbdpnrz2cYMAgSZr52dHTPU",
-	"DFZbXpzJf4qMCHixjwZaWuoCHcoxsUfXCIDqBU+Bp4reS5rgT1h+IZSnlsb5wK63IYW0YTRfH6aLweDw",
-	"cfyiXxNLRwYFpIXgJQgMelZF4lFRdWCEeMqVh7Gn2neRS6hMihAccaD9VJ34tYAgc92viXyv4N9VEe2K",
-	"7uaoQaW1lRwwVmSvKqqSk2q77OK+1DlPnDZu8J50b69ld03EKt7wYYrep07n5lUi7HZpqgNyTJowQqMT",
-	"ivGRc5q3xSbBck6uQeX6zD/1I2mX1l21TeW8qYssjJc6FXTgZg+a50h4eGsykhkyPlgQmqjmPvrCiQZD",
-	"xM1WQ3HavUr7cAjhMNW8Lhbq072rrtu1o4PH3EBUDRtIZCvXoINtgZ6yKon5qlTOftGjVE2lsbpcdkMO",
-	"t41yCQN6NbYpzNYhHvDCQ+/63s9qDybhvs3pmZRC5HVUSuwkLBeqxmMbGhBT5Qv1O0eDJ4kzXz11SrlQ",
-	"3SETFLdzd8AwNaq6Vz+eYeejn5p9ofLeL3oEE56taJFrMEhV9aN+bAEjdm0rQY2d8W6r5qu5/x0Xzl87",
-	"FvS59ZmFKv0tjE/JdlSZ+mF059bz7yUNprzAXVfFJkIoIgpY1E74B9l6TZ63XYigb/+gXZeG9N6TvEHy",
-	"4y27fWeGvdvLPrRm1zB9EKvxPnsmzFxarFaaCTvVeRIlY7CdvbSSF0OsdUWe43kpDJy3Msbqo07BS14s",
-	"RBL/HI1scmSlxTxa8C8fGHZGh51ZPkqVgWZ/KO2YuhOXeVmQMT36RYyt75Jse7r/LeKUwA2wdfL1ohAG",
-	"yEWpf4cUPCYCoelxlYAmMmqODg+7wzp6d/g2VQy7NJHv2Rv/fXiab4jxNZtKCMSgabJx1kmfAbSFipEi",
-	"CegeBWPph6oeyPxZJHkLTTbgDnXQxwHLpBHBZRMuC9P1dKQV3AL4Q27gJy0+d+xTOyEYAsNePANsBllb",
-	"Y64gf1kZpO5JELleuS+Q/8uZGEZBg5irIbpJKA6ju9T4OyvJ/aTf8I+HUFSUsVIQyWbN/UFY3DmHYAdX",
-	"wBVL7BAVb9CbyrHZpUy7G9gfWohXx1NthC/0e3Xy5vQ7tn95GFnlwWq0+vy8EPu/VrvjtyxJYb2mohQf",
-	"QOztU66bjEeUGrdM7V1/yB0lNa9N7Q2gQNFE3puw9/gMO5gRuNl3ZkrNdU9p23MHeIcYNIong/JgpUgE",
-	"pBbizLj7NWPGBwMofT0XVMUSjO7p0v2fJqQRp8J9VcoDw0RvxmUBKFUnr16wC7F8gPTdUNmcjbW6FCWK",
-	"xSxVAXRpLkqjFePGufD5okRYAzcs1Hvuh32n/AEdyGezqCmQMkmkaKpckvPWoe4XyhABTAt/Wgrunhb/",
-	"lIqG4YcU85bceQTjqRhfUGYK6sy4xZ6jmQZVEYiwczCMuA91MA01wmC+ZG6zlsIYQRVL0tDEu4sKiEFE",
-	"UDm+QNutmhPXUNe8Ppr8TP+g7anbER87Lbrld2dR9nM1UPsMlwZa7PzecisE6wCf4jKtTVVia8GmTN/H",
-	"zO2FVdi9fwVbxO5bOG9EkL6hE/PAsEhIwvzWRGpRkGO2HhIyNhUz1nneP3h8REBfilP5X5U5ymjYr8W5",
-	"E2qJr/9gb8+6ofuhOSRY/japTE1dXFWVhnQMWEhXeTtYK5REKJYCgNagUWbvvB/Ezu3wHKr37ZUcgz83",
-	"5eWsEMZ0j927eXjJVPEIjYt9QxFV5USa0uwXPaqJKCfDDJXxrdqeK0V/PG+FODnJ81iQ3QrRcfSIOzIr",
-	"w/Ofu4neZlzSegOsV1jzuti4ScCx9x/cPbvDHxtfjPYC+b47yN9Vc3Zfztx8bEHrRVMrStuHfBIGkkY6",
-	"XyYss+Kd3R+by6wqfThEyM9rC2Q0BjGVU6K3jm1QoqTWQF0sZgpZgFKFugPxT+tqpFbQlDAz52PAAPs7",
-	"FbH3si51lEWme8I4ClCjVeYfVStDF4URLPyC5DKYSt0++4EcgApnEso7nIgf61xQyTzH9qi6HmOdSI/h",
-	"JOAKYYVHAY2K1G0xFyW75IXMU1XqqyH+O3gf7iHoK3Qskr6RLKNOfKBec8MSeRKV4+cUj5IKb1dCpWHp",
-	"Ow89xgzmF93KeO0I7sIyCaODGZKGXZXSElg8IvXsFizBt25TWS/gm5s3v+v7/sXZj+zhwePHrISFcUvs",
-	"Z9a/0cryMre66wzn2jq312DsvT2Dt7FWlO4O//tvJ73/+vnXw9/+x96OTUzkYpVirMucUBZgBf1Ycd30",
-	"1Vr7Hu+wt6m5qtW+X2c3eJlQ14fRLQ8HT748eHS4etu7sRBwd23SwtjkVh3MXN4r4T+kEsatEsSCVB+k",
-	"iLdVgLymmHnEuhQAt3dWq0MkxifnQU+cROY2yHAn5otCXzn1cM6lYh1fQRK0Ry2oYixfMqO7ffZUjDny",
-	"iKSqkBMLZTEQXXrghI+Zgoqxmo0o6ZsnmB/h+UwqExqv9JWilmDMEbQpAJyJDQpgDUbgPUfmZvhEnPF7",
-	"+MSb6bVxc1nZ6GuP6nrhgMwN6xmByN6Gn/WMLQWfgSW6oBwztVBuRICAbOEYiYDYmKtUlWJSCjNlV4Dg",
-	"hCZhC3cPISZppTDPCqIAoD/UMeadkYpCGmjvzLJUyXzI0sVg8HBMX+XwlyDWivqXAJpFX+fccv/tn89+",
-	"/MGb2xGbmrRLJ08gX1lIFS6FB6fqebinYZ0J9EtgqTWm/oAKITsG+7rqQ+pipvoXPaqYjQBDCkIxnZBI",
-	"LBeqG2aKGpN0GarYjpkbPxHh/VmPMkxJA3FB476wKYBkwInH1VsKlYu8dj+IfOrzcE/KIa7c13cW0S07",
-	"eM8kKvFppkd1iQU93eNUsfoj8Wb0zBb6J3xoo+UwhrwNw/BMJ4FqA7GbWUSjUnGmdGtvXgPzo7FINdLv",
-	"GuPADPo7Jq1bbo7NydHs6tJXv0W3h9xz9sJd+MKKmbv9Tz5ngrstLptLwoXZr+mezNO9IUv3cL+GTb6X",
-	"sJR0O/wADNqsYgXx4NL4l4kanamZC49gd+gPVo5umZ7zfywEcT6MnfXuwbVBIqSKyG9wp5fClsshezQY",
-	"DDJCYlFAqpsNIbvT4wUUSIz1DNIs6PgfPor6x0hckOXgPA2QAf4J33Nje3Deei+eZexceNRXkGbQGi2d",
-	"8ZBg6cgyqh2F1rlUHQzYTCqA8u74MMLBYDCgW3SPPWkId7MAbnmRizKJSy/wtZw0yEphhA3UOB1YquzX",
-	"37Ju1ewNL4SJuVIgEYu0mHdaaa2LSWxwgonh112WIXpzBu9/phflGAh+NQPEFWBvwJLY7IS0IKbkKLIR",
-	"N28HoPWa/HaGkVmMEOzu2Of6DLNat2KnwBCfX7b3N9wYaIqIxKvVbk8IeSkS2EW8Z4S7KRwwJ99g8fTM",
-	"udB5rcHsb3uRqN1L9mIJufez++G80LnYG054YUS79wqSvOa8unNvtplKMEPeD5lJ9QIvqjofeFly95iF",
-	"kv9YCPqafFJjl9AfN9HlbM0EVbXC0B2K80XTlCc4Z2YxI44jyMFVqjVYrLhJqpetHbV1Hvvjo/dJyK1Y",
-	"Fu7DqhXQqfKDwdFhUN3Rynl97UVhujc4eHI4OeBHvS/HB6L35ejRYe8Jf3zQezgZiMP8y/GT0cEg3UtS",
-	"aoOEa0j+p3u/pc1gSR0Zxx33niFZ5VsoPBxkzvjIORF7rdGFdRsZ3xiUJJk00NaD0w8TdsrHU9E71cqW",
-	"umgxzYord2WmdG/sfpn1NzoXQi1mbvv7n7vNvjLce5v8wwFVcF29fewbsGvbJzLHSWwGe5yoN9x/NgHI",
-	"vgHWq3MFB1vORA/6d0TOcn2lgMDh7evv11CtgWoI7EB99moxKuR4iPnGDCjRQtvPuBS5s0V4ETOngQGH",
-	"NE1ogPBFLjXaIFniP5Szc/oIlCCisnCoBlSpGgk25c7U9JkFnKYHxnnnzuZ3oqo0DbK8AOT7wCABWAgU",
-	"p4o+psudkAH6MdbJkCmt734ArZYJE/3zPstg2PuzuTjPjlkuxgUvRQ61dshdsUyVuwMq8ewUb9p7Js1c",
-	"GwAYHDKpnCdwDGNyEvNrb5NFvsVe1mcvLOOFc4Ow7T5V4XZnYrwopV32XulCjpdDZrjKR/rdsXcReqYc",
-	"swdKK/EAXamYTuW7Ny+/90QdKlVEXoYtLvVZLeW5VHX7b4gEeGjjYST+8AgBskhJSGMW4ng9ax08GYpX",
-	"U3VVakSP8xR2cHMf7wHSuo6P2wOmPosg9QEA4bWzlr2dQsnyVDnjvRCsxPLdCa17J4P/fj3oPXni9hz+",
-	"dTAY9Kq/egeDQdZFY5vyCoeDx2T/g2nnng1zOir1lRGlIQtKADMX7I9jpynh2R4UokR+FUuWOliHRwf+",
-	"vmFh4W2GNNwv9nFbGPlP2hbAgzbjhdPoIvcvD7UIzqQkRrJLUfICn28ScHQJwXAYFU4TrV14y9beIBIM",
-	"1+eOXREgAR4TKsCxBMGwzBM2ru1PRaF2Cz2qThJyuyhpiUjRGE/f52ViUjkBgbQvCMJ1qQrYxLvCwh0M",
-	"Do+ujQv3o0IyQ7/LNNI0eiHlt/nB4OirR18+ytZaarCB1lloh+9XM/XF/hf1WKDbrdzuDfdGUnGYp51s",
-	"nmqfNoyck/FYzOmsmPVGDkzCjhYO/LbNvEn2WkT46jOz3WR6DGgVMUCCh7J5oG1m1+Hg8S1NPWXNAP7L",
-	"RmLUa9Km1flJTlG1dLjLWw0ifDXEuwl+N1kFTu7WThQLJ2r/6KvDg4cPs+sv2nvZytfOkj3eEKyfl3pU",
-	"iNmfrhe0f4VXrdsxXg9Lw/TCGpmLbZtlzaJka3XfsLk27zH5H9G6JxNtb/i3n2uNkd7YXrGyIwsfjc/I",
-	"xIdQ4Q4V3lVIsZUWogVoGUK7emGRJRpqrwtundxA69hbdQKRoIoCgngl2A5KR5DaVhM/A2Bb9dkzz2AG",
-	"gwH0fzGx7lH9VJ0h1e9oyTKjS/t0mbFOhEXtPgNOVaxwMUlMlBRHwhPwqIXKpTpPFRHLZdx/9LXbFNkx",
-	"s5Kaw0cl2Jd15qXoHhHzRUzBlKoYBSwCMlwXCtsC+BECuOZTr9He8nN4kTNYwZ2HAtec+Bn/CPnGMNvX",
-	"wVmKTtJ93vGmkJaiSY2kHaxPQ9btux/t/wr/frEbAkVd/lHSBXhhdhCEFE0HCk0AYU2V0RNLjFzufpAw",
-	"yChRgmkSqtSjz4DDDagzKUKfeFT6UEWQqjkETtilFFd1UFdW6HMmMc5fQrRaGsCyIEmKbNw4FF/yEEgi",
-	"Tao+BuFkOEg7OYNhKTaWN+Ai/VFrHBopwHueyJtHoIjzrC1CZ13nx5nPD2bzUmpnycFp39clyy6lkSNZ",
-	"wGckXNoED8TAqL8dmt09bKi0BuMgffaSX8QnO0P5kLHCPZ6rJYR1phoazjH1py58AxizU2BYiHj0UXbi",
-	"TQhJxrcZV1375kICB0LotgMwaw/uqTRbQBEb8y/OOvQSuoQ2aYxtKp2qaiKGobw2qqztZJR6ASPLQ2lg",
-	"grvKclaBWiSoOBwMKHcZZK/vWOmzk2pUnt/Y3ZMzpVVPiXNkPCI8MNbxnySpmpR8jEXSCUBKdpEi5Bdg",
-	"4Uc5eDQYsAximnDk/z7hshB5xkpewckZ573aYulZQVIVZcrZSSVH3bjfnwh4dRLW919/qmL5VpGuw0vf",
-	"UedO9PydRXyzJ5x1FsqXe4TDSF8BDC8e1O59Fe/nimx9igAiNSX0wFQyTJeskqHbTOJ5CWyEmxFHa0hg",
-	"sVLa0RBOoMAOUkLSmljEO0MUBd2Q8RU5h7LbZxM8F13dXCYIEKfDAJXaF5/wpWd49AbQB/rY3wr7IUKR",
-	"8p1ej3f/OKW57yHV7o3Vm0KP2mKp1mVBZeKtFQWYpGcdpSHb1ZOqO2TlB8oHAmmAAxLbwdJUxiviK3rb",
-	"LBQjTjQqP0BDAgszw7fJUgWo6WjdORmXBPkCuWNMI7uBhlxnRARXJ76N8NlSxQt5IZwZ6OTZ0eBhqEgQ",
-	"76SxQo3hRvRQClXSsEtxKXgBKPiv3Ze+WmIuylRRZR7P81IYs0YE4fzfC6JbFUQUULkJefQJC4o1yQQE",
-	"nVuZAtbBj7rbpMgWOs7v3eGp+5ZZwkphbCnBa6IyHDw3iKWSWWkLanilgWbEN5RBmjyDYPqkyfQZvKgk",
-	"LurnUFQKKRwsMC6XgAgCQAt4OyiPTdVInEvFePgW4AjcUNxIaCANFgFGzIvujcZT4WQbsi+me6cLY/VM",
-	"lIRAg3WQ7jeLQgRauHQPPD4YRtVzqZYMmSahglueS+tvSx7yxtQIO+MzCEJjVCCHVAhctGIRNTg0d2Ir",
-	"vIXEw+qRhGWNyPagrsgtBcZBKxzOdYx69OdO5ROHO7Hq3WdHbjY7Agcaoj33aZLb4NbbKVEy58uZUHZf",
-	"wi7YH5cil9iXtSakiWVoo8XSrVxGv8/YvBRzLnNGH2AmFv9gY20s9iu8PWO5LgpedtGQgxaD1TZO7PCG",
-	"zo057uGM0UAZDhSEgJ5DDSHCaTm5aYQxwJpMhXYiXDUv9aWEJoQzj6a9MIgukfnL35ZFdozxlSteUh+E",
-	"v5C5VynF2Lmz7iIsa4QCLmwWo/eugAkqHDIaA1R9i9z046sDC59WqYqy17mYFxque2BC22rVqIE3QNRQ",
-	"DxiejXS+7Fe3rpP4AxM8V9iSysiKrhpSzdzPCwEezbQSS6eaqOmEdFOqzmwp5xVX86PBQ5bRK5q/K23/",
-	"PtZqIs8XpcizMLRez8BlPSPGpbC9C7HMWIczI63AIaXKufHnJVc2TCYp8WEEdQ6/3Y93zD5c0/M7EVuN",
-	"fkAMVKpV7kkFyz2sekoQpWIC9ISdo8HDbsKMRIhWaXA2aA6YLlMFXcITgGvCxt829XgK1QCnOJBXOCUv",
-	"ULreThRz/QOvFdC8ObSfUzpKZ3gQtwJdNg7ufYzyD4Q0ULkjv+6NBC9FebJwxtfffv6t5p88XSy9QIjU",
-	"GO12s1aTxfxKvZlWdlose9RdNvfVhTvpuDrkDvdM5s578G4N/GSfX3JZuAnNNqk3BI6mEbF4RNdTfKni",
-	"tatX1SAheeAcoEiHZ85LORasMy8WmA90E2XlTOAXSarkxLkg3T77aZ0Oa1Cw6DKHKvdQ54yJQATO4fO5",
-	"4AAhgTqZFIxHlqB23eqNEyqgIjzrboRSV6XrWKHVOcBQM8MLN2hNX/uITpiOiD1qzmFJgbw7rs4/Gjw5",
-	"jiCnaJCp8tdB5rT+e+hKZC8mtdc1vr0gQq8yeiacYgfIoKupLAQ6XmB/zPnSJLUZhoTiZAEdKj67SUuP",
-	"uJ+UUFxnRSC9/jWtiGAosA32hFuIQMlVT5zG4Eze5SbZFOCDpHE3bzdEUlVZIpX/maqfKhAiv6HGcD+0",
-	"XiaTQirBjJwtCm61n3+/syalEEO3V6KtkColRC4IhX51B3OLSO2NxHLncHDQhW3g6Tupi9vdK0sgkV0z",
-	"JKvCHL/dRUCT6oStDa1MdflihEhV1lCkbu5/QhqZ5kR03ohCLd91AVhX5q2CBd7bWwFElEZmXGWssXXi",
-	"hMxsep2VKYsQd8MlTvZjQVXnSoymWl90j0N0g55cT9s/GjxM1fvZkTjVl6KUkyVi/K49x/rK7fbKmkS5",
-	"TaZZr6Yy4H5kBWVd6jybCa7gCMNRABAadwysYfOCqwfEBkS3wGhvQ248JMqrv5eCQ7wIiURwTd2hSlUo",
-	"cqhmh4OZDev2Wthy2TtxXspdW7oRKdhZtHM+nuW7ywA+T0s48R6aP0k5my/K8RT4rd1xUzpojCtuGAq1",
-	"j2w/H+5k3M5oEWDe73Hlf9+GeoMurtOmjbrXMeOJPNjZ6tximqGRX/A1djGKBUCXAcjP1FmfSuQe5LYZ",
-	"EHpgqrOH1NWkzMhAw5aGER9fsHrYh9oRMTjCEeIZ743ExV9Tk///NeZqLIqCYNpTleWjmoB6gZyt0hIi",
-	"JqUFA5y7LRcmVJeBnB46ud+LDZBhDA9Sil6F47HiFAQTvTkTnqnF+yDR7RHMrApo+SuA9htVHNgeEI0K",
-	"tmRSVSwzb8JKg2kKLMa74qbbZ98siokskCOFHL2EWSnKOjVXl9bSgIGWwHDcnSMDGRFVRwIXrWageaJX",
-	"KndE5TcmzNH4pR4A2Q5ZLUQEhHwGcFN4hAck8gs7rAKK8HbxxB+3L4M0oV0Z3TT31Hgp4vcKb1Q9EnQ/",
-	"mNKVp4i/Np5xCFYDNLla4qoQdg6fCY+7hEB4Mc437AK8Q8g2dfuxd+Y9ECxcp7fIwM5opwnqsxNyPaxG",
-	"FxCm6mrqu31qLwvvrmPTOULRAzehQVUIl92dLYSlhLUjfeYZz2+vdLHleXdUxNiwtrZk2mvBjPt4370Z",
-	"sWJGvEbtDQ4+thRiRMGL0OtYD06LXC/o1x6ZWws5CkaBdeto30hRIqF6J3OPLy95AX+nCiJQ2FBOd8+6",
-	"185yxeNxEroROgfbwUJkwB1loLAhfY1q0d+6QwrPlpIXXcKV6KNJcYJviXG0KPZVkcm5i92F0OcIIa96",
-	"nKEWIxuSKgJaNuBrG4sCDAbqGZAAt8jcgvMCmOeqkCqtJPr7+zOu+LnoueHVFrRXSHUBSZ8ey2Bkr0Qp",
-	"dX6qc5Exbi5MKBmDb/HdAKjcWO7E/USXNaAR+C56ETcsCFzR5EAPl4duc+YJ3HfIeOvc5fCTgGoWwaaD",
-	"7QJD6tQsBLBCzVRf+QSkHAuWLwRT+sq/pxTlUcY6WGECTQiGF8L0uDGAfz50k4zmYzNJetwIvDgjwQMT",
-	"cjZzIsI9HwOlU30FPblEPwQPSYg0sErdObVvqFgGVP5YMH4OPMi4qeopRPYeGUSALGwL/hzXR4IoKrYa",
-	"zGgJcD+wv9cHTK+XdV2NYaJV0x7DvMMAjRNJdxOZ2fjk++TkPfneH9W6OfOaAIhGQUbtZNDsoga39nNw",
-	"p1dK2yvkpUBgNO9ptYRF6sp5Q0ITnOtSVDI3HlhSD4nHX5nEPzZVSA1sCOn1UssxgS3gC+d9lk0KfYX2",
-	"Fao0GDaODStziqWX5pabi2NsfYOsj41+/MCwKdiU7iZoNdFdQlW7Zk3+4DAX/Fz0UxWbSahlMfyhNBv7",
-	"ok+07nwO1s9rHRTs6PDwOFVZPCl/RyOJnOvaN9jUhfy+kUW2aoU5x/9axT93rq6+FTbWFi9h0d3O+N5t",
-	"61usMuUGjoDbDPGG0uoYUFyD7VjbO+tqTv0O3du1cP4pbqtXcPNv/NW3yylYe6ab3q0uO06Jkxa/v+rM",
-	"31kEHte2Fy3Zbsollsq1ypkd4IJCVclaOb/ee+6gDEsQ1jBfiFQ5uQdQ8E6Sm24SQ+hEqD0JFLUj/A8E",
-	"EZ3gc/JxWKOcZQjnA0orF+XT5TNuxdfcjLM+o9kCHI1hsPY917YTjkkceszFpSic2DLrEHnWpCPN58Wh",
-	"eqZLuzKrCQt4SAgqH/7ylF7ddVIxmvg1xFDubntJwNHj8Bd8+PPH5Vtds4C7s6+uPwP3he03UNj+aqOI",
-	"wQDMTgLP2UxmM8hxbFDBz6PitqngcydiFvMkJowDjPikXmYXwfZA3YdBEDSImHTQWGRg7joTEbDSEjbW",
-	"arwoS2ePO8vM1PNgJkFhagS3pptQnTtEifSERWX3EDzET5z9CjT8RUH0A4mnwKasmDRR8CNVll8I481z",
-	"wzohPnNahWaGDLDqQz0ChXUwOONsRYhLCRDVvtvRhGZto9lITDRw7wFCCfIuGfZ0sewCbjGhLkP8DNgG",
-	"KEoDfBtuCCZV3j6rYjQ+dXb6/Qvsd6obsk56kSm7C8jaG9gotyhy3ANOueWFPt9miMEu7L+/ULgTBmUJ",
-	"GzY6CngKNp/SejXt2nN65pGxohLMB8b5j0JZXS7BevfFgFQoinV0zitEphzIQweIrbdnqSr0OHAx45B9",
-	"oDLQfg4wZBt7iJ7YcrRY0p27fZbxUnCIRKdK8RK4Ci3gaLsvMNLceXu2f3rC7LQUAlv9TMK+fYq7GunM",
-	"K8iPQnBQuoPuMSBUY6MPiCClsaFKmGq8ionZ3CIpJtJgApLMUyxsPtcwdR7+pyqKu2YhddZnr6EkGn1D",
-	"7HtGNNRhqkI1njttI3eUi3ylLJYkAZYSjNyALLrmmKvG1/SvBcIUvgiclVBVG7XPIJqELvKKrpR7Wk74",
-	"hfTw+ESPCgN3nnyq9GQCWNZtwqMGs/ODtthkCRnswOaC9X0ZlYmb7pZC1k7W61ko4ezxuYSYdreBoL5S",
-	"5kozkSpQSZxN5DvgsfL7Xk/YRI5rrOKGdR49etQbHLx757Mvb89gd59yxXOesB8nYz17YFKVl3xG0OOB",
-	"Z+vtX7qUOeHKLfC84GMg5CxQRTWrGFmjiBFzYOuqGNc0mp54CRDZZWaXDnhfcuy2me+F67NneEThCL49",
-	"W2eu0rXu1O7sx59G16yBCr+QqI1xNeqDAYmzFgf8OgGFaKIolNCC+l0sq4ODxos0sUAiqaNVsVxr1HvB",
-	"VhtZRaFydPCowfU66D35+dfD5NHubK9wmPxAQWq6jbRuQHDo2v2Lw0GyN+Pv5My5F4+w0xf/qPp8Cezr",
-	"lv2L1g29Se3/UFdeeLSwEZ5wjG1lE3yyvsUd9sAGNe5nHlg6FzFMEqxF0/g4F5YqwEVeqws3m+FSqrBI",
-	"XD9uYoLlVoAUmVNBYe1jmXcTaJtB0ALPaxcHOAgOiYoGnXE90UWhryDcih56PBKsNDRMqDxVdSPGU7F5",
-	"XrSvmFesTq/KqEEHSTNCzUJ8/1RBJAcQR7AyzJzYrBb0DhVjnmUxRwtuZkRxKSJVDElwNUR9X3XYqJwI",
-	"PChS4yVqUx2r+lzSaho2CY0Y5hidp4PBwM9pzAXevQmU5v+gTXRdFVZ7TscZLl0Cx6hvLAB+gJz/LeG6",
-	"fKR4y3/Eb7XNE4onJ3SS1SfmPt5yU3jLdrcJ3yZRZ0svQXcQnrV4x06QUsPwa3QfKsfmqbB2WbUISZHH",
-	"NwZL50qxTibND1phMxVuyQA4R1CmHAuGRclkjpEHvbAjt0BoA6PF1BTP7eHryi+BQ52qmpCecrSdQwFz",
-	"cKzwqCNVFLWK1XtQtyiubCeh5sTtRqm2WZp9QtHtjyS9rgN70nKeatv9XnLdouSqzfQ2kYU/2/81atB8",
-	"sRuNfVOG1Zo8X8Tk9lsA5auG27pYYyjVoFm4ENxUiStvKHWkxQgP9K6QA9ElWD2TqjV9oiy0GEA5A7Yi",
-	"+23ro9JwbfeY8aZIJdL9lWkHAjfneBbaCMKujgVeh8okQghB64RSd76fm9otG9EbRAxd4E2pgQaYndEu",
-	"84WEZPs67wnqFiq7EQITxA2P7jDVQbSRFbvnAnRzd1h1mRJoqcFQEZb1BE7qTqCtdquutHXrWRTdCiAQ",
-	"V2+lKnPwJEL2p5v5msVzeSlU6HP374GdKVWvPGcxiTeTKpB2k7qCPdgYBxMSbto5GjxJUkVtt24U5ULF",
-	"gAB+pRpxniSG8PbTugrS7eNAqYoDQaFMBStTdEn1KpGZDduaWJ2h5qbWWHaMbS4mVefCsqPBw20cBXdU",
-	"7oLYbZH+2MUjiOXJJtjtmqT5o3Ii1ITvFa/E5H0V5yfZ8gGL0+ge3aaet7btb232qDADQDWs6OMxciCb",
-	"VQwY2llO8KFidmov0swxL/pIoNKJ/QeKfdSCGrwCYoFArG+Ww2clznvgKAeJnJ7nEK7RC8s6GVZQDuEH",
-	"CKHifY0hUsLw8VSYVBVc5YVUQGauu07Iwn0Bb9FX/1d3MzOTdVE5oTiDrr2QiVnOBeVjYMRgakhlNZkn",
-	"iN/dQFvASa+tWtanCyjuI2p3ldaIYtJGyNseg0q8HjeM3sN33lYRqXUq/oFhoDHNFIqBuF8JZPSlHuIL",
-	"sZxzUtlV2rEUvEgVXO0z16BKr/iSle64gtEA96NdYRYjZIoHhXEwoNS8IQAcmIGamSRNFT07ZhN5KRiS",
-	"32IQbcYvIIdWQcT8BPE7TKuFycJd1Yz7XdOPjIKEHfhnqqoXYPXaU0at0DF+SAUK1HxyFSjIPLPtOtcc",
-	"VpGEFCB/QDdrgIiuUoSePZcDDAu3Vszmloh+4SM3gcdxJxaC8cHBgVyXIfSdKnh5Qvm+R57p0rQ+GaCe",
-	"61FdZ7sB2zHsO8WODp+sZMW6ENhVGmhVwL7FE2I1A+xZnipjIUdXBrdGX1LrsPtHbAlSN1Iw1nVwJ6BZ",
-	"V5r6CJPoB7V+aTK6ncBA4zMhW7UVogl6nHZABiKsi4YLgDYXZH5Cm7Z4Z5GLmPqxNmUcN8CmrFKppGo7",
-	"l8pBZUPGh/J907tt4EURwK8T2qm6KqVnJQuCqOqtLvS5r73nmETELLXXDG2mJ52WNZHXW+oJ2vzQO2oH",
-	"WjuazZZlTSADwYoTLd6D882DGtHtneyvpynum4jum4h2yF66PbUO0qqmTADRShRGgBzYZjKH6emh7JVi",
-	"l2h8+K1TXQCI0QjQkz1DKkOXlabpWJ3zJXt7lrDTE7TCvn3aTbAIMphpTtpKMmNqwGxoYPrsN8URZMkW",
-	"ZsGLRqFlqjoD91PebDddEcpDjPrvgB6HEaVUFUA8aSrl7jQ9WkDxahxDldHONUProutnfpVOwyLdoke9",
-	"+rRtIrCpwQGG/b4EYW0Mujo/qKxbj822o9viNq33b08D/l5LMLbdawI805qbG8ydbIwljLF5Bp5s7q0y",
-	"H37mNiA/YXLq+kh7LTFGDlz9zqJJWpyiAI7jhU7WglWIkNy+t6Mtm+nkx/VygGxdCrARzMWJq9sNwUGt",
-	"5wXAmDyJnDq0rwd1SE5YjuMVS9RZIst4eRfKygJnbCIndhrdl4CNwGU0dZ/xpFEwQvZ8BfTTORikijw9",
-	"CCAEQCCEExh6hyjyrZzkW9lu8X5BcFhAlYxdJc99uFb/NRBayRd5X0DF3UkWW0Q3WJHLelT3Nqzplefc",
-	"FfDP+xnQ1aEMVgIkpdwSXcVgDO3H9N6Cvregd7GgIbYWec5O1oQaML41xIw25L5UE72+TwjsRd/YcoUR",
-	"jFojDQYl6n0uzjx0lvTQp0ENUY6FdpxUid6MywJCisXS84FXnj+BAWfuR8+ISGiIquhdBq04L9+8YqUo",
-	"OKSIKziVoTNl1YXB6bjSiyJ3Fgg+zpnr8NNyRmEgqS6l5aFX3xggRiqFEdYkmKUzUzlPlS25MhNRmi7k",
-	"yzx3by1c8cAAPbl7zwsnWKmyHEddxTGajBDAUwz1fp1shKU8lBSUBZTDZN16DSRkSZ20t6Io2FzoeSFY",
-	"unflxqEsW+pFqriid073+uw5Tnb86ujCF0vmpSk2OcHvYIFhztst+G+FPYMXfuH2zm0a7uEpWw12vwBj",
-	"PudAtvchJvvdU5b9FI4auXrumEVn+WxprJhVh9kKPttHK7IHe1qsN51PyNhEaEG//6n2MhwUwM7wbNeZ",
-	"1RdCZY2moCpBMyn1DI3AzCKpGQ7iDV6G3F8hqUpVDHUv8oGhZ4cigDA+kaeKOATd+Z3NeQmtfkb0pDJC",
-	"GWnlpYDKNOi1ORo8jPGukoBDGRC6CjCVLwTihkeAXgO0mECgunfghcz/ji+PgybTKZjkhHNeuRI0Ylbq",
-	"gnq9s1+0VMjuje2CfYZL4CnNqzUIMWJwwcG59uYfLq7Iq9YYwLI851L1mc/xwxUezafl5OJz3wg+exEe",
-	"eks2XNuj7siMc4N4KdCO3IKIBJ7PA0PL7ER/AkYbLvOnbpn93gmjd822495rnK3REswROMyRJHWbo12O",
-	"AgQRHueeE3C9uZ4v5tvlamTgh/3kOxUie8MPqFYSh9sUgCNQpobUIYwMcpZOJvXohr3ohs5M8BFBIG/1",
-	"ohxeGcVX9fNUeTlLorWKHqwRzMMKZpfJPGFAGhvBCmolkqY8BVb/IH+j1WiABMUiEfCNwuR5AZiqpgRk",
-	"7y0AX+HkfUQ52PrEe3F4D277u0Po8bK3ReR5iQcNO5vkL6aRd0ncEEJYqGVch8NT71kYApBFwualmMh3",
-	"CdhqmLoBJwhTN9wE7G7o6ucGS2vJeEUMiIBhj9Bq7reINw4N7R5gpp+qZu8WDhOQZ6uee/cK3RhLPILk",
-	"qSH1VPg9iAHXkHysEyaEupkRZC7MU3ctGoTgs5O5/Iub/RvperjVZlMc6FZUCcRY9+9+333wEYRAdB5X",
-	"QGvoxCfrMjtw6ADbwcOYeGTGlvaB1ZI5iGqgDQHd/ODBonM6WRSFP7mdDJmVMOTyd3Px93//6799JSA5",
-	"3RdCzClMwt1ZnVIcpnDnFfBV0IRKFdVQkXBwX0GZNEWAYOxYKuhETRYgpVgWDjhYb5SxWGLZpUhVBqc8",
-	"Y0qXjI/0JVlGbop0SW0HIL2gcBvSCM5z9E4jVGVWxUxeXF6IZSBQg7G1MMVVYz4cRNeZpuW2wvaUquvI",
-	"L9YivjbA/QbxdLvYvuExdwXki4rHj2FLukFcwY4LKTfc4fdphHtz7sMlOe7ESBjvZroFDIH1fWSX+kIE",
-	"rYz4AOustyHlnmc8F36bN9tWDrpVFNL5otczo1rFUK21BjVICcPO3ZCxQ2Vt70tNVG1tfaFp2NT1Iv+w",
-	"rS4g3KDDBSb/3oD7GP0qbqp3PvaUWer5LFkvZM52qeDhzF9XhdExOh+aSDEC1ZY3iNMFqVJ6Ri6W04rY",
-	"ZedMo1q9vlea+DWwXYANRcYWNYOU4lLqhcFfpQpLT1YMOrwQZEoGsa7dkg4R98bGpMNxPDkenioiB0bC",
-	"MMzLwLsLgXUGqaJfVDDaGMQJvIvwDsheknukbE/+2V2Nz0WEVJ4XlNodwkxCVwvUAO4YjTvFbeM21I9+",
-	"w7yht70tA2/DI+8oHheL3V182crQC1N/n5j4A1hiuHND97DbuUE2bBbPaIRttclQHRuywZxBFnYadJyb",
-	"JHRqmyT0XpuEOYlXiPxcsBE3wiRRb7HKU1VFjz2xTCs4/zojLNr02IUM/eipKhdKYWcjNvDI0JVDHdBD",
-	"QneCtM8KhwB2MEdlmqlaYXoi7O5VPiG0HrURQf1UMh5huZvYJdcje2KvxYxLeD0ijAR7d6LLiZBYWL25",
-	"73uDVbqLPUoxM/k5Yi7taFXiruLGz9s99P+nLf9wWdeGE2N5tzFNukNWIc7S7podrawzhMsYiVCykaoO",
-	"kZFSWQzy6VtvIjYQlY4beM+BKW0GjZUM0tAoWXmUcm60Im/PZGfrAF5TdTAYJN64E8Z2dzfpADupLdl5",
-	"qx0e0WO24ia0ZOI7c22MHBVLQNjt3rd6XPtwvly2TezmU7qtTg0WFRMBdMR8ERg04AcfZoVzoz3SjlZI",
-	"dlwF1Sk35vFmonpPhiBHEPkfLYOV1e2zkJ3AZ1M5GAaImoccrAQcursAKuqyX5Fi77f9f//rv/9nVCX3",
-	"9b//9d+Zr1otidTxS5Zzb0WBPUIVEBvOOt4yAxLMigl7VQyiGOn2UwUpFJpZYF5ykzLllwJ9R+zyXQoE",
-	"DYJFocI1f5FvoPBZB18C50EfJqUwU3x9cFQFLwukURTMWD03qXKvLNU5ojchDRSKYreKCRlf7rG1LmWo",
-	"ksMlOMan1keWqjC0hhfczHg4M9OD+dAvqHfJvwzkdYfhsd6q9SxYFRCV1bGYd5bbVBoArb4Qc9v3DOsx",
-	"QWMrO2Oq1tIzss7RYBCFNCAtFeXZ/Z7zUNZaKlu1UPaJVns9WxYOv02845msKkhuyUtvPuaO0jC7V8r4",
-	"XRIJhfv8y++9HDFoP9yuQC7b6LloU3umhz/b/9X9/WID1nJw8YjEBIyvzP3/izxrFWshg4K3zvrs1WJU",
-	"yDFA3bkt00WuEmmZcZrFY5k54TBkSpO8VdpTvSA7RKjxQ4Q6GkmoRM6kwWNChCkZ1QY6c4pelnWwTuZo",
-	"cETiykb6d0H2dS7NGDA+ZG76qXrNrUA6DZEDxig1QJB4bw0pTsX4ojq3EILe3d/t1DuyuusdYJzfD87I",
-	"rI6EnIrowQ0ceFz+T9f9rk8+rMc26emB7z/bdo0XwTVqO5G7uKyFRBN4i2fqfmvi6tg1QqDD1RLOcjdh",
-	"usjb0Xr7qcpmy9dgJ2sqe7PQ8VWrXYYUhwXLAbuymsDjPocL/C3S+Y9IOUJIUlSmgqJDFctNtWfXrzr7",
-	"5EBz43D+7rxqsLD3jueqbn2JpDZbfElSvDsC10ZeG8uEs5U9Xm179QEU1aBzFxp/yFvIiGTAk+E6j+9S",
-	"lEtUq9HDcokY184J6Dq/gJBiOQKHcQus8qRwU9VSPevxB4IXHEHZYlITLfhKrXqPpoM0vFEiUUS+LggG",
-	"QM1e5w/gfXx7p7MVEAcEXy1V0W8imoMOdHUGsYU0QVGxQ20toLQDSzqwwsI7eTOPkptdCDGnks+vAbPA",
-	"OfeIb0cccS0Qtk4u6YUt5CV0yI907uQRTfoI2qpkLpT1nP8V7XEpCgkxAARK63B2+oL9okcJ9pVYcY7y",
-	"q0tlgtKtIJsvyrk2os/+IuYW39JYvvSw5hWXXqqoio/NeHmB4Im0Xi2YrjhLYBfAQKf6is3cEsATnBsb",
-	"qiNaIbHcfWte223xDTciNeTX0iJb7bdJp9m9t5aHB47ne1s7z+HqFlPrL0LMYWhrN6NUxgoOyNAwtXSe",
-	"Z+sGGm3PdpYeMI0DH89I60JwdcvGmPdeZ/qSF9vMMC8Wo514nxO52yb/1yR5d/Isya109hpEVbkdT1cV",
-	"4bfSq0GyGnUZwhdtilGqNWFWxD7BOGt/bVS1XmjnzcnqR74CpbMm+Fqpre4QK1F2pHqPK1YopOhfsE1G",
-	"voVfRBEfN4u3E91qe9Qn3wvWmMH71q8/IOTIKZzVII3oMO8ilMyuDi7JJMDLqQmlTb1dkU87rKQBEQYQ",
-	"1vAI/VMAn7ZTsUSjiZ5Rd5Kh+iJKBZgGOQ2a/LIMgX2sDeTWQguEM3MIKkUsnd3fykiDkeId+HmrcMof",
-	"loemmoPdHWpauvti4ZvwwasTuEssS4mrDWW/9QRqLeLahYOb+7OKEajEg5Jnk1KIDCu5wEKp0/IV4lIU",
-	"LHPOWkbOnLNP5otRIc0UsO2cM9jJ4JMxmupZ1+PUQzTNe/fYlw/2jM+WZc7Mz5D0A7XzNepcQ1fRrbct",
-	"3VGm7Do1rG5V3NrfF61+HmgavgVoh5OvFeSppTrfTCIam+bVNWw8FeMLQKINul46/e7eZAEsAqWeoW4V",
-	"75zJMKQqdmyXS1JFzEj0d50kBVFIkwBbzxH2iiLacGXCrLMCQCXPeC767IUVM0jFXzkV76QD9gBwy3SZ",
-	"O+lUAf1ylrvHTQp+/r4a/1sBCv/HMCe/92LN+ttuBaTwG+Rerd+AWv+x5eRtPt/z0m1XS6DaawIM6CUQ",
-	"RVy4ALHpOgi8ACBeavkDojAU3E50OfuLWCY+fpowqfKFseWy62VBqpwwOGaaGEW0EgZCr4SYfcmLhfD5",
-	"ajGbW2eXQ83QuAAiDq6YnhNlvFYCFb+zJtowd8GaSKLQQqD4Wse9NqVgtyyRDM6fa7O93mZjyAJU5caA",
-	"xatqVW47YFE96jNolqnN4H3A4jMtrsHNR+bHAxOJlM2yyiNxx8d6s1VyYi4IgzQgdAI7CwKTR20xBNKn",
-	"xDuLgoJ1yO/49//9/7CsOMgYJJWkXSapgr/xi8OMjRZGKmEA54V9+/yN8zn4wggvLvPF2LJcjxczwFyV",
-	"lhmdsNHCRv0thk/EEIp4MO3ofJCASK2ggBNRYBsv02cvcjGba3cMfXNMdaU0VdoxVFdWX0YQN/AI4O3B",
-	"ARHGMUJxUb9OwC20bgYOsxbEr2hooBEqPHf/1NGSGWGtHxHONVEmhepXuMF+HBTax5Pfiz/rwcXZtvDx",
-	"RmJg2tNuszU4ZX7XNloLlc2uVfY1nUqrep9UuuMw7om5CEReIMNWLZ/NorXWsUb9aTv5ekGEC6A2xUvZ",
-	"iBccah+gziLuwYNYD+FGq5igt9GrNxel1DkQmPXZU4lcK5dSXA0Zr1AgIriHCASiwobY4JCdRU87pRf+",
-	"5PGx3MBpsDtiZNFa3ntXN5Esob5N2t3oQMhtOdy2o7U/wh3do6qKnY4aXRMqMealVOg2xSdRqkstx8Ic",
-	"s4wuOMHfo74eGThrcPqgCgbowDjUqNzGMXtaG8PnccLqY9520BrLcn/SbuCkRQKsMb27o8699iSYdu3N",
-	"sHnpagpgkfjRMdbFohnM5ry0khfkd3axbWvODXK3Mx3oAqgZ3Jn7lzJH3PqFsXpW9RM5/TxZ2AXmKOGM",
-	"NkzXVK3GETA/24wkwIGNiubviBO8iiKsHPPbDVo0T+idVVpcT1Tgsv3eBcZ9loXoXOJa2V0k2TqrYR8r",
-	"lXcyEtxPRZyfeNCGlBGqUJtyi3EDuLipQqnlMzTO7BGXEL/o2FJy9yJJQNOYc2NZvhBJVb7873/9dzdE",
-	"DshCmZRCpApGM+Wh/hrjLLdv5J/hJH4WFsjquLfzG0bLizN7b4nchCWycnaM30cbTi/AM4y1saa3MPxc",
-	"7J47xUSlpySPcqaIFDHmhVA5L5FHlHXevjntRqdZlD28lpXcElkJ0kkZyzqZ+0/GvmYZPSBj/9//yzL3",
-	"01eifAmfZd0E0qHa8gLO2VyULOfLPnuqgb7JPTcjGpSl4GXmKfv9USV/Hkd4DL3QOV8yoWy59HcLVeTw",
-	"Fos5XKtzvkxVB/rjPesBokSOeVku2T9Fqc0x496KwoudJEGMB/aSpg372524Fchx6IQO5KWgqGOsVZ4A",
-	"BodiABYzljMeJv06gginYSdJdOo2w1u3Fz6F2GJroT/MZ8IOWOfPXC14uey6lz447LNnuMKmdYlxE66r",
-	"oYef1KrnZ/ydnC1me8ODw2RvJhX9EcrooRFDlOtGOdGLspfLc2mZ237rB+e+3Tw294v2oR0eDAbR4A4H",
-	"h4OW8d16pCfsma11/m6WHxgGwuZe7t9ErCeWw+6UgwiFcjm/pTfJ/2ugZgJvtnO9Ln1SpKqbX1cgC5AU",
-	"SlwB4CF0xGSJ82MDAgVX4MI1+shJsgBK0BSLBDCxvxQWy2xJtEY4mhVWC1bEIBtfA/XEv28FwFgBoABs",
-	"E2KfHLKpXpR+PgH8zqwkf7bAj2Z9BjNGFOPiqkLTROPTVEwV0Oe1CaDu2JPUaiWMKCZMl8zomYDA2FT7",
-	"7FwL1kjMiXN4uDsGCFsLARKKD1O1rfrQw1vWMC9vyelufdYdedwvhdlFGtZYEf3m5Vivcu9t3wNxrnrq",
-	"TqBcE4ZzMXdTClsca5BMC9mqE7gLww76g/4gQGEsQ9o0dIUeDo4iK77UVo914XlWDetkbxam9x/4ZzZM",
-	"VQZ3dLY6oC+9s0LFv3zuP8iGLPOUNYkVJUApA2V5qH4q3I5wDj++UIVIhbd6yd/1zuQ/RQZuwWhphRmy",
-	"R4dHh199NRiwr9mjAXspnyaEFDCToCOhXzpVofKLL3Kp0WsPZRC8kBfimBkhaIjiLQwg61YIJ1AOcSl4",
-	"EWBNUsVHzi8A3rK4zvyYSWKudQIbQK9g/K+FWczcDkSe8h+0BcxNzweC59UMGWenP74+YzOZ54W44iWR",
-	"jXhiMngjlv346s2LH384y6raDJDX81JMCnk+JSLXQhDTZ6mdK+bRTDu6ZDyHWTeCTQXP3Z2ldYqnu8Z1",
-	"wDk5jShQV0H3jto3XiBQdTuwTqKa7NHT3ZW1DbN+D0ebLOJTIflgoABwxntGON8GsDc3OSjiHZ/NC2dN",
-	"t+3OvWBrY7kfHOZ4M7aPknYyy3DSet8LdW6nWdjR1Q5mHdy23R1H6fd7sjfRTq+gF/D4aG+bA7NX24Lt",
-	"w24e99r0zgW/MFtGqdzj/7YHImHv53VzR9JjtzHc7BrjyFYH9ttniw7zzKMaYVknCM615y1SIW9JaazP",
-	"WlXqwp+MIeNK6YUaQ4vNRBZgVzY3Oe5rrJX1OuUgoD2n6u3r7932z77XaHllrOOs2pHRhZNRb19/n7As",
-	"XQwGD8f4IvBvEWm6/V/xHy/y33yPDT20FMTRAQXBhGR48ub0uywgXLx9/f1xgKaSVDoMZffUfiOMM45H",
-	"Ol+mquNfvefu1aP59ZVy3iLp9tkp0Zgb4RyK6UJdQMzs8eGTg6NHj/1ZfwxHHWI1CdG4cTbhsliUTjeZ",
-	"C5Z99/zkWRYqaPRkYgTW3ZXu7IqElcKWS3A54PpBwh4m7FHCDgYYAzocUGAJs3F+dV4Ky3NueRZ4lxtH",
-	"iGUXYgkY24+POlDv3M2gj8EMU9VjmVtubFPq+JPWpYZI8Bp4gTsCi7BF/7zPsnkpx6IHNfXzfJIFEFh2",
-	"+OhRqhhOyzHjLJelGEO749zZP9KwvNTzuci7x/DwptO5OoQIMggbKK5CqbN7/+MY1ygwa7HQbso6R4Oj",
-	"CPUQH0tmQ/15vv0SX1dCbjLxThZN9yt/4b//9X/AHBBjmQsiOGB4pZNBFezmkGUB6bznvsc+swxKwukD",
-	"yy9EZLd05vkkcX+/S5h9ZxN351mesLG5TNjUzorusb8ezB66IyR8ewZEIt0TraLObP4wYVf8MmGzI54w",
-	"fX7u5oGxzLlMfGxNb2wu8RLjnnIcNoZ7l4x1fAk8rcrLFy+fw2vi5CO+2kgUUniUAJiIKcet+owAVwxk",
-	"aXB2VM6M/Kez9CBk4O4Fx5TnFQCpu4k7sXjGsEp+xs/lOFXYjmOQl0K8syGa+8Pb7+kCOGrvbOKnDiFQ",
-	"3OwhjnJIOrmNPXRmltFapYr7NyiNZV+xv8inhGtalvKSAI/RqoW2n1BkRjIk1KR2Ey9LgSQ9VUGUocNP",
-	"L22Nb1+gLYMvBUz9YWZolECSXi2L4UuTqg5nGZ5Cj1taCl5gzv/lq4fdBD/CtDxITo9F7zHM2YkNqsAN",
-	"WgFUKVG7e5sMSnsYAfr5pfcjD1YxvgLrZH3xzhn0bsA4uIkuU1Xbtd163wVMVaeudIZs4H5WCir+bTHy",
-	"ofwW2qlGItBiou3FOsGLgLlPWN3fAKwfMOnKFWUnTaqODh7C/j1hM2kMxHDcBiychebk6ooEloYdDQZO",
-	"7vkLGg6CuwEIFCePAGhWMXK04OKDwwin1muhymJy2jV20/qsOlodj2WUKoBQMsxYXUJf88J2h7Q9cZUm",
-	"Ukkzpe0gFTs88lGzsmIEqFCHcPawgV15TeZtAMRmdGsS7uofBfvRa+RSTEQpwMToKF2xP6TKLXxCLTK6",
-	"ZCDGnLkIG2JhUKLMujVs42icVuta45x457ZgqjInTLQqlhmE43BQ6xttcTGvnbt9A3lTMr7b0wlOzvk4",
-	"HRYCoYIhTyGkDtBhqnIHtR25mx189NXhwcOHm3yIwS5JkNOdLYjIfEhawF6cWvK6NlVYH4QvkcSCTJrQ",
-	"ZIULtGk+/HHb0TPw42Pj7/48/8/Dt3b0bfHP/PTR1X99+59fJ34M7D//+vRq9G3xy3/+9fV8dHh0Of72",
-	"9Sypvw8bPfyz+us/n3+dBIF9+OgyP3xX/Ne3efH9T/81H3379ms32fwdLdrwaPDkMcy+/+Bg1Uf5ub3F",
-	"uq01CTRMRDJ8jHYpVIyCdrE6sr8bXrj/vP3msZ3ud6sSV/TQBO6MFndSiYCcZc+ef//8zfNsV0dtau18",
-	"uL9f6DEvptrY4VeDrwaxCzA4eHI4OeBHvS/HB6L35ejRYe8Jf3zQezgZiMP8y/GT0YFz9MIOX5RyrTN/",
-	"127xb7+3QPAOMdk3C0PqKQrtflAY+XPrlKBQLzp2ACGx8Lpl1Umvh3ojB3gTLGXlwUchrSFpxNg7CiFY",
-	"lA6lGAtnwx6D8Vp6r9gwiHhCbxgxFh0NjlpCx0qD+8w6HEMQdDRMEuPewdPNghepyhqsOs6p9xbLEKzj",
-	"msVA8dCIGarNNEiVtw0iwmLTYHFybt+T7jH9iTfG3jo/1G02g38TGNkDU/dEtzTk42u/p0XxlnbALmA6",
-	"devj513jtpEiCTxGKwHbe+F510j4HyRt76aiQY1FEfmWgAK/Xvjhntsk3yhORoJqGEUeB3WR5AUd4XTo",
-	"SUPkAYD9hJfgQ5El+SPcHIJAZoEIXyGq6IMQpaAMGJarRVeTp0gosjOySj1+YeVRx9cEVxE9puyUj6ei",
-	"d6qVLXUxZEr3nNMGiaSYFdRLeSQG9RyhVdASpDUsSJggrGcLAhuCoFBSQMZbK7zYewm7kELC6bxTeTfY",
-	"JO+wDfwcuzJoZroNwVdbkJZmb0R0ycJCAStBFNB1WggoC0ASUiyLs7G77W7y0N96fZrl7pM9dc90+J5O",
-	"7/ohXNN9XfEMW0e0Gq5ZOar9Wqne2vemjb7ylKdNicMmvLzJN733J+5aw52YC4TRXoynUKqnKts1nLIp",
-	"X5uQawe/qfQdqZ8hA4pmokMg/PHg4cf2vW1qs4RdTeV4CrmQVIl/LHgReQDRKL31POVADfWkSpIM44xV",
-	"laIKEfNUobTzKTocHpVfYXDYl6hlcSUWXvUnPbbC9owtBZ9lrHN08ChVMdN2a8UKsBaTjF3R4BClvU6m",
-	"jopJuLHIJzZ1u6qsOydGqvNCpMrXYaAadFrVR5kff3kw+Oqrx0fh3kdw82M206WA2Dd+Ab0rq2YDBHwf",
-	"euwNCJKCwOQ2BtBA/q8TfCM2Xlg3DQBCz0YlEIOPtVJiDKq6o8tUERBiSBb7DSpnQi+sR56P94TzujC7",
-	"sWbpifDNo3fg2ok8IWUH9ZdgnnDDOMr7PjvBjApbk1BJ1bqMil9zWB83xm6cDvK5IkCfipuHsHLImTgr",
-	"mZVGfqKWYXEbICRYDF+apM7XK0LdkjSVe9laVPSTzwUFs9XpfbOSXGjc1KeMhiww/67GA/almugMYWm9",
-	"kQeIk25a3pZF1mcnqYoSFYtKXK6kITDX0OICsxUP2A/0mlbhCcgvqi1yW/cj2oWtUXhakhV5ajBaY49R",
-	"ZlUCM5wfX+2Pd9gWrg9W8E0p/Z93LbptEa/1utfw3JFUHLoUVnzudujNd5Ymiww6t+VW7Zrfdg0/oCiD",
-	"clln6X6KwYf3s/V87Qd4W/CW99bfJxMQ+bAq5jVnbl7qUSFmf7pekfkrvGot3EOLQUXhza32VP/zDJkL",
-	"gF5GwRCb1deLmYOO3EqMWIt0eAomw/589uMPw6rUCbX/ci4S8GWTRjwp8fyKEDWPlDiDGjCtxiJ8lFRK",
-	"GuqG3ADevv7emfJzbox7ePjBfrZwP7OabOIIEpJ16oFx4yPj8AcWUyxyqRNKoWMlkOn22XM+nlKXojRm",
-	"ISp+3WpgVQ+NrwbwTN8lIusuzKaQUareK2b0AVbBbbbG4VO2Q0VCScF9L9yHC4BvoRiyeSw3nX7Y4/to",
-	"ge8CHI9YKfXqkiEVOyWMs3OhAJmZs4Kr8wU/F+T/EEYBnaZUdTI4ZW/LwmRDd47BLFopfqHzUTsV4Nl4",
-	"n6Rer3ecKmg4gDMPlbTgg3RrBXQgPa4wSVZ7H4mldQCzAlbQkCkh4V5mLsR4yoQ6l0qwp8LaJcud30UF",
-	"PQxS8UyA2dQDyAXFfpwLdfKiB4i7Vo4KwbJez1rTc8KpCyzX48I5TpwG4JwwD+gg1bmBuGhUjGtLLisU",
-	"yPDxFUf2bSd2SnEpxRWGFHyGT5pUOZVXAmue57vD6kEw8ypnEV8QceKcoa8EL503aTW4SfGipgoXm2qm",
-	"nLBvrPm5m+yYCATdUfxN9BHep5vALspTJRXLcCD/4aYlO2aZ0pZK9ZBvm13pMjf4mrSnAsVfrUEHJgDg",
-	"cVSqaPnAVQ+zf8wy6kKkWoxS/CLGSCJfihCItkiNEPYG1rSpVXduqos8BDcOWk9Mwh4ygtg7Yh2gzjMU",
-	"e3ji9uor57JXjTo28LRimuIhvuFY54Jl8JO/o4+cZ4nvk7QEsExxiaLQVyZVM12KPjsh1VwlfoH3gZOu",
-	"rJeOtZzAVK1yyOHInmxxhmuIyyeN+ndMASlxVR/B+mIz2B2v8Fe3yu4QP+iOWB7qQ9isUesLGBU6sY6X",
-	"Al4IYF8XH2mgAbxnTb9v0dwFXBFBodskW2RrwI5tWhoY+QsoK+tKc55FNThtj0GglTbjYJWhalIKAQ0h",
-	"qQKcObYArdW8MgDB9fBJIFerWHZVGVxnOU0RIc43IZIv4YdprCyKmpLtoMHyIs+6jWKb47qcT9XR4EkD",
-	"+t7nAzy7XyyviT7rFehtE7H8RbU8R11IiV9XQAd96m8l8/X1Og2hvBVBpbautwyl8qkhSDUKu3aX56He",
-	"6I8use9CAD6jopz3EoCFNHYzyFRFyNd2/3aXCMRhZ+VjmTujWlxB2/gqCb0z+mgmKsHhO2ukGheLnJI0",
-	"qQo5FXwNdA+QWjDzsZEg9QAYCvKn5EbQmEMyAN2pYJBL25CRsfWfkPXfWmvTGi5J1XpOv1g8mV3kU+0J",
-	"HWDTxlak5rq4iUOSwjsTYJ8ce2A829v4A39UIjAItu78+xDRDQgvtwoAoNFm+jQmfJssi4XADuLM3xzl",
-	"DAI1rJxfZ9pAqAEsHoMYd86VJ6aiByZV40VJVXwQa3qyXaCFCMVEl/hkrQRFVxoxV4k57Bxp9usovY2A",
-	"bBRSqqzDkCQ3fMmuAKIYMYSRwWxS6ll3GGbBD45+4pPF9XBTFHVg5UKZPnu6rMD8qF0xCkLBVUkcjNKT",
-	"iShFDm2ZTm/h/Hm6NzfdUhnLAYfPB2gwFn7JS8mhnfZkJko55sgq/bSUVpope67OC2mmdb7Xs7mbzmnC",
-	"vimFGk8T9q0oZ1wl7IXlhXT/eKVLuzhfCIOhomcLO552h8wslZ0KK8c0H9DbZ9mVLi/cKxTwWkApBaws",
-	"bpanixlXPePOlFTnVDzAPQcU4IdYE8fdiHFq0wJw2xK6o7XoZHouFJc9XhR6mSUM8VNJY2WpcpvHRLE0",
-	"gFnhQRUGVen+eGBYNseIHWQP5gW05UHrKYW1mJnrC6FCPUoYRrs+dpbFPgVDAdaVtg21oZK6Nb6zMlWd",
-	"sEuYLlnhzghqf9oOCQUb66FLXzrxaPAwVRnu1r8vFL/ksoDaiMRtf+d1YTu49jfcopbhJa6dzQhqry55",
-	"gD+wkg2dJ5F4SBhnD989ZOelzL2ICUBfa3EITaQ3Y9UdJPKTJEJNrCETHnxkWEKY0Ouo3Jp0/tRV7Z1p",
-	"ztos7aofo0O5U1r15auH/vSTmRs/Fox9KK2b6tKy81IIiP57RUmSJVUhGt9J974TRaETRgXs7Hupct5n",
-	"b6ZcXWCPv9NqIEC/01cQG3/BpqKYs6VeIODr/0z3uk1h1LDnSb702QvQSDOeC+YzADWSLIzSAwdWdZtU",
-	"Od0GSlkGjbaitOF6p4ZHAuvBc9apNwBk9WzPEGmIx1CsPi4FkIPxwnRD0XkF8Ofee+pDLpRb5srDrUDC",
-	"CtFWslSJQgAgNzc43GO3IiSynRT3+Zl2GCzny/jOBL+uGPM5ghs19D+q+KgsbcJlQdmfR4OHrE0Er8kY",
-	"R5L2DLfkNYI0pLRkzjpQMLjZK7wzui23UPuzuTi/kcotXNXErfTLVw+v1+rgTlOhK1Y3tz2auxf3Z8Jm",
-	"/F2Pn4uvv3p8NBhkWyCvbqzP6xN2WtZgOr0q+DKkTMOeNH4zbxTJPvKyA3/qRIoip0Sox0Ci4l2Sytsi",
-	"0w3PohmaPiaSH/+kJqFqn50RlVuUK09VGdOl+NxnZ5fMeQL1uLUicabEVaoyzMACsEbm1UYW85pUmmVz",
-	"sKZ7HMgNFiZ1Nt/SsCj33InS1pB9zRNEFgyosnFFApqwK8lK0D87Zyt3zkxW/IOrkW/PZ7o1M4nUJ59s",
-	"EPzn2yR8ee806eBO0qTta3qfBL1Pgl6DGfd6OYArMZpqfWH2p4uRmWu7vuTqu8XobK6dYqNrmFD5XEun",
-	"Lgj9DquQ6IeMz+cej3VYI3KFftWFnTq7dwwbfrRk2V97dGHvTJ4rbhel6F0+zFgHAWrYdy9PTntn350c",
-	"PnqcsAuxjKCM3KMgDIeIZUaMS2ETJ3pnwk51zv7EJouiCAN4+/oF+xMr+RUqzz/FD6cF6b2RM2Esn83B",
-	"el8DFYVmV4QPZfzQ0UQOobeZ0+7QnsKhYQfujNUvDNCiHlXMHUWOnSqDA3Ab/HQa6BvjbORuNaxUP+B3",
-	"/fnsxx/YF1/wsuTLL75wb47MGAeDAZLvMD36RYwtdMhaKD3CDxK2UIW8QH2K+otKYUvT7bNTBJILnZQm",
-	"CcDvoRscalhLAYWnWDHjh+xh6LwSdOeMF1gCraCiya2cc1SU+wdbKArKsBkvLwh9r/0ilgEmMn2S9dmP",
-	"WBVXIwxFSLpSMHmudCnyY5oLmbsdSPqbjrC7bSmYuZDzOWCnVR3p7ey/MEnf4an5CU/ENsVaHaHLh9FW",
-	"odkJjLhrGlHaD8hG7RshFj0izowNgEUr8SoIXUb7z8bjhED4WyXfsZksCukxLLePfuWE7YoF++XDR4+/",
-	"evJ44P4HU22tKN2z/vffBr0nP/96kBwOfvsfe2uQmG7exmjdA582vj0RcV2JUgQky49rYPxxKN5qLiLt",
-	"lXCacCEivUzbx7SoZreP52ITDYj7vkUxr1O/bFX74j0qyZKl6v9n7+uX27ixPV8FpdqqkHObtKQ4mYlU",
-	"qV3F8cw4M+P42p6k6qZ90yAbJGE3AU4DlMxkUrVPsw+2T7KFcw4+utktkrZk2Rv9k1hkE41GA+f7/H6D",
-	"wn6Ncaa1O+V0wDHclF2e0HcL8TZVzU6Y5Uf4lcVrx/iXV7f4IV0jirTSF2ftXGc5V5AMQFUOTteNKWCk",
-	"dALJw6IC/vw44PBGpNLYK1jp6ZumWuaqrETpT5QR1laBFM+ceTrr1bqeLrgRJtvm0jNECrrQSowI4KT5",
-	"/cCT7EkQEaB9xfSNXlvP8QH5SEoVwWgNDUi6enjGCv/DsScH8V0sAc8Pb/Uz3mps1tOpEKUoC/cW4OF4",
-	"vPuA2IjZXPvO9QZrNIN2lnqYsYKmN15xWRaIO1p61c5lSXTdjQtxIjMuKze7YAsgoU1kDITnLTxZ6jh9",
-	"8jHVIxWMrKbGsgxCLXJZ6xX03s9qIRDzFfqLuXQvBonEpWH6UtRDb2OgDRGNCz4N/TtYCE/WBiXWyOQw",
-	"oeUAggUxyQMBZeCM4FhwzbEBWMxmYJ8ZiPh6w4Vtmy1gTqdz8Ji5E6gyTOybOZeKDfCoAy61RDhbFbbx",
-	"km+oZZxJRa0LdSnqNHFHoxejEQqmEYmdER7WopWL80fiZ6Xtz8CvMl/XzmTrt6pwhnsaVUH6bRtUJHEy",
-	"FiRZtL1bYiz8GL/4yX3zf//3/3lV9Bo0bYm5ryF2evzwT3tBR96awdJY3k/AXoECw0guomv8gJVrvDvg",
-	"J2N3IR09OJ3De8PmAxo2nJFcgVe2n2FjRaU2b/sNm5fwfVfEYQCB0SkmOTIWG5SwOIDAwpzkMsOGFRRx",
-	"PzrNIJzRKEiDkShPv/ji5KsYhniMHzSkTa6KYPPgAC058+9uE6jIAtpFDGVMgYPyM8Pw6X2y8I3YDNtQ",
-	"EO9gB12KWs4210Ui3tMQgh40It907+K1nhh6XVJJK7nFEg5kQMsosZgxZ6mM1qss6TZD0muEE28YSfhi",
-	"IbC/IXZyAsTghhXuXmMKpRZkJLzWk/iRVjFNiLMuDtXt59i9dZ1SZvvr5H2jDbgj9tSL0HHev2d9Dnmf",
-	"ndqvBPvOy61HJehwYDVcd1hiV0SifVQPDkN8RDGIxs64V+n3Kv1mVDqdsj1Uuq7fzCp99QCKZPs1+j+A",
-	"igTpIoCMNHQS+XwpqCtK55KH5AcPjdvLFdS3kzrnJYAxr2q9BIoK/8kz+AA50As2cb9z95Zq5OEiPRlR",
-	"o5ep0mqeK3Jq/a3bKEnYusSeJJqV8tLFZSBxuFAbdFlrXYlc7ehtSqm8wxN7tQFAVrqksLtTKZ2M0S+E",
-	"/ZF+ejHHd3YbQqd9mzsSOH4OuySOX80sLGd7Ke+ZPT8twZUAzFjG01PK5y1RRV91ySoMRjwA0/Ka6Kqg",
-	"bgG4zvsWjVOK1i4YywO9thP3HoYsQe11EkMq/Pw8VwUM9RRGelKeMbWuqoLVYqkvBRTvDTib8uWKy7mK",
-	"d4FKdsREh3ZK/P4z41mTSJjRBBNpxvYTZheK0Rz9iGH+4J0AszENccbmEkinefhRIqbjIkELKrHibF23",
-	"cCo/0M18lZSQh1eUmv0Pfm0s229FrqxwCw+NXYdJ42saTaFX66al8bM489uXycnN7iXzffHLpyrKU3l7",
-	"mEQ3C72Ss80uM7Rxtj1kaEcXPqAZzmqtLBu8wKGH7EqWc2ERZtKcQeogV1ACv1o5yWkoZ0HXAeALyJcs",
-	"YNCOqD6C1WuFMWtp2koFm69w0M8MrcaYfZ/IYmgoSad85osjL6VeG3iqShthclXQyjxWzkAuC9QYYaBA",
-	"QE86jA0enp5i/CVqknbRaK68/ggZRn+YeWq6ezlPAP+lsFxWLA/vk8lAPFLmRwQLsI/APsB6RsZNkCwZ",
-	"sY22VoQ50dgJ8OIzF36+tBNuC+al53b3Av3e1P70ihMvrOXTRSoPyCRNRCsKyv0FPVSW7TDbsdsVKuNb",
-	"pWiJnnnkv1IAX+X++6QsYnNsxrDAHQoSGpLV6HVNsGVgktNAmFG9qqUVJnKxvoCLCyZ9bMHdyFnvQC8y",
-	"8OcFDFcosfema6doDdPsEay5yo+euueR5ZZgHbFiai6LswQlMvLl+j4noovj7NGLHxA9E+v401wFgffl",
-	"iiVwlgSBRqC9oB4ZTyhp5dLt6IK91hN0EFa8NuT2+Cp9xgr3qVTzgjp4C6hHMAY7AoTbY8XwnM10BarD",
-	"c0dvORBTc/ngV1wr5zAwzP3HBquVdloWW7+/YIZ6wOjm4MPRmKcPXuuJeYAzJMUJfWRu0BrVF6c8zDmb",
-	"6mq9VJhDgNITzC9B4wAENN0bnnLqNi5+Lh6YFZ8Kc8bQN8SpursnPk+Rhfc4BOzR2tinRNFY8fhvseSy",
-	"gg/lTEw300q8sHwOWITMd7lDtgNn6dHoGeEte6sEvDMm3tqaY0PImD1LTDJi72ZM6XrJK2mAs5M9Hp98",
-	"+dA5sHWigDnBkGrs9Y2YeKC/cU1ZQQUfw7Eb9SLwlSdFssfZ8fExgwNT6yuDxR0AzgcbAvc2VTK7/R0K",
-	"RC9WqyYNNb6uWFKaFC2HXhnWsKrO3XoaiFqu5PSN+7n/kfs8Y6IyLVnjW7m1EgZ+JEpgk9YEJQ0Cxy5q",
-	"vZ7jgWoVzjIjeD1dwGbDRNdM4F46OT5mABdp5RJ5sX0To1TMbNS0vc+pPlf4vX5yzMwQ1+sXvpKiLs6a",
-	"816tDW3aDov4v+An7Be+Mudbq4ziAGk/K9zzKFLoV5HXgOgHYBm87ZmIigK/wTRAsEmDCtGzDp7xh8cP",
-	"2YNcObs1NIr7X4ycne3ETksH+P43qRIiIQDpfI8QLkr3uKaoK3aECbwquv0Ygb/THduTjxrKcZd12VpM",
-	"pvQV4GCS4HJLfm9f/h7tyxfEANHeIGjApPbdgfblg8g71Y0L+JyCtvvdHcG8QVokomEA0OJOK4BdRsxz",
-	"Tv2dM47mUUM2AVOLXq1ESc2NJGu2TU2D2CRYu4DDTrm65IaZhdOfzkaMyoas2bIEO5E9chOt9Bxs5qgb",
-	"qNRhitgsYAMgl83zNhc92lJ8t/yVJn0+kLq5eifXX6HJ2w8G2Clp7xZMr60poDgfkwHlOSvcDhzLsvCG",
-	"uX/E/++wpz411FFA/Wkd8OQ99kiabCfGXuKptsUHJcSh/snjJNGxHTg/zdnciEEV+8Z07Q0vKOzlFV4x",
-	"7APeo8AYIATRXNxTQWaELHVncU+EtZufPT1m4XzUYgVN2quAFe15uEAO8eUKPYTwlbv8nPFcwbNFXyG4",
-	"1ejZOidkubIbMLPbeZwdhARuWTuO/I2g+YRX4xexD6THffdC/tKD0HNy/NFA9NATHYSLR4twD4V3Y1B4",
-	"h0uUnXWATSky4LGZRolrQvOdAaReLCqMsrw3omR/UNnbDWjnd0/CX3srEyHBhGZUVQFswwq6aoNithpI",
-	"8M6xl8TDIpeslAB4p2yoqUWxl/CQ4ehEYSixQhkF38D96eNRDbwKNO4G8A93QeJRb42MU0KED5SVnYhi",
-	"cO1RdpjIQIvTiactS3pvJo/wmgeYKGPuj2HUeSlsiF5bI8Ge3sRKiYH/V678WBjL8GDzGCMkYI/TB/5y",
-	"057tg1/9V0/K3yAetQ3iXSiKtoVaNojk+ZGcK1VQbTJuwjH7ESgF4iViuaq4FVgFN6/5auGjUqtNwP2z",
-	"dNVnhg2UuPLmH1Y/h29zFXJ3s9hV1JwNRagenp4Oz5PUWPPuuOECQ2IMIPGyxMKTF0CsR4LEOy4+OpPB",
-	"JQ1xM0QQyGqDkdxcGX4pTE/hnbcPuupTnkIgCWJqtVwuPeuIEGXukcXXSv5rLfav9bg+dZirjkIPNjg9",
-	"PhlmMTzPTvr5ILyYvlUuiJibuxMeiENTg/403kdqftdcDVfxaOwVkEnyOPvGY0LmqicQ0/C2IMwSWGed",
-	"DvKBl1x1RV5gBNC75roYDMBFgXsDeKekiaVBkZVk16IV9vCcrY1gxbeP//745WPWH5cqiEZoE4PLNxqD",
-	"ARGaq9uLwZjLjyD8Et7AFTf3YZePXoDgAe/wkh69+OGwkEsKcBo2AaUTWsOfUVe4EwgYA8kCYS4IAk0u",
-	"ca48El+fXDk57om6SEXCCqIzY/ajRyONYRcT0+LY8uQMXLoBMtVi0xo11wUh15nuztUXoc9vEJOC9EkL",
-	"k69DgrFuAQaIoQdGaf6S5KVAJnxc8Zk0QPPFnQZoklXaV6yhRU47KN2qPn54H8G5ab7Lg0TTobEb7//B",
-	"SUd/h/FprU0sHTV9QLc3EaF5dZ1l9sAzFe5ClQbsWp5s0iDOtm01XEAWu8PctVhFlCt/Q2ewpV0HEZwY",
-	"AFKw+qRudhhCXYHgdSVF7W6ODcW5CrSNPM3K9JWrBClbC260AoOxFR0fV9zYx1izRKggVDHklchnhukr",
-	"5T7NYnkVfYE1RRmwUEYNkbFV5U40htKpkqfAORTQBfeaCBz9Z1ee3RLFNebxcgVdGPGXOBJI/anAp60B",
-	"zRuDJ18XGSv+V5ExziyfMKpqrmvpJEoNVmCWK13T5f+B9VqjArQFVmsRtyO9LuglX9ViJt+GCM1nBaCe",
-	"MLNyczQLIWyuQmuHs2Allic5A3i5rjjGVpjSLOwH2EzhaWmpqU2eV1oJQPU7QLE5yxy2LUwEmmHgd378",
-	"uVbiPFcRRNx/gZRr2PiN21aU8ACx9eVAffmtvlJIZIwP25/Z+PjFyU5tacVb64RMU0vuhZPd3Awc5Egb",
-	"LRtvNPpWmpU2En/cXreCQ/3qUih7Dq/VLcDXHvIhUItjs/zI33U8NZf5UfGBULPv+dPegz+NzlPUQt0q",
-	"CE9v2FZ7hi6EKkev9SQifXfHwbmaisq0i5OTbuVtH35QJA5q9OTL4ZkThQCkjVLEMEDoLjMPzOGLOEL9",
-	"I6J1Uy1ntcmi4nPScCOsL/gwlm9yFQmKB04DWeQBij0rS6q+cxNzM4VCTRDuXntO4XmxCeUiBuyTNLD7",
-	"XVr2EuTl6Sn0+llo4lEagCq6Y7652idgEabibtklbx+r0r/g7/RkHykbHwd0BKgsE290d0QE7+x6fKcn",
-	"u1yO13qSQU1e+nLv4yV3HHCFV9HsrKvXak/ZtZDG6nqzLz9kW0JttVuwgRUGTDgT+BwzQPgTJSukeSmM",
-	"LYZZrpLaFE8YSbQtKaPawTUnuYJAACSfuoqjpaX66C9DKOQ9Kk7+iqt3iMD4tJgaO7PkTm5Dv4BbeOMU",
-	"5mRzzqyk5N2k1m+EArQtygRd2IK5YVCl9FJd6dp+s+mO0RyFkY6yI6HWS7ev08/Ai6F/e2IK/4VdQ2VF",
-	"LedzUYvym83Rqz1QiLAeoLaslDVVs18z8e9rhB7qmrsbN5k2h7/gw1c9MEK3J+IPKf1pWSruuN/HkG6u",
-	"Cqgpr82eAntP5stWP0dw9bJt3AmTEO8C4Jpz9zdIC5OrIlZKFMOMLTUQa02FstUm8FkQFaM37ZBRpt0Y",
-	"GoS5k9EHVBC2hTmGuIMgPzkGFOH3lOSHFw12Und/KDH8NyFWzFm9yVv0DeZOopzT4rh/N8qCdlRVQdo5",
-	"OzBYjbnqDxIXP0R8JXv+99KrfGfS7Co5RvtIMfciGun+HhgHUc8FJsX40iSttdAhmFQLxnbZtj1axILB",
-	"4gyKnnP1RmwCyVaT28oCEp0TSINQlYyq2ZcCcGbFWyLQGgJPiaGzFePK41w9ATrzGgj7tnz+WFq0DXjG",
-	"Wnhn4DxDsnrEqUEWHnjKfU2UKCXExx+enmYsd/6A+wJAur91y3QBP2Mv0f7JjwCgqN1JEoczwjLoqh5A",
-	"kUJgydoqUUjrzRrApRRyPLTu9H08/EZ0oQu+J1AvIoVMrtzb9PUM4irBEepl2PL7+Sl2Ge20+H25KCrJ",
-	"2w6x3hbDVvrUnwg2BeMzSwheuPZZ77a4r1H7HVNpQas7Bn+hC3A/1XUdYtkBERRDkUN9pVgTLo4CvtKD",
-	"AbFBq+j4jRArk6su848jtvEuQ51b/L6o5FJarzSXWa56LKVzViyF5WOrLa+caVowQLHGWDDjVdW20gnH",
-	"LlcTMdO12AdODgpRCAAaW8LTIuFYlJ+kCmNRcZLEex834JtNE8ltp5RPQax6ZHzj7d5C1wK8yrgRwmL0",
-	"Gfvw0ntqYQ5qVbp3S/Z0S1LthKUR4KScuMUx8hfhD+K9Q3ID0j2cZbYGc5S/C9CcT0rtSOqlJYaJge/7",
-	"crYTeh6FLsl7AVZ/wBZxhxkg8oHTTzlRDsYLBLBjrgykr6jNmPWkCDPWZP3LVdF4wPF47B6taAD7PLHg",
-	"fhg4w9iAAvY/sSx6ZBfu6X1qXa6nlpV6ukZHR9qM0JK2sncpEh+3TDlJwGqutiR32hm+f13hM1qZjyAW",
-	"f8dZuo59qGvI4WJi5l7I3ICQ8dsNy9neKfVWr9UO6fLCg2thLYAF6y+VKUM8S5iVR9XqwR76YdB8OzaY",
-	"n2nBG5Qfh7T/NYAQCMBLf865VEOyHCPce9ZEU3YyAVvQUHZsaJgrKEPbQkLGOjKD/VkRCBlI2IAEBvlG",
-	"rqQq9RWUMuBOn24yT3uVIUHukstqeO5FYLRKCFcMYkm4D+I0/F2A/QTKjDC7X2/3XgjVBopWVMF25mQg",
-	"9FwQ0maAXo6TcOPCGPgCAZDOLSZ4qq2OPV2zSQ2g+Zy+qtdY/MsWHN6pX3ilm2s/cKM5N0PXLWDpIVzc",
-	"RjUZ5EfPKgHQZWWZK97GD7EaJr7R6zpK0vyIelcZ7SD/q4xx9mddXzmfAABH3ObDokSlWSmMlQoNfD/d",
-	"/OiiLAOimK/57Llp1ihxzhVU8fiSPKqlz3raY/AF+e3d0MjpOkEzz4rDq9c1C7R6oLe3ehnpwTx9XiVm",
-	"1p2l0tt4P9eCTxeEgparZ7qqQhFNCnHXhKOLAHbdmY5DYmUgTE6PT4adRDRrlfQ07l8Gg+/n06KQT571",
-	"jlor96u5YZTcvg9W/R6DVc/X6vBuSsMvr2nJf57mPBILod0JHVQ64Bsa0C5JVqORxoAmphpk8XIlK6cB",
-	"OrIZnqLyeg6XXHWRuMTY0r/WYu0mxC+FYQOAuPBQiZk3dK+kMtjDiUhY4LDEkJPBkJib5lJwLOoGgfyH",
-	"P3y/snIpjZXT1LAY/+EPWIMenjqjPvxLoKevpEC3iclZkkvKFV0etRKYbFqJ89iD1aoWj82ryHdfC4Bh",
-	"xSJ4vXZyPix9nEN1xTcmTGUA+XPAqK1xMejx/hKMB+OeKcFyBao6k8AFAJhZLMqMLBEIx2l+elUwoWy9",
-	"ASpVAnOsYfPgUwaLxd2ODQrImhXomULGzvyEJdayxNrqV+PEIniWIqPmqvsHhBfr9uvWWNZJDFuc070K",
-	"AuYU0RTlzgyuxHDMnrsFYZ87RfYlZvI87Ck6x2cJTV5YZAh+UkoSx8RDwkPd6SX1ExCZbQVx4CtoYPEc",
-	"FkAUi+2odEssKiAMWnhTYC67l2kFIGVSUMAsOOwx2PGXYmp1DXzBrMCJBoFA4BXuOnejBzBZU5zl6mTM",
-	"nna0CLjhCZgDrs3wrbqrrNY+juc++8ywwlAWEZ6RMVbQyiMeLg8wn8lwBN0Jo77WUhl/mdXO+hLVbJyr",
-	"U+xNVCO0gXGJnYUl3vKprTa4GUHwYFo0Q64Qb4VJNdVLd8bdbZzNBLPbRhqFFhmKicOQTYTS60ZFokDG",
-	"WCf7icI+lM/H7HECywvPSfd0ljaVwDQn+zJuoLm8FGF9rrwMcE8C6D7ArCyNnFSiwDrwha5Kfx9iGw4d",
-	"5BBkafwkTgf21lz7SZyxcFU6riHYE+ikJgBZmA5NV6upkwOrBVdIBVmmZwe9KBMuAOUyztUXUCDkrFuJ",
-	"0LIjZ0Qms7NXGjgxdS2a0zTo4kxqrqYLIDwGbDOrGcfd6BmkR17T4qjn6SH15Dzg7vgpMDcFtOG97IMR",
-	"8Vbo8CgRsvhQa4/LrYScLyZ6XRNYOMAZYDSyPT6MiHAH+FsaHWTWOFdforG/vXXCdm2sBpTVkqu2AOpO",
-	"NggHdFUh+rY/ssjtWQzPGvIKOLMRFxrX1z3BEuJ5nIEfhAPDSGtFD+7U+ThXf+wWKNRzBG67N1zO/J5O",
-	"GDZh+Mkmsgox1kUy8VUb/3jpGT+W7J//fPKtOWdTvXIyei4sZPhlSSrwZVI/AvjXiL3E9iiycBMGZQsp",
-	"OGq8RTUPIzrBDnFNaZ0mKA3BNW2VW3RB/4GTTjS111RdEOHpbvCI8+Zkk/qWS145Ed8xWSgY8f2VRgTo",
-	"HnYlqooRFy1AJ59hc57z60fgZpKjjl67VIgTnrkj6Ml9//n873iMFtau3OFx/3fng71R+kr5KDNphoku",
-	"N3j5Xx6/DBc5FUqY584tcoLyqWb4t/N4zRu5wr1MZ97Ns9J6xeZaGDbh0zdopXlUbp4wzLfkw5j96DtN",
-	"RS2qTQBVi7VBHSuQAaSrO9ZNYl6hSrYRdhg/MVav6B35aJGzD1KDYFXrSSWWpvBk+Nsbw4cRiyBZKVay",
-	"VlZWNC40XwLHu+WVaFjuoan/K4o/UND4h2uJtfYLNQC/7+7inE7QbH552+hK6S0+mdIWdHvKtKSlUb50",
-	"z6d1H1TYA08bPMbU9wfbes/oggelM/tWo8cwof+l9wakchKpIhw49GecBiQWiwYmoFlPF7ki3ypE7b3s",
-	"pjeDoIKZJ+PI2JfXYOBSjXs77mF0C1VlyhWSwghIGSx3NCblqr+W3QlTJLUeSeVRJg+oUPGggjeGchsG",
-	"3AmjYpKS9M7qkS9vqnqktU1S1rR3KSOxH3n5iH8FBzXn+CX62CX+ndekx6XaW7wZOzogOwvRl74UbQYy",
-	"Ya2kpWQthV7dpwiCGuBie6gRgZOvJywGQouypS0qbUOBSIjNGe3rLADpQ9SCxbyeOyXodrh/fV8/Bnoh",
-	"clvdE0/g68RQ/jYuROFDG2CvY1tgUtZ93ijAR3dC/GvNMemFdjJUsAywlvz4GJBJfK0CPI+BuJ2PrwDE",
-	"UTuCYzLACXWWZa5i5lqVxC7v43Ehk5zkj88Tmh9yLUbgWpCZWmpnrecKYqleoj96/g9Wrmv06GG2A+pu",
-	"/TEw6DrjsRhmBNFHXhAB1kLyPFcDVDUb0DATASOJEqlur80492eHc5Wmhy2U8gPmCYGx6rqxu/bJYuaq",
-	"EjP7Hqir16Yc3aK9R9rRLdmnlXdsPfDHm3sMgu0+Afk79hVekjo8PAuJVeegQbmdLroSkZE8rLNjC3Qf",
-	"AHGzAYFCnxPhmJP3rAELjV1IW0SK6XD9LUn/oNhOUkKZHwXKcURzfXfO8d6GpVhxv2dcpNmVc3CNBiz4",
-	"nWDrA7Y53Vy85ctVJXAHiCtesVospcIW+k7qAfe/6+a05G//LtTcLqLnEf7+sE32+4Z08FWUv0NG3btB",
-	"laVU5IEizLsAfXDU31LehndEOSNdrIeaw7fqNCrhrozZj86io0q0XCUWKp9aedniL0++boi1lCoCk/as",
-	"wN8XcUxfXcEKLGZD3tnmtDnWOiagTDEFgktQssHD46+yXCm+DEUeazU8gwC39CAuDSaGHqys3fIzV70C",
-	"VJY+hOTnFcsCd+FSfwSg1HHZufFPcB+7/dRMI3zZu6XKDoBqrdrE6l3WAFuryp3IgvTEU/f1hSofuy+x",
-	"BQSp7RFYuqfEShrWKK7qxI8O4Bqf+4LTXA3wSHfd/Gv0dCnj1FX2JX1dGGahEsKfXPU3+rEb7fNLmkV2",
-	"mk31WrBKQH2Zrx2CAhqBa+20NEmf61vtularO3Y645URwVKZaF0Jrj4SUyX2y9xbIjeEIL1TYNx5ExNY",
-	"QvtyKB1E/4SHWUYyoGChpGBDmSeGikZPrlJB4Zwz0yZkkluRPozJ+ogaQP+CZXQGJSPEj9SwvJomUfHs",
-	"4uWjv/bxSVk9n1fiwa/RGvutQH6rwFTl8S5V7IqNgm0uMGk02VDV2xAfqxnfywiHOfBGiVz5qDbr4Jsa",
-	"YL1aizIqeUS3Jg26KIALkTZp44ltlGmH4Ls6vI3oNh0GDAmed5D6Yz0DT5srF+5+15l4uNEe0TMe4iCH",
-	"7dcIQ+AuNczqnhMW9+pHGWXsXo87CjZuT+OeS+o+8ngwl5RTCVG2JrrT76/gwncK60ANsAuqGSsHm1FJ",
-	"aLP2+FPAvhd5CUM9WD/qUa7yoOHZk2/THJlTg5G1ID5tfkSdDyD3nfKCgFHu5gd6ID9i/4HCVddyLhWv",
-	"sOB6MF1bN+jJ8TGbLnjNp076DTPsR0T1l2FNrX8W1DcwX09CmCtZmixegukjZwY380cJUV4o697qKUxz",
-	"ctilR/EQ303qlrwcvo+CcavUVi6dsQC/1O+iK9Jgqrvhebo7PWll2HoNSOsP1Wx+d1LbLcg9HvRdxyQS",
-	"SbLVWX2wyKyksVuW/t4QRy3Ds2Xfp6jPfWTluWrVeXND9QBfoCiKfFcJu9XwPQq0ipmsnAAomOJ1IBlx",
-	"65AxIwTVLZCYaMmrZryyp5KrfarMQTYqtu036W+xaviWzdQPBW36SC+XfGSE+4EVJSveiM0ZVKwXsXXC",
-	"ZNBJoGcs8XQWuirH7G9iY85yFbKGqdAG7QiqSFIYGQbOsEoEuta5ob4QLJKn8LcbGlvhl0uObYU+wM4G",
-	"BYS/oA8NojiBA+iN2CR9GlPoFWJrhdXub8QGeHQ4W/KKKuvD86VWxJg9xnTZGaZCz2rMmWXkx+I9cbfF",
-	"xFrvlT2RKtr1Rz1JtdPtpNqKWytqN9R/D+BuP/139urXk+zk+Pi3f9MdB25p/g33HQ4H2X7XDf/n/zj6",
-	"sDm79pE8FCW7I3hwn7a7QajsrvU9WJV1hGquKU14tNDatJ0AKOBL1Gq9VmbsJQEVfDEjrNkKXG0VNaR/",
-	"g5CC+mK9NtWmnfrLmJwxrjZZ7I/2VvxZI3cASUT8rVOl/v7D8zhFFBYpr23vLK9iZrJZggspRh/BAqr6",
-	"SCaZsf78Y+ijQ/qXJNLSzEui0xO+brKHNxHJQ9ngQ1D5r/WkC8+DOqDqtVJSzd+PSYaeJUKMYlFIZ2Eb",
-	"bLj39TJgHQGusmal8H/1KPubquC4rcq3zhW5o94bP42dXk3vO78PSt1EUOoO1MpF55k63GFKIHp2EWJS",
-	"UyLisbmfBOOBev7cWGeBfHgL6M/J1QysyFx5ghPPUQzMXlYusRMZsBnG7Ds9IT4WPn0zr0O5dBOx7Ayp",
-	"eiAqE5l7Gpck+LOjeq2KzJeD9nSqxobEvpbFRoF9MQwd4oTXhLcPEaNHL35gg9BBO0KOtiIjwJHdDbPY",
-	"9fsIoDQMOIyoz4KwboMrRdwTWQYfFsiOoFTb1nz6JsNkd66gAZzwc7eS6+fMvyr8/aAwa+wvzghDw/0j",
-	"kmkN4YXZhVC5KmvgoQ/9AThzv1SV97Y3jM9mYmpjiC3zxUVdXB9DxLbwhEglrM33qtoENqc0xWbSZHxM",
-	"iLAB8tKzi2dPnB+D7NnpD+FBcuWJqsfsSWnIeoKWcHCBMuzAxsb2RgmArtOvqKsCPF0xs7naSr+zmsOV",
-	"dsEVm/EUfgYkxjkaM8m7glcrTaTShhCirx11Q9A2gDqDl34DAEQbNBFTchKoWt2YhSxN0VeRkKv+cMB3",
-	"eoK1GWKvQACQ5pUmQ1c08ZMHbgZf82ySTYth1oSWAJuMHNET51FeUMAaEUmuKYu9SId5rSdPtkD7Q7zJ",
-	"NN85yKqWV/rT0fHJV6ezE/5w9MfpiRj9cfLF6egr/uXJ6PPZsTgt/zj9anJyfJTtc9nJ0Ss38qrSpQjl",
-	"E12erSzNtcaQtGJp9rGKoLvtCV7ti0z9n8Ff5XXNIfhn7AYccefad4Q54MzR7o1Eau+Ik3xQg9t3evIB",
-	"etuc+tkD28ywmdNMWc95uvehb6DXF9E99QzWOzFo3Ctytoy7WkzXtbQbEDoTwWtRX6zt4ujsp1du6/KV",
-	"/JvYhE9euR/Ul91C6oJVesorhhTZiPpSHGVH67o6OjtaWLs6e/AALlloY8/+dPyn4yM3Is2qPdxfBa/s",
-	"IoOKMqmQJrRkS2FrOTXjeARebIwVXQftYopI9RkzwhhQagFei8yxtcEKLhoKnrOrUZYvDRs09OMwY0ux",
-	"nAiEXbqUllN0kjQj3csphImsQC1dSnGVTtwN23G3F9KKES+Xzn6wNbdOJYY6DKYvRd3RI50+hPtp13JA",
-	"Fm9Va8i/ZcTV5fRxJcq5yNifL/4zY3xdSg1zBzd4qtVMztf11k3cYKbjLk+6mvXStFjZyhQgAXMIyC+T",
-	"m0S7u6Nl2M+bTbiJjxNrrf988Z/pYofrv+GmM/jMq2oERi8iZPkBo23lzeVQwR0HjwH97YG/iUY4WoLB",
-	"unYDBhNY1uQBJMPCMe2eKqv03M2x5gq/chMUU12XgJIb3p8bExDtTGNdq8r0UDzCjpVqot86uQFj6LWF",
-	"ME0ygnvLbztGeJbkh8FenKw3GbsUtZxtCEtIUZ85jQS/6BjpBy2nArmaqJ8TW1AR3Dds42Qk+EXXcmEr",
-	"Y8asFDUz60n40sScNtF6NL9Op8k3y54d/ygwLfPVyrAB9ZRm7L/4Sop6mJ6a1aprhOfCrJdQNLteAd4f",
-	"Gzi5fTI+Tn/8T/yuS2KASB4Bq5W4BGfHmekQE/MbATuy0kd6fNnzQM/FVEgn42EUGhAGn2zYC1vLlcjY",
-	"S1GpzVsYnx44PQ/U8Xr026vf/l8AAAD//w==",
+	"7L37chs3tjf6KiidPWVypilTspzEUu3an+LYO56xE8eyM9+eMJ8bZIMkoibQAdCiGX+umoc4z7AfbJ7k",
+	"FNYCutFNNG+S7ck+80cqFvuGy8K6r996fzSRi0IKJow+On9/NGc0Ywr++YoZtbqcGqbsXxnTE8ULw6U4",
+	"Oj+6YhMpMk2MJEvKDRmzqVSMGLXiYkbojHJxfJQc6cmcLah9fMEFX5SLo/NhcmRWBTs6P+LCsBlTRx8+",
+	"fEiOCqroghn36ctswcUrNlVMz9c//tc5E8SokiVEsYFiNCO6HFd3ECoyMqY5FRNGpkouiJkzUtDVgglD",
+	"CiVveMaUHzIVeskUFzM7Xm5f/2vJ1OooORJ0YYep3DDC2WRsSsvcHJ1Paa5ZNaOxlDmj4shO6JkYy3eX",
+	"esJExsXsB3jn+jJKZQj1N5Gln9gFsfe5X3t2+O6LfbwHPts14Op9Bw3ZDunrVcd4X88Zmci8XAi789qO",
+	"fry6IFLkK1jknGvDMrhAx7m/VxNqF3oyYYW92pNmzhT+eDYc9rvmoWEkjUn8m2LTo/Oj/+d+TbT38aq+",
+	"H4weZvO9mlHBf6N26M+yDROScKOGG0nPMLrow2QU+7Vk2hA6MZpMpeoap2x86Cg5sg9yxbKjcyDSXcef",
+	"wbBf0hlbH+fJYEw1y0hBZ4yIcjFm6pjYWzUpqDa4+PYfUjBY2ElOFwXL7DZV1+zDXZOw1+L0cpLUh/ck",
+	"cniToyv+G3vJVHzkzwxbaFIwtfHzOnhFfBTD5GhB37lhDIdbB/W61K+YLheWDuP7bkptuYGRE5mTG6a0",
+	"3X+7WJOcW06hC0avtaPu9OR4eDxMSe/s5JQAAS+5ZjXtIt+sJ/S61IP6+5toggk7iZ+O4ANHP1eT0cZy",
+	"JZjLmyKXNHuWxedRwtV7mvAMeQVstmYz4HdyCnNKn8sJUGjqOB7LCDVkohj8Wk+koGZeT6P0X74VVX+w",
+	"T+tCCs2AvX9Ns1d4uOxfEykME/BPWhQ5x3HeL5Qc52zxp1+0nen7Hb/3Ep/Cj66vlT/TXJMFzadSLVhG",
+	"pCJTynNNbmjOM/j6BUmZUlLpn35OiV0LTRidzMmUszw7PvqQHD2WYprzyWebwcR9X5MlN3Ok21IpIFxD",
+	"DSO9rMShWA5nf8uZp/I+zOCJneCnHP6lIKVg7wo2sWIA1pf0Hg6H/YRQQWTBFPJgIQ0Zlzw3ZMWMveOk",
+	"b6dAScYKJjImJlbaUNjFTC6FveUBzumpVGOeZUx86m2Z0Dxnyo6IlmbOhIGVz8i4NIQbTZTMGckk0zA7",
+	"mudyScyc63raMP7vpHkqS5F9eqrSslSTYIjsHbfixOpJuRQzUPWoAM7XkJgw7Jd0ZfnEaymfU4VS4HOc",
+	"ibHMVnYLcjsIZWkEGbpm6oYpp4FoP2LLHl9VTO3Tjrgo1WRONSOCsUwTWqmnQBNuvBMq7E4Yes3wJExk",
+	"xkjqbn3rGXLavyBpxgzluedVS3c6FlxrUG2tQJTyBRUrx3j1p5zxK8uEcr7ghmXH5K/WYJhKRVKwMAZg",
+	"YqREo0lhBVHbCBlUVkhsAO7u+4G98sFpAD8iv3sjdFkUUplPu9FpQwlIgw2x5wp3ioIaEmofbvOrgwhq",
+	"CO79SKRjmr115J72j0eiuVr2g27OcV2hre/o8JNukXRCJnKxoAPNrFVm92yzAvOOLgqrZDkVZl2DAR1G",
+	"WMYoFf/t027CC1zxhHAB4t0uPXtX2KlY7SezrJrmmvRSI6+ZeOuupc4Ym6Phoi3/u2bCP4rS5o0olLQX",
+	"7f4+EYab1WdUaJYsz4lTaazYGSurvxJKxqXmwk5BlTkjPcOZwtOYkJmixRx+T1Bt8BOrDswLlnH6Gjb0",
+	"8zH1e5q4TxNLW3a29mhYY6cpRAMe/8HTKHoU4PeXaBi/ZnTxTNxwA88EqijNMm5/ovlLZd9puFVYncVc",
+	"BD+9b1h9L5g1yFA/38HEq4/ST/HX1EaAHP/CJsZuCU7gLkYOhBxnD7x6tSP3yn3CBgvKc5aRnItre1hS",
+	"e5BSeIC9tvemYEMs6LvnTMzM/Oj84ckpWGn+75OYaROuBQ4sPnnDb6hhfxFymbNsxr6mmh02+wldFJTP",
+	"xG67lRxdh5/c9aGWS2B/smh/NQnHvfb+6JJl2TfyO2ke0zw/bKWc7f2KzSpx4ozxozdXR+0j++zqe/Lg",
+	"5IsviIL7rd1JnaeCLBU3hgmwVGRpCCUTWQqjVsRKNUs2BTWGKfue//PT5eBvP78//fBv64LkkIVNjoq5",
+	"FOw7GEmc6nGUCXlyfPLFGYpmXCLChdWsgmVI7WBrgfenk7OThw8fPhyenD5oEv+DJu0/iMxFMapjcvqv",
+	"c3SmucVblNqgSeSsjKx9zobDbSdrzUUVrkkH9fyNFpypx1IYOjH6wMPmnu7yJOJVMC0ykMxlkYHtemJ/",
+	"O/HOQcMWetteN4b7TBQlzGNB3z3Dp73PyP9ZTZoqRVf2XiGznQ/4UqrraS6XBx3u4OHqq0m9VvH9WHAR",
+	"ejTXV/RSND2ZVBPNDSPUPmptCka4OQfKano808XqlbT6KR1rK2FLkYO+M3fPjoS1askCpFM/AXOWWobM",
+	"3G94mvGCVam4qdzvVLR880xkCfzKjR6Jwrm4b5jiU6dNVIK/58YDipiQgjl9t0li7kvr6/FSsYLyzI1I",
+	"k5xNDelZlcGN0eoNgpE3VySTeU5Vv3G2z06PHyZHVp2iluNlskRHntsaPJxAYrAGj+0SRDYlXCedELkU",
+	"TBEuJnmZuYO8ITDS5HfbKK1BHpbv4eL+GKxtcIo3vSn2CNAwREJYdmk6gjKdYZglU84v6SM2nYGZCyLK",
+	"PHe7zm4Y+N3rfaCGDQxf2K2w96F7F02SNQ4bDueJ6B526DwDmimY4jKzxKrdcJxxNlWMEVCgwSE1pyIb",
+	"aGbgp0PHuYFXHzXJK6moPTa35gbtxEVeOa+sXZeW8KdmqwK/zpTsmhtqyg6G/+3r1y8J3lBJ/ojrPlwN",
+	"97oEB7TTpHQ4q4gHsqAzLsA5l4OLa9rghzrGOM2cLY7XWI9fo53kU3Sx2iLo8yzeSyWnPBYl+eucgb+P",
+	"klI752awNFwbRY2Eo2BHoKzGpA2dTteXilnrYdsSPYGbPiRHXD9z74sshSpZbZujWUIyuaBceI7uQh4Z",
+	"K3IJvOWebg3QPaCDNawCofbzV9wwWJqO70+liixEx+u0f9kVjwqqigXBIo/ZhC5YY6FDjmjmbAUBPmf/",
+	"Hs4c7dcOUl/cg4nb1OZ6NTZvbe7bSPAO+JEn5s9ymmZMmMsy4/Jp9DxdEsPoZA4pEvYuYkcKlpIg1D5L",
+	"elNwT4EOQihRbCJVxjKykBnLQf3ve+2J6HKxoGq1ftjgVbtqshAB9CJ90+2v+YJpQxeFfcoO/DsIEcYW",
+	"F6Yl6IIltZj3Wp1U8OebV8/v6UaksmlZwYQHdsLHi+JBzBTkH80Wt8IVljZ2VikG23G7ckaVMPUkYVfd",
+	"cS2F4TlJ3auugHjAB5zqEjyKYEvuoMMEz289ARUBXjUes8cdLKt997lUeZRhKVbPF7eba6KNVKjUVhyp",
+	"VPxom8LDLS/xNJus26p2DAHFtZek3q2QmMMJbz+qz7k223nPbnK+yQMiQn7BtrOyl3TGXtj7PjYbc8PZ",
+	"vkS3ZM1rq/IZmTOeDc42KIp2FNrfRqi+ZhkI/Z4Vu5UC2b+tTtg+rv8cOuHaqDYsz8plG1gtWrCYfIso",
+	"gz7xYN3v5dYcYmRTcDgnqPekOmCg8ILd2OeuUkLflr/qHdaqJRkOEwkx7qnbrHCnfb3aQFnVrtLYnt6r",
+	"tI9zknIxKJScKTt+spyDMADvilFU2PeOWWaVlpHwu2t31eCuunlDMMFtKzh5fFZU8HKYHtxurwMN/RzZ",
+	"cZjmY5rnj6WY8ll8eii+rXoBiTR8Vrr4ESpjoUF4buc0mbtHMHlKw6OY/movjgQ4VKvMvO8Fg5S3RqJE",
+	"xHn1CTS1j6kmBV7kXR85RA2JUfyallArEM1R7a0U1KRzByIvoMPPxsqf0l+73fbvW5GEYeRENQf79PIH",
+	"Aqo8l+I+HgdSUK70OabIXbMVegr8TegYvqF56ZRGeOaYXMKtC7oaiTGbcQwPEUrGik6umWGZj4D00p9O",
+	"fiZpQtKfTn8m6T/+/t99MuM3liXZN2dcFzldEWspqQuXvakhCXkk8BUss9/SZOwSx3zEB5hQ2bqJ5sWc",
+	"jpnh9oyv0FttF6NAd6ViU/5uJKw24L58TC4NWUhtyOlwiGtxUc1ek7KwfOLhcAhv8gyk+nVIJnOq6MQw",
+	"pR3v81bQ+yM7cbA5rMm/kqUismDCznwuS6X/4+j86IUUGV3Zlz1VPKOrhDyiC3h3AT4ru2bfSPswyVjO",
+	"b5iyT/0X0wksOBfkdEgWPGeYGLWg70L6OA0ook1XPGe7iRBn3d7TpIprghg5J2lBlRX2teDQxLB3ID7G",
+	"zM5TMZolI1FLijovw/FwQUptn0y8BMFbuCETWeaZj53ZFzVli/v2PnKlCkB3GfjNCUK0HLOwKxO/QAfF",
+	"RTAHTxNgR/ol+Gx2/ZvNNt++1t7uIkh0OhT8Ebd3NP0EheITNsi5NsdFNr2zkDGdsQhVo1CxJA03AEk1",
+	"dDpLUS6hGP9bUJegK0vMv9ftmE+HthfEgDT/LbIsV/w3Rrgg45VhOvQQlsLSoDjgO7urwMHRryyWTkeQ",
+	"vZzUtM3eGSY0yIVcLiHNUbc3Nb6Td6U7bPA1CPQw+GPgBhEo2HsqEw1+gVHpbRH0LRzFSEzBCVjKOUnd",
+	"gMGYgHT/0v4B6rv3MQaeccPo4p4eifrVY6qtQHDOufp17gEsA7AsdUk1oVnGMIAX02l3YCH4OvuOBi/B",
+	"6oU3r57DqAXXc5b5TytmSiWcyd1iOIEGczo8+ypCOWKjq/KebjCYhJS6tKIfyFUqbq39vHZqbmFA4Wge",
+	"PtySAdV1uoOh6fCgJ7X4c1Uqdg814WZbLLl1EGoKh7XZjYDv2k3WlKa/d1dZZxjtUpDLZ+RG8okX+P/4",
+	"+//rcrQN0XSlEzKXS/hDliLToCj667DBEWXAO9M6phux2rU/zjCIhAi2ZNqQKVfa7Jxns92/2cywi5VK",
+	"4PVAAaprDEJJhl4Eq74FalT1eCsL6ouzHbxBBypFaEBtl4r0V3v7TDFm7Ac7TrWCmIcwTExYsAaWDnDe",
+	"tHJMCDYx+sLaSFaDZYvCrJrc51ueYAYs1+RrZswK5ezlZMGOybdyCerxMzJnefEft1HNuNBGlRMwaDZ4",
+	"VO5BRd2iMKSnZM4SYqRgCeQX6/76PNaGcx0yhI4PNeWhDmijXkv2rsj5hJt8RXpp86UpkQLL3hiRaiRQ",
+	"iPdbp4E8uWFqZeZoYzYVdHt4zZxpzG7yKjEcLkhq8gR6r0qTaspZeAHXJP3PJ6/J/ZuT+zDm+1aE3K/u",
+	"HNh33n/Psw/OIXaHXDWnYlZGizVfQ/UgXgV2BCWQCbFCn3z9+CU5+5IYOmvSIBMDyAfdQ+p6YkFxq+dy",
+	"KayIg6g91fOxpApchqSE1Hp7zcpipK3m158qKQzJmL6+K+V/Dz34tuE1kAmdfLLURi6c3HBWY70pYFW0",
+	"uGWpoaKkUEwzcwh/hG+9hMe7RuWHY+/ZaTSNafTG0szxtgWjrvykyKmxKp0vcndv7+8/g508hU7Hr4R7",
+	"xa9bbK7envbCBEcIpcMa50pC+dxK3t7ThHBqxV3rXkGexP8EresOfLWfPXOkdqZ5DxXKDyBM98+oZ6rg",
+	"f2GruN758hl4WX0gZ5FU3ghIIWETxcwxSdGrmaIFhipK7ZX0auM1W/VJzjBxVxY5g/yUmeBWFNqrFyRV",
+	"0lW6LX2mhHPykkx6Fm/HcUxSdw6+XsH9mOw7ErV9Yy9LBVIUEoyJkMSqiUxhcaomPamsEewnuaAZqwZ6",
+	"PBIjgS5myCLFgroFoJT4ulCXvrycS3yWGxhpL2MTjh4KqI4r2ASMVJ4zYfrnI5GxhTTe/ezGic4M7b9/",
+	"z5X8OrWknoxgS4K6kZVvii0kOLLNnI2Ef5ViN/Kawbu4Qqd0kJQNzzBFJnOp4QPXjIFvenERLKpPOOmF",
+	"b76nfSrynBdEyGVCwiRr5zrqo18cFNIUv5alRMtq80Cr1IyNBIxtCQNZ0GumyJxipnXMM3CY9l3NaNtT",
+	"bzRTQRy9tRLbnsbiq1qg76oZ51SbN5ptTi62VAi5Ts3icKfo95wUINSFESSkzpMFF6Vh/bWEaCtZs8MT",
+	"/+Jq2SUoY0CvLM9dJKSgyiSkFPzXkhG6kEiozn9UabdspZs62eNXL4heiUlTfvsKjE3ekIOctcC71meU",
+	"jq1B9FZfv03JVOb2fGYYAfIs7qsIk0OWSOzMm5Oq3vbDg5vXj949X8T0TXuyt1I3o4tXEgXNRwuHOiXH",
+	"rY0bWINa91JEQMLsn1jtOLO+bZ4MCrhGPc/p8J8hVaYoLl1Vc0dVjnN6SmvxZ3WWr5GEFoWSNwyK4cDQ",
+	"BzCFdTdP8PqoW9WVdUPtxD2En5DKF/cUdMZQ5KN74J72fkOeJURPZMF0QhTLuGITQ968eubCndS0/Jxz",
+	"Ywp9fv8+LYrjeTnWhTTHE7m4L+0H71e13f+Br3/Ls3+n48moHA5Pv/Cvf1sq/u/2PX94cPmH06d/OH2a",
+	"ywnN51KbPzy4/Gr41fAPp09vTv5w+pQWhf7D6VP3nT+cPrV8ckwn1/hCGPe/T9TiGLdCH/viqWPFaOZu",
+	"snP4d7b68/HxLkEqLOzWtzmJa3sVvnUX8rmlEtsmxs90Ip7Zh1XHeXjt4AbAF+op34q+oqgcXsTI4yBM",
+	"66jgKDn6DWr84jqw1nwmrNyr2GtExKFKZjVTq8GMGZnxGyasUKgrnxO8azKnYgbQORhp8Upmz0rgFfFf",
+	"gUp7qOrqh2OmLhk+YzcstxtZVfJAmQ7NpMhX8YncUA7y++WmstVLnxshrZ6WM+KU7QlVijNFepRoRtVk",
+	"ThTTZW4ScKOumFmr/7unI1mMVDH6WGZd3hvFKFCM00ymsEh5PoDqKBxYSyM4O3m4i2riyoL9pzdR++Pg",
+	"VquGWU7i8BcirhRuVnYrFTWMTJgwyuW2wWNuyB1B1HoSV1SQp4qKCdcTuct0FlKYeb56qfikYyndHc3C",
+	"OQgpWWOpKk1sruZJvDIxEv2pqxR3LIK2X8UyaHw/6aV/SpNGuTYICJ9AIyTRBZ0w3d9YGB2Ud49Gf/rp",
+	"ZPDo55+Gg0c/v/8iOTmLV3qroOw8mlmSoNSzqjKYTDOA7dqyhY8vd9k3H9De6ACpFxTQMUCZmyopzIbt",
+	"lgLV9NgWgy46Y1mN54VKKpAI6Q3DOthwTsM9aaHF0kPCaB7AKvhdcYPgmFUb1KLy1ipERUSEw21QLd0N",
+	"FadrpmBfVEZTCpAm6a1zsmP8958hLftrnudczC6zDJJh900jKKQ2NCdjfAuh+Jr1xZo4JtrN9vY06RxJ",
+	"RZAhHWLE4ART7ganTT7To2Llf0lcvZvDGQWiHVQicI39QDxiV0yJnAt2EkmwMYoxE3C75idOyAuqrpkh",
+	"V6adgrB9TewnTyNS3VqdC4jN6pIjcN+45HnGxazhBXCFf+2vbmVsSARevNaTeXR2MnzYfuH21AXLhmML",
+	"18mdPcV7M3wNlNeqEm+uYNEfX3oiZRq8WIKcDnJm9xToox/h7G3S3C9cgISQ4BFoLFZNxRtOJpQ93sRq",
+	"Vr+VSyKnBkK7DUnPNRxIlh2T7y1te3WAayKnU+by67xS6a5G1UY3hpdSGZo/zeXydTQp65IYqiF5SBbO",
+	"N+U5QgGPEinOa4i5BTNzmb1F50BKek4pdppm1sfEzHpCbydUTFhu74R/oLeIA7ZYiAxgggr79ZesfY5b",
+	"7bqVuhkZYKsq3g2m/au7d+siPufiet0Qa5iJHd4+yM/SRhaaLKW6Bgxn9OVpQqdAvyHsatSLt5781mn7",
+	"477Zj14QzcUsBx/D3mV45Q4G69oC3c5iXV/vzyJYpbw+HCVpYqcfg/5oFqrruSwKpojhE8hWQPgbcL2P",
+	"5bsLRPS2516xaalZRnpnp6f9eEG5e/A1e2c6gXXgzVWWCUbYXSzCDwViPUuezRjcmWnMd1uK/g4AQ5ui",
+	"++4DdXy/ACwxx/MxQ2NZ5xPncomxYt6OWZ9EP1zQGev0hEEmISigiJUdlh5DYT2kLa7Jzuh3tplMwTyd",
+	"AYmmUy/90z/+/t9p326nh7tNnJ0Eoi2jes4QAJ3PhE+j3gVW6my7VC7Kcc4n0YDg6zXbn8Ddeg5ZFuDe",
+	"cF7z4votzCHmAy+u3z6YPqInk9Pxl9kZ21clbBsg1XiTNWMEj1bs0NoDaw9uNM/qMtgav/lTAGyBeEtV",
+	"rh0QC56DiDpcH++N3gis84FbP3qp1i9y/OzTVHVtdBUYCcuZtH0GG2k5qkTG2P1lvoT4468lK1mWYuyY",
+	"a5eKdeF0kDzHlDMoEPTJz7/I8T0dKk74jqjIvxWQVzz00oD3wr1qU3adTu5oJiSZLeR+O5EbnpvPIWzD",
+	"g9KNruBFFJ0pBrl9SQ2FUcOd0zyPHFiIPzwrOiQjBj+cYdEtHdboBBzFe57n2wuqptGHAn2nsmezu26w",
+	"rp0cb9UV4fX1BJN61euV6tr9byjPVx1waQF3kVNXYysFlC5kdBXjztHXPMbiXEtN2lBlQOGixr+jdqSe",
+	"bsNfy6IWLpQk0RXpuYSW1Crtf5OCpQgVkJA3rx9bfcd3bWmyxNPh6cPB8MHgwUlb+9+68O4mnHfnCkO0",
+	"zXlP60LqMQDLJ0eyNPjPGD+0zz+XEZkKJc1Q5AwyFPJlwLKfMH6DFn2rcPqeRl1vYyFbV2k2bp5VHD30",
+	"mv1s2wnSxsuZSrWkwCUAKuegFHFkUEbJvDuBHYIs2HHDpQ240QGmN1Twudr3whyTJ4vCrFyBo7/XyioU",
+	"S1UWsY/dzCkmvWNsys4SwN99UlKLmG4enL8enub5D++ereir6/n01V/ezS5ffiX+6+HJyZP50+f8t+wm",
+	"e/OXP/Or5VfZF5ePvh5LNWfqh6Po5PdI3YdpxDP3Y3tjkLMdui1SbxIYLmFer8e3Wk72HvpbiLfH7cl1",
+	"WahMDfBXCBP1L8jQVfVxA0iATa/78VcnewdhDk2AWrwBn4XesgD3NPm2HF8VUDAxZZPVJGcDbax00YYV",
+	"miyVNIyM6QQ8QO7ehMg8qzLfR6JX9YcZr0g6Y8axhBTcrxc+YQyU6Jxro/vH5AmdzCGl3WFO+nJeyDkY",
+	"CQMoKj0Kn54py3yskkYUs1ecSLfX5HTa99AQGfBTqUiKQCBpJflHAqFz90iMf+zXMObKz0J+uU15qpmr",
+	"fdLBRrh2aN190mC1XLG8kWROxWxQFnVUB9K6/MJfEC3JlKrEF0WLSsVtHv6Tr862CTAmMktMm4Av7dFh",
+	"ImNZdYJrCA9teJ6TmYSeBeLwnDM7/y6Wgu7HePxxP1tiTvUrUBOjVmGNZqj8TVUiaVWLYYdzv7qu77+f",
+	"IPU/yz6kVRnI2fAs6MPW4aWZU/26EgKbRlOLio7h1De48VTy6UPa8fG9Tcn1jfFmDFGlIL1f5LiPQrnI",
+	"6QSkFvGKRCiapwAGiT+DYPNcXx/C9Q8s31DG0/zOTHa3og/HCoPSZ9lN1TWAxWaiPjs7HX558tWDr758",
+	"OLyrsue2Ybthe1EzhlS0LjXrbgoxmppVxHCu+bBjGLC+IbpRtbU1Y1tnwk5ZaFVd1EXfDfu8wTLah3af",
+	"FElHGndYpuFV8d9xhYabwu1dFm4dPou7oj7wHdmdzq2oDRWZPq9dVq7DKEpSZJsJSe0BsSpS0kLOkmLC",
+	"RsLrAF4LsuuRM8Mye/+41Cv7fyEHeJ/9w2tHVlPCiBf82QORXo9hJKB0v3p9qJyPV8QBsVvTxbL6ZrTN",
+	"+c+SIzd2KEgJcbmqUR4lR3aQgGvvxgglUnaIcCLd+Dptz83yG1NpM7kUAApAvdpbCeyIi8DL792kxyFp",
+	"oFYHW7DXnSgY1eig/CLjFJvY9KhzcUKp2P1FwWZpM4mw+j26XNGI4CXRfCZYBjAKzjZ98fJBhcS3V0iw",
+	"XjuPwllNdFuksLGXtz//NVl8Li5gWQDXhk/01tYL97S3R0thNIFiHUoU5pNOSUbjCfE8X33jlmPd9cIg",
+	"L6ZgChxPbmPhleB/z7CcOcMslZ3FS+CLi0gZJrJvOv1fUM5ixwKzZBnpYWjbubz0emi7w/uvTPdHMAPu",
+	"1l8x0tAcnIJdvkLnyFvOZe6WFcOjulzYxU6r3fnp52MYiut2tDvgRj3TemEbI0sCEthOhLc/UgFBf54z",
+	"hcpZlIUxqB7xdoRUTVPDtTyVAvooFlKz8zqy7P2+BaPXCXoLvMKnSQ/jf/bffYRSx8KgpM4qq6Jb9mrp",
+	"ivzngKRgv0wVc6K8E89xE0CCr+NuwxZ4VTVxHeegsMqOZj9wDr+oWE7ajSn7ceOT3ZkBATQCVJtBLieW",
+	"l7XcmleFQvQ3wZYUTsenqCTbFvmk2knXmGG35gDlunpgox9je9peG2czkgUU0m41zBZ1nYd9paioDljl",
+	"1nUOjmQkHBKUb2ubeWBUfw7BwUsrK/IeJI6QtDHSlCy5QPk3Etz0j8l33QsEp2lf/0ChuFQuYXWXc/HS",
+	"3w95EsA6dn7U3W55JTOGi9nOp/HK37+Hn8E9uYaxtpd78uN4DtbxTfwTyL1gZw1RpdDNI1H7HLh/9Hhk",
+	"Vwf5efry8vXjb8n9m9P7/hP6vn/kvpGzWc7uv69H55FR9iWaShxsnV5154FYSX4b/+re08mRY+4SV8HZ",
+	"BqCrSL6m4JZLY82vUtHrOjZuMy2hXpnEi7L9XCAR6RNTlhuiMAruBJAzOddW5eNC84w1GNm6+nx72RRi",
+	"0uwDMXMAXMyG7XZv27S89pj/lYtMLvcsAgCXf0uTcpBM3jvBRWOd72mMbf8mBUuPCerKUH+BTuDxaiRS",
+	"Jiyn902dQcKwd67HOcsg6A5g58qk2MxwzLxbAp/tsVwzcjYc9i+sxMjkUo8EWE0Lngk+m5uq403Vljam",
+	"fVnDqjNYr2MTbuwzJFjbHS7hSIHDwsxLcEZyuyP7nXnGrjPaKlr+clMLwuQINSF32XIvNMLW5/QC45Ro",
+	"CyE8uZAALeE9UdDGOf322/MXL1LSOz0bzGXZ6nB3dPLl+XDYLJTo/TQ8wdKs/3v603Dw4Of++U/DwUP8",
+	"6d86Lbj1ET7F2iUcZ73ycPfWgQ0f3XpgMesLLS8wSlabj1jbi7tOUUxgYSeWEUIGD2SsOLl1yyKkyjj6",
+	"Xft+neJUixgs0l2wrtQfWl13y9owyNrgfy3TyymS+wbX92wH7O//blcb53hTnsXVgdqgf/71IVrh3qj9",
+	"3RWD652JG+vTGujavJNw1/amof0OqWnQl14nsDs6snFy/59wjgNby3uoSzXD7NU5n83hJRkvF1Anuuxw",
+	"8TetqeBdLisV+3Gohe9/GfYiBRYLcHJM2aE/ZSyDbJaJzPMqdPiKLbjI8I4rBzUwcS6271XGfJdh+/cl",
+	"drEXhmD1Fmeg/D5nNCO/ljSvPm3fNZmzrMwZuSwKyQUU6sE7zbwDlMDPdncqxfy6Lh63m2uvFh2fzaln",
+	"LV5rg3XFzS79l6nPyAXlAKDIHIY/1+AGdEUjmqkbKPXMV6RHISUBz3QDbrOyLzHg1IpiVWBqBS01hqOC",
+	"sFWm6NRs3MWrwOzfQ+v+Vi4DwXVPrzkSwdYJJom1OGbOFh5sYspZnoHRDBGjkbAUx/qokDuVOXHZVFhh",
+	"AniF0BqTFkUO3SGaiv/FSKQL+u6xFK7xLej2KTycYsDK/WIkAdDGKjqvo9heDaNkFwINzBjUkVtjaXSc",
+	"f5hEwRN8bgkSA9eBJ8slkgOmFV8w0qudXfCAXWluyJxRRSgZl3oFYLU+ORHd+g+HgY//JJZfFSxVY8Do",
+	"e4in/LQsrJoeqhz3Xp2BBBeAMqqqWTTD7Opjx9qOHCBLD6tLY9iiMM3BnbZH9uSdUZRQd6+vlUFMHQfv",
+	"BobF0qWm1mFku3CJO29EKjLnZiRq6uuhZ8flu6WQVInzhV4x/hNSTFjlzHFLvy2zDab3DcvpCq2h5hS/",
+	"GCZRm0mTMTNLxgQxS1nP2OUYA7n4QfUw+c01SalS5fC4Nenk5OwspJSHsfF6O7oxzKM3rx8fJesekmeX",
+	"310C3Q5+Aw0FyLg5AiwWpBnh4oLQCu8C760z1YZN0+pywRSf0PvfseXb/5Lqet1/tsWvXu3t5Y4pk0jn",
+	"P7YeC9/0gmkdhSNuddsEQEIpAuaG1JUzesMGC3xLag+PqzI3cyYSUnsXRsKKmbnMM5K+fw++PKunfviQ",
+	"DrRZ5Y4h2+sA9oyZwlW1mKcLJZfoyR4Jac/zkmvWatxz9C0njQ90onQTOpalwdY+Y9SAjsnLnFF/5EoN",
+	"mbHrlZF7l7dHWGwS8u2ARNvMI3ba1kkhsqVNBrlNZbD87pAmGf4dxHs6EbDaqRa1PD0nLXkqC/yC68xU",
+	"5Tbb6yNh6LXL5vfAxD0pnPJIjJQYTsGpQD0NUQwoSNfVhVk1JieuR+IweU26xPVI7CCvv3Hx8nPy0NKx",
+	"b3YPr04I+FsG4A4i7XZSkD//+nFCTqsBfzEciaqeHSEiLYMnZdE4nYnj9F6q/Utt+Jfa8C+14V9qw7/U",
+	"hn96taFbSndDlG+wqje11Wu++SnPTRzvsGLR6DmAXlUpzfP0eE8T3w8mOaJ5vnFIP67TbITQ2oUQCDTu",
+	"myAoy7CYronvvGZrmGLmmInLFhwJqkla3Y0GuYtZuXKpPky9Tb0BvUNHhpFI2ycldQEjQP1hrEjq0kNH",
+	"o67djv9Q03/ihn2UHDW+vXEJfRQssqFBHuOSsetY7BEk8G+uACFAQeoM0iVHmhoA/BGbh+UcRbeN89Qe",
+	"p6pZ+B25kbemDPz+HMh+Sod5Q9tLvbqdezSyvp/NW9oeS+SwVJMHMqyzJMJmDjNFi3lQO1alzkAXoUq2",
+	"V3mudWJkP5rLiLx0A66R6/Idz5lBjhQmEtRJKl1VazvUhfukkTrJU2N3oFj23YFdcPaOCX6mbMog+W49",
+	"aeUVZk4S5aIhR4flFbYS/MKAWazdT3PPD1l8q5sC/Cb0etotQNq49/BmTEzpTshZOFz3NHE3WWk1UWzB",
+	"ICldCrRLNL1hjbTwqO3nl3SX4O1fw3s35Q01grCNLyS1VtTdIz266vWS7JUFNmeTa1maK6bjy3lJJu4W",
+	"ovEeACMMoV3auJDn6/D5qX/JG5Wn0OzlGweQcF7hpUD7NsFYpu0bAYcPPDbTac4FI5ovyhwarmhmbcuQ",
+	"uDWZKsb6yUgIWY8XXEYwVK85FaWazEHrdoqmJtQZpuR11ewci7nmVrVDsZD6jtYsg9IuIUnKocYrG7/E",
+	"yT8TBnbL/hjOFbS/qvgmRSUOsSP0SEDbHWtvj2U5mxvSC1NyU2ei4xT7x+RyzUcWX9+6LY8Cxgpd/ex3",
+	"K0sGIOZ0c0moJplV3mJ+n/rlWzsazCWkAVabYJWwi0bfmnCLwNcAy7oL6v/aah9QJdZVV98mcvcQ4VNM",
+	"oaM8I73TM+zk3gaG3HuCG8EjeVfWeOuc3dPrw+bZrmOphc9EvzVMm7f05OvTyYNvzo62o9Y1U+93RN7e",
+	"Pf+ysc0deZibci+bTO2W1TctDvlZdE/Hrv4GLRVaXSgOw8HsbBfQ6EgC0M74VVKUxrvQqraPzrMJaR1v",
+	"Xj0/jvV3/gilHx1Yxnb8wLJZGhl0OFDX4Tx1TSzcuhZFekyAJWiAdeZmJHwO7A3NeZaQUpSawf+RQaBs",
+	"8Z7pBpRN7+z01Kp6VpK5UQXOpP5Fu4Em1pd6bM9j8r0Pd0AvL2oIRfRNB5I1EizXDJE5ezgBp/bRonDx",
+	"BKlWfWz/BV5OL/XWMvF32Kh2sSkCLbc2L067YspnpWKV4TSXBZ+uDiPcQ6jlVqiBm5L1O6erFk8WlB+I",
+	"UWvkNevQa+FSw1lZJV8RNrCfvIe1am1MWIedtvP24hg2zO8l1XopVfaKaWYOm2fhXtEBLMeWxN+RkK+s",
+	"knNyGrYAa8jT6l1NB+ppk6q/ilab7rra/hsD7Kb6EdY7qeexYelfM7r4fimwLSDgX0yZOpDU3NP163Ze",
+	"Df/oHa9DfEAdq2FZ97fYb+iyKD4VQ2kNeTee0JAy//QjZdllUexUOV81QwswyqzNg3M9JrB/GN9E2Cwd",
+	"xxjEpqGd9ZJBxzTXXtSq4/57DlTdymcn9uu7+lu7zJyeDU++fPDVyUE4d/VydbZgpnkJQBj2bPvkwbT5",
+	"ZEoKquiCGYTStHdUa1lFgDF9AFyKj10DNSJkxu5pomWpJsz3OscIpzVfeeZiDYWSWTkxVUM5F1Vk3Koj",
+	"/Whl3tZGIX7nYxP37etqyEWXX/G9VV6t4ZQxYTjNL6yBy5bgPLZCDDI+eor16/cnsIHWqOU5I2nGdbV4",
+	"B9YUflwXIK87qm0/pq0ObBsafuZ0zPIKwLJuxYaUft4gGjwQ96xFv6BcQPjNXsfTMRLuoXvace+qwUwr",
+	"wkknCxb2D/y0TdtDZnQ7d+FOSNCtw9zeyCYOdE37lVOv5mF7OeCCr97SUA159+exUtf2Kwg9V8sL2GH1",
+	"GY6H/oJX6T1ifvHGpo3GhbeO+bWW+bO3mnLCoFubiKUpXdZpOWsChfQoeXz1I1HQcbpiKtUDYd5QUeq5",
+	"Ky1F5tI/Jk85y51/0gmmOdVkzFbSuWGlgBQdiDsxyEqyn5vIvFwInZBUT6Rib/+YjkTOaDawf1ojGhL9",
+	"dN8lSwkDeYPVjEm9p6QUGbpxufJDgJiLy+kDY5xwf59rorBghtpFTkkPVRX8/YX/uX9Mnhl0C7vj/ZYa",
+	"37K7FrD2Q31sRCVJWh3+FDm0kkvCjWb51IfvWcah4wRUS3CjR6I9nphLtnnLDjRrd8vO3k8nkINv6X6C",
+	"ELIU1gn8SUOU2M2ZQpqFyxRw+wAgIuBMsZ9e85yKVmCMZvR/ub+6BFCVgdNV12p3pPmdFmmuf/Yyo92e",
+	"2d3ajMdH9JweNqDn8obldMLiLdEcfPCVcRlWNM+/nx6d/7R5rM+bz334OZZ/aU/g/eoLBACKt44dlc7a",
+	"twXhhpH47v4lhDE8R0G0Y1kaBxnAEUUAg8F4vlNwmMER8H7n7ZAqicN58cHOiSzzjIwZEVItaM41dCKM",
+	"0mfgoXMx8TrZBjH+HIJfv60rbYa7jWkgOJukfZYb53IDw2+c5ni2E+ahWZtHuxw0D+BbcfCILdbIJl1H",
+	"33JoAh6txq2PB0FG/LQ8B0SRbahbSRPwL47MSnI583ov4JgFoKcOmaDuv+nbTOxrEtgXPwYY2M3Nwvz3",
+	"IZiCK7FtKIdhMNsvPYHUt8hoVvVgfEIakiVo+kt3XQEOlrAMd1yB3DZw3kdHzwTw4pEIz8/oyFvNde4j",
+	"ed040XOeQbZ94BCy01mzx3bKYdzDIPCEvzkolNREnDRwEetVbW35lnN2tUGp8yAOVqnDhB+fW2yXZQSn",
+	"huALRkdOy+mfB+jrIBLd9qyYQTynnE0NKYX7ebyCRCKHx2nPVj8hqTvMqVXYfJuCMYP2gHhGpSJcj0Sl",
+	"/8JDFUYpqcHjrboy5YJbZa7fxiz1QKZ1nuNI9DBVMqiF6Afopj3kuI7yfOGkkCj4W7xaAroVpHmORFaC",
+	"qufjNf3j2Fiw7jFIu2ymXALwYpjbMhK+rOPC+SJgs+ogeHiSWq0LcZMcGbl/BVmqIXCqw1KtxlVjqXaY",
+	"OJZKDk5q9D30b23NgPHwe85YxClcgfxuWJz65ijZrSG9t3+eLQqpzKbTjrZDeM69+w06cSodNFRAuwYy",
+	"4Hwev1Rte0qPhDVopszY82Stn3IyAYzhSruqPoT1IzRbJVXldXUTfAb9PCMBb/MVGz3NmL9/rTMnDBiS",
+	"cOGrm7O/mw3fd2gQnLmlqpCAfIvgMEcY+v9CR9j//Dr+XdCHAJTpwHD3njmCU/rrThBRT+mv0G5KMWai",
+	"KMg1LGrVwUlOnZcT9APia72sPmXZzypaBLBuiQhtVIkVY5sRsgpIEtv+odNh/EtWe8xZNmNPeR5ravIX",
+	"f50gVKaREAlyEXYvVEhZ5JJiW5bdOnvb4f8l/DbWGjYQmh4O19lWTsWsrCpNfAkOEwMgs7YX5OvHL8nZ",
+	"l8TQGen5J5Oq0jBfuWbILcgj/7awaTUd/Pbz+9PkwYfewDew7v9HFIRpd1SzT4CieQAgmhNxu34Bbn4J",
+	"QdO7CFu59YtKAuATNY7HbqyiRRJBUakmhl6DSq9ZBWJ8TlL74bSqI0mqNEECNSsJST3sX0oQYyUZidTh",
+	"/6UEEEiSqkrVqyagHzUgbvx7zx38YrrWcfZ8JKgDEnN592iB13ndK2Zi7qNuEsQmsEbxxcKaNqOjN8Jw",
+	"k7Mad3R0hEIHfQD/XECwMTvysolM5SzJRqqOkQ5tCGVlE32IqDIHtu2ceZ6+0lhrrG2Jc78rCNSK4+6J",
+	"g9rEkzkMD/WA2HXj9Nf1K4dwgSfxyvMLzGxO339wybkCRWl93uzxyYLKrQ0QaLcqnzBRaNeqW3NVHN/D",
+	"6opp44HKT3cABe9c4BAwERMBk/4TsXzEPbKJpURKI/bkKdasy6lhP9K8ZBsAgd5vb6PdcsRAZWqVv+8+",
+	"4zz9EPfXnt34MdzTzfrTHnr8w99++vn4mq3SfkKWihvDBOGicrYV1r417J0BSoDHgDW9f3/NVh8+pMfk",
+	"ciSCt1U1R9QlImhDV+Ccrx4BSl7JEhTDzBJXUGh8zVa+zQkWGje9nu/BGKZihd7uo8sJ4qKiuv8EAwVH",
+	"c5YX/wtiyf5B1OLCxT8dRo50e2k3Flv5JSY9zO1cq6zyN+j7Odcm7buid6zE4tqt7r5H4kM3K1J2OXUj",
+	"mflA+wXfFPHI4gWAkShXCXlo/3X6cDgkPSjHg8vQahHKAOreik2FFiAQfJ376cPh1jr3Q8S0VHzGRWcN",
+	"Qe1bfPPqObSrlou6/aFLuHe52BcVNK0UgATi0GvxE03+MTem0Of379OiOA4iSfer790fc+/ZaRUgrGXI",
+	"bnbqr2cUuG0L594tuSpj52uq2V3YuZs6gkosXgDsb5RkGZht9m8jLVsiY2Z3QMdFzUhUdiEZU71JxJDv",
+	"F5aNge9DlHl+3tC9BkuesR0SkLa6kLsFU3OkVTcDJ576ietpEIJAhCNsktNLDPSSCTU0l7OSkdPh6cNP",
+	"oei2qM1lneysGNW2NP31MOpyXpH1BX56+cM9DVIJUtDg3T5jzUXhfa8CgmETu8zsXUvS/3BOvpEgiTKW",
+	"c0QQhGpzJjL9HyNxeU7+i+nE/npFTakAJ9ojfTyiC/jcSbGIpLcPd9iR6/D8Pbt1vScuCmpCem5lqaMt",
+	"K3yaE/8Gp7uqV+4u6KnVlqhSYZe+wMGedc9HTeyctE/BnmIxpNb24qKPbast33AAHUi1PGffbTR3LcOz",
+	"O3RR2fg+uIlOq3sanavrZbuF4hM2gA0tsmmL6B4+3Lpp9rWdAjF1V1N0obY8aVVepZ1AN7uy0u/8/v1c",
+	"Tmg+l9qcfzX8ami1InDW3R+ePDqdntCzwZeTEzb4cvzwdPCIfnEyeDAdstPsy8mj8cnwPyDz+9/Z6s/H",
+	"x8c7CMmPccx+f9TtdrabtIPCuKtyXE3mDrTF/1HKGfhuBq7Md38VbYc2QTViOajQkDqS1OkhCD/kjQl4",
+	"2316QzloI+nGVkGBe3g0+tNPJ4NHiID//ovk5OzDdhz8NYWy3qXmvLqp7DWji8uC/4UdWG/VlY3s+aZh",
+	"eY7Hi608vJxTp+hCukiuYXRROymu2arZnf3o8asXRK/E5NO4C5XMtzqjEAzc7rBdwFf2idu6peFFBxZr",
+	"BiZ2VK3HG+KBg9OO+FFWahODL3ldb5i/KRaK2EP/dm9DrTtnFHqXgmqoKIdsJF0ADiNVzDuNWgEXQNFy",
+	"XoX9qcRa/ZZv/IVF4Vose1KDibViLBU7weofQgCmUnPBtIasJsvXeux4dkxSjbWMaULSJRuveYQfro2t",
+	"FTGy3MD9/+3g5z9Gw0WB37cDOc0uMFlyABJjmJHh2+tNpVob03Ab39lGyfzORRYHPHea74Ky8TWa68/c",
+	"I/9yRwSeTqpmzNj92WUhX1Kehfton4O3KE7zl0xxmcVD/ZcEbsH4/sTX91aZlBkrcgkkcUHkwjkYhMSH",
+	"tmpa4Qm5HPytOhx/uqW8bK1NN3n/iPFKcL0fRs3QCviNijUwfeXRPzVsvSa9Fy8fJOSvlz8SqciLs8t+",
+	"PG4eDVv1HGtwuVADfGfavyAnUC87bETb96amOs5+MtzUCqntF38fwdQHjzgwJm21Kr09HyHugJ8xiAFs",
+	"oWzYwv/EW9dSAtZ74+LVcIwQa0kI3T0/oDkfMXhzFU8ZaIiuzgyCnk8h+L+oMD740N87mQCmck+TjOsi",
+	"p6tPl1QQd1S5nYsUXtXHpftQ7hvO64y13SGEVxXhIr1xTsV1CMjav+sg1iEi7l+Br//Jga87indd1FFs",
+	"vNKKxO4XHr4zuLS4eRWiojU+1c05MjR/Yyv4S6nNwBVbkMuXz+ym+66o+QoBTbnRRLOJYoakljqhOGXu",
+	"isjXonQHlBW7p77emhPyRlu1uwLA3LUW6Zp1GHnTMs/d1M59DZy+fovZ1WcPwE32xWmAuEF6pw+/IIqK",
+	"TC7ImBvdPyZX4NmWYsIuRgKSIzjW7TRAis7J14wqpsg//v7fCIn2vweXL58N/sJWvrqtloPVSGr17+f3",
+	"Zw8+RMVfTrV5o+NVG5eIqAOFDA5KjS3tHh9elbEhyMRWUWTHT+vbKBSb8nfrIwy3F5uo10jzmJ8aQqtU",
+	"vmWk+4KqVsCietsPD25eP3r3PFqXt4ufpfaufMTCbsc53Nq4geHBaBDQXmXbIW+5Zd12g019lgpitXgD",
+	"s43CP2LyOQC8NKoAKyntjWKf2I7GMa0KoJpLohjVcXjuFQSjIWd9rfyoQX6vg7ozIUkuxYwpwt5xjdqB",
+	"G8jx0W6VR12GgZ9Pa97gGLPMiuZOtXAL0ULVc63vNnchXq8zybAocEPlyB0cFJx1AGngdmUb2X/DwIn7",
+	"MbIVdpBkdxM52tN8WY/tNNBbd4i/f8OwWmiNO/BDxsM3fmSfUqIMHrkgqWUMxzxLPUA0orZU4KR4X3YY",
+	"hLef/Ofga99UMBMHgy7xT0VmfFdiquZ0Szipf76Zye8kFFs+ESaOq+4jdd7lDV5XxGqIyxqaZV6zbgsb",
+	"SeAi4eacULJg9s0VHk5ibSJnEFTGvlVbJ1LcMIXuNw+txJSWglB9zTLiyhepK15sZwScfXIwolvm02+M",
+	"mHLh6uxRlz7eoxw+2aYG8Kpdj7Vdm3DxBJ8F3jTjN0zEPIfbBX9VL7jureTI+IBCGt0sqChpfpQc8YWL",
+	"RIUEERHWO+mn4XoHktgTbzXUkFa2H6DbKaWtw/hZuLcfAhZlrs8DFmh9QN85SHDBlvmq3sPNOAQ0h7rK",
+	"51yb2Dt/hLplDzYO+fhLplhIo8S9gvSkIooV6FXgdXFmf/soFPsFMZHW4wZy6bpy2flA+xVX8JkxRXrU",
+	"YKO0k+FwCGHUHCbS37ncrlrsV24Ir7BlW9PR39pD3ID24gXT2GFb74hMHY18Vjptl3Lfoix7/fj9Xquz",
+	"o4S1tjhbpEHVks4f5oizYdkVxzUUkDB6J169RYeH/a2u05kzmjHV394PAiy+DbF4+9o5lA0J8B1i7Rmi",
+	"PhxvjWAq6OyJ36hEQXRZS2iFfquq6Nv3NJnIovJ6NQJg6WNZQCbFqBwOH0zsDfAvTJj61BGoXTXQJ3Fg",
+	"q0vRgkkkPcinBMeYnWTOjIHk5ozP7J4DPMXx2z/8aZAmhJLXz7+xd53+yd/YbzggPVbEVk0Rhvc4bLgf",
+	"d9fY6yxrQzuuKccVjNem1cQl8aBfj/3LO52tVtmKtwtqvmAjyo5fZnvse3Ba+/W8du2j0KIBv8qteUTG",
+	"1UkZ4dLfTmyt7+TnEFxPbpgwPlDTkRqN6A3Q6n4AWbXMPnRO0l/k+Nj5ilLSs9+wdtSf5dgD0wRX6Qga",
+	"wT6XM7zoSiKDG4gv27Q3VB6Xxh2NVPB+MhIpF2P5LrxHkGf2p2eGLVo4F8FoHZRL48/mgI4CV1PwW+Nz",
+	"UcccAB9WoE3tNHSWd1TlyOkUvX9YcJpgP+RMQtFMQc2c9NKxzFbHdkfShKS/lkytjgs6g7/sHce82aYr",
+	"SOLY2HeTa7JUUswwy5WbxAVXOXRwQ7iGzecK51V/J0Zo3zKaW7YWOypj2uWs8ldJxmnOJsYOrdSM9PSv",
+	"OTeAdVJIbWaKIUP1e42XLbtzV6N7Ja8BAH2NTW3sK4UHoW4stX155HXQmKl7bW7HTtz6NnjIrbmDA1bf",
+	"CabosoIlaoPbXCBlUQAWTUAjasHmECPlPxGIUeUV2A1D0cewPYCQQyGKYyk6tO72AvQg2ox55vYWbLn3",
+	"GXV2t/XP13AluzBk25EhkBotdHbL5F+9cDdg6+v++r7Heh+5F63HXSpocfvKHkWJNZWKjEuemwEXeAkS",
+	"uZzPyl7FyAyg0LbSdBZUXQOSz68lzfmUsyxnNNtfY+3WmH0ECdG8m7Gqehwv/DjID34g5DmOZAcHU2f6",
+	"bnRfbw+v3Nr920KSxanvnwFpOYouIogs6K8lIxwg7aecqeZm7lJjtXeeTaXodKgUpYF8ZdeANM8TcBdV",
+	"/qhWGwdQbXw+QJX4XuOPAWoyg7TNZ8b1FXDGNGphzzKoUrOqiK47IjUbRdV3gv4yElXPg2jPOZpbDdko",
+	"mXdXMyuFXY98mwFq3GSNREA1EDjQVASe7egFsUOP0d1QSk2w9Fg8PVVyEX61GiPc3w5e377/6Yaa73CF",
+	"2v1Xjz9ZF4WsDoZGOtVKMcE8XMspwuCjE5KuhQgspJLlLKjMAuq6XyiITmMX3Y7Gte6VG03Q9verBQMw",
+	"P997+/BEoo8avwlAhtZjG6UCkJhqklxfkKEDbHaQVJCvz5ZwXff9Sc/lkmmTkDmfzZmyvy6kYu59DZYX",
+	"okmcNMAkol5v3dVJGUyUOS2wiWfQxg1YDMSnjSSZJIK9MxceBbRKJl8vj+Amj+oxUrABNBmdM5rBP3y6",
+	"PR7mVkqXy+xwMT8jiWJ2B7IyZ750fXV0R4kbydEN13zM8x1Qo0Ao/Fjfvlv4CVel3oaAgBofr89ueISa",
+	"+LpNrt1Kldg9u6qSbnfoUq8l5u/Ym15N4nYGY2MtPr0aZb9+JZXxkXkP0hgSSER1tnbEOPfO9CpLEf0y",
+	"gQMgTmcNsvY0H5D3z11a1o+N89fKq3TyJkVe6VpTMGF1KcwpiFfuWGF2QdKiHOd84h+eQOmYlmTMRgLQ",
+	"YscrQsVKClY3WwaQlp6QRPOZGHDRPybfeVYNn6+G1EJ6hU/hKtjLHfO94abLtSwIry57F22AA0/zHGIp",
+	"oGH4jpNjRuhkwgrDsmNUG6GJVRoyoRcMkftSrP/0mAZo4vVwh2+4gfR/uqhTNXgW7YR/mFqypzN8h47C",
+	"wWJpIwuPzI3LAXTc+5IAhAlGoVyYSzNh+vv2Ct6lKRUs4d5Z5odVVq5v7v5Pdpc7w1wAJbwuLN5YLvxP",
+	"mZpcrUwSq1tsrUNSxS9c8nJNgfvJVU+TG6z+y7iVX9PzbQ38gMu0qgyH/wxGPpwUu/u4Q4fFVvfjJ4fX",
+	"L28pXgaYE3tfmyWBGCkkFxCvDQuYK923LuO9p1slzboC9Tp3hQLOLw7++jevnpPeYGD/PShV3k+s2TSB",
+	"kiNsV4zVCPhUGsDwV8PeqWT6kALpO8J+8Idxh5jyn+U4ZnGM6eR6pgBg5Bc5Rj+NL2g6JpfwIzR6Br/J",
+	"oFBypgAU3lo+0CK6xonvAZ74SJSCW3NJZNAIhN0wQfiUaLlgLqu+X8PGg1y1H3HNqOqGDTNJpEisFjMS",
+	"HjQecx99+wn7RZExD43y8vurVuEZE9ngFzn2Rji5rMuZf5HjkXApm3MqZkwTOqNc3KEk39w0xc45HD3O",
+	"sB33IppOK1woQkmpmWq0ThmJUbsktIEybEW5YjmjmmWxdioH9knx67hR87BTrBa89+rpY/LgwYNHCXnz",
+	"+nG/4cdoUNbH92Vw/dox0ojnBwu0DNOGqFKQXoSs7MWBKoWjq3NgVuAOcDqovcGyoZHwvUWQ8SwVNwwc",
+	"NnNQG/Dux69eHBOXtgA8HMaQ+ujMAHM8nRq97kU6zDODi73t7j/L8Ut/K8pAtf9B2A20+c9yHOA0Kz6b",
+	"MdWdM+1G4skMQtUNcLvgPMy5NlKtUEKkwatT7FGB71Ku175UgRmx1pgU+VUzI9sjMLtf+yPh+31BogK4",
+	"Ndv9TNe6yW1NutkFuvrPcow1rIe6eG7VoZ5XYaFkY7f6oNqnosPmlldHNCS5BtPx7HUfpfPPcnxok5tf",
+	"5Pi2yqaVv79jh0/ICdbRf2UpfL0mtYt1TJ4CG61K8y27TBHKUKDXOmhPhYmJ+MeCrqDZwUhoK5xp7vys",
+	"ro1W/8Ix6DX2SPxrH1/9WCVbRqV51TVpbR5vBDe6FllOsZmWeb46r6PlWL0Ow6reBXzD9SrVpKBKQ4zL",
+	"SGh6hQ2SUNRu9EBn3DV3WnfwNFYyPppI1y3LPbiYHZOhXbeR6JAqm0flSgC3LZcHOnDLFowRnDG+MVzG",
+	"Ub9DTIME89fHpV4RO8C1dl5Bbix0x1LMqJWnh+ay+3RvcEtF2sn1d5kshxSxPTZACqRl19kXdkJY5XnY",
+	"Ice3DsHXYHYsuF28atFXzJBeaqShORnU9EgGxPeHtCrlJC8hr6saNNDJyHd1U3w2NzhoUN4oauQ66PSG",
+	"FUai+Rbopl/3jAOXmjZ0hc2VWEaslbXLohdMTZiIqGRpr57Sn7z1QP5IToZDcp/AtNOEgP3CMpLJpbiA",
+	"ayCBcVkgQjwkPYo6P2jbgQaWSb+YmlCDgT/UyL1d0+6weXa6X1jp15KVsePTfaQpupWm0vcOFuydi9b2",
+	"spIlQatSe9V1hLNzE5lcJo0XUHdi4J9TxcBzy/rd5LnDdumyKNDrusesAkIZswkttR++r+KqKq3QnTYS",
+	"mRwIaQYYpebaQO/HFVAduKc9lXERdPwz9pY2TxoJt5n9hGgZtDxEMJZN5+dWCwXv7TrH3kSaU0hVR4M5",
+	"IVP+zg48NKLQAN/GOFqiHb/d7BLoOHkSlHn7o9ch9HfXliyftaL/oOpcpx19cidbbXWsfTOwSZ2Zqkoh",
+	"uJhdeAmXYLNIe7RqRhm6JJz/oY+76YkyDBEFH4n0vkuOqvdGwyRe348DgXBMf3EKWftcUjRvLYtxtm6/",
+	"6f2pkzQ0tgOvFJn1s4C2lWvi5zq5+46DmgEQS6N/oEs4tDeORGCqNdq/H2OmTikyYAEwZrSycWALBsae",
+	"bNt7zub2qEk1wEjPva5f3X0BVGtV0sQ7Y8JcI3BwNcNX4Spi2WW4EC472w+5a9Nun+r28QyST34EGwAO",
+	"XRC/GZnIPMeeTHb+2OKPiow8vfzBKZi00R0Ckks8btZUyUWkKhtwgKMOLDPHSJhLOfGIwc1WE3JaFxE8",
+	"y1z326DthC+GhO4TI9Fw8aCCEj7NESGoy82zc3qVi995OKmphNa24FikSD9Tnht/LsIhJLCOVit0dQjk",
+	"uwqySKw3y2gvB5Z6Bnhn+J276KlxmAfWEgmYpl21udADUxjFmSY9BLi0K9agrQTye8BRjOoKUvQORbS3",
+	"L2uLNgzZ1iaE9CZUswEXmgnNLd32d+wccifIT3cVooy3FWll8rgTHG71Ph6hBut5zsV1BzAnF9dVfw/a",
+	"JntLKMHBRywGXOJ7moyOII3LcuTRUR/AAatbJ1SQMb4e8xe8y6P5BX0RchIXMQOoCX/i9UjgSsT8Hdu4",
+	"nJlz3Z4T7+i2Q1yK5jb2tJ1MPi7axCdC6Lk7aq8IeT+Un1sR++1St9bPzmdXHu4wSa+plPyO/bYteKw7",
+	"2/HPu9tPeSx/9nvBQJyv0AJp8rRzUKVDGU96roFukU0TksnJu4SYdyYhiywhE31j7bq5WeT9kQDnydPL",
+	"H6pHpvTX/jGxwxhAPrhr09tLS5WnCbbM+c5VSRZ0xnTaR2+ZV6hAbQWH2dPLH1rvmNJf4R30V3hF60lQ",
+	"T+44TP2iuzhzVZl13oHbjFAnTpX1rYe59rHs7dh5L795au8vqNb2XdYUNuBF3akYYpc2YL1mDzBnD/RD",
+	"zRYWdNcPfrdDmy1UASB3kGqSQrHsoV/c2DMKc2BoHnSFCr/y9PKHLV2i7iyifscty0KkcOjk5qFrgngr",
+	"/I0gucHS7zrzuwE5tQd7k20BNxDFqEtPevnN03saf4XIBY72m+8f/2/Q7KCMwcypA+yglnMpRq/1SPTg",
+	"JrRMMgm+VCxddEZJTnk2sFYXvNxTG7qt3PlNkHtAZoVGP3j1AOmFjC9Btgcnpl7QNXdnB/WEfmL+W8cO",
+	"25nc08TeYPnJeGWsmlt9DPcVrsop1k7Z08wFefP66eArvL+xxWdfnZ48eBBkjnBhvjjb7sneKTehIXf2",
+	"6ybdePR2wfky1iLkEoIe0IjtzavnPmUOxRuF3GzLsg1fWPJfQPZyVamErdfe2/89yz6k9gXJSHCtS2gd",
+	"rZieEymg1mkFVNxf4y9AFK3sty1cJab+rmu969UhmFhQKQnOPiyhp0bFJx3N+bPpu/t5zt0Sdwepz3Yj",
+	"P4amCTrN/wRNE1sk3omm6dfk82qaVxu+bl/FYvomaqLnVv0D9ps6blwdT65rddT3F1jrZksByNyzP5Ql",
+	"SZByiRj52GJpQhGXghvSQ/VSsZGo73XRzSD50ucp1UmXYwafIL00PCgp0XSlyXK+asGZuLlFQhcxz/c6",
+	"L4xX2sWXknCNUtS+17vGm/o89B/w0A5QXGhvBS2bvTNMaC5Fgm22yIRquxRSgaKdtnlaNUNQF6xxYMnq",
+	"HTT9Artb3xwlR1ZOOiazccIvaYd+bU2WAi8Cvg1Vkzn2+0swhISJyrBHvow3AviP0+1oFjKXefCRsO1t",
+	"jddHx1YXOEmGw2GAvx5HckF58VkUQyCEVisZVLcr7bDK4Ku1wv6+ymDRCcVd+P48fj1dbrQUpPfym6cJ",
+	"KHM+udWSFFg/XuuqnMpteLftqpSiMe/kt3JJlizPoccoNZO51aLqutgxwHwdk8dyUVAFtT7OaWzVTTSG",
+	"oAQs2GeMngHTFbwoWKyfAdFzqQxh7yZMFYZQzB93YbhMewJm1BMz/E6WihaFi9f/8Y/pBUmhDcOCKqvi",
+	"TkqDvZhbuZJ/ZeSPf3TVrH/849amy//4+38fHZg+GdHV1kCGclRP1hUWp484NaVwsOZuCZPqiLqd3Chz",
+	"roAN3LV+4XnQP0PMbx3RpQJNwj5wCEFbgZ54FBL3g6bWDnJ/SKiuKgUWVAZo9+yGihmz59zeZc9hlEm/",
+	"oDz3ja8j6Sx6YQonKV0qMMfiuKry30W2ffO5qxevXxLFcrq6IKkszVi+SwPEYMu2OEbT/ROWch1sFeZU",
+	"gTvomhWmgsmA1wRtzHMurnXV+MArD1j+QnI5awoxOwe7BvCW+CK4EqOFvKFRK0PZSyxzVY+JH4pPeoZ4",
+	"wYrMaUYWFBKTPDKtYjfy2idEmDlbdGHt7NAwFV+FDSp0nBsuqFjVLZ+gLM8PMcGhQTIA19VMwlHumWLD",
+	"EWS2MaoYuTdW93aqcXOjPsfZxRF0Z81giWwpDM/bxV5cV1W4Fy2K0uSascJRt8vYbybKwHvDUIl7QQc9",
+	"VwpXc407Yei8UJsEaIh7g9BtAp9zQ9or9cOOHEdiEIKiUTyimCmVIGMItofjPiwHy6/Z5yCq72TG/sJF",
+	"ti2VqUpOEu7LFYuzephvyxXIgYHy623vdWk5OJAB9SbLVKolVdXFOQI/DSo8qYFvU7Jk47kEKD1Lj5qP",
+	"oQZ2IoWvxxwU1MyDvKAocX4voLiQi1kcOMkaBdDSFbI1tGFFZEOlYNuwa+yT9sxlnVFbe2VjCRe8Ykm1",
+	"wyq29zcqt6zN6F9/WNGWawu2iTDr9boyrMBuW2OWdxnkrAhxzZ6IWc71vGkCfF2uCG0Uym092r5Lk/1w",
+	"1RzHrV+MoluDjvEbu7YelKG6u975kLytKPMd4jyVB3+HzekHY6uVmPavBYWZJEdQvWYpfWDFYZxAA+db",
+	"vOMfXZBemHTSP6+LO4BVyaVwSVg6qfIIdNJYc3tFscwhFY+EkwTHJJVLwVQF7QV/3dOkwF64xySFFz9G",
+	"jJcpn6WkhwV2zawv+M3X4AF8EHYTdMLJDgR0OdMuIIXX3EcN7T7kHh6TdLF6JXPmB+Vy5+2wlLWveZ26",
+	"jAYp1ofBtVZ92IUvVcHBNDIOmRoJ7jDGnWREP65hhGYLLkgu5TXw/0D7vIQrlbDQUTyK1pptrT5u3f4h",
+	"2d7/PWczmoP9rbC5uofuNXVz+Cbil6kbZ7RQE56JSayB/EdKFdsdvmKPdvUJ5tsbAIXaOutXzKzhb5/s",
+	"NGWkzH1wJHbqkZ80KyqBtPWSm8m8jSx4u674cLz3hAPZ0kkfVbkd+unDpKCXvuVCVXd9KVpF1u0G+wlJ",
+	"nZaQ4nnWLGcTg8igM6ezzQHVwDcjrzAFfGyOiZGoaaHl9XDfW2/jv5UaEGCnq9losMdwo56DW8iuT881",
+	"Zyyu3/7j7/8NIWtgQ741JzdomFb4krpawpEwEt83IbpUUzphrlTWKvJsqqRldDybMZP4+xDrEQxZDDXO",
+	"FBWQ+k1QMSNGjoRDCQqY2zFxjQprLCI7hPYCVnN5MH1ETyan4y+zsyhyjetdvqGVAhBJqZl2Xbmdvx0y",
+	"a/c54d9DjxQMM6EvEDV4fVDboHbD/C0HKNZg/0AcOKb4lE9gN56zG7YVXuTHtQc2ZXyGUqZ50AP2W2+b",
+	"5x8two8NM7Jo+0QAQ63oDgOADWXrdxz/C+dxOx9He0U+uTX6PTjKOpOiIM8MfYE16AxZKmlYpMjAVS5v",
+	"cFdZU0lXgI1gbhnFd+kW9VGQSaDMthqNG3+zH2qF1+p+Pr7TZKKoH6Dixs7HYjXoqVQNvD10gQw8Kk6V",
+	"V6aYZsYZ7Q7wybENPefFAHB5p8ANQqYxUA5xqfVzDswkZjflnSnkEG+ZOE9OPQeqr2EWpAcFjZWm9c70",
+	"Y8i4W5dYsQkvuAsF7oT4ZE2QjR6A2p1d+e7CKUC4zceRLeWC27rnXd1+GmM2leoWXoLd8nQa57bO09El",
+	"nuy6G0EQF2LvOuKm4PgbQJgUml7shnle70D9XUfS7mOOTIJUlopFxFEt3BZtZVR3KZMaDPD3LJQiFLEe",
+	"48EK7TRwWmtX6v6LHIN5cEFSuw1pba3HzgU3F1Ul8kigh6xipPZ3TXqKAW9H5XVMJ9dyOgWUK5+V0b8g",
+	"qT1EOwSNQlaClczNeFHPGjVQL8KrS3WMqJXL4crUkd7CWmE7mCi7qzY4nncAxegVjkpQwBhpARXj+CeA",
+	"3JaRQmru6/4q+QSQ0cBNOaZKXpBhvTngOOW6hmDeLEbnVH/n+MC6j3RO9UvFbrhs9DMJbtiSLQALnpEe",
+	"4lhMcroouJjt0OENXdo7Lwt6aO90XaCE/OVOWa63/sxVNFf0GcLJTpTUgP2HH9szTOeC8fVnkipcwIAv",
+	"+/1vbnZj/jHm8pLy7Cpihq25S3kISDtmBD20Di+PtF8BAR1rVza6CdmXnABiMFOn7v8P3P/POo4ngCY+",
+	"68gNuiQF3hB4dxyqVu9razzf0y7HOHEgMzyrmi1k48bboVMMefKOTky+GgkH3pg6726akNRQNWPGTu81",
+	"FFBAa7qg4Sz4VQurqAmTYC6L5b+plZxp1J25iFd22nOH10hWMmIXfc4m17I0roUbKZjiEjObQ3tQA1IK",
+	"SSelUkxMVmkzv/hRqLrIEiM/ESKs82cOU87dmkVAlpyr3BMPBMW8/1yKfLUDS/Fzixy0q+/J2enJl8Tf",
+	"AqKY9N5cfdNKn3pz9Q3o1sYwZZ/8Pz9dDv728/sHH/7t6A6U/s0KRUByEC38yI2lcakT110aV7wRVAnp",
+	"p96DzubTwaKNRn/66WTw6OefhoNHP7//Ijk5i6/fbopvY2WCBPXGodv+kgg7+0igw5hEhVpxrQcvfAWv",
+	"J9N93DPr1NGVXer5Hsck0XG50i3YdjiByFsbe9wOqjWubeXBt/OKNNn553CLxKgsgkTvsXUgGxf2z56O",
+	"Wreu+DETGSjW5WTCWGYV8EqDKJS84ZnVl3xDzJHw29YzgKZS5lOe5yzr1zp38Ly7Fy8AQkuY41w9jC8b",
+	"CcWmACFlXxbgy1bvA9zVnE1NYwYXJEX86/BWf3EkNNPaTt3dQ5wDo5pb7/SMzGWpdJ/U1Tgw7lYOcgXW",
+	"Uy1VqJ/XGDEejjueE/NyE9e7bMLGuvSTIMJ77gWPDzyCjkB6lLxmuVi98xhrCSJN4V8j4cp35FIQdKIg",
+	"JAUkqlPt0fp5Rnop199JgS/DUZ5DF1erWbiqy1pFGAlor4Yj8u3QXTOD0Flz5aoSQd3wA7g0mO5dDSh8",
+	"QWfotAt4g7o2NrQOPCNoDmTlcY9Hg+EQvNlhB6Ith/Hzu2iERBWjj2XGNsm0e5BhSJ10xz7BjY9zn2Yk",
+	"GOkZmecDUEXtrnIdNquqpdzZycOju2wQZWoJzDWhGquY7Hr2akPH/+zqT2u0SJdq4Eoh+s1WW/6pY3Lp",
+	"PxG+P8BxmFBRFUQgfPJBvamsRFMrvyubm0fWt378OHb7rG1EQ3Yrtd49ZCk0YblmWKVgD5k/UxAUteYO",
+	"YFGOBHgkSpG5s9E4+tbeccut2ITxG+ZPUMhquoBxFlKYeb56qfikg/LdHQ1tn0AVAFQUXpFM5jlVmvQQ",
+	"6q1iBy43ZzoFDA/NF2VOjVRhfv86D5nGGttZ/terbTp/dE6OH24zKzpIrDYzPqYCzIXTfXGMpJf+KU2I",
+	"I2rkIXbTPcq1kEQXdLLWzvKTqcH1tPar0gwevF2N5rrs2enTP64/Vr1sC8h6gPNenz0gz549u5Bj1Cfr",
+	"0vJQX/xOmn1IX4GCv851mhwyEGFJJXRbCCiN476XfVCP6Q495aFS9Tv2k6+fnA2KPTq2aZOgavRhqTJA",
+	"FwP939T9MYEgETFYaVPr81wTWTDouI653UFhIhVkQa+ZS5YIZAMUQeoCQPuq+/VIRHk9KC4FtVomChZt",
+	"ZOEsEszFsxf7XVp3lXFefXGbfh2a0XvIJFAiCwCJkwpihqFSftxwmAWQcVXGr891bHR9iDc1tSbDpXkJ",
+	"rrAnoqsNZhjYqyEuq9Yf1Hh3Wf2mtAMf6jBn2Cf3V7Wns4Hzulu9PxFWpAdIvYoJtqR51W3Dbg/QzSfo",
+	"bSEMUzc038Xh8zUH3OBn7pH9lCnQnzZ5THfQbT6lLuO8eHetmDRO5OZ0u9C+Rsf6RfP4xnq2HGJ07KYs",
+	"hTzK8nz2UX19TY2guWqBhtCW7rUjsEHYkXOaRJjagepBuDIfR1VoyIf/GWqDZzhefOZyAvDTRub5W2v5",
+	"bJOZoQ4cbQbnM5GMRE13tbNlCsDhlRqiUXbBYowc8IJ70QWivboPwX21X8/KF64BUyCDyD3CNjg/WOVd",
+	"SvvJSGCwd2rVlaWSgJmfMcT2QlR+8JLBTSdDsuCiNHDZuxPjGfwuT+Q5m5oN6WQAI4Tfc52IdTnGLmku",
+	"DwfmE5oqmJxwQYbIi5wPqBJZFcN8GCDfP/xIyWlbWlrSqg1BYwLuMdILlrPRz9Ilc4GLt+a67Zl+XOG8",
+	"YGYus70twhf42P9fbP0dRGpEllaAx1J4fHa30ajnV46anp2FE7k0tF5cPWn/44ncDbb+bdwNB3sISpEz",
+	"rZvYfRUb+xwOAndAkiara3YZDea8rkgcJO/DHblljK5DnH2WaF18LFuw51t+y5DHWutGmjqXq39LAPoN",
+	"i/XZASq6eHBU6po15aLSFxrahfOPeAI+JynUFpIedYUlEBdSjGZ6JLghEGFcSuVyhHMqspwLpomRElth",
+	"6oWGxyFL1WUCttwYrqZZL3S3AvZj1Gu5AewK9S9oIx1EDON+73PS9hzVq4N1lNXKmdZ6uXp3MmaWlcX0",
+	"riRgWJWqVr8zyMxM6ihxXDlL2sHcQJMoqNYsG4kehkPY0qsTvkcPwn1WAsk14OKm06fkRx0GcjcGb5Uc",
+	"57Fi8UtBXj19TB6dPfySFHgTyeSkhDByBClqeyDKfaoKRKGl9SNTOqqZf49S5mz4CHM9taF53Y+DaHrD",
+	"ol007YUU02CpIDLPRsLupf1I6sqJ3Z9YRJYRIZfQvgfoJ+cYSRVETqfWBIA8WUkzqFODv+0XRsKHn2eK",
+	"FnNs8goJkrJAbMkWsGU0byrD2sx4QskSqniBkFxFGq/UzV36uUZBtiAXWG/COC5AZ4M2ZwgdjACf8EOt",
+	"1JcK0yV34shP7WueQAp6hAlzoY01seO8wR+Igpp5dEbuhi6Vzj/Ps8Suz5S7/OaqpXMuZwTZH4KVhct8",
+	"vDlmtJvQqC2bR48CgjgbxpNWuck3wIhorFX1bNEjWLgTerwJoqr9wjevnhHFpkwxq7QKusDy77WXkl56",
+	"3/1T339vZ/UhbSnn9fWaTN5W/GezIueQrXDegc4GLCUqQwM+EoU/gMrTBZ3MuWADK/bgB+ypNMEGQG5/",
+	"31rVU5YmJb2z4Vf9KtGCej6AjUu0kQAw5rP37dH3dDWW2eqCpKWgN5SD/pqS3sPhA4ez94oZtRpcWsnQ",
+	"h5pXdeOTdrkeCehPGJYEV6DVVkhBqmopMitxAHN1wJFpLfpYHiM1g56UvrlCJpfieCRSXTA2mb818q2V",
+	"4G+FNG/rFH8cXzDZNTwYwRh4MqCACRaXSDES1fB9VlE6GGhjBqXK0wviP7q2En2IOOBg8R7CxAy6V+iR",
+	"WHDtUIQpzzHMY/UQoi2T72GfdsskoXRcQ9MUe46BaeQ5LgOfzIlmxiB+zUhAqpQVkamLBb31BAcbfRpu",
+	"dFGqyZxq1px5mMLsJu0yCbCJaM+aqWGIZQoxqP4x8Z/U21a9+nJi/y2VoflIQFEFKANXRvGCEYcMg90g",
+	"W8vvbunBNth/DrCkenDNVmkyEvXv7i3uetq/IGsLizOFNbQLR4vibcZ11X/SLtzpaQfRtFpV0qLwFE7C",
+	"d6Ceg4RQJat5HC9A68BeeudgesNDlRz1ms6YZm/r+rkFza0pybK3v2jIooyxn1I4CAGWvV2wjNO3juWU",
+	"gpZmLhX/DdmUvGbirVeWoKrPvu0t/A4lWABdjH+/VazUjdsmikEBO82h4GpBeV6TgB0j2r1jnmXwOnsN",
+	"QAwr+xRup3kul5h/J8U051Dn1SZj/MlqJW+NlG9zqmaIXNXgajDFQkm7qBSjJIDV/NY1QwXQQMPeOgBn",
+	"NyZu2ZD9mpudYUqAxzU42JZPb2Ix9fXmQx1nwxrmLXrrUlYXhdnJkjBzRJwF1l/Ac4AUAmmbEEGuQZ92",
+	"b5wXG9QrDB9/i7ANf8WT9sqRaEQ+jamZzO0Qvy3HV4U0hN0gmg3V1U9o7XEDzSVAUUIb2Z46kIPQU68s",
+	"LCc8GQ5Hwr8DoDFd4/8bLKCAiHaQfb0qsHsEcBy8ju90/56AYp5dmjQh//j7f+Pxq9Q8mnlIqpeBAdBw",
+	"2NSSekHfPcMHTwJlp1L83MohG1tfuE2fai+qY4UwZ7dEsKDud7+epJdymKVxq2CF5zHej9MNoWnribiR",
+	"YorJ7UbqslodR4ZBup+CQcKwYDJvGyN1h97+vWCGbhkyniVHmJdFsXXE0ELuUBTF/X3ILUVwzZnHs6j+",
+	"56bx0ilKr5hm5rCpYUH3biXNrcHio5uG1+UHPGSg/3Lwb3fwt4vzGp7g1vyj+1aKvzqBcNgmHbLG2Gql",
+	"o1uJR/a5p11LFtKDp1lC5lKbBLTGfmKNfcgyHpc8zxyEK/izPH5r5TThgCETeF69yQtNaC+ahnFQFFwN",
+	"hbx59XwkEB0eUgDb8DhzYwp9fv8+LYpj9+vxRC7Wuzk0ALjOvorZrYrPZkyx7OtVzEMiPUa2G33iu8E6",
+	"lE9whWiona5R0O5pj7BBs8y14K3n0pgJzej/as4gHPLDsy34U5uZW4wAr+gNux0FsixaUlujtWsGXV7h",
+	"vp29N35MTzKs2W9I9YhYFzLbaRQCQ9dUYD0vVvfaf3oEKPCs9fce53fOwViP82FsmDddjkc70MpjGDgF",
+	"72nn6+OaYKm0FK6xPYAyVaXzzq3oXjESGZ9OAZXQY6xyDT7EutjeQaZzTc6Gj3yz/LGuLFB6wwjFNq+0",
+	"KHLuG3Vt9i76Y3+QNA4e9luaOAKLEi9wjWdiKjshVqw1yIpcomWdSRbpNAxi9XEAOfuqGlJXn0n0m9MJ",
+	"CByyKHWFtQs2pTvuLkFB85mAHRCkB6BjcPw9/LbDVHAhqEhJQAvSeyPqbXjvNnKreK67q8mJbobHD46H",
+	"WyWe/0JrnMmGRd28k7eLWQYU8TkibVdYJBcNbMgCKnvghmNyxURGUvQ9vLa2fQr91S6db8BVqX3NqGKK",
+	"QGeBqnkRBNYAYzR13oHgBf978Cr87QLTNz0lplXsGYMVIxHghJZmft+9MF6kXg826gLFwqM///X1BbqN",
+	"B5YWMtI7eViFnsYrkrEpLXPTPyaPIa6l65JEy5h8mSHPPDDCJrTFRn7Nvlk5zyLTuLIGTKaDAs8Kvu+a",
+	"BYk59pAHi9nUKh85nMgNXDLcuA5qob+WlnWIWc4GpWZuBODigj313jNYrwtEHAfsxoliZoe1C4fwZEue",
+	"Ejo2sIkWjkMbWWhwZgBnm7rUcyENaoa9B0OCXS2CLe9KwljXwuw34k11XOPxFI9GGrpR8Keov8TS1y6o",
+	"nGtnPiT61raFw2xmddQE1rXMbkQbeMht+SAyos/DBE0Lb/cwxTIoVP04/Y7XcrP21Fba+Tp1kc8uijcz",
+	"XneE1foEa3R3qpn/7JaJPXbA8YfNrXLLXhZFLND6VKoauJb0/GAtsxIJ5MuSs+GQjFovIi7Sau8dHfUT",
+	"3/LExRG8N5QWBfZwTH+jBWcqTYgscOQ5Qgv+DX73jzoFqpVrt4UHO874is2iWgPMcKJv0sRx4Bm0xH92",
+	"9T15cPLFF4MTQvNiTgenCcn5NSPpm6sUUmn+8+sUnLUNgPKqw4oP5dCGv+QCHw9NU3Lpv2l8nqIDiyA5",
+	"HyuqVqBRA9e/FnJZBWrsurvYbgp4c42JNksrjv7z61hJy2k8n7K7iWxrsQCtGzGffVqLffaiRt3SbAZG",
+	"gZxii+M3Kk+7LXPfBOEYm6U1zPKHWzfavX/DqDsJ2FFo0BCzahT3+OrHqv3u3p4Oa/luPVYJodWJAFMZ",
+	"A2l+MaDBDzg5sv2J//9j72+X2ziSvUH8Vir4/P8hYA8AghQ1MybjxFlalm3NyJZGlMbPmYHXXUAXgDIb",
+	"Ve2uAinIjzbm017AxonYOzg3sncyV7JRmVnV1Y1uvJG07Bl9mbGI7up6ycr3/KWz7x6SvRu9LCY7VKrD",
+	"Uq7w4btySVpTr8ou15zMNLUt7DPy5h7GQfdNPrbaKW+UT4sZxMZ3QoMZUfE3lfBtO/Gticb3J5CqK23c",
+	"VzlTz9XDu+xLpNY2GD38tXJnwytVvPnTP+yixW+yH7i1hRwvMcuCzyi9HBPLI/MBWGQhcl1YqWYAd6AE",
+	"5B/MuYJGXkvHlCy5cAdN6O59nudb519j87z/ftj/bPDD/3l+3P/+37b71+tguK0n/Tb/JU56x6bflrzG",
+	"HjAH2js6ITzYv7/AbsTVY3+AKO3pH6IGmAdQ3B/uTnEdyPYCNBOdirJ9itNTcl5YJQpmlpM54wbyLT3C",
+	"/khRtk13jWi9261CtAP2vE60tx5lOfjpuFNYWroT/Oro1yyzFkhAvbQTvaBOvZCitcwHLKHLHEMLsdLf",
+	"mLR65BLIiYL7cIE9Pm+lEaVfpuLehP2kMAZ5khXMgUnV5DXaw7laVmlXO4B5d+otp2aFwYNN50pZUjQL",
+	"7+xCj0TIhGn2rprSY7ejPX2wK6F9JzZ5AyJiuKNLICarj+IXQMgZ8VwBeM5TnmWHMelpoRdtqEsUb6uU",
+	"SbMOmR8sKeO9w2Fy78VeBzkhRGG04s3BRsIXUim7na9YJzA0Qu8RqQceMoizkGUYfayt7JL5DnI+EY4X",
+	"EwHRBzcKfUCzW+hZYjUac6FbszTrzYu2SyqrdyrKCUWvmLqHxsSW+vbh8B5i9etN+fVReRybCDitUPDO",
+	"HRCjU5OqxI9qLzyqw1yAO80WOmsHHcuyRyaU78gUHdUQMMj07JHBIp0wStLSE3vX+9Wc+b3XuZfG4+bT",
+	"qq6e5ggfazqpX563QeLhM8gwbgNOeGf7VverychA9iYX/NppP1A4dc4SAX/pq1mCychQfk6vdJkuRirR",
+	"uVBc9qG/jJWY9myB4tJcSycjIVPaWgOZ0rXSnfABaDlcG6nRgX7lWxmj1+vrXXLRmjXsmx06OpQfeXZD",
+	"AKFzra8bPShvyDlC7jhoi4seH2nYe56zTjJeqjQTA0SQfeu244JBzkjoF76eS+K+Zwbo+xtM9AL/cGws",
+	"Vykv0uOT08dnT373+2M+nqRieryDByZiWP4jW8ner7pH+9ZIe2vYF5uzVHk1iTw0nvLp5z5L+pwlSitH",
+	"WKhWh27WqW9LP1LYMUoCVGZiC8kzqWZJCX7UY0nOjf0hXQqo7atBmTrBE6CWqJlAtzdSCSIcJb7DgGHi",
+	"3ZwvDfTaBeyjqeB2WQhEP3Ifj4BOO1ABXyN5hU0u/RxjJCQ/Q0xd5rKKQ7rhNmwASncb04OdOWGdK4Ai",
+	"L9irjKsu/vWUdV4VeopqJc/inx6zzleFvrVz+vcZ6zwF8V2BUAcUit4BSOrYeE6+FxB2uFymUh+ohrW6",
+	"Yi8r9u+FDwAaXxH59vUL6GpKFVbeEzvY36+6LFo7p0I6DHfLAx8p63zz6nGPfXf5F0e835xddn1G9lQq",
+	"aeYiJb/qAc7U2qV1k2q+qFQRgOiYUmwpXw4VBOSnd/fgfquWazNa/SrKldcm1UBfPnCBOqoPcFQ7EsQI",
+	"ng3FoxzwotohZqkIAS8Do8fDKmO1dF0ZBT30pNcGy3Uwjmq7w4nGfGR8j2C4ejXwMAXdzEFGmKaJqQB+",
+	"YzYm37oXoa+k4VgBjd2QDiK5KlBllfjqOmAFXdF32IvOsbqCXWirCvdTp7JouWG1UpVxMyq3czo2IIit",
+	"U9l2CLKlWfKsCkRWB3LlzAheTOasAOOd9Hv0zIt3fGLxtVp+xU4YZQfhiTbXUlaW2rT3bwRfEErbJTqQ",
+	"2toxPzJsjA96V9MFS8aVV5N602HAeAYPEb9puu/jtS/vgCbnnz7Qtq/goLSk1YSUYE4SEeZfQdB22tc9",
+	"AZisGb2bcUXWj+xuPqgGEvgYEsZN46k21rxt7okYqBAs5yV2t3PmuiaQBEdrE54JZwrg3WWdt2+edpvF",
+	"TFP/E3DsUBcrGGCH/oi6qbbLp9b9v/8PK7gVr0TxDfylxwoNXQCc0jVxp3AAe9gFslKn1B9HG0vY9JWJ",
+	"JHfHsUz5ait6QMpDfToeCBaqWZ3yVY/pLAWAC1lgff1OoqpKJl/wRvWI9n99ep9jTwYgIX9I9QPf8zjg",
+	"PRArvrr/5HRbpuEhfKtyfi2RJhBUeuqvgl9jDxLtxyuq9fWZ11Flx3oEcTg4/f3ee7ESvKhsxelJJe3y",
+	"dHi6vZnWGjvEHabRK5CN1T3p0cUuz5/uJxHrdq7jyKmRpImQS9azJ1MBl5LAm+/+M+Wr++ctFaTUe2E1",
+	"aavjwm0IcNce+8///M//7H/zTf+LL6rs5HR4+qQ/fNw/OauLySZ2steV7aRiIhc8uwCVRKTAbAykCe+v",
+	"cNXIjybYQkrbaejuwjiSgh9NELf1CAtSOC8E+Hx8fzAI/0nUiWpKHs+aQV1e1YbIxNReIO+Cvzht8lYX",
+	"dg5/C8o3IfRAxiBPodMDaeUj1bG3mhFxGEhnd7dvopVZLiBs4jvkiKKPJwuXKPSSmGlmMjmb22zFxiLT",
+	"t+y9KLTvtMmRCqVivjLc+ylMLX59dtqMTXwveMSxp/CZ2qzJBghpt9EVHGnKV9dFj8lpib3dY2mhc/AK",
+	"QTeJgGWJ2XretYjQFBZhtUC2cGakdarzQpbZjELdAfTy7g3ot0kWT5qNfdvXt3nLbbmHm0/X7mNd+29E",
+	"a+8mCME9MmwBj5i5zNHqhraOWHohETC+BGl7T7XHmAHmriMhaCbQJxt62DrKUazsmx1h9AOEpgdY67GE",
+	"4DMpH5T+xTrQD9oZAFTu2YhseyBU7F6ZR7sjqMPiN95bbEEbdiWkWUSNYWyJ/A2r08XhV+1HLdWWGeHB",
+	"l4B3HV0ERFQ/lbIXkgSvDKzz8Fm1e9ZwMo9MzacdfZz6SEGjcJ+SogumNCUhC9ttyvTaOqeDVHck1V22",
+	"F4GE4fEqhCpd9xJF9vBtLXQmduFGr91zO0PP4jW/K97s0rSnxYZDhwQomUZ3ocJCoM+WCk4cULgR6DFQ",
+	"wkrY/UF4d8KdpQX0QloZuURh0+NONYEJRLcvJpV9oGZL3n2PaPKRQPgNA8iXq7i7eC534yNKZyd6n87F",
+	"5Hp9HdK0CfAyiy8kEEqA7kJZ67kP+WocK79gEF8sUw+dfTnJliki0SFzpYLQ9Qw+N8LODllzYKkXfSS6",
+	"c2EDdtzC+yKJ8kw+Fm28VIDK4fhUc6JP+B3bh0LdCOQduF1sgnF1hozdnBGKpc/QEB4gB5VopobAbppC",
+	"wiI3PQ9pgAVBNwJ9ctJgp6cezLHvlY39/IXlxjy3YlFDgwDzvvxHncfdP5BRua1++tsP9O5EGhHHx6LP",
+	"17oZyzTIdCcfS4uih3kAC20A4zETkJagb0UxXWZxxoW+VWCsgdnpJiEwua8AmUCYP4XgqVbZqjH1ws2u",
+	"nq2z3OT5QKM3emPg7Jmyd8xaFMxiziYoIJX37tY1C3JOK0lDzT20Oh4BCNus7tNS606tqrw6Hgob62s/",
+	"sBXG3fpPHeRwObzd0d19GJQe9Uylm6EA4KnKxmME1jKfXvVQ4com30nA7t2ti1K8xDYWsn5J784ZGy7+",
+	"x+GQxt4Zdcynk38hNnQG/G6O2V7YJtrMoWe55dfCu0WNVlQx7HQFZ1t1jLRL8s2Qi6XHFlqnawnthbDL",
+	"AlB1aqntIMYZLwoAH0n5gs/WilN3yl9PhbES839e7QhKZzFjP5QdQG4HVYtbYSxIH6fMQrnivZcfSOMO",
+	"15/s+kxf+zoqwiz7UY8fGZbga8mAAb8viwxK/DUAiewCxIgJuGYM2sKTGv/09TesUxYKT8VkNclE31g+",
+	"E4S5lWrgELeFtL6tw7oYcBbsy+LZohGg/o0v69ZFHVCtpLOlESb4rNaIrDOVWWZY8vPPoNp9yxfiw4eE",
+	"Hbu/gBX9YQ1m/DLl7IW+ERkH7+1eeGyHyYB9MOgs4PK3gNDdK7bcHct1m1hG6yVbo+UqZTT4QuI9q8y0",
+	"mQe+s2805uw3YACtlJ0LI41ICTp8XXuCvNJmCv3m1WNMO+0BYNvvzvpCOe5d9aKNV22xyYVoTkeD9vxu",
+	"XPCMp5JjXlqH7JkEfjte5GKWVBKFy7836KR1tBtYVjSLbbt3V7EYncNHEYZSFE+55ZmeNRfcYLz7Nbfi",
+	"rUlbQOa0Ej42HEWOIVnI9Oq5fBSA7O6UALGejwNvQ4pd43zWMzMouhlPotrYdKfvegjtpyV6dis0Xh1z",
+	"z0l84xP/DesQOnIJ9Nm9CKj0xoMSPhk+3gBqD+omKCYtLiEpsN3Ibs5HKYqX02mT77HuBYJx146h10Aq",
+	"jXu2hQTveJkiWv5Yd+mFXDSG8uGeUAwXsOZNkxtIkQb/dEvOXIiIw+WDwF2hjalEqajK3FA3B8kziHhA",
+	"+sBY3whfJLklLQaE1l+0nIhXWLffNC94iLpeUXm/2T52BFnRlIqCOexVAJ9O6Pvn/xJ5UUm1JDULYg87",
+	"rNCWjsUmNDzuWBiMBcm4sQcX8zB8/8oyJLJ16Y2KQXWPe2vUUNuv6sTbyBFvdWOWVbVVeWMySRaIedu1",
+	"I7KvtZxu5dAbkr0v2BCU12khRBRzIhLrwBspZp0bnhGc9eYUpBaLu2Tu7aFPty+PDOrcbhq50HlWKyqI",
+	"a5saG2Aia8cZtMkMSomJajcs+o710rIOVlFZjdVR3Qu/HdJAmwI1q2xJj31ZCEFNVZQOsqVdVNw52cOi",
+	"J4LCb3UaqO5Bz9NVM9H6+GRba7THjx9/xqx/DIjnzdPdgRXf6NksE0+JO97NCUD1c81uwwVI/Rg7iAxH",
+	"/PIjE/7uoz+TTDgNSdoWByG9eZjxUb4c6v4a9z/0HmprjwYFBjKl7jNg7EuFTofmPM2tJdtQq/3IMJl6",
+	"bu6rwtcLh3iWvdCzXe3IAxNRsNKshSMsC2V6uF6RsvGKJXo6NcIScGqye3J12OpnbZVn8gHBwe6rN3x5",
+	"JL21GvU1I9Vv7V7x9to+NUozdyyBerS6EYXhzW7/ymltcvG6EcdixhUQuCFcXAiVYAp7aFUFRo+7GKi7",
+	"17psPx6c7p0LDNXp2/lyuTVX9AIoNO+2Xd6qAPta9tBmkYban8MiLycLMWBf61uQTM/ZXGT5f2yt1/Yz",
+	"p3n0avu9+YDvqP+XvOujqP9rh9HsunLMkzxT3kExEwpyUMhD1Bw6c8NPRQExxluFcfDD5JYStzDCs70y",
+	"7n6BRht0e0vcI2jMBnAOhll9gUBMYwGWPd32SokFtfGi8cyAvcRO+efVHhvQuO/t6xes0++7/+4vi6zb",
+	"o5Z20lBRbTKGywBvJeRSrLiFBw/Tg6OOqFg5rZ2gdd8CQ4Xy9i/5TwdGODKqL6Ha9fBYE790Cg8WY0oD",
+	"htKXl392G4l9JdKAvj7lP0HEloBYY7Ct8NtCFDNAiGlWg6b8p2205xd+L2kF7nv7bvqBO76Xgtc7mhVC",
+	"WEpCqaZWDhtDucYWS4DpNbU3TofNr1wrfZuJdCa+bLb7sewakyygHYRPdAkvAvAA5L9DD2VTCV/7CNBO",
+	"2hLs65/iCT1X+dLWO46s61AZV7NlS5Hj509fsbPfI0qff66Ccozgv7V4iFD9NcRe3n///c+nvccfOn2P",
+	"3tv9j8YYlTc294Q9PIT7gkNmr4dfFcIIex/pN+03xNteu16S6qE945M5NkgOCH8V4vJdYHi2FBc+MwSe",
+	"R6zea5HbAbu0lObiBAmOFoFis06AHiZXTjytkzVx2uo+cHfC/dpjtpCLxVoYdie8y/0hbLkxcqYaUGzx",
+	"hwakkX2ha3tH7/oz3Q96Kz47+Jb+42/42Pfxc325yHUBx51z95GjmbTz5RighTTPZd9pYjOhjsOnP8Sv",
+	"m2uZ9/3V7INO4FQsNzu3S4XUhbRb+8N44nvln0cHTa6N2PlVehywE6Fzq9n11St6PrCu3ZJd4tfdxpTJ",
+	"E7ugFzzlWfaFLBChHa5t28VEvvzWiIL8kAeCLhc6N7sARNJX8OvrzQVgmHY+8lyNNTD+X65vXExlzbfd",
+	"P8E6Q+ZUUWN7bC5nc1GwhdOAloWTY90Bu0TOpAu8pVFmQSkdK23Mq8W97W7NyLV9I40cy2yHawF7+Zfy",
+	"8YOZe5DQn3NzIPlsZ6esQ+y022NLJX9aIpgwGRAxzN4B/HadLmreBmJBFxiEg1OUNlgm0Mk9qD/OuADz",
+	"pnVKv9uzox3szg77f7DeT/r1+u5/efnnRwbOwFn2DQlF2/e2/WjLwT1qzy9/bDiHezwrNB22nNgrjJI+",
+	"V1Yo61PtDjm4dFwZav98y3aY5VDHMHG3D1Jc3YXDVhIAsIyjiKiH/4KvCJs6dnVAa2eRim0Ic/U68bW1",
+	"hYm372wTdsshG/vLA+dsLaWtfmPzFlBBjj5UnIsH9xLtUiN3Caqrk3dltVxtm6jqS+zrJ3EDlrtwmFny",
+	"poxBQ2kuVynjsZFBe7qCFEmAZw/OKVbuNzYxs3MhCzJhRip06sS74cNEXAVDFT7QkZZq9OF+cgOKRTd0",
+	"rIyXcNpUgcLV6tsN6GrwAMVCL2hGlYhVVRo0eSB2LtlNl6bR0x/tsn9o21ROGqeyIeKLw6OaQbDqY4rN",
+	"EdzgvgZcxu1UF4s/iZYV+QfYtdi6nCfDit+h8zcE4P+e/v+H/vf/W4vfIbJyGvuE4tIxexQzOcAtDamk",
+	"22c13KGAs/0GxrkPB4Zil6nUb4tsFy8VNcI14M8xrFODvww5JbEmUHVU7d1qKG7eG9dBnaz7q9JqRvmW",
+	"Xe4dzYRKt0eKYIe/wkc3OsXeQD08/gq7gLSACM09xg/3mb29qt+dVhdax/vQ/hdmfD/+0P3Y3rRDDaK4",
+	"PfKB5jQv+H5tmL/gWAZ8p3Rl+uzWVOK3cGmavKuFMMuFk9h0sZxQ7GG+mr+Pvdhn5xt5NRdHtufOYGXk",
+	"eGUFVJ5T5UNLEsVBGQHtQL+I6y5n0olhQNlFf18IE0NjNfe3hC2E5Sm3vHozIKOpn0ljB3k6bev41p4R",
+	"/c3zb55BIvSAvXRbi2WdhbHsD+xP8nOAjrChCbgbq0cm0AKw7LtsDn2uqV5E2pEiXBHIrnYqRbkat8mO",
+	"Y7oxxTtbNpp7ZJh4Z4WCXkpWAAyX+32R9tjE3DgtJmVzu8gYz3lhuxc+JGTnnIaBz9mowgG2zkKRXyom",
+	"GS8EJF6MVALduLET07GeWGH7xhaCLxKPFymBMNxAziLB+mnYo1rnm3igDbvfCrtOLX9TfauAwiGmmHz1",
+	"DBsKQ/Dj+Gf3f8/TD/8BzVL//R9//++k23PanUzZ6Rmb62WBaQUjBVF4TCK4gFZGgKJkyu58x8myyBKn",
+	"Q0LgjLmLQjmH7FsEsLAyC9ervty5tfn58TGg6c+1sed/GP5hWM50ePLZ6fSEn/V/PzkR/d+Pn5z2P+O/",
+	"O+k/ng7Fafr7yWfjkyGtQqz+OBg0AEVvryjcNXIMaQMNaaFAgYWYCCBXo9mUO/3kpyXPDEuMfC+ICsIm",
+	"xLOUyv7ubGtO6EG+wd28yMguYx+yfN+Gfi3fhyh3eXuhvw9ewwQH66Okq5XtnP3h9OTx472Xfl9pQWs2",
+	"a+ChEUMrd432IZx7Wb19VF7BfbKGqvvcko+tvGSSpOZKC4BmqTChXyZhPZdQPA0csYvdyBFLqJgJY+Hw",
+	"BiwJrsC+Gys5J25UegfxGwAaCvp2eE6h/v3IjFQ1nMr+8ff/YqmeLCG5/pzl6bTn/v2uV2G5joM6httz",
+	"dijUdj8Zsm/k5xeOf8KXQGeufMqZAJM5JDoDbDxMCxTAPmrLsAD8TwQ0mESp3yPlZgZvnrNF/rjHbvlN",
+	"jy3OuJuLns3WpsIS30ezPzE3MHhorAmxZICbGamo+6LvqAs1dbAVE3NTH7ja+KB6Br55b/Ufvu4nXiwm",
+	"YYfpNWblIJndLW+JNKiPkbP01mxCIMOcYgAugQz4AUsouz9hc52lBMCdSohKRW6MAXMznmZ8Rg1S9SJf",
+	"WpECAlmZiXPOEmmupBWX6UIqaI9RwtpJYwtuddEDT+KS2rHBk5HYg14Z0jxHqPrM94DB2shUL7hU7nK3",
+	"5QsRxH3mNnY6pRfMBeNqpKRC1okuFrcYRDeaFdAkSmm3SwsJ/Su6PZbMuflWvxF8YV7eKujCEdym+lbB",
+	"CwDbhbpQpRmdSJOPhaNWnUZLLrP2imWt6BRAEDa3l6uOvzMQeBi1CnLmW+wfjmhQO6Vd0XvAH3CrELaH",
+	"TrIFf2VXL1cg2m1zuCM1t0yzvHgt33e8d/06tgyXcWOxweylbXMqOKm4nEyEMdNlhl0bpYrxE8KGU7sd",
+	"VK7lHfAriF3tEYy+Tx0oNLukoau7XiGBdcJcu5oNd6m273vpR0YULyMdrTmtOgKgBHHvTqdXNkyqdTS7",
+	"Fis2hRbhR3s7mGtD0fNVqEGC2JjJGwE0cR9Ii0Bv+NwvhadY7wO31qbkcrIIvW/uq8tiE0jo/UVn7o5g",
+	"eB/YLVgciOb8C3EjtkrBv6y9sDX01riPZS+WiMzXYQjX59eI5xKodpd72wieBEQNtxR9YzHFOapHvGU1",
+	"Y1b3QKylTqYY9Bv1sKPteBUosw58988kuHR9L3fKRl3jng3FO7u2ycV2ZOs5N/D+RpFRnftO1HKPkJXr",
+	"lPgbRq5cW8wdTbqmvfko1t2rUgNq6M4amW7gWghCfsCeAecIYWtpPEKulRkzCOlai8HdcMuLRl/ppaJ2",
+	"k29fv/AcwH3mkWG5nNhlIdCpTDKw9Mw8gle6u7Sk20EbGL+RNmttQwXT+VGPmXVPHQRYDJ7VTanmZWiN",
+	"zwJITygoIQ1kIbhCk2Nc6FuYV3MGejS/x0/upJPQ6mOE511BgBribdv18m14UjSfABXls5ulImgpCJh3",
+	"lgZ7buQFOHcyQAPCptGbwaXqMzwAbCqHvv5CTYj6GyN6OHp1fV8WQvRh/iXAVDRY9Sak0iykccucS2VN",
+	"F10r6D/BwJmBmA03qBezjneFnfyO/elzNN0JfwfclGRcgcjNC2EhnM8ufZIJcg+Q4SNFdpiwFbSqksE4",
+	"Xfi9bmr4e6nY88tvL6FQm72HA+SUSBahamFJlTOiWLAEtxL/s6Xb3+MXWqWAoHQnXGnS20rWVaXNiGlE",
+	"qw33vEoEW1gwpTnvn1fkmXOUJhSSiC4qWUa7pRSBd6sxpQiCeiXP3yel6ORepcH2BKNaP+GOr7772/8x",
+	"Gpnv/60lXWCzCAi8/7Ckor2Yf+MntnL4PTh6Faz/kPXsyqTbGXTjd+NTa+C1belLh3Lb13F10DSw3pjh",
+	"ckf6GGHbxD0H98ICOx7Pm6LThWCFcKMBDtRGotjC+dY5XSM7urtm+9GUWW8qNVwxM9cFNAZNY0+V4VPh",
+	"mKWTNNR7WRbgvF1wK8xeOiywYmRPqJVW/VJK3IuS+jBdUHZlEw2+WGzmYDFrTh2iFm9yja7J3y1Hf3fi",
+	"Deb2R6DhvzQ5qKrfdoTUYy9OWEemQllpV12mC/bilHXGSyOVMKbLYkcSkLtaK1uodX3PTtz/nDbGMONZ",
+	"RSlqLYjcBT7hbtNYhPbSgHRNP4kU1pYM7imgRRVRh3r0HhZGpbrmg6a3m8O04ZTu1v9lp6yNyt6vrTbG",
+	"nt458tCwkLvd6ib6/di3u3pCa3PwoHHoTal0czPCVoD8MrfTJLtY2H9M+Yc+XLO5KLrktA0tD2IWQB+r",
+	"dERo5QOrCIX2QBiD1oby0CnXlphPYKgDWgcYHmjK2xJNupPKmbQGKoxq5vzZH04/O6mhRKMSedY7GTYb",
+	"7Adlde0IfD0W7jg9NyT8a4AlpqrECsumY7xf+OttkYuqXQun1EjFurFT+2WAdxRG2HPG6d9kvgVoFcQL",
+	"ZkLNJDj7pwCTZXVDJGKkOsm1VOk5DZqE1iQJz/MC2s91B+wSyxBAeZYWwxpJBa0gGbAk8J+E8isCE0pA",
+	"xy67OKDrBLK4IEgBM31ERQ/m/vIw0k3Q8F8THBxl1+sltBJY8JUTqmAEVInjO14seu6+LHpsIdP+pc24",
+	"snICeWnKNoKl4cq2BtLgwJ7hs4fWE+wqYd1x7zT0n9yDhxcqsLFHBY8LFppLEvawqeETm92kheQt5uuN",
+	"FLfN7hAyXr559djn1lnN4APEPHI5uRYFghjxsdHZ0gpynoxUSDeG2R3jXTLHP8v0wzFl7WFHUWk88Xfy",
+	"5TiTE2juyhVLRsvh8PEEcuDgP0XCRCYWQtmRcvPweciQf+OuJF5TZxIAKiZ+cuds4+pEBRxZX6j+0vQz",
+	"qVJ+HPLv9s0u3lGVct+/f+WJbBm6QFUGEFFyuJgVqqC7cZhGFV3GRrrFKQWejeyGZfJaxHrCVCzQqUn/",
+	"p8TSFjxr1hXCJV37YELcHJM3g5iYerxEG5e8ecEAVk+C2aTVN7kaqUr8esFTgfm3oBvcOnE60dBxyVQT",
+	"P3EiAVitfSH3GBVF8fkbjoTGtXhNvCrO+G2wPVE+u5MpfLMNKrSLIxdBURgpvAzQTAlgmzOn2aIsPncM",
+	"hxh6yDnCQwXWm0IXdhwApp2wjhFipJJXL69inohXKWlsVrulcrC+ivVywW6Pha64XHnNB1JFJ1zhgjZV",
+	"D66RZJ1yPpr6cU8aRXRAbYD9cKQgoSpS3B36eVVLU4IX5H6ANuZeA3A6H7K5wUh9i120s1WUi4LHQq1J",
+	"ibVYxrMMwhyYVsqkMhZskm5dmK1LqV3k0T+FMvXL6FEByqUBxoV1JtyIvlRGKCOtvKm3Dnq5LNjTZy8b",
+	"Z6GbagefK3ari9T0WOj2g0suBBSxRiKyrjw5Srud1/RzyKZAElEzT2wNLO2ihcpj1vbCURfrwL72GErl",
+	"LpXabad+5LLErDziGRsvLRD40lQSte/aavlHRJV6LbhpboC1YpyhkhOiHOVmV5suJyiiAAMy8Q8nrINB",
+	"6OohdAe/em1wzf7eWT0sJdK6UhhUx5ipEpHvrTKSlL9v7SfKpP5nUILu6Jys7cgv75WMyLu1hLpayOUV",
+	"AWAWDAYwyMVAgS+VnFvoaAfNuFhCbsYEa+HGApCDSk8OVPSGa30R3+ZHhnkt0DfvyMAgMMjmcG4jhSwU",
+	"mFo0rtOzHN2DnDBCsM3a37pX1A915Dlai3+0va/cJUKAux/PGWezgudzLBRJncYYRAw1AuSrWO6E9n1u",
+	"17H4tzdSHJFau6E6j0019I2JgfdLyVEJwVMPOCi3d1qpXtqxk2dlIZ3peaxlLKaTlDTVqCBv6nIA+hXq",
+	"T3BSZXcDapVSNjkg3x51ul5aI9OyHUJLdi6svA32ErfFZ8eAwk0SVbo51cOzTKLHQsMO3XLDUhF85fsl",
+	"EdWbMTR1NcDf3acw1xoBrMsm+mVbiMa92HtCh9WKpbM2YF8gYncz3SMXLBNT62ZK/ldqNPutI/BLlT5z",
+	"D/27mxpCH0kF9ZtmZ3hff7fcQHXAlOHw8M4I7TpoVFOKeRmgHoEKWlMuXwslbjkgqUqS3XvCjQAf2LzN",
+	"8Mgvts1uwDp0csMuK2epZhsqhLLgoqS2ZXoasV+/xceG34jkvGR5pEljClvqh4CtGDkd3/a8owhZabHM",
+	"IIGHOyUWpmQEKzh1W+OKFWK6NALZP3yA34iRCmWiIbHGsytohICoI+6/hKIMx7028Ss3t6ewhiZd547h",
+	"pjbOEtHtWnZsx/E3pJz1Q8D+ccfwQtJFVjRSfkfQMFaCdXjJvOLONQqFSo3L44d9SuCePCsv9Dhr7FZ/",
+	"Bf28vXRDMQo9tt0FIEIyVhNkKhIJuASLpYKeuN5Z7ZaTczsfKaCeVAs09AXenmcqZU+hlWvBvtTFLS/w",
+	"3z3GK/+OGmvjinvglyR5bkVePqBYhLT+j7//d7cHsVqhbLFiuShgNT2WAOp04ngPdA+zjJuRSmCpf0N/",
+	"vEzRGf896k6NPw3w3zCYd9138NEk5Jfj/pRZbt0Bu+I3Us1GKmwIKZUsoM05xnIR9tM9t8cV+dLN51lR",
+	"6KLpZhSCp44wXhV6kds2n5D7DQLaMhMR4AItRqWlRgUNWvKMOz4CqDQ86oc7UgQWgonOr0UYkk9tQA9C",
+	"VuSjmaTAFeUo51gWOFJJdfJXkc0qVd835kvgSoUSefDz66WB6V3QhxPh9ieB7O0S/hfKZGdap4iyGqO6",
+	"cML1wQWgwhvwNPFwtl65ptlvNcjiZ50JM9e5nK6eARpjul0xXOuBVSuABEY8LTRc+XQmLLX3bVYJD7HP",
+	"ofTONMqwWAbTQ+fsJDYqHHVNCoiGof0j+GQOEgZZkvsXgFHgzAYjdQXcxYas6YQGBuCeNvHofkuFFRN3",
+	"wL71H1To1ANrv48wXE6aMFz8wG/EIs+4bUU6xF+9PCQNEm5arDvXfg7e4X25fZjVDpjl38XPbgq2rXlZ",
+	"vMVQ+17DprRchjX2VJfKoX9ar9pVrXYtSprbxy/jF+5hTq70spi0ptOQ9WbgIcrQZLyKkdLYZ1SBlXuZ",
+	"5632i3+G8TwvvwQ2PbBi3+u859nkX3kOKT34IkSCHPVAUUo37uR49ZdDqAeYZbOHERQ+3IIpB84OX674",
+	"E5HX0jRC05n1ZNbhbnVkbdtW4tlgt4MEagpyXhhQStziAcMn2g8E8sL5H2T5OUHdNp+yIb1Zt4dvfc3Q",
+	"IV91pPUlhQh5lr2cHp3/bbc7/dTcwIsfvm8qdtllh6qTo8nsjHcdbtTGpgl4jnT9du/UQMf/HE7/bk7l",
+	"O+I3Ri+HDQqrjzzKSM3RgfbqDCKQmL+FhzGx2I/aUIqqbkSmcypBrXAwgIOosLp1nraLK7aFt34Mp2x0",
+	"F5q/6q5Bnb+v7wwoIIAuzVF5BeuMnljfpA081LOoX4SBxrxjL47ROyr0rWmGKvFbUPFrumUFlEAwE7DM",
+	"2Xcr3cmYoS1vtGT0Ld31JkX4tb41TNLPThGccNyZcoKdIeGNJHQCyQ4tq91XX3tPdfNX3S7gl8u4W8O3",
+	"LhANghciYFjC/MBW9Kx4pEDihzyz0qNgbo5/Rtby4Ti49kN54IYV3IWbtl22iIEBlZTcqnJKte3bcju/",
+	"bK2d97uzs9q1GUTW/UquSLBfMbmk1ko04NENJuamVl705Mk+4KXfQYdDKPKhDxG4pPeLDe7ct7AG+NhW",
+	"3BNt9j4SggTD06u/nLPE8dkYkg6uPTHtXonkWOOWI1VeQxhi4CjDXYpkIdyA3naVKtW3yFu4hbeb4iR7",
+	"iSBz81sKh1a88/sVMF+yFHpPCXTe4eFFPkywvQkvOUFBh2ay5cVM2GTAwMts58IIdi1WEP4bKSTSC8bV",
+	"ygJgJXRsC81HbgGiDzIfOsauMnenlEQwvy6baSg4Z4mb0Q9w1k0HGn49tLzfAz57seQGjJJnlWUd3lB3",
+	"D9p5c7WpvFclN372a67SNlY3h99Cqj9qI8oXc8CxZoLfCBP7DrzzkS4qdRGlsQ6xOJAgdlsTPrv7mvD5",
+	"2pqEsqIwD7acPdwg7t61u0KCTk87RGNvu8jtkOLXUqWU2uk24oJ8pLApAFDNeJr2we0Nf+s4tTPPloaN",
+	"l9Zq+NkpEPAExDpzbufdSstjGmBjoD0OsDTqfOS1jUJKkBxsNaDU3ogU2cug8Wq32cywpIlWE1EokfZC",
+	"CmEhCMJqp2YnpUnaUDPkyOzOXyiWTbSdTLTynKrvtr2PDSBTgFeNfoQzwRiLk4njgqsJ+LyxAjXBBSQA",
+	"sArguYUIdmGCjAvoQUEuGlP6li4MGCE03PooaaHzPIzwzhYcxwEBAGXbqecweLfAwQThewXnSssZKTd0",
+	"t8cSqaDPXSbilSqmi3zOET+Sfmf+DQAEcNqCKPo8TTHLTKeC4i/P04TNecqUZlJNNMRnYI6QZacpxuMH",
+	"jQajidcSTdoO5AjD7/G++j/RJjkDpb64I2goU53+9v5ZQCubGEI9B2yb+uWtrZBQwjo+AlaL1nXbjfW9",
+	"oq2/5XSySth9X/0JuEWj2oSx2iLF5EjIN73hptuoMpFafz5S+BQsVTCznMwxBJ6h17bH0oLPZo7mdcEW",
+	"gptl4a6kfC98knTOC1uJlPWw5G67LhYUL7eKdsVrH0067ncSRr0vhQ22PiT3l1scwo/VKGXhlTtMYtio",
+	"3TUDKu2q3+XaSJ+TscsuvfLP76h4uF3FrPEmhcMSdr8fdAdHVzimvU4GACroPNDkG7DvoEk/dXReQJEs",
+	"S0UuVGr8PSAdLYHeIecohF7wsciSkepwtbrwRcjpI4OAPyhHQtjeSRAf9V1L3XP3ItUCocej+Sas41P5",
+	"+gWx0vOGND8YA+lJGtSMaCQrFVgoUQl2Amhgt7xI+xOeZW6emZyKp6sJtAGeiYR15suxybXtux8m7oe+",
+	"cb/AqJOKr9NNkf7gRroV47nW12+LLCn/9Y2wc51Gf/gCjOsO/ctR7ktwyAfOAheEe4smuiULvkK24yu1",
+	"upDSCeumG+H+KxdqMFIjBYnril+LHyYcOVcZT/nBm4Z6ylDWIncxoJD63gzaCeZ8CbPhI2VWSqvVApKS",
+	"1jYCNA30c9Z/c0NCe94YMM1ALsGYT64vShxy35gmRY9ZQM4aiwlfGsFuZSEioJ8JX4jsKTeN/oPJWshv",
+	"rwDFxnqfS7ZGmqUlEx4M7lN69pFvRtPg5m3SSJtJuGk2MU1HE/FvU/28z9pyJgS2Sw4Y0EZYthI7V9D/",
+	"//7XzrB+ERtoxHRCRkBzjh72lF+kbJLxRQ4JSFazxyyTitSgHfaweru3UcELf+XxabI7gNe15aWWTK+6",
+	"eV8VQlQ51S5GSMQjdpVF30WvlCMg29lzDHqpHKWlvpp+9acGXZrm1ubYI8XmdbBIDybnXjID+js0qh8L",
+	"a1cHuUZbReOrSJbvrRg+MsyL4aoWCMEO4sO5fCeyhnjQu0o1YqqXY8Q59F394fZ+6B2tdnqupim8O3Iv",
+	"btIJXlGy1D52R6QCh0bpBcs44H7+qMfOmHb6AY8zjrgNKFbFUjm+USYCzvnNhnDibpHtP+pxSzQ7mu6P",
+	"egxparRoMGtBUcZCLliAVmsYXGEZ9RV0lIYxV8J2G4PiHy2ouft5QhYCvXW3mO5HjeK251ldAs7Iqg9u",
+	"KcpcLI90whUVz0wLvRj8ErgjUbNXyv5yN6EX7BtEmmgu/vW1Agcl9N9/Ar9fQWMLhadB225voxCy8g9K",
+	"na8vKPLKtNAgoK86s4Qm/hf4d8KmMsvALIZLH9GHrCblER7kXrP1pPmqnF0jVv2d8lPuNaOvWhZZS+Kr",
+	"bLI/QU+ah+TZ+f25q/8rUKO5J3dX4Cn/BG6vJiJsAphy9wFAiIk1cXONlvJuF6O669dt7badXWm1s+cQ",
+	"P6J2HS8q7PER5mwbCC77bpw//3wtVh8+JPXYfNz7Y12xb1bKkSFrt1a31CiVHerTa1wt6oqzFQDMbYD/",
+	"7MbTodvr/dVSQbHgUe/I1w1uDNJ8V7UA9sS29miSnH0X6ehwOGbA8EjAjwD7n/z8Mzh+PnxIYr+7odCG",
+	"M4hHCp4Ijk14pTDWHYt7TRfuT5DR++FD0gXmiyVIQeXyc5JxZVCVuMY6Xe3vyvrj1ctvmXv1gmxYX+Ty",
+	"1bM3FcdJKo1T5TD94HOdrpjlYyjCaQ4LzwX3Yqd5Rj/XLLkW670Cm4ybQEP3CL9d4y2tkOXPR5dLO9dF",
+	"qBM7+lzwQjijfeIs8Sbjp2xqfV8T/vMS+lW4cQWEoSA04hEF375+sXkJPmJ+hBbe+pw3mXDf1W3YFj67",
+	"gAdQgnxXtUljSEC6iF89e3PUO3r18gr+7y387+Wbp18f9Y6+ePbi2ZtnjfcS87CfhjTs3aVaBDpZTebG",
+	"LPDDFPSnUS7pR1HSw3447vBc5Uu738W99JwF7+t4RZszYAmW0jk+4ad04R3TY7HSFCNApCLor9TBYzK9",
+	"kUKrGZzJVNxi4i6m3dKz6s16mgU3FDbFL4XKu3gdT56sBbw9rHR1cc8q/Rx79ZrIaq/slP/vkSuknn52",
+	"1ph+RpwXphD3EtkJT583vbyhCUmjM21yB2caHHBLfVpcd2k1FeTLFOFjyH0ZilUD8BmmKWx0W8aQ/6db",
+	"SovrPfthvltvgXktzDKzbV2Ro/TZpZmzVKYNOOkQd14boEyBFLcBzJVu8uaMUP/NllbYSJf+oV4JEpSS",
+	"a/4+snn3KSMg82LDFtzOtanTiY8p8gz8ApBm0EFQemIct6LwlWTpDqnAD1AigEdbrjA6m10p626QKY20",
+	"+vFExxcikzeiqevASyWYuMEWdik9hclHTrI3XBrrzIomGv9a37KF0+ypGQ5VqBNdbyaBLZVRUFBqixWl",
+	"9tcq+1KZ+n6620uw3FJ3O7yvtb5+Bo877dTa/GrD2bnNCqEmzzX8tBsqEbFcmU/mmKXcMu/GbPM6UqWH",
+	"rInbCxtyKhfCFlKkrIPluic9dgbhwJMhW0i1tAJiqHTuIk2oZ5KlFdF6RMpO373rsQS3PwkrQciClHLr",
+	"bLFqg6cJXzjqHeEgjXrfPeBW4QFHtUGBYCuHuGsZUEkKTdY+qZivn1296cN+xZ0wvTpa72pwL/2xDyXj",
+	"tvgS5tJDHTCM7YjIae315P1qVOk9apETvcA/HBvLVcqL9Pjk9PHZk9/9/piPJ6mYHq9Hm9ZjljsKLXep",
+	"Yna2W3ijxgabIx10iSmQEbhhRyqWZNLYckNNcuHDuWMx9dkBWNoO+9c9B1gKSDIgKrGOQKTtua1FqHW6",
+	"nT28qXiVpK3U9LtHVr2A19dQIH8gSseDQcT5C+hJbR+PZp1im9pQOdOWaJTHFxAZFoQj8BKOnZ18zhKn",
+	"1Q5C1wBMIeVZxoRKRXoxUjlfZZqnjANKxgs9cyzxRz0eeJBUeCX47Yqlwled/ka9wHsMuAnTBaSmTUQG",
+	"Uqoc+Y96jOk5Y/1u4FS8AW1KOR29tFCZTFIhWLIjBW9Foyn23P3luRULNyhpNgOfBRp0X6/A1gvubrkZ",
+	"KfIszAu9nMVQKzzPzTHe62OvMyXxUmgsD+4T1C/CTAvZp/CB7oB9ISYSEQmwGosqukLwcioL0bQIqHZx",
+	"xznXWTpST4a94XDICn1rugP2DBgVtJZx1ymIF2x2lUPMpOTEtVzWCj1g9Wg4a0hXrR9SqT4O2nJVY9q9",
+	"D80RJM7H0xfd568Qf3N334vHfS/kbCYKTzIbggkNFim903O065gwsNQLFExUygQeSF+NQporkkLFftrk",
+	"HVlbdYkh9XjdpPqIZ7BPXoFiS5XzmVQQU3Dyyv15o4py10BPlVZjIK5fzS5eWZE3Wz08zxln73mOvVso",
+	"XrM0TeEvueAz0dpRjef5I8PkRKtY06ed96BUgwNaAdj2Po/4zfWg8VdazzLBruZCgM672dliqS1oWF/7",
+	"Rm5KEPgrz8sdhFwVwNkCWV16Ypv9r4dE+qvxJdaJQb+7g3btsjo6TsudXFq6jvE7DcVQW+DxjBW5aT0q",
+	"U12F2x1YxX5F3BFFN3h+ArFEsTZITRS3rEIVIERRfnPSpyAhsGnflk00/zIXqrYiqUo1l+KadLmi4OZm",
+	"E6AxS5vosxpQXxbYtsvt+HaCvRceem+x8dpl+vCrYZR/5XnT1Qb+OG2CvPK3ejLRS2X3vPY73sf3PN//",
+	"Ki50Ch2sLhu9wxQgdeu65QZ9NBGII06igY8HhdXwVYWYnUHTtxKi2TvBeYvdaOSvHJwVYlfu4lb0sIxl",
+	"/ePvuZdCEQeosGPfUmKpYJjUvdLMorewGre88A3AdJVWF3djK3gaVYZSoZ+N1+UeMcfLK/gbTpWpkW0z",
+	"M3nkq7ZKevnH3/+LJVB7QkiNzqrV02nCOnZZKGfVTafQQTRJCz61AU8fOkA5q61SlgsiQk+nbsbu8ebK",
+	"QiMmy0La1ZXbQHJt5/JPYnW5dHylIWm+0szh8tVzSMLpJBBr/8Fc//CPv/83Ap9I9wLmHPiUsPOj/9m/",
+	"fPW8/yfIZ/EHDN9zOzeGXAP/ZfzXl56q//jdG6gOMYZZfS0UuIt423zi6XSPes1tuvrOXE4ro6KcNnKm",
+	"+nLjJwb+PwzmfY4UegLCh5M6ogHEljmWl6jKR9EwBxrGtAW38HKD5tbmCPg4LYSZv3GvNJO1zvlPS8Ho",
+	"wYYVYUuJqG0/1Fr5Vnze1wbpC5A8NVJRjz140LdiQXzRAMtbJnhJyzp+Alyl+GW9tFQn10IVr+O1rZHG",
+	"ByjmmOqotsb9J739uU/zqG4IqnQSqtdFNu3PtbGcynyxYxVkygq+IDziYqnY5XPfUAZbFWoPy+sx1d/M",
+	"pWGpniwX5B4GlUBhUL/gk1BOmRc6XU7seRQrRvySrzS7+uJPvu5wpMJpPDLgvMP6oplQbmujtLiRGqn/",
+	"8T/YM1LURuoZHBf53qbLDF0CoSgIy/uDXpf87EFUHAPrQYHkh+S8hIYqRC44NiwdqTqD7HlkFuz36bFZ",
+	"vCsu9TgrHbdhFc2Ren76FzGqQo9gkymV6lu/ulfhh5F6AW9bfg0wR1Afd9IfcyNSLOai1E2oZ+0k7v9e",
+	"icJJgAQubpLJhbTJMbx7Jd+LhOgWFkjHE47SY1LzhegO2CUOnUPkyoewCHgeSoLKdCT4yT3dK48UNmOA",
+	"cyZyoJAYVAxiXQN8AWODxQ2gvuL5FoUuzEjh/wMtvP7yKfvs7MnvoVVCRp1Hjwly+d9+NE5olOsgi4aI",
+	"fcEnc6nAtZi6jeEjNV8uuGJJKiyXWVL2FrjhmUzxUKZcZsvCKVGIFmb+9n3ANwYnlJ5Oqe8tBLv95B3v",
+	"FsrSFAk+NanklJ0zSimjToURHwyox7zCnx3nj5lYl1k9w5iCW+tIJVX+cU5DV9ggjb1RanDTMteRqog3",
+	"oK4gyc5Z5ccBu1RMvMtlURct0pSBRDiks+EJeouhm24CT/1AryYXrBDOZpUWGnKXnumlnR/T0pIBe+k5",
+	"sGELXlz7oX25smPgKOHRjHPkhB0jkR1nciJIbyNu+qrQeSGFpcbqpPUSN7189TxCQz0/Gg5OBkNASM+F",
+	"4rk8Oj96PBgOqGRvDvrE8VzwzM7fu/8m1Je6UuE2xbDToUc1I/4JeycNW+YD9oW3O6xeThBL3DEkxw6c",
+	"shEE0fP06PzoK2G/ho8CBCzyQ5jL6XDoZQgFVuIb9SN1PkJtcpuuiV8Imi8IqUbwa78M7sh5gIIKIGfa",
+	"vhCmfEy425GidnT+t+97R4Y6358fvZA3QgkDPi4+M07zu1oZKxZH37vXjhfCFnJiWjf/G/zdZ+G8KvTC",
+	"XS0CuGZoVJx7pcCw8SoW+ioN0Fw+1dbZ82qy6jnBhufDcq0zeE4a677lXvtKO3nr7EVGU0SCXDtImuD2",
+	"k3TzPQZ/WPUM60pv4zH5Odzz6UTbuQjraDwnSCLa9Y6Q8R42mNOvnOVSzXrsyfBxFdhxbVdfC55KopuP",
+	"eENeQ+oUpPAXdDeeDB9vmEAs9HafyCt8q2kGl4Q44GgWYmj6Vt03FcSb3Xj4jq2nC6mOfWpnIw2QPjQX",
+	"TGCuZwSWNOeG3RbSWqEAGGAqC4RIAz/IjbT+H/pWicLMZT5y6qoyU8gIz7kxt7pIGTby7VV7nCtt5QRy",
+	"ZOJwVI+dDr0ONl55GK2B10sXwhiOKFN+YqQxQS3CO89xDGRyu6lgnySP+B8AoaD55tI41dHJQpWG7F0O",
+	"sOyzQi9Vyn7U40GpzJKexS3U7y8IUfWcJT8txVKkCeHwuw/9qMcjVSzd5iRu5ASjp+6nq2/evGKFyPiq",
+	"BCaQtpIB5MRVSJFA7H/3o9OMOqAL/qjHlOFAqpmbs55OL0LXAJrrqosaZHItcpv4+vh4DhIQYadytixE",
+	"OlKdpN83C5v3l0WWdM+xs4fSaHISilvd+KBTeWRYJtX1+uEEgy/TM6/QSoO6g3sYDT9mpBUMSJZNJZqQ",
+	"A5YUYiJzCVtYdkGgLzrFX4MKTRnKA3YVBkEbwXsRaGAgcfdh3+6rysTcbbh0D37j7gyVIUC5QGsWTPkI",
+	"OIqOPvTWpSFOFmLngA7pTdaflqJYlRZrZG14051iucQ1TofgryVof2os1Ar0vz4Tj/sT9g8PSBq/fy2N",
+	"NJsmG86lMtVNDPMZMKIPH75/QOnwEtgA7XjFidjIpn2Znt8PYNJnOJ/NDPpznlIJDL5ysv2Vt4qTHSBS",
+	"fOnx9pe+1MVYpqkAaJ6z08+2v/FG62+4WtHszN3Fzs8VH9rfvv9QkUMvl3amwYQD+RFJI7hIdWEU5zQd",
+	"p5JnouiDTQ1eXm1sU7MfqK+jDFjwmVRNraSaKJVgQRi/Eb42InPGKrfAg32EcyJGihCxLXq9YRqsMy2E",
+	"YKc9+OsJe4L/ccpOhvhfj9kp/dcZOxkOuxdsSJhz5OXQN6IoZCqcwR91QtK3iiUL/u5paN7x1K0kYcbK",
+	"LGOZvkVsPPKmwc6UHjJuRwpsZPfDgH2rg2o81ulqne0N2GthlwX59ytpkg1s7y1kjsF5vYy28guYxAs4",
+	"nX154cvKkUDxVQNrRMgRd6A+JWvj2dX2moWtbuFR69t9FPvfMY5UMpaYtVaYa0Ne9YNysbWT2GYQVvNg",
+	"f908bHi2/Y1vtf0SKkt/rUyPCK/u9cFWBB55ZEIUtztDnBVc2f6kgLY+7RzxMk0NS+ixhOWFyLlMGf3B",
+	"CfXN/LHsVpbz1QKh6EZqopeFFWbVAxTNqdN/AZdCZEaAjhZ6uaC/noORBc8RU1bgFgdVjz4xUle2kLno",
+	"IluD9TVo71RWiAtgmUhnTrcMDd4izfB2rmFWTm/vbVP3lbhlY55xNRHrLNLpurFq6HcP5/jm2eU37Nuk",
+	"ux8j/cq9u3Z7n9J5PgwPfVqeOk9T1oG4AW6k22hdEILr2yuW6izjRatKNwnz3JVHbtNAf1VMkvKjPzHL",
+	"X5hZwqWImVONae7FIeN/mL6z5PpQu3r8M/zfh1ZHx5XjEcQXMq2vl7mz9pdGFEymJcAN/IEYjzTeKdJq",
+	"Hl2M1NvXL/qCvO3/loC///9/+rnjHJcqvBi1f/RJPbHn/mx4VmFQIwVKXLPzEjbprRFFTPzm89WzRaPR",
+	"2nARDGZ5VNYWmELOwcVNPEHQoO0c4WObfGs7sZUPuCOmsJosKqRoPvGDh+cHl54AKzsPnRP3NyHX+cHx",
+	"z27452k7K4glOhBDgm8kccZCRYOCLjjYp9sxsI4zRAudgTE5yZYp9EoFl6jAyDWhcbOFgDL+ucxND4Oc",
+	"8AnHCNGr2HXGnC3D2w2m3D5cYI/rj2XbDVceN+PgOw+FxJ8u/KcLv8OFJ/G7142nMHU//uOOOkCbKg/e",
+	"mRKEYYsOwPGBBV+510bKOIbBs24PkIfLSEZpvoDqAUYG5keYdUVEpnVGMFJ76Q8X8W8Q4NC3ygTXfYjm",
+	"qZEqGziDfx2j/lCFBxMjoyqeG0CV+6ofyj7KxSRKEIEsLszDqbzoOFivxEPndo4prRCfGGs794ll3d04",
+	"X/DQ15Sfl7dKFDtrQBCwerSDesdatbuHVJd6W01D2ALKTzn6Zc0ss48zKhKyjhw/cdtfwDfVzNi4qlE7",
+	"2jyla8XcnQvL9PhnuYPiVfVOSa94QfoBMchoXkwJkbIOqlIMGFzPezjIu9MbqQo8gFBpjxFEQjXsTG7z",
+	"7oB9B6m1tI5/d9c0iYPfwMRHqhB9dMI3NSaPP+lYHM2mbEbv3Wt5oW9kiloINSeDEResY8Dzf+HuCOTM",
+	"+jwMlBdmUgjhvgVtDjLI5DSWZ6J7USZjQIt4z+DDt0MmU0NM9Gz4GE4fVF2t0MfXK7OPUasVaXeT8hkz",
+	"hZ2YbnX3WvVPeUfd81fNPT958n9lumnVF3U3pogexipPzMQN4npuCG6661rhUvASIGBv9ON3ljl2G7lV",
+	"Tn0S1mIbcXh9pLjF1gj6RoSMcr6RLTJurkUKe+Cr+H0eO+EPYhsO0J9Y0I2d0Tt26mmZY7MWozxHbY9A",
+	"jnkhGHifR6q8l9DY1KuUjabwfUQ1X8CBPFw8U4nbhsNs87nHT/qZHcb7/rI20if/+ycWhyymIU65TqJ3",
+	"ZnVWInDzFk5XUZvcO9sZ3XgF3f56wQ6OlCsou0DtqgM6DZZoM86UmGkrgeYwX2NEuO+jo1BZg7n7zMc+",
+	"2TKfFTwV4JZz2t9WBsY28C+AoXcLNNaZu5geyEcqimcit8QcjxmH6lLGq1uEgDztOqUR1jj9D/RB6hGh",
+	"3cDFTHj4I5U6bg3hXGzFxsQ7aUBclOPEH8X+RSMFmfFuLZAGQsIAs1t9hgassLL12CGGip7yQk9lJkyX",
+	"TXWW6VvIZdGNIdl74e9vJFSBPSR7dytuTeKLdpGmchg/v6oP9Imdf2Lnrex8janux82NKEyFmZstGePw",
+	"Rmm2V30+EOjAcIlhVvfYyZBe8CmwPayiR9cEKpGDkUqM4MVkDm6wON2XPgaAqeTEgIpNxzekbUhavQiC",
+	"wpnGGNBBXzOmHTuG9tYPGgV2VC1zxnF5fL5eAVURUSbZzXl5BcsLkRuzJXRzWLrxZaUBZ83DCVURbhKg",
+	"469tHJAR1LS0JolER3RUSwypgD1vxiX+ReNDu+cBV6n6txYr+lUyKyA23NeWENwGTjUTyh7ziZU33Irg",
+	"WySM9hb1EhvwkdaB3kWrWQKjCKpMbckb64Eu5QPATp0aqepwvse9e9En98LwUtEHoIUlL3+ccxNw28EA",
+	"h8doXMwRgS9kUl1jAbBT3vzb4K4rdUQjsumAXeKGYFiHXge9TDo9kKCj8Tvh3TIOlIZYkF9J2V0zFxNm",
+	"5vrWPU9KL4TAQh16XKld4ZS0o3XNfaRqSjISAb8W4RMDdskW0hg3Owlq6tlwyDqjo2/CHwejI0inWVE8",
+	"faTEu4nILUvcWt0eYc43gD1K2FVcYZBPnobSKnk0MWnaXXFJuE1b/ZpVCrE6fOyj+TcbtdkHVR7dFrzC",
+	"HdimN1a2qweN4ZFWPymPh/Pj0p9JtFdyBtrpmMsCDMUam12mUkMGzQ7FglYABMCMwVsAKGoCKgF8NoH/",
+	"e54m9QK/k2HQAtl4NVK03LX0GFwSItqgKQ3sCbvl1hS1GptCw10WwqwxpJiNNIFvVfhIW/zZrezSLfxL",
+	"t+79eQRqsvHWlYpmm95F2/nQrCMolVueu4pq1X61HCmc0TYN8KUSQQdsIu1PrOkeWNMLwIogtgSN09Y3",
+	"ekcuFQbdIdGnwkjcAQOfafg4deKRiiVTXSyepyahuojFgveNcOQcQxfiVOBNmVa789QakEBUZcCep95/",
+	"ptG5Bj648tG64Smmljkbtor2UnDw89k5V6EqOGpLNohUuV14JduVVWJyTyuvXMte2sI6r+BY5Hb2+bS2",
+	"/TI1bdeUdfzJ/TvvjXuThPo255lORegy18Rd6bWN3HUntDlEgK/C9S6kon+dNEFSrjI/g185Jw1Htk3F",
+	"M/7BQLrRGU0dE/rEUO+BoX5FDdmr230IV0UEgGN3l3cI4NRcj6jbAB/wSALEaKi0E2u84k5HI4XN0b6F",
+	"fwGkfSHKdEbKw6wpktgCcXSUc1lU+yaBUeueGh2NlLEi950jOIN2E24eWI9RYV/ONAeTvGUBrJN6gH1k",
+	"fpF9jK0+OXMWaiYQsCpukte9YIbi8dDMBSqOCeGsEDdSL+HbvZEyOubuEuBYeoBKdDo8CaZ5Zb2LpbFs",
+	"DDp+8GvQT2O9nM1taD4ACEvnjPufCdtKmm+1eiMytXqHR3DOMAFqwhW2z5kI8B7AAcY+g7PTUwpzOa21",
+	"bFxF3gf3sp8SKu24uT4BtLoA73ZdT2w4G56V+U1dyIUNomhf279yps1uWZRLT3mWPYWHSQ4IYz+nTp73",
+	"wkrXPxRYWxUZlJqPPCxPj2exi8necEGc8S4Vm+pi8s9nvp/s8IlXiFb4RusXvMCmgGcnT3ZZDzUeF+k3",
+	"IpUc2147OXK6y8sEAMbHmXgG7Rk+mgx65Zgxr7InHyoJyOebZQ8gmreLnafwu1lzaDTqzajCj1cNyqwj",
+	"5LFOV1XQSG+MUHs9z1tkmvQouE0teoL7ukXztGjTF8L3f3EbMl7B/yGKa4m2B+umPQQgmpG6hMAyLlCa",
+	"yJ/MlioTxngUonPm/06tyC4QEp4ETRAHeAYjlXhXMghZxzBE6fhlxTKDosjk1dt4ahWPe8I6kUOc5Kyq",
+	"OMQBTYk81mMx0c7qKFfQHbAEUgGokQ396xXAQnnZv1jaJc+yFbh2s6Vx0qcDCRf/+L/+b3YGQBuwJiWk",
+	"m0cv0hBMLvh1xPA9Fiu03QPadjLXCGcbXVaTE7wkTXieF/oG+uOcnZ7Gsocl10rfQk06uHsScNUb77gh",
+	"d7tUI+WOutonN7zJxtxAg1chWAJdeqPthl3uXmCV2bUQOUVJcl4YQQ4wRyPfQe17EHWletIrKzIcVcgM",
+	"umQxvklmds6Gj1GwehC4k3IHS1rc4CjHi+nd5A8hL6Mv7CUoTz6+YxtAWKnH0SfJ+K8oGZ9Sp459/fCp",
+	"uJ+AZ+C/kA4WMW8fE4RIJXaVJ96NzQVGCjxPyG21DyRSvPILPzuKPvqvVIduCjeSCcUX5M2vhg8NieW0",
+	"LZJYz7YDdlkIsjoOjSRuMSZK9hgVqOwRSwy7dYdoYvnBT/HEHeOJnig/eZnugY+VNHwIL8tExMfwn+us",
+	"7AvhKw0auVlTmK7OHnpl5PDLyz/3RiqoXuihR50NVPim+A57Pt3s2hqpquWbc4nYuGuGD+Ipuhd7qBq7",
+	"R4H7mAALYLUGjc43cETXVoMCF2d3RI0yETMOOgJ1Sv+YnjqN3z/UpRxehrueXtTcTGfDz4JJEwb2+vBM",
+	"3gjFfE4x6fwQwN2De7IG5glTAUbcxC3dr4dxyo9bUPaLM0jcqnR/lZRO4J+OMw534IxPtZpmEhvqfCRW",
+	"6jb/ADa6RDrZ5CXRubwbB414UNmPa65vUW9z+hVwECOYvdXeX0LFBDrHdqAscVcOLfpKlBFMceR13eDT",
+	"nuh8FWX5zgohLECNS2VssZwQujRY6j2WcTVbQuqwY/CRaU2GOPQ88JqsY/cXzZ4aNze3tonbMSrSgJkA",
+	"mv4tX1W8L4YQjCMkz4rCG7bKl719R4nHtBM2Gh2cUyOVPHX/1lPqKOH+GppUTJbW6XwnwyEUcPCJYy+H",
+	"aaz7G/RfeDJ7SJu++pHfgFkPp/fJmr9va/5jsF9Pevtz4Cn/qbTGGxnwd4V0KixM1REkKVqoJ0pFQdAv",
+	"L/9cTZOL2bTHJJhkgvuIHHLfUKzl3pcGihCcrUwpdT6ESL5s95B3w4p3fGKzFUum/KeEdbCP+M9T/tM5",
+	"+/lDj0Wf+pDQsIbJEh8BHkgYpE5gNbFBhVR4FbgQbCGKmUjPR4qH9QfHKHhelWUz764AVgSbA5mB4Q0c",
+	"CnznPXRXANTBCsTFn/2wAE+AfoqZVL4v0bjgk2vQLEkT7yR/O/meQY9bN+pKLws218vC/EfSRW0aq+bQ",
+	"0ZpKk2d8hdk6FzEKBEE1wFc5OtzBy+AWjOPc6mWWIjI+W2iQe1yN1Olw6M/eQAWeESm4lrHNVM1PciCD",
+	"H5YM/naus7Imayurp9o599iX/Kdflbb9/cPIneqKP2bc9TB3srdu/RF/efnnT5LoX9GvTPV/EbPfKr0A",
+	"FtFrsOb45zIm+GGHXO8KIZqoUKXiO44Djb2y5gJRJ0hO2blQIxWng1/U0sFDx5d7S/hmnagYB/pQU510",
+	"Jd3SZ7cMz7r7pT225Dk+pS/SeezAX8McKTkcW0U25IVXuW25658yw/fnwXvlhUeHFFyD/lZ88jTfV4J4",
+	"A8dxtzZs/W7Mrur93YxKVnK6uk/hDt6UKiDX5hqYkulBggF5d8fCKfzQ3RfdMCEDJOeFkWq2by1Lo7s5",
+	"br2Ova0i2bLmYykEtoRakYdHjNQyd+IYbJG4Bgh5fzX/oWL5PDLhSHssz5a1ExipJmmDhyHeubsvnVmD",
+	"mTX1BA2tyFh3FgsqTFhe5IEnnIUklI1TlGtTdevDUmfoeEoZqbCZQs2kEsxqzcZLiyk/bgepUByikh3Y",
+	"JOhjotDx1B0g8cgmUkN9elPO/J8qS/yNucf/qURH5ST2FSAtN+uT+HiA+qLaHu8mOH62gi8O0osbpQKO",
+	"Rr71asZDGlofUmStXSzcU8mi2RelkXUglX1PlRTX/KvkKb9GvfKTIvnLKpKOPLfygqjAcEMLJsCm8fpP",
+	"VEjILUuWRQb+VvbNq8c99t3lX5wu8s3ZJQJ5cTaVSpq5SGmAbuiVuVdpNTVLLkLBtDSUCYxpVCNVdjNF",
+	"mxrcr9FU4xB9Qsu+IkVTqn5e6FkhjEkuWK6zbKSSr55VUoXjesz/8NV3GNmSqY9rIfIZdiRKzBIamGPH",
+	"c2xXelCBx3qAKyyrscoD9+e9KAvaHhAmrJbGFWrg4HSFedAq7wfyoDZs4McM34Xi7q2O1JLab7nBCANc",
+	"nBrMQPEpuPcv6lK9TFMUDGsl4ditardCFive2b7VfZMLMZm3N6JaKTsXRhphnH74ziaVArs/Xr38NsKt",
+	"galwA0bp786oFUHqhMpIdZKFXAi36+f44PEiFzOqJGApN/Ox5kWKeWISEgsgzBXpyD7nouIe8C2Z13PS",
+	"sPUDlk44Vh7KOjq8EfSxN1K3czmZN9RZ9ABznEFEzAmCWk1Ih1PNRveCxWUgGJccqUoZCH6zQUaSOvYc",
+	"7e6lEWmUoAF736ukngR/b/sgJtfXQg3YZUA3hjAgealxVkBM7yxTugib3Ru5f5UP4JwrT1DG8kUZnq6A",
+	"zpWzdPSitKceaUbq7PT0rmaCp0vi71dIxQ8tIdG0qKwMd8aZGRA0BUR8Wqoud46SGyFRcaM0Dcd3tK8F",
+	"sj5nOFWrseKIdTziw8mwnq/zBbIjU3FcxfetZcbuA22weie+3+IGXL0GNMCme9lIH2Fdjupa8arxxt9x",
+	"Ly/DdNwV3+PLnkEc/Wq6Ub0R7+wbjbdlKy4C8A6kosDTHS//57P6fmtBVSA/YtuV+tVHBml1q/jfqfPJ",
+	"g2S4lxmQLcntuwuGi5EKwmeHYGlbe5BPKdwPmAvyyUV0T9gpu2QBOiK2qM3XEq4pg8vdJkqG9qluVMEG",
+	"xeatyX4XPpWOXr4WIvf5aIAxH6VAVPKxI+W8XkIHCcZ7pEZEEwUDgCKMiVeuMEvNh7SWpsTRjKoUu6GK",
+	"hJIT62+OFLxar3/3KZUJtC7BniSlQQF5h2a9VJw+ReCst3zFwLd1wQwNAcZCUKR3qvYuJzBSa7HECnSL",
+	"lwiYbeeBwKJ4JIUra6z5fKQAdCxx/3pbZEmYCVQ6gqsQfJPV9xqZdQdgZ6I4KYQrM4hKSNv1LdrLT9Eg",
+	"6GaEFlPBCQKuyGq9+zk0EQfPYTCA67FRiFaQlQkPYQ6/k0wSPStx5Tr7Rt9QsWgJwotVTbpsWxDVoF6j",
+	"tVom4R9QcjRSwYQ+JCfyXywh8jeQDdl8ip+8df+C3jok3L1y+PPcHE+0UmJij+fLscm13YBzhvGUr5fj",
+	"q1w7bv/ycmnnDOojfZv4zZVUNZDtkaKxGFEUvff29QvHX3UuFOvEkOS3UqX6Fr0duc77y7w7YJdTK8oe",
+	"9SNFMsz0/ExBBKKcGhf61rinNSvjNW4TaPGA9Dbmk2tnVYCDruxJCJWubqd8V8NCpLIQk9KZETyLAPo4",
+	"p9pWGIGw26CcP8tCpZdbqYcO5whlA7VR3FaS7eVMeZgdbtlYqoa+i14FGCm3DRcUVEIYtj6oKCp1CpRM",
+	"2cmQLaRaWqiSFe9ypwRdWqdvEC2KlJmJzoU5xzwrqI64LaQV2F9iYk0Pf6F/MmJdrJPJqZisJhlIuZkw",
+	"DfByIJdwK0OT4HBW7iLyzLCOVsI/5dhbnkOiUveC4fliQzd8OtRUhOdHvq6k8uFC0AMEN1odXipj3ZKc",
+	"wpGCyqTVFnyZ7jl2fOtR0yJdsFTciMzJT2wmWeLl9HxNBlKpEcaNMGCX/pR9Zw6/E5NCpEJZ6XbD11iL",
+	"8v48IRC8b4VIEXBvpkTalwo+cF72rOSFiAotho+7PUcVEypENDlcjoVWYsW0uz5ue6Z4xURhmpHhnuLO",
+	"fY235jLPHwropv6djyWR8/yShN5OPYBa+dknyfwbK5LbuaGHE46eoyBzqrK0WAzneZsQfs/zzc3iUAb/",
+	"FR47RAR3auXHgMpWb1+OUJ4+sdPJQ8jodAZsaWQT4IKbT3ddsuMMN1yESG4jn2Gl4KaXm+Q2hqGCpH1k",
+	"yilC4hDma0x0KghTDWWqF+fVAKDbYwODRkb40s7pGEptYGeB7kU4iF7HkHtbxDVw6x41mdeOLXPsSedF",
+	"9UjtLKuT9zxn73l+7uQUaX/JgL2siqiR2k1GsXYRVSO/SSYBB6NRSj1mii88FjdBv2JHwOCv8Oed88Iq",
+	"UfSd6EKE1VTfh4zbR6ThVB5cooXPfBJonwTab0OgIcnuJMYcBbcEfHySGkJnVjXwJrfeP/7+X46d02PE",
+	"01Npyj/1IDkBx5PKillRvhlXl9SQ+CMQ63rbQOxNNVJzrtLpMvMNDLroeY7Fh+NR0tJiHg9ZNaa0Sz2c",
+	"XwZs5r0kFTxkbKYy3e0AEdHhfkrgvdcE3hoeV3WrN9/R8vK0q5lfhGeMhwqP7uk+odk5t+52MGnNSEXX",
+	"8xzc4lZfC+XF942+dh8gEIXQu3jsbrCYTnVhUc8kqKZe6fFwhn2RUjdhUGEwYFPjFKxjtLuuE67YWJTu",
+	"AEp7jAG/AAKB0pfcK4A+y8HnAXVPhZiKQqiJ6A7YlzpoMKBuyAhImJuKbun2n3TLcmYJOhn8lyn15yk5",
+	"WpjSqcBUNc7i5QT7wh2JsTpnZqUmUs0u3ESXqmx5JxXz6co+vboKA48fktYxvgErD5+cIN6/MlK1/Vxr",
+	"mFfXNdvdIWW6cuxaQwJrxOAJH3443azyjY+kmMUcdqtSlueO2OIz+aSO/WZBeMIpQtv16DpsZud1z3Wr",
+	"5lX323v3NXv7+jm5BXJu5757OZp8jwzLl+NMTkDn99HZQsyksaIQqePp8HjEjLoD9greIY8CGG3BMobY",
+	"qtfoSsdeApZpEnhy/AvmkNalTS+Yz9i7FA28MIB/os5bMHsA7dnJXEyuTekjEO88/gx5EMCnAjKqF0UC",
+	"FljGOlKgdRLGTblnhGRD8Pyh0rZJknYi1Rbx355bD7bmmevj4elagKHqglaMSkfQlXEcHvsPnuf/TgQy",
+	"Wg6Hp78rhFlm9t9LRzn8dRIxnedpvUrlwn1hymW2LMTOX4D6Ff8XbrSiUfEfvv4FvTX4t4QRTnySCiVF",
+	"moxUJ4rgWF8TEzvq8Zi6PZZIBQ6TH4jKOoR3DGQxc8oC+AY0tEjNHSt3L/nz/sGtDhQE/0HvTMAjS6Fg",
+	"+pYbtlSF4Fj73MWwSILuvR8W0iy4ncwhRTumQu/XSkPWGL7RHbCXKlsBzWLCtHevcLVa7w8rTdkH6Gw4",
+	"bHZhLHKnGvm7Exv4O0XuK0Y+LNvvhzRmKdKQmwO5x+H60Wa1Jai6gVpbYg/P/rB37u6bkqtg8zrgKbbJ",
+	"TdHardu9d6+TuhKWjVflhtWJtNyz6iQdVW3ZQKD79skOt7cRfzw8XRcIn/PJ9TpnKVvXL+1EL0I7EaRH",
+	"/IKb6FzwFEjp56MXGlWd9U9U7WVyG800s3qwMfdDvOOOlI/Oj+bW5ufHx5me8GyujT3/w/APwztzuOHJ",
+	"Z6fTE37W//3kRPR/P35y2v+M/+6k/3g6FKfp7yefjU+GRz3oPcft0fnRspBH67v84UBd66N4eyrOHU+l",
+	"5L/1qsNuigbZCztUggfTgozFENqsmpPVw0l6APMZCr47IMSNfA/CwckIP8xU2Mn8gk3lO2DnUkW5CQBZ",
+	"58H6nAkVmqx4Ew/ASLCVSlmA0gNo/NJMcUZRRuvhtmqUPTLxgvDv//j7f6HSgS6gsPLa827Ink9JCy/n",
+	"cuIsYKd0yNCqbKQSxNsgru6nkMC34LZCDp1WgoIh3vj1ASEwIKUaqWQsrF39sBCWp9zypOcYTyHM3Lvn",
+	"aZYU4JggdC4wVz/xToVZjBS6wND/dTJkptsrW5rhYGF1Ri+LCbCTBP8zGbBLnJybNcTMyowQyCGcc4Nd",
+	"4njK+IzL0E69LN6NeshPBOOU2MA6fv9v53qkftTSCYsIRxG7Et3ONXYT9fjj1FPIzUek3Qs/00GU/5l4",
+	"lBko4aIaVpitNOhohPniPniVhaqIcTD/NycP0BuhNKjVSOl+rJlWohfrjE5aZNwprPAIB5WvV4IrsifD",
+	"3nA4JO+j6Q4CuUKvVmhoBLvfSE6Y6LqWCWvW8Ip9vDACy9ELyHG0F8zQPJ+U7VO5GqkawgOQZrj1fccE",
+	"IN6DIDp1HTkmqG7cIg+yPKRd64rHLquOErKTz05PLwIhI4pQpM65J54MH4MD11/fXTy4tX3cRc9qZoMd",
+	"t4eJTLE5a7MiFfPJXwxIol6iVPVMobdqjRGWaBisg9Qf8d3WFSKjvoeCtADc7/QvYv9tHy0ndvRbr52o",
+	"EuM2tI3LgLURjq0Ti97up/Krj5zSidA9tUySSKjup7EdI+dvr8CGn8VddDdiB+5m9ZjoL7jMoL630g4E",
+	"hpbKsMRbzBNuRF8qI5SRVt4IUiO8C2SZe/B3nMyidA08MkjETj90AtspNwOrLc+u5HtMxCifnOgl1W9l",
+	"GYNvCxMKn0fKTwfz9wssYK2yNG+CD9ZXDvJ+LeO1EKHQJGWdUY2HIwgy/jo66rHRUcwyqFlT+QC6iDbr",
+	"tGyrSuuWR4uHNaHaOVKoLwJ0M472yNR4fYd0uIQoKyldFhXVNgLD810fyc6sK4WdyGSmKI5MAbi7EDm1",
+	"b0TPmiNNp3tgM11QWZW4RV8bKMAELO7TaZ00XdeGuW1XhwkHxv0cGgnXNsBJk/oRI8V77RYCR9LUZXu1",
+	"d2LLtrEOr+nD8OeRslT7Ybxud86wPOeN+1TZKSIvdLoEJS356tmbhPHMfWY2h+oWwGEHAgpr8lphQn9J",
+	"WKFvzXkFkG/tdC6iCxWyfUcK033ZgsNdTcIvV+7vCeskC15cQ433T0ueyakUaSZ4mgCAQfkjgz/2nNXD",
+	"M2GanoUf6Dlfx0Rfh99hn5M2NRAwAXbUA+NAPlLgBdwW9wq6m+G4lBCOLDkrdOZTmkAhb2gr2dBkuUEb",
+	"/w1pkbWJERDAVKrQsc5f9kfoyPdywV3mQhhDFbqxhAAYoNIHlOkbkXEoNW5aEPCyvdxjvXuCa6jrwlYD",
+	"eVQ4rKOTf1YN+IFTTXbRYd/4rXZ3shQrEQLFJy324yOzo/C+qx4bZApy+605ZhHzYfW6lH1dkk5hKOVe",
+	"pTGG+3GSLVOvq5Sri2WTE0c0wEiF2fThR+QeZYCRTZxOofDNR4bksUKp+rSUqrWUtpHqhJIYSGFjU3HL",
+	"Uv1eqF1z2H6HOWwVwQklVfs5UNje/pMXFX3BPCC+zq9Bbv4CPoDahm7jofX78Ylp/kpN//pBbWadIRC9",
+	"vbzzhbwWTYkZvRBICN2WWpim41Id9zCpbkwrUc8Zg6gHmkyU/FcaGJAACO09S/69FtG98H3nqOrDzoWK",
+	"MizWyvo6StyGZfm0RJ8eGGVfjFQUsoXkDV8CyC6jisNUTiHzz9ZOBhV+iJvGhYsjBTUsPs+hJTViLYWA",
+	"cnDKglJwzrv9LS3T5kNoslCr/vELxn26IpwPMvbuPrl7H63u8PV6etAD5QI2fOlTqcan3MDfjBzZtczj",
+	"teh7gmlgKpg4tEG++EK5KCegBRfa8xw+8cHD5rBiF5BWYp9vsOrIh1ixuUcqeEJJow+Gb2xv90jm1KPR",
+	"AfkGF5KwjhGYiBXnbfuBwjqTC1b16A3YMz6ZB2tDGrL/oUwwdm0gAAt5RtzMzxkHkGbyjcPaeRioE7sw",
+	"kxzReJJuj8BnVBi1LgEt7mrUjrYEowljigF7FbtdqAdsseCZhOw3PVLPBie/O7sAqYZjh3A1uB5zgoWr",
+	"zJPS6aDKz7H0p1d/Ac/igH0J8xmpsVhpH9blC5G68fHzMKSueI7cMOKdLbhfTidzugr+yY090dlyoYwT",
+	"TIE48iWgiGOMHhLi1whEmkpq/I8ajoVb9zDIOHdlhLLQGzMN8HeVYDaJO1hqYpZjR/NjgbT+tdbXyUXl",
+	"myMVxa89QV+LFWSsxGhGayHtJnBviGdQi1/wkvvEDY/RQHQGZio2aWwQqpdpivONvI8PIVLXvvORULLr",
+	"k3BK2Q61TEhWt8InkZSZvZ+y7v8l8XZeLc28JAxIkyIZB21ta7GjneToIbVZtVIwmsK6aXZOzWnLGuuy",
+	"+mqkfPlVa7lVyOuiQJBvpFs373xj8NLFNOGKKc0cxxMFBrre89wM3FQxn96I7EZgIMvxXiXVzEcQIw4M",
+	"4uhzYe1qIytmndfPrt6wudbXJky6DOKi+uEY8G33goxOKvZyL1uNtVRuWtSZqjS5Gve2zeIaqYrJ5TUr",
+	"J0gPMLlKALe1DKnN5VIPXdDe8KVfeemUv6SfKqc+8fCo6mqX+nZi08Bbdsh/bmbNjj313RCM9MUc23x3",
+	"FjyF/lZOR3+PvDGkADdolt1q98SLkAr7ZIiuutAA3aeUqjhaMBgpsFlgJnHWROYMCev4voSYQCfJuLFf",
+	"0D8xsB4DhDDE6vfst6Ew+ILx5pgABCPcBEbq7esXaAAEcBEjJoXABCRI8HjP86jJopk784c0aCv4gmmV",
+	"rdqiDOW2/Qaq7KPJbkVOjynoU4n9A5bYR5cXdYt1TtFr0dgCRa/d/DG1zmz3hvSY5wqg+YSJYFAOcsi5",
+	"uxkeuQf1I1vI2QxlnF0WCuzrAfuSyqQU0wr7frJE3Ahlk9AVq46c/Orl1RunZVD/FatZ4uYPALpU64CF",
+	"7vAzgfrAmO4CQxRgpDpVrMWYiR7jM8hUYGfevn5BAQCpZuzsZMi+IpVpqcKupSPVCbs60cp90O3WBWXf",
+	"ULWid0LbQoqUPWZWOo1V34iCnTzxGIh7Wvqsk1Tcsefsc3CvMcwmM9c//OPv/03VrP/Tqdn9P4mV7z1T",
+	"395g/VO+I5Wz+mLOa6EQsvnxYKTKjfcK6dzaHFVc+IuCIIrR2Q3BE+cFAFE7/pxpnUO4hJJuCN95pK5o",
+	"S0OinTvM8lNYxIA0ghUYcXAmBIRiNjQoG+acxyKpKuzyOnq+m1APiw6TTC6k/QEiy1QY2+j+iEe88Be0",
+	"dHOB8m51TDfN/c/WROvRQzUKW/vSR3WB4AR2FzC/dvnySePdJRknSB6+JtN2V36Jb7fqwA0ib3SUi2Kq",
+	"iwUmtR5tk3zntfTvx4DzAsDGeIagGVYFWA0goNpcXLzjE5utSEqt2K1eZikbi5EiKQdM0wuhi7Jgdw0b",
+	"SjmJtBK2B9a8E9D9Ze6j3hgKGCmapWfzICBJNxZAAueMs+Qpz7IXeoZQAwlgCU6ojBsc6Cz5ox7DryOV",
+	"/KjHA98fE5pcsuS5Gut3z61Y0AjS/XsgrVgMEIGARgkZvuu5iCMFXJ7CKF2aCT4/AFdncoHaAiQVKWCs",
+	"BKgYgB4BoMZp4wI0e7EwjOe8sAO2nxO9xdbZrtdfwebvlDnrtSMgHfD44MG1lV/fIPL9Yfk+5QyfwTgf",
+	"fiHTgfZjE3/HR8J1+rWz94/CLatbhN0oPNgTktEeTNO3QkKX6k5cM1JedjQVAttyVgHUI5AFMJ2iixF4",
+	"y/maBoX6krE6N8wxWgkZL0D8AGvHZBq1PqqZCroIINy+lhYU1zPWCbsluC+j5oalWoFXc405QKOl/UJs",
+	"ZXQsqIbeaS3Txo4WyjQqfVs5R7xf0NoCJhVwOcarlgk+YAOMB2IkX+AG7qMeEpQFnP4nV8R9NHSI7v6B",
+	"ypoVixz8eTslS/+V5yy8gVd1aUTN84BZdVG4C0rwIKrkrmoXPQvUaIZD5x8cSueCOr35bzitDcdYA+cs",
+	"DcfugL3xcxqpVIOdqwSB82yMfgF6Mf2pLV+5h+FzowFhpxXp2K8wRuXvJP0+7nMfIZD70L9qgmkpS8Vv",
+	"uMzcp5JeAwhyt73UPHS4emTYyMcroEL+HFydz9PRkdcrYyhsfasQ0+oitExfMFvwG5EZ4J61ONVmrSrs",
+	"+m/FYxomvI1rBRr/xKbuy2PqpXzgHs6KAMaxE596z/NdAioQFWkIMFQgUEOiGZb7trAxcKD22FkJNDNe",
+	"MdqHHvIeNDezVejahkXB7byPFBhgcRhbL7HityDMd8sGzLxhLXlO/ZexyBUDyKyD7rJl7F5IuuesGtLy",
+	"8McxIxypFk7ItjHCKuT7BhbIKhywu29dCH7wrzy/v1qQwwAvIEvBE0mbjQgey0rxXLhSZ72jBX8nF8sF",
+	"tCoGYDH6V6hMBGBcUfwixuFfeb47MAQkanwqBfkVlII0sDyKEcfsrZ3ZOqYDeSZ96gyxW2Pe27mgemYC",
+	"+0PmIK3ArBVpbMGtLhCmBxP8nQWKuUPR24QG4Ci9UBxyRafTejVa1JF/tnR/wCkTUmKYQ5QzBAUDbjoj",
+	"hVk0cdNextVKK4Ed9asAio/ZWEw1tTJBnIVMQwbUMgec6JLbjpThKwieYwfhseOH8b7IFCMhpjtgviyi",
+	"0kGjpRuwm++r0KRtq/HphnzwfooPVcQQrXVrAQOc46emvr9YDcClJy13j/qV7Y/5iXu3yk+g4Uux6IsF",
+	"l1l7xuJTfIwKuigACa6koKQFxw0GPQOgJ30BHUGIGwA1cOp6MFIxyjCYmdINa4UCU1MAAAEPvYNKzI3Q",
+	"2OZN+GBouAOO9tMzNtfLwgCCmvs+9Wn1cwee6/hJ2XfOPRXc28xYmWV9HBE/wH363ulwSJHUDhnHkwxx",
+	"/+ytBAQRMHC5YlAn1nVMjC0VZvtDbR3A15bz9kxtpM6GQ0rGB/XLQ+LCk8mAPbdRw2Q5iwBcaTKCu2nA",
+	"nEJAGZow8tCvjuLYNayV+FyJdboP9KViEPAhwP28EP2pzDKRtjTgcZv4DGjpwZrvhE98pCRF+PbTiKq3",
+	"c0PcV2lKMjuYKf7rNLepMDjab7hUFeyRzextIbaqR+EK+X7mUepGr+RqvsG5T0eeZnxWc9+wQi/Bw6XV",
+	"OUukuZJWgNRMWMfpNHARUR0CvGvznDSphHWqSpVfY6oX3D08Usmcm2/1G8EX5uWtAqBrfascJwB30kVt",
+	"Jth3zSwnc1gbxPWOtYIfpZp54GsRkbJIk2bd56I1j6amj7UoSU+XRSGUfWsg0PJg19KNv7UGBKcCy/sU",
+	"K9tbyyhRu32x8Obbl3NjbnWR9qHJvdc1NrRGFNZQLZ1/tVWtqI5NF8a3LajqBSOFPXRZtYfuVBfsBLSE",
+	"WEAHmPl2Mc28lB6pZjH9soTzR0wOuPkh13ZaMcVC2Ub4IzQLhrYMqGWELYg3postE3w9Nr1KMPX/H3t/",
+	"u9zGkaWNoreSwTgnBPQUQJCi3C0wHCcoSnZr2rL1itJ4pqf6uBKoBJFmIRNdmSCF9nZE/9oXsOON2Hcw",
+	"N7LvpK9kR661MiurUPigRIqSjT+2CKCqsvJjfa/ngdyiLvyj3NSM9HsiU6jLz9CBFiun9br9NT3+jZv1",
+	"+9XxtUc9kK5/JYzhl1v9nWq3umnEUONew99Ow18I23r2OcMTDofrVvKG9uYmeaNA2zVkCea7dM0m9lDP",
+	"2PYJ+rTyfYLYSdVZnfnj2NvzoTBzhjsqRB90CUZ6/Cyq0aGbQwuAtKmq2naR14Ig2jCUoeEqwLp4632p",
+	"ipY84hBHaRZ5SkEEGgDF8yDd8IvAeSJ4WUBywF3dZ2+4dc+YSStyCKxi5Di8AVgX7vOGrOlUUN/Cf1eh",
+	"Fomxdusxxx5qd8EpdQjTShr0ylJFzoub3dEC2eF9cKfbDjoB138K4dX2qM9beAXuEm6Y5W53dBqbszK6",
+	"3W+MULa7l263k25n5spDo7QZLpvlGmH8rxdkLwLrEbZ3ws/pqAPbi1Qs+8/eG/ziLZgpHv5S3NSr1bGK",
+	"XYmbVNVv1Cm1hW3Y7bPvNavX0GcM2UQg+CEEIPQbkJHejIofkqoQxrgU1ld+3vAlSq+5mxrlZEvjVaCy",
+	"6UaXKKmQMQCK/1/jFQjwU78I8XB5FeqB13ADuuHgwlgssqSi0onFaNTNVAMmKhltHRRTeEs3+ULlIq/M",
+	"UZDtFDHpxmZdaF+FgHY91nPEMhormo4/lcKJdgIcAIMOojgQ6vHmIBRyBWPVP6ayV5vLVjdcj1as1VZx",
+	"CTe4wHe/T6eNHrFdRClxI3JvQgeS62jzunmuv/icy72T1+7klZEgaAOUcfPajIVsE1FOCffiYO92u8s9",
+	"piU87G2vuquJdZJkFZA5El+cqiphP/dCoj2iwToYFNETlot5oZczN20oKag6ibQ0MaL78Y25gjuHGuiF",
+	"qgLHkfHDjADEEjGTKhflKXHu14cb4YInhMLl3pVbK2bzKJ5eysuprYziUvQqVn2aMGmNKCZxl83J4ClU",
+	"gE8KObYxc1UVi1wNfbuRnxw/pZ40A+LLiZyAeFNZae1iww1sJTx68PAmTsN6+ewzUjtIhXNa28+WfFxU",
+	"uA0rBxx21WaBQsdhQ0oKmR+jUwAY1P6YuD+wXDHKFgU3LVU+/MuZmerS9gp53TBSWIezf//xbRI1GkYF",
+	"Rl3oOnAvCR0P7Q2F//rn/2CTh57zvy+allnn8YDlzltce9emyWZ1swiJ7khtfvXvYAr1wmYVoxMEPqFb",
+	"kt2UWl3GU8fpozCFzjSraJBBsAzrJkRUSukMiR+9lKmkakUiRE+qbQc/rEgqKYQuI4m0FDbBsqmGFGyW",
+	"AmAo+yel7U/h6qyyZdt2IUhgsI7rbmnDH+2iIYsKBOimNNVyYC0ZgEVyRYasE8EowKlzdbunzNoc5ZPj",
+	"p+1Y8/JSvVT31d0IN38gb3VHU9Atpj/P+2bGzzKQR94KEtutiuYd5L5ebIjavQGXhyjLyaBbdXvbPN4q",
+	"eDcklLj4Emyii/087ymClydtzbKkdu9IX4Sy1mBlQs3UmJflMlVAr5Z3qZ39Z6wNnUTt/H32A8Rc6Orq",
+	"bk76gvDpYGc8VUOYLrDlpwqAQcnOBeKYpuUe4T7FMxTfv0r1+R+ROR31C4X32iHt5/bADwv7GZh+0aDH",
+	"hTaff1/LZ2HLJVtcRDjjGhZ421lezDfYcMSwXaEmVKVEK5l+0uZejNSsuR5rsz1CkIm0WJsNkvjjAk+W",
+	"hi2gXtRHl4apYm31MrXUOVWBoKYcsgkvjMjwxpl7MW+IZLQZM3fTTjh83m8lB7BEy9Spf3otia+SYF35",
+	"ijUdzBiA/okj/1HeVJfuoQ0LsVb9lUXMn7d4W2cXZImfpuh9la5eGON6VXbTiWftM5et9TFuVV+ssMyA",
+	"Ez2bc8DIbDCOFUt0vbFev9A3ouy53+QQMYsLv1Llfd96qiWkberec59d4EaGuN5mg26dMHw3v0eb7d38",
+	"gUAo/MN3wd8Mh5sbYtb/CFF8Wwf591o1BfMc7fDN8hoqOtYK63eETzwv3fa2smJgWQnU6ZtQfso6mbvA",
+	"ZN2oBDy6hYEmFExfQB2G8508SzkbF4KXTj9Y8d76yyhLUNcOSa0qBG25qk6ryp36RqCpKMWaWm9WKw1D",
+	"fFjvOa82IsP3UY1TVQ5+H8d93eMeyGnbpeiqNoN7l+0zkRObo3e4zdhsuVsVuVtaNCIOf4H/be9Kobib",
+	"MzFy1pG555RLiHmUX3PLy26tWopC4tKsnH0wbzxnidUALQjBGg61DNJWGAfKSSdRmqmcM1tyZSaiZJca",
+	"sE/WFEA67w0Tm9eiZHMwO6ksA0NWTJd8XAhMqSqtljO9IA7yEtHJ/kMaOZIFYcZUzTfMCGDPW8ITEWUR",
+	"vS28Gr/XJDh9y4wTbpDCSJV7STMFYlPEUPR5gxnr8LGzi9xbwxyInEWc9vRzn5ukviDF8KLQ1Kwn3T57",
+	"gVVsMK4w5wE6DKsEkoZfeFJ5lzd86aYrVXVFEcTyvNQjmrwxlaMh8Wmj0gSjYqxeU50qj9O/ahCesndv",
+	"vusJLNOTIdE853bKOtm/ZdBR/f89fpZ119SuOvn2bOkL2rf29zQcFquhI4kt5mv6fURUKX/7lh8c1v12",
+	"/bgJuECxsFXOo+53B3rf8nP/Ivo7t7NIUC3mbLTcqZTE/Xy3tsGm1BWyrBXBg2G1S1sfCjp3TD+6re9W",
+	"zXlUcP6bbsrbyf76Auyu304PHqA/b4lxN5ADNrXdIY5cwHaRoqT2/Umhb4ZM1Aq/6rxRmdN6mb/KEFBa",
+	"Hdn/EVopgCsKDeNAFAfxqCRis5wFAjmwGQCvlJdXJnwUYTKso+HMoBUPMF1CmWkp5gUf+1g+Bm48pUHg",
+	"u/FmRHTrnrs1shiAdfXWj8xZY0BGs4LnT0mCG1kKQHwyCC7D/ugtTGLeBtCWVOV6vJghbtYF/fIJQLmA",
+	"KQHO5RYUF2iVKyBrCYAurJMevJLGAHQD3MVNKd0E6dZr9zCiwGnM8EeBzruOQIuZbh8ChKxx49VPGWcj",
+	"nS+ResfPT3TTkI7gxheWYY441AGvNkXAC3hgMOSIM0zabl2YHx+fbsasCD8F2tEIdPZjwCsStvIpApFn",
+	"3RDhezJ4XGFvRCg/qVqF+TFd2DHrUIhw6YL6oUbyBByVVEXhaLJ2S+S6D0wjGBKDWkh5XaVyGiVLoIVL",
+	"qEkMFBMR7QT4NN6+dWvb3sOB4oRoHuKShXtr5Vj7xAeKWATqIEKX2g40FEm3OmtHwpS+YXv6iT0533qj",
+	"4BvAeg1oZurS76QOCTIngrwW7641G5ySPhxpfdXjPffv9SYDJsVYR+lQjjys1Ouk1JBfyy+FZZ3sEP/V",
+	"/9lkXeoZhbjMfA6y1hPaqRx0L2iYqQAFqnLCqScFjlUwBdRuyqh4MTC1NTVXqri1gA6Ol5h4gJ124r6J",
+	"vDx0o5OTZdYF8PrQ2uJ55sqFShVodG7Dw5NGD04ueVG4tSgXhTCI/7gEfjkg63Pf3EiV65sAqo8z8ciw",
+	"f2glEpbrntIWVgKgkBN2fNKb6kXJJiBF1di5OvMEsOakNd1gpTTh41EbE2MIRJYMKscrsWQZhpr+IpYZ",
+	"62SITj9HdPoEGzNShZqt2wdLywCQsgeXd6L01NfgVRlCK95bHy2/FPivehKrip5bOROg08k4C/Po9iJU",
+	"QQDZHzcxr5Sffv9U2D9B07sNdBrfg2xQb964Zch+1qOXzmI8Gy0MxX8M6+RkHyS4HS1XFjKJGRoLh4DB",
+	"hPrOVBtl2FZ39aTqKeIKOqAS7FiiPX+MYH2Ms5wvk1Wse2C1rH5xGvgX/eRjhxVQL2Irp2K8KPQN2E4L",
+	"Zculex8QPOzdRcLOzxL27bOEvXyRsLN3Cfv+r6fOjInOfA+vk8JkuJ9AHBksMGGcZbmwXBYZuymltZjz",
+	"xT2PB5rwnskMBglgpvoG9r80Q0Bt9SgVwAJTrjR+RwAckTSJyBgBLjY9eDv1Wya0rVl+RRIiTDyW9Cl9",
+	"008PumClcrAxc2n8VNFqEFgammapyoCO83v4LjtlM7Sqw36r/bo6F+4JdD+tWsCYnNFfP9YBpC09+FF4",
+	"8w2lnHtBvJkfPGxSRowHeOVTT0P6Rthy2TubWFFma4gg6TCcVs0iE+0mARFxIVCM7XEdYN8WCssig2Bq",
+	"CC4ofW2Naj7T+urcqZD7sfj87R8oI+0e/QyncisYAAmdEUSXPtx625tVn7B7Dk9GqWd1GdRBTRkbUG4n",
+	"mIYFVejL3YOfKAb0JaBqV4CuoLIp6VOJjyGrgXqHsudVd5x16C2iyrqakK2KUE7qkIsYqGjAdm/BYfxW",
+	"WOIn2CUU6l/5PsOhyeeHPUsztJPAKPTlPph6B4iI30K7v5/S7ed2F2xZNMhawGVXwoEJk2rk3h/7RBYW",
+	"/vB0I6kimFhAg7e8tG/lTGTdhB0N2sBm+wwGjd3pNUJqXgom1bhY5CInPO1MqNzdbsjUoiiylhPObnPA",
+	"3dvT/v30MKtbfnch/yFeixJ//gkO8DZQ1B+UCLCofuftAaTvDN80TOmW0xyfxcNfMBC9XiWfY0FAdb47",
+	"7Ue3cVbbxQBFvVPVaYmkd+Fs53zJRsLeCKHohs+5FZ5HTeXwV4KV9v5o99lzvnRuM6QttYEdljnn+a9a",
+	"CafyFXt59v0Z2A6n7N3b87jnC+Mz0piFYNxcmVqyxfkl7kYUebDeCnG/cffJ+ZKo59yvDZvya+GME59N",
+	"qS4lWD8fOkczRtrKrW4HEQPnBFsOHpkI47oCBym5uhTkvqeq4MayP8K4htWE+ZdFhiHtJtk57tUUwfRG",
+	"0201+4q64yAdnKpwrz7Lci6L5XNueeZxT5gAn9qvIK0+DA1I9HOk0cudHwy3JV/WOahuV/mlRI8sA197",
+	"yAZOPte3gXPi4o3A6f2JHNtOuWKPv/oqVbgy6EV7vzp6YfCWBx8r/sm+u7DcSmPleCf2pDprn9s3XXYD",
+	"25ZCGlBmvVAQ1G41AvEcfbQhuDo0VLxuBWkA7rhH09bts+fRTqptkWpV1mF8h3Ws4XxT3djB8OB4cPyk",
+	"N3jcO35ykBxMdDnj9mB4kOMFBPSNlanrxg+7f+fhw0FYS1qFL7NlqI+PPnSoIJCCfKANANMZrX8lHboo",
+	"t6A3XM+kjTdHY+T+ddvR1A/evT0/SKJXebEo9VwcvualdNt3xt9/J9SlnR4MvzoBrHX/59Hqm923VVEd",
+	"rJ28A6xe25sUd2BSnFNHxgpLBIgokvNbLA0MSEt1aQ5/GaON+DLfpTb13ZvvMMpQhUxfvX7Mwv28qK5i",
+	"BOH2GWHlpirXN6rQHOwDt0PcTSnIjYWQDIqp3MfOXPAMu+5Dc/iL+9/L/NfMeSGWNJlJ1VQrvSgJXmde",
+	"8CXVUTIjxBVCtmOO3jBuWUb/PrNZdZKHzKMjQ14bOh6dy4Nj6Z6SiWBI94ynWItVvQ7ji1zqftVzBdOA",
+	"tIrRHDXYLgYnqFsxTJ2q9OB77SPC/hLMnacHdxduuSMF+8YP8a7CKGG//CajKWG6NknNHwEUxeqws6Ik",
+	"klT7MMvdhlkemWpqt4hNI2eLglvRI09rfbb5R5++0JNJIZVgmZGzjPoGS6xbryyIITN6JpyxgXcZEa/O",
+	"XJRGK56hbE9VZnWGxKztREGUa0tQRGfuv1mVTcv+7ejk6MmTJ08GR4OBb2qEZLXPQoLbE3HJyqrzj7NS",
+	"8CJEh4DNlaI7lNOcAecZFNwHKK8Ar0P5JWor9HeJkuC8epS0lMIOX7u3Xc4FUsAulPNTKT/Erb81pn/Q",
+	"Vp/NubxUnnKjm7ByoRQfFSJxfrGRUKm2rH6oSyatcR4PfvDIULV/NYSbqVMDKNPpKhl+BcNVeSujbqoo",
+	"102BekRMOcXu9hgAbSoKWHXKS1+Lkm4i1KXbQYW8csNOlXftYSO4xxaCQ/NDpXU7WS5LrOPJ/Gx3E8il",
+	"Q2sH7FTW8QlRp91T5Z69KFVCXL3UnpQRTyZdHo5K4hfyPXDiYrWdBQOkh+8I3WvlpeizN82tY1jnrSjU",
+	"8v0jQ0+TSlqJz0Nl6MfvFn2sZ1JdZl1qUlV6dQeFfeokJ7KCOumJ86MvL0V+iqqxqkcD6pOb6TJVUhkr",
+	"eE7lECfHx3Eu8rjKRZK4gBGfI5QwJC5qFg+fzwWHDhTMT3I20zOh7CklLkMZSDBscIKJWN9/CAKnWiwy",
+	"1MJTf3Uu08nxcYVghbl+bDQAIYOgMalC0dNJDyhDG04jvXZ60E3wNk6+RCwNtLt9brgly0LXbVoQacHX",
+	"9xlyOgxofUBpKtbuifdjMbcsKwXPnXTMttkfFySLX+KD7zFz2/KkWyVxj+98JHltKDu4X84pNKdUmVSt",
+	"zL4y73dJk0+7yCsMlK5Q0qW3GxdbTKQNEmun5HKknmJXMhLBJNzyphgeshtnDoBzdQmR3AAxujBWz0TJ",
+	"DJc5BD0p3gkFx3Brp7n0ZGKEraBLUWxHY+CmKtdyTl5lEaAGjxNcjXeZ6iI3OEAA2+MS6AgnvOyzMwy1",
+	"RkVEsY7G3kr/WJClFDTtkvfY4hPWpfQ6p5Dd1ies9SptcArfhvHv5hXCkoJTWFv0TlPRQnemV7TdDQ5k",
+	"uGajExkF1I6ffLUtovYZepTVPG+t1g6/3HuPd+092ni3r5WN6DSYQ4T42AX6p3I0VqvyqL9wpYYmwk5l",
+	"nYAPj7aoky0yxnIZxHEnlh7E+5e9fF67mdUEThINLD3onqZKRD3Q2EljuYch866nE6/Ra0JDh7MBEYLQ",
+	"vycGylIVbMhO5v/p3k0tiqKbOGMT5LtBoo+FKpy8zYzldmEytOphNDfSiITh56nK8pJPbNYwPNlmu5PV",
+	"655onJ3jwVFrCSGu3Tn97r5aR2oPebByQv/4bdYnzdlHI9t8ptLnC0Hc+cJM1POmqKlJVhKlbdI1X+CO",
+	"rihgt0pZPV9WVgft1kw6Waqqzoh6Zjig8UCXYRCnFJUK8tSPtEWWhnHWxSmacm5Iw1T1qj6I9OCchpke",
+	"sH8jbSAvpeIF/IJ1xgvoYoXy+yl3Zp4oTTcBmYoikJEETBULwSqEWVvORcLmpdSltMuEzRflXBMjlO/0",
+	"O3XDuUQaKj9jKPgrYe1keeT+50wBukRuEnzOZcnn0wSFN/Y+MAYF6+RaJCy7FiXAorEjkPPUvGKY0Yty",
+	"LIbVB+725xf/AYkiDPpAqIO5wUmRd317R7W2fr5aYnuUe3K/Xv12/Zvji/jW/+YW6tAtpaiCIgaYtiCK",
+	"4kdKuqzbbMXBURxKRcPBNRTRQihdmz3Wiav/I32JTFhR1DV0L+HGnejSeX0wpBAQVcXylDkvoxD5peiN",
+	"uEHunDDXNHxAVv9QfepmE3Rpo8AmVTN9LYyHu1cAcUXcQCpa2GtR4qxyNlkUBbKYt6jl5/6wRZp5B6+E",
+	"5sJZPnq+/GQgCA+gpOH19m7BR6ut5y1SfVfNVT9sh3DsNzoKr4KVHS5lcE6z8PczboSTBIjkCXKk8duG",
+	"1EpV5v8JERVeN85jOPDW+0HyPXIIUtV4npMhqAExa+TvPhJjDWV3Xt7FyhccLD5Gv+ds5Z5OGi2Jnszf",
+	"u56moW8guSINJa/OcIZ9Qh5EoIe/pEF4DInAj64qfe9HFzoYAUqgszL5kE4JU5q0VFz73i8nQbqojKSB",
+	"Tj4I1zxyrhMmCgkbdS7GEd3xFFIKZDo0pqYi2fHri2142k4J9Bmg81c6MU4GJ5UPVW+2aBXwFMFyEt4n",
+	"TqKIHS2EWwVsDc9wfls5dmhZxF/iebwnV6r1WQ/Uf18bw3dSXW2T2o2llnUntTJktBL7OP8XBkcYNIoT",
+	"8ow313rtQkfKpn5+tiucneNS3vdp7j+1vbukzzJnNmXEstwUOwgB76NXARUGPRztu8H875275GTvj1iX",
+	"XMnYtVISW7thV1AyOFj+K6K2i22kq4eMAhlUix7rMEg1Bx0k7RB5MVGxgdG/umaN+1cGbj0mFvRtUoll",
+	"BFlMFT0yaM7OWu2M/d5056hivTZ5CN0IdQbRUvZuZC5WtyFUbUSFFGOfNQZ0Qm6JVOX5qv6ShhlZCGW7",
+	"Q8pauNVfKPn3hfCdvc39lLgZXIUy5JE3DRmRp9sVlvdInKp7HPND1XqPnUfbeOdO5rw9qMHM2GBDFPBT",
+	"6K+WJz1QPLAxhltprjsBvt6HB78wzRZCfPXd8BEaLBd36jQFgeq7jqroYCQvT+uSnTSKYoWYUJmP0muk",
+	"cUdpSps4ie2rydwxQGMeRTtx2Lnvr8Tchnalxs2wxbKAls+FykV9yH323E8OAEWAiiBfJ7znLt7O6aox",
+	"AgmgoIZavK+Twcnn4yTtpBhStasn4yevNewU9uOn0AVrnvblejNrz9/em/lSZX61R6PI0iNzlyqgEFHu",
+	"B/9c1QLPRQUe2tQDEutMtvoyRMYDVqTBPESSqm/O/hcmJ2qyAlLd4ROsUm7XCeCV3ADwUE2FpGqNDglI",
+	"GahCoHLTqxHGF1bPuJVOpi27ffYNZEtQVcx5iZCb0NTG1VgUBdHLtFUV1CqIkHJW2rq01QBGJX3fbqH1",
+	"FVLDmLGeizxVPupXryBFNUO1P63AH77MaUV2p2pdnmFFduNWyJnM20W1+7YpprfmCOqL8TsDB8E5yz/A",
+	"2Ke12Kcc7kSkurm8SzN6wv++3n4+ywEK8Zuz/8U63IP0FXp85Q4vvJLUqsdV3qMGNyveI3nrqqxN1Yod",
+	"2GcgQJUQQJNFMmoYnHHsZZ9ywzK7nIshm/C/+2gSZkiHzCyA4i/zTGWUWc3cTw/df7+HEFQHGushHNVl",
+	"RlhstF+UhTM/nTiHn2ERaTbnl8JgRnWthNQwR7yIJCLCyLVZu37cfgTDFgQj2aagHplTjBIhoptFXD1g",
+	"emgN2we+ii2J2bXxD5jyHcIc3/C/f5ooxzf87w8d5PgGiIU2yz13RJyw43m+h8D9ck3WszwneWf1HUvZ",
+	"qkRp0VoUH0HAA8sXlNRAKBzNUzcoFIhgtHYgqxfH0IchyM1Z9vrd2wwDnXQRmGJIbbOYU/+yk3uEoOpu",
+	"nxDQ4wfIvFYBx1rkW6pgOLeVax/sxHvWrbVyDSmeGnJtqylYla6HZbnPipH7IlD7YCk7eFgpS6u6l7O/",
+	"x2rRF7kkgfUxAlkWYjMGphclFagS9KM0HBzsBa6LVOT8cXvVfUug1jLvs3MElEjVAvN5VvsmUY4XYtsx",
+	"5uQyMocz6HUupPFYxpWBWTXtahX1kvoGU2r4dOOea4DF7X4pDv/2xqOa3LidyK6W0K/WfQvxz9Cfv5Xc",
+	"pbnZO/B31ErUugM/UpqZbW58U0q1euktmbHV/A254O4u78qiXsnRJfZpXgJ8AAc8G4+378tGRnx8dVm6",
+	"hSAaQw+PQ2jewfdHX977+l4insalFlmIAHTw1+S9G2G7bmYz4ZYhSxV9DX8Sa37WRSuUbsyEyo3Hhwdb",
+	"WemFGiMlEG8TvNAPpSzTaqW/H0VtmKPARjAVrPoUVMoEyDGA2Q3gXzrhVviBOfwF//Ey//VQqonOukTu",
+	"0NKucBqhA8D811ilYOERbKFYhuTiuzffPTLIOIU9nwiXhCB/N7zMIaL97s13BMHhoYiaA28LpP/rn/87",
+	"VV7sE4sM/jyJEQGhzzXcD4AauQo0S5iBq0hB3VDgxgSolB68wxE4X2YC+yo9iJGeojkJWcKJcN4GL0fS",
+	"lrxcupuaLiV4cYSPTOiO8MtX7YGem8sMdhgU9dPfnZPj45r3cuGtLui8wMKX18+/SdjzH87/M2HzgrtD",
+	"AWQUr3h5lesblUCzgztHf3776ruEeCX8qGBViY7MNy+PllYYWnr5D6KKYJ0nA/ZKPoMEqlATXbqtHIqO",
+	"YC+4I+fFAuwHzgpnVpb4NbYjI5q/ictpQzFRiJ2Ru0Xz5j5GcE338IWhXMNrOmjlAsnv68IARceivJYI",
+	"cFIKkCOsA4wCZuG23Q2iJYX1TJWxej73WXQSM4aZeQFMp1YDG7aTCc4Um5JEck9y6he6VFin1IvLabFk",
+	"TwYDZnWqjpJBrbUGeseTGgckv/S9GCjypMrFe6wUq+F6rBHZRvByPAVcTZTGWFzm+blhjQF4VKpKhGES",
+	"is1QeoE1OBd67rz4CbCSIfMvMU+8fv6NRyODWQGUNJhMZ7s5u40rJfLuadhZHK6BpyDvGnCw4OYEo9bt",
+	"WXe0dBk/RJrAON6bl9oCD1R1V0JAwWZ3/0N3F2ce4w4zdjG+glf1Mv72QQhAWWrVVZXA/awir7uEWe+P",
+	"Qr3lSV9CoBX9JB9p9ax/yEbn9s4+KvD7jApg5NYbtncZukUcyh1rDD4iWtBnf3aqLXOPCiyXMg+m3h/+",
+	"ADf+wx9YZ40H0cVg7oqb6559WpmLzrf1KPzfvnibUQf/ymhljjLWU4IGMlAMUt9oVuqFe2mk98nlZCJK",
+	"aJL0fi2aiol/JxDFvzQk9K+Zt7h/mAt19volSlogc+9SPXEhkC01UpXSVzZUcRIsazCIS4Yf9tlLayoD",
+	"AKDTUAOg/kWtXeUOQ6csmsukwIK1NHbTB0aXDHltjyiTqg6BExg9E1hTJwpoklo4O9OE4Ed97RJ6D4Cv",
+	"g1fDp3b77MMCNanaEqlhHxio8eb27vXWH1uZsUts5xtngT9/8d2Lty+yoWfL3h7pgbZszKZ3gJgr/nmq",
+	"QoUH1Xzvizya4aB9bcf913bsFh1KthHCCOTLc6fC6acWpVTTSFjSBqUZVl8KkAMdqMDImBUATQreJ5/z",
+	"0nbJir8RxrKIL4ZK/M9slmCJdCbzTdQxTvelqqn8WNB99UE7JRippkemTa90TyPSbHd2KZxEwiICrsEH",
+	"VbqbIuegfbCK7menk6QyAjx558NDRD5fE6FiC2VlEYcdnCMWHPf+XQXhmyU2FKbwrZ4rUn5jcnUHip2a",
+	"ZDY7iWZnYayXy9QHpY1obr1ojjugsaO1bjp5n52QvgV5UH3KXtBR9WdkHbcABHjaiQWOBkAeIGeLmftj",
+	"AEhn9FfAOQOOUFHeM3VAbbtsoyU6C6REJK+SmljZ65i7Iijy5mx02FqclY9wmdyxPfylLuB+3YG4rD6A",
+	"VgqzhB23KpAEQR6x7V+BxO80uwe7kSYKvaQrHZGIZ9AOnNAMG6F8Oq3dgGoIqecdtjMfTwPUd6Nfxsb9",
+	"cGyiSwyt1ofk7Oq2BlWzFmAhFp5xCyvB84aa8VThp84Dcm4LMh2jLxAP4XDz+0DnEg0i6o4CdzcCkZCm",
+	"wgJgNdSVFb0lVtVWqu5Ab7kd/JHkQM01qOZ6Tfa4fhDuWx+tUSx/aYz6IxTM8e0UzMpQAMtw226GTAPu",
+	"Dl/S67dgKQoO3RHQd73uBarde/CRED331ie1qz5szNNeE96VJmxM7EeoPAwnrdVx3yyKogdJGIo76Wvq",
+	"2QyxqVbnbBiCWTXfzH3o9HY/VW/rKPerEAd1J6KK5cW9klqJbkW5nSriIAAWvhA29PX+VKVE0LzlQhlQ",
+	"pt8Ddk+LcQ9nd7UoXmN0MAYdulnRfFaHSF07CkazQcrTWUTA1vZGJwB/WlMfkZra3LcbqAY8EoaT9X32",
+	"TNtpi9pqpJa2Ye2chvbbKOYG8GoSGYlov/hWrb8T5iuHkoQbXeaGdQphLY4wZ7m8lNacsvlCje3CMynn",
+	"YdvBRtHEnCAvlS5F3kWThfu9iFkuzLWCiYJw1pB+hymdAaq2+3uiyxl7oS4LaabMWDEDbHHAe01VJ8tF",
+	"Ia9FCR7xRKrcMP+RyJ17Hja/e4K7cqbLsG7wdmiKlLzEpjeTsJKrK2Kmrbe4VYFgZ9KErGmgggwPWwrb",
+	"Zy+cEVMKA3i1BvGg/Pt3eMgT6zJKE4fWl3q6mDWzxd0q3AnxhFRJW8WOEzrT7kGvn38DL/j8h/P/PIWG",
+	"k2hzYESWGSXncwG1MxUNF0yOs94gbV4KdlPy+RyAQVj2hz9krOOLCdhIF/mtDKYL2Ctb2uM+0Cve2jFm",
+	"td+rHV3CTqpJhO46dd8QMAcfx8F44WVOZIasFzphoKtxiTs2TlYG+iOA4GuI8bvTCMUiWFMCW6Rfoxi8",
+	"EeJKOCmBh3CJ9Gdrxvj3XdHUn5AJuBlNfXXlwS8Ip9JqErUJG0VO/62t0yeRcfrkswh+4GbaFlSHl/az",
+	"Ec9BBEDrVI/nYEG1QaK6u7cJ74IqA0/9HUZCsE5wW+sPFtSta0/vwH+r5pp6uSVmOLEhnfl+9Mi4QRjX",
+	"XCOKK2B+rCmtoWosnS/XlNmshdfyVTUrDdLNeAnW+mECFWrikwizsCicaqI6O17xUjjtSbU4bUHznepz",
+	"yNQkDJSFgThRVZe4Q7RnNZq0Hn3qFo3qvj+pPoIdGpU+v6b1T9Op9LmgnHxAI3wJB32PevX7aSdF0f5R",
+	"CsWp/B1C5yvswHR9PYeSsCft2VfPp5GqKyHm0fWoFrj1qPKdjBcFpnSr0DteQ0DAEEogTQVfVMrIUAQV",
+	"JgXA3aVCyjjwRJ0946QscM27IWbOHsJ8BRCKUwx5XPBZ1XBE36E/lc2E5X28lgj/nMeEcOLcYDLWKU1w",
+	"/yIgwxKyblgZBMtH+XKnpio8d3DIAMEd49cBwxwarJBPE2bhaMCMGGuVGyoOrSDTd4hWV8jRd+V2fVjM",
+	"OIxja7TYyH+I16KE+2y1yj8gZPwXIeZY4NvYmdLzHZwy2JnNvbiBAt8uzM7Ol5+JC7jsG1nY3cfZtudh",
+	"4FhXXd/6NXetFErc8GLNK8D/1rhkR9tdsvvlPsaX3xbi/kGJEOQOE7Z3Ze4qvD2O5MhOqPRAKdHDrobN",
+	"3bGV5uHGyEuFdaFkONeIKsB7acnpxVoqVZ0Q5HkLdUZ4jBsnCW7PbcUW222qN59tzCBAkPna2dkpQ81g",
+	"teXFhfyHyNhYL6iUdcagpaUu0IlNGONRANULngJPladTNcGfsPxKKDYSE136+cCutyGFtGE0Xx+ni8Hg",
+	"+Kv4Rb/2FMdQQFoIXoLAoGepiEXXU3VghHjKlYexp9p3kUuoTIoQHHGg/VSdRaSuXNX9msj3Cv5dFdGu",
+	"6G5OVjhcb6HIXldUJWfVdtnFfalznjht3OA96d5fy+6aiFW84cMUfUidzt2rRNjt0lQH5JQ0YYRGJxTj",
+	"I+c0b4tNguWc3ILt/rl/6ifSLq27apvKeVsXWRgvdSroyM0eNM+R8PDWZCQzZHywIDRRzX3MtGzoEZDM",
+	"huK0vUr7eAjhMNW8Lhbq072rrtu1o4PH3EBUDRtIZCvXoINtgZ6yKon5qlTOftajVE2lsbpcdkMOt41y",
+	"CQN6NbYpzNYhHvDCQ+/63s9qDyYVK3tjeialEHkdlRI7CcuFqvHYhgbEVPlC/c7J4GnizFdPnVIuVHfI",
+	"BMXt3B0wTI2q7vUPF9j56KfmUKi897MewYRnt2QCrzFIVfWjfmwBI3ZtK0GNnfFhq+aruf8NF87fOhb0",
+	"pfWZhSr9LYxPyXZUmfphdOfW8+8lDaa8wF1XxSZCKCIKWNRO+EfZek2et12IoO//oN2WhnTvSd4h+fGW",
+	"3b4zw979ZR9as2uYPojVeJ89F2YuLVYrzYSd6jyJkjHYzl5ayYsh1roiz/G8FAbOWxlj9VGn4DUvFiKJ",
+	"f45GNjmy0mIeLfiXjwy7oMPOLB+lykCzP5R2TN2Jy7wsyJge/SzG1ndJtj3d/xZxSuAG2Dr5ZlEIA+Si",
+	"1L9DCh4TgdD0uEpAExk1J8fH3WEdvTt8myqGXZrI9+yN/z48zTfE+JpNJQRi0DTZOOukzwDaQsVIkQR0",
+	"j4Kx9ENVD2T+LJK8hSYbcIc66OOAZdKI4LIJl4XpejrSCm4B/CE38LMWnzv2qZ0QDIFhL54BNoOsrTFX",
+	"kL+sDFL3JIhcr9wXyP/lTAyjoEHM1RDdJBSH0V1q/J2V5H7ab/jHQygqylgpiGSz5v4gLO6cQ7CDK+CK",
+	"JXaIijfobeXY7FKm3Q3sDy3Eq+OpNsIX+r0+e3v+Z3Z4fRxZ5cFqtPryshCHv1S749csSWG9pqIUH0Hs",
+	"7VOum4xHlBr3TO1df8gDJTVvTe0NoEDRRO5N2D0+ww5mBG72nZlSc91T2vbcAd4hBo3iyaA8WCkSAamF",
+	"ODPufs2Y8dEASl8vBVWxBKN7unT/0YQ04lS4r0p5ZJjozbgsAKXq7PVLdiWWj5C+Gyqbs7FW16JEsZil",
+	"KoAuzUVptGLcOBc+X5QIa+CGhXrP/bDvlD+gA/lsFjUFUiaJFE2VS3LeOtT9QhkigGnhT0vB3dPin1LR",
+	"MPyQYt6SO49gPBXjK8pMQZ0Zt9hzNNOgKgIRdg6GEfehDqahRhjMl8xt1lIYI6hiSRqaeHdRATGICCrH",
+	"F2i7VXPiGuqa10eTn+vvtT13O+JTp0W3/O4iyn6uBmqf49JAi53fW26FYB3gU1ymtalKbC3YlOn7lLm9",
+	"sAq7969gi9i+hfNOBOlbOjGPDIuEJMxvTaQWBTlm6yEhY1MxY50X/aOvTgjoS3Eq/6syRxkN+424dEIt",
+	"8fUf7N1FN3Q/NIcEy98mlampi6uq0pCOAQvpKm8Ha4WSCMVSANAaNMrsnfeD2LkdnkP1vr2RY/Dnpryc",
+	"FcKY7ql7Nw8vmSoeoXGxbyiiqpxIU5r9rEc1EeVkmKEyvlXbc6Xoj+etECdneR4LsnshOo4e8UBmZXj+",
+	"CzfR24xLWm+A9QprXhcbdwk49uGD27M7/L7xxWgvkO+7g/xdNWcP5czNxxa0XjS1orR9yCdhIGmk82XC",
+	"Mive28Oxuc6q0odjhPy8tUBGYxBTOSV669gGJUpqDdTFYqaQBShVqDsQ/7SuRmoFTQkzcz4GDLCfqIi9",
+	"l3Wpoywy3RPGUYAarTL/qFoZuiiMYOEXJJfBVOr22ffkAFQ4k1De4UT8WOeCSuY5tkfV9RjrRHoMJwFX",
+	"CCs8CmhUpG6LuSjZNS9knqpS3wzx38H7cA9BX6FjkfSNZBl14gP1mhuWyJOoHD+neJRUeLsSKg1L33no",
+	"MWYwv+hWxmtHcBeWSRgdzJA07KaUlsDiEalnt2AJvnWbynoJ39y9+V3f9y8vfmCPj776ipWwMG6J/cz6",
+	"N1pZXuZWd53hXFvn9hqMg3cX8DbWitLd4f//32e9v/7tl+Nf/z8HOzYxkYtVirEuc0JZgBX0Y8V10zdr",
+	"7Xu8w8Gm5qpW+36d3eBlQl0fRrc8Hjz949GT49XbPoyFgLtrkxbGJrfqYOZyr4R/l0oYt0oQC1J9lCLe",
+	"VgHyhmLmEetSANzeWa0OkRifnAc9cRKZ2yDDnZgvCn3j1MMll4p1fAVJ0B61oIqxfMmM7vbZMzHmyCOS",
+	"qkJOLJTFQHTpkRM+Zgoqxmo2oqRvnmB+hOczqUxovNI3ilqCMUfQpgBwJjYogDUYgXuOzM3wiTjje/jE",
+	"u+m1cXNZ2ehrj+p64YDMDesZgcjehp/1jC0Fn4EluqAcM7VQbkSAgGzhGImA2JirVJViUgozZTeA4IQm",
+	"YQt3DyEmaaUwzwqiAKA/1CnmnZGKQhpo78yyVMl8yNLFYPB4TF/l8Jcg1or6lwCaRV/n3HL/7b9f/PC9",
+	"N7cjNjVpl06eQL6ykCpcCg9O1YtwT8M6E+iXwFJrTP0BFUJ2CvZ11YfUxUz1z3pUMRsBhhSEYjohkVgu",
+	"VDfMFDUm6TJUsZ0yN34iwvt3PcowJQ3EBY37wqYAkgEnHldvKVQu8tr9IPKpL8M9KYe4cl/fWUS37OA9",
+	"k6jEp5ke1SUW9HRPU8Xqj8Sb0TNb6J/woY2WwxjyNgzDM50Eqg3EbmYRjUrFmdKtvXkNzI/GItVIv2+M",
+	"AzPo75m0brk5NidHs6tLX/0W3R5yz9lLd+FLK2bu9j/6nAnutrhsLgkXZr+kBzJPD4YsPcD9Gjb5QcJS",
+	"0u3wAzBos4oVxINL418manSmZi48gt2hP1g5umV6zv++EMT5MHbWuwfXBomQKiK/wZ1eClsuh+zJYDDI",
+	"CIlFAaluNoTsTo8XUCAx1jNIs6Djf/wk6h8jcUGWg/M0QAb4J3zHje3Beeu9fJ6xS+FRX0GaQWu0dMZD",
+	"gqUjy6h2FFrnUnU0YDOpAMq748MIR4PBgG7RPfWkIdzNArjlRS7KJC69wNdy0iArhRE2UON0YKmyX37N",
+	"ulWzN7wQJuZKgUQs0mLeaaW1LiaxwQkmhl93WYbozRm8/4VelGMg+NUMEFeAvQFLYrMz0oKYkqPIRty8",
+	"HYDWa/LbGUZmMUKwu1Of6zPMat2KnQJDfHHd3t9wZ6ApIhKvVrs9IeS1SGAX8Z4R7qZwwJx8g8XTM+dC",
+	"57UGs/8+iETtQXIQS8iDv7kfzgudi4PhhBdGtHuvIMlrzqs792abqQQz5P2QmVQv8aKq84GXJXePWSj5",
+	"94Wgr8knNXYJ/XETXc7WTFBVKwzdoThfNE15gnNmFjPiOIIcXKVag8WKm6R62dpRW+exf3XyIQm5FcvC",
+	"fVi1AjpVfjQ4OQ6qO1o5r6+9KEwPBkdPjydH/KT3x/GR6P1x9OS495R/ddR7PBmI4/yP46ejo0F6kKTU",
+	"BgnXkPxPD35Nm8GSOjKOO+49Q7LKt1B4OMic8ZFzIg5aowvrNjK+MShJMmmgrQenHybsnI+noneulS11",
+	"0WKaFTfuykzp3tj9MutvdC6EWszc9vc/d5t9Zbh7m/zjAVVwXb197Buwa9snMsdJbAZ7nKg33P82Aci+",
+	"BdarSwUHW85ED/p3RM5yfaOAwOHdm+/WUK2BagjsQH32ejEq5HiI+cYMKNFC28+4FLmzRXgRM6eBAYc0",
+	"TWiA8EUuNdogWeI/lLNL+giUIKKycKgGVKkaCTblztT0mQWcpkfGeefO5neiqjQNsrwA5PvIIAFYCBSn",
+	"ij6my52QAfox1smQKa3vfgCtlgkT/cs+y2DYh7O5uMxOWS7GBS9FDrV2yF2xTJW7Ayrx7Bxv2nsuzVwb",
+	"ABgcMqmcJ3AKY3IS82tvk0W+xUHWZy8t44Vzg7DtPlXhdhdivCilXfZe60KOl0NmuMpH+v2pdxF6phyz",
+	"R0or8QhdqZhO5c9vX33niTpUqoi8DFtc6rNaykup6vbfEAnw0MbDSPzxCQJkkZKQxizE6XrWOngyFK+m",
+	"6qbUiB7nKezg5j7eA6R1HR+3B0x9FkHqAwDCG2ctezuFkuWpcsZ7IViJ5bsTWvdOBv//etB7+tTtOfzr",
+	"aDDoVX/1jgaDrIvGNuUVjgdfkf0Ppp17NszpqNQ3RpSGLCgBzFywP06dpoRne1CIEvlVLFnqYB2eHPn7",
+	"hoWFtxnScP9wiNvCyH/QtgAetBkvnEYXuX95qEVwJiUxkl2Lkhf4fJOAo0sIhsOocJpo7cJbtvYGkWC4",
+	"PXfsigAJ8JhQAY4lCIZlnrBxbX8qCrV76FF1kpDbRUlLRIrGePo+LxOTygkIpH1BEK5LVcAm3hUW7mhw",
+	"fHJrXLgfFJIZ+l2mkabRCym/zY8GJ3968scn2VpLDTbQOgvt+MNqpv5w+Id6LNDtVm4PhgcjqTjM0042",
+	"T7VPG0bO2Xgs5nRWzHojByZhRwsHfttm3iQHLSJ89ZnZbjI9BrSKGCDBQ9k80Daz63jw1T1NPWXNAP7L",
+	"RmLUa9Km1flZTlG1dLjLWw0ifDXEuwl+N1kFTu7WThQLJ+rw5E/HR48fZ7dftA+ylW+dJftqQ7B+XupR",
+	"IWb/drug/Wu8at2O8XpYGqYX1shcbNssaxYlW6v7hs21+YDJ/4TWPZloB8P//lutMdIb2ytWdmTho/EZ",
+	"mfgQKtyhwrsKKbbSQrQALUNoVy8sskRD7XXBrZMbaB17q04gElRRQBCvBNtB6QhS22riZwBsqz577hnM",
+	"YDCA/i8m1j2qn6oLpPodLVlmdGmfLTPWibCo3WfAqYoVLiaJiZLiSHgCHrVQuVSXqSJiuYz7j752myI7",
+	"ZVZSc/ioBPuyzrwU3SNivogpmFIVo4BFQIbrQmFbAD9CANd87jXaW34OL3IBK7jzUOCaMz/jnyDfGGb7",
+	"NjhL0Una5x3vCmkpmtRI2sH6NGTdofvR4S/w75e7IVDU5R8lXYAXZgdBSNF0oNAEENZUGT2xxMjl7gcJ",
+	"g4wSJZgmoUo9+gw43IA6kyL0iUelD1UEqZpD4IRdS3FTB3Vlhb5kEuP8JUSrpQEsC5KkyMaNQ/ElD4Ek",
+	"0qTqUxBOhoO0kzMYlmJjeQMu0u+1xqGRAtzzRN49AkWcZ20ROus6Py58fjCbl1I7Sw5O+6EuWXYtjRzJ",
+	"Aj4j4dImeCAGRv3t0OzuYUOlNRgH6bNX/Co+2RnKh4wV7vFcLSGsM9XQcI6pP3XlG8CYnQLDQsSjj7IT",
+	"b0JIMr7NuOraN1cSOBBCtx2AWXtwT6XZAorYmH9x1qGX0CW0SWNsU+lUVRMxDOW1UWVtJ6PUCxhZHkoD",
+	"E9xVlrMK1CJBxfFgQLnLIHt9x0qfnVWj8vzG7p6cKa16Slwi4xHhgbGO/yRJ1aTkYyySTgBSsosUIT8D",
+	"Cz/KwZPBgGUQ04Qj/9OEy0LkGSt5BSdnnPdqi6VnBUlVlClnZ5UcdeP+cCLg1UlY33/9uYrle0W6Di/9",
+	"QJ070fN3FvHNnnDWWShf7hEOI30FMLx4ULv7Kt4vFdn6HAFEakrokalkmC5ZJUO3mcTzEtgINyOO1pDA",
+	"YqW0oyGcQIEdpISkNbGId4YoCroh4ytyDmW3zyZ4Lrq6uUwQIE6HASq1Lz7hS8/w6A2gj/SxvxX2Y4Qi",
+	"5Tu9Hu/+fkpzP0Cq7Y3Vu0KP2mKp1mVBZeKtFQWYpGcdpSHb1ZOqO2TlR8oHAmmAAxLbwdJUxiviK3rb",
+	"LBQjTjQqP0BDAgszw7fJUgWo6WjdORmXBPkCuWNMI7uBhlxnRARXJ76N8NlSxQt5JZwZ6OTZyeBxqEgQ",
+	"76WxQo3hRvRQClXSsEtxLXgBKPhv3Je+WmIuylRRZR7P81IYs0YE4fzvBdG9CiIKqNyFPPqMBcWaZAKC",
+	"zq1MAevgR91tUmQLHed37vDUfcssYaUwtpTgNVEZDp4bxFLJrLQFNbzSQDPiG8ogTZ5BMH3SZPoMXlQS",
+	"F/VzKCqFFA4WGJdLQAQBoAW8HZTHpmokLqViPHwLcARuKG4kNJAGiwAj5kX3RuOpcLIN2RfTg/OFsXom",
+	"SkKgwTpI95tFIQItXHoAHh8Mo+q5VEuGTJNQwS0vpfW3JQ95Y2qEXfAZBKExKpBDKgQuWrGIGhyaO7EV",
+	"3kPiYfVIwrJGZHtQV+SWAuOgFQ7nOkY9+nOn8onjnVj19tmRu82OwIGGaM8+TXIf3Ho7JUrmfDkTyh5K",
+	"2AWH41LkEvuy1oQ0sQxttFi6lcvo9xmbl2LOZc7oA8zE4h9srI3FfoV3FyzXRcHLLhpy0GKw2saJHd7Q",
+	"uTHHPZwxGijDgYIQ0HOoIUQ4LSc3jTAGWJOp0E6Eq+alvpbQhHDh0bQXBtElMn/5u7LITjG+csNL6oPw",
+	"FzL3KqUYO3fWXYRljVDAhc1i9N4VMEGFQ0ZjgKpvkZt+fHVg4dMqVVH2OhfzQsN1j0xoW60aNfAGiBrq",
+	"AcOzkc6X/erWdRJ/YILnCltSGVnRVUOqmft5IcCjmVZi6VQTNZ2QbkrVhS3lvOJqfjJ4zDJ6RfOT0van",
+	"sVYTebkoRZ6FofV6Bi7rGTEuhe1diWXGOpwZaQUOKVXOjb8subJhMkmJDyOoc/jtYbxjDuGant+J2Gr0",
+	"PWKgUq1yTypY7mHVU4IoFROgJ+ycDB53E2YkQrRKg7NBc8B0mSroEp4AXBM2/rapx3OoBjjHgbzGKXmJ",
+	"0vV+opjrH3irgObdof2c01G6wIO4FeiycXD3McrfEdJA5Y78cjASvBTl2cIZX//9t19r/smzxdILhEiN",
+	"0W43azVZzK/Um2llp8WyR91lc19duJOOq0PucM9k7rwH79bATw75NZeFm9Bsk3pD4GgaEYtHdDvFlype",
+	"u3pVDRKSB84BinR45ryUY8E682KB+UA3UVbOBH6RpEpOnAvS7bMf1+mwBgWLLnOocg91zpgIROAcPp8L",
+	"DhASqJNJwXhkCWrXrd44oQIqwrPuRih1VbqOFVpdAgw1M7xwg9b0tY/ohOmI2KPmHJYUyLvj6vyTwdPT",
+	"CHKKBpkqfx1kTuu/h65E9nJSe13j2wsi9CqjZ8IpdoAMupnKQqDjBfbHnC9NUpthSChOFtCh4rObtPSI",
+	"+0kJxXVWBNLr39KKCIYC22BPuIUIlFz1xGkMzuRdbpJNAT5IGnfzdkMkVZUlUvmfqfqxAiHyG2oM90Pr",
+	"ZTIppBLMyNmi4Fb7+fc7a1IKMXR7JdoKqVJC5IJQ6Fd3MLeI1N5ILHeOB0dd2AaevpO6uN29sgQS2TVD",
+	"sirM8dtdBDSpTtja0MpUly9GiFRlDUXq5v5HpJFpTkTnrSjU8n0XgHVl3ipY4L29FUBEaWTGVcYaWydO",
+	"yMym11mZsghxN1ziZD8WVHVuxGiq9VX3NEQ36Mn1tP2TweNUfZgdiVN9LUo5WSLG79pzrG/cbq+sSZTb",
+	"ZJr1aioD7kdWUNalzrOZ4AqOMBwFAKFxx8AaNi+4ekRsQHQLjPY25MZjorz6qRQc4kVIJIJr6g5VqkKR",
+	"QzU7HMxsWLc3wpbL3pnzUh7a0o1IwS6infPpLN9dBvBlWsKJ99D8ScrZfFGOp8Bv7Y6b0kFj3HDDUKh9",
+	"Yvv5eCfjdkaLAPO+x5X/bRvqDbq4Tps26t7GjCfyYGerc4tphkZ+wdfYxSgWAF0GID9TZ30qkXuQ22ZA",
+	"6JGpzh5SV5MyIwMNWxpGfHzF6mEfakfE4AhHiGe8NxIXf01N/v/HmKuxKAqCaU9Vlo9qAuolcrZKS4iY",
+	"lBYMcO62XJhQXQZyeujkfi82QIYxPEgpehWOx4pTEEz05kx4phbvg0S3RzCzKqDlrwDab1RxYHtANCrY",
+	"kklVscy8CSsNpimwGO+Gm26ffbMoJrJAjhRy9BJmpSjr1FxdWksDBloCw3F3jgxkRFQdCVy0moHmiV6p",
+	"3BGV35gwR+OXegRkO2S1EBEQ8hnATeERHpDIL+ywCijC28UTf9q+DNKEdmV009xT46WI3yu8UfVI0P1g",
+	"SleeIv7aeMYhWA3Q5GqJq0LYOXwmPO4SAuHFON+wC/AOIdvU7cfemfdAsHCd3iIDO6OdJqjPzsj1sBpd",
+	"QJiqm6nv9qm9LLy7jk3nCEUP3IQGVSFc9nC2EJYS1o70hWc8v7/SxZbnPVARY8Pa2pJprwUz9vG+vRmx",
+	"Yka8Qe0NDj62FGJEwYvQ21gPTovcLujXHplbCzkKRoF162jfSlEioXonc48vr3kBf6cKIlDYUE53z7q3",
+	"znLF43ESuhE6B9vBQmTAHWWgsCF9jWrR37pDCs+WkhddwpXoo0lxhm+JcbQo9lWRybmL3YXQ5wghr3qc",
+	"oRYjG5IqAlo24GsbiwIMBuoZkAC3yNyC8wKY56qQKq0k+vuHM674pei54dUWtFdIdQVJnx7LYGSvRSl1",
+	"fq5zkTFurkwoGYNv8d0AqNxY7sT9RJc1oBH4LnoRNywIXNHkQA+Xh25z5gncd8h469zl8JOAahbBpoPt",
+	"AkPq1CwEsELNVN/4BKQcC5YvBFP6xr+nFOVJxjpYYQJNCIYXwvS4MYB/PnSTjOZjM0l62gi8OCPBAxNy",
+	"NnMiwj0fA6VTfQM9uUQ/BA9JiDSwSt05tW+oWAZU/lgwfgk8yLip6ilE9gEZRIAsbAv+nNZHgigqthrM",
+	"aAlwP7C/1wdMb5d1XY1holXTHsN8wACNE0kPE5nZ+OR9cnJPvvd7tW4uvCYAolGQUTsZNLuowa39HNzp",
+	"ldL2CnktEBjNe1otYZG6ct6Q0ATnuhSVzI0HltRD4vFXJvGPTRVSAxtCer3WckxgC/jCeZ9lk0LfoH2F",
+	"Kg2GjWPDypxi6aW55ebqFFvfIOtjox8/MmwKNqW7CVpNdJdQ1a5Zkz84zAW/FP1UxWYSalkMfyjNxr7o",
+	"E607n4P181oHBTs5Pj5NVRZPyk9oJJFzXfsGm7qQ3zeyyFatMOf436r458HV1bfCxtriFSy62xnfuW19",
+	"j1Wm3MARcJsh3lBanQKKa7Ada3tnXc2p36EHuxbOP8Nt9Rpu/o2/+n45BWvPdNO71WXHKXHS4rdXnfkb",
+	"i8Dj2vaiJdtNucRSuVY5swNcUKgqWSvn13vPHZRhCcIa5guRKif3AAreSXLTTWIInQi1J4GidoT/gSCi",
+	"E3xOPg5rlLMM4XxAaeWifLZ8zq34mptx1mc0W4CjMQzWvufadsIxiUOPubgWhRNbZh0iz5p0pPmyOFQv",
+	"dGlXZjVhAQ8JQeXDX57Sq7tOKkYTv4YYyt3tIAk4ehz+gg//9mn5Vtcs4O7sq+vPwL6w/Q4K219vFDEY",
+	"gNlJ4DmbyWwGOY4NKvh5VNw2FXzuRMxinsSEcYARn9TL7CLYHqj7MAiCBhGTDhqLDMxdZyICVlrCxlqN",
+	"F2Xp7HFnmZl6HswkKEyN4NZ0E6pzhyiRnrCo7B6Ch/iJs1+Bhr8oiH4g8RTYlBWTJgp+pMryK2G8eW5Y",
+	"J8RnzqvQzJABVn2oR6CwDgZnnK0IcSkBotp3O5rQrG00G4mJBu49QChB3iXDni2WXcAtJtRliJ8B2wBF",
+	"aYBvww3BpMrbZ1WMxqfOzr97if1OdUPWSS8yZXcBWXsLG+UeRY57wDm3vNCX2wwx2IX9DxcKD8KgLGHD",
+	"RkcBT8HmU1qvpl17Ti88MlZUgvnIOP9RKKvLJVjvvhiQCkWxjs55hciUA3noALH17iJVhR4HLmYcsg9U",
+	"BtrPAYZsYw/RE1uOFku6c7fPMl4KDpHoVCleAlehBRxt9wVGmjvvLg7Pz5idlkJgq59J2LfPcFcjnXkF",
+	"+VEIDkp30D0FhGps9AERpDQ2VAlTjVcxMZtbJMVEGkxAknmGhc2XGqbOw/9URXG3LKTO+uwNlESjb4h9",
+	"z4iGOkxVqMZzp23kjnKRr5TFkiTAUoKRG5BF1xxz1fia/rVAmMIXgbMSqmqj9hlEk9BFXtGVck/LCb+Q",
+	"Hh6f6FFh4M6TT5WeTADLuk141GB2vtcWmywhgx3YXLC+L6MycdPdUsjayXo9CyWcPT6XENPuNhDUV8pc",
+	"aSZSBSqJs4l8DzxWft/rCZvIcY1V3LDOkydPeoOj9+999uXdBezuc654zhP2w2SsZ49MqvKSzwh6PPBs",
+	"vftLlzInXLkFnhd8DIScBaqoZhUjaxQxYg5sXRXjmkbTMy8BIrvM7NIB70uO3TbzvXB99hyPKBzBdxfr",
+	"zFW61p3anf348+iaNVDhVxK1Ma5GfTAgcdbigN8moBBNFIUSWlC/i2V1cNB4kSYWSCR1tCqWa416L9hq",
+	"I6soVE6OnjS4Xge9p3/75Th5sjvbKxwmP1CQmm4jrRsQHLp2/+J4kBzM+Hs5c+7FE+z0xT+qPl8C+7pn",
+	"/6J1Q29S+9/XlRceLWyEJxxjW9kEn61v8YA9sEGN+5kHls5FDJMEa9E0Pi6FpQpwkdfqws1muJQqLBLX",
+	"j5uYYLkVIEXmVFBY+1jm3QTaZhC0wPPaxQEOgkOiokFnXE90UegbCLeihx6PBCsNDRMqT1XdiPFUbJ4X",
+	"7U/MK1anV2XUoIOkGaFmIb5/qiCSA4gjWBlmzmxWC3qHijHPspijBTczorgWkSqGJLgaor6vOmxUTgQe",
+	"FKnxErWpjlV9Lmk1DZuERgxzis7T0WDg5zTmAu/eBUrzf9Amuq0Kqz2n4wyXLoFj1DcWAD9Azv+ecF0+",
+	"UbzlP+K32uYJxZMTOsnqE7OPt9wV3rLdbcK3SdTZ0kvQHYRnLd6xE6TUMPwa3YfKsXkmrF1WLUJS5PGN",
+	"wdK5UayTSfO9VthMhVsyAM4RlCnHgmFRMplj5EEv7MgtENrAaDE1xXN7+LryS+BQp6ompKccbedQwBwc",
+	"KzzqSBVFrWL1HtQtiivbSag5cbtRqm2WZp9RdPsTSa/bwJ60nKfadt9LrnuUXLWZ3iay8GeHv0QNmi93",
+	"o7FvyrBak+fLmNx+C6B81XBbF2sMpRo0CxeCmypx5Q2ljrQY4YHeFXIgugSrZ1K1pk+UhRYDKGfAVmS/",
+	"bX1UGq7tnjLeFKlEur8y7UDg5hzPQhtB2NWxwOtQmUQIIWidUOrO93NTu2UjeoOIoQu8KTXQALMz2mW+",
+	"kJBsX+c9Qd1CZTdCYIK44dEdpjqINrJi91yAbu4Oqy5TAi01GCrCsp7ASd0JtNVu1ZW2bj2LolsBBOLq",
+	"rVRlDp5GyP50M1+zeCmvhQp97v49sDOl6pXnLCbxZlIF0m5SV7AHG+NgQsJNOyeDp0mqqO3WjaJcqBgQ",
+	"wK9UI86TxBDeflpXQbp9HChVcSAolKlgZYouqV4lMrNhWxOrM9Tc1BrLTrHNxaTqUlh2Mni8jaPggcpd",
+	"ELst0h+7eASxPNkEu12TNL9XToSa8L3hlZjcV3F+li0fsDiN7tFt6nlr2/7WZo8KMwBUw4o+HiMHslnF",
+	"gKGd5QQfKman9iLNHPOijwQqndh/oNhHLajBKyAWCMT6Zjl8VuK8B45ykMjpeQ7hGr2wrJNhBeUQfoAQ",
+	"Kt7XGCIlDB9PhUlVwVVeSAVk5rrrhCzcF/AWffV/dTczM1kXlROKM+jaC5mY5VxQPgZGDKaGVFaTeYL4",
+	"3Q20BZz02qplfbqA4j6idldpjSgmbYS87TGoxOtxw+g9fOdtFZFap+IfGQYa00yhGIj7lUBGX+ohvhLL",
+	"OSeVXaUdS8GLVMHVPnMNqvSGL1npjisYDXA/2hVmMUKmeFAYRwNKzRsCwIEZqJlJ0lTRs1M2kdeCIfkt",
+	"BtFm/ApyaBVEzI8Qv8O0Wpgs3FXNuN8t/cgoSNiBf6aqegFWrz1l1Aod44dUoEDNJ1eBgswz265zzWEV",
+	"SUgB8gd0swaI6CpF6NlzOcCwcGvFbG6J6Bc+chN4GndiIRgfHBzIdRlC36mCl2eU73vimS5N65MB6rke",
+	"1XW2G7Adw75T7OT46UpWrAuBXaWBVgXsWzwhVjPAnuWpMhZydGVwa/Q1tQ67f8SWIHUjBWNdB3cCmnWl",
+	"qY8wiX5Q65cmo9sJDDQ+E7JVWyGaoMdpB2QgwrpouABoc0HmJ7Rpi/cWuYipH2tTxnEDbMoqlUqqtnOp",
+	"HFU2ZHwoPzS92wZeFAH8OqGdqptSelayIIiq3upCX/rae45JRMxSe83QZnrSaVkTeb2nnqDND32gdqC1",
+	"o9lsWdYEMhCsONHiPTjfPKgR3d7J/nqaYt9EtG8i2iF76fbUOkirmjIBRCtRGAFyYJvJHKanh7JXil2i",
+	"8eG3TnUBIEYjQE/2DKkMXVaapmN1zpfs3UXCzs/QCvv2WTfBIshgpjlpK8mMqQGzoYHps98UR5AlW5gF",
+	"LxqFlqnqDNxPebPddEUoDzHqvwN6HEaUUlUA8aSplLvT9GgBxatxClVGO9cMrYuuX/hVOg+LdI8e9erT",
+	"tonApgYHGPZ9CcLaGHR1flBZtx6bbUe3xW1a79+eB/y9lmBsu9cEeKY1NzeYO9kYSxhj8ww82dxbZT78",
+	"zG1AfsLk1O2R9lpijBy4+p1Fk7Q4RQEcxwudrAWrECG5fW9HWzbTyY/b5QDZuhRgI5iLE1e3G4KDWs8L",
+	"gDF5Fjl1aF8P6pCcsBynK5aos0SW8fIulJUFzthETuw0ui8BG4HLaOo+41mjYITs+Qrop3M0SBV5ehBA",
+	"CIBACCcw9A5R5Fs5ybey3eL9guCwgCoZu0qe+3Ct/msgtJIv8qGAiruTLLaIbrAil/Wo7n1Y0yvPeSjg",
+	"nw8zoKtDGawESEq5JbqJwRjaj+negt5b0LtY0BBbizxnJ2tCDRjfGmJGG/JQqole3ycE9qJvbLnBCEat",
+	"kQaDEvU+F2ceOkt66NOghijHQjtOqkRvxmUBIcVi6fnAK8+fwIAz96PnRCQ0RFX0PoNWnFdvX7NSFBxS",
+	"xBWcytCZsurK4HTc6EWROwsEH+fMdfhpOaMwkFTX0vLQq28MECOVwghrEszSmamcp8qWXJmJKE0X8mWe",
+	"u7cWrnhkgJ7cveeVE6xUWY6jruIYTUYI4CmGer9ONsJSHkoKygLKYbJuvQYSsqRO2ltRFGwu9LwQLD24",
+	"ceNQli31IlVc0TunB332Aic7fnV04Ysl89IUm5zgd7DAMOftFvy3wl7AC790e+c+DffwlK0Gu1+AMZ9z",
+	"INv7GJP94SnLfgxHjVw9d8yis3yxNFbMqsNsBZ8dohXZgz0t1pvOZ2RsIrSg3/9UexkOCmBneLbrzOor",
+	"obJGU1CVoJmUeoZGYGaR1AwH8RYvQ+6vkFSlKoa6F/nI0LNDEUAYn8hTRRyC7vzO5ryEVj8jelIZoYy0",
+	"8lpAZRr02pwMHsd4V0nAoQwIXQWYylcCccMjQK8BWkwgUN078ELmP+HL46DJdAomOeGcV64EjZiVuqBe",
+	"7+xnLRWye2O7YJ/hEnhK82oNQowYXHBwrr35h4sr8qo1BrAsL7lUfeZz/HCFR/NpObn43LeCz16Gh96T",
+	"Ddf2qAcy49wgXgm0I7cgIoHn88jQMjvRn4DRhsv8uVtmv3XC6F2z7bj3GmdrtARzBA5zJEnd5miXowBB",
+	"hMe55wRcb67ni/l2uRoZ+GE/+U6FyN7wA6qVxOE2BeAIlKkhdQgjg5ylk0k9umEvuqEzE3xEEMhbvSiH",
+	"V0bxVf08VV7OkmitogdrBPOwgtllMk8YkMZGsIJaiaQpT4HVP8jfaDUaIEGxSAR8ozB5XgCmqikB2QcL",
+	"wNc4eZ9QDrY+cS8O9+C2vzmEHi97W0Sel3jQsLNJ/mIaeZfEDSGEhVrGdTg89Z6FIQBZJGxeiol8n4Ct",
+	"hqkbcIIwdcNNwO6Grn5usLSWjFfEgAgY9git5n6LeOPQ0O4BZvqpavZu4TABebbquXev0I2xxCNInhpS",
+	"T4XfgxhwDcnHOmFCqJsZQebCPHXXokEIPjuby7+42b+Trod7bTbFgW5FlUCMdf/u++6DTyAEovO4AlpD",
+	"Jz5Zl9mBQwfYDh7GxCMztrQPrJbMQVQDbQjo5gcPFp3TyaIo/MntZMishCGXn8zVT//65//4SkByuq+E",
+	"mFOYhLuzOqU4TOHOK+CroAmVKqqhIuHgvoIyaYoAwdixVNCJmixASrEsHHCw3ihjscSyS5GqDE55xpQu",
+	"GR/pa7KM3BTpktoOQHpB4TakEZzn6J1GqMqsipm8uLwSy0CgBmNrYYqrxnw8iK4zTctthe0pVbeRX6xF",
+	"fG2A+w3i6X6xfcNjHgrIFxWPH8OWdIO4gR0XUm64w/dphL059/GSHHdiJIx3M90ChsD6PrJrfSWCVkZ8",
+	"gHXW25ByzzOeC7/Nm20rR90qCul80duZUa1iqNZagxqkhGHnbsjYobK296Umqra2vtA0bOp6kb/bVhcQ",
+	"btDhApO/N+A+Rb+Km+qdjz1llno+S9YLmbNdKng489dVYXSMzocmUoxAteUN4nRBqpSekYvltCJ22TnT",
+	"qFav75Umfg1sF2BDkbFFzSCluJZ6YfBXqcLSkxWDDi8EmZJBrGu3pEPEvbEx6XAaT46Hp4rIgZEwDPMy",
+	"8O5CYJ1BqugXFYw2BnEC7yK8A7KX5B4p25N/dlfjcxEhlecFpXaHMJPQ1QI1gDtG485x27gN9YPfMG/p",
+	"be/LwNvwyAeKx8VidxdftjL0wtTvExO/A0sMd27oHnY7N8iGzeIZjbCtNhmqY0M2mDPIwk6DjnOThE5t",
+	"k4Tea5MwJ/EKkV8KNuJGmCTqLVZ5qqrosSeWaQXnX2eERZseu5ChHz1V5UIp7GzEBh4ZunKoA3pI6E6Q",
+	"9lnhEMAO5qhMM1UrTE+E3b3KJ4TWozYiqJ9KxiMsdxO75HZkT+yNmHEJr0eEkWDvTnQ5ERILqzf3fW+w",
+	"SnexRylmJr9EzKUdrUrcVdz4edtD/3/e8g+XdW04MZZ3G9OkO2QV4iztrtnRyjpDuIyRCCUbqeoQGSmV",
+	"xSCfvvUmYgNR6bSB9xyY0mbQWMkgDY2SlUcp50Yr8vZMdrYO4DVVR4NB4o07YWx3d5MOsJPakp332uER",
+	"PWYrbkJLJr4z18bIUbEEhN3uvtXj1ofz1bJtYjef0m11arComAigI+aLwKABP/gwK5wb7ZF2tEKy0yqo",
+	"TrkxjzcT1XsyBDmCyP9oGaysbp+F7AQ+m8rBMEDUPORgJeDQ3QVQUZf9ghR7vx7+65//8/+LquS+/tc/",
+	"/yfzVaslkTr+keXcW1Fgj1AFxIazjrfMgASzYsJeFYMoRrr9VEEKhWYWmJfcpEz5tUDfEbt8lwJBg2BR",
+	"qHDNX+QbKHzWwZfAedCHSSnMFF8fHFXBywJpFAUzVs9NqtwrS3WJ6E1IA4Wi2K1iQsaXe2ytSxmq5HAJ",
+	"TvGp9ZGlKgyt4QU3Mx7OzPRgPvQL6l3yLwN53WF4rLdqPQtWBURldSzmneU2lQZAq6/E3PY9w3pM0NjK",
+	"zpiqtfSMrHMyGEQhDUhLRXl2v+c8lLWWylYtlH2i1V7PloXDbxPveCarCpJ78tKbj3mgNMzulTJ+l0RC",
+	"YZ9/+a2XIwbth9sVyGUbPRdtas/08GeHv7i/X27AWg4uHpGYgPGVuf++zLNWsRYyKHjrrM9eL0aFHAPU",
+	"ndsyXeQqkZYZp1k8lpkTDkOmNMlbpT3VC7JDhBo/RKijkYRK5EwaPCZEmJJRbaAzp+hlWQfrZE4GJySu",
+	"bKR/F2Rf59KMAeND5qafqjfcCqTTEDlgjFIDBIn31pDiVIyvqnMLIejd/d1OvSOru94Bxvn96IzM6kjI",
+	"qYge3MCBx+X/fN3v+uTDemyTnh74/ott13gZXKO2E7mLy1pINIG3eKbutyaujl0jBDpcLeEsdxOmi7wd",
+	"rbefqmy2fAN2sqayNwsdX7XaZUhxWLAcsCurCTzuc7jA3yKd/4iUI4QkRWUqKDpUsdxUe3b7qrPPDjQ3",
+	"DufvzqsGC7t3PFd16ysktdniS5Li3RG4NvLaWCacrezxaturD6CoBp270PhD3kJGJAOeDNd5fNeiXKJa",
+	"jR6WS8S4dk5A1/kFhBTLETiMW2CVJ4WbqpbqWY8/ELzgCMoWk5powVdq1Xs0HaThjRKJIvJ1QTAAavY6",
+	"fwDv49s7na2AOCD4aqmKfhPRHHSgqzOILaQJioodamsBpR1Y0oEVFt7Jm3mU3OxKiDmVfH4NmAXOuUd8",
+	"O+KIa4GwdXJJL2whr6FDfqRzJ49o0kfQViVzoazn/K9oj0tRSIgBIFBah7Pzl+xnPUqwr8SKS5RfXSoT",
+	"lG4F2XxRzrURffYXMbf4lsbypYc1r7j0UkVVfGzGyysET6T1asF0xVkCuwAGOtU3bOaWAJ7g3NhQHdEK",
+	"ieXuW/Pa7otvuBGpIb+WFtlqv006ze69tTw8cDw/2Np5AVe3mFp/EWIOQ1u7GaUyVnBAhoappfM8WzfQ",
+	"aHu2s/SAaRz4eEZaF4KrezbGvPc609e82GaGebEY7cR9TuRhm/zfkOTdybMkt9LZaxBV5XY8XVWE30qv",
+	"Bslq1GUIX7QpRqnWhFkR+wTjrP21UdV6oZ03J6sf+QqUzprga6W2ukOsRNmR6j2uWKGQon/BNhn5Dn4R",
+	"RXzcLN5PdKvtUZ99L1hjBvetX79DyJFzOKtBGtFh3kUomV0dXJJJgJdTE0qbersin3ZYSQMiDCCs4RH6",
+	"pwA+badiiUYTPaPuJEP1RZQKMA1yGjT5ZRkC+1gbyK2FFghn5hBUilg6u7+VkQYjxTvw81bhlN8tD001",
+	"B7s71LR0+2Lhu/DBqxO4SyxLiZsNZb/1BGot4tqFg5v7s4oRqMSDkmeTUogMK7nAQqnT8hXiWhQsc85a",
+	"Rs6cs0/mi1EhzRSw7Zwz2MngkzGa6lnX49RDNM1799iXD/aMz5ZlzszPkPQDtfMt6lxDV9G9ty09UKbs",
+	"NjWsblXc2u+LVr8MNA3fArTDydcK8tRSXW4mEY1N8+oaNp6K8RUg0QZdL51+d2+yABaBUs9Qt4r3zmQY",
+	"UhU7tsslqSJmJPq7TpKCKKRJgK3nCHtFEW24MmHWWQGgkmc8F3320ooZpOJvnIp30gF7ALhlusyddKqA",
+	"fjnL3eMmBb/8UI3/rQCF/0OYk996sWb9bbcCUvgNslfrd6DWf2g5eZvP97x029USqPaaAAN6CUQRFy5A",
+	"bLoOAi8AiJdafo8oDAW3E13O/iKWiY+fJkyqfGFsuex6WZAqJwxOmSZGEa2EgdArIWZf82IhfL5azObW",
+	"2eVQMzQugIiDK6bnRBmvlUDF76yJNsxdsCaSKLQQKL7Wca9NKdgtSySD8+fabK+32RiyAFW5MWDxulqV",
+	"+w5YVI/6ApplajO4D1h8ocU1uPnI/HhkIpGyWVZ5JO74WG+2Ss7MFWGQBoROYGdBYPKoLYZA+pR4b1FQ",
+	"sA75Hf/6P/8vlhVHGYOkkrTLJFXwN35xnLHRwkglDOC8sG9fvHU+B18Y4cVlvhhbluvxYgaYq9IyoxM2",
+	"Wtiov8XwiRhCEQ+mHZ0PEhCpFRRwIgps42X67GUuZnPtjqFvjqmulKZKO4bqyurLCOIGHgG8PTggwjhG",
+	"KC7q1wm4hdbNwHHWgvgVDQ00QoXn7p86WjIjrPUjwrkmyqRQ/Qo3OIyDQod48nvxZz24ONsWPt5IDEx7",
+	"2m22BqfMb9pGa6Gy2bXKvqZTaVX3SaUHDuOematA5AUybNXy2Sxaax1r1J+2k68XRLgAalO8lI14waH2",
+	"Aeos4h48iPUQbrSKCXobvXpzUUqdA4FZnz2TyLVyLcXNkPEKBSKCe4hAICpsiA0O2UX0tHN64c8eH8sN",
+	"nAa7I0YWreXeu7qLZAn1bdLuRgdCbsvhth2twxHu6B5VVex01OiaUIkxL6VCtyk+iVJdazkW5pRldMEZ",
+	"/h719cjAWYPTB1UwQAfGoUblPo7Zs9oYvowTVh/ztoPWWJb9SbuDkxYJsMb07o4698aTYNq1N8PmpZsp",
+	"gEXiR6dYF4tmMJvz0kpekN/ZxbatOTfI3c50oAugZnBn7l/LHHHrF8bqWdVP5PTzZGEXmKOEM9owXVO1",
+	"GkfA/GwzkgAHNiqafyBO8CqKsHLM7zdo0TyhD1ZpcTtRgcv2WxcY+ywL0bnEtbK7SLJ1VsMhVirvZCS4",
+	"n4o4P/GoDSkjVKE25RbjBnBxU4VSy2donNkjriF+0bGl5O5FkoCmMefGsnwhkqp8+V///J9uiByQhTIp",
+	"hUgVjGbKQ/01xlnu38i/wEn8IiyQ1XFv5zeMlhdndm+J3IUlsnJ2jN9HG04vwDOMtbGmtzD8UuyeO8VE",
+	"packj3KmiBQx5oVQOS+RR5R13r0970anWZQ9vJaV3BJZCdJJGcs6mftfxr5mGT0gY//P/80y99PXonwF",
+	"n2XdBNKh2vICztlclCznyz57poG+yT03IxqUpeBl5in7/VElfx5HeAq90DlfMqFsufR3C1Xk8BaLOVyr",
+	"c75MVQf64z3rAaJEjnlZLtk/RKnNKePeisKLnSRBjAf2iqYN+9uduBXIceiEDuSloKhjrFWeAAaHYgAW",
+	"M5YzHib9NoIIp2EnSXTuNsM7txc+h9hia6E/zGfCjljn37la8HLZdS99dNxnz3GFTesS4yZcV0MPP6lV",
+	"z8/4ezlbzA6GR8fJwUwq+iOU0UMjhijXjXKiF2Uvl5fSMrf91g/Ofbt5bO4X7UM7PhoMosEdD44HLeO7",
+	"90hP2DNb6/zdLD8yDITNXu7fRawnlsPulIMIhXI5v6U3yf9boGYCb7Zzva59UqSqm19XIAuQFErcAOAh",
+	"dMRkifNjAwIFV+DCNfrISbIAStAUiwQwsb8UFstsSbRGOJoVVgtWxCAbXwP1xL9vBcBYAaAAbBNinxyz",
+	"qV6Ufj4B/M6sJH+2wI9mfQYzRhTj4qZC00Tj01RMFdDntQmg7tST1GoljCgmTJfM6JmAwNhU++xcC9ZI",
+	"zIlzfLw7BghbCwESig9Tta360MNb1jAv78npbn3WA3ncr4TZRRrWWBH95uVYr7L3tvdAnKueuhMot4Th",
+	"XMzdlMIWxxok00K26gTuwrCj/qA/CFAYy5A2DV2hx4OTyIovtdVjXXieVcM62duF6f0H/pkNU5XBHZ2t",
+	"DuhL761Q8S9f+A+yIcs8ZU1iRQlQykBZHqqfCrcjnMOPL1QhUuGtXvH3vQv5D5GBWzBaWmGG7MnxyfGf",
+	"/jQYsK/ZkwF7JZ8lhBQwk6AjoV86VaHyiy9yqdFrD2UQvJBX4pQZIWiI4h0MIOtWCCdQDnEteBFgTVLF",
+	"R84vAN6yuM78lElirnUCG0CvYPxvhFnM3A5EnvLvtQXMTc8HgufVDBln5z+8uWAzmeeFuOElkY14YjJ4",
+	"I5b98Prtyx++v8iq2gyQ1/NSTAp5OSUi10IQ02epnSvm0Uw7umQ8h1k3gk0Fz92dpXWKp7vGdcA5OY8o",
+	"UFdB907aN14gUHU7sE6imhzQ092VtQ2zfg9HmyziUyH5YKAAcMZ7RjjfBrA3Nzko4j2fzQtnTbftzoNg",
+	"a2O5HxzmeDO2j5J2Mstw0nrfCXVpp1nY0dUOZh3ctt0dR+n3e3Iw0U6voBfw1cnBNgfmoLYF24fdPO61",
+	"6Z0LfmW2jFK5x//3AYiEg7+tmzuSHruN4W7XGEe2OrBfv1h0mOce1QjLOkFwrj1vkQp5R0pjfdaqUhf+",
+	"ZAwZV0ov1BhabCayALuyuclxX2OtrNcpRwHtOVXv3nzntn/2nUbLK2MdZ9WOjC6cjHr35ruEZeliMHg8",
+	"xheBf4tI0x3+gv94mf/qe2zooaUgjg4oCCYkw7O353/OAsLFuzffnQZoKkmlw1B2T+03wjjjeKTzZao6",
+	"/tV77l49ml9fKectkm6fnRONuRHOoZgu1BXEzL46fnp08uQrf9a/gqMOsZqEaNw4m3BZLEqnm8wVy/78",
+	"4ux5Fipo9GRiBNbdle7sioSVwpZLcDng+kHCHifsScKOBhgDOh5QYAmzcX51XgnLc255FniXG0eIZVdi",
+	"CRjbX510oN65m0Efgxmmqscyt9zYptTxJ61LDZHgNfACdwQWYYv+ZZ9l81KORQ9q6uf5JAsgsOz4yZNU",
+	"MZyWU8ZZLksxhnbHubN/pGF5qedzkXdP4eFNp3N1CBFkEDZQ3IRSZ/f+pzGuUWDWYqHdlHVOBicR6iE+",
+	"lsyG+vN8+yW+roTcZOKdLJru1/7Cf/3zf4M5IMYyF0RwwPBKJ4Mq2M0hywLSec99j31mGZSE0weWX4nI",
+	"bunM80ni/n6fMPveJu7OszxhY3OdsKmdFd1Tfz2YPXRHSPj2DIhEuidaRZ3Z/HHCbvh1wmYnPGH68tLN",
+	"A2OZc5n42Jre2FzjJcY95TRsDPcuGev4EnhalVcvX72A18TJR3y1kSik8CgBMBFTjlv1OQGuGMjS4Oyo",
+	"nBn5D2fpQcjA3QuOKc8rAFJ3E3di8YxhlfyMX8pxqrAdxyAvhXhvQzT3+3ff0QVw1N7bxE8dQqC42UMc",
+	"5ZB0cht76Mwso7VKFfdvUBrL/sT+Ip8RrmlZymsCPEarFtp+QpEZyZBQk9pNvCwFkvRUBVGGDj+9tDW+",
+	"fYG2DL4UMPWHmaFRAkl6tSyGL02qOpxleAo9bmkpeIE5/1evH3cT/AjT8iA5PRa9xzBnZzaoAjdoBVCl",
+	"RO3ubTIo7WEE6OeX3o88WMX4CqyT9cV7Z9C7AePgJrpMVW3Xdut9FzBVnbrSGbKB+1kpqPi3xciH8lto",
+	"pxqJQIuJthfrBC8C5j5hdX8DsH7ApCtXlJ00qTo5egz794zNpDEQw3EbsHAWmpOrKxJYGnYyGDi55y9o",
+	"OAjuBiBQnDwCoFnFyNGCi4+OI5xar4Uqi8lp19hN67PqaHU8llGqAELJMGN1CX3NC9sd0vbEVZpIJc2U",
+	"toNU7PjER83KihGgQh3C2cMGduU1mbcBEJvRrUm4q38U7EevkUsxEaUAE6OjdMX+kCq38Am1yOiSgRhz",
+	"5iJsiIVBiTLr1rCNo3FarWuNc+K924Kpypww0apYZhCOw0Gtb7TFxbx17vYt5E3J+G5PJzg55+N0WAiE",
+	"CoY8hZA6QIepyh3UduRudvDJn46PHj/e5EMMdkmCnO9sQUTmQ9IC9uLUkte1qcL6IHyJJBZk0oQmK1yg",
+	"TfPhj9uOnoEfHxv/+d/n/3X8zo6+Lf6Rnz+5+eu3//V14sfA/us/n92Mvi1+/q//fDMfHZ9cj799M0vq",
+	"78NGj/9d/ec/XnydBIF9/OQ6P35f/PXbvPjux7/OR9+++9pNNn9PizY8GTz9Cmbff3C06qP8rb3Fuq01",
+	"CTRMRDJ8inYpVIyCdrE6sr8bXrj/vP3msZ3ud6sSN/TQBO6MFndSiYCcZc9ffPfi7YtsV0dtau18eHhY",
+	"6DEvptrY4Z8GfxrELsDg6Onx5Iif9P44PhK9P46eHPee8q+Oeo8nA3Gc/3H8dHTkHL2wwxelXOvMP7Rb",
+	"/OtvLRC8Q0z27cKQeopCux8VRv7SOiUo1IuOHUBILLxuWXXS66HeyAHeBEtZefBRSGtIGjH2jkIIFqVD",
+	"KcbC2bCnYLyW3is2DCKe0BtGjEUng5OW0LHS4D6zDscQBB0Nk8S4d/B0s+BFqrIGq45z6r3FMgTruGYx",
+	"UDw0YoZqMw1S5W2DiLDYNFicnNv3tHtKf+KNsbfOD3WbzeDfBEb2yNQ90S0N+fjaH2hRvKMdsAuYTt36",
+	"+NuucdtIkQQeo5WA7V54PjQS/kdJ24epaFBjUUS+JaDArxd+uOc2yTeKk5GgGkaRx0FdJHlBRzgdetIQ",
+	"eQBgP+El+FBkSf4AN4cgkFkgwleIKvogRCkoA4blatHV5CkSiuyMrFKPX1h51PE1wVVEjyk75+Op6J1r",
+	"ZUtdDJnSPee0QSIpZgX1Uh6JQT1HaBW0BGkNCxImCOvZgsCGICiUFJDx1gov9kHCLqSQcDofVN4NNsk7",
+	"bAO/xK4MmpluQ/DVFqSl2RsRXbKwUMBKEAV0nRYCygKQhBTL4mzsbrubPPS3Xp9mefhkT90zHX6g07t+",
+	"CLd0X1c8w9YRrYZrVo5qv1aqt/a9aaOvPOVZU+KwCS/v8k33/sRDa7gzc4Uw2ovxFEr1VGW7hlM25WsT",
+	"cu3gN5W+I/UzZEDRTHQIhD8ePPzYvrdNbZawm6kcTyEXkirx9wUvIg8gGqW3nqccqKGeVkmSYZyxqlJU",
+	"IWKeKpR2PkWHw/t/2fv65baNbM9X6VLdqpAJSFHyR2KpUncVxzNxZpL4xk6ydQNP0CSaZFtgNwcNiOZk",
+	"UrVPsw+2T7LV55z+AAiKpC1b9o3mj4lFgo1Go/t8n9+Pyq8wOOxK1LK4Egt/9ZmeVKIamKoUfJGx3v2T",
+	"B6mKmbY7K1aAtZhk7IYGhyjtIZk6KibhpkI+sbndVWXTOTFSzQqRKleHgWrQalUXZX74+cnoiy8e3vdj",
+	"34fBz9lClwJi3/gF9K5smg0Q8L3nsDcgSAoCk1cxgAbyf13gE7FJXdllABB6Ni6BGHyilRITUNU9XaaK",
+	"gBB9sthtULkQuq4c8ny8J6zXhdmNLa+eCN8cege+O5EnpOyg/hLME24YR3k/ZBeYUWFbEiqp2pZRce8c",
+	"3o+dYz9OB7lcEaBPxc1DWDlkTZyNzEorP9HIsNgN4BMshq9N0uTrFb5uSZrgXnYWFf3ickHebLV632wk",
+	"F1qDupTRGfPMv5vxgGOppjpDWFpn5AHipF2Wn8oiG7KLVEWJijqIy400BOYaOlxgtuEBu4keaBVegPyi",
+	"2iK7dd+jXdgZhadXsiFPDUZrqnOUWUFg+vPjqv1xhF3hem8F35TSf7lv0W2HeG3Wvfr7jqXi0KWw4XN3",
+	"Q2++rmixyKCzW27Trvlj3/ADijIol7WW7ocYfHgzW8/VfoC3BU95Z/19MAGRt6ti3nLmlqUeF2Lx2WFF",
+	"5s/wV1vhHjoMKgpv7rSnhh9nyFwA9DIKhtisPixmDjpyJzFiI9LhKJgM+/b5D9+fhVIn1P7rpUjAl01a",
+	"8aTE8StC1DxS4gxqwLSaCP9REpQ01A3ZCfz049+tKb/kxtib+wuOs9peVmmyiSNISNZrBsaNi4zDH1hM",
+	"UedSJ5RCx0og0x+yJ3wypy5FaUwtAr9umFjooXHVAI7pu0Rk3dpcFzJK1RvFjN7CKniXrXF4l91QkVBS",
+	"cNcL9/YC4K9QDNk+ltedftjjx2iB7wMcj1gpzeqSMyp2ShhnM6EAmZmzgqtZzWeC/B/CKKDTlKpeBqfs",
+	"p7Iw2Zk9x2AWbRS/0PlonArwbJxP0qzXO08VNBzAmYdKWvBB+o0COpAeK0ySNZ5HYmkdwKyAFXTGlJAw",
+	"llkKMZkzoWZSCfaVqKo1y63fRQU9DFLxTIDZNADIBcV+WAp18XQAiLuVHBeCZYNBVZmBFU59YLmeFNZx",
+	"4jQB64Q5QAepZgbiolExblVyGVAg/ccrjuzbVuyU4kqKFYYUXIZPmlRZlVcCa57ju8PqQTDzgrOID4g4",
+	"cdbQV4KX1pusNLhJ8UtNFb5sqpmywr71zmd2sWMiEHRH8ZroIxynn8AuylMlFctwIj/bZcnOWaZ0RaV6",
+	"yLfNVrrMDT4m7SlP8ddo0IEFAHgclSp6feCq+9U/Zxl1IVItRileiQmSyJfCB6IrpEbwewNr2tSmOzfX",
+	"Re6DGyedJyZh9xhB7N1nPaDOMxR7eGT36jPrsodGncrztGKa4h4+4UTngmVwyW/oI+dZ4vokKwJYprhE",
+	"UeiVSdVCl2LILkg1h8Qv8D5w0pXN0rGOE5iqTQ45nNmjHc5wA3H5olX/jikgJVbNGWwvNoPd8Qyveqfs",
+	"DvGNbonloTmF6zVq8wVGhU6s56SAEwLY18XHGmgA71jT71o09wFXRFDoLskW2RqwY9uWBkb+PMrKttKc",
+	"r6ManK7bINBKl3GwyVA1LYWAhpBUAc4cq0FrtX/pgeAGeCeQqyGWHSqDmyynKSLEuSZE8iXcNE0li6Kh",
+	"ZHtosDzNs36r2Oa8KedTdX/0qAV97/IBjt0vltdEn/UM9LaJWP6iWp77fUiJHyqgvT51Q8l8e71OSyjv",
+	"RFBpvNd3DKXyoSFItQq79pfnvt7ozy6xb0MAfk1FOW8kAAtpqutBpgIhX9f43S4RiMPexscyt0a1WEHb",
+	"+CYJvTX6aCWC4HCdNVJNijqnJE2qfE4FHwPdA6QWzFxsxEs9AIaC/Cm5ETRnnwxAd8ob5LJqycjY+k/I",
+	"+u+stekMl6RqO6dfLJ7MPvKpcYcesGljK1L7vdiFQ5LCWxNgHxx7YLzau/gDf1DCMwh27vy7ENENCC/7",
+	"FgBAo8v0aS34LlkWC4E9xJkbHOUMAjVsnF9r2kCoASwegxh31pUnpqJPTKomdUlVfBBrerRboPkIxVSX",
+	"eGetBEVXWjFXiTnsHGn2myi9rYBsFFIK1qFPkhu+ZiuAKEYMYWQwm5Z60T/zq+AmR5e4ZHEz3BRFHVhZ",
+	"KzNkX60DmB+1K0ZBKPhVEgej9HQqSpFDW6bVW7h+ju7NLrdUpuKAw+cCNBgLv+Kl5NBOe7EQpZxwZJX+",
+	"qpSVNHP2RM0KaeZNvtfnS7uc84T9pRRqMk/YX0W54CphTyteSPuPZ7qs6lktDIaKvq6rybx/xsxaVXNR",
+	"yQmtB/T2VWyly0v7CAU8FlBKASuLXeV5veBqYOyZkmpGxQPccUABfkhl4rgbMU5d9wJ41RG6o3fRy/RS",
+	"KC4HvCj0OksY4qeSxspSZTePiWJpALPCvSr0qtL+8Ylh2RIjdpA9WBbQlgetpxTWYmapL4Xy9Sh+Gt36",
+	"2FoWxxQMBVhX2jbUhkrq1rjOylT1/C5humSFPSOo/Wk7JBRsbIYuXenEg9G9VGW4W3+rFb/isoDaiMRu",
+	"f+t1YTu4dgPuUMvwEAdnM7zaa0oe4A8MsqH3KBIPCePs3ut7bFbK3IkYD/S1FYfQRHozVt1eIj9KItTE",
+	"BjLhyXuGJYQFPUTlNqTzh65qb01zNlZpX/0YHcq90qrfPbvnTj+ZufFtwdiH0rq5Lis2K4WA6L9TlCRZ",
+	"UuWj8b306BtRFDphVMDO/i5VzofsxZyrS+zxt1oNBOg3egWx8adsLoolW+saAV//Mz3qt4VRy54n+TJk",
+	"T0EjLXgumMsANEiyMEoPHFhhmFRZ3QZKWXqNtqG04fdWDY8F1oPnrNdsAMia2Z4zpCGeQLH6pBRADsYL",
+	"0/dF5wHgzz733IVcKLfMlYNbgYQVoq1kqRKFAEBubnC65/aNkMi2UtzlZ7phsKwv4zoT3HvFmM99GKil",
+	"/1HFR2VpUy4Lyv48GN1jXSJ4S8Y4krTPcUseEKQhpSVz1oOCweu9wluj27Iv6nixFLMbqdzCt5rYN/3d",
+	"s3uHtTrY01TowOpmt0d79+L+TNiCvx7wmfjyi4f3R6NsB+TVjfV5fcBOyxZMp2cFX/uUqd+Txm3ma0Wy",
+	"i7zswZ86laLIKRHqMJCoeJek8q7IdMuzaIemz4nkx92pTag6ZM+Jyi3KlaeqjOlSXO6zt0/mPIF63EaR",
+	"OFNilaoMM7AArJE5tZHFvCZBs1wfrOmfe3KD2qTW5lsbFuWee1HaGrKveYLIgh5VNq5IQBN2I1kJ+mfv",
+	"bOXemcnAP7gZ+XZ8pjszk0h98sEGwV++S8KXN06Tjm4lTdr9Tu+SoHdJ0AOYcQ/LAazEeK71pTme12Oz",
+	"1NX2kqtv6vHzpbaKjX7DhMqXWlp1Qeh3WIVEFzK+XDo81rMGkSv0q9bV3Nq9E9jw4zXL/veAfjh4LmeK",
+	"V3UpBlf3MtZDgBr2zXcXjwfPv7k4ffAwYZdiHUEZ2VtBGA4Ry4yYlKJKrOhdiGquc/YZm9ZF4Sfw049P",
+	"2Wes5CtUnp/FN6cXMnghF8JUfLEE630LVBSaXRE+lHFTRxPZh94WVrtDewqHhh0YGatfGKBFPQjMHUWO",
+	"nSqjE3Ab3HIa6BvjbGyHOguqH/C7vn3+w/fs0095WfL1p5/aJ0dmjJPRCMl3mB6/EpMKOmQrKD3CDxJW",
+	"q0Jeoj5F/UWlsKXpD9ljBJLznZQm8cDvvhscalhLAYWnWDHjpuxg6JwStOeMF1gCraCiyb4566go+w9W",
+	"KwrKsAUvLwl9r/tHLANMZPokG7IfsCquQRiKkHSlYHKmdCnyc1oLmdsdSPqbjrAdthTMXMrlErDTQkd6",
+	"N/svLNI3eGp+wROxS7GGI3R1L9oqtDqeEXdLI0r3AblW+0aIRQ+IM+MawKKNeBWELqP9V8XzhED4T0q+",
+	"ZgtZFNJhWO6e/cYJ2xcL9vN7Dx5+8ejhyP4PlrqqRGnv9Y9fR4NHL38/SU5Hf/zH0RYkppu3MTr3wIeN",
+	"b09EXCtRCo9k+X4NjD8PxVvDRaS94k8TvohIL9P2MR2q2e7jpbiOBsR+36GYt6lftql9cYwgWbJU9bLq",
+	"S4wz1faU0wHHcFNydULfzcXrWDVbYZYe4VcVXjvEv5y6xQ/pGpHFlb44a+s6y5mCZACqcnC6bkwBI6UT",
+	"SB4WFPC9kcfhDUiloVew0JPLplrmKi9E7k6UEVVVeFI8c+borJd1OZlzI0yyyaVniBR0rpUYEMBJ8/ue",
+	"I9mTICJA+4rJpa4rx/EB+UhKFcFoDQ1Iurp/xjL3w6EjB3FdLB7PD2/1G95qaOrJRIhc5Jl9C/BwPNy9",
+	"R2zEbKZd53qDNZpBO0vZT1hG0xsuucwzxB3NnWrnMie67saFOJEpl4WdnbcFkNAmMAbC82aOLHUYP/mQ",
+	"6pEyRlZTY1l6vhY5L/USeu+npRCI+Qr9xVzaF4NE4tIwfSXKvrMx0IYIxgWf+P4dLIQna4MSa2RyGN9y",
+	"AMGCkOSBgDJwRnAsuObYACymU7DPDER8neHCNs0WMKfjOTjM3DFUGUb2zYxLxXp41AGXWiKcrfLbeMHX",
+	"1DLOpKLWhTIXZZy4o9GzwQAF04DEzgAPa9bKxbkj8ZvS1W/ArzKrS2uybbeqcIZ7GlVe+m0aVCRxEuYl",
+	"WbC9W2LM/xi/+NV+8//+z/99mW01aNoSc19D7HR0/4u9oCPfmcHSWN6PwF6BAsNALqJL/IDlNd4d8JOx",
+	"u5COHpzO/p1h8x4NG85IrsAr28+wqUSh1q+3GzYv4PuuiEMPAqMTTHIkLDQoYXEAgYVZyWX6DSso4H50",
+	"mkE4o4GXBgORnz54cPIohCGe4AcNaZOqzNs8OEBLzvy72wTKEo92EUIZE+Cg/MQwfHqXLLwU634bCuIN",
+	"7KArUcrp+rpIxFsaQtCDRuSb9l280mNDr0sqWUleYQkHMqAllFhMmLVUBvUyibrNkPQa4cQbRhK+WAjs",
+	"r4mdnAAxuGGZvdeQQqkZGQmv9Dh8pFVIE+KsM6vf8Id+kmSZItMBlrSqiV5AV1aPmN4wQC/ymLItjvSb",
+	"T5hHtA/wPcjxBhcDVyDl6iLAlz6gyHiauBWVEEk11rXKofxoWuiV17SIyI2LQ9WxPn1hZ3hs5KIueCUG",
+	"NERgrCjrQvQTJgoj2LxWM1YvWR0Y6uzaF3o2E/kwVYfZP+c3arfsG5HBU7On7QBd+dvPtcuz73OatxsK",
+	"22TKO4/ckADBisHu0M2uqE1bnB0cqvmA4jSNnXFn9tyZPTdj9tAp28PsIal9DIXE262e74CuBSk1gLDV",
+	"d1u5nDKIe0p5kxcZqQRsbl8soQeATB6eA2D1stQLoPFwnzyDD5AnPmNj+zt7b6kGDlLTETY1+r0KrWap",
+	"Isff3bqNJIXtXexpZH1Q7j678kQXF2qNbn2pC5GqHf1fMd25f2KnNgDsS+eUmrAqpZNV+7mofqGfXszw",
+	"nb0LodO+zS0JHDeHXRLHrWbil7O9lHfspx+X4IpAeCrG41PKZy1RRV91ySoM2ByD+X1NBFpQRwVc5yzR",
+	"xilFjwAcip6uK7BC+yxCNrYSg6zT/nmqMhjqexjpaX7GVF0UGSvFQl8JKHDscTbhiyWXMxXuAtX+iBsP",
+	"Laf4/SfGMUuRMKMJRtKM7SfMLrwR7kb08wdvAdifaYgzNpNAzN1puYdFgjZdYg7auG7OTUTJ8ygqs/ev",
+	"KHaNjn9vLNsfWaoqYRcevI/DpPE1zbjQz3bT0vhZmPm7l8nRze4k812B0McqymN5e5hEN3O9lNP1LjO0",
+	"cbYdrGoHUgEgPk5LrSrWe45D99lK5jNRIRSnOYMwRqqgTWC5tJLTUF6HrgNQHJAvicfpHVANCStrhREW",
+	"adpKBRvUcNBPDK3GkP0QyWJouomnfOYKSK+krg08VaGNMKnKaGWeKGsg5xlqDD+QD+CQDmO9+6enGKMK",
+	"mqRdWJsqpz98FtYdZr4ZzbnvSBByUXFZsNS/TyY9OUueHhF0wj4C+wDrGVlJQbIkxMjaWhFmRWMnCI7L",
+	"7rj50k54V1A4W253J9DvTO2Pr4Dzoqr4ZB7LAzJJI9GKgnJ/QQ/VdzvMduwIhu6BVrlepGceu68UQHzZ",
+	"/3+aZ6GBOGHYBABFGw3JanRdErQbmOQ0EGadV6WshAl8tc/h4oxJF1uwN7LWO1Cw9Nx5AcMV2hCc6dop",
+	"Wv00twjWVKVH39vnkfmGYB2wbGKusrMISTNwCrteMKLU4+zx858RYRR7HeJ8DgEcpopFkJ8EE0fAxqAe",
+	"GY9oe+XC7uiMvdJjdBCWvDTk9rhOBsYy+6lUs4y6nDOo2TAGuyaE3WNZ/5xNdQGqw/FrbzgQE3N1/Duu",
+	"lXUYGNZHhCa0pbZaFtvjHzBDfXJ0c/DhaMzT41d6bI5xhqQ4odfODlqi+uKUqzpnE13UC4U5BCjPwRwc",
+	"NFdAQNO+4Qmnjuzst+zYLPlEmDOGviFO1d498nmyxL/HPuCzlqb6nmgsCx7+LRZcFvChnIrJelKI5xWf",
+	"AV4jc0gAkO3AWTrEfpe3cVYJeGdMvK5Kjk0zQ/YsMsmI4ZwxpcsFL6QBXlP2ZHjy8L51YMtIAXOCatXY",
+	"Dx1wA0F/45qyjIpi+kM76oXndI8KiUfJaDRicGBKvTJYAAMAhrAhcG9Ttbfd376I9mK5bFJ14+sKZbdR",
+	"YbfvJ2INq+rcrqeBqOVSTi7tz92PXGu/FzI9sDhq6OFnMj93lqUdE2t+g6c651eCcpZuHF+rrMucoP1H",
+	"I4c16GZxzrgdLmJSgBZQt+QwFocz43A5E2pMx7YcQ9lF7qp1gASdTy5nJdp+7rXscRLPGQcjdsXtg1tb",
+	"V1Z9TE8yKs0JDaggZiW8t9oIoiWw06ViUyePgZ3AiTu39DRPv9IOUUArYeC9iJzSf5IEejUvdT1DgdUq",
+	"3mZG8HIyh8O8hqmWgk0FHteT0YgBamklCVkZtq1UzKzVpC1HqEZcOFlyMmKmj/vxX3wpRZmdNSe9rA0J",
+	"hQ6P47/hJ+xffGnON3Yxilukni1QpqDIpl+FHUEUGLAMzraPRHGG32Caxdv8XkXraQfX/f3RfXacKtxO",
+	"BFbgfjGwW8CK9ZaOdT2YUkVkVgAU+xYhctSeYU1RF+8Iw7it9e5jMO5Ot2yvP24YH7us99ZiMqVXgMVK",
+	"isEu+Z39/me0358TC0l7g6CBGNvPB9rvx4H7rBub8kcKiu93dwSUB2kRiYYewNtbrQB2L7EfWvPC6i0w",
+	"PxuyCdiC9HIpcmqwJVmzacobxMfB2hAcdsLVFTfMzK19Ym3woGzIW8hzsMOxPqbQM9MwHVwtCRXfgI2F",
+	"fEo/iimAB4PhdP/0lFQq3y1/Udm65wOpm6o3Cq2g7r4GkLJT0t4uoGNbU0CDCCZb8nOW2R04lHnmHB/3",
+	"iP/j8M8+NuRbQJ5qHfDoPW6RNMlOnMcoEtAWH1RwADV4DquLjm3P+sHWp0EctNC7qEtneEFxOS/wiv42",
+	"8EcKPAJKFc3FPhVknsjkth7NWFTV+jdH0YpFfEsAClh6vHLHBQdyiC+W6IH5r+zl4CXAswVfzIctMHJg",
+	"nbzFslqDy9DOk+0gxbDL2nHkbwRRyr8at4jbgKLsd8/lv7agRJ2MPhiYKHqig7AZaRHu4BhvDI7xcImy",
+	"s86yKUV6PDR0KXFN6qMzQLcVDw2jWG+Naro9aO/sBrTzuyfhrn0nEyHBhGZUUQB0yBI6u71irjQETM6x",
+	"bthBc+cslwC6qCpf141iL+LCw9GJRlNilTwKvp7908X7GpgpaNz14B/2gsij3hiZSpkBZQZlZSeqHVx7",
+	"lBwmMtDitOJpw5Lem03Gv+YeJiKZ/aMfdF4MXaPrykiwp9ehEqXn/pUqNxbGMhzhAcZgqTr79Nhdbtqz",
+	"Pf7dffU0/wPifZtA8pmiaKavFYRIqRvJulIZRbBwE2KwKFXhErFYFrwSWGU4K/ly7qJ+y7XHnqzoqk8M",
+	"6ymxcuYfVuD7b1Plc6PT0NnWnA0Vmt8/Pe2fR6nH5t1xw3mWzhBA4nmOhT3PgdyRBIlzXFx0JoFLGuKm",
+	"j0CkxRrjc6ky/EqYLYWNzj7oqv/5HgJJEFAr5WLhmG+EyFOHbl8r+c9a7F9Lc31qNlUdhTSsdzo66Sch",
+	"/cFOtnOSODH9TvlIQu7zVrhIDk29utN4F6n5U/OFrMLR2CsgE+XJ9o3H+MzglkBMw9uCMItnPrY6yAVe",
+	"UtUVeYERQO+a62IwAFkG7g2kNkgTS4MiK8peBivs/jnkHbKvn/z9yYsnbHtcKiMqq3UILt9oDAZEaKre",
+	"XQzGXH0A4Rf/Blbc3IVdPngBgge8w0t6/Pznw0IuMciu3wSUTmgNf0bIBFYgYAwk8aTNIAg0ucSpcmiQ",
+	"2+TKyWhL1EUqElYQnRmyX1xCMoRdomQntpRZA5dugGzJ2BQYNxBuLSdI1QPfa9oLSUH6pIUL2SHBWLcA",
+	"A9TaA6M0f43yUiATPqz4TBygeXCrAZpolfYVa2iR0w6Kt6qLH95FcG6ac/Ug0XRo7Mb5f3DS0d9hfFJq",
+	"E0pzzTaw5ZuI0Ly8zjI7dmyZu5DNAT+ZR5vUi7NNWw0XkIXuO3stVmmlyt3QGmxxV0cAyAaQHqzuKZsd",
+	"nFBXIHhZSFHam2NTe6o8dSiPszLbyoG8lC0FN1qBwdiKjg8LbqonWBNGyDRUkeWUyCeG6ZWynyahfI2+",
+	"wJqtBJhQg4ZI2LKwJxpD6VQpleEcMugyfEVlN+6zlWNYRXGNebxUQZdL+CWOBFJ/IvBpS0CUx+DJl1nC",
+	"sv+VJYyzio8ZVY2XpbQSpQQrMEmVLunyz7AKZ5CBtsBqOOIXpdcF5UPLUkzlax+h+SQD5B1mlnaOZi5E",
+	"lSpfkGQtWInlX9YAXtQFx9gKU5r5/QCbyT8tLTVBNfBCKwHIkgcoNmuZw7aFiUCzEfzOjT/TSpynKtQR",
+	"uS+Q9g8b63HbihweILQWHagvv9YrhWTa+LDbMxsfvjjZqS0r8bqyQqapJffCam9uBg5ypI3YjjcafC3N",
+	"UhuJP26vW8ahPnghVHUOr9UuwJcOdsTT2yMYwcDddTgxV+lR9p6Q2+84/N6Cw4/OU9BC3SoIT6/fVnuG",
+	"LoTKB6/0OKDNd8fBuZqIwrSLv6Nu8E0fvpdFDmrw5PP+mRWFAOaOUsQwQInPEwcO44o4fH0pIsZTrWyx",
+	"ToLis9JwLSpX8GEqvk5VIMnuWQ1UIRdV6AlaUPWdnZidKRTCgnB32nMCz4tNPhchYB+lge3v4rIXLy9P",
+	"T6GXsoImKaUBCKQ75puqfQIWfir2ll3y9onK3Qv+Vo/3kbLhcUBHgMoy4Ua3R4bxxq7Ht3q8y+V4pccJ",
+	"1OTFL/cuXnLLAVd4Fc3OxbJWe8quuTSVLtf7cpS2JdRGOwvrVcKACWc8p2gCKJMiZ5k0L4Spsn6Sqqg2",
+	"xZGWEnVQzOp3cM1JqiAQAMmnruJoWVF99EMfCnmLipNvcPUOERgfF1toZ5bcym3ox7ALb6zCHK/PWSUp",
+	"eTcu9aVQgPhGmaCLKmN2GFQpW+nWdFl9te6O0Rz5kY6SI6Hqhd3X8WfgxdC/HTmK+6KqobKilLOZKEX+",
+	"1fro5R4oT1gPUFYBpOy6if9QIrRT19ztuNG0OfwFH77cAtP07kT8IaU/LUvFHve7GNLNVQE15bXZU2Dv",
+	"yb7a6ufwrl6yiethIvJnAP2z7v4aqYlSlYVKiayfsIUGcreJUFWx9pwqRAfqTDtkNWo33nphbmX0ARWE",
+	"bWGOIW4vyE9GgGT9lpL88KLBTvr49yWG/ybEklmrN3qLroHfSpRzWhz770ZZ0I6qKkg7JwcGqzFX/V7i",
+	"4oeIr2jP/1l6wW9Nmq2iY7SPFLMvopHu3wKTIcqZwKQYX5iodRk6MKNqwdCO3LZHs1AwmJ1B0XOqLsXa",
+	"E701+dUqQPqzAqnnq5JRNbtSAM4q8ZpI3PrAlWPobIW48jBVT4FSvwTSyA2fP5QWbQLKsRaeHDjPkKwe",
+	"cGp7hAeecFcTJXIJ8fH7p6cJS60/YL8AoPiv7TJdYA/mC7R/0iMAgGp3koThjKgYdK33oEjBQ51ulCjE",
+	"9WYN8FwKOR5ad/o2Hn4jutAFj+TpP5HGKFX2bbp6BrGKcJq2sry5/fw9dhnttPhduSgqyXcdYn1XLG/x",
+	"U38k2B+MTytCSMO1T7Zui7satT8xnRtACWDwF7oA91Nd1yHCHRBBMRQ51CvFmnB8FPCVxoNOt4qOL4VY",
+	"mlR1mX8csaN3Geq8wu+zQi5k5ZTmIknVFkvpnGULUfFhpSteWNM0Y4CkjrFgxouibaUTTmCqxmKqS7EP",
+	"XB8UohAIObaEx0XCoSg/ShWGouIoifc2bsBX6yZS3k4pH4OEbZHxjbf7DroW4FWGjeAXY5uxDy99Sy3M",
+	"Qa1Kd27Jnm5JrJ2wNAKclBO7OEb+S7iDeOeQ3IB092eZ1WCO8jcB8nNJqR1JvbjEMDLwXV/OZkLPofxF",
+	"eS/AXgFLuqLDDDQNwCuprCgH4wUC2CFXBtJXlGbItqQIE9ZknkxV1njA4XBoHy1rACc9rcD9MHCGsQEF",
+	"7H9i+nTIOdxRTJU6rycVy/WkRkdHVgmhUW1k72KkQ14B9qor9liLUCxxOhqhFsIKXYdN20uPlIYlXIsq",
+	"PUI6f07WPIId2mX1KFVzARA22E5lp1NydQ6li2wheNtr8PpEvLbebE8D24fjnEbyrf6b1zw+o7f2AeQJ",
+	"3oc0dI+7r0SMDowuIdmMGSQq0obdbXeBoxBr7507qXkDUtO9NKzPe6NcYlmrHeLyuUNjw+KGCszZWEj2",
+	"UThgmQHaCg69YjtunusvB3s6ruCDempfx3ANwgUiNtOfMy5Vn0zhwA+QNOG3rZDDnjoUhmsaZgV1dRvQ",
+	"2VgYZ7DhLCBnA7MhMCshic9KqlyvoDYDT8RknTguuQRZpxdcFv1zJ9ODmUVAdBAcw30QpuHuApRCUDeF",
+	"5QrlZjOJUG1kcUUn7cyePGgiIWhWj9UdJgEQXHYMfIGAYGgXE1zvVguiLtm4BJYFTl+VNVYz2/Nt36lb",
+	"eKWbaw/gZtZvApiveD37cHEbpqWXHj0rBGDd5XmqeBsQpdIoSXRdBvGbHlEzLqMd5H6VMM7+osuVdXIA",
+	"QcVuPqyyVJrlwlRSocfippseXeS5h6BzRaxbbpo0arZTBWVJrsaQmgOSLf0++ILc9m6YGPE6QXfSksOr",
+	"1yXzXJVgiGw0Z9KDOU7KQkwre5ZyZ7T+Vgo+mRNsXqqe6aLwVUExJmITvzAgHnanbg4J/oEwOR2d9DuZ",
+	"i2oVNWnuX9eD7+ddauF3wMUTnvWWekX3KyJilK2/i779GaNvP9bq8PZQw6+uwRj4MU7iRBZCu7Xbq3RA",
+	"azSgXaI0TSMvA11ZJcjixVIWVgN0pGcc7+v1pD+p6mL9CcGyf9aithPiV8KwHmB2OODHxBnEK6kMNqUi",
+	"tBd4YCGGZjDGZ6dpHRyoUgeB/OmnPywruZCmkpPYsBh++ikW1funTghY4EowkAAC/UAmp1FyLFV0edBK",
+	"YLJpJc5DU1mr/D1046K/VgrA7fXwmqkKSx/mUKz42vip9KAgAECNS1wMery/euPB2GeKwH+B/9FE+AeA",
+	"zhaqTAOtCMKIml9fZkyoqlwDPzGhU5awefApvcVib8d6GaQBM3S1IQVpfsWacZljsfjLYWQRPIuhdFPV",
+	"/QOCNbX7dWOsykqMKjunewWiQW+KcmsGF6I/ZD/aBWH3rCJ7iKlJh5OL3v5ZxD3pFxmiuZRjxTHxkHBf",
+	"SHtFDRLEEF1AYHsFHTmO9ATwXLG/lm6JVRIEWgxvCsxl+zIrAdCfFOUwcw57DHb8lZhUugQSbpbhRL1A",
+	"IDQOe5290TFM1mRnqToZsu87eh7s8IQ0Atcm+FbtVZXWLjBpP/vEsMxQWpQQZFlGK48AytzjlkbDERYp",
+	"jPpKS2XcZZW21pcopsNUnWKzpRqgDYxLbC0s8ZpPqmKNmxEED+Z5HbUlWWGOJRNuY20mmN0mdCr0/FCQ",
+	"H4ZsQq5eN+o54zhqJ12Owsaae0P2JMJxhueke1pLm2p6mpN9ETbQTF4Jvz4rJwPskwBcEdCVSyPHhciw",
+	"sH2ui9zdhyi8fUs8xPsbPwnTgb01024SZ8xfFY/rkIihNZwQcWE6NF2tJlYOLOdcIb9qHp8d9KKMvwCU",
+	"yzBVD5D3VKtcIlbuwBqR0eyqlQaiWV2K5jQJv3lccjWZA4s4gLVVGhGXmadlHzhNi6Oex4fUsTmBu+Om",
+	"wOwU0IZ3sg9GxFuhw6OEL0uA5gFcbiXkbD7WdUno8oDPgOHV9vgwIuI34G9pdJBZw1Q9RGN/c+v47dpY",
+	"DagTJldtDny4rOcP6LJAuHZ3ZJEwN+ufNeQVENEjkDiur32CBQQoOQM/CAeGkWpFD27V+TBVn3cLFGqi",
+	"ArfdGS5nbk9HnKww/HgdaKgY62IledQGdF44ipgF++mnp1+bczbRSyujZ6KCkgWZkwp8ERXEAGA6gkmx",
+	"PapG7IRB2UJOkTqJUc3DiFawW8lohbsR1k/D223Uj3RhGYKTTtzP15SREIvwbjSM8+Zko4KdK15YEd8x",
+	"WaiAcQ2jRngsIrYSRcGI4BmwoM+w29D69QNwM8lRR69dKgSWT+wRdIzZP/34dzxG86pa2sNj/2vPB7tU",
+	"eqVc2Jw0w1jna7z8r09e+IusCiWQfOsWWUH5vWb4t/V4zaVc4l6mM2/nWWi9ZDMtDOClo5XmYMZ5qrbJ",
+	"hyH7xbXOilIUa48SF4qdOlYgAYxae6ybbNdC5Wwtqn74xFR6Se/IRYusfRAbBMtSjwuxMBnZDx0bw4UR",
+	"My9ZKVZSq0oWNC50k1oBaypeiIbl7lEKHlH8gYLLP1/LxLZfqAFIs3dXG3WigPOrdw0XFd/io6nVQbcn",
+	"j2t0GvVYdwRsd0GFPQDCwWOMfX+wrfeMLjiUPbNveX0IE7pfOm9AKiuRCgK2Q3/GakCiPWmAHJp6Mk8V",
+	"+VY+au9kN70ZRElMHHtLwh5eA+pLRfvtuIfRLZiYCVfIIiQgZbDY0WmVqu3F+VaYIgv6QCoHm3lAyY1D",
+	"Sbwx2F4/4E5cGBPV2HeWwzy8qXKY1jaJafbepC6m+sDrYdwrOKjbyC3Rhy7xb73IPizV3uLNVIMDsrMQ",
+	"fdmWok1AJtRKVpSspdCr/RRRXT3+7RYuTSBx3BIWA6FF2dIW97qhQCTE5oxWZOoBdIkoBQt5PXtK0O2w",
+	"//qhfAJ8VOS22icew9eRofx1WIjMhTbAXsc+x6hO/bzRUYDuhPhnzTHphXYylOT0sDh+NAKoFVfTAM9D",
+	"DEUUXwHMpnYExyQAfGoty1SFzLXKkb3LEVKETHKUPz6PeKHItRiAa0Fmaq6ttZ4qiKU6if74x+9YXpfo",
+	"0cNse9Su+4unXLbGYwYsTgCnRyT8iMALyfNU9VDVrEHDjAWMJHLkRr4247w9O5yqOD1cQW8CgLgQuqwu",
+	"G7trnyxmqgoxrd4CRvbalKNdtLdIO9ol+7jyjq0H/nBzj16w3SUg/8S+wgtSh4dnIbGMHjQorybzrkRk",
+	"YEPrbEED3QfI4qxHKNfnxKBm5T1r4FxjW9UG82Y83PYeq+8othPVhKZHnqMe4WnfnKR+awdWaCHYMy7S",
+	"bDM6uEYDFvxWyAIArJ1uLl7zxbIQuAPEihesFAupEBOgk0vB/ue6OS34678LNavmwfPwf79f1IB9Qzr4",
+	"KvI/IQXz7cDkUiryQBHmXIBt+NpfU96Gd0Q5A7+ww87Dt2o1KgHJDNkvVKQrwXSLLFQ+qeRVi/A++roh",
+	"1mLuC0zaswx/n4UxXXUFy7CYDYmKm9NGWtAYZSqkQHAJcta7P3qUpIroTSusj+yfQYBbOlSaBrXEFvCv",
+	"3fIzVVsFqMxdCMnNK5QF7gLa/gBQtsOyc+Oe4C52+7GZRviyd0uVHYjbAJ7ZUANd1gCrVWFPZEZ64nv7",
+	"9YXKn9gvsaelrMUwVYiUvaXEShrWKK7qBMT2aCH3XMFpqnp4pLtu/iV6upRx6ir7kq4uDLNQEYNRqrZ3",
+	"LrIbbVyMOkx2mk1lLVghoL7M1Q5BAY3AtbZamqTP9b2DXavVHTud8sIIb6mMtS4EVx+IqRKabO4skRuC",
+	"xN4pMG698wksoX1JoQ7is8LDLAO7kbdQYvSkxDFdBaMnVbGgsM6ZaTNMyY1IH8ZkXUQNsIzBMjqDkhEi",
+	"fGpYXk2TKHt28eLxN9sIsio9mxXi+Pdgjf2RIWGXp95yAJ5q3dFBNxOYNBqvqeqtj4/VjO8R33wgwhKp",
+	"clFt1kGg1cN6tRYHVvSIdk0a/FeAfyKrqI0n9IXGLY9v6vA2ott0GDAkeO46HlpWd3DWwV+e2/tdZ+Lh",
+	"RntMz3iIg+y3XyMMgbvUsEpvOWFhr36QUcbu9bilYOPmNO7Ise4ijweTY1mVEGRrpDvd/vIufKew9lwH",
+	"u7CnsXKwGZWEvnEHqAV0goFo0deDbYdxSlXqNTx7+nWcI7NqMNAwhKdNj6jzAeS+VV4QMErt/EAPpEfs",
+	"MxSuupQzqXiBBde9SV3ZQU9GIzaZ85JPrPTrJ9iPiOovwZpa9yyob2C+jlUxVTI3SbgE00fWDG7mjyLm",
+	"P1/WvdFTGOfksEuP4iGum9Qued5/GwVjV6mtXDpjAW6p30RXxMFUe8PzeHc6Fk6/9RoY3e+rQ/32pLZd",
+	"kDuA69uOSUSSZKOz+mCRWUhTbVj6e2M2tQzPln0fw1hvY19PVavOG7ArprpkD1AUBQKviK6r/xYFWtlU",
+	"FlYAZEzx0rOm2HVImBGC6hZITLTkVTNeuaWSq32qzEE2KrbtN/l8sWr4HZup7wur9bFeLPjACPuDSuQs",
+	"uxTrM6hYz0LrhEmgk0BPWeTpzHWRD9nfxNqcpcpnDWOhDdoRVJGkMDIMnGCVCHStc0N9IVgkT+FvOzS2",
+	"wi8WHNsKXYCd9TIIf0EfGkRxPKnRpVhHfRoT6BVitcJq90uxBmIgzha8oMp6/3yxFTFkTzBddoap0LMS",
+	"c2YJ+bF4T9xtIbG29cotkSra9Udbkmqnm0m1Ja8qUdqh/tGDu/36j+Tl7yfJyWj0x7/pjj27NP+G+/b7",
+	"vWS/6/r/+R9H7zdn1z6Sh8J+dwQP7tJ2N4j93bW+B6uyjlDNNaUJj+dam7YTAAV8kVota2WGThJQwRcz",
+	"ojIbgauNoob4bxBSUF+sa1Os26m/hMkp42qdhP5oZ8WfNXIHkETE31pV6u7fPw9TRGERE/VuneUqZCab",
+	"JbiQYnQRrLmVmoEdM2Hb84++jw75bKJISzMviU6P/7pJh96EWPdlg/dB5b/S4y48D+qAKmulpJq9HTUO",
+	"PUvATMWikM7CNthwb+tlwDoC/mbJcuH+2qLsb6qC411VvnWuyC313rhp7PRqtr7zu6DUTQSlbkGtXHSe",
+	"qcMdpgiiZxfDJzUlIm6b/Yk3Hqjnz4515tmUN5ALrVxNwIpMlWNscaTLQFVWyQV2IgM2w5B9q8dEMMMn",
+	"l7PSl0s3EcvOkHsIojKBiqhxSQSoOyhrlSWuHHRLp2poSNzWstgosM/6vkOc8Jrw9j5i9Pj5z6znO2gH",
+	"SDqXJQQ4srthFrt+HwOUhgGHEfWZF9ZtcKWAeyJz78MCexOUalcln1wmmOxOFTSAEyDwRnL9nLlXhb/v",
+	"ZabG/uKEMDTsPwI7WB9eWDUXKlV5CcT6vj8AZ+6WqnDe9prx6VRMqhBiS1xxURd5SR+xLRzDUw5r84Mq",
+	"1p6eKk6xmTgZHxIirIdE++zi2VPrxyAdePxDeJBUOebtIXuaG7KeoCUcXKAEO7A1QU9GJQC6jL+irgrw",
+	"dMW0StVG+p2VHKEn51yxKY/hZ0BinKMxE70reLXSBG5wCCG62lE7BG0DqDN44TYAQLRBEzElJ4F71o6Z",
+	"ydxk2yoSUrU9HPCtHmNthtgrEAAsgLlJ0BWN/OSencGXPBknk6yfNKElwCYjR/TEepQXFLBGRJJrymIv",
+	"4mFe6fHTDRYCH28yzXcOsqrllf56NDp5dDo94fcHn09OxODz8YPTwSP+8GRwbzoSp/nnk0fjk9FRss9l",
+	"J0cv7cjLQufCl090ebYyN9caQ7ISC7OPVQTdbU/xaldk6v70/iovSw7BP1OtwRG3rn1HmAPOHO3ewAz3",
+	"hsDPBzW4favH76G3zaqfPbDNDJtazZRsOU93PvQN9PoiuqeewnpHBo19RdaWsVeLSV3Kag1CZyx4KcqL",
+	"upofnf360m5dvpR/E2v/yUv7g/KqW0hdsEJPeMGQ8xtRX7Kj5Kgui6Ozo3lVLc+Oj+GSuTbV2RejL0ZH",
+	"dkSaVXu4bwQvqnkCFWVSIe9pzhaiKuXEDMMReL42leg6aBcThN5PmBHGgFLz8FpkjtUGK7hoKHjOrkZZ",
+	"vjCs19CP/YQtxGIsEHbpSlacopOkGeleViGMZQFq6UqKVTxxO2zH3Z7LSgx4vrD2Q1XyyqpEX4fB9JUo",
+	"O3qk44ewP+1aDsjiLUsN+beEyMesPi5EPhMJ+8vFfyWM17nUMHdwgydaTeWsLjduYgczHXd52tWsF6fF",
+	"8lamABmlfUB+Ed0k2N0dLcNu3mzMTXicUGv9l4v/ihfbX/8VN53BZ14UAzB6ESHLDRhsK2cu+wruMHgI",
+	"6G8O/FUwwtES9Na1HdCbwLIkDyAaFo5p91RZoWd2jiVX+JWdoJjoMgeUXP/+7JiAaGca61oUZgtnJexY",
+	"qcb6tZUbMIauKwjTRCPYt/y6Y4RnUX4Y7MVxvU7YlSjldE1YQor6zGkk+EXHSD9rORFIPkX9nNiCiuC+",
+	"fhtHI8EvupYLWxkTVklRMlOP/Zcm5LSJp6T5dTxNvl5s2fGPPXU0Xy4N61FPacL+my+lKPvxqVkuu0b4",
+	"UZh6AUWz9RLw/ljPyu2T4Sj+8U/4XZfEAJE8AJoucQXOjjXTISbmNgJ2ZMWP9ORqywP9KCZCWhkPo9CA",
+	"MPh4zZ5XpVyKhL0QhVq/hvHpgePzQB2vR3+8/OP/BwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -25,6 +25,8 @@ import (
 	"github.com/bettyhq/betty/server/events"
 	"github.com/bettyhq/betty/server/httpapi"
 	"github.com/bettyhq/betty/server/identity"
+	"github.com/bettyhq/betty/server/integrations"
+	"github.com/bettyhq/betty/server/integrations/shopify"
 	"github.com/bettyhq/betty/server/jobs"
 	"github.com/bettyhq/betty/server/knowledge"
 	"github.com/bettyhq/betty/server/links"
@@ -145,6 +147,8 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	// Calls and live events (issue 11): the dialer's ports runs.CallLogs and runs.Suppressions
 	// are callsService, runs.Events is eventsService.
 	eventsService := events.New(db, queue)
+	campaignsService.SetEvents(eventsService) // campaign.updated
+	knowledgeService.SetEvents(eventsService) // knowledge.updated
 	callsService := calls.New(db, files, uploadsService, eventsService)
 	// Telnyx Call Control: the carrier's calls and their verified webhooks (nil with the
 	// simulator). The dialer places calls through it, or through the simulator (app/runs.go).
@@ -152,11 +156,19 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	if err != nil {
 		return nil, err
 	}
-	runsService, simCalls, err := newRuns(cfg, log, db, queue, dialerDeps{calls: callsService, events: eventsService,
-		knowledge: knowledgeService, telnyx: telnyxCalls})
+	// Integrations (issue 13): connected apps and their sealed OAuth credentials; HubSpot
+	// (app/hubspot.go) is the conversation engine's CRM.
+	integrationsService, err := newIntegrations(ctx, cfg, log, db)
 	if err != nil {
 		return nil, err
 	}
+	hubspotService, crm := newHubSpot(cfg, log, db, queue, integrationsService, workflowsService)
+	runsService, simCalls, err := newRuns(cfg, log, db, queue, dialerDeps{calls: callsService, events: eventsService,
+		knowledge: knowledgeService, telnyx: telnyxCalls, crm: crm})
+	if err != nil {
+		return nil, err
+	}
+	zapierApps, zapierHooks := newZapier(cfg, log, db, queue, eventsService, integrationsService, callsService, runsService)
 	// Every worker is registered above this line.
 	if err := queue.Open(); err != nil {
 		return nil, err
@@ -185,16 +197,37 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		Runs:           runsService,
 		Calls:          callsService,
 		Events:         eventsService,
+		Integrations:   integrationsService,
 		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
 		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout,
 		BaseURL: cfg.BaseURL, ResponseCheck: o.responseCheck,
 		TelnyxWebhooks: telnyxWebhooks(telnyxCalls),
+		Shopify:        shopify.New(db, runsService, callsService, shopify.Options{Countries: cfg.BookACallCountries, Log: log}),
+		HubSpot:        hubspotService,
+		Zapier:         zapierApps, ZapierHooks: zapierHooks,
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &App{cfg: cfg, log: log, tel: tel, db: db, jobs: queue, mail: outbox, files: files, speech: speaker, handler: h,
 		events: eventsService, simCalls: simCalls}, nil
+}
+
+// newIntegrations builds the connected apps' service with the configured key, or one Betty
+// makes once and keeps in the database (every replica reads the same).
+func newIntegrations(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.DB) (*integrations.Service, error) {
+	raw := cfg.IntegrationsKey
+	if raw == "" {
+		var err error
+		if raw, err = db.Secret(ctx, "integration_token_key", auth.NewSecret); err != nil {
+			return nil, fmt.Errorf("integrations key: %w", err)
+		}
+	}
+	key, err := integrations.ParseKey(raw)
+	if err != nil {
+		return nil, err
+	}
+	return integrations.New(db, key, log)
 }
 
 // newSpeech picks the speech engines: OpenAI-compatible endpoints where their URLs are set,

@@ -26,6 +26,8 @@ type dialerDeps struct {
 	knowledge *knowledge.Service
 	// telnyx is Telnyx Call Control when the carrier is Telnyx; nil: the simulator places calls.
 	telnyx *telnyx.Calls
+	// crm writes lifecycle stages back (HubSpot); nil: those steps are skipped.
+	crm conversation.CRM
 }
 
 // newRuns builds the dialer and registers its workers on queue (before the queue opens): the
@@ -40,7 +42,7 @@ func newRuns(cfg config.Config, log *slog.Logger, db *store.DB, queue *jobs.Queu
 		return nil, nil, err
 	}
 	engine := conversation.New(conversation.Deps{Model: model, Agents: conversation.StoreAgents{DB: db}, Knowledge: d.knowledge,
-		Log: log.With("component", "conversation")})
+		CRM: d.crm, Log: log.With("component", "conversation")})
 	svc := runs.New(db, queue, runs.Deps{Conversation: engine, CallLogs: d.calls, Suppressions: d.calls, Events: d.events,
 		Billing: billing.New(db), Log: log.With("component", "dialer")},
 		runs.Config{CPSPerNumber: cfg.DialerCPSPerNumber, CPSAccount: cfg.DialerCPSAccount, FrequencyCap: cfg.DialerFrequencyCap})

@@ -132,7 +132,7 @@ var Policy = map[string]Rule{
 	"listVerifiedPhoneNumbers": team(Readonly, FromPathID),
 
 	// Calls
-	"bookDemoCall": public, "listCallLogs": team(Readonly, FromQuery), "getCallTranscript": team(Readonly, FromQuery),
+	"bookCall": public, "listCallLogs": team(Readonly, FromQuery), "getCallTranscript": team(Readonly, FromQuery), "simulateInboundCall": team(Member, FromBody),
 	"getCallRecording": team(Readonly, FromQuery), "getCallLog": team(Readonly, FromQuery),
 	"getCallStatistics": team(Readonly, FromPathTeam),
 	"listDoNotCall":     team(Readonly, FromQuery), "addDoNotCall": team(Member, FromBody),
@@ -182,9 +182,10 @@ var Policy = map[string]Rule{
 	"listConnectedApps": team(Readonly, FromQuery), "searchHubspotContacts": team(Member, FromQuery),
 	"listHubspotContacts": team(Readonly, FromQuery), "listHubspotLifecycleStages": team(Readonly, FromQuery),
 	"listZapierTemplates": team(Readonly, FromQuery), "listZapierZaps": team(Readonly, FromQuery),
-	"disconnectZapierApp": team(Developer, FromBody),
+	"disconnectZapierApp": team(Developer, FromBody), "connectZapierApp": teamUser(Developer, FromBody),
 	"subscribeZapierHook": team(Developer, FromKey), "listZapierHookSamples": team(Developer, FromKey),
 	"unsubscribeZapierHook": team(Developer, FromKey), "addZapierContacts": team(Member, FromKey),
+	"listZapierHooks": team(Readonly, FromQuery),
 
 	// Uploads and files
 	"getUploadCapabilities": public, "createUpload": team(Member, FromResource),

@@ -30,12 +30,6 @@ var (
 	_ runs.Events       = (*events.Service)(nil)
 )
 
-// Publisher records that an entity of a team changed (events.Service), in the transaction
-// in ctx.
-type Publisher interface {
-	Publish(ctx context.Context, orgID, typ, id string) error
-}
-
 // Links signs download URLs of a team's uploads (uploads.Service).
 type Links interface {
 	URL(ctx context.Context, orgID, uploadID string) (string, error)
@@ -52,13 +46,13 @@ type Service struct {
 	db     *store.DB
 	files  storage.Storage
 	links  Links
-	events Publisher
+	events events.Publisher
 	now    func() time.Time
 }
 
 // New returns the service: recordings are written to files (the storage uploads use, under
 // the team's prefix) and signed by links; changes are published to events.
-func New(db *store.DB, files storage.Storage, links Links, events Publisher) *Service {
+func New(db *store.DB, files storage.Storage, links Links, events events.Publisher) *Service {
 	return &Service{db: db, files: files, links: links, events: events, now: time.Now}
 }
 
@@ -129,10 +123,8 @@ func (s *Service) Close(ctx context.Context, orgID, callLogID string, c runs.Cal
 	if !st.Final() {
 		return fmt.Errorf("calls: close with status %q", c.Status)
 	}
-	for _, t := range c.Turns {
-		if t.Speaker != "agent" && t.Speaker != "customer" {
-			return fmt.Errorf("calls: a turn's speaker is %q, not agent or customer", t.Speaker)
-		}
+	if err := checkTurns(c.Turns); err != nil {
+		return err
 	}
 	return s.db.InTx(ctx, func(ctx context.Context) error {
 		l, err := s.db.CallLogByID(ctx, orgID, callLogID)
@@ -143,7 +135,7 @@ func (s *Service) Close(ctx context.Context, orgID, callLogID string, c runs.Cal
 			return nil
 		}
 		end := store.CallEnd{Status: st, AnsweredAt: utc(c.AnsweredAt), EndTime: c.EndedAt, BilledMinutes: max(c.BilledMinutes, 0),
-			Cost: max(c.Cost, 0), HasTranscript: len(c.Turns) > 0}
+			Cost: max(c.Cost, 0), HasTranscript: len(c.Turns) > 0 || l.HasTranscript}
 		if end.EndTime.IsZero() {
 			end.EndTime = s.now()
 		}
@@ -158,11 +150,7 @@ func (s *Service) Close(ctx context.Context, orgID, callLogID string, c runs.Cal
 		if closed, err := s.db.CloseCallLog(ctx, orgID, callLogID, end); err != nil || !closed {
 			return err
 		}
-		turns := make([]store.TranscriptTurn, len(c.Turns))
-		for i, t := range c.Turns {
-			turns[i] = store.TranscriptTurn{Speaker: t.Speaker, Text: t.Text, OffsetMS: max(t.Offset.Milliseconds(), 0)}
-		}
-		if err := s.db.AddTranscriptTurns(ctx, orgID, callLogID, turns); err != nil {
+		if err := s.addTurns(ctx, orgID, callLogID, c.Turns); err != nil {
 			return err
 		}
 		item := store.InboxItem{OrganizationID: orgID, CallLogID: &l.ID, CallControlID: l.CallControlID, CampaignID: l.CampaignID,
@@ -176,6 +164,52 @@ func (s *Service) Close(ctx context.Context, orgID, callLogID string, c runs.Cal
 		}
 		return s.events.Publish(ctx, orgID, events.InboxUpdated, item.ID)
 	})
+}
+
+// Said records the turns of a call under way as they are said (runs.CallLogs): turns is the
+// conversation so far, and those not stored yet are added after the stored ones, so the
+// transcript of a call in progress shows what was said until now. Turns said after the call
+// ended are left to Close (which stores what is missing, never a turn twice).
+func (s *Service) Said(ctx context.Context, orgID, callLogID string, turns []runs.Turn) error {
+	if err := checkTurns(turns); err != nil {
+		return err
+	}
+	return s.db.InTx(ctx, func(ctx context.Context) error {
+		l, err := s.db.CallLogByID(ctx, orgID, callLogID)
+		if err != nil || l.EndTime != nil {
+			return err
+		}
+		n, err := s.db.CountTranscriptTurns(ctx, orgID, callLogID)
+		if err != nil || n >= len(turns) {
+			return err
+		}
+		if err := s.addTurns(ctx, orgID, callLogID, turns); err != nil {
+			return err
+		}
+		return s.events.Publish(ctx, orgID, events.CallUpdated, callLogID)
+	})
+}
+
+// addTurns stores the turns of turns (the whole conversation so far) not stored yet.
+func (s *Service) addTurns(ctx context.Context, orgID, callLogID string, turns []runs.Turn) error {
+	n, err := s.db.CountTranscriptTurns(ctx, orgID, callLogID)
+	if err != nil || n >= len(turns) {
+		return err
+	}
+	add := make([]store.TranscriptTurn, 0, len(turns)-n)
+	for _, t := range turns[n:] {
+		add = append(add, store.TranscriptTurn{Speaker: t.Speaker, Text: t.Text, OffsetMS: max(t.Offset.Milliseconds(), 0)})
+	}
+	return s.db.AddTranscriptTurns(ctx, orgID, callLogID, add)
+}
+
+func checkTurns(turns []runs.Turn) error {
+	for _, t := range turns {
+		if t.Speaker != "agent" && t.Speaker != "customer" {
+			return fmt.Errorf("calls: a turn's speaker is %q, not agent or customer", t.Speaker)
+		}
+	}
+	return nil
 }
 
 // storeRecording keeps an MP3 as a finished upload of the team used by the call log.

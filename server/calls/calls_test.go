@@ -124,3 +124,80 @@ func TestCallStatisticsCountDaysOfTheZoneAsked(t *testing.T) {
 		}
 	})
 }
+
+// The transcript is written as the call goes: what was said so far is there (and the call
+// has a transcript) before the call ends; saying the same conversation again and closing
+// with the whole of it add each turn once.
+func TestLiveTranscriptAddsEachTurnOnce(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		org := team(t, db, "owner@example.com")
+		s := newService(t, db)
+		cc := "call-control-1"
+		id, err := s.Open(ctx, runs.CallOpened{OrganizationID: org, Direction: "outbound", From: "+14155550100", To: "+14155550123", AttemptID: "a1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Progress(ctx, org, id, runs.CallProgress{CallControlID: cc, Status: "in-progress"}); err != nil {
+			t.Fatal(err)
+		}
+		a := auth.Actor{Grant: auth.Grant{OrganizationID: org}}
+		if _, err := s.Transcript(ctx, a, cc); err == nil {
+			t.Fatal("a transcript before anything was said")
+		}
+		if err := s.Said(ctx, org, id, []runs.Turn{{Speaker: "robot", Text: "beep"}}); err == nil {
+			t.Fatal("said by an unknown speaker")
+		}
+		hi := runs.Turn{Speaker: "agent", Text: "Hi Ada"}
+		yes := runs.Turn{Speaker: "customer", Text: "Yes?", Offset: 2 * time.Second}
+		bye := runs.Turn{Speaker: "agent", Text: "Goodbye", Offset: 4 * time.Second}
+		for i := 0; i < 2; i++ {
+			if err := s.Said(ctx, org, id, []runs.Turn{hi}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tr, err := s.Transcript(ctx, a, cc)
+		if err != nil || len(tr.Turns) != 1 || tr.Turns[0].Text != "Hi Ada" || !tr.CallLog.HasTranscript || tr.CallLog.EndTime != nil {
+			t.Fatalf("during the call: %+v %v", tr, err)
+		}
+		if err := s.Said(ctx, org, id, []runs.Turn{hi, yes}); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 2; i++ {
+			if err := s.Close(ctx, org, id, runs.CallClosed{Status: "completed", Turns: []runs.Turn{hi, yes, bye}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Said(ctx, org, id, []runs.Turn{hi, yes, bye, bye}); err != nil {
+			t.Fatal(err)
+		}
+		tr, err = s.Transcript(ctx, a, cc)
+		if err != nil || len(tr.Turns) != 3 || tr.Turns[1].Text != "Yes?" || tr.Turns[1].OffsetMS != 2000 || tr.Turns[2].Text != "Goodbye" || !tr.CallLog.HasTranscript {
+			t.Fatalf("after the call: %+v %v", tr.Turns, err)
+		}
+	})
+}
+
+// Webhooks come in any order: a recording attached before the hang-up closed the call stays
+// when the call closes.
+func TestRecordingBeforeTheCloseStays(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		org := team(t, db, "owner@example.com")
+		s := newService(t, db)
+		id, err := s.Open(ctx, runs.CallOpened{OrganizationID: org, Direction: "inbound", From: "+14155550100", To: "+14155550123", AttemptID: "a1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AttachRecording(ctx, org, id, []byte("ID3 mp3")); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(ctx, org, id, runs.CallClosed{Status: "completed"}); err != nil {
+			t.Fatal(err)
+		}
+		l, err := s.Get(ctx, auth.Actor{Grant: auth.Grant{OrganizationID: org}}, id)
+		if err != nil || l.RecordingUploadID == nil || l.EndTime == nil {
+			t.Fatalf("closed after its recording: %+v %v", l, err)
+		}
+	})
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/errs"
+	"github.com/bettyhq/betty/server/events"
 	"github.com/bettyhq/betty/server/runs/inuse"
 	"github.com/bettyhq/betty/server/store"
 )
@@ -27,6 +28,7 @@ const (
 type Service struct {
 	db        *store.DB
 	workflows Workflows
+	events    events.Publisher // nil: no live events
 }
 
 // Workflows copies a campaign's workflows (the workflows feature; app satisfies it).
@@ -38,6 +40,18 @@ type Workflows interface {
 
 // New returns the campaign service; workflows copies workflows when a campaign is duplicated.
 func New(db *store.DB, workflows Workflows) *Service { return &Service{db: db, workflows: workflows} }
+
+// SetEvents publishes campaign.updated to the team's event stream, in the transaction of
+// every change (created, updated, deleted, duplicated).
+func (s *Service) SetEvents(p events.Publisher) { s.events = p }
+
+// changed publishes campaign.updated for campaign id (when events are set).
+func (s *Service) changed(ctx context.Context, orgID, id string) error {
+	if s.events == nil {
+		return nil
+	}
+	return s.events.Publish(ctx, orgID, "campaign.updated", id)
+}
 
 // Campaign is a campaign with its decoded settings, its agents (the active one first) and its
 // workflows (newest first, without their graphs).
@@ -150,7 +164,10 @@ func (s *Service) Create(ctx context.Context, a auth.Actor, in Input) (Campaign,
 				return err
 			}
 		}
-		return s.db.CreateCampaign(ctx, &c)
+		if err := s.db.CreateCampaign(ctx, &c); err != nil {
+			return err
+		}
+		return s.changed(ctx, c.OrganizationID, c.ID)
 	})
 	if err != nil {
 		return Campaign{}, err
@@ -211,7 +228,7 @@ func (s *Service) Update(ctx context.Context, a auth.Actor, id string, in Input)
 			}
 			c.Settings = settings.encode()
 		}
-		numberChanged := !sameID(before.PhoneNumberID, c.PhoneNumberID)
+		numberChanged := !store.SameID(before.PhoneNumberID, c.PhoneNumberID)
 		switch {
 		case c.PhoneNumberID == nil && before.PhoneNumberID != nil && c.Status == store.CampaignActive:
 			c.Status = store.CampaignPaused // no number, nothing to call with
@@ -232,7 +249,10 @@ func (s *Service) Update(ctx context.Context, a auth.Actor, id string, in Input)
 				c.PhoneAssignedAt = &t
 			}
 		}
-		return s.db.UpdateCampaign(ctx, &c)
+		if err := s.db.UpdateCampaign(ctx, &c); err != nil {
+			return err
+		}
+		return s.changed(ctx, c.OrganizationID, c.ID)
 	})
 	if err != nil {
 		return Campaign{}, err
@@ -270,7 +290,10 @@ func (s *Service) Delete(ctx context.Context, a auth.Actor, id string) error {
 		if err := inuse.Check(ctx, s.db, a.OrganizationID, inuse.Campaign, id); err != nil {
 			return err
 		}
-		return notFound(s.db.DeleteCampaign(ctx, a.OrganizationID, id))
+		if err := notFound(s.db.DeleteCampaign(ctx, a.OrganizationID, id)); err != nil {
+			return err
+		}
+		return s.changed(ctx, a.OrganizationID, id)
 	})
 }
 
@@ -306,7 +329,10 @@ func (s *Service) Duplicate(ctx context.Context, a auth.Actor, id string) (Campa
 			}
 			copied[agents[i].ID] = ag.ID
 		}
-		return s.workflows.CopyCampaignWorkflows(ctx, a.OrganizationID, orig.ID, copyID, copied)
+		if err := s.workflows.CopyCampaignWorkflows(ctx, a.OrganizationID, orig.ID, copyID, copied); err != nil {
+			return err
+		}
+		return s.changed(ctx, a.OrganizationID, copyID)
 	})
 	if err != nil {
 		return Campaign{}, err
@@ -327,13 +353,6 @@ func CopyName(name string, max int) string {
 // given), newest assignment first, at most limit, and how many there are.
 func (s *Service) PhoneAssignments(ctx context.Context, orgID, phoneID string, direction store.Direction, limit int) ([]store.Campaign, int, error) {
 	return s.db.CampaignsUsingPhone(ctx, orgID, phoneID, direction, limit)
-}
-
-func sameID(a, b *string) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return *a == *b
 }
 
 // PhoneOrganizationOf answers the organisation a phone number belongs to (for the HTTP guard).

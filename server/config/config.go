@@ -6,6 +6,8 @@ package config
 import (
 	"fmt"
 	"net"
+	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +16,9 @@ import (
 
 	"github.com/spf13/pflag"
 	"gopkg.in/yaml.v3"
+
+	"github.com/bettyhq/betty/server/integrations"
+	"github.com/bettyhq/betty/server/integrations/shopify"
 )
 
 // Config is what `betty serve` runs with.
@@ -89,6 +94,32 @@ type Config struct {
 	// endpoint when LLMURL is set (LLMModel then required), otherwise the local deterministic
 	// back-end (server/llm).
 	LLMURL, LLMAPIKey, LLMModel string
+
+	// Integrations (issue 13): IntegrationsKey seals the OAuth credentials of connected apps
+	// (32 bytes, hex or base64); empty: a key Betty makes once and keeps in the database, like
+	// the access-token secret.
+	IntegrationsKey string
+	// BookACallCountries are the countries (ISO 3166 alpha-2) whose numbers the storefront
+	// widget may book calls to (server/integrations/shopify).
+	BookACallCountries []string
+	// HubSpot (issue 13): the HubSpot app's OAuth credentials (without them connecting a
+	// portal answers 501), HubSpot's API and its authorisation page (tests point both at a fake).
+	HubSpotClientID, HubSpotClientSecret string
+	HubSpotAPIURL, HubSpotAuthURL        string
+
+	// Zapier (issue 13): the partner API and the OAuth client of the team's published Zapier
+	// app (templates, zaps, the authorisation callback answer 503 without the client).
+	ZapierAPIURL, ZapierTokenURL, ZapierClientID, ZapierClientSecret, ZapierRedirectURI string
+	// ZapierHookTesting, set by tests only (no flag), posts REST-hook deliveries through its
+	// client, allows the addresses it allows and retries after its delays.
+	ZapierHookTesting *ZapierHookTesting
+}
+
+// ZapierHookTesting replaces the REST hooks' public-address guard and retry delays in tests.
+type ZapierHookTesting struct {
+	HTTP        *http.Client
+	Allow       func(netip.Addr) bool
+	RetryDelays []time.Duration
 }
 
 // setting describes one configuration key in every place it can come from.
@@ -202,6 +233,39 @@ func settings() []setting {
 			func(c *Config) *string { return &c.TelnyxConnectionID }),
 		text("telnyx_public_key", "telnyx-public-key", "Telnyx public key (base64 Ed25519) that signs its webhooks",
 			func(c *Config) *string { return &c.TelnyxPublicKey }),
+		{"integrations_key", "integrations-key", "key sealing connected apps' OAuth tokens at rest (32 bytes as hex or base64; empty: one Betty makes and keeps in the database)", "",
+			func(c *Config, v string) error {
+				c.IntegrationsKey = strings.TrimSpace(v)
+				if c.IntegrationsKey == "" {
+					return nil
+				}
+				_, err := integrations.ParseKey(c.IntegrationsKey)
+				return err
+			}},
+		{"book_a_call_countries", "book-a-call-countries", "countries whose numbers the storefront book-a-call widget may call, ISO codes comma-separated", "US,CA,GB,IE,AU,NZ",
+			func(c *Config, v string) error {
+				var err error
+				c.BookACallCountries, err = shopify.ParseCountries(v)
+				return err
+			}},
+		text("hubspot_client_id", "hubspot-client-id", "HubSpot app's client id (empty: connecting HubSpot answers 501)",
+			func(c *Config) *string { return &c.HubSpotClientID }),
+		text("hubspot_client_secret", "hubspot-client-secret", "HubSpot app's client secret (also checks HubSpot's webhook signatures)",
+			func(c *Config) *string { return &c.HubSpotClientSecret }),
+		{"hubspot_api_url", "hubspot-api-url", "HubSpot API base URL (tests point it at a fake)", "https://api.hubapi.com",
+			func(c *Config, v string) error { c.HubSpotAPIURL = strings.TrimRight(v, "/"); return nil }},
+		{"hubspot_auth_url", "hubspot-auth-url", "HubSpot's OAuth authorisation page (tests point it at a fake)", "https://app.hubspot.com/oauth/authorize",
+			func(c *Config, v string) error { c.HubSpotAuthURL = strings.TrimSpace(v); return nil }},
+		{"zapier_api_url", "zapier-api-url", "Zapier partner API base URL (tests point it at a fake)", "https://api.zapier.com",
+			func(c *Config, v string) error { c.ZapierAPIURL = strings.TrimRight(v, "/"); return nil }},
+		{"zapier_token_url", "zapier-token-url", "Zapier OAuth token endpoint", "https://zapier.com/oauth/token/",
+			func(c *Config, v string) error { c.ZapierTokenURL = v; return nil }},
+		text("zapier_client_id", "zapier-client-id", "OAuth client id of your Zapier app (empty: Zapier templates, zaps and connecting answer 503; REST hooks and the contacts action work without it)",
+			func(c *Config) *string { return &c.ZapierClientID }),
+		text("zapier_client_secret", "zapier-client-secret", "OAuth client secret of your Zapier app",
+			func(c *Config) *string { return &c.ZapierClientSecret }),
+		text("zapier_redirect_uri", "zapier-redirect-uri", "redirect URI registered with your Zapier app (empty: <base url>/apps/zapier/callback)",
+			func(c *Config) *string { return &c.ZapierRedirectURI }),
 		text("stripe_secret_key", "stripe-secret-key", "Stripe secret key: credits, tiers and phone-number subscriptions through Stripe Checkout (empty: purchases answer 503; a site admin grants credits)",
 			func(c *Config) *string { return &c.StripeSecretKey }),
 		text("stripe_webhook_secret", "stripe-webhook-secret", "Stripe webhook signing secret (whsec_…) of the endpoint /v1/webhooks/stripe",

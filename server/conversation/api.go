@@ -29,6 +29,8 @@ type Setup struct {
 
 // Contact is the person called, as the workflow's contacts list has them.
 type Contact struct {
+	// ID is the node's contact row (empty for a test call): the CRM finds its record by it.
+	ID                                                string `json:",omitempty"`
 	Phone, FirstName, LastName, Email, LifecycleStage string
 	Extra                                             map[string]string
 }

@@ -23,8 +23,8 @@ import (
 // between them: no re-encoding. Every turn must come out in the same MPEG version, sample
 // rate and channel mode (espeak-ng through lame always does).
 type Recorder struct {
-	tts            speech.TextToSpeech
-	agent, another string
+	tts   speech.TextToSpeech
+	agent string
 }
 
 var _ phones.Recorder = (*Recorder)(nil)

@@ -284,7 +284,7 @@ func (w *walk) lifecycle(ctx context.Context, n workflow.Node) {
 			return
 		}
 		w.st.Vars = setVar(w.st.Vars, "lifecycleStage", stage)
-		w.step(n.ID, kind, StepDone, fmt.Sprintf("Lifecycle stage set to %q.", stage))
+		w.step(n.ID, kind, StepDone, fmt.Sprintf("Lifecycle stage %q queued for HubSpot (see the call log's CRM updates).", stage))
 	}
 }
 

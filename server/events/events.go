@@ -60,7 +60,15 @@ type Service struct {
 
 	closeOnce sync.Once
 	done      chan struct{}
+	listeners []Listener
 }
+
+// Listener is told of each event Publish records, in the publisher's transaction (ctx); its
+// error fails the publish (and so the change). Zapier's REST hooks listen.
+type Listener func(ctx context.Context, orgID, typ, id string) error
+
+// Listen adds l; call it at start-up, before anything publishes.
+func (s *Service) Listen(l Listener) { s.listeners = append(s.listeners, l) }
 
 // Option tunes the service.
 type Option func(*Service)
@@ -88,10 +96,24 @@ func New(db *store.DB, q *jobs.Queue, opts ...Option) *Service {
 	return s
 }
 
+// Publisher records that an entity of a team changed, in the transaction in ctx: what the
+// writers of calls, campaigns and knowledge are given (a Service, or nil for no live events).
+type Publisher interface {
+	Publish(ctx context.Context, orgID, typ, id string) error
+}
+
 // Publish records that entity id of team orgID changed, in the transaction in ctx (the
 // runs.Events port).
 func (s *Service) Publish(ctx context.Context, orgID, typ, id string) error {
-	return s.db.AddEvent(ctx, orgID, typ, id)
+	if err := s.db.AddEvent(ctx, orgID, typ, id); err != nil {
+		return err
+	}
+	for _, l := range s.listeners {
+		if err := l(ctx, orgID, typ, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Prune deletes the events older than Retention and answers how many.

@@ -9,12 +9,14 @@ import (
 
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/calls"
+	"github.com/bettyhq/betty/server/integrations/hubspot"
 )
 
 // Calls answers the Calls tag: call logs, transcripts, recordings, statistics and the
 // do-not-call list (dnc.go).
 type Calls struct {
 	svc *calls.Service
+	crm *hubspot.Service // the lifecycle stages written back after a call (hubspot.go)
 }
 
 // callPageSize is the default page of call logs and of the do-not-call list.
@@ -37,7 +39,11 @@ func (h *Calls) GetCallLog(ctx context.Context, req api.GetCallLogRequestObject)
 	if err != nil {
 		return nil, err
 	}
-	return api.GetCallLog200JSONResponse{Status: http.StatusOK, Data: renderCallLog(l)}, nil
+	out := renderCallLog(l)
+	if out.CrmUpdates, err = crmUpdates(ctx, h.crm, l.OrganizationID, l.ID); err != nil {
+		return nil, err
+	}
+	return api.GetCallLog200JSONResponse{Status: http.StatusOK, Data: out}, nil
 }
 
 // GetCallTranscript answers what was said on a call.

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/bettyhq/betty/server/auth"
@@ -47,6 +48,10 @@ func TestEveryOperationIsRouted(t *testing.T) {
 				continue // no body to read
 			}
 			p := res.Problem(t)
+			if p.Code == "not_implemented" && strings.Contains(p.Detail, "--hubspot-client-id") {
+				built++ // built; this test server has no HubSpot app configured
+				continue
+			}
 			if p.Code != "not_implemented" || p.Detail != problem.NotImplemented(op.ID).Detail {
 				t.Errorf("%s: %+v", op.ID, p)
 			}

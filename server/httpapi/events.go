@@ -11,9 +11,12 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 
 	"github.com/bettyhq/betty/server/api"
+	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/calls"
+	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/events"
+	"github.com/bettyhq/betty/server/knowledge"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -29,9 +32,11 @@ func init() { openapi3filter.RegisterBodyDecoder("text/event-stream", openapi3fi
 
 // Events answers the Events tag: the team's live event stream.
 type Events struct {
-	svc   *events.Service
-	calls *calls.Service
-	jobs  JobSource
+	svc       *events.Service
+	calls     *calls.Service
+	jobs      JobSource
+	campaigns *campaigns.Service
+	knowledge *knowledge.Service
 }
 
 // sseRetry is the reconnection delay the stream asks of clients, in milliseconds.
@@ -129,7 +134,7 @@ func (s *eventStream) VisitStreamEventsResponse(w http.ResponseWriter) error {
 
 // render is the entity of an event as it is now, rendered as the rest of the API does; a
 // deleted one is {"id", "deleted": true}. ok is false for an event this server cannot render
-// (job.updated until the runs feature is wired, and types nothing publishes yet).
+// (job.updated until the runs feature is wired).
 func (s *eventStream) render(ev events.Event) (data []byte, ok bool, err error) {
 	var v any
 	switch ev.Type {
@@ -142,6 +147,16 @@ func (s *eventStream) render(ev events.Event) (data []byte, ok bool, err error) 
 		var i calls.InboxItem
 		if i, err = s.h.calls.InboxItemOf(s.ctx, s.orgID, ev.EntityID); err == nil {
 			v = renderInboxItem(i)
+		}
+	case events.CampaignUpdated:
+		var c campaigns.Campaign
+		if c, err = s.h.campaigns.Get(s.ctx, teamActor(s.orgID), ev.EntityID); err == nil {
+			v = renderCampaign(c)
+		}
+	case events.KnowledgeUpdated:
+		var e knowledge.Entry
+		if e, err = s.h.knowledge.GetEntry(s.ctx, teamActor(s.orgID), ev.EntityID); err == nil {
+			v = renderKnowledgeFile(e)
 		}
 	case events.JobUpdated:
 		if s.h.jobs == nil {
@@ -160,6 +175,9 @@ func (s *eventStream) render(ev events.Event) (data []byte, ok bool, err error) 
 	data, err = json.Marshal(v)
 	return data, err == nil, err
 }
+
+// teamActor reads entities of the stream's team as the stream does: the team, no role.
+func teamActor(orgID string) auth.Actor { return auth.Actor{Grant: auth.Grant{OrganizationID: orgID}} }
 
 func isNotFound(err error) bool {
 	var e *errs.Error

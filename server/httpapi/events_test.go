@@ -205,3 +205,33 @@ func TestEventStreamLiveResumableAndPerTeam(t *testing.T) {
 		}
 	})
 }
+
+// campaign.updated and knowledge.updated: a campaign created, changed and deleted, and a FAQ
+// added, are published in their transaction and rendered as the API renders them.
+func TestCampaignAndKnowledgeEvents(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
+		a := newTeamAPI(t, env)
+		ada := env.SignUp(t, "ada@example.com")
+		org := env.Team(t, ada, "Acme")
+		s := openStream(t, env, ada.Access, "?organizationId="+org+"&types=campaign.updated,knowledge.updated", "")
+		c := createCampaign(t, env, ada, org, map[string]any{"name": "Spring"})
+		ev := s.until("campaign.updated", c.ID)
+		var got struct{ ID, Name, Status string }
+		if err := json.Unmarshal([]byte(ev.Data), &got); err != nil || got.Name != "Spring" || got.Status != "draft" {
+			t.Fatalf("campaign.updated: %s %v", ev.Data, err)
+		}
+		a.want(http.StatusOK, ada.Access, "PUT", "/v1/campaigns/"+c.ID, map[string]any{"name": "Summer"}, nil)
+		ev = s.until("campaign.updated", c.ID)
+		if !strings.Contains(ev.Data, `"Summer"`) {
+			t.Fatalf("after the rename: %s", ev.Data)
+		}
+		a.want(http.StatusOK, ada.Access, "DELETE", "/v1/campaigns/"+c.ID, nil, nil)
+		if ev = s.until("campaign.updated", c.ID); !strings.Contains(ev.Data, `"deleted":true`) {
+			t.Fatalf("after the delete: %s", ev.Data)
+		}
+		values := knowledgeFAQFixture(t, env, ada, org)
+		if ev = s.until("knowledge.updated", values["id"]); !strings.Contains(ev.Data, `"FAQ"`) {
+			t.Fatalf("knowledge.updated: %s", ev.Data)
+		}
+	})
+}

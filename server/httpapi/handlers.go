@@ -9,7 +9,6 @@ import (
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/identity"
-	"github.com/bettyhq/betty/server/teams"
 )
 
 type requestKey struct{}
@@ -21,7 +20,7 @@ func keepRequest() echo.MiddlewareFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
 			c.SetRequest(r.WithContext(context.WithValue(r.Context(), requestKey{}, requestInfo{
-				header: r.Header, client: identity.Client{IP: c.RealIP(), UserAgent: r.UserAgent()},
+				header: r.Header, client: identity.Client{IP: c.RealIP(), UserAgent: r.UserAgent()}, rawQuery: r.URL.RawQuery,
 			})))
 			return next(c)
 		}
@@ -29,8 +28,9 @@ func keepRequest() echo.MiddlewareFunc {
 }
 
 type requestInfo struct {
-	header http.Header
-	client identity.Client
+	header   http.Header
+	client   identity.Client
+	rawQuery string
 }
 
 func requestFrom(ctx context.Context) requestInfo {
@@ -85,8 +85,6 @@ func (p page) clamp(total int) page {
 }
 
 func (p page) offset() int { return (p.Number - 1) * p.Size }
-
-func (p page) window() teams.Page { return teams.Page{Limit: p.Size, Offset: p.offset()} }
 
 func (p page) meta(total, count int) api.PageMeta {
 	pages := (total + p.Size - 1) / p.Size

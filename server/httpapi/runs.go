@@ -50,17 +50,22 @@ func (h *Runs) TestRunWorkflow(ctx context.Context, req api.TestRunWorkflowReque
 	return api.TestRunWorkflow201JSONResponse{Status: http.StatusCreated, Data: renderJob(j)}, nil
 }
 
-// GetWorkflowProgress answers the workflow's current or latest run.
+// GetWorkflowProgress answers the workflow's current or latest run, null when it has not run yet.
 func (h *Runs) GetWorkflowProgress(ctx context.Context, req api.GetWorkflowProgressRequestObject) (api.GetWorkflowProgressResponseObject, error) {
 	ctx, err := h.workflow(ctx, req.Id)
 	if err != nil {
 		return nil, err
 	}
-	j, err := h.svc.Progress(ctx, actor(ctx), req.Id)
+	j, ran, err := h.svc.Progress(ctx, actor(ctx), req.Id)
 	if err != nil {
 		return nil, err
 	}
-	return api.GetWorkflowProgress200JSONResponse{Status: http.StatusOK, Data: renderJob(j)}, nil
+	res := api.GetWorkflowProgress200JSONResponse{Status: http.StatusOK}
+	if ran {
+		job := renderJob(j)
+		res.Data = &job
+	}
+	return res, nil
 }
 
 // EndWorkflowJob cancels the workflow's run in progress.
@@ -195,4 +200,16 @@ func jobsOf(d Deps) JobSource {
 		return d.Jobs
 	}
 	return runJobs{svc: d.Runs}
+}
+
+// SimulateInboundCall rings one of the team's numbers with the sim carrier.
+func (h *Runs) SimulateInboundCall(ctx context.Context, req api.SimulateInboundCallRequestObject) (api.SimulateInboundCallResponseObject, error) {
+	b := req.Body
+	c, err := h.svc.SimulateInbound(ctx, actor(ctx), b.To, deref(b.From), b.Persona)
+	if err != nil {
+		return nil, err
+	}
+	resp := api.SimulateInboundCall202JSONResponse{Status: http.StatusAccepted}
+	resp.Data.CallControlId, resp.Data.From, resp.Data.To = c.CallControlID, c.From, c.To
+	return resp, nil
 }

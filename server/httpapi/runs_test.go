@@ -93,8 +93,11 @@ func TestRunWorkflowAPI(t *testing.T) {
 		org := env.Team(t, ada, "Acme")
 		wf, importJob, phone := runnable(t, env, ada, org, 3)
 
-		// Nothing ran yet.
-		a.problem(http.StatusNotFound, ada.Access, "POST", "/v1/workflow/progress/"+wf, nil)
+		// Nothing ran yet: progress says so with data null; an unknown workflow is still 404.
+		if res := a.do(ada.Access, "POST", "/v1/workflow/progress/"+wf, nil); res.Status != http.StatusOK || !strings.Contains(string(res.Body), `"data":null`) {
+			t.Fatalf("progress before any run: %d %s", res.Status, res.Body)
+		}
+		a.problem(http.StatusNotFound, ada.Access, "POST", "/v1/workflow/progress/0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11", nil)
 		a.problem(http.StatusUnprocessableEntity, ada.Access, "POST", "/v1/workflow/end-job/"+wf, nil)
 
 		var started struct{ Data jobJSON }

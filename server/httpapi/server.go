@@ -22,6 +22,10 @@ import (
 	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/events"
 	"github.com/bettyhq/betty/server/identity"
+	"github.com/bettyhq/betty/server/integrations"
+	"github.com/bettyhq/betty/server/integrations/hubspot"
+	"github.com/bettyhq/betty/server/integrations/shopify"
+	"github.com/bettyhq/betty/server/integrations/zapier"
 	"github.com/bettyhq/betty/server/knowledge"
 	"github.com/bettyhq/betty/server/mail"
 	"github.com/bettyhq/betty/server/phones"
@@ -66,10 +70,12 @@ type Deps struct {
 	Runs *runs.Service
 	// Calls is call logs, the inbox and the do-not-call list; Events the live event stream;
 	// Jobs renders jobs for it (nil until the runs feature is wired).
-	Calls     *calls.Service
-	Events    *events.Service
-	Jobs      JobSource
-	RateLimit RateLimit
+	Calls  *calls.Service
+	Events *events.Service
+	Jobs   JobSource
+	// Integrations is the connected apps (HubSpot, Zapier).
+	Integrations *integrations.Service
+	RateLimit    RateLimit
 	// TrustedProxies are the networks whose X-Forwarded-For / X-Real-IP are believed; the
 	// client address is the connection's otherwise.
 	TrustedProxies []*net.IPNet
@@ -82,6 +88,13 @@ type Deps struct {
 	ResponseCheck func(op *Operation, req *http.Request, params map[string]string, status int, header http.Header, body []byte)
 	// TelnyxWebhooks receives Telnyx's webhooks; nil (no Telnyx account) answers 503.
 	TelnyxWebhooks TelnyxWebhooks
+	// Shopify is the storefront's book-a-call (its widget is served at /widget.js).
+	Shopify *shopify.Service
+	// HubSpot is the HubSpot integration (connect, contacts, stages, webhooks).
+	HubSpot *hubspot.Service
+	// Zapier is the Zapier connection (partner API) and ZapierHooks its REST hooks.
+	Zapier      zapier.Apps
+	ZapierHooks *zapier.Hooks
 }
 
 // Server implements every operation of the contract. The handler types of each tag are
@@ -105,6 +118,10 @@ type Server struct {
 	*Calls
 	*Inbox
 	*Events
+	*Apps
+	*Shop
+	*HubSpot
+	*Zapier
 }
 
 type fallback struct{ Unimplemented }
@@ -128,9 +145,13 @@ func NewServer(d Deps, m *Metrics) *Server {
 		Payments:  &Payments{svc: d.Billing},
 		Telnyx:    &Telnyx{hooks: d.TelnyxWebhooks},
 		Runs:      &Runs{svc: d.Runs, workflows: d.Workflows, teams: d.Teams},
-		Calls:     &Calls{svc: d.Calls},
+		Calls:     &Calls{svc: d.Calls, crm: d.HubSpot},
 		Inbox:     &Inbox{svc: d.Calls},
-		Events:    &Events{svc: d.Events, calls: d.Calls, jobs: jobsOf(d)},
+		Events:    &Events{svc: d.Events, calls: d.Calls, jobs: jobsOf(d), campaigns: d.Campaigns, knowledge: d.Knowledge},
+		Apps:      &Apps{svc: d.Integrations},
+		Shop:      &Shop{svc: d.Shopify},
+		HubSpot:   &HubSpot{svc: d.HubSpot, baseURL: d.BaseURL},
+		Zapier:    &Zapier{apps: d.Zapier, hooks: d.ZapierHooks, workflows: d.Workflows},
 	}
 }
 
@@ -150,7 +171,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
-	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil || d.Calls == nil || d.Events == nil || d.Runs == nil {
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil || d.Calls == nil || d.Events == nil || d.Runs == nil || d.Integrations == nil || d.HubSpot == nil || d.ZapierHooks == nil {
 		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)
@@ -159,7 +180,7 @@ func New(d Deps) (http.Handler, error) {
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(d.Log)
 	e.IPExtractor = ipExtractor(d.TrustedProxies)
-	e.Pre(middleware.RemoveTrailingSlash(), securityHeaders(isHTTPS(d.BaseURL)))
+	e.Pre(middleware.RemoveTrailingSlash(), securityHeaders(isHTTPS(d.BaseURL)), storefrontCORS())
 	e.Use(requestID())
 	if d.ResponseCheck != nil {
 		e.Use(captureResponses(ops, d.ResponseCheck))
@@ -169,7 +190,7 @@ func New(d Deps) (http.Handler, error) {
 		recoverPanics(d.Log),
 		keepRequest(),
 		limitBodies(ops, d.MaxBodyBytes, UploadChunkLimit, d.BodyTimeout, d.UploadTimeout),
-		keepRawBody("/v1/webhooks/stripe", "/v1/webhooks/telnyx"),
+		keepRawBody("/v1/webhooks/stripe", "/v1/webhooks/telnyx", "/v1/webhooks/hubspot"),
 		guard.authenticate(),
 		limitRate(d.RateLimit),
 		tusProtocol(ops),
@@ -177,6 +198,7 @@ func New(d Deps) (http.Handler, error) {
 		guard.authorize(),
 	)
 	api.RegisterHandlers(e, api.NewStrictHandler(NewServer(d, metrics), nil))
+	e.GET("/widget.js", serveWidget)
 	dashboard := web.Handler(d.Dashboard, isAPIPath)
 	e.Any("/*", func(c echo.Context) error {
 		// Echo routes a known path with an undeclared method here too: that is a 405.

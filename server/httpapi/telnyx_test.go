@@ -94,3 +94,80 @@ func TestTelnyxWebhookWithoutTelnyx(t *testing.T) {
 		t.Fatalf("%d %s", res.Status, res.Body)
 	}
 }
+
+// Inbound calls over Telnyx: the fake rings one of the team's numbers with a signed
+// call.initiated (direction incoming); Betty answers it (actions/answer with a command_id and
+// the attempt as client_state), the conversation goes on over signed webhooks, and the call
+// leaves an inbound call log with its transcript and the fetched recording. A call to a number
+// no team has is hung up without an answer.
+func TestTelnyxInboundCall(t *testing.T) {
+	for _, d := range testdb.Dialects() {
+		t.Run(string(d), func(t *testing.T) {
+			fake := telnyxtest.Start(t, "KEY-test")
+			env := apitest.New(t, d, apitest.WithConfig(func(c *config.Config) {
+				c.TelnyxAPIKey, c.TelnyxAPIURL, c.TelnyxConnectionID = "KEY-test", fake.URL(), "1494404757140276705"
+				c.TelnyxPublicKey = fake.PublicKey()
+			}))
+			fake.EnableCalls(telnyxtest.CallsConfig{WebhookURLs: []string{env.URL + "/v1/webhooks/telnyx"}, IdleHangup: 2 * time.Second})
+			fake.SetURL(fake.URL())
+			a := newTeamAPI(t, env)
+			ada := env.SignUp(t, "ada@example.com")
+			org := env.Team(t, ada, "Acme")
+			env.Exec(t, `UPDATE organizations SET credits_balance = 100 WHERE id = ?`, org)
+			number := "+13125550101"
+			phone := env.PhoneNumber(t, org, number)
+			ag := createAgent(t, a, ada, org, map[string]any{})
+			var w struct{ Data workflowJSON }
+			a.want(http.StatusCreated, ada.Access, "POST", "/v1/workflow/create",
+				map[string]any{"organizationId": org, "name": "Reception", "agentId": ag.ID, "workflowType": "inbound"}, &w)
+			a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/config/phone", map[string]any{"workflowId": w.Data.ID, "phoneNumberId": phone}, nil)
+			a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/save", map[string]any{"workflowId": w.Data.ID,
+				"nodes": []any{node("t-start", "start", nil), node("t-hello", "agent", map[string]any{"instruction": "Greet the caller and ask how you can help."}),
+					node("t-wait", "customer-response", map[string]any{"description": "Says what they need"}),
+					node("t-help", "agent", map[string]any{"instruction": "Help with what they asked."}), node("t-end", "end-call", nil)},
+				"edges": []any{edge("t-e1", "t-start", "t-hello"), edge("t-e2", "t-hello", "t-wait"), edge("t-e3", "t-wait", "t-help"),
+					edge("t-e4", "t-help", "t-end")}}, nil)
+
+			stranger := fake.Inbound("+13125550199", "+13125550777")
+			call := fake.Inbound("+13125550199", number)
+			type callLog struct {
+				Status, Direction, From, To, CallControlID string
+				EndTime                                    *time.Time
+				HasTranscript, HasRecording                bool
+			}
+			var l callLog
+			deadline := time.Now().Add(60 * time.Second)
+			for {
+				var logs struct{ Data []callLog }
+				a.want(http.StatusOK, ada.Access, "GET", "/v1/call/logs?organizationId="+org, nil, &logs)
+				if len(logs.Data) == 1 && logs.Data[0].EndTime != nil && logs.Data[0].HasRecording {
+					l = logs.Data[0]
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the inbound call did not end: %+v %+v", logs.Data, fake.Stats())
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			if l.CallControlID != call || l.Direction != "inbound" || l.From != "+13125550199" || l.Status != "completed" || !l.HasTranscript {
+				t.Fatalf("the call log: %+v", l)
+			}
+			var answers, strangerAnswered int
+			for _, r := range fake.Requests() {
+				if strings.HasSuffix(r.Path, "/actions/answer") {
+					answers++
+					if r.Body["command_id"] == "" || r.Body["command_id"] == nil || r.Body["client_state"] == nil {
+						t.Errorf("answer without command_id or client_state: %v", r.Body)
+					}
+					if strings.Contains(r.Path, stranger) {
+						strangerAnswered++
+					}
+				}
+			}
+			st := fake.Stats()
+			if answers != 1 || strangerAnswered != 0 || st.Commands["answer"] != 1 || st.Commands["speak"] < 2 || st.Ended != 2 {
+				t.Fatalf("answers %d (stranger %d), stats %+v", answers, strangerAnswered, st)
+			}
+		})
+	}
+}

@@ -41,8 +41,8 @@ func (Unimplemented) AppendUploadChunk(context.Context, api.AppendUploadChunkReq
 	return nil, problem.NotImplemented("appendUploadChunk")
 }
 
-func (Unimplemented) BookDemoCall(context.Context, api.BookDemoCallRequestObject) (api.BookDemoCallResponseObject, error) {
-	return nil, problem.NotImplemented("bookDemoCall")
+func (Unimplemented) BookCall(context.Context, api.BookCallRequestObject) (api.BookCallResponseObject, error) {
+	return nil, problem.NotImplemented("bookCall")
 }
 
 func (Unimplemented) CheckTeamMembership(context.Context, api.CheckTeamMembershipRequestObject) (api.CheckTeamMembershipResponseObject, error) {
@@ -75,6 +75,10 @@ func (Unimplemented) ConfirmTeamOwnershipTransfer(context.Context, api.ConfirmTe
 
 func (Unimplemented) ConnectHubspotApp(context.Context, api.ConnectHubspotAppRequestObject) (api.ConnectHubspotAppResponseObject, error) {
 	return nil, problem.NotImplemented("connectHubspotApp")
+}
+
+func (Unimplemented) ConnectZapierApp(context.Context, api.ConnectZapierAppRequestObject) (api.ConnectZapierAppResponseObject, error) {
+	return nil, problem.NotImplemented("connectZapierApp")
 }
 
 func (Unimplemented) CreateAgent(context.Context, api.CreateAgentRequestObject) (api.CreateAgentResponseObject, error) {
@@ -513,6 +517,10 @@ func (Unimplemented) ListZapierHookSamples(context.Context, api.ListZapierHookSa
 	return nil, problem.NotImplemented("listZapierHookSamples")
 }
 
+func (Unimplemented) ListZapierHooks(context.Context, api.ListZapierHooksRequestObject) (api.ListZapierHooksResponseObject, error) {
+	return nil, problem.NotImplemented("listZapierHooks")
+}
+
 func (Unimplemented) ListZapierTemplates(context.Context, api.ListZapierTemplatesRequestObject) (api.ListZapierTemplatesResponseObject, error) {
 	return nil, problem.NotImplemented("listZapierTemplates")
 }
@@ -619,6 +627,10 @@ func (Unimplemented) SignOut(context.Context, api.SignOutRequestObject) (api.Sig
 
 func (Unimplemented) SignUp(context.Context, api.SignUpRequestObject) (api.SignUpResponseObject, error) {
 	return nil, problem.NotImplemented("signUp")
+}
+
+func (Unimplemented) SimulateInboundCall(context.Context, api.SimulateInboundCallRequestObject) (api.SimulateInboundCallResponseObject, error) {
+	return nil, problem.NotImplemented("simulateInboundCall")
 }
 
 func (Unimplemented) StreamEvents(context.Context, api.StreamEventsRequestObject) (api.StreamEventsResponseObject, error) {

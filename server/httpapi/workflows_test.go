@@ -88,6 +88,37 @@ func waitForPrompt(t *testing.T, a teamAPI, token, id string) workflowJSON {
 	}
 }
 
+// A new agent or name recompiles the prompt even while a compilation is under way (that one
+// read the old agent and name, so it is not recorded): the prompt ends with the latest ones.
+func TestPromptFollowsAgentAndName(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
+		a := newTeamAPI(t, env)
+		ada := env.SignUp(t, "ada@example.com")
+		org := env.Team(t, ada, "Acme")
+		ava := createAgent(t, a, ada, org, map[string]any{"name": "Ava"})
+		bo := createAgent(t, a, ada, org, map[string]any{"name": "Bo"})
+		var w struct{ Data workflowJSON }
+		a.want(http.StatusCreated, ada.Access, "POST", "/v1/workflow/create", map[string]any{"organizationId": org,
+			"name": "Renewals", "agentId": ava.ID, "workflowType": "outbound"}, &w)
+		if done := waitForPrompt(t, a, ada.Access, w.Data.ID); done.ReadablePromptStatus != "success" {
+			t.Fatalf("first prompt: %+v", done)
+		}
+		// As if a compilation were under way when the agent changes, then the name.
+		env.Exec(t, `UPDATE workflows SET readable_prompt_status = 'in-progress' WHERE id = ?`, w.Data.ID)
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/agent", map[string]any{"workflowId": w.Data.ID, "agentId": bo.ID}, nil)
+		done := waitForPrompt(t, a, ada.Access, w.Data.ID)
+		if done.ReadablePromptStatus != "success" || done.ReadablePrompt == nil || !strings.Contains(*done.ReadablePrompt, "Bo calls") {
+			t.Fatalf("after the agent change: %s %v", done.ReadablePromptStatus, done.ReadablePrompt)
+		}
+		env.Exec(t, `UPDATE workflows SET readable_prompt_status = 'in-progress' WHERE id = ?`, w.Data.ID)
+		a.want(http.StatusOK, ada.Access, "PATCH", "/v1/workflow/update?workflowId="+w.Data.ID+"&name=Winbacks", nil, nil)
+		done = waitForPrompt(t, a, ada.Access, w.Data.ID)
+		if done.ReadablePromptStatus != "success" || done.ReadablePrompt == nil || !strings.Contains(*done.ReadablePrompt, "Winbacks") {
+			t.Fatalf("after the rename: %s %v", done.ReadablePromptStatus, done.ReadablePrompt)
+		}
+	})
+}
+
 // A workflow from the customer-support template, edited, saved under the version guard and
 // compiled; every Workflows operation built so far answers 2xx.
 func TestWorkflowLifecycle(t *testing.T) {

@@ -67,7 +67,18 @@ func (s *Service) ParseFile(ctx context.Context, orgID, id string, lastAttempt b
 	if doc.Pages > 0 {
 		f.Pages = &doc.Pages
 	}
-	return finished(s.db.FinishKnowledgeFile(ctx, f, Split(doc)))
+	return s.finish(ctx, f, Split(doc))
+}
+
+// finish records the end of a file's parsing with its passages, and publishes it, in one
+// transaction.
+func (s *Service) finish(ctx context.Context, f store.KnowledgeFile, passages []store.Passage) error {
+	return finished(s.db.InTx(ctx, func(ctx context.Context) error {
+		if err := s.db.FinishKnowledgeFile(ctx, f, passages); err != nil {
+			return err
+		}
+		return s.changed(ctx, f.OrganizationID, f.ID)
+	}))
 }
 
 func (s *Service) read(ctx context.Context, f store.KnowledgeFile) (Document, error) {
@@ -81,7 +92,7 @@ func (s *Service) read(ctx context.Context, f store.KnowledgeFile) (Document, er
 
 func (s *Service) fail(ctx context.Context, f store.KnowledgeFile, why string) error {
 	f.Status, f.ErrorMessage = store.KnowledgeError, &why
-	return finished(s.db.FinishKnowledgeFile(ctx, f, nil))
+	return s.finish(ctx, f, nil)
 }
 
 // finished treats a file deleted (or finished by another run) meanwhile as done.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/errs"
+	"github.com/bettyhq/betty/server/events"
 	"github.com/bettyhq/betty/server/jobs"
 	"github.com/bettyhq/betty/server/store"
 )
@@ -59,9 +60,22 @@ type Files interface {
 
 // Service is the knowledge-base domain.
 type Service struct {
-	db    *store.DB
-	jobs  *jobs.Queue
-	files Files
+	db     *store.DB
+	jobs   *jobs.Queue
+	files  Files
+	events events.Publisher // nil: no live events
+}
+
+// SetEvents publishes knowledge.updated (the file or FAQ's id) to the team's event stream, in
+// the transaction of every change: added, parsed (success or error), FAQ edited, deleted.
+func (s *Service) SetEvents(p events.Publisher) { s.events = p }
+
+// changed publishes knowledge.updated for entry id (when events are set).
+func (s *Service) changed(ctx context.Context, orgID, id string) error {
+	if s.events == nil {
+		return nil
+	}
+	return s.events.Publish(ctx, orgID, "knowledge.updated", id)
 }
 
 // New returns the service and registers its background work (parsing files) on q.
@@ -294,6 +308,9 @@ func (s *Service) AddFile(ctx context.Context, a auth.Actor, kbID, fileURL, name
 		if err := s.files.Use(ctx, a.OrganizationID, up.ID, fileUser(f.ID)); err != nil {
 			return err
 		}
+		if err := s.changed(ctx, a.OrganizationID, f.ID); err != nil {
+			return err
+		}
 		return s.jobs.Insert(ctx, parseArgs{OrganizationID: a.OrganizationID, FileID: f.ID}, &river.InsertOpts{MaxAttempts: parseAttempts})
 	})
 	if err != nil {
@@ -358,6 +375,9 @@ func (s *Service) AddFAQ(ctx context.Context, a auth.Actor, kbID, name, text str
 		if err := s.db.CreateKnowledgeFile(ctx, &f); err != nil {
 			return err
 		}
+		if err := s.changed(ctx, a.OrganizationID, f.ID); err != nil {
+			return err
+		}
 		return s.db.ReplacePassages(ctx, a.OrganizationID, kbID, f.ID, faqPassages(name, text))
 	})
 	if err != nil {
@@ -386,6 +406,9 @@ func (s *Service) UpdateFAQ(ctx context.Context, a auth.Actor, id, name, text st
 		f.Name, f.FAQ, f.Size = name, &text, int64(len(text))
 		if err := s.db.UpdateKnowledgeFAQ(ctx, &f); err != nil {
 			return entryNotFound(err)
+		}
+		if err := s.changed(ctx, a.OrganizationID, f.ID); err != nil {
+			return err
 		}
 		return s.db.ReplacePassages(ctx, a.OrganizationID, f.KnowledgeBaseID, f.ID, faqPassages(name, text))
 	})
@@ -434,6 +457,9 @@ func (s *Service) DeleteEntry(ctx context.Context, a auth.Actor, id string) erro
 		}
 		if err := s.db.DeleteKnowledgeFile(ctx, a.OrganizationID, id); err != nil {
 			return entryNotFound(err)
+		}
+		if err := s.changed(ctx, a.OrganizationID, id); err != nil {
+			return err
 		}
 		if f.UploadID == nil {
 			return nil

@@ -32,8 +32,13 @@ type CallControl interface {
 	Listen(ctx context.Context, callControlID string, timeout time.Duration, key string) error
 	// Transfer forwards the call to another number; EventHangup follows once it leaves us.
 	Transfer(ctx context.Context, callControlID, to, key string) error
-	// Hangup ends the call. A call already over is ended already: nil.
+	// Hangup ends the call (or turns down an inbound call not answered). A call already over
+	// is ended already: nil.
 	Hangup(ctx context.Context, callControlID, key string) error
+	// Answer picks up an inbound call (EventInitiated with Inbound); EventAnswered follows.
+	// The AttemptID travels with the call from then on (Telnyx client_state), as on a dial;
+	// record asks for the call to be recorded. key makes the command idempotent.
+	Answer(ctx context.Context, callControlID, attemptID string, record bool, key string) error
 }
 
 // DialRequest is an outbound call to place.
@@ -125,6 +130,12 @@ type CallEvent struct {
 	Recording    []byte
 	// From and To are the numbers of the call when the event tells them.
 	From, To string
+	// Inbound: someone called one of the numbers (EventInitiated of a call Betty did not
+	// place); the dialer answers it or turns it down.
+	Inbound bool
+	// Simulation is the simulated caller of an inbound call placed by phones/sim (nil
+	// otherwise): what it says follows its persona.
+	Simulation *Simulation
 }
 
 // CallEventHandler receives a carrier's call events. It must be idempotent per event ID;

@@ -53,6 +53,7 @@ func (w *sweeper) Work(ctx context.Context, _ *river.Job[sweepArgs]) error { ret
 
 // Sweep inserts a dispatcher for every run in progress whose dispatcher's lease ran out (it
 // was on a replica that died, or River gave it up); one that holds its lease keeps the job.
+// Then it resumes the calls a crash may have left silent (Resume).
 func (s *Service) Sweep(ctx context.Context) error {
 	ids, err := s.db.UnleasedWorkflowJobIDs(ctx)
 	if err != nil {
@@ -63,7 +64,8 @@ func (s *Service) Sweep(ctx context.Context) error {
 			return err
 		}
 	}
-	return nil
+	_, err = s.Resume(ctx) // calls left silent by a crash (resume.go)
+	return err
 }
 
 // dialers is how many Dial requests one dispatcher has in flight at once.

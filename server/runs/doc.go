@@ -58,8 +58,12 @@
 //     keep theirs), within the job's budget if it has one; a batch starts no more calls than
 //     that covers. When not even one is covered the job pauses with the reason and resumes by
 //     itself once the balance covers a minute again. Calls are charged at hang-up (billed
-//     minutes rounded up × the rate, one ledger row per attempt); a call that outlasts the
-//     balance takes it below zero.
+//     minutes rounded up × the rate, one ledger row per attempt). Credits going negative
+//     (decision): a call on the line is never cut for credits; it is finished and charged
+//     for every minute it lasted, so the balance may dip below zero by at most what the
+//     calls in flight cost beyond the minute kept for each. No new call starts (outbound,
+//     nor inbound: answered only with a minute covered) until a top-up covers a minute again
+//     (TestACallInFlightMayTakeTheBalanceBelowZero).
 //
 // # Progress
 //

@@ -79,6 +79,10 @@ type callState struct {
 	Machine bool `json:"machine,omitempty"`
 	// Contact is the person called, as read when the call was answered.
 	Contact *conversation.Contact `json:"contact,omitempty"`
+	// Outbox are the commands of the last step, the first numbered OutboxFirst+1: sent again
+	// with the same keys when the call goes quiet (resume.go).
+	Outbox      []conversation.Action `json:"outbox,omitempty"`
+	OutboxFirst int                   `json:"outboxFirst,omitempty"`
 }
 
 func readState(a store.Attempt) callState {
@@ -98,6 +102,9 @@ var errStale = errors.New("runs: the call moved on while this event was handled;
 // with a key of its own (attempt id and the command's number).
 func (s *Service) HandleCallEvent(ctx context.Context, e phones.CallEvent) error {
 	a, err := s.attemptOf(ctx, e)
+	if errors.Is(err, store.ErrNotFound) && e.Inbound && e.Kind == phones.EventInitiated {
+		return s.inbound(ctx, e) // inbound.go
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		s.d.Log.InfoContext(ctx, "call event of no attempt", "event", e.ID, "kind", e.Kind, "call", e.CallControlID)
 		return nil
@@ -202,7 +209,7 @@ func (s *Service) setup(ctx context.Context, j store.WorkflowJob, a store.Attemp
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return su, err
 		}
-		su.Contact = conversation.Contact{Phone: a.Phone, FirstName: deref(c.FirstName), LastName: deref(c.LastName),
+		su.Contact = conversation.Contact{ID: c.ID, Phone: a.Phone, FirstName: deref(c.FirstName), LastName: deref(c.LastName),
 			Email: deref(c.Email), LifecycleStage: deref(c.LifecycleStage)}
 		if c.Extra != nil {
 			_ = json.Unmarshal([]byte(*c.Extra), &su.Contact.Extra)
@@ -291,8 +298,15 @@ func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.At
 	now, rest := split(acts)
 	cs.Pending = append(rest, cs.Pending...)
 	first := a.Commands
+	if len(now) > 0 {
+		cs.Outbox, cs.OutboxFirst = now, first
+	}
 	var callID string
-	err := s.effect(ctx, e, a, func(ctx context.Context) error {
+	turns, err := s.turns(cs.Engine)
+	if err != nil {
+		return err
+	}
+	err = s.effect(ctx, e, a, func(ctx context.Context) error {
 		cur := a
 		b, err := json.Marshal(cs)
 		if err != nil {
@@ -304,13 +318,35 @@ func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.At
 		if callID == "" {
 			callID = e.CallControlID
 		}
-		return move(ctx, &cur)
+		if err := move(ctx, &cur); err != nil {
+			return err
+		}
+		if len(turns) == 0 || cur.CallLogID == nil || s.d.CallLogs == nil {
+			return nil
+		}
+		return s.d.CallLogs.Said(ctx, cur.OrganizationID, *cur.CallLogID, turns)
 	})
 	if err != nil {
 		return err
 	}
 	s.send(ctx, a.ID, callID, first, now)
 	return nil
+}
+
+// turns answers the conversation so far of an engine's state (none without one).
+func (s *Service) turns(st conversation.State) ([]Turn, error) {
+	if s.d.Conversation == nil || len(st) == 0 {
+		return nil, nil
+	}
+	r, err := s.d.Conversation.Result(st)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Turn, len(r.Turns))
+	for i, t := range r.Turns {
+		out[i] = Turn{Speaker: t.Speaker, Text: t.Text, Offset: t.Offset}
+	}
+	return out, nil
 }
 
 // split answers the actions to send now (up to and including the first that waits: a Say

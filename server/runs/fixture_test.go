@@ -126,6 +126,11 @@ type fakeCalls struct {
 	draining bool
 	// reply is what the customer says.
 	reply func(to string) string
+	// answered and hangups are the keys of the Answer and Hangup commands received; speaks
+	// those of Speak.
+	answers, hangups, speaks []string
+	// lost: commands are received and lost, as if the process died before sending them.
+	lost bool
 }
 
 func newFakeCalls(outcome func(to string, n int) phones.Outcome) *fakeCalls {
@@ -233,7 +238,8 @@ func (f *fakeCalls) attemptOf(call string) string {
 
 func (f *fakeCalls) Speak(_ context.Context, call, text, voice, key string) error {
 	f.mu.Lock()
-	if f.over[call] {
+	f.speaks = append(f.speaks, key)
+	if f.over[call] || f.lost {
 		f.mu.Unlock()
 		return nil
 	}
@@ -258,8 +264,34 @@ func (f *fakeCalls) Transfer(ctx context.Context, call, to, key string) error {
 	return f.Hangup(ctx, call, key)
 }
 
+// ring makes someone call number to from from: call.initiated of an inbound call.
+func (f *fakeCalls) ring(from, to string) (string, error) {
+	f.mu.Lock()
+	f.seq++
+	id := fmt.Sprintf("inbound-call-%d", f.seq)
+	f.to[id] = from
+	e := f.event(phones.EventInitiated, id, "")
+	e.Inbound, e.From, e.To = true, from, to
+	f.mu.Unlock()
+	return id, f.emit([]phones.CallEvent{e})
+}
+
+func (f *fakeCalls) Answer(_ context.Context, call, attempt string, _ bool, key string) error {
+	f.mu.Lock()
+	f.answers = append(f.answers, key)
+	if f.over[call] || f.calls[attempt] != "" || f.lost {
+		f.mu.Unlock()
+		return nil
+	}
+	f.calls[attempt] = call
+	e := f.answered(call, attempt)
+	f.mu.Unlock()
+	return f.emit([]phones.CallEvent{e})
+}
+
 func (f *fakeCalls) Hangup(_ context.Context, call, key string) error {
 	f.mu.Lock()
+	f.hangups = append(f.hangups, key)
 	if f.over[call] {
 		f.mu.Unlock()
 		return nil
@@ -322,6 +354,7 @@ type fakeLogs struct {
 	closed     map[string]runs.CallClosed
 	closes     int
 	recordings map[string][]byte
+	said       map[string][]runs.Turn // the live transcript of each call
 }
 
 func (l *fakeLogs) Open(_ context.Context, c runs.CallOpened) (string, error) {
@@ -333,6 +366,25 @@ func (l *fakeLogs) Open(_ context.Context, c runs.CallOpened) (string, error) {
 }
 
 func (l *fakeLogs) Progress(context.Context, string, string, runs.CallProgress) error { return nil }
+
+func (l *fakeLogs) Said(_ context.Context, _, id string, turns []runs.Turn) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.said == nil {
+		l.said = map[string][]runs.Turn{}
+	}
+	if _, ok := l.closed[id]; !ok && len(turns) > len(l.said[id]) {
+		l.said[id] = append(l.said[id], turns[len(l.said[id]):]...)
+	}
+	return nil
+}
+
+// transcript answers the live transcript of a call so far.
+func (l *fakeLogs) transcript(id string) []runs.Turn {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]runs.Turn(nil), l.said[id]...)
+}
 
 func (l *fakeLogs) Close(_ context.Context, _, id string, c runs.CallClosed) error {
 	l.mu.Lock()

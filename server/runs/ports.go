@@ -20,9 +20,14 @@ type CallLogs interface {
 	Open(ctx context.Context, c CallOpened) (callLogID string, err error)
 	// Progress records the carrier's id and a status change (ringing, in-progress).
 	Progress(ctx context.Context, orgID, callLogID string, p CallProgress) error
+	// Said records the conversation of a call under way as it goes (the live transcript):
+	// turns is the whole conversation so far, and the turns not recorded yet are added. It
+	// publishes call.updated when it added any. A call that ended is left to Close.
+	Said(ctx context.Context, orgID, callLogID string, turns []Turn) error
 	// Close records the end of the call: final status, times, cost, transcript, recording and
-	// the inbox item the call produces. Closing a call log twice changes nothing the second
-	// time.
+	// the inbox item the call produces (Turns is the whole conversation: the turns Said
+	// recorded already are not added again). Closing a call log twice changes nothing the
+	// second time.
 	Close(ctx context.Context, orgID, callLogID string, c CallClosed) error
 	// AttachRecording stores the MP3 of a call already closed (the carrier's recording arrives
 	// after the hang-up). Attaching again replaces nothing: the first recording stays.

@@ -39,6 +39,9 @@ type Config struct {
 	Slice time.Duration
 	// RecordingTimeout bounds downloading a carrier's recording (30 s).
 	RecordingTimeout time.Duration
+	// ResumeAfter is how long a call on the line may go without an event before its last
+	// commands are sent again (30 s; resume.go).
+	ResumeAfter time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -65,6 +68,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RecordingTimeout <= 0 {
 		c.RecordingTimeout = 30 * time.Second
+	}
+	if c.ResumeAfter <= 0 {
+		c.ResumeAfter = resumeAfterDefault
 	}
 	return c
 }
@@ -193,7 +199,7 @@ func (s *Service) prepare(ctx context.Context, orgID, workflowID string, test bo
 	if len(p.graph.Nodes) == 0 {
 		return p, errs.UnprocessableErr("The workflow is empty: draw its call flow before running it.")
 	}
-	if vs := workflow.Validate(p.graph, workflow.Type(wf.Type)); len(vs) > 0 {
+	if vs := forRun(ctx, workflow.Validate(p.graph, workflow.Type(wf.Type))); len(vs) > 0 {
 		return p, refused(p.graph, vs)
 	}
 	if wf.AgentID == nil {
@@ -310,7 +316,11 @@ func (s *Service) Start(ctx context.Context, a auth.Actor, workflowID string, by
 		return Job{}, err
 	}
 	if src.Status == store.ContactsParsing {
-		return Job{}, errs.UnprocessableErr("The contacts file is still being read: run the workflow once it is done.")
+		what := "contacts file"
+		if src.Source == "hubspot" {
+			what = "HubSpot list"
+		}
+		return Job{}, errs.UnprocessableErr("The " + what + " is still being read: run the workflow once it is done.")
 	}
 	if _, err := s.db.RunningWorkflowJob(ctx, a.OrganizationID, workflowID); err == nil {
 		return Job{}, errs.UnprocessableErr("This workflow is running already: end that run or wait for it to finish.")
@@ -389,21 +399,6 @@ func (s *Service) TestRun(ctx context.Context, a auth.Actor, in TestInput) (Job,
 	return s.withProgress(ctx, j)
 }
 
-// Progress answers the workflow's run in progress, else its latest job.
-func (s *Service) Progress(ctx context.Context, a auth.Actor, workflowID string) (Job, error) {
-	j, err := s.db.CurrentWorkflowJob(ctx, a.OrganizationID, workflowID)
-	if errors.Is(err, store.ErrNotFound) {
-		if _, werr := s.db.WorkflowByID(ctx, a.OrganizationID, workflowID); errors.Is(werr, store.ErrNotFound) {
-			return Job{}, errNoWorkflow
-		}
-		return Job{}, errs.NotFoundf("A run of this workflow")
-	}
-	if err != nil {
-		return Job{}, err
-	}
-	return s.withProgress(ctx, j)
-}
-
 // End cancels the workflow's run in progress: nothing more is dialled, calls on the line
 // finish, contacts not called stay pending.
 func (s *Service) End(ctx context.Context, a auth.Actor, workflowID string) (Job, error) {
@@ -437,117 +432,6 @@ func (s *Service) End(ctx context.Context, a auth.Actor, workflowID string) (Job
 	return s.withProgress(ctx, j)
 }
 
-// Page asks for one page of a list.
-type Page struct{ Limit, Offset int }
-
-// History lists a workflow's jobs (sortBy: createdAt, startedAt, finishedAt, status or
-// triggeredBy; newest first unless asc).
-func (s *Service) History(ctx context.Context, a auth.Actor, workflowID, sortBy string, asc bool, pg Page) ([]Job, int, error) {
-	if _, err := s.db.WorkflowByID(ctx, a.OrganizationID, workflowID); errors.Is(err, store.ErrNotFound) {
-		return nil, 0, errNoWorkflow
-	} else if err != nil {
-		return nil, 0, err
-	}
-	rows, total, err := s.db.ListWorkflowJobs(ctx, a.OrganizationID, workflowID, sortBy, asc, pg.Limit, pg.Offset)
-	if err != nil {
-		return nil, 0, err
-	}
-	out, err := s.withProgresses(ctx, rows)
-	return out, total, err
-}
-
-// ImportJob is a contacts-import job: the CSV import of a Contacts node (its id is the import's).
-type ImportJob struct {
-	store.ContactSource
-	Progress Progress
-}
-
-// Statuses answers the jobs among ids of the organisations orgIDs (the caller's), of type typ
-// ("" for every type), in the order of ids: runs as Job, imports as ImportJob.
-func (s *Service) Statuses(ctx context.Context, orgIDs, ids []string, typ string) ([]any, error) {
-	byID := map[string]any{}
-	if typ == "" || typ == store.JobTypeWorkflowRun {
-		rows, err := s.db.WorkflowJobsByIDs(ctx, orgIDs, ids)
-		if err != nil {
-			return nil, err
-		}
-		js, err := s.withProgresses(ctx, rows)
-		if err != nil {
-			return nil, err
-		}
-		for _, j := range js {
-			byID[j.ID] = j
-		}
-	}
-	if typ == "" || typ == "contacts-import" {
-		srcs, err := s.db.ContactImportsByIDs(ctx, orgIDs, ids)
-		if err != nil {
-			return nil, err
-		}
-		for _, src := range srcs {
-			done := src.RowsImported + src.RowsRejected
-			p := Progress{Total: done, Completed: src.RowsImported, Failed: src.RowsRejected, Percent: 100}
-			if src.Status == store.ContactsParsing {
-				p.Percent = 0
-			}
-			byID[src.ImportID] = ImportJob{ContactSource: src, Progress: p}
-		}
-	}
-	out := []any{}
-	seen := map[string]bool{}
-	for _, id := range ids {
-		if v, ok := byID[id]; ok && !seen[id] {
-			seen[id] = true
-			out = append(out, v)
-		}
-	}
-	if len(out) == 0 {
-		return nil, errs.NotFoundf("Job")
-	}
-	return out, nil
-}
-
-func (s *Service) withProgress(ctx context.Context, j store.WorkflowJob) (Job, error) {
-	js, err := s.withProgresses(ctx, []store.WorkflowJob{j})
-	if err != nil {
-		return Job{}, err
-	}
-	return js[0], nil
-}
-
-func (s *Service) withProgresses(ctx context.Context, rows []store.WorkflowJob) ([]Job, error) {
-	ids := make([]string, len(rows))
-	for i, r := range rows {
-		ids[i] = r.ID
-	}
-	counts, err := s.db.AttemptCounts(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Job, len(rows))
-	for i, r := range rows {
-		out[i] = Job{WorkflowJob: r, Progress: ProgressOf(r.Total, counts[r.ID])}
-	}
-	return out, nil
-}
-
-// ProgressOf counts a job's contacts from their latest attempts' states (doc.go).
-func ProgressOf(total int, c map[store.AttemptState]int) Progress {
-	p := Progress{Total: total}
-	p.Queued = c[store.AttemptScheduled]
-	p.Dialling = c[store.AttemptDialling] + c[store.AttemptInDoubt] + c[store.AttemptRinging]
-	p.InCall = c[store.AttemptInCall]
-	p.Completed = c[store.AttemptCompleted]
-	p.Suppressed = c[store.AttemptSuppress]
-	p.Failed = c[store.AttemptBusy] + c[store.AttemptNoAnswer] + c[store.AttemptVoicemail] + c[store.AttemptFailed] + p.Suppressed
-	p.Pending = max(0, total-p.Completed-p.Failed)
-	p.Percent = 100
-	if total > 0 {
-		p.Percent = min(100, (p.Completed+p.Failed)*100/total)
-	}
-	return p
-}
-
 func (s *Service) publish(ctx context.Context, orgID, typ, id string) error {
 	if s.d.Events == nil {
 		return nil
@@ -578,16 +462,4 @@ func (s *Service) SetDialerLimit(ctx context.Context, adminUserID, orgID string,
 		return err
 	}
 	return s.db.SetDialerLimit(ctx, orgID, n, adminUserID)
-}
-
-// JobByID answers one of a team's jobs with its progress (the live event stream renders it).
-func (s *Service) JobByID(ctx context.Context, orgID, id string) (Job, error) {
-	j, err := s.db.WorkflowJobByID(ctx, orgID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return Job{}, errs.NotFoundf("Job")
-	}
-	if err != nil {
-		return Job{}, err
-	}
-	return s.withProgress(ctx, j)
 }

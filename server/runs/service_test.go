@@ -67,7 +67,7 @@ func TestRunCallsEveryContactToAFinalState(t *testing.T) {
 		}
 		h.drive(t, j.ID, 30*time.Second)
 
-		j, err = h.svc.Progress(ctx, tm.actor(), tm.workflow.ID)
+		j, _, err = h.svc.Progress(ctx, tm.actor(), tm.workflow.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,7 +217,7 @@ func TestEndCancelsAndTheWindowWaits(t *testing.T) {
 			t.Fatalf("a second dispatcher while the lease holds: %v %v", done, err)
 		}
 		must(t, h.svc.Sweep(ctx))
-		j, err = h.svc.Progress(ctx, tm.actor(), tm.workflow.ID)
+		j, _, err = h.svc.Progress(ctx, tm.actor(), tm.workflow.ID)
 		must(t, err)
 		if j.Progress.Queued != 2 || j.Progress.Failed != 0 || calls.placedTo("+14155550001") != 0 {
 			t.Fatalf("outside the window: %+v", j.Progress)
@@ -396,10 +396,76 @@ func TestEventsInAnyOrder(t *testing.T) {
 			t.Fatalf("hang-up before the answer: %s, %d minutes", a.State, a.BilledMinutes)
 		}
 		h.drive(t, j.ID, 5*time.Second)
-		j, err = h.svc.Progress(ctx, tm.actor(), tm.workflow.ID)
+		j, _, err = h.svc.Progress(ctx, tm.actor(), tm.workflow.ID)
 		must(t, err)
 		if j.Status != store.JobSuccess || j.Progress.Completed != 1 {
 			t.Fatalf("job: %s %+v", j.Status, j.Progress)
+		}
+	})
+}
+
+// The transcript of a call is written as the call goes (the live transcript): when the
+// customer is asked to speak, the agent's greeting is recorded already and the call is not
+// closed; at the end, every turn is recorded once, in order.
+func TestTranscriptGrowsDuringTheCall(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		tm := newTeam(t, db, 10, alwaysOpen)
+		calls := newFakeCalls(func(string, int) phones.Outcome { return phones.OutcomeAnswer })
+		h := newHarness(t, db, calls, fast)
+		j, err := h.svc.TestRun(ctx, tm.actor(), runs.TestInput{WorkflowID: tm.workflow.ID, Destination: "+14155559999",
+			Persona: "A busy chef", NameOrEmail: "Ada", TriggeredBy: "tester@example.com", IsTest: true})
+		must(t, err)
+		id := "log-" + store.AttemptID(j.ID, 1, 1)
+		var during []runs.Turn
+		var closedDuring bool
+		calls.reply = func(string) string {
+			during = h.logs.transcript(id)
+			h.logs.mu.Lock()
+			_, closedDuring = h.logs.closed[id]
+			h.logs.mu.Unlock()
+			return "yes please"
+		}
+		h.drive(t, j.ID, 10*time.Second)
+		if closedDuring || len(during) != 1 || during[0].Speaker != "agent" || during[0].Text != "Hello Ada" {
+			t.Fatalf("while the customer was listened to: closed %v, transcript %+v", closedDuring, during)
+		}
+		final := h.logs.transcript(id)
+		if len(final) != 3 || final[1].Speaker != "customer" || final[1].Text != "yes please" || final[2].Text != "Thank you, goodbye." {
+			t.Fatalf("the live transcript at the end: %+v", final)
+		}
+		if c := h.logs.closed[id]; len(c.Turns) != 3 {
+			t.Fatalf("closed with %d turns", len(c.Turns))
+		}
+	})
+}
+
+// Credits going negative (doc.go, spend cap): a call on the line is finished and charged for
+// every minute it lasted even when that is more than the balance, so the balance dips below
+// zero by at most what the calls in flight cost; no new call starts until it is topped up.
+func TestACallInFlightMayTakeTheBalanceBelowZero(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		tm := newTeam(t, db, 0.3, alwaysOpen) // one minute (0.27) is covered, the call lasts two (0.54)
+		addContacts(t, db, tm, []string{"+14155550001", "+14155550002"}, nil)
+		calls := newFakeCalls(func(string, int) phones.Outcome { return phones.OutcomeAnswer })
+		h := newHarness(t, db, calls, fast)
+		j, err := h.svc.Start(ctx, tm.actor(), tm.workflow.ID, nil)
+		must(t, err)
+		for i := 0; i < 3; i++ {
+			if _, _, err := h.svc.Dispatch(ctx, j.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		org, err := db.OrganizationByID(ctx, tm.org.ID)
+		must(t, err)
+		if org.CreditsBalance > -0.23 || org.CreditsBalance < -0.25 {
+			t.Fatalf("balance %.2f, want 0.30 - 0.54 = -0.24", org.CreditsBalance)
+		}
+		cur, err := db.WorkflowJobByID(ctx, tm.org.ID, j.ID)
+		must(t, err)
+		if calls.placedTo("+14155550001")+calls.placedTo("+14155550002") != 1 || !cur.Paused || cur.Status != store.JobInProgress {
+			t.Fatalf("after the balance went below zero: %d calls, paused %v, %s", calls.placedTo("+14155550001")+calls.placedTo("+14155550002"), cur.Paused, cur.Status)
 		}
 	})
 }

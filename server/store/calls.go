@@ -135,12 +135,13 @@ type CallEnd struct {
 	HasTranscript     bool
 }
 
-// CloseCallLog records the end of a call that has not ended yet and answers whether it did:
+// CloseCallLog records the end of a call that has not ended yet and answers whether it did
+// (a recording attached before, its webhook having come first, stays):
 // false (and nothing written) when it had ended already. ErrNotFound when there is no such
 // call log.
 func (db *DB) CloseCallLog(ctx context.Context, orgID, id string, e CallEnd) (bool, error) {
 	n, err := db.exec(ctx, `UPDATE call_logs SET status = ?, answered_at = COALESCE(?, answered_at), end_time = ?,
-		billed_minutes = ?, cost = ?, recording_upload_id = ?, has_transcript = ?, updated_at = ?
+		billed_minutes = ?, cost = ?, recording_upload_id = COALESCE(?, recording_upload_id), has_transcript = ?, updated_at = ?
 		WHERE organization_id = ? AND id = ? AND end_time IS NULL`,
 		e.Status, e.AnsweredAt, e.EndTime.UTC(), e.BilledMinutes, e.Cost, e.RecordingUploadID, e.HasTranscript, now(), orgID, id)
 	if err != nil || n > 0 {
@@ -158,17 +159,36 @@ type TranscriptTurn struct {
 	OffsetMS int64  `db:"offset_ms"`
 }
 
-// AddTranscriptTurns stores the turns of a team's call, numbered in order.
+// AddTranscriptTurns stores turns of a team's call after those it has (numbered on from the
+// last) and marks the call as having a transcript. Turns are written as they are said (a live transcript) and again when the call
+// ends, so callers skip the ones already stored (CountTranscriptTurns).
 func (db *DB) AddTranscriptTurns(ctx context.Context, orgID, callLogID string, turns []TranscriptTurn) error {
+	if len(turns) == 0 {
+		return nil
+	}
 	return db.InTx(ctx, func(ctx context.Context) error {
+		n, err := db.CountTranscriptTurns(ctx, orgID, callLogID)
+		if err != nil {
+			return err
+		}
 		for i, t := range turns {
 			if _, err := db.exec(ctx, `INSERT INTO call_transcript_turns (call_log_id, organization_id, seq, speaker, text, offset_ms)
-				VALUES (?, ?, ?, ?, ?, ?)`, callLogID, orgID, i+1, t.Speaker, t.Text, t.OffsetMS); err != nil {
+				VALUES (?, ?, ?, ?, ?, ?)`, callLogID, orgID, n+i+1, t.Speaker, t.Text, t.OffsetMS); err != nil {
 				return err
 			}
 		}
-		return nil
+		_, err = db.exec(ctx, `UPDATE call_logs SET has_transcript = ?, updated_at = ? WHERE organization_id = ? AND id = ?`,
+			true, now(), orgID, callLogID)
+		return err
 	})
+}
+
+// CountTranscriptTurns answers how many turns of a team's call are stored.
+func (db *DB) CountTranscriptTurns(ctx context.Context, orgID, callLogID string) (int, error) {
+	var n int
+	err := db.get(ctx, db.read(ctx), &n, `SELECT COUNT(*) FROM call_transcript_turns WHERE organization_id = ? AND call_log_id = ?`,
+		orgID, callLogID)
+	return n, err
 }
 
 // TranscriptTurns answers the turns of a team's call, in order.

@@ -16,3 +16,12 @@ func NewID() string {
 func now() time.Time {
 	return time.Now().UTC().Truncate(time.Microsecond)
 }
+
+// SameID says whether two optional ids (nullable id columns) are the same: both absent, or
+// both present and equal.
+func SameID(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}

@@ -21,6 +21,7 @@ var migrationName = regexp.MustCompile(`^(\d{5})_[a-z0-9_]+\.sql$`)
 
 // reservedMigrations are numbers claimed by work on another branch: a gap there is allowed
 // until that branch lands (8: the workflows branch; billing took 9 to stay clear of it).
+// 13 to 15: other branches of this round; 16 is inbound calls (issue 11).
 var reservedMigrations = map[int]bool{8: true}
 
 // Both dialects have the same migrations, numbered 1, 2, 3… with no gaps but reserved ones.
@@ -38,7 +39,7 @@ func TestMigrationsPairUpAndAreNumbered(t *testing.T) {
 				t.Fatalf("%s: %s is not named NNNNN_name.sql", d, e.Name())
 			}
 			n, _ := strconv.Atoi(m[1])
-			if n != want && reservedMigrations[want] {
+			for n != want && reservedMigrations[want] {
 				want++ // taken by a branch that has not landed yet
 			}
 			if n != want {

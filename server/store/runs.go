@@ -239,11 +239,13 @@ func (db *DB) CurrentWorkflowJob(ctx context.Context, orgID, workflowID string) 
 	return j, err
 }
 
-// RunningWorkflowJob answers a workflow's run in progress (not a test run); ErrNotFound if none.
+// RunningWorkflowJob answers a workflow's run over its contacts in progress (not a test run,
+// an inbound call nor a single-contact run: those may run beside it); ErrNotFound if none.
 func (db *DB) RunningWorkflowJob(ctx context.Context, orgID, workflowID string) (WorkflowJob, error) {
 	var j WorkflowJob
 	err := db.get(ctx, db.read(ctx), &j, `SELECT `+workflowJobColumns+` FROM workflow_jobs
-		WHERE organization_id = ? AND workflow_id = ? AND status = ? AND NOT is_test`, orgID, workflowID, JobInProgress)
+		WHERE organization_id = ? AND workflow_id = ? AND status = ? AND NOT is_test AND type = ? AND node_id IS NOT NULL`,
+		orgID, workflowID, JobInProgress, JobTypeWorkflowRun)
 	return j, err
 }
 

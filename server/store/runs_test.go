@@ -33,9 +33,9 @@ func TestRunsStore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		phoneID := "phone-1"
+		phoneID, nodeID := "phone-1", "contacts-1"
 		j := store.WorkflowJob{OrganizationID: org.ID, WorkflowID: w.ID, Type: store.JobTypeWorkflowRun, Status: store.JobInProgress,
-			TriggeredBy: owner.Email, FromNumber: "+14155559999", PhoneNumberID: &phoneID, Graph: "{}", Settings: "{}"}
+			TriggeredBy: owner.Email, FromNumber: "+14155559999", PhoneNumberID: &phoneID, NodeID: &nodeID, Graph: "{}", Settings: "{}"}
 		if err := db.CreateWorkflowJob(ctx, &j); err != nil {
 			t.Fatal(err)
 		}
@@ -44,6 +44,15 @@ func TestRunsStore(t *testing.T) {
 		dup.ID = ""
 		if err := db.CreateWorkflowJob(ctx, &dup); !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("a second run in progress: %v", err)
+		}
+		// A single-contact run (no node) runs beside it.
+		single := j
+		single.ID, single.NodeID = "", nil
+		if err := db.CreateWorkflowJob(ctx, &single); err != nil {
+			t.Fatalf("a single-contact run beside the run: %v", err)
+		}
+		if got, err := db.RunningWorkflowJob(ctx, org.ID, w.ID); err != nil || got.ID != j.ID {
+			t.Fatalf("the running run: %+v %v", got.ID, err)
 		}
 		n, err := db.InsertAttemptsFromContacts(ctx, &j, "contacts-1", src.ImportID, time.Now().UTC())
 		if err != nil || n != 2 || j.Total != 2 {

@@ -185,11 +185,18 @@ func (db *DB) UpdateWorkflow(ctx context.Context, w *Workflow) error {
 		w.Name, FoldName(w.Name), w.AgentID, w.PhoneNumberID, w.ShopifyEnabled, w.PromptStatus, w.UpdatedAt, w.OrganizationID, w.ID)
 }
 
-// FinishWorkflowPrompt records a compiled prompt (or, with a nil prompt, a failure keeping the
-// last good text) if the workflow is still at version; it answers whether it was.
-func (db *DB) FinishWorkflowPrompt(ctx context.Context, orgID, id string, version int, status PromptStatus, prompt *string) (bool, error) {
+// FinishWorkflowPrompt records a prompt compiled from w (or, with a nil prompt, a failure
+// keeping the last good text) if the workflow still has w's version, name and agent, the
+// compilation's inputs: a compilation that read an agent or name changed since is not recorded
+// (the change queued its own). It answers whether it was.
+func (db *DB) FinishWorkflowPrompt(ctx context.Context, w Workflow, status PromptStatus, prompt *string) (bool, error) {
+	agent := ""
+	if w.AgentID != nil {
+		agent = *w.AgentID
+	}
 	n, err := db.exec(ctx, `UPDATE workflows SET readable_prompt_status = ?, readable_prompt = COALESCE(?, readable_prompt)
-		WHERE organization_id = ? AND id = ? AND version = ?`, status, prompt, orgID, id, version)
+		WHERE organization_id = ? AND id = ? AND version = ? AND name = ? AND COALESCE(agent_id, '') = ?`,
+		status, prompt, w.OrganizationID, w.ID, w.Version, w.Name, agent)
 	return n > 0, err
 }
 

@@ -61,12 +61,24 @@ func TestWorkflows(t *testing.T) {
 		if _, _, err := db.WorkflowNodeOwner(ctx, "n-1"); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("replaced node still there: %v", err)
 		}
-		// A compilation of an old version is not recorded.
+		// A compilation of an old version, or of an older name or agent, is not recorded.
 		text := "prompt"
-		if ok, err := db.FinishWorkflowPrompt(ctx, org.ID, w.ID, 1, store.PromptSuccess, &text); err != nil || ok {
-			t.Fatalf("old version compiled: %v %v", ok, err)
+		cur, err := db.WorkflowByID(ctx, org.ID, w.ID)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if ok, err := db.FinishWorkflowPrompt(ctx, org.ID, w.ID, 2, store.PromptSuccess, &text); err != nil || !ok {
+		stale := cur
+		stale.Version = 1
+		renamed := cur
+		renamed.Name = "Before the rename"
+		otherAgent := cur
+		otherAgent.AgentID = &c.ID
+		for what, old := range map[string]store.Workflow{"version": stale, "name": renamed, "agent": otherAgent} {
+			if ok, err := db.FinishWorkflowPrompt(ctx, old, store.PromptSuccess, &text); err != nil || ok {
+				t.Fatalf("compiled from an old %s: %v %v", what, ok, err)
+			}
+		}
+		if ok, err := db.FinishWorkflowPrompt(ctx, cur, store.PromptSuccess, &text); err != nil || !ok {
 			t.Fatalf("current version compiled: %v %v", ok, err)
 		}
 		// Active, filters, and deleting the campaign's workflow pauses it.

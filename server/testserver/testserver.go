@@ -4,10 +4,13 @@
 package testserver
 
 import (
+	"net/http"
+	"net/url"
 	"testing"
 	"time"
 
 	"github.com/bettyhq/betty/server/config"
+	"github.com/bettyhq/betty/server/integrations/hubspot/hubspottest"
 	"github.com/bettyhq/betty/server/internal/apitest"
 	"github.com/bettyhq/betty/server/internal/stripetest"
 	"github.com/bettyhq/betty/server/store"
@@ -50,6 +53,14 @@ func WithStripe(url, key, secret string) Option {
 	})
 }
 
+// WithZapier points the server's Zapier partner API and OAuth token endpoint at a fake (see
+// server/integrations/zapier/zapiertest) with its client id and secret.
+func WithZapier(apiURL, tokenURL, clientID, secret string) Option {
+	return apitest.WithConfig(func(c *config.Config) {
+		c.ZapierAPIURL, c.ZapierTokenURL, c.ZapierClientID, c.ZapierClientSecret = apiURL, tokenURL, clientID, secret
+	})
+}
+
 // StripeMockURL answers the address of stripe-mock (BETTY_TEST_STRIPE_URL), skipping the test
 // loudly without it (failing in CI).
 func StripeMockURL(t testing.TB) string { return stripetest.URL(t) }
@@ -61,4 +72,39 @@ const StripeKey = stripetest.Key
 // Stripe signs the events it delivers.
 func SignStripe(payload []byte, secret string) string {
 	return stripetest.Sign(payload, secret, time.Now())
+}
+
+// WithHubSpot points the server's HubSpot app at a fake portal (hubspottest): its client id
+// and secret, its API and its authorisation page.
+func WithHubSpot(f *hubspottest.Server) Option {
+	return apitest.WithConfig(func(c *config.Config) {
+		c.HubSpotClientID, c.HubSpotClientSecret = f.Opts.ClientID, f.Opts.ClientSecret
+		c.HubSpotAPIURL, c.HubSpotAuthURL = f.URL, f.URL+"/oauth/authorize"
+	})
+}
+
+// ApproveHubSpot plays the browser of a HubSpot connection: it approves authURL (the
+// authorisation URL the server answered) on the fake portal, follows the redirect back to the
+// server, and answers the connected app's id.
+func ApproveHubSpot(t testing.TB, e *Env, f *hubspottest.Server, authURL string) string {
+	t.Helper()
+	cb, err := f.Approve(authURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(cb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	browser := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := browser.Get(e.URL + u.RequestURI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	loc, _ := url.Parse(res.Header.Get("Location"))
+	if res.StatusCode != http.StatusFound || loc == nil || loc.Query().Get("result") != "connected" {
+		t.Fatalf("the HubSpot callback: %d %s", res.StatusCode, res.Header.Get("Location"))
+	}
+	return loc.Query().Get("connectedAppId")
 }

@@ -1,16 +1,10 @@
 package workflows
 
 import (
-	"bufio"
 	"context"
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"runtime"
 	"strings"
-	"unicode"
 
 	"github.com/nyaruka/phonenumbers"
 	"github.com/riverqueue/river"
@@ -69,28 +63,6 @@ func checkRegion(region *string) (string, error) {
 	return r, nil
 }
 
-// importArgs is the job that imports the CSV file of a node's current import.
-type importArgs struct {
-	OrganizationID string `json:"organizationId"`
-	NodeID         string `json:"nodeId"`
-	ImportID       string `json:"importId"`
-	// Region is the default region of numbers without a country code (DefaultRegion when
-	// empty, as in jobs inserted before it existed).
-	Region string `json:"region,omitempty"`
-}
-
-func (importArgs) Kind() string { return "contacts_import" }
-
-type importer struct {
-	river.WorkerDefaults[importArgs]
-	s *Service
-}
-
-func (w *importer) Work(ctx context.Context, job *river.Job[importArgs]) error {
-	return w.s.ImportContacts(ctx, job.Args.OrganizationID, job.Args.NodeID, job.Args.ImportID, job.Args.Region, job.Attempt >= job.MaxAttempts)
-}
-
-// contactsNode finds a team's workflow and its contacts node.
 func (s *Service) contactsNode(ctx context.Context, a auth.Actor, workflowID, nodeID string) (Workflow, int, error) {
 	if strings.TrimSpace(nodeID) == "" {
 		return Workflow{}, 0, errs.InvalidField("body.nodeId", "Node id is required")
@@ -128,8 +100,9 @@ func (s *Service) setNodeSource(ctx context.Context, w Workflow, index int, sour
 }
 
 // SetContacts sets the contacts source of an outbound workflow's Contacts node, replacing the
-// previous one and its contacts. A CSV file is imported in the background (status parsing);
-// Zapier contacts arrive when zaps push them; HubSpot waits for the integrations feature.
+// previous one and its contacts. A CSV file is imported in the background (status parsing),
+// and so is a HubSpot list; Zapier contacts arrive when zaps push them; other HubSpot ones
+// when picked (server/integrations/hubspot).
 func (s *Service) SetContacts(ctx context.Context, a auth.Actor, in ContactsInput) (store.ContactSource, error) {
 	w, index, err := s.contactsNode(ctx, a, in.WorkflowID, in.NodeID)
 	if err != nil {
@@ -163,7 +136,18 @@ func (s *Service) SetContacts(ctx context.Context, a auth.Actor, in ContactsInpu
 		if in.ConnectedAppID == nil {
 			return src, errs.InvalidField("body.connectedAppId", "connectedAppId is required")
 		}
-		return src, errs.UnprocessableErr("HubSpot contacts need a connected HubSpot app, which arrives with the integrations feature.")
+		if s.apps == nil {
+			return src, errs.UnprocessableErr("HubSpot is not configured on this server: an operator must set --hubspot-client-id and --hubspot-client-secret.")
+		}
+		if err := s.apps.CheckHubSpot(ctx, a.OrganizationID, *in.ConnectedAppID, in.ListID); err != nil {
+			return src, err
+		}
+		// Its contacts are the list's members, read in the background, or else the ones picked
+		// through the HubSpot contacts search (server/integrations/hubspot).
+		src.UploadID, src.FileName, src.FileURL = nil, nil, nil
+		if in.ListID != nil {
+			src.Status = store.ContactsParsing
+		}
 	case "zapier":
 		src.ListID = nil
 	default:
@@ -187,6 +171,9 @@ func (s *Service) SetContacts(ctx context.Context, a auth.Actor, in ContactsInpu
 		}
 		if err := s.setNodeSource(ctx, w, index, in.Source); err != nil {
 			return err
+		}
+		if src.Source == "hubspot" && src.ListID != nil {
+			return s.apps.QueueHubSpotList(ctx, a.OrganizationID, in.NodeID, src.ImportID)
 		}
 		if src.UploadID == nil {
 			return nil
@@ -275,314 +262,17 @@ func (s *Service) CSV(ctx context.Context, a auth.Actor, nodeID string, pg Page)
 	return src, rows, total, err
 }
 
-// importError is a failure of the file itself, recorded on the source (retrying cannot mend).
-type importError struct{ msg string }
-
-func (e *importError) Error() string { return e.msg }
-
-// ImportContacts imports the CSV file of a node's current import, streaming it in batches. An
-// import that is no longer current (replaced or cleared) stops; doing it again starts from a
-// clean slate (River works a job at least once).
-func (s *Service) ImportContacts(ctx context.Context, orgID, nodeID, importID, region string, lastAttempt bool) error {
-	if region == "" {
-		region = DefaultRegion
-	}
-	src, err := s.db.ContactSourceByNode(ctx, orgID, nodeID)
-	if errors.Is(err, store.ErrNotFound) || err == nil && (src.ImportID != importID || src.Status != store.ContactsParsing || src.UploadID == nil) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if err := s.db.DeleteContactsOfImport(ctx, orgID, nodeID, importID); err != nil {
-		return err
-	}
-	f, err := s.files.Open(ctx, orgID, *src.UploadID)
-	if err != nil {
-		if errs.Is(err, errs.NotFound) || lastAttempt {
-			return s.finishImport(ctx, src, 0, 0, "The uploaded file is gone or could not be read; upload it again.")
-		}
-		return err
-	}
-	defer f.Close()
-	imported, rejected, err := s.readContacts(ctx, src, f, region, MaxContactRows)
-	var ie *importError
-	switch {
-	case errors.As(err, &ie):
-		return s.finishImport(ctx, src, imported, rejected, ie.msg)
-	case errors.Is(err, errStale):
-		return nil
-	case err != nil && lastAttempt:
-		return s.finishImport(ctx, src, imported, rejected, "The file could not be read from storage; set it again in a while.")
-	case err != nil:
-		return err
-	}
-	return s.finishImport(ctx, src, imported, rejected, "")
+// ConnectedApps checks the connected app a Contacts node's source names (the integrations).
+type ConnectedApps interface {
+	// CheckHubSpot is nil when appID is a connected HubSpot app of the organisation (404, 422
+	// otherwise) and, with a listID, the portal has that list of contacts (400 naming
+	// body.listId otherwise).
+	CheckHubSpot(ctx context.Context, orgID, appID string, listID *string) error
+	// QueueHubSpotList queues reading the HubSpot list of a node's import into its contacts
+	// (in the caller's transaction); the source stays parsing until it is read.
+	QueueHubSpotList(ctx context.Context, orgID, nodeID, importID string) error
 }
 
-var errStale = errors.New("workflows: import replaced")
-
-func (s *Service) finishImport(ctx context.Context, src store.ContactSource, imported, rejected int, failure string) error {
-	status, msg := store.ContactsSuccess, (*string)(nil)
-	if failure != "" {
-		status, msg = store.ContactsError, &failure
-	}
-	_, err := s.db.FinishContactImport(ctx, src.OrganizationID, src.NodeID, src.ImportID, status, msg, imported, rejected)
-	return err
-}
-
-// column is what a CSV column holds.
-type column int
-
-const (
-	colExtra column = iota
-	colPhone
-	colFirstName
-	colLastName
-	colEmail
-	colStage
-)
-
-var columnNames = map[string]column{"phone": colPhone, "phonenumber": colPhone, "firstname": colFirstName,
-	"lastname": colLastName, "email": colEmail, "lifecyclestage": colStage}
-
-func foldHeader(h string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(strings.TrimSpace(h)) {
-		if r == ' ' || r == '_' || r == '-' || r == '\ufeff' {
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// readContacts streams the CSV into the source's current import and answers how many rows it
-// imported (callable) and rejected (kept, failed). Reading, normalising and writing overlap:
-// one goroutine reads the file in chunks, one worker per CPU normalises them, and this one
-// numbers, de-duplicates and writes them in file order.
-func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r io.Reader, region string, maxRows int) (int, int, error) {
-	cr := csv.NewReader(bufio.NewReaderSize(r, 64<<10))
-	cr.FieldsPerRecord = -1
-	cr.LazyQuotes = true
-	header, err := cr.Read()
-	if errors.Is(err, io.EOF) {
-		return 0, 0, &importError{"The file is empty: it needs a header row and one row per contact."}
-	}
-	if err != nil {
-		return 0, 0, &importError{"The file is not a CSV file: " + err.Error()}
-	}
-	cols := make([]column, len(header))
-	names := make([]string, len(header))
-	hasPhone := false
-	for i, h := range header {
-		names[i] = strings.TrimPrefix(strings.TrimSpace(h), "\ufeff")
-		cols[i] = columnNames[foldHeader(h)]
-		hasPhone = hasPhone || cols[i] == colPhone
-	}
-	if !hasPhone {
-		return 0, 0, &importError{"The file has no phone column: name one of its columns phone (or phoneNumber)."}
-	}
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type chunk struct {
-		rows [][]string
-		out  chan []store.Contact
-		err  error
-	}
-	work := make(chan chunk, runtime.GOMAXPROCS(0))
-	ordered := make(chan chunk, 2*runtime.GOMAXPROCS(0))
-	go func() { // the reader
-		defer close(work)
-		defer close(ordered)
-		rows, line := make([][]string, 0, importBatch), 1
-		send := func(c chunk) bool {
-			select {
-			case ordered <- c:
-			case <-ctx.Done():
-				return false
-			}
-			if c.err != nil {
-				return false
-			}
-			select {
-			case work <- c:
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
-		for {
-			rec, err := cr.Read()
-			line++
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				send(chunk{err: &importError{fmt.Sprintf("Row %d is not valid CSV: %v", line, err)}})
-				return
-			}
-			if blank(rec) {
-				continue
-			}
-			rows = append(rows, rec)
-			if len(rows) == importBatch {
-				if !send(chunk{rows: rows, out: make(chan []store.Contact, 1)}) {
-					return
-				}
-				rows = make([][]string, 0, importBatch)
-			}
-		}
-		if len(rows) > 0 {
-			send(chunk{rows: rows, out: make(chan []store.Contact, 1)})
-		}
-	}()
-	for range runtime.GOMAXPROCS(0) { // the normalisers
-		go func() {
-			p := newPhones(region)
-			for c := range work {
-				out := make([]store.Contact, len(c.rows))
-				for i, rec := range c.rows {
-					out[i] = contactFromRow(rec, cols, names, p)
-				}
-				c.out <- out
-			}
-		}()
-	}
-
-	seen := make(map[string]int)
-	imported, rejected, seq := 0, 0, 0
-	for c := range ordered {
-		if c.err != nil {
-			return imported, rejected, c.err
-		}
-		var batch []store.Contact
-		select {
-		case batch = <-c.out:
-		case <-ctx.Done():
-			return imported, rejected, ctx.Err()
-		}
-		for i := range batch {
-			seq++
-			if seq > maxRows {
-				return imported, rejected, &importError{fmt.Sprintf("The file has more than %d contacts: split it into smaller files.", maxRows)}
-			}
-			ct := &batch[i]
-			ct.OrganizationID, ct.NodeID, ct.ImportID, ct.Seq = src.OrganizationID, src.NodeID, src.ImportID, seq
-			if ct.Status == store.ContactPending {
-				if first, dup := seen[ct.Phone]; dup {
-					ct.Status, ct.LastError = store.ContactFailed, ptr(fmt.Sprintf("Duplicate of row %d: each number is called once.", first))
-				} else {
-					seen[ct.Phone] = seq
-				}
-			}
-			if ct.Status == store.ContactPending {
-				imported++
-			} else {
-				rejected++
-			}
-		}
-		err := s.db.InTx(ctx, func(ctx context.Context) error {
-			cur, err := s.db.ContactSourceByNode(ctx, src.OrganizationID, src.NodeID)
-			if errors.Is(err, store.ErrNotFound) || err == nil && cur.ImportID != src.ImportID {
-				return errStale
-			}
-			if err != nil {
-				return err
-			}
-			return s.db.InsertContacts(ctx, batch)
-		})
-		if err != nil {
-			return imported, rejected, err
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return imported, rejected, err
-	}
-	if seq == 0 {
-		return 0, 0, &importError{"The file has a header but no contacts."}
-	}
-	return imported, rejected, nil
-}
-
-func blank(rec []string) bool {
-	for _, f := range rec {
-		if strings.TrimSpace(f) != "" {
-			return false
-		}
-	}
-	return true
-}
-
-func ptr[T any](v T) *T { return &v }
-
-// ContactFromRow reads one CSV row: the known columns, the rest as extra fields, the phone
-// number normalised (a row without a valid one is failed, with the reason).
-func ContactFromRow(rec []string, cols []column, names []string, region string) store.Contact {
-	return contactFromRow(rec, cols, names, newPhones(region))
-}
-
-func contactFromRow(rec []string, cols []column, names []string, p *phones) store.Contact {
-	c := store.Contact{Status: store.ContactPending}
-	var extra map[string]string
-	var rawPhone string
-	for i, v := range rec {
-		if i >= len(cols) {
-			break
-		}
-		v = strings.TrimSpace(v)
-		if v == "" {
-			continue
-		}
-		switch cols[i] {
-		case colPhone:
-			rawPhone = v
-		case colFirstName:
-			c.FirstName = ptr(v)
-		case colLastName:
-			c.LastName = ptr(v)
-		case colEmail:
-			c.Email = ptr(v)
-		case colStage:
-			c.LifecycleStage = ptr(stage(v))
-		default:
-			if extra == nil {
-				extra = map[string]string{}
-			}
-			extra[names[i]] = v
-		}
-	}
-	if extra != nil {
-		b, _ := json.Marshal(extra)
-		c.Extra = ptr(string(b))
-	}
-	c.Phone = rawPhone
-	e164, reg, tz, ok := p.normalize(rawPhone)
-	switch {
-	case rawPhone == "":
-		c.Status, c.LastError = store.ContactFailed, ptr("No phone number")
-	case !ok:
-		c.Status, c.LastError = store.ContactFailed, ptr("Invalid phone number")
-	default:
-		c.Phone, c.Region, c.TimeZone = e164, ptr(reg), tz
-	}
-	return c
-}
-
-// stage reads a lifecycle stage ("Sales Lead", "sales_lead"), "other" when unknown.
-func stage(v string) string {
-	f := strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' {
-			return ' '
-		}
-		return unicode.ToLower(r)
-	}, strings.TrimSpace(v))
-	f = strings.Join(strings.Fields(f), " ")
-	for _, s := range workflow.Stages {
-		if s == f || strings.ReplaceAll(s, " ", "") == f {
-			return s
-		}
-	}
-	return "other"
-}
+// SetConnectedApps plugs the connected apps in (at start-up); without them a HubSpot source
+// is refused.
+func (s *Service) SetConnectedApps(c ConnectedApps) { s.apps = c }

@@ -52,12 +52,12 @@ func (s *Service) CompilePrompt(ctx context.Context, orgID, id string, version i
 	prompt, err := s.compile(ctx, wf)
 	if err != nil {
 		if lastAttempt {
-			_, ferr := s.db.FinishWorkflowPrompt(ctx, orgID, id, version, store.PromptError, nil)
+			_, ferr := s.db.FinishWorkflowPrompt(ctx, wf, store.PromptError, nil)
 			return ferr
 		}
 		return err
 	}
-	_, err = s.db.FinishWorkflowPrompt(ctx, orgID, id, version, store.PromptSuccess, &prompt)
+	_, err = s.db.FinishWorkflowPrompt(ctx, wf, store.PromptSuccess, &prompt)
 	return err
 }
 

@@ -34,6 +34,7 @@ type Service struct {
 	jobs      *jobs.Queue
 	campaigns *campaigns.Service
 	files     Files
+	apps      ConnectedApps // nil: HubSpot sources are refused
 }
 
 // New returns the service and registers its background work (compiling prompts, importing
@@ -466,7 +467,8 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// Rename renames a workflow (its version does not change).
+// Rename renames a workflow (its version does not change; its prompt, which names it, is
+// compiled again).
 func (s *Service) Rename(ctx context.Context, a auth.Actor, id, name string) (Workflow, error) {
 	name, err := checkName("query.name", name)
 	if err != nil {
@@ -484,14 +486,21 @@ func (s *Service) update(ctx context.Context, a auth.Actor, id string, change fu
 		if err != nil {
 			return notFound(err)
 		}
-		prompt := w.PromptStatus
+		name, agent := w.Name, w.AgentID
 		if err := change(ctx, &w); err != nil {
 			return err
+		}
+		// The prompt is compiled from the graph, the name and the agent: a new name or agent
+		// queues a compilation of its own, even while one is under way (that one, having read
+		// the old inputs, is not recorded: store.FinishWorkflowPrompt).
+		recompile := w.Name != name || !store.SameID(w.AgentID, agent)
+		if recompile {
+			w.PromptStatus = store.PromptInProgress
 		}
 		if err := s.db.UpdateWorkflow(ctx, &w); err != nil {
 			return notFound(err)
 		}
-		if w.PromptStatus == store.PromptInProgress && prompt != store.PromptInProgress {
+		if recompile {
 			return s.compileLater(ctx, w)
 		}
 		return nil
@@ -509,7 +518,6 @@ func (s *Service) SetAgent(ctx context.Context, a auth.Actor, id, agentID string
 			return err
 		}
 		w.AgentID = &agentID
-		w.PromptStatus = store.PromptInProgress
 		return nil
 	})
 }

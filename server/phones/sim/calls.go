@@ -86,6 +86,7 @@ type call struct {
 	id, attempt, from, to, persona string
 	outcome                        phones.Outcome
 	record, detect                 bool
+	inbound, picked                bool // a call to one of the numbers; answered by Answer
 	answered                       time.Time
 	clock                          time.Duration
 	turns                          []phones.SpokenTurn
@@ -217,6 +218,47 @@ func (c *Calls) Dial(ctx context.Context, req phones.DialRequest) (phones.Call, 
 	return phones.Call{CallControlID: k.id}, nil
 }
 
+// Inbound simulates someone calling one of the team's numbers (to) from from, saying what
+// persona would: EventInitiated with Inbound comes to the handler, which answers (Answer)
+// or turns the call down (Hangup). It answers the call's id.
+func (c *Calls) Inbound(from, to, persona string) (string, error) {
+	if from == "" || to == "" {
+		return "", fmt.Errorf("%w: a call needs a from and a to number", phones.ErrRejected)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.seq++
+	now := time.Now()
+	k := &call{id: c.prefix + strconv.FormatUint(c.seq, 10), from: from, to: to, persona: persona, outcome: phones.OutcomeAnswer,
+		inbound: true, answered: now}
+	c.calls[k.id] = k
+	c.emit(k, phones.EventInitiated, now, func(e *phones.CallEvent) {
+		e.Inbound, e.Simulation = true, &phones.Simulation{Persona: persona}
+	})
+	return k.id, nil
+}
+
+// Answer picks up an inbound call: its events carry attemptID from then on; EventAnswered
+// follows.
+func (c *Calls) Answer(ctx context.Context, id, attemptID string, record bool, key string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k, done, err := c.live(id, key)
+	if err != nil || done || k.picked {
+		return err
+	}
+	if !k.inbound {
+		return fmt.Errorf("%w: the call %q was not made to us", phones.ErrRejected, id)
+	}
+	k.picked, k.attempt, k.record, k.answered = true, attemptID, record, time.Now()
+	c.emit(k, phones.EventAnswered, k.answered, nil)
+	if c.o.ZeroLength {
+		k.over = true
+		c.emit(k, phones.EventHangup, k.answered, func(e *phones.CallEvent) { e.Cause = phones.HangupNormal })
+	}
+	return nil
+}
+
 // keyHash keeps a dial's key in 16 bytes, so a million dials' keys stay small (a collision
 // of two keys is about as likely as 2^-88 at that count).
 func keyHash(key string) [16]byte {
@@ -326,7 +368,11 @@ func (c *Calls) end(id, key string) error {
 		return nil
 	}
 	k.over = true
-	c.emit(k, phones.EventHangup, k.at(), func(e *phones.CallEvent) { e.Cause = phones.HangupNormal })
+	cause := phones.HangupNormal
+	if k.inbound && !k.picked {
+		cause = phones.HangupRejected // an inbound call turned down
+	}
+	c.emit(k, phones.EventHangup, k.at(), func(e *phones.CallEvent) { e.Cause = cause })
 	if k.record && c.recorder != nil && len(k.turns) > 0 {
 		k.rendering = true
 		c.renders = append(c.renders, render{k: k, r: c.recorder, turns: append([]phones.SpokenTurn(nil), k.turns...), at: k.at()})

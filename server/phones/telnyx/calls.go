@@ -295,6 +295,22 @@ func (k *Calls) Transfer(ctx context.Context, callControlID, to, key string) err
 	return k.do(ctx, actionPath(callControlID, "transfer"), map[string]any{"to": to, "command_id": key}, nil)
 }
 
+// Answer picks up an inbound call (POST …/actions/answer) with the attempt id as its
+// client_state, which Telnyx puts on every later webhook of the call; record records it from
+// the answer (MP3, like a dial's).
+func (k *Calls) Answer(ctx context.Context, callControlID, attemptID string, record bool, key string) error {
+	if attemptID == "" {
+		return errors.New("telnyx: answering a call needs the attempt id")
+	}
+	body := map[string]any{"client_state": EncodeClientState(attemptID), "command_id": key}
+	if record {
+		body["record"] = "record-from-answer"
+		body["record_format"] = "mp3"
+		body["record_channels"] = "single"
+	}
+	return k.do(ctx, actionPath(callControlID, "answer"), body, nil)
+}
+
 // Hangup ends the call (POST …/actions/hangup); a call already over is nil.
 func (k *Calls) Hangup(ctx context.Context, callControlID, key string) error {
 	err := k.do(ctx, actionPath(callControlID, "hangup"), map[string]any{"command_id": key}, nil)

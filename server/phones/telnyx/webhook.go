@@ -69,6 +69,7 @@ type webhookBody struct {
 			ClientState       string `json:"client_state"`
 			From              string `json:"from"`
 			To                string `json:"to"`
+			Direction         string `json:"direction"`
 			HangupCause       string `json:"hangup_cause"`
 			Result            string `json:"result"`
 			TranscriptionData *struct {
@@ -101,7 +102,7 @@ func ParseWebhook(raw []byte) (e phones.CallEvent, ok bool, err error) {
 	e.AttemptID, _ = DecodeClientState(p.ClientState)
 	switch d.EventType {
 	case "call.initiated":
-		e.Kind = phones.EventInitiated
+		e.Kind, e.Inbound = phones.EventInitiated, p.Direction == "incoming" && e.AttemptID == ""
 	case "call.answered":
 		e.Kind = phones.EventAnswered
 	case "call.machine.detection.ended", "call.machine.premium.detection.ended":
@@ -193,16 +194,18 @@ func (k *Calls) Receive(ctx context.Context, raw []byte, signature, timestamp st
 	case phones.EventHangup:
 		k.forget(e.CallControlID)
 	}
-	if e.AttemptID == "" {
-		// Not a call Betty placed (an inbound call, or one of another application).
+	h := k.eventHandler()
+	if h == nil && e.AttemptID == "" && !e.Inbound {
+		// Not a call Betty placed nor one coming in: another application's, acknowledged.
 		k.log.InfoContext(ctx, "telnyx event of a call Betty did not place, acknowledged", "event", e.ID,
 			"type", e.Kind, "call_control_id", e.CallControlID)
 		return nil
 	}
-	h := k.eventHandler()
 	if h == nil {
 		return &errs.Error{Kind: errs.Unavailable, Code: errs.CodeUnavailable, RetryAfter: 30 * time.Second,
 			Message: "This server does not handle Telnyx call events yet; Telnyx will deliver the event again."}
 	}
+	// Events without an attempt id (an inbound call's before it is answered) are found by
+	// their call_control_id, or acknowledged and ignored by the handler.
 	return h.HandleCallEvent(ctx, e)
 }

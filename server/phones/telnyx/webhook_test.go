@@ -135,15 +135,23 @@ func TestReceive(t *testing.T) {
 	if got := h.got(); len(got) != 1 || got[0].Kind != phones.EventHangup || got[0].Cause != phones.HangupBusy || got[0].AttemptID != "att-1" {
 		t.Fatalf("handled %+v", got)
 	}
-	// Ignored types and calls Betty did not place are acknowledged without the handler.
-	for _, b := range [][]byte{event("call.speak.started", ""), []byte(strings.Replace(string(body), `"client_state":"YXR0LTE=",`, "", 1))} {
+	// Ignored types are acknowledged without the handler; events of calls without an attempt
+	// (an inbound call's before it was answered, or another application's) go to the handler,
+	// which finds them by call_control_id or ignores them; an incoming call.initiated is Inbound.
+	noState := []byte(strings.Replace(string(body), `"client_state":"YXR0LTE=",`, "", 1))
+	incoming := []byte(strings.Replace(string(event("call.initiated", `,"direction":"incoming"`)), `"client_state":"YXR0LTE=",`, "", 1))
+	for _, b := range [][]byte{event("call.speak.started", ""), noState, incoming} {
 		ts, sig := fake.Sign(b, time.Now())
 		if err := k.Receive(ctx, b, sig, ts); err != nil {
 			t.Fatalf("%s: %v", b, err)
 		}
 	}
-	if len(h.got()) != 1 {
-		t.Fatalf("handled %+v", h.got())
+	if got := h.got(); len(got) != 3 || got[1].AttemptID != "" || got[1].Inbound || !got[2].Inbound || got[2].Kind != phones.EventInitiated {
+		t.Fatalf("handled %+v", got)
+	}
+	// An outgoing call.initiated (one Betty placed) is not inbound.
+	if e, ok, err := telnyx.ParseWebhook(event("call.initiated", `,"direction":"outgoing"`)); err != nil || !ok || e.Inbound {
+		t.Fatalf("outgoing: %+v %v %v", e, ok, err)
 	}
 	// Signatures: 400 when missing, 401 when wrong or old; a body that is no event is 400.
 	oldTS, oldSig := fake.Sign(body, time.Now().Add(-10*time.Minute))

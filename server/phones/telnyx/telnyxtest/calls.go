@@ -15,8 +15,8 @@ import (
 )
 
 // The fake's Call Control v2: POST /calls places a call (idempotent on command_id), and
-// POST /calls/{call_control_id}/actions/{speak, transcription_start, transcription_stop,
-// transfer, hangup, record_start, record_stop} command it (each idempotent on its
+// POST /calls/{call_control_id}/actions/{answer, speak, transcription_start,
+// transcription_stop, transfer, hangup, record_start, record_stop} command it (each idempotent on its
 // command_id). What happens on a call comes back as webhooks signed like Telnyx's
 // (telnyx-signature-ed25519: base64 Ed25519 of "<telnyx-timestamp>|<raw body>"), sent to the
 // webhook URLs, each retried with backoff until one answers 2xx.
@@ -100,6 +100,7 @@ type fakeCall struct {
 	from, to, state      string // state: the client_state as sent (base64)
 	outcome              string
 	answered, ended, amd bool
+	inbound              bool // someone called one of the account's numbers
 	record               bool
 	timeout              time.Duration
 	commands             map[string]bool
@@ -241,6 +242,13 @@ func (c *callSim) serveFake(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == "/_fake/stats":
 		writeJSON(w, http.StatusOK, c.stats())
+	case r.Method == http.MethodPost && r.URL.Path == "/_fake/inbound":
+		var body struct{ From, To string }
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || !e164(body.From) || !e164(body.To) {
+			invalid(w, "/to", "from and to must be E.164 numbers.")
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"data": map[string]string{"call_control_id": c.inbound(body.From, body.To)}})
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/_fake/recordings/"):
 		w.Header().Set("Content-Type", "audio/mpeg")
 		_, _ = w.Write(silentMP3(50))
@@ -316,6 +324,22 @@ func (c *callSim) dial(w http.ResponseWriter, body map[string]any) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"data": c.callData(call)})
+}
+
+// Inbound places a call from a caller to one of the account's numbers: call.initiated with
+// direction incoming (and no client_state) goes to the webhooks; the application answers it
+// (actions/answer) or hangs it up. It answers the call_control_id. POST /_fake/inbound
+// {"from","to"} does the same for the fake running as a process.
+func (s *Server) Inbound(from, to string) string { return s.calls.inbound(from, to) }
+
+func (c *callSim) inbound(from, to string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	call := &fakeCall{id: "v3:" + newUUID(), session: newUUID(), leg: newUUID(), from: from, to: to, inbound: true,
+		outcome: "answer", timeout: 30 * time.Second, commands: map[string]bool{}}
+	c.calls[call.id] = call
+	c.emit(call, "call.initiated", map[string]any{"direction": "incoming", "state": "parked"})
+	return call.id
 }
 
 func (c *callSim) callData(call *fakeCall) map[string]any {
@@ -423,6 +447,22 @@ func (c *callSim) command(w http.ResponseWriter, id, action string, body map[str
 	if call.ended {
 		writeErrors(w, http.StatusUnprocessableEntity, ErrorObject{Code: "90018", Title: "Call has already ended",
 			Detail: "This call is no longer active and can't receive commands."})
+		return
+	}
+	if action == "answer" {
+		if !call.inbound || call.answered {
+			writeErrors(w, http.StatusUnprocessableEntity, ErrorObject{Code: "90041", Title: "Invalid call state",
+				Detail: "Only an incoming call that rings can be answered."})
+			return
+		}
+		call.answered, call.state, call.record = true, str(body, "client_state"), str(body, "record") != ""
+		c.emit(call, "call.answered", map[string]any{"state": "answered"})
+		c.commands[action]++
+		if cmd != "" {
+			call.commands[cmd] = true
+		}
+		c.touch(call)
+		writeJSON(w, http.StatusOK, map[string]any{"data": map[string]string{"result": "ok"}})
 		return
 	}
 	if action != "hangup" && !call.answered {

@@ -1,0 +1,119 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bettyhq/betty/server/internal/apitest"
+)
+
+// A call coming in to a team's number, with the sim carrier: refused with the reason while no
+// inbound workflow answers the number; answered once one does, held by the conversation
+// engine, and it leaves an inbound call log with its transcript, recording, inbox item and
+// charge, and a finished inbound-call job in the workflow's history.
+func TestSimulatedInboundCall(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
+		a := newTeamAPI(t, env)
+		ada := env.SignUp(t, "ada@example.com")
+		org := env.Team(t, ada, "Acme")
+		env.Exec(t, `UPDATE organizations SET credits_balance = 100 WHERE id = ?`, org)
+		number := fmt.Sprintf("+1415777%04d", time.Now().UnixNano()%10000)
+		phone := env.PhoneNumber(t, org, number)
+		sim := func(to string) *apitest.Response {
+			return a.do(ada.Access, "POST", "/v1/call/simulate-inbound", map[string]any{"organizationId": org, "to": to,
+				"from": "+14155550123", "persona": "A customer whose parcel is late"})
+		}
+		if res := sim(number); res.Status != http.StatusUnprocessableEntity || !strings.Contains(string(res.Body), "no inbound workflow answers") {
+			t.Fatalf("no inbound workflow: %d %s", res.Status, res.Body)
+		}
+		if res := sim("+14155559876"); res.Status != http.StatusUnprocessableEntity || !strings.Contains(string(res.Body), "body.to") {
+			t.Fatalf("not a number of the team: %d %s", res.Status, res.Body)
+		}
+
+		ag := createAgent(t, a, ada, org, map[string]any{})
+		var w struct{ Data workflowJSON }
+		a.want(http.StatusCreated, ada.Access, "POST", "/v1/workflow/create",
+			map[string]any{"organizationId": org, "name": "Reception", "agentId": ag.ID, "workflowType": "inbound"}, &w)
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/config/phone", map[string]any{"workflowId": w.Data.ID, "phoneNumberId": phone}, nil)
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/save", map[string]any{"workflowId": w.Data.ID,
+			"nodes": []any{node("in-start", "start", nil), node("in-hello", "agent", map[string]any{"instruction": "Greet the caller and ask how you can help."}),
+				node("in-wait", "customer-response", map[string]any{"description": "Says what they need"}),
+				node("in-help", "agent", map[string]any{"instruction": "Help with what they asked."}), node("in-end", "end-call", nil)},
+			"edges": []any{edge("in-e1", "in-start", "in-hello"), edge("in-e2", "in-hello", "in-wait"), edge("in-e3", "in-wait", "in-help"),
+				edge("in-e4", "in-help", "in-end")}}, nil)
+
+		var rang struct {
+			Data struct{ CallControlID, From, To string }
+		}
+		a.want(http.StatusAccepted, ada.Access, "POST", "/v1/call/simulate-inbound", map[string]any{"organizationId": org, "to": number,
+			"persona": "A customer whose parcel is late"}, &rang)
+		if rang.Data.CallControlID == "" || rang.Data.From != "+14155550100" || rang.Data.To != number {
+			t.Fatalf("rang: %+v", rang.Data)
+		}
+		type callLog struct {
+			ID, Status, Direction, From, To, CallControlID string
+			EndTime                                        *time.Time
+			HasTranscript, HasRecording                    bool
+			Cost                                           float64
+			WorkflowID                                     *string `json:"workflowId"`
+		}
+		var l callLog
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			var logs struct{ Data []callLog }
+			a.want(http.StatusOK, ada.Access, "GET", "/v1/call/logs?organizationId="+org, nil, &logs)
+			if len(logs.Data) == 1 && logs.Data[0].EndTime != nil && logs.Data[0].HasRecording {
+				l = logs.Data[0]
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the inbound call did not end: %+v", logs.Data)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if l.Direction != "inbound" || l.From != "+14155550100" || l.To != number || l.Status != "completed" || !l.HasTranscript ||
+			l.Cost <= 0 || l.CallControlID != rang.Data.CallControlID || l.WorkflowID == nil || *l.WorkflowID != w.Data.ID {
+			t.Fatalf("the inbound call's log: %+v", l)
+		}
+		var tr struct {
+			Data struct {
+				Entries []struct{ Speaker, Text string }
+			}
+		}
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/call/transcripts/"+l.CallControlID+"?organizationId="+org, nil, &tr)
+		if len(tr.Data.Entries) < 3 || tr.Data.Entries[0].Speaker != "agent" || tr.Data.Entries[1].Speaker != "customer" {
+			t.Fatalf("transcript: %+v", tr.Data.Entries)
+		}
+		var inbox struct {
+			Data []struct {
+				CallLogID *string `json:"callLogId"`
+			}
+		}
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/inbox?organizationId="+org, nil, &inbox)
+		if len(inbox.Data) != 1 || inbox.Data[0].CallLogID == nil || *inbox.Data[0].CallLogID != l.ID {
+			t.Fatalf("inbox: %+v", inbox.Data)
+		}
+		var hist struct{ Data []jobJSON }
+		for {
+			a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/history/"+w.Data.ID, nil, &hist)
+			if len(hist.Data) == 1 && hist.Data[0].Status != "in-progress" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the inbound call's job: %+v", hist.Data)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if j := hist.Data[0]; j.Type != "inbound-call" || j.Status != "success" || j.Progress.Completed != 1 {
+			t.Fatalf("the inbound call's job: %+v", j)
+		}
+		// No credits: refused before ringing.
+		env.Exec(t, `UPDATE organizations SET credits_balance = 0 WHERE id = ?`, org)
+		if res := sim(number); res.Status != http.StatusUnprocessableEntity || !strings.Contains(string(res.Body), "limit_reached") {
+			t.Fatalf("no credits: %d %s", res.Status, res.Body)
+		}
+	})
+}

@@ -1,0 +1,126 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/bettyhq/betty/server/api"
+	"github.com/bettyhq/betty/server/calls"
+	"github.com/bettyhq/betty/server/integrations/zapier"
+	"github.com/bettyhq/betty/server/runs"
+	"github.com/bettyhq/betty/server/store"
+)
+
+// ZapierEntities renders Zapier hook payloads with the contract's renderers, so a delivery is
+// exactly the entity's JSON as the API answers it (zapier.Entities).
+type ZapierEntities struct {
+	calls *calls.Service
+	jobs  JobSource
+	db    *store.DB
+}
+
+// NewZapierEntities is the zapier.Entities of the server's services.
+func NewZapierEntities(c *calls.Service, r *runs.Service, db *store.DB) *ZapierEntities {
+	return &ZapierEntities{calls: c, jobs: runJobs{svc: r}, db: db}
+}
+
+var _ zapier.Entities = (*ZapierEntities)(nil)
+
+// freshInbox is how new an inbox item must be for its event to be inbox.item.created (a later
+// change to an item delivered before is not a creation).
+const freshInbox = 10 * time.Minute
+
+// Render answers the payload of an entity (nil when it is gone) and whether it is in the
+// event's state.
+func (z *ZapierEntities) Render(ctx context.Context, orgID string, ev zapier.Event, id string) ([]byte, bool, error) {
+	var v any
+	due := false
+	switch ev {
+	case zapier.CallCompleted:
+		l, err := z.calls.CallLogOf(ctx, orgID, id)
+		if err != nil {
+			return nil, false, ignoreMissing(err)
+		}
+		v, due = renderCallLog(l), l.Status.Final()
+	case zapier.JobFinished:
+		// Every call of a run changes its job: its status alone first, the whole job (with
+		// its progress, counted over its attempts) only once it finished.
+		if st, err := z.db.WorkflowJobStatus(ctx, id); err != nil || st == store.JobInProgress {
+			return nil, false, ignoreMissing(err) // not a sample either: samples are finished runs
+		}
+		j, err := z.jobs.JobByID(ctx, orgID, id)
+		if err != nil {
+			return nil, false, ignoreMissing(err)
+		}
+		v, due = j, j.Status != api.JobStatusInProgress && !j.IsTest // a test run is the person's own check
+	case zapier.InboxItemCreated:
+		i, err := z.calls.InboxItemOf(ctx, orgID, id)
+		if err != nil {
+			return nil, false, ignoreMissing(err)
+		}
+		v, due = renderInboxItem(i), i.DeletedAt == nil && time.Since(i.CreatedAt) < freshInbox
+	case zapier.ContactAdded:
+		c, err := z.db.ContactByID(ctx, orgID, id)
+		if err != nil {
+			return nil, false, ignoreMissing(err)
+		}
+		src, err := z.db.ContactSourceByNode(ctx, orgID, c.NodeID)
+		if err != nil {
+			return nil, false, ignoreMissing(err)
+		}
+		v, due = contactPayload(renderContact(c), src.WorkflowID, c.NodeID), true
+	}
+	if v == nil {
+		return nil, false, nil
+	}
+	b, err := json.Marshal(v)
+	return b, due && err == nil, err
+}
+
+// contactPayload is a Contact with the workflow and node it was added to.
+func contactPayload(c api.Contact, workflowID, nodeID string) map[string]any {
+	b, _ := json.Marshal(c)
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	m["workflowId"], m["nodeId"] = workflowID, nodeID
+	return m
+}
+
+// Example is a made-up payload of ev, rendered by the same renderers as real ones.
+func (z *ZapierEntities) Example(ev zapier.Event) []byte {
+	const org, wf, node, job, call = "00000000-0000-7000-8000-000000000001", "00000000-0000-7000-8000-000000000002",
+		"00000000-0000-7000-8000-000000000003", "00000000-0000-7000-8000-000000000004", "00000000-0000-7000-8000-000000000005"
+	at := time.Date(2026, 1, 15, 9, 30, 0, 0, time.UTC)
+	end := at.Add(2 * time.Minute)
+	first, last, stage, tz := "Ada", "Lovelace", "lead", "America/New_York"
+	var v any
+	switch ev {
+	case zapier.CallCompleted:
+		jobID, wfID, cost := job, wf, 0.12
+		v = renderCallLog(calls.CallLog{ID: call, OrganizationID: org, Direction: "outbound", From: "+14155550100", To: "+14155550123",
+			Status: store.CallCompleted, StartTime: at, EndTime: &end, Cost: cost, WorkflowID: &wfID, JobID: &jobID, HasTranscript: true,
+			CreatedAt: at, UpdatedAt: end})
+	case zapier.JobFinished:
+		v = api.Job{Id: job, OrganizationId: org, WorkflowId: wf, Status: api.JobStatusSuccess, Type: api.WorkflowRun,
+			TriggeredBy: "zapier@example.com", StartedAt: at, FinishedAt: &end, CreatedAt: at, UpdatedAt: end,
+			Progress: api.JobProgress{Total: 1, Completed: 1}}
+	case zapier.InboxItemCreated:
+		callID := call
+		v = renderInboxItem(calls.InboxItem{ID: "00000000-0000-7000-8000-000000000006", OrganizationID: org, Title: "Call with Ada Lovelace",
+			Summary: "Ada asked to be called back next Tuesday about the renewal.", Priority: 2, Visibility: "public",
+			CallLogID: &callID, CreatedAt: end, UpdatedAt: end})
+	default:
+		v = contactPayload(renderContact(store.Contact{ID: "00000000-0000-7000-8000-000000000007", Phone: "+14155550123", FirstName: &first,
+			LastName: &last, LifecycleStage: &stage, TimeZone: &tz, Status: store.ContactPending, CreatedAt: at}), wf, node)
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func ignoreMissing(err error) error {
+	if isNotFound(err) {
+		return nil
+	}
+	return err
+}

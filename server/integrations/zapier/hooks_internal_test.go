@@ -1,0 +1,65 @@
+package zapier
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/bettyhq/betty/server/conversation"
+	"github.com/bettyhq/betty/server/errs"
+)
+
+// A hook URL must be https and must not be, or resolve to, a private, loopback or link-local
+// address: a name that resolves to one among public ones is refused too.
+func TestHookURLGuard(t *testing.T) {
+	dns := map[string][]string{"hooks.zapier.com": {"54.86.20.1"}, "sneaky.example": {"54.86.20.1", "10.0.0.5"},
+		"metadata.example": {"169.254.169.254"}, "v6.example": {"::1"}}
+	h := &Hooks{cfg: HooksConfig{Allow: conversation.AllowPublic, Resolve: func(_ context.Context, host string) ([]netip.Addr, error) {
+		var out []netip.Addr
+		for _, a := range dns[host] {
+			out = append(out, netip.MustParseAddr(a))
+		}
+		if out == nil {
+			return nil, errors.New("no such host")
+		}
+		return out, nil
+	}}}
+	ctx := context.Background()
+	for raw, want := range map[string]errs.Kind{
+		"https://hooks.zapier.com/hooks/standard/1/abc/": 0,
+		"https://54.86.20.1/x":                           0,
+		"http://hooks.zapier.com/x":                      errs.Invalid,
+		"https://user:pw@hooks.zapier.com/x":             errs.Invalid,
+		"https://sneaky.example/x":                       errs.Unprocessable,
+		"https://metadata.example/latest":                errs.Unprocessable,
+		"https://v6.example/x":                           errs.Unprocessable,
+		"https://127.0.0.1/x":                            errs.Unprocessable,
+		"https://[::ffff:10.0.0.1]/x":                    errs.Unprocessable,
+		"https://nowhere.example/x":                      errs.Unprocessable,
+	} {
+		err := h.checkURL(ctx, raw)
+		if want == 0 && err != nil || want != 0 && !errs.Is(err, want) {
+			t.Errorf("%s: %v", raw, err)
+		}
+	}
+}
+
+// A hook not reached is said in plain words: a timeout, or anything else.
+func TestUnreached(t *testing.T) {
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer slow.Close()
+	_, err := (&http.Client{Timeout: 50 * time.Millisecond}).Get(slow.URL)
+	if got := unreached(err); got != "the hook did not answer within 10 seconds" {
+		t.Errorf("timeout: %q (%v)", got, err)
+	}
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	_, err = http.Get(closed.URL)
+	if got := unreached(err); got != "the hook could not be reached" {
+		t.Errorf("refused: %q (%v)", got, err)
+	}
+}
