@@ -108,7 +108,10 @@ func TestTelnyxInboundCall(t *testing.T) {
 				c.TelnyxAPIKey, c.TelnyxAPIURL, c.TelnyxConnectionID = "KEY-test", fake.URL(), "1494404757140276705"
 				c.TelnyxPublicKey = fake.PublicKey()
 			}))
-			fake.EnableCalls(telnyxtest.CallsConfig{WebhookURLs: []string{env.URL + "/v1/webhooks/telnyx"}, IdleHangup: 2 * time.Second})
+			// The caller waits as a person would (the fake's default 20 s of silence): the flow ends
+			// the call itself. A 2 s patience made this test fail on a loaded CI machine, where one
+			// webhook's transaction can wait seconds on PostgreSQL behind other suites' work.
+			fake.EnableCalls(telnyxtest.CallsConfig{WebhookURLs: []string{env.URL + "/v1/webhooks/telnyx"}})
 			fake.SetURL(fake.URL())
 			a := newTeamAPI(t, env)
 			ada := env.SignUp(t, "ada@example.com")
