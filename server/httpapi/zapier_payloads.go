@@ -27,55 +27,50 @@ func NewZapierEntities(c *calls.Service, r *runs.Service, db *store.DB) *ZapierE
 
 var _ zapier.Entities = (*ZapierEntities)(nil)
 
-// freshInbox is how new an inbox item must be for its event to be inbox.item.created (a later
-// change to an item delivered before is not a creation).
-const freshInbox = 10 * time.Minute
-
-// Render answers the payload of an entity (nil when it is gone) and whether it is in the
-// event's state.
-func (z *ZapierEntities) Render(ctx context.Context, orgID string, ev zapier.Event, id string) ([]byte, bool, error) {
+// Render answers the payload of an entity (nil when it is gone) and its state.
+func (z *ZapierEntities) Render(ctx context.Context, orgID string, ev zapier.Event, id string) ([]byte, zapier.State, error) {
 	var v any
-	due := false
+	var st zapier.State
 	switch ev {
 	case zapier.CallCompleted:
 		l, err := z.calls.CallLogOf(ctx, orgID, id)
 		if err != nil {
-			return nil, false, ignoreMissing(err)
+			return nil, st, ignoreMissing(err)
 		}
-		v, due = renderCallLog(l), l.Status.Final()
+		v, st.Final = renderCallLog(l), l.Status.Final()
 	case zapier.JobFinished:
 		// Every call of a run changes its job: its status alone first, the whole job (with
 		// its progress, counted over its attempts) only once it finished.
-		if st, err := z.db.WorkflowJobStatus(ctx, id); err != nil || st == store.JobInProgress {
-			return nil, false, ignoreMissing(err) // not a sample either: samples are finished runs
+		if s, err := z.db.WorkflowJobStatus(ctx, id); err != nil || s == store.JobInProgress {
+			return nil, st, ignoreMissing(err) // not a sample either: samples are finished runs
 		}
 		j, err := z.jobs.JobByID(ctx, orgID, id)
 		if err != nil {
-			return nil, false, ignoreMissing(err)
+			return nil, st, ignoreMissing(err)
 		}
-		v, due = j, j.Status != api.JobStatusInProgress && !j.IsTest // a test run is the person's own check
+		v, st.Final, st.Test = j, j.Status != api.JobStatusInProgress, j.IsTest
 	case zapier.InboxItemCreated:
 		i, err := z.calls.InboxItemOf(ctx, orgID, id)
 		if err != nil {
-			return nil, false, ignoreMissing(err)
+			return nil, st, ignoreMissing(err)
 		}
-		v, due = renderInboxItem(i), i.DeletedAt == nil && time.Since(i.CreatedAt) < freshInbox
+		v, st.Created, st.Deleted = renderInboxItem(i), i.CreatedAt, i.DeletedAt != nil
 	case zapier.ContactAdded:
 		c, err := z.db.ContactByID(ctx, orgID, id)
 		if err != nil {
-			return nil, false, ignoreMissing(err)
+			return nil, st, ignoreMissing(err)
 		}
 		src, err := z.db.ContactSourceByNode(ctx, orgID, c.NodeID)
 		if err != nil {
-			return nil, false, ignoreMissing(err)
+			return nil, st, ignoreMissing(err)
 		}
-		v, due = contactPayload(renderContact(c), src.WorkflowID, c.NodeID), true
+		v = contactPayload(renderContact(c), src.WorkflowID, c.NodeID)
 	}
 	if v == nil {
-		return nil, false, nil
+		return nil, st, nil
 	}
 	b, err := json.Marshal(v)
-	return b, due && err == nil, err
+	return b, st, err
 }
 
 // contactPayload is a Contact with the workflow and node it was added to.

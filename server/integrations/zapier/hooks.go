@@ -55,13 +55,46 @@ const (
 var DefaultRetryDelays = []time.Duration{time.Minute, 4 * time.Minute, 10 * time.Minute}
 
 // Entities renders what an event names as its hook payload: the entity's JSON exactly as the
-// API answers it. The HTTP layer implements it (its renderers are the contract's).
+// API answers it. The HTTP layer implements it (its renderers are the contract's); whether the
+// entity is delivered is Due's to say, here.
 type Entities interface {
-	// Render answers the payload of entity id for event ev (nil when it is gone) and whether
-	// the entity is in the state ev is about (a call that ended, a run that finished).
-	Render(ctx context.Context, orgID string, ev Event, id string) (payload []byte, due bool, err error)
+	// Render answers the payload of entity id for event ev (nil when it is gone) and the
+	// entity's State.
+	Render(ctx context.Context, orgID string, ev Event, id string) (payload []byte, st State, err error)
 	// Example is a made-up payload of ev, for an organisation without one yet.
 	Example(ev Event) []byte
+}
+
+// State is what an entity tells of the event it may be.
+type State struct {
+	// Final: a call log with a final status, a run that is no longer in progress.
+	Final bool
+	// Test: a test run (the person's own check of a flow).
+	Test bool
+	// Created and Deleted: an inbox item's.
+	Created time.Time
+	Deleted bool
+}
+
+// FreshInbox is how new an inbox item must be for its change to be inbox.item.created: a
+// later change to an item (its priority, its visibility) is not a creation.
+const FreshInbox = 10 * time.Minute
+
+// Due says whether an entity in state st is an ev at now: a call that ended, a run (not a
+// test run) that finished, an inbox item made in the last FreshInbox and not deleted; a
+// contact is one when it is added.
+func Due(ev Event, st State, now time.Time) bool {
+	switch ev {
+	case CallCompleted:
+		return st.Final
+	case JobFinished:
+		return st.Final && !st.Test
+	case InboxItemCreated:
+		return !st.Deleted && now.Sub(st.Created) < FreshInbox
+	case ContactAdded:
+		return true
+	}
+	return false
 }
 
 // HooksConfig tunes deliveries.
@@ -260,8 +293,8 @@ func (h *Hooks) Fire(ctx context.Context, orgID string, ev Event, id string) err
 	if err != nil || len(subs) == 0 {
 		return err
 	}
-	payload, due, err := h.entities.Render(ctx, orgID, ev, id)
-	if err != nil || !due {
+	payload, st, err := h.entities.Render(ctx, orgID, ev, id)
+	if err != nil || payload == nil || !Due(ev, st, time.Now()) {
 		return err
 	}
 	for _, s := range subs {

@@ -63,3 +63,31 @@ func TestUnreached(t *testing.T) {
 		t.Errorf("refused: %q (%v)", got, err)
 	}
 }
+
+// Which entity is which event: a call once it ended, a finished run but never a test run, an
+// inbox item only while it is new and not deleted, every added contact.
+func TestDue(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name string
+		ev   Event
+		st   State
+		due  bool
+	}{
+		{"call in progress", CallCompleted, State{}, false},
+		{"call ended", CallCompleted, State{Final: true}, true},
+		{"run in progress", JobFinished, State{}, false},
+		{"run finished", JobFinished, State{Final: true}, true},
+		{"test run finished", JobFinished, State{Final: true, Test: true}, false},
+		{"new inbox item", InboxItemCreated, State{Created: now.Add(-time.Minute)}, true},
+		{"inbox item just under the limit", InboxItemCreated, State{Created: now.Add(-FreshInbox + time.Second)}, true},
+		{"old inbox item changed", InboxItemCreated, State{Created: now.Add(-FreshInbox)}, false},
+		{"deleted inbox item", InboxItemCreated, State{Created: now, Deleted: true}, false},
+		{"contact", ContactAdded, State{}, true},
+		{"unknown event", Event("call.started"), State{Final: true}, false},
+	} {
+		if got := Due(tt.ev, tt.st, now); got != tt.due {
+			t.Errorf("%s: due %v, want %v", tt.name, got, tt.due)
+		}
+	}
+}
