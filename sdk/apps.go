@@ -2,6 +2,7 @@ package betty
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
@@ -90,13 +91,16 @@ func (c *Client) HubSpotContacts(ctx context.Context, team, appID string, page i
 	if err != nil {
 		return out, err
 	}
-	if err := decodeData(env, &out.Items); err != nil {
+	if err := decodePage(env, &out.Page); err != nil {
 		return out, err
 	}
-	if env.Meta == nil {
-		return out, fmt.Errorf("betty: %s: the answer has no pagination meta", env.what)
+	var extra struct {
+		Source *client.WorkflowContactsSource `json:"source"`
 	}
-	out.Meta, out.Source = *env.Meta, env.Source
+	if err := json.Unmarshal(env.body, &extra); err != nil {
+		return out, fmt.Errorf("betty: %s: decoding the source: %w", env.what, err)
+	}
+	out.Source = extra.Source
 	return out, nil
 }
 

@@ -17,8 +17,6 @@ type envelope struct {
 	Status int              `json:"status"`
 	Data   json.RawMessage  `json:"data"`
 	Meta   *client.PageMeta `json:"meta"`
-	// Source is a node's contacts source, beside its HubSpot contacts (listHubspotContacts).
-	Source *client.WorkflowContactsSource `json:"source"`
 }
 
 // Do performs one call of the generated client and decodes the `data` of its 2xx envelope
@@ -55,14 +53,19 @@ func DoPage[T any](ctx context.Context, c *Client, call func(ctx context.Context
 	if err != nil {
 		return p, err
 	}
-	if err := decodeData(env, &p.Items); err != nil {
-		return p, err
+	return p, decodePage(env, &p)
+}
+
+// decodePage decodes a list answer's items and `meta` into p.
+func decodePage[T any](a *answer, p *Page[T]) error {
+	if err := decodeData(a, &p.Items); err != nil {
+		return err
 	}
-	if env.Meta == nil {
-		return p, fmt.Errorf("betty: %s: the answer has no pagination meta", env.what)
+	if a.Meta == nil {
+		return fmt.Errorf("betty: %s: the answer has no pagination meta", a.what)
 	}
-	p.Meta = *env.Meta
-	return p, nil
+	p.Meta = *a.Meta
+	return nil
 }
 
 // All walks a paginated list, asking for page 1, 2, … until meta.hasNext is false, and yields
@@ -101,6 +104,7 @@ func All[T any](ctx context.Context, c *Client, call func(ctx context.Context, a
 type answer struct {
 	envelope
 	what string // "GET /v1/…", for messages
+	body []byte // the whole answer, for the fields some answers have beside data and meta
 }
 
 // send runs fn, reads the whole answer and turns a non-2xx one into an *APIError. With
@@ -133,7 +137,7 @@ func send(ctx context.Context, c *Client, fn func(ctx context.Context, api *clie
 		return nil, newAPIError(resp, body)
 	}
 
-	a := &answer{what: what}
+	a := &answer{what: what, body: body}
 	if allowEmpty {
 		return a, nil
 	}
