@@ -113,11 +113,18 @@ func TestAgentsAgainstTheRealServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg, err := c.SetAgentCallConfig(ctx, team, desk.Id, bought.PhoneNumber.Id)
-	if err != nil || cfg.AgentId != desk.Id || cfg.PhoneNumberId != bought.PhoneNumber.Id {
+	if err != nil || cfg.AgentId != desk.Id || cfg.PhoneNumberId != bought.PhoneNumber.Id || cfg.WorkflowId == nil {
 		t.Fatalf("pair: %+v %v", cfg, err)
 	}
 	if _, err := c.SetAgentCallConfig(ctx, team, desk.Id, desk.Id); !errors.Is(err, betty.ErrNotFound) {
 		t.Fatalf("pair with no number: %v", err)
+	}
+	// The workflow the pairing made speaks with the agent: the agent stays until it goes.
+	if err := c.DeleteAgent(ctx, team, desk.Id); !errors.Is(err, betty.ErrConflict) {
+		t.Fatalf("delete an agent in use: %v", err)
+	}
+	if err := c.DeleteWorkflow(ctx, *cfg.WorkflowId); err != nil {
+		t.Fatal(err)
 	}
 
 	for _, id := range []string{desk.Id, copied.Id} {

@@ -43,7 +43,7 @@ func TestWorkflowsAgainstTheRealServer(t *testing.T) {
 			support = tp.Id
 		}
 	}
-	if n != 2 || support == "" {
+	if n != 3 || support == "" { // customer support, after-hours receptionist, answer calls
 		t.Fatalf("%d inbound templates", n)
 	}
 	w, err := c.CreateWorkflow(ctx, team, betty.WorkflowInput{Name: "Support", AgentID: ag.Id, Type: client.WorkflowTypeInbound,

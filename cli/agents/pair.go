@@ -26,7 +26,11 @@ func NewCmdPair(f *cmdutil.Factory, runF func(*PairOptions) error) *cobra.Comman
 		Long: `Pair a team's phone number with an agent, so the agent answers the calls to it (the step
 before a test call). A team has one such pairing: this replaces the previous one. The number
 must be an active number bought through Betty (see betty numbers list); a verified number of
-the team's own cannot receive calls. Any member but read-only may do this.`,
+the team's own cannot receive calls. Any member but read-only may do this.
+
+Calls follow an inbound workflow: the number's own inbound workflow gets the agent, or Betty
+makes one, "Calls to <number>", from the Answer calls template (greet, answer from the agent's
+profile, FAQ and knowledge base, take a message). Its id is printed; edit it like any workflow.`,
 		Example: `  betty agents pair 0192f1a4-9e3f-7d70-8c83-5b2a4f9e1d32 0192f1a4-8d2e-7c61-8b72-4a1f3e8d0c21`,
 		Args:    cmdutil.ExactArgs(2, "give the id of the agent and of the phone number (see `betty numbers list`)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -57,6 +61,9 @@ func runPair(ctx context.Context, opts *PairOptions) error {
 		return err
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "Agent %s answers the calls to phone number %s now.\n", cfg.AgentId, cfg.PhoneNumberId)
+	if cfg.WorkflowId != nil {
+		fmt.Fprintf(opts.IO.ErrOut, "The calls follow workflow %s (betty workflow view %s).\n", *cfg.WorkflowId, *cfg.WorkflowId)
+	}
 	if opts.Output.Format != "" {
 		return opts.Output.Print(opts.IO, cfg, nil)
 	}

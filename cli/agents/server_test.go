@@ -144,8 +144,17 @@ func TestAgainstTheRealServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, errOut, err := run("pair", desk, bought.PhoneNumber.Id); err != nil || !strings.Contains(errOut, "answers the calls") {
+	_, errOut, err = run("pair", desk, bought.PhoneNumber.Id)
+	if err != nil || !strings.Contains(errOut, "answers the calls") || !strings.Contains(errOut, "The calls follow workflow ") {
 		t.Fatalf("pair: %v %s", err, errOut)
+	}
+	// The workflow the pairing made speaks with the agent: the agent is not deleted until it goes.
+	if _, _, err := run("delete", desk, "--yes"); cmdutil.ExitCode(err) == 0 || !strings.Contains(err.Error(), "speaks with this agent") {
+		t.Fatalf("delete an agent in use: %v", err)
+	}
+	flow := strings.Fields(errOut[strings.Index(errOut, "The calls follow workflow "):])[4]
+	if err := c.DeleteWorkflow(ctx, flow); err != nil {
+		t.Fatal(err)
 	}
 
 	for _, id := range []string{desk, evenings} {

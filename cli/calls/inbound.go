@@ -33,7 +33,7 @@ func NewCmdSimulateInbound(f *cmdutil.Factory, runF func(*SimulateInboundOptions
 		Long: `Ring one of the team's numbers with a simulated caller who follows --persona, on a server
 whose carrier is the offline simulator (sim). Betty answers it as it answers real calls that
 come in: with the inbound workflow of that number (a workflow of type inbound with the number,
-or its campaign's), and the call leaves a call log, a transcript, a recording, an inbox item and
+or its campaign's; pairing an agent with the number sets one up), and the call leaves a call log, a transcript, a recording, an inbox item and
 its charge. When nothing would answer the number, the server says why and nothing rings.
 With --follow, the conversation is printed turn by turn until the call ends.`,
 		Example: `  betty calls simulate-inbound --to +14155550177 --persona "A customer whose parcel is late" --follow

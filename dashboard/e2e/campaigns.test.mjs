@@ -135,6 +135,10 @@ test('campaigns, agents, voices and phone numbers', { skip, timeout: 240_000 }, 
     await numbers.getByRole('combobox', { name: `Agent that answers ${boughtNumber}` }).click();
     await page.getByRole('option', { name: AGENT }).click();
     await toastSays(`${boughtNumber} is now answered by ${AGENT}.`);
+    // The pairing made the inbound workflow the calls follow, and the page links to it.
+    const made = page.getByRole('status').filter({ hasText: `Calls to ${boughtNumber} reach ${AGENT}` });
+    await made.getByRole('link', { name: 'Open the workflow' }).waitFor();
+    assert.match((await made.getByRole('link', { name: 'Open the workflow' }).getAttribute('href')) ?? '', /workflow-canvas\?workflowId=/);
     await screenshot(page, 'phone-numbers');
   });
 

@@ -2098,6 +2098,11 @@ type AgentCallConfig struct {
 
 	// UpdatedAt An RFC 3339 timestamp in UTC.
 	UpdatedAt Timestamp `json:"updatedAt"`
+
+	// WorkflowId The inbound workflow that answers the calls to the number with the agent (the
+	// number's own inbound workflow, or the one the pairing made from the "Answer calls"
+	// template). Given in the answer of `setAgentCallConfig`.
+	WorkflowId *Id `json:"workflowId,omitempty"`
 }
 
 // AgentCallConfigResponse defines model for AgentCallConfigResponse.
@@ -9254,6 +9259,14 @@ type ClientInterface interface {
 	// the spec shows it as a single field of the team); setting it replaces the previous one,
 	// so the answer is 200, not 201.
 	//
+	// Calls are answered through an inbound workflow, so the pairing sets one up in the same
+	// transaction: the number's own inbound workflow (a number answers at most one) gets
+	// `agentId` as its agent; a number without one gets a new inbound workflow named
+	// "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
+	// the agent's profile, FAQ and knowledge base, take a message), with the number and the
+	// agent. The team can edit or delete it like any workflow. Pairing another number later
+	// moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
+	//
 	// The phone number must be an `active` number bought through Betty: a number with
 	// `isNonTelnyxNumber: true` cannot receive calls and answers 422, as does a number that is
 	// not `active`. The agent and the number must belong to `organizationId` (404 otherwise).
@@ -9271,6 +9284,14 @@ type ClientInterface interface {
 	// step before a test call). An organisation has one agent call configuration (decision:
 	// the spec shows it as a single field of the team); setting it replaces the previous one,
 	// so the answer is 200, not 201.
+	//
+	// Calls are answered through an inbound workflow, so the pairing sets one up in the same
+	// transaction: the number's own inbound workflow (a number answers at most one) gets
+	// `agentId` as its agent; a number without one gets a new inbound workflow named
+	// "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
+	// the agent's profile, FAQ and knowledge base, take a message), with the number and the
+	// agent. The team can edit or delete it like any workflow. Pairing another number later
+	// moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
 	//
 	// The phone number must be an `active` number bought through Betty: a number with
 	// `isNonTelnyxNumber: true` cannot receive calls and answers 422, as does a number that is
@@ -13383,6 +13404,14 @@ func (c *Client) ListAgentAudioSummaries(ctx context.Context, params *ListAgentA
 // the spec shows it as a single field of the team); setting it replaces the previous one,
 // so the answer is 200, not 201.
 //
+// Calls are answered through an inbound workflow, so the pairing sets one up in the same
+// transaction: the number's own inbound workflow (a number answers at most one) gets
+// `agentId` as its agent; a number without one gets a new inbound workflow named
+// "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
+// the agent's profile, FAQ and knowledge base, take a message), with the number and the
+// agent. The team can edit or delete it like any workflow. Pairing another number later
+// moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
+//
 // The phone number must be an `active` number bought through Betty: a number with
 // `isNonTelnyxNumber: true` cannot receive calls and answers 422, as does a number that is
 // not `active`. The agent and the number must belong to `organizationId` (404 otherwise).
@@ -13410,6 +13439,14 @@ func (c *Client) SetAgentCallConfigWithBody(ctx context.Context, contentType str
 // step before a test call). An organisation has one agent call configuration (decision:
 // the spec shows it as a single field of the team); setting it replaces the previous one,
 // so the answer is 200, not 201.
+//
+// Calls are answered through an inbound workflow, so the pairing sets one up in the same
+// transaction: the number's own inbound workflow (a number answers at most one) gets
+// `agentId` as its agent; a number without one gets a new inbound workflow named
+// "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
+// the agent's profile, FAQ and knowledge base, take a message), with the number and the
+// agent. The team can edit or delete it like any workflow. Pairing another number later
+// moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
 //
 // The phone number must be an `active` number bought through Betty: a number with
 // `isNonTelnyxNumber: true` cannot receive calls and answers 422, as does a number that is
@@ -29230,6 +29267,14 @@ type ClientWithResponsesInterface interface {
 	// the spec shows it as a single field of the team); setting it replaces the previous one,
 	// so the answer is 200, not 201.
 	//
+	// Calls are answered through an inbound workflow, so the pairing sets one up in the same
+	// transaction: the number's own inbound workflow (a number answers at most one) gets
+	// `agentId` as its agent; a number without one gets a new inbound workflow named
+	// "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
+	// the agent's profile, FAQ and knowledge base, take a message), with the number and the
+	// agent. The team can edit or delete it like any workflow. Pairing another number later
+	// moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
+	//
 	// The phone number must be an `active` number bought through Betty: a number with
 	// `isNonTelnyxNumber: true` cannot receive calls and answers 422, as does a number that is
 	// not `active`. The agent and the number must belong to `organizationId` (404 otherwise).
@@ -29247,6 +29292,14 @@ type ClientWithResponsesInterface interface {
 	// step before a test call). An organisation has one agent call configuration (decision:
 	// the spec shows it as a single field of the team); setting it replaces the previous one,
 	// so the answer is 200, not 201.
+	//
+	// Calls are answered through an inbound workflow, so the pairing sets one up in the same
+	// transaction: the number's own inbound workflow (a number answers at most one) gets
+	// `agentId` as its agent; a number without one gets a new inbound workflow named
+	// "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
+	// the agent's profile, FAQ and knowledge base, take a message), with the number and the
+	// agent. The team can edit or delete it like any workflow. Pairing another number later
+	// moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
 	//
 	// The phone number must be an `active` number bought through Betty: a number with
 	// `isNonTelnyxNumber: true` cannot receive calls and answers 422, as does a number that is
@@ -50874,6 +50927,14 @@ func (c *ClientWithResponses) ListAgentAudioSummariesWithResponse(ctx context.Co
 // the spec shows it as a single field of the team); setting it replaces the previous one,
 // so the answer is 200, not 201.
 //
+// Calls are answered through an inbound workflow, so the pairing sets one up in the same
+// transaction: the number's own inbound workflow (a number answers at most one) gets
+// `agentId` as its agent; a number without one gets a new inbound workflow named
+// "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
+// the agent's profile, FAQ and knowledge base, take a message), with the number and the
+// agent. The team can edit or delete it like any workflow. Pairing another number later
+// moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
+//
 // The phone number must be an `active` number bought through Betty: a number with
 // `isNonTelnyxNumber: true` cannot receive calls and answers 422, as does a number that is
 // not `active`. The agent and the number must belong to `organizationId` (404 otherwise).
@@ -50897,6 +50958,14 @@ func (c *ClientWithResponses) SetAgentCallConfigWithBodyWithResponse(ctx context
 // step before a test call). An organisation has one agent call configuration (decision:
 // the spec shows it as a single field of the team); setting it replaces the previous one,
 // so the answer is 200, not 201.
+//
+// Calls are answered through an inbound workflow, so the pairing sets one up in the same
+// transaction: the number's own inbound workflow (a number answers at most one) gets
+// `agentId` as its agent; a number without one gets a new inbound workflow named
+// "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
+// the agent's profile, FAQ and knowledge base, take a message), with the number and the
+// agent. The team can edit or delete it like any workflow. Pairing another number later
+// moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
 //
 // The phone number must be an `active` number bought through Betty: a number with
 // `isNonTelnyxNumber: true` cannot receive calls and answers 422, as does a number that is

@@ -65,6 +65,12 @@ type Knowledge interface {
 	FileIDsByURL(ctx context.Context, orgID string, urls []string) ([]string, error)
 }
 
+// Numbers has the calls to a team's number answered by an agent (the workflows feature:
+// *workflows.Service.AnswerNumber) and answers the id of the inbound workflow that does it.
+type Numbers interface {
+	AnswerNumber(ctx context.Context, a auth.Actor, phoneID, agentID string) (workflowID string, err error)
+}
+
 // Service is the agent domain.
 type Service struct {
 	db        *store.DB
@@ -72,12 +78,13 @@ type Service struct {
 	voices    Voices
 	files     Files
 	knowledge Knowledge
+	numbers   Numbers
 }
 
 // New returns the agent service and registers its background work (summaries of teaching
 // audio) on q.
-func New(db *store.DB, q *jobs.Queue, voices Voices, files Files, knowledge Knowledge) *Service {
-	s := &Service{db: db, jobs: q, voices: voices, files: files, knowledge: knowledge}
+func New(db *store.DB, q *jobs.Queue, voices Voices, files Files, knowledge Knowledge, numbers Numbers) *Service {
+	s := &Service{db: db, jobs: q, voices: voices, files: files, knowledge: knowledge, numbers: numbers}
 	jobs.Register(q, &summarizer{s: s})
 	return s
 }
@@ -424,6 +431,9 @@ func (s *Service) Duplicate(ctx context.Context, a auth.Actor, id string, name *
 // uses will be refused once workflows exist.)
 func (s *Service) Delete(ctx context.Context, a auth.Actor, id string) error {
 	return notFound(s.db.InTx(ctx, func(ctx context.Context) error {
+		if err := s.notInUse(ctx, a.OrganizationID, id); err != nil {
+			return err
+		}
 		audio, err := s.db.AudioFilesOfAgents(ctx, a.OrganizationID, []string{id})
 		if err != nil {
 			return err
@@ -438,6 +448,23 @@ func (s *Service) Delete(ctx context.Context, a auth.Actor, id string) error {
 		}
 		return nil
 	}))
+}
+
+// notInUse refuses (409) to delete an agent a workflow speaks with: the workflow would be left
+// without one, and its runs and inbound calls would stop. The message names the workflow.
+func (s *Service) notInUse(ctx context.Context, orgID, id string) error {
+	used, n, err := s.db.ListWorkflows(ctx, orgID, store.WorkflowFilter{AgentID: id}, 1, 0)
+	if err != nil || n == 0 {
+		return err
+	}
+	others := ""
+	switch {
+	case n == 2:
+		others = " (and 1 other workflow)"
+	case n > 2:
+		others = fmt.Sprintf(" (and %d other workflows)", n-1)
+	}
+	return errs.ConflictErr(fmt.Sprintf("The workflow %q%s speaks with this agent: give it another agent first, then delete this one.", used[0].Name, others))
 }
 
 // SetStatus activates or deactivates an agent; activating one makes every other agent of its
@@ -515,11 +542,21 @@ func decodeFAQ(raw string) map[string]string {
 	return out
 }
 
+// CallConfig is the team's pairing of a number with the agent that answers it, and the
+// inbound workflow the calls follow.
+type CallConfig struct {
+	store.CallConfig
+	WorkflowID string
+}
+
 // SetCallConfig makes the agent answer calls to the number: the team's one call configuration,
 // replacing any. The number must be an active number bought through Betty (a verified number
-// of the team's own cannot receive calls).
-func (s *Service) SetCallConfig(ctx context.Context, a auth.Actor, phoneID, agentID string) (store.CallConfig, error) {
-	c := store.CallConfig{OrganizationID: a.OrganizationID, AgentID: agentID, PhoneNumberID: phoneID}
+// of the team's own cannot receive calls). Calls are answered through an inbound workflow, so
+// the pairing sets one up in the same transaction (Numbers): the number's own inbound workflow
+// gets the agent, or Betty makes one from the Answer calls template. A number paired before
+// keeps its workflow (the pairing moves; the workflow stays the team's to keep or delete).
+func (s *Service) SetCallConfig(ctx context.Context, a auth.Actor, phoneID, agentID string) (CallConfig, error) {
+	c := CallConfig{CallConfig: store.CallConfig{OrganizationID: a.OrganizationID, AgentID: agentID, PhoneNumberID: phoneID}}
 	err := s.db.InTx(ctx, func(ctx context.Context) error {
 		if _, err := s.db.AgentByID(ctx, a.OrganizationID, agentID); err != nil {
 			return notFound(err)
@@ -537,7 +574,14 @@ func (s *Service) SetCallConfig(ctx context.Context, a auth.Actor, phoneID, agen
 		case p.Status != "active":
 			return errs.UnprocessableErr("This number is not active yet, so it cannot receive calls.")
 		}
-		return s.db.SetCallConfig(ctx, &c)
+		if err := s.db.SetCallConfig(ctx, &c.CallConfig); err != nil {
+			return err
+		}
+		if s.numbers == nil {
+			return nil
+		}
+		c.WorkflowID, err = s.numbers.AnswerNumber(ctx, a, phoneID, agentID)
+		return err
 	})
 	return c, err
 }

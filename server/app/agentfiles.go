@@ -4,8 +4,10 @@ import (
 	"context"
 	"io"
 
+	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/uploads"
+	"github.com/bettyhq/betty/server/workflows"
 )
 
 // agentFiles gives the agents feature the team's agent-audio uploads.
@@ -32,4 +34,13 @@ func (f agentFiles) ReadAudio(ctx context.Context, orgID, id string) (io.ReadClo
 		return nil, "", err
 	}
 	return obj, file.TypedName(), nil
+}
+
+// agentNumbers gives the agents feature the workflow that answers a paired number.
+type agentNumbers struct{ *workflows.Service }
+
+// AnswerNumber answers the id of the inbound workflow through which agentID answers phoneID.
+func (n agentNumbers) AnswerNumber(ctx context.Context, a auth.Actor, phoneID, agentID string) (string, error) {
+	w, err := n.Service.AnswerNumber(ctx, a, phoneID, agentID)
+	return w.ID, err
 }

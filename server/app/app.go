@@ -141,7 +141,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	campaignsService := campaigns.New(db, campaignWorkflows)
 	workflowsService := workflows.New(db, queue, campaignsService, contactFiles{uploadsService})
 	campaignWorkflows.Service = workflowsService
-	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService)
+	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService, agentNumbers{workflowsService})
 	dashboardLinks := links.Builder{BaseURL: cfg.BaseURL, AllowedOrigins: cfg.AllowedOrigins}
 	billingService := billing.New(db, billing.WithPayments(payments(cfg, dashboardLinks)), billing.WithJobs(queue))
 	// Calls and live events (issue 11): the dialer's ports runs.CallLogs and runs.Suppressions

@@ -135,7 +135,7 @@ func (h *Agents) SetAgentCallConfig(ctx context.Context, req api.SetAgentCallCon
 		return nil, err
 	}
 	return api.SetAgentCallConfig200JSONResponse{Status: http.StatusOK, Data: api.AgentCallConfig{Id: c.ID, OrganizationId: c.OrganizationID,
-		AgentId: c.AgentID, PhoneNumberId: c.PhoneNumberID, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}}, nil
+		AgentId: c.AgentID, PhoneNumberId: c.PhoneNumberID, WorkflowId: optional(c.WorkflowID), CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}}, nil
 }
 
 // ListAgentKnowledgeFiles lists the knowledge files an agent answers from.

@@ -182,7 +182,10 @@ func TestAgentFAQAndFields(t *testing.T) {
 	})
 }
 
-// The team's one call configuration pairs an active number bought through Betty with an agent.
+// The team's one call configuration pairs an active number bought through Betty with an agent,
+// and sets up the inbound workflow that answers the number with it: a number without one gets
+// "Calls to <number>" from the Answer calls template; a number with its own inbound workflow
+// has that workflow's agent set. An agent a workflow speaks with is not deleted (409).
 func TestAgentCallConfig(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
 		a := newTeamAPI(t, env)
@@ -190,11 +193,13 @@ func TestAgentCallConfig(t *testing.T) {
 		org := env.Team(t, ada, "Acme")
 		ag := createAgent(t, a, ada, org, map[string]any{})
 		ag2 := createAgent(t, a, ada, org, map[string]any{"name": "Bea"})
+		ag3 := createAgent(t, a, ada, org, map[string]any{"name": "Cy"})
 		num := env.PhoneNumber(t, org, "+14155550123")
 		own := env.PhoneNumber(t, org, "+14155550124")
 		env.Exec(t, "UPDATE phone_numbers SET is_non_telnyx = ? WHERE id = ?", true, own)
 		pending := env.PhoneNumber(t, org, "+14155550125")
 		env.Exec(t, "UPDATE phone_numbers SET status = 'pending' WHERE id = ?", pending)
+		desk := env.PhoneNumber(t, org, "+14155550126")
 		zed := env.SignUp(t, "zed@example.com")
 		foreign := env.PhoneNumber(t, env.Team(t, zed, "Other"), "+14155550199")
 		set := func(status int, phone, agent string) map[string]any {
@@ -208,20 +213,60 @@ func TestAgentCallConfig(t *testing.T) {
 			}
 			return out.Data
 		}
+		type flow struct {
+			ID, Name, WorkflowType, AgentID, PhoneNumberID string
+			Nodes                                          []map[string]any
+			Problems                                       []map[string]any
+		}
+		get := func(id any) flow {
+			var w struct{ Data flow }
+			a.want(http.StatusOK, ada.Access, "GET", fmt.Sprintf("/v1/workflow/%v?organizationId=%s", id, org), nil, &w)
+			return w.Data
+		}
+		count := func() int {
+			var l struct{ Meta struct{ TotalSize int } }
+			a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/list?organizationId="+org, nil, &l)
+			return l.Meta.TotalSize
+		}
+
 		first := set(200, num, ag.ID)
+		w := get(first["workflowId"])
+		if w.Name != "Calls to +14155550123" || w.WorkflowType != "inbound" || w.AgentID != ag.ID || w.PhoneNumberID != num ||
+			len(w.Nodes) == 0 || len(w.Problems) != 0 {
+			t.Fatalf("the workflow made for the pairing: %+v", w)
+		}
 		second := set(200, num, ag2.ID)
-		if first["id"] != second["id"] || second["agentId"] != ag2.ID {
-			t.Fatalf("one configuration per team, replaced: %v %v", first, second)
+		if first["id"] != second["id"] || second["agentId"] != ag2.ID || second["workflowId"] != w.ID || get(w.ID).AgentID != ag2.ID {
+			t.Fatalf("one configuration per team, replaced, the same workflow given the agent: %v %v", first, second)
 		}
 		set(422, own, ag.ID)
 		set(422, pending, ag.ID)
 		set(404, foreign, ag.ID)
 		set(404, num, "no-such-agent")
-		// Deleting the agent removes the pairing with it.
-		a.want(http.StatusOK, ada.Access, "DELETE", "/v1/agent/delete/"+ag2.ID+"?organizationId="+org, nil, nil)
-		third := set(200, num, ag.ID)
-		if third["id"] == first["id"] {
-			t.Fatal("the pairing of a deleted agent survived")
+		if n := count(); n != 1 {
+			t.Fatalf("refused pairings made workflows: %d", n)
+		}
+
+		// A number with an inbound workflow of its own: that workflow gets the agent.
+		var front struct{ Data workflowJSON }
+		a.want(http.StatusCreated, ada.Access, "POST", "/v1/workflow/create",
+			map[string]any{"organizationId": org, "name": "Front desk", "workflowType": "inbound", "agentId": ag.ID}, &front)
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/config/phone", map[string]any{"workflowId": front.Data.ID, "phoneNumberId": desk}, nil)
+		third := set(200, desk, ag3.ID)
+		if third["workflowId"] != front.Data.ID || get(front.Data.ID).AgentID != ag3.ID || count() != 2 {
+			t.Fatalf("the number's own workflow: %v, %d workflows", third, count())
+		}
+
+		// An agent a workflow speaks with is not deleted; once free, it is, and so is its pairing.
+		res := a.do(ada.Access, "DELETE", "/v1/agent/delete/"+ag3.ID+"?organizationId="+org, nil)
+		if res.Status != http.StatusConflict || !strings.Contains(res.Problem(t).Detail, `"Front desk"`) {
+			t.Fatalf("delete an agent in use: %d %s", res.Status, res.Body)
+		}
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/agent", map[string]any{"workflowId": front.Data.ID, "agentId": ag.ID}, nil)
+		a.want(http.StatusOK, ada.Access, "DELETE", "/v1/agent/delete/"+ag3.ID+"?organizationId="+org, nil, nil)
+		fourth := set(200, num, ag.ID)
+		if fourth["id"] == first["id"] || fourth["workflowId"] != w.ID {
+			t.Fatalf("the pairing of a deleted agent survived: %v", fourth)
 		}
 	})
 }

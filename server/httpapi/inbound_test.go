@@ -53,27 +53,7 @@ func TestSimulatedInboundCall(t *testing.T) {
 		if rang.Data.CallControlID == "" || rang.Data.From != "+14155550100" || rang.Data.To != number {
 			t.Fatalf("rang: %+v", rang.Data)
 		}
-		type callLog struct {
-			ID, Status, Direction, From, To, CallControlID string
-			EndTime                                        *time.Time
-			HasTranscript, HasRecording                    bool
-			Cost                                           float64
-			WorkflowID                                     *string `json:"workflowId"`
-		}
-		var l callLog
-		deadline := time.Now().Add(60 * time.Second)
-		for {
-			var logs struct{ Data []callLog }
-			a.want(http.StatusOK, ada.Access, "GET", "/v1/call/logs?organizationId="+org, nil, &logs)
-			if len(logs.Data) == 1 && logs.Data[0].EndTime != nil && logs.Data[0].HasRecording {
-				l = logs.Data[0]
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the inbound call did not end: %+v", logs.Data)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+		l := endedCall(t, a, ada.Access, org)
 		if l.Direction != "inbound" || l.From != "+14155550100" || l.To != number || l.Status != "completed" || !l.HasTranscript ||
 			l.Cost <= 0 || l.CallControlID != rang.Data.CallControlID || l.WorkflowID == nil || *l.WorkflowID != w.Data.ID {
 			t.Fatalf("the inbound call's log: %+v", l)
@@ -97,6 +77,7 @@ func TestSimulatedInboundCall(t *testing.T) {
 			t.Fatalf("inbox: %+v", inbox.Data)
 		}
 		var hist struct{ Data []jobJSON }
+		deadline := time.Now().Add(60 * time.Second)
 		for {
 			a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/history/"+w.Data.ID, nil, &hist)
 			if len(hist.Data) == 1 && hist.Data[0].Status != "in-progress" {
@@ -114,6 +95,64 @@ func TestSimulatedInboundCall(t *testing.T) {
 		env.Exec(t, `UPDATE organizations SET credits_balance = 0 WHERE id = ?`, org)
 		if res := sim(number); res.Status != http.StatusUnprocessableEntity || !strings.Contains(string(res.Body), "limit_reached") {
 			t.Fatalf("no credits: %d %s", res.Status, res.Body)
+		}
+	})
+}
+
+// inboundLog is what the inbound tests read of a call log.
+type inboundLog struct {
+	ID, Status, Direction, From, To, CallControlID string
+	EndTime                                        *time.Time
+	HasTranscript, HasRecording                    bool
+	Cost                                           float64
+	WorkflowID                                     *string `json:"workflowId"`
+}
+
+// endedCall waits for the team's one call log to end with its recording.
+func endedCall(t *testing.T, a teamAPI, token, org string) inboundLog {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var logs struct{ Data []inboundLog }
+		a.want(http.StatusOK, token, "GET", "/v1/call/logs?organizationId="+org, nil, &logs)
+		if len(logs.Data) == 1 && logs.Data[0].EndTime != nil && logs.Data[0].HasRecording {
+			return logs.Data[0]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the inbound call did not end: %+v", logs.Data)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// The getting-started journey: create an agent, pair it with a number, call the number. The
+// pairing made the "Calls to <number>" workflow, and the call follows it: the agent greets the
+// caller, answers, and the call ends in a log of that workflow.
+func TestPairedNumberAnswers(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
+		a := newTeamAPI(t, env)
+		ada := env.SignUp(t, "ada@example.com")
+		org := env.Team(t, ada, "Acme")
+		env.Exec(t, `UPDATE organizations SET credits_balance = 100 WHERE id = ?`, org)
+		number := fmt.Sprintf("+1415666%04d", time.Now().UnixNano()%10000)
+		phone := env.PhoneNumber(t, org, number)
+		ag := createAgent(t, a, ada, org, map[string]any{})
+		var pair struct{ Data struct{ WorkflowID string } }
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/agent/config/call", map[string]any{"organizationId": org, "phoneNumberId": phone, "agentId": ag.ID}, &pair)
+		a.want(http.StatusAccepted, ada.Access, "POST", "/v1/call/simulate-inbound", map[string]any{"organizationId": org, "to": number,
+			"persona": `Asks "What are your opening hours?" and then says "No, that is all, thanks, goodbye."`}, nil)
+		l := endedCall(t, a, ada.Access, org)
+		if l.Status != "completed" || l.Direction != "inbound" || l.WorkflowID == nil || *l.WorkflowID != pair.Data.WorkflowID {
+			t.Fatalf("the call to the paired number: %+v (workflow %s)", l, pair.Data.WorkflowID)
+		}
+		var tr struct {
+			Data struct {
+				Entries []struct{ Speaker, Text string }
+			}
+		}
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/call/transcripts/"+l.CallControlID+"?organizationId="+org, nil, &tr)
+		if len(tr.Data.Entries) < 3 || tr.Data.Entries[0].Speaker != "agent" || tr.Data.Entries[1].Speaker != "customer" {
+			t.Fatalf("transcript: %+v", tr.Data.Entries)
 		}
 	})
 }

@@ -136,7 +136,7 @@ func TestWorkflowLifecycle(t *testing.T) {
 			Meta struct{ TotalSize, TotalPages int }
 		}
 		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/templates/list", nil, &templates)
-		if len(templates.Data) != 6 || templates.Meta.TotalSize != 7 || templates.Meta.TotalPages != 2 {
+		if len(templates.Data) != 6 || templates.Meta.TotalSize != 8 || templates.Meta.TotalPages != 2 {
 			t.Fatalf("templates page 1: %d of %d", len(templates.Data), templates.Meta.TotalSize)
 		}
 		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/templates/list?type=inbound", nil, &templates)

@@ -34,8 +34,9 @@ import (
 // Otherwise the call is turned down (Hangup before answering: the caller hears it refused),
 // and the reason is logged: a number no team has, one without an inbound workflow that
 // answers it, or a team without credits. An agent paired with the number (the agent call
-// configuration) answers through an inbound workflow of that number: a number with only an
-// agent and no inbound workflow is turned down, with a log line saying so.
+// configuration) answers through an inbound workflow of that number, which the pairing sets
+// up (agents.SetCallConfig, workflows.AnswerNumber: the number's own inbound workflow gets the
+// agent, or Betty makes one from the Answer calls template).
 //
 // Concurrency: calls that come in are not held back by the team's concurrency limit (a caller
 // cannot be asked to wait), but they count against it, so outbound dials wait while they are
@@ -154,7 +155,7 @@ func (s *Service) inboundFlow(ctx context.Context, n store.InboundNumber) (store
 	if err != nil {
 		return store.Workflow{}, st, "", err
 	}
-	why := "no inbound workflow answers this number (create one with this number, or pair it with an inbound campaign's workflow)"
+	why := "no inbound workflow answers this number (pair an agent with it, create an inbound workflow with this number, or give the number to an active inbound campaign)"
 	for _, w := range wfs {
 		if w.CampaignID != nil && (!w.Active || w.CampaignStatus != store.CampaignActive) {
 			continue

@@ -105,6 +105,8 @@ type WorkflowFilter struct {
 	Type          Direction
 	CampaignID    string
 	PhoneNumberID string
+	// AgentID keeps the workflows that agent speaks.
+	AgentID string
 	// Name keeps names containing it, ignoring case.
 	Name string
 	// Active keeps the campaign's active workflow (true) or the others (false).
@@ -125,6 +127,9 @@ func (db *DB) ListWorkflows(ctx context.Context, orgID string, f WorkflowFilter,
 	}
 	if f.PhoneNumberID != "" {
 		where, args = where+` AND w.phone_number_id = ?`, append(args, f.PhoneNumberID)
+	}
+	if f.AgentID != "" {
+		where, args = where+` AND w.agent_id = ?`, append(args, f.AgentID)
 	}
 	if f.Name != "" {
 		where, args = where+` AND w.name_folded LIKE ? ESCAPE '\'`, append(args, "%"+escapeLike(FoldName(f.Name))+"%")

@@ -80,8 +80,11 @@ export const GUIDES: Guide[] = [
     child: true,
     title: 'Pair the number and the agent',
     summary: 'Tell Betty which agent answers which number.',
-    steps: ['Open Phone numbers.', 'Next to your number, choose the agent that should answer it.', 'Save; calls to the number now reach that agent.'],
-    body: ['A number has one agent at a time. You can change the pairing whenever you like; calls already in progress are not affected.'],
+    steps: ['Open Phone numbers.', 'Next to your number, under Answered by, choose the agent that should answer it.', 'Calls to the number now reach that agent.'],
+    body: [
+      'Calls follow an inbound workflow. If the number already answers one of yours, that workflow gets the agent; otherwise Betty makes the workflow “Calls to <your number>” from the Answer calls template: the agent greets the caller, answers from its profile, its FAQ and the knowledge base, and takes a message for anything more. Open it from the link that appears, or under Workflows, and change it like any workflow.',
+      'Your team has one pairing at a time: choosing an agent for another number moves it there, and the workflow made for the first number stays until you delete it. Calls already in progress are not affected.',
+    ],
   },
   {
     slug: 'test-your-agent-profile/test-call-the-phone-number',
@@ -98,6 +101,7 @@ export const GUIDES: Guide[] = [
     body: [
       'A test run places one call and follows the workflow as if you were one of its contacts; it writes nothing to your CRM. On a server without a carrier account the call is simulated: the person answering plays the persona you wrote, and the recording is synthesised.',
       'Adjust the persona or the knowledge base and test again until the agent sounds right. The onboarding checklist marks this step done after the first call.',
+      'To hear how the agent answers the number you paired it with, call the number from a phone (on a server with a Telnyx account), or, on a server without one, ring it with a simulated caller from the command line: betty calls simulate-inbound --to <your number> --persona "Wants your opening hours" --follow.',
     ],
     action: { label: 'Open call logs', to: '/dashboard/calls' },
   },

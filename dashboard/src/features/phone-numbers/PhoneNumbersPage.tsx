@@ -68,6 +68,8 @@ function MyNumbers({ team }: { team: Organization }) {
   const release = useMutation(releaseNumberMutationOptions(queryClient));
   const pair = useMutation(pairNumberMutationOptions(queryClient));
   const [toRelease, setToRelease] = useState<PhoneNumber | null>(null);
+  // The inbound workflow the last pairing made or gave the agent: calls follow it.
+  const [paired, setPaired] = useState<{ number: string; agent: string; workflowId: string } | null>(null);
   const manage = can(team.myRole, 'manageNumbers');
   const edit = can(team.myRole, 'editCalling');
   const agentOptions = (agents.data?.data ?? []).map((a) => ({ value: a.id, label: a.name }));
@@ -94,7 +96,19 @@ function MyNumbers({ team }: { team: Organization }) {
         n.isNonTelnyxNumber ? (
           <span className="text-xs text-fg-subtle">Cannot receive calls</span>
         ) : edit.allowed && n.status === 'active' && agentOptions.length > 0 ? (
-          <Select size="sm" aria-label={`Agent that answers ${n.phoneNumber}`} value={n.agentId ?? undefined} placeholder="No agent" options={agentOptions} onValueChange={(agentId) => pair.mutate({ organizationId: team.id, phoneNumberId: n.id, agentId }, { onSuccess: () => toast.success(`${n.phoneNumber} is now answered by ${agentOptions.find((a) => a.value === agentId)?.label ?? 'that agent'}.`), onError: (e) => toast.error(e) })} className="min-w-32" />
+          <Select size="sm" aria-label={`Agent that answers ${n.phoneNumber}`} value={n.agentId ?? undefined} placeholder="No agent" options={agentOptions} onValueChange={(agentId) =>
+              pair.mutate(
+                { organizationId: team.id, phoneNumberId: n.id, agentId },
+                {
+                  onSuccess: (config) => {
+                    const agent = agentOptions.find((a) => a.value === agentId)?.label ?? 'that agent';
+                    toast.success(`${n.phoneNumber} is now answered by ${agent}.`);
+                    setPaired(config.workflowId ? { number: n.phoneNumber, agent, workflowId: config.workflowId } : null);
+                  },
+                  onError: (e) => toast.error(e),
+                },
+              )
+            } className="min-w-32" />
         ) : (
           <span className="text-sm text-fg-muted">{agentOptions.find((a) => a.value === n.agentId)?.label ?? (agents.isSuccess && agentOptions.length === 0 ? 'No agents yet' : '—')}</span>
         ),
@@ -150,7 +164,17 @@ function MyNumbers({ team }: { team: Organization }) {
       <h2 id="numbers-heading" className="mb-1 text-lg font-semibold text-fg">
         Your numbers
       </h2>
-      <p className="mb-3 text-sm text-fg-muted">Your team has one pairing of a number with the agent that answers it; choosing an agent for another number moves it there.</p>
+      <p className="mb-3 text-sm text-fg-muted">
+        Your team has one pairing of a number with the agent that answers it; choosing an agent for another number moves it there. Calls follow an inbound workflow: the number’s own, or one Betty makes from the Answer calls template (greet, answer from what the agent knows, take a message).
+      </p>
+      {paired && (
+        <p role="status" className="mb-3 rounded-md border border-line bg-accent-subtle px-3 py-2 text-sm text-fg">
+          Calls to <span className="font-mono">{paired.number}</span> reach {paired.agent} through an inbound workflow you can change.{' '}
+          <Link className="text-accent-fg underline underline-offset-2" to={teamPath(`/dashboard/workflow-canvas?workflowId=${encodeURIComponent(paired.workflowId)}`, team.id)}>
+            Open the workflow
+          </Link>
+        </p>
+      )}
       {body}
       <ConfirmDialog
         open={toRelease !== null}

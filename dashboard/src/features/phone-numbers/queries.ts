@@ -19,6 +19,7 @@ import {
   searchAvailablePhoneNumbers,
   verifyPhoneNumber,
 } from '../../api/gen/phone/phone';
+import { invalidateWorkflows } from '../workflows/queries';
 
 export const PHONE_NUMBERS_PAGE_SIZE = 10;
 /** Spec section 9: the default buy filter. */
@@ -103,6 +104,7 @@ export function verifyNumberMutationOptions(queryClient: QueryClient) {
 export function pairNumberMutationOptions(queryClient: QueryClient) {
   return {
     mutationFn: async (body: { organizationId: string; phoneNumberId: string; agentId: string }) => (await setAgentCallConfig(body)).data,
-    onSuccess: () => invalidatePhoneNumbers(queryClient),
+    // The pairing gives the number's inbound workflow the agent, or makes one.
+    onSuccess: (config: { workflowId?: string }) => Promise.all([invalidatePhoneNumbers(queryClient), invalidateWorkflows(queryClient, config.workflowId)]),
   };
 }

@@ -649,6 +649,14 @@ step before a test call). An organisation has one agent call configuration (deci
 the spec shows it as a single field of the team); setting it replaces the previous one,
 so the answer is 200, not 201.
 
+Calls are answered through an inbound workflow, so the pairing sets one up in the same
+transaction: the number's own inbound workflow (a number answers at most one) gets
+`agentId` as its agent; a number without one gets a new inbound workflow named
+"Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
+the agent's profile, FAQ and knowledge base, take a message), with the number and the
+agent. The team can edit or delete it like any workflow. Pairing another number later
+moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
+
 The phone number must be an `active` number bought through Betty: a number with
 `isNonTelnyxNumber: true` cannot receive calls and answers 422, as does a number that is
 not `active`. The agent and the number must belong to `organizationId` (404 otherwise).

@@ -15,6 +15,11 @@ export interface AgentCallConfig {
   organizationId: Id;
   agentId: Id;
   phoneNumberId: Id;
+  /** The inbound workflow that answers the calls to the number with the agent (the
+number's own inbound workflow, or the one the pairing made from the "Answer calls"
+template). Given in the answer of `setAgentCallConfig`.
+ */
+  workflowId?: Id;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
