@@ -149,6 +149,11 @@ func (s *Service) DispatchAs(ctx context.Context, jobID, token string) (wait tim
 func (s *Service) finishIfDone(ctx context.Context, j store.WorkflowJob) (bool, error) {
 	finished := false
 	err := s.db.InTx(ctx, func(ctx context.Context) error {
+		// The job's row is held first: contacts a Zapier push adds to the run meanwhile are
+		// either seen open here, or find the run ended and wait for the next one.
+		if st, err := s.db.LockWorkflowJob(ctx, j.ID); err != nil || st != store.JobInProgress {
+			return err
+		}
 		open, err := s.db.JobHasOpenAttempts(ctx, j.ID)
 		if err != nil || open {
 			return err

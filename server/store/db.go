@@ -226,6 +226,16 @@ func (db *DB) read(ctx context.Context) queryer {
 	return db.reader
 }
 
+// lockRows ends a SELECT that holds the rows it reads until the transaction in ctx ends:
+// " FOR UPDATE" on PostgreSQL in a transaction; nothing on SQLite, whose write transactions
+// already run one at a time, or outside a transaction.
+func (db *DB) lockRows(ctx context.Context) string {
+	if db.dialect == Postgres && txFrom(ctx, db) != nil {
+		return " FOR UPDATE"
+	}
+	return ""
+}
+
 // write returns the transaction in ctx, or the write pool.
 func (db *DB) write(ctx context.Context) queryer {
 	if tx := txFrom(ctx, db); tx != nil {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -241,12 +242,26 @@ func (db *DB) CurrentWorkflowJob(ctx context.Context, orgID, workflowID string) 
 
 // RunningWorkflowJob answers a workflow's run over its contacts in progress (not a test run,
 // an inbound call nor a single-contact run: those may run beside it); ErrNotFound if none.
+// Inside a transaction it holds the job's row until the transaction ends (LockWorkflowJob).
 func (db *DB) RunningWorkflowJob(ctx context.Context, orgID, workflowID string) (WorkflowJob, error) {
 	var j WorkflowJob
 	err := db.get(ctx, db.read(ctx), &j, `SELECT `+workflowJobColumns+` FROM workflow_jobs
-		WHERE organization_id = ? AND workflow_id = ? AND status = ? AND NOT is_test AND type = ? AND node_id IS NOT NULL`,
+		WHERE organization_id = ? AND workflow_id = ? AND status = ? AND NOT is_test AND type = ? AND node_id IS NOT NULL`+db.lockRows(ctx),
 		orgID, workflowID, JobInProgress, JobTypeWorkflowRun)
 	return j, err
+}
+
+// LockWorkflowJob, inside a transaction, answers a job's status and holds its row until the
+// transaction ends: the run's end (finishIfDone) and contacts joining the run (a Zapier push,
+// which reads the job with RunningWorkflowJob in its transaction) take turns, so a run never
+// ends with attempts a push just gave it, and a push never joins a run that just ended.
+func (db *DB) LockWorkflowJob(ctx context.Context, id string) (JobStatus, error) {
+	if !db.InTransaction(ctx) {
+		return "", errors.New("store: LockWorkflowJob needs a transaction")
+	}
+	var st JobStatus
+	err := db.get(ctx, db.write(ctx), &st, `SELECT status FROM workflow_jobs WHERE id = ?`+db.lockRows(ctx), id)
+	return st, err
 }
 
 // jobSorts are the columns a workflow's history sorts by.

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -153,6 +154,58 @@ func TestRunsStore(t *testing.T) {
 		}
 		if _, err := db.DialerLimit(ctx, org.ID); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("removed override: %v", err)
+		}
+	})
+}
+
+// A transaction that read a run with RunningWorkflowJob (a Zapier push joining it) holds the
+// run's row: the run's end (LockWorkflowJob, then its open attempts) waits for it and sees the
+// attempts it added, instead of ending the run with them undialled.
+func TestRunRowHeld(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		owner, org := teamFixture(t, db, "owner@example.com")
+		w := store.Workflow{OrganizationID: org.ID, Name: "Zap", Type: store.Outbound, Graph: `{}`, PromptStatus: store.PromptSuccess}
+		if err := db.CreateWorkflow(ctx, &w, []store.WorkflowNode{{ID: "contacts-z", Type: "contacts"}}); err != nil {
+			t.Fatal(err)
+		}
+		nodeID := "contacts-z"
+		j := store.WorkflowJob{OrganizationID: org.ID, WorkflowID: w.ID, Type: store.JobTypeWorkflowRun, Status: store.JobInProgress,
+			TriggeredBy: owner.Email, FromNumber: "+14155559999", NodeID: &nodeID, Graph: "{}", Settings: "{}"}
+		if err := db.CreateWorkflowJob(ctx, &j); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.LockWorkflowJob(ctx, j.ID); err == nil {
+			t.Fatal("LockWorkflowJob outside a transaction")
+		}
+		held, pushed := make(chan struct{}), make(chan error, 1)
+		go func() {
+			pushed <- db.InTx(ctx, func(ctx context.Context) error {
+				if _, err := db.RunningWorkflowJob(ctx, org.ID, w.ID); err != nil {
+					return err
+				}
+				close(held)
+				time.Sleep(300 * time.Millisecond)
+				_, err := db.InsertAttempt(ctx, &store.Attempt{ID: store.AttemptID(j.ID, 1, 1), OrganizationID: org.ID, JobID: j.ID,
+					Seq: 1, Attempt: 1, Phone: "+14155550001", State: store.AttemptScheduled, DueAt: time.Now().UTC()})
+				return err
+			})
+		}()
+		<-held
+		var open bool
+		err := db.InTx(ctx, func(ctx context.Context) error {
+			st, err := db.LockWorkflowJob(ctx, j.ID)
+			if err != nil || st != store.JobInProgress {
+				return fmt.Errorf("status %s: %v", st, err)
+			}
+			open, err = db.JobHasOpenAttempts(ctx, j.ID)
+			return err
+		})
+		if err := <-pushed; err != nil {
+			t.Fatal(err)
+		}
+		if err != nil || !open {
+			t.Fatalf("the run's end did not wait for the push: open %v, %v", open, err)
 		}
 	})
 }

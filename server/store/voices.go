@@ -126,12 +126,8 @@ func (db *DB) LockVoiceQuota(ctx context.Context, orgID string) (SubscriptionTie
 	if !db.InTransaction(ctx) {
 		return "", errors.New("store: LockVoiceQuota needs a transaction")
 	}
-	lock := ""
-	if db.dialect == Postgres {
-		lock = " FOR UPDATE"
-	}
 	var tier SubscriptionTier
-	err := db.get(ctx, db.write(ctx), &tier, `SELECT subscription_tier FROM organizations WHERE id = ?`+lock, orgID)
+	err := db.get(ctx, db.write(ctx), &tier, `SELECT subscription_tier FROM organizations WHERE id = ?`+db.lockRows(ctx), orgID)
 	return tier, err
 }
 

@@ -102,7 +102,7 @@ func TestWorkflows(t *testing.T) {
 		}
 		// Templates are seeded, filtered by type, by name.
 		tpls, total, err := db.ListWorkflowTemplates(ctx, store.Inbound, 6, 0)
-		if err != nil || total != 2 || tpls[0].Name != "After-hours receptionist" || tpls[1].Name != "Customer support" {
+		if err != nil || total != 3 || tpls[0].Name != "After-hours receptionist" || tpls[1].Name != "Answer calls" || tpls[2].Name != "Customer support" {
 			t.Fatalf("inbound templates: %d %v", total, err)
 		}
 	})

@@ -169,7 +169,10 @@ func (s *Service) AddZapierContacts(ctx context.Context, a auth.Actor, workflowI
 }
 
 // joinRun gives each pending contact of fresh an attempt due now in the workflow's run in
-// progress over node nodeID, if there is one, and grows the run's total.
+// progress over node nodeID, if there is one, and grows the run's total. The run's row is held
+// until the push commits (RunningWorkflowJob in a transaction), so the run cannot end between
+// here and the commit with these attempts left undialled; a run that ended first is not
+// found, and the contacts wait, pending, for the next run.
 func (s *Service) joinRun(ctx context.Context, orgID, workflowID, nodeID string, fresh []store.Contact) error {
 	j, err := s.db.RunningWorkflowJob(ctx, orgID, workflowID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -199,14 +202,12 @@ func (s *Service) joinRun(ctx context.Context, orgID, workflowID, nodeID string,
 	if n == 0 {
 		return nil
 	}
-	// A run that ended meanwhile is not grown: the contacts wait, pending, for the next run.
-	if grown, err := s.db.GrowWorkflowJob(ctx, orgID, j.ID, n); err != nil || grown {
-		return err
+	grown, err := s.db.GrowWorkflowJob(ctx, orgID, j.ID, n)
+	if err == nil && !grown {
+		err = fmt.Errorf("workflows: the run %s ended while its row was held", j.ID) // cannot happen: the row is locked
 	}
-	return errStaleRun
+	return err
 }
-
-var errStaleRun = errs.UnprocessableErr("The workflow's run ended while the contacts were added; send them again.")
 
 // zapierRow reads a pushed contact through the CSV import's rules (contactFromRow).
 func zapierRow(c ZapierContact, i int, p *phones) (store.Contact, error) {
