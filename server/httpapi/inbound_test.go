@@ -16,12 +16,7 @@ import (
 // charge, and a finished inbound-call job in the workflow's history.
 func TestSimulatedInboundCall(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
-		a := newTeamAPI(t, env)
-		ada := env.SignUp(t, "ada@example.com")
-		org := env.Team(t, ada, "Acme")
-		env.Exec(t, `UPDATE organizations SET credits_balance = 100 WHERE id = ?`, org)
-		number := fmt.Sprintf("+1415777%04d", time.Now().UnixNano()%10000)
-		phone := env.PhoneNumber(t, org, number)
+		a, ada, org, number, phone := inboundTeam(t, env, "+1415777")
 		sim := func(to string) *apitest.Response {
 			return a.do(ada.Access, "POST", "/v1/call/simulate-inbound", map[string]any{"organizationId": org, "to": to,
 				"from": "+14155550123", "persona": "A customer whose parcel is late"})
@@ -99,6 +94,17 @@ func TestSimulatedInboundCall(t *testing.T) {
 	})
 }
 
+// inboundTeam is a team with credits and a number that starts with prefix: its API, owner,
+// id, number and the number's id.
+func inboundTeam(t *testing.T, env *apitest.Env, prefix string) (teamAPI, apitest.Caller, string, string, string) {
+	a := newTeamAPI(t, env)
+	ada := env.SignUp(t, "ada@example.com")
+	org := env.Team(t, ada, "Acme")
+	env.Exec(t, `UPDATE organizations SET credits_balance = 100 WHERE id = ?`, org)
+	number := fmt.Sprintf("%s%04d", prefix, time.Now().UnixNano()%10000)
+	return a, ada, org, number, env.PhoneNumber(t, org, number)
+}
+
 // inboundLog is what the inbound tests read of a call log.
 type inboundLog struct {
 	ID, Status, Direction, From, To, CallControlID string
@@ -130,12 +136,7 @@ func endedCall(t *testing.T, a teamAPI, token, org string) inboundLog {
 // caller, answers, and the call ends in a log of that workflow.
 func TestPairedNumberAnswers(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
-		a := newTeamAPI(t, env)
-		ada := env.SignUp(t, "ada@example.com")
-		org := env.Team(t, ada, "Acme")
-		env.Exec(t, `UPDATE organizations SET credits_balance = 100 WHERE id = ?`, org)
-		number := fmt.Sprintf("+1415666%04d", time.Now().UnixNano()%10000)
-		phone := env.PhoneNumber(t, org, number)
+		a, ada, org, number, phone := inboundTeam(t, env, "+1415666")
 		ag := createAgent(t, a, ada, org, map[string]any{})
 		var pair struct{ Data struct{ WorkflowID string } }
 		a.want(http.StatusOK, ada.Access, "POST", "/v1/agent/config/call", map[string]any{"organizationId": org, "phoneNumberId": phone, "agentId": ag.ID}, &pair)
