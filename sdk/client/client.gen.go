@@ -9725,7 +9725,9 @@ type ClientInterface interface {
 	// joined are added, those who left removed unless called); `source.status` is `parsing`
 	// while the list is first read, and `error` with `source.error` when it cannot be (the
 	// list is gone, the connection lacks list access, more than 50,000 members). Contacts
-	// come as in `searchHubspotContacts`.
+	// come as in `searchHubspotContacts`. Without a node, HubSpot pages by cursor: the first
+	// visit to page N walks N fetches; the cursors met are kept for five minutes per app, so
+	// the same page, or an earlier one, is one fetch after that.
 	//
 	// `organizationId` is this contract's addition (the spec omits it; section 5 requires an
 	// organisation id for connected-app calls): the connected app (and the node) must belong
@@ -14140,7 +14142,9 @@ func (c *Client) CompleteHubspotAuthorization(ctx context.Context, params *Compl
 // joined are added, those who left removed unless called); `source.status` is `parsing`
 // while the list is first read, and `error` with `source.error` when it cannot be (the
 // list is gone, the connection lacks list access, more than 50,000 members). Contacts
-// come as in `searchHubspotContacts`.
+// come as in `searchHubspotContacts`. Without a node, HubSpot pages by cursor: the first
+// visit to page N walks N fetches; the cursors met are kept for five minutes per app, so
+// the same page, or an earlier one, is one fetch after that.
 //
 // `organizationId` is this contract's addition (the spec omits it; section 5 requires an
 // organisation id for connected-app calls): the connected app (and the node) must belong
@@ -29751,7 +29755,9 @@ type ClientWithResponsesInterface interface {
 	// joined are added, those who left removed unless called); `source.status` is `parsing`
 	// while the list is first read, and `error` with `source.error` when it cannot be (the
 	// list is gone, the connection lacks list access, more than 50,000 members). Contacts
-	// come as in `searchHubspotContacts`.
+	// come as in `searchHubspotContacts`. Without a node, HubSpot pages by cursor: the first
+	// visit to page N walks N fetches; the cursors met are kept for five minutes per app, so
+	// the same page, or an earlier one, is one fetch after that.
 	//
 	// `organizationId` is this contract's addition (the spec omits it; section 5 requires an
 	// organisation id for connected-app calls): the connected app (and the node) must belong
@@ -51573,7 +51579,9 @@ func (c *ClientWithResponses) CompleteHubspotAuthorizationWithResponse(ctx conte
 // joined are added, those who left removed unless called); `source.status` is `parsing`
 // while the list is first read, and `error` with `source.error` when it cannot be (the
 // list is gone, the connection lacks list access, more than 50,000 members). Contacts
-// come as in `searchHubspotContacts`.
+// come as in `searchHubspotContacts`. Without a node, HubSpot pages by cursor: the first
+// visit to page N walks N fetches; the cursors met are kept for five minutes per app, so
+// the same page, or an earlier one, is one fetch after that.
 //
 // `organizationId` is this contract's addition (the spec omits it; section 5 requires an
 // organisation id for connected-app calls): the connected app (and the node) must belong

@@ -183,7 +183,8 @@ func (s *Service) refresh(ctx context.Context, cur *Row, fresh Row) error {
 // with a node, of the node's HubSpot contacts, refreshed from HubSpot first (a contact
 // deleted there leaves the node unless it was called); a node calling a list also has the
 // list read again (lists.go) at most once every ListRefreshEvery.
-// The node's contacts source is answered too (nil without a node).
+// The node's contacts source is answered too (nil without a node). Without a node, page N
+// starts from the deepest page cursor still kept (cursors.go).
 func (s *Service) List(ctx context.Context, orgID, appID string, nodeID, workflowID *string, limit, offset int) ([]Row, int, *store.ContactSource, error) {
 	src, err := s.node(ctx, orgID, appID, nodeID, workflowID)
 	if err != nil {
@@ -210,20 +211,26 @@ func (s *Service) list(ctx context.Context, orgID, appID string, src *store.Cont
 	if err != nil {
 		return nil, 0, s.translate(ctx, a, err)
 	}
-	after := ""
-	for skipped := 0; skipped < offset; skipped += PageSize {
+	skipped, after := s.cursors.nearest(a.ID, offset, s.now())
+	for ; skipped < offset; skipped += PageSize {
 		pg, err := s.c.ListContacts(ctx, tok, after)
 		if err != nil {
+			s.cursors.forget(a.ID)
 			return nil, 0, s.translate(ctx, a, err)
 		}
 		if pg.After == "" {
 			return []Row{}, total, nil
 		}
 		after = pg.After
+		s.cursors.keep(a.ID, skipped+PageSize, after, s.now())
 	}
 	pg, err := s.c.ListContacts(ctx, tok, after)
 	if err != nil {
+		s.cursors.forget(a.ID)
 		return nil, 0, s.translate(ctx, a, err)
+	}
+	if pg.After != "" {
+		s.cursors.keep(a.ID, offset+PageSize, pg.After, s.now())
 	}
 	rows := make([]Row, 0, len(pg.Contacts))
 	for _, c := range pg.Contacts {

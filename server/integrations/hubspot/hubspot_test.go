@@ -363,3 +363,43 @@ func TestSyncList(t *testing.T) {
 		}
 	})
 }
+
+// Page N of a portal's contacts is N cursor fetches away from the first; the cursors met are
+// kept (per app, CursorTTL), so asking for the same page again, or one before it, costs one
+// fetch. A failed fetch forgets the app's cursors.
+func TestListKeepsCursors(t *testing.T) {
+	f := hubspottest.New(hubspottest.Options{})
+	defer f.Close()
+	for i := range 250 {
+		f.AddContact(map[string]string{"firstname": fmt.Sprintf("C%03d", i), "phone": fmt.Sprintf("+1415555%04d", i)})
+	}
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		o, _, s, app := connected(t, db, f)
+		fetches := func(offset int) (int, []Row) {
+			t.Helper()
+			before := f.Count("list")
+			rows, total, _, err := s.List(ctx, o.ID, app.ID, nil, nil, PageSize, offset)
+			if err != nil || total != 250 {
+				t.Fatalf("offset %d: %d %v", offset, total, err)
+			}
+			return f.Count("list") - before, rows
+		}
+		if n, rows := fetches(200); n != 3 || len(rows) != 50 {
+			t.Fatalf("page 3 the first time: %d fetches, %d rows", n, len(rows))
+		}
+		if n, rows := fetches(200); n != 1 || len(rows) != 50 {
+			t.Fatalf("page 3 again: %d fetches, %d rows", n, len(rows))
+		}
+		if n, rows := fetches(100); n != 1 || len(rows) != 100 {
+			t.Fatalf("page 2 after page 3: %d fetches, %d rows", n, len(rows))
+		}
+		f.FailNext("GET /crm/v3/objects/contacts", http.StatusInternalServerError, 1)
+		if _, _, _, err := s.List(ctx, o.ID, app.ID, nil, nil, PageSize, 200); err == nil {
+			t.Fatal("a failed fetch was not reported")
+		}
+		if n, _ := fetches(200); n != 3 {
+			t.Fatalf("page 3 after a failure: %d fetches (the cursors were kept)", n)
+		}
+	})
+}

@@ -30,9 +30,10 @@ type Deps struct {
 
 // Service is the HubSpot integration.
 type Service struct {
-	c   *Client
-	d   Deps
-	now func() time.Time
+	c       *Client
+	d       Deps
+	now     func() time.Time
+	cursors cursors // cursors.go
 }
 
 // New builds the integration, registers the client as HubSpot's provider (refresh, revoke)

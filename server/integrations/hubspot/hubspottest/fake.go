@@ -191,7 +191,8 @@ func (s *Server) AddStage(st Stage) {
 }
 
 // FailNext makes the next n requests whose path starts with prefix answer status (429 with
-// Retry-After: 1; 0 with a delay: a timeout). n < 0: until changed.
+// Retry-After: 1; 0 with a delay: a timeout). n < 0: until changed. A prefix that starts
+// with a method ("GET /crm/v3/objects/contacts") matches requests of that method only.
 func (s *Server) FailNext(prefix string, status, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -315,7 +316,7 @@ func (s *Server) injected(w http.ResponseWriter, r *http.Request) bool {
 	delay := s.delay
 	var f *failure
 	for prefix, cand := range s.fails {
-		if strings.HasPrefix(r.URL.Path, prefix) && cand.left != 0 {
+		if (strings.HasPrefix(r.URL.Path, prefix) || strings.HasPrefix(r.Method+" "+r.URL.Path, prefix)) && cand.left != 0 {
 			f = cand
 			if f.left > 0 {
 				f.left--

@@ -776,7 +776,9 @@ HubSpot list has it read again in the background at most once a minute (members 
 joined are added, those who left removed unless called); `source.status` is `parsing`
 while the list is first read, and `error` with `source.error` when it cannot be (the
 list is gone, the connection lacks list access, more than 50,000 members). Contacts
-come as in `searchHubspotContacts`.
+come as in `searchHubspotContacts`. Without a node, HubSpot pages by cursor: the first
+visit to page N walks N fetches; the cursors met are kept for five minutes per app, so
+the same page, or an earlier one, is one fetch after that.
 
 `organizationId` is this contract's addition (the spec omits it; section 5 requires an
 organisation id for connected-app calls): the connected app (and the node) must belong
