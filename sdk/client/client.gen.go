@@ -9264,7 +9264,9 @@ type ClientInterface interface {
 	// `agentId` as its agent; a number without one gets a new inbound workflow named
 	// "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
 	// the agent's profile, FAQ and knowledge base, take a message), with the number and the
-	// agent. The team can edit or delete it like any workflow. Pairing another number later
+	// agent. The team can edit or delete it like any workflow; while the number stays paired,
+	// a call to it that finds no inbound workflow of the number makes the workflow again (the
+	// Phone numbers page still shows the agent answering it). Pairing another number later
 	// moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
 	//
 	// The phone number must be an `active` number bought through Betty: a number with
@@ -9290,7 +9292,9 @@ type ClientInterface interface {
 	// `agentId` as its agent; a number without one gets a new inbound workflow named
 	// "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
 	// the agent's profile, FAQ and knowledge base, take a message), with the number and the
-	// agent. The team can edit or delete it like any workflow. Pairing another number later
+	// agent. The team can edit or delete it like any workflow; while the number stays paired,
+	// a call to it that finds no inbound workflow of the number makes the workflow again (the
+	// Phone numbers page still shows the agent answering it). Pairing another number later
 	// moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
 	//
 	// The phone number must be an `active` number bought through Betty: a number with
@@ -13411,7 +13415,9 @@ func (c *Client) ListAgentAudioSummaries(ctx context.Context, params *ListAgentA
 // `agentId` as its agent; a number without one gets a new inbound workflow named
 // "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
 // the agent's profile, FAQ and knowledge base, take a message), with the number and the
-// agent. The team can edit or delete it like any workflow. Pairing another number later
+// agent. The team can edit or delete it like any workflow; while the number stays paired,
+// a call to it that finds no inbound workflow of the number makes the workflow again (the
+// Phone numbers page still shows the agent answering it). Pairing another number later
 // moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
 //
 // The phone number must be an `active` number bought through Betty: a number with
@@ -13447,7 +13453,9 @@ func (c *Client) SetAgentCallConfigWithBody(ctx context.Context, contentType str
 // `agentId` as its agent; a number without one gets a new inbound workflow named
 // "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
 // the agent's profile, FAQ and knowledge base, take a message), with the number and the
-// agent. The team can edit or delete it like any workflow. Pairing another number later
+// agent. The team can edit or delete it like any workflow; while the number stays paired,
+// a call to it that finds no inbound workflow of the number makes the workflow again (the
+// Phone numbers page still shows the agent answering it). Pairing another number later
 // moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
 //
 // The phone number must be an `active` number bought through Betty: a number with
@@ -29276,7 +29284,9 @@ type ClientWithResponsesInterface interface {
 	// `agentId` as its agent; a number without one gets a new inbound workflow named
 	// "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
 	// the agent's profile, FAQ and knowledge base, take a message), with the number and the
-	// agent. The team can edit or delete it like any workflow. Pairing another number later
+	// agent. The team can edit or delete it like any workflow; while the number stays paired,
+	// a call to it that finds no inbound workflow of the number makes the workflow again (the
+	// Phone numbers page still shows the agent answering it). Pairing another number later
 	// moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
 	//
 	// The phone number must be an `active` number bought through Betty: a number with
@@ -29302,7 +29312,9 @@ type ClientWithResponsesInterface interface {
 	// `agentId` as its agent; a number without one gets a new inbound workflow named
 	// "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
 	// the agent's profile, FAQ and knowledge base, take a message), with the number and the
-	// agent. The team can edit or delete it like any workflow. Pairing another number later
+	// agent. The team can edit or delete it like any workflow; while the number stays paired,
+	// a call to it that finds no inbound workflow of the number makes the workflow again (the
+	// Phone numbers page still shows the agent answering it). Pairing another number later
 	// moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
 	//
 	// The phone number must be an `active` number bought through Betty: a number with
@@ -50938,7 +50950,9 @@ func (c *ClientWithResponses) ListAgentAudioSummariesWithResponse(ctx context.Co
 // `agentId` as its agent; a number without one gets a new inbound workflow named
 // "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
 // the agent's profile, FAQ and knowledge base, take a message), with the number and the
-// agent. The team can edit or delete it like any workflow. Pairing another number later
+// agent. The team can edit or delete it like any workflow; while the number stays paired,
+// a call to it that finds no inbound workflow of the number makes the workflow again (the
+// Phone numbers page still shows the agent answering it). Pairing another number later
 // moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
 //
 // The phone number must be an `active` number bought through Betty: a number with
@@ -50970,7 +50984,9 @@ func (c *ClientWithResponses) SetAgentCallConfigWithBodyWithResponse(ctx context
 // `agentId` as its agent; a number without one gets a new inbound workflow named
 // "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
 // the agent's profile, FAQ and knowledge base, take a message), with the number and the
-// agent. The team can edit or delete it like any workflow. Pairing another number later
+// agent. The team can edit or delete it like any workflow; while the number stays paired,
+// a call to it that finds no inbound workflow of the number makes the workflow again (the
+// Phone numbers page still shows the agent answering it). Pairing another number later
 // moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
 //
 // The phone number must be an `active` number bought through Betty: a number with

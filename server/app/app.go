@@ -164,7 +164,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	}
 	hubspotService, crm := newHubSpot(cfg, log, db, queue, integrationsService, workflowsService)
 	runsService, simCalls, err := newRuns(cfg, log, db, queue, dialerDeps{calls: callsService, events: eventsService,
-		knowledge: knowledgeService, telnyx: telnyxCalls, crm: crm})
+		knowledge: knowledgeService, telnyx: telnyxCalls, crm: crm, pairings: workflowsService})
 	if err != nil {
 		return nil, err
 	}

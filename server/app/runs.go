@@ -28,6 +28,8 @@ type dialerDeps struct {
 	telnyx *telnyx.Calls
 	// crm writes lifecycle stages back (HubSpot); nil: those steps are skipped.
 	crm conversation.CRM
+	// pairings makes the workflow of a paired number that has none.
+	pairings runs.Pairings
 }
 
 // newRuns builds the dialer and registers its workers on queue (before the queue opens): the
@@ -44,7 +46,7 @@ func newRuns(cfg config.Config, log *slog.Logger, db *store.DB, queue *jobs.Queu
 	engine := conversation.New(conversation.Deps{Model: model, Agents: conversation.StoreAgents{DB: db}, Knowledge: d.knowledge,
 		CRM: d.crm, Log: log.With("component", "conversation")})
 	svc := runs.New(db, queue, runs.Deps{Conversation: engine, CallLogs: d.calls, Suppressions: d.calls, Events: d.events,
-		Billing: billing.New(db), Log: log.With("component", "dialer")},
+		Billing: billing.New(db), Pairings: d.pairings, Log: log.With("component", "dialer")},
 		runs.Config{CPSPerNumber: cfg.DialerCPSPerNumber, CPSAccount: cfg.DialerCPSAccount, FrequencyCap: cfg.DialerFrequencyCap})
 	if d.telnyx != nil {
 		d.telnyx.SetHandler(svc)

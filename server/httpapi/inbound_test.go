@@ -48,7 +48,7 @@ func TestSimulatedInboundCall(t *testing.T) {
 		if rang.Data.CallControlID == "" || rang.Data.From != "+14155550100" || rang.Data.To != number {
 			t.Fatalf("rang: %+v", rang.Data)
 		}
-		l := endedCall(t, a, ada.Access, org)
+		l := endedCall(t, a, ada.Access, org, 1)
 		if l.Direction != "inbound" || l.From != "+14155550100" || l.To != number || l.Status != "completed" || !l.HasTranscript ||
 			l.Cost <= 0 || l.CallControlID != rang.Data.CallControlID || l.WorkflowID == nil || *l.WorkflowID != w.Data.ID {
 			t.Fatalf("the inbound call's log: %+v", l)
@@ -114,14 +114,14 @@ type inboundLog struct {
 	WorkflowID                                     *string `json:"workflowId"`
 }
 
-// endedCall waits for the team's one call log to end with its recording.
-func endedCall(t *testing.T, a teamAPI, token, org string) inboundLog {
+// endedCall waits for the team's n-th call log to end with its recording, and answers it.
+func endedCall(t *testing.T, a teamAPI, token, org string, n int) inboundLog {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		var logs struct{ Data []inboundLog }
 		a.want(http.StatusOK, token, "GET", "/v1/call/logs?organizationId="+org, nil, &logs)
-		if len(logs.Data) == 1 && logs.Data[0].EndTime != nil && logs.Data[0].HasRecording {
+		if len(logs.Data) == n && logs.Data[0].EndTime != nil && logs.Data[0].HasRecording {
 			return logs.Data[0]
 		}
 		if time.Now().After(deadline) {
@@ -142,7 +142,7 @@ func TestPairedNumberAnswers(t *testing.T) {
 		a.want(http.StatusOK, ada.Access, "POST", "/v1/agent/config/call", map[string]any{"organizationId": org, "phoneNumberId": phone, "agentId": ag.ID}, &pair)
 		a.want(http.StatusAccepted, ada.Access, "POST", "/v1/call/simulate-inbound", map[string]any{"organizationId": org, "to": number,
 			"persona": `Asks "What are your opening hours?" and then says "No, that is all, thanks, goodbye."`}, nil)
-		l := endedCall(t, a, ada.Access, org)
+		l := endedCall(t, a, ada.Access, org, 1)
 		if l.Status != "completed" || l.Direction != "inbound" || l.WorkflowID == nil || *l.WorkflowID != pair.Data.WorkflowID {
 			t.Fatalf("the call to the paired number: %+v (workflow %s)", l, pair.Data.WorkflowID)
 		}
@@ -154,6 +154,31 @@ func TestPairedNumberAnswers(t *testing.T) {
 		a.want(http.StatusOK, ada.Access, "GET", "/v1/call/transcripts/"+l.CallControlID+"?organizationId="+org, nil, &tr)
 		if len(tr.Data.Entries) < 3 || tr.Data.Entries[0].Speaker != "agent" || tr.Data.Entries[1].Speaker != "customer" {
 			t.Fatalf("transcript: %+v", tr.Data.Entries)
+		}
+
+		// The team deletes that workflow (once its call's job has ended): the number is still
+		// paired, so the next call makes it again rather than being turned down.
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			res := a.do(ada.Access, "DELETE", "/v1/workflow/"+pair.Data.WorkflowID, nil)
+			if res.Status == http.StatusOK {
+				break
+			}
+			if res.Status != http.StatusConflict || time.Now().After(deadline) {
+				t.Fatalf("delete the pairing's workflow: %d %s", res.Status, res.Body)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		a.want(http.StatusAccepted, ada.Access, "POST", "/v1/call/simulate-inbound", map[string]any{"organizationId": org, "to": number,
+			"persona": `Says "No thanks, goodbye."`}, nil)
+		again := endedCall(t, a, ada.Access, org, 2)
+		var flows struct {
+			Data []struct{ ID, Name, AgentID string }
+		}
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/list?organizationId="+org, nil, &flows)
+		if len(flows.Data) != 1 || flows.Data[0].Name != "Calls to "+number || flows.Data[0].AgentID != ag.ID ||
+			again.Status != "completed" || again.WorkflowID == nil || *again.WorkflowID != flows.Data[0].ID {
+			t.Fatalf("the call after the workflow was deleted: %+v, workflows %+v", again, flows.Data)
 		}
 	})
 }

@@ -36,7 +36,8 @@ import (
 // answers it, or a team without credits. An agent paired with the number (the agent call
 // configuration) answers through an inbound workflow of that number, which the pairing sets
 // up (agents.SetCallConfig, workflows.AnswerNumber: the number's own inbound workflow gets the
-// agent, or Betty makes one from the Answer calls template).
+// agent, or Betty makes one from the Answer calls template); a paired number that has no
+// inbound workflow when a call comes in gets that workflow then (Pairings).
 //
 // Concurrency: calls that come in are not held back by the team's concurrency limit (a caller
 // cannot be asked to wait), but they count against it, so outbound dials wait while they are
@@ -147,9 +148,28 @@ func (s *Service) turnDown(ctx context.Context, e phones.CallEvent, orgID, reaso
 	return nil
 }
 
+// Pairings makes sure a team's paired number has an inbound workflow
+// (workflows.Service.AnswerPaired) and answers whether it made one.
+type Pairings interface {
+	AnswerPaired(ctx context.Context, orgID, phoneID string) (bool, error)
+}
+
 // inboundFlow answers the workflow that answers calls to number n and its settings, or why
-// none does.
+// none does. A paired number without an inbound workflow gets one first (Pairings).
 func (s *Service) inboundFlow(ctx context.Context, n store.InboundNumber) (store.Workflow, settings, string, error) {
+	wf, st, why, err := s.answeringFlow(ctx, n)
+	if err != nil || why == "" || s.d.Pairings == nil {
+		return wf, st, why, err
+	}
+	made, err := s.d.Pairings.AnswerPaired(ctx, n.OrganizationID, n.ID)
+	if err != nil || !made {
+		return wf, st, why, err
+	}
+	s.d.Log.InfoContext(ctx, "made the inbound workflow of a paired number", "org", n.OrganizationID, "number", n.E164)
+	return s.answeringFlow(ctx, n)
+}
+
+func (s *Service) answeringFlow(ctx context.Context, n store.InboundNumber) (store.Workflow, settings, string, error) {
 	st := settings{Window: DefaultWindow, Timezone: "UTC", MaxAttempts: 1, IgnoreWindow: true, Record: true, Voicemail: campaigns.VoicemailHangUp}
 	wfs, err := s.db.InboundWorkflows(ctx, n.OrganizationID, n.ID)
 	if err != nil {

@@ -83,9 +83,12 @@ type Deps struct {
 	Suppressions Suppressions
 	Events       Events
 	Billing      Billing
-	Log          *slog.Logger
-	HTTP         *http.Client // downloads carriers' recordings
-	Now          func() time.Time
+	// Pairings makes the workflow of a team's paired number that has none (inbound.go); nil:
+	// such a number is turned down.
+	Pairings Pairings
+	Log      *slog.Logger
+	HTTP     *http.Client // downloads carriers' recordings
+	Now      func() time.Time
 }
 
 // Service runs workflows.

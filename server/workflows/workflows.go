@@ -588,6 +588,28 @@ func (s *Service) AnswerNumber(ctx context.Context, a auth.Actor, phoneID, agent
 	return out, err
 }
 
+// AnswerPaired is AnswerNumber at call time, for a number that calls reach while no inbound
+// workflow has it: when it is the team's paired number (the pairing predates workflows made
+// for pairings, or the team deleted the one made), the workflow is made again with the paired
+// agent, since the team's Phone numbers page still says that agent answers the number. It
+// answers whether it made one. A number with an inbound workflow of its own is left as the
+// team set it, runnable or not.
+func (s *Service) AnswerPaired(ctx context.Context, orgID, phoneID string) (bool, error) {
+	c, err := s.db.CallConfigOf(ctx, orgID)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && c.PhoneNumberID != phoneID) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	_, own, err := s.db.ListWorkflows(ctx, orgID, Filter{PhoneNumberID: phoneID, Type: store.Inbound}, 1, 0)
+	if err != nil || own > 0 {
+		return false, err
+	}
+	_, err = s.AnswerNumber(ctx, auth.Actor{Grant: auth.Grant{OrganizationID: orgID}}, phoneID, c.AgentID)
+	return err == nil, err
+}
+
 // ConfigureShopify makes the workflow the one the team's storefront widget starts (the previous
 // one loses the flag). It must be outbound.
 func (s *Service) ConfigureShopify(ctx context.Context, a auth.Actor, id string) (Workflow, error) {

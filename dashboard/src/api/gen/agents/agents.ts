@@ -654,7 +654,9 @@ transaction: the number's own inbound workflow (a number answers at most one) ge
 `agentId` as its agent; a number without one gets a new inbound workflow named
 "Calls to <number>", made from the "Answer calls" template (greet the caller, answer from
 the agent's profile, FAQ and knowledge base, take a message), with the number and the
-agent. The team can edit or delete it like any workflow. Pairing another number later
+agent. The team can edit or delete it like any workflow; while the number stays paired,
+a call to it that finds no inbound workflow of the number makes the workflow again (the
+Phone numbers page still shows the agent answering it). Pairing another number later
 moves the pairing and leaves that workflow as it is. The answer's `workflowId` names it.
 
 The phone number must be an `active` number bought through Betty: a number with
