@@ -25,6 +25,15 @@ func (c *Client) CallLogs(ctx context.Context, team string) iter.Seq2[client.Cal
 	})
 }
 
+// CallBookings walks the calls shoppers asked for through the team's storefront widget,
+// newest first, each with the consent given and, once placed, its call's log and status.
+func (c *Client) CallBookings(ctx context.Context, team string) iter.Seq2[client.StorefrontBooking, error] {
+	size := 100
+	return All[client.StorefrontBooking](ctx, c, func(ctx context.Context, api *client.Client, page int) (*http.Response, error) {
+		return api.ListCallBookings(ctx, &client.ListCallBookingsParams{OrganizationId: team, Page: &page, SizePerPage: &size})
+	})
+}
+
 // CallLog answers one call of a team.
 func (c *Client) CallLog(ctx context.Context, team, id string) (client.CallLog, error) {
 	return Do[client.CallLog](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {

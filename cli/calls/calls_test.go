@@ -162,3 +162,18 @@ func TestRulesAgreeWithTheContract(t *testing.T) {
 		t.Errorf("timeZone: the rule %+v differs from the contract's", timeZone)
 	}
 }
+
+func TestBookings(t *testing.T) {
+	stub := clitest.NewStub(t)
+	placed := client.StorefrontBooking{Id: "booking-1", PhoneNumber: "+14155550123", Name: ptr("Grace"), WorkflowId: "wf-1", JobId: "job-1",
+		CallLogId: ptr("call-1"), CallStatus: ptr("completed"), CreatedAt: clitest.When,
+		Consent: client.CallConsent{Text: "I agree to receive a phone call at this number from this store.", PageUrl: ptr("https://mugs.example/big-mug"),
+			ClientIp: "203.0.113.9", GivenAt: clitest.When}}
+	waiting := client.StorefrontBooking{Id: "booking-2", PhoneNumber: "+442079460142", WorkflowId: "wf-1", JobId: "job-2", CreatedAt: ended,
+		Consent: client.CallConsent{Text: "I agree to receive a phone call at this number from this store.", ClientIp: "198.51.100.4", GivenAt: ended}}
+	stub.Handle("GET /v1/call/bookings", clitest.Page([]client.StorefrontBooking{waiting, placed}))
+	clitest.GoldenOutputs(t, "bookings", stub.URL, func(f *cmdutil.Factory) *cobra.Command { return NewCmdBookings(f, nil) })
+	if q := stub.Last().Query; q.Get("organizationId") != "team-1" {
+		t.Errorf("query %v", q)
+	}
+}

@@ -113,6 +113,19 @@ test('a shopper books a call from the storefront widget', { skip, timeout: 300_0
     }
   });
 
+  await t.test('the merchant sees the request, its consent and the call on the Shopify page', async () => {
+    await page.goto(`${baseURL}/dashboard/shopify-setting-setup?teamId=${setup.teamId}`);
+    const table = page.getByRole('table', { name: 'Calls shoppers asked for, newest first' });
+    const row = table.getByRole('row').filter({ hasText: number });
+    await row.getByText('Grace').waitFor();
+    await row.getByText('/products/big-mug', { exact: false }).waitFor();
+    const call = row.getByRole('link', { name: `Open the call of ${number}` });
+    await call.waitFor();
+    await screenshot(page, 'shopify-bookings');
+    await call.click();
+    await page.waitForURL(/\/dashboard\/calls\?.*callLogId=/);
+  });
+
   await t.test('a number on the do-not-call list is refused in plain words', async () => {
     const phone = shop.getByLabel('Your phone number');
     await phone.fill(listed);

@@ -5454,6 +5454,60 @@ type SimulatedInboundCallResponse struct {
 // `openai-compatible` (the endpoint at `--tts-url`).
 type SpeechEngine string
 
+// StorefrontBooking A call a shopper asked for from the storefront widget, with their consent and what
+// became of the call.
+type StorefrontBooking struct {
+	// CallLogId The call's log once the call was placed; null before.
+	CallLogId *string `json:"callLogId"`
+
+	// CallStatus The call's status (a `CallLogStatus`); null before the call was placed.
+	//
+	// Example: completed
+	CallStatus *string `json:"callStatus"`
+
+	// Consent What the shopper agreed to, recorded with the call.
+	Consent CallConsent `json:"consent"`
+
+	// CreatedAt An RFC 3339 timestamp in UTC.
+	CreatedAt Timestamp `json:"createdAt"`
+
+	// Id An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	Id Id `json:"id"`
+
+	// JobId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	JobId Id `json:"jobId"`
+
+	// Name The name the shopper gave; null when none.
+	//
+	// Example: Ada
+	Name *string `json:"name"`
+
+	// PhoneNumber The number the shopper gave, in E.164 format.
+	//
+	// Example: +14155550123
+	PhoneNumber string `json:"phoneNumber"`
+
+	// WorkflowId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	WorkflowId Id `json:"workflowId"`
+}
+
+// StorefrontBookingListResponse defines model for StorefrontBookingListResponse.
+type StorefrontBookingListResponse struct {
+	Data []StorefrontBooking `json:"data"`
+
+	// Meta The window of a paginated list.
+	Meta PageMeta `json:"meta"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
 // SubscribeZapierHookRequest defines model for SubscribeZapierHookRequest.
 type SubscribeZapierHookRequest struct {
 	// Event A Betty event a Zapier REST hook can subscribe to: `call.completed` (a call ended;
@@ -7724,6 +7778,18 @@ type ListZapierZapsParams struct {
 
 	// Limit Zaps per page.
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListCallBookingsParams defines parameters for ListCallBookings.
+type ListCallBookingsParams struct {
+	// OrganizationId The organisation (team) the request acts for.
+	OrganizationId OrganizationIdQuery `form:"organizationId" json:"organizationId"`
+
+	// Page 1-based page number. Pages past the last one are clamped to the last page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// SizePerPage Items per page.
+	SizePerPage *SizePerPage `form:"sizePerPage,omitempty" json:"sizePerPage,omitempty"`
 }
 
 // GetCallLogParams defines parameters for GetCallLog.
@@ -10349,6 +10415,20 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/call/book-a-call (the `BookCall` operationId).
 	BookCall(ctx context.Context, body BookCallJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCallBookings List the calls shoppers asked for
+	//
+	// Lists the calls shoppers asked for through the organisation's storefront widget
+	// (`bookCall`), newest first, 10 per page by default: the number and name they gave, the
+	// page the widget was on and the consent they gave (the words they ticked, when, and the
+	// client address), the workflow and the run that calls them, and, once the call was
+	// placed, its call log and status: the team's record of consent for those calls.
+	// Requests the abuse limits refused are not bookings and are not listed. Decision (the
+	// spec shows no such list): any member of the organisation may call it, like the call
+	// logs.
+	//
+	// Corresponds with GET /v1/call/bookings (the `ListCallBookings` operationId).
+	ListCallBookings(ctx context.Context, params *ListCallBookingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCallLog Get a call log
 	//
@@ -15151,6 +15231,30 @@ func (c *Client) BookCallWithBody(ctx context.Context, contentType string, body 
 // Corresponds with POST /v1/call/book-a-call (the `BookCall` operationId).
 func (c *Client) BookCall(ctx context.Context, body BookCallJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewBookCallRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCallBookings List the calls shoppers asked for
+//
+// Lists the calls shoppers asked for through the organisation's storefront widget
+// (`bookCall`), newest first, 10 per page by default: the number and name they gave, the
+// page the widget was on and the consent they gave (the words they ticked, when, and the
+// client address), the workflow and the run that calls them, and, once the call was
+// placed, its call log and status: the team's record of consent for those calls.
+// Requests the abuse limits refused are not bookings and are not listed. Decision (the
+// spec shows no such list): any member of the organisation may call it, like the call
+// logs.
+//
+// Corresponds with GET /v1/call/bookings (the `ListCallBookings` operationId).
+func (c *Client) ListCallBookings(ctx context.Context, params *ListCallBookingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCallBookingsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -22607,6 +22711,80 @@ func NewBookCallRequestWithBody(server string, contentType string, body io.Reade
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListCallBookingsRequest constructs an http.Request for the ListCallBookings method
+func NewListCallBookingsRequest(server string, params *ListCallBookingsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/call/bookings")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "organizationId", params.OrganizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SizePerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sizePerPage", *params.SizePerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -30417,6 +30595,22 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/call/book-a-call (the `BookCall` operationId).
 	BookCallWithResponse(ctx context.Context, body BookCallJSONRequestBody, reqEditors ...RequestEditorFn) (*BookCallResponse, error)
+
+	// ListCallBookingsWithResponse List the calls shoppers asked for
+	//
+	// Lists the calls shoppers asked for through the organisation's storefront widget
+	// (`bookCall`), newest first, 10 per page by default: the number and name they gave, the
+	// page the widget was on and the consent they gave (the words they ticked, when, and the
+	// client address), the workflow and the run that calls them, and, once the call was
+	// placed, its call log and status: the team's record of consent for those calls.
+	// Requests the abuse limits refused are not bookings and are not listed. Decision (the
+	// spec shows no such list): any member of the organisation may call it, like the call
+	// logs.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/call/bookings (the `ListCallBookings` operationId).
+	ListCallBookingsWithResponse(ctx context.Context, params *ListCallBookingsParams, reqEditors ...RequestEditorFn) (*ListCallBookingsResponse, error)
 
 	// GetCallLogWithResponse Get a call log
 	//
@@ -38890,6 +39084,96 @@ func (r BookCallResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r BookCallResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCallBookingsResponse429Headers the declared response headers of an HTTP 429 response for ListCallBookings
+type ListCallBookingsResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ListCallBookingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *StorefrontBookingListResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListCallBookingsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCallBookingsResponse) GetJSON200() *StorefrontBookingListResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListCallBookingsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListCallBookingsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListCallBookingsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListCallBookingsResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListCallBookingsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ListCallBookingsResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCallBookingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCallBookingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCallBookingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCallBookingsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -52480,6 +52764,28 @@ func (c *ClientWithResponses) BookCallWithResponse(ctx context.Context, body Boo
 	return ParseBookCallResponse(rsp)
 }
 
+// ListCallBookingsWithResponse List the calls shoppers asked for
+//
+// Lists the calls shoppers asked for through the organisation's storefront widget
+// (`bookCall`), newest first, 10 per page by default: the number and name they gave, the
+// page the widget was on and the consent they gave (the words they ticked, when, and the
+// client address), the workflow and the run that calls them, and, once the call was
+// placed, its call log and status: the team's record of consent for those calls.
+// Requests the abuse limits refused are not bookings and are not listed. Decision (the
+// spec shows no such list): any member of the organisation may call it, like the call
+// logs.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/call/bookings (the `ListCallBookings` operationId).
+func (c *ClientWithResponses) ListCallBookingsWithResponse(ctx context.Context, params *ListCallBookingsParams, reqEditors ...RequestEditorFn) (*ListCallBookingsResponse, error) {
+	rsp, err := c.ListCallBookings(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCallBookingsResponse(rsp)
+}
+
 // GetCallLogWithResponse Get a call log
 //
 // Returns the call log `id`. The spec names no organisation: this contract requires
@@ -61371,6 +61677,87 @@ func ParseBookCallResponse(rsp *http.Response) (*BookCallResponse, error) {
 	switch {
 	case rsp.StatusCode == 429:
 		var headers BookCallResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCallBookingsResponse parses an HTTP response from a ListCallBookingsWithResponse call
+func ParseListCallBookingsResponse(rsp *http.Response) (*ListCallBookingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCallBookingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest StorefrontBookingListResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListCallBookingsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

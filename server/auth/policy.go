@@ -132,7 +132,7 @@ var Policy = map[string]Rule{
 	"listVerifiedPhoneNumbers": team(Readonly, FromPathID),
 
 	// Calls
-	"bookCall": public, "listCallLogs": team(Readonly, FromQuery), "getCallTranscript": team(Readonly, FromQuery), "simulateInboundCall": team(Member, FromBody),
+	"bookCall": public, "listCallBookings": team(Readonly, FromQuery), "listCallLogs": team(Readonly, FromQuery), "getCallTranscript": team(Readonly, FromQuery), "simulateInboundCall": team(Member, FromBody),
 	"getCallRecording": team(Readonly, FromQuery), "getCallLog": team(Readonly, FromQuery),
 	"getCallStatistics": team(Readonly, FromPathTeam),
 	"listDoNotCall":     team(Readonly, FromQuery), "addDoNotCall": team(Member, FromBody),

@@ -27,10 +27,29 @@ func (h *Shop) BookCall(ctx context.Context, req api.BookCallRequestObject) (api
 	return api.BookCall201JSONResponse{Status: http.StatusCreated, Data: renderCallBooking(bk)}, nil
 }
 
+// ListCallBookings lists the calls shoppers asked for, with their consent.
+func (h *Shop) ListCallBookings(ctx context.Context, req api.ListCallBookingsRequestObject) (api.ListCallBookingsResponseObject, error) {
+	items, meta, err := paged(newPage(req.Params.Page, req.Params.SizePerPage, callPageSize), func(limit, offset int) ([]store.StorefrontBooking, int, error) {
+		return h.svc.Bookings(ctx, actor(ctx), limit, offset)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.StorefrontBooking, len(items))
+	for i, b := range items {
+		out[i] = api.StorefrontBooking{Id: b.ID, PhoneNumber: b.PhoneNumber, Name: b.Name, WorkflowId: b.WorkflowID, JobId: b.JobID,
+			CallLogId: b.CallLogID, CallStatus: b.CallStatus, CreatedAt: b.CreatedAt, Consent: renderConsent(b.CallBooking)}
+	}
+	return api.ListCallBookings200JSONResponse{Status: http.StatusOK, Data: out, Meta: meta}, nil
+}
+
+func renderConsent(b store.CallBooking) api.CallConsent {
+	return api.CallConsent{Text: b.ConsentText, PageUrl: b.PageURL, ClientIp: b.ClientIP, GivenAt: b.ConsentGivenAt}
+}
+
 func renderCallBooking(b store.CallBooking) api.CallBooking {
 	return api.CallBooking{Id: b.ID, OrganizationId: b.OrganizationID, WorkflowId: b.WorkflowID, JobId: b.JobID,
-		PhoneNumber: b.PhoneNumber, Status: api.CallBookingStatusQueued, CreatedAt: b.CreatedAt,
-		Consent: api.CallConsent{Text: b.ConsentText, PageUrl: b.PageURL, ClientIp: b.ClientIP, GivenAt: b.ConsentGivenAt}}
+		PhoneNumber: b.PhoneNumber, Status: api.CallBookingStatusQueued, CreatedAt: b.CreatedAt, Consent: renderConsent(b)}
 }
 
 // storefrontPaths are what a merchant's storefront, another origin, asks of Betty: the widget

@@ -122,14 +122,48 @@ func TestBookCallAPI(t *testing.T) {
 		}
 		var logs struct {
 			Data []struct {
-				To, WorkflowID string
-				JobID          *string `json:"jobId"`
+				ID, To, WorkflowID, Status string
+				JobID                      *string `json:"jobId"`
 			}
 		}
 		a.want(http.StatusOK, ada.Access, "GET", "/v1/call/logs?organizationId="+org, nil, &logs)
 		if len(logs.Data) != 1 || logs.Data[0].To != number || logs.Data[0].JobID == nil || *logs.Data[0].JobID != b.JobID {
 			t.Fatalf("call logs: %+v", logs.Data)
 		}
+
+		// The team's record of the booking: the consent with the call's log and status; a
+		// read-only member sees it, another team does not.
+		type booking struct {
+			ID, PhoneNumber, WorkflowID, JobID string
+			Name                               *string
+			CallLogID                          *string `json:"callLogId"`
+			CallStatus                         *string
+			Consent                            struct {
+				Text     string
+				ClientIP string  `json:"clientIp"`
+				PageURL  *string `json:"pageUrl"`
+			}
+		}
+		var list struct {
+			Data []booking
+			Meta struct{ TotalSize int }
+		}
+		a.want(http.StatusOK, env.APIKey(t, org, "readonly"), "GET", "/v1/call/bookings?organizationId="+org, nil, &list)
+		if len(list.Data) != 1 || list.Meta.TotalSize != 1 {
+			t.Fatalf("bookings: %+v", list)
+		}
+		if g := list.Data[0]; g.ID != b.ID || g.PhoneNumber != number || g.Name == nil || *g.Name != "Grace" || g.JobID != b.JobID ||
+			g.WorkflowID != wf || g.CallLogID == nil || *g.CallLogID != logs.Data[0].ID || g.CallStatus == nil || *g.CallStatus != logs.Data[0].Status ||
+			g.Consent.Text != shopify.DefaultConsentText || g.Consent.ClientIP != b.Consent.ClientIP || g.Consent.PageURL == nil {
+			t.Fatalf("booking listed: %+v", g)
+		}
+		zed := env.SignUp(t, "zed@example.com")
+		theirs := env.Team(t, zed, "Other")
+		a.want(http.StatusOK, zed.Access, "GET", "/v1/call/bookings?organizationId="+theirs, nil, &list)
+		if len(list.Data) != 0 {
+			t.Fatalf("another team's bookings: %+v", list.Data)
+		}
+		a.problem(http.StatusNotFound, zed.Access, "GET", "/v1/call/bookings?organizationId="+org, nil)
 
 		// Refusals, in the shopper's words.
 		cases := []struct {

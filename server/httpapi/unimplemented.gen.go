@@ -397,6 +397,10 @@ func (Unimplemented) ListAgents(context.Context, api.ListAgentsRequestObject) (a
 	return nil, problem.NotImplemented("listAgents")
 }
 
+func (Unimplemented) ListCallBookings(context.Context, api.ListCallBookingsRequestObject) (api.ListCallBookingsResponseObject, error) {
+	return nil, problem.NotImplemented("listCallBookings")
+}
+
 func (Unimplemented) ListCallLogs(context.Context, api.ListCallLogsRequestObject) (api.ListCallLogsResponseObject, error) {
 	return nil, problem.NotImplemented("listCallLogs")
 }

@@ -108,10 +108,30 @@ func (db *DB) CreateCallBooking(ctx context.Context, b *CallBooking) error {
 	return err
 }
 
-// CallBookingsOfTeam lists the team's bookings, newest first (at most limit).
-func (db *DB) CallBookingsOfTeam(ctx context.Context, orgID string, limit int) ([]CallBooking, error) {
-	var out []CallBooking
-	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT `+callBookingColumns+` FROM call_bookings WHERE organization_id = ?
-		ORDER BY created_at DESC, id DESC LIMIT ?`, orgID, limit)
-	return out, err
+// StorefrontBooking is a booking with the log and status of its call (nil before the call was
+// placed; the latest attempt's when the call was tried again).
+type StorefrontBooking struct {
+	CallBooking
+	CallLogID  *string `db:"call_log_id"`
+	CallStatus *string `db:"call_status"`
+}
+
+// CallBookingsOfTeam lists a team's bookings newest first with their calls, and how many there
+// are.
+func (db *DB) CallBookingsOfTeam(ctx context.Context, orgID string, limit, offset int) ([]StorefrontBooking, int, error) {
+	var total int
+	if err := db.get(ctx, db.read(ctx), &total, `SELECT COUNT(*) FROM call_bookings WHERE organization_id = ?`, orgID); err != nil {
+		return nil, 0, err
+	}
+	out := []StorefrontBooking{}
+	if total == 0 {
+		return out, 0, nil
+	}
+	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT b.id, b.organization_id, b.workflow_id, b.job_id, b.phone_number, b.name,
+		b.consent_text, b.page_url, b.client_ip, b.consent_given_at, b.created_at, l.id AS call_log_id, l.status AS call_status
+		FROM call_bookings b
+		LEFT JOIN call_logs l ON l.organization_id = b.organization_id AND l.id = (SELECT a.call_log_id FROM contact_attempts a
+			WHERE a.job_id = b.job_id AND a.call_log_id IS NOT NULL ORDER BY a.attempt DESC LIMIT 1)
+		WHERE b.organization_id = ? ORDER BY b.created_at DESC, b.id DESC LIMIT ? OFFSET ?`, orgID, limit, offset)
+	return out, total, err
 }

@@ -39,6 +39,7 @@ import (
 
 	"github.com/nyaruka/phonenumbers"
 
+	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/runs"
 	"github.com/bettyhq/betty/server/store"
@@ -227,6 +228,12 @@ func (s *Service) BookCall(ctx context.Context, r Request) (store.CallBooking, e
 		return store.CallBooking{}, err
 	}
 	return b, nil
+}
+
+// Bookings lists the team's bookings newest first, each with its call's log and status once
+// the call was placed (the team's record of the consent given), and how many there are.
+func (s *Service) Bookings(ctx context.Context, a auth.Actor, limit, offset int) ([]store.StorefrontBooking, int, error) {
+	return s.db.CallBookingsOfTeam(ctx, a.OrganizationID, limit, offset)
 }
 
 // countClient records a request of the client and refuses it when the client made

@@ -123,9 +123,9 @@ func TestBookCallBooksAndRecordsConsent(t *testing.T) {
 			!strings.HasPrefix(*in.TimeZone, "America/") {
 			t.Fatalf("run: %+v", in)
 		}
-		stored, err := db.CallBookingsOfTeam(ctx, o.ID, 10)
+		stored, total, err := db.CallBookingsOfTeam(ctx, o.ID, 10, 0)
 		must(t, err)
-		if len(stored) != 1 || stored[0].JobID != b.JobID || stored[0].ConsentText != b.ConsentText || *stored[0].Name != "Ann" {
+		if len(stored) != 1 || total != 1 || stored[0].CallLogID != nil || stored[0].JobID != b.JobID || stored[0].ConsentText != b.ConsentText || *stored[0].Name != "Ann" {
 			t.Fatalf("stored: %+v", stored)
 		}
 	})

@@ -14,6 +14,7 @@ import {
   getGetCallRecordingQueryKey,
   getGetCallStatisticsQueryKey,
   getGetCallTranscriptQueryKey,
+  getListCallBookingsQueryKey,
   getListCallLogsQueryKey,
   listCallLogs,
 } from '../../api/gen/calls/calls';
@@ -87,11 +88,12 @@ export function isLive(call: Pick<CallLog, 'endTime'>): boolean {
   return call.endTime === null;
 }
 
-/** A call changed: the lists, that call, its transcript and (once it ended) its recording and the counts. */
+/** A call changed: the lists (the storefront's bookings show their call's status), that call, its transcript and (once it ended) its recording and the counts. */
 export function applyCall(queryClient: QueryClient, call: CallLog) {
   queryClient.setQueryData(getGetCallLogQueryKey(call.id, { organizationId: call.organizationId }), call);
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: CALL_LOGS_ROOT }),
+    queryClient.invalidateQueries({ queryKey: getListCallBookingsQueryKey().slice(0, 1) }),
     queryClient.invalidateQueries({ queryKey: getGetCallTranscriptQueryKey(call.callControlId).slice(0, 1) }),
     call.endTime !== null ? queryClient.invalidateQueries({ queryKey: getGetCallRecordingQueryKey(call.id).slice(0, 1) }) : undefined,
     queryClient.invalidateQueries({ queryKey: getGetCallStatisticsQueryKey(call.organizationId).slice(0, 1) }),

@@ -1,19 +1,27 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Code, Copy, ShieldCheck, ShoppingBag, Workflow } from 'lucide-react';
+import { Code, Copy, PhoneIncoming, ShieldCheck, ShoppingBag, Workflow } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 
+import type { StorefrontBooking } from '../../api/gen/model';
+import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardBody, CardHeader } from '../../components/ui/card';
 import { Field } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
 import { Select } from '../../components/ui/select';
 import { ErrorState, LoadingState } from '../../components/ui/states';
+import { SkeletonList } from '../../components/ui/skeleton';
+import { DataTable, type Column } from '../../components/ui/table';
 import { toast } from '../../components/ui/toast-store';
 import { copyText } from '../../lib/clipboard';
+import { usePollInterval } from '../../lib/events';
+import { formatDateTime } from '../../lib/dates';
+import { usePagedList } from '../../lib/usePagedList';
+import { callStatus } from '../calls/format';
 import { can } from '../../lib/roles';
 import { teamPath, useCurrentTeam } from '../team/TeamContext';
-import { attachShopifyMutationOptions, outboundWorkflowsQueryOptions, widgetSnippet } from './queries';
+import { attachShopifyMutationOptions, bookingsQueryOptions, outboundWorkflowsQueryOptions, widgetSnippet } from './queries';
 
 function WorkflowPicker({ organizationId, editable, reason }: { organizationId: string; editable: boolean; reason: string }) {
   const queryClient = useQueryClient();
@@ -76,6 +84,67 @@ function WorkflowPicker({ organizationId, editable, reason }: { organizationId: 
   );
 }
 
+/** The calls shoppers asked for (10 a page, `bookingsPage`): the team's record of their consent, and how each call went. */
+function Bookings({ organizationId }: { organizationId: string }) {
+  const interval = usePollInterval('calls');
+  const list = usePagedList((page) => bookingsQueryOptions(organizationId, page), {
+    param: 'bookingsPage',
+    // Without the event stream, a page with a call not yet over is read again (the calls' pace).
+    refetchInterval: (data) => (interval && data?.data.some((b) => b.callStatus === null || ['queued', 'ringing', 'in-progress'].includes(b.callStatus)) ? interval : 0),
+  });
+  const q = list.query;
+  const columns: Column<StorefrontBooking>[] = [
+    {
+      key: 'who',
+      header: 'Shopper',
+      cell: (b) => (
+        <div>
+          <p className="font-mono text-sm text-fg">{b.phoneNumber}</p>
+          {b.name && <p className="text-xs text-fg-subtle">{b.name}</p>}
+        </div>
+      ),
+    },
+    {
+      key: 'consent',
+      header: 'Consent',
+      hideOnMobile: true,
+      cell: (b) => (
+        <div className="max-w-xs">
+          <p className="text-sm text-fg-soft">{formatDateTime(b.consent.givenAt)}</p>
+          <p className="truncate text-xs text-fg-subtle" title={b.consent.text}>
+            {b.consent.pageUrl ?? 'No page given'} · {b.consent.clientIp}
+          </p>
+        </div>
+      ),
+    },
+    {
+      key: 'call',
+      header: 'Call',
+      cell: (b) => {
+        if (!b.callLogId || !b.callStatus) return <Badge tone="neutral">Not placed yet</Badge>;
+        const st = callStatus(b.callStatus);
+        return (
+          <Link className="inline-flex items-center gap-2 text-accent-fg underline underline-offset-2" to={teamPath(`/dashboard/calls?callLogId=${encodeURIComponent(b.callLogId)}`, organizationId)}>
+            <Badge tone={st.tone}>{st.label}</Badge>
+            <span className="sr-only">Open the call of {b.phoneNumber}</span>
+          </Link>
+        );
+      },
+    },
+  ];
+  let body;
+  if (q.isPending) body = <SkeletonList label="Loading call requests…" rows={3} columns={3} />;
+  else if (q.isError) body = <ErrorState error={q.error} onRetry={() => void q.refetch()} />;
+  else if (q.data.data.length === 0) body = <p className="text-sm text-fg-muted">No shopper has asked for a call yet. Requests the limits refused are not listed.</p>;
+  else body = <DataTable caption="Calls shoppers asked for, newest first" columns={columns} rows={q.data.data} rowKey={(b) => b.id} pageInfo={q.data.meta} onPageChange={list.setPage} />;
+  return (
+    <Card as="section" aria-labelledby="shopify-bookings">
+      <CardHeader id="shopify-bookings" icon={<PhoneIncoming />} title="Call requests" description="Who asked for a call, the consent they gave and how the call went. The full consent text is in the API (listCallBookings) and in betty calls bookings --json." />
+      <CardBody>{body}</CardBody>
+    </Card>
+  );
+}
+
 /** /dashboard/shopify-setting-setup: the storefront call-me widget, the workflow it starts and the snippet to paste. */
 export default function ShopifySetupPage() {
   const team = useCurrentTeam();
@@ -114,6 +183,7 @@ export default function ShopifySetupPage() {
           </ol>
         </CardBody>
       </Card>
+      <Bookings organizationId={team.id} />
       <Card as="section" aria-labelledby="shopify-limits">
         <CardHeader id="shopify-limits" icon={<ShieldCheck />} title="Consent and limits" description="The widget is public, so Betty guards it." />
         <CardBody>

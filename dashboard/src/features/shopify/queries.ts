@@ -1,9 +1,23 @@
-// The storefront widget: which outbound workflow it starts (configureWorkflowShopify) and the
-// snippet a merchant pastes into the theme.
+// The storefront widget: which outbound workflow it starts (configureWorkflowShopify), the
+// snippet a merchant pastes into the theme, and the calls shoppers asked for (listCallBookings,
+// 10 a page, newest first; refreshed with the calls, as a booked call moves on).
 
 import type { QueryClient } from '@tanstack/react-query';
 
+import { getListCallBookingsQueryKey, listCallBookings } from '../../api/gen/calls/calls';
 import { configureWorkflowShopify, getListWorkflowsQueryKey, listWorkflows } from '../../api/gen/workflows/workflows';
+
+export const BOOKINGS_PAGE_SIZE = 10;
+/** Bookings whose call is not over are read again this often (the spec's call-log pace is not shown; decision). */
+export const BOOKINGS_LIVE_MS = 10_000;
+
+export function bookingsQueryOptions(organizationId: string, page: number) {
+  const params = { organizationId, page, sizePerPage: BOOKINGS_PAGE_SIZE };
+  return {
+    queryKey: getListCallBookingsQueryKey(params),
+    queryFn: async ({ signal }: { signal: AbortSignal }) => listCallBookings(params, { signal }),
+  };
+}
 
 /** The contract's largest page: a team's outbound workflows for the picker. */
 const PICKER_SIZE = 100;

@@ -42,6 +42,7 @@ import type {
   GetCallTranscriptParams,
   Id,
   ImportDoNotCallParams,
+  ListCallBookingsParams,
   ListCallLogsParams,
   ListDoNotCallParams,
   NotFoundResponse,
@@ -49,6 +50,7 @@ import type {
   RemoveDoNotCallParams,
   SimulateInboundCallRequest,
   SimulatedInboundCallResponse,
+  StorefrontBookingListResponse,
   TooManyRequestsResponse,
   TranscriptResponse,
   UnauthorizedResponse,
@@ -247,6 +249,121 @@ export const useSimulateInboundCall = <TError = ErrorType<BadRequestResponse | U
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Lists the calls shoppers asked for through the organisation's storefront widget
+(`bookCall`), newest first, 10 per page by default: the number and name they gave, the
+page the widget was on and the consent they gave (the words they ticked, when, and the
+client address), the workflow and the run that calls them, and, once the call was
+placed, its call log and status: the team's record of consent for those calls.
+Requests the abuse limits refused are not bookings and are not listed. Decision (the
+spec shows no such list): any member of the organisation may call it, like the call
+logs.
+
+ * @summary List the calls shoppers asked for
+ */
+export const getListCallBookingsUrl = (params: ListCallBookingsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/v1/call/bookings?${stringifiedParams}` : `/v1/call/bookings`
+}
+
+export const listCallBookings = async (params: ListCallBookingsParams, options?: RequestInit): Promise<StorefrontBookingListResponse> => {
+  
+  return customFetch<StorefrontBookingListResponse>(getListCallBookingsUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListCallBookingsQueryKey = (params?: ListCallBookingsParams,) => {
+    return [
+    `/v1/call/bookings`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListCallBookingsQueryOptions = <TData = Awaited<ReturnType<typeof listCallBookings>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(params: ListCallBookingsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCallBookings>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListCallBookingsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listCallBookings>>> = ({ signal }) => listCallBookings(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listCallBookings>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListCallBookingsQueryResult = NonNullable<Awaited<ReturnType<typeof listCallBookings>>>
+export type ListCallBookingsQueryError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>
+
+
+export function useListCallBookings<TData = Awaited<ReturnType<typeof listCallBookings>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: ListCallBookingsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCallBookings>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listCallBookings>>,
+          TError,
+          Awaited<ReturnType<typeof listCallBookings>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListCallBookings<TData = Awaited<ReturnType<typeof listCallBookings>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: ListCallBookingsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCallBookings>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listCallBookings>>,
+          TError,
+          Awaited<ReturnType<typeof listCallBookings>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListCallBookings<TData = Awaited<ReturnType<typeof listCallBookings>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: ListCallBookingsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCallBookings>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List the calls shoppers asked for
+ */
+
+export function useListCallBookings<TData = Awaited<ReturnType<typeof listCallBookings>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ params: ListCallBookingsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCallBookings>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListCallBookingsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * Lists the calls of the organisation `organizationId`, inbound and outbound, newest
 first (by `startTime`), 10 per page by default. Calls still in progress are included
 with `endTime: null`. Any member of the organisation may call it.
