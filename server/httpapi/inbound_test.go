@@ -53,15 +53,7 @@ func TestSimulatedInboundCall(t *testing.T) {
 			l.Cost <= 0 || l.CallControlID != rang.Data.CallControlID || l.WorkflowID == nil || *l.WorkflowID != w.Data.ID {
 			t.Fatalf("the inbound call's log: %+v", l)
 		}
-		var tr struct {
-			Data struct {
-				Entries []struct{ Speaker, Text string }
-			}
-		}
-		a.want(http.StatusOK, ada.Access, "GET", "/v1/call/transcripts/"+l.CallControlID+"?organizationId="+org, nil, &tr)
-		if len(tr.Data.Entries) < 3 || tr.Data.Entries[0].Speaker != "agent" || tr.Data.Entries[1].Speaker != "customer" {
-			t.Fatalf("transcript: %+v", tr.Data.Entries)
-		}
+		agentSpokeFirst(t, a, ada.Access, org, l.CallControlID)
 		var inbox struct {
 			Data []struct {
 				CallLogID *string `json:"callLogId"`
@@ -131,6 +123,20 @@ func endedCall(t *testing.T, a teamAPI, token, org string, n int) inboundLog {
 	}
 }
 
+// agentSpokeFirst checks a call's transcript: the agent, then the customer, then more.
+func agentSpokeFirst(t *testing.T, a teamAPI, token, org, callControlID string) {
+	t.Helper()
+	var tr struct {
+		Data struct {
+			Entries []struct{ Speaker, Text string }
+		}
+	}
+	a.want(http.StatusOK, token, "GET", "/v1/call/transcripts/"+callControlID+"?organizationId="+org, nil, &tr)
+	if len(tr.Data.Entries) < 3 || tr.Data.Entries[0].Speaker != "agent" || tr.Data.Entries[1].Speaker != "customer" {
+		t.Fatalf("transcript: %+v", tr.Data.Entries)
+	}
+}
+
 // The getting-started journey: create an agent, pair it with a number, call the number. The
 // pairing made the "Calls to <number>" workflow, and the call follows it: the agent greets the
 // caller, answers, and the call ends in a log of that workflow.
@@ -146,15 +152,7 @@ func TestPairedNumberAnswers(t *testing.T) {
 		if l.Status != "completed" || l.Direction != "inbound" || l.WorkflowID == nil || *l.WorkflowID != pair.Data.WorkflowID {
 			t.Fatalf("the call to the paired number: %+v (workflow %s)", l, pair.Data.WorkflowID)
 		}
-		var tr struct {
-			Data struct {
-				Entries []struct{ Speaker, Text string }
-			}
-		}
-		a.want(http.StatusOK, ada.Access, "GET", "/v1/call/transcripts/"+l.CallControlID+"?organizationId="+org, nil, &tr)
-		if len(tr.Data.Entries) < 3 || tr.Data.Entries[0].Speaker != "agent" || tr.Data.Entries[1].Speaker != "customer" {
-			t.Fatalf("transcript: %+v", tr.Data.Entries)
-		}
+		agentSpokeFirst(t, a, ada.Access, org, l.CallControlID)
 
 		// The team deletes that workflow (once its call's job has ended): the number is still
 		// paired, so the next call makes it again rather than being turned down.

@@ -226,6 +226,14 @@ func (db *DB) read(ctx context.Context) queryer {
 	return db.reader
 }
 
+// needTx refuses what must run inside a transaction (a lock held until it ends) outside one.
+func (db *DB) needTx(ctx context.Context, what string) error {
+	if !db.InTransaction(ctx) {
+		return fmt.Errorf("store: %s needs a transaction", what)
+	}
+	return nil
+}
+
 // lockRows ends a SELECT that holds the rows it reads until the transaction in ctx ends:
 // " FOR UPDATE" on PostgreSQL in a transaction; nothing on SQLite, whose write transactions
 // already run one at a time, or outside a transaction.

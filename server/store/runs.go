@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -256,8 +255,8 @@ func (db *DB) RunningWorkflowJob(ctx context.Context, orgID, workflowID string) 
 // which reads the job with RunningWorkflowJob in its transaction) take turns, so a run never
 // ends with attempts a push just gave it, and a push never joins a run that just ended.
 func (db *DB) LockWorkflowJob(ctx context.Context, id string) (JobStatus, error) {
-	if !db.InTransaction(ctx) {
-		return "", errors.New("store: LockWorkflowJob needs a transaction")
+	if err := db.needTx(ctx, "LockWorkflowJob"); err != nil {
+		return "", err
 	}
 	var st JobStatus
 	err := db.get(ctx, db.write(ctx), &st, `SELECT status FROM workflow_jobs WHERE id = ?`+db.lockRows(ctx), id)

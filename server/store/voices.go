@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql/driver"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -123,8 +122,8 @@ func (db *DB) CountVoiceProfiles(ctx context.Context, orgID string) (int, error)
 // the transaction ends, so two voices created at once cannot both take the last place (on
 // SQLite the write transaction already runs alone).
 func (db *DB) LockVoiceQuota(ctx context.Context, orgID string) (SubscriptionTier, error) {
-	if !db.InTransaction(ctx) {
-		return "", errors.New("store: LockVoiceQuota needs a transaction")
+	if err := db.needTx(ctx, "LockVoiceQuota"); err != nil {
+		return "", err
 	}
 	var tier SubscriptionTier
 	err := db.get(ctx, db.write(ctx), &tier, `SELECT subscription_tier FROM organizations WHERE id = ?`+db.lockRows(ctx), orgID)
@@ -167,8 +166,8 @@ func (db *DB) DeleteVoiceProfile(ctx context.Context, orgID, id string) error {
 // with and keeps it from being deleted until the transaction ends (FOR SHARE on PostgreSQL; on
 // SQLite the write transaction already runs alone).
 func (db *DB) VoiceProfileForAgent(ctx context.Context, orgID, id string) (VoiceProfile, error) {
-	if !db.InTransaction(ctx) {
-		return VoiceProfile{}, errors.New("store: VoiceProfileForAgent needs a transaction")
+	if err := db.needTx(ctx, "VoiceProfileForAgent"); err != nil {
+		return VoiceProfile{}, err
 	}
 	lock := ""
 	if db.dialect == Postgres {
