@@ -144,8 +144,13 @@ test('the inbox, its public page and the do-not-call list', { skip, timeout: 600
     await page.getByRole('button', { name: 'Remove +14157205101' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
     await page.getByTestId('toast').filter({ hasText: '+14157205101 can be called again.' }).waitFor();
+    // Contacts of the run above who asked not to be called again are on the list too: only the
+    // imported numbers are looked at.
     const left = await ok(page, 'GET', `/v1/do-not-call?organizationId=${setup.teamId}`);
-    assert.deepEqual(left.map((e) => e.phoneNumber), ['+14157205102']);
+    assert.deepEqual(
+      left.map((e) => e.phoneNumber).filter((p) => p.startsWith('+141572051')),
+      ['+14157205102'],
+    );
     await axe(page, 'do-not-call');
   });
 

@@ -81,3 +81,27 @@ func TestSimulatedCustomerFollowsPersona(t *testing.T) {
 		}
 	}
 }
+
+// The contacts of a job (personas that state nothing, one per person called) ask not to be
+// called again in about DoNotCallRate of cases, whatever the seed: never all of them, never
+// none over a few hundred.
+func TestDoNotCallShareOfContacts(t *testing.T) {
+	ctx := context.Background()
+	for seed := int64(1); seed <= 20; seed++ {
+		c := conversation.NewCustomer(conversation.CustomerOptions{Seed: seed})
+		asked := 0
+		const n = 400
+		for i := range n {
+			reply, err := c.Reply(ctx, fmt.Sprintf("the person at +1415555%04d", i), []string{"Hi, this is Sam. Do you want to renew your plan?"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if conversation.AsksNotToBeCalled(reply) {
+				asked++
+			}
+		}
+		if share := float64(asked) / n; share < 0.01 || share > 0.12 {
+			t.Errorf("seed %d: %d of %d contacts asked not to be called (want about 5%%)", seed, asked, n)
+		}
+	}
+}

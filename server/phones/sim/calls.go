@@ -323,6 +323,17 @@ func (c *Calls) Speak(ctx context.Context, id, text, voice, key string) error {
 	return nil
 }
 
+// contactPersona is the persona the Customer follows on call k: the one given (a test run's, a
+// simulated caller's), else one naming the person called, so that a job's contacts, which have
+// none, each get a disposition of their own from the seed rather than all the same one (with
+// one shared empty persona, one run in twenty had every contact ask not to be called again).
+func contactPersona(k *call) string {
+	if k.persona != "" {
+		return k.persona
+	}
+	return "the person at " + k.to
+}
+
 // Listen asks the Customer what the person says back — giving it everything the agent said on
 // the call so far, the last line being what it just said; EventHeard follows with the words.
 func (c *Calls) Listen(ctx context.Context, id string, timeout time.Duration, key string) error {
@@ -332,7 +343,7 @@ func (c *Calls) Listen(ctx context.Context, id string, timeout time.Duration, ke
 		c.mu.Unlock()
 		return err
 	}
-	cu, persona, said, machine := c.customer, k.persona, append([]string(nil), k.said...), k.outcome == phones.OutcomeVoicemail
+	cu, persona, said, machine := c.customer, contactPersona(k), append([]string(nil), k.said...), k.outcome == phones.OutcomeVoicemail
 	c.mu.Unlock()
 	reply := ""
 	if cu != nil && !machine {

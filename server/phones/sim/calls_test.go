@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -351,4 +352,52 @@ func TestEventsWaitForAHandler(t *testing.T) {
 	if err := c.Hangup(context.Background(), call.CallControlID, "h"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A job's contacts have no persona: the customer is given one naming the person called, so
+// each contact draws a disposition of its own; a persona given is passed as it is.
+func TestContactPersona(t *testing.T) {
+	c := sim.NewCalls(sim.CallOptions{Seed: 1, RetryBase: time.Millisecond})
+	defer c.Close()
+	personas := &personaLog{}
+	c.SetHandler(newEvents())
+	c.SetCustomer(personas)
+	ctx := context.Background()
+	for i, to := range []string{"+14155550101", "+14155550102", "+14155550103"} {
+		req := dial(fmt.Sprint("p", i))
+		req.To = to
+		req.Simulation = &phones.Simulation{Outcome: phones.OutcomeAnswer}
+		if i == 2 {
+			req.Simulation.Persona = "Ann, who is busy"
+		}
+		call, err := c.Dial(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Listen(ctx, call.CallControlID, time.Second, fmt.Sprint("l", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"the person at +14155550101", "the person at +14155550102", "Ann, who is busy"}
+	if !slices.Equal(personas.got(), want) {
+		t.Fatalf("personas %q, want %q", personas.got(), want)
+	}
+}
+
+type personaLog struct {
+	mu       sync.Mutex
+	personas []string
+}
+
+func (p *personaLog) Reply(_ context.Context, persona string, _ []string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.personas = append(p.personas, persona)
+	return "Okay.", nil
+}
+
+func (p *personaLog) got() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.personas...)
 }
