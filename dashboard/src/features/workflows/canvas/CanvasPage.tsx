@@ -13,7 +13,6 @@ import {
   type Edge as RfEdge,
   type Node as RfNode,
   type OnNodeDrag,
-  type OnSelectionChangeFunc,
   type Viewport,
 } from '@xyflow/react';
 import { Activity, FileText, LayoutGrid, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
@@ -152,8 +151,10 @@ function Editor({ workflow }: { workflow: Workflow }) {
   const history = useRef<{ past: Graph[]; future: Graph[] }>({ past: [], future: [] });
   const [, bump] = useState(0);
   const queue = useSaveQueue(workflow.id, workflow.version);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [rfNodes, setRfNodes, onNodesChange] = useNodesState<RfNode>(toRfNodes(graph, selected));
+  const [rfNodes, setRfNodes, onNodesChange] = useNodesState<RfNode>(toRfNodes(graph, new Set()));
+  // The selection lives in React Flow's store (clicks change it through onNodesChange); it is read
+  // from there when needed, never copied into state that could lag behind it.
+  const selectedNow = useCallback(() => rf.getNodes().filter((n) => n.selected).map((n) => n.id), [rf]);
   const rfEdges = useMemo(() => toRfEdges(graph), [graph]);
   const [stepTarget, setStepTarget] = useState<StepTarget | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
@@ -171,15 +172,14 @@ function Editor({ workflow }: { workflow: Workflow }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // The nodes are built from the graph they were first made of; only a new graph rebuilds them
-  // (selection changes come through onNodesChange).
+  // The nodes are built from the graph they were first made of; only a new graph rebuilds them,
+  // keeping the selection (selection changes come through onNodesChange).
   const builtFrom = useRef(graph);
   useEffect(() => {
     if (builtFrom.current === graph) return;
     builtFrom.current = graph;
-    setRfNodes(toRfNodes(graph, selected));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [graph, setRfNodes]);
+    setRfNodes(toRfNodes(graph, new Set(selectedNow())));
+  }, [graph, setRfNodes, selectedNow]);
 
   // The first view, fitted to the canvas's box before anything is drawn.
   const box = useRef<HTMLDivElement>(null);
@@ -326,12 +326,14 @@ function Editor({ workflow }: { workflow: Workflow }) {
     (_e, _node, nodes) => commit(ops.moveNodes(graphRef.current, new Map(nodes.map((n) => [n.id, n.position])))),
     [commit],
   );
-  const onSelectionChange: OnSelectionChangeFunc = useCallback(({ nodes }) => setSelected(new Set(nodes.map((n) => n.id))), []);
 
   // Keyboard (on the whole page while the canvas is open, outside fields and dialogs): Delete or
   // Backspace removes the selected steps, Ctrl/⌘+Z undoes, Ctrl/⌘+Shift+Z or Ctrl+Y redoes, F fits the view.
-  const keys = useRef({ undo, redo, remove, selected, fit: () => void rf.fitView({ duration: 200 }) });
-  keys.current = { undo, redo, remove, selected, fit: () => void rf.fitView({ duration: 200 }) };
+  // The steps to remove are the store's selection when the key is pressed (a copy kept through
+  // onSelectionChange, an effect, could lag a quick key press: Delete right after a click on a
+  // far-out card sometimes removed nothing).
+  const keys = useRef({ undo, redo, remove, selectedNow, fit: () => void rf.fitView({ duration: 200 }) });
+  keys.current = { undo, redo, remove, selectedNow, fit: () => void rf.fitView({ duration: 200 }) };
   useEffect(() => {
     const onKeyDown = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
@@ -345,9 +347,11 @@ function Editor({ workflow }: { workflow: Workflow }) {
       } else if (mod && e.key.toLowerCase() === 'y') {
         e.preventDefault();
         k.redo();
-      } else if ((e.key === 'Delete' || e.key === 'Backspace') && k.selected.size > 0) {
+      } else if (e.key === 'Delete' || e.key === 'Backspace') {
+        const ids = k.selectedNow();
+        if (ids.length === 0) return;
         e.preventDefault();
-        for (const id of k.selected) k.remove(id);
+        for (const id of ids) k.remove(id);
       } else if (e.key.toLowerCase() === 'f' && !mod && !e.altKey) {
         k.fit();
       }
@@ -428,7 +432,6 @@ function Editor({ workflow }: { workflow: Workflow }) {
                 edgeTypes={edgeTypes}
                 onNodesChange={onNodesChange}
                 onNodeDragStop={onNodeDragStop}
-                onSelectionChange={onSelectionChange}
                 onConnect={onConnect}
                 isValidConnection={isValidConnection}
                 deleteKeyCode={null}
