@@ -427,8 +427,8 @@ func (s *Service) Duplicate(ctx context.Context, a auth.Actor, id string, name *
 }
 
 // Delete deletes an agent profile with its FAQ and teaching audio (whose uploads it no longer
-// uses); the team's call configuration pairing it with a number goes too. (An agent a workflow
-// uses will be refused once workflows exist.)
+// uses); the team's call configuration pairing it with a number goes too. An agent a workflow
+// speaks with is refused (notInUse).
 func (s *Service) Delete(ctx context.Context, a auth.Actor, id string) error {
 	return notFound(s.db.InTx(ctx, func(ctx context.Context) error {
 		if err := s.notInUse(ctx, a.OrganizationID, id); err != nil {
