@@ -10,7 +10,6 @@ import (
 
 	"github.com/bettyhq/betty/server/integrations/shopify"
 	"github.com/bettyhq/betty/server/internal/apitest"
-	"github.com/bettyhq/betty/server/workflows"
 )
 
 // storefrontTeam makes a team whose storefront workflow can place calls (an agent, a number,
@@ -45,26 +44,8 @@ func publicKey(t *testing.T, env *apitest.Env, org string) string {
 	return o.PublicAPIKey
 }
 
-// awakeNumber answers a number whose local time is within the default calling window
-// (08:00–21:00) now, so the call is placed at once whatever the hour the test runs.
-func awakeNumber(t *testing.T, last string) string {
-	t.Helper()
-	for _, n := range []string{"+1415555" + last, "+4420794601" + last[2:], "+6129374" + last} {
-		_, _, tz, ok := workflows.NormalizePhone(n, "US")
-		if !ok || tz == nil {
-			t.Fatalf("%s: not a valid number with a zone", n)
-		}
-		loc, err := time.LoadLocation(*tz)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if h := time.Now().In(loc).Hour(); h >= 8 && h < 20 {
-			return n
-		}
-	}
-	t.Fatal("no candidate number is within its calling window now")
-	return ""
-}
+// awakeNumber is apitest.AwakeNumber.
+func awakeNumber(t *testing.T, last string) string { return apitest.AwakeNumber(t, last) }
 
 func TestBookCallAPI(t *testing.T) {
 	apitest.Each(t, func(t *testing.T, env *apitest.Env) {

@@ -83,7 +83,13 @@ func runnable(t *testing.T, env *testserver.Env, c *betty.Client, team string, n
 	var b strings.Builder
 	b.WriteString("phone,firstName\n")
 	for i := range n {
-		fmt.Fprintf(&b, "+1415555%04d,Ann%d\n", 1000+i, i)
+		// +1415555<1000+i>; outside a campaign the default calling window applies, so numbers
+		// whose local time is within it now (the campaign's window is always open).
+		phone := fmt.Sprintf("+1415555%04d", 1000+i)
+		if !inCampaign {
+			phone = testserver.AwakeNumber(t, fmt.Sprintf("%04d", 1000+i))
+		}
+		fmt.Fprintf(&b, "%s,Ann%d\n", phone, i)
 	}
 	path := filepath.Join(t.TempDir(), "contacts.csv")
 	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
