@@ -73,11 +73,12 @@ func (c *Client) ImportContacts(ctx context.Context, team, workflowID, nodeID, p
 	return c.SetContactsCSV(ctx, team, workflowID, nodeID, *up.FileUrl, csv)
 }
 
-// ContactsCSV answers a node's CSV source with one page of its contacts.
-func (c *Client) ContactsCSV(ctx context.Context, nodeID string, page, size int) (client.WorkflowCsv, client.PageMeta, error) {
+// ContactsCSV answers the CSV source of a workflow's node with one page of its contacts (node
+// ids are unique only in their workflow).
+func (c *Client) ContactsCSV(ctx context.Context, workflowID, nodeID string, page, size int) (client.WorkflowCsv, client.PageMeta, error) {
 	var out client.WorkflowCsv
 	env, err := send(ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
-		return api.GetWorkflowCsv(ctx, nodeID, &client.GetWorkflowCsvParams{Page: &page, PageSize: &size})
+		return api.GetWorkflowCsv(ctx, nodeID, &client.GetWorkflowCsvParams{WorkflowId: &workflowID, Page: &page, PageSize: &size})
 	}, false)
 	if err != nil {
 		return out, client.PageMeta{}, err
@@ -91,14 +92,14 @@ func (c *Client) ContactsCSV(ctx context.Context, nodeID string, page, size int)
 	return out, *env.Meta, nil
 }
 
-// WaitForContacts polls a node's CSV every interval (1 s when 0) until it is no longer
-// parsing, and answers it with its first page and how many rows it has.
-func (c *Client) WaitForContacts(ctx context.Context, nodeID string, interval time.Duration) (client.WorkflowCsv, client.PageMeta, error) {
+// WaitForContacts polls a workflow's node's CSV every interval (1 s when 0) until it is no
+// longer parsing, and answers it with its first page and how many rows it has.
+func (c *Client) WaitForContacts(ctx context.Context, workflowID, nodeID string, interval time.Duration) (client.WorkflowCsv, client.PageMeta, error) {
 	if interval <= 0 {
 		interval = time.Second
 	}
 	for {
-		csv, meta, err := c.ContactsCSV(ctx, nodeID, 1, 100)
+		csv, meta, err := c.ContactsCSV(ctx, workflowID, nodeID, 1, 100)
 		if err != nil || csv.Status != client.ContactsImportStatusParsing {
 			return csv, meta, err
 		}
@@ -120,12 +121,13 @@ func (c *Client) Contacts(ctx context.Context, workflowID, nodeID string) iter.S
 // 50,000 rows).
 const maxRejected = 64 << 20
 
-// RejectedContacts downloads, as CSV, the rows of a node's CSV file that its import rejected
-// (GET /v1/workflow/csv/{nodeId}/rejected): the file's header and rows with a reason column.
+// RejectedContacts downloads, as CSV, the rows of a workflow's node's CSV file that its import
+// rejected (GET /v1/workflow/csv/{nodeId}/rejected): the file's header and rows with a reason
+// column.
 // It answers the bytes and the file name the server suggests. Errors are as for Do (a node
 // without a CSV source matches ErrNotFound; an import still running answers 409, ErrConflict).
-func (c *Client) RejectedContacts(ctx context.Context, nodeID string) ([]byte, string, error) {
-	resp, err := c.api.DownloadRejectedContacts(ctx, nodeID)
+func (c *Client) RejectedContacts(ctx context.Context, workflowID, nodeID string) ([]byte, string, error) {
+	resp, err := c.api.DownloadRejectedContacts(ctx, nodeID, &client.DownloadRejectedContactsParams{WorkflowId: &workflowID})
 	if err != nil {
 		if unreachable(err) {
 			return nil, "", &UnreachableError{Server: c.server, Err: err}

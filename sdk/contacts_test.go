@@ -58,7 +58,7 @@ func TestContactsAgainstTheRealServer(t *testing.T) {
 	if err != nil || src.Status != client.ContactsImportStatusParsing || src.NodeFile == nil || src.NodeFile.FileName != "list.csv" {
 		t.Fatalf("import: %+v %v", src, err)
 	}
-	csv, meta, err := c.WaitForContacts(ctx, node, 20*time.Millisecond)
+	csv, meta, err := c.WaitForContacts(ctx, w.Id, node, 20*time.Millisecond)
 	if err != nil || csv.Status != client.ContactsImportStatusSuccess || meta.TotalSize != 251 || len(csv.Rows) != 100 {
 		t.Fatalf("wait: %s %+v %v", csv.Status, meta, err)
 	}

@@ -117,7 +117,7 @@ func runnable(t *testing.T, ctx context.Context, env *testserver.Env, c *betty.C
 	if _, err := c.ImportContacts(ctx, team, w.Id, node, path, betty.UploadOptions{}, betty.CSVOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := c.WaitForContacts(ctx, node, 20*time.Millisecond); err != nil {
+	if _, _, err := c.WaitForContacts(ctx, w.Id, node, 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	return w.Id

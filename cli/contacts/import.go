@@ -105,7 +105,7 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	}
 	wctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	csv, meta, err := c.WaitForContacts(wctx, node, opts.Poll)
+	csv, meta, err := c.WaitForContacts(wctx, w.Id, node, opts.Poll)
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s is still being imported after %s; see betty contacts list %s", up.FileName, opts.Timeout, w.Id)
 	}

@@ -27,22 +27,17 @@ type RejectedOptions struct {
 func NewCmdRejected(f *cmdutil.Factory, runF func(*RejectedOptions) error) *cobra.Command {
 	opts := &RejectedOptions{IO: f.IO, Client: f.Client}
 	cmd := &cobra.Command{
-		Use:   "rejected [<workflow id>]",
+		Use:   "rejected <workflow id>",
 		Short: "Download the rows a CSV import rejected",
 		Long: `Download, as a CSV file, the rows of a Contacts node's CSV file that the import rejected
 (a missing, invalid or duplicate number): the file's own header and rows, in file order,
-with a last column saying why. Fix them and import them again. Name the node with --node,
-or give the workflow's id to use its only Contacts node.`,
-		Example: `  betty contacts rejected --node contacts-1 -o rejected.csv
-  betty contacts rejected 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 > rejected.csv`,
-		Args: cobra.MaximumNArgs(1),
+with a last column saying why. Fix them and import them again. The workflow's only
+Contacts node is used unless --node names one (node ids are unique only within a workflow).`,
+		Example: `  betty contacts rejected 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 > rejected.csv
+  betty contacts rejected 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 --node contacts-1 -o rejected.csv`,
+		Args: cmdutil.ExactArgs(1, "give the workflow's id"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.Workflow = args[0]
-			}
-			if opts.Workflow == "" && opts.Node == "" {
-				return cmdutil.FlagErrorf("give the workflow's id or the Contacts node's (--node)")
-			}
+			opts.Workflow = args[0]
 			if runF != nil {
 				return runF(opts)
 			}
@@ -65,7 +60,7 @@ func runRejected(ctx context.Context, opts *RejectedOptions) error {
 			return err
 		}
 	}
-	data, _, err := c.RejectedContacts(ctx, node)
+	data, _, err := c.RejectedContacts(ctx, opts.Workflow, node)
 	if err != nil {
 		return err
 	}

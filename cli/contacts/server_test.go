@@ -80,12 +80,12 @@ func TestAgainstTheRealServer(t *testing.T) {
 		t.Fatalf("rejected -o: %v %s", err, errOut)
 	}
 	got, _ := os.ReadFile(file)
-	out, _, err = run("rejected", "--node", "c-"+w.Id)
+	out, _, err = run("rejected", w.Id, "--node", "c-"+w.Id)
 	if err != nil || out != string(got) || !strings.HasPrefix(out, "Phone Number,First Name,reason\nnope,Bad9,Invalid phone number\n") || strings.Count(out, "\n") != 11 {
 		t.Fatalf("rejected: %v %q", err, out)
 	}
-	if _, _, err = run("rejected"); err == nil || !strings.Contains(err.Error(), "give the workflow's id or the Contacts node's") {
-		t.Fatalf("no node: %v", err)
+	if _, _, err = run("rejected", "--node", "c-"+w.Id); err == nil || !strings.Contains(err.Error(), "give the workflow's id") {
+		t.Fatalf("no workflow: %v", err)
 	}
 }
 

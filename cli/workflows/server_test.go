@@ -115,3 +115,80 @@ func TestAgainstTheRealServer(t *testing.T) {
 		t.Fatalf("delete: %v %s", err, errOut)
 	}
 }
+
+// A flow exported from one workflow imports into any other: another team's (it answered 409
+// "already used by another workflow" while node ids were unique across teams) or another of
+// the same team, keeping its node ids.
+func TestImportIntoAnyWorkflow(t *testing.T) {
+	env := testserver.Start(t)
+	ctx := context.Background()
+	type who struct {
+		profile *config.Profile
+		client  *betty.Client
+		agent   string
+	}
+	caller := func(email, name string) who {
+		c := env.SignUp(t, email)
+		team := env.Team(t, c, name)
+		sdk, err := betty.New(env.URL, betty.WithTokens(c.Access, c.Refresh))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ag, err := betty.Do[client.AgentProfile](ctx, sdk, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+			return api.CreateAgent(ctx, client.CreateAgentRequest{OrganizationId: team, Name: "Ava"})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return who{&config.Profile{Server: env.URL, AccessToken: c.Access, RefreshToken: c.Refresh, Email: c.Email, Team: team}, sdk, ag.Id}
+	}
+	run := func(w who, args ...string) (string, string, error) {
+		t.Helper()
+		f, s := clitest.NewFactory(t, clitest.Options{Profile: w.profile})
+		err := clitest.Run(workflows.NewCmdWorkflow(f), args...)
+		return s.Out.String(), s.ErrOut.String(), err
+	}
+	create := func(w who, name string, extra ...string) string {
+		t.Helper()
+		out, errOut, err := run(w, append([]string{"create", name, "--type", "outbound", "--agent", w.agent}, extra...)...)
+		if err != nil {
+			t.Fatalf("create %s: %v %s", name, err, errOut)
+		}
+		return strings.TrimSpace(out)
+	}
+	ada, bob := caller("ada@example.com", "Acme"), caller("bob@example.com", "Bob's")
+	source := create(ada, "Reminders", "--template", "template-appointment-reminder")
+	out, _, err := run(ada, "export", source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "flow.yaml")
+	if err := os.WriteFile(path, []byte(out), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	exported, err := ada.client.Workflow(ctx, source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, into := range []struct {
+		who  who
+		what string
+	}{{bob, "another team's workflow"}, {ada, "another workflow of the team"}} {
+		target := create(into.who, "Imported")
+		out, errOut, err := run(into.who, "import", path, "--into", target)
+		if err != nil || strings.TrimSpace(out) != target {
+			var printed strings.Builder
+			cmdutil.PrintError(&printed, nil, err)
+			t.Fatalf("import into %s: %s %s", into.what, printed.String(), errOut)
+		}
+		got, err := into.who.client.Workflow(ctx, target)
+		if err != nil || len(*got.Nodes) != len(*exported.Nodes) {
+			t.Fatalf("%s after the import: %v", into.what, err)
+		}
+		for i, n := range *got.Nodes {
+			if n.Id != (*exported.Nodes)[i].Id {
+				t.Errorf("%s: node %d is %s, the file's %s", into.what, i, n.Id, (*exported.Nodes)[i].Id)
+			}
+		}
+	}
+}

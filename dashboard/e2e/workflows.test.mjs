@@ -332,7 +332,7 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     await saved(page);
     // (asked outside the page: a 404 in the page is a console error the suite refuses)
     const token = await page.evaluate(() => localStorage.getItem('betty.accessToken'));
-    const gone = await page.request.get(`${baseURL}/v1/workflow/csv/${node.id}`, { headers: { Authorization: `Bearer ${token}` } });
+    const gone = await page.request.get(`${baseURL}/v1/workflow/csv/${node.id}?workflowId=${id}`, { headers: { Authorization: `Bearer ${token}` } });
     assert.equal(gone.status(), 404);
   });
 

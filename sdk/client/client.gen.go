@@ -7455,6 +7455,11 @@ type InboxAscendingQuery = bool
 // InboxSortByQuery The sortable columns of the inbox.
 type InboxSortByQuery = InboxSortBy
 
+// NodeWorkflowIdQuery An opaque identifier.
+//
+// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+type NodeWorkflowIdQuery = Id
+
 // OrganizationIdQuery An opaque identifier.
 //
 // Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
@@ -8298,6 +8303,16 @@ type ListWorkflowContactsParams struct {
 	Source *ContactSource `form:"source,omitempty" json:"source,omitempty"`
 }
 
+// DeleteWorkflowCsvParams defines parameters for DeleteWorkflowCsv.
+type DeleteWorkflowCsvParams struct {
+	// WorkflowId The workflow of the node. Node ids are unique only within their workflow, so two
+	// workflows, of one team or of several, may have a node with the same id. Without
+	// `workflowId` the node is looked for among the workflows of the caller's teams (never
+	// another team's), and an id that several of them use answers 400 naming
+	// `query.workflowId`. Betty's dashboard, SDK and CLI always send it.
+	WorkflowId *NodeWorkflowIdQuery `form:"workflowId,omitempty" json:"workflowId,omitempty"`
+}
+
 // GetWorkflowCsvParams defines parameters for GetWorkflowCsv.
 type GetWorkflowCsvParams struct {
 	// Page 1-based page number. Pages past the last one are clamped to the last page.
@@ -8305,6 +8320,23 @@ type GetWorkflowCsvParams struct {
 
 	// PageSize Contacts per page.
 	PageSize *int `form:"pageSize,omitempty" json:"pageSize,omitempty"`
+
+	// WorkflowId The workflow of the node. Node ids are unique only within their workflow, so two
+	// workflows, of one team or of several, may have a node with the same id. Without
+	// `workflowId` the node is looked for among the workflows of the caller's teams (never
+	// another team's), and an id that several of them use answers 400 naming
+	// `query.workflowId`. Betty's dashboard, SDK and CLI always send it.
+	WorkflowId *NodeWorkflowIdQuery `form:"workflowId,omitempty" json:"workflowId,omitempty"`
+}
+
+// DownloadRejectedContactsParams defines parameters for DownloadRejectedContacts.
+type DownloadRejectedContactsParams struct {
+	// WorkflowId The workflow of the node. Node ids are unique only within their workflow, so two
+	// workflows, of one team or of several, may have a node with the same id. Without
+	// `workflowId` the node is looked for among the workflows of the caller's teams (never
+	// another team's), and an id that several of them use answers 400 naming
+	// `query.workflowId`. Betty's dashboard, SDK and CLI always send it.
+	WorkflowId *NodeWorkflowIdQuery `form:"workflowId,omitempty" json:"workflowId,omitempty"`
 }
 
 // ListWorkflowHistoryParams defines parameters for ListWorkflowHistory.
@@ -12704,7 +12736,7 @@ type ClientInterface interface {
 	// role except `readonly` may call it. Returns the node id.
 	//
 	// Corresponds with DELETE /v1/workflow/csv/{nodeId} (the `DeleteWorkflowCsv` operationId).
-	DeleteWorkflowCsv(ctx context.Context, nodeId Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteWorkflowCsv(ctx context.Context, nodeId Id, params *DeleteWorkflowCsvParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetWorkflowCsv Get a Contacts node's CSV
 	//
@@ -12731,7 +12763,7 @@ type ClientInterface interface {
 	// while the file is still being imported it answers 409. Any team role may call it.
 	//
 	// Corresponds with GET /v1/workflow/csv/{nodeId}/rejected (the `DownloadRejectedContacts` operationId).
-	DownloadRejectedContacts(ctx context.Context, nodeId Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DownloadRejectedContacts(ctx context.Context, nodeId Id, params *DownloadRejectedContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// EndWorkflowJob Cancel a workflow's run
 	//
@@ -12901,8 +12933,9 @@ type ClientInterface interface {
 	// 6. Any other node has at most one outgoing edge per source handle (`source` plus
 	//    `sourceHandle`): the canvas drops extra edges and makes a used handle
 	//    unconnectable.
-	// 7. Node ids are unique across all workflows: a node id already used by another
-	//    workflow answers 409 (the dashboard makes them UUIDs; copies get new ids).
+	// Node ids need be unique only within the graph: another workflow, of this team or of
+	// another, may use the same ids, so an exported graph can be saved into any workflow
+	// (the dashboard makes new nodes' ids UUIDs; copies of workflows get new ids).
 	//
 	// The data of an existing `data-access` node cannot be edited: a save keeps its stored
 	// data whatever it sends.
@@ -12955,8 +12988,9 @@ type ClientInterface interface {
 	// 6. Any other node has at most one outgoing edge per source handle (`source` plus
 	//    `sourceHandle`): the canvas drops extra edges and makes a used handle
 	//    unconnectable.
-	// 7. Node ids are unique across all workflows: a node id already used by another
-	//    workflow answers 409 (the dashboard makes them UUIDs; copies get new ids).
+	// Node ids need be unique only within the graph: another workflow, of this team or of
+	// another, may use the same ids, so an exported graph can be saved into any workflow
+	// (the dashboard makes new nodes' ids UUIDs; copies of workflows get new ids).
 	//
 	// The data of an existing `data-access` node cannot be edited: a save keeps its stored
 	// data whatever it sends.
@@ -18913,8 +18947,8 @@ func (c *Client) CreateWorkflow(ctx context.Context, body CreateWorkflowJSONRequ
 // role except `readonly` may call it. Returns the node id.
 //
 // Corresponds with DELETE /v1/workflow/csv/{nodeId} (the `DeleteWorkflowCsv` operationId).
-func (c *Client) DeleteWorkflowCsv(ctx context.Context, nodeId Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteWorkflowCsvRequest(c.Server, nodeId)
+func (c *Client) DeleteWorkflowCsv(ctx context.Context, nodeId Id, params *DeleteWorkflowCsvParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteWorkflowCsvRequest(c.Server, nodeId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -18960,8 +18994,8 @@ func (c *Client) GetWorkflowCsv(ctx context.Context, nodeId Id, params *GetWorkf
 // while the file is still being imported it answers 409. Any team role may call it.
 //
 // Corresponds with GET /v1/workflow/csv/{nodeId}/rejected (the `DownloadRejectedContacts` operationId).
-func (c *Client) DownloadRejectedContacts(ctx context.Context, nodeId Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDownloadRejectedContactsRequest(c.Server, nodeId)
+func (c *Client) DownloadRejectedContacts(ctx context.Context, nodeId Id, params *DownloadRejectedContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDownloadRejectedContactsRequest(c.Server, nodeId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -19230,8 +19264,10 @@ func (c *Client) RunWorkflow(ctx context.Context, id Id, body RunWorkflowJSONReq
 //  6. Any other node has at most one outgoing edge per source handle (`source` plus
 //     `sourceHandle`): the canvas drops extra edges and makes a used handle
 //     unconnectable.
-//  7. Node ids are unique across all workflows: a node id already used by another
-//     workflow answers 409 (the dashboard makes them UUIDs; copies get new ids).
+//
+// Node ids need be unique only within the graph: another workflow, of this team or of
+// another, may use the same ids, so an exported graph can be saved into any workflow
+// (the dashboard makes new nodes' ids UUIDs; copies of workflows get new ids).
 //
 // The data of an existing `data-access` node cannot be edited: a save keeps its stored
 // data whatever it sends.
@@ -19294,8 +19330,10 @@ func (c *Client) SaveWorkflowWithBody(ctx context.Context, contentType string, b
 //  6. Any other node has at most one outgoing edge per source handle (`source` plus
 //     `sourceHandle`): the canvas drops extra edges and makes a used handle
 //     unconnectable.
-//  7. Node ids are unique across all workflows: a node id already used by another
-//     workflow answers 409 (the dashboard makes them UUIDs; copies get new ids).
+//
+// Node ids need be unique only within the graph: another workflow, of this team or of
+// another, may use the same ids, so an exported graph can be saved into any workflow
+// (the dashboard makes new nodes' ids UUIDs; copies of workflows get new ids).
 //
 // The data of an existing `data-access` node cannot be edited: a save keeps its stored
 // data whatever it sends.
@@ -28054,7 +28092,7 @@ func NewCreateWorkflowRequestWithBody(server string, contentType string, body io
 }
 
 // NewDeleteWorkflowCsvRequest constructs an http.Request for the DeleteWorkflowCsv method
-func NewDeleteWorkflowCsvRequest(server string, nodeId Id) (*http.Request, error) {
+func NewDeleteWorkflowCsvRequest(server string, nodeId Id, params *DeleteWorkflowCsvParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -28077,6 +28115,33 @@ func NewDeleteWorkflowCsvRequest(server string, nodeId Id) (*http.Request, error
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.WorkflowId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "workflowId", *params.WorkflowId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
@@ -28146,6 +28211,18 @@ func NewGetWorkflowCsvRequest(server string, nodeId Id, params *GetWorkflowCsvPa
 
 		}
 
+		if params.WorkflowId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "workflowId", *params.WorkflowId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -28161,7 +28238,7 @@ func NewGetWorkflowCsvRequest(server string, nodeId Id, params *GetWorkflowCsvPa
 }
 
 // NewDownloadRejectedContactsRequest constructs an http.Request for the DownloadRejectedContacts method
-func NewDownloadRejectedContactsRequest(server string, nodeId Id) (*http.Request, error) {
+func NewDownloadRejectedContactsRequest(server string, nodeId Id, params *DownloadRejectedContactsParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -28184,6 +28261,33 @@ func NewDownloadRejectedContactsRequest(server string, nodeId Id) (*http.Request
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.WorkflowId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "workflowId", *params.WorkflowId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -33006,7 +33110,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/workflow/csv/{nodeId} (the `DeleteWorkflowCsv` operationId).
-	DeleteWorkflowCsvWithResponse(ctx context.Context, nodeId Id, reqEditors ...RequestEditorFn) (*DeleteWorkflowCsvResponse, error)
+	DeleteWorkflowCsvWithResponse(ctx context.Context, nodeId Id, params *DeleteWorkflowCsvParams, reqEditors ...RequestEditorFn) (*DeleteWorkflowCsvResponse, error)
 
 	// GetWorkflowCsvWithResponse Get a Contacts node's CSV
 	//
@@ -33037,7 +33141,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/workflow/csv/{nodeId}/rejected (the `DownloadRejectedContacts` operationId).
-	DownloadRejectedContactsWithResponse(ctx context.Context, nodeId Id, reqEditors ...RequestEditorFn) (*DownloadRejectedContactsResponse, error)
+	DownloadRejectedContactsWithResponse(ctx context.Context, nodeId Id, params *DownloadRejectedContactsParams, reqEditors ...RequestEditorFn) (*DownloadRejectedContactsResponse, error)
 
 	// EndWorkflowJobWithResponse Cancel a workflow's run
 	//
@@ -33217,8 +33321,9 @@ type ClientWithResponsesInterface interface {
 	// 6. Any other node has at most one outgoing edge per source handle (`source` plus
 	//    `sourceHandle`): the canvas drops extra edges and makes a used handle
 	//    unconnectable.
-	// 7. Node ids are unique across all workflows: a node id already used by another
-	//    workflow answers 409 (the dashboard makes them UUIDs; copies get new ids).
+	// Node ids need be unique only within the graph: another workflow, of this team or of
+	// another, may use the same ids, so an exported graph can be saved into any workflow
+	// (the dashboard makes new nodes' ids UUIDs; copies of workflows get new ids).
 	//
 	// The data of an existing `data-access` node cannot be edited: a save keeps its stored
 	// data whatever it sends.
@@ -33271,8 +33376,9 @@ type ClientWithResponsesInterface interface {
 	// 6. Any other node has at most one outgoing edge per source handle (`source` plus
 	//    `sourceHandle`): the canvas drops extra edges and makes a used handle
 	//    unconnectable.
-	// 7. Node ids are unique across all workflows: a node id already used by another
-	//    workflow answers 409 (the dashboard makes them UUIDs; copies get new ids).
+	// Node ids need be unique only within the graph: another workflow, of this team or of
+	// another, may use the same ids, so an exported graph can be saved into any workflow
+	// (the dashboard makes new nodes' ids UUIDs; copies of workflows get new ids).
 	//
 	// The data of an existing `data-access` node cannot be edited: a save keeps its stored
 	// data whatever it sends.
@@ -56006,8 +56112,8 @@ func (c *ClientWithResponses) CreateWorkflowWithResponse(ctx context.Context, bo
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/workflow/csv/{nodeId} (the `DeleteWorkflowCsv` operationId).
-func (c *ClientWithResponses) DeleteWorkflowCsvWithResponse(ctx context.Context, nodeId Id, reqEditors ...RequestEditorFn) (*DeleteWorkflowCsvResponse, error) {
-	rsp, err := c.DeleteWorkflowCsv(ctx, nodeId, reqEditors...)
+func (c *ClientWithResponses) DeleteWorkflowCsvWithResponse(ctx context.Context, nodeId Id, params *DeleteWorkflowCsvParams, reqEditors ...RequestEditorFn) (*DeleteWorkflowCsvResponse, error) {
+	rsp, err := c.DeleteWorkflowCsv(ctx, nodeId, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -56049,8 +56155,8 @@ func (c *ClientWithResponses) GetWorkflowCsvWithResponse(ctx context.Context, no
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/workflow/csv/{nodeId}/rejected (the `DownloadRejectedContacts` operationId).
-func (c *ClientWithResponses) DownloadRejectedContactsWithResponse(ctx context.Context, nodeId Id, reqEditors ...RequestEditorFn) (*DownloadRejectedContactsResponse, error) {
-	rsp, err := c.DownloadRejectedContacts(ctx, nodeId, reqEditors...)
+func (c *ClientWithResponses) DownloadRejectedContactsWithResponse(ctx context.Context, nodeId Id, params *DownloadRejectedContactsParams, reqEditors ...RequestEditorFn) (*DownloadRejectedContactsResponse, error) {
+	rsp, err := c.DownloadRejectedContacts(ctx, nodeId, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -56289,8 +56395,10 @@ func (c *ClientWithResponses) RunWorkflowWithResponse(ctx context.Context, id Id
 //  6. Any other node has at most one outgoing edge per source handle (`source` plus
 //     `sourceHandle`): the canvas drops extra edges and makes a used handle
 //     unconnectable.
-//  7. Node ids are unique across all workflows: a node id already used by another
-//     workflow answers 409 (the dashboard makes them UUIDs; copies get new ids).
+//
+// Node ids need be unique only within the graph: another workflow, of this team or of
+// another, may use the same ids, so an exported graph can be saved into any workflow
+// (the dashboard makes new nodes' ids UUIDs; copies of workflows get new ids).
 //
 // The data of an existing `data-access` node cannot be edited: a save keeps its stored
 // data whatever it sends.
@@ -56349,8 +56457,10 @@ func (c *ClientWithResponses) SaveWorkflowWithBodyWithResponse(ctx context.Conte
 //  6. Any other node has at most one outgoing edge per source handle (`source` plus
 //     `sourceHandle`): the canvas drops extra edges and makes a used handle
 //     unconnectable.
-//  7. Node ids are unique across all workflows: a node id already used by another
-//     workflow answers 409 (the dashboard makes them UUIDs; copies get new ids).
+//
+// Node ids need be unique only within the graph: another workflow, of this team or of
+// another, may use the same ids, so an exported graph can be saved into any workflow
+// (the dashboard makes new nodes' ids UUIDs; copies of workflows get new ids).
 //
 // The data of an existing `data-access` node cannot be edited: a save keeps its stored
 // data whatever it sends.

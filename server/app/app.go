@@ -59,7 +59,9 @@ type App struct {
 	events  *events.Service
 	// simCalls is the simulator's call control (nil with Telnyx); Close stops its workers.
 	simCalls *sim.Calls
-	started  bool
+	// resources is the guard's registry of resource owners.
+	resources auth.Registry
+	started   bool
 }
 
 // Option changes how the server is built, for tests.
@@ -180,9 +182,11 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	}
 	phonesService := phones.New(db, tel, dashboardLinks, log, phones.WithBilling(billingService))
 	billingService.SetNumberSeller(phonesService)
+	registry := resources(resourceOwners{workflows: workflowsService, campaigns: campaignsService, knowledge: knowledgeService,
+		billing: billingService, uploads: uploadsService, runs: runsService})
 	h, err := httpapi.New(httpapi.Deps{
 		Log: log, DB: db, Version: version, Dashboard: dashboard, MaxBodyBytes: cfg.MaxBodyBytes,
-		Issuer: issuer, Mail: outbox,
+		Issuer: issuer, Mail: outbox, Resources: registry,
 		Identity: identity.New(db, issuer, outbox, hasher, dashboardLinks,
 			identity.Config{RefreshTTL: cfg.RefreshTokenTTL, InternalDomains: cfg.InternalDomains}),
 		Teams:          teams.New(db, outbox, dashboardLinks),
@@ -210,7 +214,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		return nil, err
 	}
 	return &App{cfg: cfg, log: log, tel: tel, db: db, jobs: queue, mail: outbox, files: files, speech: speaker, handler: h,
-		events: eventsService, simCalls: simCalls}, nil
+		events: eventsService, simCalls: simCalls, resources: registry}, nil
 }
 
 // newIntegrations builds the connected apps' service with the configured key, or one Betty
@@ -288,6 +292,9 @@ func (a *App) Handler() http.Handler { return a.handler }
 
 // DB is the application's database.
 func (a *App) DB() *store.DB { return a.db }
+
+// Resources is the registry the guard finds resources' organisations through.
+func (a *App) Resources() auth.Registry { return a.resources }
 
 // Close releases the database.
 func (a *App) Close() error {

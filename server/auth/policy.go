@@ -30,9 +30,11 @@ const (
 	FromPathID   OrgFrom = "path:id"
 	FromPathOrg  OrgFrom = "path:organizationId"
 	FromBodyID   OrgFrom = "body:id"
-	// FromResource: the id names a resource; the handler finds its organisation and calls
-	// Authorize with it, under the same rule.
+	// FromResource: the organisation is the one of the resource the rule names (Rule.Resource),
+	// which the guard finds through the Registry.
 	FromResource OrgFrom = "resource"
+	// FromMetadata: the organizationId of a tus upload's Upload-Metadata header.
+	FromMetadata OrgFrom = "metadata:organizationId"
 	// FromKey: the caller is an API key and acts for its own team.
 	FromKey OrgFrom = "key"
 )
@@ -45,12 +47,34 @@ type Rule struct {
 	Org     OrgFrom
 	// UsersOnly refuses API keys on a Team operation (managing keys, spending money).
 	UsersOnly bool
+	// Resource is what the operation acts on when its organisation comes from it (Org
+	// FromResource): the guard finds the resource's organisation through the Registry and
+	// checks the caller there before the handler runs.
+	Resource Resource
 }
 
 func team(min Role, from OrgFrom) Rule { return Rule{Access: Team, MinRole: min, Org: from} }
 func teamUser(min Role, from OrgFrom) Rule {
 	return Rule{Access: Team, MinRole: min, Org: from, UsersOnly: true}
 }
+
+// on is the rule of an operation whose organisation is the one of the resource r names.
+func on(min Role, r Resource) Rule {
+	return Rule{Access: Team, MinRole: min, Org: FromResource, Resource: r}
+}
+func onUser(min Role, r Resource) Rule {
+	rule := on(min, r)
+	rule.UsersOnly = true
+	return rule
+}
+
+// The resources several operations name.
+func workflowAt(id Source) Resource { return In("workflow", id) }
+func campaignAt(id Source) Resource { return In("campaign", id) }
+
+// nodeAt is a workflow's node: node ids are unique only in their workflow, which the request
+// names in the query parameter workflowId or leaves to the guard to find among the caller's.
+func nodeAt(id Source) Resource { return In("node", id).Within("workflow", Query("workflowId")) }
 
 var (
 	public = Rule{Access: Public}
@@ -107,7 +131,7 @@ var Policy = map[string]Rule{
 	"createPhoneNumberSubscriptionPaymentIntent": teamUser(Admin, FromBody),
 	"getSubscriptionManagementLink":              teamUser(Admin, FromQuery),
 	"listTiers":                                  {Access: Any},
-	"updatePaymentIntentStatus":                  teamUser(Member, FromResource), // creator or admin (handler)
+	"updatePaymentIntentStatus":                  onUser(Member, In("payment intent", Body("dbPaymentIntentId"))), // creator or admin (domain)
 	"listPhoneNumberSubscriptions":               team(Developer, FromQuery),
 
 	// Agents
@@ -145,36 +169,53 @@ var Policy = map[string]Rule{
 
 	// Campaigns
 	"listCampaigns": team(Readonly, FromQuery), "createCampaign": team(Member, FromBody),
-	"getCampaign": team(Readonly, FromResource), "updateCampaign": team(Member, FromResource),
-	"deleteCampaign": team(Member, FromResource), "listCampaignPhoneNumberAssignments": team(Readonly, FromResource),
-	"duplicateCampaign": team(Member, FromResource), "createCampaignWorkflow": team(Member, FromResource),
-	"toggleCampaignWorkflow": team(Member, FromResource), "duplicateCampaignWorkflow": team(Member, FromResource),
-	"listCampaignWorkflows": team(Readonly, FromResource),
+	"getCampaign":                        on(Readonly, campaignAt(Path("id"))),
+	"updateCampaign":                     on(Member, campaignAt(Path("id"))),
+	"deleteCampaign":                     on(Member, campaignAt(Path("id"))),
+	"listCampaignPhoneNumberAssignments": on(Readonly, In("phone number", Path("id"))),
+	"duplicateCampaign":                  on(Member, campaignAt(Path("id"))),
+	"createCampaignWorkflow":             on(Member, campaignAt(Path("campaignId"))),
+	"toggleCampaignWorkflow":             on(Member, workflowAt(Path("workflowId"))),
+	"duplicateCampaignWorkflow":          on(Member, workflowAt(Path("id"))),
+	"listCampaignWorkflows":              on(Readonly, campaignAt(Path("campaignId"))),
 
 	// Workflows
 	"createWorkflow": team(Member, FromBody), "listWorkflows": team(Readonly, FromQuery),
-	"getWorkflow": team(Readonly, FromResource), "deleteWorkflow": team(Member, FromResource),
-	"saveWorkflow": team(Member, FromResource), "updateWorkflow": team(Member, FromResource),
-	"runWorkflow": team(Member, FromBody), "testRunWorkflow": team(Member, FromBody),
-	"getWorkflowProgress": team(Readonly, FromResource), "endWorkflowJob": team(Member, FromResource),
-	"setWorkflowAgent": team(Member, FromResource), "setWorkflowPhoneNumber": team(Member, FromResource),
-	"configureWorkflowShopify": team(Developer, FromBody), "setWorkflowContacts": team(Member, FromBody),
-	"listWorkflowContacts": team(Readonly, FromResource), "deleteWorkflowContacts": team(Member, FromResource),
-	"getWorkflowCsv": team(Readonly, FromResource), "deleteWorkflowCsv": team(Member, FromResource), "downloadRejectedContacts": team(Readonly, FromResource),
-	"updateWorkflowNode": team(Member, FromResource), "listWorkflowTemplates": {Access: Any},
-	"listWorkflowHistory": team(Readonly, FromResource), "listWorkflowsByPhoneNumber": team(Readonly, FromResource),
+	"getWorkflow":                on(Readonly, workflowAt(Path("id"))),
+	"deleteWorkflow":             on(Member, workflowAt(Path("id"))),
+	"saveWorkflow":               on(Member, workflowAt(Body("workflowId"))),
+	"updateWorkflow":             on(Member, workflowAt(Query("workflowId"))),
+	"runWorkflow":                team(Member, FromBody),
+	"testRunWorkflow":            team(Member, FromBody),
+	"getWorkflowProgress":        on(Readonly, workflowAt(Path("id"))),
+	"endWorkflowJob":             on(Member, workflowAt(Path("id"))),
+	"setWorkflowAgent":           on(Member, workflowAt(Body("workflowId"))),
+	"setWorkflowPhoneNumber":     on(Member, workflowAt(Body("workflowId"))),
+	"configureWorkflowShopify":   team(Developer, FromBody),
+	"setWorkflowContacts":        team(Member, FromBody),
+	"listWorkflowContacts":       on(Readonly, workflowAt(Query("workflowId"))),
+	"deleteWorkflowContacts":     on(Member, workflowAt(Query("workflowId"))),
+	"getWorkflowCsv":             on(Readonly, nodeAt(Path("nodeId"))),
+	"deleteWorkflowCsv":          on(Member, nodeAt(Path("nodeId"))),
+	"downloadRejectedContacts":   on(Readonly, nodeAt(Path("nodeId"))),
+	"updateWorkflowNode":         on(Member, workflowAt(Body("workflowId"))),
+	"listWorkflowTemplates":      {Access: Any},
+	"listWorkflowHistory":        on(Readonly, workflowAt(Path("id"))),
+	"listWorkflowsByPhoneNumber": on(Readonly, In("phone number", Path("phoneNumberId"))),
 
-	// Jobs
-	"listJobStatuses": team(Readonly, FromResource),
+	// Jobs: of every team of the caller the ids name
+	"listJobStatuses": on(Readonly, EachIn("job", Query("ids"))),
 
 	// Knowledge base
-	"createKnowledgeBase": team(Member, FromBody), "updateKnowledgeBase": team(Member, FromResource),
+	"createKnowledgeBase": team(Member, FromBody), "updateKnowledgeBase": on(Member, In("knowledge base", Path("id"))),
 	"deleteKnowledgeBase": team(Member, FromQuery), "getKnowledgeFile": team(Readonly, FromQuery),
 	"deleteKnowledgeFile": team(Member, FromQuery), "listKnowledgeFiles": team(Readonly, FromQuery),
 	"listKnowledgeBases": team(Readonly, FromPathOrg), "activateKnowledgeBase": team(Member, FromBody),
-	"deactivateKnowledgeBase": team(Member, FromBody), "createKnowledgeFile": team(Member, FromResource),
-	"createKnowledgeFaq": team(Member, FromResource), "updateKnowledgeFaq": team(Member, FromResource),
-	"searchKnowledgeBase": team(Readonly, FromQuery),
+	"deactivateKnowledgeBase": team(Member, FromBody),
+	"createKnowledgeFile":     on(Member, In("knowledge base", Body("knowledgeBaseId"))),
+	"createKnowledgeFaq":      on(Member, In("knowledge base", Body("knowledgeBaseId"))),
+	"updateKnowledgeFaq":      on(Member, In("knowledge file", Path("id"))),
+	"searchKnowledgeBase":     team(Readonly, FromQuery),
 
 	// Apps: integrations are developers' business; reading them is anyone's
 	"connectHubspotApp": teamUser(Developer, FromBody), "reconnectHubspotApp": teamUser(Developer, FromBody), // OAuth needs a person
@@ -188,10 +229,12 @@ var Policy = map[string]Rule{
 	"listZapierHooks": team(Readonly, FromQuery),
 
 	// Uploads and files
-	"getUploadCapabilities": public, "createUpload": team(Member, FromResource),
-	"getUploadOffset": team(Member, FromResource), "appendUploadChunk": team(Member, FromResource),
-	"deleteUpload": team(Member, FromResource), "getUpload": team(Readonly, FromResource),
-	"downloadFile": public, // signed, time-limited URL
+	"getUploadCapabilities": public, "createUpload": team(Member, FromMetadata),
+	"getUploadOffset":   on(Member, In("upload", Path("uploadId"))),
+	"appendUploadChunk": on(Member, In("upload", Path("uploadId"))),
+	"deleteUpload":      on(Member, In("upload", Path("uploadId"))),
+	"getUpload":         on(Readonly, In("upload", Path("uploadId"))),
+	"downloadFile":      public, // signed, time-limited URL
 
 	// Events
 	"streamEvents": team(Readonly, FromQuery),

@@ -23,10 +23,14 @@ type Grant struct {
 	Role           Role
 	// MemberID is the caller's membership (empty for API keys).
 	MemberID string
+	// Container is where the guard found the resource the operation acts on, for kinds whose
+	// ids are unique only in their container (a node's workflow).
+	Container string
 }
 
 type principalKey struct{}
 type grantKey struct{}
+type grantsKey struct{}
 type ruleKey struct{}
 
 // WithPrincipal returns ctx carrying the caller.
@@ -49,6 +53,18 @@ func WithGrant(ctx context.Context, g Grant) context.Context {
 func GrantFrom(ctx context.Context) (Grant, bool) {
 	g, ok := ctx.Value(grantKey{}).(Grant)
 	return g, ok
+}
+
+// WithGrants returns ctx carrying the caller's standing in each organisation of the resources
+// a list of ids names (Resource.List), once per organisation.
+func WithGrants(ctx context.Context, gs []Grant) context.Context {
+	return context.WithValue(ctx, grantsKey{}, gs)
+}
+
+// GrantsFrom returns the caller's standings WithGrants put in ctx.
+func GrantsFrom(ctx context.Context) []Grant {
+	gs, _ := ctx.Value(grantsKey{}).([]Grant)
+	return gs
 }
 
 // WithRule returns ctx carrying the rule of the operation being served.

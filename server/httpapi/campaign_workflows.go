@@ -10,10 +10,6 @@ import (
 
 // CreateCampaignWorkflow creates a workflow in a campaign.
 func (h *Workflows) CreateCampaignWorkflow(ctx context.Context, req api.CreateCampaignWorkflowRequestObject) (api.CreateCampaignWorkflowResponseObject, error) {
-	ctx, _, err := inResource(ctx, "Campaign", req.CampaignId, h.svc.CampaignOrganizationOf)
-	if err != nil {
-		return nil, err
-	}
 	b := req.Body
 	w, err := h.svc.CreateInCampaign(ctx, actor(ctx), req.CampaignId, workflows.Input{Name: deref(b.Name), AgentID: b.AgentId,
 		TemplateID: b.WorkflowTemplate, TemplateValues: derefMap(b.TemplateValues)})
@@ -25,10 +21,6 @@ func (h *Workflows) CreateCampaignWorkflow(ctx context.Context, req api.CreateCa
 
 // ToggleCampaignWorkflow makes a workflow its campaign's workflow, or clears it.
 func (h *Workflows) ToggleCampaignWorkflow(ctx context.Context, req api.ToggleCampaignWorkflowRequestObject) (api.ToggleCampaignWorkflowResponseObject, error) {
-	ctx, err := h.workflow(ctx, req.WorkflowId)
-	if err != nil {
-		return nil, err
-	}
 	c, err := h.svc.Toggle(ctx, actor(ctx), req.WorkflowId, req.Body.CampaignId, req.Body.Active)
 	if err != nil {
 		return nil, err
@@ -38,10 +30,6 @@ func (h *Workflows) ToggleCampaignWorkflow(ctx context.Context, req api.ToggleCa
 
 // DuplicateCampaignWorkflow copies a campaign workflow into its campaign.
 func (h *Workflows) DuplicateCampaignWorkflow(ctx context.Context, req api.DuplicateCampaignWorkflowRequestObject) (api.DuplicateCampaignWorkflowResponseObject, error) {
-	ctx, err := h.workflow(ctx, req.Id)
-	if err != nil {
-		return nil, err
-	}
 	w, err := h.svc.Duplicate(ctx, actor(ctx), req.Id)
 	if err != nil {
 		return nil, err
@@ -51,10 +39,6 @@ func (h *Workflows) DuplicateCampaignWorkflow(ctx context.Context, req api.Dupli
 
 // ListCampaignWorkflows lists a campaign's workflows, filtered.
 func (h *Workflows) ListCampaignWorkflows(ctx context.Context, req api.ListCampaignWorkflowsRequestObject) (api.ListCampaignWorkflowsResponseObject, error) {
-	ctx, _, err := inResource(ctx, "Campaign", req.CampaignId, h.svc.CampaignOrganizationOf)
-	if err != nil {
-		return nil, err
-	}
 	f, err := workflows.ParseFilters(deref(req.Params.Filters))
 	if err != nil {
 		return nil, err

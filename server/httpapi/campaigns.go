@@ -45,11 +45,7 @@ func (h *Campaigns) CreateCampaign(ctx context.Context, req api.CreateCampaignRe
 
 // GetCampaign answers one campaign.
 func (h *Campaigns) GetCampaign(ctx context.Context, req api.GetCampaignRequestObject) (api.GetCampaignResponseObject, error) {
-	ctx, a, err := inResource(ctx, "Campaign", req.Id, h.svc.OrganizationOf)
-	if err != nil {
-		return nil, err
-	}
-	c, err := h.svc.Get(ctx, a, req.Id)
+	c, err := h.svc.Get(ctx, actor(ctx), req.Id)
 	if err != nil {
 		return nil, err
 	}
@@ -58,10 +54,6 @@ func (h *Campaigns) GetCampaign(ctx context.Context, req api.GetCampaignRequestO
 
 // UpdateCampaign changes the fields sent.
 func (h *Campaigns) UpdateCampaign(ctx context.Context, req api.UpdateCampaignRequestObject) (api.UpdateCampaignResponseObject, error) {
-	ctx, a, err := inResource(ctx, "Campaign", req.Id, h.svc.OrganizationOf)
-	if err != nil {
-		return nil, err
-	}
 	b := req.Body
 	in := campaignInput(b.Name, b.Type, b.Status, b.Priority, b.Purpose, b.Settings)
 	if b.PhoneNumberId.IsSpecified() {
@@ -71,7 +63,7 @@ func (h *Campaigns) UpdateCampaign(ctx context.Context, req api.UpdateCampaignRe
 		}
 		in.PhoneNumberID = &id
 	}
-	c, err := h.svc.Update(ctx, a, req.Id, in)
+	c, err := h.svc.Update(ctx, actor(ctx), req.Id, in)
 	if err != nil {
 		return nil, err
 	}
@@ -80,11 +72,7 @@ func (h *Campaigns) UpdateCampaign(ctx context.Context, req api.UpdateCampaignRe
 
 // DeleteCampaign deletes a campaign.
 func (h *Campaigns) DeleteCampaign(ctx context.Context, req api.DeleteCampaignRequestObject) (api.DeleteCampaignResponseObject, error) {
-	ctx, a, err := inResource(ctx, "Campaign", req.Id, h.svc.OrganizationOf)
-	if err != nil {
-		return nil, err
-	}
-	if err := h.svc.Delete(ctx, a, req.Id); err != nil {
+	if err := h.svc.Delete(ctx, actor(ctx), req.Id); err != nil {
 		return nil, err
 	}
 	return api.DeleteCampaign200JSONResponse{Status: http.StatusOK, Data: api.Deleted{Id: req.Id}}, nil
@@ -92,11 +80,7 @@ func (h *Campaigns) DeleteCampaign(ctx context.Context, req api.DeleteCampaignRe
 
 // DuplicateCampaign copies a campaign.
 func (h *Campaigns) DuplicateCampaign(ctx context.Context, req api.DuplicateCampaignRequestObject) (api.DuplicateCampaignResponseObject, error) {
-	ctx, a, err := inResource(ctx, "Campaign", req.Id, h.svc.OrganizationOf)
-	if err != nil {
-		return nil, err
-	}
-	c, err := h.svc.Duplicate(ctx, a, req.Id)
+	c, err := h.svc.Duplicate(ctx, actor(ctx), req.Id)
 	if err != nil {
 		return nil, err
 	}
@@ -105,10 +89,6 @@ func (h *Campaigns) DuplicateCampaign(ctx context.Context, req api.DuplicateCamp
 
 // ListCampaignPhoneNumberAssignments lists the campaigns a number is assigned to.
 func (h *Campaigns) ListCampaignPhoneNumberAssignments(ctx context.Context, req api.ListCampaignPhoneNumberAssignmentsRequestObject) (api.ListCampaignPhoneNumberAssignmentsResponseObject, error) {
-	ctx, a, err := inResource(ctx, "Phone number", req.Id, h.svc.PhoneOrganizationOf)
-	if err != nil {
-		return nil, err
-	}
 	limit := 1
 	if req.Params.Limit != nil {
 		limit = *req.Params.Limit
@@ -117,7 +97,7 @@ func (h *Campaigns) ListCampaignPhoneNumberAssignments(ctx context.Context, req 
 	if req.Params.CampaignType != nil {
 		direction = store.Direction(*req.Params.CampaignType)
 	}
-	rows, total, err := h.svc.PhoneAssignments(ctx, a.OrganizationID, req.Id, direction, limit)
+	rows, total, err := h.svc.PhoneAssignments(ctx, actor(ctx).OrganizationID, req.Id, direction, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -30,10 +30,6 @@ func (h *Workflows) SetWorkflowContacts(ctx context.Context, req api.SetWorkflow
 
 // ListWorkflowContacts lists one page of a Contacts node's contacts.
 func (h *Workflows) ListWorkflowContacts(ctx context.Context, req api.ListWorkflowContactsRequestObject) (api.ListWorkflowContactsResponseObject, error) {
-	ctx, err := h.workflow(ctx, req.Params.WorkflowId)
-	if err != nil {
-		return nil, err
-	}
 	want := ""
 	if req.Params.Source != nil {
 		want = string(*req.Params.Source)
@@ -50,10 +46,6 @@ func (h *Workflows) ListWorkflowContacts(ctx context.Context, req api.ListWorkfl
 
 // DeleteWorkflowContacts clears a Contacts node's source and contacts.
 func (h *Workflows) DeleteWorkflowContacts(ctx context.Context, req api.DeleteWorkflowContactsRequestObject) (api.DeleteWorkflowContactsResponseObject, error) {
-	ctx, err := h.workflow(ctx, req.Params.WorkflowId)
-	if err != nil {
-		return nil, err
-	}
 	want := ""
 	if req.Params.Source != nil {
 		want = string(*req.Params.Source)
@@ -64,15 +56,13 @@ func (h *Workflows) DeleteWorkflowContacts(ctx context.Context, req api.DeleteWo
 	return api.DeleteWorkflowContacts200JSONResponse{Status: http.StatusOK, Data: api.Deleted{Id: req.Params.NodeId}}, nil
 }
 
-// GetWorkflowCsv answers a node's CSV file, its parse status and one page of its contacts.
+// GetWorkflowCsv answers a node's CSV file, its parse status and one page of its contacts (the
+// guard found the node's workflow: the actor's Container).
 func (h *Workflows) GetWorkflowCsv(ctx context.Context, req api.GetWorkflowCsvRequestObject) (api.GetWorkflowCsvResponseObject, error) {
-	ctx, _, err := inResource(ctx, "Node", req.NodeId, h.svc.NodeOrganizationOf)
-	if err != nil {
-		return nil, err
-	}
+	a := actor(ctx)
 	var src store.ContactSource
 	items, meta, err := paged(newPage(req.Params.Page, req.Params.PageSize, csvPageSize), func(limit, offset int) ([]store.Contact, int, error) {
-		s, rows, total, err := h.svc.CSV(ctx, actor(ctx), req.NodeId, workflows.Page{Limit: limit, Offset: offset})
+		s, rows, total, err := h.svc.CSV(ctx, a, a.Container, req.NodeId, workflows.Page{Limit: limit, Offset: offset})
 		src = s
 		return rows, total, err
 	})
@@ -86,11 +76,8 @@ func (h *Workflows) GetWorkflowCsv(ctx context.Context, req api.GetWorkflowCsvRe
 
 // DeleteWorkflowCsv removes a node's CSV file and its contacts.
 func (h *Workflows) DeleteWorkflowCsv(ctx context.Context, req api.DeleteWorkflowCsvRequestObject) (api.DeleteWorkflowCsvResponseObject, error) {
-	ctx, _, err := inResource(ctx, "Node", req.NodeId, h.svc.NodeOrganizationOf)
-	if err != nil {
-		return nil, err
-	}
-	if err := h.svc.ClearContacts(ctx, actor(ctx), "", req.NodeId, "csv", true); err != nil {
+	a := actor(ctx)
+	if err := h.svc.ClearContacts(ctx, a, a.Container, req.NodeId, "csv", true); err != nil {
 		return nil, err
 	}
 	return api.DeleteWorkflowCsv200JSONResponse{Status: http.StatusOK, Data: api.Deleted{Id: req.NodeId}}, nil
@@ -143,11 +130,8 @@ var contactKeys = map[string]struct{}{"id": {}, "phone": {}, "firstName": {}, "l
 
 // DownloadRejectedContacts answers the rows a node's CSV import rejected, as a CSV file.
 func (h *Workflows) DownloadRejectedContacts(ctx context.Context, req api.DownloadRejectedContactsRequestObject) (api.DownloadRejectedContactsResponseObject, error) {
-	ctx, _, err := inResource(ctx, "Node", req.NodeId, h.svc.NodeOrganizationOf)
-	if err != nil {
-		return nil, err
-	}
-	f, err := h.svc.RejectedContacts(ctx, actor(ctx), req.NodeId)
+	a := actor(ctx)
+	f, err := h.svc.RejectedContacts(ctx, a, a.Container, req.NodeId)
 	if err != nil {
 		return nil, err
 	}

@@ -54,6 +54,17 @@ func actor(ctx context.Context) auth.Actor {
 	return auth.Actor{Principal: principal(ctx), Grant: g}
 }
 
+// organizations are the teams the guard granted the caller among the owners of the resources
+// a list of ids names (auth.Resource.List).
+func organizations(ctx context.Context) []string {
+	gs := auth.GrantsFrom(ctx)
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.OrganizationID
+	}
+	return out
+}
+
 // page turns page and page-size parameters into a limit, an offset and the meta of the
 // answer. A page past the last is clamped to the last page (spec: campaign lists; applied to
 // every list so clients can always trust meta.page).

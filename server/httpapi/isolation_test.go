@@ -2,6 +2,8 @@ package httpapi_test
 
 import (
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/bettyhq/betty/server/auth"
@@ -73,6 +75,18 @@ func TestTenantIsolation(t *testing.T) {
 				res := env.Do(req)
 				if res.Status != http.StatusNotFound {
 					t.Errorf("%s by the %s with team A's ids: %d %s", op.ID, who, res.Status, res.Body)
+				}
+				// A resource whose ids are unique only in their container (a node in its
+				// workflow), asked with team A's container named too.
+				if c := rule.Resource.Container; c.In == auth.InQuery && values[c.Name] != "" {
+					sep := "?"
+					if strings.Contains(req.Path, "?") {
+						sep = "&"
+					}
+					req.Path += sep + url.Values{c.Name: {values[c.Name]}}.Encode()
+					if res := env.Do(req); res.Status != http.StatusNotFound {
+						t.Errorf("%s by the %s with team A's ids and %s: %d %s", op.ID, who, c, res.Status, res.Body)
+					}
 				}
 			}
 			checked++

@@ -28,14 +28,7 @@ func (h *Knowledge) CreateKnowledgeBase(ctx context.Context, req api.CreateKnowl
 
 // UpdateKnowledgeBase renames a knowledge base.
 func (h *Knowledge) UpdateKnowledgeBase(ctx context.Context, req api.UpdateKnowledgeBaseRequestObject) (api.UpdateKnowledgeBaseResponseObject, error) {
-	ctx, a, err := inResource(ctx, "Knowledge base", req.Id, h.svc.OrganizationOf)
-	if err != nil {
-		return nil, err
-	}
-	if err := knowledge.SameOrganization(a, req.Body.OrganizationId, "Knowledge base"); err != nil {
-		return nil, err
-	}
-	kb, err := h.svc.Rename(ctx, a, req.Id, req.Body.Name)
+	kb, err := h.svc.Rename(ctx, actor(ctx), req.Id, req.Body.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -82,14 +75,7 @@ func (h *Knowledge) DeactivateKnowledgeBase(ctx context.Context, req api.Deactiv
 // CreateKnowledgeFile adds an uploaded file to a knowledge base and queues its parsing.
 func (h *Knowledge) CreateKnowledgeFile(ctx context.Context, req api.CreateKnowledgeFileRequestObject) (api.CreateKnowledgeFileResponseObject, error) {
 	b := req.Body
-	ctx, a, err := inResource(ctx, "Knowledge base", b.KnowledgeBaseId, h.svc.OrganizationOf)
-	if err != nil {
-		return nil, err
-	}
-	if err := knowledge.SameOrganization(a, b.OrganizationId, "Knowledge base"); err != nil {
-		return nil, err
-	}
-	e, err := h.svc.AddFile(ctx, a, b.KnowledgeBaseId, b.FileUrl, deref(b.FileName))
+	e, err := h.svc.AddFile(ctx, actor(ctx), b.KnowledgeBaseId, b.FileUrl, deref(b.FileName))
 	if err != nil {
 		return nil, err
 	}
@@ -99,14 +85,7 @@ func (h *Knowledge) CreateKnowledgeFile(ctx context.Context, req api.CreateKnowl
 // CreateKnowledgeFaq adds a FAQ to a knowledge base.
 func (h *Knowledge) CreateKnowledgeFaq(ctx context.Context, req api.CreateKnowledgeFaqRequestObject) (api.CreateKnowledgeFaqResponseObject, error) {
 	b := req.Body
-	ctx, a, err := inResource(ctx, "Knowledge base", b.KnowledgeBaseId, h.svc.OrganizationOf)
-	if err != nil {
-		return nil, err
-	}
-	if err := knowledge.SameOrganization(a, b.OrganizationId, "Knowledge base"); err != nil {
-		return nil, err
-	}
-	e, err := h.svc.AddFAQ(ctx, a, b.KnowledgeBaseId, b.Name, b.Faq)
+	e, err := h.svc.AddFAQ(ctx, actor(ctx), b.KnowledgeBaseId, b.Name, b.Faq)
 	if err != nil {
 		return nil, err
 	}
@@ -115,14 +94,7 @@ func (h *Knowledge) CreateKnowledgeFaq(ctx context.Context, req api.CreateKnowle
 
 // UpdateKnowledgeFaq replaces a FAQ's name and text.
 func (h *Knowledge) UpdateKnowledgeFaq(ctx context.Context, req api.UpdateKnowledgeFaqRequestObject) (api.UpdateKnowledgeFaqResponseObject, error) {
-	ctx, a, err := inResource(ctx, "Knowledge file", req.Id, h.svc.EntryOrganizationOf)
-	if err != nil {
-		return nil, err
-	}
-	if err := knowledge.SameOrganization(a, req.Body.OrganizationId, "Knowledge file"); err != nil {
-		return nil, err
-	}
-	e, err := h.svc.UpdateFAQ(ctx, a, req.Id, req.Body.Name, req.Body.Faq)
+	e, err := h.svc.UpdateFAQ(ctx, actor(ctx), req.Id, req.Body.Name, req.Body.Faq)
 	if err != nil {
 		return nil, err
 	}

@@ -42,11 +42,7 @@ func (h *Payments) CreateTierSubscriptionPaymentIntent(ctx context.Context, req 
 
 // UpdatePaymentIntentStatus records what the user came back from checkout with.
 func (h *Payments) UpdatePaymentIntentStatus(ctx context.Context, req api.UpdatePaymentIntentStatusRequestObject) (api.UpdatePaymentIntentStatusResponseObject, error) {
-	ctx, a, err := inResource(ctx, "Payment intent", req.Body.DbPaymentIntentId, h.svc.IntentOrganization)
-	if err != nil {
-		return nil, err
-	}
-	in, err := h.svc.ReportIntent(ctx, a, req.Body.DbPaymentIntentId, store.PaymentStatus(req.Body.Status))
+	in, err := h.svc.ReportIntent(ctx, actor(ctx), req.Body.DbPaymentIntentId, store.PaymentStatus(req.Body.Status))
 	if err != nil {
 		return nil, err
 	}

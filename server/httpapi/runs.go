@@ -9,23 +9,16 @@ import (
 	"github.com/bettyhq/betty/server/runs"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
-	"github.com/bettyhq/betty/server/workflows"
 )
 
 // Runs answers running workflows: runs, test runs, progress, ending, history and job statuses
 // (server/runs), and the site admin's dialer limit.
 type Runs struct {
-	svc       *runs.Service
-	workflows *workflows.Service
-	teams     *teams.Service
+	svc   *runs.Service
+	teams *teams.Service
 }
 
 const historyPageSize = 10
-
-func (h *Runs) workflow(ctx context.Context, id string) (context.Context, error) {
-	ctx, _, err := inResource(ctx, "Workflow", id, h.workflows.OrganizationOf)
-	return ctx, err
-}
 
 // RunWorkflow starts a run of a workflow over its pending contacts.
 func (h *Runs) RunWorkflow(ctx context.Context, req api.RunWorkflowRequestObject) (api.RunWorkflowResponseObject, error) {
@@ -52,10 +45,6 @@ func (h *Runs) TestRunWorkflow(ctx context.Context, req api.TestRunWorkflowReque
 
 // GetWorkflowProgress answers the workflow's current or latest run, null when it has not run yet.
 func (h *Runs) GetWorkflowProgress(ctx context.Context, req api.GetWorkflowProgressRequestObject) (api.GetWorkflowProgressResponseObject, error) {
-	ctx, err := h.workflow(ctx, req.Id)
-	if err != nil {
-		return nil, err
-	}
 	j, ran, err := h.svc.Progress(ctx, actor(ctx), req.Id)
 	if err != nil {
 		return nil, err
@@ -70,10 +59,6 @@ func (h *Runs) GetWorkflowProgress(ctx context.Context, req api.GetWorkflowProgr
 
 // EndWorkflowJob cancels the workflow's run in progress.
 func (h *Runs) EndWorkflowJob(ctx context.Context, req api.EndWorkflowJobRequestObject) (api.EndWorkflowJobResponseObject, error) {
-	ctx, err := h.workflow(ctx, req.Id)
-	if err != nil {
-		return nil, err
-	}
 	j, err := h.svc.End(ctx, actor(ctx), req.Id)
 	if err != nil {
 		return nil, err
@@ -83,10 +68,6 @@ func (h *Runs) EndWorkflowJob(ctx context.Context, req api.EndWorkflowJobRequest
 
 // ListWorkflowHistory lists a workflow's runs, 10 a page.
 func (h *Runs) ListWorkflowHistory(ctx context.Context, req api.ListWorkflowHistoryRequestObject) (api.ListWorkflowHistoryResponseObject, error) {
-	ctx, err := h.workflow(ctx, req.Id)
-	if err != nil {
-		return nil, err
-	}
 	sortBy, asc := "createdAt", false
 	if req.Params.SortBy != nil {
 		sortBy = string(*req.Params.SortBy)
@@ -103,33 +84,17 @@ func (h *Runs) ListWorkflowHistory(ctx context.Context, req api.ListWorkflowHist
 	return api.ListWorkflowHistory200JSONResponse{Status: http.StatusOK, Data: mapped(items, renderJob), Meta: meta}, nil
 }
 
-// ListJobStatuses answers the listed jobs of the caller's organisations, in the order asked.
+// ListJobStatuses answers the listed jobs of the caller's organisations (the ones the guard
+// granted among the jobs' owners), in the order asked.
 func (h *Runs) ListJobStatuses(ctx context.Context, req api.ListJobStatusesRequestObject) (api.ListJobStatusesResponseObject, error) {
 	if len(req.Params.Ids) == 0 {
 		return nil, errs.InvalidField("query.ids", "At least one jobId is required")
-	}
-	owners, err := h.svc.OrganizationsOf(ctx, req.Params.Ids)
-	if err != nil {
-		return nil, err
-	}
-	allowed := []string{}
-	seen := map[string]bool{}
-	for _, org := range owners {
-		if seen[org] {
-			continue
-		}
-		seen[org] = true
-		if _, _, err := inResource(ctx, "Job", org, func(context.Context, string) (string, error) { return org, nil }); err == nil {
-			allowed = append(allowed, org)
-		} else if !errs.Is(err, errs.NotFound) {
-			return nil, err
-		}
 	}
 	typ := ""
 	if req.Params.Type != nil {
 		typ = string(*req.Params.Type)
 	}
-	found, err := h.svc.Statuses(ctx, allowed, req.Params.Ids, typ)
+	found, err := h.svc.Statuses(ctx, organizations(ctx), req.Params.Ids, typ)
 	if err != nil {
 		return nil, err
 	}

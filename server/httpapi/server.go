@@ -53,6 +53,9 @@ type Deps struct {
 	MaxBodyBytes int64
 	// Issuer checks access tokens.
 	Issuer *auth.Issuer
+	// Resources finds the organisation owning the resource an operation acts on, for every
+	// resource kind auth.Policy names.
+	Resources auth.Registry
 	// Mail is the outbox.
 	Mail *mail.Outbox
 	// The domain services.
@@ -144,7 +147,7 @@ func NewServer(d Deps, m *Metrics) *Server {
 		Phones:    &Phones{svc: d.Phones},
 		Payments:  &Payments{svc: d.Billing},
 		Telnyx:    &Telnyx{hooks: d.TelnyxWebhooks},
-		Runs:      &Runs{svc: d.Runs, workflows: d.Workflows, teams: d.Teams},
+		Runs:      &Runs{svc: d.Runs, teams: d.Teams},
 		Calls:     &Calls{svc: d.Calls, crm: d.HubSpot},
 		Inbox:     &Inbox{svc: d.Calls},
 		Events:    &Events{svc: d.Events, calls: d.Calls, jobs: jobsOf(d), campaigns: d.Campaigns, knowledge: d.Knowledge},
@@ -175,7 +178,10 @@ func New(d Deps) (http.Handler, error) {
 		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)
-	guard := &Guard{db: d.DB, issuer: d.Issuer, ops: ops}
+	guard, err := newGuard(d.DB, d.Resources, d.Issuer, ops)
+	if err != nil {
+		return nil, err
+	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(d.Log)

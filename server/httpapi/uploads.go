@@ -69,38 +69,23 @@ func (h *Uploads) GetUploadCapabilities(context.Context, api.GetUploadCapabiliti
 		TusResumable: tusVersion, TusVersion: tusVersion, TusExtension: tusExtensions, TusMaxSize: h.svc.MaxSize()}}, nil
 }
 
-// CreateUpload starts an upload for the organisation its metadata names.
+// CreateUpload starts an upload for the organisation its metadata names (which the guard
+// authorized).
 func (h *Uploads) CreateUpload(ctx context.Context, req api.CreateUploadRequestObject) (api.CreateUploadResponseObject, error) {
 	m, err := uploads.ParseMetadata(req.Params.UploadMetadata)
 	if err != nil {
 		return nil, err
 	}
-	ctx, a, err := inResource(ctx, "Team", m.OrganizationID, itself)
-	if err != nil {
-		return nil, err
-	}
-	f, err := h.svc.Create(ctx, a, req.Params.UploadLength, m)
+	f, err := h.svc.Create(ctx, actor(ctx), req.Params.UploadLength, m)
 	if err != nil {
 		return nil, err
 	}
 	return api.CreateUpload201Response{Headers: api.CreateUpload201ResponseHeaders{Location: h.svc.Location(f), TusResumable: tusVersion}}, nil
 }
 
-// itself is the owner of an organisation id: itself.
-func itself(_ context.Context, orgID string) (string, error) { return orgID, nil }
-
-// upload is an upload the caller may see (the policy's rule of the operation served).
-func (h *Uploads) upload(ctx context.Context, id string) (uploads.File, error) {
-	ctx, a, err := inResource(ctx, "Upload", id, h.svc.Owner)
-	if err != nil {
-		return uploads.File{}, err
-	}
-	return h.svc.Get(ctx, a, id)
-}
-
 // GetUploadOffset answers how many bytes of an upload arrived.
 func (h *Uploads) GetUploadOffset(ctx context.Context, req api.GetUploadOffsetRequestObject) (api.GetUploadOffsetResponseObject, error) {
-	f, err := h.upload(ctx, req.UploadId)
+	f, err := h.svc.Get(ctx, actor(ctx), req.UploadId)
 	if err != nil {
 		return nil, err
 	}
@@ -110,11 +95,7 @@ func (h *Uploads) GetUploadOffset(ctx context.Context, req api.GetUploadOffsetRe
 
 // AppendUploadChunk streams a chunk into an upload.
 func (h *Uploads) AppendUploadChunk(ctx context.Context, req api.AppendUploadChunkRequestObject) (api.AppendUploadChunkResponseObject, error) {
-	ctx, a, err := inResource(ctx, "Upload", req.UploadId, h.svc.Owner)
-	if err != nil {
-		return nil, err
-	}
-	f, err := h.svc.Append(ctx, a, req.UploadId, req.Params.UploadOffset, req.Body)
+	f, err := h.svc.Append(ctx, actor(ctx), req.UploadId, req.Params.UploadOffset, req.Body)
 	if err != nil {
 		return nil, err
 	}
@@ -123,11 +104,7 @@ func (h *Uploads) AppendUploadChunk(ctx context.Context, req api.AppendUploadChu
 
 // DeleteUpload cancels an upload or deletes a finished one nothing uses.
 func (h *Uploads) DeleteUpload(ctx context.Context, req api.DeleteUploadRequestObject) (api.DeleteUploadResponseObject, error) {
-	ctx, a, err := inResource(ctx, "Upload", req.UploadId, h.svc.Owner)
-	if err != nil {
-		return nil, err
-	}
-	if err := h.svc.Delete(ctx, a, req.UploadId); err != nil {
+	if err := h.svc.Delete(ctx, actor(ctx), req.UploadId); err != nil {
 		return nil, err
 	}
 	return api.DeleteUpload204Response{Headers: api.DeleteUpload204ResponseHeaders{TusResumable: tusVersion}}, nil
@@ -135,7 +112,7 @@ func (h *Uploads) DeleteUpload(ctx context.Context, req api.DeleteUploadRequestO
 
 // GetUpload answers an upload's record, with a fresh fileUrl once it is complete.
 func (h *Uploads) GetUpload(ctx context.Context, req api.GetUploadRequestObject) (api.GetUploadResponseObject, error) {
-	f, err := h.upload(ctx, req.UploadId)
+	f, err := h.svc.Get(ctx, actor(ctx), req.UploadId)
 	if err != nil {
 		return nil, err
 	}

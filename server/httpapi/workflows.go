@@ -22,11 +22,6 @@ const (
 	workflowTemplatePageSize = 6
 )
 
-func (h *Workflows) workflow(ctx context.Context, id string) (context.Context, error) {
-	ctx, _, err := inResource(ctx, "Workflow", id, h.svc.OrganizationOf)
-	return ctx, err
-}
-
 // CreateWorkflow creates a workflow outside campaigns, empty or from a template.
 func (h *Workflows) CreateWorkflow(ctx context.Context, req api.CreateWorkflowRequestObject) (api.CreateWorkflowResponseObject, error) {
 	b := req.Body
@@ -55,10 +50,6 @@ func (h *Workflows) ListWorkflows(ctx context.Context, req api.ListWorkflowsRequ
 
 // GetWorkflow answers one workflow, with its graph unless asked not to.
 func (h *Workflows) GetWorkflow(ctx context.Context, req api.GetWorkflowRequestObject) (api.GetWorkflowResponseObject, error) {
-	ctx, err := h.workflow(ctx, req.Id)
-	if err != nil {
-		return nil, err
-	}
 	w, err := h.svc.Get(ctx, actor(ctx), req.Id)
 	if err != nil {
 		return nil, err
@@ -69,10 +60,6 @@ func (h *Workflows) GetWorkflow(ctx context.Context, req api.GetWorkflowRequestO
 
 // DeleteWorkflow deletes a workflow.
 func (h *Workflows) DeleteWorkflow(ctx context.Context, req api.DeleteWorkflowRequestObject) (api.DeleteWorkflowResponseObject, error) {
-	ctx, err := h.workflow(ctx, req.Id)
-	if err != nil {
-		return nil, err
-	}
 	if err := h.svc.Delete(ctx, actor(ctx), req.Id); err != nil {
 		return nil, err
 	}
@@ -81,10 +68,6 @@ func (h *Workflows) DeleteWorkflow(ctx context.Context, req api.DeleteWorkflowRe
 
 // SaveWorkflow replaces a workflow's graph under the version guard.
 func (h *Workflows) SaveWorkflow(ctx context.Context, req api.SaveWorkflowRequestObject) (api.SaveWorkflowResponseObject, error) {
-	ctx, err := h.workflow(ctx, req.Body.WorkflowId)
-	if err != nil {
-		return nil, err
-	}
 	g, err := graphOf(req.Body.Nodes, req.Body.Edges)
 	if err != nil {
 		return nil, err
@@ -102,10 +85,6 @@ func (h *Workflows) SaveWorkflow(ctx context.Context, req api.SaveWorkflowReques
 
 // UpdateWorkflow renames a workflow.
 func (h *Workflows) UpdateWorkflow(ctx context.Context, req api.UpdateWorkflowRequestObject) (api.UpdateWorkflowResponseObject, error) {
-	ctx, err := h.workflow(ctx, req.Params.WorkflowId)
-	if err != nil {
-		return nil, err
-	}
 	w, err := h.svc.Rename(ctx, actor(ctx), req.Params.WorkflowId, req.Params.Name)
 	if err != nil {
 		return nil, err
@@ -115,10 +94,6 @@ func (h *Workflows) UpdateWorkflow(ctx context.Context, req api.UpdateWorkflowRe
 
 // SetWorkflowAgent sets the agent that speaks in a workflow.
 func (h *Workflows) SetWorkflowAgent(ctx context.Context, req api.SetWorkflowAgentRequestObject) (api.SetWorkflowAgentResponseObject, error) {
-	ctx, err := h.workflow(ctx, req.Body.WorkflowId)
-	if err != nil {
-		return nil, err
-	}
 	w, err := h.svc.SetAgent(ctx, actor(ctx), req.Body.WorkflowId, req.Body.AgentId)
 	if err != nil {
 		return nil, err
@@ -128,10 +103,6 @@ func (h *Workflows) SetWorkflowAgent(ctx context.Context, req api.SetWorkflowAge
 
 // SetWorkflowPhoneNumber sets or removes a workflow's own number.
 func (h *Workflows) SetWorkflowPhoneNumber(ctx context.Context, req api.SetWorkflowPhoneNumberRequestObject) (api.SetWorkflowPhoneNumberResponseObject, error) {
-	ctx, err := h.workflow(ctx, req.Body.WorkflowId)
-	if err != nil {
-		return nil, err
-	}
 	w, err := h.svc.SetPhoneNumber(ctx, actor(ctx), req.Body.WorkflowId, req.Body.PhoneNumberId)
 	if err != nil {
 		return nil, err
@@ -150,10 +121,6 @@ func (h *Workflows) ConfigureWorkflowShopify(ctx context.Context, req api.Config
 
 // UpdateWorkflowNode merges params into one node's data.
 func (h *Workflows) UpdateWorkflowNode(ctx context.Context, req api.UpdateWorkflowNodeRequestObject) (api.UpdateWorkflowNodeResponseObject, error) {
-	ctx, err := h.workflow(ctx, req.Body.WorkflowId)
-	if err != nil {
-		return nil, err
-	}
 	var params map[string]any
 	if err := roundTrip(req.Body.Params, &params); err != nil {
 		return nil, err
@@ -182,10 +149,6 @@ func (h *Workflows) ListWorkflowTemplates(ctx context.Context, req api.ListWorkf
 
 // ListWorkflowsByPhoneNumber lists the workflows whose own number is this one.
 func (h *Workflows) ListWorkflowsByPhoneNumber(ctx context.Context, req api.ListWorkflowsByPhoneNumberRequestObject) (api.ListWorkflowsByPhoneNumberResponseObject, error) {
-	ctx, _, err := inResource(ctx, "Phone number", req.PhoneNumberId, h.svc.PhoneOrganizationOf)
-	if err != nil {
-		return nil, err
-	}
 	var typ store.Direction
 	if t := req.Params.WorkflowType; t != nil {
 		typ = store.Direction(*t)

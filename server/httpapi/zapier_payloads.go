@@ -60,7 +60,7 @@ func (z *ZapierEntities) Render(ctx context.Context, orgID string, ev zapier.Eve
 		if err != nil {
 			return nil, st, ignoreMissing(err)
 		}
-		src, err := z.db.ContactSourceByNode(ctx, orgID, c.NodeID)
+		src, err := z.db.ContactSourceByNode(ctx, orgID, c.WorkflowID, c.NodeID)
 		if err != nil {
 			return nil, st, ignoreMissing(err)
 		}

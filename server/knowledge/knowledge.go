@@ -128,15 +128,6 @@ func (s *Service) EntryOrganizationOf(ctx context.Context, id string) (string, e
 	return org, entryNotFound(err)
 }
 
-// SameOrganization checks an optional organizationId of a body against the one the resource
-// gave: a different one is answered as not found.
-func SameOrganization(a auth.Actor, sent *string, what string) error {
-	if sent != nil && *sent != a.OrganizationID {
-		return errs.NotFoundf(what)
-	}
-	return nil
-}
-
 func checkName(field, name string) (string, error) {
 	name = strings.TrimSpace(name)
 	switch {

@@ -311,7 +311,7 @@ func (s *Service) Start(ctx context.Context, a auth.Actor, workflowID string, by
 	if nodeID == "" {
 		return Job{}, noSource
 	}
-	src, err := s.db.ContactSourceByNode(ctx, a.OrganizationID, nodeID)
+	src, err := s.db.ContactSourceByNode(ctx, a.OrganizationID, workflowID, nodeID)
 	if errors.Is(err, store.ErrNotFound) {
 		return Job{}, noSource
 	}

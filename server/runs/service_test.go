@@ -134,7 +134,7 @@ func TestRunCallsEveryContactToAFinalState(t *testing.T) {
 }
 
 func mustSource(t testing.TB, db *store.DB, tm team) store.ContactSource {
-	src, err := db.ContactSourceByNode(context.Background(), tm.org.ID, tm.nodeID)
+	src, err := db.ContactSourceByNode(context.Background(), tm.org.ID, tm.workflow.ID, tm.nodeID)
 	must(t, err)
 	return src
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -53,6 +54,7 @@ const contactSourceColumns = `node_id, organization_id, workflow_id, import_id, 
 type Contact struct {
 	ID             string            `db:"id"`
 	OrganizationID string            `db:"organization_id"`
+	WorkflowID     string            `db:"workflow_id"`
 	NodeID         string            `db:"node_id"`
 	ImportID       string            `db:"import_id"`
 	Seq            int               `db:"seq"`
@@ -74,13 +76,13 @@ type Contact struct {
 
 var contactColumnList = strings.Split(strings.Join(strings.Fields(strings.ReplaceAll(contactColumns, ",", " ")), ","), ",")
 
-const contactColumns = `id, organization_id, node_id, import_id, seq, phone, first_name, last_name, email, lifecycle_stage, extra,
+const contactColumns = `id, organization_id, workflow_id, node_id, import_id, seq, phone, first_name, last_name, email, lifecycle_stage, extra,
 	region, time_zone, status, attempts, call_log_id, last_error, last_called_at, created_at`
 
 // SetContactSource replaces the source of a node (its contacts are dropped), filling the
 // import id and times.
 func (db *DB) SetContactSource(ctx context.Context, s *ContactSource) error {
-	if err := db.DeleteContactSource(ctx, s.OrganizationID, s.NodeID); err != nil {
+	if err := db.DeleteContactSource(ctx, s.OrganizationID, s.WorkflowID, s.NodeID); err != nil {
 		return err
 	}
 	s.ImportID = NewID()
@@ -92,20 +94,33 @@ func (db *DB) SetContactSource(ctx context.Context, s *ContactSource) error {
 	return err
 }
 
-// ContactSourceByNode returns a team's node's contacts source, or ErrNotFound.
-func (db *DB) ContactSourceByNode(ctx context.Context, orgID, nodeID string) (ContactSource, error) {
+// ContactSourceByNode returns the contacts source of a node of a team's workflow, or
+// ErrNotFound.
+func (db *DB) ContactSourceByNode(ctx context.Context, orgID, workflowID, nodeID string) (ContactSource, error) {
 	var s ContactSource
 	err := db.get(ctx, db.read(ctx), &s, `SELECT `+contactSourceColumns+` FROM workflow_contact_sources
-		WHERE organization_id = ? AND node_id = ?`, orgID, nodeID)
+		WHERE organization_id = ? AND workflow_id = ? AND node_id = ?`, orgID, workflowID, nodeID)
 	return s, err
 }
 
-// DeleteContactSource removes a team's node's source and its contacts (none is fine).
-func (db *DB) DeleteContactSource(ctx context.Context, orgID, nodeID string) error {
-	if _, err := db.exec(ctx, `DELETE FROM workflow_contacts WHERE organization_id = ? AND node_id = ?`, orgID, nodeID); err != nil {
+// ContactSourceByImport returns a team's contacts source whose current import is importID, or
+// ErrNotFound (the import was replaced or cleared).
+func (db *DB) ContactSourceByImport(ctx context.Context, orgID, importID string) (ContactSource, error) {
+	var s ContactSource
+	err := db.get(ctx, db.read(ctx), &s, `SELECT `+contactSourceColumns+` FROM workflow_contact_sources
+		WHERE organization_id = ? AND import_id = ?`, orgID, importID)
+	return s, err
+}
+
+// DeleteContactSource removes the source of a node of a team's workflow and its contacts
+// (none is fine).
+func (db *DB) DeleteContactSource(ctx context.Context, orgID, workflowID, nodeID string) error {
+	if _, err := db.exec(ctx, `DELETE FROM workflow_contacts WHERE organization_id = ? AND workflow_id = ? AND node_id = ?`,
+		orgID, workflowID, nodeID); err != nil {
 		return err
 	}
-	_, err := db.exec(ctx, `DELETE FROM workflow_contact_sources WHERE organization_id = ? AND node_id = ?`, orgID, nodeID)
+	_, err := db.exec(ctx, `DELETE FROM workflow_contact_sources WHERE organization_id = ? AND workflow_id = ? AND node_id = ?`,
+		orgID, workflowID, nodeID)
 	return err
 }
 
@@ -117,20 +132,23 @@ func (db *DB) FinishContactImport(ctx context.Context, orgID, nodeID, importID s
 	return n > 0, err
 }
 
-// contactBatch is how many contacts one INSERT writes (19 columns: well under SQLite's and
+// contactBatch is how many contacts one INSERT writes (20 columns: well under SQLite's and
 // PostgreSQL's parameter limits).
 const contactBatch = 500
 
-// InsertContacts writes contacts, filling ids and times: with COPY on PostgreSQL (inside a
-// transaction), in multi-row INSERTs otherwise.
+// InsertContacts writes contacts, filling ids, times and workflows: with COPY on PostgreSQL
+// (inside a transaction), in multi-row INSERTs otherwise.
 func (db *DB) InsertContacts(ctx context.Context, rows []Contact) error {
+	if err := db.fillWorkflows(ctx, rows); err != nil {
+		return err
+	}
 	at := now()
 	if tx, ok := db.PgxTx(ctx); ok {
 		data := make([][]any, len(rows))
 		for i := range rows {
 			c := &rows[i]
 			c.ID, c.CreatedAt = NewID(), at
-			data[i] = []any{c.ID, c.OrganizationID, c.NodeID, c.ImportID, c.Seq, c.Phone, c.FirstName, c.LastName, c.Email,
+			data[i] = []any{c.ID, c.OrganizationID, c.WorkflowID, c.NodeID, c.ImportID, c.Seq, c.Phone, c.FirstName, c.LastName, c.Email,
 				c.LifecycleStage, c.Extra, c.Region, c.TimeZone, string(c.Status), c.Attempts, c.CallLogID, c.LastError, c.LastCalledAt, c.CreatedAt}
 		}
 		_, err := tx.CopyFrom(ctx, pgx.Identifier{"workflow_contacts"}, contactColumnList, pgx.CopyFromRows(data))
@@ -149,13 +167,13 @@ func (db *DB) InsertContacts(ctx context.Context, rows []Contact) error {
 	}
 	for start := 0; start < len(rows); start += contactBatch {
 		end := min(start+contactBatch, len(rows))
-		args := make([]any, 0, (end-start)*19)
+		args := make([]any, 0, (end-start)*20)
 		for i := start; i < end; i++ {
 			c := &rows[i]
 			c.ID, c.CreatedAt = NewID(), at
 			// Values the driver takes as they are (string, int64, time.Time, nil): a pointer or a
 			// named type goes through database/sql's reflection, a cost per column per row.
-			args = append(args, c.ID, c.OrganizationID, c.NodeID, c.ImportID, int64(c.Seq), c.Phone, orNil(c.FirstName), orNil(c.LastName),
+			args = append(args, c.ID, c.OrganizationID, c.WorkflowID, c.NodeID, c.ImportID, int64(c.Seq), c.Phone, orNil(c.FirstName), orNil(c.LastName),
 				orNil(c.Email), orNil(c.LifecycleStage), orNil(c.Extra), orNil(c.Region), orNil(c.TimeZone), string(c.Status), int64(c.Attempts),
 				orNil(c.CallLogID), orNil(c.LastError), orNil(c.LastCalledAt), c.CreatedAt)
 		}
@@ -169,6 +187,46 @@ func (db *DB) InsertContacts(ctx context.Context, rows []Contact) error {
 		if err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// fillWorkflows sets each contact's workflow to its import's: a contact belongs to the import
+// that wrote it, and so to that source's workflow and node. An import that is no longer a
+// source's current one is ErrReference.
+func (db *DB) fillWorkflows(ctx context.Context, rows []Contact) error {
+	workflows := map[string]string{}
+	var imports []string
+	for _, c := range rows {
+		if _, ok := workflows[c.ImportID]; !ok {
+			workflows[c.ImportID] = ""
+			imports = append(imports, c.ImportID)
+		}
+	}
+	if len(imports) == 0 {
+		return nil
+	}
+	var sources []struct {
+		ImportID       string `db:"import_id"`
+		OrganizationID string `db:"organization_id"`
+		WorkflowID     string `db:"workflow_id"`
+		NodeID         string `db:"node_id"`
+	}
+	if err := db.selectAll(ctx, db.write(ctx), &sources, `SELECT import_id, organization_id, workflow_id, node_id
+		FROM workflow_contact_sources WHERE import_id IN (`+placeholders(len(imports))+`)`, anys(imports)...); err != nil {
+		return err
+	}
+	owners := make(map[string]int, len(sources))
+	for i, s := range sources {
+		owners[s.ImportID] = i
+	}
+	for i := range rows {
+		c := &rows[i]
+		j, ok := owners[c.ImportID]
+		if !ok || sources[j].OrganizationID != c.OrganizationID || sources[j].NodeID != c.NodeID {
+			return fmt.Errorf("%w: contacts of import %s, which is not its node's current one", ErrReference, c.ImportID)
+		}
+		c.WorkflowID = sources[j].WorkflowID
 	}
 	return nil
 }
@@ -188,7 +246,7 @@ func insertContactsSQL(n int) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 	}
 	return b.String()
 }

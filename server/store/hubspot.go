@@ -57,14 +57,19 @@ func (db *DB) PendingPhoneOwner(ctx context.Context, orgID, nodeID, importID, ph
 
 // InsertExternalContact adds a contact with its record id at the end of a node's import.
 func (db *DB) InsertExternalContact(ctx context.Context, c *ExternalContact) error {
+	one := []Contact{c.Contact}
+	if err := db.fillWorkflows(ctx, one); err != nil {
+		return err
+	}
+	c.WorkflowID = one[0].WorkflowID
 	var seq int
 	if err := db.get(ctx, db.write(ctx), &seq, `SELECT COALESCE(MAX(seq), 0) FROM workflow_contacts
 		WHERE organization_id = ? AND node_id = ? AND import_id = ?`, c.OrganizationID, c.NodeID, c.ImportID); err != nil {
 		return err
 	}
 	c.ID, c.CreatedAt, c.Seq = NewID(), now(), seq+1
-	_, err := db.exec(ctx, `INSERT INTO workflow_contacts (`+externalContactColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.ID, c.OrganizationID, c.NodeID, c.ImportID, c.Seq, c.Phone, c.FirstName, c.LastName, c.Email, c.LifecycleStage, c.Extra,
+	_, err := db.exec(ctx, `INSERT INTO workflow_contacts (`+externalContactColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, c.OrganizationID, c.WorkflowID, c.NodeID, c.ImportID, c.Seq, c.Phone, c.FirstName, c.LastName, c.Email, c.LifecycleStage, c.Extra,
 		c.Region, c.TimeZone, c.Status, c.Attempts, c.CallLogID, c.LastError, c.LastCalledAt, c.CreatedAt, c.ExternalID)
 	return err
 }

@@ -74,6 +74,14 @@ func (db *DB) UserMemberships(ctx context.Context, userID, email string) ([]Memb
 	return ms, err
 }
 
+// ActiveOrganizationIDs lists the organisations a user is an active member of.
+func (db *DB) ActiveOrganizationIDs(ctx context.Context, userID string) ([]string, error) {
+	ids := []string{}
+	err := db.selectAll(ctx, db.read(ctx), &ids, `SELECT organization_id FROM organization_members
+		WHERE user_id = ? AND status = ? ORDER BY organization_id`, userID, MemberActive)
+	return ids, err
+}
+
 // ShareATeam says whether two users are both active members of some organisation, or one is
 // active and the other invited to it (an invitation names its address to the team).
 func (db *DB) ShareATeam(ctx context.Context, userID, otherUserID, otherEmail string) (bool, error) {

@@ -38,7 +38,7 @@ type Workflow struct {
 	Active         bool         `db:"active"`
 }
 
-// WorkflowNode is a node id of a workflow (unique across workflows) with its kind.
+// WorkflowNode is a node id of a workflow (unique in its workflow only) with its kind.
 type WorkflowNode struct {
 	ID   string `db:"id"`
 	Type string `db:"type"`
@@ -90,14 +90,26 @@ func (db *DB) WorkflowOrganization(ctx context.Context, id string) (string, erro
 	return org, err
 }
 
-// WorkflowNodeOwner answers the organisation and workflow of a node id, or ErrNotFound.
-func (db *DB) WorkflowNodeOwner(ctx context.Context, nodeID string) (orgID, workflowID string, err error) {
-	var row struct {
-		Org string `db:"organization_id"`
-		WF  string `db:"workflow_id"`
+// NodeOwner is a workflow that has a node.
+type NodeOwner struct {
+	OrganizationID string `db:"organization_id"`
+	WorkflowID     string `db:"workflow_id"`
+}
+
+// WorkflowNodeOwners answers the workflows of the organisations orgIDs that have a node id
+// (only workflowID when it is not empty): node ids are unique in their workflow only.
+func (db *DB) WorkflowNodeOwners(ctx context.Context, orgIDs []string, nodeID, workflowID string) ([]NodeOwner, error) {
+	out := []NodeOwner{}
+	if len(orgIDs) == 0 {
+		return out, nil
 	}
-	err = db.get(ctx, db.read(ctx), &row, `SELECT organization_id, workflow_id FROM workflow_nodes WHERE id = ?`, nodeID)
-	return row.Org, row.WF, err
+	q := `SELECT organization_id, workflow_id FROM workflow_nodes WHERE organization_id IN (` + placeholders(len(orgIDs)) + `) AND id = ?`
+	args := append(anys(orgIDs), nodeID)
+	if workflowID != "" {
+		q, args = q+` AND workflow_id = ?`, append(args, workflowID)
+	}
+	err := db.selectAll(ctx, db.read(ctx), &out, q+` ORDER BY workflow_id`, args...)
+	return out, err
 }
 
 // WorkflowFilter narrows a list of workflows; zero values keep all.
@@ -155,8 +167,7 @@ func (db *DB) ListWorkflows(ctx context.Context, orgID string, f WorkflowFilter,
 
 // SaveWorkflowGraph replaces a team's workflow's graph and node ids, increments its version and
 // marks its prompt in progress, answering the new version. With base > 0 it saves only over
-// that version (ErrStaleVersion otherwise). A node id another workflow uses is ErrConflict.
-// Run it in a transaction.
+// that version (ErrStaleVersion otherwise). Run it in a transaction.
 func (db *DB) SaveWorkflowGraph(ctx context.Context, orgID, id, graph string, nodes []WorkflowNode, base int) (int, error) {
 	q := `UPDATE workflows SET graph = ?, version = version + 1, readable_prompt_status = ?, updated_at = ?
 		WHERE organization_id = ? AND id = ?`
@@ -175,7 +186,7 @@ func (db *DB) SaveWorkflowGraph(ctx context.Context, orgID, id, graph string, no
 	if n == 0 {
 		return w.Version, ErrStaleVersion
 	}
-	if _, err := db.exec(ctx, `DELETE FROM workflow_nodes WHERE workflow_id = ?`, id); err != nil {
+	if _, err := db.exec(ctx, `DELETE FROM workflow_nodes WHERE organization_id = ? AND workflow_id = ?`, orgID, id); err != nil {
 		return 0, err
 	}
 	return w.Version, db.insertWorkflowNodes(ctx, orgID, id, nodes)

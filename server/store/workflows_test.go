@@ -27,16 +27,34 @@ func TestWorkflows(t *testing.T) {
 		if w.Version != 1 {
 			t.Fatalf("version %d", w.Version)
 		}
-		// Node ids are unique across workflows, whoever's.
+		// Node ids are unique in their workflow only: another team's workflow, or another of the
+		// same team, may use the same ids, and a node is found among the teams asked.
 		dup := store.Workflow{OrganizationID: other.ID, Name: "Other", Type: store.Inbound, Graph: `{}`, PromptStatus: store.PromptInProgress}
+		twin := store.Workflow{OrganizationID: org.ID, Name: "Twin", Type: store.Inbound, Graph: `{}`, PromptStatus: store.PromptInProgress}
+		for _, w := range []*store.Workflow{&dup, &twin} {
+			if err := db.InTx(ctx, func(ctx context.Context) error {
+				return db.CreateWorkflow(ctx, w, []store.WorkflowNode{{ID: "n-1", Type: "start"}})
+			}); err != nil {
+				t.Fatalf("a node id another workflow uses: %v", err)
+			}
+		}
 		err := db.InTx(ctx, func(ctx context.Context) error {
-			return db.CreateWorkflow(ctx, &dup, []store.WorkflowNode{{ID: "n-1", Type: "start"}})
+			return db.CreateWorkflow(ctx, &store.Workflow{OrganizationID: org.ID, Name: "Twice", Type: store.Inbound, Graph: `{}`,
+				PromptStatus: store.PromptInProgress}, []store.WorkflowNode{{ID: "n-9", Type: "start"}, {ID: "n-9", Type: "end-call"}})
 		})
 		if !errors.Is(err, store.ErrConflict) {
-			t.Fatalf("a used node id: %v", err)
+			t.Fatalf("a node id twice in one workflow: %v", err)
 		}
-		if org2, wf, err := db.WorkflowNodeOwner(ctx, "n-1"); err != nil || org2 != org.ID || wf != w.ID {
-			t.Fatalf("node owner: %s %s %v", org2, wf, err)
+		owners, err := db.WorkflowNodeOwners(ctx, []string{org.ID}, "n-1", "")
+		if err != nil || len(owners) != 2 || owners[0].OrganizationID != org.ID || owners[1].OrganizationID != org.ID {
+			t.Fatalf("node owners in the team: %+v %v", owners, err)
+		}
+		owners, err = db.WorkflowNodeOwners(ctx, []string{org.ID, other.ID}, "n-1", w.ID)
+		if err != nil || len(owners) != 1 || owners[0].WorkflowID != w.ID {
+			t.Fatalf("node owners in one workflow: %+v %v", owners, err)
+		}
+		if owners, err := db.WorkflowNodeOwners(ctx, []string{other.ID}, "n-1", w.ID); err != nil || len(owners) != 0 {
+			t.Fatalf("another team's workflow: %+v %v", owners, err)
 		}
 		// Another team's id finds nothing.
 		if _, err := db.WorkflowByID(ctx, other.ID, w.ID); !errors.Is(err, store.ErrNotFound) {
@@ -58,8 +76,8 @@ func TestWorkflows(t *testing.T) {
 		if !errors.Is(err, store.ErrStaleVersion) || v != 2 {
 			t.Fatalf("stale save: %d %v", v, err)
 		}
-		if _, _, err := db.WorkflowNodeOwner(ctx, "n-1"); !errors.Is(err, store.ErrNotFound) {
-			t.Fatalf("replaced node still there: %v", err)
+		if owners, err := db.WorkflowNodeOwners(ctx, []string{org.ID}, "n-1", w.ID); err != nil || len(owners) != 0 {
+			t.Fatalf("replaced node still there: %+v %v", owners, err)
 		}
 		// A compilation of an old version, or of an older name or agent, is not recorded.
 		text := "prompt"
@@ -90,7 +108,7 @@ func TestWorkflows(t *testing.T) {
 		if err != nil || total != 1 || !list[0].Active || list[0].Version != 2 || *list[0].Prompt != "prompt" {
 			t.Fatalf("list: %+v %d %v", list, total, err)
 		}
-		if _, total, _ := db.ListWorkflows(ctx, other.ID, store.WorkflowFilter{}, 10, 0); total != 0 {
+		if list, total, _ := db.ListWorkflows(ctx, other.ID, store.WorkflowFilter{}, 10, 0); total != 1 || list[0].ID != dup.ID {
 			t.Fatalf("another team lists %d", total)
 		}
 		if err := db.DeleteWorkflow(ctx, org.ID, w.ID); err != nil {

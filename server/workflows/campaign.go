@@ -86,7 +86,9 @@ func CutName(name string) string {
 	return strings.TrimSpace(string(r))
 }
 
-// renumber gives every node and edge a new id (node ids are unique across workflows).
+// renumber gives every node and edge a new id. Node ids need be unique only in their workflow,
+// but a copy with ids of its own is never confused with its original where a request names a
+// node without its workflow.
 func renumber(g workflow.Graph) workflow.Graph {
 	g = workflow.Clone(g)
 	ids := map[string]string{}

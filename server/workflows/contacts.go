@@ -158,12 +158,12 @@ func (s *Service) SetContacts(ctx context.Context, a auth.Actor, in ContactsInpu
 		keep := ""
 		if src.UploadID != nil {
 			keep = *src.UploadID
-			if err := s.files.Use(ctx, a.OrganizationID, keep, fileUser(in.NodeID)); err != nil {
+			if err := s.files.Use(ctx, a.OrganizationID, keep, fileUser(w.ID, in.NodeID)); err != nil {
 				return err
 			}
 		}
 		var err error
-		if purge, err = s.releaseFile(ctx, a.OrganizationID, in.NodeID, keep); err != nil {
+		if purge, err = s.releaseFile(ctx, a.OrganizationID, w.ID, in.NodeID, keep); err != nil {
 			return err
 		}
 		if err := s.db.SetContactSource(ctx, &src); err != nil {
@@ -191,18 +191,11 @@ func (s *Service) SetContacts(ctx context.Context, a auth.Actor, in ContactsInpu
 // With want, only a source of that kind is cleared (another answers 404 when onlyWant, else
 // nothing happens).
 func (s *Service) ClearContacts(ctx context.Context, a auth.Actor, workflowID, nodeID, want string, onlyWant bool) error {
-	if workflowID == "" {
-		_, wf, err := s.db.WorkflowNodeOwner(ctx, nodeID)
-		if err != nil {
-			return errs.NotFoundf("Node")
-		}
-		workflowID = wf
-	}
 	w, index, err := s.contactsNode(ctx, a, workflowID, nodeID)
 	if err != nil {
 		return err
 	}
-	src, err := s.db.ContactSourceByNode(ctx, a.OrganizationID, nodeID)
+	src, err := s.db.ContactSourceByNode(ctx, a.OrganizationID, w.ID, nodeID)
 	switch {
 	case errors.Is(err, store.ErrNotFound) && onlyWant:
 		return errs.NotFoundf("CSV file")
@@ -218,10 +211,10 @@ func (s *Service) ClearContacts(ctx context.Context, a auth.Actor, workflowID, n
 	var purge string
 	err = s.db.InTx(ctx, func(ctx context.Context) error {
 		var err error
-		if purge, err = s.releaseFile(ctx, a.OrganizationID, nodeID, ""); err != nil {
+		if purge, err = s.releaseFile(ctx, a.OrganizationID, w.ID, nodeID, ""); err != nil {
 			return err
 		}
-		if err := s.db.DeleteContactSource(ctx, a.OrganizationID, nodeID); err != nil {
+		if err := s.db.DeleteContactSource(ctx, a.OrganizationID, w.ID, nodeID); err != nil {
 			return err
 		}
 		return s.setNodeSource(ctx, w, index, "")
@@ -238,7 +231,7 @@ func (s *Service) Contacts(ctx context.Context, a auth.Actor, workflowID, nodeID
 	if _, _, err := s.contactsNode(ctx, a, workflowID, nodeID); err != nil {
 		return store.ContactSource{}, nil, 0, err
 	}
-	src, err := s.db.ContactSourceByNode(ctx, a.OrganizationID, nodeID)
+	src, err := s.db.ContactSourceByNode(ctx, a.OrganizationID, workflowID, nodeID)
 	if errors.Is(err, store.ErrNotFound) || err == nil && want != "" && src.Source != want {
 		return store.ContactSource{}, []store.Contact{}, 0, nil
 	}
@@ -249,9 +242,10 @@ func (s *Service) Contacts(ctx context.Context, a auth.Actor, workflowID, nodeID
 	return src, rows, total, err
 }
 
-// CSV answers the CSV source of a node and one page of its contacts (404 for another source).
-func (s *Service) CSV(ctx context.Context, a auth.Actor, nodeID string, pg Page) (store.ContactSource, []store.Contact, int, error) {
-	src, err := s.db.ContactSourceByNode(ctx, a.OrganizationID, nodeID)
+// CSV answers the CSV source of a workflow's node and one page of its contacts (404 for
+// another source).
+func (s *Service) CSV(ctx context.Context, a auth.Actor, workflowID, nodeID string, pg Page) (store.ContactSource, []store.Contact, int, error) {
+	src, err := s.db.ContactSourceByNode(ctx, a.OrganizationID, workflowID, nodeID)
 	if errors.Is(err, store.ErrNotFound) || err == nil && src.Source != "csv" {
 		return src, nil, 0, errs.NotFoundf("CSV file")
 	}

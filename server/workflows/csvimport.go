@@ -41,7 +41,7 @@ type importer struct {
 }
 
 func (w *importer) Work(ctx context.Context, job *river.Job[importArgs]) error {
-	return w.s.ImportContacts(ctx, job.Args.OrganizationID, job.Args.NodeID, job.Args.ImportID, job.Args.Region, job.Attempt >= job.MaxAttempts)
+	return w.s.ImportContacts(ctx, job.Args.OrganizationID, job.Args.ImportID, job.Args.Region, job.Attempt >= job.MaxAttempts)
 }
 
 // contactsNode finds a team's workflow and its contacts node.
@@ -49,21 +49,22 @@ type importError struct{ msg string }
 
 func (e *importError) Error() string { return e.msg }
 
-// ImportContacts imports the CSV file of a node's current import, streaming it in batches. An
-// import that is no longer current (replaced or cleared) stops; doing it again starts from a
+// ImportContacts imports the CSV file of a node's current import, streaming it in batches. The
+// import id alone finds the source (a node id is unique only in its workflow). An import
+// that is no longer current (replaced or cleared) stops; doing it again starts from a
 // clean slate (River works a job at least once).
-func (s *Service) ImportContacts(ctx context.Context, orgID, nodeID, importID, region string, lastAttempt bool) error {
+func (s *Service) ImportContacts(ctx context.Context, orgID, importID, region string, lastAttempt bool) error {
 	if region == "" {
 		region = DefaultRegion
 	}
-	src, err := s.db.ContactSourceByNode(ctx, orgID, nodeID)
-	if errors.Is(err, store.ErrNotFound) || err == nil && (src.ImportID != importID || src.Status != store.ContactsParsing || src.UploadID == nil) {
+	src, err := s.db.ContactSourceByImport(ctx, orgID, importID)
+	if errors.Is(err, store.ErrNotFound) || err == nil && (src.Status != store.ContactsParsing || src.UploadID == nil) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	if err := s.db.DeleteContactsOfImport(ctx, orgID, nodeID, importID); err != nil {
+	if err := s.db.DeleteContactsOfImport(ctx, orgID, src.NodeID, importID); err != nil {
 		return err
 	}
 	f, err := s.files.Open(ctx, orgID, *src.UploadID)
@@ -253,8 +254,8 @@ func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r i
 			}
 		}
 		err := s.db.InTx(ctx, func(ctx context.Context) error {
-			cur, err := s.db.ContactSourceByNode(ctx, src.OrganizationID, src.NodeID)
-			if errors.Is(err, store.ErrNotFound) || err == nil && cur.ImportID != src.ImportID {
+			_, err := s.db.ContactSourceByImport(ctx, src.OrganizationID, src.ImportID)
+			if errors.Is(err, store.ErrNotFound) {
 				return errStale
 			}
 			if err != nil {

@@ -30,20 +30,21 @@ type Files interface {
 	Purge(ctx context.Context, orgID, uploadID string)
 }
 
-// fileUser is how a contacts source marks its upload as used.
-func fileUser(nodeID string) string { return "contacts:" + nodeID }
+// fileUser is how a contacts source marks its upload as used: by workflow and node, as node
+// ids are unique only in their workflow and two workflows may use one file.
+func fileUser(workflowID, nodeID string) string { return "contacts:" + workflowID + ":" + nodeID }
 
 // releaseFile lets go of the upload of a node's previous source unless keep is it (in the
 // caller's transaction), answering the upload to purge once committed ("" for none).
-func (s *Service) releaseFile(ctx context.Context, orgID, nodeID, keep string) (string, error) {
-	old, err := s.db.ContactSourceByNode(ctx, orgID, nodeID)
+func (s *Service) releaseFile(ctx context.Context, orgID, workflowID, nodeID, keep string) (string, error) {
+	old, err := s.db.ContactSourceByNode(ctx, orgID, workflowID, nodeID)
 	if errors.Is(err, store.ErrNotFound) || err == nil && (old.UploadID == nil || *old.UploadID == keep) {
 		return "", nil
 	}
 	if err != nil {
 		return "", err
 	}
-	gone, err := s.files.Discard(ctx, orgID, *old.UploadID, fileUser(nodeID))
+	gone, err := s.files.Discard(ctx, orgID, *old.UploadID, fileUser(workflowID, nodeID))
 	if err != nil || !gone {
 		return "", err
 	}
@@ -54,7 +55,7 @@ func (s *Service) releaseFile(ctx context.Context, orgID, nodeID, keep string) (
 // of stored that g no longer has (in the caller's transaction), answering the uploads to purge
 // once committed: a deleted node leaves nothing behind, and the node put back (undo) starts
 // without a source.
-func (s *Service) dropRemovedContacts(ctx context.Context, orgID string, stored, g workflow.Graph) ([]string, error) {
+func (s *Service) dropRemovedContacts(ctx context.Context, orgID, workflowID string, stored, g workflow.Graph) ([]string, error) {
 	kept := make(map[string]bool, len(g.Nodes))
 	for _, n := range g.Nodes {
 		kept[n.ID] = true
@@ -64,14 +65,14 @@ func (s *Service) dropRemovedContacts(ctx context.Context, orgID string, stored,
 		if n.Type != workflow.Contacts || kept[n.ID] {
 			continue
 		}
-		upload, err := s.releaseFile(ctx, orgID, n.ID, "")
+		upload, err := s.releaseFile(ctx, orgID, workflowID, n.ID, "")
 		if err != nil {
 			return nil, err
 		}
 		if upload != "" {
 			purge = append(purge, upload)
 		}
-		if err := s.db.DeleteContactSource(ctx, orgID, n.ID); err != nil {
+		if err := s.db.DeleteContactSource(ctx, orgID, workflowID, n.ID); err != nil {
 			return nil, err
 		}
 	}

@@ -30,9 +30,9 @@ type RejectedFile struct {
 	Rows int
 }
 
-// RejectedContacts answers the rows of a node's CSV file that its import rejected.
-func (s *Service) RejectedContacts(ctx context.Context, a auth.Actor, nodeID string) (RejectedFile, error) {
-	src, err := s.db.ContactSourceByNode(ctx, a.OrganizationID, nodeID)
+// RejectedContacts answers the rows of a workflow's node's CSV file that its import rejected.
+func (s *Service) RejectedContacts(ctx context.Context, a auth.Actor, workflowID, nodeID string) (RejectedFile, error) {
+	src, err := s.db.ContactSourceByNode(ctx, a.OrganizationID, workflowID, nodeID)
 	if errors.Is(err, store.ErrNotFound) || err == nil && (src.Source != "csv" || src.UploadID == nil) {
 		return RejectedFile{}, errs.NotFoundf("CSV file")
 	}

@@ -73,31 +73,21 @@ func (s *Service) OrganizationOf(ctx context.Context, id string) (string, error)
 	return org, notFound(err)
 }
 
-// NodeOrganizationOf answers the organisation of the workflow holding a node.
-func (s *Service) NodeOrganizationOf(ctx context.Context, nodeID string) (string, error) {
-	org, _, err := s.db.WorkflowNodeOwner(ctx, nodeID)
-	if errors.Is(err, store.ErrNotFound) {
-		return "", errs.NotFoundf("Node")
+// NodeOwners answers, for the HTTP guard, the workflows of the teams in scope that have a
+// node with one of ids (only the workflow the scope names, when it names one): node ids are
+// unique only in their workflow, so several workflows, of one team or several, may have one.
+func (s *Service) NodeOwners(ctx context.Context, ids []string, in auth.Scope) ([]auth.Owned, error) {
+	var out []auth.Owned
+	for _, id := range ids {
+		owners, err := s.db.WorkflowNodeOwners(ctx, in.Teams, id, in.Container)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range owners {
+			out = append(out, auth.Owned{ID: id, OrganizationID: o.OrganizationID, Container: o.WorkflowID})
+		}
 	}
-	return org, err
-}
-
-// CampaignOrganizationOf answers the organisation of a campaign.
-func (s *Service) CampaignOrganizationOf(ctx context.Context, id string) (string, error) {
-	org, err := s.db.CampaignOrganization(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return "", errs.NotFoundf("Campaign")
-	}
-	return org, err
-}
-
-// PhoneOrganizationOf answers the organisation of a phone number.
-func (s *Service) PhoneOrganizationOf(ctx context.Context, id string) (string, error) {
-	org, err := s.db.PhoneNumberOrganization(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return "", errs.NotFoundf("Phone number")
-	}
-	return org, err
+	return out, nil
 }
 
 func decode(w store.Workflow) (Workflow, error) {
@@ -348,13 +338,11 @@ func (s *Service) Save(ctx context.Context, a auth.Actor, id string, g workflow.
 		switch {
 		case errors.Is(err, store.ErrStaleVersion):
 			return stale(version)
-		case errors.Is(err, store.ErrConflict):
-			return errs.ConflictErr("A node id of this graph is already used by another workflow: node ids are unique across workflows (use UUIDs).")
 		case err != nil:
 			return err
 		}
 		w.Version = version
-		if purge, err = s.dropRemovedContacts(ctx, a.OrganizationID, stored.Graph, norm); err != nil {
+		if purge, err = s.dropRemovedContacts(ctx, a.OrganizationID, id, stored.Graph, norm); err != nil {
 			return err
 		}
 		return s.compileLater(ctx, w)

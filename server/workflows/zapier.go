@@ -73,7 +73,7 @@ func (s *Service) AddZapierContacts(ctx context.Context, a auth.Actor, workflowI
 		return out, err
 	}
 	err := s.db.InTx(ctx, func(ctx context.Context) error {
-		src, err := s.db.ContactSourceByNode(ctx, a.OrganizationID, nodeID)
+		src, err := s.db.ContactSourceByNode(ctx, a.OrganizationID, workflowID, nodeID)
 		if errors.Is(err, store.ErrNotFound) {
 			return errs.UnprocessableErr("This Contacts node has no contacts source: set its source to zapier first (POST /v1/workflow/contacts).")
 		}

@@ -98,7 +98,7 @@ func runnable(t *testing.T, env *testserver.Env, c *betty.Client, team string, n
 	if _, err := c.ImportContacts(ctx, team, w.Id, node, path, betty.UploadOptions{}, betty.CSVOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if csv, _, err := c.WaitForContacts(ctx, node, 20*time.Millisecond); err != nil || csv.Status != client.ContactsImportStatusSuccess {
+	if csv, _, err := c.WaitForContacts(ctx, w.Id, node, 20*time.Millisecond); err != nil || csv.Status != client.ContactsImportStatusSuccess {
 		t.Fatalf("contacts: %s %v", csv.Status, err)
 	}
 	return w.Id, ag.Id

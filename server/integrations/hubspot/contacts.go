@@ -74,7 +74,7 @@ func (s *Service) node(ctx context.Context, orgID, appID string, nodeID, workflo
 	} else if err != nil {
 		return nil, err
 	}
-	src, err := s.d.DB.ContactSourceByNode(ctx, orgID, *nodeID)
+	src, err := s.d.DB.ContactSourceByNode(ctx, orgID, *workflowID, *nodeID)
 	if errors.Is(err, store.ErrNotFound) || err == nil && (src.WorkflowID != *workflowID || src.Source != "hubspot" ||
 		src.ConnectedAppID == nil || *src.ConnectedAppID != appID) {
 		return nil, errs.UnprocessableErr("The node is not a Contacts node of this workflow whose source is this HubSpot connected app.")

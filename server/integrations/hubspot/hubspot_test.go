@@ -300,7 +300,7 @@ func TestSyncList(t *testing.T) {
 		}
 		status := func() store.ContactSource {
 			t.Helper()
-			got, err := db.ContactSourceByNode(ctx, o.ID, node)
+			got, err := db.ContactSourceByNode(ctx, o.ID, w.ID, node)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -226,11 +226,11 @@ func (s *Service) SyncList(ctx context.Context, orgID, nodeID, importID string, 
 // listSource answers the node's source if its current import is importID and calls a
 // HubSpot list.
 func (s *Service) listSource(ctx context.Context, orgID, nodeID, importID string) (store.ContactSource, bool, error) {
-	src, err := s.d.DB.ContactSourceByNode(ctx, orgID, nodeID)
+	src, err := s.d.DB.ContactSourceByImport(ctx, orgID, importID)
 	if errors.Is(err, store.ErrNotFound) {
 		return src, false, nil
 	}
-	ok := err == nil && src.ImportID == importID && src.Source == "hubspot" && src.ListID != nil && src.ConnectedAppID != nil
+	ok := err == nil && src.NodeID == nodeID && src.Source == "hubspot" && src.ListID != nil && src.ConnectedAppID != nil
 	return src, ok, err
 }
 

@@ -52,7 +52,7 @@ func (s *Service) QueueStage(ctx context.Context, orgID, contactID, stage string
 	if err != nil {
 		return store.StageUpdate{}, err
 	}
-	src, err := s.d.DB.ContactSourceByNode(ctx, orgID, c.NodeID)
+	src, err := s.d.DB.ContactSourceByNode(ctx, orgID, c.WorkflowID, c.NodeID)
 	if errors.Is(err, store.ErrNotFound) || err == nil && (src.Source != "hubspot" || src.ConnectedAppID == nil) {
 		return store.StageUpdate{}, ErrNotHubSpotContact
 	}

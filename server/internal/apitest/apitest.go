@@ -45,6 +45,8 @@ type Env struct {
 	Logs *syncBuffer
 	// Relay is the fake SMTP relay of WithMailDelivery (nil without).
 	Relay *smtptest.Server
+	// Resources is the registry of resource kinds the server's guard resolves.
+	Resources auth.Registry
 }
 
 // Each runs fn against a fresh server on every dialect.
@@ -158,7 +160,7 @@ func New(t testing.TB, d store.Dialect, opts ...Option) *Env {
 		}
 		a.Close()
 	})
-	return &Env{t: t, URL: "http://" + ln.Addr().String(), DB: a.DB(), Client: &http.Client{Timeout: time.Minute, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, Logs: logs, Relay: relay}
+	return &Env{t: t, URL: "http://" + ln.Addr().String(), DB: a.DB(), Client: &http.Client{Timeout: time.Minute, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, Logs: logs, Relay: relay, Resources: a.Resources()}
 }
 
 type syncBuffer struct {

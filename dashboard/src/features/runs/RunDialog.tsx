@@ -38,7 +38,7 @@ function Fact({ icon, label, children, testId }: { icon: ReactNode; label: strin
 export function RunDialog({ open, onOpenChange, team, workflow, onStarted, unsaved = false }: { open: boolean; onOpenChange: (open: boolean) => void; team: Organization; workflow: Workflow; onStarted?: (job: Job) => void; unsaved?: boolean }) {
   const queryClient = useQueryClient();
   const node = contactsNode(workflow);
-  const csvParams = { page: 1, pageSize: COUNT_PAGE };
+  const csvParams = { workflowId: workflow.id, page: 1, pageSize: COUNT_PAGE };
   const contacts = useQuery({
     queryKey: getGetWorkflowCsvQueryKey(node?.id ?? '', csvParams),
     queryFn: async ({ signal }) => getWorkflowCsv(node!.id, csvParams, { signal }),

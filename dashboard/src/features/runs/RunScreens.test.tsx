@@ -94,6 +94,8 @@ describe('Run', { timeout: 30_000 }, () => {
     await vi.waitFor(() => expect(screen.queryByRole('dialog', { name: 'Run Renewals?' })).not.toBeInTheDocument());
     const run = calls.find((c) => c.method === 'POST' && c.path === '/v1/workflow/run/w1')!;
     expect(run.body).toMatchObject({ organizationId: 't1' });
+    // A node id is unique only within its workflow: the count asks with the workflow.
+    expect(calls.find((c) => c.path === '/v1/workflow/csv/n-contacts')!.url.searchParams.get('workflowId')).toBe('w1');
   });
 
   it('keeps the dialog open with the server’s reason when the run is refused', async () => {

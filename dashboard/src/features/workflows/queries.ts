@@ -76,8 +76,9 @@ export function campaignWorkflowsQueryOptions(campaignId: string, page: number) 
   };
 }
 
-export function csvQueryOptions(nodeId: string, page: number) {
-  const params = { page, pageSize: CONTACTS_TABLE_SIZE };
+/** A workflow's node's CSV: node ids are unique only within their workflow, so the workflow is always named. */
+export function csvQueryOptions(workflowId: string, nodeId: string, page: number) {
+  const params = { workflowId, page, pageSize: CONTACTS_TABLE_SIZE };
   return {
     queryKey: getGetWorkflowCsvQueryKey(nodeId, params),
     queryFn: async ({ signal }: { signal: AbortSignal }) => getWorkflowCsv(nodeId, params, { signal }),

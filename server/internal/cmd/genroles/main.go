@@ -105,7 +105,23 @@ func describe(r auth.Rule) (who, keys, from string) {
 	from = map[auth.OrgFrom]string{
 		auth.FromQuery: "query `organizationId`", auth.FromBody: "body `organizationId`", auth.FromPathTeam: "path `teamId`",
 		auth.FromPathID: "path `id`", auth.FromPathOrg: "path `organizationId`", auth.FromBodyID: "body `id`",
-		auth.FromResource: "the resource it names", auth.FromKey: "the API key's team",
+		auth.FromKey: "the API key's team", auth.FromMetadata: "`organizationId` of `Upload-Metadata`",
 	}[r.Org]
+	if r.Org == auth.FromResource {
+		from = resource(r.Resource)
+	}
 	return who, keys, from
+}
+
+// resource says which resource's team an operation acts in: "the workflow (path `id`)".
+func resource(r auth.Resource) string {
+	at := func(s auth.Source) string { return fmt.Sprintf("%s `%s`", s.In, s.Name) }
+	if r.List {
+		return fmt.Sprintf("each %s of %s", r.Kind, at(r.ID))
+	}
+	out := fmt.Sprintf("the %s (%s)", r.Kind, at(r.ID))
+	if !r.Container.IsZero() {
+		out += fmt.Sprintf(", in the %s of %s when sent", r.ContainerKind, at(r.Container))
+	}
+	return out
 }

@@ -28,7 +28,9 @@ import type {
   ContactListResponse,
   CreateWorkflowRequest,
   DeleteWorkflowContactsParams,
+  DeleteWorkflowCsvParams,
   DeletedResponse,
+  DownloadRejectedContactsParams,
   ErrorResponse,
   ForbiddenResponse,
   GetWorkflowCsvParams,
@@ -490,8 +492,9 @@ test vectors, in `server/workflow` and `testdata/graphs`:
 6. Any other node has at most one outgoing edge per source handle (`source` plus
    `sourceHandle`): the canvas drops extra edges and makes a used handle
    unconnectable.
-7. Node ids are unique across all workflows: a node id already used by another
-   workflow answers 409 (the dashboard makes them UUIDs; copies get new ids).
+Node ids need be unique only within the graph: another workflow, of this team or of
+another, may use the same ids, so an exported graph can be saved into any workflow
+(the dashboard makes new nodes' ids UUIDs; copies of workflows get new ids).
 
 The data of an existing `data-access` node cannot be edited: a save keeps its stored
 data whatever it sends.
@@ -1638,17 +1641,26 @@ role except `readonly` may call it. Returns the node id.
 
  * @summary Remove a Contacts node's CSV
  */
-export const getDeleteWorkflowCsvUrl = (nodeId: Id,) => {
+export const getDeleteWorkflowCsvUrl = (nodeId: Id,
+    params?: DeleteWorkflowCsvParams,) => {
+  const normalizedParams = new URLSearchParams();
 
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
 
-  
+  const stringifiedParams = normalizedParams.toString();
 
-  return `/v1/workflow/csv/${nodeId}`
+  return stringifiedParams.length > 0 ? `/v1/workflow/csv/${nodeId}?${stringifiedParams}` : `/v1/workflow/csv/${nodeId}`
 }
 
-export const deleteWorkflowCsv = async (nodeId: Id, options?: RequestInit): Promise<DeletedResponse> => {
+export const deleteWorkflowCsv = async (nodeId: Id,
+    params?: DeleteWorkflowCsvParams, options?: RequestInit): Promise<DeletedResponse> => {
   
-  return customFetch<DeletedResponse>(getDeleteWorkflowCsvUrl(nodeId),
+  return customFetch<DeletedResponse>(getDeleteWorkflowCsvUrl(nodeId,params),
   {      
     ...options,
     method: 'DELETE'
@@ -1661,8 +1673,8 @@ export const deleteWorkflowCsv = async (nodeId: Id, options?: RequestInit): Prom
 
 
 export const getDeleteWorkflowCsvMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflowCsv>>, TError,{nodeId: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflowCsv>>, TError,{nodeId: Id}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflowCsv>>, TError,{nodeId: Id;params?: DeleteWorkflowCsvParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflowCsv>>, TError,{nodeId: Id;params?: DeleteWorkflowCsvParams}, TContext> => {
 
 const mutationKey = ['deleteWorkflowCsv'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -1674,10 +1686,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteWorkflowCsv>>, {nodeId: Id}> = (props) => {
-          const {nodeId} = props ?? {};
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteWorkflowCsv>>, {nodeId: Id;params?: DeleteWorkflowCsvParams}> = (props) => {
+          const {nodeId,params} = props ?? {};
 
-          return  deleteWorkflowCsv(nodeId,requestOptions)
+          return  deleteWorkflowCsv(nodeId,params,requestOptions)
         }
 
         
@@ -1693,11 +1705,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Remove a Contacts node's CSV
  */
 export const useDeleteWorkflowCsv = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflowCsv>>, TError,{nodeId: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflowCsv>>, TError,{nodeId: Id;params?: DeleteWorkflowCsvParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteWorkflowCsv>>,
         TError,
-        {nodeId: Id},
+        {nodeId: Id;params?: DeleteWorkflowCsvParams},
         TContext
       > => {
 
@@ -1719,17 +1731,26 @@ while the file is still being imported it answers 409. Any team role may call it
 
  * @summary Download the rows a Contacts node's CSV import rejected
  */
-export const getDownloadRejectedContactsUrl = (nodeId: Id,) => {
+export const getDownloadRejectedContactsUrl = (nodeId: Id,
+    params?: DownloadRejectedContactsParams,) => {
+  const normalizedParams = new URLSearchParams();
 
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
 
-  
+  const stringifiedParams = normalizedParams.toString();
 
-  return `/v1/workflow/csv/${nodeId}/rejected`
+  return stringifiedParams.length > 0 ? `/v1/workflow/csv/${nodeId}/rejected?${stringifiedParams}` : `/v1/workflow/csv/${nodeId}/rejected`
 }
 
-export const downloadRejectedContacts = async (nodeId: Id, options?: RequestInit): Promise<string> => {
+export const downloadRejectedContacts = async (nodeId: Id,
+    params?: DownloadRejectedContactsParams, options?: RequestInit): Promise<string> => {
   
-  return customFetch<string>(getDownloadRejectedContactsUrl(nodeId),
+  return customFetch<string>(getDownloadRejectedContactsUrl(nodeId,params),
   {      
     ...options,
     method: 'GET'
@@ -1742,23 +1763,25 @@ export const downloadRejectedContacts = async (nodeId: Id, options?: RequestInit
 
 
 
-export const getDownloadRejectedContactsQueryKey = (nodeId?: Id,) => {
+export const getDownloadRejectedContactsQueryKey = (nodeId?: Id,
+    params?: DownloadRejectedContactsParams,) => {
     return [
-    `/v1/workflow/csv/${nodeId}/rejected`
+    `/v1/workflow/csv/${nodeId}/rejected`, ...(params ? [params]: [])
     ] as const;
     }
 
     
-export const getDownloadRejectedContactsQueryOptions = <TData = Awaited<ReturnType<typeof downloadRejectedContacts>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>>(nodeId: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getDownloadRejectedContactsQueryOptions = <TData = Awaited<ReturnType<typeof downloadRejectedContacts>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>>(nodeId: Id,
+    params?: DownloadRejectedContactsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getDownloadRejectedContactsQueryKey(nodeId);
+  const queryKey =  queryOptions?.queryKey ?? getDownloadRejectedContactsQueryKey(nodeId,params);
 
   
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadRejectedContacts>>> = ({ signal }) => downloadRejectedContacts(nodeId, { signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadRejectedContacts>>> = ({ signal }) => downloadRejectedContacts(nodeId,params, { signal, ...requestOptions });
 
       
 
@@ -1772,7 +1795,8 @@ export type DownloadRejectedContactsQueryError = ErrorType<BadRequestResponse | 
 
 
 export function useDownloadRejectedContacts<TData = Awaited<ReturnType<typeof downloadRejectedContacts>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>>(
- nodeId: Id, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>> & Pick<
+ nodeId: Id,
+    params: undefined |  DownloadRejectedContactsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadRejectedContacts>>,
           TError,
@@ -1782,7 +1806,8 @@ export function useDownloadRejectedContacts<TData = Awaited<ReturnType<typeof do
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useDownloadRejectedContacts<TData = Awaited<ReturnType<typeof downloadRejectedContacts>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>>(
- nodeId: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>> & Pick<
+ nodeId: Id,
+    params?: DownloadRejectedContactsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadRejectedContacts>>,
           TError,
@@ -1792,7 +1817,8 @@ export function useDownloadRejectedContacts<TData = Awaited<ReturnType<typeof do
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useDownloadRejectedContacts<TData = Awaited<ReturnType<typeof downloadRejectedContacts>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>>(
- nodeId: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ nodeId: Id,
+    params?: DownloadRejectedContactsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -1800,11 +1826,12 @@ export function useDownloadRejectedContacts<TData = Awaited<ReturnType<typeof do
  */
 
 export function useDownloadRejectedContacts<TData = Awaited<ReturnType<typeof downloadRejectedContacts>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>>(
- nodeId: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ nodeId: Id,
+    params?: DownloadRejectedContactsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadRejectedContacts>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getDownloadRejectedContactsQueryOptions(nodeId,options)
+  const queryOptions = getDownloadRejectedContactsQueryOptions(nodeId,params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -24,7 +24,7 @@ function CsvTable({ id }: { id: string }) {
   const canvas = useCanvas();
   const [page, setPage] = useState(1);
   const csv = useQuery({
-    ...csvQueryOptions(id, page),
+    ...csvQueryOptions(canvas.workflowId, id, page),
     refetchInterval: (q) => (q.state.data?.data.status === 'parsing' ? CSV_POLL_PARSING_MS : CSV_POLL_MS),
     retry: false,
   });
@@ -37,7 +37,7 @@ function CsvTable({ id }: { id: string }) {
       <div className="flex items-center justify-between gap-2">
         <p className="truncate text-xs text-fg-muted">{csv.data?.data.nodeFile.fileName ?? 'CSV contacts'}</p>
         <div className="flex items-center gap-2">
-          {rejected > 0 && <RejectedLink nodeId={id} count={rejected} fileName={csv.data?.data.nodeFile.fileName ?? 'contacts.csv'} />}
+          {rejected > 0 && <RejectedLink workflowId={canvas.workflowId} nodeId={id} count={rejected} fileName={csv.data?.data.nodeFile.fileName ?? 'contacts.csv'} />}
           {syncing && <span className="text-xs text-fg-subtle">Syncing...</span>}
           <Button size="icon" variant="ghost" className="nodrag" aria-label="Refresh contacts" onClick={() => void csv.refetch()}>
             <RefreshCw aria-hidden="true" />
@@ -87,9 +87,9 @@ function rejectedFileName(fileName: string): string {
  * file's own rows with a reason column). The API wants the session's token, so the file is
  * fetched and handed to the browser as a download rather than linked.
  */
-function RejectedLink({ nodeId, count, fileName }: { nodeId: string; count: number; fileName: string }) {
+function RejectedLink({ workflowId, nodeId, count, fileName }: { workflowId: string; nodeId: string; count: number; fileName: string }) {
   const download = useMutation({
-    mutationFn: () => downloadRejectedContacts(nodeId),
+    mutationFn: () => downloadRejectedContacts(nodeId, { workflowId }),
     onSuccess: (text) => {
       const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
       const a = document.createElement('a');
@@ -138,7 +138,7 @@ function CsvUpload({ nodeId }: { nodeId: string }) {
       setPercent(null);
       // The server wrote the source into the node; the canvas keeps it so its next save does too.
       canvas.patchData(nodeId, { contactsSource: 'csv' });
-      await queryClient.invalidateQueries({ queryKey: csvQueryOptions(nodeId, 1).queryKey.slice(0, 1) });
+      await queryClient.invalidateQueries({ queryKey: csvQueryOptions(canvas.workflowId, nodeId, 1).queryKey.slice(0, 1) });
       toast.success('The file is being read; its contacts appear in the node as they are parsed.', 'Contacts uploaded');
     },
     onError: (e) => {

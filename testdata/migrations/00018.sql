@@ -1,0 +1,12 @@
+-- Rows loaded right after migration 00018, before node ids became unique per workflow (00019):
+-- the fixture workflow's Contacts node, its CSV source (an upload it uses) and two contacts.
+INSERT INTO workflow_nodes (id, organization_id, workflow_id, type) VALUES ('fixture-node-contacts', 'fixture-org-1', 'fixture-workflow-1', 'contacts');
+INSERT INTO uploads (id, organization_id, purpose, file_name, file_type, type_checked, metadata, size, received, object_key, completed_at, expires_at, unused_since, created_at, updated_at)
+VALUES ('fixture-upload-4', 'fixture-org-1', 'contacts-csv', 'renewals.csv', 'text/csv', TRUE, 'filename cmVuZXdhbHMuY3N2', 60, 60, 'fixture-upload-4/file-c', '2026-01-09 00:00:00+00:00', '2026-01-10 00:00:00+00:00', NULL, '2026-01-09 00:00:00+00:00', '2026-01-09 00:00:00+00:00');
+INSERT INTO upload_refs (upload_id, ref, created_at) VALUES ('fixture-upload-4', 'contacts:fixture-node-contacts', '2026-01-09 00:00:00+00:00');
+INSERT INTO workflow_contact_sources (node_id, organization_id, workflow_id, import_id, source, status, upload_id, file_name, file_url, connected_app_id, list_id, error, rows_imported, rows_rejected, created_at, updated_at)
+VALUES ('fixture-node-contacts', 'fixture-org-1', 'fixture-workflow-1', 'fixture-import-1', 'csv', 'success', 'fixture-upload-4', 'renewals.csv', 'http://localhost:8080/v1/files/fixture-upload-4?token=x', NULL, NULL, NULL, 1, 1, '2026-01-09 00:00:00+00:00', '2026-01-09 00:00:00+00:00');
+INSERT INTO workflow_contacts (id, organization_id, node_id, import_id, seq, phone, first_name, last_name, email, lifecycle_stage, extra, region, time_zone, status, attempts, call_log_id, last_error, last_called_at, created_at, external_id)
+VALUES ('fixture-contact-1', 'fixture-org-1', 'fixture-node-contacts', 'fixture-import-1', 1, '+14155550123', 'Ada', NULL, NULL, NULL, '{"plan":"gold"}', 'US', 'America/Los_Angeles', 'pending', 0, NULL, NULL, NULL, '2026-01-09 00:00:00+00:00', NULL);
+INSERT INTO workflow_contacts (id, organization_id, node_id, import_id, seq, phone, first_name, last_name, email, lifecycle_stage, extra, region, time_zone, status, attempts, call_log_id, last_error, last_called_at, created_at, external_id)
+VALUES ('fixture-contact-2', 'fixture-org-1', 'fixture-node-contacts', 'fixture-import-1', 2, 'nope', 'Bob', NULL, NULL, NULL, NULL, NULL, NULL, 'failed', 0, NULL, 'Invalid phone number', NULL, '2026-01-09 00:00:00+00:00', NULL);
