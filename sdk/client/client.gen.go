@@ -7218,7 +7218,8 @@ type ZapierConnectionResponse struct {
 }
 
 // ZapierContactInput A contact sent by Zapier. `phone` is required; fields beyond the named ones (strings,
-// numbers or booleans, at most 50) are kept on the contact as extra fields.
+// numbers or booleans, at most 50, each at most 1000 characters, 16 KiB in all as for a
+// CSV row) are kept on the contact as extra fields.
 type ZapierContactInput struct {
 	// Email E-mail address, stored as sent.
 	//
@@ -12586,7 +12587,10 @@ type ClientInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
-	//   A file of more than 50,000 data rows ends in `error`.
+	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+	//   extra fields 16 KiB in all (the error names the limit and the row).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -12620,7 +12624,10 @@ type ClientInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
-	//   A file of more than 50,000 data rows ends in `error`.
+	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+	//   extra fields 16 KiB in all (the error names the limit and the row).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -18733,7 +18740,10 @@ func (c *Client) ConfigureWorkflowShopify(ctx context.Context, body ConfigureWor
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`).
-//     A file of more than 50,000 data rows ends in `error`.
+//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+//     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+//     extra fields 16 KiB in all (the error names the limit and the row).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -18778,7 +18788,10 @@ func (c *Client) SetWorkflowContactsWithBody(ctx context.Context, contentType st
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`).
-//     A file of more than 50,000 data rows ends in `error`.
+//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+//     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+//     extra fields 16 KiB in all (the error names the limit and the row).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -32882,7 +32895,10 @@ type ClientWithResponsesInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
-	//   A file of more than 50,000 data rows ends in `error`.
+	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+	//   extra fields 16 KiB in all (the error names the limit and the row).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -32916,7 +32932,10 @@ type ClientWithResponsesInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
-	//   A file of more than 50,000 data rows ends in `error`.
+	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+	//   extra fields 16 KiB in all (the error names the limit and the row).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -55844,7 +55863,10 @@ func (c *ClientWithResponses) ConfigureWorkflowShopifyWithResponse(ctx context.C
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`).
-//     A file of more than 50,000 data rows ends in `error`.
+//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+//     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+//     extra fields 16 KiB in all (the error names the limit and the row).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -55885,7 +55907,10 @@ func (c *ClientWithResponses) SetWorkflowContactsWithBodyWithResponse(ctx contex
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`).
-//     A file of more than 50,000 data rows ends in `error`.
+//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+//     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+//     extra fields 16 KiB in all (the error names the limit and the row).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a
