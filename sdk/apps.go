@@ -12,8 +12,9 @@ import (
 
 // Connected apps (issue 13): a team's connections to HubSpot and Zapier. Connecting HubSpot
 // is an OAuth round trip in a browser: ConnectHubSpot answers the URL to open, HubSpot sends
-// the browser back to the server, and the new connection shows in ConnectedApps. Tokens
-// never leave the server.
+// the browser back to the server, which hands it to the dashboard's callback page, where the
+// user who called ConnectHubSpot, signed in there, finishes it (only that user may); the new
+// connection then shows in ConnectedApps. Tokens never leave the server.
 
 // ConnectedApps answers every connected app of a team, newest first (connected and
 // disconnected, of every integration).

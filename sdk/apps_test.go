@@ -32,7 +32,7 @@ func TestConnectedAppsSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testserver.ApproveHubSpot(t, env, f, auth.AuthorizationUrl)
+	testserver.ApproveHubSpot(t, env, f, owner, auth.AuthorizationUrl)
 	apps, err := c.ConnectedApps(ctx, org)
 	if err != nil || len(apps) != 1 || apps[0].Name != "acme.hubspot.com" {
 		t.Fatalf("apps: %+v %v", apps, err)

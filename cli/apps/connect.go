@@ -30,7 +30,8 @@ func NewCmdConnect(f *cmdutil.Factory, runF func(*ConnectOptions) error) *cobra.
 		Short: "Connect a HubSpot portal",
 		Long: `Start connecting a HubSpot portal to the team: prints the HubSpot page to open in a
 browser, where a HubSpot user approves Betty (the link works once, for 10 minutes). HubSpot
-then sends the browser back to Betty, which stores the connection.
+then sends the browser back to Betty's dashboard, where you (the user running this command,
+signed in to the dashboard in that browser) finish the connection: the link is yours only.
 
 With --wait the command waits until the connection shows in the team's connected apps and
 prints it. --reconnect ID authorises an existing HubSpot connection again (one disconnected,

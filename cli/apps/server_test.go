@@ -73,7 +73,7 @@ func TestAgainstTheRealServer(t *testing.T) {
 	go func() {
 		done <- clitest.Run(apps.NewCmdApps(fac), "connect", "hubspot", "--wait", "--interval", "50ms", "--timeout", "20s")
 	}()
-	testserver.ApproveHubSpot(t, env, f, <-printed.ch)
+	testserver.ApproveHubSpot(t, env, f, ada, <-printed.ch)
 	if err := <-done; err != nil {
 		t.Fatalf("connect --wait: %v %s", err, s.ErrOut)
 	}

@@ -115,7 +115,7 @@ func TestHubSpotListAgainstTheRealServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := testserver.ApproveHubSpot(t, env, f, auth.AuthorizationUrl)
+	app := testserver.ApproveHubSpot(t, env, f, owner, auth.AuthorizationUrl)
 	ag, err := betty.Do[client.AgentProfile](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
 		return api.CreateAgent(ctx, client.CreateAgentRequest{OrganizationId: team, Name: "Ava"})
 	})

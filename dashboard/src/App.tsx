@@ -52,9 +52,10 @@ const AdminPage = lazy(() => import('./features/admin/AdminPage'));
 const ConnectedAppsPage = lazy(() => import('./features/apps/ConnectedAppsPage'));
 const ZapierPage = lazy(() => import('./features/zapier/ZapierPage'));
 const ZapierCallbackPage = lazy(() => import('./features/zapier/ZapierCallbackPage'));
+const HubspotCallbackPage = lazy(() => import('./features/apps/HubspotCallbackPage'));
 const ShopifySetupPage = lazy(() => import('./features/shopify/ShopifySetupPage'));
 
-/** /dashboard; HubSpot's OAuth callback lands here with ?app=hubspot&result=…, shown on the connected apps page. */
+/** /dashboard; HubSpot's OAuth callback lands here with ?app=hubspot&result=error… (a forged or expired state, a refusal), shown on the connected apps page. */
 function DashboardIndex() {
   const [params] = useSearchParams();
   return params.get('app') ? <Navigate replace to={`/dashboard/connected-apps?${params.toString()}`} /> : <DashboardHomePage />;
@@ -130,6 +131,7 @@ export const routes: RouteObject[] = [
           { path: 'dashboard/billing', element: <BillingPage /> },
           { path: 'dashboard/profile', element: <ProfilePage /> },
           { path: 'dashboard/connected-apps', element: <ConnectedAppsPage /> },
+          { path: 'dashboard/apps/hubspot/callback', element: <HubspotCallbackPage /> },
           { path: 'dashboard/zapier', element: <ZapierPage /> },
           { path: 'dashboard/zapier/callback', element: <ZapierCallbackPage /> },
           // The server's default Zapier redirect URI (--zapier-redirect-uri): <base url>/apps/zapier/callback.

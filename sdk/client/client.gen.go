@@ -3104,8 +3104,9 @@ type CompleteZapierAuthorizationRequest struct {
 	OrganizationId Id `json:"organizationId"`
 
 	// State The `state` Zapier put on the callback URL, from `connectZapierApp`. When sent, it
-	// must be valid, unused, unexpired and of this organisation (422 naming `state`
-	// otherwise); the dashboard always sends it. Optional so that a flow started
+	// must be valid, unused, unexpired, of this organisation and issued to this user (422
+	// naming `state` otherwise, and a state someone else presents is not used up); the
+	// dashboard always sends it. Optional so that a flow started
 	// elsewhere (Zapier's own app directory) can still complete.
 	State *string `json:"state,omitempty"`
 }
@@ -3907,6 +3908,22 @@ type FieldError struct {
 
 	// Message What is wrong with it, in plain words.
 	Message string `json:"message"`
+}
+
+// FinishHubspotAuthorizationRequest defines model for FinishHubspotAuthorizationRequest.
+type FinishHubspotAuthorizationRequest struct {
+	// Code The authorisation code HubSpot put on the callback URL.
+	Code string `json:"code"`
+
+	// OrganizationId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	OrganizationId Id `json:"organizationId"`
+
+	// State The `state` HubSpot put on the callback URL, from `connectHubspotApp` or
+	// `reconnectHubspotApp`: it must be this user's, for this organisation, unused and
+	// unexpired (422 naming `state` otherwise).
+	State string `json:"state"`
 }
 
 // Health defines model for Health.
@@ -7218,7 +7235,8 @@ type ZapierConnectionResponse struct {
 }
 
 // ZapierContactInput A contact sent by Zapier. `phone` is required; fields beyond the named ones (strings,
-// numbers or booleans, at most 50) are kept on the contact as extra fields.
+// numbers or booleans, at most 50, each at most 1000 characters, 16 KiB in all as for a
+// CSV row) are kept on the contact as extra fields.
 type ZapierContactInput struct {
 	// Email E-mail address, stored as sent.
 	//
@@ -8464,6 +8482,9 @@ type ConnectZapierAppJSONRequestBody = ConnectZapierAppRequest
 // DisconnectAppJSONRequestBody defines body for DisconnectApp for application/json ContentType.
 type DisconnectAppJSONRequestBody = DisconnectAppRequest
 
+// FinishHubspotAuthorizationJSONRequestBody defines body for FinishHubspotAuthorization for application/json ContentType.
+type FinishHubspotAuthorizationJSONRequestBody = FinishHubspotAuthorizationRequest
+
 // ReconnectHubspotAppJSONRequestBody defines body for ReconnectHubspotApp for application/json ContentType.
 type ReconnectHubspotAppJSONRequestBody = ReconnectHubspotAppRequest
 
@@ -9666,11 +9687,13 @@ type ClientInterface interface {
 	//
 	// Starts HubSpot's OAuth flow for the organisation `organizationId` and answers the
 	// HubSpot authorisation URL to open (in the same window or a pop-up). After the user
-	// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which stores the
-	// connection and redirects to the dashboard. Nothing is stored by this call.
+	// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which sends it on
+	// to the dashboard's callback page, where the same signed-in user finishes the connection
+	// (`finishHubspotAuthorization`). Nothing is stored by this call.
 	//
 	// The URL carries a `state` that the server signs and that binds the organisation and the
-	// user; it is single-use and valid 10 minutes (`expiresAt`). Requested scopes: read and
+	// user; it is single-use, only that user may use it, and it is valid 10 minutes
+	// (`expiresAt`). Requested scopes: read and
 	// write contacts, read contact schemas (lifecycle stages). An organisation may connect
 	// several HubSpot portals (one connected app each); approving a portal already connected
 	// to the organisation reconnects that connected app instead of adding one.
@@ -9690,11 +9713,13 @@ type ClientInterface interface {
 	//
 	// Starts HubSpot's OAuth flow for the organisation `organizationId` and answers the
 	// HubSpot authorisation URL to open (in the same window or a pop-up). After the user
-	// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which stores the
-	// connection and redirects to the dashboard. Nothing is stored by this call.
+	// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which sends it on
+	// to the dashboard's callback page, where the same signed-in user finishes the connection
+	// (`finishHubspotAuthorization`). Nothing is stored by this call.
 	//
 	// The URL carries a `state` that the server signs and that binds the organisation and the
-	// user; it is single-use and valid 10 minutes (`expiresAt`). Requested scopes: read and
+	// user; it is single-use, only that user may use it, and it is valid 10 minutes
+	// (`expiresAt`). Requested scopes: read and
 	// write contacts, read contact schemas (lifecycle stages). An organisation may connect
 	// several HubSpot portals (one connected app each); approving a portal already connected
 	// to the organisation reconnects that connected app instead of adding one.
@@ -9798,21 +9823,69 @@ type ClientInterface interface {
 	// CompleteHubspotAuthorization HubSpot OAuth callback
 	//
 	// HubSpot's OAuth redirect URI (this path on the server's public URL must be registered
-	// in the HubSpot app). Public: the signed `state` from `connectHubspotApp` or
-	// `reconnectHubspotApp` names the organisation, the user and, for a reconnection, the
-	// connected app. The server checks `state`, exchanges `code` for tokens, stores them (they
-	// never leave the server) and creates or updates the connected app (`connected`).
+	// in the HubSpot app). Public, and a browser redirect: it cannot tell who follows it, so
+	// it stores nothing and uses nothing up (decision: otherwise anyone holding the URL could
+	// use the `state` up, or connect their own portal to the team). It checks that `state` is
+	// one `connectHubspotApp` or `reconnectHubspotApp` signed and that it has not expired,
+	// then sends the browser to the dashboard's callback page,
+	// `/dashboard/apps/hubspot/callback?teamId=<organisation>&code=…&state=…`, where the
+	// signed-in user who started the flow finishes it with `finishHubspotAuthorization`.
 	//
-	// It always answers 302 to the dashboard (decision): on success to
-	// `/dashboard?app=hubspot&result=connected&connectedAppId=<id>`; on failure to
-	// `/dashboard?app=hubspot&result=error&reason=<reason>` with `reason` one of `denied`
-	// (HubSpot sent `error` instead of `code`), `invalid_state` (missing, forged, used or
-	// expired), `exchange_failed` (HubSpot refused the code or was unreachable) and
-	// `portal_mismatch` (a reconnection approved another portal). Only a request without any
-	// query parameter is answered 400.
+	// It always answers 302 (decision): to the dashboard's callback page as above, or on
+	// failure to `/dashboard?app=hubspot&result=error&reason=<reason>` with `reason` one of
+	// `denied` (HubSpot sent `error` instead of `code`) and `invalid_state` (missing, forged
+	// or expired). Only a request without any query parameter is answered 400.
 	//
 	// Corresponds with GET /v1/apps/hubspot/callback (the `CompleteHubspotAuthorization` operationId).
 	CompleteHubspotAuthorization(ctx context.Context, params *CompleteHubspotAuthorizationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// FinishHubspotAuthorizationWithBody Finish connecting HubSpot
+	//
+	// Finishes HubSpot's OAuth flow (this contract's addition): the dashboard's callback page
+	// relays the `code` and `state` HubSpot sent back, with the signed-in user's session, and
+	// the server exchanges the code for tokens, reads the portal, stores the tokens (they
+	// never leave the server) and creates or updates the connected app (`connected`).
+	// Approving a portal the organisation has connected already reconnects that connected
+	// app.
+	//
+	// The `state` is used up only by the user it was issued to, for its organisation: a
+	// `state` presented by anyone else (another team's member, a teammate) is answered 422
+	// naming `state` and keeps working for its user. A used or expired `state` is 422 naming
+	// `state` too; a code HubSpot refuses, 422 naming `code`; a reconnection that approved
+	// another portal, 422; HubSpot unreachable, 503. A server without HubSpot credentials
+	// answers 501.
+	//
+	// Who may call it (decision): owner, admin or developer, with a user session (API keys
+	// are refused, 403: a person approves).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/apps/hubspot/callback (the `FinishHubspotAuthorization` operationId).
+	FinishHubspotAuthorizationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// FinishHubspotAuthorization Finish connecting HubSpot
+	//
+	// Finishes HubSpot's OAuth flow (this contract's addition): the dashboard's callback page
+	// relays the `code` and `state` HubSpot sent back, with the signed-in user's session, and
+	// the server exchanges the code for tokens, reads the portal, stores the tokens (they
+	// never leave the server) and creates or updates the connected app (`connected`).
+	// Approving a portal the organisation has connected already reconnects that connected
+	// app.
+	//
+	// The `state` is used up only by the user it was issued to, for its organisation: a
+	// `state` presented by anyone else (another team's member, a teammate) is answered 422
+	// naming `state` and keeps working for its user. A used or expired `state` is 422 naming
+	// `state` too; a code HubSpot refuses, 422 naming `code`; a reconnection that approved
+	// another portal, 422; HubSpot unreachable, 503. A server without HubSpot credentials
+	// answers 501.
+	//
+	// Who may call it (decision): owner, admin or developer, with a user session (API keys
+	// are refused, 403: a person approves).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/apps/hubspot/callback (the `FinishHubspotAuthorization` operationId).
+	FinishHubspotAuthorization(ctx context.Context, body FinishHubspotAuthorizationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListHubspotContacts List a HubSpot portal's contacts
 	//
@@ -12228,8 +12301,10 @@ type ClientInterface interface {
 	//
 	// Clients send chunks of 6291456 bytes (6 MiB), the last one shorter. Decision: a single
 	// request may carry at most 67108864 bytes (64 MiB); more, or bytes past `Upload-Length`,
-	// is 413 and nothing of that request is kept. A chunk cut off by a broken connection (or
-	// by the server's upload timeout) keeps the bytes that arrived: ask `HEAD` and resume.
+	// is 413 and nothing of that request is kept. A chunk cut off by a broken connection, by
+	// the server's upload timeout (10 minutes a request) or because no byte arrived for the
+	// idle timeout (`--upload-idle-timeout`, 30 s by default; then the answer is 204 with the
+	// offset reached) keeps the bytes that arrived: ask `HEAD` and resume.
 	// The body is streamed, never validated as a whole. As soon as the first 8 KiB have
 	// arrived (at the latest with the last byte) the file's type is checked from its bytes:
 	// a type its purpose does not accept, or not the one its name says, is 422 and the
@@ -12618,7 +12693,10 @@ type ClientInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
-	//   A file of more than 50,000 data rows ends in `error`.
+	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+	//   extra fields 16 KiB in all (the error names the limit and the row).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -12652,7 +12730,10 @@ type ClientInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
-	//   A file of more than 50,000 data rows ends in `error`.
+	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+	//   extra fields 16 KiB in all (the error names the limit and the row).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -14023,11 +14104,13 @@ func (c *Client) UpdateAgent(ctx context.Context, id Id, body UpdateAgentJSONReq
 //
 // Starts HubSpot's OAuth flow for the organisation `organizationId` and answers the
 // HubSpot authorisation URL to open (in the same window or a pop-up). After the user
-// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which stores the
-// connection and redirects to the dashboard. Nothing is stored by this call.
+// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which sends it on
+// to the dashboard's callback page, where the same signed-in user finishes the connection
+// (`finishHubspotAuthorization`). Nothing is stored by this call.
 //
 // The URL carries a `state` that the server signs and that binds the organisation and the
-// user; it is single-use and valid 10 minutes (`expiresAt`). Requested scopes: read and
+// user; it is single-use, only that user may use it, and it is valid 10 minutes
+// (`expiresAt`). Requested scopes: read and
 // write contacts, read contact schemas (lifecycle stages). An organisation may connect
 // several HubSpot portals (one connected app each); approving a portal already connected
 // to the organisation reconnects that connected app instead of adding one.
@@ -14057,11 +14140,13 @@ func (c *Client) ConnectHubspotAppWithBody(ctx context.Context, contentType stri
 //
 // Starts HubSpot's OAuth flow for the organisation `organizationId` and answers the
 // HubSpot authorisation URL to open (in the same window or a pop-up). After the user
-// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which stores the
-// connection and redirects to the dashboard. Nothing is stored by this call.
+// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which sends it on
+// to the dashboard's callback page, where the same signed-in user finishes the connection
+// (`finishHubspotAuthorization`). Nothing is stored by this call.
 //
 // The URL carries a `state` that the server signs and that binds the organisation and the
-// user; it is single-use and valid 10 minutes (`expiresAt`). Requested scopes: read and
+// user; it is single-use, only that user may use it, and it is valid 10 minutes
+// (`expiresAt`). Requested scopes: read and
 // write contacts, read contact schemas (lifecycle stages). An organisation may connect
 // several HubSpot portals (one connected app each); approving a portal already connected
 // to the organisation reconnects that connected app instead of adding one.
@@ -14225,22 +14310,90 @@ func (c *Client) DisconnectApp(ctx context.Context, body DisconnectAppJSONReques
 // CompleteHubspotAuthorization HubSpot OAuth callback
 //
 // HubSpot's OAuth redirect URI (this path on the server's public URL must be registered
-// in the HubSpot app). Public: the signed `state` from `connectHubspotApp` or
-// `reconnectHubspotApp` names the organisation, the user and, for a reconnection, the
-// connected app. The server checks `state`, exchanges `code` for tokens, stores them (they
-// never leave the server) and creates or updates the connected app (`connected`).
+// in the HubSpot app). Public, and a browser redirect: it cannot tell who follows it, so
+// it stores nothing and uses nothing up (decision: otherwise anyone holding the URL could
+// use the `state` up, or connect their own portal to the team). It checks that `state` is
+// one `connectHubspotApp` or `reconnectHubspotApp` signed and that it has not expired,
+// then sends the browser to the dashboard's callback page,
+// `/dashboard/apps/hubspot/callback?teamId=<organisation>&code=…&state=…`, where the
+// signed-in user who started the flow finishes it with `finishHubspotAuthorization`.
 //
-// It always answers 302 to the dashboard (decision): on success to
-// `/dashboard?app=hubspot&result=connected&connectedAppId=<id>`; on failure to
-// `/dashboard?app=hubspot&result=error&reason=<reason>` with `reason` one of `denied`
-// (HubSpot sent `error` instead of `code`), `invalid_state` (missing, forged, used or
-// expired), `exchange_failed` (HubSpot refused the code or was unreachable) and
-// `portal_mismatch` (a reconnection approved another portal). Only a request without any
-// query parameter is answered 400.
+// It always answers 302 (decision): to the dashboard's callback page as above, or on
+// failure to `/dashboard?app=hubspot&result=error&reason=<reason>` with `reason` one of
+// `denied` (HubSpot sent `error` instead of `code`) and `invalid_state` (missing, forged
+// or expired). Only a request without any query parameter is answered 400.
 //
 // Corresponds with GET /v1/apps/hubspot/callback (the `CompleteHubspotAuthorization` operationId).
 func (c *Client) CompleteHubspotAuthorization(ctx context.Context, params *CompleteHubspotAuthorizationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCompleteHubspotAuthorizationRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// FinishHubspotAuthorizationWithBody Finish connecting HubSpot
+//
+// Finishes HubSpot's OAuth flow (this contract's addition): the dashboard's callback page
+// relays the `code` and `state` HubSpot sent back, with the signed-in user's session, and
+// the server exchanges the code for tokens, reads the portal, stores the tokens (they
+// never leave the server) and creates or updates the connected app (`connected`).
+// Approving a portal the organisation has connected already reconnects that connected
+// app.
+//
+// The `state` is used up only by the user it was issued to, for its organisation: a
+// `state` presented by anyone else (another team's member, a teammate) is answered 422
+// naming `state` and keeps working for its user. A used or expired `state` is 422 naming
+// `state` too; a code HubSpot refuses, 422 naming `code`; a reconnection that approved
+// another portal, 422; HubSpot unreachable, 503. A server without HubSpot credentials
+// answers 501.
+//
+// Who may call it (decision): owner, admin or developer, with a user session (API keys
+// are refused, 403: a person approves).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/apps/hubspot/callback (the `FinishHubspotAuthorization` operationId).
+func (c *Client) FinishHubspotAuthorizationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFinishHubspotAuthorizationRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// FinishHubspotAuthorization Finish connecting HubSpot
+//
+// Finishes HubSpot's OAuth flow (this contract's addition): the dashboard's callback page
+// relays the `code` and `state` HubSpot sent back, with the signed-in user's session, and
+// the server exchanges the code for tokens, reads the portal, stores the tokens (they
+// never leave the server) and creates or updates the connected app (`connected`).
+// Approving a portal the organisation has connected already reconnects that connected
+// app.
+//
+// The `state` is used up only by the user it was issued to, for its organisation: a
+// `state` presented by anyone else (another team's member, a teammate) is answered 422
+// naming `state` and keeps working for its user. A used or expired `state` is 422 naming
+// `state` too; a code HubSpot refuses, 422 naming `code`; a reconnection that approved
+// another portal, 422; HubSpot unreachable, 503. A server without HubSpot credentials
+// answers 501.
+//
+// Who may call it (decision): owner, admin or developer, with a user session (API keys
+// are refused, 403: a person approves).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/apps/hubspot/callback (the `FinishHubspotAuthorization` operationId).
+func (c *Client) FinishHubspotAuthorization(ctx context.Context, body FinishHubspotAuthorizationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFinishHubspotAuthorizationRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -18157,8 +18310,10 @@ func (c *Client) GetUploadOffset(ctx context.Context, uploadId UploadId, params 
 //
 // Clients send chunks of 6291456 bytes (6 MiB), the last one shorter. Decision: a single
 // request may carry at most 67108864 bytes (64 MiB); more, or bytes past `Upload-Length`,
-// is 413 and nothing of that request is kept. A chunk cut off by a broken connection (or
-// by the server's upload timeout) keeps the bytes that arrived: ask `HEAD` and resume.
+// is 413 and nothing of that request is kept. A chunk cut off by a broken connection, by
+// the server's upload timeout (10 minutes a request) or because no byte arrived for the
+// idle timeout (`--upload-idle-timeout`, 30 s by default; then the answer is 204 with the
+// offset reached) keeps the bytes that arrived: ask `HEAD` and resume.
 // The body is streamed, never validated as a whole. As soon as the first 8 KiB have
 // arrived (at the latest with the last byte) the file's type is checked from its bytes:
 // a type its purpose does not accept, or not the one its name says, is 422 and the
@@ -18767,7 +18922,10 @@ func (c *Client) ConfigureWorkflowShopify(ctx context.Context, body ConfigureWor
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`).
-//     A file of more than 50,000 data rows ends in `error`.
+//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+//     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+//     extra fields 16 KiB in all (the error names the limit and the row).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -18812,7 +18970,10 @@ func (c *Client) SetWorkflowContactsWithBody(ctx context.Context, contentType st
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`).
-//     A file of more than 50,000 data rows ends in `error`.
+//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+//     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+//     extra fields 16 KiB in all (the error names the limit and the row).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -21555,6 +21716,46 @@ func NewCompleteHubspotAuthorizationRequest(server string, params *CompleteHubsp
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewFinishHubspotAuthorizationRequest calls the generic FinishHubspotAuthorization builder with application/json body
+func NewFinishHubspotAuthorizationRequest(server string, body FinishHubspotAuthorizationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewFinishHubspotAuthorizationRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewFinishHubspotAuthorizationRequestWithBody constructs an http.Request for the FinishHubspotAuthorization method, with any body, and a specified content type
+func NewFinishHubspotAuthorizationRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/apps/hubspot/callback")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -29884,11 +30085,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Starts HubSpot's OAuth flow for the organisation `organizationId` and answers the
 	// HubSpot authorisation URL to open (in the same window or a pop-up). After the user
-	// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which stores the
-	// connection and redirects to the dashboard. Nothing is stored by this call.
+	// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which sends it on
+	// to the dashboard's callback page, where the same signed-in user finishes the connection
+	// (`finishHubspotAuthorization`). Nothing is stored by this call.
 	//
 	// The URL carries a `state` that the server signs and that binds the organisation and the
-	// user; it is single-use and valid 10 minutes (`expiresAt`). Requested scopes: read and
+	// user; it is single-use, only that user may use it, and it is valid 10 minutes
+	// (`expiresAt`). Requested scopes: read and
 	// write contacts, read contact schemas (lifecycle stages). An organisation may connect
 	// several HubSpot portals (one connected app each); approving a portal already connected
 	// to the organisation reconnects that connected app instead of adding one.
@@ -29908,11 +30111,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Starts HubSpot's OAuth flow for the organisation `organizationId` and answers the
 	// HubSpot authorisation URL to open (in the same window or a pop-up). After the user
-	// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which stores the
-	// connection and redirects to the dashboard. Nothing is stored by this call.
+	// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which sends it on
+	// to the dashboard's callback page, where the same signed-in user finishes the connection
+	// (`finishHubspotAuthorization`). Nothing is stored by this call.
 	//
 	// The URL carries a `state` that the server signs and that binds the organisation and the
-	// user; it is single-use and valid 10 minutes (`expiresAt`). Requested scopes: read and
+	// user; it is single-use, only that user may use it, and it is valid 10 minutes
+	// (`expiresAt`). Requested scopes: read and
 	// write contacts, read contact schemas (lifecycle stages). An organisation may connect
 	// several HubSpot portals (one connected app each); approving a portal already connected
 	// to the organisation reconnects that connected app instead of adding one.
@@ -30018,23 +30223,71 @@ type ClientWithResponsesInterface interface {
 	// CompleteHubspotAuthorizationWithResponse HubSpot OAuth callback
 	//
 	// HubSpot's OAuth redirect URI (this path on the server's public URL must be registered
-	// in the HubSpot app). Public: the signed `state` from `connectHubspotApp` or
-	// `reconnectHubspotApp` names the organisation, the user and, for a reconnection, the
-	// connected app. The server checks `state`, exchanges `code` for tokens, stores them (they
-	// never leave the server) and creates or updates the connected app (`connected`).
+	// in the HubSpot app). Public, and a browser redirect: it cannot tell who follows it, so
+	// it stores nothing and uses nothing up (decision: otherwise anyone holding the URL could
+	// use the `state` up, or connect their own portal to the team). It checks that `state` is
+	// one `connectHubspotApp` or `reconnectHubspotApp` signed and that it has not expired,
+	// then sends the browser to the dashboard's callback page,
+	// `/dashboard/apps/hubspot/callback?teamId=<organisation>&code=…&state=…`, where the
+	// signed-in user who started the flow finishes it with `finishHubspotAuthorization`.
 	//
-	// It always answers 302 to the dashboard (decision): on success to
-	// `/dashboard?app=hubspot&result=connected&connectedAppId=<id>`; on failure to
-	// `/dashboard?app=hubspot&result=error&reason=<reason>` with `reason` one of `denied`
-	// (HubSpot sent `error` instead of `code`), `invalid_state` (missing, forged, used or
-	// expired), `exchange_failed` (HubSpot refused the code or was unreachable) and
-	// `portal_mismatch` (a reconnection approved another portal). Only a request without any
-	// query parameter is answered 400.
+	// It always answers 302 (decision): to the dashboard's callback page as above, or on
+	// failure to `/dashboard?app=hubspot&result=error&reason=<reason>` with `reason` one of
+	// `denied` (HubSpot sent `error` instead of `code`) and `invalid_state` (missing, forged
+	// or expired). Only a request without any query parameter is answered 400.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/apps/hubspot/callback (the `CompleteHubspotAuthorization` operationId).
 	CompleteHubspotAuthorizationWithResponse(ctx context.Context, params *CompleteHubspotAuthorizationParams, reqEditors ...RequestEditorFn) (*CompleteHubspotAuthorizationResponse, error)
+
+	// FinishHubspotAuthorizationWithBodyWithResponse Finish connecting HubSpot
+	//
+	// Finishes HubSpot's OAuth flow (this contract's addition): the dashboard's callback page
+	// relays the `code` and `state` HubSpot sent back, with the signed-in user's session, and
+	// the server exchanges the code for tokens, reads the portal, stores the tokens (they
+	// never leave the server) and creates or updates the connected app (`connected`).
+	// Approving a portal the organisation has connected already reconnects that connected
+	// app.
+	//
+	// The `state` is used up only by the user it was issued to, for its organisation: a
+	// `state` presented by anyone else (another team's member, a teammate) is answered 422
+	// naming `state` and keeps working for its user. A used or expired `state` is 422 naming
+	// `state` too; a code HubSpot refuses, 422 naming `code`; a reconnection that approved
+	// another portal, 422; HubSpot unreachable, 503. A server without HubSpot credentials
+	// answers 501.
+	//
+	// Who may call it (decision): owner, admin or developer, with a user session (API keys
+	// are refused, 403: a person approves).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/apps/hubspot/callback (the `FinishHubspotAuthorization` operationId).
+	FinishHubspotAuthorizationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*FinishHubspotAuthorizationResponse, error)
+
+	// FinishHubspotAuthorizationWithResponse Finish connecting HubSpot
+	//
+	// Finishes HubSpot's OAuth flow (this contract's addition): the dashboard's callback page
+	// relays the `code` and `state` HubSpot sent back, with the signed-in user's session, and
+	// the server exchanges the code for tokens, reads the portal, stores the tokens (they
+	// never leave the server) and creates or updates the connected app (`connected`).
+	// Approving a portal the organisation has connected already reconnects that connected
+	// app.
+	//
+	// The `state` is used up only by the user it was issued to, for its organisation: a
+	// `state` presented by anyone else (another team's member, a teammate) is answered 422
+	// naming `state` and keeps working for its user. A used or expired `state` is 422 naming
+	// `state` too; a code HubSpot refuses, 422 naming `code`; a reconnection that approved
+	// another portal, 422; HubSpot unreachable, 503. A server without HubSpot credentials
+	// answers 501.
+	//
+	// Who may call it (decision): owner, admin or developer, with a user session (API keys
+	// are refused, 403: a person approves).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/apps/hubspot/callback (the `FinishHubspotAuthorization` operationId).
+	FinishHubspotAuthorizationWithResponse(ctx context.Context, body FinishHubspotAuthorizationJSONRequestBody, reqEditors ...RequestEditorFn) (*FinishHubspotAuthorizationResponse, error)
 
 	// ListHubspotContactsWithResponse List a HubSpot portal's contacts
 	//
@@ -32586,8 +32839,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// Clients send chunks of 6291456 bytes (6 MiB), the last one shorter. Decision: a single
 	// request may carry at most 67108864 bytes (64 MiB); more, or bytes past `Upload-Length`,
-	// is 413 and nothing of that request is kept. A chunk cut off by a broken connection (or
-	// by the server's upload timeout) keeps the bytes that arrived: ask `HEAD` and resume.
+	// is 413 and nothing of that request is kept. A chunk cut off by a broken connection, by
+	// the server's upload timeout (10 minutes a request) or because no byte arrived for the
+	// idle timeout (`--upload-idle-timeout`, 30 s by default; then the answer is 204 with the
+	// offset reached) keeps the bytes that arrived: ask `HEAD` and resume.
 	// The body is streamed, never validated as a whole. As soon as the first 8 KiB have
 	// arrived (at the latest with the last byte) the file's type is checked from its bytes:
 	// a type its purpose does not accept, or not the one its name says, is 422 and the
@@ -32986,7 +33241,10 @@ type ClientWithResponsesInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
-	//   A file of more than 50,000 data rows ends in `error`.
+	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+	//   extra fields 16 KiB in all (the error names the limit and the row).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -33020,7 +33278,10 @@ type ClientWithResponsesInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
-	//   A file of more than 50,000 data rows ends in `error`.
+	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+	//   extra fields 16 KiB in all (the error names the limit and the row).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -36662,6 +36923,117 @@ func (r CompleteHubspotAuthorizationResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CompleteHubspotAuthorizationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// FinishHubspotAuthorizationResponse429Headers the declared response headers of an HTTP 429 response for FinishHubspotAuthorization
+type FinishHubspotAuthorizationResponse429Headers struct {
+	RetryAfter *int
+}
+
+type FinishHubspotAuthorizationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ConnectedAppResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *FinishHubspotAuthorizationResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r FinishHubspotAuthorizationResponse) GetJSON200() *ConnectedAppResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r FinishHubspotAuthorizationResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r FinishHubspotAuthorizationResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r FinishHubspotAuthorizationResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r FinishHubspotAuthorizationResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r FinishHubspotAuthorizationResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r FinishHubspotAuthorizationResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r FinishHubspotAuthorizationResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r FinishHubspotAuthorizationResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r FinishHubspotAuthorizationResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r FinishHubspotAuthorizationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r FinishHubspotAuthorizationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r FinishHubspotAuthorizationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r FinishHubspotAuthorizationResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -51772,11 +52144,13 @@ func (c *ClientWithResponses) UpdateAgentWithResponse(ctx context.Context, id Id
 //
 // Starts HubSpot's OAuth flow for the organisation `organizationId` and answers the
 // HubSpot authorisation URL to open (in the same window or a pop-up). After the user
-// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which stores the
-// connection and redirects to the dashboard. Nothing is stored by this call.
+// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which sends it on
+// to the dashboard's callback page, where the same signed-in user finishes the connection
+// (`finishHubspotAuthorization`). Nothing is stored by this call.
 //
 // The URL carries a `state` that the server signs and that binds the organisation and the
-// user; it is single-use and valid 10 minutes (`expiresAt`). Requested scopes: read and
+// user; it is single-use, only that user may use it, and it is valid 10 minutes
+// (`expiresAt`). Requested scopes: read and
 // write contacts, read contact schemas (lifecycle stages). An organisation may connect
 // several HubSpot portals (one connected app each); approving a portal already connected
 // to the organisation reconnects that connected app instead of adding one.
@@ -51802,11 +52176,13 @@ func (c *ClientWithResponses) ConnectHubspotAppWithBodyWithResponse(ctx context.
 //
 // Starts HubSpot's OAuth flow for the organisation `organizationId` and answers the
 // HubSpot authorisation URL to open (in the same window or a pop-up). After the user
-// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which stores the
-// connection and redirects to the dashboard. Nothing is stored by this call.
+// approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which sends it on
+// to the dashboard's callback page, where the same signed-in user finishes the connection
+// (`finishHubspotAuthorization`). Nothing is stored by this call.
 //
 // The URL carries a `state` that the server signs and that binds the organisation and the
-// user; it is single-use and valid 10 minutes (`expiresAt`). Requested scopes: read and
+// user; it is single-use, only that user may use it, and it is valid 10 minutes
+// (`expiresAt`). Requested scopes: read and
 // write contacts, read contact schemas (lifecycle stages). An organisation may connect
 // several HubSpot portals (one connected app each); approving a portal already connected
 // to the organisation reconnects that connected app instead of adding one.
@@ -51948,18 +52324,18 @@ func (c *ClientWithResponses) DisconnectAppWithResponse(ctx context.Context, bod
 // CompleteHubspotAuthorizationWithResponse HubSpot OAuth callback
 //
 // HubSpot's OAuth redirect URI (this path on the server's public URL must be registered
-// in the HubSpot app). Public: the signed `state` from `connectHubspotApp` or
-// `reconnectHubspotApp` names the organisation, the user and, for a reconnection, the
-// connected app. The server checks `state`, exchanges `code` for tokens, stores them (they
-// never leave the server) and creates or updates the connected app (`connected`).
+// in the HubSpot app). Public, and a browser redirect: it cannot tell who follows it, so
+// it stores nothing and uses nothing up (decision: otherwise anyone holding the URL could
+// use the `state` up, or connect their own portal to the team). It checks that `state` is
+// one `connectHubspotApp` or `reconnectHubspotApp` signed and that it has not expired,
+// then sends the browser to the dashboard's callback page,
+// `/dashboard/apps/hubspot/callback?teamId=<organisation>&code=…&state=…`, where the
+// signed-in user who started the flow finishes it with `finishHubspotAuthorization`.
 //
-// It always answers 302 to the dashboard (decision): on success to
-// `/dashboard?app=hubspot&result=connected&connectedAppId=<id>`; on failure to
-// `/dashboard?app=hubspot&result=error&reason=<reason>` with `reason` one of `denied`
-// (HubSpot sent `error` instead of `code`), `invalid_state` (missing, forged, used or
-// expired), `exchange_failed` (HubSpot refused the code or was unreachable) and
-// `portal_mismatch` (a reconnection approved another portal). Only a request without any
-// query parameter is answered 400.
+// It always answers 302 (decision): to the dashboard's callback page as above, or on
+// failure to `/dashboard?app=hubspot&result=error&reason=<reason>` with `reason` one of
+// `denied` (HubSpot sent `error` instead of `code`) and `invalid_state` (missing, forged
+// or expired). Only a request without any query parameter is answered 400.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -51970,6 +52346,66 @@ func (c *ClientWithResponses) CompleteHubspotAuthorizationWithResponse(ctx conte
 		return nil, err
 	}
 	return ParseCompleteHubspotAuthorizationResponse(rsp)
+}
+
+// FinishHubspotAuthorizationWithBodyWithResponse Finish connecting HubSpot
+//
+// Finishes HubSpot's OAuth flow (this contract's addition): the dashboard's callback page
+// relays the `code` and `state` HubSpot sent back, with the signed-in user's session, and
+// the server exchanges the code for tokens, reads the portal, stores the tokens (they
+// never leave the server) and creates or updates the connected app (`connected`).
+// Approving a portal the organisation has connected already reconnects that connected
+// app.
+//
+// The `state` is used up only by the user it was issued to, for its organisation: a
+// `state` presented by anyone else (another team's member, a teammate) is answered 422
+// naming `state` and keeps working for its user. A used or expired `state` is 422 naming
+// `state` too; a code HubSpot refuses, 422 naming `code`; a reconnection that approved
+// another portal, 422; HubSpot unreachable, 503. A server without HubSpot credentials
+// answers 501.
+//
+// Who may call it (decision): owner, admin or developer, with a user session (API keys
+// are refused, 403: a person approves).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/apps/hubspot/callback (the `FinishHubspotAuthorization` operationId).
+func (c *ClientWithResponses) FinishHubspotAuthorizationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*FinishHubspotAuthorizationResponse, error) {
+	rsp, err := c.FinishHubspotAuthorizationWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFinishHubspotAuthorizationResponse(rsp)
+}
+
+// FinishHubspotAuthorizationWithResponse Finish connecting HubSpot
+//
+// Finishes HubSpot's OAuth flow (this contract's addition): the dashboard's callback page
+// relays the `code` and `state` HubSpot sent back, with the signed-in user's session, and
+// the server exchanges the code for tokens, reads the portal, stores the tokens (they
+// never leave the server) and creates or updates the connected app (`connected`).
+// Approving a portal the organisation has connected already reconnects that connected
+// app.
+//
+// The `state` is used up only by the user it was issued to, for its organisation: a
+// `state` presented by anyone else (another team's member, a teammate) is answered 422
+// naming `state` and keeps working for its user. A used or expired `state` is 422 naming
+// `state` too; a code HubSpot refuses, 422 naming `code`; a reconnection that approved
+// another portal, 422; HubSpot unreachable, 503. A server without HubSpot credentials
+// answers 501.
+//
+// Who may call it (decision): owner, admin or developer, with a user session (API keys
+// are refused, 403: a person approves).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/apps/hubspot/callback (the `FinishHubspotAuthorization` operationId).
+func (c *ClientWithResponses) FinishHubspotAuthorizationWithResponse(ctx context.Context, body FinishHubspotAuthorizationJSONRequestBody, reqEditors ...RequestEditorFn) (*FinishHubspotAuthorizationResponse, error) {
+	rsp, err := c.FinishHubspotAuthorization(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFinishHubspotAuthorizationResponse(rsp)
 }
 
 // ListHubspotContactsWithResponse List a HubSpot portal's contacts
@@ -55418,8 +55854,10 @@ func (c *ClientWithResponses) GetUploadOffsetWithResponse(ctx context.Context, u
 //
 // Clients send chunks of 6291456 bytes (6 MiB), the last one shorter. Decision: a single
 // request may carry at most 67108864 bytes (64 MiB); more, or bytes past `Upload-Length`,
-// is 413 and nothing of that request is kept. A chunk cut off by a broken connection (or
-// by the server's upload timeout) keeps the bytes that arrived: ask `HEAD` and resume.
+// is 413 and nothing of that request is kept. A chunk cut off by a broken connection, by
+// the server's upload timeout (10 minutes a request) or because no byte arrived for the
+// idle timeout (`--upload-idle-timeout`, 30 s by default; then the answer is 204 with the
+// offset reached) keeps the bytes that arrived: ask `HEAD` and resume.
 // The body is streamed, never validated as a whole. As soon as the first 8 KiB have
 // arrived (at the latest with the last byte) the file's type is checked from its bytes:
 // a type its purpose does not accept, or not the one its name says, is 422 and the
@@ -55950,7 +56388,10 @@ func (c *ClientWithResponses) ConfigureWorkflowShopifyWithResponse(ctx context.C
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`).
-//     A file of more than 50,000 data rows ends in `error`.
+//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+//     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+//     extra fields 16 KiB in all (the error names the limit and the row).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -55991,7 +56432,10 @@ func (c *ClientWithResponses) SetWorkflowContactsWithBodyWithResponse(ctx contex
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`).
-//     A file of more than 50,000 data rows ends in `error`.
+//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+//     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+//     extra fields 16 KiB in all (the error names the limit and the row).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -59502,6 +59946,108 @@ func ParseCompleteHubspotAuthorizationResponse(rsp *http.Response) (*CompleteHub
 		response.Headers302 = &headers
 	case rsp.StatusCode == 429:
 		var headers CompleteHubspotAuthorizationResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseFinishHubspotAuthorizationResponse parses an HTTP response from a FinishHubspotAuthorizationWithResponse call
+func ParseFinishHubspotAuthorizationResponse(rsp *http.Response) (*FinishHubspotAuthorizationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &FinishHubspotAuthorizationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ConnectedAppResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers FinishHubspotAuthorizationResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

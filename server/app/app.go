@@ -203,7 +203,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		Events:         eventsService,
 		Integrations:   integrationsService,
 		RateLimit:      httpapi.RateLimit{Rate: cfg.RateLimit, Burst: cfg.RateBurst},
-		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout,
+		TrustedProxies: cfg.TrustedProxies, BodyTimeout: cfg.BodyTimeout, UploadIdleTimeout: cfg.UploadIdleTimeout,
 		BaseURL: cfg.BaseURL, ResponseCheck: o.responseCheck,
 		TelnyxWebhooks: telnyxWebhooks(telnyxCalls),
 		Shopify:        shopify.New(db, runsService, callsService, shopify.Options{Countries: cfg.BookACallCountries, Log: log}),

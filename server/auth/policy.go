@@ -219,7 +219,7 @@ var Policy = map[string]Rule{
 
 	// Apps: integrations are developers' business; reading them is anyone's
 	"connectHubspotApp": teamUser(Developer, FromBody), "reconnectHubspotApp": teamUser(Developer, FromBody), // OAuth needs a person
-	"completeHubspotAuthorization": public, "disconnectApp": team(Developer, FromBody),
+	"completeHubspotAuthorization": public, "disconnectApp": team(Developer, FromBody), "finishHubspotAuthorization": teamUser(Developer, FromBody),
 	"listConnectedApps": team(Readonly, FromQuery), "searchHubspotContacts": team(Member, FromQuery),
 	"listHubspotContacts": team(Readonly, FromQuery), "listHubspotLifecycleStages": team(Readonly, FromQuery),
 	"listZapierTemplates": team(Readonly, FromQuery), "listZapierZaps": team(Readonly, FromQuery),

@@ -56,6 +56,9 @@ type Config struct {
 	TrustedProxies []*net.IPNet
 	// BodyTimeout bounds how long a client may take to send a request body.
 	BodyTimeout time.Duration
+	// UploadIdleTimeout ends an upload's chunk (a tus PATCH) whose body stops arriving for this
+	// long; the bytes that arrived are kept and the client resumes from them.
+	UploadIdleTimeout time.Duration
 
 	// StorageURL says where uploaded files live: empty for the data directory's files/
 	// folder, s3://key:secret@host/bucket?region=…&secure=true for an S3-compatible store that
@@ -223,6 +226,8 @@ func settings() []setting {
 			}},
 		duration("body_timeout", "body-timeout", "how long a client may take to send a request body (uploads get longer)", "30s",
 			func(c *Config, d time.Duration) { c.BodyTimeout = d }),
+		duration("upload_idle_timeout", "upload-idle-timeout", "how long an upload's chunk may go without a byte arriving before it ends (what arrived is kept)", "30s",
+			func(c *Config, d time.Duration) { c.UploadIdleTimeout = d }),
 		text("storage_url", "storage-url", "where uploaded files live: empty for <data dir>/files, or s3://key:secret@host/bucket?region=…&secure=true",
 			func(c *Config) *string { return &c.StorageURL }),
 		text("telnyx_api_key", "telnyx-api-key", "Telnyx API key: numbers and calls through Telnyx (empty: the offline simulator)",

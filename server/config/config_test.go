@@ -56,7 +56,7 @@ func TestBadValuesNameTheSetting(t *testing.T) {
 
 func TestDefaultIsTheDefaults(t *testing.T) {
 	c := Default()
-	if c.Addr != ":8080" || c.BodyTimeout != 30*time.Second || c.RateLimit != 20 || len(c.TrustedProxies) != 0 {
+	if c.Addr != ":8080" || c.BodyTimeout != 30*time.Second || c.UploadIdleTimeout != 30*time.Second || c.RateLimit != 20 || len(c.TrustedProxies) != 0 {
 		t.Fatalf("default: %+v", c)
 	}
 }

@@ -69,18 +69,46 @@ func NewWebhookClient(o WebhookOptions) *http.Client {
 }
 
 var refusedPrefixes = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),     // "this network"
-	netip.MustParsePrefix("100.64.0.0/10"), // carrier-grade NAT
-	netip.MustParsePrefix("192.0.0.0/24"),  // IETF protocol assignments
-	netip.MustParsePrefix("198.18.0.0/15"), // benchmarking
-	netip.MustParsePrefix("64:ff9b::/96"),  // NAT64 can reach private IPv4
+	netip.MustParsePrefix("0.0.0.0/8"),       // "this network"
+	netip.MustParsePrefix("100.64.0.0/10"),   // carrier-grade NAT
+	netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments
+	netip.MustParsePrefix("192.0.2.0/24"),    // documentation
+	netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking
+	netip.MustParsePrefix("198.51.100.0/24"), // documentation
+	netip.MustParsePrefix("203.0.113.0/24"),  // documentation
+	netip.MustParsePrefix("240.0.0.0/4"),     // reserved, and the broadcast address
+	// IPv6 forms that carry an IPv4 address the guard cannot judge: IPv4-compatible
+	// addresses (deprecated by RFC 4291, yet a host with a sit tunnel still sends them to the
+	// IPv4 address), NAT64's local-use prefix (RFC 8215: the operator picks where the IPv4
+	// address sits, and the translator is inside the network by definition) and Teredo
+	// (RFC 4380: a server's and an obfuscated client's IPv4 address; no service is reached
+	// at one, and a host running a Teredo client would send to the embedded address).
+	netip.MustParsePrefix("::/96"),
+	netip.MustParsePrefix("64:ff9b:1::/48"),
+	netip.MustParsePrefix("2001::/32"),
+	netip.MustParsePrefix("100::/64"),      // discard-only
+	netip.MustParsePrefix("2001:db8::/32"), // documentation
+	netip.MustParsePrefix("fec0::/10"),     // site-local (deprecated, still routed inside some networks)
 }
+
+var (
+	// nat64 is NAT64's well-known prefix (RFC 6052): the last 32 bits are the IPv4 address
+	// the translator reaches.
+	nat64 = netip.MustParsePrefix("64:ff9b::/96")
+	// sixToFour is 6to4 (RFC 3056): bits 16 to 47 are the IPv4 address of the tunnel's end.
+	sixToFour = netip.MustParsePrefix("2002::/16")
+)
 
 // AllowPublic accepts only public unicast addresses: it refuses loopback, private (RFC 1918,
 // fc00::/7), link-local (169.254.0.0/16 — cloud metadata — and fe80::/10), unspecified,
-// multicast, carrier-grade NAT and other special ranges.
+// multicast, carrier-grade NAT and other special ranges. An IPv6 address that carries an IPv4
+// one the network delivers to (IPv4-mapped, 6to4, NAT64's well-known prefix) is judged by that
+// IPv4 address; the other forms that embed one are refused whole (refusedPrefixes).
 func AllowPublic(a netip.Addr) bool {
 	a = a.Unmap()
+	if v4, ok := embeddedIPv4(a); ok {
+		a = v4
+	}
 	if !a.IsValid() || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
 		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() {
 		return false
@@ -91,6 +119,20 @@ func AllowPublic(a netip.Addr) bool {
 		}
 	}
 	return true
+}
+
+// embeddedIPv4 answers the IPv4 address a 6to4 or NAT64 (well-known prefix) address reaches.
+func embeddedIPv4(a netip.Addr) (netip.Addr, bool) {
+	b := a.As16()
+	switch {
+	case !a.Is6():
+		return netip.Addr{}, false
+	case nat64.Contains(a):
+		return netip.AddrFrom4([4]byte(b[12:16])), true
+	case sixToFour.Contains(a):
+		return netip.AddrFrom4([4]byte(b[2:6])), true
+	}
+	return netip.Addr{}, false
 }
 
 // maxWebhookAnswer bounds what is read of a webhook's answer; maxWebhookFields the fields

@@ -2,6 +2,7 @@ package conversation_test
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -153,5 +154,38 @@ func TestWebhookGuard(t *testing.T) {
 	}
 	if time.Since(began) > 3*time.Second || kinds(acts) != "say,say,hangup" {
 		t.Fatalf("timeout took %s, actions %s", time.Since(began), kinds(acts))
+	}
+}
+
+// An IPv6 address that carries an IPv4 one (IPv4-mapped, IPv4-compatible, 6to4, NAT64) is
+// judged by the IPv4 address it carries, and the forms whose IPv4 part cannot be trusted
+// (NAT64's local-use prefix, Teredo) are refused whole; the client refuses to dial them too.
+func TestAllowPublicEmbeddedIPv4(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"::ffff:127.0.0.1": false, "::ffff:10.0.0.1": false, "::ffff:8.8.8.8": true,
+		"::127.0.0.1": false, "::10.0.0.1": false, "::8.8.8.8": false, // IPv4-compatible: deprecated, refused whole
+		"2002:7f00:1::1": false, "2002:a00:1::": false, "2002:c0a8:101::1": false, "2002:a9fe:a9fe::1": false,
+		"2002:808:808::1":    true, // 6to4 of 8.8.8.8
+		"64:ff9b::127.0.0.1": false, "64:ff9b::10.1.2.3": false, "64:ff9b::169.254.169.254": false,
+		"64:ff9b::8.8.8.8": true,                                    // NAT64's well-known prefix in front of a public address
+		"64:ff9b:1::a00:1": false, "64:ff9b:1:ffff::808:808": false, // local-use NAT64: refused whole
+		"2001:0:4136:e378:8000:63bf:3fff:fdd2": false, "2001::1": false, // Teredo: refused whole
+		"2001:db8::1": false, "fec0::1": false, "100::1": false, // documentation, site-local, discard
+		"192.0.2.1": false, "198.51.100.7": false, "203.0.113.9": false, "240.0.0.1": false, "255.255.255.255": false,
+		"2606:4700:4700::1111": true, "2001:4860:4860::8888": true, "8.8.8.8": true,
+	} {
+		if got := conversation.AllowPublic(netip.MustParseAddr(addr)); got != want {
+			t.Errorf("AllowPublic(%s) = %v, want %v", addr, got, want)
+		}
+	}
+	c := conversation.NewWebhookClient(conversation.WebhookOptions{Timeout: 2 * time.Second})
+	for _, u := range []string{"http://[2002:7f00:1::1]:9/", "http://[::127.0.0.1]:9/", "http://[64:ff9b::7f00:1]:9/"} {
+		res, err := c.Get(u)
+		if err == nil {
+			res.Body.Close()
+		}
+		if !errors.Is(err, conversation.ErrAddressRefused) {
+			t.Errorf("GET %s: %v, want the address refused", u, err)
+		}
 	}
 }

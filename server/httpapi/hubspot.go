@@ -51,8 +51,17 @@ func (h *HubSpot) CompleteHubspotAuthorization(ctx context.Context, req api.Comp
 		return nil, problem.New(http.StatusBadRequest, api.ProblemCodeBadRequest,
 			"This is HubSpot's OAuth redirect: it needs code and state (or error) in the query string.")
 	}
-	loc := h.svc.Complete(ctx, deref(p.Code), deref(p.State), deref(p.Error))
+	loc := h.svc.Callback(deref(p.Code), deref(p.State), deref(p.Error))
 	return api.CompleteHubspotAuthorization302Response{Headers: api.CompleteHubspotAuthorization302ResponseHeaders{Location: loc}}, nil
+}
+
+// FinishHubspotAuthorization finishes the flow for its user: the dashboard relays the code.
+func (h *HubSpot) FinishHubspotAuthorization(ctx context.Context, req api.FinishHubspotAuthorizationRequestObject) (api.FinishHubspotAuthorizationResponseObject, error) {
+	app, err := h.svc.Complete(ctx, actor(ctx), req.Body.Code, req.Body.State)
+	if err != nil {
+		return nil, hubspotErr(err)
+	}
+	return api.FinishHubspotAuthorization200JSONResponse{Status: http.StatusOK, Data: renderConnectedApp(app)}, nil
 }
 
 // SearchHubspotContacts searches a portal's contacts (and picks them for a node).

@@ -36,6 +36,21 @@ func follow(t *testing.T, env *apitest.Env, raw string) *apitest.Response {
 	return env.Do(apitest.Request{Method: "GET", Path: u.RequestURI()})
 }
 
+// finishHubSpot is the browser coming back from HubSpot to the callback cb, which sends it on
+// to the dashboard's callback page, and that page relaying the code as by (whose session it
+// has): it answers finishHubspotAuthorization's response.
+func finishHubSpot(t *testing.T, env *apitest.Env, by apitest.Caller, cb string) *apitest.Response {
+	t.Helper()
+	res := follow(t, env, cb)
+	loc, err := url.Parse(res.Header.Get("Location"))
+	if err != nil || res.Status != http.StatusFound || loc.Path != "/dashboard/apps/hubspot/callback" {
+		t.Fatalf("callback: %d %s", res.Status, res.Header.Get("Location"))
+	}
+	q := loc.Query()
+	return env.Do(apitest.Request{Method: "POST", Path: "/v1/apps/hubspot/callback", Token: by.Access,
+		Body: map[string]any{"organizationId": q.Get("teamId"), "code": q.Get("code"), "state": q.Get("state")}})
+}
+
 // connectHubSpot runs the OAuth round trip as owner approving the fake portal, and answers
 // the connected app's id.
 func connectHubSpot(t *testing.T, env *apitest.Env, f *hubspottest.Server, owner apitest.Caller, org string) string {
@@ -48,12 +63,15 @@ func connectHubSpot(t *testing.T, env *apitest.Env, f *hubspottest.Server, owner
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := follow(t, env, cb)
-	loc, _ := url.Parse(res.Header.Get("Location"))
-	if res.Status != http.StatusFound || loc.Query().Get("result") != "connected" || loc.Query().Get("connectedAppId") == "" {
-		t.Fatalf("callback: %d %s", res.Status, res.Header.Get("Location"))
+	res := finishHubSpot(t, env, owner, cb)
+	var app struct{ Data struct{ ID, Status string } }
+	if res.Status != http.StatusOK {
+		t.Fatalf("finish: %d %s", res.Status, res.Body)
 	}
-	return loc.Query().Get("connectedAppId")
+	if res.JSON(t, &app); app.Data.Status != "connected" || app.Data.ID == "" {
+		t.Fatalf("finish: %s", res.Body)
+	}
+	return app.Data.ID
 }
 
 // hubspotNode makes an outbound workflow whose Contacts node's source is the HubSpot app.
@@ -115,12 +133,18 @@ func TestHubSpotConnect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The callback sends the browser on to the dashboard's page, which relays the code as
+		// the signed-in user.
 		r := follow(t, env, cb)
-		loc, _ := url.Parse(r.Header.Get("Location"))
-		appID := loc.Query().Get("connectedAppId")
-		if r.Status != http.StatusFound || !strings.HasPrefix(r.Header.Get("Location"), "http://betty.test/dashboard?") || appID == "" {
+		relay, _ := url.Parse(r.Header.Get("Location"))
+		if r.Status != http.StatusFound || !strings.HasPrefix(r.Header.Get("Location"), "http://betty.test/dashboard/apps/hubspot/callback?") ||
+			relay.Query().Get("teamId") != org || relay.Query().Get("code") == "" || relay.Query().Get("state") == "" {
 			t.Fatalf("callback: %d %s", r.Status, r.Header.Get("Location"))
 		}
+		var app struct{ Data struct{ ID, Status string } }
+		a.want(http.StatusOK, owner.Access, "POST", "/v1/apps/hubspot/callback", map[string]any{"organizationId": org,
+			"code": relay.Query().Get("code"), "state": relay.Query().Get("state")}, &app)
+		appID := app.Data.ID
 		var list struct {
 			Data []struct {
 				ID, Name, Status string
@@ -141,8 +165,19 @@ func TestHubSpotConnect(t *testing.T) {
 			}
 			return loc.Query().Get("reason")
 		}
+		field := func(res *apitest.Response) string {
+			t.Helper()
+			p := res.Problem(t)
+			if res.Status != http.StatusUnprocessableEntity {
+				t.Fatalf("%d %+v", res.Status, p)
+			}
+			if len(p.Errors) == 0 {
+				return ""
+			}
+			return p.Errors[0].Field
+		}
 		// The state works once; a forged one, a refusal, an unknown code are each named.
-		if got := reason(cb); got != "invalid_state" {
+		if got := field(finishHubSpot(t, env, owner, cb)); got != "body.state" {
 			t.Fatalf("a used state: %s", got)
 		}
 		if got := reason("/v1/apps/hubspot/callback?code=x&state=forged.sig"); got != "invalid_state" {
@@ -156,21 +191,21 @@ func TestHubSpotConnect(t *testing.T) {
 		if got := reason("/v1/apps/hubspot/callback?error=access_denied&state=" + fresh()); got != "denied" {
 			t.Fatalf("denied: %s", got)
 		}
-		if got := reason("/v1/apps/hubspot/callback?code=unknown&state=" + fresh()); got != "exchange_failed" {
+		if got := field(finishHubSpot(t, env, owner, "/v1/apps/hubspot/callback?code=unknown&state="+fresh())); got != "body.code" {
 			t.Fatalf("a bad code: %s", got)
 		}
 		a.problem(http.StatusBadRequest, "", "GET", "/v1/apps/hubspot/callback", nil)
 
 		// Approving the same portal again reconnects the same app; a reconnection of an app
-		// of another portal ends in portal_mismatch.
+		// of another portal is refused.
 		if again := connectHubSpot(t, env, f, owner, org); again != appID {
 			t.Fatalf("the same portal made another app: %s %s", again, appID)
 		}
 		other := connectedApp(t, env, org, "999")
 		a.want(http.StatusOK, owner.Access, "POST", "/v1/apps/reconnect/hubspot", map[string]any{"organizationId": org, "id": other.ID}, &auth)
 		cb, _ = f.Approve(auth.Data.AuthorizationURL)
-		if got := reason(cb); got != "portal_mismatch" {
-			t.Fatalf("another portal: %s", got)
+		if res := finishHubSpot(t, env, owner, cb); res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Problem(t).Detail, "different HubSpot account") {
+			t.Fatalf("another portal: %d %s", res.Status, res.Body)
 		}
 		a.want(http.StatusOK, owner.Access, "POST", "/v1/apps/reconnect/hubspot", map[string]any{"organizationId": org, "id": appID}, &auth)
 		a.problem(http.StatusNotFound, owner.Access, "POST", "/v1/apps/reconnect/hubspot", map[string]any{"organizationId": org, "id": "nope"})
@@ -197,6 +232,66 @@ func TestHubSpotConnect(t *testing.T) {
 		a.want(http.StatusOK, owner.Access, "POST", "/v1/apps/disconnect", map[string]any{"organizationId": org, "id": appID}, nil)
 		if f.Count("revoke") != before+1 {
 			t.Fatalf("revocations: %d → %d", before, f.Count("revoke"))
+		}
+	}, withHubSpot(f))
+}
+
+// HubSpot's callback is a public browser redirect: whoever follows it with a team's state
+// (a stranger with the link, another team's member) uses nothing up and connects nothing;
+// only the user who started the flow, signed in, finishes it, and the others' attempts leave
+// the state working for them.
+func TestHubSpotStateIsItsUsers(t *testing.T) {
+	f := hubspottest.New(hubspottest.Options{})
+	defer f.Close()
+	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
+		a := newTeamAPI(t, env)
+		ada := env.SignUp(t, "ada@example.com")
+		org := env.Team(t, ada, "Acme")
+		bob := env.SignUp(t, "bob@example.com")
+		other := env.Team(t, bob, "Other")
+		carol := env.SignUp(t, "carol@example.com")
+		a.join(ada, org, carol, "developer")
+
+		var auth struct {
+			Data struct{ AuthorizationURL string }
+		}
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/apps/connect/hubspot", map[string]any{"organizationId": org}, &auth)
+		u, _ := url.Parse(auth.Data.AuthorizationURL)
+		state := u.Query().Get("state")
+		// A stranger follows the callback with Ada's state and a code of their own: it goes on
+		// to the dashboard's page, and nothing is exchanged nor used up.
+		exchanged := f.Count("token.code")
+		r := follow(t, env, "/v1/apps/hubspot/callback?code=strangers-code&state="+url.QueryEscape(state))
+		if r.Status != http.StatusFound || f.Count("token.code") != exchanged {
+			t.Fatalf("a stranger's visit: %d %s, %d code exchanges", r.Status, r.Header.Get("Location"), f.Count("token.code")-exchanged)
+		}
+		cb, err := f.Approve(auth.Data.AuthorizationURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		relay, _ := url.Parse(follow(t, env, cb).Header.Get("Location"))
+		q := relay.Query()
+		// Another team's member, and a teammate, present it: refused, nothing used up.
+		for who, team := range map[apitest.Caller]string{bob: other, carol: org} {
+			p := a.problem(http.StatusUnprocessableEntity, who.Access, "POST", "/v1/apps/hubspot/callback",
+				map[string]any{"organizationId": team, "code": q.Get("code"), "state": q.Get("state")})
+			if len(p.Errors) != 1 || p.Errors[0].Field != "body.state" {
+				t.Fatalf("%s presenting Ada's state: %+v", who.Email, p)
+			}
+		}
+		if f.Count("token.code") != exchanged {
+			t.Fatal("someone else's attempt exchanged the code")
+		}
+		var app struct{ Data struct{ Status string } }
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/apps/hubspot/callback",
+			map[string]any{"organizationId": org, "code": q.Get("code"), "state": q.Get("state")}, &app)
+		if app.Data.Status != "connected" {
+			t.Fatalf("Ada's connection: %+v", app.Data)
+		}
+		var list struct{ Data []struct{ ID string } }
+		a.want(http.StatusOK, bob.Access, "GET", "/v1/apps/connected?organizationId="+other, nil, &list)
+		if len(list.Data) != 0 {
+			t.Fatalf("Bob's team got a connection: %+v", list.Data)
 		}
 	}, withHubSpot(f))
 }

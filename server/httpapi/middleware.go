@@ -85,20 +85,21 @@ func recoverPanics(log *slog.Logger) echo.MiddlewareFunc {
 }
 
 // limitBodies bounds request bodies in size and in time: limit bytes and timeout for every
-// operation, uploadLimit and uploadTimeout for the upload chunks of the Uploads tag. A larger
-// declared Content-Length is refused at once; a body that grows past the limit fails when
-// read, as a 413; a client that stops sending (or trickles) its body loses the connection
-// when the read deadline passes, instead of holding it for ever.
-func limitBodies(ops *Operations, limit, uploadLimit int64, timeout, uploadTimeout time.Duration) echo.MiddlewareFunc {
+// operation, uploadLimit and uploadTimeout for the upload chunks of the Uploads tag, which
+// also end when no byte arrives for uploadIdle (idleBody). A larger declared Content-Length
+// is refused at once; a body that grows past the limit fails when read, as a 413; a client
+// that stops sending (or trickles) its body loses the connection when the read deadline
+// passes, instead of holding it for ever.
+func limitBodies(ops *Operations, limit, uploadLimit int64, timeout, uploadTimeout, uploadIdle time.Duration) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
 			if req.Body == nil || req.Body == http.NoBody {
 				return next(c)
 			}
-			max, wait := limit, timeout
+			max, wait, idle := limit, timeout, time.Duration(0)
 			if op := ops.Find(req.Method, c.Path()); op != nil && op.Tag == "Uploads" {
-				max, wait = uploadLimit, uploadTimeout
+				max, wait, idle = uploadLimit, uploadTimeout, uploadIdle
 			} else if op != nil && op.ID == "importDoNotCall" {
 				max = calls.ImportLimit // the contract's 2 MiB CSV
 			}
@@ -107,8 +108,12 @@ func limitBodies(ops *Operations, limit, uploadLimit int64, timeout, uploadTimeo
 			}
 			// Not every ResponseWriter supports deadlines (httptest's recorder); those that do
 			// are the real server's.
-			_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(wait))
+			rc, end := http.NewResponseController(c.Response()), time.Now().Add(wait)
+			_ = rc.SetReadDeadline(end)
 			req.Body = http.MaxBytesReader(c.Response(), req.Body, max)
+			if idle > 0 {
+				req.Body = &idleBody{ReadCloser: req.Body, rc: rc, idle: idle, end: end}
+			}
 			return next(c)
 		}
 	}

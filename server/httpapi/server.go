@@ -84,6 +84,9 @@ type Deps struct {
 	TrustedProxies []*net.IPNet
 	// BodyTimeout bounds reading a request body (uploads get UploadTimeout).
 	BodyTimeout, UploadTimeout time.Duration
+	// UploadIdleTimeout ends an upload chunk whose body stops arriving for that long (30 s when
+	// zero); the bytes that arrived are kept.
+	UploadIdleTimeout time.Duration
 	// BaseURL is the public URL of the server (https turns HSTS on).
 	BaseURL string
 	// ResponseCheck, when set (by tests), sees every response to an operation of the contract
@@ -171,6 +174,9 @@ func New(d Deps) (http.Handler, error) {
 	if d.BodyTimeout <= 0 {
 		d.BodyTimeout = 30 * time.Second
 	}
+	if d.UploadIdleTimeout <= 0 {
+		d.UploadIdleTimeout = 30 * time.Second
+	}
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
@@ -195,7 +201,7 @@ func New(d Deps) (http.Handler, error) {
 		observe(d.Log, ops, metrics),
 		recoverPanics(d.Log),
 		keepRequest(),
-		limitBodies(ops, d.MaxBodyBytes, UploadChunkLimit, d.BodyTimeout, d.UploadTimeout),
+		limitBodies(ops, d.MaxBodyBytes, UploadChunkLimit, d.BodyTimeout, d.UploadTimeout, d.UploadIdleTimeout),
 		keepRawBody("/v1/webhooks/stripe", "/v1/webhooks/telnyx", "/v1/webhooks/hubspot"),
 		guard.authenticate(),
 		limitRate(d.RateLimit),

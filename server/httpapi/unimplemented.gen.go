@@ -229,6 +229,10 @@ func (Unimplemented) EndWorkflowJob(context.Context, api.EndWorkflowJobRequestOb
 	return nil, problem.NotImplemented("endWorkflowJob")
 }
 
+func (Unimplemented) FinishHubspotAuthorization(context.Context, api.FinishHubspotAuthorizationRequestObject) (api.FinishHubspotAuthorizationResponseObject, error) {
+	return nil, problem.NotImplemented("finishHubspotAuthorization")
+}
+
 func (Unimplemented) GetAdminOrganization(context.Context, api.GetAdminOrganizationRequestObject) (api.GetAdminOrganizationResponseObject, error) {
 	return nil, problem.NotImplemented("getAdminOrganization")
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -229,4 +230,31 @@ func contentDisposition(name string) string {
 		}
 	}
 	return `inline; filename="` + plain + `"; filename*=UTF-8''` + ext.String()
+}
+
+// idleBody is an upload chunk's body that ends when no byte arrives for idle: before each
+// read the connection's read deadline moves to idle from now (never past end, the chunk's
+// whole deadline). A stalled client then frees its goroutine and connection long before end:
+// the uploads service keeps the bytes that arrived and tus resumes from that offset. A body cut
+// off keeps its passed deadline, so the server does not wait for the rest before closing the
+// connection; a body read to its end gets end back, as any body has, so the server watching
+// for the client going away does not cancel a slow handler's request after idle.
+type idleBody struct {
+	io.ReadCloser
+	rc   *http.ResponseController
+	idle time.Duration
+	end  time.Time
+}
+
+func (b *idleBody) Read(p []byte) (int, error) {
+	deadline := time.Now().Add(b.idle)
+	if deadline.After(b.end) {
+		deadline = b.end
+	}
+	_ = b.rc.SetReadDeadline(deadline)
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		_ = b.rc.SetReadDeadline(b.end)
+	}
+	return n, err
 }

@@ -34,7 +34,7 @@ func (h *Zapier) ConnectZapierApp(ctx context.Context, req api.ConnectZapierAppR
 func (h *Zapier) CompleteZapierAuthorization(ctx context.Context, req api.CompleteZapierAuthorizationRequestObject) (api.CompleteZapierAuthorizationResponseObject, error) {
 	a := actor(ctx)
 	if req.Body.State != nil {
-		if err := h.apps.CheckState(ctx, a.OrganizationID, *req.Body.State); err != nil {
+		if err := h.apps.CheckState(ctx, a, *req.Body.State); err != nil {
 			return nil, err
 		}
 	}

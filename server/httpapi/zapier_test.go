@@ -202,6 +202,18 @@ func TestZapierConnectStartAPI(t *testing.T) {
 		}
 		a.problem(http.StatusUnprocessableEntity, ada.Access, "POST", "/v1/auth/zapier/callback",
 			map[string]any{"code": zapiertest.GoodCode, "organizationId": org, "state": state + "x"})
+		// Only the user the state was issued to may use it up: another team's member, and
+		// another developer of the same team, are refused and leave it working for Ada.
+		carol := env.SignUp(t, "carol@example.com")
+		a.join(ada, org, carol, "developer")
+		for who, body := range map[apitest.Caller]map[string]any{
+			bob:   {"code": zapiertest.GoodCode, "organizationId": other, "state": state},
+			carol: {"code": zapiertest.GoodCode, "organizationId": org, "state": state},
+		} {
+			if p := a.problem(http.StatusUnprocessableEntity, who.Access, "POST", "/v1/auth/zapier/callback", body); p.Errors[0].Field != "body.state" {
+				t.Fatalf("someone else's state: %+v", p)
+			}
+		}
 		var app struct{ Data struct{ Status string } }
 		a.want(http.StatusOK, ada.Access, "POST", "/v1/auth/zapier/callback",
 			map[string]any{"code": zapiertest.GoodCode, "organizationId": org, "state": state}, &app)

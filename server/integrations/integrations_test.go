@@ -91,15 +91,16 @@ func TestStateIsSignedSingleUseAndExpires(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		s := newService(t, db)
+		holder := Holder{OrganizationID: "org-1", UserID: "u-1", Integration: HubSpot}
 		raw, exp := s.IssueState(State{OrganizationID: "org-1", UserID: "u-1", Integration: HubSpot})
 		if d := time.Until(exp); d < 9*time.Minute || d > StateTTL {
 			t.Fatalf("expires in %v", d)
 		}
-		st, err := s.ConsumeState(ctx, raw)
+		st, err := s.ConsumeState(ctx, raw, holder)
 		if err != nil || st.OrganizationID != "org-1" || st.UserID != "u-1" || st.Integration != HubSpot {
 			t.Fatalf("consume: %+v %v", st, err)
 		}
-		if _, err := s.ConsumeState(ctx, raw); !errors.Is(err, ErrInvalidState) {
+		if _, err := s.ConsumeState(ctx, raw, holder); !errors.Is(err, ErrInvalidState) {
 			t.Fatalf("a state worked twice: %v", err)
 		}
 		raw2, _ := s.IssueState(State{OrganizationID: "org-1", UserID: "u-1", Integration: HubSpot})
@@ -110,12 +111,12 @@ func TestStateIsSignedSingleUseAndExpires(t *testing.T) {
 		}
 		forged := payload[:len(payload)-1] + last + "." + sig
 		for _, bad := range []string{"", "x", forged, raw2 + "x", payload} {
-			if _, err := s.ConsumeState(ctx, bad); !errors.Is(err, ErrInvalidState) {
+			if _, err := s.ConsumeState(ctx, bad, holder); !errors.Is(err, ErrInvalidState) {
 				t.Fatalf("state %q accepted: %v", bad, err)
 			}
 		}
 		s.now = func() time.Time { return time.Now().Add(StateTTL + time.Second) }
-		if _, err := s.ConsumeState(ctx, raw2); !errors.Is(err, ErrInvalidState) {
+		if _, err := s.ConsumeState(ctx, raw2, holder); !errors.Is(err, ErrInvalidState) {
 			t.Fatalf("an expired state was accepted: %v", err)
 		}
 	})
@@ -211,6 +212,37 @@ func TestAccessTokenRefreshesBeforeExpiry(t *testing.T) {
 		}
 		if c, _ := s.Get(ctx, org, a.ID); c.Status != store.AppDisconnected {
 			t.Fatalf("after a refused refresh the app is %s", c.Status)
+		}
+	})
+}
+
+// A state is used up only by its holder: presented by another user, another organisation or
+// for another integration it is refused and still works for its holder afterwards. Reading it
+// (what the public HubSpot callback does) uses nothing up.
+func TestStateIsBoundToItsHolder(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		s := newService(t, db)
+		holder := Holder{OrganizationID: "org-1", UserID: "u-1", Integration: HubSpot}
+		raw, _ := s.IssueState(State{OrganizationID: "org-1", UserID: "u-1", Integration: HubSpot})
+		for _, other := range []Holder{
+			{OrganizationID: "org-2", UserID: "u-2", Integration: HubSpot},
+			{OrganizationID: "org-1", UserID: "u-2", Integration: HubSpot},
+			{OrganizationID: "org-2", UserID: "u-1", Integration: HubSpot},
+			{OrganizationID: "org-1", UserID: "u-1", Integration: Zapier},
+		} {
+			if _, err := s.ConsumeState(ctx, raw, other); !errors.Is(err, ErrInvalidState) {
+				t.Fatalf("%+v used the state: %v", other, err)
+			}
+		}
+		if st, err := s.ReadState(raw); err != nil || st.UserID != "u-1" {
+			t.Fatalf("read: %+v %v", st, err)
+		}
+		if _, err := s.ConsumeState(ctx, raw, holder); err != nil {
+			t.Fatalf("its holder, after the others: %v", err)
+		}
+		if _, err := s.ReadState("forged.sig"); !errors.Is(err, ErrInvalidState) {
+			t.Fatalf("a forged state was read: %v", err)
 		}
 	})
 }

@@ -16,7 +16,8 @@ import (
 // StateTTL is how long an OAuth state (the authorisation URL) stays valid.
 const StateTTL = 10 * time.Minute
 
-// ErrInvalidState is a state that is missing, forged, used or expired.
+// ErrInvalidState is a state that is missing, forged, used, expired or presented by someone
+// other than its holder.
 var ErrInvalidState = errors.New("integrations: invalid OAuth state")
 
 // State is what an OAuth authorisation round trip carries: who started it, for which
@@ -44,9 +45,17 @@ func (s *Service) IssueState(st State) (string, time.Time) {
 	return p + "." + s.sign(p), exp
 }
 
-// ConsumeState checks a state made by IssueState and marks it used: a second use, a forged
-// or an expired state is ErrInvalidState.
-func (s *Service) ConsumeState(ctx context.Context, raw string) (State, error) {
+// Holder is who may use a state up: the organisation, the user and the integration it was
+// issued for.
+type Holder struct {
+	OrganizationID, UserID string
+	Integration            Integration
+}
+
+// ReadState checks that a state is one IssueState made (signed, unexpired) and answers it,
+// without using it up: a forged or expired state is ErrInvalidState. Only ConsumeState, by the
+// state's own user, makes it work once.
+func (s *Service) ReadState(raw string) (State, error) {
 	p, sig, ok := strings.Cut(raw, ".")
 	if !ok || !hmac.Equal([]byte(sig), []byte(s.sign(p))) {
 		return State{}, ErrInvalidState
@@ -59,11 +68,25 @@ func (s *Service) ConsumeState(ctx context.Context, raw string) (State, error) {
 	if json.Unmarshal(payload, &st) != nil || st.Nonce == "" || st.OrganizationID == "" {
 		return State{}, ErrInvalidState
 	}
-	exp := time.Unix(st.ExpiresAt, 0)
-	if !s.now().Before(exp) {
+	if !s.now().Before(time.Unix(st.ExpiresAt, 0)) {
 		return State{}, ErrInvalidState
 	}
-	fresh, err := s.db.UseOAuthState(ctx, st.Nonce, exp)
+	return st, nil
+}
+
+// ConsumeState uses up a state IssueState made for by. Whoever presents it must be its holder
+// (organisation, user and integration) before it is marked used, so a state someone else
+// presents (another team's member, a teammate, a stranger with the link) is ErrInvalidState
+// and keeps working for its user; a forged, expired or used state is ErrInvalidState too.
+func (s *Service) ConsumeState(ctx context.Context, raw string, by Holder) (State, error) {
+	st, err := s.ReadState(raw)
+	if err != nil {
+		return State{}, err
+	}
+	if st.OrganizationID != by.OrganizationID || st.UserID != by.UserID || st.Integration != by.Integration {
+		return State{}, ErrInvalidState
+	}
+	fresh, err := s.db.UseOAuthState(ctx, st.Nonce, time.Unix(st.ExpiresAt, 0))
 	if err != nil {
 		return State{}, err
 	}

@@ -87,10 +87,11 @@ func WithHubSpot(f *hubspottest.Server) Option {
 	})
 }
 
-// ApproveHubSpot plays the browser of a HubSpot connection: it approves authURL (the
-// authorisation URL the server answered) on the fake portal, follows the redirect back to the
-// server, and answers the connected app's id.
-func ApproveHubSpot(t testing.TB, e *Env, f *hubspottest.Server, authURL string) string {
+// ApproveHubSpot plays the browser of a HubSpot connection made by the signed-in user as: it
+// approves authURL (the authorisation URL the server answered) on the fake portal, follows the
+// redirect back to the server, which sends it on to the dashboard's callback page, and plays
+// that page relaying the code with as's session. It answers the connected app's id.
+func ApproveHubSpot(t testing.TB, e *Env, f *hubspottest.Server, as Caller, authURL string) string {
 	t.Helper()
 	cb, err := f.Approve(authURL)
 	if err != nil {
@@ -107,8 +108,16 @@ func ApproveHubSpot(t testing.TB, e *Env, f *hubspottest.Server, authURL string)
 	}
 	res.Body.Close()
 	loc, _ := url.Parse(res.Header.Get("Location"))
-	if res.StatusCode != http.StatusFound || loc == nil || loc.Query().Get("result") != "connected" {
+	if res.StatusCode != http.StatusFound || loc == nil || loc.Path != "/dashboard/apps/hubspot/callback" {
 		t.Fatalf("the HubSpot callback: %d %s", res.StatusCode, res.Header.Get("Location"))
 	}
-	return loc.Query().Get("connectedAppId")
+	q := loc.Query()
+	finish := e.Do(apitest.Request{Method: http.MethodPost, Path: "/v1/apps/hubspot/callback", Token: as.Access,
+		Body: map[string]any{"organizationId": q.Get("teamId"), "code": q.Get("code"), "state": q.Get("state")}})
+	var app struct{ Data struct{ ID string } }
+	if finish.Status != http.StatusOK {
+		t.Fatalf("finishing the HubSpot connection: %d %s", finish.Status, finish.Body)
+	}
+	finish.JSON(t, &app)
+	return app.Data.ID
 }

@@ -59,7 +59,7 @@ func BenchmarkContactsImport(b *testing.B) {
 	}
 }
 
-func benchWorkflow(b *testing.B, db *store.DB) (string, string) {
+func benchWorkflow(b testing.TB, db *store.DB) (string, string) {
 	ctx := context.Background()
 	u := store.User{Email: "bench@example.com"}
 	if err := db.CreateUser(ctx, &u); err != nil {

@@ -27,7 +27,8 @@ import (
 //   - a number already on an earlier row of the file is kept the same way ("Duplicate of row
 //     N"): the node calls each number once;
 //   - a lifecycle stage outside the known ones is "other";
-//   - more than MaxContactRows data rows ends the import in error.
+//   - more than MaxContactRows data rows ends the import in error, as does a file beyond the
+//     bounds of csvlimits.go (columns, a row's bytes, a contact's extra fields).
 
 // DefaultRegion is the region of phone numbers written without a country code.
 const DefaultRegion = "US"

@@ -5,9 +5,7 @@ package workflows
 // Zapier's contact is read, so every source is normalised the same way).
 
 import (
-	"bufio"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -132,26 +130,38 @@ func foldHeader(h string) string {
 // one goroutine reads the file in chunks, one worker per CPU normalises them, and this one
 // numbers, de-duplicates and writes them in file order.
 func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r io.Reader, region string, maxRows int) (int, int, error) {
-	cr := csv.NewReader(bufio.NewReaderSize(r, 64<<10))
-	cr.FieldsPerRecord = -1
-	cr.LazyQuotes = true
+	cr := newContactsCSV(r)
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
 		return 0, 0, &importError{"The file is empty: it needs a header row and one row per contact."}
 	}
+	if errors.Is(err, errRowTooLong) {
+		return 0, 0, &importError{fmt.Sprintf("The header row is longer than %d KiB: a contacts file has at most %d columns.", MaxRowBytes>>10, MaxContactColumns)}
+	}
 	if err != nil {
 		return 0, 0, &importError{"The file is not a CSV file: " + err.Error()}
 	}
+	if len(header) > MaxContactColumns {
+		return 0, 0, &importError{fmt.Sprintf("The file has %d columns; a contacts file has at most %d.", len(header), MaxContactColumns)}
+	}
 	cols := make([]column, len(header))
 	names := make([]string, len(header))
+	var extras []int
 	hasPhone := false
 	for i, h := range header {
 		names[i] = strings.TrimPrefix(strings.TrimSpace(h), "\ufeff")
 		cols[i] = columnNames[foldHeader(h)]
 		hasPhone = hasPhone || cols[i] == colPhone
+		if cols[i] == colExtra {
+			extras = append(extras, i)
+		}
 	}
 	if !hasPhone {
 		return 0, 0, &importError{"The file has no phone column: name one of its columns phone (or phoneNumber)."}
+	}
+	if len(extras) > MaxExtraFields {
+		return 0, 0, &importError{fmt.Sprintf("The file has %d columns besides phone, firstName, lastName, email and lifecycleStage; "+
+			"a contact carries at most %d other fields: remove the columns you do not need.", len(extras), MaxExtraFields)}
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -189,12 +199,20 @@ func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r i
 			if errors.Is(err, io.EOF) {
 				break
 			}
+			if errors.Is(err, errRowTooLong) {
+				send(chunk{err: &importError{fmt.Sprintf("Row %d is longer than %d KiB, the most a row may take (is a quote left open?).", line, MaxRowBytes>>10)}})
+				return
+			}
 			if err != nil {
 				send(chunk{err: &importError{fmt.Sprintf("Row %d is not valid CSV: %v", line, err)}})
 				return
 			}
 			if blank(rec) {
 				continue
+			}
+			if msg := rowProblem(rec, extras, names); msg != "" {
+				send(chunk{err: &importError{fmt.Sprintf("Row %d: %s.", line, msg)}})
+				return
 			}
 			rows = append(rows, rec)
 			if len(rows) == importBatch {
@@ -274,6 +292,29 @@ func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r i
 		return 0, 0, &importError{"The file has a header but no contacts."}
 	}
 	return imported, rejected, nil
+}
+
+// rowProblem says what breaks the bounds of a contact in a row ("" when nothing does): more
+// cells than a file's columns, or extra fields (the cells of the columns extras) too big.
+func rowProblem(rec []string, extras []int, names []string) string {
+	if len(rec) > MaxContactColumns {
+		return fmt.Sprintf("it has %d cells; a contacts file has at most %d columns", len(rec), MaxContactColumns)
+	}
+	held := 0
+	for _, i := range extras {
+		if i >= len(rec) {
+			break
+		}
+		v := strings.TrimSpace(rec[i])
+		if v == "" {
+			continue
+		}
+		var msg string
+		if msg, held = extraFieldProblem(names[i], v, held); msg != "" {
+			return fmt.Sprintf("the %s column holds too much: %s", names[i], msg)
+		}
+	}
+	return ""
 }
 
 func blank(rec []string) bool {

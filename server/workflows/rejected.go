@@ -1,7 +1,6 @@
 package workflows
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -69,9 +68,7 @@ func (s *Service) RejectedContacts(ctx context.Context, a auth.Actor, workflowID
 // rejectedCSV reads the file as the import does and writes the header and the rows whose
 // number (among non-blank rows, from 1) has a reason, each with its reason last.
 func rejectedCSV(r io.Reader, reasons map[int]string) ([]byte, error) {
-	cr := csv.NewReader(bufio.NewReaderSize(r, 64<<10))
-	cr.FieldsPerRecord = -1
-	cr.LazyQuotes = true
+	cr := newContactsCSV(r)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err != nil {

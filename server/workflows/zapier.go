@@ -20,8 +20,8 @@ import (
 //   - each contact goes through the CSV import's rules (contactFromRow): its number normalised
 //     to E.164 (DefaultRegion for numbers without a country code), its lifecycle stage read the
 //     same way, fields beyond the named ones kept as extra fields (strings, numbers or
-//     booleans, at most MaxZapierExtraFields), a number that cannot be normalised kept with
-//     call status failed and the reason;
+//     booleans, within the bounds of every contact's extra fields: csvlimits.go), a number
+//     that cannot be normalised kept with call status failed and the reason;
 //   - a contact is matched by phone number within the node's contacts: a new number is added
 //     (pending), a known one gets the fields sent (the others, and its call state, stay);
 //   - contacts added while a run of the workflow is in progress over this node join that run
@@ -31,9 +31,6 @@ import (
 
 // MaxZapierContacts is the most contacts one push may carry.
 const MaxZapierContacts = 100
-
-// MaxZapierExtraFields is the most extra fields one pushed contact may carry.
-const MaxZapierExtraFields = 50
 
 // ZapierContact is a contact a zap pushes.
 type ZapierContact struct {
@@ -212,13 +209,13 @@ func (s *Service) joinRun(ctx context.Context, orgID, workflowID, nodeID string,
 // zapierRow reads a pushed contact through the CSV import's rules (contactFromRow).
 func zapierRow(c ZapierContact, i int, p *phones) (store.Contact, error) {
 	field := func(name string) string { return fmt.Sprintf("body.contacts[%d].%s", i, name) }
-	if len(c.Extra) > MaxZapierExtraFields {
-		return store.Contact{}, errs.InvalidField(field("phone"), fmt.Sprintf("a contact carries at most %d extra fields", MaxZapierExtraFields))
+	if len(c.Extra) > MaxExtraFields {
+		return store.Contact{}, errs.InvalidField(field("phone"), fmt.Sprintf("a contact carries at most %d extra fields", MaxExtraFields))
 	}
 	rec := []string{c.Phone, deref(c.FirstName), deref(c.LastName), deref(c.Email), deref(c.LifecycleStage)}
 	cols := []column{colPhone, colFirstName, colLastName, colEmail, colStage}
 	names := []string{"phone", "firstName", "lastName", "email", "lifecycleStage"}
-	keys := make([]string, 0, len(c.Extra))
+	keys, held := make([]string, 0, len(c.Extra)), 0
 	for k := range c.Extra {
 		keys = append(keys, k)
 	}
@@ -239,8 +236,9 @@ func zapierRow(c ZapierContact, i int, p *phones) (store.Contact, error) {
 		default:
 			return store.Contact{}, errs.InvalidField(field(k), "an extra field is a string, a number or a boolean")
 		}
-		if len(v) > 1000 {
-			return store.Contact{}, errs.InvalidField(field(k), "an extra field holds at most 1000 characters")
+		var msg string
+		if msg, held = extraFieldProblem(k, v, held); msg != "" {
+			return store.Contact{}, errs.InvalidField(field(k), msg)
 		}
 		rec, cols, names = append(rec, v), append(cols, colExtra), append(names, k)
 	}

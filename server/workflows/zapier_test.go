@@ -3,6 +3,7 @@ package workflows
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/bettyhq/betty/server/errs"
@@ -33,11 +34,24 @@ func TestZapierRowFollowsTheCSVRules(t *testing.T) {
 		t.Fatalf("a nested extra field: %v", err)
 	}
 	many := map[string]any{}
-	for i := range MaxZapierExtraFields + 1 {
+	for i := range MaxExtraFields + 1 {
 		many[fmt.Sprint("f", i)] = "x"
 	}
 	if _, err := zapierRow(ZapierContact{Phone: "+14155550123", Extra: many}, 0, p); !errs.Is(err, errs.Invalid) {
 		t.Fatalf("too many extra fields: %v", err)
+	}
+	// A CSV row's bounds: 1000 characters a field, 16 KiB in all (the 17th field, in name order, is one too many).
+	long := map[string]any{"note": strings.Repeat("x", MaxExtraValue+1)}
+	if _, err := zapierRow(ZapierContact{Phone: "+14155550123", Extra: long}, 0, p); !errs.Is(err, errs.Invalid) {
+		t.Fatalf("a field too long: %v", err)
+	}
+	heavy := map[string]any{}
+	for i := range 17 {
+		heavy[fmt.Sprint("f", i)] = strings.Repeat("x", MaxExtraValue)
+	}
+	_, err = zapierRow(ZapierContact{Phone: "+14155550123", Extra: heavy}, 2, p)
+	if e, ok := errs.As(err); !ok || e.Kind != errs.Invalid || e.Fields[0].Name != "body.contacts[2].f9" || !strings.Contains(e.Fields[0].Message, "16 KiB") {
+		t.Fatalf("17 KiB of extra fields: %v", err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/integrations"
 	"github.com/bettyhq/betty/server/jobs"
@@ -85,56 +86,82 @@ func (s *Service) Authorize(ctx context.Context, orgID, userID, appID string) (s
 
 // The reasons of a failed authorisation, in the dashboard's query string.
 const (
-	ReasonDenied         = "denied"
-	ReasonInvalidState   = "invalid_state"
-	ReasonExchangeFailed = "exchange_failed"
-	ReasonPortalMismatch = "portal_mismatch"
+	ReasonDenied       = "denied"
+	ReasonInvalidState = "invalid_state"
 )
 
-// Complete finishes an authorisation HubSpot redirected back with (code or error, state) and
-// answers where to send the browser: the dashboard with the outcome.
-func (s *Service) Complete(ctx context.Context, code, state, hsError string) string {
+// Callback is where HubSpot sends the browser back (code or error, state), and answers where
+// to send it on. The callback is public and a browser redirect: it cannot tell who follows it,
+// so it uses nothing up. A state it can read goes on, with the code, to the dashboard's
+// callback page, where the signed-in user who started the flow finishes it (Complete); a
+// forged or expired state, or a refusal, goes to the dashboard with the reason.
+func (s *Service) Callback(code, state, hsError string) string {
 	fail := func(reason string) string {
 		return s.d.BaseURL + "/dashboard?" + url.Values{"app": {"hubspot"}, "result": {"error"}, "reason": {reason}}.Encode()
 	}
-	st, err := s.d.Apps.ConsumeState(ctx, state)
+	st, err := s.d.Apps.ReadState(state)
 	if err != nil || st.Integration != integrations.HubSpot {
-		if err != nil && !errors.Is(err, integrations.ErrInvalidState) {
-			s.d.Log.ErrorContext(ctx, "hubspot: checking the OAuth state failed", "err", err)
-		}
 		return fail(ReasonInvalidState)
 	}
 	if hsError != "" || code == "" {
 		return fail(ReasonDenied)
 	}
+	return s.d.BaseURL + "/dashboard/apps/hubspot/callback?" + url.Values{"teamId": {st.OrganizationID}, "code": {code}, "state": {state}}.Encode()
+}
+
+// Complete finishes an authorisation for the actor, who must be the user who started it for
+// this organisation: the state is used up only then (another user's attempt is refused and
+// leaves it working). It exchanges the code, reads the portal and stores the connection.
+// A state that is not the actor's, or is used or expired, is errs Unprocessable naming
+// body.state; a code HubSpot refuses, errs Unprocessable naming body.code; approving another
+// portal than the one a reconnection is for, errs Unprocessable; HubSpot unreachable, errs
+// Unavailable.
+func (s *Service) Complete(ctx context.Context, a auth.Actor, code, state string) (integrations.App, error) {
 	if !s.Configured() {
-		return fail(ReasonExchangeFailed)
+		return integrations.App{}, s.notConfigured()
+	}
+	st, err := s.d.Apps.ConsumeState(ctx, state, integrations.Holder{OrganizationID: a.OrganizationID, UserID: a.UserID, Integration: integrations.HubSpot})
+	if errors.Is(err, integrations.ErrInvalidState) {
+		return integrations.App{}, &errs.Error{Kind: errs.Unprocessable,
+			Message: "This HubSpot authorisation is not valid any more (used, expired, or started by someone else or for another team): connect HubSpot again.",
+			Fields:  []errs.Field{{Name: "body.state", Message: "invalid, used, expired, or of another user or team"}}}
+	}
+	if err != nil {
+		return integrations.App{}, err
 	}
 	t, err := s.c.Exchange(ctx, code, s.RedirectURI())
 	if err != nil {
-		s.d.Log.WarnContext(ctx, "hubspot: exchanging the authorisation code failed", "err", err)
-		return fail(ReasonExchangeFailed)
+		return integrations.App{}, s.exchangeErr(ctx, err, "exchanging the authorisation code")
 	}
 	p, err := s.c.Portal(ctx, t.AccessToken)
 	if err != nil {
-		s.d.Log.WarnContext(ctx, "hubspot: reading the portal of the new token failed", "err", err)
-		return fail(ReasonExchangeFailed)
+		return integrations.App{}, s.exchangeErr(ctx, err, "reading the portal of the new token")
 	}
 	name := p.HubDomain
 	if name == "" {
 		name = "HubSpot portal " + strconv.FormatInt(p.HubID, 10)
 	}
-	a, err := s.d.Apps.Save(ctx, integrations.Connection{OrganizationID: st.OrganizationID, Integration: integrations.HubSpot,
+	app, err := s.d.Apps.Save(ctx, integrations.Connection{OrganizationID: st.OrganizationID, Integration: integrations.HubSpot,
 		AppID: st.AppID, AccountID: strconv.FormatInt(p.HubID, 10), Name: name, Tokens: t, UserID: st.UserID})
-	switch {
-	case errors.Is(err, integrations.ErrAccountMismatch):
+	if errors.Is(err, integrations.ErrAccountMismatch) {
 		_ = s.c.Revoke(context.WithoutCancel(ctx), t)
-		return fail(ReasonPortalMismatch)
-	case err != nil:
-		s.d.Log.ErrorContext(ctx, "hubspot: storing the connection failed", "err", err)
-		return fail(ReasonExchangeFailed)
+		return app, errs.UnprocessableErr("A different HubSpot account was approved than the one this connection belongs to: reconnect with the same account, or connect the other one as a new connection.")
 	}
-	return s.d.BaseURL + "/dashboard?" + url.Values{"app": {"hubspot"}, "result": {"connected"}, "connectedAppId": {a.ID}}.Encode()
+	return app, err
+}
+
+// exchangeErr is a failed code exchange: HubSpot unreachable is errs Unavailable; a code it
+// refused (used, expired, of another app), errs Unprocessable naming body.code.
+func (s *Service) exchangeErr(ctx context.Context, err error, doing string) error {
+	s.d.Log.WarnContext(ctx, "hubspot: "+doing+" failed", "err", err)
+	var ae *APIError
+	if errors.Is(err, ErrUnreachable) || !errors.As(err, &ae) || ae.Temporary() {
+		e := errs.WithCode(errs.Unavailable, errs.CodeUnavailable, "HubSpot could not be reached to finish the connection; connect HubSpot again in a moment.")
+		e.RetryAfter = 5 * time.Second
+		return e
+	}
+	return &errs.Error{Kind: errs.Unprocessable, Message: "HubSpot refused the authorisation (" + ae.Message + "): connect HubSpot again.",
+		Fields: []errs.Field{{Name: "body.code", Message: "refused by HubSpot"}}}
 }
 
 // token answers an access token of the organisation's connected HubSpot app appID (404, 422

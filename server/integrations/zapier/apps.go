@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/integrations"
 	"github.com/bettyhq/betty/server/store"
@@ -28,13 +29,15 @@ func (s Apps) Authorize(orgID, userID string) (string, time.Time, error) {
 	return u, exp, err
 }
 
-// CheckState consumes the state a callback carries: it must be one Authorize made for this
-// organisation and Zapier, unused and unexpired (422 naming body.state otherwise).
-func (s Apps) CheckState(ctx context.Context, orgID, state string) error {
-	st, err := s.Integrations.ConsumeState(ctx, state)
-	if errors.Is(err, integrations.ErrInvalidState) || err == nil && (st.OrganizationID != orgID || st.Integration != integrations.Zapier) {
-		return &errs.Error{Kind: errs.Unprocessable, Message: "This Zapier authorisation is not valid any more (used, expired or for another team): connect Zapier again.",
-			Fields: []errs.Field{{Name: "body.state", Message: "invalid, used, expired or of another team"}}}
+// CheckState uses up the state a callback carries: it must be one Authorize made for this
+// organisation, this user and Zapier, unused and unexpired (422 naming body.state otherwise).
+// A state someone else presents is refused without being used up, so it still works for the
+// person who started the flow.
+func (s Apps) CheckState(ctx context.Context, a auth.Actor, state string) error {
+	_, err := s.Integrations.ConsumeState(ctx, state, integrations.Holder{OrganizationID: a.OrganizationID, UserID: a.UserID, Integration: integrations.Zapier})
+	if errors.Is(err, integrations.ErrInvalidState) {
+		return &errs.Error{Kind: errs.Unprocessable, Message: "This Zapier authorisation is not valid any more (used, expired, or started by someone else or for another team): connect Zapier again.",
+			Fields: []errs.Field{{Name: "body.state", Message: "invalid, used, expired, or of another user or team"}}}
 	}
 	return err
 }

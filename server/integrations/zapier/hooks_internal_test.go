@@ -17,7 +17,9 @@ import (
 // address: a name that resolves to one among public ones is refused too.
 func TestHookURLGuard(t *testing.T) {
 	dns := map[string][]string{"hooks.zapier.com": {"54.86.20.1"}, "sneaky.example": {"54.86.20.1", "10.0.0.5"},
-		"metadata.example": {"169.254.169.254"}, "v6.example": {"::1"}}
+		"metadata.example": {"169.254.169.254"}, "v6.example": {"::1"},
+		"sixtofour.example": {"2606:4700:4700::1111", "2002:a00:1::1"}, "nat64.example": {"64:ff9b::a9fe:a9fe"},
+		"nat64-public.example": {"64:ff9b::3656:1401"}}
 	h := &Hooks{cfg: HooksConfig{Allow: conversation.AllowPublic, Resolve: func(_ context.Context, host string) ([]netip.Addr, error) {
 		var out []netip.Addr
 		for _, a := range dns[host] {
@@ -40,6 +42,16 @@ func TestHookURLGuard(t *testing.T) {
 		"https://127.0.0.1/x":                            errs.Unprocessable,
 		"https://[::ffff:10.0.0.1]/x":                    errs.Unprocessable,
 		"https://nowhere.example/x":                      errs.Unprocessable,
+		// IPv6 forms of private and loopback IPv4 addresses, written or resolved.
+		"https://[2002:7f00:1::1]/":          errs.Unprocessable,
+		"https://[::127.0.0.1]/":             errs.Unprocessable,
+		"https://[64:ff9b::10.0.0.1]/":       errs.Unprocessable,
+		"https://[64:ff9b:1::a00:1]/":        errs.Unprocessable,
+		"https://[2001:0:4136:e378::1]/":     errs.Unprocessable,
+		"https://sixtofour.example/x":        errs.Unprocessable,
+		"https://nat64.example/x":            errs.Unprocessable,
+		"https://nat64-public.example/x":     0,
+		"https://[2002:3656:1401::1]/hooks/": 0,
 	} {
 		err := h.checkURL(ctx, raw)
 		if want == 0 && err != nil || want != 0 && !errs.Is(err, want) {

@@ -41,7 +41,7 @@ afterEach(() => vi.clearAllMocks());
 describe('the OAuth outcome', () => {
   it('reads every reason the callback sends in plain words', () => {
     expect(hubspotOutcome(new URLSearchParams('app=hubspot&result=connected&connectedAppId=a1'))).toEqual({ ok: true, connectedAppId: 'a1' });
-    for (const reason of ['denied', 'invalid_state', 'exchange_failed', 'portal_mismatch', 'other']) {
+    for (const reason of ['denied', 'invalid_state', 'other']) {
       const out = hubspotOutcome(new URLSearchParams(`app=hubspot&result=error&reason=${reason}`));
       expect(out?.ok).toBe(false);
       expect(out && !out.ok && out.message).toMatch(/^HubSpot was not (re)?connected/);
@@ -86,9 +86,9 @@ describe('the connected apps page', { timeout: 60_000 }, () => {
   it('shows the outcome of the OAuth round trip that lands on /dashboard', async () => {
     setTokens({ accessToken: 'a', refreshToken: 'r' });
     fakeServer(routes());
-    const view = renderApp('/dashboard?teamId=t1&app=hubspot&result=error&reason=portal_mismatch');
+    const view = renderApp('/dashboard?teamId=t1&app=hubspot&result=error&reason=invalid_state');
     const notice = await screen.findByRole('alert', { name: 'HubSpot not connected' });
-    expect(notice).toHaveTextContent('a different HubSpot account was approved');
+    expect(notice).toHaveTextContent('the connection request had expired or was not valid');
     expect(view.router.state.location.pathname).toBe('/dashboard/connected-apps');
     // The outcome leaves the address, so a reload does not show it again.
     await vi.waitFor(() => expect(view.router.state.location.search).not.toContain('reason'));

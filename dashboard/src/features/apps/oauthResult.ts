@@ -1,13 +1,12 @@
-// The outcome of HubSpot's OAuth round trip, as the server's callback puts it on the dashboard's
-// address: /dashboard?app=hubspot&result=connected|error&reason=… (openapi: completeHubspotAuthorization).
+// The outcome of HubSpot's OAuth round trip on the dashboard's address: /dashboard?app=hubspot&result=error&reason=…
+// from the server's callback (openapi: completeHubspotAuthorization), or result=connected&connectedAppId=… from the
+// dashboard's callback page once it finished the connection (HubspotCallbackPage).
 
 export type OAuthOutcome = { ok: true; connectedAppId: string | null } | { ok: false; reason: string; message: string };
 
 const REASONS: Record<string, string> = {
   denied: 'HubSpot was not connected: the access request was declined in HubSpot.',
-  invalid_state: 'HubSpot was not connected: the connection request had expired or was already used. Start again from Connect HubSpot.',
-  exchange_failed: 'HubSpot was not connected: HubSpot refused the authorisation or could not be reached. Try again in a moment.',
-  portal_mismatch: 'HubSpot was not reconnected: a different HubSpot account was approved than the one this connection belongs to. Reconnect with the same account, or use Connect HubSpot to add the other one.',
+  invalid_state: 'HubSpot was not connected: the connection request had expired or was not valid. Start again from Connect HubSpot.',
 };
 
 /** The outcome named by the query string, or null when it is not about HubSpot. */

@@ -8,6 +8,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import {
   connectHubspotApp,
   disconnectApp,
+  finishHubspotAuthorization,
   getListConnectedAppsQueryKey,
   getListHubspotContactsQueryKey,
   getListHubspotLifecycleStagesQueryKey,
@@ -46,13 +47,32 @@ export function connectedHubspotApps(apps: readonly ConnectedApp[] | undefined):
 /**
  * Starts HubSpot's OAuth round trip: the server answers the authorisation URL (with a signed,
  * single-use state) and the browser goes there; HubSpot sends it back to the server's callback,
- * which lands on /dashboard?app=hubspot&result=…
+ * which sends it on to the dashboard's callback page (finishHubspotMutationOptions), or to
+ * /dashboard?app=hubspot&result=error&reason=… when the state is forged or expired or HubSpot was refused.
  */
 export function connectHubspotMutationOptions() {
   return {
     mutationFn: async (body: { organizationId: string; id?: string }) =>
       (body.id ? await reconnectHubspotApp({ organizationId: body.organizationId, id: body.id }) : await connectHubspotApp({ organizationId: body.organizationId })).data,
     onSuccess: (auth: { authorizationUrl: string }) => leaveFor(auth.authorizationUrl),
+  };
+}
+
+/** What the callback page says when its address lacks what the server's callback puts there. */
+export const MISSING_HUBSPOT_CALLBACK = 'Missing code, state or teamId';
+
+/**
+ * Finishes HubSpot's OAuth round trip: the server's callback sends the browser to the dashboard's
+ * callback page with HubSpot's code and state, and the page relays them with the signed-in user's
+ * session (the state is that user's only).
+ */
+export function finishHubspotMutationOptions(queryClient: QueryClient) {
+  return {
+    mutationFn: async ({ code, state, teamId }: { code: string | null; state: string | null; teamId: string | null }) => {
+      if (!code || !state || !teamId) throw new Error(MISSING_HUBSPOT_CALLBACK);
+      return (await finishHubspotAuthorization({ organizationId: teamId, code, state })).data;
+    },
+    onSuccess: (_app: unknown, v: { teamId: string | null }) => invalidateConnectedApps(queryClient, v.teamId ?? ''),
   };
 }
 

@@ -35,6 +35,7 @@ import type {
   DisconnectAppRequest,
   DisconnectZapierAppRequest,
   ErrorResponse,
+  FinishHubspotAuthorizationRequest,
   ForbiddenResponse,
   HubspotContactListResponse,
   HubspotLifecycleStagesResponse,
@@ -74,11 +75,13 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 /**
  * Starts HubSpot's OAuth flow for the organisation `organizationId` and answers the
 HubSpot authorisation URL to open (in the same window or a pop-up). After the user
-approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which stores the
-connection and redirects to the dashboard. Nothing is stored by this call.
+approves, HubSpot sends the browser to `GET /v1/apps/hubspot/callback`, which sends it on
+to the dashboard's callback page, where the same signed-in user finishes the connection
+(`finishHubspotAuthorization`). Nothing is stored by this call.
 
 The URL carries a `state` that the server signs and that binds the organisation and the
-user; it is single-use and valid 10 minutes (`expiresAt`). Requested scopes: read and
+user; it is single-use, only that user may use it, and it is valid 10 minutes
+(`expiresAt`). Requested scopes: read and
 write contacts, read contact schemas (lifecycle stages). An organisation may connect
 several HubSpot portals (one connected app each); approving a portal already connected
 to the organisation reconnects that connected app instead of adding one.
@@ -328,18 +331,18 @@ export const useReconnectHubspotApp = <TError = ErrorType<BadRequestResponse | U
     }
     /**
  * HubSpot's OAuth redirect URI (this path on the server's public URL must be registered
-in the HubSpot app). Public: the signed `state` from `connectHubspotApp` or
-`reconnectHubspotApp` names the organisation, the user and, for a reconnection, the
-connected app. The server checks `state`, exchanges `code` for tokens, stores them (they
-never leave the server) and creates or updates the connected app (`connected`).
+in the HubSpot app). Public, and a browser redirect: it cannot tell who follows it, so
+it stores nothing and uses nothing up (decision: otherwise anyone holding the URL could
+use the `state` up, or connect their own portal to the team). It checks that `state` is
+one `connectHubspotApp` or `reconnectHubspotApp` signed and that it has not expired,
+then sends the browser to the dashboard's callback page,
+`/dashboard/apps/hubspot/callback?teamId=<organisation>&code=…&state=…`, where the
+signed-in user who started the flow finishes it with `finishHubspotAuthorization`.
 
-It always answers 302 to the dashboard (decision): on success to
-`/dashboard?app=hubspot&result=connected&connectedAppId=<id>`; on failure to
-`/dashboard?app=hubspot&result=error&reason=<reason>` with `reason` one of `denied`
-(HubSpot sent `error` instead of `code`), `invalid_state` (missing, forged, used or
-expired), `exchange_failed` (HubSpot refused the code or was unreachable) and
-`portal_mismatch` (a reconnection approved another portal). Only a request without any
-query parameter is answered 400.
+It always answers 302 (decision): to the dashboard's callback page as above, or on
+failure to `/dashboard?app=hubspot&result=error&reason=<reason>` with `reason` one of
+`denied` (HubSpot sent `error` instead of `code`) and `invalid_state` (missing, forged
+or expired). Only a request without any query parameter is answered 400.
 
  * @summary HubSpot OAuth callback
  */
@@ -447,6 +450,94 @@ export function useCompleteHubspotAuthorization<TData = Awaited<ReturnType<typeo
 
 
 /**
+ * Finishes HubSpot's OAuth flow (this contract's addition): the dashboard's callback page
+relays the `code` and `state` HubSpot sent back, with the signed-in user's session, and
+the server exchanges the code for tokens, reads the portal, stores the tokens (they
+never leave the server) and creates or updates the connected app (`connected`).
+Approving a portal the organisation has connected already reconnects that connected
+app.
+
+The `state` is used up only by the user it was issued to, for its organisation: a
+`state` presented by anyone else (another team's member, a teammate) is answered 422
+naming `state` and keeps working for its user. A used or expired `state` is 422 naming
+`state` too; a code HubSpot refuses, 422 naming `code`; a reconnection that approved
+another portal, 422; HubSpot unreachable, 503. A server without HubSpot credentials
+answers 501.
+
+Who may call it (decision): owner, admin or developer, with a user session (API keys
+are refused, 403: a person approves).
+
+ * @summary Finish connecting HubSpot
+ */
+export const getFinishHubspotAuthorizationUrl = () => {
+
+
+  
+
+  return `/v1/apps/hubspot/callback`
+}
+
+export const finishHubspotAuthorization = async (finishHubspotAuthorizationRequest: FinishHubspotAuthorizationRequest, options?: RequestInit): Promise<ConnectedAppResponse> => {
+  
+  return customFetch<ConnectedAppResponse>(getFinishHubspotAuthorizationUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      finishHubspotAuthorizationRequest,)
+  }
+);}
+
+
+
+
+export const getFinishHubspotAuthorizationMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof finishHubspotAuthorization>>, TError,{data: BodyType<FinishHubspotAuthorizationRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof finishHubspotAuthorization>>, TError,{data: BodyType<FinishHubspotAuthorizationRequest>}, TContext> => {
+
+const mutationKey = ['finishHubspotAuthorization'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof finishHubspotAuthorization>>, {data: BodyType<FinishHubspotAuthorizationRequest>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  finishHubspotAuthorization(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type FinishHubspotAuthorizationMutationResult = NonNullable<Awaited<ReturnType<typeof finishHubspotAuthorization>>>
+    export type FinishHubspotAuthorizationMutationBody = BodyType<FinishHubspotAuthorizationRequest>
+    export type FinishHubspotAuthorizationMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>
+
+    /**
+ * @summary Finish connecting HubSpot
+ */
+export const useFinishHubspotAuthorization = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof finishHubspotAuthorization>>, TError,{data: BodyType<FinishHubspotAuthorizationRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof finishHubspotAuthorization>>,
+        TError,
+        {data: BodyType<FinishHubspotAuthorizationRequest>},
+        TContext
+      > => {
+
+      const mutationOptions = getFinishHubspotAuthorizationMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * Disconnects the connected app `id` of the organisation `organizationId`, whatever its
 integration: its tokens are revoked at the provider (best effort) and deleted, and the
 record stays with status `disconnected` (so it can be reconnected and the workflows

@@ -14,8 +14,9 @@ export interface CompleteZapierAuthorizationRequest {
   organizationId: Id;
   /**
    * The `state` Zapier put on the callback URL, from `connectZapierApp`. When sent, it
-must be valid, unused, unexpired and of this organisation (422 naming `state`
-otherwise); the dashboard always sends it. Optional so that a flow started
+must be valid, unused, unexpired, of this organisation and issued to this user (422
+naming `state` otherwise, and a state someone else presents is not used up); the
+dashboard always sends it. Optional so that a flow started
 elsewhere (Zapier's own app directory) can still complete.
 
    * @minLength 1

@@ -154,6 +154,7 @@ export * from './emailConfirmationResponse';
 export * from './errorResponse';
 export * from './eventType';
 export * from './fieldError';
+export * from './finishHubspotAuthorizationRequest';
 export * from './forbiddenResponse';
 export * from './getAdminOrganizationParams';
 export * from './getAgentParams';

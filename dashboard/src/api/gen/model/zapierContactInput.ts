@@ -6,7 +6,8 @@ import type { LifecycleStage } from './lifecycleStage';
 
 /**
  * A contact sent by Zapier. `phone` is required; fields beyond the named ones (strings,
-numbers or booleans, at most 50) are kept on the contact as extra fields.
+numbers or booleans, at most 50, each at most 1000 characters, 16 KiB in all as for a
+CSV row) are kept on the contact as extra fields.
 
  */
 export interface ZapierContactInput {

@@ -235,8 +235,10 @@ otherwise). Answers 204 with the new offset in `Upload-Offset`.
 
 Clients send chunks of 6291456 bytes (6 MiB), the last one shorter. Decision: a single
 request may carry at most 67108864 bytes (64 MiB); more, or bytes past `Upload-Length`,
-is 413 and nothing of that request is kept. A chunk cut off by a broken connection (or
-by the server's upload timeout) keeps the bytes that arrived: ask `HEAD` and resume.
+is 413 and nothing of that request is kept. A chunk cut off by a broken connection, by
+the server's upload timeout (10 minutes a request) or because no byte arrived for the
+idle timeout (`--upload-idle-timeout`, 30 s by default; then the answer is 204 with the
+offset reached) keeps the bytes that arrived: ask `HEAD` and resume.
 The body is streamed, never validated as a whole. As soon as the first 8 KiB have
 arrived (at the latest with the last byte) the file's type is checked from its bytes:
 a type its purpose does not accept, or not the one its name says, is 422 and the

@@ -1233,7 +1233,10 @@ data (without changing `version`). A request without `nodeId` answers 400 with d
   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
   every other column is kept on the contact as an extra field. Phone numbers are
   normalised to E.164 (a row without a valid one is kept with call status `failed`).
-  A file of more than 50,000 data rows ends in `error`.
+  A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+  every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
+  at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
+  extra fields 16 KiB in all (the error names the limit and the row).
 - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
   portal does not have, or a list of other records, is 400 naming `listId`; a
