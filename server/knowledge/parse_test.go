@@ -2,6 +2,7 @@ package knowledge_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 
 func parse(t *testing.T, data []byte, f knowledge.Format) (knowledge.Document, error) {
 	t.Helper()
-	return knowledge.Parse(bytes.NewReader(data), int64(len(data)), f)
+	return knowledge.Parse(context.Background(), bytes.NewReader(data), int64(len(data)), f)
 }
 
 func text(doc knowledge.Document) string {
@@ -183,7 +184,7 @@ func FuzzParse(f *testing.F) {
 		if which < 0 {
 			which = -which
 		}
-		_, _ = knowledge.Parse(bytes.NewReader(data), int64(len(data)), formats[which%len(formats)])
+		_, _ = knowledge.Parse(context.Background(), bytes.NewReader(data), int64(len(data)), formats[which%len(formats)])
 	})
 }
 

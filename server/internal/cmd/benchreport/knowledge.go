@@ -104,7 +104,7 @@ func knowledgeOn(name string, opts store.Options, searches int) ([]row, error) {
 		return nil, err
 	}
 	files := &memFiles{}
-	svc := knowledge.New(db, jobs.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), jobs.Config{}), files)
+	svc := knowledge.New(db, jobs.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), jobs.Config{}), files, knowledge.Limits{})
 	a := auth.Actor{Grant: auth.Grant{OrganizationID: org.ID, Role: auth.Owner}}
 
 	// Parse and index: a 200-page PDF, about 2,000 characters a page, as the job reads it.
