@@ -23,7 +23,7 @@ const (
 	MaxStream = 64 << 20
 	// MaxInflated bounds what all the streams of a file inflate to, counted each time one is
 	// read (a stream drawn 100,000 times counts 100,000 times).
-	MaxInflated = 512 << 20
+	MaxInflated = 256 << 20
 	// maxToken bounds one string, name or keyword.
 	maxToken = 1 << 20
 	// maxElements bounds the entries of one array or dictionary.
