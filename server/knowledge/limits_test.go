@@ -181,7 +181,7 @@ func TestParseStopsWithTheServer(t *testing.T) {
 func TestParsesShareTheMemoryBudget(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		svc, files, a, kbID := kb(t, db, knowledge.Limits{Memory: 24 << 20}) // one DOCX's share
+		svc, files, a, kbID := kb(t, db, knowledge.Limits{Memory: 32 << 20}) // one DOCX's share
 		first, err := svc.AddFile(ctx, a, kbID, files.add("first.docx", docxType, knowledgetest.DOCX(knowledgetest.Para{Text: "first"})), "")
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"hash/crc32"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Hostile documents: files an attacker writes to make a parser loop, recurse or allocate
@@ -104,10 +105,18 @@ func repeated(head, chunk []byte, n int, tail []byte) (uint32, uint32) {
 // ZipBomb is a DOCX whose document part is a paragraph of one run of text that inflates to
 // about inflated bytes. With lie, its zip headers declare a hundredth of that.
 func ZipBomb(inflated int64, lie bool) []byte {
+	return zipBomb(`<w:p><w:r><w:t>`, bytes.Repeat([]byte("all work and no play "), 1<<16/21), `</w:t></w:r></w:p>`, inflated, lie)
+}
+
+// ZipBombParagraphs is ZipBomb with a document part of short paragraphs, over and over.
+func ZipBombParagraphs(inflated int64, lie bool) []byte {
+	return zipBomb("", bytes.Repeat([]byte("<w:p><w:r><w:t>all work and no play makes jack a dull boy</w:t></w:r></w:p>"), 1<<16/80), "", inflated, lie)
+}
+
+func zipBomb(open string, chunk []byte, end string, inflated int64, lie bool) []byte {
 	head := []byte(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` +
-		`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>`)
-	tail := []byte(`</w:t></w:r></w:p></w:body></w:document>`)
-	chunk := bytes.Repeat([]byte("all work and no play "), 1<<16/21)
+		`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + open)
+	tail := []byte(end + `</w:body></w:document>`)
 	n := int(inflated / int64(len(chunk)))
 	data := Inflating(head, chunk, n, tail)
 	crc, _ := repeated(head, chunk, n, tail)
@@ -233,3 +242,22 @@ func XrefStreamPDF(top map[int]string, streams []ObjStm, claims map[int]int) []b
 	fmt.Fprintf(&b, "startxref\n%d\n%%%%EOF\n", xrefAt)
 	return b.Bytes()
 }
+
+// EightBombs are eight DOCX zip bombs that inflate to 1.2 GB each: four whose zip headers say
+// so (the kind that took 450 MB a file), four whose headers lie (so nothing refuses them before
+// reading); of each, two of one endless run of text and two of endless paragraphs. The same
+// bytes are answered each time: they take a few seconds to make.
+func EightBombs() [][]byte {
+	bombsOnce.Do(func() {
+		for _, lie := range []bool{false, true} {
+			run, paras := ZipBomb(1200<<20, lie), ZipBombParagraphs(1200<<20, lie)
+			bombs = append(bombs, run, paras, run, paras)
+		}
+	})
+	return bombs
+}
+
+var (
+	bombsOnce sync.Once
+	bombs     [][]byte
+)
