@@ -73,16 +73,18 @@ func htmlBlocks(src string, t *text) error {
 }
 
 // htmlText adds text between tags to the block being read, entities decoded and white space
-// collapsed, a piece at a time (cut at white space, which no entity holds) so that a page of
-// one 40 MB paragraph is never copied whole.
+// collapsed, a piece at a time (cut at white space, which no entity holds, or else before an
+// ampersand) so that a page of one 40 MB paragraph is never copied whole.
 func htmlText(s string, t *text) error {
 	const piece = 64 << 10
 	for len(s) > 0 {
 		n := len(s)
 		if n > piece {
 			n = piece
-			if k := strings.IndexFunc(s[n:], unicode.IsSpace); k >= 0 && k < piece {
+			if k := strings.IndexFunc(s[n:min(len(s), 2*piece)], unicode.IsSpace); k >= 0 {
 				n += k
+			} else if amp := strings.LastIndexByte(s[n-40:n], '&'); amp >= 0 {
+				n -= 40 - amp // no white space to cut at: at least not inside an entity
 			}
 		}
 		if err := t.writeSpaced(html.UnescapeString(s[:n])); err != nil {
