@@ -151,11 +151,57 @@ func TestHostilePDFs(t *testing.T) {
 			"<< /Type /Catalog /Pages 2 0 R >>",
 			"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 			page, knowledgetest.Stream("", []byte("BT /F1 12 Tf ["+strings.Repeat("1 ", 4_000_000)+"] TJ ET")), knowledgetest.Font), ""},
+		{"one font under 10,000 names, with 200,000 widths", knowledge.PDF, knowledgetest.RawPDF("",
+			"<< /Type /Catalog /Pages 2 0 R >>",
+			"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+			"<< /Type /Page /Parent 2 0 R /Resources << /Font << "+fontNames(10_000)+">> >> /Contents 4 0 R >>",
+			knowledgetest.Stream("", []byte("BT "+showInEach(10_000)+"ET")),
+			"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 0 /LastChar 255 /Widths 6 0 R >>",
+			"["+strings.Repeat("500 ", 200_000)+"]"), ""},
+		{"a CMap of 400,000 characters", knowledge.PDF, knowledgetest.RawPDF("",
+			"<< /Type /Catalog /Pages 2 0 R >>",
+			"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+			page, content,
+			"<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /ToUnicode 6 0 R >>",
+			knowledgetest.Stream("", []byte(bigCMap(400_000)))), ""},
 		{"a forged object count", knowledge.PDF, bytes.Replace(knowledgetest.CyclicPageTree(), []byte("/Size 6"), []byte("/Size 999999999"), 1), ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { checkHostile(t, c) })
 	}
+}
+
+// fontNames is a font dictionary's entries naming object 5 n times.
+func fontNames(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "/F%d 5 0 R ", i)
+	}
+	return b.String()
+}
+
+// showInEach shows a letter in each of n fonts.
+func showInEach(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "/F%d 12 Tf (abc) Tj ", i)
+	}
+	return b.String()
+}
+
+// bigCMap is a ToUnicode CMap of n single mappings, in sections of 100 as the format wants.
+func bigCMap(n int) string {
+	var b strings.Builder
+	b.WriteString("begincmap 1 begincodespacerange <000000> <ffffff> endcodespacerange\n")
+	for i := 0; i < n; i += 100 {
+		b.WriteString("100 beginbfchar\n")
+		for j := i; j < i+100; j++ {
+			fmt.Fprintf(&b, "<%06x> <%04x>\n", j, j%65536)
+		}
+		b.WriteString("endbfchar\n")
+	}
+	b.WriteString("endcmap\n")
+	return b.String()
 }
 
 // prevLoop is a PDF whose cross-reference table names itself as the previous one.

@@ -38,6 +38,8 @@ const (
 	maxStreamDepth = 8
 	// maxTreeDepth bounds the levels of the page tree.
 	maxTreeDepth = 64
+	// maxMapped bounds the character mappings all the CMaps of a file hold.
+	maxMapped = 1 << 18
 )
 
 // ErrDamaged is a file whose structure cannot be what it says: a page tree or cross-reference
@@ -55,6 +57,7 @@ type guard struct {
 	ctx      context.Context
 	ticks    uint
 	inflated int64
+	mappings int
 }
 
 func (g *guard) tick() {
@@ -80,6 +83,16 @@ func (g *guard) inflate(n int) {
 	g.inflated += int64(n)
 	if g.inflated > MaxInflated {
 		panic(stop{fmt.Errorf("%w: its streams inflate to more than %d MiB", ErrDamaged, MaxInflated>>20)})
+	}
+}
+
+// mapped counts n character mappings more read from the file's CMaps.
+func (g *guard) mapped(n int) {
+	if g == nil {
+		return
+	}
+	if g.mappings += n; g.mappings > maxMapped {
+		damaged("its CMaps map more than %d characters", maxMapped)
 	}
 }
 

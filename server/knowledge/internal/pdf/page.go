@@ -179,35 +179,39 @@ func (f *font) width(code int) float64 {
 	return 0
 }
 
-// font reads the font named fontName in a resources' font dictionary, or answers it read already.
+// font reads the font named fontName in a resources' font dictionary, or answers it read
+// already: an indirect font once per file, whatever names it goes by.
 func (r *Reader) font(fonts Value, fontName string) *font {
 	key := fontKey{fonts.ptr, fontName}
 	if d, ok := fonts.data.(dict); ok {
 		if ref, ok := d[name(fontName)].(objptr); ok {
-			key.in = ref
+			key = fontKey{in: ref}
 		}
 	}
 	if f, ok := r.fonts[key]; ok {
 		return f
 	}
-	f := readFont(fonts.Key(fontName))
+	f := r.readFont(fonts.Key(fontName))
 	if len(r.fonts) < maxFonts {
 		r.fonts[key] = f
 	}
 	return f
 }
 
-func readFont(v Value) *font {
+// maxWidths is the widths of a simple font that matter: its codes are bytes.
+const maxWidths = 256
+
+func (r *Reader) readFont(v Value) *font {
 	f := &font{name: v.Key("BaseFont").Name(), first: int(v.Key("FirstChar").Int64())}
 	if i := strings.Index(f.name, "+"); i >= 0 {
 		f.name = f.name[i+1:]
 	}
 	w := v.Key("Widths")
-	f.widths = make([]float64, w.Len())
+	f.widths = make([]float64, min(w.Len(), maxWidths))
 	for i := range f.widths {
 		f.widths[i] = w.Index(i).Float64()
 	}
-	f.enc = encoder(v)
+	f.enc = r.encoder(v)
 	return f
 }
 
@@ -242,8 +246,9 @@ type gstate struct {
 	CTM   matrix
 }
 
-// maxGstates bounds the graphics states saved (q) and not restored.
-const maxGstates = 1024
+// maxGstates bounds the graphics states saved (q) and not restored; maxPageFonts, the fonts
+// one page uses.
+const maxGstates, maxPageFonts = 1024, 64
 
 // popArgs pops every value currently on the stack and returns them with the
 // bottom of the stack at args[0], matching the operand order expected by PDF
@@ -345,7 +350,11 @@ func (p Page) content(rd io.Reader, res Value, show func(Text)) {
 			}
 			name := args[0].Name()
 			f, ok := fonts[name]
-			if !ok {
+			switch {
+			case ok:
+			case len(fonts) >= maxPageFonts:
+				f = &font{enc: &nopEncoder{}} // no page uses that many: read the codes as they are
+			default:
 				f = p.r.font(res.Key("Font"), name)
 				fonts[name] = f
 			}
@@ -444,7 +453,7 @@ type TextEncoding interface {
 }
 
 // encoder answers the encoding between a font's code points and UTF-8.
-func encoder(f Value) TextEncoding {
+func (r *Reader) encoder(f Value) TextEncoding {
 	enc := f.Key("Encoding")
 	switch enc.Kind() {
 	case Name:
@@ -454,7 +463,7 @@ func encoder(f Value) TextEncoding {
 		case "MacRomanEncoding":
 			return &byteEncoder{&macRomanEncoding}
 		case "Identity-H":
-			return charmapEncoding(f)
+			return r.charmapEncoding(f)
 		case "UniGB-UCS2-H":
 			return &ucs2Encoder{}
 		default:
@@ -463,22 +472,29 @@ func encoder(f Value) TextEncoding {
 	case Dict:
 		return differences(enc.Key("Differences"))
 	case Null:
-		return charmapEncoding(f)
+		return r.charmapEncoding(f)
 	default:
 		return &nopEncoder{}
 	}
 }
 
-func charmapEncoding(f Value) TextEncoding {
+func (r *Reader) charmapEncoding(f Value) TextEncoding {
 	toUnicode := f.Key("ToUnicode")
-	if toUnicode.Kind() == Stream {
-		m := readCmap(toUnicode)
-		if m == nil {
-			return &nopEncoder{}
-		}
+	if toUnicode.Kind() != Stream {
+		return &byteEncoder{&pdfDocEncoding}
+	}
+	// A CMap is read once per file, however many fonts share it.
+	if m, ok := r.cmaps[toUnicode.ptr]; ok {
 		return m
 	}
-	return &byteEncoder{&pdfDocEncoding}
+	var enc TextEncoding = &nopEncoder{}
+	if m := readCmap(toUnicode); m != nil {
+		enc = m
+	}
+	if len(r.cmaps) < maxFonts {
+		r.cmaps[toUnicode.ptr] = enc
+	}
+	return enc
 }
 
 // differences reads an encoding's /Differences into a table, once, rather than per
@@ -647,6 +663,7 @@ func readCmap(toUnicode Value) *cmap {
 			for i, c := 0, count(stk, 2); i < c; i++ {
 				repl, orig := stk.Pop().RawString(), stk.Pop().RawString()
 				if _, dup := m.bfchar[orig]; !dup {
+					m.g.mapped(1)
 					m.bfchar[orig] = repl
 				}
 			}
@@ -661,6 +678,7 @@ func readCmap(toUnicode Value) *cmap {
 				if srcLo == "" || len(srcLo) != len(srcHi) {
 					continue
 				}
+				m.g.mapped(1)
 				m.bfrange = append(m.bfrange, bfrange{srcLo, srcHi, dst})
 			}
 		case "defineresource":

@@ -39,10 +39,12 @@ type Reader struct {
 	// fonts are the fonts read already (up to maxFonts), so that each page using one does not
 	// read its widths and CMap again.
 	fonts map[fontKey]*font
+	// cmaps are the ToUnicode CMaps read already, by their stream.
+	cmaps map[objptr]TextEncoding
 }
 
-// fontKey names a font: the object holding its dictionary (itself, or the resources or page
-// it is written in) and its name there.
+// fontKey names a font: its object, or, for a font written in its resources, the object
+// holding them and its name there.
 type fontKey struct {
 	in   objptr
 	name string
@@ -86,6 +88,7 @@ func NewReader(ctx context.Context, f io.ReaderAt, size int64) (r *Reader, err e
 		g:       &guard{ctx: ctx},
 		objStms: map[uint32]*objStm{},
 		fonts:   map[fontKey]*font{},
+		cmaps:   map[objptr]TextEncoding{},
 	}
 	pos := end - endChunk + int64(i)
 	b := newBuffer(io.NewSectionReader(f, pos, end-pos), pos, r.g)
