@@ -121,7 +121,7 @@ func (s *Service) retry(ctx context.Context, f store.KnowledgeFile, err error, l
 // parseMemory is what reading a file of a format and size may take at most, resident,
 // garbage included (TestEightBombsInBoundedMemory measures about 20 MiB a zip bomb): the text
 // a file may hold (MaxTextChars, MaxBlocks) and its passages; a text format's bytes, read
-// whole; a PDF's cross-reference table and the object streams it keeps; a DOCX, streamed,
+// whole, and their text; a PDF's cross-reference table and the object streams it keeps; a DOCX, streamed,
 // nothing more.
 func parseMemory(f Format, size int64) int64 {
 	const text = 32 << 20
@@ -131,7 +131,7 @@ func parseMemory(f Format, size int64) int64 {
 	case DOCX:
 		return text
 	}
-	return text + 2*size
+	return text + 3*size // the bytes, and their text twice as long when they were Latin-1
 }
 
 // finish records the end of a file's parsing with its passages, and publishes it, in one

@@ -49,6 +49,9 @@ func FormatOf(mimeType string) (Format, bool) {
 // text kept passes it, so it also bounds the memory a file's text takes.
 const MaxTextChars = 5_000_000
 
+// maxTextFile bounds a text file read whole (uploads stop at 50 MiB).
+const maxTextFile = 64 << 20
+
 // MaxBlocks bounds the paragraphs, headings and rows one file may hold (each costs memory
 // beyond its text: two million one-letter paragraphs would take more than their letters).
 const MaxBlocks = 500_000
@@ -100,8 +103,11 @@ func Parse(ctx context.Context, r io.ReaderAt, size int64, f Format) (doc Docume
 	case DOCX:
 		doc.Pages, err = parseDOCX(r, size, t)
 	case Text, Markdown, CSV, HTML:
-		raw, rerr := io.ReadAll(io.NewSectionReader(r, 0, size))
-		if rerr != nil {
+		if size > maxTextFile {
+			return Document{}, errTooMuchText
+		}
+		raw := make([]byte, size)
+		if _, rerr := io.ReadFull(io.NewSectionReader(r, 0, size), raw); rerr != nil {
 			return Document{}, rerr
 		}
 		src := toUTF8(raw)
