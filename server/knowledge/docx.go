@@ -166,7 +166,8 @@ func (x *wordXML) read(r *bufio.Reader) error {
 // reader's buffer was full) may end inside a character or a reference: it is completed from r.
 func (x *wordXML) chars(b []byte, r *bufio.Reader, cut bool) error {
 	if cut {
-		b = completeRune(b, r)
+		// b is the reader's buffer, which peeking at what follows overwrites.
+		b = completeRune(append([]byte(nil), b...), r)
 	}
 	for len(b) > 0 {
 		amp := bytes.IndexByte(b, '&')
@@ -516,7 +517,8 @@ func skipDeclaration(r *bufio.Reader) error {
 	}
 }
 
-// completeRune answers b with the rest of a character its end cuts, read from r.
+// completeRune answers b (a copy of its own) with the rest of a character its end cuts, read
+// from r.
 func completeRune(b []byte, r *bufio.Reader) []byte {
 	for k := 1; k <= min(3, len(b)); k++ {
 		c := b[len(b)-k]
@@ -536,7 +538,7 @@ func completeRune(b []byte, r *bufio.Reader) []byte {
 			return b
 		}
 		more, _ := r.Peek(need - k)
-		b = append(append([]byte{}, b...), more...)
+		b = append(b, more...)
 		_, _ = r.Discard(len(more))
 		return b
 	}
