@@ -58,10 +58,10 @@ func (r *Reader) Pages(max int) (pages []Page, err error) {
 			if v.Kind() != Dict {
 				continue
 			}
-			switch v.Key("Type").Name() {
-			case "Pages":
+			switch typ := v.Key("Type").Name(); {
+			case typ == "Pages" || typ == "" && v.Key("Kids").Kind() == Array:
 				walk(v, res, depth+1)
-			case "Page", "":
+			case typ == "Page" || typ == "":
 				if len(pages) >= max {
 					damaged("more than %d pages", max)
 				}
