@@ -121,8 +121,8 @@ func (s *Service) retry(ctx context.Context, f store.KnowledgeFile, err error, l
 // parseMemory is what reading a file of a format and size may take at most, resident,
 // garbage included (TestEightBombsInBoundedMemory measures about 20 MiB a zip bomb): the text
 // a file may hold (MaxTextChars, MaxBlocks) and its passages; a text format's bytes, read
-// whole, and their text; a PDF's cross-reference table and the object streams it keeps; a DOCX, streamed,
-// nothing more.
+// whole, and their text; a PDF's cross-reference table and the object streams it keeps; a
+// DOCX, streamed, nothing more.
 func parseMemory(f Format, size int64) int64 {
 	const text = 32 << 20
 	switch f {
