@@ -138,7 +138,8 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	uploadsService := uploads.New(db, queue, files, log, uploads.Config{BaseURL: cfg.BaseURL, Secret: []byte(fileKey)})
 	speaker := newSpeech(cfg)
 	voicesService := voices.New(db, speaker, voiceSamples{uploadsService})
-	knowledgeService := knowledge.New(db, queue, knowledgeFiles{uploadsService})
+	knowledgeService := knowledge.New(db, queue, knowledgeFiles{uploadsService},
+		knowledge.Limits{Time: cfg.KnowledgeParseTimeout, Memory: cfg.KnowledgeParseMemory})
 	campaignWorkflows := &campaignWorkflows{}
 	campaignsService := campaigns.New(db, campaignWorkflows)
 	workflowsService := workflows.New(db, queue, campaignsService, contactFiles{uploadsService})

@@ -59,6 +59,11 @@ type Config struct {
 	// UploadIdleTimeout ends an upload's chunk (a tus PATCH) whose body stops arriving for this
 	// long; the bytes that arrived are kept and the client resumes from them.
 	UploadIdleTimeout time.Duration
+	// KnowledgeParseTimeout bounds the time reading one knowledge file may take (past it the
+	// file looks damaged); KnowledgeParseMemory, in bytes, what the files read at once on this
+	// replica may take in all (server/knowledge.Limits).
+	KnowledgeParseTimeout time.Duration
+	KnowledgeParseMemory  int64
 
 	// StorageURL says where uploaded files live: empty for the data directory's files/
 	// folder, s3://key:secret@host/bucket?region=…&secure=true for an S3-compatible store that
@@ -228,6 +233,24 @@ func settings() []setting {
 			func(c *Config, d time.Duration) { c.BodyTimeout = d }),
 		duration("upload_idle_timeout", "upload-idle-timeout", "how long an upload's chunk may go without a byte arriving before it ends (what arrived is kept)", "30s",
 			func(c *Config, d time.Duration) { c.UploadIdleTimeout = d }),
+		{"knowledge_parse_timeout", "knowledge-parse-timeout", "how long reading one knowledge file may take before it counts as damaged (1s to 5m)", "30s",
+			func(c *Config, v string) error {
+				d, err := time.ParseDuration(v)
+				if err != nil || d < time.Second || d > 5*time.Minute {
+					return fmt.Errorf("want a duration from 1s to 5m")
+				}
+				c.KnowledgeParseTimeout = d
+				return nil
+			}},
+		{"knowledge_parse_memory", "knowledge-parse-memory", "MiB the knowledge files read at once on this server may take in all (each takes what its type and size may need)", "128",
+			func(c *Config, v string) error {
+				n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				if err != nil || n < 32 || n > 1<<20 {
+					return fmt.Errorf("want a whole number of MiB from 32 to 1048576")
+				}
+				c.KnowledgeParseMemory = n << 20
+				return nil
+			}},
 		text("storage_url", "storage-url", "where uploaded files live: empty for <data dir>/files, or s3://key:secret@host/bucket?region=…&secure=true",
 			func(c *Config) *string { return &c.StorageURL }),
 		text("telnyx_api_key", "telnyx-api-key", "Telnyx API key: numbers and calls through Telnyx (empty: the offline simulator)",

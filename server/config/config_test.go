@@ -56,7 +56,8 @@ func TestBadValuesNameTheSetting(t *testing.T) {
 
 func TestDefaultIsTheDefaults(t *testing.T) {
 	c := Default()
-	if c.Addr != ":8080" || c.BodyTimeout != 30*time.Second || c.UploadIdleTimeout != 30*time.Second || c.RateLimit != 20 || len(c.TrustedProxies) != 0 {
+	if c.Addr != ":8080" || c.BodyTimeout != 30*time.Second || c.UploadIdleTimeout != 30*time.Second || c.RateLimit != 20 || len(c.TrustedProxies) != 0 ||
+		c.KnowledgeParseTimeout != 30*time.Second || c.KnowledgeParseMemory != 128<<20 {
 		t.Fatalf("default: %+v", c)
 	}
 }
@@ -71,5 +72,17 @@ func TestTrustedProxies(t *testing.T) {
 	}
 	if _, err := load(t, []string{"--trusted-proxies", "lb.internal"}, nil); err == nil || !strings.Contains(err.Error(), "trusted_proxies") {
 		t.Fatalf("a host name accepted: %v", err)
+	}
+}
+
+func TestKnowledgeParseLimits(t *testing.T) {
+	c, err := load(t, []string{"--knowledge-parse-timeout", "2s", "--knowledge-parse-memory", "512"}, nil)
+	if err != nil || c.KnowledgeParseTimeout != 2*time.Second || c.KnowledgeParseMemory != 512<<20 {
+		t.Fatalf("%v %v %v", c.KnowledgeParseTimeout, c.KnowledgeParseMemory, err)
+	}
+	for flag, v := range map[string]string{"--knowledge-parse-timeout": "1h", "--knowledge-parse-memory": "1"} {
+		if _, err := load(t, []string{flag, v}, nil); err == nil || !strings.Contains(err.Error(), strings.ReplaceAll(strings.TrimPrefix(flag, "--"), "-", "_")) {
+			t.Errorf("%s %s: %v", flag, v, err)
+		}
 	}
 }

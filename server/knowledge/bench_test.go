@@ -2,6 +2,7 @@ package knowledge_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"testing"
 
@@ -20,7 +21,7 @@ func BenchmarkParsePDF200Pages(b *testing.B) {
 	data := knowledgetest.PDF(pages...)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		doc, err := knowledge.Parse(bytes.NewReader(data), int64(len(data)), knowledge.PDF)
+		doc, err := knowledge.Parse(context.Background(), bytes.NewReader(data), int64(len(data)), knowledge.PDF)
 		if err != nil || doc.Pages != 200 {
 			b.Fatal(doc.Pages, err)
 		}

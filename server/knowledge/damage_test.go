@@ -2,6 +2,7 @@ package knowledge_test
 
 import (
 	"bytes"
+	"context"
 	"math/rand"
 	"runtime"
 	"testing"
@@ -40,7 +41,7 @@ func TestParseSurvivesDamage(t *testing.T) {
 			}
 		}
 		done := make(chan struct{})
-		go func() { knowledge.Parse(bytes.NewReader(d), int64(len(d)), fm[k]); close(done) }()
+		go func() { knowledge.Parse(context.Background(), bytes.NewReader(d), int64(len(d)), fm[k]); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(5 * time.Second):

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/riverqueue/river"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/errs"
@@ -64,6 +65,9 @@ type Service struct {
 	jobs   *jobs.Queue
 	files  Files
 	events events.Publisher // nil: no live events
+	limits Limits
+	// memory is Limits.Memory, taken by each parse for what it may need.
+	memory *semaphore.Weighted
 }
 
 // SetEvents publishes knowledge.updated (the file or FAQ's id) to the team's event stream, in
@@ -78,10 +82,17 @@ func (s *Service) changed(ctx context.Context, orgID, id string) error {
 	return s.events.Publish(ctx, orgID, "knowledge.updated", id)
 }
 
-// New returns the service and registers its background work (parsing files) on q.
-func New(db *store.DB, q *jobs.Queue, files Files) *Service {
-	s := &Service{db: db, jobs: q, files: files}
-	jobs.Register(q, &parser{s: s})
+// New returns the service and registers its background work (parsing files, and sweeping
+// those River gave up on) on q. Zero limits take their defaults.
+func New(db *store.DB, q *jobs.Queue, files Files, limits Limits) *Service {
+	if limits.Time <= 0 {
+		limits.Time = DefaultParseTime
+	}
+	if limits.Memory <= 0 {
+		limits.Memory = DefaultParseMemory
+	}
+	s := &Service{db: db, jobs: q, files: files, limits: limits, memory: semaphore.NewWeighted(limits.Memory)}
+	s.register(q)
 	return s
 }
 
@@ -409,10 +420,13 @@ func (s *Service) UpdateFAQ(ctx context.Context, a auth.Actor, id, name, text st
 	return Entry{KnowledgeFile: f}, nil
 }
 
-// faqPassages indexes a FAQ like a document whose heading is its name.
-func faqPassages(name, text string) []store.Passage {
-	blocks := append([]Block{{Heading: true, Text: name}}, paragraphs(text, 0)...)
-	return Split(Document{Blocks: blocks})
+// faqPassages indexes a FAQ like a document whose heading is its name. A FAQ is no bigger than
+// a request body, far below what a document may hold, so the caps never cut it.
+func faqPassages(name, faq string) []store.Passage {
+	t := &text{ctx: context.Background()}
+	_ = t.add(Block{Heading: true, Text: name})
+	_ = paragraphs(faq, t)
+	return Split(Document{Blocks: t.blocks})
 }
 
 // GetEntry answers one knowledge file or FAQ of the team.

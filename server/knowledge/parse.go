@@ -1,14 +1,15 @@
 package knowledge
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/csv"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Format is a kind of file a knowledge base reads, named as the contract's KnowledgeFileType.
@@ -43,9 +44,17 @@ func FormatOf(mimeType string) (Format, bool) {
 	return "", false
 }
 
-// MaxTextChars bounds the text one file may hold: beyond it the file is refused with a
-// message (a knowledge base is for answers, not for archives).
+// MaxTextChars bounds the text one file may hold: past it the file is refused with a message
+// (a knowledge base is for answers, not for archives). Parsers stop reading as soon as the
+// text kept passes it, so it also bounds the memory a file's text takes.
 const MaxTextChars = 5_000_000
+
+// maxTextFile bounds a text file read whole (uploads stop at 50 MiB).
+const maxTextFile = 64 << 20
+
+// MaxBlocks bounds the paragraphs, headings and rows one file may hold (each costs memory
+// beyond its text: two million one-letter paragraphs would take more than their letters).
+const MaxBlocks = 500_000
 
 // Block is a heading or a paragraph of a document, with the page it is on (0: no pages).
 type Block struct {
@@ -71,34 +80,47 @@ func unreadable(format string, args ...any) error {
 	return &ParseError{Message: fmt.Sprintf(format, args...)}
 }
 
-// Parse reads the text of a file of a format. A file that cannot be read is a *ParseError;
-// it never panics, whatever the bytes.
-func Parse(r io.ReaderAt, size int64, f Format) (doc Document, err error) {
+var errTooMuchText = unreadable("This file holds more text than a knowledge file may (more than %d characters, or more than %d paragraphs). Split it into smaller files.",
+	MaxTextChars, MaxBlocks)
+
+// Parse reads the text of a file of a format. It stops once ctx ends, answering
+// context.Cause(ctx). A file that cannot be read is a *ParseError; it never panics, whatever
+// the bytes, and no file makes it loop, recurse or allocate without bound (see
+// README.md, Security).
+func Parse(ctx context.Context, r io.ReaderAt, size int64, f Format) (doc Document, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			doc, err = Document{}, unreadable("%s", damaged(f))
 		}
+		if ctx.Err() != nil {
+			doc, err = Document{}, context.Cause(ctx)
+		}
 	}()
+	t := &text{ctx: ctx}
 	switch f {
 	case PDF:
-		doc, err = parsePDF(r, size)
+		doc.Pages, err = parsePDF(ctx, r, size, t)
 	case DOCX:
-		doc, err = parseDOCX(r, size)
+		doc.Pages, err = parseDOCX(r, size, t)
 	case Text, Markdown, CSV, HTML:
-		raw, rerr := io.ReadAll(io.NewSectionReader(r, 0, size))
-		if rerr != nil {
+		if size > maxTextFile {
+			return Document{}, errTooMuchText
+		}
+		raw := make([]byte, size)
+		if _, rerr := io.ReadFull(io.NewSectionReader(r, 0, size), raw); rerr != nil {
 			return Document{}, rerr
 		}
-		text := toUTF8(raw)
+		src := toUTF8(raw)
+		raw = nil
 		switch f {
 		case Text:
-			doc = Document{Blocks: paragraphs(text, 0)}
+			err = paragraphs(src, t)
 		case Markdown:
-			doc = Document{Blocks: markdownBlocks(text)}
+			err = markdownBlocks(src, t)
 		case CSV:
-			doc, err = parseCSV(text)
+			err = parseCSV(src, t)
 		case HTML:
-			doc = Document{Blocks: htmlBlocks(text)}
+			err = htmlBlocks(src, t)
 		}
 	default:
 		return Document{}, unreadable("Betty cannot read this type of file; upload a PDF, DOCX, TXT, Markdown, CSV or HTML file.")
@@ -106,18 +128,12 @@ func Parse(r io.ReaderAt, size int64, f Format) (doc Document, err error) {
 	if err != nil {
 		return Document{}, err
 	}
-	chars := 0
-	for _, b := range doc.Blocks {
-		chars += utf8.RuneCountInString(b.Text)
-	}
+	doc.Blocks = t.blocks
 	switch {
-	case chars == 0 && f == PDF:
+	case t.kept == 0 && f == PDF:
 		return Document{}, unreadable("This PDF has no text layer (it looks scanned); upload a PDF with selectable text, or a DOCX.")
-	case chars == 0:
+	case t.kept == 0:
 		return Document{}, unreadable("This file has no text to learn from.")
-	case chars > MaxTextChars:
-		return Document{}, unreadable("This file holds more text than a knowledge file may (%d characters; at most %d). Split it into smaller files.",
-			chars, MaxTextChars)
 	}
 	return doc, nil
 }
@@ -132,12 +148,92 @@ func damaged(f Format) string {
 	return "This file could not be read: it looks damaged."
 }
 
+// text is what a parser keeps of a document: the blocks read, counted against MaxTextChars
+// and MaxBlocks, and the paragraph being read, counted too, so that a parser stops at the
+// cap even inside one endless paragraph. It also checks the context every so often: every
+// parser's loops call it.
+type text struct {
+	ctx    context.Context
+	ticks  uint
+	blocks []Block
+	kept   int // characters in blocks
+	cur    strings.Builder
+	runes  int // characters in cur
+}
+
+// tick answers the context's cause once it has ended.
+func (t *text) tick() error {
+	t.ticks++
+	if t.ticks&1023 == 0 && t.ctx.Err() != nil {
+		return context.Cause(t.ctx)
+	}
+	return nil
+}
+
+// write adds s to the paragraph being read.
+func (t *text) write(s string) error {
+	t.runes += utf8.RuneCountInString(s)
+	if t.kept+t.runes > MaxTextChars {
+		return errTooMuchText
+	}
+	t.cur.WriteString(s)
+	return t.tick()
+}
+
+// writeSpaced adds s to the paragraph with every run of white space as one space.
+func (t *text) writeSpaced(s string) error {
+	for len(s) > 0 {
+		i := strings.IndexFunc(s, unicode.IsSpace)
+		if i < 0 {
+			return t.write(s)
+		}
+		if i > 0 {
+			if err := t.write(s[:i]); err != nil {
+				return err
+			}
+		}
+		if t.cur.Len() > 0 && !strings.HasSuffix(t.cur.String(), " ") {
+			if err := t.write(" "); err != nil {
+				return err
+			}
+		}
+		s = strings.TrimLeftFunc(s[i:], unicode.IsSpace)
+	}
+	return nil
+}
+
+// end closes the paragraph being read as a block (none when it is only white space).
+func (t *text) end(page int, heading bool) error {
+	s := strings.TrimSpace(t.cur.String())
+	t.cur.Reset()
+	t.runes = 0
+	return t.add(Block{Page: page, Heading: heading, Text: s})
+}
+
+// add keeps a block (none when it is empty).
+func (t *text) add(b Block) error {
+	if b.Text == "" {
+		return t.tick()
+	}
+	t.kept += utf8.RuneCountInString(b.Text)
+	if t.kept > MaxTextChars || len(t.blocks) >= MaxBlocks {
+		return errTooMuchText
+	}
+	t.blocks = append(t.blocks, b)
+	return t.tick()
+}
+
 // toUTF8 answers text as UTF-8: UTF-8 as is (without a byte-order mark), anything else read as
 // Latin-1, the usual other encoding of text files.
 func toUTF8(raw []byte) string {
 	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
 	if utf8.Valid(raw) {
-		return strings.ReplaceAll(string(raw), "\x00", "")
+		if len(raw) == 0 {
+			return ""
+		}
+		// The bytes are never written again: sharing them instead of copying halves what a
+		// text file of 50 MiB takes while it is read.
+		return strings.ReplaceAll(unsafe.String(unsafe.SliceData(raw), len(raw)), "\x00", "")
 	}
 	var b strings.Builder
 	b.Grow(len(raw))
@@ -149,106 +245,71 @@ func toUTF8(raw []byte) string {
 	return b.String()
 }
 
-// paragraphs splits text into paragraphs at blank lines; lines within one are joined.
-func paragraphs(text string, page int) []Block {
-	var out []Block
-	var cur []string
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, Block{Page: page, Text: strings.Join(cur, "\n")})
-			cur = nil
+// lines calls fn with each line of s, without its line break.
+func lines(s string, fn func(line string) error) error {
+	for len(s) > 0 {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if err := fn(strings.TrimSuffix(line, "\r")); err != nil {
+			return err
 		}
 	}
-	sc := bufio.NewScanner(strings.NewReader(text))
-	sc.Buffer(make([]byte, 64<<10), MaxTextChars*4)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			flush()
-			continue
-		}
-		cur = append(cur, line)
+	return nil
+}
+
+// paragraphs reads text as paragraphs split at blank lines; lines within one are joined.
+func paragraphs(src string, t *text) error {
+	if err := lines(src, func(line string) error { return paragraphLine(line, 0, t) }); err != nil {
+		return err
 	}
-	flush()
-	return out
+	return t.end(0, false)
+}
+
+// paragraphLine adds a line to the paragraph being read, or ends it at a blank line.
+func paragraphLine(line string, page int, t *text) error {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return t.end(page, false)
+	}
+	if t.cur.Len() > 0 {
+		if err := t.write("\n"); err != nil {
+			return err
+		}
+	}
+	return t.write(line)
 }
 
 // markdownBlocks reads Markdown as paragraphs and headings (# lines), keeping the text of
 // the rest as written.
-func markdownBlocks(text string) []Block {
-	var out []Block
-	var body strings.Builder
-	flush := func() {
-		out = append(out, paragraphs(body.String(), 0)...)
-		body.Reset()
-	}
+func markdownBlocks(src string, t *text) error {
 	inFence := false
-	for _, line := range strings.Split(text, "\n") {
+	err := lines(src, func(line string) error {
 		trimmed := strings.TrimSpace(line)
 		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
 			inFence = !inFence
 		}
 		if !inFence && strings.HasPrefix(trimmed, "#") {
 			if h := strings.TrimSpace(strings.TrimLeft(trimmed, "#")); h != "" {
-				flush()
-				out = append(out, Block{Heading: true, Text: h})
-				continue
+				if err := t.end(0, false); err != nil {
+					return err
+				}
+				return t.add(Block{Heading: true, Text: h})
 			}
 		}
-		body.WriteString(line)
-		body.WriteByte('\n')
-	}
-	flush()
-	return out
-}
-
-// parseCSV reads each row as "column: value" pairs named by the header row, so a passage says
-// what each value is.
-func parseCSV(text string) (Document, error) {
-	r := csv.NewReader(strings.NewReader(text))
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true
-	r.ReuseRecord = false
-	header, err := r.Read()
-	if errors.Is(err, io.EOF) {
-		return Document{}, nil
-	}
+		return paragraphLine(line, 0, t)
+	})
 	if err != nil {
-		return Document{}, unreadable("This CSV file could not be read (%s). Check it is comma-separated text.", csvProblem(err))
+		return err
 	}
-	var out []Block
-	for {
-		row, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return Document{}, unreadable("This CSV file could not be read (%s). Check it is comma-separated text.", csvProblem(err))
-		}
-		var parts []string
-		for i, v := range row {
-			if v = strings.TrimSpace(v); v == "" {
-				continue
-			}
-			if i < len(header) && strings.TrimSpace(header[i]) != "" {
-				v = strings.TrimSpace(header[i]) + ": " + v
-			}
-			parts = append(parts, v)
-		}
-		if len(parts) > 0 {
-			out = append(out, Block{Text: strings.Join(parts, "; ")})
-		}
-	}
-	if len(out) == 0 { // a single line: the header is the content
-		out = append(out, Block{Text: strings.Join(header, "; ")})
-	}
-	return Document{Blocks: out}, nil
+	return t.end(0, false)
 }
 
-func csvProblem(err error) string {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return fmt.Sprintf("line %d: %v", pe.Line, pe.Err)
-	}
-	return err.Error()
+// isParseError tells a file's fault from the reader's.
+func isParseError(err error) bool {
+	var pe *ParseError
+	return errors.As(err, &pe)
 }

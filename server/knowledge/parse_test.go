@@ -2,6 +2,7 @@ package knowledge_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 
 func parse(t *testing.T, data []byte, f knowledge.Format) (knowledge.Document, error) {
 	t.Helper()
-	return knowledge.Parse(bytes.NewReader(data), int64(len(data)), f)
+	return knowledge.Parse(context.Background(), bytes.NewReader(data), int64(len(data)), f)
 }
 
 func text(doc knowledge.Document) string {
@@ -106,6 +107,16 @@ func TestParseDOCX(t *testing.T) {
 	}
 }
 
+// A run of text longer than the reader's buffer keeps every character and reference, even
+// those its buffer cuts in two.
+func TestParseDOCXLongRun(t *testing.T) {
+	want := strings.Repeat("déjà vu & “quotes” — ", 20_000)
+	doc, err := parse(t, knowledgetest.DOCX(knowledgetest.Para{Text: want}), knowledge.DOCX)
+	if err != nil || len(doc.Blocks) != 1 || doc.Blocks[0].Text != strings.TrimSpace(want) {
+		t.Fatalf("%v, %d blocks, text differs: %t", err, len(doc.Blocks), len(doc.Blocks) == 1 && doc.Blocks[0].Text != want)
+	}
+}
+
 func TestParseTextFormats(t *testing.T) {
 	md, err := parse(t, []byte("# Opening hours\n\nMonday to Friday.\n\n## Holidays\nClosed.\n```\n# not a heading\n```\n"), knowledge.Markdown)
 	if err != nil || !md.Blocks[0].Heading || md.Blocks[0].Text != "Opening hours" || !md.Blocks[2].Heading || strings.Contains(md.Blocks[2].Text, "not") {
@@ -183,7 +194,7 @@ func FuzzParse(f *testing.F) {
 		if which < 0 {
 			which = -which
 		}
-		_, _ = knowledge.Parse(bytes.NewReader(data), int64(len(data)), formats[which%len(formats)])
+		_, _ = knowledge.Parse(context.Background(), bytes.NewReader(data), int64(len(data)), formats[which%len(formats)])
 	})
 }
 

@@ -450,3 +450,21 @@ func (db *DB) CopyAgentKnowledgeFiles(ctx context.Context, orgID, from, to strin
 		to, now(), orgID, from)
 	return err
 }
+
+// AbandonedKnowledgeFiles answers, across teams, up to limit files still parsing whose parsing
+// job (River's, of kind jobKind, whose args name the file as fileId) is no longer waiting,
+// running or to be retried: River gave up on it (every attempt was interrupted) and nothing
+// will finish the file. A file and its job are written in one transaction, so a file still
+// parsing without a live job is abandoned, never one whose job is about to start.
+func (db *DB) AbandonedKnowledgeFiles(ctx context.Context, jobKind string, limit int) ([]KnowledgeFile, error) {
+	fileID := `json_extract(j.args, '$.fileId')`
+	if db.dialect == Postgres {
+		fileID = `j.args->>'fileId'`
+	}
+	out := []KnowledgeFile{}
+	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT `+knowledgeFileColumns+` FROM knowledge_files f
+		WHERE f.status = ? AND f.upload_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM river_job j
+			WHERE j.kind = ? AND j.state IN ('available', 'pending', 'running', 'retryable', 'scheduled') AND `+fileID+` = f.id)
+		ORDER BY f.created_at, f.id LIMIT ?`, KnowledgeParsing, jobKind, limit)
+	return out, err
+}

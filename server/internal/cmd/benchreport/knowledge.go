@@ -9,6 +9,9 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"os"
+	"os/exec"
+	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -104,7 +107,7 @@ func knowledgeOn(name string, opts store.Options, searches int) ([]row, error) {
 		return nil, err
 	}
 	files := &memFiles{}
-	svc := knowledge.New(db, jobs.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), jobs.Config{}), files)
+	svc := knowledge.New(db, jobs.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), jobs.Config{}), files, knowledge.Limits{})
 	a := auth.Actor{Grant: auth.Grant{OrganizationID: org.ID, Role: auth.Owner}}
 
 	// Parse and index: a 200-page PDF, about 2,000 characters a page, as the job reads it.
@@ -216,8 +219,11 @@ func vocabulary(n int) []string {
 
 func ptr[T any](v T) *T { return &v }
 
-// memFiles serves the bench PDF as the one upload there is.
-type memFiles struct{ data []byte }
+// memFiles serves the bench PDF as the one upload there is, or each upload by its id.
+type memFiles struct {
+	data []byte
+	byID map[string][]byte
+}
 
 type memObject struct{ *bytes.Reader }
 
@@ -227,10 +233,119 @@ func (o memObject) Size() int64 { return o.Reader.Size() }
 func (m *memFiles) Resolve(context.Context, string, string) (knowledge.Upload, error) {
 	return knowledge.Upload{}, fmt.Errorf("not in the bench")
 }
-func (m *memFiles) Open(context.Context, string, string) (knowledge.Object, error) {
+func (m *memFiles) Open(_ context.Context, _, id string) (knowledge.Object, error) {
+	if data, ok := m.byID[id]; ok {
+		return memObject{bytes.NewReader(data)}, nil
+	}
 	return memObject{bytes.NewReader(m.data)}, nil
 }
 func (m *memFiles) URL(context.Context, string, string) (string, error)           { return "", nil }
 func (m *memFiles) Use(context.Context, string, string, string) error             { return nil }
 func (m *memFiles) Discard(context.Context, string, string, string) (bool, error) { return false, nil }
 func (m *memFiles) Purge(context.Context, string, string)                         {}
+
+// bombRows measures what eight zip bombs of 1.2 GB (knowledgetest.EightBombs) read at once, as
+// eight job workers would, add to a process's peak memory: a child process (this program with
+// -bombs-child) reads them through the parsing job's code with `betty serve`'s default limits
+// and reports its resident memory before and its peak (VmHWM) after. The budget is 150 MiB
+// (server/knowledge's TestEightBombsInBoundedMemory fails past it).
+func bombRows() ([]row, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	out, err := exec.Command(exe, "-bombs-child").CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("%v: %s", err, out)
+	}
+	var idle, peak, took int64
+	if _, err := fmt.Sscanf(strings.TrimSpace(string(out)), "idle %d kB, peak %d kB, %d µs", &idle, &peak, &took); err != nil {
+		return nil, fmt.Errorf("child said %q: %v", out, err)
+	}
+	return []row{{"knowledge: eight zip bombs at once", fmt.Sprintf("+%d MiB peak RSS", (peak-idle)>>10),
+		fmt.Sprintf("DOCX of 1.2 GB inflated (4 honest, 4 lying headers), 8 at once: %d → %d MiB, in %s; budget 150 MiB", idle>>10, peak>>10, ms(time.Duration(took)*time.Microsecond))}}, nil
+}
+
+// readBombs is the child of bombRows.
+func readBombs() error {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "betty-bench-bombs-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	db, err := store.Open(ctx, store.Options{DataDir: dir})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := db.Migrate(ctx); err != nil {
+		return err
+	}
+	u := store.User{Email: "bombs@example.com"}
+	if err := db.CreateUser(ctx, &u); err != nil {
+		return err
+	}
+	org := store.Organization{Name: "Bombs", OwnerUserID: u.ID, PublicAPIKey: "betty_pk_bombs"}
+	if err := db.CreateOrganization(ctx, &org, u.Email); err != nil {
+		return err
+	}
+	files := &memFiles{byID: map[string][]byte{}}
+	svc := knowledge.New(db, jobs.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), jobs.Config{}), files, knowledge.Limits{})
+	kb, err := svc.Create(ctx, auth.Actor{Grant: auth.Grant{OrganizationID: org.ID, Role: auth.Owner}}, "Bombs", nil)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for i, bomb := range knowledgetest.EightBombs() {
+		f := store.KnowledgeFile{OrganizationID: org.ID, KnowledgeBaseID: kb.ID, Type: string(knowledge.DOCX), Status: store.KnowledgeParsing,
+			Name: fmt.Sprintf("bomb-%d.docx", i), UploadID: ptr(fmt.Sprintf("bomb-%d", i)), Size: int64(len(bomb))}
+		if err := db.CreateKnowledgeFile(ctx, &f); err != nil {
+			return err
+		}
+		ids = append(ids, f.ID)
+		files.byID[*f.UploadID] = bomb
+	}
+	runtime.GC()
+	debug.FreeOSMemory()
+	idle, err := procStatus("VmRSS")
+	if err != nil {
+		return err
+	}
+	// Writing 5 to clear_refs resets the peak (VmHWM) to what is resident now.
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		return err
+	}
+	start := time.Now()
+	errc := make(chan error, len(ids))
+	for _, id := range ids {
+		go func() { errc <- svc.ParseFile(ctx, org.ID, id, true) }()
+	}
+	for range ids {
+		if err := <-errc; err != nil {
+			return err
+		}
+	}
+	took := time.Since(start)
+	peak, err := procStatus("VmHWM")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("idle %d kB, peak %d kB, %d µs\n", idle, peak, took.Microseconds())
+	return nil
+}
+
+// procStatus reads a kB field of /proc/self/status.
+func procStatus(field string) (int64, error) {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		var kb int64
+		if _, err := fmt.Sscanf(line, field+": %d kB", &kb); err == nil {
+			return kb, nil
+		}
+	}
+	return 0, fmt.Errorf("no %s in /proc/self/status", field)
+}

@@ -3,8 +3,8 @@
 // net/http handler (with the ratio), the server's start-up time and idle memory, a CLI round
 // trip, the dashboard's initial JavaScript and its Lighthouse scores (landing page and Home),
 // and knowledge bases (parse and index throughput, search latency; on PostgreSQL too when
-// BETTY_TEST_POSTGRES_URL is set). `make bench` runs it after the Go benchmarks; later
-// features add their rows.
+// BETTY_TEST_POSTGRES_URL is set; the peak memory of eight zip bombs read at once). `make
+// bench` runs it after the Go benchmarks; later features add their rows.
 //
 // usage: benchreport -bin bin/betty [-duration 3s] [-clients 8] [-knowledge-only] [-searches 2000]
 package main
@@ -43,7 +43,15 @@ func main() {
 	members := flag.Int("members", 200, "members of the team whose member list is read")
 	kbOnly := flag.Bool("knowledge-only", false, "measure only the knowledge-base rows")
 	searches := flag.Int("searches", 2000, "searches timed for the knowledge search latency")
+	bombsChild := flag.Bool("bombs-child", false, "be the child process that reads the zip bombs (bombRows)")
 	flag.Parse()
+	if *bombsChild {
+		if err := readBombs(); err != nil {
+			fmt.Fprintf(os.Stderr, "benchreport: bombs: %v\n", err)
+			os.Exit(1)
+		}
+		return
+	}
 	var rows []row
 	add := func(r ...row) { rows = append(rows, r...) }
 	fail := func(what string, err error) {
@@ -71,6 +79,11 @@ func main() {
 	r, err := knowledgeRows(os.Getenv("BETTY_TEST_POSTGRES_URL"), *searches)
 	if err != nil {
 		fail("knowledge", err)
+	}
+	add(r...)
+	r, err = bombRows()
+	if err != nil {
+		fail("zip bombs", err)
 	}
 	add(r...)
 	if !*kbOnly {
