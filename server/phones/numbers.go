@@ -244,8 +244,15 @@ func (p Policy) Check(e164 string) (Kind, string) {
 	return k, p.Refusal(k)
 }
 
-// KindOf answers the kind of an E.164 number (KindUnknown for one that is not valid).
+// KindOf answers the kind of an E.164 number (KindUnknown for one that is not valid). The
+// dialer asks it before every dial: a number in the form the contacts import writes
+// (+<digits>) of a geographic region is read from the precompiled metadata, its region found
+// as libphonenumber's GetRegionCodeForNumber finds it, without the library's per-call
+// pattern cache; anything else goes through the library's parser.
 func KindOf(e164 string) Kind {
+	if k, ok := kindOfDigits(e164); ok {
+		return k
+	}
 	n, err := phonenumbers.Parse(e164, "")
 	if err != nil {
 		return KindUnknown

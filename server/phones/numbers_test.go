@@ -74,6 +74,35 @@ func TestKindInAgreesWithTheLibrary(t *testing.T) {
 	}
 }
 
+// KindOf reads a number's region from the precompiled metadata as the library's
+// GetRegionCodeForNumber does: on every region's example numbers of every kind, and near
+// misses of them (a digit more, one less, the last one changed), it answers what the library's
+// parser and region lead to.
+func TestKindOfFindsTheLibrarysRegion(t *testing.T) {
+	var inputs []string
+	for reg := range phonenumbers.GetSupportedRegions() {
+		for typ := phonenumbers.FIXED_LINE; typ <= phonenumbers.VOICEMAIL; typ++ {
+			ex := phonenumbers.GetExampleNumberForType(reg, typ)
+			if ex == nil {
+				continue
+			}
+			e := phonenumbers.Format(ex, phonenumbers.E164)
+			last := e[len(e)-1]
+			inputs = append(inputs, e, e+"5", e[:len(e)-1], e[:len(e)-1]+string('0'+(last-'0'+3)%10))
+		}
+	}
+	inputs = append(inputs, "+1", "+0123456", "+999123456789", "+80012345678", "+882123456789", "+1 415 555 0123", "+39061234567")
+	for _, in := range inputs {
+		want := KindUnknown
+		if n, err := phonenumbers.Parse(in, ""); err == nil {
+			want = KindOfNumber(n, phonenumbers.GetRegionCodeForNumber(n))
+		}
+		if got := KindOf(in); got != want {
+			t.Errorf("%s: %s, the library's region: %s", in, got, want)
+		}
+	}
+}
+
 // beginnings matches exactly the beginnings of what the pattern matches: checked against
 // every digit string up to three long, completed by up to three more digits (enough for
 // these patterns: none needs more than three digits after any beginning).
@@ -153,5 +182,15 @@ func TestParseKinds(t *testing.T) {
 	}
 	if got, err := ParseKinds(nil); err != nil || got == nil || len(got) != 0 {
 		t.Errorf("none: %#v %v", got, err)
+	}
+}
+
+// KindOf is what the dialer asks of every number it is about to dial.
+func BenchmarkKindOf(b *testing.B) {
+	numbers := []string{"+14155550123", "+12125550100", "+442079460000", "+447400123456", "+61212345678", "+19005551234"}
+	KindOf(numbers[0]) // the metadata, compiled once a process
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		KindOf(numbers[i%len(numbers)])
 	}
 }

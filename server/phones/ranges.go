@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/nyaruka/phonenumbers"
@@ -46,6 +47,53 @@ func KindIn(nsn, region string) (Kind, bool) {
 		return KindUnknown, false
 	}
 	return r.kind(nsn), true
+}
+
+// kindOfDigits answers the kind of "+<country code><national number>" of a geographic
+// region when it finds the number valid; ok is false otherwise, and then the library decides
+// (its parser also strips and transforms national prefixes, which an invalid-looking number
+// may need, and reads the international networks): this only saves time.
+func kindOfDigits(e164 string) (Kind, bool) {
+	if len(e164) < 5 || len(e164) > 20 || e164[0] != '+' {
+		return KindUnknown, false
+	}
+	for i := 1; i < len(e164); i++ {
+		if e164[i] < '0' || e164[i] > '9' {
+			return KindUnknown, false
+		}
+	}
+	// Country calling codes are prefix-free: the first one that names a region is the one.
+	for l := 1; l <= 3; l++ {
+		cc, _ := strconv.Atoi(e164[1 : 1+l])
+		regions := phonenumbers.GetRegionCodesForCountryCode(cc)
+		if len(regions) == 0 {
+			continue
+		}
+		nsn := e164[1+l:]
+		if nsn == "" || nsn[0] == '0' {
+			return KindUnknown, false
+		}
+		for _, reg := range regions {
+			r := regionRules(reg)
+			if r == nil {
+				return KindUnknown, false // the international networks: the library reads them
+			}
+			// getRegionCodeForNumberFromRegionList: a region's leading digits decide when it
+			// has them (a single region is the number's whatever they are); else the first
+			// region where the number is valid.
+			switch {
+			case len(regions) == 1, r.leading != nil && r.leading.MatchString(nsn):
+				k := r.kind(nsn)
+				return k, k != KindUnknown
+			case r.leading == nil:
+				if k := r.kind(nsn); k != KindUnknown {
+					return k, true
+				}
+			}
+		}
+		return KindUnknown, false
+	}
+	return KindUnknown, false
 }
 
 // numberDesc is a kind's possible lengths and national number pattern, as the library
@@ -179,6 +227,9 @@ type regionRule struct {
 	ranges        []rangeDesc
 	fixed, mobile numberDesc
 	sameMobile    bool
+	// leading are the region's leading digits, when its metadata has them (regions sharing a
+	// country calling code).
+	leading *regexp.Regexp
 }
 
 // kind is getNumberTypeHelper, then the range check (KindIn).
@@ -229,13 +280,17 @@ func regionRules(reg string) *regionRule {
 			if md.GetId() == "001" {
 				continue
 			}
-			rules[md.GetId()] = &regionRule{general: newNumberDesc(md.GetGeneralDesc()),
+			r := &regionRule{general: newNumberDesc(md.GetGeneralDesc()),
 				ranges: []rangeDesc{newRangeDesc(KindPremiumRate, md.GetPremiumRate()), newRangeDesc(KindTollFree, md.GetTollFree()),
 					newRangeDesc(KindSharedCost, md.GetSharedCost()), newRangeDesc(KindVoIP, md.GetVoip()),
 					newRangeDesc(KindPersonal, md.GetPersonalNumber()), newRangeDesc(KindPager, md.GetPager()),
 					newRangeDesc(KindUAN, md.GetUan()), newRangeDesc(KindVoicemail, md.GetVoicemail())},
 				fixed: newNumberDesc(md.GetFixedLine()), mobile: newNumberDesc(md.GetMobile()),
 				sameMobile: md.GetSameMobileAndFixedLinePattern()}
+			if ld := md.GetLeadingDigits(); ld != "" {
+				r.leading = regexp.MustCompile("^(?:" + ld + ")")
+			}
+			rules[md.GetId()] = r
 		}
 	})
 	return rules[reg]
