@@ -233,8 +233,8 @@ func (p Policy) Refusal(k Kind) string {
 		return "Not called: " + k.singular() + ". Numbers from outside the team (the storefront, " +
 			"Zapier, HubSpot) are called only when they are landline or mobile numbers."
 	}
-	return "Not called: " + k.singular() + ". Only landline and mobile numbers are called unless " +
-		"the campaign's settings allow " + string(k) + " numbers (allowedNumberTypes)."
+	return "Not called: " + k.singular() + ". Only landline and mobile numbers are called unless the " +
+		"workflow's campaign allows " + string(k) + " numbers in its settings (allowedNumberTypes)."
 }
 
 // Check answers the kind of the E.164 number e164 and why it may not be dialled under p

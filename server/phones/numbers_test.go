@@ -162,7 +162,7 @@ func TestPolicy(t *testing.T) {
 	if !team.Allows(KindPremiumRate) || team.Allows(KindSharedCost) || team.Allows(KindUnknown) {
 		t.Errorf("team policy allowing premium-rate: %+v", team)
 	}
-	if why := team.Refusal(KindSharedCost); !strings.Contains(why, "allow shared-cost numbers") {
+	if why := team.Refusal(KindSharedCost); !strings.Contains(why, "allows shared-cost numbers") {
 		t.Errorf("team: %q", why)
 	}
 	if TeamPolicy([]Kind{KindUnknown}).Allows(KindUnknown) {
