@@ -138,15 +138,16 @@ func TestSettingsAgainstTheRealServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	none := []client.CampaignNumberType{}
 	defaults := client.CampaignSettings{MaxConcurrentCalls: 5, CallWindow: campaigns.DefaultCallWindow, Timezone: "UTC",
-		RetryAttempts: 2, RetryDelayMinutes: 60, VoicemailAction: client.HangUp, RecordCalls: true}
+		RetryAttempts: 2, RetryDelayMinutes: 60, VoicemailAction: client.HangUp, RecordCalls: true, AllowedNumberTypes: none}
 	want("create without settings", settings("view", strings.TrimSpace(out)), defaults)
 
 	// Half a window takes the other half's default.
 	got := settings("create", "Weekends", "--days", "sat-sun")
 	want("create --days", got, client.CampaignSettings{MaxConcurrentCalls: 5, CallWindow: client.CampaignCallWindow{Start: "09:00", End: "17:00",
 		Days: []client.CampaignWeekday{client.Sat, client.Sun}}, Timezone: "UTC", RetryAttempts: 2, RetryDelayMinutes: 60,
-		VoicemailAction: client.HangUp, RecordCalls: true})
+		VoicemailAction: client.HangUp, RecordCalls: true, AllowedNumberTypes: none})
 
 	msg := "Hi {{firstName}}, this is Acme about your renewal."
 	out, err = run("create", "Renewals", "--call-window", "8:30-18:00", "--days", "mon-wed,fri", "--timezone", "America/New_York",
@@ -157,7 +158,8 @@ func TestSettingsAgainstTheRealServer(t *testing.T) {
 	}
 	renewals := client.CampaignSettings{MaxConcurrentCalls: 12, CallWindow: client.CampaignCallWindow{Start: "08:30", End: "18:00",
 		Days: []client.CampaignWeekday{client.Mon, client.Tue, client.Wed, client.Fri}}, Timezone: "America/New_York",
-		RetryAttempts: 3, RetryDelayMinutes: 90, VoicemailAction: client.LeaveMessage, VoicemailMessage: &msg, RecordCalls: false}
+		RetryAttempts: 3, RetryDelayMinutes: 90, VoicemailAction: client.LeaveMessage, VoicemailMessage: &msg, RecordCalls: false,
+		AllowedNumberTypes: none}
 	want("create with settings", settings("view", id), renewals)
 
 	// One setting changed, every other kept.
@@ -200,6 +202,17 @@ func TestSettingsAgainstTheRealServer(t *testing.T) {
 	got = settings("edit", id, "--name", "Renewals 2", "--retries", "0")
 	renewals.RetryAttempts = 0
 	want("edit --name --retries", got, renewals)
+
+	// Number types beyond landlines and mobiles: added, kept by other edits, taken away.
+	renewals.AllowedNumberTypes = []client.CampaignNumberType{client.AllowTollFree, client.AllowPremiumRate}
+	want("edit --allowed-number-types", settings("edit", id, "--allowed-number-types", "premium-rate,toll-free"), renewals)
+	renewals.RetryAttempts = 2
+	want("edit --retries keeps them", settings("edit", id, "--retries", "2"), renewals)
+	if out, err := run("view", id); err != nil || !strings.Contains(out, "NUMBER TYPES\tlandline, mobile, toll-free,premium-rate\n") {
+		t.Fatalf("view: %v\n%s", err, out)
+	}
+	renewals.AllowedNumberTypes = none
+	want("edit --allowed-number-types none", settings("edit", id, "--allowed-number-types", "none"), renewals)
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -3,6 +3,7 @@ package campaigns
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +28,9 @@ var (
 
 	Weekdays         = []client.CampaignWeekday{client.Mon, client.Tue, client.Wed, client.Thu, client.Fri, client.Sat, client.Sun}
 	VoicemailActions = []client.CampaignVoicemailAction{client.HangUp, client.LeaveMessage}
+	NumberTypes      = []client.CampaignNumberType{client.AllowTollFree, client.AllowPremiumRate, client.AllowSharedCost,
+		client.AllowVoip, client.AllowPersonalNumber, client.AllowUan, client.AllowVoicemail, client.AllowPager,
+		client.AllowInternationalNetwork}
 )
 
 // DefaultCallWindow is the server's call window when none is sent; create fills in the half
@@ -51,6 +55,7 @@ type settings struct {
 	Voicemail        client.CampaignVoicemailAction
 	VoicemailMessage *string
 	Record           *bool
+	NumberTypes      *[]client.CampaignNumberType // empty: landlines and mobiles only
 }
 
 func addSettingFlags(cmd *cobra.Command, s *settings) {
@@ -65,6 +70,7 @@ func addSettingFlags(cmd *cobra.Command, s *settings) {
 	fs.Var(messageValue{&s.VoicemailMessage}, "voicemail-message", "What the agent says on voicemail (implies --voicemail leave-message)")
 	fs.VarPF(recordValue{p: &s.Record, on: true}, "record", "", "Record the campaign's calls").NoOptDefVal = "true"
 	fs.VarPF(recordValue{p: &s.Record, on: false}, "no-record", "", "Do not record the campaign's calls").NoOptDefVal = "true"
+	fs.Var(numberTypesValue{&s.NumberTypes}, "allowed-number-types", "Kinds of numbers beyond landlines and mobiles to call when the team typed them, such as toll-free,premium-rate; none for landlines and mobiles only")
 }
 
 // settingsHelp tells create's and edit's long help about the settings flags.
@@ -74,12 +80,16 @@ zone given. A contact not reached (no answer, busy, failed, or voicemail when ha
 called again up to --retries more times, --retry-delay apart. --voicemail leave-message has
 the agent say --voicemail-message after the beep; the message may hold {{firstName}}-style
 placeholders filled from the contact row. --max-concurrent-calls and --record or --no-record
-apply to inbound calls too.`
+apply to inbound calls too. Landline and mobile numbers are always called;
+--allowed-number-types adds other kinds (toll-free, premium-rate, shared-cost, voip,
+personal-number, uan, voicemail, pager, international-network) for numbers the team typed
+itself (CSV files, test runs), and none takes them away. Numbers from the storefront, Zapier
+or HubSpot are called only when they are landlines or mobiles.`
 
 // given says whether any settings flag was given.
 func (s *settings) given() bool {
 	return s.Window != nil || s.Days != nil || s.Timezone != nil || s.MaxConcurrent != nil || s.Retries != nil ||
-		s.RetryDelay != nil || s.Voicemail != "" || s.VoicemailMessage != nil || s.Record != nil
+		s.RetryDelay != nil || s.Voicemail != "" || s.VoicemailMessage != nil || s.Record != nil || s.NumberTypes != nil
 }
 
 // check refuses flags that contradict each other, whatever the campaign's settings are.
@@ -104,7 +114,7 @@ func (s *settings) input() (*client.CampaignSettingsInput, error) {
 		return nil, cmdutil.FlagErrorf("--voicemail leave-message needs --voicemail-message, what the agent says")
 	}
 	in := &client.CampaignSettingsInput{Timezone: s.Timezone, MaxConcurrentCalls: s.MaxConcurrent, RetryAttempts: s.Retries,
-		RetryDelayMinutes: s.RetryDelay, VoicemailMessage: s.VoicemailMessage, RecordCalls: s.Record}
+		RetryDelayMinutes: s.RetryDelay, VoicemailMessage: s.VoicemailMessage, RecordCalls: s.Record, AllowedNumberTypes: s.NumberTypes}
 	if s.Window != nil || s.Days != nil {
 		w := s.window(DefaultCallWindow)
 		in.CallWindow = &w
@@ -124,7 +134,13 @@ func (s *settings) merge(cur client.CampaignSettings) (*client.CampaignSettingsI
 	w := s.window(cur.CallWindow)
 	in := &client.CampaignSettingsInput{CallWindow: &w, Timezone: &cur.Timezone, MaxConcurrentCalls: &cur.MaxConcurrentCalls,
 		RetryAttempts: &cur.RetryAttempts, RetryDelayMinutes: &cur.RetryDelayMinutes, VoicemailAction: &cur.VoicemailAction,
-		VoicemailMessage: cur.VoicemailMessage, RecordCalls: &cur.RecordCalls}
+		VoicemailMessage: cur.VoicemailMessage, RecordCalls: &cur.RecordCalls, AllowedNumberTypes: &cur.AllowedNumberTypes}
+	if cur.AllowedNumberTypes == nil { // a server older than the setting
+		in.AllowedNumberTypes = nil
+	}
+	if s.NumberTypes != nil {
+		in.AllowedNumberTypes = s.NumberTypes
+	}
 	set := func(p **int, v *int) {
 		if v != nil {
 			*p = v
@@ -379,6 +395,56 @@ func (v messageValue) Set(s string) error {
 	}
 	*v.p = &s
 	return nil
+}
+
+// numberTypesValue is --allowed-number-types: a comma-separated list of the contract's
+// CampaignNumberType, or none.
+type numberTypesValue struct{ p **[]client.CampaignNumberType }
+
+func (v numberTypesValue) Type() string { return "types" }
+func (v numberTypesValue) String() string {
+	if *v.p == nil {
+		return ""
+	}
+	return numberTypes(**v.p)
+}
+func (v numberTypesValue) Set(s string) error {
+	out := []client.CampaignNumberType{}
+	if strings.TrimSpace(strings.ToLower(s)) != "none" {
+		want := map[client.CampaignNumberType]bool{}
+		for _, part := range strings.Split(s, ",") {
+			t := client.CampaignNumberType(strings.ToLower(strings.TrimSpace(part)))
+			if t == "" {
+				continue
+			}
+			if !slices.Contains(NumberTypes, t) {
+				return fmt.Errorf("%q is not a number type: want none or some of %s", part, cmdutil.OneOf(NumberTypes...))
+			}
+			want[t] = true
+		}
+		if len(want) == 0 {
+			return fmt.Errorf("want none or some of %s", cmdutil.OneOf(NumberTypes...))
+		}
+		for _, t := range NumberTypes {
+			if want[t] {
+				out = append(out, t)
+			}
+		}
+	}
+	*v.p = &out
+	return nil
+}
+
+// numberTypes is a campaign's allowedNumberTypes as the CLI shows them.
+func numberTypes(ts []client.CampaignNumberType) string {
+	if len(ts) == 0 {
+		return "none"
+	}
+	s := make([]string, len(ts))
+	for i, t := range ts {
+		s[i] = string(t)
+	}
+	return strings.Join(s, ",")
 }
 
 // recordValue is --record (on) or --no-record (off); both set the same setting.

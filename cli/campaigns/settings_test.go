@@ -37,7 +37,8 @@ func TestSettingsAgreeWithTheContract(t *testing.T) {
 			t.Errorf("%s: %d…%d, the contract %v…%v", b.Schema, b.Min, b.Max, s.Min, s.Max)
 		}
 	}
-	for name, values := range map[string][]string{"CampaignWeekday": strs(Weekdays), "CampaignVoicemailAction": strs(VoicemailActions)} {
+	for name, values := range map[string][]string{"CampaignWeekday": strs(Weekdays), "CampaignVoicemailAction": strs(VoicemailActions),
+		"CampaignNumberType": strs(NumberTypes)} {
 		var want []string
 		for _, v := range schemas[name].Value.Enum {
 			want = append(want, v.(string))
@@ -83,6 +84,9 @@ func TestSettingFlags(t *testing.T) {
 		{name: "delay of a day", args: "--retry-delay 24h", want: `{"retryDelayMinutes":1440}`},
 		{name: "record=false", args: "--record=false", want: `{"recordCalls":false}`},
 		{name: "UTC", args: "--timezone UTC", want: `{"timezone":"UTC"}`},
+		{name: "number types in the contract's order, once each", args: "--allowed-number-types Premium-Rate,toll-free,premium-rate",
+			want: `{"allowedNumberTypes":["toll-free","premium-rate"]}`},
+		{name: "no number types", args: "--allowed-number-types none", want: `{"allowedNumberTypes":[]}`},
 
 		{name: "window backwards", args: "--call-window 17:00-09:00", wantErr: "the window must start before it ends"},
 		{name: "empty window", args: "--call-window 09:00-09:00", wantErr: "the window must start before it ends"},
@@ -108,6 +112,8 @@ func TestSettingFlags(t *testing.T) {
 		{name: "a message to hang up", args: "--voicemail hang-up --voicemail-message hi", wantErr: "--voicemail-message is for --voicemail leave-message"},
 		{name: "long message", args: "--voicemail-message " + strings.Repeat("m", 1001), wantErr: "want at most 1000 characters, not 1001"},
 		{name: "record and not", args: "--record --no-record", wantErr: "give --record or --no-record, not both"},
+		{name: "unknown number type", args: "--allowed-number-types mobile", wantErr: `"mobile" is not a number type: want none or some of toll-free, premium-rate`},
+		{name: "empty number types", args: "--allowed-number-types ,", wantErr: "want none or some of toll-free"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -157,6 +163,7 @@ func TestEditSettingsRun(t *testing.T) {
 		{args: "--call-window 10-11", wantBody: `{"settings":{"callWindow":{"days":["mon","sat"],"end":"11:00","start":"10:00"},` + all + `,"voicemailAction":"leave-message","voicemailMessage":"Hi {{firstName}}"}}`},
 		{args: "--voicemail hang-up", wantBody: `{"settings":{"callWindow":{"days":["mon","sat"],"end":"18:00","start":"08:30"},` + all + `,"voicemailAction":"hang-up"}}`},
 		{args: "--voicemail-message Bye", wantBody: `{"settings":{"callWindow":{"days":["mon","sat"],"end":"18:00","start":"08:30"},` + all + `,"voicemailAction":"leave-message","voicemailMessage":"Bye"}}`},
+		{args: "--allowed-number-types voip", wantBody: `{"settings":{"allowedNumberTypes":["voip"],"callWindow":{"days":["mon","sat"],"end":"18:00","start":"08:30"},` + all + `,"voicemailAction":"leave-message","voicemailMessage":"Hi {{firstName}}"}}`},
 		{args: "--status paused", wantBody: `{"status":"paused"}`}, // no settings flag: no read, no settings sent
 	} {
 		before := len(stub.Requests())

@@ -190,12 +190,20 @@ func (p *progress) update(j client.Job) {
 	fmt.Fprintf(p.w, "%s (%s)\n", line, j.Status)
 }
 
-// failed counts a run's failed contacts, saying how many were on the do-not-call list.
+// failed counts a run's failed contacts, saying how many were on the do-not-call list and how
+// many had a number of a kind the run does not call (premium-rate, toll-free…).
 func failed(pr client.JobProgress) string {
+	var why []string
 	if n := deref(pr.Suppressed); n > 0 {
-		return fmt.Sprintf("%d failed (%d on the do-not-call list)", pr.Failed, n)
+		why = append(why, fmt.Sprintf("%d on the do-not-call list", n))
 	}
-	return fmt.Sprintf("%d failed", pr.Failed)
+	if n := deref(pr.Refused); n > 0 {
+		why = append(why, fmt.Sprintf("%d of a number type not called", n))
+	}
+	if len(why) == 0 {
+		return fmt.Sprintf("%d failed", pr.Failed)
+	}
+	return fmt.Sprintf("%d failed (%s)", pr.Failed, strings.Join(why, ", "))
 }
 
 // underway says where the pending contacts of a run are: "2 queued, 1 dialling, 3 in call".

@@ -106,16 +106,16 @@ func (w *watch) Write(p []byte) (int, error) {
 func TestRunWaitExitCodes(t *testing.T) {
 	underway := job(client.JobStatusInProgress, 5, 0)
 	underway.Progress.Queued, underway.Progress.Dialling, underway.Progress.InCall = ptr(2), ptr(0), ptr(3)
-	done := job(client.JobStatusSuccess, 9, 1)
-	done.Progress.Suppressed = ptr(1)
+	done := job(client.JobStatusSuccess, 8, 2)
+	done.Progress.Suppressed, done.Progress.Refused = ptr(1), ptr(1)
 	err, out, errOut := runWait(t, false, underway, done)
 	if cmdutil.ExitCode(err) != 0 || out != "job-1\n" {
 		t.Fatalf("success: exit %d (%v) %q", cmdutil.ExitCode(err), err, out)
 	}
 	for _, want := range []string{"Started job job-1: 10 contacts to call.", "  0%  0 completed, 0 failed, 10 pending of 10 (in-progress)",
 		" 50%  5 completed, 0 failed, 5 pending of 10: 2 queued, 3 in call (in-progress)",
-		"100%  9 completed, 1 failed (1 on the do-not-call list), 0 pending of 10 (success)",
-		"The run succeeded: 9 completed, 1 failed (1 on the do-not-call list), 0 not called of 10."} {
+		"100%  8 completed, 2 failed (1 on the do-not-call list, 1 of a number type not called), 0 pending of 10 (success)",
+		"The run succeeded: 8 completed, 2 failed (1 on the do-not-call list, 1 of a number type not called), 0 not called of 10."} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("success: stderr lacks %q:\n%s", want, errOut)
 		}

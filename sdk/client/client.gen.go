@@ -241,6 +241,45 @@ func (e CallRecordingMimeType) Valid() bool {
 	}
 }
 
+// Defines values for CampaignNumberType.
+const (
+	AllowInternationalNetwork CampaignNumberType = "international-network"
+	AllowPager                CampaignNumberType = "pager"
+	AllowPersonalNumber       CampaignNumberType = "personal-number"
+	AllowPremiumRate          CampaignNumberType = "premium-rate"
+	AllowSharedCost           CampaignNumberType = "shared-cost"
+	AllowTollFree             CampaignNumberType = "toll-free"
+	AllowUan                  CampaignNumberType = "uan"
+	AllowVoicemail            CampaignNumberType = "voicemail"
+	AllowVoip                 CampaignNumberType = "voip"
+)
+
+// Valid indicates whether the value is a known member of the CampaignNumberType enum.
+func (e CampaignNumberType) Valid() bool {
+	switch e {
+	case AllowInternationalNetwork:
+		return true
+	case AllowPager:
+		return true
+	case AllowPersonalNumber:
+		return true
+	case AllowPremiumRate:
+		return true
+	case AllowSharedCost:
+		return true
+	case AllowTollFree:
+		return true
+	case AllowUan:
+		return true
+	case AllowVoicemail:
+		return true
+	case AllowVoip:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CampaignPriority.
 const (
 	High   CampaignPriority = "high"
@@ -2829,6 +2868,15 @@ type CampaignListResponse struct {
 	Status int `json:"status"`
 }
 
+// CampaignNumberType A kind of number beyond landlines and mobiles (libphonenumber's number types, by
+// stable name) that a campaign may call when its team typed the number itself:
+// `toll-free`, `premium-rate`, `shared-cost`, `voip`, `personal-number` (personal
+// forwarding, UK 070), `uan` (company-wide numbers), `voicemail` (voicemail access),
+// `pager`, `international-network` (calling codes of no country: +800, +808, +870,
+// +881, +882, +883, +979, satellite phones among them). Numbers of unknown kind are
+// never called.
+type CampaignNumberType string
+
 // CampaignPhoneNumberAssignment The assignment of a phone number to a campaign.
 type CampaignPhoneNumberAssignment struct {
 	// AssignedAt An RFC 3339 timestamp in UTC.
@@ -2885,6 +2933,18 @@ type CampaignSettableStatus string
 // there). Call window, retries and voicemail apply to outbound calls;
 // `maxConcurrentCalls` and `recordCalls` to both directions.
 type CampaignSettings struct {
+	// AllowedNumberTypes Kinds of numbers beyond landlines and mobiles this campaign's calls may reach, for
+	// numbers the team typed itself (CSV uploads, test runs); empty by default. Numbers
+	// from outside the team (the storefront widget, Zapier pushes, HubSpot contacts) are
+	// called only when they are landline or mobile numbers, whatever this says. Checked
+	// when contacts are imported (a refused number is a failed row with its reason) and
+	// again when each number is dialled (the attempt ends without a call, counted in
+	// the run's `progress.refused`).
+	//
+	//
+	// Example: ["toll-free"]
+	AllowedNumberTypes []CampaignNumberType `json:"allowedNumberTypes"`
+
 	// CallWindow When outbound calls may be placed, in the campaign's `timezone`. Calls not placed by
 	// `end` wait for the next allowed day. `start` must be before `end` (else 400); windows
 	// over midnight are not supported.
@@ -2927,8 +2987,20 @@ type CampaignSettings struct {
 // window, retries and voicemail apply to outbound calls; `maxConcurrentCalls` and
 // `recordCalls` to both directions.
 // Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in UTC, 2 retries 60
-// minutes apart, hang up on voicemail, calls recorded.
+// minutes apart, hang up on voicemail, calls recorded, landline and mobile numbers only.
 type CampaignSettingsInput struct {
+	// AllowedNumberTypes Kinds of numbers beyond landlines and mobiles this campaign's calls may reach, for
+	// numbers the team typed itself (CSV uploads, test runs); empty by default. Numbers
+	// from outside the team (the storefront widget, Zapier pushes, HubSpot contacts) are
+	// called only when they are landline or mobile numbers, whatever this says. Checked
+	// when contacts are imported (a refused number is a failed row with its reason) and
+	// again when each number is dialled (the attempt ends without a call, counted in
+	// the run's `progress.refused`).
+	//
+	//
+	// Example: ["toll-free"]
+	AllowedNumberTypes *[]CampaignNumberType `json:"allowedNumberTypes,omitempty"`
+
 	// CallWindow When outbound calls may be placed, in the campaign's `timezone`. Calls not placed by
 	// `end` wait for the next allowed day. `start` must be before `end` (else 400); windows
 	// over midnight are not supported.
@@ -3398,7 +3470,7 @@ type CreateCampaignRequest struct {
 	// window, retries and voicemail apply to outbound calls; `maxConcurrentCalls` and
 	// `recordCalls` to both directions.
 	// Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in UTC, 2 retries 60
-	// minutes apart, hang up on voicemail, calls recorded.
+	// minutes apart, hang up on voicemail, calls recorded, landline and mobile numbers only.
 	Settings *CampaignSettingsInput `json:"settings,omitempty"`
 
 	// Status A status a client may set. `error` is set by the server only (a run of the
@@ -4243,6 +4315,12 @@ type JobProgress struct {
 	// Queued `workflow-run`: contacts waiting for their next call (due, outside their calling
 	// window, waiting for a retry or a free line). 0 for `contacts-import`.
 	Queued *int `json:"queued,omitempty"`
+
+	// Refused `workflow-run`: contacts not called because their number is of a kind the run may
+	// not call (premium-rate, shared-cost, toll-free…: only landlines and mobiles, plus
+	// the campaign's `allowedNumberTypes` for numbers the team typed); each contact's
+	// `lastError` says why. Also counted in `failed`. 0 for `contacts-import`.
+	Refused *int `json:"refused,omitempty"`
 
 	// Suppressed `workflow-run`: contacts not called because their number is on the team's
 	// do-not-call list. They are also counted in `failed` (they finished without
@@ -6132,7 +6210,7 @@ type UpdateCampaignRequest struct {
 	// window, retries and voicemail apply to outbound calls; `maxConcurrentCalls` and
 	// `recordCalls` to both directions.
 	// Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in UTC, 2 retries 60
-	// minutes apart, hang up on voicemail, calls recorded.
+	// minutes apart, hang up on voicemail, calls recorded, landline and mobile numbers only.
 	Settings *CampaignSettingsInput `json:"settings,omitempty"`
 
 	// Status A status a client may set. `error` is set by the server only (a run of the
@@ -9993,7 +10071,10 @@ type ClientInterface interface {
 	// `POST /v1/workflow/contacts`; 422 otherwise). Each contact is matched by phone number
 	// within the node: a new number adds a contact (call status `pending`), a known number
 	// updates that contact's fields and keeps its call state. Phone numbers are normalised to
-	// E.164; one that cannot be is kept with call status `failed`, as for CSV rows. Fields
+	// E.164; one that cannot be is kept with call status `failed`, as for CSV rows, and so is
+	// one that is neither a landline nor a mobile number (premium-rate, shared-cost,
+	// toll-free…: pushed numbers come from outside the team, so a campaign's
+	// `allowedNumberTypes` does not apply), with the reason in its `lastError`. Fields
 	// beyond the named ones are kept on the contact as extra fields (like extra CSV columns).
 	// Contacts pushed while a run of the workflow is in progress join that run.
 	//
@@ -10013,7 +10094,10 @@ type ClientInterface interface {
 	// `POST /v1/workflow/contacts`; 422 otherwise). Each contact is matched by phone number
 	// within the node: a new number adds a contact (call status `pending`), a known number
 	// updates that contact's fields and keeps its call state. Phone numbers are normalised to
-	// E.164; one that cannot be is kept with call status `failed`, as for CSV rows. Fields
+	// E.164; one that cannot be is kept with call status `failed`, as for CSV rows, and so is
+	// one that is neither a landline nor a mobile number (premium-rate, shared-cost,
+	// toll-free…: pushed numbers come from outside the team, so a campaign's
+	// `allowedNumberTypes` does not apply), with the reason in its `lastError`. Fields
 	// beyond the named ones are kept on the contact as extra fields (like extra CSV columns).
 	// Contacts pushed while a run of the workflow is in progress join that run.
 	//
@@ -10477,12 +10561,17 @@ type ClientInterface interface {
 	// answered here; the booking's call is the run `jobId`. Abuse limits (decision,
 	// constants in `server/integrations/shopify`): per client address 5 requests an hour,
 	// per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
-	// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+	// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`), and
+	// landline or mobile numbers: premium-rate, shared-cost, personal, UAN, voicemail-access,
+	// pager, toll-free, VoIP and international-network numbers are refused (toll fraud), and
+	// no campaign setting changes that for numbers a shopper typed.
 	//
 	// Errors carry a `detail` written for the shopper, which the widget shows as is:
 	// an unknown key or an organisation without a storefront workflow is 404 ("This store
 	// cannot take call requests right now."); a bad or disallowed number is 422 naming
-	// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+	// `phoneNumber` (a number of another country hears which countries are called; a costly
+	// number of an allowed country, for example "We cannot call premium-rate numbers. Please
+	// enter a mobile or landline number."); missing consent is 422 naming `consent`; a number on the organisation's
 	// do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
 	// `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
 	// the number's calling window opens).
@@ -10506,12 +10595,17 @@ type ClientInterface interface {
 	// answered here; the booking's call is the run `jobId`. Abuse limits (decision,
 	// constants in `server/integrations/shopify`): per client address 5 requests an hour,
 	// per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
-	// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+	// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`), and
+	// landline or mobile numbers: premium-rate, shared-cost, personal, UAN, voicemail-access,
+	// pager, toll-free, VoIP and international-network numbers are refused (toll fraud), and
+	// no campaign setting changes that for numbers a shopper typed.
 	//
 	// Errors carry a `detail` written for the shopper, which the widget shows as is:
 	// an unknown key or an organisation without a storefront workflow is 404 ("This store
 	// cannot take call requests right now."); a bad or disallowed number is 422 naming
-	// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+	// `phoneNumber` (a number of another country hears which countries are called; a costly
+	// number of an allowed country, for example "We cannot call premium-rate numbers. Please
+	// enter a mobile or landline number."); missing consent is 422 naming `consent`; a number on the organisation's
 	// do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
 	// `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
 	// the number's calling window opens).
@@ -12692,7 +12786,9 @@ type ClientInterface interface {
 	//   row is a header; columns are matched by name ignoring case and `_`/spaces: `phone`
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
-	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
+	//   normalised to E.164 (a row without a valid one is kept with call status `failed`,
+	//   and so is a number that is neither a landline nor a mobile unless its kind is in
+	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
@@ -12705,6 +12801,9 @@ type ClientInterface interface {
 	//   again while the node is in use (see `listHubspotContacts`). Without `listId` the
 	//   contacts are the ones picked for this node through the HubSpot contact search. They
 	//   are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
+	//   Their numbers are read like CSV rows, except that a number that is neither a
+	//   landline nor a mobile is always kept `failed` with the reason: they come from
+	//   outside the team, so `allowedNumberTypes` does not apply.
 	// - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 	//   optionally names the Zapier connection.
 	// The node must be a `contacts` node of an outbound workflow of `organizationId` (404 /
@@ -12729,7 +12828,9 @@ type ClientInterface interface {
 	//   row is a header; columns are matched by name ignoring case and `_`/spaces: `phone`
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
-	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
+	//   normalised to E.164 (a row without a valid one is kept with call status `failed`,
+	//   and so is a number that is neither a landline nor a mobile unless its kind is in
+	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
@@ -12742,6 +12843,9 @@ type ClientInterface interface {
 	//   again while the node is in use (see `listHubspotContacts`). Without `listId` the
 	//   contacts are the ones picked for this node through the HubSpot contact search. They
 	//   are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
+	//   Their numbers are read like CSV rows, except that a number that is neither a
+	//   landline nor a mobile is always kept `failed` with the reason: they come from
+	//   outside the team, so `allowedNumberTypes` does not apply.
 	// - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 	//   optionally names the Zapier connection.
 	// The node must be a `contacts` node of an outbound workflow of `organizationId` (404 /
@@ -12833,7 +12937,8 @@ type ClientInterface interface {
 	// DownloadRejectedContacts Download the rows a Contacts node's CSV import rejected
 	//
 	// Answers, as a CSV file, the rows of a Contacts node's CSV file that the import
-	// rejected (a number that is missing, invalid or a duplicate of an earlier row; they
+	// rejected (a number that is missing, invalid, of a kind the campaign does not call
+	// (`allowedNumberTypes`) or a duplicate of an earlier row; they
 	// are kept as contacts with call status `failed` and the reason in
 	// `betty_metadata.lastError`). Each row is the file's own row, with the file's header,
 	// in file order, plus a last column `reason` (`rejection reason` when the file already
@@ -13112,7 +13217,10 @@ type ClientInterface interface {
 	// write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 	// (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 	// graph rule, there is no agent or phone number, or the organisation has no credits
-	// left. Any team role except `readonly` may call it. Returns the job (201).
+	// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+	// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
+	// workflow outside campaigns calls landlines and mobiles only). Any team role except
+	// `readonly` may call it. Returns the job (201).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -13130,7 +13238,10 @@ type ClientInterface interface {
 	// write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 	// (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 	// graph rule, there is no agent or phone number, or the organisation has no credits
-	// left. Any team role except `readonly` may call it. Returns the job (201).
+	// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+	// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
+	// workflow outside campaigns calls landlines and mobiles only). Any team role except
+	// `readonly` may call it. Returns the job (201).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -14560,7 +14671,10 @@ func (c *Client) ReconnectHubspotApp(ctx context.Context, body ReconnectHubspotA
 // `POST /v1/workflow/contacts`; 422 otherwise). Each contact is matched by phone number
 // within the node: a new number adds a contact (call status `pending`), a known number
 // updates that contact's fields and keeps its call state. Phone numbers are normalised to
-// E.164; one that cannot be is kept with call status `failed`, as for CSV rows. Fields
+// E.164; one that cannot be is kept with call status `failed`, as for CSV rows, and so is
+// one that is neither a landline nor a mobile number (premium-rate, shared-cost,
+// toll-free…: pushed numbers come from outside the team, so a campaign's
+// `allowedNumberTypes` does not apply), with the reason in its `lastError`. Fields
 // beyond the named ones are kept on the contact as extra fields (like extra CSV columns).
 // Contacts pushed while a run of the workflow is in progress join that run.
 //
@@ -14590,7 +14704,10 @@ func (c *Client) AddZapierContactsWithBody(ctx context.Context, contentType stri
 // `POST /v1/workflow/contacts`; 422 otherwise). Each contact is matched by phone number
 // within the node: a new number adds a contact (call status `pending`), a known number
 // updates that contact's fields and keeps its call state. Phone numbers are normalised to
-// E.164; one that cannot be is kept with call status `failed`, as for CSV rows. Fields
+// E.164; one that cannot be is kept with call status `failed`, as for CSV rows, and so is
+// one that is neither a landline nor a mobile number (premium-rate, shared-cost,
+// toll-free…: pushed numbers come from outside the team, so a campaign's
+// `allowedNumberTypes` does not apply), with the reason in its `lastError`. Fields
 // beyond the named ones are kept on the contact as extra fields (like extra CSV columns).
 // Contacts pushed while a run of the workflow is in progress join that run.
 //
@@ -15364,12 +15481,17 @@ func (c *Client) CompleteZapierAuthorization(ctx context.Context, body CompleteZ
 // answered here; the booking's call is the run `jobId`. Abuse limits (decision,
 // constants in `server/integrations/shopify`): per client address 5 requests an hour,
 // per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
-// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`), and
+// landline or mobile numbers: premium-rate, shared-cost, personal, UAN, voicemail-access,
+// pager, toll-free, VoIP and international-network numbers are refused (toll fraud), and
+// no campaign setting changes that for numbers a shopper typed.
 //
 // Errors carry a `detail` written for the shopper, which the widget shows as is:
 // an unknown key or an organisation without a storefront workflow is 404 ("This store
 // cannot take call requests right now."); a bad or disallowed number is 422 naming
-// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+// `phoneNumber` (a number of another country hears which countries are called; a costly
+// number of an allowed country, for example "We cannot call premium-rate numbers. Please
+// enter a mobile or landline number."); missing consent is 422 naming `consent`; a number on the organisation's
 // do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
 // `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
 // the number's calling window opens).
@@ -15403,12 +15525,17 @@ func (c *Client) BookCallWithBody(ctx context.Context, contentType string, body 
 // answered here; the booking's call is the run `jobId`. Abuse limits (decision,
 // constants in `server/integrations/shopify`): per client address 5 requests an hour,
 // per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
-// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`), and
+// landline or mobile numbers: premium-rate, shared-cost, personal, UAN, voicemail-access,
+// pager, toll-free, VoIP and international-network numbers are refused (toll fraud), and
+// no campaign setting changes that for numbers a shopper typed.
 //
 // Errors carry a `detail` written for the shopper, which the widget shows as is:
 // an unknown key or an organisation without a storefront workflow is 404 ("This store
 // cannot take call requests right now."); a bad or disallowed number is 422 naming
-// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+// `phoneNumber` (a number of another country hears which countries are called; a costly
+// number of an allowed country, for example "We cannot call premium-rate numbers. Please
+// enter a mobile or landline number."); missing consent is 422 naming `consent`; a number on the organisation's
 // do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
 // `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
 // the number's calling window opens).
@@ -18921,7 +19048,9 @@ func (c *Client) ConfigureWorkflowShopify(ctx context.Context, body ConfigureWor
 //     row is a header; columns are matched by name ignoring case and `_`/spaces: `phone`
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
-//     normalised to E.164 (a row without a valid one is kept with call status `failed`).
+//     normalised to E.164 (a row without a valid one is kept with call status `failed`,
+//     and so is a number that is neither a landline nor a mobile unless its kind is in
+//     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 //     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
@@ -18934,6 +19063,9 @@ func (c *Client) ConfigureWorkflowShopify(ctx context.Context, body ConfigureWor
 //     again while the node is in use (see `listHubspotContacts`). Without `listId` the
 //     contacts are the ones picked for this node through the HubSpot contact search. They
 //     are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
+//     Their numbers are read like CSV rows, except that a number that is neither a
+//     landline nor a mobile is always kept `failed` with the reason: they come from
+//     outside the team, so `allowedNumberTypes` does not apply.
 //   - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 //     optionally names the Zapier connection.
 //
@@ -18969,7 +19101,9 @@ func (c *Client) SetWorkflowContactsWithBody(ctx context.Context, contentType st
 //     row is a header; columns are matched by name ignoring case and `_`/spaces: `phone`
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
-//     normalised to E.164 (a row without a valid one is kept with call status `failed`).
+//     normalised to E.164 (a row without a valid one is kept with call status `failed`,
+//     and so is a number that is neither a landline nor a mobile unless its kind is in
+//     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 //     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
@@ -18982,6 +19116,9 @@ func (c *Client) SetWorkflowContactsWithBody(ctx context.Context, contentType st
 //     again while the node is in use (see `listHubspotContacts`). Without `listId` the
 //     contacts are the ones picked for this node through the HubSpot contact search. They
 //     are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
+//     Their numbers are read like CSV rows, except that a number that is neither a
+//     landline nor a mobile is always kept `failed` with the reason: they come from
+//     outside the team, so `allowedNumberTypes` does not apply.
 //   - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 //     optionally names the Zapier connection.
 //
@@ -19144,7 +19281,8 @@ func (c *Client) GetWorkflowCsv(ctx context.Context, nodeId Id, params *GetWorkf
 // DownloadRejectedContacts Download the rows a Contacts node's CSV import rejected
 //
 // Answers, as a CSV file, the rows of a Contacts node's CSV file that the import
-// rejected (a number that is missing, invalid or a duplicate of an earlier row; they
+// rejected (a number that is missing, invalid, of a kind the campaign does not call
+// (`allowedNumberTypes`) or a duplicate of an earlier row; they
 // are kept as contacts with call status `failed` and the reason in
 // `betty_metadata.lastError`). Each row is the file's own row, with the file's header,
 // in file order, plus a last column `reason` (`rejection reason` when the file already
@@ -19555,7 +19693,10 @@ func (c *Client) ListWorkflowTemplates(ctx context.Context, params *ListWorkflow
 // write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 // (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 // graph rule, there is no agent or phone number, or the organisation has no credits
-// left. Any team role except `readonly` may call it. Returns the job (201).
+// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
+// workflow outside campaigns calls landlines and mobiles only). Any team role except
+// `readonly` may call it. Returns the job (201).
 //
 // Takes any type of body and a specified content type.
 //
@@ -19583,7 +19724,10 @@ func (c *Client) TestRunWorkflowWithBody(ctx context.Context, id Id, contentType
 // write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 // (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 // graph rule, there is no agent or phone number, or the organisation has no credits
-// left. Any team role except `readonly` may call it. Returns the job (201).
+// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
+// workflow outside campaigns calls landlines and mobiles only). Any team role except
+// `readonly` may call it. Returns the job (201).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -30401,7 +30545,10 @@ type ClientWithResponsesInterface interface {
 	// `POST /v1/workflow/contacts`; 422 otherwise). Each contact is matched by phone number
 	// within the node: a new number adds a contact (call status `pending`), a known number
 	// updates that contact's fields and keeps its call state. Phone numbers are normalised to
-	// E.164; one that cannot be is kept with call status `failed`, as for CSV rows. Fields
+	// E.164; one that cannot be is kept with call status `failed`, as for CSV rows, and so is
+	// one that is neither a landline nor a mobile number (premium-rate, shared-cost,
+	// toll-free…: pushed numbers come from outside the team, so a campaign's
+	// `allowedNumberTypes` does not apply), with the reason in its `lastError`. Fields
 	// beyond the named ones are kept on the contact as extra fields (like extra CSV columns).
 	// Contacts pushed while a run of the workflow is in progress join that run.
 	//
@@ -30421,7 +30568,10 @@ type ClientWithResponsesInterface interface {
 	// `POST /v1/workflow/contacts`; 422 otherwise). Each contact is matched by phone number
 	// within the node: a new number adds a contact (call status `pending`), a known number
 	// updates that contact's fields and keeps its call state. Phone numbers are normalised to
-	// E.164; one that cannot be is kept with call status `failed`, as for CSV rows. Fields
+	// E.164; one that cannot be is kept with call status `failed`, as for CSV rows, and so is
+	// one that is neither a landline nor a mobile number (premium-rate, shared-cost,
+	// toll-free…: pushed numbers come from outside the team, so a campaign's
+	// `allowedNumberTypes` does not apply), with the reason in its `lastError`. Fields
 	// beyond the named ones are kept on the contact as extra fields (like extra CSV columns).
 	// Contacts pushed while a run of the workflow is in progress join that run.
 	//
@@ -30909,12 +31059,17 @@ type ClientWithResponsesInterface interface {
 	// answered here; the booking's call is the run `jobId`. Abuse limits (decision,
 	// constants in `server/integrations/shopify`): per client address 5 requests an hour,
 	// per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
-	// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+	// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`), and
+	// landline or mobile numbers: premium-rate, shared-cost, personal, UAN, voicemail-access,
+	// pager, toll-free, VoIP and international-network numbers are refused (toll fraud), and
+	// no campaign setting changes that for numbers a shopper typed.
 	//
 	// Errors carry a `detail` written for the shopper, which the widget shows as is:
 	// an unknown key or an organisation without a storefront workflow is 404 ("This store
 	// cannot take call requests right now."); a bad or disallowed number is 422 naming
-	// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+	// `phoneNumber` (a number of another country hears which countries are called; a costly
+	// number of an allowed country, for example "We cannot call premium-rate numbers. Please
+	// enter a mobile or landline number."); missing consent is 422 naming `consent`; a number on the organisation's
 	// do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
 	// `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
 	// the number's calling window opens).
@@ -30938,12 +31093,17 @@ type ClientWithResponsesInterface interface {
 	// answered here; the booking's call is the run `jobId`. Abuse limits (decision,
 	// constants in `server/integrations/shopify`): per client address 5 requests an hour,
 	// per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
-	// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+	// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`), and
+	// landline or mobile numbers: premium-rate, shared-cost, personal, UAN, voicemail-access,
+	// pager, toll-free, VoIP and international-network numbers are refused (toll fraud), and
+	// no campaign setting changes that for numbers a shopper typed.
 	//
 	// Errors carry a `detail` written for the shopper, which the widget shows as is:
 	// an unknown key or an organisation without a storefront workflow is 404 ("This store
 	// cannot take call requests right now."); a bad or disallowed number is 422 naming
-	// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+	// `phoneNumber` (a number of another country hears which countries are called; a costly
+	// number of an allowed country, for example "We cannot call premium-rate numbers. Please
+	// enter a mobile or landline number."); missing consent is 422 naming `consent`; a number on the organisation's
 	// do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
 	// `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
 	// the number's calling window opens).
@@ -33240,7 +33400,9 @@ type ClientWithResponsesInterface interface {
 	//   row is a header; columns are matched by name ignoring case and `_`/spaces: `phone`
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
-	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
+	//   normalised to E.164 (a row without a valid one is kept with call status `failed`,
+	//   and so is a number that is neither a landline nor a mobile unless its kind is in
+	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
@@ -33253,6 +33415,9 @@ type ClientWithResponsesInterface interface {
 	//   again while the node is in use (see `listHubspotContacts`). Without `listId` the
 	//   contacts are the ones picked for this node through the HubSpot contact search. They
 	//   are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
+	//   Their numbers are read like CSV rows, except that a number that is neither a
+	//   landline nor a mobile is always kept `failed` with the reason: they come from
+	//   outside the team, so `allowedNumberTypes` does not apply.
 	// - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 	//   optionally names the Zapier connection.
 	// The node must be a `contacts` node of an outbound workflow of `organizationId` (404 /
@@ -33277,7 +33442,9 @@ type ClientWithResponsesInterface interface {
 	//   row is a header; columns are matched by name ignoring case and `_`/spaces: `phone`
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
-	//   normalised to E.164 (a row without a valid one is kept with call status `failed`).
+	//   normalised to E.164 (a row without a valid one is kept with call status `failed`,
+	//   and so is a number that is neither a landline nor a mobile unless its kind is in
+	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
@@ -33290,6 +33457,9 @@ type ClientWithResponsesInterface interface {
 	//   again while the node is in use (see `listHubspotContacts`). Without `listId` the
 	//   contacts are the ones picked for this node through the HubSpot contact search. They
 	//   are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
+	//   Their numbers are read like CSV rows, except that a number that is neither a
+	//   landline nor a mobile is always kept `failed` with the reason: they come from
+	//   outside the team, so `allowedNumberTypes` does not apply.
 	// - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 	//   optionally names the Zapier connection.
 	// The node must be a `contacts` node of an outbound workflow of `organizationId` (404 /
@@ -33389,7 +33559,8 @@ type ClientWithResponsesInterface interface {
 	// DownloadRejectedContactsWithResponse Download the rows a Contacts node's CSV import rejected
 	//
 	// Answers, as a CSV file, the rows of a Contacts node's CSV file that the import
-	// rejected (a number that is missing, invalid or a duplicate of an earlier row; they
+	// rejected (a number that is missing, invalid, of a kind the campaign does not call
+	// (`allowedNumberTypes`) or a duplicate of an earlier row; they
 	// are kept as contacts with call status `failed` and the reason in
 	// `betty_metadata.lastError`). Each row is the file's own row, with the file's header,
 	// in file order, plus a last column `reason` (`rejection reason` when the file already
@@ -33682,7 +33853,10 @@ type ClientWithResponsesInterface interface {
 	// write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 	// (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 	// graph rule, there is no agent or phone number, or the organisation has no credits
-	// left. Any team role except `readonly` may call it. Returns the job (201).
+	// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+	// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
+	// workflow outside campaigns calls landlines and mobiles only). Any team role except
+	// `readonly` may call it. Returns the job (201).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -33700,7 +33874,10 @@ type ClientWithResponsesInterface interface {
 	// write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 	// (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 	// graph rule, there is no agent or phone number, or the organisation has no credits
-	// left. Any team role except `readonly` may call it. Returns the job (201).
+	// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+	// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
+	// workflow outside campaigns calls landlines and mobiles only). Any team role except
+	// `readonly` may call it. Returns the job (201).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -52550,7 +52727,10 @@ func (c *ClientWithResponses) ReconnectHubspotAppWithResponse(ctx context.Contex
 // `POST /v1/workflow/contacts`; 422 otherwise). Each contact is matched by phone number
 // within the node: a new number adds a contact (call status `pending`), a known number
 // updates that contact's fields and keeps its call state. Phone numbers are normalised to
-// E.164; one that cannot be is kept with call status `failed`, as for CSV rows. Fields
+// E.164; one that cannot be is kept with call status `failed`, as for CSV rows, and so is
+// one that is neither a landline nor a mobile number (premium-rate, shared-cost,
+// toll-free…: pushed numbers come from outside the team, so a campaign's
+// `allowedNumberTypes` does not apply), with the reason in its `lastError`. Fields
 // beyond the named ones are kept on the contact as extra fields (like extra CSV columns).
 // Contacts pushed while a run of the workflow is in progress join that run.
 //
@@ -52576,7 +52756,10 @@ func (c *ClientWithResponses) AddZapierContactsWithBodyWithResponse(ctx context.
 // `POST /v1/workflow/contacts`; 422 otherwise). Each contact is matched by phone number
 // within the node: a new number adds a contact (call status `pending`), a known number
 // updates that contact's fields and keeps its call state. Phone numbers are normalised to
-// E.164; one that cannot be is kept with call status `failed`, as for CSV rows. Fields
+// E.164; one that cannot be is kept with call status `failed`, as for CSV rows, and so is
+// one that is neither a landline nor a mobile number (premium-rate, shared-cost,
+// toll-free…: pushed numbers come from outside the team, so a campaign's
+// `allowedNumberTypes` does not apply), with the reason in its `lastError`. Fields
 // beyond the named ones are kept on the contact as extra fields (like extra CSV columns).
 // Contacts pushed while a run of the workflow is in progress join that run.
 //
@@ -53250,12 +53433,17 @@ func (c *ClientWithResponses) CompleteZapierAuthorizationWithResponse(ctx contex
 // answered here; the booking's call is the run `jobId`. Abuse limits (decision,
 // constants in `server/integrations/shopify`): per client address 5 requests an hour,
 // per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
-// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`), and
+// landline or mobile numbers: premium-rate, shared-cost, personal, UAN, voicemail-access,
+// pager, toll-free, VoIP and international-network numbers are refused (toll fraud), and
+// no campaign setting changes that for numbers a shopper typed.
 //
 // Errors carry a `detail` written for the shopper, which the widget shows as is:
 // an unknown key or an organisation without a storefront workflow is 404 ("This store
 // cannot take call requests right now."); a bad or disallowed number is 422 naming
-// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+// `phoneNumber` (a number of another country hears which countries are called; a costly
+// number of an allowed country, for example "We cannot call premium-rate numbers. Please
+// enter a mobile or landline number."); missing consent is 422 naming `consent`; a number on the organisation's
 // do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
 // `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
 // the number's calling window opens).
@@ -53285,12 +53473,17 @@ func (c *ClientWithResponses) BookCallWithBodyWithResponse(ctx context.Context, 
 // answered here; the booking's call is the run `jobId`. Abuse limits (decision,
 // constants in `server/integrations/shopify`): per client address 5 requests an hour,
 // per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
-// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+// in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`), and
+// landline or mobile numbers: premium-rate, shared-cost, personal, UAN, voicemail-access,
+// pager, toll-free, VoIP and international-network numbers are refused (toll fraud), and
+// no campaign setting changes that for numbers a shopper typed.
 //
 // Errors carry a `detail` written for the shopper, which the widget shows as is:
 // an unknown key or an organisation without a storefront workflow is 404 ("This store
 // cannot take call requests right now."); a bad or disallowed number is 422 naming
-// `phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+// `phoneNumber` (a number of another country hears which countries are called; a costly
+// number of an allowed country, for example "We cannot call premium-rate numbers. Please
+// enter a mobile or landline number."); missing consent is 422 naming `consent`; a number on the organisation's
 // do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
 // `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
 // the number's calling window opens).
@@ -56387,7 +56580,9 @@ func (c *ClientWithResponses) ConfigureWorkflowShopifyWithResponse(ctx context.C
 //     row is a header; columns are matched by name ignoring case and `_`/spaces: `phone`
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
-//     normalised to E.164 (a row without a valid one is kept with call status `failed`).
+//     normalised to E.164 (a row without a valid one is kept with call status `failed`,
+//     and so is a number that is neither a landline nor a mobile unless its kind is in
+//     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 //     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
@@ -56400,6 +56595,9 @@ func (c *ClientWithResponses) ConfigureWorkflowShopifyWithResponse(ctx context.C
 //     again while the node is in use (see `listHubspotContacts`). Without `listId` the
 //     contacts are the ones picked for this node through the HubSpot contact search. They
 //     are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
+//     Their numbers are read like CSV rows, except that a number that is neither a
+//     landline nor a mobile is always kept `failed` with the reason: they come from
+//     outside the team, so `allowedNumberTypes` does not apply.
 //   - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 //     optionally names the Zapier connection.
 //
@@ -56431,7 +56629,9 @@ func (c *ClientWithResponses) SetWorkflowContactsWithBodyWithResponse(ctx contex
 //     row is a header; columns are matched by name ignoring case and `_`/spaces: `phone`
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
-//     normalised to E.164 (a row without a valid one is kept with call status `failed`).
+//     normalised to E.164 (a row without a valid one is kept with call status `failed`,
+//     and so is a number that is neither a landline nor a mobile unless its kind is in
+//     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 //     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
@@ -56444,6 +56644,9 @@ func (c *ClientWithResponses) SetWorkflowContactsWithBodyWithResponse(ctx contex
 //     again while the node is in use (see `listHubspotContacts`). Without `listId` the
 //     contacts are the ones picked for this node through the HubSpot contact search. They
 //     are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
+//     Their numbers are read like CSV rows, except that a number that is neither a
+//     landline nor a mobile is always kept `failed` with the reason: they come from
+//     outside the team, so `allowedNumberTypes` does not apply.
 //   - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
 //     optionally names the Zapier connection.
 //
@@ -56586,7 +56789,8 @@ func (c *ClientWithResponses) GetWorkflowCsvWithResponse(ctx context.Context, no
 // DownloadRejectedContactsWithResponse Download the rows a Contacts node's CSV import rejected
 //
 // Answers, as a CSV file, the rows of a Contacts node's CSV file that the import
-// rejected (a number that is missing, invalid or a duplicate of an earlier row; they
+// rejected (a number that is missing, invalid, of a kind the campaign does not call
+// (`allowedNumberTypes`) or a duplicate of an earlier row; they
 // are kept as contacts with call status `failed` and the reason in
 // `betty_metadata.lastError`). Each row is the file's own row, with the file's header,
 // in file order, plus a last column `reason` (`rejection reason` when the file already
@@ -56959,7 +57163,10 @@ func (c *ClientWithResponses) ListWorkflowTemplatesWithResponse(ctx context.Cont
 // write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 // (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 // graph rule, there is no agent or phone number, or the organisation has no credits
-// left. Any team role except `readonly` may call it. Returns the job (201).
+// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
+// workflow outside campaigns calls landlines and mobiles only). Any team role except
+// `readonly` may call it. Returns the job (201).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -56983,7 +57190,10 @@ func (c *ClientWithResponses) TestRunWorkflowWithBodyWithResponse(ctx context.Co
 // write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 // (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 // graph rule, there is no agent or phone number, or the organisation has no credits
-// left. Any team role except `readonly` may call it. Returns the job (201).
+// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
+// workflow outside campaigns calls landlines and mobiles only). Any team role except
+// `readonly` may call it. Returns the job (201).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bettyhq/betty/server/errs"
+	"github.com/bettyhq/betty/server/phones"
 )
 
 // Settings say how a campaign's calls are placed. The dialer reads them; they are stored and
@@ -18,6 +19,10 @@ type Settings struct {
 	VoicemailAction    string     `json:"voicemailAction"`
 	VoicemailMessage   *string    `json:"voicemailMessage"`
 	RecordCalls        bool       `json:"recordCalls"`
+	// AllowedNumberTypes are the kinds beyond landlines and mobiles the campaign calls when
+	// its team typed the number (phones.Policy); none by default, and in rows stored before
+	// it existed.
+	AllowedNumberTypes []phones.Kind `json:"allowedNumberTypes"`
 }
 
 // CallWindow is when outbound calls may start, in the campaign's time zone.
@@ -38,8 +43,11 @@ const (
 func DefaultSettings() Settings {
 	return Settings{MaxConcurrentCalls: 5, CallWindow: CallWindow{Start: "09:00", End: "17:00",
 		Days: []string{"mon", "tue", "wed", "thu", "fri"}}, Timezone: "UTC", RetryAttempts: 2, RetryDelayMinutes: 60,
-		VoicemailAction: VoicemailHangUp, RecordCalls: true}
+		VoicemailAction: VoicemailHangUp, RecordCalls: true, AllowedNumberTypes: []phones.Kind{}}
 }
+
+// NumberPolicy is the policy of the numbers the campaign's team typed itself.
+func (s Settings) NumberPolicy() phones.Policy { return phones.TeamPolicy(s.AllowedNumberTypes) }
 
 // SettingsInput is settings as a client sends them: absent fields take their default.
 type SettingsInput struct {
@@ -51,6 +59,7 @@ type SettingsInput struct {
 	VoicemailAction    *string
 	VoicemailMessage   *string
 	RecordCalls        *bool
+	AllowedNumberTypes *[]string
 }
 
 // Settings fills the defaults in and checks the rules the contract's schema cannot express:
@@ -84,6 +93,13 @@ func (in SettingsInput) Settings() (Settings, error) {
 		s.RecordCalls = *in.RecordCalls
 	}
 	var fields []errs.Field
+	if in.AllowedNumberTypes != nil {
+		kinds, err := phones.ParseKinds(*in.AllowedNumberTypes)
+		if err != nil {
+			fields = append(fields, errs.Field{Name: "body.settings.allowedNumberTypes", Message: err.Error()})
+		}
+		s.AllowedNumberTypes = kinds
+	}
 	if _, err := time.LoadLocation(s.Timezone); err != nil || s.Timezone == "" || s.Timezone == "Local" {
 		fields = append(fields, errs.Field{Name: "body.settings.timezone", Message: "timezone must be an IANA time zone name such as America/New_York"})
 	}
@@ -111,5 +127,12 @@ func (s Settings) encode() string {
 func decodeSettings(raw string) Settings {
 	s := DefaultSettings()
 	_ = json.Unmarshal([]byte(raw), &s)
+	if s.AllowedNumberTypes == nil {
+		s.AllowedNumberTypes = []phones.Kind{} // a stored null
+	}
 	return s
 }
+
+// Decode reads a campaign's stored settings (store.Campaign.Settings), with the defaults of
+// fields missing from older rows.
+func Decode(raw string) Settings { return decodeSettings(raw) }

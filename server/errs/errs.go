@@ -156,6 +156,12 @@ func InvalidFields(fields ...Field) *Error {
 // InvalidField is an Invalid error naming one field.
 func InvalidField(name, message string) *Error { return InvalidFields(Field{name, message}) }
 
+// UnprocessableField is an Unprocessable error (a well-formed value the rules refuse) naming
+// one field.
+func UnprocessableField(name, message string) *Error {
+	return &Error{Kind: Unprocessable, Message: message, Fields: []Field{{name, message}}}
+}
+
 // NotFoundf says what was not found ("Team", "Member").
 func NotFoundf(what string) *Error { return New(NotFound, what+" not found.") }
 

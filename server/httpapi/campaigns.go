@@ -125,6 +125,10 @@ func campaignInput(name *string, direction *api.CallDirection, status *api.Campa
 		in.Settings = &campaigns.SettingsInput{MaxConcurrentCalls: settings.MaxConcurrentCalls, Timezone: settings.Timezone,
 			RetryAttempts: settings.RetryAttempts, RetryDelayMinutes: settings.RetryDelayMinutes,
 			VoicemailAction: (*string)(settings.VoicemailAction), VoicemailMessage: settings.VoicemailMessage, RecordCalls: settings.RecordCalls}
+		if kinds := settings.AllowedNumberTypes; kinds != nil {
+			names := mapped(*kinds, func(k api.CampaignNumberType) string { return string(k) })
+			in.Settings.AllowedNumberTypes = &names
+		}
 		if w := settings.CallWindow; w != nil {
 			days := make([]string, 0, len(w.Days))
 			for _, d := range w.Days {

@@ -8,6 +8,7 @@ import (
 	"github.com/bettyhq/betty/server/billing"
 	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/identity"
+	"github.com/bettyhq/betty/server/phones"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
 	"github.com/bettyhq/betty/server/workflow"
@@ -165,7 +166,8 @@ func renderCampaign(c campaigns.Campaign) api.Campaign {
 		Settings: api.CampaignSettings{MaxConcurrentCalls: s.MaxConcurrentCalls, Timezone: s.Timezone, RetryAttempts: s.RetryAttempts,
 			RetryDelayMinutes: s.RetryDelayMinutes, VoicemailAction: api.CampaignVoicemailAction(s.VoicemailAction),
 			VoicemailMessage: s.VoicemailMessage, RecordCalls: s.RecordCalls,
-			CallWindow: api.CampaignCallWindow{Start: s.CallWindow.Start, End: s.CallWindow.End, Days: days}},
+			CallWindow:         api.CampaignCallWindow{Start: s.CallWindow.Start, End: s.CallWindow.End, Days: days},
+			AllowedNumberTypes: mapped(s.AllowedNumberTypes, func(k phones.Kind) api.CampaignNumberType { return api.CampaignNumberType(k) })},
 		Workflows: mapped(c.Workflows, renderCampaignWorkflow),
 		Agents: mapped(c.Agents, func(a store.Agent) api.CampaignAgentSummary {
 			return api.CampaignAgentSummary{Id: a.ID, Name: a.Name, Status: api.AgentStatus(a.Status)}

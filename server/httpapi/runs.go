@@ -112,7 +112,8 @@ func (h *Runs) ListJobStatuses(ctx context.Context, req api.ListJobStatusesReque
 
 func renderProgress(p runs.Progress) api.JobProgress {
 	return api.JobProgress{Total: p.Total, Completed: p.Completed, Failed: p.Failed, Pending: p.Pending, Percent: p.Percent,
-		Queued: &p.Queued, Dialling: &p.Dialling, InCall: &p.InCall, Suppressed: &p.Suppressed}
+		Queued: &p.Queued, Dialling: &p.Dialling, InCall: &p.InCall, Suppressed: &p.Suppressed,
+		Refused: &p.Refused}
 }
 
 func renderJob(j runs.Job) api.Job {

@@ -238,6 +238,13 @@ func (s *Service) round(ctx context.Context, j store.WorkflowJob) (time.Duration
 				}
 				continue
 			}
+			if why := NumberRefusal(st.Numbers, a.Phone); why != "" {
+				a.EndedAt, a.Cause = &now, &why
+				if err := s.settle(ctx, j, &a, store.AttemptRefused, store.AttemptScheduled); err != nil {
+					return err
+				}
+				continue
+			}
 			if !st.IgnoreWindow {
 				if ok, next := st.Window.NextOpen(now, Location(a.TimeZone, fallback)); !ok {
 					if next.IsZero() {

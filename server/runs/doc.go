@@ -22,6 +22,7 @@
 //
 //	scheduled ──(rules pass; recorded and committed BEFORE the carrier is asked)──▶ dialling
 //	scheduled ──(on the do-not-call list)──▶ suppressed (final, never dialled)
+//	scheduled ──(a number of a kind the job may not call)──▶ refused (final, never dialled)
 //	scheduled ──(outside the window, frequency cap, concurrency, CPS)──▶ scheduled, due later
 //	scheduled ──(job ended)──▶ cancelled (final; the contact stays pending)
 //	dialling ──(Dial answered the call's id, or call.initiated)──▶ ringing
@@ -52,6 +53,13 @@
 //     08:00–21:00 every day for a workflow outside campaigns. Outside it the attempt waits
 //     until it opens; it is not failed. Test runs ignore it.
 //   - Do-not-call: a number on the team's list is never dialled and ends suppressed.
+//   - Number kind (NumberRefusal): only landlines and mobiles are dialled, plus the kinds
+//     of the campaign's allowedNumberTypes for numbers the team typed (a CSV file, a test
+//     run); numbers from the storefront, Zapier or HubSpot never beyond landlines and
+//     mobiles. The job keeps the policy it started with (settings.numbers); any other
+//     number ends refused with the reason on its contact, uncalled. Intake refuses such
+//     numbers first (422, or a failed row); this catches what slipped in: older rows, an
+//     opt-in withdrawn after the import.
 //   - Frequency cap: the same number is dialled at most N times (default 3,
 //     --dialer-frequency-cap) in 24 hours by the team, across campaigns; beyond, it waits.
 //   - Spend cap: each call needs one minute's price in credits kept for it (calls on the line
@@ -69,6 +77,7 @@
 //
 // Counted per contact from its latest attempt: queued (scheduled), dialling (dialling,
 // in-doubt, ringing), inCall (in-call), completed, failed (busy, no-answer, voicemail and
-// failed after the last retry, and suppressed) and suppressed (a part of failed, shown apart),
+// failed after the last retry, suppressed and refused) and suppressed and refused (parts of
+// failed, shown apart),
 // pending = total - completed - failed (cancelled contacts stay pending).
 package runs

@@ -102,6 +102,26 @@ func Location(tz *string, fallback *time.Location) *time.Location {
 	return fallback
 }
 
+// NumberRefusal answers why the E.164 number e164 may not be dialled under a job's number
+// policy, or "" when it may: landlines and mobiles always, other kinds only when the team
+// typed the number and its campaign allows the kind (phones.Policy). The dialer checks it at
+// every dial, so a number imported before the rule, or under a setting since withdrawn, is
+// never called.
+func NumberRefusal(p phones.Policy, e164 string) string {
+	_, why := p.Check(e164)
+	return why
+}
+
+// sourcePolicy is the number policy of a run over a Contacts node whose contacts come from
+// source, the campaign's policy being team: numbers in a file the team uploaded are its own;
+// HubSpot's and Zapier's come from outside it.
+func sourcePolicy(source string, team phones.Policy) phones.Policy {
+	if source == "csv" {
+		return team
+	}
+	return phones.Policy{Origin: phones.Outside}
+}
+
 // ConcurrencyLimit is how many calls a team may have on the line: its tier's limit, or a site
 // admin's override when set (override > 0), lowered to the campaign's own maximum when it has
 // one (campaignMax > 0).

@@ -133,7 +133,7 @@ type Job struct {
 
 // Progress are a job's counters (doc.go: how they relate).
 type Progress struct {
-	Total, Queued, Dialling, InCall, Completed, Failed, Suppressed, Pending, Percent int
+	Total, Queued, Dialling, InCall, Completed, Failed, Suppressed, Refused, Pending, Percent int
 }
 
 // settings are the dialing settings a job keeps from when it started.
@@ -149,6 +149,9 @@ type settings struct {
 	MaxConcurrent     int    `json:"maxConcurrent,omitempty"`
 	// ContactName is the test run's nameOrEmail.
 	ContactName string `json:"contactName,omitempty"`
+	// Numbers are the kinds of numbers the job may dial (NumberRefusal); jobs started before
+	// it existed dial landlines and mobiles only.
+	Numbers phones.Policy `json:"numbers"`
 }
 
 func decodeSettings(raw string) settings {
@@ -208,7 +211,8 @@ func (s *Service) prepare(ctx context.Context, orgID, workflowID string, test bo
 	if wf.AgentID == nil {
 		return p, errs.UnprocessableErr("The workflow has no agent: choose the agent who speaks before running it.")
 	}
-	p.st = settings{Window: DefaultWindow, Timezone: "UTC", MaxAttempts: 1, Record: true, Voicemail: campaigns.VoicemailHangUp}
+	p.st = settings{Window: DefaultWindow, Timezone: "UTC", MaxAttempts: 1, Record: true, Voicemail: campaigns.VoicemailHangUp,
+		Numbers: phones.TeamPolicy(nil)}
 	phoneID := wf.PhoneNumberID
 	if wf.CampaignID != nil {
 		c, err := s.db.CampaignByID(ctx, orgID, *wf.CampaignID)
@@ -230,6 +234,7 @@ func (s *Service) prepare(ctx context.Context, orgID, workflowID string, test bo
 		if cs.VoicemailMessage != nil {
 			p.st.VoicemailMessage = *cs.VoicemailMessage
 		}
+		p.st.Numbers = cs.NumberPolicy()
 	}
 	if phoneID == nil {
 		return p, errs.UnprocessableErr("The workflow has no phone number: choose the number it calls from (its own or its campaign's).")
@@ -325,6 +330,7 @@ func (s *Service) Start(ctx context.Context, a auth.Actor, workflowID string, by
 		}
 		return Job{}, errs.UnprocessableErr("The " + what + " is still being read: run the workflow once it is done.")
 	}
+	p.st.Numbers = sourcePolicy(src.Source, p.st.Numbers)
 	if _, err := s.db.RunningWorkflowJob(ctx, a.OrganizationID, workflowID); err == nil {
 		return Job{}, errs.UnprocessableErr("This workflow is running already: end that run or wait for it to finish.")
 	} else if !errors.Is(err, store.ErrNotFound) {
@@ -379,6 +385,9 @@ func (s *Service) TestRun(ctx context.Context, a auth.Actor, in TestInput) (Job,
 		return Job{}, err
 	}
 	st := p.st
+	if why := NumberRefusal(st.Numbers, in.Destination); why != "" {
+		return Job{}, errs.UnprocessableField("body.destinationPhoneNumber", why)
+	}
 	st.IgnoreWindow, st.MaxAttempts, st.ContactName = true, 1, in.NameOrEmail
 	persona := in.Persona
 	j := store.WorkflowJob{OrganizationID: a.OrganizationID, WorkflowID: in.WorkflowID, CampaignID: p.wf.CampaignID,

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bettyhq/betty/server/errs"
+	"github.com/bettyhq/betty/server/phones"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/workflow"
 )
@@ -21,13 +22,17 @@ type SingleInput struct {
 	Name string
 	// TriggeredBy is what the job's history shows as its starter ("Storefront widget").
 	TriggeredBy string
+	// Origin is who gave the number: phones.Team follows the campaign's allowedNumberTypes;
+	// anything else (the zero value too) calls landlines and mobiles only.
+	Origin phones.Origin
 }
 
 // StartSingle starts a single-contact run of a workflow: the job (total 1, no node, not a
 // test), the one attempt and the dispatcher, in the transaction in ctx (or one of its own),
 // so a caller writes its own rows beside them in the same transaction. The call goes through
-// the dialer's rules like any run's: the calling window in the number's zone, the do-not-call
-// list, the frequency cap, concurrency and credits. The workflow must be runnable as for Start
+// the dialer's rules like any run's: the number's kind (refused here first, 422 naming
+// body.phoneNumber), the calling window in the number's zone, the do-not-call list, the
+// frequency cap, concurrency and credits. The workflow must be runnable as for Start
 // (the 422 of prepare: outbound, a valid graph, an agent, a number, a minute of credits).
 // A Contacts node without a source does not stop it (its number is the contact); every other
 // rule of the graph does. Single-contact runs have no node, so they run beside the workflow's run over its contacts
@@ -46,6 +51,12 @@ func (s *Service) StartSingle(ctx context.Context, in SingleInput) (Job, error) 
 			return errs.UnprocessableErr("The campaign is " + string(p.campaign.Status) + ": resume it before its workflows place calls.")
 		}
 		st := p.st
+		if in.Origin != phones.Team {
+			st.Numbers = phones.Policy{Origin: phones.Outside}
+		}
+		if why := NumberRefusal(st.Numbers, in.Phone); why != "" {
+			return errs.UnprocessableField("body.phoneNumber", why)
+		}
 		st.ContactName = strings.TrimSpace(in.Name)
 		j = store.WorkflowJob{OrganizationID: in.OrganizationID, WorkflowID: in.WorkflowID, CampaignID: p.wf.CampaignID,
 			Type: store.JobTypeWorkflowRun, Status: store.JobInProgress, TriggeredBy: in.TriggeredBy,

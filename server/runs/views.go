@@ -134,7 +134,8 @@ func ProgressOf(total int, c map[store.AttemptState]int) Progress {
 	p.InCall = c[store.AttemptInCall]
 	p.Completed = c[store.AttemptCompleted]
 	p.Suppressed = c[store.AttemptSuppress]
-	p.Failed = c[store.AttemptBusy] + c[store.AttemptNoAnswer] + c[store.AttemptVoicemail] + c[store.AttemptFailed] + p.Suppressed
+	p.Refused = c[store.AttemptRefused]
+	p.Failed = c[store.AttemptBusy] + c[store.AttemptNoAnswer] + c[store.AttemptVoicemail] + c[store.AttemptFailed] + p.Suppressed + p.Refused
 	p.Pending = max(0, total-p.Completed-p.Failed)
 	p.Percent = 100
 	if total > 0 {

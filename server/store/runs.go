@@ -36,6 +36,8 @@ const (
 	AttemptFailed    AttemptState = "failed"
 	AttemptCancelled AttemptState = "cancelled"
 	AttemptSuppress  AttemptState = "suppressed"
+	// AttemptRefused is a number of a kind its job may not call (phones.Policy): never dialled.
+	AttemptRefused AttemptState = "refused"
 )
 
 // LiveAttemptStates are the states of an attempt whose call may be on the line: they count

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nyaruka/phonenumbers"
 
+	tel "github.com/bettyhq/betty/server/phones"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -29,6 +30,44 @@ func TestContactFromRow(t *testing.T) {
 	c = ContactFromRow([]string{""}, cols, names, "US")
 	if c.Status != store.ContactFailed || *c.LastError != "No phone number" {
 		t.Errorf("%+v", c)
+	}
+}
+
+// A number of a kind beyond landlines and mobiles is kept, normalised, failed with the
+// reason, unless the policy allows its kind: a CSV row under its campaign's opt-in, never a
+// CRM's or a zap's.
+func TestCostlyNumbersAreFailedRows(t *testing.T) {
+	cols, names := []column{colPhone}, []string{"phone"}
+	row := func(number string, numbers tel.Policy) store.Contact {
+		p := newPhones("GB")
+		p.numbers = numbers
+		return contactFromRow([]string{number}, cols, names, p)
+	}
+	premium := tel.TeamPolicy([]tel.Kind{tel.KindPremiumRate})
+	for _, c := range []struct {
+		number  string
+		numbers tel.Policy
+		want    string // "" when called, else a word of the reason
+	}{
+		{"09098 790000", tel.TeamPolicy(nil), "premium-rate"},
+		{"09098 790000", premium, ""},
+		{"070 1000 0000", premium, "personal forwarding"},
+		{"+1 900 555 1234", tel.Policy{}, "outside the team"},
+		{"+1 900 555 1234", tel.Policy{Origin: tel.Outside, Allow: []tel.Kind{tel.KindPremiumRate}}, "outside the team"},
+		{"07911 123456", tel.Policy{}, ""},
+		{"020 7946 0000", tel.Policy{}, ""},
+	} {
+		got := row(c.number, c.numbers)
+		switch {
+		case c.want == "" && got.Status != store.ContactPending:
+			t.Errorf("%s under %+v: %s %v", c.number, c.numbers, got.Status, *got.LastError)
+		case c.want != "" && (got.Status != store.ContactFailed || !strings.HasPrefix(got.Phone, "+") || got.TimeZone == nil ||
+			!strings.Contains(*got.LastError, c.want)):
+			t.Errorf("%s under %+v: %+v", c.number, c.numbers, got)
+		}
+	}
+	if c := ContactFromFields("+1 900 555 1234", "Ann", "", "", "", ""); c.Status != store.ContactFailed {
+		t.Errorf("a CRM's premium-rate number: %+v", c)
 	}
 }
 
@@ -67,10 +106,10 @@ func TestFastPhonesAgreeWithTheParser(t *testing.T) {
 	for _, region := range []string{"US", "GB"} {
 		p := newPhones(region)
 		for _, in := range inputs {
-			e1, r1, z1, ok1 := p.normalize(in)
-			e2, r2, z2, ok2 := slowPhone(in, region)
-			if e1 != e2 || r1 != r2 || ok1 != ok2 || (z1 == nil) != (z2 == nil) || z1 != nil && *z1 != *z2 {
-				t.Fatalf("%s %q: fast %q %q %v, parser %q %q %v", region, in, e1, r1, ok1, e2, r2, ok2)
+			e1, r1, z1, k1, ok1 := p.normalize(in)
+			e2, r2, z2, k2, ok2 := slowPhone(in, region)
+			if e1 != e2 || r1 != r2 || k1 != k2 || ok1 != ok2 || (z1 == nil) != (z2 == nil) || z1 != nil && *z1 != *z2 {
+				t.Fatalf("%s %q: fast %q %q %s %v, parser %q %q %s %v", region, in, e1, r1, k1, ok1, e2, r2, k2, ok2)
 			}
 		}
 	}

@@ -16,7 +16,9 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/errs"
+	tel "github.com/bettyhq/betty/server/phones"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/workflow"
 )
@@ -164,6 +166,14 @@ func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r i
 			"a contact carries at most %d other fields: remove the columns you do not need.", len(extras), MaxExtraFields)}
 	}
 
+	numbers, err := s.teamNumbers(ctx, src.OrganizationID, src.WorkflowID)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, 0, errStale // the workflow is gone, and its contacts source with it
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type chunk struct {
@@ -229,6 +239,7 @@ func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r i
 	for range runtime.GOMAXPROCS(0) { // the normalisers
 		go func() {
 			p := newPhones(region)
+			p.numbers = numbers
 			for c := range work {
 				out := make([]store.Contact, len(c.rows))
 				for i, rec := range c.rows {
@@ -317,6 +328,21 @@ func rowProblem(rec []string, extras []int, names []string) string {
 	return ""
 }
 
+// teamNumbers is the policy of the numbers the team types for a workflow: its campaign's
+// allowedNumberTypes (read when the file is imported; the dialer checks again at each dial),
+// landlines and mobiles only outside campaigns.
+func (s *Service) teamNumbers(ctx context.Context, orgID, workflowID string) (tel.Policy, error) {
+	w, err := s.db.WorkflowByID(ctx, orgID, workflowID)
+	if err != nil || w.CampaignID == nil {
+		return tel.TeamPolicy(nil), err
+	}
+	c, err := s.db.CampaignByID(ctx, orgID, *w.CampaignID)
+	if err != nil {
+		return tel.Policy{}, err
+	}
+	return campaigns.Decode(c.Settings).NumberPolicy(), nil
+}
+
 func blank(rec []string) bool {
 	for _, f := range rec {
 		if strings.TrimSpace(f) != "" {
@@ -329,9 +355,12 @@ func blank(rec []string) bool {
 func ptr[T any](v T) *T { return &v }
 
 // ContactFromRow reads one CSV row: the known columns, the rest as extra fields, the phone
-// number normalised (a row without a valid one is failed, with the reason).
+// number normalised (a row without a valid one, or with one of a kind beyond landlines and
+// mobiles, is failed, with the reason).
 func ContactFromRow(rec []string, cols []column, names []string, region string) store.Contact {
-	return contactFromRow(rec, cols, names, newPhones(region))
+	p := newPhones(region)
+	p.numbers = tel.TeamPolicy(nil)
+	return contactFromRow(rec, cols, names, p)
 }
 
 func contactFromRow(rec []string, cols []column, names []string, p *phones) store.Contact {
@@ -369,7 +398,7 @@ func contactFromRow(rec []string, cols []column, names []string, p *phones) stor
 		c.Extra = ptr(string(b))
 	}
 	c.Phone = rawPhone
-	e164, reg, tz, ok := p.normalize(rawPhone)
+	e164, reg, tz, kind, ok := p.normalize(rawPhone)
 	switch {
 	case rawPhone == "":
 		c.Status, c.LastError = store.ContactFailed, ptr("No phone number")
@@ -377,6 +406,9 @@ func contactFromRow(rec []string, cols []column, names []string, p *phones) stor
 		c.Status, c.LastError = store.ContactFailed, ptr("Invalid phone number")
 	default:
 		c.Phone, c.Region, c.TimeZone = e164, ptr(reg), tz
+		if why := p.numbers.Refusal(kind); why != "" {
+			c.Status, c.LastError = store.ContactFailed, &why
+		}
 	}
 	return c
 }
@@ -400,7 +432,9 @@ func stage(v string) string {
 
 // ContactFromFields reads a contact of a CRM (HubSpot) like a CSV row: the number normalised
 // to E.164 (numbers without a country code in region), a contact without a valid one failed
-// with the reason, the lifecycle stage one of the known ones ("other" otherwise).
+// with the reason, as is one whose number is neither a landline nor a mobile (a CRM's
+// numbers come from outside the team: no campaign's opt-in applies), the lifecycle stage one
+// of the known ones ("other" otherwise).
 func ContactFromFields(phone, firstName, lastName, email, lifecycleStage, region string) store.Contact {
 	if region == "" {
 		region = DefaultRegion

@@ -12,7 +12,12 @@
 //  3. Consent must be true (422 naming consent).
 //  4. The number is read as E.164 by workflows.NormalizePhone (a number without a country code
 //     as one of the first allowed country) and must be of an allowed country (422 naming
-//     phoneNumber; --book-a-call-countries, DefaultCountries).
+//     phoneNumber; --book-a-call-countries, DefaultCountries), then a landline or mobile
+//     number (422 naming phoneNumber: premium-rate, shared-cost, personal, UAN, voicemail,
+//     pager, toll-free, VoIP and international-network numbers are where toll fraud sends
+//     calls; shopperNumbers). The country comes first: a shopper of another country can do
+//     nothing with "we cannot call premium-rate numbers", and one of an allowed country who
+//     typed a costly number hears what is wrong with it.
 //  5. A number on the team's do-not-call list is refused (422 "We cannot call this number.").
 //  6. In one transaction, serialised across replicas (store.LockBookings): the number's
 //     bookings of the last 24 hours (every team's) stay below PerNumberPerDay, the team's below
@@ -23,9 +28,9 @@
 //     now." and the reason is logged for the team.
 //
 // The call itself follows the dialer's rules as any run's: the calling window in the number's
-// time zone, the do-not-call list again at dial time, the 24-hour frequency cap, concurrency
-// and credits (server/runs). Limits are counted from rows in the database, never in memory, so
-// they hold however many replicas serve the API.
+// time zone, the number's kind and the do-not-call list again at dial time, the 24-hour
+// frequency cap, concurrency and credits (server/runs). Limits are counted from rows in the
+// database, never in memory, so they hold however many replicas serve the API.
 package shopify
 
 import (
@@ -41,6 +46,7 @@ import (
 
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/errs"
+	"github.com/bettyhq/betty/server/phones"
 	"github.com/bettyhq/betty/server/runs"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/workflows"
@@ -78,6 +84,18 @@ const (
 	msgNumberDone  = "This number has already been booked for calls today. Please try again tomorrow."
 	msgTeamDone    = "This store cannot take more call requests today. Please try again tomorrow."
 )
+
+// shopperNumbers is the policy of the numbers shoppers type: they come from outside the team,
+// so no campaign's allowedNumberTypes applies and only landlines and mobiles are called.
+var shopperNumbers = phones.Policy{Origin: phones.Outside}
+
+// kindMessage tells a shopper that a number of kind k is not called.
+func kindMessage(k phones.Kind) string {
+	if k == phones.KindUnknown {
+		return msgBadNumber
+	}
+	return "We cannot call " + k.Plural() + ". Please enter a mobile or landline number."
+}
 
 // Runs starts the call (runs.Service).
 type Runs interface {
@@ -172,21 +190,24 @@ func (s *Service) BookCall(ctx context.Context, r Request) (store.CallBooking, e
 		return store.CallBooking{}, err
 	}
 	if !r.Consent {
-		return store.CallBooking{}, unprocessable("body.consent", msgNoConsent)
+		return store.CallBooking{}, errs.UnprocessableField("body.consent", msgNoConsent)
 	}
 	number, region, tz, ok := workflows.NormalizePhone(r.PhoneNumber, s.countries[0])
 	if !ok {
-		return store.CallBooking{}, unprocessable("body.phoneNumber", msgBadNumber)
+		return store.CallBooking{}, errs.UnprocessableField("body.phoneNumber", msgBadNumber)
 	}
 	if !s.allowed(region) {
-		return store.CallBooking{}, unprocessable("body.phoneNumber", s.countryMessage())
+		return store.CallBooking{}, errs.UnprocessableField("body.phoneNumber", s.countryMessage())
+	}
+	if kind := phones.KindOf(number); !shopperNumbers.Allows(kind) {
+		return store.CallBooking{}, errs.UnprocessableField("body.phoneNumber", kindMessage(kind))
 	}
 	listed, err := s.dnc.Suppressed(ctx, org.ID, []string{number})
 	if err != nil {
 		return store.CallBooking{}, err
 	}
 	if listed[number] {
-		return store.CallBooking{}, unprocessable("body.phoneNumber", msgDoNotCall)
+		return store.CallBooking{}, errs.UnprocessableField("body.phoneNumber", msgDoNotCall)
 	}
 	b := store.CallBooking{OrganizationID: org.ID, WorkflowID: wf.ID, PhoneNumber: number, Name: optional(r.Name, 100),
 		ConsentText: strings.TrimSpace(r.ConsentText), PageURL: optional(r.PageURL, 2000), ClientIP: r.ClientIP,
@@ -217,7 +238,7 @@ func (s *Service) BookCall(ctx context.Context, r Request) (store.CallBooking, e
 			name = *b.Name
 		}
 		j, err := s.runs.StartSingle(ctx, runs.SingleInput{OrganizationID: org.ID, WorkflowID: wf.ID, Phone: number,
-			TimeZone: tz, Name: name, TriggeredBy: TriggeredBy})
+			TimeZone: tz, Name: name, TriggeredBy: TriggeredBy, Origin: phones.Outside})
 		if err != nil {
 			return s.cannotRun(ctx, org.ID, wf.ID, err)
 		}
@@ -296,12 +317,6 @@ func (s *Service) countryMessage() string {
 		list = strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 	}
 	return "We can only call numbers in " + list + "."
-}
-
-func unprocessable(field, msg string) error {
-	e := errs.UnprocessableErr(msg)
-	e.Fields = []errs.Field{{Name: field, Message: msg}}
-	return e
 }
 
 // wait is how long until the oldest counted request leaves its window (a second at least).

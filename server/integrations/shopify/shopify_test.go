@@ -13,6 +13,7 @@ import (
 	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/integrations/shopify"
 	"github.com/bettyhq/betty/server/internal/testdb"
+	"github.com/bettyhq/betty/server/phones"
 	"github.com/bettyhq/betty/server/runs"
 	"github.com/bettyhq/betty/server/store"
 )
@@ -173,6 +174,43 @@ func TestBookCallRefusals(t *testing.T) {
 		must(t, err)
 		if n.N != 0 {
 			t.Fatal("a refused booking was written")
+		}
+	})
+}
+
+// A costly number is refused before anything is written or started, even in an allowed
+// country; a country not allowed is named first (the shopper can change the number's
+// country, not the store's list). The run of a number that is booked calls it as a number
+// from outside the team.
+func TestBookCallRefusesCostlyNumbers(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		r := &fakeRuns{}
+		svc := shopify.New(db, r, fakeDNC{}, shopify.Options{Countries: []string{"US", "GB", "AU", "IE", "NZ"}})
+		_, key := storefront(t, db, true)
+		ip := 0
+		book := func(number string) error {
+			ip++
+			_, err := svc.BookCall(ctx, request(key, number, fmt.Sprintf("198.51.100.%d", ip)))
+			return err
+		}
+		for number, words := range map[string]string{"+19005551234": "We cannot call premium-rate numbers.",
+			"+449098790000": "premium-rate", "+447010000000": "We cannot call personal forwarding numbers.",
+			"+448712345678": "premium-rate", "+611900123456": "premium-rate", "+353151234567": "premium-rate",
+			"+64900123456": "premium-rate", "+448001234567": "toll-free", "+18005550199": "toll-free"} {
+			e := wantErr(t, book(number), errs.Unprocessable, words, "body.phoneNumber")
+			if !strings.Contains(e.Message, "Please enter a mobile or landline number.") {
+				t.Fatalf("%s: %q", number, e.Message)
+			}
+		}
+		wantErr(t, book("+33 8 92 12 34 56"), errs.Unprocessable, "We can only call numbers in", "body.phoneNumber")
+		wantErr(t, book("+80012345678"), errs.Unprocessable, "We can only call numbers in", "body.phoneNumber")
+		if r.count() != 0 {
+			t.Fatalf("runs started: %+v", r.starts)
+		}
+		must(t, book("+447400123456"))
+		if r.starts[0].Origin != phones.Outside {
+			t.Fatalf("the run of a shopper's number: %+v", r.starts[0])
 		}
 	})
 }

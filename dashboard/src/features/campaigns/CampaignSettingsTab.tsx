@@ -14,7 +14,7 @@ import { toast } from '../../components/ui/toast-store';
 import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
 import { can } from '../../lib/roles';
 import { teamPath } from '../team/TeamContext';
-import { WEEKDAYS } from './labels';
+import { NUMBER_TYPES, WEEKDAYS } from './labels';
 import { updateCampaignMutationOptions } from './queries';
 import { formFromSettings, settingsFromForm, timeZones, validateSettings, type SettingsErrors, type SettingsForm } from './settings';
 
@@ -107,6 +107,27 @@ export function CampaignSettingsTab({ team, campaign }: { team: Organization; ca
             <Field label="Calls at the same time" description="1 to 50; inbound calls over it hear a busy tone." error={errors.maxConcurrentCalls ?? serverField('maxConcurrentCalls')}>
               {(ids) => <Input {...ids} type="number" inputMode="numeric" min={1} max={50} value={form.maxConcurrentCalls} onChange={(e) => set('maxConcurrentCalls', e.target.value)} />}
             </Field>
+          </CardBody>
+        </Card>
+
+        <Card>
+          <CardHeader
+            title="Numbers called"
+            description="Landline and mobile numbers are always called. Tick a kind to also call numbers of it that your team uploads or types (CSV files, test runs); numbers from the storefront, Zapier or HubSpot are called only when they are landlines or mobiles."
+          />
+          <CardBody className="space-y-3">
+            {serverField('allowedNumberTypes') && <p className="text-xs font-medium text-danger-fg">{serverField('allowedNumberTypes')}</p>}
+            <div className="grid gap-3 sm:grid-cols-2">
+              {NUMBER_TYPES.map((t) => (
+                <Checkbox
+                  key={t.value}
+                  label={t.label}
+                  description={t.description}
+                  checked={form.allowedNumberTypes.includes(t.value)}
+                  onCheckedChange={(on) => set('allowedNumberTypes', on ? [...form.allowedNumberTypes, t.value] : form.allowedNumberTypes.filter((x) => x !== t.value))}
+                />
+              ))}
+            </div>
           </CardBody>
         </Card>
 

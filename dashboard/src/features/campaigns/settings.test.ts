@@ -11,11 +11,23 @@ const STORED = {
   voicemailAction: 'hang-up' as const,
   voicemailMessage: null,
   recordCalls: true,
+  allowedNumberTypes: [] as ('toll-free' | 'premium-rate')[],
 };
 
 describe('campaign settings form', () => {
   it('round-trips the stored settings', () => {
     expect(settingsFromForm(formFromSettings(STORED))).toEqual(STORED);
+  });
+
+  it('reads settings stored before allowedNumberTypes as landlines and mobiles only', () => {
+    const { allowedNumberTypes: _, ...older } = STORED;
+    expect(formFromSettings(older as typeof STORED).allowedNumberTypes).toEqual([]);
+  });
+
+  it('sends the number types ticked, each once, in the order shown', () => {
+    const form = { ...formFromSettings(STORED), allowedNumberTypes: ['premium-rate' as const, 'toll-free' as const] };
+    expect(settingsFromForm(form).allowedNumberTypes).toEqual(['toll-free', 'premium-rate']);
+    expect(settingsFromForm(formFromSettings({ ...STORED, allowedNumberTypes: ['premium-rate'] }))).toEqual({ ...STORED, allowedNumberTypes: ['premium-rate'] });
   });
 
   it('accepts the defaults', () => {

@@ -2,7 +2,8 @@
 // limits, so the person hears about a mistake before the server answers 400), and the body sent
 // (the whole settings object, which replaces the stored one).
 
-import type { CampaignSettings, CampaignSettingsInput, CampaignVoicemailAction, CampaignWeekday } from '../../api/gen/model';
+import type { CampaignNumberType, CampaignSettings, CampaignSettingsInput, CampaignVoicemailAction, CampaignWeekday } from '../../api/gen/model';
+import { NUMBER_TYPES } from './labels';
 
 export interface SettingsForm {
   maxConcurrentCalls: string;
@@ -15,6 +16,8 @@ export interface SettingsForm {
   voicemailAction: CampaignVoicemailAction;
   voicemailMessage: string;
   recordCalls: boolean;
+  /** Kinds called beyond landlines and mobiles, for numbers the team typed (CSV files, test runs). */
+  allowedNumberTypes: CampaignNumberType[];
 }
 
 export type SettingsErrors = Partial<Record<keyof SettingsForm, string>>;
@@ -31,6 +34,8 @@ export function formFromSettings(s: CampaignSettings): SettingsForm {
     voicemailAction: s.voicemailAction,
     voicemailMessage: s.voicemailMessage ?? '',
     recordCalls: s.recordCalls,
+    // A server older than the setting sends none: nothing beyond landlines and mobiles.
+    allowedNumberTypes: [...(s.allowedNumberTypes ?? [])],
   };
 }
 
@@ -68,6 +73,7 @@ export function settingsFromForm(form: SettingsForm): CampaignSettingsInput {
     voicemailAction: form.voicemailAction,
     voicemailMessage: form.voicemailAction === 'leave-message' ? form.voicemailMessage.trim() : null,
     recordCalls: form.recordCalls,
+    allowedNumberTypes: NUMBER_TYPES.map((t) => t.value).filter((t) => form.allowedNumberTypes.includes(t)),
   };
 }
 

@@ -13,6 +13,12 @@ describe('job progress', () => {
     expect(counters.find((c) => c.label === 'Remaining')!.value).toBe(10);
   });
 
+  it('shows numbers refused for their kind after the suppressed ones, with why', () => {
+    const counters = progressCounters({ total: 4, completed: 1, failed: 3, suppressed: 1, refused: 2, pending: 0, percent: 100 });
+    expect(counters.map((c) => `${c.label}=${c.value}`)).toEqual(['Contacts=4', 'Completed=1', 'Failed=3', 'Suppressed=1', 'Refused=2', 'Remaining=0']);
+    expect(counters.find((c) => c.key === 'refused')!.hint).toContain('premium-rate');
+  });
+
   it('falls back to pending as Remaining when the server sends only the base counters', () => {
     const counters = progressCounters({ total: 3, completed: 1, failed: 0, pending: 2, percent: 33 });
     expect(counters.map((c) => `${c.label}=${c.value}`)).toEqual(['Contacts=3', 'Completed=1', 'Failed=0', 'Remaining=2']);

@@ -15,6 +15,7 @@ const KNOWN: readonly { key: string; label: string; hint: string }[] = [
   { key: 'completed', label: 'Completed', hint: 'Calls that went through' },
   { key: 'failed', label: 'Failed', hint: 'No answer, busy or voicemail after the last attempt' },
   { key: 'suppressed', label: 'Suppressed', hint: 'On the do-not-call list or over a cap: never dialled' },
+  { key: 'refused', label: 'Refused', hint: 'A kind of number this run may not call (premium-rate, toll-free…): never dialled; each contact says why' },
   { key: 'remaining', label: 'Remaining', hint: 'Not finished yet' },
   { key: 'pending', label: 'Remaining', hint: 'Not finished yet' },
 ];

@@ -1790,7 +1790,10 @@ export const useUnsubscribeZapierHook = <TError = ErrorType<BadRequestResponse |
 `POST /v1/workflow/contacts`; 422 otherwise). Each contact is matched by phone number
 within the node: a new number adds a contact (call status `pending`), a known number
 updates that contact's fields and keeps its call state. Phone numbers are normalised to
-E.164; one that cannot be is kept with call status `failed`, as for CSV rows. Fields
+E.164; one that cannot be is kept with call status `failed`, as for CSV rows, and so is
+one that is neither a landline nor a mobile number (premium-rate, shared-cost,
+toll-free…: pushed numbers come from outside the team, so a campaign's
+`allowedNumberTypes` does not apply), with the reason in its `lastError`. Fields
 beyond the named ones are kept on the contact as extra fields (like extra CSV columns).
 Contacts pushed while a run of the workflow is in progress join that run.
 

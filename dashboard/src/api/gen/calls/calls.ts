@@ -79,12 +79,17 @@ and the time) is stored with the booking, kept as the record of that consent and
 answered here; the booking's call is the run `jobId`. Abuse limits (decision,
 constants in `server/integrations/shopify`): per client address 5 requests an hour,
 per number 2 calls a day, per organisation 100 calls a day; numbers must be valid E.164
-in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`).
+in an allowed country (default US, CA, GB, IE, AU, NZ; `--book-a-call-countries`), and
+landline or mobile numbers: premium-rate, shared-cost, personal, UAN, voicemail-access,
+pager, toll-free, VoIP and international-network numbers are refused (toll fraud), and
+no campaign setting changes that for numbers a shopper typed.
 
 Errors carry a `detail` written for the shopper, which the widget shows as is:
 an unknown key or an organisation without a storefront workflow is 404 ("This store
 cannot take call requests right now."); a bad or disallowed number is 422 naming
-`phoneNumber`; missing consent is 422 naming `consent`; a number on the organisation's
+`phoneNumber` (a number of another country hears which countries are called; a costly
+number of an allowed country, for example "We cannot call premium-rate numbers. Please
+enter a mobile or landline number."); missing consent is 422 naming `consent`; a number on the organisation's
 do-not-call list is 422 ("We cannot call this number."); a limit reached is 429 with
 `Retry-After`. Answers 201 with the booking; the call follows within seconds (or when
 the number's calling window opens).

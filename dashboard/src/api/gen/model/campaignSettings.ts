@@ -4,6 +4,7 @@
  */
 import type { CampaignCallWindow } from './campaignCallWindow';
 import type { CampaignVoicemailAction } from './campaignVoicemailAction';
+import type { CampaignNumberType } from './campaignNumberType';
 
 /**
  * How a campaign's calls are placed, as the server sends them (every field is always
@@ -51,4 +52,16 @@ otherwise.
   voicemailMessage: string | null;
   /** Whether the campaign's calls are recorded (recordings are served by the Calls operations). */
   recordCalls: boolean;
+  /**
+   * Kinds of numbers beyond landlines and mobiles this campaign's calls may reach, for
+numbers the team typed itself (CSV uploads, test runs); empty by default. Numbers
+from outside the team (the storefront widget, Zapier pushes, HubSpot contacts) are
+called only when they are landline or mobile numbers, whatever this says. Checked
+when contacts are imported (a refused number is a failed row with its reason) and
+again when each number is dialled (the attempt ends without a call, counted in
+the run's `progress.refused`).
+
+   * @maxItems 9
+   */
+  allowedNumberTypes: CampaignNumberType[];
 }

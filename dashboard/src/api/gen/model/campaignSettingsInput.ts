@@ -4,6 +4,7 @@
  */
 import type { CampaignCallWindow } from './campaignCallWindow';
 import type { CampaignVoicemailAction } from './campaignVoicemailAction';
+import type { CampaignNumberType } from './campaignNumberType';
 
 /**
  * Campaign settings as a client sends them: every field is optional and an absent field
@@ -11,7 +12,7 @@ takes its default (on update too: the object sent replaces the stored settings).
 window, retries and voicemail apply to outbound calls; `maxConcurrentCalls` and
 `recordCalls` to both directions.
 Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in UTC, 2 retries 60
-minutes apart, hang up on voicemail, calls recorded.
+minutes apart, hang up on voicemail, calls recorded, landline and mobile numbers only.
 
  */
 export interface CampaignSettingsInput {
@@ -54,4 +55,16 @@ otherwise.
   voicemailMessage?: string | null;
   /** Whether the campaign's calls are recorded (recordings are served by the Calls operations). */
   recordCalls?: boolean;
+  /**
+   * Kinds of numbers beyond landlines and mobiles this campaign's calls may reach, for
+numbers the team typed itself (CSV uploads, test runs); empty by default. Numbers
+from outside the team (the storefront widget, Zapier pushes, HubSpot contacts) are
+called only when they are landline or mobile numbers, whatever this says. Checked
+when contacts are imported (a refused number is a failed row with its reason) and
+again when each number is dialled (the attempt ends without a call, counted in
+the run's `progress.refused`).
+
+   * @maxItems 9
+   */
+  allowedNumberTypes?: CampaignNumberType[];
 }

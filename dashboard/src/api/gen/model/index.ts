@@ -66,6 +66,7 @@ export * from './campaign';
 export * from './campaignAgentSummary';
 export * from './campaignCallWindow';
 export * from './campaignListResponse';
+export * from './campaignNumberType';
 export * from './campaignPhoneNumberAssignment';
 export * from './campaignPhoneNumberAssignmentListResponse';
 export * from './campaignPriority';

@@ -72,4 +72,13 @@ success), so `pending` stays `total - completed - failed`. 0 for `contacts-impor
    * @minimum 0
    */
   suppressed?: number;
+  /**
+   * `workflow-run`: contacts not called because their number is of a kind the run may
+not call (premium-rate, shared-cost, toll-free…: only landlines and mobiles, plus
+the campaign's `allowedNumberTypes` for numbers the team typed); each contact's
+`lastError` says why. Also counted in `failed`. 0 for `contacts-import`.
+
+   * @minimum 0
+   */
+  refused?: number;
 }

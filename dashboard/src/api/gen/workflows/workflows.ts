@@ -760,7 +760,10 @@ contacts and ignores the campaign's call window; HubSpot lifecycle-stage nodes d
 write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 graph rule, there is no agent or phone number, or the organisation has no credits
-left. Any team role except `readonly` may call it. Returns the job (201).
+left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
+workflow outside campaigns calls landlines and mobiles only). Any team role except
+`readonly` may call it. Returns the job (201).
 
  * @summary Test-run a workflow
  */
@@ -1232,7 +1235,9 @@ data (without changing `version`). A request without `nodeId` answers 400 with d
   row is a header; columns are matched by name ignoring case and `_`/spaces: `phone`
   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
   every other column is kept on the contact as an extra field. Phone numbers are
-  normalised to E.164 (a row without a valid one is kept with call status `failed`).
+  normalised to E.164 (a row without a valid one is kept with call status `failed`,
+  and so is a number that is neither a landline nor a mobile unless its kind is in
+  the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
@@ -1245,6 +1250,9 @@ data (without changing `version`). A request without `nodeId` answers 400 with d
   again while the node is in use (see `listHubspotContacts`). Without `listId` the
   contacts are the ones picked for this node through the HubSpot contact search. They
   are fetched 100 at a time and kept in sync (the dashboard refreshes every 10 s).
+  Their numbers are read like CSV rows, except that a number that is neither a
+  landline nor a mobile is always kept `failed` with the reason: they come from
+  outside the team, so `allowedNumberTypes` does not apply.
 - `zapier`: contacts are pushed by the organisation's Zapier zaps; `connectedAppId`
   optionally names the Zapier connection.
 The node must be a `contacts` node of an outbound workflow of `organizationId` (404 /
@@ -1722,7 +1730,8 @@ export const useDeleteWorkflowCsv = <TError = ErrorType<BadRequestResponse | Una
     }
     /**
  * Answers, as a CSV file, the rows of a Contacts node's CSV file that the import
-rejected (a number that is missing, invalid or a duplicate of an earlier row; they
+rejected (a number that is missing, invalid, of a kind the campaign does not call
+(`allowedNumberTypes`) or a duplicate of an earlier row; they
 are kept as contacts with call status `failed` and the reason in
 `betty_metadata.lastError`). Each row is the file's own row, with the file's header,
 in file order, plus a last column `reason` (`rejection reason` when the file already

@@ -1,0 +1,65 @@
+import { configure, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+
+import { setTokens } from '../../api/session';
+import { dashboardRoutes, fakeServer, ok, pageMeta } from '../../test/fakeServer';
+import { renderApp } from '../../test/renderApp';
+
+const SETTINGS = {
+  maxConcurrentCalls: 5,
+  callWindow: { start: '09:00', end: '17:00', days: ['mon'] },
+  timezone: 'UTC',
+  retryAttempts: 2,
+  retryDelayMinutes: 60,
+  voicemailAction: 'hang-up',
+  voicemailMessage: null,
+  recordCalls: true,
+  allowedNumberTypes: ['toll-free'],
+};
+
+const CAMPAIGN = {
+  id: 'c1',
+  name: 'Spring',
+  type: 'outbound',
+  status: 'draft',
+  priority: 'medium',
+  purpose: 'Other',
+  workflowId: null,
+  organizationId: 't1',
+  settings: SETTINGS,
+  phoneNumberId: null,
+  phoneNumber: null,
+  workflows: [],
+  agents: [],
+  createdAt: '2026-01-01T09:00:00Z',
+  updatedAt: '2026-01-01T09:00:00Z',
+};
+
+// The first test compiles the lazy page; give a busy machine time.
+configure({ asyncUtilTimeout: 10_000 });
+
+describe('the campaign’s numbers called', { timeout: 20_000 }, () => {
+  it('shows the kinds allowed and sends the ones ticked', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    const calls = fakeServer({
+      ...dashboardRoutes(),
+      'GET /v1/campaigns/c1': () => ok(CAMPAIGN),
+      'PUT /v1/campaigns/c1': ({ body }) => ok({ ...CAMPAIGN, ...(body as object) }),
+      'GET /v1/agent/list/campaigns/c1': () => ok([], { meta: pageMeta(1, 0, 10) }),
+    });
+    renderApp('/dashboard/campaigns/c1/settings?teamId=t1');
+    const tollFree = await screen.findByRole('checkbox', { name: 'Toll-free' });
+    expect(tollFree).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Premium-rate' })).not.toBeChecked();
+    expect(screen.getByText(/numbers from the storefront, Zapier or HubSpot are called only when they are landlines or mobiles/)).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('checkbox', { name: 'Premium-rate' }));
+    await user.click(tollFree);
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    const sent = calls.find((c) => c.method === 'PUT')!.body as { settings: { allowedNumberTypes: string[] } };
+    expect(sent.settings.allowedNumberTypes).toEqual(['premium-rate']);
+  });
+});
