@@ -18,6 +18,9 @@ type Settings struct {
 	VoicemailAction    string     `json:"voicemailAction"`
 	VoicemailMessage   *string    `json:"voicemailMessage"`
 	RecordCalls        bool       `json:"recordCalls"`
+	// MaxCallDurationMinutes bounds every call of the campaign, from its answer (the dialer
+	// hangs up a call that reaches it).
+	MaxCallDurationMinutes int `json:"maxCallDurationMinutes"`
 }
 
 // CallWindow is when outbound calls may start, in the campaign's time zone.
@@ -32,25 +35,31 @@ const (
 	VoicemailLeaveMessage = "leave-message"
 )
 
+// DefaultMaxCallDurationMinutes is the longest a call lasts when its campaign says nothing
+// else, and for calls outside campaigns (openapi.yaml's maxCallDurationMinutes says why 30).
+const DefaultMaxCallDurationMinutes = 30
+
 // DefaultSettings are the settings of a campaign created without any: 5 concurrent calls,
 // 09:00–17:00 Monday to Friday in UTC, 2 retries an hour apart, hang up on voicemail,
-// recorded.
+// recorded, calls of at most 30 minutes. Stored settings written before a field existed take
+// its default here too (decodeSettings).
 func DefaultSettings() Settings {
 	return Settings{MaxConcurrentCalls: 5, CallWindow: CallWindow{Start: "09:00", End: "17:00",
 		Days: []string{"mon", "tue", "wed", "thu", "fri"}}, Timezone: "UTC", RetryAttempts: 2, RetryDelayMinutes: 60,
-		VoicemailAction: VoicemailHangUp, RecordCalls: true}
+		VoicemailAction: VoicemailHangUp, RecordCalls: true, MaxCallDurationMinutes: DefaultMaxCallDurationMinutes}
 }
 
 // SettingsInput is settings as a client sends them: absent fields take their default.
 type SettingsInput struct {
-	MaxConcurrentCalls *int
-	CallWindow         *CallWindow
-	Timezone           *string
-	RetryAttempts      *int
-	RetryDelayMinutes  *int
-	VoicemailAction    *string
-	VoicemailMessage   *string
-	RecordCalls        *bool
+	MaxConcurrentCalls     *int
+	CallWindow             *CallWindow
+	Timezone               *string
+	RetryAttempts          *int
+	RetryDelayMinutes      *int
+	VoicemailAction        *string
+	VoicemailMessage       *string
+	RecordCalls            *bool
+	MaxCallDurationMinutes *int
 }
 
 // Settings fills the defaults in and checks the rules the contract's schema cannot express:
@@ -82,6 +91,9 @@ func (in SettingsInput) Settings() (Settings, error) {
 	}
 	if in.RecordCalls != nil {
 		s.RecordCalls = *in.RecordCalls
+	}
+	if in.MaxCallDurationMinutes != nil {
+		s.MaxCallDurationMinutes = *in.MaxCallDurationMinutes
 	}
 	var fields []errs.Field
 	if _, err := time.LoadLocation(s.Timezone); err != nil || s.Timezone == "" || s.Timezone == "Local" {

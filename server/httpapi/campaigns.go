@@ -144,7 +144,8 @@ func campaignInput(name *string, direction *api.CallDirection, status *api.Campa
 	if settings != nil {
 		in.Settings = &campaigns.SettingsInput{MaxConcurrentCalls: settings.MaxConcurrentCalls, Timezone: settings.Timezone,
 			RetryAttempts: settings.RetryAttempts, RetryDelayMinutes: settings.RetryDelayMinutes,
-			VoicemailAction: (*string)(settings.VoicemailAction), VoicemailMessage: settings.VoicemailMessage, RecordCalls: settings.RecordCalls}
+			VoicemailAction: (*string)(settings.VoicemailAction), VoicemailMessage: settings.VoicemailMessage, RecordCalls: settings.RecordCalls,
+			MaxCallDurationMinutes: settings.MaxCallDurationMinutes}
 		if w := settings.CallWindow; w != nil {
 			days := make([]string, 0, len(w.Days))
 			for _, d := range w.Days {

@@ -164,7 +164,7 @@ func renderCampaign(c campaigns.Campaign) api.Campaign {
 		WorkflowId: c.WorkflowID, PhoneNumberId: c.PhoneNumberID, PhoneNumber: c.PhoneNumber,
 		Settings: api.CampaignSettings{MaxConcurrentCalls: s.MaxConcurrentCalls, Timezone: s.Timezone, RetryAttempts: s.RetryAttempts,
 			RetryDelayMinutes: s.RetryDelayMinutes, VoicemailAction: api.CampaignVoicemailAction(s.VoicemailAction),
-			VoicemailMessage: s.VoicemailMessage, RecordCalls: s.RecordCalls,
+			VoicemailMessage: s.VoicemailMessage, RecordCalls: s.RecordCalls, MaxCallDurationMinutes: s.MaxCallDurationMinutes,
 			CallWindow: api.CampaignCallWindow{Start: s.CallWindow.Start, End: s.CallWindow.End, Days: days}},
 		Workflows: mapped(c.Workflows, renderCampaignWorkflow),
 		Agents: mapped(c.Agents, func(a store.Agent) api.CampaignAgentSummary {
