@@ -83,6 +83,8 @@ type callState struct {
 	// with the same keys when the call goes quiet (resume.go).
 	Outbox      []conversation.Action `json:"outbox,omitempty"`
 	OutboxFirst int                   `json:"outboxFirst,omitempty"`
+	// TimeUp: the call reached its maximum duration and Betty hung it up (sweep.go).
+	TimeUp bool `json:"timeUp,omitempty"`
 }
 
 func readState(a store.Attempt) callState {
@@ -158,13 +160,21 @@ func (s *Service) attemptOf(ctx context.Context, e phones.CallEvent) (store.Atte
 	return s.db.AttemptByCall(ctx, e.CallControlID)
 }
 
-// effect runs fn in a transaction that records the event as seen; an event seen before
-// does nothing.
+// effect runs fn in a transaction that records the event as seen, and when the carrier last
+// told something of the call (the call sweep's clock, sweep.go); an event seen before does
+// nothing.
 func (s *Service) effect(ctx context.Context, e phones.CallEvent, a store.Attempt, fn func(ctx context.Context) error) error {
 	return s.db.InTx(ctx, func(ctx context.Context) error {
 		if e.ID != "" {
 			fresh, err := s.db.MarkCallEventSeen(ctx, e.ID, a.ID, string(e.Kind))
 			if err != nil || !fresh {
+				return err
+			}
+			at := e.At
+			if at.IsZero() {
+				at = s.d.Now()
+			}
+			if err := s.db.HeardFromCarrier(ctx, a.ID, at); err != nil {
 				return err
 			}
 		}
@@ -242,8 +252,9 @@ func (s *Service) answered(ctx context.Context, j store.WorkflowJob, a store.Att
 	if at.IsZero() {
 		at = s.d.Now()
 	}
+	endsBy := at.Add(decodeSettings(j.Settings).maxCall())
 	return s.transition(ctx, e, a, cs, acts, func(ctx context.Context, cur *store.Attempt) error {
-		cur.AnsweredAt = &at
+		cur.AnsweredAt, cur.EndsBy = &at, &endsBy
 		if cur.CallControlID == nil && e.CallControlID != "" {
 			cur.CallControlID = &e.CallControlID
 		}
@@ -404,7 +415,11 @@ func (s *Service) hungUp(ctx context.Context, j store.WorkflowJob, a store.Attem
 		minutes = 1
 	}
 	closed := CallClosed{Status: callLogStatus(state), AnsweredAt: a.AnsweredAt, EndedAt: ended,
-		BilledMinutes: minutes, Outcome: string(state)}
+		BilledMinutes: minutes, Outcome: string(state), Reason: endReason(j, cs, e.Cause)}
+	cause := string(e.Cause)
+	if e.Cause == phones.HangupLost {
+		cause = causeLost
+	}
 	var result conversation.Result
 	if s.d.Conversation != nil && len(cs.Engine) > 0 {
 		var err error
@@ -426,10 +441,13 @@ func (s *Service) hungUp(ctx context.Context, j store.WorkflowJob, a store.Attem
 	}
 	if closed.Title == "" {
 		closed.Title, closed.Summary, closed.Priority = fmt.Sprintf("Call to %s", a.Phone), fmt.Sprintf("The call ended %s.", state), 3
+		if closed.Reason != "" {
+			closed.Summary = closed.Reason
+		}
 	}
 	return s.effect(ctx, e, a, func(ctx context.Context) error {
 		cur := a // guarded below: the move fails (and all this rolls back) if it moved since
-		cur.EndedAt, cur.Cause = &ended, ptr(string(e.Cause))
+		cur.EndedAt, cur.Cause = &ended, &cause
 		if cur.CallControlID == nil && e.CallControlID != "" {
 			cur.CallControlID = &e.CallControlID
 		}
