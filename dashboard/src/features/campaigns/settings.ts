@@ -15,6 +15,7 @@ export interface SettingsForm {
   voicemailAction: CampaignVoicemailAction;
   voicemailMessage: string;
   recordCalls: boolean;
+  maxCallDurationMinutes: string;
 }
 
 export type SettingsErrors = Partial<Record<keyof SettingsForm, string>>;
@@ -31,6 +32,7 @@ export function formFromSettings(s: CampaignSettings): SettingsForm {
     voicemailAction: s.voicemailAction,
     voicemailMessage: s.voicemailMessage ?? '',
     recordCalls: s.recordCalls,
+    maxCallDurationMinutes: String(s.maxCallDurationMinutes),
   };
 }
 
@@ -53,6 +55,7 @@ export function validateSettings(form: SettingsForm): SettingsErrors {
   if (!wholeIn(form.retryDelayMinutes, 5, 1440)) errors.retryDelayMinutes = 'A whole number of minutes from 5 to 1440.';
   if (form.voicemailAction === 'leave-message' && !form.voicemailMessage.trim()) errors.voicemailMessage = 'Write the message the agent leaves.';
   if (form.voicemailMessage.length > 1000) errors.voicemailMessage = 'At most 1000 characters.';
+  if (!wholeIn(form.maxCallDurationMinutes, 1, 240)) errors.maxCallDurationMinutes = 'A whole number of minutes from 1 to 240.';
   return errors;
 }
 
@@ -68,6 +71,7 @@ export function settingsFromForm(form: SettingsForm): CampaignSettingsInput {
     voicemailAction: form.voicemailAction,
     voicemailMessage: form.voicemailAction === 'leave-message' ? form.voicemailMessage.trim() : null,
     recordCalls: form.recordCalls,
+    maxCallDurationMinutes: Number(form.maxCallDurationMinutes),
   };
 }
 

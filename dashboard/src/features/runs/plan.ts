@@ -14,6 +14,7 @@ export const DEFAULT_RUN_SETTINGS: CampaignSettings = {
   voicemailAction: 'hang-up',
   voicemailMessage: null,
   recordCalls: true,
+  maxCallDurationMinutes: 30,
 };
 
 const DAY_NAMES: Record<CampaignWeekday, string> = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
