@@ -14,47 +14,17 @@ import (
 	"github.com/bettyhq/betty/server/store"
 )
 
-// Every call in progress ends. A call is held by the carrier's events; when its hang-up never
-// arrives (a lost webhook, a carrier outage, a crash at the wrong moment) the call would stay
-// on the line for ever, holding one of the team's lines. Two rules end it, both applied by the
-// call sweep (a River periodic job, call_sweep, every quarter of Config.SilentAfter: 30 s by
-// default) through the same code as the carrier's own events:
-//
-//   - A silent call is asked about. A call on the line with a carrier id that the carrier
-//     told nothing of for Config.SilentAfter (2 minutes by default: many times a listen's 8 s
-//     and the 30 s after which Resume sends a quiet call its last commands again, so a call
-//     that is merely slow is left alone, while a line is held at most a few minutes after its
-//     hang-up was lost) is asked about with CallControl.Status (Telnyx: GET /calls/{id}; the
-//     simulator: its own state). A call the carrier no longer has is ended as if its hang-up
-//     had come, with the cause "lost" (HandleCallEvent, hungUp): its line is released, the
-//     attempt and the call log are closed ("The carrier lost this call; it was ended by
-//     Betty."), it is charged, the contact's status, retries and the run's end follow as after
-//     any hang-up. A carrier that cannot be asked (an error) ends nothing; it is asked again
-//     after another SilentAfter.
-//   - A call reaches its maximum duration. The answer sets the attempt's ends_by (the answer
-//     plus the campaign's maxCallDurationMinutes, 30 by default and outside campaigns); a
-//     call still on the line after it is hung up through the carrier (a Hangup command sent
-//     like the engine's, recorded in the call's state, so its hang-up closes the call log
-//     with the reason). The agent says no goodbye first: the conversation engine speaks only
-//     what the flow and its own limits decide, and those turns are the transcript and the
-//     recording; a line said beside it would be in neither. A call alive past that time whose
-//     answer never came (still ringing for us) is hung up the same way, counted from the dial.
-//
-// Billing a lost call (decision): the end is the last thing known, never the silent time
-// after. That is the end the carrier reports when it still does (Telnyx keeps an ended call's
-// end_time 10 minutes: what the carrier billed), within the last event heard and now; else
-// the time of the carrier's last event of the call (contact_attempts.last_event_at; for rows
-// older than it, the answer or the dial). Minutes are then rounded up from the answer as for
-// any call (BilledMinutes), one ledger row per attempt.
-//
-// Calls left on the line by a process that died are swept like any other: the periodic job
-// runs as the queue starts (RunOnStart) on whichever replica River elects.
+// The call sweep: every call in progress ends. The rules (silent calls asked about, the
+// maximum duration, how a lost call is billed) are written in the package doc (doc.go,
+// "Every call ends"); this is where they are applied, through the driver's own code.
 
-// silentAfterDefault is Config.SilentAfter's default.
+// silentAfterDefault is Config.SilentAfter's default: many times a listen (8 s) and the 30 s
+// after which Resume sends a quiet call its last commands again, so a call merely slow is
+// left alone, while a line whose hang-up was lost is held a few minutes at most.
 const silentAfterDefault = 2 * time.Minute
 
-// sweepBatch is how many calls one sweep looks at; sweepAskers how many carrier questions it
-// has in flight at once. 10,000 lost calls clear in 20 rounds.
+// sweepBatch is how many calls the sweep reads at once; sweepAskers how many carrier
+// questions it has in flight. BenchmarkSweepLostCalls: 10,000 lost calls end in one sweep.
 const (
 	sweepBatch  = 500
 	sweepAskers = 16
@@ -94,18 +64,31 @@ type Swept struct {
 	Asked, Lost, TimeUp int
 }
 
-// SweepCalls ends the calls on the line whose hang-up never came (see above) and answers
-// what it did. Every change goes through the call driver, guarded like an event's, so two
-// sweeps at once, or a sweep and the real hang-up, end a call once.
+// SweepCalls ends the calls on the line whose hang-up never came (doc.go) and answers what
+// it did. It works batches until one is not full, or for one sweep interval at most (so an
+// incident of thousands of lost calls clears in one run without two runs overlapping). Every
+// change goes through the call driver, guarded like an event's, so two sweeps at once, or a
+// sweep and the real hang-up, end a call once.
 func (s *Service) SweepCalls(ctx context.Context) (Swept, error) {
 	var out Swept
 	if s.d.Calls == nil {
 		return out, nil
 	}
+	budget := time.Now().Add(callSweepEvery(s.cfg.SilentAfter))
+	for {
+		n, err := s.sweepBatch(ctx, &out)
+		if err != nil || n < sweepBatch || time.Now().After(budget) || ctx.Err() != nil {
+			return out, err
+		}
+	}
+}
+
+// sweepBatch looks at one batch of calls and answers how many it looked at.
+func (s *Service) sweepBatch(ctx context.Context, out *Swept) (int, error) {
 	now := s.d.Now()
 	calls, err := s.db.CallsToSweep(ctx, now, now.Add(-s.cfg.SilentAfter), sweepBatch)
 	if err != nil || len(calls) == 0 {
-		return out, err
+		return 0, err
 	}
 	var (
 		mu   sync.Mutex
@@ -139,7 +122,7 @@ func (s *Service) SweepCalls(ctx context.Context) (Swept, error) {
 		}()
 	}
 	wg.Wait()
-	return out, errors.Join(errs...)
+	return len(calls), errors.Join(errs...)
 }
 
 type sweepResult int
