@@ -114,6 +114,11 @@ func (s *Service) HandleCallEvent(ctx context.Context, e phones.CallEvent) error
 	if err != nil {
 		return err
 	}
+	// When the carrier last told something of the call (the call sweep's clock, sweep.go):
+	// every write of the attempt the event makes keeps it.
+	if at := s.eventTime(e); a.LastEventAt == nil || at.After(*a.LastEventAt) {
+		a.LastEventAt = &at
+	}
 	j, err := s.job(ctx, a.JobID)
 	if err != nil {
 		return err
@@ -150,6 +155,14 @@ func (s *Service) HandleCallEvent(ctx context.Context, e phones.CallEvent) error
 	return s.effect(ctx, e, a, func(context.Context) error { return nil })
 }
 
+// eventTime is when an event happened, by the carrier's clock (now when it does not say).
+func (s *Service) eventTime(e phones.CallEvent) time.Time {
+	if e.At.IsZero() {
+		return s.d.Now()
+	}
+	return e.At
+}
+
 func (s *Service) attemptOf(ctx context.Context, e phones.CallEvent) (store.Attempt, error) {
 	if e.AttemptID != "" {
 		return s.db.AttemptByID(ctx, e.AttemptID)
@@ -160,21 +173,13 @@ func (s *Service) attemptOf(ctx context.Context, e phones.CallEvent) (store.Atte
 	return s.db.AttemptByCall(ctx, e.CallControlID)
 }
 
-// effect runs fn in a transaction that records the event as seen, and when the carrier last
-// told something of the call (the call sweep's clock, sweep.go); an event seen before does
-// nothing.
+// effect runs fn in a transaction that records the event as seen; an event seen before
+// does nothing.
 func (s *Service) effect(ctx context.Context, e phones.CallEvent, a store.Attempt, fn func(ctx context.Context) error) error {
 	return s.db.InTx(ctx, func(ctx context.Context) error {
 		if e.ID != "" {
 			fresh, err := s.db.MarkCallEventSeen(ctx, e.ID, a.ID, string(e.Kind))
 			if err != nil || !fresh {
-				return err
-			}
-			at := e.At
-			if at.IsZero() {
-				at = s.d.Now()
-			}
-			if err := s.db.HeardFromCarrier(ctx, a.ID, at); err != nil {
 				return err
 			}
 		}

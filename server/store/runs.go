@@ -110,7 +110,8 @@ type Attempt struct {
 	Commands       int          `db:"commands"`
 	BilledMinutes  int          `db:"billed_minutes"`
 	Cost           float64      `db:"cost"`
-	// LastEventAt is the time of the carrier's last event of the call (HeardFromCarrier);
+	// LastEventAt is the time of the carrier's last event of the call (the call driver sets
+	// it, MoveAttemptIf keeps the latest);
 	// EndsBy when the call reaches its maximum duration; SweptAt when the call sweep last
 	// asked the carrier about it (server/runs, sweep.go).
 	LastEventAt *time.Time `db:"last_event_at"`
@@ -377,8 +378,8 @@ func (db *DB) JobHasOpenAttempts(ctx context.Context, jobID string) (bool, error
 }
 
 // MoveAttempt changes an attempt's state from one of from to to, with the other fields of a
-// (dialled, answered and ended times, the maximum duration's end, call ids, cause,
-// conversation, commands, cost); false
+// (dialled, answered and ended times, the maximum duration's end, the carrier's last event
+// when later than the one kept, call ids, cause, conversation, commands, cost); false
 // when the attempt was in none of from (someone else moved it first).
 func (db *DB) MoveAttempt(ctx context.Context, a *Attempt, to AttemptState, from ...AttemptState) (bool, error) {
 	return db.MoveAttemptIf(ctx, a, -1, to, from...)
@@ -388,12 +389,15 @@ func (db *DB) MoveAttempt(ctx context.Context, a *Attempt, to AttemptState, from
 // (unchecked when negative): the call driver's guard against an event handled concurrently.
 func (db *DB) MoveAttemptIf(ctx context.Context, a *Attempt, commands int, to AttemptState, from ...AttemptState) (bool, error) {
 	t := now()
+	// last_event_at only moves forward (events come in any order, and a writer may hold an
+	// older copy): the call sweep's clock, kept by the write every event makes anyway.
 	n, err := db.exec(ctx, `UPDATE contact_attempts SET state = ?, due_at = ?, dialled_at = ?, answered_at = ?, ended_at = ?,
 			ends_by = ?, call_control_id = ?, call_log_id = ?, cause = ?, conversation = ?, commands = ?, billed_minutes = ?, cost = ?,
-			retried = ?, updated_at = ?
+			retried = ?, updated_at = ?,
+			last_event_at = CASE WHEN last_event_at IS NULL OR last_event_at < ? THEN COALESCE(?, last_event_at) ELSE last_event_at END
 		WHERE id = ? AND (? < 0 OR commands = ?) AND state IN (`+placeholders(len(from))+`)`,
 		append([]any{to, a.DueAt, a.DialledAt, a.AnsweredAt, a.EndedAt, a.EndsBy, a.CallControlID, a.CallLogID, a.Cause, a.Conversation,
-			a.Commands, a.BilledMinutes, a.Cost, a.Retried, t, a.ID, commands, commands}, anys(from)...)...)
+			a.Commands, a.BilledMinutes, a.Cost, a.Retried, t, a.LastEventAt, a.LastEventAt, a.ID, commands, commands}, anys(from)...)...)
 	if n == 1 {
 		a.State, a.UpdatedAt = to, t
 	}
@@ -553,16 +557,6 @@ func (db *DB) SetAttemptCall(ctx context.Context, id, callControlID string) (boo
 	return n == 1, err
 }
 
-// HeardFromCarrier records that the carrier told something about an attempt's call at at (an
-// event's time, by the carrier's clock); an earlier time than the one recorded changes
-// nothing, since events come in any order.
-func (db *DB) HeardFromCarrier(ctx context.Context, id string, at time.Time) error {
-	at = at.UTC().Truncate(time.Microsecond)
-	_, err := db.exec(ctx, `UPDATE contact_attempts SET last_event_at = ? WHERE id = ? AND (last_event_at IS NULL OR last_event_at < ?)`,
-		at, id, at)
-	return err
-}
-
 // CallsToSweep answers, across teams, up to limit attempts whose call may be on the line
 // (dialling, in-doubt, ringing or in a call, with the carrier's id) that the sweep should
 // look at now: past their maximum duration (ends_by before now) and not swept since, or
@@ -570,11 +564,15 @@ func (db *DB) HeardFromCarrier(ctx context.Context, id string, at time.Time) err
 // making) since before silentSince and not swept since then. The longest silent first.
 func (db *DB) CallsToSweep(ctx context.Context, now, silentSince time.Time, limit int) ([]Attempt, error) {
 	out := []Attempt{}
-	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT `+attemptColumns+` FROM contact_attempts
-		WHERE state IN (?, ?, ?, ?) AND call_control_id IS NOT NULL
-			AND ((ends_by < ? AND (swept_at IS NULL OR swept_at < ends_by))
-				OR (COALESCE(last_event_at, answered_at, dialled_at, created_at) < ? AND (swept_at IS NULL OR swept_at < ?)))
-		ORDER BY COALESCE(last_event_at, answered_at, dialled_at, created_at), id LIMIT ?`,
+	// Team by team (CROSS JOIN keeps that order on SQLite), each team's live attempts read
+	// through contact_attempts_live_idx (organization_id, state): no index of the sweep's own
+	// for every move of an attempt to rewrite.
+	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT `+prefixed("a.", attemptColumns)+`
+		FROM organizations o CROSS JOIN contact_attempts a
+		WHERE a.organization_id = o.id AND a.state IN (?, ?, ?, ?) AND a.call_control_id IS NOT NULL
+			AND ((a.ends_by < ? AND (a.swept_at IS NULL OR a.swept_at < a.ends_by))
+				OR (COALESCE(a.last_event_at, a.answered_at, a.dialled_at, a.created_at) < ? AND (a.swept_at IS NULL OR a.swept_at < ?)))
+		ORDER BY COALESCE(a.last_event_at, a.answered_at, a.dialled_at, a.created_at), a.id LIMIT ?`,
 		AttemptDialling, AttemptInDoubt, AttemptRinging, AttemptInCall, now.UTC(), silentSince.UTC(), silentSince.UTC(), limit)
 	return out, err
 }
