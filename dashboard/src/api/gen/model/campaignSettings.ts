@@ -57,9 +57,9 @@ and outbound. A call that reaches it is hung up by Betty at once (within half a
 minute; the agent says no closing line) and its call log's `endReason` says why.
 30 by default: far longer than the few minutes an agent's call takes, short enough
 that a call nobody ends (a looping flow, a line left open, a hang-up the carrier
-never reported) holds a line and costs minutes for half an hour at most. Runs
-outside a campaign, test runs and inbound calls answered by a workflow outside any
-campaign take 30.
+never reported) holds a line and costs minutes for half an hour at most. Calls of a
+workflow outside any campaign (its runs, test runs and the inbound calls it
+answers) take 30.
 
    * @minimum 1
    * @maximum 240
