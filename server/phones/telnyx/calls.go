@@ -323,8 +323,10 @@ func (k *Calls) Hangup(ctx context.Context, callControlID, key string) error {
 // Status asks Telnyx about a call (GET /calls/{call_control_id}, "Retrieve a call status"):
 // data.is_alive says whether it is up, and an ended call's data.end_time when it ended.
 // Telnyx keeps an ended call's details for 10 minutes; after that, and for a call it never
-// had, it answers 404: a call it no longer has, not alive. It is not retried here: the
-// dialer's sweep asks again on its next round, and a failure (an error) ends nothing.
+// had, it answers 404: a call it no longer has, not alive — when the answer is Telnyx's own
+// (its errors list), so that a wrong --telnyx-api-url answering 404 to everything ends no
+// call. It is not retried here: the dialer's sweep asks again on its next round, and a
+// failure (an error) ends nothing.
 func (k *Calls) Status(ctx context.Context, callControlID string) (phones.CallStatus, error) {
 	var doc struct {
 		Data struct {
@@ -333,7 +335,8 @@ func (k *Calls) Status(ctx context.Context, callControlID string) (phones.CallSt
 		} `json:"data"`
 	}
 	err := k.c.call(ctx, http.MethodGet, "/calls/"+url.PathEscape(callControlID), nil, nil, &doc)
-	if ended(err) {
+	var said *Error
+	if ended(err) && errors.As(err, &said) && len(said.Errors) > 0 {
 		return phones.CallStatus{}, nil
 	}
 	if err != nil {

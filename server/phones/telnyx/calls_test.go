@@ -354,4 +354,9 @@ func TestStatusAsksTelnyxAboutACall(t *testing.T) {
 			t.Fatalf("%d: %v", status, err)
 		}
 	}
+	// A 404 that is not Telnyx's (no errors list: a wrong API URL, a proxy) ends nothing.
+	fake.Fail(http.MethodGet, "/calls/", http.StatusNotFound)
+	if st, err := k.Status(ctx, "v3:never-placed"); err == nil {
+		t.Fatalf("a bare 404: %+v, no error", st)
+	}
 }

@@ -21,9 +21,9 @@ import (
 // call status" does: {"data": {"record_type": "call", "call_control_id", "call_leg_id",
 // "call_session_id", "client_state", "is_alive", "call_duration" (seconds), "start_time",
 // "end_time" (once ended)}}, kept ForgetAfter (Telnyx: 10 minutes) after the call ended, then
-// 404 like a call it never had. What happens on a call comes back as webhooks signed like Telnyx's
-// (telnyx-signature-ed25519: base64 Ed25519 of "<telnyx-timestamp>|<raw body>"), sent to the
-// webhook URLs, each retried with backoff until one answers 2xx.
+// 404 like a call it never had. What happens on a call comes back as webhooks signed like
+// Telnyx's (telnyx-signature-ed25519: base64 Ed25519 of "<telnyx-timestamp>|<raw body>"), sent
+// to the webhook URLs, each retried with backoff until one answers 2xx.
 //
 // A call's outcome is drawn from the seeded distribution by the seed, the number called and
 // how many calls that number got before: the same run of the same seed answers the same.
