@@ -130,6 +130,7 @@ func campaignRows(t *cmdutil.Table, c client.Campaign) {
 	t.Row("VOICEMAIL", voicemail)
 	t.Row("RECORD CALLS", strconv.FormatBool(s.RecordCalls))
 	t.Row("NUMBER TYPES", "landline, mobile, "+numberTypes(s.AllowedNumberTypes))
+	t.Row("LONGEST CALL", fmt.Sprintf("%d minutes", s.MaxCallDurationMinutes))
 	t.Row("CREATED", cmdutil.Time(&c.CreatedAt))
 	t.Row("UPDATED", cmdutil.Time(&c.UpdatedAt))
 }

@@ -136,7 +136,7 @@ var campaign = client.Campaign{Id: "camp-1", OrganizationId: "team-1", Name: "Sp
 	Workflows: []client.CampaignWorkflowSummary{},
 	Settings: client.CampaignSettings{CallWindow: client.CampaignCallWindow{Start: "09:00", End: "17:00",
 		Days: []client.CampaignWeekday{"mon", "tue", "wed", "thu", "fri"}}, MaxConcurrentCalls: 5, RecordCalls: true,
-		RetryAttempts: 2, RetryDelayMinutes: 60, Timezone: "UTC", VoicemailAction: "hang-up",
+		RetryAttempts: 2, RetryDelayMinutes: 60, Timezone: "UTC", VoicemailAction: "hang-up", MaxCallDurationMinutes: 30,
 		AllowedNumberTypes: []client.CampaignNumberType{client.AllowTollFree}},
 	CreatedAt: clitest.When, UpdatedAt: clitest.When}
 

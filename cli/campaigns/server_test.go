@@ -140,18 +140,20 @@ func TestSettingsAgainstTheRealServer(t *testing.T) {
 	}
 	none := []client.CampaignNumberType{}
 	defaults := client.CampaignSettings{MaxConcurrentCalls: 5, CallWindow: campaigns.DefaultCallWindow, Timezone: "UTC",
-		RetryAttempts: 2, RetryDelayMinutes: 60, VoicemailAction: client.HangUp, RecordCalls: true, AllowedNumberTypes: none}
+		RetryAttempts: 2, RetryDelayMinutes: 60, VoicemailAction: client.HangUp, RecordCalls: true, AllowedNumberTypes: none,
+		MaxCallDurationMinutes: 30}
 	want("create without settings", settings("view", strings.TrimSpace(out)), defaults)
 
 	// Half a window takes the other half's default.
 	got := settings("create", "Weekends", "--days", "sat-sun")
 	want("create --days", got, client.CampaignSettings{MaxConcurrentCalls: 5, CallWindow: client.CampaignCallWindow{Start: "09:00", End: "17:00",
 		Days: []client.CampaignWeekday{client.Sat, client.Sun}}, Timezone: "UTC", RetryAttempts: 2, RetryDelayMinutes: 60,
-		VoicemailAction: client.HangUp, RecordCalls: true, AllowedNumberTypes: none})
+		VoicemailAction: client.HangUp, RecordCalls: true, AllowedNumberTypes: none, MaxCallDurationMinutes: 30})
 
 	msg := "Hi {{firstName}}, this is Acme about your renewal."
 	out, err = run("create", "Renewals", "--call-window", "8:30-18:00", "--days", "mon-wed,fri", "--timezone", "America/New_York",
-		"--max-concurrent-calls", "12", "--retries", "3", "--retry-delay", "1h30m", "--voicemail-message", msg, "--no-record")
+		"--max-concurrent-calls", "12", "--retries", "3", "--retry-delay", "1h30m", "--voicemail-message", msg, "--no-record",
+		"--max-call-duration", "2h")
 	id := strings.TrimSpace(out)
 	if err != nil || id == "" {
 		t.Fatalf("create with settings: %v %q", err, out)
@@ -159,7 +161,7 @@ func TestSettingsAgainstTheRealServer(t *testing.T) {
 	renewals := client.CampaignSettings{MaxConcurrentCalls: 12, CallWindow: client.CampaignCallWindow{Start: "08:30", End: "18:00",
 		Days: []client.CampaignWeekday{client.Mon, client.Tue, client.Wed, client.Fri}}, Timezone: "America/New_York",
 		RetryAttempts: 3, RetryDelayMinutes: 90, VoicemailAction: client.LeaveMessage, VoicemailMessage: &msg, RecordCalls: false,
-		AllowedNumberTypes: none}
+		AllowedNumberTypes: none, MaxCallDurationMinutes: 120}
 	want("create with settings", settings("view", id), renewals)
 
 	// One setting changed, every other kept.
@@ -169,12 +171,13 @@ func TestSettingsAgainstTheRealServer(t *testing.T) {
 	renewals.CallWindow.Start, renewals.CallWindow.End = "10:00", "16:00"
 	renewals.RecordCalls = true
 	want("edit --call-window --record", settings("edit", id, "--call-window", "10:00-16:00", "--record"), renewals)
-	renewals.Timezone, renewals.RetryDelayMinutes, renewals.MaxConcurrentCalls = "Europe/Paris", 5, 1
-	want("edit --timezone --retry-delay --max-concurrent-calls",
-		settings("edit", id, "--timezone", "Europe/Paris", "--retry-delay", "5", "--max-concurrent-calls", "1"), renewals)
+	renewals.Timezone, renewals.RetryDelayMinutes, renewals.MaxConcurrentCalls, renewals.MaxCallDurationMinutes = "Europe/Paris", 5, 1, 45
+	want("edit --timezone --retry-delay --max-concurrent-calls --max-call-duration",
+		settings("edit", id, "--timezone", "Europe/Paris", "--retry-delay", "5", "--max-concurrent-calls", "1", "--max-call-duration", "45"), renewals)
 	out, err = run("view", id)
 	if err != nil || !strings.Contains(out, "CALL WINDOW\t10:00-16:00 mon,tue,wed,fri Europe/Paris\n") ||
-		!strings.Contains(out, "RETRIES\t1, 5 minutes apart\n") || !strings.Contains(out, "VOICEMAIL\tleave-message: "+msg+"\n") {
+		!strings.Contains(out, "RETRIES\t1, 5 minutes apart\n") || !strings.Contains(out, "VOICEMAIL\tleave-message: "+msg+"\n") ||
+		!strings.Contains(out, "LONGEST CALL\t45 minutes\n") {
 		t.Fatalf("view: %v\n%s", err, out)
 	}
 
@@ -191,6 +194,7 @@ func TestSettingsAgainstTheRealServer(t *testing.T) {
 	// Refused before a request: the settings stay as they were.
 	for _, args := range [][]string{
 		{"--timezone", "Mars/Olympus_Mons"}, {"--call-window", "18:00-08:00"}, {"--days", "mon,someday"}, {"--retries", "9"},
+		{"--max-call-duration", "241"},
 	} {
 		if _, err := run(append([]string{"edit", id}, args...)...); err == nil {
 			t.Errorf("edit %v: no error", args)

@@ -25,6 +25,7 @@ var (
 	MaxConcurrentCalls = Bounds{Schema: "CampaignSettingsInput.maxConcurrentCalls", Min: 1, Max: 50}
 	RetryAttempts      = Bounds{Schema: "CampaignSettingsInput.retryAttempts", Min: 0, Max: 5}
 	RetryDelayMinutes  = Bounds{Schema: "CampaignSettingsInput.retryDelayMinutes", Min: 5, Max: 1440}
+	MaxCallDuration    = Bounds{Schema: "CampaignSettingsInput.maxCallDurationMinutes", Min: 1, Max: 240}
 
 	Weekdays         = []client.CampaignWeekday{client.Mon, client.Tue, client.Wed, client.Thu, client.Fri, client.Sat, client.Sun}
 	VoicemailActions = []client.CampaignVoicemailAction{client.HangUp, client.LeaveMessage}
@@ -56,6 +57,7 @@ type settings struct {
 	VoicemailMessage *string
 	Record           *bool
 	NumberTypes      *[]client.CampaignNumberType // empty: landlines and mobiles only
+	MaxCallMinutes   *int
 }
 
 func addSettingFlags(cmd *cobra.Command, s *settings) {
@@ -65,7 +67,8 @@ func addSettingFlags(cmd *cobra.Command, s *settings) {
 	fs.Var(timezoneValue{&s.Timezone}, "timezone", "The IANA time zone the call window is read in, such as America/New_York")
 	fs.Var(boundedValue{&s.MaxConcurrent, MaxConcurrentCalls}, "max-concurrent-calls", fmt.Sprintf("The most calls at the same time, %d to %d", MaxConcurrentCalls.Min, MaxConcurrentCalls.Max))
 	fs.Var(boundedValue{&s.Retries, RetryAttempts}, "retries", fmt.Sprintf("Extra attempts for a contact not reached, %d to %d", RetryAttempts.Min, RetryAttempts.Max))
-	fs.Var(delayValue{&s.RetryDelay}, "retry-delay", "Time between two attempts on a contact: minutes, or a duration such as 90m or 2h")
+	fs.Var(minutesValue{&s.RetryDelay, RetryDelayMinutes}, "retry-delay", "Time between two attempts on a contact: minutes, or a duration such as 90m or 2h")
+	fs.Var(minutesValue{&s.MaxCallMinutes, MaxCallDuration}, "max-call-duration", "The longest a call may last before Betty hangs up: minutes (1 to 240), or a duration such as 45m or 2h")
 	cmdutil.EnumVar(fs, &s.Voicemail, "voicemail", "What a call that reaches voicemail does: "+cmdutil.OneOf(VoicemailActions...), VoicemailActions...)
 	fs.Var(messageValue{&s.VoicemailMessage}, "voicemail-message", "What the agent says on voicemail (implies --voicemail leave-message)")
 	fs.VarPF(recordValue{p: &s.Record, on: true}, "record", "", "Record the campaign's calls").NoOptDefVal = "true"
@@ -79,8 +82,10 @@ start to its end (windows over midnight are not supported), on the days given, i
 zone given. A contact not reached (no answer, busy, failed, or voicemail when hanging up) is
 called again up to --retries more times, --retry-delay apart. --voicemail leave-message has
 the agent say --voicemail-message after the beep; the message may hold {{firstName}}-style
-placeholders filled from the contact row. --max-concurrent-calls and --record or --no-record
-apply to inbound calls too. Landline and mobile numbers are always called;
+placeholders filled from the contact row. --max-call-duration bounds each call from its
+answer (30 minutes by default): Betty hangs up a call that reaches it.
+--max-concurrent-calls, --record or --no-record and --max-call-duration apply to inbound
+calls too. Landline and mobile numbers are always called;
 --allowed-number-types adds other kinds (toll-free, premium-rate, shared-cost, voip,
 personal-number, uan, voicemail, pager, international-network) for numbers the team typed
 itself (CSV files, test runs), and none takes them away. Numbers from the storefront, Zapier
@@ -89,7 +94,8 @@ or HubSpot are called only when they are landlines or mobiles.`
 // given says whether any settings flag was given.
 func (s *settings) given() bool {
 	return s.Window != nil || s.Days != nil || s.Timezone != nil || s.MaxConcurrent != nil || s.Retries != nil ||
-		s.RetryDelay != nil || s.Voicemail != "" || s.VoicemailMessage != nil || s.Record != nil || s.NumberTypes != nil
+		s.RetryDelay != nil || s.Voicemail != "" || s.VoicemailMessage != nil || s.Record != nil || s.NumberTypes != nil ||
+		s.MaxCallMinutes != nil
 }
 
 // check refuses flags that contradict each other, whatever the campaign's settings are.
@@ -114,7 +120,8 @@ func (s *settings) input() (*client.CampaignSettingsInput, error) {
 		return nil, cmdutil.FlagErrorf("--voicemail leave-message needs --voicemail-message, what the agent says")
 	}
 	in := &client.CampaignSettingsInput{Timezone: s.Timezone, MaxConcurrentCalls: s.MaxConcurrent, RetryAttempts: s.Retries,
-		RetryDelayMinutes: s.RetryDelay, VoicemailMessage: s.VoicemailMessage, RecordCalls: s.Record, AllowedNumberTypes: s.NumberTypes}
+		RetryDelayMinutes: s.RetryDelay, VoicemailMessage: s.VoicemailMessage, RecordCalls: s.Record, AllowedNumberTypes: s.NumberTypes,
+		MaxCallDurationMinutes: s.MaxCallMinutes}
 	if s.Window != nil || s.Days != nil {
 		w := s.window(DefaultCallWindow)
 		in.CallWindow = &w
@@ -134,9 +141,13 @@ func (s *settings) merge(cur client.CampaignSettings) (*client.CampaignSettingsI
 	w := s.window(cur.CallWindow)
 	in := &client.CampaignSettingsInput{CallWindow: &w, Timezone: &cur.Timezone, MaxConcurrentCalls: &cur.MaxConcurrentCalls,
 		RetryAttempts: &cur.RetryAttempts, RetryDelayMinutes: &cur.RetryDelayMinutes, VoicemailAction: &cur.VoicemailAction,
-		VoicemailMessage: cur.VoicemailMessage, RecordCalls: &cur.RecordCalls, AllowedNumberTypes: &cur.AllowedNumberTypes}
+		VoicemailMessage: cur.VoicemailMessage, RecordCalls: &cur.RecordCalls, AllowedNumberTypes: &cur.AllowedNumberTypes,
+		MaxCallDurationMinutes: &cur.MaxCallDurationMinutes}
 	if cur.AllowedNumberTypes == nil { // a server older than the setting
 		in.AllowedNumberTypes = nil
+	}
+	if cur.MaxCallDurationMinutes == 0 { // likewise
+		in.MaxCallDurationMinutes = nil
 	}
 	if s.NumberTypes != nil {
 		in.AllowedNumberTypes = s.NumberTypes
@@ -149,6 +160,7 @@ func (s *settings) merge(cur client.CampaignSettings) (*client.CampaignSettingsI
 	set(&in.MaxConcurrentCalls, s.MaxConcurrent)
 	set(&in.RetryAttempts, s.Retries)
 	set(&in.RetryDelayMinutes, s.RetryDelay)
+	set(&in.MaxCallDurationMinutes, s.MaxCallMinutes)
 	if s.Timezone != nil {
 		in.Timezone = s.Timezone
 	}
@@ -280,11 +292,14 @@ func checkTimezone(s string) error {
 	return nil
 }
 
-// parseDelay reads a retry delay: whole minutes ("90"), or a duration of whole minutes ("90m",
-// "1h30m"). The answer is in minutes.
-func parseDelay(s string) (int, error) {
-	b := RetryDelayMinutes
-	want := fmt.Errorf("want minutes from %d to %d, or a duration such as 90m or 2h (at most 24h)", b.Min, b.Max)
+// parseMinutes reads a setting in minutes within b (a retry delay, the longest call): whole
+// minutes ("90"), or a duration of whole minutes ("90m", "1h30m").
+func parseMinutes(s string, b Bounds) (int, error) {
+	most := fmt.Sprintf("%dm", b.Max)
+	if b.Max%60 == 0 {
+		most = fmt.Sprintf("%dh", b.Max/60)
+	}
+	want := fmt.Errorf("want minutes from %d to %d, or a duration such as 90m or 2h (at most %s)", b.Min, b.Max, most)
 	n, err := strconv.Atoi(s)
 	if err != nil {
 		d, derr := time.ParseDuration(s)
@@ -365,17 +380,20 @@ func (v boundedValue) Set(s string) error {
 	return nil
 }
 
-type delayValue struct{ p **int }
+type minutesValue struct {
+	p **int
+	b Bounds
+}
 
-func (v delayValue) Type() string { return "duration" }
-func (v delayValue) String() string {
+func (v minutesValue) Type() string { return "duration" }
+func (v minutesValue) String() string {
 	if *v.p == nil {
 		return ""
 	}
 	return strconv.Itoa(**v.p) + "m"
 }
-func (v delayValue) Set(s string) error {
-	n, err := parseDelay(s)
+func (v minutesValue) Set(s string) error {
+	n, err := parseMinutes(s, v.b)
 	if err == nil {
 		*v.p = &n
 	}

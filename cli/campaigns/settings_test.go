@@ -31,7 +31,7 @@ func TestSettingsAgreeWithTheContract(t *testing.T) {
 			t.Errorf("%s: %d…%d, the contract %d…%v", r.Name, r.Min, r.Max, s.MinLength, s.MaxLength)
 		}
 	}
-	for _, b := range []Bounds{MaxConcurrentCalls, RetryAttempts, RetryDelayMinutes} {
+	for _, b := range []Bounds{MaxConcurrentCalls, RetryAttempts, RetryDelayMinutes, MaxCallDuration} {
 		s := props[strings.TrimPrefix(b.Schema, "CampaignSettingsInput.")].Value
 		if s.Min == nil || s.Max == nil || int(*s.Min) != b.Min || int(*s.Max) != b.Max {
 			t.Errorf("%s: %d…%d, the contract %v…%v", b.Schema, b.Min, b.Max, s.Min, s.Max)
@@ -83,6 +83,8 @@ func TestSettingFlags(t *testing.T) {
 		{name: "delay in minutes", args: "--retry-delay 5 --voicemail hang-up", want: `{"retryDelayMinutes":5,"voicemailAction":"hang-up"}`},
 		{name: "delay of a day", args: "--retry-delay 24h", want: `{"retryDelayMinutes":1440}`},
 		{name: "record=false", args: "--record=false", want: `{"recordCalls":false}`},
+		{name: "longest call in minutes", args: "--max-call-duration 45", want: `{"maxCallDurationMinutes":45}`},
+		{name: "longest call as a duration", args: "--max-call-duration 4h", want: `{"maxCallDurationMinutes":240}`},
 		{name: "UTC", args: "--timezone UTC", want: `{"timezone":"UTC"}`},
 		{name: "number types in the contract's order, once each", args: "--allowed-number-types Premium-Rate,toll-free,premium-rate",
 			want: `{"allowedNumberTypes":["toll-free","premium-rate"]}`},
@@ -107,6 +109,8 @@ func TestSettingFlags(t *testing.T) {
 		{name: "short delay", args: "--retry-delay 4m", wantErr: "want minutes from 5 to 1440, or a duration such as 90m or 2h"},
 		{name: "long delay", args: "--retry-delay 1441", wantErr: "want minutes from 5 to 1440"},
 		{name: "delay in seconds", args: "--retry-delay 90s", wantErr: "want minutes from 5 to 1440"},
+		{name: "no longest call", args: "--max-call-duration 0", wantErr: "want minutes from 1 to 240, or a duration such as 90m or 2h (at most 4h)"},
+		{name: "longest call too long", args: "--max-call-duration 4h1m", wantErr: "want minutes from 1 to 240"},
 		{name: "unknown voicemail", args: "--voicemail beep", wantErr: "want hang-up or leave-message"},
 		{name: "leave-message without a message", args: "--voicemail leave-message", wantErr: "--voicemail leave-message needs --voicemail-message"},
 		{name: "a message to hang up", args: "--voicemail hang-up --voicemail-message hi", wantErr: "--voicemail-message is for --voicemail leave-message"},
@@ -148,17 +152,19 @@ func TestEditSettingsRun(t *testing.T) {
 	stored := campaign
 	stored.Settings = client.CampaignSettings{CallWindow: client.CampaignCallWindow{Start: "08:30", End: "18:00",
 		Days: []client.CampaignWeekday{"mon", "sat"}}, MaxConcurrentCalls: 12, RecordCalls: false, RetryAttempts: 1,
-		RetryDelayMinutes: 30, Timezone: "Europe/Paris", VoicemailAction: client.LeaveMessage, VoicemailMessage: ptr("Hi {{firstName}}")}
+		RetryDelayMinutes: 30, Timezone: "Europe/Paris", VoicemailAction: client.LeaveMessage, VoicemailMessage: ptr("Hi {{firstName}}"),
+		MaxCallDurationMinutes: 20}
 	stub := clitest.NewStub(t)
 	stub.Handle("GET /v1/campaigns/camp-1", clitest.Data(http.StatusOK, stored))
 	stub.Handle("PUT /v1/campaigns/camp-1", clitest.Data(http.StatusOK, stored))
-	const all = `"maxConcurrentCalls":12,"recordCalls":false,"retryAttempts":1,"retryDelayMinutes":30,"timezone":"Europe/Paris"`
+	const all = `"maxCallDurationMinutes":20,"maxConcurrentCalls":12,"recordCalls":false,"retryAttempts":1,"retryDelayMinutes":30,"timezone":"Europe/Paris"`
 	for _, c := range []struct {
 		args     string
 		wantBody string
 		wantErr  string
 	}{
-		{args: "--retries 4", wantBody: `{"settings":{"callWindow":{"days":["mon","sat"],"end":"18:00","start":"08:30"},"maxConcurrentCalls":12,"recordCalls":false,"retryAttempts":4,"retryDelayMinutes":30,"timezone":"Europe/Paris","voicemailAction":"leave-message","voicemailMessage":"Hi {{firstName}}"}}`},
+		{args: "--retries 4", wantBody: `{"settings":{"callWindow":{"days":["mon","sat"],"end":"18:00","start":"08:30"},"maxCallDurationMinutes":20,"maxConcurrentCalls":12,"recordCalls":false,"retryAttempts":4,"retryDelayMinutes":30,"timezone":"Europe/Paris","voicemailAction":"leave-message","voicemailMessage":"Hi {{firstName}}"}}`},
+		{args: "--max-call-duration 90m", wantBody: `{"settings":{"callWindow":{"days":["mon","sat"],"end":"18:00","start":"08:30"},"maxCallDurationMinutes":90,"maxConcurrentCalls":12,"recordCalls":false,"retryAttempts":1,"retryDelayMinutes":30,"timezone":"Europe/Paris","voicemailAction":"leave-message","voicemailMessage":"Hi {{firstName}}"}}`},
 		{args: "--days sun --name Renamed", wantBody: `{"name":"Renamed","settings":{"callWindow":{"days":["sun"],"end":"18:00","start":"08:30"},` + all + `,"voicemailAction":"leave-message","voicemailMessage":"Hi {{firstName}}"}}`},
 		{args: "--call-window 10-11", wantBody: `{"settings":{"callWindow":{"days":["mon","sat"],"end":"11:00","start":"10:00"},` + all + `,"voicemailAction":"leave-message","voicemailMessage":"Hi {{firstName}}"}}`},
 		{args: "--voicemail hang-up", wantBody: `{"settings":{"callWindow":{"days":["mon","sat"],"end":"18:00","start":"08:30"},` + all + `,"voicemailAction":"hang-up"}}`},

@@ -2644,6 +2644,16 @@ type CallLog struct {
 	// Example: 184
 	DurationSeconds int `json:"durationSeconds"`
 
+	// EndReason Why the call ended, in words for people, when Betty ended it rather than the people on
+	// it: the call reached its campaign's maximum duration (`maxCallDurationMinutes`), or
+	// the carrier no longer had the call and its hang-up never reached Betty ("The carrier
+	// lost this call; it was ended by Betty."). Absent when the call ended the usual way,
+	// and while it goes on.
+	//
+	//
+	// Example: The carrier lost this call; it was ended by Betty.
+	EndReason *string `json:"endReason,omitempty"`
+
 	// EndTime When the call ended; null while it is still going on.
 	EndTime *time.Time `json:"endTime"`
 
@@ -2807,7 +2817,7 @@ type Campaign struct {
 
 	// Settings How a campaign's calls are placed, as the server sends them (every field is always
 	// there). Call window, retries and voicemail apply to outbound calls;
-	// `maxConcurrentCalls` and `recordCalls` to both directions.
+	// `maxConcurrentCalls`, `recordCalls` and `maxCallDurationMinutes` to both directions.
 	Settings CampaignSettings `json:"settings"`
 	Status   CampaignStatus   `json:"status"`
 	Type     CallDirection    `json:"type"`
@@ -2931,7 +2941,7 @@ type CampaignSettableStatus string
 
 // CampaignSettings How a campaign's calls are placed, as the server sends them (every field is always
 // there). Call window, retries and voicemail apply to outbound calls;
-// `maxConcurrentCalls` and `recordCalls` to both directions.
+// `maxConcurrentCalls`, `recordCalls` and `maxCallDurationMinutes` to both directions.
 type CampaignSettings struct {
 	// AllowedNumberTypes Kinds of numbers beyond landlines and mobiles this campaign's calls may reach, for
 	// numbers the team typed itself (CSV uploads, test runs); empty by default. Numbers
@@ -2949,6 +2959,16 @@ type CampaignSettings struct {
 	// `end` wait for the next allowed day. `start` must be before `end` (else 400); windows
 	// over midnight are not supported.
 	CallWindow CampaignCallWindow `json:"callWindow"`
+
+	// MaxCallDurationMinutes The longest a call of this campaign may last, in minutes from its answer, inbound
+	// and outbound. A call that reaches it is hung up by Betty at once (within half a
+	// minute; the agent says no closing line) and its call log's `endReason` says why.
+	// 30 by default: far longer than the few minutes an agent's call takes, short enough
+	// that a call nobody ends (a looping flow, a line left open, a hang-up the carrier
+	// never reported) holds a line and costs minutes for half an hour at most. Calls of a
+	// workflow outside any campaign (its runs, test runs and the inbound calls it
+	// answers) take 30.
+	MaxCallDurationMinutes int `json:"maxCallDurationMinutes"`
 
 	// MaxConcurrentCalls The most calls of this campaign at the same time (inbound calls over it hear a busy tone).
 	MaxConcurrentCalls int `json:"maxConcurrentCalls"`
@@ -2984,10 +3004,11 @@ type CampaignSettings struct {
 
 // CampaignSettingsInput Campaign settings as a client sends them: every field is optional and an absent field
 // takes its default (on update too: the object sent replaces the stored settings). Call
-// window, retries and voicemail apply to outbound calls; `maxConcurrentCalls` and
-// `recordCalls` to both directions.
+// window, retries and voicemail apply to outbound calls; `maxConcurrentCalls`,
+// `recordCalls` and `maxCallDurationMinutes` to both directions.
 // Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in UTC, 2 retries 60
-// minutes apart, hang up on voicemail, calls recorded, landline and mobile numbers only.
+// minutes apart, hang up on voicemail, calls recorded, calls at most 30 minutes long,
+// landline and mobile numbers only.
 type CampaignSettingsInput struct {
 	// AllowedNumberTypes Kinds of numbers beyond landlines and mobiles this campaign's calls may reach, for
 	// numbers the team typed itself (CSV uploads, test runs); empty by default. Numbers
@@ -3005,6 +3026,16 @@ type CampaignSettingsInput struct {
 	// `end` wait for the next allowed day. `start` must be before `end` (else 400); windows
 	// over midnight are not supported.
 	CallWindow *CampaignCallWindow `json:"callWindow,omitempty"`
+
+	// MaxCallDurationMinutes The longest a call of this campaign may last, in minutes from its answer, inbound
+	// and outbound. A call that reaches it is hung up by Betty at once (within half a
+	// minute; the agent says no closing line) and its call log's `endReason` says why.
+	// 30 by default: far longer than the few minutes an agent's call takes, short enough
+	// that a call nobody ends (a looping flow, a line left open, a hang-up the carrier
+	// never reported) holds a line and costs minutes for half an hour at most. Calls of a
+	// workflow outside any campaign (its runs, test runs and the inbound calls it
+	// answers) take 30.
+	MaxCallDurationMinutes *int `json:"maxCallDurationMinutes,omitempty"`
 
 	// MaxConcurrentCalls The most calls of this campaign at the same time (inbound calls over it hear a busy tone).
 	MaxConcurrentCalls *int `json:"maxConcurrentCalls,omitempty"`
@@ -3467,10 +3498,11 @@ type CreateCampaignRequest struct {
 
 	// Settings Campaign settings as a client sends them: every field is optional and an absent field
 	// takes its default (on update too: the object sent replaces the stored settings). Call
-	// window, retries and voicemail apply to outbound calls; `maxConcurrentCalls` and
-	// `recordCalls` to both directions.
+	// window, retries and voicemail apply to outbound calls; `maxConcurrentCalls`,
+	// `recordCalls` and `maxCallDurationMinutes` to both directions.
 	// Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in UTC, 2 retries 60
-	// minutes apart, hang up on voicemail, calls recorded, landline and mobile numbers only.
+	// minutes apart, hang up on voicemail, calls recorded, calls at most 30 minutes long,
+	// landline and mobile numbers only.
 	Settings *CampaignSettingsInput `json:"settings,omitempty"`
 
 	// Status A status a client may set. `error` is set by the server only (a run of the
@@ -6207,10 +6239,11 @@ type UpdateCampaignRequest struct {
 
 	// Settings Campaign settings as a client sends them: every field is optional and an absent field
 	// takes its default (on update too: the object sent replaces the stored settings). Call
-	// window, retries and voicemail apply to outbound calls; `maxConcurrentCalls` and
-	// `recordCalls` to both directions.
+	// window, retries and voicemail apply to outbound calls; `maxConcurrentCalls`,
+	// `recordCalls` and `maxCallDurationMinutes` to both directions.
 	// Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in UTC, 2 retries 60
-	// minutes apart, hang up on voicemail, calls recorded, landline and mobile numbers only.
+	// minutes apart, hang up on voicemail, calls recorded, calls at most 30 minutes long,
+	// landline and mobile numbers only.
 	Settings *CampaignSettingsInput `json:"settings,omitempty"`
 
 	// Status A status a client may set. `error` is set by the server only (a run of the

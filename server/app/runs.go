@@ -47,7 +47,8 @@ func newRuns(cfg config.Config, log *slog.Logger, db *store.DB, queue *jobs.Queu
 		CRM: d.crm, Log: log.With("component", "conversation")})
 	svc := runs.New(db, queue, runs.Deps{Conversation: engine, CallLogs: d.calls, Suppressions: d.calls, Events: d.events,
 		Billing: billing.New(db), Pairings: d.pairings, Log: log.With("component", "dialer")},
-		runs.Config{CPSPerNumber: cfg.DialerCPSPerNumber, CPSAccount: cfg.DialerCPSAccount, FrequencyCap: cfg.DialerFrequencyCap})
+		runs.Config{CPSPerNumber: cfg.DialerCPSPerNumber, CPSAccount: cfg.DialerCPSAccount, FrequencyCap: cfg.DialerFrequencyCap,
+			SilentAfter: cfg.DialerSilentAfter})
 	if d.telnyx != nil {
 		d.telnyx.SetHandler(svc)
 		svc.SetCalls(d.telnyx)

@@ -135,7 +135,7 @@ func (s *Service) Close(ctx context.Context, orgID, callLogID string, c runs.Cal
 			return nil
 		}
 		end := store.CallEnd{Status: st, AnsweredAt: utc(c.AnsweredAt), EndTime: c.EndedAt, BilledMinutes: max(c.BilledMinutes, 0),
-			Cost: max(c.Cost, 0), HasTranscript: len(c.Turns) > 0 || l.HasTranscript}
+			Cost: max(c.Cost, 0), HasTranscript: len(c.Turns) > 0 || l.HasTranscript, EndReason: orNil(strings.TrimSpace(c.Reason))}
 		if end.EndTime.IsZero() {
 			end.EndTime = s.now()
 		}

@@ -23,6 +23,9 @@ type Settings struct {
 	// its team typed the number (phones.Policy); none by default, and in rows stored before
 	// it existed.
 	AllowedNumberTypes []phones.Kind `json:"allowedNumberTypes"`
+	// MaxCallDurationMinutes bounds every call of the campaign, from its answer (the dialer
+	// hangs up a call that reaches it).
+	MaxCallDurationMinutes int `json:"maxCallDurationMinutes"`
 }
 
 // CallWindow is when outbound calls may start, in the campaign's time zone.
@@ -37,13 +40,19 @@ const (
 	VoicemailLeaveMessage = "leave-message"
 )
 
+// DefaultMaxCallDurationMinutes is the longest a call lasts when its campaign says nothing
+// else, and for calls outside campaigns (openapi.yaml's maxCallDurationMinutes says why 30).
+const DefaultMaxCallDurationMinutes = 30
+
 // DefaultSettings are the settings of a campaign created without any: 5 concurrent calls,
 // 09:00–17:00 Monday to Friday in UTC, 2 retries an hour apart, hang up on voicemail,
-// recorded.
+// recorded, calls of at most 30 minutes. Stored settings written before a field existed take
+// its default here too (decodeSettings).
 func DefaultSettings() Settings {
 	return Settings{MaxConcurrentCalls: 5, CallWindow: CallWindow{Start: "09:00", End: "17:00",
 		Days: []string{"mon", "tue", "wed", "thu", "fri"}}, Timezone: "UTC", RetryAttempts: 2, RetryDelayMinutes: 60,
-		VoicemailAction: VoicemailHangUp, RecordCalls: true, AllowedNumberTypes: []phones.Kind{}}
+		VoicemailAction: VoicemailHangUp, RecordCalls: true, AllowedNumberTypes: []phones.Kind{},
+		MaxCallDurationMinutes: DefaultMaxCallDurationMinutes}
 }
 
 // NumberPolicy is the policy of the numbers the campaign's team typed itself.
@@ -51,15 +60,16 @@ func (s Settings) NumberPolicy() phones.Policy { return phones.TeamPolicy(s.Allo
 
 // SettingsInput is settings as a client sends them: absent fields take their default.
 type SettingsInput struct {
-	MaxConcurrentCalls *int
-	CallWindow         *CallWindow
-	Timezone           *string
-	RetryAttempts      *int
-	RetryDelayMinutes  *int
-	VoicemailAction    *string
-	VoicemailMessage   *string
-	RecordCalls        *bool
-	AllowedNumberTypes *[]string
+	MaxConcurrentCalls     *int
+	CallWindow             *CallWindow
+	Timezone               *string
+	RetryAttempts          *int
+	RetryDelayMinutes      *int
+	VoicemailAction        *string
+	VoicemailMessage       *string
+	RecordCalls            *bool
+	AllowedNumberTypes     *[]string
+	MaxCallDurationMinutes *int
 }
 
 // Settings fills the defaults in and checks the rules the contract's schema cannot express:
@@ -91,6 +101,9 @@ func (in SettingsInput) Settings() (Settings, error) {
 	}
 	if in.RecordCalls != nil {
 		s.RecordCalls = *in.RecordCalls
+	}
+	if in.MaxCallDurationMinutes != nil {
+		s.MaxCallDurationMinutes = *in.MaxCallDurationMinutes
 	}
 	var fields []errs.Field
 	if in.AllowedNumberTypes != nil {

@@ -76,11 +76,13 @@ type Config struct {
 	TelnyxConnectionID string
 	TelnyxPublicKey    string
 
-	// The dialer (server/runs): calls a second per caller number and per account, and how
-	// often one number may be dialled in 24 hours.
+	// The dialer (server/runs): calls a second per caller number and per account, how
+	// often one number may be dialled in 24 hours, and how long a call may go without a word
+	// from the carrier before Betty asks the carrier whether it still has it.
 	DialerCPSPerNumber float64
 	DialerCPSAccount   float64
 	DialerFrequencyCap int
+	DialerSilentAfter  time.Duration
 
 	// Payments through Stripe: without StripeSecretKey purchases answer 503
 	// payments_not_configured (a site admin grants credits and sets tiers); without
@@ -332,6 +334,15 @@ func settings() []setting {
 					return fmt.Errorf("want a whole number from 1 to 100")
 				}
 				c.DialerFrequencyCap = n
+				return nil
+			}},
+		{"dialer_silent_after", "dialer-silent-after", "how long a call on the line may go without a word from the carrier before Betty asks the carrier about it (and ends it when the carrier no longer has it)", "2m",
+			func(c *Config, v string) error {
+				d, err := time.ParseDuration(strings.TrimSpace(v))
+				if err != nil || d < time.Second || d > time.Hour {
+					return fmt.Errorf("want a duration from 1s to 1h, such as 2m")
+				}
+				c.DialerSilentAfter = d
 				return nil
 			}},
 		text("stt_api_key", "stt-api-key", "API key of the speech-to-text endpoint", func(c *Config) *string { return &c.STTAPIKey }),

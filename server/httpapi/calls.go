@@ -91,7 +91,7 @@ func renderCallLog(l calls.CallLog) api.CallLog {
 		Direction: api.CallDirection(l.Direction), From: l.From, To: l.To, Status: api.CallLogStatus(l.Status),
 		StartTime: l.StartTime, EndTime: l.EndTime, Cost: l.Cost, CampaignId: l.CampaignID, AgentId: l.AgentID,
 		WorkflowId: l.WorkflowID, JobId: l.JobID, HasRecording: l.RecordingUploadID != nil, HasTranscript: l.HasTranscript,
-		CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt}
+		EndReason: l.EndReason, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt}
 	if l.AnsweredAt != nil {
 		until := time.Now()
 		if l.EndTime != nil {

@@ -124,7 +124,8 @@ func campaignInput(name *string, direction *api.CallDirection, status *api.Campa
 	if settings != nil {
 		in.Settings = &campaigns.SettingsInput{MaxConcurrentCalls: settings.MaxConcurrentCalls, Timezone: settings.Timezone,
 			RetryAttempts: settings.RetryAttempts, RetryDelayMinutes: settings.RetryDelayMinutes,
-			VoicemailAction: (*string)(settings.VoicemailAction), VoicemailMessage: settings.VoicemailMessage, RecordCalls: settings.RecordCalls}
+			VoicemailAction: (*string)(settings.VoicemailAction), VoicemailMessage: settings.VoicemailMessage, RecordCalls: settings.RecordCalls,
+			MaxCallDurationMinutes: settings.MaxCallDurationMinutes}
 		if kinds := settings.AllowedNumberTypes; kinds != nil {
 			names := mapped(*kinds, func(k api.CampaignNumberType) string { return string(k) })
 			in.Settings.AllowedNumberTypes = &names

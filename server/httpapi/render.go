@@ -165,7 +165,7 @@ func renderCampaign(c campaigns.Campaign) api.Campaign {
 		WorkflowId: c.WorkflowID, PhoneNumberId: c.PhoneNumberID, PhoneNumber: c.PhoneNumber,
 		Settings: api.CampaignSettings{MaxConcurrentCalls: s.MaxConcurrentCalls, Timezone: s.Timezone, RetryAttempts: s.RetryAttempts,
 			RetryDelayMinutes: s.RetryDelayMinutes, VoicemailAction: api.CampaignVoicemailAction(s.VoicemailAction),
-			VoicemailMessage: s.VoicemailMessage, RecordCalls: s.RecordCalls,
+			VoicemailMessage: s.VoicemailMessage, RecordCalls: s.RecordCalls, MaxCallDurationMinutes: s.MaxCallDurationMinutes,
 			CallWindow:         api.CampaignCallWindow{Start: s.CallWindow.Start, End: s.CallWindow.End, Days: days},
 			AllowedNumberTypes: mapped(s.AllowedNumberTypes, func(k phones.Kind) api.CampaignNumberType { return api.CampaignNumberType(k) })},
 		Workflows: mapped(c.Workflows, renderCampaignWorkflow),

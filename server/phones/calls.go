@@ -39,6 +39,21 @@ type CallControl interface {
 	// The AttemptID travels with the call from then on (Telnyx client_state), as on a dial;
 	// record asks for the call to be recorded. key makes the command idempotent.
 	Answer(ctx context.Context, callControlID, attemptID string, record bool, key string) error
+	// Status asks the carrier whether it still has a call: the dialer asks about calls it
+	// heard nothing of for long (a hang-up lost on the way, a carrier outage, a crash at the
+	// wrong moment). A call the carrier no longer has, ended or forgotten, answers Alive
+	// false. An error says nothing about the call (the carrier could not be asked).
+	Status(ctx context.Context, callControlID string) (CallStatus, error)
+}
+
+// CallStatus is what the carrier knows of a call.
+type CallStatus struct {
+	// Alive: the call is up on the carrier's side (ringing, or answered and not hung up).
+	Alive bool
+	// EndedAt is when a call that is not alive ended, by the carrier's clock, when the
+	// carrier still says (zero otherwise: Telnyx keeps an ended call's details for 10
+	// minutes, then answers 404).
+	EndedAt time.Time
 }
 
 // DialRequest is an outbound call to place.
@@ -108,6 +123,9 @@ const (
 	HangupNoAnswer HangupCause = "no-answer" // nobody answered in time
 	HangupRejected HangupCause = "rejected"  // the carrier or the network refused the call
 	HangupFailed   HangupCause = "failed"    // anything else before an answer
+	// HangupLost is never sent by a carrier: the dialer ends with it a call the carrier no
+	// longer has and whose hang-up never arrived (server/runs, sweep.go).
+	HangupLost HangupCause = "lost"
 )
 
 // CallEvent is one thing that happened on a call.

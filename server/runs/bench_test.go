@@ -3,6 +3,9 @@ package runs_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -99,5 +102,66 @@ func BenchmarkDialer(b *testing.B) {
 			// the dials a second one free core sustains.
 			b.ReportMetric(float64(cpu.Microseconds())/float64(dialled), "cpu-µs/dial")
 		})
+	}
+}
+
+// BenchmarkSweepLostCalls is the trial of issue 20 on SQLite: 10,000 calls answered whose
+// hang-ups never come (the simulator's DropHangups with zero-length calls) hold 10,000 lines;
+// once they are silent for long, the sweep ends them all. It reports the calls ended a second
+// and how many sweeps (one a quarter of --dialer-silent-after, 30 s by default) that took.
+func BenchmarkSweepLostCalls(b *testing.B) {
+	n := 10_000
+	if v, err := strconv.Atoi(os.Getenv("BETTY_BENCH_LOST_CALLS")); err == nil && v > 0 {
+		n = v // a quicker local run
+	}
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		db := testdb.Open(b, store.SQLite, true)
+		// Every line the team may have, held: the campaign's cap and the override are n.
+		tm := newTeam(b, db, 1e9, strings.Replace(alwaysOpen, `"maxConcurrentCalls":1000`, fmt.Sprintf(`"maxConcurrentCalls":%d`, n), 1))
+		must(b, db.SetDialerLimit(ctx, tm.org.ID, n, tm.owner.ID))
+		numbers := make([]string, n)
+		for i := range numbers {
+			numbers[i] = fmt.Sprintf("+1%010d", 2000000000+i)
+		}
+		addContacts(b, db, tm, numbers, nil)
+		carrier := sim.NewCalls(sim.CallOptions{Seed: 1, Answer: 1, ZeroLength: true, DropHangups: true})
+		clk := &clock{}
+		svc, _ := sweepHarness(b, db, carrier, fakeConversation{}, clk)
+		carrier.SetHandler(svc)
+		j, err := svc.Start(ctx, tm.actor(), tm.workflow.ID, nil)
+		must(b, err)
+		for {
+			counts, err := db.AttemptCounts(ctx, []string{j.ID})
+			must(b, err)
+			if counts[j.ID][store.AttemptInCall] == n {
+				break
+			}
+			if _, _, err := svc.Dispatch(ctx, j.ID); err != nil {
+				b.Fatal(err)
+			}
+		}
+		clk.advance(3 * time.Minute)
+		b.StartTimer()
+		t0, rounds := time.Now(), 0
+		for {
+			sw, err := svc.SweepCalls(ctx)
+			must(b, err)
+			if sw.Lost == 0 {
+				break
+			}
+			rounds++
+		}
+		elapsed := time.Since(t0)
+		b.StopTimer()
+		live, err := db.LiveCalls(ctx, tm.org.ID)
+		must(b, err)
+		if live != 0 {
+			b.Fatalf("%d calls still on the line", live)
+		}
+		b.ReportMetric(float64(n)/elapsed.Seconds(), "calls/s")
+		b.ReportMetric(float64(rounds), "sweeps")
+		carrier.Close()
 	}
 }

@@ -33,12 +33,50 @@
 //	            carrier's idempotency: no second call is placed) ──▶ ringing or failed
 //	ringing ──(call.answered)──▶ in-call ──(call.hangup)──▶ completed / voicemail / failed
 //	ringing ──(call.hangup)──▶ busy / no-answer / failed
+//	in-doubt, ringing, in-call ──(silent, and the carrier no longer has the call: the sweep)──▶
+//	            completed / voicemail (answered) or failed (not), as a hang-up with cause "lost"
+//	in-call ──(past its maximum duration: the sweep sends Hangup)──▶ … call.hangup as above
 //
 // Attempts left dialling by a process that died are found by the dispatcher (older than
 // DoubtAfter) and moved to in-doubt, then reconciled as above: never dialled with a new key.
 // busy, no-answer and voicemail are retried while the campaign's attempts allow (1 + its
 // retryAttempts), after its retryDelayMinutes: the attempt is marked retried and a new row
 // (attempt n+1, id job.seq.n+1) is inserted in the same transaction.
+//
+// # Every call ends (sweep.go)
+//
+// A call is held by the carrier's events, and one whose hang-up never arrives (a lost
+// webhook, a carrier outage, a crash at the wrong moment) would hold a line for ever. The
+// call sweep (the periodic River job call_sweep, every quarter of --dialer-silent-after) ends
+// it through the same driver code as a hang-up:
+//
+//   - Silent calls are asked about. A call on the line the carrier told nothing of for
+//     --dialer-silent-after (2 minutes by default: many listens and resumes long, a few
+//     minutes of a line at most) is asked about with CallControl.Status (Telnyx: GET
+//     /calls/{id}, data.is_alive; the simulator: its own state). One the carrier no longer
+//     has is ended as a hang-up with cause "lost" (an event of Betty's own, "betty:lost:<attempt>",
+//     de-duplicated like the carrier's): the line is released, the attempt and the call log
+//     are closed with the reason "The carrier lost this call; it was ended by Betty." (the
+//     call log's endReason), the contact's status, retries and the run's end follow as after
+//     any hang-up. A carrier that cannot be asked ends nothing.
+//   - The maximum duration. The answer sets the attempt's ends_by: the answer plus the
+//     campaign's maxCallDurationMinutes (30 by default, outside campaigns and for inbound
+//     calls of a workflow outside campaigns). A call still on the line after it is hung up
+//     through the carrier (the Hangup is the call's next command, sent with its own key and
+//     kept in its state, so Resume sends it again after a crash); its hang-up closes the call
+//     log with "The call reached its maximum duration of N minutes; it was hung up by Betty."
+//     The agent says no goodbye: the engine speaks only what the flow and its own limits
+//     decide, and its turns are the transcript and the recording. A call the carrier says is
+//     alive past that time whose answer never reached Betty is hung up the same way, counted
+//     from the dial.
+//   - Billing a lost call: up to the end the carrier reports while it still does (Telnyx
+//     keeps end_time 10 minutes: what the carrier billed), within the last event heard and
+//     now; else up to the time of the carrier's last event of the call
+//     (contact_attempts.last_event_at). Never the silent time after. Minutes round up from
+//     the answer as for every call.
+//
+// Calls left on the line by a process that died are swept by whichever replica runs the job
+// next (it runs as the queue starts).
 //
 // # Rules at the moment of each dial (rules.go, each a pure function)
 //

@@ -83,6 +83,8 @@ type callState struct {
 	// with the same keys when the call goes quiet (resume.go).
 	Outbox      []conversation.Action `json:"outbox,omitempty"`
 	OutboxFirst int                   `json:"outboxFirst,omitempty"`
+	// TimeUp: the call reached its maximum duration and Betty hung it up (sweep.go).
+	TimeUp bool `json:"timeUp,omitempty"`
 }
 
 func readState(a store.Attempt) callState {
@@ -111,6 +113,11 @@ func (s *Service) HandleCallEvent(ctx context.Context, e phones.CallEvent) error
 	}
 	if err != nil {
 		return err
+	}
+	// When the carrier last told something of the call (the call sweep's clock, sweep.go):
+	// every write of the attempt the event makes keeps it.
+	if at := s.eventTime(e); a.LastEventAt == nil || at.After(*a.LastEventAt) {
+		a.LastEventAt = &at
 	}
 	j, err := s.job(ctx, a.JobID)
 	if err != nil {
@@ -146,6 +153,14 @@ func (s *Service) HandleCallEvent(ctx context.Context, e phones.CallEvent) error
 		return s.recording(ctx, j, a, e)
 	}
 	return s.effect(ctx, e, a, func(context.Context) error { return nil })
+}
+
+// eventTime is when an event happened, by the carrier's clock (now when it does not say).
+func (s *Service) eventTime(e phones.CallEvent) time.Time {
+	if e.At.IsZero() {
+		return s.d.Now()
+	}
+	return e.At
 }
 
 func (s *Service) attemptOf(ctx context.Context, e phones.CallEvent) (store.Attempt, error) {
@@ -242,8 +257,9 @@ func (s *Service) answered(ctx context.Context, j store.WorkflowJob, a store.Att
 	if at.IsZero() {
 		at = s.d.Now()
 	}
+	endsBy := at.Add(decodeSettings(j.Settings).maxCall())
 	return s.transition(ctx, e, a, cs, acts, func(ctx context.Context, cur *store.Attempt) error {
-		cur.AnsweredAt = &at
+		cur.AnsweredAt, cur.EndsBy = &at, &endsBy
 		if cur.CallControlID == nil && e.CallControlID != "" {
 			cur.CallControlID = &e.CallControlID
 		}
@@ -404,7 +420,11 @@ func (s *Service) hungUp(ctx context.Context, j store.WorkflowJob, a store.Attem
 		minutes = 1
 	}
 	closed := CallClosed{Status: callLogStatus(state), AnsweredAt: a.AnsweredAt, EndedAt: ended,
-		BilledMinutes: minutes, Outcome: string(state)}
+		BilledMinutes: minutes, Outcome: string(state), Reason: endReason(j, cs, e.Cause)}
+	cause := string(e.Cause)
+	if e.Cause == phones.HangupLost {
+		cause = causeLost
+	}
 	var result conversation.Result
 	if s.d.Conversation != nil && len(cs.Engine) > 0 {
 		var err error
@@ -426,10 +446,13 @@ func (s *Service) hungUp(ctx context.Context, j store.WorkflowJob, a store.Attem
 	}
 	if closed.Title == "" {
 		closed.Title, closed.Summary, closed.Priority = fmt.Sprintf("Call to %s", a.Phone), fmt.Sprintf("The call ended %s.", state), 3
+		if closed.Reason != "" {
+			closed.Summary = closed.Reason
+		}
 	}
 	return s.effect(ctx, e, a, func(ctx context.Context) error {
 		cur := a // guarded below: the move fails (and all this rolls back) if it moved since
-		cur.EndedAt, cur.Cause = &ended, ptr(string(e.Cause))
+		cur.EndedAt, cur.Cause = &ended, &cause
 		if cur.CallControlID == nil && e.CallControlID != "" {
 			cur.CallControlID = &e.CallControlID
 		}

@@ -131,6 +131,9 @@ type fakeCalls struct {
 	answers, hangups, speaks []string
 	// lost: commands are received and lost, as if the process died before sending them.
 	lost bool
+	// dropHangups: a Hangup ends the call but its event never comes (Status tells it ended,
+	// not when).
+	dropHangups bool
 }
 
 func newFakeCalls(outcome func(to string, n int) phones.Outcome) *fakeCalls {
@@ -297,10 +300,22 @@ func (f *fakeCalls) Hangup(_ context.Context, call, key string) error {
 		return nil
 	}
 	f.over[call] = true
+	if f.dropHangups {
+		f.mu.Unlock()
+		return nil
+	}
 	e := f.event(phones.EventHangup, call, f.attemptOf(call))
 	e.Cause = phones.HangupNormal
 	f.mu.Unlock()
 	return f.emit([]phones.CallEvent{e})
+}
+
+// Status says a call placed and not over is alive; one over, or unknown, is not.
+func (f *fakeCalls) Status(_ context.Context, call string) (phones.CallStatus, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, known := f.to[call]
+	return phones.CallStatus{Alive: known && !f.over[call]}, nil
 }
 
 func (f *fakeCalls) placedTo(number string) int {

@@ -170,7 +170,8 @@ func (s *Service) inboundFlow(ctx context.Context, n store.InboundNumber) (store
 }
 
 func (s *Service) answeringFlow(ctx context.Context, n store.InboundNumber) (store.Workflow, settings, string, error) {
-	st := settings{Window: DefaultWindow, Timezone: "UTC", MaxAttempts: 1, IgnoreWindow: true, Record: true, Voicemail: campaigns.VoicemailHangUp}
+	st := settings{Window: DefaultWindow, Timezone: "UTC", MaxAttempts: 1, IgnoreWindow: true, Record: true, Voicemail: campaigns.VoicemailHangUp,
+		MaxCallMinutes: campaigns.DefaultMaxCallDurationMinutes}
 	wfs, err := s.db.InboundWorkflows(ctx, n.OrganizationID, n.ID)
 	if err != nil {
 		return store.Workflow{}, st, "", err
@@ -192,7 +193,7 @@ func (s *Service) answeringFlow(ctx context.Context, n store.InboundNumber) (sto
 			}
 			cs := campaigns.DefaultSettings()
 			_ = json.Unmarshal([]byte(c.Settings), &cs)
-			st.Record, st.Timezone = cs.RecordCalls, cs.Timezone
+			st.Record, st.Timezone, st.MaxCallMinutes = cs.RecordCalls, cs.Timezone, cs.MaxCallDurationMinutes
 		}
 		return w.Workflow, st, "", nil
 	}

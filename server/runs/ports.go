@@ -69,6 +69,10 @@ type CallClosed struct {
 	// people ("completed", "voicemail", "do-not-call", "forwarded", …).
 	Title, Summary, Outcome string
 	Priority                int
+	// Reason says, for people, why Betty ended the call rather than the people on it (the
+	// maximum duration, a call the carrier lost); "" when it ended the usual way. It is the
+	// call log's endReason.
+	Reason string
 }
 
 // Turn is one turn of a conversation.

@@ -42,6 +42,10 @@ type Config struct {
 	// ResumeAfter is how long a call on the line may go without an event before its last
 	// commands are sent again (30 s; resume.go).
 	ResumeAfter time.Duration
+	// SilentAfter is how long a call on the line may go without a word from the carrier
+	// before the call sweep asks the carrier whether it still has it (2 minutes; sweep.go).
+	// The sweep runs every quarter of it, between 1 and 30 seconds.
+	SilentAfter time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -71,6 +75,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ResumeAfter <= 0 {
 		c.ResumeAfter = resumeAfterDefault
+	}
+	if c.SilentAfter <= 0 {
+		c.SilentAfter = silentAfterDefault
 	}
 	return c
 }
@@ -118,6 +125,8 @@ func New(db *store.DB, q *jobs.Queue, d Deps, cfg Config) *Service {
 	jobs.Register(q, &dispatcher{s: s})
 	jobs.Register(q, &sweeper{s: s})
 	jobs.Periodic(q, sweepEvery, func() river.JobArgs { return sweepArgs{} })
+	jobs.Register(q, &callSweeper{s: s})
+	jobs.Periodic(q, callSweepEvery(cfg.SilentAfter), func() river.JobArgs { return callSweepArgs{} })
 	return s
 }
 
@@ -147,6 +156,9 @@ type settings struct {
 	Voicemail         string `json:"voicemail"`
 	VoicemailMessage  string `json:"voicemailMessage,omitempty"`
 	MaxConcurrent     int    `json:"maxConcurrent,omitempty"`
+	// MaxCallMinutes bounds each call from its answer (the campaign's maxCallDurationMinutes;
+	// jobs written before it existed read 0, which is the default).
+	MaxCallMinutes int `json:"maxCallMinutes,omitempty"`
 	// ContactName is the test run's nameOrEmail.
 	ContactName string `json:"contactName,omitempty"`
 	// Numbers are the kinds of numbers the job may dial (NumberRefusal); jobs started before
@@ -157,8 +169,14 @@ type settings struct {
 func decodeSettings(raw string) settings {
 	st := settings{Window: DefaultWindow, Timezone: "UTC", MaxAttempts: 1}
 	_ = json.Unmarshal([]byte(raw), &st)
+	if st.MaxCallMinutes <= 0 {
+		st.MaxCallMinutes = campaigns.DefaultMaxCallDurationMinutes
+	}
 	return st
 }
+
+// maxCall is how long a call of the job may last from its answer.
+func (st settings) maxCall() time.Duration { return time.Duration(st.MaxCallMinutes) * time.Minute }
 
 func mustJSON(v any) string {
 	b, err := json.Marshal(v)
@@ -212,7 +230,7 @@ func (s *Service) prepare(ctx context.Context, orgID, workflowID string, test bo
 		return p, errs.UnprocessableErr("The workflow has no agent: choose the agent who speaks before running it.")
 	}
 	p.st = settings{Window: DefaultWindow, Timezone: "UTC", MaxAttempts: 1, Record: true, Voicemail: campaigns.VoicemailHangUp,
-		Numbers: phones.TeamPolicy(nil)}
+		Numbers: phones.TeamPolicy(nil), MaxCallMinutes: campaigns.DefaultMaxCallDurationMinutes}
 	phoneID := wf.PhoneNumberID
 	if wf.CampaignID != nil {
 		c, err := s.db.CampaignByID(ctx, orgID, *wf.CampaignID)
@@ -231,6 +249,7 @@ func (s *Service) prepare(ctx context.Context, orgID, workflowID string, test bo
 		}
 		p.st.Window, p.st.Timezone, p.st.MaxAttempts, p.st.RetryDelayMinutes = w, cs.Timezone, 1+cs.RetryAttempts, cs.RetryDelayMinutes
 		p.st.Record, p.st.Voicemail, p.st.MaxConcurrent = cs.RecordCalls, cs.VoicemailAction, cs.MaxConcurrentCalls
+		p.st.MaxCallMinutes = cs.MaxCallDurationMinutes
 		if cs.VoicemailMessage != nil {
 			p.st.VoicemailMessage = *cs.VoicemailMessage
 		}

@@ -49,13 +49,15 @@ type CallLog struct {
 	Cost              float64    `db:"cost"`
 	RecordingUploadID *string    `db:"recording_upload_id"`
 	HasTranscript     bool       `db:"has_transcript"`
-	CreatedAt         time.Time  `db:"created_at"`
-	UpdatedAt         time.Time  `db:"updated_at"`
+	// EndReason says why Betty ended the call (nil: it ended the usual way, or goes on).
+	EndReason *string   `db:"end_reason"`
+	CreatedAt time.Time `db:"created_at"`
+	UpdatedAt time.Time `db:"updated_at"`
 }
 
 const callLogColumns = `id, organization_id, call_control_id, direction, from_number, to_number, status, campaign_id,
 	agent_id, workflow_id, job_id, attempt_id, start_time, answered_at, end_time, billed_minutes, cost,
-	recording_upload_id, has_transcript, created_at, updated_at`
+	recording_upload_id, has_transcript, end_reason, created_at, updated_at`
 
 // CreateCallLog inserts c (ID and the times are set here; StartTime too when zero). ErrConflict when the
 // team already has a call log of c.AttemptID; ErrReference when its campaign, agent or
@@ -69,10 +71,10 @@ func (db *DB) CreateCallLog(ctx context.Context, c *CallLog) error {
 	}
 	c.StartTime = c.StartTime.UTC().Truncate(time.Microsecond)
 	_, err := db.exec(ctx, `INSERT INTO call_logs (`+callLogColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, c.OrganizationID, c.CallControlID, c.Direction, c.From, c.To, c.Status, c.CampaignID, c.AgentID,
 		c.WorkflowID, c.JobID, c.AttemptID, c.StartTime, c.AnsweredAt, c.EndTime, c.BilledMinutes, c.Cost,
-		c.RecordingUploadID, c.HasTranscript, c.CreatedAt, c.UpdatedAt)
+		c.RecordingUploadID, c.HasTranscript, c.EndReason, c.CreatedAt, c.UpdatedAt)
 	return err
 }
 
@@ -133,6 +135,8 @@ type CallEnd struct {
 	Cost              float64
 	RecordingUploadID *string
 	HasTranscript     bool
+	// EndReason says why Betty ended the call; nil when it ended the usual way.
+	EndReason *string
 }
 
 // CloseCallLog records the end of a call that has not ended yet and answers whether it did
@@ -141,9 +145,10 @@ type CallEnd struct {
 // call log.
 func (db *DB) CloseCallLog(ctx context.Context, orgID, id string, e CallEnd) (bool, error) {
 	n, err := db.exec(ctx, `UPDATE call_logs SET status = ?, answered_at = COALESCE(?, answered_at), end_time = ?,
-		billed_minutes = ?, cost = ?, recording_upload_id = COALESCE(?, recording_upload_id), has_transcript = ?, updated_at = ?
+		billed_minutes = ?, cost = ?, recording_upload_id = COALESCE(?, recording_upload_id), has_transcript = ?, end_reason = ?,
+		updated_at = ?
 		WHERE organization_id = ? AND id = ? AND end_time IS NULL`,
-		e.Status, e.AnsweredAt, e.EndTime.UTC(), e.BilledMinutes, e.Cost, e.RecordingUploadID, e.HasTranscript, now(), orgID, id)
+		e.Status, e.AnsweredAt, e.EndTime.UTC(), e.BilledMinutes, e.Cost, e.RecordingUploadID, e.HasTranscript, e.EndReason, now(), orgID, id)
 	if err != nil || n > 0 {
 		return n > 0, err
 	}

@@ -112,13 +112,20 @@ type Attempt struct {
 	Commands       int          `db:"commands"`
 	BilledMinutes  int          `db:"billed_minutes"`
 	Cost           float64      `db:"cost"`
-	CreatedAt      time.Time    `db:"created_at"`
-	UpdatedAt      time.Time    `db:"updated_at"`
+	// LastEventAt is the time of the carrier's last event of the call (the call driver sets
+	// it, MoveAttemptIf keeps the latest);
+	// EndsBy when the call reaches its maximum duration; SweptAt when the call sweep last
+	// asked the carrier about it (server/runs, sweep.go).
+	LastEventAt *time.Time `db:"last_event_at"`
+	EndsBy      *time.Time `db:"ends_by"`
+	SweptAt     *time.Time `db:"swept_at"`
+	CreatedAt   time.Time  `db:"created_at"`
+	UpdatedAt   time.Time  `db:"updated_at"`
 }
 
 const attemptColumns = `id, organization_id, job_id, contact_id, seq, attempt, phone, time_zone, state, retried, due_at,
 	dialled_at, answered_at, ended_at, call_control_id, call_log_id, cause, conversation, commands, billed_minutes, cost,
-	created_at, updated_at`
+	last_event_at, ends_by, swept_at, created_at, updated_at`
 
 // AttemptID is the id of a contact's attempt n in a job: the same inputs give the same id, so
 // inserting a retry twice inserts it once.
@@ -373,7 +380,8 @@ func (db *DB) JobHasOpenAttempts(ctx context.Context, jobID string) (bool, error
 }
 
 // MoveAttempt changes an attempt's state from one of from to to, with the other fields of a
-// (dialled, answered and ended times, call ids, cause, conversation, commands, cost); false
+// (dialled, answered and ended times, the maximum duration's end, the carrier's last event
+// when later than the one kept, call ids, cause, conversation, commands, cost); false
 // when the attempt was in none of from (someone else moved it first).
 func (db *DB) MoveAttempt(ctx context.Context, a *Attempt, to AttemptState, from ...AttemptState) (bool, error) {
 	return db.MoveAttemptIf(ctx, a, -1, to, from...)
@@ -383,11 +391,15 @@ func (db *DB) MoveAttempt(ctx context.Context, a *Attempt, to AttemptState, from
 // (unchecked when negative): the call driver's guard against an event handled concurrently.
 func (db *DB) MoveAttemptIf(ctx context.Context, a *Attempt, commands int, to AttemptState, from ...AttemptState) (bool, error) {
 	t := now()
+	// last_event_at only moves forward (events come in any order, and a writer may hold an
+	// older copy): the call sweep's clock, kept by the write every event makes anyway.
 	n, err := db.exec(ctx, `UPDATE contact_attempts SET state = ?, due_at = ?, dialled_at = ?, answered_at = ?, ended_at = ?,
-			call_control_id = ?, call_log_id = ?, cause = ?, conversation = ?, commands = ?, billed_minutes = ?, cost = ?, retried = ?, updated_at = ?
+			ends_by = ?, call_control_id = ?, call_log_id = ?, cause = ?, conversation = ?, commands = ?, billed_minutes = ?, cost = ?,
+			retried = ?, updated_at = ?,
+			last_event_at = CASE WHEN last_event_at IS NULL OR last_event_at < ? THEN COALESCE(?, last_event_at) ELSE last_event_at END
 		WHERE id = ? AND (? < 0 OR commands = ?) AND state IN (`+placeholders(len(from))+`)`,
-		append([]any{to, a.DueAt, a.DialledAt, a.AnsweredAt, a.EndedAt, a.CallControlID, a.CallLogID, a.Cause, a.Conversation,
-			a.Commands, a.BilledMinutes, a.Cost, a.Retried, t, a.ID, commands, commands}, anys(from)...)...)
+		append([]any{to, a.DueAt, a.DialledAt, a.AnsweredAt, a.EndedAt, a.EndsBy, a.CallControlID, a.CallLogID, a.Cause, a.Conversation,
+			a.Commands, a.BilledMinutes, a.Cost, a.Retried, t, a.LastEventAt, a.LastEventAt, a.ID, commands, commands}, anys(from)...)...)
 	if n == 1 {
 		a.State, a.UpdatedAt = to, t
 	}
@@ -545,6 +557,32 @@ func (db *DB) SetAttemptCall(ctx context.Context, id, callControlID string) (boo
 		WHERE id = ? AND (call_control_id IS NULL OR state IN (?, ?))`,
 		callControlID, AttemptDialling, AttemptInDoubt, AttemptRinging, now(), id, AttemptDialling, AttemptInDoubt)
 	return n == 1, err
+}
+
+// CallsToSweep answers, across teams, up to limit attempts whose call may be on the line
+// (dialling, in-doubt, ringing or in a call, with the carrier's id) that the sweep should
+// look at now: past their maximum duration (ends_by before now) and not swept since, or
+// silent (nothing heard from the carrier, else since the answer, the dial or the attempt's
+// making) since before silentSince and not swept since then. The longest silent first.
+func (db *DB) CallsToSweep(ctx context.Context, now, silentSince time.Time, limit int) ([]Attempt, error) {
+	out := []Attempt{}
+	// Team by team (CROSS JOIN keeps that order on SQLite), each team's live attempts read
+	// through contact_attempts_live_idx (organization_id, state): no index of the sweep's own
+	// for every move of an attempt to rewrite.
+	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT `+prefixed("a.", attemptColumns)+`
+		FROM organizations o CROSS JOIN contact_attempts a
+		WHERE a.organization_id = o.id AND a.state IN (?, ?, ?, ?) AND a.call_control_id IS NOT NULL
+			AND ((a.ends_by < ? AND (a.swept_at IS NULL OR a.swept_at < a.ends_by))
+				OR (COALESCE(a.last_event_at, a.answered_at, a.dialled_at, a.created_at) < ? AND (a.swept_at IS NULL OR a.swept_at < ?)))
+		ORDER BY COALESCE(a.last_event_at, a.answered_at, a.dialled_at, a.created_at), a.id LIMIT ?`,
+		AttemptDialling, AttemptInDoubt, AttemptRinging, AttemptInCall, now.UTC(), silentSince.UTC(), silentSince.UTC(), limit)
+	return out, err
+}
+
+// MarkSwept records that the sweep looked at an attempt's call at at.
+func (db *DB) MarkSwept(ctx context.Context, id string, at time.Time) error {
+	_, err := db.exec(ctx, `UPDATE contact_attempts SET swept_at = ? WHERE id = ?`, at.UTC().Truncate(time.Microsecond), id)
+	return err
 }
 
 // TouchAttempt marks an attempt as looked at now (the in-doubt reconciler's clock).

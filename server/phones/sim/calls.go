@@ -39,6 +39,11 @@ type CallOptions struct {
 	Recordings int
 	// Log receives recordings that failed to render (default: discarded).
 	Log *slog.Logger
+	// DropHangups loses every EventHangup on its way to the handler, as a carrier whose
+	// hang-up webhooks never arrive: the call is over (Status says so, with when it ended)
+	// but the handler never hears it. The simulator then keeps every ended call, to answer
+	// Status about it (the dialer's sweep tests).
+	DropHangups bool
 }
 
 // Calls simulates live calls (phones.CallControl): a dial's outcome comes from the seeded
@@ -88,6 +93,7 @@ type call struct {
 	record, detect                 bool
 	inbound, picked                bool // a call to one of the numbers; answered by Answer
 	answered                       time.Time
+	ended                          time.Time // when over, by the call's clock
 	clock                          time.Duration
 	turns                          []phones.SpokenTurn
 	said                           []string // everything the agent said on the call
@@ -204,7 +210,7 @@ func (c *Calls) Dial(ctx context.Context, req phones.DialRequest) (phones.Call, 
 			c.emit(k, phones.EventMachine, now, nil)
 		}
 		if c.o.ZeroLength {
-			k.over = true
+			k.over, k.ended = true, now
 			c.emit(k, phones.EventHangup, now, func(e *phones.CallEvent) { e.Cause = phones.HangupNormal })
 		}
 	default:
@@ -212,7 +218,7 @@ func (c *Calls) Dial(ctx context.Context, req phones.DialRequest) (phones.Call, 
 		if cause == "" {
 			cause = phones.HangupFailed
 		}
-		k.over = true
+		k.over, k.ended = true, now
 		c.emit(k, phones.EventHangup, now, func(e *phones.CallEvent) { e.Cause = cause })
 	}
 	return phones.Call{CallControlID: k.id}, nil
@@ -253,10 +259,26 @@ func (c *Calls) Answer(ctx context.Context, id, attemptID string, record bool, k
 	k.picked, k.attempt, k.record, k.answered = true, attemptID, record, time.Now()
 	c.emit(k, phones.EventAnswered, k.answered, nil)
 	if c.o.ZeroLength {
-		k.over = true
+		k.over, k.ended = true, k.answered
 		c.emit(k, phones.EventHangup, k.answered, func(e *phones.CallEvent) { e.Cause = phones.HangupNormal })
 	}
 	return nil
+}
+
+// Status answers what the simulator knows of a call: one in progress (an inbound call ringing
+// included) is alive; one over says when it ended while the simulator still has it (its
+// events being delivered; every ended call with DropHangups); one it forgot is not alive.
+func (c *Calls) Status(ctx context.Context, id string) (phones.CallStatus, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := c.calls[id]
+	switch {
+	case k == nil:
+		return phones.CallStatus{}, nil
+	case !k.over:
+		return phones.CallStatus{Alive: true}, nil
+	}
+	return phones.CallStatus{EndedAt: k.ended}, nil
 }
 
 // keyHash keeps a dial's key in 16 bytes, so a million dials' keys stay small (a collision
@@ -271,6 +293,9 @@ func keyHash(key string) [16]byte {
 
 // emit queues an event of the call (c.mu held).
 func (c *Calls) emit(k *call, kind phones.CallEventKind, at time.Time, set func(*phones.CallEvent)) {
+	if kind == phones.EventHangup && c.o.DropHangups {
+		return // lost on the way; forget keeps the call, so Status still knows it ended
+	}
 	c.seq++
 	e := phones.CallEvent{ID: c.prefix + "ev-" + strconv.FormatUint(c.seq, 10), Kind: kind, CallControlID: k.id, AttemptID: k.attempt,
 		At: at, From: k.from, To: k.to}
@@ -378,7 +403,7 @@ func (c *Calls) end(id, key string) error {
 	if k == nil || k.over || (key != "" && k.keys[key]) {
 		return nil
 	}
-	k.over = true
+	k.over, k.ended = true, k.at()
 	cause := phones.HangupNormal
 	if k.inbound && !k.picked {
 		cause = phones.HangupRejected // an inbound call turned down
@@ -428,7 +453,7 @@ func (c *Calls) renderWork() {
 // forget drops a finished call whose events are all delivered (c.mu held); its key stays,
 // so dialling it again answers the same id.
 func (c *Calls) forget(k *call) {
-	if k.over && !k.rendering && len(k.queue) == 0 && !k.queued {
+	if k.over && !k.rendering && len(k.queue) == 0 && !k.queued && !c.o.DropHangups {
 		delete(c.calls, k.id)
 	}
 }

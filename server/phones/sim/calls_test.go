@@ -401,3 +401,64 @@ func (p *personaLog) got() []string {
 	defer p.mu.Unlock()
 	return append([]string(nil), p.personas...)
 }
+
+// Status tells a call on the line from one over; with DropHangups the hang-up never reaches
+// the handler, and Status still says the call ended, and when.
+func TestStatusAndDroppedHangups(t *testing.T) {
+	ctx := context.Background()
+	for _, drop := range []bool{false, true} {
+		t.Run(fmt.Sprintf("drop=%v", drop), func(t *testing.T) {
+			c := sim.NewCalls(sim.CallOptions{Seed: 1, Answer: 1, DropHangups: drop})
+			defer c.Close()
+			r := newEvents()
+			c.SetHandler(r)
+			call, err := c.Dial(ctx, dial("k1"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.wait(t, "the answer", func() bool { return strings.Contains(r.kinds(call.CallControlID), "answered") })
+			if st, err := c.Status(ctx, call.CallControlID); err != nil || !st.Alive || !st.EndedAt.IsZero() {
+				t.Fatalf("a call on the line: %+v %v", st, err)
+			}
+			if err := c.Speak(ctx, call.CallControlID, "Hello there.", "", "k1:1"); err != nil {
+				t.Fatal(err)
+			}
+			r.wait(t, "the speech", func() bool { return strings.Contains(r.kinds(call.CallControlID), "speak.ended") })
+			if err := c.Hangup(ctx, call.CallControlID, "k1:2"); err != nil {
+				t.Fatal(err)
+			}
+			if drop {
+				st, err := c.Status(ctx, call.CallControlID)
+				if err != nil || st.Alive || st.EndedAt.IsZero() {
+					t.Fatalf("a call hung up: %+v %v", st, err)
+				}
+				time.Sleep(50 * time.Millisecond) // what would have been delivered has been
+				r.mu.Lock()
+				defer r.mu.Unlock()
+				if k := r.kinds(call.CallControlID); strings.Contains(k, "hangup") {
+					t.Fatalf("the hang-up reached the handler: %s", k)
+				}
+				return
+			}
+			r.wait(t, "the hang-up", func() bool { return strings.Contains(r.kinds(call.CallControlID), "hangup") })
+			// Every event delivered, the simulator forgets the call: not alive, end unknown.
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				st, err := c.Status(ctx, call.CallControlID)
+				if err != nil || st.Alive {
+					t.Fatalf("a call over: %+v %v", st, err)
+				}
+				if st.EndedAt.IsZero() {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the call was never forgotten")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if st, err := c.Status(ctx, "sim-unknown"); err != nil || st.Alive {
+				t.Fatalf("an unknown call: %+v %v", st, err)
+			}
+		})
+	}
+}

@@ -320,6 +320,40 @@ func (k *Calls) Hangup(ctx context.Context, callControlID, key string) error {
 	return err
 }
 
+// Status asks Telnyx about a call (GET /calls/{call_control_id}, "Retrieve a call status"):
+// data.is_alive says whether it is up, and an ended call's data.end_time when it ended.
+// Telnyx keeps an ended call's details for 10 minutes; after that, and for a call it never
+// had, it answers 404: a call it no longer has, not alive — when the answer is Telnyx's own
+// (its errors list), so that a wrong --telnyx-api-url answering 404 to everything ends no
+// call. It is not retried here: the dialer's sweep asks again on its next round, and a
+// failure (an error) ends nothing.
+func (k *Calls) Status(ctx context.Context, callControlID string) (phones.CallStatus, error) {
+	var doc struct {
+		Data struct {
+			IsAlive *bool  `json:"is_alive"`
+			EndTime string `json:"end_time"`
+		} `json:"data"`
+	}
+	err := k.c.call(ctx, http.MethodGet, "/calls/"+url.PathEscape(callControlID), nil, nil, &doc)
+	var said *Error
+	if ended(err) && errors.As(err, &said) && len(said.Errors) > 0 {
+		return phones.CallStatus{}, nil
+	}
+	if err != nil {
+		return phones.CallStatus{}, err
+	}
+	if doc.Data.IsAlive == nil {
+		return phones.CallStatus{}, fmt.Errorf("%w: the call status has no is_alive", phones.ErrCarrierDown)
+	}
+	st := phones.CallStatus{Alive: *doc.Data.IsAlive}
+	if !st.Alive && doc.Data.EndTime != "" {
+		if t, err := time.Parse(time.RFC3339Nano, doc.Data.EndTime); err == nil {
+			st.EndedAt = t.UTC()
+		}
+	}
+	return st, nil
+}
+
 // ended says whether Telnyx refused a command because the call is over (90018) or unknown.
 func ended(err error) bool {
 	var e *Error

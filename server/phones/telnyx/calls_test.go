@@ -311,3 +311,52 @@ func waitUntil(t *testing.T, ok func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// Status reads Telnyx's "Retrieve a call status" (GET /calls/{call_control_id}): is_alive,
+// and an ended call's end_time; 404 (a call Telnyx forgot, 10 minutes after its end, or
+// never had) is a call it no longer has; a failure to ask is an error, not an ended call.
+func TestStatusAsksTelnyxAboutACall(t *testing.T) {
+	ctx := context.Background()
+	fake := telnyxtest.Start(t, key)
+	fake.EnableCalls(telnyxtest.CallsConfig{Answer: 1, Ring: 5 * time.Millisecond, DropHangups: true})
+	k := newCalls(t, fake, telnyx.CallsOptions{Retries: -1})
+	call, err := k.Dial(ctx, dialRequest("k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := k.Status(ctx, call.CallControlID); err != nil || !st.Alive || !st.EndedAt.IsZero() {
+		t.Fatalf("a call on the line: %+v %v", st, err)
+	}
+	if reqs := fake.Requests(); reqs[len(reqs)-1].Method != http.MethodGet || reqs[len(reqs)-1].Path != "/calls/"+call.CallControlID {
+		t.Fatalf("asked %+v", reqs[len(reqs)-1])
+	}
+	before := time.Now().UTC()
+	if err := k.Hangup(ctx, call.CallControlID, "k1:1"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := k.Status(ctx, call.CallControlID)
+	if err != nil || st.Alive || st.EndedAt.Before(before.Add(-time.Second)) || st.EndedAt.After(time.Now().Add(time.Second)) {
+		t.Fatalf("a call hung up: %+v %v", st, err)
+	}
+	if got := fake.Stats(); got.DroppedHangups != 1 || got.StatusRequests != 2 {
+		t.Fatalf("fake: %+v", got)
+	}
+	fake.Forget(call.CallControlID)
+	if st, err := k.Status(ctx, call.CallControlID); err != nil || st.Alive || !st.EndedAt.IsZero() {
+		t.Fatalf("a call Telnyx forgot: %+v %v", st, err)
+	}
+	if st, err := k.Status(ctx, "v3:never-placed"); err != nil || st.Alive {
+		t.Fatalf("a call Telnyx never had: %+v %v", st, err)
+	}
+	for status, want := range map[int]error{http.StatusServiceUnavailable: phones.ErrCarrierDown, http.StatusUnauthorized: phones.ErrCarrierAuth} {
+		fake.Fail(http.MethodGet, "/calls/", status, telnyxtest.ErrorObject{Code: "10007", Title: "Unexpected error"})
+		if _, err := k.Status(ctx, call.CallControlID); !errors.Is(err, want) {
+			t.Fatalf("%d: %v", status, err)
+		}
+	}
+	// A 404 that is not Telnyx's (no errors list: a wrong API URL, a proxy) ends nothing.
+	fake.Fail(http.MethodGet, "/calls/", http.StatusNotFound)
+	if st, err := k.Status(ctx, "v3:never-placed"); err == nil {
+		t.Fatalf("a bare 404: %+v, no error", st)
+	}
+}

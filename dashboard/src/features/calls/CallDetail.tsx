@@ -85,6 +85,12 @@ export function CallDetail({ team, callLogId }: { team: Organization; callLogId:
               <span data-testid="call-cost">{live ? 'Counted when the call ends' : formatCost(c.cost)}</span>
             </Row>
             <Row label="Ended">{c.endTime ? formatDateTime(c.endTime) : 'Still going on'}</Row>
+            {/* Only when Betty ended the call (its maximum duration, a call the carrier lost). */}
+            {c.endReason && (
+              <Row label="Why it ended">
+                <span data-testid="call-end-reason">{c.endReason}</span>
+              </Row>
+            )}
             {c.workflowId && (
               <Row label="Workflow">
                 <Link className="text-accent-fg underline" to={teamPath(`/dashboard/workflow-canvas?workflowId=${encodeURIComponent(c.workflowId)}`, team.id)}>

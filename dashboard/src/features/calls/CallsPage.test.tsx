@@ -77,8 +77,18 @@ describe('the calls page', { timeout: 30_000 }, () => {
     fakeServer(routes());
     renderApp('/dashboard/calls?teamId=t1&callLogId=c2');
     const detail = await screen.findByTestId('call-detail');
+    expect(within(detail).queryByText('Why it ended')).toBeNull();
     expect(within(detail).getByText('No call recording exists.')).toBeInTheDocument();
     expect(within(detail).getByText(/no transcript/)).toBeInTheDocument();
+  });
+
+  it('says why Betty ended a call, and nothing when it ended the usual way', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    fakeServer({ ...routes(), 'GET /v1/call/log/c3': () => ok(fakeCall({ id: 'c3', endReason: 'The carrier lost this call; it was ended by Betty.' })) });
+    renderApp('/dashboard/calls?teamId=t1&callLogId=c3');
+    const detail = await screen.findByTestId('call-detail');
+    expect(within(detail).getByTestId('call-end-reason')).toHaveTextContent('The carrier lost this call; it was ended by Betty.');
+    expect(within(detail).getByText('Why it ended')).toBeInTheDocument();
   });
 
   it('asks the statistics for the chosen range and refuses an impossible one', async () => {

@@ -16,11 +16,12 @@ const SETTINGS = {
   voicemailMessage: null,
   recordCalls: true,
   allowedNumberTypes: ['toll-free'],
+  maxCallDurationMinutes: 30,
 };
 
 const CAMPAIGN = {
   id: 'c1',
-  name: 'Spring',
+  name: 'Renewals',
   type: 'outbound',
   status: 'draft',
   priority: 'medium',
@@ -39,15 +40,23 @@ const CAMPAIGN = {
 // The first test compiles the lazy page; give a busy machine time.
 configure({ asyncUtilTimeout: 10_000 });
 
-describe('the campaign’s numbers called', { timeout: 20_000 }, () => {
-  it('shows the kinds allowed and sends the ones ticked', async () => {
-    setTokens({ accessToken: 'a', refreshToken: 'r' });
-    const calls = fakeServer({
-      ...dashboardRoutes(),
-      'GET /v1/campaigns/c1': () => ok(CAMPAIGN),
-      'PUT /v1/campaigns/c1': ({ body }) => ok({ ...CAMPAIGN, ...(body as object) }),
-      'GET /v1/agent/list/campaigns/c1': () => ok([], { meta: pageMeta(1, 0, 10) }),
-    });
+function serve() {
+  setTokens({ accessToken: 'a', refreshToken: 'r' });
+  return fakeServer({
+    ...dashboardRoutes(),
+    'GET /v1/campaigns/c1': () => ok(CAMPAIGN),
+    'PUT /v1/campaigns/c1': ({ body }) => ok({ ...CAMPAIGN, settings: (body as { settings: object }).settings }),
+    'GET /v1/agent/list/campaigns/c1': () => ok([], { meta: pageMeta(1, 0, 10) }),
+  });
+}
+
+function sentSettings(calls: ReturnType<typeof serve>) {
+  return (calls.find((c) => c.method === 'PUT')!.body as { settings: Record<string, unknown> }).settings;
+}
+
+describe('the campaign settings tab', { timeout: 20_000 }, () => {
+  it('shows the kinds of numbers allowed and sends the ones ticked', async () => {
+    const calls = serve();
     renderApp('/dashboard/campaigns/c1/settings?teamId=t1');
     const tollFree = await screen.findByRole('checkbox', { name: 'Toll-free' });
     expect(tollFree).toBeChecked();
@@ -59,7 +68,27 @@ describe('the campaign’s numbers called', { timeout: 20_000 }, () => {
     await user.click(tollFree);
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
-    const sent = calls.find((c) => c.method === 'PUT')!.body as { settings: { allowedNumberTypes: string[] } };
-    expect(sent.settings.allowedNumberTypes).toEqual(['premium-rate']);
+    expect(sentSettings(calls).allowedNumberTypes).toEqual(['premium-rate']);
+  });
+
+  it('shows the longest call a campaign allows and sends a new one with the settings', async () => {
+    const calls = serve();
+    renderApp('/dashboard/campaigns/c1/settings?teamId=t1');
+    const user = userEvent.setup();
+    const longest = await screen.findByLabelText('Longest call (minutes)');
+    expect(longest).toHaveValue(30);
+
+    // Out of the contract's range: said at once, nothing sent.
+    await user.clear(longest);
+    await user.type(longest, '241');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('A whole number of minutes from 1 to 240.')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    await user.clear(longest);
+    await user.type(longest, '45');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    expect(sentSettings(calls)).toEqual({ ...SETTINGS, maxCallDurationMinutes: 45 });
   });
 });

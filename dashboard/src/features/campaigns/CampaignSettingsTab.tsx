@@ -97,7 +97,7 @@ export function CampaignSettingsTab({ team, campaign }: { team: Organization; ca
 
         <Card>
           <CardHeader title="Attempts and pace" />
-          <CardBody className="grid gap-4 sm:grid-cols-3">
+          <CardBody className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
             <Field label="Retries per contact" description="Extra attempts after no answer, busy, failure or voicemail; 0 calls once." error={errors.retryAttempts ?? serverField('retryAttempts')}>
               {(ids) => <Input {...ids} type="number" inputMode="numeric" min={0} max={5} value={form.retryAttempts} onChange={(e) => set('retryAttempts', e.target.value)} />}
             </Field>
@@ -106,6 +106,9 @@ export function CampaignSettingsTab({ team, campaign }: { team: Organization; ca
             </Field>
             <Field label="Calls at the same time" description="1 to 50; inbound calls over it hear a busy tone." error={errors.maxConcurrentCalls ?? serverField('maxConcurrentCalls')}>
               {(ids) => <Input {...ids} type="number" inputMode="numeric" min={1} max={50} value={form.maxConcurrentCalls} onChange={(e) => set('maxConcurrentCalls', e.target.value)} />}
+            </Field>
+            <Field label="Longest call (minutes)" description="1 to 240; Betty hangs up a call that reaches it." error={errors.maxCallDurationMinutes ?? serverField('maxCallDurationMinutes')}>
+              {(ids) => <Input {...ids} type="number" inputMode="numeric" min={1} max={240} value={form.maxCallDurationMinutes} onChange={(e) => set('maxCallDurationMinutes', e.target.value)} />}
             </Field>
           </CardBody>
         </Card>

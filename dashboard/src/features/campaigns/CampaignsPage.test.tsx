@@ -15,6 +15,7 @@ const SETTINGS = {
   voicemailAction: 'hang-up',
   voicemailMessage: null,
   recordCalls: true,
+  maxCallDurationMinutes: 30,
 };
 
 function campaign(n: number) {

@@ -12,6 +12,7 @@ const STORED = {
   voicemailMessage: null,
   recordCalls: true,
   allowedNumberTypes: [] as ('toll-free' | 'premium-rate')[],
+  maxCallDurationMinutes: 30,
 };
 
 describe('campaign settings form', () => {
@@ -37,6 +38,13 @@ describe('campaign settings form', () => {
   it('holds the contract limits', () => {
     const form = { ...formFromSettings(STORED), maxConcurrentCalls: '51', retryAttempts: '6', retryDelayMinutes: '4', start: '18:00', days: [], voicemailAction: 'leave-message' as const };
     expect(Object.keys(validateSettings(form)).sort()).toEqual(['days', 'end', 'maxConcurrentCalls', 'retryAttempts', 'retryDelayMinutes', 'voicemailMessage']);
+  });
+
+  it('holds calls to 1 to 240 minutes', () => {
+    for (const bad of ['0', '241', '1.5', '']) {
+      expect(validateSettings({ ...formFromSettings(STORED), maxCallDurationMinutes: bad })).toEqual({ maxCallDurationMinutes: 'A whole number of minutes from 1 to 240.' });
+    }
+    expect(settingsFromForm({ ...formFromSettings(STORED), maxCallDurationMinutes: '240' }).maxCallDurationMinutes).toBe(240);
   });
 
   it('sends days in week order and no voicemail message when hanging up', () => {

@@ -18,6 +18,7 @@ export interface SettingsForm {
   recordCalls: boolean;
   /** Kinds called beyond landlines and mobiles, for numbers the team typed (CSV files, test runs). */
   allowedNumberTypes: CampaignNumberType[];
+  maxCallDurationMinutes: string;
 }
 
 export type SettingsErrors = Partial<Record<keyof SettingsForm, string>>;
@@ -36,6 +37,7 @@ export function formFromSettings(s: CampaignSettings): SettingsForm {
     recordCalls: s.recordCalls,
     // A server older than the setting sends none: nothing beyond landlines and mobiles.
     allowedNumberTypes: [...(s.allowedNumberTypes ?? [])],
+    maxCallDurationMinutes: String(s.maxCallDurationMinutes),
   };
 }
 
@@ -58,6 +60,7 @@ export function validateSettings(form: SettingsForm): SettingsErrors {
   if (!wholeIn(form.retryDelayMinutes, 5, 1440)) errors.retryDelayMinutes = 'A whole number of minutes from 5 to 1440.';
   if (form.voicemailAction === 'leave-message' && !form.voicemailMessage.trim()) errors.voicemailMessage = 'Write the message the agent leaves.';
   if (form.voicemailMessage.length > 1000) errors.voicemailMessage = 'At most 1000 characters.';
+  if (!wholeIn(form.maxCallDurationMinutes, 1, 240)) errors.maxCallDurationMinutes = 'A whole number of minutes from 1 to 240.';
   return errors;
 }
 
@@ -74,6 +77,7 @@ export function settingsFromForm(form: SettingsForm): CampaignSettingsInput {
     voicemailMessage: form.voicemailAction === 'leave-message' ? form.voicemailMessage.trim() : null,
     recordCalls: form.recordCalls,
     allowedNumberTypes: NUMBER_TYPES.map((t) => t.value).filter((t) => form.allowedNumberTypes.includes(t)),
+    maxCallDurationMinutes: Number(form.maxCallDurationMinutes),
   };
 }
 

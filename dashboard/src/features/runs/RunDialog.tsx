@@ -114,6 +114,7 @@ export function RunDialog({ open, onOpenChange, team, workflow, onStarted, unsav
               <>
                 At most {settings.maxConcurrentCalls} {settings.maxConcurrentCalls === 1 ? 'call' : 'calls'} at once{workflow.campaignId ? ' (campaign setting)' : ' (default settings: this workflow is in no campaign)'}, and never more than the team&apos;s plan allows.
                 <span className="block">{formatRetries(settings)}.</span>
+                <span className="block">Each call ends after at most {settings.maxCallDurationMinutes} minutes: Betty hangs up a call that reaches it.</span>
               </>
             ) : (
               <Skeleton className="h-4 w-48" />

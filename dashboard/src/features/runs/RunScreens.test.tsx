@@ -67,7 +67,7 @@ function renderWith(ui: ReactNode) {
   );
 }
 
-const campaign = { id: 'cmp1', name: 'Spring', settings: { maxConcurrentCalls: 3, callWindow: { start: '08:00', end: '21:00', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat'] }, timezone: 'America/New_York', retryAttempts: 1, retryDelayMinutes: 30, voicemailAction: 'hang-up', voicemailMessage: null, recordCalls: true } };
+const campaign = { id: 'cmp1', name: 'Spring', settings: { maxConcurrentCalls: 3, callWindow: { start: '08:00', end: '21:00', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat'] }, timezone: 'America/New_York', retryAttempts: 1, retryDelayMinutes: 30, voicemailAction: 'hang-up', voicemailMessage: null, recordCalls: true, maxCallDurationMinutes: 20 } };
 
 describe('Run', { timeout: 30_000 }, () => {
   it('confirms whom it calls, when and within which caps, then starts the run', async () => {
@@ -88,6 +88,7 @@ describe('Run', { timeout: 30_000 }, () => {
     expect(within(dialog).getByTestId('run-contacts')).toHaveTextContent('of 22 on the list');
     expect(await within(dialog).findByText(/08:00–21:00, Mon–Sat \(America\/New_York\)/)).toBeInTheDocument();
     expect(within(dialog).getByTestId('run-caps')).toHaveTextContent('At most 3 calls at once (campaign setting), and never more than the team\'s plan allows.');
+    expect(within(dialog).getByTestId('run-caps')).toHaveTextContent('Each call ends after at most 20 minutes');
     expect(within(dialog).getByTestId('run-caps')).toHaveTextContent('1 retry, 30 minutes apart');
     expect(await within(dialog).findByText(/12.5 credits left/)).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Call 20 contacts' }));

@@ -15,6 +15,7 @@ export const DEFAULT_RUN_SETTINGS: CampaignSettings = {
   voicemailMessage: null,
   recordCalls: true,
   allowedNumberTypes: [],
+  maxCallDurationMinutes: 30,
 };
 
 const DAY_NAMES: Record<CampaignWeekday, string> = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };

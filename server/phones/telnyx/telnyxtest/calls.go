@@ -14,12 +14,16 @@ import (
 	"time"
 )
 
-// The fake's Call Control v2: POST /calls places a call (idempotent on command_id), and
+// The fake's Call Control v2: POST /calls places a call (idempotent on command_id),
 // POST /calls/{call_control_id}/actions/{answer, speak, transcription_start,
 // transcription_stop, transfer, hangup, record_start, record_stop} command it (each idempotent on its
-// command_id). What happens on a call comes back as webhooks signed like Telnyx's
-// (telnyx-signature-ed25519: base64 Ed25519 of "<telnyx-timestamp>|<raw body>"), sent to the
-// webhook URLs, each retried with backoff until one answers 2xx.
+// command_id), and GET /calls/{call_control_id} answers its status as Telnyx's "Retrieve a
+// call status" does: {"data": {"record_type": "call", "call_control_id", "call_leg_id",
+// "call_session_id", "client_state", "is_alive", "call_duration" (seconds), "start_time",
+// "end_time" (once ended)}}, kept ForgetAfter (Telnyx: 10 minutes) after the call ended, then
+// 404 like a call it never had. What happens on a call comes back as webhooks signed like
+// Telnyx's (telnyx-signature-ed25519: base64 Ed25519 of "<telnyx-timestamp>|<raw body>"), sent
+// to the webhook URLs, each retried with backoff until one answers 2xx.
 //
 // A call's outcome is drawn from the seeded distribution by the seed, the number called and
 // how many calls that number got before: the same run of the same seed answers the same.
@@ -50,6 +54,13 @@ type CallsConfig struct {
 	LoseAnswers float64
 	// Workers bounds concurrent webhook deliveries (default 16).
 	Workers int
+	// DropHangups loses every call.hangup webhook (made, never delivered): the application
+	// never hears that a call ended, as with a lost webhook or a carrier outage; only GET
+	// /calls/{id} tells.
+	DropHangups bool
+	// ForgetAfter is how long an ended call's status is kept (default 10 minutes, Telnyx's);
+	// then GET /calls/{id} answers 404.
+	ForgetAfter time.Duration
 	// Client sends the webhooks (default: 5 s timeout).
 	Client *http.Client
 }
@@ -86,6 +97,10 @@ type Stats struct {
 	Commands map[string]int `json:"commands"`
 	// LostAnswers counts the dials placed but answered 503 (LoseAnswers).
 	LostAnswers int `json:"lostAnswers"`
+	// DroppedHangups counts the call.hangup webhooks lost (DropHangups); StatusRequests the
+	// GET /calls/{id} received.
+	DroppedHangups int `json:"droppedHangups"`
+	StatusRequests int `json:"statusRequests"`
 }
 
 // Event is a webhook the fake made.
@@ -105,6 +120,7 @@ type fakeCall struct {
 	timeout              time.Duration
 	commands             map[string]bool
 	idle                 *time.Timer
+	started, endedAt     time.Time
 }
 
 type callSim struct {
@@ -120,6 +136,8 @@ type callSim struct {
 	commands  map[string]int
 	ended     int
 	lost      int
+	dropped   int
+	statuses  int
 	events    []*Event
 	sent      int
 	acked     int
@@ -148,6 +166,9 @@ func (c *callSim) configure(cfg CallsConfig) {
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = 16
+	}
+	if cfg.ForgetAfter <= 0 {
+		cfg.ForgetAfter = 10 * time.Minute
 	}
 	if cfg.Client == nil {
 		cfg.Client = &http.Client{Timeout: 5 * time.Second}
@@ -210,7 +231,8 @@ func (c *callSim) stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := Stats{Dials: map[string]int{}, DialRequests: map[string]int{}, Outcomes: map[string]int{}, Commands: map[string]int{},
-		Ended: c.ended, Events: len(c.events), EventsSent: c.sent, EventsAcked: c.acked, LostAnswers: c.lost}
+		Ended: c.ended, Events: len(c.events), EventsSent: c.sent, EventsAcked: c.acked, LostAnswers: c.lost,
+		DroppedHangups: c.dropped, StatusRequests: c.statuses}
 	for n, v := range c.placed {
 		st.Dials[n] = v
 		st.TotalDials += v
@@ -258,6 +280,10 @@ func (c *callSim) serveFake(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *callSim) serve(w http.ResponseWriter, method, path string, body map[string]any) {
+	if id, ok := strings.CutPrefix(path, "/calls/"); ok && method == http.MethodGet && id != "" && !strings.Contains(id, "/") {
+		c.status(w, id)
+		return
+	}
 	if method != http.MethodPost {
 		notFound(w, "The requested resource or URL could not be found.")
 		return
@@ -305,7 +331,7 @@ func (c *callSim) dial(w http.ResponseWriter, body map[string]any) {
 		timeout = time.Duration(f) * time.Second
 	}
 	call := &fakeCall{id: "v3:" + newUUID(), session: newUUID(), leg: newUUID(), from: from, to: to,
-		state: str(body, "client_state"), timeout: timeout, commands: map[string]bool{},
+		state: str(body, "client_state"), timeout: timeout, commands: map[string]bool{}, started: time.Now().UTC(),
 		amd:    str(body, "answering_machine_detection") != "" && str(body, "answering_machine_detection") != "disabled",
 		record: str(body, "record") != ""}
 	call.outcome = c.draw(to, c.placed[to])
@@ -336,7 +362,7 @@ func (c *callSim) inbound(from, to string) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	call := &fakeCall{id: "v3:" + newUUID(), session: newUUID(), leg: newUUID(), from: from, to: to, inbound: true,
-		outcome: "answer", timeout: 30 * time.Second, commands: map[string]bool{}}
+		outcome: "answer", timeout: 30 * time.Second, commands: map[string]bool{}, started: time.Now().UTC()}
 	c.calls[call.id] = call
 	c.emit(call, "call.initiated", map[string]any{"direction": "incoming", "state": "parked"})
 	return call.id
@@ -345,6 +371,38 @@ func (c *callSim) inbound(from, to string) string {
 func (c *callSim) callData(call *fakeCall) map[string]any {
 	return map[string]any{"record_type": "call", "call_control_id": call.id, "call_leg_id": call.leg,
 		"call_session_id": call.session, "is_alive": !call.ended, "client_state": call.state}
+}
+
+// status answers GET /calls/{call_control_id}: the call's data while the fake keeps it, 404
+// once ForgetAfter has passed since it ended, or for a call it never had.
+func (c *callSim) status(w http.ResponseWriter, id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.statuses++
+	call := c.calls[id]
+	if call == nil || (call.ended && time.Since(call.endedAt) > c.cfg.ForgetAfter) {
+		writeErrors(w, http.StatusNotFound, ErrorObject{Code: "90015", Title: "Call not found",
+			Detail: "The call_control_id was not found."})
+		return
+	}
+	data := c.callData(call)
+	until := time.Now().UTC()
+	if call.ended {
+		until = call.endedAt
+		data["end_time"] = call.endedAt.Format(time.RFC3339Nano)
+	}
+	data["start_time"] = call.started.Format(time.RFC3339Nano)
+	data["call_duration"] = int(until.Sub(call.started).Seconds())
+	writeJSON(w, http.StatusOK, map[string]any{"data": data})
+}
+
+// Forget makes the fake forget a call at once, as Telnyx does 10 minutes after it ended (or
+// a carrier that lost it): GET /calls/{id} answers 404, commands 404.
+func (s *Server) Forget(callControlID string) {
+	c := s.calls
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.calls, callControlID)
 }
 
 // unit is a number in [0, 1) drawn from the seed and a name.
@@ -418,7 +476,7 @@ func (c *callSim) end(call *fakeCall, cause, source string) {
 	if call.ended {
 		return
 	}
-	call.ended = true
+	call.ended, call.endedAt = true, time.Now().UTC()
 	c.ended++
 	if call.idle != nil {
 		call.idle.Stop()
@@ -536,6 +594,10 @@ func (c *callSim) after(d time.Duration, fn func()) {
 
 // emit makes an event of a call and delivers it (c.mu held).
 func (c *callSim) emit(call *fakeCall, kind string, extra map[string]any) {
+	if kind == "call.hangup" && c.cfg.DropHangups {
+		c.dropped++
+		return
+	}
 	payload := map[string]any{"call_control_id": call.id, "call_leg_id": call.leg, "call_session_id": call.session,
 		"connection_id": "fake", "from": call.from, "to": call.to, "client_state": nilIfEmpty(call.state)}
 	for k, v := range extra {

@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -152,5 +153,87 @@ func waitFor(t *testing.T, ok func() bool) {
 			t.Fatal("timed out")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func get(t *testing.T, url string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header.Set("Authorization", "Bearer K")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var doc map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&doc)
+	return res.StatusCode, doc
+}
+
+// GET /calls/{id} answers the call's status as Telnyx documents it (data.is_alive,
+// call_duration, start_time, end_time once ended), while the fake keeps the call: 404 after
+// ForgetAfter. With DropHangups the hang-up webhook is never sent.
+func TestFakeCallStatusAndDroppedHangups(t *testing.T) {
+	var mu sync.Mutex
+	var kinds []string
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var doc struct {
+			Data struct {
+				EventType string `json:"event_type"`
+			} `json:"data"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&doc)
+		mu.Lock()
+		kinds = append(kinds, doc.Data.EventType)
+		mu.Unlock()
+	}))
+	defer hook.Close()
+	fake := telnyxtest.Start(t, "K")
+	fake.EnableCalls(telnyxtest.CallsConfig{WebhookURLs: []string{hook.URL}, Answer: 1, Ring: time.Millisecond, DropHangups: true,
+		ForgetAfter: time.Hour})
+	status, doc := post(t, fake.URL()+"/calls", `{"connection_id":"c","to":"+13125550101","from":"+13125550199","command_id":"d1"}`)
+	if status != http.StatusOK {
+		t.Fatalf("dial: %d %v", status, doc)
+	}
+	id := doc["data"].(map[string]any)["call_control_id"].(string)
+	status, doc = get(t, fake.URL()+"/calls/"+id)
+	data, _ := doc["data"].(map[string]any)
+	if status != http.StatusOK || data["record_type"] != "call" || data["call_control_id"] != id || data["is_alive"] != true ||
+		data["start_time"] == nil || data["call_duration"] == nil || data["end_time"] != nil {
+		t.Fatalf("a call on the line: %d %v", status, doc)
+	}
+	fake.HangUp(id)
+	status, doc = get(t, fake.URL()+"/calls/"+id)
+	data, _ = doc["data"].(map[string]any)
+	end, err := time.Parse(time.RFC3339Nano, fmt.Sprint(data["end_time"]))
+	if status != http.StatusOK || data["is_alive"] != false || err != nil || time.Since(end) > time.Minute {
+		t.Fatalf("a call ended: %d %v", status, doc)
+	}
+	if status, doc = get(t, fake.URL()+"/calls/v3:unknown"); status != http.StatusNotFound || doc["errors"] == nil {
+		t.Fatalf("an unknown call: %d %v", status, doc)
+	}
+	fake.Forget(id)
+	if status, _ = get(t, fake.URL()+"/calls/"+id); status != http.StatusNotFound {
+		t.Fatalf("a forgotten call: %d", status)
+	}
+	if st := fake.Stats(); st.DroppedHangups != 1 || st.StatusRequests != 4 || st.Ended != 1 {
+		t.Fatalf("stats: %+v", st)
+	}
+	// ForgetAfter: an ended call's status is kept that long.
+	fake.EnableCalls(telnyxtest.CallsConfig{Answer: 1, Ring: time.Millisecond, ForgetAfter: time.Nanosecond})
+	_, doc = post(t, fake.URL()+"/calls", `{"connection_id":"c","to":"+13125550101","from":"+13125550199","command_id":"d2"}`)
+	id = doc["data"].(map[string]any)["call_control_id"].(string)
+	fake.HangUp(id)
+	time.Sleep(time.Millisecond)
+	if status, _ = get(t, fake.URL()+"/calls/"+id); status != http.StatusNotFound {
+		t.Fatalf("a call ended longer ago than ForgetAfter: %d", status)
+	}
+	time.Sleep(20 * time.Millisecond) // webhooks of the first call that were to come, came
+	mu.Lock()
+	defer mu.Unlock()
+	for _, k := range kinds {
+		if k == "call.hangup" {
+			t.Fatalf("a hang-up was sent: %v", kinds)
+		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 //
 //	--listen 127.0.0.1:0 --webhook-url URL[,URL…] --seed N --api-key KEY
 //	--answer 0.6 --busy 0.2 --no-answer 0.1 --voicemail 0.1 --ring 20ms --idle-hangup 20s
-//	--lose-answers 0.05 --utterance "…" --workers 16
+//	--lose-answers 0.05 --utterance "…" --workers 16 --drop-hangups --forget-after 10m
 func Serve(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("faketelnyx", flag.ContinueOnError)
 	listen := fs.String("listen", "127.0.0.1:0", "address to listen on")
@@ -35,6 +35,8 @@ func Serve(ctx context.Context, args []string, out io.Writer) error {
 	utterance := fs.String("utterance", "", "what the person says when listened to")
 	workers := fs.Int("workers", 16, "concurrent webhook deliveries")
 	lose := fs.Float64("lose-answers", 0, "share of dials placed but answered 503 (the client must ask again)")
+	drop := fs.Bool("drop-hangups", false, "lose every call.hangup webhook (only GET /calls/{id} tells a call ended)")
+	forget := fs.Duration("forget-after", 10*time.Minute, "how long an ended call's status is kept before GET /calls/{id} answers 404")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -49,7 +51,8 @@ func Serve(ctx context.Context, args []string, out io.Writer) error {
 	}
 	s := New(*apiKey)
 	s.EnableCalls(CallsConfig{WebhookURLs: urls, Seed: *seed, Answer: *answer, Busy: *busy, NoAnswer: *noAnswer,
-		Voicemail: *voicemail, Ring: *ring, IdleHangup: *idle, Utterance: *utterance, Workers: *workers, LoseAnswers: *lose})
+		Voicemail: *voicemail, Ring: *ring, IdleHangup: *idle, Utterance: *utterance, Workers: *workers, LoseAnswers: *lose,
+		DropHangups: *drop, ForgetAfter: *forget})
 	defer s.Close()
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {

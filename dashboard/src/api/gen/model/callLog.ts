@@ -66,6 +66,16 @@ export interface CallLog {
   hasRecording: boolean;
   /** Whether a transcript exists (`GET /v1/call/transcripts/{callControlId}`). */
   hasTranscript: boolean;
+  /**
+   * Why the call ended, in words for people, when Betty ended it rather than the people on
+it: the call reached its campaign's maximum duration (`maxCallDurationMinutes`), or
+the carrier no longer had the call and its hang-up never reached Betty ("The carrier
+lost this call; it was ended by Betty."). Absent when the call ended the usual way,
+and while it goes on.
+
+   * @maxLength 500
+   */
+  endReason?: string;
   /** What the call's HubSpot lifecycle-stage steps wrote back to HubSpot, oldest first
 (answered by `getCallLog` only; absent from lists). Each is `pending` while Betty
 tries (a background job retried with backoff), then `done` or `failed` with the

@@ -9,7 +9,7 @@ import type { CampaignNumberType } from './campaignNumberType';
 /**
  * How a campaign's calls are placed, as the server sends them (every field is always
 there). Call window, retries and voicemail apply to outbound calls;
-`maxConcurrentCalls` and `recordCalls` to both directions.
+`maxConcurrentCalls`, `recordCalls` and `maxCallDurationMinutes` to both directions.
 
  */
 export interface CampaignSettings {
@@ -64,4 +64,18 @@ the run's `progress.refused`).
    * @maxItems 9
    */
   allowedNumberTypes: CampaignNumberType[];
+  /**
+   * The longest a call of this campaign may last, in minutes from its answer, inbound
+and outbound. A call that reaches it is hung up by Betty at once (within half a
+minute; the agent says no closing line) and its call log's `endReason` says why.
+30 by default: far longer than the few minutes an agent's call takes, short enough
+that a call nobody ends (a looping flow, a line left open, a hang-up the carrier
+never reported) holds a line and costs minutes for half an hour at most. Calls of a
+workflow outside any campaign (its runs, test runs and the inbound calls it
+answers) take 30.
+
+   * @minimum 1
+   * @maximum 240
+   */
+  maxCallDurationMinutes: number;
 }

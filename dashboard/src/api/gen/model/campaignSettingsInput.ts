@@ -9,10 +9,11 @@ import type { CampaignNumberType } from './campaignNumberType';
 /**
  * Campaign settings as a client sends them: every field is optional and an absent field
 takes its default (on update too: the object sent replaces the stored settings). Call
-window, retries and voicemail apply to outbound calls; `maxConcurrentCalls` and
-`recordCalls` to both directions.
+window, retries and voicemail apply to outbound calls; `maxConcurrentCalls`,
+`recordCalls` and `maxCallDurationMinutes` to both directions.
 Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in UTC, 2 retries 60
-minutes apart, hang up on voicemail, calls recorded, landline and mobile numbers only.
+minutes apart, hang up on voicemail, calls recorded, calls at most 30 minutes long,
+landline and mobile numbers only.
 
  */
 export interface CampaignSettingsInput {
@@ -67,4 +68,18 @@ the run's `progress.refused`).
    * @maxItems 9
    */
   allowedNumberTypes?: CampaignNumberType[];
+  /**
+   * The longest a call of this campaign may last, in minutes from its answer, inbound
+and outbound. A call that reaches it is hung up by Betty at once (within half a
+minute; the agent says no closing line) and its call log's `endReason` says why.
+30 by default: far longer than the few minutes an agent's call takes, short enough
+that a call nobody ends (a looping flow, a line left open, a hang-up the carrier
+never reported) holds a line and costs minutes for half an hour at most. Calls of a
+workflow outside any campaign (its runs, test runs and the inbound calls it
+answers) take 30.
+
+   * @minimum 1
+   * @maximum 240
+   */
+  maxCallDurationMinutes?: number;
 }
