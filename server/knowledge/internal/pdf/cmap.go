@@ -80,9 +80,6 @@ func bytesCode(b []byte) uint32 {
 
 // cid answers the CID of a code.
 func (m *cmap) cid(code uint32) uint32 {
-	if m.identity || m.unicode != 0 {
-		return code
-	}
 	if c, ok := m.cids[code]; ok {
 		return c
 	}
@@ -98,6 +95,9 @@ func (m *cmap) cid(code uint32) uint32 {
 	if found {
 		r := m.cidRanges[i]
 		return r.cid + code - r.lo
+	}
+	if m.identity || m.unicode != 0 {
+		return code
 	}
 	return 0
 }

@@ -28,7 +28,7 @@ func init() {
 		}
 	}
 	// □ marks a code the encoding leaves out.
-	fill(&standardEnc, 0xa0, "□¡¢£⁄¥ƒ§¤'“«‹›ﬁﬂ□–†‡·□¶•‚„”»…‰□¿□`´ˆ˜¯˘˙¨□˚¸□˝˛ˇ—□□□□□□□□□□□□□□□□□Æ□ª□□□□ŁØŒº□□□□□æ□□□ı□□łøœß□□□□")
+	fill(&standardEnc, 0xa0, "□¡¢£⁄¥ƒ§¤'“«‹›ﬁﬂ□–†‡·□¶•‚„”»…‰□¿□`´ˆ˜¯˘˙¨□˚¸□˝˛ˇ—□□□□□□□□□□□□□□□□Æ□ª□□□□ŁØŒº□□□□□æ□□□ı□□łøœß□□□□")
 	fill(&winAnsiEnc, 0x80, "€□‚ƒ„…†‡ˆ‰Š‹Œ□Ž□□‘’“”•–—˜™š›œ□žŸ")
 	for c := 0xa0; c <= 0xff; c++ {
 		winAnsiEnc[c], pdfDocEnc[c] = rune(c), rune(c)
@@ -68,6 +68,8 @@ func init() {
 		zapfEnc[c] = rune(0x27b1 + c - 0xf1)
 	}
 	zapfEnc[0xd5] = '→'
+
+	fallbackFont = makeFallbackFont()
 
 	for c := 'A'; c <= 'Z'; c++ {
 		glyphs[string(c)] = c

@@ -234,11 +234,9 @@ func (r *Reader) type1Encoding(s *Stream) *[256]rune {
 			code = int(l.num)
 		case tName:
 			if code >= 0 && code < 256 {
-				if t, ok := glyphText(string(l.str)); ok {
-					if rs := []rune(t); len(rs) == 1 {
-						enc[code] = rs[0]
-						found = true
-					}
+				if r := nameRune(string(l.str)); r != 0 {
+					enc[code] = r
+					found = true
 				}
 			}
 			code = -1
@@ -254,6 +252,29 @@ func (r *Reader) type1Encoding(s *Stream) *[256]rune {
 			}
 		}
 	}
+}
+
+// nameRune answers the one character a glyph name stands for (a ligature's own character,
+// which runeText spells out), or 0.
+func nameRune(name string) rune {
+	switch name {
+	case "ff":
+		return 'ﬀ'
+	case "fi":
+		return 'ﬁ'
+	case "fl":
+		return 'ﬂ'
+	case "ffi":
+		return 'ﬃ'
+	case "ffl":
+		return 'ﬄ'
+	}
+	if t, ok := glyphText(name); ok {
+		if rs := []rune(t); len(rs) == 1 {
+			return rs[0]
+		}
+	}
+	return 0
 }
 
 // standardWidths answers approximate widths (thousandths of the size) of the standard 14
@@ -283,7 +304,13 @@ func standardWidths(base string) (avg, space float64, ok bool) {
 	return 0, 0, false
 }
 
-var defaultFontOnce = func() *font {
+// defaultFont is the font of text shown in a font the page does not have: its characters
+// are read as WinAnsi, as readers do. (Made once the encodings are, in init.)
+func defaultFont() *font { return fallbackFont }
+
+var fallbackFont *font
+
+func makeFallbackFont() *font {
 	f := &font{simple: true, scale: 1}
 	for c, ch := range winAnsiEnc {
 		if ch != 0 {
@@ -293,11 +320,7 @@ var defaultFontOnce = func() *font {
 	}
 	f.width[32] = 0.25
 	return f
-}()
-
-// defaultFont is the font of text shown in a font the page does not have: its characters
-// are read as WinAnsi, as readers do.
-func defaultFont() *font { return defaultFontOnce }
+}
 
 // type0 reads a composite font: its CMap, its descendant CIDFont's widths, its ToUnicode.
 func (r *Reader) type0(d Dict) *font {

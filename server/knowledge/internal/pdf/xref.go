@@ -157,7 +157,7 @@ func (r *Reader) xrefStream(off int64) Dict {
 	}
 	n := int(l.num)
 	if n <= 0 || n >= r.limit {
-		damaged("object number %d, more than a file of %d bytes holds", n, r.f.size)
+		bad("a cross-reference stream") // an offset that points elsewhere
 	}
 	v, found := r.readObject(off, n)
 	s, ok := v.(*Stream)
