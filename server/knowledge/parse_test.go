@@ -90,6 +90,17 @@ func TestParseUnreadableFilesSayWhy(t *testing.T) {
 	}
 }
 
+// A PDF protected by an owner password only (its permissions) opens for everyone: its text
+// is read, whatever the cipher.
+func TestParseOwnerProtectedPDF(t *testing.T) {
+	for _, kind := range []string{"rc4-40", "rc4-128", "aes-128", "aes-256"} {
+		doc, err := parse(t, knowledgetest.OwnerProtectedPDF(kind, "Refunds take five working days."), knowledge.PDF)
+		if err != nil || text(doc) != "Refunds take five working days." {
+			t.Fatalf("%s: %q %v", kind, text(doc), err)
+		}
+	}
+}
+
 func TestParseDOCX(t *testing.T) {
 	data := knowledgetest.DOCX(
 		knowledgetest.Para{Style: "Title", Text: "Returns policy"},

@@ -389,3 +389,15 @@ func (e *encrypter) encrypt(n int, data []byte) []byte {
 	cipher.NewCBCEncrypter(block, iv).CryptBlocks(out, padded)
 	return append(slices.Clone(iv), out...)
 }
+
+// OwnerProtectedPDF is a one-page PDF showing text, encrypted (kind as Options.Encrypt) with
+// an owner password only: every reader opens it without a password.
+func OwnerProtectedPDF(kind, text string) []byte {
+	w := NewWriter()
+	w.Add("<< /Type /Catalog /Pages 2 0 R >>")
+	w.Add("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+	w.Add("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>")
+	w.AddStream("/Filter /FlateDecode", Flate([]byte(fmt.Sprintf("BT /F1 12 Tf 72 700 Td (%s) Tj ET", escape(text)))))
+	w.Add(Font)
+	return w.Write(Options{Encrypt: kind})
+}
