@@ -102,6 +102,7 @@ func mustFail(t *testing.T, data []byte, want error) {
 	if d := time.Since(start); d > 3*time.Second {
 		t.Fatalf("took %v", d)
 	}
+	t.Log(err)
 }
 
 func show(s string) string { return fmt.Sprintf("(%s) Tj", s) }
