@@ -75,7 +75,9 @@ func pdfPage(p pdf.Page, num int, t *text) error {
 			return err
 		}
 		fs := math.Max(g.FontSize, 1)
-		newLine := cur == nil || math.Abs(g.Y-cur.y) > fs*0.5 || g.X < cur.prevX-fs*2
+		// Half the larger size of the two: a superscript or a footnote mark, raised by less,
+		// stays on its line.
+		newLine := cur == nil || math.Abs(g.Y-cur.y) > math.Max(fs, cur.size)*0.5 || g.X < cur.prevX-fs*2
 		if newLine {
 			if len(lines) >= maxPDFLines {
 				return errPDFLines

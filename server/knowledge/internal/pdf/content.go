@@ -61,6 +61,69 @@ type interp struct {
 	fonts map[string]*font // the fonts of res by name
 	used  map[*font]bool   // the distinct fonts of the page
 	forms []*Stream        // the forms being drawn, innermost last
+	held  Text             // the glyph drawn last, not yet handed on (S "": none)
+}
+
+// emit hands a glyph on, one glyph late: a spacing accent drawn over a letter (as TeX draws
+// ï, é, č…), before or after it, is handed on with the letter as the accented letter.
+func (in *interp) emit(t Text) {
+	if h := in.held; h.S != "" {
+		if c, ok := accented(h, t); ok {
+			in.held = c
+			return
+		}
+		in.pass(h)
+	}
+	in.held = t
+}
+
+func (in *interp) pass(t Text) {
+	if err := in.fn(t); err != nil {
+		panic(stop{err})
+	}
+}
+
+// flush hands on the glyph held.
+func (in *interp) flush() {
+	if h := in.held; h.S != "" {
+		in.held = Text{}
+		in.pass(h)
+	}
+}
+
+// accents are the spacing accents, by the glyph-name suffix of the letters they make.
+var accents = map[string]string{"¨": "dieresis", "´": "acute", "`": "grave", "ˆ": "circumflex", "˜": "tilde",
+	"¸": "cedilla", "ˇ": "caron", "˚": "ring", "¯": "macron", "˘": "breve", "˙": "dotaccent", "˝": "hungarumlaut",
+	"˛": "ogonek"}
+
+// accented answers the accented letter that two glyphs make when one is an accent whose
+// middle is over the other, a letter.
+func accented(a, b Text) (Text, bool) {
+	accent, letter := a, b
+	name, ok := accents[a.S]
+	if !ok {
+		accent, letter = b, a
+		if name, ok = accents[b.S]; !ok {
+			return Text{}, false
+		}
+	}
+	mid := accent.X + accent.W/2
+	if letter.W <= 0 || mid < letter.X || mid > letter.X+letter.W || math.Abs(accent.Y-letter.Y) > letter.FontSize {
+		return Text{}, false
+	}
+	base := letter.S
+	switch base {
+	case "ı":
+		base = "i"
+	case "ȷ":
+		base = "j"
+	}
+	r, ok := glyphs[base+name]
+	if !ok || len(base) != 1 {
+		return Text{}, false
+	}
+	letter.S = runeText(r)
+	return letter, true
 }
 
 func newInterp(r *Reader, fn func(Text) error) *interp {
@@ -345,9 +408,7 @@ func (in *interp) show(s []byte) {
 			t := Text{S: text, FontSize: size, W: tx * along,
 				X: in.tm[4]*ctm[0] + in.tm[5]*ctm[2] + ctm[4],
 				Y: in.tm[4]*ctm[1] + in.tm[5]*ctm[3] + ctm[5]}
-			if err := in.fn(t); err != nil {
-				panic(stop{err})
-			}
+			in.emit(t)
 		}
 		in.tm[4] += tx * in.tm[0]
 		in.tm[5] += tx * in.tm[1]

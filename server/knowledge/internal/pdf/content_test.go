@@ -136,3 +136,15 @@ func TestContentArrays(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// A spacing accent drawn over a letter, before or after it, reads as the accented letter
+// (TeX's \"{\i}, \v{c}); one beside a letter stays itself.
+func TestAccentsOverLetters(t *testing.T) {
+	// Accent (5 wide) moved back over the next letter by a kern, then after a letter.
+	content := "BT /F1 10 Tf 72 700 Td [(Na) (\\250) 500 (\\220ve) ( c) 500 (\\237) ( \\250 x)] TJ ET"
+	font := "<< /Type /Font /Subtype /Type1 /BaseFont /CMR10 /Encoding << /Differences [144 /dotlessi 159 /caron 168 /dieresis] >> " +
+		"/FirstChar 32 /LastChar 255 /Widths [" + strings.Repeat("500 ", 224) + "] >>"
+	if got := textOf(t, onePage(content, font, "").Write(knowledgetest.Options{})); got != "Naïve č ¨ x" {
+		t.Fatalf("%q", got)
+	}
+}

@@ -87,6 +87,7 @@ func (p Page) Walk(fn func(Text) error) (err error) {
 	in := newInterp(p.r, fn)
 	in.gs.ctm = rotation(p.rotate)
 	in.run(p.r.contentStreams(p.contents), p.res)
+	in.flush()
 	return nil
 }
 
