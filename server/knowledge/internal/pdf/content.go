@@ -398,14 +398,13 @@ func (in *interp) show(s []byte) {
 	size := math.Abs(gs.size) * f.scale * math.Hypot(m[2], m[3])
 	along := math.Hypot(m[0], m[1])
 	emit := func(text string, w float64, space bool) {
-		tx := w * gs.size
-		tx += gs.tc
+		width := w * gs.size * gs.th
+		tx := width + gs.tc*gs.th
 		if space {
-			tx += gs.tw
+			tx += gs.tw * gs.th
 		}
-		tx *= gs.th
 		if text != "" {
-			t := Text{S: text, FontSize: size, W: tx * along,
+			t := Text{S: text, FontSize: size, W: width * along,
 				X: in.tm[4]*ctm[0] + in.tm[5]*ctm[2] + ctm[4],
 				Y: in.tm[4]*ctm[1] + in.tm[5]*ctm[3] + ctm[5]}
 			in.emit(t)

@@ -67,9 +67,9 @@ func (r *Reader) Pages(max int) (pages []Page, err error) {
 // Text is a glyph drawn on a page: the text it stands for, where it is and how big, in the
 // page's user space turned as the page is shown (/Rotate), so that text upright on the page
 // runs left to right along X, and Y goes up. X and Y are the glyph's origin on the baseline
-// (a super- or subscript's rise left out: it is on the line it rises from); W is how far it
-// moves the next glyph (character and word spacing included); FontSize is the size it is
-// drawn at.
+// (a super- or subscript's rise left out: it is on the line it rises from); W is its width
+// (character and word spacing left out: writers that space words or letters with them leave
+// a gap after the glyph, as they do with positioning); FontSize is the size it is drawn at.
 type Text struct {
 	S        string
 	X, Y, W  float64
