@@ -50,15 +50,15 @@ func TestTextState(t *testing.T) {
 			t.Errorf("%s at (%v, %v) width %v, want (%v, %v) %v", s, g.X, g.Y, g.W, x, y, w)
 		}
 	}
-	check("a", 72, 700, 5)          // moves the next by 5 + Tc 1
-	check("b", 78, 700, 5)          //
-	check("c", 72, 686, 5)          // T*: down the leading
-	check(" ", 78, 686, 2.5)        // a space moves the next by Tw more
-	check("d", 83.5, 686, 5)        //
-	check("e", 72, 666, 2.5)        // TD moves 20 down and sets the leading to 20; Tz 50 halves
-	check("f", 74.5, 666, 2.5)      //
-	check("g", 72, 646, 2.5)        // ' moves down the leading
-	check("h", 72, 626, 2.5)        // " sets Tw 3 and Tc 1, then moves: h moves the next by 3
+	check("a", 72, 700, 5)            // moves the next by 5 + Tc 1
+	check("b", 78, 700, 5)            //
+	check("c", 72, 686, 5)            // T*: down the leading
+	check(" ", 78, 686, 2.5)          // a space moves the next by Tw more
+	check("d", 83.5, 686, 5)          //
+	check("e", 72, 666, 2.5)          // TD moves 20 down and sets the leading to 20; Tz 50 halves
+	check("f", 74.5, 666, 2.5)        //
+	check("g", 72, 646, 2.5)          // ' moves down the leading
+	check("h", 72, 626, 2.5)          // " sets Tw 3 and Tc 1, then moves: h moves the next by 3
 	check("s", 72+3+3.25+3, 626, 2.5) // the rise leaves the baseline as it is
 }
 
