@@ -209,6 +209,35 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// PDFs written by pdflatex, groff and Ghostscript, enscript and LibreOffice read as pdftotext
+// reads them (testdata/knowledge/real/README.md says how each was made).
+func TestRealWorldPDFs(t *testing.T) {
+	for name, want := range map[string][]string{
+		"pdflatex.pdf": {"The office’s efficient staff\nwill find the receipt — or “fluffy” excuses",
+			"Naïve\nbuyers ask about the affine warranty", "Crème brûlée, český,\nseñor."},
+		"groff-ghostscript.pdf": {"a flat fee of €35 applies", "We answer within two working days. Final fixes and efficient office workflows matter.",
+			"• E-mail: any day."},
+		"enscript-ghostscript.pdf": {"Contact: support@example.com -- phone +44 20 7946 0000.", `Prices include VAT (20%) & delivery costs are "shown at checkout".`},
+		"libreoffice.pdf": {"Café owners should descale weekly —\n“efficiency” and fluency matter; naïve users often forget.",
+			"Does not switch on Not on its base Place it firmly on the base", "Straße, Øresund, Łódź, Ærøskøbing, œuvre, ½ cup, 25 °C, 5 × 3 ÷ 2 ≠ 7."},
+	} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "knowledge", "real", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := parse(t, data, knowledge.PDF)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		all := text(doc)
+		for _, w := range want {
+			if !strings.Contains(all, w) {
+				t.Errorf("%s: no %q in\n%s", name, w, all)
+			}
+		}
+	}
+}
+
 // The documents kept in testdata/knowledge read as they should.
 func TestTestdataDocuments(t *testing.T) {
 	for name, want := range map[string]string{"manual.pdf": "", "policy.docx": "", "scanned.pdf": "no text layer",
