@@ -44,8 +44,7 @@ func (r *Reader) openCrypt() {
 		r.cryptKnown = true
 		r.stmsScanned = false
 		r.cache = map[int]Object{}
-		r.stms = map[int]*objStm{}
-		r.stmAge = nil
+		r.stms, r.stmAge, r.stmBytes = map[int]*objStm{}, nil, 0
 	}()
 	r.crypt = nil
 	enc := r.trailer["Encrypt"]

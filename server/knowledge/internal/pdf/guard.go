@@ -27,7 +27,7 @@ const (
 	// also number no more objects than a quarter of its bytes (objectLimit).
 	maxObjects = 1 << 20
 	// maxSections bounds the cross-reference sections chained by /Prev.
-	maxSections = 1024
+	maxSections = 256
 	// maxTreeDepth bounds the levels of the page tree.
 	maxTreeDepth = 64
 	// maxMapped bounds the character mappings all the CMaps of a file hold.

@@ -9,15 +9,16 @@ import (
 // Reader reads a PDF file's objects, as they are needed: the cross-reference table says
 // where each one is, and each is parsed once and kept.
 type Reader struct {
-	g       *guard
-	f       *file
-	limit   int     // the highest object number the file may use, plus one
-	xref    []entry // by object number
-	trailer Dict
-	cache   map[int]Object
-	loading map[int]bool // objects being read: one needed to read itself is a cycle
-	stms    map[int]*objStm
-	stmAge  []int
+	g        *guard
+	f        *file
+	limit    int     // the highest object number the file may use, plus one
+	xref     []entry // by object number
+	trailer  Dict
+	cache    map[int]Object
+	loading  map[int]bool // objects being read: one needed to read itself is a cycle
+	stms     map[int]*objStm
+	stmAge   []int
+	stmBytes int
 	// The objects found by scanning the file, once a lookup needed it: where each is, the
 	// object streams and the catalogs or cross-reference streams among them.
 	scan                 []entry
@@ -245,9 +246,9 @@ type objStm struct {
 	offs  []int
 }
 
-// maxStmCache bounds the decoded object streams kept (each up to MaxStream bytes, though
-// object streams are small: a few hundred objects each).
-const maxStmCache = 4
+// maxStmCache bounds the bytes of the decoded object streams kept (writers make them small:
+// a few hundred objects each); the newest is kept whatever its size.
+const maxStmCache = 16 << 20
 
 func (r *Reader) objStm(num int) *objStm {
 	if s, ok := r.stms[num]; ok {
@@ -289,10 +290,12 @@ func (r *Reader) objStm(num int) *objStm {
 		st.nums = append(st.nums, num)
 		st.offs = append(st.offs, int(l.num))
 	}
-	if len(r.stmAge) >= maxStmCache {
+	for len(r.stmAge) > 0 && r.stmBytes+len(data) > maxStmCache {
+		r.stmBytes -= len(r.stms[r.stmAge[0]].data)
 		delete(r.stms, r.stmAge[0])
 		r.stmAge = r.stmAge[1:]
 	}
+	r.stmBytes += len(data)
 	r.stms[num] = st
 	r.stmAge = append(r.stmAge, num)
 	return st

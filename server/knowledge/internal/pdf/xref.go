@@ -227,8 +227,7 @@ func (r *Reader) xrefStream(off int64) Dict {
 func (r *Reader) repair() {
 	r.xref = append(r.xref[:0], r.scanTable()...)
 	r.cache = map[int]Object{}
-	r.stms = map[int]*objStm{}
-	r.stmAge = nil
+	r.stms, r.stmAge, r.stmBytes = map[int]*objStm{}, nil, 0
 	if r.trailer["Root"] != nil && r.catalog() != nil {
 		return
 	}
