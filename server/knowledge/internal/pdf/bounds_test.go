@@ -46,6 +46,12 @@ func TestCyclesAndBudgets(t *testing.T) {
 		w.SetStream(4, "/Filter /FlateDecode", z)
 		return w.Write(knowledgetest.Options{})
 	}
+	innerBomb := func() []byte {
+		w := onePage("", "", "")
+		z := append([]byte{0x78, 0x9c}, flateSpaces(100<<20)...)
+		w.SetStream(4, "/Filter [/FlateDecode /ASCIIHexDecode]", z)
+		return w.Write(knowledgetest.Options{})
+	}
 	redrawn := func() []byte {
 		w := onePage("", "", "")
 		z := append([]byte{0x78, 0x9c}, flateSpaces(4<<20)...)
@@ -88,11 +94,12 @@ func TestCyclesAndBudgets(t *testing.T) {
 		"a form inside a form inside itself": form("/Fm0 Do", 3),
 		"arrays nested deep in an object": onePage(hello, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /X "+
 			strings.Repeat("[", maxDepth+1)+" >>", "").Write(knowledgetest.Options{}),
-		"dictionaries nested deep in the content": onePage("BT "+strings.Repeat("<< /A ", maxDepth+1)+"ET", "", "").Write(knowledgetest.Options{}),
-		"a stream decoding past its budget":       bomb(),
-		"streams decoding past the file's budget": redrawn(),
-		"a string of 2 MiB":                       onePage("BT /F1 12 Tf ("+strings.Repeat("a", 2<<20)+") Tj ET", "", "").Write(knowledgetest.Options{}),
-		"a name of 2 MiB":                         onePage("BT /"+strings.Repeat("a", 2<<20)+" 12 Tf ET", "", "").Write(knowledgetest.Options{}),
+		"dictionaries nested deep in the content":  onePage("BT "+strings.Repeat("<< /A ", maxDepth+1)+"ET", "", "").Write(knowledgetest.Options{}),
+		"a stream decoding past its budget":        bomb(),
+		"a bomb under a filter that keeps nothing": innerBomb(),
+		"streams decoding past the file's budget":  redrawn(),
+		"a string of 2 MiB":                        onePage("BT /F1 12 Tf ("+strings.Repeat("a", 2<<20)+") Tj ET", "", "").Write(knowledgetest.Options{}),
+		"a name of 2 MiB":                          onePage("BT /"+strings.Repeat("a", 2<<20)+" 12 Tf ET", "", "").Write(knowledgetest.Options{}),
 		"an array past its entries": onePage(hello, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Widths ["+
 			strings.Repeat("1 ", maxElements+1)+"] >>", "").Write(knowledgetest.Options{}),
 		"operands past the stack":  onePage("BT "+strings.Repeat("1 ", maxStack+1)+"Tj ET", "", "").Write(knowledgetest.Options{}),

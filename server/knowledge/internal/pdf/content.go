@@ -157,6 +157,7 @@ func (s *streams) Read(p []byte) (int, error) {
 			if s.i >= len(s.list) || len(p) == 0 {
 				return 0, io.EOF
 			}
+			s.r.g.tick()
 			st, ok := s.r.resolve(s.list[s.i]).(*Stream)
 			s.i++
 			if !ok {

@@ -78,7 +78,9 @@ func TestMatrices(t *testing.T) {
 	if err != nil || len(gs) != 2 {
 		t.Fatal(err, gs)
 	}
-	if !near(gs[1].Y, gs[0].Y) || !near(gs[1].X-gs[0].X, 5) {
+	// Shown turned, the page is 792 wide and 612 high; the text starts 100 from its left,
+	// 612-300 from its bottom.
+	if !near(gs[0].X, 100) || !near(gs[0].Y, 312) || !near(gs[1].Y, gs[0].Y) || !near(gs[1].X-gs[0].X, 5) {
 		t.Fatalf("rotated: %+v", gs)
 	}
 }

@@ -24,6 +24,11 @@ func (r *Reader) openStream(s *Stream) (io.Reader, error) {
 		if rd, err = r.decoder(rd, f, params[i]); err != nil {
 			return nil, err
 		}
+		if i < len(filters)-1 {
+			// A filter's output feeding another is bounded too: a bomb under a filter that
+			// keeps nothing of it must not inflate unseen.
+			rd = &counted{r: rd, g: r.g, inner: true}
+		}
 	}
 	return &counted{r: rd, g: r.g}, nil
 }
@@ -116,9 +121,10 @@ func (r *Reader) readStream(s *Stream) []byte {
 // the file is damaged. A decoder's error ends the stream: the data before it is kept, as
 // readers keep what a truncated stream holds.
 type counted struct {
-	r io.Reader
-	g *guard
-	n int64
+	r     io.Reader
+	g     *guard
+	n     int64
+	inner bool // the output of a filter that another decodes: counted against MaxStream only
 }
 
 func (c *counted) Read(p []byte) (int, error) {
@@ -129,7 +135,11 @@ func (c *counted) Read(p []byte) (int, error) {
 	if c.n += int64(n); c.n > MaxStream {
 		damaged("a stream decoding to more than %d MiB", MaxStream>>20)
 	}
-	c.g.inflate(n)
+	if c.inner {
+		c.g.tickN(n >> 10)
+	} else {
+		c.g.inflate(n)
+	}
 	if err != nil {
 		c.r = nil
 		if n == 0 {
