@@ -83,6 +83,7 @@ func pdfPage(p pdf.Page, num int, t *text) error {
 				return errPDFLines
 			}
 			cur = &line{y: g.Y, size: fs}
+			cur.text.Grow(96) // a line's text, mostly, at once
 			lines = append(lines, cur)
 		} else if g.X-cur.end > fs*0.15 && !strings.HasSuffix(cur.text.String(), " ") && g.S != " " {
 			cur.text.WriteByte(' ')

@@ -18,7 +18,6 @@ type cmap struct {
 	cidRanges []cidRange
 	identity  bool // codes are CIDs (Identity-H/V, or a CMap that uses it)
 	unicode   int  // a predefined CMap whose codes are Unicode: 2 (UCS-2), 16 (UTF-16)
-	vertical  bool
 }
 
 type codespace struct {
@@ -151,7 +150,7 @@ func units(b []byte) []uint16 {
 
 // parseCMap reads a CMap stream's data (a PostScript program of which only the operators
 // between begin… and end… matter). Every mapping counts against the file's budget.
-func (r *Reader) parseCMap(data []byte, depth int) *cmap {
+func (r *Reader) parseCMap(data []byte) *cmap {
 	m := &cmap{text: map[uint32]string{}, cids: map[uint32]uint32{}}
 	p := &parser{lex: newLexer(r.g, data)}
 	var last Object // the operand before an operator: usecmap's name
@@ -313,7 +312,7 @@ func (m *cmap) finish() {
 // Unicode. The CID of a code in the others is not known (their tables are not included):
 // such a font's text comes from its ToUnicode CMap.
 func predefined(name string) *cmap {
-	m := &cmap{vertical: strings.HasSuffix(name, "-V")}
+	m := &cmap{} // -V CMaps split codes as their -H twins do
 	sp := func(n int, lo, hi string) {
 		s := codespace{n: n}
 		copy(s.lo[:], lo)

@@ -122,7 +122,7 @@ func (r *Reader) simpleFont(d Dict) *font {
 		}
 	}
 	if tu, ok := r.resolve(d["ToUnicode"]).(*Stream); ok {
-		if m := r.parseCMap(r.readStream(tu), 0); m != nil {
+		if m := r.parseCMap(r.readStream(tu)); m != nil {
 			for c := range 256 {
 				if t, ok := m.lookup(uint32(c)); ok {
 					f.text[c] = t
@@ -329,7 +329,7 @@ func (r *Reader) type0(d Dict) *font {
 	case Name:
 		f.codes = predefined(string(e))
 	case *Stream:
-		m := r.parseCMap(r.readStream(e), 0)
+		m := r.parseCMap(r.readStream(e))
 		if use, ok := r.resolve(e.Dict["UseCMap"]).(Name); ok {
 			m.use(predefined(string(use)))
 		}
@@ -384,7 +384,7 @@ func (r *Reader) type0(d Dict) *font {
 		return 0
 	})
 	if tu, ok := r.resolve(d["ToUnicode"]).(*Stream); ok {
-		f.uni = r.parseCMap(r.readStream(tu), 0)
+		f.uni = r.parseCMap(r.readStream(tu))
 	}
 	return f
 }

@@ -160,8 +160,8 @@ func TestPredefinedCMaps(t *testing.T) {
 // An embedded encoding CMap: codes of one and two bytes, CIDs by range.
 func TestEmbeddedCMap(t *testing.T) {
 	r := testReader()
-	m := r.parseCMap([]byte("/Identity-H usecmap 2 begincodespacerange <00> <7f> <8000> <ffff> endcodespacerange "+
-		"1 begincidrange <8000> <80ff> 100 endcidrange 1 begincidchar <41> 7 endcidchar"), 0)
+	m := r.parseCMap([]byte("/Identity-H usecmap 2 begincodespacerange <00> <7f> <8000> <ffff> endcodespacerange " +
+		"1 begincidrange <8000> <80ff> 100 endcidrange 1 begincidchar <41> 7 endcidchar"))
 	code, n := m.next([]byte("\x80\x05A"))
 	if n != 2 || m.cid(code) != 105 {
 		t.Fatalf("two-byte code %x %d → %d", code, n, m.cid(code))
