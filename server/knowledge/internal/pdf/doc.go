@@ -13,13 +13,15 @@
 // AES-256. Text comes from the content streams' text operators, through form XObjects, with
 // the fonts' encodings: simple fonts' base encodings and /Differences, a Type 1 program's
 // built-in encoding, composite fonts' CMaps (Identity, the Unicode ones, and the code
-// lengths of the others) and ToUnicode CMaps first of all.
+// lengths of the others), an embedded TrueType program's cmap read backwards when a
+// composite font has nothing else, and ToUnicode CMaps first of all.
 //
 // What it does not do: no OCR (a page that is only an image has no text); no reading order
 // beyond the content's own (columns are read as the page draws them); vertical writing is
 // read as if it were horizontal, one line a column; a composite font without a ToUnicode
-// CMap, whose CMap is not Identity-based Unicode, gives no text (the predefined CJK tables
-// are not included); marked content (/ActualText) is ignored; annotations are not read.
+// CMap gives no text unless its CMap is a Unicode one or its program is TrueType (the
+// predefined CJK tables, and CFF programs' charsets, are not read); marked content
+// (/ActualText) is ignored; annotations are not read.
 //
 // Hostile files: every loop ticks a guard that stops the work once the context ends; the
 // page tree, the /Prev chain, object streams and their /Extends, form XObjects and chains

@@ -14,11 +14,15 @@ type font struct {
 	text  [256]string
 	width [256]float64
 	// A composite (Type0) font's.
-	codes   *cmap // how strings split into codes, and their CIDs
-	uni     *cmap // ToUnicode
-	dw      float64
-	w       map[uint32]float64 // by CID
-	wRanges []cidWidth
+	codes *cmap // how strings split into codes, and their CIDs
+	uni   *cmap // ToUnicode
+	// Without ToUnicode, an embedded TrueType program's characters by glyph, and the
+	// glyphs of CIDs (two bytes each; nil: the same numbers).
+	glyphChars []rune
+	cidToGID   []byte
+	dw         float64
+	w          map[uint32]float64 // by CID
+	wRanges    []cidWidth
 	// scale is what the font's size is multiplied by to be the size of its glyphs: 1 but for
 	// a Type 3 font whose matrix is not the usual thousandth.
 	scale float64
@@ -385,6 +389,11 @@ func (r *Reader) type0(d Dict) *font {
 	})
 	if tu, ok := r.resolve(d["ToUnicode"]).(*Stream); ok {
 		f.uni = r.parseCMap(r.readStream(tu))
+	} else if f.codes.unicode == 0 {
+		if ff, ok := r.resolve(r.dict(cid["FontDescriptor"])["FontFile2"]).(*Stream); ok {
+			f.glyphChars = r.glyphChars(ff)
+			f.cidToGID = r.cidGlyphs(cid["CIDToGIDMap"])
+		}
 	}
 	return f
 }
@@ -423,6 +432,18 @@ func (f *font) codeText(code uint32, raw []byte) string {
 		}
 	case 16:
 		return utf16Text(raw)
+	}
+	if f.glyphChars != nil {
+		gid := int(f.codes.cid(code))
+		if f.cidToGID != nil {
+			if 2*gid+1 >= len(f.cidToGID) {
+				return ""
+			}
+			gid = int(f.cidToGID[2*gid])<<8 | int(f.cidToGID[2*gid+1])
+		}
+		if gid < len(f.glyphChars) && f.glyphChars[gid] != 0 {
+			return runeText(f.glyphChars[gid])
+		}
 	}
 	return ""
 }
