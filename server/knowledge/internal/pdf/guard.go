@@ -40,8 +40,8 @@ const (
 	maxFilters = 8
 )
 
-// objectLimit is the highest object number a file of size bytes may use: the smallest
-// object takes more than four bytes, even packed in a compressed object stream.
+// objectLimit bounds the object numbers a file of size bytes may use (they are below it): the
+// smallest object takes more than four bytes, even packed in a compressed object stream.
 func objectLimit(size int64) int {
 	return int(min(max(size/4, 16), maxObjects))
 }
