@@ -90,6 +90,17 @@ func TestParseUnreadableFilesSayWhy(t *testing.T) {
 	}
 }
 
+// A PDF protected by an owner password only (its permissions) opens for everyone: its text
+// is read, whatever the cipher.
+func TestParseOwnerProtectedPDF(t *testing.T) {
+	for _, kind := range []string{"rc4-40", "rc4-128", "aes-128", "aes-256"} {
+		doc, err := parse(t, knowledgetest.OwnerProtectedPDF(kind, "Refunds take five working days."), knowledge.PDF)
+		if err != nil || text(doc) != "Refunds take five working days." {
+			t.Fatalf("%s: %q %v", kind, text(doc), err)
+		}
+	}
+}
+
 func TestParseDOCX(t *testing.T) {
 	data := knowledgetest.DOCX(
 		knowledgetest.Para{Style: "Title", Text: "Returns policy"},
@@ -196,6 +207,35 @@ func FuzzParse(f *testing.F) {
 		}
 		_, _ = knowledge.Parse(context.Background(), bytes.NewReader(data), int64(len(data)), formats[which%len(formats)])
 	})
+}
+
+// PDFs written by pdflatex, groff and Ghostscript, enscript and LibreOffice read as pdftotext
+// reads them (testdata/knowledge/real/README.md says how each was made).
+func TestRealWorldPDFs(t *testing.T) {
+	for name, want := range map[string][]string{
+		"pdflatex.pdf": {"The office’s efficient staff\nwill find the receipt — or “fluffy” excuses",
+			"Naïve\nbuyers ask about the affine warranty", "Crème brûlée, český,\nseñor."},
+		"groff-ghostscript.pdf": {"a flat fee of €35 applies", "We answer within two working days. Final fixes and efficient office workflows matter.",
+			"• E-mail: any day."},
+		"enscript-ghostscript.pdf": {"Contact: support@example.com -- phone +44 20 7946 0000.", `Prices include VAT (20%) & delivery costs are "shown at checkout".`},
+		"libreoffice.pdf": {"Café owners should descale weekly —\n“efficiency” and fluency matter; naïve users often forget.",
+			"Does not switch on Not on its base Place it firmly on the base", "Straße, Øresund, Łódź, Ærøskøbing, œuvre, ½ cup, 25 °C, 5 × 3 ÷ 2 ≠ 7."},
+	} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "knowledge", "real", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := parse(t, data, knowledge.PDF)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		all := text(doc)
+		for _, w := range want {
+			if !strings.Contains(all, w) {
+				t.Errorf("%s: no %q in\n%s", name, w, all)
+			}
+		}
+	}
 }
 
 // The documents kept in testdata/knowledge read as they should.

@@ -10,10 +10,10 @@ import (
 	"github.com/bettyhq/betty/server/knowledge/internal/pdf"
 )
 
-// The PDF reader is internal/pdf: github.com/ledongthuc/pdf (pure Go, so `betty` stays one
-// static binary; per-page access to each glyph's position and size; decryption of files
-// protected by an owner password only), taken in and bounded so that no file makes it loop,
-// recurse or allocate without end (its package doc says how).
+// The PDF reader is internal/pdf, Betty's own (pure Go, so `betty` stays one static binary):
+// it gives each page's glyphs with their text, position, width and size, opens files
+// protected by an owner password only, and is bounded so that no file makes it loop,
+// recurse or allocate without end (its package doc says how, and what it does not read).
 
 // maxPDFPages bounds the pages read: a page tree with more is a damaged file's.
 const maxPDFPages = 20_000
@@ -22,13 +22,13 @@ const maxPDFPages = 20_000
 const maxPDFLines = 20_000
 
 func parsePDF(ctx context.Context, r io.ReaderAt, size int64, t *text) (int, error) {
-	rd, err := pdf.NewReader(ctx, pdf17(r), size)
+	rd, err := pdf.NewReader(ctx, r, size)
 	switch {
 	case ctx.Err() != nil:
 		return 0, context.Cause(ctx)
 	case errors.Is(err, pdf.ErrInvalidPassword):
 		return 0, unreadable("This PDF is password-protected; upload it without a password.")
-	case err != nil && strings.Contains(err.Error(), "encrypt"):
+	case errors.Is(err, pdf.ErrEncrypted):
 		return 0, unreadable("This PDF is encrypted in a way Betty cannot read; save a copy without protection (or as DOCX) and upload that.")
 	case err != nil:
 		return 0, unreadable("%s", damaged(PDF))
@@ -75,12 +75,15 @@ func pdfPage(p pdf.Page, num int, t *text) error {
 			return err
 		}
 		fs := math.Max(g.FontSize, 1)
-		newLine := cur == nil || math.Abs(g.Y-cur.y) > fs*0.5 || g.X < cur.prevX-fs*2
+		// Half the larger size of the two: a superscript or a footnote mark, raised by less,
+		// stays on its line.
+		newLine := cur == nil || math.Abs(g.Y-cur.y) > math.Max(fs, cur.size)*0.5 || g.X < cur.prevX-fs*2
 		if newLine {
 			if len(lines) >= maxPDFLines {
 				return errPDFLines
 			}
 			cur = &line{y: g.Y, size: fs}
+			cur.text.Grow(96) // a line's text, mostly, at once
 			lines = append(lines, cur)
 		} else if g.X-cur.end > fs*0.15 && !strings.HasSuffix(cur.text.String(), " ") && g.S != " " {
 			cur.text.WriteByte(' ')
@@ -137,19 +140,4 @@ func pdfPage(p pdf.Page, num int, t *text) error {
 		para = append(para, text)
 	}
 	return flush()
-}
-
-// pdf17 presents a PDF 2.0 file as 1.7 to the reader, which checks the header's version; the
-// syntax it reads is the same.
-func pdf17(r io.ReaderAt) io.ReaderAt { return headerFix{r} }
-
-type headerFix struct{ io.ReaderAt }
-
-func (h headerFix) ReadAt(p []byte, off int64) (int, error) {
-	n, err := h.ReaderAt.ReadAt(p, off)
-	const at = 5 // "%PDF-2.0": the version starts at byte 5
-	if off <= at && off+int64(n) >= at+3 && string(p[at-off:at-off+3]) == "2.0" {
-		copy(p[at-off:], "1.7")
-	}
-	return n, err
 }
