@@ -88,6 +88,7 @@ var refusedPrefixes = []netip.Prefix{
 	netip.MustParsePrefix("2001::/32"),
 	netip.MustParsePrefix("100::/64"),      // discard-only
 	netip.MustParsePrefix("2001:db8::/32"), // documentation
+	netip.MustParsePrefix("3fff::/20"),     // documentation too (RFC 9637)
 	netip.MustParsePrefix("fec0::/10"),     // site-local (deprecated, still routed inside some networks)
 }
 

@@ -170,7 +170,8 @@ func TestAllowPublicEmbeddedIPv4(t *testing.T) {
 		"64:ff9b::8.8.8.8": true,                                    // NAT64's well-known prefix in front of a public address
 		"64:ff9b:1::a00:1": false, "64:ff9b:1:ffff::808:808": false, // local-use NAT64: refused whole
 		"2001:0:4136:e378:8000:63bf:3fff:fdd2": false, "2001::1": false, // Teredo: refused whole
-		"2001:db8::1": false, "fec0::1": false, "100::1": false, // documentation, site-local, discard
+		"2001:db8::1": false, "3fff::1": false, "fec0::1": false, "100::1": false, // documentation, site-local, discard
+		"4000::1":   true, // global unicast IANA has not allocated: public, and nothing answers there (the e2e hook)
 		"192.0.2.1": false, "198.51.100.7": false, "203.0.113.9": false, "240.0.0.1": false, "255.255.255.255": false,
 		"2606:4700:4700::1111": true, "2001:4860:4860::8888": true, "8.8.8.8": true,
 	} {
