@@ -32,6 +32,26 @@ type textRange struct {
 
 type cidRange struct{ lo, hi, cid uint32 }
 
+// span is a range of codes or CIDs, lo to hi inclusive, kept sorted and apart in a slice.
+type span interface{ bounds() (lo, hi uint32) }
+
+func (r textRange) bounds() (uint32, uint32) { return r.lo, r.hi }
+func (r cidRange) bounds() (uint32, uint32)  { return r.lo, r.hi }
+func (r cidWidth) bounds() (uint32, uint32)  { return r.lo, r.hi }
+
+// within finds the range of sorted, disjoint ranges that holds c.
+func within[S span](ranges []S, c uint32) (int, bool) {
+	return slices.BinarySearchFunc(ranges, c, func(r S, c uint32) int {
+		switch lo, hi := r.bounds(); {
+		case hi < c:
+			return -1
+		case lo > c:
+			return 1
+		}
+		return 0
+	})
+}
+
 // next splits the first code off s: the shortest length whose codespace range holds it; when
 // none does, the length of a range its first byte starts (or one byte), as readers do.
 func (m *cmap) next(s []byte) (code uint32, n int) {
@@ -82,15 +102,7 @@ func (m *cmap) cid(code uint32) uint32 {
 	if c, ok := m.cids[code]; ok {
 		return c
 	}
-	i, found := slices.BinarySearchFunc(m.cidRanges, code, func(r cidRange, c uint32) int {
-		switch {
-		case r.hi < c:
-			return -1
-		case r.lo > c:
-			return 1
-		}
-		return 0
-	})
+	i, found := within(m.cidRanges, code)
 	if found {
 		r := m.cidRanges[i]
 		return r.cid + code - r.lo
@@ -106,15 +118,7 @@ func (m *cmap) lookup(code uint32) (string, bool) {
 	if t, ok := m.text[code]; ok {
 		return t, true
 	}
-	i, found := slices.BinarySearchFunc(m.ranges, code, func(r textRange, c uint32) int {
-		switch {
-		case r.hi < c:
-			return -1
-		case r.lo > c:
-			return 1
-		}
-		return 0
-	})
+	i, found := within(m.ranges, code)
 	if !found {
 		return "", false
 	}

@@ -403,15 +403,7 @@ func (f *font) cidWidth(cid uint32) float64 {
 	if w, ok := f.w[cid]; ok {
 		return w / 1000
 	}
-	i, found := slices.BinarySearchFunc(f.wRanges, cid, func(r cidWidth, c uint32) int {
-		switch {
-		case r.hi < c:
-			return -1
-		case r.lo > c:
-			return 1
-		}
-		return 0
-	})
+	i, found := within(f.wRanges, cid)
 	if found {
 		return f.wRanges[i].w / 1000
 	}
