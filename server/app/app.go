@@ -62,6 +62,8 @@ type App struct {
 	// resources is the guard's registry of resource owners.
 	resources auth.Registry
 	started   bool
+	// unlock lets go of the data directory (SQLite), taken when the workers start.
+	unlock func()
 }
 
 // Option changes how the server is built, for tests.
@@ -297,12 +299,16 @@ func (a *App) DB() *store.DB { return a.db }
 // Resources is the registry the guard finds resources' organisations through.
 func (a *App) Resources() auth.Registry { return a.resources }
 
-// Close releases the database.
+// Close releases the database and the data directory.
 func (a *App) Close() error {
 	if a.simCalls != nil {
 		a.simCalls.Close()
 	}
-	return a.db.Close()
+	err := a.db.Close()
+	if a.unlock != nil {
+		a.unlock()
+	}
+	return err
 }
 
 // PrintSummary writes what the server runs with, for the person who started it.
@@ -354,10 +360,40 @@ func (a *App) Start(ctx context.Context) error {
 	if a.started {
 		return nil
 	}
+	if err := a.ownDataDir(ctx); err != nil {
+		return err
+	}
 	if err := a.jobs.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
 	a.started = true
+	return nil
+}
+
+// ownDataDir makes this process the one that works a SQLite database's background jobs: it
+// locks the data directory (a second betty serve on it is refused) and, holding it, knows
+// every job still marked running was left by a process that ended, so it works them again at
+// once: a knowledge file that was parsing, a call's next step. (On PostgreSQL replicas share
+// the jobs, and River's rescue finds those of a replica that died.)
+func (a *App) ownDataDir(ctx context.Context) error {
+	if a.db.Dialect() != store.SQLite || a.unlock != nil {
+		return nil
+	}
+	unlock, exclusive, err := lockDataDir(a.cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	a.unlock = unlock
+	if !exclusive {
+		return nil
+	}
+	n, err := a.jobs.RescueOrphans(ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		a.log.Info("background jobs left running by the last process are worked again", "jobs", n)
+	}
 	return nil
 }
 

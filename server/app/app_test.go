@@ -65,3 +65,38 @@ func TestServeAndGracefulShutdown(t *testing.T) {
 		t.Fatalf("summary: %s", summary.String())
 	}
 }
+
+// One betty serve works a SQLite database: a second one on the same data directory is refused
+// with the reason, and may start once the first has let go.
+func TestOneServerADataDirectory(t *testing.T) {
+	cfg := config.Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), BaseURL: "http://x", LogLevel: "info",
+		LogFormat: "text", MaxBodyBytes: 1 << 20, ShutdownTimeout: 5 * time.Second,
+		AccessTokenTTL: time.Minute, RefreshTokenTTL: time.Hour}
+	ctx := context.Background()
+	open := func() *App {
+		a, err := New(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	first := open()
+	if err := first.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	second := open()
+	defer second.Close()
+	if err := second.Start(ctx); err == nil || !strings.Contains(err.Error(), "another betty serve is using the data directory") {
+		t.Fatalf("a second server on the data directory: %v", err)
+	}
+	stop, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := first.jobs.Stop(stop); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	if err := second.Start(ctx); err != nil {
+		t.Fatalf("once the first let go: %v", err)
+	}
+	second.jobs.Stop(stop)
+}

@@ -123,6 +123,33 @@ func (q *Queue) Insert(ctx context.Context, args river.JobArgs, opts *river.Inse
 	return q.db.InTx(ctx, func(ctx context.Context) error { return q.client.insertTx(ctx, args, opts) })
 }
 
+// RescueOrphans makes the jobs a process left running when it ended workable again at once,
+// rather than after River's rescue (RescueStuckJobsAfter, 15 minutes), which cannot tell a
+// dead replica's job from a live one's. Only a caller that knows no other process works this
+// database may call it: betty serve on SQLite, holding the data directory's lock. A job with
+// attempts left is available again (its next run counts as its next attempt, as a rescue
+// does); one without is discarded, as River's rescuer would. It answers how many it rescued.
+// Call it before Start.
+func (q *Queue) RescueOrphans(ctx context.Context) (int, error) {
+	if q.db.Dialect() != store.SQLite {
+		return 0, errors.New("jobs: orphans are rescued at start on SQLite only (replicas share PostgreSQL)")
+	}
+	if q.started {
+		return 0, errors.New("jobs: RescueOrphans after Start")
+	}
+	// A running job's scheduled_at is past already (it was fetched), so it is left as it is;
+	// a discarded job needs finalized_at, and takes the time its last attempt began.
+	res, err := q.db.Writer().ExecContext(ctx, `UPDATE river_job
+		SET state = CASE WHEN attempt < max_attempts THEN 'available' ELSE 'discarded' END,
+		    finalized_at = CASE WHEN attempt < max_attempts THEN NULL ELSE coalesce(attempted_at, scheduled_at) END
+		WHERE state = 'running'`)
+	if err != nil {
+		return 0, fmt.Errorf("jobs: rescue orphans: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
 // Start works jobs until Stop.
 func (q *Queue) Start(ctx context.Context) error {
 	if err := q.client.start(ctx); err != nil {

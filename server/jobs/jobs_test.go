@@ -118,3 +118,51 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 		}
 	})
 }
+
+// Jobs a process left running when it died are worked again at once by the next one that owns
+// the database (betty serve on SQLite), instead of 15 minutes later: a job with attempts left
+// runs again, one without is discarded, and a job waiting its turn is left alone.
+func TestRescueOrphans(t *testing.T) {
+	db := testdb.Open(t, store.SQLite, true)
+	ctx := context.Background()
+	q := jobs.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), jobs.Config{PollInterval: 20 * time.Millisecond})
+	w := &noteWorker{}
+	jobs.Register(q, w)
+	if err := q.Open(); err != nil {
+		t.Fatal(err)
+	}
+	for _, note := range []string{"crashed mid-work", "crashed on its last attempt", "waiting"} {
+		if err := q.Insert(ctx, noteArgs{Note: note}, &river.InsertOpts{MaxAttempts: 3}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// What a process that died while working leaves: running, attempted, never finished.
+	if _, err := db.Writer().ExecContext(ctx, `UPDATE river_job SET state = 'running', attempted_at = scheduled_at,
+		attempt = CASE WHEN json_extract(args, '$.note') = 'crashed mid-work' THEN 1 ELSE 3 END
+		WHERE json_extract(args, '$.note') LIKE 'crashed%'`); err != nil {
+		t.Fatal(err)
+	}
+	n, err := q.RescueOrphans(ctx)
+	if err != nil || n != 2 {
+		t.Fatalf("rescued %d, %v; want the 2 running jobs", n, err)
+	}
+	var discarded int
+	if err := db.Writer().QueryRowContext(ctx, `SELECT count(*) FROM river_job WHERE state = 'discarded' AND finalized_at IS NOT NULL`).Scan(&discarded); err != nil || discarded != 1 {
+		t.Fatalf("discarded %d, %v; want the job without attempts left", discarded, err)
+	}
+	if err := q.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer q.Stop(ctx)
+	deadline := time.Now().Add(20 * time.Second)
+	for len(w.notes()) < 2 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if got := w.notes(); len(got) != 2 || !contains(got, "crashed mid-work") || !contains(got, "waiting") {
+		t.Fatalf("worked %v, want the rescued job and the waiting one", got)
+	}
+	if _, err := q.RescueOrphans(ctx); err == nil {
+		t.Fatal("RescueOrphans after Start: want an error")
+	}
+}
