@@ -202,6 +202,34 @@ func TestKnowledgeFilesRiverGaveUpOnEndInError(t *testing.T) {
 	}
 }
 
+// A file being read when `betty serve` crashed (SIGKILL: its job left running, attempted once)
+// is read again as soon as the next server starts on the same SQLite data, not 15 minutes
+// later when River would rescue it.
+func TestKnowledgeParsingResumesAfterACrash(t *testing.T) {
+	ctx := context.Background()
+	cfg := config.Default()
+	cfg.DataDir, cfg.BaseURL, cfg.RateLimit = t.TempDir(), "http://betty.test", 0
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	first, err := New(ctx, cfg, log, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(first.Handler()) // its workers are never started
+	c, team, f := knowledgeTeam(t, srv.URL, "manual.pdf", knowledgetest.PDF(knowledgetest.Page{Paragraphs: []string{"Returns are free for 30 days."}}))
+	// What the crashed process left: the job running since it fetched it, one attempt made.
+	if err := first.DB().ExecRaw(ctx, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = CURRENT_TIMESTAMP WHERE kind = 'knowledge_parse'`); err != nil {
+		t.Fatal(err)
+	}
+	srv.Close()
+	first.Close()
+
+	c = startAgain(t, cfg, log, c)
+	got, err := waitForFile(c, team, f)
+	if err != nil || got.Status != client.KnowledgeFileStatusSuccess {
+		t.Fatalf("after the restart: %+v %v", got, err)
+	}
+}
+
 // startAgain starts a server with its workers on cfg's data, as the next `betty serve` would,
 // and answers a client of it signed in as c was.
 func startAgain(t *testing.T, cfg config.Config, log *slog.Logger, c *betty.Client) *betty.Client {
