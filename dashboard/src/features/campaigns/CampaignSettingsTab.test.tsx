@@ -68,7 +68,7 @@ describe('the campaign settings tab', { timeout: 20_000 }, () => {
     await user.click(tollFree);
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
-    expect(sentSettings(calls).allowedNumberTypes).toEqual(['premium-rate']);
+    expect(sentSettings(calls)['allowedNumberTypes']).toEqual(['premium-rate']);
   });
 
   it('shows the longest call a campaign allows and sends a new one with the settings', async () => {
