@@ -46,9 +46,6 @@ func (c *Client) Request(ctx context.Context, method, path string, header http.H
 	if body != nil && req.Header.Get("Content-Type") == "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if req.Header.Get("Accept") == "" {
-		req.Header.Set("Accept", "application/json")
-	}
 	resp, err := c.httpClient.Do(req)
 	if err != nil {
 		if unreachable(err) {
