@@ -327,4 +327,3 @@ func printBody(s *cmdutil.IOStreams, raw []byte) error {
 	}
 	return nil
 }
-
