@@ -7,12 +7,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
+	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/testserver"
 )
 
@@ -240,5 +242,42 @@ func TestRequestAgainstTheRealServer(t *testing.T) {
 		if _, err := c.Request(ctx, http.MethodGet, path, nil, nil); err == nil {
 			t.Errorf("%s was sent", path)
 		}
+	}
+}
+
+// Every operation on workflows (the Workflows tag) and on a campaign's workflows has a typed
+// helper, so no program needs Do with a type picked by hand for them.
+func TestEveryWorkflowOperationHasAHelper(t *testing.T) {
+	spec, err := api.GetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var code strings.Builder
+	files, _ := filepath.Glob("*.go")
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code.Write(raw)
+	}
+	n := 0
+	for _, item := range spec.Paths.Map() {
+		for _, op := range item.Operations() {
+			if !slices.Contains(op.Tags, "Workflows") && !strings.Contains(op.OperationID, "CampaignWorkflow") {
+				continue
+			}
+			n++
+			method := strings.ToUpper(op.OperationID[:1]) + op.OperationID[1:]
+			if !strings.Contains(code.String(), "api."+method+"(") {
+				t.Errorf("%s has no typed helper in the SDK", op.OperationID)
+			}
+		}
+	}
+	if n < 25 {
+		t.Errorf("found %d workflow operations: is the filter still right?", n)
 	}
 }
