@@ -31,8 +31,10 @@ A workflow's graph can be exported to a YAML or JSON file, kept in git, validate
 the same rules the server applies, and imported back. Saves are versioned: importing a file
 exported at an older version than the stored one is refused unless --force is given.
 
-betty workflow run calls a workflow's contacts (--wait follows the run live); test-run places
-one test call and --follow prints the conversation as it happens.`,
+An outbound workflow runs once it has an agent, a phone number to call from (its own, given
+with create --phone-number or set-number, or its campaign's) and contacts (betty contacts
+import). betty workflow run calls them (--wait follows the run live); test-run places one test
+call and --follow prints the conversation as it happens.`,
 		Example: `  betty workflow templates --type inbound
   betty workflow create "Support line" --type inbound --agent 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10 \
     --template template-customer-support --set companyName=Acme --set supportEmail=help@acme.example \
