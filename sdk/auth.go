@@ -2,6 +2,8 @@ package betty
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/bettyhq/betty/sdk/client"
@@ -69,4 +71,27 @@ func (c *Client) Me(ctx context.Context) (client.User, error) {
 	return Do[client.User](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
 		return api.GetCurrentUser(ctx)
 	})
+}
+
+// KeyTeam answers the team an API-key client acts for, with MyRole the key's role (an API key
+// belongs to one team). A client signed in as a person gets an error: a person may be in many
+// teams, which listTeams lists.
+func (c *Client) KeyTeam(ctx context.Context) (client.Organization, error) {
+	c.mu.Lock()
+	key := c.apiKey
+	c.mu.Unlock()
+	if key == "" {
+		return client.Organization{}, errors.New("betty: KeyTeam needs a client with an API key")
+	}
+	// With an API key the list of teams holds the key's own team only.
+	p, err := DoPage[client.Organization](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.ListTeams(ctx, &client.ListTeamsParams{})
+	})
+	if err != nil {
+		return client.Organization{}, err
+	}
+	if len(p.Items) != 1 {
+		return client.Organization{}, fmt.Errorf("betty: the server answered %d teams for an API key, want its one", len(p.Items))
+	}
+	return p.Items[0], nil
 }

@@ -4,12 +4,15 @@ import (
 	"context"
 	"iter"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/bettyhq/betty/sdk/client"
 )
 
 // Campaigns: a team's inbound and outbound calling campaigns — list, read, create, change,
-// copy and delete them, and see which campaigns a phone number is assigned to.
+// copy and delete them, see which campaigns a phone number is assigned to, and manage their
+// workflows (create, list, activate, copy).
 
 // CampaignFilter narrows a list of campaigns; zero fields keep every campaign.
 type CampaignFilter struct {
@@ -114,5 +117,99 @@ func (c *Client) CampaignsOfPhoneNumber(ctx context.Context, phoneNumberID strin
 	}
 	return DoPage[client.CampaignPhoneNumberAssignment](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
 		return api.ListCampaignPhoneNumberAssignments(ctx, phoneNumberID, &p)
+	})
+}
+
+// CampaignWorkflowInput is a new workflow of a campaign; every field is optional.
+type CampaignWorkflowInput struct {
+	// Name is the campaign's name + " workflow" when empty.
+	Name string
+	// AgentID is the campaign's active agent when empty (none when it has none).
+	AgentID string
+	// Template is a template id of the campaign's type (WorkflowTemplates); TemplateValues
+	// fills its placeholders.
+	Template       string
+	TemplateValues map[string]string
+}
+
+// CreateCampaignWorkflow creates a workflow in a campaign, of the campaign's type, empty or
+// copied from a template, and answers its summary (Workflow reads it whole). It is not the
+// campaign's active workflow until ActivateCampaignWorkflow. CreateWorkflow with a CampaignID
+// does the same and can set the workflow's number too.
+func (c *Client) CreateCampaignWorkflow(ctx context.Context, campaignID string, in CampaignWorkflowInput) (client.CampaignWorkflowSummary, error) {
+	var req client.CreateCampaignWorkflowRequest
+	if in.Name != "" {
+		req.Name = &in.Name
+	}
+	if in.AgentID != "" {
+		req.AgentId = &in.AgentID
+	}
+	if in.Template != "" {
+		req.WorkflowTemplate = &in.Template
+	}
+	if len(in.TemplateValues) > 0 {
+		req.TemplateValues = &in.TemplateValues
+	}
+	return Do[client.CampaignWorkflowSummary](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.CreateCampaignWorkflow(ctx, campaignID, req)
+	})
+}
+
+// CampaignWorkflowFilter narrows a campaign's workflows; zero fields keep every one.
+type CampaignWorkflowFilter struct {
+	// Name keeps workflows whose name contains it, ignoring case (it cannot hold a comma).
+	Name string
+	// Active, when set, keeps the campaign's active workflow (true) or the others (false).
+	Active *bool
+}
+
+func (f CampaignWorkflowFilter) filters() *string {
+	var conds []string
+	if f.Name != "" {
+		conds = append(conds, "name:"+f.Name)
+	}
+	if f.Active != nil {
+		conds = append(conds, "active:"+strconv.FormatBool(*f.Active))
+	}
+	if len(conds) == 0 {
+		return nil
+	}
+	s := strings.Join(conds, ",")
+	return &s
+}
+
+// CampaignWorkflows walks a campaign's workflows that f keeps, newest first, without their
+// graphs.
+func (c *Client) CampaignWorkflows(ctx context.Context, campaignID string, f CampaignWorkflowFilter) iter.Seq2[client.CampaignWorkflowSummary, error] {
+	size := 100
+	return All[client.CampaignWorkflowSummary](ctx, c, func(ctx context.Context, api *client.Client, page int) (*http.Response, error) {
+		return api.ListCampaignWorkflows(ctx, campaignID, &client.ListCampaignWorkflowsParams{Page: &page, SizePerPage: &size, Filters: f.filters()})
+	})
+}
+
+// ActivateCampaignWorkflow makes a workflow of a campaign the one the campaign runs (the one
+// active before stops being it) and answers the campaign.
+func (c *Client) ActivateCampaignWorkflow(ctx context.Context, campaignID, workflowID string) (client.Campaign, error) {
+	return c.toggleCampaignWorkflow(ctx, campaignID, workflowID, true)
+}
+
+// DeactivateCampaignWorkflow leaves a campaign without an active workflow when workflowID is
+// it (an active campaign is then paused), and answers the campaign.
+func (c *Client) DeactivateCampaignWorkflow(ctx context.Context, campaignID, workflowID string) (client.Campaign, error) {
+	return c.toggleCampaignWorkflow(ctx, campaignID, workflowID, false)
+}
+
+func (c *Client) toggleCampaignWorkflow(ctx context.Context, campaignID, workflowID string, active bool) (client.Campaign, error) {
+	return Do[client.Campaign](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.ToggleCampaignWorkflow(ctx, workflowID, client.ToggleCampaignWorkflowRequest{CampaignId: campaignID, Active: active})
+	})
+}
+
+// DuplicateCampaignWorkflow copies a campaign's workflow into the same campaign, inactive, as
+// "Copy of …" with the same graph, agent and number and no contacts, and answers the copy's
+// summary.
+func (c *Client) DuplicateCampaignWorkflow(ctx context.Context, id string) (client.CampaignWorkflowSummary, error) {
+	return Do[client.CampaignWorkflowSummary](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.DuplicateCampaignWorkflow(ctx, id)
 	})
 }

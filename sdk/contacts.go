@@ -152,3 +152,26 @@ func (c *Client) RejectedContacts(ctx context.Context, workflowID, nodeID string
 	}
 	return body, name, nil
 }
+
+// ClearContacts removes the contacts source of a workflow's Contacts node and every contact
+// of it (and a CSV file; an import in progress is stopped); call logs are kept. With source
+// set, only a node whose source is that one is cleared. A workflow with a run in progress is
+// refused with a 422 *APIError.
+func (c *Client) ClearContacts(ctx context.Context, workflowID, nodeID string, source client.ContactSource) error {
+	p := &client.DeleteWorkflowContactsParams{WorkflowId: workflowID, NodeId: nodeID}
+	if source != "" {
+		p.Source = &source
+	}
+	return NoContent(ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.DeleteWorkflowContacts(ctx, p)
+	})
+}
+
+// DeleteContactsCSV removes the CSV file of a workflow's Contacts node and the contacts read
+// from it; a node whose source is not a CSV file matches ErrNotFound (ClearContacts clears
+// any source).
+func (c *Client) DeleteContactsCSV(ctx context.Context, workflowID, nodeID string) error {
+	return NoContent(ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.DeleteWorkflowCsv(ctx, nodeID, &client.DeleteWorkflowCsvParams{WorkflowId: &workflowID})
+	})
+}

@@ -59,6 +59,24 @@
 //	up, err := bc.UploadFile(ctx, "price-list.pdf", betty.UploadOptions{OrganizationID: team,
 //		Purpose: client.UploadPurposeKnowledgeFile})
 //
+// # Workflows
+//
+// Every operation on workflows and on a campaign's workflows has a typed helper. CreateWorkflow
+// makes one that can run: in a campaign (WorkflowInput.CampaignID: of its type, spoken by its
+// active agent unless AgentID names another) and with its own number (PhoneNumberID), which
+// takes more than one call; when the number is refused the workflow is deleted again:
+//
+//	w, err := bc.CreateWorkflow(ctx, team, betty.WorkflowInput{Name: "Reminders", CampaignID: campaign,
+//		AgentID: agent, PhoneNumberID: number, Template: "template-appointment-reminder"})
+//
+// sdk/examples/campaign is a whole program, from a new campaign to each contact's outcome.
+//
+// # Any request
+//
+// Request sends a request the caller builds (method, path, headers, body) with the client's
+// credentials, renewal and retries, and answers the response whole; the CLI's `betty api` is
+// built on it. KeyTeam tells an API-key client the team its key belongs to.
+//
 // # Runs, events and calls
 //
 // RunWorkflow starts a job that calls a workflow's contacts; WaitForJob follows it to its end,

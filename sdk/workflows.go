@@ -2,6 +2,7 @@ package betty
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"net/http"
 	"time"
@@ -17,7 +18,8 @@ import (
 // still stops the flow from running. ReadablePromptStatus is in-progress until the readable
 // prompt is compiled: WaitForWorkflowPrompt waits for it.
 
-// WorkflowInput is a new workflow. Template and TemplateValues are optional.
+// WorkflowInput is a new workflow. Only Name is always required; outside a campaign AgentID
+// and Type are too.
 type WorkflowInput struct {
 	Name    string
 	AgentID string
@@ -25,6 +27,14 @@ type WorkflowInput struct {
 	// Template is a template id (Templates lists them); TemplateValues fills its placeholders.
 	Template       string
 	TemplateValues map[string]string
+	// CampaignID makes it a workflow of that campaign: of the campaign's type (Type, when set,
+	// must be it), spoken by AgentID or else the campaign's active agent, calling from the
+	// campaign's number unless PhoneNumberID names another. It is not made the campaign's
+	// active workflow (ActivateCampaignWorkflow does that).
+	CampaignID string
+	// PhoneNumberID is the team's number it calls from (outbound) or answers (inbound). A
+	// workflow outside a campaign cannot run without one.
+	PhoneNumberID string
 }
 
 // Graph is a workflow's nodes and edges, as sent to SaveWorkflow.
@@ -53,17 +63,117 @@ func (c *Client) Workflow(ctx context.Context, id string) (client.Workflow, erro
 	})
 }
 
-// CreateWorkflow creates a workflow in a team, empty or copied from a template.
+// CreateWorkflow creates a workflow in a team, empty or copied from a template, in a campaign
+// when in.CampaignID is set and with its own number when in.PhoneNumberID is. Those take more
+// than one call: when setting the number fails (a number the team does not have, an inbound
+// number another inbound workflow answers), the workflow just made is deleted again and the
+// error answered, so a failed CreateWorkflow leaves nothing behind.
 func (c *Client) CreateWorkflow(ctx context.Context, team string, in WorkflowInput) (client.Workflow, error) {
-	req := client.CreateWorkflowRequest{OrganizationId: team, Name: in.Name, AgentId: in.AgentID, WorkflowType: in.Type}
-	if in.Template != "" {
-		req.WorkflowTemplate = &in.Template
+	if in.CampaignID == "" {
+		req := client.CreateWorkflowRequest{OrganizationId: team, Name: in.Name, AgentId: in.AgentID, WorkflowType: in.Type}
+		if in.Template != "" {
+			req.WorkflowTemplate = &in.Template
+		}
+		if len(in.TemplateValues) > 0 {
+			req.TemplateValues = &in.TemplateValues
+		}
+		w, err := Do[client.Workflow](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+			return api.CreateWorkflow(ctx, req)
+		})
+		if err != nil || in.PhoneNumberID == "" {
+			return w, err
+		}
+		return c.withNumber(ctx, w.Id, in.PhoneNumberID)
 	}
-	if len(in.TemplateValues) > 0 {
-		req.TemplateValues = &in.TemplateValues
+	if in.Type != "" {
+		camp, err := c.Campaign(ctx, in.CampaignID)
+		if err != nil {
+			return client.Workflow{}, err
+		}
+		if string(camp.Type) != string(in.Type) {
+			return client.Workflow{}, fmt.Errorf("betty: campaign %q is %s: its workflows cannot be %s", camp.Name, camp.Type, in.Type)
+		}
+	}
+	s, err := c.CreateCampaignWorkflow(ctx, in.CampaignID, CampaignWorkflowInput{Name: in.Name, AgentID: in.AgentID,
+		Template: in.Template, TemplateValues: in.TemplateValues})
+	if err != nil {
+		return client.Workflow{}, err
+	}
+	if in.PhoneNumberID == "" {
+		return c.Workflow(ctx, s.Id)
+	}
+	return c.withNumber(ctx, s.Id, in.PhoneNumberID)
+}
+
+// withNumber gives a workflow just created its number and answers it whole, or deletes it
+// when the number is refused.
+func (c *Client) withNumber(ctx context.Context, id, phoneNumberID string) (client.Workflow, error) {
+	if _, err := c.SetWorkflowPhoneNumber(ctx, id, phoneNumberID); err != nil {
+		// The caller asked for a workflow with this number, not for one without it.
+		undo, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		if delErr := c.DeleteWorkflow(undo, id); delErr != nil {
+			return client.Workflow{}, fmt.Errorf("%w (and deleting the workflow %s made without it failed: %v)", err, id, delErr)
+		}
+		return client.Workflow{}, err
+	}
+	return c.Workflow(ctx, id)
+}
+
+// SetWorkflowPhoneNumber makes one of the team's numbers the one a workflow calls from
+// (outbound) or answers (inbound); "" removes the workflow's own number, and a campaign
+// workflow then uses its campaign's. A number of another team matches ErrNotFound; an
+// inbound number another inbound workflow answers is a 409 (ErrConflict, WorkflowsOfPhoneNumber
+// tells which). It answers the workflow without its graph.
+func (c *Client) SetWorkflowPhoneNumber(ctx context.Context, workflowID, phoneNumberID string) (client.Workflow, error) {
+	req := client.SetWorkflowPhoneNumberRequest{WorkflowId: workflowID}
+	if phoneNumberID != "" {
+		req.PhoneNumberId = &phoneNumberID
 	}
 	return Do[client.Workflow](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
-		return api.CreateWorkflow(ctx, req)
+		return api.SetWorkflowPhoneNumber(ctx, req)
+	})
+}
+
+// SetWorkflowAgent makes an agent of the team the one that speaks in a workflow; the readable
+// prompt is compiled again (WaitForWorkflowPrompt). It answers the workflow without its graph.
+func (c *Client) SetWorkflowAgent(ctx context.Context, workflowID, agentID string) (client.Workflow, error) {
+	return Do[client.Workflow](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.SetWorkflowAgent(ctx, client.SetWorkflowAgentRequest{WorkflowId: workflowID, AgentId: agentID})
+	})
+}
+
+// WorkflowsOfPhoneNumber answers up to limit (0: the server's default, 1) of the workflows
+// whose own number is phoneNumberID, most recently updated first, of type typ unless it is
+// "", without their graphs; Meta.TotalSize counts them all.
+func (c *Client) WorkflowsOfPhoneNumber(ctx context.Context, phoneNumberID string, typ client.WorkflowType, limit int) (Page[client.Workflow], error) {
+	var p client.ListWorkflowsByPhoneNumberParams
+	if typ != "" {
+		p.WorkflowType = &typ
+	}
+	if limit > 0 {
+		p.Limit = &limit
+	}
+	return DoPage[client.Workflow](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.ListWorkflowsByPhoneNumber(ctx, phoneNumberID, &p)
+	})
+}
+
+// UpdateWorkflowNode merges params into one node's data: each field set replaces the stored
+// one (an empty string clears a text), the others are kept. The workflow's version goes up;
+// it answers the workflow with its graph.
+func (c *Client) UpdateWorkflowNode(ctx context.Context, workflowID, nodeID string, params client.WorkflowNodeData) (client.Workflow, error) {
+	return Do[client.Workflow](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.UpdateWorkflowNode(ctx, nodeID, client.UpdateWorkflowNodeRequest{WorkflowId: workflowID, Params: params})
+	})
+}
+
+// ConfigureWorkflowShopify makes an outbound workflow the one the team's storefront widget
+// starts when a shopper asks for a call (the team's previous one stops being it), and answers
+// it without its graph.
+func (c *Client) ConfigureWorkflowShopify(ctx context.Context, team, workflowID string) (client.Workflow, error) {
+	return Do[client.Workflow](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.ConfigureWorkflowShopify(ctx, client.ConfigureWorkflowShopifyRequest{OrganizationId: team, WorkflowId: workflowID})
 	})
 }
 

@@ -28,8 +28,9 @@ func NewCmdWhoami(f *cmdutil.Factory, runF func(*WhoamiOptions) error) *cobra.Co
 	cmd := &cobra.Command{
 		Use:   "whoami",
 		Short: "Show who the CLI acts as",
-		Long: `Show the server, the signed-in user (e-mail, name, id) and the current team. With an
-API key, show that it is one and which team it acts in.`,
+		Long: `Show the server, the signed-in user (e-mail, name, id) and the current team with your
+role there. With an API key, show that it is one, the team it belongs to (the only one it acts
+for) and the key's role, as the server tells it.`,
 		Example: `  betty whoami
   betty whoami --profile staging
   betty whoami --json | jq -r .team.id`,
@@ -72,14 +73,15 @@ func runWhoami(ctx context.Context, opts *WhoamiOptions) error {
 	if creds.APIKey != "" {
 		prefix := keyPrefix(creds.APIKey)
 		who.APIKey = &prefix
+		err = keyTeam(ctx, opts, c, &who)
 	} else {
-		u, err := c.Me(ctx)
-		if err != nil {
-			return err
+		var u client.User
+		if u, err = c.Me(ctx); err == nil {
+			who.User = &u
+			err = whoamiTeam(ctx, opts, c, &who)
 		}
-		who.User = &u
 	}
-	if err := whoamiTeam(ctx, opts, c, &who); err != nil {
+	if err != nil {
 		return err
 	}
 	return opts.Output.Print(opts.IO, who, func(t *cmdutil.Table) { whoamiRows(t, who) })
@@ -106,6 +108,20 @@ func whoamiRows(t *cmdutil.Table, who identity) {
 	default:
 		t.Row("Team", "none (see `betty teams switch`)")
 	}
+}
+
+// keyTeam fills in the team an API key belongs to, which is the only one it acts for, and says
+// so when the profile names another.
+func keyTeam(ctx context.Context, opts *WhoamiOptions, c *betty.Client, who *identity) error {
+	org, err := c.KeyTeam(ctx)
+	if err != nil {
+		return err
+	}
+	who.TeamID, who.Team = &org.Id, &org
+	if id, err := opts.TeamID(ctx, ""); err == nil && id != org.Id {
+		fmt.Fprintf(opts.IO.ErrOut, "The profile's current team %s is not this key's: run `betty teams switch %s`.\n", id, org.Id)
+	}
+	return nil
 }
 
 // whoamiTeam fills in the current team and, when it is still one of the caller's, its

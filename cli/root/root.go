@@ -11,6 +11,7 @@ import (
 
 	"github.com/bettyhq/betty/cli/admin"
 	"github.com/bettyhq/betty/cli/agents"
+	"github.com/bettyhq/betty/cli/api"
 	"github.com/bettyhq/betty/cli/apikeys"
 	"github.com/bettyhq/betty/cli/apps"
 	"github.com/bettyhq/betty/cli/auth"
@@ -94,6 +95,7 @@ Exit codes: 0 done, 1 failed, 2 wrong usage, 4 not logged in or credentials refu
 		apps.NewCmdApps(f),
 		admin.NewCmdAdmin(f),
 		zapier.NewCmdZapier(f),
+		api.NewCmdAPI(f, nil),
 	)
 	// Added now rather than at execution so help, the golden tests and completion see them.
 	cmd.InitDefaultHelpCmd()

@@ -1,5 +1,5 @@
 // Package workflows is `betty workflow`: a team's call flows — list, view, create (empty or
-// from a template), rename, delete — and their graphs as files people keep in git: export,
+// from a template, in a campaign, with a number), rename, delete, set-number, set-agent — and their graphs as files people keep in git: export,
 // import, and validate, which checks a graph locally with the server's own rules.
 package workflows
 
@@ -31,11 +31,15 @@ A workflow's graph can be exported to a YAML or JSON file, kept in git, validate
 the same rules the server applies, and imported back. Saves are versioned: importing a file
 exported at an older version than the stored one is refused unless --force is given.
 
-betty workflow run calls a workflow's contacts (--wait follows the run live); test-run places
-one test call and --follow prints the conversation as it happens.`,
+An outbound workflow runs once it has an agent, a phone number to call from (its own, given
+with create --phone-number or set-number, or its campaign's) and contacts (betty contacts
+import). betty workflow run calls them (--wait follows the run live); test-run places one test
+call and --follow prints the conversation as it happens.`,
 		Example: `  betty workflow templates --type inbound
   betty workflow create "Support line" --type inbound --agent 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10 \
-    --template template-customer-support --set companyName=Acme --set supportEmail=help@acme.example
+    --template template-customer-support --set companyName=Acme --set supportEmail=help@acme.example \
+    --phone-number +14155550100
+  betty workflow create "Reminders" --campaign "Spring renewals" --template template-appointment-reminder
   betty workflow export 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 > flow.yaml
   betty workflow validate flow.yaml
   betty workflow import flow.yaml
@@ -43,7 +47,7 @@ one test call and --follow prints the conversation as it happens.`,
 		Aliases: []string{"workflows", "wf"},
 	}
 	cmd.AddCommand(NewCmdList(f, nil), NewCmdView(f, nil), NewCmdCreate(f, nil), NewCmdRename(f, nil), NewCmdDelete(f, nil),
-		NewCmdTemplates(f, nil), NewCmdExport(f, nil), NewCmdImport(f, nil), NewCmdValidate(f, nil),
+		NewCmdSetNumber(f, nil), NewCmdSetAgent(f, nil), NewCmdTemplates(f, nil), NewCmdExport(f, nil), NewCmdImport(f, nil), NewCmdValidate(f, nil),
 		NewCmdRun(f, nil), NewCmdTestRun(f, nil))
 	return cmd
 }

@@ -36,13 +36,18 @@ func TestUsage(t *testing.T) {
 		{[]string{"create", "Flow", "--agent", "0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10"}, "give the --type"},
 		{[]string{"create", "Flow", "--agent", "0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10", "--type", "inbound", "--set", "a=b"}, "give the --template"},
 		{[]string{"create", strings.Repeat("n", 101), "--type", "inbound"}, "want at most 100 characters"},
+		{[]string{"create", "Flow", "--agent", "0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10", "--type", "inbound", "--activate"}, "--activate makes it its campaign's workflow: give the --campaign"},
+		{[]string{"set-number", "0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11"}, "give the workflow's id and the number (or --remove)"},
+		{[]string{"set-number", "0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11", "+14155550100", "--remove"}, "--remove takes the workflow's id only"},
+		{[]string{"set-agent", "0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11"}, "give the workflow's id and the agent's"},
 		{[]string{"rename", "only-id"}, "give the workflow's id and its new name"},
 		{[]string{"validate"}, "give the graph file to check"},
 		{[]string{"validate", "/no/such/flow.yaml"}, "cannot read /no/such/flow.yaml"},
 	} {
 		f, _ := clitest.NewFactory(t, clitest.Options{})
 		cmd := &cobra.Command{Use: "workflow"}
-		cmd.AddCommand(NewCmdList(f, nil), NewCmdCreate(f, nil), NewCmdRename(f, nil), NewCmdValidate(f, nil))
+		cmd.AddCommand(NewCmdList(f, nil), NewCmdCreate(f, nil), NewCmdRename(f, nil), NewCmdValidate(f, nil),
+			NewCmdSetNumber(f, nil), NewCmdSetAgent(f, nil))
 		err := clitest.Run(cmd, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) || cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%v: %v (exit %d), want %q", c.args, err, cmdutil.ExitCode(err), c.want)

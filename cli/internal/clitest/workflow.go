@@ -51,7 +51,7 @@ func runnable(t *testing.T, env *testserver.Env, c *betty.Client, team string, n
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w.Id, err = campaignWorkflow(ctx, c, camp.Id, ag.Id); err != nil {
+		if w, err = c.CreateWorkflow(ctx, team, betty.WorkflowInput{Name: "Renewals", AgentID: ag.Id, CampaignID: camp.Id}); err != nil {
 			t.Fatal(err)
 		}
 	} else if w, err = c.CreateWorkflow(ctx, team, betty.WorkflowInput{Name: "Renewals", AgentID: ag.Id, Type: client.WorkflowTypeOutbound}); err != nil {
@@ -71,9 +71,7 @@ func runnable(t *testing.T, env *testserver.Env, c *betty.Client, team string, n
 		t.Fatal(err)
 	}
 	if !inCampaign {
-		if err := betty.NoContent(ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
-			return api.SetWorkflowPhoneNumber(ctx, client.SetWorkflowPhoneNumberRequest{WorkflowId: w.Id, PhoneNumberId: &number})
-		}); err != nil {
+		if _, err := c.SetWorkflowPhoneNumber(ctx, w.Id, number); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -102,15 +100,4 @@ func runnable(t *testing.T, env *testserver.Env, c *betty.Client, team string, n
 		t.Fatalf("contacts: %s %v", csv.Status, err)
 	}
 	return w.Id, ag.Id
-}
-
-// campaignWorkflow creates a workflow in a campaign and answers its id.
-func campaignWorkflow(ctx context.Context, c *betty.Client, campaignID, agentID string) (string, error) {
-	name := "Renewals"
-	w, err := betty.Do[struct {
-		ID string `json:"id"`
-	}](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
-		return api.CreateCampaignWorkflow(ctx, campaignID, client.CreateCampaignWorkflowRequest{Name: &name, AgentId: &agentID})
-	})
-	return w.ID, err
 }
