@@ -68,7 +68,7 @@ func addFieldFlags(cmd *cobra.Command, v *fields) {
 	cmdutil.EnumVar(fs, &v.Status, "status", "Its status: "+cmdutil.OneOf(Statuses...), Statuses...)
 	cmdutil.EnumVar(fs, &v.Priority, "priority", "Its priority: "+cmdutil.OneOf(Priorities...), Priorities...)
 	cmdutil.EnumVar(fs, &v.Purpose, "purpose", "What it is for, such as \"Lead qualification\" (see --help)", Purposes...)
-	cmdutil.ID.Var(fs, &v.PhoneNumber, "phone-number", "The `id` of a team phone number to assign (see `betty numbers list`)")
+	fs.StringVar(&v.PhoneNumber, "phone-number", "", "The team's phone `number` to assign: its id or E.164 form (see `betty numbers list`)")
 }
 
 // purposesHelp lists the purposes for a command's long help, wrapped like the rest of it.

@@ -78,6 +78,11 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 		return err
 	}
 	v := opts.Fields
+	if v.PhoneNumber != "" {
+		if v.PhoneNumber, err = cmdutil.PhoneNumberID(ctx, c, team, v.PhoneNumber); err != nil {
+			return err
+		}
+	}
 	cp, err := c.CreateCampaign(ctx, client.CreateCampaignRequest{OrganizationId: team, Name: opt(opts.Name), Type: opt(v.Type),
 		Status: opt(v.Status), Priority: opt(v.Priority), Purpose: opt(v.Purpose), PhoneNumberId: opt(v.PhoneNumber),
 		Settings: settings})

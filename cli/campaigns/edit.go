@@ -2,6 +2,7 @@ package campaigns
 
 import (
 	"context"
+	"strings"
 
 	"github.com/oapi-codegen/nullable"
 	"github.com/spf13/cobra"
@@ -90,7 +91,18 @@ func runEdit(ctx context.Context, opts *EditOptions) error {
 	case opts.NoPhoneNumber:
 		req.PhoneNumberId = nullable.NewNullNullable[string]()
 	case v.PhoneNumber != "":
-		req.PhoneNumberId = nullable.NewNullableWithValue(v.PhoneNumber)
+		id := v.PhoneNumber
+		if strings.HasPrefix(strings.TrimSpace(id), "+") {
+			// A number in E.164 is looked up among the numbers of the campaign's team.
+			cur, err := c.Campaign(ctx, opts.ID)
+			if err != nil {
+				return err
+			}
+			if id, err = cmdutil.PhoneNumberID(ctx, c, cur.OrganizationId, id); err != nil {
+				return err
+			}
+		}
+		req.PhoneNumberId = nullable.NewNullableWithValue(id)
 	}
 	if opts.Settings.given() {
 		// The settings sent replace the stored ones: send them all, changed by the flags.

@@ -87,6 +87,24 @@ func TestAgainstTheRealServer(t *testing.T) {
 	if out, _, err := run("edit", support.ID, "--no-phone-number", "--json"); err != nil || strings.Contains(out, bought.PhoneNumber.Id) {
 		t.Fatalf("edit --no-phone-number: %v %s", err, out)
 	}
+	// The number as people write it, in E.164, names the same number; one the team lacks is not found.
+	out, _, err = run("edit", support.ID, "--phone-number", bought.PhoneNumber.PhoneNumber, "--json")
+	if decode(out, &edited); err != nil || edited.PhoneNumberID != bought.PhoneNumber.Id {
+		t.Fatalf("edit --phone-number in E.164: %v %s", err, out)
+	}
+	if _, _, err := run("create", "Leads", "--phone-number", "+14155550199"); cmdutil.ExitCode(err) != cmdutil.ExitNotFound || !strings.Contains(err.Error(), "no number +14155550199") {
+		t.Fatalf("create with a number the team lacks: %v", err)
+	}
+	out, _, err = run("create", "Leads", "--phone-number", bought.PhoneNumber.PhoneNumber, "--json")
+	if decode(out, &edited); err != nil || edited.PhoneNumberID != bought.PhoneNumber.Id {
+		t.Fatalf("create --phone-number in E.164: %v %s", err, out)
+	}
+	if _, _, err := run("edit", edited.ID, "--no-phone-number"); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, err := run("edit", support.ID, "--no-phone-number", "--json"); err != nil || strings.Contains(out, bought.PhoneNumber.Id) {
+		t.Fatalf("edit --no-phone-number: %v %s", err, out)
+	}
 
 	out, errOut, err = run("duplicate", renewals)
 	copied := strings.TrimSpace(out)
