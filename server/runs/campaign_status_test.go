@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bettyhq/betty/server/internal/testdb"
 	"github.com/bettyhq/betty/server/phones"
 	"github.com/bettyhq/betty/server/runs"
 	"github.com/bettyhq/betty/server/store"
-	"github.com/bettyhq/betty/server/internal/testdb"
 )
 
 // A run moves its campaign draft → active while it runs, → completed when it ends, and a new
