@@ -142,7 +142,7 @@ function ProfileCard({ team, agent, campaignId, onSaved, onCancel, readOnly }: {
 
   return (
     <Card>
-      <CardHeader title={agent ? 'Profile and voice' : 'New agent'} description="Who the agent is, the first thing it says, and the voice it says it in." icon={<AudioLines />} />
+      <CardHeader title="Profile and voice" description="Who the agent is, the first thing it says, and the voice it says it in." icon={<AudioLines />} />
       <CardBody>
         <form onSubmit={submit} noValidate className="space-y-4">
           <fieldset disabled={readOnly} className="space-y-4">
