@@ -41,7 +41,7 @@ export function AttachAgentDialog({ team, campaign, open, onOpenChange }: { team
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent title="Add an existing agent" description={`Pick one of ${team.name}’s agents to speak on ${campaign.name}’s calls.`}>
+      <DialogContent title="Add an existing agent" description={`Pick one of ${team.name}’s agents to speak on the calls of ${campaign.name}.`}>
         {agents.isPending ? (
           <p className="text-sm text-fg-muted">Loading agents…</p>
         ) : choices.length === 0 ? (
