@@ -148,7 +148,8 @@ function ProfileCard({ team, agent, campaignId, onSaved, onCancel, readOnly }: {
 
   return (
     <Card>
-      <CardHeader title="Profile and voice" description="Who the agent is, the first thing it says, and the voice it says it in." icon={<AudioLines />} />
+      {/* On the Agents page the page itself is titled "New agent"; in a campaign's tab the card names it. */}
+      <CardHeader title={!agent && campaignId ? 'New agent' : 'Profile and voice'} description="Who the agent is, the first thing it says, and the voice it says it in." icon={<AudioLines />} />
       <CardBody>
         <form onSubmit={submit} noValidate className="space-y-4">
           <fieldset disabled={readOnly} className="space-y-4">
