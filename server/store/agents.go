@@ -20,9 +20,9 @@ type Agent struct {
 	FAQ            string      `db:"faq"` // JSON object: question → answer
 	// KnowledgeBaseID is the knowledge base the agent answers from wherever it speaks (nil:
 	// none of its own; in a campaign it also answers from the campaign's active one).
-	KnowledgeBaseID *string `db:"knowledge_base_id"`
-	CreatedAt      time.Time   `db:"created_at"`
-	UpdatedAt      time.Time   `db:"updated_at"`
+	KnowledgeBaseID *string   `db:"knowledge_base_id"`
+	CreatedAt       time.Time `db:"created_at"`
+	UpdatedAt       time.Time `db:"updated_at"`
 }
 
 const agentColumns = `id, organization_id, campaign_id, name, status, greeting, instructions, voice_id, voice_preset_id,
