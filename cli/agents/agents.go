@@ -61,6 +61,11 @@ func agentRows(t *cmdutil.Table, a client.AgentProfile) {
 	t.Row("GREETING", a.Greeting)
 	t.Row("INSTRUCTIONS", a.Instructions)
 	t.Row("FAQ", strconv.Itoa(len(a.Faq))+" questions")
+	kb := "none"
+	if a.KnowledgeBaseId != nil {
+		kb = *a.KnowledgeBaseId
+	}
+	t.Row("KNOWLEDGE BASE", kb)
 	t.Row("KNOWLEDGE FILES", strconv.Itoa(len(a.KnowledgeFiles)))
 	t.Row("AUDIO FILES", strconv.Itoa(len(a.AudioFiles)))
 	t.Row("CREATED", cmdutil.Time(&a.CreatedAt))
@@ -93,6 +98,7 @@ func printAgent(s *cmdutil.IOStreams, o cmdutil.Output, a client.AgentProfile, d
 type profile struct {
 	Greeting, Instructions, InstructionsFile string
 	Language, Voice, VoicePreset, Campaign   string
+	KnowledgeBase                            string
 }
 
 func addProfileFlags(cmd *cobra.Command, p *profile) {
@@ -104,6 +110,7 @@ func addProfileFlags(cmd *cobra.Command, p *profile) {
 	cmdutil.ID.Var(fs, &p.Voice, "voice", "A custom voice `id` to speak with (see `betty voices list`)")
 	cmdutil.ID.Var(fs, &p.VoicePreset, "voice-preset", "A voice preset `id` to speak with (see `betty voices presets`)")
 	cmdutil.ID.Var(fs, &p.Campaign, "campaign", "The `id` of the campaign it works for (see `betty campaigns list`)")
+	cmdutil.ID.Var(fs, &p.KnowledgeBase, "knowledge-base", "The `id` of a knowledge base it answers from, wherever it speaks (see `betty kb list`)")
 	cmd.MarkFlagsMutuallyExclusive("voice", "voice-preset")
 	cmd.MarkFlagsMutuallyExclusive("instructions", "instructions-file")
 }

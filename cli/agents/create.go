@@ -61,7 +61,8 @@ func runCreate(ctx context.Context, opts *CreateOptions) error {
 	}
 	p := opts.Profile
 	req := client.CreateAgentRequest{OrganizationId: team, Name: opts.Name, Greeting: opt(p.Greeting), Instructions: opt(p.Instructions),
-		Language: opt(p.Language), VoiceId: opt(p.Voice), VoicePresetId: opt(p.VoicePreset), CampaignId: opt(p.Campaign)}
+		Language: opt(p.Language), VoiceId: opt(p.Voice), VoicePresetId: opt(p.VoicePreset), CampaignId: opt(p.Campaign),
+		KnowledgeBaseId: opt(p.KnowledgeBase)}
 	if opts.Active {
 		active := client.AgentStatusActive
 		req.Status = &active

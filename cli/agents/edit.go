@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 
+	"github.com/oapi-codegen/nullable"
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
@@ -26,8 +27,9 @@ func NewCmdEdit(f *cmdutil.Factory, runF func(*EditOptions) error) *cobra.Comman
 	cmd := &cobra.Command{
 		Use:   "edit <id>",
 		Short: "Change an agent",
-		Long: `Change an agent's name, greeting, instructions, language, voice or campaign; what is not
-given stays as it is (an empty --greeting "" or --instructions "" clears it). Giving --voice
+		Long: `Change an agent's name, greeting, instructions, language, voice, campaign or knowledge
+base; what is not given stays as it is (an empty --greeting "" or --instructions "" clears it,
+--no-knowledge-base removes its knowledge base). Giving --voice
 replaces the preset and --voice-preset the custom voice. Moving an active agent to another
 campaign makes it inactive. Its status has betty agents activate and deactivate, its FAQ
 betty agents faq set. Any member but read-only may do this.`,
@@ -40,13 +42,13 @@ betty agents faq set. Any member but read-only may do this.`,
 				return err
 			}
 			opts.Set = map[string]bool{}
-			for _, name := range []string{"name", "greeting", "instructions", "instructions-file", "language", "voice", "voice-preset", "campaign"} {
+			for _, name := range []string{"name", "greeting", "instructions", "instructions-file", "language", "voice", "voice-preset", "campaign", "knowledge-base", "no-knowledge-base"} {
 				if cmd.Flags().Changed(name) {
 					opts.Set[name] = true
 				}
 			}
 			if len(opts.Set) == 0 {
-				return cmdutil.FlagErrorf("nothing to change: give --name, --greeting, --instructions, --language, --voice, --voice-preset or --campaign")
+				return cmdutil.FlagErrorf("nothing to change: give --name, --greeting, --instructions, --language, --voice, --voice-preset, --campaign, --knowledge-base or --no-knowledge-base")
 			}
 			if err := opts.Profile.readInstructions(opts.IO); err != nil {
 				return err
@@ -60,6 +62,8 @@ betty agents faq set. Any member but read-only may do this.`,
 	cmdutil.AddTeamFlag(cmd, &opts.Team)
 	Name.Var(cmd.Flags(), &opts.Name, "name", "The new `name`")
 	addProfileFlags(cmd, &opts.Profile)
+	cmd.Flags().Bool("no-knowledge-base", false, "Remove the agent's knowledge base")
+	cmd.MarkFlagsMutuallyExclusive("knowledge-base", "no-knowledge-base")
 	cmdutil.AddOutputFlags(cmd, &opts.Output)
 	return cmd
 }
@@ -81,6 +85,12 @@ func runEdit(ctx context.Context, opts *EditOptions) error {
 		CampaignId: given("campaign", p.Campaign)}
 	if set["instructions"] || set["instructions-file"] {
 		req.Instructions = &p.Instructions
+	}
+	switch {
+	case set["no-knowledge-base"]:
+		req.KnowledgeBaseId = nullable.NewNullNullable[string]()
+	case set["knowledge-base"]:
+		req.KnowledgeBaseId = nullable.NewNullableWithValue(p.KnowledgeBase)
 	}
 	a, err := c.UpdateAgent(ctx, opts.ID, req)
 	if err != nil {

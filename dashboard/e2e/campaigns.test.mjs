@@ -67,7 +67,7 @@ test('campaigns, agents, voices and phone numbers', { skip, timeout: 240_000 }, 
   });
 
   await t.test('add an agent, set its FAQ in order and hear its greeting', async () => {
-    await page.getByRole('button', { name: 'Add agent' }).click();
+    await page.getByRole('button', { name: 'Create agent' }).click();
     assert.match(page.url(), /createAgent=true/);
     await page.getByRole('heading', { name: 'New agent' }).waitFor();
     await page.getByLabel('Agent name').fill(AGENT);

@@ -42,7 +42,10 @@ test('accounts, teams, members and API keys', { skip, timeout: 300_000 }, async 
     await screenshot(page, 'sign-up');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(/\/dashboard/);
-    await page.getByText(`Please confirm ${OWNER.email}`).waitFor();
+    // Without an e-mail relay nothing requires a confirmed address, so no reminder shows; the
+    // link is still made (the profile can make another) and confirms the address.
+    await page.getByRole('heading', { level: 1, name: 'Create your team' }).waitFor();
+    assert.equal(await page.getByText(`Please confirm ${OWNER.email}`).count(), 0);
 
     const link = await waitForLink(log, OWNER.email, '/confirm-email');
     await page.goto(link);

@@ -2272,6 +2272,11 @@ type AgentProfile struct {
 	// Instructions The agent's prompt (role, tone, rules); may be empty.
 	Instructions string `json:"instructions"`
 
+	// KnowledgeBaseId The knowledge base the agent answers from wherever it speaks: on the calls of a number
+	// it is paired with (`POST /v1/agent/config/call`) and, beside the campaign's active
+	// knowledge base, on its campaign's calls. null when it has none of its own.
+	KnowledgeBaseId *string `json:"knowledgeBaseId"`
+
 	// KnowledgeFiles The knowledge files linked to the agent explicitly (`knowledgeFiles` on create or
 	// update), newest first. Everything it answers from — these and the files of its
 	// campaign's active knowledge base — is `GET /v1/agent/list/knowledge-file/{id}`.
@@ -3448,6 +3453,11 @@ type CreateAgentRequest struct {
 
 	// Instructions The agent's prompt. Defaults to empty.
 	Instructions *string `json:"instructions,omitempty"`
+
+	// KnowledgeBaseId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	KnowledgeBaseId *Id `json:"knowledgeBaseId,omitempty"`
 
 	// KnowledgeFiles Knowledge files to link, from finished uploads.
 	KnowledgeFiles *[]AgentKnowledgeFileInput `json:"knowledgeFiles,omitempty"`
@@ -6201,6 +6211,9 @@ type UpdateAgentRequest struct {
 	CampaignId   *Id     `json:"campaignId,omitempty"`
 	Greeting     *string `json:"greeting,omitempty"`
 	Instructions *string `json:"instructions,omitempty"`
+
+	// KnowledgeBaseId One of the team's knowledge bases for the agent to answer from (404 when it is not the team's); null removes it.
+	KnowledgeBaseId nullable.Nullable[string] `json:"knowledgeBaseId,omitempty"`
 
 	// KnowledgeFiles The complete new list of knowledge files (replaces the current one).
 	KnowledgeFiles *[]AgentKnowledgeFileInput `json:"knowledgeFiles,omitempty"`

@@ -132,6 +132,9 @@ type Input struct {
 	CampaignID             *string
 	// KnowledgeFiles are the urls of knowledge files to link (nil: unchanged; empty: none).
 	KnowledgeFiles []string
+	// KnowledgeBaseID is the team's knowledge base the agent answers from (nil: unchanged;
+	// "": none).
+	KnowledgeBaseID *string
 }
 
 // Create creates an agent profile: inactive unless said otherwise; created active in a campaign,
@@ -209,6 +212,19 @@ func (s *Service) apply(ctx context.Context, orgID string, ag *store.Agent, in I
 		}
 		ag.CampaignID = in.CampaignID
 	}
+	if in.KnowledgeBaseID != nil {
+		if *in.KnowledgeBaseID == "" {
+			ag.KnowledgeBaseID = nil
+		} else {
+			if _, err := s.db.KnowledgeBaseByID(ctx, orgID, *in.KnowledgeBaseID); errors.Is(err, store.ErrNotFound) {
+				return errs.NotFoundf("Knowledge base")
+			} else if err != nil {
+				return err
+			}
+			id := *in.KnowledgeBaseID
+			ag.KnowledgeBaseID = &id
+		}
+	}
 	return nil
 }
 
@@ -230,8 +246,14 @@ type KnowledgeFile struct {
 	URL string
 }
 
-// KnowledgeFiles lists the files an agent answers from, newest first: those of its campaign's
-// active knowledge base and those linked to it, each once.
+// KnowledgeFiles lists the files an agent answers from, newest first: those of its own
+// knowledge base, of its campaign's active knowledge base and those linked to it, each once.
+//
+// Decision (issue 21): an agent may name a knowledge base of its own. A paired agent (one
+// answering a number without a campaign: SetCallConfig) had no way to know anything; its own
+// knowledge base is what it answers from there, and in a campaign it answers from it beside
+// the campaign's active one (the campaign's rule of one active knowledge base is about the
+// campaign's links, which this does not touch).
 func (s *Service) KnowledgeFiles(ctx context.Context, a auth.Actor, agentID string, pg Page) ([]KnowledgeFile, int, error) {
 	if _, err := s.db.AgentByID(ctx, a.OrganizationID, agentID); err != nil {
 		return nil, 0, notFound(err)

@@ -1,6 +1,6 @@
 // Package campaigns is the campaign domain: a set of inbound or outbound calls with one purpose,
 // its settings (how calls are placed), the phone number it uses, its agents and workflows. The
-// status rules, the one-inbound-campaign-per-number rule and duplication live here; the HTTP
+// status rules (a campaign's status follows its runs: status.go, docs/campaign-status.md), the one-inbound-campaign-per-number rule and duplication live here; the HTTP
 // handlers and the dialer call the same methods.
 package campaigns
 

@@ -28,6 +28,7 @@ func agentInput(name, greeting, instructions, language *string, voiceID, presetI
 func (h *Agents) CreateAgent(ctx context.Context, req api.CreateAgentRequestObject) (api.CreateAgentResponseObject, error) {
 	b := req.Body
 	in := agentInput(&b.Name, b.Greeting, b.Instructions, b.Language, b.VoiceId, b.VoicePresetId, b.CampaignId, b.KnowledgeFiles)
+	in.KnowledgeBaseID = b.KnowledgeBaseId
 	if b.Status != nil {
 		s := store.AgentStatus(*b.Status)
 		in.Status = &s
@@ -62,8 +63,15 @@ func (h *Agents) DeleteAgent(ctx context.Context, req api.DeleteAgentRequestObje
 // UpdateAgent changes the fields sent.
 func (h *Agents) UpdateAgent(ctx context.Context, req api.UpdateAgentRequestObject) (api.UpdateAgentResponseObject, error) {
 	b := req.Body
-	ag, err := h.svc.Update(ctx, actor(ctx), req.Id,
-		agentInput(b.Name, b.Greeting, b.Instructions, b.Language, b.VoiceId, b.VoicePresetId, b.CampaignId, b.KnowledgeFiles))
+	in := agentInput(b.Name, b.Greeting, b.Instructions, b.Language, b.VoiceId, b.VoicePresetId, b.CampaignId, b.KnowledgeFiles)
+	if b.KnowledgeBaseId.IsSpecified() {
+		id := "" // null removes it
+		if v, err := b.KnowledgeBaseId.Get(); err == nil {
+			id = v
+		}
+		in.KnowledgeBaseID = &id
+	}
+	ag, err := h.svc.Update(ctx, actor(ctx), req.Id, in)
 	if err != nil {
 		return nil, err
 	}

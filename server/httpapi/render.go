@@ -180,7 +180,7 @@ func renderAgent(ag agents.Agent) api.AgentProfile {
 	return api.AgentProfile{Id: ag.ID, OrganizationId: ag.OrganizationID, Name: ag.Name, Status: api.AgentStatus(ag.Status),
 		Greeting: ag.Greeting, Instructions: ag.Instructions, VoiceId: ag.VoiceID, VoicePresetId: ag.VoicePresetID,
 		Language: ag.Language, Faq: ag.FAQ, KnowledgeFiles: mapped(ag.KnowledgeFiles, func(f agents.KnowledgeFile) api.AgentKnowledgeFile { return renderAgentKnowledgeFile(ag.ID, f) }), AudioFiles: mapped(ag.AudioFiles, renderAudioFile),
-		CampaignId: ag.CampaignID, CreatedAt: ag.CreatedAt, UpdatedAt: ag.UpdatedAt}
+		CampaignId: ag.CampaignID, KnowledgeBaseId: ag.KnowledgeBaseID, CreatedAt: ag.CreatedAt, UpdatedAt: ag.UpdatedAt}
 }
 
 func renderAudioFile(f agents.Audio) api.AgentAudioFile {

@@ -321,7 +321,7 @@ func (s *Service) Start(ctx context.Context, a auth.Actor, workflowID string, by
 	if err != nil {
 		return Job{}, err
 	}
-	if p.campaign != nil && (p.campaign.Status == store.CampaignPaused || p.campaign.Status == store.CampaignCompleted) {
+	if p.campaign != nil && p.campaign.Status == store.CampaignPaused { // a completed campaign runs again (campaigns.StatusAfterRuns)
 		return Job{}, errs.UnprocessableErr(fmt.Sprintf("The campaign is %s: resume it before running its workflows.", p.campaign.Status))
 	}
 	var nodeID string
@@ -372,6 +372,9 @@ func (s *Service) Start(ctx context.Context, a auth.Actor, workflowID string, by
 		}
 		if n == 0 {
 			return errs.UnprocessableErr("The workflow has no contact left to call: every contact was called already.")
+		}
+		if err := s.followCampaign(ctx, j); err != nil {
+			return err
 		}
 		return s.insertDispatcher(ctx, j.ID)
 	})
@@ -452,6 +455,9 @@ func (s *Service) End(ctx context.Context, a auth.Actor, workflowID string) (Job
 		if _, err := s.db.FinishWorkflowJob(ctx, j.ID, store.JobCancelled, nil); err != nil {
 			return err
 		}
+		if err := s.followCampaign(ctx, j); err != nil {
+			return err
+		}
 		return s.publish(ctx, j.OrganizationID, "job.updated", j.ID)
 	})
 	if err != nil {
@@ -461,6 +467,19 @@ func (s *Service) End(ctx context.Context, a auth.Actor, workflowID string) (Job
 		return Job{}, err
 	}
 	return s.withProgress(ctx, j)
+}
+
+// followCampaign moves the status of j's campaign after its runs (campaigns.FollowRuns), in
+// the caller's transaction, when a run starts or ends.
+func (s *Service) followCampaign(ctx context.Context, j store.WorkflowJob) error {
+	if j.CampaignID == nil {
+		return nil
+	}
+	changed, err := campaigns.FollowRuns(ctx, s.db, j.OrganizationID, *j.CampaignID)
+	if err != nil || !changed {
+		return err
+	}
+	return s.publish(ctx, j.OrganizationID, "campaign.updated", *j.CampaignID)
 }
 
 func (s *Service) publish(ctx context.Context, orgID, typ, id string) error {

@@ -47,7 +47,7 @@ func (s *Service) StartSingle(ctx context.Context, in SingleInput) (Job, error) 
 		if err != nil {
 			return err
 		}
-		if p.campaign != nil && (p.campaign.Status == store.CampaignPaused || p.campaign.Status == store.CampaignCompleted) {
+		if p.campaign != nil && p.campaign.Status == store.CampaignPaused { // a completed campaign runs again
 			return errs.UnprocessableErr("The campaign is " + string(p.campaign.Status) + ": resume it before its workflows place calls.")
 		}
 		st := p.st
@@ -71,6 +71,9 @@ func (s *Service) StartSingle(ctx context.Context, in SingleInput) (Job, error) 
 			return err
 		}
 		if err := s.insertDispatcher(ctx, j.ID); err != nil {
+			return err
+		}
+		if err := s.followCampaign(ctx, j); err != nil {
 			return err
 		}
 		return s.publish(ctx, j.OrganizationID, "job.updated", j.ID)

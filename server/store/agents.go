@@ -18,12 +18,15 @@ type Agent struct {
 	VoicePresetID  *string     `db:"voice_preset_id"`
 	Language       string      `db:"language"`
 	FAQ            string      `db:"faq"` // JSON object: question → answer
-	CreatedAt      time.Time   `db:"created_at"`
-	UpdatedAt      time.Time   `db:"updated_at"`
+	// KnowledgeBaseID is the knowledge base the agent answers from wherever it speaks (nil:
+	// none of its own; in a campaign it also answers from the campaign's active one).
+	KnowledgeBaseID *string   `db:"knowledge_base_id"`
+	CreatedAt       time.Time `db:"created_at"`
+	UpdatedAt       time.Time `db:"updated_at"`
 }
 
 const agentColumns = `id, organization_id, campaign_id, name, status, greeting, instructions, voice_id, voice_preset_id,
-	language, faq, created_at, updated_at`
+	language, faq, knowledge_base_id, created_at, updated_at`
 
 // CreateAgent inserts a, filling id and times (unless set: copies keep none of the original's).
 func (db *DB) CreateAgent(ctx context.Context, a *Agent) error {
@@ -33,9 +36,9 @@ func (db *DB) CreateAgent(ctx context.Context, a *Agent) error {
 	if a.FAQ == "" {
 		a.FAQ = "{}"
 	}
-	_, err := db.exec(ctx, `INSERT INTO agent_profiles (`+agentColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := db.exec(ctx, `INSERT INTO agent_profiles (`+agentColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		a.ID, a.OrganizationID, a.CampaignID, a.Name, a.Status, a.Greeting, a.Instructions, a.VoiceID, a.VoicePresetID,
-		a.Language, a.FAQ, a.CreatedAt, a.UpdatedAt)
+		a.Language, a.FAQ, a.KnowledgeBaseID, a.CreatedAt, a.UpdatedAt)
 	return err
 }
 
@@ -50,9 +53,9 @@ func (db *DB) AgentByID(ctx context.Context, orgID, id string) (Agent, error) {
 func (db *DB) UpdateAgent(ctx context.Context, a *Agent) error {
 	a.UpdatedAt = now()
 	return db.one(ctx, `UPDATE agent_profiles SET campaign_id = ?, name = ?, status = ?, greeting = ?, instructions = ?,
-		voice_id = ?, voice_preset_id = ?, language = ?, faq = ?, updated_at = ? WHERE organization_id = ? AND id = ?`,
+		voice_id = ?, voice_preset_id = ?, language = ?, faq = ?, knowledge_base_id = ?, updated_at = ? WHERE organization_id = ? AND id = ?`,
 		a.CampaignID, a.Name, a.Status, a.Greeting, a.Instructions, a.VoiceID, a.VoicePresetID, a.Language, a.FAQ,
-		a.UpdatedAt, a.OrganizationID, a.ID)
+		a.KnowledgeBaseID, a.UpdatedAt, a.OrganizationID, a.ID)
 }
 
 // DeleteAgent deletes a team's agent profile (its audio files and call configuration go with it).

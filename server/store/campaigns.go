@@ -139,3 +139,36 @@ func (db *DB) PhoneNumberOrganization(ctx context.Context, id string) (string, e
 	err := db.get(ctx, db.read(ctx), &org, `SELECT organization_id FROM phone_numbers WHERE id = ?`, id)
 	return org, err
 }
+
+// CampaignRuns is what a campaign's runs say about it (test runs left out): whether one is in
+// progress, and how the latest finished one ended ("" when none has).
+type CampaignRuns struct {
+	Running    bool
+	LastStatus JobStatus
+}
+
+// CampaignRunsOf answers the state of a team's campaign's runs. Test runs (a persona or
+// is_test) do not count: trying a workflow is not running the campaign.
+func (db *DB) CampaignRunsOf(ctx context.Context, orgID, campaignID string) (CampaignRuns, error) {
+	var rows []struct {
+		Status JobStatus `db:"status"`
+	}
+	err := db.selectAll(ctx, db.read(ctx), &rows, `SELECT status FROM workflow_jobs
+		WHERE organization_id = ? AND campaign_id = ? AND NOT is_test AND persona IS NULL
+		ORDER BY CASE WHEN status = ? THEN 0 ELSE 1 END, COALESCE(finished_at, created_at) DESC, id DESC LIMIT 1`,
+		orgID, campaignID, JobInProgress)
+	if err != nil || len(rows) == 0 {
+		return CampaignRuns{}, err
+	}
+	if rows[0].Status == JobInProgress {
+		return CampaignRuns{Running: true}, nil
+	}
+	return CampaignRuns{LastStatus: rows[0].Status}, nil
+}
+
+// SetCampaignStatus sets a team's campaign's status when it is from; false when it was not.
+func (db *DB) SetCampaignStatus(ctx context.Context, orgID, id string, from, to CampaignStatus) (bool, error) {
+	n, err := db.exec(ctx, `UPDATE campaigns SET status = ?, updated_at = ? WHERE organization_id = ? AND id = ? AND status = ?`,
+		to, now(), orgID, id, from)
+	return n == 1, err
+}

@@ -356,19 +356,20 @@ func (db *DB) SetAgentKnowledgeFiles(ctx context.Context, orgID, agentID string,
 const agentFilesWhere = `f.organization_id = ? AND f.type <> 'faq' AND (
 	f.id IN (SELECT k.knowledge_file_id FROM agent_knowledge_files k WHERE k.agent_id = ?)
 	OR f.knowledge_base_id IN (SELECT l.knowledge_base_id FROM knowledge_base_links l
-		JOIN agent_profiles a ON a.campaign_id = l.campaign_id WHERE a.organization_id = ? AND a.id = ? AND l.active))`
+		JOIN agent_profiles a ON a.campaign_id = l.campaign_id WHERE a.organization_id = ? AND a.id = ? AND l.active)
+	OR f.knowledge_base_id IN (SELECT a.knowledge_base_id FROM agent_profiles a WHERE a.organization_id = ? AND a.id = ?))`
 
 // AgentKnowledgeFiles lists a page of the files an agent of a team answers from, newest first,
 // and how many there are.
 func (db *DB) AgentKnowledgeFiles(ctx context.Context, orgID, agentID string, limit, offset int) ([]KnowledgeFile, int, error) {
 	var total int
 	if err := db.get(ctx, db.read(ctx), &total, `SELECT COUNT(*) FROM knowledge_files f WHERE `+agentFilesWhere,
-		orgID, agentID, orgID, agentID); err != nil {
+		orgID, agentID, orgID, agentID, orgID, agentID); err != nil {
 		return nil, 0, err
 	}
 	out := []KnowledgeFile{}
 	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT `+prefixed("f.", knowledgeFileColumns)+` FROM knowledge_files f WHERE `+agentFilesWhere+`
-		ORDER BY f.created_at DESC, f.id DESC LIMIT ? OFFSET ?`, orgID, agentID, orgID, agentID, limit, offset)
+		ORDER BY f.created_at DESC, f.id DESC LIMIT ? OFFSET ?`, orgID, agentID, orgID, agentID, orgID, agentID, limit, offset)
 	return out, total, err
 }
 
@@ -391,8 +392,9 @@ func (db *DB) SearchPassages(ctx context.Context, orgID string, scope SearchScop
 	} else {
 		where = `(p.file_id IN (SELECT k.knowledge_file_id FROM agent_knowledge_files k WHERE k.organization_id = ? AND k.agent_id = ?)
 			OR p.knowledge_base_id IN (SELECT l.knowledge_base_id FROM knowledge_base_links l
-				JOIN agent_profiles a ON a.campaign_id = l.campaign_id WHERE a.organization_id = ? AND a.id = ? AND l.active))`
-		args = append(args, orgID, scope.AgentID, orgID, scope.AgentID)
+				JOIN agent_profiles a ON a.campaign_id = l.campaign_id WHERE a.organization_id = ? AND a.id = ? AND l.active)
+			OR p.knowledge_base_id IN (SELECT a.knowledge_base_id FROM agent_profiles a WHERE a.organization_id = ? AND a.id = ?))`
+		args = append(args, orgID, scope.AgentID, orgID, scope.AgentID, orgID, scope.AgentID)
 	}
 	out := []PassageHit{}
 	if db.dialect == Postgres {

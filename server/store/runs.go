@@ -638,3 +638,23 @@ func (db *DB) CallLogHasRecording(ctx context.Context, orgID, callLogID string) 
 	err := db.get(ctx, db.read(ctx), &n, `SELECT COUNT(*) FROM call_logs WHERE organization_id = ? AND id = ? AND recording_upload_id IS NOT NULL`, orgID, callLogID)
 	return n > 0, err
 }
+
+// FirstTestCallAt answers when the team first tried a call (nil: never): its first test run
+// or, if earlier, the first call its numbers answered (calling your own number is the other
+// way to test an agent).
+func (db *DB) FirstTestCallAt(ctx context.Context, orgID string) (*time.Time, error) {
+	var first *time.Time
+	for _, q := range []string{
+		`SELECT created_at FROM workflow_jobs WHERE organization_id = ? AND (is_test OR persona IS NOT NULL) ORDER BY created_at LIMIT 1`,
+		`SELECT start_time FROM call_logs WHERE organization_id = ? AND direction = 'inbound' ORDER BY start_time LIMIT 1`,
+	} {
+		var at []time.Time
+		if err := db.selectAll(ctx, db.read(ctx), &at, q, orgID); err != nil {
+			return nil, err
+		}
+		if len(at) == 1 && (first == nil || at[0].Before(*first)) {
+			first = &at[0]
+		}
+	}
+	return first, nil
+}

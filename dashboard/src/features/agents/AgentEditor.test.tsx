@@ -1,6 +1,6 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { setTokens } from '../../api/session';
 import { dashboardRoutes, emptyMeta, fakeServer, ok } from '../../test/fakeServer';
@@ -20,6 +20,7 @@ const AGENT = {
   knowledgeFiles: [],
   audioFiles: [],
   campaignId: null,
+  knowledgeBaseId: null,
   createdAt: '2026-01-01T09:00:00Z',
   updatedAt: '2026-01-01T09:00:00Z',
 };
@@ -31,6 +32,7 @@ function routes(extra: Parameters<typeof fakeServer>[0] = {}) {
     'GET /v1/agent/a1': () => ok(AGENT),
     'GET /v1/voice/presets/list': () => ok([LINDA], { meta: { ...emptyMeta, page: 1, totalSize: 1, totalPages: 1, start: 1, end: 1 } }),
     'GET /v1/voice/list/t1': () => ok([], { meta: emptyMeta }),
+    'GET /v1/campaigns/knowledge-base/list/t1': () => ok([KB], { meta: { ...emptyMeta, page: 1, totalSize: 1, totalPages: 1, start: 1, end: 1 } }),
     ...extra,
   };
 }
@@ -39,12 +41,21 @@ function routes(extra: Parameters<typeof fakeServer>[0] = {}) {
 // Each list refetches after a change; on a busy machine that takes longer than the default second (the first test also compiles the lazy page).
 configure({ asyncUtilTimeout: 10_000 });
 
-describe('the agent editor', { timeout: 20_000 }, () => {
+// Radix Select asks for pointer capture and scrolls its options into view; jsdom has neither.
+beforeAll(() => {
+  Element.prototype.hasPointerCapture ??= () => false;
+  Element.prototype.releasePointerCapture ??= () => {};
+  Element.prototype.scrollIntoView ??= () => {};
+});
+
+const KB = { id: 'kb1', name: 'Deliveries', organizationId: 't1', campaignId: null, active: false, fileCount: 2, createdAt: '2026-01-01T09:00:00Z', updatedAt: '2026-01-01T09:00:00Z' };
+
+describe('the agent editor', { timeout: 40_000 }, () => {
   it('opens the agent named by agentId and lists its FAQ in bracketed-number order', async () => {
     setTokens({ accessToken: 'a', refreshToken: 'r' });
     fakeServer(routes());
     renderApp('/dashboard/agents?teamId=t1&agentId=a1');
-    expect(await screen.findByLabelText('Question 1')).toHaveValue('Delivery?');
+    expect(await screen.findByLabelText('Question 1', {}, { timeout: 30_000 })).toHaveValue('Delivery?');
     expect(screen.getByLabelText('Question 2')).toHaveValue('Hours?');
     expect(screen.getByLabelText('Question 3')).toHaveValue('Where are you?');
   });
@@ -82,5 +93,18 @@ describe('the agent editor', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'New agent', level: 1 })).toBeInTheDocument();
     expect(screen.getByLabelText('Agent name')).toHaveValue('');
     expect(screen.getByRole('button', { name: 'Create agent' })).toBeInTheDocument();
+  });
+
+  it('says which knowledge base the agent answers from (none at first) and lets it be chosen', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    const calls = fakeServer(routes({ 'PATCH /v1/agent/a1': ({ body }) => ok({ ...AGENT, knowledgeBaseId: (body as { knowledgeBaseId: string | null }).knowledgeBaseId }) }));
+    renderApp('/dashboard/agents?teamId=t1&agentId=a1');
+    const picker = await screen.findByRole('combobox', { name: 'Knowledge base' });
+    expect(picker).toHaveTextContent('None');
+    await userEvent.click(picker);
+    await userEvent.click(await screen.findByRole('option', { name: 'Deliveries' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save agent' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH' && c.path === '/v1/agent/a1')).toBe(true));
+    expect(calls.find((c) => c.path === '/v1/agent/a1' && c.method === 'PATCH')!.body).toMatchObject({ organizationId: 't1', knowledgeBaseId: 'kb1' });
   });
 });

@@ -18,6 +18,7 @@ import { formatDateTime } from '../../lib/dates';
 import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
 import { can } from '../../lib/roles';
 import { percentOf, uploadFile, type UploadProgress } from '../../lib/upload';
+import { knowledgeBaseChoicesQueryOptions } from '../knowledge/queries';
 import { PreviewButton } from '../voices/PreviewButton';
 import { customVoicesQueryOptions, presetsQueryOptions } from '../voices/queries';
 import { faqErrors, faqFromEntries, moveEntry, orderedFaq, type FaqEntry } from './faq';
@@ -38,6 +39,8 @@ import { choiceOf, voiceFields, type VoiceChoice } from './voiceChoice';
 
 /** Enough for every preset and custom voice on one picker. */
 const PICKER_SIZE = 100;
+/** The knowledge base picker's "none". */
+const NO_KNOWLEDGE_BASE = 'none';
 const LANGUAGE = /^[a-z]{2,3}(-[A-Z]{2})?$/;
 const AUDIO_ACCEPT = '.mp3,.wav,.m4a,.ogg,audio/mpeg,audio/wav,audio/x-wav,audio/mp4,audio/x-m4a,audio/ogg';
 
@@ -87,6 +90,8 @@ function ProfileCard({ team, agent, campaignId, onSaved, onCancel, readOnly }: {
   const [instructions, setInstructions] = useState(agent?.instructions ?? '');
   const [language, setLanguage] = useState(agent?.language ?? 'en-US');
   const [choice, setChoice] = useState<VoiceChoice>(choiceOf(agent));
+  const knowledgeBases = useQuery(knowledgeBaseChoicesQueryOptions(team.id));
+  const [knowledgeBase, setKnowledgeBase] = useState<string>(agent?.knowledgeBaseId ?? NO_KNOWLEDGE_BASE);
   const [errors, setErrors] = useState<{ name?: string; language?: string }>({});
   const failure = agent ? update.error : create.error;
   const server = isApiError(failure) ? failure : undefined;
@@ -113,12 +118,13 @@ function ProfileCard({ team, agent, campaignId, onSaved, onCancel, readOnly }: {
     setErrors(found);
     if (Object.keys(found).length > 0) return focusFirstInvalid(event.currentTarget);
     const fields = { organizationId: team.id, name: name.trim(), greeting: greeting.trim(), instructions, language: language.trim(), ...voiceFields(choice) };
+    const knowledgeBaseId = knowledgeBase === NO_KNOWLEDGE_BASE ? null : knowledgeBase;
     const onError = (error: unknown) => {
       if (!(isApiError(error) && error.errors.length > 0)) toast.error(error);
     };
     if (agent)
       update.mutate(
-        { id: agent.id, body: fields },
+        { id: agent.id, body: { ...fields, knowledgeBaseId } },
         {
           onSuccess: (saved) => {
             toast.success(`${saved.name} was saved.`);
@@ -129,7 +135,7 @@ function ProfileCard({ team, agent, campaignId, onSaved, onCancel, readOnly }: {
       );
     else
       create.mutate(
-        { ...fields, ...(campaignId ? { campaignId } : {}) },
+        { ...fields, ...(campaignId ? { campaignId } : {}), ...(knowledgeBaseId ? { knowledgeBaseId } : {}) },
         {
           onSuccess: (saved) => {
             toast.success(`${saved.name} was created. Add its FAQ and teaching audio below.`);
@@ -142,7 +148,8 @@ function ProfileCard({ team, agent, campaignId, onSaved, onCancel, readOnly }: {
 
   return (
     <Card>
-      <CardHeader title={agent ? 'Profile and voice' : 'New agent'} description="Who the agent is, the first thing it says, and the voice it says it in." icon={<AudioLines />} />
+      {/* On the Agents page the page itself is titled "New agent"; in a campaign's tab the card names it. */}
+      <CardHeader title={!agent && campaignId ? 'New agent' : 'Profile and voice'} description="Who the agent is, the first thing it says, and the voice it says it in." icon={<AudioLines />} />
       <CardBody>
         <form onSubmit={submit} noValidate className="space-y-4">
           <fieldset disabled={readOnly} className="space-y-4">
@@ -168,6 +175,25 @@ function ProfileCard({ team, agent, campaignId, onSaved, onCancel, readOnly }: {
             <GreetingPlayer team={team} agentId={agent?.id} text={greeting.trim()} choice={choice} />
             <Field label="Instructions" description="The agent’s role, tone and rules." error={server?.fieldError('body.instructions')}>
               {(ids) => <Textarea {...ids} value={instructions} onChange={(e) => setInstructions(e.target.value)} maxLength={20000} rows={5} />}
+            </Field>
+            <Field
+              label="Knowledge base"
+              description={
+                (agent?.campaignId ?? campaignId)
+                  ? 'What it answers questions from, beside its campaign’s active knowledge base.'
+                  : 'What it answers questions from on every call it takes, such as calls to a number it is paired with.'
+              }
+              error={server?.fieldError('body.knowledgeBaseId')}
+            >
+              {(ids) => (
+                <Select
+                  {...ids}
+                  value={knowledgeBase}
+                  onValueChange={setKnowledgeBase}
+                  placeholder={knowledgeBases.isPending ? 'Loading knowledge bases…' : 'Choose a knowledge base'}
+                  options={[{ value: NO_KNOWLEDGE_BASE, label: 'None' }, ...(knowledgeBases.data?.data ?? []).map((kb) => ({ value: kb.id, label: kb.name }))]}
+                />
+              )}
             </Field>
           </fieldset>
           <div className="flex flex-wrap justify-end gap-2">

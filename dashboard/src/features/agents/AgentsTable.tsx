@@ -22,6 +22,12 @@ interface AgentsTableProps {
   campaignCell?: (agent: AgentProfile) => ReactNode;
 }
 
+/** What activating or deactivating an agent did: in a campaign, the others became inactive. */
+export function activationMessage(agent: Pick<AgentProfile, 'name' | 'status' | 'campaignId'>): string {
+  if (agent.status !== 'active') return `${agent.name} is inactive.`;
+  return agent.campaignId ? `${agent.name} now answers for its campaign; the others are inactive.` : `${agent.name} is active.`;
+}
+
 export function AgentsTable({ team, caption, agents, meta, onPageChange, onEdit, campaignCell }: AgentsTableProps) {
   const queryClient = useQueryClient();
   const toggle = useMutation(setAgentActiveMutationOptions(queryClient));
@@ -48,7 +54,7 @@ export function AgentsTable({ team, caption, agents, meta, onPageChange, onEdit,
       className: 'w-0 text-right',
       cell: (a) => (
         <div className="flex justify-end gap-1.5">
-          {edit.allowed && a.campaignId && (
+          {edit.allowed && (
             <Button
               variant="secondary"
               size="sm"
@@ -57,7 +63,7 @@ export function AgentsTable({ team, caption, agents, meta, onPageChange, onEdit,
               onClick={() =>
                 toggle.mutate(
                   { id: a.id, organizationId: team.id, active: a.status !== 'active' },
-                  { onSuccess: (saved) => toast.success(saved.status === 'active' ? `${saved.name} now answers for its campaign; the others are inactive.` : `${saved.name} is inactive.`), onError: (e) => toast.error(e) },
+                  { onSuccess: (saved) => toast.success(activationMessage(saved)), onError: (e) => toast.error(e) },
                 )
               }
             >

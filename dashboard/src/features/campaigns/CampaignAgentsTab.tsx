@@ -1,4 +1,5 @@
-import { Bot, Plus } from 'lucide-react';
+import { Bot, Plus, UserPlus } from 'lucide-react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 
 import type { Campaign, Organization } from '../../api/gen/model';
@@ -11,6 +12,7 @@ import { AgentEditor } from '../agents/AgentEditor';
 import { AgentsTable } from '../agents/AgentsTable';
 import { editorState, withEditor } from '../agents/editorParams';
 import { campaignAgentsQueryOptions } from '../agents/queries';
+import { AttachAgentDialog } from './AttachAgentDialog';
 
 /** The campaign's agents, the active one first; `agentId` or `createAgent=true` opens the editor. */
 export function CampaignAgentsTab({ team, campaign }: { team: Organization; campaign: Campaign }) {
@@ -19,6 +21,7 @@ export function CampaignAgentsTab({ team, campaign }: { team: Organization; camp
   const list = usePagedList((page) => campaignAgentsQueryOptions(campaign.id, team.id, page), { param: 'agentsPage', enabled: state.mode === 'list' });
   const agents = list.query;
   const edit = can(team.myRole, 'editCalling');
+  const [attaching, setAttaching] = useState(false);
 
   if (state.mode !== 'list')
     return (
@@ -32,11 +35,19 @@ export function CampaignAgentsTab({ team, campaign }: { team: Organization; camp
       />
     );
 
+  // Two ways to give the campaign an agent: make a new one here, or bring one the team has.
   const add = edit.allowed ? (
-    <Button onClick={() => setParams((p) => withEditor(p, { mode: 'create' }))}>
-      <Plus aria-hidden="true" />
-      Add agent
-    </Button>
+    <div className="flex flex-wrap gap-2">
+      <Button onClick={() => setParams((p) => withEditor(p, { mode: 'create' }))}>
+        <Plus aria-hidden="true" />
+        Create agent
+      </Button>
+      <Button variant="secondary" onClick={() => setAttaching(true)}>
+        <UserPlus aria-hidden="true" />
+        Add an existing agent
+      </Button>
+      <AttachAgentDialog team={team} campaign={campaign} open={attaching} onOpenChange={setAttaching} />
+    </div>
   ) : undefined;
 
   if (agents.isPending) return <SkeletonList label="Loading the campaign’s agents…" columns={3} />;

@@ -5,11 +5,22 @@
 import { useGetServerInfo } from '../../api/gen/system/system';
 import type { MailDelivery } from '../../api/gen/model';
 
+function useServerInfo() {
+  // What a deployment does does not change while the page is open.
+  return useGetServerInfo({ query: { staleTime: Infinity, gcTime: Infinity, retry: false } });
+}
+
 /** 'smtp', 'outbox', or undefined while the server has not said (or cannot be asked). */
 export function useMailDelivery(): MailDelivery | undefined {
-  // What a deployment does does not change while the page is open.
-  const info = useGetServerInfo({ query: { staleTime: Infinity, gcTime: Infinity, retry: false } });
-  return info.data?.data.mailDelivery;
+  return useServerInfo().data?.data.mailDelivery;
+}
+
+/**
+ * Whether this server requires a confirmed e-mail (to sign in): only when it delivers mail, so
+ * the link can reach the person. undefined while the server has not said.
+ */
+export function useEmailConfirmationRequired(): boolean | undefined {
+  return useServerInfo().data?.data.emailConfirmationRequired;
 }
 
 /**

@@ -50,6 +50,15 @@ campaign's active knowledge base — is `GET /v1/agent/list/knowledge-file/{id}`
    * @nullable
    */
   campaignId: string | null;
+  /**
+   * The knowledge base the agent answers from wherever it speaks: on the calls of a number
+it is paired with (`POST /v1/agent/config/call`) and, beside the campaign's active
+knowledge base, on its campaign's calls. null when it has none of its own.
+
+   * @maxLength 64
+   * @nullable
+   */
+  knowledgeBaseId: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

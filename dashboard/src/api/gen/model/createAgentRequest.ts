@@ -40,4 +40,6 @@ export interface CreateAgentRequest {
    */
   knowledgeFiles?: AgentKnowledgeFileInput[];
   campaignId?: Id;
+  /** One of the team's knowledge bases for the agent to answer from (404 when it is not the team's). */
+  knowledgeBaseId?: Id;
 }

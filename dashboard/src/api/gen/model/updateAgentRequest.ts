@@ -29,4 +29,11 @@ export interface UpdateAgentRequest {
    */
   knowledgeFiles?: AgentKnowledgeFileInput[];
   campaignId?: Id;
+  /**
+   * One of the team's knowledge bases for the agent to answer from (404 when it is not the team's); null removes it.
+   * @minLength 1
+   * @maxLength 64
+   * @nullable
+   */
+  knowledgeBaseId?: string | null;
 }
