@@ -2624,7 +2624,7 @@ type CallLog struct {
 	// CampaignId The campaign the call belongs to; null when none (for example a test call).
 	CampaignId *string `json:"campaignId"`
 
-	// Cost What the call cost the organisation in US dollars (billed minutes times the per-minute rate); 0 until it ends.
+	// Cost What the call cost the organisation in US dollars (billed minutes times the per-minute rate); 0 until it ends, and always 0 for a simulated call.
 	//
 	// Example: 0.81
 	Cost float64 `json:"cost"`
@@ -2680,6 +2680,15 @@ type CallLog struct {
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
+
+	// Simulated The call went through Betty's offline simulator (a server without a real carrier): no
+	// one was dialled, the other side was played by Betty. Simulated calls are free: never
+	// refused for credits and charged 0 (decision, issue 21). False for calls through a real
+	// carrier (Telnyx), which are paid from the organisation's credits.
+	//
+	//
+	// Example: false
+	Simulated bool `json:"simulated"`
 
 	// StartTime An RFC 3339 timestamp in UTC.
 	StartTime Timestamp `json:"startTime"`

@@ -169,7 +169,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	}
 	hubspotService, crm := newHubSpot(cfg, log, db, queue, integrationsService, workflowsService)
 	runsService, simCalls, err := newRuns(cfg, log, db, queue, dialerDeps{calls: callsService, events: eventsService,
-		knowledge: knowledgeService, telnyx: telnyxCalls, crm: crm, pairings: workflowsService})
+		knowledge: knowledgeService, telnyx: telnyxCalls, crm: crm, pairings: workflowsService, carrier: tel.Name()})
 	if err != nil {
 		return nil, err
 	}
