@@ -61,7 +61,7 @@ type App struct {
 	resources auth.Registry
 	// identity knows the site administrators (the summary's site-admin line).
 	identity *identity.Service
-	started   bool
+	started  bool
 	// unlock lets go of the data directory (SQLite), taken when the workers start.
 	unlock func()
 }
