@@ -10724,7 +10724,7 @@ type ClientInterface interface {
 	// when the number has an inbound workflow that answers it — a workflow of type `inbound`
 	// with that number (or whose campaign uses it), runnable, outside any campaign or its
 	// campaign's active workflow while the campaign is active — and the organisation has
-	// credits for a minute; then the call is held by the conversation engine like an
+	// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 	// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 	// by turn, `call.updated` events), its recording, an inbox item and its per-minute
 	// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -10749,7 +10749,7 @@ type ClientInterface interface {
 	// when the number has an inbound workflow that answers it — a workflow of type `inbound`
 	// with that number (or whose campaign uses it), runnable, outside any campaign or its
 	// campaign's active workflow while the campaign is active — and the organisation has
-	// credits for a minute; then the call is held by the conversation engine like an
+	// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 	// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 	// by turn, `call.updated` events), its recording, an inbox item and its per-minute
 	// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -13094,7 +13094,8 @@ type ClientInterface interface {
 	// a contact source to run your workflow.") or no pending contact, a Forward Call node
 	// has no destination number ("Add a valid number to run your workflow."), its contacts
 	// CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-	// paused or completed, or the organisation has no credits left (code `limit_reached`).
+	// paused or completed, or the organisation has no credits left (code `limit_reached`;
+	// never on a server whose carrier is the simulator: simulated calls are free).
 	//
 	// Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -13118,7 +13119,8 @@ type ClientInterface interface {
 	// a contact source to run your workflow.") or no pending contact, a Forward Call node
 	// has no destination number ("Add a valid number to run your workflow."), its contacts
 	// CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-	// paused or completed, or the organisation has no credits left (code `limit_reached`).
+	// paused or completed, or the organisation has no credits left (code `limit_reached`;
+	// never on a server whose carrier is the simulator: simulated calls are free).
 	//
 	// Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -13259,7 +13261,7 @@ type ClientInterface interface {
 	// write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 	// (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 	// graph rule, there is no agent or phone number, or the organisation has no credits
-	// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+	// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 	// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 	// workflow outside campaigns calls landlines and mobiles only). Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -13280,7 +13282,7 @@ type ClientInterface interface {
 	// write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 	// (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 	// graph rule, there is no agent or phone number, or the organisation has no credits
-	// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+	// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 	// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 	// workflow outside campaigns calls landlines and mobiles only). Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -15714,7 +15716,7 @@ func (c *Client) GetCallRecording(ctx context.Context, callLogId Id, params *Get
 // when the number has an inbound workflow that answers it — a workflow of type `inbound`
 // with that number (or whose campaign uses it), runnable, outside any campaign or its
 // campaign's active workflow while the campaign is active — and the organisation has
-// credits for a minute; then the call is held by the conversation engine like an
+// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 // outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 // by turn, `call.updated` events), its recording, an inbox item and its per-minute
 // charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -15749,7 +15751,7 @@ func (c *Client) SimulateInboundCallWithBody(ctx context.Context, contentType st
 // when the number has an inbound workflow that answers it — a workflow of type `inbound`
 // with that number (or whose campaign uses it), runnable, outside any campaign or its
 // campaign's active workflow while the campaign is active — and the organisation has
-// credits for a minute; then the call is held by the conversation engine like an
+// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 // outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 // by turn, `call.updated` events), its recording, an inbox item and its per-minute
 // charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -19518,7 +19520,8 @@ func (c *Client) GetWorkflowProgress(ctx context.Context, id Id, reqEditors ...R
 // a contact source to run your workflow.") or no pending contact, a Forward Call node
 // has no destination number ("Add a valid number to run your workflow."), its contacts
 // CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-// paused or completed, or the organisation has no credits left (code `limit_reached`).
+// paused or completed, or the organisation has no credits left (code `limit_reached`;
+// never on a server whose carrier is the simulator: simulated calls are free).
 //
 // Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 // `readonly` may call it. Returns the job (201).
@@ -19552,7 +19555,8 @@ func (c *Client) RunWorkflowWithBody(ctx context.Context, id Id, contentType str
 // a contact source to run your workflow.") or no pending contact, a Forward Call node
 // has no destination number ("Add a valid number to run your workflow."), its contacts
 // CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-// paused or completed, or the organisation has no credits left (code `limit_reached`).
+// paused or completed, or the organisation has no credits left (code `limit_reached`;
+// never on a server whose carrier is the simulator: simulated calls are free).
 //
 // Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 // `readonly` may call it. Returns the job (201).
@@ -19735,7 +19739,7 @@ func (c *Client) ListWorkflowTemplates(ctx context.Context, params *ListWorkflow
 // write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 // (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 // graph rule, there is no agent or phone number, or the organisation has no credits
-// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 // landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 // workflow outside campaigns calls landlines and mobiles only). Any team role except
 // `readonly` may call it. Returns the job (201).
@@ -19766,7 +19770,7 @@ func (c *Client) TestRunWorkflowWithBody(ctx context.Context, id Id, contentType
 // write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 // (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 // graph rule, there is no agent or phone number, or the organisation has no credits
-// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 // landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 // workflow outside campaigns calls landlines and mobiles only). Any team role except
 // `readonly` may call it. Returns the job (201).
@@ -31232,7 +31236,7 @@ type ClientWithResponsesInterface interface {
 	// when the number has an inbound workflow that answers it — a workflow of type `inbound`
 	// with that number (or whose campaign uses it), runnable, outside any campaign or its
 	// campaign's active workflow while the campaign is active — and the organisation has
-	// credits for a minute; then the call is held by the conversation engine like an
+	// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 	// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 	// by turn, `call.updated` events), its recording, an inbox item and its per-minute
 	// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -31257,7 +31261,7 @@ type ClientWithResponsesInterface interface {
 	// when the number has an inbound workflow that answers it — a workflow of type `inbound`
 	// with that number (or whose campaign uses it), runnable, outside any campaign or its
 	// campaign's active workflow while the campaign is active — and the organisation has
-	// credits for a minute; then the call is held by the conversation engine like an
+	// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 	// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 	// by turn, `call.updated` events), its recording, an inbox item and its per-minute
 	// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -33728,7 +33732,8 @@ type ClientWithResponsesInterface interface {
 	// a contact source to run your workflow.") or no pending contact, a Forward Call node
 	// has no destination number ("Add a valid number to run your workflow."), its contacts
 	// CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-	// paused or completed, or the organisation has no credits left (code `limit_reached`).
+	// paused or completed, or the organisation has no credits left (code `limit_reached`;
+	// never on a server whose carrier is the simulator: simulated calls are free).
 	//
 	// Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -33752,7 +33757,8 @@ type ClientWithResponsesInterface interface {
 	// a contact source to run your workflow.") or no pending contact, a Forward Call node
 	// has no destination number ("Add a valid number to run your workflow."), its contacts
 	// CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-	// paused or completed, or the organisation has no credits left (code `limit_reached`).
+	// paused or completed, or the organisation has no credits left (code `limit_reached`;
+	// never on a server whose carrier is the simulator: simulated calls are free).
 	//
 	// Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -33895,7 +33901,7 @@ type ClientWithResponsesInterface interface {
 	// write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 	// (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 	// graph rule, there is no agent or phone number, or the organisation has no credits
-	// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+	// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 	// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 	// workflow outside campaigns calls landlines and mobiles only). Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -33916,7 +33922,7 @@ type ClientWithResponsesInterface interface {
 	// write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 	// (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 	// graph rule, there is no agent or phone number, or the organisation has no credits
-	// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+	// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 	// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 	// workflow outside campaigns calls landlines and mobiles only). Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -53648,7 +53654,7 @@ func (c *ClientWithResponses) GetCallRecordingWithResponse(ctx context.Context, 
 // when the number has an inbound workflow that answers it — a workflow of type `inbound`
 // with that number (or whose campaign uses it), runnable, outside any campaign or its
 // campaign's active workflow while the campaign is active — and the organisation has
-// credits for a minute; then the call is held by the conversation engine like an
+// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 // outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 // by turn, `call.updated` events), its recording, an inbox item and its per-minute
 // charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -53679,7 +53685,7 @@ func (c *ClientWithResponses) SimulateInboundCallWithBodyWithResponse(ctx contex
 // when the number has an inbound workflow that answers it — a workflow of type `inbound`
 // with that number (or whose campaign uses it), runnable, outside any campaign or its
 // campaign's active workflow while the campaign is active — and the organisation has
-// credits for a minute; then the call is held by the conversation engine like an
+// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 // outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 // by turn, `call.updated` events), its recording, an inbox item and its per-minute
 // charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -57006,7 +57012,8 @@ func (c *ClientWithResponses) GetWorkflowProgressWithResponse(ctx context.Contex
 // a contact source to run your workflow.") or no pending contact, a Forward Call node
 // has no destination number ("Add a valid number to run your workflow."), its contacts
 // CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-// paused or completed, or the organisation has no credits left (code `limit_reached`).
+// paused or completed, or the organisation has no credits left (code `limit_reached`;
+// never on a server whose carrier is the simulator: simulated calls are free).
 //
 // Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 // `readonly` may call it. Returns the job (201).
@@ -57036,7 +57043,8 @@ func (c *ClientWithResponses) RunWorkflowWithBodyWithResponse(ctx context.Contex
 // a contact source to run your workflow.") or no pending contact, a Forward Call node
 // has no destination number ("Add a valid number to run your workflow."), its contacts
 // CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-// paused or completed, or the organisation has no credits left (code `limit_reached`).
+// paused or completed, or the organisation has no credits left (code `limit_reached`;
+// never on a server whose carrier is the simulator: simulated calls are free).
 //
 // Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 // `readonly` may call it. Returns the job (201).
@@ -57205,7 +57213,7 @@ func (c *ClientWithResponses) ListWorkflowTemplatesWithResponse(ctx context.Cont
 // write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 // (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 // graph rule, there is no agent or phone number, or the organisation has no credits
-// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 // landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 // workflow outside campaigns calls landlines and mobiles only). Any team role except
 // `readonly` may call it. Returns the job (201).
@@ -57232,7 +57240,7 @@ func (c *ClientWithResponses) TestRunWorkflowWithBodyWithResponse(ctx context.Co
 // write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 // (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 // graph rule, there is no agent or phone number, or the organisation has no credits
-// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 // landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 // workflow outside campaigns calls landlines and mobiles only). Any team role except
 // `readonly` may call it. Returns the job (201).
