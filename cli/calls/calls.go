@@ -11,6 +11,7 @@ import (
 
 	"github.com/bettyhq/betty/cli/cmdutil"
 	betty "github.com/bettyhq/betty/sdk"
+	"github.com/bettyhq/betty/sdk/client"
 )
 
 // NewCmdCalls returns `betty calls` and its verbs.
@@ -58,3 +59,11 @@ func options(f *cmdutil.Factory) Options {
 func duration(sec int) string { return (time.Duration(sec) * time.Second).String() }
 
 func cost(usd float64) string { return fmt.Sprintf("$%.2f", usd) }
+
+// callCost is what a call cost; a simulated call is free and says so.
+func callCost(cl client.CallLog) string {
+	if cl.Simulated {
+		return cost(0) + " (simulated)"
+	}
+	return cost(cl.Cost)
+}

@@ -28,7 +28,7 @@ var (
 		HasRecording: true, HasTranscript: true, CreatedAt: clitest.When, UpdatedAt: ended}
 	live = client.CallLog{Id: "call-2", CallControlId: "v3:cc-2", OrganizationId: "team-1", Direction: client.CallDirectionInbound,
 		From: "+14155550199", To: "+14155550100", Status: client.CallLogStatusInProgress, StartTime: ended, DurationSeconds: 12,
-		CreatedAt: ended, UpdatedAt: ended}
+		Simulated: true, CreatedAt: ended, UpdatedAt: ended}
 	transcript = client.Transcript{Id: "tr-1", CallLogId: "call-1", CallControlId: "v3:cc-1", OrganizationId: "team-1", CreatedAt: clitest.When, UpdatedAt: ended,
 		Entries: []client.TranscriptEntry{
 			{Speaker: client.TranscriptSpeakerAgent, Text: "Hi, this is Betty from Acme. Is now a good time?", OffsetSeconds: 0.4},

@@ -52,7 +52,7 @@ func runList(ctx context.Context, opts *ListOptions) error {
 		t.Header("ID", "DIRECTION", "FROM", "TO", "STATUS", "START", "END", "DURATION", "COST")
 		for _, cl := range list {
 			t.Row(cl.Id, string(cl.Direction), cl.From, cl.To, string(cl.Status), cmdutil.Time(&cl.StartTime), cmdutil.Time(cl.EndTime),
-				duration(cl.DurationSeconds), cost(cl.Cost))
+				duration(cl.DurationSeconds), callCost(cl))
 		}
 	})
 }

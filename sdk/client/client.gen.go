@@ -2629,7 +2629,7 @@ type CallLog struct {
 	// CampaignId The campaign the call belongs to; null when none (for example a test call).
 	CampaignId *string `json:"campaignId"`
 
-	// Cost What the call cost the organisation in US dollars (billed minutes times the per-minute rate); 0 until it ends.
+	// Cost What the call cost the organisation in US dollars (billed minutes times the per-minute rate); 0 until it ends, and always 0 for a simulated call.
 	//
 	// Example: 0.81
 	Cost float64 `json:"cost"`
@@ -2685,6 +2685,15 @@ type CallLog struct {
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
+
+	// Simulated The call went through Betty's offline simulator (a server without a real carrier): no
+	// one was dialled, the other side was played by Betty. Simulated calls are free: never
+	// refused for credits and charged 0 (decision, issue 21). False for calls through a real
+	// carrier (Telnyx), which are paid from the organisation's credits.
+	//
+	//
+	// Example: false
+	Simulated bool `json:"simulated"`
 
 	// StartTime An RFC 3339 timestamp in UTC.
 	StartTime Timestamp `json:"startTime"`
@@ -10728,7 +10737,7 @@ type ClientInterface interface {
 	// when the number has an inbound workflow that answers it — a workflow of type `inbound`
 	// with that number (or whose campaign uses it), runnable, outside any campaign or its
 	// campaign's active workflow while the campaign is active — and the organisation has
-	// credits for a minute; then the call is held by the conversation engine like an
+	// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 	// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 	// by turn, `call.updated` events), its recording, an inbox item and its per-minute
 	// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -10753,7 +10762,7 @@ type ClientInterface interface {
 	// when the number has an inbound workflow that answers it — a workflow of type `inbound`
 	// with that number (or whose campaign uses it), runnable, outside any campaign or its
 	// campaign's active workflow while the campaign is active — and the organisation has
-	// credits for a minute; then the call is held by the conversation engine like an
+	// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 	// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 	// by turn, `call.updated` events), its recording, an inbox item and its per-minute
 	// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -13098,7 +13107,8 @@ type ClientInterface interface {
 	// a contact source to run your workflow.") or no pending contact, a Forward Call node
 	// has no destination number ("Add a valid number to run your workflow."), its contacts
 	// CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-	// paused or completed, or the organisation has no credits left (code `limit_reached`).
+	// paused or completed, or the organisation has no credits left (code `limit_reached`;
+	// never on a server whose carrier is the simulator: simulated calls are free).
 	//
 	// Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -13122,7 +13132,8 @@ type ClientInterface interface {
 	// a contact source to run your workflow.") or no pending contact, a Forward Call node
 	// has no destination number ("Add a valid number to run your workflow."), its contacts
 	// CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-	// paused or completed, or the organisation has no credits left (code `limit_reached`).
+	// paused or completed, or the organisation has no credits left (code `limit_reached`;
+	// never on a server whose carrier is the simulator: simulated calls are free).
 	//
 	// Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -13263,7 +13274,7 @@ type ClientInterface interface {
 	// write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 	// (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 	// graph rule, there is no agent or phone number, or the organisation has no credits
-	// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+	// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 	// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 	// workflow outside campaigns calls landlines and mobiles only). Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -13284,7 +13295,7 @@ type ClientInterface interface {
 	// write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 	// (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 	// graph rule, there is no agent or phone number, or the organisation has no credits
-	// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+	// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 	// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 	// workflow outside campaigns calls landlines and mobiles only). Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -15718,7 +15729,7 @@ func (c *Client) GetCallRecording(ctx context.Context, callLogId Id, params *Get
 // when the number has an inbound workflow that answers it — a workflow of type `inbound`
 // with that number (or whose campaign uses it), runnable, outside any campaign or its
 // campaign's active workflow while the campaign is active — and the organisation has
-// credits for a minute; then the call is held by the conversation engine like an
+// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 // outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 // by turn, `call.updated` events), its recording, an inbox item and its per-minute
 // charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -15753,7 +15764,7 @@ func (c *Client) SimulateInboundCallWithBody(ctx context.Context, contentType st
 // when the number has an inbound workflow that answers it — a workflow of type `inbound`
 // with that number (or whose campaign uses it), runnable, outside any campaign or its
 // campaign's active workflow while the campaign is active — and the organisation has
-// credits for a minute; then the call is held by the conversation engine like an
+// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 // outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 // by turn, `call.updated` events), its recording, an inbox item and its per-minute
 // charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -19522,7 +19533,8 @@ func (c *Client) GetWorkflowProgress(ctx context.Context, id Id, reqEditors ...R
 // a contact source to run your workflow.") or no pending contact, a Forward Call node
 // has no destination number ("Add a valid number to run your workflow."), its contacts
 // CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-// paused or completed, or the organisation has no credits left (code `limit_reached`).
+// paused or completed, or the organisation has no credits left (code `limit_reached`;
+// never on a server whose carrier is the simulator: simulated calls are free).
 //
 // Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 // `readonly` may call it. Returns the job (201).
@@ -19556,7 +19568,8 @@ func (c *Client) RunWorkflowWithBody(ctx context.Context, id Id, contentType str
 // a contact source to run your workflow.") or no pending contact, a Forward Call node
 // has no destination number ("Add a valid number to run your workflow."), its contacts
 // CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-// paused or completed, or the organisation has no credits left (code `limit_reached`).
+// paused or completed, or the organisation has no credits left (code `limit_reached`;
+// never on a server whose carrier is the simulator: simulated calls are free).
 //
 // Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 // `readonly` may call it. Returns the job (201).
@@ -19739,7 +19752,7 @@ func (c *Client) ListWorkflowTemplates(ctx context.Context, params *ListWorkflow
 // write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 // (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 // graph rule, there is no agent or phone number, or the organisation has no credits
-// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 // landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 // workflow outside campaigns calls landlines and mobiles only). Any team role except
 // `readonly` may call it. Returns the job (201).
@@ -19770,7 +19783,7 @@ func (c *Client) TestRunWorkflowWithBody(ctx context.Context, id Id, contentType
 // write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 // (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 // graph rule, there is no agent or phone number, or the organisation has no credits
-// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 // landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 // workflow outside campaigns calls landlines and mobiles only). Any team role except
 // `readonly` may call it. Returns the job (201).
@@ -31236,7 +31249,7 @@ type ClientWithResponsesInterface interface {
 	// when the number has an inbound workflow that answers it — a workflow of type `inbound`
 	// with that number (or whose campaign uses it), runnable, outside any campaign or its
 	// campaign's active workflow while the campaign is active — and the organisation has
-	// credits for a minute; then the call is held by the conversation engine like an
+	// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 	// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 	// by turn, `call.updated` events), its recording, an inbox item and its per-minute
 	// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -31261,7 +31274,7 @@ type ClientWithResponsesInterface interface {
 	// when the number has an inbound workflow that answers it — a workflow of type `inbound`
 	// with that number (or whose campaign uses it), runnable, outside any campaign or its
 	// campaign's active workflow while the campaign is active — and the organisation has
-	// credits for a minute; then the call is held by the conversation engine like an
+	// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 	// outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 	// by turn, `call.updated` events), its recording, an inbox item and its per-minute
 	// charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -33732,7 +33745,8 @@ type ClientWithResponsesInterface interface {
 	// a contact source to run your workflow.") or no pending contact, a Forward Call node
 	// has no destination number ("Add a valid number to run your workflow."), its contacts
 	// CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-	// paused or completed, or the organisation has no credits left (code `limit_reached`).
+	// paused or completed, or the organisation has no credits left (code `limit_reached`;
+	// never on a server whose carrier is the simulator: simulated calls are free).
 	//
 	// Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -33756,7 +33770,8 @@ type ClientWithResponsesInterface interface {
 	// a contact source to run your workflow.") or no pending contact, a Forward Call node
 	// has no destination number ("Add a valid number to run your workflow."), its contacts
 	// CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-	// paused or completed, or the organisation has no credits left (code `limit_reached`).
+	// paused or completed, or the organisation has no credits left (code `limit_reached`;
+	// never on a server whose carrier is the simulator: simulated calls are free).
 	//
 	// Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -33899,7 +33914,7 @@ type ClientWithResponsesInterface interface {
 	// write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 	// (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 	// graph rule, there is no agent or phone number, or the organisation has no credits
-	// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+	// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 	// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 	// workflow outside campaigns calls landlines and mobiles only). Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -33920,7 +33935,7 @@ type ClientWithResponsesInterface interface {
 	// write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 	// (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 	// graph rule, there is no agent or phone number, or the organisation has no credits
-	// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+	// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 	// landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 	// workflow outside campaigns calls landlines and mobiles only). Any team role except
 	// `readonly` may call it. Returns the job (201).
@@ -53652,7 +53667,7 @@ func (c *ClientWithResponses) GetCallRecordingWithResponse(ctx context.Context, 
 // when the number has an inbound workflow that answers it — a workflow of type `inbound`
 // with that number (or whose campaign uses it), runnable, outside any campaign or its
 // campaign's active workflow while the campaign is active — and the organisation has
-// credits for a minute; then the call is held by the conversation engine like an
+// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 // outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 // by turn, `call.updated` events), its recording, an inbox item and its per-minute
 // charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -53683,7 +53698,7 @@ func (c *ClientWithResponses) SimulateInboundCallWithBodyWithResponse(ctx contex
 // when the number has an inbound workflow that answers it — a workflow of type `inbound`
 // with that number (or whose campaign uses it), runnable, outside any campaign or its
 // campaign's active workflow while the campaign is active — and the organisation has
-// credits for a minute; then the call is held by the conversation engine like an
+// credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 // outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 // by turn, `call.updated` events), its recording, an inbox item and its per-minute
 // charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that
@@ -57010,7 +57025,8 @@ func (c *ClientWithResponses) GetWorkflowProgressWithResponse(ctx context.Contex
 // a contact source to run your workflow.") or no pending contact, a Forward Call node
 // has no destination number ("Add a valid number to run your workflow."), its contacts
 // CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-// paused or completed, or the organisation has no credits left (code `limit_reached`).
+// paused or completed, or the organisation has no credits left (code `limit_reached`;
+// never on a server whose carrier is the simulator: simulated calls are free).
 //
 // Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 // `readonly` may call it. Returns the job (201).
@@ -57040,7 +57056,8 @@ func (c *ClientWithResponses) RunWorkflowWithBodyWithResponse(ctx context.Contex
 // a contact source to run your workflow.") or no pending contact, a Forward Call node
 // has no destination number ("Add a valid number to run your workflow."), its contacts
 // CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-// paused or completed, or the organisation has no credits left (code `limit_reached`).
+// paused or completed, or the organisation has no credits left (code `limit_reached`;
+// never on a server whose carrier is the simulator: simulated calls are free).
 //
 // Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 // `readonly` may call it. Returns the job (201).
@@ -57209,7 +57226,7 @@ func (c *ClientWithResponses) ListWorkflowTemplatesWithResponse(ctx context.Cont
 // write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 // (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 // graph rule, there is no agent or phone number, or the organisation has no credits
-// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 // landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 // workflow outside campaigns calls landlines and mobiles only). Any team role except
 // `readonly` may call it. Returns the job (201).
@@ -57236,7 +57253,7 @@ func (c *ClientWithResponses) TestRunWorkflowWithBodyWithResponse(ctx context.Co
 // write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 // (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 // graph rule, there is no agent or phone number, or the organisation has no credits
-// left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+// left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 // landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 // workflow outside campaigns calls landlines and mobiles only). Any team role except
 // `readonly` may call it. Returns the job (201).

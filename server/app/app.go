@@ -7,12 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/bettyhq/betty/server/agents"
@@ -61,7 +59,9 @@ type App struct {
 	simCalls *sim.Calls
 	// resources is the guard's registry of resource owners.
 	resources auth.Registry
-	started   bool
+	// identity knows the site administrators (the summary's site-admin line).
+	identity *identity.Service
+	started  bool
 	// unlock lets go of the data directory (SQLite), taken when the workers start.
 	unlock func()
 }
@@ -169,7 +169,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	}
 	hubspotService, crm := newHubSpot(cfg, log, db, queue, integrationsService, workflowsService)
 	runsService, simCalls, err := newRuns(cfg, log, db, queue, dialerDeps{calls: callsService, events: eventsService,
-		knowledge: knowledgeService, telnyx: telnyxCalls, crm: crm, pairings: workflowsService})
+		knowledge: knowledgeService, telnyx: telnyxCalls, crm: crm, pairings: workflowsService, carrier: tel.Name()})
 	if err != nil {
 		return nil, err
 	}
@@ -183,6 +183,11 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	if hasher == nil {
 		hasher = auth.DefaultHasher()
 	}
+	identityService := identity.New(db, issuer, outbox, hasher, dashboardLinks,
+		identity.Config{RefreshTTL: cfg.RefreshTokenTTL, InternalDomains: cfg.InternalDomains, AdminEmail: cfg.AdminEmail})
+	if err := identityService.GrantNamedAdmin(ctx); err != nil {
+		return nil, fmt.Errorf("--admin-email: %w", err)
+	}
 	phonesService := phones.New(db, tel, dashboardLinks, log, phones.WithBilling(billingService))
 	billingService.SetNumberSeller(phonesService)
 	registry := resources(resourceOwners{workflows: workflowsService, campaigns: campaignsService, knowledge: knowledgeService,
@@ -190,8 +195,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	h, err := httpapi.New(httpapi.Deps{
 		Log: log, DB: db, Version: version, Dashboard: dashboard, MaxBodyBytes: cfg.MaxBodyBytes,
 		Issuer: issuer, Mail: outbox, Resources: registry,
-		Identity: identity.New(db, issuer, outbox, hasher, dashboardLinks,
-			identity.Config{RefreshTTL: cfg.RefreshTokenTTL, InternalDomains: cfg.InternalDomains}),
+		Identity:       identityService,
 		Teams:          teams.New(db, outbox, dashboardLinks),
 		Billing:        billingService,
 		Campaigns:      campaignsService,
@@ -217,7 +221,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		return nil, err
 	}
 	return &App{cfg: cfg, log: log, tel: tel, db: db, jobs: queue, mail: outbox, files: files, speech: speaker, handler: h,
-		events: eventsService, simCalls: simCalls, resources: registry}, nil
+		events: eventsService, simCalls: simCalls, resources: registry, identity: identityService}, nil
 }
 
 // newIntegrations builds the connected apps' service with the configured key, or one Betty
@@ -309,50 +313,6 @@ func (a *App) Close() error {
 		a.unlock()
 	}
 	return err
-}
-
-// PrintSummary writes what the server runs with, for the person who started it.
-func (a *App) PrintSummary(w io.Writer, addr string) {
-	fmt.Fprintf(w, "Betty is running at %s\n", a.cfg.BaseURL)
-	fmt.Fprintf(w, "  listening  %s\n", addr)
-	fmt.Fprintf(w, "  database   %s (%s)\n", a.db.Dialect(), a.db.Source())
-	fmt.Fprintf(w, "  data dir   %s\n", a.cfg.DataDir)
-	fmt.Fprintf(w, "  files      %s\n", a.files)
-	mailer := "mail=outbox (no SMTP: links are written to this log; site admins: betty admin mail list)"
-	if a.cfg.SMTPURL != "" {
-		mailer = "mail=smtp"
-	}
-	speaker := "speech=espeak-ng (local)"
-	switch {
-	case a.cfg.TTSURL != "":
-		speaker = "speech=" + a.speech.Engine() + " (" + redacted(a.cfg.TTSURL) + ")"
-	case espeak.New(espeak.Options{}).Check() != nil:
-		speaker = "speech=espeak-ng NOT INSTALLED (voices answer 503: apt-get install espeak-ng lame, or set --tts-url)"
-	}
-	transcriber := "speech-to-text=off (set --stt-url)"
-	if a.cfg.STTURL != "" {
-		transcriber = "speech-to-text=" + redacted(a.cfg.STTURL)
-	}
-	telephony := "telephony=telnyx"
-	if a.tel.FreeNumbers() {
-		telephony = "telephony=sim (offline simulator: fictional numbers, verification codes in this log)"
-	}
-	pay := "payments=stripe"
-	if a.cfg.StripeSecretKey == "" {
-		pay = "payments=off (set --stripe-secret-key; admins grant credits)"
-	} else if a.cfg.StripeWebhookSecret == "" {
-		pay = "payments=stripe WITHOUT webhooks (set --stripe-webhook-secret)"
-	}
-	fmt.Fprintf(w, "  providers  %s, %s, %s, %s, %s\n", mailer, telephony, speaker, transcriber, pay)
-}
-
-// redacted is a URL without its password, for the summary.
-func redacted(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(unparseable url)"
-	}
-	return u.Redacted()
 }
 
 // Start starts the background workers (Serve does it when they are not running yet).

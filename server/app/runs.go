@@ -30,6 +30,8 @@ type dialerDeps struct {
 	crm conversation.CRM
 	// pairings makes the workflow of a paired number that has none.
 	pairings runs.Pairings
+	// carrier names the carrier (phones.Telephony's Name): calls through the simulator are free.
+	carrier string
 }
 
 // newRuns builds the dialer and registers its workers on queue (before the queue opens): the
@@ -48,7 +50,7 @@ func newRuns(cfg config.Config, log *slog.Logger, db *store.DB, queue *jobs.Queu
 	svc := runs.New(db, queue, runs.Deps{Conversation: engine, CallLogs: d.calls, Suppressions: d.calls, Events: d.events,
 		Billing: billing.New(db), Pairings: d.pairings, Log: log.With("component", "dialer")},
 		runs.Config{CPSPerNumber: cfg.DialerCPSPerNumber, CPSAccount: cfg.DialerCPSAccount, FrequencyCap: cfg.DialerFrequencyCap,
-			SilentAfter: cfg.DialerSilentAfter})
+			SilentAfter: cfg.DialerSilentAfter, Carrier: d.carrier})
 	if d.telnyx != nil {
 		d.telnyx.SetHandler(svc)
 		svc.SetCalls(d.telnyx)

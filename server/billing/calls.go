@@ -41,3 +41,15 @@ func (s *Service) ChargeCall(ctx context.Context, orgID, attemptID string, minut
 	_, err := s.db.ChargeCall(ctx, orgID, attemptID, cost)
 	return cost, err
 }
+
+// SimulatorCarrier is the name of the offline simulator (phones/sim), the carrier of a server
+// without Telnyx.
+const SimulatorCarrier = "sim"
+
+// CallIsFree says whether a call through the carrier named (phones.Telephony's Name: "sim",
+// "telnyx") costs nothing. Decision (issue 21): calls through the simulator are fictional (no
+// one is dialled, no carrier bills anyone), so they are never refused for credits and are
+// charged 0; their call logs say "simulated". Every real carrier's calls are paid from the
+// team's credits. This is the one place the rule lives: the dialer (server/runs, credits.go)
+// asks it for outbound, inbound and test calls alike.
+func CallIsFree(carrier string) bool { return carrier == SimulatorCarrier }

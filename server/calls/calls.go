@@ -77,7 +77,7 @@ func (s *Service) Open(ctx context.Context, c runs.CallOpened) (string, error) {
 		}
 		l := CallLog{OrganizationID: c.OrganizationID, Direction: c.Direction, From: c.From, To: c.To, Status: store.CallQueued,
 			CampaignID: orNil(c.CampaignID), AgentID: orNil(c.AgentID), WorkflowID: orNil(c.WorkflowID), JobID: orNil(c.JobID),
-			AttemptID: orNil(c.AttemptID), StartTime: s.now()}
+			AttemptID: orNil(c.AttemptID), StartTime: s.now(), Simulated: c.Simulated}
 		if err := s.db.CreateCallLog(ctx, &l); err != nil {
 			return err
 		}

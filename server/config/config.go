@@ -50,6 +50,9 @@ type Config struct {
 	MailFrom string
 	// InternalDomains (at most three) flag staff accounts as internal.
 	InternalDomains []string
+	// AdminEmail names the site administrator (server/identity, siteadmin.go); empty: the
+	// first account to sign up is.
+	AdminEmail string
 	// AllowedOrigins may appear in e-mailed links besides BaseURL's origin.
 	AllowedOrigins []string
 	// TrustedProxies are the networks (load balancers) whose X-Forwarded-For is believed.
@@ -221,6 +224,15 @@ func settings() []setting {
 				if len(c.InternalDomains) > 3 {
 					return fmt.Errorf("at most three domains")
 				}
+				return nil
+			}},
+		{"admin_email", "admin-email", "e-mail of the site administrator, made so when that account signs up (or at start); empty: the first account to sign up becomes site administrator", "",
+			func(c *Config, v string) error {
+				v = strings.TrimSpace(v)
+				if v != "" && !strings.Contains(v, "@") {
+					return fmt.Errorf("want an e-mail address")
+				}
+				c.AdminEmail = v
 				return nil
 			}},
 		{"allowed_origins", "allowed-origins", "other dashboard origins allowed in e-mailed links, comma-separated", "",

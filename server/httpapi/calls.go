@@ -90,7 +90,7 @@ func renderCallLog(l calls.CallLog) api.CallLog {
 	out := api.CallLog{Id: l.ID, CallControlId: deref(l.CallControlID), OrganizationId: l.OrganizationID,
 		Direction: api.CallDirection(l.Direction), From: l.From, To: l.To, Status: api.CallLogStatus(l.Status),
 		StartTime: l.StartTime, EndTime: l.EndTime, Cost: l.Cost, CampaignId: l.CampaignID, AgentId: l.AgentID,
-		WorkflowId: l.WorkflowID, JobId: l.JobID, HasRecording: l.RecordingUploadID != nil, HasTranscript: l.HasTranscript,
+		WorkflowId: l.WorkflowID, JobId: l.JobID, HasRecording: l.RecordingUploadID != nil, HasTranscript: l.HasTranscript, Simulated: l.Simulated,
 		EndReason: l.EndReason, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt}
 	if l.AnsweredAt != nil {
 		until := time.Now()

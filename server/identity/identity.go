@@ -39,6 +39,7 @@ type Service struct {
 	links      links.Builder
 	refreshTTL time.Duration
 	internal   []string
+	adminEmail string
 	throttle   *auth.Throttle
 	resends    *cooldown
 }
@@ -49,6 +50,8 @@ type Config struct {
 	RefreshTTL time.Duration
 	// InternalDomains are the staff e-mail domains whose users are flagged internal.
 	InternalDomains []string
+	// AdminEmail names the site administrator; empty: the first account is (siteadmin.go).
+	AdminEmail string
 }
 
 // New returns the identity service.
@@ -57,7 +60,7 @@ func New(db *store.DB, issuer *auth.Issuer, m mail.Mailer, hasher *auth.Hasher, 
 		cfg.RefreshTTL = 30 * 24 * time.Hour
 	}
 	return &Service{db: db, issuer: issuer, mail: m, hasher: hasher, links: l, refreshTTL: cfg.RefreshTTL,
-		internal: cfg.InternalDomains, throttle: auth.NewThrottle(5, 15*time.Minute), resends: newCooldown(ResendEvery)}
+		internal: cfg.InternalDomains, adminEmail: store.NormalizeEmail(cfg.AdminEmail), throttle: auth.NewThrottle(5, 15*time.Minute), resends: newCooldown(ResendEvery)}
 }
 
 // Client is where a request comes from, recorded on sessions and used by throttling.
@@ -152,7 +155,7 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput, c Client) (SignUpR
 	raw, _ := json.Marshal(profile)
 	u := store.User{Email: in.Email, PasswordHash: hash, Profile: string(raw)}
 	err = s.db.InTx(ctx, func(ctx context.Context) error {
-		if err := s.db.CreateUser(ctx, &u); err != nil {
+		if err := s.createAccount(ctx, &u); err != nil {
 			return err
 		}
 		if in.Ref != "" {

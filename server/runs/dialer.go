@@ -174,7 +174,7 @@ func (s *Service) finishIfDone(ctx context.Context, j store.WorkflowJob) (bool, 
 func (s *Service) round(ctx context.Context, j store.WorkflowJob) (time.Duration, int, error) {
 	st := decodeSettings(j.Settings)
 	now := s.d.Now()
-	balance, rate, tier, err := s.d.Billing.CallFunds(ctx, j.OrganizationID)
+	balance, rate, tier, err := s.funds(ctx, j.OrganizationID)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -275,7 +275,7 @@ func (s *Service) round(ctx context.Context, j store.WorkflowJob) (time.Duration
 			if s.d.CallLogs != nil {
 				id, err := s.d.CallLogs.Open(ctx, CallOpened{OrganizationID: j.OrganizationID, Direction: "outbound", From: j.FromNumber,
 					To: a.Phone, CampaignID: deref(j.CampaignID), AgentID: deref(j.AgentID), WorkflowID: j.WorkflowID,
-					JobID: jobIDUnlessTest(j), AttemptID: a.ID})
+					JobID: jobIDUnlessTest(j), AttemptID: a.ID, Simulated: s.simulated()})
 				if err != nil {
 					return err
 				}

@@ -457,7 +457,7 @@ func (s *Service) hungUp(ctx context.Context, j store.WorkflowJob, a store.Attem
 			cur.CallControlID = &e.CallControlID
 		}
 		if closed.BilledMinutes > 0 {
-			cost, err := s.d.Billing.ChargeCall(ctx, cur.OrganizationID, cur.ID, closed.BilledMinutes)
+			cost, err := s.charge(ctx, cur.OrganizationID, cur.ID, closed.BilledMinutes)
 			if err != nil {
 				return err
 			}

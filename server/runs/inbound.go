@@ -63,7 +63,7 @@ func (s *Service) inbound(ctx context.Context, e phones.CallEvent) error {
 	if reason != "" {
 		return s.turnDown(ctx, e, n.OrganizationID, reason)
 	}
-	balance, rate, _, err := s.d.Billing.CallFunds(ctx, n.OrganizationID)
+	balance, rate, _, err := s.funds(ctx, n.OrganizationID)
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,8 @@ func (s *Service) inbound(ctx context.Context, e phones.CallEvent) error {
 		}
 		if s.d.CallLogs != nil {
 			id, err := s.d.CallLogs.Open(ctx, CallOpened{OrganizationID: j.OrganizationID, Direction: "inbound", From: e.From, To: n.E164,
-				CampaignID: deref(j.CampaignID), AgentID: deref(j.AgentID), WorkflowID: j.WorkflowID, AttemptID: a.ID})
+				CampaignID: deref(j.CampaignID), AgentID: deref(j.AgentID), WorkflowID: j.WorkflowID, AttemptID: a.ID,
+				Simulated: s.simulated()})
 			if err != nil {
 				return err
 			}
@@ -246,7 +247,7 @@ func (s *Service) SimulateInbound(ctx context.Context, a auth.Actor, to, from, p
 	if reason != "" {
 		return SimulatedCall{}, errs.UnprocessableErr(fmt.Sprintf("A call to %s would be turned down: %s.", to, reason))
 	}
-	balance, rate, _, err := s.d.Billing.CallFunds(ctx, a.OrganizationID)
+	balance, rate, _, err := s.funds(ctx, a.OrganizationID)
 	if err != nil {
 		return SimulatedCall{}, err
 	}

@@ -44,6 +44,8 @@ type CallOpened struct {
 	WorkflowID     string // "" when none
 	JobID          string // "" for inbound and test calls
 	AttemptID      string
+	// Simulated: the call goes through the offline simulator, so it is free (credits.go).
+	Simulated bool
 }
 
 // CallProgress is a status change of a call under way.

@@ -46,6 +46,10 @@ type Config struct {
 	// before the call sweep asks the carrier whether it still has it (2 minutes; sweep.go).
 	// The sweep runs every quarter of it, between 1 and 30 seconds.
 	SilentAfter time.Duration
+	// Carrier names the carrier that places this server's calls and sold its numbers
+	// (phones.Telephony's Name: "sim", "telnyx"); credits.go asks billing whether its calls
+	// are free. "" is a real carrier.
+	Carrier string
 }
 
 func (c Config) withDefaults() Config {
@@ -265,7 +269,7 @@ func (s *Service) prepare(ctx context.Context, orgID, workflowID string, test bo
 		return p, err
 	}
 	p.phoneID = *phoneID
-	balance, rate, _, err := s.d.Billing.CallFunds(ctx, orgID)
+	balance, rate, _, err := s.funds(ctx, orgID)
 	if err != nil {
 		return p, err
 	}

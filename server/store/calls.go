@@ -50,14 +50,16 @@ type CallLog struct {
 	RecordingUploadID *string    `db:"recording_upload_id"`
 	HasTranscript     bool       `db:"has_transcript"`
 	// EndReason says why Betty ended the call (nil: it ended the usual way, or goes on).
-	EndReason *string   `db:"end_reason"`
+	EndReason *string `db:"end_reason"`
+	// Simulated: the call went through the offline simulator (fictional, free: billing.CallIsFree).
+	Simulated bool      `db:"simulated"`
 	CreatedAt time.Time `db:"created_at"`
 	UpdatedAt time.Time `db:"updated_at"`
 }
 
 const callLogColumns = `id, organization_id, call_control_id, direction, from_number, to_number, status, campaign_id,
 	agent_id, workflow_id, job_id, attempt_id, start_time, answered_at, end_time, billed_minutes, cost,
-	recording_upload_id, has_transcript, end_reason, created_at, updated_at`
+	recording_upload_id, has_transcript, end_reason, simulated, created_at, updated_at`
 
 // CreateCallLog inserts c (ID and the times are set here; StartTime too when zero). ErrConflict when the
 // team already has a call log of c.AttemptID; ErrReference when its campaign, agent or
@@ -71,10 +73,10 @@ func (db *DB) CreateCallLog(ctx context.Context, c *CallLog) error {
 	}
 	c.StartTime = c.StartTime.UTC().Truncate(time.Microsecond)
 	_, err := db.exec(ctx, `INSERT INTO call_logs (`+callLogColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, c.OrganizationID, c.CallControlID, c.Direction, c.From, c.To, c.Status, c.CampaignID, c.AgentID,
 		c.WorkflowID, c.JobID, c.AttemptID, c.StartTime, c.AnsweredAt, c.EndTime, c.BilledMinutes, c.Cost,
-		c.RecordingUploadID, c.HasTranscript, c.EndReason, c.CreatedAt, c.UpdatedAt)
+		c.RecordingUploadID, c.HasTranscript, c.EndReason, c.Simulated, c.CreatedAt, c.UpdatedAt)
 	return err
 }
 

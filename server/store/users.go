@@ -173,3 +173,41 @@ func (db *DB) UsersByEmails(ctx context.Context, emails []string) (map[string]Us
 	}
 	return out, nil
 }
+
+// CreateFirstUserAsAdmin inserts u as CreateUser does and, when the server had no account
+// before it, makes u its site administrator (the first account of a fresh deployment, issue
+// 21); it answers whether it did. Of two first sign-ups at once exactly one becomes admin:
+// on PostgreSQL the users table is locked against other inserts while the empty table is
+// checked and the first account written (only while it is empty: later sign-ups take no
+// lock); on SQLite writes are serialised already.
+func (db *DB) CreateFirstUserAsAdmin(ctx context.Context, u *User) (bool, error) {
+	first := false
+	err := db.InTx(ctx, func(ctx context.Context) error {
+		empty, err := db.NoUsers(ctx)
+		if err != nil {
+			return err
+		}
+		if empty && db.dialect == Postgres {
+			if _, err := db.exec(ctx, `LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE`); err != nil {
+				return err
+			}
+			if empty, err = db.NoUsers(ctx); err != nil {
+				return err
+			}
+		}
+		if empty {
+			t := now()
+			u.IsSiteAdmin, u.SiteAdminSince = true, &t
+		}
+		first = empty
+		return db.CreateUser(ctx, u)
+	})
+	return first, err
+}
+
+// NoUsers says whether the server has no account at all.
+func (db *DB) NoUsers(ctx context.Context) (bool, error) {
+	var n int
+	err := db.get(ctx, db.write(ctx), &n, `SELECT COUNT(*) FROM (SELECT 1 FROM users LIMIT 1) u`)
+	return n == 0, err
+}

@@ -102,6 +102,14 @@ func WithPasswordHashing(slots int, wait time.Duration) Option {
 	return func(s *settings) { s.app = append(s.app, app.WithPasswordHasher(auth.NewHasher(slots, wait))) }
 }
 
+// NamedAdmin is the site administrator's e-mail (--admin-email) of a test server: an account
+// no test signs up with unless it means to.
+const NamedAdmin = "site-admin@betty.test"
+
+// WithFirstAccountAdmin starts the server as `betty serve` starts by default: the first
+// account to sign up becomes site administrator.
+func WithFirstAccountAdmin() Option { return func(s *settings) { s.cfg.AdminEmail = "" } }
+
 // WithoutResponseCheck skips validating responses against the contract: for benchmarks,
 // which measure the server and not the validator.
 func WithoutResponseCheck() Option { return func(s *settings) { s.responseCheck = false } }
@@ -120,6 +128,9 @@ func New(t testing.TB, d store.Dialect, opts ...Option) *Env {
 	s.cfg.RateLimit = 0
 	s.cfg.RefreshTokenTTL = 24 * time.Hour
 	s.cfg.ShutdownTimeout = 5 * time.Second
+	// Nobody becomes site administrator by signing up first (tests grant it where they need
+	// it, env.DB.SetSiteAdmin); WithFirstAccountAdmin keeps the server's default rule.
+	s.cfg.AdminEmail = NamedAdmin
 	for _, o := range opts {
 		o(&s)
 	}

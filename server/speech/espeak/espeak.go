@@ -87,6 +87,9 @@ func New(o Options) *Engine {
 // Engine names the engine.
 func (e *Engine) Engine() string { return "espeak-ng" }
 
+// Encoder names the program that encodes the MP3 (lame or ffmpeg).
+func (e *Engine) Encoder() string { return e.o.Encoder }
+
 // Check says whether the programs are installed, naming what is missing.
 func (e *Engine) Check() error {
 	for _, p := range []string{e.o.Espeak, e.o.Encoder} {

@@ -17,6 +17,7 @@ import { LEVEL_NAMES, TIER_NAMES } from '../../lib/plans';
 import { ROLE_LABELS } from '../../lib/roles';
 import { usePagedList } from '../../lib/usePagedList';
 import { useTeamContext } from '../team/TeamContext';
+import { GrantCreditsDialog } from './GrantCreditsDialog';
 import { OutgoingMail } from './OutgoingMail';
 import { adminSearchQueryOptions, updateLevelMutationOptions, updateTierMutationOptions } from './queries';
 
@@ -67,7 +68,7 @@ function AdminContent() {
 
   return (
     <div className="mx-auto max-w-5xl">
-      <PageHeader title="Site admin" description="Find users and their teams by e-mail, change a team's verification level and tier, and read the mail the server wrote." />
+      <PageHeader title="Site admin" description="Find users and their teams by e-mail, grant a team credits, change its verification level and tier, and read the mail the server wrote." />
       <nav aria-label="On this page" className="-mt-3 mb-6 flex flex-wrap gap-3 text-sm">
         <a href={`#${usersHeading}`} className="font-medium text-accent-fg hover:underline">
           Users and teams
@@ -120,7 +121,8 @@ function UserCard({ entry }: { entry: UserOrganizations }) {
                 <th scope="col" className="py-1 pr-3">Team</th>
                 <th scope="col" className="py-1 pr-3">Role</th>
                 <th scope="col" className="py-1 pr-3">Verification</th>
-                <th scope="col" className="py-1">Tier</th>
+                <th scope="col" className="py-1 pr-3">Tier</th>
+                <th scope="col" className="py-1">Credits</th>
               </tr>
             </thead>
             <tbody>
@@ -143,7 +145,7 @@ function UserCard({ entry }: { entry: UserOrganizations }) {
                       }
                     />
                   </td>
-                  <td className="py-2">
+                  <td className="py-2 pr-3">
                     <Select<SubscriptionTier>
                       size="sm"
                       className="w-40"
@@ -154,6 +156,9 @@ function UserCard({ entry }: { entry: UserOrganizations }) {
                         tier.mutate({ organizationId: org.organizationId, subscriptionTier: value }, { onSuccess: () => toast.success(`${org.name} is now on ${TIER_NAMES[value]}.`), onError: (e) => toast.error(e) })
                       }
                     />
+                  </td>
+                  <td className="py-2">
+                    <GrantCreditsDialog organizationId={org.organizationId} name={org.name} />
                   </td>
                 </tr>
               ))}

@@ -2,12 +2,14 @@ import type { QueryClient } from '@tanstack/react-query';
 
 import {
   getListAdminMailQueryKey,
+  grantAdminOrganizationCredits,
   getSearchAdminUsersOrganizationsQueryKey,
   listAdminMail,
   searchAdminUsersOrganizations,
   updateAdminOrganizationLevel,
   updateAdminOrganizationTier,
 } from '../../api/gen/admin/admin';
+import { getGetTeamSubscriptionCreditsQueryKey } from '../../api/gen/team/team';
 import type { SubscriptionTier, VerificationLevel } from '../../api/gen/model';
 
 const SEARCH_ROOT = [getSearchAdminUsersOrganizationsQueryKey()[0]];
@@ -44,5 +46,15 @@ export function updateTierMutationOptions(queryClient: QueryClient) {
   return {
     mutationFn: async (p: { organizationId: string; subscriptionTier: SubscriptionTier }) => (await updateAdminOrganizationTier(p)).data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SEARCH_ROOT }),
+  };
+}
+
+/** Adds credits to a team; answers the team with its new balance. */
+export function grantCreditsMutationOptions(queryClient: QueryClient) {
+  return {
+    mutationFn: async (p: { organizationId: string; credits: number }) => (await grantAdminOrganizationCredits(p)).data,
+    // The team's credit balance, where this browser shows it (the admin's own team), is read again.
+    onSuccess: (_: unknown, p: { organizationId: string }) =>
+      queryClient.invalidateQueries({ queryKey: getGetTeamSubscriptionCreditsQueryKey({ organizationId: p.organizationId }) }),
   };
 }

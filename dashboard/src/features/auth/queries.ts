@@ -25,6 +25,10 @@ export function meQueryOptions() {
     queryKey: meQueryKey,
     queryFn: async ({ signal }: { signal: AbortSignal }) => (await getCurrentUser({ signal })).data,
     staleTime: 60_000,
+    // The flags the navigation follows change on the server (`betty admin grant` in a terminal
+    // makes a site admin): coming back to the tab reads them again, so the Admin entry appears
+    // without signing in again.
+    refetchOnWindowFocus: 'always' as const,
   };
 }
 

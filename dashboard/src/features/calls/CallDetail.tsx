@@ -10,7 +10,7 @@ import { ErrorState } from '../../components/ui/states';
 import { formatDateTime } from '../../lib/dates';
 import { useStreamStatus } from '../../lib/events';
 import { teamPath } from '../team/TeamContext';
-import { callStatus, formatCost, formatDuration } from './format';
+import { callStatus, formatCost, formatDuration, SIMULATED_HINT } from './format';
 import { callLogQueryOptions, LIVE_TRANSCRIPT_MS, recordingQueryOptions, transcriptQueryOptions } from './queries';
 import { TranscriptView } from './TranscriptView';
 
@@ -82,7 +82,14 @@ export function CallDetail({ team, callLogId }: { team: Organization; callLogId:
             <Row label="To">{c.to}</Row>
             <Row label="Duration">{live ? `${formatDuration(c.durationSeconds)} so far` : formatDuration(c.durationSeconds)}</Row>
             <Row label="Cost">
-              <span data-testid="call-cost">{live ? 'Counted when the call ends' : formatCost(c.cost)}</span>
+              {c.simulated ? (
+                <span data-testid="call-cost">
+                  {formatCost(0)} <Badge tone="neutral">Simulated</Badge>
+                  <span className="mt-1 block text-xs text-fg-muted">{SIMULATED_HINT}</span>
+                </span>
+              ) : (
+                <span data-testid="call-cost">{live ? 'Counted when the call ends' : formatCost(c.cost)}</span>
+              )}
             </Row>
             <Row label="Ended">{c.endTime ? formatDateTime(c.endTime) : 'Still going on'}</Row>
             {/* Only when Betty ended the call (its maximum duration, a call the carrier lost). */}

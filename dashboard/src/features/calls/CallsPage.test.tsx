@@ -26,6 +26,7 @@ export const fakeCall = (o: Record<string, unknown> = {}) => ({
   jobId: 'j1',
   hasRecording: true,
   hasTranscript: true,
+  simulated: false,
   createdAt: '2026-03-30T10:00:00Z',
   updatedAt: '2026-03-30T10:03:04Z',
   ...o,
@@ -36,6 +37,9 @@ function routes() {
     ...dashboardRoutes(),
     'GET /v1/call/logs': () => ok([fakeCall(), fakeCall({ id: 'c2', callControlId: 'cc2', to: '+14155550999', status: 'no-answer', durationSeconds: 0, cost: 0, hasRecording: false, hasTranscript: false })], { meta: pageMeta(1, 2, 10) }),
     'GET /v1/call/log/c1': () => ok(fakeCall()),
+    'GET /v1/call/log/c3': () => ok(fakeCall({ id: 'c3', callControlId: 'cc3', cost: 0, simulated: true })),
+    'GET /v1/call/transcripts/cc3': () => ok({ id: 't3', callLogId: 'c3', callControlId: 'cc3', organizationId: 't1', createdAt: 'x', updatedAt: 'x', entries: [] }),
+    'GET /v1/call/recordings/c3': () => problem(404, 'not_found', 'No call recording exists'),
     'GET /v1/call/log/c2': () => ok(fakeCall({ id: 'c2', callControlId: 'cc2', to: '+14155550999', status: 'no-answer', durationSeconds: 0, cost: 0, hasRecording: false, hasTranscript: false })),
     'GET /v1/call/transcripts/cc1': () =>
       ok({ id: 't', callLogId: 'c1', callControlId: 'cc1', organizationId: 't1', createdAt: 'x', updatedAt: 'x', entries: [{ speaker: 'agent', text: 'Hi, this is Betty from Acme.', offsetSeconds: 0.5 }, { speaker: 'customer', text: '<b>Not now</b>, thanks.', offsetSeconds: 4.2 }] }),
@@ -70,6 +74,21 @@ describe('the calls page', { timeout: 30_000 }, () => {
     expect(transcript).toHaveTextContent('<b>Not now</b>, thanks.');
     expect(transcript.querySelector('b')).toBeNull();
     expect(calls.some((c) => c.path === '/v1/call/recordings/c1' && c.url.searchParams.get('organizationId') === 't1')).toBe(true);
+  });
+
+  it('shows a simulated call as free, in the list and in its detail', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    const r = routes();
+    r['GET /v1/call/logs'] = () => ok([fakeCall({ id: 'c3', callControlId: 'cc3', cost: 0, simulated: true })], { meta: pageMeta(1, 1, 10) });
+    fakeServer(r);
+    renderApp('/dashboard/calls?teamId=t1&callLogId=c3');
+    const row = (await screen.findByTestId('call-row-c3')).closest('tr');
+    expect(row).toHaveTextContent('$0.00');
+    expect(row).toHaveTextContent('Simulated');
+    const detail = await screen.findByTestId('call-detail');
+    expect(within(detail).getByTestId('call-cost')).toHaveTextContent('$0.00');
+    expect(within(detail).getByTestId('call-cost')).toHaveTextContent('Simulated');
+    expect(within(detail).getByTestId('call-cost')).toHaveTextContent('simulated calls are free');
   });
 
   it('says when a call has no recording and no transcript', async () => {

@@ -19,7 +19,7 @@ import { usePagedList } from '../../lib/usePagedList';
 import { useCurrentTeam } from '../team/TeamContext';
 import { CallDetail } from './CallDetail';
 import { DailyCallsChart } from './DailyCallsChart';
-import { callStatus, formatCost, formatDuration, lastDays, rangeProblem } from './format';
+import { callStatus, formatCost, formatDuration, lastDays, rangeProblem, SIMULATED_HINT } from './format';
 import { callLogsQueryOptions, statisticsQueryOptions } from './queries';
 
 /** With `callLogId` set to `id` (or cleared), keeping the other parameters. */
@@ -160,7 +160,21 @@ export default function CallsPage() {
       },
     },
     { key: 'duration', header: 'Duration', cell: (c) => <span className="tabular-nums">{formatDuration(c.durationSeconds)}</span>, hideOnMobile: true },
-    { key: 'cost', header: 'Cost', cell: (c) => <span className="tabular-nums">{c.endTime ? formatCost(c.cost) : '—'}</span>, hideOnMobile: true },
+    {
+      key: 'cost',
+      header: 'Cost',
+      cell: (c) => (
+        <span className="inline-flex items-center gap-2">
+          <span className="tabular-nums">{c.endTime || c.simulated ? formatCost(c.simulated ? 0 : c.cost) : '—'}</span>
+          {c.simulated && (
+            <span title={SIMULATED_HINT}>
+              <Badge tone="neutral">Simulated</Badge>
+            </span>
+          )}
+        </span>
+      ),
+      hideOnMobile: true,
+    },
   ];
 
   let body;

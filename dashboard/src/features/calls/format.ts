@@ -33,6 +33,9 @@ export function formatCost(usd: number): string {
   return usd.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: digits });
 }
 
+/** What the simulated badge says when hovered: why the call cost nothing. */
+export const SIMULATED_HINT = "Placed through Betty's call simulator: nobody was dialled, and simulated calls are free.";
+
 /** YYYY-MM-DD of a date in UTC (the statistics count UTC days). */
 export function isoDay(date: Date): string {
   return date.toISOString().slice(0, 10);

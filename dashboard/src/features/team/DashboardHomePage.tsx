@@ -15,6 +15,7 @@ import { area, isAvailable } from '../../lib/features';
 import { actionPath } from '../../lib/palette';
 import { LEVEL_NAMES, TIER_NAMES } from '../../lib/plans';
 import { ROLE_LABELS, can } from '../../lib/roles';
+import { SiteAdminNotice } from '../admin/SiteAdminNotice';
 import { apiKeysQueryOptions } from '../api-keys/queries';
 import { formatCredits } from '../billing/billing';
 import { creditsQueryOptions } from '../billing/queries';
@@ -68,6 +69,8 @@ export default function DashboardHomePage() {
           ) : undefined
         }
       />
+
+      <SiteAdminNotice user={user} />
 
       <section aria-labelledby="glance-heading">
         <h2 id="glance-heading" className="sr-only">

@@ -171,7 +171,7 @@ answers it exactly as it answers a real inbound call. Calls that come in are ans
 when the number has an inbound workflow that answers it — a workflow of type `inbound`
 with that number (or whose campaign uses it), runnable, outside any campaign or its
 campaign's active workflow while the campaign is active — and the organisation has
-credits for a minute; then the call is held by the conversation engine like an
+credits for a minute (calls through the simulator are free and need none); then the call is held by the conversation engine like an
 outbound one and leaves a call log (`direction` inbound), its transcript (written turn
 by turn, `call.updated` events), its recording, an inbox item and its per-minute
 charge. Real inbound calls (Telnyx's `call.initiated` with direction `incoming`) that

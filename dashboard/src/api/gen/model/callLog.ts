@@ -34,10 +34,16 @@ export interface CallLog {
    */
   durationSeconds: number;
   /**
-   * What the call cost the organisation in US dollars (billed minutes times the per-minute rate); 0 until it ends.
+   * What the call cost the organisation in US dollars (billed minutes times the per-minute rate); 0 until it ends, and always 0 for a simulated call.
    * @minimum 0
    */
   cost: number;
+  /** The call went through Betty's offline simulator (a server without a real carrier): no
+one was dialled, the other side was played by Betty. Simulated calls are free: never
+refused for credits and charged 0 (decision, issue 21). False for calls through a real
+carrier (Telnyx), which are paid from the organisation's credits.
+ */
+  simulated: boolean;
   /**
    * The campaign the call belongs to; null when none (for example a test call).
    * @maxLength 64

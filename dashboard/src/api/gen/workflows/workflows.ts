@@ -674,7 +674,8 @@ no agent, no phone number (its own or its campaign's), no contacts source ("Plea
 a contact source to run your workflow.") or no pending contact, a Forward Call node
 has no destination number ("Add a valid number to run your workflow."), its contacts
 CSV is still parsing, a workflow-run job of it is already in progress, its campaign is
-paused or completed, or the organisation has no credits left (code `limit_reached`).
+paused or completed, or the organisation has no credits left (code `limit_reached`;
+never on a server whose carrier is the simulator: simulated calls are free).
 
 Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 `readonly` may call it. Returns the job (201).
@@ -760,7 +761,7 @@ contacts and ignores the campaign's call window; HubSpot lifecycle-stage nodes d
 write to the CRM during a test (`isTestWorkflow: true`), while webhooks are called
 (so they can be tested). It is refused with 422 when the graph is empty or breaks a
 graph rule, there is no agent or phone number, or the organisation has no credits
-left; and with 422 naming `destinationPhoneNumber` when the number is neither a
+left (through a real carrier; simulated calls are free); and with 422 naming `destinationPhoneNumber` when the number is neither a
 landline nor a mobile and its kind is not in the campaign's `allowedNumberTypes` (a
 workflow outside campaigns calls landlines and mobiles only). Any team role except
 `readonly` may call it. Returns the job (201).
