@@ -638,3 +638,19 @@ func (db *DB) CallLogHasRecording(ctx context.Context, orgID, callLogID string) 
 	err := db.get(ctx, db.read(ctx), &n, `SELECT COUNT(*) FROM call_logs WHERE organization_id = ? AND id = ? AND recording_upload_id IS NOT NULL`, orgID, callLogID)
 	return n > 0, err
 }
+
+// SetWorkflowJobSettings replaces the dialing settings of a job in progress (its campaign's
+// changed).
+func (db *DB) SetWorkflowJobSettings(ctx context.Context, id, settings string) error {
+	_, err := db.exec(ctx, `UPDATE workflow_jobs SET settings = ?, updated_at = ? WHERE id = ? AND status = ?`,
+		settings, now(), id, JobInProgress)
+	return err
+}
+
+// DueFirstAttemptsNow makes a job's scheduled first attempts due later than t due at t (the
+// rules that held them are checked again); retries keep their due time.
+func (db *DB) DueFirstAttemptsNow(ctx context.Context, jobID string, t time.Time) error {
+	_, err := db.exec(ctx, `UPDATE contact_attempts SET due_at = ?, updated_at = ? WHERE job_id = ? AND state = ? AND attempt = 1 AND due_at > ?`,
+		t, now(), jobID, AttemptScheduled, t)
+	return err
+}
