@@ -138,6 +138,8 @@ func (s *Service) SetCalls(c phones.CallControl) { s.d.Calls = c }
 type Job struct {
 	store.WorkflowJob
 	Progress Progress
+	// Waiting says why its queued contacts wait (waiting.go); empty once it finished.
+	Waiting []Waiting
 }
 
 // Progress are a job's counters (doc.go: how they relate).

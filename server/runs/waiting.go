@@ -22,8 +22,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/campaigns"
 	"github.com/bettyhq/betty/server/store"
+	"github.com/bettyhq/betty/server/workflow"
 )
 
 // WaitReason is why contacts of a job wait (the contract's JobWaitingReason).
@@ -301,4 +303,104 @@ func (st *settings) followCampaign(cs campaigns.Settings) error {
 	}
 	st.Window, st.Timezone, st.MaxConcurrent = w, cs.Timezone, cs.MaxConcurrentCalls
 	return nil
+}
+
+// Preview is what a run of a workflow would do if it started now (the Run dialog asks before
+// starting).
+type Preview struct {
+	// Contacts are the contacts a run would call; DialableNow those it could dial at once.
+	Contacts, DialableNow int
+	// FirstCallAt is when the first call would be placed (nil: no contact waits for a time).
+	FirstCallAt *time.Time
+	Waiting     []Waiting
+	// Message says, when nothing can be dialled now, what it waits for and when it can
+	// ("" when calls can start).
+	Message string
+}
+
+// Preview answers what a run of the workflow would do now, by the rules of a running job
+// (WaitingOf): a job of the workflow's settings and contacts as they are, not started. What a
+// run refuses (no agent, no number…) is Start's to say.
+func (s *Service) Preview(ctx context.Context, a auth.Actor, workflowID string) (Preview, error) {
+	wf, err := s.db.WorkflowByID(ctx, a.OrganizationID, workflowID)
+	if errors.Is(err, store.ErrNotFound) {
+		return Preview{}, errNoWorkflow
+	}
+	if err != nil {
+		return Preview{}, err
+	}
+	st := settings{Window: DefaultWindow, Timezone: "UTC"}
+	paused := false
+	if wf.CampaignID != nil {
+		j := store.WorkflowJob{OrganizationID: a.OrganizationID, CampaignID: wf.CampaignID, Settings: mustJSON(st)}
+		if st, paused, err = s.currentSettings(ctx, j); err != nil {
+			return Preview{}, err
+		}
+	}
+	p := Preview{Waiting: []Waiting{}}
+	var contacts []store.Contact
+	if g, err := workflow.Parse([]byte(wf.Graph)); err == nil {
+		for _, n := range g.Nodes {
+			if n.Type != workflow.Contacts {
+				continue
+			}
+			src, err := s.db.ContactSourceByNode(ctx, a.OrganizationID, workflowID, n.ID)
+			if errors.Is(err, store.ErrNotFound) {
+				break
+			}
+			if err != nil {
+				return Preview{}, err
+			}
+			if contacts, p.Contacts, err = s.db.PendingContacts(ctx, a.OrganizationID, n.ID, src.ImportID, maxWaitingScan); err != nil {
+				return Preview{}, err
+			}
+			break
+		}
+	}
+	if p.Contacts == 0 {
+		return p, nil
+	}
+	numbers := make([]string, len(contacts))
+	qs := make([]Queued, len(contacts))
+	now := s.d.Now()
+	for i, c := range contacts {
+		numbers[i] = c.Phone
+		qs[i] = Queued{Phone: c.Phone, TimeZone: c.TimeZone, Attempt: 1, DueAt: now}
+	}
+	in, err := s.waitInput(ctx, store.WorkflowJob{OrganizationID: a.OrganizationID}, st, paused, numbers)
+	if err != nil {
+		return Preview{}, err
+	}
+	in.Queued = qs
+	p.Waiting = WaitingOf(in)
+	waiting := 0
+	for _, w := range p.Waiting {
+		waiting += w.Contacts
+		if w.Until != nil && (p.FirstCallAt == nil || w.Until.Before(*p.FirstCallAt)) {
+			p.FirstCallAt = w.Until
+		}
+	}
+	p.DialableNow = max(0, len(contacts)-waiting)
+	if p.DialableNow > 0 {
+		p.FirstCallAt = &now
+		return p, nil
+	}
+	p.Message = previewMessage(now, st, p.Waiting)
+	return p, nil
+}
+
+// previewMessage says why nothing of a run could be dialled at now: for the calling window,
+// the time where the first window opens, the window and when the first call would be placed;
+// otherwise the first reason's message.
+func previewMessage(now time.Time, st settings, ws []Waiting) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	w := ws[0]
+	if w.Reason != WaitCallingWindow || w.Until == nil {
+		return w.Message + "."
+	}
+	loc := Location(&w.TimeZone, time.UTC)
+	return fmt.Sprintf("It is %s in %s: calls wait for the calling window, %s. The first call would be placed %s (in %s).",
+		now.In(loc).Format("Monday 15:04"), w.TimeZone, st.Window.String(), w.Until.In(loc).Format("Mon 15:04"), InDuration(w.Until.Sub(now)))
 }

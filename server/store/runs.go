@@ -654,3 +654,21 @@ func (db *DB) DueFirstAttemptsNow(ctx context.Context, jobID string, t time.Time
 		t, now(), jobID, AttemptScheduled, t)
 	return err
 }
+
+// PendingContacts answers up to limit of the pending contacts of a node's import (those a run
+// would call), in source order, and how many there are.
+func (db *DB) PendingContacts(ctx context.Context, orgID, nodeID, importID string, limit int) ([]Contact, int, error) {
+	var total int
+	if err := db.get(ctx, db.read(ctx), &total, `SELECT COUNT(*) FROM workflow_contacts
+		WHERE organization_id = ? AND node_id = ? AND import_id = ? AND status = ?`, orgID, nodeID, importID, ContactPending); err != nil {
+		return nil, 0, err
+	}
+	out := []Contact{}
+	if total == 0 {
+		return out, 0, nil
+	}
+	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT `+contactColumns+` FROM workflow_contacts
+		WHERE organization_id = ? AND node_id = ? AND import_id = ? AND status = ? ORDER BY seq LIMIT ?`,
+		orgID, nodeID, importID, ContactPending, limit)
+	return out, total, err
+}
