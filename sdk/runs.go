@@ -154,6 +154,10 @@ func waitingKey(j client.Job) string {
 	return b.String()
 }
 
+// SameWaiting says whether two states of a job give the same waiting reasons (reasons,
+// counts and times).
+func SameWaiting(a, b client.Job) bool { return waitingKey(a) == waitingKey(b) }
+
 // JobWaiting answers why a job's queued contacts wait (none when it does not say).
 func JobWaiting(j client.Job) []client.JobWaiting {
 	if j.Waiting == nil {
