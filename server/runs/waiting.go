@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/bettyhq/betty/server/auth"
@@ -175,7 +176,7 @@ func waitMessage(w Waiting, in WaitInput, loc *time.Location) string {
 		return who + " because the campaign is paused; they are called once it is resumed"
 	case WaitCredits:
 		if in.Credits != "" {
-			return who + " for credits: " + in.Credits
+			return who + " for credits: " + strings.TrimSuffix(in.Credits, ".")
 		}
 		return who + " for credits: the balance covers only the calls on the line now"
 	case WaitCallingWindow:
