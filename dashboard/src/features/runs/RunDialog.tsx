@@ -105,7 +105,7 @@ export function RunDialog({ open, onOpenChange, team, workflow, onStarted, unsav
             {settings ? (
               <>
                 {formatWindow(settings)}
-                <span className="block text-xs text-fg-subtle">A contact outside the window waits until it opens; nobody is called at night.</span>
+                <span className="block text-xs text-fg-subtle">Read in each contact’s own time zone (this one when it is unknown). A contact outside the window waits until it opens; nobody is called at night.</span>
               </>
             ) : campaign.isError ? (
               <span className="text-danger-fg">{errorMessage(campaign.error)}</span>
