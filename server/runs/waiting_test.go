@@ -226,3 +226,22 @@ func TestACampaignsNewWindowAppliesToItsRunningJob(t *testing.T) {
 		}
 	})
 }
+
+func TestWindowForPeople(t *testing.T) {
+	for _, tc := range []struct {
+		days []string
+		want string
+	}{
+		{[]string{"mon", "tue", "wed", "thu", "fri"}, "Mon–Fri 09:00–17:00"},
+		{nil, "every day 09:00–17:00"},
+		{[]string{"sat", "mon", "sun", "wed"}, "Mon, Wed, Sat–Sun 09:00–17:00"},
+	} {
+		w, err := runs.ParseWindow("09:00", "17:00", tc.days)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := w.String(); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.days, got, tc.want)
+		}
+	}
+}
