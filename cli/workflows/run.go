@@ -51,9 +51,9 @@ Without --wait the job's id is printed and the command ends; the run goes on on 
 (see betty jobs status). With --wait the command follows the run live (a progress bar on a
 terminal, a line per percent otherwise) and says why contacts wait when they do (outside
 their calling window, a full line, the frequency cap, credits, a paused campaign) and until
-when; it exits 0 when it succeeds, 1 when it ends with an
-error or is cancelled. Ctrl-C stops waiting with exit code 130 and leaves the run going;
-betty jobs end <workflow-id> ends it.`,
+when. It exits 0 when the run succeeds, 1 when it ends with an error or is cancelled. Ctrl-C
+stops waiting with exit code 130 and leaves the run going; betty jobs end <workflow-id> ends
+it.`,
 		Example: `  betty workflow run 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11
   betty workflow run 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 --wait
   betty workflow run 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 --wait --json | jq .progress`,
