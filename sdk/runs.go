@@ -3,8 +3,10 @@ package betty
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/bettyhq/betty/sdk/client"
@@ -123,9 +125,59 @@ var (
 	jobSafetyInterval = 30 * time.Second
 )
 
+// JobChanged says whether b reports something a reports not: another status, other progress
+// counters, or other waiting reasons (their reasons, counts and times; the "in 2 d 6 h" of a
+// message growing older is no change).
+func JobChanged(a, b client.Job) bool {
+	return a.Status != b.Status || progressKey(a.Progress) != progressKey(b.Progress) || waitingKey(a) != waitingKey(b)
+}
+
+func progressKey(p client.JobProgress) string {
+	n := func(v *int) int {
+		if v == nil {
+			return 0
+		}
+		return *v
+	}
+	return fmt.Sprint(p.Total, p.Completed, p.Failed, p.Pending, p.Percent, n(p.Queued), n(p.Dialling), n(p.InCall), n(p.Suppressed), n(p.Refused))
+}
+
+func waitingKey(j client.Job) string {
+	var b strings.Builder
+	for _, w := range JobWaiting(j) {
+		fmt.Fprint(&b, w.Reason, w.Contacts)
+		if w.Until != nil {
+			b.WriteString(w.Until.UTC().Format(time.RFC3339))
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// SameWaiting says whether two states of a job give the same waiting reasons (reasons,
+// counts and times).
+func SameWaiting(a, b client.Job) bool { return waitingKey(a) == waitingKey(b) }
+
+// JobWaiting answers why a job's queued contacts wait (none when it does not say).
+func JobWaiting(j client.Job) []client.JobWaiting {
+	if j.Waiting == nil {
+		return nil
+	}
+	return *j.Waiting
+}
+
+// PreviewWorkflowRun answers what a run of the workflow would do if it started now: the
+// contacts it would call, how many could be dialled at once and why the others would wait.
+func (c *Client) PreviewWorkflowRun(ctx context.Context, workflowID string) (client.RunPreview, error) {
+	return Do[client.RunPreview](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.PreviewWorkflowRun(ctx, workflowID)
+	})
+}
+
 // WaitForJob follows a job of team until it finishes and answers it as it ended; onProgress
-// (may be nil) is called with the job each time its status or progress changes, starting with
-// its state now. It listens to the team's event stream (job.updated) and, while the stream is
+// (may be nil) is called with the job each time what it reports changes (JobChanged: status,
+// progress counters or waiting reasons, in job.Waiting), starting with its state now, and
+// never twice with the same. It listens to the team's event stream (job.updated) and, while the stream is
 // unavailable, polls the job every 5 seconds (every 30 while it is, in case an event is lost). A server that cannot be reached for a while is
 // waited for; the end of ctx stops the wait (the job goes on) and answers the last state seen
 // with ctx's error.
@@ -159,7 +211,7 @@ func (c *Client) WaitForJob(ctx context.Context, team, jobID string, onProgress 
 	var last client.Job
 	seen := false
 	report := func(j client.Job) {
-		if seen && j.Status == last.Status && j.Progress == last.Progress {
+		if seen && !JobChanged(last, j) {
 			return
 		}
 		last, seen = j, true

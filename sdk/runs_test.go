@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -118,5 +119,49 @@ func TestWaitForJobStops(t *testing.T) {
 	}
 	if _, err := c.WaitForJob(context.Background(), "team-1", "job-9", nil); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown job: %v", err)
+	}
+}
+
+// The callback is called on change only: the same state read again (fresh pointers and all)
+// is no call, and a change of the waiting reasons is one.
+func TestWaitForJobReportsChangesOnly(t *testing.T) {
+	withPollInterval(t, time.Millisecond)
+	queued := func(q int, waiting string) string {
+		return fmt.Sprintf(`{"id":"job-1","type":"workflow-run","workflowId":"wf-1","organizationId":"team-1","status":"in-progress",
+			"progress":{"total":18,"completed":%d,"failed":0,"pending":%d,"percent":%d,"queued":%d,"dialling":0,"inCall":0},
+			"triggeredBy":"ada","isTest":false,"startedAt":"2026-12-05T20:00:00Z","finishedAt":null,"error":null,
+			"createdAt":"2026-12-05T20:00:00Z","updatedAt":"2026-12-05T20:00:00Z","waiting":[%s]}`, 18-q, q, (18-q)*100/18, q, waiting)
+	}
+	window := func(msg string) string {
+		return `{"reason":"calling-window","contacts":18,"until":"2026-12-07T15:00:00Z","timeZone":"America/Chicago","message":"` + msg + `"}`
+	}
+	var states []string
+	for i := 0; i < 30; i++ { // polled over and over while it waits; the message ages
+		states = append(states, queued(18, window(fmt.Sprintf("18 contacts wait … (in 1 d %d h)", 18-i%3))))
+	}
+	for q := 17; q >= 0; q-- { // then each contact is called, each state read twice
+		states = append(states, queued(q, ""), queued(q, ""))
+	}
+	states = append(states, strings.Replace(queued(0, ""), `"in-progress"`, `"success"`, 1))
+	srv := &jobsServer{states: states, events: func(w http.ResponseWriter, r *http.Request) {
+		writeProblem(w, http.StatusNotImplemented, "not_implemented", "Not built.")
+	}}
+	c, _ := newTestClient(t, srv)
+	var seen []client.Job
+	j, err := c.WaitForJob(context.Background(), "team-1", "job-1", func(j client.Job) { seen = append(seen, j) })
+	if err != nil || j.Status != client.JobStatusSuccess {
+		t.Fatalf("wait: %+v %v", j, err)
+	}
+	// The waiting state, 18 steps of progress, the end.
+	if len(seen) != 20 {
+		t.Errorf("%d calls for 18 contacts", len(seen))
+	}
+	for i := 1; i < len(seen); i++ {
+		if !JobChanged(seen[i-1], seen[i]) {
+			t.Errorf("call %d repeats call %d: %+v", i, i-1, seen[i])
+		}
+	}
+	if w := JobWaiting(seen[0]); len(w) != 1 || w[0].Reason != client.JobWaitingReasonCallingWindow || w[0].Contacts != 18 {
+		t.Errorf("the job passed carries no waiting: %+v", w)
 	}
 }

@@ -122,3 +122,17 @@ func TestTypesAgreeWithTheContract(t *testing.T) {
 		t.Errorf("the CLI takes %v, the contract %v", Types, want)
 	}
 }
+
+// A run whose contacts wait says why beside the table, on stderr.
+func TestStatusSaysWhyContactsWait(t *testing.T) {
+	j := running
+	j.Waiting = &[]client.JobWaiting{{Reason: client.JobWaitingReasonCallingWindow, Contacts: 12,
+		Message: "12 contacts wait for their calling window; the next opens Mon 09:00 America/Chicago (in 2 d 6 h)"}}
+	stub := clitest.NewStub(t)
+	stub.Handle("POST /v1/workflow/progress/wf-1", clitest.Data(http.StatusOK, j))
+	f, s := clitest.NewFactory(t, clitest.Options{Profile: clitest.LoggedIn(stub.URL)})
+	if err := clitest.Run(NewCmdStatus(f, nil), "--workflow", "wf-1"); err != nil ||
+		s.ErrOut.String() != "job-2 waiting: 12 contacts wait for their calling window; the next opens Mon 09:00 America/Chicago (in 2 d 6 h)\n" {
+		t.Errorf("%v %q", err, s.ErrOut)
+	}
+}

@@ -86,10 +86,21 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	} else if list, err = c.JobStatuses(ctx, opts.IDs, opts.Type); err != nil {
 		return err
 	}
-	return opts.Output.Print(opts.IO, list, func(t *cmdutil.Table) {
+	if err := opts.Output.Print(opts.IO, list, func(t *cmdutil.Table) {
 		header(t)
 		for _, j := range list {
 			row(t, j)
 		}
-	})
+	}); err != nil {
+		return err
+	}
+	if opts.Output.Format == "" {
+		// Why queued contacts wait does not fit a column: a line each, beside the table.
+		for _, j := range list {
+			for _, w := range betty.JobWaiting(j) {
+				fmt.Fprintf(opts.IO.ErrOut, "%s waiting: %s\n", j.Id, w.Message)
+			}
+		}
+	}
+	return nil
 }

@@ -49,9 +49,11 @@ broken graph, a run already in progress, no credits left) and says why.
 
 Without --wait the job's id is printed and the command ends; the run goes on on the server
 (see betty jobs status). With --wait the command follows the run live (a progress bar on a
-terminal, a line per percent otherwise) and exits 0 when it succeeds, 1 when it ends with an
-error or is cancelled. Ctrl-C stops waiting with exit code 130 and leaves the run going;
-betty jobs end <workflow-id> ends it.`,
+terminal, a line per percent otherwise) and says why contacts wait when they do (outside
+their calling window, a full line, the frequency cap, credits, a paused campaign) and until
+when. It exits 0 when the run succeeds, 1 when it ends with an error or is cancelled. Ctrl-C
+stops waiting with exit code 130 and leaves the run going; betty jobs end <workflow-id> ends
+it.`,
 		Example: `  betty workflow run 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11
   betty workflow run 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 --wait
   betty workflow run 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 --wait --json | jq .progress`,
@@ -152,6 +154,8 @@ type progress struct {
 	bar   *progressbar.ProgressBar
 	last  int
 	total int
+	// waited is the last state whose waiting reasons were printed.
+	waited *client.Job
 }
 
 func newProgress(s *cmdutil.IOStreams, total int) *progress {
@@ -175,19 +179,33 @@ func (p *progress) update(j client.Job) {
 		if now := underway(pr); now != "" {
 			desc += " (" + now + ")"
 		}
+		// On a terminal the reasons ride on the progress line, kept up to date.
+		var why []string
+		for _, w := range betty.JobWaiting(j) {
+			why = append(why, w.Message)
+		}
+		if len(why) > 0 {
+			desc += " · " + strings.Join(why, "; ")
+		}
 		p.bar.Describe(desc)
 		_ = p.bar.Set(pr.Completed + pr.Failed)
 		return
 	}
-	if pr.Percent == p.last && j.Status == client.JobStatusInProgress {
-		return
+	if pr.Percent != p.last || j.Status != client.JobStatusInProgress {
+		p.last = pr.Percent
+		line := fmt.Sprintf("%3d%%  %d completed, %s, %d pending of %d", pr.Percent, pr.Completed, failed(pr), pr.Pending, pr.Total)
+		if now := underway(pr); now != "" {
+			line += ": " + now
+		}
+		fmt.Fprintf(p.w, "%s (%s)\n", line, j.Status)
 	}
-	p.last = pr.Percent
-	line := fmt.Sprintf("%3d%%  %d completed, %s, %d pending of %d", pr.Percent, pr.Completed, failed(pr), pr.Pending, pr.Total)
-	if now := underway(pr); now != "" {
-		line += ": " + now
+	// Elsewhere, a line for each reason when the reasons change, not at every poll.
+	if j.Status == client.JobStatusInProgress && (p.waited == nil || !betty.SameWaiting(*p.waited, j)) {
+		p.waited = &j
+		for _, w := range betty.JobWaiting(j) {
+			fmt.Fprintf(p.w, "      waiting: %s\n", w.Message)
+		}
 	}
-	fmt.Fprintf(p.w, "%s (%s)\n", line, j.Status)
 }
 
 // failed counts a run's failed contacts, saying how many were on the do-not-call list and how

@@ -144,3 +144,67 @@ func TestTestRunFollowAgainstTheRealServer(t *testing.T) {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", s.Out, s.ErrOut)
 	}
 }
+
+// --wait against the real server while the campaign's window is closed: the wait says the
+// contacts wait for their calling window and until when; once the window opens (the running
+// job follows its campaign's settings) the run calls them and ends.
+func TestRunWaitSaysWhyAgainstTheRealServer(t *testing.T) {
+	env := testserver.Start(t)
+	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
+	ada := env.SignUp(t, "ada@example.com")
+	team := env.Team(t, ada, "Acme")
+	c, err := betty.New(env.URL, betty.WithTokens(ada.Access, ada.Refresh))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	id, _ := clitest.CampaignWorkflow(t, env, c, team, 2)
+	wf, err := c.Workflow(ctx, id)
+	if err != nil || wf.CampaignId == nil {
+		t.Fatalf("workflow: %+v %v", wf, err)
+	}
+	window := func(days ...client.CampaignWeekday) {
+		t.Helper()
+		zero, five, lines, utc, hangUp, record := 0, 5, 10, "UTC", client.CampaignVoicemailAction("hang-up"), true
+		if _, err := c.UpdateCampaign(ctx, *wf.CampaignId, client.UpdateCampaignRequest{Settings: &client.CampaignSettingsInput{
+			CallWindow: &client.CampaignCallWindow{Start: "00:00", End: "23:59", Days: days}, Timezone: &utc, RetryAttempts: &zero,
+			RetryDelayMinutes: &five, MaxConcurrentCalls: &lines, VoicemailAction: &hangUp, RecordCalls: &record}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Open only the day after tomorrow (in the contacts' zone, San Francisco).
+	la, _ := time.LoadLocation("America/Los_Angeles")
+	window(client.CampaignWeekday(strings.ToLower(time.Now().In(la).AddDate(0, 0, 2).Weekday().String()[:3])))
+	profile := &config.Profile{Server: env.URL, AccessToken: ada.Access, RefreshToken: ada.Refresh, Email: ada.Email, Team: team}
+	f, s := clitest.NewFactory(t, clitest.Options{Profile: profile})
+	done := make(chan error, 1)
+	go func() { done <- clitest.Run(NewCmdWorkflow(f), "run", id, "--wait") }()
+	// Once the job says its contacts wait (and --wait has had time to read it), open the window.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		j, err := c.WorkflowProgress(ctx, id)
+		if err == nil && j != nil && len(betty.JobWaiting(*j)) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the run never said its contacts wait: %+v %v", j, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(2 * time.Second)
+	window("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run --wait: %v\n%s", err, s.ErrOut)
+		}
+	case <-time.After(90 * time.Second):
+		t.Fatal("the run did not end once the window opened")
+	}
+	out := s.ErrOut.String()
+	if !strings.Contains(out, "      waiting: 2 contacts wait for their calling window; the next opens ") ||
+		!strings.Contains(out, " America/Los_Angeles (in ") || !strings.Contains(out, "The run succeeded: 2 completed") {
+		t.Errorf("stderr:\n%s", out)
+	}
+	// (That a reason read again is not printed again is TestRunWaitSaysWhyContactsWait's.)
+}

@@ -203,3 +203,30 @@ func TestRunRulesAgreeWithTheContract(t *testing.T) {
 		}
 	}
 }
+
+// --wait says why contacts wait and until when, a line each time the reasons change (the same
+// reasons read again print nothing).
+func TestRunWaitSaysWhyContactsWait(t *testing.T) {
+	until := time.Date(2026, 12, 7, 15, 0, 0, 0, time.UTC)
+	chicago := "America/Chicago"
+	waiting := func(j client.Job, ws ...client.JobWaiting) client.Job {
+		j.Progress.Queued = ptr(j.Progress.Pending)
+		j.Waiting = &ws
+		return j
+	}
+	window := func(n int, in string) client.JobWaiting {
+		return client.JobWaiting{Reason: client.JobWaitingReasonCallingWindow, Contacts: n, Until: &until, TimeZone: &chicago,
+			Message: fmt.Sprintf("%d contacts wait for their calling window; the next opens Mon 09:00 America/Chicago (in %s)", n, in)}
+	}
+	line := client.JobWaiting{Reason: client.JobWaitingReasonConcurrency, Contacts: 3, Message: "3 contacts wait for a free line: the limit of 5 calls at once is reached"}
+	err, _, errOut := runWait(t, false,
+		waiting(job(client.JobStatusInProgress, 0, 0), window(10, "2 d 6 h")),
+		waiting(job(client.JobStatusInProgress, 0, 0), window(10, "2 d 5 h")), // the same reasons, older: no line
+		waiting(job(client.JobStatusInProgress, 2, 0), window(5, "1 h 0 m"), line),
+		waiting(job(client.JobStatusInProgress, 9, 0)),
+		job(client.JobStatusSuccess, 10, 0))
+	if cmdutil.ExitCode(err) != 0 {
+		t.Fatalf("exit %d: %v", cmdutil.ExitCode(err), err)
+	}
+	clitest.Golden(t, "run-wait-waiting.stderr", []byte(strings.TrimSuffix(errOut, "error: <nil>\n")))
+}

@@ -769,6 +769,36 @@ func (e JobType) Valid() bool {
 	}
 }
 
+// Defines values for JobWaitingReason.
+const (
+	JobWaitingReasonCallingWindow  JobWaitingReason = "calling-window"
+	JobWaitingReasonCampaignPaused JobWaitingReason = "campaign-paused"
+	JobWaitingReasonConcurrency    JobWaitingReason = "concurrency"
+	JobWaitingReasonCredits        JobWaitingReason = "credits"
+	JobWaitingReasonFrequencyCap   JobWaitingReason = "frequency-cap"
+	JobWaitingReasonRetry          JobWaitingReason = "retry"
+)
+
+// Valid indicates whether the value is a known member of the JobWaitingReason enum.
+func (e JobWaitingReason) Valid() bool {
+	switch e {
+	case JobWaitingReasonCallingWindow:
+		return true
+	case JobWaitingReasonCampaignPaused:
+		return true
+	case JobWaitingReasonConcurrency:
+		return true
+	case JobWaitingReasonCredits:
+		return true
+	case JobWaitingReasonFrequencyCap:
+		return true
+	case JobWaitingReasonRetry:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for KnowledgeFileStatus.
 const (
 	KnowledgeFileStatusError   KnowledgeFileStatus = "error"
@@ -2832,6 +2862,14 @@ type Campaign struct {
 	// Settings How a campaign's calls are placed, as the server sends them (every field is always
 	// there). Call window, retries and voicemail apply to outbound calls;
 	// `maxConcurrentCalls`, `recordCalls` and `maxCallDurationMinutes` to both directions.
+	//
+	// Changes to `callWindow`, `timezone` and `maxConcurrentCalls` apply to the runs of the
+	// campaign in progress too: the contacts they have not dialled yet are checked against
+	// the new values within 30 seconds (a contact that waited for the old window is called as
+	// soon as the new one is open). Retries, voicemail, recording, the maximum duration and
+	// the allowed number types stay as they were when a run started. Pausing the campaign
+	// holds its runs' contacts not dialled yet until it is resumed (their job's `waiting`
+	// says so); calls on the line go on.
 	Settings CampaignSettings `json:"settings"`
 	Status   CampaignStatus   `json:"status"`
 	Type     CallDirection    `json:"type"`
@@ -2956,6 +2994,14 @@ type CampaignSettableStatus string
 // CampaignSettings How a campaign's calls are placed, as the server sends them (every field is always
 // there). Call window, retries and voicemail apply to outbound calls;
 // `maxConcurrentCalls`, `recordCalls` and `maxCallDurationMinutes` to both directions.
+//
+// Changes to `callWindow`, `timezone` and `maxConcurrentCalls` apply to the runs of the
+// campaign in progress too: the contacts they have not dialled yet are checked against
+// the new values within 30 seconds (a contact that waited for the old window is called as
+// soon as the new one is open). Retries, voicemail, recording, the maximum duration and
+// the allowed number types stay as they were when a run started. Pausing the campaign
+// holds its runs' contacts not dialled yet until it is resumed (their job's `waiting`
+// says so); calls on the line go on.
 type CampaignSettings struct {
 	// AllowedNumberTypes Kinds of numbers beyond landlines and mobiles this campaign's calls may reach, for
 	// numbers the team typed itself (CSV uploads, test runs); empty by default. Numbers
@@ -4315,6 +4361,12 @@ type Job struct {
 	// UpdatedAt An RFC 3339 timestamp in UTC.
 	UpdatedAt Timestamp `json:"updatedAt"`
 
+	// Waiting `workflow-run` in progress: why its queued contacts are not being dialled now, one
+	// entry per reason, in the order the dialer checks them (each contact is counted for
+	// the first reason that holds it). Empty when nobody waits (or every queued contact is
+	// about to be dialled), and for finished jobs. Absent for `contacts-import`.
+	Waiting *[]JobWaiting `json:"waiting,omitempty"`
+
 	// WorkflowId An opaque identifier.
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
@@ -4402,6 +4454,44 @@ type JobStatus string
 // workflow's Contacts node. `inbound-call`: a call that came in to the workflow's number,
 // answered by the (inbound) workflow; one unit, ended when the call ends.
 type JobType string
+
+// JobWaiting Contacts of a run waiting for one reason, and until when.
+type JobWaiting struct {
+	// Contacts How many contacts wait for this reason.
+	Contacts int `json:"contacts"`
+
+	// Message The reason for people, with the count, the time and how long until it.
+	//
+	// Example: 12 contacts wait for their calling window; the next opens Mon 09:00 America/Chicago (in 2 d 6 h)
+	Message string `json:"message"`
+
+	// Reason Why contacts of a run wait: `campaign-paused` (the campaign is paused; they are called
+	// once it is resumed), `credits` (the team's credits, or the job's budget, cannot cover
+	// another call), `calling-window` (outside the calling window in the contact's time zone),
+	// `frequency-cap` (the number was dialled as often as the team may in 24 hours),
+	// `retry` (a busy, unanswered or voicemail call is tried again after the campaign's retry
+	// delay), `concurrency` (the team's or campaign's limit of calls at once is reached).
+	Reason JobWaitingReason `json:"reason"`
+
+	// TimeZone The IANA time zone `until` is meant in (the contact's whose window opens first).
+	//
+	// Example: America/Chicago
+	TimeZone *string `json:"timeZone,omitempty"`
+
+	// Until When the first of them may be dialled (RFC 3339, UTC): the next opening of the
+	// calling window (the earliest across the contacts' time zones), the end of the
+	// frequency cap or of the retry delay. Absent when it depends on something else (a
+	// free line, credits, the campaign being resumed).
+	Until *time.Time `json:"until,omitempty"`
+}
+
+// JobWaitingReason Why contacts of a run wait: `campaign-paused` (the campaign is paused; they are called
+// once it is resumed), `credits` (the team's credits, or the job's budget, cannot cover
+// another call), `calling-window` (outside the calling window in the contact's time zone),
+// `frequency-cap` (the number was dialled as often as the team may in 24 hours),
+// `retry` (a busy, unanswered or voicemail call is tried again after the campaign's retry
+// delay), `concurrency` (the team's or campaign's limit of calls at once is reached).
+type JobWaitingReason string
 
 // JobsResponse The envelope of an unpaginated list of jobs.
 type JobsResponse struct {
@@ -5302,6 +5392,39 @@ type RequestPhoneNumberVerificationRequest struct {
 	//
 	// Example: +14155550123
 	PhoneNumber string `json:"phoneNumber"`
+}
+
+// RunPreview What a run of the workflow would do if it started now: how many contacts it would
+// call, how many of them could be dialled at once, and why the others would wait.
+type RunPreview struct {
+	// Contacts The contacts a run would call (the Contacts node's contacts still `pending`).
+	Contacts int `json:"contacts"`
+
+	// DialableNow How many of them could be dialled right away.
+	DialableNow int `json:"dialableNow"`
+
+	// FirstCallAt When the first call would be placed (now when some can be dialled now); null when no
+	// contact waits for a time (credits, a paused campaign, no contacts).
+	FirstCallAt *time.Time `json:"firstCallAt,omitempty"`
+
+	// Message When nothing can be dialled now, what to tell the person about to run it, e.g. "It
+	// is Saturday 14:02 in America/Chicago: calls wait for the calling window, Mon–Fri
+	// 09:00–17:00. The first call would be placed Mon 09:00 (in 1 d 18 h)."; null when
+	// calls can start at once.
+	Message *string `json:"message"`
+
+	// Waiting Why the contacts that cannot be dialled now would wait (as a job's `waiting`).
+	Waiting []JobWaiting `json:"waiting"`
+}
+
+// RunPreviewResponse The envelope of a run preview.
+type RunPreviewResponse struct {
+	// Data What a run of the workflow would do if it started now: how many contacts it would
+	// call, how many of them could be dialled at once, and why the others would wait.
+	Data RunPreview `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
 }
 
 // RunWorkflowRequest defines model for RunWorkflowRequest.
@@ -11371,8 +11494,12 @@ type ClientInterface interface {
 	// ```
 	//
 	// Event names (filter them with `types`; all by default):
-	// - `job.updated` — a job (workflow run) changed status or progress; data is a `Job`.
+	// - `job.updated` — a job (workflow run) changed status or progress; data is a `Job`,
+	//   with its `waiting` reasons.
 	// - `call.updated` — a call started, changed status or ended; data is a `CallLog`.
+	//   Coalesced (decision): at most one per call every 250 ms, carrying the call as it is
+	//   when sent (the latest state wins); a call's events keep their order and its end is
+	//   always sent.
 	// - `campaign.updated` — a campaign changed (status, settings, active workflow or agent);
 	//   data is a `Campaign`.
 	// - `knowledge.updated` — a knowledge base file or FAQ changed (parsing finished with
@@ -13092,6 +13219,18 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
 	GetWorkflowProgress(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PreviewWorkflowRun Preview a run of a workflow
+	//
+	// Answers, without starting anything, what `POST /v1/workflow/run/{id}` would do now:
+	// the contacts it would call, how many could be dialled at once and, for the others, why
+	// they would wait and until when (the calling window in each contact's time zone, the
+	// frequency cap, the concurrency limit, credits, a paused campaign), computed by the
+	// same rules as a running job's `waiting`. It does not check what the run itself refuses
+	// (a missing agent or number answers 422 on run). Any team role may call it.
+	//
+	// Corresponds with GET /v1/workflow/run-preview/{id} (the `PreviewWorkflowRun` operationId).
+	PreviewWorkflowRun(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RunWorkflowWithBody Run a workflow
 	//
@@ -16734,8 +16873,12 @@ func (c *Client) RemoveDoNotCall(ctx context.Context, id Id, params *RemoveDoNot
 // ```
 //
 // Event names (filter them with `types`; all by default):
-//   - `job.updated` — a job (workflow run) changed status or progress; data is a `Job`.
+//   - `job.updated` — a job (workflow run) changed status or progress; data is a `Job`,
+//     with its `waiting` reasons.
 //   - `call.updated` — a call started, changed status or ended; data is a `CallLog`.
+//     Coalesced (decision): at most one per call every 250 ms, carrying the call as it is
+//     when sent (the latest state wins); a call's events keep their order and its end is
+//     always sent.
 //   - `campaign.updated` — a campaign changed (status, settings, active workflow or agent);
 //     data is a `Campaign`.
 //   - `knowledge.updated` — a knowledge base file or FAQ changed (parsing finished with
@@ -19509,6 +19652,28 @@ func (c *Client) ListWorkflowsByPhoneNumber(ctx context.Context, phoneNumberId I
 // Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
 func (c *Client) GetWorkflowProgress(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetWorkflowProgressRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PreviewWorkflowRun Preview a run of a workflow
+//
+// Answers, without starting anything, what `POST /v1/workflow/run/{id}` would do now:
+// the contacts it would call, how many could be dialled at once and, for the others, why
+// they would wait and until when (the calling window in each contact's time zone, the
+// frequency cap, the concurrency limit, credits, a paused campaign), computed by the
+// same rules as a running job's `waiting`. It does not check what the run itself refuses
+// (a missing agent or number answers 422 on run). Any team role may call it.
+//
+// Corresponds with GET /v1/workflow/run-preview/{id} (the `PreviewWorkflowRun` operationId).
+func (c *Client) PreviewWorkflowRun(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPreviewWorkflowRunRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -29073,6 +29238,40 @@ func NewGetWorkflowProgressRequest(server string, id Id) (*http.Request, error) 
 	return req, nil
 }
 
+// NewPreviewWorkflowRunRequest constructs an http.Request for the PreviewWorkflowRun method
+func NewPreviewWorkflowRunRequest(server string, id Id) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/workflow/run-preview/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewRunWorkflowRequest calls the generic RunWorkflow builder with application/json body
 func NewRunWorkflowRequest(server string, id Id, body RunWorkflowJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -31911,8 +32110,12 @@ type ClientWithResponsesInterface interface {
 	// ```
 	//
 	// Event names (filter them with `types`; all by default):
-	// - `job.updated` — a job (workflow run) changed status or progress; data is a `Job`.
+	// - `job.updated` — a job (workflow run) changed status or progress; data is a `Job`,
+	//   with its `waiting` reasons.
 	// - `call.updated` — a call started, changed status or ended; data is a `CallLog`.
+	//   Coalesced (decision): at most one per call every 250 ms, carrying the call as it is
+	//   when sent (the latest state wins); a call's events keep their order and its end is
+	//   always sent.
 	// - `campaign.updated` — a campaign changed (status, settings, active workflow or agent);
 	//   data is a `Campaign`.
 	// - `knowledge.updated` — a knowledge base file or FAQ changed (parsing finished with
@@ -33730,6 +33933,20 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
 	GetWorkflowProgressWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetWorkflowProgressResponse, error)
+
+	// PreviewWorkflowRunWithResponse Preview a run of a workflow
+	//
+	// Answers, without starting anything, what `POST /v1/workflow/run/{id}` would do now:
+	// the contacts it would call, how many could be dialled at once and, for the others, why
+	// they would wait and until when (the calling window in each contact's time zone, the
+	// frequency cap, the concurrency limit, credits, a paused campaign), computed by the
+	// same rules as a running job's `waiting`. It does not check what the run itself refuses
+	// (a missing agent or number answers 422 on run). Any team role may call it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/workflow/run-preview/{id} (the `PreviewWorkflowRun` operationId).
+	PreviewWorkflowRunWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*PreviewWorkflowRunResponse, error)
 
 	// RunWorkflowWithBodyWithResponse Run a workflow
 	//
@@ -50446,6 +50663,96 @@ func (r GetWorkflowProgressResponse) ContentType() string {
 	return ""
 }
 
+// PreviewWorkflowRunResponse429Headers the declared response headers of an HTTP 429 response for PreviewWorkflowRun
+type PreviewWorkflowRunResponse429Headers struct {
+	RetryAfter *int
+}
+
+type PreviewWorkflowRunResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RunPreviewResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PreviewWorkflowRunResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PreviewWorkflowRunResponse) GetJSON200() *RunPreviewResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PreviewWorkflowRunResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PreviewWorkflowRunResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PreviewWorkflowRunResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PreviewWorkflowRunResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r PreviewWorkflowRunResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r PreviewWorkflowRunResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PreviewWorkflowRunResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PreviewWorkflowRunResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PreviewWorkflowRunResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PreviewWorkflowRunResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // RunWorkflowResponse429Headers the declared response headers of an HTTP 429 response for RunWorkflow
 type RunWorkflowResponse429Headers struct {
 	RetryAfter *int
@@ -54552,8 +54859,12 @@ func (c *ClientWithResponses) RemoveDoNotCallWithResponse(ctx context.Context, i
 // ```
 //
 // Event names (filter them with `types`; all by default):
-//   - `job.updated` — a job (workflow run) changed status or progress; data is a `Job`.
+//   - `job.updated` — a job (workflow run) changed status or progress; data is a `Job`,
+//     with its `waiting` reasons.
 //   - `call.updated` — a call started, changed status or ended; data is a `CallLog`.
+//     Coalesced (decision): at most one per call every 250 ms, carrying the call as it is
+//     when sent (the latest state wins); a call's events keep their order and its end is
+//     always sent.
 //   - `campaign.updated` — a campaign changed (status, settings, active workflow or agent);
 //     data is a `Campaign`.
 //   - `knowledge.updated` — a knowledge base file or FAQ changed (parsing finished with
@@ -57009,6 +57320,26 @@ func (c *ClientWithResponses) GetWorkflowProgressWithResponse(ctx context.Contex
 		return nil, err
 	}
 	return ParseGetWorkflowProgressResponse(rsp)
+}
+
+// PreviewWorkflowRunWithResponse Preview a run of a workflow
+//
+// Answers, without starting anything, what `POST /v1/workflow/run/{id}` would do now:
+// the contacts it would call, how many could be dialled at once and, for the others, why
+// they would wait and until when (the calling window in each contact's time zone, the
+// frequency cap, the concurrency limit, credits, a paused campaign), computed by the
+// same rules as a running job's `waiting`. It does not check what the run itself refuses
+// (a missing agent or number answers 422 on run). Any team role may call it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/workflow/run-preview/{id} (the `PreviewWorkflowRun` operationId).
+func (c *ClientWithResponses) PreviewWorkflowRunWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*PreviewWorkflowRunResponse, error) {
+	rsp, err := c.PreviewWorkflowRun(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePreviewWorkflowRunResponse(rsp)
 }
 
 // RunWorkflowWithBodyWithResponse Run a workflow
@@ -72391,6 +72722,87 @@ func ParseGetWorkflowProgressResponse(rsp *http.Response) (*GetWorkflowProgressR
 	switch {
 	case rsp.StatusCode == 429:
 		var headers GetWorkflowProgressResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePreviewWorkflowRunResponse parses an HTTP response from a PreviewWorkflowRunWithResponse call
+func ParsePreviewWorkflowRunResponse(rsp *http.Response) (*PreviewWorkflowRunResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PreviewWorkflowRunResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RunPreviewResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers PreviewWorkflowRunResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

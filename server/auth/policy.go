@@ -188,6 +188,7 @@ var Policy = map[string]Rule{
 	"runWorkflow":                team(Member, FromBody),
 	"testRunWorkflow":            team(Member, FromBody),
 	"getWorkflowProgress":        on(Readonly, workflowAt(Path("id"))),
+	"previewWorkflowRun":         on(Readonly, workflowAt(Path("id"))),
 	"endWorkflowJob":             on(Member, workflowAt(Path("id"))),
 	"setWorkflowAgent":           on(Member, workflowAt(Body("workflowId"))),
 	"setWorkflowPhoneNumber":     on(Member, workflowAt(Body("workflowId"))),

@@ -88,6 +88,22 @@ func (s *eventStream) VisitStreamEventsResponse(w http.ResponseWriter) error {
 	keepAlive := s.h.svc.KeepAlive()
 	idle := time.NewTimer(keepAlive)
 	defer idle.Stop()
+	co := events.NewCoalescer(events.CoalesceEvery)
+	held := time.NewTimer(time.Hour)
+	defer held.Stop()
+	// send renders and writes ev; a call.updated goes through the coalescer (offer) unless it
+	// was held already.
+	send := func(ev events.Event, offer bool) (bool, error) {
+		data, ok, final, err := s.render(ev)
+		if err != nil || !ok {
+			return false, err
+		}
+		if offer && !co.Offer(ev, final, time.Now()) {
+			return false, nil
+		}
+		fmt.Fprintf(w, "id: %s\nevent: %s\ndata: %s\n\n", ev.ID, ev.Type, data)
+		return true, nil
+	}
 	for {
 		evs, next, err := s.h.svc.Next(s.ctx, s.cur)
 		if err != nil {
@@ -97,24 +113,38 @@ func (s *eventStream) VisitStreamEventsResponse(w http.ResponseWriter) error {
 			return err
 		}
 		s.cur = next
+		wrote := false
 		for _, ev := range evs {
-			data, ok, err := s.render(ev)
+			ok, err := send(ev, true)
 			if err != nil {
 				if s.ctx.Err() != nil {
 					return nil
 				}
 				return err
 			}
-			if ok {
-				fmt.Fprintf(w, "id: %s\nevent: %s\ndata: %s\n\n", ev.ID, ev.Type, data)
-			}
+			wrote = wrote || ok
 		}
-		if len(evs) > 0 {
+		for _, ev := range co.Due(time.Now()) {
+			ok, err := send(ev, false)
+			if err != nil {
+				if s.ctx.Err() != nil {
+					return nil
+				}
+				return err
+			}
+			wrote = wrote || ok
+		}
+		if wrote {
 			if err := rc.Flush(); err != nil {
 				return nil
 			}
 			idle.Reset(keepAlive)
+		}
+		if len(evs) > 0 {
 			continue // read on at once: more may be waiting
+		}
+		if t := co.Next(); !t.IsZero() {
+			held.Reset(time.Until(t))
 		}
 		select {
 		case <-s.ctx.Done():
@@ -127,6 +157,7 @@ func (s *eventStream) VisitStreamEventsResponse(w http.ResponseWriter) error {
 				return nil
 			}
 			idle.Reset(keepAlive)
+		case <-held.C:
 		case <-poll.C:
 		}
 	}
@@ -134,14 +165,18 @@ func (s *eventStream) VisitStreamEventsResponse(w http.ResponseWriter) error {
 
 // render is the entity of an event as it is now, rendered as the rest of the API does; a
 // deleted one is {"id", "deleted": true}. ok is false for an event this server cannot render
-// (job.updated until the runs feature is wired).
-func (s *eventStream) render(ev events.Event) (data []byte, ok bool, err error) {
+// (job.updated until the runs feature is wired). final says a call has ended (or is gone):
+// the coalescer sends it at once.
+func (s *eventStream) render(ev events.Event) (data []byte, ok, final bool, err error) {
 	var v any
+	final = true
 	switch ev.Type {
 	case events.CallUpdated:
 		var l calls.CallLog
 		if l, err = s.h.calls.CallLogOf(s.ctx, s.orgID, ev.EntityID); err == nil {
-			v = renderCallLog(l)
+			c := renderCallLog(l)
+			final = callEnded(c.Status)
+			v = c
 		}
 	case events.InboxUpdated:
 		var i calls.InboxItem
@@ -160,20 +195,29 @@ func (s *eventStream) render(ev events.Event) (data []byte, ok bool, err error) 
 		}
 	case events.JobUpdated:
 		if s.h.jobs == nil {
-			return nil, false, nil
+			return nil, false, false, nil
 		}
 		v, err = s.h.jobs.JobByID(s.ctx, s.orgID, ev.EntityID)
 	default:
-		return nil, false, nil
+		return nil, false, false, nil
 	}
 	if isNotFound(err) {
-		v, err = map[string]any{"id": ev.EntityID, "deleted": true}, nil
+		v, err, final = map[string]any{"id": ev.EntityID, "deleted": true}, nil, true
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, false, false, err
 	}
 	data, err = json.Marshal(v)
-	return data, err == nil, err
+	return data, err == nil, final, err
+}
+
+// callEnded says whether a call in status s has ended.
+func callEnded(s api.CallLogStatus) bool {
+	switch s {
+	case api.CallLogStatusQueued, api.CallLogStatusRinging, api.CallLogStatusInProgress:
+		return false
+	}
+	return true
 }
 
 // teamActor reads entities of the stream's team as the stream does: the team, no role.

@@ -235,3 +235,45 @@ func TestCampaignAndKnowledgeEvents(t *testing.T) {
 		}
 	})
 }
+
+// A burst of updates of a call (its transcript growing turn by turn) reaches a stream as a
+// few call.updated, the call's end last and always.
+func TestCallUpdatesAreCoalesced(t *testing.T) {
+	callsEnv(t, func(t *testing.T, env *apitest.Env, svc *calls.Service) {
+		ctx := context.Background()
+		owner := env.SignUp(t, "owner@example.com")
+		org := env.Team(t, owner, "Acme")
+		live := openStream(t, env, owner.Access, "?organizationId="+org+"&types=call.updated", "")
+		id := placeCall(t, svc, org, "+14155550123", "v3:burst", runs.CallClosed{})
+		at := time.Now()
+		if err := svc.Progress(ctx, org, id, runs.CallProgress{CallControlID: "v3:burst", Status: "in-progress", At: at}); err != nil {
+			t.Fatal(err)
+		}
+		var turns []runs.Turn
+		for i := 0; i < 30; i++ {
+			turns = append(turns, runs.Turn{Speaker: "agent", Text: "Hello again.", Offset: time.Duration(i) * time.Second})
+			if err := svc.Said(ctx, org, id, turns); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := svc.Close(ctx, org, id, runs.CallClosed{Status: "completed", AnsweredAt: &at, EndedAt: at.Add(time.Minute), Turns: turns,
+			Title: "Done", Summary: "All good."}); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for {
+			ev := live.until("call.updated", id)
+			n++
+			var log callLogJSON
+			if err := json.Unmarshal([]byte(ev.Data), &log); err != nil {
+				t.Fatal(err)
+			}
+			if log.Status == "completed" {
+				break
+			}
+		}
+		if n > 6 {
+			t.Errorf("%d call.updated for 33 updates of one call", n)
+		}
+	})
+}

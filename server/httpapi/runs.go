@@ -117,9 +117,35 @@ func renderProgress(p runs.Progress) api.JobProgress {
 }
 
 func renderJob(j runs.Job) api.Job {
+	waiting := renderWaiting(j.Waiting)
 	return api.Job{Id: j.ID, Type: api.JobType(j.Type), WorkflowId: j.WorkflowID, OrganizationId: j.OrganizationID,
 		Status: api.JobStatus(j.Status), Progress: renderProgress(j.Progress), TriggeredBy: j.TriggeredBy, IsTest: j.IsTest,
-		StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, Error: j.Error, CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt}
+		StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, Error: j.Error, CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt,
+		Waiting: &waiting}
+}
+
+func renderWaiting(ws []runs.Waiting) []api.JobWaiting {
+	out := make([]api.JobWaiting, len(ws))
+	for i, w := range ws {
+		out[i] = api.JobWaiting{Reason: api.JobWaitingReason(w.Reason), Contacts: w.Contacts, Until: w.Until, Message: w.Message}
+		if w.TimeZone != "" {
+			out[i].TimeZone = &w.TimeZone
+		}
+	}
+	return out
+}
+
+// PreviewWorkflowRun answers what a run of the workflow would do now, before it starts.
+func (h *Runs) PreviewWorkflowRun(ctx context.Context, req api.PreviewWorkflowRunRequestObject) (api.PreviewWorkflowRunResponseObject, error) {
+	p, err := h.svc.Preview(ctx, actor(ctx), req.Id)
+	if err != nil {
+		return nil, err
+	}
+	out := api.RunPreview{Contacts: p.Contacts, DialableNow: p.DialableNow, FirstCallAt: p.FirstCallAt, Waiting: renderWaiting(p.Waiting)}
+	if p.Message != "" {
+		out.Message = &p.Message
+	}
+	return api.PreviewWorkflowRun200JSONResponse{Status: http.StatusOK, Data: out}, nil
 }
 
 func renderImportJob(j runs.ImportJob) api.Job {

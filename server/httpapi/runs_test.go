@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	for _, op := range []string{"getWorkflowProgress", "endWorkflowJob", "listWorkflowHistory", "listJobStatuses"} {
+	for _, op := range []string{"getWorkflowProgress", "previewWorkflowRun", "endWorkflowJob", "listWorkflowHistory", "listJobStatuses"} {
 		resourceFixtures[op] = runFixture
 	}
 }

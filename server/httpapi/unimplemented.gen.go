@@ -537,6 +537,10 @@ func (Unimplemented) ListZapierZaps(context.Context, api.ListZapierZapsRequestOb
 	return nil, problem.NotImplemented("listZapierZaps")
 }
 
+func (Unimplemented) PreviewWorkflowRun(context.Context, api.PreviewWorkflowRunRequestObject) (api.PreviewWorkflowRunResponseObject, error) {
+	return nil, problem.NotImplemented("previewWorkflowRun")
+}
+
 func (Unimplemented) ReceiveHubspotWebhook(context.Context, api.ReceiveHubspotWebhookRequestObject) (api.ReceiveHubspotWebhookResponseObject, error) {
 	return nil, problem.NotImplemented("receiveHubspotWebhook")
 }

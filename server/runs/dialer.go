@@ -172,8 +172,14 @@ func (s *Service) finishIfDone(ctx context.Context, j store.WorkflowJob) (bool, 
 // round claims and dials one batch of due attempts; it answers how many it dialled and, when
 // none, how long to wait.
 func (s *Service) round(ctx context.Context, j store.WorkflowJob) (time.Duration, int, error) {
-	st := decodeSettings(j.Settings)
+	st, campaignPaused, err := s.followSettings(ctx, &j)
+	if err != nil {
+		return 0, 0, err
+	}
 	now := s.d.Now()
+	if campaignPaused && !j.IsTest {
+		return 5 * time.Second, 0, nil // the campaign is paused: its calls wait (waiting.go)
+	}
 	balance, rate, tier, err := s.funds(ctx, j.OrganizationID)
 	if err != nil {
 		return 0, 0, err
@@ -309,6 +315,30 @@ func (s *Service) round(ctx context.Context, j store.WorkflowJob) (time.Duration
 	}
 	s.dialAll(ctx, j, st, claimed)
 	return 0, len(claimed), nil
+}
+
+// followSettings reads the job's current settings (currentSettings). When its campaign's
+// changed since the last round, the job keeps the new ones and its first attempts held for
+// later (outside the window, over a cap) are due again now, so they are checked against the
+// new rules at once instead of at the time the old ones gave. Retries keep their due time.
+func (s *Service) followSettings(ctx context.Context, j *store.WorkflowJob) (settings, bool, error) {
+	st, paused, err := s.currentSettings(ctx, *j)
+	if err != nil {
+		return st, false, err
+	}
+	if raw := mustJSON(st); raw != j.Settings {
+		err := s.db.InTx(ctx, func(ctx context.Context) error {
+			if err := s.db.SetWorkflowJobSettings(ctx, j.ID, raw); err != nil {
+				return err
+			}
+			return s.db.DueFirstAttemptsNow(ctx, j.ID, s.d.Now())
+		})
+		if err != nil {
+			return st, paused, err
+		}
+		j.Settings = raw
+	}
+	return st, paused, nil
 }
 
 func jobIDUnlessTest(j store.WorkflowJob) string {

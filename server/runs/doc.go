@@ -5,7 +5,9 @@
 // # A job
 //
 // Start writes, in one transaction, the job (workflow_jobs, status in-progress, with the
-// graph, caller number and dialing settings as they are now), one attempt per pending contact
+// graph, caller number and dialing settings as they are now; the calling window, its time
+// zone and the concurrency of a campaign's job follow the campaign while the job runs,
+// waiting.go), one attempt per pending contact
 // (contact_attempts, state scheduled) and the River job that drives them (the dispatcher,
 // kind workflow_run_dial). The dispatcher holds a lease on the job (workflow_jobs.dispatcher,
 // renewed every round, 15 s): a dispatcher on a replica that died loses it and the periodic
@@ -110,6 +112,16 @@
 //     calls in flight cost beyond the minute kept for each. No new call starts (outbound,
 //     nor inbound: answered only with a minute covered) until a top-up covers a minute again
 //     (TestACallInFlightMayTakeTheBalanceBelowZero).
+//
+// # Why contacts wait (waiting.go)
+//
+// A job in progress says why its queued contacts are not dialled now (Waiting): grouped by the
+// rule that holds each one, in the order the dialer checks them (a paused campaign, credits,
+// the calling window, the frequency cap, a retry's delay, the free lines), with a count, the
+// earliest time it lets go and its zone, and a sentence ("12 contacts wait for their calling
+// window; the next opens Mon 09:00 America/Chicago (in 2 d 6 h)"). The same rules answer a run
+// preview before a run starts (Preview). A paused campaign holds its jobs' contacts not dialled
+// yet until it is resumed; calls on the line go on.
 //
 // # Progress
 //

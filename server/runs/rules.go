@@ -55,6 +55,38 @@ func clock(s string) (int, error) {
 	return t.Hour()*60 + t.Minute(), nil
 }
 
+// String says the window for people: "Mon–Fri 09:00–17:00", "every day 08:00–21:00".
+func (w Window) String() string {
+	days := "every day"
+	if len(w.Days) > 0 && len(w.Days) < 7 {
+		in := map[time.Weekday]bool{}
+		for _, d := range w.Days {
+			in[d] = true
+		}
+		// Runs of consecutive days from Monday: "Mon–Fri", "Mon, Wed, Sat–Sun".
+		order := []time.Weekday{time.Monday, time.Tuesday, time.Wednesday, time.Thursday, time.Friday, time.Saturday, time.Sunday}
+		var parts []string
+		for i := 0; i < len(order); i++ {
+			if !in[order[i]] {
+				continue
+			}
+			j := i
+			for j+1 < len(order) && in[order[j+1]] {
+				j++
+			}
+			part := order[i].String()[:3]
+			if j > i {
+				part += "–" + order[j].String()[:3]
+			}
+			parts = append(parts, part)
+			i = j
+		}
+		days = strings.Join(parts, ", ")
+	}
+	hm := func(m int) string { return fmt.Sprintf("%02d:%02d", m/60, m%60) }
+	return days + " " + hm(w.Start) + "–" + hm(w.End)
+}
+
 func (w Window) dayOK(d time.Weekday) bool {
 	if len(w.Days) == 0 {
 		return true

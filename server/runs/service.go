@@ -142,6 +142,8 @@ func (s *Service) SetCalls(c phones.CallControl) { s.d.Calls = c }
 type Job struct {
 	store.WorkflowJob
 	Progress Progress
+	// Waiting says why its queued contacts wait (waiting.go); empty once it finished.
+	Waiting []Waiting
 }
 
 // Progress are a job's counters (doc.go: how they relate).
@@ -149,7 +151,8 @@ type Progress struct {
 	Total, Queued, Dialling, InCall, Completed, Failed, Suppressed, Refused, Pending, Percent int
 }
 
-// settings are the dialing settings a job keeps from when it started.
+// settings are the dialing settings a job keeps from when it started; those a campaign
+// decides while its runs go on (followCampaign) are read again at every round of the dialer.
 type settings struct {
 	Window            Window `json:"window"`
 	IgnoreWindow      bool   `json:"ignoreWindow,omitempty"`
@@ -247,12 +250,11 @@ func (s *Service) prepare(ctx context.Context, orgID, workflowID string, test bo
 		}
 		cs := campaigns.DefaultSettings()
 		_ = json.Unmarshal([]byte(c.Settings), &cs)
-		w, err := ParseWindow(cs.CallWindow.Start, cs.CallWindow.End, cs.CallWindow.Days)
-		if err != nil {
+		if err := p.st.followCampaign(cs); err != nil {
 			return p, fmt.Errorf("runs: campaign %s window: %w", c.ID, err)
 		}
-		p.st.Window, p.st.Timezone, p.st.MaxAttempts, p.st.RetryDelayMinutes = w, cs.Timezone, 1+cs.RetryAttempts, cs.RetryDelayMinutes
-		p.st.Record, p.st.Voicemail, p.st.MaxConcurrent = cs.RecordCalls, cs.VoicemailAction, cs.MaxConcurrentCalls
+		p.st.MaxAttempts, p.st.RetryDelayMinutes = 1+cs.RetryAttempts, cs.RetryDelayMinutes
+		p.st.Record, p.st.Voicemail = cs.RecordCalls, cs.VoicemailAction
 		p.st.MaxCallMinutes = cs.MaxCallDurationMinutes
 		if cs.VoicemailMessage != nil {
 			p.st.VoicemailMessage = *cs.VoicemailMessage

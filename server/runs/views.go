@@ -121,7 +121,12 @@ func (s *Service) withProgresses(ctx context.Context, rows []store.WorkflowJob) 
 	}
 	out := make([]Job, len(rows))
 	for i, r := range rows {
-		out[i] = Job{WorkflowJob: r, Progress: ProgressOf(r.Total, counts[r.ID])}
+		out[i] = Job{WorkflowJob: r, Progress: ProgressOf(r.Total, counts[r.ID]), Waiting: []Waiting{}}
+		if r.Status == store.JobInProgress && out[i].Progress.Queued > 0 {
+			if out[i].Waiting, err = s.Waiting(ctx, r); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return out, nil
 }

@@ -658,3 +658,37 @@ func (db *DB) FirstTestCallAt(ctx context.Context, orgID string) (*time.Time, er
 	}
 	return first, nil
 }
+
+// SetWorkflowJobSettings replaces the dialing settings of a job in progress (its campaign's
+// changed).
+func (db *DB) SetWorkflowJobSettings(ctx context.Context, id, settings string) error {
+	_, err := db.exec(ctx, `UPDATE workflow_jobs SET settings = ?, updated_at = ? WHERE id = ? AND status = ?`,
+		settings, now(), id, JobInProgress)
+	return err
+}
+
+// DueFirstAttemptsNow makes a job's scheduled first attempts due later than t due at t (the
+// rules that held them are checked again); retries keep their due time.
+func (db *DB) DueFirstAttemptsNow(ctx context.Context, jobID string, t time.Time) error {
+	_, err := db.exec(ctx, `UPDATE contact_attempts SET due_at = ?, updated_at = ? WHERE job_id = ? AND state = ? AND attempt = 1 AND due_at > ?`,
+		t, now(), jobID, AttemptScheduled, t)
+	return err
+}
+
+// PendingContacts answers up to limit of the pending contacts of a node's import (those a run
+// would call), in source order, and how many there are.
+func (db *DB) PendingContacts(ctx context.Context, orgID, nodeID, importID string, limit int) ([]Contact, int, error) {
+	var total int
+	if err := db.get(ctx, db.read(ctx), &total, `SELECT COUNT(*) FROM workflow_contacts
+		WHERE organization_id = ? AND node_id = ? AND import_id = ? AND status = ?`, orgID, nodeID, importID, ContactPending); err != nil {
+		return nil, 0, err
+	}
+	out := []Contact{}
+	if total == 0 {
+		return out, 0, nil
+	}
+	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT `+contactColumns+` FROM workflow_contacts
+		WHERE organization_id = ? AND node_id = ? AND import_id = ? AND status = ? ORDER BY seq LIMIT ?`,
+		orgID, nodeID, importID, ContactPending, limit)
+	return out, total, err
+}

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Activity, CircleStop, Radio } from 'lucide-react';
+import { Activity, CircleStop, Clock, Radio } from 'lucide-react';
 import { useState } from 'react';
 
 import type { Job, Organization } from '../../api/gen/model';
@@ -30,6 +30,16 @@ export function JobProgressView({ job }: { job: Job }) {
           <div className="h-full rounded-full bg-accent transition-[width] motion-reduce:transition-none" style={{ width: `${percent}%` }} />
         </div>
       </div>
+      {job.status === 'in-progress' && job.waiting && job.waiting.length > 0 && (
+        <ul className="space-y-1 rounded-md border border-warning-line bg-warning-subtle px-3 py-2 text-sm text-warning-fg" aria-label="Why contacts wait" data-testid="job-waiting">
+          {job.waiting.map((w) => (
+            <li key={w.reason} className="flex gap-2" data-reason={w.reason}>
+              <Clock aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+              <span>{w.message}.</span>
+            </li>
+          ))}
+        </ul>
+      )}
       <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4" data-testid="job-counters">
         {counters.map((c) => (
           <div key={c.key} className="rounded-lg border border-line-soft bg-subtle px-3 py-2" title={c.hint || undefined} data-counter={c.key}>

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CalendarClock, Coins, Gauge, PhoneOff, RotateCw, Users } from 'lucide-react';
+import { CalendarClock, Clock, Coins, Gauge, PhoneOff, RotateCw, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
@@ -15,7 +15,7 @@ import { creditsQueryOptions } from '../billing/queries';
 import { campaignQueryOptions } from '../campaigns/queries';
 import { teamPath } from '../team/TeamContext';
 import { contactsNode, countContacts, DEFAULT_RUN_SETTINGS, formatCount, formatRetries, formatWindow } from './plan';
-import { runMutationOptions } from './queries';
+import { runMutationOptions, runPreviewQueryOptions } from './queries';
 
 /** The most contacts counted one by one before the dialog says "up to". */
 const COUNT_PAGE = 500;
@@ -49,6 +49,10 @@ export function RunDialog({ open, onOpenChange, team, workflow, onStarted, unsav
   const billing = can(team.myRole, 'viewBilling').allowed;
   const credits = useQuery({ ...creditsQueryOptions(team.id), enabled: open && billing });
   const run = useMutation(runMutationOptions(queryClient));
+  // Whether anything can be dialled now, by the dialer's rules on the server; a preview that
+  // fails says nothing (the run itself answers with its reasons).
+  const preview = useQuery({ ...runPreviewQueryOptions(workflow.id), enabled: open });
+  const waitNote = preview.data?.message ?? null;
 
   const settings = workflow.campaignId ? campaign.data?.settings : DEFAULT_RUN_SETTINGS;
   const count = contacts.data ? countContacts(contacts.data.data.rows, contacts.data.meta) : null;
@@ -101,7 +105,7 @@ export function RunDialog({ open, onOpenChange, team, workflow, onStarted, unsav
             {settings ? (
               <>
                 {formatWindow(settings)}
-                <span className="block text-xs text-fg-subtle">A contact outside the window waits until it opens; nobody is called at night.</span>
+                <span className="block text-xs text-fg-subtle">Read in each contact’s own time zone (this one when it is unknown). A contact outside the window waits until it opens; nobody is called at night.</span>
               </>
             ) : campaign.isError ? (
               <span className="text-danger-fg">{errorMessage(campaign.error)}</span>
@@ -141,6 +145,14 @@ export function RunDialog({ open, onOpenChange, team, workflow, onStarted, unsav
             </Fact>
           )}
         </dl>
+        {waitNote && (
+          <div role="note" data-testid="run-waiting" className="mt-4 flex gap-2 rounded-md border border-warning-line bg-warning-subtle px-3 py-2 text-sm text-warning-fg">
+            <Clock aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            <p>
+              <span className="font-semibold">Nothing can be dialled right now.</span> {waitNote} You can start the run now: it waits and calls by itself.
+            </p>
+          </div>
+        )}
         {unsaved && (
           <div role="note" className="mt-4 rounded-md border border-warning-line bg-warning-subtle px-3 py-2 text-sm text-warning-fg">
             Some changes on the canvas are not saved yet: the run follows the last saved version. Save first to run what you see.

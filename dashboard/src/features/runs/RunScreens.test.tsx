@@ -114,6 +114,41 @@ describe('Run', { timeout: 30_000 }, () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('The team has no credits left.');
   });
 
+  it('warns before starting when nothing can be dialled now, and says when it can', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    const message = 'It is Saturday 14:02 in America/Chicago: calls wait for the calling window, Mon–Fri 09:00–17:00. The first call would be placed Mon 09:00 (in 1 d 18 h).';
+    fakeServer({
+      'GET /v1/workflow/csv/n-contacts': () => ok({ status: 'success', nodeFile: { fileName: 'c.csv', fileUrl: 'x' }, rows: [contact(1, 'pending')], error: null }, { meta: pageMeta(1, 1, 500) }),
+      'GET /v1/campaigns/cmp1': () => ok(campaign),
+      'GET /v1/team/subscription-credits': () => ok({ organizationId: 't1', balance: 12.5, subscriptionTier: 'free', subscriptionEndAt: null }),
+      'GET /v1/workflow/run-preview/w1': () =>
+        ok({ contacts: 1, dialableNow: 0, firstCallAt: '2026-12-07T15:00:00Z', message, waiting: [{ reason: 'calling-window', contacts: 1, until: '2026-12-07T15:00:00Z', timeZone: 'America/Chicago', message: '1 contact waits for their calling window; the next opens Mon 09:00 America/Chicago (in 1 d 18 h)' }] }),
+    });
+    renderWith(<RunControls team={team} workflow={workflow()} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Run' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Run Renewals?' });
+    const note = await within(dialog).findByTestId('run-waiting');
+    expect(note).toHaveTextContent('Nothing can be dialled right now.');
+    expect(note).toHaveTextContent(message);
+    // Starting stays possible: the run waits by itself.
+    expect(within(dialog).getByRole('button', { name: 'Call 1 contact' })).toBeEnabled();
+  });
+
+  it('says nothing of waiting when calls can start at once', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    fakeServer({
+      'GET /v1/workflow/csv/n-contacts': () => ok({ status: 'success', nodeFile: { fileName: 'c.csv', fileUrl: 'x' }, rows: [contact(1, 'pending')], error: null }, { meta: pageMeta(1, 1, 500) }),
+      'GET /v1/campaigns/cmp1': () => ok(campaign),
+      'GET /v1/team/subscription-credits': () => ok({ organizationId: 't1', balance: 12.5, subscriptionTier: 'free', subscriptionEndAt: null }),
+      'GET /v1/workflow/run-preview/w1': () => ok({ contacts: 1, dialableNow: 1, firstCallAt: '2026-12-07T15:00:00Z', message: null, waiting: [] }),
+    });
+    renderWith(<RunControls team={team} workflow={workflow()} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Run' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Run Renewals?' });
+    await within(dialog).findByRole('button', { name: 'Call 1 contact' });
+    expect(within(dialog).queryByTestId('run-waiting')).not.toBeInTheDocument();
+  });
+
   it('warns that unsaved canvas changes are not part of the run', async () => {
     setTokens({ accessToken: 'a', refreshToken: 'r' });
     fakeServer({
@@ -160,6 +195,29 @@ describe('the job panel', { timeout: 30_000 }, () => {
     await screen.findByText('Cancelled');
     expect(calls.filter((c) => c.path === '/v1/workflow/end-job/w1')).toHaveLength(1);
     expect(screen.queryByRole('button', { name: 'End job' })).not.toBeInTheDocument();
+  });
+
+  it('says why queued contacts wait and until when', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    const waiting = [
+      { reason: 'calling-window', contacts: 12, until: '2026-12-07T15:00:00Z', timeZone: 'America/Chicago', message: '12 contacts wait for their calling window; the next opens Mon 09:00 America/Chicago (in 2 d 6 h)' },
+      { reason: 'concurrency', contacts: 6, message: '6 contacts wait for a free line: the limit of 5 calls at once is reached' },
+    ];
+    fakeServer({ 'POST /v1/workflow/progress/w1': () => ok(job({ progress: { total: 18, queued: 18, dialling: 0, inCall: 0, completed: 0, failed: 0, pending: 18, percent: 0 }, waiting })) });
+    renderWith(<JobPanel team={team} workflowId="w1" />);
+    const list = await screen.findByTestId('job-waiting');
+    expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      '12 contacts wait for their calling window; the next opens Mon 09:00 America/Chicago (in 2 d 6 h).',
+      '6 contacts wait for a free line: the limit of 5 calls at once is reached.',
+    ]);
+  });
+
+  it('says nothing of waiting once the run ended', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    fakeServer({ 'POST /v1/workflow/progress/w1': () => ok(job({ status: 'cancelled', finishedAt: '2026-03-30T10:05:00Z', waiting: [{ reason: 'calling-window', contacts: 1, message: 'stale' }] })) });
+    renderWith(<JobPanel team={team} workflowId="w1" />);
+    await screen.findByText('Cancelled');
+    expect(screen.queryByTestId('job-waiting')).not.toBeInTheDocument();
   });
 
   it('says so when the workflow never ran', async () => {

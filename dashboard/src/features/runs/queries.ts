@@ -6,7 +6,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 
 import type { Job, ListWorkflowHistoryParams, TestRunWorkflowRequest } from '../../api/gen/model';
-import { endWorkflowJob, getGetWorkflowProgressUrl, getListWorkflowHistoryQueryKey, getWorkflowProgress, listWorkflowHistory, runWorkflow, testRunWorkflow } from '../../api/gen/workflows/workflows';
+import { endWorkflowJob, getGetWorkflowProgressUrl, getListWorkflowHistoryQueryKey, getPreviewWorkflowRunQueryKey, getWorkflowProgress, listWorkflowHistory, previewWorkflowRun, runWorkflow, testRunWorkflow } from '../../api/gen/workflows/workflows';
 
 export const HISTORY_PAGE_SIZE = 10;
 
@@ -26,6 +26,15 @@ export function progressQueryOptions(workflowId: string) {
   return {
     queryKey: progressQueryKey(workflowId),
     queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Job | null> => (await getWorkflowProgress(workflowId, { signal })).data,
+  };
+}
+
+/** What a run would do if it started now: whom it could call at once, and why the others would wait (the dialer's own rules, on the server). */
+export function runPreviewQueryOptions(workflowId: string) {
+  return {
+    queryKey: getPreviewWorkflowRunQueryKey(workflowId),
+    queryFn: async ({ signal }: { signal: AbortSignal }) => (await previewWorkflowRun(workflowId, { signal })).data,
+    staleTime: 0,
   };
 }
 

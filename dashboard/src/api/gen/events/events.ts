@@ -46,8 +46,12 @@ data: <JSON of the updated entity, on one line>
 ```
 
 Event names (filter them with `types`; all by default):
-- `job.updated` — a job (workflow run) changed status or progress; data is a `Job`.
+- `job.updated` — a job (workflow run) changed status or progress; data is a `Job`,
+  with its `waiting` reasons.
 - `call.updated` — a call started, changed status or ended; data is a `CallLog`.
+  Coalesced (decision): at most one per call every 250 ms, carrying the call as it is
+  when sent (the latest state wins); a call's events keep their order and its end is
+  always sent.
 - `campaign.updated` — a campaign changed (status, settings, active workflow or agent);
   data is a `Campaign`.
 - `knowledge.updated` — a knowledge base file or FAQ changed (parsing finished with

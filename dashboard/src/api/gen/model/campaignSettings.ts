@@ -11,6 +11,14 @@ import type { CampaignNumberType } from './campaignNumberType';
 there). Call window, retries and voicemail apply to outbound calls;
 `maxConcurrentCalls`, `recordCalls` and `maxCallDurationMinutes` to both directions.
 
+Changes to `callWindow`, `timezone` and `maxConcurrentCalls` apply to the runs of the
+campaign in progress too: the contacts they have not dialled yet are checked against
+the new values within 30 seconds (a contact that waited for the old window is called as
+soon as the new one is open). Retries, voicemail, recording, the maximum duration and
+the allowed number types stay as they were when a run started. Pausing the campaign
+holds its runs' contacts not dialled yet until it is resumed (their job's `waiting`
+says so); calls on the line go on.
+
  */
 export interface CampaignSettings {
   /**

@@ -7,6 +7,7 @@ import type { JobType } from './jobType';
 import type { JobStatus } from './jobStatus';
 import type { JobProgress } from './jobProgress';
 import type { Timestamp } from './timestamp';
+import type { JobWaiting } from './jobWaiting';
 
 /**
  * A background job of a workflow. A job starts `in-progress` and ends `success` (every
@@ -48,6 +49,15 @@ number, which writes nothing to the CRM. Always false for `contacts-import`.
    * @nullable
    */
   error: string | null;
+  /**
+   * `workflow-run` in progress: why its queued contacts are not being dialled now, one
+entry per reason, in the order the dialer checks them (each contact is counted for
+the first reason that holds it). Empty when nobody waits (or every queued contact is
+about to be dialled), and for finished jobs. Absent for `contacts-import`.
+
+   * @maxItems 6
+   */
+  waiting?: JobWaiting[];
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -45,6 +45,7 @@ import type {
   ListWorkflowsParams,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  RunPreviewResponse,
   RunWorkflowRequest,
   SaveWorkflowRequest,
   SetWorkflowAgentRequest,
@@ -752,6 +753,112 @@ export const useRunWorkflow = <TError = ErrorType<BadRequestResponse | Unauthori
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Answers, without starting anything, what `POST /v1/workflow/run/{id}` would do now:
+the contacts it would call, how many could be dialled at once and, for the others, why
+they would wait and until when (the calling window in each contact's time zone, the
+frequency cap, the concurrency limit, credits, a paused campaign), computed by the
+same rules as a running job's `waiting`. It does not check what the run itself refuses
+(a missing agent or number answers 422 on run). Any team role may call it.
+
+ * @summary Preview a run of a workflow
+ */
+export const getPreviewWorkflowRunUrl = (id: Id,) => {
+
+
+  
+
+  return `/v1/workflow/run-preview/${id}`
+}
+
+export const previewWorkflowRun = async (id: Id, options?: RequestInit): Promise<RunPreviewResponse> => {
+  
+  return customFetch<RunPreviewResponse>(getPreviewWorkflowRunUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getPreviewWorkflowRunQueryKey = (id?: Id,) => {
+    return [
+    `/v1/workflow/run-preview/${id}`
+    ] as const;
+    }
+
+    
+export const getPreviewWorkflowRunQueryOptions = <TData = Awaited<ReturnType<typeof previewWorkflowRun>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getPreviewWorkflowRunQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof previewWorkflowRun>>> = ({ signal }) => previewWorkflowRun(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type PreviewWorkflowRunQueryResult = NonNullable<Awaited<ReturnType<typeof previewWorkflowRun>>>
+export type PreviewWorkflowRunQueryError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>
+
+
+export function usePreviewWorkflowRun<TData = Awaited<ReturnType<typeof previewWorkflowRun>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: Id, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof previewWorkflowRun>>,
+          TError,
+          Awaited<ReturnType<typeof previewWorkflowRun>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function usePreviewWorkflowRun<TData = Awaited<ReturnType<typeof previewWorkflowRun>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof previewWorkflowRun>>,
+          TError,
+          Awaited<ReturnType<typeof previewWorkflowRun>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function usePreviewWorkflowRun<TData = Awaited<ReturnType<typeof previewWorkflowRun>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Preview a run of a workflow
+ */
+
+export function usePreviewWorkflowRun<TData = Awaited<ReturnType<typeof previewWorkflowRun>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getPreviewWorkflowRunQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * Starts a test job (`type` workflow-run, one unit) that places one call from the
 workflow's phone number to `destinationPhoneNumber` and follows the workflow as if the
 person answering were a contact named by `nameOrEmail` and described by
