@@ -5431,6 +5431,9 @@ type SetWorkflowContactsRequest struct {
 	// ConnectedAppId For `hubspot` (required then, else 400 "connectedAppId is required"), the connected HubSpot app; for `zapier`, optionally the Zapier connection.
 	ConnectedAppId *string `json:"connectedAppId,omitempty"`
 
+	// ConvertLetters For `csv`, read the letters of vanity numbers (`1-800-FLOWERS`) as the digits of a standard phone keypad (ABC=2 … WXYZ=9). When false (the default), a row whose number has letters is kept with call status `failed` and the reason "letters in the number", and is listed in the rejected rows; it is never dialled as digits nobody wrote.
+	ConvertLetters *bool `json:"convertLetters,omitempty"`
+
 	// DefaultRegion For `csv`, the region (ISO 3166-1 alpha-2, like `US` or `GB`) of phone numbers written without a country code; `US` when absent. A region the phone-number library does not know answers 400 naming `body.defaultRegion`.
 	//
 	// Example: GB
@@ -12820,7 +12823,8 @@ type ClientInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`,
-	//   and so is a number that is neither a landline nor a mobile unless its kind is in
+	//   as is one written with letters unless `convertLetters` is true, and so is a number
+	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -12862,7 +12866,8 @@ type ClientInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`,
-	//   and so is a number that is neither a landline nor a mobile unless its kind is in
+	//   as is one written with letters unless `convertLetters` is true, and so is a number
+	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -19082,7 +19087,8 @@ func (c *Client) ConfigureWorkflowShopify(ctx context.Context, body ConfigureWor
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`,
-//     and so is a number that is neither a landline nor a mobile unless its kind is in
+//     as is one written with letters unless `convertLetters` is true, and so is a number
+//     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 //     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -19135,7 +19141,8 @@ func (c *Client) SetWorkflowContactsWithBody(ctx context.Context, contentType st
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`,
-//     and so is a number that is neither a landline nor a mobile unless its kind is in
+//     as is one written with letters unless `convertLetters` is true, and so is a number
+//     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 //     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -33434,7 +33441,8 @@ type ClientWithResponsesInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`,
-	//   and so is a number that is neither a landline nor a mobile unless its kind is in
+	//   as is one written with letters unless `convertLetters` is true, and so is a number
+	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -33476,7 +33484,8 @@ type ClientWithResponsesInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`,
-	//   and so is a number that is neither a landline nor a mobile unless its kind is in
+	//   as is one written with letters unless `convertLetters` is true, and so is a number
+	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -56614,7 +56623,8 @@ func (c *ClientWithResponses) ConfigureWorkflowShopifyWithResponse(ctx context.C
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`,
-//     and so is a number that is neither a landline nor a mobile unless its kind is in
+//     as is one written with letters unless `convertLetters` is true, and so is a number
+//     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 //     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -56663,7 +56673,8 @@ func (c *ClientWithResponses) SetWorkflowContactsWithBodyWithResponse(ctx contex
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`,
-//     and so is a number that is neither a landline nor a mobile unless its kind is in
+//     as is one written with letters unless `convertLetters` is true, and so is a number
+//     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 //     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
