@@ -16,6 +16,8 @@ import (
 	"github.com/bettyhq/betty/cli/files"
 	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
+
+	"github.com/bettyhq/betty/internal/plural"
 )
 
 // ImportOptions are the inputs of `betty contacts import`.
@@ -122,6 +124,6 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "Imported %s into %q: %d contacts, %d rejected.\n", up.FileName, w.Name, meta.TotalSize-failed, failed)
+	fmt.Fprintf(opts.IO.ErrOut, "Imported %s into %q: %s, %d rejected.\n", up.FileName, w.Name, plural.Count(meta.TotalSize-failed, "contact", "contacts"), failed)
 	return nil
 }

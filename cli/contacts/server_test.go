@@ -87,7 +87,7 @@ func TestAgainstTheRealServer(t *testing.T) {
 	// A number written with letters is rejected, unless --convert-letters reads it on a keypad.
 	vanity := filepath.Join(t.TempDir(), "vanity.csv")
 	os.WriteFile(vanity, []byte("phone\n+1-41A-555-ZZZZ\n+1 415 555 0100\n"), 0o600)
-	if _, errOut, err := run("import", w.Id, vanity, "--wait"); err != nil || !strings.Contains(errOut, "1 contacts, 1 rejected") {
+	if _, errOut, err := run("import", w.Id, vanity, "--wait"); err != nil || !strings.Contains(errOut, "1 contact, 1 rejected") {
 		t.Fatalf("import with letters: %v %s", err, errOut)
 	}
 	if out, _, err = run("rejected", w.Id); err != nil || !strings.Contains(out, "+1-41A-555-ZZZZ,Invalid phone number: letters in the number") {
