@@ -4171,6 +4171,18 @@ type InboxSortBy string
 // read by anyone with the link (no sign-in). New items are `private`.
 type InboxVisibility string
 
+// IntegrationSetup Whether one connected-app service is configured on this deployment.
+type IntegrationSetup struct {
+	// Configured Whether a team can connect it; false until an operator sets `missingSettings`.
+	Configured bool `json:"configured"`
+
+	// IntegrationId The service a connected app connects to.
+	IntegrationId AppIntegration `json:"integrationId"`
+
+	// MissingSettings The `betty serve` flags still to set (each also a `BETTY_*` environment variable), empty when configured.
+	MissingSettings []string `json:"missingSettings"`
+}
+
 // Invitation An invitation addressed to the caller that can still be accepted. `id` and
 // `organizationMemberId` are the same value (the invited team member's id).
 type Invitation struct {
@@ -5328,6 +5340,11 @@ type SaveWorkflowRequest struct {
 type ServerInfo struct {
 	// EmailConfirmationRequired Whether a new account must confirm its e-mail before signing in (only when mail is delivered).
 	EmailConfirmationRequired bool `json:"emailConfirmationRequired"`
+
+	// Integrations Whether each connected-app service can be connected on this deployment (its OAuth app
+	// configured by the operator). A client shows an unconfigured one's Connect as
+	// unavailable, naming `missingSettings`, instead of letting it answer 501/503.
+	Integrations []IntegrationSetup `json:"integrations"`
 
 	// MailDelivery `smtp` when e-mail is sent through the configured SMTP relay; `outbox` when no relay is
 	// configured and messages are only kept in the outbox and their links written to the

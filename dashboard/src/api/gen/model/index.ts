@@ -189,6 +189,7 @@ export * from './inboxItemResponse';
 export * from './inboxSortBy';
 export * from './inboxSortByQueryParameter';
 export * from './inboxVisibility';
+export * from './integrationSetup';
 export * from './invitation';
 export * from './invitationsResponse';
 export * from './inviteTeamMemberRequest';

@@ -1236,7 +1236,8 @@ data (without changing `version`). A request without `nodeId` answers 400 with d
   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
   every other column is kept on the contact as an extra field. Phone numbers are
   normalised to E.164 (a row without a valid one is kept with call status `failed`,
-  and so is a number that is neither a landline nor a mobile unless its kind is in
+  as is one written with letters unless `convertLetters` is true, and so is a number
+  that is neither a landline nor a mobile unless its kind is in
   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
