@@ -5274,6 +5274,12 @@ type ReconnectHubspotAppRequest struct {
 	OrganizationId Id `json:"organizationId"`
 }
 
+// RecordId The id of a record Betty made (a UUID). In a path, a value of another shape answers 400
+// naming the parameter and the value ("campaignId: \"abc\" is not a valid id"), not 404.
+//
+// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+type RecordId = string
+
 // RequestPasswordResetRequest defines model for RequestPasswordResetRequest.
 type RequestPasswordResetRequest struct {
 	// Email An e-mail address (local part of letters, digits and `._%+-`, a TLD of 2+ letters).
@@ -9410,7 +9416,7 @@ type ClientInterface interface {
 	// invited and removed memberships, each with its status). Not paginated. Site admins only.
 	//
 	// Corresponds with GET /v1/admin/organization/organizations-list/{userId} (the `GetAdminUserOrganizations` operationId).
-	GetAdminUserOrganizations(ctx context.Context, userId Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetAdminUserOrganizations(ctx context.Context, userId RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListAdminOrganizationsByOwnerEmail Organisations owned by an e-mail address, for site admins
 	//
@@ -9432,7 +9438,7 @@ type ClientInterface interface {
 	// answers from the database. Site admins only (403 for everyone else, API keys included).
 	//
 	// Corresponds with GET /v1/admin/organization/refresh-organization-id/{id} (the `GetAdminOrganization` operationId).
-	GetAdminOrganization(ctx context.Context, id Id, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetAdminOrganization(ctx context.Context, id RecordId, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateAdminOrganizationLevel Set an organisation's verification level
 	//
@@ -9479,7 +9485,7 @@ type ClientInterface interface {
 	// except `readonly` may call it. Answers with the activated agent profile.
 	//
 	// Corresponds with PUT /v1/agent/activate/{id} (the `ActivateAgent` operationId).
-	ActivateAgent(ctx context.Context, id Id, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ActivateAgent(ctx context.Context, id RecordId, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListAgentAudioFiles List an agent's teaching audio files
 	//
@@ -9608,7 +9614,7 @@ type ClientInterface interface {
 	// Answers with the deactivated agent profile.
 	//
 	// Corresponds with PUT /v1/agent/deactivate/{id} (the `DeactivateAgent` operationId).
-	DeactivateAgent(ctx context.Context, id Id, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeactivateAgent(ctx context.Context, id RecordId, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteAgent Delete an agent profile
 	//
@@ -9621,7 +9627,7 @@ type ClientInterface interface {
 	// first. Any member except `readonly` may call it. Answers with the deleted id.
 	//
 	// Corresponds with DELETE /v1/agent/delete/{id} (the `DeleteAgent` operationId).
-	DeleteAgent(ctx context.Context, id Id, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteAgent(ctx context.Context, id RecordId, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DuplicateAgentWithBody Duplicate an agent profile
 	//
@@ -9670,7 +9676,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-	UpdateAgentFaqWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateAgentFaqWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateAgentFaq Set an agent's FAQ
 	//
@@ -9687,7 +9693,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-	UpdateAgentFaq(ctx context.Context, id Id, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateAgentFaq(ctx context.Context, id RecordId, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCampaignAgents List the agent profiles of a campaign
 	//
@@ -9697,7 +9703,7 @@ type ClientInterface interface {
 	// the organisation may call it.
 	//
 	// Corresponds with GET /v1/agent/list/campaigns/{campaignId} (the `ListCampaignAgents` operationId).
-	ListCampaignAgents(ctx context.Context, campaignId Id, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListCampaignAgents(ctx context.Context, campaignId RecordId, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListAgentKnowledgeFiles List an agent's knowledge files
 	//
@@ -9712,7 +9718,7 @@ type ClientInterface interface {
 	// not listed here (they have no file). `id` is the knowledge file's id.
 	//
 	// Corresponds with GET /v1/agent/list/knowledge-file/{id} (the `ListAgentKnowledgeFiles` operationId).
-	ListAgentKnowledgeFiles(ctx context.Context, id Id, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListAgentKnowledgeFiles(ctx context.Context, id RecordId, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListAgents List the agent profiles of a team
 	//
@@ -9720,7 +9726,7 @@ type ClientInterface interface {
 	// first, 10 per page by default. Any member of the organisation may call it.
 	//
 	// Corresponds with GET /v1/agent/list/{teamId} (the `ListAgents` operationId).
-	ListAgents(ctx context.Context, teamId Id, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListAgents(ctx context.Context, teamId RecordId, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SummarizeAgentAudioWithBody Add a teaching audio file to an agent
 	//
@@ -9770,7 +9776,7 @@ type ClientInterface interface {
 	// an agent of another organisation answers 404.
 	//
 	// Corresponds with GET /v1/agent/{id} (the `GetAgent` operationId).
-	GetAgent(ctx context.Context, id Id, params *GetAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetAgent(ctx context.Context, id RecordId, params *GetAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateAgentWithBody Update an agent profile
 	//
@@ -9791,7 +9797,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-	UpdateAgentWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateAgentWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateAgent Update an agent profile
 	//
@@ -9812,7 +9818,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-	UpdateAgent(ctx context.Context, id Id, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateAgent(ctx context.Context, id RecordId, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ConnectHubspotAppWithBody Start connecting a HubSpot portal
 	//
@@ -10300,7 +10306,7 @@ type ClientInterface interface {
 	// says nothing about whether the id exists). Needs a user session.
 	//
 	// Corresponds with GET /v1/auth/admin-profile/{id} (the `GetAdminProfile` operationId).
-	GetAdminProfile(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetAdminProfile(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ConfirmEmailWithBody Confirm an e-mail address
 	//
@@ -10550,7 +10556,7 @@ type ClientInterface interface {
 	// may call it; anyone else is answered 403 before the id is looked up. Needs a user session.
 	//
 	// Corresponds with GET /v1/auth/user/{id} (the `GetUser` operationId).
-	GetUser(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetUser(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CompleteZapierAuthorizationWithBody Finish connecting Zapier (OAuth code exchange)
 	//
@@ -10689,7 +10695,7 @@ type ClientInterface interface {
 	// organisation may call it.
 	//
 	// Corresponds with GET /v1/call/log/{id} (the `GetCallLog` operationId).
-	GetCallLog(ctx context.Context, id Id, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetCallLog(ctx context.Context, id RecordId, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCallLogs List call logs
 	//
@@ -10713,7 +10719,7 @@ type ClientInterface interface {
 	// days, or an unknown `timeZone` is 400. Any member of the organisation may call it.
 	//
 	// Corresponds with GET /v1/call/organization/{teamId} (the `GetCallStatistics` operationId).
-	GetCallStatistics(ctx context.Context, teamId Id, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetCallStatistics(ctx context.Context, teamId RecordId, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCallRecording Get a call's recording
 	//
@@ -10725,7 +10731,7 @@ type ClientInterface interface {
 	// `organizationId`. Any member of the organisation may call it.
 	//
 	// Corresponds with GET /v1/call/recordings/{callLogId} (the `GetCallRecording` operationId).
-	GetCallRecording(ctx context.Context, callLogId Id, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetCallRecording(ctx context.Context, callLogId RecordId, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SimulateInboundCallWithBody Simulate a call coming in to one of the organisation's numbers
 	//
@@ -10832,7 +10838,7 @@ type ClientInterface interface {
 	// moves to the next page when the copy overflows a full page.
 	//
 	// Corresponds with POST /v1/campaigns/duplicate/{id} (the `DuplicateCampaign` operationId).
-	DuplicateCampaign(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DuplicateCampaign(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ActivateKnowledgeBaseWithBody Make a knowledge base the campaign's active one
 	//
@@ -10956,7 +10962,7 @@ type ClientInterface interface {
 	// `readonly` may call it. Answers with the deleted id.
 	//
 	// Corresponds with DELETE /v1/campaigns/knowledge-base/delete/{id} (the `DeleteKnowledgeBase` operationId).
-	DeleteKnowledgeBase(ctx context.Context, id Id, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteKnowledgeBase(ctx context.Context, id RecordId, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateKnowledgeFaqWithBody Add a FAQ to a knowledge base
 	//
@@ -11002,7 +11008,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-	UpdateKnowledgeFaqWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateKnowledgeFaqWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateKnowledgeFaq Edit a FAQ
 	//
@@ -11016,7 +11022,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-	UpdateKnowledgeFaq(ctx context.Context, id Id, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateKnowledgeFaq(ctx context.Context, id RecordId, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetKnowledgeFile Get a knowledge file or FAQ
 	//
@@ -11028,7 +11034,7 @@ type ClientInterface interface {
 	// to that organisation, and an id of another organisation is 404. Any member may call it.
 	//
 	// Corresponds with GET /v1/campaigns/knowledge-base/file/{id} (the `GetKnowledgeFile` operationId).
-	GetKnowledgeFile(ctx context.Context, id Id, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetKnowledgeFile(ctx context.Context, id RecordId, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateKnowledgeFileWithBody Add a file to a knowledge base
 	//
@@ -11114,7 +11120,7 @@ type ClientInterface interface {
 	// is 404. Any member except `readonly` may call it. Answers with the deleted id.
 	//
 	// Corresponds with DELETE /v1/campaigns/knowledge-base/files/{id} (the `DeleteKnowledgeFile` operationId).
-	DeleteKnowledgeFile(ctx context.Context, id Id, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteKnowledgeFile(ctx context.Context, id RecordId, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListKnowledgeFiles List the files and FAQs of a knowledge base
 	//
@@ -11128,7 +11134,7 @@ type ClientInterface interface {
 	// must belong to that organisation (404 otherwise). Any member may call it.
 	//
 	// Corresponds with GET /v1/campaigns/knowledge-base/files/{id} (the `ListKnowledgeFiles` operationId).
-	ListKnowledgeFiles(ctx context.Context, id Id, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListKnowledgeFiles(ctx context.Context, id RecordId, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListKnowledgeBases List knowledge bases
 	//
@@ -11143,7 +11149,7 @@ type ClientInterface interface {
 	// otherwise). Any member may call it.
 	//
 	// Corresponds with GET /v1/campaigns/knowledge-base/list/{organizationId} (the `ListKnowledgeBases` operationId).
-	ListKnowledgeBases(ctx context.Context, organizationId Id, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListKnowledgeBases(ctx context.Context, organizationId RecordId, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SearchKnowledgeBase Search a knowledge base
 	//
@@ -11181,7 +11187,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-	UpdateKnowledgeBaseWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateKnowledgeBaseWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateKnowledgeBase Rename a knowledge base
 	//
@@ -11197,7 +11203,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-	UpdateKnowledgeBase(ctx context.Context, id Id, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateKnowledgeBase(ctx context.Context, id RecordId, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCampaigns List campaigns
 	//
@@ -11222,7 +11228,7 @@ type ClientInterface interface {
 	// may call it.
 	//
 	// Corresponds with GET /v1/campaigns/phone-number/{id} (the `ListCampaignPhoneNumberAssignments` operationId).
-	ListCampaignPhoneNumberAssignments(ctx context.Context, id Id, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListCampaignPhoneNumberAssignments(ctx context.Context, id RecordId, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteCampaign Delete a campaign
 	//
@@ -11233,7 +11239,7 @@ type ClientInterface interface {
 	// except `readonly` may call it. Returns the id of the deleted campaign.
 	//
 	// Corresponds with DELETE /v1/campaigns/{id} (the `DeleteCampaign` operationId).
-	DeleteCampaign(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteCampaign(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCampaign Get a campaign
 	//
@@ -11242,7 +11248,7 @@ type ClientInterface interface {
 	// Any team role may call it.
 	//
 	// Corresponds with GET /v1/campaigns/{id} (the `GetCampaign` operationId).
-	GetCampaign(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetCampaign(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateCampaignWithBody Update a campaign
 	//
@@ -11267,7 +11273,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-	UpdateCampaignWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateCampaignWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateCampaign Update a campaign
 	//
@@ -11292,7 +11298,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-	UpdateCampaign(ctx context.Context, id Id, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateCampaign(ctx context.Context, id RecordId, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListDoNotCall The team's do-not-call list
 	//
@@ -11355,7 +11361,7 @@ type ClientInterface interface {
 	// lifts a person's wish not to be called, only admins and the owner may remove.
 	//
 	// Corresponds with DELETE /v1/do-not-call/{id} (the `RemoveDoNotCall` operationId).
-	RemoveDoNotCall(ctx context.Context, id Id, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RemoveDoNotCall(ctx context.Context, id RecordId, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// StreamEvents Stream updates as server-sent events
 	//
@@ -11429,7 +11435,7 @@ type ClientInterface interface {
 	// 404. Any member except `readonly` may call it. Answers with the deleted id.
 	//
 	// Corresponds with DELETE /v1/inbox/item/{inboxId} (the `DeleteInboxItem` operationId).
-	DeleteInboxItem(ctx context.Context, inboxId Id, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteInboxItem(ctx context.Context, inboxId RecordId, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateInboxItemWithBody Change an inbox item's priority or visibility
 	//
@@ -11447,7 +11453,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-	UpdateInboxItemWithBody(ctx context.Context, inboxId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateInboxItemWithBody(ctx context.Context, inboxId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateInboxItem Change an inbox item's priority or visibility
 	//
@@ -11465,7 +11471,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-	UpdateInboxItem(ctx context.Context, inboxId Id, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateInboxItem(ctx context.Context, inboxId RecordId, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetInboxItem Get an inbox item
 	//
@@ -11777,7 +11783,7 @@ type ClientInterface interface {
 	// the 100 newest are answered). Any member of the organisation may call it.
 	//
 	// Corresponds with GET /v1/phone/get-verified-phone-numbers/{id} (the `ListVerifiedPhoneNumbers` operationId).
-	ListVerifiedPhoneNumbers(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListVerifiedPhoneNumbers(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListPhoneNumbers List the organisation's phone numbers
 	//
@@ -11811,7 +11817,7 @@ type ClientInterface interface {
 	// acts for a person.
 	//
 	// Corresponds with DELETE /v1/phone/number/{phoneNumberId} (the `DeletePhoneNumber` operationId).
-	DeletePhoneNumber(ctx context.Context, phoneNumberId Id, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeletePhoneNumber(ctx context.Context, phoneNumberId RecordId, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RequestPhoneNumberVerificationWithBody Start verifying a number the organisation owns elsewhere
 	//
@@ -12042,7 +12048,7 @@ type ClientInterface interface {
 	// the revoked key's id.
 	//
 	// Corresponds with DELETE /v1/team/api-keys/{id} (the `DeleteTeamApiKey` operationId).
-	DeleteTeamApiKey(ctx context.Context, id Id, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteTeamApiKey(ctx context.Context, id RecordId, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ConfirmTeamOwnershipTransferWithBody Confirm an ownership transfer
 	//
@@ -12082,7 +12088,7 @@ type ClientInterface interface {
 	// Answers with the deleted id.
 	//
 	// Corresponds with DELETE /v1/team/delete/{id} (the `DeleteTeam` operationId).
-	DeleteTeam(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteTeam(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListPendingTeamInvitations My pending invitations
 	//
@@ -12142,7 +12148,7 @@ type ClientInterface interface {
 	// Rate limited per client address.
 	//
 	// Corresponds with GET /v1/team/is-member/{teamId} (the `CheckTeamMembership` operationId).
-	CheckTeamMembership(ctx context.Context, teamId Id, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CheckTeamMembership(ctx context.Context, teamId RecordId, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTeams My teams
 	//
@@ -12229,7 +12235,7 @@ type ClientInterface interface {
 	// always come in that order, each with a done flag. Any member of the team may call it.
 	//
 	// Corresponds with GET /v1/team/onboarding/{id} (the `GetTeamOnboarding` operationId).
-	GetTeamOnboarding(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetTeamOnboarding(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTeamPropertiesWithBody Update a team's properties
 	//
@@ -12266,7 +12272,7 @@ type ClientInterface interface {
 	// call it.
 	//
 	// Corresponds with GET /v1/team/request-verification/{id} (the `RequestTeamVerification` operationId).
-	RequestTeamVerification(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RequestTeamVerification(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetTeamSubscriptionCredits Credits balance and tier
 	//
@@ -12331,7 +12337,7 @@ type ClientInterface interface {
 	// and developers.
 	//
 	// Corresponds with GET /v1/team/team-costs-usage/{id} (the `GetTeamCostsUsage` operationId).
-	GetTeamCostsUsage(ctx context.Context, id Id, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetTeamCostsUsage(ctx context.Context, id RecordId, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// TransferTeamOwnershipWithBody Start an ownership transfer
 	//
@@ -13015,7 +13021,7 @@ type ClientInterface interface {
 	// `readonly` may call it. Returns the cancelled job.
 	//
 	// Corresponds with POST /v1/workflow/end-job/{id} (the `EndWorkflowJob` operationId).
-	EndWorkflowJob(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	EndWorkflowJob(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWorkflowHistory List a workflow's runs
 	//
@@ -13024,7 +13030,7 @@ type ClientInterface interface {
 	// page. The dashboard refreshes it every 60 seconds. Any team role may call it.
 	//
 	// Corresponds with GET /v1/workflow/history/{id} (the `ListWorkflowHistory` operationId).
-	ListWorkflowHistory(ctx context.Context, id Id, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListWorkflowHistory(ctx context.Context, id RecordId, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWorkflows List workflows
 	//
@@ -13079,7 +13085,7 @@ type ClientInterface interface {
 	// does not belong to answers 404. Any team role may call it.
 	//
 	// Corresponds with GET /v1/workflow/phone-number/{phoneNumberId} (the `ListWorkflowsByPhoneNumber` operationId).
-	ListWorkflowsByPhoneNumber(ctx context.Context, phoneNumberId Id, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListWorkflowsByPhoneNumber(ctx context.Context, phoneNumberId RecordId, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetWorkflowProgress Progress of a workflow's run
 	//
@@ -13091,7 +13097,7 @@ type ClientInterface interface {
 	// 404 means the workflow does not exist (or is another team's). Any team role may call it.
 	//
 	// Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
-	GetWorkflowProgress(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetWorkflowProgress(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RunWorkflowWithBody Run a workflow
 	//
@@ -13115,7 +13121,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-	RunWorkflowWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RunWorkflowWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RunWorkflow Run a workflow
 	//
@@ -13139,7 +13145,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-	RunWorkflow(ctx context.Context, id Id, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RunWorkflow(ctx context.Context, id RecordId, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SaveWorkflowWithBody Save a workflow's graph
 	//
@@ -13280,7 +13286,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-	TestRunWorkflowWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	TestRunWorkflowWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// TestRunWorkflow Test-run a workflow
 	//
@@ -13301,7 +13307,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-	TestRunWorkflow(ctx context.Context, id Id, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	TestRunWorkflow(ctx context.Context, id RecordId, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateWorkflow Rename a workflow
 	//
@@ -13322,7 +13328,7 @@ type ClientInterface interface {
 	// may call it. Returns the id of the deleted workflow.
 	//
 	// Corresponds with DELETE /v1/workflow/{id} (the `DeleteWorkflow` operationId).
-	DeleteWorkflow(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteWorkflow(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetWorkflow Get a workflow
 	//
@@ -13332,7 +13338,7 @@ type ClientInterface interface {
 	// an organisation the caller does not belong to answers 404. Any team role may call it.
 	//
 	// Corresponds with GET /v1/workflow/{id} (the `GetWorkflow` operationId).
-	GetWorkflow(ctx context.Context, id Id, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetWorkflow(ctx context.Context, id RecordId, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateCampaignWorkflowWithBody Create a workflow in a campaign
 	//
@@ -13347,7 +13353,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-	CreateCampaignWorkflowWithBody(ctx context.Context, campaignId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateCampaignWorkflowWithBody(ctx context.Context, campaignId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateCampaignWorkflow Create a workflow in a campaign
 	//
@@ -13362,7 +13368,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-	CreateCampaignWorkflow(ctx context.Context, campaignId Id, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateCampaignWorkflow(ctx context.Context, campaignId RecordId, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DuplicateCampaignWorkflow Duplicate a campaign workflow
 	//
@@ -13374,7 +13380,7 @@ type ClientInterface interface {
 	// copy's summary (201).
 	//
 	// Corresponds with POST /v2/campaigns/workflow/duplicate/{id} (the `DuplicateCampaignWorkflow` operationId).
-	DuplicateCampaignWorkflow(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DuplicateCampaignWorkflow(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCampaignWorkflows List a campaign's workflows
 	//
@@ -13384,7 +13390,7 @@ type ClientInterface interface {
 	// may call it.
 	//
 	// Corresponds with GET /v2/campaigns/workflow/list/{campaignId} (the `ListCampaignWorkflows` operationId).
-	ListCampaignWorkflows(ctx context.Context, campaignId Id, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListCampaignWorkflows(ctx context.Context, campaignId RecordId, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ToggleCampaignWorkflowWithBody Activate or deactivate a campaign workflow
 	//
@@ -13399,7 +13405,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-	ToggleCampaignWorkflowWithBody(ctx context.Context, workflowId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ToggleCampaignWorkflowWithBody(ctx context.Context, workflowId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ToggleCampaignWorkflow Activate or deactivate a campaign workflow
 	//
@@ -13414,7 +13420,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-	ToggleCampaignWorkflow(ctx context.Context, workflowId Id, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ToggleCampaignWorkflow(ctx context.Context, workflowId RecordId, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListJobStatuses Status of jobs
 	//
@@ -13582,7 +13588,7 @@ func (c *Client) GetAdminUserOrganizationsByEmail(ctx context.Context, email Ema
 // invited and removed memberships, each with its status). Not paginated. Site admins only.
 //
 // Corresponds with GET /v1/admin/organization/organizations-list/{userId} (the `GetAdminUserOrganizations` operationId).
-func (c *Client) GetAdminUserOrganizations(ctx context.Context, userId Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetAdminUserOrganizations(ctx context.Context, userId RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAdminUserOrganizationsRequest(c.Server, userId)
 	if err != nil {
 		return nil, err
@@ -13624,7 +13630,7 @@ func (c *Client) ListAdminOrganizationsByOwnerEmail(ctx context.Context, email E
 // answers from the database. Site admins only (403 for everyone else, API keys included).
 //
 // Corresponds with GET /v1/admin/organization/refresh-organization-id/{id} (the `GetAdminOrganization` operationId).
-func (c *Client) GetAdminOrganization(ctx context.Context, id Id, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetAdminOrganization(ctx context.Context, id RecordId, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAdminOrganizationRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -13711,7 +13717,7 @@ func (c *Client) SearchAdminUsersOrganizations(ctx context.Context, params *Sear
 // except `readonly` may call it. Answers with the activated agent profile.
 //
 // Corresponds with PUT /v1/agent/activate/{id} (the `ActivateAgent` operationId).
-func (c *Client) ActivateAgent(ctx context.Context, id Id, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ActivateAgent(ctx context.Context, id RecordId, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewActivateAgentRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -13910,7 +13916,7 @@ func (c *Client) CreateAgent(ctx context.Context, body CreateAgentJSONRequestBod
 // Answers with the deactivated agent profile.
 //
 // Corresponds with PUT /v1/agent/deactivate/{id} (the `DeactivateAgent` operationId).
-func (c *Client) DeactivateAgent(ctx context.Context, id Id, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeactivateAgent(ctx context.Context, id RecordId, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeactivateAgentRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -13933,7 +13939,7 @@ func (c *Client) DeactivateAgent(ctx context.Context, id Id, params *DeactivateA
 // first. Any member except `readonly` may call it. Answers with the deleted id.
 //
 // Corresponds with DELETE /v1/agent/delete/{id} (the `DeleteAgent` operationId).
-func (c *Client) DeleteAgent(ctx context.Context, id Id, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteAgent(ctx context.Context, id RecordId, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteAgentRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -14012,7 +14018,7 @@ func (c *Client) DuplicateAgent(ctx context.Context, body DuplicateAgentJSONRequ
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-func (c *Client) UpdateAgentFaqWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateAgentFaqWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateAgentFaqRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
@@ -14039,7 +14045,7 @@ func (c *Client) UpdateAgentFaqWithBody(ctx context.Context, id Id, contentType 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-func (c *Client) UpdateAgentFaq(ctx context.Context, id Id, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateAgentFaq(ctx context.Context, id RecordId, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateAgentFaqRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
@@ -14059,7 +14065,7 @@ func (c *Client) UpdateAgentFaq(ctx context.Context, id Id, body UpdateAgentFaqJ
 // the organisation may call it.
 //
 // Corresponds with GET /v1/agent/list/campaigns/{campaignId} (the `ListCampaignAgents` operationId).
-func (c *Client) ListCampaignAgents(ctx context.Context, campaignId Id, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListCampaignAgents(ctx context.Context, campaignId RecordId, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListCampaignAgentsRequest(c.Server, campaignId, params)
 	if err != nil {
 		return nil, err
@@ -14084,7 +14090,7 @@ func (c *Client) ListCampaignAgents(ctx context.Context, campaignId Id, params *
 // not listed here (they have no file). `id` is the knowledge file's id.
 //
 // Corresponds with GET /v1/agent/list/knowledge-file/{id} (the `ListAgentKnowledgeFiles` operationId).
-func (c *Client) ListAgentKnowledgeFiles(ctx context.Context, id Id, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListAgentKnowledgeFiles(ctx context.Context, id RecordId, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListAgentKnowledgeFilesRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -14102,7 +14108,7 @@ func (c *Client) ListAgentKnowledgeFiles(ctx context.Context, id Id, params *Lis
 // first, 10 per page by default. Any member of the organisation may call it.
 //
 // Corresponds with GET /v1/agent/list/{teamId} (the `ListAgents` operationId).
-func (c *Client) ListAgents(ctx context.Context, teamId Id, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListAgents(ctx context.Context, teamId RecordId, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListAgentsRequest(c.Server, teamId, params)
 	if err != nil {
 		return nil, err
@@ -14192,7 +14198,7 @@ func (c *Client) SynthesizeAgentSpeech(ctx context.Context, params *SynthesizeAg
 // an agent of another organisation answers 404.
 //
 // Corresponds with GET /v1/agent/{id} (the `GetAgent` operationId).
-func (c *Client) GetAgent(ctx context.Context, id Id, params *GetAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetAgent(ctx context.Context, id RecordId, params *GetAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAgentRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -14223,7 +14229,7 @@ func (c *Client) GetAgent(ctx context.Context, id Id, params *GetAgentParams, re
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-func (c *Client) UpdateAgentWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateAgentWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateAgentRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
@@ -14254,7 +14260,7 @@ func (c *Client) UpdateAgentWithBody(ctx context.Context, id Id, contentType str
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-func (c *Client) UpdateAgent(ctx context.Context, id Id, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateAgent(ctx context.Context, id RecordId, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateAgentRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
@@ -15012,7 +15018,7 @@ func (c *Client) ListZapierZaps(ctx context.Context, params *ListZapierZapsParam
 // says nothing about whether the id exists). Needs a user session.
 //
 // Corresponds with GET /v1/auth/admin-profile/{id} (the `GetAdminProfile` operationId).
-func (c *Client) GetAdminProfile(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetAdminProfile(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAdminProfileRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -15442,7 +15448,7 @@ func (c *Client) GetUserByEmail(ctx context.Context, email Email, reqEditors ...
 // may call it; anyone else is answered 403 before the id is looked up. Needs a user session.
 //
 // Corresponds with GET /v1/auth/user/{id} (the `GetUser` operationId).
-func (c *Client) GetUser(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetUser(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetUserRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -15641,7 +15647,7 @@ func (c *Client) ListCallBookings(ctx context.Context, params *ListCallBookingsP
 // organisation may call it.
 //
 // Corresponds with GET /v1/call/log/{id} (the `GetCallLog` operationId).
-func (c *Client) GetCallLog(ctx context.Context, id Id, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetCallLog(ctx context.Context, id RecordId, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCallLogRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -15685,7 +15691,7 @@ func (c *Client) ListCallLogs(ctx context.Context, params *ListCallLogsParams, r
 // days, or an unknown `timeZone` is 400. Any member of the organisation may call it.
 //
 // Corresponds with GET /v1/call/organization/{teamId} (the `GetCallStatistics` operationId).
-func (c *Client) GetCallStatistics(ctx context.Context, teamId Id, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetCallStatistics(ctx context.Context, teamId RecordId, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCallStatisticsRequest(c.Server, teamId, params)
 	if err != nil {
 		return nil, err
@@ -15707,7 +15713,7 @@ func (c *Client) GetCallStatistics(ctx context.Context, teamId Id, params *GetCa
 // `organizationId`. Any member of the organisation may call it.
 //
 // Corresponds with GET /v1/call/recordings/{callLogId} (the `GetCallRecording` operationId).
-func (c *Client) GetCallRecording(ctx context.Context, callLogId Id, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetCallRecording(ctx context.Context, callLogId RecordId, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCallRecordingRequest(c.Server, callLogId, params)
 	if err != nil {
 		return nil, err
@@ -15875,7 +15881,7 @@ func (c *Client) CreateCampaign(ctx context.Context, body CreateCampaignJSONRequ
 // moves to the next page when the copy overflows a full page.
 //
 // Corresponds with POST /v1/campaigns/duplicate/{id} (the `DuplicateCampaign` operationId).
-func (c *Client) DuplicateCampaign(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DuplicateCampaign(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDuplicateCampaignRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -16069,7 +16075,7 @@ func (c *Client) DeactivateKnowledgeBase(ctx context.Context, body DeactivateKno
 // `readonly` may call it. Answers with the deleted id.
 //
 // Corresponds with DELETE /v1/campaigns/knowledge-base/delete/{id} (the `DeleteKnowledgeBase` operationId).
-func (c *Client) DeleteKnowledgeBase(ctx context.Context, id Id, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteKnowledgeBase(ctx context.Context, id RecordId, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteKnowledgeBaseRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -16145,7 +16151,7 @@ func (c *Client) CreateKnowledgeFaq(ctx context.Context, body CreateKnowledgeFaq
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-func (c *Client) UpdateKnowledgeFaqWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateKnowledgeFaqWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateKnowledgeFaqRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
@@ -16169,7 +16175,7 @@ func (c *Client) UpdateKnowledgeFaqWithBody(ctx context.Context, id Id, contentT
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-func (c *Client) UpdateKnowledgeFaq(ctx context.Context, id Id, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateKnowledgeFaq(ctx context.Context, id RecordId, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateKnowledgeFaqRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
@@ -16191,7 +16197,7 @@ func (c *Client) UpdateKnowledgeFaq(ctx context.Context, id Id, body UpdateKnowl
 // to that organisation, and an id of another organisation is 404. Any member may call it.
 //
 // Corresponds with GET /v1/campaigns/knowledge-base/file/{id} (the `GetKnowledgeFile` operationId).
-func (c *Client) GetKnowledgeFile(ctx context.Context, id Id, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetKnowledgeFile(ctx context.Context, id RecordId, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetKnowledgeFileRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -16307,7 +16313,7 @@ func (c *Client) CreateKnowledgeFile(ctx context.Context, body CreateKnowledgeFi
 // is 404. Any member except `readonly` may call it. Answers with the deleted id.
 //
 // Corresponds with DELETE /v1/campaigns/knowledge-base/files/{id} (the `DeleteKnowledgeFile` operationId).
-func (c *Client) DeleteKnowledgeFile(ctx context.Context, id Id, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteKnowledgeFile(ctx context.Context, id RecordId, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteKnowledgeFileRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -16331,7 +16337,7 @@ func (c *Client) DeleteKnowledgeFile(ctx context.Context, id Id, params *DeleteK
 // must belong to that organisation (404 otherwise). Any member may call it.
 //
 // Corresponds with GET /v1/campaigns/knowledge-base/files/{id} (the `ListKnowledgeFiles` operationId).
-func (c *Client) ListKnowledgeFiles(ctx context.Context, id Id, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListKnowledgeFiles(ctx context.Context, id RecordId, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListKnowledgeFilesRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -16356,7 +16362,7 @@ func (c *Client) ListKnowledgeFiles(ctx context.Context, id Id, params *ListKnow
 // otherwise). Any member may call it.
 //
 // Corresponds with GET /v1/campaigns/knowledge-base/list/{organizationId} (the `ListKnowledgeBases` operationId).
-func (c *Client) ListKnowledgeBases(ctx context.Context, organizationId Id, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListKnowledgeBases(ctx context.Context, organizationId RecordId, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListKnowledgeBasesRequest(c.Server, organizationId, params)
 	if err != nil {
 		return nil, err
@@ -16414,7 +16420,7 @@ func (c *Client) SearchKnowledgeBase(ctx context.Context, params *SearchKnowledg
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-func (c *Client) UpdateKnowledgeBaseWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateKnowledgeBaseWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateKnowledgeBaseRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
@@ -16440,7 +16446,7 @@ func (c *Client) UpdateKnowledgeBaseWithBody(ctx context.Context, id Id, content
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-func (c *Client) UpdateKnowledgeBase(ctx context.Context, id Id, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateKnowledgeBase(ctx context.Context, id RecordId, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateKnowledgeBaseRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
@@ -16485,7 +16491,7 @@ func (c *Client) ListCampaigns(ctx context.Context, params *ListCampaignsParams,
 // may call it.
 //
 // Corresponds with GET /v1/campaigns/phone-number/{id} (the `ListCampaignPhoneNumberAssignments` operationId).
-func (c *Client) ListCampaignPhoneNumberAssignments(ctx context.Context, id Id, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListCampaignPhoneNumberAssignments(ctx context.Context, id RecordId, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListCampaignPhoneNumberAssignmentsRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -16506,7 +16512,7 @@ func (c *Client) ListCampaignPhoneNumberAssignments(ctx context.Context, id Id, 
 // except `readonly` may call it. Returns the id of the deleted campaign.
 //
 // Corresponds with DELETE /v1/campaigns/{id} (the `DeleteCampaign` operationId).
-func (c *Client) DeleteCampaign(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteCampaign(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteCampaignRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -16525,7 +16531,7 @@ func (c *Client) DeleteCampaign(ctx context.Context, id Id, reqEditors ...Reques
 // Any team role may call it.
 //
 // Corresponds with GET /v1/campaigns/{id} (the `GetCampaign` operationId).
-func (c *Client) GetCampaign(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetCampaign(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCampaignRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -16560,7 +16566,7 @@ func (c *Client) GetCampaign(ctx context.Context, id Id, reqEditors ...RequestEd
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-func (c *Client) UpdateCampaignWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateCampaignWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateCampaignRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
@@ -16595,7 +16601,7 @@ func (c *Client) UpdateCampaignWithBody(ctx context.Context, id Id, contentType 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-func (c *Client) UpdateCampaign(ctx context.Context, id Id, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateCampaign(ctx context.Context, id RecordId, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateCampaignRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
@@ -16708,7 +16714,7 @@ func (c *Client) ImportDoNotCallWithBody(ctx context.Context, params *ImportDoNo
 // lifts a person's wish not to be called, only admins and the owner may remove.
 //
 // Corresponds with DELETE /v1/do-not-call/{id} (the `RemoveDoNotCall` operationId).
-func (c *Client) RemoveDoNotCall(ctx context.Context, id Id, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) RemoveDoNotCall(ctx context.Context, id RecordId, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRemoveDoNotCallRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -16823,7 +16829,7 @@ func (c *Client) ListInboxItems(ctx context.Context, params *ListInboxItemsParam
 // 404. Any member except `readonly` may call it. Answers with the deleted id.
 //
 // Corresponds with DELETE /v1/inbox/item/{inboxId} (the `DeleteInboxItem` operationId).
-func (c *Client) DeleteInboxItem(ctx context.Context, inboxId Id, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteInboxItem(ctx context.Context, inboxId RecordId, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteInboxItemRequest(c.Server, inboxId, params)
 	if err != nil {
 		return nil, err
@@ -16851,7 +16857,7 @@ func (c *Client) DeleteInboxItem(ctx context.Context, inboxId Id, params *Delete
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-func (c *Client) UpdateInboxItemWithBody(ctx context.Context, inboxId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateInboxItemWithBody(ctx context.Context, inboxId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateInboxItemRequestWithBody(c.Server, inboxId, contentType, body)
 	if err != nil {
 		return nil, err
@@ -16879,7 +16885,7 @@ func (c *Client) UpdateInboxItemWithBody(ctx context.Context, inboxId Id, conten
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-func (c *Client) UpdateInboxItem(ctx context.Context, inboxId Id, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateInboxItem(ctx context.Context, inboxId RecordId, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateInboxItemRequest(c.Server, inboxId, body)
 	if err != nil {
 		return nil, err
@@ -17351,7 +17357,7 @@ func (c *Client) SearchAvailablePhoneNumbers(ctx context.Context, params *Search
 // the 100 newest are answered). Any member of the organisation may call it.
 //
 // Corresponds with GET /v1/phone/get-verified-phone-numbers/{id} (the `ListVerifiedPhoneNumbers` operationId).
-func (c *Client) ListVerifiedPhoneNumbers(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListVerifiedPhoneNumbers(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListVerifiedPhoneNumbersRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -17405,7 +17411,7 @@ func (c *Client) ListPhoneNumbers(ctx context.Context, params *ListPhoneNumbersP
 // acts for a person.
 //
 // Corresponds with DELETE /v1/phone/number/{phoneNumberId} (the `DeletePhoneNumber` operationId).
-func (c *Client) DeletePhoneNumber(ctx context.Context, phoneNumberId Id, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeletePhoneNumber(ctx context.Context, phoneNumberId RecordId, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeletePhoneNumberRequest(c.Server, phoneNumberId, params)
 	if err != nil {
 		return nil, err
@@ -17776,7 +17782,7 @@ func (c *Client) CreateTeamApiKey(ctx context.Context, body CreateTeamApiKeyJSON
 // the revoked key's id.
 //
 // Corresponds with DELETE /v1/team/api-keys/{id} (the `DeleteTeamApiKey` operationId).
-func (c *Client) DeleteTeamApiKey(ctx context.Context, id Id, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteTeamApiKey(ctx context.Context, id RecordId, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteTeamApiKeyRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -17846,7 +17852,7 @@ func (c *Client) ConfirmTeamOwnershipTransfer(ctx context.Context, body ConfirmT
 // Answers with the deleted id.
 //
 // Corresponds with DELETE /v1/team/delete/{id} (the `DeleteTeam` operationId).
-func (c *Client) DeleteTeam(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteTeam(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteTeamRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -17946,7 +17952,7 @@ func (c *Client) InviteTeamMember(ctx context.Context, body InviteTeamMemberJSON
 // Rate limited per client address.
 //
 // Corresponds with GET /v1/team/is-member/{teamId} (the `CheckTeamMembership` operationId).
-func (c *Client) CheckTeamMembership(ctx context.Context, teamId Id, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) CheckTeamMembership(ctx context.Context, teamId RecordId, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCheckTeamMembershipRequest(c.Server, teamId, params)
 	if err != nil {
 		return nil, err
@@ -18113,7 +18119,7 @@ func (c *Client) CreateTeam(ctx context.Context, body CreateTeamJSONRequestBody,
 // always come in that order, each with a done flag. Any member of the team may call it.
 //
 // Corresponds with GET /v1/team/onboarding/{id} (the `GetTeamOnboarding` operationId).
-func (c *Client) GetTeamOnboarding(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetTeamOnboarding(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetTeamOnboardingRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -18180,7 +18186,7 @@ func (c *Client) UpdateTeamProperties(ctx context.Context, body UpdateTeamProper
 // call it.
 //
 // Corresponds with GET /v1/team/request-verification/{id} (the `RequestTeamVerification` operationId).
-func (c *Client) RequestTeamVerification(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) RequestTeamVerification(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRequestTeamVerificationRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -18305,7 +18311,7 @@ func (c *Client) GetTeamSubscriptionStatus(ctx context.Context, params *GetTeamS
 // and developers.
 //
 // Corresponds with GET /v1/team/team-costs-usage/{id} (the `GetTeamCostsUsage` operationId).
-func (c *Client) GetTeamCostsUsage(ctx context.Context, id Id, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetTeamCostsUsage(ctx context.Context, id RecordId, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetTeamCostsUsageRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -19371,7 +19377,7 @@ func (c *Client) DownloadRejectedContacts(ctx context.Context, nodeId Id, params
 // `readonly` may call it. Returns the cancelled job.
 //
 // Corresponds with POST /v1/workflow/end-job/{id} (the `EndWorkflowJob` operationId).
-func (c *Client) EndWorkflowJob(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) EndWorkflowJob(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewEndWorkflowJobRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -19390,7 +19396,7 @@ func (c *Client) EndWorkflowJob(ctx context.Context, id Id, reqEditors ...Reques
 // page. The dashboard refreshes it every 60 seconds. Any team role may call it.
 //
 // Corresponds with GET /v1/workflow/history/{id} (the `ListWorkflowHistory` operationId).
-func (c *Client) ListWorkflowHistory(ctx context.Context, id Id, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListWorkflowHistory(ctx context.Context, id RecordId, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListWorkflowHistoryRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -19485,7 +19491,7 @@ func (c *Client) UpdateWorkflowNode(ctx context.Context, nodeId Id, body UpdateW
 // does not belong to answers 404. Any team role may call it.
 //
 // Corresponds with GET /v1/workflow/phone-number/{phoneNumberId} (the `ListWorkflowsByPhoneNumber` operationId).
-func (c *Client) ListWorkflowsByPhoneNumber(ctx context.Context, phoneNumberId Id, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListWorkflowsByPhoneNumber(ctx context.Context, phoneNumberId RecordId, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListWorkflowsByPhoneNumberRequest(c.Server, phoneNumberId, params)
 	if err != nil {
 		return nil, err
@@ -19507,7 +19513,7 @@ func (c *Client) ListWorkflowsByPhoneNumber(ctx context.Context, phoneNumberId I
 // 404 means the workflow does not exist (or is another team's). Any team role may call it.
 //
 // Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
-func (c *Client) GetWorkflowProgress(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetWorkflowProgress(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetWorkflowProgressRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -19541,7 +19547,7 @@ func (c *Client) GetWorkflowProgress(ctx context.Context, id Id, reqEditors ...R
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-func (c *Client) RunWorkflowWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) RunWorkflowWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRunWorkflowRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
@@ -19575,7 +19581,7 @@ func (c *Client) RunWorkflowWithBody(ctx context.Context, id Id, contentType str
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-func (c *Client) RunWorkflow(ctx context.Context, id Id, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) RunWorkflow(ctx context.Context, id RecordId, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRunWorkflowRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
@@ -19758,7 +19764,7 @@ func (c *Client) ListWorkflowTemplates(ctx context.Context, params *ListWorkflow
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-func (c *Client) TestRunWorkflowWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) TestRunWorkflowWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewTestRunWorkflowRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
@@ -19789,7 +19795,7 @@ func (c *Client) TestRunWorkflowWithBody(ctx context.Context, id Id, contentType
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-func (c *Client) TestRunWorkflow(ctx context.Context, id Id, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) TestRunWorkflow(ctx context.Context, id RecordId, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewTestRunWorkflowRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
@@ -19830,7 +19836,7 @@ func (c *Client) UpdateWorkflow(ctx context.Context, params *UpdateWorkflowParam
 // may call it. Returns the id of the deleted workflow.
 //
 // Corresponds with DELETE /v1/workflow/{id} (the `DeleteWorkflow` operationId).
-func (c *Client) DeleteWorkflow(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteWorkflow(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteWorkflowRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -19850,7 +19856,7 @@ func (c *Client) DeleteWorkflow(ctx context.Context, id Id, reqEditors ...Reques
 // an organisation the caller does not belong to answers 404. Any team role may call it.
 //
 // Corresponds with GET /v1/workflow/{id} (the `GetWorkflow` operationId).
-func (c *Client) GetWorkflow(ctx context.Context, id Id, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetWorkflow(ctx context.Context, id RecordId, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetWorkflowRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -19875,7 +19881,7 @@ func (c *Client) GetWorkflow(ctx context.Context, id Id, params *GetWorkflowPara
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-func (c *Client) CreateCampaignWorkflowWithBody(ctx context.Context, campaignId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) CreateCampaignWorkflowWithBody(ctx context.Context, campaignId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateCampaignWorkflowRequestWithBody(c.Server, campaignId, contentType, body)
 	if err != nil {
 		return nil, err
@@ -19900,7 +19906,7 @@ func (c *Client) CreateCampaignWorkflowWithBody(ctx context.Context, campaignId 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-func (c *Client) CreateCampaignWorkflow(ctx context.Context, campaignId Id, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) CreateCampaignWorkflow(ctx context.Context, campaignId RecordId, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateCampaignWorkflowRequest(c.Server, campaignId, body)
 	if err != nil {
 		return nil, err
@@ -19922,7 +19928,7 @@ func (c *Client) CreateCampaignWorkflow(ctx context.Context, campaignId Id, body
 // copy's summary (201).
 //
 // Corresponds with POST /v2/campaigns/workflow/duplicate/{id} (the `DuplicateCampaignWorkflow` operationId).
-func (c *Client) DuplicateCampaignWorkflow(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DuplicateCampaignWorkflow(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDuplicateCampaignWorkflowRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -19942,7 +19948,7 @@ func (c *Client) DuplicateCampaignWorkflow(ctx context.Context, id Id, reqEditor
 // may call it.
 //
 // Corresponds with GET /v2/campaigns/workflow/list/{campaignId} (the `ListCampaignWorkflows` operationId).
-func (c *Client) ListCampaignWorkflows(ctx context.Context, campaignId Id, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListCampaignWorkflows(ctx context.Context, campaignId RecordId, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListCampaignWorkflowsRequest(c.Server, campaignId, params)
 	if err != nil {
 		return nil, err
@@ -19967,7 +19973,7 @@ func (c *Client) ListCampaignWorkflows(ctx context.Context, campaignId Id, param
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-func (c *Client) ToggleCampaignWorkflowWithBody(ctx context.Context, workflowId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ToggleCampaignWorkflowWithBody(ctx context.Context, workflowId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewToggleCampaignWorkflowRequestWithBody(c.Server, workflowId, contentType, body)
 	if err != nil {
 		return nil, err
@@ -19992,7 +19998,7 @@ func (c *Client) ToggleCampaignWorkflowWithBody(ctx context.Context, workflowId 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-func (c *Client) ToggleCampaignWorkflow(ctx context.Context, workflowId Id, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ToggleCampaignWorkflow(ctx context.Context, workflowId RecordId, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewToggleCampaignWorkflowRequest(c.Server, workflowId, body)
 	if err != nil {
 		return nil, err
@@ -20346,7 +20352,7 @@ func NewGetAdminUserOrganizationsByEmailRequest(server string, email Email) (*ht
 }
 
 // NewGetAdminUserOrganizationsRequest constructs an http.Request for the GetAdminUserOrganizations method
-func NewGetAdminUserOrganizationsRequest(server string, userId Id) (*http.Request, error) {
+func NewGetAdminUserOrganizationsRequest(server string, userId RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -20441,7 +20447,7 @@ func NewListAdminOrganizationsByOwnerEmailRequest(server string, email Email, pa
 }
 
 // NewGetAdminOrganizationRequest constructs an http.Request for the GetAdminOrganization method
-func NewGetAdminOrganizationRequest(server string, id Id, params *GetAdminOrganizationParams) (*http.Request, error) {
+func NewGetAdminOrganizationRequest(server string, id RecordId, params *GetAdminOrganizationParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -20684,7 +20690,7 @@ func NewSearchAdminUsersOrganizationsRequest(server string, params *SearchAdminU
 }
 
 // NewActivateAgentRequest constructs an http.Request for the ActivateAgent method
-func NewActivateAgentRequest(server string, id Id, params *ActivateAgentParams) (*http.Request, error) {
+func NewActivateAgentRequest(server string, id RecordId, params *ActivateAgentParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -20965,7 +20971,7 @@ func NewCreateAgentRequestWithBody(server string, contentType string, body io.Re
 }
 
 // NewDeactivateAgentRequest constructs an http.Request for the DeactivateAgent method
-func NewDeactivateAgentRequest(server string, id Id, params *DeactivateAgentParams) (*http.Request, error) {
+func NewDeactivateAgentRequest(server string, id RecordId, params *DeactivateAgentParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21022,7 +21028,7 @@ func NewDeactivateAgentRequest(server string, id Id, params *DeactivateAgentPara
 }
 
 // NewDeleteAgentRequest constructs an http.Request for the DeleteAgent method
-func NewDeleteAgentRequest(server string, id Id, params *DeleteAgentParams) (*http.Request, error) {
+func NewDeleteAgentRequest(server string, id RecordId, params *DeleteAgentParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21119,7 +21125,7 @@ func NewDuplicateAgentRequestWithBody(server string, contentType string, body io
 }
 
 // NewUpdateAgentFaqRequest calls the generic UpdateAgentFaq builder with application/json body
-func NewUpdateAgentFaqRequest(server string, id Id, body UpdateAgentFaqJSONRequestBody) (*http.Request, error) {
+func NewUpdateAgentFaqRequest(server string, id RecordId, body UpdateAgentFaqJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -21130,7 +21136,7 @@ func NewUpdateAgentFaqRequest(server string, id Id, body UpdateAgentFaqJSONReque
 }
 
 // NewUpdateAgentFaqRequestWithBody constructs an http.Request for the UpdateAgentFaq method, with any body, and a specified content type
-func NewUpdateAgentFaqRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateAgentFaqRequestWithBody(server string, id RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21166,7 +21172,7 @@ func NewUpdateAgentFaqRequestWithBody(server string, id Id, contentType string, 
 }
 
 // NewListCampaignAgentsRequest constructs an http.Request for the ListCampaignAgents method
-func NewListCampaignAgentsRequest(server string, campaignId Id, params *ListCampaignAgentsParams) (*http.Request, error) {
+func NewListCampaignAgentsRequest(server string, campaignId RecordId, params *ListCampaignAgentsParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21247,7 +21253,7 @@ func NewListCampaignAgentsRequest(server string, campaignId Id, params *ListCamp
 }
 
 // NewListAgentKnowledgeFilesRequest constructs an http.Request for the ListAgentKnowledgeFiles method
-func NewListAgentKnowledgeFilesRequest(server string, id Id, params *ListAgentKnowledgeFilesParams) (*http.Request, error) {
+func NewListAgentKnowledgeFilesRequest(server string, id RecordId, params *ListAgentKnowledgeFilesParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21328,7 +21334,7 @@ func NewListAgentKnowledgeFilesRequest(server string, id Id, params *ListAgentKn
 }
 
 // NewListAgentsRequest constructs an http.Request for the ListAgents method
-func NewListAgentsRequest(server string, teamId Id, params *ListAgentsParams) (*http.Request, error) {
+func NewListAgentsRequest(server string, teamId RecordId, params *ListAgentsParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21570,7 +21576,7 @@ func NewSynthesizeAgentSpeechRequest(server string, params *SynthesizeAgentSpeec
 }
 
 // NewGetAgentRequest constructs an http.Request for the GetAgent method
-func NewGetAgentRequest(server string, id Id, params *GetAgentParams) (*http.Request, error) {
+func NewGetAgentRequest(server string, id RecordId, params *GetAgentParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21627,7 +21633,7 @@ func NewGetAgentRequest(server string, id Id, params *GetAgentParams) (*http.Req
 }
 
 // NewUpdateAgentRequest calls the generic UpdateAgent builder with application/json body
-func NewUpdateAgentRequest(server string, id Id, body UpdateAgentJSONRequestBody) (*http.Request, error) {
+func NewUpdateAgentRequest(server string, id RecordId, body UpdateAgentJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -21638,7 +21644,7 @@ func NewUpdateAgentRequest(server string, id Id, body UpdateAgentJSONRequestBody
 }
 
 // NewUpdateAgentRequestWithBody constructs an http.Request for the UpdateAgent method, with any body, and a specified content type
-func NewUpdateAgentRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateAgentRequestWithBody(server string, id RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -22626,7 +22632,7 @@ func NewListZapierZapsRequest(server string, params *ListZapierZapsParams) (*htt
 }
 
 // NewGetAdminProfileRequest constructs an http.Request for the GetAdminProfile method
-func NewGetAdminProfileRequest(server string, id Id) (*http.Request, error) {
+func NewGetAdminProfileRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -23042,7 +23048,7 @@ func NewGetUserByEmailRequest(server string, email Email) (*http.Request, error)
 }
 
 // NewGetUserRequest constructs an http.Request for the GetUser method
-func NewGetUserRequest(server string, id Id) (*http.Request, error) {
+func NewGetUserRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -23230,7 +23236,7 @@ func NewListCallBookingsRequest(server string, params *ListCallBookingsParams) (
 }
 
 // NewGetCallLogRequest constructs an http.Request for the GetCallLog method
-func NewGetCallLogRequest(server string, id Id, params *GetCallLogParams) (*http.Request, error) {
+func NewGetCallLogRequest(server string, id RecordId, params *GetCallLogParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -23361,7 +23367,7 @@ func NewListCallLogsRequest(server string, params *ListCallLogsParams) (*http.Re
 }
 
 // NewGetCallStatisticsRequest constructs an http.Request for the GetCallStatistics method
-func NewGetCallStatisticsRequest(server string, teamId Id, params *GetCallStatisticsParams) (*http.Request, error) {
+func NewGetCallStatisticsRequest(server string, teamId RecordId, params *GetCallStatisticsParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -23446,7 +23452,7 @@ func NewGetCallStatisticsRequest(server string, teamId Id, params *GetCallStatis
 }
 
 // NewGetCallRecordingRequest constructs an http.Request for the GetCallRecording method
-func NewGetCallRecordingRequest(server string, callLogId Id, params *GetCallRecordingParams) (*http.Request, error) {
+func NewGetCallRecordingRequest(server string, callLogId RecordId, params *GetCallRecordingParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -23640,7 +23646,7 @@ func NewCreateCampaignRequestWithBody(server string, contentType string, body io
 }
 
 // NewDuplicateCampaignRequest constructs an http.Request for the DuplicateCampaign method
-func NewDuplicateCampaignRequest(server string, id Id) (*http.Request, error) {
+func NewDuplicateCampaignRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -23794,7 +23800,7 @@ func NewDeactivateKnowledgeBaseRequestWithBody(server string, contentType string
 }
 
 // NewDeleteKnowledgeBaseRequest constructs an http.Request for the DeleteKnowledgeBase method
-func NewDeleteKnowledgeBaseRequest(server string, id Id, params *DeleteKnowledgeBaseParams) (*http.Request, error) {
+func NewDeleteKnowledgeBaseRequest(server string, id RecordId, params *DeleteKnowledgeBaseParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -23891,7 +23897,7 @@ func NewCreateKnowledgeFaqRequestWithBody(server string, contentType string, bod
 }
 
 // NewUpdateKnowledgeFaqRequest calls the generic UpdateKnowledgeFaq builder with application/json body
-func NewUpdateKnowledgeFaqRequest(server string, id Id, body UpdateKnowledgeFaqJSONRequestBody) (*http.Request, error) {
+func NewUpdateKnowledgeFaqRequest(server string, id RecordId, body UpdateKnowledgeFaqJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -23902,7 +23908,7 @@ func NewUpdateKnowledgeFaqRequest(server string, id Id, body UpdateKnowledgeFaqJ
 }
 
 // NewUpdateKnowledgeFaqRequestWithBody constructs an http.Request for the UpdateKnowledgeFaq method, with any body, and a specified content type
-func NewUpdateKnowledgeFaqRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateKnowledgeFaqRequestWithBody(server string, id RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -23938,7 +23944,7 @@ func NewUpdateKnowledgeFaqRequestWithBody(server string, id Id, contentType stri
 }
 
 // NewGetKnowledgeFileRequest constructs an http.Request for the GetKnowledgeFile method
-func NewGetKnowledgeFileRequest(server string, id Id, params *GetKnowledgeFileParams) (*http.Request, error) {
+func NewGetKnowledgeFileRequest(server string, id RecordId, params *GetKnowledgeFileParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24035,7 +24041,7 @@ func NewCreateKnowledgeFileRequestWithBody(server string, contentType string, bo
 }
 
 // NewDeleteKnowledgeFileRequest constructs an http.Request for the DeleteKnowledgeFile method
-func NewDeleteKnowledgeFileRequest(server string, id Id, params *DeleteKnowledgeFileParams) (*http.Request, error) {
+func NewDeleteKnowledgeFileRequest(server string, id RecordId, params *DeleteKnowledgeFileParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24092,7 +24098,7 @@ func NewDeleteKnowledgeFileRequest(server string, id Id, params *DeleteKnowledge
 }
 
 // NewListKnowledgeFilesRequest constructs an http.Request for the ListKnowledgeFiles method
-func NewListKnowledgeFilesRequest(server string, id Id, params *ListKnowledgeFilesParams) (*http.Request, error) {
+func NewListKnowledgeFilesRequest(server string, id RecordId, params *ListKnowledgeFilesParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24173,7 +24179,7 @@ func NewListKnowledgeFilesRequest(server string, id Id, params *ListKnowledgeFil
 }
 
 // NewListKnowledgeBasesRequest constructs an http.Request for the ListKnowledgeBases method
-func NewListKnowledgeBasesRequest(server string, organizationId Id, params *ListKnowledgeBasesParams) (*http.Request, error) {
+func NewListKnowledgeBasesRequest(server string, organizationId RecordId, params *ListKnowledgeBasesParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24352,7 +24358,7 @@ func NewSearchKnowledgeBaseRequest(server string, params *SearchKnowledgeBasePar
 }
 
 // NewUpdateKnowledgeBaseRequest calls the generic UpdateKnowledgeBase builder with application/json body
-func NewUpdateKnowledgeBaseRequest(server string, id Id, body UpdateKnowledgeBaseJSONRequestBody) (*http.Request, error) {
+func NewUpdateKnowledgeBaseRequest(server string, id RecordId, body UpdateKnowledgeBaseJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -24363,7 +24369,7 @@ func NewUpdateKnowledgeBaseRequest(server string, id Id, body UpdateKnowledgeBas
 }
 
 // NewUpdateKnowledgeBaseRequestWithBody constructs an http.Request for the UpdateKnowledgeBase method, with any body, and a specified content type
-func NewUpdateKnowledgeBaseRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateKnowledgeBaseRequestWithBody(server string, id RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24497,7 +24503,7 @@ func NewListCampaignsRequest(server string, params *ListCampaignsParams) (*http.
 }
 
 // NewListCampaignPhoneNumberAssignmentsRequest constructs an http.Request for the ListCampaignPhoneNumberAssignments method
-func NewListCampaignPhoneNumberAssignmentsRequest(server string, id Id, params *ListCampaignPhoneNumberAssignmentsParams) (*http.Request, error) {
+func NewListCampaignPhoneNumberAssignmentsRequest(server string, id RecordId, params *ListCampaignPhoneNumberAssignmentsParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24570,7 +24576,7 @@ func NewListCampaignPhoneNumberAssignmentsRequest(server string, id Id, params *
 }
 
 // NewDeleteCampaignRequest constructs an http.Request for the DeleteCampaign method
-func NewDeleteCampaignRequest(server string, id Id) (*http.Request, error) {
+func NewDeleteCampaignRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24604,7 +24610,7 @@ func NewDeleteCampaignRequest(server string, id Id) (*http.Request, error) {
 }
 
 // NewGetCampaignRequest constructs an http.Request for the GetCampaign method
-func NewGetCampaignRequest(server string, id Id) (*http.Request, error) {
+func NewGetCampaignRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24638,7 +24644,7 @@ func NewGetCampaignRequest(server string, id Id) (*http.Request, error) {
 }
 
 // NewUpdateCampaignRequest calls the generic UpdateCampaign builder with application/json body
-func NewUpdateCampaignRequest(server string, id Id, body UpdateCampaignJSONRequestBody) (*http.Request, error) {
+func NewUpdateCampaignRequest(server string, id RecordId, body UpdateCampaignJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -24649,7 +24655,7 @@ func NewUpdateCampaignRequest(server string, id Id, body UpdateCampaignJSONReque
 }
 
 // NewUpdateCampaignRequestWithBody constructs an http.Request for the UpdateCampaign method, with any body, and a specified content type
-func NewUpdateCampaignRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateCampaignRequestWithBody(server string, id RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24887,7 +24893,7 @@ func NewImportDoNotCallRequestWithBody(server string, params *ImportDoNotCallPar
 }
 
 // NewRemoveDoNotCallRequest constructs an http.Request for the RemoveDoNotCall method
-func NewRemoveDoNotCallRequest(server string, id Id, params *RemoveDoNotCallParams) (*http.Request, error) {
+func NewRemoveDoNotCallRequest(server string, id RecordId, params *RemoveDoNotCallParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -25191,7 +25197,7 @@ func NewListInboxItemsRequest(server string, params *ListInboxItemsParams) (*htt
 }
 
 // NewDeleteInboxItemRequest constructs an http.Request for the DeleteInboxItem method
-func NewDeleteInboxItemRequest(server string, inboxId Id, params *DeleteInboxItemParams) (*http.Request, error) {
+func NewDeleteInboxItemRequest(server string, inboxId RecordId, params *DeleteInboxItemParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -25248,7 +25254,7 @@ func NewDeleteInboxItemRequest(server string, inboxId Id, params *DeleteInboxIte
 }
 
 // NewUpdateInboxItemRequest calls the generic UpdateInboxItem builder with application/json body
-func NewUpdateInboxItemRequest(server string, inboxId Id, body UpdateInboxItemJSONRequestBody) (*http.Request, error) {
+func NewUpdateInboxItemRequest(server string, inboxId RecordId, body UpdateInboxItemJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -25259,7 +25265,7 @@ func NewUpdateInboxItemRequest(server string, inboxId Id, body UpdateInboxItemJS
 }
 
 // NewUpdateInboxItemRequestWithBody constructs an http.Request for the UpdateInboxItem method, with any body, and a specified content type
-func NewUpdateInboxItemRequestWithBody(server string, inboxId Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateInboxItemRequestWithBody(server string, inboxId RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -25940,7 +25946,7 @@ func NewSearchAvailablePhoneNumbersRequest(server string, params *SearchAvailabl
 }
 
 // NewListVerifiedPhoneNumbersRequest constructs an http.Request for the ListVerifiedPhoneNumbers method
-func NewListVerifiedPhoneNumbersRequest(server string, id Id) (*http.Request, error) {
+func NewListVerifiedPhoneNumbersRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -26048,7 +26054,7 @@ func NewListPhoneNumbersRequest(server string, params *ListPhoneNumbersParams) (
 }
 
 // NewDeletePhoneNumberRequest constructs an http.Request for the DeletePhoneNumber method
-func NewDeletePhoneNumberRequest(server string, phoneNumberId Id, params *DeletePhoneNumberParams) (*http.Request, error) {
+func NewDeletePhoneNumberRequest(server string, phoneNumberId RecordId, params *DeletePhoneNumberParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -26409,7 +26415,7 @@ func NewCreateTeamApiKeyRequestWithBody(server string, contentType string, body 
 }
 
 // NewDeleteTeamApiKeyRequest constructs an http.Request for the DeleteTeamApiKey method
-func NewDeleteTeamApiKeyRequest(server string, id Id, params *DeleteTeamApiKeyParams) (*http.Request, error) {
+func NewDeleteTeamApiKeyRequest(server string, id RecordId, params *DeleteTeamApiKeyParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -26506,7 +26512,7 @@ func NewConfirmTeamOwnershipTransferRequestWithBody(server string, contentType s
 }
 
 // NewDeleteTeamRequest constructs an http.Request for the DeleteTeam method
-func NewDeleteTeamRequest(server string, id Id) (*http.Request, error) {
+func NewDeleteTeamRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -26607,7 +26613,7 @@ func NewInviteTeamMemberRequestWithBody(server string, contentType string, body 
 }
 
 // NewCheckTeamMembershipRequest constructs an http.Request for the CheckTeamMembership method
-func NewCheckTeamMembershipRequest(server string, teamId Id, params *CheckTeamMembershipParams) (*http.Request, error) {
+func NewCheckTeamMembershipRequest(server string, teamId RecordId, params *CheckTeamMembershipParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -26954,7 +26960,7 @@ func NewCreateTeamRequestWithBody(server string, contentType string, body io.Rea
 }
 
 // NewGetTeamOnboardingRequest constructs an http.Request for the GetTeamOnboarding method
-func NewGetTeamOnboardingRequest(server string, id Id) (*http.Request, error) {
+func NewGetTeamOnboardingRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -27028,7 +27034,7 @@ func NewUpdateTeamPropertiesRequestWithBody(server string, contentType string, b
 }
 
 // NewRequestTeamVerificationRequest constructs an http.Request for the RequestTeamVerification method
-func NewRequestTeamVerificationRequest(server string, id Id) (*http.Request, error) {
+func NewRequestTeamVerificationRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -27252,7 +27258,7 @@ func NewGetTeamSubscriptionStatusRequest(server string, params *GetTeamSubscript
 }
 
 // NewGetTeamCostsUsageRequest constructs an http.Request for the GetTeamCostsUsage method
-func NewGetTeamCostsUsageRequest(server string, id Id, params *GetTeamCostsUsageParams) (*http.Request, error) {
+func NewGetTeamCostsUsageRequest(server string, id RecordId, params *GetTeamCostsUsageParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -28701,7 +28707,7 @@ func NewDownloadRejectedContactsRequest(server string, nodeId Id, params *Downlo
 }
 
 // NewEndWorkflowJobRequest constructs an http.Request for the EndWorkflowJob method
-func NewEndWorkflowJobRequest(server string, id Id) (*http.Request, error) {
+func NewEndWorkflowJobRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -28735,7 +28741,7 @@ func NewEndWorkflowJobRequest(server string, id Id) (*http.Request, error) {
 }
 
 // NewListWorkflowHistoryRequest constructs an http.Request for the ListWorkflowHistory method
-func NewListWorkflowHistoryRequest(server string, id Id, params *ListWorkflowHistoryParams) (*http.Request, error) {
+func NewListWorkflowHistoryRequest(server string, id RecordId, params *ListWorkflowHistoryParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -28965,7 +28971,7 @@ func NewUpdateWorkflowNodeRequestWithBody(server string, nodeId Id, contentType 
 }
 
 // NewListWorkflowsByPhoneNumberRequest constructs an http.Request for the ListWorkflowsByPhoneNumber method
-func NewListWorkflowsByPhoneNumberRequest(server string, phoneNumberId Id, params *ListWorkflowsByPhoneNumberParams) (*http.Request, error) {
+func NewListWorkflowsByPhoneNumberRequest(server string, phoneNumberId RecordId, params *ListWorkflowsByPhoneNumberParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29038,7 +29044,7 @@ func NewListWorkflowsByPhoneNumberRequest(server string, phoneNumberId Id, param
 }
 
 // NewGetWorkflowProgressRequest constructs an http.Request for the GetWorkflowProgress method
-func NewGetWorkflowProgressRequest(server string, id Id) (*http.Request, error) {
+func NewGetWorkflowProgressRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29072,7 +29078,7 @@ func NewGetWorkflowProgressRequest(server string, id Id) (*http.Request, error) 
 }
 
 // NewRunWorkflowRequest calls the generic RunWorkflow builder with application/json body
-func NewRunWorkflowRequest(server string, id Id, body RunWorkflowJSONRequestBody) (*http.Request, error) {
+func NewRunWorkflowRequest(server string, id RecordId, body RunWorkflowJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -29083,7 +29089,7 @@ func NewRunWorkflowRequest(server string, id Id, body RunWorkflowJSONRequestBody
 }
 
 // NewRunWorkflowRequestWithBody constructs an http.Request for the RunWorkflow method, with any body, and a specified content type
-func NewRunWorkflowRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewRunWorkflowRequestWithBody(server string, id RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29237,7 +29243,7 @@ func NewListWorkflowTemplatesRequest(server string, params *ListWorkflowTemplate
 }
 
 // NewTestRunWorkflowRequest calls the generic TestRunWorkflow builder with application/json body
-func NewTestRunWorkflowRequest(server string, id Id, body TestRunWorkflowJSONRequestBody) (*http.Request, error) {
+func NewTestRunWorkflowRequest(server string, id RecordId, body TestRunWorkflowJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -29248,7 +29254,7 @@ func NewTestRunWorkflowRequest(server string, id Id, body TestRunWorkflowJSONReq
 }
 
 // NewTestRunWorkflowRequestWithBody constructs an http.Request for the TestRunWorkflow method, with any body, and a specified content type
-func NewTestRunWorkflowRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewTestRunWorkflowRequestWithBody(server string, id RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29342,7 +29348,7 @@ func NewUpdateWorkflowRequest(server string, params *UpdateWorkflowParams) (*htt
 }
 
 // NewDeleteWorkflowRequest constructs an http.Request for the DeleteWorkflow method
-func NewDeleteWorkflowRequest(server string, id Id) (*http.Request, error) {
+func NewDeleteWorkflowRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29376,7 +29382,7 @@ func NewDeleteWorkflowRequest(server string, id Id) (*http.Request, error) {
 }
 
 // NewGetWorkflowRequest constructs an http.Request for the GetWorkflow method
-func NewGetWorkflowRequest(server string, id Id, params *GetWorkflowParams) (*http.Request, error) {
+func NewGetWorkflowRequest(server string, id RecordId, params *GetWorkflowParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29437,7 +29443,7 @@ func NewGetWorkflowRequest(server string, id Id, params *GetWorkflowParams) (*ht
 }
 
 // NewCreateCampaignWorkflowRequest calls the generic CreateCampaignWorkflow builder with application/json body
-func NewCreateCampaignWorkflowRequest(server string, campaignId Id, body CreateCampaignWorkflowJSONRequestBody) (*http.Request, error) {
+func NewCreateCampaignWorkflowRequest(server string, campaignId RecordId, body CreateCampaignWorkflowJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -29448,7 +29454,7 @@ func NewCreateCampaignWorkflowRequest(server string, campaignId Id, body CreateC
 }
 
 // NewCreateCampaignWorkflowRequestWithBody constructs an http.Request for the CreateCampaignWorkflow method, with any body, and a specified content type
-func NewCreateCampaignWorkflowRequestWithBody(server string, campaignId Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateCampaignWorkflowRequestWithBody(server string, campaignId RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29484,7 +29490,7 @@ func NewCreateCampaignWorkflowRequestWithBody(server string, campaignId Id, cont
 }
 
 // NewDuplicateCampaignWorkflowRequest constructs an http.Request for the DuplicateCampaignWorkflow method
-func NewDuplicateCampaignWorkflowRequest(server string, id Id) (*http.Request, error) {
+func NewDuplicateCampaignWorkflowRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29518,7 +29524,7 @@ func NewDuplicateCampaignWorkflowRequest(server string, id Id) (*http.Request, e
 }
 
 // NewListCampaignWorkflowsRequest constructs an http.Request for the ListCampaignWorkflows method
-func NewListCampaignWorkflowsRequest(server string, campaignId Id, params *ListCampaignWorkflowsParams) (*http.Request, error) {
+func NewListCampaignWorkflowsRequest(server string, campaignId RecordId, params *ListCampaignWorkflowsParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29603,7 +29609,7 @@ func NewListCampaignWorkflowsRequest(server string, campaignId Id, params *ListC
 }
 
 // NewToggleCampaignWorkflowRequest calls the generic ToggleCampaignWorkflow builder with application/json body
-func NewToggleCampaignWorkflowRequest(server string, workflowId Id, body ToggleCampaignWorkflowJSONRequestBody) (*http.Request, error) {
+func NewToggleCampaignWorkflowRequest(server string, workflowId RecordId, body ToggleCampaignWorkflowJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -29614,7 +29620,7 @@ func NewToggleCampaignWorkflowRequest(server string, workflowId Id, body ToggleC
 }
 
 // NewToggleCampaignWorkflowRequestWithBody constructs an http.Request for the ToggleCampaignWorkflow method, with any body, and a specified content type
-func NewToggleCampaignWorkflowRequestWithBody(server string, workflowId Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewToggleCampaignWorkflowRequestWithBody(server string, workflowId RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29848,7 +29854,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/admin/organization/organizations-list/{userId} (the `GetAdminUserOrganizations` operationId).
-	GetAdminUserOrganizationsWithResponse(ctx context.Context, userId Id, reqEditors ...RequestEditorFn) (*GetAdminUserOrganizationsResponse, error)
+	GetAdminUserOrganizationsWithResponse(ctx context.Context, userId RecordId, reqEditors ...RequestEditorFn) (*GetAdminUserOrganizationsResponse, error)
 
 	// ListAdminOrganizationsByOwnerEmailWithResponse Organisations owned by an e-mail address, for site admins
 	//
@@ -29874,7 +29880,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/admin/organization/refresh-organization-id/{id} (the `GetAdminOrganization` operationId).
-	GetAdminOrganizationWithResponse(ctx context.Context, id Id, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*GetAdminOrganizationResponse, error)
+	GetAdminOrganizationWithResponse(ctx context.Context, id RecordId, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*GetAdminOrganizationResponse, error)
 
 	// UpdateAdminOrganizationLevelWithResponse Set an organisation's verification level
 	//
@@ -29929,7 +29935,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/agent/activate/{id} (the `ActivateAgent` operationId).
-	ActivateAgentWithResponse(ctx context.Context, id Id, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*ActivateAgentResponse, error)
+	ActivateAgentWithResponse(ctx context.Context, id RecordId, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*ActivateAgentResponse, error)
 
 	// ListAgentAudioFilesWithResponse List an agent's teaching audio files
 	//
@@ -30064,7 +30070,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/agent/deactivate/{id} (the `DeactivateAgent` operationId).
-	DeactivateAgentWithResponse(ctx context.Context, id Id, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*DeactivateAgentResponse, error)
+	DeactivateAgentWithResponse(ctx context.Context, id RecordId, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*DeactivateAgentResponse, error)
 
 	// DeleteAgentWithResponse Delete an agent profile
 	//
@@ -30079,7 +30085,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/agent/delete/{id} (the `DeleteAgent` operationId).
-	DeleteAgentWithResponse(ctx context.Context, id Id, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*DeleteAgentResponse, error)
+	DeleteAgentWithResponse(ctx context.Context, id RecordId, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*DeleteAgentResponse, error)
 
 	// DuplicateAgentWithBodyWithResponse Duplicate an agent profile
 	//
@@ -30128,7 +30134,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-	UpdateAgentFaqWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error)
+	UpdateAgentFaqWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error)
 
 	// UpdateAgentFaqWithResponse Set an agent's FAQ
 	//
@@ -30145,7 +30151,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-	UpdateAgentFaqWithResponse(ctx context.Context, id Id, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error)
+	UpdateAgentFaqWithResponse(ctx context.Context, id RecordId, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error)
 
 	// ListCampaignAgentsWithResponse List the agent profiles of a campaign
 	//
@@ -30157,7 +30163,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/agent/list/campaigns/{campaignId} (the `ListCampaignAgents` operationId).
-	ListCampaignAgentsWithResponse(ctx context.Context, campaignId Id, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*ListCampaignAgentsResponse, error)
+	ListCampaignAgentsWithResponse(ctx context.Context, campaignId RecordId, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*ListCampaignAgentsResponse, error)
 
 	// ListAgentKnowledgeFilesWithResponse List an agent's knowledge files
 	//
@@ -30174,7 +30180,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/agent/list/knowledge-file/{id} (the `ListAgentKnowledgeFiles` operationId).
-	ListAgentKnowledgeFilesWithResponse(ctx context.Context, id Id, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListAgentKnowledgeFilesResponse, error)
+	ListAgentKnowledgeFilesWithResponse(ctx context.Context, id RecordId, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListAgentKnowledgeFilesResponse, error)
 
 	// ListAgentsWithResponse List the agent profiles of a team
 	//
@@ -30184,7 +30190,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/agent/list/{teamId} (the `ListAgents` operationId).
-	ListAgentsWithResponse(ctx context.Context, teamId Id, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*ListAgentsResponse, error)
+	ListAgentsWithResponse(ctx context.Context, teamId RecordId, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*ListAgentsResponse, error)
 
 	// SummarizeAgentAudioWithBodyWithResponse Add a teaching audio file to an agent
 	//
@@ -30238,7 +30244,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/agent/{id} (the `GetAgent` operationId).
-	GetAgentWithResponse(ctx context.Context, id Id, params *GetAgentParams, reqEditors ...RequestEditorFn) (*GetAgentResponse, error)
+	GetAgentWithResponse(ctx context.Context, id RecordId, params *GetAgentParams, reqEditors ...RequestEditorFn) (*GetAgentResponse, error)
 
 	// UpdateAgentWithBodyWithResponse Update an agent profile
 	//
@@ -30259,7 +30265,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-	UpdateAgentWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error)
+	UpdateAgentWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error)
 
 	// UpdateAgentWithResponse Update an agent profile
 	//
@@ -30280,7 +30286,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-	UpdateAgentWithResponse(ctx context.Context, id Id, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error)
+	UpdateAgentWithResponse(ctx context.Context, id RecordId, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error)
 
 	// ConnectHubspotAppWithBodyWithResponse Start connecting a HubSpot portal
 	//
@@ -30790,7 +30796,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/auth/admin-profile/{id} (the `GetAdminProfile` operationId).
-	GetAdminProfileWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetAdminProfileResponse, error)
+	GetAdminProfileWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetAdminProfileResponse, error)
 
 	// ConfirmEmailWithBodyWithResponse Confirm an e-mail address
 	//
@@ -31052,7 +31058,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/auth/user/{id} (the `GetUser` operationId).
-	GetUserWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetUserResponse, error)
+	GetUserWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetUserResponse, error)
 
 	// CompleteZapierAuthorizationWithBodyWithResponse Finish connecting Zapier (OAuth code exchange)
 	//
@@ -31195,7 +31201,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/call/log/{id} (the `GetCallLog` operationId).
-	GetCallLogWithResponse(ctx context.Context, id Id, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*GetCallLogResponse, error)
+	GetCallLogWithResponse(ctx context.Context, id RecordId, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*GetCallLogResponse, error)
 
 	// ListCallLogsWithResponse List call logs
 	//
@@ -31223,7 +31229,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/call/organization/{teamId} (the `GetCallStatistics` operationId).
-	GetCallStatisticsWithResponse(ctx context.Context, teamId Id, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*GetCallStatisticsResponse, error)
+	GetCallStatisticsWithResponse(ctx context.Context, teamId RecordId, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*GetCallStatisticsResponse, error)
 
 	// GetCallRecordingWithResponse Get a call's recording
 	//
@@ -31237,7 +31243,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/call/recordings/{callLogId} (the `GetCallRecording` operationId).
-	GetCallRecordingWithResponse(ctx context.Context, callLogId Id, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*GetCallRecordingResponse, error)
+	GetCallRecordingWithResponse(ctx context.Context, callLogId RecordId, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*GetCallRecordingResponse, error)
 
 	// SimulateInboundCallWithBodyWithResponse Simulate a call coming in to one of the organisation's numbers
 	//
@@ -31348,7 +31354,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/campaigns/duplicate/{id} (the `DuplicateCampaign` operationId).
-	DuplicateCampaignWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DuplicateCampaignResponse, error)
+	DuplicateCampaignWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DuplicateCampaignResponse, error)
 
 	// ActivateKnowledgeBaseWithBodyWithResponse Make a knowledge base the campaign's active one
 	//
@@ -31474,7 +31480,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/campaigns/knowledge-base/delete/{id} (the `DeleteKnowledgeBase` operationId).
-	DeleteKnowledgeBaseWithResponse(ctx context.Context, id Id, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeBaseResponse, error)
+	DeleteKnowledgeBaseWithResponse(ctx context.Context, id RecordId, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeBaseResponse, error)
 
 	// CreateKnowledgeFaqWithBodyWithResponse Add a FAQ to a knowledge base
 	//
@@ -31520,7 +31526,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-	UpdateKnowledgeFaqWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error)
+	UpdateKnowledgeFaqWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error)
 
 	// UpdateKnowledgeFaqWithResponse Edit a FAQ
 	//
@@ -31534,7 +31540,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-	UpdateKnowledgeFaqWithResponse(ctx context.Context, id Id, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error)
+	UpdateKnowledgeFaqWithResponse(ctx context.Context, id RecordId, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error)
 
 	// GetKnowledgeFileWithResponse Get a knowledge file or FAQ
 	//
@@ -31548,7 +31554,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/campaigns/knowledge-base/file/{id} (the `GetKnowledgeFile` operationId).
-	GetKnowledgeFileWithResponse(ctx context.Context, id Id, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*GetKnowledgeFileResponse, error)
+	GetKnowledgeFileWithResponse(ctx context.Context, id RecordId, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*GetKnowledgeFileResponse, error)
 
 	// CreateKnowledgeFileWithBodyWithResponse Add a file to a knowledge base
 	//
@@ -31636,7 +31642,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/campaigns/knowledge-base/files/{id} (the `DeleteKnowledgeFile` operationId).
-	DeleteKnowledgeFileWithResponse(ctx context.Context, id Id, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeFileResponse, error)
+	DeleteKnowledgeFileWithResponse(ctx context.Context, id RecordId, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeFileResponse, error)
 
 	// ListKnowledgeFilesWithResponse List the files and FAQs of a knowledge base
 	//
@@ -31652,7 +31658,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/campaigns/knowledge-base/files/{id} (the `ListKnowledgeFiles` operationId).
-	ListKnowledgeFilesWithResponse(ctx context.Context, id Id, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeFilesResponse, error)
+	ListKnowledgeFilesWithResponse(ctx context.Context, id RecordId, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeFilesResponse, error)
 
 	// ListKnowledgeBasesWithResponse List knowledge bases
 	//
@@ -31669,7 +31675,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/campaigns/knowledge-base/list/{organizationId} (the `ListKnowledgeBases` operationId).
-	ListKnowledgeBasesWithResponse(ctx context.Context, organizationId Id, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeBasesResponse, error)
+	ListKnowledgeBasesWithResponse(ctx context.Context, organizationId RecordId, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeBasesResponse, error)
 
 	// SearchKnowledgeBaseWithResponse Search a knowledge base
 	//
@@ -31709,7 +31715,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-	UpdateKnowledgeBaseWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error)
+	UpdateKnowledgeBaseWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error)
 
 	// UpdateKnowledgeBaseWithResponse Rename a knowledge base
 	//
@@ -31725,7 +31731,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-	UpdateKnowledgeBaseWithResponse(ctx context.Context, id Id, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error)
+	UpdateKnowledgeBaseWithResponse(ctx context.Context, id RecordId, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error)
 
 	// ListCampaignsWithResponse List campaigns
 	//
@@ -31754,7 +31760,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/campaigns/phone-number/{id} (the `ListCampaignPhoneNumberAssignments` operationId).
-	ListCampaignPhoneNumberAssignmentsWithResponse(ctx context.Context, id Id, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*ListCampaignPhoneNumberAssignmentsResponse, error)
+	ListCampaignPhoneNumberAssignmentsWithResponse(ctx context.Context, id RecordId, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*ListCampaignPhoneNumberAssignmentsResponse, error)
 
 	// DeleteCampaignWithResponse Delete a campaign
 	//
@@ -31767,7 +31773,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/campaigns/{id} (the `DeleteCampaign` operationId).
-	DeleteCampaignWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DeleteCampaignResponse, error)
+	DeleteCampaignWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DeleteCampaignResponse, error)
 
 	// GetCampaignWithResponse Get a campaign
 	//
@@ -31778,7 +31784,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/campaigns/{id} (the `GetCampaign` operationId).
-	GetCampaignWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetCampaignResponse, error)
+	GetCampaignWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetCampaignResponse, error)
 
 	// UpdateCampaignWithBodyWithResponse Update a campaign
 	//
@@ -31803,7 +31809,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-	UpdateCampaignWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error)
+	UpdateCampaignWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error)
 
 	// UpdateCampaignWithResponse Update a campaign
 	//
@@ -31828,7 +31834,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-	UpdateCampaignWithResponse(ctx context.Context, id Id, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error)
+	UpdateCampaignWithResponse(ctx context.Context, id RecordId, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error)
 
 	// ListDoNotCallWithResponse The team's do-not-call list
 	//
@@ -31895,7 +31901,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/do-not-call/{id} (the `RemoveDoNotCall` operationId).
-	RemoveDoNotCallWithResponse(ctx context.Context, id Id, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*RemoveDoNotCallResponse, error)
+	RemoveDoNotCallWithResponse(ctx context.Context, id RecordId, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*RemoveDoNotCallResponse, error)
 
 	// StreamEventsWithResponse Stream updates as server-sent events
 	//
@@ -31977,7 +31983,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/inbox/item/{inboxId} (the `DeleteInboxItem` operationId).
-	DeleteInboxItemWithResponse(ctx context.Context, inboxId Id, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*DeleteInboxItemResponse, error)
+	DeleteInboxItemWithResponse(ctx context.Context, inboxId RecordId, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*DeleteInboxItemResponse, error)
 
 	// UpdateInboxItemWithBodyWithResponse Change an inbox item's priority or visibility
 	//
@@ -31995,7 +32001,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-	UpdateInboxItemWithBodyWithResponse(ctx context.Context, inboxId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error)
+	UpdateInboxItemWithBodyWithResponse(ctx context.Context, inboxId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error)
 
 	// UpdateInboxItemWithResponse Change an inbox item's priority or visibility
 	//
@@ -32013,7 +32019,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-	UpdateInboxItemWithResponse(ctx context.Context, inboxId Id, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error)
+	UpdateInboxItemWithResponse(ctx context.Context, inboxId RecordId, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error)
 
 	// GetInboxItemWithResponse Get an inbox item
 	//
@@ -32341,7 +32347,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/phone/get-verified-phone-numbers/{id} (the `ListVerifiedPhoneNumbers` operationId).
-	ListVerifiedPhoneNumbersWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*ListVerifiedPhoneNumbersResponse, error)
+	ListVerifiedPhoneNumbersWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*ListVerifiedPhoneNumbersResponse, error)
 
 	// ListPhoneNumbersWithResponse List the organisation's phone numbers
 	//
@@ -32379,7 +32385,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/phone/number/{phoneNumberId} (the `DeletePhoneNumber` operationId).
-	DeletePhoneNumberWithResponse(ctx context.Context, phoneNumberId Id, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*DeletePhoneNumberResponse, error)
+	DeletePhoneNumberWithResponse(ctx context.Context, phoneNumberId RecordId, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*DeletePhoneNumberResponse, error)
 
 	// RequestPhoneNumberVerificationWithBodyWithResponse Start verifying a number the organisation owns elsewhere
 	//
@@ -32618,7 +32624,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/team/api-keys/{id} (the `DeleteTeamApiKey` operationId).
-	DeleteTeamApiKeyWithResponse(ctx context.Context, id Id, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*DeleteTeamApiKeyResponse, error)
+	DeleteTeamApiKeyWithResponse(ctx context.Context, id RecordId, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*DeleteTeamApiKeyResponse, error)
 
 	// ConfirmTeamOwnershipTransferWithBodyWithResponse Confirm an ownership transfer
 	//
@@ -32660,7 +32666,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/team/delete/{id} (the `DeleteTeam` operationId).
-	DeleteTeamWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DeleteTeamResponse, error)
+	DeleteTeamWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DeleteTeamResponse, error)
 
 	// ListPendingTeamInvitationsWithResponse My pending invitations
 	//
@@ -32724,7 +32730,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/team/is-member/{teamId} (the `CheckTeamMembership` operationId).
-	CheckTeamMembershipWithResponse(ctx context.Context, teamId Id, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*CheckTeamMembershipResponse, error)
+	CheckTeamMembershipWithResponse(ctx context.Context, teamId RecordId, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*CheckTeamMembershipResponse, error)
 
 	// ListTeamsWithResponse My teams
 	//
@@ -32819,7 +32825,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/team/onboarding/{id} (the `GetTeamOnboarding` operationId).
-	GetTeamOnboardingWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetTeamOnboardingResponse, error)
+	GetTeamOnboardingWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetTeamOnboardingResponse, error)
 
 	// UpdateTeamPropertiesWithBodyWithResponse Update a team's properties
 	//
@@ -32858,7 +32864,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/team/request-verification/{id} (the `RequestTeamVerification` operationId).
-	RequestTeamVerificationWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*RequestTeamVerificationResponse, error)
+	RequestTeamVerificationWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*RequestTeamVerificationResponse, error)
 
 	// GetTeamSubscriptionCreditsWithResponse Credits balance and tier
 	//
@@ -32931,7 +32937,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/team/team-costs-usage/{id} (the `GetTeamCostsUsage` operationId).
-	GetTeamCostsUsageWithResponse(ctx context.Context, id Id, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*GetTeamCostsUsageResponse, error)
+	GetTeamCostsUsageWithResponse(ctx context.Context, id RecordId, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*GetTeamCostsUsageResponse, error)
 
 	// TransferTeamOwnershipWithBodyWithResponse Start an ownership transfer
 	//
@@ -33645,7 +33651,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/workflow/end-job/{id} (the `EndWorkflowJob` operationId).
-	EndWorkflowJobWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*EndWorkflowJobResponse, error)
+	EndWorkflowJobWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*EndWorkflowJobResponse, error)
 
 	// ListWorkflowHistoryWithResponse List a workflow's runs
 	//
@@ -33656,7 +33662,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/workflow/history/{id} (the `ListWorkflowHistory` operationId).
-	ListWorkflowHistoryWithResponse(ctx context.Context, id Id, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*ListWorkflowHistoryResponse, error)
+	ListWorkflowHistoryWithResponse(ctx context.Context, id RecordId, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*ListWorkflowHistoryResponse, error)
 
 	// ListWorkflowsWithResponse List workflows
 	//
@@ -33715,7 +33721,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/workflow/phone-number/{phoneNumberId} (the `ListWorkflowsByPhoneNumber` operationId).
-	ListWorkflowsByPhoneNumberWithResponse(ctx context.Context, phoneNumberId Id, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*ListWorkflowsByPhoneNumberResponse, error)
+	ListWorkflowsByPhoneNumberWithResponse(ctx context.Context, phoneNumberId RecordId, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*ListWorkflowsByPhoneNumberResponse, error)
 
 	// GetWorkflowProgressWithResponse Progress of a workflow's run
 	//
@@ -33729,7 +33735,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
-	GetWorkflowProgressWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetWorkflowProgressResponse, error)
+	GetWorkflowProgressWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetWorkflowProgressResponse, error)
 
 	// RunWorkflowWithBodyWithResponse Run a workflow
 	//
@@ -33753,7 +33759,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-	RunWorkflowWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error)
+	RunWorkflowWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error)
 
 	// RunWorkflowWithResponse Run a workflow
 	//
@@ -33777,7 +33783,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-	RunWorkflowWithResponse(ctx context.Context, id Id, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error)
+	RunWorkflowWithResponse(ctx context.Context, id RecordId, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error)
 
 	// SaveWorkflowWithBodyWithResponse Save a workflow's graph
 	//
@@ -33920,7 +33926,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-	TestRunWorkflowWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error)
+	TestRunWorkflowWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error)
 
 	// TestRunWorkflowWithResponse Test-run a workflow
 	//
@@ -33941,7 +33947,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-	TestRunWorkflowWithResponse(ctx context.Context, id Id, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error)
+	TestRunWorkflowWithResponse(ctx context.Context, id RecordId, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error)
 
 	// UpdateWorkflowWithResponse Rename a workflow
 	//
@@ -33966,7 +33972,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/workflow/{id} (the `DeleteWorkflow` operationId).
-	DeleteWorkflowWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DeleteWorkflowResponse, error)
+	DeleteWorkflowWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DeleteWorkflowResponse, error)
 
 	// GetWorkflowWithResponse Get a workflow
 	//
@@ -33978,7 +33984,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/workflow/{id} (the `GetWorkflow` operationId).
-	GetWorkflowWithResponse(ctx context.Context, id Id, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*GetWorkflowResponse, error)
+	GetWorkflowWithResponse(ctx context.Context, id RecordId, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*GetWorkflowResponse, error)
 
 	// CreateCampaignWorkflowWithBodyWithResponse Create a workflow in a campaign
 	//
@@ -33993,7 +33999,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-	CreateCampaignWorkflowWithBodyWithResponse(ctx context.Context, campaignId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error)
+	CreateCampaignWorkflowWithBodyWithResponse(ctx context.Context, campaignId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error)
 
 	// CreateCampaignWorkflowWithResponse Create a workflow in a campaign
 	//
@@ -34008,7 +34014,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-	CreateCampaignWorkflowWithResponse(ctx context.Context, campaignId Id, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error)
+	CreateCampaignWorkflowWithResponse(ctx context.Context, campaignId RecordId, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error)
 
 	// DuplicateCampaignWorkflowWithResponse Duplicate a campaign workflow
 	//
@@ -34022,7 +34028,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v2/campaigns/workflow/duplicate/{id} (the `DuplicateCampaignWorkflow` operationId).
-	DuplicateCampaignWorkflowWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DuplicateCampaignWorkflowResponse, error)
+	DuplicateCampaignWorkflowWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DuplicateCampaignWorkflowResponse, error)
 
 	// ListCampaignWorkflowsWithResponse List a campaign's workflows
 	//
@@ -34034,7 +34040,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v2/campaigns/workflow/list/{campaignId} (the `ListCampaignWorkflows` operationId).
-	ListCampaignWorkflowsWithResponse(ctx context.Context, campaignId Id, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*ListCampaignWorkflowsResponse, error)
+	ListCampaignWorkflowsWithResponse(ctx context.Context, campaignId RecordId, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*ListCampaignWorkflowsResponse, error)
 
 	// ToggleCampaignWorkflowWithBodyWithResponse Activate or deactivate a campaign workflow
 	//
@@ -34049,7 +34055,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-	ToggleCampaignWorkflowWithBodyWithResponse(ctx context.Context, workflowId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error)
+	ToggleCampaignWorkflowWithBodyWithResponse(ctx context.Context, workflowId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error)
 
 	// ToggleCampaignWorkflowWithResponse Activate or deactivate a campaign workflow
 	//
@@ -34064,7 +34070,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-	ToggleCampaignWorkflowWithResponse(ctx context.Context, workflowId Id, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error)
+	ToggleCampaignWorkflowWithResponse(ctx context.Context, workflowId RecordId, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error)
 
 	// ListJobStatusesWithResponse Status of jobs
 	//
@@ -51774,7 +51780,7 @@ func (c *ClientWithResponses) GetAdminUserOrganizationsByEmailWithResponse(ctx c
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/admin/organization/organizations-list/{userId} (the `GetAdminUserOrganizations` operationId).
-func (c *ClientWithResponses) GetAdminUserOrganizationsWithResponse(ctx context.Context, userId Id, reqEditors ...RequestEditorFn) (*GetAdminUserOrganizationsResponse, error) {
+func (c *ClientWithResponses) GetAdminUserOrganizationsWithResponse(ctx context.Context, userId RecordId, reqEditors ...RequestEditorFn) (*GetAdminUserOrganizationsResponse, error) {
 	rsp, err := c.GetAdminUserOrganizations(ctx, userId, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -51812,7 +51818,7 @@ func (c *ClientWithResponses) ListAdminOrganizationsByOwnerEmailWithResponse(ctx
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/admin/organization/refresh-organization-id/{id} (the `GetAdminOrganization` operationId).
-func (c *ClientWithResponses) GetAdminOrganizationWithResponse(ctx context.Context, id Id, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*GetAdminOrganizationResponse, error) {
+func (c *ClientWithResponses) GetAdminOrganizationWithResponse(ctx context.Context, id RecordId, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*GetAdminOrganizationResponse, error) {
 	rsp, err := c.GetAdminOrganization(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -51891,7 +51897,7 @@ func (c *ClientWithResponses) SearchAdminUsersOrganizationsWithResponse(ctx cont
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/agent/activate/{id} (the `ActivateAgent` operationId).
-func (c *ClientWithResponses) ActivateAgentWithResponse(ctx context.Context, id Id, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*ActivateAgentResponse, error) {
+func (c *ClientWithResponses) ActivateAgentWithResponse(ctx context.Context, id RecordId, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*ActivateAgentResponse, error) {
 	rsp, err := c.ActivateAgent(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52068,7 +52074,7 @@ func (c *ClientWithResponses) CreateAgentWithResponse(ctx context.Context, body 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/agent/deactivate/{id} (the `DeactivateAgent` operationId).
-func (c *ClientWithResponses) DeactivateAgentWithResponse(ctx context.Context, id Id, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*DeactivateAgentResponse, error) {
+func (c *ClientWithResponses) DeactivateAgentWithResponse(ctx context.Context, id RecordId, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*DeactivateAgentResponse, error) {
 	rsp, err := c.DeactivateAgent(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52089,7 +52095,7 @@ func (c *ClientWithResponses) DeactivateAgentWithResponse(ctx context.Context, i
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/agent/delete/{id} (the `DeleteAgent` operationId).
-func (c *ClientWithResponses) DeleteAgentWithResponse(ctx context.Context, id Id, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*DeleteAgentResponse, error) {
+func (c *ClientWithResponses) DeleteAgentWithResponse(ctx context.Context, id RecordId, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*DeleteAgentResponse, error) {
 	rsp, err := c.DeleteAgent(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52156,7 +52162,7 @@ func (c *ClientWithResponses) DuplicateAgentWithResponse(ctx context.Context, bo
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-func (c *ClientWithResponses) UpdateAgentFaqWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error) {
+func (c *ClientWithResponses) UpdateAgentFaqWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error) {
 	rsp, err := c.UpdateAgentFaqWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52179,7 +52185,7 @@ func (c *ClientWithResponses) UpdateAgentFaqWithBodyWithResponse(ctx context.Con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-func (c *ClientWithResponses) UpdateAgentFaqWithResponse(ctx context.Context, id Id, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error) {
+func (c *ClientWithResponses) UpdateAgentFaqWithResponse(ctx context.Context, id RecordId, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error) {
 	rsp, err := c.UpdateAgentFaq(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52197,7 +52203,7 @@ func (c *ClientWithResponses) UpdateAgentFaqWithResponse(ctx context.Context, id
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/agent/list/campaigns/{campaignId} (the `ListCampaignAgents` operationId).
-func (c *ClientWithResponses) ListCampaignAgentsWithResponse(ctx context.Context, campaignId Id, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*ListCampaignAgentsResponse, error) {
+func (c *ClientWithResponses) ListCampaignAgentsWithResponse(ctx context.Context, campaignId RecordId, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*ListCampaignAgentsResponse, error) {
 	rsp, err := c.ListCampaignAgents(ctx, campaignId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52220,7 +52226,7 @@ func (c *ClientWithResponses) ListCampaignAgentsWithResponse(ctx context.Context
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/agent/list/knowledge-file/{id} (the `ListAgentKnowledgeFiles` operationId).
-func (c *ClientWithResponses) ListAgentKnowledgeFilesWithResponse(ctx context.Context, id Id, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListAgentKnowledgeFilesResponse, error) {
+func (c *ClientWithResponses) ListAgentKnowledgeFilesWithResponse(ctx context.Context, id RecordId, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListAgentKnowledgeFilesResponse, error) {
 	rsp, err := c.ListAgentKnowledgeFiles(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52236,7 +52242,7 @@ func (c *ClientWithResponses) ListAgentKnowledgeFilesWithResponse(ctx context.Co
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/agent/list/{teamId} (the `ListAgents` operationId).
-func (c *ClientWithResponses) ListAgentsWithResponse(ctx context.Context, teamId Id, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*ListAgentsResponse, error) {
+func (c *ClientWithResponses) ListAgentsWithResponse(ctx context.Context, teamId RecordId, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*ListAgentsResponse, error) {
 	rsp, err := c.ListAgents(ctx, teamId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52314,7 +52320,7 @@ func (c *ClientWithResponses) SynthesizeAgentSpeechWithResponse(ctx context.Cont
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/agent/{id} (the `GetAgent` operationId).
-func (c *ClientWithResponses) GetAgentWithResponse(ctx context.Context, id Id, params *GetAgentParams, reqEditors ...RequestEditorFn) (*GetAgentResponse, error) {
+func (c *ClientWithResponses) GetAgentWithResponse(ctx context.Context, id RecordId, params *GetAgentParams, reqEditors ...RequestEditorFn) (*GetAgentResponse, error) {
 	rsp, err := c.GetAgent(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52341,7 +52347,7 @@ func (c *ClientWithResponses) GetAgentWithResponse(ctx context.Context, id Id, p
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-func (c *ClientWithResponses) UpdateAgentWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error) {
+func (c *ClientWithResponses) UpdateAgentWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error) {
 	rsp, err := c.UpdateAgentWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52368,7 +52374,7 @@ func (c *ClientWithResponses) UpdateAgentWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-func (c *ClientWithResponses) UpdateAgentWithResponse(ctx context.Context, id Id, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error) {
+func (c *ClientWithResponses) UpdateAgentWithResponse(ctx context.Context, id RecordId, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error) {
 	rsp, err := c.UpdateAgent(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -53040,7 +53046,7 @@ func (c *ClientWithResponses) ListZapierZapsWithResponse(ctx context.Context, pa
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/auth/admin-profile/{id} (the `GetAdminProfile` operationId).
-func (c *ClientWithResponses) GetAdminProfileWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetAdminProfileResponse, error) {
+func (c *ClientWithResponses) GetAdminProfileWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetAdminProfileResponse, error) {
 	rsp, err := c.GetAdminProfile(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -53410,7 +53416,7 @@ func (c *ClientWithResponses) GetUserByEmailWithResponse(ctx context.Context, em
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/auth/user/{id} (the `GetUser` operationId).
-func (c *ClientWithResponses) GetUserWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetUserResponse, error) {
+func (c *ClientWithResponses) GetUserWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetUserResponse, error) {
 	rsp, err := c.GetUser(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -53589,7 +53595,7 @@ func (c *ClientWithResponses) ListCallBookingsWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/call/log/{id} (the `GetCallLog` operationId).
-func (c *ClientWithResponses) GetCallLogWithResponse(ctx context.Context, id Id, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*GetCallLogResponse, error) {
+func (c *ClientWithResponses) GetCallLogWithResponse(ctx context.Context, id RecordId, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*GetCallLogResponse, error) {
 	rsp, err := c.GetCallLog(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -53629,7 +53635,7 @@ func (c *ClientWithResponses) ListCallLogsWithResponse(ctx context.Context, para
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/call/organization/{teamId} (the `GetCallStatistics` operationId).
-func (c *ClientWithResponses) GetCallStatisticsWithResponse(ctx context.Context, teamId Id, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*GetCallStatisticsResponse, error) {
+func (c *ClientWithResponses) GetCallStatisticsWithResponse(ctx context.Context, teamId RecordId, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*GetCallStatisticsResponse, error) {
 	rsp, err := c.GetCallStatistics(ctx, teamId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -53649,7 +53655,7 @@ func (c *ClientWithResponses) GetCallStatisticsWithResponse(ctx context.Context,
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/call/recordings/{callLogId} (the `GetCallRecording` operationId).
-func (c *ClientWithResponses) GetCallRecordingWithResponse(ctx context.Context, callLogId Id, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*GetCallRecordingResponse, error) {
+func (c *ClientWithResponses) GetCallRecordingWithResponse(ctx context.Context, callLogId RecordId, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*GetCallRecordingResponse, error) {
 	rsp, err := c.GetCallRecording(ctx, callLogId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -53797,7 +53803,7 @@ func (c *ClientWithResponses) CreateCampaignWithResponse(ctx context.Context, bo
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/campaigns/duplicate/{id} (the `DuplicateCampaign` operationId).
-func (c *ClientWithResponses) DuplicateCampaignWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DuplicateCampaignResponse, error) {
+func (c *ClientWithResponses) DuplicateCampaignWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DuplicateCampaignResponse, error) {
 	rsp, err := c.DuplicateCampaign(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -53965,7 +53971,7 @@ func (c *ClientWithResponses) DeactivateKnowledgeBaseWithResponse(ctx context.Co
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/campaigns/knowledge-base/delete/{id} (the `DeleteKnowledgeBase` operationId).
-func (c *ClientWithResponses) DeleteKnowledgeBaseWithResponse(ctx context.Context, id Id, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeBaseResponse, error) {
+func (c *ClientWithResponses) DeleteKnowledgeBaseWithResponse(ctx context.Context, id RecordId, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeBaseResponse, error) {
 	rsp, err := c.DeleteKnowledgeBase(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54029,7 +54035,7 @@ func (c *ClientWithResponses) CreateKnowledgeFaqWithResponse(ctx context.Context
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-func (c *ClientWithResponses) UpdateKnowledgeFaqWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error) {
+func (c *ClientWithResponses) UpdateKnowledgeFaqWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error) {
 	rsp, err := c.UpdateKnowledgeFaqWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54049,7 +54055,7 @@ func (c *ClientWithResponses) UpdateKnowledgeFaqWithBodyWithResponse(ctx context
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-func (c *ClientWithResponses) UpdateKnowledgeFaqWithResponse(ctx context.Context, id Id, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error) {
+func (c *ClientWithResponses) UpdateKnowledgeFaqWithResponse(ctx context.Context, id RecordId, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error) {
 	rsp, err := c.UpdateKnowledgeFaq(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54069,7 +54075,7 @@ func (c *ClientWithResponses) UpdateKnowledgeFaqWithResponse(ctx context.Context
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/campaigns/knowledge-base/file/{id} (the `GetKnowledgeFile` operationId).
-func (c *ClientWithResponses) GetKnowledgeFileWithResponse(ctx context.Context, id Id, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*GetKnowledgeFileResponse, error) {
+func (c *ClientWithResponses) GetKnowledgeFileWithResponse(ctx context.Context, id RecordId, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*GetKnowledgeFileResponse, error) {
 	rsp, err := c.GetKnowledgeFile(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54175,7 +54181,7 @@ func (c *ClientWithResponses) CreateKnowledgeFileWithResponse(ctx context.Contex
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/campaigns/knowledge-base/files/{id} (the `DeleteKnowledgeFile` operationId).
-func (c *ClientWithResponses) DeleteKnowledgeFileWithResponse(ctx context.Context, id Id, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeFileResponse, error) {
+func (c *ClientWithResponses) DeleteKnowledgeFileWithResponse(ctx context.Context, id RecordId, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeFileResponse, error) {
 	rsp, err := c.DeleteKnowledgeFile(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54197,7 +54203,7 @@ func (c *ClientWithResponses) DeleteKnowledgeFileWithResponse(ctx context.Contex
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/campaigns/knowledge-base/files/{id} (the `ListKnowledgeFiles` operationId).
-func (c *ClientWithResponses) ListKnowledgeFilesWithResponse(ctx context.Context, id Id, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeFilesResponse, error) {
+func (c *ClientWithResponses) ListKnowledgeFilesWithResponse(ctx context.Context, id RecordId, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeFilesResponse, error) {
 	rsp, err := c.ListKnowledgeFiles(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54220,7 +54226,7 @@ func (c *ClientWithResponses) ListKnowledgeFilesWithResponse(ctx context.Context
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/campaigns/knowledge-base/list/{organizationId} (the `ListKnowledgeBases` operationId).
-func (c *ClientWithResponses) ListKnowledgeBasesWithResponse(ctx context.Context, organizationId Id, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeBasesResponse, error) {
+func (c *ClientWithResponses) ListKnowledgeBasesWithResponse(ctx context.Context, organizationId RecordId, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeBasesResponse, error) {
 	rsp, err := c.ListKnowledgeBases(ctx, organizationId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54272,7 +54278,7 @@ func (c *ClientWithResponses) SearchKnowledgeBaseWithResponse(ctx context.Contex
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-func (c *ClientWithResponses) UpdateKnowledgeBaseWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error) {
+func (c *ClientWithResponses) UpdateKnowledgeBaseWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error) {
 	rsp, err := c.UpdateKnowledgeBaseWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54294,7 +54300,7 @@ func (c *ClientWithResponses) UpdateKnowledgeBaseWithBodyWithResponse(ctx contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-func (c *ClientWithResponses) UpdateKnowledgeBaseWithResponse(ctx context.Context, id Id, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error) {
+func (c *ClientWithResponses) UpdateKnowledgeBaseWithResponse(ctx context.Context, id RecordId, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error) {
 	rsp, err := c.UpdateKnowledgeBase(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54335,7 +54341,7 @@ func (c *ClientWithResponses) ListCampaignsWithResponse(ctx context.Context, par
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/campaigns/phone-number/{id} (the `ListCampaignPhoneNumberAssignments` operationId).
-func (c *ClientWithResponses) ListCampaignPhoneNumberAssignmentsWithResponse(ctx context.Context, id Id, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*ListCampaignPhoneNumberAssignmentsResponse, error) {
+func (c *ClientWithResponses) ListCampaignPhoneNumberAssignmentsWithResponse(ctx context.Context, id RecordId, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*ListCampaignPhoneNumberAssignmentsResponse, error) {
 	rsp, err := c.ListCampaignPhoneNumberAssignments(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54354,7 +54360,7 @@ func (c *ClientWithResponses) ListCampaignPhoneNumberAssignmentsWithResponse(ctx
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/campaigns/{id} (the `DeleteCampaign` operationId).
-func (c *ClientWithResponses) DeleteCampaignWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DeleteCampaignResponse, error) {
+func (c *ClientWithResponses) DeleteCampaignWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DeleteCampaignResponse, error) {
 	rsp, err := c.DeleteCampaign(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54371,7 +54377,7 @@ func (c *ClientWithResponses) DeleteCampaignWithResponse(ctx context.Context, id
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/campaigns/{id} (the `GetCampaign` operationId).
-func (c *ClientWithResponses) GetCampaignWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetCampaignResponse, error) {
+func (c *ClientWithResponses) GetCampaignWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetCampaignResponse, error) {
 	rsp, err := c.GetCampaign(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54402,7 +54408,7 @@ func (c *ClientWithResponses) GetCampaignWithResponse(ctx context.Context, id Id
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-func (c *ClientWithResponses) UpdateCampaignWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error) {
+func (c *ClientWithResponses) UpdateCampaignWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error) {
 	rsp, err := c.UpdateCampaignWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54433,7 +54439,7 @@ func (c *ClientWithResponses) UpdateCampaignWithBodyWithResponse(ctx context.Con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-func (c *ClientWithResponses) UpdateCampaignWithResponse(ctx context.Context, id Id, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error) {
+func (c *ClientWithResponses) UpdateCampaignWithResponse(ctx context.Context, id RecordId, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error) {
 	rsp, err := c.UpdateCampaign(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54530,7 +54536,7 @@ func (c *ClientWithResponses) ImportDoNotCallWithBodyWithResponse(ctx context.Co
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/do-not-call/{id} (the `RemoveDoNotCall` operationId).
-func (c *ClientWithResponses) RemoveDoNotCallWithResponse(ctx context.Context, id Id, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*RemoveDoNotCallResponse, error) {
+func (c *ClientWithResponses) RemoveDoNotCallWithResponse(ctx context.Context, id RecordId, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*RemoveDoNotCallResponse, error) {
 	rsp, err := c.RemoveDoNotCall(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54637,7 +54643,7 @@ func (c *ClientWithResponses) ListInboxItemsWithResponse(ctx context.Context, pa
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/inbox/item/{inboxId} (the `DeleteInboxItem` operationId).
-func (c *ClientWithResponses) DeleteInboxItemWithResponse(ctx context.Context, inboxId Id, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*DeleteInboxItemResponse, error) {
+func (c *ClientWithResponses) DeleteInboxItemWithResponse(ctx context.Context, inboxId RecordId, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*DeleteInboxItemResponse, error) {
 	rsp, err := c.DeleteInboxItem(ctx, inboxId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54661,7 +54667,7 @@ func (c *ClientWithResponses) DeleteInboxItemWithResponse(ctx context.Context, i
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-func (c *ClientWithResponses) UpdateInboxItemWithBodyWithResponse(ctx context.Context, inboxId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error) {
+func (c *ClientWithResponses) UpdateInboxItemWithBodyWithResponse(ctx context.Context, inboxId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error) {
 	rsp, err := c.UpdateInboxItemWithBody(ctx, inboxId, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54685,7 +54691,7 @@ func (c *ClientWithResponses) UpdateInboxItemWithBodyWithResponse(ctx context.Co
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-func (c *ClientWithResponses) UpdateInboxItemWithResponse(ctx context.Context, inboxId Id, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error) {
+func (c *ClientWithResponses) UpdateInboxItemWithResponse(ctx context.Context, inboxId RecordId, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error) {
 	rsp, err := c.UpdateInboxItem(ctx, inboxId, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -55109,7 +55115,7 @@ func (c *ClientWithResponses) SearchAvailablePhoneNumbersWithResponse(ctx contex
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/phone/get-verified-phone-numbers/{id} (the `ListVerifiedPhoneNumbers` operationId).
-func (c *ClientWithResponses) ListVerifiedPhoneNumbersWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*ListVerifiedPhoneNumbersResponse, error) {
+func (c *ClientWithResponses) ListVerifiedPhoneNumbersWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*ListVerifiedPhoneNumbersResponse, error) {
 	rsp, err := c.ListVerifiedPhoneNumbers(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -55159,7 +55165,7 @@ func (c *ClientWithResponses) ListPhoneNumbersWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/phone/number/{phoneNumberId} (the `DeletePhoneNumber` operationId).
-func (c *ClientWithResponses) DeletePhoneNumberWithResponse(ctx context.Context, phoneNumberId Id, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*DeletePhoneNumberResponse, error) {
+func (c *ClientWithResponses) DeletePhoneNumberWithResponse(ctx context.Context, phoneNumberId RecordId, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*DeletePhoneNumberResponse, error) {
 	rsp, err := c.DeletePhoneNumber(ctx, phoneNumberId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -55482,7 +55488,7 @@ func (c *ClientWithResponses) CreateTeamApiKeyWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/team/api-keys/{id} (the `DeleteTeamApiKey` operationId).
-func (c *ClientWithResponses) DeleteTeamApiKeyWithResponse(ctx context.Context, id Id, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*DeleteTeamApiKeyResponse, error) {
+func (c *ClientWithResponses) DeleteTeamApiKeyWithResponse(ctx context.Context, id RecordId, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*DeleteTeamApiKeyResponse, error) {
 	rsp, err := c.DeleteTeamApiKey(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -55542,7 +55548,7 @@ func (c *ClientWithResponses) ConfirmTeamOwnershipTransferWithResponse(ctx conte
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/team/delete/{id} (the `DeleteTeam` operationId).
-func (c *ClientWithResponses) DeleteTeamWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DeleteTeamResponse, error) {
+func (c *ClientWithResponses) DeleteTeamWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DeleteTeamResponse, error) {
 	rsp, err := c.DeleteTeam(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -55630,7 +55636,7 @@ func (c *ClientWithResponses) InviteTeamMemberWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/team/is-member/{teamId} (the `CheckTeamMembership` operationId).
-func (c *ClientWithResponses) CheckTeamMembershipWithResponse(ctx context.Context, teamId Id, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*CheckTeamMembershipResponse, error) {
+func (c *ClientWithResponses) CheckTeamMembershipWithResponse(ctx context.Context, teamId RecordId, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*CheckTeamMembershipResponse, error) {
 	rsp, err := c.CheckTeamMembership(ctx, teamId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -55773,7 +55779,7 @@ func (c *ClientWithResponses) CreateTeamWithResponse(ctx context.Context, body C
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/team/onboarding/{id} (the `GetTeamOnboarding` operationId).
-func (c *ClientWithResponses) GetTeamOnboardingWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetTeamOnboardingResponse, error) {
+func (c *ClientWithResponses) GetTeamOnboardingWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetTeamOnboardingResponse, error) {
 	rsp, err := c.GetTeamOnboarding(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -55830,7 +55836,7 @@ func (c *ClientWithResponses) UpdateTeamPropertiesWithResponse(ctx context.Conte
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/team/request-verification/{id} (the `RequestTeamVerification` operationId).
-func (c *ClientWithResponses) RequestTeamVerificationWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*RequestTeamVerificationResponse, error) {
+func (c *ClientWithResponses) RequestTeamVerificationWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*RequestTeamVerificationResponse, error) {
 	rsp, err := c.RequestTeamVerification(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -55939,7 +55945,7 @@ func (c *ClientWithResponses) GetTeamSubscriptionStatusWithResponse(ctx context.
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/team/team-costs-usage/{id} (the `GetTeamCostsUsage` operationId).
-func (c *ClientWithResponses) GetTeamCostsUsageWithResponse(ctx context.Context, id Id, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*GetTeamCostsUsageResponse, error) {
+func (c *ClientWithResponses) GetTeamCostsUsageWithResponse(ctx context.Context, id RecordId, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*GetTeamCostsUsageResponse, error) {
 	rsp, err := c.GetTeamCostsUsage(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -56883,7 +56889,7 @@ func (c *ClientWithResponses) DownloadRejectedContactsWithResponse(ctx context.C
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/workflow/end-job/{id} (the `EndWorkflowJob` operationId).
-func (c *ClientWithResponses) EndWorkflowJobWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*EndWorkflowJobResponse, error) {
+func (c *ClientWithResponses) EndWorkflowJobWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*EndWorkflowJobResponse, error) {
 	rsp, err := c.EndWorkflowJob(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -56900,7 +56906,7 @@ func (c *ClientWithResponses) EndWorkflowJobWithResponse(ctx context.Context, id
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/workflow/history/{id} (the `ListWorkflowHistory` operationId).
-func (c *ClientWithResponses) ListWorkflowHistoryWithResponse(ctx context.Context, id Id, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*ListWorkflowHistoryResponse, error) {
+func (c *ClientWithResponses) ListWorkflowHistoryWithResponse(ctx context.Context, id RecordId, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*ListWorkflowHistoryResponse, error) {
 	rsp, err := c.ListWorkflowHistory(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -56983,7 +56989,7 @@ func (c *ClientWithResponses) UpdateWorkflowNodeWithResponse(ctx context.Context
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/workflow/phone-number/{phoneNumberId} (the `ListWorkflowsByPhoneNumber` operationId).
-func (c *ClientWithResponses) ListWorkflowsByPhoneNumberWithResponse(ctx context.Context, phoneNumberId Id, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*ListWorkflowsByPhoneNumberResponse, error) {
+func (c *ClientWithResponses) ListWorkflowsByPhoneNumberWithResponse(ctx context.Context, phoneNumberId RecordId, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*ListWorkflowsByPhoneNumberResponse, error) {
 	rsp, err := c.ListWorkflowsByPhoneNumber(ctx, phoneNumberId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57003,7 +57009,7 @@ func (c *ClientWithResponses) ListWorkflowsByPhoneNumberWithResponse(ctx context
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
-func (c *ClientWithResponses) GetWorkflowProgressWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetWorkflowProgressResponse, error) {
+func (c *ClientWithResponses) GetWorkflowProgressWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetWorkflowProgressResponse, error) {
 	rsp, err := c.GetWorkflowProgress(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57033,7 +57039,7 @@ func (c *ClientWithResponses) GetWorkflowProgressWithResponse(ctx context.Contex
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-func (c *ClientWithResponses) RunWorkflowWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error) {
+func (c *ClientWithResponses) RunWorkflowWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error) {
 	rsp, err := c.RunWorkflowWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57063,7 +57069,7 @@ func (c *ClientWithResponses) RunWorkflowWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-func (c *ClientWithResponses) RunWorkflowWithResponse(ctx context.Context, id Id, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error) {
+func (c *ClientWithResponses) RunWorkflowWithResponse(ctx context.Context, id RecordId, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error) {
 	rsp, err := c.RunWorkflow(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57232,7 +57238,7 @@ func (c *ClientWithResponses) ListWorkflowTemplatesWithResponse(ctx context.Cont
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-func (c *ClientWithResponses) TestRunWorkflowWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error) {
+func (c *ClientWithResponses) TestRunWorkflowWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error) {
 	rsp, err := c.TestRunWorkflowWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57259,7 +57265,7 @@ func (c *ClientWithResponses) TestRunWorkflowWithBodyWithResponse(ctx context.Co
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-func (c *ClientWithResponses) TestRunWorkflowWithResponse(ctx context.Context, id Id, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error) {
+func (c *ClientWithResponses) TestRunWorkflowWithResponse(ctx context.Context, id RecordId, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error) {
 	rsp, err := c.TestRunWorkflow(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57296,7 +57302,7 @@ func (c *ClientWithResponses) UpdateWorkflowWithResponse(ctx context.Context, pa
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/workflow/{id} (the `DeleteWorkflow` operationId).
-func (c *ClientWithResponses) DeleteWorkflowWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DeleteWorkflowResponse, error) {
+func (c *ClientWithResponses) DeleteWorkflowWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DeleteWorkflowResponse, error) {
 	rsp, err := c.DeleteWorkflow(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57314,7 +57320,7 @@ func (c *ClientWithResponses) DeleteWorkflowWithResponse(ctx context.Context, id
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/workflow/{id} (the `GetWorkflow` operationId).
-func (c *ClientWithResponses) GetWorkflowWithResponse(ctx context.Context, id Id, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*GetWorkflowResponse, error) {
+func (c *ClientWithResponses) GetWorkflowWithResponse(ctx context.Context, id RecordId, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*GetWorkflowResponse, error) {
 	rsp, err := c.GetWorkflow(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57335,7 +57341,7 @@ func (c *ClientWithResponses) GetWorkflowWithResponse(ctx context.Context, id Id
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-func (c *ClientWithResponses) CreateCampaignWorkflowWithBodyWithResponse(ctx context.Context, campaignId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error) {
+func (c *ClientWithResponses) CreateCampaignWorkflowWithBodyWithResponse(ctx context.Context, campaignId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error) {
 	rsp, err := c.CreateCampaignWorkflowWithBody(ctx, campaignId, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57356,7 +57362,7 @@ func (c *ClientWithResponses) CreateCampaignWorkflowWithBodyWithResponse(ctx con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-func (c *ClientWithResponses) CreateCampaignWorkflowWithResponse(ctx context.Context, campaignId Id, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error) {
+func (c *ClientWithResponses) CreateCampaignWorkflowWithResponse(ctx context.Context, campaignId RecordId, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error) {
 	rsp, err := c.CreateCampaignWorkflow(ctx, campaignId, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57376,7 +57382,7 @@ func (c *ClientWithResponses) CreateCampaignWorkflowWithResponse(ctx context.Con
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v2/campaigns/workflow/duplicate/{id} (the `DuplicateCampaignWorkflow` operationId).
-func (c *ClientWithResponses) DuplicateCampaignWorkflowWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DuplicateCampaignWorkflowResponse, error) {
+func (c *ClientWithResponses) DuplicateCampaignWorkflowWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DuplicateCampaignWorkflowResponse, error) {
 	rsp, err := c.DuplicateCampaignWorkflow(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57394,7 +57400,7 @@ func (c *ClientWithResponses) DuplicateCampaignWorkflowWithResponse(ctx context.
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v2/campaigns/workflow/list/{campaignId} (the `ListCampaignWorkflows` operationId).
-func (c *ClientWithResponses) ListCampaignWorkflowsWithResponse(ctx context.Context, campaignId Id, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*ListCampaignWorkflowsResponse, error) {
+func (c *ClientWithResponses) ListCampaignWorkflowsWithResponse(ctx context.Context, campaignId RecordId, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*ListCampaignWorkflowsResponse, error) {
 	rsp, err := c.ListCampaignWorkflows(ctx, campaignId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57415,7 +57421,7 @@ func (c *ClientWithResponses) ListCampaignWorkflowsWithResponse(ctx context.Cont
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-func (c *ClientWithResponses) ToggleCampaignWorkflowWithBodyWithResponse(ctx context.Context, workflowId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error) {
+func (c *ClientWithResponses) ToggleCampaignWorkflowWithBodyWithResponse(ctx context.Context, workflowId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error) {
 	rsp, err := c.ToggleCampaignWorkflowWithBody(ctx, workflowId, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57436,7 +57442,7 @@ func (c *ClientWithResponses) ToggleCampaignWorkflowWithBodyWithResponse(ctx con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-func (c *ClientWithResponses) ToggleCampaignWorkflowWithResponse(ctx context.Context, workflowId Id, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error) {
+func (c *ClientWithResponses) ToggleCampaignWorkflowWithResponse(ctx context.Context, workflowId RecordId, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error) {
 	rsp, err := c.ToggleCampaignWorkflow(ctx, workflowId, body, reqEditors...)
 	if err != nil {
 		return nil, err

@@ -5279,6 +5279,12 @@ type ReconnectHubspotAppRequest struct {
 	OrganizationId Id `json:"organizationId"`
 }
 
+// RecordId The id of a record Betty made (a UUID). In a path, a value of another shape answers 400
+// naming the parameter and the value ("campaignId: \"abc\" is not a valid id"), not 404.
+//
+// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+type RecordId = string
+
 // RequestPasswordResetRequest defines model for RequestPasswordResetRequest.
 type RequestPasswordResetRequest struct {
 	// Email An e-mail address (local part of letters, digits and `._%+-`, a TLD of 2+ letters).
@@ -9293,13 +9299,13 @@ type ServerInterface interface {
 	GetAdminUserOrganizationsByEmail(ctx echo.Context, email Email) error
 	// GetAdminUserOrganizations A user's organisations by user id
 	// (GET /v1/admin/organization/organizations-list/{userId})
-	GetAdminUserOrganizations(ctx echo.Context, userId Id) error
+	GetAdminUserOrganizations(ctx echo.Context, userId RecordId) error
 	// ListAdminOrganizationsByOwnerEmail Organisations owned by an e-mail address, for site admins
 	// (GET /v1/admin/organization/refresh-organization-email/{email})
 	ListAdminOrganizationsByOwnerEmail(ctx echo.Context, email Email, params ListAdminOrganizationsByOwnerEmailParams) error
 	// GetAdminOrganization An organisation, for site admins
 	// (GET /v1/admin/organization/refresh-organization-id/{id})
-	GetAdminOrganization(ctx echo.Context, id Id, params GetAdminOrganizationParams) error
+	GetAdminOrganization(ctx echo.Context, id RecordId, params GetAdminOrganizationParams) error
 	// UpdateAdminOrganizationLevel Set an organisation's verification level
 	// (POST /v1/admin/organization/update-organization-level)
 	UpdateAdminOrganizationLevel(ctx echo.Context, params UpdateAdminOrganizationLevelParams) error
@@ -9311,7 +9317,7 @@ type ServerInterface interface {
 	SearchAdminUsersOrganizations(ctx echo.Context, params SearchAdminUsersOrganizationsParams) error
 	// ActivateAgent Activate an agent profile
 	// (PUT /v1/agent/activate/{id})
-	ActivateAgent(ctx echo.Context, id Id, params ActivateAgentParams) error
+	ActivateAgent(ctx echo.Context, id RecordId, params ActivateAgentParams) error
 	// ListAgentAudioFiles List an agent's teaching audio files
 	// (GET /v1/agent/audio-list)
 	ListAgentAudioFiles(ctx echo.Context, params ListAgentAudioFilesParams) error
@@ -9326,25 +9332,25 @@ type ServerInterface interface {
 	CreateAgent(ctx echo.Context) error
 	// DeactivateAgent Deactivate an agent profile
 	// (PUT /v1/agent/deactivate/{id})
-	DeactivateAgent(ctx echo.Context, id Id, params DeactivateAgentParams) error
+	DeactivateAgent(ctx echo.Context, id RecordId, params DeactivateAgentParams) error
 	// DeleteAgent Delete an agent profile
 	// (DELETE /v1/agent/delete/{id})
-	DeleteAgent(ctx echo.Context, id Id, params DeleteAgentParams) error
+	DeleteAgent(ctx echo.Context, id RecordId, params DeleteAgentParams) error
 	// DuplicateAgent Duplicate an agent profile
 	// (POST /v1/agent/duplicate)
 	DuplicateAgent(ctx echo.Context) error
 	// UpdateAgentFaq Set an agent's FAQ
 	// (POST /v1/agent/faq/{id})
-	UpdateAgentFaq(ctx echo.Context, id Id) error
+	UpdateAgentFaq(ctx echo.Context, id RecordId) error
 	// ListCampaignAgents List the agent profiles of a campaign
 	// (GET /v1/agent/list/campaigns/{campaignId})
-	ListCampaignAgents(ctx echo.Context, campaignId Id, params ListCampaignAgentsParams) error
+	ListCampaignAgents(ctx echo.Context, campaignId RecordId, params ListCampaignAgentsParams) error
 	// ListAgentKnowledgeFiles List an agent's knowledge files
 	// (GET /v1/agent/list/knowledge-file/{id})
-	ListAgentKnowledgeFiles(ctx echo.Context, id Id, params ListAgentKnowledgeFilesParams) error
+	ListAgentKnowledgeFiles(ctx echo.Context, id RecordId, params ListAgentKnowledgeFilesParams) error
 	// ListAgents List the agent profiles of a team
 	// (GET /v1/agent/list/{teamId})
-	ListAgents(ctx echo.Context, teamId Id, params ListAgentsParams) error
+	ListAgents(ctx echo.Context, teamId RecordId, params ListAgentsParams) error
 	// SummarizeAgentAudio Add a teaching audio file to an agent
 	// (POST /v1/agent/summary)
 	SummarizeAgentAudio(ctx echo.Context, params SummarizeAgentAudioParams) error
@@ -9353,10 +9359,10 @@ type ServerInterface interface {
 	SynthesizeAgentSpeech(ctx echo.Context, params SynthesizeAgentSpeechParams) error
 	// GetAgent Get an agent profile
 	// (GET /v1/agent/{id})
-	GetAgent(ctx echo.Context, id Id, params GetAgentParams) error
+	GetAgent(ctx echo.Context, id RecordId, params GetAgentParams) error
 	// UpdateAgent Update an agent profile
 	// (PATCH /v1/agent/{id})
-	UpdateAgent(ctx echo.Context, id Id) error
+	UpdateAgent(ctx echo.Context, id RecordId) error
 	// ConnectHubspotApp Start connecting a HubSpot portal
 	// (POST /v1/apps/connect/hubspot)
 	ConnectHubspotApp(ctx echo.Context) error
@@ -9413,7 +9419,7 @@ type ServerInterface interface {
 	ListZapierZaps(ctx echo.Context, params ListZapierZapsParams) error
 	// GetAdminProfile A user's site-admin profile
 	// (GET /v1/auth/admin-profile/{id})
-	GetAdminProfile(ctx echo.Context, id Id) error
+	GetAdminProfile(ctx echo.Context, id RecordId) error
 	// ConfirmEmail Confirm an e-mail address
 	// (POST /v1/auth/confirm-email)
 	ConfirmEmail(ctx echo.Context) error
@@ -9449,7 +9455,7 @@ type ServerInterface interface {
 	GetUserByEmail(ctx echo.Context, email Email) error
 	// GetUser A user by id
 	// (GET /v1/auth/user/{id})
-	GetUser(ctx echo.Context, id Id) error
+	GetUser(ctx echo.Context, id RecordId) error
 	// CompleteZapierAuthorization Finish connecting Zapier (OAuth code exchange)
 	// (POST /v1/auth/zapier/callback)
 	CompleteZapierAuthorization(ctx echo.Context) error
@@ -9461,16 +9467,16 @@ type ServerInterface interface {
 	ListCallBookings(ctx echo.Context, params ListCallBookingsParams) error
 	// GetCallLog Get a call log
 	// (GET /v1/call/log/{id})
-	GetCallLog(ctx echo.Context, id Id, params GetCallLogParams) error
+	GetCallLog(ctx echo.Context, id RecordId, params GetCallLogParams) error
 	// ListCallLogs List call logs
 	// (GET /v1/call/logs)
 	ListCallLogs(ctx echo.Context, params ListCallLogsParams) error
 	// GetCallStatistics Count an organisation's calls per day
 	// (GET /v1/call/organization/{teamId})
-	GetCallStatistics(ctx echo.Context, teamId Id, params GetCallStatisticsParams) error
+	GetCallStatistics(ctx echo.Context, teamId RecordId, params GetCallStatisticsParams) error
 	// GetCallRecording Get a call's recording
 	// (GET /v1/call/recordings/{callLogId})
-	GetCallRecording(ctx echo.Context, callLogId Id, params GetCallRecordingParams) error
+	GetCallRecording(ctx echo.Context, callLogId RecordId, params GetCallRecordingParams) error
 	// SimulateInboundCall Simulate a call coming in to one of the organisation's numbers
 	// (POST /v1/call/simulate-inbound)
 	SimulateInboundCall(ctx echo.Context) error
@@ -9482,7 +9488,7 @@ type ServerInterface interface {
 	CreateCampaign(ctx echo.Context) error
 	// DuplicateCampaign Duplicate a campaign
 	// (POST /v1/campaigns/duplicate/{id})
-	DuplicateCampaign(ctx echo.Context, id Id) error
+	DuplicateCampaign(ctx echo.Context, id RecordId) error
 	// ActivateKnowledgeBase Make a knowledge base the campaign's active one
 	// (POST /v1/campaigns/knowledge-base/activate)
 	ActivateKnowledgeBase(ctx echo.Context) error
@@ -9494,49 +9500,49 @@ type ServerInterface interface {
 	DeactivateKnowledgeBase(ctx echo.Context) error
 	// DeleteKnowledgeBase Delete a knowledge base
 	// (DELETE /v1/campaigns/knowledge-base/delete/{id})
-	DeleteKnowledgeBase(ctx echo.Context, id Id, params DeleteKnowledgeBaseParams) error
+	DeleteKnowledgeBase(ctx echo.Context, id RecordId, params DeleteKnowledgeBaseParams) error
 	// CreateKnowledgeFaq Add a FAQ to a knowledge base
 	// (POST /v1/campaigns/knowledge-base/faq)
 	CreateKnowledgeFaq(ctx echo.Context) error
 	// UpdateKnowledgeFaq Edit a FAQ
 	// (PUT /v1/campaigns/knowledge-base/faq/{id})
-	UpdateKnowledgeFaq(ctx echo.Context, id Id) error
+	UpdateKnowledgeFaq(ctx echo.Context, id RecordId) error
 	// GetKnowledgeFile Get a knowledge file or FAQ
 	// (GET /v1/campaigns/knowledge-base/file/{id})
-	GetKnowledgeFile(ctx echo.Context, id Id, params GetKnowledgeFileParams) error
+	GetKnowledgeFile(ctx echo.Context, id RecordId, params GetKnowledgeFileParams) error
 	// CreateKnowledgeFile Add a file to a knowledge base
 	// (POST /v1/campaigns/knowledge-base/files)
 	CreateKnowledgeFile(ctx echo.Context) error
 	// DeleteKnowledgeFile Delete a knowledge file or FAQ
 	// (DELETE /v1/campaigns/knowledge-base/files/{id})
-	DeleteKnowledgeFile(ctx echo.Context, id Id, params DeleteKnowledgeFileParams) error
+	DeleteKnowledgeFile(ctx echo.Context, id RecordId, params DeleteKnowledgeFileParams) error
 	// ListKnowledgeFiles List the files and FAQs of a knowledge base
 	// (GET /v1/campaigns/knowledge-base/files/{id})
-	ListKnowledgeFiles(ctx echo.Context, id Id, params ListKnowledgeFilesParams) error
+	ListKnowledgeFiles(ctx echo.Context, id RecordId, params ListKnowledgeFilesParams) error
 	// ListKnowledgeBases List knowledge bases
 	// (GET /v1/campaigns/knowledge-base/list/{organizationId})
-	ListKnowledgeBases(ctx echo.Context, organizationId Id, params ListKnowledgeBasesParams) error
+	ListKnowledgeBases(ctx echo.Context, organizationId RecordId, params ListKnowledgeBasesParams) error
 	// SearchKnowledgeBase Search a knowledge base
 	// (GET /v1/campaigns/knowledge-base/search)
 	SearchKnowledgeBase(ctx echo.Context, params SearchKnowledgeBaseParams) error
 	// UpdateKnowledgeBase Rename a knowledge base
 	// (PUT /v1/campaigns/knowledge-base/update/{id})
-	UpdateKnowledgeBase(ctx echo.Context, id Id) error
+	UpdateKnowledgeBase(ctx echo.Context, id RecordId) error
 	// ListCampaigns List campaigns
 	// (GET /v1/campaigns/list)
 	ListCampaigns(ctx echo.Context, params ListCampaignsParams) error
 	// ListCampaignPhoneNumberAssignments Campaigns a phone number is assigned to
 	// (GET /v1/campaigns/phone-number/{id})
-	ListCampaignPhoneNumberAssignments(ctx echo.Context, id Id, params ListCampaignPhoneNumberAssignmentsParams) error
+	ListCampaignPhoneNumberAssignments(ctx echo.Context, id RecordId, params ListCampaignPhoneNumberAssignmentsParams) error
 	// DeleteCampaign Delete a campaign
 	// (DELETE /v1/campaigns/{id})
-	DeleteCampaign(ctx echo.Context, id Id) error
+	DeleteCampaign(ctx echo.Context, id RecordId) error
 	// GetCampaign Get a campaign
 	// (GET /v1/campaigns/{id})
-	GetCampaign(ctx echo.Context, id Id) error
+	GetCampaign(ctx echo.Context, id RecordId) error
 	// UpdateCampaign Update a campaign
 	// (PUT /v1/campaigns/{id})
-	UpdateCampaign(ctx echo.Context, id Id) error
+	UpdateCampaign(ctx echo.Context, id RecordId) error
 	// ListDoNotCall The team's do-not-call list
 	// (GET /v1/do-not-call)
 	ListDoNotCall(ctx echo.Context, params ListDoNotCallParams) error
@@ -9548,7 +9554,7 @@ type ServerInterface interface {
 	ImportDoNotCall(ctx echo.Context, params ImportDoNotCallParams) error
 	// RemoveDoNotCall Remove a number from the do-not-call list
 	// (DELETE /v1/do-not-call/{id})
-	RemoveDoNotCall(ctx echo.Context, id Id, params RemoveDoNotCallParams) error
+	RemoveDoNotCall(ctx echo.Context, id RecordId, params RemoveDoNotCallParams) error
 	// StreamEvents Stream updates as server-sent events
 	// (GET /v1/events)
 	StreamEvents(ctx echo.Context, params StreamEventsParams) error
@@ -9560,10 +9566,10 @@ type ServerInterface interface {
 	ListInboxItems(ctx echo.Context, params ListInboxItemsParams) error
 	// DeleteInboxItem Delete an inbox item
 	// (DELETE /v1/inbox/item/{inboxId})
-	DeleteInboxItem(ctx echo.Context, inboxId Id, params DeleteInboxItemParams) error
+	DeleteInboxItem(ctx echo.Context, inboxId RecordId, params DeleteInboxItemParams) error
 	// UpdateInboxItem Change an inbox item's priority or visibility
 	// (POST /v1/inbox/item/{inboxId})
-	UpdateInboxItem(ctx echo.Context, inboxId Id) error
+	UpdateInboxItem(ctx echo.Context, inboxId RecordId) error
 	// GetInboxItem Get an inbox item
 	// (GET /v1/inbox/private/{id})
 	GetInboxItem(ctx echo.Context, id Id, params GetInboxItemParams) error
@@ -9599,13 +9605,13 @@ type ServerInterface interface {
 	SearchAvailablePhoneNumbers(ctx echo.Context, params SearchAvailablePhoneNumbersParams) error
 	// ListVerifiedPhoneNumbers List the organisation's number verifications
 	// (GET /v1/phone/get-verified-phone-numbers/{id})
-	ListVerifiedPhoneNumbers(ctx echo.Context, id Id) error
+	ListVerifiedPhoneNumbers(ctx echo.Context, id RecordId) error
 	// ListPhoneNumbers List the organisation's phone numbers
 	// (GET /v1/phone/my-numbers)
 	ListPhoneNumbers(ctx echo.Context, params ListPhoneNumbersParams) error
 	// DeletePhoneNumber Release a phone number
 	// (DELETE /v1/phone/number/{phoneNumberId})
-	DeletePhoneNumber(ctx echo.Context, phoneNumberId Id, params DeletePhoneNumberParams) error
+	DeletePhoneNumber(ctx echo.Context, phoneNumberId RecordId, params DeletePhoneNumberParams) error
 	// RequestPhoneNumberVerification Start verifying a number the organisation owns elsewhere
 	// (POST /v1/phone/request-phone-number-verification)
 	RequestPhoneNumberVerification(ctx echo.Context) error
@@ -9632,13 +9638,13 @@ type ServerInterface interface {
 	CreateTeamApiKey(ctx echo.Context) error
 	// DeleteTeamApiKey Revoke an API key
 	// (DELETE /v1/team/api-keys/{id})
-	DeleteTeamApiKey(ctx echo.Context, id Id, params DeleteTeamApiKeyParams) error
+	DeleteTeamApiKey(ctx echo.Context, id RecordId, params DeleteTeamApiKeyParams) error
 	// ConfirmTeamOwnershipTransfer Confirm an ownership transfer
 	// (POST /v1/team/confirm-transfer-ownership)
 	ConfirmTeamOwnershipTransfer(ctx echo.Context) error
 	// DeleteTeam Delete a team
 	// (DELETE /v1/team/delete/{id})
-	DeleteTeam(ctx echo.Context, id Id) error
+	DeleteTeam(ctx echo.Context, id RecordId) error
 	// ListPendingTeamInvitations My pending invitations
 	// (GET /v1/team/get-valid-pending-invitations)
 	ListPendingTeamInvitations(ctx echo.Context) error
@@ -9647,7 +9653,7 @@ type ServerInterface interface {
 	InviteTeamMember(ctx echo.Context) error
 	// CheckTeamMembership Is a user an active member of a team
 	// (GET /v1/team/is-member/{teamId})
-	CheckTeamMembership(ctx echo.Context, teamId Id, params CheckTeamMembershipParams) error
+	CheckTeamMembership(ctx echo.Context, teamId RecordId, params CheckTeamMembershipParams) error
 	// ListTeams My teams
 	// (GET /v1/team/list)
 	ListTeams(ctx echo.Context, params ListTeamsParams) error
@@ -9665,13 +9671,13 @@ type ServerInterface interface {
 	CreateTeam(ctx echo.Context) error
 	// GetTeamOnboarding Onboarding checklist
 	// (GET /v1/team/onboarding/{id})
-	GetTeamOnboarding(ctx echo.Context, id Id) error
+	GetTeamOnboarding(ctx echo.Context, id RecordId) error
 	// UpdateTeamProperties Update a team's properties
 	// (PATCH /v1/team/properties)
 	UpdateTeamProperties(ctx echo.Context) error
 	// RequestTeamVerification Ask for the next verification level
 	// (GET /v1/team/request-verification/{id})
-	RequestTeamVerification(ctx echo.Context, id Id) error
+	RequestTeamVerification(ctx echo.Context, id RecordId) error
 	// GetTeamSubscriptionCredits Credits balance and tier
 	// (GET /v1/team/subscription-credits)
 	GetTeamSubscriptionCredits(ctx echo.Context, params GetTeamSubscriptionCreditsParams) error
@@ -9686,7 +9692,7 @@ type ServerInterface interface {
 	GetTeamSubscriptionStatus(ctx echo.Context, params GetTeamSubscriptionStatusParams) error
 	// GetTeamCostsUsage Call minutes and cost of a month
 	// (GET /v1/team/team-costs-usage/{id})
-	GetTeamCostsUsage(ctx echo.Context, id Id, params GetTeamCostsUsageParams) error
+	GetTeamCostsUsage(ctx echo.Context, id RecordId, params GetTeamCostsUsageParams) error
 	// TransferTeamOwnership Start an ownership transfer
 	// (POST /v1/team/transfer-ownership)
 	TransferTeamOwnership(ctx echo.Context) error
@@ -9767,10 +9773,10 @@ type ServerInterface interface {
 	DownloadRejectedContacts(ctx echo.Context, nodeId Id, params DownloadRejectedContactsParams) error
 	// EndWorkflowJob Cancel a workflow's run
 	// (POST /v1/workflow/end-job/{id})
-	EndWorkflowJob(ctx echo.Context, id Id) error
+	EndWorkflowJob(ctx echo.Context, id RecordId) error
 	// ListWorkflowHistory List a workflow's runs
 	// (GET /v1/workflow/history/{id})
-	ListWorkflowHistory(ctx echo.Context, id Id, params ListWorkflowHistoryParams) error
+	ListWorkflowHistory(ctx echo.Context, id RecordId, params ListWorkflowHistoryParams) error
 	// ListWorkflows List workflows
 	// (GET /v1/workflow/list)
 	ListWorkflows(ctx echo.Context, params ListWorkflowsParams) error
@@ -9779,13 +9785,13 @@ type ServerInterface interface {
 	UpdateWorkflowNode(ctx echo.Context, nodeId Id) error
 	// ListWorkflowsByPhoneNumber Workflows using a phone number
 	// (GET /v1/workflow/phone-number/{phoneNumberId})
-	ListWorkflowsByPhoneNumber(ctx echo.Context, phoneNumberId Id, params ListWorkflowsByPhoneNumberParams) error
+	ListWorkflowsByPhoneNumber(ctx echo.Context, phoneNumberId RecordId, params ListWorkflowsByPhoneNumberParams) error
 	// GetWorkflowProgress Progress of a workflow's run
 	// (POST /v1/workflow/progress/{id})
-	GetWorkflowProgress(ctx echo.Context, id Id) error
+	GetWorkflowProgress(ctx echo.Context, id RecordId) error
 	// RunWorkflow Run a workflow
 	// (POST /v1/workflow/run/{id})
-	RunWorkflow(ctx echo.Context, id Id) error
+	RunWorkflow(ctx echo.Context, id RecordId) error
 	// SaveWorkflow Save a workflow's graph
 	// (POST /v1/workflow/save)
 	SaveWorkflow(ctx echo.Context) error
@@ -9794,28 +9800,28 @@ type ServerInterface interface {
 	ListWorkflowTemplates(ctx echo.Context, params ListWorkflowTemplatesParams) error
 	// TestRunWorkflow Test-run a workflow
 	// (POST /v1/workflow/test-run/{id})
-	TestRunWorkflow(ctx echo.Context, id Id) error
+	TestRunWorkflow(ctx echo.Context, id RecordId) error
 	// UpdateWorkflow Rename a workflow
 	// (PATCH /v1/workflow/update)
 	UpdateWorkflow(ctx echo.Context, params UpdateWorkflowParams) error
 	// DeleteWorkflow Delete a workflow
 	// (DELETE /v1/workflow/{id})
-	DeleteWorkflow(ctx echo.Context, id Id) error
+	DeleteWorkflow(ctx echo.Context, id RecordId) error
 	// GetWorkflow Get a workflow
 	// (GET /v1/workflow/{id})
-	GetWorkflow(ctx echo.Context, id Id, params GetWorkflowParams) error
+	GetWorkflow(ctx echo.Context, id RecordId, params GetWorkflowParams) error
 	// CreateCampaignWorkflow Create a workflow in a campaign
 	// (POST /v2/campaigns/workflow/create/{campaignId})
-	CreateCampaignWorkflow(ctx echo.Context, campaignId Id) error
+	CreateCampaignWorkflow(ctx echo.Context, campaignId RecordId) error
 	// DuplicateCampaignWorkflow Duplicate a campaign workflow
 	// (POST /v2/campaigns/workflow/duplicate/{id})
-	DuplicateCampaignWorkflow(ctx echo.Context, id Id) error
+	DuplicateCampaignWorkflow(ctx echo.Context, id RecordId) error
 	// ListCampaignWorkflows List a campaign's workflows
 	// (GET /v2/campaigns/workflow/list/{campaignId})
-	ListCampaignWorkflows(ctx echo.Context, campaignId Id, params ListCampaignWorkflowsParams) error
+	ListCampaignWorkflows(ctx echo.Context, campaignId RecordId, params ListCampaignWorkflowsParams) error
 	// ToggleCampaignWorkflow Activate or deactivate a campaign workflow
 	// (PATCH /v2/campaigns/workflow/toggle/{workflowId})
-	ToggleCampaignWorkflow(ctx echo.Context, workflowId Id) error
+	ToggleCampaignWorkflow(ctx echo.Context, workflowId RecordId) error
 	// ListJobStatuses Status of jobs
 	// (GET /v2/jobs/status)
 	ListJobStatuses(ctx echo.Context, params ListJobStatusesParams) error
@@ -9955,7 +9961,7 @@ func (w *ServerInterfaceWrapper) GetAdminUserOrganizationsByEmail(ctx echo.Conte
 func (w *ServerInterfaceWrapper) GetAdminUserOrganizations(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "userId" -------------
-	var userId Id
+	var userId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "userId", ctx.Param("userId"), &userId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -9996,7 +10002,7 @@ func (w *ServerInterfaceWrapper) ListAdminOrganizationsByOwnerEmail(ctx echo.Con
 func (w *ServerInterfaceWrapper) GetAdminOrganization(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10096,7 +10102,7 @@ func (w *ServerInterfaceWrapper) SearchAdminUsersOrganizations(ctx echo.Context)
 func (w *ServerInterfaceWrapper) ActivateAgent(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10203,7 +10209,7 @@ func (w *ServerInterfaceWrapper) CreateAgent(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DeactivateAgent(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10228,7 +10234,7 @@ func (w *ServerInterfaceWrapper) DeactivateAgent(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DeleteAgent(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10262,7 +10268,7 @@ func (w *ServerInterfaceWrapper) DuplicateAgent(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) UpdateAgentFaq(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10278,7 +10284,7 @@ func (w *ServerInterfaceWrapper) UpdateAgentFaq(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ListCampaignAgents(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "campaignId" -------------
-	var campaignId Id
+	var campaignId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "campaignId", ctx.Param("campaignId"), &campaignId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10317,7 +10323,7 @@ func (w *ServerInterfaceWrapper) ListCampaignAgents(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ListAgentKnowledgeFiles(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10356,7 +10362,7 @@ func (w *ServerInterfaceWrapper) ListAgentKnowledgeFiles(ctx echo.Context) error
 func (w *ServerInterfaceWrapper) ListAgents(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "teamId" -------------
-	var teamId Id
+	var teamId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10459,7 +10465,7 @@ func (w *ServerInterfaceWrapper) SynthesizeAgentSpeech(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetAgent(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10484,7 +10490,7 @@ func (w *ServerInterfaceWrapper) GetAgent(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) UpdateAgent(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10841,7 +10847,7 @@ func (w *ServerInterfaceWrapper) ListZapierZaps(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetAdminProfile(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10963,7 +10969,7 @@ func (w *ServerInterfaceWrapper) GetUserByEmail(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetUser(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11029,7 +11035,7 @@ func (w *ServerInterfaceWrapper) ListCallBookings(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetCallLog(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11086,7 +11092,7 @@ func (w *ServerInterfaceWrapper) ListCallLogs(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetCallStatistics(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "teamId" -------------
-	var teamId Id
+	var teamId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11125,7 +11131,7 @@ func (w *ServerInterfaceWrapper) GetCallStatistics(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetCallRecording(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "callLogId" -------------
-	var callLogId Id
+	var callLogId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "callLogId", ctx.Param("callLogId"), &callLogId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11193,7 +11199,7 @@ func (w *ServerInterfaceWrapper) CreateCampaign(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DuplicateCampaign(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11236,7 +11242,7 @@ func (w *ServerInterfaceWrapper) DeactivateKnowledgeBase(ctx echo.Context) error
 func (w *ServerInterfaceWrapper) DeleteKnowledgeBase(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11270,7 +11276,7 @@ func (w *ServerInterfaceWrapper) CreateKnowledgeFaq(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) UpdateKnowledgeFaq(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11286,7 +11292,7 @@ func (w *ServerInterfaceWrapper) UpdateKnowledgeFaq(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetKnowledgeFile(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11320,7 +11326,7 @@ func (w *ServerInterfaceWrapper) CreateKnowledgeFile(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DeleteKnowledgeFile(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11345,7 +11351,7 @@ func (w *ServerInterfaceWrapper) DeleteKnowledgeFile(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ListKnowledgeFiles(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11384,7 +11390,7 @@ func (w *ServerInterfaceWrapper) ListKnowledgeFiles(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ListKnowledgeBases(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "organizationId" -------------
-	var organizationId Id
+	var organizationId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11469,7 +11475,7 @@ func (w *ServerInterfaceWrapper) SearchKnowledgeBase(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) UpdateKnowledgeBase(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11531,7 +11537,7 @@ func (w *ServerInterfaceWrapper) ListCampaigns(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ListCampaignPhoneNumberAssignments(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11563,7 +11569,7 @@ func (w *ServerInterfaceWrapper) ListCampaignPhoneNumberAssignments(ctx echo.Con
 func (w *ServerInterfaceWrapper) DeleteCampaign(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11579,7 +11585,7 @@ func (w *ServerInterfaceWrapper) DeleteCampaign(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetCampaign(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11595,7 +11601,7 @@ func (w *ServerInterfaceWrapper) GetCampaign(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) UpdateCampaign(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11691,7 +11697,7 @@ func (w *ServerInterfaceWrapper) ImportDoNotCall(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) RemoveDoNotCall(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11846,7 +11852,7 @@ func (w *ServerInterfaceWrapper) ListInboxItems(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DeleteInboxItem(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "inboxId" -------------
-	var inboxId Id
+	var inboxId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "inboxId", ctx.Param("inboxId"), &inboxId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11871,7 +11877,7 @@ func (w *ServerInterfaceWrapper) DeleteInboxItem(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) UpdateInboxItem(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "inboxId" -------------
-	var inboxId Id
+	var inboxId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "inboxId", ctx.Param("inboxId"), &inboxId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12138,7 +12144,7 @@ func (w *ServerInterfaceWrapper) SearchAvailablePhoneNumbers(ctx echo.Context) e
 func (w *ServerInterfaceWrapper) ListVerifiedPhoneNumbers(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12186,7 +12192,7 @@ func (w *ServerInterfaceWrapper) ListPhoneNumbers(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DeletePhoneNumber(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "phoneNumberId" -------------
-	var phoneNumberId Id
+	var phoneNumberId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "phoneNumberId", ctx.Param("phoneNumberId"), &phoneNumberId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12292,7 +12298,7 @@ func (w *ServerInterfaceWrapper) CreateTeamApiKey(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DeleteTeamApiKey(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12326,7 +12332,7 @@ func (w *ServerInterfaceWrapper) ConfirmTeamOwnershipTransfer(ctx echo.Context) 
 func (w *ServerInterfaceWrapper) DeleteTeam(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12360,7 +12366,7 @@ func (w *ServerInterfaceWrapper) InviteTeamMember(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) CheckTeamMembership(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "teamId" -------------
-	var teamId Id
+	var teamId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12492,7 +12498,7 @@ func (w *ServerInterfaceWrapper) CreateTeam(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetTeamOnboarding(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12517,7 +12523,7 @@ func (w *ServerInterfaceWrapper) UpdateTeamProperties(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) RequestTeamVerification(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12596,7 +12602,7 @@ func (w *ServerInterfaceWrapper) GetTeamSubscriptionStatus(ctx echo.Context) err
 func (w *ServerInterfaceWrapper) GetTeamCostsUsage(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13320,7 +13326,7 @@ func (w *ServerInterfaceWrapper) DownloadRejectedContacts(ctx echo.Context) erro
 func (w *ServerInterfaceWrapper) EndWorkflowJob(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13336,7 +13342,7 @@ func (w *ServerInterfaceWrapper) EndWorkflowJob(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ListWorkflowHistory(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13437,7 +13443,7 @@ func (w *ServerInterfaceWrapper) UpdateWorkflowNode(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ListWorkflowsByPhoneNumber(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "phoneNumberId" -------------
-	var phoneNumberId Id
+	var phoneNumberId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "phoneNumberId", ctx.Param("phoneNumberId"), &phoneNumberId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13469,7 +13475,7 @@ func (w *ServerInterfaceWrapper) ListWorkflowsByPhoneNumber(ctx echo.Context) er
 func (w *ServerInterfaceWrapper) GetWorkflowProgress(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13485,7 +13491,7 @@ func (w *ServerInterfaceWrapper) GetWorkflowProgress(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) RunWorkflow(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13542,7 +13548,7 @@ func (w *ServerInterfaceWrapper) ListWorkflowTemplates(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) TestRunWorkflow(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13583,7 +13589,7 @@ func (w *ServerInterfaceWrapper) UpdateWorkflow(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DeleteWorkflow(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13599,7 +13605,7 @@ func (w *ServerInterfaceWrapper) DeleteWorkflow(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetWorkflow(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13624,7 +13630,7 @@ func (w *ServerInterfaceWrapper) GetWorkflow(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) CreateCampaignWorkflow(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "campaignId" -------------
-	var campaignId Id
+	var campaignId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "campaignId", ctx.Param("campaignId"), &campaignId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13640,7 +13646,7 @@ func (w *ServerInterfaceWrapper) CreateCampaignWorkflow(ctx echo.Context) error 
 func (w *ServerInterfaceWrapper) DuplicateCampaignWorkflow(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13656,7 +13662,7 @@ func (w *ServerInterfaceWrapper) DuplicateCampaignWorkflow(ctx echo.Context) err
 func (w *ServerInterfaceWrapper) ListCampaignWorkflows(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "campaignId" -------------
-	var campaignId Id
+	var campaignId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "campaignId", ctx.Param("campaignId"), &campaignId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13695,7 +13701,7 @@ func (w *ServerInterfaceWrapper) ListCampaignWorkflows(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ToggleCampaignWorkflow(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "workflowId" -------------
-	var workflowId Id
+	var workflowId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "workflowId", ctx.Param("workflowId"), &workflowId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -14601,7 +14607,7 @@ func (response GetAdminUserOrganizationsByEmaildefaultApplicationProblemPlusJSON
 }
 
 type GetAdminUserOrganizationsRequestObject struct {
-	UserId Id `json:"userId"`
+	UserId RecordId `json:"userId"`
 }
 
 type GetAdminUserOrganizationsResponseObject interface {
@@ -14846,7 +14852,7 @@ func (response ListAdminOrganizationsByOwnerEmaildefaultApplicationProblemPlusJS
 }
 
 type GetAdminOrganizationRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params GetAdminOrganizationParams
 }
 
@@ -15319,7 +15325,7 @@ func (response SearchAdminUsersOrganizationsdefaultApplicationProblemPlusJSONRes
 }
 
 type ActivateAgentRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params ActivateAgentParams
 }
 
@@ -16026,7 +16032,7 @@ func (response CreateAgentdefaultApplicationProblemPlusJSONResponse) VisitCreate
 }
 
 type DeactivateAgentRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params DeactivateAgentParams
 }
 
@@ -16149,7 +16155,7 @@ func (response DeactivateAgentdefaultApplicationProblemPlusJSONResponse) VisitDe
 }
 
 type DeleteAgentRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params DeleteAgentParams
 }
 
@@ -16442,7 +16448,7 @@ func (response DuplicateAgentdefaultApplicationProblemPlusJSONResponse) VisitDup
 }
 
 type UpdateAgentFaqRequestObject struct {
-	Id   Id `json:"id"`
+	Id   RecordId `json:"id"`
 	Body *UpdateAgentFaqJSONRequestBody
 }
 
@@ -16613,7 +16619,7 @@ func (response UpdateAgentFaqdefaultApplicationProblemPlusJSONResponse) VisitUpd
 }
 
 type ListCampaignAgentsRequestObject struct {
-	CampaignId Id `json:"campaignId"`
+	CampaignId RecordId `json:"campaignId"`
 	Params     ListCampaignAgentsParams
 }
 
@@ -16736,7 +16742,7 @@ func (response ListCampaignAgentsdefaultApplicationProblemPlusJSONResponse) Visi
 }
 
 type ListAgentKnowledgeFilesRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params ListAgentKnowledgeFilesParams
 }
 
@@ -16859,7 +16865,7 @@ func (response ListAgentKnowledgeFilesdefaultApplicationProblemPlusJSONResponse)
 }
 
 type ListAgentsRequestObject struct {
-	TeamId Id `json:"teamId"`
+	TeamId RecordId `json:"teamId"`
 	Params ListAgentsParams
 }
 
@@ -17291,7 +17297,7 @@ func (response SynthesizeAgentSpeechdefaultApplicationProblemPlusJSONResponse) V
 }
 
 type GetAgentRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params GetAgentParams
 }
 
@@ -17414,7 +17420,7 @@ func (response GetAgentdefaultApplicationProblemPlusJSONResponse) VisitGetAgentR
 }
 
 type UpdateAgentRequestObject struct {
-	Id   Id `json:"id"`
+	Id   RecordId `json:"id"`
 	Body *UpdateAgentJSONRequestBody
 }
 
@@ -20101,7 +20107,7 @@ func (response ListZapierZapsdefaultApplicationProblemPlusJSONResponse) VisitLis
 }
 
 type GetAdminProfileRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type GetAdminProfileResponseObject interface {
@@ -21497,7 +21503,7 @@ func (response GetUserByEmaildefaultApplicationProblemPlusJSONResponse) VisitGet
 }
 
 type GetUserRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type GetUserResponseObject interface {
@@ -22049,7 +22055,7 @@ func (response ListCallBookingsdefaultApplicationProblemPlusJSONResponse) VisitL
 }
 
 type GetCallLogRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params GetCallLogParams
 }
 
@@ -22294,7 +22300,7 @@ func (response ListCallLogsdefaultApplicationProblemPlusJSONResponse) VisitListC
 }
 
 type GetCallStatisticsRequestObject struct {
-	TeamId Id `json:"teamId"`
+	TeamId RecordId `json:"teamId"`
 	Params GetCallStatisticsParams
 }
 
@@ -22417,7 +22423,7 @@ func (response GetCallStatisticsdefaultApplicationProblemPlusJSONResponse) Visit
 }
 
 type GetCallRecordingRequestObject struct {
-	CallLogId Id `json:"callLogId"`
+	CallLogId RecordId `json:"callLogId"`
 	Params    GetCallRecordingParams
 }
 
@@ -23019,7 +23025,7 @@ func (response CreateCampaigndefaultApplicationProblemPlusJSONResponse) VisitCre
 }
 
 type DuplicateCampaignRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type DuplicateCampaignResponseObject interface {
@@ -23619,7 +23625,7 @@ func (response DeactivateKnowledgeBasedefaultApplicationProblemPlusJSONResponse)
 }
 
 type DeleteKnowledgeBaseRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params DeleteKnowledgeBaseParams
 }
 
@@ -23896,7 +23902,7 @@ func (response CreateKnowledgeFaqdefaultApplicationProblemPlusJSONResponse) Visi
 }
 
 type UpdateKnowledgeFaqRequestObject struct {
-	Id   Id `json:"id"`
+	Id   RecordId `json:"id"`
 	Body *UpdateKnowledgeFaqJSONRequestBody
 }
 
@@ -24067,7 +24073,7 @@ func (response UpdateKnowledgeFaqdefaultApplicationProblemPlusJSONResponse) Visi
 }
 
 type GetKnowledgeFileRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params GetKnowledgeFileParams
 }
 
@@ -24360,7 +24366,7 @@ func (response CreateKnowledgeFiledefaultApplicationProblemPlusJSONResponse) Vis
 }
 
 type DeleteKnowledgeFileRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params DeleteKnowledgeFileParams
 }
 
@@ -24483,7 +24489,7 @@ func (response DeleteKnowledgeFiledefaultApplicationProblemPlusJSONResponse) Vis
 }
 
 type ListKnowledgeFilesRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params ListKnowledgeFilesParams
 }
 
@@ -24606,7 +24612,7 @@ func (response ListKnowledgeFilesdefaultApplicationProblemPlusJSONResponse) Visi
 }
 
 type ListKnowledgeBasesRequestObject struct {
-	OrganizationId Id `json:"organizationId"`
+	OrganizationId RecordId `json:"organizationId"`
 	Params         ListKnowledgeBasesParams
 }
 
@@ -24851,7 +24857,7 @@ func (response SearchKnowledgeBasedefaultApplicationProblemPlusJSONResponse) Vis
 }
 
 type UpdateKnowledgeBaseRequestObject struct {
-	Id   Id `json:"id"`
+	Id   RecordId `json:"id"`
 	Body *UpdateKnowledgeBaseJSONRequestBody
 }
 
@@ -25144,7 +25150,7 @@ func (response ListCampaignsdefaultApplicationProblemPlusJSONResponse) VisitList
 }
 
 type ListCampaignPhoneNumberAssignmentsRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params ListCampaignPhoneNumberAssignmentsParams
 }
 
@@ -25267,7 +25273,7 @@ func (response ListCampaignPhoneNumberAssignmentsdefaultApplicationProblemPlusJS
 }
 
 type DeleteCampaignRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type DeleteCampaignResponseObject interface {
@@ -25421,7 +25427,7 @@ func (response DeleteCampaigndefaultApplicationProblemPlusJSONResponse) VisitDel
 }
 
 type GetCampaignRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type GetCampaignResponseObject interface {
@@ -25543,7 +25549,7 @@ func (response GetCampaigndefaultApplicationProblemPlusJSONResponse) VisitGetCam
 }
 
 type UpdateCampaignRequestObject struct {
-	Id   Id `json:"id"`
+	Id   RecordId `json:"id"`
 	Body *UpdateCampaignJSONRequestBody
 }
 
@@ -26207,7 +26213,7 @@ func (response ImportDoNotCalldefaultApplicationProblemPlusJSONResponse) VisitIm
 }
 
 type RemoveDoNotCallRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params RemoveDoNotCallParams
 }
 
@@ -26766,7 +26772,7 @@ func (response ListInboxItemsdefaultApplicationProblemPlusJSONResponse) VisitLis
 }
 
 type DeleteInboxItemRequestObject struct {
-	InboxId Id `json:"inboxId"`
+	InboxId RecordId `json:"inboxId"`
 	Params  DeleteInboxItemParams
 }
 
@@ -26889,7 +26895,7 @@ func (response DeleteInboxItemdefaultApplicationProblemPlusJSONResponse) VisitDe
 }
 
 type UpdateInboxItemRequestObject struct {
-	InboxId Id `json:"inboxId"`
+	InboxId RecordId `json:"inboxId"`
 	Body    *UpdateInboxItemJSONRequestBody
 }
 
@@ -28547,7 +28553,7 @@ func (response SearchAvailablePhoneNumbersdefaultApplicationProblemPlusJSONRespo
 }
 
 type ListVerifiedPhoneNumbersRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type ListVerifiedPhoneNumbersResponseObject interface {
@@ -28791,7 +28797,7 @@ func (response ListPhoneNumbersdefaultApplicationProblemPlusJSONResponse) VisitL
 }
 
 type DeletePhoneNumberRequestObject struct {
-	PhoneNumberId Id `json:"phoneNumberId"`
+	PhoneNumberId RecordId `json:"phoneNumberId"`
 	Params        DeletePhoneNumberParams
 }
 
@@ -30096,7 +30102,7 @@ func (response CreateTeamApiKeydefaultApplicationProblemPlusJSONResponse) VisitC
 }
 
 type DeleteTeamApiKeyRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params DeleteTeamApiKeyParams
 }
 
@@ -30373,7 +30379,7 @@ func (response ConfirmTeamOwnershipTransferdefaultApplicationProblemPlusJSONResp
 }
 
 type DeleteTeamRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type DeleteTeamResponseObject interface {
@@ -30786,7 +30792,7 @@ func (response InviteTeamMemberdefaultApplicationProblemPlusJSONResponse) VisitI
 }
 
 type CheckTeamMembershipRequestObject struct {
-	TeamId Id `json:"teamId"`
+	TeamId RecordId `json:"teamId"`
 	Params CheckTeamMembershipParams
 }
 
@@ -31535,7 +31541,7 @@ func (response CreateTeamdefaultApplicationProblemPlusJSONResponse) VisitCreateT
 }
 
 type GetTeamOnboardingRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type GetTeamOnboardingResponseObject interface {
@@ -31811,7 +31817,7 @@ func (response UpdateTeamPropertiesdefaultApplicationProblemPlusJSONResponse) Vi
 }
 
 type RequestTeamVerificationRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type RequestTeamVerificationResponseObject interface {
@@ -32469,7 +32475,7 @@ func (response GetTeamSubscriptionStatusdefaultApplicationProblemPlusJSONRespons
 }
 
 type GetTeamCostsUsageRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params GetTeamCostsUsageParams
 }
 
@@ -36366,7 +36372,7 @@ func (response DownloadRejectedContactsdefaultApplicationProblemPlusJSONResponse
 }
 
 type EndWorkflowJobRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type EndWorkflowJobResponseObject interface {
@@ -36504,7 +36510,7 @@ func (response EndWorkflowJobdefaultApplicationProblemPlusJSONResponse) VisitEnd
 }
 
 type ListWorkflowHistoryRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params ListWorkflowHistoryParams
 }
 
@@ -36920,7 +36926,7 @@ func (response UpdateWorkflowNodedefaultApplicationProblemPlusJSONResponse) Visi
 }
 
 type ListWorkflowsByPhoneNumberRequestObject struct {
-	PhoneNumberId Id `json:"phoneNumberId"`
+	PhoneNumberId RecordId `json:"phoneNumberId"`
 	Params        ListWorkflowsByPhoneNumberParams
 }
 
@@ -37043,7 +37049,7 @@ func (response ListWorkflowsByPhoneNumberdefaultApplicationProblemPlusJSONRespon
 }
 
 type GetWorkflowProgressRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type GetWorkflowProgressResponseObject interface {
@@ -37165,7 +37171,7 @@ func (response GetWorkflowProgressdefaultApplicationProblemPlusJSONResponse) Vis
 }
 
 type RunWorkflowRequestObject struct {
-	Id   Id `json:"id"`
+	Id   RecordId `json:"id"`
 	Body *RunWorkflowJSONRequestBody
 }
 
@@ -37628,7 +37634,7 @@ func (response ListWorkflowTemplatesdefaultApplicationProblemPlusJSONResponse) V
 }
 
 type TestRunWorkflowRequestObject struct {
-	Id   Id `json:"id"`
+	Id   RecordId `json:"id"`
 	Body *TestRunWorkflowJSONRequestBody
 }
 
@@ -37921,7 +37927,7 @@ func (response UpdateWorkflowdefaultApplicationProblemPlusJSONResponse) VisitUpd
 }
 
 type DeleteWorkflowRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type DeleteWorkflowResponseObject interface {
@@ -38075,7 +38081,7 @@ func (response DeleteWorkflowdefaultApplicationProblemPlusJSONResponse) VisitDel
 }
 
 type GetWorkflowRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params GetWorkflowParams
 }
 
@@ -38198,7 +38204,7 @@ func (response GetWorkflowdefaultApplicationProblemPlusJSONResponse) VisitGetWor
 }
 
 type CreateCampaignWorkflowRequestObject struct {
-	CampaignId Id `json:"campaignId"`
+	CampaignId RecordId `json:"campaignId"`
 	Body       *CreateCampaignWorkflowJSONRequestBody
 }
 
@@ -38369,7 +38375,7 @@ func (response CreateCampaignWorkflowdefaultApplicationProblemPlusJSONResponse) 
 }
 
 type DuplicateCampaignWorkflowRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type DuplicateCampaignWorkflowResponseObject interface {
@@ -38507,7 +38513,7 @@ func (response DuplicateCampaignWorkflowdefaultApplicationProblemPlusJSONRespons
 }
 
 type ListCampaignWorkflowsRequestObject struct {
-	CampaignId Id `json:"campaignId"`
+	CampaignId RecordId `json:"campaignId"`
 	Params     ListCampaignWorkflowsParams
 }
 
@@ -38630,7 +38636,7 @@ func (response ListCampaignWorkflowsdefaultApplicationProblemPlusJSONResponse) V
 }
 
 type ToggleCampaignWorkflowRequestObject struct {
-	WorkflowId Id `json:"workflowId"`
+	WorkflowId RecordId `json:"workflowId"`
 	Body       *ToggleCampaignWorkflowJSONRequestBody
 }
 
@@ -39641,7 +39647,7 @@ func (sh *strictHandler) GetAdminUserOrganizationsByEmail(ctx echo.Context, emai
 }
 
 // GetAdminUserOrganizations operation middleware
-func (sh *strictHandler) GetAdminUserOrganizations(ctx echo.Context, userId Id) error {
+func (sh *strictHandler) GetAdminUserOrganizations(ctx echo.Context, userId RecordId) error {
 	var request GetAdminUserOrganizationsRequestObject
 
 	request.UserId = userId
@@ -39692,7 +39698,7 @@ func (sh *strictHandler) ListAdminOrganizationsByOwnerEmail(ctx echo.Context, em
 }
 
 // GetAdminOrganization operation middleware
-func (sh *strictHandler) GetAdminOrganization(ctx echo.Context, id Id, params GetAdminOrganizationParams) error {
+func (sh *strictHandler) GetAdminOrganization(ctx echo.Context, id RecordId, params GetAdminOrganizationParams) error {
 	var request GetAdminOrganizationRequestObject
 
 	request.Id = id
@@ -39793,7 +39799,7 @@ func (sh *strictHandler) SearchAdminUsersOrganizations(ctx echo.Context, params 
 }
 
 // ActivateAgent operation middleware
-func (sh *strictHandler) ActivateAgent(ctx echo.Context, id Id, params ActivateAgentParams) error {
+func (sh *strictHandler) ActivateAgent(ctx echo.Context, id RecordId, params ActivateAgentParams) error {
 	var request ActivateAgentRequestObject
 
 	request.Id = id
@@ -39961,7 +39967,7 @@ func (sh *strictHandler) CreateAgent(ctx echo.Context) error {
 }
 
 // DeactivateAgent operation middleware
-func (sh *strictHandler) DeactivateAgent(ctx echo.Context, id Id, params DeactivateAgentParams) error {
+func (sh *strictHandler) DeactivateAgent(ctx echo.Context, id RecordId, params DeactivateAgentParams) error {
 	var request DeactivateAgentRequestObject
 
 	request.Id = id
@@ -39987,7 +39993,7 @@ func (sh *strictHandler) DeactivateAgent(ctx echo.Context, id Id, params Deactiv
 }
 
 // DeleteAgent operation middleware
-func (sh *strictHandler) DeleteAgent(ctx echo.Context, id Id, params DeleteAgentParams) error {
+func (sh *strictHandler) DeleteAgent(ctx echo.Context, id RecordId, params DeleteAgentParams) error {
 	var request DeleteAgentRequestObject
 
 	request.Id = id
@@ -40059,7 +40065,7 @@ func (sh *strictHandler) DuplicateAgent(ctx echo.Context) error {
 }
 
 // UpdateAgentFaq operation middleware
-func (sh *strictHandler) UpdateAgentFaq(ctx echo.Context, id Id) error {
+func (sh *strictHandler) UpdateAgentFaq(ctx echo.Context, id RecordId) error {
 	var request UpdateAgentFaqRequestObject
 
 	request.Id = id
@@ -40107,7 +40113,7 @@ func (sh *strictHandler) UpdateAgentFaq(ctx echo.Context, id Id) error {
 }
 
 // ListCampaignAgents operation middleware
-func (sh *strictHandler) ListCampaignAgents(ctx echo.Context, campaignId Id, params ListCampaignAgentsParams) error {
+func (sh *strictHandler) ListCampaignAgents(ctx echo.Context, campaignId RecordId, params ListCampaignAgentsParams) error {
 	var request ListCampaignAgentsRequestObject
 
 	request.CampaignId = campaignId
@@ -40133,7 +40139,7 @@ func (sh *strictHandler) ListCampaignAgents(ctx echo.Context, campaignId Id, par
 }
 
 // ListAgentKnowledgeFiles operation middleware
-func (sh *strictHandler) ListAgentKnowledgeFiles(ctx echo.Context, id Id, params ListAgentKnowledgeFilesParams) error {
+func (sh *strictHandler) ListAgentKnowledgeFiles(ctx echo.Context, id RecordId, params ListAgentKnowledgeFilesParams) error {
 	var request ListAgentKnowledgeFilesRequestObject
 
 	request.Id = id
@@ -40159,7 +40165,7 @@ func (sh *strictHandler) ListAgentKnowledgeFiles(ctx echo.Context, id Id, params
 }
 
 // ListAgents operation middleware
-func (sh *strictHandler) ListAgents(ctx echo.Context, teamId Id, params ListAgentsParams) error {
+func (sh *strictHandler) ListAgents(ctx echo.Context, teamId RecordId, params ListAgentsParams) error {
 	var request ListAgentsRequestObject
 
 	request.TeamId = teamId
@@ -40258,7 +40264,7 @@ func (sh *strictHandler) SynthesizeAgentSpeech(ctx echo.Context, params Synthesi
 }
 
 // GetAgent operation middleware
-func (sh *strictHandler) GetAgent(ctx echo.Context, id Id, params GetAgentParams) error {
+func (sh *strictHandler) GetAgent(ctx echo.Context, id RecordId, params GetAgentParams) error {
 	var request GetAgentRequestObject
 
 	request.Id = id
@@ -40284,7 +40290,7 @@ func (sh *strictHandler) GetAgent(ctx echo.Context, id Id, params GetAgentParams
 }
 
 // UpdateAgent operation middleware
-func (sh *strictHandler) UpdateAgent(ctx echo.Context, id Id) error {
+func (sh *strictHandler) UpdateAgent(ctx echo.Context, id RecordId) error {
 	var request UpdateAgentRequestObject
 
 	request.Id = id
@@ -40950,7 +40956,7 @@ func (sh *strictHandler) ListZapierZaps(ctx echo.Context, params ListZapierZapsP
 }
 
 // GetAdminProfile operation middleware
-func (sh *strictHandler) GetAdminProfile(ctx echo.Context, id Id) error {
+func (sh *strictHandler) GetAdminProfile(ctx echo.Context, id RecordId) error {
 	var request GetAdminProfileRequestObject
 
 	request.Id = id
@@ -41368,7 +41374,7 @@ func (sh *strictHandler) GetUserByEmail(ctx echo.Context, email Email) error {
 }
 
 // GetUser operation middleware
-func (sh *strictHandler) GetUser(ctx echo.Context, id Id) error {
+func (sh *strictHandler) GetUser(ctx echo.Context, id RecordId) error {
 	var request GetUserRequestObject
 
 	request.Id = id
@@ -41510,7 +41516,7 @@ func (sh *strictHandler) ListCallBookings(ctx echo.Context, params ListCallBooki
 }
 
 // GetCallLog operation middleware
-func (sh *strictHandler) GetCallLog(ctx echo.Context, id Id, params GetCallLogParams) error {
+func (sh *strictHandler) GetCallLog(ctx echo.Context, id RecordId, params GetCallLogParams) error {
 	var request GetCallLogRequestObject
 
 	request.Id = id
@@ -41561,7 +41567,7 @@ func (sh *strictHandler) ListCallLogs(ctx echo.Context, params ListCallLogsParam
 }
 
 // GetCallStatistics operation middleware
-func (sh *strictHandler) GetCallStatistics(ctx echo.Context, teamId Id, params GetCallStatisticsParams) error {
+func (sh *strictHandler) GetCallStatistics(ctx echo.Context, teamId RecordId, params GetCallStatisticsParams) error {
 	var request GetCallStatisticsRequestObject
 
 	request.TeamId = teamId
@@ -41587,7 +41593,7 @@ func (sh *strictHandler) GetCallStatistics(ctx echo.Context, teamId Id, params G
 }
 
 // GetCallRecording operation middleware
-func (sh *strictHandler) GetCallRecording(ctx echo.Context, callLogId Id, params GetCallRecordingParams) error {
+func (sh *strictHandler) GetCallRecording(ctx echo.Context, callLogId RecordId, params GetCallRecordingParams) error {
 	var request GetCallRecordingRequestObject
 
 	request.CallLogId = callLogId
@@ -41731,7 +41737,7 @@ func (sh *strictHandler) CreateCampaign(ctx echo.Context) error {
 }
 
 // DuplicateCampaign operation middleware
-func (sh *strictHandler) DuplicateCampaign(ctx echo.Context, id Id) error {
+func (sh *strictHandler) DuplicateCampaign(ctx echo.Context, id RecordId) error {
 	var request DuplicateCampaignRequestObject
 
 	request.Id = id
@@ -41894,7 +41900,7 @@ func (sh *strictHandler) DeactivateKnowledgeBase(ctx echo.Context) error {
 }
 
 // DeleteKnowledgeBase operation middleware
-func (sh *strictHandler) DeleteKnowledgeBase(ctx echo.Context, id Id, params DeleteKnowledgeBaseParams) error {
+func (sh *strictHandler) DeleteKnowledgeBase(ctx echo.Context, id RecordId, params DeleteKnowledgeBaseParams) error {
 	var request DeleteKnowledgeBaseRequestObject
 
 	request.Id = id
@@ -41966,7 +41972,7 @@ func (sh *strictHandler) CreateKnowledgeFaq(ctx echo.Context) error {
 }
 
 // UpdateKnowledgeFaq operation middleware
-func (sh *strictHandler) UpdateKnowledgeFaq(ctx echo.Context, id Id) error {
+func (sh *strictHandler) UpdateKnowledgeFaq(ctx echo.Context, id RecordId) error {
 	var request UpdateKnowledgeFaqRequestObject
 
 	request.Id = id
@@ -42014,7 +42020,7 @@ func (sh *strictHandler) UpdateKnowledgeFaq(ctx echo.Context, id Id) error {
 }
 
 // GetKnowledgeFile operation middleware
-func (sh *strictHandler) GetKnowledgeFile(ctx echo.Context, id Id, params GetKnowledgeFileParams) error {
+func (sh *strictHandler) GetKnowledgeFile(ctx echo.Context, id RecordId, params GetKnowledgeFileParams) error {
 	var request GetKnowledgeFileRequestObject
 
 	request.Id = id
@@ -42086,7 +42092,7 @@ func (sh *strictHandler) CreateKnowledgeFile(ctx echo.Context) error {
 }
 
 // DeleteKnowledgeFile operation middleware
-func (sh *strictHandler) DeleteKnowledgeFile(ctx echo.Context, id Id, params DeleteKnowledgeFileParams) error {
+func (sh *strictHandler) DeleteKnowledgeFile(ctx echo.Context, id RecordId, params DeleteKnowledgeFileParams) error {
 	var request DeleteKnowledgeFileRequestObject
 
 	request.Id = id
@@ -42112,7 +42118,7 @@ func (sh *strictHandler) DeleteKnowledgeFile(ctx echo.Context, id Id, params Del
 }
 
 // ListKnowledgeFiles operation middleware
-func (sh *strictHandler) ListKnowledgeFiles(ctx echo.Context, id Id, params ListKnowledgeFilesParams) error {
+func (sh *strictHandler) ListKnowledgeFiles(ctx echo.Context, id RecordId, params ListKnowledgeFilesParams) error {
 	var request ListKnowledgeFilesRequestObject
 
 	request.Id = id
@@ -42138,7 +42144,7 @@ func (sh *strictHandler) ListKnowledgeFiles(ctx echo.Context, id Id, params List
 }
 
 // ListKnowledgeBases operation middleware
-func (sh *strictHandler) ListKnowledgeBases(ctx echo.Context, organizationId Id, params ListKnowledgeBasesParams) error {
+func (sh *strictHandler) ListKnowledgeBases(ctx echo.Context, organizationId RecordId, params ListKnowledgeBasesParams) error {
 	var request ListKnowledgeBasesRequestObject
 
 	request.OrganizationId = organizationId
@@ -42189,7 +42195,7 @@ func (sh *strictHandler) SearchKnowledgeBase(ctx echo.Context, params SearchKnow
 }
 
 // UpdateKnowledgeBase operation middleware
-func (sh *strictHandler) UpdateKnowledgeBase(ctx echo.Context, id Id) error {
+func (sh *strictHandler) UpdateKnowledgeBase(ctx echo.Context, id RecordId) error {
 	var request UpdateKnowledgeBaseRequestObject
 
 	request.Id = id
@@ -42262,7 +42268,7 @@ func (sh *strictHandler) ListCampaigns(ctx echo.Context, params ListCampaignsPar
 }
 
 // ListCampaignPhoneNumberAssignments operation middleware
-func (sh *strictHandler) ListCampaignPhoneNumberAssignments(ctx echo.Context, id Id, params ListCampaignPhoneNumberAssignmentsParams) error {
+func (sh *strictHandler) ListCampaignPhoneNumberAssignments(ctx echo.Context, id RecordId, params ListCampaignPhoneNumberAssignmentsParams) error {
 	var request ListCampaignPhoneNumberAssignmentsRequestObject
 
 	request.Id = id
@@ -42288,7 +42294,7 @@ func (sh *strictHandler) ListCampaignPhoneNumberAssignments(ctx echo.Context, id
 }
 
 // DeleteCampaign operation middleware
-func (sh *strictHandler) DeleteCampaign(ctx echo.Context, id Id) error {
+func (sh *strictHandler) DeleteCampaign(ctx echo.Context, id RecordId) error {
 	var request DeleteCampaignRequestObject
 
 	request.Id = id
@@ -42313,7 +42319,7 @@ func (sh *strictHandler) DeleteCampaign(ctx echo.Context, id Id) error {
 }
 
 // GetCampaign operation middleware
-func (sh *strictHandler) GetCampaign(ctx echo.Context, id Id) error {
+func (sh *strictHandler) GetCampaign(ctx echo.Context, id RecordId) error {
 	var request GetCampaignRequestObject
 
 	request.Id = id
@@ -42338,7 +42344,7 @@ func (sh *strictHandler) GetCampaign(ctx echo.Context, id Id) error {
 }
 
 // UpdateCampaign operation middleware
-func (sh *strictHandler) UpdateCampaign(ctx echo.Context, id Id) error {
+func (sh *strictHandler) UpdateCampaign(ctx echo.Context, id RecordId) error {
 	var request UpdateCampaignRequestObject
 
 	request.Id = id
@@ -42484,7 +42490,7 @@ func (sh *strictHandler) ImportDoNotCall(ctx echo.Context, params ImportDoNotCal
 }
 
 // RemoveDoNotCall operation middleware
-func (sh *strictHandler) RemoveDoNotCall(ctx echo.Context, id Id, params RemoveDoNotCallParams) error {
+func (sh *strictHandler) RemoveDoNotCall(ctx echo.Context, id RecordId, params RemoveDoNotCallParams) error {
 	var request RemoveDoNotCallRequestObject
 
 	request.Id = id
@@ -42586,7 +42592,7 @@ func (sh *strictHandler) ListInboxItems(ctx echo.Context, params ListInboxItemsP
 }
 
 // DeleteInboxItem operation middleware
-func (sh *strictHandler) DeleteInboxItem(ctx echo.Context, inboxId Id, params DeleteInboxItemParams) error {
+func (sh *strictHandler) DeleteInboxItem(ctx echo.Context, inboxId RecordId, params DeleteInboxItemParams) error {
 	var request DeleteInboxItemRequestObject
 
 	request.InboxId = inboxId
@@ -42612,7 +42618,7 @@ func (sh *strictHandler) DeleteInboxItem(ctx echo.Context, inboxId Id, params De
 }
 
 // UpdateInboxItem operation middleware
-func (sh *strictHandler) UpdateInboxItem(ctx echo.Context, inboxId Id) error {
+func (sh *strictHandler) UpdateInboxItem(ctx echo.Context, inboxId RecordId) error {
 	var request UpdateInboxItemRequestObject
 
 	request.InboxId = inboxId
@@ -43019,7 +43025,7 @@ func (sh *strictHandler) SearchAvailablePhoneNumbers(ctx echo.Context, params Se
 }
 
 // ListVerifiedPhoneNumbers operation middleware
-func (sh *strictHandler) ListVerifiedPhoneNumbers(ctx echo.Context, id Id) error {
+func (sh *strictHandler) ListVerifiedPhoneNumbers(ctx echo.Context, id RecordId) error {
 	var request ListVerifiedPhoneNumbersRequestObject
 
 	request.Id = id
@@ -43069,7 +43075,7 @@ func (sh *strictHandler) ListPhoneNumbers(ctx echo.Context, params ListPhoneNumb
 }
 
 // DeletePhoneNumber operation middleware
-func (sh *strictHandler) DeletePhoneNumber(ctx echo.Context, phoneNumberId Id, params DeletePhoneNumberParams) error {
+func (sh *strictHandler) DeletePhoneNumber(ctx echo.Context, phoneNumberId RecordId, params DeletePhoneNumberParams) error {
 	var request DeletePhoneNumberRequestObject
 
 	request.PhoneNumberId = phoneNumberId
@@ -43396,7 +43402,7 @@ func (sh *strictHandler) CreateTeamApiKey(ctx echo.Context) error {
 }
 
 // DeleteTeamApiKey operation middleware
-func (sh *strictHandler) DeleteTeamApiKey(ctx echo.Context, id Id, params DeleteTeamApiKeyParams) error {
+func (sh *strictHandler) DeleteTeamApiKey(ctx echo.Context, id RecordId, params DeleteTeamApiKeyParams) error {
 	var request DeleteTeamApiKeyRequestObject
 
 	request.Id = id
@@ -43468,7 +43474,7 @@ func (sh *strictHandler) ConfirmTeamOwnershipTransfer(ctx echo.Context) error {
 }
 
 // DeleteTeam operation middleware
-func (sh *strictHandler) DeleteTeam(ctx echo.Context, id Id) error {
+func (sh *strictHandler) DeleteTeam(ctx echo.Context, id RecordId) error {
 	var request DeleteTeamRequestObject
 
 	request.Id = id
@@ -43562,7 +43568,7 @@ func (sh *strictHandler) InviteTeamMember(ctx echo.Context) error {
 }
 
 // CheckTeamMembership operation middleware
-func (sh *strictHandler) CheckTeamMembership(ctx echo.Context, teamId Id, params CheckTeamMembershipParams) error {
+func (sh *strictHandler) CheckTeamMembership(ctx echo.Context, teamId RecordId, params CheckTeamMembershipParams) error {
 	var request CheckTeamMembershipRequestObject
 
 	request.TeamId = teamId
@@ -43755,7 +43761,7 @@ func (sh *strictHandler) CreateTeam(ctx echo.Context) error {
 }
 
 // GetTeamOnboarding operation middleware
-func (sh *strictHandler) GetTeamOnboarding(ctx echo.Context, id Id) error {
+func (sh *strictHandler) GetTeamOnboarding(ctx echo.Context, id RecordId) error {
 	var request GetTeamOnboardingRequestObject
 
 	request.Id = id
@@ -43826,7 +43832,7 @@ func (sh *strictHandler) UpdateTeamProperties(ctx echo.Context) error {
 }
 
 // RequestTeamVerification operation middleware
-func (sh *strictHandler) RequestTeamVerification(ctx echo.Context, id Id) error {
+func (sh *strictHandler) RequestTeamVerification(ctx echo.Context, id RecordId) error {
 	var request RequestTeamVerificationRequestObject
 
 	request.Id = id
@@ -43972,7 +43978,7 @@ func (sh *strictHandler) GetTeamSubscriptionStatus(ctx echo.Context, params GetT
 }
 
 // GetTeamCostsUsage operation middleware
-func (sh *strictHandler) GetTeamCostsUsage(ctx echo.Context, id Id, params GetTeamCostsUsageParams) error {
+func (sh *strictHandler) GetTeamCostsUsage(ctx echo.Context, id RecordId, params GetTeamCostsUsageParams) error {
 	var request GetTeamCostsUsageRequestObject
 
 	request.Id = id
@@ -44895,7 +44901,7 @@ func (sh *strictHandler) DownloadRejectedContacts(ctx echo.Context, nodeId Id, p
 }
 
 // EndWorkflowJob operation middleware
-func (sh *strictHandler) EndWorkflowJob(ctx echo.Context, id Id) error {
+func (sh *strictHandler) EndWorkflowJob(ctx echo.Context, id RecordId) error {
 	var request EndWorkflowJobRequestObject
 
 	request.Id = id
@@ -44920,7 +44926,7 @@ func (sh *strictHandler) EndWorkflowJob(ctx echo.Context, id Id) error {
 }
 
 // ListWorkflowHistory operation middleware
-func (sh *strictHandler) ListWorkflowHistory(ctx echo.Context, id Id, params ListWorkflowHistoryParams) error {
+func (sh *strictHandler) ListWorkflowHistory(ctx echo.Context, id RecordId, params ListWorkflowHistoryParams) error {
 	var request ListWorkflowHistoryRequestObject
 
 	request.Id = id
@@ -45019,7 +45025,7 @@ func (sh *strictHandler) UpdateWorkflowNode(ctx echo.Context, nodeId Id) error {
 }
 
 // ListWorkflowsByPhoneNumber operation middleware
-func (sh *strictHandler) ListWorkflowsByPhoneNumber(ctx echo.Context, phoneNumberId Id, params ListWorkflowsByPhoneNumberParams) error {
+func (sh *strictHandler) ListWorkflowsByPhoneNumber(ctx echo.Context, phoneNumberId RecordId, params ListWorkflowsByPhoneNumberParams) error {
 	var request ListWorkflowsByPhoneNumberRequestObject
 
 	request.PhoneNumberId = phoneNumberId
@@ -45045,7 +45051,7 @@ func (sh *strictHandler) ListWorkflowsByPhoneNumber(ctx echo.Context, phoneNumbe
 }
 
 // GetWorkflowProgress operation middleware
-func (sh *strictHandler) GetWorkflowProgress(ctx echo.Context, id Id) error {
+func (sh *strictHandler) GetWorkflowProgress(ctx echo.Context, id RecordId) error {
 	var request GetWorkflowProgressRequestObject
 
 	request.Id = id
@@ -45070,7 +45076,7 @@ func (sh *strictHandler) GetWorkflowProgress(ctx echo.Context, id Id) error {
 }
 
 // RunWorkflow operation middleware
-func (sh *strictHandler) RunWorkflow(ctx echo.Context, id Id) error {
+func (sh *strictHandler) RunWorkflow(ctx echo.Context, id RecordId) error {
 	var request RunWorkflowRequestObject
 
 	request.Id = id
@@ -45189,7 +45195,7 @@ func (sh *strictHandler) ListWorkflowTemplates(ctx echo.Context, params ListWork
 }
 
 // TestRunWorkflow operation middleware
-func (sh *strictHandler) TestRunWorkflow(ctx echo.Context, id Id) error {
+func (sh *strictHandler) TestRunWorkflow(ctx echo.Context, id RecordId) error {
 	var request TestRunWorkflowRequestObject
 
 	request.Id = id
@@ -45262,7 +45268,7 @@ func (sh *strictHandler) UpdateWorkflow(ctx echo.Context, params UpdateWorkflowP
 }
 
 // DeleteWorkflow operation middleware
-func (sh *strictHandler) DeleteWorkflow(ctx echo.Context, id Id) error {
+func (sh *strictHandler) DeleteWorkflow(ctx echo.Context, id RecordId) error {
 	var request DeleteWorkflowRequestObject
 
 	request.Id = id
@@ -45287,7 +45293,7 @@ func (sh *strictHandler) DeleteWorkflow(ctx echo.Context, id Id) error {
 }
 
 // GetWorkflow operation middleware
-func (sh *strictHandler) GetWorkflow(ctx echo.Context, id Id, params GetWorkflowParams) error {
+func (sh *strictHandler) GetWorkflow(ctx echo.Context, id RecordId, params GetWorkflowParams) error {
 	var request GetWorkflowRequestObject
 
 	request.Id = id
@@ -45313,7 +45319,7 @@ func (sh *strictHandler) GetWorkflow(ctx echo.Context, id Id, params GetWorkflow
 }
 
 // CreateCampaignWorkflow operation middleware
-func (sh *strictHandler) CreateCampaignWorkflow(ctx echo.Context, campaignId Id) error {
+func (sh *strictHandler) CreateCampaignWorkflow(ctx echo.Context, campaignId RecordId) error {
 	var request CreateCampaignWorkflowRequestObject
 
 	request.CampaignId = campaignId
@@ -45361,7 +45367,7 @@ func (sh *strictHandler) CreateCampaignWorkflow(ctx echo.Context, campaignId Id)
 }
 
 // DuplicateCampaignWorkflow operation middleware
-func (sh *strictHandler) DuplicateCampaignWorkflow(ctx echo.Context, id Id) error {
+func (sh *strictHandler) DuplicateCampaignWorkflow(ctx echo.Context, id RecordId) error {
 	var request DuplicateCampaignWorkflowRequestObject
 
 	request.Id = id
@@ -45386,7 +45392,7 @@ func (sh *strictHandler) DuplicateCampaignWorkflow(ctx echo.Context, id Id) erro
 }
 
 // ListCampaignWorkflows operation middleware
-func (sh *strictHandler) ListCampaignWorkflows(ctx echo.Context, campaignId Id, params ListCampaignWorkflowsParams) error {
+func (sh *strictHandler) ListCampaignWorkflows(ctx echo.Context, campaignId RecordId, params ListCampaignWorkflowsParams) error {
 	var request ListCampaignWorkflowsRequestObject
 
 	request.CampaignId = campaignId
@@ -45412,7 +45418,7 @@ func (sh *strictHandler) ListCampaignWorkflows(ctx echo.Context, campaignId Id, 
 }
 
 // ToggleCampaignWorkflow operation middleware
-func (sh *strictHandler) ToggleCampaignWorkflow(ctx echo.Context, workflowId Id) error {
+func (sh *strictHandler) ToggleCampaignWorkflow(ctx echo.Context, workflowId RecordId) error {
 	var request ToggleCampaignWorkflowRequestObject
 
 	request.WorkflowId = workflowId
@@ -45899,1156 +45905,1160 @@ var swaggerSpec = []string{
 	"wPLvtZeSbnzX/VPffW9n9SGuKefl9ZJM3hb8Z7Mi55CtcN6BzgYspVGGBnykEf4AKk8XdDLngvWt2IMf",
 	"sKfSBBsAuf19a1VPmZuYdE+GD3pFogX1fAAbl2gjAWDMZ+/bo+/paiyT1RmJc0GvKQf9NSbd+8N7Dmfv",
 	"JTNq1T+3kqEHNa/q2iftcj0S0BwyLAkuQKutkIJU1VwkVuIA5mqfI9Na9LA8RmoGDUF9c4VELsVgJGKd",
-	"MTaZvzXyrZXgb4U0b8sUfxxfMNk1PBjBGHgyoIAJFpdIMRLF8P//7L3rchtHti74Khk8MyFgNgCClOS2",
-	"yejoQ8uSrW7ZUouSvXc3PKoEKgGkWcgsVyZIQT6a6F/zABM7Yt5gv8i8ST/JRK61MiurUIUbKcvurT8S",
-	"AdQlryvX9ft8VlHS7xtr+8siS86Zf+naSHQh4oCNxWuYUDNgrzAjtZCGUIS5zDDM4/QQZpyQ7yBJvhOS",
-	"UDpugDTF7WMQGlmGwyAnc2aEtYhfM1KQKuWOyIRiQW/8goOJPo0nOl8Wkzk3otrzOIWZOk2ZBMjg2nFm",
-	"ahximUIMqjtg/pVm26iHN/fc37qwPBspKKoAZeDSFjIXjJBhkIqzNvx0SQemwf3Zx5Lq/pVYJb2RKr+n",
-	"p9DvSRf9UZWBxZ7CGLqB43n+JpUmkH+6gTs9bVk0NZ5Qnud+hbP4Gajn4EIIyWoexwvQOpBL7wxMb7gp",
-	"nKNe0xnz9E1ZP7fgmTMlRfrmJwNZlE3iZ6kIQkCkbxYilfwNiZyl4ks714V8h2JKXwn1xitLUNXnnvYG",
-	"vocSLIAuxs9vCgE8keVlk0JAATvPoOBqwWVWLgHXRrR7xzJN4XHuNwAxDPYpXE58jYj1M80k1HnVlzF+",
-	"5bSSN1brNxkvZohcVZFq0MW80G5QOUZJAKv5DTHRAmigFW8IwJnaJJ0Ycm+j3llRKPC4RhvbyelNIqb8",
-	"vXpTy95whnltvbUpq4vc7mRJANGmF/053AdIIZC2CRHkEvRpd+K8pka9xPDxNwjb8APutJe0RBvOpzG3",
-	"k7lr4jfL8WWuLRPXiGbDTfgKrT1pgVwCFCW0kd2ug3MQOPWWuZOEJ8PhSPlnADQmos7AV8C+lVTK01c5",
-	"skeAxMHf8Zn09wQU8/TCJj32z3/8F26/oObx1ENSvYgMgIrDpjypF/ztU7zxJFJ2guJHI4dibH3gNr2q",
-	"PqgkCqHPNEQwoPS9H0/WSST00tIouMNzgNdjd2No2rIj1FJMMbldSymrlSQyNJK+ihoJzYLOvKm0lDa9",
-	"+7wQlm9pMu4lWpgXeb61xUAhdyiK4v4+5JoiuObMk2mj/kfdeEGK0kthhD2sa1jQvVtJc62xeOum5rX5",
-	"AQ9p6CcH/3YHf704r+IJrvW/cd6W6gc6EA6bpEPGGKlWWthKPLLPPUOULKwDd4semwM3tJPh3Z4z9iHL",
-	"eLyUWUoQruDP8vitwWkiAUMm8rx6kxdIaM+rhnFUFByawl6/fDZSiA4PKYB1eJy5tbk5Oz7meT6gbwcT",
-	"vVhnc6gAcD34vMluLeRsJgqRfrlq8pBoj5FNre95NlhC+QRXiIHa6RIF7Z7xCBs8TYmCt+xLpSc85f+z",
-	"2oO4yQ8fbMGf2izcmhbgJb8Wt1uBIm0sqS3R2o0Alle4bmfvjW/T4xRr9iunesOxrnS6UysUhq65wnpe",
-	"rO51f3oEKPCsdfdu53fkYCzb+bCpmddtjkfX0OAxjJyC9wz5+qRhWCqt1YBBOAxAmULpPLkV6REjlcrp",
-	"FFAJPcaqNOBDLIvtCTJdGvZg+AU9k2D80Al8LRhHmlee55n0RF2bvYt+2x90Gkc3+ynt0QJrXLwgNZ6q",
-	"qW6FWHHWoMgzjZZ1qkUD0zAcq48iyNmXoUltPJPoN+cTOHDYYmkC1i7YlLTdKUHByJmCGVCsA6BjsP09",
-	"/DZhKlAIaj3ZMAJhM+0N8gT6aMj0nTXsZCoGYqBOuzSVfUV9NDAArvD8Ymnnbq4r2AzEN42Gty66A3bh",
-	"HVUo7IDVObpBK4Hs12BLczNSkT3W8z6/hHwwl2j+m6QH7hXBwQuYkWNF+jok9nB4cvxweL9mGWxcX+XA",
-	"XQq7zBtzk2p46RshheNrt+3lcKDRVVUxfz0c3B8Mt6oT/g21dvY2rNjaetm8a24XH45238eIal5iQWJj",
-	"EEnnUEUFFwzYpVApS9DP80pfCZUAl90F+WGoIvBLwQtRMGBxCERREMQEPNeEPDHRA/69/zL+7hxTZf2u",
-	"T0KcHwNDIxVhsi7t/Jge2AwIUDa20d2MRV5//uHVObro+25ppKxz8jCE+cYrloopX2a2O2CPIIZoyvJP",
-	"dwj4kk6ZehCKTciWlVymfTOgnjZ049IZi6mJimkDVOKViJKgnGiKBrOqwX9BmJwbTqR44lpWC/956cS0",
-	"mmWivzSCWgDuRJhT76mE8TpHdHfAyZwUwu4wdnETHm/JCUMnEhKWYTuM1bkBxxGIxCml+SttUQvv3B8y",
-	"ZBCJprwt4WVd43XvaCYwIpL3BLdGErus8KtG35RbX7sgoK7t+XjR16YtbmY1g6ZcYG3DTC3aIENuKwdR",
-	"EH0cIWhr2MaHKfFRUfCH4ZZey4PbUzOs50aVBVW7GDnCej0dRutXGKO7U4P9a7d07BGB9B/Wt6AcXuR5",
-	"U1D7iS5KkGDW8Y11wkr1IDeZPRgO2aj2IEZRbXft6Kjb8/QypIh6zzPPc+TLTN7xXIoi6TGdY8sz1D7/",
-	"Bt/7W0mfquU1bpHBE62uRWGfAY0U7VGQlWFIGro8MddJD1nkAAsKb4asIa6kXYVK2U5y0v98OOw/efb8",
-	"h8cvL5OudwxgVXrIJlEpLwh3hV2JVc5T1rn48tEfT53iwX749//42x+/6JIxBs3y4UgU6z3GWaFvKJ4V",
-	"ZRb5lkkCLQR3PGgvJHLKhCEy/wrBjVZsdBRujTMsR0dIiyMNmMhIdIW3/YSTV+gb49HfldOWWCo5llQZ",
-	"32ulxzpdlWiiDaQN2LGXYtaoy0WTgC93l7HO08vn7P7JZ5/1TxjP8jnvn/ZYJq8ES15fJpBM9vWXCYQr",
-	"KhD9gWPIBzN5xWN4jrfHzhl24d9pfaYuwaWwTI4LXqzApoSz+ErpmxCqdLvBWzqAuFjpaLW46OjrL5uK",
-	"uk6bM4rbaZRrgwV49Yh67hO73L3nJe6cETOw/vQUSb5fF1nS7pvyNCADpAusOKYebt1+9PwNrW4VKyQ3",
-	"IkrYQJX46PL7QEC9t6/PLeytws7tOC+nwFmEW88PBlBcgZsv3V8kKZ2KD3noGr0sJjtgNUBXLvHi255d",
-	"1Kde9RBbC7NQ07YcalE847Bzbd/0e6udSk0Z5ZhDbzwXILSI4A+oiHXbjG9Ntb87NaHa08ZxlTP1VH34",
-	"oFWJVdwGJIm/VvZsuKXKuHD6+S621SarjltbyPES84z4jAosvBcsGHUgIguR68JKNYNzDQ+1yZwroLJb",
-	"OqFkKYgxaOI36PM839r+mpjn/XfD/heDN//X2XH/x3/bHmGqw0G3zvTr/NeY6R1p7y3FTTxkFBCcukN4",
-	"sD/Dxm6Lq8c+hzyF088jCtgDVtznt19xHch3BDwfnYqSQMjpKTkvrBIFM8vJ3OlNPOKYGCnKN+uuLVrv",
-	"eK4s2gF7Wl+0Nx5nPHiquVNYWvg5fnPr14B23ljZsbQTvSCuakhSXOYDltBmjsG1WOlxT1rdpglkBcJ+",
-	"OEeW2xtpROktqzj4YTwpkEfKtII2MKmafHl7hBdKnIIqB54PKNxwousMMRyaV8oTpFZ4FyQq5yEXrFkD",
-	"N6UfdUcvx8EOnk1u63YfTbQYbumoiZfVR/HWIOiSeKoAPuoRz7LDhPS00Is23DGKOFeAAliHzA+WlBkP",
-	"w2Fy5+WOB7mGRGG04s3hdkLYUim7ma9YJwg0wq8SqYfeMog0kmUYf6/17IJ5DkWfCsqLiYD4m3sKvUCz",
-	"G2DtsRqNucBXLs06fdf2k8rqncrSQtk3Jq+iMbEF4WE4vINslTWl3Oqjcjo2LeC0soJ35gCNZk2qEkGt",
-	"vfSuDvQCTk5b6Kwddi/L7plQwCZTDB+AIyTTs3sGy9TCU5IWVvhd91dz7cNe814aj5tnq9p7aiO8rGmm",
-	"fn3ZBqm3jyHHvg065K3tW92vpuPDsje54FdO+4HSwTOWCPimr2YJ+r8AgIFu6TJdjFSic6G47APDkpWY",
-	"+G9hxaW5lu6MhFoBaw3UCtSK18ILgHS79qTGsMZlUMy+RNbCpsAcxguZU6hygGO8IojQgB/VwCHmqb8k",
-	"ODjD+X4DZSBjMYl5B912acRAyrJnerZlW2R6VuKzQFOdQoH1fWvcJnujQ/Is25QlTW2gddfhLHmEjSZY",
-	"0yq7SlMT6+4o9wcmjEdtvX+6E5IlDPNWzwhuOUMYxR8WxfInPd71xGy3utDamouwAmf8WjTBsUZHY8p3",
-	"gYXYNTGz/vJePVVzo8pxtw4SuV6dH3jZFDGDVJwoOAe9aDtV1nW8BBplYF1E3CHgzrr4+R1D7RBk0Fhg",
-	"XOebXTLbm70V1zts4/Ilj69pK8+1vmr0Rr8iRzMFnIBkH73n0rB3PGedZLxUaSYGiEf/2h0t5wwyUBFy",
-	"uTEz1b3PDDC6NZjoBX5x7ANCxyen9x88/OwPx3w8ScX0eAdvdqT8+ZdsVSF8r3s0bhumJkLS2lzzwqsl",
-	"aYHG0hez+ZqrM5Y42ZOwDroojF8CKYBsQ8ow8k9KAN5ObCF5JtUsKaEUeyzJubFv0qUApIAaMDrFqxCY",
-	"gKiJur2RShAvMfF8RYaJt3O+NMDcD0iKU8HtshCIpeheHsGmdwBPp6Y+KKTM9m2McRV9C7EQissqqnmj",
-	"ZrGVdsUNTA9G5oR1LoHYpGAvMq66+O0p67wo9BRNdJ7FP91nna8LfWPn9PkB6zwCU6hCyAKYVr0DeFmQ",
-	"xla+ExBYv1imUh9o0raGtS4qvsRzHws1Hl/h9ctnwJFO9do+qjXYP0a1LFp52CG5lrvuQbyJdb59cb/H",
-	"frj43i3ebx9cdH1911QqaeYipRjVAYGp2qZ1jWreqFRfiFjbUmwBQwn1iBTzdPvgbjFQai1a/SbAT9Ya",
-	"1aS1UxAY7X0fLK7yG8V44ING/VuqWTtgPZU04mZgdHnoZawPrRv2YNOf9NpAPg9GZW9XI+mZ9wx7rGaZ",
-	"NHPYejUoUiXdYoIzwjQ1TAUoPbNZY3RXANIVRzwVtD8OWnJV2Ovq4qvb0xWsZq8XRvNY7cEua6sKHlhf",
-	"ZVF3Q2+lKnMQyBCU1iAe6foq2w5oujRLnlVhTeuw8JwZwYvJnBXgCCVfCUY5xVs+sXhbLYNwJ8TTg9DJ",
-	"m5EZKl1tGvtXgi8I8/UCnfGNbGUIVzrGC73b/pwl48qtEDCg2oeSDha87fy6ab+P1968Azatv/pAP2kF",
-	"Va0lcTQUGHE6EaH9FQPQaV93BIe25kDcjFK2PmW38+c3LIGPccK4ZjzSxprXzQzLYRWCO2OJXLnKHcME",
-	"ueTW2oRnwpkCuHdZ5/WrR93mY6aJTQ2c5JSgBQ/YgW1ZN1WK++Tx/+//ZQW34oUovoVveqzQwCnklK6J",
-	"m4UDxMMuANg6JbY9bSwx3VQaktweFTvlq61YRCkPaDc4IVj2bnXKVz2msxTgsmSBaD07HVXVZfIVb1SP",
-	"aPzXm/clMjzBEvKTVJ/wPacD7oNjxWMFnZxuy6U/RG5V5q8lag8HlZ76reD72IOyPapAKsuVojrR9WyM",
-	"4eD0D3uPxUrwojIUpyeVwoLT4el2as41cYgjTE+vAEBXx6RHG7ucf9qftFi3Sx23nBqXNC3kUvTsKVTA",
-	"PS9w57s/U766e9lSwV2/E1GTtjou3ICAdO2x//iP//iP/rff9r/6qipOToenD/vD+/2TB/Vjskmc7LVl",
-	"O6mYyAXPzkElESkIGwOFMPsrXLXlRw1sWUrb19DtD+PoFPxoB3Eb42g4hfNCgM/Hs41CKoVEnaim5PGs",
-	"GSLuRe0RmZjac5Rd8I3TJm90YefwXVC+Ce8PcuJ5CrxRpJWPVMfeaEaLw0DBltt9E63McgEhaM+3J4o+",
-	"zixsosBMNdPMZHI2t9mKjUWmb9g7UWjP281xFUrFPM6M91OYWi7Qg9NmpoM7YTeIPYWP1WZNNhBSuIGu",
-	"sFJQRZYuekxOSyaPHksLnYNXCLipAjI2Zj571yICXVkE6YSzhTMjrVOdF7LMDBfqFhDapsGhtyt7ARKV",
-	"bjtZ/NJseFfTMG/ZLXew82nbfaxt/61oZYKEdIZ7hi3gEjOXOVrdQBKNxYUS6WdKyNd3hGSC2bRuOxIe",
-	"dyLVtbTAiO9WjmLwGa6OGH8gxurhWnssITBuyq2nT6wDhRrOACDwiEac/AOB5/fK4tydjwU6v3HfIqF9",
-	"GJWQshbRzNmSRwR6p4vDt9pPWqotLcKJL+FzO7oI+Oq+KSWzogSvDPTz8Fa1e9awMfdMzacdvZxYKVlH",
-	"6ZDepwumNBV0CNttyprd2qaDVHdcqrsML9ISwOVVQHba7iUm/eHDWuhM7CKNXrrrdgayx21+W/T6pWkv",
-	"MQiTDsmkMo32QkWEAGunCk4cULgRNjqshJWw+ydn7IRiTx3ohRRdconCoMe8d0EIRLsvXir7ANeXsvsO",
-	"Q+XRgfA7jpGXvbj98VyOxkc8nd3R+2guJlfr/ZCm7QAvM6JDMrYEyBE8a730IV+NE+XnVDcZ0ridfTnJ",
-	"lini2qJwJciD9Wxo94SdHbLmwGJmekm058IA7DiEd7Ukyjn5WGvjuQKMr8Z8OkiaDL8jGTnU4EHegRvF",
-	"JlB4nxa2YS0huIcTJghgrFqqU4O4aQoJi9z0PEASFldeC/TJSYO8kT1oY98rG/v5C8uBeWrFooYtBeZ9",
-	"+aEu4+4eFjHOtsPmb5/Q2y/SaHF8rPX5Ujcjo4cz3Z2PpUXRwzyAhTaAGJ0JSEvQN6KYLrM440LfKDDW",
-	"wOx0jRCYKF3AmUDZaoXgqVbZqjH1wrWunq2z3OT5QKM3umPg7JmSiW4tCmYx/x0UkMp9t+PghBTBStJQ",
-	"MyNnx+MJImn7PgSdtyK+9Op4KBKv9/1AYq3bsVke5HA5nDzx9j4MSo96rNLNYDdwVWXgMQJrmU+v+lDh",
-	"yibfScj03I2TMe5imwhZ36S3l4wNG//jSEhjb41h6ktzvhIbeIZ/mGO2F8ChMDPXyywFXHzvFjVaEfqC",
-	"0xWcbdUx0i7JN0Mulh5baJ2uFQcVwi4LwOirlQnBMc54UQC8VsoXfLZW6L9TLVAqjJWY//Ni10xqrH4K",
-	"JVyQ20F4KFYYC6ePU2Yhw/nOS7mkcZPrZ3a9pS99TSoBnfykx/cMS/C2ZMBA3pcFWyWaK0BOdwFEy5Rp",
-	"/nppR4rU+Ecvv2WdEnRhKiarSSb6xvKZIATPVIOEuCmk9SRR68eAs2CfF48XjXQ3IV1eF3V41nKdLY0w",
-	"wWe1tsg6U5llhiW//AKq3Xd8Id6/T9ix+was6PdrpCUXKWfP9LXIOHhv90J3PewM2AfR1gLLTwuk7Z0i",
-	"1d4ys79JZLRusrW1XF0ZDb6QeMwqLW2WgW/tK431Tw0odytl58JII1IiIlnXniCvtHmFfvviPqad9gD+",
-	"9bMHfaGc9K560carttjkQjSno7lnw3PBM55KjnlpHbJnEvjteJGLWVJJFC6/b9BJ63hu0K2oFdtG77bH",
-	"YjQPH+UwlKJ4xC3P9Ky5eBHj3S+5Fa9N2gJZq5XwseEocgzJQqZXz+WjAGR3pwSI9XwcuBtS7Brbs56Z",
-	"QdHNuBFVmvSd3usJOR6VXBytuLZ1oFp34huf+G9Yh7gWSvjZ7nnguDElduz9DRQ5NwFrq8UlJAkvbDfn",
-	"oxTF8+m0yfdY9wLBc9emodewVBrHbMsSvOVmitbyx9pLz+SiMZQP+4RiuMBcY5rcQIo0+EdbcuZCRBw2",
-	"HwTuCm1MJUpFiB2GwNgkzyDiAekDY30tfMH5lrQYOLS+13IiXiAGSlO74CLi0CSoFLP92VGVW1MqCuaw",
-	"V8HQOoFF2H8TeVFJtSQ1C2IPO/TQlo7FJrxX7kQYPAuScWMPLuZheDbsMiSyteuNikF1jHtrq6E2XtWG",
-	"ty1H3NWNWVYVb0ZzMkkWFvO2bUfL/n01CbpVQm9I9j5nQyo+FiKKOdES68AdKWadG54ROcbmFKQWi7sU",
-	"7u2hTzcu9wzq3K4ZudB5VisqiGubGum0UbRjC9rODEqJiWo3LPqO9dKyDlZRWY3VUd1zPxzSAOmRmlWG",
-	"pMeeFEIQRZvS4WxpPypunexhZVypWl8D1THo+XXVvGh9fLKNaPX+/ftfMOsvg8Xz6tHu0MGv9GyWiUck",
-	"HW/nBKD6uWa34QJO/RiHjQxHfPM9E7730Z9JJpyGJG2Lg5DuPMz4KG8OdX+N4x+YDNvIVqHAQKbEZQfG",
-	"vlTodGjO09wKfwG4F/cMk2kFMuCopWA/YAZstyMPTETBSrMWibAslOlhf5FpINHTqRGWoMGT3ZOrw1A/",
-	"bqs8kx8QaPGQlIGmoHy97jzG+1gzUv3Q7hVvr41T42nmpiWsHkDNNbzZ7V+ZrU0uXvfEsZhxBQvcEPJ7",
-	"AMVY6EB8GTAfUHevoT7cH5zunQsMSB/b5XI5NJd0Ayg0b7dt3uoB9o3soc0iDZJ6YycvJgsxYN/oGziZ",
-	"nrK5yPI/ba3X9i2ndvRq4715gm+p/5ey66Oo/2uT0ey6csKTPFPeQTFDXAfvIWoOnbnHT0UBMcYbhXHw",
-	"w84tJW7gCY/3yrj7FWi7aPeWGHJA8wrQOIZZfY6gdmMBlj3t9kqJBZGC0vPMgD1fSGtFelZl7AIa4Ncv",
-	"n7FOv+/+7i+LrNsjglxpqKg2GcNmgLsScilW3MKDD8PoVUenrczWTuDxr0GgQnn7E/7zgRGOjOpLNkOO",
-	"o7x0Cg8WY0oDhtKTi7+6gUSWqjTwi0z5zxCxJVDrGLgw/LYQxQzQtprVoCn/edva8x2/k7QC9759B/3A",
-	"Ed9LwesdzQohLCWhVFMrh42hXGOL5SRwMtWiQU23XCl9k4l0Jp402/1Ydo1JFkAu5RNdwo0APAD57wCH",
-	"ZCrhax8B2klbgnH9S9ygpypf2jp/2boOlXE1W7YUOX756AV78AdEPPXXVXD8EUi9Fg8Rqr+Gfs777378",
-	"5bR3/32n75HQu39qjFF5Y3NPCNlDpC84ZPa6+EUhjLB3kX7TvkO87bXrJqlO2mM+mbOpFFka0FIri8tz",
-	"yvFsKc59Zghcj7jnVyK3A3ZhKc3FHST4tIj2gXUCjDu5cuJmnawdp+3QVuIGfAc9Zgu5WKyFYXfCDt4f",
-	"DpwbI2eqAREcf2hAGtkXBrx39LY/0/2gt+K1g+/oj7/jZT/G1/XlItcFTHfO3UuOZtLOl2OAFtI8l32n",
-	"ic2EOg6vfh/fbq5k3vdbsw86gVOxXOvcKBVSF9KutsOj4eJ74a9HB02ujdj5VroccGiRCG7XWz1xXBBd",
-	"uyW7xLe7gSmTJ3ZBL3jEs+wrWSAHCWzbto2Jcvm1EQX5IQ8EsC90bnYB26W34NvX6XPgMe1y5KkaaxD8",
-	"vx4LbbzKmne7v4J1hsyposb22FzO5qJgC6cBLQt3jnUH7AIlky5wl0aZBeXpSJuUapsrxb3tbs3ItX0t",
-	"jRzLbIdtAWP5fXn5wcI9nNBfcnPg8tkuTlmHxGm3x5ZK/rxEYHYyIGLI0gPk7fq6qHkbSASdYxAOZlHa",
-	"YJm4FpTqjzMuwLxpbdJne/LjwujsMP4H6/2kX6+P/pOLv94zMAfOsm9IKNo+tu1TWz7co/b8+tOGbbjD",
-	"uULTYcuMvcAo6VNlhbI+1e6QiUvHlUftn2/ZDlkf6hgA1xVSXN2GQ1oeAKvHpwjDuCdaXfAV4fzHrg6z",
-	"nEyESMU2hLl6nfha30LD20e2CbvlkIH99YFztpbSVt+xeQioIEcfepyLD+4l2qVG7gJUV3feldVytWGi",
-	"qi+xr5/EPbAchcPMkldlDBpKc7lKGY+NDBrTFaRIAtVFcE6xcryRphNxldGEGanA+417w4eJuAqGKryg",
-	"Iy3V6MP+5AYUi27gv467cNpUgcLV6rsN6GpwAcVCz6lFlYhV9TRo8kDsXLKbLk2jpz8aZX/RtqacNDZl",
-	"Q8QXH49qBlFUjCk2R3CD+xpwGbdTXSz+Ilp65C9gV2Jrdx4OK36Hzt+RzORH+v9N/8f/o8XvEFk5jazj",
-	"2HXMHsVMDnBLQyrp9lYNdyjgbN+Bce7DgaHYZSr16yLbxUtFtPoG/DmGdWrwlyGnJNYEqo6qvWnbShfV",
-	"yTCugzpZ91el1YzyLaPcO5oJlW6PFMEIf42XbnSKvYJ6ePwVRgHXAqLd9xg/3Gf2+rK+d1pdaB3vQ/tf",
-	"mPF9/333Y3vTDjWIfIbBdzo91JzmBd/uH43f8xXHMuBbpSvTa7emEr+GTdPkXS2EWS7ciU0byx2KPcxX",
-	"8/uxF/vsPClic3Fke+4MVkaOV1ZA5TlVPrQkURyUEdAO9IscGXIm3TEMKLvo7wthYiCpdN8lbCEsT7nl",
-	"1Z0BGU39TBo7yNNpG3tme0b0t0+/fQyJ0AP23PMkQGo/+5z9RX4J0BGQhTLXGfrje2QCLYAXpMvm/FqE",
-	"ehFpR4pwRSC7GnhkQ2/cIDuJ6Z4p3tqStPOeYeKtFQp46awAGC73+yLtsYm5dlpMyuZ2kTGe88J2z0vO",
-	"BE6PgdfZqMIBhs5CkV8qJhkvBCRejFTC8zwjVrtjPbHC9o0tBF8kHi9SwsJwD3IWCdZPwxjVWMTiB20Y",
-	"/VbYdSK1T/WNghUOMcXk68dImQ/Bj+Nf3H9P0/d/AjrwP/7zH/+VdHtOu5MpO33A5npZYFrBSEEUHpMI",
-	"zoEWDlCUTMl0epwsiyxxOiQEzpjbKJRzyL5DAAsrs7C96t2dW5ufHR8DM8lcG3v2+fDzYdnS4ckXp9MT",
-	"/qD/h8mJ6P9h/PC0/wX/7KR/fzoUp+kfJl+MT4bUC7H682DQABS9vaJw18gxpA00pIXCCizERMByNZpN",
-	"udNPfl7yzLDEyHeCVkEYhLiVUtnPHmzNCT3IN7ibFxnFZexDlu/a0K/luxDlLncvcKXhNkzwYX086Wpl",
-	"Ow8+Pz25f3/vrt9VWtCazRpkaCTQylGjcQjzXlZvH5VbcJ+soeo4t+RjK38ySVJzpQVAs1SYwD1MWM8l",
-	"FE+DROy6o81tX6c7FTNhLEzegCXBFdh3z0rOSBqV3kF8B4CGgr4drlOof98zI1UNp7J//uM/WaonS0iu",
-	"P2N5Ou25z297FZHrJKgTuD1nh0Jt98Mh+1Z+ee7kJ7wJdObKq5wJMJlDojPAxkOzQAHso7YMHcA/EdBg",
-	"EqV+j5RrGdx5xhb5/R674dc9tnjAXVv0bLbWFJZ4TuL+xFzDwwNJMcSSAW5mpCImW88ZDzV1MBQTc11/",
-	"cJX4oDoHnp6++sHX/cSdxSTs0LzGrBxcZrfLWyIN6mPkLL02mxDIMKcYgEsgA37AEsruT9hcZykBcKcS",
-	"olKRG2PAXIunGZ8R2bRe5EsrUkAgKzNxzlgizaW04iJdSAX0GCWsnTS24FYXPfAkLonaEq6Mjj3gypDm",
-	"KULVZ55PC2sjU73gUrnN3ZYvRBD3wDg/ndIN5pxxNVJSoehEF4vrDKIbzQog3FPajdJCAn9Ft8eSOTff",
-	"6VeCL8zzGwUsHMFtqm8U3ACwXagLVYg9RZp8LBy1ajNacpkDAVet6BRAEDZTdVafvzMQeHhqFeQMmfu1",
-	"PRzRoDZLu6L3gD/gRiFsD81kC/7Krl6usGi3teGWq7mlmeXGa3m/k73r27HlcRk3Fsm6L2ybU8GdisvJ",
-	"RBgzXWbIgCtVjJ8QBpzodlC5lrfAryBxtUcw+i51oEAcTI+ujnplCawvzLWt2bCXauO+l35kRPE80tGa",
-	"06ojAEo47t3slOR/dXbIK7FiU3dcNlvxGx3MtUfR9VWoQYLYmMlrAWviLpAWYb3hdb8WnmKdU3ONpuRi",
-	"sgjcN3fFWNsEEnp30ZnbIxjeBXYLFgeiOf9MXIutp+D3azdsDb01jmPE0Vcu83UYwvX2NeK5hFW7y75t",
-	"BE+CRQ27FH1j8Ypzqx7xltWMWd2DYy11Z4pBv1EP2cHHq7Ay68B3/0oHl66P5U7ZqGvSs6F4Z1fKcaQj",
-	"W8+5gfs3HhnVtu+0Wu4QsnJ9Jf6OkSvXOnNLk65pbD6Kdfei1IAamK4j0w1cC+GQH7DHIDlC2Foaj5Br",
-	"ZcYMQrrWYnDX3PKi0Vd6oYhu8vXLZ14CuNfcMyyXE7ssBDqV6QwsPTP34JbuLpR0O2gD41fSZq00VNCc",
-	"n/SYWXfVQYDF4FndlGpehtb4LID0hIIS0kAWgis0OcaFvoF2NWegxxzCD2+lk1DvY4TnXUGAGuJtt2fm",
-	"pfYEqCif3Vwh5mWdpUHOjbwA504GaEBIwL8ZXKrewgPApvJCTEUh1IRWf2NED59e7d+TQog+tL8EmIoe",
-	"Vt0JqTQLaVw351JZ00XXCvpPMHBmIGbDDerFrONdYSefsb98iaY74e+Am5KMKzhy80JYCOezC59kgtID",
-	"zvCRIjtM2ApaVSlgnC78TjeRp18o9vTiuwso1GbvYAI9zXOEqoUlVc6IYsES3Lr4Hy/d+B4/0yoFBKVb",
-	"4UqT3laKrjr5chAaUW/DPq8ugi0imNKc988r8sI5ShMKSUTnlSyj3VKKwLvVmFIEQb1S5u+TUnRyp6fB",
-	"9gSjGp9wx1ff/f3/HI3Mj//Wki6w+QgIsv+wpKK9hH/jK7ZK+D0kehWs/5D+7Cqk2wV043vjWWuQtW3p",
-	"S4dK25dxddA0iN5Y4HK39DHCtkl6Du5EBHY8njdFpwvBCuGeBjhQGxfFFsm3LukaxdHtNduPpsx6U6lh",
-	"i5m5LoAYNI09VYZPhROW7qQh7mVZgPN2wa0we+mwIIpRPKFWWvVLKXEnSuqHYUHZVUw0+GKRzMFi1pw6",
-	"RC3e5BpdO3+3TP3tF28wtz/CGv6+yUFVfbdbSD327IR1ZCqUlXbVZbpgz05ZZ7w0Ugljuix2JMFyV2tl",
-	"CzXW9+zE/XPaGMOMWxWlqLUgchd4hdtNYxHopQHpmn4SKfQtGdxRQIsqog716H1YGJVqnw9q3m4O04ZZ",
-	"uh3/y05ZG5WxX+ttjD29c+ShoSO329VN6/dj7+7qDK21wYPGoTelwuZmhK0A+WVupOnsYmH8MeUfeLhm",
-	"c1F0yWkbKA9iEUAvqzAitMqBVYRCeyCMQSuhPDDl2hLzCQx1QOsAwwNNeVuiSXdSOZPWQIVRzZx/8Pnp",
-	"Fyc1lGhUIh/0TobNBvtBWV07Al+PhZtOLw0J/xpgiakqsSKyaRrvFv56W+SiatfCLDWuYt3I1H4R4B2F",
-	"EfaMcfpM5luAVkG8YCbUTIKzfwowWVY3RCJGqpNcSZWe0UOTQE2S8DwvgH6uO2AXWIYAyrO0GNZIKmgF",
-	"yYAlQf4klF8RhFACOnbJ4oCuE8jigiAFtPQeFT2Yu8vDSDdBw39DcHCUXa+XQCWw4Ct3qIIRUF0cP/Bi",
-	"0XP7ZdFjC5n2L2zGlZUTyEtTthEsDXu2NZAGE/YYrz20nmDXE9ZN906P/ou78PBCBTb2qOBxwUJzScIe",
-	"NjW8YrObtJC8xXy9luKm2R1Cxsu3L+773DqrGbyAhEcuJ1eiQBAjPjY6W1pBzpORCunG0Lpj3Evm+BeZ",
-	"vj+mrD1kFJXGL/5OvhxncgLkrlyxZLQcDu9PIAcO/hQJE5lYCGVHyrXD5yFD/o3bkrhNnUkAqJj4yp2z",
-	"jasNFTBlfaH6S9PPpEr5cci/2ze7eEdVyr3/7pUnsmVoA1UFQLSSw8asrAraG4dpVNFmbFy32KQgs1Hc",
-	"sExeiVhPmIoFOjXpPyWWtuBZs64QNunaCxOS5pi8GY6JqcdLtHHJmz8YwOpJMJu0eidXI1WJXy94KjD/",
-	"FnSDG3ecTjQwLplq4ic2JACrtXfkDqOieHz+jiOhcS1ek6yKM34bbE88n93MFJ5sgwrt4shFUBRGCjcD",
-	"kCkBbHPmNFs8i8+cwCGBHnKOcFJB9KbAwo4PgGYnrGOEGKnkxfPLWCbiVkoayWq3VA7We7FeLtjtscCK",
-	"y5XXfCBVdMIVdmhT9eDakqyvnI+mftyRRhFNUBtgP0wpnFCVU9xN+llVS1OCF+R+ABpzrwE4nQ/F3GCk",
-	"vkMW7WwV5aLgtBA1KYkWy3iWQZgD00qZVMaCTdKtH2brp9Qu59G/hDL16+hRAcqlAcaFdSbciL5URigj",
-	"rbyuUwc9Xxbs0ePnja3QTbWDTxW70UVqeiyw/WCXCwFFrNERWVee3Eq7mdf0c8imwCWiZn6xNYi085ZV",
-	"Hou2Z251sQ6Ma4/hqdylUrvtqx+lLAkrj3jGxksLC3xpKonat6Va/glRpV4KbpoJsFaMM1RyQpSjHOwq",
-	"6XKCRxRgQCb+4oR1MAhdnYTu4DevDa7Z3zurh+WJtK4UBtUxFqq0yPdWGemUv2vtJ8qk/ldQgm7pnKyN",
-	"yK/vlYyWd2sJdbWQyysCICwYPMCgFAMFvlRyboDRDsi4WEJuxgRr4cYCkINKTw5U9IZtfR7v5nuGeS3Q",
-	"k3dkYBAYFHPYtpFCEQpCLXqu07PcuodzwgjBNmt/615R/6gjL9Fa/KPtvHIXCAHufjxjnM0Kns+xUCR1",
-	"GmM4YogIkK/icyfQ97lRx+Lf3khxRGrthuo8NtXAGxMD75cnRyUETxxwUG7vtFK9tGN3npWFdKbnsZax",
-	"mE5S0lSjgryJ5QD0K9SfYKZKdgOiSilJDsi3R0zXS2tkWtIhtGTnQs/bYC9xWHx2DCjcdKJK16Z6eJZJ",
-	"9FhoGKEbblgqgq98vySiOhlDE6sB/u5ehbnWCGBdkuiXtBCNY7F3gw6rFUtnbcC+sIjdznSXnLNMTK1r",
-	"KflfiWj2O7fAL1T62F30R9c0hD6SCuo3zc7wvn5vuQfVAVOGw8OZEdp10KimFPMyQD0CFbSmXL4UStxw",
-	"QFKVdHbvCTcCcmDzMMMlv9owuwfWoZMbRlk5SzXbUCGUBRcl0ZbpaSR+/RAfG34tkrNS5JEmjSlsqX8E",
-	"DMXI6fi25x1FKEqLZQYJPNwpsdAkI1jBiW2NK1aI6dIIFP/wAn4tRiqUiYbEGi+ugAgBUUfcX0JRhuNe",
-	"g/i1a9sj6EOTrnPLcFObZInW7Vp2bMfJN1w565OA/HHHcEPSRVE0Un5E0DBWgnV4Kbxi5hqFh0pNyuOL",
-	"fUrgnjIrL/Q4a2SrvwQ+b3+64TEKHNtuA9BCMlYTZCouEnAJFksFnLjeWe26k3M7HylYPakWaOgL3D2P",
-	"VcoeAZVrwZ7o4oYX+LnHeOVzRKyNPe6BX5LOcyvy8gLFIqT1f/7jv7o9iNUKZYsVy0UBvemxBFCnEyd7",
-	"gD3MMm5GKoGu/h398TJFZ/yPqDs1/jTAz/Aw77rv4KVJyC/H8Smz3LoDdsmvpZqNVBgQUipZQJtzguU8",
-	"jKe7bo8t8sS153FR6KJpZxSCp25hvCj0IrdtPiH3GwS0ZSYiwAXqjEpLjQoIWvKMOzkCqDQ84sMdKQIL",
-	"wUTnlyI8kk9tQA9CUeSjmaTAFeVTzrAscKSSauMvI5tVqr4n5ktgS4USefDz66WB5p3TixPhxieB7O0S",
-	"/hfKZGdap4iyGqO6cML1wQ6gwhvwNHFytm65ptZvNcjia50JM9e5nK4eAxpjul0xXOPAqhVAgiCeFhq2",
-	"fDoTluh9m1XCQ+xzKL0zjWdYfAbTRWfsJDYq3OqaFBANQ/tH8MkcThgUSe4TgFFgywYjdQnSxYas6YQe",
-	"DMA9bcej+y0VVkzcBHvqP6jQqQfW/hBhuJw0Ybj4B78SizzjthXpEH/15yFpkLDTYt259nPwDu8r7UOr",
-	"dsAs/yG+dlOwbc3L4i2G2vsaBqVlM6yJp/qpHPjTelVWtdq2KNfcPn4Z33EPc3Kpl8WkNZ2GrDcDF1GG",
-	"JuNVjJRGnlEFVu5FnrfaL/4axvO8fBPY9CCKPdd5z4vJv/EcUnrwRogEudUDRSndmMnx8vtDVg8Iy2YP",
-	"Iyh8OARTDpId3lzxJ6KspWYE0pn1ZNbhbnVkbcNW4tkg20ECNQU5LwwoJa7zgOETjQcCeWH7D7L83EHd",
-	"1p6SkN6s28M3vmbokLe6pfWEQoQ8y55Pj87+vtuefmSu4cb3PzYVu+wyQtXGUWN2xrsOO2ojaQLOI22/",
-	"3ZkaaPqfwuzfzql8S/zG6OYwQKH3kUcZV3M0ob26gAhLzO/Cw4RY7EdtKEVV1yLTOZWgViQYwEFURN26",
-	"TNvFFdsiWz+GUzbaC81vddugLt/XRwYUEECX5qi8gnVGV6wP0gYZ6kXUryJAY9mxl8ToHRX6xjRDlfgh",
-	"qPg1XbcCSiCYCVjm7NlKdzJmaMgbLRl9Q3u9SRF+qW8Mk/SzUwQnHEembGBnSHgjCc1AsgNltXvrS++p",
-	"bn6rGwV8cxl3a3jXOaJB8EIEDEtoH9iKXhSPFJz4Ic+s9CiY6+NfULS8Pw6u/VAeuKEHt5GmbZstEmCw",
-	"SkppVZml2vBt2Z1PWmvn/ejsrHZtBpF1v5IrEuxXTC6pUYkGPLrBxFzXyosePtwHvPQHYDiEIh96EYFL",
-	"er/Y4Na8hTXAx7binmiw9zkh6GB4dPn9GUucnI0h6WDbk9DulUiONWk5UuU2hEcM3MpwmyJZCPdAb7tK",
-	"leoblC3cwt1NcZK9jiBz/XsKh1a88/sVMF+wFLinBDrvcPIiHybY3oSXnOBBh2ay5cVM2GTAwMts58II",
-	"diVWEP4bKVyk54yrlQXASmBsC+QjNwDRB5kPHWNXmdtTSiKYX5fNNBScs8S16A3MddOEhl8PLe/3gM/+",
-	"WHIPjJJnlWUd3lB3D9p5c7WpvFMlN772G67SNlE3h99Cqj9qI8oXc8C0ZoJfCxP7DrzzkTYqsYjSsw6x",
-	"OHBB7NYnvHb3PuH1tT4JZUVhPlh39nCDuH3X7goJOj2NED1720ZuhxS/kiql1E43EOfkI4VBAYBqxtO0",
-	"D25v+K7j1M48Wxo2Xlqr4WenQMAVEOvMuZ13K5TH9ICNgfY4wNKo85HXNgopQXKw1YBSey1SFC+Dxq3d",
-	"ZjNDlyZaTUShRNoLKYSFIAirnchOSpO0oWbILbNbv6FYNq3tZKKVl1R9N+x9JIBMAV41+hHmBGMs7kwc",
-	"F1xNwOeNFagJdiABgFUAzy1EsAsTFFywHhTkojGlb2jDgBFCj1t/SlroPA9PeGsLjs+BAwDKtlMvYXBv",
-	"gYMJwvcK5pW6M1Lu0d0eS6QCnrtMxD1VTBf5nCN+JP3O/B0ACOC0BVH0eZpilplOBcVfnqYJm/OUKc2k",
-	"mmiIz0AbIctOU4zHPzR6GDW8lmjSNiFHGH6Px9V/RYPkDJR6546AUKba/O38WbBWNgmEeg7YNvXLW1sh",
-	"oYR1fASsFq3rthvre0Vbf8/pZJWw+776E0iLRrUJY7VFismRkG96zU23UWUitf5spPAq6KpgZjmZYwg8",
-	"Q69tj6UFn83cmtcFWwhuloXbkvKd8EnSOS9sJVLWw5K77bpYULxcL9oVr3006ZjvJDz1rhQ2GPqQ3F8O",
-	"cQg/VqOUhVfuMIlho3bXDKi0q36XayN9TsYuo/TCX7+j4uFGFbPGmxQOS9j9/qE7OLrCNO01MwBQQfOB",
-	"Jt+A/QAk/cTovIAiWZaKXKjU+H1AOloC3CFneAg942ORJSPV4Wp17ouQ03sGAX/wHAlhe3eC+KjvWuqe",
-	"2xepFgg9HrU3YR2fytcvSJSeNaT5wTNwPUmDmhE9yUoFFkpUgp0AGtgNL9L+hGeZa2cmp+LRagI0wDOR",
-	"sM58OTa5tn33w8T90DfuF3jqpOLrdE2kL9yTbsR4rvXV6yJLyk/fCjvXafTFV2Bcd+iTW7nPwSEfJAts",
-	"EO4tmmiXLPgKxY6v1OpCSif0m3aE+ysXajBSIwWJ64pfiTcTjpKrjKe88aahnjI8a1G6GFBIPTeDdgdz",
-	"voTW8JEyK6XVagFJSWsDAZoG+jnrv7lHAj1vDJhmIJdgzCdX5yUOuSemSdFjFpCzxmLCl0awG1mICOhn",
-	"whcie8RNo/9gshby2ytAsbHe54KtLc3SkgkXBvcpXXvPk9E0uHmbNNLmJdzUmnhNRw3xd1P9vM/aciYE",
-	"0iUHDGgjLFuJnSvo/7f/tTOsXyQGGjGdUBBQm6OL/covUjbJ+CKHBCSr2X2WSUVq0A5jWN3d21bBM7/l",
-	"8WqyO0DWteWllkKvOnhfF0JUJdUuRkgkI3Y9i36IbimfgGJnz2fQTeVTWuqr6Vc/a8DSNLc2R44Um9fB",
-	"Ij2YnLvJDOh7IKofC2tXB7lGW4/GF9FZvrdieM8wfwxXtUAIdpAczuVbkTXEg95WqhFTvRwjzqFn9Yfd",
-	"+753tNrpupqm8PbI3bhJJ3hByVL72B2RChyI0guWccD9/EmPnTHt9AMeZxxxG1CsiqVycqNMBJzz6w3h",
-	"xN0i23/W45ZodtTcn/QY0tSo02DWgqKMhVzQAa3WMLhCN+o96CgNz1wJ220Min+0oObu8wlZCHTX7WK6",
-	"HzWK255ndQE4I6s+uKUoc7Gc0glXVDwzLfRi8GvgjkRkr5T95XZCL9g3iDTRXPzrawUOSui/+wR+34NG",
-	"CoVHQdtup1EIWfkHpc7XOxR5ZVrWIKCvOrOEGv49fE7YVGYZmMWw6aP1IatJeYQHuVdr/dJ8UbauEav+",
-	"Vvkpd5rRVy2LrCXxVQbZz6Bfmofk2fnxua3/K6xGc0furiBT/gXcXk2LsAlgyu0HACEm0cTNFVrKu22M",
-	"6qhftdFtO7vSamfPIX5EbTueV8TjPczZNhBc9mycv/xyJVbv3yf12HzM/bGu2Dcr5SiQteur62qUyg71",
-	"6TWpFrHibAUAcwPgX7txdmj3en+1VFAseNQ78nWDG4M0P1QtgD2xrT2aJGc/RDo6TI4ZMJwS8CPA+Ce/",
-	"/AKOn/fvk9jvbii04QzikYIrgmMTbimMddPibtOF+woyet+/T7ogfLEEKahcvk0yrgyqLq6xTlf7u7L+",
-	"fPn8O+ZuPScb1he5fP34VcVxkkrjVDlMP/hSpytm+RiKcJrDwnPB/bHT3KJfapZci/VegU3GQaBH9wi/",
-	"XeMurSzLX44ulnaui1AndvSl4IVwRvvEWeJNxk9Jan1XDf7rEvgq3HMFhKEgNOIRBV+/fLa5Cz5ifoQW",
-	"3nqbN5lwP9Rt2BY5u4AL8AT5oWqTxpCAtBG/fvzqqHf04vkl/Pca/r149eibo97RV4+fPX71uHFfYh72",
-	"o5CGvfupFoFOVpO5MQv8MAX9UZRL+lGU9DAeTjo8VfnS7rdxL7xkwf06XtHgDFiCpXROTvgmnXvH9Fis",
-	"NMUIEKkI+JU6OE2mN1JoNYMzmYpbTMxi2sO6koBGPhwO2WTOCz6xsBtPPgNyb6kAwYYbz5T66PJ7Vuib",
-	"bumY9V4B6gQ3FHXFhobCvXgYHj5ci5d7VOrq2Dyu0EH26iWVVartlP/PyJNSz1570Ji9RoIbmhBTkewE",
-	"x8+bbt7AYdLoi5vcwhcH66OlvC0u27Sa6vlliugz5P0Mta4BNw2zHDZ6PWPGgNMtlcl1yn9o79ZNZF4K",
-	"s8xsG6lylH27NHOWyrQBZh3C1msPKDMoxU3AgiVBsDmh1L+zhUkb16W/qFdiDKXk2b+LZOB9qhDIOtkw",
-	"BDdzberrxIckeQZuBchS6CCmPcmdG1H4QrR0h0ziD1BhgFNb9jCam11X1u0QVxrX6sc7eb4SmbwWTaQF",
-	"z5Vg4hoZ8FK6CnOXnGLQsGmss0qa1vg3+oYtnGFAXDpU4E7revMS2FJYBfWotlhRZUCtMDCVqafj3V7B",
-	"5bq62+R9o/XVY7jcKbfW5pcb5s4NVohUeanhm91QyIjVznwyxyTnlnY3JqvXgS494k3MTmzIJ10IW0iR",
-	"sg5W+5702AOIJp4M2UKqpRUQgqV5F2lClEuWekT9ESk7ffu2xxIc/iT0BBEPUkrNs8WqDd0mvOGod4QP",
-	"aVQb7wD2Cic4Ki0KC7YyibtWEZVLoclZQBrqy8eXr/owXjGRptdm66QId0KvfegybgtPYSo+qHvwbLeI",
-	"nNJfz/2vBqXeoRI60Qv84thYrlJepMcnp/cfPPzsD8d8PEnF9Hg9WLUe8tzx0HKbKhZnu0VHamKwOVBC",
-	"m5jiIEEadqRiSSaNLQfUJOc+GjwWU59cgJXxMH7dM0C1gBwFWiXWLRBpe25oEamddmcPdypuJWkrkADu",
-	"klUvwP011NcfCPLxwRDm/Ab0S20fh2h9xTaxWDnLmNYojzcgCiyIZuAmHDsz+4wlTqsdBNIBzEB19opQ",
-	"qUjPRyrnq0zzlHEA2XimZ04k/qTHA4+xCrcEt1+xVHir09+ISrzHQJowXUBm20RkcEqVT/6zHmN2z1i/",
-	"HTgVb0CDUjZHLy0UNtOpEAzhkYK7oqcp9tR989SKhXsoaTYDn0QadF+vwNbr9W64GSlyTMwLvZzFSC08",
-	"z80x7utjrzMlcVfoWR4bKKhfBLkWklfhBd0B+0pMJAIaYDEXFYSF2OdUFqKpE1As46ZzrrN0pB4Oe878",
-	"LPSN6Q7YYxBUwEzjtlM4XpArK4eQSymJa6mwlfWAxadhriHbtT5Jpfo4aEt1jdfuXWiOcOJ8PH3Rvf4S",
-	"4Tt3d9142PhCzmai8EtmQyyiwSKle3pu7TohDCL1HA8mqoQCB6YvZiHNFZdCxX7a5FxZ63UJQXV/3aT6",
-	"iHOwT1qCYkuV85lUEJJw55X7eqOKcts4UXWtxjhev5lRvLQib7Z6eJ4zzt7xHKlfKNyzNE3RM7ngM9FK",
-	"yMbz/J5hcqJVrOnTyHtMq8EBTAK2nSYS37kec/5a61km2OVcCNB5NztbLLGKhv61D+Sm/IK/8bwcQUh1",
-	"AZguOKtLR26z+/aQRIFqeIp1Yszw7qBdu6w+HZvlZi4tPc/4noZaqi3oesaK3LROlan2wo0O9GK/GvBo",
-	"RTd4fsJiiUJ1kNkoblhlVcAhiuc3J30K8gmbxm3ZtOaf50LVeiRVqeZSWJQ2VxQb3WwCNCZ50/qsxuOX",
-	"BbJ+uRHfvmDvRIbeWWi9tpne/2YE5d943rS1QT5OmxCz/K6eTPRS2T23/Y778R3P99+KC50CAdZFo3eY",
-	"4quuXzfcoI8mwoDERjTI8aCwGr6qLGZn0PSthGD4TmjgYrc18jcOzgqxq3RxPfqwgmX95e+4P4UiCVAR",
-	"x56RYqngMam7pVlEbxE1rnvhHQAJK60ubidWcDaqAqWyfjZulzuELC+34O8406a2bJuFyT1f9FWul3/+",
-	"4z9ZAqUrBPTorFo9nSasY5eFclbddAoEpEla8KkNcPxAIOWstkpVLxwRejp1LXaXNxcmGjFZFtKuLt0A",
-	"kms7l38Rq4ulkysNOfcVLoiLF08hh6eTQKj+jbl6889//Bfipkh3A6Ys+Iyys6N/71+8eNr/C6TD+AmG",
-	"97mRG0Oqgn8zfnriV/Wff3gFxSXGMKuvhAJ3EW9rT9yc7lGvmeWr78zltPJUPKeNnKm+3PiKgf/DYNro",
-	"SKEnILw4qQMiQGiaY3WKqrwUDXNYw5j14DpeDtDc2hzxIqeFMPNX7pbmZa1z/vNSMLqwoUfISBGx/kOp",
-	"lmfy8742yH6A3KuRiij64ELP5ILwpAHVt8wPk5Z1fAO4SvHNemmpzK5lVbyM+7a2NN5DLchUR6U57k+6",
-	"+0ufJVIdEFTpJBS/i2zan2tjOVUJI+EVJNoKviA442Kp2MVTz0eDTIfao/p6SPZXc2lYqifLBbmHQSVQ",
-	"GNQv+CRUY+aFTpcTexbFihH+5GvNLr/6iy9bHKkwG/cMOO+wPGkmlBvaKKtupEbqf/wP9pgUtZF6DNNF",
-	"vrfpMkOXQKgpQnSAoNclv3gMFifAelBf+T45K5GlCpELjnynI1UXkD0P7IJ0oR7axbviUg/T0nEDVtEc",
-	"iTLU34hRFboEOapUqm98716EH0bqGdxt+RWgJEF53Ul/zI1IsRaMMj+hHLaTuP9eiMKdAAls3CSTC2mT",
-	"Y7j3Ur4TCa1b6CBNT5hKD2nNF6I7YBf46BwiVz6ERbj1UFFUZjPBT+7qXjmlMBgDbDMtBwqJQcEhlkXA",
-	"GzA2WFwDaCzOb1HowowU/g9r4eWTR+yLBw//AEwLGRGXHhNi87/9ZNyhUfaDLBpa7As+mUsFrsXUDQwf",
-	"qflywRVLUmG5zJKSmuCaZzLFSZlymS0Lp0Qh2Jj5+48BHhmcUHo6JdpcCHb7xjvZLZSlJhL6alJJSTtj",
-	"lJFGRIeRHAygybwin53kj4VYl1k9w5iC6+tIJVX5cUaProhBevbGU4OblraOVOV4g9UVTrIzVvlxwC4U",
-	"E29zWdSPFmnKQCJM0oPhCXqLgYw3gave0K3JOSuEs1mlBT7v0jO9tPNj6loyYM+9BDZswYsr/2hf7ewE",
-	"OJ7waMa55YSEkyiOMzkRpLeRNH1R6LyQwhIvO2m9JE0vXjyNwFTPjoaDk8EQANZzoXguj86O7g+GA6r4",
-	"m4M+cTwXPLPzd+5vAo2pKxVuUAw7HXpQNJKfMHbSsGU+YF95u8Pq5QShyJ1AcuLAKRvhIHqaHp0dfS3s",
-	"N/BSQJBFeQhtOR0O/RlCgZV4R/1ExEmoTW7TNfENQfOFQ6oRO9t3g7vlPMCDChBr2t4QmnxMsN2RonZ0",
-	"9vcfe0eGiPPPjp7Ja6GEAR8Xnxmn+V2ujBWLox/dbccLYQs5Ma2D/y3+7rNwXhR64bYW4WMzNCrOvFJg",
-	"2HgVH/oqDchePlPX2fNqsuq5gw3nh+VaZ3CdNNa9y932tXbnrbMXGTURF+TaRFIDt8+ka+8x+MOqc1hX",
-	"ehunybfhjmcnGs5F6EfjPEES0a57hIz3MMCcfuUsl2rWYw+H96u4kGuj+lLwVNK6+Yg75CWkTkEFQEF7",
-	"4+Hw/oYGxIfe7g15gXc1teCCAAvcmoUYmr5Rd70K4sFunHwn1tOFVMc+tbNxDZA+NBdMYK5nhLU054bd",
-	"FNJaoQBXYCoLRFgDP8i1tP6DvlGiMHOZj5y6qswUUlhzbsyNLlKGPMC9KkW60lZOIEcmDkf12OnQ62Dj",
-	"lUfhGni9dCGM4QhS5RtGGhOUMrz1EsdAIrhrCtIsecKAgCcF3J1L41RHdxaqNCT/ckB1nxV6qVL2kx4P",
-	"SmWW9Cxuofx/QYCsZyz5eSmWIk0Ixt+96Cc9Hqli6QYncU9OMHrqfrr89tULVoiMr0pcA2krGUDuuAop",
-	"Ekgd4H50mlEHdMGf9JgyHEg1c23W0+l5IB2gtq66qEEmVyK3iS+vj9sgAVB2KmfLQqQj1Un6fbOweX9Z",
-	"ZEn3DIlBlEaTk0Dg6sYHzco9wzKprtYnJxh8mZ55hVYa1B3cxWj4MSOtYLBk2VSiCTlgSSEmMpcwhCWJ",
-	"Ar3RKf4aVGjKUB6wy/AQtBG8F4EeDEvcvdizhVWFmNsNF+7Cb92eoSoGqDZozYIpLwFH0dH73vppiI2F",
-	"2DmAS3qT9eelKFalxRpZG950p1guSY3TIfhriRmAeIlaeQLWW+Jhg8L44QRJ48evhYezqbFhXipN3SQw",
-	"H4Mgev/+xw94OjwHMUAjXnEiNoppX+XnxwOE9ANsz2YB/SVPqYIGbznZfstrxckOECnedH/7TU90MZZp",
-	"KgDZ58HpF9vveKX1t1ytqHXm9sfOLxUf2t9/fF85h54v7UyDCQfnR3QawUaqH0ZxTtNxKnkmij7Y1ODl",
-	"1cY2cQVBeR5lwILPpGpqJdVEqQTryfi18LURmTNWuQUZ7COcEzFSBKht0esNzWCdaSEEO+3BtyfsIf5x",
-	"yk6G+Nd9dkp/PWAnw2H3nA0Jso68HPpaFIVMhTP4IyIlfaNYsuBvHwXuj0euJwkzVmYZy/QNQuuRNw1G",
-	"pvSQcTtSYCO7HwbsOx1U47FOV+tib8BeCrssyL9fSZNsEHuvIXMM5ut5NJRfQSOewezsKwufV6YEarca",
-	"RCMilrgJ9SlZG+euNtYsDHWLjFof7qPY/45xpFKwxKK1Ilwb8qo/qBRbm4ltBmE1D/a3LcOGD7bf8Z22",
-	"T6Aw9bcq9Gjh1b0+yGTggUsmtOJ2F4izgivbnxTACtQuES/S1LCELktYXoicy5TRF+5Q3ywfS7KznK8W",
-	"iGQ3UhO9LKwwqx6AcE6d/guwFiIzAnS0QAWD/noORhZcR0JZgVscVD16xUhd2kLmootiDfrXoL1TVSJ2",
-	"gGUinTndMvDDRZrhzVxDq5ze3tum7itxw8Y842oi1kWk03Vj1dCPHrbx1eOLb9l3SXc/Qfq1u3dt9z6i",
-	"+fwwMvRROes8TVkH4gY4kG6gdUEAsK8vWaqzjBetKt0ktHNXGblNA/1NCUnKj/4kLH9lYQmbIhZONaG5",
-	"l4SMP5i+s+T6ULt6/Av8977V0XHpZATJhUzrq2XurP2lEQWTaYmPA1+Q4JHGO0VazaPzkXr98llfkLf9",
-	"3xLw9//vp186yXGhwo0Re6RP6ok99w+GDyoCaqRAiWt2XsIgvTaiiBe/+XL1eNFotDZsBINZHpW+BaGQ",
-	"c3Bxk0wQ9NB2ifCxTb61kdgqB9wUU1hNFpWlaD7Jgw8vDy78AqyMPBAv7m9CrsuD41/c45+m7aIgPtFh",
-	"MSR4RxJnLFQ0KCDRQZpvJ8A6zhAtdAbG5CRbpkC1Ci5RgZFrAvNmCwEoAHOZG6r4h1c4QYhexa4z5mwZ",
-	"3m4w5faRAntsfyzbbtjyOBgH73koJP604T9t+B02PB2/e+14ClP34y931AHaVHnwzpQgDFt0AI4XLPjK",
-	"3TZSxgkMnnV7AFxcRjJK8wVUDzAyMD/CrCsiMq0LgpHaS384j3+DAIe+USa47kM0T41Uyf8M/nWM+kMV",
-	"HjSMjKq4bYB07qt+KPsoF5MoQQSyuDAPp3Kjk2C9Ek6d2zmmtEJ8Yqzt3CeWdXeTfMFDX1N+nt8oUeys",
-	"AUHA6t4O6h1r1e4+pLrU22oawhBQfsrRr2tmmX2cUdEh65bjJ2n7K/immgUbV7XVjjZP6Voxt5fCMj3+",
-	"Re6geFW9U9IrXpB+QAIyahdTQqSsg6oUAwHX8x4O8u70RqoCDyBU2mMEkVANO5PbvDtgP0BqLfXjj26b",
-	"JnHwG4T4SBWij074Jl7z+JVOxFFrSi57717LC30tU9RCiNsMnrhgHQOe/3O3RyBn1udh4HlhJoUQ7l3A",
-	"kpBBJqexPBPd8zIZAxjmvYAP7w6ZTA0x0QfD+zD7oOpqhT6+Xpl9jFqtSLublM9YKOwkdKuj16p/ylvq",
-	"nr9p6fnJk/8b002rvqjbCUX0MFZlYiauERZ0Q3DTbdeKlIKbAEB7ox+/s8yRrORGOfVJWIss5HD7SHGL",
-	"zAr6WoSMcr5RLDJurkQKY+Cr+H0eO8EXIosH6E8s6MbO6B079bTMsVmLUZ6htkcYybwQDLzPI1XuS+BF",
-	"9Sployl8F1HNZzAhHy6eqcRNw2S2+dzjK33LDpN936896ZP//ZOIQxHTEKdcX6K3FnVWIu7zFklXUZvc",
-	"PdsF3XgFZIG9YAdHyhWUXaB21QGdBku0GWdKzLSVsOYwX2NEsPGjo1BZg7n7zMc+2TKfFTwV4JZz2t9W",
-	"AcY2yC9AsXcdNNaZu5geyEcqimeitMQcjxmH6lLGq0OEgDztOqUR1jj9D/RBopjQACY6Ex7+SKVOWkM4",
-	"F5ncmHgrDRwX5XPilyL90UhBZrzrC6SB0GGA2a0+QwN6WBl6JJihoqe80FOZCdNlU51l+gZyWXRjSPZO",
-	"5PsrCVVgH1K8ux63JvFFo0hNOUyeX9Yf9EmcfxLnreJ8TajuJ82NKExFmJstGeNwR2m2V30+EOjAcIlh",
-	"VvfYyZBu8CmwPayiR9cEKpGDkUqM4MVkDm6wON2XXgaAqeTEgIpNJzekbUhaPQ8HhTONMaCDvmZMO3YC",
-	"7bV/aBTYUbXMGSfl8fp6BVTliDLJbs7LS+heiNyYLaGbw9KNLyr8nTUPJ1RFuEaAjr82cLCMoKalNUkk",
-	"mqKjWmJIBex5My7xrxof2j0PuLqqf2+xot+ksILFhuPaEoLbIKlmQtljPrHymlsRfIsE8d6iXiJ/H2kd",
-	"6F20miXwFEGVqS15Yz3QpXwA2KlTI1V9nKfIdzf65F54vFT0AmDA5OWPc24CyjsY4HAZPRdzROANmVRX",
-	"WADslDd/N7jrSh3RiGw6YBc4IBjWodtBL5NODyToaHxPuLeMA6UhFuR7UpJz5mLCzFzfuOtJ6YUQWKhD",
-	"jyu1K5KSRrSuuY9UTUnGRcCvRHjFgF2whTTGtU6CmvpgOGSd0dG34cvB6AjSaVYUTx8p8XYicssS11c3",
-	"RpjzDWCPEkYVexjOJ7+G0uryaBLSNLrignCbtvo1qyvE6vCyj+bfbNRmP6jy6IbgBY7ANr2xMlw94JXH",
-	"tfpJeTxcHpf+TFp7pWSgkY6lLMBQrInZZSo1ZNDsUCxoBUAAzBjcBYCiJqASwGsT+O9pmtQL/E6GQQtk",
-	"49VIUXfX0mOwS4hog6Y0iCck260pajUxhYa7LIRZE0ixGGkC36rIkbb4s+vZhev4E9fv/WUEarLx0JWK",
-	"ZpveRcP5oUVHUCq3XHcZ1ar9ZiVSmKNtGuBzJYIO2LS0P4mmOxBNzwArgsQS8K6tD/SOUio8dIdEn4og",
-	"cRMMcqbh5UTkIxVLprpYPE1NQnURiwXvG+GWcwxdiE2BO2VaIffp1ghIIKoyYE9T7z/T6FwDH1x5ad3w",
-	"FFPLnA1bRXspOPj57JyrUBUcsZoNIlVuF1nJdhWVmNzTKivXspe2iM5LmBa5XXw+qg2/TE3bNmUdP3N/",
-	"5L1xb5IQ7XOe6VQEkrom6Uq3bZSuO6HNIQJ8Fa53IRV9OmmCpFxlvgW/cUkapmybimf8hWHpRnM0dULo",
-	"k0C9A4H6NfG5V4f7EKmKCADHbi/vEMCpuR5RtwE54JEESNBQaSfWeMVMRyOF3GrfwSeAtC9Emc5IeZg1",
-	"RRIZFEdHOZdFlTcJjFp31ehopIwVuWeO4AzoJlw7sB6jIr6caQ4meUsHWCf1APso/CL7GJlCOXMWaiYQ",
-	"sCrm2OueM0PxeCBzgYpjQjgrxLXUS3h3b6SMjqW7BDiWHqASnQ5PwDSHytXqCHlyAe4sb+DwDCwK4IDA",
-	"QJEs3PvBp+H6ucxjxwdhdaDnA3M6cTipWLn+XNbh5XhTMmnp1+iyGYShytni4LDAwT1n4V7vmHUNcrdA",
-	"nO5m/W1wGI/U6OiRX0QIwEULCJC3Rkc9jGmF4NiIQG1w6Y2OShTlzqwQtF/cb6Lo+SF3N+P8es0kGKdP",
-	"Lv4Ki+tK6RuoSmRjbkQP8eO4hw3oRrm+0YqEanBy87zy5c0TrgBeFfI2RCYsZH1l0j1PrUL3zyPQKnok",
-	"xhDdpIq0N1JEbWG1ux+0CgTNUHp9LGld0oMW4H2pcM9j6BGxRV5EO8sQGh6UqOPCLzcmDh+u8O6AvaDl",
-	"5gOR9DY3+MVIlUXbebguLQFFuI0aY5BpCUcN33LPVPkwULMhAMM1vr3F0lg2Bhs4+P3op7HbNjbsH0Ag",
-	"O6uuzpFKpPlOq1ciU6u3KKLOGCYITrhCeqmJAO8a7szIp/bg9JTCwMKUjw3eOXezbxL1j8YyrUwRdsCH",
-	"JdYTfx4MH5T5f13IFQ+q2r6+sYrMaw5boN7mduIjuJj0JGHsl0SUeyeqxvqLwtFfRc4lcp4Pq/PErdjF",
-	"pdVwgCjtJBub6mLyr+feOtnhFS8QzfOV1s94gaSZD04e7tIf4vUX6bcilRxZ5Z2edbrLzQSQx8eZeAz0",
-	"JR9NR3NSkfGqePKhxMAMsFk3A8T/drXsEfxu1hx+jXYlmrjjVYOx5xbyWKerKqiqPxKJftLLFpkmPUr+",
-	"IAqrEN5pscws+rwK4fmR3ICMV/AfohyXaJTQbxpDAGoaqQvQErCD0kTxFrZUmTDGo3SdMf89UfWdI2UC",
-	"KWLhOMA5GKnEh1pAZXECQ5SBEVYsMygaTl68jptWiUglrBMFjEgPVZWAEaCNUURnLCbanV1lD7oDlkCq",
-	"DBE90acXAJvmdePF0i55lq0g9JEtjTt9OpCQ9M//+/9hDwCIBvqkhHTt6EUHtckFv4oEvscqBlpKWNtO",
-	"JzXCnaYX1eQdf5ImPM8LfQ38UQ9OT+OzhyVBOwJ3aAKhLOMdmxSOkmqk3FRXaairepVhHSMES4AEOxpu",
-	"GOXuOVZhXgmRUxQx54UR5CB2a+QHwIYIR12pvvfKiiW3KmQGLHKgcLWemZ0Hw/t4sHqQxJNIywtrcUMg",
-	"CTemDyN9iPMyesNeB+XJxw/8AEgxcYB9Ohn/O56Mj4jJZt84VSruJiEgyF9Il4yEt4+ZB0M6yG4k3xgp",
-	"8MyitNU+0E6G3le+dRSd92+pPropHE8uBr6gaFc1vG7oWE7bIu31bFQQl4Ugq+PQSPsWY6IUj1EB1x6x",
-	"9jBat4i2ly/8FG/fMd7uF+UnL+wdyLFyDR8iyzIRyTH8uC7KvhK+EqdRmjWFsevioVdG1p9c/LU3UkH1",
-	"wggW6mygwjfFP9nT6WbX70hVLd+cS8SOXjN8EG/U3dhD1dg7hIDLBGEzrNag0XmCU3T9NihwcfZTRCSL",
-	"DitgzOqUHkk9dRq/v6hLOe7khkvPa27YB8MvgkkTHuz14Zm8Fiq4ukjnhwSHPaQnaxCe0BQQxE3S0v16",
-	"mKT8uAWXv7qAxKFK91dJaQb+5STjcAfJ+EiraSaRcOojiVJwiO8vRpe4TjZ5SXQubydBIxlU8tXN9Q3q",
-	"bU6/AgliBLM32vtLqNhG50iXyxK35dCir0ThwRRHWdcNPu2JzldRFjwEMACKXypji+WE0NfBUu+xjKvZ",
-	"ElLrnYCPTGsyxIETxGuyTtyfN3tqXNtc3yZuxKiICVoCbBM3fFXxvhhC+I6QbisKbxgqXxb6A8V/aCRs",
-	"9HQK+SSP3Gc99QEfvhCBxGWytE7nOxkOocCJT5x4OUxj3d+g/8ovsw9p01df8jsw62H2Plnzd23Nfwzx",
-	"65fe/hJ4yn8urfFGAfxDIZ0KC011C5IULdQTpaIkgScXf62mkcZi2mN2TDLBfUQOpW8oZnT3SwNFOs5W",
-	"ppRTH2InX7a7yLthxVs+sdmKJVP+c8I6yLP/y5T/fMZ+ed9j0aveJ/RYg/HOqC0Jg9QirLY3qJAKrwIX",
-	"gi1EMRPp2Ujx0P/gGAXPq7IYCw+iCAYHMmfDHZQBkKYi7aG7AqBAVnBc/NU/FuA70E8xk8rzdo0LPrkC",
-	"zZI08U7y95MfGXBAu6eu9LJgc70szJ+SLmrTWFWKjtZUmjzjK8xmO49RUgjKBN7K0eEOXgbXYR/WXWYU",
-	"6GULDeceVyN1Ohz6uTdQoWpECq5lpGGr+UkOFPDDUsDfzHVW1ixuFfVUW+oue8J//k1p2z9+mHOn2uOP",
-	"GXc9zJ3srVs/xU8u/vrpJPrv6Fem+thI2G89vQA21Guw5viXMib4fodaiMpCNFEhV8V3HAcae2VNEqKy",
-	"0Dll50KNVFwucV4rlwiMSHdWEME6UbEa8LQTjkAlHdlntwwfdPdLC27JA35Eb6T52EG+hjZS8QRSqTbU",
-	"TVSlbTnqnyon9pfBe9VNRJMUXIN+V3zyNN9VAUWDxHG7Ngz9bsKu6v3djNpXSrq6T+EW3pQqYN3mGrFS",
-	"6EGCAXl3x8Ip/MB+jW6YkAGS88JINdu31qvR3Vy6evgKud+is2XNx1IIpExbkYdHjNQyd8cx2CJxjRzK",
-	"/mr+Q8XyuWfClPZYni1rMzBSTacNToZ46/a+dGYNZtbUEzS0ImPdWSyoMGH5nQdmcRaSUDZO4a811fUP",
-	"oQCAEZgytmEwhZpJJZjVmo2XFlN+3AgSkAJEJTswSMDzo9Dx1B3g4pFNSw316U01JX+pdPF35h7/lzo6",
-	"KjOx7wHSsrM+HR8foP6uNsa7HRy/WMEXB+nFjacCPo1869WMhzRQg1Jkrf1YuKOSXrMviinrQKnHniop",
-	"9vk3KVN+i3rlJ0Xy11Uk3fLcKguiAtwNFGWA3eT1n6jQlluWLIsM/K3s2xf3e+yHi++dLvLtgwus5eFs",
-	"KpU0c5HSA7qBS3Yv6AEiEy8CoIA0lAmMaVQjVbL9ok0N7teoqXGIPqFuX5KiKVU/L/SsEMYk5yzXWTZS",
-	"ydePK6nCcb3yn3x1Kka2ZOrjWogMiIxdiVkCwX/iBoTofA8q8FgPcIVuNVZ54Pi8E2XB5weE0aulcYUa",
-	"UZhdYT4oCsIH8qA2DODHDN8F8IOtjtRytd9wgxEG2Dg1GI7iU3Dvv6lL9SJN8WBYg0xANrfdClmseGv7",
-	"VvdNLsRk3k7UtlJ2Low0wjj98K1NKgV2f758/l2E6wRN4QaM0s8eEFVH6g6VkeokC7kQbtTP8MLjRS5m",
-	"VEnAUm7mY82LFPPEJCQWQJgr0pF9zkXFPeApy9dz0rCMFksnnCgPZR0d3giK2hupm7mczBvqLHqAyc8g",
-	"IuYOglpNSIdTzUb3nMVlIBiXHKlKGQi+s+GMJHXsKdrdSyPSKEEDxr5XST0J/t72h5hcXwk1YBcB/RvC",
-	"gOSlxlbBYnprmdJFGOzeyH0qL8A2V66gjOXzMjxdAWUsW+nWi9J+9UgzUg9OT29rJvh1SfL9Elfxhz4h",
-	"0bSo9AxHxpkZEDQFxgjqqi5HjpIbIVFx42kapu9oXwtkvc0wq1ZjxRHr+Prwk2E9X+crFEem4riK91tL",
-	"i90L2mAnTzwf6QbcyQa0zKZ92bg+Qr/cqmvFc8cdf8uxvAjNcVt8jzd7AXH0m2FreyXe2lcad8tW3BCQ",
-	"HbiKgkx3svxfz+r7vQVVYfmR2K7Ur94zuFa3Hv87MQN9kAz3MgOyJbl994PhfKTC4bNDsLSNPudTCvcH",
-	"zAX55CK6I2yhXbIA3SK2qM3XEq4pg8vtJkqG9qluVMEGxeatyX7nPpWObr4SIvf5aMDBEKVAVPKxI+W8",
-	"XkIHCcZ7pEZEDQUDgCKMiVeuMEvNh7SWpsSZjaoUu6GKhJIT63eOFNxar3/3KZUJUPsgZ09pUEDeoVkv",
-	"FadXEXjxDV8x8G2dM0OPAGMhKNI7VXuXDRiptVhiBdrInwiYbeeB8qJ4JIUra6L5bKQAlC9xn14XWRJa",
-	"ApWO4CoE32T1vkZh3QFYpihOCuHKDKIS0oItBQ8Nr6KHoJsRKNiCEwRckdV69zMg2QfPYTCA67FRiFaQ",
-	"lQkXYQ6/O5kkelbiynX2rb6mYtESpBqrmnRJ6xHVoF6htVom4R9QcjRSwYQ+JCfyv1lC5O8gG7J5Fj95",
-	"6/4beutw4e6Vw5/n5niilRITezxfjk2u7QYcQIynfLMcX+baSfvnF0s7Z1AfOSXxurmSqgZCP1L0LEYr",
-	"iu57/fKZk686F4p1Ysj+G6lSfYPejlzn/WXeHbCLqRVFoAsZKTrDTM+3FI5APKfGhb4x7mrNyniNGwTq",
-	"PCAhjvnkylkV4KDDez3Lsa56ECFXB28gdpPIQQhsx3KmRNqXCllIKLZlPPyWG3fpHtxJ8KdvsBkXtMFg",
-	"OBKkip9TqSxk3hNUosT3h8IxN3AeqZ8jMg6UWnFbyd2XM+VRe7hlY6kaaE5LJDvX8nOKUSHqYX9pRA8p",
-	"CuAJgRYbuUx7FERwN1zzTKbsZMgWUi2tMK6r4m3u1K4L63pGq1+kzEx0LswZZnZBPcZNIa1AxpeJNT38",
-	"hT4yEpask8mpmKwmGZyrM2EaAB/hJMThDrTdYXW4rc8zwzpahUlxAjXPITWqe85wRSHFIl4dqjjC9WFx",
-	"VF5cCLqAsO6qj5fKWNclp+KkoKRptQXRpnuGHIw9ohEDNMFrkbkTG+ldS4Senq8CwX1hhHFPGLALvxA8",
-	"JKMfiUkhUqGsdKPhq7pFuWMfEizld0KkCIEZL+6zkkWWFyIq7Rje7/bcwplQ6aPJYUsttBIrpt2GdcMz",
-	"xU0tCtOMRfcIR85vkDz/UNA69fd8LB0gzytSYHswr0WCftIFfmdleTtT7LjjOJwiIJyqIi0++PO87dh/",
-	"x/PN9I146v8NLjvk0O/UCp4BB06W4LMRuK5PJYUDdby0YDKXRypBPLj2dNd1CWzhho0QaQooZ1ipKtDN",
-	"TZoCBr5az3zKEJnoVBCKGx67XoGohhzdGBt4aGT2L+2cpqHUP3Y+8/0pD6ezE8i9LSc6SOseQFsYpp1Y",
-	"5sgS6c/qkaLDmm09q5N3PGfveH7mzinSN5MBe149okZqtzOKtR9RteU3ySQgbzSeUveZ4guPjk9gzMjR",
-	"GTwkfr5zXlglir47uhDTNdV3ccbtc6RhUz74iRZe8+lA+3Sg/T4ONFyyOx1jbgW3hJh8WhyCdVY18CZH",
-	"4j//8Z9OnNNlJNNTacqvepAOgc+TyopZUd4Z17PUuDEiWPk6kSeyxY3UnKt0usw8wHoXfd3x8eFklLTU",
-	"mftDVo1i7VKB57sBg3knaQwfMhpUae52SIpocj+lDN9pynANAaw61Jv3aLl52tXMr8I1Fe8I7dN9gsFz",
-	"bt3uYNKakYq25xk44q2+Esof39f6yr2AYBsCm/jY7WAxnerCop5J4FC90iniDPsiJWx+UGEwRFSTFKxj",
-	"AKd/whUbi9IdQImWMcQYgC5QwpS7BfBuOfg8oNKqEFNRCDUR3QF7ooMGA+qGjKCLuanolm78SbcsW5ag",
-	"k8G/mZKNHpGjhSmdCkyO4yzuTrAv3JQYq3NmVmoi1ezcNXSpShJKqZhPkC6dXjHwPL5IWif4BqycfHKC",
-	"eP/KSNXGc43Csq5rtrtDygRpBC6KF1gj6k948YfTzSrv+EiKWSxhtyplee4WWzwnn9Sx3y3sT5hFxqvy",
-	"drM4r/vKWzWveqSgEKks3Otev3xKboGc2znTKnJP3zMsX44zOQGd38eDCzGTxopCpE6mw+WRMOoO2Au4",
-	"ByU0D9a7f+MZCWGlLbMiy4D+e6qzDCl9eszokZLWw9rEKL0gB/0XyzxW4oJsYVytnNSa6yz1hif44vUy",
-	"S8GDjrFnMtWXec9JKj/4RI18o7xzmTzJUGM2YE8tm8zF5IpcyKW9j8DqXlUtPZZYQBLOmvgHNGdL3z8K",
-	"YHCzoKWf9sDdoZpjJpuDHyOVHIdfm5fKn7AGjupg4pOciH2Ww+HpZxOdij/+8x//hZ+gv+5jEoVXRqoW",
-	"WnETSrUKpa8oHD2Sktc2hVngTHxqPdadP2nuD08r7vdtwwD0UGN9DVT3EDWacpktC0gZiAboTzzP/0jj",
-	"gx0thFlm9o9Q+eO/4UYrGi384CuHsDv4XcIQYd+dlkJJ0Dui2Jf11URxwAEdVqjeJFKB7+cNLa0OgUX3",
-	"2FQXM7fldOHXR3fAnqtsBZoJpnl7Fw1XqzoWNUAHeuqqB8NhsxdkkTvtqmlOdko3qPgJXK+CZJDGLEUa",
-	"EoogYdo7wLzzpi2r1j2oled++ODzvROOIWkJtx8yUgbuqjVPRysFv7vvTht1KSwbr8oBq6+Pcsyqjbzh",
-	"ZtsAwpJrb+xwvXV1M/L+8HT9THmutgsit/HgU/3KUgX1e5LOEly32BLXobngKSy5X46eadSq1ptSNc3J",
-	"QzXTzOrBxsQW8Za7JX90djS3Nj87Ps70hGdzbezZ58PPh7vK0OHJF6fTE/6g/4fJiej/YfzwtP8F/+yk",
-	"f386FKfpHyZfjE+GkTzl40ksT8Xqz9cDA4xOU10suD06O1oW8mh9Wt4fqN99FA9TxaHklzX5jL26sqbc",
-	"9Fps0if++GhMeajHNZgPayAUSPv6dNZj5o4Y0AnWAgesIrrdXRHNXPXUu2e8y7yHEfMoyi/eTqJMTJCL",
-	"EK8B+xdj6cTLBkpHz+s+oHmgkQxgHSMFni5C8itfQHh9REIU8ESarPdO5E4DapX1ePqaYe/UkugpZFe2",
-	"xtMh7aMpJgIO+mWO2QqEVgLynxL+8IxgVsNhBy6CKp4Wp/RPkfg8VozEkMoHxVodn61H9DbojetRUfUC",
-	"kkErR+Hp6UhRkMI/HOgGIV/wRhdX7hffHtfcAbvArpQncdzLB6enFPQoW2u1hkTP+EREmW160Q20AsGE",
-	"F2VOCkGrUz5omY/oV8uD09Pz8NilKgRHRJgeezi8v1uOQQkF5DMLDkp7aAwhsY6P1IxUFKrpsQfD+2ch",
-	"KhMCgN0mzeRJq674gbwB7S/8HbgGKlse6SY++Qj+O+Yj7hruwdUex3tIRuzofSAn4g6ANMHfSB7kIIuq",
-	"PuZJtNrBlXwyjHBnOmR1voP0cyf6/WOmwk7m52wq34oUGeBLfQGQcz1msNJpyfUWsZqOFDK6lXWwPWDo",
-	"KX2XyBVr/LFX8dTeM3GH8Pt//uM/0UrGkyj0vHa9e2TPZ8aHm3M5uRIpHT+eMdWdKwD7ReLJNyGBd4EE",
-	"hlR+rQTpO94j7rNEwKss1UglY2Ht6s1CWJ5yyxOnjEwLYebedUKtpKyHCSL4g7nkG96pKFgjhXExDIqd",
-	"DJnp9kpmVXxY6J3Ry2ICin+CfybutILGuVaDVlImpkIpwxyZaTExERhzfYFIwBCJKJEnwBAMGRSs48f/",
-	"Zq5H6ictwftSwjkjOeLNXCPpv6dBIWpD4CtOu+e+pYOoDCXxYHdQSU5QGtBaaTD6CO3FcfD2P4GZ4MP8",
-	"d87CK71jY7/S/bNmWoleLWGVZXxyZfB1HEBLeiXGM3s47A2HQ1KCTHcQlutITTREKHD0G5dTWYfOYVLK",
-	"LF63C43TvCbLwujijMosCmNH6loaquN3W/U7dsOzK8O+w60pDJZk4H1OO0Pw6yuRW1idU3ktfIIqbHg4",
-	"wYwumblKu5IrJniRSVEAjbcbIQBydS9inBKMOMIKrtcVGdZmNETQg3oBFSP2nBka7ocs1CpxNVI1vCzo",
-	"QxBefSfLIJeF7JCaLh7vi25MOAwZrE7pqnEMs4tqEIhiABUFEDEZIzXQXYGKoFp5KbRLdLq2HHZxADVL",
-	"844bw0Q6g6PVwxOL+18Nlqte8F2NumEkbk2el9hirIObODo+WnuI580dlPfHhOL+FGt7admwo997JWp1",
-	"MW7DLrsIyGVh2jqxBtH9VMz+kQtkEAixliUb6Qb7KZ7HeIC149nAz+I2KiiJA7ezekz0F1xm4IuvkKvB",
-	"o6UyLFlwO5knrDPhRvSlMkIZaeW1IG3IW9vL3FPpYGMWI9UpNVYk/pfvhNM7nI42sNry7FK+Q1dDeeVE",
-	"L6kaPssYvFuYcHyPlG9OOKaRvScWad4hMljvOagta/VDhQhluynrjGoyHCkl8NfRUY+NjmKRQdSX5QVI",
-	"uLRZNWdbNXPXPeo89Am155FCtReIMPBp90xN1ndIFU1oZSVlKKWioUfQwp5Dmxzbdd22E/nyKUNFpkCD",
-	"UoicyLDRg+eWptM9gCQUY5tK3KBPD/R4omnx1UTuNF1X6rlt1+oJVc/97IO4vDYA7jSpTzGueK+kQ1KM",
-	"NPWzvcpE3TJsrMNraj18PVKWKmm9n86cMSx2fvX/s/e2y20b2drorXSpzimTs0GakuXMDlVTpxTZyfae",
-	"fPi17Mmu2ZgTNImm1BHYzaCbopmcVM2vcwGnzjXsC5sreavXWt1ogABJ2ZLtJPyTWCQBNPpjfa/ncY+q",
-	"eLcWpc6XYKRlXz1/nTFeuMdcXUPoEFhtYAOFd/LGbUafZKzUKzOuwRtvrM5ZdKBCJ1OqsJWJzTmc1Sx8",
-	"c+k+z1gvm/PyBhBzflryQs6kyAvB8wzgoKovGXyYOOeNF8K0/Ra+oN/5rnB6OnwP85x1mYGAsLSnHRgX",
-	"KeIOPIPT4mOdtFxKCLctOSt14cu1wa9oIeneBGtqcyp+Q1ZkY2AEqzSTKvD/+sP+CKG1vF5wh7kUxhDe",
-	"SawhAFSxSjoV+lYUHIBb2l4IZNmd8nbJPYFfNW1h587J6U1Nwrp98nu1gB+4jHYfG/a1n2p3Jiu1EuF5",
-	"HazYj89zg8r7fe3YoFNQ2u+sn4+ED2v23N41suoMhkrv1WjG3JfTYhnqqKq3i3WTU0d0g1SF0QzgS5Qe",
-	"UTpz6mwKhVc+MqSPFWrVi0qrNsr1U9UL6Ukoz2czsWK5/lmofevzP8P6/JrihEzl3QIo7M7xk69r9oJ5",
-	"QLTCT0FvfoAYQGNCd8nQ5vk4CM1P1PVvLtR20RkS5LvBMr6WN621mUnIhwTuyg6h6aRUbwb5fjDdmFai",
-	"WQ8PIWl0mahmo3IwoLkByNIr+b1RanbmWXypPgVqP6tKjg3Igp4Sq/BavuXCtz5EVR6pimrJoEjEwxuw",
-	"uPojlzPoarCNlUGDH4pCYlCGVEFVqq997CiXxFv8MJeGIhBUXxzENAbn3fxWnmn7IrR5qPX4+BnjvhUD",
-	"1gcFe/8ufQkfDVPh1WaJ8ANVNrQ86dCGeqhp+N3VNLwSA79hWoQKVg5t0S8eBCAqbehg2fAyh0998rCz",
-	"FpHneRzzDV4dxRBrPneqQiSULPrg+Mb+dkI6p5lUDziC+CIZ6xmBBeJxT5q/UXjP7IzVI3pD9pxPr4O3",
-	"IQ35/1B4F4c2EM6OIiNu5GPGgfKCYuPw7jzcqBeHMLMFYhtm/YSg/FS4a1MDWpzViNy/gvYL9xRD9jIO",
-	"uxCjfjnnhTQQtE3V8+HxZ6dnoNXw3iHrDqHHBfUp1MY547IAXc9RpF9c/g0ii8RyokMrCLZ0xGjrBVd5",
-	"IRXhqbO5nsgiJA56i1LM5XI+KIEHzlzzUuSDqTY2SZXVRTGYlUL865//M2aLJVCy+BeDSCcUZOilNTIX",
-	"oV8Fgs084oNMVcaLQq9E/i1c7E6+ySrkTifJ1/2owhWVuPPPwIcouLHPkQuFfQnTn6qJWGufxeZzkbvp",
-	"NFVKX9cCZW7WxFtbcr96vcKZZviRm8qpLpZzBSWA4SzQ+2JlBfQ2bpwHaWpdjj9qSTWT5VKBSncSQigL",
-	"xOp5wE6u5e5Ju8PKZmY5cUd8IvBo/4fWN9lZ7ZmpitL1/vzeiPUj04DC3MjgtzHDQPrGRHXDvtzGw23R",
-	"sQKvHBm+W2yI8zzH8UbB1oewIDae85EoVpqDcDboHqWRuK1Wwpf+VAXTh+LIPyRY48ulua42BshSUulS",
-	"AbZsTS/vZTa8S5t9o6ufhrDpiWIpUQyXUzXSp8p30nd2zodqPMp7TYRTIWYDV8MQ11cVUZtyxZRmTuKJ",
-	"EvN6P/OFGbqhwivMjShuBebtnOxVUl35hGkkgUH7fiGsXW8Vxaz36vnla3at9Y0Jg65y1mhtOQG86p+R",
-	"j019++5iq7Et3g2LaE0rD7N1brsczFTVPExvSDot/w4eZoX+u1EQtr3z/aGxiVqe9ImXuvtDemiCP8jw",
-	"qIF+H6giEtMgW/aoWm8XzU48DdwtGNmLcKFhvTnPgRzVWc0/o2wMhdstlmW/Tr19FgqYn44wMumFcSgq",
-	"VnFyZJgqcNFgJHGRSOH8JuvkvoQUSA8s+Gf0J9YR1Bp1sKbWi98WjJcz6CxuSYFA7sUNIFVvXn2NDkDA",
-	"iTNiWgqst4J6lp/5ImLoNtfO24v67KE/rCupUk3bbwAwKRrsTtqdeAcd0JIeEC0pOrxoW+zfhBp29MbJ",
-	"nxDvenfwJ2FeKoDlEwaCOUio/OfuZPgOOrSPbCmvrlDH2WWpwL8esi+pXV0xrZA0nmXiViibBUrVJu3G",
-	"y+8uXzsrg8j7rGaZGz+wL1CHClbXw9eEzwj3dAcYkh6p6tWBumMh+hh/g0IFZubNq68p3yHVFTs9HrGv",
-	"yGRaqjBreap6YVanWrkHutk6o2Ij6g33MXdbSpGzJ8xKZ7HqW1Gy46e+XeCOnj7rZbXo85h9AdFEhsVz",
-	"5uaHf/3zfzKI4Gf/5czswV/F2hMXNqc3eP8e9QTkKvZjoHmOfB9PhqmqJt4bpNfWLtDEhU8U5IyMLm6J",
-	"22JRAouJk8+F1gvIDlGNEZGDpOqSpjTUFbrFrB6FrSe4R7BvJs5FhfxXLIaGFdviOFZJdWW3aFIvuQEl",
-	"2OqaFXIu7Q+QSPf9xm3hj/iOZ/6AVlE9MN6tjvdNO3nuhmo9eiiW2Y0nfdQQCA5gfwXzqeuXg8W7T+1R",
-	"0Dx8Q6ftb/yS3O60gVtUXnq0EOVMl3Os4T3apfnGjWr3JwDZB6wYuIZgGdYVWE2k1M3jhIm3fGqLNWmp",
-	"NVvpZZGziUgVaTkQml4JnVXAKRuoBhCqXwubgDfvFPRgufBJfsx8pIpG6cU8KEiyjQVsgTHjLLvgRfG1",
-	"vsogLZABLPSU4HQgX8Cy/9QT+DZV2Y96MvTk6sCQzrIXaqLfvrBiTneQ7u+htGI+RGAHuksoaN4svUwV",
-	"SHnKGvVpJPj7IYQ6szO0FqCGSoFgJWzsgNkNGFvOGhdg2Yu5YXzBSztkdwuid/g6u+36S5j8vQqFvXUE",
-	"WwciPrhwXTA4t0ib9G7lTdUIn8N9fv1ArgPNxzb5jj8Jx+lTF+8fRVrWpwipzDxuJ26jOwhNz6OJIdW9",
-	"pGZkvOzpKgSx5bwCaL8gD2A2wxAjyJbxhgWF9pKxemGYE7QSCnxg8wNCMZN5xJvZcBV0GQG8YAc0GK6n",
-	"rBdmS3Df/M4Ny7WCqOaGcACWzrul2KrsWDANfdBa5q10aMq0Gn07JUc8X8CLBoMKoDCTdccAH5A97YEE",
-	"yTOcwLuYhwQpBqt/CEXcBxtYdPbf0VizYr6AeN5eteF/5wsWrgjEUI3IAxYRRuku6DiErJI7qn2MLBBL",
-	"IQfaSLyVXgiiCfbPcFYb3mMDZ71yHPtD9tqPKVW5Bj9XCQKJ3Jr9AiIK+qirPJtgt6AGg/FO0gr/hjHB",
-	"Ui8bDHCeB8hmMQDy0ylW4SwVv+WycI/KkhY+i353Z32gR31kWOrzFQAIMGYIHZceebsyxijTK4VAo1QT",
-	"CmFRW/JbURiQno081XarKsz6byViGga8S2qFPX4QU/cVMfVaPkgP50WA4NhLTv3MF/skVCAr0pJgqKHZ",
-	"h7o67G7uEGMQQE3YaQUPNFkzmocEZQ+6m8U6UP5iD3S37CMDJsLfq2h/dpAF9WPUlM13WSCBsu/pJby4",
-	"HobLlnF4IeuPWT2l5ZksYkGYqg5JyHYJwjp7zxYRyGoSsH/XNhh84N/54v5aX94N3wOqFPwm6fIRIWJZ",
-	"6xUMR+o0OZrzt3K+nB+Nj0cjAHilv0IjJnAciPKDOId/54v9cTCgUOPQ+fIJdL60iDzKEcfirVvYOqED",
-	"dSYDIvkK3mirzH0lnNtonDdJ7dsedBN7HKzAqhVpbMmtLhGVCPsZnAeKtUPR1QR+4HZ6qTiUxs5mzeY7",
-	"iCIhDNTV0n2AQybA6jCGqGYIimLdcFKFVTSRaDmrIXzWgayfsImYaWKlQ1iJQkMF1HIBlB+VtE2V4esI",
-	"UX7i5GE8LzLHTIjpD5nvAqmRobWIuK+EPXfjfRkYfnc6nwQX+7Bk3A/VsxG9685+DVjH3ysP9ifY8nAe",
-	"kIilFYPa9MfyxF1blyfA3VfOB2LOZdFdsXiBP6P+NUpAQigpGGkhcINJzwCsTk/AQBDCJEDLn7oZpgoJ",
-	"I8ZU4qJuAMltZoUCV1MA3kJFJFFBjASOwtfhgYE7EQLtJ6fsWi9LA7h37vlE8u/H7qv0Iwph96sQ3mbG",
-	"yqIY4B3xAdyX752MRpRJ7ZFzPC0QrdGuJACmYFG9YtAW13dCjC0VNjdE0MFh3F6opep0NKLeAzC/PCUA",
-	"/DIDFopQs2/kVQSkT4MR3A0DxhQSysDgzQP1MOWxG9Ay8bqS6HQPGEjFIOFD3EmLUgxmsihE3sGl6Cbx",
-	"OeylB+NRDI/4SEWK8OyLaFfvloY4r9JU2+ydheIfh6ewJuBovuFQ1aBWtou3udhpHoUjRE5pXLoRdcSQ",
-	"NA3lyLOCXzXCN6zUyK6u1Zhl0lxKK0BrZqznbBo4iGgO9RP3gxdkSWWsVzeq/Dvmes7dj1OVXXPzrX4t",
-	"+Nx8t1JALqJXykkCCCedNUaCxDFmOb2Gd4O83mOt4EuprvoYMctEtJVFnrXbPmeddTQNe6zDSLpYlqVQ",
-	"9o2BRMuDHUt3/509IDgUBHM/5MruamW83uA+2H76FtyYlS7zQSmMsN7W2MJyLayh1kF/aadZUb83HRjP",
-	"QFW3C1JlpLoq4JjD+Q12AjsGKyFW0MkGwv+GmmZeS6eqXU1/p9zRAzGCECRw8kOt7azmioW2jfChm2Jg",
-	"TSQrI0xBPDFwhKv2c7oUiQIwt6gL/yg3NRP9NsGQcl1+hg60WDl16/aX9PhXbtYfVsfXHvWRdP03whh+",
-	"tdPfqXarm0YMNR40/N00/KWwrWefMzzhcLjuJG9ob26TNwq0XUOWYL5L12xiD9CNbZ+gTyvfJ4idVJ3X",
-	"ectOvD0fCjPnuKNC9EGXYKTHz6IaHbo5tABIm6qqS3mJjcyISIehDA1XAbTHa+9LedueM5R/g6VHKIk9",
-	"pSACDWAAemh1+EWgkvFo23D1kL3i1j1jLq3IIbCKkePwBmBduM8bsqZXAbQL/10F0iSm2q3HAlvG3QVn",
-	"1CFMK2nQK/OUJTC7kyVw9OQ+uNNvx9iA6z+E8Gp71KctvAKFHDfMcrc7eo3NWRnd7jdGKNs/SLe7Sbdz",
-	"c+ORYNoMl+1yjZgZugXZ8xrNFP2cjjoQWEnFsv8avMIvXoOZ4tE+xaperY5V7EqsUlW/Ua/UFrZhf8i+",
-	"1axeQ58xZGtD5AMBvAoGZKQ3o+KHpCqEMa6E9ZWfK75G6VVRPDVeBSqbPDMTR54HKP5/iVcgnlH9IoT/",
-	"5VWoB17DDWjFwYWxWGRJRaUzi9Go1bUGCFjPZIRiCm/pJl+oXOSVOQqynSIm/disC+2rENCux3qOWUZj",
-	"RdPxh1I40U6AA2DQQRQHQj3eHIRCrmCs+sdU9mpz2eqG6/GGtdoqLuEGl/juD+m00SN2iyglViKveNbI",
-	"Mog2r5vn+osvuDw4ee1OXhkJgjb8HDevzVjILhHllPAgDvbutrvcY1rCw9722qDZq6wCMkfii1NVJewX",
-	"Xki0RzRYD4MiesZysSj0eu6mDSUFVSeRlgaG8mp8U67gzqEGeqmqwHFk/DAjALFEzKXKRXlGlLn14UYw",
-	"6AmBjrl35daK+SKKp5fy6tpWRnEpBhUtME2YtEYUs7jL5nT0OVSAzwo5tTGDaBWL3Ax9u5GfnnxOPWkG",
-	"xJcTOQHgp7LS2sWGG9hGePTo45s4Devlk89I7SEVLmhtP9VYkTvjXfkf3FXbBQodhy0pKU/HHZYXILf9",
-	"MXF/YLlilC0KblqqfPiXM3OtSzso5G3DSGE9zv7z+9dJ1GgYFRj1oevAvSR0PLQ3FCJfNldML/hPy6Zl",
-	"1nsyYrnzFjvv2jTZrG4WIdEdqc2v/h1MoV7arOLhgsAndEuyVanVVTx1nD4KU+hMs2DboA0xrpsQUSml",
-	"MyS+91KmkqoVZxI9qbYd/LAiqaQQqY0k0lpY5EJvSsFmKQCGsn9Q2v4Qrs4qW7ZtF4IEBuu47pY2/NE+",
-	"oWkFgvNCUy0H1pIBNiZXZMg6EYwCnDpXd3vKrM1RPj35vB1aX16pFw9FfYk3/0je6p6moFtMf54PzYyf",
-	"ZCCPvBWkI9wUzXvIfb3cErV7BS6PoUJsNOg23d42j7cK3o0JJS6+BJvoYj/Pe4rg5Ulbsyyp3TvSF6Gs",
-	"NViZUDM15WW5ThWwyeV9amf/EWtDZ1E7/5B9BzEXurq6m5O+IHx62BlP1RCmz4zl61QBDirZucCT07Tc",
-	"I9yneIbi+1epPv8jMqejfqHwXnuk/dwe+G5pPwHTLxr0tNDm0+9r+SRsuWSHiwhnXC/tHmd5udhiwxFx",
-	"eYWaUJUSbWT6SZt7MVKz5gaszfYIQSbSYm02SOKPCzwZuMqhoJqiS+NUsbZ6mVrqPLBDO005ZjNeGJHh",
-	"jTP3Yt4QyWgzZu6mvXD4vN9KDmCJlqlT//RaEl8lwbryDWs6mDEA/RNH/qO8qS7dQxsWYq36K4v4Wu/w",
-	"ts4uyBI/TdH7Kl29MMb1quymE8/aZy5b62Pcqj7fINUBJ3q+4ICR2SBYK9boemO9fqFXohy43+QQMYsL",
-	"v1Llfd96qiWkbere85Bd4kaGuN52g65LGL5ZPKDN9mbxkUAo/MP3wd8Mh5sbRn3t7y6K7+og/1GrpmCe",
-	"ox2+XV5DRUensH5DcMyL0m1vKyvCmY1AnV6F8lPWy9wFJutHJeDRLQw0oWD6AuownO+0ZshrxaaF4KXT",
-	"D1a8tf4yyhLUtUNSqwpBW66q06pyp74R6FqUoqPWm9VKwxAf1nvOm43I8H1U41SVgz/Ece963Edy2vYp",
-	"uqrN4MFl+0TkxPboHW4zNl/vV0XulhaNiMe/wP92d6VQ3M2ZGDnrydxT6CVEtMpvueVlv1YtRSFxaTbO",
-	"Ppg3nqLFaoAWhGANh1oGaSuMA+WkkyjNtVwwW3JlZqJkVxqwTzoKIJ33honNW1GyBZidVJaBISumSz4t",
-	"BKZUlVbruV4Sc3yJ6GR/k0ZOZEGYMVXzDTMCyALX8EREWURvC6/G7zUJTt8y44QbpDBS5V4SQONBSPJ5",
-	"yBvMWY9PnV3k3hrmQOSeaxNBMLC3mHKT1BekGF4Umpr1rD9kz7GKDfHs/ZwH6DCsEkgafuFp5V2u+BqZ",
-	"3OuKIojlRaknNHlTKkdD8PxGpQlGxVi9pjpVnpZg0yA8Y29efT0QWKYnQ6J5we0162X/lkFH9f958kXW",
-	"76hddfLti7UvaN/Z39NwWKyGjiS2XHT0+4ioUv7uLT84rIft+nETcIliYaecR93vDvSh5efhRfTXbmeR",
-	"oFou2GS9VymJ+/l+bYNNqStkWSuCB8Nqn7Y+FHTumL53W9+dmvOo4Px33ZS3l/31G7C7fj89eID+vCPG",
-	"3UAO2NZ2hzhyAdtFipLa92eFXo2ZqBV+1WmyMqf1Mn+VIaC0OrL/I7RSAFcUGsaBFw/iUUlE3jkPfHlg",
-	"MwBeKS9vTPgowmToYh3NoBUPMF1CmWkpFgWf+lg+Bm48pUGg9/FmRHTrgbs1shiAdfXaj8xZY0BGs4Hn",
-	"T0mClSwFID4ZBJdhf/YWJhGNA2hLqnI9Xc4RN+uSfvkUoFzAlADncgeKC7TKFZC1BEAX1kuPvpHGAHQD",
-	"3MVNKd0E2eVr9zCiwGnM8EeBvbyOQIuZbh8ChKxx49XPGGcTna+ResfPT3TTkI7gxheWYY441AFvNkXA",
-	"C3hgMKTEM0zafl2Yn5ycbcesCD8FltUIdPZ9wCsStvEpApFn/RDhezp6UmFvRCg/qdqE+TF92DFdKES4",
-	"dEH9UCN5Ao5KqqJwNFm7JVL7B6YRDIlBLaS8rVI5jZIl0MIl1CQGiomIdgJ8Gm/furVt7+FAcUI0D3HJ",
-	"woO1cnQ+8SNFLAJ1EKFL7QYaiqRbnbUjYUqv2IF+4sBF2G0UfAlYrwHNTF35ndQjQeZEkNfi/U6zwSnp",
-	"xxOtbwZ84P7dbTJgUoz1lA7lyONKvc5KDfm1/EpY1sse47+GP5qsTz2jEJdZLEDWev4+lYPuBQ1zLUCB",
-	"qpxw6kmBYxVMAbWbMipeDExtTc2VKm4toIPjJSYeYK+dp3Amrx670cnZOusDeH1obfE8c+VSpQo0Orfh",
-	"4UmjByeXvCjcWpTLQhjEf1wDvxxwE7pvVlLlehVA9XEmHhn2s1YiYbkeKG1hJQAKOWEnp4NrvSzZDKSo",
-	"mjpXZ5EA1py0ph+slCZ8PGpjYgyByJJB5Xgj1izDUNNfxTpjvQzR6ReITp9gY0aqULP1h2BpGQBS9uDy",
-	"TpSe+Rq8KkNoxVvro+VXAv9VT2JV0XMr5wJ0OhlnYR7dXoQqCCD74ybmlfLT758K+ydoereBzuJ7kA3q",
-	"zRu3DNmPevLCWYznk6Wh+I9hvZzsgwS3o+XKQiYxQ2PhMWAwob4z1UYZt9VdPa16iriCDqgEO5Zoz58g",
-	"WB/jLOfrZBPrHkg8q1+cBVZGP/nYYQVMk9jKqRhRMGLHZbl27wOCh725TNjFecK++iJhL54n7PxNwr79",
-	"+5kzY6IzP8DrpDCUqU1VYJbUZZ1W0oxZN68kkRHzImFvzr9N2K2WU4hEDbBqxM0Ev3LmReCfTNjf9IuX",
-	"aGpip7qbBV4MlLBQEB2zbQaGZHc5m5V8mfsBKx1YKb11xSoPhlvwM8K9vChidr3wKWEngg0W1TDOslxY",
-	"LouMrUppLea58ZzjlYRxTaY/SD1zrVdw5qUZA1KtR+YA5ptyo9k9Ah2JJGhEQAkQuenR62t/TEKrnuU3",
-	"JBXDZsMyRqVXw/SoD5Y5B7s6l8ZvD9qBBBCH5miqMmBcRfrOjPW4/1lUn+P31TXkzPDFw57B3DkvCpGf",
-	"QR2BscXaCzYP5VLfoMiS7qPq6dH3wpuw8E7xBvNrNmQvC8GNSJ3qFBHbqS4jGlT4LU7AHD2iICtqb13J",
-	"NDdkP1TVAqTlHLa6SA4AexvjhgRCPAaOAoYRWwVe+blnzH0lbLkenM+sKLMOEk8SZGdVo89Mu6lENGMI",
-	"8mNrYw+I4oXCktagVBpKB8qWWyPSX2h9c+HU/8NY6/72H6mawD36C5zKnUAOpDAmEBl8d8v7YBJ/wM5H",
-	"PBmlntdlaQ+tnNj4dTvBtFi/zhnfA2MUFTOpAEOdLKgZgI2tDYlvwzxOVS+b0IFoErUl7HjUhjqKlnZl",
-	"NoN5h9B5V/xWEAADXBRppBV0bsdElxis85dhqdhKlznRXlhAm0pAlISarVTVTZx+UjfAQxHoUnnWazdL",
-	"9lrME8SSCAVZsFArblIF1n2eVBTbhb6iKitul2YcBwAr68+/AU45cJS7Zw1T7/RTuDI27rzRgHTd1stU",
-	"qvqjD51gF3kVKIKZSZVZiCnpdef2LKfX8EvgHwmApS2YszHSYMKAkdq/fqoKfWW6kE0jSfXhsU13/O5S",
-	"/ixeihJ//pC5h8twYmgqdmGSfqdEQCX1y3tITNwnumiX4NshWgt9tX9OMIiBTOZZhXMOoo5qIaoTNmY1",
-	"rovQDbQZpXYmLdw6MmhrZ7WqzTytIxHjwW6wWeyAJ/5KWKLt2SdD6F/5IbOEyacHyU4ztJctVuirw1G+",
-	"h6P8FaDg+CndfW73N4fa9F/zECZMqol7f2yfXFr4w9s+qSL0dCBJsby0r+VcONuo3RoasguUR1a6gwgl",
-	"oVdYyV8KJtW0WOYiJ5qJTKjc3W7M1LIospYTzu5ywL2W/lr/gTU0TcBd9LLfeQfFfG+KOUzpjtMcn8XH",
-	"v2B+tlslX2CdXHW+e+1Ht3FW28UAJYNT1WtJMPfhbOd8zSbCroRQdMNn3ApPL6py+CvBBjR/tIfsGV+b",
-	"VHGo5nF+gJ6xzMq5+LtWwql8xV6cf3sOtsMZe/P6Im6FRudCGrMUzpIxtRqERyZV7kYUkLfeCnG/cffJ",
-	"+ZoYWd2vDbt2fpRzDqjIoLqU0G59RhnNGGmraHM7tibEfbAT75GJqB8qzKySqytBUe1UFdxY9mcY17ia",
-	"MP+ySLyn3SRLFU8RTG803Vazz6hpHKqkUhXuNWRZzmWxfsYtzzwcGBMQEvQrSKsPQ3PCHobLdJmLMsHb",
-	"UrgzVbir/FJisCuDyOCYjZx8rm+DmRVlvBE4vX+h1RUUhnHFnnz2WapwZTDQ6kOv0QtDQHX0vuKf7LtL",
-	"y600Vk73IhWsk9m6fdNnq8p9pe6jpYJcb6sRiOfovQ3BzaGh4nUrSANwxz2atr7ziaudVNsi1ap0UV+E",
-	"dazRX1Dg92h8dDI6eToYPRmcPD1Kjma6nHN7ND7K8QLiv8CGja7xw+7fe/hwEDq5HPFldgz1yfG7DhUE",
-	"UpAPtAFgOqP1r6RDH+UWQKboubTx5miM3L9uO8nI0ZvXF0dJ9CrPl6VeiMcveSnd9p3zt18LdWWvj8af",
-	"nQIFif/zePPNHtqqqA7WXt4BFnUfTIp7MCkuqFFxgzwJRBTJ+R2WBkbqpLoyj3+Zoo34It+nZePNq68x",
-	"gFtl1b55+YSF+3lRXcUIwu0zgpBPVa5XqtAc7AO3Q9xNKfeL/QEMaozdx85c8MTz7kPz+Bf3vxf5r5nz",
-	"QixpMpOqa630siTUuUXB19RewIwQN8hkgqVrhnHLMvr3uc2qkzxmnjQAyr0ACMC5PDiW/hmZCIZ0z/Qa",
-	"o4XV6zC+zKUeVq3IMA3INhzNUYMEanSKuhUzmalKj77VPmnoL8GSsvTo/sIt96RgX/kh3lcYJeyX32U0",
-	"JUzXNqn5PWCFWR12VlRbIdUhzHK/YZaQuMBNvE1sGjlfFtyKAXla3UVY3/vMsJ7NIOWdGTnPqJ2+xHau",
-	"yoIYM6PnwhkbeJcJ0c1RmUaGsj1VmdUZ8pW38+dRDj5BEZ25/2ZVkUn2b8enx0+fPn06Oh6NfK8/1HD5",
-	"4hxweyKKdVk1xHNWCl6E6BCQnFN0h0p95kAFCn1oAeEyoM5RRoy67f1dotowXj1KWqrsCl+7t10vBDKj",
-	"L5XzUyn1zq2/NWbW0Van+hJfkpywcqkUnxQicX6xkVDAva5+qEsmrXEeD37wyFATXDWE1bVTAyjT6SoZ",
-	"fgXDVXkr0XyqqASMcqAIJHaGoC8xLui1KGDVKQN4K0q6iVBXbgdBdoqrVHnXHjaCe2whOPQEVlq3l+Wy",
-	"xPLWzM92H5N40PEIO5X1fM2M0+6pcs9eliohCnvq2s2IPpouD0cl8Qv5FqjisTLIggEywHeEpu7ySgzZ",
-	"q+bWMaz3WhRq/faRoadJJa3E56Ey9ON3iz7Vc6musj5hNyi9uYPCPnWSE8mynfTE+dFXVyI/Q9VYlWkD",
-	"I9jqep0qqYwVPKcqwdOTk7jM46Qq8yBxASO+QIR9SFzULB6+WAgOjZlY+sHZXM+FsmdUExKqI4NhgxOc",
-	"MV2mKnwIAqdaLDLUwlN/dS7T6clJBeyIJXDYfwdCBrHUUoWip5ceUfFLOI302ulRHzPJzMmXiLyIdndV",
-	"IbSRZaHrti2ItODr+yIqOgxofUDHBpa0i7dTsbAsKwXPnXTMdtkflySLX+CDH7AopuVJd6qPObn3keS1",
-	"oezhfjmn0JxRwW61MoeC9T9QdU4E3YS7yCsMlK5Q6ax3Gxc7TKQtEmuv5HKknmJXMhLBJNzyphges5Uz",
-	"B8C5uoJIbqinWRqr56Jkhsscgp4U74Q+HLi101x6NjPCVojeKLYb9TDetnFOXmURoAaPE1yNd7nWRW5w",
-	"gIBByyWw9M54OWTnGGqN6kxjHY2QA/6xIEspaNon77HFJ6xL6S6nkN3VJ6y18G5xCl+H8e/nFcKSglNY",
-	"W/ReU9ECaIFXtP0tDmS4ZqsTGQXUTp5+tiui9gl6lNU872xiCr88eI/37T3aeLd3ykZ0GsxjRL7aBxGv",
-	"cjQ2C56p7X6jhiaCFGe9QJuCtqiTLTKGOBvFcSeWHsX7l714VruZ1YTZFQ0sPeqfpUpE0CDYYGq5R+f0",
-	"rqcTr9FrQp+jswERmde/JwbKUhVsyF7m/+neTS2Lop84YxPku8GaxaUqnLzNsB4xQ6seRrOSRiRUp5iq",
-	"LC/5zGYNw5NttztZve6Jxtk7GR23Vmfj2l3Q7x6qo7L2kI9Wqe0fv8v6pDl7b8C3T1T6/EaA6H5jJupF",
-	"U9TUJCuJ0jbpmi9xR1fM6DulrF6sK6uDdmsmnSxVVcNgPTMcQOqg+T6IU4pKBXnqR9oiS8M46+IUTTk3",
-	"pHGqBlV7YHp0QcNMj9i/kTaQV1LxAivMe9MlgDtAV9o1d2aeKE0/AZmKIpCRBEwVC8EqRB9dL0TCFqXU",
-	"pbTrhC2W5UITUaJvgD9zw7lCdkY/Yyj4K2HtZHmt2FwB6FJuEnzOVckX1wkKb2wGYwx6msi1SFh2K0pA",
-	"C2XHIOepp9Mwo5flVIyrD9ztLy7/Boki46vD3Q2neiFF3vddj9Xa+vlqie1R7sn9evPb7jfHF/GIOM0t",
-	"1KNbSlEFRQwQUEIUxY+UdFm/2aGKo3gsFQ0H11BEC6F0bfZYL24Qi/QlEkRGUdfQnYAbd6ZL5/XBkEJA",
-	"VBXrM+a8jELkV2Iw4QYp5cJc0/CBcORd9ambTdCljQKbVM31rTCeBUYB8iNR5qloYW9FibPK2WxZFPCb",
-	"NrX8zB+2SDPv4ZXQXDjLRy/WHwwb6CMoaXi9g1vw3mrrWYtU31dz1Q/bYzj2Wx2Fb4KVHS5lcE6z8PcX",
-	"3AgnCRDgGuRI47cNqZWqzP8TIiq8bpzHLBmt94Pke+QQpKrxPCdDUANSBxLdfSKmGsruvLyLlS84WHyK",
-	"fs/5xj2dNFoTa6e/dz1NQ99AckUaSl6d4wz7hDyIQI8KTYPwjcnELImdSCQ2/ehCYz8g7PQ2Jh/SKWFK",
-	"k5aKa98e7CRIH5WRNNDgDuGaR851irqdMNITkM0B6FJaMh0aU1Nxz/n1xe50ba+JCwEYZTY6MU5Hp5UP",
-	"VW+2aBXwFMFyEt4nTqKIHS2EWwVETMlwflup52hZxF/jeXwgV6r1WR8JlqY2hq+lutkltRtLLetOamXI",
-	"aCUOcf7fGEpv0ChOyDPeXOvOhY6UTf387FY4e8elvO/T3H9qd3fJkGXObMrQ+t8QOwgd4aNXASwNPRzt",
-	"u8H875275GTv91iXXMnYTimJiCewKygZHCz/DVHbxw79zUNGgQyqRY91GKSagw6Sdox00ajYsD93Y80a",
-	"968M3HpMLOjbpBLLiD2cKnpk0Jy9Tu2MMCh056hivTZ5iGgMdQbRUg5WMheb2xCqNqJCiqnPGgNoL7fE",
-	"NfZsU39Jw4wshLL9MWUt3OovlfxpKTxoQnM/JW4GNxF+eeRNQ0bk890Ky3skTtU9iWkTa7AOzqNtvHMv",
-	"c94e1GBmbLQlCvgh9FfLkz5SPLAxhjtprnvhgziEB39jmi2E+Oq74T00WC7u1WkKAtV3HVXRwUhentUl",
-	"O2kUxQoxozIfpTukcU9pSps4ie2rydwxQGMeRTtRu7rvb8TChnalxs2wxbKAls+lykV9yEP2zE8OYAmB",
-	"iiBfJ7znPt7O2aYxAgmgoIZavK/T0emn4yTtpRhSta8n4yevNewU9uOH0AUdT/vtejOd5+/gzfxWZX61",
-	"R6PI0iNznyqgEFHuB//c1ALPRIWp3dQDEutMdvoyxFEHVqTBPESSqi/P/xcmJ2qyAlLd4ROsUm7XCeCV",
-	"rACbrqZCUtWhQwJSBqoQqNz0aoTxpdVzbqWTaev+kH0J2RJUFQteIhI1wsKpqSgKgthrqyqoVRAhE7u0",
-	"dWmrAcZH+r7dQusbZEwzU70Qeap81K9eQYpqhmp/WoE/fJnThuxOVVeeYUN241bImczbRbX7timmd+YI",
-	"6ovxBwMHwTnL38HYp7U4pBzuRaS6ubxPM3rGf+q2n89zQAj+8vx/AQIlYtcWenrjDi+8ktRqwFU+oAY3",
-	"K94ip/mmrE3Vhh04ZCBAlRDAHkkyahyccexlv+aGZXa9EGM24z/5aJIHJDNLwDDNPIEnZVYz99PH7r/f",
-	"QgiqB431EI7qMyMsNtovy8KZn06cw8+wiDRb8CthMKPaKSH1AhFRI4mIiGRt1q4ftx/BuAXBSLYpqEfm",
-	"DKNECJZpEW4WCJBaw/aBxmlHYrYz/gFTvkeY40v+04eJcnzJf/rYQY4vgW9vu9xzR8QJO57nB2T4367J",
-	"ep7nJO+svmcpW5UoLVuL4iNmFCC/DHCSZJ66QaFABKO1B1m9OIY+DkFuzrKXb15nGOiki8AUQ8a35YL6",
-	"l53cI2Bxd/uEMHTfQea1CjjWIt8AKLhc31WuvbMT78koO+UaMh825NpOU7AqXQ/L8pAVIw/FK/rOUnb0",
-	"caUsrepBzv4Rq0Wf55IE1vsIZFmI7RiYXpRUoErQj9JwcLAXuC5SkQrP7VX3LXE9yHzILhBQIlVLzOdZ",
-	"7ZtEOV6IbceYk8vIHM6g1xmQcBHuvjIwq6ZdraJeUt9gSg2fbtwLDYjj/d+Kw7+78agmN+4msqsl9Kv1",
-	"0EL8E/Tn7yR3aW4ODvw9tRK17sD3lGZmlxvflFKtXnpLZmwzf0MuuLvLm7KoV3L0PVx4CfABHPBsPA2N",
-	"LxuZ8OnNVekWgth9PTwOESUE3x99ee/re4l4FpdaZCEC0MNfk/duhO27mc2EW4YsVfQ1/PmNU2VXIuuj",
-	"FUo3ZkLlxlOIgK2s9FJNkSmPtwle6IdSlmm10d+PojbMUSDpuRas+hRUygw4o4DwFOBfeuFW+IF5/Av+",
-	"40X+62OpZjrrE+dRS7vCWYQOAPNfI1uEhUewhWIdkotvXn39yCARI/Z8IlwSgvyteJlDRPvNq68JgsND",
-	"ETUH3hZI/9c///9UebFPyPH48yRGBIQ+13A/AGrkKrAPYgau4sp2Q4EbE6BSevQGR+B8mRnsq/QoRnqK",
-	"5iRkCWfCeRu8nEhb8nLtbmr6lODFET4yoTvCL1+1BwZuLjPYYVDUT3/3Tk9Oat7Lpbe6oPMCC19ePvsy",
-	"Yc++u/ivhC0K7g4FcDR9w8ubXK9UAs0O7hz9x+tvvk6IbsmPClaVWDp98/JkbYWhpZc/E8g+6z0dsW/k",
-	"F5BAFWqmS7eVQ9ER7AV35LxYgP3AWeHMyhK/xnZkJEoxcTltKCYKsTNyt2je3McIrukevjSUa3hJB61c",
-	"KrMpDFB0LMtbiQAnpQA5wnpA1mKWbtutEC0prGeqjNWLhc+ik5gxzCwKIAC3mi04HHbjTLFrkkjuSU79",
-	"QpcK6wFNRLFmT0cjZnWqjpNRrbUGeseTGjUyv/K9GH3iScrFW6wUq+F6dIhsI3g5vQZcTZTGWFwGtDUT",
-	"gWsMwKNSVSIMk1BsjtILrMGF0Avnxdepe4Cc6OWzLz0aGcwKoKTBZDrbzdltXCmR98/CzuJwDTwF6UiB",
-	"mgw3Jxi1bs+6o6XL+CHSwByvdJkPFqW2QI9Y3ZUQULDZ3f/Q3cWZx7jDjF1Ob+BVvYy/exACUJZadVUl",
-	"cD+pyOs+YVY0bj9EnBXMwE8/0Ip+ko+0ejJcJGl1e+cQFfhjRgUwcusN2/sM3SIO5Z41Bu8RLRiy/3Cq",
-	"LXOPCuTPMg+m3p/+BDf+059Yr8OD6GMwd8PNdc8+q8xF59t6FP6vnr/OqIN/Y7QyRxnrmbIDRzYGqVea",
-	"lXrpXhqZ03I5m4kSmiS9X4umYuLfCUTxLw0J/WvmLe7vFkKdv3yBkhYIDPtUT1wIJBGPVKX0lQ1VnATL",
-	"GgzikuGHQ/bCmsoAAOg01ACof1FrV7nD0CmL5jIpsGAtTd30gdElQ17bI8qkqkfgBEbPBdbUiQKapJbO",
-	"zjQh+FFfu4TeA+Dr4NXwqf0he7dATap2RGrYOwZqvLm9f731+1Zm7BPb+dJZ4M+ef/389fOMIOT3ifRA",
-	"WzZm03vA3Rj/PFWhwoNqvg9FHs1w0KG24+FrO/aLDiW7CGEEUYLqGeinFqVU00hY0galGVZfCZADPajA",
-	"yJgVAE0K3idf8NL2yYqvyPKQL4ZK/M9tlmCJdCbzbdQxTvelqqn8WNB99UE7JRippkemTa/0K52XKnd2",
-	"KZxEwiICrsEHVbqbIuegfbCK7kenk6QyAjx558MjN11HhIotlZVFHHZwjlhw3If3FYRvlthQmMK3em5I",
-	"+a3J1T0odmqS2ewlmp2F0S2XqQ9KG9HcetEcI+tftNZNJ++TE9J3IA+qT9lzOqr+jHRxC0CAp51Y4HgE",
-	"5AFyvpy7P0aAdEZ/BZwzoM4W5QNTB9S2yy5aovNASkTyqs7BedAx98kc2DhsLc7Ke7hM7tg+/qUu4H7d",
-	"g7isPoBWCrOEnbQqkARBHrHtX4HE7zW7B/uRJgq9pBsdkYhn0A6c0AwboXw6q92Aagip5x22M59eB6jv",
-	"Rr+Mjfvh2EyXGFqtD8nZ1W0NqqYTYCEWnnELK8HzhprxVOGnzgNybgsQoRBWeDyEx9vfBzqXaBBRdxS4",
-	"uxGIhDQVFgCroa5s6C2xqbZSdQ96y+3g9yQHaq5BNdcd2eP6QXhofdShWP7aGPV7KJiTuymYjaEAluGu",
-	"3QyZBtwdvqTXb8FSFBy6I6DvuusFqt179J4QPQ/WJ7WvPmzM00ET3pcmbEzse6g8DCd16rgvl0UxgCQM",
-	"xZ30LfVshthUq3M2DsGsmm/mPnR6e5iq13WU+02Ig7oTUcXy4l5JrYTHUINSSuIgABa+EDb09f5UpUTQ",
-	"vOVSGVCm3xL1+YZxD2d3syheY3QwBh1abWg+q0Okrh0Fo9kg5eksImBru9IJwJ/W1Eekprb37QaqAY+E",
-	"4WT9kH2h7XWL2mqklnZh7ZyF9tso5gbwahIZiWi/+FatnwjzlUNJAlLE9wphLY4wZ7m8ktacscVSTe3S",
-	"MynnYdvBRtHEnCCvlC5F3keThfu9iFkuzLWCiYJw1pB+nxGBvFTw90yXc/ZcXRXSXDNjxRywxQHvNVW9",
-	"LBeFvBUleMQzqXLD/Ecid+552PzuCe7KuS7DusHboSlS8hKb3kzCSq5uiJm23uJWBYKdSROypoEKMjxs",
-	"LeyQPXdGTCkM4NUaxIPy79/jIU+syyhNHFpf6uli1swW96twJ8QTUiVtFTtO6Ey7B7189iW84LPvLv7r",
-	"DBpOos2BEVlmlFwsBNTOVDRcMDnOelsSXf6q5IsFAIOw7E9/yljPFxOwiS7yOxlMl7BXdrTHvaNXvLNj",
-	"zGq/V3u6hJ1Ukwj9LnXfEDBH78fBeOllTmSGdAudMNDNuMQ9GycbA/0eQPA1xPjdaYRiEawpgS0yrFEM",
-	"roS4EU5K4CFcI/1Zxxh/2hdN/SmZgNvR1DdXHvyCcCqtJlGbsEnk9N/ZOn0aGadPP4ngB26mXUF1eGk/",
-	"G/EcRAC0TvV4DhZUGySq+web8D6oMvDU32MkBOsEd7X+YEFdV3t6D/5bNdfUyy0xw4kN6cz3o0fGDcK4",
-	"5hpRXAHzo6O0hqqxdL7uKLPphNfyVTUbDdLNeAnW+mECFWrikwizsCicaqI6O17xUjjtSbU4bUHzvepz",
-	"yNQkDJSlgThRVZe4R7RnM5rUjT51h0Z1359UH8EejUqfXtP6h+lU+lRQTt6hEb6Eg35AvfrjtJOiaH8v",
-	"heJU/h6h8w12YLq+nkNJ2NP27Kvn00jVjRCL6HpUC9x6VPlexosCU7pV6B2vISBgCCWQpoIvKmVkKIIK",
-	"kwLg7lIhZRx4os6ecVIWuObdEDNnD2G+AgjFKYY8Lfi8ajii79CfyubC8iFeS4R/zmNCOHFuMBnrlCa4",
-	"fxGQYQlZN6wMguWjfLlTUxWeOzhkgOCO8euAYQ4NVsinCbNwPGJGTLXKDRWHVpDpe0SrK+To+3K73i1m",
-	"HMaxM1ps5M/ipSjhPjut8ncIGf9ViAUW+DZ2pvR8B2cMdmZzL26hwLdLs7fz5WfiEi77UhZ2/3G27XkY",
-	"ONZV17d+zV0rhRIrXnS8AvyvwyU73u2SPSz3Mb78rhD3d0qEIHeYsIMrc1/h7WkkR/ZCpQdKiQF2NWzv",
-	"jq00DzdGXimsCyXDuUZUAd5LS04v1lKp6oUgz2uoM8Jj3DhJcHtuK7bYflO9+WxjBgGCzNfOzs8Yagar",
-	"LS8u5c8iY1O9pFLWOYOWlrpAJzZhjEcBVC94CjxVnk7VBH/C8huh2ETMdOnnA7vexhTShtH85SRdjkYn",
-	"n8Uv+hdPcQwFpIXgJQgMepaKWHQ9VQdGiK+58jD2VPsucgmVSRGCIw50mKrziNSVq7pfE/lewb+rItoV",
-	"3c3pBofrHRTZy4qq5LzaLvu4L3XOE6eNG7wn/Ydr2e2IWMUbPkzRu9Tp3L9KhN0uTXVAzkgTRmh0QjE+",
-	"cU7zrtgkWM7JHdjun/mnfiDt0rqrdqmc13WRhfFSp4KO3exB8xwJD29NRjJDxgcLQhPV3MdMy4YeAcls",
-	"KE47qLT3hxAOU83rYqE+3fvqun07OnjMDUTVsIFEtnINetgW6CmrkpivSuXsRz1J1bU0VpfrfsjhtlEu",
-	"YUCvxjaF2TrEA1566F3f+1ntwaRiZW9Mz6wUIq+jUmInYblUNR7b0ICYKl+o3zsdfZ4489VTp5RL1R8z",
-	"QXE7dwcMU6Oqe/ndJXY++ql5LFQ++FFPYMKzOzKB1xikqvpRP7aAEdvZSlBjZ/y4VfPV3P+OC+fvHAv6",
-	"rfWZhSr9HYxPyW5UmfphdOfW8+8lDaa8wF1XxSZCKCIKWNRO+HvZek2et32IoB/+oN2VhvTgSd4j+fGO",
-	"3b43w97DZR9as2uYPojV+JA9E2YhLVYrzYW91nkSJWOwnb20khdjrHVFnuNFKQyctzLG6qNOwVteLEUS",
-	"/xyNbHJkpcU8WvAvHxl2SYedWT5JlYFmfyjtuHYnLvOyIGN68qOYWt8l2fZ0/1vEKYEbYOvkq2UhDJCL",
-	"Uv8OKXhMBELT4yYBTWTUnJ6c9Md19O7wbaoYdmki37M3/ofwNN8Q42s2lRCIQdNk46yTPgNoCxUjRRLQ",
-	"PQrGMgxVPZD5s0jyFppswB3qoY8DlkkjgstmXBam7+lIK7gF8IfcwM9bfO7Yp3ZCMASGvXgG2AyytqZc",
-	"Qf6yMkjdkyByvXFfIP+XczGOggYxV0N0k1AcRnep8XdWkvvzYcM/HkNRUcZKQSSbNfcHYXEXHIIdXAFX",
-	"LLFDVLxBryvHZp8y7X5gf2ghXp1eayN8od/L89cX/8Ee355EVnmwGq2+uirE41+q3fFrlqSwXteiFO9B",
-	"7O1TrtuMR5QaD0ztXX/IR0pq3pnaG0CBook8mLAHfIY9zAjc7HszpeZ6oLQduAO8RwwaxZNBebBRJAJS",
-	"C3Fm3P2aMePjEZS+XgmqYglG9/Xa/UcT0ohT4b4q5ZFhYjDnsgCUqvOXL9iNWD9C+m6obM6mWt2KEsVi",
-	"lqoAurQQpdGKceNc+HxZIqyBGxbqPffDoVP+gA7ks1nUFEiZJFI0VS7JeetQ9wtliACmhT8tBXdPi39K",
-	"RcPwQ4p5S+48gum1mN5QZgrqzLjFnqO5BlURiLBzMIy4D3UwDTXCYL5kbrOWwhhBFUvS0MS7iwqIQURQ",
-	"Ob5A262aE9dQ19wdTX6mv9X2wu2ID50W3fG7yyj7uRmofYZLAy12fm+5FYJ1gE9xmTpTldhasC3T9yFz",
-	"e2EV9u9fwRaxQwvnvQjS13RiHhkWCUmY35pILQpyzLohIWNTMWO958Pjz04J6EtxKv+rMkcZDfuVuHJC",
-	"LfH1H+zNZT90PzSHBMvfJpWpqYurqtKQjgEL6SpvB2uFkgjFUgDQGjXK7J33g9i5PZ5D9b5dySn4c9e8",
-	"nBfCmP6ZezcPL5kqHqFxsS8poqqcSFOa/agnNRHlZJihMr5N23Oj6I/nrRAn53keC7IHITqOHvGRzMrw",
-	"/OduoncZl7TeAOsV1rwuNu4TcOzdB3dgd/hj44vRXiDfdw/5u2nOPpZzNx870HrR1IrS9iGfhIGkic7X",
-	"CcuseGsfT81tVpU+nCDk550FMhqDmMop0VvHNihRUmugLpZzhSxAqULdgfindTVSK2hKmFnwKWCA/UBF",
-	"7IOsTx1lkemeMI4C1GiV+UfVytBFYQQLvyC5DKZSf8i+JQegwpmE8g4n4qc6F1Qyz7E9qq7HWC/SYzgJ",
-	"uEJY4VFAoyJ1WyxEyW55IfNUlXo1xn8H78M9BH2FnkXSN5Jl1IkP1GtuWCJPonL8nOJRUuHtSqg0LH3n",
-	"oceYwfyiWxmvHcFdWCdhdDBD0rBVKS2BxSNSz37BEnzrNpX1Ar65f/O7vu9fXH7Hnhx/9hkrYWHcEvuZ",
-	"9W+0sbzMrW6X4Vxb5/YajKM3l/A21orS3eH//u/zwd//8cvJr//H0Z5NTORilWKqy5xQFmAF/Vhx3fSq",
-	"077HOxxta65qte+77AYvE+r6MLrlyejzPx8/Pdm87cexEHB3bdPC2ORWHcxcHpTwH1IJ41YJYkGq91LE",
-	"uypAXlHMPGJdCoDbe6vVMRLjk/OgZ04icxtkuBPzRaFXTj1ccalYz1eQBO1RC6oYy9fM6P6QfSGmHHlE",
-	"UlXImYWyGIguPXLCx1yDirGaTSjpmyeYH+H5XCoTGq/0SlFLMOYI2hQAzsQWBdCBEXjgyNwOn4gzfoBP",
-	"vJ9eGzeXlY3eeVS7hQMyN3QzApG9DT8bGFsKPgdLdEk5Zmqh3IoAAdnCKRIBsSlXqSrFrBTmmq0AwQlN",
-	"whbuHkJM0kphnhVEAUB/qDPMOyMVhTTQ3pllqZL5mKXL0ejJlL7K4S9BrBX1LwE0i77OueX+2/+8/O5b",
-	"b25HbGrSrp08gXxlIVW4FB6cqufhnob1ZtAvgaXWmPoDKoTsDOzrqg+pj5nqH/WkYjYCDCkIxfRCIrFc",
-	"qn6YKWpM0mWoYjtjbvxEhPefepJhShqICxr3hU0BJANOPG7eUqhc5LX7QeRTX4V7Ug5x476+s4hu2cN7",
-	"JlGJTzM9qkss6OmfpYrVH4k3o2e20D/hQxsthzHkbRiGZzoJVBuI3cwiGpWKM6Vfe/MamB+NRaqJftsY",
-	"B2bQ3zJp3XJzbE6OZleXvvotuj3knrMX7sIXVszd7b/3ORPcbXHZXBIuzH5Jj2SeHo1ZeoT7NWzyo4Sl",
-	"pNvhB2DQZhUriAeXxr9M1OhMzVx4BPtjf7BydMv0gv+0FMT5MHXWuwfXBomQKiK/wZ1eCluux+zpaDTK",
-	"CIlFAaluNobszoAXUCAx1XNIs6Djf/I06h8jcUGWg/M0QAb4J3zNjR3AeRu8eJaxK+FRX0GaQWu0dMZD",
-	"gqUj66h2FFrnUnU8YnOpAMq758MIx6PRiG7RP/OkIdzNArjlRS7KJC69wNdy0iArhRE2UOP0YKmyX37N",
-	"+lWzN7wQJuZKgUQs0mLeaaO1LiaxwQkmhl93WYbozRm8/6VellMg+NUMEFeAvQFLYrNz0oKYkqPIRty8",
-	"HYDWa/LbGUZmOUGwuzOf6zPMat2KnQJDfH7b3t9wb6ApIhKvVrs9IeStSGAX8YER7qZwwJx8g8XTc+dC",
-	"57UGs/8+ikTtUXIUS8ijf7gfLgqdi6PxjBdGtHuvIMlrzqs792aXqQQz5P2QuVQv8KKq84GXJXePWSr5",
-	"01LQ1+STGruG/riZLucdE1TVCkN3KM4XTVOe4JyZ5Zw4jiAHV6nWYLHiJqletnbUujz2z07fJSG3YVm4",
-	"D6tWQKfKj0enJ0F1Ryvn9bUXhenR6Pjzk9kxPx38eXosBn+ePD0ZfM4/Ox48mY3ESf7n6eeT41F6lKTU",
-	"BgnXkPxPj35Nm8GSOjKOO+4DQ7LKt1B4OMic8YlzIo5aowtdGxnfGJQkmTTQ1oPTDxN2wafXYnChlS11",
-	"0WKaFSt3Zab0YOp+mQ23OhdCLedu+/ufu82+MdyDTf7+gCq4rt4+9g3Yte0TmeMkNoM9TtQb7n/bAGRf",
-	"A+vVlYKDLediAP07Ime5XikgcHjz6usOqjVQDYEdaMheLieFnI4x35gBJVpo+5mWIne2CC9i5jQw4JCm",
-	"CQ0QvsylRhskS/yHcn5FH4ESRFQWDtWAKlUTwa65MzV9ZgGn6ZFx3rmz+Z2oKk2DLC8A+T4ySAAWAsWp",
-	"oo/pcidkgH6M9TJkShu6H0CrZcLE8GrIMhj24/lCXGVnLBfTgpcih1o75K5Yp8rdAZV4doE3HTyTZqEN",
-	"AAyOmVTOEziDMTmJ+Rdvk0W+xVE2ZC8s44Vzg7DtPlXhdpdiuiylXQ9e6kJO12NmuMon+u2ZdxEGppyy",
-	"R0or8QhdqZhO5T9ef/O1J+pQqSLyMmxxqc9qKa+kqtt/YyTAQxsPI/EnpwiQRUpCGrMUZ92sdfBkKF5N",
-	"1arUiB7nKezg5j7eA6R1PR+3B0x9FkHqAwDCK2ctezuFkuWpcsZ7IViJ5bszWvdeBv//y2jw+eduz+Ff",
-	"x6PRoPprcDwaZX00timvcDL6jOx/MO3cs2FOJ6VeGVEasqAEMHPB/jhzmhKe7UEhSuRXsWSpg3V4euzv",
-	"GxYW3mZMw/3TY9wWRv5M2wJ40Oa8cBpd5P7loRbBmZTESHYrSl7g800Cji4hGI6jwmmitQtv2dobRILh",
-	"7tyxGwIkwGNCBTiWIBiWecLGzv5UFGoP0KPqJCG3y5KWiBSN8fR9XiYmlRMQSPuCIOxKVcAm3hcW7nh0",
-	"cnpnXLjvFJIZ+l2mkabRCym/zY9Hp//+9M9Ps05LDTZQl4V28m41U396/Kd6LNDtVm6PxkcTqTjM0142",
-	"T7VPG0bO+XQqFnRWTLeRA5Owp4UDv20zb5KjFhG++cxsP5keA1pFDJDgoWwfaJvZdTL67IGmnrJmAP9l",
-	"IzHqNWnT6vwkp6haOtzlrQYRvhri3QS/m6wCJ3drJ4qFE/X49N9Pjp88ye6+aO9kK985S/bZlmD9otST",
-	"Qsz/7W5B+5d4VdeO8XpYGqaX1shc7NosHYuSdeq+cXNt3mHyP6B1Tyba0fi//1FrjPTG9oaVHVn4aHxG",
-	"Jj6ECveo8K5Ciq20EC1AyxDa1UuLLNFQe11w6+QGWsfeqhOIBFUUEMQrwXZQOoLUtpr4GQDbasieeQYz",
-	"GAyg/4uZdY8apuoSqX4na5YZXdov1hnrRVjU7jPgVMUKF5PERElxJDwBj1qoXKqrVBGxXMb9R39xmyI7",
-	"Y1ZSc/ikBPuyzrwU3SNivogpmFIVo4BFQIZdobAdgB8hgGs+9RrtHT+HF7mEFdx7KHDNuZ/xD5BvDLN9",
-	"F5yl6CQd8o73hbQUTWok7WB9GrLusfvR41/g3y/2Q6Coyz9KugAvzB6CkKLpQKEJIKypMnpmiZHL3Q8S",
-	"BhklSjBNQpV69BlwuAF1JkXoE49KH6oIUrWAwAm7lWJVB3Vlhb5iEuP8JUSrpQEsC5KkyMaNQ/ElD4Ek",
-	"0qTqQxBOhoO0lzMYlmJreQMu0h+1xqGRAjzwRN4/AkWcZ20ROl2dH5c+P5gtSqmdJQen/bEuWXYrjZzI",
-	"Aj4j4dImeCAGRv3t0OzuYUOlNRgHGbJv+E18sjOUDxkr3OO5WkNY51pDwzmm/tSNbwBj9hoYFiIefZSd",
-	"eBNCkvFtxlXXvrmRwIEQuu0AzNqDeyrNllDExvyLsx69hC6hTRpjm0qnqpqIcSivjSprexmlXsDI8lAa",
-	"mOCuspxVoBYJKk5GI8pdBtnrO1aG7Lwalec3dvfkTGk1UOIKGY8ID4z1/CdJqmYln2KRdAKQkn2kCPkR",
-	"WPhRDp6ORiyDmCYc+R9mXBYiz1jJKzg547xXW6w9K0iqokw5O6/kqBv3uxMBb05Cd//1pyqWHxTpOrz0",
-	"R+rciZ6/t4hv9oSz3lL5co9wGOkrgOHFg9o/VPH+VpGtLxBApKaEHplKhumSVTJ0l0m8KIGNcDviaA0J",
-	"LFZKexrCCRTYQUpIWhOLeGeIoqAbM74h51B2+2yC56Krm8sEAeJ0GKBS++ITvvYMj94Aek8f+yth30co",
-	"Ur7T6/H+H6c09x2k2sFYvS/0qB2Wal0WVCZepyjAJD3rKQ3ZroFU/TEr31M+EEgDHJDYDpamMl4RX9Hb",
-	"ZqEYcaZR+QEaEliYGb5NlipATUfrzsm4JMgXyB1jGtkNNOQ6IyK4OvFthM+WKl7IG+HMQCfPTkdPQkWC",
-	"eCuNFWoKN6KHUqiShl2KW8ELQMF/5b701RILUaaKKvN4npfCmA4RhPN/EEQPKogooHIf8ugTFhQdyQQE",
-	"nduYAtbDj/q7pMgOOs6v3eGp+5ZZwkphbCnBa6IyHDw3iKWSWWkLanilgWbEN5RBmjyDYPqsyfQZvKgk",
-	"LurnUFQKKRwsMC7XgAgCQAt4OyiPTdVEXEnFePgW4AjcUNxIaCANFgFGzIvujabXwsk2ZF9Mjy6Wxuq5",
-	"KAmBBusg3W+WhQi0cOkReHwwjKrnUq0ZMk1CBbe8ktbfljzkrakRdsnnEITGqEAOqRC4aMMianBo7sVW",
-	"+ACJh80jCcsake1BXZFbCoyDVjicXYx69Ode5RMne7HqHbIj95sdgQMN0Z5DmuQhuPX2SpQs+HoulH0s",
-	"YRc8npYil9iX1RHSxDK0yXLtVi6j32dsUYoFlzmjDzATi3+wqTYW+xXeXLJcFwUv+2jIQYvBZhsndnhD",
-	"58YC93DGaKAMBwpCQC+ghhDhtJzcNMIYYE2mQjsRrlqU+lZCE8KlR9NeGkSXyPzlb8oiO8P4yoqX1Afh",
-	"L2TuVUoxde6suwjLGqGAC5vF6L0rYIIKh4zGAFXfIjfD+OrAwqdVqqLsdS4WhYbrHpnQtlo1auANEDXU",
-	"A4ZnE52vh9Wt6yT+wATPFbakMrKiq4ZUs/DzQoBHc63E2qkmajoh3ZSqS1vKRcXV/HT0hGX0iuYHpe0P",
-	"U61m8mpZijwLQxsMDFw2MGJaCju4EeuM9Tgz0gocUqqcG39VcmXDZJISH0dQ5/Dbx/GOeQzXDPxOxFaj",
-	"bxEDlWqVB1LBco+rnhJEqZgBPWHvdPSknzAjEaJVGpwNmgOmy1RBl/AM4Jqw8bdNPV5ANcAFDuQlTskL",
-	"lK4PE8XsfuCdApr3h/ZzQUfpEg/iTqDLxsE9xCj/QEgDlTvyy9FE8FKU50tnfP33P36t+SdfLNdeIERq",
-	"jHa76dRkMb/SYK6VvS7WA+ouW/jqwr10XB1yh3smc+c9eLcGfvKY33JZuAnNtqk3BI6mEbF4RHdTfKni",
-	"tas31SAheeAcoEiHZy5KORWstyiWmA90E2XlXOAXSarkzLkg/SH7vkuHNShYdJlDlXuoc8ZEIALn8MVC",
-	"cICQQJ1MCsYjS1C7bvXGCRVQEZ51P0Kpq9J1rNDqCmComeGFG7Smr31EJ0xHxB614LCkQN4dV+efjj4/",
-	"iyCnaJCp8tdB5rT+e+hKZC9mtdc1vr0gQq8yei6cYgfIoNW1LAQ6XmB/LPjaJLUZhoTibAkdKj67SUuP",
-	"uJ+UUOyyIpBe/45WRDAU2BZ7wi1EoOSqJ05jcCbvcpNsCvBB0ribtxsiqaoskcr/TNX3FQiR31BTuB9a",
-	"L7NZIZVgRs6XBbfaz7/fWbNSiLHbK9FWSJUSIheEQr+5g7lFpPZGYrl3Mjruwzbw9J3Uxe3ulSWQyK4Z",
-	"klVhjt/uIqBJ9cLWhlamunwxQqQqayhSN/ffI41McyJ6r0Wh1m/7AKwr81bBAu/trQAiSiMzrjLWWJc4",
-	"ITObXmdjyiLE3XCJk/1YUNVbicm11jf9sxDdoCfX0/ZPR09S9W52JE71rSjlbI0Yv53nWK/cbq+sSZTb",
-	"ZJoNaioD7kdWUNanzrO54AqOMBwFAKFxx8Aatii4ekRsQHQLjPY25MYTorz6oRQc4kVIJIJr6g5VqkKR",
-	"QzU7HMxsWLdXwpbrwbnzUj62pRuRgl1GO+fDWb77DOC3aQkn3kPzJylni2U5vQZ+a3fclA4aY8UNQ6H2",
-	"ge3nk72M2zktAsz7AVf+922oN+jiem3aqH8XM57Ig52tzi2mGRr5BV9jF6NYAHQZgPxcO+tTidyD3DYD",
-	"Qo9MdfaQupqUGRlo2NIw4dMbVg/7UDsiBkc4QjzjvZG4+C/U5P//TLmaiqIgmPZUZfmkJqBeIGertISI",
-	"SWnBAOduy6UJ1WUgp8dO7g9iA2Qcw4OUYlDheGw4BcFEb86EZ2rxPkh0ewQzqwJa/gqg/UYVB7YHRKOC",
-	"LZlUFcvMm7DSYJoCi/FW3PSH7MtlMZMFcqSQo5cwK0VZp+bq01oaMNASGI67c2QgI6LqROCi1Qw0T/RK",
-	"5Y6o/KaEORq/1CMg2yGrhYiAkM8AbgqP8IBEfmHHVUAR3i6e+LP2ZZAmtCujm+aeGi9F/F7hjapHgu4H",
-	"U7ryFPHXxjMOwWqAJldrXBXCzuFz4XGXEAgvxvmGXYB3CNmm/jD2zrwHgoXr9BYZ2BntNEFDdk6uh9Xo",
-	"AsJUra59t0/tZeHddWw6Ryh64CY0qArhso9nC2EpYe1IX3rG84crXWx53kcqYmxYWzsy7bVgxiHedzAj",
-	"NsyIV6i9wcHHlkKMKHgRehfrwWmRuwX92iNznZCjYBRYt472tRQlEqr3Mvf48pYX8HeqIAKFDeV096x/",
-	"5yxXPB4noRuhc7AdLEQG3FEGChvS16gW/a17pPBsKXnRJ1yJIZoU5/iWGEeLYl8VmZy72F0IfY4Q8qrH",
-	"GWoxsjGpIqBlA762qSjAYKCeAQlwi8wtOC+Aea4KqdJKor//eM4VvxIDN7zagg4KqW4g6TNgGYzspSil",
-	"zi90LjLGzY0JJWPwLb4bAJUby524n+myBjQC30Uv4oYFgSuaHOjh8tBtzjyB+44Zb527HH4SUM0i2HSw",
-	"XWBIvZqFAFaoudYrn4CUU8HypWBKr/x7SlGeZqyHFSbQhGB4IcyAGwP452M3yWg+NpOkZ43AizMSPDAh",
-	"Z3MnItzzMVB6rVfQk0v0Q/CQhEgDq9SdU/uGimVA5U8F41fAg4ybqp5CZO+QQQTIwrbgz1l9JIiiYqvB",
-	"TNYA9wP7uztgeres62YME62a9hjmRwzQOJH0cSIzW598SE4eyPf+qNbNpdcEQDQKMmovg2YfNbizn4M7",
-	"vVLaQSFvBQKjeU+rJSxSV85bEprgXJeikrnxwJJ6SDz+yiT+salCamBDSK+3Wk4JbAFfOB+ybFboFdpX",
-	"qNJg2Dg2rMwp1l6aW25uzrD1DbI+NvrxI8OuwaZ0N0Grie4Sqto1a/IHh7ngV2KYqthMQi2L4Q+l2dQX",
-	"faJ153Owfl7roGCnJydnqcriSfkBjSRyrmvfYFMX8vtGFtmmFeYc/zsV/3x0dfWVsLG2+AYW3e2Mr922",
-	"fsAqU27gCLjNEG8orc4AxTXYjrW901Vz6nfo0b6F81/gtnoJN//SX/2wnIK1Z7rp3emy45Q4afH7q878",
-	"nUXgcW0H0ZLtp1xiqVyrnNkDLihUlXTK+W7vuYcyLEFYw3wpUuXkHkDBO0lu+kkMoROh9iRQ1I7wPxBE",
-	"dILPycdxjXKWIZwPKK1clF+sn3Er/sLNNBsymi3A0RgHa99zbTvhmMShx1zcisKJLdOFyNORjjS/LQ7V",
-	"S13ajVlNWMBDQlD58Jen9Op3ScVo4juIodzdjpKAo8fhL/jwHx+Wb7VjAfdnX+0+A4fC9nsobH+5VcRg",
-	"AGYvgedsJrMd5Dg2qODnUXHbteALJ2KWiyQmjAOM+KReZhfB9kDdh0EQNIiY9NBYZGDuOhMRsNISNtVq",
-	"uixLZ487y8zU82AmQWFqBLemn1CdO0SJ9IxFZfcQPMRPnP0KNPxFQfQDiafApqyYNFHwI1WW3wjjzXPD",
-	"eiE+c1GFZsYMsOpDPQKFdTA442xFiEsJENW+29GEZm2j2UTMNHDvAUIJ8i4Z9sVy3QfcYkJdhvgZsA1Q",
-	"lAb4NtwQTKq8fVbFaHzq7OLrF9jvVDdknfQiU3YfkLXXsFEeUOS4B1xwywt9tcsQg104fHeh8FEYlCVs",
-	"2Ogo4CnYfkrr1bSd5/TSI2NFJZiPjPMfhbK6XIP17osBqVAU6+icV4hMOZCHDhBbby5TVehp4GLGIftA",
-	"ZaD9HGHINvYQPbHlZLmmO/eHLOOl4BCJTpXiJXAVWsDRdl9gpLn35vLxxTmz16UQ2OpnEvbVF7irkc68",
-	"gvwoBAelO+qfAUI1NvqACFIaG6qEqcarmJgvLJJiIg0mIMl8gYXNVxqmzsP/VEVxdyykzobsFZREo2+I",
-	"fc+IhjpOVajGc6dt4o5ykW+UxZIkwFKCiRuQRdccc9X4mv61QJjCF4GzEqpqo/YZRJPQRV7RlXJPywm/",
-	"kB4en+hRYeDOk0+Vns0Ay7pNeNRgdr7VFpssIYMd2Fywvi+jMnHT31HI2ssGAwslnAO+kBDT7jcQ1DfK",
-	"XGkmUgUqibOZfAs8Vn7f6xmbyWmNVdyw3tOnTwej47dvffblzSXs7guueM4T9t1squePTKryks8Jejzw",
-	"bL35a58yJ1y5BV4UfAqEnAWqqGYVI2sUMWIOrKuKsaPR9NxLgMguM/t0wPuSY7fNfC/ckD3DIwpH8M1l",
-	"l7lK17pTu7cffxFd0wEVfiNRG+Nq1AcDEqcTB/wuAYVooiiU0IL6Xayrg4PGizSxQCKpo1Wx7jTqvWCr",
-	"jayiUDk9ftrgeh0NPv/HLyfJ0/3ZXuEw+YGC1HQbqWtAcOja/YuTUXI052/l3LkXT7HTF/+o+nwJ7OuB",
-	"/YvWDb1N7X9bV154tLARnnCMbWUTfLK+xUfsgQ1q3M88sHQuY5gkWIum8XElLFWAi7xWF262w6VUYZG4",
-	"ftzEBMutACkyp4LC2scy7yfQNoOgBZ7XLg5wEBwSFQ0643qmi0KvINyKHno8Eqw0NEyoPFV1I8ZTsXle",
-	"tH9nXrE6vSqjBh0kzQg1C/H9UwWRHEAcwcowc26zWtA7VIx5lsUcLbi5EcWtiFQxJMHVGPV91WGjciLw",
-	"oEiNl6hNdazqc0mradgsNGKYM3SejkcjP6cxF3j/PlCa/0ab6K4qrPacnjNc+gSOUd9YAPwAOf8HwnX5",
-	"QPGWv8VvtcsTiicndJLVJ+YQb7kvvGW734TvkqjztZegewjPWrxjL0ipcfg1ug+VY/OFsHZdtQhJkcc3",
-	"BktnpVgvk+ZbrbCZCrdkAJwjKFOOBcOiZDLHyINe2olbILSB0WJqiuf28HXll8ChTlVNSF9ztJ1DAXNw",
-	"rPCoI1UUtYrVe1B3KK5sL6HmxO1WqbZdmn1C0e0PJL3uAnvScp5q2/0guR5QctVmepfIwp89/iVq0Hyx",
-	"H419U4bVmjxfxOT2OwDlq4bbulhjKNWgWbgQ3FSJK28o9aTFCA/0rpAD0SdYPZOqjj5RFloMoJwBW5H9",
-	"tvVRabi2f8Z4U6QS6f7GtAOBm3M8C20EYVfHAq9HZRIhhKB1Qqk7389N7ZaN6A0ihi7xptRAA8zOaJf5",
-	"QkKyfZ33BHULld0IgQnihkd3mOog2siK3XMBurk/rrpMCbTUYKgIy3oCJ3Uv0Fa7VVfauvUsin4FEIir",
-	"t1GVOfo8Qvanm/maxSt5K1Toc/fvgZ0pVa88ZzGJN5MqkHaTuoI92BgHExJu2jsdfZ6kitpu3SjKpYoB",
-	"AfxKNeI8SQzh7ad1E6Tbx4FSFQeCQpkKVqbokupVIjMbtjWxOkPNTa2x7AzbXEyqroRlp6MnuzgKPlK5",
-	"C2K3RfpjH48glifbYLdrkuaPyolQE74rXonJQxXnJ9nyAYvT6B7dpZ53tu3vbPaoMANANWzo4ylyIJtN",
-	"DBjaWU7woWJ2ai/SzDEv+kSg0on9B4p91IIavAJigUCsb5bDZyXOe+AoB4mcnucQrtFLy3oZVlCO4QcI",
-	"oeJ9jTFSwvDptTCpKrjKC6mAzFz3nZCF+wLeoq/+r+5m5ibro3JCcQZdeyETs14IysfAiMHUkMpqMk8Q",
-	"v7uBtoCTXlu1bEgXUNxH1O4qrRHFrI2Qtz0GlXg9bhi9h++8rSJSXSr+kWGgMc01FANxvxLI6Es9xDdi",
-	"veCksqu0Yyl4kSq42meuQZWu+JqV7riC0QD3o11hlhNkigeFcTyi1LwhAByYgZqZJE0VPTtjM3krGJLf",
-	"YhBtzm8gh1ZBxHwP8TtMq4XJwl3VjPvd0Y+MgoQ9+Geqqhdg9dpTRq3QMX5IBQrUfHIVKMg8s22Xaw6r",
-	"SEIKkD+gmzVARFcpQs+eywGGhVsr5gtLRL/wkZvAs7gTC8H44OBArssQ+k4VvDynfN9Tz3RpWp8MUM/1",
-	"qK6z3YDtGPadYqcnn29kxfoQ2FUaaFXAvsUTYjUD7FmeKmMhR1cGt0bfUuuw+0dsCVI3UjDWdXAnoFlX",
-	"mvoIk+gHtX5pMrqdwEDjMyFbtRWiCXqc9kAGIqyLhguANhdkfkKbtnhrkYuY+rG2ZRy3wKZsUqmkajeX",
-	"ynFlQ8aH8l3Tu23gRRHArxPaqVqV0rOSBUFU9VYX+srX3nNMImKW2muGNtOTTktH5PWBeoK2P/QjtQN1",
-	"jma7ZVkTyECw4kSL9+B886BGdHsn++tpikMT0aGJaI/spdtTXZBWNWUCiFaiMALkwC6TOUzPAGWvFPtE",
-	"48NvneoCQIxGgJ7sGVIZuqw0Tc/qnK/Zm8uEXZyjFfbVF/0EiyCDmeakrSQzpgbMhgamz35THEGWbGmW",
-	"vGgUWqaqN3I/5c120w2hPMao/x7ocRhRSlUBxJOmUu5O06MFFK/GGVQZ7V0z1BVdv/SrdBEW6QE96s2n",
-	"7RKBTQ0OMOyHEoTOGHR1flBZtx6bXUe3xW3q9m8vAv5eSzC23WsCPNOamxvMnWyKJYyxeQaebO6tMh9+",
-	"5jYgP2Fy6u5Iey0xRg5c/c6iSVqcogCO44VO1oJViJDcvrejLZvp5MfdcoCsKwXYCObixNXthuCg1vMC",
-	"YEyeR04d2tejOiQnLMfZhiXqLJF1vLxLZWWBMzaTM3sd3ZeAjcBlNHWf8bxRMEL2fAX00zsepYo8PQgg",
-	"BEAghBMYe4co8q2c5NvYbvF+QXBYQJWMXSXPfdip/xoIreSLvCug4v4kiy2iG6zIdT2q+xDW9MZzPhbw",
-	"z7sZ0NWhDFYCJKXcEq1iMIb2Y3qwoA8W9D4WNMTWIs/ZyZpQA8Z3hpjRhnws1Ux39wmBvegbW1YYwag1",
-	"0mBQot7n4sxDZ0mPfRrUEOVYaMdJlRjMuSwgpFisPR945fkTGHDmfvSMiITGqIreZtCK883rl6wUBYcU",
-	"cQWnMnamrLoxOB0rvSxyZ4Hg45y5Dj8t5xQGkupWWh569Y0BYqRSGGFNglk6cy0XqbIlV2YmStOHfJnn",
-	"7q2FKx4ZoCd373njBCtVluOoqzhGkxECeIqh3q+XTbCUh5KCsoBymKxfr4GELKmT9lYUBVsIvSgES49W",
-	"bhzKsrVepooreuf0aMie42THr44ufLFmXppikxP8DhYY5rzdgv9K2Et44Rdu7zyk4R6estNg9wsw5QsO",
-	"ZHvvY7J/fMqy78NRI1fPHbPoLF+ujRXz6jBbweeP0YocwJ4W3abzORmbCC3o9z/VXoaDAtgZnu06s/pG",
-	"qKzRFFQlaGalnqMRmFkkNcNBvMbLkPsrJFWpiqHuRT4y9OxQBBDGJ/JUEYegO7/zBS+h1c+IgVRGKCOt",
-	"vBVQmQa9NqejJzHeVRJwKANCVwGm8o1A3PAI0GuEFhMIVPcOvJD5D/jyOGgynYJJTjjnlStBI2alLqjX",
-	"O/tRS4Xs3tguOGS4BJ7SvFqDECMGFxyca2/+4eKKvGqNASzLKy7VkPkcP1zh0XxaTi4+97Xg8xfhoQ9k",
-	"w7U96iOZcW4Q3wi0I3cgIoHn88jQMjvRn4DRhsv8qVtmv3fC6H2z7bj3GmdrsgZzBA5zJEnd5miXowBB",
-	"hMd54ATcYKEXy8VuuRoZ+GE/+U6FyN7wA6qVxOE2BeAIlKkhdQgjg5ylk0kDuuEguqEzE3xEEMhbvSiH",
-	"V0bxVf08VV7OkmitogcdgnlcwewymScMSGMjWEGtRNKUp8DqH+RvtBoNkKBYJAK+UZg8LwBT1ZSA7J0F",
-	"4EucvA8oB1ufeBCHB3Db3x1Cj5e9LSLPSzxo2NkmfzGNvE/ihhDCQi1jFw5PvWdhDEAWCVuUYibfJmCr",
-	"YeoGnCBM3XATsLuhq58bLK0l4xUxIAKGPUKrud8i3jg0tHuAmWGqmr1bOExAnq167t0r9GMs8QiSp4bU",
-	"U+H3IAZcQ/KxXpgQ6mZGkLkwT/1ONAjB5+cL+Vc3+/fS9fCgzaY40J2oEoix7t/90H3wAYRAdB43QGvo",
-	"xCddmR04dIDt4GFMPDJjS/vAZskcRDXQhoBufvBg0TmdLYvCn9xehsxKGHL5wdz88K9//o+vBCSn+0aI",
-	"BYVJuDur1xSHKdx5BXwVNKFSRTVUJBzcV1AmTREgGDuWCjpRkwVIKZaFAw7WG2Us1lh2KVKVwSnPmNIl",
-	"4xN9S5aRmyJdUtsBSC8o3IY0gvMcvdMIVZlVMZMXlzdiHQjUYGwtTHHVmE9G0XWmabltsD2l6i7yi7WI",
-	"ry1wv0E8PSy2b3jMxwLyRcXjx7Aj3SBWsONCyg13+CGNcDDn3l+S406MhPF+plvAEOjuI7vVNyJoZcQH",
-	"6LLexpR7nvNc+G3ebFs57ldRSOeL3s2MahVDtdYa1CAlDDt3Q8YOlc7el5qo2tn6QtOwretF/mFbXUC4",
-	"QYcLTP7BgPsQ/Spuqvc+9pRZGvgs2SBkzvap4OHMX1eF0TE6H5pIMQLVljeI0wWpUnpOLpbTithl50yj",
-	"Wr2+V5r4NbBdgA1FxhY1g5TiVuqlwV+lCktPNgw6vBBkSgaxrv2SDhH3xtakw1k8OR6eKiIHRsIwzMvA",
-	"uwuBdQapol9UMNoYxAm8i/AOyF6Se6RsT/7Z34zPRYRUnheU2h3CTEJXC9QA7hmNu8Bt4zbUd37DvKa3",
-	"fSgDb8sjP1I8Lha7+/iylaEXpv6QmPgDWGK4c0P3sNu5QTZsF89ohO20yVAdG7LBnEEWdhp0nJskdGqb",
-	"JPRem4Q5iVeI/EqwCTfCJFFvscpTVUWPPbFMKzh/lxEWbXrsQoZ+9FSVS6WwsxEbeGToyqEO6DGhO0Ha",
-	"Z4NDADuYozLNVG0wPRF29yafEFqP2oigfioZj7DcTeySu5E9sVdiziW8HhFGgr070+VMSCys3t73vcUq",
-	"3ccepZiZ/C1iLu1pVeKu4sbP2wH6/9OWf7isneHEWN5tTZPukVWIs7T7Zkcr6wzhMiYilGykqkdkpFQW",
-	"g3z61puIDUSlswbec2BKm0NjJYM0NEpWHqWcG63IuzPZWRfAa6qOR6PEG3fC2P7+Jh1gJ7UlOx+0wyN6",
-	"zE7chJZMfG+hjZGTYg0Iu/1Dq8edD+c367aJ3X5Kd9WpwaJiIoCOmC8Cgwb84MNscG60R9rRCsnOqqA6",
-	"5cY83kxU78kQ5Agi/5N1sLL6QxayE/hsKgfDAFHzkIOVgEN3F0BFXfYLUuz9+vhf//yf/yuqkvvLv/75",
-	"P5mvWi2J1PHPLOfeigJ7hCogtpx1vGUGJJgVE/amGEQx0h+mClIoNLPAvOQm5ZrfCvQdsct3LRA0CBaF",
-	"Ctf8Rb6BwmcdfAmcB32YlcJc4+uDoyp4WSCNomDG6oVJlXtlqa4QvQlpoFAUu1VMyPhyj611KUOVHC7B",
-	"GT61PrJUhaE1vOBmxsOZmR7Mh35BvUv+ZSCvOw6P9VatZ8GqgKisjsW8s9yupQHQ6huxsEPPsB4TNLay",
-	"M6aqk56R9U5HoyikAWmpKM/u95yHstZS2aqFcki02t1sWTj8NvGOZ7KqIHkgL735mI+Uhtm/Usbvkkgo",
-	"HPIvv/dyxKD9cLsCuWyj56JN7ZkB/uzxL+7vF1uwloOLRyQmYHxl7r8v8qxVrIUMCt46G7KXy0khpwB1",
-	"57ZMH7lKpGXGaRaPZeaEw5gpTfJWaU/1guwQocYPEepoJKESOZMGjwkRpmRUG+jMKXpZ1sM6mdPRKYkr",
-	"G+nfJdnXuTRTwPiQuRmm6hW3Auk0RA4Yo9QAQeK9NaR4LaY31bmFEPT+/m6v3pHV73aAcX7fOyOzORJy",
-	"KqIHN3Dgcfk/Xfe7PvmwHrukpwe+/822a7wIrlHbidzHZS0kmsA7PFP3WxNXx3YIgR5XazjL/YTpIm9H",
-	"6x2mKpuvX4GdrKnszULHV612GVIcFiwH7MpqAo/7HC7wt0jnPyLlCCFJUZkKig5VrLfVnt296uyTA82N",
-	"w/n786rBwh4cz03d+g2S2uzwJUnx7glcG3ltLBPOVvZ4te3VB1BUg85daPwhbyEjkgFPhus8vltRrlGt",
-	"Rg/LJWJcOyeg7/wCQorlCBzGLbDKk8JNVUv1rMcfCF5wBGWLSU204Cu16j2aHtLwRolEEfm6IBgANbvL",
-	"H8D7+PZOZysgDgi+Wqqi30Q0Bz3o6gxiC2mComKH2lpAaQeWdGCFhXfy5h4lN7sRYkEln38BzALn3CO+",
-	"HXHEtUDYOrmkl7aQt9AhP9G5k0c06RNoq5K5UNZz/le0x6UoJMQAECitx9nFC/ajniTYV2LFFcqvPpUJ",
-	"SreCbLEsF9qIIfurWFh8S2P52sOaV1x6qaIqPjbn5Q2CJ9J6tWC64iyBXQADvdYrNndLAE9wbmyojmiF",
-	"xHL3rXltD8U33IjUkF9Li2y13ya9ZvdeJw8PHM93tnaew9UtptZfhVjA0Do3o1TGCg7I0DC1dJ7nXQON",
-	"tmc7Sw+YxoGPZ6J1Ibh6YGPMe69zfcuLXWaYF4vRTjzkRD5uk/8rkrx7eZbkVjp7DaKq3E6vNxXhV9Kr",
-	"QbIadRnCF22KUaqOMCtin2CcddgZVa0X2nlzsvqRr0DpdQRfK7XVH2Mlyp5U73HFCoUU/Qu2ycg38Iso",
-	"4uNm8WGiW22P+uR7wRozeGj9+gNCjlzAWQ3SiA7zPkLJ7OvgkkwCvJyaUNrW2xX5tONKGhBhAGENT9A/",
-	"BfBpey3WaDTRM+pOMlRfRKkA0yCnQZNfliGwj7WB3FpogXBmDkGliLWz+1sZaTBSvAc/bxVO+cPy0FRz",
-	"sL9DTUt3KBa+Dx+8OoH7xLKUWG0p+60nUGsR1z4c3NyfVYxAJR6UPJuVQmRYyQUWSp2WrxC3omCZc9Yy",
-	"cuacfbJYTgpprgHbzjmDvQw+maKpnvU9Tj1E07x3j335YM/4bFnmzPwMST9QO9+hzjV0FT1429JHypTd",
-	"pYbVrYpb+0PR6m8DTcO3AO1x8rWCPLVUV9tJRGPTvLqGTa/F9AaQaIOul06/uzdZAotAqeeoW8VbZzKM",
-	"qYod2+WSVBEzEv1dJ0lBFNIkwNZzhL2iiDZcmTDrrABQyXOeiyF7YcUcUvErp+KddMAeAG6ZLnMnnSqg",
-	"X85y97hZwa/eVeN/JUDhfxfm5PderFl/252AFH6DHNT6Paj171pO3vbzvSjddrUEqt0RYEAvgSjiwgWI",
-	"TddD4AUA8VLrbxGFoeB2psv5X8U68fHThEmVL40t130vC1LlhMEZ08QoopUwEHolxOxbXiyFz1eL+cI6",
-	"uxxqhqYFEHFwxfSCKOO1Eqj4nTXRhrkL1kQShRYCxVcX99o1BbtliWRw/lyb3fU2W0MWoCq3BixeVqvy",
-	"0AGL6lG/gWaZ2gweAha/0eIa3HxkfjwykUjZLqs8End8rLdbJefmhjBIA0InsLMgMHnUFkMgfUq8tSgo",
-	"WI/8jn/9v/8fy4rjjEFSSdp1kir4G784ydhkaaQSBnBe2FfPXzufgy+N8OIyX04ty/V0OQfMVWmZ0Qmb",
-	"LG3U32L4TIyhiAfTjs4HCYjUCgo4EQW28TJD9iIX84V2x9A3x1RXSlOlHUN1ZfVlBHEDjwDeHhwQYRwj",
-	"FBf16wTcQutm4OR/s/f2S27bWN7wraC6tspShlKr220nliq1b/tjEmfs2OuPycyE3hASIQlpCtAQZHcr",
-	"2VTtRbxVzx3sjTx3slfyFM45AEGKakl2O21Pev6YuCURBEHgfJ/fL2lB/AqmBhqhwnN3dx2vmBFF4WaE",
-	"a02USb76FQY4DINCh3jye+FnPbg42RY+vpIYmPa03WwNTpl/aRuthcpm1yr7mk6lt3qbVLrhMO6pOfNE",
-	"XiDD1i2fq0VrrWON+tN28vW8CBdAbYqXsjHPONQ+QJ1F2IMHsR7CjVYhQW+jV28pcqlTIDDrs4cSuVbO",
-	"pbgYMl6hQARwDwEIRIUNcYVD9jq42yN64E8eH8tOnCa7I0YWvctb7+o6kiXUt0m7Gx0IuS2H23a0Dse4",
-	"o3tUVbHTUaNrfCXGMpcK3abwJEp1ruVEmBFL6IJT/D3q67GBswanD6pggA6MQ43KxzhmD2tz+DxOWH3O",
-	"2w5a47XcnrRrOGmBAGss7+6oc68cCWaxcTBsXrqYA1gkfjTCulg0g9mS54XkGfmdXWzbWnKD3O1Me7oA",
-	"aga35v65TBG3vjSFXlT9RFY/T8uixBwlnNGG6Rqr9TgC5mebkQQ4sEHR/A1xgldRhLVj/nGDFs0TemOV",
-	"FvuJCnxt/+oC4zbLQnQuYa3sLpJsk9VwiJXKOxkJ9qcizE/caUPK8FWoTbnFuAFc3Fih1HIZGmv2iHOI",
-	"X3SKXHL7IJFH01hyU7C0FFFVvvy///0/XR85IAtlmgsRK5jNnPv6a4yzfHwj/zUu4mdhgazPezu/YfB6",
-	"cWVvLZHrsETWzo5x++iK0wvwDBNtCtMrDZ+J3XOnmKh0lORBzhSRIiY8EyrlOfKIss7bN4+6wWkWeQ+v",
-	"ZTkviKwE6aRMwTqJ/U/CvmYJ3SBh//f/sMT+9KXIn8NnSTeCdKgueAbnbClylvJVnz3UQN9k75sQDcpK",
-	"8DxxlP3uqJI/jzMcQS90yldMqCJfudF8FTk8RbmEa3XKV7HqQH+8Yz1AlMgJz/MV+0Xk2owYd1YUXmwl",
-	"CWI8sOe0bNjfbsWtQI5DK3QgLwVFHROt0ggwOBQDsJiJXHC/6PsIIlyGnSTRI7sZ3tq98CnEFlsL/WE9",
-	"I3bEOt9xVfJ81bUPfXTcZ4/xDZvWV4ybcFMNPfykVj2/4JdyUS4OhkfH0cFCKvrDl9FDI4bIN81yqsu8",
-	"l8qZLJjdfpsnZ7+9em72F+1TOz4aDILJHQ+OBy3z++iRHr9nttb521W+YxgIm1u5fx2xnlAO21MOIhTK",
-	"5dyWvkr+74GaCbzZ1vU6d0mRqm5+U4EsQFIocQGAh9ARk0TWj/UIFFyBC9foIyfJAihBcywSwMT+ShRY",
-	"ZkuiNcDRrLBasCIG2fgaqCfueSsAxgoABWCbEPvkmM11mbv1BPA7s5b82QI/mvQZrBhRjIuLCk0TjU9T",
-	"MVVAn9dVAHUjR1KrlTAimzKdM6MXAgJjc+2ycy1YIyEnzvHx7hggbCMEiC8+jNW26kMHb1nDvPxITnfr",
-	"vW7I434uzC7SsMaK6DYvx3qVW2/7Fohz3VO3AmVPGM5yaZcUtjjWIJkWslUrcEvDjvqD/sBDYax82tR3",
-	"hR4PTgIrPteFnujM8awa1knelKb3V/wzGcYqgRGtrQ7oS5eFUOEvn7gPkiFLHGVNVIgcoJSBstxXP2V2",
-	"R1iHHx+oQqTCoZ7zy95r+YtIwC0Yrwphhuze8cnxV18NBuxrdm/AnsuHESEFLCToSOiXjpWv/OJlKjV6",
-	"7b4MgmfyTIyYEYKmKN7CBJJuhXAC5RDngmce1iRWfGz9AuAtC+vMR0wSc60V2AB6BfN/JUy5sDsQecq/",
-	"1wVgbjo+EDyvZsg4e/Ti1Wu2kGmaiQueE9mIIyaDJ2LJi5dvnr74/nVS1WaAvF7mYprJ2ZyIXDNBTJ+5",
-	"tq6YQzPt6JzxFFbdCDYXPLUjy8Iqnu4G1wHX5FFAgboOunfSvvE8gardgXUS1eiA7m6vrG2YzXs42GQB",
-	"nwrJBwMFgAveM8L6NoC9eZWDIi75YplZa7ptdx54WxvL/eAwh5uxfZa0k1mCi9Z7JtSsmCd+R1c7mHVw",
-	"23Z3nKXb79HBVFu9gl7A/ZODbQ7MQW0Ltk+7edxry7sU/MxsmaWyt//xAETCwbtNa0fSY7c5XO87xpmt",
-	"T+y3zxYd5rFDNcKyThCcG89boELektLYnLWq1IU7GUPGldKlmkCLzVRmYFc2Nznua6yVdTrlyKM9x+rt",
-	"q2d2+yfPNFpeCetYq3ZsdGZl1NtXzyKWxOVgcHeCDwL/FoGmO/wV//E0/c312NBNc0EcHVAQTEiGp28e",
-	"fZt4hIu3r56NPDSVpNJhKLun9hthrHE81ukqVh336D07Vo/W11XKOYuk22ePiMbcCOtQzEt1BjGz+8cP",
-	"jk7u3Xdn/T4cdYjVRETjxtmUy6zMrW4yZyz59snp48RX0Ojp1Aisu8vt2RURy0WRr8DlgOsHEbsbsXsR",
-	"OxpgDOh4QIElzMa5t/NcFDzlBU8873LjCLHkTKwAY/v+SQfqnbsJ9DGYYax6LLGvG9uUOu6kdakhErwG",
-	"nuGOwCJs0Z/1WbLM5UT0oKZ+mU4TDwLLju/dixXDZRkxzlKZiwm0Oy6t/SMNS3O9XIq0O4KbN53O9SkE",
-	"kEHYQHHhS53t849CXCPPrMV8uynrnAxOAtRDvC2ZDfX7ufZLfFwJucnIOVm03C/dhf/73/8/mANiIlNB",
-	"BAcMr7QyqILdHLLEI5337PfYZ5ZASTh9UPAzEdgtnWU6jezflxErLovIjrxIIzYx5xGbF4usO3LXg9lD",
-	"I0LCt2dAJNKYaBV1Fsu7Ebvg5xFbnPCI6dnMrgNjiXWZ+KQwvYk5x0uMvcvIbwz7LAnruBJ4eivPnz5/",
-	"Ao+Ji4/4amORSeFQAmAh5hy36mMCXDGQpcHVUSkz8hdr6UHIwI4Fx5SnFQCpHcSeWDxjWCW/4DM5iRW2",
-	"4xjkpRCXhY/mfv/2GV0AR+2yiNzSIQSKXT3EUfZJJ7uxh9bMMlqrWHH3BLkp2FfsL/Ih4ZrmuTwnwGO0",
-	"aqHtxxeZkQzxNandyMlSIEmPlRdl6PDTQxfGtS/QlsGHAqZ+vzI0SyBJr16L4SsTqw5nCZ5Ch1uaC55h",
-	"zv/5y7vdCD/CtDxITodF7zDM2WnhVYGdtAKoUqJ2dzYZlPYwAvRzr97N3FvF+Aisk/TFpTXo7YRxclOd",
-	"x6q2a7v1vgtYqk5d6QzZwP4sF1T822LkQ/kttFONhafFRNuLdbwXAWsfsbq/AVg/YNLla8pOmlidHN2F",
-	"/XvKFtIYiOHYDZhZC83K1TUJLA07GQys3HMXNBwEOwAIFCuPAGhWMXK04OKj4wCn1mmhymKy2jV00/qs",
-	"Olodh2UUK4BQMswUOoe+5rLoDml74luaSiXNnLaDVOz4xEXN8ooRoEIdwtXDBnblNJmzARCb0b4TP6q7",
-	"FexHp5FzMRW5ABOjo3TF/hAr++IjapHROQMxZs1F2BClQYmy6NawjYN5FlrXGufEpd2CsUqsMNEqWyUQ",
-	"jsNJbW60xZe5d+72DeRNyfhuTydYOefidFgIhAqGPAWfOkCHqcod1HbkbnbwyVfHR3fvXuVDDHZJgjza",
-	"2YIIzIeoBezFqiWna2OF9UH4EFEoyKTxTVb4gq5aD3fcdvQM3PzY5Nvvln8/fluMv8l+SR/du/jHN3//",
-	"OnJzYH//28OL8TfZz3//26vl+PjkfPLNq0VUfx42vvud+tsvT76OvMA+vneeHl9m//gmzZ798I/l+Ju3",
-	"X9vF5pf00oYngwf3YfXdB0frPsq79hbrttYk0DAByfAI7VKoGAXtUujA/m544e7z9sFDO93tViUu6KYR",
-	"jIwWd1SJgJQlj588e/LmSbKrozYviuXw8DDTE57NtSmGXw2+GoQuwODowfH0iJ/0vpwcid6X43vHvQf8",
-	"/lHv7nQgjtMvJw/GR9bR8zu8zOVGZ/6m3eLf/tUCwTvEZN+UhtRTENr9oDDy59YpQaFedOwAQqJ0umXd",
-	"Sa+HegMH+CpYysqDD0JaQ9KIoXfkQ7AoHXIxEdaGHYHxmjuv2DCIeEJvGDEWnQxOWkLHSoP7zDocQxB0",
-	"NEwU4t7B3U3Js1glDVYd69Q7i2UI1nHNYqB4aMAM1WYaxMrZBgFhsWmwOFm370F3RH/iwNhb56a6zWZw",
-	"TwIzu2PqnuiWhnx87Pe0KN7SDtgFTKdufbzbNW4bKBLPY7QWsL0VnjeNhP9B0vZmKhrURGSBbwko8JuF",
-	"H+65q+QbxclIUA2DyOOgLpKcoCOcDj1tiDwAsJ/yHHwosiRfwOAQBDIlInz5qKILQuSCMmBYrhZcTZ4i",
-	"ocguyCp1+IWVRx1e411F9JiSR3wyF71HWhW5zoZM6Z512iCRFLKCOimPxKCOI7QKWoK0hhfiFwjr2bzA",
-	"hiAolBSQ8dYKL/Zews6nkHA5b1TeDa6Sd9gGPsOuDFqZbkPw1V5IS7M3Irok/kUBK0EQ0LVaCCgLQBJS",
-	"LIuziR12N3noht6cZrn5ZE/dMx2+p9O7eQp7uq9rnmHrjNbDNWtHtV8r1dv43LTR1+7ysClx2JTn1/mk",
-	"t/7ETWu4U3OGMNrlZA6leqqyXf0pm/ONCbl28JtK35H6GTKgaCY6BMIf9x5+aN8XTW0WsYu5nMwhFxIr",
-	"8c+SZ4EHEMzSWc9zDtRQD6okyTDMWFUpKh8xjxVKO5eiw+lR+RUGh12JWhJWYuFVf9KTQhQ9U+SCLxLW",
-	"OTm6F6uQabu1YgVYi0nGrmlwiNLuk6mjYhJuCuQTm9tdldedEyPVLBOxcnUYqAatVnVR5vtfHg2++ur+",
-	"iR/7BAYfsYXOBcS+8QvoXVk3GyDge9dhb0CQFAQmL0IADeT/OsUnYpOysMsAIPRsnAMx+EQrJSYYvAfo",
-	"47Ayw+1OuRC6LFjnaFCVnLrbdGGqhChiFeOqqNIdlLGMlUwzUY2T9Chp2rOf9+jzJGJ3Bwww8umYjRBI",
-	"tU6GG75Zt5lYLgAI1SHjh3vWeoU4nQ1bkwjpHLoI7i2RRqSMoT4UzCduHxv0UZ+dYsaHbUj4xGpTxsft",
-	"Sdg/do7dMF3lclmAjhU2N2FlkzXB1jI/jfxJLQNkN6hPABm+MlGdT1j4uippKve3tejpB/cqaktu1pIf",
-	"jUFdSmvIPDPxerziUKqpTvBtOyMUEDHtsrzNs6TPTmMVJFLKSpyvpUkwF9LiorM1D91NdE+r9RTkK9U+",
-	"2aP1O9qtrVkCeiVr8t5gNKkYoUytBLo/4q4bAUfYlk7wVvp1GSXvdi0KbhH/9bpcf9+xVBy6KNZiAu3Q",
-	"oJcFLRYZnHbLrdtdv+0aHkFRC+W81hL/FIMj72eLutoU8AbhKW+t008mYPNhVdYbztwy1+NMLP60XxH8",
-	"S7xqIxxFi8FH4det9l7/8wzpC4CGRsEQmv37xfRBR24lbqxFYhxFlGHfvX7x/bAqxULtv1qKCHztqBHv",
-	"ihz/I0T1AyXOoEZNq4nwH0WVkoa6JjuBt6+eWVdjyY2xN/c/OExK+7NCk80eQFayTj1wb1zkHv7AYo8y",
-	"lTqiFD9WKplunz3hkzl1UUpjSlHx/1YTq3p8XLWCYyLPEfm3NFeFtGL1XjGtD7AKPmbrHt5lO5QllDzc",
-	"9up9uAD4Boo1m8fyqtMPe/wQLfBdgO0Ry6Ve/TKkYqyIcTYTCpCjOcu4mpV8Jsj/IQwFOk2x6iRwyt7m",
-	"mUmG9hyDWbRWnEPno3YqwLNxPkm9nnAUK2iIgDMPlb7gg3RrBX4gPS4wiVd7HomlfwADA1bQkCkhYSyz",
-	"FGIyZ0LNpBLsoSiKFUut30UFRwxKBZgAs6kHkBCKvVgKdfq0B4jAhRxngiW9XlGYnhVOXWDhnmTWceI0",
-	"AeuEOcAJqWYG4rZBsXCRc1mhVPqPLziyg1uxk4tzKS4w5OEykNLEyqq8HFj9HB8fVjeCmVc5i/iAiGNn",
-	"DX0leG69yUKDmxS+1Fjhy6aaLivsG+98Zhc7JCpBdxR/E3yE43Qj2EVprKRiCU7kr3ZZkhFLlC6olBD5",
-	"wNmFzlODj0l7ylMQ1hqIYAEAvkfFil4fuOp+9UcsoS5JqhXJxc9igiT3ufCB8gKpG/zewJo7te7OzXWW",
-	"+uDLUeuJidhdRhCAJ6wD1H4GYyPsgd2rL63LXjUS1cMSJ4O7+IQTnQqWwE9+orBEErk+zoIAoCkukWX6",
-	"wsRqoXPRZ6ekmqvENPBScNKV9dK2lhMYq3WOO5zZgy3OcA0R+rRRn48xISUu6jPYXAwHu+Ml/uqjsk+E",
-	"N7ohFor6FK7WqPUXGBRisY6TAk4IYN8ZH2ugKbxldb9tId0F/BFBq9skW2BrwI5tWhoY+fMoMJtKhx4H",
-	"NUJtt0EgmDbjYJ1Ba5oLAQ0rsQIcPFaC1mpe6YHqengnkKtVrL2qXK6zsMaIYOeaJMmXcNM0hcyympLt",
-	"oMHyNE26jWKgUV3Ox+pk8KABze/yFY59MJTXRO/1EvS2CVgIg1qjky6k7PcV0F6fuqFkurmeqCGUtyK8",
-	"1N7rR4Z6+dQQrhqFZ7vLc18P9UeX2DchAB9T0dB7CcBMmuJqEKyKMLBt/HaXCMRhZ+1jmVqjWlxAW/s6",
-	"SX6QAKsEh+v8kWqSlSklaWLlcyr4GOgeIPVh4mIjXuoBcBXkd8mNoDn7ZAC6U94gl0VDRobWf0TWf2st",
-	"UGu4JFabOQdD8WR2kU+1O3SA7RtbpZrvxS4ckijemAD75NgNw9Xexm/4QgnPcNi6829DRNcgvOxbAICP",
-	"NtOnseDbZFkoBHYQZ25wlDMIJLF2fq1pA6EGsHgMYvBZV56YlO6YWE3KnKoMIdb0YLtA8xGKqc7xzloJ",
-	"iq40Yq4Sc9jpCKA16ijCjYBsEFKqrEOfJDd8xS4AQhkxjpFhbZrrRXfoV8FNjn7iksX1cFMQdWB5qUyf",
-	"PVxVYIPUThkEoeCqKAxG6elU5CKFtlGrt3D9HB2dXW6pTMEBJ9AFaDAWfs5zyaHd93QhcjnhyHr9MJeF",
-	"NHP2RM0yaeZ1PtrXS7uc84j9ORdqMo/YNyJfcBWxpwXPpP3HS50X5awUBkNFj8tiMu8OmVmpYi4KOaH1",
-	"gN7Dgl3o/Mw+QgaPBZRXwBpjV3leLrjqGXumpJpR8QB3HFWAb1KYMO5GjFhXvQBetITu6F10Er0Uisse",
-	"zzK9SiKG+K6ksZJY2c1jglgawMBwrwq9qrR/3DEsWWLEDrIHywzaBqE1lsJazCz1mVCxIuJQP412fWwt",
-	"i0MKhgLsLG0bapMldWtc52esOn6XMJ2zzJ4R1P60HSIKNtZDl6504t7gbqwS3K0/lYqfc5lBbURkt7/1",
-	"urBdXbsBt6hleIi9sxle7dUlD/AbVrKh8yAQDxHj7O7lXTbLZepEjAci24iTaAK9GapuL5EfRAGqYw05",
-	"8eh3hk2EBd1H5dak86euam9Mc9ZWaVf9GBzKndKqz1/edaefzNzwtmDsQ+nfXOcFm+VCQPTfKUqSLLHy",
-	"0fhOfPCtyDIdMSqwZ8+kSnmfvZlzdYYYBFargQD9Vl9AbPwpm4tsyVa6REDaf48Puk1h1LDnSb702VPQ",
-	"SAueCuYyADUSL4zSA0dXNUysrG4DpSy9RltT2nC9VcNjgfXqKevUGxSSerZniDTJEyimn+QCyMt4Zrq+",
-	"KL4CILTPPXchF8otc+XgYCBhhWgwSaxEJgAwnBuc7si+ERLZVoq7/Ew7TJf1ZVznhHuvGPM5gYEa+h9V",
-	"fFCWNuUyo+zPvcFd1iaCN2SMA0n7GrfkHkEaUloyZR0oGLzaK7wxOjD7og4XSzG7lsotfKuRfdPPX97d",
-	"rxXDnqZMV6xzdns0dy/uz4gt+GWPz8TXX90/GQySLZBc19aH9gk7LRswp15mfOVTpn5PGreZrxTJLvKy",
-	"A7/rVIospUSow2ii4l2Sytsi0w3PohmaHhEJkbtTk/C1z14T1VyQK49VHtK5uNxnZ5fMeQT1uLUidqbE",
-	"RawSzMAC8Efi1EYS8q5UmuXqYE135MkXShNbm29lWJB77gRpa8i+phEiH3rU27AiAU3YtWQl6J+ds5U7",
-	"ZyYrfsT1yLfjW92amURqlk82CP7uYxLSvHeadHAjadL2d3qbBL1Ngu7B3LtfDuBCjOdan5nDeTk2S11s",
-	"Lrn6thy/Xmqr2OgaJlS61NKqC0Lnwyok+iHjy6XDix3WiGahn7Ys5tbuncCGH69Y8rceXdh7LWeKF2Uu",
-	"eud3E9ZBAB327fPTR73X354e37sfsTOxCqCW7K0gDIeIakZMclFEVvQuRDHXKfsTm5ZZ5ifw9tVT9ieW",
-	"8wtUnn8Kb04vpPdGLoQp+GIJ1vsGKCs0uwL8KuOmjiayD70trHaH9hQOvUAwMla/MECzulcxi2QpdqoM",
-	"jsBtcMtpoK+Ns7EdalipfsAX++71i+/ZF1/wPOerL76wT47MHUeDAZIDMT3+WUwK6OAtoPQIP4hYqTJ5",
-	"hvoU9ReVwuam22ePEOjOd3qayAPT+251qGHNBRSeYsWMm7KDyXNK0J4znmEJtIKKJvvmrKOi7D9YqSgo",
-	"wxY8PyN0wPaLWAKYzfRJ0mcvsCquRmiKkHm5YHKmdC7SEa2FTO0OJP1NR9gOmwtmzuRyCdhuVcd8Ozsx",
-	"LNK3eGp+wBOxTbFWR+j8brBVaHU8Y++GRpT2A3Kl9g0Qle4Rp8cVgEpr8SoIXQb7rwjnCYHwt0pesoXM",
-	"MukwNrfPfu2E7YpV++Xde/e/enB/YP8HS10UIrf3+s8fB70H7349io4Hv/3bwQakqOu3MVr3wKeNv09E",
-	"YRciFx5p8/c1MP44FHQ1F5H2ij9N+CICvUzbx7SoZruPl+IqmhL7fYti3qR+2br2xTEqyZLEqpMUX2Oc",
-	"qbSnnA44hpui8yP6bi4uQ9VshVl8gF8V+Ns+/uXULX5IvxFJWOmLs7aus5wpSAagKgen69oUMFJOgeRh",
-	"lQK+O/A4wRWSatUrmOnJWV0tc5VmInUnyoiiyDxpnxk6uu1lmU/m3AgTrXP9GSItnWslegTAUv++40gA",
-	"JYgI0L5icqbLwnGQQD6SUkUwWk0Dkq7uDlniLuw78hLXxeLxBvFWP+Gt+qacTIRIRZrYtwAPx6u7d4gt",
-	"mc2066yvsVozaGfJuxFLaHr9JZdpgrioqVPtXKZEJ177IU5kymVmZ+dtASTcqRgN4XkTR+baD5+8T/VI",
-	"CSOrqbYsHV+LnOZ6CdgA01wIxKSF/mIu7YtBonNpmD4XedfZGGhDVMYFn/j+HSyEJ2uDEmtkchjfcgDB",
-	"girJAwFl4LTgWHDNsQFYTKdgnxmI+DrDha2bLWBOh3NwmL5jqDIM7JsZl4p18KgDbrZEuF3lt/GCr6hl",
-	"nElFrQt5KvIwcUejJ70eCqYeiZ0eHtakkYtzR+InpYufgP9lVubWZNtsVeEMdzSqvPRbN6hI4kTMS7LK",
-	"9m6IMX8xfvGj/eZ///t/3iUbDZqmxNzVEDsenHy1E7TlRzNYasv7GdgrUGBYkZ/oHD9gaYl3B3xn7C6k",
-	"owens3tr2PyOhg1nJFfgle1m2BQiU6vLzYbNG/i+LeLQgcDoBJMcEasalLA4gMDMrOQy3ZoVVOGStJpB",
-	"OKOelwY9kR7fu3f0oApDPMEPatImVom3eXCAhpz5r3YTKIk82kUVypgAR+Ydw/DpXbLwTKy6TSiI97CD",
-	"zkUup6urIhEfaAhBDxqRg9p38bMeG3pdUslC8gJLOJChLaLEYsSspdIrl1HQbYak3Ah3XjOS8MVCYH9F",
-	"7OkEiMENS+y9+hRKTchI+FmPq4+0qtKEOOvE6je80E+SLFNkYsCSVjXRC+jK6hATHQboRRpSyoWRfnOH",
-	"ecT9Cl4IOejgx8BlSLm6AJCmCyg3nsbugkqIpBrrUqVQfjTN9IXXtIgYjotD1bE+fWFneGjkosx4IXo0",
-	"RMWokZeZ6EZMZEawealmrFyysmLQs2uf6dlMpP1Y7Wf/jK7Vbtk1IoOnZkfbAbryN59rl2ff5TRvNhQ2",
-	"yZSPHrkhAYIVg+2hm21Rm6Y42ztU8wnFaWo749bsuTV7rsfsoVO2g9lDUvsQCok3Wz3PgU4GKT+AUNZ3",
-	"W7mcMoh7SnmTFxmoBGxuXyyhB4BMHp4CoPYy1wugGXGfvIQPkMc+YWN7nb23VD0H+ekIpWr9XplWs1iR",
-	"4+9u3USSwvYu9jSwPih3n5x7Io5TtUK3PteZiNWW/q+Qjt0/sVMbAPalU0pNWJXSyvr9WhQ/0KWnM3xn",
-	"H0PoNG9zQwLHzWGbxHGrGfnlbC7lLTvr5yW4AhCegvHwlPJZQ1TRV22yCgM2h2B+XxGBFtRRAb9zlmjt",
-	"lKJHAA5FR5cFWKEAoOhsWCsxyDrtjmKVwFDfw0hP0yFTZZYlLBcLfS6gwLHD2YQvllzOVHUXqPZHXHto",
-	"OcXv7xjHfEXCjCYYSDO2mzA79Ua4G9HPH7wFYKemIYZsJoE4vNVyrxYJ2nSJ2Wjtd3NuAsqgB0GZvX9F",
-	"oWt0+Gtt2X5LYlUIu/Dgfewnja9oxoV+tuuWxi+rmX98mRzc7FYy3xYIfa6iPJS3+0l0M9dLOV1tM0Nr",
-	"Z9vBqrYgFQDi4zTXqmCd1zh0l13IdCYKhOI0QwhjxAraBJZLKzkN5XXodwCKA/Il8jjCPaohYXmpMMIi",
-	"TVOpYIMaDnrH0Gr02YtAFkPTTTjloSsgPZe6NPBUmTbCxCqhlXmirIGcJqgx/EA+gEM6jHVOjo8xRlVp",
-	"kmZhbayc/vBZWHeY+Xo058SRNKSi4DJjsX+fTHrymDQ+IOiEXQT2HtYzsqaCZImIMbaxIsyKxlYQHJfd",
-	"cfOlnfCxoHA23O5WoN+a2p9fAedpUfDJPJQHZJIGohUF5e6CHqrvtpjt2BEM3QONcr1AzzxyXymA+LL/",
-	"/zRNqgbiiGETABRt1CSr0WVO0G5gktNAmHW+yGUhTMWn+xp+nDDpYgv2RtZ6B4qYjjsvYLhCG4IzXVtF",
-	"q5/mBsEaq/jge/s8Ml0TrD2WTMx5MgyQNCvOY9cLRpR/nD16/VdEGMVehzCfQwCHsWIB5CfBxBGwMahH",
-	"xgNaYbmwOzphP+sxOghLnhtye1wnA2OJ/VSqWUJdzgnUbBiDXRPC7rGkO2JTnYHqcPzfaw7ExJwf/opr",
-	"ZR0GhvURVRPaUlsti+3x95ihPjm6OfhwNObx4c96bA5xhqQ4odfODpqj+uKUqxqxic7KhcIcApTnYA4O",
-	"misgoGnf8IRTR3byU3JolnwizJChb4hTtXcPfJ4k8u+xC/isuSm+J5rNjFf/FgsuM/hQTsVkNcnE64LP",
-	"AK+ROSQAyHbgLB2jgMvbOKsEvDMmLoucY9NMn70MTDJiYGdM6XzBM2mAd5U96R/dP7EObB4oYE5QrRr7",
-	"oSvcQNDfuKYsoaIY4LbmBgEiBZyjQhAQZSaKwt66VJkweLjORV48w48ThG2k+hnobTTeG7Wjut4+BzQJ",
-	"wJlpJu1DgYG20GPY6ji8PdRnUsEJkgoHEIHnzRKA+hMpvh8rnk0SVecjF9wg2ROg3tt39AR3bt8Odupp",
-	"9YNa6UE0GAwYyIRcXxis8QGMRrgSGuPAy7VrMxYr7dj8rEYy1Rt2bxFPiBl6kMTjwcBtz4jdG5BAXIRj",
-	"ASSDvYEVZXYa8EYcw8UJ0CEEsOpRY59UeIz2USZznvMJvDWOiMk4szs42eoyw47uw9BSMbst4KTCU7Oq",
-	"zR8xGl3XaK4vuijQqMTfCjVfOX26XNb543E7VLXWQTW/byJjNVN6ZA+RgVD1Uk7O7OXuIofn4DVLB8zM",
-	"EoAbmExHzp2wY2KhdxWemPNzQYlqN44vUNd5SnwOg4EDmHSzGDFuh6uyqdj3684ZjMVBUDow1ojQCLAX",
-	"y1BKmbsSLWDm55OzWY4GvzuLO4jfkd0bpQJAVGxrlkUXc9KM6rGqrmPQrXCMWGkEcVHY6VKFsVPCQEnh",
-	"dJxbepqnX2kHI2F3KLwXz0kiSYsX81yXMzyFjYp9ZgTPJ3OQ4CuYai7YVKCMPhoMGEDVFpLgtEFWScXM",
-	"Sk2ayoMaA4RTIEcDZvBov4HGwkBQ4ppDN4JVqPZoR86nIYrLMGgWyig7XruYstsZ2cdglk6ANgXQEIsJ",
-	"vEEDm7wsjEyFLz2EWrw2cRbwkCyX2QpP2y98KUWeDOuvZFka0nMtTvQ/4BL2C1+a0doZRQsC2Z6zVXDc",
-	"6apqvxOrC7xk564G1kWC32Dm0Lux3urU03VCauu9ssNY4WEh/A13Rc9ucGupNMxG11YsVcAfB9jHH5D1",
-	"QYOwWlM0L7dEFt3B+fhhRXenG3ZBH9Xs6W0OaWMxmdIXAC9Mto5d8luX9I/okr4mYp3mBkGfJ3QJ93RJ",
-	"Dyu6wXa41VeU59nt7mg0gbQIREMHGBuszgNXjghHrTFmtTJ4VDXZBARYerkUKfWMk6xZ904NQj5huRMO",
-	"O+HqnBtm5tYetW5lpUrJAU5TcC2x5CvTM1MzjFx5FNWTgduAFGavxBTwsEFhnRwfk8HAt8tfNCXc84HU",
-	"jdV7RQvRMrkCY7VV0t4sRmlTU0DPE+YP0xFL7A7syzRxvrx7xH85SL/PDcwZwNQaBzx4jxskTbQVujQI",
-	"bjXFB9XQQFmpg5+jY9shS5Sg/ap2XJ07wwv6JXiGv+huwjMllxeA17x3R8lUciisBzsWRbH6ybEiY13q",
-	"ErAvlh6C39EvghziiyUGFfxX9ufgA8GzVeEFH4nDYJj1RxfLYgUOUTP1u4XnxS5ry5G/FpA0/2rcIm7C",
-	"PrPfvZa/bAA+Oxp8Mshn9ER7wY3SItwijF4bwuj+EmVr6XBdinR41aOoxBXZvNaY80aIPwzMfjBQ7+Y8",
-	"lLMb0M5vn4T77UeZCAkmNKOyDNBwlgBW4BVzoSEcNMJSeIc2n7JUAo6oKnyrAoq9gN4RRyfmWomNHyj4",
-	"OvZPF8KuwQChcdeBf9gfBB712shUnQ/ASSgrW4Ea4bcH0X4iAy1OK57WLOmdCZL8a+5gbp3ZP7qVzgvR",
-	"mFzEg6tVVVzVcf+KlRsLYxmOwwPTCtRwcHzofm6asz381X31NP0N4rvr3AiJogC9L3+F4L8bybpSCcWK",
-	"cBNiKCxW1U/EYpnxQmDh7Czny7mLaS5XHk61oF/dMayjxIUz/7CpxH8bK5/un1bNmvXZUO/EyfFxdxRk",
-	"0+t3xw3niWer8BhPU4yhvwa+UhIkznFx0ZkIflITN13E1s1WGH2MleHnwmyo1XX2QVtJ2/cQSIJwYS4X",
-	"C0fmJEQaO8KGUsl/lmL38rCrqw1i1VIbxjrHg6NuVGX02NFmmh0npj8qxU6Vzr8Rep19qwncabyN1Pyh",
-	"KXAuqqOxU0AmSP3uGo/xye4NgZiatwVhFk/mbXWQC7zEqi3yAiOA3jVXxWAAhQ/cG0jckCaWBkVWkJCv",
-	"rLCTEWRVksdPnj1584RtjkslxM62qoLL1xqDAREaq48XgzHnn0D4xb+BC25uwy6fvADBA97iJT16/df9",
-	"Qi4hbrTfBJROaAw/JLANKxAwBhL5hDkIAk0ucawcwOkmuXI02BB1kYqEFURn+uwHl26twi5BKtdlzP0N",
-	"kAAc+1zDntiNFTKxuufbpztVypM+aUCdtkgw1i7AAIh5zyjNN0FeCmTCpxWfCQM09240QBOs0q5iDS1y",
-	"2kHhVnXxw9sIznXTCO8lmvaL3WzAtr2m0MuWc/a9Tr3urkjerrLUDh0h7DbwfqiE4sGm9eJt3XbDBWVV",
-	"g6n9LRYixsrd0BpwjRoMinkBDhXPZBrh2FATFpaCBX1HEPTutFVSYEdY2OIMVQqC55kUuZ06oj7EynPr",
-	"8jDHs6lerqqGcuVmsWrE2vth6RlCN1HJolNJdwzTF8p+GtSv0RdY1BgBVXClbyK2zKx8wMA8lRImOIcE",
-	"2nB/phIl99mFoyBG4Y9ZwVhBG1h1JY4EOmQi8GlzoFzAUMzXScSS/y+JGGcFHzNqq8hzaeVTDjZlFCud",
-	"08//hBVLvQTeDhbDEQEvvWwotVrmYiovfbznTgLQVMws7RzNXIgiVv4dW3tYYn2kNacXZcYxUsOUZn43",
-	"wVb0T0tLTVgmPNNKAPTqHmrS2vn18j+8zo0/00qMYlXVXLkvkBcTkSdw04sUHqDqvdtT+z7WFwrZ5vFh",
-	"N+dJPj/htFUXF+KysCKrroN3Ijeobw4OUqlJcYA36j2WZqmNxIub65hwKKhfCFWM4DXbdfva4fTAe7ef",
-	"IHpHz921PzHn8UHyO1Ed3JJefgDpJZ2vSqe1KzQ8zX5b7RgYESrt/azHFT1De5Sdq4nITLNbIoBPWI8Q",
-	"dJLA/a3iBGl3aEUjsB+gVDEMaBXSyKEpuRIRX5uLFAtUXJ6tokoRWum4EoUrJzEFX8WqYpXvWI1UIHlb",
-	"1US3oNo+OzE7UyirBmHvtOkEnhe74k6rdECQZLbXhUU1Xn4eH0PzcQFdhUoDck57RDlWu4RD/FTsLdvk",
-	"7xOVuhf8nR7vInWrxwGdASrMVDe6OfaY93ZsvtPjbQ7Nz3ocQcVf+HJvozE3HM6FV1Fv9c1LtaPsmktT",
-	"6Hy1K6lvU0Kt9X+xTiEMmHTGk/BGAMsqUpZI80aYIulGsQoqXxzLL3FthTSYe1e0xArCDJDaaisslwXV",
-	"lt/3gZYPqGf5FldvH4HxedHrtubgrdzGxpRCM2MV5ng1YoWk1OA412dCAUQi5ZlOi4TZYVClbOQn1Hnx",
-	"cNUeATrwIx1EB0KVC7uvw8/Aq6F/OzYh90VRQt1GLmczkYv04erg3Q6waFhtkBcVqt9VE3+RIxZa29zt",
-	"uMG0OfwFH77bgGv28UT8PoVFDUvFHvfbCNX11RjV5bXZUWDvSFfc6BbxxRjROhCOCdjSsbGF5/kKubxi",
-	"lVR1GEk3wj60XEyEKrKVJyEi/lxn2iENWLNT3QtzK6P3qE9sCnMMoHtBfjQA6PcPlOT7lyS+qJWjkLf7",
-	"e4nhvwixZNbqDd6iQ7ywEmVEi2P/XSs62lKzBUntaM9QOGbCf5eo+z7iK9jzfxTwhBuTZhfBMdpFitkX",
-	"USsm2IArI/KZwJQbX5ig1x/6eYNaxKp/v2mPJlU5YjKEkupYnYmVZ0asExIWAI1pBVLH1zyjanaFBpwV",
-	"4pJYD7tALmXobFVx5n6snhZWqubAsrrm81eFS+sIjKwBwAjOM6TCe5xaRuGBJ9xVXIlUQrT95Pg4YrH1",
-	"B+wXwKzw2C7TKfavvkH7Jz4AxLRmn0o1nBEFA5iHDpRAeGzgtQKIsJqthjZNefp9q1o/xMOvRRfa8MQ8",
-	"Xy7yfsXKvk1XLSEuAmCzjbSIbj9/jz1MWy1+V4yKSvIjRmY/Ki1i+NSfCVgO49OCIAVx7aON2+K2Au4P",
-	"zH8I2BsY/IUew91U11UQintEUAxFDvWFYnX8Sgr4SuNR2hslzWdCLE2s2sw/jmDr2wx1ByiRAPyDU5qL",
-	"KFYbLKURSxai4P1CFzyzpmnCgHoAY8GMZ1nTSidgzViNxVTnYhd8SyhzIdR+bDgPS5Crkv8gdViVLAdJ",
-	"vQ9xAx6u6tCSW6V8iKq3QcbX3u5H6ImAV1ltBL8Ym4x9eOkbKm32aoS6dUt2dEtC7YSFFuCkHNnFMfIX",
-	"4Q7irUNyDdLdn2VWgjnK3wf50iWltiT1wgLGwMB3XT/rCT0HixnkvQC3Bizpgg4z8JoAEauyohyMFwhg",
-	"V7kykL4iN322IUUYsTpVa6yS2gP2+337aEkNaexpAe6HgTOM7S1g/xM1roOa4o6TLddpOSlYqiclOjqy",
-	"iAi+bS17F0KD8gLAil3xx0pUxRPHgwFqIaz/dWDOnfhAaVjClSjigy5ynZE1j+igdlk9rNtcANgLNmvZ",
-	"6eRcjaAwki0Eb3oNXp+IS+vNdjTQ4ziSdmSr675/ReVLemufQJ7g95CG7nF3lYjBgdE5JJsxg0Ql4LC7",
-	"7S5wnHvNvXMrNa9BarqXhhV575VLzEu1RVy+dvCFWNxQgDkbCskuCgcsM6gDr20GmnTd62BPhxV9UK3t",
-	"6xiuwM/wpYaOQahLpnBFqBHV8eqtkMOOPRSGKxrmAurs1rDmCTUO29kCwDsjigKoyJD16kKqVF9AbQae",
-	"iMkqcuSLEdK0L7jMuiMn0yszi5AbITiG+6CahrsLcHBB3RSWK+TrrSpCNaH4FZ20oT150KJCWMYe3L6a",
-	"BMCX2THwBQJCll1McL0bDY46Z+McaEk4fZWXWCttz7d9p27hla6vPQDDWb8JINLC9ezCj5sgMJ344GUm",
-	"ABwyTWPFm3ArhUZJosu8Er/xAbX6MtpB7qqIcfZnnV9YJwfwWezmw6pLpVkqTCEVeixuuvHBaZp6zEZX",
-	"ErvhplGtIjxWUJbkag6p9SDa0E2EL8ht75qJEa4T9D4tObx6nTNP7gqGyFrrJz2YI3HNxLSwZyl1RutP",
-	"ueCTuUihSTdWL3WW+aqgEES0DvhZQYS2p272Cf6BMDkeHHVbqb5KFbSA7l7Xg+/nY2rhj0BeVT3rDXWi",
-	"7lZExChbfxt9+yNG316Vav/mU8PPr0AweBUmcQILodk47lU6IF0a0C5BmqaWl4Gerxxk8WIpM6sBWtIz",
-	"jij5apasWLXRZFXBsn+WorQT4ufCsA4ggjjQzMgZxBdSGWx5ReAw8MCqGJrBGJ+dpnVwoGodBPIXX7xY",
-	"FnIhTSEnoWHR/+ILLLL3Tx0RbMG5AGxKKdAPZHIaJMdiRT+vtBKYbFqJUdWy1iiHr3p90V/LBQBde2jS",
-	"WFVLX80BoTjdVDpQEAAo4DkuBj3eN954MPaZArRsIEw1AboCYL9VVaYVDw9CsJof3yVMqCJfAaE3YV/m",
-	"sHnwKb3FYm/HOgmkARN0tSEFaX7EmnGZYrH4u35gEbwMsadj1X4BQcLa/bo2VmElRpGM6F4VM6c3Rbk1",
-	"gzPR7bNXdkHYXavI7mNq0gFLo7c/DMha/SJDNJdyrDgmHhLuC2nPqWGCKNUzCGxfQH+PYwkCLFzs3qVb",
-	"YpUEoXzDmwJz2UFR69JBXpk5hz0GO/5cTAqdA2s9S3CiXiAQ1of9nb3RIUzWJMNYHfUZpRfxJghIAcMT",
-	"jgn8NsK3an9VaO0Ck/azO4YlhtKihL7LElp5RBznHhU1GI6QTmHUn7VUxv2s0Nb6Etm0H6tjbOVUPbSB",
-	"cYmthSUu+aTIVrgZQfBgntdxwZIV5mhl4TbWZoLZrQOzQg8QBflhyDqg61WjjhjHUVv5pRQ22tztsycB",
-	"8Dk8J93TWtpU01Of7JtqA83kufDrc+FkgH0SAEMCfn9p5DgTCRa2z3WWuvsQ571vuId4f+2Sajqwt2ba",
-	"TWLI/K/CcR2iMDSeE94uTIemq9XEyoHlnCskJE7Ds4NelPE/AOXSj9U9JArWKpWIxNuzRmQwu+JCAzOz",
-	"zkV9moR9Pc65msyBdh+g4AqN4MUsmZSm0AuR95ymxVFH4SF19Gfg7rgpMDsFtOGd7IMR8Vbo8CjhyxKg",
-	"eQCXWwk5m491mRMdA6A/YHi1OT6MiOgQeC2NDjKrH6v7aOyvbx2/XWurAXXC5KrNgUCadfwBXWbIb+CO",
-	"LDJMJ91hTV7lemkIGh3X1z7BAgKUnIEfhAPDSKWiB7fqvB8rL02UsLvDSxTMczTEytBHDSvqFp8Bsd4N",
-	"8LDGin4VgVdTUuwXEINkisUKgAFPzWUoJyZcQYEGPwcRC3meKtMSqwaaNj6fAywyd+AZ3r59+tiM2EQv",
-	"Qb0HVVJsJgr4tUxJtb4JCm1gNgiBxXaoRhkyjkoccpXU/4zmA4xoFYaVuFZpGGH9P7zdWl1KGwIjOP9E",
-	"wn5FeQrReW/H8BjVJxsUAp3zzKqOlslCZY1razXCIyixC5FljJjWAcF6iF2NFzxPe+C+UgAAowFSIcND",
-	"ZI+2o65/++oZHs95USztjrH/Be6AM6UvlAvHk8YZ6xT3IfvmyRv/I6uaia3CultWAH+vGf5t95w5k0s8",
-	"IyRL7DwzrZdspoUBDHvc4Q76ncdqk9zpsx9cg6/IRbby2HZVEVXLCkSArGvFRZ12XqiUrUTRrT4xhV7S",
-	"O3JRKGt3hIbGMtfjTCxMQnZJy8Zw4cnES2yKwZSqkBmNC12rVnCbgmei5hF4bIUHFNegoPVfr6RE3C2E",
-	"gWd6axVTK3Y5P//YIFfhLT6bGiB0p9Kw9qdW53XLhHgbrNgB1hw80TCmALp4x6iFwwY0u5btV+FHd6Xz",
-	"MqSyEikjOD70k6wGJP6hGjSjKSfzWJHP5rMBTnbTm0Fsx8jRKEXs/hVQxNQM0IynGN0At7EmCtB5CUhF",
-	"LLZ0cMVqc9G/FaZGzpRIe1I5sM89SnkctuO1gQ37Abei2Zigdr+1zOb+dZXZNLZJyHf5PvU2xSdeZ+Ne",
-	"wV5dTG6JPnWJf+PF+9VS7SzeTNHbI+sLUZ1Nqd8IZEKpZEFJYArp2k8Ri9aj9m4gtQU21Q3hNhBalIWt",
-	"S1puKMAJMT+jFZl6AJEiclExbBGPl3U77L9e5E+AGI7cYfvEY/g6MJQfVwuRuJAJ2OvYPxnUv49qnQro",
-	"Toh/lhyTaWgnQ6lPB4vuBwOAdHG1EvA8xBpFcRtAmmpGhkwEbqy1LGNVZcRVijR6jkajylAHeelRwNVF",
-	"rkUPXAsyU1NtrfVYQYzWSfRHr56ztMwxUgCz7VAb8A+e+9wajwkwawEIIHpBhBsMSflYdVDVrJwTbEcS",
-	"KZKUX5nJ3px1jlWYdi6g5wHAYggTV+e13bVLdjRWmZgWI+SrdFNxlGObdqafKu3iOldVO1OVo8h0bHpQ",
-	"5KR2odNjHR6kDRyIs8dhpsy9uytFSuCmmA3ofrRMrd0TH5CttTvi80rXNh74003Zerl9m7f9A7tCb0jb",
-	"75+8xe4DMBB4MZm35W8rirrWzj1Q7QD3zjoEPT4iWjuIytbAx7EbbY3hNxxuc2vacwpdBaW08QGomVQL",
-	"wgzGNFcQS/hwtPOq82LHsE+9O2vv0hZY8BthcICANN1cXPLFMhO4A8QFz1guFlIhlEIrwYX9z1VzWvDL",
-	"Z0LNinnlWPm/f1+whV0jVvgq0j8g1fvNYBdTBndPEeY8nE2g548p3cVbgrgVj7mDIMS3ajUq4e/02Q9U",
-	"2yzBMg2MOD4p5Hl4ehs2XijWQkISrHVgCV6fVGO6ohSWYA0gEqLXp41MtCE4V5XhwSVIWedk8CCKFZm3",
-	"BZaVdocQv5cOzKfG97EBM227/IzVRgEqUxchc/Oqqim3oZ9/AtDn1bJz457gNjT9uZlG+LK3S5UtMOiA",
-	"QVpTA23WgCdrJz3xvf36VKVP7Jeesr0fK4Qv31CZJg2r1aS1opR7kJW7rk43Vh080m03/xodeUqotVXL",
-	"SVdOh0m2gFYqVpsbPtm19nsGjTlbzaa8FCwTUJbnSq6g7kjgWlstTdLn6pbLttVqDw1PeWaEt1TGWmeC",
-	"q0/EVKl6k24tkWvCKd8qMG68YQwsoV2ZuvYiGcPDLCvKKW+hhKBT0XpgK1ahoLDOmWnSfsm1QCaGnF3A",
-	"ECChwTIaQqEMsXDVLK+6SZS8PH3z6NtNrGWFns0ycfhrZY39liCLmudDc7inQc1OJdhmAnNi4xUVC3bx",
-	"serhy4jwuT07mYiVC9qzFlazDpb5NYjJgke0a1IjJQPYGFkE3U9VO23YKfq+Dm8teE+HAUOCI9co0rC6",
-	"K2cd/OW5vd9VJh5utEf0jPs4yH771cIQuEsNK/SGE1bt1U8yyti+HjcUbFyfxi1j2W3kcW/GMqsSKtka",
-	"6E63v7wL3yqsPWXENshurJKsRyWh3d7hkEHFZsV+6cvdNqNfxSr2Gp49fRymAK0arNgsqqeND6hhBOS+",
-	"VV4QMIrt/EAPxAfsTyhcdS5nUvEM69Q7k7Kwgx4NBmwy5zmfWOnXjbCNE9VfhKXI7llQ38B8XeVorKAk",
-	"1f8Es2PWDK6nxwI6Rl8Nv9aKGaYcsbmR4iGuCdcuedr9EAVjV6mpXFpjAW6p30dXhMFUe8NRuDvXs2oh",
-	"tPnv1dh/c1LbLsgtLvhNxyQCSbLWkL63yMykKdYs/Z2hrhqGZ8O+D9G/N1Hir1W3A+THVOfsHoqiilUt",
-	"4FDrfkD9WTKVmRUACVM89+Qzdh0iZoSgsgwSEw15VY9XbihUa54qs5eNimgHdZJlLIr+yGbq7wVx+0gv",
-	"FrxnhL2gEClLzsRqCAX5SdVxYiJmF1lPWeDpzHWW9tlfxMoMY+WzhqHQBu0IqkhSGBkGjrAIBpr9uaF2",
-	"GuwBoPC3HRoRBBYLjt2YLsDOOgmEv6B9D6I4nhvqTKyC9pYJtFixUmEx/5lYxVTbwTNqHPDPF1oRffYE",
-	"02VDTIUOc8yZReTH4j1xt1WJtY2/3BCpol1/sCGpdryeVFvyohC5Heo/O3C3H/8zevfrUXQ0GPz2X3TH",
-	"jl2a/4L7drudaLffdf/93w5+35xd80jui5beEjy4TdtdI2R62/rurcpaQjVXlCY8mmttmk4A1CcGajUv",
-	"lek7SUD1bMyIwqwFrtaKGsK/QUhB+bQuTbZqpv4iJqeMq1VUtZU7K35Yyx1AEhGvtarU3b87qqaIwiJk",
-	"T944y4sqM1mvMIYUo4tgza3UrChLI7Y5/+jbD5EGKIi01POS6PT4r+sc9XVkel8VeQIq/2c9boNBoQav",
-	"vFRKqtmHMQrRs1RQs1gU0lrYBhvuQ70MWEeALc1ZKtxfG5T9dVVwfKzKt9YVuaHWIjeNrV7Nxnd+G5S6",
-	"jqDUDaiV09Yztb/DFCAbbaNZpZ5LhLuzl3jjgVoa7VhDT3G9Bvho5WoEVmSsHNGNY8IGhrdCLrA+GCAt",
-	"+uw7PSZeHj45m+W+GrwO9DZEyiaIylQMTrWfBDjEvbxUSeTKQTc04lb9lps6Mmv9A0nXN9YTzBXe3keM",
-	"Hr3+K+v4BuEecvUlEeG0bO8HxqbmR4BAYsBhRH3mhXUTk6qCi5Gp92GB9Aoq0YucT84iTHbHCvrmCUd5",
-	"Lbk+Yu5V4fWdxJTYPh0R9Ij9R0Wq1oUXVsyFilWa6+XS0ZfD6tiZu6XKnLe9Ynw6FZOiCrFFrriojfOl",
-	"i5AgjhgrhbV5obKVZ/UKU2wmTMZXCRHWsQ44V+z05VPrxyBHe3ghPEisHB16nz1NDVlPAM0BLhCyAFPb",
-	"fK0EQOfhV9Q0Ap6umBaxWku/s5wjYuecKzblIWoPSIwRGjPBu4JXK01F2A4hRFc7aoegbQB1Bm/cBgBk",
-	"O+iRpuQkUPjaMROZmmRTRUKsNocDvtNjrM0QOwUCgDwxNRG6ooGf3LEz+JpH42iSdKM6IgfYZOSIHlmP",
-	"8pQC1gjkckVZ7Gk4zM96/HSNvMHHm0z9nYOsanilPx4Mjh4cT4/4Se/LyZHofTm+d9x7wO8f9e5OB+I4",
-	"/XLyYHw0OIh2+dnRwTs78jLTqfDlE22erUzNlcaQLMTC7GIVQfPeU/y1KzJ1f3p/lec5h+CfKVbgiFvX",
-	"viXMAWeOdm9FqPeeeNl79e99p8e/Q+ueVT87QMIZNrWaKdpwnm596GtoZUZQVD2F9Q4MGvuKrC1jfy0m",
-	"ZS6LFQidseC5yE/LYn4w/PGd3bp8Kf8iVv6Td/aC/LxdSJ2yTE94xpA6HcFykoPooMyzg+HBvCiWw8ND",
-	"+Mlcm2L41eCrAbBF06yaw30reFbMI6gokwrpYlO2EEUuJ6ZfHYHXK1OItoN2OkHGgogZYQwoNY9KRuZY",
-	"abCCi4aC52zrA+YLwzo1/diN2EIsxgLRqs5lwSk6SZqR7mUVwlhmoJbOpbgIJ26Hbbnba1mIHk8X1n4o",
-	"cl5YlejrMJg+F3lLC3j4EPbStuWALN4y15B/i4izzerjTKQzEbE/n/5HxHiZSg1zBzd4otVUzsp87SZ2",
-	"MNNyl6dtvYhhWixtZAqQiNsH5BfBTSq7u6Uj2s2bjbmpHqeqtf7z6X+Ei+1//5Cb1uAzz7IeGL0ILOYG",
-	"rGwrZy77Cu5q8Cqgvz7ww8oIR0vQW9d2QG8Cy5w8gGBYOKbtU2WZntk55lzhV3aCYqLzFMCF/fuzYwIQ",
-	"oKmta5aZDVSfsGOlGutLKzdgDF0WEKYJRrBv+bJlhJdBfhjsxXG5iti5yOV0RRBMitroaSS4omWkv2o5",
-	"EcjZRe2q2GGLmMh+GwcjwRVty4WdmhErpMiZKcf+S1PltInepf51OE2+WmzY8Y884zZfLg3rUMtsxP7B",
-	"l1Lk3fDULJdtI7wSplxA0Wy5BJhE1rFy+6g/CC9+i9+1SQwQyT1gNxPn4OxYMx1iYm4jYEdW+EhPzjc8",
-	"0CsxEdLKeBiFBoTBxyv2usjlUkTsjcjU6hLGpwcOzwM19B789u63/xcAAP//",
+	"MTaZvzXyrZXgb4U0b8sUfxxfMNk1PBjBGHgyoIAJFpdIMRLF8P//7L3rchtHti74Khk8MyFgNgCCFOUL",
+	"GR19aFmy1S1balFq790NjyuBSgBpFjLLlQlSsI8m+tc8wMSOmDfYLzJv0k8ykWutzMoqVOFGyrJ7649E",
+	"AHXJ68p1/T6fVZT0+8ba/rLIkgvmX7o2El2IOGBj8Rom1AzYK8xILaQhFGEuMwzzOD2EGSfkO0iS74Qk",
+	"lI4bIE1x+xiERpbhMMjJnBlhLeLXjBSkSrkjMqFY0A9+wcFEn8YTnS+LyZwbUe15nMJMnaZMAmRw7Tgz",
+	"NQ6xTCEG1R0w/0qzbdTDm3vub11Yno0UFFWAMnBlC5kLRsgwSMVZG366pAPT4P7sY0l1/1qskt5Ild/T",
+	"U+j3pIv+qMrAYk9hDN3A8Tz/IZUmkH+6gTs9bVk0NZ5Qnud+hbP4Gajn4EIIyWoexwvQOpBL7xxMb7gp",
+	"nKNe0xnz9Ieyfm7BM2dKivSHHw1kUTaJn6UiCAGR/rAQqeQ/kMhZKr60c13In1FM6WuhfvDKElT1uaf9",
+	"AN9DCRZAF+PnHwoBPJHlZZNCQAE7z6DgasFlVi4B10a0e8cyTeFx7jcAMQz2KVxOfI2I9TPNJNR51Zcx",
+	"fuW0kh+s1j9kvJghclVFqkEX80K7QeUYJQGs5h+IiRZAA634gQCcqU3SiSH3NuqdFYUCj2u0sZ2c3iRi",
+	"yt+rN7XsDWeY19Zbm7K6yO1OlgQQbXrRn8N9gBQCaZsQQS5Bn3Ynzmtq1CsMH3+NsA3f4U57RUu04Xwa",
+	"czuZuyZ+vRxf5doycYNoNtyEr9DakxbIJUBRQhvZ7To4B4FTb5k7SXgyHI6UfwZAYyLqDHwF7FtJpTx9",
+	"lSN7BEgc/B2fSX9PQDFPL23SY//8x3/h9gtqHk89JNXLyACoOGzKk3rB3z7DG08iZScofjRyKMbWB27T",
+	"q+qDSqIQ+kxDBANK3/vxZJ1EQi8tjYI7PAd4PXY3hqYtO0ItxRSTu7WUslpJIkMj6auokdAs6MwPlZbS",
+	"pnefF8LyLU3GvUQL8zLPt7YYKOQORVHc34dcUwTXnHkybdT/XoFftk3fl4ToRt5bjKIAQGOHszdvnn3Z",
+	"HbBn4O7ndu6O3hueLQkXD0F1zZznIhx0Z257Rcpxzgu+EM7Q95WS+IDOKMonOmej0eiIjyfuPxaAl9Co",
+	"kunoqNuDr86GZ3V8keHJ56fTE37W/3RyIvqfjh+d9j/nn5z0H06H4jT9dPL5+GRYyzsY9j/n/ell/+n3",
+	"v3z2rh9/PNvn48lps9+cls1LUkxfCSPsYUsJC+h3KyGvLQ68tXk5YPPa/K6HNPRjQGV7QKVeDFnxvNf6",
+	"3zhvS/UdHcCHTdIhY4zUNi3sMB5J6YEhChzWgbtFj82Bi9udmd0ec4qfO3nHS5mlBJkL/kOPlxucVBIw",
+	"eyJPt3cxAOnvRdURERVhh6awN6+ejxSi8UPKZV1czK3NzfnxMc/zAX07mOjFOntGBfDs7LMmP0EhZzNR",
+	"iPSLVZNHSntMcmp9z7PvEqoquJ4M1KqXqHMPjEc04WlKlMdlXyo94Sn/n9UexE1+dLYF72vzYdK0AK/4",
+	"jbjbChRpYwlziY5vBLDqwnU7e8t8m56kiJFQ0aIa1Cil051aoTBVgCusn8ZqavenR9wCT2Z373Z+Sw7d",
+	"sp2Pmpp50+bodQ0NHtrICfvAkG9VGoal6VoNGIQfAQQrHMDkxqVHjFQqp1NAgfSYttKAz7YENyCIeumO",
+	"98/pmQSbiE73G8E40uryPM+kJ0bb7M312/4g7Se62U9pjxZY4+IFqfFMTXUrpI2zvkWeafRkpFo0MDvD",
+	"sfo4gvh9FZrUxuuJcQo+gQOHLZYmYBuDDU/bnRJCjJwpmAHFOgDyBtvfw50ThgWF/NaTOyPQO9PeILB5",
+	"guHY53kOMhUDX1AXX7omPIJBNDAAZvHicmnnbq4rWBjE742ODl10B+zSOwZR2AGLdnSDVgLZxsF3wc1I",
+	"RfZvz/tYE/J5XaG7xSQ9cGcJDqprRo4s6eu+2KPhyfGj4cOaJbZxfZUDdyXsMm/MBavh02+EcI6v3baX",
+	"w4FGV1XF/M1w8HAw3KpO+DfU2tnbsGJr62XzrrlbPD7afR8iinyFBaCNQTudQ9UaXDBgV0KlLEG/2mt9",
+	"LVQC3IGX5PeiCswvBC9EwYA1IxBzQdAY8HMT8nxFD/j3/qv4uwtMTfa7Pgl5FRiIG6kIA3dp58f0wGYA",
+	"hrKxje59LKr703evLzAk0ndLI2Wdk0chrDpesVRM+TKz3QF7DDFbU5bbukPAl9DK1IN+bEISreSO7Ztx",
+	"9qyhG1fOOE9NVLwcoCmvRZR05kRTNJhVDf5zwkDdcCLFE9eyWvhPSyem1SwT/aUR1AJw38Kces8wjNcF",
+	"oukDLumkEHaHsYub8GRLDh467ZAgDtthrM4NOOpAJE6prMLZzqCFdx4OGTK2RFPelmC0rvG6dzQTRhGp",
+	"foJbI4ldhPhVoy/Qra9dEGfX9ny86GvTFjezmrFULrC2YaYWbZAhd5WDKIg+jBC0NSzpw5T4qAj7/XB5",
+	"r+Ud7qkZ1nPRygK2XYwcYb2eDqP1K4zR/anB/rVbOvaYSBEO61tQDi/zvMmp+FQXJSgz6/jGOmGlepAL",
+	"zs6GQzaqPYhRFoG7Fvx9ROdDiqj39PM8R37S5GeeS1EkPaZzbHmG2uff4Ht/K+lTtTzSLTJ4otWNKOxz",
+	"oO2iPQqyMgxJQ5cn5ibpIWsfYG/hzZClxZW0q1CZ3ElO+p8Nh/2nz1989+TVVdL1jgFEAQjZOyrlBeHc",
+	"sGuxynnKOpdfPP7DqVM82Hf//h9/+8PnXTLGoFk+/Itivcc4K/QtxQ+jTC7fMkkgkRD+AO2FRE6ZoEXm",
+	"XyG40YqNjsKtcUbr6AhpiKQBExmJxfC2H3HyCn1rPNq+ctoSSyXHEjbje630WKerEr21gSQDO/ZKzBp1",
+	"uWgS8OXuMtZ5dvWCPTz55JP+CeNZPuf90x7L5LVgyZurBJL3vvoigfBQhRIhcDr54DGveAwv8PbYOcMu",
+	"/Tutz4wmeBqWyXHBixXYlHAWXyt9G3vMg6UDCJeVjlaLuY6++qKpiK7FE91OW10bLOAHQJR5n0jn7r0o",
+	"cf6MmIH1p6dIqv6myJJ235SnXRkgPWPFMfVo6/aj529odatYIbkRUfAGasrHV38NhN97+/rcwt4q7NyO",
+	"83IKnEW49fxgAKUYuPnS/UWS0ql4n4eu0ctisgM2BnTlCi++69lFfepVD7G1sBY1bcuhFsUzDjvX9i13",
+	"sNqp1JTBjzULxnMvQosIboKKhrfN+NbShvtTE6o9bRxXOVPP1PsPWpXY0G3AnfhrZc+GW6oMF6ef7WJb",
+	"bbLquLWFHC8xr4vPKCTqvWDBqAMRWYhcF1aqGZxreKhN5lwBdeDSCSVLQYxBE59En+f51vbXxDzv/zzs",
+	"fz744f86P+5//2/bI0x1+O3WmX6T/xoz3c51UmGRtRQ38RBdQCjrDuHB/owmuy2uHvsM8kJOP4sodw9Y",
+	"cZ/dfcV1IL8U8JN0KkrCJqen5LywShTMLCdzpzfxiNNjpCi/r7u2aL3jubJoB+xZfdHeelz34KnmTmFp",
+	"4UP5za1fA9p5YyXN0k70grjBISl0mQ9YQps5BjNjpcc9aXWbJpCFCfvhAlmFb6URpbes4uCH8aRAHinT",
+	"CtrApGry5e0RXihxIaqcgz6gcMuJHjXEcGheKS+TWuFdkKich9y7Zg3clH7UHb0cBzt4Nrmt23000WK4",
+	"o6MmXlYfxFuDIFfimQK4rsc8yw4T0tNCL9pw3ijiXAFmYB0yP1hSZjwMh8m9l5ce5BoShdGKN4fbCdFM",
+	"pex2vmKdINAIL0ykHurMILJLlmH8vdazS+Y5K33qLS8mAuJv7in0As1ugSXJajTmAj+8NOt0adtPKqt3",
+	"KgMMZfaYLIzGxBZEjeHwHrJV1pRyq4/K6di0gNPKCt6ZczWaNalKxLr2Usc6sA44OW2hs3aYwyx7YELB",
+	"oEwxfACOkEzPHhgsCwxPSVpY+HfdX821JnvNe2k8bp6tau+pjfCyppn69WUbpDo/gZqGNqiWt7Zvdb9a",
+	"/gDL3uSCXzvtB0o1z1ki4Ju+miXo/wLAC7qly3QxUonOheKyD4xWVmKhhYUVl+ZaujMSajOsNVCbUSsW",
+	"DC8AkvPakxrDGldBMfsCWSKbAnMYL2ROocoB/vKaIFkDXlcDZ5unWpPg4Azn+y2U3YzFJOZ5dNulEXMq",
+	"y57r2ZZtkelZiYcDTXUKBdZTrnHJ7I3GybNsU1Y6tYHWXYez5DE2mmBkq2w2TU2su6PcH5igH7X14elO",
+	"yKEwzFs9I7jlDGFCv1/U0B/1eNcTs93qQmtrLsIKnPEb0QR/Gx2NKd8FhmPXxMz6y3v1VM2NKsf9Okjk",
+	"OhpC4MFTxMRScaLgHPSi7VRZ1/ESaJSBdRFxjwBH6+LndwxtRBBNY4Fxna93qSRo9lbc7LCNy5c8uaGt",
+	"PNf6utEb/ZoczRRwgpx59J5Lw37mOesk46VKMzFA/P837mi5YJCBihDXjZmp7n1mgNGtwUQv8ItjHxA6",
+	"Pjl9ePbok0+P+XiSiunxDt7sSPnzL9mqQvhe92jcNkxNhFy2ucaIV0sAA22oLx70NW7nLHGyJ2EddFEY",
+	"vwRSADWHlGHk+5QAdJ7YQvJMqllSQlf2WJJzY39IlwKQGWpA9BSvQiAIooLq9kYqQXzKxPNDGSbezvnS",
+	"WHfqAXLlVHC7LARiV7qXRzD1HcAvqqkPCinKfRtjHEvfQiw847KKIt+oWWyluXED04OROWGdKyCSKdjL",
+	"jKsufnvKOi8LPUUTnWfxTw9Z56tC39o5fT5jncdgClUIcABDrHcADw7SBsufBQTWL5ep1AeatK1hrcuK",
+	"L/HCx0KNx7N48+o5cNJTfbyPag32j1Eti1bee0iu5a57EG9inW9ePuyx7y7/6hbvN2eXXV9PN5VKmrlI",
+	"KUZ1QGCqtmldo5o3KtVzIra5FFvAZ0L9J8U83T64X8yZWotWvwmwmbVGNWntFARGe98Hi6t8UjH++qBR",
+	"/5Zq1k4QQCWkuBkYXR56GetD64Y92PQnvTZQ1YNR8NvVSHrmA8OeqFkmzRy2Xg36VUm3mOCMME0NUwG6",
+	"0GzWGN0VgCzGEb8G7Y+DllwVZry6+Or2dAUb2+uF0TxWe7DL2qqCNdZXWdTd0FupyhwEMgSlNYj/ur7K",
+	"tgPILs2SZ1UY2ToMP2dG8GIyZwU4QslXglFO8ZZPLN5WyyDcCWH2IDT4ZiSMSlebxv614AvC2L1EZ3wj",
+	"OxzCw47xQu+2v2DJuHIrBAyo9qGk3wVvO79p2u/jtTfvgAXsrz7QT1pBsWtJHA0FRpxORGh/xQB02tc9",
+	"wc+tORA3o8KtT9nd/PkNS+BDnDCuGY+1seZNM6N1WIXgzlgiN7FyxzBBXLm1NuGZcKYA7l3WefP6cbf5",
+	"mGlirwMnOSVowQN2YLfWTZX5Pnn8//t/WcGteCmKb+CbHis0cDg5pWviZuEA8bAL4LhOid1QG0vMQpWG",
+	"JHdHIU/5aiv2U8oDuhBOCMIMWJ3yVY/pLAV4MlkgOtJOR1V1mXzJG9UjGv/15n2BjFqwhPwk1Sd8z+mA",
+	"++BY8dhMJ6fbcukPkVuV+WuJ2sNBpad+K/g+9qBsjyqQynKlqE50PRtjODj9dO+xWAleVIbi9KRSWHA6",
+	"PN1OhbomDnGE6ekVwO3qmPRoY5fzT/uTFut2qeOWU+OSpoVcip49hQq45wXufPdnylf3L1sqOPf3ImrS",
+	"VseFGxCQrj32H//xH//R/+ab/pdfVsXJ6fD0UX/4sH9yVj8mm8TJXlu2k4qJXPDsAlQSkYKwMVAIs7/C",
+	"VVt+1MCWpbR9Dd39MI5OwQ92ELcxvIZTOC8E+Hw8uyukUkjUiWpKHs+aIfle1h6Riam9QNkF3zht8lYX",
+	"dg7fBeWb8BUhJ56nwNNFWvlIdeytZrQ4DBRsud030cosFxCC9vyGoujjzMImCkxgM81MJmdzm63YWGT6",
+	"lv0sCu150jmuQqmYx/XxfgpTywU6O21mlrgXNonYU/hEbdZkAwGIG+gKCwhVZOmix+S0ZE7psbTQOXiF",
+	"gAssIJFj5rN3LSKwmEVQVDhbODPSOtV5IcvMcKHuAFluGhx6u7JFIDHstpPFL82GdzUN85bdcg87n7bd",
+	"h9r234hW5k1IZ3hg2AIuMXOZo9UNpNxYXCiR7qeE2P2ZkEwwm9ZtR8I/T6S6kVakyUi5laMYfIarI4Yl",
+	"iLF6eNweSwj8nHLr6RPrQKGGMwAIPKKRl+BAoP+9sjh357+Bzm/ct2B1lqMSUtYiWj9b8rZA73Rx+Fb7",
+	"UUu1pUU48SVccUcXAc/eN6VkspTglYF+Ht6qds8aNuaBqfm0o5cTCyjrKB3S+3TBlKaCDmG7TVmzW9t0",
+	"kOqOS3WX4UUaCLi8CoBP273kADh8WAudiV2k0St33c7EAbjN78oWsDTtJQZh0iGZVKbRXqiIEGBJVcGJ",
+	"Awo3wnSHlbASdv/kjJ1YA6gDvZCiSy5RGPSYZzAIgWj3xUtlH6KAUnbfY6g8OhB+xzHyshd3P57L0fiA",
+	"p7M7eh/PxeR6vR/StB3gZUZ0SMaWADmCZ62XPuSrcaL8guomQxq3sy8n2TJFHGEUrgR5sJ4N7Z6ws0PW",
+	"HFjMTC+J9lwYgB2H8L6WRDknH2ptvFCA8dWYTwdJk+F3JH+HGjzIO3Cj2ATC79PCNqwlBPdwwgQBo1VL",
+	"dWoQN00hYZGbngdIwuLKG4E+OWmQp7MHbex7ZWM/f2E5MM+sWNSwpcC8Lz/UZdz9w1DG2XbY/O0TevdF",
+	"Gi2OD7U+X+lmJPpwprvzsbQoepgHsNAGELozAWkJ+lYU02UWZ1zoWwXGGpidrhECE6ULOBMoW60QPNUq",
+	"WzWmXrjW1bN1lps8H2j0RncMnD1TMv+tRcEs5r+DAlK5726cp5AiWEkaamZA7Xg8QSTJ34cQ9U5Eo14d",
+	"D0Xi9b4fSGR2N/bQgxwuh5NV3t2HQelRT1S6GewGrqoMPEZgLfPpVe8rXNnkOwmZnrtxYMZdbBMh65v0",
+	"7pKxYeN/GAlp7J0xTH1pzpdiA6/zd3PM9gI4FGbmepmlwEPg3aJGK0JfcLqCs606Rtol+WbIxdJjC63T",
+	"teKgQthlARh9tTIhOMYZLwqA10r5gs/WCv13qgVKhbES839e7ppJjdVPoYQLcjsID8UKY+H0ccosZDjf",
+	"eymXNG5y/cyut/SVr0kloJMf9fiBYQnelgwYyPuyYKtEcwWI7y6AaJkyzV8v7UiRGv/41TesU4IuTMVk",
+	"NclE31g+E4TgmWqQELeFtJ6Ua/0YcBbsi+LJopFeKKTL66IOz1qus6URJvis1hZZZyqzzLDkl19AtfuW",
+	"L8S7dwk7dt+AFf1ujSTmMuXsub4RGQfv7V7oroedAfsg2lpgVWqBtL1XpNo7ZvY3iYzWTba2lqsro8EX",
+	"Eo9ZpaXNMvCtfa2x/qkB5W6l7FwYaURKxC/r2hPklTav0G9ePsS00x7Av35y1hfKSe+qF228aotNLkRz",
+	"Opp7NjwXPOOp5JiX1iF7JoHfjhe5mCWVROHy+wadtI7nBt2KWrFt9O56LEbz8EEOQymKx9zyTM+aixcx",
+	"3v2KW/HGpC2QtVoJHxuOIseQLGR69Vw+CkB2d0qAWM/Hgbshxa6xPeuZGRTdjBtRpaXf6b2eAOVxyX3S",
+	"imtbB6p1J77xif+GdYjbooSf7V4ETiFTYsc+3EBJdBuwtlpcQpLwwnZzPkpRvJhOm3yPdS8QPHdtGnoN",
+	"S6VxzLYswTtupmgtf6i99FwuGkP5sE8ohgtMQabJDaRIg3+8JWcuRMRh80HgrtDGVKJUhNhhCIxN8gwi",
+	"HpA+MNY3whecb0mLgUPrr1pOxEvEQGlqF1xEnKUElWK2PzuqcmtKRcEc9ioYWiewNvtvIi8qqZakZkHs",
+	"YYce2tKx2IT3yp0Ig2dBMm7swcU8DM8+XoZEtna9UTGojnFvbTXUxqva8LbliLu6Mcuq4s1oTibJwmLe",
+	"tu1o2b+rJkG3SugNyd4XbEjFx0JEMSdaYh24I8Wsc8MzIsfYnILUYnGXwr099OnG5YFBnds1Ixc6z2pF",
+	"BXFtUyN9OYp2bEHbmUEpMVHthkXfsV5a1sEqKquxOqp74YdDGiCZUrPKkPTY00IIosRTOpwt7UfFnZM9",
+	"rIwrVetroDoGPb+umhetj0+2Eds+fPjwc2b9ZbB4Xj/eHTr4tZ7NMvGYpOPdnABUP9fsNlzAqR/jsJHh",
+	"iG9+YML3PvozyYTTkKRtcRAGlqJDjI/y5lD31zj+gTmyjdwWCgxkStyBYOxLhU6H5jzNrfAXgHvxwBAD",
+	"VIAMOGop2A+YAdvtyAMTUbDSrEUiLAtlethfZBpI9HRqhCVo8GT35Oow1E/aKs/kewRaPCRloCkoX687",
+	"j/E+1oxUP7R7xdtr49R4mrlpCasHUHMNb3b7V2Zrk4vXPXEsZlzBAjeE/B5AMRY6EI0GzAfU3WuoDw8H",
+	"p3vnAgPSx3a5XA7NFd0ACs3bbZu3eoB9LXtos0hDtGvQycvJQgzY1/oWTqZnbC6y/I9b67V9y6kdvdp4",
+	"b57gO+r/pez6IOr/2mQ0u66c8CTPlHdQzBDXwXuImkNn7vFTUUCM8VZhHPywc0uJW3jCk70y7n4F2i7a",
+	"vSWGHNDqAjSOYVZfIKjdWIBlT7u9UmJBJKz0PDNgLxbSWpGeVxm7gHb5zavnrNPvu7/7yyLr9oiQWBoq",
+	"qk3GsBngroRcihW38OD9MHrV0Wkrs7UTePwbEKhQ3v6U/3RghCOj+pLNkOMoL53Cg8WY0oCh9PTyL24g",
+	"kaUqDfwiU/4TRGwJ1DoGLgy/LUQxA7StZjVoyn/atvZ8x+8lrcC9b99BP3DE91LwekezQghLSSjV1Mph",
+	"YyjX2GI5CZxMtWhQ0y3XSt9mIp2Jp812P5ZdY5IFkEv5RJdwIwAPQP47wCGZSvjaR4B20pZgXP8cN+iZ",
+	"ype2zl+2rkNlXM2WLUWOXzx+yc4+RcRTf10Fxx+B1GvxEKH6a+jnvP/z97+c9h6+6/Q9Enr3j40xKm9s",
+	"7gkhe4j0BYfMXhe/LIQR9j7Sb9p3iLe9dt0k1Ul7widzNpUiSwNaamVxeU45ni3Fhc8MgesR9/xa5HbA",
+	"Li2lubiDBJ8W0T6wToBxJ1dO3KyTteO0HdpK3ILvoMdsIReLtTDsTtjB+8OBc2PkTDUgguMPDUgj+8KA",
+	"947e9me6H/RWvHbwLf3xd7zs+/i6vlzkuoDpzrl7ydFM2vlyDNBCmuey7zSxmVDH4dXv4tvNtcz7fmv2",
+	"QSdwKpZrnRulQupC2tV2eDRcfC/99eigybURO99KlwMOLRLB7XqrJ44Lomu3ZJf4djcwZfLELugFj3mW",
+	"fSkL5CCBbdu2MVEuvzGiID/kgQD2hc7NLmC79BZ8+zp9DjymXY48U2MNgv/XY6GNV1nzbvdXsM6QOVXU",
+	"2B6by9lcFGzhNKBl4c6x7oBdomTSBe7SKLOgPB1pk1Jtc6W4t92tGbm2b6SRY5ntsC1gLP9aXn6wcA8n",
+	"9BfcHLh8totT1iFx2u2xpZI/LRGYnQyIGLL0AHm7vi5q3gYSQRcYhINZlDZYJq4FpfrjjAswb1qb9Mme",
+	"/LgwOjuM/8F6P+nX66P/9PIvDwzMgbPsGxKKto9t+9SWD/eoPb/+tGEb7nGu0HTYMmMvMUr6TFmhrE+1",
+	"O2Ti0nHlUfvnW7ZD1oc6BsB1hRRXt+GQlgfA6vEpwjDuiVYXfEU4/7GrwywnEyFSsQ1hrl4nvta30PD2",
+	"kW3CbjlkYH994JytpbTVd2weAirI0Yce5+K9e4l2qZG7BNXVnXdltVxtmKjqS+zrJ3EPLEfhMLPkdRmD",
+	"htJcrlLGYyODxnQFKZJAdRGcU6wcb6TpRFxlNGFGKvB+497wYSKugqEKL+hISzX6sD+5AcWiG/iv4y6c",
+	"NlWgcLX6dgO6GlxAsdALalElYlU9DZo8EDuX7KZL0+jpj0bZX7StKSeNTdkQ8cXHo5pBFBVjis0R3OC+",
+	"BlzG7VQXiz+Llh75C9i12NqdR8OK36HzdyQz+Z7+/6H//f/R4neIrJxG1nHsOmaPYiYHuKUhlXR7q4Y7",
+	"FHC278A49+HAUOwylfpNke3ipSJafQP+HMM6NfjLkFMSawJVR9XetG2li+pkGNdBnaz7q9JqRvmWUe4d",
+	"zYRKt0eKYIS/wks3OsVeQz08/gqjgGsB0e57jB/uM3tzVd87rS60jveh/S/M+H74rvuhvWmHGkQ+w+Bb",
+	"nR5qTvOCb/ePxu/5kmMZ8J3Slem1W1OJ38CmafKuFsIsF+7Epo3lDsUe5qv5/diLfXaeFLG5OLI9dwYr",
+	"I8crK6DynCofWpIoDsoIaAf6RY4MOZPuGAaUXfT3hTAxkFS67xK2EJan3PLqzoCMpn4mjR3k6bSNPbM9",
+	"I/qbZ988gUToAXvheRIgtZ99xv4svwDoCMhCmesM/fE9MoEWwAvSZXN+I0K9iLQjRbgikF0NPLKhN26Q",
+	"ncR0zxRvbUna+cAw8dYKBbx0VgAMl/t9kfbYxNw4LSZlc7vIGM95YbsXJWcCp8fA62xU4QBDZ6HILxWT",
+	"jBcCEi9GKuF5nhGr3bGeWGH7xhaCLxKPFylhYbgHOYsE66dhjGosYvGDNox+K+w6kdqn+lbBCoeYYvLV",
+	"E6TMh+DH8S/uv2fpuz8CHfgf/vmP/0q6PafdyZSdnrG5XhaYVjBSEIXHJIILoIUDFCVTMp0eJ8siS5wO",
+	"CYEz5jYK5RyybxHAwsosbK96d+fW5ufHx8BMMtfGnn82/GxYtnR48vnp9ISf9T+dnIj+p+NHp/3P+Scn",
+	"/YfToThNP518Pj4ZUi/E6k+DQQNQ9PaKwl0jx5A20JAWCiuwEBMBy9VoNuVOP/lpyTPDEiN/FrQKwiDE",
+	"rZTKfnK2NSf0IN/gbl5kFJexD1n+3IZ+LX8OUe5y9wJXGm7DBB/Wx5OuVrZz9tnpycOHe3f9vtKC1mzW",
+	"IEMjgVaOGo1DmPeyevuo3IL7ZA1Vx7klH1v5k0mSmistAJqlwgTuYcJ6LqF4GiRi1x1tbvs63amYCWNh",
+	"8gYsCa7AvntWck7SqPQO4jsANBT07XCdQv37gRmpajiV/fMf/8lSPVlCcv05y9Npz31+26uIXCdBncDt",
+	"OTsUarsfDdk38osLJz/hTaAzV17lTIDJHBKdATYemgUKYB+1ZegA/omABpMo9XukXMvgznO2yB/22C2/",
+	"6bHFGXdt0bPZWlNY4jmJ+xNzAw8PJMUQSwa4mZGKmGw9ZzzU1MFQTMxN/cFV4oPqHHh6+uoHX/cTdxaT",
+	"sEPzGrNycJndLW+JNKgPkbP0xmxCIMOcYgAugQz4AUsouz9hc52lBMCdSohKRW6MAXMtnmZ8RmTTepEv",
+	"rUgBgazMxDlniTRX0orLdCEV0GOUsHbS2IJbXfTAk7gkaku4Mjr2gCtDmmcIVZ95Pi2sjUz1gkvlNndb",
+	"vhBB3APj/HRKN5gLxtVISYWiE10srjOIbjQrgHBPaTdKCwn8Fd0eS+bcfKtfC74wL24VsHAEt6m+VXAD",
+	"wHahLlQh9hRp8qFw1KrNaMllDgRctaJTAEHYTNVZff7OQODhqVWQM2Tu1/ZwRIPaLO2K3gP+gFuFsD00",
+	"ky34K7t6ucKi3daGO67mlmaWG6/l/U72rm/Hlsdl3Fgk6760bU4FdyouJxNhzHSZIQOuVDF+QhhwottB",
+	"5VreAb+CxNUewej71IECcTA9ujrqlSWwvjDXtmbDXqqN+176kRHFi0hHa06rjgAo4bh3s1OS/9XZIa/F",
+	"ik3dcdlsxW90MNceRddXoQYJYmMmbwSsiftAWoT1htf9WniKdU7NNZqSy8kicN/cF2NtE0jo/UVn7o5g",
+	"eB/YLVgciOb8c3Ejtp6Cf127YWvorXEcI46+cpmvwxCut68RzyWs2l32bSN4Eixq2KXoG4tXnFv1iLes",
+	"ZszqHhxrqTtTDPqNesgOPl6FlVkHvvtXOrh0fSx3ykZdk54NxTu7Uo4jHdl6zg3cv/HIqLZ9p9Vyj5CV",
+	"6yvxd4xcudaZO5p0TWPzQay7l6UG1MB0HZlu4FoIh/yAPQHJEcLW0niEXCszZhDStRaDu+GWF42+0ktF",
+	"dJNvXj33EsC95oFhuZzYZSHQqUxnYOmZeQC3dHehpNtBGxi/ljZrpaGC5vyox8y6qw4CLAbP6qZU8zK0",
+	"xmcBpCcUlJAGshBcockxLvQttKs5Az3mEH50J52Eeh8jPO8KAtQQb7s7My+1J0BF+ezmCjEv6ywNcm7k",
+	"BTh3MkADQgL+zeBS9RYeADaVF2IqCqEmtPobI3r49Gr/nhZC9KH9JcBU9LDqTkilWUjjujmXypouulbQ",
+	"f4KBMwMxG25QL2Yd7wo7+YT9+Qs03Ql/B9yUZFzBkZsXwkI4n136JBOUHnCGjxTZYcJW0KpKAeN04Z91",
+	"E3n6pWLPLr+9hEJt9jNMoKd5jlC1sKTKGVEsWIJbF/+TpRvf4+dapYCgdCdcadLbStFVJ18OQiPqbdjn",
+	"1UWwRQRTmvP+eUVeOEdpQiGJ6KKSZbRbShF4txpTiiCoV8r8fVKKTu71NNieYFTjE+746ru//5+jkfn+",
+	"31rSBTYfAUH2H5ZUtJfwb3zFVgm/h0SvgvUf0p9dhXS7gG58bzxrDbK2LX3pUGn7Kq4OmgbRGwtc7pY+",
+	"Rtg2Sc/BvYjAjsfzpuh0IVgh3NMAB2rjotgi+dYlXaM4urtm+8GUWW8qNWwxM9cFEIOmsafK8KlwwtKd",
+	"NMS9LAtw3i64FWYvHRZEMYon1Eqrfikl7kVJfT8sKLuKiQZfLJI5WMyaU4eoxZtco2vn75apv/viDeb2",
+	"B1jDf21yUFXf7RZSjz0/YR2ZCmWlXXWZLtjzU9YZL41Uwpguix1JsNzVWtlCjfU9O3H/nDbGMONWRSlq",
+	"LYjcBV7hdtNYBHppQLqmn0QKfUsG9xTQooqoQz167xdGpdrng5q3m8O0YZbuxv+yU9ZGZezXehtjT+8c",
+	"eWjoyN12ddP6/dC7uzpDa23woHHoTamwuRlhK0B+mRtpOrtYGH9M+QcertlcFF1y2gbKg1gE0MsqjAit",
+	"cmAVodAeCGPQSigPTLm2xHwCQx3QOsDwQFPelmjSnVTOpDVQYVQz588+O/38pIYSjUrkWe9k2GywH5TV",
+	"tSPw9Vi46fTSkPCvAZaYqhIrIpum8X7hr7dFLqp2LcxS4yrWjUztlwHeURhhzxmnz2S+BWgVxAtmQs0k",
+	"OPunAJNldUMkYqQ6ybVU6Tk9NAnUJAnP8wLo57oDdollCKA8S4thjaSCVpAMWBLkT0L5FUEIJaBjlywO",
+	"6DqBLC4IUkBLH1DRg7m/PIx0EzT81wQHR9n1eglUAgu+cocqGAHVxfEdLxY9t18WPbaQaf/SZlxZOYG8",
+	"NGUbwdKwZ1sDaTBhT/DaQ+sJdj1h3XTv9Og/uwsPL1RgY48KHhcsNJck7GFTwys2u0kLyVvM1xspbpvd",
+	"IWS8fPPyoc+ts5rBC0h45HJyLQoEMeJjo7OlFeQ8GamQbgytO8a9ZI5/kem7Y8raQ0ZRafzi7+TLcSYn",
+	"QO7KFUtGy+Hw4QRy4OBPkTCRiYVQdqRcO3weMuTfuC2J29SZBICKia/cOdu42lABU9YXqr80/UyqlB+H",
+	"/Lt9s4t3VKXc++9feSJbhjZQVQBEKzlszMqqoL1xmEYVbcbGdYtNCjIbxQ3L5LWI9YSpWKBTk/5TYmkL",
+	"njXrCmGTrr0wIWmOyZvhmJh6vEQbl7z5gwGsngSzSat3cjVSlfj1gqcC829BN7h1x+lEA+OSqSZ+YkMC",
+	"sFp7R+4xKorH5+84EhrX4jXJqjjjt8H2xPPZzUzhyTao0C6OXARFYaRwMwCZEsA2Z06zxbP43AkcEugh",
+	"5wgnFURvCizs+ABodsI6RoiRSl6+uIplIm6lpJGsdkvlYL0X6+WC3R4LrLhcec0HUkUnXGGHNlUPri3J",
+	"+sr5YOrHPWkU0QS1AfbDlMIJVTnF3aSfV7U0JXhB7gegMfcagNP5UMwNRupbZNHOVlEuCk4LUZOSaLGM",
+	"ZxmEOTCtlEllLNgk3fphtn5K7XIe/UsoU7+OHhWgXBpgXFhnwo3oS2WEMtLKmzp10ItlwR4/edHYCt1U",
+	"O/hMsVtdpKbHAtsPdrkQUMQaHZF15cmttNt5TT+HbApcImrmF1uDSLtoWeWxaHvuVhfrwLj2GJ7KXSq1",
+	"2776UcqSsPKIZ2y8tLDAl6aSqH1XquUfEVXqleCmmQBrxThDJSdEOcrBrpIuJ3hEAQZk4i9OWAeD0NVJ",
+	"6A5+89rgmv29s3pYnkjrSmFQHWOhSot8b5WRTvn71n6iTOp/BSXojs7J2oj8+l7JaHm3llBXC7m8IgDC",
+	"gsEDDEoxUOBLJecWGO2AjIsl5GZMsBZuLAA5qPTkQEVv2NYX8W5+YJjXAj15RwYGgUExh20bKRShINSi",
+	"5zo9y617OCeMEGyz9rfuFfWPOvISrcU/2s4rd4kQ4O7Hc8bZrOD5HAtFUqcxhiOGiAD5Kj53An2fG3Us",
+	"/u2NFEek1m6ozmNTDbwxMfB+eXJUQvDEAQfl9k4r1Us7dudZWUhneh5rGYvpJCVNNSrIm1gOQL9C/Qlm",
+	"qmQ3IKqUkuSAfHvEdL20RqYlHUJLdi70vA32EofFZ8eAwk0nqnRtqodnmUSPhYYRuuWGpSL4yvdLIqqT",
+	"MTSxGuDv7lWYa40A1iWJfkkL0TgWezfosFqxdNYG7AuL2O1Md8kFy8TUupaS/5WIZr91C/xSpU/cRX9w",
+	"TUPoI6mgftPsDO/r95Z7UB0wZTg8nBmhXQeNakoxLwPUI1BBa8rlK6HELQckVUln955wIyAHNg8zXPKr",
+	"DbN7YB06uWGUlbNUsw0VQllwURJtmZ5G4tcP8bHhNyI5L0UeadKYwpb6R8BQjJyOb3veUYSitFhmkMDD",
+	"nRILTTKCFZzY1rhihZgujUDxDy/gN2KkQploSKzx4gqIEBB1xP0lFGU47jWIX7m2PYY+NOk6dww3tUmW",
+	"aN2uZcd2nHzDlbM+Ccgfdww3JF0URSPlRwQNYyVYh5fCK2auUXio1KQ8vtinBO4ps/JCj7NGtvor4PP2",
+	"pxseo8Cx7TYALSRjNUGm4iIBl2CxVMCJ653Vrjs5t/ORgtWTaoGGvsDd80Sl7DFQuRbsqS5ueYGfe4xX",
+	"PkfE2tjjHvgl6Ty3Ii8vUCxCWv/nP/6r24NYrVC2WLFcFNCbHksAdTpxsgfYwyzjZqQS6Orf0R8vU3TG",
+	"f4+6U+NPA/wMD/Ou+w5emoT8chyfMsutO2BX/Eaq2UiFASGlkgW0OSdYLsJ4uuv22CJPXXueFIUumnZG",
+	"IXjqFsbLQi9y2+YTcr9BQFtmIgJcoM6otNSogKAlz7iTI4BKwyM+3JEisBBMdH4lwiP51Ab0IBRFPppJ",
+	"ClxRPuUcywJHKqk2/iqyWaXqe2K+BLZUKJEHP79eGmjeBb04EW58EsjeLuF/oUx2pnWKKKsxqgsnXB/s",
+	"ACq8AU8TJ2frlmtq/VaDLL7WmTBzncvp6gmgMabbFcM1DqxaASQI4mmhYcunM2GJ3rdZJTzEPofSO9N4",
+	"hsVnMF10zk5io8KtrkkB0TC0fwSfzOGEQZHkPgEYBbZsMFJXIF1syJpO6MEA3NN2PLrfUmHFxE2wp/6D",
+	"Cp16YO3TCMPlpAnDxT/4tVjkGbetSIf4qz8PSYOEnRbrzrWfg3d4X2kfWrUDZvl38bWbgm1rXhZvMdTe",
+	"1zAoLZthTTzVT+XAn9arsqrVtkW55vbxy/iOe5iTK70sJq3pNGS9GbiIMjQZr2KkNPKMKrByL/O81X7x",
+	"1zCe5+WbwKYHUey5znteTP6N55DSgzdCJMitHihK6cZMjld/PWT1gLBs9jCCwodDMOUg2eHNFX8iylpq",
+	"RiCdWU9mHe5WR9Y2bCWeDbIdJFBTkPPCgFLiOg8YPtF4IJAXtv8gy88d1G3tKQnpzbo9fOtrhg55q1ta",
+	"TylEyLPsxfTo/O+77enH5gZufPd9U7HLLiNUbRw1Zme867CjNpIm4DzS9tudqYGm/xnM/t2cynfEb4xu",
+	"DgMUeh95lHE1RxPaqwuIsMT8LjxMiMV+1IZSVHUjMp1TCWpFggEcREXUrcu0XVyxLbL1Qzhlo73Q/Fa3",
+	"DeryfX1kQAEBdGmOyitYZ3TF+iBtkKFeRP0qAjSWHXtJjN5RoW9NM1SJH4KKX9N1K6AEgpmAZc6erXQn",
+	"Y4aGvNGS0be015sU4Vf61jBJPztFcMJxZMoGdoaEN5LQDCQ7UFa7t77ynurmt7pRwDeXcbeGd10gGgQv",
+	"RMCwhPaBrehF8UjBiR/yzEqPgrk5/gVFy7vj4NoP5YEbenAXadq22SIBBquklFaVWaoN35bd+bS1dt6P",
+	"zs5q12YQWfcruSLBfsXkkhqVaMCjG0zMTa286NGjfcBLvwOGQyjyoRcRuKT3iw3uzFtYA3xsK+6JBnuf",
+	"E4IOhsdXfz1niZOzMSQdbHsS2r0SybEmLUeq3IbwiIFbGW5TJAvhHuhtV6lSfYuyhVu4uylOstcRZG5+",
+	"T+HQind+vwLmS5YC95RA5x1OXuTDBNub8JITPOjQTLa8mAmbDBh4me1cGMGuxQrCfyOFi/SCcbWyAFgJ",
+	"jG2BfOQWIPog86Fj7Cpze0pJBPPrspmGgnOWuBb9AHPdNKHh10PL+z3gsz+W3AOj5FllWYc31N2Ddt5c",
+	"bSrvVcmNr/2aq7RN1M3ht5Dqj9qI8sUcMK2Z4DfCxL4D73ykjUosovSsQywOXBC79Qmv3b1PeH2tT0JZ",
+	"UZj31p093CBu37W7QoJOTyNEz962kdshxa+lSim10w3EBflIYVAAoJrxNO2D2xu+6zi1M8+Who2X1mr4",
+	"2SkQcAXEOnNu590K5TE9YGOgPQ6wNOp85LWNQkqQHGw1oNTeiBTFy6Bxa7fZzNCliVYTUSiR9kIKYSEI",
+	"wmonspPSJG2oGXLL7M5vKJZNazuZaOUlVd8Nex8JIFOAV41+hDnBGIs7E8cFVxPweWMFaoIdSABgFcBz",
+	"CxHswgQFF6wHBbloTOlb2jBghNDj1p+SFjrPwxPe2oLjc+AAgLLt1EsY3FvgYILwvYJ5pe6MlHt0t8cS",
+	"qYDnLhNxTxXTRT7niB9JvzN/BwACOG1BFH2epphlplNB8ZdnacLmPGVKM6kmGuIz0EbIstMU4/EPjR5G",
+	"Da8lmrRNyBGG3+Nx9V/RIDkDpd65IyCUqTZ/O38WrJVNAqGeA7ZN/fLWVkgoYR0fAatF67rtxvpe0dbf",
+	"czpZJey+r/4E0qJRbcJYbZFiciTkm95w021UmUitPx8pvAq6KphZTuYYAs/Qa9tjacFnM7fmdcEWgptl",
+	"4bak/Fn4JOmcF7YSKethyd12XSwoXq4X7YrXPpp0zHcSnnpfChsMfUjuL4c4hB+rUcrCK3eYxLBRu2sG",
+	"VNpVv8u1kT4nY5dReumv31HxcKOKWeNNCocl7H7/0B0cXWGa9poZAKig+UCTb8C+A5J+YnReQJEsS0Uu",
+	"VGr8PiAdLQHukHM8hJ7zsciSkepwtbrwRcjpA4OAP3iOhLC9O0F81Hctdc/ti1QLhB6P2puwjk/l6xck",
+	"Ss8b0vzgGbiepEHNiJ5kpQILJSrBTgAN7JYXaX/Cs8y1M5NT8Xg1ARrgmUhYZ74cm1zbvvth4n7oG/cL",
+	"PHVS8XW6JtIX7km3YjzX+vpNkSXlp2+Enes0+uJLMK479Mmt3BfgkA+SBTYI9xZNtEsWfIVix1dqdSGl",
+	"E/pNO8L9lQs1GKmRgsR1xa/FDxOOkquMp/zgTUM9ZXjWonQxoJB6bgbtDuZ8Ca3hI2VWSqvVApKS1gYC",
+	"NA30c9Z/c48Eet4YMM1ALsGYT64vShxyT0yToscsIGeNxYQvjWC3shAR0M+EL0T2mJtG/8FkLeS3V4Bi",
+	"Y73PJVtbmqUlEy4M7lO69oEno2lw8zZppM1LuKk18ZqOGuLvpvp5n7XlTAikSw4Y0EZYthI7V9D/b/9r",
+	"Z1i/SAw0YjqhIKA2Rxf7lV+kbJLxRQ4JSFazhyyTitSgHcawuru3rYLnfsvj1WR3gKxry0sthV518L4q",
+	"hKhKql2MkEhG7HoWfRfdUj4Bxc6ez6Cbyqe01FfTr37WgKVpbm2OHCk2r4NFejA5d5MZ0PdAVD8W1q4O",
+	"co22Ho0vo7N8b8XwgWH+GK5qgRDsIDmcy7cia4gHva1UI6Z6OUacQ8/qD7v3Xe9otdN1NU3h7ZG7cZNO",
+	"8JKSpfaxOyIVOBClFyzjgPv5ox47Y9rpBzzOOOI2oFgVS+XkRpkIOOc3G8KJu0W2/6THLdHsqLk/6jGk",
+	"qVGnwawFRRkLuaADWq1hcIVu1HvQURqeuRK22xgU/2BBzd3nE7IQ6K67xXQ/aBS3Pc/qEnBGVn1wS1Hm",
+	"YjmlE66oeGZa6MXg18AdicheKfvL7YResG8QaaK5+NfXChyU0H//Cfy+B40UCo+Dtt1OoxCy8g9Kna93",
+	"KPLKtKxBQF91Zgk1/K/wOWFTmWVgFsOmj9aHrCblER7kXq31S/Nl2bpGrPo75afca0ZftSyylsRXGWQ/",
+	"g35pHpJn58fnrv6vsBrNPbm7gkz5F3B7NS3CJoAptx8AhJhEEzfXaCnvtjGqo37dRrft7EqrnT2H+BG1",
+	"7XhREY8PMGfbQHDZs3H+8su1WL17l9Rj8zH3x7pi36yUo0DWrq+uq1EqO9Sn16RaxIqzFQDMDYB/7cbZ",
+	"od3r/dVSQbHgUe/I1w1uDNJ8V7UA9sS29miSnH0X6egwOWbAcErAjwDjn/zyCzh+3r1LYr+7odCGM4hH",
+	"Cq4Ijk24pTDWTYu7TRfuK8joffcu6YLwxRKkoHL5Nsm4Mqi6uMY6Xe3vyvrT1Ytvmbv1gmxYX+Ty1ZPX",
+	"FcdJKo1T5TD94AudrpjlYyjCaQ4LzwX3x05zi36pWXIt1nsFNhkHgR7dI/x2jbu0six/Obpc2rkuQp3Y",
+	"0ReCF8IZ7RNniTcZPyWp9X01+C9L4KtwzxUQhoLQiEcUfPPq+eYu+Ij5EVp4623eZMJ9V7dhW+TsAi7A",
+	"E+S7qk0aQwLSRvzqyeuj3tHLF1fw3xv49/L146+PekdfPnn+5PWTxn2JediPQxr27qdaBDpZTebGLPDD",
+	"FPTHUS7pB1HSw3g46fBM5Uu738a99JIF9+t4RYMzYAmW0jk54Zt04R3TY7HSFCNApCLgV+rgNJneSKHV",
+	"DM5kKm4xMYtpD+tKAhr5cDhkkzkv+MTCbjz5BMi9pQIEG248U+rjq7+yQt92S8es9wpQJ7ihqCs2NBTu",
+	"xcPw6NFavNyjUlfH5kmFDrJXL6msUm2n/H9GnpR69tpZY/YaCW5oQkxFshMcP2+6eQOHSaMvbnIHXxys",
+	"j5bytrhs02qq55cpos+Q9zPUugbcNMxy2Oj1jBkDTrdUJtcp/6G9WzeReSXMMrNtpMpR9u3SzFkq0waY",
+	"dQhbrz2gzKAUtwELlgTB5oRS/84WJm1cl/6iXokxlJJn/z6SgfepQiDrZMMQ3M61qa8TH5LkGbgVIEuh",
+	"g5j2JHduReEL0dIdMonfQ4UBTm3Zw2hudl1Zd0NcaVyrH+7k+VJk8kY0kRa8UIKJG2TAS+kqzF1yikHD",
+	"prHOKmla41/rW7ZwhgFx6VCBO63rzUtgS2EV1KPaYkWVAbXCwFSmno53ewWX6+puk/e11tdP4HKn3Fqb",
+	"X22YOzdYIVLlpYZvdkMhI1Y788kck5xb2t2YrF4HuvSINzE7sSGfdCFsIUXKOljte9JjZxBNPBmyhVRL",
+	"KyAES/Mu0oQolyz1iPojUnb69m2PJTj8SegJIh6klJpni1Ubuk14w1HvCB/SqDbeA+wVTnBUWhQWbGUS",
+	"d60iKpdCk7OANNRXT65e92G8YiJNr83WSRHuhV770GXcFp7CVHxQ9+DZbhE5pb+e+18NSv2MSuhEL/CL",
+	"Y2O5SnmRHp+cPjx79Mmnx3w8ScX0eD1YtR7y3PHQcpsqFme7RUdqYrA5UEKbmOIgQRp2pGJJJo0tB9Qk",
+	"Fz4aPBZTn1yAlfEwft1zQLWAHAVaJdYtEGl7bmgRqZ12Zw93Km4laSuQAO6SVS/A/TXU1x8I8vHeEOb8",
+	"BvRLbR+HaH3FNrFYOcuY1iiPNyAKLIhm4CYcOzP7nCVOqx0E0gHMQHX2ilCpSC9GKuerTPOUcQDZeK5n",
+	"TiT+qMcDj7EKtwS3X7FUeKvT34hKvMdAmjBdQGbbRGRwSpVP/pMeY3bPWL8dOBVvQINSNkcvLRQ206kQ",
+	"DOGRgruipyn2zH3zzIqFeyhpNgOfRBp0X6/A1uv1brkZKXJMzAu9nMVILTzPzTHu62OvMyVxV+hZHhso",
+	"qF8EuRaSV+EF3QH7UkwkAhpgMRcVhIXY51QWoqkTUCzjpnOus3SkHg17zvws9K3pDtgTEFTATOO2Uzhe",
+	"kCsrh5BLKYlrqbCV9YDFp2GuIdu1Pkml+jhoS3WN1+59aI5w4nw4fdG9/grhO3d33XjY+ELOZqLwS2ZD",
+	"LKLBIqV7em7tOiEMIvUCDyaqhAIHpi9mIc0Vl0LFftrkXFnrdQlB9XDdpPqAc7BPWoJiS5XzmVQQknDn",
+	"lft6o4py1zhRda3GOF6/mVG8siJvtnp4njPOfuY5Ur9QuGdpmqJncsFnopWQjef5A8PkRKtY06eR95hW",
+	"gwOYBGw7TSS+cz3m/JXWs0ywq7kQoPNudrZYYhUN/WsfyE35BX/jeTmCkOoCMF1wVpeO3Gb37SGJAtXw",
+	"FOvEmOHdQbt2WX06NsvNXFp6nvE9DbVUW9D1jBW5aZ0qU+2FGx3oxX414NGKbvD8hMUSheogs1Hcssqq",
+	"gEMUz29O+hTkEzaN27Jpzb/Ihar1SKpSzaWwKG2uKDa62QRoTPKm9VmNxy8LZP1yI759wd6LDL230Hpt",
+	"M737zQjKv/G8aWuDfJw2IWb5XT2Z6KWye277HffjzzzffysudAoEWJeN3mGKr7p+3XKDPpoIAxIb0SDH",
+	"g8Jq+KqymJ1B07cSguE7oYGL3dbI3zg4K8Su0sX16P0KlvWX/8z9KRRJgIo49owUSwWPSd0tzSJ6i6hx",
+	"3QvvAEhYaXVxN7GCs1EVKJX1s3G73CNkebkFf8eZNrVl2yxMHviir3K9/PMf/8kSKF0hoEdn1erpNGEd",
+	"uyyUs+qmUyAgTdKCT22A4wcCKWe1Vap64YjQ06lrsbu8uTDRiMmykHZ15QaQXNu5/LNYXS6dXGnIua9w",
+	"QVy+fAY5PJ0EQvU/mOsf/vmP/0LcFOluwJQFn1F2fvTv/cuXz/p/hnQYP8HwPjdyY0hV8G/GT0/9qv7T",
+	"d6+huMQYZvW1UOAu4m3tiZvTPeo1s3z1nbmcVp6K57SRM9WXG18x8H8YTBsdKfQEhBcndUAECE1zrE5R",
+	"lZeiYQ5rGLMeXMfLAZpbmyNe5LQQZv7a3dK8rHXOf1oKRhc29AgZKSLWfyjV8kx+3tcG2Q+QezVSEUUf",
+	"XOiZXBCeNKD6lvlh0rKObwBXKb5ZLy2V2bWsildx39aWxjuoBZnqqDTH/Ul3f+GzRKoDgiqdhOJ3kU37",
+	"c20spyphJLyCRFvBFwRnXCwVu3zm+WiQ6VB7VF8Pyf56Lg1L9WS5IPcwqAQKg/oFn4RqzLzQ6XJiz6NY",
+	"McKffKXZ1Zd/9mWLIxVm44EB5x2WJ82EckMbZdWN1Ej9j//BnpCiNlJPYLrI9zZdZugSCDVFiA4Q9Lrk",
+	"F4/B4gRYD+or3yXnJbJUIXLBke90pOoCsueBXZAu1EO7eFdc6mFaOm7AKpojUYb6GzGqQpcgR5VK9a3v",
+	"3cvww0g9h7stvwaUJCivO+mPuREp1oJR5ieUw3YS999LUbgTIIGNm2RyIW1yDPdeyZ9FQusWOkjTE6bS",
+	"Q1rzhegO2CU+OofIlQ9hEW49VBSV2Uzwk7u6V04pDMYA20zLgUJiUHCIZRHwBowNFjcAGovzWxS6MCOF",
+	"/8NaePX0Mfv87NGnwLSQEXHpMSE2/9uPxh0aZT/IoqHFvuCTuVTgWkzdwPCRmi8XXLEkFZbLLCmpCW54",
+	"JlOclCmX2bJwShSCjZm/fx/gkcEJpadTos2FYLdvvJPdQllqIqGvJpWUtHNGGWlEdBjJwQCazCvy2Un+",
+	"WIh1mdUzjCm4vo5UUpUf5/ToihikZ288NbhpaetIVY43WF3hJDtnlR8H7FIx8TaXRf1okaYMJMIknQ1P",
+	"0FsMZLwJXPUD3ZpcsEI4m1Va4PMuPdNLOz+mriUD9sJLYMMWvLj2j/bVzk6A4wmPZpxbTkg4ieI4kxNB",
+	"ehtJ05eFzgspLPGyk9ZL0vTy5bMITPX8aDg4GQwBYD0Xiufy6Pzo4WA4oIq/OegTx3PBMzv/2f1NoDF1",
+	"pcINimGnQw+KRvITxk4atswH7Etvd1i9nCAUuRNIThw4ZSMcRM/So/Ojr4T9Gl4KCLIoD6Etp8OhP0Mo",
+	"sBLvqB+JOAm1yW26Jr4haL5wSDViZ/tucLecB3hQAWJN2xtCk48JtjtS1I7O//5978gQcf750XN5I5Qw",
+	"4OPiM+M0v6uVsWJx9L277XghbCEnpnXwv8HffRbOy0Iv3NYifGyGRsW5VwoMG6/iQ1+lAdnLZ+o6e15N",
+	"Vj13sOH8sFzrDK6Txrp3udu+0u68dfYioybiglybSGrg9pl07T0Gf1h1DutKb+M0+Tbc8+xEw7kI/Wic",
+	"J0gi2nWPkPEeBpjTr5zlUs167NHwYRUXcm1UXwmeSlo3H3CHvILUKagAKGhvPBo+3NCA+NDbvSEv8a6m",
+	"FlwSYIFbsxBD07fqvldBPNiNk+/EerqQ6tindjauAdKH5oIJzPWMsJbm3LDbQlorFOAKTGWBCGvgB7mR",
+	"1n/Qt0oUZi7zkVNXlZlCCmvOjbnVRcqQB7hXpUhX2soJ5MjE4ageOx16HWy88ihcA6+XLoQxHEGqfMNI",
+	"Y4JShrde4hhIBHdNQZolTxgQ8KSAu3NpnOrozkKVhuRfDqjus0IvVcp+1ONBqcySnsUtlP8vCJD1nCU/",
+	"LcVSpAnB+LsX/ajHI1Us3eAk7skJRk/dT1ffvH7JCpHxVYlrIG0lA8gdVyFFAqkD3I9OM+qALvijHlOG",
+	"A6lmrs16Or0IpAPU1lUXNcjkWuQ28eX1cRskAMpO5WxZiHSkOkm/bxY27y+LLOmeIzGI0mhyEghc3fig",
+	"WXlgWCbV9frkBIMv0zOv0EqDuoO7GA0/ZqQVDJYsm0o0IQcsKcRE5hKGsCRRoDc6xV+DCk0ZygN2FR6C",
+	"NoL3ItCDYYm7F3u2sKoQc7vh0l34jdszVMUA1QatWTDlJeAoOnrXWz8NsbEQOwdwSW+y/rQUxaq0WCNr",
+	"w5vuFMslqXE6BH8tMQMQL1ErT8B6SzxsUBg/nCBp/Pi18HA2NTbMS6WpmwTmExBE7959/x5PhxcgBmjE",
+	"K07ERjHtq/z8eICQPsP2bBbQX/CUKmjwlpPtt7xRnOwAkeJND7ff9FQXY5mmApB9zk4/337Ha62/4WpF",
+	"rTN3P3Z+qfjQ/v79u8o59GJpZxpMODg/otMINlL9MIpzmo5TyTNR9MGmBi+vNraJKwjK8ygDFnwmVVMr",
+	"qSZKJVhPxm+Er43InLHKLchgH+GciJEiQG2LXm9oButMCyHYaQ++PWGP8I9TdjLEvx6yU/rrjJ0Mh90L",
+	"NiTIOvJy6BtRFDIVzuCPiJT0rWLJgr99HLg/HrueJMxYmWUs07cIrUfeNBiZ0kPG7UiBjex+GLBvdVCN",
+	"xzpdrYu9AXsl7LIg/34lTbJB7L2BzDGYrxfRUH4JjXgOs7OvLHxRmRKo3WoQjYhY4ibUp2RtnLvaWLMw",
+	"1C0yan24j2L/O8aRSsESi9aKcG3Iq36vUmxtJrYZhNU82N+2DBuebb/jW22fQmHqb1Xo0cKre32QycAD",
+	"l0xoxe0uEGcFV7Y/KYAVqF0iXqapYQldlrC8EDmXKaMv3KG+WT6WZGc5Xy0QyW6kJnpZWGFWPQDhnDr9",
+	"F2AtRGYE6GiBCgb99RyMLLiOhLICtzioevSKkbqyhcxFF8Ua9K9Be6eqROwAy0Q6c7pl4IeLNMPbuYZW",
+	"Ob29t03dV+KWjXnG1USsi0in68aqoR89bOPrJ5ffsG+T7n6C9Ct379rufUzz+X5k6ONy1nmasg7EDXAg",
+	"3UDrggBg31yxVGcZL1pVuklo564ycpsG+psSkpQf/VFY/srCEjZFLJxqQnMvCRl/MH1nyfWhdvX4F/jv",
+	"Xauj48rJCJILmdbXy9xZ+0sjCibTEh8HviDBI413irSaRxcj9ebV874gb/u/JeDv/99Pv3CS41KFGyP2",
+	"SJ/UE3vuz4ZnFQE1UqDENTsvYZDeGFHEi998sXqyaDRaGzaCwSyPSt+CUMg5uLhJJgh6aLtE+NAm39pI",
+	"bJUDbooprCaLylI0H+XB+5cHl34BVkYeiBf3NyHX5cHxL+7xz9J2URCf6LAYErwjiTMWKhoUkOggzbcT",
+	"YB1niBY6A2Nyki1ToFoFl6jAyDWBebOFABSAucwNVfzDK5wgRK9i1xlztgxvN5hy+0iBPbY/lm03bHkc",
+	"jIP3/Csx0UUK5cQft/3Hbb/DtqdDeK99T8HqfvzljppAm0IPPpoSimGLJsDxggVfudtGyjixwbNuD+CL",
+	"y3hGacSAAgKmBmZJmHV1RKZ1cTBSe2kRF/FvEObQt8oEB36I6amRKlmgwcuOsX+oxYOGkWkVtw3wzn3t",
+	"D+Ug5WISpYlALhdm41RudHKsV4KqczvHxFaIUoy1nfv0su5u8i/46Wsq0ItbJYqd9SAIWz3YQcljrTre",
+	"+1SaelsNRBgCylI5+nWNLbOPSyo6at1y/ChtfwUPVbNg46q22tHyKR0s5u5SWKbHv8gd1K+qj0p69QuS",
+	"EEhARu1iSoiUdVChYiDget7PQT6e3khVQAKESnuMgBKqwWdynncH7DtIsKV+/MFt0yQOgYMQH6lC9NEV",
+	"38RuHr/SiThqTclo751seaFvZIpaCDGcwRMXrGPA/3/h9ghkzvpsDDwvzKQQwr0LuBIyyOc0lmeie1Gm",
+	"ZADPvBfw4d0hn6khMno2fAizDwqvVujp65U5yKjbirS7SQWNhcJOQrc6eq1aqLwXDfQ3LUM/evV/Yxpq",
+	"1S91N9GI3saqZMzEDUKEbgh0uk1bkVVwE4Bpb/Tpd5Y5EpfcKqdECWuRkRxuHylukWVB34iQXc43CkfG",
+	"zbVIYQx8Rb/PaScoQ2T0AC2KBQ3ZGcBjp6SW+TZr8cpz1PkIL5kXgoEneqTKfQkcqV6xbDSL7yPC+Rwm",
+	"5P3FNpW4bZjMNv97fKVv2WES8K9rT/roi/8o4lDENMQs15fonUWdlYgBvUXSVZQnd892QTdeAXFgL1jD",
+	"kYoFJRioY3VAs8FybcaZEjNtJaw5zN0YEYT86ChU2WAeP/NxULbMZwVPBbjonA64VYCxDfILEO1dB411",
+	"Ri+mCvKRimKbKC0x32PGodKU8eoQIThPu2ZphDVOCwStkOgmNACLzoSHQlKpk9YQ2kVWNybeSgPHRfmc",
+	"+KVIhTRSkCXv+gIpIXQYYKarz9aAHlaGHslmqAAqL/RUZsJ02VRnmb6FvBbdGJ69F/n+WkJF2PsU767H",
+	"rQl90ShSUw6T51f1B30U5x/Feas4XxOq+0lzIwpTEeZmS/Y43FEa71XPDwQ9MHRimNU9djKkG3w6bA8r",
+	"6tFBgUrkYKQSI3gxmYMzLE79pZcBeCq5MqB608kNaRsSWC/CQeEMZAzuoMcZU5CdQHvjHxoFeVQti8ZJ",
+	"eby+Xg1VOaJMspsL8wq6F6I4ZksY57DU48sKl2fNzwkVEq4RoOOvDRwsI6hvaU0YiaboqJYkUgF+3oxR",
+	"/KtGiXbPCa6u6t9bxOg3KaxgseG4tgTiNkiqmVD2mE+svOFWBA8jwb23qJfI5UdaB/oYrWYJPEVQlWpL",
+	"DlkPdCkfDHbq1EhVH+fp8t2NPtEXHi8VvQDYMHn545ybgPgOBjhcRs/FfBF4QybVNRYDO+XN3w1Ou1JH",
+	"NCKbDtglDggGd+h20Muk0wMJRhrfE+4to0FpiAj5npREnbmYMDPXt+56UnohEBZq0uOq7YqkpBGta+4j",
+	"VVOScRHwaxFeMWCXbCGNca2ToKaeDYesMzr6Jnw5GB1Bas2KYusjJd5ORG5Z4vrqxgjzvwH4UcKoYg/D",
+	"+eTXUFpdHk1CmkZXXBKG01bvZnWFWB1e9oG9nI067XtVId1AvMRx2KY9VgatB0zzuGI/qpCHS+XSq0kr",
+	"sJQPNNKxrAVgijVhu0ylhpyaHcoHrQBQgBmDuwBi1AScAnhtAv89S5N6yd/JMOiCbLwaKeruWsIMdgkx",
+	"btCgBiGF9Ls1da0mrNB8l4Uwa2IpFiZNcFwVadIWi3Y9u3Qdf+r6vb+kQH02HrpS3WzTvmg4DxYgO4qO",
+	"oFpuue4qql77zUqkMEfb9MAXSgRNsGlpfxRN9yCangN6BIklYGJbH+gdpVR46A5JPxVB4iYY5EzDy4na",
+	"RyqWTHWxeJaahColFgveN8It5xjMEJsCd8q0QvfTrVGSQGxlwJ6l3oum0cUGnrjy0rr5KaaWOUu2iv9S",
+	"cPD22TlXoU444jkbRArdLrKS7SoqMdGnVVauZTJtEZ1XMC1yu/h8XBt+mZq2bco6fub+wHvj3iQhIug8",
+	"06kItHVN0pVu2yhdd8KfQ0z4KoDvQir6dNIEUrnKfAt+45I0TNk2Fc/4C8PSjeZo6oTQR4F6DwL1K2J4",
+	"rw73IVIVMQGO3V7eIYxTc0CibgNywGMLkKChYk+s+oq5j0YK2da+hU8Acl+IMrWRcjJriiRyKo6Oci6L",
+	"KpMSmLbuqtHRSBkrcs8lwRkQULh2YIVGRXw5Ax0M85YOsE7qIfdR+EVWMnKHcubs1EwghFXMute9YIai",
+	"8kDvAjXIhHlWiBupl/Du3kgZHUt3CQAtPcApOh2egIEOtazVEfJ0A9zZ38DqGXgVwA2B4SJZuPeDZ8P1",
+	"c5nH7g9C70D/B+Z34nBS+XL9uazDy/GmxNLSu9FlMwhGlbPFwW2Bg3vBwr3ePesa5G6BaN3t+tvgMB6p",
+	"0dFjv4gQkosWEGBxjY56GNkKIbIRwdzg0hsdlbjKnVkhaL+430TR80Pubsb59ZpJME6fXv4FFte10rdQ",
+	"p8jG3IgeIspxDyTQjfJ+oxUJ9eHk7HntC54nXAHgKmRviExYyADLpHueWoXuX0QwVvRIjCS6SRVpb6SI",
+	"7MJqdz9oFQijofT6WNK6pActwAdTYaPHACSijbyMdpYhfDwoWseFX25MHD5c4d0Be0nLzYcj6W1u8IuR",
+	"Ksu483BdWkKMcBs1xiD3Eo4avuWBqTJkoGZDkIZrDHyLpbFsDDZw8P7RT2O3bWzYP4BJdl5dnSOVSPOt",
+	"Vq9FplZvUUSdM0wWnHCFhFMTAT423JmRZ+3s9JSCwcKUjw0+OnezbxL1j8YyrUwRdsAHJ9bTf86GZ2Uu",
+	"YBfyxoOqtq+HrCLzmoMXqLe5nfgYLiY9SRj7BVHn3ouqsf6icPRXsXSJruf96jxxK3ZxaTUcIEo7ycam",
+	"upj867m3TnZ4xUvE93yt9XNeII3m2cmjXfpDTP8i/UakkiPPvNOzTne5mSDz+DgTT4DQ5IPpaE4qMl4V",
+	"Tz6gGLgCNutmwAHQrpY9ht/NmsOv0a5EE3e8ajD23EIe63RVhVn1RyIRUnrZItOkRykgRGoVgjwtlplF",
+	"n1chPGOSG5DxCv5D3OMSnxL6TWMI0E0jdQlaAnZQmijqwpYqE8Z43K5z5r8n8r4LJFEgRSwcBzgHI5X4",
+	"gAuoLE5giDI8woplBmXEycs3cdMqcamEdaKwEemhqhI2AvwxiuuMxUS7s6vsQXfAEkiYIeon+vQSgNS8",
+	"brxY2iXPshUEQLKlcadPB9KS/vl//z/sDKBpoE9KSNeOXnRQm1zw60jge/RiIKqEte10UiPcaXpZTeHx",
+	"J2nC87zQN8AodXZ6Gp89LAnaEbhDEwhoGe/YpKCUVCPlprpKTF3VqwzrGCFYArTY0XDDKHcvsC7zWoic",
+	"Yok5L4wgB7FbI98BWkQ46kr1vVdWL7lVITPglQOFq/XM7JwNH+LB6mETTyItL6zFDeEk3Jg+mPQ+zsvo",
+	"DXsdlCcfPvADsMXECvbxZPzveDI+Jm6bfeNUqbiftIAgfyFpMhLePnIeDOkgu5GOY6TAM4vSVvtwOxl6",
+	"X/rWUYzev6X66KagPLkY+IKiXdUgu6FjOW2Lt9dzUkFcFoKsjkPj7VuMiVI8RsVce0Tcw2jdIeZevvBj",
+	"1H2vqLtfmh99sfcgzcqVfIhEy0QkzfDjukD7UviqnEaZ1hTMrguJXhlff3r5l95IBQUM41iouYEi3xQF",
+	"Zc+mmx3AI1W1f3MuEVN6zfxBHFJ3Yw8VZO8WAo4ThNOwWoNe54lP0QHcoMbFmVARwSy6rYBJq1P6JfXU",
+	"6f3+oi7lu5MzLr2oOWPPhp8HwyY82GvFM3kjVHB4keYPaQ57yFDWIEKhKSCOm2Sm+/UweflbKMH81cUk",
+	"Dli6v3pK8/AvJx+HO8jHx1pNM4l0VB9IoIJzfH9husR1ssljonN5NzkaSaKSzW6ub1GHc7oWyBEjmL3V",
+	"3ndC5Tc6RzJdlriNh9Z9JSIPZjlKvG7wb090vory4iGYAUD9UhlbLCeEzQ5We49lXM2WkGzvxHxkZpNR",
+	"DowhXqt1Qv+i2Wvj2ub6NnEjRmVN0BLgorjlq4onxhD+d4SDW1F+w1D5QtHvKBZEI2Gjp1P4J3nsPuup",
+	"D/7whQgUL5OldfrfyXAIJU984sTLYdrr/sb9l36ZvU/7vvqS34GJD7P30bK/b8v+Q4hfv/T2l8BT/lNp",
+	"mTcK4O8K6RRZaKpbkKRuobYoFSUMPL38SzWlNBbTHstjkgnuo3MofUN5o7tfGijbcXYzpZ/6cDv5td1F",
+	"3iUr3vKJzVYsmfKfEtZBFv5fpvync/bLux6LXvUuoccajH1GbUkYpBlh/b1BtVR4RbgQbCGKmUjPR4qH",
+	"/gcnKXhhlcW4eBBFMDiQRRvuoGyANBVpD10XABGyguPiL/6xAOuBPouZVJ7Va1zwyTXol6SPd5K/n3zP",
+	"gCHaPXWllwWb62Vh/ph0UafGOlN0uqbS5BlfYWbbRYyeQhAn8FaOznfwOLgO+xDvMqOgL1toOPe4GqnT",
+	"4dDPvYGaVSNScDMjSVvNZ3KggB+WAv52rrOyinGrqKdqU3fZU/7Tb1Dn/v79nD7Vfn/ISOxhDmZv6fqJ",
+	"fnr5l4/n0X9HTzPVzUYif+sZBtCiXo81x7+UUcJ3O1RHVBaiiQq8Kt7kOPTYK2uVEK2FTis7F2qk4gKK",
+	"i1oBRWBNurcSCdaJitiAy53wBSoJyj7fZXjW3S9RuCUz+DG9keZjBykb2kjlFEi32lBJUZW55aj/Ov6O",
+	"f6mKCpLEe9VTRFMVnIV+b3z0Pd9XYUWD3HF7Nwz9biKv6g/ejOxXyru6f+EOnpUqqN3m2rFS9EHiAfl7",
+	"x8Ip/8CTjS6ZkBmS88JINdu3BqzRAV26ffgKWeKiE2bN31IIJFdbkbdHjNQyd4cy2CVx7RyeANW8iIoV",
+	"9MCEKe2xPFvWZmCkms4cnAzx1u196UwczLipJ25oRYa7s15QbcKyPA/b4qwloWyc2l9rqusfAgUAdzBl",
+	"csNgCjWTSjCrNRsvLaYCuREkmAWIVnZgkIARSKETqjvAxSOblhrq1ptqTf5c6eLv0mH+L3WAVOZj32Ok",
+	"ZX99PETeQ3VebYx3Oz5+sYIvDtKRG88GfBp526v5EGmgEqWIW/vhcE8Fv2ZfvFPWgUKQPdVT7PNvWLL8",
+	"FnXMj0rlr6tUukW6VSJERbobiM0A5cnrQlExLrcsWRYZ+GHZNy8f9th3l391esk3Z5dY78PZVCpp5iKl",
+	"B3QDA+1e8AREQV4E0AFpKFsYU61GquQIRisb3LJRU+MAfkLdviKlU6p+XuhZIYxJLlius2ykkq+eVNKJ",
+	"45rmP/oKVox4ydTHuxBDEHm+ErOcTNwT3YAQCfBBRSDrga/QrcZKEByfn0VZFPoeAfdqqV6hjhRmV5j3",
+	"ipTwnnyqDQP4IcN6ASBhq2u1XO233GDkATZODaqj+Bj0+2/qZL1MUzwY1mAVkANut2IXK97avtV9kwsx",
+	"mbfTu62UnQsjjTBOS3xrk0oR3p+uXnwbIUBBU7gBA/WTM6L2SN2hMlKdZCEXwo36OV54vMjFjKoNWMrN",
+	"fKx5kWIWmYSEAwh/RZqyz8WouAo80fl6xhqW2mJ5hRPlofSjwxvhU3sjdTuXk3lDLUYPMPwZRMrcQVCr",
+	"G+lwquvoXrC4VATjlSNVKRXBdzackaSOPUMbfGlEGiVuwNj3KikpwQPc/hCT62uhBuwy4IRDeJD81tgq",
+	"WExvLVO6CIPdG7lP5QXY5soVlNV8UYatK/CNZSvdelHarx5pRurs9PSuxoJflyTfr3AVv+8TEg2MSs9w",
+	"ZJyxAcFUYJigrupy5Cj1EdIYN56mYfqO9oUbWm8zzKrVWJXEOr6G/GRYz+P5EsWRqTix4v3W0mL3gjaA",
+	"yhPPYroBobIBV7NpXzauj9Avt+pakd9xx99xLC9Dc9wW3+PNXkAc7a8QvSez77V4a19r3C1bsUVAduAq",
+	"CjLdyfJ/Pavv9xZmheVHYrtS4/rA4FrdevzvxCT0XvLfy8zIltT33Q+Gi5EKh88O4dM2up2PCd7vPUfk",
+	"o6PonlCIdskRdEvZok5fS8em/C63pyhV2ifCUa0blKW3pgJe+EQ7uvlaiNxnqwFnQ5QaUcnWjlT0erEd",
+	"pB/vkTIRNRTMAIo5Jl7Fwhw2H+RamhKXNqpn7IZKE0pdrN85UnBrvVLeJ1wmQAWEHD+lWQFZiWa9qJxe",
+	"RWDHt3zFwMN1wQw9AkyGoE7vVBdeNmCk1qKLFRAkfy5gLp6H1IsilBTArAno85EC+L7EfXpTZEloCdRE",
+	"gsMQPJTV+xpFdgcAnKLIKQQwM4hQSAsWFTw0vIoegs5GIG4LrhBwSFYr48+BoB/8h8EMrkdLIXJBtiZc",
+	"hBn+7nyS6F+Ja9zZN/qGykpLUGusfNIlDUhUrXqNNmuZon9AWdJIBUP6kIzJ/5bpkr+DXMnmufzouftv",
+	"6LnDhbtXnn+em+OJVkpM7PF8OTa5thtwAzG28vVyfJVrJ/NfXC7tnEEl5ZSE7OZqqxp0/UjRsxitKLrv",
+	"zavnTsrqXCjWiYH+b6VK9S16PnKd95d5d8Aup1YUgWRkpOgkMz3fUjgI8bQaF/rWuKs1K2M3bhCo84Cc",
+	"OOaTa2dhgLMO7/UMybrqTYQcHryBOFEiZyEwJcuZEmlfKuQuoTiX8XBdbtyle3AnwZ++xmZc0gaD4UiQ",
+	"bH5ORbWQnU/QihLfH4rL3MB5fH+OSDpQjsVtJb9fzpRH+eGWjaVqoEgtke9cyy8oXoUoif2lET0kNoAn",
+	"BEpt5EHtUUDB3XDDM5mykyFbSLW0wriuire5U74uresZrX6RMjPRuTDnmPEFNRu3hbQCeWIm1vTwF/rI",
+	"SFiyTianYrKaZHC6zoRpAIiE8xCHO1B+h9Xhtj7PDOtoFSbFCdQ8h5Sp7gXDFYXEjHh1qPQI14fFUXlx",
+	"IegCwsarPl4qY12XnKKTgqqm1RYEnO45Mjf2iHwM0AdvRObObaSGLRF9er5SBPeFEcY9YcAu/ULwEI5+",
+	"JCaFSIWy0o2Gr/8W5Y59RDCW3wqRImRmvLjPSwZaXoio/GP4sNtzC2dC5ZEmhy210EqsmHYb1g3PFDe1",
+	"KEwzdt1jHDm/QfL8fUHx1N/zoXSAPK9Ige2BvRYJ+lEX+J2V7u1MzOOO43CKgHCqirT44M/ztmP/Z55v",
+	"Jn3EU/9vcNkhh36nVhQNuHGyBKuNwHh9iikcqOOlBcO5PFIJDMK1p7uuS2ALN2yESFNAOcNKVYFubtIU",
+	"MAjWeuZTtshEp4JQ3/DY9QpENfzoxtjAQyPjf2nnNA2l/rHzme9PeTidnUDubTnRQVr3AATDMO3EMkdu",
+	"SX9WjxQd1mzrWZ38zHP2M8/P3TlF+mYyYC+qR9RI7XZGsfYjqrb8JpkEjI7GU+ohU3zh0fQJvBmZPYOf",
+	"xM93zgurRNF3RxdiwKb6Ps64fY40bMp7P9HCaz4eaB8PtN/HgYZLdqdjzK3glnCTT5FDcM+qBt7kTvzn",
+	"P/7TiXO6jGR6Kk35VQ9SI/B5UlkxK8o74zqXGpdGBENfp/9EjrmRmnOVTpeZB2Tvosc7Pj6cjJKWOvNw",
+	"yKoRrV3q83w3YDDvJaXhfcaEKs3dDlsRTe7H9OF7TR+uYYVVh3rzHi03T7ua+WW4puIdoX26T2B4zq3b",
+	"HUxaM1LR9jwHd7zV10L54/tGX7sXELRD4CAfux0splNdWNQzCUCqVzpFCnBDE5Y/qDAYKKpJCtYxgOs/",
+	"4YqNRekOoKTLGIwMgBkoecrdAvi4HHweUIFViKkohJqI7oA91UGDAXVDRlDH3FR0Szf+pFuWLUvQyeDf",
+	"TIlHj8nRwpROBSbKcRZ3J9gXbkqM1TkzKzWRanbhGrpUJXWlVMwnS5dOrxioHl8krRN8A1ZOPjlBvH9l",
+	"pGrjuUZ8Wdc1290hZbI0ghvFC6wRGSi8+P3pZpV3fCDFLJawW5WyPHeLLZ6Tj+rY7xYaKMwi41V5u1mc",
+	"133lrZpXPVJQiFQW7nVvXj0jt0DO7ZxpFbmnHxiWL8eZnIDO76PChZhJY0UhUifT4fJIGHUH7CXcgxKa",
+	"B+vdv/GchLDSllmRZUAaPtVZhhRAPWb0SEnroW9iVF+Qg/6LZR4rcUG2MK5WTmrNdZZ6wxN88XqZpeBB",
+	"xwg0merLvOcklR98IlS+Vd65TJ5kqDobsGeWTeZick0u5NLeRyB2r6qWHkssJglnTfwDmrOl7x8FMLhZ",
+	"0NJPe+DuUM0xk83Bj5FKjsOvzUvlj1gVRzUx8UlOREDL4fD0k4lOxR/++Y//wk/QX/cxicIrI1ULrbgJ",
+	"pbqF0lcUjh5JiWybwixwJj6zHg/PnzQPh6cV9/u2YQA6qbG+AYJ8iBpNucyWBSQORAP0R57nf6DxwY4W",
+	"wiwz+weoAvLfcKMVjRZ+8FVE2B38LmGIyO9OS6Ek6B1R7Mv6yqI44IAOK1RvEqnA9/MDLa0OgUv32FQX",
+	"M7fldOHXR3fAXqhsBZoJpnx7Fw1Xqzp2NcALeqqrs+Gw2QuyyJ121TQnOyUdVPwErldBMkhjliINaUWQ",
+	"PO0dYN5505Zh6x7Uyo4/PPts7+RjSF3C7YcMloHras3T0Urc7+6710ZdCcvGq3LA6uujHLNqI2+52TaA",
+	"sOTaGztcb13djHw4PF0/U16o7YLIbTz4VL+yVEH9nqSzBNcttsR1aC54Ckvul6PnGrWq9aZUTXPyUM00",
+	"s3qwMb1FvOVuyR+dH82tzc+PjzM94dlcG3v+2fCz4a4ydHjy+en0hJ/1P52ciP6n40en/c/5Jyf9h9Oh",
+	"OE0/nXw+PhlG8pSPJ7E8Fas/3QwMMEBNdbHg9uj8aFnIo/VpeXegfvdBPEwVh5Jf1uQz9urKmnLTa7FJ",
+	"n/rjozHloR7XYD6sgRAh7evTWY+ZO2JAJ1gLHLCK6HZ3RbR01VPvgfEu8x5GzKMov3g7ifIxQS5CvAbs",
+	"X4ylE48bKB09r/uA5oFGMoB4jBR4ugjtr3wBYfoRaVHAGWmy3juROw2oWNbj6WuGvVNLoqeQXdkaT4e0",
+	"j6aYCDjolzlmKxCKCch/SvvDM4JZDYcduAiqaFuckkBF4rNZMRJDKh8UbnV8zh7R4aA3rkcF1gtICa0c",
+	"haenI0VBCv9woCeErMFbXVy7X3x7XHMH7BK7Up7EcS/PTk8p6FG21moN6Z7xiYgy2/SiG2gFggkvypwU",
+	"AmGnrNAyK9GvlrPT04vw2KUqBEekmB57NHy4W45BCRHkMwsOSntoDCGxjo/UjFQUqumxs+HD8xCVCQHA",
+	"bpNm8rRVV3xP3oD2F/4OXAOVLY/EFB99BP8d8xF3Dffgao/jPSQjdvQ+kBNxB4ia4G8kD3KQRVUf8yRa",
+	"7eBKPhlGSDQdsjp/hiR0J/r9Y6bCTuYXbCrfihQZ40t9AdB1Pa6w0mnJDRexoI4UMsCVNbE9YPQpfZfI",
+	"LWv8sVfx1D4wcYfw+3/+4z/RSsaTKPS8dr17ZM/nx4ebczm5FikdP55h1Z0rAAdG4sk3IYF3gQSGhH6t",
+	"BOk73iPus0TAqyzVSCVjYe3qh4WwPOWWJ04ZmRbCzL3rhFpJWQ8TRPkHc8k3vFNRsEYK42IYFDsZMtPt",
+	"lUys+LDQO6OXxQQU/wT/TNxpBY1zrQatpExMhYKGOTLZYmIiMOz6MpGAJxJRKE+AURgyKFjHj//tXI/U",
+	"j1qC96WEfEYyxdu5ZkBF5QlTiAoR+I3T7oVv6SAqRkk8CB5UlROsBrRWGow+QntxHLz9T8Am+DD/nbPw",
+	"Su/Y2K90/6yZVqJXS1hlGZ9cG3wdBwCTXokDzR4Ne8PhkJQg0x2E5TpSEw0RChz9xuVU1qRzmJQyi9ft",
+	"QuM0r8myMLo4p2KLwtiRupGGavrdVv2W3fLs2rBvcWsKg4UZeJ/TzhAg+1rkFlbnVN4In6AKGx5OMKNL",
+	"Jq/SruSKCV5kUhRA++1GCGBe3YsYpwQjjnCD69VFhrUZDREkoV5A3Yi9YIaG+xELFUtcjVQNQQv6EIRX",
+	"38kyyGUhO6Smi8f7ohsTFEMGq1O6apzE7LIaBKIYQEUBRKzGSA10V6AiqFZeCu0Sna4th10cQM3SvOPG",
+	"MJHO4Gj18MTi/m4oM3tAdNWLv6tRN4zErcnzEm2MdXATR8dHaw/xvLmHUv+YgNyfYm0vLRt2dM9D+Kvn",
+	"HlQX4zYcs8uAYhamrRNrEN2Phe0fuEAGoRFrWbKRbrCf4nmMB1g7tg38LO6igpI4cDurx0R/wWUGvvgK",
+	"DRs8WirDkgW3k3nCOhNuRF8qI5SRVt4I0oa8tb3MPd0ONmYxUp1SY/3/2fv75baNbH0UvpUu1fuWydkg",
+	"TclyZoeqqVOK7GR7Tz78s+zJrtmYEzSJptQR2M2gm6KZnFTNRZxrmAubKznVa61uNECApGzJdhL+k1gk",
+	"ATT6Y32v54FN7MxcZ3c4G21oteXFpfwZQw3VL6d6SZ3xRcHg2cIE9Z0qP5ygppHhJxZpPiAy3HxzMFs2",
+	"+odKEZp3c9ZLGzIcaSfw2/QoYelRLDKIKrP6AZIybTfN2U7L3L0evTy8E1rPqUKzF8gy8G6PTEPW98gU",
+	"zWhnZVUqpWahR5DDnnObAttN27YXxfKpQkXmQJVSigWRZ2MEz21NZ3sAqSjmNpVYYUwP7HiicvHdRE6b",
+	"bhr13HZb9YSw5772SVzemACnTZpLjDveG+lQFCNNU7fXmas7po31eMOsh49TZamf1sfpzJhhy/Nr96iK",
+	"m2tR6nwJRlr21fPXGeOFe8zVNYQOgfkGNlB4J2/cZvRJxkq9MuMa7PHG6pxFByp0MqUKW5nYnMNZzcI3",
+	"l+7zjPWyOS9vAD3npyUv5EyKvBA8zwAaqvqSwYeJc954IUzbb+EL+p3vDaenw/cwz1mXGQhoS3vagXGR",
+	"Iu7AMzgtPtZJy6WEcNuSs1IXvlwb/IoWUu9N4KY2p+I3ZEU2BkYQSzOpAl+wP+yPEGbL6wV3mEthDGGf",
+	"xBoCABarpFOhb0XBAcSl7YVAlt0pb5fcExBW0xZ27pyc3tQkrNsnv1cL+IHLaPexYV/7qXZnslIrEbbX",
+	"wYr9+Cw4qLzf144NOgWl/c76+Uj4sGbP7V0jq85gqPRejYrMfTktlqGOqnq7WDc5dUQ3SFUYzQC+ROkR",
+	"pTOnzqZQeOUjQ/pYoVa9qLRqo1w/Vb2QnoTyfDYTK5brn4Xatz7/M6zPrylOyFTeLYDC7hw/+bpmL5gH",
+	"RC78FPTmB4gBNCZ0lwxtno+D0PxEXf/mQm0XnSFBvhss42t501qbmYR8SOC37BCaTkr1ZpDvB9ONaSWa",
+	"9fAQkkaXiWo2KgcDmhuAVr2S3xulZmee6ZfqU6D2s6rk2IAs6CmxCq/lWy5860NU5ZGqqJYMikQ8vAGL",
+	"qz9yOYOuBttYGTT4oSgkBmVIFVSl+trHjnJJvMUPc2koAkH1xUFMY3DezW/lmbYvQpuHWo+PnzHuWzFg",
+	"fVCw9+/Sl/DRMBVebZYIP1BlQ8uTDm2oh5qG311Nwysx8BumRahg5dAW/eJBAKLShg7GDS9z+NQnDztr",
+	"EXmexzHf4NVRDLHmc6cqRELJog+Ob+xvJ6Rzmkn1gCaIL5KxnhFYIB73pPkbhffMzlg9ojdkz/n0Ongb",
+	"0pD/D4V3cWgDQe0oMuJGPmYc6C8oNg7vzsONenEIM1sgwmHWTwjQT4W7NjWgxVklYMqqVK8WFhVD9jIO",
+	"uxDrfjnnhTQQtE3V8+HxZ6dnoNXw3iHrDqHHBfUp1MY547IAXc9RpF9c/g0ii8R4okMrCLZ0xMjrBVd5",
+	"IRVhq7O5nsgiJA56i1LM5XI+KIEfzlzzUuSDqTY2SZXVRTGYlUL8+5//GrPFEuhZ/ItBpBMKMvTSGpmL",
+	"0K8CwWYe8USmKuNFoVci/xYudiffZBV+p5Pk635U4YpK3Pln4EMU3NjnyIvCvoTpT9VErLXPYvO5yN10",
+	"miqlr2uBMjdr4q0tuV+9XuFMM/zITeVUF8u5ghLAcBbofbGyAnobN86DNLUuxx+1pJrJcqlApTsJIZQF",
+	"8vU84CjXcvek3WFlM7OcuCM+EXi0/0vrm+ys9sxURel6f35vxPqRaQBibmTw21hiIH1jorphX27j4bbo",
+	"WIFXjizgLTbEeZ7jeKNg60NYEBvP+Uh0K81BOBt0j9JI3FYr4Ut/qoLpQ3HkHxKs8eXSXFcbA2QpqXSp",
+	"AGG2ppf3Mhvepc2+0dVPQ9j0RLGUKIbLqRrpU+U76Ts750M1HuW9JsKpELOBq2GI96uKqE25YkozJ/FE",
+	"iXm9n/nCDN1Q4RXmRhS3AvN2TvYqqa58wjSSwKB9vxDWrreKYtZ79fzyNbvW+saEQVc5a7S2nABe9c/I",
+	"x6a+fXex1dgW74ZFdKeVh9k6t10OZqpqHqY3JJ2WfwcPs8IA3igI2975/tDYRC1P+sRL3f0hPTTBH2R4",
+	"1EC/D1QRiWmQLXtUrbeLZieeBu4WjOxFuNCw3pznQJfqrOafUTaGwu0Wy7Jfp+Q+CwXMT0cYmfTCOBQV",
+	"qzg5MkwVuGgwkrhIpHB+k3VyX0IKpAcW/DP6E+sIao06WFPrxW8LxssZdBa3pEAg9+IGkKo3r75GByDg",
+	"xBkxLQXWW0E9y898ETF3m2vn7UV99tAf1pVUqabtNwCYFA12JwVPvIMOaEkPiJYUHV60LfZvQg07euPk",
+	"T4iPvTv4kzAvFcDyCQPBHCRU/nN3MnwHHdpHtpRXV6jj7LJU4F8P2ZfUrq6YVkgmzzJxK5TNAr1qk3zj",
+	"5XeXr52VQUR+VrPMjR84GKhDBavr4WvCZ4R7ugMMSY9U9epA3bEQfYy/QaECM/Pm1deU75Dqip0ej9hX",
+	"ZDItVZi1PFW9MKtTrdwD3WydUbER9Yb7mLstpcjZE2als1j1rSjZ8VPfLnBHT5/1slr0ecy+gGgiw+I5",
+	"c/PDv//5rwwi+Nn/ODN78Fex9iSGzekN3r9HPQG5iv0YaJ4j68eTYaqqifcG6bW1CzRx4RMFOSOji1ti",
+	"uFiUwGXi5HOh9QKyQ1RjRBQhqbqkKQ11hW4xq0dh6wnuEeybiXNRIf8Vi6Fhxbw4jlVSXdktmjRMbkAJ",
+	"trpmhZxL+wMk0n2/cVv4I77jmT+gVVQPjHer433TTqS7oVqPHopxduNJHzUEggPYX8F86vrlYPHuU3sU",
+	"NA/f0Gn7G78ktztt4BaVlx4tRDnT5RxreI92ab5xo9r9CUD2ASsGriFYhnUFVhMpdfM4YeItn9piTVpq",
+	"zVZ6WeRsIlJFWg6EpldCZxVwygaqAYTq18Im4M07BT1YLnySHzMfqaJRejEPCpJsYwFbYMw4yy54UXyt",
+	"rzJIC2QACz0lOB3IF7Dsv/UEvk1V9qOeDD3ROrCls+yFmui3L6yY0x2k+3sorZgPEdiB7hIKmjdLL1MF",
+	"Up6yRn0aCf5+CKHO7AytBaihUiBYCRs7YHYDxpazxgVY9mJuGF/w0g7Z3YLoHb7Obrv+EiZ/r0Jhbx3B",
+	"1oGIDy5cFwzOLZInvVt5UzXC53CfXz+Q60DzsU2+40/CcfrUxftHkZb1KUJCM4/bidvoDkLTc2piSHUv",
+	"qRkZL3u6CkFsOa8A2i/IA5jNMMQIsmW8YUGhvWSsXhjmBK2EAh/Y/IBQzGQecWg2XAVdRgAv2AENhusp",
+	"64XZEtw3v3PDcq0gqrkhHICx824ptio7FkxDH7SWeSspmjKtRt9OyRHPF7CjwaACKMxk3THAe+dQe/Ci",
+	"yWc4gXcxDwlSDFb/EIq4Dzaw6Oy/o7FmxXwB8by9asP/zhcsXBGIoRqRBywijNJd0HEIWSV3VPsYWSCu",
+	"Qg7kkXgrvRBEGeyf4aw2vMcGznrlOPaH7LUfU6pyDX6uEgQSuTX7BUQU9FFXeTbBbkENBuOdpBX+DWOC",
+	"pV42GOA8D5DNYgAUqFOswlkqfstl4R6VJS18Fv3uzvpAkvrIsNTnKwAQYMwQOi498nZljFGmVwqBRqkm",
+	"FMKituS3ojAgPRt5qu1WVZj130rENAx4l9QKe/wgpu4rYuq1fJAezosAwbGXnPqZL/ZJqEBWpCXBUEOz",
+	"D3V12N3cIcYggJqw0woeaLJmNA8Jyh50N4t1IP7FHuhu2UcGTIS/V9H+7CAL6seoKZvvskAaZd/TS3hx",
+	"PQyXLePwQtYfs3pKyzNZxIIwVR2SkO0ShHX2ni0ikNUkYP+ubTD4wL/zxf21vrwbvgdUKfhN0uUjQsSy",
+	"1isYjtRpcjTnb+V8OT8aH49GAPBKf4VGTOA4EOUHcQ7/zhf742BAocah8+UT6HxpEXmUI47FW7ewdUIH",
+	"6kwGRPIVvNFWmftKOLfROG+S2rc96Cb2OFiBVSvS2JJbXSIqEfYzOA8Ua4eiqwn8wO30UnEojZ3Nms13",
+	"EEVCGKirpfsAh0yA1WEMUc0QFMW64aQKq2gi0XJWQ/isA1k/YRMx08RKh7AShYYKqOUCKD8qaZsqw9cR",
+	"ovzEycN4XmSOmRDTHzLfBVIjQ2sRcV8Je+7G+zIw/O50Pgku9kNQcj9U50b0xju7NmA1f69s2J9g48N5",
+	"wCOWVgxq0x9LFXdtXaoAg185H4g5l0V33eIF/oy62CgNCQGlYKqF8A2mPgO8Oj0Bw0EIlgCNf+pmmCqk",
+	"jRhToYu6ATy3mRUKHE4BqAsVnUQFNBKYCl+HBwYGRQi3n5yya70sDaDfuecT4b8fu6/Vj4iE3a9CkJsZ",
+	"K4tigHfEB3BfxHcyGlE+tUcu8rRAzEa7kgCbgqX1ikFzXN+JMrZU2OIQAQiHcXvRlqrT0Yg6EMAI88QA",
+	"8MsMuChC5b6RVxGcPg1GcDcMGFNIKwOPNw8ExJTNbgDMxOtKAtQ9YCAVg7QPMSgtSjGYyaIQeQejopvE",
+	"57CXHoxNMTziI5UqwrMvol29WxrivEpTbbN3Fop/HLbCmoCj+YZDVQNc2S7e5mKnkRSOELmmcQFH1BdD",
+	"0jQUJc8KftUI4rBSI8e6VmOWSXMprQCtmbGes2zgIKJR1E/cD16QPZWxXt208u+Y6zl3P05Vds3Nt/q1",
+	"4HPz3UoBxYheKScJIKh01hgJ0seY5fQa3g2ye4+1gi+luupj3CwT0VYWedZuAZ11VtM0rLIOU+liWZZC",
+	"2TcG0i0Pdizd/Xd2guBQENL9kDG7q5XxeoMBYfvpW3BjVrrMB6UwwnpbYwvXtbCGGgj9pZ1mRf3edGA8",
+	"D1XdLkiVkeqqgGMO5zfYCewYrIRYQScbOP8bapp5LZ2qdjX9nXJHD8QIApHAyQ8Vt7OaQxaaN8KHboqB",
+	"O5GsjDAF8cTAEa6a0OlSpAvADKMu/KPc1Ez02wQDy3X5GfrQYuXUrdtf0uNfuVl/WB1fe9RH0vXfCGP4",
+	"1U5/p9qtbhox4HjQ8HfT8JfCtp59zvCEw+G6k7yhvblN3ijQdg1ZglkvXbOJPUw3Nn+CPq18nyB2UnVe",
+	"Zy878fZ8KM+c444KMQhdgpEeP4sqdejm0AggbaqqXuUltjMjLh0GNDRcBQAfr70v5W17zlD+DZYepyT2",
+	"lIIINIAE6AHW4ReBUMZjbsPVQ/aKW/eMubQih/Aqxo/DG4B14T5vyJpeBdMu/HcVVJOYarceC2wcdxec",
+	"UZ8wraRBr8wTl8DsTpbA1JP7EE+/HWkDrv8QwqvtUZ+28ApEctwwy93u6DU2Z2V0u98YoWz/IN3uJt3O",
+	"zY3Hg2kzXLbLNeJn6BZkz2tkU/RzOupAYyUVy/5n8Aq/eA1misf8FKt6zTrWsiuxSlX9Rr1SW9iG/SH7",
+	"VrN6JX3GkLMN8Q8EsCsYkJHejIofkqoQxrgS1td/rvgapVdF9NR4Fahv8vxMHNkeoAXgJV6BqEb1ixAE",
+	"mFehHngNN6AVBxfGYqkllZbOLEajVtcagGA9nxGKKbylm3yhcpFX5ijIdoqY9GOzLjSxQli7Hus5ZhmN",
+	"FU3HH0rhRDvBDoBBB1EcCPV4cxDKuYKx6h9T2avNZasbrscb1mqruIQbXOK7P6TTRo/YLaKUWIm8Ylsj",
+	"yyDavG6e6y++4PLg5LU7eWUkCNpQdNy8NmMhu0SUU8KDONi72+5yj2kJD3vba4Nsr7IKyByJL05VlbZf",
+	"eCHRHtFgPQyK6BnLxaLQ67mbNpQUVKNEWhp4yqvxTbmCO4dK6KWqAseR8cOMANwSMZcqF+UZEefWhxuB",
+	"oScEPebelVsr5osonl7Kq2tbGcWlGFTkwDRh0hpRzOJem9PR51AHPivk1MY8olUscjP07UZ+evI5daYZ",
+	"EF9O5ASYn8pKaxcbbmAb4dGjj2/iNKyXTz4jtYdUuKC1/VRjRe6Md+V/cFdtFyh0HLakpDwpd1heAN72",
+	"x8T9gUWLUbYouGmp8uFfzsy1Lu2gkLcNI4X1OPvv718nUbthVGbUh94D95LQ99DeVois2VwxveA/LZuW",
+	"We/JiOXOW+y8a9Nks7pZikR3pGa/+ncwhXpps4qNCwKf0DPJVqVWV/HUcfooTKEzzYJtgzbEuG5CRAWV",
+	"zpD43kuZSqpWzEn0pNp28MOKpJJCvDaSSGthkRG9KQWbBQEYyv5BaftDuDqrbNm2XQgSGKzjulva8Ef7",
+	"hKkVaM4LTRUdWFEGCJlckSHrRDAKcOpf3e0pszZH+fTk83aAfXmlXjwUASbe/CN5q3uagm4x/Xk+tDR+",
+	"koE88laQlHBTNO8h9/VyS9TuFbg8hsqx0aDbdHvbPN4qeDcmrLj4Emyli/087ymClydtzbKkpu9IX4Ti",
+	"1mBlQuXUlJflOlXAKZf3qan9R6wQnUVN/UP2HcRc6Orqbk76gvDpYX88VUOYPjOWr1MFaKhk5wJbTtNy",
+	"j9Cf4hmK71+l+vyPyJyOuobCe+2R9nN74Lul/QRMv2jQ00KbT7+75ZOw5ZIdLiKccb20e5zl5WKLDUf0",
+	"5RV2QlVKtJHpJ23uxUjNmhuwNtsjBJlIi7XZIIk/LvBkYCyHsmqKLo1TxdrqZWqp88AR7TTlmM14YUSG",
+	"N87ci3lDJKPNmLmb9sLh834rOYAlWqZO/dNrSXyVBKvLN6zpYMYAAFAc+Y/yprp0D21YiLXqryxibb3D",
+	"2zq7IEv8NEXvq3T1whjXq7KbTjxrn7lsrY9xq/p8g1oHnOj5ggNSZoNmrVij641V+4VeiXLgfpNDxCwu",
+	"/EqV933rqZaQtql7z0N2iRsZ4nrbDbouYfhm8YA225vFR4Ki8A/fB4UzHG5uGHW3v7sovquD/EetmoJ5",
+	"jnb4dnkNFR2dwvoNgTIvSre9raxoZzYCdXoVyk9ZL3MXmKwfFYJHtzDQioLpC6jDcL7TmiG7FZsWgpdO",
+	"P1jx1vrLKEtQ1w5JrSoEbbmqTqvKnfp2oGtRio6Kb1YrDUOUWO85b7Yjw/dRjVNVFP4Qx73rcR/Jadun",
+	"6Ko2gweX7RORE9ujd7jN2Hy9XxW5W1o0Ih7/Av/b3ZtCcTdnYuSsJ3NPpJcQ3Sq/5ZaX/Vq1FIXEpdk4",
+	"+2DeeKIWqwFgEII1HGoZpK2QDpSTTqI013LBbMmVmYmSXWlAQOkogHTeGyY2b0XJFmB2UlkGhqyYLvm0",
+	"EJhSVVqt53pJ/PElYpT9TRo5kQUhx1QtOMwIoAxcwxMRaxG9Lbwav9ckOH3jjBNukMJIlXtJgI4HIcnn",
+	"IW8wZz0+dXaRe2uYA5F7xk2EwsAOY8pNUneQYnhRaG3Ws/6QPccqNkS193MeAMSwSiBp+IWnlXe54mvk",
+	"c68riiCWF6We0ORNqRwNIfQblSYYFWP1mupUeXKCTYPwjL159fVAYJmeDInmBbfXrJf9RwZ91f//ky+y",
+	"fkftqpNvX6x9QfvOLp+Gw2I19CWx5aKj60dElfJ3b/zBYT1s14+bgEsUCzvlPOp+d6APLT8PL6K/djuL",
+	"BNVywSbrvUpJ3M/3ax5sSl0hy1oRPBhW+zT3oaBzx/S9m/vu1KJHBed/gNa8vayw34D19fvpxAMk6B2R",
+	"7gaKwLbmO8SUCzgvUpTUyj8r9GrMRK38q06ZlTndl/mrDIGm1VH+H6GtAhij0DwOHHkQlUoiIs954M4D",
+	"ywGwS3l5Y8JHET5DFwNpBg15gO8Sik1LsSj41Ef0MXzj6Q0C1Y83JqJbD9ytkdEAbKzXfmTOJgNimg1s",
+	"f0oVrGQpAP3JINAM+7O3M4l0HABcUpXr6XKOGFqX9MunAOsCBgW4mDsQXaBhroDcJYC7sF569I00BmAc",
+	"4C5uSukmyDRfu4cRBU5jhj8KTOZ1NFrMd/tAIOSOG69+xjib6HyNNDx+fqKbhqQEN768DDPFoRp4szUC",
+	"XsCDhCE9nmHS9usi/eTkbDt+RfgpMK5GALTvA2SRsI1PEZQ864c439PRkwqHI0L8SdUm5I/pw47pQiTC",
+	"pQtKiJrKE3BXUhUFpcnmLZHmP7COYGAMKiLlbZXQaRQugS4uoTIx0E1EFBTg2Xgr161teycHihOifIgL",
+	"Fx6soaPziR8pbhFohAhpajfoUCTd6gweCVN6xQ5UFAdewm6j4EvAfQ3IZurK76QeCTIngrwW73eaDU5J",
+	"P55ofTPgA/fvbpMBU2Osp3QoSh5X6nVWasiy5VfCsl72GP81/NFkfeochejMYgGy1nP5qRx0L2iYawEK",
+	"VOWEWU8KHGthCqjglFEJY2Bta2quVHFrASkcLzHxAHvtnIUzefXYjU7O1lkfgOxDg4vnnCuXKlWg0bkN",
+	"D08anTi55EXh1qJcFsIgFuQauOaAp9B9s5Iq16sAsI8z8ciwn7USCcv1QGkLKwGwyAk7OR1c62XJZiBF",
+	"1dQ5PIsEcOekNf1gpTSh5FEbE3sIxJcMKscbsWYZBpz+KtYZ62WIVL9ApPoE2zNShZqtPwRLywCosgea",
+	"d6L0zFfiVXlCK95aHzO/EviveiqriqFbOReg08k4C/Po9iLUQgDxHzcxx5Sffv9U2D9B07sNdBbfg2xQ",
+	"b964Zch+1JMXzmI8nywNRYEM6+VkHyS4HS1XFvKJGRoLjwGPCfWdqTbKuK366mnVWcQV9EEl2LdEe/4E",
+	"gfsYZzlfJ5u490DoWf3iLDA0+snHPitgncSGTsWIjhH7Lsu1ex8QPOzNZcIuzhP21RcJe/E8YedvEvbt",
+	"38+cGROd+QFeJ4WhfG2qAsukLusUk2bMujkmiZiYFwl7c/5twm61nEI8aoC1I24m+JUzLwIXZcL+pl+8",
+	"RFMT+9XdLPBioISFsuiYeTOwJbvL2azky9wPWOnAUOmtK1Z5MNyCnxHu5UURs+uFTww7EWywtIZxluXC",
+	"cllkbFVKazHbjeccryS8azL9QeqZa72CMy/NGFBrPT4HsOCUGy3vEfRIJEEjMkqAy02PXl/7YxIa9iy/",
+	"IakYNhsWMyq9GqZHfbDMOdjVuTR+e9AOJLA4NEdTlQH7KlJ5ZqzH/c+iKh2/r64hc4YvHvYMZtB5UYj8",
+	"DKoJjC3WXrB5QJf6BkXGdB9bT4++F96EhXeKN5hfsyF7WQhuROpUp4iYT3UZUaLCb3EC5ugRBVlRe+tK",
+	"prkh+6GqFlAt57DVRXIA29sYN6QR4jFwFDCMmCvwys89e+4rYcv14HxmRZl1EHqSIDur2n1m2k0lIhtD",
+	"qB8bHHtAGi8UFrYGpdJQOlC83BqX/kLrmwun/h/GWve3/0g1Be7RX+BU7oRzIIUxgfjgu1veB5P4A/Y/",
+	"4sko9bwuS3to5cTGr9sJpsX6dc74HnijqJhJBRjqZ0HNAMxsbah8G+ZxqnrZhA5Ek7QtYcejNgRStLQr",
+	"sxnMO4TRu+K3gmAY4KJII62gfzsmvcRgnb8MC8ZWusyJAsMC5lQCoiRUbqWqbuL0k7oBHkpBl8ozYLtZ",
+	"stdiniCiRCjLgoVacZMqsO7zpKLbLvQV1VpxuzTjOABYWX/+DXDKga/cPWuYeqefwpWxceeNBqTutl6m",
+	"Uu0ffegEu8irQBHMTKrMQkxJrzu3Zzm9hl8CF0kAL23Bn41RBxMG7NT+9VNV6CvThXIaSaoPj3O643eX",
+	"8mfxUpT484fMPVyGE0NTsQuf9DslAkKpX95DYuI+kUa7BN8O0Vroq/0zg0EMZDLPKsxzEHVUEVGdsDGr",
+	"8V6EnqDNKLUzaeHWkUFbO6tVheZpHZUYD3aD2WIHVPFXwhKFzz55Qv/KD58rTD49kHaap70sskJfHQ70",
+	"PRzorwARx0/p7tO7v1HUpgWbRzFhUk3c+2Mr5dLCH94CShXhqQNtiuWlfS3nwllI7TbRkF2gVLLSHUco",
+	"D73Cqv5SMKmmxTIXORFPZELl7nZjppZFkbWcc3aXY+519df6D6ynaQLuop39zjuo53tTz2FKd5zm+Cw+",
+	"/gWztN2K+QJr5qrz3Ws/uo2z2i4GKCWcql5LmrkPZzvnazYRdiWEohs+41Z4wlGVw18JNqP5oz1kz/ja",
+	"pIpDZY/zBvSMZVbOxd+1Ek7xK/bi/NtzsCDO2JvXF3FbNLoY0pilcPaMqVUiPDKpcjeisLz1toj7jbtP",
+	"ztfE0ep+bdi186aci0ClBtWlhHzr88pozEhbxZzbcTYh+oNdeY9MRAZR4WeVXF0Jim2nquDGsj/DuMbV",
+	"hPmXRSo+7SZZqniKYHqj6baafUYN5FAxlapwryHLci6L9TNueeahwZiAwKBfQVp9GJoT9jBcpstclAne",
+	"loKeqcJd5ZcSQ14ZxAfHbOTkc30bzKwo443A6f0Lra6gSIwr9uSzz1KFK4PhVh+AjV4Ywqqj9xX/ZOVd",
+	"Wm6lsXK6F81gnd7W7Zs+W1VOLHUiLRVkfFtNQTxH92QObg4Q1a9bRxqGO/TR5PWdf1ztp9pGqdamixIj",
+	"rGaNFoOCwEfjo5PRydPB6Mng5OlRcjTT5Zzbo/FRjhcQLwa2cHSNH87A3sOH49DJ8Ygvs2OoT47fdagg",
+	"loKUoG0A0xntgkpG9FF6AYiKnksbb5HGyP3rtpOPHL15fXGURK/yfFnqhXj8kpfSbeI5f/u1UFf2+mj8",
+	"2SlQk/g/jzff7KFti+p47eUjYJn3wbC4B8PigloXN0iVQFCRtN9hb2DUTqor8/iXKVqKL/J9mjjevPoa",
+	"g7lVhu2bl09YuJ8X2FW8INw+I1D5VOV6pQrNwUpwO8TdlPLA2DHAoOrYfeyMBk9I7z40j39x/3uR/5o5",
+	"X8SSPjOputZKL0vCoVsUfE0NB8wIcYMMJ1jGZhi3LKN/n9usOslj5mkEoPQLoAGc44Nj6Z+RoWBIA02v",
+	"MXJYvQ7jy1zqYdWcDNOALMTRHDXIoUanqGExq5mq9Ohb7ROI/hIsL0uP7i/0ck9q9pUf4n2FVMJ++R1H",
+	"VsKkbZOd3wOGmNVhf0XVFlIdQi73G3IJqQzcytuEp5HzZcGtGJDX1V2W9b3PFevZDJLgmZHzjNrsS2zz",
+	"quyIMTN6LpzJgXeZEBkdFW5kKOFTlVmdIZt5O7seZeUTFNSZ+29WlZ1k/3F8evz06dOno+PRyGMAQFWX",
+	"L9cBFygiYJdVozxnpeBFiBQBBTpFeqj4Zw5EodCfFpAvAxod5cioC9/fJaoW49WjpKVar/C1e9v1QiBv",
+	"+lI5n5WS8dz6W2OuHe12qjjxRcoJK5dK8UkhEucjGwkl3evqh7pk0hrn/eAHjww1x1VDWF07ZYCSna6S",
+	"4VcwXJW30tCniorCKCuKAGNnCAYT44VeiwJWnXKCt6Kkmwh15XYQ5Ku4SpV382EjuMcWgkOvYKV7e1ku",
+	"Syx4zfxs9zGtB52QsFNZz1fROB2fKvfsZakSIrinbt6MyKXp8nBUEr+Qb4FIHmuFLJghA3xHaPYur8SQ",
+	"vWpuHcN6r0Wh1m8fGXqaVNJKfB6qRD9+t+hTPZfqKusTpoPSmzso7FMnOZFK20lPnB99dSXyM1SQVeE2",
+	"8IWtrtepkspYwXOqGzw9OYkLP06qwg8SFzDiC0Teh1RGze7hi4Xg0LCJxSCczfVcKHtGVSKhXjKYNzjB",
+	"GdNlqsKHIHCqxSJzLTz1V+c4nZ6cVICPWBSHfXkgZBBjLVUoenrpEZXDhNNIr50e9TG3zJx8iUiNaHdX",
+	"NUMbeRe6btuCSAt+vy+rosOANgj0cGCRu3g7FQvLslLw3EnHbJcVckmy+AU++AHLZFqedKeKmZN7H0le",
+	"G8oeTphzDc0ZlfBWK3MoYf8D1etEkE64i7zCQOkKtc96t3Gxw0TaIrH2SjdH6il2KCMRTMItb4rhMVs5",
+	"cwBcrCuI6oYKm6Wxei5KZrjMIQBKsU/ozIFbO82lZzMjbIX0jWK7USHjbRvn6lUWAWrwONnVeJdrXeQG",
+	"BwjYtFwCh++Ml0N2jmHXqPI01tEIReAfC7KUAqh98iFbPMO6lO5yDdldPcNaa+8W1/B1GP9+viEsKbiG",
+	"tUXvNRUtgBl4Rdvf4kaGa7a6klFY7eTpZ7viap+gR1nN8862pvDLg/d4396jjXd7p2xEp8E8RkSsfZDy",
+	"KkdjswSa2vE3qmoiqHHWC3QqaIs62SJj6LNRHH1i6VG8f9mLZ7WbWU1YXtHA0qP+WapEBBmCLaeWe9RO",
+	"73o68Rq9JnQ+OhsQEXv9e2K4LFXBhuxl/p/u3dSyKPqJMzZBvhusYlyqwsnbDCsUM7TqYTQraURClYup",
+	"yvKSz2zWMDzZdruT1SuhaJy9k9Fxa702rt0F/e6heixrD/lotdv+8busT5qz9waC+0Slz28EoO43ZqJe",
+	"NEVNTbKSKG2TrvkSd3TFm75TyurFurI6aLdm0slSVbUQ1rPEAbwO2vGDOKWoVJCnfqQtsjSMsy5O0ZRz",
+	"QxqnalA1DKZHFzTM9Ij9B2kDeSUVL7DmvDddAtwD9Kldc2fmidL0E5CpKAIZScBUsRCsQlTS9UIkbFFK",
+	"XUq7TthiWS40ESj6lvgzN5wrZG30M4aCvxLWTpbXys8VgDHlJsHnXJV8cZ2g8Mb2MMagy4lci4Rlt6IE",
+	"FFF2DHKeujwNM3pZTsW4+sDd/uLyb5AuMr5e3N1wqhdS5H3fB1mtrZ+vltgeZaDcrze/7X5zfBGPlNPc",
+	"Qj26pRRVUMQAMSVEUfxISZf1mz2rOIrHUtFwcA1FtBBK12aP9eKWsUhfInFkFHUN/Qq4cWe6dF4fDCkE",
+	"RFWxPmPOyyhEfiUGE26Qai7MNQ0fiEjeVZ+62QRd2ii2SdVc3wrj2WEUIEISlZ6KFvZWlDirnM2WRQG/",
+	"aVPLz/xhizTzHl4JzYWzfPRi/YExgz6CqoaXPDgH7628nrXI9n31V/3IPYbDv9Vd+CbY2uFSBqc1C39/",
+	"wY1w8gDhr0GaNH7bkF2pyvw/Ia7C6yZ6zKHRej9IxEduQaoaz3OSBPUgdSbR3SdiqqEQz0u9WAWDm8Wn",
+	"6P2cb9zTyaQ1cXr6e9eTNfQNpFikoRTWOc6wT86DIPSY0TQI37BMvJPYoUTC048uNPwD8k5vY/IhqRKm",
+	"NGmpwfZtw06O9FElSQON7xC0eeQcqKgLCuM9AfccYDClJQOiMTUVM51fX+xa1/aamBKAb2ajQ+N0dFp5",
+	"UvUmjFYxT3EsJ+d9+iSK29FCuFVAJJUM57eVmI6WRfw1nscHcqhan/WR4GpqY/haqptdUrux1LLuqlbm",
+	"jFbiEO3/jWH4Bo3ihDzjzbXuXOhI2dTPz26Fs3d0yntAzf2ndvebDFnmjKcMfYANsYOQEj6GFUDU0M/R",
+	"vkvM/945TU72fo+VypWM7ZSSiIQCu4JSwsH+3xC1fezc3zxkFM6g6vRYh0HCOeggacdIJo2KDft2N9as",
+	"cf/KzK1HxoK+TSqxjMjEqaJHBs3Z69TOCI9Cd45q2GuTh3jHUG0QLeVgJXOxuQ2hdiMqp5j63DFA+nJL",
+	"TGTPNvWXNMzIQijbH1Puwq3+UsmflsKDKTT3U+JmcBP/l0c+NeRFPt+tsLxf4lTdk5hUsQb34Pzaxjv3",
+	"MufzQT1mxkZbYoEfQn+1POkjRQUbY7iT5roXtohDkPA3ptlCoK++G95Dg+XiXp2mIFB9H1IVI4zk5Vld",
+	"spNGUawQMyr2UbpDGveUpuSJk9i+pswdAzTmUbQT8av7/kYsbGhgatwMmy4LaAJdqlzUhzxkz/zkAMYQ",
+	"qAjydcJ77uPtnG0aI5AGCmqoxfs6HZ1+Ok7SXoohVft6Mn7yWoNPYT9+CF3Q8bTfrjfTef4O3sxvVeZX",
+	"ezSKLD0y96kCChFlgPDPTS3wTFRY2009ILHaZKcvQwx2YEUazEYkqfry/P9giqImKyDhHT7BWuV2nQBe",
+	"yQow62oqJFUdOiQgaKAKgfpNr0YYX1o951Y6mbbuD9mXkDNBVbHgJSJUI1ycmoqiIOi9ttqCWh0R8rRL",
+	"W5e2GuB9pO/kLbS+QT41M9ULkafKR/3qdaSoZqgCqBUQxBc7bcjuVHVlGzZkN26FnMm8XVS7b5tiemem",
+	"oL4Yf0jQEJy5/B1MflqRQ+LhXgSrm8v7NKZn/KduK/o8B/zgL8//D+BTIrJtoac37gjDK0mtBlzlA2p5",
+	"s+It8p5vStxUbViDQwZiVAkBDJMkqcbBJcce92tuWGbXCzFmM/6Tjyl5uDKzBITTzJN8UpY1cz997P77",
+	"LQSietBwD0GpPjPCYgP+siycEeqEOvwMC0qzBb8SBrOrnXJSLxAvNZKLiFfWZvP6cfsRjFvwjWSbmnpk",
+	"zjBWhFCaFsFogSSpNXgfqJ52JGk7oyAw5XsEO77kP32YWMeX/KePHer4Ejj5tss9d0ScsON5fsCN/+0a",
+	"rud5TvLO6nuWslW50rK1QD7iTQGCzAA2SUaqGxQKRDBde5DbiyPp4xDq5ix7+eZ1huFOuggMMmSFWy6o",
+	"o9nJPYIdd7dPCGH3HWReq4BjLfINYITL9V3l2ju78p6wslOuITtiQ67tNAirMvawLA9fPfJQDKTvLGtH",
+	"H1fW0toepO0fsX70eS5JbL2PWJaF2I6T6QVKBbkEHSoNNwe7g+uCFUnz3F513xIfhMyH7AKBJlK1xNye",
+	"1b5tlOOF2IiM+bmMjOIMup8BLRch8Sszs2rj1SrqLvUtp9QC6sa90IBK3v+tOP+7W5FqcuNugrtaQr9a",
+	"H0aUf4K+/Z2kL83QwZm/pxaj1n34njLN7HLpm7Kq1WNvyZVtZnTIHXd3eVMW9dqOvgcWLwFWgAPajSes",
+	"8YUkEz69uSrdQhAbsAfPIUqFEAdAv977/V4unsXFF1mIBvTw1+TJG2H7bmYz4ZYhSxV9DX9+4xTalcj6",
+	"aJHSjZlQufFkI2A3K71UU+TU423iF/qklGVabfT9o8ANcxTofK4Fqz4FxTIDdikgSAVYmF64FX5gHv+C",
+	"/3iR//pYqpnO+sSO1NLGcBahBsD812gZYeERhKFYh3Tjm1dfPzJI2Yi9oAimhECAK17mEON+8+prgubw",
+	"QEXNgbeF1v/9z/83VV74E8Y8/jyJUQOh/zXcD8AcuQo8hZiTq7i13VDgxgS3lB69wRE4v2YG+yo9inGg",
+	"ojkJecOZcJ4HLyfSlrxcu5uaPqV8cYSPTOia8MtX7YGBm8sMdhgU+9PfvdOTk5onc+ltL+jIwFKYl8++",
+	"TNiz7y7+J2GLgrtDAWxO3/DyJtcrlUAThDtH//X6m68TImbyo4JVJT5P39Q8WVthaOnlzwTHz3pPR+wb",
+	"+QWkVIWa6dJt5VCGBHvBHTkvFmA/cFY447LEr7FNGSlVTFxgG8qLQhyNXC+aN/cxAnC6hy8NZR9e0kEr",
+	"l8psCgMUHcvyViLwSSlAjrAe0LqYpdt2K0RRCuuZKmP1YuHz6iRmDDOLAgjDrWYLDofdOIPsmiSSe5JT",
+	"v9C9wnpAKFGs2dPRiFmdquNkVGu5gZ7ypEalzK98j0afGJVy8RZrx2p4Hx0i2wheTq8BexOlMZabAcHN",
+	"ROAaAzipVJUIw7QUm6P0AptwIfTCefR1kh+gMXr57EuPVQazAhhqMJnOgnPWG1dK5P2zsLM4XANPQeJS",
+	"IDHDzQmmrduz7mjpMn6INDDHK13mg0WpLRApVnclZBRsgvc/dHdxRjLuMGOX0xt4VS/j7x6QAPSlVl1V",
+	"CdxPKgq7T8gVTdwPEXMFM/DTD7qit+Sjrp42F+lc3d45xAb+mLEBjOJ6w/Y+w7iIUrln1cF7xAyG7L+c",
+	"asvcowJNtMyDqfenP8GN//Qn1uvwIPoY2N1wdt2zzypz0Xm4Hqn/q+evM+rs3xitzFHGek7twKaNAeuV",
+	"ZqVeupdGjrVczmaihOZJ79eiqZj4dwJR/EtDQv+aeYv7u4VQ5y9foKQFqsM+VRgXAunGI1Upfa1DFS3B",
+	"QgeDeGX44ZC9sKYyAABSDTUA6l/U2lUeMXTQorlMCixYS1M3fWB0yZDj9kgzqeoRaIHRc4FVdqKAtqml",
+	"szNNCIHU1y6h9wBYO3g1fGp/yN4tXJOqHfEa9o7hGm9u71+B/b61GvtEeL50Fviz518/f/08I5j5feI9",
+	"0K6NmfUesDzGP09VqPmgKvBD2Ud7UOhQ7fHw1R77xYiSXdQxgihE9Qy0VItqquklLHWDYg2rrwRIgx7U",
+	"ZGTMCgAuBR+UL3hp+2TLV+R6yCxDpf/nNkuwdDqT+TaSGacBU9VUgSxowPqgnSqMFNQj06Zd+pXmS5U7",
+	"wRRUIpERwdrggyoNTlF00EFYXfej00xSGQH+vPPkkcuuI07FlsrKIg4+OHcsuO/D+wrIN4tuKFjhW0A3",
+	"ZP3WdOseZDw1+Wz2EtDOzuiWztQfpY1obr1ojpElMFrrpqv3iYrqO5AN1SfuOR1Yf1K6WAgg2NNOQXA8",
+	"ApoBOV/O3R8jQEOjvwIWGhBui/KBSQZqm2YXjdF5IDEiqVVn7jxomvvkG2wcuRbH5T3cJ3d4H/9SF3O/",
+	"7kF0Vh9AK+VZwk5a1UiCQJAICqBA7veavYX9SB+FTtONfklEO2iHVWiGkFBKndVuQLWF1BEP25lPrwMc",
+	"eKObxsbdcmymSwyz1ofkbOy29lXTCb8Qi9C4wZUgfENFearwU+cNORcGKFMITzwewuPt7wN9TTSIqHcK",
+	"XN8IYkKaCimA1ZBZNrSX2FReqboH7eV28HuSCTXXoJrrjnxy/SB8GK3UoV7+2hj7e6iZk7upmY2hAOrh",
+	"rj0NuQfcI77g12/EUhQcOiigN7vrBao9fLTvPHfA+DxYL9W+WrExTwd9eF/6sDGx76H4MMDUqem+XBbF",
+	"ANIyFInSt9TXGaJVrY7aOIS3an6a+9Bp72GqXtfx8DdhEOoORRXdi/sptRIebQ0KLYmtALj7QiDRdwNQ",
+	"9RKB+JZLZUClfku06RuGPpzdzZJ5jfHCGJhotaH/rA6xu3akjGYTlSe+iCCw7UonAJRaUyKRstre2xtI",
+	"CTxahpP4Q/aFttctyquRbNqFx3MWWnSjKBwAsUlkMKL94tu5fiJ0WA5FCkgv3yuEtTjCnOXySlpzxhZL",
+	"NbVLz8Kch20HG0UTx4K8UroUeR8NF+73Iua9MPsKhgoCX0NCfkbk81LB3zNdztlzdVVIc82MFXNAIQdk",
+	"2FT1slwU8laU4B3PpMoN8x+J3LnqYfO7J7gr57oM6wZvhwZJyUtsjDMJK7m6IT7behtcFRp2hk3IowYC",
+	"yfCwtbBD9tyZMqUwgGxrEDPKv3+Ph8yxLqPEcWiMqSeQWTN/3K8CoBBbSJW0VTQ5oTPtHvTy2Zfwgs++",
+	"u/ifM2hHiTYHxmiZUXKxEFBNU9F2weQ4G25JVPurki8WAB7Csj/9KWM9X17AJrrI72Q2XcJe2dFC946+",
+	"8c5+Mqv9Xu3pEnZSTSL0u9R9Q8DcTedvDOzSy5zIDOkWOmGgmzGKezZONgb6PcDla4j6u9MI5SNYZQJb",
+	"ZFijJFwJcSOclMBDuEa6tI4x/rQv7vpTMgG3465vrjx4B+FUWk2iNmGTyPW/s3X6NDJOn34SIRDcTLsC",
+	"7PDSfjbiOYigap3q8WwtqDZIVPcPNuF9kGrgqb/HeAhWDu5qDMISu64W9h78t2q9qRdgYs4Tm9aZ71mP",
+	"jBsEfM014r0CLkhHsQ3VZ+l83VF40wnB5etsNpqom1ETrP7DlCrUyicRrmFRONVElXe8YrBw2pOqc9oC",
+	"6HtV7JCpSTgpSwPRoqpScY+Yz2ZMqRuh6g7N7L57qT6CPdqYPtXG9g/Tx/Sp4KG8Q7N8Ccf9gI/1x2k5",
+	"RQH/XmrFKf49wugbnMJ0fT2fkrCn7flYz7+RqhshFtH1qBy49Sj0vYwXBSZ5qzA8XkOQwRBQIH0FX1Qq",
+	"yVA0FSYFwOClQoo58EedVeNkLfDUuyFmzirC3AXQkFM8eVrwedWORN+hV5XNheVDvJYIAp3fhPDj3GB6",
+	"1qlOcAIjyMMSMnBYMQTLRxl0p6wq/HdwywDxHWPZAfMc2q+QfxNm4XjEjJhqlRsqGq0g1veIXFcY0/fl",
+	"fL1b5DiMY2fM2MifxUtRwn122ubvEDj+qxALLPxt7Ezp+RHOGOzM5l7cQpxvl2ZvF8zPxCVc9qUs7P7j",
+	"bNvzMHCst65v/ZrTVgolVrzoeAX4X4djdrzbMXtYrmR8+V2B7u+UCKHuMGEHh+a+gtzTSI7shV8PFBQD",
+	"7HbY3jtbaR5ujLxSWC9K5nON2AJ8mJb8XqylUtULoZ7XUHmEx7hxkuD23Fbssv2mevOZxwzCBJmvqZ2f",
+	"MdQMVlteXMqfRcamekklrnMGrS51gU7swxiVAlBf8Bd4qjz9qgleheU3QrGJmOnSzwd2w40psA2j+ctJ",
+	"uhyNTj6LX/QvnhIZCksLwUsQGPQsFbHuemoPjBNfc+UB76kmXuQSapUirEcc6DBV5xEJLFd17ybywIKX",
+	"V8W1K3qc0w3O1zsospcVtcl5tV32cWLqHClOGzd4UvoP3dDbEb2Kt32YqHep3Ll/xQh7XprqmJyRPozQ",
+	"64RifOIc6F1xSrCfkztw5D/zT/1AOqZ1b+1SPK/rggtjp04RHbvZg9Y6EiHepowkh4yPF4QpqrmP+ZkN",
+	"PQIS21C0dlBs7w85HKaa14VDfbr31Xj79nvwmFGIqmQD9WzlIPSwadATXSUxy5XK2Y96kqpraawu1/2Q",
+	"z20jasLgXo2jCjN3iB+89FC9vjO02oNJxeXemJ5ZKUReR7HEPsNyqWrst6E9MVW+jL93Ovo8cUasp1op",
+	"l6o/ZoJieO4OGLJGhffyu0vsi/RT81iofPCjnsCEZ3fkD6/xTlV1pX5sAVO2s9Ggxun4cavpq7n/HRfU",
+	"3zki9FvrQgvV+zsYopLdyDP1w+jOrWftSxr8eoHxropQhIBEFLaonfD3svia7HD70Ec//EG7K3npwZ+8",
+	"R8rkHbt9b16+h85EtObbMJUQK/MheybMQlqsX5oLe63zJErPYMt7aSUvxlgDixzJi1IYOHVljO1H3YS3",
+	"vFiKJP45mtrk1EqLmbXgaz4y7JKOPLN8kioDgABQ7HHtzl3mJULG9ORHMbW+k7Lt6f63iGUCN8D2ylfL",
+	"QhggJqXuHlLzmBqExshN2prItDk9OemP65jf4dtUMezkRK5o7wIM4Wm+XcZXcSohEKemyeRZJ4wGYBcq",
+	"T4rkoHsUjGUY6nwgF2iRGi604IBT1ENPB+yTRjSXzbgsTN9TmVaQDOAVuYGft/jfsX/tRGEIEnshDdAa",
+	"ZHNNuYKMZmWWuidBFHvjvu54WTkX4yiAEDM8RDcJ5WJ0lxr3ZyW/Px82fOUxlBllrBRE0FlzghBGd8Eh",
+	"8MEV8MwSp0TFNvS6cm/2Kd/uB86IFtLW6bU2wpf+vTx/ffFf7PHtSWSbB9vR6qurQjz+pdodv2ZJCut1",
+	"LUrxHqTgPgm7zYREqfHAtOD1h3ykBOedacEBOCiayIMhe8Bw2MOYwM2+N79qrgdK24E7wHvEo1E8GZQH",
+	"G2UjILUQi8bdrxk/Ph5BMeyVoLqWYHpfr91/NKGROBXu61QeGSYGcy4LQLI6f/mC3Yj1I6T+hlrnbKrV",
+	"rShRLGapCsBMC1EarRg3zpHPlyVCH7hhod5zPxw65Q8IQj6zRc2ClFUiRVPllZzPDpXAUJgIgFv401Jw",
+	"97T4p1RGDD+k+Lfkzi+YXovpDWWpoPKMW+xFmmtQFYFEOwfDiPuAB9NQNQzmS+Y2aymMEVTDJA1NvLuo",
+	"gEhEBKfjS7bdqjlxDZXO3ZHlZ/pbbS/cjvjQKdIdv7uMMqGb4dpnuDTQeuf3llshWAf4FJepM22JzQbb",
+	"sn4fMs8XVmH/jhZsHTu0dt6LIH1NJ+aRYZGQhPmtidSiIPesGzYyNhUz1ns+PP7slMDAFKeCwCqLlNGw",
+	"X4krJ9QSXwvC3lz2Qz9Ec0iw/G1Smdq8uKpqD+kYsJC68nawViiJUCwFkK1Ro/DeeT+IstvjOdTz25Wc",
+	"gj93zct5IYzpn7l38xCUqeIRYhf7kuKqyok0pdmPelITUU6GGSrs27Q9N8oAed4Kg3Ke57EgexB65OgR",
+	"H8msDM9/7iZ6l3FJ6w3QX2HN62LjPkHJ3n1wBzaIPzYGGe0F8n33kL+b5uxjOXfzsQPRF02tKIUfskoY",
+	"SJrofJ2wzIq39vHU3GZVGcQJwoLeWSCjMYgJnRK9dWyMEiU1C+piOVfIGpQq1B2IkVpXI7XipoSZBZ8C",
+	"TtgPVNY+yPrUYxaZ7gnjKECNVpl/VK0wXRRGsPALkstgKvWH7FtyACosSij1cCJ+qnNBRfQcG6bqeoz1",
+	"Ij2Gk4ArhNUeBbQuUv/FQpTslhcyT1WpV2P8d/A+3EPQV+hZpIojWUYd+kDY5oYl8iQq0M8pHiUV3q6E",
+	"qsPS9yJ6BBrMMrqV8doR3IV1EkYHMyQNW5XSEqw84vjsFyzBt25TWS/gm/s3v+v7/sXld+zJ8WefsRIW",
+	"xi2xn1n/RhvLy9zqdhnOtXVur8Q4enMJb2OtKN0d/u//PR/8/R+/nPz6/zvas62JXKwSItGEvgAr6MeK",
+	"66ZXnfY93uFoW7tVq33fZTd4mVDXh9EtT0af//n46cnmbT+OhYC7a5sWxra36mDm8qCE/5BKGLdKEAtS",
+	"vZci3lUH8opi5hFLUwDl3lutjpFOn5wHPXMSmdsgw52YLwq9curhikvFer6OJGiPWlDFWL5mRveH7Asx",
+	"5cg4kqpCziwUx0B06ZETPuYaVIzVbEKp3zzB/AjP51KZ0IqlV4qahDFH0KYAcCa2KIAOBMEDs+Y+EIs4",
+	"7weIxfvpvnFzWVnqnQe2W0Qgx0M3gxBZ3fCzgbGl4HOwR5eUaabWyq3IEJAznCJxEJtylapSzEphrtkK",
+	"8J3QMGzh+iE8Ja0UZltBIAAkiDrD7DOSVkgDbZ9ZliqZj1m6HI2eTOmrHP4SxG9R/xIgtejrnFvuv/3v",
+	"y+++9UZ3xMEm7dpJFchaFlKFS+HBqXoe7mlYbwYdFFh8jQlAIE3IzsDKrjqT+piv/lFPKiYkQJiCgEwv",
+	"pBPLpeqHmaJWJV2GirYz5sZP9Hn/rScZJqaB4qBxX9gUQEfghOTmLYXKRV67H8Q/9VW4J2USN+7re43o",
+	"lj28ZxKV+zSTpLrE4p7+WapY/ZF4M3pmC10UPrTRhBiD44ZheE6UQMqBKM8sIlyp2FX6tTevQf3RWKSa",
+	"6LeNcWAe/S2T1i03x6blaHZ16SvhottDBjp74S58YcXc3f57nznB3RaX0CXhwuyX9Ejm6dGYpUe4X8Mm",
+	"P0pYShoefgBmbVbxh3gYavzLRA3Q1N6FR7A/9gcrR+dML/hPS0HsEFNnw3sYbpAIqSKaHNzppbDlesye",
+	"jkajjBBaFFDxZmPI8Qx4AWUSUz2HZAu6/ydPo44yEhdkPzh/A2SAf8LX3NgBnLfBi2cZuxIeGRakGbRM",
+	"S2dCJFhAso7qSKGZLlXHIzaXCkC/ez6YcDwajegW/TNPL8LdLIBzXuSiTOICDHwtJw2yUhhhA4lOD5Yq",
+	"++XXrF81gcMLYXquFEjZIi1mnzaa7WK6G5xg4gV2l2WI85zB+1/qZTkFWmDNAIkFeB6wPDY7Jy2IiTmK",
+	"b8RN3QGSvSa/nXlklhOEwjvzGT/DrNatmCowxOe37R0P9wamIiLxarXbE0LeigR2ER8Y4W4KB8zJN1g8",
+	"PXeOdF5rOfvfo0jUHiVHsYQ8+of74aLQuTgaz3hhRLsPC5K85sK6c292mUowQ94bmUv1Ai+quiB4WXL3",
+	"mKWSPy0FfU2eqbFr6Jib6XLeMUFV3TD0i+J80TTlCc6ZWc6JDQkycZVqDXYrbpLqZWtHrctv/+z0XdJy",
+	"G5aF+7BqDnSq/Hh0ehJUd7RyXl97UZgejY4/P5kd89PBn6fHYvDnydOTwef8s+PBk9lInOR/nn4+OR6l",
+	"R0lKjZFwDcn/9OjXtBkyqSPmuOM+MCSrfDuFB4vMGZ84V+KoNcbQtZHxjUFJkkkDjT44/TBhF3x6LQYX",
+	"WtlSFy2mWbFyV2ZKD6bul9lwq4sh1HLutr//udvsG8M92OTvD7SC6+rtY9+SXds+kTlOYjPY40TS4f63",
+	"DV72NfBjXSk42HIuBtDLI3KW65UCqoc3r77uIGUD1RB4hIbs5XJSyOkYs44ZkKeFFqBpKXJni/Ai5lgD",
+	"Aw4JndAA4ctcarRBssR/KOdX9BEoQURr4VATqFI1EeyaO1PT5xdwmh4Z56M7m9+JqtI0aPUCzO8jg1Rh",
+	"IVycKvqYLndCBojKWC9DTrWh+wE0XyZMDK+GLINhP54vxFV2xnIxLXgpcqi4Q5aLdarcHVCJZxd408Ez",
+	"aRbaAPDgmEnlPIEzGJOTmH/xNlnkWxxlQ/bCMl44Nwgb8VMVbncppstS2vXgpS7kdD1mhqt8ot+eeRdh",
+	"YMope6S0Eo/QlYqJV/7r9Tdfe0oPlSqiOcN2l/qslvJKqrr9N0aqPLTxMB5/corAWaQkpDFLcdbNbwdP",
+	"hhLWVK1KjahynuwObu6jPkBv1/PRe8DdZxHsPkAivHLWsrdTKGWeKme8F4KVWMQ7o3XvZfD/v4wGn3/u",
+	"9hz+dTwaDaq/BsejUdZHY5uyCyejz8j+B9POPRvmdFLqlRGlIQtKAIcX7I8zpynh2R4mokQmFkuWOliH",
+	"p8f+vmFh4W3GNNw/PcZtYeTPtC2AMW3OC6fRRe5fHioSnElJ3GW3ouQFPt8k4OgSsuE4Kp8mArzwlq19",
+	"QiQY7s41uyFAAmwm1IFjIYJhmad27OxYRaH2zoGw7n5VJwm5XZa0RKRojCf68zIxqZyAQO8XBGFXwgI2",
+	"8b5wccejk9M748V9p5D20O8yjYSOXkj5bX48Ov3Pp39+mnVaarCBuiy0k3ernPrT4z/VY4Fut3J7ND6a",
+	"SMVhnvayeap92jByzqdTsaCzYrqNHJiEPS0c+G2beZMctYjwzWdm+8n0GOgq4ooED2X7QNvMrpPRZw80",
+	"9ZQ7A1gwG4lRr0mbVucnOUXV0uEubzWI8NUQASf43WQVOLlbO1EsnKjHp/95cvzkSXb3RXsnW/nOubLP",
+	"tgTrF6WeFGL+H3cL2r/Eq7p2jNfD0jC9tEbmYtdm6ViUrFP3jZtr8w6T/wGtezLRjsb/+49ak6Q3tjes",
+	"7MjCR+MzMvEhVLhHnXcVUmwljWgBYIbQrl5a5JOGCuyCWyc30Dr2Vp1AbKiigCBeCbaD0hHUttXE3gBo",
+	"V0P2zHOdwWCAG0DMrHvUMFWXSAo8WbPM6NJ+sc5YL8Kodp8B+yrWuZgkJlOKI+EJeNRC5VJdpYoo6DLu",
+	"P/qL2xTZGbOSGsUnJdiXdXam6B4RL0ZM05SqGBcsAjjsCoXtgAAJAVzzqVdq7/g5vMglrODeQ4Frzv2M",
+	"f4B8Y5jtuyAvRSfpkHe8L+ylaFIjaQfr05B1j92PHv8C/36xHxpFXf5R0gVYY/YQhBRNB7JNAGdNldEz",
+	"S6xd7n6QMMgoUYJpEqrXo8+A5w1INilCn3i0+lBLkKoFBE7YrRSrOtgrK/QVkxjnLyFaLQ3gWpAkRd5u",
+	"HIovfAh0kiZVH4KaMhykvZzBsBRbixxwkf7YlQ6NROCBUfL+MSnibGuL6OnqArn0WcJsUUrt7Dk48491",
+	"ybJbaeREFvAZiZg28QORMOp1h8Z3DycqrcFoyJB9w2/i852hlMhY4R7P1RqCO9cams8xAahufDMYs9fA",
+	"vxDx7qMExZsQtoxvOa46+M2NBIaE0HkHUNce9FNptoSCNuZfnPXoJXQJLdMY4VQ6VdVEjEOpbVRl28so",
+	"AQOmlgfXwDR3leuswrVIX3EyGlEGM0hg370yZOfVqDwfsrsnZ0qrgRJXyIdECGGs5z9JUjUr+RQLphOA",
+	"muwjgciPwNqP0vB0NGIZRDbhyP8w47IQecZKXsHMGefD2mLtOUNSFeXL2XklTd243504eHMSunuxP23h",
+	"/KA42OHVP1IvT/T8vQV9s0uc9ZbKl36EI0lfAUgvHtf+oa73t4p7fYGQIjVV9MhUkkyXrJKku8zjRQm8",
+	"hdvxSGsIYbFq2tMoTqDYDtJD0ppY0DujFMXdmPENaYcS3GcWPF9d3XQmUBCnyQCz2hei8LXngvRm0Hv6",
+	"218J+z6ikXKfXps/ALLmp2q8voNUO5is94UqtcNercuCytDrFAWYsGc9pSHzNZCqP2ble8oHgm2AAxJb",
+	"w9JUJiziLnoLLRQmzjQqP8BHAjszw7fJUgWY6mjjORmXBPkCeWRMKbuBhrxnRBZXp8iNcNtSxQt5I5wx",
+	"6OTZ6ehJqE4Qb6WxQk3hRvRQClvSsEtxK3gBGPmv3Je+cmIhylRRlR7P81IY0yGCcP4PguhBBREFV+5D",
+	"Hn3CgqIjsYBgdBtTwHr4UX+XFNlB2fm1Ozx1DzNLWCmMLSX4TlSSg+cG0VUyK21BLbA00Iw4iTJImWcQ",
+	"WJ812UCDL5XEBf4cCkwhnYPFxuUaMEIAegFvB6WyqZqIK6kYD98CQIEbihsJDaTBMcCIndG90fRaONmG",
+	"DI3p0cXSWD0XJWHSYE2k+82yEIE6Lj0Cvw+GUXVhqjVDNkqo5pZX0vrbkp+8NU3CLvkcAtIYG8ghLQIX",
+	"bVhEDZ7NvRgNHyAJsXkkYVkjQj6oMXJLgTHRCp+zi3WP/tyrlOJkL+a9Q6bkfjMlcKAh5nNImTwE/95e",
+	"SZMFX8+Fso8l7ILH01LkEnu0OgKbWJI2Wa7dymX0+4wtSrHgMmf0AWZl8Q821cZi78KbS5brouBlHw05",
+	"aDfYbOzEnm/o4ljgHs4YDZThQEEI6AXUEyLAlpObRhgDzMpUdCfCVYtS30poSLj0KNtLg3gTmb/8TVlk",
+	"ZxhfWfGSeiL8hcy9Simmzp11F2GJIxRzYeMYvXcFVVAhk9EYoAJc5GYYXx2Y+rRKVZTJzsWi0HDdIxMa",
+	"WaumDbwB4oh6IPFsovP1sLp1ne4f2OK5wiZVRlZ01aJqFn5eCAJprpVYO9VEDSikm1J1aUu5qPicn46e",
+	"sIxe0fygtP1hqtVMXi1LkWdhaIOBgcsGRkxLYQc3Yp2xHmdGWoFDSpVz469KrmyYTFLi4wgCHX77ON4x",
+	"j+Gagd+J2Hb0LaKiUt3yQCpY7nHVX4K4FTOgMOydjp70E2YkgrZKg7NBc8B0mSroG54BgBO2Arepxwuo",
+	"DLjAgbzEKXmB0vVhopjdD7xTQPP+8H8u6Chd4kHcCX3ZOLiHGOUfCHugckd+OZoIXoryfOmMr//9x681",
+	"/+SL5doLhEiN0W43nZosZl8azLWy18V6QJ1mC19puJeOq4PwcM927rwH79bATx7zWy4LN6HZNvWGUNI0",
+	"IhaP6G6KL1W8dvWmGiRsD5wDFOnwzEUpp4L1FsUSs4JuoqycC/wiSZWcORekP2Tfd+mwBjWLLnOoeA81",
+	"z5gORCgdvlgIDqASqJNJwXisCWrdrd44oWIqQrjuR7h1VdKOFVpdATA1M7xwg9b0tY/ohOmIuKUWHJYU",
+	"CL7jSv3T0ednEQgVDTJV/jrIn9Z/Dx2K7MWs9rrGtxpEeFZGz4VT7AAitLqWhUDHC+yPBV+bpDbDkFac",
+	"LaFbxec4aekRCZTSil1WBFLw39GKCIYC22JPuIUIhF319GkM1+RdbpJNAVBIGnfzdkMkVZUlUvmfqfq+",
+	"giXyG2oK90PrZTYrpBLMyPmy4Fb7+fc7a1YKMXZ7JdoKqVJC5IJw6Td3MLeI3d5IL/dORsd92Aae3JM6",
+	"ut29sgTS2TVDsirS8dtdBHypXtja0NZUly9GiFRlDUXq5v57pJdpTkTvtSjU+m0foHZl3ipY4L29FUA0",
+	"amTGVcYa6xInZGbT62xMWYTBGy5xsh+Lq3orMbnW+qZ/FqIb9OR68v7p6Emq3s2OxKm+FaWcrRH1t/Mc",
+	"65Xb7ZU1iXKbTLNBTWXA/cgKyvrUhTYXXMERhqMAsDTuGFjDFgVXj4gliG6B0d6G3HhCVFg/lIJDvAgJ",
+	"RnBN3aFKVSh1qGaHg5kN6/ZK2HI9OHdeyse2dCOysMto53w4y3efAfw2LeHEe2j+JOVssSyn18B+7Y6b",
+	"0kFjrLhhKNQ+sP18spdxO6dFgHk/IM3/vg31Bo1cr00b9e9ixhO1sLPVucU0QyO/4CvtYkQLADMDwJ9r",
+	"Z30qkXvY22ZA6JGpzh4SW5MyIwMN2xsmfHrD6mEfak3E4AhH0Ge8N9Ia/4Ua/v+fKVdTURQE3J6qLJ/U",
+	"BNQLZHSVljAyKS0YAN5tuTShxgzk9NjJ/UFsgIxjqJBSDCpMjw2nIJjozZnw3C3eB4luj/BmVUDLXwGk",
+	"4KjiwPaAaFSwJZOqepl5E1YaTFNgSd6Km/6QfbksZrJA1hRy9BJmpSjrlF19WksDBloCw3F3jgxkxFid",
+	"CFy0moHmaWCp6BGV35RQSOOXegT0O2S1EDUQMhzATeERHpzIL+y4CijC28UTf9a+DNKE1mV009xT46WI",
+	"3yu8UfVI0P1gSleeIv7aeA4iWA3Q5GqNq0I4OnwuPAYTQuPFyN+wC/AOIdvUH8bemfdAsIid3iIDO6Od",
+	"OGjIzsn1sBpdQJiq1bXv/Km9LLy7jk3nCFcP3IQGhSFc9vFsISwlrB3pS8+H/nCliy3P+0hFjA1ra0em",
+	"vRbMOMT7DmbEhhnxCrU3OPjYXogRBS9C72I9OC1yt6Bfe2SuE4QUjALr1tG+lqJEuvVe5h5f3vIC/k4V",
+	"RKCwuZzunvXvnOWKx+MkdCN0DraDhciAO8pAakP6GtWiv3WPFJ4tJS/6hDExRJPiHN8S42hR7Kuil3MX",
+	"uwuh5xFCXvU4Qy1GNiZVBERtwOA2FQUYDNQ5IAF6kbkF5wVw0VUhVVpJ9Pcfz7niV2Lghldb0EEh1Q0k",
+	"fQYsg5G9FKXU+YXORca4uTGhZAy+xXcD6HJjuRP3M13WQEfgu+hF3LAgcEWTA/1cHsbNmSdw3zHjrXOX",
+	"w08CwlkEpA62CwypV7MQwAo113rlE5ByKli+FEzplX9PKcrTjPWwwgRaEQwvhBlwYwARfewmGc3HZpL0",
+	"rBF4cUaCBynkbO5EhHs+Bkqv9Qr6c4mQCB6SEI1glbpzat9QsQyo/Klg/Ar4kXFT1VOI7B0yiABf2Bb8",
+	"OauPBBFVbDWYyRqgf2B/dwdM75Z13YxholXTHsP8iAEaJ5I+TmRm65MPyckDHd8f1bq59JoAqEdBRu1l",
+	"0OyjBnf2c3CnV0o7KOStQJA072m1hEXqynlLQhOc61JUMjceWFIPicdfmcQ/NlVIFmwI9fVWyykBL+AL",
+	"50OWzQq9QvsKVRoMG8eGlTnF2ktzy83NGTbAQdbHRj9+ZNg12JTuJmg10V1CVbtmTUbhMBf8SgxTFZtJ",
+	"qGUx/KE0m/qiT7TufA7Wz2sdIOz05OQsVVk8KT+gkUTOde0bbOpCxt/IItu0wpzjf6fin4+urr4SNtYW",
+	"38Ciu53xtdvWD1hlyg0cAbcZ4g2l1RkgugbbsbZ3umpO/Q492rdw/gvcVi/h5l/6qx+WZbD2TDe9O112",
+	"nBInLX5/1Zm/swg8ru0gWrL9lEsslWuVM3tAB4Wqkk453+0991CGJQhxmC9FqpzcA1h4J8lNP4nhdCIE",
+	"nwSK2hEKCIKITvA5+TiukdAyhPYBpZWL8ov1M27FX7iZZkNGswWYGuNg7Xv2bScckzj0mItbUTixZbrQ",
+	"eTrSkea3xap6qUu7MasJC9hICDAf/vIkX/0uqRhNfAdVlLvbURIw9Tj8BR/+48MysHYs4P58rN1n4FDY",
+	"fg+F7S+3ihgMwOwl8JzNZLYDHscGFfw8Km67FnzhRMxykcQUcoAXn9TL7CIIH6j7MAiIBhGTHhqLDMxd",
+	"ZyICblrCplpNl2Xp7HFnmZl6HswkKEyN4Nb0E6pzhyiRnrGo7B6Ch/iJs1+BmL8oiIog8aTYlBWTJgp+",
+	"pMryG2G8eW5YL8RnLqrQzJgBbn2oR6CwDgZnnK0IcSkBotp3O5rQrG00m4iZBjY+wClBJibDvliu+4Bh",
+	"TAjMED8D5gGK0gD3hhuCSZW3z6oYjU+dXXz9Avud6oask15kyu4DuPYaNsoDihz3gAtueaGvdhlisAuH",
+	"7y4UPgqnsoQNGx0FPAXbT2m9mrbznF56lKyoBPORcf6jUFaXa7DefTEgFYpiHZ3zCpE1B/LQAW7rzWWq",
+	"Cj0N7Mw4ZB+oDESgIwzZxh6ip7qcLNd05/6QZbwUHCLRqVK8BPZCC5ja7guMNPfeXD6+OGf2uhQCW/1M",
+	"wr76Anc1EpxXkB+F4KB0R/0zQKvGRh8QQUpjQ5Uw1XgVE/OFRZpMJMYEPJkvsLD5SsPUeRCgqijujoXU",
+	"2ZC9gpJo9A2x7xmRUcepCtV47rRN3FEu8o2yWJIEWEowcQOy6Jpjrhpf078WCFP4IrBYQlVt1D6DaBK6",
+	"yCsCU+6JOuEX0kPlE2EqDNx58qnSsxngWrcJjxrYzrfaYpMlZLADswvW92VUJm76OwpZe9lgYKGEc8AX",
+	"EmLa/Qaa+kaZK81EqkAlcTaTb4HTyu97PWMzOa3xjBvWe/r06WB0/Patz768uYTdfcEVz3nCvptN9fyR",
+	"SVVe8jnBkAfOrTd/7VPmhCu3wIuCT4Gis0AV1axiZI0iRsyBdVUxdjSannsJENllZp8OeF9y7LaZ74Ub",
+	"smd4ROEIvrnsMlfpWndq9/bjL6JrOmDDbyRqY1yN+mBA4nRigt8loBBNFIUSWhDAi3V1cNB4kSYWSCR1",
+	"tCrWnUa9F2y1kVV0KqfHTxvsr6PB5//45SR5uj//KxwmP1CQmm4jdQ0IDl27f3EySo7m/K2cO/fiKXb6",
+	"4h9Vny9Bfj2wf9G6obep/W/ryguPFjbCE6axrWyCT9a3+Ig9sEGN+5kH3s5lDJMEa9E0Pq6EpQpwkdfq",
+	"ws12uJQqLBLXj5uYcrkVIEXmVFBY+1jm/QTaZhC0wHPcxQEOgkOiokFnXM90UegVhFvRQ49HgpWGhgmV",
+	"p6puxHhaNs+R9p/MK1anV2XUoIMEGqFmIb5/qiCSA4gjWBlmzm1WC3qHijHPuJijBTc3orgVkSqGJLga",
+	"o76vOmxUTmQeFKnxErWpjlV9Lmk1DZuFRgxzhs7T8Wjk5zRmB+/fB2Lz32gT3VWF1Z7Tc4ZLn8Ax6hsL",
+	"gB8g5/+gbLAfKOryt/jddvlD8RSFfrL69ByiLveFwGz3m/BdcnW+9nJ0DxFai3rsBSw1Dr9GJ6Jyb74Q",
+	"1q6rRiEp8vjGYO+sFOtl0nyrFbZU4ZYMsHMEa8qxbFiUTOYYf9BLO3ELhJYw2k1NId0exK68EzjaqaqJ",
+	"6muOFnQoYw7uFR54JI+ihrF6J+oO9ZXtJdqc0N0q27bLtE8oxv2BpNddwE9azlNtux8k1wNKrtpM7xJZ",
+	"+LPHv0Rtmi/2o7dvyrBaq+eLmPR+B8R81XZbF2sMpRq0DBeCmyp95c2lnrQY54EOFnIj+gSuZ1LV0S3K",
+	"QqMBFDVgQ7Lftj42Ddf2zxhvilQi49+YdqB0c+5noY0gHOtY4PWoWCIEErROKIHnu7qp6bIRw0Hc0CXe",
+	"lNpogOsZrTNfTkgWsPOhoHqhsh4hPEFs8egUUzVEG32xey7AOPfHVa8pQZcaDBhhcU9gqe4FImu36kpb",
+	"t55F0a9gAnH1NmozR59HWP90M1+5eCVvhQrd7v49sD+l6pjnLKb1ZlIFGm9SV7AHG+NgQsJNe6ejz5NU",
+	"UfOtG0W5VDEsgF+pRrQnieG8/bRuAnb7aFCq4nBQKFbB+hRdUtVKZGzDtiaeZ6i8qbWXnWGzi0nVlbDs",
+	"dPRkF2vBRyp6QQS3SH/s4xfE8mQbBHdN0vyxWRJqInjFK2F5qOj8JNs/YHEanaS7lPTOFv6djR8VfgAo",
+	"iA2tPEVuZLOJB0M7y4k/VM9O+UX6OeZLnwhUPbEXQXGQWoCDV6AsEJT1jXP4rMT5EBylIZHW8xxCN3pp",
+	"WS/Dasox/ADhVLzHMUaqGD69FiZVBVd5IRWQnOu+E7VwX8Be9J0A1d3M3GR9VFEo1KCDL2Rl1gtBuRkY",
+	"MRgcUllNRgpieTeQF3DSa6uWDekCigGJ2l2lNaKYtRH1tsejEq/NDaP38F24VXSqS9E/Mgz0prmGwiDu",
+	"VwKZfqmf+EasF5wUd5WCLAUvUgVX+yw2KNQVX7PSHVcwHeB+tCvMcoIM8qA2jkeUpjcEhgMzUDOWpKki",
+	"aWdsJm8FQ1JcDKjN+Q3k0yq4mO8hlocptjBZuKuaMcA7epNRwLAH/0xV9QKsXofKqC06xhKpAIKaT67C",
+	"BZlnvO1y0GEVSUgBCgh0tga46Cpd6Fl1OUCycGvFfGGJABg+chN4FndlITAfHBzIexlC4qkCmeeU+3vq",
+	"GTBN65MB9rke4XUWHLAgw75T7PTk840MWR+CvEoD0QpYuXhCrGaAQ8tTZSzk68rg3OhbaiN2/4jtQepM",
+	"Cia7Dk4FNO5KUx9hEv2g1jtNprcTGGiCJmSxtsI1Qb/THihBhHvRcATQ8oIsUGjZFm8tchRTb9a27OMW",
+	"CJVNcpVU7WZXOa4syfhQvmuqtw3IKAL7dUI7VatSerayIIiqPutCX/k6fI4JRcxYe83QZoDSaemIvz5Q",
+	"f9D2h36k1qDO0Wy3LGsCGchWnGjxfpxvJNSIdO9kfz1lcWgoOjQU7ZHJdHuqC96qpkwA3UoURoAc2GUy",
+	"h+kZoOyVYp+YfPitU10AjtEI05M9QypDl5Wm6Vmd8zV7c5mwi3O0wr76op9gQWQw05y0lWTG1EDa0MD0",
+	"mXCKJsiSLc2SF42iy1T1Ru6nvNl6uiGUxxj73wNJDuNKqSqAkNJUyt1perSA4tU4g4qjveuHumLsl36V",
+	"LsIiPaBHvfm0XSKwqcEBkv1QjtAZia7ODyrr1mOz6+i2uE3d/u1FwOJrCcm2e02AbVpzc4O5k02xnDE2",
+	"z8CTzb1V5oPQ3AYUKExR3R11ryXSyIHD31k0SYtTFIByvNDJWnALEZ7b93m05TSd/LhbJpB1JQIbIV2c",
+	"uLrdEBzUenYAjMnzyKlD+3pUh+eE5TjbsESdJbKOl3eprCxwxmZyZq+j+xLIEbiMpu4znjeKR8ier0B/",
+	"esejVJGnBwGEAA6E0AJj7xBFvpWTfBvbLd4vCBQLCJOxq+TZEDv1XwOtlXyRdwVX3J92sUV0gxW5rsd2",
+	"H8Ka3njOxwIBejcDujqUwUqA1JRbolUMzNB+TA8W9MGC3seChtha5Dk7WRPqwfjOEDPakI+lmununiGw",
+	"F32TywojGLWmGgxK1HtenHnoLOmxT4Yaoh8LrTmpEoM5lwWEFIu15wmvPH8CBs7cj54RqdAYVdHbDNpy",
+	"vnn9kpWi4JAorqBVxs6UVTcGp2Oll0XuLBB8nDPX4aflnMJAUt1Ky0PfvjFAklQKI6xJMFdnruUiVbbk",
+	"ysxEafqQNfNsvrVwxSMDtOXuPW+cYKUqcxx1FcdoskMAczHU/vWyCRb0UGpQFlAUk/Xr9ZCQK3XS3oqi",
+	"YAuhF4Vg6dHKjUNZttbLVHFF75weDdlznOz41dGFL9bMS1NseILfwQLDnLdb8F8Jewkv/MLtnYc03MNT",
+	"dhrsfgGmfMGBeO99TPaPT1/2fThq5Oq5Yxad5cu1sWJeHWYr+PwxWpED2NOi23Q+J2MTYQb9/qc6zHBQ",
+	"AEfD819nVt8IlTUahKoEzazUczQCM4sEZziI13gZ8oCFpCrVMtS9yEeGnh1KAcL4RJ4q4hN053e+4CW0",
+	"/RkxkMoIZaSVtwLq06Dv5nT0JMa+SgImZUDrKsBUvhGIIR6Be43QYgKB6t6BFzL/AV8eB02mUzDJCfO8",
+	"ciVoxKzUBfV9Zz9qqZDvG1sHhwyXwJOcV2sQYsTggoNz7c0/XFyRV20ygGt5xaUaMp/phys8sk/LycXn",
+	"vhZ8/iI89IFsuLZHfSQzzg3iG4F25A50JPB8HhlaZif6EzDacJk/dcvs904evW+2Hfde42xN1mCOwGGO",
+	"JKnbHO1yFOCI8DgPnIAbLPRiudgtVyMDP+wn37UQ2Rt+QLXCONymACKBMjWkDmFkkLN0MmlANxxEN3Rm",
+	"go8IApGrF+Xwyii+qp+nystZEq1V9KBDMI8ryF0m84QBgWwEMaiVSJryFHj+g/yNVqMBGBSLRMA6CpPn",
+	"BWCqmhKQvbMAfImT9wHlYOsTD+LwAHT7u0Pr8bK3ReR5iQfNO9vkL6aR90ncEFpYqGjswuSpdy6MAdQi",
+	"YYtSzOTbBGw1TN2AE4SpG24Cjjd0+HODBbZkvCIeRMCzR5g191vEHofmdg82M0xVs48LhwkotFX/vXuF",
+	"fowrHsHz1FB7KiwfxINrSD7WCxNCnc0IOBfmqd+JDCH4/Hwh/+pm/156Hx608RQHuhNhAvHW/bsfehA+",
+	"gBCIzuMGgA2d+KQrswOHDnAePKSJR2lsaSLYLJmDqAbaENDZDx4sOqezZVH4k9vLkGUJQy4/mJsf/v3P",
+	"f/lKQHK6b4RYUJiEu7N6TXGYwp1XwFpBEypVVENFwsF9BcXSFAGCsWOpoBM1WYCXYlk44GC9UcZijWWX",
+	"IlUZnPKMKV0yPtG3ZBm5KdIlNR+A9ILybUgjOM/RO41QlVkVM3lxeSPWgUwNxtbCGleN+WQUXWealtsG",
+	"81Oq7iK/WIv42gL9G8TTw+L8hsd8LFBfVDx+DDvSDWIFOy6k3HCHH9IIB3Pu/SU57sRIGO9nugU8ge5u",
+	"slt9I4JWRqyALuttTLnnOc+F3+bN5pXjfhWFdL7o3cyoVjFUa7BBDVLCsHM3ZOxT6eyAqYmqnQ0wNA3b",
+	"el/kH7zhBUQc9LnAEhzMuA/RteKmeu/DT/mlgc+VDUL+bJ86Hs78dVUwHWP0oaEU41Bt2YM4aZAqpefk",
+	"aDndiB13zkCqVe171YlfA/8FWFJkclFLSClupV4a/FWqsABlw6zDC0GyZBDx2i/1ELFxbE09nMWT4wGr",
+	"IrpgpBDD7Ay8uxBYbZAq+kUFrI2hnMDECO+AfCa5x872dKD9zShdRFHlmUKp6SHMJPS2QCXgnjG5C9w2",
+	"bkN95zfMa3rbhzLztjzyI0XlYrG7j0dbmXth6g/piT+APYY7N3QSu50bZMN28Yym2E7LDNWxIUvMmWVh",
+	"p0H3uUlC17ZJQh+2SZiTeIXIrwSbcCNMEvUZqzxVVQzZU820wvV3mWLRpseOZOhNT1W5VAr7G7GNR4be",
+	"HOqGHhPeEyR/NlgFsJs5KtZM1Qb3E6F5bzIMoQ2pjQjqp5LxCNTdxDG5G/0TeyXmXMLrEYUkWL0zXc6E",
+	"xPLq7T3gW2zTfaxSipzJ3y4K0562Je4tbvzsHSgBPm0piMvaGVqMpd7WlOkeGYY4Y7tvprSy0RBAYyJC",
+	"+UaqekRSSiUyyLNvvaHYwFg6a+BABwa1OTRZMkhJo3zlUfq50Za8O6uddQG/pup4NEq8iSeM7e9v2AGa",
+	"Ulvi80G7PaLH7MRQaMnK9xbaGDkp1oC82z+0fdz5cH6zbpvY7ad0V80aLComBeiI+YIwaMYPnswGF0d7",
+	"1B1tkeysCrBTnswj0ES1nwxhjyALMFkHW6s/ZCFTgc+m0jAMFjUPOdgKOHR3AVTXZb8g9d6vj//9z3/9",
+	"X1HF3F/+/c9/Zb6CtSSyxz+znHtbCqwSqobYctbxlhmQY1YM2ZtiEMVIf5gqSKfQzAIjk5uUa34r0IPE",
+	"jt+1QBghWBQqYvMX+WYKn4Hw5XAeAGJWCnONrw/uquBlgfSKghmrFyZV7pWlukI8J6SHQlHsVjEhE8w9",
+	"ttaxDBVzuARn+NT6yFIVhtbwhZvZD2dsengf+gX1MfmXgRzvODzW27aeHauCprI6FvPOfruWBsCsb8TC",
+	"Dj3zekzc2MramKpO2kbWOx2NosAGpKiinLvfcx7iWktlq3bKIdFtd7No4fDbxDueyaqa5IF89eZjPlJK",
+	"Zv+qGb9LIqFwyMX83ksTg/bD7Qqks43+iza1Zwb4s8e/uL9fbMFgDo4ekZuA8ZW5/77Is1axFrIpeOts",
+	"yF4uJ4WcAvid2zJ95DCRlhmnWTy6mRMOY6Y0yVulPQUMskaEej/ErKORhKrkTBo8JkSkklGdoDOn6GVZ",
+	"D2tmTkenJK5spH+XZF/n0kwB70PmZpiqV9wKpNkQOaCOUjMEiffWwOK1mN5U5xYC0ft7vb16d1a/2w3G",
+	"+b2n7MzmeMi1iB7fQInHTfDOz39wJ7y+BLAqu2Soh8X/zTZwvAgOUtu53MdxLSQawjv8U/dbE9fLdoiC",
+	"HldrONH9hOkib0fxHaYqm69fgbWsqRDOQg9YrZoZ0h0W7Afs02rCkvusLrC7SOdFIiEJYUtR4QoKEFWs",
+	"t1Wj3b0O7ZMD041D+/uzrsHCHtzPTQ37DVLe7PAoSf3uCWgb+W4sE85i9ji27fUIUGaDLl5oBSKfISMK",
+	"Ak+V6/y+W1GuUblGD8slYl87V6DvvANCkOUIJcYtcM6T2k1VSz2tRyQIvnAEcYsJTrTjK+Xq/ZoekvRG",
+	"SUURebwgGABNu8srwPv4hk9nMSAyCL5aqqLfRCQIPejzDGILSYSi8ofaWkCxBxZ5YM2Fd/XmHj03uxFi",
+	"QUWgfwEUA+fiI+IdMci1QNs6uaSXtpC30DM/0bmTRzTpE2i0krlQliY+IkUuRSEhEoDQaT3OLl6wH/Uk",
+	"wU4TK65QfvWpcFC6FWSLZbnQRgzZX8XC4lsay9ce7rxi2ksV1fWxOS9vEE6R1qsF6xVnCewCGOi1XrG5",
+	"WwJ4gnNmQ6VEK0iWu2/Nd3soNuJGvIa8W1pkq/026TX7+TpZeuB4vrO18xyubjG1/irEAobWuRmlMlZw",
+	"QIyGqaXzPO8aaLQ92zl8wEAObD0TrQvB1QMbY96HnetbXuwyw7xYjHbiITPycdv+X5Hk3cu/JOfS2WsQ",
+	"W+V2er2pCL+SXg2S1ajLEMRoU4xSdQRbEQ0Fo63DzthqvfTOm5PVj3w1Sq8jBFuprf4Yq1L2JIKPq1co",
+	"sOhfsE1GvoFfRHEfN4sPE+Nqe9Qn3x3WmMFDM9gfEITkAs5qkEZ0mPcRSmZfB5dkEiDo1ITStm6vyKcd",
+	"V9KAiAQIfXiC/inAUdtrsUajiZ5Rd5KhEiNKCJgGaQ2a/LIM4X2sE+TWQlOEM3MIPEWsnd3fylSD8eI9",
+	"2HurcMoflp+mmoP9HWpaukPh8H344NUJ3CeWpcRqSwlwPY1ai7v24eDm/qxiBCrxMOXZrBQiw6ousFDq",
+	"pH2FuBUFy5yzlpEz5+yTxXJSSHMNaHfOGexl8MkUTfWs75HrIZrmvXvs1Ad7xufMMmfmZ0gGgtr5DjWv",
+	"oc/owRuZPlK+7C71rG5V3NofClh/G/gaviloj5OvFWSrpbraTjEam+bVNWx6LaY3gE0bdL10+t29yRJ4",
+	"BUo9R90q3jqTYUwV7dhAl6SKGJPo7zptCuKSJgHIniMQFkW04cqEWWcFgEqe81wM2Qsr5pCQXzkV76QD",
+	"9gNwy3SZO+lUQf9ylrvHzQp+9a4a/ysBCv+7MCd/jMLN+jvvBKrw2+Sg3O9BuX/Xcv62n/JF6TatJbDt",
+	"jjAD+gpEIBcuQMy6HgIyALiXWn+L6AwFtzNdzv8q1omPoiZMqnxpbLnue4mQKicSzpgmphGthIEALCFp",
+	"3/JiKXzuWswX1lnnUD80LYCggyumF0Qrr5VA9e9sijYsXrApkijAEAjAupjZrinkLUukivOn+/9j7/2X",
+	"3Lax/NFXQXVtlaUMpVa3204sVWpv+8ckzsSx1z8mMxN6Q0iEJKQpUEOA3a1kU7V/3Qe4davuG+yL3DeZ",
+	"J/kWzjkAQYpqSXbbbW96/pi4JREEQeD8Pp+P3l57c2XgAhTmlWGLF9Vb+dBhi+pWn0H7TG0Fb8MWn2mh",
+	"DW4+MkLu6ECkXC2rHEJ3eKyvtk1O9Rlhk3rkTmBtQcDyoFGGwPuUuDQoKFiHvI9//d//D0uyo4RBakma",
+	"VRQr+Bu/OE7YuNRSCQ34L+ybJ6+t58FLLZy4TMuJYWk+KReAxSoN03nExqUJOl40n4ohFPRg8tF6Ih6p",
+	"WkExJ6LDNh6mz56mYrHM7TF07TLVlVJXyUdfaVl9GUDfwC2AzwcnRNjHCNFFHTwez9DYFThOWpDAgqmB",
+	"Rqhw3t1dxyumhTFuRrjWRKXkK2FhgMMwNHSIJ78XftaDi5NtQeQraYNpT9vN1uCa+QNYai1EN7vW3dc0",
+	"K73b2wTTDYd0T/WZp/kCSbZu/1wtYGudbNS3tpPf5wW5APpTvJSNecahDgJqLsLePIj7EKq0Ckl8Gz18",
+	"S1HIPAV6sz57KJGJ5VyKiyHjFUZEAAYRQERUyBFXOGevgrs9ogf+5NGz7MRpsjsiaNG7vPWxriNxQv2c",
+	"tLvRjZDb8rltR+twjDu6RxUWOx01usZXZSwLqdB5Ck+iVOe5nAg9YgldcIq/R6091nDW4PRBRQyQhXGo",
+	"V/kQx+xhbQ6fxwmrz3nbQWu8ltuTdg0nLRBgjeXdHZPupaPINBsHw3amizlASeJHI6yRRWOYLXlhJM/I",
+	"++xiI9eSa+R3Z7knE6AmcWv0n8sUUe1LbfJF1WFk9fO0NCXmK+GMNgzYWK1HEzBX24wnwIENyuhviDe8",
+	"iiWsHfMPG7pontAbq7rYT1Tga/vfLjBuMy5E9hLWze4iyTZZDYdYtbyTkWB/KsJcxZ02BA1fkdqUW4xr",
+	"QM2NFUotl62xZo84hyhGxxSS2weJPMrGkmvD0lJEVSnzv/77f7o+fkAWyrQQIlYwmzn3tdgYbfnwRv4r",
+	"XMTPwgJZn/d29sPg9eLK3loi12GJrJ0d7fbRFacXABsmuTa6V2o+E7vnUTFp6QjLg/wpYkdMeCZUygtk",
+	"GWWdN68fdYPTLIoeXssKbojKBMmmtGGdxP4nYV+zhG6QsP///2OJ/ekLUTyDz5JuBKnR3PAMztlSFCzl",
+	"qz57mAO5k71vQiQpK8GLxBH6u6NK/jzOcATd0SlfMaFMsXKj+YpyeIpyCdfmKV/FqgMd844TATEkJ7wo",
+	"VuxXUeR6xLizovBiK0kQ9YE9o2XDjncrbgUyIFqhA9kpKPCY5CqNAJVDMYCPmcgF94u+jyDCZdhJEj2y",
+	"m+GN3QufToSxtfQfVjViR6zzHVclL1Zd++hHx332GN+zbn3RuBU3VdXDT2r19At+KRfl4mB4dBwdLKSi",
+	"P3xhPbRmiGLTLKd5WfRSOZOG2U24eXL226vnZn/RPrXjo8EgmNzx4HjQMr8PHu/xO2dr5b9d5Tuagci5",
+	"lf7XEfEJpbE96yBIoYDObemrtMAemJrArW0dsHOXIKkq6TeVzAJUhRIXAIcIPTJJZL1Zj0zBFThyjf5y",
+	"ki+AHjTHggFM8q+EwcJbErABymaF4YI1MsjY10BDcc9bwTNWwCgA54SYKMdsnpeFW0+AxtNriaAt4KRJ",
+	"n8GKEQ25uKiwNtEE1RWbBXR+XQVfN3JEtrkSWmRTlhdM5wsB4bF57jJ1LRgkIW/O8fHu2CBsIzSIL0eM",
+	"1bZ6RAd+WUPE/ECud+u9bsjvfib0LtKwxpzoNi/H2pVbn/sWpnPdX7cCZU+QznJplxS2ONYj6RZCVitw",
+	"S82O+oP+wENkrHzy1PeJHg9OAlu+yE0+yTPHxapZJ3ld6t5f8c9kGKsERrQWO6AyXRqhwl8+cR8kQ5Y4",
+	"WpvIiAKAloHW3FdCZXZHWLcfH6hCqsKhnvHL3iv5q0jAORivjNBDdu/45PirrwYD9jW7N2DP5MOIsAMW",
+	"EnQkdFDHyleB8TKVOfruviSCZ/JMjJgWgqYo3sAEkm6FfAKlEeeCZx7uJFZ8bL0D4DYLK89HTBK7rRXY",
+	"AIYF838pdLmwOxC5zH/IDSByOs4QPK96yDh79PzlK7aQaZqJC14QIYkjL4MnYsnzF6+fPv/hVVLVaYC8",
+	"XhZimsnZnMheM0FsoEVuHTKHddrJC8ZTWHUt2Fzw1I4sjVU83Q0OBK7Jo4AmdR2M76R943mSVbsD60Sr",
+	"0QHd3V5Z2zCb93CwyQLOFZIPGooBF7ynhfVwAJPzKjdFXPLFMrPWdNvuPPC2Npb+wWEON2P7LGknswQX",
+	"rfe9UDMzT/yOrnYw6+C27e44S7ffo4NpbvUKegH3Tw62OTAHtS3YPu3mca8t71LwM71llsre/qcDEAkH",
+	"bzetHUmP3eZwve8YZ7Y+sd8/W7yYxw7tCEs8QXBuPG+BCnlDSmNz7qpSF+5kDBlXKi/VBJpupjIDu7K5",
+	"yXFfY92s0ylHHgs6Vm9efm+3f/J9jpZXwjrWqh3rPLMy6s3L7yOWxOVgcHeCDwL/FoGmO/wN//E0/d11",
+	"3dBNC0E8HlAcTAiHp68ffZt4zIs3L78fecgqSWXEUIhPDTlCW+N4nKerWHXco/fsWD1aX1c15yySbp89",
+	"IqpzLaxDMS/VGUTO7h8/ODq5d9+d9ftw1CFiExHVG2dTLrOysLpJn7Hk2yenjxNfR5NPp1pgDV5hz66I",
+	"WCFMsQKXA64fROxuxO5F7GiAkaDjAYWXMCfn3s4zYXjKDU88N3PjCLHkTKwAgfv+SQdqn7sJdDboYax6",
+	"LLGvGxuXOu6kdalFErwGnuGOwIJs0Z/1WbIs5ET0oL5+mU4TDw7Lju/dixXDZRkxzlJZiAk0QC6t/SM1",
+	"S4t8uRRpdwQ3bzqd61MIQISwpeLClz3b5x+FSEeefYv5BlTWORmcBGiIeFsyG+r3cw2Z+LgSMpSRc7Jo",
+	"uV+4C//13/8vmANiIlNB9AcMr7QyqILjHLLE46D37PfYeZZAeTh9YPiZCOyWzjKdRvbvy4iZSxPZkRdp",
+	"xCb6PGJzs8i6I3c9mD00IqR9expEIo2JVlFnsbwbsQt+HrHFCY9YPpvZdWAssS4Tnxjdm+hzvETbu4z8",
+	"xrDPkrCOK4ent/Ls6bMn8Ji4+Ii7NhaZFA43ABZiznGrPiYIFg25GlwdlTItf7WWHoQM7FhwTHlaAZPa",
+	"QeyJxTOGFfMLPpOTWGGDjkbWCnFpfEz3hzff0wVw1C5N5JYOQVHs6iG+sk892Y09tGaWznMVK+6eoNCG",
+	"fcX+Ih8S3mlRyHMCQkarFhqBfKkZyRBfn9qNnCwFIvVYeVGGDj89tNGulYG2DD4UsPn7laFZApF69Vo0",
+	"X+lYdThL8BQ6PNNC8Awz/89e3O1G+BEm50FyOqR6h23OTo1XBXbSCiBMif7d2WRQ4MMI6M+9ejdzbxXj",
+	"I7BO0heX1qC3E8bJTfMiVrVd2633YMBSdepKZ8gG9meFoELgFiMfSnGhwWosPHUm2l6s470IWPuI1f0N",
+	"QP8Bk65YU3ZSx+rk6C7s31O2kFpDDMduwMxaaFaurklgqdnJYGDlnrug4SDYAUCgWHkEALSKkaMFFx8d",
+	"B/i1TgtVFpPVrqGb1mfV0eo4dKNYAaiSZtrkBXQ6l6Y7pO2Jb2kqldRz2g5SseMTFzUrKr6ACocIVw9b",
+	"2pXTZM4GQMxG+078qO5WsB+dRi7EVBQCTIyOyituiFjZFx9Ru0xeMBBj1lyEDVFqlCiLbg3zOJinyfNa",
+	"K524tFswVokVJrnKVgmE43BSm1tv8WXuncF9DdlTMr7b0wlWzrk4HZYDoYIhT8GnDtBhqnIHtR25mx18",
+	"8tXx0d27V/kQg12SII92tiAC8yFqgX+xasnp2lhhlRA+RBQKMql9wxW+oKvWwx23HT0DNz82+fa75d+P",
+	"35jxN9mv6aN7F//45u9fR24O7O9/e3gx/ib75e9/e7kcH5+cT755uYjqz8PGd79Tf/v1ydeRF9jH987T",
+	"48vsH9+k2fc//mM5/ubN13ax+SW9tOHJ4MF9WH33wdG6j/K2vem6rU0JNExARDxCuxTqRkG7mDywvxte",
+	"uPu8ffDQTne7VYkLumkEI6PFHVUiIGXJ4yffP3n9JNnVUZsbsxweHmb5hGfzXJvhV4OvBqELMDh6cDw9",
+	"4ie9LydHovfl+N5x7wG/f9S7Ox2I4/TLyYPxkXX0/A4vC7nRmb9pt/j3/22B4B1isq9LTeopCO2+Vxj5",
+	"c+uXoFAvOnYAKlE63bLupNdDvYEDfBVQZeXBByGtIWnE0DvyIViUDoWYCGvDjsB4LZxXrBlEPKFPjPiM",
+	"TgYnLaFjlYP7zDocQxB0NHQUIuHB3XXJs1glDbYd69Q7i2UI1nHNYqB4aMAb1WYaxMrZBgGpsW5wPFm3",
+	"70F3RH/iwNhn56a6zWZwTwIzu6PrnuiWFn187He0KN7QDtgFXqdufbzdNW4bKBLPb7QWsL0VnjeNkP9e",
+	"0vZmKhrURGSBbwno8JuFH+65q+QbxclIUA2DyOOgLpKcoCPkjnzaEHkAbD/lBfhQZEk+h8EhCKRLxPzy",
+	"UUUXhCgEZcCwaC24mjxFwpVdkFXqEA0rjzq8xruK6DElj/hkLnqPcmWKPBsylfes0waJpJAz1El5pA11",
+	"DKJV0BKkNbwQv0BY1eYFNgRBoaSAjLdWwLF3EnY+hYTLeaPybnCVvMOW8Bn2ZtDKdBuCr/ZCWhq/EeMl",
+	"8S8K2AqCgK7VQkBlAJKQYlmcTeywu8lDN/TmNMvNJ3vqnunwHZ3ezVPY031d8wxbZ7Qerlk7qv1aqd7G",
+	"56aNvnaXh02Jw6a8uM4nvfUnblrDneozBNYuJ3Mo1VOV7epP2ZxvTMi1A+FU+o7Uz5ABgTMRJBAiuffw",
+	"Q/veNLVZxC7mcjKHXEisxD9LngUeQDBLZz3POVBGPaiSJMMwY1WlqHzEPFYo7VyKDqdH5VcYHHYlaklY",
+	"iYVX/SmfGGF62hSCLxLWOTm6F6uQh7u1YgU4jUnGrmlwiNLuk6mjYhKuDfKMze2uKurOiZZqlolYuToM",
+	"VINWq7oo8/0vjwZffXX/xI99AoOP2CIvBMS+8QvoYFk3GyDge9fhcECQFAQmNyGYBvKCneITsUlp7DIA",
+	"LD0bF0AbPsmVEhMM3gMYcliZ4XanXIi8NKxzNKhKTt1tujBVQhexinFlqnQHZSxjJdNMVOMkPUqa9uzn",
+	"Pfo8idjdAQPUfDpmI4RWrVPlhm/WbSZWCIBGdVj54Z61XiFOZ8PWJKI6hzSCe0ukESljqA8F84nbxwZ9",
+	"1GenmPFhGxI+sdqU8XF7EvaPnWM3TFe5XBYgZYUtTljZZE2wtcxPI39SywDZDeoTQJqvdFRnGxa+rkrq",
+	"yv1tLXr60b2K2pLrteRHY1CX0hoyz1u8Hq84lGqaJ/i2nREKGJl2Wd4UWdJnp7EKEillJc7X0iSYC2lx",
+	"0dmah+4muqfVegrylWqf7NH6iHZra5aAXsmavNcYTTIjlKmVQPdH3HUj4Ajb0gneSr8uo+TtrkXBLeK/",
+	"Xpfr7zuWikMXxVpMoB0s9NLQYpHBabfcut31+67hERS1UM5rLfFPMTjybraoq00BbxCe8tY6/WQCNu9X",
+	"Zb3hzC2LfJyJxZ/2K4J/gVdtBKVoMfgo/LrV3ut/niF9AWDRKBhCs3+/mD7oyK2EjrVIjCON0uy7V89/",
+	"GFalWKj9V0sRga8dNeJdkeOFhKh+oMQZ1KjlaiL8R1GlpKGuyU7gzcvvraux5Frbm/sfHCal/ZnJyWYP",
+	"4CtZpx641y5yD39gsUeZyjyiFD9WKulunz3hkzn1UkqtS1HxAlcTq3p8XLWCYygvEAu41FeFtGL1TjGt",
+	"97AKPmTrHt5lO6wllDzc9uq9vwD4Boo1m8fyqtMPe/wQLfBdoO4R0aVe/TKkYqyIcTYTCrCkOcu4mpV8",
+	"Jsj/ISQFOk2x6iRwyt4UmU6G9hyDWbRWnEPno3YqwLNxPkm9nnAUK2iIgDMPlb7gg3RrBX4gPS4wiVd7",
+	"HomlfwAGA1bQkCkhYSy9FGIyZ0LNpBLsoTBmxVLrd1HBEYNSASbAbOoBMIRiz5dCnT7tATqwkeNMsKTX",
+	"M0b3rHDqAjv3JLOOE6cJWCfMwU5INdMQtw2KhU3BZYVY6T++4MgabsVOIc6luMCQh8tASh0rq/IK4Plz",
+	"DH1Y3QhmXuUs4gMimp019JXghfUmTQ5uUvhSY4Uvm2q6rLBvvPOZXeyQugTdUfxN8BGO041gF6Wxkool",
+	"OJG/2mVJRixRuaFSQuQJZxd5kWp8TNpTnpSw1kAECwAgPipW9PrAVferP2IJdUlSrUghfhETJL8vhA+U",
+	"GyRz8HsDa+7Uujs3z7PUB1+OWk9MxO4yAgI8YR0g+9MYG2EP7F59YV32qpGoHpY4GdzFJ5zkqWAJ/ORn",
+	"CkskkevjNAQGTXGJLMsvdKwWeSH67JRUc5WYBqYKTrqyXtrWcgJjtc56hzN7sMUZrqFDnzbq8zEmpMRF",
+	"fQabi+Fgd7zAX31QPorwRjfES1GfwtUatf4Cg0Is1nFSwAkB7Dvj4xyIC2/Z3m9bSHeBgEQA6zbJFtga",
+	"sGOblgZG/jwWzKbSocdBjVDbbRAOps04WOfUmhZCQMNKrAANj5WgtZpXeri6Ht4J5GoVa68ql+u8rDHi",
+	"2LkmSfIl3DS1kVlWU7IdNFiepkm3UQw0qsv5WJ0MHjRg+l2+wvERhvKaCL9egN7WAS9hUGt00oWU/b4C",
+	"2utTN5RMN9cTNYTyVpyX2nv9QIAvDurlU8O5ahSe7S7PfT3UH11i34QAfExFQ+8kADOpzdVQWBWFYNv4",
+	"7S4RiMPO2scytUa1uIC29nXa/CABVgkO1/kj1SQrU0rSxMrnVPAx0D1AMsTExUa81AP4KsjvkhtBc/bJ",
+	"AHSnvEEuTUNGhtZ/RNZ/ay1Qa7gkVptZCEPxpHeRT7U7dID/G1ulmu/FLhzSKt6YAPvk+A7D1d7GePhc",
+	"Cc952Lrzb0NE1yC87FsAgI8206ex4NtkWSgEdhBnbnCUMwgksXZ+rWkDoQaweDQi8VlXnliV7uhYTcqC",
+	"qgwh1vRgu0DzEYppXuCdcyUoutKIuUrMYacjgNaoYwk3ArJBSKmyDn2SXPMVuwAgZUQ6Rs61aZEvukO/",
+	"Cm5y9BOXLK6Hm4KoAytKpfvs4aqCHKR2yiAIBVdFYTAqn05FIVJoG7V6C9fPEdTZ5ZZKGw5ogS5Ag7Hw",
+	"c15IDu2+pwtRyAlHHuyHhTRSz9kTNcukntcZal8t7XLOI/bnQqjJPGLfiGLBVcSeGp5J+48XeWHKWSk0",
+	"hooel2Yy7w6ZXikzF0ZOaD2g99Cwi7w4s4+QwWMB/RUwyNhVnpcLrnranimpZlQ8wB1fFeCbGB3G3Ygd",
+	"66oXwE1L6I7eRSfJl0Jx2eNZlq+SiCHKK2msJFZ28+gglgYwMNyrQq8q7R93NEuWGLGD7MEyg7ZBaI2l",
+	"sBbTy/xMqFgRlaifRrs+tpbFIQVDAXyWtg21yZK61a7zM1Ydv0tYXrDMnhHU/rQdIgo21kOXrnTi3uBu",
+	"rBLcrT+Xip9zmUFtRGS3v/W6sF09dwNuUcvwEHtnM7zaq0seYDysZEPnQSAeIsbZ3cu7bFbI1IkYD0S2",
+	"ESdRB3ozVN1eIj+IAlTHGnLi0UeGTYQF3Ufl1qTzp65qb0xz1lZpV/0YHMqd0qrPXtx1p5/M3PC2YOxD",
+	"6d88LwybFUJA9N8pSpIssfLR+E588K3IsjxiVGDPvpcq5X32es7VGWIQWK0GAvTb/AJi40/ZXGRLtspL",
+	"hKX99/ig2xRGDXue5EufPQWNtOCpYC4DUCP0wig98HVVw8TK6jZQytJrtDWlDddbNTwWWK+esk69QSGp",
+	"Z3uGSJw8gWL6SSGAyIxnuuuL4isAQvvccxdyodwyVw4OBhJWiAaTxEpkAmDDucbpjuwbIZFtpbjLz7TD",
+	"dFlfxnVOuPeKMZ8TGKih/1HFB2VpUy4zyv7cG9xlbSJ4Q8Y4kLSvcEvuEaQhpSVT1oGCwau9wg/jBu0g",
+	"Ne2LOlwsxexaKrfwrUb2TT97cXe/Vgx7mrK8YqCz26O5e3F/RmzBL3t8Jr7+6v7JYJBsgeS6tj60T9hp",
+	"2YA59SLjK58y9XtSu818pUh2kZcduF6nUmQpJUIdRhMV75JU3haZbngWzdD0iKiI3J2a5K999ooI54Jc",
+	"eayKkNTF5T47u2TOI6jHrRWxMyUuYpVgBhaAPxKnNpKQfaXSLFcHa7ojT8FQ6tjafCvNgtxzJ0hbQ/Y1",
+	"jRD50KPehhUJaMKuJStB/+ycrdw5M1lxJa5Hvh336tbMJBK0fLJB8LcfkpbmndOkgxtJk7a/09sk6G0S",
+	"dA8W3/1yABdiPM/zM304L8d6mZvNJVffluNXy9wqNrqGCZUuc2nVBaHzYRUS/ZDx5dLhxQ5rpLPQT1ua",
+	"ubV7J7DhxyuW/K1HF/ZeyZnipixE7/xuwjoIoMO+fXb6qPfq29Pje/cjdiZWAdSSvRWE4RBRTYtJIUxk",
+	"Re9CmHmesj+xaZllfgJvXj5lf2IFv0Dl+afw5vRCeq/lQmjDF0uw3jdAWaHZFeBXaTd1NJF96G1htTu0",
+	"p3DoBYKRsfqFAZrVvYpfJEuxU2VwBG6DW04NfW2cje1Qw0r1A77Yd6+e/8C++IIXBV998YV9cuTvOBoM",
+	"kCKI5eNfxMRAB6+B0iP8IGKlyuQZ6lPUX1QKW+hunz1CoDvf6akjD0zvu9WhhrUQUHiKFTNuyg4mzylB",
+	"e854hiXQCiqa7Juzjoqy/2CloqAMW/DijNAB2y9iCWA20ydJnz3HqrgarSlC5hWCyZnKC5GOaC1kancg",
+	"6W86wnbYQjB9JpdLwHarOubbmYphkb7FU/MjnohtirU6Qud3g61Cq+N5ezc0orQfkCu1b4CodI84Pa4A",
+	"VFqLV0HoMth/JpwnBMLfKHnJFjLLpMPY3D77tRO2K1btl3fv3f/qwf2B/R8stTGisPf6z58GvQdvfzuK",
+	"jge//9vBBqSo67cxWvfAp42/T3RhF6IQHmnz4xoYfxwiupqLSHvFnyZ8EYFepu2jW1Sz3cdLcRVNif2+",
+	"RTFvUr9sXfviGJVkSWLVSczXGGcq7SmnA47hpuj8iL6bi8tQNVthFh/gVwZ/28e/nLrFD+k3IgkrfXHW",
+	"1nWWMwXJAFTl4HRdmwJG4imQPKxSwHcHHie4QlKtegWzfHJWV8tcpZlI3YnSwpjMU/fpoSPdXpbFZM61",
+	"0NE6458m6tJ5rkSPAFjq33ccFaAEEQHaV0zO8tI4DhLIR1KqCEaraUDS1d0hS9yFfUde4rpYPN4g3upn",
+	"vFVfl5OJEKlIE/sW4OF4dfcOcSazWe4662vc1gzaWYpuxBKaXn/JZZogLmrqVDuXKZGK136IE5lymdnZ",
+	"eVsACXcqXkN43sRRuvbDJ+9TPVLCyGqqLUvH1yKnRb4EbIBpIQRi0kJ/MZf2xSDdudQsPxdF19kYaENU",
+	"xgWf+P4dLIQna4MSa2RyaN9yAMGCKskDAWXgtOBYcM2xAVhMp2CfaYj4OsOFrZstYE6Hc3CYvmOoMgzs",
+	"mxmXinXwqANutkS4XeW38YKvqGWcSUWtC0UqijBxR6MnvR4Kph6JnR4e1qSRi3NH4meVm5+B/2VWFtZk",
+	"22xV4Qx3NKq89Fs3qEjiRMxLssr2bogxfzF+8ZP95l///T9vk40GTVNi7mqIHQ9OvtoJ2vKDGSy15f0M",
+	"7BUoMKzIT/ICP2BpiXcHfGfsLqSjB6eze2vYfETDhjOSK/DKdjNsjMjU6nKzYfMavm+LOHQgMDrBJEfE",
+	"qgYlLA4gMDMruXS3ZgVVuCStZhDOqOelQU+kx/fuHT2owhBP8IOatIlV4m0eHKAhZ/6r3QRKIo92UYUy",
+	"JsCUeUczfHqXLDwTq24TCuId7KBzUcjp6qpIxHsaQtCDRhSh9l38ko81vS6ppJHcYAkHMrRFlFiMmLVU",
+	"euUyCrrNkJob4c5rRhK+WAjsr4hDnQAxuGaJvVefQqkJGQm/5OPqo1xVaUKcdWL1G17oJ0mWKTIxYEmr",
+	"muQL6MrqEBMdBuhFGlLKhZF+fYd5xP0KXgg56ODHwGVIuboAkKYLKDeexu6CSoikGuelSqH8aJrlF17T",
+	"ImI4Lg5Vx/r0hZ3hoZaLMuNG9GiIilGjKDPRjZjItGDzUs1YuWRlxaBn1z7LZzOR9mO1n/0zula7ZdeI",
+	"DJ6aHW0H6MrffK5dnn2X07zZUNgkUz545IYECFYMtodutkVtmuJs71DNJxSnqe2MW7Pn1uy5HrOHTtkO",
+	"Zg9J7UMoJN5s9TwDOhmk/ABCWd9t5XLKIO4p5U1eZKASsLl9sYQeADJ5eAqA2ssiXwDNiPvkBXyAbPYJ",
+	"G9vr7L2l6jnIT0coVev3ynI1ixU5/u7WTSQpbO9iTwPrg3L3ybkn4jhVK3TrizwTsdrS/xWSsvsndmoD",
+	"wL7ylFITVqW0cn+/EuZHuvR0hu/sQwid5m1uSOC4OWyTOG41I7+czaW8ZWf9vARXAMJjGA9PKZ81RBV9",
+	"1SarMGBzCOb3FRFoQR0V8DtnidZOKXoE4FB08tKAFQoAis6GtRKDrNPuKFYJDPUDjPQ0HTJVZlnCCrHI",
+	"zwUUOHY4m/DFksuZqu4C1f6Iaw8tp/j9He2Yr0iY0QQDacZ2E2an3gh3I/r5g7cA7NQ0xJDNJBCHt1ru",
+	"1SJBmy4xG639bs51QBn0ICiz968odI0Of6st2+9JrIywCw/ex37S+IpmXOhnu25p/KKa+YeXycHNbiXz",
+	"bYHQ5yrKQ3m7n0TX83wpp6ttZmjtbDtY1RakAkB8nBa5MqzzCofusguZzoRBKE49hDBGrKBNYLm0klNT",
+	"Xod+B6A4IF8ijyPcoxoSVpQKIyxSN5UKNqjhoHc0rUafPQ9kMTTdhFMeugLSc5mXGp4qy7XQsUpoZZ4o",
+	"ayCnCWoMP5AP4JAOY52T42OMUVWapFlYGyunP3wW1h1mvh7NOXEkDakwXGYs9u+TSU8ek8YHBJ2wi8De",
+	"w3pG1lSQLBExxjZWhFnR2AqC47I7br60Ez4UFM6G290K9FtT+/Mr4Dw1hk/moTwgkzQQrSgodxf0UH23",
+	"xWzHjmDoHmiU6wV65pH7SgHEl/3/p2lSNRBHDJsAoGijJll1XhYE7QYmOQ2EWeeLQhqhKz7dV/DjhEkX",
+	"W7A3stY7UMR03HkBwxXaEJzp2ipa/TQ3CNZYxQc/2OeR6Zpg7bFkos+TYYCkWXEeu14wovzj7NGrvyLC",
+	"KPY6hPkcAjiMFQsgPwkmjoCNQT0yHtAKy4Xd0Qn7JR+jg7DkhSa3x3UyMJbYT6WaJdTlnEDNhtbYNSHs",
+	"Hku6IzbNM1Adjv97zYGY6PPD33CtrMPAsD6iakJb5lbLYnv8PaapT45uDj4cjXl8+Es+1oc4Q1Kc0Gtn",
+	"By1QfXHKVY3YJM/KhcIcApTnYA4OmisgoGnf8IRTR3byc3Kol3wi9JChb4hTtXcPfJ4k8u+xC/ishTY/",
+	"EM1mxqt/iwWXGXwop2KymmTileEzwGtkDgkAsh04S8co4PI2zioB74yJS1NwbJrpsxeBSUYM7IypvFjw",
+	"TGrgXWVP+kf3T6wDWwQKmBNUa4790BVuIOhvXFOWUFEMcFtzjQCRAs6REQREmQlj7K1LlQmNh+tcFOZ7",
+	"/DhB2Eaqn4HeRu29UTuq6+1zQJMAnJlm0j4UGGiLfAxbHYe3h/pMKjhBUuEAIvC8WQJQfyLF92PFs06i",
+	"6nwUgmskewLUe/uOnuDO7dvBTj2tflArPYgGgwEDmVDkFxprfACjEa6Exjjwcu3ajMUqd2x+ViPp6g27",
+	"t4gnRA89SOLxYOC2Z8TuDUggLsKxAJLB3sCKMjsNeCOO4eIE6BACWPWosU8qPEb7KJM5L/gE3hpHxGSc",
+	"2R2cbHWZZkf3YWipmN0WcFLhqVnV5o8Yja5rtMgvuijQqMTfCjVfOX26XNb543E7VLXWQTW/byJjNVN6",
+	"ZA+RhlD1Uk7O7OXuIofn4DVLB8zMEoAbmExHzp2wY2KhdxWemPNzQYlqN44vUM+LlPgcBgMHMOlmMWLc",
+	"DldlU7Hv150zGIuDoHRgrBGhEWAvlqaUMnclWsDMzydnswINfncWdxC/I7s3SgWAqNjWLE0Xc9KM6rGq",
+	"rmPQrXCMWKkFcVHY6VKFsVPCQEnhdJxbepqnX2kHI2F3KLwXz0kiSYubeZGXMzyFjYp9pgUvJnOQ4CuY",
+	"aiHYVKCMPhoMGEDVGklw2iCrpGJ6pSZN5UGNAcIpkKMB03i0X0NjYSAocc2hG8EqVHu0I+fTEMVlGDQL",
+	"ZZQdr11M2e2M7GMwSydAmwJoiMUE3qCBTV4aLVPhSw+hFq9NnAU8JMtltsLT9itfSlEkw/orWZaa9FyL",
+	"E/0PuIT9ypd6tHZG0YJAtudsFRx3uqra78TqAi/ZuauBdZHgN5g59G6stzrz6TohtfVe2WGs8LAQ/oa7",
+	"omc3uLVUGmajayuWKuCPA+zj98j6oEFYrSmal1sii+7gfPiworvTDbugj2r29DaHtLGYTOUXAC9Mto5d",
+	"8luX9I/okr4iYp3mBkGfJ3QJ93RJDyu6wXa41ZeU59nt7mg0gbQIREMHGBuszgNXjghHrTFmtTJ4VDXZ",
+	"BARY+XIpUuoZJ1mz7p1qhHzCciccdsLVOddMz609at3KSpWSA5ym4FpiyVeWz3TNMHLlUVRPBm4DUpi9",
+	"FFPAwwaFdXJ8TAYD3y5/0ZRwzwdSN1bvFC1Ey+QKjNVWSXuzGKVNTQE9T5g/TEcssTuwL9PE+fLuEf/X",
+	"Qfp9bmDOAKbWOODBe9wgaaKt0KVBcKspPqiGBspKHfwcHdsOWaIE7Ve14+aFM7ygX4Jn+IvuJjxTcnkB",
+	"eM17d5RMJYfCerBjYczqZ8eKjHWpS8C+WHoIfke/CHKIL5YYVPBf2Z+DDwTPVoUXfCQOg2HWH10szQoc",
+	"ombqdwvPi13WliN/LSBp/tW4RdyEfWa/eyV/3QB8djT4ZJDP6In2ghulRbhFGL02hNH9JcrW0uG6FOnw",
+	"qkdRiSuyea0x540QfxiYfW+g3s15KGc3oJ3fPgn32w8yERJMaEZlGaDhLAGswCtmk0M4aISl8A5tPmWp",
+	"BBxRZXyrAoq9gN4RRyfmWomNHyj4OvZPF8KuwQChcdeBf9gfBB712shUnQ/ASSgrW4Ea4bcH0X4iAy1O",
+	"K57WLOmdCZL8a+5gbp3ZP7qVzgvRmFzEg6tVVVzVcf+KlRsLYxmOwwPTCtRwcHzofq6bsz38zX31NP0d",
+	"4rvr3AiJogC9L3+F4L8bybpSCcWKcBNiKCxW1U/EYplxI7Bwdlbw5dzFNJcrD6dq6Fd3NOsoceHMP2wq",
+	"8d/Gyqf7p1WzZn021DtxcnzcHQXZ9PrdccN54tkqPMbTFGPor4CvlASJc1xcdCaCn9TETRexdbMVRh9j",
+	"pfm50BtqdZ190FbS9gMEkiBcWMjFwpE5CZHGjrChVPKfpdi9POzqaoNYtdSGsc7x4KgbVRk9drSZZseJ",
+	"6Q9KsVOl82+EXmffagJ3Gm8jNX9oCpyL6mjsFJAJUr+7xmN8sntDIKbmbUGYxZN5Wx3kAi+xaou8wAig",
+	"d/VVMRhA4QP3BhI3pImlRpEVJOQrK+xkBFmV5PGT75+8fsI2x6USYmdbVcHla43BgAiN1YeLwejzTyD8",
+	"4t/ABde3YZdPXoDgAW/xkh69+ut+IZcQN9pvAkonNIYfEtiGFQgYA4l8whwEQU4ucawcwOkmuXI02BB1",
+	"kYqEFURn+uxHl26twi5BKtdlzP0NkAAc+1zDntiNFTKxuufbpztVypM+aUCdtkgw1i7AAIh5zyjNN0Fe",
+	"CmTCpxWfCQM09240QBOs0q5iDS1y2kHhVnXxw9sIznXTCO8lmvaL3WzAtr2m0MuWc/ZDnnrdXZG8XWWp",
+	"HTpC2G3g/VAJxYNN68Xbuu2GC8qqBlP7WyxEjJW7oTXgGjUYFPMCHCqeyTTCsaEmLCwFC/qOIOjdaauk",
+	"wI6wsMUZqhQELzIpCjt1RH2IlefW5WGOZ1O9XFUN5crNYtWItffD0jOEbqKSRaeS7miWXyj7aVC/Rl9g",
+	"UWMEVMGVvonYMrPyAQPzVEqY4BwSaMP9hUqU3GcXjoIYhT9mBWMFbWDVlTgS6JCJwKctgHIBQzFfJxFL",
+	"/q8kYpwZPmbUVlEU0sqnAmzKKFZ5QT//E1Ys9RJ4O1gMRwS89LKh1GpZiKm89PGeOwlAUzG9tHPUcyFM",
+	"rPw7tvawxPpIa04vyoxjpIapnPndBFvRPy0tNWGZ8CxXAqBX91CT1s6vl//hdW78Wa7EKFZVzZX7Ankx",
+	"EXkCN71I4QGq3rs9te/j/EIh2zw+7OY8yecnnLbqYiMujRVZdR28E7lBfXNwkEpNigO8Ue+x1MtcS7y4",
+	"uY4Jh4L6hVBmBK/ZrtvXDqcH3rv9BNE7eu6u/Yk+jw+Sj0R1cEt6+R6kl3S+Kp3WrtDwNPtttWNgRKi0",
+	"90s+rugZ2qPsXE1EppvdEgF8wnqEoJME7m8VJ0i7Qysagf0ApYpmQKuQRg5NyZWI+NpcpFig4vJsFVWK",
+	"0ErHlTCunEQbvopVxSrfsRrJIHlb1US3oNo+OzE7UyirBmHvtOkEnhe74k6rdECQZLbXhUU1Xn4eH0Pz",
+	"sYGuQpUDck57RDlWu4RD/FTsLdvk7xOVuhf8XT7eRepWjwM6A1SYrm50/QQIL6GQeVcOmXd2b77Lx9vc",
+	"ml/ycQR1f+Ervo3J3HBQF15FveG3KNWOEmwutcmL1a7Uvk05tdYFxjpGaDDstKfijQCcVaQskfq10Cbp",
+	"RrEK6l8c1y8xboVkmHvXtcQKgg2Q4GorL5eGKszv+3DLe1S1fIurt4/Y+KDy4QNR7bbm460MxyYVkzNt",
+	"led4NWJGUppwXORnQgFcIuWcTk3C7DCoXjZyFeaFebhqjwYd+JEOogOhyoXd3eFn4OHQvx2zkPvClFDD",
+	"UcjZTBQifbg6eLsDRBpWHhSmQvi7auLPC8RFa5u7HTeYNoe/4MO3GzDOPpyg36fIqGG12EN/G626vnqj",
+	"utTWO4rtHamLG50jvjAjWgfF0QFzOja58KJYIa9XrJKqJiPpRtiTVoiJUCZbeUIi4tJ1Zh5SgjW71r1I",
+	"t5J6j1rFpkjHYLoX50cDgIF/T3m+f3ni81ppCnm+H0sM/0WIJbMWcPAWHfqFlSgjWhz771oB0pb6LUhw",
+	"R3uGxTEr/lEi8PuIr2DP/1GAFG5Mml0Ex2gXKWZfRK2wYAPGjChmAtNvfKGDvn/o7Q3qEqte/qZVmlSl",
+	"ickQyqtjdSZWniWxTk5oACbTCqSOr39G1eyKDjgz4pIYELtANKXpbFUx536snhorVQtgXF3z/6sipnU0",
+	"RtYAYwRHGtLiPU7to/DAE+6qr0QqIfJ+cnwcsdh6BfYLYFl4bJfpFHtZX6P9Ex8AelqzZ6UaTgvDAPKh",
+	"A+UQHid4rRgirGyrIU9Tzn7fCtf38fZrkYY2bDHPnYscYLGyb9NVToiLAORsI0Wi288/YD/TVrvfFaai",
+	"kvyAUdoPSpEYPvVnApzD+NQQvCCufbRxW9xWw/2BuRABhwMDwdBvuJvqugpOcY84iqYoYn6hWB3LkoK/",
+	"UnvE9kZ585kQSx2rNvOPI/D6NkPdgUskAAXhlOYiitUGS2nEkoUwvG9ywzNrmiYMaAgwLsx4ljWtdALZ",
+	"jNVYTPNC7IJ1CSUvhOCPzedhOXJV/h+kEavy5SDB9z5uwMNVHWZyq5QPEfY2yPja272mYM/6ROCFVtvB",
+	"L8kmkx9e/Ybam71ao26dkx2dk1BHYekFuCpHdnG0/FW443jrllyDjPcnmpVglPJ3wcJ0aaotab6wpDEw",
+	"810f0HqKzwFlBpkwQLIBe9rQYQamE6BmVVaggwkDwewqewYyWBS6zzYkDSNWJ2+NVVJ7wH6/bx8tqWGP",
+	"PTXghGg4w9jwAl4AkeU68CnuWNqKPC0nhqX5pER3R5qIAN3W8nkhWCg3AF/sykFWoiqnOB4MUBdhRbCD",
+	"d+7EByqHJVwJEx90kf2MbHrEC7XL6oHe5gLgX7B9y06n4GoEpZJsIXjTd/BaRVxan7aTA2GOo21H/rru",
+	"u9dYvqC39snkDD6GTHQPvatcDI5NXkASGnNKVBoOe9zuBcfF19xBt7LzGmSne2lYqfdO2cWiVFuE5isH",
+	"a4hFDwZM21BUdlFEYPlBHZBtMwCl62oH2zqs9IMqbl/fcAWuhi9BdMxCXTKLK6KNqI5jb0UddvKhSFzR",
+	"MBdQf7eGQU9octjmFgDhaWEMUJQhG9aFVGl+ATUbeCImq8iRMkZI377gMuuOnGSvjC1CdIRAGe6Dahru",
+	"LsDNBfVUWMZQrLewCNWE6Fd00ob25EHrCmEce9D7ahIAa2bHwBcIyFl2McENbzQ+5gUbF0BXwumrosQa",
+	"anu+7Tt1C6/y+toDYJz1oQA6LVzPLvy4CQ7TiQ9eZAJAI9M0VrwJw2JylCR5WVRCOD6gFmBGO8hdFTHO",
+	"/pwXF9bhAdwWu/mwGlPlLBXaSIXei5tufHCaph7L0ZXKbrhpVKsUjxWUK7laRGpJiDZ0GeELctu7ZmiE",
+	"6wQ9UUsOrz4vmCd9BXNkrSWUHsyRu2ZiauxZSp3p+nMh+GQuUmjejdWLPMt8tVAILloHAq2gQ9vTOPsE",
+	"AkGYHA+Ouq0UYKUKWkN3r/fB9/PhdfEHoLaqnviG+lR3Ky5ilL+/jcf9EeNxL0u1f2uq5udX4Bu8DNM6",
+	"gZ3QbCv3ih1wMDXomCBxU8vUQEdYARJ5sZSZ1QMtCRtHo3w1h1as2ki0qvDZP0tR2gnxc6FZB/BCHKRm",
+	"5MziC6k0NsQirBh4Y1VUTWPUz07TOjtQ0w5i+Ysvni+NXEht5CQ0L/pffIEl+P6pIwI1OBeAXCkF+oRM",
+	"ToN0Wazo55VuAsMtV2JUNbQ1iuWrTmD03QoBMNgeuDRW1dJXc0CgTjeVDpQIAEZ4gYtBj/eNNyG0faYA",
+	"SxvoVHWAvQDIcFUNasXSgwCt+qe3CRPKFCug+yZkzAI2Dz6lt1vs7VgngcRggm43JCX1T1hRLlMsJX/b",
+	"D+yCFyEydazaLyDAWLtf18YyVmKYZET3qng7vUHKrTGciW6fvbQLwu5adXYfk5UOdho9/2FA5eoXGeK7",
+	"lHXFMfGQcF9me07tFES4nkGo+wK6fxyHECDlYm8v3RLrJggDHN4UGM0OqDovHSCWnnPYY7Djz8XE5AVw",
+	"2rMEJ+oFAiGB2N/ZGx3CZHUyjNVRn1HCEW+CcBUwPKGcwG8jfKv2VybPXZDSfnZHs0RTopSweVlCK494",
+	"5NxjpgbDEQ4qjPpLLpV2PzO5tcFENu3H6hgbPVUPLWFcYmtniUs+MdkKNyMIHsz8OqZYssUc6SzcxlpO",
+	"MLt12FboEKKwPwxZh3u9atQR4zhqK/uUwjacu332JIBFh+eke1p7m6p86pN9XW2gmTwXfn0unAywTwJQ",
+	"ScD+L7UcZyLBsvd5nqXuPsSI79vxIQNQu6SaDuytWe4mMWT+V+G4Dm8Y2tIJjRemQ9PN1cTKgeWcK6Qr",
+	"TsOzg76U9j8A5dKP1T2kEc5VKhGnt2dNyWB25iIH3ua8EPVpEjL2uOBqMgdSfgCKMzlCG7NkUmqTL0TR",
+	"c5oWRx2Fh9SRo4HT46bA7BTQkneyD0bEW6Hbo4QvVIDWAlxuJeRsPs7LgsgaABsCQ63N8WFExI7Aa2l0",
+	"kFn9WN1Hk3996/jtWlsNqB8mh20O9NKs4w/oMkP2A3dkkX866Q5r8qrIl5qA03F97RMsIFjJGXhDODCM",
+	"VCp6cKvO+7Hy0kQJuzu8RMGcR0OsDH0EsSJ28dkQ6+MAS2us6FcR+DYlxYEBT0imWL4ACPHUeoZyYsIV",
+	"lGzwcxCxkPOpsi6xamBt4/M5OCN9B57hzZunj/WITfIlqPegborNhIFfy5RU6+ug9AZmgwBZbIf6lCHj",
+	"qMQhe0nd0Wg+wIhWYViJa5WGFtYLxNutVaq04TNCCIAo2q8oWCGy7+0IH6P6ZIPSoHOeWdXRMlmotXFN",
+	"r1p4fCV2IbKMEQ874FsPsefxghdpD5xYCgNgTEAq5H+I7NF2xPZvXn6Px3NuzNLuGPtfYBY4U/mFcqF5",
+	"0jjjPMV9yL558tr/yKpm4rKw7pYVwD/kDP+2e06fySWeEZIldp5Zni/ZLBcaEO5xhztgeB6rTXKnz350",
+	"7b+iENnKI99VZVUtKxAB7q4VF3VSeqFSthKmW32iTb6kd+RiUdbuCA2NZZGPM7HQCdklLRvDBSkTL7Ep",
+	"ElMqIzMaF3pareDWhmei5hF45IUHFN2g0PVfryRM3C2QgWd6a11TK7I5P//QEFjhLT6bqiB0p9KwGqhW",
+	"+XXLk3gbrNgB9Bw80TCmALp4x6iFQw7UuxbyV0FId6XzMqSyEikjsD70k6wGJHaiGnCjLifzWJHP5nMC",
+	"TnbTm0Hkx8iRLEXs/hVAxdQe0Iyn6LwBfWNNFCD7EpCQWGzp7IrV5jYAK0y1nCmR9qRyUKB7FPc45Mdr",
+	"gyL2A27FutFBNX9ryc396yq5aWyTkA3zXWpvzCdec+NewV59TW6JPnWJf+Pl/NVS7SzetOntkfuFqM6m",
+	"BHAEMqFU0lAqmEK69lNEqvWYvhsob4FrdUO4DYQW5WLrkpZrCnBCzE/nikw9AFARhaj4t4jly7od9l/P",
+	"iydAG0fusH3iMXwdGMqPq4VIXMgE7HXsqAwq4ke13gV0J8Q/S44pNbSToeyng2X4gwEAvriKCXge4pSi",
+	"uA3gUDUjQzoCN9ZalrGq8uIqRZI9R7JR5amD7PQoYPIi16IHrgWZqWlurfVYQYzWSfRHL5+xtCwwUgCz",
+	"7VB78I+eGd0ajwnwbgFEIHpBhCoMqflYdVDVrJwTbEcSKVKYX5nP3px7jlWYfDbQBQFQMoSYmxe13bVL",
+	"jjRWmZiaEbJZuqk4QrJNO9NPlXZxncmqncfKEWg6rj0oeFK7kO2xDg/SBg7i2aM0U/7e3ZUiJXBTzAZ0",
+	"P1i+1u6J98jZ2h3xOSZtG4/96SZuvfS+zd7+gR2i16Tz90/hYlcCmAncTOZtWdyKxq61ow8UPEDCsw7B",
+	"k4+I+g5iszWAcuxSW2MBDofb3LL2jAJYQXFtfADKJs0F4QpjsiuIKLw/InrVkbFj8KfetbV3mQss+I2w",
+	"PEBYmm4uLvlimQncAeKCZ6wQC6kQYqGVBMP+56o5Lfjl90LNzLxyr/zfHxeEYde4Fb6K9A9IB38z+MaU",
+	"x91ThDk/ZxMw+mNKevGWUG7Fde5gCvGtWo1K6Dx99iPVOUuwTwNTjk+MPA9Pb8PSC8VaSFqCFQ8sweuT",
+	"akxXmsISrAdE0vT6tJGtNgTwqvI8uAQp65wMHkSxIiPXYIlpdwhRfOmgfmqcIBtw1bbLz1htFKAydXEy",
+	"N6+qsnIbQvonAI9eLTvX7gluA9Sfm2mEL3u7VNkClQ44pTU10GYNeEJ30hM/2K9PVfrEfulp3fuxQojz",
+	"DfVpUrNaZVorkrkHX7nranZj1cEj3Xbzr9Gdp7RaW82cdEV1mGoLqKditbkRlF1rH2jQqrPVbCpKwTIB",
+	"xXmu8AqqjwSutdXSJH2ubsJsW632APGUZ1p4S2Wc55ng6hMxVapupVtL5JqwzLcKjE+khQzsoV05vfai",
+	"I8MjLStyKm+nhJBU0XqQK1ahuLAumm4ShMm1oCaGn13wEMCjwT4aQtEM8XXV7K+6YZS8OH396NtN/GYm",
+	"n80ycfhbZZP9niDfmmdOcwipQf1OJd5mAvNj4xUVDnbxseqhzIiQvD2PmYiVC+CzFv6zDpb8NSjMgke0",
+	"a1KjLwNQGWmCfqiqzTbsIH1Xt7cWyKcjgeHBkWsdadjelcsOXvPc3u8qQw832iN6xn3cZL/9asEI3KWa",
+	"mXzDOav26icccWxflRsKPK5P45bh7DYKuTfDmVUMlYQN9KjbX96dbxXZnmJiG8Q31k3WI5TQjO+wyqCG",
+	"s2LL9AVwmxGyYhV7bc+ePg6TglYZVuwX1dPGB9RCAtLfqjAIHsV2fqAN4gP2JxSxeSFnUvEMK9c7k9LY",
+	"QY8GAzaZ84JPrAzsRtjeiUowwuJk9yyodWC+rpY0VlCk6n+C+TJrEtcTZgF9o6+PX2vRDJOQ2PRIsRHX",
+	"nGuXPO2+j5qxq9RUMa1xAbfU76IxwsCqveEo3J3rebYQCv3jtv3fnOy2y3KLI37TUYpAnqy1q+8tODOp",
+	"zZrVvzMoVsMIbdj6IVr4JiL9tap3gAWZ5gW7hwKp4mILmNe671GXlkxlZsVAwhQvPGWNXYeIaSGoXIOE",
+	"RUNq1SOYGwrYmqdK72WvIhZCnZoZi6U/isn6sSBxH+WLBe9pYS8wImXJmVgNoVw/qfpRdMTsUudTFvg+",
+	"8zxL++wvYqWHsfLZxFCAg6YEtSQpvAwDR1giA4AAXFOzDXYIUFjcDo0oA4sFx15NF3hnnQTCYtDcB9Ed",
+	"zyt1JlZB88sEGrBYqbDU/0ysYqr84Bm1FfjnCy2KPnuCabQhpkiHBebSIvJs8Z6456qE28Zfbohg0d4/",
+	"2JBsO15Pti25MaKwQ/1nB+72039Gb387io4Gg9//i+7YsUvzX3DfbrcT7fa77r//28HHzeU1D+a+6Oot",
+	"4YTbdN41Qqy3re/eCq0leHNFycKjeZ7rpkMA1YuBci1KpftOElC1G9PC6LVQ1lqxQ/g3CCkors5Lna2a",
+	"KcGIySnjahVVTefOoh/WcgqQXMRrrUJ19++OqimisAiZlzfO8qLKWNbrjyH16GJacys1K7rTiG3OS/rm",
+	"RKQQCmIv9XwlOkD+6zq/fR3J3tdMnoDi/yUft0GlUPtXUSol1ez92IjoWSpoWiwWaS17gw33vh4HrCPA",
+	"nBYsFe6vDSr/Gio7PkJdXOu63FD7kZvGVg9n45u/DVNdR5jqBpTLaevJ2t95CjCQthG1Ul8mAuPZS7wJ",
+	"QW2PdqyhJ8leA4i00jUCWzJWjh7HcWkDR5yRC6whBtiLPvsuHxObD5+czQpfMV6HhBsi3RPEaSr2p9pP",
+	"AvTiXlGqJHLFohuadauezE1dm7Ueg6Trm+8JEAtv72NIj179lXV8E3EP2f6SiLBctvcMY+PzI0Ap0eA8",
+	"olbzIruJXlVBysjU+7NAmAXV6qbgk7MIU+Gxgt56Ql9eS72PmHtVeH0n0SW2WEcET2L/URGydeGFmblQ",
+	"sUqLfLl0BOiwOnbmbqky53mvGJ9OxcRUQbfIlR61McV0ETbEkWqlsDbPVbbyjGBh6k2HqfoqUcI61hnn",
+	"ip2+eGq9GWR5Dy+EB4mVI1Tvs6epJhsK4DvAEUIeYWqtrxUI5EX4FTWWgNcrpiZWa8l5VnBE+JxzxaY8",
+	"RPYBiTFCkyZ4V/Bqpa4o3yGo6CpL7RC0DaAK4bXbAICBB33UlLQEEmA7ZiJTnWyqV4jV5tDAd/kYKzfE",
+	"TkEBoF9MdYQOaeAtd+wMvubROJok3aiO2gGWGbmjR9avPKUQNoK9XFE0exoO80s+frpG+eBjT7r+zkFW",
+	"NXzTnw4GRw+Op0f8pPfl5Ej0vhzfO+494PePenenA3Gcfjl5MD4aHES7/Ozo4K0deZnlqfDFFW3+rUz1",
+	"lSaRNGKhd6l6hQa/p/hrV4Lq/vReKy8KDoFAbVbgjlsHvyXYAWeOdm9FxveO+Np79fh9l48/QnufVT87",
+	"wMZpNrWaKdpwnm496Wtod0b41HwK6x0YNPYVWVvG/lpMykKaFQidseCFKE5LMz8Y/vTWbl2+lH8RK//J",
+	"W3tBcd4upE5Zlk94xpB8HQF1koPooCyyg+HB3Jjl8PAQfjLPtRl+NfhqAHzTNKvmcN8Knpl5BPVmUiHh",
+	"bMoWwhRyovvVEXi10ka0HbTTCfIcREwLrUGpeeQyMsdKjfVdNBQ8Z1uvMF9o1qnpx27EFmIxFohodS4N",
+	"pxglaUa6l1UIY5mBWjqX4iKcuB225W6vpBE9ni6s/WAKbqxK9PUZLD8XRUubePgQ9tK25YC83rLIISMX",
+	"EdOb1ceZSGciYn8+/Y+I8TKVOcwdnOFJrqZyVhZrN7GD6Za7PG3rVwwTZWkja4BU3j44vwhuUtndLV3T",
+	"bt5szHX1OFUl9p9P/yNcbP/7h1y3hqB5lvXA6EXwMTdgZVs5c9nXd1eDV8H99YEfVkY4WoLeurYDehNY",
+	"FuQBBMPCMW2fKsvymZ1jwRV+ZScIXjzAEPv3Z8cEsEBdW9cs0xsIQmHHSjXOL63cgDHy0kCwJhjBvuXL",
+	"lhFeBBljsBfH5Spi56KQ0xXBNClqtaeR4IqWkf6ay4lApi9qacUuXERP9ts4GAmuaFsu7OaMmJGiYLoc",
+	"+y91leUmUpj61+E0+WqxYcc/8pzdfLnUrENttRH7B19KUXTDU7Ncto3wUuhyASW15RKgFFnHyu2j/iC8",
+	"+A1+1yYxQCT3gBNNnIOzY810iIy5jYD9WuEjPTnf8EAvxURIK+NhFBoQBh+v2CtTyKWI2GuRqdUljE8P",
+	"HJ4Havo9+P3t7/8nAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -299,6 +299,7 @@ export * from './receiveHubspotWebhookRequestItem';
 export * from './receiveStripeWebhookRequest';
 export * from './receiveTelnyxWebhookRequest';
 export * from './reconnectHubspotAppRequest';
+export * from './recordId';
 export * from './removeDoNotCallParams';
 export * from './removeTeamMemberParams';
 export * from './requestPasswordResetRequest';

@@ -45,6 +45,7 @@ import type {
   ListWorkflowsParams,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  RecordId,
   RunWorkflowRequest,
   SaveWorkflowRequest,
   SetWorkflowAgentRequest,
@@ -273,7 +274,7 @@ an organisation the caller does not belong to answers 404. Any team role may cal
 
  * @summary Get a workflow
  */
-export const getGetWorkflowUrl = (id: Id,
+export const getGetWorkflowUrl = (id: RecordId,
     params?: GetWorkflowParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -289,7 +290,7 @@ export const getGetWorkflowUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/workflow/${id}?${stringifiedParams}` : `/v1/workflow/${id}`
 }
 
-export const getWorkflow = async (id: Id,
+export const getWorkflow = async (id: RecordId,
     params?: GetWorkflowParams, options?: RequestInit): Promise<WorkflowResponse> => {
   
   return customFetch<WorkflowResponse>(getGetWorkflowUrl(id,params),
@@ -305,7 +306,7 @@ export const getWorkflow = async (id: Id,
 
 
 
-export const getGetWorkflowQueryKey = (id?: Id,
+export const getGetWorkflowQueryKey = (id?: RecordId,
     params?: GetWorkflowParams,) => {
     return [
     `/v1/workflow/${id}`, ...(params ? [params]: [])
@@ -313,7 +314,7 @@ export const getGetWorkflowQueryKey = (id?: Id,
     }
 
     
-export const getGetWorkflowQueryOptions = <TData = Awaited<ReturnType<typeof getWorkflow>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id,
+export const getGetWorkflowQueryOptions = <TData = Awaited<ReturnType<typeof getWorkflow>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId,
     params?: GetWorkflowParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflow>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -337,7 +338,7 @@ export type GetWorkflowQueryError = ErrorType<BadRequestResponse | UnauthorizedR
 
 
 export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: undefined |  GetWorkflowParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflow>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getWorkflow>>,
@@ -348,7 +349,7 @@ export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, 
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: GetWorkflowParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflow>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getWorkflow>>,
@@ -359,7 +360,7 @@ export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, 
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: GetWorkflowParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflow>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -368,7 +369,7 @@ export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, 
  */
 
 export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: GetWorkflowParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflow>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -393,7 +394,7 @@ may call it. Returns the id of the deleted workflow.
 
  * @summary Delete a workflow
  */
-export const getDeleteWorkflowUrl = (id: Id,) => {
+export const getDeleteWorkflowUrl = (id: RecordId,) => {
 
 
   
@@ -401,7 +402,7 @@ export const getDeleteWorkflowUrl = (id: Id,) => {
   return `/v1/workflow/${id}`
 }
 
-export const deleteWorkflow = async (id: Id, options?: RequestInit): Promise<DeletedResponse> => {
+export const deleteWorkflow = async (id: RecordId, options?: RequestInit): Promise<DeletedResponse> => {
   
   return customFetch<DeletedResponse>(getDeleteWorkflowUrl(id),
   {      
@@ -416,8 +417,8 @@ export const deleteWorkflow = async (id: Id, options?: RequestInit): Promise<Del
 
 
 export const getDeleteWorkflowMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: Id}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: RecordId}, TContext> => {
 
 const mutationKey = ['deleteWorkflow'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -429,7 +430,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteWorkflow>>, {id: Id}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteWorkflow>>, {id: RecordId}> = (props) => {
           const {id} = props ?? {};
 
           return  deleteWorkflow(id,requestOptions)
@@ -448,11 +449,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Delete a workflow
  */
 export const useDeleteWorkflow = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteWorkflow>>,
         TError,
-        {id: Id},
+        {id: RecordId},
         TContext
       > => {
 
@@ -681,7 +682,7 @@ Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 
  * @summary Run a workflow
  */
-export const getRunWorkflowUrl = (id: Id,) => {
+export const getRunWorkflowUrl = (id: RecordId,) => {
 
 
   
@@ -689,7 +690,7 @@ export const getRunWorkflowUrl = (id: Id,) => {
   return `/v1/workflow/run/${id}`
 }
 
-export const runWorkflow = async (id: Id,
+export const runWorkflow = async (id: RecordId,
     runWorkflowRequest: RunWorkflowRequest, options?: RequestInit): Promise<JobResponse> => {
   
   return customFetch<JobResponse>(getRunWorkflowUrl(id),
@@ -706,8 +707,8 @@ export const runWorkflow = async (id: Id,
 
 
 export const getRunWorkflowMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runWorkflow>>, TError,{id: Id;data: BodyType<RunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof runWorkflow>>, TError,{id: Id;data: BodyType<RunWorkflowRequest>}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runWorkflow>>, TError,{id: RecordId;data: BodyType<RunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof runWorkflow>>, TError,{id: RecordId;data: BodyType<RunWorkflowRequest>}, TContext> => {
 
 const mutationKey = ['runWorkflow'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -719,7 +720,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof runWorkflow>>, {id: Id;data: BodyType<RunWorkflowRequest>}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof runWorkflow>>, {id: RecordId;data: BodyType<RunWorkflowRequest>}> = (props) => {
           const {id,data} = props ?? {};
 
           return  runWorkflow(id,data,requestOptions)
@@ -738,11 +739,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Run a workflow
  */
 export const useRunWorkflow = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runWorkflow>>, TError,{id: Id;data: BodyType<RunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runWorkflow>>, TError,{id: RecordId;data: BodyType<RunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof runWorkflow>>,
         TError,
-        {id: Id;data: BodyType<RunWorkflowRequest>},
+        {id: RecordId;data: BodyType<RunWorkflowRequest>},
         TContext
       > => {
 
@@ -767,7 +768,7 @@ workflow outside campaigns calls landlines and mobiles only). Any team role exce
 
  * @summary Test-run a workflow
  */
-export const getTestRunWorkflowUrl = (id: Id,) => {
+export const getTestRunWorkflowUrl = (id: RecordId,) => {
 
 
   
@@ -775,7 +776,7 @@ export const getTestRunWorkflowUrl = (id: Id,) => {
   return `/v1/workflow/test-run/${id}`
 }
 
-export const testRunWorkflow = async (id: Id,
+export const testRunWorkflow = async (id: RecordId,
     testRunWorkflowRequest: TestRunWorkflowRequest, options?: RequestInit): Promise<JobResponse> => {
   
   return customFetch<JobResponse>(getTestRunWorkflowUrl(id),
@@ -792,8 +793,8 @@ export const testRunWorkflow = async (id: Id,
 
 
 export const getTestRunWorkflowMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testRunWorkflow>>, TError,{id: Id;data: BodyType<TestRunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof testRunWorkflow>>, TError,{id: Id;data: BodyType<TestRunWorkflowRequest>}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testRunWorkflow>>, TError,{id: RecordId;data: BodyType<TestRunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof testRunWorkflow>>, TError,{id: RecordId;data: BodyType<TestRunWorkflowRequest>}, TContext> => {
 
 const mutationKey = ['testRunWorkflow'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -805,7 +806,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof testRunWorkflow>>, {id: Id;data: BodyType<TestRunWorkflowRequest>}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof testRunWorkflow>>, {id: RecordId;data: BodyType<TestRunWorkflowRequest>}> = (props) => {
           const {id,data} = props ?? {};
 
           return  testRunWorkflow(id,data,requestOptions)
@@ -824,11 +825,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Test-run a workflow
  */
 export const useTestRunWorkflow = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testRunWorkflow>>, TError,{id: Id;data: BodyType<TestRunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testRunWorkflow>>, TError,{id: RecordId;data: BodyType<TestRunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof testRunWorkflow>>,
         TError,
-        {id: Id;data: BodyType<TestRunWorkflowRequest>},
+        {id: RecordId;data: BodyType<TestRunWorkflowRequest>},
         TContext
       > => {
 
@@ -846,7 +847,7 @@ with `data: null` ("no job yet"), so a client asks one request whether or not it
 
  * @summary Progress of a workflow's run
  */
-export const getGetWorkflowProgressUrl = (id: Id,) => {
+export const getGetWorkflowProgressUrl = (id: RecordId,) => {
 
 
   
@@ -854,7 +855,7 @@ export const getGetWorkflowProgressUrl = (id: Id,) => {
   return `/v1/workflow/progress/${id}`
 }
 
-export const getWorkflowProgress = async (id: Id, options?: RequestInit): Promise<WorkflowProgressResponse> => {
+export const getWorkflowProgress = async (id: RecordId, options?: RequestInit): Promise<WorkflowProgressResponse> => {
   
   return customFetch<WorkflowProgressResponse>(getGetWorkflowProgressUrl(id),
   {      
@@ -869,8 +870,8 @@ export const getWorkflowProgress = async (id: Id, options?: RequestInit): Promis
 
 
 export const getGetWorkflowProgressMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getWorkflowProgress>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof getWorkflowProgress>>, TError,{id: Id}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getWorkflowProgress>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof getWorkflowProgress>>, TError,{id: RecordId}, TContext> => {
 
 const mutationKey = ['getWorkflowProgress'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -882,7 +883,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getWorkflowProgress>>, {id: Id}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getWorkflowProgress>>, {id: RecordId}> = (props) => {
           const {id} = props ?? {};
 
           return  getWorkflowProgress(id,requestOptions)
@@ -901,11 +902,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Progress of a workflow's run
  */
 export const useGetWorkflowProgress = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getWorkflowProgress>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getWorkflowProgress>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof getWorkflowProgress>>,
         TError,
-        {id: Id},
+        {id: RecordId},
         TContext
       > => {
 
@@ -922,7 +923,7 @@ workflow without a job in progress answers 422. It takes no body. Any team role 
 
  * @summary Cancel a workflow's run
  */
-export const getEndWorkflowJobUrl = (id: Id,) => {
+export const getEndWorkflowJobUrl = (id: RecordId,) => {
 
 
   
@@ -930,7 +931,7 @@ export const getEndWorkflowJobUrl = (id: Id,) => {
   return `/v1/workflow/end-job/${id}`
 }
 
-export const endWorkflowJob = async (id: Id, options?: RequestInit): Promise<JobResponse> => {
+export const endWorkflowJob = async (id: RecordId, options?: RequestInit): Promise<JobResponse> => {
   
   return customFetch<JobResponse>(getEndWorkflowJobUrl(id),
   {      
@@ -945,8 +946,8 @@ export const endWorkflowJob = async (id: Id, options?: RequestInit): Promise<Job
 
 
 export const getEndWorkflowJobMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endWorkflowJob>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof endWorkflowJob>>, TError,{id: Id}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endWorkflowJob>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof endWorkflowJob>>, TError,{id: RecordId}, TContext> => {
 
 const mutationKey = ['endWorkflowJob'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -958,7 +959,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof endWorkflowJob>>, {id: Id}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof endWorkflowJob>>, {id: RecordId}> = (props) => {
           const {id} = props ?? {};
 
           return  endWorkflowJob(id,requestOptions)
@@ -977,11 +978,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Cancel a workflow's run
  */
 export const useEndWorkflowJob = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endWorkflowJob>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endWorkflowJob>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endWorkflowJob>>,
         TError,
-        {id: Id},
+        {id: RecordId},
         TContext
       > => {
 
@@ -2055,7 +2056,7 @@ page. The dashboard refreshes it every 60 seconds. Any team role may call it.
 
  * @summary List a workflow's runs
  */
-export const getListWorkflowHistoryUrl = (id: Id,
+export const getListWorkflowHistoryUrl = (id: RecordId,
     params?: ListWorkflowHistoryParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -2071,7 +2072,7 @@ export const getListWorkflowHistoryUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/workflow/history/${id}?${stringifiedParams}` : `/v1/workflow/history/${id}`
 }
 
-export const listWorkflowHistory = async (id: Id,
+export const listWorkflowHistory = async (id: RecordId,
     params?: ListWorkflowHistoryParams, options?: RequestInit): Promise<JobListResponse> => {
   
   return customFetch<JobListResponse>(getListWorkflowHistoryUrl(id,params),
@@ -2087,7 +2088,7 @@ export const listWorkflowHistory = async (id: Id,
 
 
 
-export const getListWorkflowHistoryQueryKey = (id?: Id,
+export const getListWorkflowHistoryQueryKey = (id?: RecordId,
     params?: ListWorkflowHistoryParams,) => {
     return [
     `/v1/workflow/history/${id}`, ...(params ? [params]: [])
@@ -2095,7 +2096,7 @@ export const getListWorkflowHistoryQueryKey = (id?: Id,
     }
 
     
-export const getListWorkflowHistoryQueryOptions = <TData = Awaited<ReturnType<typeof listWorkflowHistory>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id,
+export const getListWorkflowHistoryQueryOptions = <TData = Awaited<ReturnType<typeof listWorkflowHistory>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId,
     params?: ListWorkflowHistoryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowHistory>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -2119,7 +2120,7 @@ export type ListWorkflowHistoryQueryError = ErrorType<BadRequestResponse | Unaut
 
 
 export function useListWorkflowHistory<TData = Awaited<ReturnType<typeof listWorkflowHistory>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: undefined |  ListWorkflowHistoryParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowHistory>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listWorkflowHistory>>,
@@ -2130,7 +2131,7 @@ export function useListWorkflowHistory<TData = Awaited<ReturnType<typeof listWor
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListWorkflowHistory<TData = Awaited<ReturnType<typeof listWorkflowHistory>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: ListWorkflowHistoryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowHistory>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listWorkflowHistory>>,
@@ -2141,7 +2142,7 @@ export function useListWorkflowHistory<TData = Awaited<ReturnType<typeof listWor
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListWorkflowHistory<TData = Awaited<ReturnType<typeof listWorkflowHistory>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: ListWorkflowHistoryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowHistory>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -2150,7 +2151,7 @@ export function useListWorkflowHistory<TData = Awaited<ReturnType<typeof listWor
  */
 
 export function useListWorkflowHistory<TData = Awaited<ReturnType<typeof listWorkflowHistory>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: ListWorkflowHistoryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowHistory>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -2175,7 +2176,7 @@ does not belong to answers 404. Any team role may call it.
 
  * @summary Workflows using a phone number
  */
-export const getListWorkflowsByPhoneNumberUrl = (phoneNumberId: Id,
+export const getListWorkflowsByPhoneNumberUrl = (phoneNumberId: RecordId,
     params?: ListWorkflowsByPhoneNumberParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -2191,7 +2192,7 @@ export const getListWorkflowsByPhoneNumberUrl = (phoneNumberId: Id,
   return stringifiedParams.length > 0 ? `/v1/workflow/phone-number/${phoneNumberId}?${stringifiedParams}` : `/v1/workflow/phone-number/${phoneNumberId}`
 }
 
-export const listWorkflowsByPhoneNumber = async (phoneNumberId: Id,
+export const listWorkflowsByPhoneNumber = async (phoneNumberId: RecordId,
     params?: ListWorkflowsByPhoneNumberParams, options?: RequestInit): Promise<WorkflowListResponse> => {
   
   return customFetch<WorkflowListResponse>(getListWorkflowsByPhoneNumberUrl(phoneNumberId,params),
@@ -2207,7 +2208,7 @@ export const listWorkflowsByPhoneNumber = async (phoneNumberId: Id,
 
 
 
-export const getListWorkflowsByPhoneNumberQueryKey = (phoneNumberId?: Id,
+export const getListWorkflowsByPhoneNumberQueryKey = (phoneNumberId?: RecordId,
     params?: ListWorkflowsByPhoneNumberParams,) => {
     return [
     `/v1/workflow/phone-number/${phoneNumberId}`, ...(params ? [params]: [])
@@ -2215,7 +2216,7 @@ export const getListWorkflowsByPhoneNumberQueryKey = (phoneNumberId?: Id,
     }
 
     
-export const getListWorkflowsByPhoneNumberQueryOptions = <TData = Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(phoneNumberId: Id,
+export const getListWorkflowsByPhoneNumberQueryOptions = <TData = Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(phoneNumberId: RecordId,
     params?: ListWorkflowsByPhoneNumberParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -2239,7 +2240,7 @@ export type ListWorkflowsByPhoneNumberQueryError = ErrorType<BadRequestResponse 
 
 
 export function useListWorkflowsByPhoneNumber<TData = Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- phoneNumberId: Id,
+ phoneNumberId: RecordId,
     params: undefined |  ListWorkflowsByPhoneNumberParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>,
@@ -2250,7 +2251,7 @@ export function useListWorkflowsByPhoneNumber<TData = Awaited<ReturnType<typeof 
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListWorkflowsByPhoneNumber<TData = Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- phoneNumberId: Id,
+ phoneNumberId: RecordId,
     params?: ListWorkflowsByPhoneNumberParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>,
@@ -2261,7 +2262,7 @@ export function useListWorkflowsByPhoneNumber<TData = Awaited<ReturnType<typeof 
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListWorkflowsByPhoneNumber<TData = Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- phoneNumberId: Id,
+ phoneNumberId: RecordId,
     params?: ListWorkflowsByPhoneNumberParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -2270,7 +2271,7 @@ export function useListWorkflowsByPhoneNumber<TData = Awaited<ReturnType<typeof 
  */
 
 export function useListWorkflowsByPhoneNumber<TData = Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- phoneNumberId: Id,
+ phoneNumberId: RecordId,
     params?: ListWorkflowsByPhoneNumberParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
