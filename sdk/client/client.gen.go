@@ -200,6 +200,7 @@ const (
 	CallLogStatusNoAnswer   CallLogStatus = "no-answer"
 	CallLogStatusQueued     CallLogStatus = "queued"
 	CallLogStatusRinging    CallLogStatus = "ringing"
+	CallLogStatusVoicemail  CallLogStatus = "voicemail"
 )
 
 // Valid indicates whether the value is a known member of the CallLogStatus enum.
@@ -220,6 +221,8 @@ func (e CallLogStatus) Valid() bool {
 	case CallLogStatusQueued:
 		return true
 	case CallLogStatusRinging:
+		return true
+	case CallLogStatusVoicemail:
 		return true
 	default:
 		return false
@@ -2685,8 +2688,10 @@ type CallLog struct {
 	StartTime Timestamp `json:"startTime"`
 
 	// Status Where a call stands: `queued` before it is placed, `ringing`, `in-progress` once
-	// answered, then `completed`, `busy`, `no-answer`, `failed` or `cancelled` (ended before it
-	// was answered, for example by ending its job).
+	// answered, then `completed`, `voicemail` (a voicemail machine answered), `busy`,
+	// `no-answer`, `failed` or `cancelled` (ended before it was answered, for example by ending
+	// its job). A call placed for a contact ends in the same word as that contact's call
+	// status (`ContactCallStatus`), except `cancelled`, which leaves the contact `pending`.
 	Status CallLogStatus `json:"status"`
 
 	// To The called number in E.164 format.
@@ -2722,8 +2727,10 @@ type CallLogResponse struct {
 }
 
 // CallLogStatus Where a call stands: `queued` before it is placed, `ringing`, `in-progress` once
-// answered, then `completed`, `busy`, `no-answer`, `failed` or `cancelled` (ended before it
-// was answered, for example by ending its job).
+// answered, then `completed`, `voicemail` (a voicemail machine answered), `busy`,
+// `no-answer`, `failed` or `cancelled` (ended before it was answered, for example by ending
+// its job). A call placed for a contact ends in the same word as that contact's call
+// status (`ContactCallStatus`), except `cancelled`, which leaves the contact `pending`.
 type CallLogStatus string
 
 // CallRecording Where to download a call's recording.
