@@ -25,7 +25,7 @@ help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
 run: build ## Build everything and start Betty on SQLite in ./data
-	@echo "Starting Betty at http://localhost$(ADDR) (data in $(DATA_DIR)); Ctrl-C stops it."
+	@echo "Starting Betty on $(ADDR) (data in $(DATA_DIR)); its address follows. Ctrl-C stops it."
 	./bin/betty serve --addr $(ADDR) --data-dir $(DATA_DIR)
 
 build: dashboard ## Build the dashboard and the betty binary into bin/betty

@@ -39,6 +39,9 @@ type CSVOptions struct {
 	// DefaultRegion is the region (like "GB") of numbers written without a country code;
 	// the server's default (US) when empty.
 	DefaultRegion string
+	// ConvertLetters reads the letters of vanity numbers (1-800-FLOWERS) as keypad digits;
+	// without it a row whose number has letters is rejected.
+	ConvertLetters bool
 }
 
 // SetContactsCSV makes an uploaded CSV file (its fileUrl) the contacts source of a node.
@@ -50,6 +53,9 @@ func (c *Client) SetContactsCSV(ctx context.Context, team, workflowID, nodeID, f
 	}
 	if opts.DefaultRegion != "" {
 		req.DefaultRegion = &opts.DefaultRegion
+	}
+	if opts.ConvertLetters {
+		req.ConvertLetters = &opts.ConvertLetters
 	}
 	return Do[client.WorkflowContactsSource](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
 		return api.SetWorkflowContacts(ctx, req)

@@ -12,6 +12,8 @@ import (
 	"github.com/bettyhq/betty/cli/cmdutil"
 	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
+
+	"github.com/bettyhq/betty/internal/plural"
 )
 
 // NewCmdFAQ returns `betty agents faq` and its verbs.
@@ -168,7 +170,7 @@ func runFAQSet(ctx context.Context, opts *FAQSetOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "The FAQ of agent %q (%s) has %d questions.\n", a.Name, a.Id, len(a.Faq))
+	fmt.Fprintf(opts.IO.ErrOut, "The FAQ of agent %q (%s) has %s.\n", a.Name, a.Id, plural.Count(len(a.Faq), "question", "questions"))
 	return printFAQ(opts.IO, opts.Output, a.Faq)
 }
 

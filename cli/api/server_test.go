@@ -75,7 +75,7 @@ func TestAgainstTheRealServer(t *testing.T) {
 
 	// A 404: the problem on stdout, its detail for stderr, exit 8; a 400 names the field, exit 1.
 	out, errOut, err = run(signedIn, "GET", "/v1/agent/"+ids[0], "-F", "organizationId={team}")
-	if cmdutil.ExitCode(err) != cmdutil.ExitNotFound || !strings.Contains(out, `"status":404`) || !strings.Contains(errOut, "error: Agent profile not found.") {
+	if cmdutil.ExitCode(err) != cmdutil.ExitNotFound || !strings.Contains(out, `"status":404`) || !strings.Contains(errOut, "Error: Agent profile not found.") {
 		t.Fatalf("404: exit %d %s %s", cmdutil.ExitCode(err), out, errOut)
 	}
 	out, errOut, err = run(signedIn, "POST", "/v1/agent/create", "-F", "organizationId={team}")

@@ -159,7 +159,7 @@ func TestLoginRefusedSuggestsSignup(t *testing.T) {
 	err := clitest.Run(NewCmdLogin(f, nil), "--server", stub.URL, "--email", "grace@example.com", "--password-stdin")
 	var printed bytes.Buffer
 	cmdutil.PrintError(&printed, nil, err)
-	want := "error: The e-mail address or password is wrong.\nNo account on this server yet? Create one with `betty signup`.\n"
+	want := "Error: The e-mail address or password is wrong.\nNo account on this server yet? Create one with `betty signup`.\n"
 	if printed.String() != want || cmdutil.ExitCode(err) != cmdutil.ExitAuth {
 		t.Errorf("printed %q (exit %d), want %q (exit 4)", printed.String(), cmdutil.ExitCode(err), want)
 	}

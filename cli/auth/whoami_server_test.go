@@ -33,7 +33,7 @@ func TestWhoamiWithAKeyAgainstTheRealServer(t *testing.T) {
 		if err := clitest.Run(NewCmdWhoami(f, nil)); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if !strings.Contains(s.Out.String(), "Team\tAcme ("+team+"), role developer") || !strings.Contains(s.Out.String(), "API key\tbetty_sk_") ||
+		if !strings.Contains(s.Out.String(), "TEAM\tAcme ("+team+"), role developer") || !strings.Contains(s.Out.String(), "API KEY\tbetty_sk_") ||
 			!strings.Contains(s.ErrOut.String(), tc.wantNote) {
 			t.Errorf("%s:\n%s\n%s", tc.name, s.Out, s.ErrOut)
 		}

@@ -27,7 +27,7 @@ func TestAgainstTheRealServer(t *testing.T) {
 	profile := &config.Profile{Server: env.URL, AccessToken: ada.Access, RefreshToken: ada.Refresh, Email: ada.Email, Team: team}
 	f, s := clitest.NewFactory(t, clitest.Options{Profile: profile})
 	if err := clitest.Run(billing.NewCmdBilling(f), "status"); err != nil || !strings.Contains(s.Out.String(), "free (Free)") ||
-		!strings.Contains(s.Out.String(), "Next upgrade\ttier1 (Starter Plan)") {
+		!strings.Contains(s.Out.String(), "NEXT UPGRADE\ttier1 (Starter Plan)") {
 		t.Fatalf("status: %v %s", err, s.Out)
 	}
 	f, s = clitest.NewFactory(t, clitest.Options{Profile: profile})

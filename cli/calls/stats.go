@@ -9,6 +9,8 @@ import (
 
 	"github.com/bettyhq/betty/cli/cmdutil"
 	betty "github.com/bettyhq/betty/sdk"
+
+	"github.com/bettyhq/betty/internal/plural"
 )
 
 // StatsOptions are the inputs of `betty calls stats`.
@@ -88,7 +90,7 @@ func runStats(ctx context.Context, opts *StatsOptions) error {
 		return err
 	}
 	if opts.Output.Format == "" {
-		fmt.Fprintf(opts.IO.ErrOut, "%d calls from %s to %s.\n", st.TotalCalls, st.StartDate.Format(time.DateOnly), st.EndDate.Format(time.DateOnly))
+		fmt.Fprintf(opts.IO.ErrOut, "%s from %s to %s.\n", plural.Count(st.TotalCalls, "call", "calls"), st.StartDate.Format(time.DateOnly), st.EndDate.Format(time.DateOnly))
 	}
 	return nil
 }

@@ -135,10 +135,10 @@ func printError(w io.Writer, cmd *cobra.Command, err error) {
 		fmt.Fprintln(w, "Cancelled.")
 		return
 	case errors.As(err, &unreachable):
-		fmt.Fprintf(w, "error: cannot reach the Betty server at %s — is `betty serve` running?\n", unreachable.Server)
+		fmt.Fprintf(w, "Error: cannot reach the Betty server at %s — is `betty serve` running?\n", unreachable.Server)
 		return
 	case !errors.As(err, &apiErr):
-		fmt.Fprintf(w, "error: %v\n", err)
+		fmt.Fprintf(w, "Error: %v\n", err)
 		if ExitCode(err) == ExitUsage && cmd != nil {
 			fmt.Fprintf(w, "Run '%s --help' for usage.\n", cmd.CommandPath())
 		}
@@ -149,7 +149,7 @@ func printError(w io.Writer, cmd *cobra.Command, err error) {
 	if msg == "" {
 		msg = apiErr.Title
 	}
-	fmt.Fprintf(w, "error: %s\n", msg)
+	fmt.Fprintf(w, "Error: %s\n", msg)
 	for _, f := range apiErr.Fields {
 		fmt.Fprintf(w, "  - %s: %s\n", fieldName(f.Field), f.Message)
 	}

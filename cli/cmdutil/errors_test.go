@@ -56,40 +56,40 @@ func TestPrintError(t *testing.T) {
 			name: "validation",
 			err: &betty.APIError{StatusCode: 400, Code: "validation_failed", Title: "Bad Request", Detail: "The request is not valid.",
 				Fields: []betty.FieldError{{Field: "body.name", Message: "must not be empty"}, {Field: "query.page", Message: "must be 1 or more"}}},
-			want: "error: The request is not valid.\n  - name: must not be empty\n  - page: must be 1 or more\n",
+			want: "Error: The request is not valid.\n  - name: must not be empty\n  - page: must be 1 or more\n",
 		},
 		{
 			name: "expired session",
 			err:  &betty.APIError{StatusCode: 401, Code: "refresh_token_reused", Title: "Unauthorized"},
-			want: "error: Unauthorized\nRun `betty login` to sign in again.\n",
+			want: "Error: Unauthorized\nRun `betty login` to sign in again.\n",
 		},
 		{
 			name: "wrong password",
 			err:  &betty.APIError{StatusCode: 401, Code: "invalid_credentials", Detail: "The e-mail or password is not correct."},
-			want: "error: The e-mail or password is not correct.\n",
+			want: "Error: The e-mail or password is not correct.\n",
 		},
 		{
 			name: "server failure",
 			err:  &betty.APIError{StatusCode: 500, Title: "Internal Server Error", Detail: "Something went wrong.", RequestID: "req-1"},
-			want: "error: Something went wrong.\nThe server failed (HTTP 500); quote request id req-1 when reporting it.\n",
+			want: "Error: Something went wrong.\nThe server failed (HTTP 500); quote request id req-1 when reporting it.\n",
 		},
 		{
 			name: "usage",
 			err:  cmdutil.FlagErrorf("give the team's name"),
-			want: "error: give the team's name\nRun 'betty create --help' for usage.\n",
+			want: "Error: give the team's name\nRun 'betty create --help' for usage.\n",
 		},
 		{name: "cancelled", err: cmdutil.ErrCancelled, want: "Cancelled.\n"},
 		{
 			name: "server unreachable",
 			err:  fmt.Errorf("list: %w", &betty.UnreachableError{Server: "http://localhost:8080", Err: errors.New("dial tcp: connection refused")}),
-			want: "error: cannot reach the Betty server at http://localhost:8080 — is `betty serve` running?\n",
+			want: "Error: cannot reach the Betty server at http://localhost:8080 — is `betty serve` running?\n",
 		},
 		{
 			name: "hint",
 			err:  cmdutil.WithHint(&betty.APIError{StatusCode: 401, Code: "invalid_credentials", Detail: "The e-mail or password is not correct."}, "Try this."),
-			want: "error: The e-mail or password is not correct.\nTry this.\n",
+			want: "Error: The e-mail or password is not correct.\nTry this.\n",
 		},
-		{name: "other", err: errors.New("dial tcp: refused"), want: "error: dial tcp: refused\n"},
+		{name: "other", err: errors.New("dial tcp: refused"), want: "Error: dial tcp: refused\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

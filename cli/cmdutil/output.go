@@ -122,11 +122,21 @@ type Table struct {
 	rows   [][]string
 }
 
-// Header sets the column names, shown on a terminal only.
-func (t *Table) Header(cols ...string) { t.header = cols }
+// Header sets the column names, shown on a terminal only. Every table writes its column names
+// (and the labels of a one-thing table) the same way, in capitals, whatever the command passed.
+func (t *Table) Header(cols ...string) {
+	t.header = make([]string, len(cols))
+	for i, c := range cols {
+		t.header[i] = strings.ToUpper(c)
+	}
+}
 
-// Row adds a row.
+// Row adds a row. In a table without a header (the fields of one thing) the first cell is
+// the field's label, written in capitals like a list's column names.
 func (t *Table) Row(cols ...string) { t.rows = append(t.rows, cols) }
+
+// label is how a one-thing table writes a field's label.
+func label(s string) string { return strings.ToUpper(s) }
 
 func (t *Table) render(s *IOStreams) error {
 	if t.tty && t.header != nil && len(t.rows) == 0 {
@@ -142,6 +152,9 @@ func (t *Table) render(s *IOStreams) error {
 		cells := make([]string, len(r))
 		for i, c := range r {
 			cells[i] = strings.Map(flatten, c)
+		}
+		if t.header == nil && len(cells) > 0 {
+			cells[0] = label(cells[0])
 		}
 		b.WriteString(strings.Join(cells, "\t") + "\n")
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/bettyhq/betty/cli/files"
 	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
+
+	"github.com/bettyhq/betty/internal/plural"
 )
 
 // ImportOptions are the inputs of `betty contacts import`.
@@ -35,6 +37,8 @@ type ImportOptions struct {
 	Poll     time.Duration
 	Restart  bool
 	Region   string
+	// ConvertLetters reads letters in numbers as keypad digits instead of rejecting the row.
+	ConvertLetters bool
 }
 
 // NewCmdImport returns `betty contacts import`; runF replaces the run in tests.
@@ -69,6 +73,7 @@ be called and how many were rejected (see them with betty contacts list --failed
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "How long --wait waits at most")
 	cmd.Flags().BoolVar(&opts.Restart, "restart", false, "Start the upload over instead of resuming it")
 	cmd.Flags().StringVar(&opts.Region, "region", "", "The `country` code (like GB) of numbers written without one (default US)")
+	cmd.Flags().BoolVar(&opts.ConvertLetters, "convert-letters", false, "Read letters in numbers (1-800-FLOWERS) as phone keypad digits instead of rejecting those rows")
 	return cmd
 }
 
@@ -96,7 +101,7 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	if up.FileUrl == nil {
 		return fmt.Errorf("%s: the server did not answer a file URL", opts.Path)
 	}
-	if _, err := c.SetContactsCSV(ctx, team, w.Id, node, *up.FileUrl, betty.CSVOptions{DefaultRegion: opts.Region}); err != nil {
+	if _, err := c.SetContactsCSV(ctx, team, w.Id, node, *up.FileUrl, betty.CSVOptions{DefaultRegion: opts.Region, ConvertLetters: opts.ConvertLetters}); err != nil {
 		return err
 	}
 	if !opts.Wait {
@@ -119,6 +124,6 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "Imported %s into %q: %d contacts, %d rejected.\n", up.FileName, w.Name, meta.TotalSize-failed, failed)
+	fmt.Fprintf(opts.IO.ErrOut, "Imported %s into %q: %s, %d rejected.\n", up.FileName, w.Name, plural.Count(meta.TotalSize-failed, "contact", "contacts"), failed)
 	return nil
 }

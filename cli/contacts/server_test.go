@@ -84,6 +84,21 @@ func TestAgainstTheRealServer(t *testing.T) {
 	if err != nil || out != string(got) || !strings.HasPrefix(out, "Phone Number,First Name,reason\nnope,Bad9,Invalid phone number\n") || strings.Count(out, "\n") != 11 {
 		t.Fatalf("rejected: %v %q", err, out)
 	}
+	// A number written with letters is rejected, unless --convert-letters reads it on a keypad.
+	vanity := filepath.Join(t.TempDir(), "vanity.csv")
+	os.WriteFile(vanity, []byte("phone\n+1-41A-555-ZZZZ\n+1 415 555 0100\n"), 0o600)
+	if _, errOut, err := run("import", w.Id, vanity, "--wait"); err != nil || !strings.Contains(errOut, "1 contact, 1 rejected") {
+		t.Fatalf("import with letters: %v %s", err, errOut)
+	}
+	if out, _, err = run("rejected", w.Id); err != nil || !strings.Contains(out, "+1-41A-555-ZZZZ,Invalid phone number: letters in the number") {
+		t.Fatalf("rejected with letters: %v %q", err, out)
+	}
+	if _, errOut, err := run("import", w.Id, vanity, "--wait", "--convert-letters"); err != nil || !strings.Contains(errOut, "2 contacts, 0 rejected") {
+		t.Fatalf("import --convert-letters: %v %s", err, errOut)
+	}
+	if out, _, err = run("list", w.Id, "--json"); err != nil || !strings.Contains(out, `"+14125559999"`) {
+		t.Fatalf("list after --convert-letters: %v %s", err, out)
+	}
 	if _, _, err = run("rejected", "--node", "c-"+w.Id); err == nil || !strings.Contains(err.Error(), "give the workflow's id") {
 		t.Fatalf("no workflow: %v", err)
 	}

@@ -132,7 +132,7 @@ func TestImport(t *testing.T) {
 	if string(last.Body) != csv || last.Header.Get("Content-Type") != "text/csv" || last.Query.Get("reason") != "opted out" || last.Query.Get("defaultRegion") != "GB" {
 		t.Errorf("sent %v %v %q", last.Header.Get("Content-Type"), last.Query, last.Body)
 	}
-	if s.ErrOut.String() != "Added 2 numbers to the do-not-call list; 1 were on it already; 1 rows refused.\n" ||
+	if s.ErrOut.String() != "Added 2 numbers to the do-not-call list; 1 was already on it; 1 row refused.\n" ||
 		s.Out.String() != "ROW  VALUE          REFUSED BECAUSE\n4    call me maybe  not a phone number\n" {
 		t.Errorf("import: %q %q", s.ErrOut, s.Out)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/bettyhq/betty/cli/cmdutil"
 	betty "github.com/bettyhq/betty/sdk"
+
+	"github.com/bettyhq/betty/internal/plural"
 )
 
 // ImportOptions are the inputs of `betty dnc import`.
@@ -69,8 +71,8 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "Added %d numbers to the do-not-call list; %d were on it already; %d rows refused.\n",
-		res.Added, res.AlreadyListed, len(res.Rejected))
+	fmt.Fprintf(opts.IO.ErrOut, "Added %s to the do-not-call list; %s already on it; %s refused.\n",
+		plural.Count(res.Added, "number", "numbers"), plural.Count(res.AlreadyListed, "was", "were"), plural.Count(len(res.Rejected), "row", "rows"))
 	if opts.Output.Format != "" {
 		return opts.Output.Print(opts.IO, res, nil)
 	}

@@ -51,7 +51,7 @@ func TestAgainstTheRealServer(t *testing.T) {
 	csv := filepath.Join(t.TempDir(), "opt-outs.csv")
 	os.WriteFile(csv, []byte("Phone Number,Reason\n020 7183 8750,complained\n+14155550123,\nnot a number,\n"), 0o600)
 	if _, errOut, err = run(developer, "import", csv, "--region", "GB"); err != nil ||
-		!strings.Contains(errOut, "Added 1 numbers to the do-not-call list; 1 were on it already; 1 rows refused.") {
+		!strings.Contains(errOut, "Added 1 number to the do-not-call list; 1 was already on it; 1 row refused.") {
 		t.Fatalf("import: %v %q", err, errOut)
 	}
 	got := list()

@@ -16,6 +16,8 @@ import (
 	"github.com/bettyhq/betty/cli/files"
 	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
+
+	"github.com/bettyhq/betty/internal/plural"
 )
 
 // UploadOptions are the inputs of `betty kb upload`.
@@ -157,8 +159,5 @@ func pagesNote(p *int) string {
 	if p == nil {
 		return ""
 	}
-	if *p == 1 {
-		return ", 1 page"
-	}
-	return fmt.Sprintf(", %d pages", *p)
+	return ", " + plural.Count(*p, "page", "pages")
 }

@@ -95,22 +95,22 @@ func TestExitCodes(t *testing.T) {
 		{name: "unknown command", args: "tems list", want: 2, wantStderr: `unknown command "tems" for "betty"`},
 		{name: "unknown verb", args: "teams lst", want: 2, wantStderr: "Run 'betty teams --help' for usage."},
 		{name: "suggested command", args: "tems list", want: 2, wantStderr: "\n\nDid you mean this?\n\tteams\n\nRun 'betty --help' for usage."},
-		{name: "suggested verb", args: "teams lst", want: 2, wantStderr: "error: unknown command \"lst\" for \"betty teams\"\n\nDid you mean this?\n\tlist\n\nRun 'betty teams --help' for usage."},
+		{name: "suggested verb", args: "teams lst", want: 2, wantStderr: "Error: unknown command \"lst\" for \"betty teams\"\n\nDid you mean this?\n\tlist\n\nRun 'betty teams --help' for usage."},
 		{name: "suggested nested verb", args: "admin orgs serch", want: 2, wantStderr: "Did you mean this?\n\tsearch\n"},
 		{name: "suggested by prefix", args: "api-keys del", want: 2, wantStderr: "Did you mean this?\n\tdelete\n"},
-		{name: "nothing alike", args: "teams frobnicate", want: 2, wantStderr: "error: unknown command \"frobnicate\" for \"betty teams\"\nRun"},
+		{name: "nothing alike", args: "teams frobnicate", want: 2, wantStderr: "Error: unknown command \"frobnicate\" for \"betty teams\"\nRun"},
 		{name: "unknown flag", args: "teams list --colour", want: 2, wantStderr: "unknown flag: --colour"},
 		{name: "missing argument", args: "teams switch", want: 2, wantStderr: "give the id of the team"},
 		{name: "too many arguments", args: "teams view a b", want: 2, wantStderr: "accepts at most 1 arg"},
 		{name: "destructive without --yes", args: "api-keys delete key-9", want: 2, wantStderr: "--yes is required"},
 		{name: "rejected by the server", args: "teams create Acme --platform shopify", want: 1, wantStderr: "  - platformKey: must be lower-case"},
 		{name: "refused by the CLI", args: "teams create Acme --platform Shopify", want: 2, wantStderr: `invalid argument "Shopify" for "--platform" flag: want lower-case letters`},
-		{name: "not an e-mail address", args: "members invite not-an-email", want: 2, wantStderr: `error: invalid e-mail address "not-an-email": want an address such as ada@example.com`},
+		{name: "not an e-mail address", args: "members invite not-an-email", want: 2, wantStderr: `Error: invalid e-mail address "not-an-email": want an address such as ada@example.com`},
 		{name: "bad server URL", args: "teams list --profile broken", want: 2, wantStderr: "want an http:// or https:// URL"},
-		{name: "server failure", args: "api-keys list", want: 1, wantStderr: "error: Something went wrong."},
+		{name: "server failure", args: "api-keys list", want: 1, wantStderr: "Error: Something went wrong."},
 		{name: "not logged in", loggedOut: true, args: "teams list", want: 4, wantStderr: "not logged in"},
 		{name: "credentials refused", args: "members list", want: 4, wantStderr: "Run `betty login` to sign in again."},
-		{name: "not found on the server", args: "api-keys delete key-9 --yes", want: 8, wantStderr: "error: The API key was not found."},
+		{name: "not found on the server", args: "api-keys delete key-9 --yes", want: 8, wantStderr: "Error: The API key was not found."},
 		{name: "not found by the CLI", args: "teams view team-9", want: 8, wantStderr: "team team-9 is not one of your teams"},
 	}
 	for _, tt := range tests {
@@ -148,7 +148,7 @@ func TestServerDown(t *testing.T) {
 		if code := Run(context.Background(), f, args); code != cmdutil.ExitError {
 			t.Errorf("%v: exit %d", args, code)
 		}
-		if want := "error: cannot reach the Betty server at " + server + " — is `betty serve` running?\n"; s.ErrOut.String() != want {
+		if want := "Error: cannot reach the Betty server at " + server + " — is `betty serve` running?\n"; s.ErrOut.String() != want {
 			t.Errorf("%v: stderr %q, want %q", args, s.ErrOut, want)
 		}
 	}

@@ -149,7 +149,7 @@ func TestMembersAndTheirKeysAgainstTheRealServer(t *testing.T) {
 	if code, _, errOut := ada("", nil, "members", "invite", "bob@example.com", "--role", "developer"); code != 0 {
 		t.Fatalf("invite: exit %d: %s", code, errOut)
 	}
-	if code, _, errOut := ada("", nil, "admin", "mail", "list"); code != cmdutil.ExitError || !strings.Contains(errOut, "error: ") {
+	if code, _, errOut := ada("", nil, "admin", "mail", "list"); code != cmdutil.ExitError || !strings.Contains(errOut, "Error: ") {
 		t.Fatalf("mail list by a non-admin: exit %d: %s", code, errOut)
 	}
 	if _, err := env.DB.SetSiteAdmin(context.Background(), "ada@example.com", true); err != nil {

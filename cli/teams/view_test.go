@@ -51,7 +51,7 @@ func TestViewRun(t *testing.T) {
 		if err := clitest.Run(NewCmdView(f, nil)); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasPrefix(s.Out.String(), "ID\tteam-1\nName\tAcme support\n") {
+		if !strings.HasPrefix(s.Out.String(), "ID\tteam-1\nNAME\tAcme support\n") {
 			t.Errorf("out = %q", s.Out)
 		}
 	})

@@ -200,6 +200,7 @@ const (
 	CallLogStatusNoAnswer   CallLogStatus = "no-answer"
 	CallLogStatusQueued     CallLogStatus = "queued"
 	CallLogStatusRinging    CallLogStatus = "ringing"
+	CallLogStatusVoicemail  CallLogStatus = "voicemail"
 )
 
 // Valid indicates whether the value is a known member of the CallLogStatus enum.
@@ -220,6 +221,8 @@ func (e CallLogStatus) Valid() bool {
 	case CallLogStatusQueued:
 		return true
 	case CallLogStatusRinging:
+		return true
+	case CallLogStatusVoicemail:
 		return true
 	default:
 		return false
@@ -2729,8 +2732,10 @@ type CallLog struct {
 	StartTime Timestamp `json:"startTime"`
 
 	// Status Where a call stands: `queued` before it is placed, `ringing`, `in-progress` once
-	// answered, then `completed`, `busy`, `no-answer`, `failed` or `cancelled` (ended before it
-	// was answered, for example by ending its job).
+	// answered, then `completed`, `voicemail` (a voicemail machine answered), `busy`,
+	// `no-answer`, `failed` or `cancelled` (ended before it was answered, for example by ending
+	// its job). A call placed for a contact ends in the same word as that contact's call
+	// status (`ContactCallStatus`), except `cancelled`, which leaves the contact `pending`.
 	Status CallLogStatus `json:"status"`
 
 	// To The called number in E.164 format.
@@ -2766,8 +2771,10 @@ type CallLogResponse struct {
 }
 
 // CallLogStatus Where a call stands: `queued` before it is placed, `ringing`, `in-progress` once
-// answered, then `completed`, `busy`, `no-answer`, `failed` or `cancelled` (ended before it
-// was answered, for example by ending its job).
+// answered, then `completed`, `voicemail` (a voicemail machine answered), `busy`,
+// `no-answer`, `failed` or `cancelled` (ended before it was answered, for example by ending
+// its job). A call placed for a contact ends in the same word as that contact's call
+// status (`ContactCallStatus`), except `cancelled`, which leaves the contact `pending`.
 type CallLogStatus string
 
 // CallRecording Where to download a call's recording.
@@ -4236,6 +4243,18 @@ type InboxSortBy string
 // read by anyone with the link (no sign-in). New items are `private`.
 type InboxVisibility string
 
+// IntegrationSetup Whether one connected-app service is configured on this deployment.
+type IntegrationSetup struct {
+	// Configured Whether a team can connect it; false until an operator sets `missingSettings`.
+	Configured bool `json:"configured"`
+
+	// IntegrationId The service a connected app connects to.
+	IntegrationId AppIntegration `json:"integrationId"`
+
+	// MissingSettings The `betty serve` flags still to set (each also a `BETTY_*` environment variable), empty when configured.
+	MissingSettings []string `json:"missingSettings"`
+}
+
 // Invitation An invitation addressed to the caller that can still be accepted. `id` and
 // `organizationMemberId` are the same value (the invited team member's id).
 type Invitation struct {
@@ -5371,6 +5390,12 @@ type ReconnectHubspotAppRequest struct {
 	OrganizationId Id `json:"organizationId"`
 }
 
+// RecordId The id of a record Betty made (a UUID). In a path, a value of another shape answers 400
+// naming the parameter and the value ("campaignId: \"abc\" is not a valid id"), not 404.
+//
+// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+type RecordId = string
+
 // RequestPasswordResetRequest defines model for RequestPasswordResetRequest.
 type RequestPasswordResetRequest struct {
 	// Email An e-mail address (local part of letters, digits and `._%+-`, a TLD of 2+ letters).
@@ -5470,6 +5495,11 @@ type SaveWorkflowRequest struct {
 type ServerInfo struct {
 	// EmailConfirmationRequired Whether a new account must confirm its e-mail before signing in (only when mail is delivered).
 	EmailConfirmationRequired bool `json:"emailConfirmationRequired"`
+
+	// Integrations Whether each connected-app service can be connected on this deployment (its OAuth app
+	// configured by the operator). A client shows an unconfigured one's Connect as
+	// unavailable, naming `missingSettings`, instead of letting it answer 501/503.
+	Integrations []IntegrationSetup `json:"integrations"`
 
 	// MailDelivery `smtp` when e-mail is sent through the configured SMTP relay; `outbox` when no relay is
 	// configured and messages are only kept in the outbox and their links written to the
@@ -5572,6 +5602,9 @@ type SetWorkflowAgentRequest struct {
 type SetWorkflowContactsRequest struct {
 	// ConnectedAppId For `hubspot` (required then, else 400 "connectedAppId is required"), the connected HubSpot app; for `zapier`, optionally the Zapier connection.
 	ConnectedAppId *string `json:"connectedAppId,omitempty"`
+
+	// ConvertLetters For `csv`, read the letters of vanity numbers (`1-800-FLOWERS`) as the digits of a standard phone keypad (ABC=2 … WXYZ=9). When false (the default), a row whose number has letters is kept with call status `failed` and the reason "letters in the number", and is listed in the rejected rows; it is never dialled as digits nobody wrote.
+	ConvertLetters *bool `json:"convertLetters,omitempty"`
 
 	// DefaultRegion For `csv`, the region (ISO 3166-1 alpha-2, like `US` or `GB`) of phone numbers written without a country code; `US` when absent. A region the phone-number library does not know answers 400 naming `body.defaultRegion`.
 	//
@@ -9535,7 +9568,7 @@ type ClientInterface interface {
 	// invited and removed memberships, each with its status). Not paginated. Site admins only.
 	//
 	// Corresponds with GET /v1/admin/organization/organizations-list/{userId} (the `GetAdminUserOrganizations` operationId).
-	GetAdminUserOrganizations(ctx context.Context, userId Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetAdminUserOrganizations(ctx context.Context, userId RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListAdminOrganizationsByOwnerEmail Organisations owned by an e-mail address, for site admins
 	//
@@ -9557,7 +9590,7 @@ type ClientInterface interface {
 	// answers from the database. Site admins only (403 for everyone else, API keys included).
 	//
 	// Corresponds with GET /v1/admin/organization/refresh-organization-id/{id} (the `GetAdminOrganization` operationId).
-	GetAdminOrganization(ctx context.Context, id Id, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetAdminOrganization(ctx context.Context, id RecordId, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateAdminOrganizationLevel Set an organisation's verification level
 	//
@@ -9604,7 +9637,7 @@ type ClientInterface interface {
 	// except `readonly` may call it. Answers with the activated agent profile.
 	//
 	// Corresponds with PUT /v1/agent/activate/{id} (the `ActivateAgent` operationId).
-	ActivateAgent(ctx context.Context, id Id, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ActivateAgent(ctx context.Context, id RecordId, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListAgentAudioFiles List an agent's teaching audio files
 	//
@@ -9733,7 +9766,7 @@ type ClientInterface interface {
 	// Answers with the deactivated agent profile.
 	//
 	// Corresponds with PUT /v1/agent/deactivate/{id} (the `DeactivateAgent` operationId).
-	DeactivateAgent(ctx context.Context, id Id, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeactivateAgent(ctx context.Context, id RecordId, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteAgent Delete an agent profile
 	//
@@ -9746,7 +9779,7 @@ type ClientInterface interface {
 	// first. Any member except `readonly` may call it. Answers with the deleted id.
 	//
 	// Corresponds with DELETE /v1/agent/delete/{id} (the `DeleteAgent` operationId).
-	DeleteAgent(ctx context.Context, id Id, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteAgent(ctx context.Context, id RecordId, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DuplicateAgentWithBody Duplicate an agent profile
 	//
@@ -9795,7 +9828,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-	UpdateAgentFaqWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateAgentFaqWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateAgentFaq Set an agent's FAQ
 	//
@@ -9812,7 +9845,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-	UpdateAgentFaq(ctx context.Context, id Id, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateAgentFaq(ctx context.Context, id RecordId, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCampaignAgents List the agent profiles of a campaign
 	//
@@ -9822,7 +9855,7 @@ type ClientInterface interface {
 	// the organisation may call it.
 	//
 	// Corresponds with GET /v1/agent/list/campaigns/{campaignId} (the `ListCampaignAgents` operationId).
-	ListCampaignAgents(ctx context.Context, campaignId Id, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListCampaignAgents(ctx context.Context, campaignId RecordId, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListAgentKnowledgeFiles List an agent's knowledge files
 	//
@@ -9837,7 +9870,7 @@ type ClientInterface interface {
 	// not listed here (they have no file). `id` is the knowledge file's id.
 	//
 	// Corresponds with GET /v1/agent/list/knowledge-file/{id} (the `ListAgentKnowledgeFiles` operationId).
-	ListAgentKnowledgeFiles(ctx context.Context, id Id, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListAgentKnowledgeFiles(ctx context.Context, id RecordId, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListAgents List the agent profiles of a team
 	//
@@ -9845,7 +9878,7 @@ type ClientInterface interface {
 	// first, 10 per page by default. Any member of the organisation may call it.
 	//
 	// Corresponds with GET /v1/agent/list/{teamId} (the `ListAgents` operationId).
-	ListAgents(ctx context.Context, teamId Id, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListAgents(ctx context.Context, teamId RecordId, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SummarizeAgentAudioWithBody Add a teaching audio file to an agent
 	//
@@ -9895,7 +9928,7 @@ type ClientInterface interface {
 	// an agent of another organisation answers 404.
 	//
 	// Corresponds with GET /v1/agent/{id} (the `GetAgent` operationId).
-	GetAgent(ctx context.Context, id Id, params *GetAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetAgent(ctx context.Context, id RecordId, params *GetAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateAgentWithBody Update an agent profile
 	//
@@ -9916,7 +9949,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-	UpdateAgentWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateAgentWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateAgent Update an agent profile
 	//
@@ -9937,7 +9970,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-	UpdateAgent(ctx context.Context, id Id, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateAgent(ctx context.Context, id RecordId, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ConnectHubspotAppWithBody Start connecting a HubSpot portal
 	//
@@ -10425,7 +10458,7 @@ type ClientInterface interface {
 	// says nothing about whether the id exists). Needs a user session.
 	//
 	// Corresponds with GET /v1/auth/admin-profile/{id} (the `GetAdminProfile` operationId).
-	GetAdminProfile(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetAdminProfile(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ConfirmEmailWithBody Confirm an e-mail address
 	//
@@ -10675,7 +10708,7 @@ type ClientInterface interface {
 	// may call it; anyone else is answered 403 before the id is looked up. Needs a user session.
 	//
 	// Corresponds with GET /v1/auth/user/{id} (the `GetUser` operationId).
-	GetUser(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetUser(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CompleteZapierAuthorizationWithBody Finish connecting Zapier (OAuth code exchange)
 	//
@@ -10814,7 +10847,7 @@ type ClientInterface interface {
 	// organisation may call it.
 	//
 	// Corresponds with GET /v1/call/log/{id} (the `GetCallLog` operationId).
-	GetCallLog(ctx context.Context, id Id, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetCallLog(ctx context.Context, id RecordId, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCallLogs List call logs
 	//
@@ -10838,7 +10871,7 @@ type ClientInterface interface {
 	// days, or an unknown `timeZone` is 400. Any member of the organisation may call it.
 	//
 	// Corresponds with GET /v1/call/organization/{teamId} (the `GetCallStatistics` operationId).
-	GetCallStatistics(ctx context.Context, teamId Id, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetCallStatistics(ctx context.Context, teamId RecordId, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCallRecording Get a call's recording
 	//
@@ -10850,7 +10883,7 @@ type ClientInterface interface {
 	// `organizationId`. Any member of the organisation may call it.
 	//
 	// Corresponds with GET /v1/call/recordings/{callLogId} (the `GetCallRecording` operationId).
-	GetCallRecording(ctx context.Context, callLogId Id, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetCallRecording(ctx context.Context, callLogId RecordId, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SimulateInboundCallWithBody Simulate a call coming in to one of the organisation's numbers
 	//
@@ -10957,7 +10990,7 @@ type ClientInterface interface {
 	// moves to the next page when the copy overflows a full page.
 	//
 	// Corresponds with POST /v1/campaigns/duplicate/{id} (the `DuplicateCampaign` operationId).
-	DuplicateCampaign(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DuplicateCampaign(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ActivateKnowledgeBaseWithBody Make a knowledge base the campaign's active one
 	//
@@ -11081,7 +11114,7 @@ type ClientInterface interface {
 	// `readonly` may call it. Answers with the deleted id.
 	//
 	// Corresponds with DELETE /v1/campaigns/knowledge-base/delete/{id} (the `DeleteKnowledgeBase` operationId).
-	DeleteKnowledgeBase(ctx context.Context, id Id, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteKnowledgeBase(ctx context.Context, id RecordId, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateKnowledgeFaqWithBody Add a FAQ to a knowledge base
 	//
@@ -11127,7 +11160,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-	UpdateKnowledgeFaqWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateKnowledgeFaqWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateKnowledgeFaq Edit a FAQ
 	//
@@ -11141,7 +11174,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-	UpdateKnowledgeFaq(ctx context.Context, id Id, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateKnowledgeFaq(ctx context.Context, id RecordId, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetKnowledgeFile Get a knowledge file or FAQ
 	//
@@ -11153,7 +11186,7 @@ type ClientInterface interface {
 	// to that organisation, and an id of another organisation is 404. Any member may call it.
 	//
 	// Corresponds with GET /v1/campaigns/knowledge-base/file/{id} (the `GetKnowledgeFile` operationId).
-	GetKnowledgeFile(ctx context.Context, id Id, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetKnowledgeFile(ctx context.Context, id RecordId, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateKnowledgeFileWithBody Add a file to a knowledge base
 	//
@@ -11239,7 +11272,7 @@ type ClientInterface interface {
 	// is 404. Any member except `readonly` may call it. Answers with the deleted id.
 	//
 	// Corresponds with DELETE /v1/campaigns/knowledge-base/files/{id} (the `DeleteKnowledgeFile` operationId).
-	DeleteKnowledgeFile(ctx context.Context, id Id, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteKnowledgeFile(ctx context.Context, id RecordId, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListKnowledgeFiles List the files and FAQs of a knowledge base
 	//
@@ -11253,7 +11286,7 @@ type ClientInterface interface {
 	// must belong to that organisation (404 otherwise). Any member may call it.
 	//
 	// Corresponds with GET /v1/campaigns/knowledge-base/files/{id} (the `ListKnowledgeFiles` operationId).
-	ListKnowledgeFiles(ctx context.Context, id Id, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListKnowledgeFiles(ctx context.Context, id RecordId, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListKnowledgeBases List knowledge bases
 	//
@@ -11268,7 +11301,7 @@ type ClientInterface interface {
 	// otherwise). Any member may call it.
 	//
 	// Corresponds with GET /v1/campaigns/knowledge-base/list/{organizationId} (the `ListKnowledgeBases` operationId).
-	ListKnowledgeBases(ctx context.Context, organizationId Id, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListKnowledgeBases(ctx context.Context, organizationId RecordId, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SearchKnowledgeBase Search a knowledge base
 	//
@@ -11306,7 +11339,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-	UpdateKnowledgeBaseWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateKnowledgeBaseWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateKnowledgeBase Rename a knowledge base
 	//
@@ -11322,7 +11355,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-	UpdateKnowledgeBase(ctx context.Context, id Id, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateKnowledgeBase(ctx context.Context, id RecordId, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCampaigns List campaigns
 	//
@@ -11347,7 +11380,7 @@ type ClientInterface interface {
 	// may call it.
 	//
 	// Corresponds with GET /v1/campaigns/phone-number/{id} (the `ListCampaignPhoneNumberAssignments` operationId).
-	ListCampaignPhoneNumberAssignments(ctx context.Context, id Id, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListCampaignPhoneNumberAssignments(ctx context.Context, id RecordId, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteCampaign Delete a campaign
 	//
@@ -11358,7 +11391,7 @@ type ClientInterface interface {
 	// except `readonly` may call it. Returns the id of the deleted campaign.
 	//
 	// Corresponds with DELETE /v1/campaigns/{id} (the `DeleteCampaign` operationId).
-	DeleteCampaign(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteCampaign(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCampaign Get a campaign
 	//
@@ -11367,7 +11400,7 @@ type ClientInterface interface {
 	// Any team role may call it.
 	//
 	// Corresponds with GET /v1/campaigns/{id} (the `GetCampaign` operationId).
-	GetCampaign(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetCampaign(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateCampaignWithBody Update a campaign
 	//
@@ -11392,7 +11425,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-	UpdateCampaignWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateCampaignWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateCampaign Update a campaign
 	//
@@ -11417,7 +11450,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-	UpdateCampaign(ctx context.Context, id Id, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateCampaign(ctx context.Context, id RecordId, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListDoNotCall The team's do-not-call list
 	//
@@ -11480,7 +11513,7 @@ type ClientInterface interface {
 	// lifts a person's wish not to be called, only admins and the owner may remove.
 	//
 	// Corresponds with DELETE /v1/do-not-call/{id} (the `RemoveDoNotCall` operationId).
-	RemoveDoNotCall(ctx context.Context, id Id, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RemoveDoNotCall(ctx context.Context, id RecordId, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// StreamEvents Stream updates as server-sent events
 	//
@@ -11558,7 +11591,7 @@ type ClientInterface interface {
 	// 404. Any member except `readonly` may call it. Answers with the deleted id.
 	//
 	// Corresponds with DELETE /v1/inbox/item/{inboxId} (the `DeleteInboxItem` operationId).
-	DeleteInboxItem(ctx context.Context, inboxId Id, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteInboxItem(ctx context.Context, inboxId RecordId, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateInboxItemWithBody Change an inbox item's priority or visibility
 	//
@@ -11576,7 +11609,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-	UpdateInboxItemWithBody(ctx context.Context, inboxId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateInboxItemWithBody(ctx context.Context, inboxId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateInboxItem Change an inbox item's priority or visibility
 	//
@@ -11594,7 +11627,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-	UpdateInboxItem(ctx context.Context, inboxId Id, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateInboxItem(ctx context.Context, inboxId RecordId, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetInboxItem Get an inbox item
 	//
@@ -11906,7 +11939,7 @@ type ClientInterface interface {
 	// the 100 newest are answered). Any member of the organisation may call it.
 	//
 	// Corresponds with GET /v1/phone/get-verified-phone-numbers/{id} (the `ListVerifiedPhoneNumbers` operationId).
-	ListVerifiedPhoneNumbers(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListVerifiedPhoneNumbers(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListPhoneNumbers List the organisation's phone numbers
 	//
@@ -11940,7 +11973,7 @@ type ClientInterface interface {
 	// acts for a person.
 	//
 	// Corresponds with DELETE /v1/phone/number/{phoneNumberId} (the `DeletePhoneNumber` operationId).
-	DeletePhoneNumber(ctx context.Context, phoneNumberId Id, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeletePhoneNumber(ctx context.Context, phoneNumberId RecordId, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RequestPhoneNumberVerificationWithBody Start verifying a number the organisation owns elsewhere
 	//
@@ -12171,7 +12204,7 @@ type ClientInterface interface {
 	// the revoked key's id.
 	//
 	// Corresponds with DELETE /v1/team/api-keys/{id} (the `DeleteTeamApiKey` operationId).
-	DeleteTeamApiKey(ctx context.Context, id Id, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteTeamApiKey(ctx context.Context, id RecordId, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ConfirmTeamOwnershipTransferWithBody Confirm an ownership transfer
 	//
@@ -12211,7 +12244,7 @@ type ClientInterface interface {
 	// Answers with the deleted id.
 	//
 	// Corresponds with DELETE /v1/team/delete/{id} (the `DeleteTeam` operationId).
-	DeleteTeam(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteTeam(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListPendingTeamInvitations My pending invitations
 	//
@@ -12271,7 +12304,7 @@ type ClientInterface interface {
 	// Rate limited per client address.
 	//
 	// Corresponds with GET /v1/team/is-member/{teamId} (the `CheckTeamMembership` operationId).
-	CheckTeamMembership(ctx context.Context, teamId Id, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CheckTeamMembership(ctx context.Context, teamId RecordId, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTeams My teams
 	//
@@ -12358,7 +12391,7 @@ type ClientInterface interface {
 	// always come in that order, each with a done flag. Any member of the team may call it.
 	//
 	// Corresponds with GET /v1/team/onboarding/{id} (the `GetTeamOnboarding` operationId).
-	GetTeamOnboarding(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetTeamOnboarding(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTeamPropertiesWithBody Update a team's properties
 	//
@@ -12395,7 +12428,7 @@ type ClientInterface interface {
 	// call it.
 	//
 	// Corresponds with GET /v1/team/request-verification/{id} (the `RequestTeamVerification` operationId).
-	RequestTeamVerification(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RequestTeamVerification(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetTeamSubscriptionCredits Credits balance and tier
 	//
@@ -12460,7 +12493,7 @@ type ClientInterface interface {
 	// and developers.
 	//
 	// Corresponds with GET /v1/team/team-costs-usage/{id} (the `GetTeamCostsUsage` operationId).
-	GetTeamCostsUsage(ctx context.Context, id Id, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetTeamCostsUsage(ctx context.Context, id RecordId, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// TransferTeamOwnershipWithBody Start an ownership transfer
 	//
@@ -12969,7 +13002,8 @@ type ClientInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`,
-	//   and so is a number that is neither a landline nor a mobile unless its kind is in
+	//   as is one written with letters unless `convertLetters` is true, and so is a number
+	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -13011,7 +13045,8 @@ type ClientInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`,
-	//   and so is a number that is neither a landline nor a mobile unless its kind is in
+	//   as is one written with letters unless `convertLetters` is true, and so is a number
+	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -13142,7 +13177,7 @@ type ClientInterface interface {
 	// `readonly` may call it. Returns the cancelled job.
 	//
 	// Corresponds with POST /v1/workflow/end-job/{id} (the `EndWorkflowJob` operationId).
-	EndWorkflowJob(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	EndWorkflowJob(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWorkflowHistory List a workflow's runs
 	//
@@ -13151,7 +13186,7 @@ type ClientInterface interface {
 	// page. The dashboard refreshes it every 60 seconds. Any team role may call it.
 	//
 	// Corresponds with GET /v1/workflow/history/{id} (the `ListWorkflowHistory` operationId).
-	ListWorkflowHistory(ctx context.Context, id Id, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListWorkflowHistory(ctx context.Context, id RecordId, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWorkflows List workflows
 	//
@@ -13206,7 +13241,7 @@ type ClientInterface interface {
 	// does not belong to answers 404. Any team role may call it.
 	//
 	// Corresponds with GET /v1/workflow/phone-number/{phoneNumberId} (the `ListWorkflowsByPhoneNumber` operationId).
-	ListWorkflowsByPhoneNumber(ctx context.Context, phoneNumberId Id, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListWorkflowsByPhoneNumber(ctx context.Context, phoneNumberId RecordId, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetWorkflowProgress Progress of a workflow's run
 	//
@@ -13218,7 +13253,7 @@ type ClientInterface interface {
 	// 404 means the workflow does not exist (or is another team's). Any team role may call it.
 	//
 	// Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
-	GetWorkflowProgress(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetWorkflowProgress(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PreviewWorkflowRun Preview a run of a workflow
 	//
@@ -13230,7 +13265,7 @@ type ClientInterface interface {
 	// (a missing agent or number answers 422 on run). Any team role may call it.
 	//
 	// Corresponds with GET /v1/workflow/run-preview/{id} (the `PreviewWorkflowRun` operationId).
-	PreviewWorkflowRun(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	PreviewWorkflowRun(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RunWorkflowWithBody Run a workflow
 	//
@@ -13255,7 +13290,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-	RunWorkflowWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RunWorkflowWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RunWorkflow Run a workflow
 	//
@@ -13280,7 +13315,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-	RunWorkflow(ctx context.Context, id Id, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RunWorkflow(ctx context.Context, id RecordId, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SaveWorkflowWithBody Save a workflow's graph
 	//
@@ -13421,7 +13456,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-	TestRunWorkflowWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	TestRunWorkflowWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// TestRunWorkflow Test-run a workflow
 	//
@@ -13442,7 +13477,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-	TestRunWorkflow(ctx context.Context, id Id, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	TestRunWorkflow(ctx context.Context, id RecordId, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateWorkflow Rename a workflow
 	//
@@ -13463,7 +13498,7 @@ type ClientInterface interface {
 	// may call it. Returns the id of the deleted workflow.
 	//
 	// Corresponds with DELETE /v1/workflow/{id} (the `DeleteWorkflow` operationId).
-	DeleteWorkflow(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteWorkflow(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetWorkflow Get a workflow
 	//
@@ -13473,7 +13508,7 @@ type ClientInterface interface {
 	// an organisation the caller does not belong to answers 404. Any team role may call it.
 	//
 	// Corresponds with GET /v1/workflow/{id} (the `GetWorkflow` operationId).
-	GetWorkflow(ctx context.Context, id Id, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetWorkflow(ctx context.Context, id RecordId, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateCampaignWorkflowWithBody Create a workflow in a campaign
 	//
@@ -13488,7 +13523,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-	CreateCampaignWorkflowWithBody(ctx context.Context, campaignId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateCampaignWorkflowWithBody(ctx context.Context, campaignId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateCampaignWorkflow Create a workflow in a campaign
 	//
@@ -13503,7 +13538,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-	CreateCampaignWorkflow(ctx context.Context, campaignId Id, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateCampaignWorkflow(ctx context.Context, campaignId RecordId, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DuplicateCampaignWorkflow Duplicate a campaign workflow
 	//
@@ -13515,7 +13550,7 @@ type ClientInterface interface {
 	// copy's summary (201).
 	//
 	// Corresponds with POST /v2/campaigns/workflow/duplicate/{id} (the `DuplicateCampaignWorkflow` operationId).
-	DuplicateCampaignWorkflow(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DuplicateCampaignWorkflow(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCampaignWorkflows List a campaign's workflows
 	//
@@ -13525,7 +13560,7 @@ type ClientInterface interface {
 	// may call it.
 	//
 	// Corresponds with GET /v2/campaigns/workflow/list/{campaignId} (the `ListCampaignWorkflows` operationId).
-	ListCampaignWorkflows(ctx context.Context, campaignId Id, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListCampaignWorkflows(ctx context.Context, campaignId RecordId, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ToggleCampaignWorkflowWithBody Activate or deactivate a campaign workflow
 	//
@@ -13540,7 +13575,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-	ToggleCampaignWorkflowWithBody(ctx context.Context, workflowId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ToggleCampaignWorkflowWithBody(ctx context.Context, workflowId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ToggleCampaignWorkflow Activate or deactivate a campaign workflow
 	//
@@ -13555,7 +13590,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-	ToggleCampaignWorkflow(ctx context.Context, workflowId Id, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ToggleCampaignWorkflow(ctx context.Context, workflowId RecordId, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListJobStatuses Status of jobs
 	//
@@ -13723,7 +13758,7 @@ func (c *Client) GetAdminUserOrganizationsByEmail(ctx context.Context, email Ema
 // invited and removed memberships, each with its status). Not paginated. Site admins only.
 //
 // Corresponds with GET /v1/admin/organization/organizations-list/{userId} (the `GetAdminUserOrganizations` operationId).
-func (c *Client) GetAdminUserOrganizations(ctx context.Context, userId Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetAdminUserOrganizations(ctx context.Context, userId RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAdminUserOrganizationsRequest(c.Server, userId)
 	if err != nil {
 		return nil, err
@@ -13765,7 +13800,7 @@ func (c *Client) ListAdminOrganizationsByOwnerEmail(ctx context.Context, email E
 // answers from the database. Site admins only (403 for everyone else, API keys included).
 //
 // Corresponds with GET /v1/admin/organization/refresh-organization-id/{id} (the `GetAdminOrganization` operationId).
-func (c *Client) GetAdminOrganization(ctx context.Context, id Id, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetAdminOrganization(ctx context.Context, id RecordId, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAdminOrganizationRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -13852,7 +13887,7 @@ func (c *Client) SearchAdminUsersOrganizations(ctx context.Context, params *Sear
 // except `readonly` may call it. Answers with the activated agent profile.
 //
 // Corresponds with PUT /v1/agent/activate/{id} (the `ActivateAgent` operationId).
-func (c *Client) ActivateAgent(ctx context.Context, id Id, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ActivateAgent(ctx context.Context, id RecordId, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewActivateAgentRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -14051,7 +14086,7 @@ func (c *Client) CreateAgent(ctx context.Context, body CreateAgentJSONRequestBod
 // Answers with the deactivated agent profile.
 //
 // Corresponds with PUT /v1/agent/deactivate/{id} (the `DeactivateAgent` operationId).
-func (c *Client) DeactivateAgent(ctx context.Context, id Id, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeactivateAgent(ctx context.Context, id RecordId, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeactivateAgentRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -14074,7 +14109,7 @@ func (c *Client) DeactivateAgent(ctx context.Context, id Id, params *DeactivateA
 // first. Any member except `readonly` may call it. Answers with the deleted id.
 //
 // Corresponds with DELETE /v1/agent/delete/{id} (the `DeleteAgent` operationId).
-func (c *Client) DeleteAgent(ctx context.Context, id Id, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteAgent(ctx context.Context, id RecordId, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteAgentRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -14153,7 +14188,7 @@ func (c *Client) DuplicateAgent(ctx context.Context, body DuplicateAgentJSONRequ
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-func (c *Client) UpdateAgentFaqWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateAgentFaqWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateAgentFaqRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
@@ -14180,7 +14215,7 @@ func (c *Client) UpdateAgentFaqWithBody(ctx context.Context, id Id, contentType 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-func (c *Client) UpdateAgentFaq(ctx context.Context, id Id, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateAgentFaq(ctx context.Context, id RecordId, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateAgentFaqRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
@@ -14200,7 +14235,7 @@ func (c *Client) UpdateAgentFaq(ctx context.Context, id Id, body UpdateAgentFaqJ
 // the organisation may call it.
 //
 // Corresponds with GET /v1/agent/list/campaigns/{campaignId} (the `ListCampaignAgents` operationId).
-func (c *Client) ListCampaignAgents(ctx context.Context, campaignId Id, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListCampaignAgents(ctx context.Context, campaignId RecordId, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListCampaignAgentsRequest(c.Server, campaignId, params)
 	if err != nil {
 		return nil, err
@@ -14225,7 +14260,7 @@ func (c *Client) ListCampaignAgents(ctx context.Context, campaignId Id, params *
 // not listed here (they have no file). `id` is the knowledge file's id.
 //
 // Corresponds with GET /v1/agent/list/knowledge-file/{id} (the `ListAgentKnowledgeFiles` operationId).
-func (c *Client) ListAgentKnowledgeFiles(ctx context.Context, id Id, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListAgentKnowledgeFiles(ctx context.Context, id RecordId, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListAgentKnowledgeFilesRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -14243,7 +14278,7 @@ func (c *Client) ListAgentKnowledgeFiles(ctx context.Context, id Id, params *Lis
 // first, 10 per page by default. Any member of the organisation may call it.
 //
 // Corresponds with GET /v1/agent/list/{teamId} (the `ListAgents` operationId).
-func (c *Client) ListAgents(ctx context.Context, teamId Id, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListAgents(ctx context.Context, teamId RecordId, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListAgentsRequest(c.Server, teamId, params)
 	if err != nil {
 		return nil, err
@@ -14333,7 +14368,7 @@ func (c *Client) SynthesizeAgentSpeech(ctx context.Context, params *SynthesizeAg
 // an agent of another organisation answers 404.
 //
 // Corresponds with GET /v1/agent/{id} (the `GetAgent` operationId).
-func (c *Client) GetAgent(ctx context.Context, id Id, params *GetAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetAgent(ctx context.Context, id RecordId, params *GetAgentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAgentRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -14364,7 +14399,7 @@ func (c *Client) GetAgent(ctx context.Context, id Id, params *GetAgentParams, re
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-func (c *Client) UpdateAgentWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateAgentWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateAgentRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
@@ -14395,7 +14430,7 @@ func (c *Client) UpdateAgentWithBody(ctx context.Context, id Id, contentType str
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-func (c *Client) UpdateAgent(ctx context.Context, id Id, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateAgent(ctx context.Context, id RecordId, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateAgentRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
@@ -15153,7 +15188,7 @@ func (c *Client) ListZapierZaps(ctx context.Context, params *ListZapierZapsParam
 // says nothing about whether the id exists). Needs a user session.
 //
 // Corresponds with GET /v1/auth/admin-profile/{id} (the `GetAdminProfile` operationId).
-func (c *Client) GetAdminProfile(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetAdminProfile(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAdminProfileRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -15583,7 +15618,7 @@ func (c *Client) GetUserByEmail(ctx context.Context, email Email, reqEditors ...
 // may call it; anyone else is answered 403 before the id is looked up. Needs a user session.
 //
 // Corresponds with GET /v1/auth/user/{id} (the `GetUser` operationId).
-func (c *Client) GetUser(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetUser(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetUserRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -15782,7 +15817,7 @@ func (c *Client) ListCallBookings(ctx context.Context, params *ListCallBookingsP
 // organisation may call it.
 //
 // Corresponds with GET /v1/call/log/{id} (the `GetCallLog` operationId).
-func (c *Client) GetCallLog(ctx context.Context, id Id, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetCallLog(ctx context.Context, id RecordId, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCallLogRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -15826,7 +15861,7 @@ func (c *Client) ListCallLogs(ctx context.Context, params *ListCallLogsParams, r
 // days, or an unknown `timeZone` is 400. Any member of the organisation may call it.
 //
 // Corresponds with GET /v1/call/organization/{teamId} (the `GetCallStatistics` operationId).
-func (c *Client) GetCallStatistics(ctx context.Context, teamId Id, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetCallStatistics(ctx context.Context, teamId RecordId, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCallStatisticsRequest(c.Server, teamId, params)
 	if err != nil {
 		return nil, err
@@ -15848,7 +15883,7 @@ func (c *Client) GetCallStatistics(ctx context.Context, teamId Id, params *GetCa
 // `organizationId`. Any member of the organisation may call it.
 //
 // Corresponds with GET /v1/call/recordings/{callLogId} (the `GetCallRecording` operationId).
-func (c *Client) GetCallRecording(ctx context.Context, callLogId Id, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetCallRecording(ctx context.Context, callLogId RecordId, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCallRecordingRequest(c.Server, callLogId, params)
 	if err != nil {
 		return nil, err
@@ -16016,7 +16051,7 @@ func (c *Client) CreateCampaign(ctx context.Context, body CreateCampaignJSONRequ
 // moves to the next page when the copy overflows a full page.
 //
 // Corresponds with POST /v1/campaigns/duplicate/{id} (the `DuplicateCampaign` operationId).
-func (c *Client) DuplicateCampaign(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DuplicateCampaign(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDuplicateCampaignRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -16210,7 +16245,7 @@ func (c *Client) DeactivateKnowledgeBase(ctx context.Context, body DeactivateKno
 // `readonly` may call it. Answers with the deleted id.
 //
 // Corresponds with DELETE /v1/campaigns/knowledge-base/delete/{id} (the `DeleteKnowledgeBase` operationId).
-func (c *Client) DeleteKnowledgeBase(ctx context.Context, id Id, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteKnowledgeBase(ctx context.Context, id RecordId, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteKnowledgeBaseRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -16286,7 +16321,7 @@ func (c *Client) CreateKnowledgeFaq(ctx context.Context, body CreateKnowledgeFaq
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-func (c *Client) UpdateKnowledgeFaqWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateKnowledgeFaqWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateKnowledgeFaqRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
@@ -16310,7 +16345,7 @@ func (c *Client) UpdateKnowledgeFaqWithBody(ctx context.Context, id Id, contentT
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-func (c *Client) UpdateKnowledgeFaq(ctx context.Context, id Id, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateKnowledgeFaq(ctx context.Context, id RecordId, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateKnowledgeFaqRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
@@ -16332,7 +16367,7 @@ func (c *Client) UpdateKnowledgeFaq(ctx context.Context, id Id, body UpdateKnowl
 // to that organisation, and an id of another organisation is 404. Any member may call it.
 //
 // Corresponds with GET /v1/campaigns/knowledge-base/file/{id} (the `GetKnowledgeFile` operationId).
-func (c *Client) GetKnowledgeFile(ctx context.Context, id Id, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetKnowledgeFile(ctx context.Context, id RecordId, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetKnowledgeFileRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -16448,7 +16483,7 @@ func (c *Client) CreateKnowledgeFile(ctx context.Context, body CreateKnowledgeFi
 // is 404. Any member except `readonly` may call it. Answers with the deleted id.
 //
 // Corresponds with DELETE /v1/campaigns/knowledge-base/files/{id} (the `DeleteKnowledgeFile` operationId).
-func (c *Client) DeleteKnowledgeFile(ctx context.Context, id Id, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteKnowledgeFile(ctx context.Context, id RecordId, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteKnowledgeFileRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -16472,7 +16507,7 @@ func (c *Client) DeleteKnowledgeFile(ctx context.Context, id Id, params *DeleteK
 // must belong to that organisation (404 otherwise). Any member may call it.
 //
 // Corresponds with GET /v1/campaigns/knowledge-base/files/{id} (the `ListKnowledgeFiles` operationId).
-func (c *Client) ListKnowledgeFiles(ctx context.Context, id Id, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListKnowledgeFiles(ctx context.Context, id RecordId, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListKnowledgeFilesRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -16497,7 +16532,7 @@ func (c *Client) ListKnowledgeFiles(ctx context.Context, id Id, params *ListKnow
 // otherwise). Any member may call it.
 //
 // Corresponds with GET /v1/campaigns/knowledge-base/list/{organizationId} (the `ListKnowledgeBases` operationId).
-func (c *Client) ListKnowledgeBases(ctx context.Context, organizationId Id, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListKnowledgeBases(ctx context.Context, organizationId RecordId, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListKnowledgeBasesRequest(c.Server, organizationId, params)
 	if err != nil {
 		return nil, err
@@ -16555,7 +16590,7 @@ func (c *Client) SearchKnowledgeBase(ctx context.Context, params *SearchKnowledg
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-func (c *Client) UpdateKnowledgeBaseWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateKnowledgeBaseWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateKnowledgeBaseRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
@@ -16581,7 +16616,7 @@ func (c *Client) UpdateKnowledgeBaseWithBody(ctx context.Context, id Id, content
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-func (c *Client) UpdateKnowledgeBase(ctx context.Context, id Id, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateKnowledgeBase(ctx context.Context, id RecordId, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateKnowledgeBaseRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
@@ -16626,7 +16661,7 @@ func (c *Client) ListCampaigns(ctx context.Context, params *ListCampaignsParams,
 // may call it.
 //
 // Corresponds with GET /v1/campaigns/phone-number/{id} (the `ListCampaignPhoneNumberAssignments` operationId).
-func (c *Client) ListCampaignPhoneNumberAssignments(ctx context.Context, id Id, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListCampaignPhoneNumberAssignments(ctx context.Context, id RecordId, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListCampaignPhoneNumberAssignmentsRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -16647,7 +16682,7 @@ func (c *Client) ListCampaignPhoneNumberAssignments(ctx context.Context, id Id, 
 // except `readonly` may call it. Returns the id of the deleted campaign.
 //
 // Corresponds with DELETE /v1/campaigns/{id} (the `DeleteCampaign` operationId).
-func (c *Client) DeleteCampaign(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteCampaign(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteCampaignRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -16666,7 +16701,7 @@ func (c *Client) DeleteCampaign(ctx context.Context, id Id, reqEditors ...Reques
 // Any team role may call it.
 //
 // Corresponds with GET /v1/campaigns/{id} (the `GetCampaign` operationId).
-func (c *Client) GetCampaign(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetCampaign(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCampaignRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -16701,7 +16736,7 @@ func (c *Client) GetCampaign(ctx context.Context, id Id, reqEditors ...RequestEd
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-func (c *Client) UpdateCampaignWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateCampaignWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateCampaignRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
@@ -16736,7 +16771,7 @@ func (c *Client) UpdateCampaignWithBody(ctx context.Context, id Id, contentType 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-func (c *Client) UpdateCampaign(ctx context.Context, id Id, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateCampaign(ctx context.Context, id RecordId, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateCampaignRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
@@ -16849,7 +16884,7 @@ func (c *Client) ImportDoNotCallWithBody(ctx context.Context, params *ImportDoNo
 // lifts a person's wish not to be called, only admins and the owner may remove.
 //
 // Corresponds with DELETE /v1/do-not-call/{id} (the `RemoveDoNotCall` operationId).
-func (c *Client) RemoveDoNotCall(ctx context.Context, id Id, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) RemoveDoNotCall(ctx context.Context, id RecordId, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRemoveDoNotCallRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -16968,7 +17003,7 @@ func (c *Client) ListInboxItems(ctx context.Context, params *ListInboxItemsParam
 // 404. Any member except `readonly` may call it. Answers with the deleted id.
 //
 // Corresponds with DELETE /v1/inbox/item/{inboxId} (the `DeleteInboxItem` operationId).
-func (c *Client) DeleteInboxItem(ctx context.Context, inboxId Id, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteInboxItem(ctx context.Context, inboxId RecordId, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteInboxItemRequest(c.Server, inboxId, params)
 	if err != nil {
 		return nil, err
@@ -16996,7 +17031,7 @@ func (c *Client) DeleteInboxItem(ctx context.Context, inboxId Id, params *Delete
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-func (c *Client) UpdateInboxItemWithBody(ctx context.Context, inboxId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateInboxItemWithBody(ctx context.Context, inboxId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateInboxItemRequestWithBody(c.Server, inboxId, contentType, body)
 	if err != nil {
 		return nil, err
@@ -17024,7 +17059,7 @@ func (c *Client) UpdateInboxItemWithBody(ctx context.Context, inboxId Id, conten
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-func (c *Client) UpdateInboxItem(ctx context.Context, inboxId Id, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) UpdateInboxItem(ctx context.Context, inboxId RecordId, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateInboxItemRequest(c.Server, inboxId, body)
 	if err != nil {
 		return nil, err
@@ -17496,7 +17531,7 @@ func (c *Client) SearchAvailablePhoneNumbers(ctx context.Context, params *Search
 // the 100 newest are answered). Any member of the organisation may call it.
 //
 // Corresponds with GET /v1/phone/get-verified-phone-numbers/{id} (the `ListVerifiedPhoneNumbers` operationId).
-func (c *Client) ListVerifiedPhoneNumbers(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListVerifiedPhoneNumbers(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListVerifiedPhoneNumbersRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -17550,7 +17585,7 @@ func (c *Client) ListPhoneNumbers(ctx context.Context, params *ListPhoneNumbersP
 // acts for a person.
 //
 // Corresponds with DELETE /v1/phone/number/{phoneNumberId} (the `DeletePhoneNumber` operationId).
-func (c *Client) DeletePhoneNumber(ctx context.Context, phoneNumberId Id, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeletePhoneNumber(ctx context.Context, phoneNumberId RecordId, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeletePhoneNumberRequest(c.Server, phoneNumberId, params)
 	if err != nil {
 		return nil, err
@@ -17921,7 +17956,7 @@ func (c *Client) CreateTeamApiKey(ctx context.Context, body CreateTeamApiKeyJSON
 // the revoked key's id.
 //
 // Corresponds with DELETE /v1/team/api-keys/{id} (the `DeleteTeamApiKey` operationId).
-func (c *Client) DeleteTeamApiKey(ctx context.Context, id Id, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteTeamApiKey(ctx context.Context, id RecordId, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteTeamApiKeyRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -17991,7 +18026,7 @@ func (c *Client) ConfirmTeamOwnershipTransfer(ctx context.Context, body ConfirmT
 // Answers with the deleted id.
 //
 // Corresponds with DELETE /v1/team/delete/{id} (the `DeleteTeam` operationId).
-func (c *Client) DeleteTeam(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteTeam(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteTeamRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -18091,7 +18126,7 @@ func (c *Client) InviteTeamMember(ctx context.Context, body InviteTeamMemberJSON
 // Rate limited per client address.
 //
 // Corresponds with GET /v1/team/is-member/{teamId} (the `CheckTeamMembership` operationId).
-func (c *Client) CheckTeamMembership(ctx context.Context, teamId Id, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) CheckTeamMembership(ctx context.Context, teamId RecordId, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCheckTeamMembershipRequest(c.Server, teamId, params)
 	if err != nil {
 		return nil, err
@@ -18258,7 +18293,7 @@ func (c *Client) CreateTeam(ctx context.Context, body CreateTeamJSONRequestBody,
 // always come in that order, each with a done flag. Any member of the team may call it.
 //
 // Corresponds with GET /v1/team/onboarding/{id} (the `GetTeamOnboarding` operationId).
-func (c *Client) GetTeamOnboarding(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetTeamOnboarding(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetTeamOnboardingRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -18325,7 +18360,7 @@ func (c *Client) UpdateTeamProperties(ctx context.Context, body UpdateTeamProper
 // call it.
 //
 // Corresponds with GET /v1/team/request-verification/{id} (the `RequestTeamVerification` operationId).
-func (c *Client) RequestTeamVerification(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) RequestTeamVerification(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRequestTeamVerificationRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -18450,7 +18485,7 @@ func (c *Client) GetTeamSubscriptionStatus(ctx context.Context, params *GetTeamS
 // and developers.
 //
 // Corresponds with GET /v1/team/team-costs-usage/{id} (the `GetTeamCostsUsage` operationId).
-func (c *Client) GetTeamCostsUsage(ctx context.Context, id Id, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetTeamCostsUsage(ctx context.Context, id RecordId, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetTeamCostsUsageRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -19249,7 +19284,8 @@ func (c *Client) ConfigureWorkflowShopify(ctx context.Context, body ConfigureWor
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`,
-//     and so is a number that is neither a landline nor a mobile unless its kind is in
+//     as is one written with letters unless `convertLetters` is true, and so is a number
+//     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 //     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -19302,7 +19338,8 @@ func (c *Client) SetWorkflowContactsWithBody(ctx context.Context, contentType st
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`,
-//     and so is a number that is neither a landline nor a mobile unless its kind is in
+//     as is one written with letters unless `convertLetters` is true, and so is a number
+//     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 //     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -19514,7 +19551,7 @@ func (c *Client) DownloadRejectedContacts(ctx context.Context, nodeId Id, params
 // `readonly` may call it. Returns the cancelled job.
 //
 // Corresponds with POST /v1/workflow/end-job/{id} (the `EndWorkflowJob` operationId).
-func (c *Client) EndWorkflowJob(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) EndWorkflowJob(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewEndWorkflowJobRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -19533,7 +19570,7 @@ func (c *Client) EndWorkflowJob(ctx context.Context, id Id, reqEditors ...Reques
 // page. The dashboard refreshes it every 60 seconds. Any team role may call it.
 //
 // Corresponds with GET /v1/workflow/history/{id} (the `ListWorkflowHistory` operationId).
-func (c *Client) ListWorkflowHistory(ctx context.Context, id Id, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListWorkflowHistory(ctx context.Context, id RecordId, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListWorkflowHistoryRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -19628,7 +19665,7 @@ func (c *Client) UpdateWorkflowNode(ctx context.Context, nodeId Id, body UpdateW
 // does not belong to answers 404. Any team role may call it.
 //
 // Corresponds with GET /v1/workflow/phone-number/{phoneNumberId} (the `ListWorkflowsByPhoneNumber` operationId).
-func (c *Client) ListWorkflowsByPhoneNumber(ctx context.Context, phoneNumberId Id, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListWorkflowsByPhoneNumber(ctx context.Context, phoneNumberId RecordId, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListWorkflowsByPhoneNumberRequest(c.Server, phoneNumberId, params)
 	if err != nil {
 		return nil, err
@@ -19650,7 +19687,7 @@ func (c *Client) ListWorkflowsByPhoneNumber(ctx context.Context, phoneNumberId I
 // 404 means the workflow does not exist (or is another team's). Any team role may call it.
 //
 // Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
-func (c *Client) GetWorkflowProgress(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetWorkflowProgress(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetWorkflowProgressRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -19672,7 +19709,7 @@ func (c *Client) GetWorkflowProgress(ctx context.Context, id Id, reqEditors ...R
 // (a missing agent or number answers 422 on run). Any team role may call it.
 //
 // Corresponds with GET /v1/workflow/run-preview/{id} (the `PreviewWorkflowRun` operationId).
-func (c *Client) PreviewWorkflowRun(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) PreviewWorkflowRun(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPreviewWorkflowRunRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -19707,7 +19744,7 @@ func (c *Client) PreviewWorkflowRun(ctx context.Context, id Id, reqEditors ...Re
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-func (c *Client) RunWorkflowWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) RunWorkflowWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRunWorkflowRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
@@ -19742,7 +19779,7 @@ func (c *Client) RunWorkflowWithBody(ctx context.Context, id Id, contentType str
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-func (c *Client) RunWorkflow(ctx context.Context, id Id, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) RunWorkflow(ctx context.Context, id RecordId, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRunWorkflowRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
@@ -19925,7 +19962,7 @@ func (c *Client) ListWorkflowTemplates(ctx context.Context, params *ListWorkflow
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-func (c *Client) TestRunWorkflowWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) TestRunWorkflowWithBody(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewTestRunWorkflowRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
@@ -19956,7 +19993,7 @@ func (c *Client) TestRunWorkflowWithBody(ctx context.Context, id Id, contentType
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-func (c *Client) TestRunWorkflow(ctx context.Context, id Id, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) TestRunWorkflow(ctx context.Context, id RecordId, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewTestRunWorkflowRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
@@ -19997,7 +20034,7 @@ func (c *Client) UpdateWorkflow(ctx context.Context, params *UpdateWorkflowParam
 // may call it. Returns the id of the deleted workflow.
 //
 // Corresponds with DELETE /v1/workflow/{id} (the `DeleteWorkflow` operationId).
-func (c *Client) DeleteWorkflow(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DeleteWorkflow(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteWorkflowRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -20017,7 +20054,7 @@ func (c *Client) DeleteWorkflow(ctx context.Context, id Id, reqEditors ...Reques
 // an organisation the caller does not belong to answers 404. Any team role may call it.
 //
 // Corresponds with GET /v1/workflow/{id} (the `GetWorkflow` operationId).
-func (c *Client) GetWorkflow(ctx context.Context, id Id, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetWorkflow(ctx context.Context, id RecordId, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetWorkflowRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
@@ -20042,7 +20079,7 @@ func (c *Client) GetWorkflow(ctx context.Context, id Id, params *GetWorkflowPara
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-func (c *Client) CreateCampaignWorkflowWithBody(ctx context.Context, campaignId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) CreateCampaignWorkflowWithBody(ctx context.Context, campaignId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateCampaignWorkflowRequestWithBody(c.Server, campaignId, contentType, body)
 	if err != nil {
 		return nil, err
@@ -20067,7 +20104,7 @@ func (c *Client) CreateCampaignWorkflowWithBody(ctx context.Context, campaignId 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-func (c *Client) CreateCampaignWorkflow(ctx context.Context, campaignId Id, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) CreateCampaignWorkflow(ctx context.Context, campaignId RecordId, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateCampaignWorkflowRequest(c.Server, campaignId, body)
 	if err != nil {
 		return nil, err
@@ -20089,7 +20126,7 @@ func (c *Client) CreateCampaignWorkflow(ctx context.Context, campaignId Id, body
 // copy's summary (201).
 //
 // Corresponds with POST /v2/campaigns/workflow/duplicate/{id} (the `DuplicateCampaignWorkflow` operationId).
-func (c *Client) DuplicateCampaignWorkflow(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) DuplicateCampaignWorkflow(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDuplicateCampaignWorkflowRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -20109,7 +20146,7 @@ func (c *Client) DuplicateCampaignWorkflow(ctx context.Context, id Id, reqEditor
 // may call it.
 //
 // Corresponds with GET /v2/campaigns/workflow/list/{campaignId} (the `ListCampaignWorkflows` operationId).
-func (c *Client) ListCampaignWorkflows(ctx context.Context, campaignId Id, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ListCampaignWorkflows(ctx context.Context, campaignId RecordId, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListCampaignWorkflowsRequest(c.Server, campaignId, params)
 	if err != nil {
 		return nil, err
@@ -20134,7 +20171,7 @@ func (c *Client) ListCampaignWorkflows(ctx context.Context, campaignId Id, param
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-func (c *Client) ToggleCampaignWorkflowWithBody(ctx context.Context, workflowId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ToggleCampaignWorkflowWithBody(ctx context.Context, workflowId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewToggleCampaignWorkflowRequestWithBody(c.Server, workflowId, contentType, body)
 	if err != nil {
 		return nil, err
@@ -20159,7 +20196,7 @@ func (c *Client) ToggleCampaignWorkflowWithBody(ctx context.Context, workflowId 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-func (c *Client) ToggleCampaignWorkflow(ctx context.Context, workflowId Id, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) ToggleCampaignWorkflow(ctx context.Context, workflowId RecordId, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewToggleCampaignWorkflowRequest(c.Server, workflowId, body)
 	if err != nil {
 		return nil, err
@@ -20513,7 +20550,7 @@ func NewGetAdminUserOrganizationsByEmailRequest(server string, email Email) (*ht
 }
 
 // NewGetAdminUserOrganizationsRequest constructs an http.Request for the GetAdminUserOrganizations method
-func NewGetAdminUserOrganizationsRequest(server string, userId Id) (*http.Request, error) {
+func NewGetAdminUserOrganizationsRequest(server string, userId RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -20608,7 +20645,7 @@ func NewListAdminOrganizationsByOwnerEmailRequest(server string, email Email, pa
 }
 
 // NewGetAdminOrganizationRequest constructs an http.Request for the GetAdminOrganization method
-func NewGetAdminOrganizationRequest(server string, id Id, params *GetAdminOrganizationParams) (*http.Request, error) {
+func NewGetAdminOrganizationRequest(server string, id RecordId, params *GetAdminOrganizationParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -20851,7 +20888,7 @@ func NewSearchAdminUsersOrganizationsRequest(server string, params *SearchAdminU
 }
 
 // NewActivateAgentRequest constructs an http.Request for the ActivateAgent method
-func NewActivateAgentRequest(server string, id Id, params *ActivateAgentParams) (*http.Request, error) {
+func NewActivateAgentRequest(server string, id RecordId, params *ActivateAgentParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21132,7 +21169,7 @@ func NewCreateAgentRequestWithBody(server string, contentType string, body io.Re
 }
 
 // NewDeactivateAgentRequest constructs an http.Request for the DeactivateAgent method
-func NewDeactivateAgentRequest(server string, id Id, params *DeactivateAgentParams) (*http.Request, error) {
+func NewDeactivateAgentRequest(server string, id RecordId, params *DeactivateAgentParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21189,7 +21226,7 @@ func NewDeactivateAgentRequest(server string, id Id, params *DeactivateAgentPara
 }
 
 // NewDeleteAgentRequest constructs an http.Request for the DeleteAgent method
-func NewDeleteAgentRequest(server string, id Id, params *DeleteAgentParams) (*http.Request, error) {
+func NewDeleteAgentRequest(server string, id RecordId, params *DeleteAgentParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21286,7 +21323,7 @@ func NewDuplicateAgentRequestWithBody(server string, contentType string, body io
 }
 
 // NewUpdateAgentFaqRequest calls the generic UpdateAgentFaq builder with application/json body
-func NewUpdateAgentFaqRequest(server string, id Id, body UpdateAgentFaqJSONRequestBody) (*http.Request, error) {
+func NewUpdateAgentFaqRequest(server string, id RecordId, body UpdateAgentFaqJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -21297,7 +21334,7 @@ func NewUpdateAgentFaqRequest(server string, id Id, body UpdateAgentFaqJSONReque
 }
 
 // NewUpdateAgentFaqRequestWithBody constructs an http.Request for the UpdateAgentFaq method, with any body, and a specified content type
-func NewUpdateAgentFaqRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateAgentFaqRequestWithBody(server string, id RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21333,7 +21370,7 @@ func NewUpdateAgentFaqRequestWithBody(server string, id Id, contentType string, 
 }
 
 // NewListCampaignAgentsRequest constructs an http.Request for the ListCampaignAgents method
-func NewListCampaignAgentsRequest(server string, campaignId Id, params *ListCampaignAgentsParams) (*http.Request, error) {
+func NewListCampaignAgentsRequest(server string, campaignId RecordId, params *ListCampaignAgentsParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21414,7 +21451,7 @@ func NewListCampaignAgentsRequest(server string, campaignId Id, params *ListCamp
 }
 
 // NewListAgentKnowledgeFilesRequest constructs an http.Request for the ListAgentKnowledgeFiles method
-func NewListAgentKnowledgeFilesRequest(server string, id Id, params *ListAgentKnowledgeFilesParams) (*http.Request, error) {
+func NewListAgentKnowledgeFilesRequest(server string, id RecordId, params *ListAgentKnowledgeFilesParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21495,7 +21532,7 @@ func NewListAgentKnowledgeFilesRequest(server string, id Id, params *ListAgentKn
 }
 
 // NewListAgentsRequest constructs an http.Request for the ListAgents method
-func NewListAgentsRequest(server string, teamId Id, params *ListAgentsParams) (*http.Request, error) {
+func NewListAgentsRequest(server string, teamId RecordId, params *ListAgentsParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21737,7 +21774,7 @@ func NewSynthesizeAgentSpeechRequest(server string, params *SynthesizeAgentSpeec
 }
 
 // NewGetAgentRequest constructs an http.Request for the GetAgent method
-func NewGetAgentRequest(server string, id Id, params *GetAgentParams) (*http.Request, error) {
+func NewGetAgentRequest(server string, id RecordId, params *GetAgentParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -21794,7 +21831,7 @@ func NewGetAgentRequest(server string, id Id, params *GetAgentParams) (*http.Req
 }
 
 // NewUpdateAgentRequest calls the generic UpdateAgent builder with application/json body
-func NewUpdateAgentRequest(server string, id Id, body UpdateAgentJSONRequestBody) (*http.Request, error) {
+func NewUpdateAgentRequest(server string, id RecordId, body UpdateAgentJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -21805,7 +21842,7 @@ func NewUpdateAgentRequest(server string, id Id, body UpdateAgentJSONRequestBody
 }
 
 // NewUpdateAgentRequestWithBody constructs an http.Request for the UpdateAgent method, with any body, and a specified content type
-func NewUpdateAgentRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateAgentRequestWithBody(server string, id RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -22793,7 +22830,7 @@ func NewListZapierZapsRequest(server string, params *ListZapierZapsParams) (*htt
 }
 
 // NewGetAdminProfileRequest constructs an http.Request for the GetAdminProfile method
-func NewGetAdminProfileRequest(server string, id Id) (*http.Request, error) {
+func NewGetAdminProfileRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -23209,7 +23246,7 @@ func NewGetUserByEmailRequest(server string, email Email) (*http.Request, error)
 }
 
 // NewGetUserRequest constructs an http.Request for the GetUser method
-func NewGetUserRequest(server string, id Id) (*http.Request, error) {
+func NewGetUserRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -23397,7 +23434,7 @@ func NewListCallBookingsRequest(server string, params *ListCallBookingsParams) (
 }
 
 // NewGetCallLogRequest constructs an http.Request for the GetCallLog method
-func NewGetCallLogRequest(server string, id Id, params *GetCallLogParams) (*http.Request, error) {
+func NewGetCallLogRequest(server string, id RecordId, params *GetCallLogParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -23528,7 +23565,7 @@ func NewListCallLogsRequest(server string, params *ListCallLogsParams) (*http.Re
 }
 
 // NewGetCallStatisticsRequest constructs an http.Request for the GetCallStatistics method
-func NewGetCallStatisticsRequest(server string, teamId Id, params *GetCallStatisticsParams) (*http.Request, error) {
+func NewGetCallStatisticsRequest(server string, teamId RecordId, params *GetCallStatisticsParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -23613,7 +23650,7 @@ func NewGetCallStatisticsRequest(server string, teamId Id, params *GetCallStatis
 }
 
 // NewGetCallRecordingRequest constructs an http.Request for the GetCallRecording method
-func NewGetCallRecordingRequest(server string, callLogId Id, params *GetCallRecordingParams) (*http.Request, error) {
+func NewGetCallRecordingRequest(server string, callLogId RecordId, params *GetCallRecordingParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -23807,7 +23844,7 @@ func NewCreateCampaignRequestWithBody(server string, contentType string, body io
 }
 
 // NewDuplicateCampaignRequest constructs an http.Request for the DuplicateCampaign method
-func NewDuplicateCampaignRequest(server string, id Id) (*http.Request, error) {
+func NewDuplicateCampaignRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -23961,7 +23998,7 @@ func NewDeactivateKnowledgeBaseRequestWithBody(server string, contentType string
 }
 
 // NewDeleteKnowledgeBaseRequest constructs an http.Request for the DeleteKnowledgeBase method
-func NewDeleteKnowledgeBaseRequest(server string, id Id, params *DeleteKnowledgeBaseParams) (*http.Request, error) {
+func NewDeleteKnowledgeBaseRequest(server string, id RecordId, params *DeleteKnowledgeBaseParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24058,7 +24095,7 @@ func NewCreateKnowledgeFaqRequestWithBody(server string, contentType string, bod
 }
 
 // NewUpdateKnowledgeFaqRequest calls the generic UpdateKnowledgeFaq builder with application/json body
-func NewUpdateKnowledgeFaqRequest(server string, id Id, body UpdateKnowledgeFaqJSONRequestBody) (*http.Request, error) {
+func NewUpdateKnowledgeFaqRequest(server string, id RecordId, body UpdateKnowledgeFaqJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -24069,7 +24106,7 @@ func NewUpdateKnowledgeFaqRequest(server string, id Id, body UpdateKnowledgeFaqJ
 }
 
 // NewUpdateKnowledgeFaqRequestWithBody constructs an http.Request for the UpdateKnowledgeFaq method, with any body, and a specified content type
-func NewUpdateKnowledgeFaqRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateKnowledgeFaqRequestWithBody(server string, id RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24105,7 +24142,7 @@ func NewUpdateKnowledgeFaqRequestWithBody(server string, id Id, contentType stri
 }
 
 // NewGetKnowledgeFileRequest constructs an http.Request for the GetKnowledgeFile method
-func NewGetKnowledgeFileRequest(server string, id Id, params *GetKnowledgeFileParams) (*http.Request, error) {
+func NewGetKnowledgeFileRequest(server string, id RecordId, params *GetKnowledgeFileParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24202,7 +24239,7 @@ func NewCreateKnowledgeFileRequestWithBody(server string, contentType string, bo
 }
 
 // NewDeleteKnowledgeFileRequest constructs an http.Request for the DeleteKnowledgeFile method
-func NewDeleteKnowledgeFileRequest(server string, id Id, params *DeleteKnowledgeFileParams) (*http.Request, error) {
+func NewDeleteKnowledgeFileRequest(server string, id RecordId, params *DeleteKnowledgeFileParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24259,7 +24296,7 @@ func NewDeleteKnowledgeFileRequest(server string, id Id, params *DeleteKnowledge
 }
 
 // NewListKnowledgeFilesRequest constructs an http.Request for the ListKnowledgeFiles method
-func NewListKnowledgeFilesRequest(server string, id Id, params *ListKnowledgeFilesParams) (*http.Request, error) {
+func NewListKnowledgeFilesRequest(server string, id RecordId, params *ListKnowledgeFilesParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24340,7 +24377,7 @@ func NewListKnowledgeFilesRequest(server string, id Id, params *ListKnowledgeFil
 }
 
 // NewListKnowledgeBasesRequest constructs an http.Request for the ListKnowledgeBases method
-func NewListKnowledgeBasesRequest(server string, organizationId Id, params *ListKnowledgeBasesParams) (*http.Request, error) {
+func NewListKnowledgeBasesRequest(server string, organizationId RecordId, params *ListKnowledgeBasesParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24519,7 +24556,7 @@ func NewSearchKnowledgeBaseRequest(server string, params *SearchKnowledgeBasePar
 }
 
 // NewUpdateKnowledgeBaseRequest calls the generic UpdateKnowledgeBase builder with application/json body
-func NewUpdateKnowledgeBaseRequest(server string, id Id, body UpdateKnowledgeBaseJSONRequestBody) (*http.Request, error) {
+func NewUpdateKnowledgeBaseRequest(server string, id RecordId, body UpdateKnowledgeBaseJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -24530,7 +24567,7 @@ func NewUpdateKnowledgeBaseRequest(server string, id Id, body UpdateKnowledgeBas
 }
 
 // NewUpdateKnowledgeBaseRequestWithBody constructs an http.Request for the UpdateKnowledgeBase method, with any body, and a specified content type
-func NewUpdateKnowledgeBaseRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateKnowledgeBaseRequestWithBody(server string, id RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24664,7 +24701,7 @@ func NewListCampaignsRequest(server string, params *ListCampaignsParams) (*http.
 }
 
 // NewListCampaignPhoneNumberAssignmentsRequest constructs an http.Request for the ListCampaignPhoneNumberAssignments method
-func NewListCampaignPhoneNumberAssignmentsRequest(server string, id Id, params *ListCampaignPhoneNumberAssignmentsParams) (*http.Request, error) {
+func NewListCampaignPhoneNumberAssignmentsRequest(server string, id RecordId, params *ListCampaignPhoneNumberAssignmentsParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24737,7 +24774,7 @@ func NewListCampaignPhoneNumberAssignmentsRequest(server string, id Id, params *
 }
 
 // NewDeleteCampaignRequest constructs an http.Request for the DeleteCampaign method
-func NewDeleteCampaignRequest(server string, id Id) (*http.Request, error) {
+func NewDeleteCampaignRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24771,7 +24808,7 @@ func NewDeleteCampaignRequest(server string, id Id) (*http.Request, error) {
 }
 
 // NewGetCampaignRequest constructs an http.Request for the GetCampaign method
-func NewGetCampaignRequest(server string, id Id) (*http.Request, error) {
+func NewGetCampaignRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -24805,7 +24842,7 @@ func NewGetCampaignRequest(server string, id Id) (*http.Request, error) {
 }
 
 // NewUpdateCampaignRequest calls the generic UpdateCampaign builder with application/json body
-func NewUpdateCampaignRequest(server string, id Id, body UpdateCampaignJSONRequestBody) (*http.Request, error) {
+func NewUpdateCampaignRequest(server string, id RecordId, body UpdateCampaignJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -24816,7 +24853,7 @@ func NewUpdateCampaignRequest(server string, id Id, body UpdateCampaignJSONReque
 }
 
 // NewUpdateCampaignRequestWithBody constructs an http.Request for the UpdateCampaign method, with any body, and a specified content type
-func NewUpdateCampaignRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateCampaignRequestWithBody(server string, id RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -25054,7 +25091,7 @@ func NewImportDoNotCallRequestWithBody(server string, params *ImportDoNotCallPar
 }
 
 // NewRemoveDoNotCallRequest constructs an http.Request for the RemoveDoNotCall method
-func NewRemoveDoNotCallRequest(server string, id Id, params *RemoveDoNotCallParams) (*http.Request, error) {
+func NewRemoveDoNotCallRequest(server string, id RecordId, params *RemoveDoNotCallParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -25358,7 +25395,7 @@ func NewListInboxItemsRequest(server string, params *ListInboxItemsParams) (*htt
 }
 
 // NewDeleteInboxItemRequest constructs an http.Request for the DeleteInboxItem method
-func NewDeleteInboxItemRequest(server string, inboxId Id, params *DeleteInboxItemParams) (*http.Request, error) {
+func NewDeleteInboxItemRequest(server string, inboxId RecordId, params *DeleteInboxItemParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -25415,7 +25452,7 @@ func NewDeleteInboxItemRequest(server string, inboxId Id, params *DeleteInboxIte
 }
 
 // NewUpdateInboxItemRequest calls the generic UpdateInboxItem builder with application/json body
-func NewUpdateInboxItemRequest(server string, inboxId Id, body UpdateInboxItemJSONRequestBody) (*http.Request, error) {
+func NewUpdateInboxItemRequest(server string, inboxId RecordId, body UpdateInboxItemJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -25426,7 +25463,7 @@ func NewUpdateInboxItemRequest(server string, inboxId Id, body UpdateInboxItemJS
 }
 
 // NewUpdateInboxItemRequestWithBody constructs an http.Request for the UpdateInboxItem method, with any body, and a specified content type
-func NewUpdateInboxItemRequestWithBody(server string, inboxId Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateInboxItemRequestWithBody(server string, inboxId RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -26107,7 +26144,7 @@ func NewSearchAvailablePhoneNumbersRequest(server string, params *SearchAvailabl
 }
 
 // NewListVerifiedPhoneNumbersRequest constructs an http.Request for the ListVerifiedPhoneNumbers method
-func NewListVerifiedPhoneNumbersRequest(server string, id Id) (*http.Request, error) {
+func NewListVerifiedPhoneNumbersRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -26215,7 +26252,7 @@ func NewListPhoneNumbersRequest(server string, params *ListPhoneNumbersParams) (
 }
 
 // NewDeletePhoneNumberRequest constructs an http.Request for the DeletePhoneNumber method
-func NewDeletePhoneNumberRequest(server string, phoneNumberId Id, params *DeletePhoneNumberParams) (*http.Request, error) {
+func NewDeletePhoneNumberRequest(server string, phoneNumberId RecordId, params *DeletePhoneNumberParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -26576,7 +26613,7 @@ func NewCreateTeamApiKeyRequestWithBody(server string, contentType string, body 
 }
 
 // NewDeleteTeamApiKeyRequest constructs an http.Request for the DeleteTeamApiKey method
-func NewDeleteTeamApiKeyRequest(server string, id Id, params *DeleteTeamApiKeyParams) (*http.Request, error) {
+func NewDeleteTeamApiKeyRequest(server string, id RecordId, params *DeleteTeamApiKeyParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -26673,7 +26710,7 @@ func NewConfirmTeamOwnershipTransferRequestWithBody(server string, contentType s
 }
 
 // NewDeleteTeamRequest constructs an http.Request for the DeleteTeam method
-func NewDeleteTeamRequest(server string, id Id) (*http.Request, error) {
+func NewDeleteTeamRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -26774,7 +26811,7 @@ func NewInviteTeamMemberRequestWithBody(server string, contentType string, body 
 }
 
 // NewCheckTeamMembershipRequest constructs an http.Request for the CheckTeamMembership method
-func NewCheckTeamMembershipRequest(server string, teamId Id, params *CheckTeamMembershipParams) (*http.Request, error) {
+func NewCheckTeamMembershipRequest(server string, teamId RecordId, params *CheckTeamMembershipParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -27121,7 +27158,7 @@ func NewCreateTeamRequestWithBody(server string, contentType string, body io.Rea
 }
 
 // NewGetTeamOnboardingRequest constructs an http.Request for the GetTeamOnboarding method
-func NewGetTeamOnboardingRequest(server string, id Id) (*http.Request, error) {
+func NewGetTeamOnboardingRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -27195,7 +27232,7 @@ func NewUpdateTeamPropertiesRequestWithBody(server string, contentType string, b
 }
 
 // NewRequestTeamVerificationRequest constructs an http.Request for the RequestTeamVerification method
-func NewRequestTeamVerificationRequest(server string, id Id) (*http.Request, error) {
+func NewRequestTeamVerificationRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -27419,7 +27456,7 @@ func NewGetTeamSubscriptionStatusRequest(server string, params *GetTeamSubscript
 }
 
 // NewGetTeamCostsUsageRequest constructs an http.Request for the GetTeamCostsUsage method
-func NewGetTeamCostsUsageRequest(server string, id Id, params *GetTeamCostsUsageParams) (*http.Request, error) {
+func NewGetTeamCostsUsageRequest(server string, id RecordId, params *GetTeamCostsUsageParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -28868,7 +28905,7 @@ func NewDownloadRejectedContactsRequest(server string, nodeId Id, params *Downlo
 }
 
 // NewEndWorkflowJobRequest constructs an http.Request for the EndWorkflowJob method
-func NewEndWorkflowJobRequest(server string, id Id) (*http.Request, error) {
+func NewEndWorkflowJobRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -28902,7 +28939,7 @@ func NewEndWorkflowJobRequest(server string, id Id) (*http.Request, error) {
 }
 
 // NewListWorkflowHistoryRequest constructs an http.Request for the ListWorkflowHistory method
-func NewListWorkflowHistoryRequest(server string, id Id, params *ListWorkflowHistoryParams) (*http.Request, error) {
+func NewListWorkflowHistoryRequest(server string, id RecordId, params *ListWorkflowHistoryParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29132,7 +29169,7 @@ func NewUpdateWorkflowNodeRequestWithBody(server string, nodeId Id, contentType 
 }
 
 // NewListWorkflowsByPhoneNumberRequest constructs an http.Request for the ListWorkflowsByPhoneNumber method
-func NewListWorkflowsByPhoneNumberRequest(server string, phoneNumberId Id, params *ListWorkflowsByPhoneNumberParams) (*http.Request, error) {
+func NewListWorkflowsByPhoneNumberRequest(server string, phoneNumberId RecordId, params *ListWorkflowsByPhoneNumberParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29205,7 +29242,7 @@ func NewListWorkflowsByPhoneNumberRequest(server string, phoneNumberId Id, param
 }
 
 // NewGetWorkflowProgressRequest constructs an http.Request for the GetWorkflowProgress method
-func NewGetWorkflowProgressRequest(server string, id Id) (*http.Request, error) {
+func NewGetWorkflowProgressRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29239,7 +29276,7 @@ func NewGetWorkflowProgressRequest(server string, id Id) (*http.Request, error) 
 }
 
 // NewPreviewWorkflowRunRequest constructs an http.Request for the PreviewWorkflowRun method
-func NewPreviewWorkflowRunRequest(server string, id Id) (*http.Request, error) {
+func NewPreviewWorkflowRunRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29273,7 +29310,7 @@ func NewPreviewWorkflowRunRequest(server string, id Id) (*http.Request, error) {
 }
 
 // NewRunWorkflowRequest calls the generic RunWorkflow builder with application/json body
-func NewRunWorkflowRequest(server string, id Id, body RunWorkflowJSONRequestBody) (*http.Request, error) {
+func NewRunWorkflowRequest(server string, id RecordId, body RunWorkflowJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -29284,7 +29321,7 @@ func NewRunWorkflowRequest(server string, id Id, body RunWorkflowJSONRequestBody
 }
 
 // NewRunWorkflowRequestWithBody constructs an http.Request for the RunWorkflow method, with any body, and a specified content type
-func NewRunWorkflowRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewRunWorkflowRequestWithBody(server string, id RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29438,7 +29475,7 @@ func NewListWorkflowTemplatesRequest(server string, params *ListWorkflowTemplate
 }
 
 // NewTestRunWorkflowRequest calls the generic TestRunWorkflow builder with application/json body
-func NewTestRunWorkflowRequest(server string, id Id, body TestRunWorkflowJSONRequestBody) (*http.Request, error) {
+func NewTestRunWorkflowRequest(server string, id RecordId, body TestRunWorkflowJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -29449,7 +29486,7 @@ func NewTestRunWorkflowRequest(server string, id Id, body TestRunWorkflowJSONReq
 }
 
 // NewTestRunWorkflowRequestWithBody constructs an http.Request for the TestRunWorkflow method, with any body, and a specified content type
-func NewTestRunWorkflowRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewTestRunWorkflowRequestWithBody(server string, id RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29543,7 +29580,7 @@ func NewUpdateWorkflowRequest(server string, params *UpdateWorkflowParams) (*htt
 }
 
 // NewDeleteWorkflowRequest constructs an http.Request for the DeleteWorkflow method
-func NewDeleteWorkflowRequest(server string, id Id) (*http.Request, error) {
+func NewDeleteWorkflowRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29577,7 +29614,7 @@ func NewDeleteWorkflowRequest(server string, id Id) (*http.Request, error) {
 }
 
 // NewGetWorkflowRequest constructs an http.Request for the GetWorkflow method
-func NewGetWorkflowRequest(server string, id Id, params *GetWorkflowParams) (*http.Request, error) {
+func NewGetWorkflowRequest(server string, id RecordId, params *GetWorkflowParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29638,7 +29675,7 @@ func NewGetWorkflowRequest(server string, id Id, params *GetWorkflowParams) (*ht
 }
 
 // NewCreateCampaignWorkflowRequest calls the generic CreateCampaignWorkflow builder with application/json body
-func NewCreateCampaignWorkflowRequest(server string, campaignId Id, body CreateCampaignWorkflowJSONRequestBody) (*http.Request, error) {
+func NewCreateCampaignWorkflowRequest(server string, campaignId RecordId, body CreateCampaignWorkflowJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -29649,7 +29686,7 @@ func NewCreateCampaignWorkflowRequest(server string, campaignId Id, body CreateC
 }
 
 // NewCreateCampaignWorkflowRequestWithBody constructs an http.Request for the CreateCampaignWorkflow method, with any body, and a specified content type
-func NewCreateCampaignWorkflowRequestWithBody(server string, campaignId Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateCampaignWorkflowRequestWithBody(server string, campaignId RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29685,7 +29722,7 @@ func NewCreateCampaignWorkflowRequestWithBody(server string, campaignId Id, cont
 }
 
 // NewDuplicateCampaignWorkflowRequest constructs an http.Request for the DuplicateCampaignWorkflow method
-func NewDuplicateCampaignWorkflowRequest(server string, id Id) (*http.Request, error) {
+func NewDuplicateCampaignWorkflowRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29719,7 +29756,7 @@ func NewDuplicateCampaignWorkflowRequest(server string, id Id) (*http.Request, e
 }
 
 // NewListCampaignWorkflowsRequest constructs an http.Request for the ListCampaignWorkflows method
-func NewListCampaignWorkflowsRequest(server string, campaignId Id, params *ListCampaignWorkflowsParams) (*http.Request, error) {
+func NewListCampaignWorkflowsRequest(server string, campaignId RecordId, params *ListCampaignWorkflowsParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -29804,7 +29841,7 @@ func NewListCampaignWorkflowsRequest(server string, campaignId Id, params *ListC
 }
 
 // NewToggleCampaignWorkflowRequest calls the generic ToggleCampaignWorkflow builder with application/json body
-func NewToggleCampaignWorkflowRequest(server string, workflowId Id, body ToggleCampaignWorkflowJSONRequestBody) (*http.Request, error) {
+func NewToggleCampaignWorkflowRequest(server string, workflowId RecordId, body ToggleCampaignWorkflowJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -29815,7 +29852,7 @@ func NewToggleCampaignWorkflowRequest(server string, workflowId Id, body ToggleC
 }
 
 // NewToggleCampaignWorkflowRequestWithBody constructs an http.Request for the ToggleCampaignWorkflow method, with any body, and a specified content type
-func NewToggleCampaignWorkflowRequestWithBody(server string, workflowId Id, contentType string, body io.Reader) (*http.Request, error) {
+func NewToggleCampaignWorkflowRequestWithBody(server string, workflowId RecordId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -30049,7 +30086,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/admin/organization/organizations-list/{userId} (the `GetAdminUserOrganizations` operationId).
-	GetAdminUserOrganizationsWithResponse(ctx context.Context, userId Id, reqEditors ...RequestEditorFn) (*GetAdminUserOrganizationsResponse, error)
+	GetAdminUserOrganizationsWithResponse(ctx context.Context, userId RecordId, reqEditors ...RequestEditorFn) (*GetAdminUserOrganizationsResponse, error)
 
 	// ListAdminOrganizationsByOwnerEmailWithResponse Organisations owned by an e-mail address, for site admins
 	//
@@ -30075,7 +30112,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/admin/organization/refresh-organization-id/{id} (the `GetAdminOrganization` operationId).
-	GetAdminOrganizationWithResponse(ctx context.Context, id Id, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*GetAdminOrganizationResponse, error)
+	GetAdminOrganizationWithResponse(ctx context.Context, id RecordId, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*GetAdminOrganizationResponse, error)
 
 	// UpdateAdminOrganizationLevelWithResponse Set an organisation's verification level
 	//
@@ -30130,7 +30167,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/agent/activate/{id} (the `ActivateAgent` operationId).
-	ActivateAgentWithResponse(ctx context.Context, id Id, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*ActivateAgentResponse, error)
+	ActivateAgentWithResponse(ctx context.Context, id RecordId, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*ActivateAgentResponse, error)
 
 	// ListAgentAudioFilesWithResponse List an agent's teaching audio files
 	//
@@ -30265,7 +30302,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/agent/deactivate/{id} (the `DeactivateAgent` operationId).
-	DeactivateAgentWithResponse(ctx context.Context, id Id, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*DeactivateAgentResponse, error)
+	DeactivateAgentWithResponse(ctx context.Context, id RecordId, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*DeactivateAgentResponse, error)
 
 	// DeleteAgentWithResponse Delete an agent profile
 	//
@@ -30280,7 +30317,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/agent/delete/{id} (the `DeleteAgent` operationId).
-	DeleteAgentWithResponse(ctx context.Context, id Id, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*DeleteAgentResponse, error)
+	DeleteAgentWithResponse(ctx context.Context, id RecordId, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*DeleteAgentResponse, error)
 
 	// DuplicateAgentWithBodyWithResponse Duplicate an agent profile
 	//
@@ -30329,7 +30366,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-	UpdateAgentFaqWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error)
+	UpdateAgentFaqWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error)
 
 	// UpdateAgentFaqWithResponse Set an agent's FAQ
 	//
@@ -30346,7 +30383,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-	UpdateAgentFaqWithResponse(ctx context.Context, id Id, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error)
+	UpdateAgentFaqWithResponse(ctx context.Context, id RecordId, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error)
 
 	// ListCampaignAgentsWithResponse List the agent profiles of a campaign
 	//
@@ -30358,7 +30395,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/agent/list/campaigns/{campaignId} (the `ListCampaignAgents` operationId).
-	ListCampaignAgentsWithResponse(ctx context.Context, campaignId Id, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*ListCampaignAgentsResponse, error)
+	ListCampaignAgentsWithResponse(ctx context.Context, campaignId RecordId, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*ListCampaignAgentsResponse, error)
 
 	// ListAgentKnowledgeFilesWithResponse List an agent's knowledge files
 	//
@@ -30375,7 +30412,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/agent/list/knowledge-file/{id} (the `ListAgentKnowledgeFiles` operationId).
-	ListAgentKnowledgeFilesWithResponse(ctx context.Context, id Id, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListAgentKnowledgeFilesResponse, error)
+	ListAgentKnowledgeFilesWithResponse(ctx context.Context, id RecordId, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListAgentKnowledgeFilesResponse, error)
 
 	// ListAgentsWithResponse List the agent profiles of a team
 	//
@@ -30385,7 +30422,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/agent/list/{teamId} (the `ListAgents` operationId).
-	ListAgentsWithResponse(ctx context.Context, teamId Id, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*ListAgentsResponse, error)
+	ListAgentsWithResponse(ctx context.Context, teamId RecordId, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*ListAgentsResponse, error)
 
 	// SummarizeAgentAudioWithBodyWithResponse Add a teaching audio file to an agent
 	//
@@ -30439,7 +30476,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/agent/{id} (the `GetAgent` operationId).
-	GetAgentWithResponse(ctx context.Context, id Id, params *GetAgentParams, reqEditors ...RequestEditorFn) (*GetAgentResponse, error)
+	GetAgentWithResponse(ctx context.Context, id RecordId, params *GetAgentParams, reqEditors ...RequestEditorFn) (*GetAgentResponse, error)
 
 	// UpdateAgentWithBodyWithResponse Update an agent profile
 	//
@@ -30460,7 +30497,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-	UpdateAgentWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error)
+	UpdateAgentWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error)
 
 	// UpdateAgentWithResponse Update an agent profile
 	//
@@ -30481,7 +30518,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-	UpdateAgentWithResponse(ctx context.Context, id Id, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error)
+	UpdateAgentWithResponse(ctx context.Context, id RecordId, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error)
 
 	// ConnectHubspotAppWithBodyWithResponse Start connecting a HubSpot portal
 	//
@@ -30991,7 +31028,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/auth/admin-profile/{id} (the `GetAdminProfile` operationId).
-	GetAdminProfileWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetAdminProfileResponse, error)
+	GetAdminProfileWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetAdminProfileResponse, error)
 
 	// ConfirmEmailWithBodyWithResponse Confirm an e-mail address
 	//
@@ -31253,7 +31290,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/auth/user/{id} (the `GetUser` operationId).
-	GetUserWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetUserResponse, error)
+	GetUserWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetUserResponse, error)
 
 	// CompleteZapierAuthorizationWithBodyWithResponse Finish connecting Zapier (OAuth code exchange)
 	//
@@ -31396,7 +31433,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/call/log/{id} (the `GetCallLog` operationId).
-	GetCallLogWithResponse(ctx context.Context, id Id, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*GetCallLogResponse, error)
+	GetCallLogWithResponse(ctx context.Context, id RecordId, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*GetCallLogResponse, error)
 
 	// ListCallLogsWithResponse List call logs
 	//
@@ -31424,7 +31461,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/call/organization/{teamId} (the `GetCallStatistics` operationId).
-	GetCallStatisticsWithResponse(ctx context.Context, teamId Id, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*GetCallStatisticsResponse, error)
+	GetCallStatisticsWithResponse(ctx context.Context, teamId RecordId, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*GetCallStatisticsResponse, error)
 
 	// GetCallRecordingWithResponse Get a call's recording
 	//
@@ -31438,7 +31475,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/call/recordings/{callLogId} (the `GetCallRecording` operationId).
-	GetCallRecordingWithResponse(ctx context.Context, callLogId Id, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*GetCallRecordingResponse, error)
+	GetCallRecordingWithResponse(ctx context.Context, callLogId RecordId, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*GetCallRecordingResponse, error)
 
 	// SimulateInboundCallWithBodyWithResponse Simulate a call coming in to one of the organisation's numbers
 	//
@@ -31549,7 +31586,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/campaigns/duplicate/{id} (the `DuplicateCampaign` operationId).
-	DuplicateCampaignWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DuplicateCampaignResponse, error)
+	DuplicateCampaignWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DuplicateCampaignResponse, error)
 
 	// ActivateKnowledgeBaseWithBodyWithResponse Make a knowledge base the campaign's active one
 	//
@@ -31675,7 +31712,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/campaigns/knowledge-base/delete/{id} (the `DeleteKnowledgeBase` operationId).
-	DeleteKnowledgeBaseWithResponse(ctx context.Context, id Id, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeBaseResponse, error)
+	DeleteKnowledgeBaseWithResponse(ctx context.Context, id RecordId, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeBaseResponse, error)
 
 	// CreateKnowledgeFaqWithBodyWithResponse Add a FAQ to a knowledge base
 	//
@@ -31721,7 +31758,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-	UpdateKnowledgeFaqWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error)
+	UpdateKnowledgeFaqWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error)
 
 	// UpdateKnowledgeFaqWithResponse Edit a FAQ
 	//
@@ -31735,7 +31772,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-	UpdateKnowledgeFaqWithResponse(ctx context.Context, id Id, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error)
+	UpdateKnowledgeFaqWithResponse(ctx context.Context, id RecordId, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error)
 
 	// GetKnowledgeFileWithResponse Get a knowledge file or FAQ
 	//
@@ -31749,7 +31786,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/campaigns/knowledge-base/file/{id} (the `GetKnowledgeFile` operationId).
-	GetKnowledgeFileWithResponse(ctx context.Context, id Id, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*GetKnowledgeFileResponse, error)
+	GetKnowledgeFileWithResponse(ctx context.Context, id RecordId, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*GetKnowledgeFileResponse, error)
 
 	// CreateKnowledgeFileWithBodyWithResponse Add a file to a knowledge base
 	//
@@ -31837,7 +31874,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/campaigns/knowledge-base/files/{id} (the `DeleteKnowledgeFile` operationId).
-	DeleteKnowledgeFileWithResponse(ctx context.Context, id Id, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeFileResponse, error)
+	DeleteKnowledgeFileWithResponse(ctx context.Context, id RecordId, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeFileResponse, error)
 
 	// ListKnowledgeFilesWithResponse List the files and FAQs of a knowledge base
 	//
@@ -31853,7 +31890,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/campaigns/knowledge-base/files/{id} (the `ListKnowledgeFiles` operationId).
-	ListKnowledgeFilesWithResponse(ctx context.Context, id Id, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeFilesResponse, error)
+	ListKnowledgeFilesWithResponse(ctx context.Context, id RecordId, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeFilesResponse, error)
 
 	// ListKnowledgeBasesWithResponse List knowledge bases
 	//
@@ -31870,7 +31907,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/campaigns/knowledge-base/list/{organizationId} (the `ListKnowledgeBases` operationId).
-	ListKnowledgeBasesWithResponse(ctx context.Context, organizationId Id, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeBasesResponse, error)
+	ListKnowledgeBasesWithResponse(ctx context.Context, organizationId RecordId, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeBasesResponse, error)
 
 	// SearchKnowledgeBaseWithResponse Search a knowledge base
 	//
@@ -31910,7 +31947,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-	UpdateKnowledgeBaseWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error)
+	UpdateKnowledgeBaseWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error)
 
 	// UpdateKnowledgeBaseWithResponse Rename a knowledge base
 	//
@@ -31926,7 +31963,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-	UpdateKnowledgeBaseWithResponse(ctx context.Context, id Id, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error)
+	UpdateKnowledgeBaseWithResponse(ctx context.Context, id RecordId, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error)
 
 	// ListCampaignsWithResponse List campaigns
 	//
@@ -31955,7 +31992,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/campaigns/phone-number/{id} (the `ListCampaignPhoneNumberAssignments` operationId).
-	ListCampaignPhoneNumberAssignmentsWithResponse(ctx context.Context, id Id, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*ListCampaignPhoneNumberAssignmentsResponse, error)
+	ListCampaignPhoneNumberAssignmentsWithResponse(ctx context.Context, id RecordId, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*ListCampaignPhoneNumberAssignmentsResponse, error)
 
 	// DeleteCampaignWithResponse Delete a campaign
 	//
@@ -31968,7 +32005,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/campaigns/{id} (the `DeleteCampaign` operationId).
-	DeleteCampaignWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DeleteCampaignResponse, error)
+	DeleteCampaignWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DeleteCampaignResponse, error)
 
 	// GetCampaignWithResponse Get a campaign
 	//
@@ -31979,7 +32016,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/campaigns/{id} (the `GetCampaign` operationId).
-	GetCampaignWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetCampaignResponse, error)
+	GetCampaignWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetCampaignResponse, error)
 
 	// UpdateCampaignWithBodyWithResponse Update a campaign
 	//
@@ -32004,7 +32041,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-	UpdateCampaignWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error)
+	UpdateCampaignWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error)
 
 	// UpdateCampaignWithResponse Update a campaign
 	//
@@ -32029,7 +32066,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-	UpdateCampaignWithResponse(ctx context.Context, id Id, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error)
+	UpdateCampaignWithResponse(ctx context.Context, id RecordId, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error)
 
 	// ListDoNotCallWithResponse The team's do-not-call list
 	//
@@ -32096,7 +32133,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/do-not-call/{id} (the `RemoveDoNotCall` operationId).
-	RemoveDoNotCallWithResponse(ctx context.Context, id Id, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*RemoveDoNotCallResponse, error)
+	RemoveDoNotCallWithResponse(ctx context.Context, id RecordId, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*RemoveDoNotCallResponse, error)
 
 	// StreamEventsWithResponse Stream updates as server-sent events
 	//
@@ -32182,7 +32219,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/inbox/item/{inboxId} (the `DeleteInboxItem` operationId).
-	DeleteInboxItemWithResponse(ctx context.Context, inboxId Id, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*DeleteInboxItemResponse, error)
+	DeleteInboxItemWithResponse(ctx context.Context, inboxId RecordId, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*DeleteInboxItemResponse, error)
 
 	// UpdateInboxItemWithBodyWithResponse Change an inbox item's priority or visibility
 	//
@@ -32200,7 +32237,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-	UpdateInboxItemWithBodyWithResponse(ctx context.Context, inboxId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error)
+	UpdateInboxItemWithBodyWithResponse(ctx context.Context, inboxId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error)
 
 	// UpdateInboxItemWithResponse Change an inbox item's priority or visibility
 	//
@@ -32218,7 +32255,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-	UpdateInboxItemWithResponse(ctx context.Context, inboxId Id, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error)
+	UpdateInboxItemWithResponse(ctx context.Context, inboxId RecordId, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error)
 
 	// GetInboxItemWithResponse Get an inbox item
 	//
@@ -32546,7 +32583,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/phone/get-verified-phone-numbers/{id} (the `ListVerifiedPhoneNumbers` operationId).
-	ListVerifiedPhoneNumbersWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*ListVerifiedPhoneNumbersResponse, error)
+	ListVerifiedPhoneNumbersWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*ListVerifiedPhoneNumbersResponse, error)
 
 	// ListPhoneNumbersWithResponse List the organisation's phone numbers
 	//
@@ -32584,7 +32621,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/phone/number/{phoneNumberId} (the `DeletePhoneNumber` operationId).
-	DeletePhoneNumberWithResponse(ctx context.Context, phoneNumberId Id, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*DeletePhoneNumberResponse, error)
+	DeletePhoneNumberWithResponse(ctx context.Context, phoneNumberId RecordId, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*DeletePhoneNumberResponse, error)
 
 	// RequestPhoneNumberVerificationWithBodyWithResponse Start verifying a number the organisation owns elsewhere
 	//
@@ -32823,7 +32860,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/team/api-keys/{id} (the `DeleteTeamApiKey` operationId).
-	DeleteTeamApiKeyWithResponse(ctx context.Context, id Id, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*DeleteTeamApiKeyResponse, error)
+	DeleteTeamApiKeyWithResponse(ctx context.Context, id RecordId, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*DeleteTeamApiKeyResponse, error)
 
 	// ConfirmTeamOwnershipTransferWithBodyWithResponse Confirm an ownership transfer
 	//
@@ -32865,7 +32902,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/team/delete/{id} (the `DeleteTeam` operationId).
-	DeleteTeamWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DeleteTeamResponse, error)
+	DeleteTeamWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DeleteTeamResponse, error)
 
 	// ListPendingTeamInvitationsWithResponse My pending invitations
 	//
@@ -32929,7 +32966,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/team/is-member/{teamId} (the `CheckTeamMembership` operationId).
-	CheckTeamMembershipWithResponse(ctx context.Context, teamId Id, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*CheckTeamMembershipResponse, error)
+	CheckTeamMembershipWithResponse(ctx context.Context, teamId RecordId, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*CheckTeamMembershipResponse, error)
 
 	// ListTeamsWithResponse My teams
 	//
@@ -33024,7 +33061,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/team/onboarding/{id} (the `GetTeamOnboarding` operationId).
-	GetTeamOnboardingWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetTeamOnboardingResponse, error)
+	GetTeamOnboardingWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetTeamOnboardingResponse, error)
 
 	// UpdateTeamPropertiesWithBodyWithResponse Update a team's properties
 	//
@@ -33063,7 +33100,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/team/request-verification/{id} (the `RequestTeamVerification` operationId).
-	RequestTeamVerificationWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*RequestTeamVerificationResponse, error)
+	RequestTeamVerificationWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*RequestTeamVerificationResponse, error)
 
 	// GetTeamSubscriptionCreditsWithResponse Credits balance and tier
 	//
@@ -33136,7 +33173,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/team/team-costs-usage/{id} (the `GetTeamCostsUsage` operationId).
-	GetTeamCostsUsageWithResponse(ctx context.Context, id Id, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*GetTeamCostsUsageResponse, error)
+	GetTeamCostsUsageWithResponse(ctx context.Context, id RecordId, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*GetTeamCostsUsageResponse, error)
 
 	// TransferTeamOwnershipWithBodyWithResponse Start an ownership transfer
 	//
@@ -33663,7 +33700,8 @@ type ClientWithResponsesInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`,
-	//   and so is a number that is neither a landline nor a mobile unless its kind is in
+	//   as is one written with letters unless `convertLetters` is true, and so is a number
+	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -33705,7 +33743,8 @@ type ClientWithResponsesInterface interface {
 	//   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 	//   every other column is kept on the contact as an extra field. Phone numbers are
 	//   normalised to E.164 (a row without a valid one is kept with call status `failed`,
-	//   and so is a number that is neither a landline nor a mobile unless its kind is in
+	//   as is one written with letters unless `convertLetters` is true, and so is a number
+	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -33848,7 +33887,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/workflow/end-job/{id} (the `EndWorkflowJob` operationId).
-	EndWorkflowJobWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*EndWorkflowJobResponse, error)
+	EndWorkflowJobWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*EndWorkflowJobResponse, error)
 
 	// ListWorkflowHistoryWithResponse List a workflow's runs
 	//
@@ -33859,7 +33898,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/workflow/history/{id} (the `ListWorkflowHistory` operationId).
-	ListWorkflowHistoryWithResponse(ctx context.Context, id Id, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*ListWorkflowHistoryResponse, error)
+	ListWorkflowHistoryWithResponse(ctx context.Context, id RecordId, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*ListWorkflowHistoryResponse, error)
 
 	// ListWorkflowsWithResponse List workflows
 	//
@@ -33918,7 +33957,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/workflow/phone-number/{phoneNumberId} (the `ListWorkflowsByPhoneNumber` operationId).
-	ListWorkflowsByPhoneNumberWithResponse(ctx context.Context, phoneNumberId Id, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*ListWorkflowsByPhoneNumberResponse, error)
+	ListWorkflowsByPhoneNumberWithResponse(ctx context.Context, phoneNumberId RecordId, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*ListWorkflowsByPhoneNumberResponse, error)
 
 	// GetWorkflowProgressWithResponse Progress of a workflow's run
 	//
@@ -33932,7 +33971,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
-	GetWorkflowProgressWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetWorkflowProgressResponse, error)
+	GetWorkflowProgressWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetWorkflowProgressResponse, error)
 
 	// PreviewWorkflowRunWithResponse Preview a run of a workflow
 	//
@@ -33946,7 +33985,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/workflow/run-preview/{id} (the `PreviewWorkflowRun` operationId).
-	PreviewWorkflowRunWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*PreviewWorkflowRunResponse, error)
+	PreviewWorkflowRunWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*PreviewWorkflowRunResponse, error)
 
 	// RunWorkflowWithBodyWithResponse Run a workflow
 	//
@@ -33971,7 +34010,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-	RunWorkflowWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error)
+	RunWorkflowWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error)
 
 	// RunWorkflowWithResponse Run a workflow
 	//
@@ -33996,7 +34035,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-	RunWorkflowWithResponse(ctx context.Context, id Id, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error)
+	RunWorkflowWithResponse(ctx context.Context, id RecordId, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error)
 
 	// SaveWorkflowWithBodyWithResponse Save a workflow's graph
 	//
@@ -34139,7 +34178,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-	TestRunWorkflowWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error)
+	TestRunWorkflowWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error)
 
 	// TestRunWorkflowWithResponse Test-run a workflow
 	//
@@ -34160,7 +34199,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-	TestRunWorkflowWithResponse(ctx context.Context, id Id, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error)
+	TestRunWorkflowWithResponse(ctx context.Context, id RecordId, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error)
 
 	// UpdateWorkflowWithResponse Rename a workflow
 	//
@@ -34185,7 +34224,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/workflow/{id} (the `DeleteWorkflow` operationId).
-	DeleteWorkflowWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DeleteWorkflowResponse, error)
+	DeleteWorkflowWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DeleteWorkflowResponse, error)
 
 	// GetWorkflowWithResponse Get a workflow
 	//
@@ -34197,7 +34236,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/workflow/{id} (the `GetWorkflow` operationId).
-	GetWorkflowWithResponse(ctx context.Context, id Id, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*GetWorkflowResponse, error)
+	GetWorkflowWithResponse(ctx context.Context, id RecordId, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*GetWorkflowResponse, error)
 
 	// CreateCampaignWorkflowWithBodyWithResponse Create a workflow in a campaign
 	//
@@ -34212,7 +34251,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-	CreateCampaignWorkflowWithBodyWithResponse(ctx context.Context, campaignId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error)
+	CreateCampaignWorkflowWithBodyWithResponse(ctx context.Context, campaignId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error)
 
 	// CreateCampaignWorkflowWithResponse Create a workflow in a campaign
 	//
@@ -34227,7 +34266,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-	CreateCampaignWorkflowWithResponse(ctx context.Context, campaignId Id, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error)
+	CreateCampaignWorkflowWithResponse(ctx context.Context, campaignId RecordId, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error)
 
 	// DuplicateCampaignWorkflowWithResponse Duplicate a campaign workflow
 	//
@@ -34241,7 +34280,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v2/campaigns/workflow/duplicate/{id} (the `DuplicateCampaignWorkflow` operationId).
-	DuplicateCampaignWorkflowWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DuplicateCampaignWorkflowResponse, error)
+	DuplicateCampaignWorkflowWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DuplicateCampaignWorkflowResponse, error)
 
 	// ListCampaignWorkflowsWithResponse List a campaign's workflows
 	//
@@ -34253,7 +34292,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v2/campaigns/workflow/list/{campaignId} (the `ListCampaignWorkflows` operationId).
-	ListCampaignWorkflowsWithResponse(ctx context.Context, campaignId Id, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*ListCampaignWorkflowsResponse, error)
+	ListCampaignWorkflowsWithResponse(ctx context.Context, campaignId RecordId, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*ListCampaignWorkflowsResponse, error)
 
 	// ToggleCampaignWorkflowWithBodyWithResponse Activate or deactivate a campaign workflow
 	//
@@ -34268,7 +34307,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-	ToggleCampaignWorkflowWithBodyWithResponse(ctx context.Context, workflowId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error)
+	ToggleCampaignWorkflowWithBodyWithResponse(ctx context.Context, workflowId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error)
 
 	// ToggleCampaignWorkflowWithResponse Activate or deactivate a campaign workflow
 	//
@@ -34283,7 +34322,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-	ToggleCampaignWorkflowWithResponse(ctx context.Context, workflowId Id, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error)
+	ToggleCampaignWorkflowWithResponse(ctx context.Context, workflowId RecordId, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error)
 
 	// ListJobStatusesWithResponse Status of jobs
 	//
@@ -52083,7 +52122,7 @@ func (c *ClientWithResponses) GetAdminUserOrganizationsByEmailWithResponse(ctx c
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/admin/organization/organizations-list/{userId} (the `GetAdminUserOrganizations` operationId).
-func (c *ClientWithResponses) GetAdminUserOrganizationsWithResponse(ctx context.Context, userId Id, reqEditors ...RequestEditorFn) (*GetAdminUserOrganizationsResponse, error) {
+func (c *ClientWithResponses) GetAdminUserOrganizationsWithResponse(ctx context.Context, userId RecordId, reqEditors ...RequestEditorFn) (*GetAdminUserOrganizationsResponse, error) {
 	rsp, err := c.GetAdminUserOrganizations(ctx, userId, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52121,7 +52160,7 @@ func (c *ClientWithResponses) ListAdminOrganizationsByOwnerEmailWithResponse(ctx
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/admin/organization/refresh-organization-id/{id} (the `GetAdminOrganization` operationId).
-func (c *ClientWithResponses) GetAdminOrganizationWithResponse(ctx context.Context, id Id, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*GetAdminOrganizationResponse, error) {
+func (c *ClientWithResponses) GetAdminOrganizationWithResponse(ctx context.Context, id RecordId, params *GetAdminOrganizationParams, reqEditors ...RequestEditorFn) (*GetAdminOrganizationResponse, error) {
 	rsp, err := c.GetAdminOrganization(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52200,7 +52239,7 @@ func (c *ClientWithResponses) SearchAdminUsersOrganizationsWithResponse(ctx cont
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/agent/activate/{id} (the `ActivateAgent` operationId).
-func (c *ClientWithResponses) ActivateAgentWithResponse(ctx context.Context, id Id, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*ActivateAgentResponse, error) {
+func (c *ClientWithResponses) ActivateAgentWithResponse(ctx context.Context, id RecordId, params *ActivateAgentParams, reqEditors ...RequestEditorFn) (*ActivateAgentResponse, error) {
 	rsp, err := c.ActivateAgent(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52377,7 +52416,7 @@ func (c *ClientWithResponses) CreateAgentWithResponse(ctx context.Context, body 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/agent/deactivate/{id} (the `DeactivateAgent` operationId).
-func (c *ClientWithResponses) DeactivateAgentWithResponse(ctx context.Context, id Id, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*DeactivateAgentResponse, error) {
+func (c *ClientWithResponses) DeactivateAgentWithResponse(ctx context.Context, id RecordId, params *DeactivateAgentParams, reqEditors ...RequestEditorFn) (*DeactivateAgentResponse, error) {
 	rsp, err := c.DeactivateAgent(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52398,7 +52437,7 @@ func (c *ClientWithResponses) DeactivateAgentWithResponse(ctx context.Context, i
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/agent/delete/{id} (the `DeleteAgent` operationId).
-func (c *ClientWithResponses) DeleteAgentWithResponse(ctx context.Context, id Id, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*DeleteAgentResponse, error) {
+func (c *ClientWithResponses) DeleteAgentWithResponse(ctx context.Context, id RecordId, params *DeleteAgentParams, reqEditors ...RequestEditorFn) (*DeleteAgentResponse, error) {
 	rsp, err := c.DeleteAgent(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52465,7 +52504,7 @@ func (c *ClientWithResponses) DuplicateAgentWithResponse(ctx context.Context, bo
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-func (c *ClientWithResponses) UpdateAgentFaqWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error) {
+func (c *ClientWithResponses) UpdateAgentFaqWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error) {
 	rsp, err := c.UpdateAgentFaqWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52488,7 +52527,7 @@ func (c *ClientWithResponses) UpdateAgentFaqWithBodyWithResponse(ctx context.Con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/agent/faq/{id} (the `UpdateAgentFaq` operationId).
-func (c *ClientWithResponses) UpdateAgentFaqWithResponse(ctx context.Context, id Id, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error) {
+func (c *ClientWithResponses) UpdateAgentFaqWithResponse(ctx context.Context, id RecordId, body UpdateAgentFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentFaqResponse, error) {
 	rsp, err := c.UpdateAgentFaq(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52506,7 +52545,7 @@ func (c *ClientWithResponses) UpdateAgentFaqWithResponse(ctx context.Context, id
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/agent/list/campaigns/{campaignId} (the `ListCampaignAgents` operationId).
-func (c *ClientWithResponses) ListCampaignAgentsWithResponse(ctx context.Context, campaignId Id, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*ListCampaignAgentsResponse, error) {
+func (c *ClientWithResponses) ListCampaignAgentsWithResponse(ctx context.Context, campaignId RecordId, params *ListCampaignAgentsParams, reqEditors ...RequestEditorFn) (*ListCampaignAgentsResponse, error) {
 	rsp, err := c.ListCampaignAgents(ctx, campaignId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52529,7 +52568,7 @@ func (c *ClientWithResponses) ListCampaignAgentsWithResponse(ctx context.Context
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/agent/list/knowledge-file/{id} (the `ListAgentKnowledgeFiles` operationId).
-func (c *ClientWithResponses) ListAgentKnowledgeFilesWithResponse(ctx context.Context, id Id, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListAgentKnowledgeFilesResponse, error) {
+func (c *ClientWithResponses) ListAgentKnowledgeFilesWithResponse(ctx context.Context, id RecordId, params *ListAgentKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListAgentKnowledgeFilesResponse, error) {
 	rsp, err := c.ListAgentKnowledgeFiles(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52545,7 +52584,7 @@ func (c *ClientWithResponses) ListAgentKnowledgeFilesWithResponse(ctx context.Co
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/agent/list/{teamId} (the `ListAgents` operationId).
-func (c *ClientWithResponses) ListAgentsWithResponse(ctx context.Context, teamId Id, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*ListAgentsResponse, error) {
+func (c *ClientWithResponses) ListAgentsWithResponse(ctx context.Context, teamId RecordId, params *ListAgentsParams, reqEditors ...RequestEditorFn) (*ListAgentsResponse, error) {
 	rsp, err := c.ListAgents(ctx, teamId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52623,7 +52662,7 @@ func (c *ClientWithResponses) SynthesizeAgentSpeechWithResponse(ctx context.Cont
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/agent/{id} (the `GetAgent` operationId).
-func (c *ClientWithResponses) GetAgentWithResponse(ctx context.Context, id Id, params *GetAgentParams, reqEditors ...RequestEditorFn) (*GetAgentResponse, error) {
+func (c *ClientWithResponses) GetAgentWithResponse(ctx context.Context, id RecordId, params *GetAgentParams, reqEditors ...RequestEditorFn) (*GetAgentResponse, error) {
 	rsp, err := c.GetAgent(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52650,7 +52689,7 @@ func (c *ClientWithResponses) GetAgentWithResponse(ctx context.Context, id Id, p
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-func (c *ClientWithResponses) UpdateAgentWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error) {
+func (c *ClientWithResponses) UpdateAgentWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error) {
 	rsp, err := c.UpdateAgentWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -52677,7 +52716,7 @@ func (c *ClientWithResponses) UpdateAgentWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /v1/agent/{id} (the `UpdateAgent` operationId).
-func (c *ClientWithResponses) UpdateAgentWithResponse(ctx context.Context, id Id, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error) {
+func (c *ClientWithResponses) UpdateAgentWithResponse(ctx context.Context, id RecordId, body UpdateAgentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAgentResponse, error) {
 	rsp, err := c.UpdateAgent(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -53349,7 +53388,7 @@ func (c *ClientWithResponses) ListZapierZapsWithResponse(ctx context.Context, pa
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/auth/admin-profile/{id} (the `GetAdminProfile` operationId).
-func (c *ClientWithResponses) GetAdminProfileWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetAdminProfileResponse, error) {
+func (c *ClientWithResponses) GetAdminProfileWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetAdminProfileResponse, error) {
 	rsp, err := c.GetAdminProfile(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -53719,7 +53758,7 @@ func (c *ClientWithResponses) GetUserByEmailWithResponse(ctx context.Context, em
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/auth/user/{id} (the `GetUser` operationId).
-func (c *ClientWithResponses) GetUserWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetUserResponse, error) {
+func (c *ClientWithResponses) GetUserWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetUserResponse, error) {
 	rsp, err := c.GetUser(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -53898,7 +53937,7 @@ func (c *ClientWithResponses) ListCallBookingsWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/call/log/{id} (the `GetCallLog` operationId).
-func (c *ClientWithResponses) GetCallLogWithResponse(ctx context.Context, id Id, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*GetCallLogResponse, error) {
+func (c *ClientWithResponses) GetCallLogWithResponse(ctx context.Context, id RecordId, params *GetCallLogParams, reqEditors ...RequestEditorFn) (*GetCallLogResponse, error) {
 	rsp, err := c.GetCallLog(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -53938,7 +53977,7 @@ func (c *ClientWithResponses) ListCallLogsWithResponse(ctx context.Context, para
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/call/organization/{teamId} (the `GetCallStatistics` operationId).
-func (c *ClientWithResponses) GetCallStatisticsWithResponse(ctx context.Context, teamId Id, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*GetCallStatisticsResponse, error) {
+func (c *ClientWithResponses) GetCallStatisticsWithResponse(ctx context.Context, teamId RecordId, params *GetCallStatisticsParams, reqEditors ...RequestEditorFn) (*GetCallStatisticsResponse, error) {
 	rsp, err := c.GetCallStatistics(ctx, teamId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -53958,7 +53997,7 @@ func (c *ClientWithResponses) GetCallStatisticsWithResponse(ctx context.Context,
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/call/recordings/{callLogId} (the `GetCallRecording` operationId).
-func (c *ClientWithResponses) GetCallRecordingWithResponse(ctx context.Context, callLogId Id, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*GetCallRecordingResponse, error) {
+func (c *ClientWithResponses) GetCallRecordingWithResponse(ctx context.Context, callLogId RecordId, params *GetCallRecordingParams, reqEditors ...RequestEditorFn) (*GetCallRecordingResponse, error) {
 	rsp, err := c.GetCallRecording(ctx, callLogId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54106,7 +54145,7 @@ func (c *ClientWithResponses) CreateCampaignWithResponse(ctx context.Context, bo
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/campaigns/duplicate/{id} (the `DuplicateCampaign` operationId).
-func (c *ClientWithResponses) DuplicateCampaignWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DuplicateCampaignResponse, error) {
+func (c *ClientWithResponses) DuplicateCampaignWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DuplicateCampaignResponse, error) {
 	rsp, err := c.DuplicateCampaign(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54274,7 +54313,7 @@ func (c *ClientWithResponses) DeactivateKnowledgeBaseWithResponse(ctx context.Co
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/campaigns/knowledge-base/delete/{id} (the `DeleteKnowledgeBase` operationId).
-func (c *ClientWithResponses) DeleteKnowledgeBaseWithResponse(ctx context.Context, id Id, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeBaseResponse, error) {
+func (c *ClientWithResponses) DeleteKnowledgeBaseWithResponse(ctx context.Context, id RecordId, params *DeleteKnowledgeBaseParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeBaseResponse, error) {
 	rsp, err := c.DeleteKnowledgeBase(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54338,7 +54377,7 @@ func (c *ClientWithResponses) CreateKnowledgeFaqWithResponse(ctx context.Context
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-func (c *ClientWithResponses) UpdateKnowledgeFaqWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error) {
+func (c *ClientWithResponses) UpdateKnowledgeFaqWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error) {
 	rsp, err := c.UpdateKnowledgeFaqWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54358,7 +54397,7 @@ func (c *ClientWithResponses) UpdateKnowledgeFaqWithBodyWithResponse(ctx context
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/faq/{id} (the `UpdateKnowledgeFaq` operationId).
-func (c *ClientWithResponses) UpdateKnowledgeFaqWithResponse(ctx context.Context, id Id, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error) {
+func (c *ClientWithResponses) UpdateKnowledgeFaqWithResponse(ctx context.Context, id RecordId, body UpdateKnowledgeFaqJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeFaqResponse, error) {
 	rsp, err := c.UpdateKnowledgeFaq(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54378,7 +54417,7 @@ func (c *ClientWithResponses) UpdateKnowledgeFaqWithResponse(ctx context.Context
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/campaigns/knowledge-base/file/{id} (the `GetKnowledgeFile` operationId).
-func (c *ClientWithResponses) GetKnowledgeFileWithResponse(ctx context.Context, id Id, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*GetKnowledgeFileResponse, error) {
+func (c *ClientWithResponses) GetKnowledgeFileWithResponse(ctx context.Context, id RecordId, params *GetKnowledgeFileParams, reqEditors ...RequestEditorFn) (*GetKnowledgeFileResponse, error) {
 	rsp, err := c.GetKnowledgeFile(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54484,7 +54523,7 @@ func (c *ClientWithResponses) CreateKnowledgeFileWithResponse(ctx context.Contex
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/campaigns/knowledge-base/files/{id} (the `DeleteKnowledgeFile` operationId).
-func (c *ClientWithResponses) DeleteKnowledgeFileWithResponse(ctx context.Context, id Id, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeFileResponse, error) {
+func (c *ClientWithResponses) DeleteKnowledgeFileWithResponse(ctx context.Context, id RecordId, params *DeleteKnowledgeFileParams, reqEditors ...RequestEditorFn) (*DeleteKnowledgeFileResponse, error) {
 	rsp, err := c.DeleteKnowledgeFile(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54506,7 +54545,7 @@ func (c *ClientWithResponses) DeleteKnowledgeFileWithResponse(ctx context.Contex
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/campaigns/knowledge-base/files/{id} (the `ListKnowledgeFiles` operationId).
-func (c *ClientWithResponses) ListKnowledgeFilesWithResponse(ctx context.Context, id Id, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeFilesResponse, error) {
+func (c *ClientWithResponses) ListKnowledgeFilesWithResponse(ctx context.Context, id RecordId, params *ListKnowledgeFilesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeFilesResponse, error) {
 	rsp, err := c.ListKnowledgeFiles(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54529,7 +54568,7 @@ func (c *ClientWithResponses) ListKnowledgeFilesWithResponse(ctx context.Context
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/campaigns/knowledge-base/list/{organizationId} (the `ListKnowledgeBases` operationId).
-func (c *ClientWithResponses) ListKnowledgeBasesWithResponse(ctx context.Context, organizationId Id, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeBasesResponse, error) {
+func (c *ClientWithResponses) ListKnowledgeBasesWithResponse(ctx context.Context, organizationId RecordId, params *ListKnowledgeBasesParams, reqEditors ...RequestEditorFn) (*ListKnowledgeBasesResponse, error) {
 	rsp, err := c.ListKnowledgeBases(ctx, organizationId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54581,7 +54620,7 @@ func (c *ClientWithResponses) SearchKnowledgeBaseWithResponse(ctx context.Contex
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-func (c *ClientWithResponses) UpdateKnowledgeBaseWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error) {
+func (c *ClientWithResponses) UpdateKnowledgeBaseWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error) {
 	rsp, err := c.UpdateKnowledgeBaseWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54603,7 +54642,7 @@ func (c *ClientWithResponses) UpdateKnowledgeBaseWithBodyWithResponse(ctx contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/campaigns/knowledge-base/update/{id} (the `UpdateKnowledgeBase` operationId).
-func (c *ClientWithResponses) UpdateKnowledgeBaseWithResponse(ctx context.Context, id Id, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error) {
+func (c *ClientWithResponses) UpdateKnowledgeBaseWithResponse(ctx context.Context, id RecordId, body UpdateKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateKnowledgeBaseResponse, error) {
 	rsp, err := c.UpdateKnowledgeBase(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54644,7 +54683,7 @@ func (c *ClientWithResponses) ListCampaignsWithResponse(ctx context.Context, par
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/campaigns/phone-number/{id} (the `ListCampaignPhoneNumberAssignments` operationId).
-func (c *ClientWithResponses) ListCampaignPhoneNumberAssignmentsWithResponse(ctx context.Context, id Id, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*ListCampaignPhoneNumberAssignmentsResponse, error) {
+func (c *ClientWithResponses) ListCampaignPhoneNumberAssignmentsWithResponse(ctx context.Context, id RecordId, params *ListCampaignPhoneNumberAssignmentsParams, reqEditors ...RequestEditorFn) (*ListCampaignPhoneNumberAssignmentsResponse, error) {
 	rsp, err := c.ListCampaignPhoneNumberAssignments(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54663,7 +54702,7 @@ func (c *ClientWithResponses) ListCampaignPhoneNumberAssignmentsWithResponse(ctx
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/campaigns/{id} (the `DeleteCampaign` operationId).
-func (c *ClientWithResponses) DeleteCampaignWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DeleteCampaignResponse, error) {
+func (c *ClientWithResponses) DeleteCampaignWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DeleteCampaignResponse, error) {
 	rsp, err := c.DeleteCampaign(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54680,7 +54719,7 @@ func (c *ClientWithResponses) DeleteCampaignWithResponse(ctx context.Context, id
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/campaigns/{id} (the `GetCampaign` operationId).
-func (c *ClientWithResponses) GetCampaignWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetCampaignResponse, error) {
+func (c *ClientWithResponses) GetCampaignWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetCampaignResponse, error) {
 	rsp, err := c.GetCampaign(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54711,7 +54750,7 @@ func (c *ClientWithResponses) GetCampaignWithResponse(ctx context.Context, id Id
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-func (c *ClientWithResponses) UpdateCampaignWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error) {
+func (c *ClientWithResponses) UpdateCampaignWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error) {
 	rsp, err := c.UpdateCampaignWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54742,7 +54781,7 @@ func (c *ClientWithResponses) UpdateCampaignWithBodyWithResponse(ctx context.Con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /v1/campaigns/{id} (the `UpdateCampaign` operationId).
-func (c *ClientWithResponses) UpdateCampaignWithResponse(ctx context.Context, id Id, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error) {
+func (c *ClientWithResponses) UpdateCampaignWithResponse(ctx context.Context, id RecordId, body UpdateCampaignJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCampaignResponse, error) {
 	rsp, err := c.UpdateCampaign(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54839,7 +54878,7 @@ func (c *ClientWithResponses) ImportDoNotCallWithBodyWithResponse(ctx context.Co
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/do-not-call/{id} (the `RemoveDoNotCall` operationId).
-func (c *ClientWithResponses) RemoveDoNotCallWithResponse(ctx context.Context, id Id, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*RemoveDoNotCallResponse, error) {
+func (c *ClientWithResponses) RemoveDoNotCallWithResponse(ctx context.Context, id RecordId, params *RemoveDoNotCallParams, reqEditors ...RequestEditorFn) (*RemoveDoNotCallResponse, error) {
 	rsp, err := c.RemoveDoNotCall(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54950,7 +54989,7 @@ func (c *ClientWithResponses) ListInboxItemsWithResponse(ctx context.Context, pa
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/inbox/item/{inboxId} (the `DeleteInboxItem` operationId).
-func (c *ClientWithResponses) DeleteInboxItemWithResponse(ctx context.Context, inboxId Id, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*DeleteInboxItemResponse, error) {
+func (c *ClientWithResponses) DeleteInboxItemWithResponse(ctx context.Context, inboxId RecordId, params *DeleteInboxItemParams, reqEditors ...RequestEditorFn) (*DeleteInboxItemResponse, error) {
 	rsp, err := c.DeleteInboxItem(ctx, inboxId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54974,7 +55013,7 @@ func (c *ClientWithResponses) DeleteInboxItemWithResponse(ctx context.Context, i
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-func (c *ClientWithResponses) UpdateInboxItemWithBodyWithResponse(ctx context.Context, inboxId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error) {
+func (c *ClientWithResponses) UpdateInboxItemWithBodyWithResponse(ctx context.Context, inboxId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error) {
 	rsp, err := c.UpdateInboxItemWithBody(ctx, inboxId, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -54998,7 +55037,7 @@ func (c *ClientWithResponses) UpdateInboxItemWithBodyWithResponse(ctx context.Co
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/inbox/item/{inboxId} (the `UpdateInboxItem` operationId).
-func (c *ClientWithResponses) UpdateInboxItemWithResponse(ctx context.Context, inboxId Id, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error) {
+func (c *ClientWithResponses) UpdateInboxItemWithResponse(ctx context.Context, inboxId RecordId, body UpdateInboxItemJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateInboxItemResponse, error) {
 	rsp, err := c.UpdateInboxItem(ctx, inboxId, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -55422,7 +55461,7 @@ func (c *ClientWithResponses) SearchAvailablePhoneNumbersWithResponse(ctx contex
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/phone/get-verified-phone-numbers/{id} (the `ListVerifiedPhoneNumbers` operationId).
-func (c *ClientWithResponses) ListVerifiedPhoneNumbersWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*ListVerifiedPhoneNumbersResponse, error) {
+func (c *ClientWithResponses) ListVerifiedPhoneNumbersWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*ListVerifiedPhoneNumbersResponse, error) {
 	rsp, err := c.ListVerifiedPhoneNumbers(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -55472,7 +55511,7 @@ func (c *ClientWithResponses) ListPhoneNumbersWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/phone/number/{phoneNumberId} (the `DeletePhoneNumber` operationId).
-func (c *ClientWithResponses) DeletePhoneNumberWithResponse(ctx context.Context, phoneNumberId Id, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*DeletePhoneNumberResponse, error) {
+func (c *ClientWithResponses) DeletePhoneNumberWithResponse(ctx context.Context, phoneNumberId RecordId, params *DeletePhoneNumberParams, reqEditors ...RequestEditorFn) (*DeletePhoneNumberResponse, error) {
 	rsp, err := c.DeletePhoneNumber(ctx, phoneNumberId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -55795,7 +55834,7 @@ func (c *ClientWithResponses) CreateTeamApiKeyWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/team/api-keys/{id} (the `DeleteTeamApiKey` operationId).
-func (c *ClientWithResponses) DeleteTeamApiKeyWithResponse(ctx context.Context, id Id, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*DeleteTeamApiKeyResponse, error) {
+func (c *ClientWithResponses) DeleteTeamApiKeyWithResponse(ctx context.Context, id RecordId, params *DeleteTeamApiKeyParams, reqEditors ...RequestEditorFn) (*DeleteTeamApiKeyResponse, error) {
 	rsp, err := c.DeleteTeamApiKey(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -55855,7 +55894,7 @@ func (c *ClientWithResponses) ConfirmTeamOwnershipTransferWithResponse(ctx conte
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/team/delete/{id} (the `DeleteTeam` operationId).
-func (c *ClientWithResponses) DeleteTeamWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DeleteTeamResponse, error) {
+func (c *ClientWithResponses) DeleteTeamWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DeleteTeamResponse, error) {
 	rsp, err := c.DeleteTeam(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -55943,7 +55982,7 @@ func (c *ClientWithResponses) InviteTeamMemberWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/team/is-member/{teamId} (the `CheckTeamMembership` operationId).
-func (c *ClientWithResponses) CheckTeamMembershipWithResponse(ctx context.Context, teamId Id, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*CheckTeamMembershipResponse, error) {
+func (c *ClientWithResponses) CheckTeamMembershipWithResponse(ctx context.Context, teamId RecordId, params *CheckTeamMembershipParams, reqEditors ...RequestEditorFn) (*CheckTeamMembershipResponse, error) {
 	rsp, err := c.CheckTeamMembership(ctx, teamId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -56086,7 +56125,7 @@ func (c *ClientWithResponses) CreateTeamWithResponse(ctx context.Context, body C
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/team/onboarding/{id} (the `GetTeamOnboarding` operationId).
-func (c *ClientWithResponses) GetTeamOnboardingWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetTeamOnboardingResponse, error) {
+func (c *ClientWithResponses) GetTeamOnboardingWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetTeamOnboardingResponse, error) {
 	rsp, err := c.GetTeamOnboarding(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -56143,7 +56182,7 @@ func (c *ClientWithResponses) UpdateTeamPropertiesWithResponse(ctx context.Conte
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/team/request-verification/{id} (the `RequestTeamVerification` operationId).
-func (c *ClientWithResponses) RequestTeamVerificationWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*RequestTeamVerificationResponse, error) {
+func (c *ClientWithResponses) RequestTeamVerificationWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*RequestTeamVerificationResponse, error) {
 	rsp, err := c.RequestTeamVerification(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -56252,7 +56291,7 @@ func (c *ClientWithResponses) GetTeamSubscriptionStatusWithResponse(ctx context.
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/team/team-costs-usage/{id} (the `GetTeamCostsUsage` operationId).
-func (c *ClientWithResponses) GetTeamCostsUsageWithResponse(ctx context.Context, id Id, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*GetTeamCostsUsageResponse, error) {
+func (c *ClientWithResponses) GetTeamCostsUsageWithResponse(ctx context.Context, id RecordId, params *GetTeamCostsUsageParams, reqEditors ...RequestEditorFn) (*GetTeamCostsUsageResponse, error) {
 	rsp, err := c.GetTeamCostsUsage(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -56953,7 +56992,8 @@ func (c *ClientWithResponses) ConfigureWorkflowShopifyWithResponse(ctx context.C
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`,
-//     and so is a number that is neither a landline nor a mobile unless its kind is in
+//     as is one written with letters unless `convertLetters` is true, and so is a number
+//     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 //     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -57002,7 +57042,8 @@ func (c *ClientWithResponses) SetWorkflowContactsWithBodyWithResponse(ctx contex
 //     (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
 //     every other column is kept on the contact as an extra field. Phone numbers are
 //     normalised to E.164 (a row without a valid one is kept with call status `failed`,
-//     and so is a number that is neither a landline nor a mobile unless its kind is in
+//     as is one written with letters unless `convertLetters` is true, and so is a number
+//     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
 //     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -57194,7 +57235,7 @@ func (c *ClientWithResponses) DownloadRejectedContactsWithResponse(ctx context.C
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/workflow/end-job/{id} (the `EndWorkflowJob` operationId).
-func (c *ClientWithResponses) EndWorkflowJobWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*EndWorkflowJobResponse, error) {
+func (c *ClientWithResponses) EndWorkflowJobWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*EndWorkflowJobResponse, error) {
 	rsp, err := c.EndWorkflowJob(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57211,7 +57252,7 @@ func (c *ClientWithResponses) EndWorkflowJobWithResponse(ctx context.Context, id
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/workflow/history/{id} (the `ListWorkflowHistory` operationId).
-func (c *ClientWithResponses) ListWorkflowHistoryWithResponse(ctx context.Context, id Id, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*ListWorkflowHistoryResponse, error) {
+func (c *ClientWithResponses) ListWorkflowHistoryWithResponse(ctx context.Context, id RecordId, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*ListWorkflowHistoryResponse, error) {
 	rsp, err := c.ListWorkflowHistory(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57294,7 +57335,7 @@ func (c *ClientWithResponses) UpdateWorkflowNodeWithResponse(ctx context.Context
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/workflow/phone-number/{phoneNumberId} (the `ListWorkflowsByPhoneNumber` operationId).
-func (c *ClientWithResponses) ListWorkflowsByPhoneNumberWithResponse(ctx context.Context, phoneNumberId Id, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*ListWorkflowsByPhoneNumberResponse, error) {
+func (c *ClientWithResponses) ListWorkflowsByPhoneNumberWithResponse(ctx context.Context, phoneNumberId RecordId, params *ListWorkflowsByPhoneNumberParams, reqEditors ...RequestEditorFn) (*ListWorkflowsByPhoneNumberResponse, error) {
 	rsp, err := c.ListWorkflowsByPhoneNumber(ctx, phoneNumberId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57314,7 +57355,7 @@ func (c *ClientWithResponses) ListWorkflowsByPhoneNumberWithResponse(ctx context
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
-func (c *ClientWithResponses) GetWorkflowProgressWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetWorkflowProgressResponse, error) {
+func (c *ClientWithResponses) GetWorkflowProgressWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetWorkflowProgressResponse, error) {
 	rsp, err := c.GetWorkflowProgress(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57334,7 +57375,7 @@ func (c *ClientWithResponses) GetWorkflowProgressWithResponse(ctx context.Contex
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/workflow/run-preview/{id} (the `PreviewWorkflowRun` operationId).
-func (c *ClientWithResponses) PreviewWorkflowRunWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*PreviewWorkflowRunResponse, error) {
+func (c *ClientWithResponses) PreviewWorkflowRunWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*PreviewWorkflowRunResponse, error) {
 	rsp, err := c.PreviewWorkflowRun(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57365,7 +57406,7 @@ func (c *ClientWithResponses) PreviewWorkflowRunWithResponse(ctx context.Context
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-func (c *ClientWithResponses) RunWorkflowWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error) {
+func (c *ClientWithResponses) RunWorkflowWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error) {
 	rsp, err := c.RunWorkflowWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57396,7 +57437,7 @@ func (c *ClientWithResponses) RunWorkflowWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/workflow/run/{id} (the `RunWorkflow` operationId).
-func (c *ClientWithResponses) RunWorkflowWithResponse(ctx context.Context, id Id, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error) {
+func (c *ClientWithResponses) RunWorkflowWithResponse(ctx context.Context, id RecordId, body RunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*RunWorkflowResponse, error) {
 	rsp, err := c.RunWorkflow(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57565,7 +57606,7 @@ func (c *ClientWithResponses) ListWorkflowTemplatesWithResponse(ctx context.Cont
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-func (c *ClientWithResponses) TestRunWorkflowWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error) {
+func (c *ClientWithResponses) TestRunWorkflowWithBodyWithResponse(ctx context.Context, id RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error) {
 	rsp, err := c.TestRunWorkflowWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57592,7 +57633,7 @@ func (c *ClientWithResponses) TestRunWorkflowWithBodyWithResponse(ctx context.Co
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/workflow/test-run/{id} (the `TestRunWorkflow` operationId).
-func (c *ClientWithResponses) TestRunWorkflowWithResponse(ctx context.Context, id Id, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error) {
+func (c *ClientWithResponses) TestRunWorkflowWithResponse(ctx context.Context, id RecordId, body TestRunWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*TestRunWorkflowResponse, error) {
 	rsp, err := c.TestRunWorkflow(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57629,7 +57670,7 @@ func (c *ClientWithResponses) UpdateWorkflowWithResponse(ctx context.Context, pa
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/workflow/{id} (the `DeleteWorkflow` operationId).
-func (c *ClientWithResponses) DeleteWorkflowWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DeleteWorkflowResponse, error) {
+func (c *ClientWithResponses) DeleteWorkflowWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DeleteWorkflowResponse, error) {
 	rsp, err := c.DeleteWorkflow(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57647,7 +57688,7 @@ func (c *ClientWithResponses) DeleteWorkflowWithResponse(ctx context.Context, id
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/workflow/{id} (the `GetWorkflow` operationId).
-func (c *ClientWithResponses) GetWorkflowWithResponse(ctx context.Context, id Id, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*GetWorkflowResponse, error) {
+func (c *ClientWithResponses) GetWorkflowWithResponse(ctx context.Context, id RecordId, params *GetWorkflowParams, reqEditors ...RequestEditorFn) (*GetWorkflowResponse, error) {
 	rsp, err := c.GetWorkflow(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57668,7 +57709,7 @@ func (c *ClientWithResponses) GetWorkflowWithResponse(ctx context.Context, id Id
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-func (c *ClientWithResponses) CreateCampaignWorkflowWithBodyWithResponse(ctx context.Context, campaignId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error) {
+func (c *ClientWithResponses) CreateCampaignWorkflowWithBodyWithResponse(ctx context.Context, campaignId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error) {
 	rsp, err := c.CreateCampaignWorkflowWithBody(ctx, campaignId, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57689,7 +57730,7 @@ func (c *ClientWithResponses) CreateCampaignWorkflowWithBodyWithResponse(ctx con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v2/campaigns/workflow/create/{campaignId} (the `CreateCampaignWorkflow` operationId).
-func (c *ClientWithResponses) CreateCampaignWorkflowWithResponse(ctx context.Context, campaignId Id, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error) {
+func (c *ClientWithResponses) CreateCampaignWorkflowWithResponse(ctx context.Context, campaignId RecordId, body CreateCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCampaignWorkflowResponse, error) {
 	rsp, err := c.CreateCampaignWorkflow(ctx, campaignId, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57709,7 +57750,7 @@ func (c *ClientWithResponses) CreateCampaignWorkflowWithResponse(ctx context.Con
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v2/campaigns/workflow/duplicate/{id} (the `DuplicateCampaignWorkflow` operationId).
-func (c *ClientWithResponses) DuplicateCampaignWorkflowWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*DuplicateCampaignWorkflowResponse, error) {
+func (c *ClientWithResponses) DuplicateCampaignWorkflowWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*DuplicateCampaignWorkflowResponse, error) {
 	rsp, err := c.DuplicateCampaignWorkflow(ctx, id, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57727,7 +57768,7 @@ func (c *ClientWithResponses) DuplicateCampaignWorkflowWithResponse(ctx context.
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v2/campaigns/workflow/list/{campaignId} (the `ListCampaignWorkflows` operationId).
-func (c *ClientWithResponses) ListCampaignWorkflowsWithResponse(ctx context.Context, campaignId Id, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*ListCampaignWorkflowsResponse, error) {
+func (c *ClientWithResponses) ListCampaignWorkflowsWithResponse(ctx context.Context, campaignId RecordId, params *ListCampaignWorkflowsParams, reqEditors ...RequestEditorFn) (*ListCampaignWorkflowsResponse, error) {
 	rsp, err := c.ListCampaignWorkflows(ctx, campaignId, params, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57748,7 +57789,7 @@ func (c *ClientWithResponses) ListCampaignWorkflowsWithResponse(ctx context.Cont
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-func (c *ClientWithResponses) ToggleCampaignWorkflowWithBodyWithResponse(ctx context.Context, workflowId Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error) {
+func (c *ClientWithResponses) ToggleCampaignWorkflowWithBodyWithResponse(ctx context.Context, workflowId RecordId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error) {
 	rsp, err := c.ToggleCampaignWorkflowWithBody(ctx, workflowId, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -57769,7 +57810,7 @@ func (c *ClientWithResponses) ToggleCampaignWorkflowWithBodyWithResponse(ctx con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /v2/campaigns/workflow/toggle/{workflowId} (the `ToggleCampaignWorkflow` operationId).
-func (c *ClientWithResponses) ToggleCampaignWorkflowWithResponse(ctx context.Context, workflowId Id, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error) {
+func (c *ClientWithResponses) ToggleCampaignWorkflowWithResponse(ctx context.Context, workflowId RecordId, body ToggleCampaignWorkflowJSONRequestBody, reqEditors ...RequestEditorFn) (*ToggleCampaignWorkflowResponse, error) {
 	rsp, err := c.ToggleCampaignWorkflow(ctx, workflowId, body, reqEditors...)
 	if err != nil {
 		return nil, err

@@ -205,6 +205,7 @@ const (
 	CallLogStatusNoAnswer   CallLogStatus = "no-answer"
 	CallLogStatusQueued     CallLogStatus = "queued"
 	CallLogStatusRinging    CallLogStatus = "ringing"
+	CallLogStatusVoicemail  CallLogStatus = "voicemail"
 )
 
 // Valid indicates whether the value is a known member of the CallLogStatus enum.
@@ -225,6 +226,8 @@ func (e CallLogStatus) Valid() bool {
 	case CallLogStatusQueued:
 		return true
 	case CallLogStatusRinging:
+		return true
+	case CallLogStatusVoicemail:
 		return true
 	default:
 		return false
@@ -2734,8 +2737,10 @@ type CallLog struct {
 	StartTime Timestamp `json:"startTime"`
 
 	// Status Where a call stands: `queued` before it is placed, `ringing`, `in-progress` once
-	// answered, then `completed`, `busy`, `no-answer`, `failed` or `cancelled` (ended before it
-	// was answered, for example by ending its job).
+	// answered, then `completed`, `voicemail` (a voicemail machine answered), `busy`,
+	// `no-answer`, `failed` or `cancelled` (ended before it was answered, for example by ending
+	// its job). A call placed for a contact ends in the same word as that contact's call
+	// status (`ContactCallStatus`), except `cancelled`, which leaves the contact `pending`.
 	Status CallLogStatus `json:"status"`
 
 	// To The called number in E.164 format.
@@ -2771,8 +2776,10 @@ type CallLogResponse struct {
 }
 
 // CallLogStatus Where a call stands: `queued` before it is placed, `ringing`, `in-progress` once
-// answered, then `completed`, `busy`, `no-answer`, `failed` or `cancelled` (ended before it
-// was answered, for example by ending its job).
+// answered, then `completed`, `voicemail` (a voicemail machine answered), `busy`,
+// `no-answer`, `failed` or `cancelled` (ended before it was answered, for example by ending
+// its job). A call placed for a contact ends in the same word as that contact's call
+// status (`ContactCallStatus`), except `cancelled`, which leaves the contact `pending`.
 type CallLogStatus string
 
 // CallRecording Where to download a call's recording.
@@ -4241,6 +4248,18 @@ type InboxSortBy string
 // read by anyone with the link (no sign-in). New items are `private`.
 type InboxVisibility string
 
+// IntegrationSetup Whether one connected-app service is configured on this deployment.
+type IntegrationSetup struct {
+	// Configured Whether a team can connect it; false until an operator sets `missingSettings`.
+	Configured bool `json:"configured"`
+
+	// IntegrationId The service a connected app connects to.
+	IntegrationId AppIntegration `json:"integrationId"`
+
+	// MissingSettings The `betty serve` flags still to set (each also a `BETTY_*` environment variable), empty when configured.
+	MissingSettings []string `json:"missingSettings"`
+}
+
 // Invitation An invitation addressed to the caller that can still be accepted. `id` and
 // `organizationMemberId` are the same value (the invited team member's id).
 type Invitation struct {
@@ -5376,6 +5395,12 @@ type ReconnectHubspotAppRequest struct {
 	OrganizationId Id `json:"organizationId"`
 }
 
+// RecordId The id of a record Betty made (a UUID). In a path, a value of another shape answers 400
+// naming the parameter and the value ("campaignId: \"abc\" is not a valid id"), not 404.
+//
+// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+type RecordId = string
+
 // RequestPasswordResetRequest defines model for RequestPasswordResetRequest.
 type RequestPasswordResetRequest struct {
 	// Email An e-mail address (local part of letters, digits and `._%+-`, a TLD of 2+ letters).
@@ -5475,6 +5500,11 @@ type SaveWorkflowRequest struct {
 type ServerInfo struct {
 	// EmailConfirmationRequired Whether a new account must confirm its e-mail before signing in (only when mail is delivered).
 	EmailConfirmationRequired bool `json:"emailConfirmationRequired"`
+
+	// Integrations Whether each connected-app service can be connected on this deployment (its OAuth app
+	// configured by the operator). A client shows an unconfigured one's Connect as
+	// unavailable, naming `missingSettings`, instead of letting it answer 501/503.
+	Integrations []IntegrationSetup `json:"integrations"`
 
 	// MailDelivery `smtp` when e-mail is sent through the configured SMTP relay; `outbox` when no relay is
 	// configured and messages are only kept in the outbox and their links written to the
@@ -5577,6 +5607,9 @@ type SetWorkflowAgentRequest struct {
 type SetWorkflowContactsRequest struct {
 	// ConnectedAppId For `hubspot` (required then, else 400 "connectedAppId is required"), the connected HubSpot app; for `zapier`, optionally the Zapier connection.
 	ConnectedAppId *string `json:"connectedAppId,omitempty"`
+
+	// ConvertLetters For `csv`, read the letters of vanity numbers (`1-800-FLOWERS`) as the digits of a standard phone keypad (ABC=2 … WXYZ=9). When false (the default), a row whose number has letters is kept with call status `failed` and the reason "letters in the number", and is listed in the rejected rows; it is never dialled as digits nobody wrote.
+	ConvertLetters *bool `json:"convertLetters,omitempty"`
 
 	// DefaultRegion For `csv`, the region (ISO 3166-1 alpha-2, like `US` or `GB`) of phone numbers written without a country code; `US` when absent. A region the phone-number library does not know answers 400 naming `body.defaultRegion`.
 	//
@@ -9418,13 +9451,13 @@ type ServerInterface interface {
 	GetAdminUserOrganizationsByEmail(ctx echo.Context, email Email) error
 	// GetAdminUserOrganizations A user's organisations by user id
 	// (GET /v1/admin/organization/organizations-list/{userId})
-	GetAdminUserOrganizations(ctx echo.Context, userId Id) error
+	GetAdminUserOrganizations(ctx echo.Context, userId RecordId) error
 	// ListAdminOrganizationsByOwnerEmail Organisations owned by an e-mail address, for site admins
 	// (GET /v1/admin/organization/refresh-organization-email/{email})
 	ListAdminOrganizationsByOwnerEmail(ctx echo.Context, email Email, params ListAdminOrganizationsByOwnerEmailParams) error
 	// GetAdminOrganization An organisation, for site admins
 	// (GET /v1/admin/organization/refresh-organization-id/{id})
-	GetAdminOrganization(ctx echo.Context, id Id, params GetAdminOrganizationParams) error
+	GetAdminOrganization(ctx echo.Context, id RecordId, params GetAdminOrganizationParams) error
 	// UpdateAdminOrganizationLevel Set an organisation's verification level
 	// (POST /v1/admin/organization/update-organization-level)
 	UpdateAdminOrganizationLevel(ctx echo.Context, params UpdateAdminOrganizationLevelParams) error
@@ -9436,7 +9469,7 @@ type ServerInterface interface {
 	SearchAdminUsersOrganizations(ctx echo.Context, params SearchAdminUsersOrganizationsParams) error
 	// ActivateAgent Activate an agent profile
 	// (PUT /v1/agent/activate/{id})
-	ActivateAgent(ctx echo.Context, id Id, params ActivateAgentParams) error
+	ActivateAgent(ctx echo.Context, id RecordId, params ActivateAgentParams) error
 	// ListAgentAudioFiles List an agent's teaching audio files
 	// (GET /v1/agent/audio-list)
 	ListAgentAudioFiles(ctx echo.Context, params ListAgentAudioFilesParams) error
@@ -9451,25 +9484,25 @@ type ServerInterface interface {
 	CreateAgent(ctx echo.Context) error
 	// DeactivateAgent Deactivate an agent profile
 	// (PUT /v1/agent/deactivate/{id})
-	DeactivateAgent(ctx echo.Context, id Id, params DeactivateAgentParams) error
+	DeactivateAgent(ctx echo.Context, id RecordId, params DeactivateAgentParams) error
 	// DeleteAgent Delete an agent profile
 	// (DELETE /v1/agent/delete/{id})
-	DeleteAgent(ctx echo.Context, id Id, params DeleteAgentParams) error
+	DeleteAgent(ctx echo.Context, id RecordId, params DeleteAgentParams) error
 	// DuplicateAgent Duplicate an agent profile
 	// (POST /v1/agent/duplicate)
 	DuplicateAgent(ctx echo.Context) error
 	// UpdateAgentFaq Set an agent's FAQ
 	// (POST /v1/agent/faq/{id})
-	UpdateAgentFaq(ctx echo.Context, id Id) error
+	UpdateAgentFaq(ctx echo.Context, id RecordId) error
 	// ListCampaignAgents List the agent profiles of a campaign
 	// (GET /v1/agent/list/campaigns/{campaignId})
-	ListCampaignAgents(ctx echo.Context, campaignId Id, params ListCampaignAgentsParams) error
+	ListCampaignAgents(ctx echo.Context, campaignId RecordId, params ListCampaignAgentsParams) error
 	// ListAgentKnowledgeFiles List an agent's knowledge files
 	// (GET /v1/agent/list/knowledge-file/{id})
-	ListAgentKnowledgeFiles(ctx echo.Context, id Id, params ListAgentKnowledgeFilesParams) error
+	ListAgentKnowledgeFiles(ctx echo.Context, id RecordId, params ListAgentKnowledgeFilesParams) error
 	// ListAgents List the agent profiles of a team
 	// (GET /v1/agent/list/{teamId})
-	ListAgents(ctx echo.Context, teamId Id, params ListAgentsParams) error
+	ListAgents(ctx echo.Context, teamId RecordId, params ListAgentsParams) error
 	// SummarizeAgentAudio Add a teaching audio file to an agent
 	// (POST /v1/agent/summary)
 	SummarizeAgentAudio(ctx echo.Context, params SummarizeAgentAudioParams) error
@@ -9478,10 +9511,10 @@ type ServerInterface interface {
 	SynthesizeAgentSpeech(ctx echo.Context, params SynthesizeAgentSpeechParams) error
 	// GetAgent Get an agent profile
 	// (GET /v1/agent/{id})
-	GetAgent(ctx echo.Context, id Id, params GetAgentParams) error
+	GetAgent(ctx echo.Context, id RecordId, params GetAgentParams) error
 	// UpdateAgent Update an agent profile
 	// (PATCH /v1/agent/{id})
-	UpdateAgent(ctx echo.Context, id Id) error
+	UpdateAgent(ctx echo.Context, id RecordId) error
 	// ConnectHubspotApp Start connecting a HubSpot portal
 	// (POST /v1/apps/connect/hubspot)
 	ConnectHubspotApp(ctx echo.Context) error
@@ -9538,7 +9571,7 @@ type ServerInterface interface {
 	ListZapierZaps(ctx echo.Context, params ListZapierZapsParams) error
 	// GetAdminProfile A user's site-admin profile
 	// (GET /v1/auth/admin-profile/{id})
-	GetAdminProfile(ctx echo.Context, id Id) error
+	GetAdminProfile(ctx echo.Context, id RecordId) error
 	// ConfirmEmail Confirm an e-mail address
 	// (POST /v1/auth/confirm-email)
 	ConfirmEmail(ctx echo.Context) error
@@ -9574,7 +9607,7 @@ type ServerInterface interface {
 	GetUserByEmail(ctx echo.Context, email Email) error
 	// GetUser A user by id
 	// (GET /v1/auth/user/{id})
-	GetUser(ctx echo.Context, id Id) error
+	GetUser(ctx echo.Context, id RecordId) error
 	// CompleteZapierAuthorization Finish connecting Zapier (OAuth code exchange)
 	// (POST /v1/auth/zapier/callback)
 	CompleteZapierAuthorization(ctx echo.Context) error
@@ -9586,16 +9619,16 @@ type ServerInterface interface {
 	ListCallBookings(ctx echo.Context, params ListCallBookingsParams) error
 	// GetCallLog Get a call log
 	// (GET /v1/call/log/{id})
-	GetCallLog(ctx echo.Context, id Id, params GetCallLogParams) error
+	GetCallLog(ctx echo.Context, id RecordId, params GetCallLogParams) error
 	// ListCallLogs List call logs
 	// (GET /v1/call/logs)
 	ListCallLogs(ctx echo.Context, params ListCallLogsParams) error
 	// GetCallStatistics Count an organisation's calls per day
 	// (GET /v1/call/organization/{teamId})
-	GetCallStatistics(ctx echo.Context, teamId Id, params GetCallStatisticsParams) error
+	GetCallStatistics(ctx echo.Context, teamId RecordId, params GetCallStatisticsParams) error
 	// GetCallRecording Get a call's recording
 	// (GET /v1/call/recordings/{callLogId})
-	GetCallRecording(ctx echo.Context, callLogId Id, params GetCallRecordingParams) error
+	GetCallRecording(ctx echo.Context, callLogId RecordId, params GetCallRecordingParams) error
 	// SimulateInboundCall Simulate a call coming in to one of the organisation's numbers
 	// (POST /v1/call/simulate-inbound)
 	SimulateInboundCall(ctx echo.Context) error
@@ -9607,7 +9640,7 @@ type ServerInterface interface {
 	CreateCampaign(ctx echo.Context) error
 	// DuplicateCampaign Duplicate a campaign
 	// (POST /v1/campaigns/duplicate/{id})
-	DuplicateCampaign(ctx echo.Context, id Id) error
+	DuplicateCampaign(ctx echo.Context, id RecordId) error
 	// ActivateKnowledgeBase Make a knowledge base the campaign's active one
 	// (POST /v1/campaigns/knowledge-base/activate)
 	ActivateKnowledgeBase(ctx echo.Context) error
@@ -9619,49 +9652,49 @@ type ServerInterface interface {
 	DeactivateKnowledgeBase(ctx echo.Context) error
 	// DeleteKnowledgeBase Delete a knowledge base
 	// (DELETE /v1/campaigns/knowledge-base/delete/{id})
-	DeleteKnowledgeBase(ctx echo.Context, id Id, params DeleteKnowledgeBaseParams) error
+	DeleteKnowledgeBase(ctx echo.Context, id RecordId, params DeleteKnowledgeBaseParams) error
 	// CreateKnowledgeFaq Add a FAQ to a knowledge base
 	// (POST /v1/campaigns/knowledge-base/faq)
 	CreateKnowledgeFaq(ctx echo.Context) error
 	// UpdateKnowledgeFaq Edit a FAQ
 	// (PUT /v1/campaigns/knowledge-base/faq/{id})
-	UpdateKnowledgeFaq(ctx echo.Context, id Id) error
+	UpdateKnowledgeFaq(ctx echo.Context, id RecordId) error
 	// GetKnowledgeFile Get a knowledge file or FAQ
 	// (GET /v1/campaigns/knowledge-base/file/{id})
-	GetKnowledgeFile(ctx echo.Context, id Id, params GetKnowledgeFileParams) error
+	GetKnowledgeFile(ctx echo.Context, id RecordId, params GetKnowledgeFileParams) error
 	// CreateKnowledgeFile Add a file to a knowledge base
 	// (POST /v1/campaigns/knowledge-base/files)
 	CreateKnowledgeFile(ctx echo.Context) error
 	// DeleteKnowledgeFile Delete a knowledge file or FAQ
 	// (DELETE /v1/campaigns/knowledge-base/files/{id})
-	DeleteKnowledgeFile(ctx echo.Context, id Id, params DeleteKnowledgeFileParams) error
+	DeleteKnowledgeFile(ctx echo.Context, id RecordId, params DeleteKnowledgeFileParams) error
 	// ListKnowledgeFiles List the files and FAQs of a knowledge base
 	// (GET /v1/campaigns/knowledge-base/files/{id})
-	ListKnowledgeFiles(ctx echo.Context, id Id, params ListKnowledgeFilesParams) error
+	ListKnowledgeFiles(ctx echo.Context, id RecordId, params ListKnowledgeFilesParams) error
 	// ListKnowledgeBases List knowledge bases
 	// (GET /v1/campaigns/knowledge-base/list/{organizationId})
-	ListKnowledgeBases(ctx echo.Context, organizationId Id, params ListKnowledgeBasesParams) error
+	ListKnowledgeBases(ctx echo.Context, organizationId RecordId, params ListKnowledgeBasesParams) error
 	// SearchKnowledgeBase Search a knowledge base
 	// (GET /v1/campaigns/knowledge-base/search)
 	SearchKnowledgeBase(ctx echo.Context, params SearchKnowledgeBaseParams) error
 	// UpdateKnowledgeBase Rename a knowledge base
 	// (PUT /v1/campaigns/knowledge-base/update/{id})
-	UpdateKnowledgeBase(ctx echo.Context, id Id) error
+	UpdateKnowledgeBase(ctx echo.Context, id RecordId) error
 	// ListCampaigns List campaigns
 	// (GET /v1/campaigns/list)
 	ListCampaigns(ctx echo.Context, params ListCampaignsParams) error
 	// ListCampaignPhoneNumberAssignments Campaigns a phone number is assigned to
 	// (GET /v1/campaigns/phone-number/{id})
-	ListCampaignPhoneNumberAssignments(ctx echo.Context, id Id, params ListCampaignPhoneNumberAssignmentsParams) error
+	ListCampaignPhoneNumberAssignments(ctx echo.Context, id RecordId, params ListCampaignPhoneNumberAssignmentsParams) error
 	// DeleteCampaign Delete a campaign
 	// (DELETE /v1/campaigns/{id})
-	DeleteCampaign(ctx echo.Context, id Id) error
+	DeleteCampaign(ctx echo.Context, id RecordId) error
 	// GetCampaign Get a campaign
 	// (GET /v1/campaigns/{id})
-	GetCampaign(ctx echo.Context, id Id) error
+	GetCampaign(ctx echo.Context, id RecordId) error
 	// UpdateCampaign Update a campaign
 	// (PUT /v1/campaigns/{id})
-	UpdateCampaign(ctx echo.Context, id Id) error
+	UpdateCampaign(ctx echo.Context, id RecordId) error
 	// ListDoNotCall The team's do-not-call list
 	// (GET /v1/do-not-call)
 	ListDoNotCall(ctx echo.Context, params ListDoNotCallParams) error
@@ -9673,7 +9706,7 @@ type ServerInterface interface {
 	ImportDoNotCall(ctx echo.Context, params ImportDoNotCallParams) error
 	// RemoveDoNotCall Remove a number from the do-not-call list
 	// (DELETE /v1/do-not-call/{id})
-	RemoveDoNotCall(ctx echo.Context, id Id, params RemoveDoNotCallParams) error
+	RemoveDoNotCall(ctx echo.Context, id RecordId, params RemoveDoNotCallParams) error
 	// StreamEvents Stream updates as server-sent events
 	// (GET /v1/events)
 	StreamEvents(ctx echo.Context, params StreamEventsParams) error
@@ -9685,10 +9718,10 @@ type ServerInterface interface {
 	ListInboxItems(ctx echo.Context, params ListInboxItemsParams) error
 	// DeleteInboxItem Delete an inbox item
 	// (DELETE /v1/inbox/item/{inboxId})
-	DeleteInboxItem(ctx echo.Context, inboxId Id, params DeleteInboxItemParams) error
+	DeleteInboxItem(ctx echo.Context, inboxId RecordId, params DeleteInboxItemParams) error
 	// UpdateInboxItem Change an inbox item's priority or visibility
 	// (POST /v1/inbox/item/{inboxId})
-	UpdateInboxItem(ctx echo.Context, inboxId Id) error
+	UpdateInboxItem(ctx echo.Context, inboxId RecordId) error
 	// GetInboxItem Get an inbox item
 	// (GET /v1/inbox/private/{id})
 	GetInboxItem(ctx echo.Context, id Id, params GetInboxItemParams) error
@@ -9724,13 +9757,13 @@ type ServerInterface interface {
 	SearchAvailablePhoneNumbers(ctx echo.Context, params SearchAvailablePhoneNumbersParams) error
 	// ListVerifiedPhoneNumbers List the organisation's number verifications
 	// (GET /v1/phone/get-verified-phone-numbers/{id})
-	ListVerifiedPhoneNumbers(ctx echo.Context, id Id) error
+	ListVerifiedPhoneNumbers(ctx echo.Context, id RecordId) error
 	// ListPhoneNumbers List the organisation's phone numbers
 	// (GET /v1/phone/my-numbers)
 	ListPhoneNumbers(ctx echo.Context, params ListPhoneNumbersParams) error
 	// DeletePhoneNumber Release a phone number
 	// (DELETE /v1/phone/number/{phoneNumberId})
-	DeletePhoneNumber(ctx echo.Context, phoneNumberId Id, params DeletePhoneNumberParams) error
+	DeletePhoneNumber(ctx echo.Context, phoneNumberId RecordId, params DeletePhoneNumberParams) error
 	// RequestPhoneNumberVerification Start verifying a number the organisation owns elsewhere
 	// (POST /v1/phone/request-phone-number-verification)
 	RequestPhoneNumberVerification(ctx echo.Context) error
@@ -9757,13 +9790,13 @@ type ServerInterface interface {
 	CreateTeamApiKey(ctx echo.Context) error
 	// DeleteTeamApiKey Revoke an API key
 	// (DELETE /v1/team/api-keys/{id})
-	DeleteTeamApiKey(ctx echo.Context, id Id, params DeleteTeamApiKeyParams) error
+	DeleteTeamApiKey(ctx echo.Context, id RecordId, params DeleteTeamApiKeyParams) error
 	// ConfirmTeamOwnershipTransfer Confirm an ownership transfer
 	// (POST /v1/team/confirm-transfer-ownership)
 	ConfirmTeamOwnershipTransfer(ctx echo.Context) error
 	// DeleteTeam Delete a team
 	// (DELETE /v1/team/delete/{id})
-	DeleteTeam(ctx echo.Context, id Id) error
+	DeleteTeam(ctx echo.Context, id RecordId) error
 	// ListPendingTeamInvitations My pending invitations
 	// (GET /v1/team/get-valid-pending-invitations)
 	ListPendingTeamInvitations(ctx echo.Context) error
@@ -9772,7 +9805,7 @@ type ServerInterface interface {
 	InviteTeamMember(ctx echo.Context) error
 	// CheckTeamMembership Is a user an active member of a team
 	// (GET /v1/team/is-member/{teamId})
-	CheckTeamMembership(ctx echo.Context, teamId Id, params CheckTeamMembershipParams) error
+	CheckTeamMembership(ctx echo.Context, teamId RecordId, params CheckTeamMembershipParams) error
 	// ListTeams My teams
 	// (GET /v1/team/list)
 	ListTeams(ctx echo.Context, params ListTeamsParams) error
@@ -9790,13 +9823,13 @@ type ServerInterface interface {
 	CreateTeam(ctx echo.Context) error
 	// GetTeamOnboarding Onboarding checklist
 	// (GET /v1/team/onboarding/{id})
-	GetTeamOnboarding(ctx echo.Context, id Id) error
+	GetTeamOnboarding(ctx echo.Context, id RecordId) error
 	// UpdateTeamProperties Update a team's properties
 	// (PATCH /v1/team/properties)
 	UpdateTeamProperties(ctx echo.Context) error
 	// RequestTeamVerification Ask for the next verification level
 	// (GET /v1/team/request-verification/{id})
-	RequestTeamVerification(ctx echo.Context, id Id) error
+	RequestTeamVerification(ctx echo.Context, id RecordId) error
 	// GetTeamSubscriptionCredits Credits balance and tier
 	// (GET /v1/team/subscription-credits)
 	GetTeamSubscriptionCredits(ctx echo.Context, params GetTeamSubscriptionCreditsParams) error
@@ -9811,7 +9844,7 @@ type ServerInterface interface {
 	GetTeamSubscriptionStatus(ctx echo.Context, params GetTeamSubscriptionStatusParams) error
 	// GetTeamCostsUsage Call minutes and cost of a month
 	// (GET /v1/team/team-costs-usage/{id})
-	GetTeamCostsUsage(ctx echo.Context, id Id, params GetTeamCostsUsageParams) error
+	GetTeamCostsUsage(ctx echo.Context, id RecordId, params GetTeamCostsUsageParams) error
 	// TransferTeamOwnership Start an ownership transfer
 	// (POST /v1/team/transfer-ownership)
 	TransferTeamOwnership(ctx echo.Context) error
@@ -9892,10 +9925,10 @@ type ServerInterface interface {
 	DownloadRejectedContacts(ctx echo.Context, nodeId Id, params DownloadRejectedContactsParams) error
 	// EndWorkflowJob Cancel a workflow's run
 	// (POST /v1/workflow/end-job/{id})
-	EndWorkflowJob(ctx echo.Context, id Id) error
+	EndWorkflowJob(ctx echo.Context, id RecordId) error
 	// ListWorkflowHistory List a workflow's runs
 	// (GET /v1/workflow/history/{id})
-	ListWorkflowHistory(ctx echo.Context, id Id, params ListWorkflowHistoryParams) error
+	ListWorkflowHistory(ctx echo.Context, id RecordId, params ListWorkflowHistoryParams) error
 	// ListWorkflows List workflows
 	// (GET /v1/workflow/list)
 	ListWorkflows(ctx echo.Context, params ListWorkflowsParams) error
@@ -9904,16 +9937,16 @@ type ServerInterface interface {
 	UpdateWorkflowNode(ctx echo.Context, nodeId Id) error
 	// ListWorkflowsByPhoneNumber Workflows using a phone number
 	// (GET /v1/workflow/phone-number/{phoneNumberId})
-	ListWorkflowsByPhoneNumber(ctx echo.Context, phoneNumberId Id, params ListWorkflowsByPhoneNumberParams) error
+	ListWorkflowsByPhoneNumber(ctx echo.Context, phoneNumberId RecordId, params ListWorkflowsByPhoneNumberParams) error
 	// GetWorkflowProgress Progress of a workflow's run
 	// (POST /v1/workflow/progress/{id})
-	GetWorkflowProgress(ctx echo.Context, id Id) error
+	GetWorkflowProgress(ctx echo.Context, id RecordId) error
 	// PreviewWorkflowRun Preview a run of a workflow
 	// (GET /v1/workflow/run-preview/{id})
-	PreviewWorkflowRun(ctx echo.Context, id Id) error
+	PreviewWorkflowRun(ctx echo.Context, id RecordId) error
 	// RunWorkflow Run a workflow
 	// (POST /v1/workflow/run/{id})
-	RunWorkflow(ctx echo.Context, id Id) error
+	RunWorkflow(ctx echo.Context, id RecordId) error
 	// SaveWorkflow Save a workflow's graph
 	// (POST /v1/workflow/save)
 	SaveWorkflow(ctx echo.Context) error
@@ -9922,28 +9955,28 @@ type ServerInterface interface {
 	ListWorkflowTemplates(ctx echo.Context, params ListWorkflowTemplatesParams) error
 	// TestRunWorkflow Test-run a workflow
 	// (POST /v1/workflow/test-run/{id})
-	TestRunWorkflow(ctx echo.Context, id Id) error
+	TestRunWorkflow(ctx echo.Context, id RecordId) error
 	// UpdateWorkflow Rename a workflow
 	// (PATCH /v1/workflow/update)
 	UpdateWorkflow(ctx echo.Context, params UpdateWorkflowParams) error
 	// DeleteWorkflow Delete a workflow
 	// (DELETE /v1/workflow/{id})
-	DeleteWorkflow(ctx echo.Context, id Id) error
+	DeleteWorkflow(ctx echo.Context, id RecordId) error
 	// GetWorkflow Get a workflow
 	// (GET /v1/workflow/{id})
-	GetWorkflow(ctx echo.Context, id Id, params GetWorkflowParams) error
+	GetWorkflow(ctx echo.Context, id RecordId, params GetWorkflowParams) error
 	// CreateCampaignWorkflow Create a workflow in a campaign
 	// (POST /v2/campaigns/workflow/create/{campaignId})
-	CreateCampaignWorkflow(ctx echo.Context, campaignId Id) error
+	CreateCampaignWorkflow(ctx echo.Context, campaignId RecordId) error
 	// DuplicateCampaignWorkflow Duplicate a campaign workflow
 	// (POST /v2/campaigns/workflow/duplicate/{id})
-	DuplicateCampaignWorkflow(ctx echo.Context, id Id) error
+	DuplicateCampaignWorkflow(ctx echo.Context, id RecordId) error
 	// ListCampaignWorkflows List a campaign's workflows
 	// (GET /v2/campaigns/workflow/list/{campaignId})
-	ListCampaignWorkflows(ctx echo.Context, campaignId Id, params ListCampaignWorkflowsParams) error
+	ListCampaignWorkflows(ctx echo.Context, campaignId RecordId, params ListCampaignWorkflowsParams) error
 	// ToggleCampaignWorkflow Activate or deactivate a campaign workflow
 	// (PATCH /v2/campaigns/workflow/toggle/{workflowId})
-	ToggleCampaignWorkflow(ctx echo.Context, workflowId Id) error
+	ToggleCampaignWorkflow(ctx echo.Context, workflowId RecordId) error
 	// ListJobStatuses Status of jobs
 	// (GET /v2/jobs/status)
 	ListJobStatuses(ctx echo.Context, params ListJobStatusesParams) error
@@ -10083,7 +10116,7 @@ func (w *ServerInterfaceWrapper) GetAdminUserOrganizationsByEmail(ctx echo.Conte
 func (w *ServerInterfaceWrapper) GetAdminUserOrganizations(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "userId" -------------
-	var userId Id
+	var userId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "userId", ctx.Param("userId"), &userId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10124,7 +10157,7 @@ func (w *ServerInterfaceWrapper) ListAdminOrganizationsByOwnerEmail(ctx echo.Con
 func (w *ServerInterfaceWrapper) GetAdminOrganization(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10224,7 +10257,7 @@ func (w *ServerInterfaceWrapper) SearchAdminUsersOrganizations(ctx echo.Context)
 func (w *ServerInterfaceWrapper) ActivateAgent(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10331,7 +10364,7 @@ func (w *ServerInterfaceWrapper) CreateAgent(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DeactivateAgent(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10356,7 +10389,7 @@ func (w *ServerInterfaceWrapper) DeactivateAgent(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DeleteAgent(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10390,7 +10423,7 @@ func (w *ServerInterfaceWrapper) DuplicateAgent(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) UpdateAgentFaq(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10406,7 +10439,7 @@ func (w *ServerInterfaceWrapper) UpdateAgentFaq(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ListCampaignAgents(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "campaignId" -------------
-	var campaignId Id
+	var campaignId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "campaignId", ctx.Param("campaignId"), &campaignId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10445,7 +10478,7 @@ func (w *ServerInterfaceWrapper) ListCampaignAgents(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ListAgentKnowledgeFiles(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10484,7 +10517,7 @@ func (w *ServerInterfaceWrapper) ListAgentKnowledgeFiles(ctx echo.Context) error
 func (w *ServerInterfaceWrapper) ListAgents(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "teamId" -------------
-	var teamId Id
+	var teamId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10587,7 +10620,7 @@ func (w *ServerInterfaceWrapper) SynthesizeAgentSpeech(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetAgent(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10612,7 +10645,7 @@ func (w *ServerInterfaceWrapper) GetAgent(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) UpdateAgent(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -10969,7 +11002,7 @@ func (w *ServerInterfaceWrapper) ListZapierZaps(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetAdminProfile(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11091,7 +11124,7 @@ func (w *ServerInterfaceWrapper) GetUserByEmail(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetUser(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11157,7 +11190,7 @@ func (w *ServerInterfaceWrapper) ListCallBookings(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetCallLog(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11214,7 +11247,7 @@ func (w *ServerInterfaceWrapper) ListCallLogs(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetCallStatistics(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "teamId" -------------
-	var teamId Id
+	var teamId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11253,7 +11286,7 @@ func (w *ServerInterfaceWrapper) GetCallStatistics(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetCallRecording(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "callLogId" -------------
-	var callLogId Id
+	var callLogId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "callLogId", ctx.Param("callLogId"), &callLogId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11321,7 +11354,7 @@ func (w *ServerInterfaceWrapper) CreateCampaign(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DuplicateCampaign(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11364,7 +11397,7 @@ func (w *ServerInterfaceWrapper) DeactivateKnowledgeBase(ctx echo.Context) error
 func (w *ServerInterfaceWrapper) DeleteKnowledgeBase(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11398,7 +11431,7 @@ func (w *ServerInterfaceWrapper) CreateKnowledgeFaq(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) UpdateKnowledgeFaq(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11414,7 +11447,7 @@ func (w *ServerInterfaceWrapper) UpdateKnowledgeFaq(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetKnowledgeFile(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11448,7 +11481,7 @@ func (w *ServerInterfaceWrapper) CreateKnowledgeFile(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DeleteKnowledgeFile(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11473,7 +11506,7 @@ func (w *ServerInterfaceWrapper) DeleteKnowledgeFile(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ListKnowledgeFiles(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11512,7 +11545,7 @@ func (w *ServerInterfaceWrapper) ListKnowledgeFiles(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ListKnowledgeBases(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "organizationId" -------------
-	var organizationId Id
+	var organizationId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11597,7 +11630,7 @@ func (w *ServerInterfaceWrapper) SearchKnowledgeBase(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) UpdateKnowledgeBase(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11659,7 +11692,7 @@ func (w *ServerInterfaceWrapper) ListCampaigns(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ListCampaignPhoneNumberAssignments(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11691,7 +11724,7 @@ func (w *ServerInterfaceWrapper) ListCampaignPhoneNumberAssignments(ctx echo.Con
 func (w *ServerInterfaceWrapper) DeleteCampaign(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11707,7 +11740,7 @@ func (w *ServerInterfaceWrapper) DeleteCampaign(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetCampaign(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11723,7 +11756,7 @@ func (w *ServerInterfaceWrapper) GetCampaign(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) UpdateCampaign(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11819,7 +11852,7 @@ func (w *ServerInterfaceWrapper) ImportDoNotCall(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) RemoveDoNotCall(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11974,7 +12007,7 @@ func (w *ServerInterfaceWrapper) ListInboxItems(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DeleteInboxItem(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "inboxId" -------------
-	var inboxId Id
+	var inboxId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "inboxId", ctx.Param("inboxId"), &inboxId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -11999,7 +12032,7 @@ func (w *ServerInterfaceWrapper) DeleteInboxItem(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) UpdateInboxItem(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "inboxId" -------------
-	var inboxId Id
+	var inboxId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "inboxId", ctx.Param("inboxId"), &inboxId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12266,7 +12299,7 @@ func (w *ServerInterfaceWrapper) SearchAvailablePhoneNumbers(ctx echo.Context) e
 func (w *ServerInterfaceWrapper) ListVerifiedPhoneNumbers(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12314,7 +12347,7 @@ func (w *ServerInterfaceWrapper) ListPhoneNumbers(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DeletePhoneNumber(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "phoneNumberId" -------------
-	var phoneNumberId Id
+	var phoneNumberId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "phoneNumberId", ctx.Param("phoneNumberId"), &phoneNumberId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12420,7 +12453,7 @@ func (w *ServerInterfaceWrapper) CreateTeamApiKey(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DeleteTeamApiKey(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12454,7 +12487,7 @@ func (w *ServerInterfaceWrapper) ConfirmTeamOwnershipTransfer(ctx echo.Context) 
 func (w *ServerInterfaceWrapper) DeleteTeam(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12488,7 +12521,7 @@ func (w *ServerInterfaceWrapper) InviteTeamMember(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) CheckTeamMembership(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "teamId" -------------
-	var teamId Id
+	var teamId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12620,7 +12653,7 @@ func (w *ServerInterfaceWrapper) CreateTeam(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetTeamOnboarding(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12645,7 +12678,7 @@ func (w *ServerInterfaceWrapper) UpdateTeamProperties(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) RequestTeamVerification(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -12724,7 +12757,7 @@ func (w *ServerInterfaceWrapper) GetTeamSubscriptionStatus(ctx echo.Context) err
 func (w *ServerInterfaceWrapper) GetTeamCostsUsage(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13448,7 +13481,7 @@ func (w *ServerInterfaceWrapper) DownloadRejectedContacts(ctx echo.Context) erro
 func (w *ServerInterfaceWrapper) EndWorkflowJob(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13464,7 +13497,7 @@ func (w *ServerInterfaceWrapper) EndWorkflowJob(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ListWorkflowHistory(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13565,7 +13598,7 @@ func (w *ServerInterfaceWrapper) UpdateWorkflowNode(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ListWorkflowsByPhoneNumber(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "phoneNumberId" -------------
-	var phoneNumberId Id
+	var phoneNumberId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "phoneNumberId", ctx.Param("phoneNumberId"), &phoneNumberId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13597,7 +13630,7 @@ func (w *ServerInterfaceWrapper) ListWorkflowsByPhoneNumber(ctx echo.Context) er
 func (w *ServerInterfaceWrapper) GetWorkflowProgress(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13613,7 +13646,7 @@ func (w *ServerInterfaceWrapper) GetWorkflowProgress(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) PreviewWorkflowRun(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13629,7 +13662,7 @@ func (w *ServerInterfaceWrapper) PreviewWorkflowRun(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) RunWorkflow(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13686,7 +13719,7 @@ func (w *ServerInterfaceWrapper) ListWorkflowTemplates(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) TestRunWorkflow(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13727,7 +13760,7 @@ func (w *ServerInterfaceWrapper) UpdateWorkflow(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) DeleteWorkflow(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13743,7 +13776,7 @@ func (w *ServerInterfaceWrapper) DeleteWorkflow(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) GetWorkflow(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13768,7 +13801,7 @@ func (w *ServerInterfaceWrapper) GetWorkflow(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) CreateCampaignWorkflow(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "campaignId" -------------
-	var campaignId Id
+	var campaignId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "campaignId", ctx.Param("campaignId"), &campaignId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13784,7 +13817,7 @@ func (w *ServerInterfaceWrapper) CreateCampaignWorkflow(ctx echo.Context) error 
 func (w *ServerInterfaceWrapper) DuplicateCampaignWorkflow(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "id" -------------
-	var id Id
+	var id RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13800,7 +13833,7 @@ func (w *ServerInterfaceWrapper) DuplicateCampaignWorkflow(ctx echo.Context) err
 func (w *ServerInterfaceWrapper) ListCampaignWorkflows(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "campaignId" -------------
-	var campaignId Id
+	var campaignId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "campaignId", ctx.Param("campaignId"), &campaignId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -13839,7 +13872,7 @@ func (w *ServerInterfaceWrapper) ListCampaignWorkflows(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) ToggleCampaignWorkflow(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "workflowId" -------------
-	var workflowId Id
+	var workflowId RecordId
 
 	err = runtime.BindStyledParameterWithOptions("simple", "workflowId", ctx.Param("workflowId"), &workflowId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -14746,7 +14779,7 @@ func (response GetAdminUserOrganizationsByEmaildefaultApplicationProblemPlusJSON
 }
 
 type GetAdminUserOrganizationsRequestObject struct {
-	UserId Id `json:"userId"`
+	UserId RecordId `json:"userId"`
 }
 
 type GetAdminUserOrganizationsResponseObject interface {
@@ -14991,7 +15024,7 @@ func (response ListAdminOrganizationsByOwnerEmaildefaultApplicationProblemPlusJS
 }
 
 type GetAdminOrganizationRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params GetAdminOrganizationParams
 }
 
@@ -15464,7 +15497,7 @@ func (response SearchAdminUsersOrganizationsdefaultApplicationProblemPlusJSONRes
 }
 
 type ActivateAgentRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params ActivateAgentParams
 }
 
@@ -16171,7 +16204,7 @@ func (response CreateAgentdefaultApplicationProblemPlusJSONResponse) VisitCreate
 }
 
 type DeactivateAgentRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params DeactivateAgentParams
 }
 
@@ -16294,7 +16327,7 @@ func (response DeactivateAgentdefaultApplicationProblemPlusJSONResponse) VisitDe
 }
 
 type DeleteAgentRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params DeleteAgentParams
 }
 
@@ -16587,7 +16620,7 @@ func (response DuplicateAgentdefaultApplicationProblemPlusJSONResponse) VisitDup
 }
 
 type UpdateAgentFaqRequestObject struct {
-	Id   Id `json:"id"`
+	Id   RecordId `json:"id"`
 	Body *UpdateAgentFaqJSONRequestBody
 }
 
@@ -16758,7 +16791,7 @@ func (response UpdateAgentFaqdefaultApplicationProblemPlusJSONResponse) VisitUpd
 }
 
 type ListCampaignAgentsRequestObject struct {
-	CampaignId Id `json:"campaignId"`
+	CampaignId RecordId `json:"campaignId"`
 	Params     ListCampaignAgentsParams
 }
 
@@ -16881,7 +16914,7 @@ func (response ListCampaignAgentsdefaultApplicationProblemPlusJSONResponse) Visi
 }
 
 type ListAgentKnowledgeFilesRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params ListAgentKnowledgeFilesParams
 }
 
@@ -17004,7 +17037,7 @@ func (response ListAgentKnowledgeFilesdefaultApplicationProblemPlusJSONResponse)
 }
 
 type ListAgentsRequestObject struct {
-	TeamId Id `json:"teamId"`
+	TeamId RecordId `json:"teamId"`
 	Params ListAgentsParams
 }
 
@@ -17436,7 +17469,7 @@ func (response SynthesizeAgentSpeechdefaultApplicationProblemPlusJSONResponse) V
 }
 
 type GetAgentRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params GetAgentParams
 }
 
@@ -17559,7 +17592,7 @@ func (response GetAgentdefaultApplicationProblemPlusJSONResponse) VisitGetAgentR
 }
 
 type UpdateAgentRequestObject struct {
-	Id   Id `json:"id"`
+	Id   RecordId `json:"id"`
 	Body *UpdateAgentJSONRequestBody
 }
 
@@ -20246,7 +20279,7 @@ func (response ListZapierZapsdefaultApplicationProblemPlusJSONResponse) VisitLis
 }
 
 type GetAdminProfileRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type GetAdminProfileResponseObject interface {
@@ -21642,7 +21675,7 @@ func (response GetUserByEmaildefaultApplicationProblemPlusJSONResponse) VisitGet
 }
 
 type GetUserRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type GetUserResponseObject interface {
@@ -22194,7 +22227,7 @@ func (response ListCallBookingsdefaultApplicationProblemPlusJSONResponse) VisitL
 }
 
 type GetCallLogRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params GetCallLogParams
 }
 
@@ -22439,7 +22472,7 @@ func (response ListCallLogsdefaultApplicationProblemPlusJSONResponse) VisitListC
 }
 
 type GetCallStatisticsRequestObject struct {
-	TeamId Id `json:"teamId"`
+	TeamId RecordId `json:"teamId"`
 	Params GetCallStatisticsParams
 }
 
@@ -22562,7 +22595,7 @@ func (response GetCallStatisticsdefaultApplicationProblemPlusJSONResponse) Visit
 }
 
 type GetCallRecordingRequestObject struct {
-	CallLogId Id `json:"callLogId"`
+	CallLogId RecordId `json:"callLogId"`
 	Params    GetCallRecordingParams
 }
 
@@ -23164,7 +23197,7 @@ func (response CreateCampaigndefaultApplicationProblemPlusJSONResponse) VisitCre
 }
 
 type DuplicateCampaignRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type DuplicateCampaignResponseObject interface {
@@ -23764,7 +23797,7 @@ func (response DeactivateKnowledgeBasedefaultApplicationProblemPlusJSONResponse)
 }
 
 type DeleteKnowledgeBaseRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params DeleteKnowledgeBaseParams
 }
 
@@ -24041,7 +24074,7 @@ func (response CreateKnowledgeFaqdefaultApplicationProblemPlusJSONResponse) Visi
 }
 
 type UpdateKnowledgeFaqRequestObject struct {
-	Id   Id `json:"id"`
+	Id   RecordId `json:"id"`
 	Body *UpdateKnowledgeFaqJSONRequestBody
 }
 
@@ -24212,7 +24245,7 @@ func (response UpdateKnowledgeFaqdefaultApplicationProblemPlusJSONResponse) Visi
 }
 
 type GetKnowledgeFileRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params GetKnowledgeFileParams
 }
 
@@ -24505,7 +24538,7 @@ func (response CreateKnowledgeFiledefaultApplicationProblemPlusJSONResponse) Vis
 }
 
 type DeleteKnowledgeFileRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params DeleteKnowledgeFileParams
 }
 
@@ -24628,7 +24661,7 @@ func (response DeleteKnowledgeFiledefaultApplicationProblemPlusJSONResponse) Vis
 }
 
 type ListKnowledgeFilesRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params ListKnowledgeFilesParams
 }
 
@@ -24751,7 +24784,7 @@ func (response ListKnowledgeFilesdefaultApplicationProblemPlusJSONResponse) Visi
 }
 
 type ListKnowledgeBasesRequestObject struct {
-	OrganizationId Id `json:"organizationId"`
+	OrganizationId RecordId `json:"organizationId"`
 	Params         ListKnowledgeBasesParams
 }
 
@@ -24996,7 +25029,7 @@ func (response SearchKnowledgeBasedefaultApplicationProblemPlusJSONResponse) Vis
 }
 
 type UpdateKnowledgeBaseRequestObject struct {
-	Id   Id `json:"id"`
+	Id   RecordId `json:"id"`
 	Body *UpdateKnowledgeBaseJSONRequestBody
 }
 
@@ -25289,7 +25322,7 @@ func (response ListCampaignsdefaultApplicationProblemPlusJSONResponse) VisitList
 }
 
 type ListCampaignPhoneNumberAssignmentsRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params ListCampaignPhoneNumberAssignmentsParams
 }
 
@@ -25412,7 +25445,7 @@ func (response ListCampaignPhoneNumberAssignmentsdefaultApplicationProblemPlusJS
 }
 
 type DeleteCampaignRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type DeleteCampaignResponseObject interface {
@@ -25566,7 +25599,7 @@ func (response DeleteCampaigndefaultApplicationProblemPlusJSONResponse) VisitDel
 }
 
 type GetCampaignRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type GetCampaignResponseObject interface {
@@ -25688,7 +25721,7 @@ func (response GetCampaigndefaultApplicationProblemPlusJSONResponse) VisitGetCam
 }
 
 type UpdateCampaignRequestObject struct {
-	Id   Id `json:"id"`
+	Id   RecordId `json:"id"`
 	Body *UpdateCampaignJSONRequestBody
 }
 
@@ -26352,7 +26385,7 @@ func (response ImportDoNotCalldefaultApplicationProblemPlusJSONResponse) VisitIm
 }
 
 type RemoveDoNotCallRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params RemoveDoNotCallParams
 }
 
@@ -26911,7 +26944,7 @@ func (response ListInboxItemsdefaultApplicationProblemPlusJSONResponse) VisitLis
 }
 
 type DeleteInboxItemRequestObject struct {
-	InboxId Id `json:"inboxId"`
+	InboxId RecordId `json:"inboxId"`
 	Params  DeleteInboxItemParams
 }
 
@@ -27034,7 +27067,7 @@ func (response DeleteInboxItemdefaultApplicationProblemPlusJSONResponse) VisitDe
 }
 
 type UpdateInboxItemRequestObject struct {
-	InboxId Id `json:"inboxId"`
+	InboxId RecordId `json:"inboxId"`
 	Body    *UpdateInboxItemJSONRequestBody
 }
 
@@ -28692,7 +28725,7 @@ func (response SearchAvailablePhoneNumbersdefaultApplicationProblemPlusJSONRespo
 }
 
 type ListVerifiedPhoneNumbersRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type ListVerifiedPhoneNumbersResponseObject interface {
@@ -28936,7 +28969,7 @@ func (response ListPhoneNumbersdefaultApplicationProblemPlusJSONResponse) VisitL
 }
 
 type DeletePhoneNumberRequestObject struct {
-	PhoneNumberId Id `json:"phoneNumberId"`
+	PhoneNumberId RecordId `json:"phoneNumberId"`
 	Params        DeletePhoneNumberParams
 }
 
@@ -30241,7 +30274,7 @@ func (response CreateTeamApiKeydefaultApplicationProblemPlusJSONResponse) VisitC
 }
 
 type DeleteTeamApiKeyRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params DeleteTeamApiKeyParams
 }
 
@@ -30518,7 +30551,7 @@ func (response ConfirmTeamOwnershipTransferdefaultApplicationProblemPlusJSONResp
 }
 
 type DeleteTeamRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type DeleteTeamResponseObject interface {
@@ -30931,7 +30964,7 @@ func (response InviteTeamMemberdefaultApplicationProblemPlusJSONResponse) VisitI
 }
 
 type CheckTeamMembershipRequestObject struct {
-	TeamId Id `json:"teamId"`
+	TeamId RecordId `json:"teamId"`
 	Params CheckTeamMembershipParams
 }
 
@@ -31680,7 +31713,7 @@ func (response CreateTeamdefaultApplicationProblemPlusJSONResponse) VisitCreateT
 }
 
 type GetTeamOnboardingRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type GetTeamOnboardingResponseObject interface {
@@ -31956,7 +31989,7 @@ func (response UpdateTeamPropertiesdefaultApplicationProblemPlusJSONResponse) Vi
 }
 
 type RequestTeamVerificationRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type RequestTeamVerificationResponseObject interface {
@@ -32614,7 +32647,7 @@ func (response GetTeamSubscriptionStatusdefaultApplicationProblemPlusJSONRespons
 }
 
 type GetTeamCostsUsageRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params GetTeamCostsUsageParams
 }
 
@@ -36511,7 +36544,7 @@ func (response DownloadRejectedContactsdefaultApplicationProblemPlusJSONResponse
 }
 
 type EndWorkflowJobRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type EndWorkflowJobResponseObject interface {
@@ -36649,7 +36682,7 @@ func (response EndWorkflowJobdefaultApplicationProblemPlusJSONResponse) VisitEnd
 }
 
 type ListWorkflowHistoryRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params ListWorkflowHistoryParams
 }
 
@@ -37065,7 +37098,7 @@ func (response UpdateWorkflowNodedefaultApplicationProblemPlusJSONResponse) Visi
 }
 
 type ListWorkflowsByPhoneNumberRequestObject struct {
-	PhoneNumberId Id `json:"phoneNumberId"`
+	PhoneNumberId RecordId `json:"phoneNumberId"`
 	Params        ListWorkflowsByPhoneNumberParams
 }
 
@@ -37188,7 +37221,7 @@ func (response ListWorkflowsByPhoneNumberdefaultApplicationProblemPlusJSONRespon
 }
 
 type GetWorkflowProgressRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type GetWorkflowProgressResponseObject interface {
@@ -37310,7 +37343,7 @@ func (response GetWorkflowProgressdefaultApplicationProblemPlusJSONResponse) Vis
 }
 
 type PreviewWorkflowRunRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type PreviewWorkflowRunResponseObject interface {
@@ -37432,7 +37465,7 @@ func (response PreviewWorkflowRundefaultApplicationProblemPlusJSONResponse) Visi
 }
 
 type RunWorkflowRequestObject struct {
-	Id   Id `json:"id"`
+	Id   RecordId `json:"id"`
 	Body *RunWorkflowJSONRequestBody
 }
 
@@ -37895,7 +37928,7 @@ func (response ListWorkflowTemplatesdefaultApplicationProblemPlusJSONResponse) V
 }
 
 type TestRunWorkflowRequestObject struct {
-	Id   Id `json:"id"`
+	Id   RecordId `json:"id"`
 	Body *TestRunWorkflowJSONRequestBody
 }
 
@@ -38188,7 +38221,7 @@ func (response UpdateWorkflowdefaultApplicationProblemPlusJSONResponse) VisitUpd
 }
 
 type DeleteWorkflowRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type DeleteWorkflowResponseObject interface {
@@ -38342,7 +38375,7 @@ func (response DeleteWorkflowdefaultApplicationProblemPlusJSONResponse) VisitDel
 }
 
 type GetWorkflowRequestObject struct {
-	Id     Id `json:"id"`
+	Id     RecordId `json:"id"`
 	Params GetWorkflowParams
 }
 
@@ -38465,7 +38498,7 @@ func (response GetWorkflowdefaultApplicationProblemPlusJSONResponse) VisitGetWor
 }
 
 type CreateCampaignWorkflowRequestObject struct {
-	CampaignId Id `json:"campaignId"`
+	CampaignId RecordId `json:"campaignId"`
 	Body       *CreateCampaignWorkflowJSONRequestBody
 }
 
@@ -38636,7 +38669,7 @@ func (response CreateCampaignWorkflowdefaultApplicationProblemPlusJSONResponse) 
 }
 
 type DuplicateCampaignWorkflowRequestObject struct {
-	Id Id `json:"id"`
+	Id RecordId `json:"id"`
 }
 
 type DuplicateCampaignWorkflowResponseObject interface {
@@ -38774,7 +38807,7 @@ func (response DuplicateCampaignWorkflowdefaultApplicationProblemPlusJSONRespons
 }
 
 type ListCampaignWorkflowsRequestObject struct {
-	CampaignId Id `json:"campaignId"`
+	CampaignId RecordId `json:"campaignId"`
 	Params     ListCampaignWorkflowsParams
 }
 
@@ -38897,7 +38930,7 @@ func (response ListCampaignWorkflowsdefaultApplicationProblemPlusJSONResponse) V
 }
 
 type ToggleCampaignWorkflowRequestObject struct {
-	WorkflowId Id `json:"workflowId"`
+	WorkflowId RecordId `json:"workflowId"`
 	Body       *ToggleCampaignWorkflowJSONRequestBody
 }
 
@@ -39911,7 +39944,7 @@ func (sh *strictHandler) GetAdminUserOrganizationsByEmail(ctx echo.Context, emai
 }
 
 // GetAdminUserOrganizations operation middleware
-func (sh *strictHandler) GetAdminUserOrganizations(ctx echo.Context, userId Id) error {
+func (sh *strictHandler) GetAdminUserOrganizations(ctx echo.Context, userId RecordId) error {
 	var request GetAdminUserOrganizationsRequestObject
 
 	request.UserId = userId
@@ -39962,7 +39995,7 @@ func (sh *strictHandler) ListAdminOrganizationsByOwnerEmail(ctx echo.Context, em
 }
 
 // GetAdminOrganization operation middleware
-func (sh *strictHandler) GetAdminOrganization(ctx echo.Context, id Id, params GetAdminOrganizationParams) error {
+func (sh *strictHandler) GetAdminOrganization(ctx echo.Context, id RecordId, params GetAdminOrganizationParams) error {
 	var request GetAdminOrganizationRequestObject
 
 	request.Id = id
@@ -40063,7 +40096,7 @@ func (sh *strictHandler) SearchAdminUsersOrganizations(ctx echo.Context, params 
 }
 
 // ActivateAgent operation middleware
-func (sh *strictHandler) ActivateAgent(ctx echo.Context, id Id, params ActivateAgentParams) error {
+func (sh *strictHandler) ActivateAgent(ctx echo.Context, id RecordId, params ActivateAgentParams) error {
 	var request ActivateAgentRequestObject
 
 	request.Id = id
@@ -40231,7 +40264,7 @@ func (sh *strictHandler) CreateAgent(ctx echo.Context) error {
 }
 
 // DeactivateAgent operation middleware
-func (sh *strictHandler) DeactivateAgent(ctx echo.Context, id Id, params DeactivateAgentParams) error {
+func (sh *strictHandler) DeactivateAgent(ctx echo.Context, id RecordId, params DeactivateAgentParams) error {
 	var request DeactivateAgentRequestObject
 
 	request.Id = id
@@ -40257,7 +40290,7 @@ func (sh *strictHandler) DeactivateAgent(ctx echo.Context, id Id, params Deactiv
 }
 
 // DeleteAgent operation middleware
-func (sh *strictHandler) DeleteAgent(ctx echo.Context, id Id, params DeleteAgentParams) error {
+func (sh *strictHandler) DeleteAgent(ctx echo.Context, id RecordId, params DeleteAgentParams) error {
 	var request DeleteAgentRequestObject
 
 	request.Id = id
@@ -40329,7 +40362,7 @@ func (sh *strictHandler) DuplicateAgent(ctx echo.Context) error {
 }
 
 // UpdateAgentFaq operation middleware
-func (sh *strictHandler) UpdateAgentFaq(ctx echo.Context, id Id) error {
+func (sh *strictHandler) UpdateAgentFaq(ctx echo.Context, id RecordId) error {
 	var request UpdateAgentFaqRequestObject
 
 	request.Id = id
@@ -40377,7 +40410,7 @@ func (sh *strictHandler) UpdateAgentFaq(ctx echo.Context, id Id) error {
 }
 
 // ListCampaignAgents operation middleware
-func (sh *strictHandler) ListCampaignAgents(ctx echo.Context, campaignId Id, params ListCampaignAgentsParams) error {
+func (sh *strictHandler) ListCampaignAgents(ctx echo.Context, campaignId RecordId, params ListCampaignAgentsParams) error {
 	var request ListCampaignAgentsRequestObject
 
 	request.CampaignId = campaignId
@@ -40403,7 +40436,7 @@ func (sh *strictHandler) ListCampaignAgents(ctx echo.Context, campaignId Id, par
 }
 
 // ListAgentKnowledgeFiles operation middleware
-func (sh *strictHandler) ListAgentKnowledgeFiles(ctx echo.Context, id Id, params ListAgentKnowledgeFilesParams) error {
+func (sh *strictHandler) ListAgentKnowledgeFiles(ctx echo.Context, id RecordId, params ListAgentKnowledgeFilesParams) error {
 	var request ListAgentKnowledgeFilesRequestObject
 
 	request.Id = id
@@ -40429,7 +40462,7 @@ func (sh *strictHandler) ListAgentKnowledgeFiles(ctx echo.Context, id Id, params
 }
 
 // ListAgents operation middleware
-func (sh *strictHandler) ListAgents(ctx echo.Context, teamId Id, params ListAgentsParams) error {
+func (sh *strictHandler) ListAgents(ctx echo.Context, teamId RecordId, params ListAgentsParams) error {
 	var request ListAgentsRequestObject
 
 	request.TeamId = teamId
@@ -40528,7 +40561,7 @@ func (sh *strictHandler) SynthesizeAgentSpeech(ctx echo.Context, params Synthesi
 }
 
 // GetAgent operation middleware
-func (sh *strictHandler) GetAgent(ctx echo.Context, id Id, params GetAgentParams) error {
+func (sh *strictHandler) GetAgent(ctx echo.Context, id RecordId, params GetAgentParams) error {
 	var request GetAgentRequestObject
 
 	request.Id = id
@@ -40554,7 +40587,7 @@ func (sh *strictHandler) GetAgent(ctx echo.Context, id Id, params GetAgentParams
 }
 
 // UpdateAgent operation middleware
-func (sh *strictHandler) UpdateAgent(ctx echo.Context, id Id) error {
+func (sh *strictHandler) UpdateAgent(ctx echo.Context, id RecordId) error {
 	var request UpdateAgentRequestObject
 
 	request.Id = id
@@ -41220,7 +41253,7 @@ func (sh *strictHandler) ListZapierZaps(ctx echo.Context, params ListZapierZapsP
 }
 
 // GetAdminProfile operation middleware
-func (sh *strictHandler) GetAdminProfile(ctx echo.Context, id Id) error {
+func (sh *strictHandler) GetAdminProfile(ctx echo.Context, id RecordId) error {
 	var request GetAdminProfileRequestObject
 
 	request.Id = id
@@ -41638,7 +41671,7 @@ func (sh *strictHandler) GetUserByEmail(ctx echo.Context, email Email) error {
 }
 
 // GetUser operation middleware
-func (sh *strictHandler) GetUser(ctx echo.Context, id Id) error {
+func (sh *strictHandler) GetUser(ctx echo.Context, id RecordId) error {
 	var request GetUserRequestObject
 
 	request.Id = id
@@ -41780,7 +41813,7 @@ func (sh *strictHandler) ListCallBookings(ctx echo.Context, params ListCallBooki
 }
 
 // GetCallLog operation middleware
-func (sh *strictHandler) GetCallLog(ctx echo.Context, id Id, params GetCallLogParams) error {
+func (sh *strictHandler) GetCallLog(ctx echo.Context, id RecordId, params GetCallLogParams) error {
 	var request GetCallLogRequestObject
 
 	request.Id = id
@@ -41831,7 +41864,7 @@ func (sh *strictHandler) ListCallLogs(ctx echo.Context, params ListCallLogsParam
 }
 
 // GetCallStatistics operation middleware
-func (sh *strictHandler) GetCallStatistics(ctx echo.Context, teamId Id, params GetCallStatisticsParams) error {
+func (sh *strictHandler) GetCallStatistics(ctx echo.Context, teamId RecordId, params GetCallStatisticsParams) error {
 	var request GetCallStatisticsRequestObject
 
 	request.TeamId = teamId
@@ -41857,7 +41890,7 @@ func (sh *strictHandler) GetCallStatistics(ctx echo.Context, teamId Id, params G
 }
 
 // GetCallRecording operation middleware
-func (sh *strictHandler) GetCallRecording(ctx echo.Context, callLogId Id, params GetCallRecordingParams) error {
+func (sh *strictHandler) GetCallRecording(ctx echo.Context, callLogId RecordId, params GetCallRecordingParams) error {
 	var request GetCallRecordingRequestObject
 
 	request.CallLogId = callLogId
@@ -42001,7 +42034,7 @@ func (sh *strictHandler) CreateCampaign(ctx echo.Context) error {
 }
 
 // DuplicateCampaign operation middleware
-func (sh *strictHandler) DuplicateCampaign(ctx echo.Context, id Id) error {
+func (sh *strictHandler) DuplicateCampaign(ctx echo.Context, id RecordId) error {
 	var request DuplicateCampaignRequestObject
 
 	request.Id = id
@@ -42164,7 +42197,7 @@ func (sh *strictHandler) DeactivateKnowledgeBase(ctx echo.Context) error {
 }
 
 // DeleteKnowledgeBase operation middleware
-func (sh *strictHandler) DeleteKnowledgeBase(ctx echo.Context, id Id, params DeleteKnowledgeBaseParams) error {
+func (sh *strictHandler) DeleteKnowledgeBase(ctx echo.Context, id RecordId, params DeleteKnowledgeBaseParams) error {
 	var request DeleteKnowledgeBaseRequestObject
 
 	request.Id = id
@@ -42236,7 +42269,7 @@ func (sh *strictHandler) CreateKnowledgeFaq(ctx echo.Context) error {
 }
 
 // UpdateKnowledgeFaq operation middleware
-func (sh *strictHandler) UpdateKnowledgeFaq(ctx echo.Context, id Id) error {
+func (sh *strictHandler) UpdateKnowledgeFaq(ctx echo.Context, id RecordId) error {
 	var request UpdateKnowledgeFaqRequestObject
 
 	request.Id = id
@@ -42284,7 +42317,7 @@ func (sh *strictHandler) UpdateKnowledgeFaq(ctx echo.Context, id Id) error {
 }
 
 // GetKnowledgeFile operation middleware
-func (sh *strictHandler) GetKnowledgeFile(ctx echo.Context, id Id, params GetKnowledgeFileParams) error {
+func (sh *strictHandler) GetKnowledgeFile(ctx echo.Context, id RecordId, params GetKnowledgeFileParams) error {
 	var request GetKnowledgeFileRequestObject
 
 	request.Id = id
@@ -42356,7 +42389,7 @@ func (sh *strictHandler) CreateKnowledgeFile(ctx echo.Context) error {
 }
 
 // DeleteKnowledgeFile operation middleware
-func (sh *strictHandler) DeleteKnowledgeFile(ctx echo.Context, id Id, params DeleteKnowledgeFileParams) error {
+func (sh *strictHandler) DeleteKnowledgeFile(ctx echo.Context, id RecordId, params DeleteKnowledgeFileParams) error {
 	var request DeleteKnowledgeFileRequestObject
 
 	request.Id = id
@@ -42382,7 +42415,7 @@ func (sh *strictHandler) DeleteKnowledgeFile(ctx echo.Context, id Id, params Del
 }
 
 // ListKnowledgeFiles operation middleware
-func (sh *strictHandler) ListKnowledgeFiles(ctx echo.Context, id Id, params ListKnowledgeFilesParams) error {
+func (sh *strictHandler) ListKnowledgeFiles(ctx echo.Context, id RecordId, params ListKnowledgeFilesParams) error {
 	var request ListKnowledgeFilesRequestObject
 
 	request.Id = id
@@ -42408,7 +42441,7 @@ func (sh *strictHandler) ListKnowledgeFiles(ctx echo.Context, id Id, params List
 }
 
 // ListKnowledgeBases operation middleware
-func (sh *strictHandler) ListKnowledgeBases(ctx echo.Context, organizationId Id, params ListKnowledgeBasesParams) error {
+func (sh *strictHandler) ListKnowledgeBases(ctx echo.Context, organizationId RecordId, params ListKnowledgeBasesParams) error {
 	var request ListKnowledgeBasesRequestObject
 
 	request.OrganizationId = organizationId
@@ -42459,7 +42492,7 @@ func (sh *strictHandler) SearchKnowledgeBase(ctx echo.Context, params SearchKnow
 }
 
 // UpdateKnowledgeBase operation middleware
-func (sh *strictHandler) UpdateKnowledgeBase(ctx echo.Context, id Id) error {
+func (sh *strictHandler) UpdateKnowledgeBase(ctx echo.Context, id RecordId) error {
 	var request UpdateKnowledgeBaseRequestObject
 
 	request.Id = id
@@ -42532,7 +42565,7 @@ func (sh *strictHandler) ListCampaigns(ctx echo.Context, params ListCampaignsPar
 }
 
 // ListCampaignPhoneNumberAssignments operation middleware
-func (sh *strictHandler) ListCampaignPhoneNumberAssignments(ctx echo.Context, id Id, params ListCampaignPhoneNumberAssignmentsParams) error {
+func (sh *strictHandler) ListCampaignPhoneNumberAssignments(ctx echo.Context, id RecordId, params ListCampaignPhoneNumberAssignmentsParams) error {
 	var request ListCampaignPhoneNumberAssignmentsRequestObject
 
 	request.Id = id
@@ -42558,7 +42591,7 @@ func (sh *strictHandler) ListCampaignPhoneNumberAssignments(ctx echo.Context, id
 }
 
 // DeleteCampaign operation middleware
-func (sh *strictHandler) DeleteCampaign(ctx echo.Context, id Id) error {
+func (sh *strictHandler) DeleteCampaign(ctx echo.Context, id RecordId) error {
 	var request DeleteCampaignRequestObject
 
 	request.Id = id
@@ -42583,7 +42616,7 @@ func (sh *strictHandler) DeleteCampaign(ctx echo.Context, id Id) error {
 }
 
 // GetCampaign operation middleware
-func (sh *strictHandler) GetCampaign(ctx echo.Context, id Id) error {
+func (sh *strictHandler) GetCampaign(ctx echo.Context, id RecordId) error {
 	var request GetCampaignRequestObject
 
 	request.Id = id
@@ -42608,7 +42641,7 @@ func (sh *strictHandler) GetCampaign(ctx echo.Context, id Id) error {
 }
 
 // UpdateCampaign operation middleware
-func (sh *strictHandler) UpdateCampaign(ctx echo.Context, id Id) error {
+func (sh *strictHandler) UpdateCampaign(ctx echo.Context, id RecordId) error {
 	var request UpdateCampaignRequestObject
 
 	request.Id = id
@@ -42754,7 +42787,7 @@ func (sh *strictHandler) ImportDoNotCall(ctx echo.Context, params ImportDoNotCal
 }
 
 // RemoveDoNotCall operation middleware
-func (sh *strictHandler) RemoveDoNotCall(ctx echo.Context, id Id, params RemoveDoNotCallParams) error {
+func (sh *strictHandler) RemoveDoNotCall(ctx echo.Context, id RecordId, params RemoveDoNotCallParams) error {
 	var request RemoveDoNotCallRequestObject
 
 	request.Id = id
@@ -42856,7 +42889,7 @@ func (sh *strictHandler) ListInboxItems(ctx echo.Context, params ListInboxItemsP
 }
 
 // DeleteInboxItem operation middleware
-func (sh *strictHandler) DeleteInboxItem(ctx echo.Context, inboxId Id, params DeleteInboxItemParams) error {
+func (sh *strictHandler) DeleteInboxItem(ctx echo.Context, inboxId RecordId, params DeleteInboxItemParams) error {
 	var request DeleteInboxItemRequestObject
 
 	request.InboxId = inboxId
@@ -42882,7 +42915,7 @@ func (sh *strictHandler) DeleteInboxItem(ctx echo.Context, inboxId Id, params De
 }
 
 // UpdateInboxItem operation middleware
-func (sh *strictHandler) UpdateInboxItem(ctx echo.Context, inboxId Id) error {
+func (sh *strictHandler) UpdateInboxItem(ctx echo.Context, inboxId RecordId) error {
 	var request UpdateInboxItemRequestObject
 
 	request.InboxId = inboxId
@@ -43289,7 +43322,7 @@ func (sh *strictHandler) SearchAvailablePhoneNumbers(ctx echo.Context, params Se
 }
 
 // ListVerifiedPhoneNumbers operation middleware
-func (sh *strictHandler) ListVerifiedPhoneNumbers(ctx echo.Context, id Id) error {
+func (sh *strictHandler) ListVerifiedPhoneNumbers(ctx echo.Context, id RecordId) error {
 	var request ListVerifiedPhoneNumbersRequestObject
 
 	request.Id = id
@@ -43339,7 +43372,7 @@ func (sh *strictHandler) ListPhoneNumbers(ctx echo.Context, params ListPhoneNumb
 }
 
 // DeletePhoneNumber operation middleware
-func (sh *strictHandler) DeletePhoneNumber(ctx echo.Context, phoneNumberId Id, params DeletePhoneNumberParams) error {
+func (sh *strictHandler) DeletePhoneNumber(ctx echo.Context, phoneNumberId RecordId, params DeletePhoneNumberParams) error {
 	var request DeletePhoneNumberRequestObject
 
 	request.PhoneNumberId = phoneNumberId
@@ -43666,7 +43699,7 @@ func (sh *strictHandler) CreateTeamApiKey(ctx echo.Context) error {
 }
 
 // DeleteTeamApiKey operation middleware
-func (sh *strictHandler) DeleteTeamApiKey(ctx echo.Context, id Id, params DeleteTeamApiKeyParams) error {
+func (sh *strictHandler) DeleteTeamApiKey(ctx echo.Context, id RecordId, params DeleteTeamApiKeyParams) error {
 	var request DeleteTeamApiKeyRequestObject
 
 	request.Id = id
@@ -43738,7 +43771,7 @@ func (sh *strictHandler) ConfirmTeamOwnershipTransfer(ctx echo.Context) error {
 }
 
 // DeleteTeam operation middleware
-func (sh *strictHandler) DeleteTeam(ctx echo.Context, id Id) error {
+func (sh *strictHandler) DeleteTeam(ctx echo.Context, id RecordId) error {
 	var request DeleteTeamRequestObject
 
 	request.Id = id
@@ -43832,7 +43865,7 @@ func (sh *strictHandler) InviteTeamMember(ctx echo.Context) error {
 }
 
 // CheckTeamMembership operation middleware
-func (sh *strictHandler) CheckTeamMembership(ctx echo.Context, teamId Id, params CheckTeamMembershipParams) error {
+func (sh *strictHandler) CheckTeamMembership(ctx echo.Context, teamId RecordId, params CheckTeamMembershipParams) error {
 	var request CheckTeamMembershipRequestObject
 
 	request.TeamId = teamId
@@ -44025,7 +44058,7 @@ func (sh *strictHandler) CreateTeam(ctx echo.Context) error {
 }
 
 // GetTeamOnboarding operation middleware
-func (sh *strictHandler) GetTeamOnboarding(ctx echo.Context, id Id) error {
+func (sh *strictHandler) GetTeamOnboarding(ctx echo.Context, id RecordId) error {
 	var request GetTeamOnboardingRequestObject
 
 	request.Id = id
@@ -44096,7 +44129,7 @@ func (sh *strictHandler) UpdateTeamProperties(ctx echo.Context) error {
 }
 
 // RequestTeamVerification operation middleware
-func (sh *strictHandler) RequestTeamVerification(ctx echo.Context, id Id) error {
+func (sh *strictHandler) RequestTeamVerification(ctx echo.Context, id RecordId) error {
 	var request RequestTeamVerificationRequestObject
 
 	request.Id = id
@@ -44242,7 +44275,7 @@ func (sh *strictHandler) GetTeamSubscriptionStatus(ctx echo.Context, params GetT
 }
 
 // GetTeamCostsUsage operation middleware
-func (sh *strictHandler) GetTeamCostsUsage(ctx echo.Context, id Id, params GetTeamCostsUsageParams) error {
+func (sh *strictHandler) GetTeamCostsUsage(ctx echo.Context, id RecordId, params GetTeamCostsUsageParams) error {
 	var request GetTeamCostsUsageRequestObject
 
 	request.Id = id
@@ -45165,7 +45198,7 @@ func (sh *strictHandler) DownloadRejectedContacts(ctx echo.Context, nodeId Id, p
 }
 
 // EndWorkflowJob operation middleware
-func (sh *strictHandler) EndWorkflowJob(ctx echo.Context, id Id) error {
+func (sh *strictHandler) EndWorkflowJob(ctx echo.Context, id RecordId) error {
 	var request EndWorkflowJobRequestObject
 
 	request.Id = id
@@ -45190,7 +45223,7 @@ func (sh *strictHandler) EndWorkflowJob(ctx echo.Context, id Id) error {
 }
 
 // ListWorkflowHistory operation middleware
-func (sh *strictHandler) ListWorkflowHistory(ctx echo.Context, id Id, params ListWorkflowHistoryParams) error {
+func (sh *strictHandler) ListWorkflowHistory(ctx echo.Context, id RecordId, params ListWorkflowHistoryParams) error {
 	var request ListWorkflowHistoryRequestObject
 
 	request.Id = id
@@ -45289,7 +45322,7 @@ func (sh *strictHandler) UpdateWorkflowNode(ctx echo.Context, nodeId Id) error {
 }
 
 // ListWorkflowsByPhoneNumber operation middleware
-func (sh *strictHandler) ListWorkflowsByPhoneNumber(ctx echo.Context, phoneNumberId Id, params ListWorkflowsByPhoneNumberParams) error {
+func (sh *strictHandler) ListWorkflowsByPhoneNumber(ctx echo.Context, phoneNumberId RecordId, params ListWorkflowsByPhoneNumberParams) error {
 	var request ListWorkflowsByPhoneNumberRequestObject
 
 	request.PhoneNumberId = phoneNumberId
@@ -45315,7 +45348,7 @@ func (sh *strictHandler) ListWorkflowsByPhoneNumber(ctx echo.Context, phoneNumbe
 }
 
 // GetWorkflowProgress operation middleware
-func (sh *strictHandler) GetWorkflowProgress(ctx echo.Context, id Id) error {
+func (sh *strictHandler) GetWorkflowProgress(ctx echo.Context, id RecordId) error {
 	var request GetWorkflowProgressRequestObject
 
 	request.Id = id
@@ -45340,7 +45373,7 @@ func (sh *strictHandler) GetWorkflowProgress(ctx echo.Context, id Id) error {
 }
 
 // PreviewWorkflowRun operation middleware
-func (sh *strictHandler) PreviewWorkflowRun(ctx echo.Context, id Id) error {
+func (sh *strictHandler) PreviewWorkflowRun(ctx echo.Context, id RecordId) error {
 	var request PreviewWorkflowRunRequestObject
 
 	request.Id = id
@@ -45365,7 +45398,7 @@ func (sh *strictHandler) PreviewWorkflowRun(ctx echo.Context, id Id) error {
 }
 
 // RunWorkflow operation middleware
-func (sh *strictHandler) RunWorkflow(ctx echo.Context, id Id) error {
+func (sh *strictHandler) RunWorkflow(ctx echo.Context, id RecordId) error {
 	var request RunWorkflowRequestObject
 
 	request.Id = id
@@ -45484,7 +45517,7 @@ func (sh *strictHandler) ListWorkflowTemplates(ctx echo.Context, params ListWork
 }
 
 // TestRunWorkflow operation middleware
-func (sh *strictHandler) TestRunWorkflow(ctx echo.Context, id Id) error {
+func (sh *strictHandler) TestRunWorkflow(ctx echo.Context, id RecordId) error {
 	var request TestRunWorkflowRequestObject
 
 	request.Id = id
@@ -45557,7 +45590,7 @@ func (sh *strictHandler) UpdateWorkflow(ctx echo.Context, params UpdateWorkflowP
 }
 
 // DeleteWorkflow operation middleware
-func (sh *strictHandler) DeleteWorkflow(ctx echo.Context, id Id) error {
+func (sh *strictHandler) DeleteWorkflow(ctx echo.Context, id RecordId) error {
 	var request DeleteWorkflowRequestObject
 
 	request.Id = id
@@ -45582,7 +45615,7 @@ func (sh *strictHandler) DeleteWorkflow(ctx echo.Context, id Id) error {
 }
 
 // GetWorkflow operation middleware
-func (sh *strictHandler) GetWorkflow(ctx echo.Context, id Id, params GetWorkflowParams) error {
+func (sh *strictHandler) GetWorkflow(ctx echo.Context, id RecordId, params GetWorkflowParams) error {
 	var request GetWorkflowRequestObject
 
 	request.Id = id
@@ -45608,7 +45641,7 @@ func (sh *strictHandler) GetWorkflow(ctx echo.Context, id Id, params GetWorkflow
 }
 
 // CreateCampaignWorkflow operation middleware
-func (sh *strictHandler) CreateCampaignWorkflow(ctx echo.Context, campaignId Id) error {
+func (sh *strictHandler) CreateCampaignWorkflow(ctx echo.Context, campaignId RecordId) error {
 	var request CreateCampaignWorkflowRequestObject
 
 	request.CampaignId = campaignId
@@ -45656,7 +45689,7 @@ func (sh *strictHandler) CreateCampaignWorkflow(ctx echo.Context, campaignId Id)
 }
 
 // DuplicateCampaignWorkflow operation middleware
-func (sh *strictHandler) DuplicateCampaignWorkflow(ctx echo.Context, id Id) error {
+func (sh *strictHandler) DuplicateCampaignWorkflow(ctx echo.Context, id RecordId) error {
 	var request DuplicateCampaignWorkflowRequestObject
 
 	request.Id = id
@@ -45681,7 +45714,7 @@ func (sh *strictHandler) DuplicateCampaignWorkflow(ctx echo.Context, id Id) erro
 }
 
 // ListCampaignWorkflows operation middleware
-func (sh *strictHandler) ListCampaignWorkflows(ctx echo.Context, campaignId Id, params ListCampaignWorkflowsParams) error {
+func (sh *strictHandler) ListCampaignWorkflows(ctx echo.Context, campaignId RecordId, params ListCampaignWorkflowsParams) error {
 	var request ListCampaignWorkflowsRequestObject
 
 	request.CampaignId = campaignId
@@ -45707,7 +45740,7 @@ func (sh *strictHandler) ListCampaignWorkflows(ctx echo.Context, campaignId Id, 
 }
 
 // ToggleCampaignWorkflow operation middleware
-func (sh *strictHandler) ToggleCampaignWorkflow(ctx echo.Context, workflowId Id) error {
+func (sh *strictHandler) ToggleCampaignWorkflow(ctx echo.Context, workflowId RecordId) error {
 	var request ToggleCampaignWorkflowRequestObject
 
 	request.WorkflowId = workflowId
@@ -45784,1592 +45817,1605 @@ func (sh *strictHandler) ListJobStatuses(ctx echo.Context, params ListJobStatuse
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37kts2ti/8Kih9e8rShJLVbTuX7tq1T8exdzyxk47bzpw9UU4IkZCENAUwANiy4uOqeYjzDPvB5km+",
-	"wloACVKkbt22k135YyZuiQJxWVj39Vtve4lc5lIwYXTv7G1vwWjKFPzzJTNqfTEzTNm/UqYTxXPDpeid",
-	"9a5YIkWqiZFkRbkhUzaTihGj1lzMCZ1TLka9qKeTBVtS+/MlF3xZLHtn46hn1jnrnfW4MGzOVO/du3dR",
-	"L6eKLplxr75Il1y8ZDPF9GLz5X9fMEGMKlhEFBsqRlOii2n5BKEiJVOaUZEwMlNyScyCkZyul0wYkit5",
-	"w1Om/JSp0CumuJjb+XI7/K8FU+te1BN0aaep3DTC1aRsRovM9M5mNNOsXNFUyoxR0bMLeiam8s2FTphI",
-	"uZh/D2NubqNUhlD/EFn5hZ0T+5z7tG+n7944wGfgtV0TLsc7asp2Sl+uO+b7asFIIrNiKezJazv76fqc",
-	"SJGtYZMzrg1L4Qs6zfyzmlC70UnCcvttX5oFU/jhw/F40LUODTOpLeLfFJv1znr/3/2KaO/jt/p+MHtY",
-	"zbcyZX+X6nqWydWzdMuCVu4hImewCCFTNiL254SnOM1C8F8LhutccbPgwj7JVfnbiGhJzEpOhP9ER3Y8",
-	"KRgxjC6JVPZPzW6YollElnRNFvSGEQqvg0Hh5Zou7WtH5O/cLGRhJiJelYuIy/kRrkkm5TVLyUwqQpdS",
-	"zOHL8vV+NQnNMqbuaZiGJn1hpzARVMApwKf39CCCS0MF4SkxC2r8TN0oS1Jof1W0PTQi6JKL+UTEcGij",
-	"YI4j8iUzZn1Pk5TqxVRSlUbk6qtv4A2Pnz8jNFvRtSaaiZRwM5qIjvOvxtyfBlI4+u/UnAr+G7WHvPXo",
-	"JTyo4UHSt3sxgE1T7NeCaUNoYrTd4C4SlbUX9aKe/SFXLO2dAX86bNqXdM4253kynFLNUpLTOSOiWE6Z",
-	"GhH7qCY51Qbvnf2HpTVLrElGlzlL7Q0tv7M/7lqE/a6dVZxEFd8+aeHbUe+K/8YumWqf+TPDlprkTG19",
-	"vQ6GaJ/FOOot6Rs3jfF456ReFfol08XSsqD2czeFtoLAyERm5IYpbc8fbkvGrZDQOaPX2jG2+GQ0Ho1j",
-	"0n94ckrg1qy4ZhXbQpFZLehVoYfV+7fRBBN2ET/24AW9n8rFaGMFEqzldZ5Jmj5L29dRwLf3tL22/fKw",
-	"NZuDqHMcIH4uE6DQ2N1glhJqSKIYfFotJKdmUS2j8G++FVW/s7/WuRSagWT/kqYv8XLZvxIpDBPwT5rn",
-	"Gcd53s+VnGZs+ckv2q707Z7vu8Rf4Us398rfaa7JkmYzqZYstWx5RnmmyQ3NeApvPycxU0oq/eNPsWVz",
-	"TBNGkwWZcZalo967qPdYilnGk4+2gsS9X1diIymUAsI11DDSTwuciuVw9rOMeSofwAqe2AV+yOlfCFII",
-	"9iZnidUAYH9J/9F4DIKHyJwp5MFCGjIteGbImhn7xMnALoGSlOVMpEwka5RPXJNUroR95AGu6alUU56m",
-	"THzoY0EJa2dEC7NgwsDOp2RaGMKNJkpmjKSSaVgdzayqYRZcV8uG+X8rzVNZiPTDU5WWhUqCKbI33IoT",
-	"qyJnUsxBy/f6QigxYdqXdG35xCspn1OFUuBj3ImpTNegFNlJKEsjyNA1UzdMOeVT+xlb9viyZGofdsZ5",
-	"oZIF1YwIxqx6WVomQBNuvgkV9iQMvWZ4ExKr9MXu0Z89Q44H5yROmaE887xq5W7HkmsNVo0ViFK+oGLt",
-	"GK/+kCt+aZlQxpfcMKvUWlvRKqwxGJdDsC5jotGatIKoaX8OSwO0bQLu6fuBqfrOaQA/IL97LXSR51KZ",
-	"D3vQcU0JiIMDsfcKT4qCGhJqH+7wy4sIagie/UTEU5r+7Mg9HqDaHOyWfaFbc7uu0NR3dPhKt0k6Iolc",
-	"LulQM2uQ2zPbrsC8ocvcKllOhdnUYECHEZYxSsV/+7CH8AJ3PCJcgHi3W8/e5HYpVvtJLaummSb92Mhr",
-	"Jn5238XODl+gzaot/7tmwv8Upc1rkStpv7Tn+0QYbtYfUaFZsSwjTqWxYmeqrP5KKJkWmgu7BFVkjPQN",
-	"ZwpvY0TmiuYL+DxCtcEvrLwwL1jK6Ss40I/H1O9p4l5NLG3Z1dqrAYZ1TYgGPP6dp1F0JsHnl+gTecXo",
-	"8pm44QZ+E6iiNE25/Yhml8qOabhVWJ2zJA8+eluz+l4wa5Chfr6HiVddpR/bh6mMADn9hSXGHgku4C5m",
-	"DoTczh54ObQj99JzxoZLyjOWkoyLa3tZYnuRYvgBe2WfjcGGWNI3z5mYm0Xv7NHJKVhp/u+TNtMm3Auc",
-	"WPviDb+hhn0j5Cpj6Zx9STU7bvUJXeaUz8V+pxX1rsNX7vujhkvgcLJovjUK570xfuuWpelX8ltpHtMs",
-	"O26nnO39ks1LceKM8d7rq17zyj67+o48OPn0U6LgeWt3UuepICvFjWECLBVZGEJJIgth1JpYqWbJJqfG",
-	"MGXH+T8/Xgz/8dPb03f/tilIjtnYqJcvpGDfwkzaqR5nGZEno5NPH6Joxi0iXFjNKtiG2E62EnifnDw8",
-	"efTo0aPxyemDOvE/qNP+g5a1KEZ1m5z++wL9qG7zloU2aBI5KyNt3rPxeNfN2nBRhXvSQT3/oDln6rEU",
-	"hiZGH3nZ3K+7nMj4LZgWKUjmIk/Bdj2xn514v7BhS73rrGvTfSbyAtaxpG+e4a+9z8j/WS6aKkXX9lkh",
-	"070veOCWPPxy13ya7q1RtVft57HkIvRobu7ohah7MqkmmhtGqP2ptSkY4eYMKKvu8YyX65fS6qd0qq2E",
-	"LUQG+s7C/XYirFVLliCdBhGYs9QyZOY+w9uMX1iVipsy8kJFIyzDRIpuZm70ROQuunHDFJ85baIU/H03",
-	"H1DEhBTM6bt1EnNv2tyPS8VyylM3I00yNjOkb1UGN0erNwhGXl+RVGYZVYPa3X54OnoU9aw6RS3HS2WB",
-	"jjx3NHg5gcRgDx7bLWg5lHCfdETkSjBFuEiyInUXeUtMrM7vdlFajTws38PN/SHY2+AWbxup7SdAwxAE",
-	"Y+mF6YjHdUbgVkw5v6QP1nXG5M6JKLLMnTq7YeB3r86BGjY0fGmPwj6H7l00STY4bDidJ6J72qHzDGgm",
-	"Z4rL1BKrdtNxxtlMMUZAgQaH1IKKdKiZgY+OnecWXt2rk1dUUnvb2uoHtBcXeem8snZfGsKfmp0K/CZT",
-	"sntuqCk6GP7Xr15dEnyglPwtrvtwN9xwEU5or0XpcFUtHsiczrkA51wGLq5ZjR/qNsZpFmw52mA9fo/2",
-	"kk+tm9UUQR9n8y6VnPG2KMnfFwz8fZQU2jk3g63h2ihqJFwFOwNlNSZt6Gy2uVXMWg+7tugJPPQu6nH9",
-	"zI3XshWqYJVtjmYJSeWScuE5ugt5pCzPJPCWe7oxQfcDHexhGQO3r7/ihsHWdLx/JlXLRnQMp/1gV7xV",
-	"UJUsCDZ5yhK6ZLWNDjmiWbA1BPic/Xs8c7RvO0p9cT+M3KHW96t2eBtr30WCd8CPPDF/lNs0Z8JcFCmX",
-	"T1vv0wUxjCYLyI6xTxE7U7CUBKH2t6Q/A/cU6CCEEsUSqVKWkqVMWQbq/8BrT0QXyyVV683LBkPtq8lC",
-	"BNCL9G2Pv+JLpg1d5vZXduLfQoiwbXNhWYIuWVSJea/VSQV/vn75/J6uRSrrlhUseGgXPFrmD9pMQf7e",
-	"bHErXGFr2+4qxWA7HlfGqBKmWiScqruuhTA8I7Eb6gqIB3zAsS7Aowi25B46TPD7nTegJMCr2s/sdQfL",
-	"6tBzLlTWyrAUq9aLx8010UYqVGpLjlQo3tul8HDLSzzNRpu2qp1DQHHNLalOKyTmcMG7r+pzrs1u3rOf",
-	"nK/zgBYhv2S7WdklnbMX9rn3zcbcdHZv0S1Z88aufETmjHeDsy2Kop2F9o8Rqn2OVd+K3VKBHNxWJ2xe",
-	"19+HTrgxqy3bs3bZBlWaW1O+tSiDPvFg0+/l9hxiZDNwOEeo98Q6YKAwwH7sc18poW/LX/Uee9WQDMeJ",
-	"hDbuqZuscK9zvdpCWeWp0rYzvVdqH2ck5mKYKzlXdv5ktQBhAN4Vo6iw405ZapWWifCna0/V4Km6dUMw",
-	"wR0rOHl8VlQwOCwPHrffAw391HLisMzHNMseSzHj8/blofi26gUk0vB54eJHqIyFBuGZXVOycD/x6Y/2",
-	"p5j5bL+cCHColpl53wkGKW+1RIkW59UH0NTep5oUeJH3/clxakjd3Uqz7LtZ7+zH3e/7KWoNck1lIdIq",
-	"5RdyifzB+nRZ7VMnfQzDZ1k5Rd0s2ETgd/c0kSuxMW7kdV0MUzKSU26JlCxpGuSkT3oX8Gp866Q3EYYt",
-	"8wxiseQ/+Q2zI+Ob8Tk5I7FmpkHncG9amcOGQlXpWvUDPFh/qt5+B9pBcGU/mtR7Sn/tjnC8bQRdxi3M",
-	"pz7ZpxffE7B6uBT33elZItBnmE14zdboVPEPoQ/9hmYFC058RC7g0SVdT8SUzTlG0gglU0WTa2ZY6qm0",
-	"H/948hOJIxL/ePoTif/1z/8ekDm/sVRnR065zjO6JtaoVOcu0VVDqr4nZpbad2kydTl2PjgG/LpoPESz",
-	"fEGnzHBLu2t07NvNyJHeFZvxNxNhFSf35hG5MGQptSGn4zHuxXm5ek2K3N66R+Oxy0THK1l+OibJgiqa",
-	"GKa0ExPeYHzbswsH84wqRtayUETmTNiVL2Sh9H/0znovpEjp2g72VPGUriPyBV3C2Dm49+yefSXtj0nK",
-	"Mn7DlP3VfzEd+YT/0zFZ8oxhDtmSvgnp4zSgiCZd8YztJ22dI+CeJmUIGCTuGYlzqqxeVMlYTQx7A5J2",
-	"yuw6FaNpNBGVUK1SWJy4E5DCz03khS0+wg1JZJGlPsxoB6qLYffuQ0RwGavv8oXUFwiJBZiwXnpDcvTl",
-	"nAdr8DQB7NNvwUdzgbzebh4fahjvL61Fp+/FX3H7RN2lkiuesGHGtRnl6ezOout0zlqoGoWKJWl4AEiq",
-	"pv5ainK51/i/JXW5zLLAUgXdDI91KMZBuEzz31q25Yr/ZqU+ma4N06EztRCWBsUR79nfWgiufmncdfrM",
-	"7NdRRdvsjWFCg1zIJKoIunmo7Sd5jJp1oFtGoDPGXwM3icAWOVCZqPELDODvSjbYwVGMxGylgKWckdhN",
-	"GOwuqIwo7B9g6Xh3bBBEwNKoiaiGnlJtBYLT7arh3A+wYsKy1BXVhKYpw1hnm/q/BwvB4ewYNV6ChR6v",
-	"Xz6HWQuuFyz1r1bMFEo470SD4QQazOn44ectlCO2enXv6RqDiUihCyv6gVyl4nMuaFb5f3cwoHA2jx7t",
-	"SBbrut3B1HR40aNK/LmCHnuGmnCzK+zeuAgVhcPe7EfAd+1RrEvTP7pXsTPieCHIxTNyI3niBf6//vn/",
-	"XDq7IZqudUQWcgV/WGNLg6Lov4cDblEGvN+xY7ktDo6ychImERHBVkwbMuNKm71Tkna7guvJiG1VJfh9",
-	"oABV5RihJEOHi1XfAjWq/HkjYezTh3s4zo5UitCA2i0V6a/28blizNgXdtxqBeEhYZhIWLAHlg5w3bT0",
-	"4QiWGH0ONbVTRtgyN+s69/maR5gszDUWp6KcvUiWbES+litQj5+RBcvy/7iNasaFNqpIwKDZ4ny6B8WH",
-	"y9yQvpIZi4iRgkWQiq0Hm+vYmE5LXurmm+pSq0uNXllpc8MU3Cooejzz+S7oCQlyOScCSc2abixFO7Qf",
-	"X3539Yrcvzm5D6PfR5faffvjGOKVEZkyzVPmxkSqvOfTyJrSNbJvh2Sy6kmYyKhO8QuqIS/Mzg/kz8o5",
-	"2Q6l9euQuepdW4n8obpn1a6yN3nGE26yNenH9UFjuya8U0SqiUCFaNDgLOTJDVNrs0B7vX5KlhGaBdOY",
-	"VOfNC+0WPxEb29o8fTsA1yT+zyfhWVlxfL98cmjHvP+Wp++cH/YOJVRGxbxorRF+BUWr+G1FhBGxChT5",
-	"8vElefgZMXRev89MDCEN+QANxl88VF30Ar12mCziy9Rhdwuo6LDfWbrCe1p/+1MlhSEp09d3ZUgdYFPc",
-	"NqoL8rVT5hTayKWTwc4Crw4FbnxD8hQaCplyxTQzx8gaeNcl/LxrVn469pm9ZlNbRn8qzQIfWzLqqp7y",
-	"jBqrHntYDTf64PAV7OV1dfZSqSiVsq8hMqrjaW5McIVQ0m5wrijUdRo1Ay0lBYcZaE5pu2vNNkjY+Z+g",
-	"096BJ/yjpzBVrkrv/0OJAqTq/tnq98v5N2zdrtVfPgMfto8oLqPS1wO5TCxRzIxIjD7jGO1bVAArn69X",
-	"yq/ZekAyhhnkMs8YJErNBbfC0X57TmIlXcnlyqfsOBc6SaVn+nYeIxK7e/DlGp7HrPOJqKxH+7VUIFch",
-	"050ISawSzhRWSWvSl4rQapEQ4PETHU3ERKADH9KZsbJzCUhJvkDZ5dGvFhJ/yw3MtJ+yhKP/B8o0c5aA",
-	"C4BnTJjB2USkbCmNd+67eaKrSPv333O1505RqRYj2Iqg5mklnmJLCWECiGv5oRS7kddMO5wbcPkH1QHw",
-	"G6ZIspAaXnDNGHj+l+fBpvrMp3448j3tc+IXPCdCriISZvs7x9wAow6g7sf4tjQGkB13eKCza2Y1SAYm",
-	"gZ3Ikl4zBcphxmamze9ynG1TrmjXr15rpoKEjsZO7Po1VgFWIn5fuyOj2rzWbHuWu6VCSLqroxQ4M6rv",
-	"pAChLkgjoYaDLLkoDBtsZOZbWZsen4HarqhdgHoG9MqyzMWZcqpM5BGYKqAj9M6V+i5b67qW9vjlC6LX",
-	"IqlLdF8KtM3XdJQrHHjX5oriqTU3f9bXP8dkJjN7P1OMr3kW93kLk0OWSOzK64sqR/v+wc2rL948X7Zp",
-	"oPZm76RuRpcvJQqau3IYd6k9bm/cxGrUepAiAhLm8Ax/x5n1bRO2UMDVCstOx7+HnK08v3Dl9R3lYc6l",
-	"LBFyq0w3N5LQPFcSUMicGwVQPTadaMHwrU5rhy8ARTz3EAdFKl9lltM5Q5FfIoM5ryxPI6ITmTMdEcVS",
-	"rlhiyOuXz1wwmZqGF3lhTK7P7t+neT5aFFOdSzNK5PK+tC+8X4IM/AcO/zNP/51Ok0kxHp9+6of/uVD8",
-	"3+04f3lw8ZfTp385fZrJhGYLqc1fHlx8Pv58/JfTpzcnfzl9SvNc/+X0qXvPX06fWj45pck1Dgjz/vdE",
-	"LUd4FHrkq/hGitHUPWTX8O9s/bfRaJ8QICIM6NvcxI2zCkfdh3xuqcQ2ifEj3Yhn9seq4z68crgX4Gn2",
-	"lG9FX56X7kRi5CgIgjsq6EW936DYtF0H1prPhZV7JXttEXGoklnN1GowU0bmkOgzXQcl+BE+lSyomAOG",
-	"E8axvJLZtxJ4TfxbAPIBygsH4Zypq8pI2Q3L7EGWJWVQL0ZTKbJ1+0JuKAf5fbmtfvrCZ55Iq6dljDhl",
-	"O6FKcaZInxLNqEoWRDFdZCYCJ/WamY1C1Hu6JZ2WKkYfy7TLn6MYBYpxmskMNinLhlCmhxNraAQPTx7t",
-	"o5q4+nT/6m3U/jh41KphlpM4IJAW5wo3a3uUihpGEiaMckmW8DM35Y4QdbWIKyrIU0VFwnUi91nOUgqz",
-	"yNaXiicdW+meqFdwQsDOGktljWx9N0/aS2RbYmtVueye1fj2rViPj+OTfvxJHNVwA0BA+PQkIYnOacL0",
-	"YGuFfoAzMJl88uPJ8IuffhwPv/jp7afRycN2yAEV4B+05u1EKPWsqgwm0xzw43Yc4eOLfc7NpwtsdYBU",
-	"GwowLaDMzZQUZstxS4FqetsRgy469879SkkFEiH9cViQHa5pfCAtNFh6SBj1C1imFpTcILhm5QE1qLyx",
-	"C60iooXDbVEt3QMlp6vXApyXRlMM2DrxrYsD2vjv76E+4EueZVzML9IUsrIPTdLIpTY0I1MchVAcZnOz",
-	"EsdEu9negSadI6kWiFIHXTI8wYTG4Wmdz/SpWPtPIld46bCOgWiHpQjcYD8QodgX3CTjgp20pC8ZxZgJ",
-	"uF39FSfkBVXXzJAr00zw2L0n9pWnLVLdWp1LiHzrgiOC5LTgWcrFvOYFcBWozbfuZGxIBF68Vov54uHJ",
-	"+FFzwN2JIZYNt21cJ3f2FO/N8A1gcKtKvL5CuOILT6RMgxdLkNNhxuyZAn0MWjh7kzQPCyAgIUR4BWqb",
-	"VVHxlpsJ9bc3bcXTXwPAtYHAeU3Scw0XkqUj8p2lba8OcE3kbMZc9qJXKt23rWqjm8OlVIZmTzO5etWa",
-	"8nZBDNWQmiVz55vyHCGHnxIpziqswyUzC5n+jM6BmPSdUuw0zXSAaa/Vgn5OqEhYZp+Ef6C3iAPIXQhR",
-	"YQKoh81BNl7HrXbdSIxtmWADnsFNpvmpe3bnJj7n4nrTEKuZiR3ePsh+00bmGooSAEcefXma0BnQb4j/",
-	"2+rF20wt7LT98dzsS8+J5mKegY/h4HrQYg+DdWODbmexbu73RxGsUl4fD9eV2OW3YdDUERP0QuY5U8Tw",
-	"BPIXEIcJXO9T+eYcuwrYe6/YrNAsJf2Hp6eDdmQD98NX7I3pRHiCkcscHoy5u1iEnwrEelY8nTN4MtU+",
-	"m2OwB9LVtni/e0EV8c8B1M7xfMzZWFXZ2plcYfSYN6PYJ60vzumcdXrCIE8TFFAEbQ9r4AHhAZJCN2Rn",
-	"63t2mUzBOp0BiaZTP/7kX//873hgj9PjLkfOTgLRllK9YNjdgM+FT1LfB9/s4W6pnBfTjCetAcFXG7Y/",
-	"gaf1AvIuwL3hvOb59c+whjYfeH7984PZF/QkOZ1+lj5kh6qETQOknG+0YYzg1Wq7tPbC2ovbmsV2ERyN",
-	"P3xo1YDxlrIGLCAWvAct6nB1vbd6I7CKCh597zWDv8jpsw9TXrjVVWAkbGfU9BlspeVWJbKN3V9gp4r4",
-	"14IVLI0xdsy1S846L9PkMKEPKlV9avkvcnpPh4oTjtEq8m+FKNceeqnhzOFZNSm7StZ3NBOSzA5yv53I",
-	"De/NxxC24UXphvnwIorOFYNsv6jCZKlw92mWtVxYiD88yzskIwY/nGHRLR026AQcxQfe59sLqrrRhwJ9",
-	"r/p7s79usKmdjHbqijB8tcCo2vVqp7pO/yvKs3UHbl/AXeTMZ8EKKAxJ6bqNO7cO8xgLiaGXjqHKMNdY",
-	"x41ROVJPdwEBpq0WLhR80TXpu4SW2Crt/5CCxYhZEZHXrx5bfcd3jqqzxNPx6aPh+MHwwUlT+9+58e4h",
-	"XHfnDkO0zXlPq4p+KJO2DKsw+M82fmh//1y2yFSorYdqe5ChkC8Dln3C+A1a9I0K/nsadb2tZYJdGAF4",
-	"eFZxDHOim06QJnDTTKoVBS4BmE1HJeAjgzJKZt3lARBkwdYvQauncwcuD/WRDoQhNyPyZJmbtSsf9c9a",
-	"WYViqcwr9rEbzK82LjZlVwldCHxSUoOYbh6cvRqfZtn3b56t6cvrxezlN2/mF5efi/96dHLyZPH0Of8t",
-	"vUlff/M3frX6PP304osvp1ItmPq+17r4AwojYBntdRFtZ2OQsx17LFJvExiuHEFvxrcaTvY++luIt8ft",
-	"zXV5qUwN8VMIEw3OydjVTHIDkJSuTxfqJWOnUGq+LDLIefDiqHLMjz4/OThOc2yO1PI1uDX0jj26p8nX",
-	"xfQqh4qVGUvWScaG2lgBpA3LNVkpaRiZ0gScRO7ZiMgsLdPlJ6Jf9jKarkk8Z8ZxjRg8tOc+pwz07Ixr",
-	"owcj8oQmC8iDd/iovp4a0hImwgDiT5/Cq+cKEB1+kVOimP3GSX37nZzNBh7GJAWWKxWJEbQmLpWDiUCY",
-	"5wOy6R/7PWzz9qchS92lX1X81/7SQZy4ro3d7RxhtxxagZFkQcV8WORV4Acyv/zGnxMtyYyqyFeli1IL",
-	"rvOHk88f7pJxTKQvd2Biw/ViIrWijQuykiqF3mwE80BdzR+W98Bj9s4oil3ufLalyxmVYiI8IjKMqxhN",
-	"Fixtlp64tmPEbyDpx0v6BvbXffIC73A8iKC2I+ShVarogqbVqzyGn99c3FQ/AZx/fxIy+YnIkKtw7Xi8",
-	"KzHFZU7X+KvRpDcYkYsgl7K+bS7zp6AZWdF1NBFYP+dy/OeSWT2nga0QToPsN4t9/DZMpJZ3bMPkLadd",
-	"8vQKXUgbnmVkLqGdijg+C9GSe5eQQYd0e0T6MOtyQfVLMBxa/QQV0KryD5WpxWW9jp3O/fJ7ff9tgszu",
-	"WfouDtoyPgy6g3b47RZUvyrVgm2zqZSHjulUD7j5lBrLu7jj5Qc7F7Y061SFIP1f5HSAalqe0QT0GOJV",
-	"y1BZmwFOLX4Mqo7XA/QxesBRJT5eRnfTG1mh0qlkMa9S5eRslnHBvJCXLq8GuvZUTRUUo5m/p4MzIuQE",
-	"1B97PVMOnQMwjxybeEE9nv0uz+g6vLvkqqZKoHtwphg7I65vqHcN2x318Op2R33iwDjMXOdaF4ycngxG",
-	"5Cn4luFXzjDCZeLUJ6JMGnrFMrF+M4g89JZiiMtdOswa6r2bRINvdTS5BWeDMp737K3b7Feg5TSQAPJB",
-	"dp92Bdyznbk8fHg6/uzk8weff/ZofFdwD02X05ZrhjYrJIl2GUB3UzRVt3laXFqV+uMYN+xvCIBXHm0l",
-	"YDZ1H6fGNyqkKrCLmuesxrqbzDO81IckMjsyucNiKm8w/4HrqNwSbu9YdPvwUZyK1eXvyMF2zn9tqEj1",
-	"WeVYdr3IXX01iLKIxPayWCslagAtSpEwq72hGu4NEbsfGTMstc9PC722/xVyiM/ZP7yBYo0VjEvDn32n",
-	"wPk5TATAl5TDhyb0FHRrX3ZkxW89Ju683FHPzR3KxkIYx3KWvahnJwltUNwcobTRThFup5tfp4dou06F",
-	"Ce+pXAkARqHe8iyVqBZHntep9pPoxyRrWzNoyV51IgGVs4MiqZRT7HnWdwZ/DCWe95c5m8f1VN/y89bt",
-	"ao3bXxDN54KlACXjPEgvLh+UwK0HBe6rvfOgzeVCd8Xza2d5+/tfkcXH4gKWBXBteKJ3dupx6AaYYaYJ",
-	"lNRRojDre0ZS2l62wrP1V247Nh2kDLLXcqbAPewOFoYEuzlFGIIUc8n2Fi+Bx7xFyjCRftXppYaiMzsX",
-	"WCVLSR8TUJxjWm8moHTE6JTpfgnmqd76LUYamoHrvsuj79ztq4XM3LZiEoMulgDPWZ7Ojz+NYCquOd7+",
-	"oEPVSquNrc0sCkhgNxHe/koFBP1x7hQqaq0sjEGNl7ftpKqbf65DtjWF8kLlUrOzKv/DR2dyRq8jdNh5",
-	"5U+TPkbp7b8H2HkDy/eiKvezjEHbbwsHzrEANBlvOqEo74T/3QYS4/EXmnAjXm2NXINSKH+0szkMoMhv",
-	"KhZ9d0OQv98sgu78ncAJBzWhkHGNRaCN4MNVrhABU7AVhdvxIeo9d+UnUO2ka5uRtxGm4Lr8wVbf0u7k",
-	"2iYsc0uuXki75TQb1HUW4h/TCuC4DL44p1M0EQ4Nz3dBTz2Otr+HEIahpUXpEJPj2kxjsuIC5d9EcDMY",
-	"kW+7N+gonJ9ccalcWvk+9+LSPw/ZTMA69v6pe9zySmYMF/O9b+OVf/4An4P75QbO5EERgvfjRdjEJaoA",
-	"sj06NjdEFULXr0Tlf+D+p6OJ3R3k5/HlxavHX5P7N6f3/Sv0ff+T+0bO5xm7/7aanUc0OpRoSnGwc3nl",
-	"k0fixflj/Lsbp5Mjt7lOXJ11E4SzJPmKghvujQ0fS0mvm/jg9eShamciL8oOc4G0SJ82ZbkmClsB7gAq",
-	"KuPaqnxcbCCNbarPt5dNIZbUIdBQR8A8bTluN9q27bXX/O9cpHJ1YKkOhGEampSDpfPeCS6aiG6QgfKb",
-	"FCweEdSVoUoKHfPT9UTETFhOTzlmQoKEYW8MoQ4XIaXrEfTGUCbG3rdT5t0S+Ns+yzQjD8fjwbmVGKlc",
-	"6YkAq2nJU8HnC1M2SCu7mLdpX9aw6kyp0W0Lrp0zlEHYEy7gSoHDwiwKcExyeyKH3XnGrlPagBb4bFvH",
-	"2qiHmpD72nIvNMI214TxSZfyjy51IQEAxnuioOt//PXXZy9exKR/+nC4kEWjIWrv5LOz8bheztT/cXyC",
-	"BZT/9/TH8fDBT4OzH8fDR/jRv3VacJszfIoVhjjPaufh6Z0TG39x64m1WV9oeYFRst5+xZpe3E2KYgLL",
-	"r7HYF/LsIK/Mya1blgqWxtEf2veLawgqWdsw47kA3dIppVO2liIlGRVpxoVLal/KKZhM/YxPQWCVXTq8",
-	"rbYGsAnLjbSBhHPLTV0MsRIqQIEYk0NoOY2YQ/bnaagac6NZNjubiLgsPo8jgLJa8mI5VNTA33pBFUuH",
-	"idTG/nkjeQ6PMaUtP3ZVhDHp+0+gc8KKgiMrIq+/IePPxoOIxAUVMenbc6RiPVxZaedq3Qc4bgKdGWPS",
-	"L/9NKKD2Q4mTpT6F/mTo04jiYCiYsQI9RqvXWlP2iAGORkhf/nhGPvl8PI7s/39u//+zcTQRn3z++Yn9",
-	"4/NT+P8HEfnki8++iIimhmUZN87c0BVwzxKUe1dOO/MV0ni6VLGJwHwI1+685lwutxhBZcodtsKw2mDE",
-	"zsvtM/XttWyTCg+t5xpYwo6Al7plQzadqVHvzdBOZ3hDFSTa2XldWPn1SmbZU5wb/H2JE3yJ84OPrmCS",
-	"j3GO8MkPOFH8gZttqWPBp69hxv7hctr4Czd3+ONZuIBv/fyD2xXUEiNQxZJ1pb/S8nvHtGrujia8cMOx",
-	"4cy0Q7PHall/ezRu8DxjXw/CaFuu4dWRtpb//atjbK6DWyh1V80jpmMY0KztT2OiG+uOwlPbxqFbaegw",
-	"EWhq9KU3CeyOBGI7uf8PkJKXgSfDc8ZCzbGCY8HnCxgk5cUSsBJWHQG0uq8iGMtVZmBzNLX0zcjDxvCg",
-	"wADIKlN26k8ZSyFdM5FZVgbpX7IlFyk+ceXgdhLnwP5OpUyRwuWLAmRPxhMqDMEKZs7AtHzOaEp+LWhW",
-	"vtqOlSxYWmSMXOS55AKK1WFMs+gA5vGr3Z9KMce8i8ft5zivFLOP5jK/Yga0nK6o9IV/M/VVKaB6Axyn",
-	"6xLENTjZXeGkSzwCEIQ+hSQsvNM1EOrSe4Ph3EaMuAQUzWmhMdgbBIVTRWdm6yleBU61A2zar+UqEFwe",
-	"Vzxw04MnIVgk1qNalcUDLs04y1JwSUE8FtI9FRuguesM0silC6NCGmhheZ5B/6m6WX0+EZBSKkVSKOV6",
-	"oWmromEsGP+EsbpST+2gAHJcZshoAB59DJXr0MwuTkpPgB26NNSrcRvvr6YL0cNC6I1zDvN9iZHyzBcU",
-	"AwgaRkUW9AatcZeEBlUEdseTBYMaZDqnXGiDibPWKoUGaNr33HowJtqlJvepHxuV9RXlxuWhgSsxS90B",
-	"EJefakfXE6GlFP5g7QucN1nmTAxG5CWeVVQdVFQF4dFJuZEDDP0sQYw5v0VoW9gLtXbvW5MVU8x3K7B3",
-	"xVUCjcglLbSDXC1JciIWMnMV0HbH71Wb2dzCsiYAirV1sXRtYbjCwkMS2+3hYh5PBECoajk4r2qZHEAA",
-	"I3NJOrpT4tIqi8wxD4il9s5+3Oiu+A23h1SaZ3q7feaSiBtX0fIeyIOGnBPflU5XkK9ofqHNRfqPr35w",
-	"fW90hBmddtcG59g5ISh9Kg2OiYAsQlmY0k8I4/ZbC3Ej8g/AeiN5oReWRnzVgj+WARosjtiAJ9Yb9fvF",
-	"E6nc0v32RIBNDJYO7IU9pBF5jLfCARCXpw812kv0ZgHXdTmY3ga17Bs5LVFyhS5yICLIqB8gwcJNw/lB",
-	"A8Lqx56wYBeoMXb7oNgkyC/FIlsfWucCL4AqwO/nucDITSweNLIxQ9PtUO9YHd6qcpB9sZdPLKl5QPd5",
-	"X+Azxfe1sNzaXXgwbus0Cpn/2m8dMs+A5oHWM6oNOFJ9IVDZ/Quja5EPu2GqvhccI3KBgwIfxMIB7ZjB",
-	"ohBzUuRlRi+hDsm37zjqgmYzQicCX3ne7Kxizf1MAmuyhDsoqxXghZmc2/MuizVi345lPZqIB+Pgyp2R",
-	"GVW+/KGsvpixVbnWoN0hLoZe2zumF1JZ6pPFfGGJjJZbKORUpmskzD4lmZQ5tIqGaBJFfpaxmQHWbj/x",
-	"BRYmrKTw1RZ4mwYEWa77OSQyS210dSJSuS0T0EvSI315D7eEzSz1Hc9ZADXKH3XfM/SAS5UFd1VgFZJL",
-	"jM/r0wPYEfJgXIauMH/k1MEv4F8nbcU0m/K8RrCPolYQQJ8Rv0mrviAasJn5kpF+fdbSNZBZMKoIJdNC",
-	"r6GljS+yw6k+2jnvQOOpTRijc+2FCo0YRKXTlbXa/apuAr4A7a5Ef3LHmDO84LqjcsHqdOsL5I31yZ02",
-	"Z/bkjVHU81HtMR+c6oIw5ehZdCWWVaKl3bjIc3JLeJYcKg2yj7FPR9YxFAfieoGh+1fY696gmUe7yq9g",
-	"eV+xjK7bONynGxzOPUWmzKyYlXgrWa3YKRhALn5SfSzZcUyoLPBBja1OJycPaxT+qG2+XoGtTbP3+tXj",
-	"XrQZQ3x28e0F0O3wN/AyABnXZ4B6FLWS7dxede+VhGer+ppxPfhwsWSKJ/T+t2z1839Jdb0ZYd6ReVKe",
-	"7cWedX1I5z80fhaO9IJp3dpopyzBDLi9FIGBgtSVMXrDhkscJbaXx6GlmYXlqlX8bSKsCLPsk8Rv30K0",
-	"+1u6ZO/exUNt1pkzquz30MYIK17LIg5PF0quMNdjIqA0ZcU1a5agfc1J7QWdvbwInVptBRoAT9GLMSKX",
-	"GaP+yhUayjc3EX4OhmlrYbE1ZSMg0SbzaLttm6TQcqR1Bhm16eidCssuJ4Hljsc03vRjEJ85gI2bnDOh",
-	"sqDPSMOCljm+wXV7Lst17fcTAcoAtq12DXr6Ujh3UWVr4lIARcJK9AywjUpVPi3n5Az0iTjOQm81kKOJ",
-	"uK2F/pXLTD0jj+x9cMPjSyMCkc0hBF5Js3k11JO/ehyR03Ipn469Tle2TLCCwuqC4S2PnMTw0tH/7QFM",
-	"H4xL1ccqb9FElDZMZb+VNp41ef60Hv+0Hv+0Hv+0Hv+0Hv+0Hv+0Hv+0Hv+0Hv+0Hv+0Hjetx27zq7vj",
-	"4pYAadSD+Oz2QCmM/JRnpr19S8miMQgcQWEwzbJ4dGC01k8GbNKtU/phk2ZbCK2J4oF9E32XV6+zlMR3",
-	"VrG1uhqKZZUTQXUtNw5sCUzuddBOA1h6k3oDeoeWsxMRN29K7DJrAcScsTyqkNQcjbre7P5F9VC4m3Yv",
-	"6tXevXULfbpwy4EGBZ8rxq7bkrRBAv/mUBsCUPfObOaopylgHRRi+7ScFnPbhNgqeUBDXQBnd5Uiu7O2",
-	"4o+XC+SXdFxiS3Or17fLdGnZ34+W+NKcS8tlqdTuWa2cJOxNO1c0XwTAR2WNEbRJL2V7WRBcKfODVr8I",
-	"8tItMO1oh5n24iLkSGHFRVXN0wW5tAfMpa+uqaphNbY/bytTPLLN98HpnR+p7DSoUtys7nmJJaZEucS2",
-	"3nEFmI1KyDD3sa2fef3Mj9l8q5tCNyFoZr9frmvt2eO7zTOlOztoweW6p4l7yEqrRLElAyeRdI4mTW9Y",
-	"rX6+1fbzW7pPHu7fw2e3FVjV8mlrb4gqragCDmqm47buerUlB5XLLVhyLQtzxXT7dl5gQpVlWxqfAT9G",
-	"iFTdbHNzttkNNPaDvFZZDClkXzkor7MS/nkBqHiMpdqOCG1FwBW/gVKmmbUtQ+LWgCQ2iCZCyGq+Lhcr",
-	"wKDNC5UsQOt2iqb2fqgRAa7l8CntjBZWtUOxEEMLlyRhLAUMHCFJzAEMJ51e4uKfCQOnZT8M1wraX4lS",
-	"EqMSh04fPRErTDfTZCqL+cKQfli7HDsTHZc4AO9aI/jRvr9Vl3GFCWnCteMuLRnomKHrW0I1Sa3y1tbZ",
-	"uhp8Z4PWhYR6yfIQrBJ2XmvDHR4R+BpgW/dpYrqx20fA6XSBQjaJ3P2I8BnWGlKekv7pQ3C2bfS5OXiB",
-	"W3vh8K7y+sY9u6c3p83TfedSCZ9E/2yYNj/Tky9PkwdfPeztbsJRxyjYs5Hg/oWqtWPuKFjdVqRaZ2q3",
-	"hClpcMiPons6doVxn0ZT3ePa+nR2P601WIZOdWW0yXgXWkr1YiqpSp1nEzL0X798vtF55uHn7wUjo6M1",
-	"m50/sGwWt0w6nGiEzpnY9eR1+5rn8YgAS9DQpY6bifDFwjc042lEClFoBv9FBpFGpVu6BssN4QmtC49/",
-	"wTXy6v7D09OJEHRp5Zufa8mXHQY3dgAlWi6ZlXHg28oV01DV4qx+CLQV+eAcU6fLE/EI3r7l0Yh85+Ph",
-	"WvpiRLTMMGN4Iuz42LCojxvh1Eea5y6sLNV6AD2F0VvqpecG9MEeB95E98L+cw0iaL8DYsbnhWKlAbaQ",
-	"OZ+tj7sAx1DdrZqpbENH6FyuWj5ZUn5k6y4jr1mHfgxf1ZyeZT0OYUP7ynsIDtSEXHYtJfY+XpzDlvVd",
-	"Uq1XUqUvmWbmuHXmboiOfhtsRfwTEfnc3saT088BVJYmxnVyLuVyOVbdEXtap+rPW+G99t1t/46hvdHm",
-	"fex3VK1jy9a/YnT53UowpRc8B/DRGVNHkpr7dTXc3rvhf3rH+9A+oY7dsCLga2zDfpHnH4qhNKa8H0+o",
-	"Savf/UxZepHne0EV4vOW/1R9GazthGsdETg/jJNipFy3t15JwDHfCVBVac7uSWLVev8+12vSynmnPlRP",
-	"DXY23z59OD757MHnJ0e1/6i2q2vuUL5kd8febV92FNd/GZOcKrpkBjsM2SfKvSwjyZh2A67Jx1UVUMru",
-	"aaJloRJG/vXP/1dFSq0ZzFMXs8iVTIsEciPAFHXRScatBjNohULa2T/Zn3zbwj1UedWJxiXgfWeVYEDo",
-	"ZsJwmp1bQ9nVYFkhBimBfcUG1fgRHKA1jnnGSJxyXW7ekSBO79eVCOaC2vOa2uOvnu/2RF6QjE5ZVvb1",
-	"8TvgKf2sRjR4Ie5pksol5QLCePZ7vB0T4X50TzvuXfbdbkRKabJkowVy2FGCANt3ZQfsUVwf3JHbuR33",
-	"apDXuMzNg6y3x6tov3QOVjzsIEde8NZbGrwh7/441u7GeQUh7HJ7Abi9usPtIcRgKH1A7NCy+LIJP2CA",
-	"QSCxui15fuvYYWObP3oHficMurWJtnSniyq9Z0OgkD4lj69+IAoT4RpZqqSWfwSprIjlhcxlMCJPOcuc",
-	"n9MJpgUt83cdyJ+GFl0r0meQ3WRfl8isWAodkVgnUrGf/xpPRMZoOrR/QmYejDtwSVfCQGJ5uWJSnSkp",
-	"RIruYK78FCB245K+0Uzn/jnXW3bJDLWbHJM+qir4+Qv/8WBEnhl0L7vr/TM1KF8nohKwiB4E/fklicvL",
-	"HyOHVnLl842dQ4ClHBrxQrovN3oimvNpc+3WH9mDZu1p2dX75QRy8Gd6mCBExJkNAn9SEyX2cGaQruEy",
-	"Dtw5AGorOGXsqzc8sKIRYKMp/V/ury4BVGbydAGJ2ROpv6dBmpuvvUhpt4d3t3zLaNeMntPjJvRc3rCM",
-	"Jq1+57Jl2pVxmVo0y76b9c5+3D7X5/XfvfupNe+Y0fR++QYCTdl2zh2Vzsq3BWGLifj2/gWEQzxHwQ5v",
-	"VfY8R9hGDCrj/Y7BxwZXwPuvd2PYRg5Y1wdNE1lkKZkyIqRa0oxrlp530GeQNuZi61XSDjZVcC0Tminp",
-	"O3o+tWkguJqoeZdr93ILw6/d5vasKcxnszaPdrlsHs2r5OAttlgtK3UT7tzBN3p4YLc/vvEbAtZnGWQl",
-	"74I5j+odFjqaIGVy7vVeAI4POs44KEhTwr37doeHmgR24MdQtrA13FS+3/dKSspuZJ1TOa4RmX3TE0ih",
-	"62x/B5PxiW1IlqDpr9z3CoDHhWW407LDUK395aT3TAAvnojw/kx63mqucijJq9qNXvAUawQqh5BdzoY9",
-	"tlcu5AEGgSf87cGlqCLiqNaIotrVxpHvuGdXW5Q6j5pplTpMHPI5ynZbJnBrCA4w6TktZ3AWdJwEkZiU",
-	"UB4IoA2VB4WvBZquISHJNUCxd2sQIYQLjkDL7q1TZq+3u6NSEa4notR/4UdlUxhSNcy06sqMC26VuUGz",
-	"SYzvHFPlS05E33cnLD8cBO1k+shxHeV5LB0hUfA3eLUEOHFIF52ItFAVCEqWDUZtc8HKuiB9s566CZ0u",
-	"6jAqvu7v3Pki4LCqYHp4k+rpmO6QHBm5fwXZrmGnGte8JsQSdM1rOkwcSyVHJ0c6jf321gwYD3/kzEdc",
-	"whXI75rFqW96Uc+5L3pR7zcwULYdhn4GVXHbbjvaDuE99+43e6Wp0kETWbRrIJPO1wNItVH1NxHQUo8Z",
-	"e5+s9VMAOmccNOwMC/fsMOuoBOMqH4LXoJ9nImA0X/nR14z55xvZxm7CkMwLb92eRY6wn49bg9DPrr4j",
-	"D04+/XR4QmiWL+jwFKPQsFUl9LKHDg1zjV9f9aLe44te1PvPL9vfC/oQoGAfGTY/MNdwRn/dC5P7Kf0V",
-	"uvArxkxr26mqD03Z2F7OnJcT9APiS36tPgV1pq3FBJuWiNBGFVg4vB2SPIdks90vOh23v8lqjxlL5+xL",
-	"qtleGxi1tCBy+pthdHlPk3JMMqXaVcVVqfVG+oQuUC76ZRdTXubOV2MNRrVJPuVZW7fpb8oXYgMVIyFc",
-	"5dIJvOTz1b97Y/QDEXwTvhsr5muFpY/Gm7w1o2JelGU1vt6IiSHchaar5svHl+ThZ8TQOen7X0ZlvXy2",
-	"JorNN1uw+9ECIOwf6fC3n96eRg/e9Yc/Xgz/8dPb03eD/2iF5t4f6/4D9FY5AibfyeF93wAPX0Jk9y5i",
-	"a27/WsUVMLMKf3I/ftYgiQAaQWNdp1kwzcrWVmckti+Oy6KZqMyJJFCgA4jUiBoaE8QGBTRoBP+MCSBn",
-	"RiXWgtefQImrQbP6cc9cU44YRR0WlPcfnp4OziaCOnh5V2SAboIqiX3NTJuPq5sE7TcRMYovl9b+mvRe",
-	"C8NNxqpuNJOeA9mb+oDj76c9UJuxe1FHVHbsspaaZNkiwNaiQK+j5hJVZMBlncfR01c8GB0c2vtjNcYp",
-	"Oe6B3XHqOKjHdck5IsBeu/1Vsc4xXOBJO37KOaZxx2/fuUxk4QAsyvtmr08alKltge6+Va2IaW34gz8L",
-	"bqc1gAUjfFb7QelMPIKC967mCJiIaWkx9gmxfMT9ZBtLaakDOZCnWNszo4b9AGin3ZTwdncr/Ya3CMpw",
-	"y2IF9xoXjnDYqqV2hl/e0/Vi2z6GJcLPfvxpdM3W8SAiK8WNscqZKD2CuTXCDXtjgBLgZ8Ca3r69Zut3",
-	"7+IRuZiIYLQAFwSzJbSha4gglD8BSl7LArTX1BJXUFV9zdYlzAFUVddds297rjsCuuR7Fwl2y0Gb5AlG",
-	"M3oLluX/CwLe/oeoxYWbfzpuudLNrd1aWea3mPQxkXWjjMw/oO9nXJt44Cr8seyMa7e7h16Jd92sCJul",
-	"1zK3jzSycKQWt7FrCm8kmRbriDyy/zp9NB6TPtQewtcOJ8N+8PqKpDLLaKOzC+A9lKgVj8Y7i/qPEdNS",
-	"8TkXnQUTlQP09cvndhmJXDKoAQfxjNUFLvH8vGxYBHnFJTYwvqLOPxbG5Prs/n2a56Mg3HW/fN/9Kffu",
-	"p0a1xUYa7/bIw2bagzu2cO3dkuub0Bq8C2O8u0sDbC+8lLj2UFSkYLbZv420bIlMmT0B3S5qJqJuaG4R",
-	"MeS7pWVj4KARRZad1XQvaKuyR5bUTj93t2Cqz7TscenE0yBynS5DxItwhnVyusRoNEmooZmcF4ycjk8f",
-	"fQhFt0FtLjVmb8WosqXpr8dRl3PdbG7w04vv72mQSpAnB2P7tDqXKuA7WBKM7dhtZm8akv77M/KVBEmU",
-	"sowj8j2U1jOR6v+YiIsz8l9MR/bTK2oKBd3DPKzJF3QJrzvJly05+OM9TuRwb8xWqsNNQU1IL6ws5R4L",
-	"XDcW/hUud13t3F3QU8NTVKqwK1/NYe+656Om7Z40b8GBYjGk1ubmoiNwpy1fcwAdSbU8Y99uNXctw7Mn",
-	"dF7a+D4Ci06rexo9wJs1yrniCRvCgebprEF0jx7tPDQ7bKdAjN23Mfp5G560MvnTLqCbXVnpd3b/fiYT",
-	"mi2kNmefjz8fW60InHX3xydfnM5O6MPhZ8kJG342fXQ6/IJ+ejJ8MBuz0/Sz5Ivpyfg/ID3939n6b6PR",
-	"aA8h+T6u2R+Put3JdpN2UAV4VUzLxdyBtvg/SjkD343rKaYPV9H2aB5dddoCFRryW6IqhwWxlrwxAaPd",
-	"pzeUgzYSb20gHbiHJ5NPfjwZfoF9Ed9+Gp08fLe7O+KGQlmdUn1d3VT2itHlRc6/YUcWhXWlTHu+aRiA",
-	"GzJrKHooVKdOlU3ofGjCOSmu2VrXt+3xyxdEr0XyYdyFSmY7nVHYxMqesN3Al/YXt3VLw0BHVqYGJnar",
-	"Wo8PtAcOTjuCXGmhTRtWy6vqwPxDbaGIA/RvNxpq3RmjKWRJWdVQUQ4pUzoHNGGqmHcaNQIuABnmvAqH",
-	"U4m1+i3f+Ia1YtNY9qSGibViLBU7wep/hGhTheaCae2a8wjSZ6P5iMQaCy7jiMQrNt3wCD/amFsjYmS5",
-	"gfvvz8Of/toaLgr8vh0wcQCMu+KAmsYwbQRdgRD+25jTeBff2UXJ/M5FFjSEvKHZPpAiX6K5/sz95E93",
-	"RODppGrOjD2ffTbykvI0PEf7OxhFcZpdMsVl2p6PcEHgEUxCSHwRcpnumbI8k0AS50QunYNBSPzRTk0r",
-	"vCEXw3+Ul+OTW8rLxt50k/cPGK8E1/tx1EyLlMvXKmtx2L30UKcajl6T/ovLBxH5+8UPRCry4uHFoD1u",
-	"3hq26jvW4BK2hjhmPDgnJ1DUO65F2w+mpirOfjLe1iC76Rd/29ILDjziwJi01ar07qSJdgf8nEEMYAdl",
-	"wxH+Jz66kRKwkYbtvg3nCLGWiND98wPq6xHD11ftKQM10dWZQdD3KQT/FxXGB+8GBycTwFLuaZJynWd0",
-	"/eGSCtodVe7kWqrDquvSfSkPDed1xtruEK+sjHCR/jSj4jpEnx3cdRDrGBH3Z+Drf3Lg647iXedVFBu/",
-	"aURiDwsP3xk2XLt5FULA1V7VzTlSNH/bdvCXQpuhqwghF5fP7KFHrowuWyN6KzeaaJYoZkhsqRMqaBau",
-	"0n0jSndE7bP71Zc7c0Jea6t2l2if+xZMXbMOI29WZJlb2pkv1NPXP2MK+MMH4Cb79DSABSH900efEkVF",
-	"Kpdkyo0ejMgVeLalSNj5REByBMfiohoi0xn5klHFFPnXP/8b8d/+9/Di8tnwG7b2JXiVHCxnUql/P719",
-	"+OBdq/jLqDavdXtpyQXC/kC1hcONYyt7xseXjmwJMrF1K4zlh/Vt5IrN+JvNGYbHO5POPHGw+phEG+K/",
-	"lL5lpPucqkbAohzt+wc3r75487y1eHAfP0vlXXmP1eeOc7i9cRPDi1EjoINqy0Pecsvi8hqb+ihlzmr5",
-	"GlbbinWJGfKAQlMrVSyltDeKffY9Gse0rNKqbwl2umkvveK+2GqjRqpGfq+C4jghfesS9oZr1A7cREa9",
-	"/cqjugwDv57GusExZpkVzZxq4TaiASHoWrb3ttZkbRbDpFi5uKW85Q4uCq46wF1wp7KL7L9i4MR9H9kK",
-	"e0iyu4kcHWi+bMZ2alC1e8Tfv2JY0rTBHfgx8+FbX3JIvVMKPzknsWUMI57GHg0boWVKJFZ8Lj0Or9wv",
-	"/mPwta9KLIyjkaH4hyIzvi8xlWu6JebV729l8lsJFaFPhGkHkfeROu/yBq8rAkq0yxqapl6zbgobSeBL",
-	"ws0ZoWTJ7MglaE9kbSJnEJTGvlVbEylumEL3m8d/YkpD0/trlhJXY0ldhWUzI+DhB0dMumU+/daIKRcO",
-	"DAB16dEBNfvRLjWAB63zdQMb3zXLA9405zdMtHkOdwv+sqhx01vJkfEBhdRad1BR0KwX9bDFH+IVlQTR",
-	"Iqz30k/D/Q4ksSfecqohrey+QLdTShuX8aNwbz8FrBzdXAds0OaEXANJa+xl6+oMt4Ml0AyKP59zbdrG",
-	"/AGKq6sml1YyMsVCGiVuCNKX0LQOvQq8qiAd7J6FYr8gcNNm3ECuXAuyFBqJcuGrUlOmSN93FD0Zj8fY",
-	"zhIWMti73K7c7JduCi+xqWLd0d84QzyA5uYFy9jjWO+ITB2NfFQ6bdab36J2fPP6/VFLyFsJa2NzdkiD",
-	"sv+ev8wtzoZVVxzXUIDr6J949RYdHvazqk5nwWjK1GB38wuw+LbE4u2wCygbEuA7xNozhKYY7YxgKuhm",
-	"je8oRUHrthZ5xpPblW7fvoFLIvPS61ULgMWPZQ6ZFJNiPH6Q2AfgX5gw9aEjUPtqoE/a0bcuRAPLkfQh",
-	"nxIcY3aRGTMGkptTPseWsCmJRz//5ZNhHBFKXj3/yj51+ol/cFBzQHpAi52aIkzvcQBM3eGusd+ztIk/",
-	"uaEcl1hj23YTt8Qjkz32g3c6W62y1d4bqT7AViggv8322vfhtg6qde3bNKJBA36XG+tomVcnZYRbfzux",
-	"tXmSH0NwPblhwvhATUdqNEJMMHXD1BCyapn90RmJf5HTkfMVxaRv32HtqL/JqUfPCb6lE2jV/FzO8UtX",
-	"Ehk8QHzZpn2g9LjUnqilgg+iiYi5mMo34TOCPLMfPTNs2QDjCGbr8GZqf9Yn1AtcTcFntde1OuYAnbFE",
-	"lmqmobOsoypHzmbo/cOC0wi7+qcSimZyahakH09luh7ZE4kjEv9aMLUe5XQOf9knRrzekyxI4tjaZJRr",
-	"slJSzH0j8sgFVzm0q0O4hu33CtdVvaeN0J5CMouHE//ArTpK4N72the/o/4cO2baaNBRobPHRKqJiBXb",
-	"/OasngXvWm7c05HDBWn06PDNPBAPu2zoAWADpKtDx+AOel60IAan3j/dTlNfM5rZodvY75R2OUD9t9BI",
-	"nyXGknuhGenrXzNuAOQnl9rMFUMh7fkHfm1FqPu29f7La0D+3xB9WxuzIXOtOrPtvnLyOuhs1r03txNR",
-	"bn9rcunWEsdR5l74XBclHlcT1ekcuRUFRN0IW97X8aKIkfJ3hN5Vepr2Aw/1eREeOcvBb7WDiDqY+uYG",
-	"9CGDAWsX7CPYs/Ij2oHu6J9vAKp2gSc3o42giTTaEljF4eUL9wD2jh9snntb8zA30GYsr8TUt0P2KWpB",
-	"lllOC56ZIRf4FSQHOj+o/RajfQC/3Ej9WlJ1DRBWvxY04zPO0ozR9HArqNsK81FJhLGvxz+rebzw8yDf",
-	"+4mQ5ziTPZyWnSnhred6e1zxxunfFouvnfp+DxDjrYg1gsic/lowwqGXw4wzVT/Mfer2Ds7dKpXnDjW1",
-	"MJAD7zr4ZlkELsjSx9noXwLqss8xKYspKuA9gAtnkAr8zLiGGs5Bg5r9sxQqH616iya1u5php7XqSdCJ",
-	"J6Js9tHatJFm1uoySmbdFfJKYbsv31+DGrdYIxFJEAQOdNOB33Y0QdmjSe9+8Lwm2HosyLdqYPjWco7w",
-	"fDMh4vYNhLfgCIQ71GxgPPpg7UPSKsDe0upZigRzuy2nCAPaTki63jmwkUoW86DaD6jrfq4g4wHbUHd0",
-	"fnZDbnVrNN9fbhigWHoAvuOT095rTDAArtqMlxUK0QX9Irk+J2OHVO5gzqAGhK3gez3wNz2TK6ZNRBZ8",
-	"vmDKfrqUirnxaiwvRCg5qQGUtEZSdFcrcjB7FzTHLriBmQUsBnIejCSpJIK9Mece/rYsUNgsueEma9Vj",
-	"pGBD6NK7YDSFf/gSDrzMjTRBly3k4shGEsXsCaRFxjwcwrp3R8lAUe+Gaz7l2R5IZCAUfqge3y+kibtS",
-	"HUNAQLWXV3c3vEJ1YOk6126k3+yfsVdKtzsM01QS8w8coSkXcTuDsbYXH16Nsm+/ksr4bA8P/BkSSIvq",
-	"bO2IaeYDNGXmK/r6AgdAO53VyNrTfEDeP3VpWT/U7l8jV9fJmxh5pevJwoTVpTBPpb0azAqzcxLnxTTj",
-	"if9xAuWIWpIpmwiASZ6uCRVrKVjVrRyAf/pCEs3nYsjFYES+9awaXl9OqQFxDK/CXbipO2rC9d5w0xWu",
-	"EISXX3u3f9AAgWYZxOdAw/CtVqeM0CRhuWHpCNVG8FbFIRN6wRANMsaaYo+TgSZeH0/4hhsoKaHLKv2H",
-	"p4NWxfEoteTAAMseLbmDzdJG5h6SHrcD6Lj/GQFYHIxsutCpZsIMDm22vU83NtjCgysXjqvW3Tzcw3/Z",
-	"XUIPawF4/KpYfWsJ+u8y3b3cmaitFraxD1EZE3MJ8RUFHiZXPU1usfov2q38ip5va+AHXKZRuTr+PRj5",
-	"cFPs6eMJHRf2OIyfHF8Tv6MgHqBz7HNNlgRiJJdcQA5AWBRf6r5Vafg93SiT1yVQ3JkrPnF+cfDXv375",
-	"nPSHQ/vvYaGyQWTNpgTK2LBPN1a44K/ioP9EOe29yvCPKbq/IzwRfxn3yFP4m5y2WRxTmlzPFYDW/CKn",
-	"6KfxRXIjcgEfQodz8JsMcyXnCrohWMsHeqNXDRL6AKQ/EYXg1lwSKXTAYTdMED6DNuyuUmNQ9UsAuWpf",
-	"4rqwVZ1K5pJIEVktZiJ8twTMp/V9V+wbRco83M7ld1eNYkYm0uEvcuqNcHJRlcj/IqcT4dKAF1TMmSZ0",
-	"Trm4Q0m+vVuQXXM4e1xhM5ZKNJ2VWGOEuub3Qc+giZg0y4xryNVWlCuWMapZ2tZH6MgGQX4ft2oedonl",
-	"hvdfPn1MHjx48EVEXr96PKj5MWqU9f59GVy/coy0xfODRX+GaUNUIUi/hazsl0NVCEdXZ8CswB3gdFD7",
-	"gGVDE+Gb6iDjWSluGDhsFqA24NOPX74YEZcKAzwc5hD76MwQ84adGr3pRTrOM4Obvevpv8nppX8UZaA6",
-	"/CLsBwT+NzkNsL8Vn8+Z6s7DdzPxZAbpDzXAxOA+LLg2Uq1RQsTB0DE2Z8GxsBV22ZoXzYiNjrzIr+pZ",
-	"/h7V2306mAjfHQOSX8Ct2Wzku9FGcWci1z5w6H+TU6yLPtbFs6K8vXFKWbdv6T4GJuXo4gz6m3Gjya8F",
-	"K6CjTNAdB1tOWWJPObbOEnIV2QszsdNQa2gOhTmLURUUcO1CMeLuMHNANC9Jn9FkEbYBhA42LLWnMBFB",
-	"qibm+4MduJBZqgk3gxF5gtDr6G+eynRN7Jo1JGAzj6cZLAMadmGvPmMNYr+OQYRNuqSqyRQ9Ir4ZRPcd",
-	"3ks5/Zuc/t2dRk05/XRTNfVnc3yeI4xYG6jFGChV1pJ71C9qyVhDRlETFV4oHmIq/E1Oj+3JBedxOxPB",
-	"ak1/YDddyL83ccDh4ijXJe8XOR2RpyD8GpcdQE0FxhqCbnqYoox/LOka2p5MhLaXiGbOO+66/g3OnVjd",
-	"uBDED/v46ocy7bpVByubvG2s47WwF7i8hU4dnRVZtj6ruBHiWMC0yrGA27vWyprkVGmITBoJPfqwnxsq",
-	"SFvjBsAS9mCb7bNpaRJoeT4X8xEZI1fr4CPbZ+WKgXdtl4c8cdsWzBFYp+9jmXLUyhHdJMJKlmmh15BH",
-	"ttF9MMiSh2Z+ille7+ihvu2+8AOciS3dLwf7LJZDsugBByAF0rJrRA4nIazJM+7g3Dun4KuxOzbcbl65",
-	"6WtmSD820tCMDCt6JEPi29laYZhkBWR4lpMGOpn4JpSKzxcGJw0qN0U7SgeNKbHWUNRH8XLZDQOOUG3o",
-	"upSk1jbeZ9NzphImWhTpuF8t6RNv85G/kpPxmNwnsOw4ImB1spSkciXO4TsQy7gtENcfkz5FSw1spEBv",
-	"TqXfTE2owXAt2lHeGm02BH54elgwENWAQ640SmvfPI0riAYiZfXTgkVBZ2X7rWtgadcmUqsUhQNQd2Pg",
-	"nzPFwN/OBt3kucdxuS5QBywpoJIpS2ih/dx9MaeTHdfcdZK3FtOSrifC/5L0c8WWvFgOFTUAak4VS4eJ",
-	"1CYiRmbZ0C7uX//87zOEz8mogLgnJm8s5ZRnTEckzwqNyl3QVCB2viCs3bOKr0Z4pqrkztX82r1IB+ck",
-	"VB2tdRaX/Wdjoq35tVqsrSmmZXkXeNVi+labr4s8x0DFHe+/CNByJyKVQyHNEBM7uDbQJ3gNV552LAtM",
-	"mvWGQJgId5MGEdEyaI+LmFjbmNetNgrG7WKi3quwoFAxhD6miMz4Gzvx0O+APqtdXLuhV+G76x1lnRiN",
-	"ArQNz/c6NK79VVUr5KzedRRIglNNP7hfujLUN94ZuHGcZ0cVQnAxP/fqRYSNhS1fq6RU6MVzLrsBnqYn",
-	"yjCqGrykpU9q1CvHbY0sehO5HY+JY8aY04ab95KiR8jyd+ceGtQdplVek7U2daBFbt4FdEe4hq84TNmd",
-	"VjPAw6r1mnU5uvbBiQi8G48rZpGyESa3FSIFFgBzRscUTmzJwMaWTReJc1N58LoK56nvhhuUT58D1Vp7",
-	"IPL+yzA9D3zC9YhvuItY/R5uhCuS8VPuOrS/d3kmyvXDFtoDCuWonav3LliJUgjDMd2sBYrNjdSerrSk",
-	"Yl0X9lU5BL5hdx1oZ12NJT7nsLCD5kzmlq+VwXZg24gyBwBzdikLuYKkPbcm3kjdPTltnW2geRBUPLDV",
-	"GugqMmdCkxdSkPEXZ+MxuVgyxRN6//GCJ3QuLTWQU5KST8lisA/walWhu5+n4yU+DxlSS/YPKTq26tnF",
-	"txe4Eb/ZA45hB0BjXDIqoECjH1yee97ewgW7ZWKNYCNeW1/wZjLiZiqVffUWHzg6ozCStfSZYd4X1vCJ",
-	"n9VPwvEF8FHWjwxXx6jKuGVENFFS19nFvWp7rACHx8ts2ImYWZbPRLImCc0tM3ahNlQ6U5bRdenI8s7M",
-	"lOUQ75ECQjmoirNMM6jVK3XUyDUQ01G9txPauIrpApDagUMcUZJZIl2Ut3V7GdkGcbUGZJJWJnJW1R0O",
-	"c6t9OWWpWhTXBL+AS4R6FipsEwE2Cbo3/KojErvNcQO5xIFyx5zz+Rc5vafJtEjnzERWUIIiKG+Yshwa",
-	"gjcIFuPKJrmYD5EyYtIPrIzGTff+1epalEQCtZElVQwTmrsZBmEkT7XUbpOxBmegYlvKttzhIVnIQmkY",
-	"D6gJ6jCnhV5HpKjEi1SBr8C7QYzidvg55aKlG+Y9jeQ5EUCfsHYpkkIpO+X6hoJ6Uf4s40sOdxAls7cX",
-	"kXEni5Icy7yt+qHXmrLVt9vScLhpUH9vIHcxmFuXTLt9xcP783B+cLWyhg3X1T0kJYnMMmz3ateP3cOt",
-	"NHx68b3zWNFa4znIMfaQvDMlly2AT9BipJWHw03DOww15q4ZSb2LnZxVfOIZ1h3XOtp5nBVobDcRtUgf",
-	"ejzCX3MEH+2K9u2dZe/SuDxS7Uwqy14gxkKRfmY8M17XC6cQwT5ameNKnMm3JRqq2OzD19wORJEJoJTx",
-	"PXfRru+4QLwlEvB1d8H+2BNkwnIfTfqInW93rEZbEaR5Q74AKlFI0Xvg89weMaO1F+GuDoSkn1DNhlxo",
-	"JjS3dDvYsynhnZQu31WmWnvHwkZCt7vB4VEfEmKqsZ7nXFx3YP5zcV22DqRNsreEElx8hHnDLb6nyaQH",
-	"2fyWI096A8AdLx9NqNWOYHhMY/UxlPob9HnISVziFFOhMjIRuBNtAZRdXA4MmWZ/zo5GnsRV6uxiT7vJ",
-	"5P0C2X0g8M+7o/aSkA8DEL0Vsd8ug3/z7nx05eEOazXqSskfOBDcQN69sxP/uKf9lLeVUX0nGMHcEgxO",
-	"1HjaGajSoYwn/di+ISZ5OotIKpM3ETFvTESWaUQSfWONiYVZZoOJgGjM04vvy5/M6K+DEbHTGEL4AoBN",
-	"NOnHhcriCLtxfusAWHI6ZzoeYPjNK1SgtkIE7unF940xZvRXGIP+CkM0fgnqyR1nK77oxn1Zl65KHxGu",
-	"JypGTpXF0wM11qU07oblvvzqKVrSWtuxhrmSBsKye9XE7tNhuF9vL+zsgUGo2cKG7vvCb/fo4IsqAJSQ",
-	"UE1iwOE59o1b29FiKjTNgoaz4VueXny/owHtnSVW3nE35LAJETSJ9qiYQdod/I2upmDr91353fRPsBd7",
-	"m20BDxDFqMtSv/zq6T2Nn4LLB2f71XeP/zdodlDNahbUYQFSy7kUo9d6IvrwEFomqYT4ICJYOKMkozwd",
-	"WqsLBvfUhqEYd38RxQc9bxoD6+UPSD9kfBGyvTLPDTd0I4TXQT1h7JP/1nHCdiX3NLEPWH4yXRur5pYv",
-	"w3OFb+UMS+jtbeaCvH71dPg5Pl874oefn548eBB4Frkwnz7cHZ3dK0W1JneCZNU9MjNrP71djmbR1n3w",
-	"ArIooMfz65fPvTsXxRuFEj3Lsg1fWvJfQhFbWbCOXZ3f2v88S9/FABs1EVzrgqWEzhTTCyKFy460VDzY",
-	"4C91by4WQezgKm3q76bWu1kkjJmKpZLg7MMC2vWVfNLRnL+bvnG459wNcXeU+mwP8n1omqDT/E/QNLH7",
-	"+p1omn5PPq6mebXl7YA51qZvoiZ6ZtU/YL+x48bl9eS6Ukd967KJaHEuVOwPZUkUVN5g+y3s3ppQhCfj",
-	"hvRRvVRsIqpnnfs7qMHxEZ6q9mYK4ciU9OPwolRJMg2HuVtbSzi+zfO9yQvbARfat5JwjVLUjutd43V9",
-	"HiDvPMIXYEzYR0HLZm8MExpQ66CDL0motlshFSjacZOnlSsEdcEaB5as3kA/YbC79U0v6lk56ZjM1gVf",
-	"0g792posOX4J0JlUJQtsJe6CwFivBmfk0VzaA9it+XhQILSQWfAS7ZR3VI+9YwkT3U+i8XgctHZqB4lE",
-	"efFRFEMghEaXSlS3S+2wjKVVWuHgUGUw74zV5771p99PVyInBelffvU0AmXO1zhBHgL42JzWVTqVmxkD",
-	"u1UpRdu8k1/LFVmxLAPgRmqShdWiKniUKSAIj8hjucypgpJv5zS26iYaQ5B+F5wzxv2A6Qqe56ytVRrR",
-	"C6kMYW8SpnJDKJYRutSSVHsChqw71xffqqorRfPc5aD99a/xOYmhw9uSKqviJoUBomyWzPydkb/+1YGa",
-	"/PWvdqevqCkUFK57p+wXdAl7e5Iv//XP/+4dWUXToqtt4JdmqJ5sKixOH3FqSu46JrktjMor6k5yq8y5",
-	"AjZw1/qF50G/h5jfJrBfiZ2JLaaxu0WJfefB6NwHmlo7yP0hoci+EIirETTSYjdUzJm95/Ypew9bmfQL",
-	"yrOvPGbOZoqmXprcSUpXEcYRI6EEgHKRdd/X+urFq0uiWEbX5ySWhZnKN3HQjMSyLY4ZYv4XkPGKkhaT",
-	"tMEddM1yUxZGwTDYBh/tPS6uddlTzSsPWAVNMjmvCzG7BrsHMEr7JrhK86W8oa1WhrJfsdSBX0R+Kr72",
-	"TWMaxIKmZEkhB8E3vVDsRl77JD+zYMsuyMXdcsENhb3vtmVrld1kISfATzHCqUGCG2QMuQrNYJYHpo1y",
-	"7F9Rm1Ubudd293aqcf2gPsbdxRl0Z4IiUgrmpjVq/rkuwVjOGxSlyTVjuaNuV7hZT/6EccNQiRugg55L",
-	"hau+x52ZeF6oJQHQ+sH41tsSktyUDkr9sDPHmWA5I63VECtmCiXIFILt4byPyyv2e/YxiOpbmbJvuEh3",
-	"peeWCbfCvblkcVYP8x1/AzkwVH6/7bMu1RQnMqTeZJlJtaKq/HKB+J/DElZ06Dsgrth0IQFR2dKj5lOA",
-	"Qkmk8LAcw5yaRZik1kac3wnAmOBi3o6faY0CqHyFbA1tWN5yoO05kjUIQ/tLe+fSzqit/WZrJT8MsaIu",
-	"aRJGqhXwW5vRD39c7b7rOLyNMKv9ujIsx0a+U5Z1GeQsD+Ftn4h5xvWibgJ8WawJreEl7LzavgGsfXHZ",
-	"d9PtXxtFNybdxm/s3npsrvLp6uRD8raizDef9lQe/A0rGeJKhlOrlZjmpzmFlUQ9ADGwlD604rCdQAPn",
-	"W3szcbok/TDpxKWwQrUosCq5Ei4JS0dlHoGOanuuy5RRtNGdJBiRWK4EUyXCK/x1T5NcSYickBgGfoxQ",
-	"fzM+j0kfcRbqWV/wmYdiABRJbFTuhJOdCOhypokjAsPcRw3tPuTTj0i8XL+UGfOTcsV4dlrK2te8KsdB",
-	"gxRhAuC7BkzAua99DdJsK+SBieCufZGTjOjHNYzQdMkFyaS8Bv4faJ8X8E0pLHQrLFljz3aC0DQefxfV",
-	"m9i3JsqwOc3A/lYUaNl3BUEVGX5dB341VU++BnjWM5FsdFsYv7dUsf1RzNJCtzacfFUpnP6hCAv4DGCD",
-	"7lz1S2Y2Wvuc7LVkpMxD4MS6PSwBollUB9YA0tYrbpJFE2C6gXZ2aMcme70PRIXzENEdvfpRlQNH3zCh",
-	"Gm6jp8MSXbpclCoElO2QaaG5YBrdOTWsnVgvZM5n6zgi8YpN7X+clhDjfdYsY4lBgPi509kWAG7ltq+C",
-	"lvKxOSawXBJpoeH1cO9rFlvsQQ2Is+gahG87Y3hQL8AtZPen7/q+59c//+uf/w0ha2BDvus/N2iYljDj",
-	"VRb4RBiJ4yVEF2pGE+YQU6wiz2ZKWkbHMa3dPYeQ32DIYqhxrqiAciaCihkxciIcWGTA3EbE9UCvqmTs",
-	"FJobWK7lwewLepKcTj9LH7YCGOaFyqXe1qUNiKTQTGPquve3Q2btITf8O4A3wTAT+gJRg9dHdSRFRwlM",
-	"9hXffYGums8fDwfMFJ/xBE7jObthO1Hmftj4wbaMz1DK1C96wH6rY/P8o0H4bdNs2bRDIoChVnSHAcCa",
-	"svUHjv+F67idj6O5Ix/cGv0OHGWdSVGQZ4a+wAp7kKyUNKylyMBBoWxxV1lTSZe43WBuQUXM7hTz9wJQ",
-	"B7gd5Wzc/F32VxO23308utNkolY/QMmNnY/FatAzqWqwy+gCGXpwxDKvTDHNjDPaHe6nYxt6wfMhtGeY",
-	"ATcImcZQOeDNxscZMJM2uynrTCGHeEviPDnVGqi+hlWQPhTpl5rWGzNoa5Cwc4sVS3jOXShwL+BPa4Js",
-	"9QBU7uzSdxcuAcJtPo5sKRfc1n3v6vbLmLKZVLfwEuyXp1O7t1Weji7wZldNqYK4EHvTETcFx98QwqTQ",
-	"T2+/1jfVCVTvdSTtXubIJEhlKVlEO0yWO6KdjOouZVKNAf6RhVILRWzGeBDyJQ6c1tph5/wip2AenJPY",
-	"HkNcWett94Kb8xJdYyLQQ1YyUvu5Jn3FsNoRlNcpTa7lbAZgpz4rY3BOYnuJ9ggahawE0Tnq8aK+NWqg",
-	"XoSXX1UxokYuh8O9QXoL8S/sZFrZXXnA7XkHrubaAbMFBYwt3WXbOP4JAPimJJea+7q/Uj5B5xDgphxT",
-	"Jc/JuDoccJxyXXXi2C5GF1R/6/jApo90QfWlYjdc1traBQ/syBaADU9JHwtbk4wucy7mezSPRpf23tuC",
-	"Hto73ReARbncK8v11q+5as0VfYZdBbDOnWYZvuzAMJ0LxlevicpwAQO+7M+/fti19bcxl0vK06sWM2zD",
-	"XcrDvgRTRtBD62CTSXMICOhYu7LWVNIOcgKNI5g6df994P77sON6Anb2s47coAuS4wOBd8eBq/a/tMYz",
-	"1F0nUqWRQ1HgadlzK53WRoeGgeTJG5qYbD0RDsO7rHmPSGyomjNjl/cKCiig6zU4g5GQwK+aW0VNmAhz",
-	"WaB/qJWccas7c9le2QmNXeE7khaM2E1fsORaFsZ1hyY5U1xiZnNoD2qAXiNxWVhezy/+IlRdZIGRnxYi",
-	"rPJnjlPOfcX5Jt6Jc5V74oGgmPefS5Gt92ApZWH65kW7+o48PD35jPhHsB9u//XVV430qddXX4FubQxT",
-	"9pf/58eL4T9+evvg3b/17kDp365QBCQH0cJjE/cruuvoZo3MDbc6Ik9GJ58+dDteC6qE9FOdQbVXn5w8",
-	"PHn06NGj8cnpg/qmTSaf/Hgy/OKnH8fDL356+2l08rB9//ZTfGs7EySo1y7d7kFa2Nl76j2BSVSoFVd6",
-	"8NJX8HoyPcQ9s0kdXdmlnu9xTBKdFmvd6N7jMB8sb62dcTOoVvtuJw++nVekzs4/hlukjcpaGhJ5vDjI",
-	"xoXzs7ej0q1LfsxECop1kSSMpVYBLzWIXMkbnlp9yffanwh/bH0DCGFFNuMAyFzp3MHv3bP4BcCChDnO",
-	"5Y9xsIlQbAaYlHawoM1AOR7A72dsZmorOCexa3odPOq/nAjNtLZL942xnQOjXFu/BE0hVTUOzLuRg1wC",
-	"0JVbFernFe6Z78rSnhNzuY3rXdS7B7j0kyDCe+YFjw88go5A+pS8YplYv/GgrRFCV+JfE+HKd+RKEHSi",
-	"ICQFJKpT7Zs28ZT0Y66/lQIHw1meEaMKqJ1zVZeVijAR0GUXZ+RhH11Pq9BZc+WqEkHd8BO4MJjuXU4o",
-	"HKAzdNoFvEFdN0NaBZ4Rbgay8rjHWMNwCD7swIjRlsP4+V30w6SK0ced3e5xGvcgw5A66Z7yOQeU5url",
-	"3KcZCUb6JVAnNODgOuxZWkm5hyePenfZJzSAH+KaUI1VTHY/+5Wh4z929acV/LRLNXClEIN6x1X/qxG5",
-	"8K8Ixw9wHBz4EhREYBeNo1qUWomm1v5UtvcQrx59/3Hs5l3b2hTD7dRmE7mV0IAEhlUK9pL5OwVBUWvu",
-	"ALj1RIBHohCph2IKr761d9x2K5YwfsP8DQpZTRcwzlIKs8jWl4onHZTvnqhp+wSqAKCi8IqkMsuo0qQ/",
-	"rsHI+tyc2QwwPDRfFhk1UoX5/Zs8ZNbW39jyv35l0/mrczJ6tMus6CCxysx4nwowF073xTmSfvxJHBFH",
-	"1MhD7KH7ZidCEp3TZKOr+QdTg6tlHValGfzwdjWam7Jnr1f/sPmzcrAdvXYCnLbq7gF59u3dhRyjAdmU",
-	"lsf64vfS7EP6ChT8Ta5T55CBCItKodtAQKld94Psg2pOd+gpD5WqP7CffPPmbFHs0bFN6wRVtTOALi5W",
-	"zbP6v6napANBYgsCpU2lz3MNqJeDiMSY2x0UJlJBlvSauWSJQDZAEaTOAYi2fF5PRCuvB8Ulp1bLRMGi",
-	"jcxL+FSEoOBNMMBK6y4zzss37tKvQzP6AJkESmQOIHEOwjZUykc1h1kAGVdm/Ppcx1rzr/be9tZkuDCX",
-	"4Ap7Irq6oYeBvQq2uewAR413l1UjxR34UMc5wz64v6q5nC2c1z3q/YmwI30AcVVMsBXNyqZr9niAbj5A",
-	"izNhmLqh2T4Ony85QFo+cz85TJkC/Wmbx3QP3eZD6jLOi3fXikntRm5Ptwvta3Ssn9evb1vrvmOMjv2U",
-	"pZBHWZ7P3quvr64R1Hct0BCa0r1yBNYIu+WeRi1M7Uj1INyZ96Mq1OTD/wy1wTMcLz4zmUBLBSOz7Gdr",
-	"+eySmaEO3NoT2GciGYma7npvyxSaYZRqiEbZBZsxccALbiCERPcvgucqv56VL1xjTxGI3CNsg/ODld6l",
-	"eBBNBAZ7Z1ZdWan/n71/XW7jyNZF0VfJ4DonBJwJgCBF+UJGRy9almx1S5ZaF3vN2fBRJVAJIM1CZrky",
-	"QQr20o7+tR9grxWx32C+yH6TfpIdOcbIrKxCFW6kLLun/kgEUJe8jhzX79NAwpMKxPZCmh/wksFFJ0O2",
-	"kGpp4WfvTmzO4Kc8kadiajekkwGMEL6PYMfNcoxkuZSHA/2JTRVMTrhgQ+bBq+fclEdWEJgPIiqdBx8o",
-	"OW0LszkPvEaVDtBtrBMNZ4XWnJK5wMVbSt16Tz/s4bwQdq7TvS3CZ3jbfxVbf4cjteEsDYDHWnnOEZpo",
-	"1PODo6bjekFHLo+tF6on7X64I3eDrX8bd8PBHoKlyoQxVey+IMY+hoOANkivKuqqZPNRn9cViYPO+3hG",
-	"bhmjaznOPkq0rrktW7Dna37LWMY660bbMpere0sA+g2D9dEBKtpkcOOpa9eUi6AvVLQL8o/4BXyOHA6A",
-	"G4+FJRAXKgRPzUhJyyDCeKMLyhEuKdKs1siIbhYGbocsVcoEXOM0gJpmszDtCtj3jV7LDWBXqH+5zvAo",
-	"Ytjs9z5ndc9ROTpYRxlGztbGi+rd2Vg4Udakd/UigRVUtfKZUWZmr4wSNytnvXowN9Ikcm6MSEeqg+EQ",
-	"cePVCU+ug3Cf4UAiRk9pW31KvtVxIHdj8LbQ46ypWPxSsZePH7Ivzx58znK8iKV6soQwcgNS1PZAFL0q",
-	"BKLQ0vpeFKZRM3+Op8zZ8EvM9TSWZyXHFDP8WjSSqbsfEkyD5YrpLB0pN5fuJQmVE9NHLCIjBmmDK2SS",
-	"SYykKqanU2cCQJ6s5inUqcFn94aR8uHnWcHzOZGMaMWszhFbsgZs2Zg3lWJtZnNCyQ1U8cJCooo0GdTN",
-	"XWj9G0G2IBfYbMI4zkFnA95UhA5GgE/4olTqlwWmS+4kkR+7xwAtYpMQlspYZ2K3sVjhhsi5nTf2iC5o",
-	"U+n8/TLtufGZemZJzFe+Z1imZ4wYIpGVOxrmweaY0W6HRmnZfPlltCDOhs1Jq9JmG2BEDNaqerHoESxo",
-	"hw42QVTVH/jm5RNWiKkohFNaFV9g+ffaQ1knOaY/zfGvrlfvk5pyXv5eLpO3Qf5sVuQI2Qr7HelsIFIa",
-	"z9BIjjTCH0Dl6YJP5lKJvjv24AvkCZwgqR3N71uneuqlTVjnbPhFNyRacC8HkLjEWA0AYz573219v67G",
-	"Ol1dsGSp+DWXoL8mrPNgeJ9w9l4KW6z6l+5k6ELNa3Htk3alGSkgPI5LggNotTukIFV1qVJ34gDmal+i",
-	"0Fp0sTxGGwEk155cIdU3ajBSicmFmMzfWv3WneBvlbZvyxR/bF/U2TU8GCUEeDKggAkGl2k1UqH5Pqso",
-	"6feNtf1lkSUXzL90bSS6EHHAxuI1TKgZsFeYkVpIQyjCXGYY5nF6CDOZpyVDIQml4wZIU9w+BqGRZTgM",
-	"cjJnRliL+DUjBalS7ohMKBb01i84mOjTeKLzZTGZcyOqPY9TmKnTlEmArOQdZ6bGIZYpxKC6A+ZfabaN",
-	"enhzz/2tC8uzkYKiClAGXtlC5oIRMgzSS9eGny7pwDS4P/tYUt2/EqukN1Ll9/QU+j3poj+qMrDYUxhD",
-	"N3A8z9+m0gRCazdwp6cti6bGfc3z3K9wFj8D9RxcCCFZzeN4AVoH8sOeg+kNN4Vz1Gs6Y56+LevnFjxz",
-	"pqRI3/6EJG5N4mepCEJApG8XIpX8LYmcpeJLO9eF/AXFlL4S6q1XlqCqzz3tLXwPJVgAXYyf3xaCqLz8",
-	"ZZNCQAE7z6DgasFlVi4B10a0e8cyTeFx7jcAMQz2KVxOHMSI9TPNJNR51ZcxfuW0krdW67cZL2aIXFWR",
-	"atDFvNBuUDlGSQCr+S2xlAFooBVvCcCZ2iSdGHJvo95ZUSjwuEYb28npTSKm/L16U8vecIZ5bb21KauL",
-	"3O5kSSD5IIn+HO4DpBBI24QIcgn6tDsZbFOjXmL4+FuEbfgBd9pLWqIN59OY28ncNfHb5fhVri0T14hm",
-	"w034Cq09aYFcAhQltJHdroNzEHhil7mThCfD4Uj5ZwA0JqLOwFfAvpVUytNXObJHgMTB3/GZ9PcEFPP0",
-	"0iY99s9//Cduv6Dm8dRDUr2IDICKw6Y8qRf83RO88SRSdoLiRyOHYmx94Da9qj6oJAqhzzREMKD0vR9P",
-	"1kkk9NLSKLjDc4DXY3djaNqyI9RSTDG5XUspq5UkMjSSvooaCc2CzryttJQ2vfu8EJZvaTLuJVqYl3m+",
-	"tcVAIXcoiuL+PuSaIrjmzJNpo/5H3XhBitJLYYQ9rGtY0L1bSXOtsXjrpua1+QEPaegnB/92B3+9OK/i",
-	"Ca71v3HelgpK9MRNa4FHsQxVkcEPcQP5/6lmcgp4PVTqpvTNOTAqV2mepcUbEOarV17hCX2xnCCi9CV0",
-	"dURGvSEoBUCdNfTuG+6VpF3pp1/HPOBETwuPAkchKN0VFvB7JqINtzLLStfbDnyFrifuGP5O32zFVm0Y",
-	"gELO5pbxG75DxSdkgD3kWbYxcIGJ3tDXG/828qx1lJtSSPzWC+HrKn1TlL6pJdQHRnaYBUN5zcCC2wkk",
-	"vJw4fUMSOGwCP6KbqIu3Q3S1EywhXhCYkOvd6AVDyooMy2dyURinyKMTRMOqAE72wWzARkdPLCDIeYxs",
-	"dnJ2Pjx1e79GcX1OOdYxRXiNNrjHnmn1z3/8r8eFHCkgBv/nP/7XyefnwyEG1DfMT0kl3pGKnbCUnXzB",
-	"5t3B6CiaF9xcSFwA+9FvojXK0JPhTphIN21c8R7aJOwOX41LKf7RiEeblXW423ZIypzQw3En7cqw69nr",
-	"K0rWZ3UVqyYSI4breE+W/dvMfF0KyD2wZmEZ5XjbYfCxkVz+GBGbl0v1A8n6w87uQ45eZOBqIbHygG9A",
-	"S+2uYx24W7jjxNgeOBO6PQYix2o2XsosJWRvCHN4WO9whkkQFVFAzntChZu+i6q/NMKKCE1hb14+HSkk",
-	"DYHM8Dpq2tza3JwfH/M8H9C3g4lerJP8VHAZz75ocmcWcjYThUi/WjVtSO2pE6j1Pc8qTuDP4CE3AKlR",
-	"gmPeMx54iaeps/1Y3JdKT3jK/3u1B3GTH5xtgSXcrPM2LcBX/FrcbgWKtBFpoSTxMALIv+G6naWQb9Oj",
-	"FKFcKsZeg7XnFIldWqEwo4krhHlA0Af3pwcGhIBLd+92fkdxp7KdD5qaed0Wj3INDYGkKFZ0z1AISBqG",
-	"CBpaDRicv4DVFxBVKNpEjxipVE6nAFbrj2lpILRUYrAQk4Y07Gz4JT2T0F0xNngtGEf2b57nmfT8jZuD",
-	"Tn7bH2SkRTf7Ke3RAmtcvCA1nqipbkXekoalIs80OlxTLRoI6MHaehghkb8MTWqjH8ZwKp+AHcIWSxMg",
-	"2MHVSNud8taMnCmYAcU6gEUJ29+zMhDUDmUmNFSK1ZgeNoKhx9duW25B5tJVVUl0PRzcHwy3GkL+DbV2",
-	"9jYM6uaZvF0qS7QiPsZx/gprpxvj3TqHgk+4YMBeCZWyBF3Sr/WVUAnQbl6Sy5iKl78SvBAFA8KZwGkH",
-	"qitATyfkNI4e8D/6L+PvLjCr36/EJKQkYQx7pCL46KWdH9MDm7FLysY2RsawHvUvP7y+wGhi362FlHVO",
-	"HoSMhPGKpWLKl5ntDthDSHcwZaW6E0y++lymHi9nEwhvJe1y32TNJw3deCUmWqUmqvsPqK5XIsrXdJs8",
-	"Gsyqs+FLgg/eICXjiWtZLfznpRMdapaJ/tIIagGYADCnPqgC43WBRBQA6TsphN1h7OImPNqSvor+buRW",
-	"xHYYq3MDfgqQbFOqSHKWCWiGnftDhmRH0ZS3GaLrWph7RzPX2iWeSAlujST2ruNXjW50t752AWte2/Px",
-	"oq9NW9zMarJfucDahplatEGG3FYOoiD6OELQ1mDYD1MsI/yCD0ODv5ayu6e2Uk/jLGs/d1G8hfW6I4zW",
-	"bzBGd6ea+ddu6Zh38x3WtxCtu8zzpvybx7oo8cxZxzfWCSvVgzIKdjYcslHtQYwScNy1o6Nuz7tYKLzs",
-	"g2Q8z5HaN/mF51IUSY/pHFueoVvmP+B7fyspULUU7C0ymCTjSzFr1BqghxNznfRIArvLWOfJq+fs/sln",
-	"n/VPGM/yOe+f9lgmrwRL3rxKIMPym68SiOFVeCsC8ZaP8POKG/0Cb49NU3bp32l9+jphCLFMjgterECj",
-	"Bql/pfRNiN+7caeUnwRgSCsdrVbcHX3zVVOl42lzmn07t3htsIDEAakAvJ/Q3XtRgjEaMQOjQE+R+f5N",
-	"kSXtlrl3bw2QQ7Nilj/YOtH0/A2tbl3AtEIjnuTAH/rw1feBlX1vT4ezfLduqx7jYUeAqYz5FaV7vyAn",
-	"R7r/4nf23YcU70Yvi8kOACbQlVd48W2lJPWpVxWXa7FHatoW8RkF+Q6ToPvWpFjtlDfydWNhianEowgT",
-	"hCq7t834ds/3nR1I1Z42jqucqSfqw0dySwDvNnRV/LWyZ8Mt1fjB6Re7aPGb7AdubSHHS0y+4zOqOsJ6",
-	"o8h8ABFZiFwXVqoZoOAoAWlpc66A33HphJIlF+6gifSjz/N8a/trYp73fxn2vxy8/T/Oj/s//tv2sGsd",
-	"I711pt/kv8VMtxPSVKh+LXmNPY4asP66Q3iwP+3Mbourx76A5J3TLyJe5ANW3Be3X3EdSAIGkCudipJV",
-	"y+kpOS+sEgUzy8mcQdSqJF4ZKUrC7K4tWu92qyzaAXtSX7Q3Hnw/+Om4U1haSGt+d+vXLLMWpFi9tBO9",
-	"oBAYZO4u8wFLaDPHiHOs9DcmrR65BFJlYT9cYPD/RhpR+mUq7k0YTwpjkCdZQRuYVE1eoz2cqyV4R5UY",
-	"0rtTbzhx2AYPNs0rhUSpFd7ZhR6JkCDZ7F01pcduR3v6YFdC+0hs8gZEi+GWLoF4WX0UvwAikYknCjDV",
-	"HvIsO0xITwu9aAPjo3hbBT2Ddcj8YEmZBjQcJndeA3yQEwISI3hzsJFg5yg3pxMEGoG6idTj0RmE38ky",
-	"jD7WenbJPLGoz4/mxURA9ME9hV6g2Q1QWVmNxlwg8ZdmndNu+0ll9U61mgELATO60ZjYAnsyHN5BCtea",
-	"Um71UTkdmxZwWlnBuycrlLMmVQkr2J63UEc/AneaLXTWjkWZZfdMqOqUKTqqIWCQ6dk9g7Wb4SlJt7Gk",
-	"Z+f91VwQtNe8l8bj5tmq9p7aCC9rmqnfXrZBPvojKDxpw9N5Z/tW96s1KrDsTS74ldN+oJ72nCUCvumr",
-	"WYLpcoBKQrd0mS5GKtG5UFz2gXbMSqyGsbDi0lxLBUlJSb9vrYECmlpFZ3gBMNHXntToQH8VFLOvkMqz",
-	"KQSEkSnmFKocMEqvCDc3gKo1EOt5PjwJrrRwvt9AbdRYTGIyTrddGoHBsuypnm3ZFpmelaBFmP/FDaV+",
-	"rRH+7A2ZyrNsU+kAtYHWXYez5CE2mrB+q5RDTU2su6PcH1hFEbX1/ulO8K4wzFs9I7jlDAF3f1ho15/0",
-	"eNcTs93qQmtrLsIKnPFr0YRRHB2NKd8lE3LXbOX6y3v1/OWNKsfdOkjkOmRFICtURJdTcaLgHPSi7VRZ",
-	"1/ESaJSBdRFxhyhU6+LnD4w/RThaY4ERhG93Kfdo9lZc77CNy5c8uqatPNf6qtEb/ZoczRTaWPBUkPdc",
-	"GvYLz1knGS9VmokBkjS8cUfLBYP8O8Qhb8zLc+8zA4yjDCZ6gV8cG8tVyov0+OT0/tmDzz4/5uNJKqbH",
-	"O3izI+XPv2SrCuF73aNx2zA1Ebzc5kIwXq3TDNyuvsLTFyKes8TJnoR10EVh/BJIAXkeEiaRlFUCGn1i",
-	"C8kzqWZJiS/aY0nOjX2bLgXAZ9TYAtyhGdBMia+r2xupBEFEE0/iZZh4N+dLY92pB/CiU8HtshAIMOpe",
-	"HnEJdABkqqY+KOSR922MwUZ9C7E6kMsq1H+jZrGVi8gNTA9G5oR1XkEJRMFeZFx18dtT1nlR6Cma6DyL",
-	"f7rPOt8U+sbO6fMZ6zwEU6jCUgRAb70DyIqQ21n+IiCEe7lMpT7QpG0Na11WfIkXPpnCeNCRNy+fOt2G",
-	"E4iBj2oN9o9RLdskAqUWctc9iDexzrMX93vsh8vv3eJ9dnbZ9UWPU6mkmYuUYlQHBKZqm9Y1qnmjUtEt",
-	"AtBLsQUhKBTpUszT7YO7BQaqtWj1u0AEWmtUk9ZOQWC0932wuEr6FYPkDxr1b6lm7SwOVOeLmyHUa/he",
-	"xvrQumEPNv1Jrw359mCqgnY1kp55z7BHapZJM4etV8PnVdItJjgjTFPDVMCXNJs1RncFwL9xBBlC++Og",
-	"JVfFgt9SrREDmHu9MJrHag92WVtVRM36Kou6G3orVZmDQIagtAZBetdX2XaU36VZ8qyK9VvnSuDMCF5M",
-	"5qwARyj5SjDKKd7xicXbarlqO8EAHwTZ3wxXUulq09i/FnxBQMiX6IxvpPBDDN8xXujd9hcsGVduhYAB",
-	"ZX6XHMngbefXTft9vPbmHQCb/dUH+kkrUIMtKYqhvILTiQjtrxiATvu6I4zANQfiZui+9Sm7nT+/YQl8",
-	"jBPGNeOhNta8aS4VDKsQ3BlLJJBW7hgmHDK31iY8E84UwL3LOm9eP+w2HzNNFIPgJCeiWHjADhTkugk+",
-	"wacp/z//Nyu4FS9E8Qy+6bFCA9GWU7ombhYOEA+7oMLrlCgotbFE/1RpSHJ7qPiUr7YCdKU8QEDhhCAW",
-	"hNUpX/WYzlLAkJMFQljtdFRVl8nXvFE9ovFfb95XSHsGS8hPUn3C95wOuA+OFQ+gdXK6LWv7ELlVmb+W",
-	"qD0cVHrqt4LvYw+KlsYrgtPxVSxRldx6NsZwcPr53mOxEryoDMXpSSWF/XR4up2vdk0c4gjT0yuo6NUx",
-	"6dHGLuef9ict1u1Sxy2nxiVNC7kUPXsKFXDPC9z57s90lzLxfWVLhYzgTkRN2uq4cAMC0rXH/v3f//3f",
-	"+8+e9b/+uipOToenD/rD+/2Ts/ox2SRO9tqynVRM5IJnF6CSiBSEjYGSi/0Vrtryowa2LKXta+j2h3F0",
-	"Cn60g7iNhjecwnkhwOfjKXghlUKiTlRT8njWjJv4ovaITEztBcou+MZpkze6sHP4LijfBIIJ2dc8BTI1",
-	"0spHqmNvNKPFYaA0CCrstTLLBYSgPQmlKPo4s7CJAl3bTDOTydncZis2Fpm+Yb+IQnsye46rUCrmwZe8",
-	"n8LUcoHOTpvpP+6E8iP2FD5SmzXZwNLiBrpC1UK1P7roMTkt6W16LC10Dl4hIGwLcPGY+exdi4wQJGDf",
-	"wdnCmZHWqc4LWWaGC3ULXHnT4NDbldID2Xu3nSx+aTa8q2mYt+yWO9j5tO0+1rZ/JlrpUSGd4Z5hC7jE",
-	"zGWOVjcwp2MZm0ROphIH+ReC98FsWrcdCaQ+kepaWpEmI+VWjmLwGa6OaLAgxuoxjHssIYR6yq2nT6xz",
-	"JXI0AKh0vpE84kA2hr2yOHcnKYLOb9y3YHWWoxJS1iLuRVuS60DvdHH4VvtJS7WlRTjxJaZ0RxeBdMA3",
-	"pYSdkeCVgX4e3qp2zxo25p6p+bSjlxNVK+soHdL7dMGUpoIOYbtNWbNb23SQ6o5LdZfhRa4OuLzKUkDb",
-	"vSRqOHxYC52JXaTRS3fdzuwOuM1vS+mwNO0lBmHSIZlUptFeqIgQoLJVwYkDCjdiqYeVsBJ2/+SMnagd",
-	"qAO9kKJLLlEY9JgMMgiBaPfFS2UfNodSdt9hqDw6EP7AMfKyF7c/nsvR+Iinszt6H87F5Gq9H9K0HeBl",
-	"RnRIxpaAjotnrZc+5KtxovyCQXyxTON29uUkW6YI9ozClYrr17Oh3RN2dsiaA8tm6SXRngsDsOMQ3tWS",
-	"KOfkY62N5woQjhrz6SBpMvyODP1Qgwd5B24Um5gSfFrYhrWEMBJOmCCqtxLNqyGIm6aQsMhNz8PDYHHl",
-	"tUCfnDRIptqDNva9srGfv7AcmCdWLGrIOmDelx/qMu7usULjbDts/vYJvf0ijRbHx1qfL3UzXUA40935",
-	"WFoUPcwDWGgDIH+ZgLQEfSOK6TKLMy70jQJjDcxO1wiBidIFnAmUrVYInmqVrRpTL1zr6tk6y02eDzR6",
-	"ozsGzp4p6RnXomAW899BAancdztiWkgRrCQNNdPUdjyaGtjze7HW3ooN1qvjoUi83vcD2eZuR/F6kMPl",
-	"cEbR2/swKD3qkUo3w6rAVZWBJ2xN5tOrPlS4ssl3EjI9dyMqjbvYJkLWN+ntJWPDxv84EtLYWyM4+tKc",
-	"r8UG8u0f5pjtBcAbzMwB7dPyK1EBVwX0BacrONuqY6Rdkm+GXCw9ttA6XSsOKoRdFoBQVisTgmOc8aIA",
-	"IKeUL/hsrdB/p1qgVBgrMf/nxa6Z1Fj9FEq4ILeDkDesMBZOH6fMQobznZdySeMm18/sektf+ppUwn8k",
-	"uFW8LRkwkPdlwVaJZQk47F2AazJlmr9e2pEiNf7hy2esU4IuTMVkNclE31g+E4RfmGqQEDeFtJ45bf0Y",
-	"cBbs8+LRopEDKqTL66IOTlmus6URJvis1hZZZyqzzLDk119BtfuOL8T79wk7dt+AFf1+jcnnMuXsqb4W",
-	"GQfv7V7YloedAfvgeVqgvmoB9LxTnM5bZvY3iYzWTba2lqsro8EXEo9ZpaXNMvCdfa2x/qkBT22l7FwY",
-	"aURK7Dzr2hPklTav0Gcv7mPaaQ/ALz876wvlpHfVizZetcUmF6I5Hc09G54LnvFUcsxL65A9k8Bvx4tc",
-	"EHCyV1vL7xt00jpyGHQrasW20bvtsRjNw0c5DKUoHnLLMz1rLl7EePdLbsUbk7YAdmolfGw4ihxDspDp",
-	"1XP5KADZ3SkBYj0fB+6GFLvG9qxnZlB0M25E5dUnO73Xs9Q8LAlqWmFG6/il7sQ3PvHfsA4RkJSgyd2L",
-	"QPxkPMDrg+H9DbxRoG6CYtLiEpICGf12cz5KUTyfTpt8j3UvEDx3bRp6DUulccy2LMFbbqZoLX+svfRU",
-	"LhpD+cQWAeYs0DmZJjeQIg3+4ZacuRARJxB7xieFNqYSpSLEDkOEaZJnEPGA9IGxvha+4HxLWgwcWt9r",
-	"OREvEAOlqV1wERHLElSK2f7sqMqtKRUFc9irYGidQK3tv4m8qKRakpoFsYcdemhLx2ITsih3IgyeBcm4",
-	"sQcX8zA8RXwZEtna9UbFoDrGvbXVUBuvasPbliPu6sYsq4o3ozmZJAuLedu2o2X/vpoE3SqhNyR7X7Ah",
-	"FR8LEcWcaIl14I4Us84Nz4gxZnMKUovFXQr39tCnG5d7BnVu14xc6DyrFRXEtU2NHPMo2rEFbWcGpcRE",
-	"tRsWfcd6aVkHq6isxuqo7oUfDmmACUzNKkPSY48LIYi3UOlwtrQfFbdO9rAyrlStr4HqGPT8umpetD4+",
-	"2cY+fP/+/S+BTQUug8Xz+uHuILWv9WyWiYckHW/nBKD6uWa34QJO/QovEBqO+OZ7Jnzvoz+TTDgNSdoW",
-	"ByHdeZjxUd4c6v4axz/Qe7YxEEOBgUyJ4BGMfanQ6dCcp7kV/gJwL+4ZJtMKZMBRS8F+wAzYbkcemIiC",
-	"lWYtEmFZKNPD/oqUjVcs0dOpEZZAqJPdk6vDUD9qqzyTHxBo8ZCUgaagfL3uPMb7WDNS/dDuFW+vjVPj",
-	"aeamJawera5FYXiz278yW5tcvO6JYzHjCha4IYzxAIqx0IENNmA+oO5eQ324PzjdOxcYkD62y+VyaF7R",
-	"DaDQvNu2easH2LeyhzaLNMh0j528nCzEgH2rb+BkesLmIsv/vLVe27ec2tGrjffmCb6l/l/Kro+i/q9N",
-	"RrPryglP8kx5B8UMcR28h6g5dOYePxUFxBhvFMbBDzu3lLiBJzzaK+PuNyAtot1bYsgB9zFA4xhm9QWC",
-	"2o0FWPa02yslFsSUS88zA/Z8Ia0V6XmVrwi4sd+8fMo6/b77u78ssm6PWKOloaLaZAybAe5KyKVYcQsP",
-	"PgyfUR2dtjJbO8GUvwGBCuXtj/nPB0Y4Mqovodr1cFmTvHQKDxZjSgOG0uPLv7mBRI6eNDBZTPnPELEl",
-	"UOsYuDD8thDFDNC2mtWgKf9529rzHb+TtAL3vn0H/cAR30vB6x3NCiE8B90agV1DKNfYYgmQ56Z2x+mw",
-	"+ZYrpW8ykc7EV9yIJv3tebkNyQAPt8AeK+MQGJqAXEFwb8EJ0zkbnqErq+ShKJ/VrUEaS3tL7OLe0bv+",
-	"TPfDYYvXDr6jP/6Ol/0YX9eXi1wXMJE5dy85mkk7X44BD0XzXPbd8TET6ji8+n18u7mSed8j0PdBkLlz",
-	"wbUuHt/HzX4VLGvHJBagLvKJROUog7eAdQoBcFOmkh7gI2w7aaOwbv8aN+iJype2zo61rqNmXM2WLUWk",
-	"Xz18wc4+R0RZf10FkR+B6mvxJqH6a+jyvP/Lj7+e9u6/7/Q90nz3z40xQG/M7wnRe8jpBg6vvS5+UQgj",
-	"7F2kN7VLIG/b7iqEqpP2iE/mbCpFlgY02sri8oxlPFuKC595A9cjrvyVyO2AXVpKI3IHNT4tInBgnQCT",
-	"T66yuFkna+pKO3SYuAHfTI/ZQi4Wa2HunbCZ94db58bImWpAXMcfGpBc/vCiKi+kLqRdbYefw8X3wl+P",
-	"DrBcG7HzrXQ54Pxad8CZXW99RdcH0bVbMlF8uxuYMjllF3SIhzzLvpYFsonAtm3bmCiX3xhRkJ/3QIKA",
-	"QudmFzBjegu+fZ0IBx7TLkeeqLEGwf/bcZzGq6x5t/srWGfInKpvbI/N5WwuCrZwGuaycOdYd8AuUTLp",
-	"AndplLlRno60Sal2vFI83e42jkIH19LIscx22BYwlt+Xlx8s3P8aq2QHWn9bxSnrkDjt9thSyZ+XCHxP",
-	"BloMCXuAvF1fFzWdkkTQBXFuu7mSNlh+rgVVJRPMx9YmfbYn+yqMzg7jf7BdRfbL+ug/vvzbPQNzYMU7",
-	"25CwtX1s26e2fLhHRfrtpw3bcIdzhabZlhl7gVHoJ8oKZX0q4yETl44rj9o/n7WdEiDUiQBuLqQQuw2H",
-	"tEdABoBPEYZxopgFWgTkUYhdSWY5mQiRim0IfvU6/LW+hYa3j2wTNs4hA/vbAxNtLVWuvmPzEFDBkz70",
-	"OBcf3Au3Sw3iJaiu7rwrqxFrw0RVdWJfP5R7YDkKh5klr0sXA5Q+c5UyHhsZNKYrSEEFKpHg/GPleCPh",
-	"JuJWowkzUoFVGveGD8NxFQxVeEFHWsJAgP3JDSgW3cCuHHfhtKnCh6vVdxvQ6+ACijVfUIsqEcHqadDk",
-	"4dm5JDpdmsZISjTK/qJtTTlpbMqGiDo+HtUMogAZU+yT4Bz3NeAybqe6WPxVtPTIX8CuxNbuPBhW/A6d",
-	"vyNZzI/0/9v+j/+/Fr9DZOU0clpj1zE7FzNlwCcGLrLtrRruUCDbvgPj3JIDQ93LVOo3RbaLl4pI2w34",
-	"cwzr1OBFQ85OrAlUHVV70+LFRPNxndnJur8qrWbsbxnl3tFMqHR7JA5G+Bu8dKNT7DXgDeCvMAq4FpBN",
-	"oMf44T6zN6/qe6fVhdbxPrT/iRn19993P7Y37VCDKKbyP9Cc5gXf7h+N3/M1xzLrW6WD02u3pmq/gU3T",
-	"5F0thFku3IlNG8sdij3MB/T7sRf77DzpZHPxaXtuElaejldWQGU/VZa0JKkclHHRDqSMHCRyJt0xDCjG",
-	"6O8LYXggAXXfJWwhLE+55dWdARlj/UwaO8jTaRs7aXvG+bMnzx5BovmAPfc8FFA6wb5gf5VfATQHZPnM",
-	"dYb++B6ZQAvgXemyOb8WoR5H2pEi3BbIXncqRdkbN8hOYrpnine2JEW9Z5h4Z4UC3j8rAObM/b5Ie2xi",
-	"rp0Wk7K5XWSM57yw3YuSk4LTY+B1NqoggaGzUESZiknGCwGJLSOV8DzPiDXwWE+ssH1jC8EXicfjlLAw",
-	"3IOcRYL16TBGNZa2+EEbRr8V1p7o6VN9o2CFQ8w2+eYRkt9D8OP4V/ffk/T9n4HY+0///Md/Jt2e0+5k",
-	"yk7P2FwvC0zbGCnIcsAI1AXQ7gFKlSmZZI+TZZElToeEwCRzG4VyOtl3CBBiZRa2V727c2vz8+NjYH6Z",
-	"a2PPvxh+MSxbOjz58nR6ws/6n09ORP/z8YPT/pf8s5P+/elQnKafT74cnwypF2L1l8GgAYh7e8XmrpF5",
-	"SMtoSLuFFViIiYDlajSbcqef/LzkmWGJkb8IWgVhEOJWSmU/O9uac3uQb3A3LzKKy9iHLH9pQxeXv4Tw",
-	"Zbl7gYsOt2GCD+vjSVcrizr74vTk/v29u35XaVdrNmuQoZFAK0eNxiHMe1kdf1RuwX2ysqrj3JLvrvzJ",
-	"JEnNlRYA41JhArczYWmXUEcNErHrjja3fZ3uVMyEsTB5A5YEV2DfPSs5J2lUegfxHQDKCvp2uE6h/n3P",
-	"jFQ1nMr++Y//zVI9WULxwjnL02nPfX7Xq4hcJ0GdwO05OxRq5x8M2TP51YWTn/Am0Jkrr3ImwGQOieQA",
-	"yw/NAgWwj9oydAD/RMCISZRaP1KuZXDnOVvk93vshl/32OKMu7bo2WytKSzxnM/9ibmGhwcSaIglA5zP",
-	"SEVMwZ79HWoWYSgm5rr+4CqxRHUOPNF89YOvq4o7i0nuoXmNWU+4zG6XF0Ya1MfICXtjNiG8Yc42AMNA",
-	"hcGAJVQ9kbC5zlICOE8lRKUiN8aAuRZPMz4jMm+9yJdWpIDwVmY6nbNEmlfSist0IRXQj5SwgdLYgltd",
-	"9MCTuCTqULgyOvaAi0SaJ0gFkHm+Mqw9TfWCS+U2d1s+FlEIZG5gp1O6wVwwrkZKKhSd6GJxnUH0qFkB",
-	"hIZKu1FaSOAH6fZYMufmO/1a8IV5fqOA5SS4TfWNghsAFg11oQpxqkiTj4VTV21GS654IDirFfUCyMRm",
-	"KtTq83cGWg9PrYLI+TScwxEjarO0KzoS+ANuFMIi0Uy24Nvs6uUKi3ZbG265mluaWW68lvc72bu+HVse",
-	"l3FjkQz90rY5FdypuJxMhDHTZYYMw1LF+BRhwInOCJVreQt8EBJXewSj71IHCsTM9OjqqFeWwPrCXNua",
-	"DXupNu576UdGFM8jHa05eS4C+ITj3s1OSa5YZ9+8Eis2dcdlsxW/0cFcexRdX4VyJAiTmbwWsCbuAskS",
-	"1hte91vhVdY5S9doYC4ni8AtdFeMwE0grHcXnbk9QuRdYONg8SWa80/Ftdh6Cn6/dsPW0FvjOEYciOUy",
-	"X4d5XG9fI15OWLW77NtGcCpY1LBL0TcWrzi36hHPWs2Y1T041lJ3phj0G/WQfX28CiuzDiz4r3Rw6fpY",
-	"7pSNuiY9G4qjdqV0R7q39ZwbuH/jkVFt+06r5Q4hQddX4h8YGXStM7c06ZrG5qNYdy9KDaiBSTwy3cC1",
-	"EA75AXsEkiOEraXxCMRWZswgZG4tBnfNLS8afaWXiug837x86iWAe809w3I5sctCoFOZzsDSM3MPbunu",
-	"Qvm3gzYwfi1t1krzBc35SY+ZdVcdBAgNntVNqeZlaI3PQvFBKNghDWQhuEKTY1zoG2hXcwZ6zNH84FY6",
-	"CfU+RtDeFWSpId52e+Zjak+A4vLZzRXiY9ZZGuQ0yQtw7mSAtgT1jmYzeFe9hQeAeeWFmIpCqAmt/saI",
-	"Hj692r/HhRB9aH8J4BU9rLoTUmkW0rhuzqWypouuFfSfYODMQMyGG9SLWce7wk4+Y3/9Ck13wjcCNyUZ",
-	"V3Dk5oWwEM5nlz7JBKUHnOEjRXaYsBU0sFLAOF34F91ETn+p2JPL7y6hEJ79AhPoabQj1DIsWXNGFAuW",
-	"4NbF/2jpxvf4qVYpIFTdCreb9LZSdNXJrYPQiHob9nl1EWwRwZTmvH9ekRfOUZpQSCK6qGQZ7ZZSBN6t",
-	"xpQiCOqVMn+flKKTOz0NticY1fiaO7668e///9HI/PhvLekCm4+AIPsPSyraS/g3vmKrhN9DolfJEA7p",
-	"z65Cul1AN743nrUGWduWvnSotH0ZVwdNg+iNBS53Sx8jbJuk5+BORGDH46VTdLoQrBDuaYCztXFRbJF8",
-	"65KuURzdXrP9aMqsN5UatpiZ6wKIV9PYU2X4VDhh6U4a4raWBThvF9wKs5cOC6IYxRNqpVW/lBJ3oqR+",
-	"GJaZXcVEgy8WyTIsZs2pQ9TiTa7RtfN3y9TffvEGc/sjrOHvmxxU1Xe7hdRjT09YR6ZCWWlXXaYL9vSU",
-	"dcZLI5UwpstiRxIsd7VWtlBj1c9O3D+njTHMuFVRiloL4nmBV7jdNBaBvhuQxOknkULfksEdBbSoIupQ",
-	"j96Hhamp9vmg5u3mMG2Ypdvx6+yUtVEZ+7XextjeO0ceGjpyu13dtH4/9u6uztBaGzwoH3pTKmx5RtgK",
-	"UGLmRprOLhbGH1P+gedsNhdFl5y2gVIiFgH0sgrjRKscWEUovwfCRLQS9gMTsS0xtcBQBzQUMDzQlLcl",
-	"WncnlTNpDVQY1cz5sy9OvzypoXCjEnnWOxk2G+wHZXXtCCw+Fm46vTQkfHGAfaaqxIrIpmm8W3jxbZGL",
-	"ql0Ls9S4inUjE/5lgM8URthzxukzmW8BugbxmJlQMwnO/inAkFndEIkYqU5yJVV6Tg9NAvVLwvO8AHq/",
-	"7oBdYhkCKM/SYlgjqaAVJAOWBPmTUH5FEEIJ6NglSwa6TiCLC4IU0NJ7VPRg7i4PI90Evf8twe1Rdr1e",
-	"AlXDgq/coQpGQHVx/MCLRc/tl0WPLWTav7QZV1ZOIC9N2UYwOuzZ1kAaTNgjvPbQeoJdT1g33Ts9+q/u",
-	"wsMLFdjYo67HBQvNJQl72NTwis1u0kLyFvP1WoqbZncIGS/PXtz3uXVWM3gBCY9cTq5EgSBRfGx0trSC",
-	"nCcjFdKNoXXHuJfM8a8yfX9MWXvI2CqNX/ydfDnO5ATIc7liyWg5HN6fQA4c/CkSJjKxEMqOlGuHz0OG",
-	"/Bu3JXGbOpMAUEfxlTtnG1cbKmDK+kL1l6afSZXy45B/t2928Y6qlHv/3StPZMvQBqoKgGglh41ZWRW0",
-	"Nw7TqKLN2LhusUlBZqO4YZm8ErGeMBULdGrSf0osbcGzZl0hbNK1FyYkzTF5MxwTU49HaeOSN38wgNWT",
-	"YDZp9U6uRqoSv17wVGD+LegGN+44nWhgtDLVxE9sSACua+/IHUZF8fj8A0dC41q8JlkVZ/w22J54PruZ",
-	"KTyZCRXaxZGLoCiMFG4GIKsCWOzMabZ4Fp87gUMCPeQc4aSC6E2B5R4fAM1OWMcIMVLJi+evYpmIWylp",
-	"JAPeUjlY78V6uWC3xwLrMFde84FU0QlX2KFN1YNrS7K+cj6a+nFHGkU0QW2ECDClcEJVTnE36edVLU0J",
-	"XpD7AWjivQbgdD4Uc4OR+g5ZyrNVlIuC00LUryRaLONZBmEOQneTyliwSbr1w2z9lNrlPPqXUKZ+Gz0q",
-	"QLk0wLiwzoQb0ZfKCGWkldd1aqbny4I9fPS8sRW6qXbwiWI3ukhNjwU2JexyIaCINToi68qTW2k385p+",
-	"DtkUuETUzC+2BpF20bLKY9H21K0u1oFx7TE8lbtUard99aOUJWHlEc/YeGlhgS9NJVH7tlTWPyGq1EvB",
-	"TTPB2IpxhkpOiHKUg10ltU7wiAKMzcRfnLAOBqGrk9Ad/O61wTX7e2f1sDyR1pXCoDrGQpUW+d4qI53y",
-	"d639RJnU/wpK0C2dk7UR+e29ktHybi2hrhZyeUUAhAWDBxiUYqDAl0rODTAGAtkZS8jNmGAt3FgAclDp",
-	"yYGK3rCtL+LdfM8wrwV6cpQMDAKDYg7bNlIoQkGoRc91epZb93BOGCHYZu1v3SvqH3XkJVqLf7Sdt+8S",
-	"Idbdj+eMs1nB8zkWiqROYwxHDBEt8lV87gR6RDfqWPzbGymOSLjdUJ3Hphp4eWJig/LkqITgiWMPyu2d",
-	"VqqXduzOs7KQzvQ8ljUW00lKmmpUkDexSETouDBTJXsEUdGUJBLk2yMm8aU1Mi3pJlqyc6HnbbCXOCw+",
-	"OwYUbjpRpWtTPTzLJHosNIzQDTcsFcFXvl8SUZ3sook1An93r8JcawQID4QxvKTdaByLvRt0WK1YOmsD",
-	"9oVF7Hamu+SCZWJqXUvJ/0pEvt+5BX6p0kfuoj+5piH0kVRQv2l2hvf1e8s9qA6YMhwezjzRroNGNaWY",
-	"lwHqEaigNeXypVDihgOSqqSze0+4EZADm4cZLvnNhtk9sA6d3DDKylmq2YYKoSy4KAk3W08j8euH+Njw",
-	"a5GclyKPNGlMYUv9I2AoRk7Htz3vKEJRWiwzSODhTomFJhnBCk5sdlyxQkyXRqD4hxfwazFSoUw0JNZ4",
-	"cQVEE4g64v4SijIc9xrEb1zbHkIfmnSdW4ab2iRLtG7XsmM7Tr7hylmfBOTnO4YbEgIvHyk/ImgYK8E6",
-	"vBReMTOQwkOlJuXxxT4lcE+ZlRd6nNGA13nNlC1PNzxGgcPcbQBaSMZqgkzFRQIuwWKpgHPYO6tdd3Ju",
-	"5yMFqyfVAg19gbvnkUrZQ6DKLdhjXdzwAj/3GK98jojLscc98EvSeW5FXl6gWIRk/89//Ge3B7FaoWyx",
-	"YrkooDc9lgDqdOJkD7CzWcbNSCXQ1b+jP16m6Iz/EXWnxp8G+Bke5l33Hbw0CfnlOD5lllt3wF7xa6lm",
-	"IxUGhJRKFtDmnGC5COPprttjizx27XlUFLpo2hmF4KlbGC8Kvchtm0/I/QYBbZmJCHCBOqPSUqMCApw8",
-	"406OACoNj/iGR4rAQjDR+aUIj+RTG9CDUBT5aCYpcBE1wDmWBY5UUm38q8hmlarviQ8T2FKhRB78/Hpp",
-	"oHkX9OJEuPFJIHu7hP+FMtmZ1imirMaoLpxwfbADqPAGPE2cnK1brqn1Ww2y+Fpnwsx1LqerR4DGmG5X",
-	"DNc4xmoFkCCIp4WGLZ/OhCX65GaV8BD7HErvTOMZFp/BdNE5O4mNCre6JgVEw9D+EXwyhxMGRZL7BGAU",
-	"2LLBSL0C6WJD1nRCDwbgnrbj0f2WCismboI9tSJU6NQDa59HGC4nTRgu/sGvxSLPuG1FOsRf/XlIGiTs",
-	"tFh3rv0cvMP7SvvQqh0wy3+Ir90UbFvzsniLofa+hkFp2Qxr4ql+Kgd+ul6Vta62Lco1t49fxnfcw5y8",
-	"0sti0ppOQ9abgYsoQ5PxKkZKI4+rAiv3Ms9b7Rd/DeN5Xr4JbHrkRiEu+Z4Xk//Bc0jpwRshEuRWDxSl",
-	"dGOmzFffH7J6QFg2exhB4cMhmHKQ7PDmij8RZS01I5D6rCezDnerI2sbthLPBtkOEqgpyHlhQClxnQcM",
-	"n2g8EMgL23+Q5ecO6rb2lIT/Zt0evvE1Q4e81S2txxQi5Fn2fHp0/vfd9vRDcw03vv+xqdhllxGqNo4a",
-	"szPeddhRG0kTcB5p++3O1EDT/wRm/3ZO5VviN0Y3hwEKvY88yriaownt1QVEWGJ+Fx4mxGI/akMpqroW",
-	"mc6pBLUiwQAOoiLq1mXaLq7YFtn6MZyy0V5ofqvbBnX5vj4yoIAAujRH5RWsM7pifZA2yFAvon4TARrL",
-	"jr0kRu+o0DemGarED0HFr+m6FVACwUzAMmfPBruTMUND3mjJ6Bva602K8Et9Y5ikn50iOOE4MmUDO0PC",
-	"G0loBpIdKMHdW196T3XzW90o4JvLuFvDuy4QDYIXImBYQvvAVvSieKTgxA95ZqVHwVwf/4qi5f1xcO2H",
-	"8sANPbiNNG3bbJEAg1VSSqvKLNWGb8vufNxaO+9HZ2e1azOIrPuVXJFgv2JySY2qNeDRDSbmulZe9ODB",
-	"PuClPwCDJBT50IsIXNL7xQa35oWsAT62FfdEg73PCUEHw8NX35+zxMnZGJIOtj0J7V6J5FiTliNVbkN4",
-	"xMCtDLcpkoVwD/S2q1SpvkHZwi3c3RQn2esIMtd/pHBoxTu/XwHzJUuBe0qg8w4nL/Jhgu1NeMkJHnRo",
-	"JltezIRNBgy8zHYujGBXYgXhv5HCRXrBuFpZAKwExrZAPnIDEH2Q+dAxdpW5PaUkgvl12UxDwTlLXIve",
-	"wlw3TWj49dDyfg/47I8l98AoeVZZ1uENdfegnTdXm8o7VXLja7/lKm0TdXP4LaT6ozaifDEHTGsm+LUw",
-	"se/AOx9poxJLKz3rEIsDF8RufcJrd+8TXl/rk1BWFOaDdWcPN4jbd+2ukKDT0wjRs7dt5HZI8SupUkrt",
-	"dANxQT5SGBQAqGY8Tfvg9obvOk7tzLOlYeOltRp+dgoEXAGxzpzbebdCKU0P2BhojwMsjTofeW2jkBIk",
-	"B1sNKLXXIkXxMmjc2m02M3RpotVEFEqkvZBCWAiCsNqJ7KQ0SRtqhtwyu/UbimXT2k4mWnlJ1XfD3kcC",
-	"yBTgVaMfYU4wxuLOxHHB1QR83liBmmAHEgBYBfDcQgS7MEHBBetBQS4aU/qGNgwYIfS49aekhc7z8IR3",
-	"tuD4HDgAoGw79RIG9xY4mCB8r2BeqTsj5R7d7bFEKuC5y0TcU8V0kc854kfS78zfAYAATlsQRZ+nKWaZ",
-	"6VRQ/OVJmrA5T5nSTKqJhvgMtBGy7DTFePxDo4dRw2uJJm0TcoTh93hc/Vc0SM5AqXfuCAhlqs3fzp8F",
-	"a2WTQKjngG1Tv7y1FRJKWMdHwGrRum67sb5XtPWPnE5WCbvvqz+BtGhUmzBWW6SYHAn5ptfcdBtVJlLr",
-	"z0cKr4KuCmaWkzmGwDP02vZYWvDZzK15XbCF4GZZuC0pfxE+STrnha1EynpYcrddFwuKl+tFu+K1jyYd",
-	"852Ep96VwgZDH5L7yyEO4cdqlLLwyh0mMWzU7poBlXbV73JtpM/J2GWUXvjrd1Q83Khi1niTwmEJu98/",
-	"dAdHV5imvWYGACpoPtDkG7Af5tIzQBu2gCJZlopcqNT4fUA6WgLcIed4CD3lY5ElI9XhanXhi5DTewYB",
-	"f/AcCWF7d4L4qO9a6p7bF6kWCD0etTdhHZ/K1y9IlJ43pPnBM3A9SYOaET3JSgUWSlSCnQAa2A0v0v6E",
-	"Z5lrZyan4uFqAjTAM5Gwznw5Nrm2fffDxP3QN+4XeOqk4ut0TaQv3JNuxHiu9dWbIkvKT8+Enes0+uJr",
-	"MK479Mmt3OfgkA+SBTYI9xZNtEsWfIVix1dqdSGlE/pNO8L9lQs1GKmRgsR1xa/E2wlHyVXGU95601BP",
-	"GZ61KF0MKKSem0G7gzlfQmv4SJmV0mq1gKSktYEATQP9nPXf3COBnjcGTDOQSzDmk6uLEofcE9Ok6DEL",
-	"yFljMeFLI9iNLEQE9DPhC5E95KbRfzBZC/ntFaDYWO9zydaWZmnJhAuD+5SuvefJaBrcvE0aafMSbmpN",
-	"vKajhvi7qX7eZ205EwLpkgMGtBGWrcTOFfT/n/+5M6xfJAYaMZ1QEFCbo4v9yi9SNsn4IocEJKvZfZZJ",
-	"RWrQDmNY3d3bVsFTv+XxarI7QNa15aWWQq86eN8UQlQl1S5GSCQjdj2LfohuKZ+AYmfPZ9BN5VNa6qvp",
-	"Vz9rwNI0tzZHjhSb18EiPZicu8kM6Hsgqh8La1cHuUZbj8YX0Vm+t2J4zzB/DFe1QAh2kBzO5TuRNcSD",
-	"3lWqEVO9HCPOoWf1h937vne02um6mqbw7sjduEkneEHJUvvYHZEKHIjSC5ZxwP38SY+dMe30Ax5nHHEb",
-	"UKyKpXJyo0wEnPPrDeHE3SLbf9Hjlmh21Nyf9BjS1KjTYNaCooyFXNABrdYwuEI36j3oKA3PXAnbbQyK",
-	"f7Sg5u7zCVkIdNftYrofNYrbnmd1CTgjqz64pShzsZzSCVdUPDMt9GLwW+CORGSvlP3ldkIv2DeINNFc",
-	"/OtrBQ5K6L/7BH7fg0YKhYdB226nUQhZ+Qelztc7FHllWtYgoK86s4Qa/j18TthUZhmYxbDpo/Uhq0l5",
-	"hAe5V2v90nxRtq4Rq/5W+Sl3mtFXLYusJfFVBtnPoF+ah+TZ+fG5rf8rrEZzR+6uIFP+BdxeTYuwCWDK",
-	"7QcAISbRxM0VWsq7bYzqqF+10W07u9JqZ88hfkRtO15UxOM9zNk2EFz2bJy//nolVu/fJ/XYfMz9sa7Y",
-	"NyvlKJC166vrapTKDvXpNakWseJsBQBzA+Bfu3F2aPd6f7VUUCx41DvydYMbgzQ/VC2APbGtPZokZz9E",
-	"OjpMjhkwnBLwI8D4J7/+Co6f9++T2O9uKLThDOKRgiuCYxNuKYx10+Ju04X7CjJ6379PuiB8sQQpqFy+",
-	"TTKuDKourrFOV/u7sv7y6vl3zN16QTasL3L55tHriuMklcapcph+8JVOV8zyMRThNIeF54L7Y6e5Rb/W",
-	"LLkW670Cm4yDQI/uEX67xl1aWZa/Hl0u7VwXoU7s6CvBC+GM9omzxJuMn5LU+q4a/Lcl8FW45woIQ0Fo",
-	"xCMKvnn5dHMXfMT8CC289TZvMuF+qNuwLXJ2ARfgCfJD1SaNIQFpI37z6PVR7+jF81fw3xv49/L1w2+P",
-	"ekdfP3r66PWjxn2JedgPQxr27qdaBDpZTebGLPDDFPSHUS7pR1HSw3g46fBE5Uu738a99JIF9+t4RYMz",
-	"YAmW0jk54Zt04R3TY7HSFCNApCLgV+rgNJneSKHVDM5kKm4xMYtpD+tKAhr5cDhkkzkv+MTCbjz5DMi9",
-	"pQIEG248U+rDV9+zQt90S8es9wpQJ7ihqCs2NBTuxcPw4MFavNyjUlfH5lGFDrJXL6msUm2n/L9HnpR6",
-	"9tpZY/YaCW5oQkxFshMcP2+6eQOHSaMvbnILXxysj5bytrhs02qq55cpos+Q9zPUugbcNMxy2Oj1jBkD",
-	"TrdUJtcp/6G9WzeReSnMMrNtpMpR9u3SzFkq0waYdQhbrz2gzKAUNwELlgTB5oRS/84WJm1cl/6iXokx",
-	"lJJn/y6SgfepQiDrZMMQ3My1qa8TH5LkGbgVIEuhg5j2JHduROEL0dIdMok/QIUBTm3Zw2hudl1Zt0Nc",
-	"aVyrH+/k+Vpk8lo0kRY8V4KJa2TAS+kqzF1yikHDprHOKmla49/qG7ZwhgFx6VCBO63rzUtgS2EV1KPa",
-	"YkWVAbXCwFSmno53ewWX6+puk/et1leP4HKn3Fqbv9owd26wQqTKSw3f7IZCRqx25pM5Jjm3tLsxWb0O",
-	"dOkRb2J2YkM+6ULYQoqUdbDa96THziCaeDJkC6mWVkAIluZdpAlRLlnqEfVHpOz03bseS3D4k9ATRDxI",
-	"KTXPFqs2dJvwhqPeET6kUW28A9grnOCotCgs2Mok7lpFVC6FJmcBaagvH7163Yfxiok0vTZbJ0W4E3rt",
-	"Q5dxW3gKU/FB3YNnu0XklP567n81KPULKqETvcAvjo3lKuVFenxyev/swWefH/PxJBXT4/Vg1XrIc8dD",
-	"y22qWJztFh2picHmQAltYoqDBGnYkYolmTS2HFCTXPho8FhMfXIBVsbD+HXPAdUCchRolVi3QKTtuaFF",
-	"pHbanT3cqbiVpK1AArhLVr0A99dQX38gyMcHQ5jzG9AvtX0covUV28Ri5SxjWqM83oAosCCagZtw7Mzs",
-	"c5Y4rXYQSAcwA9XZK0KlIr0YqZyvMs1TxgFk46meOZH4kx4PPMYq3BLcfsVS4a1OfyMq8R4DacJ0AZlt",
-	"E5HBKVU++S96jNk9Y/1u4FS8AQ1K2Ry9tFDYTKdCMIRHCu6KnqbYE/fNEysW7qGk2Qx8EmnQfb0CW6/X",
-	"u+FmpMgxMS/0chYjtfA8N8e4r4+9zpTEXaFneWygoH4R5FpIXoUXdAfsazGRCGiAxVxUEBZin1NZiKZO",
-	"QLGMm865ztKRejDsOfOz0DemO2CPQFABM43bTuF4Qa6sHEIupSSupcJW1gMWn4a5hmzX+iSV6uOgLdU1",
-	"Xrt3oTnCifPx9EX3+lcI37m768bDxhdyNhOFXzIbYhENFind03Nr1wlhEKkXeDBRJRQ4MH0xC2muuBQq",
-	"9tMm58par0sIqvvrJtVHnIN90hIUW6qcz6SCkIQ7r9zXG1WU28aJqms1xvH63YziKyvyZquH5znj7Bee",
-	"I/ULhXuWpil6Jhd8JloJ2Xie3zNMTrSKNX0aeY9pNTiAScC200TiO9djzt9oPcsEezUXAnTezc4WS6yi",
-	"oX/tA7kpv+A/eF6OIKS6AEwXnNWlI7fZfXtIokA1PMU6MWZ4d9CuXVafjs1yM5eWnmd8T0Mt1RZ0PWNF",
-	"blqnylR74UYHerFfDXi0ohs8P2GxRKE6yGwUN6yyKuAQxfObkz4F+YRN47ZsWvPPc6FqPZKqVHMpLEqb",
-	"K4qNbjYBGpO8aX1W4/HLAlm/3IhvX7B3IkPvLLRe20zvfzeC8j943rS1QT5OmxCz/K6eTPRS2T23/Y77",
-	"8Ree778VFzoFAqzLRu8wxVddv264QR9NhAGJjWiQ40FhNXxVWczOoOlbCcHwndDAxW5r5D84OCvErtLF",
-	"9ejDCpb1l//C/SkUSYCKOPaMFEsFj0ndLc0ieouocd0L7wBIWGl1cTuxgrNRFSiV9bNxu9whZHm5Bf/A",
-	"mTa1ZdssTO75oq9yvfzzH/+bJVC6QkCPzqrV02nCOnZZKGfVTadAQJqkBZ/aAMcPBFLOaqtU9cIRoadT",
-	"12J3eXNhohGTZSHt6pUbQHJt5/KvYnW5dHKlIee+wgVx+eIJ5PB0EgjVvzVXb//5j/9E3BTpbsCUBZ9R",
-	"dn70P/qXL570/wrpMH6C4X1u5MaQquDfjJ8e+1X9lx9eQ3GJMczqK6HAXcTb2hM3p3vUa2b56jtzOa08",
-	"Fc9pI2eqLze+YuD/MJg2OlLoCQgvTuqACBCa5lidoiovRcMc1jBmPbiOlwM0tzZHvMhpIcz8tbuleVnr",
-	"nP+8FIwubOgRMlKk3MzHmhcp5vYEJj/va4PsB8i9GqmIog8u9EwuCE8aUH3L/DBpWcc3gKsU36yXlsrs",
-	"WlbFy7hva0vjPdSCTHVUmuP+pLu/8lki1QFBlU5C8bvIpv25NpZTlTASXkGireALgjMulopdPvF8NMh0",
-	"qD2qr4dkfz2XhqV6slyQexhUAoVB/YJPQjVmXuh0ObHnUawY4U++0ezV13/1ZYsjFWbjngHnHZYnzYRy",
-	"Qxtl1Y3USP23/8YekaI2Uo9gusj3Nl1m6BIINUWIDhD0uuRXj8HiBFgP6ivfJ+clslQhcsGR73Sk6gKy",
-	"54FdkC7UQ7t4V1zqYVo6bsAqmiNRhvobMapClyBHlUr1je/di/DDSD2Fuy2/ApQkKK876Y+5ESnWglHm",
-	"J5TDdhL33wtRuBMggY2bZHIhbXIM976Sv4iE1i10kKYnTKWHtOYL0R2wS3x0DpErH8Ii3HqoKCqzmeAn",
-	"d3WvnFIYjAG2mZYDhcSg4BDLIuANGBssrgE0Fue3KHRhRgr/h7Xw8vFD9uXZg8+BaSEj4tJjQmz+t5+M",
-	"OzTKfpBFQ4t9wSdzqcC1mLqB4SM1Xy64YkkqLJdZUlITXPNMpjgpUy6zZeGUKAQbM3//McAjgxNKT6dE",
-	"mwvBbt94J7uFstREQl9NKilp54wy0ojoMJKDATSZV+Szk/yxEOsyq2cYU3B9HamkKj/O6dEVMUjP3nhq",
-	"cNPS1pGqHG+wusJJds4qPw7YpWLiXS6L+tEiTRlIhEk6G56gtxjIeBO46i3dmlywQjibVVrg8y4900s7",
-	"P6auJQP23Etgwxa8uPKP9tXOToDjCY9mnFtOSDiJ4jiTE0F6G0nTF4XOCyks8bKT1kvS9PLFkwhM9fxo",
-	"ODgZDAFgPReK5/Lo/Oj+YDigir856BPHc8EzO//F/U2gMXWlwg2KYadDD4pG8hPGThq2zAfsa293WL2c",
-	"IBS5E0hOHDhlIxxET9Kj86NvhP0WXgoIsigPoS2nw6E/QyiwEu+on4g4CbXJbbomviFovnBINWJn+25w",
-	"t5wHeFABYk3bG0KTjwm2O1LUjs7//mPvyBBx/vnRU3ktlDDg4+Iz4zS/VytjxeLoR3fb8ULYQk5M6+A/",
-	"w999Fs6LQi/c1iJ8bIZGxblXCgwbr+JDX6UB2ctn6jp7Xk1WPXew4fywXOsMrpPGune5277R7rx19iKj",
-	"JuKCXJtIauD2mXTtPQZ/WHUO60pv4zT5Ntzx7ETDuQj9aJwnSCLadY+Q8R4GmNOvnOVSzXrswfB+FRdy",
-	"bVRfCp5KWjcfcYe8hNQpqAAoaG88GN7f0ID40Nu9IS/wrqYWXBJggVuzEEPTN+quV0E82I2T78R6upDq",
-	"2Kd2Nq4B0ofmggnM9YywlubcsJtCWisU4ApMZYEIa+AHuZbWf9A3ShRmLvORU1eVmUIKa86NudFFypAH",
-	"uFelSFfaygnkyMThqB47HXodbLzyKFwDr5cuhDEcQap8w0hjglKGd17iGEgEd01BmiVPGBDwpIC7c2mc",
-	"6ujOQpWG5F8OqO6zQi9Vyn7S40GpzJKexS2U/y8IkPWcJT8vxVKkCcH4uxf9pMcjVSzd4CTuyQlGT91P",
-	"r569fsEKkfFViWsgbSUDyB1XIUUCqQPcj04z6oAu+JMeU4YDqWauzXo6vQikA9TWVRc1yORK5Dbx5fVx",
-	"GyQAyk7lbFmIdKQ6Sb9vFjbvL4ss6Z4jMYjSaHISCFzd+KBZuWdYJtXV+uQEgy/TM6/QSoO6g7sYDT9m",
-	"pBUMliybSjQhBywpxETmEoawJFGgNzrFX4MKTRnKA/YqPARtBO9FoAfDEncv9mxhVSHmdsOlu/CZ2zNU",
-	"xQDVBq1ZMOUl4Cg6et9bPw2xsRA7B3BJb7L+vBTFqrRYI2vDm+4UyyWpcToEfy0xAxAvUStPwHpLPGxQ",
-	"GD+cIGn8+LXwcDY1NsxLpambBOYjEETv3//4AU+H5yAGaMQrTsRGMe2r/Px4gJA+w/ZsFtBf8ZQqaPCW",
-	"k+23vFGc7ACR4k33t9/0WBdjmaYCkH3OTr/cfsdrrZ9xtaLWmdsfO79WfGh///F95Rx6vrQzDSYcnB/R",
-	"aQQbqX4YxTlNx6nkmSj6YFODl1cb28QVBOV5lAELPpOqqZVUE6USrCfj18LXRmTOWOUWZLCPcE7ESBGg",
-	"tkWvNzSDdaaFEOy0B9+esAf4xyk7GeJf99kp/XXGTobD7gUbEmQdeTn0tSgKmQpn8EdESvpGsWTB3z0M",
-	"3B8PXU8SZqzMMpbpG4TWI28ajEzpIeN2pMBGdj8M2Hc6qMZjna7Wxd6AvRR2WZB/v5Im2SD23kDmGMzX",
-	"82gov4ZGPIXZ2VcWPq9MCdRuNYhGRCxxE+pTsjbOXW2sWRjqFhm1PtxHsf8d40ilYIlFa0W4NuRVf1Ap",
-	"tjYT2wzCah7s71uGDc+23/Gdto+hMPX3KvRo4dW9Pshk4IFLJrTidheIs4Ir258UwArULhEv09SwhC5L",
-	"WF6InMuU0RfuUN8sH0uys5yvFohkN1ITvSysMKsegHBOnf4LsBYiMwJ0tEAFg/56DkYWXEdCWYFbHFQ9",
-	"esVIvbKFzEUXxRr0r0F7p6pE7ADLRDpzumXgh4s0w5u5hlY5vb23Td1X4oaNecbVRKyLSKfrxqqhHz1s",
-	"4+tHl8/Yd0l3P0H6jbt3bfc+pPn8MDL0YTnrPE1ZB+IGOJBuoHVBALBvXrFUZxkvWlW6SWjnrjJymwb6",
-	"uxKSlB/9SVj+xsISNkUsnGpCcy8JGX8wfWfJ9aF29fhX+O99q6PjlZMRJBcyra+WubP2l0YUTKYlPg58",
-	"QYJHGu8UaTWPLkbqzcunfUHe9n9LwN///z39ykmOSxVujNgjfVJP7Lk/G55VBNRIgRLX7LyEQXpjRBEv",
-	"fvPV6tGi0Wht2AgGszwqfQtCIefg4iaZIOih7RLhY5t8ayOxVQ64KaawmiwqS9F8kgcfXh5c+gVYGXkg",
-	"XtzfhFyXB8e/usc/SdtFQXyiw2JI8I4kzlioaFBAooM0306AdZwhWugMjMlJtkyBahVcogIj1wTmzRYC",
-	"UADmMjdU8Q+vcIIQvYpdZ8zZMrzdYMrtIwX22P5Ytt2w5XEwDt7zUEj8acN/2vA7bHg6fvfa8RSm7sdf",
-	"7qgDtKny4J0pQRi26AAcL1jwlbttpIwTGDzr9gC4uIxklOYLqB5gZGB+hFlXRGRaFwQjtZf+cBH/BgEO",
-	"faNMcN2HaJ4aqZL/GfzrGPWHKjxoGBlVcdsA6dxX/VD2US4mUYIIZHFhHk7lRifBeiWcOrdzTGmF+MRY",
-	"27lPLOvuJvmCh76m/Dy/UaLYWQOCgNW9HdQ71qrdfUh1qbfVNIQhoPyUo9/WzDL7OKOiQ9Ytx0/S9jfw",
-	"TTULNq5qqx1tntK1Ym4vhWV6/KvcQfGqeqekV7wg/YAEZNQupoRIWQdVKQYCruc9HOTd6Y1UBR5AqLTH",
-	"CCKhGnYmt3l3wH6A1Frqx5/cNk3i4DcI8ZEqRB+d8E285vErnYij1pRc9t69lhf6WqaohRC3GTxxwToG",
-	"PP8Xbo9AzqzPw8DzwkwKIdy7gCUhg0xOY3kmuhdlMgYwzHsBH94dMpkaYqJnw/sw+6DqaoU+vl6ZfYxa",
-	"rUi7m5TPWCjsJHSro9eqf8pb6p6/a+n5yZP/O9NNq76o2wlF9DBWZWImrhEWdENw023XipSCmwBAe6Mf",
-	"v7PMkazkRjn1SViLLORw+0hxi8wK+lqEjHK+USwybq5ECmPgq/h9HjvBFyKLB+hPLOjGzugdO/W0zLFZ",
-	"i1Geo7ZHGMm8EAy8zyNV7kvgRfUqZaMpfBdRzacwIR8unqnETcNktvnc4yt9yw6Tfd+vPemT//2TiEMR",
-	"0xCnXF+itxZ1ViLu8xZJV1Gb3D3bBd14BWSBvWAHR8oVlF2gdtUBnQZLtBlnSsy0lbDmMF9jRLDxo6NQ",
-	"WYO5+8zHPtkynxU8FeCWc9rfVgHGNsgvQLF3HTTWmbuYHshHKopnorTEHI8Zh+pSxqtDhIA87TqlEdY4",
-	"/Q/0QaKY0AAmOhMe/kilTlpDOBeZ3Jh4Jw0cF+Vz4pci/dFIQWa86wukgdBhgNmtPkMDelgZeiSYoaKn",
-	"vNBTmQnTZVOdZfoGcll0Y0j2TuT7awlVYB9SvLsetybxRaNITTlMnr+qP+iTOP8kzlvF+ZpQ3U+aG1GY",
-	"ijA3WzLG4Y7SbK/6fCDQgeESw6zusZMh3eBTYHtYRY+uCVQiByOVGMGLyRzcYHG6L70MAFPJiQEVm05u",
-	"SNuQtHoRDgpnGmNAB33NmHbsBNob/9AosKNqmTNOyuP19QqoyhFlkt2cl6+geyFyY7aEbg5LN76s8HfW",
-	"PJxQFeEaATr+2sDBMoKaltYkkWiKjmqJIRWw5824xL9pfGj3PODqqv6jxYp+l8IKFhuOa0sIboOkmgll",
-	"j/nEymtuRfAtEsR7i3qJ/H2kdaB30WqWwFMEVaa25I31QJfyAWCnTo1U9XGeIt/d6JN74fFS0QuAAZOX",
-	"P865CSjvYIDDZfRczBGBN2RSXWEBsFPe/N3grit1RCOy6YBd4oBgWIduB71MOj2QoKPxPeHeMg6UhliQ",
-	"70lJzpmLCTNzfeOuJ6UXQmChDj2u1K5IShrRuuY+UjUlGRcBvxLhFQN2yRbSGNc6CWrq2XDIOqOjZ+HL",
-	"wegI0mlWFE8fKfFuInLLEtdXN0aY8w1gjxJGFXsYzie/htLq8mgS0jS64pJwm7b6NasrxOrwso/m32zU",
-	"Zj+o8uiG4AWOwDa9sTJcPeCVx7X6SXk8XB6X/kxae6VkoJGOpSzAUKyJ2WUqNWTQ7FAsaAVAAMwY3AWA",
-	"oiagEsBrE/jvSZrUC/xOhkELZOPVSFF319JjsEuIaIOmNIgnJNutKWo1MYWGuyyEWRNIsRhpAt+qyJG2",
-	"+LPr2aXr+GPX7/1lBGqy8dCVimab3kXD+aFFR1Aqt1z3KqpV+91KpDBH2zTA50oEHbBpaX8STXcgmp4C",
-	"VgSJJeBdWx/oHaVUeOgOiT4VQeImGORMw8uJyEcqlkx1sXiSmoTqIhYL3jfCLecYuhCbAnfKtELu060R",
-	"kEBUZcCepN5/ptG5Bj648tK64Smmljkbtor2UnDw89k5V6EqOGI1G0Sq3C6yku0qKjG5p1VWrmUvbRGd",
-	"r2Ba5Hbx+bA2/DI1bduUdfzM/Yn3xr1JQrTPeaZTEUjqmqQr3bZRuu6ENocI8FW43oVU9OmkCZJylfkW",
-	"/M4laZiybSqe8ReGpRvN0dQJoU8C9Q4E6jfE514d7kOkKiIAHLu9vEMAp+Z6RN0G5IBHEiBBQ6WdWOMV",
-	"Mx2NFHKrfQefANK+EGU6I+Vh1hRJZFAcHeVcFlXeJDBq3VWjo5EyVuSeOYIzoJtw7cB6jIr4cqY5mOQt",
-	"HWCd1APso/CL7GNkCuXMWaiZQMCqmGOve8EMxeOBzAUqjgnhrBDXUi/h3b2RMjqW7hLgWHqASnQ6PAHT",
-	"HCpXqyPkyQW4s7yBwzOwKIADAgNFsnDvB5+G6+cyjx0fhNWBng/M6cThpGLl+nNZh5fjTcmkpV+jy2YQ",
-	"hipni4PDAgf3goV7vWPWNcjdAnG6m/W3wWE8UqOjh34RIQAXLSBA3hod9TCmFYJjIwK1waU3OipRlDuz",
-	"QtB+cb+JoueH3N2M8+s1k2CcPr78GyyuK6VvoCqRjbkRPcSP4x42oBvl+kYrEqrByc3z2pc3T7gCeFXI",
-	"2xCZsJD1lUn3PLUK3b+IQKvokRhDdJMq0t5IEbWF1e5+0CoQNEPp9bGkdUkPWoD3pcI9j6FHxBZ5Ee0s",
-	"Q2h4UKKOC7/cmDh8uMK7A/aClpsPRNLb3OAXI1UWbefhurQEFOE2aoxBpiUcNXzLPVPlw0DNhgAM1/j2",
-	"Fktj2Rhs4OD3o5/GbtvYsH8Agey8ujpHKpHmO61ei0yt3qGIOmeYIDjhCumlJgK8a7gzI5/a2ekphYGF",
-	"KR8bvHPuZt8k6h+NZVqZIuyAD0usJ/6cDc/K/L8u5IoHVW1f31hF5jWHLVBvczvxIVxMepIw9isiyr0T",
-	"VWP9ReHoryLnEjnPh9V54lbs4tJqOECUdpKNTXUx+ddzb53s8IoXiOb5WuunvEDSzLOTB7v0h3j9RfpM",
-	"pJIjq7zTs053uZkA8vg4E4+AvuSj6WhOKjJeFU8+lBiYATbrZoD4366WPYTfzZrDr9GuRBN3vGow9txC",
-	"Hut0VQVV9Uci0U962SLTpEfJH0RhFcI7LZaZRZ9XITw/khuQ8Qr+Q5TjEo0S+k1jCEBNI3UJWgJ2UJoo",
-	"3sKWKhPGeJSuc+a/J6q+C6RMIEUsHAc4ByOV+FALqCxOYIgyMMKKZQZFw8mLN3HTKhGphHWigBHpoaoS",
-	"MAK0MYrojMVEu7Or7EF3wBJIlSGiJ/r0AmDTvG68WNolz7IVhD6ypXGnTwcSkv75f/5f7AyAaKBPSkjX",
-	"jl50UJtc8KtI4HusYqClhLXtdFIj3Gl6WU3e8SdpwvO80NfAH3V2ehqfPSwJ2hG4QxMIZRnv2KRwlFQj",
-	"5aa6SkNd1asM6xghWAIk2NFwwyh3L7AK80qInKKIOS+MIAexWyM/ADZEOOpK9b1XViy5VSEzYJEDhav1",
-	"zOycDe/jwepBEk8iLS+sxQ2BJNyYPoz0Ic7L6A17HZQnHz/wAyDFxAH26WT8r3gyPiQmm33jVKm4m4SA",
-	"IH8hXTIS3j5mHgzpILuRfGOkwDOL0lb7QDsZel/71lF03r+l+uimcDy5GPiCol3V8LqhYzlti7TXs1FB",
-	"XBaCrI5DI+1bjIlSPEYFXHvE2sNo3SLaXr7wU7x9x3i7X5SfvLB3IMfKNXyILMtEJMfw47oo+1r4SpxG",
-	"adYUxq6Lh14ZWX98+bfeSAXVCyNYqLOBCt8U/2RPpptdvyNVtXxzLhE7es3wQbxRd2MPVWPvEAIuE4TN",
-	"sFqDRucJTtH126DAxdlPEZEsOqyAMatTeiT11Gn8/qIu5biTGy69qLlhz4ZfBpMmPNjrwzN5LVRwdZHO",
-	"DwkOe0hP1iA8oSkgiJukpfv1MEn5cQsuf3MBiUOV7q+S0gz8y0nG4Q6S8aFW00wi4dRHEqXgEN9fjC5x",
-	"nWzykuhc3k6CRjKo5Kub6xvU25x+BRLECGZvtPeXULGNzpEulyVuy6FFX4nCgymOsq4bfNoTna+iLHgI",
-	"YAAUv1TGFssJoa+Dpd5jGVezJaTWOwEfmdZkiAMniNdknbi/aPbUuLa5vk3ciFERE7QE2CZu+KrifTGE",
-	"8B0h3VYU3jBUviz0B4r/0EjY6OkU8kkeus966gM+fCECictkaZ3OdzIcQoETnzjxcpjGur9B/7VfZh/S",
-	"pq++5A9g1sPsfbLm79qa/xji1y+9/SXwlP9cWuONAviHQjoVFprqFiQpWqgnSkVJAo8v/1ZNI43FtMfs",
-	"mGSC+4gcSt9QzOjulwaKdJytTCmnPsROvmx3kXfDind8YrMVS6b854R1kGf/1yn/+Zz9+r7Hole9T+ix",
-	"BuOdUVsSBqlFWG1vUCEVXgUuBFuIYibS85Hiof/BMQqeV2UxFh5EEQwOZM6GOygDIE1F2kN3BUCBrOC4",
-	"+Jt/LMB3oJ9iJpXn7RoXfHIFmiVp4p3k7yc/MuCAdk9d6WXB5npZmD8nXdSmsaoUHa2pNHnGV5jNdhGj",
-	"pBCUCbyVo8MdvAyuwz6su8wo0MsWGs49rkbqdDj0c2+gQtWIFFzLSMNW85McKOCHpYC/meusrFncKuqp",
-	"ttRd9pj//LvStn/8MOdOtccfM+56mDvZW7d+ih9f/u3TSfRf0a9M9bGRsN96egFsqNdgzfGvZUzw/Q61",
-	"EJWFaKJCrorvOA409sqaJERloXPKzoUaqbhc4qJWLhEYke6sIIJ1omI14GknHIFKOrLPbhmedfdLC27J",
-	"A35Ib6T52EG+hjZS8QRSqTbUTVSlbTnqnyon9pfBe9VNRJMUXIN+V3zyNN9VAUWDxHG7Ngz9bsKu6v3d",
-	"jNpXSrq6T+EW3pQqYN3mGrFS6EGCAXl3x8Ip/MB+jW6YkAGS88JINdu31qvR3Vy6evgKud+is2XNx1II",
-	"pExbkYdHjNQyd8cx2CJxjRzK/mr+Q8XyuWfClPZYni1rMzBSTacNToZ45/a+dGYNZtbUEzS0ImPdWSyo",
-	"MGH5nQdmcRaSUDZO4a811fUPoQCAEZgytmEwhZpJJZjVmo2XFlN+3AgSkAJEJTswSMDzo9Dx1B3g4pFN",
-	"Sw316U01JX+tdPEP5h7/lzo6KjOx7wHSsrM+HR8foP6uNsa7HRy/WsEXB+nFjacCPo1869WMhzRQg1Jk",
-	"rf1YuKOSXrMviinrQKnHniop9vl3KVN+j3rlJ0Xyt1Uk3fLcKguiAtwNFGWA3eT1n6jQlluWLIsM/K3s",
-	"2Yv7PfbD5fdOF3l2dom1PJxNpZJmLlJ6QDdwye4FPUBk4kUAFJCGMoExjWqkSrZftKnB/Ro1NQ7RJ9Tt",
-	"V6RoStXPCz0rhDHJBct1lo1U8s2jSqpwXK/8Z1+dipEtmfq4FiIDImNXYpZA8J+4ASE634MKPNYDXKFb",
-	"jVUeOD6/iLLg8wPC6NXSuEKNKMyuMB8UBeEDeVAbBvBjhu8C+MFWR2q52m+4wQgDbJwaDEfxKbj3X9Sl",
-	"epmmeDCsQSYgm9tuhSxWvLN9q/smF2IybydqWyk7F0YaYZx++M4mlQK7v7x6/l2E6wRN4QaM0s/OiKoj",
-	"dYfKSHWShVwIN+rneOHxIhczqiRgKTfzseZFinliEhILIMwV6cg+56LiHvCU5es5aVhGi6UTTpSHso4O",
-	"bwRF7Y3UzVxO5g11Fj3A5GcQEXMHQa0mpMOpZqN7weIyEIxLjlSlDATf2XBGkjr2BO3upRFplKABY9+r",
-	"pJ4Ef2/7Q0yur4QasMuA/g1hQPJSY6tgMb2zTOkiDHZv5D6VF2CbK1dQxvJFGZ6ugDKWrXTrRWm/eqQZ",
-	"qbPT09uaCX5dknx/hav4Q5+QaFpUeoYj48wMCJoCYwR1VZcjR8mNkKi48TQN03e0rwWy3maYVaux4oh1",
-	"fH34ybCer/M1iiNTcVzF+62lxe4FbbCTJ56PdAPuZANaZtO+bFwfoV9u1bXiueOOv+VYXobmuC2+x5u9",
-	"gDj63bC1vRbv7GuNu2UrbgjIDlxFQaY7Wf6vZ/X90YKqsPxIbFfqV+8ZXKtbj/+dmIE+SIZ7mQHZkty+",
-	"+8FwMVLh8NkhWNpGn/MphfsD5oJ8chHdEbbQLlmAbhFb1OZrCdeUweV2EyVD+1Q3qmCDYvPWZL8Ln0pH",
-	"N18Jkft8NOBgiFIgKvnYkXJeL6GDBOM9UiOihoIBQBHGxCtXmKXmQ1pLU+LMRlWK3VBFQsmJ9TtHCm6t",
-	"17/7lMoEqH2Qs6c0KCDv0KyXitOrCLz4hq8Y+LYumKFHgLEQFOmdqr3LBozUWiyxAm3kTwTMtvNAeVE8",
-	"ksKVNdF8PlIAype4T2+KLAktgUpHcBWCb7J6X6Ow7gAsUxQnhXBlBlEJacGWgoeGV9FD0M0IFGzBCQKu",
-	"yGq9+zmQ7IPnMBjA9dgoRCvIyoSLMIffnUwSPStx5Tp7pq+pWLQEqcaqJl3SekQ1qFdorZZJ+AeUHI1U",
-	"MKEPyYn8L5YQ+QfIhmyexU/euv+C3jpcuHvl8Oe5OZ5opcTEHs+XY5NruwEHEOMp3y7Hr3LtpP3zy6Wd",
-	"M6iPnJJ43VxJVQOhHyl6FqMVRfe9efnUyVedC8U6MWT/jVSpvkFvR67z/jLvDtjl1Ioi0IWMFJ1hpudb",
-	"CkcgnlPjQt8Yd7VmZbzGDQJ1HpAQx3xy5awKcNDhvZ7lWFc9iJCrgzcQu0nkIAS2YzlTIu1LhSwkFNsy",
-	"Hn7Ljbt0D+4k+NO32IxL2mAwHAlSxc+pVBYy7wkqUeL7Q+GYGziP1M8RGQdKrbit5O7LmfKoPdyysVQN",
-	"NKclkp1r+QXFqBD1sL80oocUBfCEQIuNXKY9CiK4G655JlN2MmQLqZZWGNdV8S53ateldT2j1S9SZiY6",
-	"F+YcM7ugHuOmkFYg48vEmh7+Qh8ZCUvWyeRUTFaTDM7VmTANgI9wEuJwB9rusDrc1ueZYR2twqQ4gZrn",
-	"kBrVvWC4opBiEa8OVRzh+rA4Ki8uBF1AWHfVx0tlrOuSU3FSUNK02oJo0z1HDsYe0YgBmuC1yNyJjfSu",
-	"JUJPz1eB4L4wwrgnDNilXwgektGPxKQQqVBWutHwVd2i3LEPCJbyOyFShMCMF/d5ySLLCxGVdgzvd3tu",
-	"4Uyo9NHksKUWWokV027DuuGZ4qYWhWnGonuII+c3SJ5/KGid+ns+lg6Q5xUpsD2Y1yJBP+kCf7CyvJ0p",
-	"dtxxHE4REE5VkRYf/Hneduz/wvPN9I146v8HXHbIod+pFTwDDpwswWcjcF2fSgoH6nhpwWQuj1SCeHDt",
-	"6a7rEtjCDRsh0hRQzrBSVaCbmzQFDHy1nvmUITLRqSAUNzx2vQJRDTm6MTbw0MjsX9o5TUOpf+x85vtT",
-	"Hk5nJ5B7W050kNY9gLYwTDuxzJEl0p/VI0WHNdt6Vie/8Jz9wvNzd06RvpkM2PPqETVSu51RrP2Iqi2/",
-	"SSYBeaPxlLrPFF94dHwCY0aOzuAh8fOd88IqUfTd0YWYrqm+izNunyMNm/LBT7Twmk8H2qcD7Y9xoOGS",
-	"3ekYcyu4JcTk0+IQrLOqgTc5Ev/5j//txDldRjI9lab8qgfpEPg8qayYFeWdcT1LjRsjgpWvE3kiW9xI",
-	"zblKp8vMA6x30dcdHx9ORklLnbk/ZNUo1i4VeL4bMJh3ksbwIaNBleZuh6SIJvdTyvCdpgzXEMCqQ715",
-	"j5abp13N/DpcU/GO0D7dJxg859btDiatGaloe56DI97qK6H88X2tr9wLCLYhsImP3Q4W06kuLOqZBA7V",
-	"K50izrAvUsLmBxUGQ0Q1ScE6BnD6J1yxsSjdAZRoGUOMAegCJUy5WwDvloPPAyqtCjEVhVAT0R2wxzpo",
-	"MKBuyAi6mJuKbunGn3TLsmUJOhn8mynZ6CE5WpjSqcDkOM7i7gT7wk2JsTpnZqUmUs0uXEOXqiShlIr5",
-	"BOnS6RUDz+OLpHWCb8DKyScniPevjFRtPNcoLOu6Zrs7pEyQRuCieIE1ov6EF3843azyjo+kmMUSdqtS",
-	"luduscVz8kkd+8PC/oRZZLwqbzeL87qvvFXzqkcKCpHKwr3uzcsn5BbIuZ0zrSL39D3D8uU4kxPQ+X08",
-	"uBAzaawoROpkOlweCaPugL2Ae1BC82C9+zeekxBW2jIrsgzov6c6y5DSp8eMHilpPaxNjNILctB/scxj",
-	"JS7IFsbVykmtuc5Sb3iCL14vsxQ86Bh7JlN9mfecpPKDT9TIN8o7l8mTDDVmA/bEsslcTK7IhVza+wis",
-	"7lXV0mOJBSThrIl/QHO29P2jAAY3C1r6aQ/cHao5ZrI5+DFSyXH4tXmp/Blr4KgOJj7JidhnORyefjbR",
-	"qfjTP//xn/gJ+us+JlF4ZaRqoRU3oVSrUPqKwtEjKXltU5gFzsQn1mPd+ZPm/vC04n7fNgxADzXW10B1",
-	"D1GjKZfZsoCUgWiA/szz/E80PtjRQphlZv8ElT/+G260otHCD75yCLuD3yUMEfbdaSmUBL0jin1ZX00U",
-	"BxzQYYXqTSIV+H7e0tLqEFh0j011MXNbThd+fXQH7LnKVqCZYJq3d9FwtapjUQN0oKeuOhsOm70gi9xp",
-	"V01zslO6QcVP4HoVJIM0ZinSkFAECdPeAeadN21Zte5BrTz3w7Mv9k44hqQl3H7ISBm4q9Y8Ha0U/O6+",
-	"O23UK2HZeFUOWH19lGNWbeQNN9sGEJZce2OH662rm5H3h6frZ8pztV0QuY0Hn+pXliqo35N0luC6xZa4",
-	"Ds0FT2HJ/Xr0VKNWtd6UqmlOHqqZZlYPNia2iHfcLfmj86O5tfn58XGmJzyba2PPvxh+MdxVhg5Pvjyd",
-	"nvCz/ueTE9H/fPzgtP8l/+ykf386FKfp55MvxyfDSJ7y8SSWp2L1l+uBAUanqS4W3B6dHy0LebQ+Le8P",
-	"1O8+ioep4lDyy5p8xl5dWVNuei026WN/fDSmPNTjGsyHNRAKpH19Ousxc0cM6ARrgQNWEd3urohmrnrq",
-	"3TPeZd7DiHkU5RfvJlEmJshFiNeA/YuxdOJlA6Wj53Uf0DzQSAawjpECTxch+ZUvILw+IiEKeCJN1nsn",
-	"cqcBtcp6PH3NsHdqSfQUsitb4+mQ9tEUEwEH/TLHbAVCKwH5Twl/eEYwq+GwAxdBFU+LU/qnSHweK0Zi",
-	"SOWDYq2Oz9Yjehv0xvWoqHoByaCVo/D0dKQoSOEfDnSDkC94o4sr94tvj2vugF1iV8qTOO7l2f/L3rsv",
-	"t21seaOv0qU6p0zuAWlKlrO/ULXrlGI7Gc/OxZ9lT6ZmMCdoEU2pI7CbG90UzeTsqv0Q3zPMg+0nOdVr",
-	"rb4ABETKlmwn0T+JRRJAoy/rvn6/oyNKesTRWq2h0DPViCizTZZcQDsQXHgRa1IIWp3qQWM9ot8tx0dH",
-	"J+G2K1ULjogwGXs6ebJfjUGEAvKVBe9V9tCZQmIDn6nJVZKqydjx5Mk0ZGVCAnDYZZl83Wsr3lM0oP+B",
-	"v4HQQOPII93EQ4zgj1iPuG+6B3d7mu8hGbFn9IGCiHsA0oR4I0WQgyxqxphnyW6HUPLhJMGdGZDX+QuU",
-	"nzvR728zF3Z2ecLm8p0okQE+2guAnOsxg5UuI9dbwmqaK2R0i32wGTD0xNglcsUar/YakdpHJn0h/Pyf",
-	"//g/6CWjJgpv3vq9u2XmK+PDxUs5uxIlqR/PmOr0CsB+kXjyQyjgWSCBoZRfK0H2jo+I+yoRiCpLlavi",
-	"XFi7+WkhLC+55YUzRua1MJc+dEKjpKqHGSL4g7vkBz5oGFi5wrwYJsUOJ8wMs8isijcLb2f0qp6B4V/g",
-	"PwunrWBwbtRglcTCVGhluERmWixMBMZc3yASMEQSSuQZMARDBQUb+PlfX+pc/awlRF8inDOSI64vNZL+",
-	"exoUojYEvuJyeOJHOk7aUAoPdged5ASlAaOVBrOPMF6cB+//E5gJ3sx/5jy8GB079zvd3+tCK5G1ClZZ",
-	"xWdXBh/HAbQkixjP7Okkm0wmZASZ4Ths11zNNGQocPY7t1PsQ+ewKLGK151C4yyv2ao2up5Sm0VtbK6u",
-	"paE+fndUv2drXl0Z9j0eTWGwJQOvc9YZgl9fiaWF3TmX18IXqMKBBw1mdGTmin4lV0zwupKiBhpvN0MA",
-	"5OoexDgVGHGEFdzuKzKsz2lIoAf1AjpG7AkzNN1PWehV4ipXLbwseIcgvEZOlkEtC/khLVs8PRfDlHAY",
-	"Klid0dXiGGanzSQQ5QAaBiBiMiZmoPsFGoJq46XQPtnp1nbYJwDULc0Hbg4L6RyO3ghPKu4/GixXu+G7",
-	"mXXDTNyWPI/YYmyAhzhRH71viPrmDtr7U0Jxr8X6HhoHdvBb70RtbsZd2GWnAbksLNsgtSCGD83sn7hB",
-	"BoEQW1WyiW1wO8PzMSqwfjwb+Fp8iAlK4sCdrIyJ0YLLCmLxDXI1uLVUhhULbmeXBRvMuBEjqYxQRlp5",
-	"Lcga8t72aumpdHAwi1wNosWKxP/yF+HsDmejja22vDqTv2CoIf5yplfUDV9VDJ4tTFDfufLDCWoa2XtS",
-	"keYDIuPtNwezZat/qBahbbdkg7wlw5FSAr/NDzKWH6Qig6gv4w+QcOlm05zttMzd69HLwzuh9ZwrNHuB",
-	"CAPv9si0ZP2ATNGCdlYRUykNCz2BFvYc2hTYbtu2gySWTxUqsgQalFosiQwbI3huazrbA0hCMbepxBpj",
-	"emDHE02L7yZy2nTbqOe236onVD33tU/i8tYEOG3SXmLc8d5Ih6IYadq6vclE3TNtbMBbZj18nCtLnbQ+",
-	"TmemDJud37hHRd6tZa3LFRhpxTcv3hSMV+4xF5cQOgRWG9hA4Z28cVvQJwWr9dpMG/DGW6tzkhyo0MmU",
-	"K2xlYgsOZ7UI35y5zws2KBa8vgLEnL+teCXnUpSV4GUBcFDxSwYfZs5545UwXb+FL+h3viucng7fwzwX",
-	"fWYgICztaQemRYq4A0/gtPhYJy2XEsJtS85qXflybfArOki6t8GaupyK35AV2RoYwSrNpQr8v/6wP0Jo",
-	"La8X3GGuhTGEd5JqCABVjEmnSl+LigNwS9cLgSy7Vd4uuyPwq7Yt7Nw5ObtqSFi3T36vFvA9l9HuY8O+",
-	"8VPtzmRUKwme14MV++l5blB5f6gdG3QKSvud9fOJ8GHtntvbRladwRD1XoNmzH05q1ahjiq+XaqbnDqi",
-	"G+QqjGYEX6L0SNKZM2dTKLzykSF9rFCrPotatVWun6tBSE9CeT6bizUr9S9C7Vuf/wXW5zcUJ2QqbxdA",
-	"YbeOn3zbsBfMPaIVfg568yPEAFoTukuGts/Hg9D8TF3/9kLdLDpDgnw3WMa38qqzNjML+ZDAXdkjNJ2U",
-	"Gswh3w+mG9NKtOvhISSNLhPVbEQHA5obgCw9yu+tUrMTz+JL9SlQ+xkrObYgCwZKrMNr+ZYL3/qQVHnk",
-	"KqklgyIRD2/A0uqPUs6hq8G2VgYNfigKSUEZcgVVqb72sadcEm/x00IaikBQfXEQ0xicd/MbPdPuRejy",
-	"UJvx8RPGfSsGrA8K9uFt+hI+GabC6+0S4XuqbOh40kMb6kNNw++upuG1GPkN0yFUsHLoBv3iQQCS0oYe",
-	"lg0vc/jMJw97axF5WaYx3+DVUQyx4XPnKkRCyaIPjm/qb2ekc9pJ9YAjiC9SsIERWCCe9qT5G4X3LE5Y",
-	"M6I3Zi/47DJ4G9KQ/w+Fd2loA+HsKDLiRj5lHCgvKDYO787DjQZpCLNYIrZhMcwIyk+Fu7Y1oMVZTcj9",
-	"I7RfuKcYs1dp2IUY9esFr6SBoG2uXowPvzg+Aa2G9w5Zdwg9LqlPoTHOOZcV6HqOIv3Z2b9DZJFYTnRo",
-	"BcGWjhRtveKqrKQiPHW20OeyComDwbIWC7lajGrggTOXvBblaKaNzXJldVWN5rUQ//zH/0zZcgWULP7F",
-	"INIJBRl6ZY0sRehXgWAzT/ggc1XwqtJrUX4PF7uTb4qI3Okk+WaYVLiiEnf+GfgQFTf2BXKhsK9h+nN1",
-	"LjbaZ7H5QpRuOk1M6etGoMzNmnhna+5Xb1A50ww/clM509VqoaAEMJwFel+srIDexq3zIE2jy/FnLalm",
-	"sl4pUOlOQghlgVi9DNjJjdw9aXdY2cKszt0RPxd4tP9V66vipPHMXCXpen9+r8TmkWlBYW5l8LuYYSB9",
-	"Y5K6YV9u4+G26FiBV44M3x02xGlZ4niTYOt9WBBbz/lEFCvtQTgbdI/SSNxWa+FLf2LB9ENx5B8SrPHV",
-	"ylzGjQGylFS6VIAt29DLe5kN79Nm3+rqpyFse6JYSpTC5cRG+lz5TvrezvlQjUd5r3PhVIjZwtUwxPUV",
-	"I2ozrpjSzEk8UWNe7xe+NGM3VHiFhRHVtcC8nZO9SqoLnzBNJDBo36+EtZsbRTEbvH5x9oZdan1lwqBj",
-	"zhqtLSeA18MT8rGpb99dbDW2xbthEa1p9DA757bPwcxVw8P0hqTT8u/hYUb0362CsJs73+8bm6jjSZ95",
-	"qbs/pA9N8A8yPGmg3weqiMQ0yJY9qta7RbMTTyN3C0b2Ilxo2GDBSyBHdVbzLygbQ+F2h2U5bFJvn4QC",
-	"5qcTjEx6YRyKilWaHBnnClw0GElaJFI5v8k6uS8hBTIAC/45/Yl1BI1GHayp9eK3A+PlBDqLO1IgkHtx",
-	"A8jV29ffogMQcOKMmNUC662gnuUXvkwYus2l8/aSPnvoD+tLqsRp+w0AJiWD3Um7k+6gB7Ske0RLSg4v",
-	"2hb7N6GGHb118s+Jd70/+JMxLxXA8gkDwRwkVP5zdzJ8Bx3aR7aWFxeo4+yqVuBfj9nX1K6umFZIGs8K",
-	"cS2ULQKlapt249UPZ2+clUHkfVazwo0f2BeoQwWr6+FrwmeEe7oDDEmPXA2aQN2pEH2Mv0GhAjPz9vW3",
-	"lO+Q6oIdH07YN2QyrVSYtTJXgzCrM63cA91snVCxEfWG+5i7raUo2RNmpbNY9bWo2eFT3y5wS0+fDYpG",
-	"9HnKvoJoIsPiOXP10z//8T8FRPCL/3Bm9uivYuOJC9vTG7x/j3oCchX7MdA8R76PJ+NcxYn3BumltUs0",
-	"ceETBTkjo6tr4rZY1sBi4uRzpfUSskNUY0TkILk6oykNdYVuMeOjsPUE9wj2zaS5qJD/SsXQOLItTlOV",
-	"1FR2yzb1khtQhq2uRSUX0v4EiXTfb9wV/kjveOIPaIzqgfFudbpvuslzt1TrwX2xzG496ZOGQHAA+yuY",
-	"z12/PFi8+9QeBc3Dt3Ta/sYvye1eG7hD5eUHS1HPdb3AGt6DXZpv2qp2fwKQfcCKgWsIlmFTgTVEStM8",
-	"zph4x2e22pCW2rC1XlUlOxe5Ii0HQtMroZMInLKFagCh+o2wGXjzTkGPVkuf5MfMR65olF7Mg4Ik21jA",
-	"FpgyzopnvKq+1RcFpAUKgIWeEZwO5AtY8W/6HL7NVfGzPh97cnVgSGfFS3Wu3720YkF3kO7vsbRiMUZg",
-	"B7pLKGjeLr3MFUh5yhoNaST4+zGEOosTtBaghkqBYCVs7IDZDRhbzhoXYNmLhWF8yWs7ZrcLovf4Orvt",
-	"+jOY/L0Khb11BFsHIj64cH0wONdIm/R+5U1xhC/gPn//SK4DzcdN8h1/Eo7T5y7eP4m0bE4RUpl53E7c",
-	"RrcQmp5HE0Oqe0nNxHjZ01UIYst5BdB+QR7AfI4hRpAt0y0LCu0lY/XSMCdoJRT4wOYHhGImy4Q3s+Uq",
-	"6DoBeMEOaDBcj9kgzJbgvvmdG1ZqBVHNLeEALJ23S7HF7FgwDX3QWpaddGjKdBp9OyVHOl/AiwaDCqAw",
-	"55ueAd4je9o9CZLnOIG3MQ8JUgxW/yEUcRdsYMnZf09jzYrFEuJ5e9WG/ydfsnBFIIZqRR6wiDBJd0HH",
-	"IWSV3FEdYmSBWAo50EbirfRSEE2wf4az2vAeWzjr0XEcjtkbP6ZclRr8XCUIJPLG7BcQUdBHfeXZBLsF",
-	"NRiM95JW+DdMCZYGxWiE8zxCNosRkJ/OsApnpfg1l5V7VJF18FkM+zvrAz3qI8Nyn68AQIApQ+i4/MDb",
-	"lSlGmV4rBBqlmlAIi9qaX4vKgPRs5alutqrCrP9WIqZhwLukVtjjD2LqriKmXssH6eG8CBAce8mpX/hy",
-	"n4QKZEU6EgwNNPtQV4fdzT1iDAKoGTuO8EDnG0bzkKHsQXez2gTKX+yB7pd9ZMAk+HuR9mcHWdAwRU3Z",
-	"fpclEij7nl7CixtguGyVhheK4ZQ1U1qeySIVhLnqkYRslyBssvfcIAJZQwIOb9sGgw/8T768u9aX98P3",
-	"gCoFv0n6fESIWDZ6BcOROs4OFvydXKwWB9PDyQQAXumv0IgJHAei/ijO4X/y5f44GFCo8dD58hl0vnSI",
-	"PMoRp+KtX9g6oQN1JiMi+QreaKfMfS2c22icN0nt2x50E3scrMCqFWlsza2uEZUI+xmcB4q1Q8nVBH7g",
-	"dnqtOJTGzuft5juIIiEM1MXKfYBDJsDqMIakZgiKYt1wcoVVNIloOWkgfDaBrJ+wczHXxEqHsBKVhgqo",
-	"1RIoP6K0zZXhmwRR/tzJw3ReZImZEDMcM98F0iBD6xBx3wh76sb7KjD87nQ+CS72fsm476tnI3nXnf0a",
-	"sI6/Vx7sz7Dl4TQgEUsrRo3pT+WJu7YpT4C7r16MxILLqr9i8Rn+jPrXKAEJoaRgpIXADSY9A7A6PQED",
-	"QQiTAC1/6mqcKySMmFKJi7oCJLe5FQpcTQF4C5FIIkKMBI7CN+GBgTsRAu1Hx+xSr2oDuHfu+UTy78fu",
-	"q/QTCmH3qxDeZsbKqhrhHfEB3JfvHU0mlEkdkHM8qxCt0a4lAKZgUb1i0BY3dEKMrRQ2NyTQwWHcXqjl",
-	"6ngyod4DML88JQD8sgAWilCzb+RFAqRPgxHcDQPGFBLKwODNA/Uw5bFb0DLpupLodA8YScUg4UPcScta",
-	"jOayqkTZw6XoJvEF7KV741EMj/hERYrw7GfJrt4tDXFepYnb7L2F4h+Hp7Ah4Gi+4VA1oFZuFm8LsdM8",
-	"CkeInNK0dCPpiCFpGsqR5xW/aIVvWK2RXV2rKSukOZNWgNYs2MDZNHAQ0RwaZu4HL8mSKtigaVT5dyz1",
-	"grsf56q45OZ7/UbwhflhrYBcRK+VkwQQTjppjQSJY8xqdgnvBnm9x1rBl1JdDDFiVohkK4uy6LZ9Tnrr",
-	"aFr2WI+R9GxV10LZtwYSLfd2LN39d/aA4FAQzP0hV3ZbK+PNFvfBzadvyY1Z67oc1cII622NG1iuhTXU",
-	"Ougv7TUrmvemA+MZqJp2Qa6MVBcVHHM4v8FOYIdgJaQKOttC+N9S08xr6Vx1q+kflDt6IEYQggROfqi1",
-	"nTdcsdC2ET50UwysiWRlhClIJwaOcGw/p0uRKABzi7ryj3JTc67fZRhSbsrP0IGWKqd+3f6KHv/azfr9",
-	"6vjGoz6Rrv9OGMMvdvo7cbe6acRQ44OGv52GPxO28+xzhiccDtet5A3tzZvkjQJt15IlmO/SDZvYA3Rj",
-	"2yfo0+j7BLGTq9Mmb9mRt+dDYeYCd1SIPugajPT0WVSjQzeHFgBpcxW7lFfYyIyIdBjK0HAVQHu88b6U",
-	"t+05Q/k3WnmEktRTCiLQAAagh1aHXwQqGY+2DVeP2Wtu3TMW0ooSAqsYOQ5vANaF+7wlawYRoF347yJI",
-	"k5hptx5LbBl3F5xQhzCtpEGvzFOWwOyer4Cjp/TBnWE3xgZc/zGEV9ejPm/hFSjkuGGWu90xaG3OaHS7",
-	"3xih7PBBut1Oup2aK48E02W43CzXiJmhX5C9aNBM0c/pqAOBlVSs+I/Ra/ziDZgpHu1TrJvV6ljFrsQ6",
-	"V80bDWptYRsOx+x7zZo19AVDtjZEPhDAq2BARnozKn1IrkIY40JYX/m55huUXpHiqfUqUNnkmZk48jxA",
-	"8f8rvALxjJoXIfwvj6EeeA03oDUHF8ZikSUVlc4tRqPWlxogYD2TEYopvKWbfKFKUUZzFGQ7RUyGqVkX",
-	"2lchoN2M9RyygsaKpuNPtXCinQAHwKCDKA6Eerw5CIVcwVj1j4n2anvZmobr4Za12iku4QZn+O736bTR",
-	"I3aLKCXWoow8a2QZJJvXzXPzxZdcPjh53U5enQiCLvwcN6/tWMguEeWU8CgN9u62u9xjOsLD3vbaotmL",
-	"VgGZI+nFuYoJ+6UXEt0RDTbAoIies1IsK71ZuGlDSUHVSaSlgaE8jm/GFdw51ECvVAwcJ8YPMwIQS8RC",
-	"qlLUJ0SZ2xxuAoOeEeiYe1durVgsk3h6LS8ubTSKazGKtMA0YdIaUc3TLpvjyZdQAT6v5MymDKIxFrkd",
-	"+nYjPz76knrSDIgvJ3ICwE+00rrFhhvYVnj04NObOC3r5bPPSO0hFZ7R2n6usSJ3xvvyP7irbhYodBxu",
-	"SEl5Ou6wvAC57Y+J+wPLFZNsUXDTcuXDv5yZS13bUSWvW0YKG3D2bz++yZJGw6TAaAhdB+4loeOhu6EQ",
-	"+bK5YnrJ/7ZqW2aDJxNWOm+x965tk83qdhES3ZHa/JrfwRTqlS0iDxcEPqFbkq1rrS7SqeP0UZhCZ5oF",
-	"2wZtiGnThEhKKZ0h8aOXMlGqRs4kelJjO/hhJVJJIVIbSaSNsMiF3paC7VIADGX/pLT9KVxdRFu2axeC",
-	"BAbruOmWtvzRIaFpBYLzSlMtB9aSATYmV2TIOhGMApw6V3d7yqzLUT4++rIbWl9eqJf3RX2JN/9E3uqe",
-	"pqBbTH+eH5oZP8tAHnkrSEe4LZr3kPt6dUPU7jW4PIYKsdGg23Z7uzzeGLybEkpcegk20aV+nvcUwcuT",
-	"tmFZUrt3oi9CWWuwMqFmasbrepMrYJMrh9TO/jPWhs6Tdv4x+wFiLnR1vJuTviB8BtgZT9UQZsiM5Ztc",
-	"AQ4q2bnAk9O23BPcp3SG0vvHVJ//EZnTSb9QeK890n5uD/ywsp+B6ZcMelZp8/n3tXwWtly2w0WEM65X",
-	"do+zvFreYMMRcXlETYilRFuZftLmXow0rLkR67I9QpCJtFiXDZL54wJPBq5yKKim6NI0V6yrXqaROg/s",
-	"0E5TTtmcV0YUeOPCvZg3RArajIW76SAcPu+3kgNYo2Xq1D+9lsRXybCufMuaDmYMQP+kkf8kb6pr99CW",
-	"hdio/ioSvtZbvK2zC4rMT1PyvkrHF8a4XsxuOvGsfeaysz7GreqLLVIdcKIXSw4YmS2CtWqDrjfW61d6",
-	"LeqR+00JEbO08CtX3vdtplpC2qbpPY/ZGW5kiOvdbND1CcO3y3u02d4uPxEIhX/4Pvib4XBzw6iv/f1F",
-	"8W0d5D9q1RTMc7LDb5bXUNHRK6zfEhzzsnbb28pIOLMVqNPrUH7KBoW7wBTDpAQ8uYWBJhRMX0AdhvOd",
-	"Ngx5rdisErx2+sGKd9ZfRlmCpnbIGlUhaMvFOq2YO/WNQJeiFj213qxRGob4sN5z3m5Ehu+TGqdYDn4f",
-	"x73vcZ/Iadun6Koxgw8u22ciJ26O3uE2Y4vNflXkbmnRiHj8K/xvd1cKxd2ciVGygSw9hV5GRKv8mlte",
-	"DxvVUhQSl2br7IN54ylarAZoQQjWcKhlkDZiHCgnnURtLuWS2ZorMxc1u9CAfdJTAOm8N0xsXouaLcHs",
-	"pLIMDFkxXfNZJTClqrTaLPSKmONrRCf7d2nkuawIMyY23zAjgCxwA09ElEX0tvBq/F6T4PQtM064QQoj",
-	"V+4lATQehCRfhLzBgg34zNlF7q1hDkTpuTYRBAN7iyk3SX1BiuFFoalZz4dj9gKr2BDP3s95gA7DKoGs",
-	"5RceR+9yzTfI5N5UFEEsL2t9TpM3o3I0BM9vVZpgVIw1a6pz5WkJtg3CE/b29bcjgWV6MiSal9xeskHx",
-	"LwV0VP/fR18Vw57aVSffvtr4gvad/T0th8Vq6Ehiq2VPv49IKuVv3/KDw7rfrh83AWcoFnbKedT97kA/",
-	"tPzcv4j+1u0sElSrJTvf7FVK4n6+X9tgW+oKWTeK4MGw2qetDwWdO6Yf3NZ3q+Y8Kjj/XTfl7WV//Qbs",
-	"rt9PDx6gP++IcbeQA25qu0McuYDtIkVN7fvzSq+nTDQKv5o0WYXTeoW/yhBQWhPZ/xFaKYArCg3jwIsH",
-	"8agsIe9cBL48sBkAr5TXVyZ8lGAy9LGOFtCKB5guocy0FsuKz3wsHwM3ntIg0Pt4MyK59cjdGlkMwLp6",
-	"40fmrDEgo9nC86ckwVrWAhCfDILLsD97C5OIxgG0JVelnq0WiJt1Rr98ClAuYEqAc7kDxQVa5SrIWgKg",
-	"CxvkB99JYwC6Ae7ippRuguzyjXsYUeE0FvijwF7eRKDFTLcPAULWuPXqJ4yzc11ukHrHz09y05CO4MYX",
-	"lmGOONQBbzdFwAt4YDCkxDNM2mFTmB8dndyMWRF+CiyrCejsh4BXZGzrUwQiL4Yhwvd08iRibyQoP7na",
-	"hvkxQ9gxfShEuHRB/VAjeQaOSq6ScDRZuzVS+wemEQyJQS2kvI6pnFbJEmjhGmoSA8VEQjsBPo23b93a",
-	"dvdwoDghmoe0ZOHeWjl6n/iJIhaBOojQpXYDDSXSrcnakTGl1+yBfuKBi7DfKPgasF4Dmpm68DtpQILM",
-	"iSCvxYe9ZoNT0o/Ptb4a8ZH7d7/JgEkxNlA6lCNPo3qd1xrya+WFsGxQPMZ/jX82xZB6RiEus1yCrPX8",
-	"faoE3Qsa5lKAAlUl4dSTAscqmApqN2VSvBiY2tqaK1fcWkAHx0tMOsBBN0/hXF48dqOT800xBPD60Nri",
-	"eebqlcoVaHRuw8OzVg9OKXlVubWoV5UwiP+4AX454CZ036ylKvU6gOrjTDwy7BetRMZKPVLawkoAFHLG",
-	"jo5Hl3pVszlIUTVzrs4yA6w5ac0wWClt+HjUxsQYApElg8rxSmxYgaGmv4pNwQYFotMvEZ0+w8aMXKFm",
-	"G47B0jIApOzB5Z0oPfE1eDFDaMU766PlFwL/1Uxixei5lQsBOp2MszCPbi9CFQSQ/XGT8kr56fdPhf0T",
-	"NL3bQCfpPcgG9eaNW4biZ33+0lmMp+crQ/EfwwYl2QcZbkfLlYVMYoHGwmPAYEJ9Z+JGmXbVXT2NPUVc",
-	"QQdUhh1LtOePEKyPcVbyTbaNdQ8knvEXJ4GV0U8+dlgB0yS2cipGFIzYcVlv3PuA4GFvzzL27DRj33yV",
-	"sZcvMnb6NmPf/+eJM2OSMz/C66QwlKnNVWCW1HWTVtJMWT+vJJER8ypjb0+/z9i1ljOIRI2wasTNBL9w",
-	"5kXgn8zYv+uXr9DUxE51Nwu8GilhoSA6ZdsMDMnucjav+ar0A1Y6sFJ664pFD4Zb8DPCvbwoYnaz9Clh",
-	"J4INFtUwzopSWC6rgq1raS3mufGc45WEcU2mP0g9c6nXcOalmQJSrUfmAOabeqvZPQEdSSRoQkAJELn5",
-	"wZtLf0xCq57lVyQVw2bDMkal1+P8YAiWOQe7upTGbw/agQQQh+ZorgpgXEX6zoINuP9ZUp/j99Ul5Mzw",
-	"xcOewdw5rypRnkAdgbHVxgs2D+XS3KDIku6j6vnBj8KbsPBO6QbzazZmryrBjcid6hQJ26muExpU+C1O",
-	"wAI9oiArGm8dZZobsh+q6gDScg5bUyQHgL2tcUMCIR0DRwHDiK0Cr/zSM+a+FrbejE7nVtRFD4knCbKT",
-	"2Ogz124qEc0YgvzY2jgAonihsKQ1KJWW0oGy5c6I9FdaXz1z6v9+rHV/+09UTeAe/RVO5U4gB1IY5xAZ",
-	"fH/L+8Ek/oidj3gyar1oytIBWjmp8et2gumwfp0zvgfGKCpmUgGGOllQMwAbWxcS35Z5nKtBcU4Hok3U",
-	"lrHDSRfqKFra0WwG8w6h8y74tSAABrgo0Uhr6NxOiS4xWOcvw1Kxta5Lor2wgDaVgSgJNVu5apo4w6xp",
-	"gIci0JXyrNduluylWGSIJREKsmCh1tzkCqz7MosU25W+oCorbldmmgYAo/Xn3wCnHDjK3bPGuXf6KVyZ",
-	"GnfeaEC6butlKlX90YdOsIsyBopgZnJllmJGet25PavZJfwS+EcCYGkH5myKNJgxYKT2r5+rSl+YPmTT",
-	"RFJ9fGzTHb87k7+IV6LGn99n7uEsnBiail2YpD8oEVBJ/fI+JCbuEl20T/DtEK2Vvtg/JxjEQCHLIuKc",
-	"g6ijWoh4wqaswXURuoG2o9TOpIVbJwZt46zG2szjJhIxHuwWm8UOeOJvhCXann0yhP6V7zNLmH1+kOw0",
-	"Q3vZYpW+eDjKd3CUvwEUHD+lu8/t/uZQl/5rH8KMSXXu3h/bJ1cW/vC2T64IPR1IUiyv7Ru5EM426raG",
-	"xuwZyiMr3UGEktALrOSvBZNqVq1KURLNRCFU6W43ZWpVVUXHCWe3OeBeS3+r/8AamibgNnrZ77wHxXxn",
-	"ijlM6Y7TnJ7Fx79ifrZfJT/DOrl4vgfdR7d1VrvFACWDczXoSDAP4WyXfMPOhV0LoeiGz7kVnl5UlfBX",
-	"hg1o/miP2XO+MbniUM3j/AA9Z4WVC/GfWgmn8hV7efr9KdgOJ+ztm2dpKzQ6F9KYlXCWjGnUIDwyuXI3",
-	"ooC89VaI+427T8k3xMjqfm3YpfOjnHNARQbxUkK79RllNGOkjdHmbmxNiPtgJ94jk1A/RMysmqsLQVHt",
-	"XFXcWPZnGNc0Tph/WSTe026SpUqnCKY3mW6r2RfUNA5VUrkK9xqzouSy2jznlhceDowJCAn6FaTVh6E5",
-	"YQ/DZbouRZ3hbSncmSvcVX4pMdhVQGRwyiZOPje3wdyKOt0InN6/0uoCCsO4Yk+++CJXuDIYaPWh1+SF",
-	"IaA6+VDxT/bdmeVWGitne5EKNsls3b4ZsnV0X6n7aKUg19tpBOI5+mBDcHtoqHjdCtIA3HFPpm3ofOK4",
-	"kxpbJK5KH/VFWMcG/QUFfg+mB0eTo6ejyZPR0dOD7GCu6wW3B9ODEi8g/gts2OgbP+z+vYcPB6GXyxFf",
-	"ZsdQnxy+71BBIAX5QBsApjNZ/ygdhii3ADJFL6RNN0dr5P51u0lGDt6+eXaQJa/yYlXrpXj8itfSbd8F",
-	"f/etUBf28mD6xTFQkPg/D7ff7L6tiniw9vIOsKj7waS4A5PiGTUqbpEngYgiOb/D0sBInVQX5vGvM7QR",
-	"X5b7tGy8ff0tBnBjVu27V09YuJ8X1TFGEG5fEIR8rkq9VpXmYB+4HeJuSrlf7A9gUGPsPnbmgieedx+a",
-	"x7+6/70s/144L8SSJjO5utRKr2pCnVtWfEPtBcwIcYVMJli6Zhi3rKB/n9oinuQp86QBUO4FQADO5cGx",
-	"DE/IRDCke2aXGC2Mr8P4qpR6HFuRYRqQbTiZoxYJ1OQYdStmMnOVH3yvfdLQX4IlZfnB3YVb7kjBvvZD",
-	"vKswStgvv8toSpium6Tmj4AVZnXYWUlthVQPYZa7DbOExAVu4pvEppGLVcWtGJGn1V+E9aPPDOv5HFLe",
-	"hZGLgtrpa2znihbElBm9EM7YwLucE90clWkUKNtzVVhdIF95N38e5eAzFNGF+28Ri0yKfzk8Pnz69OnT",
-	"yeFk4nv9oYbLF+eA25NQrMvYEM9ZLXgVokNAck7RHSr1WQAVKPShBYTLgDpHGTHqtvd3SWrDeHyUtFTZ",
-	"Fb52b7tZCmRGXynnp1LqnVt/a8yso61O9SW+JDlj9Uopfl6JzPnFRkIB9yb+UNdMWuM8HvzgkaEmuDiE",
-	"9aVTAyjT6SoZfgXDVWUn0XyuqASMcqAIJIZ1ZqaRj6Td5X5VCzavBZaZA02q0kogb4tqgIleigq2CqUN",
-	"r0VNTxbqwm07SGlxlSsfD4Dd425bCQ6NhFFVD4pS1lgTW/glGmLmD9okYXuzgS+0cSZBrtyzV7XKiPee",
-	"Wn0L4pymy8P5yvzqvwN+eSwnsmC1jHBioBO8vhBj9rq93wwbvBGV2rx7ZOhpUkkr8XmoQf343U6Z6YVU",
-	"F8WQAB+U3t52YXM7cYsM207k4vzoiwtRnqA+jbXdQCO2vtzkSipjBS+ptPD46CitDTmKtSEkY2DEzxCW",
-	"H7IdDTOJL5eCQzcn1otwttALoewJFZKEkspgDeEEF0zXuQofgpSKi0XWXXjq352fdXx0FNEgsW4Om/ZA",
-	"MiEAW65QXg3yA6qYCUeYXjs/GGL6mTmhlDAe0ZGIZUVbqRm67qYFkRYCBL7yik4QmizQ5oF18OLdTCwt",
-	"K2rBSydSi11GyxkJ8Jf44HuspOl40q2Kao7ufCRlYyh7+GzOkzQnVOUbV+ahyv0PVNKT4D3hLvIKA6Ur",
-	"lEfr3RbJDrvqBom1V0Y6UU+p/5mIYBJuZVsMT9na2RDgkV1A+DcU4ayM1QtRM8NlCZFSCpJC8w7c2mku",
-	"PZ8bYSMMOIrtVhGNN4icZxjNCNTgaVas9S6XuioNDhCAa7kEat85r8fsFOOzSXFqqqMRp8A/FmQpRVqH",
-	"5HJ2OJJNKd3nSbLbOpKNvt8bPMk3Yfz7uZKwpOBJNhZ90Fa0gHTgFe3wBq8zXHOj55lE4Y6efrErDPcZ",
-	"uqFxnnd2PoVfPricd+1y2nS398pG9DTMY4TL2gdGL3on21XS1Ku/VXiT4JCzQeBaQVvUyRaZ4qJN0mAV",
-	"yw/S/ctePm/czGoC+koGlh8MT3IlEjwR7Eq13EN6en/VidfkNaE50tmACOfr3xOja7kKNuSg8P9076ZW",
-	"VTXMnLEJ8t1goeNKVU7eFljEWKBVD6NZSyMyKm7MVVHWfG6LluHJbrY7WbNYisY5OJocdpZ049o9o9/d",
-	"Vxtm4yGfrLzbP36X9Ulz9sEocZ+p9PmNoNf9xkzUZ21R05CsJEq7pGu5wh0d6dR3Slm93ESrg3ZrIZ0s",
-	"VbHLsJlODsh20LEfxCmFsoI89SPtkKVhnE1xiqacG9I0V6PYU5gfPKNh5gfsX0gbyAupeIVl6YPZChAh",
-	"oJXtkjszT9RmmIFMRRHISALmioUIF0KWbpYiY8ta6lraTcaWq3qpiV3Rd82fuOFcIKWjnzEU/FFYO1ne",
-	"qFBXgNRUmgyfc1Hz5WWGwhs7yBiDRihyLTJWXIsaIEbZIch5agQ1zOhVPRPT+IG7/bOzf4fskvEl5e6G",
-	"M72Uohz6Vsm4tn6+OgKClLByv97+tv/N8UU8jE57Cw3ollLEoIgB1kqIoviRki4btttacRSPpaLh4BqK",
-	"ZCGUbsweG6RdZYm+RFbJJFQbWhpw48517bw+GFKIoqpqc8Kcl1GJ8kKMzrlBHrow1zR8YCl5X33qZhN0",
-	"aasqJ1cLfS2Mp45RABdJPHsqWdhrUeOscjZfVRX8pkstP/eHLdHMe3glNBfO8tHLzUcDFPoEShpe78Et",
-	"+GC19bxDqu+ruZqH7TEc+xsdhe+ClR0uZXBOi/D3V9wIJwkQFRvkSOu3LamVq8L/EyIqvGmcp9QanfeD",
-	"jH3iEOSq9TwnQ1ADUtsS3f1czDTU6nl5lypfcLD4DP2e0617Omm0IapPf+9mboe+geSKNJTxOsUZ9ll8",
-	"EIEeSpoG4buZiY4S25dIbPrRBTQAgOUZbE0+pFPClGYdZdq+p9hJkCEqI2mgKx7CNY+c65S0SGGkJ8Ch",
-	"AzqmtGQ6tKYmEtb59cWWdm0viUABaGi22jeOJ8fRh2p2aHQKeIpgOQnvEydJxI4Wwq0CwqwUOL+dfHW0",
-	"LOKv6TzekyvV+axPhGXTGMO3Ul3tktqtpZZNJzUaMlqJhzj/bwzaN2gUJ+QZb69170InyqZ5fnYrnL3j",
-	"Ut73ae8/tbslZcwKZzYVaP1viR3Em/DRq4Cwhh6O9i1k/vfOXXKy90csZo4ytldKIkwK7ApKBgfLf0vU",
-	"DrGtf/uQUSCDCthTHQap5qCDpJ0ixzQqNmzq3Vqz1v2jgduMiQV9m0WxjIDFuaJHBs056NXOiJ1Cd07K",
-	"3BuThzDIUGeQLOVoLUuxvQ2h1COpvpj5rDEg/XJLBGXPt/WXNMzISig7nFLWwq3+Ssm/rYRHWmjvp8zN",
-	"4DYsME+8aciIfLlbYXmPxKm6JynXYgMLwnm0rXceFM7bg8LNgk1uiAJ+DP3V8aRPFA9sjeFWmutOSCQe",
-	"woO/Mc0WQnzN3fABGqwUd+o0BYHqW5VidDCRlydNyU4aRbFKzKnMR+keaTxQmtImTmL7EjR3DNCYR9FO",
-	"fLDu+yuxtKHHqXUz7MusoE90pUrRHPKYPfeTAwBEoCLI1wnvuY+3c7JtjEACKKihDu/reHL8+ThJeymG",
-	"XO3ryfjJ6ww7hf34MXRBz9N+u95M7/l78GZ+qzI/7tEksvTI3KUKqESS+8E/t7XAcxGBuNt6QGKdyU5f",
-	"hojtwIo0mIfIcvX16f/G5ERDVkCqO3yCpc3dOgG8kjUA2jVUSK56dEiA10AVApWbXo0wvrJ6wa10Mm0z",
-	"HLOvIVuCqmLJa4SvRiw5NRNVRbh8XVUFjQoipG+XtiltNWD/SN/sW2l9hTRrZqaXosyVj/o1K0hRzVDt",
-	"TydaiC9z2pLduerLM2zJbtwKJZNlt6h237bF9M4cQXMx/mCIIjhn5XsY+7QWDymHOxGpbi7v0oye87/1",
-	"28+nJcAKf336vwG2EgFvKz27cocXXklqNeKqHFFXnBXvkAh9W9bmassOHDMQoNQn4WXUNDjj2AB/yQ0r",
-	"7GYppmzO/+ajSR7FzKwA+LTwrJ+UWS3cTx+7/34PIagBdONDOGrIjLDYnb+qK2d+OnEOP8Mi0mLJL4TB",
-	"jGqvhNRLhFFNJCLCmHVZu37cfgTTDtgj2aWgHpkTjBIhwqZFjFpgTeoM2wfupx2J2d74B0z5HmGOr/nf",
-	"Pk6U42v+t08d5PgaSPpulnvuiDhhx8vyAU7+t2uynpYlyTur71jKxhKlVWdRfEKnAoyZAYOSzFM3KBSI",
-	"YLQOIKuXxtCnIcjNWfHq7ZsCA510EZhiSBO3WlLTs5N7hEbubp8R8O57yLxOAcc65BugC9eb28q193bi",
-	"PYNlr1xDusSWXNtpCsbS9bAs91kxcl9kpO8tZSefVsrSqj7I2T9iteiLUpLA+hCBLCtxM3CmFyURiQn6",
-	"UVoODjYQN0Uq8ue5veq+JYIIWY7ZM0ShyNUK83lW+yZRjhdirzLm5AoyhwtokAb4XMTIjwZmbNrVKukl",
-	"9Q2m1PDpxr3UAFM+/K04/Lsbjxpy43YiOy6hX637FuKfoT9/K7lLc/PgwN9RK1HnDvxAaWZ2ufFtKdXp",
-	"pXdkxrbzN+SCu7u8ratmJcfQY4zXAB/AAQTHc9f4spFzPru6qN1CECWwx9QhdoXg+6Mv7319LxFP0lKL",
-	"IkQABvhr8t6NsEM3s4Vwy1Dkir6GP79zquxCFEO0QunGTKjSeN4RsJWVXqkZ0uvxLsEL/VDKMq22+vtR",
-	"1IY5Csw+l4LFT0GlzIFoClhSATNmEG6FH5jHv+I/XpZ/fyzVXBdDIkrqaFc4SdABYP4bDI2w8Ai2UG1C",
-	"cvHt628fGWRvxJ5PxFhCZMA1r0uIaL99/S3hdnj8ovbAuwLp//zH/8mVF/sEN48/z1IYQehzDfcDdEeu",
-	"AmUhZuAiwbYbCtyYUJjyg7c4AufLzGFf5QcpPFQyJyFLOBfO2+D1ubQ1rzfupmZICV4c4SMTuiP88sU9",
-	"MHJzWcAOg6J++ntwfHTU8F7OvNUFnRdY+PLq+dcZe/7Ds//I2LLi7lAAsdN3vL4q9Vpl0OzgztG/vvnu",
-	"24w4mvyoYFWJ2tM3L59vrDC09PIXQuZng6cT9p38ChKoQs117bZyKDqCveCOnBcLsB84q5xZWePX2I6M",
-	"7ComLacNxUQhdkbuFs2b+xgROd3DV4ZyDa/ooNUrZbaFAYqOVX0tEeCkFiBH2AAYXszKbbs1QiyF9cyV",
-	"sXq59Fl0EjOGmWUFrOFWsyWHw26cKXZJEsk9yalf6FJhA8ByqTbs6WTCrM7VYTZptNZA73jW4FPmF74X",
-	"Y0jkSqV4h5ViDVyPHpFtBK9nlwDGidIYi8uA6+Zc4BoDWqlUUYRhEootUHqBNbgUeum8+CbfDzAavXr+",
-	"tYcwg1kBaDWYTGe7ObuNKyXK4UnYWRyugacghynwmeHmBKPW7Vl3tHSdPkQamOO1rsvRstYWOBXjXQkB",
-	"BZvd/Q/dXZx5jDvM2NXsCl7Vy/jbByEAmqlTV0WB+1lFXvcJs6Jx+zHirGAGfv6BVvSTfKTVM+gis6vb",
-	"Ow9RgT9mVAAjt96wvcvQLYJX7llj8AHRgjH7V6faCveowBgty2Dq/elPcOM//YkNejyIIQZzt9xc9+yT",
-	"aC4639ZD93/z4k1BHfxbo5UlylhPrx2ItTFIvdas1iv30ki3Vsr5XNTQJOn9WjQVM/9OIIp/bUnovxfe",
-	"4v5hKdTpq5coaYH1cEj1xJVA5vFEVUpf2RDjJFjWYBCXDD8cs5fWRAMAoNNQA6D+Ra0dc4ehUxbNZVJg",
-	"wVqauekDo0uGvLZHlMnVgMAJjF4IrKkTFTRJrZydaULwo7l2Gb0HYN7Bq+FTh2P2foGaXO2I1LD3DNR4",
-	"c3v/eusPrczYJ7bztbPAn7/49sWbFwXhzu8T6YG2bMymD4DwMf15rkKFB9V8PxR5tMNBD7Ud91/bsV90",
-	"KNvFIiOIR1TPQT91KKWGRsKSNijNsPpCgBwYQAVGwawAPFPwPvmS13ZIVnxk2EOSGSrxP7VFhiXShSxv",
-	"4ptxui9XbeXHgu5rDtopwUQ1PTJdemUYdV6u3NmlcBIJiwS4Bh8UdTdFzkH7YBXdz04nSWUEePLOh0dC",
-	"u54IFVspK6s07OAcseC4j+8qCN8usaEwhW/13JLyNyZX9+DlaUhms5dodhZGv1ymPihtRHvrJXOMVIHJ",
-	"WredvM9OSN+Ccag5ZS/oqPoz0kdIAAGebjaCwwkwDsjFauH+mADSGf0VcM6Ab1vU98w30Nguu7iMTgOT",
-	"EcmrJnHng465S7rB1mHrcFY+wGVyx/bxr00B9/c92M6aA+jkPcvYUacCyRDkEdv+FUj8Qbt7cJhootBL",
-	"utURiXgG3cAJ7bARyqeTxg2ohpB63mE789llwAdv9cvYtB+OzXWNodXmkJxd3dWganoBFlLhmbawEjxv",
-	"qBnPFX7qPCDntgB7CgGMp0N4fPP7QOcSDSLpjgJ3NwGRkCZiAbAG6sqW3hLbaitXd6C33A7+QEah9hrE",
-	"ue7JHjcPwn3rox7F8tfWqD9AwRzdTsFsDQWwDHftZsg04O7wJb1+C9ai4tAdAX3XfS8Qd+/BB0L03Fuf",
-	"1L76sDVPD5rwrjRha2I/QOVhOKlXx329qqoRJGEo7qSvqWczxKY6nbNpCGY1fDP3odPb41y9aaLcb0Mc",
-	"NJ2IGMtLeyUDRwGVUhIHAVD3hbChr/enKiWC5q1XyoAy/Z740reMezi720XxGqODKejQekvzWR0idd0o",
-	"GO0GKc+BkQBb27XOAP60oT4SNXVz326gGvBIGE7Wj9lX2l52qK1WamkX1s5JaL9NYm4AryaRxoj2i2/V",
-	"+hthvnIoSUBe+UElrMURlqyUF9KaE7ZcqZldefrlMmw72CiamBPkhdK1KIdosnC/FzHLhblWMFEQzhrS",
-	"73NinZcK/p7resFeqItKmktmrFgAtjjgveZqUJSikteiBo94LlVpmP9IlM49D5vfPcFdudB1WDd4OzRF",
-	"al5j05vJWM3VFdHZNlvcYiDYmTQhaxr4I8PDNsKO2QtnxNTCAF6tQTwo//4DHvLEuk7SxKH1pZkuZu1s",
-	"8TCGOyGekCtpY+w4ozPtHvTq+dfwgs9/ePYfJ9BwkmwOjMgyo+RyKaB2JnJ3weQ4621FHPvrmi+XAAzC",
-	"ij/9qWADX0zAznVV3spgOoO9sqM97j294p0dY1b7vTrQNeykhkQY9qn7loA5+DDixjMvcxIzpF/ohIFu",
-	"xyXu2DjZGuiPAIKvIcbvTiMUi2BNCWyRcYOXcC3ElXBSAg/hBjnTesb4t33R1J+SCXgzmvr2yoNfEE6l",
-	"1SRqM3aeOP23tk6fJsbp088i+IGbaVdQHV7az0Y6BwkArVM9noMF1QaJ6uGDTXgXVBl46u8wEoJ1grta",
-	"f7Cgrq89fQD/jc01zXJLzHBiQzrz/eiJcYMwrqVGFFfA/OgpraFqLF1uespseuG1fFXNVoN0O16CtX6Y",
-	"QIWa+CzBLKwqp5qozo5HXgqnPakWpytovld9DpmahIGyMhAninWJe0R7tqNJ/ehTt2hU9/1JzRHs0aj0",
-	"+TWtf5xOpc8F5eQ9GuFrOOgPqFd/nHZSFO0fpFCcyt8jdL5FKUzXN3MoGXvanX31fBq5uhJimVyPaoFb",
-	"jyo/KHhVYUo3ht7xGgIChlACaSr4IiojQxFUmBQAd5cKKePAE3X2jJOyQFDvhlg4ewjzFcBCTjHkWcUX",
-	"seGIvkN/qlgIy8d4LRH+OY8J4cS5wWSsU5rg/iVAhjVk3bAyCJaP8uVOTUU8d3DIAMEd49cBwxwarJCE",
-	"E2bhcMKMmGlVGioOjZDpe0SrI3L0Xbld7xczDuPYGS028hfxStRwn51W+XuEjP8qxBILfFs7U3q+gxMG",
-	"O7O9F2/gzbcrs7fz5WfiDC77WlZ2/3F27XkYONZVN7d+w12rhRJrXvW8AvyvxyU73O2S3S9hMr78rhD3",
-	"D0qEIHeYsAdX5q7C27NEjuyFSg+UEiPsari5OzZqHm6MvFBYF0qGc4OoAryXjpxeqqVyNQhBnjdQZ4TH",
-	"uHWS4PbcRrbYYVu9+WxjAQGCwtfOLk4YagarLa/O5C+iYDO9olLWBYOWlqZAJwpijEcBVC94CjxXnk7V",
-	"BH/C8iuh2LmY69rPB3a9TSmkDaP5y1G+mkyOvkhf9C+eFxkKSCvBaxAY9CyVsOh6qg6MEF9y5WHsqfZd",
-	"lBIqkxIERxzoOFenCakrV02/JvG9gn8XI9qR7uZ4i8P1ForsVaQqOY3bZR/3pcl54rRxi/dkeH8tuz0R",
-	"q3TDhyl6nzqdu1eJsNuliQfkhDRhgkYnFOPnzmneFZsEyzm7BUX+c//Uj6RdOnfVLpXzpimyMF7qVNCh",
-	"mz1oniPh4a3JRGbI9GBBaCLOfcq0bOgRkMyG4rQHlfbhEMJhqnlTLDSne19dt29HB0+5gagaNpDIRtdg",
-	"gG2BnrIqS/mqVMl+1ue5upTG6nozDDncLsolDOg12KYwW4d4wCsPvet7P+MezCIre2t65rUQZROVEjsJ",
-	"65Vq8NiGBsRc+UL9wfHky8yZr546pV6p4ZQJitu5O2CYGlXdqx/OsPPRT81jocrRz/ocJry4JRN4g0Eq",
-	"1o/6sQWM2N5WggY746etmo9z/zsunL91LOi31mcWqvR3MD5lu1FlmofRnVvPv5e1mPICd12MTYRQRBKw",
-	"aJzwD7L12jxv+xBB3/9Buy0N6YMneYfkxzt2+94Me/eXfejMrmH6IFXjY/ZcmKW0WK20EPZSl1mSjMF2",
-	"9tpKXk2x1hV5jpe1MHDe6hSrjzoFr3m1Eln6czSyyZGVFvNowb98ZNgZHXZm+XmuDDT7Q2nHpTtxhZcF",
-	"BdPnP4uZ9V2SXU/3v0WcErgBtk6+XlXCALko9e+QgsdEIDQ9bhPQJEbN8dHRcNpE7w7f5ophlybyPXvj",
-	"fwxP8w0xvmZTCYEYNG02zibpM4C2UDFSIgHdo2As41DVA5k/iyRvockG3KEB+jhgmbQiuGzOZWWGno40",
-	"wi2AP+QGftrhc6c+tROCITDsxTPAZpC1NeMK8pfRIHVPgsj11n2B/F8uxDQJGqRcDclNQnEY3aXB3xkl",
-	"95fjln88haKigtWCSDYb7g/C4i45BDu4Aq5YYoeIvEFvomOzT5n2MLA/dBCvzi61Eb7Q79Xpm2f/yh5f",
-	"HyVWebAarb64qMTjX+Pu+HuR5bBel6IWH0Ds7VOuNxmPKDXumdq7+ZBPlNS8NbU3gAIlE/lgwj7gM+xh",
-	"RuBm35sptdQjpe3IHeA9YtAongzKg60iEZBaiDPj7teOGR9OoPT1QlAVSzC6LzfuP5qQRpwK91UpjwwT",
-	"owWXFaBUnb56ya7E5hHSd0NlczHT6lrUKBaLXAXQpaWojVaMG+fCl6saYQ3csFDvuR+OnfIHdCCfzaKm",
-	"QMokkaKJuSTnrUPdL5QhApgW/rQW3D0t/SkVDcMPKeYtufMIZpdidkWZKagz4xZ7jhYaVEUgwi7BMOI+",
-	"1ME01AiD+VK4zVoLYwRVLElDE+8uqiAGkUDl+AJtt2pOXENdc380+bn+Xttnbkd87LTojt+dJdnP7UDt",
-	"c1waaLHze8utEKwDfIrL1JuqxNaCmzJ9HzO3F1Zh//4VbBF7aOG8E0H6hk7MI8MSIQnz2xCpVUWOWT8k",
-	"ZGoqFmzwYnz4xTEBfSlO5X8xc1TQsF+LCyfUMl//wd6eDUP3Q3tIsPxdUpmauriKlYZ0DFhIV3k7WCuU",
-	"RCiWAoDWpFVm77wfxM4d8BKq9+1azsCfu+T1ohLGDE/cu3l4yVzxBI2LfU0RVeVEmtLsZ33eEFFOhhkq",
-	"49u2PbeK/njZCXFyWpapILsXouPkEZ/IrAzPf+EmepdxSesNsF5hzZti4y4Bx95/cA/sDn9sfDHaC+T7",
-	"7iF/t83Zx3Lh5mMHWi+aWknaPuSTMJB0rstNxgor3tnHM3NdxNKHI4T8vLVARmMQUzk1euvYBiVqag3U",
-	"1WqhkAUoV6g7EP+0qUYaBU0ZM0s+Awywn6iIfVQMqaMsMd0zxlGAGq0K/6hGGbqojGDhFySXwVQajtn3",
-	"5ABEnEko73AifqZLQSXzHNujmnqMDRI9hpOAK4QVHhU0KlK3xVLU7JpXssxVrddT/HfwPtxD0FcYWCR9",
-	"I1lGnfhAveaGJcosKccvKR4lFd6uhkrD2nceeowZzC+6lfHaEdyFTRZGBzMkDVvX0hJYPCL17Bcswbfu",
-	"Ulkv4Zu7N7+b+/7l2Q/syeEXX7AaFsYtsZ9Z/0Zby8vc6vYZzo117q7BOHh7Bm9jrajdHf7f/zod/ed/",
-	"/3r09//rYM8mJnKxajHTdUkoC7CCfqy4bnrda9/jHQ5uaq7qtO/77AYvE5r6MLnl0eTLPx8+Pdq+7aex",
-	"EHB33aSFscktHsxSPijhP6QSxq0SxIJUH6SId1WAvKaYecK6FAC391arUyTGJ+dBz51E5jbIcCfmq0qv",
-	"nXq44FKxga8gCdqjEVQxlm+Y0cMx+0rMOPKI5KqScwtlMRBdeuSEj7kEFWM1O6ekb5lhfoSXC6lMaLzS",
-	"a0UtwZgj6FIAOBM3KIAejMAHjsyb4RNxxh/gE++m18bNZbTRe49qv3BA5oZ+RiCyt+FnI2NrwRdgia4o",
-	"x0wtlDciQEC2cIZEQGzGVa5qMa+FuWRrQHBCk7CDu4cQk7RSmGcFUQDQH+oE885IRSENtHcWRa5kOWX5",
-	"ajJ5MqOvSvhLEGtF80sAzaKvS265//bfzn743pvbCZuatBsnTyBfWUkVLoUH5+pFuKdhgzn0S2CpNab+",
-	"gAqhOAH7OvYhDTFT/bM+j8xGgCEFoZhBSCTWKzUMM0WNSboOVWwnzI2fiPD+TZ8XWa5YLLIp1lxawIlA",
-	"y8tgxhp4DVqPhT0DHAROem4/UahSlI3HQWBUA3w9Y880r4SZOYfAU1EMpw1ErCXlJMjfO3o6YQuTQT/S",
-	"xtfbwfc+tAVvEmDpB9j+ZIXBBi3B1lJhkMtd9cjgnjCQR/CWaF2S8+AmQ0CQHhK/1drtp5AJDwX525Pi",
-	"u6ZoPgY4IVlSvtRO/eoai5WGJ+5RjfnCmxX4zA5qK3xoq50yhfMNw/AsLoFGBHGpWUIRE/lgho1lawAV",
-	"0likOtfvWuPA6oB3TFq3lTk2XidbQ9e+si+5PeTVi5fuwpdWLNztf/T5IDxJaUlgFi4sfs0PZJkfTFl+",
-	"gGcxHOCDjOVkt8APwFgvkm1GwNn4l0mauKlRDcXLcOqFRokup17yv60E8VnM3PnwwOEg7XJFxD54imth",
-	"682UPZ1MJgWhzCggDC6msONGvILij5leQArJb/KkN45EIVlFzosC+eaf8C03dgSyZPTyecEuhEe0xW0t",
-	"LVtIZxhlWBazSepioS0wV4cTtpAKYMoH/uQdTiYTusXwxBOicDcLEHKoSlFnaVkJvpY7r0UtjLCB9mcA",
-	"S1X8+vdiGBvZ4YUw6VgLJJlxJ82pnq22wZSgByeY2IvdZQUiUxfw/md6Vc+AvFgzQJMBEYCHuDglDY/p",
-	"RorapI3pAUS+oZuc0WdW5wjkd+LzmIZZrTtxYWCIL667ezfuDBBGJKrDarcnhLwWGewiPjLC3RQOmJOL",
-	"sHh6IS3B74Xmuf86SNTIQXaQiveD/3Y/XFa6FAfTOa+M6PbMQUs1HHN37s0uMxBmyPtYC6le4kWxq4PX",
-	"NXePWSn5t5Wgr8nfNnYDvX9zXS96JijWQUPnK84XTVOZ4ZyZ1YL4myC/GM2GYI3jJokv2zhqfdGIL47f",
-	"J9m4ZTW5D2ObozNTDifHR8EsSVbO2yJeFOYHk8Mvj+aH/Hj059mhGP35/OnR6Ev+xeHoyXwijso/z748",
-	"P5zkB1lOLZ5wDcn//ODveTsQ1ET9ccd9ZEhW+fYQD3VZMn7uHKSDzshJ30bGNwYlSeYatCzh9MOEPeOz",
-	"SzF6ppWtddVhdqJiLpQezdwvi/GNjpNQq4Xb/v7nbrNvDffB3/hwsBhcV2/7++byxvZJXA0Sm8HXIFoR",
-	"97+bwHHfAKPXhYKDLRdiBL1JomSlXisgp3j7+tseGjlQDYH5aMxerc4rOZtiLrUAurfQ0jSrRelsEV6l",
-	"rHBgwCEFFRogfFVKjTZIkfkP5eKCPgIliIgzHCodVa7OBbvkzk72WROcpkeG6TWUpjhRVZsWEWAAKX5k",
-	"kNwsBMFzRR/T5U7IALUaGxTIAjd2P4A20oyJ8cWYFTDsx4uluChOWClmFa9FCXWEyMuxyZW7Ayrx4hne",
-	"dPRcmqU2AJ44ZVI5L+cExuQk5l+8TZb4TQfFmL20jFfOxUNIgVyF252J2aqWdjN6pSs520yZ4ao81+9O",
-	"vPszMvWMPVJaiUfoJqZUMf/65rtvPQmJyhURs2H7TnNWa3khVdP+myK5H9p4mGU4OkbwL1IS0piVOOln",
-	"5IMnQ2Furta1RmQ8T88HN/exLCDkG/icBPAFsIQuAMAdXjtr2dspVAiQK2e8V4LVWJo8p3UfFPD/v0xG",
-	"X37p9hz+dTiZjOJfo8PJpBiisU05k6PJF2T/g2nnng1zel7rtRG1IQtKAOsY7A/nNeGzPeBFjdwxlix1",
-	"sA6PD/19w8LC20xpuH96jNvCyF9oWwDH24JXTqOL0r881Fk4k5LY1q5FzSt8vsnAJSN0xmlSFE6UfeEt",
-	"O/ueSDDcnhd3S4AE6E+obkcf1LDCk1H29t6iULuH/lsnCbld1bREpGiMpyb0MjGLTkAgJAyCsC8NA5t4",
-	"X8i7w8nR8a0x735QSNTod5lGCkovpPw2P5wc/6+nf35a9FpqsIH6LLSj96sH+9PjPzXjnG63cnswPTiX",
-	"isM87WXzxH3aMnJOZzOxpLNi+o0cmIQ9LRz4bZd5kx10iPDtZxb7yfQUrCthtwQP5eaBdpldR5Mv7mnq",
-	"KSMI0GY2EaNek7atzs9yiuLS4S7vNIjw1RDLJ/jdZBU4uds4USycqMfH/+vo8MmT4vaL9l628q0zgF/c",
-	"kIhY1vq8Eot/uV1C4hVe1bdjvB6WhumVNbIUuzZLz6IUvbpv2l6b95j8j2jdk4l2MP2v/240fXpje8vK",
-	"Tix8ND4TEx9ChXtUr8eQYiflRQeINISE9coiAzbUlVfcOrmB1rG36gSiXFUVBPFqsB2UTuDCrSbuCcDt",
-	"GrPnnp0NBgPMBmJu3aPGuTpDGuPzDSuMru1Xm4INEpxt9xnwxWL1jslSEqg0yp+BRy1UKdVFrog0r+D+",
-	"o7+4TVGcMCup8f28BvuyySqV3CNh9UjppXKVIpwlII19obAdYCYhgGs+9/rzHT+HFzmDFdx7KHDNqZ/x",
-	"j5BLDbN9Gwyp5CQ95FTvCkUqmdRE2sH6tGTdY/ejx7/Cv1/uh67RlH+UdAHOmz0EIUXTgR4UAGZzZfTc",
-	"EtuYux8kDApKlGCahKoQ6TPgpwNaUIrQZx5xP1RI5GoJgRN2LcW6CVjLKn3BJMb5a4hWSwM4HSRJkWkc",
-	"h+LLOQIBpsnVxyDTDAdpL2cwLMWNpRu4SH/U+o1WCvCBA/Pu0TXSPGuH0Onrajnz+cFiWUvtLDk47Y91",
-	"zYpraeS5rOAzEi5dggdiYNS7D438HhJVWoNxkDH7jl+lJ7tA+VCwyj2eqw2EdS41NNNj6k9d+eY2Zi+B",
-	"PSJXxTcvECkHZSfehFByfAt1RCQwVxL4HUInIQB1e+BSpdkKCvSYf3E2oJfQNbSAY2xT6VzFiZiG0uGk",
-	"anhQUOoFjCwPE4IJ7pjljIFaJN84mkwodxlkry9ZGLPTOCrP3ezuyZnSaqTEBbI5EdYZG/hPslzNaz7D",
-	"AvAM4DKHSH/ys5gF7s3jyYQVENOEI//TnMtKlAWreYTKM857tdXGM57kKsmUs9MoR92435/keHsS+nvL",
-	"P1exfK8o3uGlP1FXUvL8vUV8u9+dDVbKl3uEw0hfAcQwHtThQ4XybxW1+xmCozSU0CMTZZiuWZShu0zi",
-	"ZQ1MizejqTZQzlKltKchnEHxIKSEpDWpiHeGKAq6KeNbcg5lt88meJ69prlM8CZOhwHiti8+4RvPXukN",
-	"oA/0sb8R9kOEIuU7vR4f/nHKjt9Dqj0Yq3eFjLXDUm3Kgmji9YoCTNKzgdKQ7RpJNZyy+gPlAwFQwAFJ",
-	"7WBpovGKFaHeNgvFiHONyg+QnsDCLPBtilwBIjxad07GZUG+QO4Y08huoCHXmZDcNUl9E+y5XPFKXgln",
-	"Bjp5djx5EioSxDtprFAzuBE9lEKVNOxaXAteAcL/a/elr5ZYijpXVJnHy7IWxvSIIJz/B0F0r4KIAip3",
-	"IY8+Y0HRk0xAQL2tKWAD/Gi4S4rsoBr91h2epm9ZZKwWxtYSvCYqw8FzgzgxhZW2omZeGmhBXEoFpMkL",
-	"CKbP2yymwYvK0oYFDkWlkMLBAuN6A2gnACKBt4Py2FydiwupGA/fAtSCG4obCQ2kxZDAiFXSvdHsUjjZ",
-	"hsyS+cGzlbF6IWpC18E6SPebVSUC5V1+AB4fDCP2k6oNQxZNqOCWF9L625KHfGNqhJ3xBQShMSpQQioE",
-	"LtqyiFr8oHsxMd5D4mH7SMKyJkSCUFfklgLjoBFjtI8tkP7cq3ziaC/GwIfsyN1mR+BAQ7TnIU1yH7yB",
-	"eyVKlnyzEMo+lrALHs9qUUrsOesJaWIZ2vkK+oEK+n3BlrVYclky+gAzsfgHm2ljsV/h7RkrdVXxeoiG",
-	"HLQYbLeoYvc6dG4scQ8XjAbKcKAgBPQSaggRKszJTSOMAUZoKrQT4aplra8lNCGceaTwlUHkjMJf/rau",
-	"ihOMr6x5TX0Q/kLmXqUWM+fOuouwrBEKuLARjt47gi5EjDUaA1R9i9KM06sDw6BWuUqy16VYVhque2RC",
-	"S25s1MAbICKqB0MvznW5Gcdb5yrlHASWe66w3ZaRFR2bbc3SzwuBOS20EhunmqjphHRTrs5sLZeRh/rp",
-	"5Akr6BXNT0rbn2ZazeXFqhZlEYY2Ghm4bGTErBZ2dCU2BRtwZqQVOKRcOTf+oubKhskkJT5NYNzht4/T",
-	"HfMYrhn5nYitRt8jvivVKo+kguWexp4SROCYA/Xi4HjyZJgxIxF+VhqcDZoDputcQQf0HKCosKm5Sz0+",
-	"g2qAZziQVzglL1G63k8Us/+Btwpo3h2S0TM6Smd4EHeCeLYO7kOM8g+EohDdkV8PzgWvRX26csbXf/33",
-	"3xv+yVerjRcIiRqj3W56NVnKHTVaaGUvq82IusuWvrpwLx3XhBPinqXdeQ/erYGfPObXXFZuQoub1BuC",
-	"YtOIWDqi2ym+XPHG1dtqkFBKcA5QpMMzl7WcCTZYVivMB7qJsnIh8IssV3LuXJDhmP3Yp8Na9DLQxJs2",
-	"O2IiEPt6+XIpOMBjoE4mBeNRM6hdN75xRgVUhNU9TBD4YrqOVVpdAMQ2M7xyg9b0tY/ohOlImLGWHJYU",
-	"iMnT6vzjyZcnCZwWDTJX/jrInDZ/D12J7OW88brGtxckyFxGL4RT7ACHtL6UlUDHC+yPJd+YrDHDkFCc",
-	"r6BDxWc3aekR05QSin1WhFvN0F65rxURDAV2gz3hFiLQjTUTpynwlHe5STYFaCRp3M27DZFcRUsk+p+5",
-	"+jECLPkNNYP7ofUyn1dSCWbkYlVxq/38+501r4WYur2SbIVcKSFKQQj72zuYW0ShbyWWB0eTwyFsA09N",
-	"Sl3c7l5FBonshiEZC3P8dhcBKWsQtja0MjXlixEiV0VLkbq5/xEpctoTMXgjKrV5NwTQYFl2ChZ4b28F",
-	"EAkcmXHRWGN94oTMbHqdrSlL0ITDJU72Y0HVYC3OL7W+Gp6E6AY9uZm2fzp5kqv3syNxqq9FLecbxC/u",
-	"Pcd67XZ7tCZRbpNpNmqoDLgfWUHFkDrPFoIrOMJwFABgxx0Da9iy4uoRMR3RLTDa25IbT4jO66dacIgX",
-	"IUkKrqk7VLkKRQ5xdjiY2bBur4WtN6NT56V8aks3ITw7S3bOx7N89xnAb9MSzryH5k9SyZarenYJ3N3u",
-	"uCkdNMaaG4ZC7SPbz0d7GbcLWgSY9wfM/N+3od6iwht0aaPhbcx4IkZ2tjq3mGZo5Rd8jV2KYgGwbABg",
-	"dOmsTyVKD+DbDgg9MvHsIS03KTMy0LCl4ZzPrlgz7EPtiBgc4QhfjfdGUua/UJP//zfjaiaqiiDoc1WU",
-	"5w0B9RL5aKUltE9KCwaoeluvTKguAzk9dXJ/lBog0xQepBajiOOx5RQEE709E56Fxvsgye0RqC0GtPwV",
-	"QGmOKg5sD4hGBVsyixXLzJuw0mCaAovx1twMx+zrVTWXFfK/kKOXMStF3aQdG9JaGjDQMhiOu3NiICNa",
-	"7LnARWsYaJ7ElsodUfnNCE81falHiGmEVguRHCFXA9wUHuEBifzCTmNAEd4unfiT7mWQJrQro5vmnpou",
-	"Rfpe4Y3iI0H3gykdPUX8tfFsSrAaoMnVBleFsHP4QnjQKAT5SzHMYRfgHUK2aThOvTPvgWDhOr1FAXZG",
-	"NwXSmJ2S62E1uoAwVetL3+3TeFl4d52azglCILgJLRpGuOzT2UJYStg40meezf3+Shc7nveJihhb1taO",
-	"THsjmPEQ73swI7bMiNeovcHBx5ZCjCh4EXob68FpkdsF/bojc71wqmAUWLeO9o0UNZLFDwr3+PqaV/B3",
-	"riAChQ3ldPdieOssVzoeJ6FboXOwHSxEBtxRBnoe0teoFv2tB6TwbC15NSRciTGaFKf4lhhHS2JfkSjP",
-	"XewuhD5HCHk14wyNGNmUVBFQzgEX3UxUYDBQz4AEKEnmFpxXwKoXQ6q0kujvP15wxS/EyA2vsaCjSqor",
-	"SPqMWAEjeyVqqctnuhQF4+bKhJIx+BbfDUDYjeVO3M913QAage+SF3HDgsAVTQ70cKWgiXDfKeOdc1fC",
-	"TwKqWQIJD7YLDGnQsBDACjWXeu0TkHImWLkSTOm1f08p6uOCDbDCBJoQDK+EGXFjANt96iYZzcd2kvSk",
-	"FXhxRoIHJuRs4USEez4GSi/1GnpyiVoJHpIRIWJM3Tm1b6hYBlT+TDB+ARzPuKmaKUT2HhlEgCzsCv6c",
-	"NEeCKCo2DuZ8A3A/sL/7A6a3y7puxzDRqumOYX7CAI0TSZ8mMnPjkx+Skw/Egn9U6+bMawIgUQUZtZdB",
-	"s48a3NnPwZ1eqe2oktcCgdG8p9URFmkq5xsSmuBc1yLK3HRgWTMknn5lMv/YXCHtsSGk12stZwS2gC9c",
-	"jlkxr/Qa7StUaTBsHBtW5lQbL80tN1cn2PoGWR+b/PiRYZdgU7qboNVEdwlV7Zq1uZHDXPALMc5Vaiah",
-	"lsXwh9Js5os+0brzOVg/r01QsOOjo5NcFemk/IRGEjnXjW+wqQu5ixOLbNsKc47/rYp/Prm6+kbYVFt8",
-	"B4vudsa3blvfY5UpN3AE3GZIN5RWJ4DiGmzHxt7pqzn1O/Rg38L5r3BbvYKbf+2vvl++xMYz3fTudNlx",
-	"Spy0+P1VZ/7OIvC4tqNkyfZTLqlUblTO7AEXFKpKeuV8v/c8QBmWIaxhuRK5cnIPcOydJDfDLIXQSVB7",
-	"MihqR/gfCCI6wefk47RBp8sQzgeUVinqrzbPuRV/4WZWjBnNFuBoTIO173nEnXDM0tBjKa5F5cSW6UPk",
-	"6UlHmt8WP+yZru3WrGYs4CEhqHz4y9OVDfukYjLxPaRX7m4HWcDR4/AXfPjfH5dLtmcB92eW7T8DD4Xt",
-	"d1DY/upGEYMBmL0EnrOZzM0gx6lBBT9PitsuBV86EbNaZikZHmDEZ80yuwS2B+o+DIKgQcRkgMYiA3PX",
-	"mYiAlZaxmVazVV07e9xZZqaZBzMZClMjuDXDjOrcIUqk5ywpu4fgIX7i7FdRop2H9AOZp/emrJg0SfAj",
-	"V5ZfCePNc8MGIT7zLIZmpgyw6kM9AoV1MDjjbEWISwkQ1b7b0YRmbaPZuZhr4BUEhBLklDLsq9VmCLjF",
-	"hLoM8TNgG6AoDfBtuCGYXHn7LMZofOrs2bcvsd+pacg66UWm7D4ga29go9yjyHEPeMYtr/TFLkMMduH4",
-	"/YXCJ2GHlrBhk6OAp+DmU9qspu09p2ceGSspwXxknP8olNX1Bqx3XwxIhaJYR+e8QmQBgjx0gNh6e5ar",
-	"Ss8CzzQO2QcqA6XpBEO2qYfoSTvPVxu683DMCl4LDpHoXCleAw+jBRxt9wVGmgdvzx4/O2X2shYCW/1M",
-	"xr75Cnc1UrVHyI9KcFC6k+EJIFRjow+IIKWxoUqYOF7FxGJpkfATKT4BSeYrLGy+0DB1Hv4nFsXdspC6",
-	"GLPXUBKNviH2PSMa6jRXoRrPnbZzd5SrcqssliQBlhKcuwFZdM0xV42v6V8LhCl8Efg4oao2aZ9BNAld",
-	"lZGKlXvKUfiF9PD4RP0KA3eefK70fA5Y1l3CowGz87222GQJGezA5oL1fQWViZvhjkLWQTEaWSjhHPGl",
-	"hJj2sIWgvlXmSjORK1BJnM3lO+Do8vtez9lczhqM6YYNnj59Opocvnvnsy9vz2B3P+OKlzxjP8xnevHI",
-	"5Kqs+YKgxwOH2Nu/DilzwpVb4GXFZ0A2WqGKalcxslYRI+bA+qoYexpNT70ESOwys08HvC85dtvM98KN",
-	"2XM8onAE3571mat0rTu1e/vxz5JreqDCryRqY1yN5mBA4vTigN8moJBMFIUSOlC/q008OGi8SJMKJJI6",
-	"WlWbXqPeC7bGyCKFyvHh0xaP7WT05X//epQ93Z/JFg6THyhITbeR+gYEh67bvziaZAcL/k4unHvxFDt9",
-	"8Y/Y50tgX/fsX3Ru6JvU/vdN5YVHCxvhCcfYRpvgs/UtPmEPbFDjfuaBgXSVwiTBWrSNjwthqQJclI26",
-	"cHMzXEoMi6T14yYlj+4ESJElFRQ2PpblMIO2GQQt8Lx2aYCD4JCoaNAZ13NdVXoN4Vb00NORYKUh8Ozl",
-	"qmnEeCo2z4v2v5hXrE6vyqRBB0kzQs1Cev9cQSQHEEewMsyc2qIR9A4VY55BskQLbmFEdS0SVQxJcDVF",
-	"fR87bFRJBB4UqfESta2OVXMuaTUNm4dGDHOCztPhZOLnNOU5H94FSvO/0ya6rQprPGfgDJchgWM0NxYA",
-	"P0DO/55wXT5SvOXf07fa5QmlkxM6yZoT8xBvuSu8ZbvfhO+SqIuNl6B7CM9GvGMvSKlp+DW6D9Gx+UpY",
-	"u4ktQlKU6Y3B0lkrNiik+V4rbKbCLRkA5wjKlGPBsKiZLDHyoFf23C0Q2sBoMbXFc3f4OvolcKhz1RDS",
-	"lxxt51DAHBwrPOpIFUWtYs0e1B2Kq9hLqDlxe6NUu1mafUbR7Y8kvW4De9Jxnhrb/UFy3aPkasz0LpGF",
-	"P3v8a9Kg+XI/iv62DGs0eb5Mift3AMrHhtumWGMo1aBZuBLcxMSVN5QG0mKEB3pXyIEYeqLlXPX0ibLQ",
-	"YgDlDNiK7Letj0rDtUDr3BKpTM+pFK457UDg5hzPShtB2NWpwBtQmUQIIWidUerO93NTu2UreoOIoSu8",
-	"KTXQALMz2mW+kJBsX+c9Qd1CtBshMEG8956Tu5es2D0XoJuH09hlSqClBkNFWNYTOKkHgbbarbrS1q1n",
-	"VQ0jQCCu3lZV5uTLBNmfbuZrFi/ktVChz92/B3amxF55zlKCciZVICQndQV7sDUOJiTcdHA8+TLLFbXd",
-	"ulHUK5UCAviVasV5shTC20/rNki3jwPlKg0EhTIVrEzRNdWrJGY2bGtidYaam0Zj2Qm2uZhcXQjLjidP",
-	"dnEUfKJyF8RuS/THPh5BKk9ugt1uSJo/KidCQ/iueRSTD1Wcn2XLByxOq3t0l3re2ba/s9kjYgaAatjS",
-	"xzPkQDbbGDC0s5zgQ8Xs1F6imVNe9HOBSif1Hyj20Qhq8AjEAoFY3yyHz8qc98BRDhI5PS8hXKNXlg0K",
-	"rKCcwg8QQsX7GlOkhOGzS2FyVXFVVlIBmbkeOiEL9wW8RV/9H+9mFqYYonJCcQZdeyETs1kKysfAiMHU",
-	"kMpqMk8Qv7uFtoCT3li1YkwXUNxHNO4qrRHVvIuQtzsGlXk9bhi9h++8jRGpPhX/yDDQmOYSioG4Xwlk",
-	"9KUe4iuxWXJS2THtWAte5Qqu9plrUKVrvmG1O65gNMD9aFeY1TkyxYPCOJxQat4QAA7MQMNMkiZGz07Y",
-	"XF4LhuS3GERb8CvIoUWImB8hfodptTBZuKvacb9b+pFJkHAA/8xVfAHWrD1l1Aqd4odEUKD2k2OgoPDM",
-	"tn2uOawiCSlA/oBu1gARHVOEnj2XAwwLt1YslpaIfuEjN4EnaScWgvHBwYFclyH0nRi8PKV831PPdGk6",
-	"nwxQz82orrPdgO0Y9p1ix0dfbmXFhhDYVRpoVcC+xRNiNQPsWZ4rYyFHVwe3Rl9T67D7R2oJUjdSMNZ1",
-	"cCegWVea5giz5AeNfmkyup3AQOMzI1u1E6IJepz2QAYirIuWC4A2F2R+Qpu2eGeRi5j6sW7KON4Am7JN",
-	"pZKr3Vwqh9GGTA/l+6Z3u8CLEoBfJ7Rzta6lZyULgij2Vlf6wtfec0wiYpbaa4Yu05NOS0/k9Z56gm5+",
-	"6CdqB+odzc2WZUMgA8GKEy3eg/PNgxrR7Z3sb6YpHpqIHpqI9sheuj3VB2nVUCaAaCUqI0AO7DKZw/SM",
-	"UPZKsU80PvzWqS4AxGgF6MmeIZWh66hpBlaXfMPenmXs2SlaYd98NcywCDKYaU7aSjJjGsBsaGD67DfF",
-	"EWTNVmbFq1ahZa4GE/dT3m433RLKU4z674EehxGlXFVAPGmicneaHi2gdDVOoMpo75qhvuj6mV+lZ2GR",
-	"7tGj3n7aLhHY1uAAw/5QgtAbg47nB5V157HZdXQ73KZ+//ZZwN/rCMZ2e02AZ9pwc4O5U8ywhDE1z8CT",
-	"Lb1V5sPP3AbkJ0xO3R5pryPGyIGr31k0WYdTFMBxvNApOrAKEZLb93Z0ZTOd/LhdDpD1pQBbwVycuKbd",
-	"EBzUZl4AjMnTxKlD+3rShOSE5TjZskSdJbJJl3elrKxwxuZybi+T+xKwEbiMpukznrYKRsiej0A/g8NJ",
-	"rsjTgwBCAARCOIGpd4gS38pJvq3tlu4XBIcFVMnUVfLch736r4XQSr7I+wIq7k+y2CG6wYrcNKO692FN",
-	"bz3nUwH/vJ8BHQ9lsBIgKeWWaJ2CMXQf0wcL+sGC3seChtha4jk7WRNqwPjOEDPakI+lmuv+PiGwF31j",
-	"yxojGI1GGgxKNPtcnHnoLOmpT4MaohwL7Ti5EqMFlxWEFKuN5wOPnj+BARfuR8+JSGiKquhdAa043715",
-	"xWpRcUgRRziVqTNl1ZXB6VjrVVU6CwQf58x1+Gm9oDCQVNfS8tCrbwwQI9XCCGsyzNKZS7nMla25MnNR",
-	"myHkyzx3byNc8cgAPbl7zysnWKmyHEcd4xhtRgjgKYZ6v0FxjqU8lBSUFZTDFMNmDSRkSZ20t6Kq2FLo",
-	"ZSVYfrB241CWbfQqV1zRO+cHY/YCJzt9dXThqw3z0hSbnOB3sMAw590W/DfCnsELv3R75z4N9/CUnQa7",
-	"X4AZX3Ig2/sQk/3TU5b9GI4auXrumCVn+WxjrFjEw2wFXzxGK3IEe1r0m86nZGwitKDf/1R7GQ4KYGd4",
-	"tuvC6iuhilZTUEzQzGu9QCOwsEhqhoN4g5ch91dIqlIVQ9OLfGTo2aEIIIxPlLkiDkF3fhdLXkOrnxEj",
-	"qYxQRlp5LaAyDXptjidPUryrLOBQBoSuCkzlK4G44Qmg1wQtJhCo7h14Jcuf8OVx0GQ6BZOccM6jK0Ej",
-	"ZrWuqNe7+FlLheze2C44ZrgEntI8rkGIEYMLDs61N/9wcUUZW2MAy/KCSzVmPscPV3g0n46Ti899I/ji",
-	"ZXjoPdlwXY/6RGacG8R3Au3IHYhI4Pk8MrTMTvRnYLThMn/ultnvnTB632w77r3W2TrfgDkChzmRpG5z",
-	"dMtRgCDC4zxyAm601MvVcrdcTQz8sJ98p0Jib/gBNUricJsCcATK1JA6hJFBztLJpBHdcJTc0JkJPiII",
-	"5K1elMMro/iKP8+Vl7MkWmP0oEcwTyPMLpNlxoA0NoEV1EpkbXkKrP5B/iar0QIJSkUi4BuFyfMCMFdt",
-	"CcjeWwC+wsn7iHKw84kP4vAB3PZ3h9DjZW+HyPMSDxp2bpK/mEbeJ3FDCGGhlrEPh6fZszAFIIuMLWsx",
-	"l+8ysNUwdQNOEKZuuAnY3dDVzw2W1pLxihgQAcMeodXcbxFvHBraPcDMOFft3i0cJiDPxp579wrDFEs8",
-	"geRpIPVE/B7EgGtJPjYIE0LdzAgyF+Zp2IsGIfjidCn/6mb/Troe7rXZFAe6E1UCMdb9uz90H3wEIZCc",
-	"xy3QGjrxWV9mBw4dYDt4GBOPzNjRPrBdMgdRDbQhoJsfPFh0TuerqvInd1AgsxKGXH4yVz/98x//4ysB",
-	"yem+EmJJYRLuzuolxWEqd14BXwVNqFxRDRUJB/cVlElTBAjGjqWCTtQUAVKKFeGAg/VGGYsNll2KXBVw",
-	"ygumdM34ub4my8hNka6p7QCkFxRuQxrBeY7eaYSqzFjM5MXlldgEAjUYWwdTXBzz0SS5zrQtty22p1zd",
-	"Rn6xDvF1A9xvEE/3i+0bHvOpgHxR8fgx7Eg3iDXsuJBywx3+kEZ4MOc+XJLjTkyE8X6mW8AQ6O8ju9ZX",
-	"ImhlxAfos96mlHte8FL4bd5uWzkcxiik80VvZ0Z1iqFGaw1qkBqGXbohY4dKb+9LQ1TtbH2habip60X+",
-	"YVtdQLhBhwtM/oMB9zH6VdxU733sKbM08lmyUcic7VPBw5m/LobRMTofmkgxAtWVN0jTBblSekEultOK",
-	"2GXnTKNGvb5Xmvg1sF2ADUXGFjWD1OJa6pXBX+UKS0+2DDq8EGRKAbGu/ZIOCffGjUmHk3RyPDxVQg6M",
-	"hGGYl4F3FwLrDHJFv4gw2hjECbyL8A7IXlJ6pGxP/jncjs8lhFSeF5TaHcJMQlcL1ADuGY17htvGbagf",
-	"/IZ5Q297XwbeDY/8RPG4VOzu48tGQy9M/UNi4g9gieHODd3DbucG2XCzeEYjbKdNhurYkA3mDLKw06Dj",
-	"3GShU9tkoffaZMxJvEqUF4KdcyNMlvQWqzJXMXrsiWU6wfn7jLBk02MXMvSj56peKYWdjdjAI0NXDnVA",
-	"TwndCdI+WxwC2MGclGnmaovpibC7t/mE0HrURgT1E2U8wnK3sUtuR/bEXosFl/B6RBgJ9u5c13MhsbD6",
-	"5r7vG6zSfexRipnJ3yLm0p5WJe4qbvy8PUD/f97yD5e1N5yYyrsb06R7ZBXSLO2+2dFonSFcxrkIJRu5",
-	"GhAZKZXFIJ++9SZiC1HppIX3HJjSFtBYySANjZKVJynnVivy7kx20QfwmqvDySTzxp0wdri/SQfYSV3J",
-	"znvt8EgesxM3oSMTP1hqY+R5tQGE3eFDq8etD+d3m66JvfmU7qpTg0XFRAAdMV8EBg34wYfZ4tzojrSj",
-	"FVKcxKA65cY83kxS78kQ5Agi/+ebYGUNxyxkJ/DZVA6GAaL2IQcrAYfuLoCKuuJXpNj7++N//uN//p+k",
-	"Su4v//zH/xS+arUmUsc/s5J7KwrsEaqAuOGs4y0LIMGMTNjbYhDFyHCcK0ih0MwC85KblEt+LdB3xC7f",
-	"jUDQIFgUKlzzF/kGCp918CVwHvRhXgtzia8PjqrgdYU0ioIZq5cmV+6VpbpA9CakgUJR7FYxI+PLPbbR",
-	"pQxVcrgEJ/jU5shyFYbW8oLbGQ9nZnowH/oF9S75l4G87jQ81lu1ngUrAlFZnYp5Z7ldSgOg1Vdiacee",
-	"YT0laOxkZ8xVLz0jGxxPJklIA9JSSZ7d7zkPZa2lsrGFcky02v1sWTj8LvGOZzJWkNyTl95+zCdKw+xf",
-	"KeN3SSIUHvIvv/dyxKD9cLsCuWyr56JL7ZkR/uzxr+7vlzdgLQcXj0hMwPgq3H9flkWnWAsZFLx1MWav",
-	"VueVnAHUndsyQ+QqkZYZp1k8lpkTDlOmNMlbpT3VC7JDhBo/RKijkYRK5EIaPCZEmFJQbaAzp+hl2QDr",
-	"ZI4nxySubKJ/V2Rfl9LMAONDlmacq9fcCqTTECVgjFIDBIn3zpDipZhdxXMLIej9/d1BsyNr2O8A4/x+",
-	"cEZmeyTkVCQPbuHA4/J/vu53c/JhPXZJTw98/5tt13gZXKOuE7mPy1pJNIF3eKbutyatju0RAgOuNnCW",
-	"hxnTVdmN1jvOVbHYvAY7WVPZm4WOr0btMqQ4LFgO2JXVBh73Odz/n733XW7jxvZFXwWlOlUmZ5o0Jcue",
-	"mKzUuYrtnTgTxz7+M7P3THunQTZIImoC3A20ZGZ2qvan+wC3btV9g/Mi9032k5zCWgtoNNkUSVuK7Inm",
-	"w8Qi2Wg0Glj/1+8H/C3S+Y9IOUJIUlSmgqJDFauras8Orzr77EBz43D+/rxq8GLvHM9N3foCSW12+JKk",
-	"ePcEro28NpYJZyt7vNr26gMoqkHnLjT+kLeQEcmAJ8N1Ht+FKFeoVqOb5RIxrp0T0HV+ASHFcgQO4xZY",
-	"5UnhpqqletbjDwQvOIKyxaQmWvC1WvUeTQdpeKNEooh8XRAMgJq9zR/AcXx7p7MVEAcEHy1V0W8imoMO",
-	"dHUGsYU0QVGxQ+NdQGkHlnRghYV38hYeJTc7F2JJJZ9fA2aBc+4R34444logbJ1c0pUt5AV0yI917uQR",
-	"LfoY2qpkLpT1nP817XEpCgkxAARK63D25Dn7WY8T7CuxYobyq0tlgtK9QbasyqU2os/+LJYWn9JYvvKw",
-	"5jWXXqqoio8teHmO4In0vlowXXGVwC6Aic71JVu4VwB3cG5sqI5ohcRy4za8tpviG16L1JBfSy/Zar9N",
-	"Ouvde1t5eOB4frS18wyubjG1/izEEqa2dTNKZazggAwNS0vnebFtotH2bGfpAdM48PGMtS4EVzdsjHnv",
-	"daEveLHLDPNiMdqJdzmR223yf02Sdy/PktxKZ69BVJXbyXxTEX4rvRokq1GXIXzRphil2hJmRewTjLP2",
-	"t0ZVm4V23pysf+QrUDpbgq+12uoOsRJlT6r3uGKFQor+Adtk5Dv4RRTxcat4M9Gttlt99r1gayt41/r1",
-	"O4QceQJnNUgjOsz7CCWzr4NLMgnwchpC6arersinHdbSgAgDCGt4jP4pgE/buVih0UT3aDrJUH0RpQLM",
-	"GjkNmvyyDIF9rA3k1kILhDNzCCpFrJzd38pIg5HiPfh563DK75aHpl6D/R1qenV3xcLX4YPXJ3CfWJYS",
-	"l1eU/TYTqI2IaxcObu7PKkagEg9Knk1LITKs5AILpUnLV4gLUbDMOWsZOXPOPllW40KaOWDbOWewk8En",
-	"EzTVs67HqYdomvfusS8f7BmfLcucmZ8h6Qdq5wPqXENX0Y23Ld1SpuyQGlb3Vty7vyta/TLQNHwL0B4n",
-	"XyvIU0s1u5pENDbN62vYZC4m54BEG3S9dPrdPUkFLAKlXqBuFR+cyTCkKnZsl0tSRcxI9HeTJAVRSJMA",
-	"W88R9ooi2nBlwqyzAkAlL3gu+uy5FQtIxV86Fe+kA/YAcMt0mTvpVAP9cpa7200LPvtYjf+tAIX/MqzJ",
-	"P3uxZvNpdwJS+A1yp9avQa2/bDl5V5/vZem2qyVQ7S0BBvQSiCIuXIDYdB0EXgAQL7X6EVEYCm6nulz8",
-	"WawSHz9NmFR5ZWy56npZkConDEZME6OIVsJA6JUQsy94UQmfrxaLpXV2OdQMTQog4uCK6SVRxmslUPE7",
-	"a6INcxesiSQKLQSKr23ca3MKdssSyeD8uTa7622uDFmAqrwyYPGqfis3HbCob/UFNMs0VvAuYPGFFtfg",
-	"5iPz456JRMrVssojccfH+mqr5MycEwZpQOgEdhYEJo/aYgikT4kPFgUF65Df8d//9//DsuI4Y5BUknaV",
-	"pAr+xi9OMjaujFTCAM4L+/bZW+dz8MoILy7zamJZrifVAjBXpWVGJ2xc2ai/xfCpGEIRD6YdnQ8SEKkV",
-	"FHAiCuzaw/TZ81wsltodQ98cU18pTZ12DNWV9ZcRxA3cAnh7cEKEcYxQXNSvE3ALrVuBk6wF8SuaGmiE",
-	"Gs/d33W8YkZY62eEa02USaH6FQa4HweF7uPJ78Wf9eDibFf4+EpiYNrTbrOtccr8U9toLVQ2+1bZN3Qq",
-	"vdW7pNIth3HPzHkg8gIZtmn5XC1aGx1r1J+2l68XRLgAalO8lI15waH2Aeos4h48iPUQbrSKCXrXevWW",
-	"opQ6BwKzPvtGItfKhRSXQ8ZrFIgI7iECgaixIa5wyN5Ed3tCD/zZ42O5idNk98TIond5511dR7KE+jZp",
-	"d6MDIXflcNuO1v0x7ugeVVXsddTomlCJsSylQrcpPolSXWg5EWbEMrrgDH+P+nps4KzB6YMqGKAD41Cj",
-	"chPH7JvGHL6ME9ac866DtvZa7k7aNZy0SICtLe/+qHOvPQmm3ToYNi9dzgEsEj8aYV0smsFsyUsreUF+",
-	"ZxfbtpbcIHc704EugJrBnbl/IXPEra+M1Yu6n8jp52llK8xRwhldM11TtRlHwPzseiQBDmxUNH9LnOB1",
-	"FGHjmN9s0GL9hN5apcVhogJf2z+7wLjLshCdS1wru48k22Y13MdK5b2MBPdTEecn7rUhZYQq1HW5xbgB",
-	"XNxUodTyGRpn9ogLiF90bCm5e5AkoGksubEsr0RSly//93/9726IHJCFMi2FSBXMZs5D/TXGWW7eyH+D",
-	"i/hFWCCb897Nbxi9XlzZO0vkOiyRjbNj/D664vQCPMNEG2t6leEzsX/uFBOVnpI8ypkiUsSEF0LlvEQe",
-	"UdZ59/ZJNzrNouzhtazklshKkE7KWNbJ3H8y9jXL6AYZ+///P5a5n74S5Qv4LOsmkA7VlhdwzpaiZDlf",
-	"9dk3Guib3H0zokFZCV5mnrLfH1Xy53GGI+iFzvmKCWXLlR8tVJHDU1RLuFbnfJWqDvTHe9YDRImc8LJc",
-	"sV9Eqc2IcW9F4cVOkiDGA3tBy4b97U7cCuQ4dEIH8lJQ1DHRKk8Ag0MxAIuZyAUPi36IIMJl2EsSPXGb",
-	"4Z3bC59DbLG10B/WM2HHrPM9VxUvV1330McnffYU37BpfcW4CbfV0MNPGtXzC/5BLqrF0fD4JDlaSEV/",
-	"hDJ6aMQQ5bZZTnVV9nI5k5a57bd9cu7bq+fmftE+tZPjwSCa3MngZNAyvxuP9IQ9s7PO363yPcNA2NzJ",
-	"/euI9cRy2J1yEKFQLue39FXy/wDUTODNdq7XhU+K1HXz2wpkAZJCiUsAPISOmCxxfmxAoOAKXLi1PnKS",
-	"LIASNMciAUzsr4TFMlsSrRGOZo3VghUxyMa3hnrin7cGYKwBUAC2CbFPTthcV6VfTwC/MxvJnx3wo1mf",
-	"wYoRxbi4rNE00fg0NVMF9HldBVA38iS1WgkjiinTJTN6ISAwNtc+O9eCNRJz4pyc7I8BwrZCgITiw1Tt",
-	"qj708JYNzMsbcrpb73VLHvcLYfaRhg1WRL95Odar3Hnbd0Ccm566EygHwnBWS7eksMWxBsm0kK06gVsZ",
-	"dtwf9AcBCmMV0qahK/RkcBpZ8aW2eqILz7NqWCd7W5neX/DPbJiqDEZ0tjqgL32wQsW/fOY/yIYs85Q1",
-	"iRUlQCkDZXmofircjnAOPz5QjUiFQ73gH3pv5C8iA7dgvLLCDNnDk9OTr74aDNjX7OGAvZDfJIQUsJCg",
-	"I6FfOlWh8otXudTotYcyCF7IczFiRgiaongHE8i6NcIJlENcCF4EWJNU8bHzC4C3LK4zHzFJzLVOYAPo",
-	"Fcz/tTDVwu1A5Cn/UVvA3PR8IHhezZBx9uTl6zdsIfO8EJe8JLIRT0wGT8Syl6/ePn/545usrs0Aeb0s",
-	"xbSQszkRuRaCmD5L7Vwxj2ba0SXjOay6EWwueO5GltYpnu4W1wHX5ElEgboJunfavvECgarbgU0S1eSI",
-	"7u6ubGyY7Xs42mQRnwrJBwMFgAveM8L5NoC9eZWDIj7wxbJw1nTb7jwKtjaW+8Fhjjdj+yxpJ7MMF633",
-	"g1AzO8/Cjq53MOvgtu3uOUu/35OjqXZ6Bb2AR6dHuxyYo8YWbJ/2+nFvLO9S8HOzY5bK3f7vRyASjt5v",
-	"WzuSHvvN4XrfMc5sc2K/frHoME89qhGWdYLg3HreIhXyjpTG9qxVrS78yRgyrpSu1ARabKayALtyfZPj",
-	"vsZaWa9TjgPac6revf7Bbf/sB42WV8Y6zqodG104GfXu9Q8Jy9JqMHgwwQeBf4tI093/B/7jef6r77Gh",
-	"m5aCODqgIJiQDM/ePvkuCwgX717/MArQVJJKh6HsntpvhHHG8Vjnq1R1/KP33Fg9Wl9fKectkm6fPSEa",
-	"cyOcQzGv1DnEzB6dPD4+ffjIn/VHcNQhVpMQjRtnUy6LqnS6yZyz7LtnZ0+zUEGjp1MjsO6udGdXJKwU",
-	"tlyBywHXDxL2IGEPE3Y8wBjQyYACS5iN82/nhbA855ZngXd57Qix7FysAGP70WkH6p27GfQxmGGqeixz",
-	"rxvblDr+pHWpIRK8Bl7gjsAibNGf9Vm2LOVE9KCmfplPswACy04ePkwVw2UZMc5yWYoJtDsunf0jDctL",
-	"vVyKvDuCm687nZtTiCCDsIHiMpQ6u+cfxbhGgVmLhXZT1jkdnEaoh3hbMhua9/Ptl/i4EnKTiXeyaLlf",
-	"+Qv/+7/+XzAHxETmgggOGF7pZFANuzlkWUA677nvsc8sg5Jw+sDycxHZLZ1lPk3c3x8SZj/YxI28yBM2",
-	"MRcJm9tF0R3568HsoREh4dszIBJpTLSKOovlg4Rd8ouELU55wvRs5taBscy5THxiTW9iLvAS4+4yChvD",
-	"PUvGOr4Ent7Ki+cvnsFj4uIjvtpYFFJ4lABYiDnHrfqUAFcMZGlwdVTOjPzFWXoQMnBjwTHleQ1A6gZx",
-	"JxbPGFbJL/hMTlKF7TgGeSnEBxuiuT+++4EugKP2wSZ+6RACxa0e4iiHpJPb2ENnZhmtVaq4f4LSWPYV",
-	"+7P8hnBNy1JeEOAxWrXQ9hOKzEiGhJrUbuJlKZCkpyqIMnT46aGt8e0LtGXwoYCpP6wMzRJI0uvXYvjK",
-	"pKrDWYan0OOWloIXmPN/8epBN8GPMC0PktNj0XsMc3Zmgypwk1YAVUrU7t4mg9IeRoB+/tX7mQerGB+B",
-	"dbK++OAMejdhnNxUl6lq7Npus+8ClqrTVDpDNnA/KwUV/7YY+VB+C+1UYxFoMdH2Yp3gRcDaJ6zpbwDW",
-	"D5h05YaykyZVp8cPYP+esYU0BmI4bgMWzkJzcnVDAkvDTgcDJ/f8BWsOghsABIqTRwA0qxg5WnDx8UmE",
-	"U+u1UG0xOe0au2l9Vh+tjscyShVAKBlmrC6hr7my3SFtT3xLU6mkmdN2kIqdnPqoWVkzAtSoQ7h62MCu",
-	"vCbzNgBiM7p3Ekb1t4L96DVyKaaiFGBidJSu2R9S5V58Qi0yumQgxpy5CBuiMihRFt0GtnE0T6t1o3FO",
-	"fHBbMFWZEyZaFasMwnE4qe2NtvgyD87dvoW8KRnf7ekEJ+d8nA4LgVDBkKcQUgfoMNW5g8aO3M8OPv3q",
-	"5PjBg6t8iME+SZAne1sQkfmQtIC9OLXkdW2qsD4IHyKJBZk0ockKX9BV6+GP256egZ8fm3z3/fLfTt7Z",
-	"8bfFL/mTh5d/+/bfvk78HNi//es3l+Nvi5//7V9fL8cnpxeTb18vkubzsPGD79W//vLs6yQI7JOHF/nJ",
-	"h+Jv3+bFD3/923L87buv3WLzD/TShqeDx49g9f0Hx5s+yvv2Fuu21iTQMBHJ8AjtUqgYBe1idWR/r3nh",
-	"/vP2wWM73e9WJS7ppgmMjBZ3UouAnGVPn/3w7O2zbF9HbW7tcnj/fqEnvJhrY4dfDb4axC7A4PjxyfSY",
-	"n/b+NDkWvT+NH570HvNHx70H04E4yf80eTw+do5e2OFVKbc687ftFv/6zxYI3iMm+7YypJ6i0O4nhZG/",
-	"tE4JCvWiYwcQEpXXLZtOejPUGznAV8FS1h58FNIakkaMvaMQgkXpUIqJcDbsCIzX0nvFhkHEE3rDiLHo",
-	"dHDaEjpWGtxn1uEYgqCjYZIY9w7ubipepCpbY9VxTr23WIZgHTcsBoqHRsxQbaZBqrxtEBEWmzUWJ+f2",
-	"Pe6O6E8cGHvr/FR32Qz+SWBm90zTE93RkI+P/ZEWxTvaAfuA6TStj/f7xm0jRRJ4jDYCtnfC87aR8D9J",
-	"2t5ORYOaiCLyLQEFfrvwwz13lXyjOBkJqmEUeRw0RZIXdITToadrIg8A7Ke8BB+KLMmXMDgEgUyFCF8h",
-	"quiDEKWgDBiWq0VXk6dIKLILsko9fmHtUcfXBFcRPabsCZ/MRe+JVrbUxZAp3XNOGySSYlZQL+WRGNRz",
-	"hNZBS5DW8ELCAmE9WxDYEASFkgIy3lrhxT5K2IUUEi7nrcq7wVXyDtvAZ9iVQSvTXRN8jRfS0uyNiC5Z",
-	"eFHAShAFdJ0WAsoCkIQUy+Js4obdTx76obenWW4/2dP0TIcf6fRun8KB7uuGZ9g6o81wzcZR7TdK9bY+",
-	"N230jbt8sy5x2JSX1/mkd/7EbWu4M3OOMNrVZA6leqq2XcMpm/OtCbl28Jta35H6GTKgaCY6BMIfDx5+",
-	"bN/bdW2WsMu5nMwhF5Iq8R8VLyIPIJqlt57nHKihHtdJkmGcsapTVCFiniqUdj5Fh9Oj8isMDvsStSyu",
-	"xMKr/qgnVtiesaXgi4x1To8fpipm2m6tWAHWYpKxGxocorSHZOqomIQbi3xic7eryqZzYqSaFSJVvg4D",
-	"1aDTqj7K/OhPx4Ovvnp0GsY+hcFHbKFLAbFv/AJ6VzbNBgj4PvDYGxAkBYHJbQyggfxfZ/hEbFJZtwwA",
-	"Qs/GJRCDT7RSYoLBe4A+jisz/O6UC6EryzrHg7rk1N+mC1MlRBGnGFe2TndQxjJVMi9EPU7Wo6Rpz33e",
-	"o8+zhD0YMMDIp2M2QiDVJhlu/Gb9ZmKlACBUj4wf71nnFeJ0tmxNIqTz6CK4t0SekDKG+lAwn7h7bNBH",
-	"fXaGGR+2JeGTqm0ZH78nYf+4OXbjdJXPZQE6VtzchJVNzgTbyPys5U8aGSC3QUMCyPCVSZp8wiLUVUlT",
-	"u7+tRU9/9a+iseRmI/mxNqhPaQ1ZYCbejFfcl2qqM3zb3ggFREy3LO/KIuuzs1RFiZSqFucbaRLMhbS4",
-	"6GzDQ/cTPdBqPQP5SrVP7mj9hnZra5aAXsmGvDcYTbIjlKm1QA9H3Hcj4Ai70gnBSr8uo+T9vkXBLeK/",
-	"WZcb7juWikMXxUZMoB0a9IOlxSKD0225Tbvr133DIyhqoZzXWeKfY3Dk42xRX5sC3iA85Z11+tkEbD6t",
-	"ynrLmVuWelyIxR8PK4J/hVdthaNoMfgo/LrT3ut/mSF9AdDQKBhis/+wmD7oyJ3EjY1IjKeIMuz7Ny9/",
-	"HNalWKj9V0uRgK+drMW7Es//CFH9SIkzqFHTaiLCR0mtpKGuyU3g3esfnKux5Ma4m4cf3M8q9zOryWaP",
-	"ICtZpxm4Nz5yD39gsUeVS51Qih8rlUy3z57xyZy6KKUxlaj5f+uJ1T0+vlrBM5GXiPxbmatCWqn6qJjW",
-	"J1gFN9m6h3fZDWUJJQ93vXqfLgC+hWLN9WN51emHPX4fLfB9gO0Ry6VZ/TKkYqyEcTYTCpCjOSu4mlV8",
-	"Jsj/IQwFOk2p6mRwyt6VhcmG7hyDWbRRnEPno3EqwLPxPkmznnCUKmiIgDMPlb7gg3QbBX4gPS4xidd4",
-	"HomlfwADA1bQkCkhYSyzFGIyZ0LNpBLsG2HtiuXO76KCIwalAkyA2dQDSAjFXi6FOnveA0RgK8eFYFmv",
-	"Z63pOeHUBRbuSeEcJ04TcE6YB5yQamYgbhsVC9uSyxqlMnx8yZEd3ImdUlxIcYkhD5+BlCZVTuWVwOrn",
-	"+fiwuhHMvNpZxAdEHDtn6CvBS+dNWg1uUvxSU4Uvm2q6nLBfe+czt9gxUQm6o/ib6CMcp5vALspTJRXL",
-	"cCJ/ccuSjVimtKVSQuQDZ5e6zA0+Ju2pQEHYaCCCBQD4HpUqen3gqofVH7GMuiSpVqQUP4sJktyXIgTK",
-	"LVI3hL2BNXdq052b6yIPwZfj1hOTsAeMIABPWQeo/QzGRthjt1dfOZe9biRqhiVOBw/wCSc6FyyDn/xE",
-	"YYks8X2clgCgKS5RFPrSpGqhS9FnZ6Sa68Q08FJw0pXN0raWE5iqTY47nNnjHc5wAxH6bK0+H2NCSlw2",
-	"Z7C9GA52xyv81Y2yT8Q3uiUWiuYUrtaozRcYFWKxjpcCXghg3xkfa6ApvGN1v2sh3Qf8EUGr2yRbZGvA",
-	"jl23NDDyF1BgtpUOPY1qhNpug0AwbcbBJoPWtBQCGlZSBTh4rAKttX5lAKrr4Z1Artax9rpyucnCmiKC",
-	"nW+SJF/CT9NYWRQNJdtBg+V5nnXXioFGTTmfqtPB4zVofp+v8OyDsbwmeq9XoLdNxEIY1RqddiFlf6iA",
-	"DvrUDyXz7fVEa0J5J8JL473eMNTL54ZwtVZ4tr88D/VQv3eJfRsC8CkVDX2UACyksVeDYNWEgW3jt7tE",
-	"IA47Gx/L3BnV4hLa2jdJ8qMEWC04fOePVJOiyilJk6qQU8HHQPcAqQ8zHxsJUg+AqyC/S24EzTkkA9Cd",
-	"Cga5tGsyMrb+E7L+W2uBWsMlqdrOORiLJ7OPfGrcoQNs39gqtf5e3MIhieKtCbDPjt0wXu1d/IYvlQgM",
-	"h607/y5EdA3Cy70FAPhoM33WFnyXLIuFwB7izA+OcgaBJDbOrzNtINQAFo9BDD7nyhOT0j2TqklVUpUh",
-	"xJoe7xZoIUIx1SXeWStB0ZW1mKvEHHY+AmiNJorwWkA2CinV1mFIkhu+YpcAoYwYx8iwNi31ojsMq+An",
-	"Rz/xyeJmuCmKOrCyUqbPvlnVYIPUThkFoeCqJA5G6elUlCKHtlGnt3D9PB2dW26pjOWAE+gDNBgLv+Cl",
-	"5NDue7YQpZxwZL3+ppRWmjl7pmaFNPMmH+2bpVvOecL+pRRqMk/Yt6JccJWw55YX0v3jlS5tNauEwVDR",
-	"08pO5t0hMytl58LKCa0H9B5adqnLc/cIBTwWUF4Ba4xb5Xm14Kpn3JmSakbFA9xzVAG+iTVx3I0Ysa56",
-	"Ady2hO7oXXQyvRSKyx4vCr3KEob4rqSxslS5zWOiWBrAwPCgCoOqdH/cMyxbYsQOsgfLAtoGoTWWwlrM",
-	"LPW5UKki4tAwjXZ97CyL+xQMBdhZ2jbUJkvq1vjOz1R1wi5humSFOyOo/Wk7JBRsbIYufenEw8GDVGW4",
-	"W3+qFL/gsoDaiMRtf+d1Ybu69gPuUMvwEAdnM4Laa0oe4DesZUPncSQeEsbZgw8P2KyUuRcxAYhsK06i",
-	"ifRmrLqDRH6cRKiODeTE498YNhEW9BCV25DOn7uqvTXN2VilffVjdCj3Squ+ePXAn34yc+PbgrEPpX9z",
-	"XVo2K4WA6L9XlCRZUhWi8Z306DtRFDphVGDPfpAq5332ds7VOWIQOK0GAvQ7fQmx8edsLoolW+kKAWn/",
-	"Z3rUXRdGa/Y8yZc+ew4aacFzwXwGoEHihVF64Oiqh0mV022glGXQaBtKG653angssF49Z51mg0LWzPYM",
-	"kSZ5AsX0k1IAeRkvTDcUxdcAhO655z7kQrllrjwcDCSsEA0mS5UoBACGc4PTHbk3QiLbSXGfn2mH6XK+",
-	"jO+c8O8VYz6nMNCa/kcVH5WlTbksKPvzcPCAtYngLRnjSNK+wS15QJCGlJbMWQcKBq/2Cm+NDsy9qPuL",
-	"pZhdS+UWvtXEvekXrx4c1orhTlOha9Y5tz3Wdy/uz4Qt+Icen4mvv3p0OhhkOyC5rq0P7TN2WrZgTr0q",
-	"+CqkTMOeNH4zXymSfeRlD37XqRRFTolQj9FExbsklXdFptc8i/XQ9IhIiPyd1glf++wNUc1FufJUlTGd",
-	"i899dvbJnCdQj9soYmdKXKYqwwwsAH9kXm1kMe9KrVmuDtZ0R4F8oTKps/lWhkW5506Utobsa54g8mFA",
-	"vY0rEtCE3UhWgv7ZO1u5d2ay5kfcjHx7vtWdmUmkZvlsg+Dvb5KQ5qPTpINbSZO2v9O7JOhdEvQA5t7D",
-	"cgCXYjzX+tzcn1djs9R2e8nVd9X4zVI7xUbXMKHypZZOXRA6H1Yh0Q8ZXy49XuywQTQL/bSVnTu7dwIb",
-	"frxi2b/26MLeGzlT3Fal6F08yFgHAXTYdy/OnvTefHd28vBRws7FKoJacreCMBwiqhkxKYVNnOhdCDvX",
-	"Ofsjm1ZFESbw7vVz9kdW8ktUnn+Mb04vpPdWLoSxfLEE630LlBWaXRF+lfFTRxM5hN4WTrtDewqHXiAY",
-	"GatfGKBZPayZRYocO1UGx+A2+OU00NfG2dgNNaxVP+CLff/m5Y/sD3/gZclXf/iDe3Jk7jgeDJAciOnx",
-	"z2JioYPXQukRfpCwShXyHPUp6i8qhS1Nt8+eINBd6PQ0SQCmD93qUMNaCig8xYoZP2UPk+eVoDtnvMAS",
-	"aAUVTe7NOUdFuX+wSlFQhi14eU7ogO0XsQwwm+mTrM9eYlVcg9AUIfNKweRM6VLkI1oLmbsdSPqbjrAb",
-	"thTMnMvlErDd6o75dnZiWKTv8NT8FU/ELsVaH6GLB9FWodUJjL1bGlHaD8iV2jdCVHpInB5XACptxKsg",
-	"dBntPxvPEwLh75T8wBayKKTH2Nw9+40Tti9W7Z8ePHz01eNHA/c/WGprRenu9e9/H/Qev//HcXIy+PV/",
-	"HG1Birp+G6N1D3ze+PtEFHYpShGQNn9bA+P3Q0HXcBFpr4TThC8i0su0fUyLanb7eCmuoilx37co5m3q",
-	"l21qXxyjlixZqjqZ/RrjTJU75XTAMdyUXBzTd3PxIVbNTpilR/iVxd/28S+vbvFD+o3I4kpfnLVzneVM",
-	"QTIAVTk4XdemgJFyCiQPqxXwg0HACa6RVOtewUJPzptqmau8ELk/UUZYWwTSPjP0dNvLqpzMuREm2eT6",
-	"M0RaOtdK9AiApfl9x5MAShARoH3F5FxX1nOQQD6SUkUwWkMDkq7uDlnmL+x78hLfxRLwBvFWP+Gt+qaa",
-	"TITIRZ65twAPx+u7d4gtmc2076xvsFozaGcpuwnLaHr9JZd5hriouVftXOZEJ974IU5kymXhZhdsASTc",
-	"qRkN4XkzT+baj5+8T/VIGSOrqbEsnVCLnJd6CdgA01IIxKSF/mIu3YtBonNpmL4QZdfbGGhD1MYFn4T+",
-	"HSyEJ2uDEmtkcpjQcgDBgjrJAwFl4LTgWHDNsQFYTKdgnxmI+HrDhW2aLWBOx3PwmL5jqDKM7JsZl4p1",
-	"8KgDbrZEuF0VtvGCr6hlnElFrQtlLso4cUejZ70eCqYeiZ0eHtZsLRfnj8RPStufgP9lVpXOZNtuVeEM",
-	"9zSqgvTbNKhI4iQsSLLa9l4TY+Fi/OLv7pv//q///T7batCsS8x9DbGTwelXe0Fb3pjB0ljeL8BegQLD",
-	"mvxEl/gByyu8O+A7Y3chHT04nd07w+Y3NGw4I7kCr2w/w8aKQq0+bDds3sL3bRGHDgRGJ5jkSFjdoITF",
-	"AQRm5iSX6TasoBqXpNUMwhn1gjToifzk4cPjx3UY4hl+0JA2qcqCzYMDrMmZ/2w3gbIkoF3UoYwJcGTe",
-	"Mwyf3icLz8Wquw4F8RF20IUo5XR1VSTiEw0h6EEjclD3Ln7WY0OvSyppJbdYwoEMbQklFhPmLJVetUyi",
-	"bjMk5Ua484aRhC8WAvsrYk8nQAxuWObu1adQakZGws96XH+kVZ0mxFlnTr/hhWGSZJkiEwOWtKqJXkBX",
-	"VoeY6DBAL/KYUi6O9Jt7LCDu1/BCyEEHPwYuQ8rVRYA0XUC5CTR2l1RCJNVYVyqH8qNpoS+DpkXEcFwc",
-	"qo4N6Qs3w/tGLqqCW9GjIWpGjbIqRDdhojCCzSs1Y9WSVTWDnlv7Qs9mIu+n6jD7Z3Stdsu+ERk8NXva",
-	"DtCVv/1c+zz7Pqd5u6GwTabceOSGBAhWDLaHbnZFbdbF2cGhms8oTtPYGXdmz53Zcz1mD52yPcwektr3",
-	"oZB4u9XzAuhkkPIDCGVDt5XPKYO4p5Q3eZGRSsDm9sUSegDI5OE5AGovS70AmhH/ySv4AHnsMzZ217l7",
-	"S9XzkJ+eUKrR71VoNUsVOf7+1utIUtjexZ5H1gfl7rOLQMRxplbo1pe6EKna0f8V07GHJ/ZqA8C+dE6p",
-	"CadSWlm/3wj7V7r0bIbv7CaEzvptbkng+Dnskjh+NZOwnOtLecfO+mUJrgiExzIen1I+WxNV9FWbrMKA",
-	"zX0wv6+IQAvqqIDfeUu0cUrRIwCHoqMrC1YoACh6G9ZJDLJOu6NUZTDUjzDS83zIVFUUGSvFQl8IKHDs",
-	"cDbhiyWXM1XfBar9EdceWk7x+3vGM1+RMKMJRtKM7SfMzoIR7kcM8wdvAdipaYghm0kgDm+13OtFgjZd",
-	"Yjba+N2cm4gy6HFUZh9eUewa3f9HY9l+zVJlhVt48D4Ok8ZXNONCP9t1S+NX9cxvXiZHN7uTzHcFQl+q",
-	"KI/l7WES3cz1Uk5Xu8zQxtn2sKotSAWA+DgttbKs8waH7rJLmc+ERShOM4QwRqqgTWC5dJLTUF6Hfgeg",
-	"OCBfkoAj3KMaElZWCiMs0qwrFWxQw0HvGVqNPnsZyWJouomnPPQFpBdSVwaeqtBGmFRltDLPlDOQ8ww1",
-	"RhgoBHBIh7HO6ckJxqhqTbJeWJsqrz9CFtYfZr4ZzTn1JA25sFwWLA3vk8lAHpOnRwSdsI/APsB6RtZU",
-	"kCwJMcaurQhzorEVBMdnd/x8aSfcFBTOltvdCfQ7U/vLK+A8s5ZP5rE8IJM0Eq0oKPcX9FB9t8Nsx45g",
-	"6B5YK9eL9MwT/5UCiC/3/8/zrG4gThg2AUDRRkOyGl2VBO0GJjkNhFnny1JaYWo+3Tfw44xJH1twN3LW",
-	"O1DEdPx5AcMV2hC86doqWsM0twjWVKVHP7rnkfmGYO2xbGIusmGEpFlzHvteMKL84+zJm78gwij2OsT5",
-	"HAI4TBWLID8JJo6AjUE9Mh7RCsuF29EZ+1mP0UFY8tKQ2+M7GRjL3KdSzTLqcs6gZsMY7JoQbo9l3RGb",
-	"6gJUh+f/3nAgJubi/j9wrZzDwLA+om5CW2qnZbE9/iEz1CdHNwcfjsY8uf+zHpv7OENSnNBr5wYtUX1x",
-	"ylWN2EQX1UJhDgHKczAHB80VENB0b3jCqSM7+ym7b5Z8IsyQoW+IU3V3j3yeLAnvsQv4rKWxPxLNZsHr",
-	"f4sFlwV8KKdispoU4o3lM8BrZB4JALIdOEvPKODzNt4qAe+MiQ+25Ng002evIpOMGNgZU7pc8EIa4F1l",
-	"z/rHj06dA1tGCpgTVKvGfugaNxD0N64py6goBritAS5R46LG3iSQ6SBKJKBe5oV0MwLraqHHsE9VIQw6",
-	"yedSwfaXyo2JrODebWYZ4PSJHBfXyVaTJfXmLgU3yNQEkPVugZ/htuu7wc4CJ35U6DxIBoMBgwNd6kuD",
-	"BToAsAhXQlcbuKhuIcZipT0Vn1Mnpn49/hXg9jbDgHB4Mhj4vZWwhwOSZot4LMBTcDdwcshNA5bT01Oc",
-	"ApdBhImerL3kGkzRPcpkzks+sfC2Ee4YZ3YPJ1tfZtjxIxhaKubeKRwzeGpW9+gjwKJv+Sz1ZRelEdXn",
-	"O4kUyp7Plssm+TvuhbpQOirFDx1grGEHj9wJMBBnXsrJubvcX+TBGIJa6ICNWAHqApP5yPsCbkys0q5j",
-	"C3N+ISjL7McJ1eW6zImMYTDw6JB+FiPG3XB1KhSbdv0hgbE4SDmPpJoQlAA2UhnKB3NfXwW0+nxyPivR",
-	"WvcHaQ/ZOXJ7o1KAZoo9ydJ2MaHMqJiqbhkGxQjHiFVGEJGEmy6VB3sNCnwSXkH5pad5hpX2GBBuh8J7",
-	"CYQiklSwnZe6muEpXCu3Z0bwcjIH8buCqZaCTQUK2OPBgAHOrJWEhQ2CRipmVmqyLvmpql946X88YAaP",
-	"9lvoCoykHK45tBI4beiOduIdEuKn3Caj3HjtYsptZ6QOg1l66bcugIZYCRCsEdjklTUyF6FuEArp2sRZ",
-	"RCKyXBYrPG2/8KUUZTZsvpJlZUhJtXjAf4NL2C98aUYbZxTVP1I1F6vouNNV9X4nShZ4yd7XjEyDDL/B",
-	"tF/wQYPJqKebbNLO9WT3U4WHhcAz/BU9t8GdmbFm8/meYKki8jcALv6ElA1ac/Waom24IyzoD87NxwT9",
-	"nW7Zf3zSMIZ3eZNri8mUvgRsYDJU3JLf+ZO/R3/yDbHirG8QdFhif+5Af/J+zRXYjpX6mpI0+90djSaQ",
-	"FpFo6ADdgtN54IcRW6gzxpxWBneoIZuAvUovlyKnhm+SNZuupUG8JqxVwmEnXF1ww8zc2aPOJ6xVKXmv",
-	"eQ5+IdZrFXpmGoaRr22iYjCw+ZF/7LWYApg1KKzTkxMyGPhu+YumhH8+kLqp+qhQH1omVwCktkra2wUY",
-	"XdcU0LCEyb98xDK3A/syz7wj7h/xnw6P70tDYgYktLUDHr3HLZIm2Yk7GkWm1sUHFcBATajHjqNj2yFL",
-	"lHD56l5aXXrDC5odeIG/6G4DIyWXF1DTgndHmVByKJwHOxbWrn7ylMZYVLoE4IplwM/33Ikgh/hiiRGB",
-	"8JX7OfhA8Gx1bCCE0TCS5fzRxdKuwCFaz9vuIGlxy9py5K8F4Sy8Gr+I24DL3Hdv5C9bUMuOB58NbBk9",
-	"0UFYobQId/Cg1wYPerhE2Vn325QiHV43GCpxRSquNWC8FZ8Po6qfjLK7PYnk7Qa089sn4X97IxMhwYRm",
-	"VFEAlM0SkAaCYrYawkEjrGP3UPE5yyWAgCob+gxQ7EXcjDg60c5K7NpAwddxf/r4cwPDB427DvzD/SDy",
-	"qDdGptJ6QD1CWdmKsgi/PUoOExlocTrxtGFJ781uFF5zBxPjzP3RrXVeDKXkIx5crerKqI7/V6r8WBjL",
-	"8AQcmBOgboGT+/7nZn229//hv3qe/wrx3U1ig0xRdD3UrkLk3o/kXKmMYkW4CTEUlqr6J2KxLLgVWPU6",
-	"K/ly7mOay1XAQrX0q3uGdZS49OYfdoSEb1MVcvXTutOyORtqfDg9OemOolR48+644QJrbB0e43mOMfQ3",
-	"QDZKgsQ7Lj46k8BPGuKmi8C4xQqjj6ky/EKYLYW23j5oq0f7EQJJEC4s5WLhmZiEyFPPtlAp+R+V2L+2",
-	"6+pSgVS1FHaxzsnguJvU6Th2vJ0jx4vpG+XHqXPxt8KNc2gpgD+Nd5Ga3zV/zWV9NPYKyER5233jMSFT",
-	"vSUQ0/C2IMwSmLidDvKBl1S1RV5gBNC75qoYDEDogXsDiRvSxNKgyIqy6bUVdjqCrEr29NkPz94+Y9vj",
-	"UhlRq63q4PK1xmBAhKbq5mIw5uIzCL+EN3DJzV3Y5bMXIHjAW7ykJ2/+cljIJQZ9DpuA0glrww8JKcMJ",
-	"BIyBJCFhDoJAk0ucKo9Ouk2uHA+2RF2kImEF0Zk++6tPt9ZhlyiV6zPm4QbI3o1NqnFD69byllQ9DL3P",
-	"nTrlSZ+s4ZS2SDDWLsAARfnAKM23UV4KZMLnFZ+JAzQPbzVAE63SvmINLXLaQfFW9fHDuwjOdXMAHySa",
-	"DovdbAGmvabQy45z9qPOg+6uGdqustTuezbXXcj7UAnFo00bxNum7YYLyuruUPdbrCJMlb+hM+DWajAo",
-	"5gUgUryQeYJjQ01YXAoWNQ1B0LvTVkmB7VxxfzJUKQheFlKUbuoI2ZCqQIzL4xzPtmK3uhrKl5ulai3W",
-	"3o9LzxB3ieoNvUq6Z5i+VO7TqH6NvsCKxAR4fmt9k7Bl4eQDBuapDjDDOWTQQ/szlSj5zy49fzAKf8wK",
-	"pgp6uOorcSTQIROBT1sCXwKGYr7OEpb9X1nCOLN8zKgnoiylk08l2JRJqnRJP/8jViz1Mng7WAxH7Ln0",
-	"sqHUalmKqfwQ4j33MsCVYmbp5mjmQthUhXfs7GGJxY3OnF5UBcdIDVOahd0EWzE8LS01AZHwQisBuKkH",
-	"qEln5zfL//A6P/5MKzFKVV1z5b9AUkuEjcBNL3J4gLpx7kDt+1RfKqSKx4fdnif58oTTTl1sxQfrRFZT",
-	"B+/FTNDcHByk0jo/Ad6o91SapTYSL15fx4xDNfxCKDuC1+zW7WsPsgPv3X2C0Bs9f9f+xFykR9lvxFNw",
-	"x1j5CYyVdL5qndau0PA0h221Z2BEqLz3sx7X3ArtUXauJqIw660OEfbBZoSgk0Xubx0nyLtDJxqBugCl",
-	"imHAiZAnHgrJl4iE2lzkR6DK8GKV1IrQSceVsL6cxFi+SlVNCd9xGski81rdAbeg2j43MTdTKKsGYe+1",
-	"6QSeF1vazup0QJRkdtfFRTVBfp6cQOewhZZApQH2pj2inKp9wiFhKu6WbfL3mcr9C/5ej/eRuvXjgM4A",
-	"FWbqG90e9ctHOzbf6/Euh+ZnPU6g4i9+uXfRmFsO58KraPbplpXaU3bNpbG6XO3LyLsuoTaat1jHCgMm",
-	"nQkMuglgqoqcZdK8FcZm3SRVUeWLp+gloqyYw/LgipZUQZgBUlttheXSUm35oxBo+YR6lu9w9Q4RGF8W",
-	"N25rDt7JbWxMsZoZpzDHqxGzklKD41KfCwX4hpRnOrMZc8OgStlKLqhL+82qPQJ0FEY6So6EqhZuX8ef",
-	"gVdD//ZUQP4LW0HdRilnM1GK/JvV0fs9MM2w2qC0NSTfVRN/WSKQWdvc3bjRtDn8BR++3wJKdnMi/pDC",
-	"ojVLxR33uwjV9dUYNeW12VNg78k1vNYtEooxkk0UGxNRnWNjCy/LFRJxpSqr6zCyboJ9aKWYCGWLVWAQ",
-	"IvJbb9ohh9d6m3kQ5k5GH1CfuC7MMYAeBPnxAHDbP1GSH16S+LJRjkLe7m8lhv8sxJI5qzd6ix6uwkmU",
-	"ES2O+3ej6GhHzRYktZMDQ+GYCf9Nou6HiK9oz/9ekA9uTZpdRsdoHynmXkSjmGALKIwoZwJTbnxhokZ9",
-	"6OeNahHr5vt1ezSryxGzIZRUp+pcrAKtYZNN0AKupRNInVDzjKrZFxpwZsUHoizsAjOUobNVx5n7qXpu",
-	"nVQtgSJ1w+evC5c24RPZGnoiOM+QCu9xahmFB55wX3ElcgnR9tOTk4Slzh9wXwAtwlO3TGfYv/oW7Z/0",
-	"CODO1vtU6uGMsAwwGjpQAhGAfTcKIOJqtgZUNOXpD61q/RQPvxFdaAMDC2S3SNqVKvc2fbWEuIxQybZy",
-	"Gvr9/CP2MO20+H0xKirJG4zM3iinYfzUXwjSDeNTS3iAuPbJ1m1xVwH3OyYvBOAMDP5Cj+F+qusq/MMD",
-	"IiiGIof6UrEm+CQFfKUJEOtrJc3nQixNqtrMP45I6bsMdQ8okQH8g1eaiyRVWyylEcsWwvK+1ZYXzjTN",
-	"GPAGYCyY8aJYt9IJFTNVYzHVpdgHnBLKXAhyHxvO4xLkuuQ/Sh3WJctRUu9T3IBvVk1cyJ1SPobE2yLj",
-	"G2/3Bnoi4FXWGyEsxjZjH176lkqbgxqh7tySPd2SWDthoQU4KcducYz8RfiDeOeQXIN0D2eZVWCO8o+B",
-	"rfRJqR1JvbiAMTLwfdfPZkLPY1pGeS/ArQFL2tJhBlISYFFVTpSD8QIB7DpXBtJXlKbPtqQIE9bkWU1V",
-	"1njAfr/vHi1rwIQ9t+B+GDjD2N4C9j/x2nqcKO4J1UqdVxPLcj2p0NGRNiHstY3sXYzryS0gDfvij5Wo",
-	"iydOBgPUQlj/65GYO+mR0rCEK2HToy4SlZE1j9CeblkDJttcANgLNmu56ZRcjaAwki0EX/cagj4RH5w3",
-	"29HAbeMZ1pFqrvvxFZWv6K19BnmC30Ia+sfdVyJGB0aXkGzGDBKVgMPudrvAE+at7507qXkNUtO/NKzI",
-	"+6hcYlmpHgAxisur84mh4tBbm6EmjasVtFYm7NIJiZboQ1mp+yi4LnVV5CzXTOnLISFr+JoGaelrhPed",
-	"A8KQWjmxWeRsLFguCTzDCVkEjEwCSREce+BQWsG4KxrskhNWWqWspO3Y8XYpltSp3Elftd67D/BXv2iF",
-	"ZZWpmoKgUhMnQZaJL1fHUzBZISpbQuSWABq35NBU4oPx3YS5N1vZgA+VKug3LKtCGCylKyul3KR+1uN7",
-	"hmVu8lLNsnVQdjE5x8VGeibA1hPFlJXQx2JSFfUqY7Og9khcccUG08pdfaiUfIX7Jbj4sNn+mYXk60rR",
-	"M+8Sj3SU7qTbtUg3WEtC2GuIuP2F2w5b8I0HVsXKLQu+emwBdtHywRqqJqrkdghcD80BwYK4XBlaUUKR",
-	"1hXgQKGO2nObdcnPr6l+kiaThhNx2I6Mlt6KhrmEIuINFgyCxMRe3QjN0whrgSQR+fhQOCaxoEs8LWzC",
-	"gIx3wWXRHXmDtfYhCVMWIv+4Depp+LsAO+DbeajFKjf78IRaJwlRZEYMncaA/jtCWQ+0G/UkAJvRjYEv",
-	"EOD/3GJCXHGte1uXbFwCYRKnr5xgTsh4ce/UL7zSzbUH1Et9qRjgP8br2YUfryNcddKjV4UA2No8TxVf",
-	"x5KyGs0kXZW12EyPCMeA0Q7yVzlV8y+6vORljuBTbvNhSbnSLBfGSoXhGD/d9OgszwOarK/333LTpNHu",
-	"kiqoufQF1dRXlWxplcQX5Ld3w3+K1wkaO0lb6pIF2mnwsjb62unBPL10IabWnaXce+Q/lU6RizwbpUq5",
-	"I4udaZ6bmA5lWUpkw4QcEnIf6nLo/ylyX5VZCmB+7sJefaWLItRPxljJTVzjGgm5Pcl9SJoEJNPJ4Ljb",
-	"ymhYqahZfv8KSHzZN6mKb4Cjr37WW+rZ36/cklFd012e4veYp3hdqcMNFcMvrsB6eR2nuyNzYx1iI9gH",
-	"gAlsQFVFCe1GBhu6Y0sQ7IulBEeoJZHt+eCvJgNMVRsbYJ1W+I9KVG5C/EIY1gHsJA8vnPjQwaVUBsEB",
-	"EGIRvKM622AwG+KmuRAc+3tAIP/hDy+XVi6ksXISWyn9P/wB25HCUycE8HIhAMVXCoyYMTmNyghSRT+v",
-	"VRzYf1qJUd3cu9Y4VKMiYGSrFIDnH0CcU1UvfT0HBC32U+lA6RSQHZS4GPR43wZLxLhnikgBwA00EQ4N",
-	"oGRG3l2gG0OwavP39xkTyparVC1FSSjBJWwefMpg/rjbsU4GBRMZBiWhWMP8HbtrZI5tNe/7kXnxKobY",
-	"T1X7BQSe7fbrxljWSQybjeheNQFxsGu5U9+F6PbZa/CZHzhF9giLODx+PsZFhxEndVhkyHtRNQqOiYeE",
-	"h5aDC2otS/CMFJACBE9bejI0QA1HnAO6JdaTEZkBOfOlgJdpBUAwUzzYzDnsMdjxF2JidWmggz3DiQaB",
-	"QKhI7nfuRvdhsiYbpuq4z6gQA2+C0D0wPCE+wW8TfKvuV1Zrn8Jxn90zLDNUQEI45SyjlUdiBR7wo6Ph",
-	"CBMaRv1ZS2X8z6ym4EM/VSfY9K56aFDjEjtzTXzgE1uscDOC4MGKGE95TSadZ8+G2zibCWa3CWEN3ZKU",
-	"DoUhm9DXV406YhxHbaXRU9iS+KDPnkX8DvCcdE9ntlP1Y3Oyb+sNNJMXIqzPpZcB7kkANo5lUl1II8eF",
-	"yLAFaK6L3N+Hmwiesp8qyIw2LqmnA3trpv0khiz8Kh7XY68DREeIPDHmpwuxNF0u51wh73oenx0KKYUf",
-	"gHLpp+oh8qFrlUvELO85IzKanb3UQECvS9GcJrEEjEuuJnPhXCQIvFmNMO8sm1TG6oUoe17T4qij+JB6",
-	"lkfwnfwUmJsCOgRe9sGIeCv0npQIBVzQZoXLrYSczce6Kol1BnByMBG1Pj6MiDg6eC2NDjKrn6pHaOxv",
-	"bp2wXRurAR0V5PfNgSefdcIBXRZI4+KPLBLpZ91hQ16VemmIRALX1z3BAlI5nIFThQPDSJWiB3fqvJ+q",
-	"IE2UEHkNBkYZ4TWxMgz5lZqhKuSKnXcDdNOpol8l4NVUlCWDWKfMsawL2DKoDRflxIQrKGXjFyBiISNe",
-	"56RTtcY7gM/nod3MPXiGd++ePzUjNtFLUO9RPSmbCQu/ljmp1rdRSSLMBsEC2R51e0PnTjolDlUdhBSB",
-	"5gOM6BQGOJ7SOg2TG8IX3Kjga8OqhUgCHtSrCvlQeO+BdjRqTjYqmbzghVMdLZOFGkQPAGBEwJpjl6Io",
-	"oN+bihe7Q+z/vuRl3gP3laIJGFqQColsEne0L5HuGiiR4HjOrV26HeP+CwHzc6UvlU9cksYZ6xz3Ifv2",
-	"2dvwI6eaiZTHuVtOAP+oGf7t9pw5l0s8IyRL3DwLrZdspoUBtg/c4Z4kg6dqm9zps796KARRimIVIut1",
-	"uWnLCmACwIkLWMc6W6lythK2W39irF7SO/IhLWd3xIbGstTjQixMRnbJlTkWL7EpoIN5DxwX+vud4DaW",
-	"F6LhEQQUmscU16D03l+uZH7dL4SBZ3pnvWcrywO/uGk4wPgWX0y1JLpTeVwl2aiIvSN8vQtW7EEAAZ5o",
-	"HFMAXbxn1MKjqJp9G5zq8KO/0nsZUjmJVBBwKfpJTgMSzVoDxNZUk3mqyGcLqQUvu+nNIApu4tniEvbo",
-	"CtB2aptaj6cYvQYD5kwUyvCBL7mj1zVV29ujnDA1cqZE3pPKwyIfUPToUXCvDZY9DLgT98tEXU6tBYmP",
-	"rqsgcW2bxLS+H1OZaD/zikT/Cg7q9/RL9LlL/Ftvc6qXam/xZmzvgBQyRHW25ZETkAmVkpYyyhTSdZ8i",
-	"anfAN9/C3Q2k0VvCbSC0KKXblLTcUIATYn5GKzL1oPJFlKLmIiTGQ+d2uH+9LJ8B/yW5w+6Jx/B1ZCg/",
-	"rRci8yETsNex0zzqFBo1errQnRD/UXFMpqGdDEWRHWxPGgwA/MpXlcHzEL8exW0Ak289MmQScGOdZZmq",
-	"Or2ucmQL9YRDdbo7SnKPIlZDci164FqQmQpFSzZVEKP1Ev3J6xcsr0qMFMBsOwSY4HfWEKiwM+AgBLhU",
-	"9IIIYR0y/KnqoKpZeSfYjSTyLpT9XJkW357CTlWcw7bQHQawWnVBULy79km1pgpzrcFnYqXghc+ljran",
-	"TkfI5Otn7/kct23m8HS08ZtEgO00gJ482FOVQgWp2oerlHV4lGnwCPkB5J6exd+VgitwU0wgdG8sueu2",
-	"0SckeN0m+rIyvGsP/PlmeYOov0v1/o69p7dkIBye78XWLrApuJ3M21K+Nf9na1s0WAPApcE6xOswIs5Q",
-	"COQ2mB2w1XeD+zwebnvf7wuKdkV9CulRKEhFQHbMjEXhh0+nkqjb2vaMFDVbXw+uhoEFvxV6HIhh083F",
-	"B75YFgJ3gLjkBSvFQirEqWllD3L/uWpOC/7hB6Fmdl77YuHv3xbJZt8gF76KPEox3EFB3CQwPCV9DxRh",
-	"3inaxijxlDJkvCXu6y3zJOC74lt1GpXAzfrsr9Q4IsGYjYw4PrHyIj69azZeLNZiticsj2AZXp/VY/o6",
-	"FpZhDWLWbbQ+wbSxCDlGPqyTQrgEOeucDh4nqSLzlkrzu0MI+UuPlNYgU9oCSLlbfqZqqwCVuQ+q+XnV",
-	"1Zy7qCU+A16Jetm58U9wF83+0kwjfNm7pcoOjgkAeG6ogTZrgFWqcCcyIz3xo/v6TOXP3JfYZ1lWop8q",
-	"5IbYUswmDWuUsbVSQAQEqwe+tDdVHTzSbTf/Gn1/ysG1FdhJX4GHebmIsy9V27vp2bU200ddjzvNprIS",
-	"rBBQyeertKBUSeBaOy1N0ufqfva21WqPJk95YUSwVMZaF4Krz8RUqXua7iyRayKB2Ckwbr3RDCyhfWkQ",
-	"D2JwxMMsaz6/YKHEiH7JZmArVbGgcM6ZWedUlBuxT4xS+xgj4O2DZTSE2hqiOGxYXk2TKHt19vbJd9so",
-	"Ia2ezQpx/x+1NfZrhhSVgWzSg0pHZT61YJsJTKONV1Rf2MXHakY8EyI/CNSPIlU+zs9aKCM7WBm4xvoY",
-	"PaJbkwbjI2BySRt1X9VYBXEb/sc6vI14Px0GDAmOfG/JmtVdO+vgL8/d/a4y8XCjPaFnPMRBDtuvEYbA",
-	"XWqY1VtOWL1XP8soY/t63FKwcXMad3SQd5HHg+kgnUqoZWukO/3+Ci58q7AOfDy7+BCwsLIZlQQsEw/y",
-	"CEWeNbVwqJDbDi2YqjRoePb8aZw1dGqwpgqqnzY9oh4TkPtOeUHAKHXzAz2QHrE/onDVpZxJxQssbe9M",
-	"KusGPR4M2GTOSz5x0q+bYBspqr8Eq5f9s6C+gfn6YtNUQRVr+Akm1JwZ3MyoRVy3oYB+oxU0zlJicyXF",
-	"Q3wTsFvyvPspCsat0rpyaY0F+KX+GF0RB1PdDUfx7tzMqsW8Eb8VIMDtSW23IHekC7cdk4gkyUZD/MEi",
-	"s5DGblj6e+MIrhmea/Z9TK2QsONW5suNgnjAU5rqkj1EUVRTVkYEld1PKFnLprJwAiBjipeB2cutQ8KM",
-	"EFTJQWJiTV4145VbatvWT5U5yEbFxu4mgz3WUd+wmfpb4Yc/0YsF7xnhLrAiZ9m5WA2hhj+rm1RMwtwi",
-	"6ymLPJ25LvI++7NYmWGqQtYwFtqgHUEVSQojw8AJ1s0A2AA31IGDbQMU/nZDI4LBYsGxgdMH2Fkng/AX",
-	"dPxBFCcQ752LVdQRM4GuLFYprP8/F6uUajt4Qb0G4fliK6LPnmG6bIip0GGJObOE/Fi8J+62OrG29Zdb",
-	"IlW064+2JNVONpNqS26tKN1Q/96Bu/3935P3/zhOjgeDX/+T7thxS/OfcN9ut5Ps97vu//wfR79tzm79",
-	"SB5KRdESPLhL210jH0Xb+h6sylpCNVeUJjyZa23WnQAoaYzUalkp0/eSgErgmBHWbASuNooa4r9BSEHF",
-	"ta5MsVpP/SVMThlXq6TuRPdW/LCRO4AkIl7rVGlA5BrVU0RhEVPTb53lZZ2ZbBYlQ4rRR7DmTmrWfNAJ",
-	"255/DB2LyLEWRVqaeUl0esLXFMWiBECT9iMUUp6Cyv9Zj9tgWKgnjFDHPo2ujZ6lxvHGopDWwjbYcJ/q",
-	"ZcA6AiZ0yXLh/9qi7K+rguOmKt9aV+SWupH8NHZ6NVvf+V1Q6jqCUregVs5az9ThDlMEhrQLUZLaNBFL",
-	"1F0SjAfqgnRjDQlBLdlE00UYSGdFpsqziCXE/Qv0mYDjCMli98B99r0eE+kZn5zPylBA3oSYGyIfHkRl",
-	"anq8xk8ikPdeWaks8eWgW3p36xbNbU2cjZaDrBt68QlmC28fIkZP3vyFdUJPcQ+JULOEoF12txBjH/QT",
-	"AC0x4DCiPgvCeh3GqkaYkXnwYYFREIrXbckn5wkmu1MFrfYEUr+RXB8x/6rw+k5mKuy4TgitxP2jZqzs",
-	"wguzc6FSlZd66TxU3zGBM/dLVXhve8X4dComtg6xJb64qI1Qq4soIp51MIe1eamKVaBMjFNsJk7G1wkR",
-	"1nEOOFfs7NVz58cMoVwhvhAeJFXoxYi8z57nhqwnQPMAFwgp1qnTvlECoMv4K+ozAU9XTG2qNtLvrOQI",
-	"hzznik15DPQDEmOExkz0ruDVSh+gEzmGEH3tqBuCtgHUGbz1GwCQ9aCtmpKTwI/uxsxkbrJtFQmp2h4O",
-	"+F6PsTZD7BUIAGba3CToikZ+csfN4GuejJNJ1k2aIB5gk5Ejeuw8yjMKWCP2yxVlsWfxMD/r8fMNZpwQ",
-	"bzLNdw6yas0r/fvR4PjxyfSYn/b+NDkWvT+NH570HvNHx70H04E4yf80eTw+Hhwl+/zs+Oi9G3lZ6FyE",
-	"8ok2z1bm5kpjSFqxMPtYRdDv9xx/7YtM/Z/BX+VlySH4Z+wKHHHn2reEOeDM0e6t2Uo/kozgoJa/7/X4",
-	"N+j2c+pnDxQ5w6ZOMyVbztOdD30N3c8IyqqnsN6RQeNekbNl3K/FpCqlXYHQGQteivKssvOj4d/fu63L",
-	"l/LPYhU+ee8uKC/ahdQZK/SEFywbC2tXiK+THSVHVVkcDY/m1i6H9+/DT+ba2OFXg68GQMVPs1of7jvB",
-	"CztPoKJMKuTiztlC2FJOTL8+Am9Wxoq2g3Y2QTqYhBlhDCi1AGRG5lhlsIKLhoLnbGsd5gvDOg392E3Y",
-	"QizGAgGuLqTlFJ0kzUj3cgphLBGI+0KKy3jibtiWu72RVvR4vnD2gy25dSox1GEwfSHKlq7x+CHcpW3L",
-	"AVm8Zakh/5YQIabTx4XIZyJh/3L2vxLGq1xqmDu4wROtpnJWlRs3cYOZlrs8b2tfjNNi+VqmgFsLaKYU",
-	"kF9EN6nt7pYmaj9vNuamfpy61vpfzv5XvNjh999w0xp85kXRA6MXscj8gLVt5c3lUMFdD14H9DcH/qY2",
-	"wtESDNa1GzCYwLIkDyAaFo5p+1RZoWdujiVX+JWboJjoMgdw4/D+3JiAHWga61oUZguPMuxYqcb6g5Mb",
-	"MIauLIRpohHcW/7QMsKrKD8M9uK4WiXsQpRyuiLUJkWd9zQSXNEy0l+0nAgkRKQOV2zKRUzmsI2jkeCK",
-	"tuXygPVWipKZahy+NHVOm7izml/H0+SrxZYd/wThpkTO+HJpWIe6bBP2N76UouzGp2a5bBvhtTDVAopm",
-	"qyUgK7KOk9vH/UF88Tv8rk1igEjuAXWkuABnx5npEBPzGwE7suJHenax5YFei4mQTsbDKDQgDD5esTe2",
-	"lEuRsLeiUKsPMD49cHweqAf46Nf3v/6fAAAA//8=",
+	"7L37chs3ti/8Kih9e8rkpElTsp3YUu2aozj2jid24lh2cvaEOWmQDZKImkAHQItmfFw1D3GeYR5snuQr",
+	"rAWg0c1uXiTFTnblj5lY7BsuC+u+fuvd0VQuCymYMPro9N3RgtGMKfjnK2bU+nxmmLJ/ZUxPFS8Ml+Lo",
+	"9OiCTaXINDGSrCg3ZMJmUjFi1JqLOaFzysXwKDnS0wVbUvv4kgu+LJdHp6PkyKwLdnR6xIVhc6aO3r9/",
+	"nxwVVNElM+7T59mSi1dspphebH78+wUTxKiSJUSxgWI0I7qchDsIFRmZ0JyKKSMzJZfELBgp6HrJhCGF",
+	"klc8Y8oPmQq9YoqLuR0vt6//pWRqfZQcCbq0w1RuGPFsMjajZW6OTmc01yzMaCJlzqg4shN6Jiby7bme",
+	"MpFxMf8W3rm5jFIZQv1NZOUndkbsfe7Xnh2++2If74HPdg04vO9aQ7ZD+nzdMd7XC0amMi+Xwu68tqOf",
+	"rM+IFPkaFjnn2rAMLtBJ7u/VhNqFnk5ZYa/2pFkwhT/eH436XfPQMJLaJP5DsdnR6dH/d7ci2rt4Vd+N",
+	"Rg+z+Vpm7HupLme5XD3Ltkxo5W4icgaTEDJjQ2IfJzzDYZaC/1IynOeKmwUX9k6uwrMJ0ZKYlRwL/4tO",
+	"7PukYMQwuiRS2T81u2KK5glZ0jVZ0CtGKHwOXgof13RpPzsk33OzkKUZi3QVJpGG8RGuSS7lJcvITCpC",
+	"l1LM4WL4vJ/NlOY5U3c0DEOTnrBDGAsqYBfg1zu6n8ChoYLwjJgFNX6k7i1LUmp/VLTdNCLokov5WKSw",
+	"acNojEPyOTNmfUeTjOrFRFKVJeTii6/gC4+fPyM0X9G1JpqJjHAzHIuO/a/euT8NZLD136g5FfxXajd5",
+	"69ZLuFHDjaRn16IPi6bYLyXThtCp0XaBu0hU1j50lBzZB7li2dEp8KfDhv2SztnmOI8HE6pZRgo6Z0SU",
+	"ywlTQ2Jv1aSg2uC5s/+wtGaJdZrTZcEye0LDNftw1yTstXZWcZxUfPu4hW8nRxf8V/aSqfaRPzNsqUnB",
+	"1NbP6+gV7aMYJUdL+tYNYzTaOajXpX7FdLm0LKh9302prSAwcipzcsWUtvsPpyXnVkjogtFL7Rhbejwc",
+	"DUcp6d0/PiFwalZcs4ptocisJvS61IPq+9toggk7iR+O4ANHP4bJaGMFEszlTZFLmj3L2udRwtU72h7b",
+	"XthszeYg6hwHSJ/LKVBo6k4wywg1ZKoY/FpNpKBmUU2j9F++EVW/t0/rQgrNQLJ/TrNXeLjsX1MpDBPw",
+	"T1oUOcdx3i2UnORs+cnP2s703Z7fe4lP4Uc318qfaa7JkuYzqZYss2x5RnmuyRXNeQZfPyMpU0oq/cOP",
+	"qWVzTBNGpwsy4yzPhkfvk6PHUsxyPv1oM5i67+tKbExLpYBwDTWM9LISh2I5nP0tZ57K+zCDJ3aCH3L4",
+	"54KUgr0t2NRqALC+pPdgNALBQ2TBFPJgIQ2ZlDw3ZM2MveO4b6dAScYKJjImpmuUT1yTTK6EveUezump",
+	"VBOeZUx86G1BCWtHREuzYMLAymdkUhrCjSZK5oxkkmmYHc2tqmEWXFfThvF/Lc1TWYrsw1OVlqWaRkNk",
+	"b7kVJ1ZFzqWYg5bv9YVYYsKwX9K15ROvpXxOFUqBj3EmJjJbg1JkB6EsjSBD10xdMeWUT+1HbNnjq8DU",
+	"PuyIi1JNF1QzIhiz6mWwTIAm3HinVNidMPSS4UmYWqUvdbf+5Bly2j8jacYM5bnnVSt3OpZca7BqrECU",
+	"8gUVa8d49Yec8SvLhHK+5IZZpdbailZhTcG4HIB1mRKN1qQVRE37cxAM0LYBuLvvRqbqe6cBfIf87o3Q",
+	"ZVFIZT7sRqc1JSCNNsSeK9wpCmpIrH24zQ8HEdQQ3PuxSCc0+8mRe9pHtTlaLftBN+d2XaGp7+j4k26R",
+	"dEKmcrmkA82sQW73bLsC85YuC6tkORVmU4MBHUZYxigV//XDbsILXPGEcAHi3S49e1vYqVjtJ7Osmuaa",
+	"9FIjL5n4yV1LnR2+QJtVW/53yYR/FKXNG1EoaS/a/X0iDDfrj6jQrFieE6fSWLEzUVZ/JZRMSs2FnYIq",
+	"c0Z6hjOFpzEhc0WLBfyeoNrgJxYOzAuWcfoaNvTjMfU7mrhPE0tbdrb2aIBhXROiEY9/72kUnUnw+0v0",
+	"ibxmdPlMXHEDz0SqKM0ybn+i+Utl32m4VVids6SIfnpXs/peMGuQoX6+h4lXHaUf2l9TGQFy8jObGrsl",
+	"OIHbGDkQcjt74OHVjtyD54wNlpTnLCM5F5f2sKT2IKXwAHtt703BhljSt8+ZmJvF0emD4xOw0vzfx22m",
+	"TbwWOLD2yRt+RQ37SshVzrI5+5xqdr3ZT+myoHwu9tut5Ogy/uS+DzVcAoeTRfOrSTzujfe3LlmWfSG/",
+	"luYxzfPrrZSzvV+xeRAnzhg/enNx1Dyyzy6+IfeOP/2UKLjf2p3UeSrISnFjmABLRZaGUDKVpTBqTaxU",
+	"s2RTUGOYsu/5Pz+cD/7x47uT9/+xKUius7DJUbGQgn0NI2mnehxlQp4Mjz+9j6IZl4hwYTWraBlSO9hK",
+	"4H1yfP/4wYMHD0bHJ/fqxH+vTvv3WuaiGNVtcvr7BfpR3eItS23QJHJWRtY8Z6PRrpO14aKK16SDev5B",
+	"C87UYykMnRp9zcPmnu5yIuNVMC0ykMxlkYHtemx/O/Z+YcOWetde14b7TBQlzGNJ3z7Dp73PyP8ZJk2V",
+	"omt7r5DZ3gc8cksefrhrPk331aRaq/b9WHIRezQ3V/Rc1D2ZVBPNDSPUPmptCka4OQXKqns80+X6lbT6",
+	"KZ1oK2FLkYO+s3DPjoW1askSpFM/AXOWWobM3G94mvGCVam4CZEXKhphGSYydDNzo8eicNGNK6b4zGkT",
+	"QfD33HhAERNSMKfv1knMfWlzPV4qVlCeuRFpkrOZIT2rMrgxWr1BMPLmgmQyz6nq1872/ZPhg+TIqlPU",
+	"crxMlujIc1uDhxNIDNbgsV2Clk2J10knRK4EU4SLaV5m7iBviYnV+d0uSquRh+V7uLjfRWsbneJtb2p7",
+	"BGgYgmAsOzcd8bjOCNyKKeeX9MG6zpjcGRFlnrtdZ1cM/O7VPlDDBoYv7VbY+9C9iybJBoeNh/NEdA87",
+	"dp4BzRRMcZlZYtVuOM44mynGCCjQ4JBaUJENNDPw03XHuYVXH9XJKwnU3ja3+gbtxUVeOa+sXZeG8Kdm",
+	"pwK/yZTsmhtqyg6G/+Xr1y8J3hAkf4vrPl4N97oEB7TXpHQ8qxYPZEHnXIBzLgcX16zGD3Ub4zQLthxu",
+	"sB6/RnvJp9bFaoqgj7N4L5Wc8bYoyfcLBv4+SkrtnJvR0nBtFDUSjoIdgbIakzZ0NttcKmath11L9ARu",
+	"ep8ccf3Mva9lKVTJKtsczRKSySXlwnN0F/LIWJFL4C13dGOA7gEdrWGIgdvPX3DDYGk6vj+TqmUhOl6n",
+	"/csueKugCiwIFnnCpnTJagsdc0SzYGsI8Dn79/rM0X7tWuqLezBxm1pfr9rmbcx9FwneAj/yxPxRTtOc",
+	"CXNeZlw+bT1P58QwOl1Adoy9i9iRgqUkCLXPkt4M3FOggxBKFJtKlbGMLGXGclD/+157IrpcLqlabx42",
+	"eNW+mixEAL1I33b7a75k2tBlYZ+yA/8aQoRtiwvTEnTJkkrMe61OKvjzzavnd3QtUlm3rGDCAzvh4bK4",
+	"12YK8t/MFrfCFZa27axSDLbjduWMKmGqScKuuuNaCsNzkrpXXQDxgA841SV4FMGW3EOHiZ7feQICAV7U",
+	"HrPHHSyrQ/e5VHkrw1Ksmi9uN9dEG6lQqQ0cqVT8aJfCwy0v8TSbbNqqdgwRxTWXpNqtmJjjCe8+qs+5",
+	"Nrt5z35yvs4DWoT8ku1mZS/pnL2w9/3WbMwNZ/cS3ZA1b6zKR2TOeDY426Io2lFofxuh2udY9azYDQpk",
+	"/6Y6YfO4/j50wo1RbVmetcs2qNLcmvKtRRn0iQebfi+35hAjm4HDOUG9J9URA4UX7Mc+95US+qb8Ve+x",
+	"Vg3JcD2R0MY9dZMV7rWvF1soK+wqbdvTO0H7OCUpF4NCybmy4yerBQgD8K4YRYV974RlVmkZC7+7dlcN",
+	"7qqbNwQT3LaCk8dnRUUvh+nB7fY60NCPLTsO03xM8/yxFDM+b58eim+rXkAiDZ+XLn6EylhsEJ7aOU0X",
+	"7hGf/mgfxcxne3EswKEaMvO+EQxS3mqJEi3Oqw+gqf2WalLkRd73keupIXV3K83zb2ZHpz/s/t6PSWuQ",
+	"ayJLkVUpv5BL5DfWp8tqnzrpYxg+y8op6mbBxgKv3dFErsTGexOv62KYkpGCckukZEmzKCd9fHQOn8av",
+	"jo/GwrBlkUMslvwXv2L2zfhlvE/OSKqZadA5nJtW5rChUFW6Vn0DD9afqq/fgnYQHdmPJvWe0l+6Ixzv",
+	"GkGXUQvzqQ/26fm3BKweLsVdt3uWCPQpZhNesjU6VfxN6EO/onnJoh0fknO4dUnXYzFhc46RNELJRNHp",
+	"JTMs81TaS384/pGkCUl/OPmRpP/+57/6ZM6vLNXZN2dcFzldE2tUqjOX6KohVd8TM8vstzSZuBw7HxwD",
+	"fl02bqJ5saATZril3TU69u1iFEjvis3427GwipP78pCcG7KU2pCT0QjX4izMXpOysKfuwWjkMtHxSIZf",
+	"R2S6oIpODVPaiQlvML47shMH84wqRtayVEQWTNiZL2Sp9N+OTo9eSJHRtX3ZU8Uzuk7II7qEdxfg3rNr",
+	"9oW0D5OM5fyKKfvUfzOd+IT/kxFZ8pxhDtmSvo3p4ySiiCZd8ZztJ22dI+COJiEEDBL3lKQFVVYvqmSs",
+	"Joa9BUk7YXaeitEsGYtKqFYpLE7cCUjh5ybxwhZv4YZMZZlnPsxoX1QXw+7bh4jgEKvv8oXUJwiJBZiw",
+	"HrwhBfpyzqI5eJoA9umX4KO5QN5sN48PNYz3l9ai0/fij7i9o+5SKRSfskHOtRkW2ezWout0zlqoGoWK",
+	"JWm4AUiqpv5ainK51/i/JXW5zLLEUgXdDI91KMZRuEzzX1uW5YL/aqU+mawN07EztRSWBsU1vrO/tRAd",
+	"/WDcdfrM7OWkom321jChQS7kElUE3dzU9p28jpp1oFtGoDPGHwM3iMgWOVCZqPELDODvSjbYwVGMxGyl",
+	"iKWcktQNGOwuqIwo7R9g6Xh3bBREwNKosahePaHaCgSn21Wvcw9gxYRlqSuqCc0yhrHONvV/DxaCr7Pv",
+	"qPESLPR48+o5jFpwvWCZ/7RiplTCeScaDCfSYE5G9x+2UI7Y6tW9o2sMJiGlLq3oB3KVis+5oHnl/93B",
+	"gOLRPHiwI1ms63RHQ9PxQU8q8ecKeuweasLNrrB74yBUFA5rsx8B37ZHsS5N/+hexc6I47kg58/IleRT",
+	"L/D//c//59LZDdF0rROykCv4wxpbGhRFfx02uEUZ8H7Hjum2ODhC5SQMIiGCrZg2ZMaVNnunJO12BdeT",
+	"EduqSvB6pABV5RixJEOHi1XfIjUqPN5IGPv0/h6Os2sqRWhA7ZaK9Bd7+1wxZuwHO061gvCQMExMWbQG",
+	"lg5w3jT4cASbGn0GNbUTRtiyMOs69/mSJ5gszDUWp6KcPZ8u2ZB8KVegHj8jC5YXf7uJasaFNqqcgkGz",
+	"xfl0B4oPl4UhPSVzlhAjBUsgFVv3N+exMZyWvNTNL9WlVpcavbLS5oopOFVQ9Hjq813QExLlco4Fkpo1",
+	"3ViGdmgvffnNxWty9+r4Lrz9LrrU7tqHU4hXJmTCNM+YeydS5R2fRtaUron9OiSTVXfCQIZ1il9QDXlh",
+	"dnwgf1bOyXYorV/GzFXvWkrkD9U5q1aVvS1yPuUmX5NeWn9paueEZ4pINRaoEPUbnIU8uWJqbRZor9d3",
+	"yTJCs2Aak+q8eaHd5MdiY1mbu29fwDVJ/+tJvFdWHN8Ndw7sO+++49l754e9RQmVUzEvW2uEX0PRKl6t",
+	"iDAhVoEinz9+Se5/Rgyd188zEwNIQz5Ag/EHD1UXvUCvHSaL+DJ1WN0SKjrsNUtXeE7rX3+qpDAkY/ry",
+	"tgypA2yKm0Z1Qb52ypxSG7l0MthZ4NWmwIlvSJ5SQyFToZhm5jqyBr71Eh7vGpUfjr1nr9HUptGbSLPA",
+	"25aMuqqnIqfGqsceVsO9vX/4DPbyujp7KShKQfY1REa1Pc2FiY4QStoNzpXEuk6jZqClpOAwA80pbbet",
+	"2UYJO/8TdNpb8IR/9BSmylXp/X8oUYBU3T9b/X4F/4qt27X6l8/Ah+0jissk+Hogl4lNFTNDkqLPOEX7",
+	"FhXAyufrlfJLtu6TnGEGuSxyBolSc8GtcLRXz0iqpCu5XPmUHedCJ5n0TN+OY0hSdw4+X8P9mHU+FpX1",
+	"aC9LBXIVMt2JkMQq4UxhlbQmPakIrSYJAR4/0OFYjAU68CGdGSs7l4CU5AuUXR79aiHxWW5gpL2MTTn6",
+	"f6BMs2BTcAHwnAnTPx2LjC2l8c59N050FWn//Tuu9twpKtVkBFsR1DytxFNsKSFMAHEt/yrFruQl0w7n",
+	"Blz+UXUAPMMUmS6khg9cMgae/+VZtKg+86kXv/mO9jnxC14QIVcJibP9nWOuj1EHUPdT/FqWAsiO2zzQ",
+	"2TWzGiQDk8AOZEkvmQLlMGcz0+Z3uZ5tE2a066k3mqkooaOxEruexirASsTva3fkVJs3mm3PcrdUCEl3",
+	"dZQCZ0b1nBQg1AVpJNRwkCUXpWH9jcx8K2uz62egtitq56CeAb2yPHdxpoIqk3gEpgroCL1zQd9la13X",
+	"0h6/ekH0WkzrEt2XAm3zNV3LFQ68a3NG6cSamz/py59SMpO5PZ8Zxtc8i3vYwuSQJRI78/qkwtu+vXf1",
+	"+tHb58s2DdSe7J3UzejylURBc1sO4y61x62NG1iNWg9SREDCHJ7h7zizvmnCFgq4WmHZyej3kLNVFOeu",
+	"vL6jPMy5lCVCboV0cyMJLQolAYXMuVEA1WPTiRa9vtVp7fAFoIjnDuKgSOWrzAo6ZyjyAzKY88ryLCF6",
+	"KgumE6JYxhWbGvLm1TMXTKam4UVeGFPo07t3aVEMF+VEF9IMp3J5V9oP3g0gA3/D1//Es/+kk+m4HI1O",
+	"PvWv/6lU/D/te/5y7/wvJ0//cvI0l1OaL6Q2f7l3/nD0cPSXk6dXx385eUqLQv/l5Kn7zl9Onlo+OaHT",
+	"S3whjPs/p2o5xK3QQ1/FN1SMZu4mO4f/ZOu/D4f7hAARYUDf5CRu7FX81n3I54ZKbJMYP9KJeGYfVh3n",
+	"4bXDvQBPs6d8K/qKIrgTiZHDKAjuqOAoOfoVik3bdWCt+VxYuRfYa4uIQ5XMaqZWg5kwModEn8k6KsFP",
+	"8K7pgoo5YDhhHMsrmT0rgdfEfwUgH6C8sB+PmbqqjIxdsdxuZCgpg3oxmkmRr9snckU5yO+X2+qnz33m",
+	"ibR6Ws6IU7anVCnOFOlRohlV0wVRTJe5ScBJvWZmoxD1jm5Jp6WK0ccy6/LnKEaBYpxmMoNFyvMBlOnh",
+	"wBoawf3jB/uoJq4+3X96G7U/jm61apjlJA4IpMW5ws3abqWihpEpE0a5JEt4zA25I0RdTeKCCvJUUTHl",
+	"eir3mc5SCrPI1y8Vn3YspbujXsEJATtrLIUa2fpqHreXyLbE1qpy2T2r8e1XsR4f30966SdpUsMNAAHh",
+	"05OEJLqgU6b7Wyv0I5yB8fiTH44Hj378YTR49OO7T5Pj++2QAyrCP2jN20lQ6llVGUymOeDH7djCx+f7",
+	"7JtPF9jqAKkWFGBaQJmbKSnMlu2WAtX0ti0GXXTunfuVkgokQnqjuCA7ntPoQFposPSYMOoHMKQWBG4Q",
+	"HbOwQQ0qb6xCq4ho4XBbVEt3Q+B09VqAs2A0pYCtk964OKCN//4e6gM+53nOxfw8yyAr+9AkjUJqQ3My",
+	"wbcQiq/ZXKypY6LdbO9Ak86RVAtEqYMuGRxjQuPgpM5nelSs/S+JK7x0WMdAtIMgAjfYD0Qo9gU3yblg",
+	"xy3pS0YxZiJuV//EMXlB1SUz5MI0Ezx2r4n95EmLVLdW5xIi37rkiCA5KXmecTGveQFcBWrzqzsZGxKB",
+	"F6/VZB7dPx49aL5wd2KIZcNtC9fJnT3FezN8AxjcqhJvLhCu+NwTKdPgxRLkZJAzu6dAH/0Wzt4kzcMC",
+	"CEgICR6B2mJVVLzlZEL97VVb8fSXAHBtIHBek/Rcw4Fk2ZB8Y2nbqwNcEzmbMZe96JVKd7VVbXRjeCmV",
+	"ofnTXK5et6a8nRNDNaRmycL5pjxHKOBRIsVphXW4ZGYhs5/QOZCSnlOKnaaZ9THttZrQT1Mqpiy3d8I/",
+	"0FvEAeQuhqgwEdTD5ks2Psetdt1IjG0ZYAOewQ2m+au7d+ciPufictMQq5mJHd4+yH7TRhYaihIARx59",
+	"eZrQGdBvjP/b6sXbTC3stP1x3+xHz4jmYp6Dj+HgetByD4N1Y4FuZrFurvdHEaxSXl4frmtqp9+GQVNH",
+	"TNALWRRMEcOnkL+AOEzgep/It2fYVcCee8VmpWYZ6d0/Oem3Ixu4B1+zt6YT4QneHHJ4MObuYhF+KBDr",
+	"WfFszuDOTPtsjv4eSFfb4v3uA1XEvwBQO8fzMWdjVWVr53KF0WPejGIft364oHPW6QmDPE1QQBG0Pa6B",
+	"B4QHSArdkJ2t39llMkXzdAYkmk699JN///Nfad9up8ddTpydBKIto3rBsLsBnwufpL4Pvtn93VK5KCc5",
+	"n7YGBF9v2P4E7tYLyLsA94bzmheXP8Ec2nzgxeVP92aP6PH0ZPJZdp8dqhI2DZAw3mTDGMGj1XZo7YG1",
+	"B7c1i+082hq/+dCqAeMtoQYsIhY8By3qcHW8t3ojsIoKbv3NawZ/lpNnH6a8cKurwEhYzqTpM9hKy61K",
+	"ZBu7P8dOFekvJStZlmLsmGuXnHUW0uQwoQ8qVX1q+c9yckfHihO+o1Xk3whRrj30UsOZw71qUnaVrO9o",
+	"JiaZHeR+M5Ebn5uPIWzjg9IN8+FFFJ0rBtl+SYXJUuHu0zxvObAQf3hWdEhGDH44w6JbOmzQCTiKDzzP",
+	"NxdUdaMPBfpe9fdmf91gUzsZ7tQV4fXVBJNq1auV6tr9LyjP1x24fRF3kTOfBSugMCSj6zbu3Pqax1hI",
+	"DL10DFWGucY67h2VI/VkFxBg1mrhQsEXXZOeS2hJrdL+DylYipgVCXnz+rHVd3znqDpLPBmdPBiM7g3u",
+	"HTe1/50L727CeXeuMETbnPe0quiHMmnLsEqD/2zjh/b557JFpkJtPVTbgwyFfBmw7KeMX6FF36jgv6NR",
+	"19taJtiFEYCbZxXHOCe66QRpAjfNpFpR4BKA2XStBHxkUEbJvLs8AIIs2PolavV05sDloT7SgTAUZkie",
+	"LAuzduWj/l4rq1AshbxiH7vB/GrjYlN2ltCFwCclNYjp6t7p69FJnn/79tmavrpczF599XZ+/vKh+O8H",
+	"x8dPFk+f81+zq+zNV3/nF6uH2afnjz6fSLVg6tuj1skfUBgB02ivi2jbG4Oc7brbIvU2geHKEfRmfKvh",
+	"ZO+hv4V4e9yeXJeXytQAf4UwUf+MjFzNJDcASen6dKFeMnIKpebLMoecBy+OKsf88OHxwXGa6+ZILd+A",
+	"W0PvWKM7mnxZTi4KqFiZsel6mrOBNlYAacMKTVZKGkYmdApOIndvQmSehXT5seiFXkaTNUnnzDiukYKH",
+	"9sznlIGenXNtdH9IntDpAvLgHT6qr6eGtISxMID406Pw6bkCRIef5YQoZq84qW+vydms72FMMmC5UpEU",
+	"QWvSoByMBcI8H5BN/9ivYZu3P4tZ6i79quK/9kkHceK6Nna3c4TVcmgFRpIFFfNBWVSBH8j88gt/RrQk",
+	"M6oSX5UughZc5w/HD+/vknFMZK92YGLD8WIis6KNC7KSKoPebATzQF3NH5b3wG32zCiKXe58tqXLGZVi",
+	"LDwiMrxXMTpdsKxZeuLajhG/gKSXLulbWF/3yws8w2k/gdqOmIdWqaILmlWf8hh+fnFxUf0AcPy9cczk",
+	"xyJHrsK14/GuxBSnOVnjU8PxUX9IzqNcyvqyucyfkuZkRdfJWGD9nMvxn0tm9ZwGtkI8DLLfKPbx2zCR",
+	"Wd6xDZM3DDvw9ApdSBue52QuoZ2KuH4WoiX3LiGDDun2iPRh1uWC6ldgOLT6CSqgVeVvCqnFoV7HDudu",
+	"uK7vvpsis3uWvU+jtoz3o+6gHX67BdWvg1qwbTSV8tAxnOoGN56gsbxPOz5+sHNhS7NOVQrS+1lO+qim",
+	"FTmdgh5DvGoZK2szwKnFn0HV8XqAvo4ecK0SHy+ju+mNrFDpVLKcV6lycjbLuWBeyEuXVwNde6qmCorR",
+	"3J/T/ikRcgzqjz2eGYfOAZhHjk28oB7PXityuo7PLrmoqRLoHpwpxk6J6xvqXcN2RT28ul1RnzgwijPX",
+	"udYlIyfH/SF5Cr5leMoZRjhNHPpYhKSh1ywX67f9xENvKYa43MFh1lDv3SAafKujyS04G5TxvGdv3Wa/",
+	"Ai2ngUSQD7J7tyvgnu3M5f79k9Fnxw/vPfzswei24B6aLqctxwxtVkgS7TKAbqdoqm7ztLi0KvXHMW5Y",
+	"3xgAL2xtJWA2dR+nxjcqpCqwi5rnrMa6m8wzPtSHJDI7MrnFYipvMP+B66jcFG7uWHTr8FGcitXh78jB",
+	"ds5/bajI9GnlWHa9yF19NYiyhKT2sFgrJWkALUoxZVZ7QzXcGyJ2PXJmWGbvh+rBJbQF7FES/iJLgDtg",
+	"QYfvJySdlHqdJmORCjnA3+0bvDVjLRsMYsOfPafthQED1EkYSmxuT0APhy7RVkpYWT0k57gCTly7gAgm",
+	"ThOM/4mqD7bV8Ql1XjR3lysIHwu3gb3UNX6xG+AKjvoJYW+nrDDx0L1EyRm9cua2/3CwB+sBfueyT47c",
+	"RkANXIxJGZbc12s6VHS7otDfxa0n1Gza5QS24wbU6frarixiJn8mVwIQX6g3qYN22OKh9MrifqrKdbLQ",
+	"rX23ZK87IY7C6KD6K+MUm7n1nCcjhdrVu8uCzdN6DnP4vXW5WhMSzonmc8EywMhxrrEXL+8FRNqDMhKq",
+	"tfNo1GGiuxIVant5c8ZWkcXHYm/2dHFt+FTvbEHkTimmzmkCtYKUKExnn5GMttfj8Hz9hVuOTc8vg7S8",
+	"ginwe7uNhVeCQyBDfIUMk+T2lptRKKBFfDKRfdHpfodqOjsWmCXLSA8za5zHXW9m1nQEH5Xp/ggm4N74",
+	"K0YamkNMoitU4RjvaiFzt6yYnaHLJeCOht354cchDMV1/dsfTamaabWwtZElEQnsJsKbH6mIoD/OmUIN",
+	"tJWFMShe80arVHW71rX+tjZeUapCanZaJbb4sFPB6GWCnkiv1WrSw/QD++8+thTBusSkSmoNwXV7tXSo",
+	"IwuAyfE2IcrvTlzjbeg3HliiiaPi9fHEdV6Fuk47msOQl/yiYjV7N7b6b5se0Z2YFHkXodgVUsmxurUR",
+	"VbkoFEJ7CraicDo+RCHrrsQLqp10bbNeN+IvXIcHtjrNdmcNN/GmW5IQY9oNw2xQ12kM7Ewr5OYQVXLe",
+	"tGQsHMyfb++eeYBwfw4hvkSDqeygoNPaSFOy4gLln9WC+0PydfcCXQvAqFBcKpcvv8+5eOnvhzQtYB17",
+	"P+put7ySGcPFfO/TeOHvP8CZ4p7cANA8KPTx27hHNgGXKuRvD/vNDVGl0PUjUTlWuH90OLarg/w8fXn+",
+	"+vGX5O7VyV3/CX3XP3LXyPk8Z3ffVaPzUE2HEk0QBzunF+68JhCe38bv3Xs6OXKbT8gVkDfRRQPJVxTc",
+	"8NtsOI8CvW4Cn9ezoqqVSbwoO8y30yJ92pTlmihsRe4DDKyca6vycbEBobapPt9cNsUgWYdgXl0Dv2rL",
+	"dru3bVtee8y/5yKTqwNrkCC+1NCkHN6ed7tw0YSqg9SaX6Vg6ZCgrgzlX+jCmKzHImXCcnrKMcUTJAx7",
+	"awh1gA8ZXQ+h6YcyKTb1nTDvQsFneyzXjNwfjfpnVmJkcqXHAqymJc8Eny9M6PwW2rO3aV/WsOrMFdJt",
+	"E67tM9R32B0u4UiBw8IsSvC4crsjh515xi4z2sBM+GxbK97kCDUhd9lyLzTCNueEgVdXy4CeHSEB2ca7",
+	"2JTRCUm//PL0xYuU9E7uDxaybHR6PTr+7HQ0qtdp9X4YHWNl6P89+WE0uPdj//SH0eAB/vQfnRbc5gif",
+	"YukkjrNaebh758BGj248sDbrCy0vMErW249Y0z29SVFMYF05VjFDAiEkzDm5dcMayGAc/aGd2jiHqES3",
+	"DQyfC9AtnVI6YWspMpJTkeVcuGz9pZyAydTL+QQEVmg/4m21NaBoWG6kDWTSW27qgqOVUAEKxGAjYuZp",
+	"BFOyj2exasyNZvnsdCzSUFWfJoDRteTlcqCogb/1giqWDaZSG+d2LuA2prTlx648MiU9/wu0hFhRcGQl",
+	"5M1XZPTZqJ+QtKQiJT27j1SsBysr7VwRf7/hzq6c2RTaEUDtlqU+hY5yaECJ4mAgmLECPUWr11pTdosB",
+	"Z0dIX9d5Sj55OBol9v8f2v//bJSMxScPHx7bPx6ewP/fS8gnjz57lBBNDctzbpy5oStEoiUo965OeOZL",
+	"v3F3qWJjgYkero97zdEclhjRcsIKW2FYLTA6mQt7T315LdukouGDhhUBj3XLgmw6U5OjtwM7nMEVVZBB",
+	"aMd1buXXa5nnT3Fs8PdLHOArHB/8dAGDfIxjhF++w4HiA260QceCX9/AiP3NYdj4hBs7/PEsnsDXfvzR",
+	"6YqKpBGBY8m68nppuO6YVs3d0cRNbjg2nJl2aFpcLZ1xj44Unmfs60EYbkuivLimreWff30dm+vg3lDd",
+	"cAAIVhlHamvr0xjoxryTeNe2cehWGjpMBJoafelNArslgdhO7v8DpOTLyJPhOWOp5liasuDzBbwk4+US",
+	"QCBWHQG0uq8iepcrOcGub2rpu6zHHe9BgQH0WKbs0J8ylkEe6lTmecg+eMWWXGR4x4XDEZo6B/Y3KmOK",
+	"lC4RFrCIcj6lwhAszeYMTMvnjGbkl5Lm4dP2XdMFy8qckfOikFxAFT680yw6EIf8bPenUkye7+Jx+znO",
+	"K8Xso7nML5gBLacr3H7uv0x9uQ2o3oAz6tofcQ1OdlcR6jKqAN2hRyG7DM90DV07eG8wnNsoCA9IqQUt",
+	"NQZ7owBxpujMbN3Fi8ipdoBN+6VcRYLLA6ZHbvoEY+hhklhoa1UWjyQ14yzPwCUF8VjIY1Wsj+auM0gT",
+	"lweNCmmkhRVFDo216mb12VhArqwU01Ip1+RNWxUNY8H4J7yrK6fWvhTQm0PqjwZE1cdQkg9d+tJp8ATY",
+	"VwdDvXpv4/vVcCF6WAq9sc9xIjMxUp7GuQIaoyILeoXWuMuug/IIu+LTBYPiajqnXGiDGcHWKoXObto3",
+	"E7s3ItrlXPeqBAhQ1leUG5caAa7EPHMbQFzirX27HgstpfAbaz/gvMmyYKI/JK9wr5Jqo5IqCI9Oyo3k",
+	"ZmjUCWLM+S1i28IeqLX73pqsmGK+DYM9K67EaUhe0lI7LNlAkmOxkLkr7bYrfqdazOYShmIHqELX5dL1",
+	"u+EKKypJapeHi3k6FoANq2X/rCrScsgHjMwl6Wi7iVOrLDLHPCCWenT6w0bbyK+43aRgnunt9pnLjm4c",
+	"Rct7IMEbEmR8uz1dYdmi+YU2F+k9vvjONfTRCaaq2lXrn2FLiKimKxgcYwHpkbI0wU8I7+21Vhgn5B8A",
+	"YkeKUi8sjfhyDL8tfTRYHLEBT/T55Gugcj95IpWbul+eBECXwdKBtbCbNCSP8VQ4ZOWw+1B8vkRvFnBd",
+	"l1zqbVDLvpHTEiVX6CIHIoJSgT4SLJw0HB90Vqwe9oQFq0CNscuHSUZV4ixWD/vQOhd4AFQJfj/PBYZu",
+	"YGm/kWYam26HesfquF2Vg+zRXj6xac0Dus/3Ip8pfq+F5dbOwr1RWwtVKGnQfumQeUY0D7SeU23Akeor",
+	"nEJbM4yuJT7shjUIXnCE7DDgg1gRoR0zWJRiTsoipCoT6iCKe46jLmg+I3Qs8JNnzZYx1tzPJbAmS7j9",
+	"UIYBH8zl3O53qEJJfZ+Z9XAs7o2iI3dKZlT5uo5QVjJjqzDXqI8jToZe2jOmF1JZ6pPlfGGJjIYlFHIi",
+	"szUSZo+SXMoCemBDNIkiP8vZzABrt7/4yhETl4j4MhI8TX2CLNc9DhnaUhtd7YhUbskENMn0EGbewy1h",
+	"MYO+4zkLwGH5re55hh5xqVBJWAVWIbnE+IRF3YcVIfdGIXSF+SMnDlcC/zpuqxLalOc1gn2QtKIb+lT/",
+	"TVr1ld4AOs2XjPTqo5auM86CUUUomZR6Db16fPUgDvXBznFHGk9twBida6/AaMQgKp0uFKH3qoIQuADa",
+	"XYC1cttYMDzguqMkw+p063PkjfXBnTRH9uStUdTzUd3I3UT8dfQsutrRKivULlziObklPEsOlQbZw9in",
+	"I+sUqh5xvsDQ/SfscW/QzINddWUwvS9YTtdtHO7TDQ7n7iITZlbMSryVrGYso9RUP6ge1iI5JhQql1Bj",
+	"q9PJ8f0ahT9oG69XYGvDPHrz+vFRshlDfHb+9TnQ7eBX8DIAGddHgHoUtZLtzB5175WEe6vCoVE9+HC+",
+	"ZIpP6d2v2eqn/5bqcjPCvCPzJOzt+Z4Fi0jn3zUei9/0gmnd2kEo1JZG3F6KyEBB6oK038ES35Law+Ng",
+	"4MzCctUq/jYWVoRZ9knSd+8g2v01XbL379OBNuvcGVX2OvRnwlLeUJ3i6ULJFeZ6jAXU3Ky4Zs3aui85",
+	"qX2gs0kZoROrrUBn4wl6MYbkZc6oP3KlhrrUTeiig/HnWlhsTdmISLTJPNpO2yYptGxpnUEmbTp6p8Ky",
+	"y0lgueN1Oor6dxCfOYAdqZwzobKgT0nDgpYFfsG1sQ51yPb6WIAygP24XeehnhTOXVTZmjgVgMewEj0H",
+	"0KagymdhTM5AH4vrWeitBnIyFje10L9wmamn5IE9D+71+NGEQGRzAIFX0uzKDYXyrx8n5CRM5dOR1+lC",
+	"LwgrKKwuGJ/yxEkMLx393x6Z9d4oqD5WeUvGItgwlf0WbDxr8vxpPf5pPf5pPf5pPf5pPf5pPf5pPf5p",
+	"Pf5pPf5pPf5pPW5aj93mV3cryS0B0uQI4rPbA6Xw5qc8N+19aQKLxiBwAkXMNM/T4YHRWj8YsEm3Dum7",
+	"TZptIbQmPAk2hPTta73OEojvtGJrdTUUyyrHgupabhzYEpjc6zCr+jD1JvVG9A69dMcibZ6U1GXWAjo7",
+	"Y0VSQcQ5GnVN5/2H6qFwN+yj5Kj27a1L6NOFWzY0KvhcMXbZlqQNEvhXB0cRodV3ZjMnR5oCiEMptg/L",
+	"aTE3TYitkgc01AVwdlspsjtrK/54uUB+StdLbGku9fpmmS4t6/vREl+aY2k5LJXaPauVk8RNd+eKFosI",
+	"0SnUGEH/9yDbQ0Fwpcz3W/0iyEu34M+jHWbai4uQI8UVF1U1TxeW1B74nb66pqqG1djXva1M8Zr9yw9O",
+	"7/xIZadRleJmdc8rLDElyiW2HV2vALNRCRnnPrY1aq/v+XUW3+qm0CYJuvTvl+tau/f6bfSZ0p2tweBw",
+	"3dHE3WSl1VSxJQMnkXSOJk2vWK1+vtX280u6Tx7u9/G92wqsavm0tS8klVZUISI103FbV71akoPK5RZs",
+	"eilLc8F0+3KeY0KVZVsa7wE/RgzB3ezfc7rZ5jT1L3mj8hRSyL5wGGWnAdd6AXB/jGXavhH6pYArfgN+",
+	"TTNrW8bErQEirZ+MhZDVeF0uVgSuW5RqugCt2yma2vuhhgS4lgPetCNaWNUOxUIKvWmmU8YygLERkqQc",
+	"UH6yyUuc/DNhYLfsj/FcQfsLKCUpKnHo9NFjscJ0M00mspwvDOnFtcupM9Fxiojc0wh+tK9v1T5dYUKa",
+	"cH3GgyUDrUB0fUmoJplV3tpadlcv39l5diGhXjJsglXCzmr9xeMtAl8DLOs+3Vk3VvsacDpdaJdNIncP",
+	"ET7DWkPKM9I7uQ/Oto0GPgdPcGuTH95VXt84Z3f05rB5tu9YKuEz1T8Zps1P9Pjzk+m9L+4f7e4uUsco",
+	"2LND4v6FqrVt7ihY3VakWmdqN4QpaXDIj6J7OnaFcZ9Gt+Dr9SvqbOta6xwNLfhCtMl4F1pG9WIiqcqc",
+	"ZxMy9N+8er7RUuf+w98EI6Oj55wdP7BslrYMOh5ogs6Z1DUbdutaFOmQAEvQ0H6Pm7HwxcJXNOdZQkpR",
+	"agb/RQaRJcEtXcMbh/CE1qXHv+AaeXXv/snJWAi6tPLNjzXwZQcujq1NiZZLZmUc+LYKxTRUtTirHwJt",
+	"ZdE/w9TpsCMemtz3chqSb3w8XEtfjIiWGWYMj4V9P3Zi6uFCOPWRFoULK0u17kOzZPSWeum5AX2wx4Y3",
+	"0b2wsV6DCNrPgJjxealYMMAWsuCz9fUOwHWo7kZdYrahI3ROVy2fLCm/Zk8yIy9Zh34Ml2pOz1CPQ9jA",
+	"fvIOggM1saRdr4y9txfHsGV+L6nWK6myV0wzc715Fu4VHY1E2Ir4OxLy0J7G45OHgJZLp8a1qA5yObyr",
+	"7og9qVP1w1Z4r31X239jYE+0+S3WO6nmsWXpXzO6/GYlmNILXgCq6oypa5Kae7p63d6r4R+95XVoH1DH",
+	"algR8CX2lz8vig/FUBpD3o8n1KTV736kLDsvir2gCvF+y3+qhhPWdsK5DgnsH8ZJMVKu23vKTMEx3wlQ",
+	"VWnO7k5i1Xr/PddE08p5pz5Ud/V3dhU/uT86/uzew+Nr9TWplqtr7FC+ZFfHnm1fdpTWn0xJQRVdMoOt",
+	"k+wdYS1DJBnTbsA1+biqAsrYHU20LNWUkX//8/9VkVJrBvPMxSwKJbMSIWDBFHXRScatBtNvhULa2Rja",
+	"73zbxD0Ge9VixyXgfWOVYIAeZ8Jwmp9ZQ9nVYFkhBimBPcX61fsT2EBrHPOckTTjOizeNUGcfltXIpgL",
+	"as9jare/ur/bE3lOcjpheWhY5FfAU/ppjWjwQNzRJJNLygWE8ex1PB1j4R66ox33Dg3FG5FSOl2y4QI5",
+	"7HCKyOG3ZQfsUVwfnZGbuR336vzXOMzNjaz3/atoPzgHKx52kCMv+uoNDd6Yd38ca3djv6IQdlheQKSv",
+	"znB7CDF6lT4gdmhZfEHnXEAnhpxrgKuITktR3Dh22FjmZsDwYyy7FQbd2kRbutN5ld6zIVBIj5LHF98R",
+	"hYlwjSxVUss/glRWxPJC5tIfkqec5c7P6QTTgob8XQfyp6H32Ir0GGQ32c9NZV4uhU5IqqdSsZ/+mo5F",
+	"zmg2sH9CZh68t++SroSBxPIwY1LtKSlFhu5grvwQIHbjkr7RTOf+Ptc0d8kMtYuckh6qKvj7C/9zf0ie",
+	"GXQvu+P9EzUoX8eiErCIHkRFBu7mcPhT5NBKrny+sXMIsIxDh2FI9+VGj0VzPG2u3fote9CsB3r304nk",
+	"4E/0MEGIiDMbBP6kJkrs5swgXcPj0uM+AGorOGXspzc8sKIRYKMZ/V/ury4BFDJ5uoDE7I7Uv9Mgzc3P",
+	"nme028O7W77ltGtEz+n1BvRcXrGcTlv9zqEX3IVxmVo0z7+ZHZ3+sH2sz+vPvf+xNe+Y0exu+AKBbnM7",
+	"x45KZ+XbgrDFWHx99xzCIZ6jYOu6KnueI2wjBpXxfKfgY4Mj4P3XuzFsEwes64OmU1nmGZkwIqRa0pxr",
+	"lp110GeUNuZi61XSDnaLcO0dminpO5pZtWkgOJukeZZr53ILw6+d5vasKcxnszaPdrlsHs0rcPAWW6yW",
+	"lboJd+7gGz08sFsf39EOAevzHLKSd8GcJ/UOCx3dnXI593ovAMdHrXQcFKQJcO++j+OhJoF98WMoW9ga",
+	"bgrf902gpqHNWudQrtdhzX7pCaTQdfb1g8H4xDYkS9D0V+66AuBxYRnuJLROqvX1HB89E8CLxyI+P+Mj",
+	"bzVXOZTkde1EL3iGNQKVQ8hOZ8Me2ysX8gCDoN6vpFtbolVtXdyIolrVxpbvOGcXW5Q6j5pplTpMHPI5",
+	"ynZZxnBqCL5gfOS0nP5p1EoTROI0QHkggDZUHpS+FmiyhoQk1wDFnq1+ghAu+AYa2tJOmD3e7oxKRbge",
+	"i6D/wkOh2w2pOoFadWXGBbfKnL2p1tAG29zE+ZJj0fNtF8OP/aj1TQ85rqM8j6UjJAr+Bq+WACcO6aJj",
+	"kZWqAkHJ8/6wbSxYWRelb9ZTN6HTRR1Gxdf9nTlfBGxWFUyPT1I9HdNtkiMj968o2zXuVOOa18RYgq55",
+	"TYeJY6nk2smRTmO/uTUDxsMfOfMRp3AB8rtmceqro+TIuS+OkqNfwUDZthn6GVTFbTvtaDvE59y73+yR",
+	"pkpH3XHRroFMOl8PINVG1d9YQK9AZux5stZPCeicadSJNC7cs69ZJwGMK9wEn0E/z1jA23zlR08z5u9v",
+	"ZBu7AUMyL3x1exY5wn4+bg1CP7v4htw7/vTTwTGhebGggxOMQsNSBehlDx0a5xq/uThKjh6fHyVH//V5",
+	"+3dBHwIU7GuGzQ/MNZzRX/bC5H5Kf7G3zxVjprXtVNWHJnTslzPn5QT9gPiSX6tPQZ1pazHBpiUitFEl",
+	"Fg5vhyQvINls94dORu1fstpjzrI5+5xqttcCJi0tiJz+Zhhd3tEkvJNMqHZVcVVqvZE+oQuUi15oz8pD",
+	"7nz1rv6wNsinPG9ro/1V+CA2UDESwlUuncBLPl/9uzdGPxDBV/G3sWK+Vlj6YLTJW3Mq5mUoq/H1RkwM",
+	"4Cw0XTWfP35J7n9GDJ2Tnn8yCfXy+ZooNt/sLe/fFgFh/0AHv/747iS59743+OF88I8f35287/+tFZp7",
+	"f6z7D9Bb5Row+U4O7/sFuPklRHZvI7bm1q9VXAEzq/An9+NnDZKIoBE01nWaBdMstLY6Jan9cBqKZpKQ",
+	"E0mgQAcQqRE1NCWIDQpo0Aj+mRJAzkwC1oLXn0CJq0Gz+veeuqYcKYo6LCjv3T856Z+OBXXw8q7IAN0E",
+	"VRL7mpk2H1c3CdorCTGKL5fW/hofvRGGm5xV3WjGRw5kb+IDjr+f9kBtxu55HVHZsctaapJliwBbiwK9",
+	"jppLVJkDl3UeR09faX94cGjvj9UYJ3DcA7vj1HFQr9cl5xoB9trpr4p1rsMFnrTjp5xhGnf67r3LRBYO",
+	"wCKcN3t8sqhMbQt0941qRUxrwx98LDqd1gAWjPBZ7YHgTLwGBe9dzRExEdPSYuwTYvmIe2QbS2mpAzmQ",
+	"p1jbM6eGfQdop92U8K6WX9OqsTW8RVCGG4oV3GdcOMJhqwbtDC/e0fVi2x6GJeLffvhxeMnWaT8hK8WN",
+	"scqZCB7Bwhrhhr01QAnwGLCmd+8u2fr9+3RIzscieluEC4LZEtrQNUQQwiNAyWtZgvaaWeKKqqov2TrA",
+	"HEBVdd01++7IdUdAl/zR+RS75aBN8gSjGUcLlhf/CwLe/kHU4uLFPxm1HOnm0m6tLPNLTHqYyLpRRuZv",
+	"0Hdzrk3adxX+WHbGtVvdQ4/E+25WhF3ga5nb1zSy8E0tbmPX7d5IMinXCXlg/3XyYDQiPag9hMsOJ8P+",
+	"8OaCZDLPaaOzC+A9BNSKB6OdRf3XEdNS8TkXnQUTlQP0zavndhpTuWRQAw7iGasLXOL5WWhYBHnFARsY",
+	"P1HnHwtjCn169y4timEU7robvnd3wr37qVFtsZHGuz3ysJn24LYtnnu35PoqtgZvwxjv7tIAywsfJa49",
+	"FBUZmG32byMtWyITZndAt4uasagbmltEDPlmadkYOGhEmeenNd0L2qrskSW108/dLZjqIw09Lp146ieu",
+	"02WMeBGPsE5OLzEaTabU0FzOS0ZORicPPoSi26A2lxqzt2JU2dL0l+tRl3PdbC7w0/Nv72iQSpAnB+/2",
+	"aXUuVcB3sCQY27HLzN42JP23p+QLCZIoYzlH5HsorWci038bi/NT8t9MJ/bXC2pKBd3DPKzJI7qEzx0X",
+	"y5Yc/NEeO3K4N2Yr1eGioCakF1aWco8FrhsT/wKnu65W7jboqeEpCirsyldz2LPu+ahpOyfNU3CgWIyp",
+	"tbm46AjcacvXHEDXpFqes6+3mruW4dkdOgs2vo/AotPqjkYP8GaNcqH4lA1gQ4ts1iC6Bw92bpp9badA",
+	"TN3VFP28DU9aSP60E+hmV1b6nd69m8spzRdSm9OHo4cjqxWBs+7u6PjRyeyY3h98Nj1mg88mD04Gj+in",
+	"x4N7sxE7yT6bPpocj/4G6en/ydZ/Hw6HewjJ3+KY/fGo2+1sN2lHVYAX5SRM5ha0xf9Ryhn4blxPMX24",
+	"irZH8+iq0xao0JDfklQ5LIi15I0JeNtdekU5aCPp1gbSkXt4PP7kh+PBI+yL+O7T5Pj++93dETcUymqX",
+	"6vPqprLXjC7PC/4Vu2ZRWFfKtOebhgG4IbOGoodCdepUaELnQxPOSXHJ1rq+bI9fvSB6LaYfxl2oZL7T",
+	"GYVNrOwO2wV8ZZ+4qVsaXnTNytTIxG5V6/GG9sDBSUeQKyu1acNqeV1tmL+pLRRxgP7t3oZad85oBllS",
+	"VjVUlEPKlC4ATZgq5p1GjYALQIY5r8LhVGKtfss3vmKt2DSWPanB1FoxloqdYPUPIdpUqblgWrvmPIL0",
+	"2HA+JKnGgss0IemKTTY8wg82xtaIGFlu4P770+DHv7aGiyK/bwdMHADjrjigpjFMG0FXIIT/NsY02sV3",
+	"dlEyv3WRBQ0hr2i+D6TI52iuP3OP/OmOiDydVM2Zsfuzz0K+pDyL99E+B29RnOYvmeIya89HOCdwCyYh",
+	"TH0Rckj3zFiRSyCJMyKXzsEgJD60U9OKT8j54B/hcHxyQ3nZWJtu8v4O45Xger8eNdMy4/KNylscdq88",
+	"1KmGrdek9+LlvYR8f/4dkYq8uH/eb4+bt4ateo41uIStAb4z7Z+RYyjqHdWi7QdTUxVnPx5ta5Dd9Iu/",
+	"a+kFBx5xYEzaalV6d9JEuwN+ziAGsIOyYQv/C2/dSAnYSMN2V+MxQqwlIXT//ID6fMTgzUV7ykBNdHVm",
+	"EPR8CsH/RYXx3vv+wckEMJU7mmRcFzldf7ikgnZHldu5luqw6rh0H8pDw3mdsbZbxCsLES7Sm+RUXMbo",
+	"s/3bDmJdR8T9Gfj6nxz4uqV411kVxcYrjUjsYeHhW8OGazevYgi42qe6OUeG5m/bCv5cajNwFSHk/OUz",
+	"u+mJK6PL14jeyo0mmk0VMyS11AkVNAtX6b4RpbtG7bN76vOdOSFvtFW7A9rnvgVTl6zDyJuVee6mduoL",
+	"9fTlT5gCfv8euMk+PYlgQUjv5MGnRFGRySWZcKP7Q3IBnm0ppuxsLCA5gmNxUQ2R6ZR8zqhiivz7n/9C",
+	"/Lf/PTh/+WzwFVv7ErxKDoaRVOrfj+/u33vfKv5yqs0b3V5aco6wP1Bt4XDj2Mru8fVLR7YEmdi6Fcby",
+	"w/o2CsVm/O3mCOPtnUlnnjhYfUyijfFfgm8Z6b6gqhGwCG/79t7V60dvn7cWD+7jZ6m8K79h9bnjHG5t",
+	"3MDwYNQI6KDa8pi33LC4vMamPkqZs1q+gdm2Yl1ihjyg0NRKFYOU9kaxz75H45iGKq36kmCnm/bSK+6L",
+	"rTZqpGrk9zoqjhPSty5hb7lG7cANZHi0X3lUl2Hg59OYNzjGLLOiuVMt3EI0IARdy/ajrTVZm8UwGVYu",
+	"bilvuYWDgrOOcBfcruwi+y8YOHF/i2yFPSTZ7USODjRfNmM7NajaPeLvXzAsadrgDvw64+FbP3JIvVMG",
+	"j5yR1DKGIc9Sj4aN0DIBiRXvy66HV+4n/zH42hcBC+PayFD8Q5EZ35eYwpxuiHn1+5uZ/FpCRegTYdpB",
+	"5H2kzru8weuKgBLtsoZmmdesm8JGErhIuDkllCyZfXMA7UmsTeQMgmDsW7V1KsUVU+h+8/hPTGloen/J",
+	"MuJqLKmrsGxmBNz/4IhJN8yn3xox5cKBAaAuPTygZj/ZpQbwqHW+bmDju2Z5wJvm/IqJNs/hbsEfiho3",
+	"vZUcGR9QSK11BxUlzY+SI2zxh3hFgSBahPVe+mm83pEk9sQbhhrTyu4DdDOltHEYPwr39kPAytHNecAC",
+	"bQ7INZC0xl6+rvZwO1gCzaH48znXpu2d30FxddXk0kpGplhMo8S9gvQkNK1DrwKvKkj7u0eh2M8I3LQZ",
+	"N5Ar14Isg0aiXPiq1Iwp0vMdRY9HoxG2s4SJ9PcutwuL/coN4RU2Vaw7+ht7iBvQXLxoGnts6y2RqaOR",
+	"j0qnzXrzG9SObx6/P2oJeSthbSzODmkQ+u/5w9zibFh1xXENBbiO3rFXb9HhYX+r6nQWjGZM9Xc3vwCL",
+	"b0ss3r52AWVDAnyHWHuG0BTDnRFMBd2s8RtBFLQua1nkfHqz0u2bN3CZyiJ4vWoBsPSxLCCTYlyORvem",
+	"9gb4FyZMfegI1L4a6JN29K1z0cByJD3IpwTHmJ1kzoyB5OaMz7ElbEbS4U9/+WSQJoSS18+/sHedfOJv",
+	"7NcckB7QYqemCMN7HAFTd7hr7HWWNfEnN5TjgDW2bTVxSTwy2WP/8k5nq1W22nsj1V+wFQrIL7M99j04",
+	"rf1qXvs2jWjQgF/lxjxaxtVJGfHS30xsbe7kxxBcT66YMD5Q05EajRATTF0xNYCsWmYfOiXpz3IydL6i",
+	"lPTsN6wd9Xc58eg50VU6hlbNz+UcL7qSyOgG4ss27Q3B41K7o5YK3k/GIuViIt/G9wjyzP70zLBlA4wj",
+	"Gq3Dm6n9WR/QUeRqin6rfa7VMQfojAFZqpmGzvKOqhw5m6H3DwtOE+zqn0komimoWZBeOpHZemh3JE1I",
+	"+kvJ1HpY0Dn8Ze8Y8npPsiiJY2uTUa7JSkkx943IExdc5dCuDuEatp8rnFf1nTZCewrJLB5O/AO36gjA",
+	"ve1tL35H/Tl2jLTRoKNCZ0+JVGORKrZ55bSeBe9abtzRicMFafTo8M08EA87NPQAsAHS1aGjfws9L1oQ",
+	"gzPvn26nqS8Zze2r29jvhHY5QP1VaKTPpsaSe6kZ6elfcm4A5KeQ2swVQyHt+QdetiLUXW09//ISkP83",
+	"RN/WxmzIXKvObLuPnLyMOpt1r83NRJRb35pcurHEcZS5Fz7XecDjaqI6nSG3ooCom2DL+zpeFDFS/o7Q",
+	"u4KnaT/wUJ8X4ZGzHPxWO4iog6lvLkAPMhiwdsHegj0rP6Id6Lb++Qagahd4cjPaCJpIoy2BVRxevXA3",
+	"YO/4/ua+tzUPcy/ajOUFTH37yh5FLcgyy0nJczPgAi9BcqDzg9qrGO0D+OVG6teSqkuAsPqlpDmfcZbl",
+	"jGaHW0HdVpiPSiKMfT3+WY3jhR8H+dYPhDzHkezhtOxMCW/d15vjijd2/6ZYfO3U93uAGG9FrBFEFvSX",
+	"khEOvRxmnKn6Zu5Tt3dw7lZQnjvU1NJADrzr4JvnCbggg4+z0b8E1GWfYxKKKSrgPYALZ5AK/My4hhrO",
+	"QYOa/bMMKh+teosmtTuacae16k7QicciNPtobdpIc2t1GSXz7gp5pbDdl++vQY2brJGIJAgCB7rpwLMd",
+	"TVD2aNK7HzyviZYeC/KtGhh/NYwR7m8mRNy8gfAWHIF4hZoNjIcfrH1IVgXYW1o9SzHF3G7LKeKAthOS",
+	"rncOLKSS5Tyq9gPqulsoyHjANtQdnZ/dK7e6NZrfDwsGKJYegO/6yWm/aUwwAq7ajJeVCtEF/SS5PiMj",
+	"h1TuYM6gBoSt4Lru+5OeyxXTJiELPl8wZX9dSsXc+2osL0YoOa4BlLRGUnRXK3Iwexe0wC64kZkFLAZy",
+	"HowkmSSCvTVnHv42FChsltxwk7fqMVKwAXTpXTCawT98CQce5kaaoMsWcnFkI4lidgeyMmceDmF9dEvJ",
+	"QMnRFdd8wvM9kMhAKHxX3b5fSBNXpdqGiIBqH6/ObnyE6sDSda7dSL/ZP2MvSLdbDNNUEvMPHKEJk7iZ",
+	"wVhbiw+vRtmvX0hlfLaHB/6MCaRFdbZ2xCT3AZqQ+Yq+vsgB0E5nNbL2NB+R949dWtZ3tfPXyNV18iZF",
+	"Xul6sjBhdSnMU2mvBrPC7IykRTnJ+dQ/PIVyRC3JhI0FwCRP1oSKtRSs6lYOwD89IYnmczHgoj8kX3tW",
+	"DZ8PQ2pAHMOncBWu6o6aeL6h1dMFM2XRKiDNAtBeou5bA1oU4BvhU4bFCqHMEJg211GdYUsufri9+3sU",
+	"s4jsErnPArQeuBxJKQy3MsF1iYMe61ZNXXKtuZh7iMS0XR24YaOyxkc63IaQhY3+o5TMcjrXrhmtkXaw",
+	"pAc9/WH3KUk/f/L69X//9NfUWl9cSYS2vKKKW/rvJx7I0Cor1eLV8gcqaTUYIOD3AFveDXjWKhq35Q40",
+	"O4BFG7Y5//YTf8VNVxhMEB4u+3BS1FiD5jnEfUFz9S18J4zQ6ZQVhmVDNEfAC5rGwu0FQ5TRFGvVPf4K",
+	"ug56yDmuuIFSJbqs0sp41m81SK6l7h4YuNuj1Xu0WNrIwrc6wOUA/tj7jADcEkbMXUheM2H6hzZx36fL",
+	"HyzhwRUx16sC39zcw5/shmaAuUDbhQoEYSu0we+yjCKsTNJWY91YhyTEWl2hRUWBh+lrnia3eJPO271H",
+	"FT3f1HEUcZlGRfTo9+A8gpNidx936HrhtMP4yfWxFnYALQAkk72vyZJAPSkkF5BbEoMtBJuqUgXu6Ab8",
+	"gg4AhKeuqMnFWyAO9ObVc9IbDOy/B6XK+4k1x6dQHon93+tStuprEoa9F7zDdcAcbgmnxh/GPfJf/i4n",
+	"bZbshE4v5wrAkH6WE/T/+eLLITmHH6FzPvjjBoWScwVdNqxFDT33q8YbPWjQMBal4NYMFxl0VmJXTBA+",
+	"g/b+rgKoX/XhALlqP+K6+1UdcOaSSJFY7XgsfBcOzNP2/XzsF0XGPIzTy28uGkWyTGSDn+XEO3fIeQW9",
+	"8LOcjIVLL19QMWea0Dnl4hYl+fYuVHbO8ehxhs0YPdF0FjDsCIUIb60X1ViMm+XrNUR0K8oVyxnVLGvr",
+	"T3XNxlN+HbdqHnaKYcF7r54+Jvfu3XuUkDevH/dr/rEaZf32PjKuXztG2uJRxGJSw7QhqhSk10JW9uJA",
+	"lcLR1SkaNxSVcyxg0MayobHwzZqQ8awUNwwcgQtQG/Dux69eDIlLsUL7ZObKESDqN8B8dGeebZoj1/P4",
+	"4WLvuvvvcvLS34oyUB1+EPYDmP+7nESY8orP50x113e4kXgyg7SaGhBndB4WXBup1igh0ujVKTb9wXdh",
+	"i/XQ8hnNiI1Oz8iv6tUjHi3e/dofC991BZKqwF3ebBC90Z5zZ4LgPjD7f5cTrLe/rutwRXl7Q56AB2Hp",
+	"PgUm5ejiFPrmcaPJLyUroVNR1HUJW5lZYs84tmQTcpXYAzO2w1BraDqGubBJFWxybWgxk8NhMYFoXjrD",
+	"N2ovCZ2RWGZ3YSyiFGCsIwE7cCHzTBNu+kPypLKEhZzIbE3snDUk9jOP0xpNAxrBYQ9II61i4ubRT7D5",
+	"m1Q1maKHxDcZ6T7Deymnf5eT791u1JTTTzdVU78318+fhTfWXtRiDASVNXCP+kENjDVmFDVR4YXiIabC",
+	"3+Xkur3eYD9uZiJYrekP7P6N+fcmvjwcHOW6L/4sJ0PyFIRf47ADWK7AGFbUpdF59OCPJV1DO52x0PYQ",
+	"0dxFXVw3yf6ZE6sbB4L41z6++C6k87fqYKF54MY83gh7gMMpdOrorMzz9WnFjRAfBYYV3gXc3rXs1qSg",
+	"SkPE20jo/Yh9AlFB2hqPApawB9tsH01L80nL87mYD8kIuVoHH9k+Kldkvmu5PJSOW7ZojMA6fX/UjKNW",
+	"jqg5CVZITUq9hvzEja6WUfUFNIlUzPJ6Rw/1ZfcFReCkbumq2t9nshySkA/YACmQll2De9gJYU2eUQfn",
+	"3jkEX+XfseB28cKir5khvdRIQ3MyqOiRDIhvk2yF4TQvIXM4DBroZOybmyo+XxgcNKjcFO0oHTU8xRpW",
+	"UX+Ll8vuNeAI1YaugyS1tvE+i14wNWWiRZFOe9WUPvE2H/krOR6NyF0C004TAlYny0gmV+IMroFYxmWB",
+	"fJER6VG01MBGivTmTPrF1IQaTANAO8pbo81G0/dPDgsyoxpwyJFGae2b8nEFUWakrF5WsiTq2G2vusao",
+	"dm4is0pR/ALqTgz8c6YYxHFYv5s899gu113sgClFVDJhU1pqP3ZfJOxkxyXHXgBgMS3peiz8k6RXKLbk",
+	"5XKgqAGwfKpYNphKbRJiZJ4P7OT+/c9/nSIsU04FxNMxKWgpJzxnOiFFXmpU7qJmFanzBWFNqFV8NcJ+",
+	"VaWcrpbcrkXWPyOx6mitszT0NU6JtubXarG2ppiW4SzwqnX5jRZfl0WBgYpbXn8RoTCPRSYHQpoBJgxx",
+	"baD/9BqOPO2YFpg06w2BMBbuJPUTomXUdhmx1rYxrxstFLy3i4l6r8KCQiUa+pgSMuNv7cBjvwP6rHZx",
+	"7YZehd+udyp2YjSJUFw83+vQuPZXVa2Qs3rXtcA3nGr6wf3SlaG+8c3IjeM8O6oUgov5mVcvEmxYbfla",
+	"JaViL55z2fVxNz1RxtH66CMt/XeTo/De1oi1N5Hbcb44ZiI6bbh5Lil6hCx/d+6hft1hWuXLWWtTR1rk",
+	"5llAd4RrJIyvCV2PNQOctVoPY5f7bW8ci8i78bhiFhkbYtJkKTJgATBmdEzhwJYMbGzZdJE4N5UHRazw",
+	"w3rudf1w9xlQrbUHEu+/jNM+wSdczySIVxGDwfFCuOIrP+SuTfu+yzMR5g9LaDcolqN2rN67YCUKRv7t",
+	"iFvTCuBN7WlwSyrWdWFfldngF3bXF3fWa1nicw4L+9KCycLytZDEAWwb0QsBuNBOZSFXkAzq5sQbKeHH",
+	"J62jjTQPgooHtvADXUUWTGjyQgoyenQ6GpHzJVN8Su8+XvApnUtLDeSEZORTsujvA+hbVX7v5+l4hfdD",
+	"5t2S/UOKjqV6dv71OS7Er3aDU1gB0BiXjAoo/OlFh+eOt7dwwm6aWHvaiNfWJ7yZ5LqZomc/vcUHjs4o",
+	"jGQtfcah94U1fOKn9Z1wfAF8lPUtw9kxqnJuGRGdKqnr7OJOtTxWgMPtIct6LGaW5TMxXZMpLSwzdqE2",
+	"VDozltN1cGR5Z2bGCoj3SAGhHFTFWa4Z1IAGHTVxjel0Uu8ZhjauYrqEDgDAIa5R6hsQVMJp3V6euEFc",
+	"rQGZaSsTOa3qWQeF1b6cslRNimuCF+AQoZ6FCttYgE2C7g0/64SkbnHci1ziQFgx53z+WU7uaDIpszkz",
+	"iRWUoAjKK6Ysh4bgDYIQuXJcLuYDpIyU9CIro3HSvX+1OhaBSKDmNlDFYEoLN8IojOSpltplMtbgjFRs",
+	"S9mWO9wnC1kqDe8DaoL63kmp1wkpK/EiVeQr8G4Qo7h9/Zxy0dJl9Y5G8hwLoE+YuxTTUik75PqCgnoR",
+	"Hsv5ksMZRMns7UVk3NNFIMeQD1jf9Fqzv/pyWxqOFw1wHQzkxEZj65JpN6+k+e08nB9craxhDnZ1pcnI",
+	"VOY5thG288eu9FYaPj3/1nmsaK2hIeSue6jnmZLLFiAxaF3TnUqIZxiwC1yTm3p3RDmr+MQzrGevdUr0",
+	"+D3QMHEsapE+9HjET3MEte2K9u1dveHSuDwC8kwqy14gxkKRfmY8N17Xi4eQwDpameNK58nXAWVXbPZ3",
+	"bC4HohNFEN34ndtoA3m9QLwlEvB1d8FJ2R1kwnIfTXrYk8GuWI22EigfgHwBVKKQovfAfbo5Ektrj8td",
+	"nS1Jb0o1G3ChmdDc0m1/z2aXt1ISf1uZau2dMBuFAu4Ex1t9SIipxnqec3HZ0UuCi8vQkpI2yd4SSnTw",
+	"ET4Ql/iOJuMjqBKxHHl81Ac8+3DrlFrtCF6Paaw+hlL/gj6LOYlLnGIqVkbGAleiLYCyi8uBIdPs+9rR",
+	"IJa4CrBd7Gk3mfy2AIkfCFT29qg9EPJhwLQ3IvabVYZsnp2PrjzcYg1QXSn5AweCG4jOt7bjH3e3n/K2",
+	"8rxvBCOYW4LBiRpPOwVVOpbxpJfaL6SkyGYJyeT0bULMW5OQZZaQqb6yxsTCLPP+WEA05un5t+GRGf2l",
+	"PyR2GAMIXwBgjia9tFR5mmCX168dsE9B50ynfQy/eYUK1FaIwD09/7bxjhn9Bd5Bf4FXNJ4E9eSWsxVf",
+	"dOMJrYOr0keE64mKiVNlcfdAjXUpjbvh3l9+8RQtaa3tuwaFkgbCsnvVWu/TubpXb1vt7IF+rNnCgu77",
+	"wa/36AyNKgCUkFBNUsB3uu4Xt7Y5xlRomkeNjOOvPD3/dkdj41tLrLzlLttxcytoPu7RVqO0O/gbXU3R",
+	"0u8789vpy2EP9jbbAm4gilGXpf7yi6d3NP4KLh8c7RffPP7foNlBlbRZUIcxSS3nUoxe6rHowU1omWQS",
+	"4oOIjOKMkpzybGCtLni5pzYMxbjzi+hQ6HnTGFgPD5BezPgSZHshzw0XdCOE10E9ceyT/9qxw3YmdzSx",
+	"N1h+Mlkbq+aGj+G+wlU5Q2gGe5q5IG9ePx08xPtrW3z/4cnxvXuRZ5EL8+n93dHZvVJUa3InSlbdIzOz",
+	"9ujNcjTLtq6W55BFAb3D37x67t25KN4olH5alm340pL/EorYAhACdgt/Z//zLHufAhzZWHCtS5YROlNM",
+	"L4gULjvSUnF/g7/UvblYBLGDq7Spv5ta72bxOWYqBiXB2YcltIEMfNLRnD+bviG959wNcXct9dlu5G+h",
+	"aYJO8z9B08Su/reiafo1+bia5sWWrwOWXZu+iZroqVX/gP2mjhuH48l1pY76lnhj0eJcqNgfypIkqrzB",
+	"tm7YFXhKEfaOG9JD9VKxsajude7vqAbHR3iq2psJhCMz0kvjg1IlyTQc5m5uLeH4Ns/3Ji9sB/JoX0rC",
+	"NUpR+17vGq/r8wCl6JHjALvE3gpaNntrmNCAhgidocmUarsUUoGinTZ5WpghqAvWOLBk9Rb6VIPdra+O",
+	"kiMrJx2T2Trhl7RDv7YmS4EXAZKVqukCW9S7IDDWq8EeeZSg9gB2az4eFAgtZB59RDvlHdVj71jCRPfj",
+	"ZDQaRS3D2sFHUV58FMUQCKHR/RTV7aAdhlhapRX2D1UGi85YfeFbyvr1dCVyUpDeyy+eJqDM+RonyEMA",
+	"H5vTuoJTuZkxsFuVUrTNO/mlXJEVy3MABKVmurBaVAW7MwFk6iF5LJcFVVDy7ZzGVt1EYwjS76J9xrgf",
+	"MF3Bi4K1teAjeiGVIeztlKnCEIplhC61JNOegCHrDv4Nv5OVokXhctD++tf0jKTQOXBJlVVxp6UBomyW",
+	"zHzPyF//6sBy/vpXu9IX1JQKCte9U/YRXcLaHhfLf//zX0fXrKJp0dU2cHFzVE82FRanjzg1pXCduNwS",
+	"JuGIup3cKnMugA3ctn7hedDvIea3CRgZMFmxdTl2TQmYih7k0P2gqbWD3B8SiuxLgXgtUYM2dkXFnNlz",
+	"bu+y57CVSb+gPP/CYzFtpmjqpSmcpHQVYRwxEgKwmIuseyCTixevXxLFcro+I6kszUS+TaMmN5ZtccwQ",
+	"809AxitKWkzSBnfQJStMKIyC18CNzt7j4lKHXn1eecAqaJLLeV2I2TnYNYC3tC+CqzRfyivaamUoe4ll",
+	"Dvwi8UPxtW8a0yAWNCNLCjkIvpmKYlfy0if5mQVbdkF57pYL7lXYU3FbtlboUgw5AX6ICQ4NEtwgY8hV",
+	"aEajPDBtlGNflNqo2si9tro3U43rG/Uxzi6OoDsTFJFSMDetUfPPdQBjOWtQlCaXjBWOul3hZj35E94b",
+	"h0rcCzroOShc9TXuzMTzQm0aAfgfjJu+LSHJDemg1A+EKeKhnJHWaogVM6USZALB9njc18sr9mv2MYjq",
+	"a5mxr7jIdqXnhoRb4b4cWJzVw3wn6UgODJRfb3uvSzXFgQyoN1lmUq2oChcXiCs7CHC1A99Zc8UmCwlI",
+	"3ZYeNZ8AFMpUCg/LMSioWcRJam3E+Y0AjAku5u24rNYogMpXyNbQhhUtG9qeI1mDxrRP2jOXdUZt7ZWt",
+	"lfzwihV1SZPwploBv7UZ/euvV7vvOllvI8xqvS4MK7BB9ITlXQY5K2LY5CdinnO9qJsAn5drQmt4CTuP",
+	"tm8sbD8c+rm69Wuj6Mag2/iNXVuP+RburnY+Jm8rynxTc0/l0d8wkwHOZDCxWolp/lpQjjBcAGJgKX1g",
+	"xWE7gUbOt/Ym9XRJenHSiUthhWpRYFVyJVwSlk5CHoFOamuuQ8oo2uhOEgxJKleCqYAcDH/d0aRQEiIn",
+	"JIUXP0YIyRmfp6SHOAv1rC/4zUMxADopNsB3wskOBHQ508QRgdfcRQ3tLuTTD0m6XL+SOfODcsV4dljK",
+	"2te8KsdBgxRhAuBaAybgzNe+Rmm2FfLAWHDXFstJRvTjGkZotuSC5FJeAv+PtM9zuBKEhW6FJWus2U4Q",
+	"msbt77E6hop1d0AqZ3Oag/2tKNCy7zaDKjI8XQcUNlWvxwZ41jMx3ejiMfrNUsX2RzHLSt3ayPR1pXD6",
+	"mxIs4DOAObtz1q+Y2WgZdbzXlJEyD4ET6/awRIhmSR1YA0hbr7iZLprA5Q20s0M7gdnjfSAqnIce/4qt",
+	"u1U5cPQNplTDafR0GFDLw6RUKaBsh0xKzQXT6M6pYe2keiELPlunCUlXbGL/47SEFM+zZjmbGmw84BAQ",
+	"yQLArdzyVdBSPjbHBJZLIi00vB7ue81iiz2oAfE7XeP5bXsMN+oFuIXs+vQQFeun4vKnf//zXxCyBjak",
+	"2VQxA01nwDAN8PVVFvhYGInvmxJdqhmdMoeYYhV5NlPSMjqOae3uPoSSB0MWQ41zRQWUMxFUzIiRY+FA",
+	"SCPmNiSut35VJWOH0FzAMJd7s0f0eHoy+Sy73wpgWJSqkHpb9z8gklIzjanr3t8OmbWHnPBvAN4Ew0zo",
+	"C0QNXl+r0y06SmCwr/nuA3TRvP/6MNNM8Rmfwm48Z1dsJ8rcdxsPbMv4jKVM/aBH7LfaNs8/GoTfNsyW",
+	"RTskAhhrRbcYAKwpW3/g+F88j5v5OJor8sGt0W/AUdaZFAV5ZugLrLAHyUpJw1qKDBwUyhZ3lTWVdMCD",
+	"B3MLKmJ2p5j/JgB1gNsRRuPG77K/mu0g3M/DW00mavUDBG7sfCxWg55JVYPzRhfIwIMjhrwyxTQzzmh3",
+	"uJ+ObegFLwbQ9mMG3CBmGgPlgDcbP+fATNrsprwzhRziLVPnyanmQPUlzIL0oEg/aFpvTb+t8cbOJVZs",
+	"ygvuQoF7AX9aE2SrB6ByZwffXTwFCLf5OLKlXHBb97yr209jwmZS3cBLsF+eTu3cVnk6usSTXTU7i+JC",
+	"7G1H3BQcfwMIk0Kfxv1aKlU7UH3XkbT7mCOTKJUlsIh2mCy3RTsZ1W3KpBoD/CMLpRaK2IzxIORLGjmt",
+	"tcPO+VlOwDw4I6ndhrSy1tvOBTdnAV1jLNBDFhip/V2TnmJY7QjK64ROL+VsBmCnPiujf0ZSe4j2CBrF",
+	"rATROerxop41aqBehIdLVYyokcvhcG+Q3mL8CzuYVnYXNrg978DVXDtgtqiAsaVrcRvHPwYA34wUUnNf",
+	"9xfkE3Sk8T0DCjpnZ2RUbQ44TrmuOrxsF6MLqr92fGDTR7qg+qViV1zW2iVGN+zIFoAFz0gPC1unOV0W",
+	"XMz3aEqOLu29lwU9tLe6LgCL8nKvLNcbf+aiNVf0GXarwDp3muf4sQPDdC4YX30mCeECBnzZ7399s2vz",
+	"b2MuLynPLlrMsA13KY/7EkwYQQ+tg00mzVdAQMfalbVmpfYlx9CQhKkT99977r/3O44nYGc/68gNOicF",
+	"3hB5dxy4au9zazxD3fVUqixxKAo8C73csknt7dCIkjx5S6cmX4+Fw/AONe8JSQ1Vc2bs9F5DAQV0Uwdn",
+	"MBIS+FULq6gJk2AuC/SltZIzbXVnLtsrO6FhMFwjWcmIXfQFm17K0riu46RgikvMbI7tQQ3QayQNheX1",
+	"/OJHseoiS4z8tBBhlT9zPeXcV5xv4p04V7knHgiKef+5FPl6D5YSCtM3D9rFN+T+yfFnxN+CfZZ7by6+",
+	"aKRPvbn4AnRrY5iyT/6fH84H//jx3b33/3F0C0r/doUiIjmIFl43cb+iu44u6cjccKkT8mR4/Ol9t+K1",
+	"oEpMP9UeVGv1yfH94wcPHjwYHZ/cqy/aePzJD8eDRz/+MBo8+vHdp8nx/fb120/xra1MlKBeO3S7X9LC",
+	"zn6j3hOYRIVacaUHL30FryfTQ9wzm9TRlV3q+R7HJNFJudaNrlAO88Hy1toeN4NqtWs7efDNvCJ1dv4x",
+	"3CJtVNbS6MrjxUE2LuyfPR2Vbh34MRMZKNbldMpYZhXwoEEUSl7xzOpLaNOzbCz8tvUMIISV+YwDIHOl",
+	"c0fPu3vxAsCCxDnO4WF82VgoNgNMSvuyqM1AeB/A7+dsZmozOCOpa6Ye3eovjoVmWtup+4brzoER5tYL",
+	"oCmkqsbB1lf1HOQAQBeWKtbPK9wz35WlPSfm5Taud17vHuDST6II76kXPD7wCDoC6VHymuVi/daDtiYI",
+	"XYl/jYUr35ErQdCJgpAUkKhOtW/axDPSS7n+Wgp8GY7ylBhVQu2cq7qsVISxgO7NOCIP++h6pcXOmgtX",
+	"lQjqhh/AucF07zCg+AWdodMu4A3qumTSKvCMcDOQlcc9xhqGQ/BmB0aMthzGz2+jzypVjD6WGdsm0+5A",
+	"hiF10j3jcw4ozdXHuU8zEoz0AlAnNODgOu6FW0m5+8cPjm6z/2wEP8Q1oRqrmOx69ipDx//s6k8r+GmX",
+	"auBKIfr1Tr7+qSE595+I3x/hODjwJSiIwC4a12p9ayWaWvtd2d6bvrr1t49jN8/a1qYYbqU2mxOuhAYk",
+	"MKxSsIfMnykIilpzB8CtxwI8EqXIPBRTfPStveOWW7Ep41fMn6CY1XQB4yylMIt8/VLxaQfluztq2j6B",
+	"KgCoKLwgmcxzqjTpjWowsj43ZzYDDA/Nl2VOjVRxfv8mD5m19c22/K9X2XT+6BwPH+wyKzpIrDIzfksF",
+	"mAun++IYSS/9JE2II2rkIXbTfbMTIYku6HSjW/4HU4OraR1WpRk9eLMazU3Zs9env9t8LLxsR6+dCKet",
+	"OntAnj17diHHqE82peV1ffF7afYxfUUK/ibXqXPISIQlQeg2EFBqx/0g+6Aa0y16ymOl6g/sJ988OVsU",
+	"e3Rs0zpBVe0MoIuLVfOs/m+q9vtAkNiCQGlT6fNcA+plPyEp5nZHhYlUkCW9ZC5Z4v9n712X3LixdcFX",
+	"QdSZCZGzSdZFJV+qYsc+ZVmy1S1ZapVkn91NjxJkgiSsJJBOgEXRPproX/MAc3bEvMF+kXmTfpIJrLWA",
+	"RCYzeauSZffWH1tVlYnEdWFdvy+6G6AI0uQARBueN0PVKOtBccm50zLxYjFW5wE+FSEoZB0MsNS6Q8Z5",
+	"+OI2/To2o/e4k0CJzAEkjiBsY6V8UHGYRZBxIePX5zpWyL8aoULAZLiyL8AV9ki1sezHgb0StjkwwHHr",
+	"3WVlSy3cuQc6w35zf1V9OBskLz3q/YkwIx0AcS2EEkueBdI1tzywb34DijNlRXHDs10cPl9JgLR8Qq/s",
+	"p0yB/rTJY7qDbvNb6jLkxbtrxaRyIjen28X2NTrWL6vHt4m67xCjYzdlKZZRTuaLD+rrq2oE1VmLNIT6",
+	"7V46Aisbu+Gc9hqE2oHqQTwzH0ZVqNwP/xxqgxc4/vrM9BgoFazOsjfO8tl2Z8Y6cCMnsM9Esho13dXO",
+	"limQYQQ1xODdBZMxJOAFaggh0f2H4LnSr+fuF2mQUwQi9wjbQH6w4F1Kur2hwmDvxKkry0IDCU8qENsL",
+	"aX7ASwYPnZ6wuVQLC3/27sTmDH7KE3kqJnZDOhnACOH3CHbcLEZIlkt5ODCe2FTB5IRLdsI8ePWMm/LK",
+	"CgLzQUSl8+ADJadtYTbngdeoMgB6jXWi6azQmlMyF7h4S6lbH+mHvZznws50urdF+Axf+69i6+9wpTbc",
+	"pQHwWCvPOUILjXp+cNR03CjoyuWx9UL1pN0Pd+VusPVv42442EOwUJkwpordF8TYx3AQ0AHpVUVdlWw+",
+	"GvO6InHQfR+vyC1jdC3X2UeJ1jX3ZQv2fM1vGctYZ91oW+ZydW8JQL9hsj46QEWbDG68de2achH0hYp2",
+	"Qf4Rv4EvkMMBcOOxsATiQoXgqRkqaRlEGJe6oBzhkiLNao2M6GZu4HXIUqVMwDVOA6hpNnPTroB93+i1",
+	"3AB2hfqXGwyPIobNfu8LVvcclbODdZRh5mxtvqjenY2EE2VNelcvElhBVSvbjDIze2WUuFk569WDuZEm",
+	"kXNjRDpUHQyHiKVXJzy5DsJ9hguJGD2lbfUp+V7HgdyNwdtCj7KmYvErxV4+fsi+PH/wOcvxIZbq8QLC",
+	"yA1IUdsDUfSpEIhCS+t7UZhGzfw53jLnJ19irqexPCs5ppjhN6KRTN39IcE0WK6YztKhcmvpPpJQOTH9",
+	"iEVkxCBtcIeMM4mRVMX0ZOJMAMiT1TyFOjX42X1hqHz4eVrwfEYkI1oxq3PElqwBWzbmTaVYm9mcULKE",
+	"Kl7YSFSRJoO6uQutfyPIFuQCm00YxznobMCbitDBCPAJvyiV+kWB6ZI7SeTHrhmgRWwSwlIZ60zsNhYr",
+	"PBA5t7PGEdEDbSqdf1+mPTc/E88sifnK9wzL9JQRQySyckfTPNgcM9rt0igtmy+/jDbE+Ulz0qq02QYY",
+	"EYO1ql4segQLOqGDTRBV9QZfv3zCCjERhXBKq+JzLP9ea5R1kmP6pzn+1Y3qfVJTzsu/l9vkTZA/mxU5",
+	"QrbCcUc6G4iUxjs0kiON8AdQeTrn45lUou+uPfgF8gSOkdSO1veNUz31wiasc37yRTckWnAvB5C4xFgN",
+	"AGM+e98dfb+vRjpdXbJkofgNl6C/Jqzz4OQ+4ey9FLZY9a/czdCFmtfixiftSjNUQHgclwQH0Gp3SUGq",
+	"6kKl7sYBzNW+RKE172J5jDYCSK49uUKql2owVInJhRjP3lj9xt3gb5S2b8oUf+xfNNg1PBglBHgyoIAJ",
+	"JpdpNVSh+z6rKOn3jbX9RZEll8x/dG0muhBxwM7iM0yoKbBXmKGaS0MowlxmGOZxeggzmaclQyEJpeMG",
+	"SFPcOQahkWU4DXI8Y0ZYi/g1QwWpUu6KTCgW9MZvOFjos3ih80UxnnEjqiOPU5hp0JRJgKzkHWemxiGW",
+	"CcSgugPmP2m2zXr4cs/9WxeWZ0MFRRWgDFzbQuaCETIM0kvXpp8e6cAyuH/2saS6/1askt5Qlb+nVujv",
+	"SRf9UZWJxZHCHLqJ43n+JpUmEFq7iTs7a9k0Ne5rnud+h7O4DdRzcCOEZDWP4wVoHcgPewGmN7wU7lGv",
+	"6Yx4+qasn5vzzJmSIn3zE5K4NYmfhSIIAZG+mYtU8jckchaKL+xMF/IXFFP6rVBvvLIEVX2utTfweyjB",
+	"Auhi/PlNIYjKyz82LgQUsPMMCq7mXGblFnB9RLt3JNMUmnN/AxDDYJ/C48RBjFg/k0xCnVd9G+OvnFby",
+	"xmr9JuPFFJGrKlINhpgX2k0qxygJYDW/IZYyAA204g0BOFOfpBND7ms0OisKBR7X6GA7Ob1JxJR/r77U",
+	"cjacYV7bb23K6jy3O1kSSD5Ioj+H9wApBNI2IYJcgj7tTgbb1KmXGD7+FmEbfsCT9pK2aMP9NOJ2PHNd",
+	"/HYxus61ZeIG0Wy4Cb9Ca09aIJcARQltZHfq4B4EnthF7iTh6cnJUPk2ABoTUWfgV8C+lVTK01c5skeA",
+	"xMG/Y5v07zEo5umVTXrsH3//Tzx+Qc3jqYekehEZABWHTXlTz/m7J/jiaaTsBMWPZg7F2PrEbfpUfVJJ",
+	"FMKYaYpgQun3fj5ZJ5EwSkuz4C7PAT6Pw42hacuBUE8xxeR2PaWsVpLI0En6VdRJ6BYM5k2lp3To3c9z",
+	"YfmWLuNZoo15ledbewwUcoeiKO7vQ64pgmvOPJk26n8vwS/bpu9LQnQj7y1GUQCgscPZ69dPvu4O2BNw",
+	"93M7c1fvDc8WhIuHoLpmxnMRLrpzd7wi5TjnBZ8LZ+j7SklsoDOM8oku2HA4POKjsfsfC8BLaFTJdHjU",
+	"7cGvzk/O6/giJ6dfnk1O+Xn/8/Gp6H8+enDW/5J/dtq/PzkRZ+nn4y9Hpye1vIOT/pe8P7nqP/7x1y/e",
+	"9+Mfz/f58fSs2W9O2+YFKaYvhRH2sK2EBfS7lZDXNge+2rwdsHttftdDOvopoLI9oFIvhqx43mvjb1y3",
+	"hYKSSLFsLagpFqEKNfh9llBvkWomJ4CPRKWFSi8vgMG6SqstLb6AsGq98glPoIzlGxGFMqHZIxLtkqAr",
+	"QDAY+vaSe6V0V7rvVzHvOtEBQ1PgmAUjp8K6fs9ENO1WZlnp6tyBH9KNxKk93+nlVizbhgko5HRmGV/y",
+	"HSpsIePuIc+yjYEiTKyHsS7918iT2VFuSSHRXs+Fr2P1XVF6WStgCAz4sAqG8siBdbgTSI85cSiHpHs4",
+	"BH5GN1FFb4dEaye0QnwmMNnXh9ELhqsVGZYr5aIwznBCp5OGXQEc+IPpgA2PnlhA7POY5Oz0/OLkzJ39",
+	"GqX4BeW0x5TsNZrmHnum1T/+/r8eF3KogIj9H3//X6efX5ycYALDhvUpqds7UrFTlrLTL9isOxgeReuC",
+	"hwuJIuA8+kO0RtF6erITBtWyjZvfQ8mE0+Grn6mkIprx6LCyDnfHDkmwE2ocT9KujMZE+V1Vaj+rq7Q1",
+	"kRgxisdnshzfZqbxUkDuge0L2yjH1w6D643k8seIkL1cqB9I1h92dx9y9SLjWQtpmAfYAxpw9xzrwNvC",
+	"XSfG9sB50+0xEDlWs9FCZikhqUNYycOohztMgqiIAqDe8yzc8l1W/dMRNkfoCnv98ulQIUkLZOLXtciZ",
+	"tbm5OD7meT6g3w7Ger5OqlTBwTz/osl9XMjpVBQi/WrVdCC1p6qg3vc8izuBbUNEwgCESQlGes94oCue",
+	"ps7WZvFYKiPhKf/v1RHEXX5wvgUGcrON0bQBr/mNuN0OFGkjskVJmmIEkK3DcztLId+nRylC51SM6wbr",
+	"2ikSu/RCYQYZVwirgSAb7p8eiBECXN29+/kdxfnKfj5o6uZNW/zPdTQE7qLY3D1DITdpGCKWaDVgcP8C",
+	"NmKwyyi6R00MVSonEwAH9te0NBDKKzFviLlEOqvvS2qT0HQxFnsjGEe2dZ7nmfR8mZuDfP7YH2QURy/7",
+	"Je3RBmvcvCA1nqiJbkU6k4alIs80OrhTLRoI/8Haehghv78MXWqje8bwNR+DHcLmCxMg78G1S8ed8gSN",
+	"nCpYAcU6gP0Jx9+zYBC0EWWCrOf8R1iopr1D4AoL/sQ+z3OQqZgPAfpZ6bH2wDbRxADG0fOrhZ25ta5A",
+	"JI3IKAD/ty66A3bl40Uo7Lhii/gFrZxK/5Bc2twMVeQW7fnQW0KhkGv0wpukB1EOwcGjkVF8Q/pyYPbg",
+	"5PT4wcn9moNu4/4qJ+5a2EXemCJcoy3ZiOwfP7vtLIcLjZ6qivmbk8H9wclWK9N/odbP3oYdW9svm0/N",
+	"7dK0otP3MVSna8QFaMzl0DkUM8MDA3YtVMoSDLe80m+FSoBS9orCIVSY/5XghSgYkCkFvkYwEwBWPaGA",
+	"SNTA/+i/jH93iRUr/tQnId0O8zOGKoJGX9jZMTXYjMtTdrYx6ou11n/64dUlRsr7bmukrHP6IGTbjFYs",
+	"FRO+yGx3wB5CKo8pURjcJeCRFWTqsaA2AUxXUor3TUR+0jCMazHWKjURpkVALH4rolxkJ5qiyaw6dr4k",
+	"aOwNN1K8cC27hf+8cGJaTTPRXxhBPQBzC9bUBwxhvi6RZAXgqseFsDvMXdyFR1tSszGWg7yh2A9jdW7A",
+	"JwQicULVds4KBC28c/+EIZFXtORtRv+6xuu+0cwjeIW3f4JHI4kjR/irxhCR21+7AJGvnfl409eWLe5m",
+	"NZG13GBt00w92iBDbisHURB9HCFoaxQDhynxETbHh4h9NKSj76kZ1lOUy7rmXYwcYb2eDrP1G8zR3anB",
+	"/rNbBuZdqoeNLSiHV3neFGt6rIsSq591fGedsFI9KBFi5ycnbFhriFFymXsWwkDkziJF1AeAeZ4jbXXy",
+	"C8+lKJIe0zn2PEPt86/we/8q6VO18oItMnis1Y0o7FNgc6QzCrIyTEnDkMfmJukhmStAMuLLkLzLlbSr",
+	"AFjRSU77X5yc9B8/ff7Do5fXSdc7BhAcJiR1qpQXBH/G3opVzlPWufrq4b+eOcWD/fA//v2v//pll4wx",
+	"6JbPCkKx3mOcFeBE1qaS4Ot7Jgk7GKLioL2QyCnzdsn8KwQ3WrHhUXg1LnQYHmFMQBowkZFvEl/7CRev",
+	"0EvjSViU05bKoILxo1Z6pNNVCerdwJ2EA3sppo26XLQI+HH3GOs8uX7O7p9+9ln/lPEsn/H+WY9l8q1g",
+	"yevrBHK6v/kqgayBClNOoPrzOUW8Eki6xNdj5wy78t+0vmCGUMtYJkcFL1ZgU8Jd/FbpZRxIDZYOAB9X",
+	"Blqt8T365qum2uqWAGVg6d42WUAbg+Qj3lPu3r0s4V+NmIL1pycscX96XWRJu2/KO3gHyNpbcUw92Hr8",
+	"qP0NvW4VKyQ3Imb2wFj88Pp7GNTgEF+f29hbhZ07cV5OgbMIj14Z4CrIzZfuL5KUTsWHvHSNXhTjHSCT",
+	"YCjX+PBt7y4aU696ia1lO1DXtlxqUZj7sHtt3yo4q51KTdEeLGUzlYgsoRARlsS2Fd8e+7kzNaE60sZ5",
+	"lVP1RH34XIaSMqANzxn/Wjmz4ZVqBO3si11sq01WHbe2kKMFpvvyKWXKeC9YMOpARBYi14WVagr3Gl5q",
+	"4xlXwCi7cELJUhBj0EQz1Od5vrX/NTHP+7+c9L8cvPm/Lo77P/7L9sSDOitD60q/zn+LlW6nwKqQi1uK",
+	"m3jkRuAZd5fwYH+iq902V499AemCZ19ETOwH7Lgvbr/jOlB2ALB6OhUlj5/TU3JeWCUKZhbjGYO4bUn1",
+	"NFSU9t1d27Te8VzZtAP2pL5pl57uI3iquVNYWmiyfnf714B23lhgubBjPacgMNQKLPIBS+gwxxiXrPS4",
+	"J61u0wSS8+E8XGL6y1IaUXrLKg5+mE8K5JEyraAPTKomX94e4YUSLqhKResDCktOrNkhhkPrSkkB1Avv",
+	"gkTlPKRkN2vgpvSj7ujlONjBs8lt3e6jiTbDLR018bb6KN4axD4UTxSgOD7kWXaYkJ4Uet4G/0kR5wpe",
+	"D+uQ+cGSMhHu5CS5c9SBg1xDkBrEm8PtBHRJ2WmdINAIRlKkHgHTIOBXlmH8vTayK+apjH1FBi/GAuJv",
+	"rhX6gGZLIM+zGo05BOSEU7TOorn9prJ6p+rwgL6CNSRoTGwBWjo5uYMkxjWl3Oqjcjk2beC0soN3T9cp",
+	"V02qEsi0PXOnjrcGTk5b6Kwd/TbL7plQRy5TDB+AIyTT03sGq8VDK0m3sYhw5/PVXIK417qXxuPm1aqO",
+	"nvoIH2taqd9etkEFzCModWtD8Hpn+1b3q1VxsO1NLvhbp/1ABf8FSwT8pq+mCfq/AAeJXukyXQxVonOh",
+	"uOwD0aGVWH9nYceluZYK0vKSft9aAyV7tRry8AFnnNZbagxrXAfF7CskD24KzGG8kDmFKgdU5LeE1B1g",
+	"HBuoPD0DpwQHZ7jfl1CNORLjmP7XHZdGKMIse6qnW45FpqclTBpmQHJDyY9rFGN7gzTzLNtUrER9oH3X",
+	"4Sx5iJ0mdPEqyVlTF+vuKPcPrNuK+nr/bCdAaZjmrZ4RPHKGqAI+LJj0T3q0643ZbnWhtTUTYQdO+Y1o",
+	"QkWPrsaU75ILvGu+fv3jvXoG/0aV424dJHIdJCfQoyoi6Ko4UXANetFxquzreAs0ysC6iLhD3Lt18fMH",
+	"Rrwj5L6RwLjOt7sUmDV7K252OMblRx7d0FGeaf220Rv9ihzNFHCCUir0nkvDfuE56ySjhUozMUBamNfu",
+	"arlkkIGKzAeNmanue2aA0a3BWM/xF8c+IHR8enb//MFnnx/z0TgVk+MdvNmR8uc/slWF8KPu0bxtWJoI",
+	"0HJz6SmvVoYHNmlfU+5Lny9Y4mRPwjroojB+C6TAdQEpw0gDLYH/IrGF5JlU06RENO6xJOfGvkkXAgB7",
+	"avwkFK9CfCBiCOz2hipB2OLE0wYaJt7N+MJYd+sBoPFEcLsoBEIau49H7CUdgLWrqQ9uKEeQLQx9jOGN",
+	"fQ+xHpnLKrlIo2axlf3MTUwPZuaUda6hCKhgLzKuuvjbM9Z5UegJmug8i/90n3W+KfTSzujnc9Z5CKZQ",
+	"hRcNoCV7B9CjIZu8/EVAYP1qkUp9oEnbGta6qvgSL30s1HiYo9cvnzrdhhNsio9qDfaPUS3aJAIl13I3",
+	"PIg3sc6zF/d77Ier793mfXZ+1fVl1hOppJmJlGJUBwSmaofWdar5oFKZP1JeSLEFkyzAAlDM052Du4Ui",
+	"q/Vo9bvAIFvrVJPWTkFgtPd9sLhKMxjTcgwa9W+ppu28MYQsgIchVCz5Ucb60LphDzb9aa8Na/tgcpR2",
+	"NZLavGfYIzXNpJnB0ashgivpNhPcEaapYyog2prNGqN7AgAnOcKaof1x0Jarsk9sqVeKKRO8XhitY3UE",
+	"u+ytKoZvfZdFww2jlarMQSBDUFqDsODru2w7rvjCLHhWRRevs7NwZgQvxjNWgCOUfCUY5RTv+Njia7UM",
+	"wp2Axw8iCWkGSKoMtWnuXwk+J+j1K3TGN5KGImr4CB/0bvtLlowqr0LAgGofSlZ28Lbzm6bzPlr78g4Q",
+	"8f7pA/2kFXDTlsTRUGDE6UaE/lcMQKd93REq6ZoDcTNY6PqS3c6f37AFPsYN47rxUBtrXjcXy4ZdCO6M",
+	"BVLWK3cNE/Kh22tjnglnCuDZZZ3Xrx52m6+ZJlJTcJJTghY0sL2Y2X19vSWfPP7//b+s4Fa8EMUz+E2P",
+	"FRqo/ZzSNXarcIB42IWHQqdEequNJcK5SkeS25NTpHy1FRIw5QF0DhcE0WesTvmqx3SWAmqlLBA0b6er",
+	"qrpNvuaN6hHN/3r3vkKiRdhCfpHqC77ncsB7cK14yL7Ts2259IfIrcr6tUTt4aLSE38U/Bh7ULZHFUhl",
+	"uVJUJ7qejXEyOPt877lYCV5UpuLstFJYcHZytp0he00c4gxT6xUehuqc9Ohgl+tP55M263ap47ZT45am",
+	"jVyKnj2FCrjnBZ589890F6CEfWVLhf7kTkRN2uq4cBMC0rXH/v3f//3f+8+e9b/+uipOzk7OHvRP7vdP",
+	"z+vXZJM42evIdlIxlnOeXYJKIlIQNgYKYfZXuGrbjzrYspW276HbX8bRLfjRLuI24u9wC+eFAJ+PJ/2G",
+	"VAqJOlFNyeNZM1Lri1oTmZjYS5Rd8BunTS51YWfwu6B8E+wu5MTzFOgbSSsfqo5dakabw0DBFmBMaGUW",
+	"cwhBe9pbUfRxZeEQBYLIqWYmk9OZzVZsJDK9ZL+IQg+VZxmDXSgV83Bv3k9harlA52fNhEN3QjIUewof",
+	"qc2abOCFchNdIYeiiixd9JiclIRaPZYWOgevEFBEBoIKzHz2rkVGGCpw7uBu4cxI61TnuSwzw4W6BZOF",
+	"aXDo7UoihHzh224WvzUbvtU0zVtOyx2cfDp2H+vYPxOthMyQznDPsDk8YmYyR6vbiQMqLpTIAlcir/9C",
+	"AFeYTeuOI9FiJFLdSCvSZKjczlEMfoanI+I9iLF61PQeS4gTg3Lr6SfWgUINZwAQeEQjXc2B/C97ZXHu",
+	"TosGg994bsHqLGclpKxFbK+2pPOC0eni8KP2k5ZqS49w4UsU+44uAs2J70oJvCTBKwPjPLxX7Z417Mw9",
+	"U/NpRx8ncmjWUTqk9+mCKU0FHcJ2m7Jmt/bpINUdt+ou04vsQPB4lReFjntJDXP4tBY6E7tIo5fuuZ35",
+	"ZPCY35ZEZmHaSwzCokMyqUyjs1ARIUCerYITBxRuZG8IO2El7P7JGTuRydAAeiFFl1yiMOkx/WwQAtHp",
+	"i7fKPvwxpey+w1B5dCH8gWPk5Shufz2Xs/ERb2d39T6cifHb9XFI03aBlxnRIRlbAuQI3rVe+pCvxony",
+	"S6qbDGnczr4cZ4sU4eVRuBLkwXo2tGthZ4esObCYmT4SnbkwATtO4V1tiXJNPtbeeK4A46sxnw6SJsPf",
+	"GQDdQw0e5B24WWziZvFpYRv2EoJ7OGGCPAKqpTo1iJumkLDITc8DJGFx5Y1An5w0SN/cgz72vbKxn7+w",
+	"nJgnVsxr2FJg3pc/1GXc3aMTx9l22P3tC3r7TRptjo+1P1/qZoKScKe7+7G0KHqYBzDXBmAuMwFpCXop",
+	"iskiizMu9FKBsQZmp+uEwETpAu4EylYrBE+1ylaNqReud/VsncUmzwcavdEbA2fPlISwa1Ewi/nvoIBU",
+	"3rsdFTakCFaShpqJsTseTxDs+b14sm/FP+3V8VAkXh/7gfyWtyOVPsjhcjiH8e19GJQe9Uilm8Fu4KnK",
+	"xBO6LPPpVR8qXNnkOwmZnrtRI8dDbBMh64f09pKx4eB/HAlp7K0xTH1pztdiA93/DzPM9gI4FGZmgHdr",
+	"+VtRgRcG9AWnKzjbqmOkXZBvhlwsPTbXOl0rDiqEXRSA0VcrE4JrnPGiAHitlM/5dK3Qf6daoFQYKzH/",
+	"58WumdRY/RRKuCC3g/BQrDAWbh+nzEKG852XcknjFtev7HpPX/qaVAI6IcBhfC0ZMJD3ZcFWieYKzA9d",
+	"ANEyZZq/XtihIjX+4ctnrFOCLkzEeDXORN9YPhWE4JlqkBDLQlrP1bh+DTgL9nnxaN7IOhfS5XVRh2ct",
+	"99nCCBN8VmubrDORWWZY8uuvoNp9x+fi/fuEHbvfgBX9fo077Crl7Km+ERkH7+1e6K6H3QH7INpaINtr",
+	"gbS9U6TaW2b2N4mM1kO2tperO6PBFxLPWaWnzTLwnX2lsf6pAeVupexMGGlESnxg69oT5JU279BnL+5j",
+	"2mkP4F8/O+8L5aR31Ys2WrXFJueiOR3NtQ3tgmc8lRzz0jpkzyTwt+N5Lgg63Kut5e8bdNI6nhsMK+rF",
+	"ttm77bUYrcNHuQylKB5yyzM9bS5exHj3S27Fa5O2QNZqJXxsOIocQ7KQ6dVz+SgA2d0pAWI9HwfehhS7",
+	"xv6sZ2ZQdDPuROXTpzt91/NiPSwpsVpxbetAte7GNz7x37AOUR6V8LPdy0A1Z0rs2PsbmOqWAWurxSUk",
+	"CS9sN+ejFMXzyaTJ91j3AkG7a8vQa9gqjXO2ZQve8jBFe/ljnaWnct4Yyie+FDBngUDONLmBFGnwD7fk",
+	"zIWIONE4MD4utDGVKBUhdhgCY5M8g4gHpA+M9I3wBedb0mLg0vpey7F4gRgoTf2Ch4jKmqBSzPa2oyq3",
+	"plQUzGGvgqF1Apm//03kRSXVktQsiD3sMEJbOhab8F65E2HQFiTjxh5czMPIPeVoCIlsHXqjYlCd497a",
+	"bqjNV7XjbdsRT3VjllXFm9GcTJKFzbzt2NG2f19Ngm6V0BuSvS/ZCRUfCxHFnGiLdeCNFLPODc+IM2lz",
+	"ClKLxV0K9/bQp5uXewZ1bteNXOg8qxUVxLVNTQoNiXbsQdudQSkxUe2GRd+xXljWwSoqq7E6qnvpp0Ma",
+	"4B5U08qU9NjjQghiSlU63C3tV8Wtkz2sjCtV63ugOgc9v6+aN62PT7bxnd+/f/9L4BOCx2DzvHq4O3Tw",
+	"Kz2dZuIhScfbOQGofq7ZbTiHW7/CjIWGI375ngm/99GfcSachiRti4MwkNcdYnyUL4e6v8b5D4TCbZzn",
+	"UGAgU6KUBWNfKnQ6NOdpboW/ANyLe4aIAQNkwFFLwX7ADNhuRx6YiIKVZi0SYVEo08PxItNAoicTIyxB",
+	"gye7J1eHqX7UVnkmPyDQ4iEpA01B+XrdeYz3sWak+qndK95em6fG28wtS9g9gJpreLPbv7Jam1y8rsWR",
+	"mHIFG9wQ8nsAxZjrwD8dMB9Qd6+hPtwfnO2dCwxIH9vlcjk11/QCKDTvth3e6gX2reyhzSINsXHCIK/G",
+	"czFg3+ol3ExP2Exk+b9trdf2Pad+9GrzvXmBb6n/l7Lro6j/a4vR7LpywpM8U95BMUVcB+8hag6dueYn",
+	"ooAY41JhHPywe0uJJbTwaK+Mu9+AtotOb4khB2zrAI1jmNWXCGo3EmDZ02mvlFgQNze1Zwbs+VxaK9KL",
+	"KmMXsPG/fvmUdfp99+/+osi6PeKpl4aKapMRHAZ4KyGXYsUtPPgwjF51dNrKau0EHv8aBCqUtz/mPx8Y",
+	"4ciovmQz5DjKS6fwYDGmNGAoPb76i5tIZKlKA7/IhP8MEVsCtY6BC8Pf5qKYAtpWsxo04T9v23t+4HeS",
+	"VuC+t++kHzjjeyl4vaNpIYRnYVyjcGwI5RpbLMaBk6kWDWp65a3Sy0ykU/EVN6JJf3teHkMywMMrcMbK",
+	"OASGJiBXENxbcMN0zk/O0ZVVsoOUbXVrkMbS3hK7uHf0rj/V/XDZ4rOD7+gff8PHfoyf68t5rgtYyJy7",
+	"jxxNpZ0tRoCHonku++76mAp1HD79Pn7dvJV53/MC9EGQuXvB9S6e38fNfhUsa8ckFiDv8olE5SyDt4B1",
+	"CgFwU6aSHuAjbDtpo7Bv/xx36InKF7bOD7euo2ZcTRctRaRfPXzBzj9HRFn/XIUnAYHqa/Emofpr6PK8",
+	"/8uPv5717r/v9D3SfPffGmOA3pjfE6L3kNsNHF57PfyiEEbYu0hvapdA3rbdVQhVF+0RH8/YRIosDWi0",
+	"lc3lOft4thCXPvMGnkdc+bcitwN2ZSmNyF3U2FpEq8E6ASafXGVxt07X1JV26DCxBN9Mj9lCzudrYe6d",
+	"sJn3h1vnxsipakBcxz80ILn84UVVXkhdSLvaDj+Hm++Ffx4dYLk2YudX6XHA+UWivV1f9cR8QXTtlkwU",
+	"v+4mpkxO2QUd4iHPsq9lgRwvcGzbDibK5ddGFOTnPZAgoNC52QXMmL6CX1+nJ4Jm2uXIEzXSIPh/O5bf",
+	"eJc1n3b/BOucMKfqG9tjMzmdiYLNnYa5KNw91h2wK5RMusBTGmVulLcjHVKqHa8UT7e7jaPQwY00ciSz",
+	"HY4FzOX35eMHC/c/xyrZgdbfVnHKOiROuz22UPLnBQLfk4EWQ8IeIG/X90VNpyQRdEms826tpA2Wn+tB",
+	"VckE87G1S5/tyT8Ms7PD/B9sV5H9sj77j6/+cs/AGljxzjYkbG2f2/alLRv3qEi//bJhH+5wrdA027Ji",
+	"LzAK/URZoaxPZTxk4dJRpan981nbKQFCnQjg5kIKsTtwSHsEZADYijCMeyLbOV8Rj0LsSjKL8ViIVGxD",
+	"8KvX4a+NLXS8fWabsHEOmdjfHphoa6ly9Rubp4AKnvSh17n44F64XWoQr0B1dfddWY1YmyaqqhP7+qFc",
+	"g+UsHGaWvCpdDFD6zFXKeGxk0JyuIAUVqESC84+V8400qIhbjSbMUAVedTwbPgzHVTBU4QMdaQkDAc4n",
+	"N6BYdAO/eDyEs6YKH65W321Ar4MHKNZ8ST2qRASrt0GTh2fnkuh0YRojKdEs+4e2deW0sSsbIurYPKoZ",
+	"RAEyotgnwTnua8Bl3E50Mf+zaBmRf4C9FVuH8+Ck4nfo/A3JYn6k/7/p//h/tPgdIiunkdUdh47ZuZgp",
+	"Az4xcJFt79XJDgWy7Scwzi05MNS9SKV+XWS7eKmMACeVAX+OYZ0avGjI2Yk1gaqjam9avNJFdXoS15md",
+	"rvur0mrG/pZZ7h1NhUq3R+Jghr/BRzc6xV4B3gD+FWYB9wKyCfQYP9xn9vq6fnZaXWgd70P7n5hRf/99",
+	"92N70w41iHwGx3c6PdSc5gXf7h+Nv/M1xzLrW6WD02e3pmq/hkPT5F0thFnM3Y1NB8tdij3MB/TnsRf7",
+	"7DzpZHPxaXtuElaejlZWQGU/VZa0JKkclHHRDqSMHCRyKt01DCjG6O8LYXggAXW/S9hcWJ5yy6snAzLG",
+	"+pk0dpCnkzZ20vaM82dPnj2CRPMBe+55KKB0gn3B/iy/AmgOyPKZ6Qz98T0ygebAu9JlM34jQj2OtENF",
+	"uC2QvQ48vWE0bpKdxHRtine2JEW9Z5h4Z4UC3j8rAObM/X2e9tjY3DgtJmUzO88Yz3lhu5clJwWnZuBz",
+	"NqoggamzUESZinHGCwGJLUOV8DzPiDXwWI+tsH1jC8HnicfjlLAxXEPOIsH6dJijGktb3NCG2W+FtXc6",
+	"qUhZqpcKdjjEbJNvHr1ixzenxxD8OP7V/e9J+v7fgG79X//x9/9Muj2n3cmUnZ2zmV4UmLYxVJDlgBGo",
+	"S6DdA5QqUzLJHieLIkucDgmBSeYOCuV0su8QIMTKLByv+nBn1uYXx8fA/DLTxl58cfLFSdnTk9Mvzyan",
+	"/Lz/+fhU9D8fPTjrf8k/O+3fn5yIs/Tz8Zej0xMahVj9aTBoAOLeXrG5a2Qe0jIa0m5hBxZiLGC7Gs0m",
+	"3OknPy94Zlhi5C+CdkGYhLiXUtnPzrfm3B7kG9zNi4ziMvYhy1/a0MXlLyF8WZ5e4KLDY5hgY3286Wpl",
+	"UedfnJ3ev7/30O8q7WrNZg0yNBJo5azRPIR1L6vjj8ojuE9WVnWeW/Ldlb+ZJKm50gJgXCpM4HYmLO0S",
+	"6qhBInbd1eaOr9OdiqkwFhZvwJLgCuy7tpILkkaldxC/AaCsoG+H5xTq3/fMUFXDqewff/8PlurxAooX",
+	"LlieTnru53e9ish1EtQJ3J6zQ6F2/sEJeya/unTyE74EOnPlU84EGM8gkRxg+aFboAD2UVuGAeA/ETBi",
+	"HKXWD5XrGbx5web5/R5b8psem59z1xc9na51hSWe87k/NjfQeCCBhlgywPkMVcQU7Dn5oWYRpmJsbuoN",
+	"V4klqmvg6f+rP/i6qniwmOQeuteY9YTb7HZ5YaRBfYycsNdmE8Ib5mwDMAxUGAxYQtUTCZvpLCWA81RC",
+	"VCpyYwyY6/Ek41Mi89bzfGFFCghvZabTBUukuZZWXKVzqYB+pIQNlMYW3OqiB57EBVGHwpPRtQdcJNI8",
+	"QSqAzPOVYe1pqudcKne42/KxiEIAGP0nE3rBXDKuhkoqFJ3oYnGDQfSoaQGEhkq7WZpL4Afp9lgy4+Y7",
+	"/UrwuXm+VMByEtymeqngBYBFQ12oQpwq0uRj4dRVu9GSKx4IzmpFvQAysZkKtdr+zkDrodUqiJxPwzkc",
+	"MaK2SruiI4E/YKkQFolWsgXfZlcvV9i02/pwy93c0s3y4LV838ne9ePY0lzGjUUy9Cvb5lRwt+JiPBbG",
+	"TBYZMgxLFeNThAknOiNUruUt8EFIXO0RjL5LHSgQM1PT1VmvbIH1jbl2NBvOUm3e99KPjCieRzpac/Jc",
+	"BPAJ171bnZJcsc6++Vas2MRdl81W/EYHc60per4K5UgQJlN5I2BP3AWSJew3fO63wqusc5au0cBcjeeB",
+	"W+iuGIGbQFjvLjpze4TIu8DGweJLNOefihux9Rb8fu2FraG3xnmMOBDLbb4O87jev0a8nLBrdzm3jeBU",
+	"sKnhlKJvLN5xbtcjnrWaMqt7cK2l7k4x6DfqIfv6aBV2Zh1Y8J/p4tL1udwpG3VNejYUR+1K6Y50b+s5",
+	"N/D+xiuj2veddssdQoKu78Q/MDLo2mBuadI1zc1Hse5elBpQA5N4ZLqBayFc8gP2CCRHCFtL4xGIrcyY",
+	"QcjcWgzuhlteNPpKrxTReb5++dRLAPeZe4blcmwXhUCnMt2BpWfmHrzS3YXybwdtYPRK2qyV5gu685Me",
+	"MeueOggQGjyrm1LNy9Aan4big1CwQxrIXHCFJseo0EvoV3MGeszR/OBWOgmNPkbQ3hVkqSHednvmY+pP",
+	"gOLy2c0V4mPWWRjkNMkLcO5kgLYE9Y5mM3hXvYcHgHnlhZiIQqgx7f7GiB62Xh3f40KIPvS/BPCKGque",
+	"hFSauTRumDOprOmiawX9Jxg4MxCz4Qb1YtbxrrDTz9ifv0LTnfCNwE1JxhVcuXkhLITz2ZVPMkHpAXf4",
+	"UJEdJmwFDawUME4X/kU3kdNfKfbk6rsrKIRnv8ACehrtCLUMS9acEcWCJbh18z9auPk9fqpVCghVt8Lt",
+	"Jr2tFF11cusgNKLRhnNe3QRbRDClOe+fV+SFc5QmFJKILitZRrulFIF3qzGlCIJ6pczfJ6Xo9E5vg+0J",
+	"RjW+5o6vbvzb/zkcmh//pSVdYPMVEGT/YUlFewn/xk9slfB7SPQqGcIh49lVSLcL6MbvxqvWIGvb0pcO",
+	"lbYv4+qgSRC9scDlbutjhG2T9BzciQjseLx0ik4XghXCtQY4Wxs3xRbJty7pGsXR7TXbj6bMelOp4YiZ",
+	"mS6AeDWNPVWGT4QTlu6mIW5rWYDzds6tMHvpsCCKUTyhVlr1SylxJ0rqh2GZ2VVMNPhikSzDYtacOkQt",
+	"3uQaXbt/tyz97TdvMLc/wh7+vslBVf2220g99vSUdWQqlJV21WW6YE/PWGe0MFIJY7osdiTBdldrZQs1",
+	"Vv3s1P3nrDGGGfcqSlFrQTwv8Al3mkYi0HcDkjj9SaQwtmRwRwEtqog61KP3YWFqqmM+qHu7OUwbVul2",
+	"/Do7ZW1U5n5ttDG2986Rh4aB3O5UN+3fj326qyu01gcPyofelApbnhG2ApSYuZmmu4uF+ceUf+A5m85E",
+	"0SWnbaCUiEUAfazCONEqB1YRyu+BMBGthP3ARGxLTC0w1AENBQwPNOVtidbdSeVUWgMVRjVz/vyLsy9P",
+	"ayjcqESe905Pmg32g7K6dgQWHwm3nF4aEr44wD5TVWJFZNMy3i28+LbIRdWuhVVq3MW6kQn/KsBnCiPs",
+	"BeP0M5lvAboG8ZiZUFMJzv4JwJBZ3RCJGKpO8laq9IIaTQL1S8LzvAB6v+6AXWEZAijP0mJYI6mgFSQD",
+	"lgT5k1B+RRBCCejYJUsGuk4giwuCFNDTe1T0YO4uDyPdBL3/LcHtUXa9XgBVw5yv3KUKRkB1c/zAi3nP",
+	"nZd5j81l2r+yGVdWjiEvTdlGMDoc2dZAGizYI3z20HqCXW9Yt9w7Nf1n9+DhhQps5FHX44KF5pKEPWxq",
+	"+MRmN2kheYv5eiPFstkdQsbLsxf3fW6d1Qw+QMIjl+O3okCQKD4yOltYQc6ToQrpxtC7YzxL5vhXmb4/",
+	"pqw9ZGyVxm/+Tr4YZXIM5LlcsWS4ODm5P4YcOPinSJjIxFwoO1SuHz4PGfJv3JHEY+pMAkAdxU/unG1c",
+	"7aiAJesL1V+YfiZVyo9D/t2+2cU7qlLu+3evPJEtQweoKgCinRwOZmVX0Nk4TKOKDmPjvsUuBZmN4oZl",
+	"8q2I9YSJmKNTk/6nxMIWPGvWFcIhXftgQtIckzfDNTHxeJQ2LnnzFwNYPQlmk1bf5GqoKvHrOU8F5t+C",
+	"brB01+lYA6OVqSZ+YkcCcF37QO4wKorX5x84EhrX4jXJqjjjt8H2xPvZrUzhyUyo0C6OXARFYajwMABZ",
+	"FcBiZ06zxbv4wgkcEugh5wgXFURvCiz32AB0O2EdI8RQJS+eX8cyEY9S0kgGvKVysD6K9XLBbo8F1mGu",
+	"vOYDqaJjrnBAm6oH17Zkfed8NPXjjjSKaIHaCBFgSeGGqtzibtEvqlqaErwg9wPQxHsNwOl8KOYGQ/Ud",
+	"spRnqygXBZeFqF9JtFjGswzCHITuJpWxYJN065fZ+i21y330T6FM/TZ6VIByaYBxYZ0xN6IvlRHKSCtv",
+	"6tRMzxcFe/joeWMvdFPt4BPFlrpITY8FNiUcciGgiDW6IuvKk9tpy1lNP4dsCtwiauo3W4NIu2zZ5bFo",
+	"e+p2F+vAvPYY3spdKrXbvvtRypKw8ohnbLSwsMEXppKofVsq658QVeql4KaZYGzFOEMlJ0Q5ysmuklon",
+	"eEUBxmbiH05YB4PQ1UXoDn732uCa/b2zeljeSOtKYVAdY6FKm3xvlZFu+bvWfqJM6n8GJeiWzsnajPz2",
+	"Xsloe7eWUFcLubwiAMKCQQMGpRgo8KWSswTGQCA7Ywm5GROshRsJQA4qPTlQ0RuO9WV8mu8Z5rVAT46S",
+	"gUFgUMxh34YKRSgItahdp2e5fQ/3hBGCbdb+1r2ivqkjL9Fa/KPtvH1XCLHu/njBOJsWPJ9hoUjqNMZw",
+	"xRDRIl/F906gR3SzjsW/vaHiiITbDdV5bKKBlycmNihvjkoInjj2oNzeaaV6YUfuPisL6UzPY1ljMZ2k",
+	"pKlGBXkTi0SEjgsrVbJHEBVNSSJBvj1iEl9YI9OSbqIlOxdG3gZ7idPis2NA4aYbVbo+1cOzTKLHQsMM",
+	"LblhqQi+8v2SiOpkF02sEfh39ynMtUaA8EAYw0vajca52LtDh9WKpdM2YF/YxO5kukcuWSYm1vWU/K9E",
+	"5Pud2+BXKn3kHvpX1zWEPpIK6jfNzvC+/my5huqAKScnhzNPtOugUU0p5mWAegQqaE25fCmUWHJAUpV0",
+	"d+8JNwJyYPM0wyO/2TS7BuvQyQ2zrJylmm2oEMqCi5Jws/UkEr9+io8NvxHJRSnySJPGFLbUNwFTMXQ6",
+	"vu15RxGK0mKRQQIPd0osdMkIVnBis+OKFWKyMALFP3yA34ihCmWiIbHGiysgmkDUEfcvoSjDca9J/Mb1",
+	"7SGMoUnXuWW4qU2yRPt2LTu24+Qb7pz1RUB+vmN4ISHw8qHyM4KGsRKsw0vhFTMDKbxUalIeP+xTAveU",
+	"WXmhRxlNeJ3XTNnydsNrFDjM3QGgjWSsJshU3CTgEiwWCjiHvbPaDSfndjZUsHtSLdDQF3h6HqmUPQSq",
+	"3II91sWSF/hzj/HKzxFxOY64B35Jus+tyMsHFIuQ7P/x9//s9iBWK5QtViwXBYymxxJAnU6c7AF2Nsu4",
+	"GaoEhvo39MfLFJ3xP6Lu1PinAf4MjXnXfQcfTUJ+Oc5PmeXWHbBrfiPVdKjChJBSyQLanBMsl2E+3XN7",
+	"HJHHrj+PikIXTSejEDx1G+NFoee5bfMJub9BQFtmIgJcoMGotNSogAAnz7iTI4BKwyO+4aEisBBMdH4p",
+	"QpN8YgN6EIoiH80kBS6iBrjAssChSqqdv45sVqn6nvgwgSMVSuTBz68XBrp3SR9OhJufBLK3S/hfKJOd",
+	"ap0iymqM6sIJ1wcHgApvwNPExdl65Jp6v9Ugi591JsxM53KyegRojOl2xXCNY6xWAAmCeFJoOPLpVFii",
+	"T25WCQ+xz6H0zjTeYfEdTA9dsNPYqHC7a1xANAztH8HHM7hhUCS5nwCMAns2GKprkC42ZE0n1DAA97Rd",
+	"j+5vqbBi7BbYUytChU49sPZ5hOFy2oTh4ht+JeZ5xm0r0iH+1d+HpEHCSYt159qfg3d4X2kferUDZvkP",
+	"8bObgm1rXhZvMdS+1zApLYdhTTzVb+XAT9erstbVjkW55/bxy/iBe5iTa70oxq3pNGS9GXiIMjQZr2Kk",
+	"NPK4KrByr/K81X7xzzCe5+WXwKZHbhTiku95MflXnkNKD74IkSC3e6AopRszZV5/f8juAWHZ7GEEhQ+n",
+	"YMJBssOXK/5ElLXUjUDqs57MerJbHVnbtJV4Nsh2kEBNQc4LA0qJGzxg+ETzgUBe2P+DLD93Ubf1pyT8",
+	"N+v28NLXDB3yVbe1HlOIkGfZ88nRxd92O9MPzQ28+P7HpmKXXWao2jnqzM541+FEbSRNwHWk47c7UwMt",
+	"/xNY/ds5lW+J3xi9HCYojD7yKONujha0VxcQYYv5U3iYEIv9qA2lqOpGZDqnEtSKBAM4iIqoW5dpu7hi",
+	"W2Trx3DKRmeh+avuGNTl+/rMgAIC6NIclVewzuiJ9UnaIEO9iPpNBGgsO/aSGL2jQi9NM1SJn4KKX9MN",
+	"K6AEgpmAZc6eDXYnY4amvNGS0Us6602K8Eu9NEzSn50iOOY4M2UHOyeEN5LQCiQ7UIK7r770nurmr7pZ",
+	"wC+XcbeGb10iGgQvRMCwhP6BrehF8VDBjR/yzEqPgrk5/hVFy/vj4NoP5YEbRnAbadp22CIBBruklFaV",
+	"VapN35bT+bi1dt7Pzs5q12YQWfdXckWC/YrJJTWq1oBHNxibm1p50YMH+4CX/gAMklDkQx8icEnvFxvc",
+	"mheyBvjYVtwTTfY+NwRdDA+vv79giZOzMSQdHHsS2r0SybEmLYeqPIbQxMDtDHcokrlwDXrbVapUL1G2",
+	"cAtvN8VJ9rqCzM0fKRxa8c7vV8B8xVLgnhLovMPFi3yYYHsTXnKCFx2ayZYXU2GTAQMvs50JI9hbsYLw",
+	"31DhJr1kXK0sAFYCY1sgH1kCRB9kPnSMXWXuTCmJYH5dNtVQcM4S16M3sNZNCxr+emh5vwd89teSazBK",
+	"nlWWdXhD3T1o583VpvJOldz42W+5SttE3Qz+FlL9URtRvpgDljUT/EaY2HfgnY90UImlldo6xOLADbHb",
+	"mPDZ3ceEz9fGJJQVhflgw9nDDeLOXbsrJOj0NEPU9raD3A4p/laqlFI73URcko8UJgUAqhlP0z64veF3",
+	"Had25tnCsNHCWg1/dgoEPAGxzpzbWbdCKU0NbAy0xwGWRp2PvLZRSAmSg60GlNobkaJ4GTQe7TabGYY0",
+	"1mosCiXSXkghLARBWO1EdlKapA01Q26b3foLxaJpbydjrbyk6rtp7yMBZArwqtEfYU0wxuLuxFHB1Rh8",
+	"3liBmuAAEgBYBfDcQgS7MEHBBftBQS4aU3pJBwaMEGpuvZW00HkeWnhnC47twAUAZduplzB4tsDBBOF7",
+	"BetKwxkq13S3xxKpgOcuE/FIFdNFPuOIH0l/Z/4NAARw2oIo+jxNMctMp4LiL0/ShM14ypRmUo01xGeg",
+	"j5BlpynG4xuNGqOO1xJN2hbkCMPv8bz6X9EkOQOlPrgjIJSpdn87fxbslU0CoZ4Dtk398tZWSChhHR8B",
+	"q0Xruu3G+l7R1j9yOlkl7L6v/gTSolFtwlhtkWJyJOSb3nDTbVSZSK2/GCp8CoYqmFmMZxgCz9Br22Np",
+	"wadTt+d1weaCm0XhjqT8Rfgk6ZwXthIp62HJ3XZdLChebhTtitc+mnTMdxJavSuFDaY+JPeXUxzCj9Uo",
+	"ZeGVO0xi2KjdNQMq7arf5dpIn5Oxyyy98M/vqHi4WcWs8SaFwxJ2v290B0dXWKa9VgYAKmg90OQbsB9m",
+	"0jNAGzaHIlmWilyo1PhzQDpaAtwhF3gJPeUjkSVD1eFqdemLkNN7BgF/8B4JYXt3g/io71rqnjsXqRYI",
+	"PR71N2Edn8rXL0iUXjSk+UEbuJ+kQc2IWrJSgYUSlWAngAa25EXaH/Msc/3M5EQ8XI2BBngqEtaZLUYm",
+	"17bv/jB2f+gb9xdodVzxdbou0i9cS0sxmmn99nWRJeVPz4Sd6TT6xddgXHfoJ7dzn4NDPkgWOCDcWzTR",
+	"KZnzFYodX6nVhZROGDedCPevXKjBUA0VJK4r/la8GXOUXGU85Y03DfWE4V2L0sWAQuq5GbS7mPMF9IYP",
+	"lVkprVZzSEpamwjQNNDPWf+baxLoeWPANAO5BCM+fntZ4pB7YpoUPWYBOWskxnxhBFvKQkRAP2M+F9lD",
+	"bhr9B+O1kN9eAYqN9T5XbG1rlpZMeDC4T+nZe56MpsHN26SRNm/hpt7EezrqiH+b6ud91pYzIZAuOWBA",
+	"G2HZSuxcQf+//c+dYf0iMdCI6YSCgPocPex3fpGyccbnOSQgWc3us0wqUoN2mMPq6d62C576I49Pk90B",
+	"sq4tL7UUetXJ+6YQoiqpdjFCIhmx6130Q/RK2QKKnT3boJfKVlrqq+mvftWApWlmbY4cKTavg0V6MDn3",
+	"khnQ74GofiSsXR3kGm29Gl9Ed/neiuE9w/w1XNUCIdhBcjiX70TWEA96V6lGTPVihDiHntUfTu/73tFq",
+	"p+dqmsK7I/fiJp3gBSVL7WN3RCpwIEovWMYB9/MnPXLGtNMPeJxxxG1AsSoWysmNMhFwxm82hBN3i2z/",
+	"SY9aotlRd3/SI0hTo0GDWQuKMhZywQC0WsPgCsOoj6CjNLS5ErbbGBT/aEHN3dcTshDordvFdD9qFLc9",
+	"z+oKcEZWfXBLUeZiuaRjrqh4ZlLo+eC3wB2JyF4p+8udhF6wbxBporn419cKHJTQf/cJ/H4EjRQKD4O2",
+	"3U6jELLyD0qdrw8o8sq07EFAX3VmCXX8e/g5YROZZWAWw6GP9oesJuURHuRevfVb80XZu0as+lvlp9xp",
+	"Rl+1LLKWxFeZZL+Cfmsekmfn5+e2/q+wG80dubuCTPkncHs1bcImgCl3HgCEmEQTN2/RUt7tYFRn/W0b",
+	"3bazK6129hziR9SO42VFPN7DnG0DwWXPxvnrr2/F6v37pB6bj7k/1hX7ZqUcBbJ2Y3VDjVLZoT69JtUi",
+	"VpytAGBuAvxnN64OnV7vr5YKigWPeke+bnBjkOaHqgWwJ7a1R5Pk7IdIR4fFMQOGSwJ+BJj/5NdfwfHz",
+	"/n0S+90NhTacQTxU8ERwbMIrhbFuWdxrunC/goze9++TLghfLEEKKpfvk4wrg6qba6TT1f6urD9dP/+O",
+	"uVcvyYb1RS7fPHpVcZyk0jhVDtMPvtLpilk+giKc5rDwTHB/7TT36NeaJddivVdgk3ESqOke4bdrPKWV",
+	"bfnr0dXCznQR6sSOvhK8EM5oHztLvMn4KUmt76rDf1kAX4VrV0AYCkIjHlHw9cunm4fgI+ZHaOGt93mT",
+	"CfdD3YZtkbNzeABvkB+qNmkMCUgH8ZtHr456Ry+eX8P/XsN/r149/Paod/T1o6ePXj1qPJeYh/0wpGHv",
+	"fqtFoJPVZG7MAj9MQX8Y5ZJ+FCU9zIeTDk9UvrD7HdwrL1nwvI5WNDkDlmApnZMTvkuX3jE9EitNMQJE",
+	"KgJ+pQ4uk+kNFVrN4Eym4hYTs5j2sK4koJGfnJyw8YwXfGzhNJ5+BuTeUgGCDTeeKfXh9fes0Mtu6Zj1",
+	"XgEaBDcUdcWOhsK9eBoePFiLl3tU6urcPKrQQfbqJZVVqu2U//fIk1LPXjtvzF4jwQ1diKlIdoLj500v",
+	"b+AwafTFjW/hi4P90VLeFpdtWk31/DJF9BnyfoZa14CbhlkOG72eMWPA2ZbK5DrlP/R36yEyL4VZZLaN",
+	"VDnKvl2YGUtl2gCzDmHrtQbKDEqxDFiwJAg2J5T6b7YwaeO+9A/1SoyhlDz7d5EMvE8VAlknG6ZgOdOm",
+	"vk98SJJn4FaALIUOYtqT3FmKwheipTtkEn+ACgNc2nKE0drsurNuh7jSuFc/3s3ztcjkjWgiLXiuBBM3",
+	"yICX0lOYu+QUg4ZDY51V0rTHv9VLNneGAXHpUIE77evNW2BLYRXUo9piRZUBtcLAVKaejnd7BZcb6m6L",
+	"963Wbx/B4065tTa/3rB2brJCpMpLDd/thkJGrHbm4xkmObf0uzFZvQ506RFvYnZiQz7pQthCipR1sNr3",
+	"tMfOIZp4esLmUi2sgBAsrbtIE6JcsjQiGo9I2dm7dz2W4PQnYSSIeJBSap4tVm3oNuELR70jbKRRbbwD",
+	"2Ctc4Ki0KGzYyiLuWkVUboUmZwFpqC8fXb/qw3zFRJpem62TItwJvfah27gtPIWp+KDuQdtuEzmlv577",
+	"Xw1K/YJK6FjP8RfHxnKV8iI9Pj27f/7gs8+P+WicisnxerBqPeS546XlDlUsznaLjtTEYHOghA4xxUGC",
+	"NOxIxZJMGltOqEkufTR4JCY+uQAr42H+uheAagE5CrRLrNsg0vbc1CJSO53OHp5UPErSViAB3COrXoD7",
+	"a6ivPxDk44MhzPkD6LfaPg7R+o5tYrFyljHtUR4fQBRYEM3AQzhyZvYFS5xWOwikA5iB6uwVoVKRXg5V",
+	"zleZ5injALLxVE+dSPxJjwYeYxVeCW6/YqHwVae/EZV4j4E0YbqAzLaxyOCWKlv+kx5hds9Ivxs4FW9A",
+	"k1J2Ry8sFDbTrRAM4aGCt6LWFHvifvPEirlrlDSbgU8iDbqvV2Dr9XpLboaKHBOzQi+mMVILz3NzjOf6",
+	"2OtMSTwUastjAwX1iyDXQvIqfKA7YF+LsURAAyzmooKwEPucyEI0DQKKZdxyznSWDtWDk54zPwu9NN0B",
+	"ewSCCphp3HEK1wtyZeUQciklcS0VtrIfsPg0rDVku9YXqVQfB22prvHevQvNEW6cj6cvus9fI3zn7q4b",
+	"DxtfyOlUFH7LbIhFNFik9E7P7V0nhEGkXuLFRJVQ4MD0xSykueJWqNhPm5wra6MuIajur5tUH3EN9klL",
+	"UGyhcj6VCkIS7r5yv96ootw2TlTdqzGO1+9mFq+tyJutHp7njLNfeI7ULxTuWZim6Jmc86loJWTjeX7P",
+	"MDnWKtb0aeY9ptXgACYB204Tid9cjzl/o/U0E+x6JgTovJudLZZYRcP42idyU37BX3leziCkugBMF9zV",
+	"pSO32X17SKJANTzFOjFmeHfQrl1WW8duuZVLS88zfqehlmoLup6xIjetS2Wqo3CzA6PYrwY82tENnp+w",
+	"WaJQHWQ2iiWr7Aq4RPH+5qRPQT5h07wtmvb881yo2oikKtVcCovS4Ypio5tNgMYkb9qf1Xj8okDWLzfj",
+	"2zfsncjQOwut1w7T+9+NoPwrz5uONsjHSRNilj/V47FeKLvnsd/xPP7C8/2P4lynQIB11egdpviqG9eS",
+	"G/TRRBiQ2IkGOR4UVsNXlc3sDJq+lRAM3wkNXOy2R/7KwVkhdpUubkQfVrCsf/wX7m+hSAJUxLFnpFgo",
+	"aCZ1rzSL6C2ixg0vfAMgYaXVxe3ECq5GVaBU9s/G43KHkOXlEfwDZ9rUtm2zMLnni77K/fKPv/8HS6B0",
+	"hYAenVWrJ5OEdeyiUM6qm0yAgDRJCz6xAY4fCKSc1Vap6oUrQk8mrsfu8ebCRCPGi0La1bWbQHJt5/LP",
+	"YnW1cHKlIee+wgVx9eIJ5PB0EgjVvzFv3/zj7/+JuCnSvYApCz6j7OLof/SvXjzp/xnSYfwCw/fczI0g",
+	"VcF/GX967Hf1n354BcUlxjCr3woF7iLe1p+4O92jXjPLV9+Zy2mlVbynjZyqvtz4iYH/h8G00aFCT0D4",
+	"cFIHRIDQNMfqFFX5KBrmsIcx68ENvJygmbU54kVOCmFmr9wrzdta5/znhWD0YMOIkJEiYv2HUi3P5Od9",
+	"bZD9ALlXQxVR9MGDnskF4UkDqm+ZHyYt6/gOcJXil/XCUpldy654GY9tbWu8h1qQiY5Kc9w/6e2vfJZI",
+	"dUJQpZNQ/C6ySX+mjeVUJYyEV5BoK/ic4IyLhWJXTzwfDTIdao/q6yHZX82kYakeL+bkHgaVQGFQv+Dj",
+	"UI2ZFzpdjO1FFCtG+JNvNLv++s++bHGowmrcM+C8w/KkqVBuaqOsuqEaqv/239gjUtSG6hEsF/neJosM",
+	"XQKhpgjRAYJel/zqMVicAOtBfeX75KJElipELjjynQ5VXUD2PLAL0oV6aBfviks9TEvHTVhFcyTKUP8i",
+	"RlXoEeSoUqle+tG9CH8YqqfwtuVvASUJyutO+yNuRIq1YJT5CeWwncT974Uo3A2QwMFNMjmXNjmGd6/l",
+	"LyKhfQsDpOUJS+khrflcdAfsCpvOIXLlQ1iEWw8VRWU2E/zJPd0rlxQmY4B9pu1AITEoOMSyCPgCxgaL",
+	"GwCNxfUtCl2YocL/w154+fgh+/L8wefAtJARcekxITb/y0/GXRrlOMiioc0+5+OZVOBaTN3E8KGaLeZc",
+	"sSQVlsssKakJbngmU1yUCZfZonBKFIKNmb/9GOCRwQmlJxOizYVgt++8k91CWeoioa8mlZS0C0YZaUR0",
+	"GMnBAJrMK/LZSf5YiHWZ1VOMKbixDlVSlR8X1HRFDFLbG28Nblr6OlSV6w12V7jJLljljwN2pZh4l8ui",
+	"frVIUwYSYZHOT07RWwxkvAk89YZeTS5ZIZzNKi3weZee6YWdHdPQkgF77iWwYXNevPVN+2pnJ8Dxhkcz",
+	"zm0nJJxEcZzJsSC9jaTpi0LnhRSWeNlJ6yVpevXiSQSmenF0MjgdnADAei4Uz+XRxdH9wcmAKv5moE8c",
+	"zwTP7OwX928CjakrFW5SDDs78aBoJD9h7qRhi3zAvvZ2h9WLMUKRO4HkxIFTNsJF9CQ9ujj6Rthv4aOA",
+	"IIvyEPpydnLi7xAKrMQn6iciTkJtcpuuiV8Imi9cUo3Y2X4Y3G3nAV5UgFjT9oXQ5WOC7Y4UtaOLv/3Y",
+	"OzJEnH9x9FTeCCUM+Lj41DjN73plrJgf/eheO54LW8ixaZ38Z/h3n4XzotBzd7QIH5uhUXHhlQLDRqv4",
+	"0ldpQPbymbrOnlfjVc9dbLg+LNc6g+ekse5b7rVvtLtvnb3IqIu4IdcWkjq4fSVdf4/BH1Zdw7rS27hM",
+	"vg93vDrRdM7DOBrXCZKIdj0jZLyHCeb0V85yqaY99uDkfhUXcm1WXwqeSto3H/GEvITUKagAKOhsPDi5",
+	"v6ED8aW3e0de4FtNPbgiwAK3ZyGGppfqrndBPNmNi+/EejqX6tindjbuAdKHZoIJzPWMsJZm3LBlIa0V",
+	"CnAFJrJAhDXwg9xI63/QSyUKM5P50KmrykwghTXnxix1kTLkAe5VKdKVtnIMOTJxOKrHzk68DjZaeRSu",
+	"gddL58IYjiBVvmOkMUEpwzsvcQwkgruuIM2SJwwIeFLA3bkwTnV0d6FKQ/IvB1T3aaEXKmU/6dGgVGZJ",
+	"z+IWyv/nBMh6wZKfF2Ih0oRg/N2HftKjoSoWbnIS13KC0VP3p+tnr16wQmR8VeIaSFvJAHLXVUiRQOoA",
+	"90enGXVAF/xJjyjDgVQz12c9mVwG0gHq66qLGmTyVuQ28eX1cR8kAMpO5HRRiHSoOkm/b+Y27y+KLOle",
+	"IDGI0mhyEghc3figVblnWCbV2/XFCQZfpqdeoZUGdQf3MBp+zEgrGGxZNpFoQg5YUoixzCVMYUmiQF90",
+	"ir8GFZoylAfsOjSCNoL3IlDDsMXdhz1bWFWIudNw5R585s4MVTFAtUFrFkz5CDiKjt731m9D7CzEzgFc",
+	"0pusPy9EsSot1sja8KY7xXJJapydgL+WmAGIl6iVJ2C9Jx42KMwfLpA0fv5aeDibOhvWpdLVTQLzEQii",
+	"9+9//IC3w3MQAzTjFSdio5j2VX5+PkBIn2N/Ngvor3hKFTT4yun2V14rTnaASPGl+9tfeqyLkUxTAcg+",
+	"52dfbn/jldbPuFpR78ztr51fKz60v/34vnIPPV/YqQYTDu6P6DaCg1S/jOKcpuNU8kwUfbCpwcurjW3i",
+	"CoLyPMqABZ9J1dRKqolSCdaT8RvhayMyZ6xyCzLYRzjHYqgIUNui1xu6wTqTQgh21oPfnrIH+I8zdnqC",
+	"/7rPzuhf5+z05KR7yU4Iso68HPpGFIVMhTP4IyIlvVQsmfN3DwP3x0M3koQZK7OMZXqJ0HrkTYOZKT1k",
+	"3A4V2MjuDwP2nQ6q8Uinq3WxN2AvhV0U5N+vpEk2iL3XkDkG6/U8msqvoRNPYXX2lYXPK0sCtVsNohER",
+	"S9yC+pSsjWtXm2sWprpFRq1P91Hsf8c4UilYYtFaEa4NedUfVIqtrcQ2g7CaB/v7lmEn59vf+E7bx1CY",
+	"+nsVerTx6l4fZDLwwCVj2nG7C8RpwZXtjwtgBWqXiFdpalhCjyUsL0TOZcroF+5S3ywfS7KznK/miGQ3",
+	"VGO9KKwwqx6AcE6c/guwFiIzAnS0QAWD/noORhY8R0JZgVscVD36xFBd20LmootiDcbXoL1TVSIOgGUi",
+	"nTrdMvDDRZrhcqahV05v721T95VYshHPuBqLdRHpdN1YNfSzh3189ejqGfsu6e4nSL9x766d3oe0nh9G",
+	"hj4sV52nKetA3AAn0k20LggA9vU1S3WW8aJVpRuHfu4qI7dpoL8rIUn50Z+E5W8sLOFQxMKpJjT3kpDx",
+	"D6bvLLk+1K4e/wr/e9/q6Lh2MoLkQqb120XurP2FEQWTaYmPA78gwSONd4q0mkeXQ/X65dO+IG/7vyTg",
+	"7//fz75ykuNKhRcj9kif1BN77s9PzisCaqhAiWt2XsIkvTaiiDe/+Wr1aN5otDYcBINZHpWxBaGQc3Bx",
+	"k0wQ1Gi7RPjYJt/aTGyVA26JKawmi8pWNJ/kwYeXB1d+A1ZmHogX9zch1+XB8a+u+SdpuyiIb3TYDAm+",
+	"kcQZCxUNCkh0kObbCbCOM0QLnYExOc4WKVCtgktUYOSawLzZXAAKwEzmhir+4RNOEKJXseuMOVuGtxtM",
+	"uX2kwB7HH8u2G448TsbBZ/6lGOsihXLiT8f+07Hf4djTJbzXuadgdT/+5Y6aQJtCDz6aEophiybA8YE5",
+	"X7nXhso4scGzbg/gi8t4RmnEgAICpgZmSZh1dUSmdXEwVHtpEZfx3yDMoZfKBAd+iOmpoSpZoMHLjrF/",
+	"qMWDjpFpFfcN8M597Q/lIOViHKWJQC4XZuNUXnRyrFeCqnM7w8RWiFKMtJ359LLubvIv+OlrKtDzpRLF",
+	"znoQhK3u7aDksVYd70MqTb2tBiJMAWWpHP22xpbZxyUVXbVuO36Str+Bh6pZsHFV2+1o+ZQOFnN7KSzT",
+	"41/lDupX1UclvfoFSQgkIKN+MSVEyjqoUDEQcD3v5yAfT2+oKiABQqU9RkAJ1eAzOc+7A/YDJNjSOP7V",
+	"HdMkDoGDEB+qQvTRFd/Ebh5/0ok46k3JaO+dbHmhb2SKWggxnEGLc9Yx4P+/dGcEMmd9NgbeF2ZcCOG+",
+	"BVwJGeRzGssz0b0sUzKAZ94L+PDtkM/UEBk9P7kPqw8Kr1bo6euVOcio24q0u0kFjYXCTkK3OnutWqi8",
+	"Ew30dy1DP3n1f2caatUvdTvRiN7GqmTMxA1ChG4IdLpDW5FV8BKAaW/06XcWORKXLJVTooS1yEgOrw8V",
+	"t8iyoG9EyC7nG4Uj4+atSGEOfEW/z2knKENk9AAtigUN2RnAI6eklvk2a/HKC9T5CC+ZF4KBJ3qoynMJ",
+	"HKlesWw0i+8iwvkUFuTDxTaVWDYsZpv/PX7S9+wwCfj9WkuffPGfRByKmIaY5foWvbWosxIxoLdIuory",
+	"5N7ZLuhGKyAO7AVrOFKxoAQDdawOaDZYrs04U2KqrYQ9h7kbQ4KQHx6FKhvM42c+DsoW+bTgqQAXndMB",
+	"twowtkF+AaK9G6CxzujFVEE+VFFsE6Ul5ntMOVSaMl6dIgTnadcsjbDGaYGgFRLdhAZg0anwUEgqddIa",
+	"QrvI6sbEO2nguijbiT+KVEhDBVnybiyQEkKXAWa6+mwNGGFl6pFshgqg8kJPZCZMl010lukl5LXoxvDs",
+	"ncj3VxIqwj6keHcjbk3oi2aRunKYPL+uN/RJnH8S563ifE2o7ifNjShMRZibLdnj8EZpvFc9PxD0wNCJ",
+	"YVb32OkJveDTYXtYUY8OClQiB0OVGMGL8QycYXHqL30MwFPJlQHVm05uSNuQwHoZLgpnIGNwBz3OmILs",
+	"BNpr32gU5FG1LBon5fH5ejVU5YoyyW4uzGsYXojimC1hnMNSj68qXJ41PydUSLhOgI6/NnGwjaC+pTVh",
+	"JFqio1qSSAX4eTNG8W8aJdo9J7i6q/9oEaPfpbCCzYbz2hKI2yCppkLZYz628oZbETyMBPfeol4ilx9p",
+	"HehjtJol0IqgKtWWHLIe6FI+GOzUqaGqNufp8t2LPtEXmpeKPgBsmLz844ybgPgOBjg8Ru1ivgh8IZPq",
+	"LRYDO+XNvw1Ou1JHNCKbDNgVTggGd+h10Muk0wMJRhq/E94to0FpiAj5kZREnbkYMzPTS/c8Kb0QCAs1",
+	"6XHVdkVS0ozWNfehqinJuAn4WxE+MWBXbC6Ncb2ToKaen5ywzvDoWfjlYHgEqTUriq0PlXg3FrlliRur",
+	"myPM/wbgRwmziiMM95PfQ2l1ezQJaZpdcUUYTlu9m9UdYnX42Ef2cjbqtB9UhXQT8QLnYZv2WJm0HjDN",
+	"4479pEIeLpVLrybtwFI+0EzHshaAKdaE7SKVGnJqdigftAJAAaYM3gKIURNwCuCzCfzvSZrUS/5OT4Iu",
+	"yEaroaLhriXM4JAQ4wYNahBSSL9bU9dqwgrNd1kIsyaWYmHSBMdVkSZtsWg3sis38Mdu3PtLCtRn46kr",
+	"1c027Yum82ABsqPoCKrllueuo+q1361ECmu0TQ98rkTQBJu29ifRdAei6SmgR5BYAia29YneUUqFRndI",
+	"+qkIErfAIGcaPk7UPlKxZKKL+ZPUJFQpMZ/zvhFuO8dghtgVeFOmFbqfbo2SBGIrA/Yk9V40jS428MSV",
+	"j9bNTzGxzFmyVfyXgoO3z864CnXCEc/ZIFLodpGVbFdRiYk+rbJyLZNpi+i8hmWR28Xnw9r0y9S0HVPW",
+	"8Sv3r7w36o0TIoLOM52KQFvXJF3ptY3SdSf8OcSErwL4zqWin06bQCpXme/B71yShiXbpuIZ/2DYutEa",
+	"TZwQ+iRQ70CgfkMM79XpPkSqIibAsTvLO4Rxag5I1G1ADnhsARI0VOyJVV8x99FQIdvad/ATgNwXokxt",
+	"pJzMmiKJnIrDo5zLosqkBKate2p4NFTGitxzSXAGBBSuH1ihURFfzkAHw7xlAKyTesh9FH6RlYzcoZw5",
+	"OzUTCGEVs+51L5mhqDzQu0ANMmGeFeJG6gV8uzdURsfSXQJASw9wis5OTsFAh1rW6gx5ugHu7G9g9Qy8",
+	"CuCGwHCRLNz3wbPhxrnIY/cHoXeg/wPzO3E6qXy53i7r8HK+KbG09G502RSCUeVqcXBb4OResvCud8+6",
+	"DrlXIFq3XP8aXMZDNTx66DcRQnLRBgIsruFRDyNbIUQ2JJgb3HrDoxJXuTMtBJ0X9zdR9PyUu5dxfb1m",
+	"EozTx1d/gc31Vukl1CmyETeih4hy3AMJdKO832hHQn04OXte+YLnMVcAuArZGyITFjLAMunaU6sw/MsI",
+	"xoqaxEiiW1SR9oaKyC6sdu+DVoEwGkqvzyXtS2poDj6YChs9BiARbeRFdLIM4eNB0Tpu/PJg4vThDu8O",
+	"2Avabj4cSV9zk18MVVnGnYfn0hJihNuoMwa5l3DW8Cv3TJUhAzUbgjRcY+CbL4xlI7CBg/eP/jRyx8aG",
+	"8wOYZBfV3TlUiTTfafVKZGr1DkXUBcNkwTFXSDg1FuBjw5MZedbOz84oGCxM2Wzw0bmXfZdofDSXaWWJ",
+	"cAA+OLGe/nN+cl7mAnYhbzyoavt6yCoyrzl4gXqbO4kP4WHSk4SxXxF17p2oGusfCld/FUuX6Ho+rM4T",
+	"92IXl1bDBaK0k2xsoovxP59763SHT7xAfM9XWj/lBdJonp8+2GU8xPQv0mcilRx55p2edbbLywSZx0eZ",
+	"eASEJh9NR3NSkfGqePIBxcAVsFk3Aw6AdrXsIfzdrDn8Gu1KNHFHqwZjz23kkU5XVZhVfyUSIaWXLTJN",
+	"epQCQqRWIcjTYplZ9HkVwjMmuQkZreB/iHtc4lPCuGkOAbppqK5AS8ABShNFXdhCZcIYj9t1wfzvibzv",
+	"EkkUSBEL1wGuwVAlPuACKosTGKIMj7BikUEZcfLiddy1SlwqYZ0obER6qKqEjQB/jOI6IzHW7u4qR9Ad",
+	"sAQSZoj6iX56AUBqXjeeL+yCZ9kKAiDZwrjbpwNpSf/4v/8fdg7QNDAmJaTrRy+6qE0u+NtI4Hv0YiCq",
+	"hL3tdFIj3G16VU3h8TdpwvO80DfAKHV+dhbfPSwJ2hG4QxMIaBnv2KSglFRD5Za6Skxd1asM6xghWAK0",
+	"2NF0wyx3L7Eu860QOcUSc14YQQ5it0d+ALSIcNWV6nuvrF5yu0JmwCsHClfrndk5P7mPF6uHTTyNtLyw",
+	"FzeEk/Bg+mDSh7gvoy/sdVGefvzAD8AWEyvYp5vxv+LN+JC4bfaNU6XibtICgvyFpMlIePvIeTCkg+xG",
+	"Oo6hAs8sSlvtw+1k6H3te0cxev+VatNNQXlyMfA5RbuqQXZD13LaFm+v56SCuCwEWR2Hxtu3GBOleIyK",
+	"ufaIuIfZukXMvfzgp6j7XlF3vzU/+WLvQJqVO/kQiZaJSJrhj+sC7Wvhq3IaZVpTMLsuJHplfP3x1V96",
+	"QxUUMIxjoeYGinxTFJQ9mWx2AA9V1f7NuURM6TXzB3FI3Ys9VJC9Wwg4ThBOw2oNep0nPkUHcIMaF2dC",
+	"RQSz6LYCJq1O6ZfUE6f3+4e6lO9Ozrj0suaMPT/5Mhg2oWGvFU/ljVDB4UWaP6Q57CFDWYMIha6AOG6S",
+	"me6vh8nL30MJ5m8uJnHC0v3VU1qHfzr5eLKDfHyo1SSTSEf1kQQqOMf3F6YL3CebPCY6l7eTo5EkKtns",
+	"ZnqJOpzTtUCOGMHsUnvfCZXf6BzJdFniDh5a95WIPJjlKPG6wb891vkqyouHYAYA9UtlbLEYEzY7WO09",
+	"lnE1XUCyvRPzkZlNRjkwhnit1gn9y2avjeubG9vYzRiVNUFPgItiyVcVT4wh/O8IB7ei/Iap8oWiP1As",
+	"iGbCRq1T+Cd56H7WEx/84XMRKF7GC+v0v9OTEyh54mMnXg7TXvc37r/22+xD2vfVj/wBTHxYvU+W/V1b",
+	"9h9D/Pqtt78EnvCfS8u8UQD/UEinyEJX3YYkdQu1RakoYeDx1V+qKaWxmPZYHuNMcB+dQ+kbyhvd+9JA",
+	"2Y6zmyn91Ifbya/tHvIuWfGOj222YsmE/5ywDrLw/zrhP1+wX9/3WPSp9wk1azD2GfUlYZBmhPX3BtVS",
+	"4RXhQrC5KKYivRgqHsYfnKTghVUW4+JBFMHkQBZteIOyAdJUpD10XQBEyAqui7/4ZgHWA30WU6k8q9eo",
+	"4OO3oF+SPt5J/nb6IwOGaNfqSi8KNtOLwvxb0kWdGutM0emaSpNnfIWZbZcxegpBnMBXOTrfwePgBuxD",
+	"vIuMgr5sruHe42qozk5O/NobqFk1IgU3M5K01XwmBwr4k1LAL2c6K6sYt4p6qjZ1jz3mP/8Ode4fP8zt",
+	"Ux33x4zEHuZg9pauX+jHV3/5dB/9V/Q0U91sJPK33mEALer1WHP8axklfL9DdURlI5qowKviTY5Dj72y",
+	"VgnRWui2sjOhhiouoLisFVAE1qQ7K5FgnaiIDbjcCV+gkqDs811Ozrv7JQq3ZAY/pC/SeuwgZUMfqZwC",
+	"6VYbKimqMrec9d/G3/FPVVFBkniveopoqYKz0J+NT77nuyqsaJA77uyGqd9N5FX9wZuR/Up5V/cv3MKz",
+	"UgW121w7Voo+SDwgf+9IOOUfeLLRJRMyQ3JeGKmm+9aANTqgS7cPXyFLXHTDrPlbCoHkaivy9oihWuTu",
+	"Uga7JK6dwxugmhdRsYLumbCkPZZni9oKDFXTnYOLId65sy+diYMZN/XEDa3IcHfWC6pNWJbnYVuctSSU",
+	"jVP7a11140OgAOAOpkxumEyhplIJZrVmo4XFVCA3gwSzANHKDkwSMAIpdEJ1B7h5ZNNWQ916U63JnytD",
+	"/EM6zP+pLpDKeux7jbScr0+XyAeozqvN8W7Xx69W8PlBOnLj3YCtkbe9mg+RBipRiri1Xw53VPBr9sU7",
+	"ZR0oBNlTPcUx/44ly+9Rx/ykVP62SqXbpFslQlSku4HYDFCevC4UFeNyy5JFkYEflj17cb/Hfrj63ukl",
+	"z86vsN6Hs4lU0sxESg10AwPtXvAEREFeBNABaShbGFOthqrkCEYrG9yyUVfjAH5Cw74mpVOqfl7oaSGM",
+	"SS5ZrrNsqJJvHlXSieOa5n/zFawY8ZKpj3chhiDyfCVmMR67Ft2EEAnwQUUg64GvMKzGShCcn19EWRT6",
+	"AQH3aqleoY4UVleYD4qU8IF8qg0T+DHDegEgYatrtdztS24w8gAHpwbVUXwK+v0XdbJepSleDGuwCsgB",
+	"t1uxixXvbN/qvsmFGM/a6d1Wys6EkUYYpyW+s0mlCO9P18+/ixCgoCvcgIH62TlRe6TuUhmqTjKXc+Fm",
+	"/QIfPJ7nYkrVBizlZjbSvEgxi0xCwgGEvyJN2ediVFwFnuh8PWMNS22xvMKJ8lD60eGN8Km9oVrO5HjW",
+	"UIvRAwx/BpEydxHU6kY6nOo6upcsLhXBeOVQVUpF8JsNdySpY0/QBl8YkUaJGzD3vUpKSvAAtzdicv1W",
+	"qAG7CjjhEB4kvzX2CjbTO8uULsJk94bup/IB7HPlCcpqvizD1hX4xrKXbr8o7XePNEN1fnZ2W2PB70uS",
+	"79e4iz/0DYkGRmVkODPO2IBgKjBM0FB1OXOU+ghpjBtv07B8R/vCDa33GVbVaqxKYh1fQ356Us/j+RrF",
+	"kak4seLz1tJj94E2gMpTz2K6AaGyAVez6Vw27o8wLrfrWpHf8cTfci6vQnfcEd/jy15AHO2vEH0gs++V",
+	"eGdfaTwtW7FFQHbgLgoy3cnyfz6r748WZoXtR2K7UuN6z+Be3Xr978Qk9EHy38vMyJbU990vhsuhCpfP",
+	"DuHTNrqdTwneHzxH5JOj6I5QiHbJEXRb2aJOX0vHpvwud6YoVdonwlGtG5Slt6YCXvpEO3r5rRC5z1YD",
+	"zoYoNaKSrR2p6PViO0g/3iNlIuoomAEUc0y8ioU5bD7ItTAlLm1Uz9gNlSaUulh/c6jg1XqlvE+4TIAK",
+	"CDl+SrMCshLNelE5fYrAjpd8xcDDdckMNQEmQ1Cnd6oLLzswVGvRxQoIkr8XMBfPQ+pFEUoKYNYE9MVQ",
+	"AXxf4n56XWRJ6AnURILDEDyU1fcaRXYHAJyiyCkEMDOIUEgLFhU0Gj5FjaCzEYjbgisEHJLVyvgLIOgH",
+	"/2Ewg+vRUohckK0JD2GGv7ufJPpX4hp39kzfUFlpCWqNlU+6pAGJqlXfos1apugfUJY0VMGQPiRj8r9k",
+	"uuQfIFeyeS0/ee7+C3rucOPuleef5+Z4rJUSY3s8W4xMru0G3ECMrXy7GF3n2sn851cLO2NQSTkhIbu5",
+	"2qoGXT9U1BajHUXvvX751ElZnQvFOjHQ/1KqVC/R85HrvL/IuwN2NbGiCCQjQ0U3men5nsJFiLfVqNBL",
+	"457WrIzduEmgwQNy4oiP3zoLA5x1+K5nSNZVbyLk8OALxIkSOQuBKVlOlUj7UiF3CcW5jIfrcvMuXcOd",
+	"BP/0LXbjig4YTEeCZPMzKqqF7HyCVpT4/VBc5ibO4/tzRNKBcixuK/n9cqo8yg+3bCRVA0VqiXznen5J",
+	"8SpESewvjOghsQG0ECi1kQe1RwEF98INz2TKTk/YXKqFFcYNVbzLnfJ1Zd3IaPeLlJmxzoW5wIwvqNlY",
+	"FtIK5IkZW9PDv9CPjIQl62RyIsarcQa361SYBoBIuA9xugPld9gd7ujzzLCOVmFRnEDNc0iZ6l4y3FFI",
+	"zIhPh0qP8HzYHJUPF4IeIGy8avNSGeuG5BSdFFQ1rbYg4HQvkLmxR+RjgD54IzJ3byM1bIno0/OVIngu",
+	"jDCuhQG78hvBQzj6mRgXIhXKSjcbvv5blCf2AcFYfidEipCZ8ea+KBloeSGi8o+T+92e2zhjKo80ORyp",
+	"uVZixbQ7sG56JnioRWGasese4sz5A5LnHwqKp/6dj6UD5HlFCmwP7LVI0E+6wB+sdG9nYh53HYdbBIRT",
+	"VaTFF3+et137v/B8M+kj3vp/hccOufQ7taJowI2TJVhtBMbrU0zhQh0tLBjO5ZVKYBCuP911XQJ7uOEg",
+	"RJoCyhlWqgr0cpOmgEGw1jufskXGOhWE+obXrlcgquFHN8cGGo2M/4Wd0TKU+sfOd76/5eF2dgK5t+VG",
+	"B2ndAxAMw7QTyxy5Jf1dPVR0WbOtd3XyC8/ZLzy/cPcU6ZvJgD2vXlFDtdsdxdqvqNr2G2cSMDoab6n7",
+	"TPG5R9Mn8GZk9gx+Er/eOS+sEkXfXV2IAZvqu7jj9rnSsCsf/EYLn/l0oX260P4YFxpu2Z2uMbeDW8JN",
+	"PkUOwT2rGniTO/Eff/8PJ87pMZLpqTTlr3qQGoHtSWXFtCjfjOtcalwaEQx9nf4TOeaGasZVOllkHpC9",
+	"ix7v+PpwMkpaGsz9E1aNaO1Sn+eHAZN5JykNHzImVOnudtiKaHE/pQ/fafpwDSusOtWbz2h5eNrVzK/D",
+	"MxXvCJ3TfQLDM27d6WDSmqGKjucFuOOtfiuUv75v9Fv3AYJ2CBzkI3eCxWSiC4t6JgFI9UqnSAFuaMLy",
+	"BxUGA0U1ScE6BnD9x1yxkSjdAZR0GYORATADJU+5VwAfl4PPAyqwCjERhVBj0R2wxzpoMKBuyAjqmJuK",
+	"bunmn3TLsmcJOhn8lynx6CE5WpjSqcBEOc7i4QT7wi2JsTpnZqXGUk0vXUcXqqSulIr5ZOnS6RUD1eOH",
+	"pHWCb8DKxScniPevDFVtPteIL+u6Zrs7pEyWRnCjeIM1IgOFD3843azyjY+kmMUSdqtSludus8Vr8kkd",
+	"+8NCA4VVZLwqbzeL87qvvFXzqkcKCpHKwn3u9csn5BbIuZ0xrSL39D3D8sUok2PQ+X1UuBBTaawoROpk",
+	"OjweCaPugL2Ad1BC82C9+y9ekBBW2jIrsgxIwyc6y5ACqMeMHippPfRNjOoLctD/YpHHSlyQLf8/e+++",
+	"3Lax5Y2+SpfqnDK5B6QpWc6eULXrK8V2Mp6diz/LnkzNYE7QIppSR2A3N7opmslJ1TzE9wzzYPtJvuq1",
+	"Vl8AAiJlS7azo38SiySARl/Wff1+jKuNk1qXuiq94wmxeL2qSoigYwaaXPXVMnOSyk8+ESqvlQ8uUyQZ",
+	"us7G7KVls0sxu6IQcvT3EYjdm6oxYonNJEHXpF+gOxtj/yiAIcyCnn6ZQbhDdedMbk5+5Kp4HL7t3ir/",
+	"C7viqCcm1eREBLSaTI6+mOlS/OXv//0/+Be8r/uzSNIruWqlVtyCUt9CjBUF1SOpkO2mNAvoxJfW4+F5",
+	"TfNkctQIv++aBqCTOtfXQJAPWaM5l9WqhsKBZIL+F18u/0Lzgy9aC7Oq7F+gC8h/wo1WNFv4h+8iwtfB",
+	"zwqGiPxOWwolwe5Icl/WdxalCQcMWKF5U0gFsZ+faGsNCFw6Y3NdX7gjp2u/P4Zj9oOqNmCZYMm3D9Fw",
+	"tWljVwO8oKe6Op5MuqMgi6WzrrrWZK+ig0acwL1VkAzSmJUoQ1kRFE/7AJgP3vRV2Lob9bLjT47/+dbF",
+	"x1C6hMcPGSwD19VWpKOXuN9dd6eDOhOWnW/ihLX3R5yz5iDX3OyaQNhy/YOdbI+u7UY+mRxt65Qf1G5B",
+	"5A4e/NX+ZTRB/ZkkXYL7FkfiXuhS8BK23K8H32q0qraH0nTNKUJ1oZnV4xvLW8Q77rb8wfTg0trl9PHj",
+	"Ss94damNnf7z5J8n+8rQyeGXR/NDfjz68+xQjP58/vRo9CX/4nD0ZD4RR+WfZ1+eH04SecrPZ6k8FZt/",
+	"vR4bYICa63rB7cH0YFXLg+1l+e097btPEmFqBJT8tqaYsTdXtoybrMcn/dqrj86Sh3Zeg/m0BkKE9O9P",
+	"5z1WTsWATbCVOGAN0e2uSmjpmlrvkfEh8wwz5kmWX7ybJfWYIBchXwP+L+bSiccNjI7M2z5geaCTDCAe",
+	"uYJIF6H9xQcQph+RFgWckS7vfZCE04CKZTufvuXYO7MkuQv5lb35dCj76MqJQIB+tcRqBUIxAflPZX+o",
+	"I5jVoOwgRNBE2+JUBCoKX82KmRgy+aBxa+Br9ogOB6NxGTVYL6AktKEKj45yRUkKf3OgJ4SqwbWur9w3",
+	"fjxuuGN2iq8SNXH6lsdHR5T0iKO1WkO5Z6oRUWabLLmAdiC48CLWpBAIO1WFxqpEv1uOj45Owm1XqhYc",
+	"kWIy9nTyZL8agwgR5CsL3qvsoTOFxAY+U5OrJFWTsePJk2nIyoQE4LDLMvm611a8p2hA/wN/B6GBxpFH",
+	"YoqHGMEfsR5x33QP7vY030MyYs/oAwUR94CoCfFGiiAHWdSMMc+S3Q6h5MNJgkQzIK/zFyhCd6Lf32Yu",
+	"7OzyhM3lO1EiY3y0FwBd1+MKK11GbriEBTVXyAAXe2IzYPSJsUvkljVe7TUitY9M+kL4+d//+/+gl4ya",
+	"KLx56/fulpmvjw8XL+XsSpSkfjzDqtMrAAdG4skPoYBngQSGgn6tBNk7PiLuq0QgqixVropzYe3mp4Ww",
+	"vOSWF84YmdfCXPrQCY2Sqh5miPIP7pIf+KBhYOUK82KYFDucMDPMIhMr3iy8ndGregaGf4H/LJy2gsG5",
+	"UYNVEgtToaHhEplssTARGHZ9m0jAE0kolGfAKAwVFGzg5399qXP1s5YQfYmQz0imuL7UDKioPGEKUSEC",
+	"v3E5PPEjHSfNKIUHwYOucoLVgNFKg9lHGC/Og/f/CdgEb+Y/cx5ejI6d+53u73WhlchaBaus4rMrg4/j",
+	"AGCSRRxo9nSSTSYTMoLMcBy2a65mGjIUOPud2yn2pHNYlFjF606hcZbXbFUbXU+p2aI2NlfX0lBPvzuq",
+	"37M1r64M+x6PpjDYmIHXOesMAbKvxNLC7pzLa+ELVOHAgwYzOjJ5Rb+SKyZ4XUlRA+23myGAeXUPYpwK",
+	"jDjCDW53FxnW5zQkkIR6AX0j9oQZmu6nLHQscZWrFoIWvEMQXiMny6CWhfyQli2enothSlAMFazO6Gpx",
+	"ErPTZhKIcgANAxCxGhMz0P0CDUG18VJon+x0azvsEwDqluYDN4eFdA5Hb4QnFfcfhjJzC4iudvN3M+uG",
+	"mbgteR7RxtgAD3GiPnrfEPXNHbT6pwTkXov1PTQO7OCOp/Cj1x40N+MuHLPTgGIWlm2QWhDDh8b2T9wg",
+	"g9CIrSrZxDa4neH5GBVYP7YNfC0+xAQlceBOVsbEaMFlBbH4Bg0b3Foqw4oFt7PLgg1m3IiRVEYoI628",
+	"FmQNeW97tfR0OziYRa4G0WKFTezMXGd3OBttbLXl1Zn8BUMN8ZczvaLO+Kpi8GxhgvrOlR9OUNPI8JOK",
+	"NB8QGW+/OZgtW/1DtQjNuyUb5C0ZjrQT+G1+kLH8IBUZRJUZf4CkTDeb5mynZe5ej14e3gmt51yh2Qtk",
+	"GXi3R6Yl6wdkiha0s4qYSmlY6AnksOfcpsB227YdJLF8qlCRJVCl1GJJ5NkYwXNb09keQCqKuU0l1hjT",
+	"AzueqFx8N5HTpttGPbf9Vj0h7LmvfRKXtybAaZP2EuOO90Y6FMVI09btTebqnmljA94y6+HjXFnqp/Vx",
+	"OjNl2PL8xj0qcnMta12uwEgrvnnxpmC8co+5uITQITDfwAYK7+SN24I+KVit12bagD3eWp2T5ECFTqZc",
+	"YSsTW3A4q0X45sx9XrBBseD1FaDn/G3FKzmXoqwELwuAhopfMvgwc84br4Tp+i18Qb/zveH0dPge5rno",
+	"MwMBbWlPOzAtUsQdeAKnxcc6abmUEG5bclbrypdrg1/RQeq9DdzU5VT8jqzI1sAIYmkuVeAL9of9EcJs",
+	"eb3gDnMtjCHsk1RDAMBiTDpV+lpUHEBcul4IZNmt8nbZHQFhtW1h587J2VVDwrp98o9qAd9zGe0+Nuwb",
+	"P9XuTEa1kmB7PVixn54FB5X3h9qxQaegtN9ZP58IH9buub1tZNUZDFHvNajI3JezahXqqOLbpbrJqSO6",
+	"Qa7CaEbwJUqPJJ05czaFwisfGdLHCrXqs6hVW+X6uRqE9CSU57O5WLNS/yLUvvX5X2B9fkNxQqbydgEU",
+	"duv4ybcNe8HcI3Lh56A3P0IMoDWhu2Ro+3w8CM3P1PVvL9TNojMkyHeDZXwrrzprM7OQDwn8lj1C00mp",
+	"wRzy/WC6Ma1Eux4eQtLoMlHNRnQwoLkBaNWj/N4qNTvxTL9UnwK1n7GSYwuyYKDEOryWb7nwrQ9JlUeu",
+	"kloyKBLx8AYsrf4o5Ry6GmxrZdDgh6KQFJQhV1CV6msfe8ol8RY/LaShCATVFwcxjcF5N7/RM+1ehC4P",
+	"tRkfP2Hct2LA+qBgH96mL+GTYSq83i4RvqfKho4nPbShPtQ0/MPVNLwWI79hOoQKVg7doF88CEBS2tDD",
+	"uOFlDp/55GFvLSIvyzTmG7w6iiE2fO5chUgoWfTB8U397Yx0TjupHtAE8UUKNjACC8TTnjR/o/CexQlr",
+	"RvTG7AWfXQZvQxry/6HwLg1tIKgdRUbcyKeMA/0Fxcbh3Xm40SANYRZLRDgshhkB+qlw17YGtDirBEwZ",
+	"S/UaYVExZq/SsAux7tcLXkkDQdtcvRgffnF8AloN7x2y7hB6XFKfQmOccy4r0PUcRfqzs3+DyCIxnujQ",
+	"CoItHSnyesVVWUlF2Opsoc9lFRIHg2UtFnK1GNXAD2cueS3K0Uwbm+XK6qoazWsh/v7f/zNlyxXQs/gX",
+	"g0gnFGTolTWyFKFfBYLNPOGJzFXBq0qvRfk9XOxOvikifqeT5JthUuGKStz5Z+BDVNzYF8iLwr6G6c/V",
+	"udhon8XmC1G66TQxpa8bgTI3a+KdrblfvUHlTDP8yE3lTFerhYISwHAW6H2xsgJ6G7fOgzSNLseftaSa",
+	"yXqlQKU7CSGUBfL1MuAoN3L3pN1hZQuzOndH/Fzg0f4Xra+Kk8Yzc5Wk6/35vRKbR6YFiLmVwe9iiYH0",
+	"jUnqhn25jYfbomMFXjmygHfYEKdlieNNgq33YUFsPecT0a20B+Fs0D1KI3FbrYUv/YkF0w/FkX9IsMZX",
+	"K3MZNwbIUlLpUgHCbEMv72U2vE+bfaurn4aw7YliKVEKlxMb6XPlO+l7O+dDNR7lvc6FUyFmC1fDEO9X",
+	"jKjNuGJKMyfxRI15vV/40ozdUOEVFkZU1wLzdk72KqkufMI0kcCgfb8S1m5uFMVs8PrF2Rt2qfWVCYOO",
+	"OWu0tpwAXg9PyMemvn13sdXYFu+GRXSn0cPsnNs+BzNXDQ/TG5JOy7+HhxkxgLcKwm7ufL9vbKKOJ33m",
+	"pe7+kD40wT/I8KSBfh+oIhLTIFv2qFrvFs1OPI3cLRjZi3ChYYMFL4Eu1VnNv6BsDIXbHZblsEnJfRIK",
+	"mJ9OMDLphXEoKlZpcmScK3DRYCRpkUjl/Cbr5L6EFMgALPjn9CfWETQadbCm1ovfDoyXE+gs7kiBQO7F",
+	"DSBXb19/iw5AwIkzYlYLrLeCepZf+DJh7jaXzttL+uyhP6wvqRKn7XcAmJQMdicFT7qDHtCS7hEtKTm8",
+	"aFvs34QadvTWyT8nPvb+4E/GvFQAyycMBHOQUPnP3cnwHXRoH9laXlygjrOrWoF/PWZfU7u6YlohmTwr",
+	"xLVQtgj0qm3yjVc/nL1xVgYR+VnNCjd+4GCgDhWsroevCZ8R7ukOMCQ9cjVoAnWnQvQx/gaFCszM29ff",
+	"Ur5Dqgt2fDhh35DJtFJh1spcDcKszrRyD3SzdULFRtQb7mPutpaiZE+Ylc5i1deiZodPfbvALT19Niga",
+	"0ecp+wqiiQyL58zVT3//7/8pIIJf/Lszs0d/FRtPYtie3uD9e9QTkKvYj4HmObJ+PBnnKk68N0gvrV2i",
+	"iQufKMgZGV1dE8PFsgYuEyefK62XkB2iGiOiCMnVGU1pqCt0ixkfha0nuEewbybNRYX8VyqGxpF5cZqq",
+	"pKayW7ZpmNyAMmx1LSq5kPYnSKT7fuOu8Ed6xxN/QGNUD4x3q9N9002ku6VaD+6LcXbrSZ80BIID2F/B",
+	"fO765cHi3af2KGgevqXT9jd+SW732sAdKi8/WIp6rusF1vAe7NJ801a1+xOA7ANWDFxDsAybCqwhUprm",
+	"ccbEOz6z1Ya01Iat9aoq2bnIFWk5EJpeCZ1E4JQtVAMI1W+EzcCbdwp6tFr6JD9mPnJFo/RiHhQk2cYC",
+	"tsCUcVY841X1rb4oIC1QACz0jOB0IF/Ain/V5/Btroqf9fnYE60DWzorXqpz/e6lFQu6g3R/j6UVizEC",
+	"O9BdQkHzdullrkDKU9ZoSCPB348h1FmcoLUANVQKBCthYwfMbsDYcta4AMteLAzjS17bMbtdEL3H19lt",
+	"15/B5O9VKOytI9g6EPHBheuDwblG8qT3K2+KI3wB9/ntI7kONB83yXf8SThOn7t4/yTSsjlFSGjmcTtx",
+	"G91CaHpOTQyp7iU1E+NlT1chiC3nFUD7BXkA8zmGGEG2TLcsKLSXjNVLw5yglVDgA5sfEIqZLBMOzZar",
+	"oOsE4AU7oMFwPWaDMFuC++Z3blipFUQ1t4QDMHbeLsUWs2PBNPRBa1l2kqIp02n07ZQc6XwBOxoMKoDC",
+	"nG96BnjnHGr3XjT5HCfwNuYhQYrB6j+EIu6CDSw5++9prFmxWEI8b6/a8P/gSxauCMRQrcgDFhEm6S7o",
+	"OISskjuqQ4wsEFchB/JIvJVeCqIM9s9wVhveYwtnPTqOwzF748eUq1KDn6sEgUTemP0CIgr6qK88m2C3",
+	"oAaD8V7SCv+GKcHSoBiNcJ5HyGYxAgrUGVbhrBS/5rJyjyqyDj6LYX9nfSBJfWRY7vMVAAgwZQgdlx94",
+	"uzLFKNNrhUCjVBMKYVFb82tRGZCerTzVzVZVmPXfS8Q0DHiX1Ap7/EFM3VXE1Gv5ID2cFwGCYy859Qtf",
+	"7pNQgaxIR4KhgWYf6uqwu7lHjEEANWPHER7ofMNoHjKUPehuVptA/Is90P2yjwyYBH8v0v7sIAsapqgp",
+	"2++yRBpl39NLeHEDDJet0vBCMZyyZkrLM1mkgjBXPZKQ7RKETfaeG0Qga0jA4W3bYPCB/8GXd9f68n74",
+	"HlCl4DdJn48IEctGr2A4UsfZwYK/k4vV4mB6OJkAwCv9FRoxgeNA1B/FOfwPvtwfBwMKNR46Xz6DzpcO",
+	"kUc54lS89QtbJ3SgzmREJF/BG+2Uua+FcxuN8yapfduDbmKPgxVYtSKNrbnVNaISYT+D80Cxdii5msAP",
+	"3E6vFYfS2Pm83XwHUSSEgbpYuQ9wyARYHcaQ1AxBUawbTq6wiiYRLScNhM8mkPUTdi7mmljpEFai0lAB",
+	"tVoC5UeUtrkyfJMgyp87eZjOiywxE2KGY+a7QBpkaB0i7hthT914XwWG353OJ8HFfgxK7vvq3EjeeGfX",
+	"BqzmPyob9mfY+HAa8IilFaPG9KdSxV3blCrA4FcvRmLBZdVft/gMf0ZdbJSGhIBSMNVC+AZTnwFenZ6A",
+	"4SAES4DGP3U1zhXSRkyp0EVdAZ7b3AoFDqcA1IVIJxGBRgJT4ZvwwMCgCOH2o2N2qVe1AfQ793wi/Pdj",
+	"97X6CZGw+1UIcjNjZVWN8I74AO6L+I4mE8qnDshFnlWI2WjXEmBTsLReMWiOGzpRxlYKWxwSAOEwbi/a",
+	"cnU8mVAHAhhhnhgAflkAF0Wo3DfyIoHTp8EI7oYBYwppZeDx5oGAmLLZLYCZdF1JgLoHjKRikPYhBqVl",
+	"LUZzWVWi7GFUdJP4AvbSvbEphkd8olJFePazZFfvloY4r9LEbfbeQvGPw1bYEHA033CoGoArN4u3hdhp",
+	"JIUjRK5pWsCR9MWQNA1FyfOKX7SCOKzWyLGu1ZQV0pxJK0BrFmzgLBs4iGgUDTP3g5dkTxVs0DSt/DuW",
+	"esHdj3NVXHLzvX4j+ML8sFZAMaLXykkCCCqdtEaC9DFmNbuEd4Ps3mOt4EupLoYYNytEspVFWXRbQCe9",
+	"1TQtq6zHVHq2qmuh7FsD6ZZ7O5bu/js7QXAoCOn+kDG7rZXxZosB4ebTt+TGrHVdjmphhPW2xg1c18Ia",
+	"aiD0l/aaFc1704HxPFRNuyBXRqqLCo45nN9gJ7BDsBJSBZ1t4fxvqWnmtXSuutX0D8odPRAjCEQCJz9U",
+	"3M4bDllo3ggfuikG7kSyMsIUpBMDRzg2odOlSBeAGUZd+Ue5qTnX7zIMLDflZ+hDS5VTv25/RY9/7Wb9",
+	"fnV841GfSNd/J4zhFzv9nbhb3TRiwPFBw99Ow58J23n2OcMTDofrVvKG9uZN8kaBtmvJEsx66YZN7GG6",
+	"sfkT9Gn0fYLYydVpk73syNvzoTxzgTsqxCB0DUZ6+iyq1KGbQyOAtLmKvcorbGdGXDoMaGi4CgA+3nhf",
+	"ytv2nKH8G608TknqKQURaAAJ0AOswy8CoYzH3Iarx+w1t+4ZC2lFCeFVjB+HNwDrwn3ekjWDCNMu/HcR",
+	"qknMtFuPJTaOuwtOqE+YVtKgV+aJS2B2z1fA1FP6EM+wG2kDrv8YwqvrUZ+38ApEctwwy93uGLQ2ZzS6",
+	"3W+MUHb4IN1uJ91OzZXHg+kyXG6Wa8TP0C/IXjTIpujndNSBxkoqVvz76DV+8QbMFI/5KdbNmnWsZVdi",
+	"navmjQa1trANh2P2vWbNSvqCIWcb4h8IYFcwICO9GZU+JFchjHEhrK//XPMNSq9I9NR6Fahv8vxMHNke",
+	"oAXgFV6BqEbNixAEmMdQD7yGG9CagwtjsdSSSkvnFqNR60sNQLCezwjFFN7STb5QpSijOQqynSImw9Ss",
+	"C02sENZuxnoOWUFjRdPxp1o40U6wA2DQQRQHQj3eHIRyrmCs+sdEe7W9bE3D9XDLWu0Ul3CDM3z3+3Ta",
+	"6BG7RZQSa1FGtjWyDJLN6+a5+eJLLh+cvG4nr04EQReKjpvXdixkl4hySniUBnt3213uMR3hYW97bZHt",
+	"RauAzJH04lzFtP3SC4nuiAYbYFBEz1kplpXeLNy0oaSgGiXS0sBTHsc34wruHCqhVyoGjhPjhxkBuCVi",
+	"IVUp6hMizm0ONwFDzwh6zL0rt1Yslkk8vZYXlzYaxbUYRXJgmjBpjajmaa/N8eRLqAOfV3JmUx7RGIvc",
+	"Dn27kR8ffUmdaQbElxM5AeYnWmndYsMNbCs8evDpTZyW9fLZZ6T2kArPaG0/11iRO+N9+R/cVTcLFDoO",
+	"N6SkPCl3WF4A3vbHxP2BRYtJtii4abny4V/OzKWu7aiS1y0jhQ04+9cf32RJu2FSZjSE3gP3ktD30N1W",
+	"iKzZXDG95H9btS2zwZMJK5232HvXtslmdbsUie5IzX7N72AK9coWkY0LAp/QM8nWtVYX6dRx+ihMoTPN",
+	"gm2DNsS0aUIkBZXOkPjRS5koVSNzEj2psR38sBKppBCvjSTSRlhkRG9LwXZBAIayf1La/hSuLqIt27UL",
+	"QQKDddx0S1v+6JAwtQLNeaWpogMrygAhkysyZJ0IRgFO/au7PWXW5SgfH33ZDbAvL9TL+yLAxJt/Im91",
+	"T1PQLaY/zw8tjZ9lII+8FSQl3BbNe8h9vbohavcaXB5D5dho0G27vV0ebwzeTQkrLr0EW+lSP897iuDl",
+	"SduwLKnpO9EXobg1WJlQOTXjdb3JFXDKlUNqav8ZK0TnSVP/mP0AMRe6Ot7NSV8QPgPsj6dqCDNkxvJN",
+	"rgANlexcYMtpW+4J+lM6Q+n9Y6rP/4jM6aRrKLzXHmk/twd+WNnPwPRLBj2rtPn8u1s+C1su2+EiwhnX",
+	"K7vHWV4tb7DhiL48YifEUqKtTD9pcy9GGtbciHXZHiHIRFqsywbJ/HGBJwNjOZRVU3RpmivWVS/TSJ0H",
+	"jminKadszisjCrxx4V7MGyIFbcbC3XQQDp/3W8kBrNEydeqfXkviq2RYXb5lTQczBgCA0sh/kjfVtXto",
+	"y0JsVH8VCWvrLd7W2QVF5qcpeV+l4wtjXC9mN5141j5z2Vkf41b1xRa1DjjRiyUHpMwWzVq1Qdcbq/Yr",
+	"vRb1yP2mhIhZWviVK+/7NlMtIW3T9J7H7Aw3MsT1bjbo+oTh2+U92mxvl58IisI/fB8UznC4uWHU3f7+",
+	"ovi2DvIftWoK5jnZ4TfLa6jo6BXWbwmUeVm77W1lpJ3ZCtTpdSg/ZYPCXWCKYVIIntzCQCsKpi+gDsP5",
+	"ThuG7FZsVgleO/1gxTvrL6MsQVM7ZI2qELTlYp1WzJ36dqBLUYueim/WKA1DlFjvOW+3I8P3SY1TLAq/",
+	"j+Pe97hP5LTtU3TVmMEHl+0zkRM3R+9wm7HFZr8qcre0aEQ8/hX+t7s3heJuzsQo2UCWnkgvI7pVfs0t",
+	"r4eNaikKiUuzdfbBvPFELVYDwCAEazjUMkgbkQ6Uk06iNpdyyWzNlZmLml1oQEDpKYB03hsmNq9FzZZg",
+	"dlJZBoasmK75rBKYUlVabRZ6RfzxNWKU/Zs08lxWhBwTW3CYEUAZuIEnItYielt4NX6vSXD6xhkn3CCF",
+	"kSv3kgAdD0KSL0LeYMEGfObsIvfWMAei9IybCIWBHcaUm6TuIMXwotDarOfDMXuBVWyIau/nPACIYZVA",
+	"1vILj6N3ueYb5HNvKooglpe1PqfJm1E5GkLotypNMCrGmjXVufLkBNsG4Ql7+/rbkcAyPRkSzUtuL9mg",
+	"+KcC+qr/36OvimFP7aqTb19tfEH7zi6flsNiNfQlsdWyp+tHJJXyt2/8wWHdb9ePm4AzFAs75Tzqfneg",
+	"H1p+7l9Ef+t2Fgmq1ZKdb/YqJXE/3695sC11hawbRfBgWO3T3IeCzh3TD27uu1WLHhWc/wFa8/aywn4H",
+	"1tc/TiceIEHviHS3UARuar5DTLmA8yJFTa3880qvp0w0yr+alFmF032Fv8oQaFoT5f8R2iqAMQrN48CR",
+	"B1GpLCHyXATuPLAcALuU11cmfJTgM/QxkBbQkAf4LqHYtBbLis98RB/DN57eIFD9eGMiufXI3RoZDcDG",
+	"euNH5mwyIKbZwvanVMFa1gLQnwwCzbA/ezuTSMcBwCVXpZ6tFoihdUa/fAqwLmBQgIu5A9EFGuYqyF0C",
+	"uAsb5AffSWMAxgHu4qaUboJM8417GFHhNBb4o8Bk3kSjxXy3DwRC7rj16ieMs3NdbpCGx89PctOQlODG",
+	"l5dhpjhUA2+3RsALeJAwpMczTNphU6QfHZ3cjF8RfgqMqwkA7YcAWWRs61MEJS+GIc73dPIk4nAkiD+5",
+	"2ob8MUPYMX2IRLh0QQlRU3kG7kqukqA02bw10vwH1hEMjEFFpLyOCZ1W4RLo4hoqEwPdREJBAZ6Nt3Ld",
+	"2nZ3cqA4IcqHtHDh3ho6ep/4ieIWgUaIkKZ2gw4l0q3J4JExpdfsgYrigZew3yj4GnBfA7KZuvA7aUCC",
+	"zIkgr8WHvWaDU9KPz7W+GvGR+3e/yYCpMTZQOhQlT6N6ndcasmzlhbBsUDzGf41/NsWQOkchOrNcgqz1",
+	"XH6qBN0LGuZSgAJVJWHWkwLHWpgKKjhlUsIYWNvamitX3FpACsdLTDrAQTdn4VxePHajk/NNMQQg+9Dg",
+	"4jnn6pXKFWh0bsPDs1YnTil5Vbm1qFeVMIgFuQGuOeApdN+spSr1OgDs40w8MuwXrUTGSj1S2sJKACxy",
+	"xo6OR5d6VbM5SFE1cw7PMgPcOWnNMFgpbSh51MbEHgLxJYPK8UpsWIEBp7+KTcEGBSLVLxGpPsP2jFyh",
+	"ZhuOwdIyAKrsgeadKD3xlXgxT2jFO+tj5hcC/9VMZcUYupULATqdjLMwj24vQi0EEP9xk3JM+en3T4X9",
+	"EzS920An6T3IBvXmjVuG4md9/tJZjKfnK0NRIMMGJdkHGW5Hy5WFfGKBxsJjwGNCfWfiRpl2VV89jZ1F",
+	"XEEfVIZ9S7TnjxC4j3FW8k22jXsPhJ7xFyeBodFPPvZZAeskNnQqRnSM2HdZb9z7gOBhb88y9uw0Y998",
+	"lbGXLzJ2+jZj3//HiTNjkjM/wuukMJSvzVVgmdR1k2LSTFk/xyQRE/MqY29Pv8/YtZYziEeNsHbEzQS/",
+	"cOZF4KLM2L/pl6/Q1MR+dTcLvBopYaEsOmXeDGzJ7nI2r/mq9ANWOjBUeuuKRQ+GW/Azwr28KGJ2s/SJ",
+	"YSeCDZbWMM6KUlguq4Kta2ktZrvxnOOVhHdNpj9IPXOp13DmpZkCaq3H5wAWnHqr5T2BHkkkaEJGCXC5",
+	"+cGbS39MQsOe5VckFcNmw2JGpdfj/GAIljkHu7qUxm8P2oEEFofmaK4KYF9FKs+CDbj/WVKl4/fVJWTO",
+	"8MXDnsEMOq8qUZ5ANYGx1cYLNg/o0tygyJjuY+v5wY/Cm7DwTukG82s2Zq8qwY3IneoUCfOprhNKVPgt",
+	"TsACPaIgKxpvHWWaG7IfquoA1XIOW1MkB7C9rXFDGiEdA0cBw4i5Aq/80rPnvha23oxO51bURQ+hJwmy",
+	"k9juM9duKhHZGEL92OA4ANJ4obCwNSiVltKB4uXOuPRXWl89c+r/fqx1f/tPVFPgHv0VTuVOOAdSGOcQ",
+	"H3x/y/vBJP6I/Y94Mmq9aMrSAVo5qfHrdoLpsH6dM74H3igqZlIBhvpZUDMAM1sXKt+WeZyrQXFOB6JN",
+	"2paxw0kXAila2tFsBvMOYfQu+LUgGAa4KNFIa+jfTkkvMVjnL8OCsbWuS6LAsIA5lYEoCZVbuWqaOMOs",
+	"aYCHUtCV8gzYbpbspVhkiCgRyrJgodbc5Aqs+zKLdNuVvqBaK25XZpoGAKP1598Apxz4yt2zxrl3+ilc",
+	"mRp33mhA6m7rZSrV/tGHTrCLMgaKYGZyZZZiRnrduT2r2SX8ErhIAnhpB/5sijqYMWCn9q+fq0pfmD6U",
+	"00RSfXyc0x2/O5O/iFeixp/fZ+7hLJwYmopd+KQ/KBEQSv3yPiQm7hJptE/w7RCtlb7YPzMYxEAhyyJi",
+	"noOoo4qIeMKmrMF7EXqCtqPUzqSFWycGbeOsxgrN4yYqMR7sFrPFDqjib4QlCp998oT+le8/V5h9fiDt",
+	"NE97WWSVvng40HdwoL8BRBw/pbtP7/5GUZcWbB/FjEl17t4fWylXFv7wFlCuCE8daFMsr+0buRDOQuq2",
+	"icbsGUolK91xhPLQC6zqrwWTalatSlES8UQhVOluN2VqVVVFxzlntznmXld/q//Aepom4Dba2e+8B/V8",
+	"Z+o5TOmO05yexce/Ypa2XzE/w5q5eL4H3Ue3dVa7xQClhHM16EgzD+Fsl3zDzoVdC6Hohs+5FZ5wVJXw",
+	"V4bNaP5oj9lzvjG54lDZ47wBPWeFlQvxH1oJp/gVe3n6/SlYECfs7ZtnaVs0uhjSmJVw9oxpVCI8Mrly",
+	"N6KwvPW2iPuNu0/JN8TR6n5t2KXzppyLQKUG8VJCvvV5ZTRmpI0x526cTYj+YFfeI5OQQUT8rJqrC0Gx",
+	"7VxV3Fj2ZxjXNE6Yf1mk4tNukqVKpwimN5luq9kX1EAOFVO5Cvcas6Lksto855YXHhqMCQgM+hWk1Yeh",
+	"OWEPw2W6LkWd4W0p6Jkr3FV+KTHkVUB8cMomTj43t8HcijrdCJzev9LqAorEuGJPvvgiV7gyGG71Adjk",
+	"hSGsOvlQ8U9W3pnlVhorZ3vRDDbpbd2+GbJ1dGKpE2mlIOPbaQriObojc3B7gKh+3TrSMNyhTyZv6Pzj",
+	"uJ8aGyWuTR8lRljNBi0GBYEPpgdHk6Ono8mT0dHTg+xgrusFtwfTgxIvIF4MbOHoGz+cgb2HD8ehl+MR",
+	"X2bHUJ8cvu9QQSwFKUHbAKYz2QVRRgxRegGIil5Im26R1sj963aTjxy8ffPsIEte5cWq1kvx+BWvpdvE",
+	"C/7uW6Eu7OXB9ItjoCbxfx5uv9l92xbxeO3lI2CZ94NhcQeGxTNqXdwiVQJBRdJ+h72BUTupLszjX2do",
+	"Kb4s92niePv6Wwzmxgzbd6+esHA/L7BjvCDcviBQ+VyVeq0qzcFKcDvE3ZTywNgxwKDq2H3sjAZPSO8+",
+	"NI9/df97Wf5WOF/Ekj4zubrUSq9qwqFbVnxDDQfMCHGFDCdYxmYYt6ygf5/aIp7kKfM0AlD6BdAAzvHB",
+	"sQxPyFAwpIFmlxg5jK/D+KqUehybk2EakIU4maMWOdTkGDUsZjVzlR98r30C0V+C5WX5wd2FXu5Izb72",
+	"Q7yrkErYL//AkZUwaTfJzh8BQ8zqsL+SagupHkIudxtyCakM3Mo3CU8jF6uKWzEir6u/LOtHnyvW8zkk",
+	"wQsjFwW12dfY5hXtiCkzeiGcyYF3OScyOircKFDC56qwukA28252PcrKZyioC/ffIpadFP90eHz49OnT",
+	"p5PDycRjAEBVly/XARcoIWCXsVGes1rwKkSKgAKdIj1U/LMAolDoTwvIlwGNjnJk1IXv75JUi/H4KGmp",
+	"1it87d52sxTIm75SzmelZDy3/taYa0e7nSpOfJFyxuqVUvy8EpnzkY2Eku5N/KGumbTGeT/4wSNDzXFx",
+	"COtLpwxQstNVMvwKhqvKThr6XFFRGGVFEWAMK89MI0NJu8v9qhZsXgssPAcSVaWVQD4X1QAZvRQVbBVK",
+	"JF6Lmp4s1IXbdpDk4ipXPjYAu8fdthIcGgyjwh4UpayxSrbwSzTEXCC0T8L2ZgNfeuMMg1y5Z69qlREr",
+	"PrUAF8RITZeH85X51X8H7PNYYGTBdhnhxECHeH0hxux1e78ZNngjKrV598jQ06SSVuLzUI/68budMtML",
+	"qS6KIQFBKL297cLmduIW+bedyMX50RcXojxBrRqrvYFkbH25yZVUxgpeUrHh8dFRWi1yFKtFSMbAiJ8h",
+	"XD/kPxrGEl8uBYcuT6wg4WyhF0LZEyotCUWWwSbCCS6YrnMVPgQpFReLbLzw1N+ct3V8dBRRIrGSDpv5",
+	"QDIhMFuuUF4N8gOqoQlHmF47PxhiQpo5oZQwIdGRiIVGW8kauu6mBZEWggW+FotOEBou0PiBlfHi3Uws",
+	"LStqwUsnUotdpssZCfCX+OB7rK3peNKtymyO7nwkZWMoe3huzp80J1T3G1fmoe79D1Tkk+BA4S7yCgOl",
+	"KxRM690WyQ676gaJtVeOOlFPqReaiGASbmVbDE/Z2tkQ4JddQCg4lOWsjNULUTPDZQlRUwqYQjsP3Npp",
+	"Lj2fG2EjPDiK7VZZjTeInH8YzQjU4GmGrPUul7oqDQ4QAG25BOLfOa/H7BRjtUm5aqqjEb/APxZkKUVd",
+	"h+R4driTTSnd50+y27qTjX7gG/zJN2H8+zmUsKTgTzYWfdBWtICA4BXt8AbfM1xzo/+ZxOKOnn6xKxj3",
+	"GbqhcZ539kKFXz64nHftctp0t/fKRvQ0zGOE0doHXi96J9t109TDv1WKk+CTs0HgYEFb1MkWmeKlTdKQ",
+	"FcsP0v3LXj5v3MxqAgBLBpYfDE9yJRKcEexTtdxDfXp/1YnX5DWhXdLZgAjz698TY2y5CjbkoPD/dO+m",
+	"VlU1zJyxCfLdYOnjSlVO3hZY1ligVQ+jWUsjMip3zFVR1nxui5bhyW62O1mzfIrGOTiaHHYWeePaPaPf",
+	"3VdjZuMhn6zg2z9+l/VJc/bB6HGfqfT5naDa/c5M1GdtUdOQrCRKu6RrucIdHcnWd0pZvdxEq4N2ayGd",
+	"LFWx77CZWg6Id9DDH8QphbKCPPUj7ZClYZxNcYqmnBvSNFej2GWYHzyjYeYH7J9IG8gLqXiFheqD2Qow",
+	"IqC57ZI7M0/UZpiBTEURyEgC5oqFCBdCmW6WImPLWupa2k3Glqt6qYl10ffRn7jhXCDVo58xFPxRWDtZ",
+	"3qhZV4DgVJoMn3NR8+VlhsIbe8oYg9Yoci0yVlyLGqBH2SHIeWoNNczoVT0T0/iBu/2zs3+DHJPxRebu",
+	"hjO9lKIc+ubJuLZ+vjoCgpS2cr/e/rb/zfFFPLxOewsN6JZSxKCIATZLiKL4kZIuG7YbXXEUj6Wi4eAa",
+	"imQhlG7MHhukfWaJvkS2ySRUG5occOPOde28PhhSiKKqanPCnJdRifJCjM65QX66MNc0fGAveV996mYT",
+	"dGmrQidXC30tjKeUUQAjSfx7KlnYa1HjrHI2X1UV/KZLLT/3hy3RzHt4JTQXzvLRy81HBhr6BKoaXvLB",
+	"Ofhg5fW8Q7bvq7+aR+4xHP4b3YXvgq0dLmVwWovw91fcCCcPEDMbpEnrty3ZlavC/xPiKrxpoqfEG533",
+	"g+x94hbkqvU8J0lQD1I7E939XMw0VO95qZeqYHCz+Ay9n9OtezqZtCEiUH/vZoaHvoEUizSU9zrFGfYZ",
+	"fRCEHmiaBuG7nImsEtuaSHj60QWUAIDrGWxNPiRVwpRmHYXbvtfYyZEhqiRpoFsegjaPnAOVtE5hvCeA",
+	"pQN2prRkQLSmJtLZ+fXFVndtL4leAUhqtto6jifH0ZNqdm50inmKYzk579MnSdyOFsKtAsKvFDi/nWx2",
+	"tCzir+k83pND1fmsT4Rx0xjDt1Jd7ZLaraWWTVc1mjNaiYdo/+8M+DdoFCfkGW+vde9CJ8qmeX52K5y9",
+	"o1PeA2rvP7W7SWXMCmc8FegDbIkdxKHwMayAvIZ+jvatZf73zmlysvdHLG+OMrZXSiJ8CuwKSgkH+39L",
+	"1A6x3X/7kFE4g0raUx0GCeegg6SdIgM1KjZs9t1as9b9o5nbjIwFfZtFsYxwxrmiRwbNOejVzoipQndO",
+	"Ct8bk4cgyVBtkCzlaC1Lsb0NoeAjqcGY+dwx4ABzS/Rlz7f1lzTMyEooO5xS7sKt/krJv62ER2Bo76fM",
+	"zeA2aDBPfGrIi3y5W2F5v8SpuicpE2MDI8L5ta13HhTO54MizoJNbogFfgz91fGkTxQVbI3hVprrTigm",
+	"HoKEvzPNFgJ9zd3wARqsFHfqNAWB6puXYowwkZcnTclOGkWxSsyp2EfpHmk8UJqSJ05i+0I0dwzQmEfR",
+	"Tmyx7vsrsbSh66l1M+zUrKBzdKVK0RzymD33kwPARKAiyNcJ77mPt3OybYxAGiiooQ7v63hy/Pk4SXsp",
+	"hlzt68n4yesMPoX9+DF0Qc/Tfr/eTO/5e/Bmfq8yP+7RJLL0yNylCqhEkgHCP7e1wHMRAbrbekBitclO",
+	"X4Zo78CKNJiNyHL19en/xhRFQ1ZAwjt8ggXO3ToBvJI1AN01VEiuenRIgN1AFQL1m16NML6yesGtdDJt",
+	"MxyzryFngqpiyWuEtUaMOTUTVUV4fV21BY06IiR3l7YpbTVgAknf/ltpfYUkbGaml6LMlY/6NetIUc1Q",
+	"BVAniogvdtqS3bnqyzZsyW7cCiWTZbeodt+2xfTOTEFzMf6QSCM4c+V7mPy0Ig+JhzsRrG4u79KYnvO/",
+	"9VvRpyWADn99+r8B1BLhcCs9u3JHGF5JajXiqhxRn5wV75AsfVvi5mrLGhwzEKPUM+El1TS45NgYf8kN",
+	"K+xmKaZszv/mY0oe48ysABa18MyglGUt3E8fu/9+D4GoAXTpQ1BqyIyw2LW/qitnhDqhDj/DgtJiyS+E",
+	"wexqr5zUSwRZTeQigpx12bx+3H4E0w5QJNmlph6ZE4wVIf6mRQRbYFbqDN4HfqgdSdreKAhM+R7Bjq/5",
+	"3z5OrONr/rdPHer4Goj8bpZ77og4YcfL8gFs/vdruJ6WJck7q+9YysZypVVngXxCtgKsmgGhkoxUNygU",
+	"iGC6DiC3l0bSpyHUzVnx6u2bAsOddBEYZEglt1pSG7STe4RV7m6fESzve8i8TgHHOuQbYA/Xm9vKtfd2",
+	"5T3LZa9cQ0rFllzbaRDGMvawLPdfPXJftKXvLWsnn1bW0to+SNs/Yv3oi1KS2PoQsSwrcTO4phcoEacJ",
+	"OlRabg62FDcFKzLtub3qviUSCVmO2TNEp8jVCnN7Vvu2UY4XYvcy5ucKMooLaJkGiF3E0Y9mZmzj1Srp",
+	"LvUtp9QC6sa91ABlPvy9OP+7W5EacuN2gjsuoV+tjyPKP0Pf/lbSl2bowZm/oxajzn34gTLN7HLp27Kq",
+	"02PvyJVtZ3TIHXd3eVtXzdqOoUcjrwFWgANEjme58YUk53x2dVG7hSAKYY+4QzwMIQ6Afr33+71cPEmL",
+	"L4oQDRjgr8mTN8IO3cwWwi1DkSv6Gv78zim0C1EM0SKlGzOhSuMZSsBuVnqlZkjEx7vEL/RJKcu02ur7",
+	"R4Eb5ihwAF0KFj8FxTIHSipgVQUsmUG4FX5gHv+K/3hZ/vZYqrkuhkSp1NHGcJKgBsD8N7gcYeERhKHa",
+	"hHTj29ffPjLI84i9oIjAhOiBa16XEON++/pbwvPw6EbtgXeF1v/+3/8nV174EzA9/jxLoQah/zXcDxAg",
+	"uQrkhpiTi4TcbihwY8Joyg/e4gicXzOHfZUfpOBRyZyEvOFcOM+D1+fS1rzeuJuaIaV8cYSPTOia8MsX",
+	"98DIzWUBOwyK/envwfHRUcOTOfO2F3RkYCnMq+dfZ+z5D8/+PWPLirtDARRQ3/H6qtRrlUEThDtH//Lm",
+	"u28zYnPyo4JVJRJQ39R8vrHC0NLLXwjDnw2eTth38itIqQo117XbyqEMCfaCO3JeLMB+4KxyxmWNX2Ob",
+	"MvKwmLTANpQXhTgauV40b+5jRO10D18Zyj68ooNWr5TZFgYoOlb1tUTgk1qAHGED4IIxK7ft1gi9FNYz",
+	"V8bq5dLn1UnMGGaWFbCMW82WHA67cQbZJUkk9ySnfqF7hQ0A46XasKeTCbM6V4fZpNFyAz3lWYN/mV/4",
+	"Ho0h0TCV4h3WjjXwPnpEthG8nl0CYCdKYyw3A1acc4FrDIimUkURhmkptkDpBTbhUuil8+ibzEDAffTq",
+	"+dce4AxmBYDXYDKdBeesN66UKIcnYWdxuAaegmynwHyGmxNMW7dn3dHSdfoQaWCO17ouR8taW2BfjHcl",
+	"ZBRsgvc/dHdxRjLuMGNXsyt4VS/jbx+QAMimTl0VBe5nFYXdJ+SKJu7HiLmCGfj5B13RW/JRV8+1ixyw",
+	"bu88xAb+mLEBjOJ6w/Yuw7gIbbln1cEHxAzG7F+caivcowK3tCyDqfenP8GN//QnNujxIIYY2N1ydt2z",
+	"T6K56DxcD+//zYs3BXX2b41WlihjPRF3oODGgPVas1qv3EsjMVsp53NRQ/Ok92vRVMz8O4Eo/rUloX8r",
+	"vMX9w1Ko01cvUdICP+KQKowrgRzliaqUvtYhRkuw0MEgXhl+OGYvrYkGAECqoQZA/YtaO+YRQwctmsuk",
+	"wIK1NHPTB0aXDDlujzSTqwGBFhi9EFhlJypom1o5O9OEEEhz7TJ6D8DCg1fDpw7H7P3CNbnaEa9h7xmu",
+	"8eb2/hXYH1qrsU+E52tngT9/8e2LNy8KwqbfJ94D7dqYWR8ANWT681yFmg+qAn8o++gOCj1Ue9x/tcd+",
+	"MaJsF9+MIN5RPQct1aGaGnoJS92gWMPqCwHSYAA1GQWzAtBOwQflS17bIdnykZEP6Wio9P/UFhmWThey",
+	"vImZxmnAXLVVIAsasDlopwoTBfXIdGmXYdR8uXInmIJKJDISWBt8UNTgFEUHHYTVdT87zSSVEeDPO08e",
+	"CfB64lRspays0uCDc8eC+z6+q4B8u+iGghW+BXRL1t+Ybt2Dwachn81eAtrZGf3SmfqjtBHtrZfMMVIL",
+	"JmvddvU+U1F9C4ai5sS9oAPrT0ofdQEEe7p5Cw4nwE0gF6uF+2MCaGj0V8BCA5ZuUd8zM0Fj0+ziPjoN",
+	"zEcktZp0nw+a5i5JCltHrsNx+QD3yR3ex782xdxve7CjNQfQyZOWsaNONZIhECSCAiiQ+4N2b+Ew0Ueh",
+	"03SrXxLRDrphFdohJJRSJ40bUG0hdcTDduazy4Ah3uqmsWm3HJvrGsOszSE5G7urfdX0wi+kIjRtcCUI",
+	"31BRniv81HlDzoUBnhUCIU+H8Pjm94G+JhpE0jsFrm8CMSFNRApgDWSWLe0ltpVXru5Ae7kd/IEMRO01",
+	"iHPdk09uHoSPo5V61MtfW2P/ADVzdDs1szUUQD3ctach94B7xBf8+o1Yi4pDBwX0Zve9QNzDB/vOcw+M",
+	"z731Uu2rFVvz9KAP70oftib2AxQfBph6Nd3Xq6oaQVqGIlH6mvo6Q7Sq01GbhvBWw09zHzrtPc7VmyYe",
+	"/jYMQtOhiNG9tJ8ysBlQoSWxFQDhXwgk+m4Aql4iEN96pQyo1O+Ja33L0Iezu10yrzFemAITrbf0n9Uh",
+	"dteNlNFuovJsGQkEtl3rDIBSG0okUVY39/YGUgKPluEk/ph9pe1lh/JqJZt24fGchBbdJAoHQGwSaY9o",
+	"v/h2rr8ROiyHIgXkpB9UwlocYclKeSGtOWHLlZrZladuLsO2g42iiWNBXihdi3KIhgv3exHzXph9BUMF",
+	"ga8hIT8nxnqp4O+5rhfshbqopLlkxooFoJADMmyuBkUpKnktavCO51KVhvmPROlc9bD53RPclQtdh3WD",
+	"t0ODpOY1NsaZjNVcXREJbrMNLoaGnWET8qiBdTI8bCPsmL1wpkwtDCDbGsSM8u8/4CFzrOskcRwaY5oJ",
+	"ZNbOHw9jABRiC7mSNkaTMzrT7kGvnn8NL/j8h2f/fgLtKMnmwBgtM0oulwKqaSLXF0yOs+FWxM+/rvly",
+	"CeAhrPjTnwo28OUF7FxX5a3MpjPYKzta6N7TN97ZT2a136sDXcNOakiEYZ+6bwmY2+n8rYGdeZmTmCH9",
+	"QicMdDtGccfGydZAfwS4fA1Rf3caoXwEq0xgi4wbPIZrIa6EkxJ4CDfIsdYzxr/ti7v+lEzAm3HXt1ce",
+	"vINwKq0mUZux88T1v7V1+jQxTp9+FiEQ3Ey7Auzw0n420jlIoGqd6vFsLag2SFQPH2zCuyDVwFN/h/EQ",
+	"rBzc1RiEJXZ9LewD+G9svWkWYGLOE5vWme9ZT4wbBHwtNeK9Ai5IT7EN1WfpctNTeNMLweXrbLaaqNtR",
+	"E6z+w5Qq1MpnCa5hVTnVRJV3PDJYOO1J1TldAfS9KnbI1CSclJWBaFGsVNwj5rMdU+pHqLpFM7vvXmqO",
+	"YI82ps+1sf3j9DF9Lngo79EsX8Nxf8DH+uO0nKKA/yC14hT/HmH0LSJiur6ZT8nY0+58rOffyNWVEMvk",
+	"elQO3HoU+kHBqwqTvDEMj9cQZDAEFEhfwRdRJRmKpsKkABi8VEgxB/6os2qcrAVyezfEwllFmLsA7nKK",
+	"J88qvojtSPQdelXFQlg+xmuJIND5TQg/zg2mZ53qBCcwgTysIQOHFUOwfJRBd8oq4r+DWwaI7xjLDpjn",
+	"0H6FpJ0wC4cTZsRMq9JQ0WiEWN8jch0xpu/K+Xq/yHEYx86YsZG/iFeihvvstM3fI3D8VyGWWPjb2pnS",
+	"8yOcMNiZ7b14A9u+XZm9XTA/E2dw2deysvuPs2vPw8Cx3rq59RtOWy2UWPOq5xXgfz2O2eFux+x+CZbx",
+	"5XcFun9QIoS6w4Q9ODR3FeSeJXJkL/x6oKAYYbfDzb2zUfNwY+SFwnpRMp8bxBbgw3Tk91ItlatBCPW8",
+	"gcojPMatkwS35zayyw7b6s1nHgsIExS+pnZxwlAzWG15dSZ/EQWb6RWVuC4YtLo0BTpRFmNUCkB9wV/g",
+	"ufL0qyZ4FZZfCcXOxVzXfj6wG25KgW0YzV+O8tVkcvRF+qJ/8TzKUFhaCV6DwKBnqYR111N7YJz4kisP",
+	"eE818aKUUKuUYD3iQMe5Ok1IYLlqejeJBxa8vBjXjvQ4x1ucr7dQZK8itclp3C77ODFNjhSnjVs8KcP7",
+	"bujtiV6l2z5M1PtU7ty9YoQ9L008JiekDxP0OqEYP3cO9K44JdjP2S2I9Z/7p34kHdO5t3YpnjdNwYWx",
+	"U6eIDt3sQWsdiRBvUyaSQ6bHC8IUce5TfmZDj4DENhStPSi2D4ccDlPNm8KhOd37arx9+z14yihEVbKB",
+	"ejY6CANsGvREV1nKcqVK9rM+z9WlNFbXm2HI53YRNWFwr8FRhZk7xA9eeahe3xka92AWudxb0zOvhSib",
+	"KJbYZ1ivVIP9NrQn5sqX8Q+OJ19mzoj1VCv1Sg2nTFAMz90BQ9ao8F79cIZ9kX5qHgtVjn7W5zDhxS35",
+	"wxu8U7Gu1I8tYMr2Nho0OB0/bTV9nPt/4IL6W0eEfm9daKF6fwdDVLYbeaZ5GN259ax9WYtfLzDexQhF",
+	"CEgkYYvGCf8gi6/NDrcPffT9H7Tbkpc++JN3SJm8Y7fvzct335mIznwbphJSZT5mz4VZSov1SwthL3WZ",
+	"JekZbHmvreTVFGtgkSN5WQsDp65Osf2om/CaVyuRpT9HU5ucWmkxsxZ8zUeGndGRZ5af58oAIAAUe1y6",
+	"c1d4iVAwff6zmFnfSdn1dP9bxDKBG2B75etVJQwQk1J3D6l5TA1CY+Q2bU1i2hwfHQ2nTczv8G2uGHZy",
+	"Ile0dwHG8DTfLuOrOJUQiFPTZvJsEkYDsAuVJyVy0D0KxjIOdT6QC7RIDRdacMApGqCnA/ZJK5rL5lxW",
+	"ZuipTCMkA3hFbuCnHf536l87URiCxF5IA7QG2VwzriCjGc1S9ySIYm/d1x0vKxdimgQQUoaH5CahXIzu",
+	"0uD+jPL7y3HLV55CmVHBakEEnQ0nCGF0lxwCH1wBzyxxSkS2oTfRvdmnfHsYOCM6SFtnl9oIX/r36vTN",
+	"s39hj6+PEts82I5WX1xU4vGvcXf8VmQ5rNelqMUHkIL7JOxNJiRKjXumBW8+5BMlOG9NCw7AQclEPhiy",
+	"DxgOexgTuNn35lct9UhpO3IHeI94NIong/Jgq2wEpBZi0bj7tePHhxMohr0QVNcSTO/LjfuPJjQSp8J9",
+	"ncojw8RowWUFSFanr16yK7F5hNTfUOtczLS6FjWKxSJXAZhpKWqjFePGOfLlqkboAzcs1Hvuh2On/AFB",
+	"yGe2qFmQskqkaGJeyfnsUAkMhYkAuIU/rQV3T0t/SmXE8EOKf0vu/ILZpZhdUZYKKs+4xV6khQZVEUi0",
+	"SzCMuA94MA1Vw2C+FG6z1sIYQTVM0tDEu4sqiEQkcDq+ZNutmhPXUOncH1l+rr/X9pnbER87Rbrjd2dJ",
+	"JnQ7XPsclwZa7/zecisE6wCf4jL1pi2x2eCmrN/HzPOFVdi/owVbxx5aO+9EkL6hE/PIsERIwvw2RGpV",
+	"kXvWDxuZmooFG7wYH35xTGBgilNBYMwiFTTs1+LCCbXM14Kwt2fD0A/RHhIsf5dUpjYvrmLtIR0DFlJX",
+	"3g7WCiURiqUAsjVpFd477wdRdge8hHp+u5Yz8Ocueb2ohDHDE/duHoIyVzxB7GJfU1xVOZGmNPtZnzdE",
+	"lJNhhgr7tm3PrTJAXnbCoJyWZSrI7oUeOXnEJzIrw/NfuIneZVzSegP0V1jzpti4S1Cy9x/cAxvEHxuD",
+	"jPYC+b57yN9tc/axXLj52IHoi6ZWksIPWSUMJJ3rcpOxwop39vHMXBexDOIIYUFvLZDRGMSETo3eOjZG",
+	"iZqaBXW1WihkDcoV6g7ESG2qkUZxU8bMks8AJ+wnKmsfFUPqMUtM94xxFKBGq8I/qlGYLiojWPgFyWUw",
+	"lYZj9j05ABGLEko9nIif6VJQET3HhqmmHmODRI/hJOAKYbVHBa2L1H+xFDW75pUsc1Xr9RT/HbwP9xD0",
+	"FQYWqeJIllGHPhC2uWGJMksK9EuKR0mFt6uh6rD2vYgegQazjG5lvHYEd2GThdHBDEnD1rW0BCuPOD77",
+	"BUvwrbtU1kv45u7N7+a+f3n2A3ty+MUXrIaFcUvsZ9a/0dbyMre6fYZzY527KzEO3p7B21graneH/+8/",
+	"T0f/8V+/Hv32/xzs2dZELlYNkWhCX4AV9GPFddPrXvse73BwU7tVp33fZzd4mdDUh8ktjyZf/vnw6dH2",
+	"bT+NhYC76yYtjG1v8WCW8kEJ/yGVMG6VIBak+iBFvKsO5DXFzBOWpgDKvbdanSKdPjkPeu4kMrdBhjsx",
+	"X1V67dTDBZeKDXwdSdAejaCKsXzDjB6O2VdixpFxJFeVnFsojoHo0iMnfMwlqBir2TmlfssM8yO8XEhl",
+	"QiuWXitqEsYcQZcCwJm4QQH0IAg+MGvuA7GI8/4AsXg33TduLqOl3ntg+0UEcjz0MwiR1Q0/GxlbC74A",
+	"e3RFmWZqrbwRGQJyhjMkDmIzrnJVi3ktzCVbA74TGoYdXD+Ep6SVwmwrCASABFEnmH1G0gppoO2zKHIl",
+	"yynLV5PJkxl9VcJfgvgtml8CpBZ9XXLL/bf/evbD997oTjjYpN04qQJZy0qqcCk8OFcvwj0NG8yhgwKL",
+	"rzEBCKQJxQlY2bEzaYj56p/1eWRCAoQpCMgMQjqxXqlhmClqVdJ1qGg7YW78RJ/3r/q8yHLFYsFNsebS",
+	"An4E2l8G89bAgNB6LOwZYCtwMnT7iUKVomw8DsKjGoDuGXumeSXMzLkFnrRiOG3gZS0pM0Fe39HTCVuY",
+	"DDqUNr72Dr73AS54kwBgP8CGKCsMtmwJtpYKQ13uqkcG94SBbIK3R+uSXAg3GQJC9ZD+rdZuP4V8eCjR",
+	"354U30dF8zHACcmSUqZ2AljXWLg0PHGPaswX3qzAZ3ZQYeFDWw2WKfBvGIbnewmEI4hgzRIymcgcM2ws",
+	"WwPGkMYi1bl+1xoH1gi8Y9K6rcyxITvZGrr2VX7J7SG7Xrx0F760YuFu/6PPCuFJSssDs3Bh8Wt+IMv8",
+	"YMryAzyL4QAfZCwn6wV+ACZ7kWwzgtjGv0zS3E2tayhehlMvNEp0PPWS/20liPli5s6HhxgHaZcrogDC",
+	"U1wLW2+m7OlkMikIfUYBzXAxhR034hWUgMz0AhJJfpMn3XIkCsk2cr4UyDf/hG+5sSOQJaOXzwt2ITzq",
+	"LW5radlCOvMow+KYTVIjC42CuTqcsIVUAGg+8CfvcDKZ0C2GJ546hbtZgMBDVYo6S4tL8LXceS1qYYQN",
+	"BEEDWKri19+KYWxwhxfC1GMtkI7GnTSnerYaCVMqH5xg4jx2lxWIYV3A+5/pVT0DymPNAGUGRAAe4uKU",
+	"NDwmHSl2kzasB7j5hm5ypp9ZnSPM34nPZhpmte7Ei4Ehvrju7ua4M6AYkagOq92eEPJaZLCL+MgId1M4",
+	"YE4uwuLphbQEzhfa6f7zIFEjB9lBKt4P/sv9cFnpUhxM57wyots/By3VcM/duTe7zECYIe9pLaR6iRfF",
+	"Dg9e19w9ZqXk31aCviav29gNdAPOdb3omaBYEw29sDhfNE1lhnNmVgtieoIsYzQbgk2OmyS+bOOo9cUk",
+	"vjh+n5TjltXkPoyNj85MOZwcHwWzJFk5b4t4UZgfTA6/PJof8uPRn2eHYvTn86dHoy/5F4ejJ/OJOCr/",
+	"PPvy/HCSH2Q5NX3CNST/84Pf8nY4qIkG5I77yJCs8q0iHgizZPzcuUkHnfGTvo2MbwxKksw1aGLC6YcJ",
+	"e8Znl2L0TCtb66rD7ETFXCg9mrlfFuMb3SehVgu3/f3P3WbfGu6Dv/HhIDK4rt729+3mje2TuBokNoOv",
+	"QQQk7n83Qee+Ae6vCwUHWy7ECPqURMlKvVZAY/H29bc9hHOgGgJH0pi9Wp1XcjbFjGoBxHChvWlWi9LZ",
+	"IrxK+ePAgEOyKjRA+KqUGm2QIvMfysUFfQRKEJFoONQ7qlydC3bJnZ3scyc4TY8M02soUHGiqjYtysAA",
+	"YfzIIA1aCIXnij6my52QARI2NiiQL27sfgCNpRkT44sxK2DYjxdLcVGcsFLMKl6LEqoJkcFjkyt3B1Ti",
+	"xTO86ei5NEttAFRxyqRyXs4JjMlJzL94myzxmw6KMXtpGa+ci4cgA7kKtzsTs1Ut7Wb0Sldytpkyw1V5",
+	"rt+dePdnZOoZe6S0Eo/QTUxJZf7lzXfferoSlSuicMNWnuas1vJCqqb9N0UaQLTxMNdwdIygYKQkpDEr",
+	"cdLP3QdPhvLcXK1rjYh5nsgPbu4jWkDdN/CZCeAUYAmlAMA9vHbWsrdTqBwgV854rwSrsUB5Tus+KOD/",
+	"f5mMvvzS7Tn863AyGcW/RoeTSTFEY5syJ0eTL8j+B9POPRvm9LzWayNqQxaUAH4y2B/Oa8JnewiMGllm",
+	"LFnqYB0eH/r7hoWFt5nScP/0GLeFkb/QtgA2uAWvnEYXpX95qLZwJiXxsl2Lmlf4fJOBS0aojdOkNJzI",
+	"/cJbdvZAkWC4PY/ulgAJkKBQ444+qGGFp63s7cZFofbeQb7+XlwnCbld1bREpGiMJzH0MjGLTkCgLgyC",
+	"sC8ZA5t4Xyi8w8nR8a2x8H5QSOnod5lGskovpPw2P5wc//PTPz8tei012EB9FtrR+1WF/enxn5pxTrdb",
+	"uT2YHpxLxWGe9rJ54j5tGTmns5lY0lkx/UYOTMKeFg78tsu8yQ46RPj2M4v9ZHoK4pXwYIKHcvNAu8yu",
+	"o8kX9zT1lBcEyDObiFGvSdtW52c5RXHpcJd3GkT4aojuE/xusgqc3G2cKBZO1OPjfz46fPKkuP2ivZet",
+	"fOs84Bc3JCKWtT6vxOKfbpeQeIVX9e0Yr4elYXpljSzFrs3SsyhFr+6bttfmPSb/I1r3ZKIdTP/zvxoN",
+	"oN7Y3rKyEwsfjc/ExIdQ4R417DGk2EmI0QEuDSFhvbLIlQ3V5RW3Tm6gdeytOoG4V1UFQbwabAelExhx",
+	"q4mZApC8xuy553GDwQDvgZhb96hxrs6Q8Ph8wwqja/vVpmCDBH/bfQbMsljDY7KUKCqN8mfgUQtVSnWR",
+	"K6LXK7j/6C9uUxQnzEpqgj+vwb5sMk8l90g4P1IKqlylmGcJeGNfKGwHvEkI4JrPvQp9x8/hRc5gBfce",
+	"Clxz6mf8I+RSw2zfBlUqOUkPOdW7wpVKJjWRdrA+LVn32P3o8a/w75f7IW005R8lXYARZw9BSNF0IBIF",
+	"4NlcGT23xEjm7gcJg4ISJZgmoVpE+gw47IBAlCL0mUfiD3USuVpC4IRdS7FuAtmySl8wiXH+GqLV0gBm",
+	"B0lS5CTHofiijkCVaXL1MWg3w0HayxkMS3FjAQcu0h+7iqOVCHxgy7x7vI0029ohevo6XM58lrBY1lI7",
+	"ew7O/GNds+JaGnkuK/iMREyX+IFIGPXxQ1O/h0qV1mA0ZMy+41fp+S5QShSsco/nagPBnUsNjfWYAFRX",
+	"vtGN2UvglshV8c0LxM5BCYo3Idwc304d0QnMlQT2h9BVCDDeHtBUabaCYj3mX5wN6CV0De3gGOFUOldx",
+	"IqahjDipIB4UlIABU8sDh2CaO+Y6Y7gWqTmOJhPKYAYJ7AsXxuw0jspzPbt7cqa0GilxgVxPhH7GBv6T",
+	"LFfzms+wGDwDGM0hkqP8LGaBpfN4MmEFRDbhyP8057ISZcFqHiH0jPNhbbXxfCi5SvLl7DRKUzfu9ydF",
+	"3p6E/j7zz1s43yvGd3j1T9SnlDx/b0Hf7oBng5XypR/hSNJXAECMx3X4ULP8e8X0foZwKQ1V9MhESaZr",
+	"FiXpLvN4WQMn481Yqw30s1Q17WkUZ1BICOkhaU0q6J1RiuJuyviWtEMJ7jMLnouvaToT4InTZIDH7QtR",
+	"+MbzXHoz6AP97W+E/RDRSLlPr83vATX0czVe30OqPZisd4WYtcNebcqCaOj1igJM2LOB0pD5Gkk1nLL6",
+	"A+UDQVLAAUmtYWmiCYvVod5CC4WJc43KD7CfwM4s8G2KXAFePNp4TsZlQb5AHhlTym6gIe+ZEOE16X8T",
+	"TLpc8UpeCWcMOnl2PHkSqhPEO2msUDO4ET2UwpY07FpcC14B/v9r96WvnFiKOldUpcfLshbG9IggnP8H",
+	"QXSvgoiCK3chjz5jQdGTWECgva0pYAP8aLhLiuygI/3WHZ6mh1lkrBbG1hJ8JyrJwXODyDGFlbai9l4a",
+	"aEF8SwWkzAsIrM/bTKfBl8rS5gUOBaaQzsFi43oD+CcAK4G3g1LZXJ2LC6kYD98C+IIbihsJDaTFn8CI",
+	"edK90exSONmG7JP5wbOVsXohasLbwZpI95tVJQItXn4Afh8MI3aYqg1Dpk2o5pYX0vrbkp98Y5qEnfEF",
+	"BKQxNlBCWgQu2rKIWhyie7E13kMSYvtIwrImZINQY+SWAmOiEXu0j1GQ/tyrlOJoL1bBh0zJ3WZK4EBD",
+	"zOchZXIf3IJ7JU2WfLMQyj6WsAsez2pRSuw/6wlsYkna+Qp6gwr6fcGWtVhyWTL6ALOy+AebaWOxd+Ht",
+	"GSt1VfF6iIYctBtsN61iPzt0cSxxDxeMBspwoCAE9BLqCRE8zMlNI4wB1mgquhPhqmWtryU0JJx5BPGV",
+	"QSyNwl/+tq6KE4yvrHlNPRH+QuZepRYz5866i7DEEYq5sCmO3jvCMETUNRoDVICL0ozTqwMLoVa5SjLZ",
+	"pVhWGq57ZEKTbmzawBsgRqoHSS/OdbkZx1vnKuUlBCZ8rrABl5EVHdtvzdLPC8E7LbQSG6eaqAGFdFOu",
+	"zmwtl5Gr+unkCSvoFc1PStufZlrN5cWqFmURhjYaGbhsZMSsFnZ0JTYFG3BmpBU4pFw5N/6i5sqGySQl",
+	"Pk3g3eG3j9Md8xiuGfmdiG1H3yPiK9Utj6SC5Z7G/hLE5JgDPePgePJkmDEjEZBWGpwNmgOm61xBT/Qc",
+	"wKmwzblLPT6DyoBnOJBXOCUvUbreTxSz/4G3CmjeHbbRMzpKZ3gQd8J6tg7uQ4zyD4SrEN2RXw/OBa9F",
+	"fbpyxtd//tdvDf/kq9XGC4REjdFuN72aLGWWGi20spfVZkSdZktfabiXjmsCDHHP5O68B+/WwE8e82su",
+	"KzehxU3qDWGyaUQsHdHtFF+ueOPqbTVIuCU4ByjS4ZnLWs4EGyyrFWYF3URZuRD4RZYrOXcuyHDMfuzT",
+	"YS3aGWjoTRsfMR2IPb58uRQcADNQJ5OC8Tga1Lob3zijYipC7x4mmHwxaccqrS4AdJsZXrlBa/raR3TC",
+	"dCS8WUsOSwrk5Wml/vHky5MEYIsGmSt/HeRPm7+HDkX2ct54XeNbDRKsLqMXwil2AEhaX8pKoOMF9seS",
+	"b0zWmGFIK85X0K3ic5y09IhySmnFPivCrWZotdzXigiGArvBnnALEcjImunTFIrKu9wkmwJYkjTu5t2G",
+	"SK6iJRL9z1z9GCGX/Iaawf3QepnPK6kEM3KxqrjVfv79zprXQkzdXkm2Qq6UEKUgzP3tHcwt4tK30suD",
+	"o8nhELaBJy6ljm53ryKDdHbDkIxFOn67i4CdNQhbG9qamvLFCJGroqVI3dz/iNQ57YkYvBGV2rwbAoyw",
+	"LDsFC7y3twKIIo7MuGissT5xQmY2vc7WlCX4wuESJ/uxuGqwFueXWl8NT0J0g57cTN4/nTzJ1fvZkTjV",
+	"16KW8w0iGveeY712uz1akyi3yTQbNVQG3I+soGJIXWgLwRUcYTgKALnjjoE1bFlx9YgYkOgWGO1tyY0n",
+	"RPP1Uy04xIuQPAXX1B2qXIVShzg7HMxsWLfXwtab0anzUj61pZsQoZ0lO+fjWb77DOD3aQln3kPzJ6lk",
+	"y1U9uwRmb3fclA4aY80NQ6H2ke3no72M2wUtAsz7A4r+P7ah3qLIG3Rpo+FtzHiiTXa2OreYZmjlF3yl",
+	"XYpoAUBtAGZ06axPJUoP6dsOCD0y8ewhaTcpMzLQsL3hnM+uWDPsQ62JGBzhCGiN90bK5r9Qw///P+Nq",
+	"JqqKQOlzVZTnDQH1EtlqpSX8T0oLBvB6W69MqDEDOT11cn+UGiDTFCqkFqOI6bHlFAQTvT0TnpfG+yDJ",
+	"7RG6LQa0/BVAeI4qDmwPiEYFWzKL1cvMm7DSYJoCS/LW3AzH7OtVNZcVMsKQo5cxK0XdpCMb0loaMNAy",
+	"GI67c2IgI37sucBFaxhonuKWih5R+c0IYTV9qUeIb4RWC9EeIXsD3BQe4cGJ/MJOY0AR3i6d+JPuZZAm",
+	"tC6jm+aemi5F+l7hjeIjQfeDKR09Rfy18fxKsBqgydUGV4VwdPhCeAAphP1LUc1hF+AdQrZpOE69M++B",
+	"YBE7vUUBdkY3KdKYnZLrYTW6gDBV60vf+dN4WXh3nZrOCWYguAkteka47NPZQlhK2DjSZ57r/f5KFzue",
+	"94mKGFvW1o5MeyOY8RDvezAjtsyI16i9wcHH9kKMKHgRehvrwWmR2wX9uiNzvQCrYBRYt472jRQ1UskP",
+	"Cvf4+ppX8HeuIAKFzeV092J46yxXOh4noVuhc7AdLEQG3FEGwh7S16gW/a0HpPBsLXk1JIyJMZoUp/iW",
+	"GEdLYl+ROs9d7C6EnkcIeTXjDI0Y2ZRUEZDQATvdTFRgMFDngARYSeYWnFfAsxdDqrSS6O8/XnDFL8TI",
+	"Da+xoKNKqitI+oxYASN7JWqpy2e6FAXj5sqEkjH4Ft8NYNmN5U7cz3XdAB2B75IXccOCwBVNDvRzpQCK",
+	"cN8p451zV8JPAsJZAhIPtgsMadCwEMAKNZd67ROQciZYuRJM6bV/Tynq44INsMIEWhEMr4QZcWMA7X3q",
+	"JhnNx3aS9KQVeHFGggcp5GzhRIR7PgZKL/Ua+nOJbAkekhFFYkzdObVvqFgGVP5MMH4B3M+4qZopRPYe",
+	"GUSAL+wK/pw0R4KIKjYO5nwD0D+wv/sDprfLum7HMNGq6Y5hfsIAjRNJnyYyc+OTH5KTD1SDf1Tr5sxr",
+	"AqBVBRm1l0Gzjxrc2c/BnV6p7aiS1wJB0ryn1REWaSrnGxKa4FzXIsrcdGBZMySefmUy/9hcIRGyIdTX",
+	"ay1nBLyAL1yOWTGv9BrtK1RpMGwcG1bmVBsvzS03VyfYAAdZH5v8+JFhl2BTupug1UR3CVXtmrXZksNc",
+	"8AsxzlVqJqGWxfCH0mzmiz7RuvM5WD+vTYCw46Ojk1wV6aT8hEYSOdeNb7CpC9mME4ts2wpzjv+tin8+",
+	"ubr6RthUW3wHi+52xrduW99jlSk3cATcZkg3lFYngOgabMfG3umrOfU79GDfwvmvcFu9gpt/7a++XwbF",
+	"xjPd9O502XFKnLT4x6vO/AeLwOPajpIl20+5pFK5UTmzB3RQqCrplfP93vMAZViGEIflSuTKyT3AtHeS",
+	"3AyzFE4nQfDJoKgdoYAgiOgEn5OP0wbBLkNoH1Bapai/2jznVvyFm1kxZjRbgKkxDda+ZxZ3wjFLQ4+l",
+	"uBaVE1umD52nJx1pfl+MsWe6tluzmrGAjYQA8+EvT2A27JOKycT30GC5ux1kAVOPw1/w4X99XHbZngXc",
+	"n2u2/ww8FLbfQWH7qxtFDAZg9hJ4zmYyNwMepwYV/DwpbrsUfOlEzGqZpfR4gBefNcvsEggfqPswCIgG",
+	"EZMBGosMzF1nIgJuWsZmWs1Wde3scWeZmWYezGQoTI3g1gwzqnOHKJGes6TsHoKH+ImzX0WJdh5SEWSe",
+	"8JuyYtIkwY9cWX4ljDfPDRuE+MyzGJqZMsCtD/UIFNbB4IyzFSEuJUBU+25HE5q1jWbnYq6BaRBwSpBl",
+	"yrCvVpshYBgTAjPEz4B5gKI0wL3hhmBy5e2zGKPxqbNn377EfqemIeukF5my+wCuvYGNco8ixz3gGbe8",
+	"0he7DDHYheP3FwqfhC9awoZNjgKegptPabOatvecnnmUrKQE85Fx/qNQVtcbsN59MSAVimIdnfMKkREI",
+	"8tABbuvtWa4qPQvM0zhkH6gMJKcTDNmmHqKn8TxfbejOwzEreC04RKJzpXgNzIwWMLXdFxhpHrw9e/zs",
+	"lNnLWghs9TMZ++Yr3NVI3h4hPyrBQelOhieAVo2NPiCClMaGKmHieBUTi6VFClAk/QQ8ma+wsPlCw9R5",
+	"EKBYFHfLQupizF5DSTT6htj3jMio01yFajx32s7dUa7KrbJYkgRYSnDuBmTRNcdcNb6mfy0QpvBFYOiE",
+	"qtqkfQbRJHRVRnJW7klI4RfSQ+UTGSwM3HnyudLzOeBadwmPBtjO99pikyVksAOzC9b3FVQmboY7ClkH",
+	"xWhkoYRzxJcSYtrDFpr6VpkrzUSuQCVxNpfvgK/L73s9Z3M5a3CoGzZ4+vTpaHL47p3Pvrw9g939jCte",
+	"8oz9MJ/pxSOTq7LmC4IhD3xib/86pMwJV26BlxWfAf1ohSqqXcXIWkWMmAPrq2LsaTQ99RIgscvMPh3w",
+	"vuTYbTPfCzdmz/GIwhF8e9ZnrtK17tTu7cc/S67pgQ2/kqiNcTWagwGJ04sJfpuAQjJRFEroQACvNvHg",
+	"oPEiTSqQSOpoVW16jXov2Boji3Qqx4dPW8y2k9GX//XrUfZ0f25bOEx+oCA13UbqGxAcum7/4miSHSz4",
+	"O7lw7sVT7PTFP2KfL0F+3bN/0bmhb1L73zeVFx4tbIQnTGMbbYLP1rf4hD2wQY37mQdO0lUKkwRr0TY+",
+	"LoSlCnBRNurCzc1wKTEsktaPm5ROuhMgRZZUUNj4WJbDDNpmELTAc9ylAQ6CQ6KiQWdcz3VV6TWEW9FD",
+	"T0eClYbAuZerphHjadk8R9o/M69YnV6VSYMOEmiEmoX0/rmCSA4gjmBlmDm1RSPoHSrGPJtkiRbcwojq",
+	"WiSqGJLgaor6PnbYqJLIPChS4yVqWx2r5lzSaho2D40Y5gSdp8PJxM9pynw+vAvE5n+jTXRbFdZ4zsAZ",
+	"LkMCx2huLAB+gJz/vTLdfqSoy7+l77bLH0qnKPSTNafnIepyVwjMdr8J3yVXFxsvR/cQoY2ox17AUtPw",
+	"a3QionvzlbB2ExuFpCjTG4O9s1ZsUEjzvVbYUoVbMsDOEawpx7JhUTNZYvxBr+y5WyC0hNFuagvp7iB2",
+	"9E7gaOeqIaovOVrQoYw5uFd44JE8ihrGmp2oO9RXsZdoc0L3Rtl2s0z7jGLcH0l63Qb8pOM8Nbb7g+S6",
+	"R8nVmOldIgt/9vjXpE3z5X7U/W0Z1mj1fJkS+u+AmI9tt02xxlCqQctwJbiJ6StvLg2kxTgPdLCQGzH0",
+	"1Mu56ukWZaHRAIoasCHZb1sfm4Zrgei5JVKZnlNBXHPagdLNuZ+VNoJwrFOBN6BiiRBI0DqjBJ7v6qam",
+	"y1YMB3FDV3hTaqMBrme0znw5IVnAzoeC6oVoPUJ4gpjwPUt3L32xey7AOA+nsdeUoEsNBoywuCewVA8C",
+	"kbVbdaWtW8+qGkaYQFy9rdrMyZcJ1j/dzFcuXshroUK3u38P7E+JHfOcpZTlTKpAUU7qCvZgaxxMSLjp",
+	"4HjyZZYrar51o6hXKoUF8CvVivZkKZy3n9ZtwG4fDcpVGg4KxSpYn6JrqlpJjG3Y1sTzDJU3jfayE2x2",
+	"Mbm6EJYdT57sYi34REUviOCW6I99/IJUntwEwd2QNH9sloSGCF7zKCwfKjo/y/YPWJxWJ+kuJb2zhX9n",
+	"40fEDwAFsaWVZ8iNbLbxYGhnOfGH6tkpv0Q/p3zp5wJVT+pFUBykEeDgEZQFgrK+cQ6flTkfgqM0JNJ6",
+	"XkLoRq8sGxRYTTmFHyCcivc4pkgVw2eXwuSq4qqspAKScz10ohbuC9iLvhMg3s0sTDFEFYVCDTr4QlZm",
+	"sxSUm4ERg8EhldVkpCCWdwt5ASe9sWrFmC6gGJBo3FVaI6p5F1Fvdzwq89rcMHoP34Ubo1N9iv6RYaA3",
+	"zSUUBnG/Esj0S/3EV2Kz5KS4YwqyFrzKFVzts9igUNd8w2p3XMF0gPvRrjCrc2SQB7VxOKE0vSEwHJiB",
+	"hrEkTYyknbC5vBYMSXExoLbgV5BPi3AxP0IsD1NsYbJwV7VjgLf0JpOA4QD+mav4AqxZh8qoLTrFEokA",
+	"Qe0nx3BB4Rlv+xx0WEUSUoACAp2tAS46pgs9qy4HSBZurVgsLREAw0duAk/SriwE5oODA3kvQ0g8MZB5",
+	"Srm/p54B03Q+GWCfmxFeZ8EBCzLsO8WOj77cypANIcirNBCtgJWLJ8RqBji0PFfGQr6uDs6NvqY2YveP",
+	"1B6kzqRgsuvgVEDjrjTNEWbJDxq902R6O4GBJmhGFmsnXBP0O+2BEkS4Fy1HAC0vyAKFlm3xziJHMfVm",
+	"3ZR9vAFCZZtcJVe72VUOoyWZHsr3TfV2ARklYL9OaOdqXUvPVhYEUeyzrvSFr8PnmFDEjLXXDF0GKJ2W",
+	"nvjrPfUH3fzQT9Qa1Duamy3LhkAGshUnWrwf5xsJNSLdO9nfTFk8NBQ9NBTtkcl0e6oP3qqhTADdSlRG",
+	"gBzYZTKH6Rmh7JVin5h8+K1TXQCO0QrTkz1DKkPXUdMMrC75hr09y9izU7TCvvlqmGFBZDDTnLSVZMY0",
+	"QNrQwPSZcIomyJqtzIpXraLLXA0m7qe83Xq6JZSnGPvfA0kO40q5qoCQ0kTl7jQ9WkDpapxAxdHe9UN9",
+	"MfYzv0rPwiLdo0e9/bRdIrCtwQGS/aEcoTcSHc8PKuvOY7Pr6Ha4Tf3+7bOAxdcRku32mgDbtOHmBnOn",
+	"mGE5Y2qegSdbeqvMB6G5DShQmKK6PepeR6SRA4e/s2iyDqcoAOV4oVN04BYiPLfv8+jKaTr5cbtMIOtL",
+	"BLZCujhxTbshOKjN7AAYk6eJU4f29aQJzwnLcbJliTpLZJMu70pZWeGMzeXcXib3JZAjcBlN02c8bRWP",
+	"kD0fQX8Gh5NckacHAYQADoTQAlPvECW+lZN8W9st3S8IFAsIk6mr5NkQe/VfC62VfJH3BVfcn3axQ3SD",
+	"Fblpxnbvw5rees6nAgF6PwM6HspgJUBqyi3ROgVm6D6mDxb0gwW9jwUNsbXEc3ayJtSD8Z0hZrQhH0s1",
+	"1/09Q2Av+iaXNUYwGk01GJRo9rw489BZ0lOfDDVEPxZac3IlRgsuKwgpVhvPEx49fwIGLtyPnhOp0BRV",
+	"0bsC2nK+e/OK1aLikCiO0CpTZ8qqK4PTsdarqnQWCD7Omevw03pBYSCprqXloW/fGCBJqoUR1mSYqzOX",
+	"cpkrW3Nl5qI2Q8iaeTbfRrjikQHacveeV06wUpU5jjrGMdrsEMBcDLV/g+IcC3ooNSgrKIophs16SMiV",
+	"OmlvRVWxpdDLSrD8YO3GoSzb6FWuuKJ3zg/G7AVOdvrq6MJXG+alKTY8we9ggWHOuy34b4Q9gxd+6fbO",
+	"fRru4Sk7DXa/ADO+5EC89yEm+6enL/sxHDVy9dwxS87y2cZYsYiH2Qq+eIxW5Aj2tOg3nU/J2ESYQb//",
+	"qQ4zHBTA0fD814XVV0IVrQahmKCZ13qBRmBhkeAMB/EGL0MesJBUpVqGphf5yNCzQylAGJ8oc0V8gu78",
+	"Lpa8hrY/I0ZSGaGMtPJaQH0a9N0cT56k2FdZwKQMaF0VmMpXAjHEE3CvCVpMIFDdO/BKlj/hy+OgyXQK",
+	"JjlhnkdXgkbMal1R33fxs5YK+b6xdXDMcAk8yXlcgxAjBhccnGtv/uHiijK2yQCu5QWXasx8ph+u8Mg+",
+	"HScXn/tG8MXL8NB7suG6HvWJzDg3iO8E2pE70JHA83lkaJmd6M/AaMNl/twts3908uh9s+2491pn63wD",
+	"5ggc5kSSus3RLUcBjgiP88gJuNFSL1fL3XI1MfDDfvJdC4m94QfUKIzDbQogEihTQ+oQRgY5SyeTRnTD",
+	"UXJDZyb4iCAQuXpRDq+M4iv+PFdezpJojdGDHsE8jZC7TJYZAwLZBGJQK5G15Snw/Af5m6xGCzAoFYmA",
+	"dRQmzwvAXLUlIHtvAfgKJ+8jysHOJz6Iwweg2384tB4veztEnpd40Lxzk/zFNPI+iRtCCwsVjX2YPM3O",
+	"hSmAWmRsWYu5fJeBrYapG3CCMHXDTcDxhg5/brDAloxXxIMIePYIs+Z+i9jj0NzuwWbGuWr3ceEwAYU2",
+	"9t+7VximuOIJPE8DtSdi+SAeXEvysUGYEOpsRsC5ME/DXmQIwRenS/lXN/t30vtwr42nONCdCBOIt+7f",
+	"/aEH4SMIgeQ8bgHY0InP+jI7cOgA58FDmniUxo4mgu2SOYhqoA0Bnf3gwaJzOl9VlT+5gwJZljDk8pO5",
+	"+unv//0/vhKQnO4rIZYUJuHurF5SHKZy5xWwVtCEyhXVUJFwcF9BsTRFgGDsWCroRE0R4KVYEQ44WG+U",
+	"sdhg2aXIVQGnvGBK14yf62uyjNwU6ZqaD0B6Qfk2pBGc5+idRqjKjMVMXlxeiU0gU4OxdbDGxTEfTZLr",
+	"TNty22J+ytVt5BfrEF83QP8G8XS/OL/hMZ8K1BcVjx/DjnSDWMOOCyk33OEPaYQHc+7DJTnuxEQY72e6",
+	"BTyB/m6ya30lglZGrIA+621KuecFL4Xf5u3mlcNhjEI6X/R2ZlSnGGo02KAGqWHYpRsy9qn0dsA0RNXO",
+	"Bhiahpt6X+QfvOEFRBz0ucASPJhxH6NrxU313oef8ksjnysbhfzZPnU8nPnrYjAdY/ShoRTjUF3ZgzRp",
+	"kCulF+RoOd2IHXfOQGpU7XvViV8D/wVYUmRyUUtILa6lXhn8Va6wAGXLrMMLQbIUEPHaL/WQsHHcmHo4",
+	"SSfHA1YldMFIIYbZGXh3IbDaIFf0iwisjaGcwMQI74B8JqXHzvZ0oMPtKF1CUeWZQqnpIcwk9LZAJeCe",
+	"MblnuG3chvrBb5g39Lb3Zebd8MhPFJVLxe4+Hm0098LUP6Qn/gD2GO7c0Ensdm6QDTeLZzTFdlpmqI4N",
+	"WWLOLAs7DbrPTRa6tk0W+rBNxpzEq0R5Idg5N8JkSZ+x+r/svf+S2zaWP/oqqK5vVaQZSla3204sVWpv",
+	"x/EmzsSxv/4xs7vD7BASIQlpCtASYLeVbKrmr/sAt27VfYN9kfsm8yTfwjkHIEhRLbXdHduTnj8mbkkE",
+	"QRA4v8/nk6eqjiF7qplOuP5dpli06bEjGXrTU1VWSmF/I7bxyNCbQ93QY8J7guTPFqsAdjNHxZqp2uJ+",
+	"IjTvbYYhtCG1EUH91DIegbrbOCbXo39iL8WKS3g8opAEq3euy7mQWF59dQ/4FbbpIVYpRc7kp4vCdKBt",
+	"iXuLG796d5QAH7cUxNe6M7QYS70rU6YHZBjijO2hmdLaRkMAjakI5Rup6hFJKZXIIM++9YZiC2Np0sKB",
+	"DgxqK2iyZJCSRvnKo/Rzqy15f1Y72wX8mqrj0SjxJp4wtn+4YQdoSl2Jz1vt9ohusxdDoSMr31trY+S0",
+	"2ADybv+u7ePah/PZpmthrz6l+2rW4KViUoCOmC8Ig2b84MlscXF0R93RFskmdYCd8mQegSaq/WQIewRZ",
+	"gOkm2Fr9IQuZCrw3lYZhsKh9yMFWwKm7C6C6LvsFqfd+vfePv//Pv0QVc1/+4+//k/kK1pLIHj9nOfe2",
+	"FFglVA1xxVnHITMgx6wZsrfFIIqR/jBVkE6hlQVGJrcoS34h0IPEjt+NQBgheClUxOYv8s0UPgPhy+E8",
+	"AMS8FGaJjw/uquBlgfSKghmr1yZV7pGlWiCeE9JDoSh2bzEhE8zdttGxDBVz+AomeNfmzFIVptbyhdvZ",
+	"D2dsengf+gX1MfmHgRzvONzW27aeHauGprI6FvPOfltKA2DW52Jth555PSZu7GRtTNVO2kbWOx2NosAG",
+	"pKiinLvfcx7iWktl63bKIdFt72bRwul3iXc8k3U1yS356u3bfKCUzOFVM36XRELhLhfzz16aGLQfblcg",
+	"nW31X3SpPTPAn937xf399AoM5uDoEbkJGF+Z+/+nedYp1kI2BYfOhuxFNS3kDMDv3JbpI4eJtMw4zeLR",
+	"zZxwGDOlSd4q7SlgkDUi1PshZh3NJFQlZ9LgMSEilYzqBJ05RQ/Lelgzczo6JXFlI/1bkX2dSzMDvA+Z",
+	"m2GqXnIrkGZD5IA6Ss0QJN47A4tLMTuvzy0Eog/3envN7qz+bjcY1/eGsjPb8yHXIrp9CyUeN8E73//W",
+	"nfDmK4C3sk+Gelj8T7aB42lwkLrO5SGOayHREN7jn7rfmrhedoco6HG1gRPdT5gu8m4U32GqstXmJVjL",
+	"mgrhLPSANaqZId1hwX7APq02LLnP6gK7i3ReJBKSELYUFa6gAFHF5qpqtOvXoX10YLpxaP9w1jV4sXfu",
+	"57aGfYaUN3s8SlK/BwLaRr4by4SzmD2ObXc9ApTZoIsXWoHIZ8iIgsBT5Tq/70KUG1Su0c1yidjXzhXo",
+	"O++AEGQ5QolxC5zzpHZT1VFP6xEJgi8cQdxighPt+Fq5er+mhyS9UVJRRB4vCAZA097lFeA4vuHTWQyI",
+	"DIKPlqroNxEJQg/6PIPYQhKhqPyh8S6g2AOLPLDmwrt6K4+em50LsaYi0C8BxcC5+Ih4RwxyHdC2Ti7p",
+	"yhbyAnrmpzp38ogWfQqNVjIXytLCR6TIpSgkRAIQOq3H2eOn7Cc9TbDTxIoFyq8+FQ5K9wbZuirX2ogh",
+	"+5NYW3xKY/nGw53XTHuporo+tuLlOcIp0vvqwHrFVQK7ACa61Jds5V4B3ME5s6FSohMky43b8N1ui424",
+	"Fa8h75ZestV+m/Ta/Xw7WXrgeL6ztfMEru4wtf4kxBqmtnMzSmWs4IAYDUtL53m1a6LR9uzm8AEDObD1",
+	"TLUuBFe3bIx5H3alL3ixzwzzYjHaiXeZkQ/b9v+SJO9B/iU5l85eg9gqt7PltiL8Rno1SFajLkMQo0sx",
+	"SrUj2IpoKBhtHe6MrTZL77w5Wf/IV6P0doRga7XVH2NVyoFE8HH1CgUW/QN2ycg38Iso7uNW8XZiXF23",
+	"+ui7w1oreNcM9jsEIXkMZzVIIzrMhwglc6iDSzIJEHQaQumqbq/Ipx3X0oCIBAh9eIr+KcBR26XYoNFE",
+	"92g6yVCJESUETIu0Bk1+WYbwPtYJcmuhKcKZOQSeIjbO7u9kqsF48QHsvXU45XfLT1OvweEONb26u8Lh",
+	"m/DB6xN4SCxLicsrSoCbadRG3LUPBzf3ZxUjUImHKc/mpRAZVnWBhdIk7SvEhShY5py1jJw5Z5+sq2kh",
+	"zRLQ7pwz2Mvgkxma6lnfI9dDNM1799ipD/aMz5llzszPkAwEtfM1al5Dn9GtNzJ9oHzZdepZ3Vtx7/6u",
+	"gPXTwNfwTUEHnHytIFst1eJqitHYNK+vYbOlmJ0DNm3Q9dLpd/ckFfAKlHqFulW8dSbDmCrasYEuSRUx",
+	"JtHfTdoUxCVNApA9RyAsimjDlQmzzgoAlbziuRiyp1asICF/6VS8kw7YD8At02XupFMN/ctZ7m43L/ji",
+	"XTX+NwIU/vOwJr+Pws3mM+8FqvDb5E6534Byf95x/q4+5evSbVpLYNs7wgzoKxCBXLgAMet6CMgA4F5q",
+	"8wOiMxTcznW5+pPYJD6KmjCp8srYctP3EiFVTiRMmCamEa2EgQAsIWlf8KISPnctVmvrrHOoH5oVQNDB",
+	"FdNropXXSqD6dzZFFxYv2BRJFGAIBGC7mNmWFPKWJVLF+dNt9tfeXBm4AIV5ZdjiRf1WbjtsUd/qE2if",
+	"aazgXdjiEy20wc1HRshnJhIpV8sqj9AdH+urbZMzc07YpAG5E1hbELA8apQh8D4l3loUFKxH3sc//u//",
+	"h2XFccYgtSTtJkkV/I1fnGRsWhmphAH8F/bNk9fO8+CVEV5c5tXMslzPqhVgsUrLjE7YtLJRx4vhczGG",
+	"gh5MPjpPJCBVKyjmRHTY1sMM2dNcrNbaHUPfLlNfKU2dfAyVlvWXEfQN3AL4fHBChH2MEF3UwRPwDK1b",
+	"gZOsAwksmhpohBrn3d91umFGWOtnhGtNVEqhEhYGuBeHhu7hyR/Enw3g4mxfEPlK2mDa026ztbhmfgeW",
+	"WgfRzaF19w3NSu/2LsH0gUO6Z+Y80HyBJNu2f64WsI1ONupbO8jvC4JcAP0pXsqmvOBQBwE1F3FvHsR9",
+	"CFVaxSS+rR6+tSilzoHebMi+ksjEciHF5ZjxGiMiAoOIICJq5IgrnLNX0d0e0wN/9OhZbuI02QMRtOhd",
+	"3vlYN5E4oX5O2t3oRsh9+dyuo3Vvijt6QBUWBx01uiZUZaxLqdB5ik+iVBdazoSZsIwuOMPfo9aeGjhr",
+	"cPqgIgbIwjjUq9zGMfuqMYdP44Q157zvoLVey91Ju4GTFgmw1vIejkn30lNk2p2DYTvT5RKgJPGjCdbI",
+	"ojHM1ry0khfkffaxkWvNDfK7Mx3IBKhJ3Bn9FzJHVPvKWL2qO4ycfp5XtsJ8JZzRlgGbqu1oAuZq2/EE",
+	"OLBRGf0H4g2vYwlbx/x2QxftE/rBqi6uJyrwtf2zC4y7jAuRvcR1s4dIsl1Wwz2sWj7ISHA/FXGu4rMu",
+	"BI1QkdqWW4wbQM1NFUotn61xZo+4gChGz5aSuwdJAsrGmhvL8kokdSnzP/7+P/0QPyALZV4KkSqYzZKH",
+	"WmyMtty+kf8KF/GTsEC2572f/TB6vbiyd5bITVgiW2fH+H10xekFwIaZNtYMKsMX4vA8KiYtPWF5lD9F",
+	"7IgZL4TKeYkso6z35vXjfnSaRTnAa1nJLVGZINmUsayXuf9k7EuW0Q0y9v//fyxzP30hymfwWdZPIDWq",
+	"LS/gnK1FyXK+GbKvNJA7uftmRJKyEbzMPKG/P6rkz+MMJ9AdnfMNE8qWGz9aqCiHp6jWcK3O+SZVPeiY",
+	"95wIiCE542W5YT+LUpsJ496KwoudJEHUB/aMlg073p24FciA6IQOZKegwGOmVZ4AKodiAB8zkyseFv06",
+	"ggiX4SBJ9NhthjduL3w8EcbO0n9Y1YQds953XFW83PTdox+fDNnX+J5N54vGrbirqh5+0qinX/G3clWt",
+	"jsbHJ8nRSir6IxTWQ2uGKHfNcq6rcpDLhbTMbcLdk3PfXj0394vuqZ0cj0bR5E5GJ6OO+d16vCfsnL2V",
+	"/26VPzMMRM6d9L+JiE8sjd1ZB0EKBXR+S1+lBa6BqQnc2s4Bu/AJkrqSflfJLEBVKHEJcIjQI5MlzpsN",
+	"yBRcgSPX6i8n+QLoQUssGMAk/0ZYLLwlARuhbNYYLlgjg4x9LTQU/7w1PGMNjAJwToiJcsKWuir9egI0",
+	"ntlKBO0BJ82GDFaMaMjFZY21iSaoqdksoPPrKvi6iSey1UoYUcyZLpnRKwHhsaX2mboODJKYN+fk5HBs",
+	"ELYTGiSUI6ZqXz2iB79sIGLekuvdea8P5Hc/E+YQadhgTvSbl2Ptyp3PfQfTue2vO4FyTZDOau2WFLY4",
+	"1iOZDkJWJ3Arw46Ho+EoQGRsQvI09ImejE4jW77UVs904blYDetlrysz+DP+mY1TlcGIzmIHVKa3Vqj4",
+	"l0/8B9mYZZ7WJrGiBKBloDUPlVCF2xHO7ccHqpGqcKhn/O3glfxZZOAcTDdWmDF7cHJ68sUXoxH7kj0Y",
+	"sWfyq4SwA1YSdCR0UKcqVIHxKpcaffdQEsELeS4mzAhBUxRvYAJZv0Y+gdKIC8GLAHeSKj513gFwm8WV",
+	"5xMmid3WCWwAw4L5vxSmWrkdiFzmP2gLiJyeMwTPqxkzzh4/f/mKrWSeF+KSl0RI4snL4IlY9vzF66fP",
+	"f3iV1XUaIK/XpZgXcrEkstdCEBtoqZ1D5rFOe7pkPIdVN4ItBc/dyNI6xdPf4UDgmjyOaFK3wfhOuzde",
+	"IFl1O7BJtJoc0d3dlY0Ns3sPR5ss4lwh+WCgGHDFB0Y4DwcwOa9yU8RbvloXzpru2p1HwdbG0j84zPFm",
+	"7J4l7WSW4aINvhdqYZdZ2NH1DmY93Lb9A2fp93tyNNdOr6AX8PD0aJ8Dc9TYgt3Tbh/3xvKuBT83e2ap",
+	"3O3/egQi4ejHXWtH0uOwOdzsO8aZbU/s108WL+Zrj3aEJZ4gOHeet0iFvCGlsTt3VasLfzLGjCulKzWD",
+	"ppu5LMCubG9y3NdYN+t1ynHAgk7Vm5ffu+2ffa/R8spYz1m1U6MLJ6PevPw+YVlajUb3Z/gg8G8Rabp7",
+	"v+A/nua/+q4bumkpiMcDioMJ4fDs9eNvs4B58ebl95MAWSWpjBgK8akhRxhnHE91vklVzz/6wI01oPX1",
+	"VXPeIukP2WOiOjfCORTLSp1D5OzhyaPj0wcP/Vl/CEcdIjYJUb1xNueyqEqnm8w5y759cvZ1Fupo9Hxu",
+	"BNbgle7sioSVwpYbcDng+lHC7ifsQcKORxgJOhlReAlzcv7tPBOW59zyLHAzt44Qy87FBhC4H572oPa5",
+	"n0FngxmnasAy97qxcannT1qfWiTBa+AF7ggsyBbDxZBl61LOxADq69f5PAvgsOzkwYNUMVyWCeMsl6WY",
+	"QQPk2tk/0rC81Ou1yPsTuHnb6dyeQgQihC0Vl6Hs2T3/JEY6CuxbLDSgst7p6DRCQ8TbktnQvJ9vyMTH",
+	"lZChTLyTRcv9wl/4j7//v2AOiJnMBdEfMLzSyaAajnPMsoCDPnDfY+dZBuXh9IHl5yKyW3rrfJ64v98m",
+	"zL61iRt5lSdsZi4StrSroj/x14PZQyNC2ndgQCTSmGgV9Vbr+wm75BcJW53yhOnFwq0DY5lzmfjMmsHM",
+	"XOAlxt1lEjaGe5aM9Xw5PL2VZ0+fPYHHxMVH3LWpKKTwuAGwEEuOW/VrgmAxkKvB1VE5M/JnZ+lByMCN",
+	"BceU5zUwqRvEnVg8Y1gxv+ILOUsVNugYZK0Qb22I6f7w5nu6AI7aW5v4pUNQFLd6iK8cUk9uY4+dmWW0",
+	"Vqni/glKY9kX7E/yK8I7LUt5QUDIaNVCI1AoNSMZEupT+4mXpUCknqogytDhp4e2xrcy0JbBhwI2/7Ay",
+	"NEsgUq9fi+Ebk6oeZxmeQo9nWgpeYOb/2Yv7/QQ/wuQ8SE6PVO+xzdmZDarATVoBhCnRv3ubDAp8GAH9",
+	"+VfvZx6sYnwE1suG4q0z6N2EcXJzXaaqsWv7zR4MWKpeU+mM2cj9rBRUCNxh5EMpLjRYTUWgzkTbi/WC",
+	"FwFrn7CmvwHoP2DSlVvKTppUnR7fh/17xlbSGIjhuA1YOAvNydUtCSwNOx2NnNzzF7QcBDcACBQnjwCA",
+	"VjFytODi45MIv9Zrodpicto1dtOGrD5aPY9ulCoAVTLMWF1Cp3Nl+2PanviW5lJJs6TtIBU7OfVRs7Lm",
+	"C6hxiHD1sKVdeU3mbQDEbHTvJIzqbwX70WvkUsxFKcDE6Cldc0Okyr34hNpldMlAjDlzETZEZVCirPoN",
+	"zONonlbrRiudeOu2YKoyJ0y0KjYZhONwUrtbb/FlXjuD+xqyp2R8d6cTnJzzcTosB0IFQ55CSB2gw1Tn",
+	"Dho78jA7+PSLk+P796/yIUaHJEEeH2xBROZD0gH/4tSS17WpwiohfIgkFmTShIYrfEFXrYc/bgd6Bn5+",
+	"bPbtd+t/P3ljp98UP+ePH1z+xzf//mXi58D+/d++upx+U/z07//2cj09Ob2YffNylTSfh03vf6f+7ecn",
+	"XyZBYJ88uMhP3hb/8U1efP+X/1hPv3nzpVts/pZe2vh09OghrL7/4HjbR/mxu+m6q00JNExERDxBuxTq",
+	"RkG7WB3Z3y0v3H/ePXhsp/vdqsQl3TSBkdHiTmoRkLPs6yffP3n9JDvUUVtaux7fu1foGS+W2tjxF6Mv",
+	"RrELMDp+dDI/5qeDz2fHYvD59MHJ4BF/eDy4Px+Jk/zz2aPpsXP0wg6vSrnTmf/QbvGv/2yB4ANisq8r",
+	"Q+opCu2+Vxj5U+uXoFAvOnYAKlF53bLtpDdDvZEDfBVQZe3BRyGtMWnE2DsKIViUDqWYCWfDTsB4Lb1X",
+	"bBhEPKFPjPiMTkenHaFjpcF9Zj2OIQg6GiaJkfDg7qbiRaqyFtuOc+q9xTIG67hhMVA8NOKN6jINUuVt",
+	"g4jU2LQ4npzb96g/oT9xYOyz81PdZzP4J4GZfWaanuieFn187He0KN7QDjgEXqdpffx4aNw2UiSB32gr",
+	"YHsnPD80Qv57SdsPU9GgZqKIfEtAh98t/HDPXSXfKE5GgmocRR5HTZHkBR0hd+h5S+QBsP2cl+BDkSX5",
+	"HAaHIJCpEPMrRBV9EKIUlAHDorXoavIUCVd2RVapRzSsPer4muAqoseUPeazpRg81sqWuhgzpQfOaYNE",
+	"UswZ6qU80oZ6BtE6aAnSGl5IWCCsagsCG4KgUFJAxlsn4Ng7CbuQQsLl/KDybnSVvMOW8AX2ZtDK9FuC",
+	"r/FCOhq/EeMlCy8K2AqigK7TQkBlAJKQYlmczdywh8lDP/TuNMuHT/Y0PdPxOzq9u6dwTfd1yzPsnNF2",
+	"uGbrqA4bpXo7n5s2+tZdvmpLHDbn5U0+6Z0/8aE13Jk5R2DtaraEUj1V267hlC35zoRcNxBOre9I/YwZ",
+	"EDgTQQIhkgcPP7bvbVubJexyKWdLyIWkSvxXxYvIA4hm6a3nJQfKqEd1kmQcZ6zqFFWImKcKpZ1P0eH0",
+	"qPwKg8O+RC2LK7Hwqj/qmRV2YGwp+CpjvdPjB6mKebg7K1aA05hk7JYGhyjtdTJ1VEzCjUWesaXbVWXT",
+	"OTFSLQqRKl+HgWrQaVUfZX74+fHoiy8enoaxT2HwCVvpUkDsG7+ADpZtswECvvc9DgcESUFgchuDaSAv",
+	"2Bk+EZtV1i0DwNKzaQm04TOtlJhh8B7AkOPKDL875UroyrLe8aguOfW36cNUCV3EKcaNrdMdlLFMlcwL",
+	"UY+TDShpOnCfD+jzLGH3RwxQ8+mYTRBatUmVG79Zv5lYKQAa1WPlx3vWeYU4nR1bk4jqPNII7i2RJ6SM",
+	"oT4UzCfuHhv00ZCdYcaH7Uj4pGpXxsfvSdg/bo79OF3lc1mAlBW3OGFlkzPBtjI/rfxJIwPkNmhIABm+",
+	"MUmTbViEuippave3s+jpL/5VNJbcbCU/WoP6lNaYBd7i7XjFPanmOsO37Y1QwMh0y/KmLLIhO0tVlEip",
+	"anG+lSbBXEiHi862PHQ/0WtarWcgX6n2yR2t39Bu7cwS0CvZkvcGo0l2gjK1FujhiPtuBBxhXzohWOk3",
+	"ZZT8eGhRcIf4b9blhvtOpeLQRbEVE+gGC31rabHI4HRbbtvu+vXQ8AiKWijndZb4xxgceTdb1NemgDcI",
+	"T3lnnX40AZv3q7LecebWpZ4WYvXH6xXBv8CrdoJSdBh8FH7da+8NP82QvgCwaBQMsdl/vZg+6Mi9hI6N",
+	"SIwnjTLsu1fPfxjXpVio/TdrkYCvnbTiXYnnhYSofqTEGdSoaTUT4aOkVtJQ1+Qm8Obl987VWHNj3M3D",
+	"D+5llfuZ1WSzR/CVrNcM3BsfuYc/sNijyqVOKMWPlUqmP2RP+GxJvZTSmErUvMD1xOoeH1+t4BnKS8QC",
+	"rsxVIa1UvVNM6z2sgtts3cO77Ie1hJKHu1699xcA30CxZvtYXnX6YY/fQwv8EKh7RHRpVr+MqRgrYZwt",
+	"hAIsac4KrhYVXwjyfwhJgU5TqnoZnLI3ZWGysTvHYBZtFefQ+WicCvBsvE/SrCecpAoaIuDMQ6Uv+CD9",
+	"RoEfSI9LTOI1nkdi6R+AwYAVNGZKSBjLrIWYLZlQC6kE+0pYu2G587uo4IhBqQATYDYNABhCsedroc6e",
+	"DgAd2MppIVg2GFhrBk449YGde1Y4x4nTBJwT5mEnpFoYiNtGxcK25LJGrAwfX3JkDXdipxQXUlxiyMNn",
+	"IKVJlVN5JfD8eYY+rG4EM692FvEBEc3OGfpK8NJ5k1aDmxS/1FThy6aaLifsW+984RY7pi5BdxR/E32E",
+	"4/QT2EV5qqRiGU7kz25ZsgnLlLZUSog84exSl7nBx6Q9FUgJGw1EsAAA4qNSRa8PXPWw+hOWUZck1YqU",
+	"4icxQ/L7UoRAuUUyh7A3sOZObbtzS13kIfhy3HliEnafERDgKesB2Z/B2Ah75PbqC+ey141EzbDE6eg+",
+	"PuFM54Jl8JO/UVgiS3wfpyUwaIpLFIW+NKla6VIM2Rmp5joxDUwVnHRls7St4wSmapv1Dmf2aI8z3ECH",
+	"PmvV52NMSInL5gx2F8PB7niBv7pVPor4Rh+Il6I5has1avMFRoVYrOelgBcC2HfGpxqIC+/Y3u9aSA+B",
+	"gEQA6y7JFtkasGPblgZG/gIWzK7Soa+jGqGu2yAcTJdxsM2pNS+FgIaVVAEaHqtAa7WvDHB1A7wTyNU6",
+	"1l5XLjd5WVPEsfNNkuRL+GkaK4uioWR7aLA8zbN+qxho0pTzqTodPWrB9Pt8hecjjOU1EX69AL1tIl7C",
+	"qNbotA8p++sK6KBP/VAy311P1BLKe3FeGu/1lgBfPNTLx4Zz1So8O1yeh3qo37vE/hAC8GsqGnonAVhI",
+	"Y6+GwqopBLvG73aJQBz2tj6WuTOqxSW0tW/T5kcJsFpw+M4fqWZFlVOSJlUhp4KPge4BkiFmPjYSpB7A",
+	"V0F+l9wImnNIBqA7FQxyaVsyMrb+E7L+O2uBOsMlqdrNQhiLJ3OIfGrcoQf839gq1X4vbuGQVvGDCbCP",
+	"ju8wXu19jIfPlQich507/y5EdAPCy70FAPjoMn1aC75PlsVC4ABx5gdHOYNAElvn15k2EGoAi8cgEp9z",
+	"5YlV6TOTqllVUpUhxJoe7RdoIUIx1yXeWStB0ZVWzFViDjufALRGE0u4FZCNQkq1dRiS5IZv2CUAKSPS",
+	"MXKuzUu96o/DKvjJ0U98srgZboqiDqyslBmyrzY15CC1U0ZBKLgqiYNRej4XpcihbdTpLVw/T1Dnllsq",
+	"YzmgBfoADcbCL3gpObT7nq1EKWccebC/KqWVZsmeqEUhzbLJUPtq7ZZzmbB/LYWaLRP2jShXXCXsqeWF",
+	"dP94oUtbLSphMFT0dWVny/6YmY2yS2HljNYDeg8tu9TluXuEAh4L6K+AQcat8rJacTUw7kxJtaDiAe75",
+	"qgDfxJo47kbsWFe9AG47Qnf0LnqZXgvF5YAXhd5kCUOUV9JYWarc5jFRLA1gYHhQhUFVuj8+MyxbY8QO",
+	"sgfrAtoGoTWWwlrMrPW5UKkiKtEwjW597CyLexQMBfBZ2jbUJkvq1vjOz1T1wi5humSFOyOo/Wk7JBRs",
+	"bIYufenEg9H9VGW4W/9WKX7BZQG1EYnb/s7rwnZ17Qfco5bhIa6dzQhqryl5gPGwlg29R5F4SBhn99/e",
+	"Z4tS5l7EBCCynTiJJtKbseoOEvlREqE6NpATj39j2ERY0Ouo3IZ0/thV7QfTnI1VOlQ/RofyoLTqsxf3",
+	"/eknMze+LRj7UPq31KVli1IIiP57RUmSJVUhGt9Lj74VRaETRgX27Hupcj5kr5dcnSMGgdNqIEC/1ZcQ",
+	"G3/KlqJYs42uEJb2X9KjflsYtex5ki9D9hQ00orngvkMQIPQC6P0wNdVD5Mqp9tAKcug0baUNlzv1PBU",
+	"YL16znrNBoWsme0ZI3HyDIrpZ6UAIjNemH4oiq8BCN1zL33IhXLLXHk4GEhYIRpMlipRCIAN5wanO3Fv",
+	"hES2k+I+P9MN0+V8Gd854d8rxnxOYaCW/kcVH5WlzbksKPvzYHSfdYngHRnjSNK+wi15jSANKS2Zsx4U",
+	"DF7tFd6OG3SA1HQv6t5qLRY3UrmFbzVxb/rZi/vXa8Vwp6nQNQOd2x7t3Yv7M2Er/nbAF+LLLx6ejkbZ",
+	"HkiuG+tD+4idlh2YUy8Kvgkp07Anjd/MV4pkH3k5gOt1LkWRUyLUYzRR8S5J5X2R6ZZn0Q5NT4iKyN+p",
+	"Tf46ZK+IcC7KlaeqjEldfO6zd0jmPIF63EYRO1PiMlUZZmAB+CPzaiOL2VdqzXJ1sKY/CRQMlUmdzbcx",
+	"LMo996K0NWRf8wSRDwPqbVyRgCbsVrIS9M/B2cqDM5M1V+J25Ntzr+7NTCJBy0cbBP/xNmlp3jlNOvog",
+	"adLud3qXBL1Lgl6Dxfd6OYBLMV1qfW7uLaupWWu7u+Tq22r6aq2dYqNrmFD5WkunLgidD6uQ6IeMr9ce",
+	"L3bcIJ2FftrKLp3dO4MNP92w7N8GdOHglVwobqtSDC7uZ6yHADrs22dnjwevvj07efAwYediE0EtuVtB",
+	"GA4R1YyYlcImTvSuhF3qnP2RzauiCBN48/Ip+yMr+SUqzz/GN6cXMngtV8JYvlqD9b4DygrNrgi/yvip",
+	"o4kcQm8rp92hPYVDLxCMjNUvDNCsHtT8IkWOnSqjY3Ab/HIa6GvjbOqGGteqH/DFvnv1/Af2hz/wsuSb",
+	"P/zBPTnydxyPRkgRxPT0JzGz0MFrofQIP0hYpQp5jvoU9ReVwpamP2SPEegudHqaJADTh251qGEtBRSe",
+	"YsWMn7KHyfNK0J0zXmAJtIKKJvfmnKOi3D9YpSgow1a8PCd0wO6LWAaYzfRJNmTPsSquQWuKkHmlYHKh",
+	"dCnyCa2FzN0OJP1NR9gNWwpmzuV6Ddhudcd8N1MxLNK3eGr+gidin2Ktj9DF/Wir0OoE3t4djSjdB+RK",
+	"7RshKj0gTo8rAJW24lUQuoz2n43nCYHwN0q+ZStZFNJjbO6f/dYJOxSr9vP7Dx5+8ejhyP0PltpaUbp7",
+	"/edfR4NHP/5ynJyMfv1fRzuQom7exujcAx83/j7RhV2KUgSkzd/WwPj9ENE1XETaK+E04YuI9DJtH9Oh",
+	"mt0+XouraErc9x2KeZf6ZdvaF8eoJUuWql5mv8Q4U+VOOR1wDDclF8f03VK8jVWzE2bpEX5l8bdD/Mur",
+	"W/yQfiOyuNIXZ+1cZ7lQkAxAVQ5O140pYCSeAsnDagV8fxRwgmsk1bpXsNCz86Za5iovRO5PlBHWFoG6",
+	"z4w96fa6KmdLboRJthn/DFGXLrUSAwJgaX7f81SAEkQEaF8xO9eV9RwkkI+kVBGM1tCApKv7Y5b5C4ee",
+	"vMR3sQS8QbzV3/BWQ1PNZkLkIs/cW4CH4/Xde8SZzBbad9Y3uK0ZtLOU/YRlNL3hmss8Q1zU3Kt2LnMi",
+	"FW/8ECcy57Jwswu2ABLu1LyG8LyZp3Qdxk8+pHqkjJHV1FiWXqhFzku9BmyAeSkEYtJCfzGX7sUg3bk0",
+	"TF+Isu9tDLQhauOCz0L/DhbCk7VBiTUyOUxoOYBgQZ3kgYAycFpwLLjm2AAs5nOwzwxEfL3hwrbNFjCn",
+	"4zl4TN8pVBlG9s2CS8V6eNQBN1si3K4K23jFN9QyzqSi1oUyF2WcuKPRs8EABdOAxM4AD2vWysX5I/E3",
+	"pe3fgP9lUZXOZNttVeEMDzSqgvTbNqhI4iQsSLLa9m6JsXAxfvFX980//v4/P2Y7DZq2xDzUEDsZnX5x",
+	"ELTlrRksjeX9BOwVKDCsyU90iR+wvMK7A74zdhfS0YPT2b8zbH5Dw4Yzkivwyg4zbKwo1ObtbsPmNXzf",
+	"FXHoQWB0hkmOhNUNSlgcQGBmTnKZfsMKqnFJOs0gnNEgSIOByE8ePDh+VIchnuAHDWmTqizYPDhAS878",
+	"d7cJlCUB7aIOZcyAKfMzw/DpfbLwXGz6bSiId7CDLkQp55urIhHvaQhBDxpRhLp38ZOeGnpdUkkrucUS",
+	"DmRoSyixmDBnqQyqdRJ1myE1N8KdN4wkfLEQ2N8QhzoBYnDDMnevIYVSMzISftLT+iOt6jQhzjpz+g0v",
+	"DJMkyxSZGLCkVc30CrqyesREhwF6kceUcnGk33zGAuJ+DS+EHHTwY+AypFxdBEjTB5SbQGN3SSVEUk11",
+	"pXIoP5oX+jJoWkQMx8Wh6tiQvnAzvGfkqiq4FQMaombUKKtC9BMmCiPYslILVq1ZVTPoubUv9GIh8mGq",
+	"rmf/TG7Ubjk0IoOn5kDbAbryd59rn2c/5DTvNhR2yZRbj9yQAMGKwe7Qzb6oTVucXTtU8xHFaRo7487s",
+	"uTN7bsbsoVN2gNlDUvseFBLvtnqeAZ0MUn4AoWzotvI5ZRD3lPImLzJSCdjcvlpDDwCZPDwHQO11qVdA",
+	"M+I/eQEfIJt9xqbuOndvqQYe8tMTSjX6vQqtFqkix9/fuo0khe1d7GlkfVDuPrsIRBxnaoNufakLkao9",
+	"/V8xKXt4Yq82AOxL55SacCqlk/v7lbB/oUvPFvjObkPotG/zgQSOn8M+ieNXMwnL2V7KO3bWT0twRSA8",
+	"lvH4lPJFS1TRV12yCgM298D8viICLaijAn7nLdHGKUWPAByKnq4sWKEAoOhtWCcxyDrtT1KVwVA/wEhP",
+	"8zFTVVFkrBQrfSGgwLHH2Yyv1lwuVH0XqPZHXHtoOcXvPzOe+YqEGU0wkmbsMGF2FoxwP2KYP3gLwE5N",
+	"Q4zZQgJxeKflXi8StOkSs9HW75bcRJRBj6Iy+/CKYtfo3i+NZfs1S5UVbuHB+7ieNL6iGRf62W5aGr+o",
+	"Z377Mjm62Z1kvisQ+lRFeSxvryfRzVKv5XyzzwxtnG0Pq9qBVACIj/NSK8t6r3DoPruU+UJYhOI0Ywhj",
+	"pAraBNZrJzkN5XXodwCKA/IlCTjCA6ohYWWlMMIiTVupYIMaDvqZodUYsueRLIamm3jKY19AeiF1ZeCp",
+	"Cm2ESVVGK/NEOQM5z1BjhIFCAId0GOudnpxgjKrWJO3C2lR5/RGysP4w8+1ozqknaciF5bJgaXifTAby",
+	"mDw9IuiEQwT2NaxnZE0FyZIQY2xrRZgTjZ0gOD674+dLO+G2oHB23O5OoN+Z2p9eAeeZtXy2jOUBmaSR",
+	"aEVBebigh+q7PWY7dgRD90CrXC/SM4/9Vwogvtz/P82zuoE4YdgEAEUbDclqdFUStBuY5DQQZp0vS2mF",
+	"qfl0X8GPMyZ9bMHdyFnvQBHT8+cFDFdoQ/Cma6doDdPcIVhTlR794J5H5luCdcCymbnIxhGSZs157HvB",
+	"iPKPs8ev/owIo9jrEOdzCOAwVSyC/CSYOAI2BvXIeEQrLFduR2fsJz1FB2HNS0Nuj+9kYCxzn0q1yKjL",
+	"OYOaDWOwa0K4PZb1J2yuC1Adnv97y4GYmYt7v+BaOYeBYX1E3YS21k7LYnv8A2aoT45uDj4cjXly7yc9",
+	"NfdwhqQ4odfODVqi+uKUq5qwmS6qlcIcApTnYA4OmisgoOne8IxTR3b2t+yeWfOZMGOGviFO1d098nmy",
+	"JLzHPuCzlsb+QDSbBa//LVZcFvChnIvZZlaIV5YvAK+ReSQAyHbgLD2jgM/beKsEvDMm3tqSY9PMkL2I",
+	"TDJiYGdM6XLFC2mAd5U9GR4/PHUObBkpYE5QrRr7oWvcQNDfuKYso6IY4LbmBgEiBZwjKwiIshDWultX",
+	"qhAGD9eFKO33+HGGsI1UPwO9jSZ4o25U39vngSYBODMvpHsoMNBWegpbHYd3h/pcKjhBUuEAIvK8WQZQ",
+	"fyLH9+PEs8mS+nyUghskewLUe/eOnuDOHbrBzgKtflQrPUpGoxEDmVDqS4M1PoDRCFdCYxx4uW5tpmKj",
+	"PZuf00imfsP+LeIJMeMAkngyGvntmbAHIxKIq3gsgGRwN3CizE0D3ohnuDgFOoQIVj1p7ZMaj9E9ymzJ",
+	"Sz6Dt8YRMRln9hlOtr7MsOOHMLRUzG0LOKnw1Kxu80eMRt81WurLPgo0KvF3Qi1UTp+t103+eNwOda11",
+	"VM0fmshYw5SeuENkIFS9lrNzd7m/yOM5BM3SAzOzAuAGJvOJdyfcmFjoXYcnlvxCUKLajxMK1HWZE5/D",
+	"aOQBJv0sJoy74epsKvb9+nMGY3EQlB6MNSE0AuzFMpRS5r5EC5j5+ex8UaLB78/iAeJ34vZGpQAQFdua",
+	"pe1jTppRPVbddQy6FY4Rq4wgLgo3Xaow9koYKCm8jvNLT/MMK+1hJNwOhfcSOEkkaXG7LHW1wFPYqthn",
+	"RvBytgQJvoGploLNBcro49GIAVStlQSnDbJKKmY2atZWHtQYILwCOR4xg0f7NTQWRoIS1xy6EZxCdUc7",
+	"8T4NUVzGQbNYRrnxusWU287IPgaz9AK0LYDGWEwQDBrY5JU1Mheh9BBq8brEWcRDsl4XGzxtP/O1FGU2",
+	"br6SdWVIz3U40f8Bl7Cf+dpMts4oWhDI9lxsouNOV9X7nVhd4CV7dzWyLjL8BjOHwY0NVqeebxNSO++V",
+	"3UsVHhbC3/BXDNwGd5ZKy2z0bcVSRfxxgH38HlkfNAjrNUXzck9k0R+c2w8r+jt9YBf0ccOe3ueQthaT",
+	"KX0J8MJk67glv3NJf48u6Ssi1mlvEPR5Ypfwmi7pvZpusBtu9SXleQ67OxpNIC0i0dADxgan88CVI8JR",
+	"Z4w5rQweVUM2AQGWXq9FTj3jJGu2vVODkE9Y7oTDzri64IaZpbNHnVtZq1JygPMcXEss+Sr0wjQMI18e",
+	"RfVk4DYghdlLMQc8bFBYpycnZDDw/fIXTQn/fCB1U/VO0UK0TK7AWO2UtB8Wo7StKaDnCfOH+YRlbgcO",
+	"ZZ55X94/4j8dpN+nBuYMYGqtAx69xx2SJtkLXRoFt9rig2pooKzUw8/Rse2RJUrQfnU7ri694QX9ErzA",
+	"X/R34ZmSywvAa8G7o2QqORTOg50Kazd/86zIWJe6BuyLdYDg9/SLIIf4ao1BhfCV+zn4QPBsdXghROIw",
+	"GOb80dXabsAhaqd+9/C8uGXtOPI3ApIWXo1fxF3YZ+67V/LnHcBnx6OPBvmMnuhacKO0CHcIozeGMHp9",
+	"ibK3dLgpRXq87lFU4opsXmfMeSfEHwZm3xuod3ceytsNaOd3T8L/9lYmQoIJzaiiADScNYAVBMVsNYSD",
+	"JlgK79Hmc5ZLwBFVNrQqoNiL6B1xdGKuldj4gYKv5/70IewGDBAadz34h/tB5FFvjUzV+QCchLKyE6gR",
+	"fnuUXE9koMXpxNOWJX0wQVJ4zT3MrTP3R7/WeTEak494cLWpi6t6/l+p8mNhLMNzeGBagRoOTu75n5v2",
+	"bO/94r96mv8K8d1tboRMUYA+lL9C8N+P5FypjGJFuAkxFJaq+iditS64FVg4uyj5euljmutNgFO19KvP",
+	"DOspcenNP2wqCd+mKqT753WzZnM21DtxenLSn0TZ9ObdccMF4tk6PMbzHGPor4CvlASJd1x8dCaBnzTE",
+	"TR+xdYsNRh9TZfiFMDtqdb190FXS9gMEkiBcWMrVypM5CZGnnrChUvK/KnF4edjV1Qap6qgNY72T0XE/",
+	"qTN67Hg3zY4X07dKsVOn8z8Ivc51qwn8abyL1PyuKXAu66NxUEAmSv0eGo8Jye4dgZiGtwVhlkDm7XSQ",
+	"D7ykqivyAiOA3jVXxWAAhQ/cG0jckCaWBkVWlJCvrbDTCWRVsq+ffP/k9RO2Oy6VETvbpg4u32gMBkRo",
+	"qm4vBmMuPoLwS3gDl9zchV0+egGCB7zDS3r86s/XC7nEuNFhE1A6oTX8mMA2nEDAGEgSEuYgCDS5xKny",
+	"AKe75MrxaEfURSoSVhCdGbK/+HRrHXaJUrk+Yx5ugATg2Oca98TurJBJ1YPQPt2rU570SQvqtEOCsW4B",
+	"BkDM14zSfBPlpUAmfFzxmThA8+CDBmiiVTpUrKFFTjso3qo+fngXwblpGuFriabrxW52YNveUOhlzzn7",
+	"QedBd9ckb1dZavc8Iew+8H6ohOLRpg3ibdt2wwVldYOp+y0WIqbK39AZcK0aDIp5AQ4VL2Se4NhQExaX",
+	"gkV9RxD07nVVUmBHWNziDFUKgpeFFKWbOqI+pCpw6/I4x7OrXq6uhvLlZqlqxdqHcekZQjdRyaJXSZ8Z",
+	"pi+V+zSqX6MvsKgxAargWt8kbF04+YCBeSolzHAOGbTh/kQlSv6zS09BjMIfs4Kpgjaw+kocCXTITODT",
+	"lkC5gKGYL7OEZf9XljDOLJ8yaqsoS+nkUwk2ZZIqXdLP/4gVS4MM3g4WwxEBL71sKLVal2Iu34Z4z2cZ",
+	"QFMxs3ZzNEshbKrCO3b2sMT6SGdOr6qCY6SGKc3CboKtGJ6WlpqwTHihlQDo1WuoSWfnN8v/8Do//kIr",
+	"MUlVXXPlv0BeTESewE0vcniAuvfumtr3a32pkG0eH3Z3nuTTE057dbEVb60TWU0dfBC5QXNzcJBKbYoD",
+	"vNHga2nW2ki8uL2OGYeC+pVQdgKv2a3blx6nB967+wTROwb+rsOZuUiPst+I6uCO9PI9SC/pfNU6rVuh",
+	"4WkO2+rAwIhQ+eAnPa3pGbqj7FzNRGHa3RIRfMJ2hKCXRe5vHSfI+2MnGoH9AKWKYUCrkCceTcmXiITa",
+	"XKRYoOLyYpPUitBJx42wvpzEWL5JVc0q33MaySJ5W91Et6LaPjcxN1MoqwZh77XpDJ4Xu+LO6nRAlGR2",
+	"18VFNUF+npxA87GFrkKlATmnO6KcqkPCIWEq7pZd8veJyv0L/k5PD5G69eOAzgAVZuob3TwBwksoZD6U",
+	"Q+ad3Zvv9HSfW/OTniZQ9xe/4ruYzAcO6sKraDb8lpU6UIItpbG63BxK7duWU1tdYKxnhQHDzgQq3gTA",
+	"WUXOMmleC2OzfpKqqP7Fc/0S41ZMhnntupZUQbABElxd5eXSUoX5wxBueY+qlm9x9a4jNm5VPtwS1W5n",
+	"Pt7JcGxSsZoZpzynmwmzktKE01KfCwVwiZRzOrMZc8OgetnJVahL+9WmOxp0FEY6So6EqlZud8efgYdD",
+	"//bMQv4LW0ENRykXC1GK/KvN0Y8HQKRh5UFpa4S/qyb+vERctK65u3GjaXP4Cz78cQfG2e0J+usUGbWs",
+	"Fnfo76JVN1dv1JTa5kCxfSB1catzJBRmJNugOCZiTscmF16WG+T1SlVW12Rk/QR70koxE8oWm0BIRFy6",
+	"3sxDSrB213oQ6U5SX6NWsS3SMZgexPnxCGDg31OeX7888XmjNIU8399KDP9JiDVzFnD0Fj36hZMoE1oc",
+	"9+9GAdKe+i1IcCfXDItjVvw3icBfR3xFe/73AqTwwaTZZXSMDpFi7kU0Cgt2YMyIciEw/cZXJur7h97e",
+	"qC6x7uVvW6VZXZqYjaG8OlXnYhNYEpvkhBZgMp1A6oX6Z1TNvuiAMyveEgNiH4imDJ2tOuY8TNVT66Rq",
+	"CYyrW/5/XcS0jcbIWmCM4EhDWnzAqX0UHnjGffWVyCVE3k9PThKWOq/AfQEsC1+7ZTrDXtbXaP+kR4Ce",
+	"1u5ZqYczwjKAfOhBOUTACd4qhogr2xrI05Szv26F6/t4+41IQxe2WODORQ6wVLm36SsnxGUEcraTItHv",
+	"5x+wn2mv3e8LU1FJ3mKU9lYpEuOn/kSAcxifW4IXxLVPdm6Lu2q43zEXIuBwYCAY+g0PU11XwSleI45i",
+	"KIqoLxVrYllS8FeagNjeKm8+F2JtUtVl/nEEXt9nqHtwiQygILzSXCWp2mEpTVi2EpYPrba8cKZpxoCG",
+	"AOPCjBdF20onkM1UTcVcl+IQrEsoeSEEf2w+j8uR6/L/KI1Yly9HCb73cQO+2jRhJvdK+Rhhb4eMb7zd",
+	"Gwr2bE8EXmi9HcKS7DL54dXvqL25VmvUnXNyoHMS6ygsvQBX5dgtjpE/C38c79ySG5Dx4USzCoxS/i5Y",
+	"mD5NtSfNF5c0Rma+7wPaTvF5oMwoEwZINmBPWzrMwHQC1KzKCXQwYSCYXWfPQAaL0gzZjqRhwprkranK",
+	"Gg84HA7do2UN7LGnFpwQA2cYG17ACyCyXA8+xT1LW6nzamZZrmcVujvSJgTotpXPi8FCuQX4Yl8OshF1",
+	"OcXJaIS6CCuCPbxzLz1SGpZwI2x61Ef2M7LpES/ULWsAelsKgH/B9i03nZKrCZRKspXgbd8haBXx1vm0",
+	"PQ2EOZ62Hfnr+u9eY/mC3tpHkzP4LWSif+hD5WJ0bHQJSWjMKVFpOOxxtxc8F197B93JzhuQnf6lYaXe",
+	"O2UXy0oNAONRXF6dYQyViN7yDLVqXG2g5TJhl05UdEQiykrdQ/F1qasiZ7lmSl+OCXHD1zpIS18jcvAS",
+	"kIfUxgnPImdTwXJJoBpO1CIWZRL4j+DwAz3TBsbd0GCXnDDUKmUlbceet1Gx1E7lTgardk8/wGL9rBWW",
+	"W6ZqDuJKzZwcWSe+jB1PwWyDaG0J8WYCmNyaQ7OJD8z3E+bebGUDblSqoA+xrAphsMSurJRyk/pJTz8z",
+	"LHOTl2qRtfHexewcFxuZnwBzTxRzVkJ/i0lV1MOMTYTaI3TFlRxMK3f1dWXlC9wvwd2HzfbPLypfVoqe",
+	"fJ+QpAN1J+NuRMbBWhL+XkPQHS7i9tiFrzxyK9Z1WfDeY2uwj1YQVlg1MSd3Y+x64A4IH8TFzNCoEkq4",
+	"roAOClXWnjytT55/zSWUNKk6nKDDZmW0+jY0zCWUGG/RbBBgJnbyRlifRlgLLIxI+IciMonFXeJ5ZxMG",
+	"bL8rLov+xBuvtT9JoLWQC8BtUE/D3wXoB18vQ6VWud2lJ1SbhUSRMTF2egO68wjGPfB61JMA5EY3Br5A",
+	"AAd0iwmRxlZvty7ZtARGJk5fOfGckAnj3qlfeKWbaw+YmPpSMUCHjNezDz9u41/10qMXhQBc3DxPFW8j",
+	"TVmNxpKuylp4pkeEcsBoB/mrnML5V11e8jJHaCq3+bDgXGmWC2OlwgCNn256dJbnAa7WdwPsuGnSaIZJ",
+	"FVRk+nJr6rpKdjRS4gvy27vhS8XrBG2fpDN1yQKvNXhcW13v9GCev7oQc+vOUu6987+VTp2LPJukSrkj",
+	"i31rnvyYDmVZSqTbhKwSkivqcuz/KXJfs1kKoJbuw159oYsiVFfGYMxN4OQaark77X2dxAlIppPRcb+T",
+	"MrFSUSv94fWR+LJvXyHfAhVg/cQfqK//sGJMRvVOd/mL32P+4mWlrm+uGH5xBR7MyzgNHhkdbRiOYCUA",
+	"brABhRUluhuZbeigLUG8r9YSnKKOBLennb+aczBVXaSDdbrhvypRuQnxC2FYD/CVPARx4sMIl1IZBBBA",
+	"GEbwlOoshMEsiZvmSnDsAQKx/Ic/PF9buZLGyllsqwz/8AdsWQpPnRAIzIUApF8pMIbG5DwqL0gV/bxW",
+	"dGAFaiUmdQNwq7moRk7AWFcpgDYgAD2nql76eg4IbOyn0oOSKuBUKHEx6PG+CfaIcc8UcQ+AS2girBpA",
+	"0ow8vcBqhoDW5q8/ZkwoW25StRYlIQmXsHnwKYMR5G7HehkUUmQYpoQiDvNX7MCRObbe/DiMjIwXMZJ/",
+	"qrovIIBtt1+3xrJOYthsQveqeY6DdcudEi9Ef8hegv9836mzh1jc4WH6MVI6jqivwyJDPoyqVHBMPCQ8",
+	"tCVcUPtZgmekgNQgeN3Sc64BsjhiIdAtsc6MOBPIsS9rYH9deQBBs+Swx2DHX4iZ1aWBLvcMJxoEAiEn",
+	"ud+5G92DyZpsnKrjIaMCDbwJwvvA8IQKBb9N8K26X1mtfVLHffaZYZmhwhLCMmcZrTzyN/CAMR0NR7jR",
+	"MOpPWirjf2Y1BSKGqTrBxng1QLMal9gZbeItn9lig5sRBA9WynhmbTLsPEk33MZZTjC7bZhr6KikNCkM",
+	"2YTHvmrUCeM4aidbn8K2xftD9iSikYDnpHs6452qIpuTfV1voIW8EGF9Lr0McE8C0HIsk+pCGjktRIZt",
+	"Qktd5P4+3EQQlsNUQca0cUk9HdhbC+0nMWbhV/G4Hp8dYDxCFIoxP12Iq+lyveQK6d3z+OxQeCn8AJTL",
+	"MFUPkHZdq1wirvnAmZLR7OylBp57XYrmNIlJYFpyNVsK5yhBEM5qhIJn2awyVq9EOfCaFkedxIfUk0mC",
+	"B+WnwNwU0C3wsg9GxFuhD6VEKOyCVixcbiXkYjnVVUnkNoClg6mp9vgwImLt4LU0OsisYaoeosm/vXXC",
+	"dm2sBvRbkPe3BDp+1gsHdF0gW4w/ssjXn/XHDXlV6rUhoglcX/cEK0jucAauFQ4MI1WKHtyp82GqgjRR",
+	"QuQ1YBjliFtiZRwyLjURVsgeOx8HWK1TRb9KwLepKG8GcU+ZY7kXMGpQqy7KiRlXUOLGL0DEQo68zlKn",
+	"qsVNgM/n4d/MZ/AMb948/dpM2EyvQb1HdaZsISz8WuakWl9HpYowGwQUZAfU842dU+mUOFR7EJoEmg8w",
+	"olMY4H5K6zRMbgiDcKuyrwvPFuIJeFCvKvBD4X0AItKkOdmolPKCF051dEwWahM9SIARAY+OXYqigJ5w",
+	"Kmrsj7FH/JKX+QCcWIopYIBBKuTLSdzRvkRWbWBeguO5tHbtdoz7LwTPz5W+VD6VSRpnqnPch+ybJ6/D",
+	"j5xqJu4f5245AfyDZvi323PmXK7xjJAscfMstF6zhRYGGEFwh3siDZ6qXXJnyP7i4RJEKYpNiLLXZagd",
+	"K4DJACcuYB3r/KXK2UbYfv2JsXpN78gHtpzdERsa61JPC7EyGdklV+ZbvMSmsA7mQHBcwABwgttYXoiG",
+	"RxCQah5RdINSfX++kmD2sEAGnum9daCdTBD84rYhA+NbfDJVlOhO5XH1ZKNS9o5X9i5YcQBJBHiicUwB",
+	"dPGBUQuPtGoObXyqg5D+Su9lSOUkUkHgpugnOQ1IbG4NoFtTzZapIp8tJBi87KY3g0i5iSelS9jDK4Dd",
+	"qZ2qHU8xugUV5kwUyvOBL7mnEzZVu9umnDA1cqFEPpDKQydfoxjSI+XeGHR7GHAvNpiJup86SxQf3lSJ",
+	"YmubxOzB71KraD/yGkX/Cq7VB+qX6GOX+B+8/aleqoPFm7GDaySSIaqzK5ucgEyolLSUV6aQrvsUkb0D",
+	"BvoOinDgpt4RbgOhRYndpqTlhgKcEPMzWpGpB1UwohQ1XyGxIjq3w/3refkEaDbJHXZPPIWvI0P563oh",
+	"Mh8yAXsdO9CjDqJJo9cL3QnxXxXHlBrayVAm2cO2pdEIALJ8hRk8D3HwUdwGcPvakSGTgBvrLMtU1Ul2",
+	"lSMpqSclqpPeUap7EjEfkmsxANeCzFQoYLKpghitl+iPXz5jeVVipABm2yM4Bb+zxkDYmQFPIUCqohdE",
+	"KOyQ509VD1XNxjvBbiSR96EE6Mrk+O5EdqriTLaFrjGA3qqLg+LddUjCNVWYcQ0+EysFL3xGdbI7gTpB",
+	"wmA/e8/5uGszh6ejjd8kC+ymCvQcxZ7OFGpK1SF8pqzHo0yDR9EPQPj0LP6uFFyBm2ICoX9rKV63jd4j",
+	"zes20aeY52099seb6w0C/y7h+zv2oV6TmXD9rC82foFlwe1s2ZX4rZlCO5umwSYA1g3WIwaICbGLQji3",
+	"wQGBjcBbROvxcLu7gp9RzCvqX0iPQokqQrdjfiwKQrw/6UTd9HZgvKjZGHvtyhhY8A9CpAORbLq5eMtX",
+	"60LgDhCXvGClWEmFKDadPEPuP1fNacXffi/Uwi5rjyz8/dvi3Bwa6sJXkUeJhjugiNuEkKfU7zVFmHeN",
+	"dnFPfE15Mt4R/fX2eRKQYPGtOo1KAGhD9hdqJZFg0kamHJ9ZeRGf3palF4u1mBcKiyRYhtdn9Zi+moVl",
+	"WI+Y9RstUTBtLEiOMRLr1BAuQc56p6NHSarIyKVi/f4YAv/So6k1aJd2QFful5+p2ilAZe5Da35edWXn",
+	"PhKKj4CBol52bvwT3MW0PzXTCF/2fqmyh40CoKAbaqDLGmCVKtyJzEhP/OC+PlP5E/cl9l+WlRimClkk",
+	"dpS0ScMaxWydZBEB3+q+L/NNVQ+PdNfNv8QIAGXiusrspK/Dw+xcxO6Xqt299uxGW+2jbsi9ZlNZCVYI",
+	"qOfztVpQsCRwrZ2WJulzdZ9712p1x5TnvDAiWCpTrQvB1UdiqtRdTneWyA3RRewVGB9J6xnYQ4fSJl6L",
+	"8RGPtKz5/4KdEqP+JdtBrlTF4sK5aKbNwSi34qAYsfbxRsDnB/toDHU2RInYsL+ahlH24uz14293UUha",
+	"vVgU4t4vtU32a4aUloGc0oNQRyU/tXhbCEypTTdUa9jHx2pGPxMiSwhUkSJVPubPOigme1gl2GKJjB7R",
+	"rUmDIRJwu6SN+rFqJIO4Sf9d3d5G7J+OBIYHJ77bpGV71y47eM1Ld7+rDD3caI/pGa/jJoft1whG4C41",
+	"zOod56zeqx9xxLF7VT5Q4HF7GnckkndRyGuTSDrFUEvYSI/6/RXc+U6RHVh89rEoYKllM0IJeCceDhLK",
+	"PmtC4lAztxuEMFVp0Pbs6ddxHtEpw5pgqH7a9Ii6TkD6OxUGwaPUzQ+0QXrE/ogiVpdyIRUvsNi9N6us",
+	"G/R4NGKzJS/5zMnAfoLtpagEE6xn9s+CWgfm68tPUwV1reEnmGJzJnEzxxYx5IaS+q0W0ThviU2XFBvx",
+	"zcFuyfP++6gZt0ptFdMZF/BL/S4aIw6suhtO4t25nWeL2SZ+W7iADye73bLcUTV86ChFJE+22uWvLTgL",
+	"aeyW1X8w7mDLCG3Z+jEhQ8KOO1kztwrlAXlprkv2AAVSTXcZkVv236OULZvLwomBjCleBlYwtw4JM0JQ",
+	"hQcJi5bUakYwd9S8tU+VuZa9im3fTfZ7rK/+TUzW3wp1/LFerfjACHeBFTnLzsVmDBX+Wd3CYhLmllrP",
+	"WeT7LHWRD9mfxMaMUxWyibEAB00JaklSeBkGTrCqBgAJuKH+HGwqoLC4GxpRDlYrju2dPvDOehmExaAf",
+	"EKI7gbrvXGyifpkZ9GyxSmF3wLnYpFT5wQvqRAjPF1sUQ/YE02hjTJGOS8ylJeTZ4j1xz9UJt52/3BHB",
+	"or1/tCPZdrKdbFtza0XphvrPHtztr/+Z/PjLcXI8Gv3633THnlua/4b79vu95LDf9f/lfx39trm89sG8",
+	"LoFFRzjhLp13gywWXet7bYXWEby5omTh8VJr03YIoOAxUq5lpczQSwIqkGNGWLMVytoqdoj/BiEF9di6",
+	"MsWmnRJMmJwzrjZJ3afuLfpxI6cAyUW81inUgN01qaeIwiImt985y8s6Y9ksWYbUo49pLZ3UrBmlE7Y7",
+	"Lxn6GZGlLYq9NPOV6ACFrymuRYmBJllIKLM8BcX/k552QbVQxxjhk70f4Rs9S43+jcUinWVvsOHe1+OA",
+	"dQQk6ZLlwv+1Q+XfQGXHb1AX17kuH6hjyU9jr4ez883fhaluIkz1AZTLWefJur7zFMEm7UOgpFZOxB51",
+	"lwQTgjol3VhjwlpLtjF4ETbS2ZKp8gxkCXEIAw0n4D5CKtk98JB9p6dEmMZn54syFJk3wejGyKgHcZqa",
+	"YK/xkwggflBWKkt8seiO/t66jXNXo2ejLSHrh359AuTC24cY0uNXf2a90Hc8QELVLCH4l/1txtgr/RiA",
+	"TQw4j6jVgshuA17VKDQyD/4scBJCgbst+ew8wVR4qqAdnwDut1LvE+ZfFV7fy0yFXdkJIZq4f9Scl314",
+	"YXYpVKryUq+dt+q7KnDmfqkK73lvGJ/PxczWQbfElx51kXH1EWnE8xbmsDbPVbEJpItx6s3Eqfo6UcJ6",
+	"zhnnip29eOq8mTEUM8QXwoOkCn0ZkQ/Z09yQDQWIH+AIIVU7deM3CgR0GX9FvSjg9Yq5TdVWcp6VHEGU",
+	"l1yxOY/BgEBiTNCkid4VvFrpQ3Yix6Ciryx1Q9A2gCqE134DAAYftF5T0hJ41t2YmcxNtqteIVW7QwPf",
+	"6SlWboiDggLAcJubBB3SyFvuuRl8yZNpMsv6SRPoAywzckePnV95RiFsxIe5omj2LB7mJz19usWqE2JP",
+	"pvnOQVa1fNO/Ho2OH53Mj/np4PPZsRh8Pn1wMnjEHx4P7s9H4iT/fPZoejw6Sg752fHRj27kdaFzEYor",
+	"uvxbmZsrTSJpxcocUvUKPYFP8de+BNX/GbxWXpYcAoHGbsAddw5+R7ADzhzt3prv9B0pDK7VFvidnv4G",
+	"HYFO/RyANGfY3GmmZMd5uvOkb6BDGuFb9RzWOzJo3Ctytoz7tZhVpbQbEDpTwUtRnlV2eTT+649u6/K1",
+	"/JPYhE9+dBeUF91C6owVesYLlk2FtRvE4MmOkqOqLI7GR0tr1+N79+AnS23s+IvRFyOg9KdZtYf7VvDC",
+	"LhOoN5MKOb1zthK2lDMzrI/Aq42xouugnc2QSiZhRhgDSi2AnZE5Vhms76Kh4Dm72ov5yrBeQz/2E7YS",
+	"q6lAEKwLaTnFKEkz0r2cQphKBO6+kOIynrgbtuNur6QVA56vnP1gS26dSgz1GUxfiLKjszx+CHdp13JA",
+	"Xm9dasjIJUSm6fRxIfKFSNi/nv3vhPEqlxrmDs7wTKu5XFTl1k3cYKbjLk+7WhzjRFneyhpwawH3lILz",
+	"q+gmtd3d0Wjt582m3NSPU1di/+vZ/44XO/z+K246Q9C8KAZg9CJemR+wtq28uRzqu+vB6+D+9sBf1UY4",
+	"WoLBunYDBhNYluQBRMPCMe2eKiv0ws2x5Aq/chMELx5gkMP7c2MCvqBprGtRmB0czLBjpZrqt05uwBi6",
+	"shCsiUZwb/ltxwgvoowx2IvTapOwC1HK+YaQnRR159NIcEXHSH/WciaQTJG6YLFxF9GbwzaORoIrupbL",
+	"A9xbKUpmqmn40tRZbuLdan4dT5NvVjt2/GOEpBI54+u1YT3qxE3Yf/C1FGU/PjXrddcIL4WpVlBSW60B",
+	"fZH1nNw+Ho7ii9/gd10SA0TyAGgnxQU4O85Mh8iY3wjYrxU/0pOLHQ/0UsyEdDIeRqEBYfDphr2ypVyL",
+	"hL0Whdq8hfHpgePzQH3CR7/++Ov/CQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -530,13 +530,16 @@ func readFile(path string) (map[string]string, error) {
 	return out, nil
 }
 
-// displayHost turns a listen address into a host people can open (":8080" → "localhost:8080").
+// displayHost turns a listen address into a host:port people can open: a wildcard or missing
+// host (":8080", "0.0.0.0:80", "[::]:8080") is this machine, localhost; any other host is kept,
+// an IPv6 one in brackets ("[::1]:8080"). An address without a port is kept as it is.
 func displayHost(addr string) string {
-	if strings.HasPrefix(addr, ":") {
-		return "localhost" + addr
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
 	}
-	if strings.HasPrefix(addr, "0.0.0.0:") {
-		return "localhost" + strings.TrimPrefix(addr, "0.0.0.0")
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
 	}
-	return addr
+	return net.JoinHostPort(host, port)
 }

@@ -30,6 +30,24 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
+// Without --base-url, the URL the start-up summary prints (and `make run` relies on) is one a
+// browser on this machine opens, whatever shape the listen address has.
+func TestBaseURLFromAddr(t *testing.T) {
+	for addr, want := range map[string]string{
+		":18431":          "http://localhost:18431",
+		"127.0.0.1:18431": "http://127.0.0.1:18431",
+		"0.0.0.0:80":      "http://localhost:80",
+		"[::1]:8080":      "http://[::1]:8080",
+		"[::]:8080":       "http://localhost:8080",
+		"betty.lan:8080":  "http://betty.lan:8080",
+	} {
+		c, err := load(t, []string{"--addr", addr}, nil)
+		if err != nil || c.BaseURL != want {
+			t.Errorf("--addr %s: %q %v, want %q", addr, c.BaseURL, err, want)
+		}
+	}
+}
+
 func TestPrecedenceFlagEnvFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "betty.yaml")
 	os.WriteFile(file, []byte("addr: \":7000\"\ndata_dir: /from/file\nlog_level: warn\n"), 0o600)

@@ -9,6 +9,8 @@ import (
 	"github.com/bettyhq/betty/server/conversation/timing"
 	"github.com/bettyhq/betty/server/phones"
 	"github.com/bettyhq/betty/server/speech"
+
+	"github.com/bettyhq/betty/internal/plural"
 )
 
 // Recorder renders a simulated call's recording (phones.Recorder): both sides spoken by a
@@ -43,7 +45,7 @@ func (r *Recorder) Render(ctx context.Context, turns []phones.SpokenTurn) ([]byt
 		return nil, err
 	}
 	if len(voices) < 2 {
-		return nil, fmt.Errorf("conversation: the speech engine has %d voice(s); a recording needs two", len(voices))
+		return nil, fmt.Errorf("conversation: the speech engine has %s; a recording needs two", plural.Count(len(voices), "voice", "voices"))
 	}
 	byID := map[string]speech.Voice{}
 	for _, v := range voices {

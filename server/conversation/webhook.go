@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/bettyhq/betty/server/workflow"
+
+	"github.com/bettyhq/betty/internal/plural"
 )
 
 // WebhookOptions configure NewWebhookClient.
@@ -245,7 +247,7 @@ func (w *walk) webhook(ctx context.Context, n workflow.Node) {
 			kept++
 		}
 	}
-	w.step(n.ID, kind, StepDone, fmt.Sprintf("%s answered %d; %d field(s) kept for later steps.", where, res.StatusCode, kept))
+	w.step(n.ID, kind, StepDone, fmt.Sprintf("%s answered %d; %s kept for later steps.", where, res.StatusCode, plural.Count(kept, "field", "fields")))
 }
 
 // fillJSON fills placeholders in every text of a JSON value.

@@ -21,7 +21,8 @@ const (
 func (h *Workflows) SetWorkflowContacts(ctx context.Context, req api.SetWorkflowContactsRequestObject) (api.SetWorkflowContactsResponseObject, error) {
 	b := req.Body
 	src, err := h.svc.SetContacts(ctx, actor(ctx), workflows.ContactsInput{WorkflowID: b.WorkflowId, NodeID: b.NodeId,
-		Source: string(b.Source), FileURL: b.FileUrl, FileName: b.FileName, ConnectedAppID: b.ConnectedAppId, ListID: b.ListId, DefaultRegion: b.DefaultRegion})
+		Source: string(b.Source), FileURL: b.FileUrl, FileName: b.FileName, ConnectedAppID: b.ConnectedAppId, ListID: b.ListId, DefaultRegion: b.DefaultRegion,
+		ConvertLetters: b.ConvertLetters != nil && *b.ConvertLetters})
 	if err != nil {
 		return nil, err
 	}

@@ -255,3 +255,54 @@ func wantRejected(t *testing.T, a teamAPI, c apitest.Caller, node, want string) 
 		t.Errorf("headers: %q %q", ct, cd)
 	}
 }
+
+// A number written with letters is refused ("letters in the number") and listed in the
+// rejected rows, unless the import turns letter conversion on: then it is read on a keypad.
+func TestWorkflowContactsLettersInTheNumber(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
+		a := newTeamAPI(t, env)
+		ada := env.SignUp(t, "ada@example.com")
+		org := env.Team(t, ada, "Acme")
+		values := contactsFixture(t, env, ada, org)
+		wf, node := values["workflowId"], values["nodeId"]
+		_, link := finishedUpload(t, env, ada.Access, org, "contacts-csv", "vanity.csv", []byte("name,phone\nAda,+1 415 555 0123\nZed,+1-41A-555-ZZZZ\n"))
+		set := map[string]any{"organizationId": org, "workflowId": wf, "nodeId": node, "source": "csv", "fileUrl": link}
+		imported := func() []contactJSON {
+			t.Helper()
+			var csv struct {
+				Data struct {
+					Status string
+					Rows   []contactJSON
+				}
+			}
+			for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+				a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/csv/"+node, nil, &csv)
+				if csv.Data.Status != "parsing" || time.Now().After(deadline) {
+					break
+				}
+			}
+			if csv.Data.Status != "success" || len(csv.Data.Rows) != 2 {
+				t.Fatalf("import: %s %+v", csv.Data.Status, csv.Data.Rows)
+			}
+			return csv.Data.Rows
+		}
+
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/contacts", set, nil)
+		rows := imported()
+		if r := rows[1]; r.Phone != "+1-41A-555-ZZZZ" || r.BettyMetadata.Status != "failed" || r.BettyMetadata.LastError == nil ||
+			!strings.Contains(*r.BettyMetadata.LastError, "letters in the number") {
+			t.Errorf("a number with letters: %+v", r)
+		}
+		res := a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/csv/"+node+"/rejected", nil, nil)
+		// The number is defused with a leading ': a spreadsheet would read it as a formula.
+		if got := string(res.Body); !strings.HasPrefix(got, "name,phone,reason\nZed,'+1-41A-555-ZZZZ,") || !strings.Contains(got, "letters in the number") || strings.Contains(got, "Ada") {
+			t.Errorf("rejected rows:\n%s", got)
+		}
+
+		set["convertLetters"] = true
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/contacts", set, nil)
+		if r := imported()[1]; r.Phone != "+14125559999" || r.BettyMetadata.Status == "failed" {
+			t.Errorf("with letter conversion: %+v", r)
+		}
+	})
+}

@@ -137,7 +137,7 @@ var _ api.StrictServerInterface = (*Server)(nil)
 // NewServer builds the handlers.
 func NewServer(d Deps, m *Metrics) *Server {
 	return &Server{
-		System:    &System{db: d.DB, version: d.Version, metrics: m, mailer: d.Mail},
+		System:    &System{db: d.DB, version: d.Version, metrics: m, mailer: d.Mail, hubspot: d.HubSpot, zapier: d.Zapier.Client},
 		Identity:  &Identity{svc: d.Identity},
 		Teams:     &Teams{svc: d.Teams, billing: d.Billing},
 		SiteAdmin: &SiteAdmin{teams: d.Teams, identity: d.Identity, mail: d.Mail, billing: d.Billing},

@@ -17,6 +17,8 @@ type System struct {
 	version string
 	metrics *Metrics
 	mailer  mail.Mailer
+	// hubspot and zapier say what an operator has left to set for each integration.
+	hubspot, zapier interface{ MissingSettings() []string }
 }
 
 // GetServerInfo tells clients, before sign-in, what this deployment does.
@@ -25,8 +27,12 @@ func (s *System) GetServerInfo(context.Context, api.GetServerInfoRequestObject) 
 	if s.mailer.Delivers() {
 		delivery = api.Smtp
 	}
+	setup := func(id api.AppIntegration, missing []string) api.IntegrationSetup {
+		return api.IntegrationSetup{IntegrationId: id, Configured: len(missing) == 0, MissingSettings: missing}
+	}
 	return api.GetServerInfo200JSONResponse{Status: http.StatusOK, Data: api.ServerInfo{Version: s.version,
-		MailDelivery: delivery, EmailConfirmationRequired: s.mailer.Delivers()}}, nil
+		MailDelivery: delivery, EmailConfirmationRequired: s.mailer.Delivers(),
+		Integrations: []api.IntegrationSetup{setup(api.AppIntegrationHubspot, s.hubspot.MissingSettings()), setup(api.AppIntegrationZapier, s.zapier.MissingSettings())}}}, nil
 }
 
 func (s *System) health() api.Health {

@@ -1,10 +1,12 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/bettyhq/betty/server/config"
 	"github.com/bettyhq/betty/server/httpapi"
 	"github.com/bettyhq/betty/server/internal/apitest"
 	"github.com/bettyhq/betty/server/store"
@@ -119,6 +121,41 @@ func TestServerInfoSaysWhereMailGoes(t *testing.T) {
 		if res.Status != http.StatusOK || body.Data.MailDelivery != tc.delivery || body.Data.EmailConfirmationRequired != tc.confirm || body.Data.Version != "test" {
 			t.Fatalf("%d %s", res.Status, res.Body)
 		}
+	}
+}
+
+// The server info says which integrations an operator has configured, and what is left to set
+// for the others, so the dashboard's Connect is unavailable (with the settings) instead of
+// answering 501 or 503.
+func TestServerInfoIntegrations(t *testing.T) {
+	type setup struct {
+		IntegrationID   string `json:"integrationId"`
+		Configured      bool
+		MissingSettings []string
+	}
+	info := func(env *apitest.Env) []setup {
+		var body struct {
+			Data struct{ Integrations []setup }
+		}
+		res := env.Get("/v1/server/info")
+		res.JSON(t, &body)
+		if res.Status != http.StatusOK {
+			t.Fatalf("%d %s", res.Status, res.Body)
+		}
+		return body.Data.Integrations
+	}
+	got := info(apitest.New(t, store.SQLite))
+	want := []setup{{"hubspot", false, []string{"--hubspot-client-id", "--hubspot-client-secret"}}, {"zapier", false, []string{"--zapier-client-id", "--zapier-client-secret"}}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("unconfigured: %+v", got)
+	}
+	got = info(apitest.New(t, store.SQLite, apitest.WithConfig(func(c *config.Config) {
+		c.ZapierClientID, c.ZapierClientSecret = "id", "secret"
+		c.HubSpotClientID = "id"
+	})))
+	want = []setup{{"hubspot", false, []string{"--hubspot-client-secret"}}, {"zapier", true, []string{}}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("configured: %+v", got)
 	}
 }
 

@@ -346,6 +346,10 @@ func schemaFieldError(prefix, name string, se *openapi3.SchemaError) api.FieldEr
 		return problem.Field(field, leaf+" must be one of: "+strings.Join(vals, ", "))
 	case se.SchemaField == "type":
 		return problem.Field(field, leaf+" must be "+article(se.Schema.Type.Slice()))
+	case prefix == "path" && se.SchemaField == "pattern" && isRecordID(se.Schema):
+		// A path id of the wrong shape names itself and the value, rather than a 404 that
+		// reads as if a real record were missing.
+		return problem.Field(field, fmt.Sprintf("%s: %q is not a valid id", name, fmt.Sprint(se.Value)))
 	case se.SchemaField == "pattern", se.SchemaField == "format":
 		return problem.Field(field, leaf+" is not in the expected format")
 	case se.SchemaField == "nullable":
@@ -367,6 +371,11 @@ func schemaFieldError(prefix, name string, se *openapi3.SchemaError) api.FieldEr
 		leaf = prefix
 	}
 	return problem.Field(field, leaf+": "+se.Reason)
+}
+
+// isRecordID says whether a schema is the contract's RecordId (the ids Betty makes).
+func isRecordID(s *openapi3.Schema) bool {
+	return s != nil && strings.Contains(s.Description, "The id of a record Betty made")
 }
 
 func article(types []string) string {

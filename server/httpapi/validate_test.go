@@ -128,3 +128,32 @@ func TestEmailPattern(t *testing.T) {
 		}
 	}
 }
+
+// A path id that is not an id Betty could have made answers 400 naming the parameter and the
+// value, on every operation that takes one, instead of a 404 that reads as a missing record.
+func TestMalformedPathID(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
+		ada := env.SignUp(t, "ada@example.com")
+		for _, c := range []struct{ method, path, want string }{
+			{"GET", "/v1/campaigns/abc", `id: "abc" is not a valid id`},
+			{"GET", "/v2/campaigns/workflow/list/abc", `campaignId: "abc" is not a valid id`},
+			{"GET", "/v1/workflow/abc", `id: "abc" is not a valid id`},
+			{"GET", "/v1/call/log/abc?organizationId=0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10", `id: "abc" is not a valid id`},
+			{"GET", "/v1/agent/list/abc", `teamId: "abc" is not a valid id`},
+		} {
+			res := env.Do(apitest.Request{Method: c.method, Path: c.path, Token: ada.Access})
+			var p struct {
+				Detail string
+				Errors []struct{ Field, Message string }
+			}
+			res.JSON(t, &p)
+			if res.Status != http.StatusBadRequest || p.Detail != c.want || len(p.Errors) != 1 || !strings.HasPrefix(p.Errors[0].Field, "path.") {
+				t.Errorf("%s %s: %d %s", c.method, c.path, res.Status, res.Body)
+			}
+		}
+		// A well-formed id of nothing is still 404.
+		if res := env.Do(apitest.Request{Method: "GET", Path: "/v1/campaigns/0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10", Token: ada.Access}); res.Status != http.StatusNotFound {
+			t.Errorf("a well-formed unknown id: %d %s", res.Status, res.Body)
+		}
+	})
+}

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -361,4 +362,18 @@ func nilIfEmpty(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// Missing answers the settings (flag → value) left empty, sorted: what an operator must set
+// before an integration's OAuth app works. The dashboard shows them beside an unavailable
+// Connect, so a team is never sent into a flow that answers 501 or 503.
+func Missing(settings map[string]string) []string {
+	missing := []string{}
+	for flag, v := range settings {
+		if v == "" {
+			missing = append(missing, flag)
+		}
+	}
+	slices.Sort(missing)
+	return missing
 }

@@ -85,7 +85,7 @@ func TestLocalChat(t *testing.T) {
 		t.Fatalf("choose = %+v", r)
 	}
 	r, _ = m.Chat(ctx, llm.Request{Task: llm.TaskSummarize, Brief: llm.Brief{Transcript: []string{"Agent: Hello", "Customer: Yes please", "Agent: Bye"}}}, nil)
-	if !strings.Contains(r.Text, `"Yes please"`) {
+	if !strings.Contains(r.Text, `"Yes please"`) || !strings.HasPrefix(r.Text, "The agent spoke 2 times and the customer 1 time.") {
 		t.Fatalf("summary = %q", r.Text)
 	}
 	stop := errors.New("stop")

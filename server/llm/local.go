@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/bettyhq/betty/internal/plural"
 )
 
 // Local is the offline, deterministic back-end: the same request always answers the same
@@ -259,9 +261,10 @@ func summarize(lines []string) string {
 		}
 	}
 	if len(customer) == 0 {
-		return fmt.Sprintf("The agent spoke %d time(s); the customer said nothing.", agentTurns)
+		return fmt.Sprintf("The agent spoke %s; the customer said nothing.", plural.Count(agentTurns, "time", "times"))
 	}
-	s := fmt.Sprintf("The agent spoke %d time(s) and the customer %d time(s). The customer said: %q", agentTurns, len(customer), customer[0])
+	s := fmt.Sprintf("The agent spoke %s and the customer %s. The customer said: %q",
+		plural.Count(agentTurns, "time", "times"), plural.Count(len(customer), "time", "times"), customer[0])
 	if len(customer) > 1 {
 		s += fmt.Sprintf(", and finally: %q", customer[len(customer)-1])
 	}

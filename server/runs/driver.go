@@ -419,7 +419,7 @@ func (s *Service) hungUp(ctx context.Context, j store.WorkflowJob, a store.Attem
 	if a.AnsweredAt == nil && answered {
 		minutes = 1
 	}
-	closed := CallClosed{Status: callLogStatus(state), AnsweredAt: a.AnsweredAt, EndedAt: ended,
+	closed := CallClosed{Status: CallLogStatus(state), AnsweredAt: a.AnsweredAt, EndedAt: ended,
 		BilledMinutes: minutes, Outcome: string(state), Reason: endReason(j, cs, e.Cause)}
 	cause := string(e.Cause)
 	if e.Cause == phones.HangupLost {
@@ -475,21 +475,11 @@ func (s *Service) hungUp(ctx context.Context, j store.WorkflowJob, a store.Attem
 	})
 }
 
-func callLogStatus(s store.AttemptState) string {
-	switch s {
-	case store.AttemptCompleted, store.AttemptVoicemail:
-		return "completed"
-	case store.AttemptBusy, store.AttemptNoAnswer, store.AttemptCancelled:
-		return string(s)
-	}
-	return "failed"
-}
-
 // settle ends an attempt in a final state (closing its call log as that state says).
 func (s *Service) settle(ctx context.Context, j store.WorkflowJob, a *store.Attempt, to store.AttemptState, from ...store.AttemptState) error {
 	var closed *CallClosed
 	if a.CallLogID != nil {
-		closed = &CallClosed{Status: callLogStatus(to), EndedAt: *a.EndedAt, Outcome: string(to),
+		closed = &CallClosed{Status: CallLogStatus(to), EndedAt: *a.EndedAt, Outcome: string(to),
 			Title: fmt.Sprintf("Call to %s", a.Phone), Summary: "The call could not be placed: " + deref(a.Cause), Priority: 3}
 	}
 	return s.settleWith(ctx, j, a, to, closed, -1, from...)

@@ -247,6 +247,19 @@ func Retry(state store.AttemptState, n, max int, delay time.Duration, ended time
 	return false, time.Time{}
 }
 
+// CallLogStatus is the status of an attempt's call log once it ended in state. A final state
+// reads with the same word on the call log as on its contact (ContactStatus), so `betty calls
+// list` and `betty contacts list`, the call logs and the contacts table never disagree: a
+// voicemail machine's answer is "voicemail" in both. The one difference is cancelled: the
+// call was cancelled, the contact is pending (it may be called again).
+func CallLogStatus(s store.AttemptState) string {
+	switch s {
+	case store.AttemptCompleted, store.AttemptVoicemail, store.AttemptBusy, store.AttemptNoAnswer, store.AttemptCancelled:
+		return string(s)
+	}
+	return "failed"
+}
+
 // ContactStatus is the call status a contact shows for its latest attempt's state.
 func ContactStatus(s store.AttemptState) store.ContactCallStatus {
 	switch s {

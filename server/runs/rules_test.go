@@ -207,3 +207,17 @@ func TestPacer(t *testing.T) {
 		t.Fatalf("%d calls from +9 in 10 s at 1 CPS", n)
 	}
 }
+
+// The same call reads with the same word in the call logs and on its contact: every final
+// attempt state gives one word to both, except a cancelled call, whose contact waits again.
+func TestCallLogAndContactAgree(t *testing.T) {
+	for _, s := range []store.AttemptState{store.AttemptCompleted, store.AttemptVoicemail, store.AttemptBusy, store.AttemptNoAnswer, store.AttemptFailed, store.AttemptCancelled} {
+		call, contact := runs.CallLogStatus(s), string(runs.ContactStatus(s))
+		switch {
+		case s == store.AttemptCancelled && (call != "cancelled" || contact != "pending"):
+			t.Errorf("cancelled: call %q, contact %q", call, contact)
+		case s != store.AttemptCancelled && call != contact:
+			t.Errorf("%s: call %q, contact %q", s, call, contact)
+		}
+	}
+}

@@ -13,6 +13,7 @@ const (
 	CallRinging    CallStatus = "ringing"
 	CallInProgress CallStatus = "in-progress"
 	CallCompleted  CallStatus = "completed"
+	CallVoicemail  CallStatus = "voicemail"
 	CallBusy       CallStatus = "busy"
 	CallNoAnswer   CallStatus = "no-answer"
 	CallFailed     CallStatus = "failed"
@@ -22,7 +23,7 @@ const (
 // Final says whether a call in this status has ended.
 func (s CallStatus) Final() bool {
 	switch s {
-	case CallCompleted, CallBusy, CallNoAnswer, CallFailed, CallCancelled:
+	case CallCompleted, CallVoicemail, CallBusy, CallNoAnswer, CallFailed, CallCancelled:
 		return true
 	}
 	return false

@@ -145,8 +145,8 @@ func (db *DB) RecentEntityIDs(ctx context.Context, orgID, event string, limit in
 	args := []any{orgID}
 	switch event {
 	case "call.completed":
-		q = `SELECT id FROM call_logs WHERE organization_id = ? AND status IN (?, ?, ?, ?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`
-		args = append(args, CallCompleted, CallBusy, CallNoAnswer, CallFailed, CallCancelled)
+		q = `SELECT id FROM call_logs WHERE organization_id = ? AND status IN (?, ?, ?, ?, ?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`
+		args = append(args, CallCompleted, CallVoicemail, CallBusy, CallNoAnswer, CallFailed, CallCancelled)
 	case "job.finished":
 		q = `SELECT id FROM workflow_jobs WHERE organization_id = ? AND status <> ? AND NOT is_test AND type = ?
 			ORDER BY finished_at DESC, id DESC LIMIT ?`

@@ -44,7 +44,7 @@ func BenchmarkContactsImport(b *testing.B) {
 					b.Fatal(err)
 				}
 				start := time.Now()
-				n, rejected, err := s.readContacts(ctx, src, bytes.NewReader(file), DefaultRegion, benchRows)
+				n, rejected, err := s.readContacts(ctx, src, bytes.NewReader(file), ImportOptions{Region: DefaultRegion}, benchRows)
 				elapsed += time.Since(start)
 				if err != nil || n+rejected != benchRows {
 					b.Fatalf("imported %d, rejected %d: %v", n, rejected, err)

@@ -24,6 +24,9 @@ import (
 //     a country code, is the one the request names, else DefaultRegion), with its region and first time zone kept for the
 //     dialer's calling window; a row without a valid number is kept, call status failed,
 //     with the reason in lastError;
+//   - a number written with letters is refused ("letters in the number") unless the import
+//     turns letter conversion on (vanity numbers, read on a standard keypad): guessing digits
+//     would dial a number nobody wrote;
 //   - a number already on an earlier row of the file is kept the same way ("Duplicate of row
 //     N"): the node calls each number once;
 //   - a lifecycle stage outside the known ones is "other";
@@ -49,6 +52,9 @@ type ContactsInput struct {
 	// DefaultRegion is the region of a CSV file's numbers written without a country code
 	// (ISO 3166-1 alpha-2); DefaultRegion when nil.
 	DefaultRegion *string
+	// ConvertLetters, for a CSV file, reads the letters of vanity numbers as keypad digits
+	// instead of refusing those rows.
+	ConvertLetters bool
 }
 
 // checkRegion answers the default region a CSV import uses: DefaultRegion when none is sent,
@@ -179,7 +185,7 @@ func (s *Service) SetContacts(ctx context.Context, a auth.Actor, in ContactsInpu
 		if src.UploadID == nil {
 			return nil
 		}
-		return s.jobs.Insert(ctx, importArgs{OrganizationID: a.OrganizationID, NodeID: in.NodeID, ImportID: src.ImportID, Region: region},
+		return s.jobs.Insert(ctx, importArgs{OrganizationID: a.OrganizationID, NodeID: in.NodeID, ImportID: src.ImportID, Region: region, ConvertLetters: in.ConvertLetters},
 			&river.InsertOpts{MaxAttempts: 5})
 	})
 	if err == nil && purge != "" {

@@ -125,3 +125,36 @@ func TestRejectedCSV(t *testing.T) {
 		t.Errorf("%v\n%s\nwant\n%s", err, got, want)
 	}
 }
+
+// A number written with letters is refused with the reason, never read as the digits the
+// phone-number library would guess, unless the import turns letter conversion on; a CRM's or a
+// zap's numbers are never converted.
+func TestLettersInTheNumber(t *testing.T) {
+	cols, names := []column{colPhone}, []string{"phone"}
+	row := func(number string, letters bool) store.Contact {
+		p := newPhones("US")
+		p.numbers, p.letters = tel.TeamPolicy(nil), letters
+		return contactFromRow([]string{number}, cols, names, p)
+	}
+	for _, number := range []string{"+1-41A-555-ZZZZ", "1-800-FLOWERS", "(415) 555-0123 ext. 7", "+1 415 555 O123"} {
+		got := row(number, false)
+		if got.Status != store.ContactFailed || got.Phone != number || got.LastError == nil || !strings.Contains(*got.LastError, "letters in the number") {
+			t.Errorf("%s without conversion: %+v", number, got)
+		}
+	}
+	if got := row("+1-41A-555-ZZZZ", true); got.Status != store.ContactPending || got.Phone != "+14125559999" {
+		t.Errorf("with conversion: %+v", got)
+	}
+	if got := row("1-800-flowers", true); got.Phone != "+18003569377" {
+		t.Errorf("with conversion, lower case: %+v", got)
+	}
+	if got := row("(415) 555-0123", false); got.Status != store.ContactPending || got.Phone != "+14155550123" {
+		t.Errorf("digits only: %+v", got)
+	}
+	if c := ContactFromFields("+1-41A-555-ZZZZ", "Ann", "", "", "", ""); c.Status != store.ContactFailed || !strings.Contains(*c.LastError, "letters in the number") {
+		t.Errorf("a CRM's number with letters: %+v", c)
+	}
+	if got := keypadDigits("ABCDEFGHIJKLMNOPQRSTUVWXYZ"); got != "22233344455566677778889999" {
+		t.Errorf("keypad: %s", got)
+	}
+}

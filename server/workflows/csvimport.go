@@ -31,6 +31,8 @@ type importArgs struct {
 	// Region is the default region of numbers without a country code (DefaultRegion when
 	// empty, as in jobs inserted before it existed).
 	Region string `json:"region,omitempty"`
+	// ConvertLetters reads the letters of vanity numbers as keypad digits (ContactsInput).
+	ConvertLetters bool `json:"convertLetters,omitempty"`
 }
 
 func (importArgs) Kind() string { return "contacts_import" }
@@ -41,7 +43,7 @@ type importer struct {
 }
 
 func (w *importer) Work(ctx context.Context, job *river.Job[importArgs]) error {
-	return w.s.ImportContacts(ctx, job.Args.OrganizationID, job.Args.ImportID, job.Args.Region, job.Attempt >= job.MaxAttempts)
+	return w.s.ImportContacts(ctx, job.Args.OrganizationID, job.Args.ImportID, ImportOptions{Region: job.Args.Region, ConvertLetters: job.Args.ConvertLetters}, job.Attempt >= job.MaxAttempts)
 }
 
 // contactsNode finds a team's workflow and its contacts node.
@@ -53,9 +55,9 @@ func (e *importError) Error() string { return e.msg }
 // import id alone finds the source (a node id is unique only in its workflow). An import
 // that is no longer current (replaced or cleared) stops; doing it again starts from a
 // clean slate (River works a job at least once).
-func (s *Service) ImportContacts(ctx context.Context, orgID, importID, region string, lastAttempt bool) error {
-	if region == "" {
-		region = DefaultRegion
+func (s *Service) ImportContacts(ctx context.Context, orgID, importID string, opts ImportOptions, lastAttempt bool) error {
+	if opts.Region == "" {
+		opts.Region = DefaultRegion
 	}
 	src, err := s.db.ContactSourceByImport(ctx, orgID, importID)
 	if errors.Is(err, store.ErrNotFound) || err == nil && (src.Status != store.ContactsParsing || src.UploadID == nil) {
@@ -75,7 +77,7 @@ func (s *Service) ImportContacts(ctx context.Context, orgID, importID, region st
 		return err
 	}
 	defer f.Close()
-	imported, rejected, err := s.readContacts(ctx, src, f, region, MaxContactRows)
+	imported, rejected, err := s.readContacts(ctx, src, f, opts, MaxContactRows)
 	var ie *importError
 	switch {
 	case errors.As(err, &ie):
@@ -91,6 +93,14 @@ func (s *Service) ImportContacts(ctx context.Context, orgID, importID, region st
 }
 
 var errStale = errors.New("workflows: import replaced")
+
+// ImportOptions are how a CSV file's numbers are read.
+type ImportOptions struct {
+	// Region is the region of numbers written without a country code (DefaultRegion when empty).
+	Region string
+	// ConvertLetters reads letters as keypad digits; off, a number with letters is refused.
+	ConvertLetters bool
+}
 
 func (s *Service) finishImport(ctx context.Context, src store.ContactSource, imported, rejected int, failure string) error {
 	status, msg := store.ContactsSuccess, (*string)(nil)
@@ -131,7 +141,7 @@ func foldHeader(h string) string {
 // imported (callable) and rejected (kept, failed). Reading, normalising and writing overlap:
 // one goroutine reads the file in chunks, one worker per CPU normalises them, and this one
 // numbers, de-duplicates and writes them in file order.
-func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r io.Reader, region string, maxRows int) (int, int, error) {
+func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r io.Reader, opts ImportOptions, maxRows int) (int, int, error) {
 	cr := newContactsCSV(r)
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
@@ -238,8 +248,8 @@ func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r i
 	}()
 	for range runtime.GOMAXPROCS(0) { // the normalisers
 		go func() {
-			p := newPhones(region)
-			p.numbers = numbers
+			p := newPhones(opts.Region)
+			p.numbers, p.letters = numbers, opts.ConvertLetters
 			for c := range work {
 				out := make([]store.Contact, len(c.rows))
 				for i, rec := range c.rows {
@@ -402,6 +412,8 @@ func contactFromRow(rec []string, cols []column, names []string, p *phones) stor
 	switch {
 	case rawPhone == "":
 		c.Status, c.LastError = store.ContactFailed, ptr("No phone number")
+	case !p.letters && hasLetters(rawPhone):
+		c.Status, c.LastError = store.ContactFailed, ptr(LettersRefusal)
 	case !ok:
 		c.Status, c.LastError = store.ContactFailed, ptr("Invalid phone number")
 	default:

@@ -2,6 +2,8 @@ package workflows
 
 import (
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/nyaruka/phonenumbers"
 
@@ -24,7 +26,12 @@ func NormalizePhone(raw, region string) (e164, reg string, tz *string, ok bool) 
 // policy, landlines and mobiles only, for numbers from outside the team (Zapier, HubSpot);
 // a CSV import sets its campaign's.
 type phones struct {
-	region  string
+	region string
+	// letters, when the team turned on letter conversion for a CSV import, reads the letters
+	// of a vanity number (1-800-FLOWERS) as the digits of a phone keypad; otherwise a number
+	// with letters is refused, never guessed (the phone-number library would silently read
+	// +1-41A-555-ZZZZ as +14125559999 and the dialer would call someone nobody named).
+	letters bool
 	cc      int
 	regions map[phonePrefix]string
 	numbers tel.Policy
@@ -39,7 +46,42 @@ func newPhones(region string) *phones {
 	return &phones{region: region, cc: phonenumbers.GetCountryCodeForRegion(region), regions: map[phonePrefix]string{}}
 }
 
+// LettersRefusal is the reason a number written with letters is refused when letter
+// conversion is off.
+const LettersRefusal = "Invalid phone number: letters in the number (import the file with letter conversion on to read them as keypad digits)"
+
+// hasLetters says whether a number is written with letters among its digits (a cell of
+// letters only, like "n/a", is no number at all: an invalid one). A trailing extension
+// ("ext. 12", "x12") counts: the dialer could not dial it, so the number is refused rather
+// than cut short.
+func hasLetters(raw string) bool {
+	letters, digits := false, false
+	for _, r := range raw {
+		letters = letters || unicode.IsLetter(r)
+		digits = digits || r >= '0' && r <= '9'
+	}
+	return letters && digits
+}
+
+// keypadDigits spells the ASCII letters of a number as the digits of a standard phone keypad
+// (ABC=2, DEF=3, GHI=4, JKL=5, MNO=6, PQRS=7, TUV=8, WXYZ=9); other characters stay as they are.
+func keypadDigits(raw string) string {
+	const keypad = "22233344455566677778889999"
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return rune(keypad[r-'a'])
+		case r >= 'A' && r <= 'Z':
+			return rune(keypad[r-'A'])
+		}
+		return r
+	}, raw)
+}
+
 func (p *phones) normalize(raw string) (e164, reg string, tz *string, kind tel.Kind, ok bool) {
+	if p.letters {
+		raw = keypadDigits(raw)
+	}
 	e164, reg, tz, kind, ok, final := p.fast(raw)
 	if ok || final {
 		return e164, reg, tz, kind, ok

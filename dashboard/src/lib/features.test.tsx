@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { routes } from '../App';
 import { setTokens } from '../api/session';
-import { GUIDES, guideBySlug } from '../features/help/guides';
+import { GUIDES, guideBySlug, guidePreview } from '../features/help/guides';
 import { dashboardRoutes, fakeServer, ok, onboarding } from '../test/fakeServer';
 import { renderApp } from '../test/renderApp';
 import { AVAILABLE_AREAS, COMING_SOON_AREAS, PRODUCT_AREAS, availableWhen } from './features';
@@ -61,6 +61,26 @@ describe('help guides', () => {
     await screen.findByRole('heading', { level: 1, name: 'Zapier' });
     expect(screen.queryByRole('note', { name: 'Coming soon' })).not.toBeInTheDocument();
     expect(deadLinks(screen.getByRole('main'))).toEqual([]);
+  });
+
+  // Every docs page: each link opens a real screen or guide (an anchor, an element of the page),
+  // and none promises a "Coming soon" label while no guide carries one.
+  it('have no dead link and promise no label that does not exist, on every docs page', { timeout: 120_000 }, async () => {
+    const previews = GUIDES.filter((g) => guidePreview(g));
+    for (const path of ['/docs', '/getting-started', ...GUIDES.map((g) => `/docs/${g.slug}`)]) {
+      fakeServer({});
+      const { unmount } = renderApp(path);
+      const main = await screen.findByRole('main');
+      await within(main).findByRole('heading', { level: 1 });
+      expect(deadLinks(main), path).toEqual([]);
+      for (const a of within(main).queryAllByRole('link')) {
+        const href = a.getAttribute('href') ?? '';
+        expect(href.startsWith('/') || href.startsWith('#') || href.startsWith('http'), `${path}: ${href}`).toBe(true);
+        if (href.startsWith('#')) expect(document.getElementById(href.slice(1)), `${path}: ${href}`).not.toBeNull();
+      }
+      if (previews.length === 0) expect(main.textContent, path).not.toMatch(/coming soon/i);
+      unmount();
+    }
   });
 
   it('show no preview note on a guide about a part that works', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { paletteCommands, type PaletteInput } from './palette';
+import { filterCommands, paletteCommands, type PaletteInput } from './palette';
 import { addRecent } from './recent';
 
 const base: PaletteInput = {
@@ -44,6 +44,20 @@ describe('command palette', () => {
     recent = addRecent(recent, { to: '/dashboard?teamId=t1', label: 'Home · Acme' });
     expect(recent.map((r) => r.label)).toEqual(['Home · Acme', 'Members · Acme']);
     expect(labels({ ...base, recent, current: '/dashboard?teamId=t1' }, 'Recent')).toEqual(['Members · Acme']);
+  });
+
+  it('filters Recent by what is typed, like every other group', () => {
+    let recent = addRecent([], { to: '/dashboard/members?teamId=t1', label: 'Members · Acme' });
+    recent = addRecent(recent, { to: '/dashboard/calls?teamId=t1', label: 'Call logs · Acme' });
+    const commands = paletteCommands({ ...base, recent });
+    const found = (q: string) => filterCommands(commands, q).filter((c) => c.group === 'Recent').map((c) => c.label);
+    expect(found('')).toEqual(['Call logs · Acme', 'Members · Acme']);
+    expect(found('memb')).toEqual(['Members · Acme']);
+    expect(found('CALL')).toEqual(['Call logs · Acme']);
+    // Letters of the pages' paths ("dashboard", "teamId") do not keep them.
+    expect(found('dashboard')).toEqual([]);
+    expect(found('recent')).toEqual(['Call logs · Acme', 'Members · Acme']);
+    expect(filterCommands(commands, 'sign out').map((c) => c.label)).toEqual(['Sign out']);
   });
 
   it('offers the themes not in use', () => {

@@ -89,3 +89,17 @@ export function paletteCommands({ team, teams, isSiteAdmin, recent, theme, curre
   }
   return commands;
 }
+
+/**
+ * The commands a typed query keeps, in their order: each word of the query must appear in the
+ * command's label or keywords (case-insensitive). Recent pages are filtered like every other
+ * group: their ids (paths full of letters) are not searched, or any query would keep them all.
+ */
+export function filterCommands(commands: readonly PaletteCommand[], query: string): PaletteCommand[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [...commands];
+  return commands.filter((c) => {
+    const text = [c.label, ...c.keywords].join(' ').toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+}

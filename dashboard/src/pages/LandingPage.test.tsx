@@ -3,6 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 
+import { clearTokens, setTokens } from '../api/session';
 import { App, routes } from '../App';
 
 function renderAt(path: string) {
@@ -28,6 +29,20 @@ describe('landing page', () => {
     expect(within(main).getByRole('link', { name: /create an account/i })).toHaveAttribute('href', '/sign-up');
     expect(within(main).getByRole('link', { name: /sign in/i })).toHaveAttribute('href', '/sign-in');
     expect(screen.getByRole('navigation', { name: 'Account' })).toBeInTheDocument();
+  });
+
+  it('offers a signed-in visitor the dashboard, not a new account', async () => {
+    stubHealth(() => Response.json({ status: 200, data: { ok: true, version: '0.1.0', database: 'sqlite' } }));
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    try {
+      renderAt('/');
+      const main = await screen.findByRole('main');
+      expect(await within(main).findByRole('link', { name: 'Open dashboard' })).toHaveAttribute('href', '/dashboard');
+      expect(within(main).queryByRole('link', { name: /create an account/i })).not.toBeInTheDocument();
+      expect(within(main).queryByRole('link', { name: /sign in/i })).not.toBeInTheDocument();
+    } finally {
+      clearTokens();
+    }
   });
 
   it('shows the server status from GET /healthz', async () => {

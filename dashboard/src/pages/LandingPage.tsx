@@ -1,10 +1,16 @@
 import { Link } from 'react-router';
 
 import { Badge } from '../components/ui/badge';
+import { useSignedIn } from '../features/auth/session';
 import { ServerStatusCard } from '../features/system/ServerStatusCard';
 import { AVAILABLE_AREAS, COMING_SOON_AREAS } from '../lib/features';
 
+const primary = 'rounded-md bg-accent px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-accent-hover';
+const secondary = 'rounded-md border border-line-strong bg-surface px-4 py-2.5 text-sm font-semibold text-fg shadow-sm hover:bg-subtle';
+
 export default function LandingPage() {
+  // A signed-in visitor is on their way back in, not a newcomer to sign up.
+  const signedIn = useSignedIn();
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 lg:py-20">
       <title>Betty · AI voice agents for phone calls</title>
@@ -20,18 +26,20 @@ export default function LandingPage() {
             {COMING_SOON_AREAS.length > 0 && ' Today it runs the team side, ready for the agents that are on their way.'}
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
-            <Link
-              to="/sign-up"
-              className="rounded-md bg-accent px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-accent-hover"
-            >
-              Create an account
-            </Link>
-            <Link
-              to="/sign-in"
-              className="rounded-md border border-line-strong bg-surface px-4 py-2.5 text-sm font-semibold text-fg shadow-sm hover:bg-subtle"
-            >
-              Sign in
-            </Link>
+            {signedIn ? (
+              <Link to="/dashboard" className={primary}>
+                Open dashboard
+              </Link>
+            ) : (
+              <>
+                <Link to="/sign-up" className={primary}>
+                  Create an account
+                </Link>
+                <Link to="/sign-in" className={secondary}>
+                  Sign in
+                </Link>
+              </>
+            )}
           </div>
         </div>
 

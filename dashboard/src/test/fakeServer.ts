@@ -81,8 +81,10 @@ export function fakeTeam(id: string, name: string, myRole = 'owner') {
 }
 
 /** GET /v1/server/info for a server whose mail goes out by SMTP or stays in the outbox. */
-export function serverInfo(mailDelivery: 'smtp' | 'outbox') {
-  return { 'GET /v1/server/info': () => ok({ version: '0.1.0', mailDelivery, emailConfirmationRequired: mailDelivery === 'smtp' }) };
+export function serverInfo(mailDelivery: 'smtp' | 'outbox', { zapier = true, hubspot = true }: { zapier?: boolean; hubspot?: boolean } = {}) {
+  const setup = (integrationId: 'hubspot' | 'zapier', configured: boolean) => ({ integrationId, configured, missingSettings: configured ? [] : [`--${integrationId}-client-id`, `--${integrationId}-client-secret`] });
+  const integrations = [setup('hubspot', hubspot), setup('zapier', zapier)];
+  return { 'GET /v1/server/info': () => ok({ version: '0.1.0', mailDelivery, emailConfirmationRequired: mailDelivery === 'smtp', integrations }) };
 }
 
 /** The routes every dashboard screen asks for: the user, their teams and pending invitations. */

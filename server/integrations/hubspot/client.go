@@ -68,6 +68,16 @@ func (c *Client) Configured() bool {
 	return c != nil && c.cfg.ClientID != "" && c.cfg.ClientSecret != ""
 }
 
+// MissingSettings are the serve flags an operator still has to set for teams to connect
+// HubSpot (none when Configured).
+func (c *Client) MissingSettings() []string {
+	var cfg Config
+	if c != nil {
+		cfg = c.cfg
+	}
+	return integrations.Missing(map[string]string{"--hubspot-client-id": cfg.ClientID, "--hubspot-client-secret": cfg.ClientSecret})
+}
+
 // APIError is an error answer of HubSpot: {status, message, correlationId, category}, or for
 // the OAuth endpoints {status, message, error, error_description}.
 type APIError struct {

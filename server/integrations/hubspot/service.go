@@ -57,6 +57,14 @@ func New(c *Client, d Deps) *Service {
 // Configured says the HubSpot app's credentials are set (connecting is 501 otherwise).
 func (s *Service) Configured() bool { return s.c.Configured() }
 
+// MissingSettings are the serve flags still to set before teams can connect HubSpot.
+func (s *Service) MissingSettings() []string {
+	if s == nil {
+		return (*Client)(nil).MissingSettings()
+	}
+	return s.c.MissingSettings()
+}
+
 // ErrNotConfigured is a server without the HubSpot app's credentials (the API answers 501).
 var ErrNotConfigured = errors.New("HubSpot is not configured on this server: an operator must set --hubspot-client-id and --hubspot-client-secret.")
 

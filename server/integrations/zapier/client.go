@@ -72,6 +72,16 @@ func (c *Client) Configured() bool {
 	return c != nil && c.cfg.ClientID != "" && c.cfg.ClientSecret != ""
 }
 
+// MissingSettings are the serve flags an operator still has to set for teams to connect
+// Zapier (none when Configured); ErrNotConfigured names the same ones.
+func (c *Client) MissingSettings() []string {
+	var cfg Config
+	if c != nil {
+		cfg = c.cfg
+	}
+	return integrations.Missing(map[string]string{"--zapier-client-id": cfg.ClientID, "--zapier-client-secret": cfg.ClientSecret})
+}
+
 // unreachable is Zapier failing to answer (network, 5xx, 429).
 func unreachable(err error) error {
 	e := errs.Retry(errs.Unavailable, "Zapier is unreachable right now; try again in a minute.", time.Minute)

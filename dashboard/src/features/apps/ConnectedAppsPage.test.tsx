@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { setTokens } from '../../api/session';
-import { dashboardRoutes, fakeServer, fakeTeam, ok, problem } from '../../test/fakeServer';
+import { dashboardRoutes, fakeServer, fakeTeam, ok, problem, serverInfo } from '../../test/fakeServer';
 import { renderApp } from '../../test/renderApp';
 import { hubspotOutcome } from './oauthResult';
 import { leaveFor } from './redirect';
@@ -81,6 +81,16 @@ describe('the connected apps page', { timeout: 60_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Connect HubSpot' }));
     const notice = await screen.findByRole('alert', { name: 'HubSpot is not configured on this server' });
     expect(notice).toHaveTextContent('--hubspot-client-id');
+  });
+
+  it('shows Connect HubSpot unavailable with the settings when the server says HubSpot is not configured', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    const calls = fakeServer({ ...routes('developer', []), ...serverInfo('outbox', { hubspot: false }) });
+    renderApp('/dashboard/connected-apps?teamId=t1');
+    const notice = await screen.findByRole('alert', { name: 'HubSpot is not configured on this server' });
+    expect(notice).toHaveTextContent('--hubspot-client-secret');
+    expect(screen.getByRole('button', { name: 'Connect HubSpot' })).toBeDisabled();
+    expect(calls.find((c) => c.path === '/v1/apps/connect/hubspot')).toBeUndefined();
   });
 
   it('shows the outcome of the OAuth round trip that lands on /dashboard', async () => {

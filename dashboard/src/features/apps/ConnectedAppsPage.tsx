@@ -18,6 +18,7 @@ import { can } from '../../lib/roles';
 import { teamPath, useCurrentTeam } from '../team/TeamContext';
 import { Notice } from './Notice';
 import { hubspotOutcome, withoutOutcome, type OAuthOutcome } from './oauthResult';
+import { useIntegrationSetup } from '../system/integrations';
 import { connectedAppsQueryOptions, connectHubspotMutationOptions, disconnectAppMutationOptions } from './queries';
 
 const INTEGRATION_LABELS: Record<ConnectedApp['integrationId'], string> = { hubspot: 'HubSpot', zapier: 'Zapier' };
@@ -83,7 +84,11 @@ export default function ConnectedAppsPage() {
   const apps = useQuery(connectedAppsQueryOptions(team.id));
   const manage = can(team.myRole, 'manageIntegrations');
   const [outcome, dismissOutcome] = useOAuthOutcome();
-  const [notConfigured, setNotConfigured] = useState(false);
+  const [refused, setNotConfigured] = useState(false);
+  // Known before any click when the server says so: Connect is then unavailable, with the notice.
+  const hubspot = useIntegrationSetup('hubspot');
+  const unconfigured = hubspot !== undefined && !hubspot.configured;
+  const notConfigured = refused || unconfigured;
   const [reconnecting, setReconnecting] = useState<string | null>(null);
   const [disconnecting, setDisconnecting] = useState<ConnectedApp | null>(null);
   const connect = useMutation({
@@ -112,7 +117,7 @@ export default function ConnectedAppsPage() {
         title="No app is connected"
         action={
           manage.allowed ? (
-            <Button busy={connect.isPending && reconnecting === null} onClick={() => start()}>
+            <Button busy={connect.isPending && reconnecting === null} disabled={unconfigured} onClick={() => start()}>
               Connect HubSpot
             </Button>
           ) : undefined
@@ -140,7 +145,7 @@ export default function ConnectedAppsPage() {
         description="The CRM and automation accounts this team has linked to Betty."
         actions={
           manage.allowed && list.length > 0 ? (
-            <Button busy={connect.isPending && reconnecting === null} onClick={() => start()}>
+            <Button busy={connect.isPending && reconnecting === null} disabled={unconfigured} onClick={() => start()}>
               <Plug aria-hidden="true" />
               Connect HubSpot
             </Button>
@@ -158,7 +163,7 @@ export default function ConnectedAppsPage() {
         </Notice>
       )}
       {notConfigured && (
-        <Notice tone="warning" title="HubSpot is not configured on this server" onDismiss={() => setNotConfigured(false)}>
+        <Notice tone="warning" title="HubSpot is not configured on this server" {...(unconfigured ? {} : { onDismiss: () => setNotConfigured(false) })}>
           This Betty server has no HubSpot app credentials, so it cannot connect a portal. Whoever runs the server starts it with <code className="font-mono text-xs">--hubspot-client-id</code> and{' '}
           <code className="font-mono text-xs">--hubspot-client-secret</code> of a HubSpot public app whose redirect URL is this server&apos;s <code className="font-mono text-xs">/v1/apps/hubspot/callback</code>.
         </Notice>

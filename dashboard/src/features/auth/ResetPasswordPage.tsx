@@ -8,7 +8,7 @@ import { errorMessage } from '../../components/ui/states';
 import { AuthCard, FormAlert, textLinkClasses } from './AuthCard';
 import { confirmPasswordResetMutationOptions } from './queries';
 import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
-import { MIN_PASSWORD, passwordError } from '../../lib/password';
+import { passwordError, passwordHint } from '../../lib/password';
 import { useUrlToken } from '../../lib/useTokenAction';
 
 export default function ResetPasswordPage() {
@@ -52,7 +52,7 @@ export default function ResetPasswordPage() {
       ) : (
         <form onSubmit={submit} className="space-y-4" noValidate>
           {reset.error && <FormAlert>{errorMessage(reset.error)}</FormAlert>}
-          <Field label="New password" description={`At least ${MIN_PASSWORD} characters.`} error={error}>
+          <Field label="New password" description={passwordHint(error)} error={error}>
             {(ids) => <Input {...ids} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} maxLength={128} />}
           </Field>
           <Field label="Repeat the new password">{(ids) => <Input {...ids} type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} maxLength={128} />}</Field>

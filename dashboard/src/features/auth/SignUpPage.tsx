@@ -11,7 +11,7 @@ import { signUpMutationOptions } from './queries';
 import { safeNext, useSignedIn } from './session';
 import { emailError } from '../../lib/email';
 import { focusFirstInvalid } from '../../lib/focusFirstInvalid';
-import { MIN_PASSWORD, passwordError } from '../../lib/password';
+import { passwordError, passwordHint } from '../../lib/password';
 import { OutboxExplanation, useMailDelivery } from '../system/mail';
 
 function validateSignUp(email: string, password: string): { email?: string; password?: string } {
@@ -96,7 +96,7 @@ export default function SignUpPage() {
         <Field label="E-mail" error={errors.email ?? fieldError('email')}>
           {(ids) => <Input {...ids} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}
         </Field>
-        <Field label="Password" description={`At least ${MIN_PASSWORD} characters.`} error={errors.password ?? fieldError('password')}>
+        <Field label="Password" description={passwordHint(errors.password ?? fieldError('password'))} error={errors.password ?? fieldError('password')}>
           {(ids) => <Input {...ids} type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} maxLength={128} />}
         </Field>
         <Button type="submit" busy={signUp.isPending} busyLabel="Creating your account…">

@@ -1,6 +1,7 @@
 import type { TeamCostsUsageDay } from '../../api/gen/model';
 import { BarChart } from '../../components/BarChart';
 import { formatMinutes, formatMoney } from './billing';
+import { count } from '../../lib/plural';
 
 /** The month's cost per day as bars. */
 export function UsageChart({ days, currency, label }: { days: readonly TeamCostsUsageDay[]; currency: string; label: string }) {
@@ -17,7 +18,7 @@ export function UsageChart({ days, currency, label }: { days: readonly TeamCosts
       formatTick={(t) => formatMoney(t, currency).replace('.00', '')}
       axisLabel={(d) => String(Number(d.date.slice(8)))}
       axisLabelWidth={18}
-      describe={(d) => `${d.date}: ${formatMoney(d.cost, currency)}, ${formatMinutes(d.minutes)}, ${d.calls} ${d.calls === 1 ? 'call' : 'calls'}`}
+      describe={(d) => `${d.date}: ${formatMoney(d.cost, currency)}, ${formatMinutes(d.minutes)}, ${count(d.calls, 'call')}`}
       rowHeader="Day"
       columns={[
         { header: 'Calls', cell: (d) => d.calls },

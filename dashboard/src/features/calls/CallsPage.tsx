@@ -21,6 +21,7 @@ import { CallDetail } from './CallDetail';
 import { DailyCallsChart } from './DailyCallsChart';
 import { callStatus, formatCost, formatDuration, lastDays, rangeProblem, SIMULATED_HINT } from './format';
 import { callLogsQueryOptions, statisticsQueryOptions } from './queries';
+import { count } from '../../lib/plural';
 
 /** With `callLogId` set to `id` (or cleared), keeping the other parameters. */
 function withCall(params: URLSearchParams, id: string | null): string {
@@ -72,7 +73,7 @@ function CallsPerDay({ teamId }: { teamId: string }) {
         id="calls-per-day"
         icon={<BarChart3 />}
         title="Calls per day"
-        description={data ? `${data.totalCalls.toLocaleString('en-US')} ${data.totalCalls === 1 ? 'call' : 'calls'} from ${data.startDate} to ${data.endDate} (UTC days)` : 'Calls started each day, inbound and outbound.'}
+        description={data ? `${count(data.totalCalls, 'call')} from ${data.startDate} to ${data.endDate} (UTC days)` : 'Calls started each day, inbound and outbound.'}
       />
       <CardBody className="space-y-4">
         <form onSubmit={apply} className="flex flex-wrap items-end gap-2" aria-label="Date range">

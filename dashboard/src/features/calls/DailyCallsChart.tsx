@@ -1,5 +1,6 @@
 import type { CallDailyCount } from '../../api/gen/model';
 import { BarChart } from '../../components/BarChart';
+import { count } from '../../lib/plural';
 
 /** "Mon 23" for a week, "23" for longer ranges (the month is in the range's title). */
 function dayLabel(date: string, short: boolean): string {
@@ -8,7 +9,6 @@ function dayLabel(date: string, short: boolean): string {
   return `${d.toLocaleDateString('en-US', { weekday: 'short', timeZone: 'UTC' })} ${Number(date.slice(8))}`;
 }
 
-const plural = (n: number) => `${n} ${n === 1 ? 'call' : 'calls'}`;
 
 /** Calls per day as bars. */
 export function DailyCallsChart({ days, label }: { days: readonly CallDailyCount[]; label: string }) {
@@ -24,7 +24,7 @@ export function DailyCallsChart({ days, label }: { days: readonly CallDailyCount
       formatTick={String}
       axisLabel={(d) => dayLabel(d.date, short)}
       axisLabelWidth={short ? 18 : 44}
-      describe={(d) => `${d.date}: ${plural(d.count)}`}
+      describe={(d) => `${d.date}: ${count(d.count, 'call')}`}
       rowHeader="Day"
       columns={[{ header: 'Calls', cell: (d) => d.count }]}
     />

@@ -8,6 +8,7 @@ export const CALL_STATUS: Record<CallLogStatus, { label: string; tone: BadgeTone
   ringing: { label: 'Ringing', tone: 'info' },
   'in-progress': { label: 'In call', tone: 'success' },
   completed: { label: 'Completed', tone: 'success' },
+  voicemail: { label: 'Voicemail', tone: 'warning' },
   busy: { label: 'Busy', tone: 'warning' },
   'no-answer': { label: 'No answer', tone: 'warning' },
   failed: { label: 'Failed', tone: 'declined' },

@@ -44,7 +44,10 @@ export function DocsIndexPage() {
     <DocsFrame>
       <title>Docs · Betty</title>
       <h1 className="text-3xl font-semibold tracking-tight text-fg">Betty docs</h1>
-      <p className="mt-3 text-fg-muted">Short guides to every part of Betty, from your first call to API keys. Guides marked Coming soon preview parts of Betty that are still being built.</p>
+      <p className="mt-3 text-fg-muted">
+        Short guides to every part of Betty, from your first call to API keys.
+        {GUIDES.some((g) => guidePreview(g)) && ' Guides marked Coming soon preview parts of Betty that are still being built.'}
+      </p>
       {HELP_SECTIONS.map((section) => (
         <section key={section} className="mt-8">
           <h2 className="text-xs font-semibold tracking-wider text-fg-subtle">{section}</h2>

@@ -22,6 +22,7 @@ import { KnowledgeSearch } from './KnowledgeSearch';
 import { KnowledgeUploader } from './KnowledgeUploader';
 import { KB_FILES_PAGE_PARAM, addFaqLocation } from './params';
 import { deleteKnowledgeBaseMutationOptions, deleteKnowledgeEntryMutationOptions, filesPollMs, knowledgeFilesQueryOptions, renameKnowledgeBaseMutationOptions } from './queries';
+import { count } from '../../lib/plural';
 
 const TYPE_LABELS: Record<KnowledgeFile['type'], string> = { pdf: 'PDF', docx: 'DOCX', txt: 'Text', md: 'Markdown', csv: 'CSV', html: 'HTML', faq: 'FAQ' };
 
@@ -94,7 +95,7 @@ export function KnowledgeBaseDetail({
             <p className="font-medium break-words text-fg">{f.name}</p>
             <p className="text-xs text-fg-subtle">
               {TYPE_LABELS[f.type]} · {formatBytes(f.size)}
-              {f.pages !== null && ` · ${f.pages} page${f.pages === 1 ? '' : 's'}`}
+              {f.pages !== null && ` · ${count(f.pages, 'page')}`}
             </p>
             {f.status === KnowledgeFileStatus.error && f.errorMessage && <p className="mt-1 text-xs font-medium text-danger-fg">{f.errorMessage}</p>}
             <span className="sm:hidden">
@@ -154,7 +155,7 @@ export function KnowledgeBaseDetail({
             <h2 className="text-lg font-semibold break-words text-fg">{name}</h2>
             {knowledgeBase && (
               <p className="text-sm text-fg-muted">
-                {knowledgeBase.fileCount} entr{knowledgeBase.fileCount === 1 ? 'y' : 'ies'} · created {formatDate(knowledgeBase.createdAt)}
+                {count(knowledgeBase.fileCount, 'entry', 'entries')} · created {formatDate(knowledgeBase.createdAt)}
               </p>
             )}
           </div>

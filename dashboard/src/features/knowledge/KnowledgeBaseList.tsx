@@ -6,6 +6,7 @@ import { Badge } from '../../components/ui/badge';
 import { Pagination } from '../../components/ui/table';
 import { cn } from '../../lib/cn';
 import { withKnowledgeBase } from './params';
+import { count } from '../../lib/plural';
 
 /** Knowledge bases to pick from (20 a page); the chosen one is `knowledgeBaseId` in the URL. */
 export function KnowledgeBaseList({ label, bases, meta, selectedId, onPageChange, showActive = false }: { label: string; bases: readonly KnowledgeBase[]; meta: PageMeta; selectedId: string | null; onPageChange: (page: number) => void; showActive?: boolean }) {
@@ -26,7 +27,7 @@ export function KnowledgeBaseList({ label, bases, meta, selectedId, onPageChange
                 <span className="min-w-0 flex-1">
                   <span className="block truncate font-medium text-fg">{kb.name}</span>
                   <span className="block text-xs text-fg-subtle">
-                    {kb.fileCount} entr{kb.fileCount === 1 ? 'y' : 'ies'}
+                    {count(kb.fileCount, 'entry', 'entries')}
                   </span>
                 </span>
                 {showActive && kb.active && <Badge tone="success">Active</Badge>}

@@ -24,6 +24,7 @@ import { usePagedList } from '../../lib/usePagedList';
 import { useCurrentTeam } from '../team/TeamContext';
 import { PreviewButton } from './PreviewButton';
 import { PRESETS_PAGE_SIZE, createVoiceMutationOptions, customVoicesQueryOptions, deleteVoiceMutationOptions, presetsQueryOptions } from './queries';
+import { count } from '../../lib/plural';
 
 const GENDERS: { value: VoiceGender; label: string }[] = [
   { value: 'female', label: 'Female' },
@@ -113,7 +114,7 @@ function CustomVoices({ team }: { team: Organization }) {
         <div className="min-w-0">
           <p className="font-medium text-fg">{v.name}</p>
           <p className="text-xs text-fg-subtle">
-            {v.language} · {v.gender} · {v.audioUrls.length} sample{v.audioUrls.length === 1 ? '' : 's'}
+            {v.language} · {v.gender} · {count(v.audioUrls.length, 'sample')}
           </p>
           <p className="mt-1 text-xs text-fg-muted">{v.note}</p>
         </div>

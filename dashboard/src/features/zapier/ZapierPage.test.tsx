@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 
 import { setTokens } from '../../api/session';
-import { dashboardRoutes, fakeServer, fakeTeam, ok, pageMeta, problem } from '../../test/fakeServer';
+import { dashboardRoutes, fakeServer, fakeTeam, ok, pageMeta, problem, serverInfo } from '../../test/fakeServer';
 import { renderApp } from '../../test/renderApp';
 import { leaveFor } from '../apps/redirect';
 
@@ -75,6 +75,21 @@ describe('the Zapier page', { timeout: 60_000 }, () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Connect Zapier' }));
     await vi.waitFor(() => expect(vi.mocked(leaveFor)).toHaveBeenCalledWith('https://zapier.test/v2/authorize?state=s1'));
     expect(calls.find((c) => c.path === '/v1/apps/connect/zapier')?.body).toEqual({ organizationId: 't1' });
+  });
+
+  // A server without Zapier's OAuth app answers 503 to connecting: the page says what the
+  // operator must set instead of offering a Connect that fails.
+  it('shows Connect unavailable, naming the settings, when the server has no Zapier app', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    const calls = fakeServer({ ...routes([]), ...serverInfo('outbox', { zapier: false }) });
+    renderApp('/dashboard/zapier?teamId=t1');
+    const note = await screen.findByText(/Zapier is not configured on this server/);
+    const button = screen.getByRole('button', { name: 'Connect Zapier' });
+    await vi.waitFor(() => expect(button).toBeDisabled());
+    expect(button).toHaveAccessibleDescription(/Zapier is not configured on this server/);
+    expect(note).toHaveTextContent('starts it with --zapier-client-id and --zapier-client-secret of a Zapier app');
+    await userEvent.click(button);
+    expect(calls.find((c) => c.path === '/v1/apps/connect/zapier')).toBeUndefined();
   });
 
   it('offers no Connect to a member', async () => {

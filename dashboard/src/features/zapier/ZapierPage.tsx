@@ -19,6 +19,7 @@ import { can } from '../../lib/roles';
 import { usePagedList } from '../../lib/usePagedList';
 import { teamPath, useCurrentTeam } from '../team/TeamContext';
 import { connectedAppsQueryOptions } from '../apps/queries';
+import { useIntegrationSetup } from '../system/integrations';
 import { connectZapierMutationOptions, disconnectZapierMutationOptions, zapierHooksQueryOptions, zapierTemplatesQueryOptions, zapierZapsQueryOptions } from './queries';
 
 const STATE: Record<ZapierZap['state'], { label: string; tone: 'success' | 'neutral' | 'warning' }> = { on: { label: 'On', tone: 'success' }, off: { label: 'Off', tone: 'neutral' }, draft: { label: 'Draft', tone: 'warning' } };
@@ -206,6 +207,8 @@ export default function ZapierPage() {
   const [confirming, setConfirming] = useState(false);
   const disconnect = useMutation(disconnectZapierMutationOptions(queryClient));
   const connect = useMutation({ ...connectZapierMutationOptions(), onError: (e: unknown) => toast.error(e) });
+  const setup = useIntegrationSetup('zapier');
+  const unavailable = setup !== undefined && !setup.configured;
 
   return (
     <div className="mx-auto w-full max-w-4xl space-y-6">
@@ -229,7 +232,7 @@ export default function ZapierPage() {
               <span className="flex items-center gap-2">
                 <Badge tone="neutral">{zapier ? 'Disconnected' : 'Not connected'}</Badge>
                 {manage.allowed && (
-                  <Button size="sm" busy={connect.isPending} onClick={() => connect.mutate({ organizationId: team.id })}>
+                  <Button size="sm" busy={connect.isPending} disabled={unavailable} {...(unavailable ? { 'aria-describedby': 'zapier-not-configured' } : {})} onClick={() => connect.mutate({ organizationId: team.id })}>
                     Connect Zapier
                   </Button>
                 )}
@@ -239,7 +242,19 @@ export default function ZapierPage() {
         />
         <CardBody className="space-y-2 text-sm text-fg-muted">
           <p>The connection only lets this page list your zaps. Zaps run without it, with an API key.</p>
-          {!connected && (
+          {!connected && unavailable && (
+            <p id="zapier-not-configured" className="rounded-md border border-warning-line bg-warning-subtle px-3 py-2 text-warning-fg">
+              Zapier is not configured on this server, so it cannot be connected yet. Whoever runs the server starts it with{' '}
+              {setup.missingSettings.map((flag, i) => (
+                <span key={flag}>
+                  {i > 0 && (i === setup.missingSettings.length - 1 ? ' and ' : ', ')}
+                  <code className="font-mono text-xs">{flag}</code>
+                </span>
+              ))}{' '}
+              of a Zapier app whose redirect URL is this server&apos;s <code className="font-mono text-xs">/apps/zapier/callback</code>. Zaps that use an API key work all the same.
+            </p>
+          )}
+          {!connected && !unavailable && (
             <p>
               Connect Zapier opens Zapier, where you authorise Betty; Zapier then sends you back here and the connection is made for the team selected now.
               {!manage.allowed && ` ${manage.reason}`}

@@ -30,11 +30,11 @@ import type {
   ForbiddenResponse,
   GetAdminOrganizationParams,
   GrantAdminOrganizationCreditsParams,
-  Id,
   ListAdminMailParams,
   ListAdminOrganizationsByOwnerEmailParams,
   NotFoundResponse,
   OutboxMessageListResponse,
+  RecordId,
   SearchAdminUsersOrganizationsParams,
   TooManyRequestsResponse,
   UnauthorizedResponse,
@@ -62,7 +62,7 @@ answers from the database. Site admins only (403 for everyone else, API keys inc
 
  * @summary An organisation, for site admins
  */
-export const getGetAdminOrganizationUrl = (id: Id,
+export const getGetAdminOrganizationUrl = (id: RecordId,
     params?: GetAdminOrganizationParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -78,7 +78,7 @@ export const getGetAdminOrganizationUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/admin/organization/refresh-organization-id/${id}?${stringifiedParams}` : `/v1/admin/organization/refresh-organization-id/${id}`
 }
 
-export const getAdminOrganization = async (id: Id,
+export const getAdminOrganization = async (id: RecordId,
     params?: GetAdminOrganizationParams, options?: RequestInit): Promise<AdminOrganizationResponse> => {
   
   return customFetch<AdminOrganizationResponse>(getGetAdminOrganizationUrl(id,params),
@@ -94,7 +94,7 @@ export const getAdminOrganization = async (id: Id,
 
 
 
-export const getGetAdminOrganizationQueryKey = (id?: Id,
+export const getGetAdminOrganizationQueryKey = (id?: RecordId,
     params?: GetAdminOrganizationParams,) => {
     return [
     `/v1/admin/organization/refresh-organization-id/${id}`, ...(params ? [params]: [])
@@ -102,7 +102,7 @@ export const getGetAdminOrganizationQueryKey = (id?: Id,
     }
 
     
-export const getGetAdminOrganizationQueryOptions = <TData = Awaited<ReturnType<typeof getAdminOrganization>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id,
+export const getGetAdminOrganizationQueryOptions = <TData = Awaited<ReturnType<typeof getAdminOrganization>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId,
     params?: GetAdminOrganizationParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminOrganization>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -126,7 +126,7 @@ export type GetAdminOrganizationQueryError = ErrorType<BadRequestResponse | Unau
 
 
 export function useGetAdminOrganization<TData = Awaited<ReturnType<typeof getAdminOrganization>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: undefined |  GetAdminOrganizationParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminOrganization>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAdminOrganization>>,
@@ -137,7 +137,7 @@ export function useGetAdminOrganization<TData = Awaited<ReturnType<typeof getAdm
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetAdminOrganization<TData = Awaited<ReturnType<typeof getAdminOrganization>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: GetAdminOrganizationParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminOrganization>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAdminOrganization>>,
@@ -148,7 +148,7 @@ export function useGetAdminOrganization<TData = Awaited<ReturnType<typeof getAdm
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetAdminOrganization<TData = Awaited<ReturnType<typeof getAdminOrganization>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: GetAdminOrganizationParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminOrganization>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -157,7 +157,7 @@ export function useGetAdminOrganization<TData = Awaited<ReturnType<typeof getAdm
  */
 
 export function useGetAdminOrganization<TData = Awaited<ReturnType<typeof getAdminOrganization>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: GetAdminOrganizationParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminOrganization>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -410,7 +410,7 @@ invited and removed memberships, each with its status). Not paginated. Site admi
 
  * @summary A user's organisations by user id
  */
-export const getGetAdminUserOrganizationsUrl = (userId: Id,) => {
+export const getGetAdminUserOrganizationsUrl = (userId: RecordId,) => {
 
 
   
@@ -418,7 +418,7 @@ export const getGetAdminUserOrganizationsUrl = (userId: Id,) => {
   return `/v1/admin/organization/organizations-list/${userId}`
 }
 
-export const getAdminUserOrganizations = async (userId: Id, options?: RequestInit): Promise<UserOrganizationsResponse> => {
+export const getAdminUserOrganizations = async (userId: RecordId, options?: RequestInit): Promise<UserOrganizationsResponse> => {
   
   return customFetch<UserOrganizationsResponse>(getGetAdminUserOrganizationsUrl(userId),
   {      
@@ -433,14 +433,14 @@ export const getAdminUserOrganizations = async (userId: Id, options?: RequestIni
 
 
 
-export const getGetAdminUserOrganizationsQueryKey = (userId?: Id,) => {
+export const getGetAdminUserOrganizationsQueryKey = (userId?: RecordId,) => {
     return [
     `/v1/admin/organization/organizations-list/${userId}`
     ] as const;
     }
 
     
-export const getGetAdminUserOrganizationsQueryOptions = <TData = Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(userId: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetAdminUserOrganizationsQueryOptions = <TData = Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(userId: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -463,7 +463,7 @@ export type GetAdminUserOrganizationsQueryError = ErrorType<BadRequestResponse |
 
 
 export function useGetAdminUserOrganizations<TData = Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- userId: Id, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError, TData>> & Pick<
+ userId: RecordId, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAdminUserOrganizations>>,
           TError,
@@ -473,7 +473,7 @@ export function useGetAdminUserOrganizations<TData = Awaited<ReturnType<typeof g
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetAdminUserOrganizations<TData = Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- userId: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError, TData>> & Pick<
+ userId: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAdminUserOrganizations>>,
           TError,
@@ -483,7 +483,7 @@ export function useGetAdminUserOrganizations<TData = Awaited<ReturnType<typeof g
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetAdminUserOrganizations<TData = Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- userId: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ userId: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -491,7 +491,7 @@ export function useGetAdminUserOrganizations<TData = Awaited<ReturnType<typeof g
  */
 
 export function useGetAdminUserOrganizations<TData = Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- userId: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ userId: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminUserOrganizations>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 

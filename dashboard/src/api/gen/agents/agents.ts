@@ -40,7 +40,6 @@ import type {
   ErrorResponse,
   ForbiddenResponse,
   GetAgentParams,
-  Id,
   ListAgentAudioFilesParams,
   ListAgentAudioSummariesParams,
   ListAgentKnowledgeFilesParams,
@@ -48,6 +47,7 @@ import type {
   ListCampaignAgentsParams,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  RecordId,
   SetAgentCallConfigRequest,
   SummarizeAgentAudioParams,
   SummarizeAgentAudioRequest,
@@ -245,7 +245,7 @@ first. Any member except `readonly` may call it. Answers with the deleted id.
 
  * @summary Delete an agent profile
  */
-export const getDeleteAgentUrl = (id: Id,
+export const getDeleteAgentUrl = (id: RecordId,
     params: DeleteAgentParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -261,7 +261,7 @@ export const getDeleteAgentUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/agent/delete/${id}?${stringifiedParams}` : `/v1/agent/delete/${id}`
 }
 
-export const deleteAgent = async (id: Id,
+export const deleteAgent = async (id: RecordId,
     params: DeleteAgentParams, options?: RequestInit): Promise<DeletedResponse> => {
   
   return customFetch<DeletedResponse>(getDeleteAgentUrl(id,params),
@@ -277,8 +277,8 @@ export const deleteAgent = async (id: Id,
 
 
 export const getDeleteAgentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAgent>>, TError,{id: Id;params: DeleteAgentParams}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof deleteAgent>>, TError,{id: Id;params: DeleteAgentParams}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAgent>>, TError,{id: RecordId;params: DeleteAgentParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteAgent>>, TError,{id: RecordId;params: DeleteAgentParams}, TContext> => {
 
 const mutationKey = ['deleteAgent'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -290,7 +290,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteAgent>>, {id: Id;params: DeleteAgentParams}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteAgent>>, {id: RecordId;params: DeleteAgentParams}> = (props) => {
           const {id,params} = props ?? {};
 
           return  deleteAgent(id,params,requestOptions)
@@ -309,11 +309,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Delete an agent profile
  */
 export const useDeleteAgent = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAgent>>, TError,{id: Id;params: DeleteAgentParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAgent>>, TError,{id: RecordId;params: DeleteAgentParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteAgent>>,
         TError,
-        {id: Id;params: DeleteAgentParams},
+        {id: RecordId;params: DeleteAgentParams},
         TContext
       > => {
 
@@ -328,7 +328,7 @@ an agent of another organisation answers 404.
 
  * @summary Get an agent profile
  */
-export const getGetAgentUrl = (id: Id,
+export const getGetAgentUrl = (id: RecordId,
     params: GetAgentParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -344,7 +344,7 @@ export const getGetAgentUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/agent/${id}?${stringifiedParams}` : `/v1/agent/${id}`
 }
 
-export const getAgent = async (id: Id,
+export const getAgent = async (id: RecordId,
     params: GetAgentParams, options?: RequestInit): Promise<AgentProfileResponse> => {
   
   return customFetch<AgentProfileResponse>(getGetAgentUrl(id,params),
@@ -360,7 +360,7 @@ export const getAgent = async (id: Id,
 
 
 
-export const getGetAgentQueryKey = (id?: Id,
+export const getGetAgentQueryKey = (id?: RecordId,
     params?: GetAgentParams,) => {
     return [
     `/v1/agent/${id}`, ...(params ? [params]: [])
@@ -368,7 +368,7 @@ export const getGetAgentQueryKey = (id?: Id,
     }
 
     
-export const getGetAgentQueryOptions = <TData = Awaited<ReturnType<typeof getAgent>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id,
+export const getGetAgentQueryOptions = <TData = Awaited<ReturnType<typeof getAgent>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId,
     params: GetAgentParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAgent>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -392,7 +392,7 @@ export type GetAgentQueryError = ErrorType<BadRequestResponse | UnauthorizedResp
 
 
 export function useGetAgent<TData = Awaited<ReturnType<typeof getAgent>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: GetAgentParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAgent>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAgent>>,
@@ -403,7 +403,7 @@ export function useGetAgent<TData = Awaited<ReturnType<typeof getAgent>>, TError
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetAgent<TData = Awaited<ReturnType<typeof getAgent>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: GetAgentParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAgent>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAgent>>,
@@ -414,7 +414,7 @@ export function useGetAgent<TData = Awaited<ReturnType<typeof getAgent>>, TError
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetAgent<TData = Awaited<ReturnType<typeof getAgent>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: GetAgentParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAgent>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -423,7 +423,7 @@ export function useGetAgent<TData = Awaited<ReturnType<typeof getAgent>>, TError
  */
 
 export function useGetAgent<TData = Awaited<ReturnType<typeof getAgent>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: GetAgentParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAgent>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -456,7 +456,7 @@ with the updated agent profile.
 
  * @summary Update an agent profile
  */
-export const getUpdateAgentUrl = (id: Id,) => {
+export const getUpdateAgentUrl = (id: RecordId,) => {
 
 
   
@@ -464,7 +464,7 @@ export const getUpdateAgentUrl = (id: Id,) => {
   return `/v1/agent/${id}`
 }
 
-export const updateAgent = async (id: Id,
+export const updateAgent = async (id: RecordId,
     updateAgentRequest: UpdateAgentRequest, options?: RequestInit): Promise<AgentProfileResponse> => {
   
   return customFetch<AgentProfileResponse>(getUpdateAgentUrl(id),
@@ -481,8 +481,8 @@ export const updateAgent = async (id: Id,
 
 
 export const getUpdateAgentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAgent>>, TError,{id: Id;data: BodyType<UpdateAgentRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof updateAgent>>, TError,{id: Id;data: BodyType<UpdateAgentRequest>}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAgent>>, TError,{id: RecordId;data: BodyType<UpdateAgentRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateAgent>>, TError,{id: RecordId;data: BodyType<UpdateAgentRequest>}, TContext> => {
 
 const mutationKey = ['updateAgent'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -494,7 +494,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateAgent>>, {id: Id;data: BodyType<UpdateAgentRequest>}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateAgent>>, {id: RecordId;data: BodyType<UpdateAgentRequest>}> = (props) => {
           const {id,data} = props ?? {};
 
           return  updateAgent(id,data,requestOptions)
@@ -513,11 +513,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Update an agent profile
  */
 export const useUpdateAgent = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAgent>>, TError,{id: Id;data: BodyType<UpdateAgentRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAgent>>, TError,{id: RecordId;data: BodyType<UpdateAgentRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateAgent>>,
         TError,
-        {id: Id;data: BodyType<UpdateAgentRequest>},
+        {id: RecordId;data: BodyType<UpdateAgentRequest>},
         TContext
       > => {
 
@@ -531,7 +531,7 @@ first, 10 per page by default. Any member of the organisation may call it.
 
  * @summary List the agent profiles of a team
  */
-export const getListAgentsUrl = (teamId: Id,
+export const getListAgentsUrl = (teamId: RecordId,
     params?: ListAgentsParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -547,7 +547,7 @@ export const getListAgentsUrl = (teamId: Id,
   return stringifiedParams.length > 0 ? `/v1/agent/list/${teamId}?${stringifiedParams}` : `/v1/agent/list/${teamId}`
 }
 
-export const listAgents = async (teamId: Id,
+export const listAgents = async (teamId: RecordId,
     params?: ListAgentsParams, options?: RequestInit): Promise<AgentProfileListResponse> => {
   
   return customFetch<AgentProfileListResponse>(getListAgentsUrl(teamId,params),
@@ -563,7 +563,7 @@ export const listAgents = async (teamId: Id,
 
 
 
-export const getListAgentsQueryKey = (teamId?: Id,
+export const getListAgentsQueryKey = (teamId?: RecordId,
     params?: ListAgentsParams,) => {
     return [
     `/v1/agent/list/${teamId}`, ...(params ? [params]: [])
@@ -571,7 +571,7 @@ export const getListAgentsQueryKey = (teamId?: Id,
     }
 
     
-export const getListAgentsQueryOptions = <TData = Awaited<ReturnType<typeof listAgents>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(teamId: Id,
+export const getListAgentsQueryOptions = <TData = Awaited<ReturnType<typeof listAgents>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(teamId: RecordId,
     params?: ListAgentsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAgents>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -595,7 +595,7 @@ export type ListAgentsQueryError = ErrorType<BadRequestResponse | UnauthorizedRe
 
 
 export function useListAgents<TData = Awaited<ReturnType<typeof listAgents>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- teamId: Id,
+ teamId: RecordId,
     params: undefined |  ListAgentsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAgents>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listAgents>>,
@@ -606,7 +606,7 @@ export function useListAgents<TData = Awaited<ReturnType<typeof listAgents>>, TE
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListAgents<TData = Awaited<ReturnType<typeof listAgents>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- teamId: Id,
+ teamId: RecordId,
     params?: ListAgentsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAgents>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listAgents>>,
@@ -617,7 +617,7 @@ export function useListAgents<TData = Awaited<ReturnType<typeof listAgents>>, TE
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListAgents<TData = Awaited<ReturnType<typeof listAgents>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- teamId: Id,
+ teamId: RecordId,
     params?: ListAgentsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAgents>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -626,7 +626,7 @@ export function useListAgents<TData = Awaited<ReturnType<typeof listAgents>>, TE
  */
 
 export function useListAgents<TData = Awaited<ReturnType<typeof listAgents>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- teamId: Id,
+ teamId: RecordId,
     params?: ListAgentsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAgents>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -747,7 +747,7 @@ not listed here (they have no file). `id` is the knowledge file's id.
 
  * @summary List an agent's knowledge files
  */
-export const getListAgentKnowledgeFilesUrl = (id: Id,
+export const getListAgentKnowledgeFilesUrl = (id: RecordId,
     params: ListAgentKnowledgeFilesParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -763,7 +763,7 @@ export const getListAgentKnowledgeFilesUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/agent/list/knowledge-file/${id}?${stringifiedParams}` : `/v1/agent/list/knowledge-file/${id}`
 }
 
-export const listAgentKnowledgeFiles = async (id: Id,
+export const listAgentKnowledgeFiles = async (id: RecordId,
     params: ListAgentKnowledgeFilesParams, options?: RequestInit): Promise<AgentKnowledgeFileListResponse> => {
   
   return customFetch<AgentKnowledgeFileListResponse>(getListAgentKnowledgeFilesUrl(id,params),
@@ -779,7 +779,7 @@ export const listAgentKnowledgeFiles = async (id: Id,
 
 
 
-export const getListAgentKnowledgeFilesQueryKey = (id?: Id,
+export const getListAgentKnowledgeFilesQueryKey = (id?: RecordId,
     params?: ListAgentKnowledgeFilesParams,) => {
     return [
     `/v1/agent/list/knowledge-file/${id}`, ...(params ? [params]: [])
@@ -787,7 +787,7 @@ export const getListAgentKnowledgeFilesQueryKey = (id?: Id,
     }
 
     
-export const getListAgentKnowledgeFilesQueryOptions = <TData = Awaited<ReturnType<typeof listAgentKnowledgeFiles>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id,
+export const getListAgentKnowledgeFilesQueryOptions = <TData = Awaited<ReturnType<typeof listAgentKnowledgeFiles>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId,
     params: ListAgentKnowledgeFilesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAgentKnowledgeFiles>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -811,7 +811,7 @@ export type ListAgentKnowledgeFilesQueryError = ErrorType<BadRequestResponse | U
 
 
 export function useListAgentKnowledgeFiles<TData = Awaited<ReturnType<typeof listAgentKnowledgeFiles>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: ListAgentKnowledgeFilesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAgentKnowledgeFiles>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listAgentKnowledgeFiles>>,
@@ -822,7 +822,7 @@ export function useListAgentKnowledgeFiles<TData = Awaited<ReturnType<typeof lis
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListAgentKnowledgeFiles<TData = Awaited<ReturnType<typeof listAgentKnowledgeFiles>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: ListAgentKnowledgeFilesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAgentKnowledgeFiles>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listAgentKnowledgeFiles>>,
@@ -833,7 +833,7 @@ export function useListAgentKnowledgeFiles<TData = Awaited<ReturnType<typeof lis
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListAgentKnowledgeFiles<TData = Awaited<ReturnType<typeof listAgentKnowledgeFiles>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: ListAgentKnowledgeFilesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAgentKnowledgeFiles>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -842,7 +842,7 @@ export function useListAgentKnowledgeFiles<TData = Awaited<ReturnType<typeof lis
  */
 
 export function useListAgentKnowledgeFiles<TData = Awaited<ReturnType<typeof listAgentKnowledgeFiles>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: ListAgentKnowledgeFilesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAgentKnowledgeFiles>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -871,7 +871,7 @@ Answers 200 with the whole updated agent profile.
 
  * @summary Set an agent's FAQ
  */
-export const getUpdateAgentFaqUrl = (id: Id,) => {
+export const getUpdateAgentFaqUrl = (id: RecordId,) => {
 
 
   
@@ -879,7 +879,7 @@ export const getUpdateAgentFaqUrl = (id: Id,) => {
   return `/v1/agent/faq/${id}`
 }
 
-export const updateAgentFaq = async (id: Id,
+export const updateAgentFaq = async (id: RecordId,
     updateAgentFaqRequest: UpdateAgentFaqRequest, options?: RequestInit): Promise<AgentProfileResponse> => {
   
   return customFetch<AgentProfileResponse>(getUpdateAgentFaqUrl(id),
@@ -896,8 +896,8 @@ export const updateAgentFaq = async (id: Id,
 
 
 export const getUpdateAgentFaqMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAgentFaq>>, TError,{id: Id;data: BodyType<UpdateAgentFaqRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof updateAgentFaq>>, TError,{id: Id;data: BodyType<UpdateAgentFaqRequest>}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAgentFaq>>, TError,{id: RecordId;data: BodyType<UpdateAgentFaqRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateAgentFaq>>, TError,{id: RecordId;data: BodyType<UpdateAgentFaqRequest>}, TContext> => {
 
 const mutationKey = ['updateAgentFaq'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -909,7 +909,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateAgentFaq>>, {id: Id;data: BodyType<UpdateAgentFaqRequest>}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateAgentFaq>>, {id: RecordId;data: BodyType<UpdateAgentFaqRequest>}> = (props) => {
           const {id,data} = props ?? {};
 
           return  updateAgentFaq(id,data,requestOptions)
@@ -928,11 +928,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Set an agent's FAQ
  */
 export const useUpdateAgentFaq = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAgentFaq>>, TError,{id: Id;data: BodyType<UpdateAgentFaqRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAgentFaq>>, TError,{id: RecordId;data: BodyType<UpdateAgentFaqRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateAgentFaq>>,
         TError,
-        {id: Id;data: BodyType<UpdateAgentFaqRequest>},
+        {id: RecordId;data: BodyType<UpdateAgentFaqRequest>},
         TContext
       > => {
 
@@ -1383,7 +1383,7 @@ except `readonly` may call it. Answers with the activated agent profile.
 
  * @summary Activate an agent profile
  */
-export const getActivateAgentUrl = (id: Id,
+export const getActivateAgentUrl = (id: RecordId,
     params: ActivateAgentParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -1399,7 +1399,7 @@ export const getActivateAgentUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/agent/activate/${id}?${stringifiedParams}` : `/v1/agent/activate/${id}`
 }
 
-export const activateAgent = async (id: Id,
+export const activateAgent = async (id: RecordId,
     params: ActivateAgentParams, options?: RequestInit): Promise<AgentProfileResponse> => {
   
   return customFetch<AgentProfileResponse>(getActivateAgentUrl(id,params),
@@ -1415,8 +1415,8 @@ export const activateAgent = async (id: Id,
 
 
 export const getActivateAgentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof activateAgent>>, TError,{id: Id;params: ActivateAgentParams}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof activateAgent>>, TError,{id: Id;params: ActivateAgentParams}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof activateAgent>>, TError,{id: RecordId;params: ActivateAgentParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof activateAgent>>, TError,{id: RecordId;params: ActivateAgentParams}, TContext> => {
 
 const mutationKey = ['activateAgent'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -1428,7 +1428,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof activateAgent>>, {id: Id;params: ActivateAgentParams}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof activateAgent>>, {id: RecordId;params: ActivateAgentParams}> = (props) => {
           const {id,params} = props ?? {};
 
           return  activateAgent(id,params,requestOptions)
@@ -1447,11 +1447,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Activate an agent profile
  */
 export const useActivateAgent = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof activateAgent>>, TError,{id: Id;params: ActivateAgentParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof activateAgent>>, TError,{id: RecordId;params: ActivateAgentParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof activateAgent>>,
         TError,
-        {id: Id;params: ActivateAgentParams},
+        {id: RecordId;params: ActivateAgentParams},
         TContext
       > => {
 
@@ -1468,7 +1468,7 @@ Answers with the deactivated agent profile.
 
  * @summary Deactivate an agent profile
  */
-export const getDeactivateAgentUrl = (id: Id,
+export const getDeactivateAgentUrl = (id: RecordId,
     params: DeactivateAgentParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -1484,7 +1484,7 @@ export const getDeactivateAgentUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/agent/deactivate/${id}?${stringifiedParams}` : `/v1/agent/deactivate/${id}`
 }
 
-export const deactivateAgent = async (id: Id,
+export const deactivateAgent = async (id: RecordId,
     params: DeactivateAgentParams, options?: RequestInit): Promise<AgentProfileResponse> => {
   
   return customFetch<AgentProfileResponse>(getDeactivateAgentUrl(id,params),
@@ -1500,8 +1500,8 @@ export const deactivateAgent = async (id: Id,
 
 
 export const getDeactivateAgentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deactivateAgent>>, TError,{id: Id;params: DeactivateAgentParams}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof deactivateAgent>>, TError,{id: Id;params: DeactivateAgentParams}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deactivateAgent>>, TError,{id: RecordId;params: DeactivateAgentParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deactivateAgent>>, TError,{id: RecordId;params: DeactivateAgentParams}, TContext> => {
 
 const mutationKey = ['deactivateAgent'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -1513,7 +1513,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deactivateAgent>>, {id: Id;params: DeactivateAgentParams}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deactivateAgent>>, {id: RecordId;params: DeactivateAgentParams}> = (props) => {
           const {id,params} = props ?? {};
 
           return  deactivateAgent(id,params,requestOptions)
@@ -1532,11 +1532,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Deactivate an agent profile
  */
 export const useDeactivateAgent = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deactivateAgent>>, TError,{id: Id;params: DeactivateAgentParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deactivateAgent>>, TError,{id: RecordId;params: DeactivateAgentParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deactivateAgent>>,
         TError,
-        {id: Id;params: DeactivateAgentParams},
+        {id: RecordId;params: DeactivateAgentParams},
         TContext
       > => {
 
@@ -1552,7 +1552,7 @@ the organisation may call it.
 
  * @summary List the agent profiles of a campaign
  */
-export const getListCampaignAgentsUrl = (campaignId: Id,
+export const getListCampaignAgentsUrl = (campaignId: RecordId,
     params: ListCampaignAgentsParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -1568,7 +1568,7 @@ export const getListCampaignAgentsUrl = (campaignId: Id,
   return stringifiedParams.length > 0 ? `/v1/agent/list/campaigns/${campaignId}?${stringifiedParams}` : `/v1/agent/list/campaigns/${campaignId}`
 }
 
-export const listCampaignAgents = async (campaignId: Id,
+export const listCampaignAgents = async (campaignId: RecordId,
     params: ListCampaignAgentsParams, options?: RequestInit): Promise<AgentProfileListResponse> => {
   
   return customFetch<AgentProfileListResponse>(getListCampaignAgentsUrl(campaignId,params),
@@ -1584,7 +1584,7 @@ export const listCampaignAgents = async (campaignId: Id,
 
 
 
-export const getListCampaignAgentsQueryKey = (campaignId?: Id,
+export const getListCampaignAgentsQueryKey = (campaignId?: RecordId,
     params?: ListCampaignAgentsParams,) => {
     return [
     `/v1/agent/list/campaigns/${campaignId}`, ...(params ? [params]: [])
@@ -1592,7 +1592,7 @@ export const getListCampaignAgentsQueryKey = (campaignId?: Id,
     }
 
     
-export const getListCampaignAgentsQueryOptions = <TData = Awaited<ReturnType<typeof listCampaignAgents>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(campaignId: Id,
+export const getListCampaignAgentsQueryOptions = <TData = Awaited<ReturnType<typeof listCampaignAgents>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(campaignId: RecordId,
     params: ListCampaignAgentsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignAgents>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -1616,7 +1616,7 @@ export type ListCampaignAgentsQueryError = ErrorType<BadRequestResponse | Unauth
 
 
 export function useListCampaignAgents<TData = Awaited<ReturnType<typeof listCampaignAgents>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- campaignId: Id,
+ campaignId: RecordId,
     params: ListCampaignAgentsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignAgents>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listCampaignAgents>>,
@@ -1627,7 +1627,7 @@ export function useListCampaignAgents<TData = Awaited<ReturnType<typeof listCamp
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListCampaignAgents<TData = Awaited<ReturnType<typeof listCampaignAgents>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- campaignId: Id,
+ campaignId: RecordId,
     params: ListCampaignAgentsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignAgents>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listCampaignAgents>>,
@@ -1638,7 +1638,7 @@ export function useListCampaignAgents<TData = Awaited<ReturnType<typeof listCamp
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListCampaignAgents<TData = Awaited<ReturnType<typeof listCampaignAgents>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- campaignId: Id,
+ campaignId: RecordId,
     params: ListCampaignAgentsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignAgents>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -1647,7 +1647,7 @@ export function useListCampaignAgents<TData = Awaited<ReturnType<typeof listCamp
  */
 
 export function useListCampaignAgents<TData = Awaited<ReturnType<typeof listCampaignAgents>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- campaignId: Id,
+ campaignId: RecordId,
     params: ListCampaignAgentsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignAgents>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -32,10 +32,10 @@ import type {
   EmailConfirmationResponse,
   ErrorResponse,
   ForbiddenResponse,
-  Id,
   MessageResponse,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  RecordId,
   RequestPasswordResetRequest,
   SessionResponse,
   SignInRequest,
@@ -986,7 +986,7 @@ says nothing about whether the id exists). Needs a user session.
 
  * @summary A user's site-admin profile
  */
-export const getGetAdminProfileUrl = (id: Id,) => {
+export const getGetAdminProfileUrl = (id: RecordId,) => {
 
 
   
@@ -994,7 +994,7 @@ export const getGetAdminProfileUrl = (id: Id,) => {
   return `/v1/auth/admin-profile/${id}`
 }
 
-export const getAdminProfile = async (id: Id, options?: RequestInit): Promise<AdminProfileResponse> => {
+export const getAdminProfile = async (id: RecordId, options?: RequestInit): Promise<AdminProfileResponse> => {
   
   return customFetch<AdminProfileResponse>(getGetAdminProfileUrl(id),
   {      
@@ -1009,14 +1009,14 @@ export const getAdminProfile = async (id: Id, options?: RequestInit): Promise<Ad
 
 
 
-export const getGetAdminProfileQueryKey = (id?: Id,) => {
+export const getGetAdminProfileQueryKey = (id?: RecordId,) => {
     return [
     `/v1/auth/admin-profile/${id}`
     ] as const;
     }
 
     
-export const getGetAdminProfileQueryOptions = <TData = Awaited<ReturnType<typeof getAdminProfile>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetAdminProfileQueryOptions = <TData = Awaited<ReturnType<typeof getAdminProfile>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -1039,7 +1039,7 @@ export type GetAdminProfileQueryError = ErrorType<BadRequestResponse | Unauthori
 
 
 export function useGetAdminProfile<TData = Awaited<ReturnType<typeof getAdminProfile>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminProfile>>, TError, TData>> & Pick<
+ id: RecordId, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminProfile>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAdminProfile>>,
           TError,
@@ -1049,7 +1049,7 @@ export function useGetAdminProfile<TData = Awaited<ReturnType<typeof getAdminPro
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetAdminProfile<TData = Awaited<ReturnType<typeof getAdminProfile>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminProfile>>, TError, TData>> & Pick<
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminProfile>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAdminProfile>>,
           TError,
@@ -1059,7 +1059,7 @@ export function useGetAdminProfile<TData = Awaited<ReturnType<typeof getAdminPro
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetAdminProfile<TData = Awaited<ReturnType<typeof getAdminProfile>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -1067,7 +1067,7 @@ export function useGetAdminProfile<TData = Awaited<ReturnType<typeof getAdminPro
  */
 
 export function useGetAdminProfile<TData = Awaited<ReturnType<typeof getAdminProfile>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
@@ -1088,7 +1088,7 @@ may call it; anyone else is answered 403 before the id is looked up. Needs a use
 
  * @summary A user by id
  */
-export const getGetUserUrl = (id: Id,) => {
+export const getGetUserUrl = (id: RecordId,) => {
 
 
   
@@ -1096,7 +1096,7 @@ export const getGetUserUrl = (id: Id,) => {
   return `/v1/auth/user/${id}`
 }
 
-export const getUser = async (id: Id, options?: RequestInit): Promise<UserResponse> => {
+export const getUser = async (id: RecordId, options?: RequestInit): Promise<UserResponse> => {
   
   return customFetch<UserResponse>(getGetUserUrl(id),
   {      
@@ -1111,14 +1111,14 @@ export const getUser = async (id: Id, options?: RequestInit): Promise<UserRespon
 
 
 
-export const getGetUserQueryKey = (id?: Id,) => {
+export const getGetUserQueryKey = (id?: RecordId,) => {
     return [
     `/v1/auth/user/${id}`
     ] as const;
     }
 
     
-export const getGetUserQueryOptions = <TData = Awaited<ReturnType<typeof getUser>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetUserQueryOptions = <TData = Awaited<ReturnType<typeof getUser>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -1141,7 +1141,7 @@ export type GetUserQueryError = ErrorType<BadRequestResponse | UnauthorizedRespo
 
 
 export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>> & Pick<
+ id: RecordId, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getUser>>,
           TError,
@@ -1151,7 +1151,7 @@ export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError =
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>> & Pick<
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getUser>>,
           TError,
@@ -1161,7 +1161,7 @@ export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError =
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -1169,7 +1169,7 @@ export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError =
  */
 
 export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 

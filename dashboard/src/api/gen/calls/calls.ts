@@ -40,13 +40,13 @@ import type {
   GetCallRecordingParams,
   GetCallStatisticsParams,
   GetCallTranscriptParams,
-  Id,
   ImportDoNotCallParams,
   ListCallBookingsParams,
   ListCallLogsParams,
   ListDoNotCallParams,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  RecordId,
   RemoveDoNotCallParams,
   SimulateInboundCallRequest,
   SimulatedInboundCallResponse,
@@ -609,7 +609,7 @@ file URL); clients may cache the downloaded audio. When the call has no recordin
 
  * @summary Get a call's recording
  */
-export const getGetCallRecordingUrl = (callLogId: Id,
+export const getGetCallRecordingUrl = (callLogId: RecordId,
     params: GetCallRecordingParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -625,7 +625,7 @@ export const getGetCallRecordingUrl = (callLogId: Id,
   return stringifiedParams.length > 0 ? `/v1/call/recordings/${callLogId}?${stringifiedParams}` : `/v1/call/recordings/${callLogId}`
 }
 
-export const getCallRecording = async (callLogId: Id,
+export const getCallRecording = async (callLogId: RecordId,
     params: GetCallRecordingParams, options?: RequestInit): Promise<CallRecordingResponse> => {
   
   return customFetch<CallRecordingResponse>(getGetCallRecordingUrl(callLogId,params),
@@ -641,7 +641,7 @@ export const getCallRecording = async (callLogId: Id,
 
 
 
-export const getGetCallRecordingQueryKey = (callLogId?: Id,
+export const getGetCallRecordingQueryKey = (callLogId?: RecordId,
     params?: GetCallRecordingParams,) => {
     return [
     `/v1/call/recordings/${callLogId}`, ...(params ? [params]: [])
@@ -649,7 +649,7 @@ export const getGetCallRecordingQueryKey = (callLogId?: Id,
     }
 
     
-export const getGetCallRecordingQueryOptions = <TData = Awaited<ReturnType<typeof getCallRecording>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(callLogId: Id,
+export const getGetCallRecordingQueryOptions = <TData = Awaited<ReturnType<typeof getCallRecording>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(callLogId: RecordId,
     params: GetCallRecordingParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallRecording>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -673,7 +673,7 @@ export type GetCallRecordingQueryError = ErrorType<BadRequestResponse | Unauthor
 
 
 export function useGetCallRecording<TData = Awaited<ReturnType<typeof getCallRecording>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- callLogId: Id,
+ callLogId: RecordId,
     params: GetCallRecordingParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallRecording>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCallRecording>>,
@@ -684,7 +684,7 @@ export function useGetCallRecording<TData = Awaited<ReturnType<typeof getCallRec
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetCallRecording<TData = Awaited<ReturnType<typeof getCallRecording>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- callLogId: Id,
+ callLogId: RecordId,
     params: GetCallRecordingParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallRecording>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCallRecording>>,
@@ -695,7 +695,7 @@ export function useGetCallRecording<TData = Awaited<ReturnType<typeof getCallRec
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetCallRecording<TData = Awaited<ReturnType<typeof getCallRecording>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- callLogId: Id,
+ callLogId: RecordId,
     params: GetCallRecordingParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallRecording>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -704,7 +704,7 @@ export function useGetCallRecording<TData = Awaited<ReturnType<typeof getCallRec
  */
 
 export function useGetCallRecording<TData = Awaited<ReturnType<typeof getCallRecording>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- callLogId: Id,
+ callLogId: RecordId,
     params: GetCallRecordingParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallRecording>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -727,7 +727,7 @@ organisation may call it.
 
  * @summary Get a call log
  */
-export const getGetCallLogUrl = (id: Id,
+export const getGetCallLogUrl = (id: RecordId,
     params: GetCallLogParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -743,7 +743,7 @@ export const getGetCallLogUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/call/log/${id}?${stringifiedParams}` : `/v1/call/log/${id}`
 }
 
-export const getCallLog = async (id: Id,
+export const getCallLog = async (id: RecordId,
     params: GetCallLogParams, options?: RequestInit): Promise<CallLogResponse> => {
   
   return customFetch<CallLogResponse>(getGetCallLogUrl(id,params),
@@ -759,7 +759,7 @@ export const getCallLog = async (id: Id,
 
 
 
-export const getGetCallLogQueryKey = (id?: Id,
+export const getGetCallLogQueryKey = (id?: RecordId,
     params?: GetCallLogParams,) => {
     return [
     `/v1/call/log/${id}`, ...(params ? [params]: [])
@@ -767,7 +767,7 @@ export const getGetCallLogQueryKey = (id?: Id,
     }
 
     
-export const getGetCallLogQueryOptions = <TData = Awaited<ReturnType<typeof getCallLog>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id,
+export const getGetCallLogQueryOptions = <TData = Awaited<ReturnType<typeof getCallLog>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId,
     params: GetCallLogParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallLog>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -791,7 +791,7 @@ export type GetCallLogQueryError = ErrorType<BadRequestResponse | UnauthorizedRe
 
 
 export function useGetCallLog<TData = Awaited<ReturnType<typeof getCallLog>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: GetCallLogParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallLog>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCallLog>>,
@@ -802,7 +802,7 @@ export function useGetCallLog<TData = Awaited<ReturnType<typeof getCallLog>>, TE
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetCallLog<TData = Awaited<ReturnType<typeof getCallLog>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: GetCallLogParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallLog>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCallLog>>,
@@ -813,7 +813,7 @@ export function useGetCallLog<TData = Awaited<ReturnType<typeof getCallLog>>, TE
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetCallLog<TData = Awaited<ReturnType<typeof getCallLog>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: GetCallLogParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallLog>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -822,7 +822,7 @@ export function useGetCallLog<TData = Awaited<ReturnType<typeof getCallLog>>, TE
  */
 
 export function useGetCallLog<TData = Awaited<ReturnType<typeof getCallLog>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: GetCallLogParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallLog>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -851,7 +851,7 @@ days, or an unknown `timeZone` is 400. Any member of the organisation may call i
 
  * @summary Count an organisation's calls per day
  */
-export const getGetCallStatisticsUrl = (teamId: Id,
+export const getGetCallStatisticsUrl = (teamId: RecordId,
     params?: GetCallStatisticsParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -867,7 +867,7 @@ export const getGetCallStatisticsUrl = (teamId: Id,
   return stringifiedParams.length > 0 ? `/v1/call/organization/${teamId}?${stringifiedParams}` : `/v1/call/organization/${teamId}`
 }
 
-export const getCallStatistics = async (teamId: Id,
+export const getCallStatistics = async (teamId: RecordId,
     params?: GetCallStatisticsParams, options?: RequestInit): Promise<CallStatisticsResponse> => {
   
   return customFetch<CallStatisticsResponse>(getGetCallStatisticsUrl(teamId,params),
@@ -883,7 +883,7 @@ export const getCallStatistics = async (teamId: Id,
 
 
 
-export const getGetCallStatisticsQueryKey = (teamId?: Id,
+export const getGetCallStatisticsQueryKey = (teamId?: RecordId,
     params?: GetCallStatisticsParams,) => {
     return [
     `/v1/call/organization/${teamId}`, ...(params ? [params]: [])
@@ -891,7 +891,7 @@ export const getGetCallStatisticsQueryKey = (teamId?: Id,
     }
 
     
-export const getGetCallStatisticsQueryOptions = <TData = Awaited<ReturnType<typeof getCallStatistics>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(teamId: Id,
+export const getGetCallStatisticsQueryOptions = <TData = Awaited<ReturnType<typeof getCallStatistics>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(teamId: RecordId,
     params?: GetCallStatisticsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallStatistics>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -915,7 +915,7 @@ export type GetCallStatisticsQueryError = ErrorType<BadRequestResponse | Unautho
 
 
 export function useGetCallStatistics<TData = Awaited<ReturnType<typeof getCallStatistics>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- teamId: Id,
+ teamId: RecordId,
     params: undefined |  GetCallStatisticsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallStatistics>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCallStatistics>>,
@@ -926,7 +926,7 @@ export function useGetCallStatistics<TData = Awaited<ReturnType<typeof getCallSt
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetCallStatistics<TData = Awaited<ReturnType<typeof getCallStatistics>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- teamId: Id,
+ teamId: RecordId,
     params?: GetCallStatisticsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallStatistics>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCallStatistics>>,
@@ -937,7 +937,7 @@ export function useGetCallStatistics<TData = Awaited<ReturnType<typeof getCallSt
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetCallStatistics<TData = Awaited<ReturnType<typeof getCallStatistics>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- teamId: Id,
+ teamId: RecordId,
     params?: GetCallStatisticsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallStatistics>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -946,7 +946,7 @@ export function useGetCallStatistics<TData = Awaited<ReturnType<typeof getCallSt
  */
 
 export function useGetCallStatistics<TData = Awaited<ReturnType<typeof getCallStatistics>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- teamId: Id,
+ teamId: RecordId,
     params?: GetCallStatisticsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCallStatistics>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -1159,7 +1159,7 @@ lifts a person's wish not to be called, only admins and the owner may remove.
 
  * @summary Remove a number from the do-not-call list
  */
-export const getRemoveDoNotCallUrl = (id: Id,
+export const getRemoveDoNotCallUrl = (id: RecordId,
     params: RemoveDoNotCallParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -1175,7 +1175,7 @@ export const getRemoveDoNotCallUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/do-not-call/${id}?${stringifiedParams}` : `/v1/do-not-call/${id}`
 }
 
-export const removeDoNotCall = async (id: Id,
+export const removeDoNotCall = async (id: RecordId,
     params: RemoveDoNotCallParams, options?: RequestInit): Promise<DeletedResponse> => {
   
   return customFetch<DeletedResponse>(getRemoveDoNotCallUrl(id,params),
@@ -1191,8 +1191,8 @@ export const removeDoNotCall = async (id: Id,
 
 
 export const getRemoveDoNotCallMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeDoNotCall>>, TError,{id: Id;params: RemoveDoNotCallParams}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof removeDoNotCall>>, TError,{id: Id;params: RemoveDoNotCallParams}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeDoNotCall>>, TError,{id: RecordId;params: RemoveDoNotCallParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof removeDoNotCall>>, TError,{id: RecordId;params: RemoveDoNotCallParams}, TContext> => {
 
 const mutationKey = ['removeDoNotCall'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -1204,7 +1204,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof removeDoNotCall>>, {id: Id;params: RemoveDoNotCallParams}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof removeDoNotCall>>, {id: RecordId;params: RemoveDoNotCallParams}> = (props) => {
           const {id,params} = props ?? {};
 
           return  removeDoNotCall(id,params,requestOptions)
@@ -1223,11 +1223,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Remove a number from the do-not-call list
  */
 export const useRemoveDoNotCall = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeDoNotCall>>, TError,{id: Id;params: RemoveDoNotCallParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeDoNotCall>>, TError,{id: RecordId;params: RemoveDoNotCallParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof removeDoNotCall>>,
         TError,
-        {id: Id;params: RemoveDoNotCallParams},
+        {id: RecordId;params: RemoveDoNotCallParams},
         TContext
       > => {
 

@@ -34,12 +34,12 @@ import type {
   DeletedResponse,
   ErrorResponse,
   ForbiddenResponse,
-  Id,
   ListCampaignPhoneNumberAssignmentsParams,
   ListCampaignWorkflowsParams,
   ListCampaignsParams,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  RecordId,
   ToggleCampaignWorkflowRequest,
   TooManyRequestsResponse,
   UnauthorizedResponse,
@@ -253,7 +253,7 @@ Any team role may call it.
 
  * @summary Get a campaign
  */
-export const getGetCampaignUrl = (id: Id,) => {
+export const getGetCampaignUrl = (id: RecordId,) => {
 
 
   
@@ -261,7 +261,7 @@ export const getGetCampaignUrl = (id: Id,) => {
   return `/v1/campaigns/${id}`
 }
 
-export const getCampaign = async (id: Id, options?: RequestInit): Promise<CampaignResponse> => {
+export const getCampaign = async (id: RecordId, options?: RequestInit): Promise<CampaignResponse> => {
   
   return customFetch<CampaignResponse>(getGetCampaignUrl(id),
   {      
@@ -276,14 +276,14 @@ export const getCampaign = async (id: Id, options?: RequestInit): Promise<Campai
 
 
 
-export const getGetCampaignQueryKey = (id?: Id,) => {
+export const getGetCampaignQueryKey = (id?: RecordId,) => {
     return [
     `/v1/campaigns/${id}`
     ] as const;
     }
 
     
-export const getGetCampaignQueryOptions = <TData = Awaited<ReturnType<typeof getCampaign>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCampaign>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetCampaignQueryOptions = <TData = Awaited<ReturnType<typeof getCampaign>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCampaign>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -306,7 +306,7 @@ export type GetCampaignQueryError = ErrorType<BadRequestResponse | UnauthorizedR
 
 
 export function useGetCampaign<TData = Awaited<ReturnType<typeof getCampaign>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCampaign>>, TError, TData>> & Pick<
+ id: RecordId, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCampaign>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCampaign>>,
           TError,
@@ -316,7 +316,7 @@ export function useGetCampaign<TData = Awaited<ReturnType<typeof getCampaign>>, 
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetCampaign<TData = Awaited<ReturnType<typeof getCampaign>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCampaign>>, TError, TData>> & Pick<
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCampaign>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCampaign>>,
           TError,
@@ -326,7 +326,7 @@ export function useGetCampaign<TData = Awaited<ReturnType<typeof getCampaign>>, 
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetCampaign<TData = Awaited<ReturnType<typeof getCampaign>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCampaign>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCampaign>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -334,7 +334,7 @@ export function useGetCampaign<TData = Awaited<ReturnType<typeof getCampaign>>, 
  */
 
 export function useGetCampaign<TData = Awaited<ReturnType<typeof getCampaign>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCampaign>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCampaign>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
@@ -370,7 +370,7 @@ not here. Any team role except `readonly` may call it. Returns the updated campa
 
  * @summary Update a campaign
  */
-export const getUpdateCampaignUrl = (id: Id,) => {
+export const getUpdateCampaignUrl = (id: RecordId,) => {
 
 
   
@@ -378,7 +378,7 @@ export const getUpdateCampaignUrl = (id: Id,) => {
   return `/v1/campaigns/${id}`
 }
 
-export const updateCampaign = async (id: Id,
+export const updateCampaign = async (id: RecordId,
     updateCampaignRequest: UpdateCampaignRequest, options?: RequestInit): Promise<CampaignResponse> => {
   
   return customFetch<CampaignResponse>(getUpdateCampaignUrl(id),
@@ -395,8 +395,8 @@ export const updateCampaign = async (id: Id,
 
 
 export const getUpdateCampaignMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCampaign>>, TError,{id: Id;data: BodyType<UpdateCampaignRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof updateCampaign>>, TError,{id: Id;data: BodyType<UpdateCampaignRequest>}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCampaign>>, TError,{id: RecordId;data: BodyType<UpdateCampaignRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateCampaign>>, TError,{id: RecordId;data: BodyType<UpdateCampaignRequest>}, TContext> => {
 
 const mutationKey = ['updateCampaign'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -408,7 +408,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateCampaign>>, {id: Id;data: BodyType<UpdateCampaignRequest>}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateCampaign>>, {id: RecordId;data: BodyType<UpdateCampaignRequest>}> = (props) => {
           const {id,data} = props ?? {};
 
           return  updateCampaign(id,data,requestOptions)
@@ -427,11 +427,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Update a campaign
  */
 export const useUpdateCampaign = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCampaign>>, TError,{id: Id;data: BodyType<UpdateCampaignRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCampaign>>, TError,{id: RecordId;data: BodyType<UpdateCampaignRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateCampaign>>,
         TError,
-        {id: Id;data: BodyType<UpdateCampaignRequest>},
+        {id: RecordId;data: BodyType<UpdateCampaignRequest>},
         TContext
       > => {
 
@@ -448,7 +448,7 @@ except `readonly` may call it. Returns the id of the deleted campaign.
 
  * @summary Delete a campaign
  */
-export const getDeleteCampaignUrl = (id: Id,) => {
+export const getDeleteCampaignUrl = (id: RecordId,) => {
 
 
   
@@ -456,7 +456,7 @@ export const getDeleteCampaignUrl = (id: Id,) => {
   return `/v1/campaigns/${id}`
 }
 
-export const deleteCampaign = async (id: Id, options?: RequestInit): Promise<DeletedResponse> => {
+export const deleteCampaign = async (id: RecordId, options?: RequestInit): Promise<DeletedResponse> => {
   
   return customFetch<DeletedResponse>(getDeleteCampaignUrl(id),
   {      
@@ -471,8 +471,8 @@ export const deleteCampaign = async (id: Id, options?: RequestInit): Promise<Del
 
 
 export const getDeleteCampaignMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCampaign>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof deleteCampaign>>, TError,{id: Id}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCampaign>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteCampaign>>, TError,{id: RecordId}, TContext> => {
 
 const mutationKey = ['deleteCampaign'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -484,7 +484,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteCampaign>>, {id: Id}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteCampaign>>, {id: RecordId}> = (props) => {
           const {id} = props ?? {};
 
           return  deleteCampaign(id,requestOptions)
@@ -503,11 +503,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Delete a campaign
  */
 export const useDeleteCampaign = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCampaign>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCampaign>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteCampaign>>,
         TError,
-        {id: Id},
+        {id: RecordId},
         TContext
       > => {
 
@@ -526,7 +526,7 @@ may call it.
 
  * @summary Campaigns a phone number is assigned to
  */
-export const getListCampaignPhoneNumberAssignmentsUrl = (id: Id,
+export const getListCampaignPhoneNumberAssignmentsUrl = (id: RecordId,
     params?: ListCampaignPhoneNumberAssignmentsParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -542,7 +542,7 @@ export const getListCampaignPhoneNumberAssignmentsUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/campaigns/phone-number/${id}?${stringifiedParams}` : `/v1/campaigns/phone-number/${id}`
 }
 
-export const listCampaignPhoneNumberAssignments = async (id: Id,
+export const listCampaignPhoneNumberAssignments = async (id: RecordId,
     params?: ListCampaignPhoneNumberAssignmentsParams, options?: RequestInit): Promise<CampaignPhoneNumberAssignmentListResponse> => {
   
   return customFetch<CampaignPhoneNumberAssignmentListResponse>(getListCampaignPhoneNumberAssignmentsUrl(id,params),
@@ -558,7 +558,7 @@ export const listCampaignPhoneNumberAssignments = async (id: Id,
 
 
 
-export const getListCampaignPhoneNumberAssignmentsQueryKey = (id?: Id,
+export const getListCampaignPhoneNumberAssignmentsQueryKey = (id?: RecordId,
     params?: ListCampaignPhoneNumberAssignmentsParams,) => {
     return [
     `/v1/campaigns/phone-number/${id}`, ...(params ? [params]: [])
@@ -566,7 +566,7 @@ export const getListCampaignPhoneNumberAssignmentsQueryKey = (id?: Id,
     }
 
     
-export const getListCampaignPhoneNumberAssignmentsQueryOptions = <TData = Awaited<ReturnType<typeof listCampaignPhoneNumberAssignments>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id,
+export const getListCampaignPhoneNumberAssignmentsQueryOptions = <TData = Awaited<ReturnType<typeof listCampaignPhoneNumberAssignments>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId,
     params?: ListCampaignPhoneNumberAssignmentsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignPhoneNumberAssignments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -590,7 +590,7 @@ export type ListCampaignPhoneNumberAssignmentsQueryError = ErrorType<BadRequestR
 
 
 export function useListCampaignPhoneNumberAssignments<TData = Awaited<ReturnType<typeof listCampaignPhoneNumberAssignments>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: undefined |  ListCampaignPhoneNumberAssignmentsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignPhoneNumberAssignments>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listCampaignPhoneNumberAssignments>>,
@@ -601,7 +601,7 @@ export function useListCampaignPhoneNumberAssignments<TData = Awaited<ReturnType
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListCampaignPhoneNumberAssignments<TData = Awaited<ReturnType<typeof listCampaignPhoneNumberAssignments>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: ListCampaignPhoneNumberAssignmentsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignPhoneNumberAssignments>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listCampaignPhoneNumberAssignments>>,
@@ -612,7 +612,7 @@ export function useListCampaignPhoneNumberAssignments<TData = Awaited<ReturnType
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListCampaignPhoneNumberAssignments<TData = Awaited<ReturnType<typeof listCampaignPhoneNumberAssignments>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: ListCampaignPhoneNumberAssignmentsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignPhoneNumberAssignments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -621,7 +621,7 @@ export function useListCampaignPhoneNumberAssignments<TData = Awaited<ReturnType
  */
 
 export function useListCampaignPhoneNumberAssignments<TData = Awaited<ReturnType<typeof listCampaignPhoneNumberAssignments>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: ListCampaignPhoneNumberAssignmentsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignPhoneNumberAssignments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -654,7 +654,7 @@ moves to the next page when the copy overflows a full page.
 
  * @summary Duplicate a campaign
  */
-export const getDuplicateCampaignUrl = (id: Id,) => {
+export const getDuplicateCampaignUrl = (id: RecordId,) => {
 
 
   
@@ -662,7 +662,7 @@ export const getDuplicateCampaignUrl = (id: Id,) => {
   return `/v1/campaigns/duplicate/${id}`
 }
 
-export const duplicateCampaign = async (id: Id, options?: RequestInit): Promise<CampaignResponse> => {
+export const duplicateCampaign = async (id: RecordId, options?: RequestInit): Promise<CampaignResponse> => {
   
   return customFetch<CampaignResponse>(getDuplicateCampaignUrl(id),
   {      
@@ -677,8 +677,8 @@ export const duplicateCampaign = async (id: Id, options?: RequestInit): Promise<
 
 
 export const getDuplicateCampaignMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof duplicateCampaign>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof duplicateCampaign>>, TError,{id: Id}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof duplicateCampaign>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof duplicateCampaign>>, TError,{id: RecordId}, TContext> => {
 
 const mutationKey = ['duplicateCampaign'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -690,7 +690,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof duplicateCampaign>>, {id: Id}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof duplicateCampaign>>, {id: RecordId}> = (props) => {
           const {id} = props ?? {};
 
           return  duplicateCampaign(id,requestOptions)
@@ -709,11 +709,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Duplicate a campaign
  */
 export const useDuplicateCampaign = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof duplicateCampaign>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof duplicateCampaign>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof duplicateCampaign>>,
         TError,
-        {id: Id},
+        {id: RecordId},
         TContext
       > => {
 
@@ -732,7 +732,7 @@ workflow's summary (201); `GET /v1/workflow/{id}` answers the whole workflow.
 
  * @summary Create a workflow in a campaign
  */
-export const getCreateCampaignWorkflowUrl = (campaignId: Id,) => {
+export const getCreateCampaignWorkflowUrl = (campaignId: RecordId,) => {
 
 
   
@@ -740,7 +740,7 @@ export const getCreateCampaignWorkflowUrl = (campaignId: Id,) => {
   return `/v2/campaigns/workflow/create/${campaignId}`
 }
 
-export const createCampaignWorkflow = async (campaignId: Id,
+export const createCampaignWorkflow = async (campaignId: RecordId,
     createCampaignWorkflowRequest: CreateCampaignWorkflowRequest, options?: RequestInit): Promise<CampaignWorkflowResponse> => {
   
   return customFetch<CampaignWorkflowResponse>(getCreateCampaignWorkflowUrl(campaignId),
@@ -757,8 +757,8 @@ export const createCampaignWorkflow = async (campaignId: Id,
 
 
 export const getCreateCampaignWorkflowMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCampaignWorkflow>>, TError,{campaignId: Id;data: BodyType<CreateCampaignWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof createCampaignWorkflow>>, TError,{campaignId: Id;data: BodyType<CreateCampaignWorkflowRequest>}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCampaignWorkflow>>, TError,{campaignId: RecordId;data: BodyType<CreateCampaignWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createCampaignWorkflow>>, TError,{campaignId: RecordId;data: BodyType<CreateCampaignWorkflowRequest>}, TContext> => {
 
 const mutationKey = ['createCampaignWorkflow'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -770,7 +770,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createCampaignWorkflow>>, {campaignId: Id;data: BodyType<CreateCampaignWorkflowRequest>}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createCampaignWorkflow>>, {campaignId: RecordId;data: BodyType<CreateCampaignWorkflowRequest>}> = (props) => {
           const {campaignId,data} = props ?? {};
 
           return  createCampaignWorkflow(campaignId,data,requestOptions)
@@ -789,11 +789,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Create a workflow in a campaign
  */
 export const useCreateCampaignWorkflow = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCampaignWorkflow>>, TError,{campaignId: Id;data: BodyType<CreateCampaignWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCampaignWorkflow>>, TError,{campaignId: RecordId;data: BodyType<CreateCampaignWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createCampaignWorkflow>>,
         TError,
-        {campaignId: Id;data: BodyType<CreateCampaignWorkflowRequest>},
+        {campaignId: RecordId;data: BodyType<CreateCampaignWorkflowRequest>},
         TContext
       > => {
 
@@ -812,7 +812,7 @@ campaign left without a workflow becomes `paused`. The workflow must belong to
 
  * @summary Activate or deactivate a campaign workflow
  */
-export const getToggleCampaignWorkflowUrl = (workflowId: Id,) => {
+export const getToggleCampaignWorkflowUrl = (workflowId: RecordId,) => {
 
 
   
@@ -820,7 +820,7 @@ export const getToggleCampaignWorkflowUrl = (workflowId: Id,) => {
   return `/v2/campaigns/workflow/toggle/${workflowId}`
 }
 
-export const toggleCampaignWorkflow = async (workflowId: Id,
+export const toggleCampaignWorkflow = async (workflowId: RecordId,
     toggleCampaignWorkflowRequest: ToggleCampaignWorkflowRequest, options?: RequestInit): Promise<CampaignResponse> => {
   
   return customFetch<CampaignResponse>(getToggleCampaignWorkflowUrl(workflowId),
@@ -837,8 +837,8 @@ export const toggleCampaignWorkflow = async (workflowId: Id,
 
 
 export const getToggleCampaignWorkflowMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof toggleCampaignWorkflow>>, TError,{workflowId: Id;data: BodyType<ToggleCampaignWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof toggleCampaignWorkflow>>, TError,{workflowId: Id;data: BodyType<ToggleCampaignWorkflowRequest>}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof toggleCampaignWorkflow>>, TError,{workflowId: RecordId;data: BodyType<ToggleCampaignWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof toggleCampaignWorkflow>>, TError,{workflowId: RecordId;data: BodyType<ToggleCampaignWorkflowRequest>}, TContext> => {
 
 const mutationKey = ['toggleCampaignWorkflow'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -850,7 +850,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof toggleCampaignWorkflow>>, {workflowId: Id;data: BodyType<ToggleCampaignWorkflowRequest>}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof toggleCampaignWorkflow>>, {workflowId: RecordId;data: BodyType<ToggleCampaignWorkflowRequest>}> = (props) => {
           const {workflowId,data} = props ?? {};
 
           return  toggleCampaignWorkflow(workflowId,data,requestOptions)
@@ -869,11 +869,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Activate or deactivate a campaign workflow
  */
 export const useToggleCampaignWorkflow = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof toggleCampaignWorkflow>>, TError,{workflowId: Id;data: BodyType<ToggleCampaignWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof toggleCampaignWorkflow>>, TError,{workflowId: RecordId;data: BodyType<ToggleCampaignWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof toggleCampaignWorkflow>>,
         TError,
-        {workflowId: Id;data: BodyType<ToggleCampaignWorkflowRequest>},
+        {workflowId: RecordId;data: BodyType<ToggleCampaignWorkflowRequest>},
         TContext
       > => {
 
@@ -891,7 +891,7 @@ copy's summary (201).
 
  * @summary Duplicate a campaign workflow
  */
-export const getDuplicateCampaignWorkflowUrl = (id: Id,) => {
+export const getDuplicateCampaignWorkflowUrl = (id: RecordId,) => {
 
 
   
@@ -899,7 +899,7 @@ export const getDuplicateCampaignWorkflowUrl = (id: Id,) => {
   return `/v2/campaigns/workflow/duplicate/${id}`
 }
 
-export const duplicateCampaignWorkflow = async (id: Id, options?: RequestInit): Promise<CampaignWorkflowResponse> => {
+export const duplicateCampaignWorkflow = async (id: RecordId, options?: RequestInit): Promise<CampaignWorkflowResponse> => {
   
   return customFetch<CampaignWorkflowResponse>(getDuplicateCampaignWorkflowUrl(id),
   {      
@@ -914,8 +914,8 @@ export const duplicateCampaignWorkflow = async (id: Id, options?: RequestInit): 
 
 
 export const getDuplicateCampaignWorkflowMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof duplicateCampaignWorkflow>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof duplicateCampaignWorkflow>>, TError,{id: Id}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof duplicateCampaignWorkflow>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof duplicateCampaignWorkflow>>, TError,{id: RecordId}, TContext> => {
 
 const mutationKey = ['duplicateCampaignWorkflow'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -927,7 +927,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof duplicateCampaignWorkflow>>, {id: Id}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof duplicateCampaignWorkflow>>, {id: RecordId}> = (props) => {
           const {id} = props ?? {};
 
           return  duplicateCampaignWorkflow(id,requestOptions)
@@ -946,11 +946,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Duplicate a campaign workflow
  */
 export const useDuplicateCampaignWorkflow = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof duplicateCampaignWorkflow>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof duplicateCampaignWorkflow>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof duplicateCampaignWorkflow>>,
         TError,
-        {id: Id},
+        {id: RecordId},
         TContext
       > => {
 
@@ -966,7 +966,7 @@ may call it.
 
  * @summary List a campaign's workflows
  */
-export const getListCampaignWorkflowsUrl = (campaignId: Id,
+export const getListCampaignWorkflowsUrl = (campaignId: RecordId,
     params?: ListCampaignWorkflowsParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -982,7 +982,7 @@ export const getListCampaignWorkflowsUrl = (campaignId: Id,
   return stringifiedParams.length > 0 ? `/v2/campaigns/workflow/list/${campaignId}?${stringifiedParams}` : `/v2/campaigns/workflow/list/${campaignId}`
 }
 
-export const listCampaignWorkflows = async (campaignId: Id,
+export const listCampaignWorkflows = async (campaignId: RecordId,
     params?: ListCampaignWorkflowsParams, options?: RequestInit): Promise<CampaignWorkflowListResponse> => {
   
   return customFetch<CampaignWorkflowListResponse>(getListCampaignWorkflowsUrl(campaignId,params),
@@ -998,7 +998,7 @@ export const listCampaignWorkflows = async (campaignId: Id,
 
 
 
-export const getListCampaignWorkflowsQueryKey = (campaignId?: Id,
+export const getListCampaignWorkflowsQueryKey = (campaignId?: RecordId,
     params?: ListCampaignWorkflowsParams,) => {
     return [
     `/v2/campaigns/workflow/list/${campaignId}`, ...(params ? [params]: [])
@@ -1006,7 +1006,7 @@ export const getListCampaignWorkflowsQueryKey = (campaignId?: Id,
     }
 
     
-export const getListCampaignWorkflowsQueryOptions = <TData = Awaited<ReturnType<typeof listCampaignWorkflows>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(campaignId: Id,
+export const getListCampaignWorkflowsQueryOptions = <TData = Awaited<ReturnType<typeof listCampaignWorkflows>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(campaignId: RecordId,
     params?: ListCampaignWorkflowsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignWorkflows>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -1030,7 +1030,7 @@ export type ListCampaignWorkflowsQueryError = ErrorType<BadRequestResponse | Una
 
 
 export function useListCampaignWorkflows<TData = Awaited<ReturnType<typeof listCampaignWorkflows>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- campaignId: Id,
+ campaignId: RecordId,
     params: undefined |  ListCampaignWorkflowsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignWorkflows>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listCampaignWorkflows>>,
@@ -1041,7 +1041,7 @@ export function useListCampaignWorkflows<TData = Awaited<ReturnType<typeof listC
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListCampaignWorkflows<TData = Awaited<ReturnType<typeof listCampaignWorkflows>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- campaignId: Id,
+ campaignId: RecordId,
     params?: ListCampaignWorkflowsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignWorkflows>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listCampaignWorkflows>>,
@@ -1052,7 +1052,7 @@ export function useListCampaignWorkflows<TData = Awaited<ReturnType<typeof listC
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListCampaignWorkflows<TData = Awaited<ReturnType<typeof listCampaignWorkflows>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- campaignId: Id,
+ campaignId: RecordId,
     params?: ListCampaignWorkflowsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignWorkflows>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -1061,7 +1061,7 @@ export function useListCampaignWorkflows<TData = Awaited<ReturnType<typeof listC
  */
 
 export function useListCampaignWorkflows<TData = Awaited<ReturnType<typeof listCampaignWorkflows>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- campaignId: Id,
+ campaignId: RecordId,
     params?: ListCampaignWorkflowsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCampaignWorkflows>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -35,6 +35,7 @@ import type {
   ListInboxItemsParams,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  RecordId,
   SearchInboxItemsParams,
   TooManyRequestsResponse,
   UnauthorizedResponse,
@@ -527,7 +528,7 @@ with the item.
 
  * @summary Change an inbox item's priority or visibility
  */
-export const getUpdateInboxItemUrl = (inboxId: Id,) => {
+export const getUpdateInboxItemUrl = (inboxId: RecordId,) => {
 
 
   
@@ -535,7 +536,7 @@ export const getUpdateInboxItemUrl = (inboxId: Id,) => {
   return `/v1/inbox/item/${inboxId}`
 }
 
-export const updateInboxItem = async (inboxId: Id,
+export const updateInboxItem = async (inboxId: RecordId,
     updateInboxItemRequest: UpdateInboxItemRequest, options?: RequestInit): Promise<InboxItemResponse> => {
   
   return customFetch<InboxItemResponse>(getUpdateInboxItemUrl(inboxId),
@@ -552,8 +553,8 @@ export const updateInboxItem = async (inboxId: Id,
 
 
 export const getUpdateInboxItemMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateInboxItem>>, TError,{inboxId: Id;data: BodyType<UpdateInboxItemRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof updateInboxItem>>, TError,{inboxId: Id;data: BodyType<UpdateInboxItemRequest>}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateInboxItem>>, TError,{inboxId: RecordId;data: BodyType<UpdateInboxItemRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateInboxItem>>, TError,{inboxId: RecordId;data: BodyType<UpdateInboxItemRequest>}, TContext> => {
 
 const mutationKey = ['updateInboxItem'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -565,7 +566,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateInboxItem>>, {inboxId: Id;data: BodyType<UpdateInboxItemRequest>}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateInboxItem>>, {inboxId: RecordId;data: BodyType<UpdateInboxItemRequest>}> = (props) => {
           const {inboxId,data} = props ?? {};
 
           return  updateInboxItem(inboxId,data,requestOptions)
@@ -584,11 +585,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Change an inbox item's priority or visibility
  */
 export const useUpdateInboxItem = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateInboxItem>>, TError,{inboxId: Id;data: BodyType<UpdateInboxItemRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateInboxItem>>, TError,{inboxId: RecordId;data: BodyType<UpdateInboxItemRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateInboxItem>>,
         TError,
-        {inboxId: Id;data: BodyType<UpdateInboxItemRequest>},
+        {inboxId: RecordId;data: BodyType<UpdateInboxItemRequest>},
         TContext
       > => {
 
@@ -604,7 +605,7 @@ public view, and the call log it refers to is kept. Deleting an item already del
 
  * @summary Delete an inbox item
  */
-export const getDeleteInboxItemUrl = (inboxId: Id,
+export const getDeleteInboxItemUrl = (inboxId: RecordId,
     params: DeleteInboxItemParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -620,7 +621,7 @@ export const getDeleteInboxItemUrl = (inboxId: Id,
   return stringifiedParams.length > 0 ? `/v1/inbox/item/${inboxId}?${stringifiedParams}` : `/v1/inbox/item/${inboxId}`
 }
 
-export const deleteInboxItem = async (inboxId: Id,
+export const deleteInboxItem = async (inboxId: RecordId,
     params: DeleteInboxItemParams, options?: RequestInit): Promise<DeletedResponse> => {
   
   return customFetch<DeletedResponse>(getDeleteInboxItemUrl(inboxId,params),
@@ -636,8 +637,8 @@ export const deleteInboxItem = async (inboxId: Id,
 
 
 export const getDeleteInboxItemMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteInboxItem>>, TError,{inboxId: Id;params: DeleteInboxItemParams}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof deleteInboxItem>>, TError,{inboxId: Id;params: DeleteInboxItemParams}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteInboxItem>>, TError,{inboxId: RecordId;params: DeleteInboxItemParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteInboxItem>>, TError,{inboxId: RecordId;params: DeleteInboxItemParams}, TContext> => {
 
 const mutationKey = ['deleteInboxItem'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -649,7 +650,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteInboxItem>>, {inboxId: Id;params: DeleteInboxItemParams}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteInboxItem>>, {inboxId: RecordId;params: DeleteInboxItemParams}> = (props) => {
           const {inboxId,params} = props ?? {};
 
           return  deleteInboxItem(inboxId,params,requestOptions)
@@ -668,11 +669,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Delete an inbox item
  */
 export const useDeleteInboxItem = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteInboxItem>>, TError,{inboxId: Id;params: DeleteInboxItemParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteInboxItem>>, TError,{inboxId: RecordId;params: DeleteInboxItemParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteInboxItem>>,
         TError,
-        {inboxId: Id;params: DeleteInboxItemParams},
+        {inboxId: RecordId;params: DeleteInboxItemParams},
         TContext
       > => {
 

@@ -35,7 +35,6 @@ import type {
   ErrorResponse,
   ForbiddenResponse,
   GetKnowledgeFileParams,
-  Id,
   KnowledgeBaseLinkResponse,
   KnowledgeBaseListResponse,
   KnowledgeBaseResponse,
@@ -46,6 +45,7 @@ import type {
   ListKnowledgeFilesParams,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  RecordId,
   SearchKnowledgeBaseParams,
   TooManyRequestsResponse,
   UnauthorizedResponse,
@@ -159,7 +159,7 @@ another knowledge base of the organisation (case-insensitive) is 409. Any member
 
  * @summary Rename a knowledge base
  */
-export const getUpdateKnowledgeBaseUrl = (id: Id,) => {
+export const getUpdateKnowledgeBaseUrl = (id: RecordId,) => {
 
 
   
@@ -167,7 +167,7 @@ export const getUpdateKnowledgeBaseUrl = (id: Id,) => {
   return `/v1/campaigns/knowledge-base/update/${id}`
 }
 
-export const updateKnowledgeBase = async (id: Id,
+export const updateKnowledgeBase = async (id: RecordId,
     updateKnowledgeBaseRequest: UpdateKnowledgeBaseRequest, options?: RequestInit): Promise<KnowledgeBaseResponse> => {
   
   return customFetch<KnowledgeBaseResponse>(getUpdateKnowledgeBaseUrl(id),
@@ -184,8 +184,8 @@ export const updateKnowledgeBase = async (id: Id,
 
 
 export const getUpdateKnowledgeBaseMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateKnowledgeBase>>, TError,{id: Id;data: BodyType<UpdateKnowledgeBaseRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof updateKnowledgeBase>>, TError,{id: Id;data: BodyType<UpdateKnowledgeBaseRequest>}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateKnowledgeBase>>, TError,{id: RecordId;data: BodyType<UpdateKnowledgeBaseRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateKnowledgeBase>>, TError,{id: RecordId;data: BodyType<UpdateKnowledgeBaseRequest>}, TContext> => {
 
 const mutationKey = ['updateKnowledgeBase'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -197,7 +197,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateKnowledgeBase>>, {id: Id;data: BodyType<UpdateKnowledgeBaseRequest>}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateKnowledgeBase>>, {id: RecordId;data: BodyType<UpdateKnowledgeBaseRequest>}> = (props) => {
           const {id,data} = props ?? {};
 
           return  updateKnowledgeBase(id,data,requestOptions)
@@ -216,11 +216,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Rename a knowledge base
  */
 export const useUpdateKnowledgeBase = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateKnowledgeBase>>, TError,{id: Id;data: BodyType<UpdateKnowledgeBaseRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateKnowledgeBase>>, TError,{id: RecordId;data: BodyType<UpdateKnowledgeBaseRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateKnowledgeBase>>,
         TError,
-        {id: Id;data: BodyType<UpdateKnowledgeBaseRequest>},
+        {id: RecordId;data: BodyType<UpdateKnowledgeBaseRequest>},
         TContext
       > => {
 
@@ -240,7 +240,7 @@ to that organisation, and an id of another organisation is 404. Any member excep
 
  * @summary Delete a knowledge base
  */
-export const getDeleteKnowledgeBaseUrl = (id: Id,
+export const getDeleteKnowledgeBaseUrl = (id: RecordId,
     params: DeleteKnowledgeBaseParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -256,7 +256,7 @@ export const getDeleteKnowledgeBaseUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/campaigns/knowledge-base/delete/${id}?${stringifiedParams}` : `/v1/campaigns/knowledge-base/delete/${id}`
 }
 
-export const deleteKnowledgeBase = async (id: Id,
+export const deleteKnowledgeBase = async (id: RecordId,
     params: DeleteKnowledgeBaseParams, options?: RequestInit): Promise<DeletedResponse> => {
   
   return customFetch<DeletedResponse>(getDeleteKnowledgeBaseUrl(id,params),
@@ -272,8 +272,8 @@ export const deleteKnowledgeBase = async (id: Id,
 
 
 export const getDeleteKnowledgeBaseMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteKnowledgeBase>>, TError,{id: Id;params: DeleteKnowledgeBaseParams}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof deleteKnowledgeBase>>, TError,{id: Id;params: DeleteKnowledgeBaseParams}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteKnowledgeBase>>, TError,{id: RecordId;params: DeleteKnowledgeBaseParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteKnowledgeBase>>, TError,{id: RecordId;params: DeleteKnowledgeBaseParams}, TContext> => {
 
 const mutationKey = ['deleteKnowledgeBase'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -285,7 +285,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteKnowledgeBase>>, {id: Id;params: DeleteKnowledgeBaseParams}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteKnowledgeBase>>, {id: RecordId;params: DeleteKnowledgeBaseParams}> = (props) => {
           const {id,params} = props ?? {};
 
           return  deleteKnowledgeBase(id,params,requestOptions)
@@ -304,11 +304,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Delete a knowledge base
  */
 export const useDeleteKnowledgeBase = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteKnowledgeBase>>, TError,{id: Id;params: DeleteKnowledgeBaseParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteKnowledgeBase>>, TError,{id: RecordId;params: DeleteKnowledgeBaseParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteKnowledgeBase>>,
         TError,
-        {id: Id;params: DeleteKnowledgeBaseParams},
+        {id: RecordId;params: DeleteKnowledgeBaseParams},
         TContext
       > => {
 
@@ -326,7 +326,7 @@ to that organisation, and an id of another organisation is 404. Any member may c
 
  * @summary Get a knowledge file or FAQ
  */
-export const getGetKnowledgeFileUrl = (id: Id,
+export const getGetKnowledgeFileUrl = (id: RecordId,
     params: GetKnowledgeFileParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -342,7 +342,7 @@ export const getGetKnowledgeFileUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/campaigns/knowledge-base/file/${id}?${stringifiedParams}` : `/v1/campaigns/knowledge-base/file/${id}`
 }
 
-export const getKnowledgeFile = async (id: Id,
+export const getKnowledgeFile = async (id: RecordId,
     params: GetKnowledgeFileParams, options?: RequestInit): Promise<KnowledgeFileResponse> => {
   
   return customFetch<KnowledgeFileResponse>(getGetKnowledgeFileUrl(id,params),
@@ -358,7 +358,7 @@ export const getKnowledgeFile = async (id: Id,
 
 
 
-export const getGetKnowledgeFileQueryKey = (id?: Id,
+export const getGetKnowledgeFileQueryKey = (id?: RecordId,
     params?: GetKnowledgeFileParams,) => {
     return [
     `/v1/campaigns/knowledge-base/file/${id}`, ...(params ? [params]: [])
@@ -366,7 +366,7 @@ export const getGetKnowledgeFileQueryKey = (id?: Id,
     }
 
     
-export const getGetKnowledgeFileQueryOptions = <TData = Awaited<ReturnType<typeof getKnowledgeFile>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id,
+export const getGetKnowledgeFileQueryOptions = <TData = Awaited<ReturnType<typeof getKnowledgeFile>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId,
     params: GetKnowledgeFileParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getKnowledgeFile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -390,7 +390,7 @@ export type GetKnowledgeFileQueryError = ErrorType<BadRequestResponse | Unauthor
 
 
 export function useGetKnowledgeFile<TData = Awaited<ReturnType<typeof getKnowledgeFile>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: GetKnowledgeFileParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getKnowledgeFile>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getKnowledgeFile>>,
@@ -401,7 +401,7 @@ export function useGetKnowledgeFile<TData = Awaited<ReturnType<typeof getKnowled
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetKnowledgeFile<TData = Awaited<ReturnType<typeof getKnowledgeFile>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: GetKnowledgeFileParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getKnowledgeFile>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getKnowledgeFile>>,
@@ -412,7 +412,7 @@ export function useGetKnowledgeFile<TData = Awaited<ReturnType<typeof getKnowled
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetKnowledgeFile<TData = Awaited<ReturnType<typeof getKnowledgeFile>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: GetKnowledgeFileParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getKnowledgeFile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -421,7 +421,7 @@ export function useGetKnowledgeFile<TData = Awaited<ReturnType<typeof getKnowled
  */
 
 export function useGetKnowledgeFile<TData = Awaited<ReturnType<typeof getKnowledgeFile>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: GetKnowledgeFileParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getKnowledgeFile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -451,7 +451,7 @@ is 404. Any member except `readonly` may call it. Answers with the deleted id.
 
  * @summary Delete a knowledge file or FAQ
  */
-export const getDeleteKnowledgeFileUrl = (id: Id,
+export const getDeleteKnowledgeFileUrl = (id: RecordId,
     params: DeleteKnowledgeFileParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -467,7 +467,7 @@ export const getDeleteKnowledgeFileUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/campaigns/knowledge-base/files/${id}?${stringifiedParams}` : `/v1/campaigns/knowledge-base/files/${id}`
 }
 
-export const deleteKnowledgeFile = async (id: Id,
+export const deleteKnowledgeFile = async (id: RecordId,
     params: DeleteKnowledgeFileParams, options?: RequestInit): Promise<DeletedResponse> => {
   
   return customFetch<DeletedResponse>(getDeleteKnowledgeFileUrl(id,params),
@@ -483,8 +483,8 @@ export const deleteKnowledgeFile = async (id: Id,
 
 
 export const getDeleteKnowledgeFileMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteKnowledgeFile>>, TError,{id: Id;params: DeleteKnowledgeFileParams}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof deleteKnowledgeFile>>, TError,{id: Id;params: DeleteKnowledgeFileParams}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteKnowledgeFile>>, TError,{id: RecordId;params: DeleteKnowledgeFileParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteKnowledgeFile>>, TError,{id: RecordId;params: DeleteKnowledgeFileParams}, TContext> => {
 
 const mutationKey = ['deleteKnowledgeFile'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -496,7 +496,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteKnowledgeFile>>, {id: Id;params: DeleteKnowledgeFileParams}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteKnowledgeFile>>, {id: RecordId;params: DeleteKnowledgeFileParams}> = (props) => {
           const {id,params} = props ?? {};
 
           return  deleteKnowledgeFile(id,params,requestOptions)
@@ -515,11 +515,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Delete a knowledge file or FAQ
  */
 export const useDeleteKnowledgeFile = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteKnowledgeFile>>, TError,{id: Id;params: DeleteKnowledgeFileParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteKnowledgeFile>>, TError,{id: RecordId;params: DeleteKnowledgeFileParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteKnowledgeFile>>,
         TError,
-        {id: Id;params: DeleteKnowledgeFileParams},
+        {id: RecordId;params: DeleteKnowledgeFileParams},
         TContext
       > => {
 
@@ -539,7 +539,7 @@ must belong to that organisation (404 otherwise). Any member may call it.
 
  * @summary List the files and FAQs of a knowledge base
  */
-export const getListKnowledgeFilesUrl = (id: Id,
+export const getListKnowledgeFilesUrl = (id: RecordId,
     params: ListKnowledgeFilesParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -555,7 +555,7 @@ export const getListKnowledgeFilesUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/campaigns/knowledge-base/files/${id}?${stringifiedParams}` : `/v1/campaigns/knowledge-base/files/${id}`
 }
 
-export const listKnowledgeFiles = async (id: Id,
+export const listKnowledgeFiles = async (id: RecordId,
     params: ListKnowledgeFilesParams, options?: RequestInit): Promise<KnowledgeFileListResponse> => {
   
   return customFetch<KnowledgeFileListResponse>(getListKnowledgeFilesUrl(id,params),
@@ -571,7 +571,7 @@ export const listKnowledgeFiles = async (id: Id,
 
 
 
-export const getListKnowledgeFilesQueryKey = (id?: Id,
+export const getListKnowledgeFilesQueryKey = (id?: RecordId,
     params?: ListKnowledgeFilesParams,) => {
     return [
     `/v1/campaigns/knowledge-base/files/${id}`, ...(params ? [params]: [])
@@ -579,7 +579,7 @@ export const getListKnowledgeFilesQueryKey = (id?: Id,
     }
 
     
-export const getListKnowledgeFilesQueryOptions = <TData = Awaited<ReturnType<typeof listKnowledgeFiles>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id,
+export const getListKnowledgeFilesQueryOptions = <TData = Awaited<ReturnType<typeof listKnowledgeFiles>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId,
     params: ListKnowledgeFilesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listKnowledgeFiles>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -603,7 +603,7 @@ export type ListKnowledgeFilesQueryError = ErrorType<BadRequestResponse | Unauth
 
 
 export function useListKnowledgeFiles<TData = Awaited<ReturnType<typeof listKnowledgeFiles>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: ListKnowledgeFilesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listKnowledgeFiles>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listKnowledgeFiles>>,
@@ -614,7 +614,7 @@ export function useListKnowledgeFiles<TData = Awaited<ReturnType<typeof listKnow
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListKnowledgeFiles<TData = Awaited<ReturnType<typeof listKnowledgeFiles>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: ListKnowledgeFilesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listKnowledgeFiles>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listKnowledgeFiles>>,
@@ -625,7 +625,7 @@ export function useListKnowledgeFiles<TData = Awaited<ReturnType<typeof listKnow
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListKnowledgeFiles<TData = Awaited<ReturnType<typeof listKnowledgeFiles>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: ListKnowledgeFilesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listKnowledgeFiles>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -634,7 +634,7 @@ export function useListKnowledgeFiles<TData = Awaited<ReturnType<typeof listKnow
  */
 
 export function useListKnowledgeFiles<TData = Awaited<ReturnType<typeof listKnowledgeFiles>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: ListKnowledgeFilesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listKnowledgeFiles>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -663,7 +663,7 @@ otherwise). Any member may call it.
 
  * @summary List knowledge bases
  */
-export const getListKnowledgeBasesUrl = (organizationId: Id,
+export const getListKnowledgeBasesUrl = (organizationId: RecordId,
     params?: ListKnowledgeBasesParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -679,7 +679,7 @@ export const getListKnowledgeBasesUrl = (organizationId: Id,
   return stringifiedParams.length > 0 ? `/v1/campaigns/knowledge-base/list/${organizationId}?${stringifiedParams}` : `/v1/campaigns/knowledge-base/list/${organizationId}`
 }
 
-export const listKnowledgeBases = async (organizationId: Id,
+export const listKnowledgeBases = async (organizationId: RecordId,
     params?: ListKnowledgeBasesParams, options?: RequestInit): Promise<KnowledgeBaseListResponse> => {
   
   return customFetch<KnowledgeBaseListResponse>(getListKnowledgeBasesUrl(organizationId,params),
@@ -695,7 +695,7 @@ export const listKnowledgeBases = async (organizationId: Id,
 
 
 
-export const getListKnowledgeBasesQueryKey = (organizationId?: Id,
+export const getListKnowledgeBasesQueryKey = (organizationId?: RecordId,
     params?: ListKnowledgeBasesParams,) => {
     return [
     `/v1/campaigns/knowledge-base/list/${organizationId}`, ...(params ? [params]: [])
@@ -703,7 +703,7 @@ export const getListKnowledgeBasesQueryKey = (organizationId?: Id,
     }
 
     
-export const getListKnowledgeBasesQueryOptions = <TData = Awaited<ReturnType<typeof listKnowledgeBases>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(organizationId: Id,
+export const getListKnowledgeBasesQueryOptions = <TData = Awaited<ReturnType<typeof listKnowledgeBases>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(organizationId: RecordId,
     params?: ListKnowledgeBasesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listKnowledgeBases>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -727,7 +727,7 @@ export type ListKnowledgeBasesQueryError = ErrorType<BadRequestResponse | Unauth
 
 
 export function useListKnowledgeBases<TData = Awaited<ReturnType<typeof listKnowledgeBases>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- organizationId: Id,
+ organizationId: RecordId,
     params: undefined |  ListKnowledgeBasesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listKnowledgeBases>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listKnowledgeBases>>,
@@ -738,7 +738,7 @@ export function useListKnowledgeBases<TData = Awaited<ReturnType<typeof listKnow
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListKnowledgeBases<TData = Awaited<ReturnType<typeof listKnowledgeBases>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- organizationId: Id,
+ organizationId: RecordId,
     params?: ListKnowledgeBasesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listKnowledgeBases>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listKnowledgeBases>>,
@@ -749,7 +749,7 @@ export function useListKnowledgeBases<TData = Awaited<ReturnType<typeof listKnow
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListKnowledgeBases<TData = Awaited<ReturnType<typeof listKnowledgeBases>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- organizationId: Id,
+ organizationId: RecordId,
     params?: ListKnowledgeBasesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listKnowledgeBases>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -758,7 +758,7 @@ export function useListKnowledgeBases<TData = Awaited<ReturnType<typeof listKnow
  */
 
 export function useListKnowledgeBases<TData = Awaited<ReturnType<typeof listKnowledgeBases>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- organizationId: Id,
+ organizationId: RecordId,
     params?: ListKnowledgeBasesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listKnowledgeBases>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -1126,7 +1126,7 @@ it. Answers with the updated entry.
 
  * @summary Edit a FAQ
  */
-export const getUpdateKnowledgeFaqUrl = (id: Id,) => {
+export const getUpdateKnowledgeFaqUrl = (id: RecordId,) => {
 
 
   
@@ -1134,7 +1134,7 @@ export const getUpdateKnowledgeFaqUrl = (id: Id,) => {
   return `/v1/campaigns/knowledge-base/faq/${id}`
 }
 
-export const updateKnowledgeFaq = async (id: Id,
+export const updateKnowledgeFaq = async (id: RecordId,
     updateKnowledgeFaqRequest: UpdateKnowledgeFaqRequest, options?: RequestInit): Promise<KnowledgeFileResponse> => {
   
   return customFetch<KnowledgeFileResponse>(getUpdateKnowledgeFaqUrl(id),
@@ -1151,8 +1151,8 @@ export const updateKnowledgeFaq = async (id: Id,
 
 
 export const getUpdateKnowledgeFaqMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateKnowledgeFaq>>, TError,{id: Id;data: BodyType<UpdateKnowledgeFaqRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof updateKnowledgeFaq>>, TError,{id: Id;data: BodyType<UpdateKnowledgeFaqRequest>}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateKnowledgeFaq>>, TError,{id: RecordId;data: BodyType<UpdateKnowledgeFaqRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateKnowledgeFaq>>, TError,{id: RecordId;data: BodyType<UpdateKnowledgeFaqRequest>}, TContext> => {
 
 const mutationKey = ['updateKnowledgeFaq'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -1164,7 +1164,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateKnowledgeFaq>>, {id: Id;data: BodyType<UpdateKnowledgeFaqRequest>}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateKnowledgeFaq>>, {id: RecordId;data: BodyType<UpdateKnowledgeFaqRequest>}> = (props) => {
           const {id,data} = props ?? {};
 
           return  updateKnowledgeFaq(id,data,requestOptions)
@@ -1183,11 +1183,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Edit a FAQ
  */
 export const useUpdateKnowledgeFaq = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateKnowledgeFaq>>, TError,{id: Id;data: BodyType<UpdateKnowledgeFaqRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateKnowledgeFaq>>, TError,{id: RecordId;data: BodyType<UpdateKnowledgeFaqRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateKnowledgeFaq>>,
         TError,
-        {id: Id;data: BodyType<UpdateKnowledgeFaqRequest>},
+        {id: RecordId;data: BodyType<UpdateKnowledgeFaqRequest>},
         TContext
       > => {
 

@@ -5,8 +5,10 @@
 
 /**
  * Where a call stands: `queued` before it is placed, `ringing`, `in-progress` once
-answered, then `completed`, `busy`, `no-answer`, `failed` or `cancelled` (ended before it
-was answered, for example by ending its job).
+answered, then `completed`, `voicemail` (a voicemail machine answered), `busy`,
+`no-answer`, `failed` or `cancelled` (ended before it was answered, for example by ending
+its job). A call placed for a contact ends in the same word as that contact's call
+status (`ContactCallStatus`), except `cancelled`, which leaves the contact `pending`.
 
  */
 export type CallLogStatus = typeof CallLogStatus[keyof typeof CallLogStatus];
@@ -18,6 +20,7 @@ export const CallLogStatus = {
   ringing: 'ringing',
   'in-progress': 'in-progress',
   completed: 'completed',
+  voicemail: 'voicemail',
   busy: 'busy',
   'no-answer': 'no-answer',
   failed: 'failed',

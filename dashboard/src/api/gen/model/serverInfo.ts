@@ -3,6 +3,7 @@
  * Do not edit: run `npm run generate`.
  */
 import type { MailDelivery } from './mailDelivery';
+import type { IntegrationSetup } from './integrationSetup';
 
 /**
  * What this deployment does.
@@ -13,4 +14,9 @@ export interface ServerInfo {
   mailDelivery: MailDelivery;
   /** Whether a new account must confirm its e-mail before signing in (only when mail is delivered). */
   emailConfirmationRequired: boolean;
+  /** Whether each connected-app service can be connected on this deployment (its OAuth app
+configured by the operator). A client shows an unconfigured one's Connect as
+unavailable, naming `missingSettings`, instead of letting it answer 501/503.
+ */
+  integrations: IntegrationSetup[];
 }

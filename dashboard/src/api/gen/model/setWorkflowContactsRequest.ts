@@ -38,4 +38,6 @@ export interface SetWorkflowContactsRequest {
    * @pattern ^[A-Z]{2}$
    */
   defaultRegion?: string;
+  /** For `csv`, read the letters of vanity numbers (`1-800-FLOWERS`) as the digits of a standard phone keypad (ABC=2 … WXYZ=9). When false (the default), a row whose number has letters is kept with call status `failed` and the reason "letters in the number", and is listed in the rejected rows; it is never dialled as digits nobody wrote. */
+  convertLetters?: boolean;
 }

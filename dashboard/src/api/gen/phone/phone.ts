@@ -29,13 +29,13 @@ import type {
   DeletedResponse,
   ErrorResponse,
   ForbiddenResponse,
-  Id,
   ListPhoneNumbersParams,
   NotFoundResponse,
   PayloadTooLargeResponse,
   PhoneNumberListResponse,
   PhoneNumberVerificationResponse,
   PhoneNumberVerificationsResponse,
+  RecordId,
   RequestPhoneNumberVerificationRequest,
   SearchAvailablePhoneNumbersParams,
   SupportedCountriesResponse,
@@ -411,7 +411,7 @@ acts for a person.
 
  * @summary Release a phone number
  */
-export const getDeletePhoneNumberUrl = (phoneNumberId: Id,
+export const getDeletePhoneNumberUrl = (phoneNumberId: RecordId,
     params: DeletePhoneNumberParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -427,7 +427,7 @@ export const getDeletePhoneNumberUrl = (phoneNumberId: Id,
   return stringifiedParams.length > 0 ? `/v1/phone/number/${phoneNumberId}?${stringifiedParams}` : `/v1/phone/number/${phoneNumberId}`
 }
 
-export const deletePhoneNumber = async (phoneNumberId: Id,
+export const deletePhoneNumber = async (phoneNumberId: RecordId,
     params: DeletePhoneNumberParams, options?: RequestInit): Promise<DeletedResponse> => {
   
   return customFetch<DeletedResponse>(getDeletePhoneNumberUrl(phoneNumberId,params),
@@ -443,8 +443,8 @@ export const deletePhoneNumber = async (phoneNumberId: Id,
 
 
 export const getDeletePhoneNumberMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deletePhoneNumber>>, TError,{phoneNumberId: Id;params: DeletePhoneNumberParams}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof deletePhoneNumber>>, TError,{phoneNumberId: Id;params: DeletePhoneNumberParams}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deletePhoneNumber>>, TError,{phoneNumberId: RecordId;params: DeletePhoneNumberParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deletePhoneNumber>>, TError,{phoneNumberId: RecordId;params: DeletePhoneNumberParams}, TContext> => {
 
 const mutationKey = ['deletePhoneNumber'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -456,7 +456,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deletePhoneNumber>>, {phoneNumberId: Id;params: DeletePhoneNumberParams}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deletePhoneNumber>>, {phoneNumberId: RecordId;params: DeletePhoneNumberParams}> = (props) => {
           const {phoneNumberId,params} = props ?? {};
 
           return  deletePhoneNumber(phoneNumberId,params,requestOptions)
@@ -475,11 +475,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Release a phone number
  */
 export const useDeletePhoneNumber = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deletePhoneNumber>>, TError,{phoneNumberId: Id;params: DeletePhoneNumberParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deletePhoneNumber>>, TError,{phoneNumberId: RecordId;params: DeletePhoneNumberParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deletePhoneNumber>>,
         TError,
-        {phoneNumberId: Id;params: DeletePhoneNumberParams},
+        {phoneNumberId: RecordId;params: DeletePhoneNumberParams},
         TContext
       > => {
 
@@ -679,7 +679,7 @@ the 100 newest are answered). Any member of the organisation may call it.
 
  * @summary List the organisation's number verifications
  */
-export const getListVerifiedPhoneNumbersUrl = (id: Id,) => {
+export const getListVerifiedPhoneNumbersUrl = (id: RecordId,) => {
 
 
   
@@ -687,7 +687,7 @@ export const getListVerifiedPhoneNumbersUrl = (id: Id,) => {
   return `/v1/phone/get-verified-phone-numbers/${id}`
 }
 
-export const listVerifiedPhoneNumbers = async (id: Id, options?: RequestInit): Promise<PhoneNumberVerificationsResponse> => {
+export const listVerifiedPhoneNumbers = async (id: RecordId, options?: RequestInit): Promise<PhoneNumberVerificationsResponse> => {
   
   return customFetch<PhoneNumberVerificationsResponse>(getListVerifiedPhoneNumbersUrl(id),
   {      
@@ -702,14 +702,14 @@ export const listVerifiedPhoneNumbers = async (id: Id, options?: RequestInit): P
 
 
 
-export const getListVerifiedPhoneNumbersQueryKey = (id?: Id,) => {
+export const getListVerifiedPhoneNumbersQueryKey = (id?: RecordId,) => {
     return [
     `/v1/phone/get-verified-phone-numbers/${id}`
     ] as const;
     }
 
     
-export const getListVerifiedPhoneNumbersQueryOptions = <TData = Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListVerifiedPhoneNumbersQueryOptions = <TData = Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -732,7 +732,7 @@ export type ListVerifiedPhoneNumbersQueryError = ErrorType<BadRequestResponse | 
 
 
 export function useListVerifiedPhoneNumbers<TData = Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError, TData>> & Pick<
+ id: RecordId, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>,
           TError,
@@ -742,7 +742,7 @@ export function useListVerifiedPhoneNumbers<TData = Awaited<ReturnType<typeof li
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListVerifiedPhoneNumbers<TData = Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError, TData>> & Pick<
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>,
           TError,
@@ -752,7 +752,7 @@ export function useListVerifiedPhoneNumbers<TData = Awaited<ReturnType<typeof li
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListVerifiedPhoneNumbers<TData = Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -760,7 +760,7 @@ export function useListVerifiedPhoneNumbers<TData = Awaited<ReturnType<typeof li
  */
 
 export function useListVerifiedPhoneNumbers<TData = Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVerifiedPhoneNumbers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 

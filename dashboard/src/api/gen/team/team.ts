@@ -40,7 +40,6 @@ import type {
   GetTeamCostsUsageParams,
   GetTeamSubscriptionCreditsParams,
   GetTeamSubscriptionStatusParams,
-  Id,
   InvitationsResponse,
   InviteTeamMemberRequest,
   ListTeamApiKeysParams,
@@ -52,6 +51,7 @@ import type {
   OrganizationListResponse,
   OrganizationResponse,
   PayloadTooLargeResponse,
+  RecordId,
   RemoveTeamMemberParams,
   TeamBillingAddressResponse,
   TeamCostsUsageResponse,
@@ -868,7 +868,7 @@ Answers with the deleted id.
 
  * @summary Delete a team
  */
-export const getDeleteTeamUrl = (id: Id,) => {
+export const getDeleteTeamUrl = (id: RecordId,) => {
 
 
   
@@ -876,7 +876,7 @@ export const getDeleteTeamUrl = (id: Id,) => {
   return `/v1/team/delete/${id}`
 }
 
-export const deleteTeam = async (id: Id, options?: RequestInit): Promise<DeletedResponse> => {
+export const deleteTeam = async (id: RecordId, options?: RequestInit): Promise<DeletedResponse> => {
   
   return customFetch<DeletedResponse>(getDeleteTeamUrl(id),
   {      
@@ -891,8 +891,8 @@ export const deleteTeam = async (id: Id, options?: RequestInit): Promise<Deleted
 
 
 export const getDeleteTeamMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeam>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof deleteTeam>>, TError,{id: Id}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeam>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteTeam>>, TError,{id: RecordId}, TContext> => {
 
 const mutationKey = ['deleteTeam'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -904,7 +904,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteTeam>>, {id: Id}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteTeam>>, {id: RecordId}> = (props) => {
           const {id} = props ?? {};
 
           return  deleteTeam(id,requestOptions)
@@ -923,11 +923,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Delete a team
  */
 export const useDeleteTeam = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeam>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeam>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteTeam>>,
         TError,
-        {id: Id},
+        {id: RecordId},
         TContext
       > => {
 
@@ -1021,7 +1021,7 @@ call it.
 
  * @summary Ask for the next verification level
  */
-export const getRequestTeamVerificationUrl = (id: Id,) => {
+export const getRequestTeamVerificationUrl = (id: RecordId,) => {
 
 
   
@@ -1029,7 +1029,7 @@ export const getRequestTeamVerificationUrl = (id: Id,) => {
   return `/v1/team/request-verification/${id}`
 }
 
-export const requestTeamVerification = async (id: Id, options?: RequestInit): Promise<VerificationRequestResponse> => {
+export const requestTeamVerification = async (id: RecordId, options?: RequestInit): Promise<VerificationRequestResponse> => {
   
   return customFetch<VerificationRequestResponse>(getRequestTeamVerificationUrl(id),
   {      
@@ -1044,14 +1044,14 @@ export const requestTeamVerification = async (id: Id, options?: RequestInit): Pr
 
 
 
-export const getRequestTeamVerificationQueryKey = (id?: Id,) => {
+export const getRequestTeamVerificationQueryKey = (id?: RecordId,) => {
     return [
     `/v1/team/request-verification/${id}`
     ] as const;
     }
 
     
-export const getRequestTeamVerificationQueryOptions = <TData = Awaited<ReturnType<typeof requestTeamVerification>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof requestTeamVerification>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getRequestTeamVerificationQueryOptions = <TData = Awaited<ReturnType<typeof requestTeamVerification>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof requestTeamVerification>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -1074,7 +1074,7 @@ export type RequestTeamVerificationQueryError = ErrorType<BadRequestResponse | U
 
 
 export function useRequestTeamVerification<TData = Awaited<ReturnType<typeof requestTeamVerification>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof requestTeamVerification>>, TError, TData>> & Pick<
+ id: RecordId, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof requestTeamVerification>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof requestTeamVerification>>,
           TError,
@@ -1084,7 +1084,7 @@ export function useRequestTeamVerification<TData = Awaited<ReturnType<typeof req
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useRequestTeamVerification<TData = Awaited<ReturnType<typeof requestTeamVerification>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof requestTeamVerification>>, TError, TData>> & Pick<
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof requestTeamVerification>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof requestTeamVerification>>,
           TError,
@@ -1094,7 +1094,7 @@ export function useRequestTeamVerification<TData = Awaited<ReturnType<typeof req
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useRequestTeamVerification<TData = Awaited<ReturnType<typeof requestTeamVerification>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof requestTeamVerification>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof requestTeamVerification>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -1102,7 +1102,7 @@ export function useRequestTeamVerification<TData = Awaited<ReturnType<typeof req
  */
 
 export function useRequestTeamVerification<TData = Awaited<ReturnType<typeof requestTeamVerification>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof requestTeamVerification>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof requestTeamVerification>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
@@ -1533,7 +1533,7 @@ and developers.
 
  * @summary Call minutes and cost of a month
  */
-export const getGetTeamCostsUsageUrl = (id: Id,
+export const getGetTeamCostsUsageUrl = (id: RecordId,
     params?: GetTeamCostsUsageParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -1549,7 +1549,7 @@ export const getGetTeamCostsUsageUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/team/team-costs-usage/${id}?${stringifiedParams}` : `/v1/team/team-costs-usage/${id}`
 }
 
-export const getTeamCostsUsage = async (id: Id,
+export const getTeamCostsUsage = async (id: RecordId,
     params?: GetTeamCostsUsageParams, options?: RequestInit): Promise<TeamCostsUsageResponse> => {
   
   return customFetch<TeamCostsUsageResponse>(getGetTeamCostsUsageUrl(id,params),
@@ -1565,7 +1565,7 @@ export const getTeamCostsUsage = async (id: Id,
 
 
 
-export const getGetTeamCostsUsageQueryKey = (id?: Id,
+export const getGetTeamCostsUsageQueryKey = (id?: RecordId,
     params?: GetTeamCostsUsageParams,) => {
     return [
     `/v1/team/team-costs-usage/${id}`, ...(params ? [params]: [])
@@ -1573,7 +1573,7 @@ export const getGetTeamCostsUsageQueryKey = (id?: Id,
     }
 
     
-export const getGetTeamCostsUsageQueryOptions = <TData = Awaited<ReturnType<typeof getTeamCostsUsage>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id,
+export const getGetTeamCostsUsageQueryOptions = <TData = Awaited<ReturnType<typeof getTeamCostsUsage>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId,
     params?: GetTeamCostsUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamCostsUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -1597,7 +1597,7 @@ export type GetTeamCostsUsageQueryError = ErrorType<BadRequestResponse | Unautho
 
 
 export function useGetTeamCostsUsage<TData = Awaited<ReturnType<typeof getTeamCostsUsage>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: undefined |  GetTeamCostsUsageParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamCostsUsage>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getTeamCostsUsage>>,
@@ -1608,7 +1608,7 @@ export function useGetTeamCostsUsage<TData = Awaited<ReturnType<typeof getTeamCo
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetTeamCostsUsage<TData = Awaited<ReturnType<typeof getTeamCostsUsage>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: GetTeamCostsUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamCostsUsage>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getTeamCostsUsage>>,
@@ -1619,7 +1619,7 @@ export function useGetTeamCostsUsage<TData = Awaited<ReturnType<typeof getTeamCo
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetTeamCostsUsage<TData = Awaited<ReturnType<typeof getTeamCostsUsage>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: GetTeamCostsUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamCostsUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -1628,7 +1628,7 @@ export function useGetTeamCostsUsage<TData = Awaited<ReturnType<typeof getTeamCo
  */
 
 export function useGetTeamCostsUsage<TData = Awaited<ReturnType<typeof getTeamCostsUsage>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: GetTeamCostsUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamCostsUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -1832,7 +1832,7 @@ always come in that order, each with a done flag. Any member of the team may cal
 
  * @summary Onboarding checklist
  */
-export const getGetTeamOnboardingUrl = (id: Id,) => {
+export const getGetTeamOnboardingUrl = (id: RecordId,) => {
 
 
   
@@ -1840,7 +1840,7 @@ export const getGetTeamOnboardingUrl = (id: Id,) => {
   return `/v1/team/onboarding/${id}`
 }
 
-export const getTeamOnboarding = async (id: Id, options?: RequestInit): Promise<TeamOnboardingResponse> => {
+export const getTeamOnboarding = async (id: RecordId, options?: RequestInit): Promise<TeamOnboardingResponse> => {
   
   return customFetch<TeamOnboardingResponse>(getGetTeamOnboardingUrl(id),
   {      
@@ -1855,14 +1855,14 @@ export const getTeamOnboarding = async (id: Id, options?: RequestInit): Promise<
 
 
 
-export const getGetTeamOnboardingQueryKey = (id?: Id,) => {
+export const getGetTeamOnboardingQueryKey = (id?: RecordId,) => {
     return [
     `/v1/team/onboarding/${id}`
     ] as const;
     }
 
     
-export const getGetTeamOnboardingQueryOptions = <TData = Awaited<ReturnType<typeof getTeamOnboarding>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamOnboarding>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetTeamOnboardingQueryOptions = <TData = Awaited<ReturnType<typeof getTeamOnboarding>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamOnboarding>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -1885,7 +1885,7 @@ export type GetTeamOnboardingQueryError = ErrorType<BadRequestResponse | Unautho
 
 
 export function useGetTeamOnboarding<TData = Awaited<ReturnType<typeof getTeamOnboarding>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamOnboarding>>, TError, TData>> & Pick<
+ id: RecordId, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamOnboarding>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getTeamOnboarding>>,
           TError,
@@ -1895,7 +1895,7 @@ export function useGetTeamOnboarding<TData = Awaited<ReturnType<typeof getTeamOn
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetTeamOnboarding<TData = Awaited<ReturnType<typeof getTeamOnboarding>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamOnboarding>>, TError, TData>> & Pick<
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamOnboarding>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getTeamOnboarding>>,
           TError,
@@ -1905,7 +1905,7 @@ export function useGetTeamOnboarding<TData = Awaited<ReturnType<typeof getTeamOn
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetTeamOnboarding<TData = Awaited<ReturnType<typeof getTeamOnboarding>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamOnboarding>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamOnboarding>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -1913,7 +1913,7 @@ export function useGetTeamOnboarding<TData = Awaited<ReturnType<typeof getTeamOn
  */
 
 export function useGetTeamOnboarding<TData = Awaited<ReturnType<typeof getTeamOnboarding>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamOnboarding>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTeamOnboarding>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
@@ -2124,7 +2124,7 @@ the revoked key's id.
 
  * @summary Revoke an API key
  */
-export const getDeleteTeamApiKeyUrl = (id: Id,
+export const getDeleteTeamApiKeyUrl = (id: RecordId,
     params: DeleteTeamApiKeyParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -2140,7 +2140,7 @@ export const getDeleteTeamApiKeyUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/team/api-keys/${id}?${stringifiedParams}` : `/v1/team/api-keys/${id}`
 }
 
-export const deleteTeamApiKey = async (id: Id,
+export const deleteTeamApiKey = async (id: RecordId,
     params: DeleteTeamApiKeyParams, options?: RequestInit): Promise<DeletedResponse> => {
   
   return customFetch<DeletedResponse>(getDeleteTeamApiKeyUrl(id,params),
@@ -2156,8 +2156,8 @@ export const deleteTeamApiKey = async (id: Id,
 
 
 export const getDeleteTeamApiKeyMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamApiKey>>, TError,{id: Id;params: DeleteTeamApiKeyParams}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof deleteTeamApiKey>>, TError,{id: Id;params: DeleteTeamApiKeyParams}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamApiKey>>, TError,{id: RecordId;params: DeleteTeamApiKeyParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteTeamApiKey>>, TError,{id: RecordId;params: DeleteTeamApiKeyParams}, TContext> => {
 
 const mutationKey = ['deleteTeamApiKey'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -2169,7 +2169,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteTeamApiKey>>, {id: Id;params: DeleteTeamApiKeyParams}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteTeamApiKey>>, {id: RecordId;params: DeleteTeamApiKeyParams}> = (props) => {
           const {id,params} = props ?? {};
 
           return  deleteTeamApiKey(id,params,requestOptions)
@@ -2188,11 +2188,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Revoke an API key
  */
 export const useDeleteTeamApiKey = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamApiKey>>, TError,{id: Id;params: DeleteTeamApiKeyParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteTeamApiKey>>, TError,{id: RecordId;params: DeleteTeamApiKeyParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteTeamApiKey>>,
         TError,
-        {id: Id;params: DeleteTeamApiKeyParams},
+        {id: RecordId;params: DeleteTeamApiKeyParams},
         TContext
       > => {
 
@@ -2208,7 +2208,7 @@ Rate limited per client address.
 
  * @summary Is a user an active member of a team
  */
-export const getCheckTeamMembershipUrl = (teamId: Id,
+export const getCheckTeamMembershipUrl = (teamId: RecordId,
     params: CheckTeamMembershipParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -2224,7 +2224,7 @@ export const getCheckTeamMembershipUrl = (teamId: Id,
   return stringifiedParams.length > 0 ? `/v1/team/is-member/${teamId}?${stringifiedParams}` : `/v1/team/is-member/${teamId}`
 }
 
-export const checkTeamMembership = async (teamId: Id,
+export const checkTeamMembership = async (teamId: RecordId,
     params: CheckTeamMembershipParams, options?: RequestInit): Promise<TeamMembershipCheckResponse> => {
   
   return customFetch<TeamMembershipCheckResponse>(getCheckTeamMembershipUrl(teamId,params),
@@ -2240,7 +2240,7 @@ export const checkTeamMembership = async (teamId: Id,
 
 
 
-export const getCheckTeamMembershipQueryKey = (teamId?: Id,
+export const getCheckTeamMembershipQueryKey = (teamId?: RecordId,
     params?: CheckTeamMembershipParams,) => {
     return [
     `/v1/team/is-member/${teamId}`, ...(params ? [params]: [])
@@ -2248,7 +2248,7 @@ export const getCheckTeamMembershipQueryKey = (teamId?: Id,
     }
 
     
-export const getCheckTeamMembershipQueryOptions = <TData = Awaited<ReturnType<typeof checkTeamMembership>>, TError = ErrorType<BadRequestResponse | TooManyRequestsResponse | ErrorResponse>>(teamId: Id,
+export const getCheckTeamMembershipQueryOptions = <TData = Awaited<ReturnType<typeof checkTeamMembership>>, TError = ErrorType<BadRequestResponse | TooManyRequestsResponse | ErrorResponse>>(teamId: RecordId,
     params: CheckTeamMembershipParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkTeamMembership>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -2272,7 +2272,7 @@ export type CheckTeamMembershipQueryError = ErrorType<BadRequestResponse | TooMa
 
 
 export function useCheckTeamMembership<TData = Awaited<ReturnType<typeof checkTeamMembership>>, TError = ErrorType<BadRequestResponse | TooManyRequestsResponse | ErrorResponse>>(
- teamId: Id,
+ teamId: RecordId,
     params: CheckTeamMembershipParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkTeamMembership>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof checkTeamMembership>>,
@@ -2283,7 +2283,7 @@ export function useCheckTeamMembership<TData = Awaited<ReturnType<typeof checkTe
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useCheckTeamMembership<TData = Awaited<ReturnType<typeof checkTeamMembership>>, TError = ErrorType<BadRequestResponse | TooManyRequestsResponse | ErrorResponse>>(
- teamId: Id,
+ teamId: RecordId,
     params: CheckTeamMembershipParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkTeamMembership>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof checkTeamMembership>>,
@@ -2294,7 +2294,7 @@ export function useCheckTeamMembership<TData = Awaited<ReturnType<typeof checkTe
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useCheckTeamMembership<TData = Awaited<ReturnType<typeof checkTeamMembership>>, TError = ErrorType<BadRequestResponse | TooManyRequestsResponse | ErrorResponse>>(
- teamId: Id,
+ teamId: RecordId,
     params: CheckTeamMembershipParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkTeamMembership>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -2303,7 +2303,7 @@ export function useCheckTeamMembership<TData = Awaited<ReturnType<typeof checkTe
  */
 
 export function useCheckTeamMembership<TData = Awaited<ReturnType<typeof checkTeamMembership>>, TError = ErrorType<BadRequestResponse | TooManyRequestsResponse | ErrorResponse>>(
- teamId: Id,
+ teamId: RecordId,
     params: CheckTeamMembershipParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkTeamMembership>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -45,6 +45,7 @@ import type {
   ListWorkflowsParams,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  RecordId,
   RunPreviewResponse,
   RunWorkflowRequest,
   SaveWorkflowRequest,
@@ -274,7 +275,7 @@ an organisation the caller does not belong to answers 404. Any team role may cal
 
  * @summary Get a workflow
  */
-export const getGetWorkflowUrl = (id: Id,
+export const getGetWorkflowUrl = (id: RecordId,
     params?: GetWorkflowParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -290,7 +291,7 @@ export const getGetWorkflowUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/workflow/${id}?${stringifiedParams}` : `/v1/workflow/${id}`
 }
 
-export const getWorkflow = async (id: Id,
+export const getWorkflow = async (id: RecordId,
     params?: GetWorkflowParams, options?: RequestInit): Promise<WorkflowResponse> => {
   
   return customFetch<WorkflowResponse>(getGetWorkflowUrl(id,params),
@@ -306,7 +307,7 @@ export const getWorkflow = async (id: Id,
 
 
 
-export const getGetWorkflowQueryKey = (id?: Id,
+export const getGetWorkflowQueryKey = (id?: RecordId,
     params?: GetWorkflowParams,) => {
     return [
     `/v1/workflow/${id}`, ...(params ? [params]: [])
@@ -314,7 +315,7 @@ export const getGetWorkflowQueryKey = (id?: Id,
     }
 
     
-export const getGetWorkflowQueryOptions = <TData = Awaited<ReturnType<typeof getWorkflow>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id,
+export const getGetWorkflowQueryOptions = <TData = Awaited<ReturnType<typeof getWorkflow>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId,
     params?: GetWorkflowParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflow>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -338,7 +339,7 @@ export type GetWorkflowQueryError = ErrorType<BadRequestResponse | UnauthorizedR
 
 
 export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: undefined |  GetWorkflowParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflow>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getWorkflow>>,
@@ -349,7 +350,7 @@ export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, 
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: GetWorkflowParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflow>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getWorkflow>>,
@@ -360,7 +361,7 @@ export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, 
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: GetWorkflowParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflow>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -369,7 +370,7 @@ export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, 
  */
 
 export function useGetWorkflow<TData = Awaited<ReturnType<typeof getWorkflow>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: GetWorkflowParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflow>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -394,7 +395,7 @@ may call it. Returns the id of the deleted workflow.
 
  * @summary Delete a workflow
  */
-export const getDeleteWorkflowUrl = (id: Id,) => {
+export const getDeleteWorkflowUrl = (id: RecordId,) => {
 
 
   
@@ -402,7 +403,7 @@ export const getDeleteWorkflowUrl = (id: Id,) => {
   return `/v1/workflow/${id}`
 }
 
-export const deleteWorkflow = async (id: Id, options?: RequestInit): Promise<DeletedResponse> => {
+export const deleteWorkflow = async (id: RecordId, options?: RequestInit): Promise<DeletedResponse> => {
   
   return customFetch<DeletedResponse>(getDeleteWorkflowUrl(id),
   {      
@@ -417,8 +418,8 @@ export const deleteWorkflow = async (id: Id, options?: RequestInit): Promise<Del
 
 
 export const getDeleteWorkflowMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: Id}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: RecordId}, TContext> => {
 
 const mutationKey = ['deleteWorkflow'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -430,7 +431,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteWorkflow>>, {id: Id}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteWorkflow>>, {id: RecordId}> = (props) => {
           const {id} = props ?? {};
 
           return  deleteWorkflow(id,requestOptions)
@@ -449,11 +450,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Delete a workflow
  */
 export const useDeleteWorkflow = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteWorkflow>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteWorkflow>>,
         TError,
-        {id: Id},
+        {id: RecordId},
         TContext
       > => {
 
@@ -683,7 +684,7 @@ Poll the job with `GET /v2/jobs/status` every 5 seconds. Any team role except
 
  * @summary Run a workflow
  */
-export const getRunWorkflowUrl = (id: Id,) => {
+export const getRunWorkflowUrl = (id: RecordId,) => {
 
 
   
@@ -691,7 +692,7 @@ export const getRunWorkflowUrl = (id: Id,) => {
   return `/v1/workflow/run/${id}`
 }
 
-export const runWorkflow = async (id: Id,
+export const runWorkflow = async (id: RecordId,
     runWorkflowRequest: RunWorkflowRequest, options?: RequestInit): Promise<JobResponse> => {
   
   return customFetch<JobResponse>(getRunWorkflowUrl(id),
@@ -708,8 +709,8 @@ export const runWorkflow = async (id: Id,
 
 
 export const getRunWorkflowMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runWorkflow>>, TError,{id: Id;data: BodyType<RunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof runWorkflow>>, TError,{id: Id;data: BodyType<RunWorkflowRequest>}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runWorkflow>>, TError,{id: RecordId;data: BodyType<RunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof runWorkflow>>, TError,{id: RecordId;data: BodyType<RunWorkflowRequest>}, TContext> => {
 
 const mutationKey = ['runWorkflow'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -721,7 +722,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof runWorkflow>>, {id: Id;data: BodyType<RunWorkflowRequest>}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof runWorkflow>>, {id: RecordId;data: BodyType<RunWorkflowRequest>}> = (props) => {
           const {id,data} = props ?? {};
 
           return  runWorkflow(id,data,requestOptions)
@@ -740,11 +741,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Run a workflow
  */
 export const useRunWorkflow = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runWorkflow>>, TError,{id: Id;data: BodyType<RunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runWorkflow>>, TError,{id: RecordId;data: BodyType<RunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof runWorkflow>>,
         TError,
-        {id: Id;data: BodyType<RunWorkflowRequest>},
+        {id: RecordId;data: BodyType<RunWorkflowRequest>},
         TContext
       > => {
 
@@ -762,7 +763,7 @@ same rules as a running job's `waiting`. It does not check what the run itself r
 
  * @summary Preview a run of a workflow
  */
-export const getPreviewWorkflowRunUrl = (id: Id,) => {
+export const getPreviewWorkflowRunUrl = (id: RecordId,) => {
 
 
   
@@ -770,7 +771,7 @@ export const getPreviewWorkflowRunUrl = (id: Id,) => {
   return `/v1/workflow/run-preview/${id}`
 }
 
-export const previewWorkflowRun = async (id: Id, options?: RequestInit): Promise<RunPreviewResponse> => {
+export const previewWorkflowRun = async (id: RecordId, options?: RequestInit): Promise<RunPreviewResponse> => {
   
   return customFetch<RunPreviewResponse>(getPreviewWorkflowRunUrl(id),
   {      
@@ -785,14 +786,14 @@ export const previewWorkflowRun = async (id: Id, options?: RequestInit): Promise
 
 
 
-export const getPreviewWorkflowRunQueryKey = (id?: Id,) => {
+export const getPreviewWorkflowRunQueryKey = (id?: RecordId,) => {
     return [
     `/v1/workflow/run-preview/${id}`
     ] as const;
     }
 
     
-export const getPreviewWorkflowRunQueryOptions = <TData = Awaited<ReturnType<typeof previewWorkflowRun>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getPreviewWorkflowRunQueryOptions = <TData = Awaited<ReturnType<typeof previewWorkflowRun>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -815,7 +816,7 @@ export type PreviewWorkflowRunQueryError = ErrorType<BadRequestResponse | Unauth
 
 
 export function usePreviewWorkflowRun<TData = Awaited<ReturnType<typeof previewWorkflowRun>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>> & Pick<
+ id: RecordId, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof previewWorkflowRun>>,
           TError,
@@ -825,7 +826,7 @@ export function usePreviewWorkflowRun<TData = Awaited<ReturnType<typeof previewW
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function usePreviewWorkflowRun<TData = Awaited<ReturnType<typeof previewWorkflowRun>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>> & Pick<
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof previewWorkflowRun>>,
           TError,
@@ -835,7 +836,7 @@ export function usePreviewWorkflowRun<TData = Awaited<ReturnType<typeof previewW
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function usePreviewWorkflowRun<TData = Awaited<ReturnType<typeof previewWorkflowRun>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -843,7 +844,7 @@ export function usePreviewWorkflowRun<TData = Awaited<ReturnType<typeof previewW
  */
 
 export function usePreviewWorkflowRun<TData = Awaited<ReturnType<typeof previewWorkflowRun>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof previewWorkflowRun>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
@@ -875,7 +876,7 @@ workflow outside campaigns calls landlines and mobiles only). Any team role exce
 
  * @summary Test-run a workflow
  */
-export const getTestRunWorkflowUrl = (id: Id,) => {
+export const getTestRunWorkflowUrl = (id: RecordId,) => {
 
 
   
@@ -883,7 +884,7 @@ export const getTestRunWorkflowUrl = (id: Id,) => {
   return `/v1/workflow/test-run/${id}`
 }
 
-export const testRunWorkflow = async (id: Id,
+export const testRunWorkflow = async (id: RecordId,
     testRunWorkflowRequest: TestRunWorkflowRequest, options?: RequestInit): Promise<JobResponse> => {
   
   return customFetch<JobResponse>(getTestRunWorkflowUrl(id),
@@ -900,8 +901,8 @@ export const testRunWorkflow = async (id: Id,
 
 
 export const getTestRunWorkflowMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testRunWorkflow>>, TError,{id: Id;data: BodyType<TestRunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof testRunWorkflow>>, TError,{id: Id;data: BodyType<TestRunWorkflowRequest>}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testRunWorkflow>>, TError,{id: RecordId;data: BodyType<TestRunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof testRunWorkflow>>, TError,{id: RecordId;data: BodyType<TestRunWorkflowRequest>}, TContext> => {
 
 const mutationKey = ['testRunWorkflow'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -913,7 +914,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof testRunWorkflow>>, {id: Id;data: BodyType<TestRunWorkflowRequest>}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof testRunWorkflow>>, {id: RecordId;data: BodyType<TestRunWorkflowRequest>}> = (props) => {
           const {id,data} = props ?? {};
 
           return  testRunWorkflow(id,data,requestOptions)
@@ -932,11 +933,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Test-run a workflow
  */
 export const useTestRunWorkflow = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testRunWorkflow>>, TError,{id: Id;data: BodyType<TestRunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testRunWorkflow>>, TError,{id: RecordId;data: BodyType<TestRunWorkflowRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof testRunWorkflow>>,
         TError,
-        {id: Id;data: BodyType<TestRunWorkflowRequest>},
+        {id: RecordId;data: BodyType<TestRunWorkflowRequest>},
         TContext
       > => {
 
@@ -954,7 +955,7 @@ with `data: null` ("no job yet"), so a client asks one request whether or not it
 
  * @summary Progress of a workflow's run
  */
-export const getGetWorkflowProgressUrl = (id: Id,) => {
+export const getGetWorkflowProgressUrl = (id: RecordId,) => {
 
 
   
@@ -962,7 +963,7 @@ export const getGetWorkflowProgressUrl = (id: Id,) => {
   return `/v1/workflow/progress/${id}`
 }
 
-export const getWorkflowProgress = async (id: Id, options?: RequestInit): Promise<WorkflowProgressResponse> => {
+export const getWorkflowProgress = async (id: RecordId, options?: RequestInit): Promise<WorkflowProgressResponse> => {
   
   return customFetch<WorkflowProgressResponse>(getGetWorkflowProgressUrl(id),
   {      
@@ -977,8 +978,8 @@ export const getWorkflowProgress = async (id: Id, options?: RequestInit): Promis
 
 
 export const getGetWorkflowProgressMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getWorkflowProgress>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof getWorkflowProgress>>, TError,{id: Id}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getWorkflowProgress>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof getWorkflowProgress>>, TError,{id: RecordId}, TContext> => {
 
 const mutationKey = ['getWorkflowProgress'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -990,7 +991,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getWorkflowProgress>>, {id: Id}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof getWorkflowProgress>>, {id: RecordId}> = (props) => {
           const {id} = props ?? {};
 
           return  getWorkflowProgress(id,requestOptions)
@@ -1009,11 +1010,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Progress of a workflow's run
  */
 export const useGetWorkflowProgress = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getWorkflowProgress>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof getWorkflowProgress>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof getWorkflowProgress>>,
         TError,
-        {id: Id},
+        {id: RecordId},
         TContext
       > => {
 
@@ -1030,7 +1031,7 @@ workflow without a job in progress answers 422. It takes no body. Any team role 
 
  * @summary Cancel a workflow's run
  */
-export const getEndWorkflowJobUrl = (id: Id,) => {
+export const getEndWorkflowJobUrl = (id: RecordId,) => {
 
 
   
@@ -1038,7 +1039,7 @@ export const getEndWorkflowJobUrl = (id: Id,) => {
   return `/v1/workflow/end-job/${id}`
 }
 
-export const endWorkflowJob = async (id: Id, options?: RequestInit): Promise<JobResponse> => {
+export const endWorkflowJob = async (id: RecordId, options?: RequestInit): Promise<JobResponse> => {
   
   return customFetch<JobResponse>(getEndWorkflowJobUrl(id),
   {      
@@ -1053,8 +1054,8 @@ export const endWorkflowJob = async (id: Id, options?: RequestInit): Promise<Job
 
 
 export const getEndWorkflowJobMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endWorkflowJob>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof endWorkflowJob>>, TError,{id: Id}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endWorkflowJob>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof endWorkflowJob>>, TError,{id: RecordId}, TContext> => {
 
 const mutationKey = ['endWorkflowJob'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -1066,7 +1067,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof endWorkflowJob>>, {id: Id}> = (props) => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof endWorkflowJob>>, {id: RecordId}> = (props) => {
           const {id} = props ?? {};
 
           return  endWorkflowJob(id,requestOptions)
@@ -1085,11 +1086,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Cancel a workflow's run
  */
 export const useEndWorkflowJob = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UnprocessableEntityResponse | TooManyRequestsResponse | ErrorResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endWorkflowJob>>, TError,{id: Id}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endWorkflowJob>>, TError,{id: RecordId}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endWorkflowJob>>,
         TError,
-        {id: Id},
+        {id: RecordId},
         TContext
       > => {
 
@@ -1344,7 +1345,8 @@ data (without changing `version`). A request without `nodeId` answers 400 with d
   (or `phoneNumber`, required), `firstName`, `lastName`, `email`, `lifecycleStage`;
   every other column is kept on the contact as an extra field. Phone numbers are
   normalised to E.164 (a row without a valid one is kept with call status `failed`,
-  and so is a number that is neither a landline nor a mobile unless its kind is in
+  as is one written with letters unless `convertLetters` is true, and so is a number
+  that is neither a landline nor a mobile unless its kind is in
   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
@@ -2162,7 +2164,7 @@ page. The dashboard refreshes it every 60 seconds. Any team role may call it.
 
  * @summary List a workflow's runs
  */
-export const getListWorkflowHistoryUrl = (id: Id,
+export const getListWorkflowHistoryUrl = (id: RecordId,
     params?: ListWorkflowHistoryParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -2178,7 +2180,7 @@ export const getListWorkflowHistoryUrl = (id: Id,
   return stringifiedParams.length > 0 ? `/v1/workflow/history/${id}?${stringifiedParams}` : `/v1/workflow/history/${id}`
 }
 
-export const listWorkflowHistory = async (id: Id,
+export const listWorkflowHistory = async (id: RecordId,
     params?: ListWorkflowHistoryParams, options?: RequestInit): Promise<JobListResponse> => {
   
   return customFetch<JobListResponse>(getListWorkflowHistoryUrl(id,params),
@@ -2194,7 +2196,7 @@ export const listWorkflowHistory = async (id: Id,
 
 
 
-export const getListWorkflowHistoryQueryKey = (id?: Id,
+export const getListWorkflowHistoryQueryKey = (id?: RecordId,
     params?: ListWorkflowHistoryParams,) => {
     return [
     `/v1/workflow/history/${id}`, ...(params ? [params]: [])
@@ -2202,7 +2204,7 @@ export const getListWorkflowHistoryQueryKey = (id?: Id,
     }
 
     
-export const getListWorkflowHistoryQueryOptions = <TData = Awaited<ReturnType<typeof listWorkflowHistory>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: Id,
+export const getListWorkflowHistoryQueryOptions = <TData = Awaited<ReturnType<typeof listWorkflowHistory>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId,
     params?: ListWorkflowHistoryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowHistory>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -2226,7 +2228,7 @@ export type ListWorkflowHistoryQueryError = ErrorType<BadRequestResponse | Unaut
 
 
 export function useListWorkflowHistory<TData = Awaited<ReturnType<typeof listWorkflowHistory>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params: undefined |  ListWorkflowHistoryParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowHistory>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listWorkflowHistory>>,
@@ -2237,7 +2239,7 @@ export function useListWorkflowHistory<TData = Awaited<ReturnType<typeof listWor
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListWorkflowHistory<TData = Awaited<ReturnType<typeof listWorkflowHistory>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: ListWorkflowHistoryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowHistory>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listWorkflowHistory>>,
@@ -2248,7 +2250,7 @@ export function useListWorkflowHistory<TData = Awaited<ReturnType<typeof listWor
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListWorkflowHistory<TData = Awaited<ReturnType<typeof listWorkflowHistory>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: ListWorkflowHistoryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowHistory>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -2257,7 +2259,7 @@ export function useListWorkflowHistory<TData = Awaited<ReturnType<typeof listWor
  */
 
 export function useListWorkflowHistory<TData = Awaited<ReturnType<typeof listWorkflowHistory>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- id: Id,
+ id: RecordId,
     params?: ListWorkflowHistoryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowHistory>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -2282,7 +2284,7 @@ does not belong to answers 404. Any team role may call it.
 
  * @summary Workflows using a phone number
  */
-export const getListWorkflowsByPhoneNumberUrl = (phoneNumberId: Id,
+export const getListWorkflowsByPhoneNumberUrl = (phoneNumberId: RecordId,
     params?: ListWorkflowsByPhoneNumberParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -2298,7 +2300,7 @@ export const getListWorkflowsByPhoneNumberUrl = (phoneNumberId: Id,
   return stringifiedParams.length > 0 ? `/v1/workflow/phone-number/${phoneNumberId}?${stringifiedParams}` : `/v1/workflow/phone-number/${phoneNumberId}`
 }
 
-export const listWorkflowsByPhoneNumber = async (phoneNumberId: Id,
+export const listWorkflowsByPhoneNumber = async (phoneNumberId: RecordId,
     params?: ListWorkflowsByPhoneNumberParams, options?: RequestInit): Promise<WorkflowListResponse> => {
   
   return customFetch<WorkflowListResponse>(getListWorkflowsByPhoneNumberUrl(phoneNumberId,params),
@@ -2314,7 +2316,7 @@ export const listWorkflowsByPhoneNumber = async (phoneNumberId: Id,
 
 
 
-export const getListWorkflowsByPhoneNumberQueryKey = (phoneNumberId?: Id,
+export const getListWorkflowsByPhoneNumberQueryKey = (phoneNumberId?: RecordId,
     params?: ListWorkflowsByPhoneNumberParams,) => {
     return [
     `/v1/workflow/phone-number/${phoneNumberId}`, ...(params ? [params]: [])
@@ -2322,7 +2324,7 @@ export const getListWorkflowsByPhoneNumberQueryKey = (phoneNumberId?: Id,
     }
 
     
-export const getListWorkflowsByPhoneNumberQueryOptions = <TData = Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(phoneNumberId: Id,
+export const getListWorkflowsByPhoneNumberQueryOptions = <TData = Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(phoneNumberId: RecordId,
     params?: ListWorkflowsByPhoneNumberParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -2346,7 +2348,7 @@ export type ListWorkflowsByPhoneNumberQueryError = ErrorType<BadRequestResponse 
 
 
 export function useListWorkflowsByPhoneNumber<TData = Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- phoneNumberId: Id,
+ phoneNumberId: RecordId,
     params: undefined |  ListWorkflowsByPhoneNumberParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>,
@@ -2357,7 +2359,7 @@ export function useListWorkflowsByPhoneNumber<TData = Awaited<ReturnType<typeof 
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListWorkflowsByPhoneNumber<TData = Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- phoneNumberId: Id,
+ phoneNumberId: RecordId,
     params?: ListWorkflowsByPhoneNumberParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>,
@@ -2368,7 +2370,7 @@ export function useListWorkflowsByPhoneNumber<TData = Awaited<ReturnType<typeof 
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListWorkflowsByPhoneNumber<TData = Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- phoneNumberId: Id,
+ phoneNumberId: RecordId,
     params?: ListWorkflowsByPhoneNumberParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -2377,7 +2379,7 @@ export function useListWorkflowsByPhoneNumber<TData = Awaited<ReturnType<typeof 
  */
 
 export function useListWorkflowsByPhoneNumber<TData = Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
- phoneNumberId: Id,
+ phoneNumberId: RecordId,
     params?: ListWorkflowsByPhoneNumberParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWorkflowsByPhoneNumber>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

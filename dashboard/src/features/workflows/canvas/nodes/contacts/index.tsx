@@ -4,6 +4,7 @@ import { useState } from 'react';
 
 import { downloadRejectedContacts, setWorkflowContacts } from '../../../../../api/gen/workflows/workflows';
 import { Button } from '../../../../../components/ui/button';
+import { Checkbox } from '../../../../../components/ui/checkbox';
 import { Field } from '../../../../../components/ui/input';
 import { Select } from '../../../../../components/ui/select';
 import { toast } from '../../../../../components/ui/toast-store';
@@ -128,11 +129,12 @@ function CsvUpload({ nodeId }: { nodeId: string }) {
   const team = useCurrentTeam();
   const queryClient = useQueryClient();
   const [percent, setPercent] = useState<number | null>(null);
+  const [convertLetters, setConvertLetters] = useState(false);
   const attach = useMutation({
     mutationFn: async (file: File) => {
       const upload = await uploadFile(file, { organizationId: team.id, purpose: 'contacts-csv', onProgress: (p) => setPercent(percentOf(p)) });
       if (!upload.fileUrl) throw new Error('The upload finished without a file address; try again.');
-      return setWorkflowContacts({ nodeId, workflowId: canvas.workflowId, organizationId: team.id, source: 'csv', fileUrl: upload.fileUrl, fileName: file.name });
+      return setWorkflowContacts({ nodeId, workflowId: canvas.workflowId, organizationId: team.id, source: 'csv', fileUrl: upload.fileUrl, fileName: file.name, convertLetters });
     },
     onSuccess: async () => {
       setPercent(null);
@@ -152,6 +154,13 @@ function CsvUpload({ nodeId }: { nodeId: string }) {
         <div className="space-y-1">
           <input {...ids} type="file" accept=".csv,text/csv" className="text-sm" disabled={attach.isPending} onChange={(e) => e.target.files?.[0] && attach.mutate(e.target.files[0])} />
           {percent !== null && <p className="text-xs text-fg-muted">Uploading… {percent}%</p>}
+          <Checkbox
+            label="Read letters in numbers as keypad digits"
+            description="For vanity numbers like 1-800-FLOWERS (ABC = 2 … WXYZ = 9). Off, a number with letters is rejected, never guessed."
+            checked={convertLetters}
+            disabled={attach.isPending}
+            onCheckedChange={setConvertLetters}
+          />
           <a href="/contacts-template.csv" download="contacts-template.csv" className="text-xs text-accent-fg underline underline-offset-2">
             Download a sample CSV
           </a>
