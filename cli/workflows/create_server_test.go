@@ -15,7 +15,6 @@ import (
 	"github.com/bettyhq/betty/cli/workflows"
 	betty "github.com/bettyhq/betty/sdk"
 	"github.com/bettyhq/betty/sdk/client"
-	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/testserver"
 )
 
@@ -44,10 +43,6 @@ func TestCreateRunnableAgainstTheRealServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	number := env.PhoneNumber(t, team, "+14155550100")
-	// Credits for the calls: the lead may drop this once simulated calls are free (issue 21, wall 1).
-	if err := env.DB.AddCredits(ctx, team, 100, store.LedgerGrant, nil, nil); err != nil {
-		t.Fatal(err)
-	}
 	// A campaign without a number that calls at any hour, so the run does not wait for a window.
 	name, out, utc, zero := "Spring renewals", client.CallDirectionOutbound, "UTC", 0
 	camp, err := c.CreateCampaign(ctx, client.CreateCampaignRequest{OrganizationId: team, Name: &name, Type: &out,

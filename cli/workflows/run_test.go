@@ -228,5 +228,5 @@ func TestRunWaitSaysWhyContactsWait(t *testing.T) {
 	if cmdutil.ExitCode(err) != 0 {
 		t.Fatalf("exit %d: %v", cmdutil.ExitCode(err), err)
 	}
-	clitest.Golden(t, "run-wait-waiting.stderr", []byte(strings.TrimSuffix(errOut, "error: <nil>\n")))
+	clitest.Golden(t, "run-wait-waiting.stderr", []byte(strings.TrimSuffix(errOut, "Error: <nil>\n")))
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/testserver"
 )
 
@@ -22,10 +21,6 @@ func TestExampleWithAnAPIKey(t *testing.T) {
 	ada := env.SignUp(t, "ada@example.com")
 	team := env.Team(t, ada, "Acme")
 	env.PhoneNumber(t, team, "+14155550100")
-	// Credits for the calls: drop them once simulated calls are free (issue 21, wall 1).
-	if err := env.DB.AddCredits(context.Background(), team, 100, store.LedgerGrant, nil, nil); err != nil {
-		t.Fatal(err)
-	}
 	stdout := runExample(t, map[string]string{"BETTY_SERVER": env.URL, "BETTY_API_KEY": env.APIKey(t, team, "developer")})
 	for _, want := range []string{"Team      Acme (" + team + ")", "Number    +14155550100", "Contacts  5 imported from contacts.csv, 0 rows rejected"} {
 		if !strings.Contains(stdout, want) {
@@ -36,7 +31,7 @@ func TestExampleWithAnAPIKey(t *testing.T) {
 }
 
 // The example on a fresh server: -signup makes the account, then its team, and buys a number
-// from the simulator, with nothing done by hand.
+// from the simulator, with nothing done by hand; its calls are simulated, so free.
 func TestExampleOnAFreshServer(t *testing.T) {
 	env := testserver.Start(t)
 	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
@@ -46,11 +41,6 @@ func TestExampleOnAFreshServer(t *testing.T) {
 	// The test server's dashboard is at http://betty.test, not at its listener's address.
 	err := run(ctx, []string{"-server", env.URL, "-dashboard-url", "http://betty.test", "-signup", "-email", "ada@example.com", "-password", "correct horse battery"},
 		func(string) string { return "" }, &stdout, &stderr)
-	// Until simulated calls are free (issue 21, wall 1), a new team's run is refused for
-	// credits; remove this skip when they are.
-	if err != nil && strings.Contains(err.Error(), "no credits left") {
-		t.Skipf("simulated calls still cost credits: %v\n%s", err, stdout.String())
-	}
 	if err != nil {
 		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
 	}

@@ -226,7 +226,8 @@ function NotConfiguredNotice({ detail }: { detail: string }) {
       <p className="font-semibold">Payments are not set up on this server.</p>
       <p className="mt-1">{detail}</p>
       <p className="mt-1">
-        Stripe’s events also need <code className="font-mono text-xs">--stripe-webhook-secret</code>. Until then nothing here charges a card; site admins grant credits with{' '}
+        Stripe’s events also need <code className="font-mono text-xs">--stripe-webhook-secret</code>. Until then nothing here charges a card. Calls through the simulator need no credits; for
+        real calls, site admins grant credits on the Admin page or with{' '}
         <code className="font-mono text-xs">betty admin credits grant</code>.
       </p>
     </div>
