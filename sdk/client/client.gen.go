@@ -3516,9 +3516,7 @@ type CreateAgentRequest struct {
 	// Instructions The agent's prompt. Defaults to empty.
 	Instructions *string `json:"instructions,omitempty"`
 
-	// KnowledgeBaseId An opaque identifier.
-	//
-	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	// KnowledgeBaseId One of the team's knowledge bases for the agent to answer from (404 when it is not the team's).
 	KnowledgeBaseId *Id `json:"knowledgeBaseId,omitempty"`
 
 	// KnowledgeFiles Knowledge files to link, from finished uploads.
