@@ -17,6 +17,7 @@ type creditLog struct {
 	EndTime    *time.Time
 	Cost       float64
 	Simulated  bool
+	JobID      *string
 }
 
 // endedLogs waits until the team has n call logs, all ended, and answers them.
@@ -24,8 +25,15 @@ func endedLogs(t *testing.T, a teamAPI, token, org string, n int) []creditLog {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
+		var all struct{ Data []creditLog }
+		a.want(http.StatusOK, token, "GET", "/v1/call/logs?organizationId="+org, nil, &all)
+		// The test calls' logs (a run's call, when one was dialled before the run was ended, is not awaited).
 		var logs struct{ Data []creditLog }
-		a.want(http.StatusOK, token, "GET", "/v1/call/logs?organizationId="+org, nil, &logs)
+		for _, l := range all.Data {
+			if l.JobID == nil || *l.JobID == "" {
+				logs.Data = append(logs.Data, l)
+			}
+		}
 		done := len(logs.Data) == n
 		for _, l := range logs.Data {
 			done = done && l.EndTime != nil

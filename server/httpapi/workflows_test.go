@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,11 +49,15 @@ type workflowJSON struct {
 }
 
 // workflowFixture makes an agent, a phone number and a workflow with a saved graph in org.
+// fixtureNumbers numbers the fixtures' phone numbers: each is another (drawing them from the
+// clock made two fixtures of one test collide now and then).
+var fixtureNumbers atomic.Int64
+
 func workflowFixture(t *testing.T, env *apitest.Env, owner apitest.Caller, org string) map[string]string {
 	t.Helper()
 	a := newTeamAPI(t, env)
 	ag := createAgent(t, a, owner, org, map[string]any{})
-	phone := env.PhoneNumber(t, org, fmt.Sprintf("+1415555%04d", time.Now().UnixNano()%10000))
+	phone := env.PhoneNumber(t, org, fmt.Sprintf("+1415555%04d", fixtureNumbers.Add(1)%10000))
 	var out struct{ Data workflowJSON }
 	a.want(http.StatusCreated, owner.Access, "POST", "/v1/workflow/create",
 		map[string]any{"organizationId": org, "name": "Fixture flow", "agentId": ag.ID, "workflowType": "outbound"}, &out)
