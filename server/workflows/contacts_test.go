@@ -148,6 +148,12 @@ func TestLettersInTheNumber(t *testing.T) {
 	if got := row("1-800-flowers", true); got.Phone != "+18003569377" {
 		t.Errorf("with conversion, lower case: %+v", got)
 	}
+	// Words with a digit are no number: invalid, with or without conversion (never keypad digits).
+	for _, letters := range []bool{false, true} {
+		if got := row("not a number 7", letters); got.Status != store.ContactFailed || got.LastError == nil || *got.LastError != "Invalid phone number" {
+			t.Errorf("words with a digit (conversion %v): %+v", letters, got)
+		}
+	}
 	if got := row("(415) 555-0123", false); got.Status != store.ContactPending || got.Phone != "+14155550123" {
 		t.Errorf("digits only: %+v", got)
 	}

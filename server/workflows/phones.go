@@ -50,17 +50,20 @@ func newPhones(region string) *phones {
 // conversion is off.
 const LettersRefusal = "Invalid phone number: letters in the number (import the file with letter conversion on to read them as keypad digits)"
 
-// hasLetters says whether a number is written with letters among its digits (a cell of
-// letters only, like "n/a", is no number at all: an invalid one). A trailing extension
-// ("ext. 12", "x12") counts: the dialer could not dial it, so the number is refused rather
-// than cut short.
+// hasLetters says whether a number is written with letters among its digits: letters beside
+// at least three digits, as in "1-800-FLOWERS" or "+1-41A-555-ZZZZ". Words with a digit or two
+// ("n/a", "not a number 7", "room 12") are no number at all: an invalid one, never read as
+// keypad digits. A trailing extension ("ext. 12", "x12") counts: the dialer could not dial it,
+// so the number is refused rather than cut short.
 func hasLetters(raw string) bool {
-	letters, digits := false, false
+	letters, digits := false, 0
 	for _, r := range raw {
 		letters = letters || unicode.IsLetter(r)
-		digits = digits || r >= '0' && r <= '9'
+		if r >= '0' && r <= '9' {
+			digits++
+		}
 	}
-	return letters && digits
+	return letters && digits >= 3
 }
 
 // keypadDigits spells the ASCII letters of a number as the digits of a standard phone keypad
@@ -79,7 +82,7 @@ func keypadDigits(raw string) string {
 }
 
 func (p *phones) normalize(raw string) (e164, reg string, tz *string, kind tel.Kind, ok bool) {
-	if p.letters {
+	if p.letters && hasLetters(raw) {
 		raw = keypadDigits(raw)
 	}
 	e164, reg, tz, kind, ok, final := p.fast(raw)

@@ -60,6 +60,11 @@ describe('command palette', () => {
     expect(filterCommands(commands, 'sign out').map((c) => c.label)).toEqual(['Sign out']);
   });
 
+  it('ranks the commands whose label holds the words first', () => {
+    // Every theme command has "dark mode" among its keywords: Enter must still pick the dark one.
+    expect(filterCommands(paletteCommands(base), 'dark theme').map((c) => c.label)).toEqual(['Use dark theme', 'Use light theme']);
+  });
+
   it('offers the themes not in use', () => {
     expect(labels({ ...base, theme: 'dark' }, 'Theme')).toEqual(['Use light theme', 'Use system theme']);
   });

@@ -98,8 +98,15 @@ export function paletteCommands({ team, teams, isSiteAdmin, recent, theme, curre
 export function filterCommands(commands: readonly PaletteCommand[], query: string): PaletteCommand[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return [...commands];
-  return commands.filter((c) => {
-    const text = [c.label, ...c.keywords].join(' ').toLowerCase();
-    return words.every((w) => text.includes(w));
-  });
+  const inLabel = (c: PaletteCommand) => words.filter((w) => c.label.toLowerCase().includes(w)).length;
+  // Commands whose label holds more of the words come first ("dark theme" picks Use dark theme,
+  // not Use light theme, whose keywords mention dark mode); otherwise the order is kept.
+  return commands
+    .filter((c) => {
+      const text = [c.label, ...c.keywords].join(' ').toLowerCase();
+      return words.every((w) => text.includes(w));
+    })
+    .map((c, i) => ({ c, i, score: inLabel(c) }))
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .map(({ c }) => c);
 }

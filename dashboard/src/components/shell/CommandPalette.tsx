@@ -33,6 +33,9 @@ function PaletteBody({ commands, onRun }: Pick<CommandPaletteProps, 'commands' |
   // The palette filters itself (filterCommands), the same way for every group, Recent included.
   const [query, setQuery] = useState('');
   const shown = filterCommands(commands, query);
+  // While searching, the group holding the best match comes first, so Enter runs it.
+  const first = (group: string) => shown.findIndex((c) => c.group === group);
+  const groups = query.trim() ? [...PALETTE_GROUPS].sort((a, b) => first(a) - first(b)) : PALETTE_GROUPS;
   return (
     <Command label="Command palette" loop shouldFilter={false} className="flex max-h-[min(28rem,70vh)] flex-col">
       <div className="flex items-center gap-2 border-b border-line px-3">
@@ -42,7 +45,7 @@ function PaletteBody({ commands, onRun }: Pick<CommandPaletteProps, 'commands' |
       </div>
       <Command.List className="overflow-y-auto p-1.5">
         <Command.Empty className="px-3 py-8 text-center text-sm text-fg-muted">Nothing matches. Try a page name, a team or an action.</Command.Empty>
-        {PALETTE_GROUPS.map((group) => {
+        {groups.map((group) => {
           const items = shown.filter((c) => c.group === group);
           if (items.length === 0) return null;
           return (
