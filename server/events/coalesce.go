@@ -2,12 +2,15 @@ package events
 
 import "time"
 
-// CoalesceEvery is how often a stream sends a call.updated of one call at most (decision: a
-// call's live transcript publishes an event per turn, and a run of 18 calls made 165 of them;
-// a client needs the call as it is, not every step).
+// CoalesceEvery is how often a stream sends a call.updated of one call, or a job.updated of
+// one job, at most (decision: a call's live transcript publishes an event per turn, and a run
+// of 18 calls made 165 of them; a job publishes one at each of its calls' changes, and
+// rendering it says why its contacts wait, which reads its queue. A client needs the entity
+// as it is, not every step).
 const CoalesceEvery = 250 * time.Millisecond
 
-// Coalescer thins one stream's call.updated events: at most one per call every Every. An
+// Coalescer thins one stream's call.updated and job.updated events: at most one per call (or
+// job) every Every. An
 // event of a call sent less than Every ago is held, and a later one of the same call replaces
 // it (the stream renders the call as it is when it sends, so the latest state wins); the held
 // event goes out once Every has passed. An event the caller marks final (the call ended) is
@@ -20,14 +23,14 @@ type Coalescer struct {
 	held  map[string]Event     // call → its latest event not sent yet
 }
 
-// NewCoalescer returns a coalescer of call.updated events every d.
+// NewCoalescer returns a coalescer of call.updated and job.updated events every d.
 func NewCoalescer(d time.Duration) *Coalescer {
 	return &Coalescer{Every: d, sent: map[string]time.Time{}, held: map[string]Event{}}
 }
 
 // Offer answers whether ev is to be sent now (at now); if not, it is held for Due.
 func (c *Coalescer) Offer(ev Event, final bool, now time.Time) bool {
-	if ev.Type != CallUpdated {
+	if ev.Type != CallUpdated && ev.Type != JobUpdated {
 		return true
 	}
 	c.forget(now)

@@ -91,9 +91,16 @@ func (s *eventStream) VisitStreamEventsResponse(w http.ResponseWriter) error {
 	co := events.NewCoalescer(events.CoalesceEvery)
 	held := time.NewTimer(time.Hour)
 	defer held.Stop()
-	// send renders and writes ev; a call.updated goes through the coalescer (offer) unless it
-	// was held already.
+	// send renders and writes ev; a call.updated or job.updated goes through the coalescer
+	// (offer) unless it was held already. A job is offered before it is rendered (rendering
+	// reads its queue), and it is never final: a held one goes out within CoalesceEvery.
 	send := func(ev events.Event, offer bool) (bool, error) {
+		if offer && ev.Type == events.JobUpdated {
+			if !co.Offer(ev, false, time.Now()) {
+				return false, nil
+			}
+			offer = false
+		}
 		data, ok, final, err := s.render(ev)
 		if err != nil || !ok {
 			return false, err

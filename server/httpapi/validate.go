@@ -373,9 +373,10 @@ func schemaFieldError(prefix, name string, se *openapi3.SchemaError) api.FieldEr
 	return problem.Field(field, leaf+": "+se.Reason)
 }
 
-// isRecordID says whether a schema is the contract's RecordId (the ids Betty makes).
+// isRecordID says whether a schema is the contract's RecordId (the ids Betty makes), which
+// carries the extension x-betty-record-id.
 func isRecordID(s *openapi3.Schema) bool {
-	return s != nil && strings.Contains(s.Description, "The id of a record Betty made")
+	return s != nil && s.Extensions["x-betty-record-id"] == true
 }
 
 func article(types []string) string {

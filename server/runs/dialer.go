@@ -161,7 +161,7 @@ func (s *Service) finishIfDone(ctx context.Context, j store.WorkflowJob) (bool, 
 		if finished, err = s.db.FinishWorkflowJob(ctx, j.ID, store.JobSuccess, nil); err != nil || !finished {
 			return err
 		}
-		if err := s.followCampaign(ctx, j); err != nil {
+		if err := s.campaignFollowsRuns(ctx, j); err != nil {
 			return err
 		}
 		return s.publish(ctx, j.OrganizationID, "job.updated", j.ID)

@@ -379,7 +379,7 @@ func (s *Service) Start(ctx context.Context, a auth.Actor, workflowID string, by
 		if n == 0 {
 			return errs.UnprocessableErr("The workflow has no contact left to call: every contact was called already.")
 		}
-		if err := s.followCampaign(ctx, j); err != nil {
+		if err := s.campaignFollowsRuns(ctx, j); err != nil {
 			return err
 		}
 		return s.insertDispatcher(ctx, j.ID)
@@ -461,7 +461,7 @@ func (s *Service) End(ctx context.Context, a auth.Actor, workflowID string) (Job
 		if _, err := s.db.FinishWorkflowJob(ctx, j.ID, store.JobCancelled, nil); err != nil {
 			return err
 		}
-		if err := s.followCampaign(ctx, j); err != nil {
+		if err := s.campaignFollowsRuns(ctx, j); err != nil {
 			return err
 		}
 		return s.publish(ctx, j.OrganizationID, "job.updated", j.ID)
@@ -475,9 +475,9 @@ func (s *Service) End(ctx context.Context, a auth.Actor, workflowID string) (Job
 	return s.withProgress(ctx, j)
 }
 
-// followCampaign moves the status of j's campaign after its runs (campaigns.FollowRuns), in
+// campaignFollowsRuns moves the status of j's campaign after its runs (campaigns.FollowRuns), in
 // the caller's transaction, when a run starts or ends.
-func (s *Service) followCampaign(ctx context.Context, j store.WorkflowJob) error {
+func (s *Service) campaignFollowsRuns(ctx context.Context, j store.WorkflowJob) error {
 	if j.CampaignID == nil {
 		return nil
 	}

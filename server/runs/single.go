@@ -73,7 +73,7 @@ func (s *Service) StartSingle(ctx context.Context, in SingleInput) (Job, error) 
 		if err := s.insertDispatcher(ctx, j.ID); err != nil {
 			return err
 		}
-		if err := s.followCampaign(ctx, j); err != nil {
+		if err := s.campaignFollowsRuns(ctx, j); err != nil {
 			return err
 		}
 		return s.publish(ctx, j.OrganizationID, "job.updated", j.ID)
