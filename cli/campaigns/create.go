@@ -26,9 +26,10 @@ func NewCmdCreate(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Co
 		Short: "Create a campaign",
 		Long: `Create a campaign for a team. Flags not given take the server's defaults: "Untitled
 campaign", outbound, draft, medium priority, purpose Other, no phone number, and the default
-call settings: calls from 09:00 to 17:00 Monday to Friday in UTC, at most 5 at a time, 2
-retries 60 minutes apart, hang up on voicemail, calls recorded. A new campaign cannot be
-active: it has no workflow yet. Any member but read-only may do this.
+call settings: calls from 09:00 to 17:00 Monday to Friday in each contact's time zone (UTC
+when the number tells none), at most 5 at a time, 2 retries 60 minutes apart, hang up on
+voicemail, calls recorded. A new campaign cannot be active: it has no workflow yet. Any
+member but read-only may do this.
 
 ` + settingsHelp + `
 

@@ -62,9 +62,9 @@ type settings struct {
 
 func addSettingFlags(cmd *cobra.Command, s *settings) {
 	fs := cmd.Flags()
-	fs.Var(windowValue{&s.Window}, "call-window", "The hours outbound calls may start in, such as 09:00-17:00, in the campaign's time zone")
+	fs.Var(windowValue{&s.Window}, "call-window", "The hours outbound calls may start in, such as 09:00-17:00, in each contact's time zone")
 	fs.Var(daysValue{&s.Days}, "days", "The days calls may be placed, such as mon-fri or mon,wed,fri")
-	fs.Var(timezoneValue{&s.Timezone}, "timezone", "The IANA time zone the call window is read in, such as America/New_York")
+	fs.Var(timezoneValue{&s.Timezone}, "timezone", "The IANA time zone of contacts whose number tells none, such as America/New_York")
 	fs.Var(boundedValue{&s.MaxConcurrent, MaxConcurrentCalls}, "max-concurrent-calls", fmt.Sprintf("The most calls at the same time, %d to %d", MaxConcurrentCalls.Min, MaxConcurrentCalls.Max))
 	fs.Var(boundedValue{&s.Retries, RetryAttempts}, "retries", fmt.Sprintf("Extra attempts for a contact not reached, %d to %d", RetryAttempts.Min, RetryAttempts.Max))
 	fs.Var(minutesValue{&s.RetryDelay, RetryDelayMinutes}, "retry-delay", "Time between two attempts on a contact: minutes, or a duration such as 90m or 2h")
@@ -78,9 +78,10 @@ func addSettingFlags(cmd *cobra.Command, s *settings) {
 
 // settingsHelp tells create's and edit's long help about the settings flags.
 const settingsHelp = `--call-window, --days and --timezone say when outbound calls may start: from the window's
-start to its end (windows over midnight are not supported), on the days given, in the time
-zone given. A contact not reached (no answer, busy, failed, or voicemail when hanging up) is
-called again up to --retries more times, --retry-delay apart. --voicemail leave-message has
+start to its end (windows over midnight are not supported), on the days given, in each
+contact's time zone (from their number; --timezone for numbers that tell none). A contact not
+reached (no answer, busy, failed, or voicemail when hanging up) is called again up to
+--retries more times, --retry-delay apart. --voicemail leave-message has
 the agent say --voicemail-message after the beep; the message may hold {{firstName}}-style
 placeholders filled from the contact row. --max-call-duration bounds each call from its
 answer (30 minutes by default): Betty hangs up a call that reaches it.

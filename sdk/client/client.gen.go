@@ -3050,7 +3050,7 @@ type CampaignSettings struct {
 	// RetryDelayMinutes Minutes between two attempts on the same contact (still within the call window).
 	RetryDelayMinutes int `json:"retryDelayMinutes"`
 
-	// Timezone An IANA time-zone name the call window is read in; an unknown name answers 400.
+	// Timezone An IANA time-zone name the call window is read in for contacts whose number tells no zone (the window is read in each contact's own zone, from their number); an unknown name answers 400.
 	//
 	// Example: America/New_York
 	Timezone string `json:"timezone"`
@@ -3073,8 +3073,8 @@ type CampaignSettings struct {
 // takes its default (on update too: the object sent replaces the stored settings). Call
 // window, retries and voicemail apply to outbound calls; `maxConcurrentCalls`,
 // `recordCalls` and `maxCallDurationMinutes` to both directions.
-// Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in UTC, 2 retries 60
-// minutes apart, hang up on voicemail, calls recorded, calls at most 30 minutes long,
+// Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in each contact's time
+// zone (UTC for numbers that tell none), 2 retries 60 minutes apart, hang up on voicemail, calls recorded, calls at most 30 minutes long,
 // landline and mobile numbers only.
 type CampaignSettingsInput struct {
 	// AllowedNumberTypes Kinds of numbers beyond landlines and mobiles this campaign's calls may reach, for
@@ -3117,7 +3117,7 @@ type CampaignSettingsInput struct {
 	// RetryDelayMinutes Minutes between two attempts on the same contact (still within the call window).
 	RetryDelayMinutes *int `json:"retryDelayMinutes,omitempty"`
 
-	// Timezone An IANA time-zone name the call window is read in; an unknown name answers 400.
+	// Timezone An IANA time-zone name the call window is read in for contacts whose number tells no zone (the window is read in each contact's own zone, from their number); an unknown name answers 400.
 	//
 	// Example: America/New_York
 	Timezone *string `json:"timezone,omitempty"`
@@ -3147,7 +3147,7 @@ type CampaignStatusFilter string
 // `voicemailMessage` after the beep, and the contact is not retried).
 type CampaignVoicemailAction string
 
-// CampaignWeekday A day of the week, in the campaign's time zone.
+// CampaignWeekday A day of the week, in the contact's time zone (the campaign's when the number tells none).
 type CampaignWeekday string
 
 // CampaignWorkflowListResponse The envelope of a page of campaign workflow summaries.
@@ -3570,8 +3570,8 @@ type CreateCampaignRequest struct {
 	// takes its default (on update too: the object sent replaces the stored settings). Call
 	// window, retries and voicemail apply to outbound calls; `maxConcurrentCalls`,
 	// `recordCalls` and `maxCallDurationMinutes` to both directions.
-	// Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in UTC, 2 retries 60
-	// minutes apart, hang up on voicemail, calls recorded, calls at most 30 minutes long,
+	// Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in each contact's time
+	// zone (UTC for numbers that tell none), 2 retries 60 minutes apart, hang up on voicemail, calls recorded, calls at most 30 minutes long,
 	// landline and mobile numbers only.
 	Settings *CampaignSettingsInput `json:"settings,omitempty"`
 
@@ -6417,8 +6417,8 @@ type UpdateCampaignRequest struct {
 	// takes its default (on update too: the object sent replaces the stored settings). Call
 	// window, retries and voicemail apply to outbound calls; `maxConcurrentCalls`,
 	// `recordCalls` and `maxCallDurationMinutes` to both directions.
-	// Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in UTC, 2 retries 60
-	// minutes apart, hang up on voicemail, calls recorded, calls at most 30 minutes long,
+	// Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in each contact's time
+	// zone (UTC for numbers that tell none), 2 retries 60 minutes apart, hang up on voicemail, calls recorded, calls at most 30 minutes long,
 	// landline and mobile numbers only.
 	Settings *CampaignSettingsInput `json:"settings,omitempty"`
 

@@ -66,7 +66,7 @@ export function CampaignSettingsTab({ team, campaign }: { team: Organization; ca
               <Field label="Until" error={errors.end ?? serverField('callWindow.end')}>
                 {(ids) => <Input {...ids} type="time" value={form.end} onChange={(e) => set('end', e.target.value)} />}
               </Field>
-              <Field label="Time zone" description="The window is read in this zone." error={errors.timezone ?? serverField('timezone')}>
+              <Field label="Time zone" description="The window is read in each contact’s zone, from their number; this one is for numbers that tell none." error={errors.timezone ?? serverField('timezone')}>
                 {(ids) => (
                   <>
                     <Input {...ids} list={zonesId} value={form.timezone} onChange={(e) => set('timezone', e.target.value)} autoComplete="off" spellCheck={false} />

@@ -29,7 +29,7 @@ export interface CampaignSettings {
   maxConcurrentCalls: number;
   callWindow: CampaignCallWindow;
   /**
-   * An IANA time-zone name the call window is read in; an unknown name answers 400.
+   * An IANA time-zone name the call window is read in for contacts whose number tells no zone (the window is read in each contact's own zone, from their number); an unknown name answers 400.
    * @minLength 1
    * @maxLength 64
    */

@@ -11,8 +11,8 @@ import type { CampaignNumberType } from './campaignNumberType';
 takes its default (on update too: the object sent replaces the stored settings). Call
 window, retries and voicemail apply to outbound calls; `maxConcurrentCalls`,
 `recordCalls` and `maxCallDurationMinutes` to both directions.
-Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in UTC, 2 retries 60
-minutes apart, hang up on voicemail, calls recorded, calls at most 30 minutes long,
+Defaults: 5 concurrent calls, 09:00-17:00 Monday to Friday in each contact's time
+zone (UTC for numbers that tell none), 2 retries 60 minutes apart, hang up on voicemail, calls recorded, calls at most 30 minutes long,
 landline and mobile numbers only.
 
  */
@@ -25,7 +25,7 @@ export interface CampaignSettingsInput {
   maxConcurrentCalls?: number;
   callWindow?: CampaignCallWindow;
   /**
-   * An IANA time-zone name the call window is read in; an unknown name answers 400.
+   * An IANA time-zone name the call window is read in for contacts whose number tells no zone (the window is read in each contact's own zone, from their number); an unknown name answers 400.
    * @minLength 1
    * @maxLength 64
    */

@@ -4,7 +4,7 @@
  */
 
 /**
- * A day of the week, in the campaign's time zone.
+ * A day of the week, in the contact's time zone (the campaign's when the number tells none).
  */
 export type CampaignWeekday = typeof CampaignWeekday[keyof typeof CampaignWeekday];
 
