@@ -13,7 +13,7 @@ import (
 
 // CustomerOptions configure the simulated customer.
 type CustomerOptions struct {
-	// Seed varies the customers of a job: the same seed, persona and words always answer the
+	// Seed varies the customers of a job: the same seed, persona and call always answer the
 	// same reply.
 	Seed int64
 	// DoNotCallRate is the share of personas without a stated wish (a job's contacts) who
@@ -22,18 +22,25 @@ type CustomerOptions struct {
 }
 
 // Customer is the local simulated customer (phones.Customer): it answers the agent following
-// a persona — a test run's customerDescription, or a job contact's fields. Deterministic:
-// the answer depends only on the seed, the persona and what the agent said.
+// a persona — a test run's customerDescription, or one drawn for a job's contact (Personas).
+// Deterministic: the answer depends only on the seed, the persona and the call so far.
 //
-// The persona is read for a few traits, in this order: quoted lines ("says \"I want to
-// cancel\"") are said as written, the one most like the agent's words first; asking not to be
-// called again ("do not call", "remove", "stop calling" …); silence ("silent", "says
-// nothing"); wanting a person ("human", "manager", "representative"); being busy ("busy",
-// "call back", "later"); asking about price ("price", "cost"); then a disposition, negative
-// ("not interested", "declines", "angry") or positive ("interested", "agrees", "happy"). A
-// persona with none of these (a job's contact) gets a disposition drawn from the seed: about
-// half say yes, a third no, the rest ask a question or are busy; DoNotCallRate of them ask not
-// to be called again.
+// The persona is read as a person would read a brief (readPersona):
+//   - quoted lines ("says \"I want to cancel\"") are said as written, each once, the one most
+//     like the agent's words first (a persona of quotes alone repeats them: "says \"yes\" to
+//     everything");
+//   - questions the person has ("wants to know the opening hours", "asks whether you deliver
+//     on Sundays", "asks about the price") are asked when the agent invites them ("How can I
+//     help?", "Any questions?") or has just answered the previous one;
+//   - details (an e-mail address, a phone number, a day or time, an order number, a name) are
+//     given when the agent asks for them, and never made up when the persona has none;
+//   - traits, the first that applies: asking not to be called again, silence, wanting a person,
+//     being busy, asking about the price, then a disposition, negative or positive. A persona
+//     with none of these (a job's contact) draws one from the seed: about half say yes, a third
+//     no, the rest ask about the price or are busy; DoNotCallRate of them ask not to be called.
+//
+// When its questions are answered the person says goodbye; if the agent talks on after that
+// with another question, the person answers it once and hangs up.
 type Customer struct {
 	o CustomerOptions
 }
@@ -74,8 +81,6 @@ var traitWords = []struct {
 	{traitPositive, regexp.MustCompile(`(?i)(interested|agree|happy|keen|eager|friendly|says yes|wants to renew|wants to buy|accept|yes)`)},
 }
 
-var personaQuote = regexp.MustCompile(`["“]([^"”]{2,})["”]`)
-
 var replies = map[trait][]string{
 	traitDoNotCall: {"Please don't call me again.", "Remove me from your list and stop calling me.", "I'm not interested. Don't call me again."},
 	traitHuman:     {"Can I talk to a real person, please?", "I'd rather speak to a human representative.", "Please put me through to a manager."},
@@ -91,65 +96,103 @@ var statement = map[bool][]string{
 	false: {"Okay.", "Hmm, I see.", "Right."},
 }
 
-// Reply answers what the agent just said. heard is everything the agent said on the call so
-// far, in order (phones/sim passes the whole call), its last line being the one just said:
-// the customer answers that line, and the number of questions asked before varies the answer,
-// so a customer asked the same question twice does not always answer the same.
-func (c *Customer) Reply(ctx context.Context, persona string, heard []string) (string, error) {
+// goodbyes end the person's side of the call once they have nothing more to ask.
+var goodbyes = []string{"Great, that's all I needed. Thank you, goodbye!", "Perfect, thanks for your help. Bye!", "That's everything, thank you. Goodbye."}
+
+// nothingMore answers an invitation to ask when the person has no (more) questions.
+var nothingMore = []string{"No, that's all. Thank you, goodbye!", "No, I'm all set. Thanks, bye!", "Nothing else, thanks. Goodbye."}
+
+// Reply answers what the agent just said: call is the call so far as the carrier heard it,
+// both sides in order, its last agent line being the one to answer.
+func (c *Customer) Reply(ctx context.Context, persona string, call []phones.SpokenTurn) (phones.CustomerReply, error) {
 	if err := ctx.Err(); err != nil {
-		return "", err
+		return phones.CustomerReply{}, err
 	}
-	last := ""
-	if len(heard) > 0 {
-		last = heard[len(heard)-1]
-	}
+	p := readPersona(persona)
+	h := c.hash(persona, call)
+	me := customerLines(call)
+	last := lastAgentLine(call)
 	asked := 0 // questions the agent asked before its last line
-	for _, l := range heard[:max(len(heard)-1, 0)] {
-		if strings.Contains(l, "?") {
+	for _, t := range call {
+		if t.Agent && t.Text != last && strings.Contains(t.Text, "?") {
 			asked++
 		}
 	}
-	h := c.hash(persona, strings.Join(heard, "\n"))
-	if qs := personaQuote.FindAllStringSubmatch(persona, -1); len(qs) > 0 {
-		best, score := qs[0][1], -1.0
-		for _, q := range qs {
-			if s := llm.Similarity(last, q[1]); s > score {
-				best, score = q[1], s
-			}
-		}
-		return best, nil
+	say := func(s string) (phones.CustomerReply, error) { return phones.CustomerReply{Text: s}, nil }
+
+	if len(p.quotes) > 0 && len(p.questions) == 0 && len(p.details) == 0 {
+		return say(bestLine(last, p.quotes))
 	}
-	t := c.trait(persona)
+	t := p.trait
+	if !p.stated {
+		t = c.drawTrait(persona)
+	}
 	if t == traitSilent {
-		return "", nil
+		return say("")
 	}
 	if strings.Contains(strings.ToLower(last), "are you still there") {
-		return "Yes, I'm here.", nil
+		return say("Yes, I'm here.")
 	}
 	if t == traitDoNotCall {
-		return pick(replies[traitDoNotCall], h), nil
+		return say(pick(replies[traitDoNotCall], h))
 	}
-	if !strings.Contains(last, "?") {
-		return pick(statement[t != traitNegative], h), nil
+	if saidAny(me, goodbyes) || saidAny(me, nothingMore) {
+		// The person said goodbye and the agent talks on: one short answer, then they hang up.
+		r := pick(statement[t != traitNegative], h)
+		if isQuestion(last) {
+			r = "Sorry, I have to go. Bye."
+		}
+		return phones.CustomerReply{Text: r, HangUp: true}, nil
+	}
+	if d, ok := askedDetail(last); ok {
+		if v := p.details[d]; v != "" {
+			return say(detailAnswer(d, v, h))
+		}
+		if d == detailEmail || d == detailPhone || d == detailName {
+			return say("I'd rather not give that out over the phone.")
+		}
+	}
+	if q := unsaid(me, p.quotes); len(q) > 0 {
+		return say(bestLine(last, q))
+	}
+	next := unsaid(me, p.questions)
+	if invites(last) {
+		switch {
+		case len(next) > 0:
+			return say(next[0])
+		case len(p.questions) > 0 || p.stated:
+			return say(pick(nothingMore, h))
+		}
+	}
+	if !isQuestion(last) {
+		if len(p.questions) > 0 && len(me) > 0 && isQuestion(me[len(me)-1]) {
+			// The agent answered the person's question: the next one, or goodbye.
+			if len(next) > 0 {
+				return say(pick([]string{"Thanks. ", "Okay, good to know. ", "Great. "}, h) + "And " + lowerFirst(next[0]))
+			}
+			return say(pick(goodbyes, h))
+		}
+		if len(next) > 0 && len(me) == 0 {
+			return say(next[0]) // the person opens with what they called about
+		}
+		return say(pick(statement[t != traitNegative], h))
 	}
 	if (t == traitHuman || t == traitBusy || t == traitPrice) && asked > 0 {
 		// asked again, the customer answers the question: mostly yes, sometimes no
 		if h%3 == 2 {
-			return pick(replies[traitNegative], h>>8), nil
+			return say(pick(replies[traitNegative], h>>8))
 		}
-		return pick(replies[traitPositive], h>>8), nil
+		return say(pick(replies[traitPositive], h>>8))
 	}
-	return pick(replies[t], h), nil
+	if t == traitNone {
+		t = traitPositive
+	}
+	return say(pick(replies[t], h))
 }
 
-// trait is the persona's first trait; a persona without one draws it from the seed.
-func (c *Customer) trait(persona string) trait {
-	for _, tw := range traitWords {
-		if tw.re.MatchString(persona) {
-			return tw.t
-		}
-	}
-	u := float64(c.hash(persona, "")%10000) / 10000
+// drawTrait is the trait of a persona that states none (a job's contact), drawn from the seed.
+func (c *Customer) drawTrait(persona string) trait {
+	u := float64(c.hash(persona, nil)%10000) / 10000
 	switch {
 	case c.o.DoNotCallRate > 0 && u < c.o.DoNotCallRate:
 		return traitDoNotCall
@@ -164,15 +207,87 @@ func (c *Customer) trait(persona string) trait {
 	}
 }
 
-func (c *Customer) hash(persona, agent string) uint64 {
+func (c *Customer) hash(persona string, call []phones.SpokenTurn) uint64 {
 	f := fnv.New64a()
 	var seed [8]byte
 	binary.LittleEndian.PutUint64(seed[:], uint64(c.o.Seed))
 	_, _ = f.Write(seed[:])
 	_, _ = f.Write([]byte(persona))
-	_, _ = f.Write([]byte{0})
-	_, _ = f.Write([]byte(agent))
+	for _, t := range call {
+		if t.Agent {
+			_, _ = f.Write([]byte{0})
+			_, _ = f.Write([]byte(t.Text))
+		}
+	}
 	return f.Sum64()
 }
 
 func pick(list []string, h uint64) string { return list[h%uint64(len(list))] }
+
+func lastAgentLine(call []phones.SpokenTurn) string {
+	for i := len(call) - 1; i >= 0; i-- {
+		if call[i].Agent {
+			return call[i].Text
+		}
+	}
+	return ""
+}
+
+func customerLines(call []phones.SpokenTurn) []string {
+	var out []string
+	for _, t := range call {
+		if !t.Agent && t.Text != "" {
+			out = append(out, t.Text)
+		}
+	}
+	return out
+}
+
+// unsaid are the lines of list the person has not said yet on the call (a line counts as said
+// when one of their turns holds it).
+func unsaid(me, list []string) []string {
+	var out []string
+	for _, l := range list {
+		if !saidAny(me, []string{l}) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func saidAny(me, list []string) bool {
+	for _, m := range me {
+		lm := strings.ToLower(m)
+		for _, l := range list {
+			if strings.Contains(lm, strings.ToLower(l)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bestLine is the line most like what the agent said, the first of equals.
+func bestLine(agent string, lines []string) string {
+	best, score := lines[0], -1.0
+	for _, l := range lines {
+		if s := llm.Similarity(agent, l); s > score {
+			best, score = l, s
+		}
+	}
+	return best
+}
+
+func isQuestion(s string) bool { return strings.Contains(s, "?") }
+
+var invitation = regexp.MustCompile(`(?i)(how (can|may|could) I help|what can I do for you|(any|have|got) (other |more |further )?questions|anything else|is there anything|what (would you like|do you want) to know|how can I assist|what brings you)`)
+
+// invites says whether the agent's line invites the person to ask.
+func invites(line string) bool { return invitation.MatchString(line) }
+
+func lowerFirst(s string) string {
+	if s == "" || strings.HasPrefix(s, "I ") || strings.HasPrefix(s, "I'") {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}

@@ -6,32 +6,56 @@ import (
 	"testing"
 
 	"github.com/bettyhq/betty/server/conversation"
+	"github.com/bettyhq/betty/server/phones"
 )
 
 // converse runs the renewal flow with the simulated customer answering.
 func converse(t *testing.T, e *conversation.Engine, c *conversation.Customer, persona string) conversation.Result {
 	t.Helper()
+	r, _ := talk(t, e, c, setup(renewal()), persona)
+	return r
+}
+
+// talk plays a call of s between the engine and the simulated customer as phones/sim does:
+// the customer hears the call so far and answers until the engine stops listening or the
+// customer hangs up (hungUp).
+func talk(t *testing.T, e *conversation.Engine, c phones.Customer, s conversation.Setup, persona string) (r conversation.Result, hungUp bool) {
+	t.Helper()
 	ctx := context.Background()
-	s := setup(renewal())
 	st, acts, err := e.Start(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	heard := said(acts)
-	for i := 0; i < 50 && len(acts) > 0 && acts[len(acts)-1].Kind == conversation.Listen; i++ {
-		reply, err := c.Reply(ctx, persona, heard)
+	var call []phones.SpokenTurn
+	hear := func(acts []conversation.Action) {
+		for _, a := range acts {
+			if a.Kind == conversation.Say {
+				call = append(call, phones.SpokenTurn{Agent: true, Text: a.Text})
+			}
+		}
+	}
+	hear(acts)
+	for i := 0; i < 60 && len(acts) > 0 && acts[len(acts)-1].Kind == conversation.Listen; i++ {
+		reply, err := c.Reply(ctx, persona, call)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if reply.Text != "" {
+			call = append(call, phones.SpokenTurn{Text: reply.Text})
 		}
 		r, _ := e.Result(st)
-		st, acts, err = e.Heard(ctx, s, st, reply, r.Turns[len(r.Turns)-1].Offset+5e9)
+		st, acts, err = e.Heard(ctx, s, st, reply.Text, r.Turns[len(r.Turns)-1].Offset+5e9)
 		if err != nil {
 			t.Fatal(err)
 		}
-		heard = append(heard, said(acts)...)
+		if reply.HangUp {
+			hungUp = true
+			break
+		}
+		hear(acts)
 	}
-	r, _ := e.Result(st)
-	return r
+	r, _ = e.Result(st)
+	return r, hungUp
 }
 
 func TestSimulatedCustomerFollowsPersona(t *testing.T) {
@@ -59,10 +83,11 @@ func TestSimulatedCustomerFollowsPersona(t *testing.T) {
 	}
 	// The same seed and persona always answer the same; a job's contacts vary, and some of
 	// them (seeded) ask not to be called again.
-	a, _ := c.Reply(context.Background(), "contact +14155550100", []string{"Do you want to renew?"})
-	b, _ := c.Reply(context.Background(), "contact +14155550100", []string{"Do you want to renew?"})
+	q := []phones.SpokenTurn{{Agent: true, Text: "Do you want to renew?"}}
+	a, _ := c.Reply(context.Background(), "contact +14155550100", q)
+	b, _ := c.Reply(context.Background(), "contact +14155550100", q)
 	if a != b {
-		t.Fatalf("not deterministic: %q / %q", a, b)
+		t.Fatalf("not deterministic: %v / %v", a, b)
 	}
 	outcomes := map[string]int{}
 	dnc := conversation.NewCustomer(conversation.CustomerOptions{Seed: 7, DoNotCallRate: 0.1})
@@ -92,11 +117,11 @@ func TestDoNotCallShareOfContacts(t *testing.T) {
 		asked := 0
 		const n = 400
 		for i := range n {
-			reply, err := c.Reply(ctx, fmt.Sprintf("the person at +1415555%04d", i), []string{"Hi, this is Sam. Do you want to renew your plan?"})
+			reply, err := c.Reply(ctx, fmt.Sprintf("the person at +1415555%04d", i), []phones.SpokenTurn{{Agent: true, Text: "Hi, this is Sam. Do you want to renew your plan?"}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if conversation.AsksNotToBeCalled(reply) {
+			if conversation.AsksNotToBeCalled(reply.Text) {
 				asked++
 			}
 		}

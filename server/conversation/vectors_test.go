@@ -1,7 +1,6 @@
 package conversation_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -44,20 +43,8 @@ func TestEveryRunnableVectorRunsOffline(t *testing.T) {
 		}
 		runnable++
 		for _, persona := range []string{"Happy and interested", "Not interested", "Wants a human", "Contact 7"} {
-			s := setup(g)
-			st, acts, err := e.Start(context.Background(), s)
-			if err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			heard := said(acts)
-			for i := 0; i < 60 && len(acts) > 0 && acts[len(acts)-1].Kind == conversation.Listen; i++ {
-				reply, _ := c.Reply(context.Background(), persona, heard)
-				if st, acts, err = e.Heard(context.Background(), s, st, reply, 0); err != nil {
-					t.Fatalf("%s: %v", f, err)
-				}
-				heard = append(heard, said(acts)...)
-			}
-			if r, _ := e.Result(st); !r.Ended {
+			r, hungUp := talk(t, e, c, setup(g), persona)
+			if !r.Ended && !hungUp {
 				t.Errorf("%s (%s): the call did not end: %s", filepath.Base(f), persona, mustJSON(r.Turns))
 			}
 		}

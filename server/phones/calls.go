@@ -168,11 +168,19 @@ type CallEventFunc func(ctx context.Context, e CallEvent) error
 // HandleCallEvent calls f.
 func (f CallEventFunc) HandleCallEvent(ctx context.Context, e CallEvent) error { return f(ctx, e) }
 
-// Customer plays the person a simulated call reaches: given what the agent just said and the
-// persona, it answers what the person says back ("" for silence). The conversation engine
-// provides the local one; phones/sim asks it on Listen.
+// Customer plays the person a simulated call reaches: given the persona and the call so far
+// (both sides, in order, the last agent line being the one just said), it answers what the
+// person says back and whether they then hang up. The conversation engine provides the local
+// one; phones/sim asks it on Listen.
 type Customer interface {
-	Reply(ctx context.Context, persona string, heard []string) (string, error)
+	Reply(ctx context.Context, persona string, call []SpokenTurn) (CustomerReply, error)
+}
+
+// CustomerReply is what the simulated person does when the agent stops speaking.
+type CustomerReply struct {
+	Text string // what they say, "" for silence
+	// HangUp: they hang up after saying Text (the call ends from their side).
+	HangUp bool
 }
 
 // Recorder renders the recording of a simulated call from what was said (phones/sim asks it

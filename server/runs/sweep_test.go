@@ -245,8 +245,8 @@ func (chatty) Heard(_ context.Context, _ conversation.Setup, raw conversation.St
 
 type talker struct{}
 
-func (talker) Reply(context.Context, string, []string) (string, error) {
-	return "Well, let me tell you.", nil
+func (talker) Reply(context.Context, string, []phones.SpokenTurn) (phones.CustomerReply, error) {
+	return phones.CustomerReply{Text: "Well, let me tell you."}, nil
 }
 
 // A call that talks for ever (the flow never ends it, the person never stops) is hung up once

@@ -96,7 +96,6 @@ type call struct {
 	ended                          time.Time // when over, by the call's clock
 	clock                          time.Duration
 	turns                          []phones.SpokenTurn
-	said                           []string // everything the agent said on the call
 	keys                           map[string]bool
 	over, rendering                bool
 	queue                          []phones.CallEvent
@@ -342,7 +341,6 @@ func (c *Calls) Speak(ctx context.Context, id, text, voice, key string) error {
 		return err
 	}
 	k.turns = append(k.turns, phones.SpokenTurn{Agent: true, Text: text, Voice: voice})
-	k.said = append(k.said, text)
 	k.clock = timing.Next(k.clock, text)
 	c.emit(k, phones.EventSpeakEnded, k.answered.Add(k.clock-timing.Gap), nil)
 	return nil
@@ -359,8 +357,9 @@ func contactPersona(k *call) string {
 	return "the person at " + k.to
 }
 
-// Listen asks the Customer what the person says back — giving it everything the agent said on
-// the call so far, the last line being what it just said; EventHeard follows with the words.
+// Listen asks the Customer what the person says back — giving it the call so far, both
+// sides, the last agent line being what it just said; EventHeard follows with the words, and
+// EventHangup when the person hangs up after them.
 func (c *Calls) Listen(ctx context.Context, id string, timeout time.Duration, key string) error {
 	c.mu.Lock()
 	k, done, err := c.live(id, key)
@@ -368,11 +367,11 @@ func (c *Calls) Listen(ctx context.Context, id string, timeout time.Duration, ke
 		c.mu.Unlock()
 		return err
 	}
-	cu, persona, said, machine := c.customer, contactPersona(k), append([]string(nil), k.said...), k.outcome == phones.OutcomeVoicemail
+	cu, persona, call, machine := c.customer, contactPersona(k), append([]phones.SpokenTurn(nil), k.turns...), k.outcome == phones.OutcomeVoicemail
 	c.mu.Unlock()
-	reply := ""
+	var reply phones.CustomerReply
 	if cu != nil && !machine {
-		if reply, err = cu.Reply(ctx, persona, said); err != nil {
+		if reply, err = cu.Reply(ctx, persona, call); err != nil {
 			return fmt.Errorf("%w: the simulated customer: %v", phones.ErrCarrierDown, err)
 		}
 	}
@@ -382,11 +381,14 @@ func (c *Calls) Listen(ctx context.Context, id string, timeout time.Duration, ke
 		return nil // hung up meanwhile: the words are lost, as on a real line
 	}
 	at := k.at()
-	if reply != "" {
-		k.turns = append(k.turns, phones.SpokenTurn{Text: reply})
-		k.clock = timing.Next(k.clock, reply)
+	if reply.Text != "" {
+		k.turns = append(k.turns, phones.SpokenTurn{Text: reply.Text})
+		k.clock = timing.Next(k.clock, reply.Text)
 	}
-	c.emit(k, phones.EventHeard, at, func(e *phones.CallEvent) { e.Text = reply })
+	c.emit(k, phones.EventHeard, at, func(e *phones.CallEvent) { e.Text = reply.Text })
+	if reply.HangUp {
+		c.endLocked(k)
+	}
 	return nil
 }
 
@@ -403,6 +405,12 @@ func (c *Calls) end(id, key string) error {
 	if k == nil || k.over || (key != "" && k.keys[key]) {
 		return nil
 	}
+	c.endLocked(k)
+	return nil
+}
+
+// endLocked ends call k (c.mu held): EventHangup, then its recording when it asked for one.
+func (c *Calls) endLocked(k *call) {
 	k.over, k.ended = true, k.at()
 	cause := phones.HangupNormal
 	if k.inbound && !k.picked {
@@ -414,7 +422,6 @@ func (c *Calls) end(id, key string) error {
 		c.renders = append(c.renders, render{k: k, r: c.recorder, turns: append([]phones.SpokenTurn(nil), k.turns...), at: k.at()})
 		c.rcond.Signal()
 	}
-	return nil
 }
 
 // renderWork makes recordings, one at a time, and queues EventRecordingSaved with each.

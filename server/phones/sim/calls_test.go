@@ -178,12 +178,18 @@ func TestCausesAndForcedOutcomes(t *testing.T) {
 // replies answers "reply to: <last line>".
 type replies struct{ heard [][]string }
 
-func (r *replies) Reply(_ context.Context, persona string, heard []string) (string, error) {
+func (r *replies) Reply(_ context.Context, persona string, call []phones.SpokenTurn) (phones.CustomerReply, error) {
+	var heard []string
+	for _, t := range call {
+		if t.Agent {
+			heard = append(heard, t.Text)
+		}
+	}
 	r.heard = append(r.heard, heard)
 	if strings.Contains(persona, "silent") {
-		return "", nil
+		return phones.CustomerReply{}, nil
 	}
-	return persona + " replies to " + heard[len(heard)-1], nil
+	return phones.CustomerReply{Text: persona + " replies to " + heard[len(heard)-1], HangUp: strings.Contains(persona, "leaves")}, nil
 }
 
 type recorder struct {
@@ -389,11 +395,11 @@ type personaLog struct {
 	personas []string
 }
 
-func (p *personaLog) Reply(_ context.Context, persona string, _ []string) (string, error) {
+func (p *personaLog) Reply(_ context.Context, persona string, _ []phones.SpokenTurn) (phones.CustomerReply, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.personas = append(p.personas, persona)
-	return "Okay.", nil
+	return phones.CustomerReply{Text: "Okay."}, nil
 }
 
 func (p *personaLog) got() []string {
@@ -460,5 +466,39 @@ func TestStatusAndDroppedHangups(t *testing.T) {
 				t.Fatalf("an unknown call: %+v %v", st, err)
 			}
 		})
+	}
+}
+
+// A person who hangs up after their words: the words are heard, then the call ends from their
+// side, and what the agent says after that is refused as on a line that went dead.
+func TestTheCustomerHangsUp(t *testing.T) {
+	c := sim.NewCalls(sim.CallOptions{Seed: 1, RetryBase: time.Millisecond})
+	defer c.Close()
+	ev := newEvents()
+	c.SetHandler(ev)
+	c.SetCustomer(&replies{})
+	ctx := context.Background()
+	req := dial("k-leaves")
+	req.Simulation = &phones.Simulation{Persona: "Ben leaves", Outcome: phones.OutcomeAnswer}
+	call, err := c.Dial(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := call.CallControlID
+	if err := c.Speak(ctx, id, "Anything else?", "v1", "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Listen(ctx, id, 5*time.Second, "l1"); err != nil {
+		t.Fatal(err)
+	}
+	ev.wait(t, "the hang-up", func() bool { return strings.HasSuffix(ev.kinds(id), "hangup") })
+	ev.mu.Lock()
+	k := ev.kinds(id)
+	ev.mu.Unlock()
+	if k != "initiated,answered,speak.ended,heard,hangup" {
+		t.Fatalf("events %s", k)
+	}
+	if err := c.Speak(ctx, id, "Goodbye then.", "v1", "s2"); !errors.Is(err, phones.ErrRejected) {
+		t.Fatalf("speak after the person hung up: %v", err)
 	}
 }
