@@ -9,6 +9,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/bettyhq/betty/server/conversation"
 	"github.com/bettyhq/betty/server/phones"
 	"github.com/bettyhq/betty/server/store"
 )
@@ -374,6 +375,12 @@ func (s *Service) dial(ctx context.Context, j store.WorkflowJob, st settings, a 
 	if j.Persona != nil {
 		// A test run: the tester answers, the simulated customer follows their persona.
 		req.Simulation = &phones.Simulation{Persona: *j.Persona, Outcome: phones.OutcomeAnswer}
+	} else if s.cfg.Carrier == "sim" {
+		// A job on the simulator: each contact plays one of the personas that together take
+		// every branch of the flow, the same one on every attempt.
+		if g, err := s.graph(j); err == nil {
+			req.Simulation = &phones.Simulation{Persona: conversation.JobPersona(conversation.Personas(g), a.Phone)}
+		}
 	}
 	call, err := s.d.Calls.Dial(ctx, req)
 	switch {
