@@ -59,7 +59,12 @@ func newRuns(cfg config.Config, log *slog.Logger, db *store.DB, queue *jobs.Queu
 	seed := time.Now().UnixNano()
 	simCalls := sim.NewCalls(sim.CallOptions{Seed: seed, Log: log.With("component", "sim-calls")})
 	simCalls.SetHandler(svc)
-	simCalls.SetCustomer(conversation.NewCustomer(conversation.CustomerOptions{Seed: seed}))
+	local := conversation.NewCustomer(conversation.CustomerOptions{Seed: seed})
+	if cfg.SimCustomer == "model" {
+		simCalls.SetCustomer(conversation.NewModelCustomer(model, local, log.With("component", "sim-customer")))
+	} else {
+		simCalls.SetCustomer(local)
+	}
 	simCalls.SetRecorder(conversation.NewRecorder(espeak.New(espeak.Options{}), "espeak-en-us-linda"))
 	svc.SetCalls(simCalls)
 	return svc, simCalls, nil

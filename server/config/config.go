@@ -107,6 +107,10 @@ type Config struct {
 	// endpoint when LLMURL is set (LLMModel then required), otherwise the local deterministic
 	// back-end (server/llm).
 	LLMURL, LLMAPIKey, LLMModel string
+	// SimCustomer is who plays the person a simulated call reaches: "local" (the default, the
+	// deterministic persona reader of server/conversation) or "model" (the language model,
+	// which needs LLMURL; it costs a model request per customer turn, so it is a choice).
+	SimCustomer string
 
 	// Integrations (issue 13): IntegrationsKey seals the OAuth credentials of connected apps
 	// (32 bytes, hex or base64); empty: a key Betty makes once and keeps in the database, like
@@ -367,6 +371,16 @@ func settings() []setting {
 			if c.LLMURL != "" && c.LLMModel == "" {
 				return fmt.Errorf("--llm-model must name the chat model when --llm-url is set")
 			}
+			return nil
+		}},
+		{"sim_customer", "sim-customer", "who plays the customer on simulated calls: local (the persona reader) or model (the language model of --llm-url)", "local", func(c *Config, v string) error {
+			switch v = strings.TrimSpace(v); {
+			case v != "local" && v != "model":
+				return fmt.Errorf("want local or model")
+			case v == "model" && c.LLMURL == "":
+				return fmt.Errorf("model needs --llm-url: the simulated customer is played by the language model")
+			}
+			c.SimCustomer = v
 			return nil
 		}},
 	}

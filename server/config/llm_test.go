@@ -19,3 +19,20 @@ func TestLLMSettings(t *testing.T) {
 		t.Fatalf("adapter settings: %+v %v", c, err)
 	}
 }
+
+func TestSimCustomer(t *testing.T) {
+	c, err := load(t, nil, nil)
+	if err != nil || c.SimCustomer != "local" {
+		t.Fatalf("default: %q %v", c.SimCustomer, err)
+	}
+	if _, err := load(t, []string{"--sim-customer", "model"}, nil); err == nil || !strings.Contains(err.Error(), "--llm-url") {
+		t.Fatalf("the model customer without a model: %v", err)
+	}
+	if _, err := load(t, []string{"--sim-customer", "robot"}, nil); err == nil || !strings.Contains(err.Error(), "sim") {
+		t.Fatalf("an unknown customer: %v", err)
+	}
+	c, err = load(t, []string{"--llm-url", "http://localhost:11434/v1", "--llm-model", "llama3.1", "--sim-customer", "model"}, nil)
+	if err != nil || c.SimCustomer != "model" {
+		t.Fatalf("the model customer: %q %v", c.SimCustomer, err)
+	}
+}
