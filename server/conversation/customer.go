@@ -144,11 +144,11 @@ func (c *Customer) Reply(ctx context.Context, persona string, call []phones.Spok
 		}
 		return phones.CustomerReply{Text: r, HangUp: true}, nil
 	}
-	if d, ok := askedDetail(last); ok {
-		if v := p.details[d]; v != "" {
-			return say(detailAnswer(d, v, h))
+	if asked := askedDetails(last); len(asked) > 0 {
+		if a, ok := answerDetails(asked, p, t, h); ok {
+			return say(a)
 		}
-		if d == detailEmail || d == detailPhone || d == detailName {
+		if asked[0] == detailEmail || asked[0] == detailPhone || asked[0] == detailName {
 			return say("I'd rather not give that out over the phone.")
 		}
 	}
@@ -160,7 +160,7 @@ func (c *Customer) Reply(ctx context.Context, persona string, call []phones.Spok
 		switch {
 		case len(next) > 0:
 			return say(next[0])
-		case len(p.questions) > 0 || p.stated:
+		default:
 			return say(pick(nothingMore, h))
 		}
 	}

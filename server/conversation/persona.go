@@ -28,6 +28,8 @@ const (
 	detailDay
 	detailOrder
 	detailName
+	detailRating
+	detailMessage
 )
 
 var (
@@ -37,6 +39,7 @@ var (
 	reDay         = regexp.MustCompile(`(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next week)\b`)
 	reTime        = regexp.MustCompile(`(?i)\b(\d{1,2}(:\d{2})?\s*(am|pm|a\.m\.|p\.m\.)|noon|in the morning|in the afternoon|in the evening)`)
 	reOrder       = regexp.MustCompile(`(?i)\border\s*(?:number|no\.?|#)?\s*#?\s*([A-Z0-9][A-Z0-9-]{2,})\b`)
+	reRating      = regexp.MustCompile(`(?i)\b(?:rates?|gives?|scores?)\s+(?:it\s+|us\s+)?(?:an?\s+)?(\d{1,2})\b`)
 	reName        = regexp.MustCompile(`\b(?:[Nn]amed|[Nn]ame is|[Cc]alled)\s+([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)`)
 	reWantsToKnow = regexp.MustCompile(`(?i)\b(?:wants? to know|would like to know|needs? to know|wants? to ask|asks?|is asking|wonders?|is curious)\s+(.+)$`)
 	reClauseSplit = regexp.MustCompile(`(?i)([.;]\s+)|(,?\s+(?:and|but|then)\s+(?:also\s+)?(?:(?:she|he|they)\s+)?)(?:wants|asks|would|is|needs|wonders|has|says)\b`)
@@ -66,6 +69,9 @@ func readPersona(text string) persona {
 	}
 	if m := reName.FindStringSubmatch(rest); m != nil {
 		p.details[detailName] = m[1]
+	}
+	if m := reRating.FindStringSubmatch(rest); m != nil {
+		p.details[detailRating] = m[1]
 	}
 	day, at := reDay.FindString(rest), reTime.FindString(rest)
 	switch {
@@ -184,24 +190,74 @@ var detailAsked = []struct {
 	d  detail
 	re *regexp.Regexp
 }{
+	{detailName, regexp.MustCompile(`(?i)(your name|who am I speaking|who's calling|who is calling)`)},
 	{detailEmail, regexp.MustCompile(`(?i)e-?mail`)},
 	{detailOrder, regexp.MustCompile(`(?i)order (number|#|id)`)},
-	{detailPhone, regexp.MustCompile(`(?i)(phone number|number to reach|best number|call you back on|callback number)`)},
-	{detailName, regexp.MustCompile(`(?i)(your name|who am I speaking|who's calling|who is calling)`)},
+	{detailPhone, regexp.MustCompile(`(?i)(phone number|your number|number to reach|best number|call you back on|callback number)`)},
 	{detailDay, regexp.MustCompile(`(?i)(what day|which day|what time|which time|when would|when works|when is a good|when are you|good time|day and time|day works|time works|time suits|day suits)`)},
+	{detailRating, regexp.MustCompile(`(?i)(\brate\b|rating|scale of|from (1|one) to (5|five|10|ten)|out of (5|five|10|ten))`)},
+	{detailMessage, regexp.MustCompile(`(?i)(a (short |brief )?message|what (it|your call) is about|the reason for your call)`)},
 }
 
-// askedDetail says which detail the agent's line asks for.
-func askedDetail(line string) (detail, bool) {
-	if !isQuestion(line) {
-		return 0, false
+var reRequest = regexp.MustCompile(`(?i)\b(tell me|give me|leave|spell|could I have|may I have|can I have|let me know|share)\b`)
+
+// askedDetails are the details the agent's line asks for, in the order of the list above: a
+// question, or a request ("Please tell me your name, your number and a short message").
+func askedDetails(line string) []detail {
+	if !isQuestion(line) && !reRequest.MatchString(line) {
+		return nil
 	}
+	var out []detail
 	for _, a := range detailAsked {
 		if a.re.MatchString(line) {
-			return a.d, true
+			out = append(out, a.d)
 		}
 	}
-	return 0, false
+	return out
+}
+
+// answerDetails answers the details asked with what the persona holds: the one asked alone in a
+// sentence of its own, several in one. ok is false when the persona holds none of them.
+func answerDetails(asked []detail, p persona, t trait, h uint64) (string, bool) {
+	var parts []string
+	for _, d := range asked {
+		v := p.details[d]
+		switch d {
+		case detailRating:
+			if v == "" {
+				v = map[bool]string{true: "4", false: "2"}[t != traitNegative]
+			}
+			if len(asked) == 1 {
+				if t == traitNegative {
+					return "Honestly, a " + v + ". It wasn't great.", true
+				}
+				return fmt.Sprintf(pick([]string{"I'd give it a %s. It was good.", "A %s, I'd say. I was happy with it."}, h), v), true
+			}
+			parts = append(parts, "I'd rate it a "+v)
+		case detailMessage:
+			reason := "please call me back"
+			if len(p.questions) > 0 {
+				reason = "I'd like to know: " + strings.TrimSuffix(lowerFirst(strings.TrimPrefix(p.questions[0], "Could you tell me ")), "?")
+			}
+			parts = append(parts, reason)
+		default:
+			if v == "" {
+				continue
+			}
+			if len(asked) == 1 {
+				return detailAnswer(d, v, h), true
+			}
+			parts = append(parts, map[detail]string{detailName: "this is ", detailPhone: "my number is ", detailEmail: "my e-mail is ",
+				detailDay: "", detailOrder: "my order number is "}[d]+v)
+		}
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	if len(parts) > 1 {
+		parts[len(parts)-1] = "and " + parts[len(parts)-1]
+	}
+	return capitalFirst(strings.Join(parts, ", ")) + ".", true
 }
 
 func detailAnswer(d detail, v string, h uint64) string {
@@ -212,6 +268,8 @@ func detailAnswer(d detail, v string, h uint64) string {
 		return fmt.Sprintf(pick([]string{"%s works for me.", "%s would be best.", "How about %s?"}, h), v)
 	case detailOrder:
 		return "It's order " + v + "."
+	case detailName:
+		return "It's " + v + "."
 	}
 	return "It's " + v + "."
 }
@@ -251,7 +309,7 @@ func Personas(g workflow.Graph) []string {
 			quotes = append(quotes, fmt.Sprintf("%q", c[k%len(c)]))
 		}
 		name := personaNames[k%len(personaNames)]
-		p := fmt.Sprintf("%s; e-mail %s@example.com; free on %s at %s.", name, strings.ToLower(name),
+		p := fmt.Sprintf("Named %s; e-mail %s@example.com; free on %s at %s.", name, strings.ToLower(name),
 			personaDays[k%len(personaDays)], personaTimes[k%len(personaTimes)])
 		if len(quotes) > 0 {
 			p = "Says " + strings.Join(quotes, " then ") + ". " + p
@@ -261,15 +319,15 @@ func Personas(g workflow.Graph) []string {
 	return out
 }
 
-// JobPersona is the persona of one contact of a job (key names the contact, such as its phone
-// number): drawn from Personas by the key, so the same contact always gets the same one.
-func JobPersona(personas []string, key string) string {
+// JobPersona is the persona of the contact of a job at phone: drawn from Personas by the
+// number, so the same contact always gets the same one, and told its own number.
+func JobPersona(personas []string, phone string) string {
 	if len(personas) == 0 {
 		return ""
 	}
 	f := fnv.New32a()
-	_, _ = f.Write([]byte(key))
-	return personas[f.Sum32()%uint32(len(personas))]
+	_, _ = f.Write([]byte(phone))
+	return personas[f.Sum32()%uint32(len(personas))] + " Phone " + phone + "."
 }
 
 var (
@@ -279,57 +337,118 @@ var (
 )
 
 var (
-	reBranchSubject = regexp.MustCompile(`(?i)^(?:if\s+|when\s+)?(?:the\s+)?(?:customer|caller|contact|person|user|they|he|she)\s+(?:says?|answers?|replies|responds?|tells us)?\s*(?:that\s+)?`)
-	reNegative      = regexp.MustCompile(`(?i)\b(no|not|never|declines?|refuses?|doesn't|don't|isn't|won't|can't|cancel\w*)\b`)
+	reBranchSubject = regexp.MustCompile(`(?i)^(?:if\s+|when\s+)?(?:(?:the\s+)?(?:customer|caller|contact|person|user)|they|he|she)?\s*(?:says?|answers?|replies|responds?|tells us)?\s*(?:that\s+)?`)
+	reLead          = regexp.MustCompile(`(?i)^(yes|no)\b[,.!]?\s*`)
+	reNegative      = regexp.MustCompile(`(?i)\b(no|not|never|nothing|declines?|refuses?|cannot|can't|doesn't|don't|isn't|won't|cancel\w*)\b`)
 	rePositive      = regexp.MustCompile(`(?i)\b(yes|confirms?|agrees?|accepts?|interested|wants?|likes?|happy|ok(ay)?)\b`)
+	reAsks          = regexp.MustCompile(`(?i)^asks\s+(?:(a|another)\s+question|for\s+(.+)|about\s+(.+))$`)
 )
 
+// firstPerson turns the verb a description starts with into the person's own ("wants" → "I
+// want", "is" → "I'm", "interested" → "I'm interested").
+func firstPerson(body string) string {
+	first, rest, _ := strings.Cut(body, " ")
+	f := strings.ToLower(first)
+	switch {
+	case f == "is":
+		return "I'm " + rest
+	case f == "has":
+		return "I have " + rest
+	case f == "does":
+		return "I do " + rest
+	case f == "cannot" || f == "can't" || f == "can" || f == "will" || f == "would":
+		return "I " + lowerFirst(body)
+	case f == "interested" || f == "busy" || f == "happy" || f == "not" || f == "unhappy" || f == "satisfied":
+		return "I'm " + lowerFirst(body)
+	case strings.HasSuffix(f, "ies"):
+		return "I " + strings.TrimSuffix(f, "ies") + "y " + rest
+	case strings.HasSuffix(f, "s") && !strings.HasSuffix(f, "ss") && f != "this" && f != "its" && f != "yes":
+		return strings.TrimSpace("I " + strings.TrimSuffix(f, "s") + " " + rest)
+	}
+	return body
+}
+
 // lineOf is what a person says to take a branch described as desc ("Customer confirms the
-// delivery" → "Yes, I confirm the delivery."): the description in the first person, with a
-// yes or no in front when it is one.
+// delivery" → "Yes, I confirm the delivery."): the description's first alternative in the
+// person's own words, with a yes or no in front when it is one. A quoted line is said as is.
 func lineOf(desc string) string {
 	desc = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(desc), "."))
 	if m := personaQuote.FindStringSubmatch(desc); m != nil {
 		return m[1]
 	}
-	if desc == "" {
-		return ""
+	lead := ""
+	if m := reLead.FindStringSubmatch(desc); m != nil {
+		lead, desc = capitalFirst(strings.ToLower(m[1])), desc[len(m[0]):]
 	}
-	had := reBranchSubject.FindString(desc)
-	body := strings.TrimSpace(desc[len(had):])
-	if body == "" {
-		return ""
+	if i := strings.Index(strings.ToLower(desc), " or "); i > 0 {
+		desc = desc[:i] // the first of the alternatives
 	}
-	lower := strings.ToLower(body)
-	switch lower {
-	case "yes", "no", "maybe":
-		return capitalFirst(lower) + "."
-	}
-	if had != "" {
-		first, rest, _ := strings.Cut(body, " ")
-		switch f := strings.ToLower(first); {
-		case f == "is":
-			body = "I'm " + rest
-		case f == "has":
-			body = "I have " + rest
-		case f == "does":
-			body = "I do " + rest
-		case strings.HasSuffix(f, "ies"):
-			body = "I " + strings.TrimSuffix(f, "ies") + "y " + rest
-		case strings.HasSuffix(f, "s") && !strings.HasSuffix(f, "ss"):
-			body = "I " + strings.TrimSuffix(f, "s") + " " + rest
+	desc = strings.TrimSpace(strings.TrimRight(desc, ", "))
+	// A list of short phrases ("nothing, wrong number, no thanks, goodbye"): its first and last.
+	var items []string
+	for _, it := range strings.Split(desc, ",") {
+		if it = strings.TrimSpace(it); it != "" && !reLead.MatchString(it+" ") {
+			items = append(items, it)
 		}
 	}
-	body = strings.TrimSpace(personaSwap(body))
-	switch {
-	case reNegative.MatchString(body):
-		body = "No, " + lowerFirst(body)
-	case rePositive.MatchString(body):
-		body = "Yes, " + lowerFirst(body)
-	default:
+	if len(items) >= 3 {
+		desc = items[0] + ". " + capitalFirst(items[len(items)-1])
+	}
+	body := strings.TrimSpace(desc[len(reBranchSubject.FindString(desc)):])
+	if m := reAsks.FindStringSubmatch(body); m != nil {
+		switch {
+		case m[1] != "":
+			body = "I have " + strings.ToLower(m[1]) + " question"
+		case m[2] != "":
+			body = "Could I speak to " + descSwap(m[2]) + "?"
+		default:
+			body = "I have a question about " + descSwap(m[3])
+		}
+	} else if body != "" {
+		body = descSwap(firstPerson(body))
+	}
+	if body == "" {
+		if lead == "" {
+			return ""
+		}
+		return lead + "."
+	}
+	if lead == "" {
+		switch {
+		case reNegative.MatchString(body):
+			lead = "No"
+		case rePositive.MatchString(body):
+			lead = "Yes"
+		}
+	}
+	body = strings.Replace(body, "it is ", "it's ", 1)
+	if lead != "" {
+		body = lead + ", " + lowerFirst(body)
+	} else {
 		body = capitalFirst(body)
 	}
-	return body + "."
+	if !strings.HasSuffix(body, "?") {
+		body += "."
+	}
+	return body
+}
+
+// descSwap reads a branch description's pronouns as the person's: a description speaks of the
+// customer as "they" or to them as "you"; either is "I" in their mouth.
+func descSwap(s string) string {
+	ws := strings.Fields(s)
+	for i, w := range ws {
+		core := strings.TrimRight(w, ".,!?;:")
+		if r, ok := descPronouns[strings.ToLower(core)]; ok {
+			ws[i] = r + w[len(core):]
+		}
+	}
+	return strings.Join(ws, " ")
+}
+
+var descPronouns = map[string]string{
+	"you": "I", "your": "my", "yours": "mine", "yourself": "myself", "you're": "I'm", "you'll": "I'll",
+	"they": "I", "them": "me", "their": "my", "they're": "I'm", "themselves": "myself",
 }
 
 func capitalFirst(s string) string {

@@ -117,3 +117,27 @@ func TestJobPersonasCoverEveryBranch(t *testing.T) {
 		t.Fatalf("eight contacts drew only %d personas", len(seen))
 	}
 }
+
+// A branch's description becomes what a person says to take it.
+func TestBranchLines(t *testing.T) {
+	for desc, want := range map[string]string{
+		"Yes, wants to renew":                            "Yes, I want to renew.",
+		"No, not interested":                             "No, I'm not interested.",
+		"Wants to speak to a human representative":       "Yes, I want to speak to a human representative.",
+		"Says it is urgent.":                             "It's urgent.",
+		"Asks a question or says what you need":          "I have a question.",
+		"Asks another question or needs something else":  "I have another question.",
+		"No, nothing, wrong number, no thanks, goodbye":  "No, nothing. Goodbye.",
+		"Yes, confirms you will come":                    "Yes, I confirm I will come.",
+		"Cannot come or wants another time":              "No, I cannot come.",
+		"Something else, or asks for a person":           "Something else.",
+		"Yes, interested, or asks for a price or a demo": "Yes, I'm interested.",
+		"The customer says \"I want to cancel\"":         "I want to cancel",
+		"Customer asks for a manager":                    "Could I speak to a manager?",
+		"Customer is busy":                               "I'm busy.",
+	} {
+		if got := conversation.LineOf(desc); got != want {
+			t.Errorf("%q: %q, want %q", desc, got, want)
+		}
+	}
+}

@@ -1,0 +1,4 @@
+package conversation
+
+// LineOf is lineOf, for the tests.
+var LineOf = lineOf
