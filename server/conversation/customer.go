@@ -86,8 +86,8 @@ var replies = map[trait][]string{
 	traitHuman:     {"Can I talk to a real person, please?", "I'd rather speak to a human representative.", "Please put me through to a manager."},
 	traitBusy:      {"I'm busy right now, can you call me back later?", "Sorry, I don't have time now. Call back tomorrow.", "This isn't a good time, please call back later."},
 	traitPrice:     {"How much does it cost?", "What's the price?", "Is it expensive? What does it cost per month?"},
-	traitNegative:  {"No, I'm not interested.", "No thanks.", "Nope, not for me."},
-	traitPositive:  {"Yes, I'm interested.", "Yes please, that sounds good.", "Sure, absolutely."},
+	traitNegative:  {"No, I'm not interested.", "No, I don't think so.", "No, sorry."},
+	traitPositive:  {"Yes, that's fine.", "Yes, sure.", "Yes, absolutely."},
 }
 
 // statement answers a line that asked nothing.

@@ -308,8 +308,7 @@ func Personas(g workflow.Graph) []string {
 		for _, c := range choices {
 			quotes = append(quotes, fmt.Sprintf("%q", c[k%len(c)]))
 		}
-		name := personaNames[k%len(personaNames)]
-		p := fmt.Sprintf("Named %s; e-mail %s@example.com; free on %s at %s.", name, strings.ToLower(name),
+		p := fmt.Sprintf("E-mail %s; free on %s at %s.", personaEmails[k%len(personaEmails)],
 			personaDays[k%len(personaDays)], personaTimes[k%len(personaTimes)])
 		if len(quotes) > 0 {
 			p = "Says " + strings.Join(quotes, " then ") + ". " + p
@@ -331,13 +330,15 @@ func JobPersona(personas []string, phone string) string {
 }
 
 var (
-	personaNames = []string{"Ann", "Ben", "Carla", "Dev", "Elena", "Femi"}
+	// The e-mail addresses of a job's simulated contacts name nobody: the contact's own name is
+	// the one the agent knows.
+	personaEmails = []string{"sunny.days@example.com", "m.rivera@example.com", "blue.kettle@example.com", "jk.home@example.com", "north.star@example.com"}
 	personaDays  = []string{"Tuesday", "Thursday", "Monday", "Friday", "Wednesday"}
 	personaTimes = []string{"10 am", "2 pm", "9:30 am", "4 pm"}
 )
 
 var (
-	reBranchSubject = regexp.MustCompile(`(?i)^(?:if\s+|when\s+)?(?:(?:the\s+)?(?:customer|caller|contact|person|user)|they|he|she)?\s*(?:says?|answers?|replies|responds?|tells us)?\s*(?:that\s+)?`)
+	reBranchSubject = regexp.MustCompile(`(?i)^(?:if\s+|when\s+)?(?:(?:the\s+)?(?:customer|caller|contact|person|user)\s+|they\s+|he\s+|she\s+)?(?:(?:says?|answers?|replies|responds?|tells us)\s+(?:that\s+)?)?`)
 	reLead          = regexp.MustCompile(`(?i)^(yes|no)\b[,.!]?\s*`)
 	reNegative      = regexp.MustCompile(`(?i)\b(no|not|never|nothing|declines?|refuses?|cannot|can't|doesn't|don't|isn't|won't|cancel\w*)\b`)
 	rePositive      = regexp.MustCompile(`(?i)\b(yes|confirms?|agrees?|accepts?|interested|wants?|likes?|happy|ok(ay)?)\b`)
@@ -397,8 +398,10 @@ func lineOf(desc string) string {
 	body := strings.TrimSpace(desc[len(reBranchSubject.FindString(desc)):])
 	if m := reAsks.FindStringSubmatch(body); m != nil {
 		switch {
+		case strings.EqualFold(m[1], "a"):
+			body = "I have a question: what are your opening hours?"
 		case m[1] != "":
-			body = "I have " + strings.ToLower(m[1]) + " question"
+			body = "I have another question: do you deliver on weekends?"
 		case m[2] != "":
 			body = "Could I speak to " + descSwap(m[2]) + "?"
 		default:
