@@ -157,12 +157,10 @@ func (c *Customer) Reply(ctx context.Context, persona string, call []phones.Spok
 	}
 	next := unsaid(me, p.questions)
 	if invites(last) {
-		switch {
-		case len(next) > 0:
+		if len(next) > 0 {
 			return say(next[0])
-		default:
-			return say(pick(nothingMore, h))
 		}
+		return say(pick(nothingMore, h))
 	}
 	if !isQuestion(last) {
 		if len(p.questions) > 0 && len(me) > 0 && isQuestion(me[len(me)-1]) {
