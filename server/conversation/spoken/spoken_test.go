@@ -107,6 +107,7 @@ func TestUnits(t *testing.T) {
 		"snake case stays": {"Set max_retries to 3 and 2*3 = 6.", []u{{st, "Set max_retries to 3 and 2*3 = 6."}}},
 		"quote":            {"Note:\n> Keep the\n> receipt.\nThanks.", []u{{st, "Note:"}, {st, "Keep the receipt. Thanks."}}},
 		"fenced code":      {"Run:\n```\nbetty start\n```", []u{{st, "Run:"}, {st, "betty start"}}},
+		"title line":       {"Warranty\nEvery kettle has a\nwarranty.\nShort lines. Are\nJoined.", []u{{hd, "Warranty"}, {st, "Every kettle has a warranty. Short lines. Are Joined."}}},
 		"pdf lines":        {"Refunds reach your card\nwithin five working days.", []u{{st, "Refunds reach your card within five working days."}}},
 	} {
 		got := spoken.Units(c.in)

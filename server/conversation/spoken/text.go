@@ -143,10 +143,28 @@ func Units(text string) []Unit {
 		if reLabel.MatchString(inline(l)) || reLabelDot.MatchString(l) {
 			flush() // "Q: …" and "A: …" each start a unit, even without a blank line
 		}
+		if len(para) == 0 && titleLine(l, lines[i+1:]) {
+			para, paraKind = []string{l}, Heading
+			flush()
+			continue
+		}
 		para = append(para, l)
 	}
 	flush()
 	return out
+}
+
+// titleLine says a paragraph's first line is a title without markup, as documents read from
+// PDF and DOCX files start their passages ("Warranty" over "Every kettle has …"): short, no
+// closing mark, and the next line starts anew with a capital. A line wrapped in a paragraph
+// runs nearly to the width of the page (about 80 characters).
+func titleLine(l string, rest []string) bool {
+	if len([]rune(l)) > 50 || len(strings.Fields(l)) > 6 || len(rest) == 0 || strings.ContainsAny(l[len(l)-1:], ".!?:;,") ||
+		reLabel.MatchString(l) {
+		return false
+	}
+	next := []rune(strings.TrimSpace(rest[0]))
+	return len(next) > 0 && unicode.IsUpper(next[0]) && !reLabel.MatchString(string(next))
 }
 
 // label reads a "Q:" or "A:" label off a unit: a Q line is a Question.
