@@ -108,6 +108,7 @@ func TestUnits(t *testing.T) {
 		"quote":            {"Note:\n> Keep the\n> receipt.\nThanks.", []u{{st, "Note:"}, {st, "Keep the receipt. Thanks."}}},
 		"fenced code":      {"Run:\n```\nbetty start\n```", []u{{st, "Run:"}, {st, "betty start"}}},
 		"title line":       {"Warranty\nEvery kettle has a\nwarranty.\nShort lines. Are\nJoined.", []u{{hd, "Warranty"}, {st, "Every kettle has a warranty. Short lines. Are Joined."}}},
+		"title paragraph":  {"Opening hours\n\n| Sat | 10:00 |\n\nShort answer", []u{{hd, "Opening hours"}, {st, "Sat: 10:00"}, {st, "Short answer"}}},
 		"pdf lines":        {"Refunds reach your card\nwithin five working days.", []u{{st, "Refunds reach your card within five working days."}}},
 	} {
 		got := spoken.Units(c.in)

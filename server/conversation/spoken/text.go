@@ -154,17 +154,25 @@ func Units(text string) []Unit {
 	return out
 }
 
-// titleLine says a paragraph's first line is a title without markup, as documents read from
-// PDF and DOCX files start their passages ("Warranty" over "Every kettle has …"): short, no
-// closing mark, and the next line starts anew with a capital. A line wrapped in a paragraph
-// runs nearly to the width of the page (about 80 characters).
+// titleLine says a paragraph's first line is a title without markup, as the knowledge
+// base's passages start with their section's heading ("Warranty" over "Every kettle has …"):
+// short, no closing mark, and text follows, after a blank line or on the next line starting
+// anew with a capital (a line wrapped in a paragraph runs nearly to the width of the page).
 func titleLine(l string, rest []string) bool {
-	if len([]rune(l)) > 50 || len(strings.Fields(l)) > 6 || len(rest) == 0 || strings.ContainsAny(l[len(l)-1:], ".!?:;,") ||
-		reLabel.MatchString(l) {
+	if len([]rune(l)) > 50 || len(strings.Fields(l)) > 6 || strings.ContainsAny(l[len(l)-1:], ".!?:;,") || reLabel.MatchString(l) {
 		return false
 	}
-	next := []rune(strings.TrimSpace(rest[0]))
-	return len(next) > 0 && unicode.IsUpper(next[0]) && !reLabel.MatchString(string(next))
+	for i, r := range rest {
+		next := []rune(strings.TrimSpace(r))
+		switch {
+		case len(next) == 0:
+			continue
+		case i > 0:
+			return true
+		}
+		return unicode.IsUpper(next[0]) && !reLabel.MatchString(string(next))
+	}
+	return false
 }
 
 // label reads a "Q:" or "A:" label off a unit: a Q line is a Question.
