@@ -1,9 +1,13 @@
 package conversation
 
 import (
+	"bytes"
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/bettyhq/betty/server/knowledge"
+	"github.com/bettyhq/betty/server/knowledge/knowledgetest"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -120,5 +124,31 @@ func TestAnswerFromChoosesBySentence(t *testing.T) {
 	}
 	if _, ok := answerFrom(q, "## Returns\nQ: Can I return a kettle?"); ok {
 		t.Fatal("a heading and a question answered something")
+	}
+}
+
+// An answer on page 2 of a PDF of two short pages is cited as page 2: the passages the
+// knowledge service makes of it keep their pages, and the answer keeps its passage's.
+func TestAnswerCitesItsPage(t *testing.T) {
+	data := knowledgetest.PDF(
+		knowledgetest.Page{Paragraphs: []string{"Q: When are you open?", "A: We are open from 9:00 to 17:00, Monday to Friday."}},
+		knowledgetest.Page{Paragraphs: []string{"Q: How long does a refund take?", "A: Refunds reach your card within five working days."}},
+	)
+	doc, err := knowledge.Parse(context.Background(), bytes.NewReader(data), int64(len(data)), knowledge.PDF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hits []store.PassageHit
+	for _, p := range knowledge.Split(doc) {
+		hits = append(hits, store.PassageHit{Name: "faq.pdf", Page: p.Page, Content: p.Content})
+	}
+	for q, want := range map[string]string{
+		"How long does a refund take?": "Refunds reach your card within five working days. (faq.pdf, page 2)",
+		"When are you open?":           "We are open from 9 a.m. to 5 p.m., Monday to Friday. (faq.pdf, page 1)",
+	} {
+		got := pickAnswers(q, nil, hits)
+		if len(got) != 1 || got[0].Spoken+" ("+got[0].Cited()+")" != want {
+			t.Errorf("%q: %+v, want %s", q, got, want)
+		}
 	}
 }
