@@ -16,6 +16,7 @@ import (
 //   - days and months: "Mon–Fri" → "Monday to Friday", "Sat" → "Saturday", "Mar 14" →
 //     "March 14", "2025-03-14" → "March 14, 2025";
 //   - money: "$1,200" → "1,200 dollars", "$19.99" → "19 dollars 99", "$0.50" → "50 cents",
+//     "$5-$10" → "5 dollars to 10 dollars",
 //     "£5" → "5 pounds", "€3k" → "3 thousand euros", "20 USD" → "20 dollars", and "/month",
 //     "/yr", "/user" … → "a month", "a year", "per user";
 //   - "15%" → "15 percent", "3–5 days" → "3 to 5 days", "24/7" → "24 hours a day, 7 days a
@@ -50,6 +51,7 @@ func Say(s string) string {
 		return months[strings.TrimSuffix(f[0], ".")] + " " + f[1]
 	})
 	s = reMoney.ReplaceAllStringFunc(s, sayMoney)
+	s = reMoneyRange.ReplaceAllString(s, "$1 to $2")
 	s = reCurrencyCode.ReplaceAllStringFunc(s, func(m string) string {
 		f := reCurrencyCode.FindStringSubmatch(m)
 		return plural(f[1], currencies[codes[f[2]]])
@@ -115,7 +117,7 @@ func sayISODate(m string) string {
 
 // rePhone is a number dialled, not counted: an international one (+…), one with an area code
 // in brackets, or three groups of digits.
-var rePhone = regexp.MustCompile(`(?:\+\d{1,3}(?:[ .-]?\(?\d{1,5}\)?){2,5}|\(\d{2,5}\) ?\d{3,4}[ .-]?\d{3,4}|\b\d{3,5}[ -]\d{3,4}[ -]\d{3,4})\b`)
+var rePhone = regexp.MustCompile(`(?:\+\d{1,3}(?:[ .-]?\(?\d{1,5}\)?){2,5}|\(\d{2,5}\) ?\d{3,4}[ .-]?\d{3,4}|\b(?:1[ -])?\d{3,5}[ -]\d{3,4}[ -]\d{3,4})\b`)
 
 func sayPhone(m string) string {
 	var groups []string
@@ -243,6 +245,7 @@ var codes = map[string]string{"USD": "$", "GBP": "£", "EUR": "€"}
 
 var (
 	reMoney        = regexp.MustCompile(`([$£€])\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{2}))?(?:\s?(k|K|m|M|bn)\b)?`)
+	reMoneyRange   = regexp.MustCompile(`(\d (?:dollars?|pounds?|euros?|cents|pence))\s?[–—-]\s?(\d)`)
 	reCurrencyCode = regexp.MustCompile(`\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(USD|GBP|EUR)\b`)
 )
 
@@ -279,7 +282,8 @@ var (
 	rePer     = regexp.MustCompile(`(?i)(\w)\s?/\s?(month|mo|year|yr|week|wk|day|hour|hr|h|night|user|seat|person|head)\b`)
 	rePercent = regexp.MustCompile(`(\d)\s?%`)
 	// reNumRange is "3–5" or "3-5" (not a date, a phone number or a time: those are read
-	// before); with a hyphen the second number must be the larger, so "555-0123" is left.
+	// before); with a hyphen the second number must be the larger ("555-0123" is left) or
+	// both be hours of the clock ("9-5").
 	reNumRange = regexp.MustCompile(`\b(\d[\d,]*(?:\.\d+)?)\s?(–|—|-)\s?(\d[\d,]*(?:\.\d+)?)\b`)
 )
 
@@ -288,7 +292,8 @@ func sayNumRange(m string) string {
 	if f[2] == "-" {
 		a, errA := strconv.ParseFloat(strings.ReplaceAll(f[1], ",", ""), 64)
 		b, errB := strconv.ParseFloat(strings.ReplaceAll(f[3], ",", ""), 64)
-		if errA != nil || errB != nil || b <= a || strings.HasPrefix(f[3], "0") {
+		hours := a == float64(int(a)) && b == float64(int(b)) && a <= 12 && b >= 1 && b <= 12 // "9-5"
+		if errA != nil || errB != nil || (b <= a && !hours) || strings.HasPrefix(f[3], "0") {
 			return m
 		}
 	}
