@@ -138,7 +138,7 @@ func pickAnswers(question string, faq map[string]string, hits []store.PassageHit
 // with a second sentence when it carries the first on ("It includes support.") or answers as
 // well as the first (another row of the opening hours), and both fit in maxSpoken.
 func answerFrom(q []string, text string) (Answer, bool) {
-	ss := spoken.Sentences(text)
+	plain, ss := spoken.Read(text)
 	if len(ss) == 0 {
 		return Answer{}, false
 	}
@@ -172,7 +172,7 @@ func answerFrom(q []string, text string) (Answer, bool) {
 	if len(said) > maxSpoken {
 		said = shorten(said)
 	}
-	return Answer{Spoken: said, Passage: spoken.Plain(text)}, true
+	return Answer{Spoken: said, Passage: plain}, true
 }
 
 // continues is a sentence that goes on from the one before.
@@ -235,11 +235,14 @@ func terms(text string) []string {
 			out[i] = s
 		}
 	}
+	if strings.Contains(raw, "@") && address.MatchString(raw) {
+		out = append(out, "email")
+	}
+	if !strings.ContainsAny(raw, "0123456789") {
+		return out
+	}
 	if phoneNum.MatchString(raw) {
 		out = append(out, "call", "number")
-	}
-	if address.MatchString(raw) {
-		out = append(out, "email")
 	}
 	if clockTime.MatchString(text) {
 		out = append(out, "hour", "time")

@@ -34,55 +34,101 @@ func Say(s string) string {
 	if n := len(s); n > 0 && strings.ContainsRune(".!?", rune(s[n-1])) {
 		end = s[n-1:] // kept when a reading takes it ("… on Sat." → "… on Saturday.")
 	}
-	s = reEmail.ReplaceAllStringFunc(s, sayEmail)
-	s = reURL.ReplaceAllStringFunc(s, sayURL)
-	s = strings.ReplaceAll(s, "24/7", "24 hours a day, 7 days a week")
-	s = reISODate.ReplaceAllStringFunc(s, sayISODate)
-	s = rePhone.ReplaceAllStringFunc(s, sayPhone)
-	s = reTimeRange.ReplaceAllStringFunc(s, sayTimeRange)
-	s = reTime.ReplaceAllStringFunc(s, func(m string) string {
-		t, _ := parseTime(m)
-		return t.say(false)
-	})
-	s = reDayAbbr.ReplaceAllStringFunc(s, func(m string) string { return days[strings.TrimSuffix(m, ".")] })
-	s = reDayRange.ReplaceAllString(s, "$1 to $2")
-	s = reMonthAbbr.ReplaceAllStringFunc(s, func(m string) string {
-		f := strings.Fields(m)
-		return months[strings.TrimSuffix(f[0], ".")] + " " + f[1]
-	})
-	s = reMoney.ReplaceAllStringFunc(s, sayMoney)
-	s = reMoneyRange.ReplaceAllString(s, "$1 to $2")
-	s = reCurrencyCode.ReplaceAllStringFunc(s, func(m string) string {
-		f := reCurrencyCode.FindStringSubmatch(m)
-		return plural(f[1], currencies[codes[f[2]]])
-	})
-	for range 3 { // "$12/user/mo": each "/" after the last
-		s = rePer.ReplaceAllStringFunc(s, func(m string) string {
-			f := rePer.FindStringSubmatch(m)
-			return f[1] + " " + per[strings.ToLower(f[2])]
-		})
-	}
-	s = rePercent.ReplaceAllString(s, "$1 percent")
-	s = reNumRange.ReplaceAllStringFunc(s, sayNumRange)
-	s = reUnit.ReplaceAllStringFunc(s, func(m string) string {
-		f := reUnit.FindStringSubmatch(m)
-		u := units[f[2]]
-		if u == [2]string{} {
-			u = units[strings.ToLower(f[2])]
+	for _, r := range readings {
+		if r.when(s) {
+			s = r.read(s)
 		}
-		if f[1] == "1" {
-			return f[1] + " " + u[0]
-		}
-		return f[1] + " " + u[1]
-	})
-	for _, a := range abbreviations {
-		s = a.re.ReplaceAllString(s, a.with)
 	}
 	s = strings.ReplaceAll(strings.Join(strings.Fields(s), " "), ".m..", ".m.") // "5 p.m." closing a sentence
 	if end != "" && !strings.HasSuffix(s, end) && !strings.HasSuffix(s, ".") {
 		s += end
 	}
 	return s
+}
+
+// readings are Say's rules in the order they apply, each with what a text must hold for it
+// to apply: most sentences hold no digit, and skip most rules unread.
+var readings = []struct {
+	when func(string) bool
+	read func(string) string
+}{
+	{holds("@"), func(s string) string { return reEmail.ReplaceAllStringFunc(s, sayEmail) }},
+	{func(s string) bool { return strings.Contains(s, "http") || strings.Contains(s, "www.") },
+		func(s string) string { return reURL.ReplaceAllStringFunc(s, sayURL) }},
+	{holds("24/7"), func(s string) string { return strings.ReplaceAll(s, "24/7", "24 hours a day, 7 days a week") }},
+	{digitsAnd("-"), func(s string) string { return reISODate.ReplaceAllStringFunc(s, sayISODate) }},
+	{digitsAnd(""), func(s string) string { return rePhone.ReplaceAllStringFunc(s, sayPhone) }},
+	{digitsAnd(""), func(s string) string { return reTimeRange.ReplaceAllStringFunc(s, sayTimeRange) }},
+	{digitsAnd(""), func(s string) string {
+		return reTime.ReplaceAllStringFunc(s, func(m string) string {
+			t, _ := parseTime(m)
+			return t.say(false)
+		})
+	}},
+	{func(string) bool { return true }, func(s string) string {
+		return reDayAbbr.ReplaceAllStringFunc(s, func(m string) string { return days[strings.TrimSuffix(m, ".")] })
+	}},
+	{holds("day"), func(s string) string { return reDayRange.ReplaceAllString(s, "$1 to $2") }},
+	{digitsAnd(""), func(s string) string {
+		return reMonthAbbr.ReplaceAllStringFunc(s, func(m string) string {
+			f := strings.Fields(m)
+			return months[strings.TrimSuffix(f[0], ".")] + " " + f[1]
+		})
+	}},
+	{digitsAnd("$£€"), func(s string) string {
+		s = reMoney.ReplaceAllStringFunc(s, sayMoney)
+		return reMoneyRange.ReplaceAllString(s, "$1 to $2")
+	}},
+	{digitsAnd("USDGBPEUR"), func(s string) string {
+		return reCurrencyCode.ReplaceAllStringFunc(s, func(m string) string {
+			f := reCurrencyCode.FindStringSubmatch(m)
+			return plural(f[1], currencies[codes[f[2]]])
+		})
+	}},
+	{holds("/"), func(s string) string {
+		for range 3 { // "$12/user/mo": each "/" after the last
+			s = rePer.ReplaceAllStringFunc(s, func(m string) string {
+				f := rePer.FindStringSubmatch(m)
+				return f[1] + " " + per[strings.ToLower(f[2])]
+			})
+		}
+		return s
+	}},
+	{holds("%"), func(s string) string { return rePercent.ReplaceAllString(s, "$1 percent") }},
+	{digitsAnd("-–—"), func(s string) string { return reNumRange.ReplaceAllStringFunc(s, sayNumRange) }},
+	{digitsAnd(""), func(s string) string {
+		return reUnit.ReplaceAllStringFunc(s, func(m string) string {
+			f := reUnit.FindStringSubmatch(m)
+			u := units[f[2]]
+			if u == [2]string{} {
+				u = units[strings.ToLower(f[2])]
+			}
+			if f[1] == "1" {
+				return f[1] + " " + u[0]
+			}
+			return f[1] + " " + u[1]
+		})
+	}},
+	{func(string) bool { return true }, func(s string) string {
+		for _, a := range abbreviations {
+			if strings.Contains(s, a.holds) {
+				s = a.re.ReplaceAllString(s, a.with)
+			}
+		}
+		return s
+	}},
+}
+
+// holds is a text holding sub.
+func holds(sub string) func(string) bool {
+	return func(s string) bool { return strings.Contains(s, sub) }
+}
+
+// digitsAnd is a text holding a digit and one of chars (any text with a digit for "").
+func digitsAnd(chars string) func(string) bool {
+	return func(s string) bool {
+		return strings.ContainsAny(s, "0123456789") && (chars == "" || strings.ContainsAny(s, chars))
+	}
 }
 
 var (
@@ -119,9 +165,11 @@ func sayISODate(m string) string {
 // in brackets, or three groups of digits.
 var rePhone = regexp.MustCompile(`(?:\+\d{1,3}(?:[ .-]?\(?\d{1,5}\)?){2,5}|\(\d{2,5}\) ?\d{3,4}[ .-]?\d{3,4}|\b(?:1[ -])?\d{3,5}[ -]\d{3,4}[ -]\d{3,4})\b`)
 
+var reDigits = regexp.MustCompile(`\d+`)
+
 func sayPhone(m string) string {
 	var groups []string
-	for _, g := range regexp.MustCompile(`\d+`).FindAllString(m, -1) {
+	for _, g := range reDigits.FindAllString(m, -1) {
 		groups = append(groups, strings.Join(strings.Split(g, ""), " "))
 	}
 	out := strings.Join(groups, ", ")
@@ -315,21 +363,24 @@ var units = map[string][2]string{
 
 var reUnit = regexp.MustCompile(`\b(\d[\d,]*(?:\.\d+)?)\s?(km/h|kph|kg|km|cm|mm|lbs|lb|oz|ml|ft|mph|[KkMGT][Bb]|mins?|hrs?|secs?|h|g|°C|°F)(?:\b|$)`)
 
+// abbreviations, each read only in a text that holds its mark.
 var abbreviations = []struct {
-	re   *regexp.Regexp
-	with string
+	holds string
+	re    *regexp.Regexp
+	with  string
 }{
-	{regexp.MustCompile(`\be\.\s?g\.`), "for example"},
-	{regexp.MustCompile(`\bi\.\s?e\.`), "that is"},
-	{regexp.MustCompile(`\betc\.`), "and so on"},
-	{regexp.MustCompile(`\betc\b`), "and so on"},
-	{regexp.MustCompile(`\b(?:approx\.?|ca\.)\s`), "about "},
-	{regexp.MustCompile(`~\s?(\d)`), "about $1"},
-	{regexp.MustCompile(`\bvs\.?\s`), "versus "},
-	{regexp.MustCompile(`\bincl\.\s`), "including "},
-	{regexp.MustCompile(`\bw/o\s`), "without "},
-	{regexp.MustCompile(`\bw/\s?`), "with "},
-	{regexp.MustCompile(`\s&\s`), " and "},
-	{regexp.MustCompile(`\b(?:No|no|Nr)\.\s?(\d)`), "number $1"},
-	{regexp.MustCompile(`(^|\s)#(\d)`), "${1}number $2"},
+	{"e.", regexp.MustCompile(`\be\.\s?g\.`), "for example"},
+	{"i.", regexp.MustCompile(`\bi\.\s?e\.`), "that is"},
+	{"etc", regexp.MustCompile(`\betc\b\.?`), "and so on"},
+	{"approx", regexp.MustCompile(`\bapprox\b\.?\s`), "about "},
+	{"ca.", regexp.MustCompile(`\bca\.\s`), "about "},
+	{"~", regexp.MustCompile(`~\s?(\d)`), "about $1"},
+	{"vs", regexp.MustCompile(`\bvs\.?\s`), "versus "},
+	{"incl.", regexp.MustCompile(`\bincl\.\s`), "including "},
+	{"w/o", regexp.MustCompile(`\bw/o\s`), "without "},
+	{"w/", regexp.MustCompile(`\bw/\s?`), "with "},
+	{"&", regexp.MustCompile(`\s&\s`), " and "},
+	{"o.", regexp.MustCompile(`\b(?:No|no)\.\s?(\d)`), "number $1"},
+	{"Nr.", regexp.MustCompile(`\bNr\.\s?(\d)`), "number $1"},
+	{"#", regexp.MustCompile(`(^|\s)#(\d)`), "${1}number $2"},
 }

@@ -238,49 +238,63 @@ func row(header, cells []string) string {
 // inline removes the markup inside a line: images, links (their text stays), HTML tags,
 // footnote marks, code marks, emphasis, escapes.
 func inline(s string) string {
-	s = reImage.ReplaceAllString(s, "")
-	s = reLink.ReplaceAllString(s, "$1")
-	s = reRefLink.ReplaceAllString(s, "$1")
-	s = reFootnote.ReplaceAllString(s, "")
-	s = reAutolink.ReplaceAllString(s, "$1")
-	s = reTag.ReplaceAllString(s, " ")
-	s = reCode.ReplaceAllString(s, "$1")
-	for range 3 { // nested emphasis
+	if strings.Contains(s, "[") {
+		s = reImage.ReplaceAllString(s, "")
+		s = reLink.ReplaceAllString(s, "$1")
+		s = reRefLink.ReplaceAllString(s, "$1")
+		s = reFootnote.ReplaceAllString(s, "")
+	}
+	if strings.Contains(s, "<") {
+		s = reAutolink.ReplaceAllString(s, "$1")
+		s = reTag.ReplaceAllString(s, " ")
+	}
+	if strings.Contains(s, "`") {
+		s = reCode.ReplaceAllString(s, "$1")
+	}
+	for i := 0; i < 3 && strings.ContainsAny(s, "*_~"); i++ { // nested emphasis
 		s = reStrong.ReplaceAllString(s, "$2")
 		s = reEmStar.ReplaceAllString(s, "$1$2")
 		s = reEmUnder.ReplaceAllString(s, "$1$2$3")
 		s = reStrike.ReplaceAllString(s, "$1")
 	}
-	s = reEscape.ReplaceAllString(s, "$1")
-	s = reStrayMark.ReplaceAllString(s, "$1$2")
+	if strings.Contains(s, `\`) {
+		s = reEscape.ReplaceAllString(s, "$1")
+	}
+	if strings.ContainsAny(s, "*#") {
+		s = reStrayMark.ReplaceAllString(s, "$1$2")
+	}
 	return strings.Join(strings.Fields(s), " ")
 }
 
 // Plain is a text without markup, one unit a line: what a language model reads.
 func Plain(text string) string {
-	var lines []string
-	for _, u := range Units(text) {
-		lines = append(lines, u.Text)
-	}
-	return strings.Join(lines, "\n")
+	plain, _ := Read(text)
+	return plain
 }
 
 // Sentences are the sentences of a text's statements, without markup, each ending with its
 // mark: the text a spoken answer is chosen from. Headings, FAQ questions and sentences that
 // ask a question are left out (the agent answers; it does not read the question back).
 func Sentences(text string) []string {
-	var out []string
+	_, sentences := Read(text)
+	return sentences
+}
+
+// Read answers both Plain and Sentences of a text, reading it once.
+func Read(text string) (plain string, sentences []string) {
+	var lines []string
 	for _, u := range Units(text) {
+		lines = append(lines, u.Text)
 		if u.Kind != Statement {
 			continue
 		}
 		for _, s := range Split(u.Text) {
 			if !strings.HasSuffix(s, "?") {
-				out = append(out, s)
+				sentences = append(sentences, s)
 			}
 		}
 	}
-	return out
+	return strings.Join(lines, "\n"), sentences
 }
 
 // noEnd are words whose full stop does not end a sentence.
