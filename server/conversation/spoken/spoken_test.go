@@ -116,6 +116,7 @@ func TestUnits(t *testing.T) {
 		"links and code": {"See [our site](https://acme.com) or ![logo](x.png) <br> run `betty help`[^1].\n> Quoted ~~old~~ text.\n\n---\n[1]: https://acme.com",
 			[]u{{st, "See our site or run betty help."}, {st, "Quoted old text."}}},
 		"snake case stays": {"Set max_retries to 3 and 2*3 = 6.", []u{{st, "Set max_retries to 3 and 2*3 = 6."}}},
+		"empty labels":     {"Q:\nA:\n\nQ: Why?", []u{{qu, "Why?"}}},
 		"quote":            {"Note:\n> Keep the\n> receipt.\nThanks.", []u{{st, "Note:"}, {st, "Keep the receipt. Thanks."}}},
 		"fenced code":      {"Run:\n```\nbetty start\n```", []u{{st, "Run:"}, {st, "betty start"}}},
 		"title line":       {"Warranty\nEvery kettle has a\nwarranty.\nShort lines. Are\nJoined.", []u{{hd, "Warranty"}, {st, "Every kettle has a warranty. Short lines. Are Joined."}}},

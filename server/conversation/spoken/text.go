@@ -64,8 +64,7 @@ func Units(text string) []Unit {
 	paraKind := Statement
 	flush := func() {
 		if len(para) > 0 {
-			if t := inline(strings.Join(para, " ")); t != "" {
-				k, t := label(paraKind, t)
+			if k, t := label(paraKind, inline(strings.Join(para, " "))); t != "" {
 				out = append(out, Unit{Kind: k, Text: t})
 			}
 		}
