@@ -59,7 +59,7 @@ func Split(doc Document) []store.Passage {
 			continue
 		}
 		if curLen > 0 && b.Page != curPage {
-			flush() // a heading alone at the foot of a page is dropped: section starts the next
+			flush() // a heading alone at the foot of a page is no passage: the next page's starts with it
 		}
 		if b.Heading {
 			if !onlyHeading {
