@@ -90,6 +90,10 @@ func TestAnswersAreSpoken(t *testing.T) {
 			}
 		}
 	}
+	faq := map[string]string{"Do you take cards?": "**Yes** — Visa & Mastercard, e.g. for orders over $5. See [payments](https://acme.com/pay).\n\n- Cash too"}
+	if got := pickAnswers("Can I pay by card?", faq, nil); len(got) != 1 || got[0].Spoken != "Yes — Visa and Mastercard, for example for orders over 5 dollars." {
+		t.Fatalf("FAQ answer %+v", got)
+	}
 	got := pickAnswers("How long does a refund take?", nil, shop)
 	if got[0].Passage != "How long does a refund take?\nRefunds reach your card within 5 working days. We refund the original payment method only." {
 		t.Fatalf("passage %q", got[0].Passage)
