@@ -134,7 +134,8 @@ func pickAnswers(question string, faq map[string]string, hits []store.PassageHit
 }
 
 // answerFrom chooses what to say from a text: its sentence that holds most of the question's
-// words (the first when none holds any: the text is on the question's topic as a whole),
+// words (the first of four words or more when none holds any: the text is on the question's
+// topic as a whole),
 // with a second sentence when it carries the first on ("It includes support.") or answers as
 // well as the first (another row of the opening hours), and both fit in maxSpoken.
 func answerFrom(q []string, text string) (Answer, bool) {
@@ -143,9 +144,15 @@ func answerFrom(q []string, text string) (Answer, bool) {
 		return Answer{}, false
 	}
 	scores := make([]float64, len(ss))
-	best := 0
+	best := -1
 	for i, s := range ss {
 		scores[i] = relevance(q, s)
+		if best < 0 && len(strings.Fields(s)) >= 4 {
+			best = i // on a tie, a sentence that says something ("Overview." does not)
+		}
+	}
+	best = max(best, 0)
+	for i := range ss {
 		if scores[i] > scores[best] {
 			best = i
 		}

@@ -126,6 +126,10 @@ func TestAnswerFromChoosesBySentence(t *testing.T) {
 	if len(a.Spoken) > maxSpoken || !strings.HasSuffix(a.Spoken, ".") || !strings.HasPrefix(a.Spoken, "You can return a kettle,") {
 		t.Fatalf("long answer %d characters: %q", len(a.Spoken), a.Spoken)
 	}
+	a, _ = answerFrom(questionTerms("Is there a warranty?"), "Warranty\n\n1. Overview\n\nEvery kettle is covered for two years.")
+	if a.Spoken != "Every kettle is covered for two years." {
+		t.Fatalf("none holding a word: %q", a.Spoken)
+	}
 	if _, ok := answerFrom(q, "## Returns\nQ: Can I return a kettle?"); ok {
 		t.Fatal("a heading and a question answered something")
 	}
