@@ -33,8 +33,8 @@ var shopFAQ = map[string]string{
 // The relevance threshold over questions a shop's customers ask: those the knowledge answers
 // get the right passage, page and words; those it does not answer get nothing (the agent says
 // it does not know), even when they share a word with a passage. The closest on each side
-// sit at the threshold (a question of two words, one held: answered) and just below it (one
-// word of three: declined), so moving it either way fails this test.
+// are a question of two words with one held (answered) and of three words with one held
+// (declined): the threshold must be above a third and at most a half, or this test fails.
 func TestRelevanceThreshold(t *testing.T) {
 	answered := []struct{ question, cited, said string }{
 		{"What are your opening hours?", "hours.md", "Monday to Friday: 9 a.m. to 5 p.m. Saturday: 10 a.m. to 2 p.m."},
