@@ -43,9 +43,10 @@ const faqSource = "FAQ"
 // minRelevance is the share of a question's words that a FAQ entry or passage must hold for
 // the agent to answer from it; below it the question is not one the source answers (the
 // agent says it does not know). Half, because a customer's question has one to four
-// content words: "opening hours" needs both, "deliver to Canada" is answered by a delivery
-// passage that names the countries served, "sell dog food" is not answered by "we sell
-// kettles". TestRelevanceThreshold holds the questions that fix it.
+// content words and one of two is enough ("park my car" is answered by "20 free spaces
+// behind the shop" under "Do you have parking?"), one of three is not ("sell dog food" by
+// "we sell kettles", "gift cards" by "refunds reach your card"). TestRelevanceThreshold
+// holds the questions that fix it.
 const minRelevance = 0.5
 
 // maxSpoken bounds a spoken answer, in characters: two sentences only when both fit.
