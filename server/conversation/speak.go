@@ -38,46 +38,6 @@ func (w *walk) agent(ctx context.Context, n workflow.Node) {
 	w.say(r.Text)
 }
 
-// answers are what the agent may draw on: the FAQ answer whose question is most like the
-// customer's words, then the knowledge passages that best match them.
-func (w *walk) answers(ctx context.Context, said, instruction string) []string {
-	var out []string
-	if said != "" && len(w.prof.FAQ) > 0 {
-		best, score := "", 0.25 // below this a question is not the customer's
-		qs := make([]string, 0, len(w.prof.FAQ))
-		for q := range w.prof.FAQ {
-			qs = append(qs, q)
-		}
-		sort.Strings(qs)
-		for _, q := range qs {
-			if s := llm.Similarity(said, q); s > score {
-				best, score = q, s
-			}
-		}
-		if best != "" {
-			out = append(out, w.prof.FAQ[best])
-		}
-	}
-	if w.e.d.Knowledge == nil || w.s.AgentID == "" {
-		return out
-	}
-	question := said
-	if question == "" {
-		question = instruction
-	}
-	hits, err := w.e.d.Knowledge.SearchForAgent(ctx, w.s.OrganizationID, w.s.AgentID, question, passages)
-	if err != nil {
-		w.e.d.Log.Warn("conversation: knowledge search failed; the agent speaks without passages", "err", err)
-		return out
-	}
-	for _, h := range hits {
-		if c := strings.TrimSpace(h.Content); c != "" {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // sayMessages is the chat prompt of an utterance for a real language model.
 func (w *walk) sayMessages(b llm.Brief) []llm.Message {
 	var sys strings.Builder

@@ -16,9 +16,10 @@ const (
 )
 
 // Split cuts a document into passages for the index: a heading starts a new passage, and
-// paragraphs are gathered until the passage is 500–1,000 characters. A passage continuing a
-// section after a cut starts with the section's heading, so it can be found by it. Each
-// passage has the page its text starts on (nil without pages).
+// paragraphs are gathered until the passage is 500–1,000 characters. A passage never spans
+// pages, so the page it cites holds all of it (nil without pages): two short pages are two
+// passages, however little each holds. A passage continuing a section after a cut or on a new
+// page starts with the section's heading, so it can be found by it.
 func Split(doc Document) []store.Passage {
 	var out []store.Passage
 	var cur strings.Builder
@@ -56,6 +57,9 @@ func Split(doc Document) []store.Passage {
 		text := strings.TrimSpace(b.Text)
 		if text == "" {
 			continue
+		}
+		if curLen > 0 && b.Page != curPage {
+			flush() // a heading alone at the foot of a page is no passage: the next page's starts with it
 		}
 		if b.Heading {
 			if !onlyHeading {

@@ -185,8 +185,11 @@ func (w *sweeper) Work(ctx context.Context, _ *river.Job[sweepArgs]) error {
 
 // SweepAbandoned ends in error the files still parsing whose parsing job River gave up on: a
 // job whose every attempt was interrupted (by crashes: each restart rescues it and parses
-// again, bounded, but not for ever) leaves its file parsing, which nothing would finish. It
-// runs when a server starts leading and every SweepEvery.
+// again, bounded, but not for ever) leaves its file parsing, which nothing would finish. A
+// file parsing without a job whose pages are known was read before and is to be read again
+// (migration 00024 asks it of the files whose passages spanned pages): it is queued, and its
+// passages answer until new ones replace them. It runs when a server starts leading and
+// every SweepEvery.
 func (s *Service) SweepAbandoned(ctx context.Context) error {
 	for range 100 { // batches; what is left waits for the next sweep
 		files, err := s.db.AbandonedKnowledgeFiles(ctx, parseArgs{}.Kind(), 100)
@@ -194,12 +197,22 @@ func (s *Service) SweepAbandoned(ctx context.Context) error {
 			return err
 		}
 		for _, f := range files {
-			if err := s.fail(ctx, f, damaged(Format(f.Type))); err != nil {
+			if f.Pages != nil {
+				err = s.queueParse(ctx, f)
+			} else {
+				err = s.fail(ctx, f, damaged(Format(f.Type)))
+			}
+			if err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// queueParse queues the job that reads a file (in the caller's transaction, if any).
+func (s *Service) queueParse(ctx context.Context, f store.KnowledgeFile) error {
+	return s.jobs.Insert(ctx, parseArgs{OrganizationID: f.OrganizationID, FileID: f.ID}, &river.InsertOpts{MaxAttempts: parseAttempts})
 }
 
 // register adds the knowledge jobs to q.

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/riverqueue/river"
 	"golang.org/x/sync/semaphore"
 
 	"github.com/bettyhq/betty/server/auth"
@@ -313,7 +312,7 @@ func (s *Service) AddFile(ctx context.Context, a auth.Actor, kbID, fileURL, name
 		if err := s.changed(ctx, a.OrganizationID, f.ID); err != nil {
 			return err
 		}
-		return s.jobs.Insert(ctx, parseArgs{OrganizationID: a.OrganizationID, FileID: f.ID}, &river.InsertOpts{MaxAttempts: parseAttempts})
+		return s.queueParse(ctx, f)
 	})
 	if err != nil {
 		return Entry{}, err

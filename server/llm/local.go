@@ -61,7 +61,7 @@ func Utterance(b Brief) string {
 		parts = append(parts, sentence(b.Greeting))
 	}
 	if IsQuestion(b.CustomerSaid) && len(b.Answers) > 0 {
-		parts = append(parts, firstSentences(b.Answers[0], 2, 280))
+		parts = append(parts, b.Answers[0])
 	}
 	if s := Speak(b.Instruction, b.AgentName); s != "" {
 		parts = append(parts, s)
