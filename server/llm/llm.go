@@ -63,6 +63,22 @@ type Request struct {
 	Brief    Brief
 	// MaxTokens bounds the answer (0: the back-end's default).
 	MaxTokens int
+	// Tools are the functions the model may call instead of (or besides) answering text;
+	// the local back-end ignores them.
+	Tools []Tool
+}
+
+// Tool is a function offered to the model: its arguments are described by a JSON schema
+// (an object schema, as chat completions require).
+type Tool struct {
+	Name, Description string
+	Parameters        map[string]any
+}
+
+// ToolCall is a function the model called; Arguments is the JSON text the model wrote
+// (streamed models send it in pieces, joined here), not checked against the schema.
+type ToolCall struct {
+	ID, Name, Arguments string
 }
 
 // Brief is the structured form of a request, what the local back-end reads.
@@ -91,6 +107,8 @@ type Reply struct {
 	// Choice is the chosen index for TaskChoose, -1 otherwise or when the model's answer
 	// named none of the choices.
 	Choice int
+	// ToolCalls are the functions the model called, in the order it called them.
+	ToolCalls []ToolCall
 }
 
 // Model is a language back-end. Chat answers the whole reply; when onDelta is not nil the
