@@ -88,6 +88,9 @@ type Brief struct {
 	Greeting string
 	// Instruction is the Agent step's instruction (TaskSay), placeholders already filled.
 	Instruction string
+	// Say is the step's spoken line, placeholders filled ("" when it has none): a language
+	// model takes it as the example of what to say.
+	Say string
 	// CustomerSaid is the customer's last words ("" at the start of the call).
 	CustomerSaid string
 	// Answers are FAQ answers and knowledge passages matching the customer's words, best
