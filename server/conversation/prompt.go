@@ -59,7 +59,7 @@ func (w *walk) sayPrompt(b llm.Brief, budget int) ([]llm.Message, promptSize) {
 			}
 		}
 	}
-	left := budget - sys.Len()
+	left := budget - sys.Len() - 100 // the room of the line about turns left out, or of the last nudge
 	turnMax := max(left/2, 200) // the longest a turn is quoted
 
 	// The newest turns, up to half of what is left.
@@ -77,10 +77,11 @@ func (w *walk) sayPrompt(b llm.Brief, budget int) ([]llm.Message, promptSize) {
 
 	var size promptSize
 	if len(b.Answers) > 0 {
+		const heading = "\nFacts you may use to answer the customer (from the FAQ and the knowledge base), most relevant first:\n"
 		var facts strings.Builder
 		for _, a := range b.Answers {
 			line := "- " + oneLine(a) + "\n"
-			if facts.Len()+len(line) > left-100 { // the heading's room
+			if len(heading)+facts.Len()+len(line) > left {
 				break
 			}
 			facts.WriteString(line)
@@ -88,9 +89,9 @@ func (w *walk) sayPrompt(b llm.Brief, budget int) ([]llm.Message, promptSize) {
 		}
 		size.PassagesDropped = len(b.Answers) - size.Passages
 		if size.Passages > 0 {
-			sys.WriteString("\nFacts you may use to answer the customer (from the FAQ and the knowledge base), most relevant first:\n")
+			sys.WriteString(heading)
 			sys.WriteString(facts.String())
-			left -= facts.Len() + 100
+			left -= len(heading) + facts.Len()
 		}
 	}
 	// Older turns, in what is still free.

@@ -80,9 +80,14 @@ type callState struct {
 	// Contact is the person called, as read when the call was answered.
 	Contact *conversation.Contact `json:"contact,omitempty"`
 	// Outbox are the commands of the last step, the first numbered OutboxFirst+1: sent again
-	// with the same keys when the call goes quiet (resume.go).
+	// with the same keys when the call goes quiet (resume.go). OutboxEarly: they are Says
+	// spoken early (keyed "<attempt>:<OutboxFirst>.<i>", see commandKey).
 	Outbox      []conversation.Action `json:"outbox,omitempty"`
 	OutboxFirst int                   `json:"outboxFirst,omitempty"`
+	OutboxEarly bool                  `json:"outboxEarly,omitempty"`
+	// Speaking counts the Says spoken early whose EventSpeakEnded has not come: Pending waits
+	// for the last of them.
+	Speaking int `json:"speaking,omitempty"`
 	// TimeUp: the call reached its maximum duration and Betty hung it up (sweep.go).
 	TimeUp bool `json:"timeUp,omitempty"`
 }
@@ -142,8 +147,12 @@ func (s *Service) HandleCallEvent(ctx context.Context, e phones.CallEvent) error
 		return s.step(ctx, e, a, cs, acts)
 	case phones.EventSpeakEnded:
 		cs := readState(a)
+		if cs.Speaking > 1 { // more early Says to hear out before the next commands
+			cs.Speaking--
+			return s.step(ctx, e, a, cs, nil)
+		}
 		acts := cs.Pending
-		cs.Pending = nil
+		cs.Pending, cs.Speaking = nil, 0
 		return s.step(ctx, e, a, cs, acts)
 	case phones.EventHeard:
 		return s.heard(ctx, j, a, e)
@@ -283,6 +292,17 @@ func (s *Service) heard(ctx context.Context, j store.WorkflowJob, a store.Attemp
 	if err != nil {
 		return err
 	}
+	callID := deref(a.CallControlID)
+	if callID == "" {
+		callID = e.CallControlID
+	}
+	if s.d.Calls != nil && callID != "" {
+		early := 0
+		su.SpeakNow = func(act conversation.Action) { // see doc.go, "Early speech"
+			early++
+			s.sendOne(ctx, a.ID, callID, commandKey(a.ID, a.Commands, early, true), act)
+		}
+	}
 	var offset time.Duration
 	if a.AnsweredAt != nil && !e.At.IsZero() {
 		offset = e.At.Sub(*a.AnsweredAt)
@@ -311,12 +331,23 @@ func (s *Service) step(ctx context.Context, e phones.CallEvent, a store.Attempt,
 // counter): the transaction rolls back and the event is delivered again.
 func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.Attempt, cs callState, acts []conversation.Action,
 	move func(ctx context.Context, cur *store.Attempt) error) error {
-	now, rest := split(acts)
-	cs.Pending = append(rest, cs.Pending...)
-	first := a.Commands
-	if len(now) > 0 {
-		cs.Outbox, cs.OutboxFirst = now, first
+	early := 0 // the Says spoken already (SpeakNow), which begin acts
+	for early < len(acts) && acts[early].Spoken {
+		early++
 	}
+	first := a.Commands
+	var now, rest []conversation.Action
+	if early > 0 {
+		// Whatever follows waits for the end of the last early Say, as after any Say.
+		rest = append(rest, acts[early:]...)
+		cs.Outbox, cs.OutboxFirst, cs.OutboxEarly, cs.Speaking = acts[:early], first, true, early
+	} else {
+		now, rest = split(acts)
+		if len(now) > 0 {
+			cs.Outbox, cs.OutboxFirst, cs.OutboxEarly = now, first, false
+		}
+	}
+	cs.Pending = append(rest, cs.Pending...)
 	var callID string
 	turns, err := s.turns(cs.Engine)
 	if err != nil {
@@ -329,7 +360,8 @@ func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.At
 			return err
 		}
 		conv := string(b)
-		cur.Conversation, cur.Commands = &conv, cur.Commands+len(now)
+		// Early Says take numbers too, so that no later step's early keys meet theirs.
+		cur.Conversation, cur.Commands = &conv, cur.Commands+early+len(now)
 		callID = deref(cur.CallControlID)
 		if callID == "" {
 			callID = e.CallControlID
@@ -345,7 +377,7 @@ func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.At
 	if err != nil {
 		return err
 	}
-	s.send(ctx, a.ID, callID, first, now)
+	s.send(ctx, a.ID, callID, first, now, false)
 	return nil
 }
 
@@ -379,26 +411,43 @@ func split(acts []conversation.Action) (now, rest []conversation.Action) {
 // listenFor is how long the agent waits for the customer to speak.
 const listenFor = 8 * time.Second
 
-func (s *Service) send(ctx context.Context, attemptID, callID string, first int, acts []conversation.Action) {
+// commandKey is the key of a call command (Telnyx's command_id), from the attempt and its
+// command counter: "<attempt>:<first+i>" for the ith command (from 1) of a step recorded with
+// the counter at first, "<attempt>:<first>.<i>" for the ith Say spoken early while an event
+// was handled with the counter at first. The two forms never meet, so an early Say of an
+// event that loses the race to another event of the call never takes the key of a command
+// that event sends.
+func commandKey(attemptID string, first, i int, early bool) string {
+	if early {
+		return fmt.Sprintf("%s:%d.%d", attemptID, first, i)
+	}
+	return fmt.Sprintf("%s:%d", attemptID, first+i)
+}
+
+// send sends the commands of a step (early: the Says spoken early, again) with their keys.
+func (s *Service) send(ctx context.Context, attemptID, callID string, first int, acts []conversation.Action, early bool) {
 	if s.d.Calls == nil || callID == "" {
 		return
 	}
 	for i, act := range acts {
-		key := fmt.Sprintf("%s:%d", attemptID, first+i+1)
-		var err error
-		switch act.Kind {
-		case conversation.Say:
-			err = s.d.Calls.Speak(ctx, callID, act.Text, act.Voice, key)
-		case conversation.Listen:
-			err = s.d.Calls.Listen(ctx, callID, listenFor, key)
-		case conversation.Transfer:
-			err = s.d.Calls.Transfer(ctx, callID, act.To, key)
-		case conversation.Hangup:
-			err = s.d.Calls.Hangup(ctx, callID, key)
-		}
-		if err != nil {
-			s.d.Log.WarnContext(ctx, "call command", "attempt", attemptID, "action", act.Kind, "error", err)
-		}
+		s.sendOne(ctx, attemptID, callID, commandKey(attemptID, first, i+1, early), act)
+	}
+}
+
+func (s *Service) sendOne(ctx context.Context, attemptID, callID, key string, act conversation.Action) {
+	var err error
+	switch act.Kind {
+	case conversation.Say:
+		err = s.d.Calls.Speak(ctx, callID, act.Text, act.Voice, key)
+	case conversation.Listen:
+		err = s.d.Calls.Listen(ctx, callID, listenFor, key)
+	case conversation.Transfer:
+		err = s.d.Calls.Transfer(ctx, callID, act.To, key)
+	case conversation.Hangup:
+		err = s.d.Calls.Hangup(ctx, callID, key)
+	}
+	if err != nil {
+		s.d.Log.WarnContext(ctx, "call command", "attempt", attemptID, "action", act.Kind, "key", key, "error", err)
 	}
 }
 
