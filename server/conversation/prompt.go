@@ -60,7 +60,7 @@ func (w *walk) sayPrompt(b llm.Brief, budget int) ([]llm.Message, promptSize) {
 		}
 	}
 	left := budget - sys.Len() - 100 // the room of the line about turns left out, or of the last nudge
-	turnMax := max(left/2, 200) // the longest a turn is quoted
+	turnMax := max(left/2, 200)      // the longest a turn is quoted
 
 	// The newest turns, up to half of what is left.
 	turns := w.st.Turns
