@@ -288,6 +288,12 @@ func (s *Service) heard(ctx context.Context, j store.WorkflowJob, a store.Attemp
 	if a.State != store.AttemptInCall || s.d.Conversation == nil {
 		return s.effect(ctx, e, a, func(context.Context) error { return nil })
 	}
+	if e.ID != "" {
+		// A duplicate of words handled already: nothing to say again (and no model to ask).
+		if seen, err := s.db.CallEventSeen(ctx, e.ID); err != nil || seen {
+			return err
+		}
+	}
 	su, err := s.setup(ctx, j, a)
 	if err != nil {
 		return err
