@@ -22,8 +22,10 @@ import (
 // that fails before its first sentence does not end the call: the local back-end's wording is
 // said instead and the failure kept as a failed step. One that fails after it (a stream cut
 // in the middle) leaves what was said said, and the unfinished sentence unsaid: the call goes
-// on from there (the customer can ask again), with the failure kept as a failed step. The
-// local back-end answers at once and is said whole, as one turn.
+// on from there (the customer can ask again), with the failure kept as a failed step. Each
+// sentence is a turn of its own, as it is a speak command of its own (the carrier's clock,
+// the recording and the transcript stay in step). The local back-end answers at once and is
+// said whole, as one turn.
 func (w *walk) agent(ctx context.Context, n workflow.Node) {
 	instruction := w.fill(n.Data.String(workflow.FieldInstruction))
 	first := true

@@ -243,19 +243,17 @@ func (w *walk) choose(ctx context.Context) {
 			break
 		}
 	}
-	tools, ends := w.branchTools(len(descs))
-	req := llm.Request{Task: llm.TaskChoose, Messages: chooseMessages(asked, st.Pending, descs), Tools: tools,
-		Brief: llm.Brief{CustomerSaid: st.Pending, Choices: descs}, MaxTokens: 100}
-	r, err := w.e.d.Model.Chat(ctx, req, nil)
-	if err != nil {
-		w.e.d.Log.Warn("conversation: the language model could not choose a branch; lexical choice used", "err", err)
-	}
 	choice, how := -1, ""
-	if err == nil {
-		choice, how = pickTool(r.ToolCalls, len(descs), ends)
-		if choice >= 0 {
+	if w.e.d.Model.Name() != w.e.local.Name() { // the local back-end's choice is the lexical one
+		tools, takes := w.branchTools(len(descs))
+		req := llm.Request{Task: llm.TaskChoose, Messages: chooseMessages(asked, st.Pending, descs), Tools: tools,
+			Brief: llm.Brief{CustomerSaid: st.Pending, Choices: descs}, MaxTokens: 100}
+		r, err := w.e.d.Model.Chat(ctx, req, nil)
+		if err != nil {
+			w.e.d.Log.Warn("conversation: the language model could not choose a branch; lexical choice used", "err", err)
+		} else if choice, how = pickTool(r.ToolCalls, len(descs), takes); choice >= 0 {
 			how = "the language model, " + w.e.d.Model.Name() + ", " + how
-		} else if len(r.ToolCalls) > 0 || r.Text != "" {
+		} else {
 			w.e.d.Log.Info("conversation: the language model named no branch; lexical choice used", "text", clip(r.Text, 200), "calls", len(r.ToolCalls))
 		}
 	}

@@ -11,7 +11,9 @@
 //     offline and in tests; it never invents facts that are not in the Brief.
 //   - OpenAI (`--llm-url`, `--llm-api-key`, `--llm-model`): an OpenAI-compatible chat
 //     completions endpoint (OpenAI, Ollama, vLLM, LM Studio …), POST {base}/chat/completions,
-//     streamed as server-sent events when the caller wants the words as they come.
+//     streamed as server-sent events when the caller wants the words as they come (Sentences
+//     cuts them into sentences to speak while the rest is written). The engine's decisions
+//     (branch, end, transfer) are tool calls (Request.Tools, Reply.ToolCalls, arguments as JSON).
 //
 // A Request carries both forms of the same question: Messages, the chat prompt a real model
 // reads, and Brief, the structured facts the local back-end templates from. The engine fills
