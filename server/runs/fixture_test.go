@@ -143,6 +143,8 @@ type fakeCalls struct {
 	spoke map[string]bool
 	// heard is the last EventHeard sent.
 	heard phones.CallEvent
+	// onSpeak, when set, is told of each Speak as it comes.
+	onSpeak func(key string)
 }
 
 func newFakeCalls(outcome func(to string, n int) phones.Outcome) *fakeCalls {
@@ -252,6 +254,9 @@ func (f *fakeCalls) Speak(_ context.Context, call, text, voice, key string) erro
 	f.mu.Lock()
 	f.speaks = append(f.speaks, key)
 	f.log = append(f.log, "speak "+key)
+	if f.onSpeak != nil {
+		f.onSpeak(key)
+	}
 	if f.over[call] || f.lost || f.spoke[key] { // a key carried out already is not again
 		f.mu.Unlock()
 		return nil

@@ -32,13 +32,13 @@ func conversationRows() []row {
 	return []row{{"conversation turns (local back-end)", "not measured", note}}
 }
 
-// turnLatencyRows runs BenchmarkTurnLatency (server/conversation) and reports Betty's own
+// turnLatencyRows runs BenchmarkTurnLatency (server/runs) and reports Betty's own
 // part of the wait after the customer's last word with a language model: from call.heard to
 // the first speak command, less the model's time to its first sentence (target: p95 under
 // 50 ms).
 func turnLatencyRows() []row {
 	const name = "turn latency overhead (language model)"
-	cmd := exec.Command("go", "test", "-run", "^$", "-bench", "^BenchmarkTurnLatency$", "./server/conversation")
+	cmd := exec.Command("go", "test", "-run", "^$", "-bench", "^BenchmarkTurnLatency$", "./server/runs")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -53,10 +53,10 @@ func turnLatencyRows() []row {
 		}
 		if m["overhead-p95-ms"] != "" {
 			return []row{{name, "p50 " + m["overhead-p50-ms"] + " ms, p95 " + m["overhead-p95-ms"] + " ms",
-				"call.heard to the first speak command less the fake model's " + m["model-first-sentence-ms"] + " ms to its first sentence; target p95 < 50 ms"}}
+				"call.heard to the first speak command through the driver on SQLite, less the fake model's " + m["model-first-sentence-ms"] + " ms to its first sentence; target p95 < 50 ms"}}
 		}
 	}
-	note := "go test -bench BenchmarkTurnLatency ./server/conversation failed"
+	note := "go test -bench BenchmarkTurnLatency ./server/runs failed"
 	if err != nil {
 		note += ": " + err.Error()
 	}
