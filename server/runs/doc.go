@@ -86,19 +86,22 @@
 // the call's state and its commands in one transaction, each command keyed by the attempt and
 // its number, sent again with the same keys by Resume). A reply from a language model takes
 // a second or more to write; waiting for all of it before the first command would leave the
-// customer in silence. So on call.heard the driver gives the engine a hook
+// customer in silence. So on call.answered and call.heard the driver gives the engine a hook
 // (conversation.Setup.SpeakNow) and sends each Say that begins the event's actions as the
 // engine decides it, before the transaction: a model's first sentence while it writes the
-// next. What it guarantees:
+// next (Telnyx queues speak commands sent one after another; so does the simulator). What it
+// guarantees:
 //
 //   - The same command, the same key. The ith early Say of an event handled with the
 //     attempt's command counter at n is keyed "<attempt>:<n>.<i>" (commandKey). Handling the
 //     event again with the attempt unchanged (the transaction failed, the process died before
-//     the commit, the carrier delivered the event twice) sends the same keys, and the carrier
-//     carries each out once (Telnyx's command_id; the simulator keeps the keys it saw). Words
-//     a model writes differently the second time are not heard: the carrier keeps the first
-//     command of a key; the transcript keeps what the committed handling decided (the local
-//     back-end always decides the same).
+//     the commit, the carrier delivered the event twice meanwhile) sends the same keys, and
+//     the carrier carries each out once (Telnyx's command_id; the simulator keeps the keys it
+//     saw). A duplicate that comes after the commit is not handled at all
+//     (store.CallEventSeen, asked first; call.answered: the attempt is in the call already).
+//     Words a model writes differently the second time are not heard: the carrier keeps the
+//     first command of a key; the transcript keeps what the committed handling decided (the
+//     local back-end always decides the same).
 //   - No command lost. Early keys have a form of their own, so an early Say never takes the
 //     key of a command another event of the call sends (an answering machine detected while
 //     the customer spoke). An event that lost such a race is handled again with the counter
@@ -109,8 +112,8 @@
 //     actions after them wait (Pending) for the EventSpeakEnded of the last early Say
 //     (callState.Speaking counts them down), as they wait after any Say.
 //
-// Only call.heard speaks early: the answer's greeting and the steps after a Say's end are
-// sent after their commit, as before.
+// Other events (a Say's end releasing the next commands, an answering machine) send their
+// commands after their commit, as before.
 //
 // # Rules at the moment of each dial (rules.go, each a pure function)
 //

@@ -257,6 +257,7 @@ func (s *Service) answered(ctx context.Context, j store.WorkflowJob, a store.Att
 		if err != nil {
 			return err
 		}
+		su.SpeakNow = s.speakNow(ctx, a, e)
 		if cs.Engine, acts, err = s.d.Conversation.Start(ctx, su); err != nil {
 			return err
 		}
@@ -298,17 +299,7 @@ func (s *Service) heard(ctx context.Context, j store.WorkflowJob, a store.Attemp
 	if err != nil {
 		return err
 	}
-	callID := deref(a.CallControlID)
-	if callID == "" {
-		callID = e.CallControlID
-	}
-	if s.d.Calls != nil && callID != "" {
-		early := 0
-		su.SpeakNow = func(act conversation.Action) { // see doc.go, "Early speech"
-			early++
-			s.sendOne(ctx, a.ID, callID, commandKey(a.ID, a.Commands, early, true), act)
-		}
-	}
+	su.SpeakNow = s.speakNow(ctx, a, e)
 	var offset time.Duration
 	if a.AnsweredAt != nil && !e.At.IsZero() {
 		offset = e.At.Sub(*a.AnsweredAt)
@@ -318,6 +309,24 @@ func (s *Service) heard(ctx context.Context, j store.WorkflowJob, a store.Attemp
 		return err
 	}
 	return s.step(ctx, e, a, cs, acts)
+}
+
+// speakNow is the early-speech hook of an event's handling (doc.go, "Early speech"): the ith
+// Say it is handed goes to the carrier at once, keyed commandKey(attempt, counter, i, true).
+// nil without a carrier or a call to speak on.
+func (s *Service) speakNow(ctx context.Context, a store.Attempt, e phones.CallEvent) func(conversation.Action) {
+	callID := deref(a.CallControlID)
+	if callID == "" {
+		callID = e.CallControlID
+	}
+	if s.d.Calls == nil || callID == "" {
+		return nil
+	}
+	early := 0
+	return func(act conversation.Action) {
+		early++
+		s.sendOne(ctx, a.ID, callID, commandKey(a.ID, a.Commands, early, true), act)
+	}
 }
 
 // step keeps the call's new state and sends the next actions.

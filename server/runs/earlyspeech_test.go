@@ -14,9 +14,18 @@ import (
 	"github.com/bettyhq/betty/server/store"
 )
 
-// earlyConversation answers the customer in two sentences, each handed to SpeakNow as the
-// engine does when the driver asks for early speech, then hangs up.
+// earlyConversation greets and answers the customer in two sentences, each Say handed to
+// SpeakNow as the engine does when the driver asks for early speech, then hangs up.
 type earlyConversation struct{ fakeConversation }
+
+func (c earlyConversation) Start(ctx context.Context, s conversation.Setup) (conversation.State, []conversation.Action, error) {
+	st, acts, err := c.fakeConversation.Start(ctx, s)
+	if err == nil && s.SpeakNow != nil {
+		acts[0].Spoken = true
+		s.SpeakNow(acts[0])
+	}
+	return st, acts, err
+}
 
 var sentences = []string{"Thank you.", "Goodbye."}
 
@@ -41,7 +50,7 @@ func (earlyConversation) Heard(_ context.Context, s conversation.Setup, raw conv
 	return b, append(acts, conversation.Action{Kind: conversation.Hangup}), nil
 }
 
-// On call.heard the driver sends each early Say at once, keyed by the attempt and its
+// On call.answered and call.heard the driver sends each early Say at once, keyed by the attempt and its
 // counter in a form of its own; the recorded state holds them as its outbox and the hang-up
 // waits for the end of the last of them. A duplicate of the words says nothing again; words
 // whose transaction failed are handled again with the same keys.
@@ -85,7 +94,7 @@ func TestEarlySpeech(t *testing.T) {
 			must(t, json.Unmarshal([]byte(*a.Conversation), &cs))
 			return cs
 		}
-		if got := log(); got != "speak a:1" {
+		if got := log(); got != "speak a:0.1" {
 			t.Fatalf("the greeting: %s", got)
 		}
 		// The greeting ends: listen; the words come, their handling fails once after the
@@ -100,7 +109,7 @@ func TestEarlySpeech(t *testing.T) {
 		if err := send(); err == nil || !strings.Contains(err.Error(), "went away") {
 			t.Fatalf("the words' handling should fail once: %v", err)
 		}
-		if got := log(); got != "speak a:1, listen a:2, speak a:2.1, speak a:2.2" {
+		if got := log(); got != "speak a:0.1, listen a:2, speak a:2.1, speak a:2.2" {
 			t.Fatalf("early speech: %s", got)
 		}
 		if cs := state(); cs.Speaking != 0 || len(cs.Pending) != 0 {
@@ -111,7 +120,7 @@ func TestEarlySpeech(t *testing.T) {
 		calls.mu.Unlock()
 		must(t, h.svc.HandleCallEvent(ctx, heard))
 		must(t, h.svc.HandleCallEvent(ctx, heard)) // and once more: a duplicate does nothing
-		if got := log(); got != "speak a:1, listen a:2, speak a:2.1, speak a:2.2, speak a:2.1, speak a:2.2" {
+		if got := log(); got != "speak a:0.1, listen a:2, speak a:2.1, speak a:2.2, speak a:2.1, speak a:2.2" {
 			t.Fatalf("handled again: %s", got)
 		}
 		cs := state()
