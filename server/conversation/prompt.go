@@ -112,6 +112,10 @@ func (w *walk) sayPrompt(b llm.Brief, budget int) ([]llm.Message, promptSize) {
 		if t.Speaker == "agent" {
 			role = llm.Assistant
 		}
+		if last := &msgs[len(msgs)-1]; len(msgs) > 1 && last.Role == role { // a reply said sentence by sentence
+			last.Content += " " + clip(t.Text, turnMax)
+			continue
+		}
 		msgs = append(msgs, llm.Message{Role: role, Content: clip(t.Text, turnMax)})
 	}
 	if len(msgs) == 1 || msgs[len(msgs)-1].Role == llm.Assistant {

@@ -15,7 +15,7 @@ func TestSayPromptBudget(t *testing.T) {
 	w := &walk{e: New(Deps{}), s: Setup{Contact: Contact{FirstName: "Ann"}}, st: &state{}, prof: Profile{Name: "Linda", Instructions: strings.Repeat("Be kind. ", 2000)}}
 	for i := range 40 {
 		who := "customer"
-		if i%2 == 0 {
+		if i%2 == 1 {
 			who = "agent"
 		}
 		w.st.Turns = append(w.st.Turns, turn{Speaker: who, Text: fmt.Sprintf("turn %d %s", i, strings.Repeat("words ", 50))})
@@ -57,11 +57,14 @@ func TestSayPromptBudget(t *testing.T) {
 		t.Fatalf("the newest turns are kept in order: %d messages, first %q", len(msgs), msgs[1].Content[:20])
 	}
 
-	// A small call fits whole: nothing is dropped and nothing says so.
-	w.st.Turns = w.st.Turns[len(w.st.Turns)-3:]
+	// A small call fits whole: nothing is dropped and nothing says so; a reply said sentence
+	// by sentence (a turn each) is one message.
+	w.st.Turns = append(w.st.Turns[len(w.st.Turns)-3:], turn{Speaker: "agent", Text: "Sure."}, turn{Speaker: "agent", Text: "We open at ten."},
+		turn{Speaker: "customer", Text: "Thanks."})
 	w.prof.Instructions = "Be kind."
 	msgs, size = w.sayPrompt(llm.Brief{AgentName: "Linda", Instruction: "Answer.", Answers: answers[:2]}, promptBudget)
-	if size.PassagesDropped != 0 || size.TurnsDropped != 0 || size.Turns != 3 || len(msgs) != 4 || strings.Contains(msgs[0].Content, "left out") {
-		t.Fatalf("small call: %+v", size)
+	if size.PassagesDropped != 0 || size.TurnsDropped != 0 || size.Turns != 6 || len(msgs) != 6 || strings.Contains(msgs[0].Content, "left out") ||
+		msgs[4].Role != llm.Assistant || msgs[4].Content != "Sure. We open at ten." {
+		t.Fatalf("small call: %+v %+v", size, msgs)
 	}
 }

@@ -73,7 +73,7 @@ func (w *walk) agent(ctx context.Context, n workflow.Node) {
 	switch {
 	case err == nil && spoken > 0:
 	case spoken == 0:
-		w.e.d.Log.WarnContext(ctx, "conversation: the language model could not speak; the local wording is used", "node", n.ID, "err", err, "text", r.Text)
+		w.e.d.Log.WarnContext(ctx, "conversation: the language model could not speak; the local wording is used", "node", n.ID, "err", err)
 		w.step(n.ID, string(n.Type), StepFailed, "The language model did not answer; the agent used the local wording.")
 		r, _ = w.e.local.Chat(ctx, req, nil)
 		w.say(r.Text)
