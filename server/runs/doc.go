@@ -110,7 +110,11 @@
 //     transaction records them as the outbox (OutboxEarly, sent again with their keys by
 //     Resume when the call goes quiet) and takes their numbers from the counter, and the
 //     actions after them wait (Pending) for the EventSpeakEnded of the last early Say
-//     (callState.Speaking counts them down), as they wait after any Say.
+//     (callState.Speaking counts them down), as they wait after any Say. A short sentence
+//     may end before its event is recorded (the model still writing): an end that nothing
+//     waits for while the event that spoke early (marked "betty:early:<attempt>:<counter>"
+//     among the events seen, before its first Say goes out) is not recorded yet is refused,
+//     and the carrier delivers it again, to be counted then.
 //
 // Other events (a Say's end releasing the next commands, an answering machine) send their
 // commands after their commit, as before.

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -102,6 +103,8 @@ func readState(a store.Attempt) callState {
 
 var errStale = errors.New("runs: the call moved on while this event was handled; deliver it again")
 
+var errEarlyEnd = errors.New("runs: a Say spoken early ended before the event that spoke it was recorded; deliver it again")
+
 // HandleCallEvent drives a call from the carrier's events (phones.CallEventHandler). Each
 // event is recorded by id in the transaction of its effect, so an event delivered twice
 // changes nothing the second time; events of calls the dialer did not place are acknowledged
@@ -147,6 +150,13 @@ func (s *Service) HandleCallEvent(ctx context.Context, e phones.CallEvent) error
 		return s.step(ctx, e, a, cs, acts)
 	case phones.EventSpeakEnded:
 		cs := readState(a)
+		if cs.Speaking == 0 && len(cs.Pending) == 0 && a.State == store.AttemptInCall {
+			// Nothing waits for this end: a Say spoken early whose event is still being handled
+			// (a short sentence while the model writes the rest). Counted once that is recorded.
+			if inFlight, err := s.db.CallEventSeen(ctx, earlyMark(a.ID, a.Commands)); err != nil || inFlight {
+				return cmp.Or(err, errEarlyEnd)
+			}
+		}
 		if cs.Speaking > 1 { // more early Says to hear out before the next commands
 			cs.Speaking--
 			return s.step(ctx, e, a, cs, nil)
@@ -324,10 +334,20 @@ func (s *Service) speakNow(ctx context.Context, a store.Attempt, e phones.CallEv
 	}
 	early := 0
 	return func(act conversation.Action) {
-		early++
+		if early++; early == 1 {
+			// Before the first goes out: its end may come before this event is recorded.
+			if _, err := s.db.MarkCallEventSeen(ctx, earlyMark(a.ID, a.Commands), a.ID, "betty.early-speech"); err != nil {
+				s.d.Log.WarnContext(ctx, "early speech mark", "attempt", a.ID, "error", err)
+			}
+		}
 		s.sendOne(ctx, a.ID, callID, commandKey(a.ID, a.Commands, early, true), act)
 	}
 }
+
+// earlyMark is the id, among the events seen, that says an event handled with the attempt's
+// counter at n spoke early: a speak.ended that nothing waits for while the counter is still n
+// belongs to it, and is delivered again once the event is recorded.
+func earlyMark(attemptID string, n int) string { return fmt.Sprintf("betty:early:%s:%d", attemptID, n) }
 
 // step keeps the call's new state and sends the next actions.
 func (s *Service) step(ctx context.Context, e phones.CallEvent, a store.Attempt, cs callState, acts []conversation.Action) error {

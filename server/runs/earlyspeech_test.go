@@ -99,6 +99,17 @@ func TestEarlySpeech(t *testing.T) {
 		}
 		// The greeting ends: listen; the words come, their handling fails once after the
 		// early Says went out, and the carrier delivers them again.
+		// The end of the first early Say comes while the words are still being handled (the
+		// second is being sent): nothing records it yet, so it is refused, to come again.
+		var early error
+		calls.onSpeak = func(key string) {
+			if strings.HasSuffix(key, ":2.2") && early == nil {
+				calls.mu.Lock()
+				e := calls.ends[len(calls.ends)-1]
+				calls.mu.Unlock()
+				early = h.svc.HandleCallEvent(ctx, e)
+			}
+		}
 		calls.reply = func(string) string { // the words' transaction fails once
 			h.logs.mu.Lock()
 			h.logs.failSaid = 1
@@ -114,6 +125,9 @@ func TestEarlySpeech(t *testing.T) {
 		}
 		if cs := state(); cs.Speaking != 0 || len(cs.Pending) != 0 {
 			t.Fatalf("a failed handling recorded %+v", cs)
+		}
+		if early == nil || !strings.Contains(early.Error(), "deliver it again") {
+			t.Fatalf("an early end before its words were recorded: %v", early)
 		}
 		calls.mu.Lock()
 		heard := calls.heard

@@ -143,7 +143,7 @@ type fakeCalls struct {
 	spoke map[string]bool
 	// heard is the last EventHeard sent.
 	heard phones.CallEvent
-	// onSpeak, when set, is told of each Speak as it comes.
+	// onSpeak, when set, is told of each Speak as it comes (f.mu not held).
 	onSpeak func(key string)
 }
 
@@ -254,8 +254,10 @@ func (f *fakeCalls) Speak(_ context.Context, call, text, voice, key string) erro
 	f.mu.Lock()
 	f.speaks = append(f.speaks, key)
 	f.log = append(f.log, "speak "+key)
-	if f.onSpeak != nil {
-		f.onSpeak(key)
+	if cb := f.onSpeak; cb != nil {
+		f.mu.Unlock()
+		cb(key)
+		f.mu.Lock()
 	}
 	if f.over[call] || f.lost || f.spoke[key] { // a key carried out already is not again
 		f.mu.Unlock()
