@@ -18,7 +18,7 @@ func question() workflow.Graph {
 	return newFlow().node("start", workflow.Start, nil).
 		node("ask", workflow.Agent, workflow.Data{"instruction": "Ask how you can help."}).
 		node("cr", workflow.CustomerResponse, workflow.Data{"description": "A question"}).
-		node("answer", workflow.Agent, workflow.Data{"instruction": "Answer the question."}).
+		node("answer", workflow.Agent, workflow.Data{"instruction": "Answer the question.", "say": "We are open nine to five, {{firstName}}."}).
 		node("cr2", workflow.CustomerResponse, workflow.Data{"description": "Anything"}).
 		node("end", workflow.EndCall, nil).
 		edges("start>ask", "ask>cr", "cr>answer", "answer>cr2", "cr2>end").g
@@ -85,6 +85,10 @@ func TestModelReplySpokenSentenceBySentence(t *testing.T) {
 	want := []string{"Sure, Ann.", "We open at 9 a.m. on weekdays and at ten on Sundays, e.g. this Sunday.", "Anything else I can help with today?"}
 
 	plain, _ := heard(t, e, "When do you open?", nil, nil)
+	// The step's spoken line, placeholders filled, is the model's example of what to say.
+	if reqs := f.Requests(); !strings.Contains(reqs[len(reqs)-1].Messages[0].Content, `"We are open nine to five, Ann."`) {
+		t.Fatalf("the example line is not in the prompt: %s", reqs[len(reqs)-1].Messages[0].Content)
+	}
 	sp := &spoken{}
 	acts, st := heard(t, e, "When do you open?", sp, func() { f.TokenDelay(20 * time.Millisecond) }) // 23 pieces: about half a second
 	total := time.Since(sp.start)

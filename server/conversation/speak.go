@@ -12,6 +12,9 @@ import (
 	"github.com/bettyhq/betty/server/workflow"
 )
 
+// fieldSay is the node data of a step's spoken line (the "say" text).
+const fieldSay = "say"
+
 // agent says an Agent step: the step's instruction with the agent's profile, FAQ answers and
 // knowledge passages that match the customer's last words (or the instruction at the start),
 // through the language back-end.
@@ -38,7 +41,7 @@ func (w *walk) agent(ctx context.Context, n workflow.Node) {
 	said := w.st.LastHeard
 	answers := w.answers(ctx, said, instruction)
 	brief := llm.Brief{AgentName: w.prof.Name, Greeting: w.fill(w.prof.Greeting), Instruction: instruction,
-		CustomerSaid: said, Answers: answers, First: first}
+		Say: w.fill(n.Data.String(fieldSay)), CustomerSaid: said, Answers: answers, First: first}
 	if w.e.d.Model.Name() == w.e.local.Name() {
 		r, _ := w.e.d.Model.Chat(ctx, llm.Request{Task: llm.TaskSay, Brief: brief}, nil)
 		w.say(r.Text)
