@@ -3,13 +3,17 @@ package runs_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bettyhq/betty/server/conversation"
 	"github.com/bettyhq/betty/server/internal/testdb"
+	"github.com/bettyhq/betty/server/llm"
+	"github.com/bettyhq/betty/server/llm/openaitest"
 	"github.com/bettyhq/betty/server/phones"
+	"github.com/bettyhq/betty/server/phones/sim"
 	"github.com/bettyhq/betty/server/runs"
 	"github.com/bettyhq/betty/server/store"
 )
@@ -162,6 +166,79 @@ func TestEarlySpeech(t *testing.T) {
 		}
 		if strings.Join(words, "|") != "Hello Ada|yes please|Thank you.|Goodbye." {
 			t.Fatalf("transcript %q", words)
+		}
+	})
+}
+
+// asker is a simulated customer who asks a question, then says no more.
+type asker struct{}
+
+func (asker) Reply(_ context.Context, _ string, heard []string) (string, error) {
+	if len(heard) < 3 {
+		return "When are you open on Sunday?", nil
+	}
+	return "No, that's all, thanks.", nil
+}
+
+// A call with a language model through the simulator: the model's replies streamed and said
+// sentence by sentence (early), each once, in order, the call ending as the flow says.
+func TestModelCallThroughTheSimulator(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		tm := newTeam(t, db, 10, alwaysOpen)
+		graph := fmt.Sprintf(`{"nodes":[
+			{"id":"start","type":"start","position":{"x":0,"y":0},"data":{}},
+			{"id":"ask","type":"agent","position":{"x":0,"y":200},"data":{"instruction":"Greet the customer and ask how you can help."}},
+			{"id":"cr","type":"customer-response","position":{"x":0,"y":400},"data":{"description":"A question"}},
+			{"id":"answer","type":"agent","position":{"x":0,"y":600},"data":{"instruction":"Answer the question."}},
+			{"id":"cr2","type":"customer-response","position":{"x":0,"y":800},"data":{"description":"Anything"}},
+			{"id":"end","type":"end-call","position":{"x":0,"y":1000},"data":{"instruction":"Goodbye."}},
+			{"id":%q,"type":"contacts","position":{"x":400,"y":0},"data":{"contactsSource":"csv"}}],
+			"edges":[{"id":"e1","source":"start","target":"ask"},{"id":"e2","source":"ask","target":"cr"},{"id":"e3","source":"cr","target":"answer"},
+			{"id":"e4","source":"answer","target":"cr2"},{"id":"e5","source":"cr2","target":"end"}]}`, tm.nodeID)
+		must(t, db.SetWorkflowGraph(ctx, tm.org.ID, tm.workflow.ID, graph))
+		f := openaitest.New()
+		defer f.Close()
+		f.TokenDelay(2 * time.Millisecond)
+		f.Reply(func(r openaitest.Request) string {
+			if strings.Contains(r.Messages[0].Content, "Greet the customer") {
+				return "Hi Ada, this is Ava. How can I help you today?"
+			}
+			return "Sure. We open at ten on Sundays. Is there anything else?"
+		})
+		engine := conversation.New(conversation.Deps{Agents: conversation.StoreAgents{DB: db},
+			Model: llm.NewOpenAI(llm.OpenAIConfig{BaseURL: f.BaseURL(), Model: "m"})})
+		calls := sim.NewCalls(sim.CallOptions{Seed: 1, RetryBase: time.Millisecond})
+		defer calls.Close()
+		calls.SetCustomer(asker{})
+		h := newHarnessWith(t, db, calls, fast, engine)
+		calls.SetHandler(h.svc)
+		j, err := h.svc.TestRun(ctx, tm.actor(), runs.TestInput{WorkflowID: tm.workflow.ID, Destination: "+14155559999",
+			NameOrEmail: "Ada", TriggeredBy: "tester@example.com", IsTest: true})
+		must(t, err)
+		id := "log-" + store.AttemptID(j.ID, 1, 1)
+		h.drive(t, j.ID, 20*time.Second)
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			h.logs.mu.Lock()
+			c, ok := h.logs.closed[id]
+			h.logs.mu.Unlock()
+			if ok {
+				var words []string
+				for _, tu := range c.Turns {
+					words = append(words, tu.Speaker+": "+tu.Text)
+				}
+				want := []string{"agent: Hi Ada, this is Ava.", "agent: How can I help you today?", "customer: When are you open on Sunday?",
+					"agent: Sure.", "agent: We open at ten on Sundays.", "agent: Is there anything else?", "customer: No, that's all, thanks.", "agent: Goodbye."}
+				if strings.Join(words, "|") != strings.Join(want, "|") {
+					t.Fatalf("transcript:\n%s", strings.Join(words, "\n"))
+				}
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the call log was not closed")
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
 	})
 }

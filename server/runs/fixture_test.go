@@ -498,19 +498,20 @@ func newHarness(t testing.TB, db *store.DB, calls *fakeCalls, cfg runs.Config) h
 	return newHarnessWith(t, db, calls, cfg, fakeConversation{})
 }
 
-// newHarnessWith is newHarness with a conversation engine of the test's.
-func newHarnessWith(t testing.TB, db *store.DB, calls *fakeCalls, cfg runs.Config, conv runs.Conversation) harness {
+// newHarnessWith is newHarness with a carrier and a conversation engine of the test's (a
+// carrier other than fakeCalls is given its handler by the test).
+func newHarnessWith(t testing.TB, db *store.DB, carrier phones.CallControl, cfg runs.Config, conv runs.Conversation) harness {
 	t.Helper()
 	q := jobs.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), jobs.Config{})
-	h := harness{db: db, calls: calls, logs: &fakeLogs{opened: map[string]runs.CallOpened{}, closed: map[string]runs.CallClosed{}},
+	h := harness{db: db, logs: &fakeLogs{opened: map[string]runs.CallOpened{}, closed: map[string]runs.CallClosed{}},
 		dnc: &fakeDNC{numbers: map[string]string{}}}
 	if cfg.CPSPerNumber == 0 {
 		cfg.CPSPerNumber, cfg.CPSAccount = 100000, 100000
 	}
-	h.svc = runs.New(db, q, runs.Deps{Calls: calls, Conversation: conv, CallLogs: h.logs, Suppressions: h.dnc,
+	h.svc = runs.New(db, q, runs.Deps{Calls: carrier, Conversation: conv, CallLogs: h.logs, Suppressions: h.dnc,
 		Events: &nopEvents{}, Billing: billing.New(db), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, cfg)
-	if calls != nil {
-		calls.h = h.svc
+	if calls, ok := carrier.(*fakeCalls); ok && calls != nil {
+		h.calls, calls.h = calls, h.svc
 	}
 	must(t, q.Open())
 	return h
