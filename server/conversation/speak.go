@@ -15,6 +15,12 @@ import (
 // fieldSay is the node data of a step's spoken line (the "say" text).
 const fieldSay = "say"
 
+// modelWait is the longest the customer waits in silence for a language model: its first
+// sentence, or its branch choice. Past it the local wording (or the lexical choice) is used;
+// once the first sentence is said, the rest of the reply has the adapter's own timeout. (A
+// variable for the tests.)
+var modelWait = 5 * time.Second
+
 // agent says an Agent step: the step's instruction with the agent's profile, FAQ answers and
 // knowledge passages that match the customer's last words (or the instruction at the start),
 // through the language back-end.
@@ -22,8 +28,9 @@ const fieldSay = "say"
 // A language model's answer is streamed and said sentence by sentence as each completes
 // (llm.Sentences; say hands each to the carrier at once when the driver asked for early
 // speech), so the customer hears the first sentence while the model writes the rest. A model
-// that fails before its first sentence does not end the call: the local back-end's wording is
-// said instead and the failure kept as a failed step. One that fails after it (a stream cut
+// that fails before its first sentence, or keeps the customer waiting for it longer than
+// modelWait, does not end the call: the local back-end's wording is said instead and the
+// failure kept as a failed step. One that fails after it (a stream cut
 // in the middle) leaves what was said said, and the unfinished sentence unsaid: the call goes
 // on from there (the customer can ask again), with the failure kept as a failed step. Each
 // sentence is a turn of its own, as it is a speak command of its own (the carrier's clock,
@@ -53,16 +60,23 @@ func (w *walk) agent(ctx context.Context, n workflow.Node) {
 	spoken := 0
 	start := time.Now()
 	var firstToken time.Duration
-	r, err := w.e.d.Model.Chat(ctx, req, func(piece string) error {
+	mctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	silence := time.AfterFunc(modelWait, cancel)
+	r, err := w.e.d.Model.Chat(mctx, req, func(piece string) error {
 		if firstToken == 0 {
 			firstToken = time.Since(start)
 		}
 		for _, s := range cutter.Add(piece) {
+			if spoken == 0 && !silence.Stop() {
+				return context.Canceled // too late: the local wording is said instead
+			}
 			w.say(s)
 			spoken++
 		}
 		return nil
 	})
+	silence.Stop()
 	if err == nil {
 		if rest := cutter.Flush(); rest != "" {
 			w.say(rest)

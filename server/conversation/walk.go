@@ -248,7 +248,9 @@ func (w *walk) choose(ctx context.Context) {
 		tools, takes := w.branchTools(len(descs))
 		req := llm.Request{Task: llm.TaskChoose, Messages: chooseMessages(asked, st.Pending, descs), Tools: tools,
 			Brief: llm.Brief{CustomerSaid: st.Pending, Choices: descs}, MaxTokens: 100}
-		r, err := w.e.d.Model.Chat(ctx, req, nil)
+		mctx, cancel := context.WithTimeout(ctx, modelWait)
+		r, err := w.e.d.Model.Chat(mctx, req, nil)
+		cancel()
 		if err != nil {
 			w.e.d.Log.Warn("conversation: the language model could not choose a branch; lexical choice used", "err", err)
 		} else if choice, how = pickTool(r.ToolCalls, len(descs), takes); choice >= 0 {
