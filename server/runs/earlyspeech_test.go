@@ -14,7 +14,6 @@ import (
 	"github.com/bettyhq/betty/server/llm/openaitest"
 	"github.com/bettyhq/betty/server/phones"
 	"github.com/bettyhq/betty/server/phones/sim"
-	"github.com/bettyhq/betty/server/runs"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -65,9 +64,7 @@ func TestEarlySpeech(t *testing.T) {
 		calls := newFakeCalls(func(string, int) phones.Outcome { return phones.OutcomeAnswer })
 		calls.holdEnds = true
 		h := newHarnessWith(t, db, calls, fast, earlyConversation{})
-		j, err := h.svc.TestRun(ctx, tm.actor(), runs.TestInput{WorkflowID: tm.workflow.ID, Destination: "+14155559999",
-			NameOrEmail: "Ada", TriggeredBy: "tester@example.com", IsTest: true})
-		must(t, err)
+		j := testCallAda(t, h, tm)
 		att := store.AttemptID(j.ID, 1, 1)
 		if _, _, err := h.svc.Dispatch(ctx, j.ID); err != nil {
 			t.Fatal(err)
@@ -213,9 +210,7 @@ func TestModelCallThroughTheSimulator(t *testing.T) {
 		calls.SetCustomer(asker{})
 		h := newHarnessWith(t, db, calls, fast, engine)
 		calls.SetHandler(h.svc)
-		j, err := h.svc.TestRun(ctx, tm.actor(), runs.TestInput{WorkflowID: tm.workflow.ID, Destination: "+14155559999",
-			NameOrEmail: "Ada", TriggeredBy: "tester@example.com", IsTest: true})
-		must(t, err)
+		j := testCallAda(t, h, tm)
 		id := "log-" + store.AttemptID(j.ID, 1, 1)
 		h.drive(t, j.ID, 20*time.Second)
 		deadline := time.Now().Add(10 * time.Second)

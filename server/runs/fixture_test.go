@@ -517,6 +517,15 @@ func newHarnessWith(t testing.TB, db *store.DB, carrier phones.CallControl, cfg 
 	return h
 }
 
+// testCallAda starts a test call of the team's workflow to Ada at +14155559999.
+func testCallAda(t testing.TB, h harness, tm team) runs.Job {
+	t.Helper()
+	j, err := h.svc.TestRun(context.Background(), tm.actor(), runs.TestInput{WorkflowID: tm.workflow.ID, Destination: "+14155559999",
+		NameOrEmail: "Ada", TriggeredBy: "tester@example.com", IsTest: true})
+	must(t, err)
+	return j
+}
+
 // drive works a job until it is done (or the test's patience ends).
 func (h harness) drive(t testing.TB, jobID string, patience time.Duration) {
 	t.Helper()

@@ -12,7 +12,6 @@ import (
 	"github.com/bettyhq/betty/server/llm"
 	"github.com/bettyhq/betty/server/llm/openaitest"
 	"github.com/bettyhq/betty/server/phones"
-	"github.com/bettyhq/betty/server/runs"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -60,10 +59,8 @@ func BenchmarkTurnLatency(b *testing.B) {
 	calls := newFakeCalls(func(string, int) phones.Outcome { return phones.OutcomeAnswer })
 	calls.holdEnds = true // the call waits for the greeting to end: the test says the words
 	h := newHarnessWith(b, db, calls, fast, engine)
-	j, err := h.svc.TestRun(ctx, tm.actor(), runs.TestInput{WorkflowID: tm.workflow.ID, Destination: "+14155559999",
-		NameOrEmail: "Ada", TriggeredBy: "tester@example.com", IsTest: true})
-	must(b, err)
-	_, _, err = h.svc.Dispatch(ctx, j.ID)
+	j := testCallAda(b, h, tm)
+	_, _, err := h.svc.Dispatch(ctx, j.ID)
 	must(b, err)
 	greeted, err := db.AttemptByID(ctx, store.AttemptID(j.ID, 1, 1))
 	must(b, err)
