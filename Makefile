@@ -96,7 +96,7 @@ stripe-mock: ## Install stripe-mock and run it in the foreground for the payment
 contract-coverage: ## List operations no test exercised with a 2xx
 	@$(GO) run ./server/internal/cmd/contractcov openapi.yaml $(COVERAGE)
 
-bench: build ## Go benchmarks, then one report: full stack vs bare SQL, start-up, idle memory, CLI round trip, dashboard JS, Lighthouse, workflow canvas
+bench: build ## Go benchmarks, then one report: full stack vs bare SQL, start-up, idle memory, CLI round trip, turn latency with a model, dashboard JS, Lighthouse, workflow canvas
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	$(GO) run ./server/internal/cmd/benchreport -bin bin/betty
 

@@ -5,6 +5,16 @@
 // restarts): Start answers the first actions and an opaque State; Heard takes what the
 // customer said and the State and answers the next actions and State. The dialer
 // (server/runs) keeps the State with the call attempt between events.
+//
+// Early speech. The actions of an event are answered when the engine is done with it, and
+// the dialer records them before sending them (an exactly-once outbox); a language model
+// takes a second or more to write a reply. So a caller may set Setup.SpeakNow: every Say
+// that begins the event's actions (each sentence of a model's streamed reply as it
+// completes) is handed to it at once, and still answered among the actions, marked Spoken,
+// so that the recorded state and transcript hold it. The dialer sends it with the key it
+// would have had (see server/runs), so that handling the same event again, after a failure,
+// asks the carrier for the same commands and is deduplicated by it. What the engine decides
+// does not depend on the hook: the same event answers the same actions with or without it.
 package conversation
 
 import (
@@ -25,6 +35,11 @@ type Setup struct {
 	IsTest bool
 	// Persona describes the simulated customer of a test run ("" in a job).
 	Persona string
+	// SpeakNow, when set, asks for early speech: each Say that begins the actions is handed to
+	// it the moment the engine decides it, while the event is still being handled (a language
+	// model's first sentence while it writes the next), and is answered among the actions all
+	// the same, marked Spoken. A Say after another kind of action waits its turn.
+	SpeakNow func(Action) `json:"-"`
 }
 
 // Contact is the person called, as the workflow's contacts list has them.
@@ -51,6 +66,8 @@ type Action struct {
 	Text  string
 	Voice string // a speech.Voice id (the agent's voice)
 	To    string // E.164, for Transfer
+	// Spoken: the Say went to Setup.SpeakNow already; the carrier must not be asked again.
+	Spoken bool `json:",omitempty"`
 }
 
 // State is the engine's opaque, serialisable state of one call (JSON).

@@ -252,17 +252,27 @@ func TestKnowledgeAndFAQ(t *testing.T) {
 func TestOpenAIBackEnd(t *testing.T) {
 	f := openaitest.New()
 	defer f.Close()
-	f.Reply(func(r openaitest.Request) string {
-		if strings.Contains(r.Messages[0].Content, "answer with the number") {
-			return "3"
+	var offered []string
+	f.Answer(func(r openaitest.Request) openaitest.Answer {
+		if len(r.Tools) > 0 {
+			offered = r.ToolNames()
+			return openaitest.Answer{Calls: []openaitest.Call{{Name: "transfer_call", Arguments: `{"reason": "wants a person"}`}}}
 		}
-		return "Hello from the model."
+		return openaitest.Answer{Text: "Hello from the model."}
 	})
 	m := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: f.BaseURL(), Model: "m"})
 	e := engine(conversation.Deps{Model: m})
-	acts, _ := call(t, e, setup(renewal()), "whatever")
+	acts, st := call(t, e, setup(renewal()), "whatever")
 	if kinds(acts) != "say,listen,say,transfer:+14155550123" || said(acts)[0] != "Hello from the model." {
 		t.Fatalf("actions %s %q", kinds(acts), said(acts))
+	}
+	// Two branches end the call (yes, no), one forwards it (human): end_call names no one
+	// branch and is not offered; transfer_call takes the human branch.
+	if strings.Join(offered, ",") != "choose_branch,transfer_call" {
+		t.Fatalf("tools offered: %q", offered)
+	}
+	if steps := stepsOf(t, e, st); steps[0].NodeID != "human" || !strings.Contains(steps[0].Detail, "transfer_call: wants a person") {
+		t.Fatalf("steps %s", mustJSON(steps))
 	}
 	reqs := f.Requests()
 	if !strings.Contains(reqs[0].Messages[0].Content, "Ask if they want to renew their subscription.") ||
@@ -271,7 +281,7 @@ func TestOpenAIBackEnd(t *testing.T) {
 	}
 	// A failing model does not end the call: the local wording and choice are used.
 	f.Fail(openaitest.Failure{Status: 500, Message: "boom"}, openaitest.Failure{Status: 500, Message: "boom"}, openaitest.Failure{Status: 500, Message: "boom"})
-	acts, st := call(t, e, setup(renewal()), "no thanks")
+	acts, st = call(t, e, setup(renewal()), "no thanks")
 	if said(acts)[0] != "Hi Ann, this is Linda from Acme. Do you want to renew your subscription?" || said(acts)[1] != "Thank you for your time." {
 		t.Fatalf("fallback %q", said(acts))
 	}

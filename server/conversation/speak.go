@@ -2,19 +2,40 @@ package conversation
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/bettyhq/betty/internal/plural"
 	"github.com/bettyhq/betty/server/llm"
 	"github.com/bettyhq/betty/server/workflow"
 )
 
+// fieldSay is the node data of a step's spoken line (the "say" text).
+const fieldSay = "say"
+
+// modelWait is the longest the customer waits in silence for a language model: its first
+// sentence, or its branch choice. Past it the local wording (or the lexical choice) is used;
+// once the first sentence is said, the rest of the reply has the adapter's own timeout. (A
+// variable for the tests.)
+var modelWait = 5 * time.Second
+
 // agent says an Agent step: the step's instruction with the agent's profile, FAQ answers and
 // knowledge passages that match the customer's last words (or the instruction at the start),
-// through the language back-end. A back-end that fails does not end the call: the local
-// back-end's wording is used and the failure logged as a failed step.
+// through the language back-end.
+//
+// A language model's answer is streamed and said sentence by sentence as each completes
+// (llm.Sentences; say hands each to the carrier at once when the driver asked for early
+// speech), so the customer hears the first sentence while the model writes the rest. A model
+// that fails before its first sentence, or keeps the customer waiting for it longer than
+// modelWait, does not end the call: the local back-end's wording is said instead and the
+// failure kept as a failed step. One that fails after it (a stream cut
+// in the middle) leaves what was said said, and the unfinished sentence unsaid: the call goes
+// on from there (the customer can ask again), with the failure kept as a failed step. Each
+// sentence is a turn of its own, as it is a speak command of its own (the carrier's clock,
+// the recording and the transcript stay in step). The local back-end answers at once and is
+// said whole, as one turn.
 func (w *walk) agent(ctx context.Context, n workflow.Node) {
 	instruction := w.fill(n.Data.String(workflow.FieldInstruction))
 	first := true
@@ -27,59 +48,56 @@ func (w *walk) agent(ctx context.Context, n workflow.Node) {
 	said := w.st.LastHeard
 	answers := w.answers(ctx, said, instruction)
 	brief := llm.Brief{AgentName: w.prof.Name, Greeting: w.fill(w.prof.Greeting), Instruction: instruction,
-		CustomerSaid: said, Answers: answers, First: first}
-	req := llm.Request{Task: llm.TaskSay, Brief: brief, Messages: w.sayMessages(brief), MaxTokens: 200}
-	r, err := w.e.d.Model.Chat(ctx, req, nil)
-	if err != nil || strings.TrimSpace(r.Text) == "" {
-		w.e.d.Log.Warn("conversation: the language model could not speak; the local wording is used", "node", n.ID, "err", err)
+		Say: w.fill(n.Data.String(fieldSay)), CustomerSaid: said, Answers: answers, First: first}
+	if w.e.d.Model.Name() == w.e.local.Name() {
+		r, _ := w.e.d.Model.Chat(ctx, llm.Request{Task: llm.TaskSay, Brief: brief}, nil)
+		w.say(r.Text)
+		return
+	}
+	msgs, size := w.sayPrompt(brief, promptBudget)
+	req := llm.Request{Task: llm.TaskSay, Brief: brief, Messages: msgs, MaxTokens: 200}
+	var cutter llm.Sentences
+	spoken := 0
+	start := time.Now()
+	var firstToken time.Duration
+	mctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	silence := time.AfterFunc(modelWait, cancel)
+	r, err := w.e.d.Model.Chat(mctx, req, func(piece string) error {
+		if firstToken == 0 {
+			firstToken = time.Since(start)
+		}
+		for _, s := range cutter.Add(piece) {
+			if spoken == 0 && !silence.Stop() {
+				return context.Canceled // too late: the local wording is said instead
+			}
+			w.say(s)
+			spoken++
+		}
+		return nil
+	})
+	silence.Stop()
+	if err == nil {
+		if rest := cutter.Flush(); rest != "" {
+			w.say(rest)
+			spoken++
+		}
+	}
+	w.e.d.Log.InfoContext(ctx, "conversation: agent turn", "node", n.ID, "model", w.e.d.Model.Name(),
+		"promptChars", size.Chars, "passages", size.Passages, "passagesDropped", size.PassagesDropped,
+		"turns", size.Turns, "turnsDropped", size.TurnsDropped, "sentences", spoken,
+		"firstToken", firstToken, "total", time.Since(start), "err", err)
+	switch {
+	case err == nil && spoken > 0:
+	case spoken == 0:
+		w.e.d.Log.WarnContext(ctx, "conversation: the language model could not speak; the local wording is used", "node", n.ID, "err", err)
 		w.step(n.ID, string(n.Type), StepFailed, "The language model did not answer; the agent used the local wording.")
 		r, _ = w.e.local.Chat(ctx, req, nil)
+		w.say(r.Text)
+	default:
+		w.e.d.Log.WarnContext(ctx, "conversation: the language model broke off; what it said stays said", "node", n.ID, "sentences", spoken, "err", err)
+		w.step(n.ID, string(n.Type), StepFailed, "The language model broke off after "+plural.Count(spoken, "sentence", "sentences")+"; the rest of its answer was not said.")
 	}
-	w.say(r.Text)
-}
-
-// sayMessages is the chat prompt of an utterance for a real language model.
-func (w *walk) sayMessages(b llm.Brief) []llm.Message {
-	var sys strings.Builder
-	name := firstNonEmpty(b.AgentName, "the assistant")
-	fmt.Fprintf(&sys, "You are %s, an AI voice agent on a live phone call", name)
-	if who := strings.TrimSpace(w.s.Contact.FirstName + " " + w.s.Contact.LastName); who != "" {
-		fmt.Fprintf(&sys, " with %s", who)
-	}
-	sys.WriteString(". Everything you write is spoken aloud: reply with one to three short sentences, no lists, no markdown, no stage directions. Never invent facts; when you do not know, say so.\n")
-	if p := strings.TrimSpace(w.prof.Instructions); p != "" {
-		fmt.Fprintf(&sys, "\nAbout you and how to behave:\n%s\n", p)
-	}
-	fmt.Fprintf(&sys, "\nWhat to do now (this step of the call flow): %s\n", firstNonEmpty(b.Instruction, "carry on the conversation"))
-	if b.First && strings.TrimSpace(b.Greeting) != "" {
-		fmt.Fprintf(&sys, "\nThis is the first thing you say on the call: open with this greeting: %q\n", b.Greeting)
-	}
-	if len(b.Answers) > 0 {
-		sys.WriteString("\nFacts you may use to answer the customer (from the FAQ and the knowledge base):\n")
-		for _, a := range b.Answers {
-			fmt.Fprintf(&sys, "- %s\n", oneLine(a))
-		}
-	}
-	if w.st.Record {
-		sys.WriteString("\nWhat we know about the caller:\n")
-		for _, kv := range w.contactFields() {
-			if kv[1] != "" {
-				fmt.Fprintf(&sys, "- %s: %s\n", kv[0], kv[1])
-			}
-		}
-	}
-	msgs := []llm.Message{{Role: llm.System, Content: sys.String()}}
-	for _, t := range w.st.Turns {
-		role := llm.User
-		if t.Speaker == "agent" {
-			role = llm.Assistant
-		}
-		msgs = append(msgs, llm.Message{Role: role, Content: t.Text})
-	}
-	if len(msgs) == 1 || msgs[len(msgs)-1].Role == llm.Assistant {
-		msgs = append(msgs, llm.Message{Role: llm.User, Content: "(The customer is listening. Say your next line.)"})
-	}
-	return msgs
 }
 
 func (w *walk) contactFields() [][2]string {

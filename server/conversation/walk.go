@@ -84,17 +84,26 @@ type walk struct {
 	st      *state
 	prof    Profile
 	actions []Action
+	// early counts the actions handed to Setup.SpeakNow: the Says that begin actions.
+	early int
 }
 
 func (w *walk) offset() time.Duration { return time.Duration(w.st.Clock) * time.Millisecond }
 
-// say adds the agent's words: a Say action and a turn on the call's clock.
+// say adds the agent's words: a Say action and a turn on the call's clock. A Say that begins
+// the actions goes to Setup.SpeakNow at once when the driver asked for early speech.
 func (w *walk) say(text string) {
 	text = clean(text)
 	if text == "" {
 		return
 	}
-	w.actions = append(w.actions, Action{Kind: Say, Text: text, Voice: w.prof.Voice})
+	act := Action{Kind: Say, Text: text, Voice: w.prof.Voice}
+	if w.s.SpeakNow != nil && w.early == len(w.actions) {
+		act.Spoken = true
+		w.early++
+		w.s.SpeakNow(act)
+	}
+	w.actions = append(w.actions, act)
 	w.st.Turns = append(w.st.Turns, turn{Speaker: "agent", Text: text, Offset: w.st.Clock})
 	w.st.Clock = timing.Next(w.offset(), text).Milliseconds()
 	w.st.LastHeard = ""
@@ -214,7 +223,12 @@ func (w *walk) advance(ctx context.Context) {
 	}
 }
 
-// choose picks the branch the customer's pending words mean.
+// choose picks the branch the customer's pending words mean. The graph decides what is on
+// offer and the model only picks among it, by a tool call: choose_branch names an option by
+// its number; end_call and transfer_call are offered only when exactly one branch leads (before
+// the next listen) to an End Call or a Forward Call step, and calling them takes that branch,
+// whose step then ends or forwards the call as the flow says. A model that answers text, calls
+// nothing it was offered or names no option falls back to the lexical choice.
 func (w *walk) choose(ctx context.Context) {
 	st := w.st
 	descs := make([]string, len(st.Branches))
@@ -222,33 +236,38 @@ func (w *walk) choose(ctx context.Context) {
 		n := w.g.nodes[id]
 		descs[i] = firstNonEmpty(strings.TrimSpace(n.Data.String(workflow.FieldDescription)), n.Data.String(workflow.FieldNodeLabel))
 	}
-	req := llm.Request{Task: llm.TaskChoose, Messages: chooseMessages(st.Pending, descs), Brief: llm.Brief{CustomerSaid: st.Pending, Choices: descs}, MaxTokens: 5}
-	r, err := w.e.d.Model.Chat(ctx, req, nil)
-	how := "lexical similarity" // what the local back-end does
-	if name := w.e.d.Model.Name(); name != "local" {
-		how = "the language model, " + name
+	asked := ""
+	for i := len(st.Turns) - 1; i >= 0; i-- {
+		if st.Turns[i].Speaker == "agent" {
+			asked = st.Turns[i].Text
+			break
+		}
 	}
-	if err != nil || r.Choice < 0 {
+	choice, how := -1, ""
+	if w.e.d.Model.Name() != w.e.local.Name() { // the local back-end's choice is the lexical one
+		tools, takes := w.branchTools(len(descs))
+		req := llm.Request{Task: llm.TaskChoose, Messages: chooseMessages(asked, st.Pending, descs), Tools: tools,
+			Brief: llm.Brief{CustomerSaid: st.Pending, Choices: descs}, MaxTokens: 100}
+		mctx, cancel := context.WithTimeout(ctx, modelWait)
+		r, err := w.e.d.Model.Chat(mctx, req, nil)
+		cancel()
 		if err != nil {
 			w.e.d.Log.Warn("conversation: the language model could not choose a branch; lexical choice used", "err", err)
+		} else if choice, how = pickTool(r.ToolCalls, len(descs), takes); choice >= 0 {
+			how = "the language model, " + w.e.d.Model.Name() + ", " + how
+		} else {
+			w.e.d.Log.Info("conversation: the language model named no branch; lexical choice used", "text", clip(r.Text, 200), "calls", len(r.ToolCalls))
 		}
-		r.Choice, how = llm.Choose(st.Pending, descs), "lexical similarity"
 	}
-	if r.Choice < 0 {
-		r.Choice, how = 0, "no branch matched; the first as drawn"
+	if choice < 0 {
+		choice, how = llm.Choose(st.Pending, descs), "lexical similarity"
 	}
-	chosen := st.Branches[r.Choice]
-	w.step(chosen, "branch", StepDone, fmt.Sprintf("%q chose %q (%s).", st.Pending, descs[r.Choice], how))
+	if choice < 0 {
+		choice, how = 0, "no branch matched; the first as drawn"
+	}
+	chosen := st.Branches[choice]
+	w.step(chosen, "branch", StepDone, fmt.Sprintf("%q chose %q (%s).", st.Pending, descs[choice], how))
 	st.Node, st.Branches, st.Pending, st.Consumed = chosen, nil, "", true
-}
-
-func chooseMessages(said string, choices []string) []llm.Message {
-	var b strings.Builder
-	b.WriteString("You route a phone call. Read what the customer said and answer with the number of the option that matches it best, and nothing else.\n")
-	for i, c := range choices {
-		fmt.Fprintf(&b, "%d. %s\n", i+1, oneLine(c))
-	}
-	return []llm.Message{{Role: llm.System, Content: b.String()}, {Role: llm.User, Content: said}}
 }
 
 func firstNonEmpty(ss ...string) string {

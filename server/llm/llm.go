@@ -11,7 +11,9 @@
 //     offline and in tests; it never invents facts that are not in the Brief.
 //   - OpenAI (`--llm-url`, `--llm-api-key`, `--llm-model`): an OpenAI-compatible chat
 //     completions endpoint (OpenAI, Ollama, vLLM, LM Studio …), POST {base}/chat/completions,
-//     streamed as server-sent events when the caller wants the words as they come.
+//     streamed as server-sent events when the caller wants the words as they come (Sentences
+//     cuts them into sentences to speak while the rest is written). The engine's decisions
+//     (branch, end, transfer) are tool calls (Request.Tools, Reply.ToolCalls, arguments as JSON).
 //
 // A Request carries both forms of the same question: Messages, the chat prompt a real model
 // reads, and Brief, the structured facts the local back-end templates from. The engine fills
@@ -63,6 +65,22 @@ type Request struct {
 	Brief    Brief
 	// MaxTokens bounds the answer (0: the back-end's default).
 	MaxTokens int
+	// Tools are the functions the model may call instead of (or besides) answering text;
+	// the local back-end ignores them.
+	Tools []Tool
+}
+
+// Tool is a function offered to the model: its arguments are described by a JSON schema
+// (an object schema, as chat completions require).
+type Tool struct {
+	Name, Description string
+	Parameters        map[string]any
+}
+
+// ToolCall is a function the model called; Arguments is the JSON text the model wrote
+// (streamed models send it in pieces, joined here), not checked against the schema.
+type ToolCall struct {
+	ID, Name, Arguments string
 }
 
 // Brief is the structured form of a request, what the local back-end reads.
@@ -72,6 +90,9 @@ type Brief struct {
 	Greeting string
 	// Instruction is the Agent step's instruction (TaskSay), placeholders already filled.
 	Instruction string
+	// Say is the step's spoken line, placeholders filled ("" when it has none): a language
+	// model takes it as the example of what to say.
+	Say string
 	// CustomerSaid is the customer's last words ("" at the start of the call).
 	CustomerSaid string
 	// Answers are FAQ answers and knowledge passages matching the customer's words, best
@@ -91,6 +112,8 @@ type Reply struct {
 	// Choice is the chosen index for TaskChoose, -1 otherwise or when the model's answer
 	// named none of the choices.
 	Choice int
+	// ToolCalls are the functions the model called, in the order it called them.
+	ToolCalls []ToolCall
 }
 
 // Model is a language back-end. Chat answers the whole reply; when onDelta is not nil the

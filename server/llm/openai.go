@@ -25,14 +25,18 @@ type OpenAIConfig struct {
 	Model   string
 	// Timeout bounds one request, streaming included (default 30 s).
 	Timeout time.Duration
+	// RetryWait is the longest Retry-After of a 429 that is waited for, once, before asking
+	// again (default 2 s; a longer one answers the 429).
+	RetryWait time.Duration
 	// Client sends the requests (default: a client of its own).
 	Client *http.Client
 }
 
 // OpenAI is the adapter: POST {base}/chat/completions with {model, messages, stream,
-// max_tokens}, `Authorization: Bearer <key>` when a key is set. Streaming reads the
+// max_tokens, tools}, `Authorization: Bearer <key>` when a key is set. Streaming reads the
 // server-sent events `data: {chunk}` until `data: [DONE]`, each chunk's
-// choices[0].delta.content being the next piece of text. An error answer ({"error":
+// choices[0].delta.content being the next piece of text and its delta.tool_calls pieces of
+// tool calls (joined by index: id and name come first, the arguments JSON in pieces). An error answer ({"error":
 // {"message", "type", "code"}}, or an error event in the stream) becomes a 503 naming the
 // setting to check; the provider's message goes to the log only (errs.Error.Err).
 type OpenAI struct{ c OpenAIConfig }
@@ -48,6 +52,9 @@ func NewOpenAI(c OpenAIConfig) *OpenAI {
 	if c.Client == nil {
 		c.Client = &http.Client{}
 	}
+	if c.RetryWait <= 0 {
+		c.RetryWait = 2 * time.Second
+	}
 	return &OpenAI{c: c}
 }
 
@@ -58,19 +65,44 @@ func (o *OpenAI) Name() string { return "openai-compatible " + o.c.Model }
 const maxAnswer = 1 << 20
 
 type chatRequest struct {
-	Model     string    `json:"model"`
-	Messages  []Message `json:"messages"`
-	Stream    bool      `json:"stream"`
-	MaxTokens int       `json:"max_tokens,omitempty"`
+	Model     string     `json:"model"`
+	Messages  []Message  `json:"messages"`
+	Stream    bool       `json:"stream"`
+	MaxTokens int        `json:"max_tokens,omitempty"`
+	Tools     []wireTool `json:"tools,omitempty"`
+}
+
+type wireTool struct {
+	Type     string `json:"type"` // "function"
+	Function struct {
+		Name        string         `json:"name"`
+		Description string         `json:"description,omitempty"`
+		Parameters  map[string]any `json:"parameters"`
+	} `json:"function"`
+}
+
+// wireCall is a tool call as answered whole (message.tool_calls) or in pieces
+// (delta.tool_calls, where index says which call a piece continues and only the first piece
+// carries id and name).
+type wireCall struct {
+	Index    *int   `json:"index"`
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
 }
 
 type chatAnswer struct {
 	Choices []struct {
 		Message struct {
-			Content string `json:"content"`
+			Content   string     `json:"content"`
+			ToolCalls []wireCall `json:"tool_calls"`
 		} `json:"message"`
 		Delta struct {
-			Content string `json:"content"`
+			Content   string     `json:"content"`
+			ToolCalls []wireCall `json:"tool_calls"`
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
@@ -83,15 +115,47 @@ type apiError struct {
 	Code    any    `json:"code"`
 }
 
-// Chat sends the request's Messages; for TaskChoose the answer's first number picks the
-// choice (counted from 1).
+// Chat sends the request's Messages (and Tools); for TaskChoose without tools the answer's
+// first number picks the choice (counted from 1). A 429 is asked again once, after the
+// Retry-After the provider names, when that wait is within RetryWait and the request's
+// time: a phone turn cannot wait longer, so a longer limit answers the 429 at once and the
+// caller falls back (the conversation engine to its local wording).
 func (o *OpenAI) Chat(ctx context.Context, req Request, onDelta func(string) error) (Reply, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.c.Timeout)
 	defer cancel()
-	body, err := json.Marshal(chatRequest{Model: o.c.Model, Messages: req.Messages, Stream: onDelta != nil, MaxTokens: req.MaxTokens})
+	cr := chatRequest{Model: o.c.Model, Messages: req.Messages, Stream: onDelta != nil, MaxTokens: req.MaxTokens}
+	for _, t := range req.Tools {
+		var w wireTool
+		w.Type, w.Function.Name, w.Function.Description, w.Function.Parameters = "function", t.Name, t.Description, t.Parameters
+		cr.Tools = append(cr.Tools, w)
+	}
+	body, err := json.Marshal(cr)
 	if err != nil {
 		return Reply{}, err
 	}
+	for try := 0; ; try++ {
+		r, err := o.send(ctx, req, body, onDelta)
+		var wait time.Duration
+		if e := (*errs.Error)(nil); try == 0 && errors.As(err, &e) && e.RetryAfter > 0 {
+			wait = e.RetryAfter
+		}
+		if wait == 0 || wait > o.c.RetryWait {
+			return r, err
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= wait {
+			return r, err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return r, err
+		case <-t.C:
+		}
+	}
+}
+
+func (o *OpenAI) send(ctx context.Context, req Request, body []byte, onDelta func(string) error) (Reply, error) {
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, o.c.BaseURL+"/chat/completions", bytes.NewReader(body))
 	if err != nil {
 		return Reply{}, unavailable("The language model is misconfigured: --llm-url is not a valid URL.", err)
@@ -112,48 +176,57 @@ func (o *OpenAI) Chat(ctx context.Context, req Request, onDelta func(string) err
 		raw, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
 		return Reply{}, o.failure(res, raw)
 	}
-	var text string
+	var r Reply
 	if onDelta != nil && strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
-		text, err = o.stream(ctx, res, onDelta)
+		r, err = o.stream(ctx, res, onDelta)
 	} else {
-		text, err = o.whole(ctx, res)
-		if err == nil && onDelta != nil && text != "" {
-			err = onDelta(text) // a server that ignored stream: true
+		r, err = o.whole(ctx, res)
+		if err == nil && onDelta != nil && r.Text != "" {
+			err = onDelta(r.Text) // a server that ignored stream: true
 		}
 	}
 	if err != nil {
 		return Reply{}, err
 	}
-	r := Reply{Text: strings.TrimSpace(text), Choice: -1}
-	if req.Task == TaskChoose {
+	r.Text, r.Choice = strings.TrimSpace(r.Text), -1
+	if req.Task == TaskChoose && len(req.Tools) == 0 {
 		r.Choice, _ = ParseChoice(r.Text, len(req.Brief.Choices))
 	}
 	return r, nil
 }
 
-func (o *OpenAI) whole(ctx context.Context, res *http.Response) (string, error) {
+func (o *OpenAI) whole(ctx context.Context, res *http.Response) (Reply, error) {
 	raw, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer+1))
 	if err != nil {
-		return "", o.transport(ctx, err)
+		return Reply{}, o.transport(ctx, err)
 	}
 	if len(raw) > maxAnswer {
-		return "", unavailable("The language model (--llm-url) answered too much.", fmt.Errorf("answer over %d bytes", maxAnswer))
+		return Reply{}, unavailable("The language model (--llm-url) answered too much.", fmt.Errorf("answer over %d bytes", maxAnswer))
 	}
 	var a chatAnswer
 	if err := json.Unmarshal(raw, &a); err != nil || len(a.Choices) == 0 {
 		if a.Error != nil {
-			return "", unavailable("The language model (--llm-url) failed to answer; try again later.", fmt.Errorf("error: %s", a.Error.Message))
+			return Reply{}, unavailable("The language model (--llm-url) failed to answer; try again later.", fmt.Errorf("error: %s", a.Error.Message))
 		}
-		return "", unavailable("The language model (--llm-url) did not answer a chat completion.", fmt.Errorf("decode %q: %v", truncate(string(raw), 200), err))
+		return Reply{}, unavailable("The language model (--llm-url) did not answer a chat completion.", fmt.Errorf("decode %q: %v", truncate(string(raw), 200), err))
 	}
-	return a.Choices[0].Message.Content, nil
+	m := a.Choices[0].Message
+	r := Reply{Text: m.Content}
+	for _, c := range m.ToolCalls {
+		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+	}
+	return r, nil
 }
 
-// stream reads the server-sent events of a streamed completion.
-func (o *OpenAI) stream(ctx context.Context, res *http.Response, onDelta func(string) error) (string, error) {
+// stream reads the server-sent events of a streamed completion: the text pieces go to
+// onDelta as they come; tool calls are put together from their pieces by index.
+func (o *OpenAI) stream(ctx context.Context, res *http.Response, onDelta func(string) error) (Reply, error) {
 	sc := bufio.NewScanner(res.Body)
 	sc.Buffer(make([]byte, 0, 64<<10), maxAnswer)
 	var text strings.Builder
+	var calls []ToolCall
+	var args []strings.Builder
+	slot := map[int]int{} // a call's index in the stream → its place in calls
 	done := false
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
@@ -168,30 +241,53 @@ func (o *OpenAI) stream(ctx context.Context, res *http.Response, onDelta func(st
 		}
 		var chunk chatAnswer
 		if err := json.Unmarshal([]byte(data), &chunk); err != nil {
-			return "", unavailable("The language model (--llm-url) sent a malformed stream.", fmt.Errorf("decode chunk %q: %v", truncate(data, 200), err))
+			return Reply{}, unavailable("The language model (--llm-url) sent a malformed stream.", fmt.Errorf("decode chunk %q: %v", truncate(data, 200), err))
 		}
 		if chunk.Error != nil {
-			return "", unavailable("The language model (--llm-url) failed while answering; try again later.",
+			return Reply{}, unavailable("The language model (--llm-url) failed while answering; try again later.",
 				fmt.Errorf("stream error %v: %s", chunk.Error.Code, truncate(chunk.Error.Message, 500)))
 		}
-		for _, c := range chunk.Choices {
-			if c.Delta.Content == "" {
-				continue
+		if len(chunk.Choices) == 0 {
+			continue // a usage-only chunk
+		}
+		d := chunk.Choices[0].Delta
+		for _, c := range d.ToolCalls {
+			idx := len(calls)
+			if c.Index != nil {
+				idx = *c.Index
 			}
-			text.WriteString(c.Delta.Content)
-			if err := onDelta(c.Delta.Content); err != nil {
-				return "", err
+			i, seen := slot[idx]
+			if !seen {
+				i = len(calls)
+				slot[idx] = i
+				calls = append(calls, ToolCall{})
+				args = append(args, strings.Builder{})
 			}
-			break
+			if c.ID != "" {
+				calls[i].ID = c.ID
+			}
+			if c.Function.Name != "" {
+				calls[i].Name = c.Function.Name
+			}
+			args[i].WriteString(c.Function.Arguments)
+		}
+		if d.Content != "" {
+			text.WriteString(d.Content)
+			if err := onDelta(d.Content); err != nil {
+				return Reply{}, err
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return "", o.transport(ctx, err)
+		return Reply{}, o.transport(ctx, err)
 	}
 	if !done {
-		return "", unavailable("The language model (--llm-url) broke off its answer.", errors.New("stream ended without [DONE]"))
+		return Reply{}, unavailable("The language model (--llm-url) broke off its answer.", errors.New("stream ended without [DONE]"))
 	}
-	return text.String(), nil
+	for i := range calls {
+		calls[i].Arguments = args[i].String()
+	}
+	return Reply{Text: text.String(), ToolCalls: calls}, nil
 }
 
 func (o *OpenAI) transport(ctx context.Context, err error) error {
@@ -232,7 +328,12 @@ func (o *OpenAI) failure(res *http.Response, raw []byte) error {
 	return unavailable(msg, cause)
 }
 
+// retryAfter is how long a 429 asks to wait: OpenAI's retry-after-ms when sent (finer),
+// else Retry-After in seconds, else 5 s.
 func retryAfter(res *http.Response) time.Duration {
+	if ms, err := strconv.Atoi(strings.TrimSpace(res.Header.Get("Retry-After-Ms"))); err == nil && ms > 0 {
+		return time.Duration(ms) * time.Millisecond
+	}
 	if s, err := strconv.Atoi(strings.TrimSpace(res.Header.Get("Retry-After"))); err == nil && s > 0 {
 		return time.Duration(s) * time.Second
 	}

@@ -80,6 +80,45 @@
 // Calls left on the line by a process that died are swept by whichever replica runs the job
 // next (it runs as the queue starts).
 //
+// # Early speech (driver.go)
+//
+// The driver records an event's effect and then sends the commands it decided (an outbox:
+// the call's state and its commands in one transaction, each command keyed by the attempt and
+// its number, sent again with the same keys by Resume). A reply from a language model takes
+// a second or more to write; waiting for all of it before the first command would leave the
+// customer in silence. So on call.answered and call.heard the driver gives the engine a hook
+// (conversation.Setup.SpeakNow) and sends each Say that begins the event's actions as the
+// engine decides it, before the transaction: a model's first sentence while it writes the
+// next (Telnyx queues speak commands sent one after another; so does the simulator). What it
+// guarantees:
+//
+//   - The same command, the same key. The ith early Say of an event handled with the
+//     attempt's command counter at n is keyed "<attempt>:<n>.<i>" (commandKey). Handling the
+//     event again with the attempt unchanged (the transaction failed, the process died before
+//     the commit, the carrier delivered the event twice meanwhile) sends the same keys, and
+//     the carrier carries each out once (Telnyx's command_id; the simulator keeps the keys it
+//     saw). A duplicate that comes after the commit is not handled at all
+//     (store.CallEventSeen, asked first; call.answered: the attempt is in the call already).
+//     Words a model writes differently the second time are not heard: the carrier keeps the
+//     first command of a key; the transcript keeps what the committed handling decided (the
+//     local back-end always decides the same).
+//   - No command lost. Early keys have a form of their own, so an early Say never takes the
+//     key of a command another event of the call sends (an answering machine detected while
+//     the customer spoke). An event that lost such a race is handled again with the counter
+//     moved: its early Says get new keys and may be heard a second time, which is the price.
+//   - The state records what was said. The early Says are among the engine's actions; the
+//     transaction records them as the outbox (OutboxEarly, sent again with their keys by
+//     Resume when the call goes quiet) and takes their numbers from the counter, and the
+//     actions after them wait (Pending) for the EventSpeakEnded of the last early Say
+//     (callState.Speaking counts them down), as they wait after any Say. A short sentence
+//     may end before its event is recorded (the model still writing): an end that nothing
+//     waits for while the event that spoke early (marked "betty:early:<attempt>:<counter>"
+//     among the events seen, before its first Say goes out) is not recorded yet is refused,
+//     and the carrier delivers it again, to be counted then.
+//
+// Other events (a Say's end releasing the next commands, an answering machine) send their
+// commands after their commit, as before.
+//
 // # Rules at the moment of each dial (rules.go, each a pure function)
 //
 //   - Concurrency: a team's calls on the line (dialling, in-doubt, ringing, in-call) stay

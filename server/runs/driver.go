@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -80,9 +81,14 @@ type callState struct {
 	// Contact is the person called, as read when the call was answered.
 	Contact *conversation.Contact `json:"contact,omitempty"`
 	// Outbox are the commands of the last step, the first numbered OutboxFirst+1: sent again
-	// with the same keys when the call goes quiet (resume.go).
+	// with the same keys when the call goes quiet (resume.go). OutboxEarly: they are Says
+	// spoken early (keyed "<attempt>:<OutboxFirst>.<i>", see commandKey).
 	Outbox      []conversation.Action `json:"outbox,omitempty"`
 	OutboxFirst int                   `json:"outboxFirst,omitempty"`
+	OutboxEarly bool                  `json:"outboxEarly,omitempty"`
+	// Speaking counts the Says spoken early whose EventSpeakEnded has not come: Pending waits
+	// for the last of them.
+	Speaking int `json:"speaking,omitempty"`
 	// TimeUp: the call reached its maximum duration and Betty hung it up (sweep.go).
 	TimeUp bool `json:"timeUp,omitempty"`
 }
@@ -96,6 +102,8 @@ func readState(a store.Attempt) callState {
 }
 
 var errStale = errors.New("runs: the call moved on while this event was handled; deliver it again")
+
+var errEarlyEnd = errors.New("runs: a Say spoken early ended before the event that spoke it was recorded; deliver it again")
 
 // HandleCallEvent drives a call from the carrier's events (phones.CallEventHandler). Each
 // event is recorded by id in the transaction of its effect, so an event delivered twice
@@ -142,8 +150,19 @@ func (s *Service) HandleCallEvent(ctx context.Context, e phones.CallEvent) error
 		return s.step(ctx, e, a, cs, acts)
 	case phones.EventSpeakEnded:
 		cs := readState(a)
+		if cs.Speaking == 0 && len(cs.Pending) == 0 && a.State == store.AttemptInCall {
+			// Nothing waits for this end: a Say spoken early whose event is still being handled
+			// (a short sentence while the model writes the rest). Counted once that is recorded.
+			if inFlight, err := s.db.CallEventSeen(ctx, earlyMark(a.ID, a.Commands)); err != nil || inFlight {
+				return cmp.Or(err, errEarlyEnd)
+			}
+		}
+		if cs.Speaking > 1 { // more early Says to hear out before the next commands
+			cs.Speaking--
+			return s.step(ctx, e, a, cs, nil)
+		}
 		acts := cs.Pending
-		cs.Pending = nil
+		cs.Pending, cs.Speaking = nil, 0
 		return s.step(ctx, e, a, cs, acts)
 	case phones.EventHeard:
 		return s.heard(ctx, j, a, e)
@@ -248,6 +267,7 @@ func (s *Service) answered(ctx context.Context, j store.WorkflowJob, a store.Att
 		if err != nil {
 			return err
 		}
+		su.SpeakNow = s.speakNow(ctx, a, e)
 		if cs.Engine, acts, err = s.d.Conversation.Start(ctx, su); err != nil {
 			return err
 		}
@@ -279,10 +299,17 @@ func (s *Service) heard(ctx context.Context, j store.WorkflowJob, a store.Attemp
 	if a.State != store.AttemptInCall || s.d.Conversation == nil {
 		return s.effect(ctx, e, a, func(context.Context) error { return nil })
 	}
+	if e.ID != "" {
+		// A duplicate of words handled already: nothing to say again (and no model to ask).
+		if seen, err := s.db.CallEventSeen(ctx, e.ID); err != nil || seen {
+			return err
+		}
+	}
 	su, err := s.setup(ctx, j, a)
 	if err != nil {
 		return err
 	}
+	su.SpeakNow = s.speakNow(ctx, a, e)
 	var offset time.Duration
 	if a.AnsweredAt != nil && !e.At.IsZero() {
 		offset = e.At.Sub(*a.AnsweredAt)
@@ -293,6 +320,34 @@ func (s *Service) heard(ctx context.Context, j store.WorkflowJob, a store.Attemp
 	}
 	return s.step(ctx, e, a, cs, acts)
 }
+
+// speakNow is the early-speech hook of an event's handling (doc.go, "Early speech"): the ith
+// Say it is handed goes to the carrier at once, keyed commandKey(attempt, counter, i, true).
+// nil without a carrier or a call to speak on.
+func (s *Service) speakNow(ctx context.Context, a store.Attempt, e phones.CallEvent) func(conversation.Action) {
+	callID := deref(a.CallControlID)
+	if callID == "" {
+		callID = e.CallControlID
+	}
+	if s.d.Calls == nil || callID == "" {
+		return nil
+	}
+	early := 0
+	return func(act conversation.Action) {
+		if early++; early == 1 {
+			// Before the first goes out: its end may come before this event is recorded.
+			if _, err := s.db.MarkCallEventSeen(ctx, earlyMark(a.ID, a.Commands), a.ID, "betty.early-speech"); err != nil {
+				s.d.Log.WarnContext(ctx, "early speech mark", "attempt", a.ID, "error", err)
+			}
+		}
+		s.sendOne(ctx, a.ID, callID, commandKey(a.ID, a.Commands, early, true), act)
+	}
+}
+
+// earlyMark is the id, among the events seen, that says an event handled with the attempt's
+// counter at n spoke early: a speak.ended that nothing waits for while the counter is still n
+// belongs to it, and is delivered again once the event is recorded.
+func earlyMark(attemptID string, n int) string { return fmt.Sprintf("betty:early:%s:%d", attemptID, n) }
 
 // step keeps the call's new state and sends the next actions.
 func (s *Service) step(ctx context.Context, e phones.CallEvent, a store.Attempt, cs callState, acts []conversation.Action) error {
@@ -311,12 +366,23 @@ func (s *Service) step(ctx context.Context, e phones.CallEvent, a store.Attempt,
 // counter): the transaction rolls back and the event is delivered again.
 func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.Attempt, cs callState, acts []conversation.Action,
 	move func(ctx context.Context, cur *store.Attempt) error) error {
-	now, rest := split(acts)
-	cs.Pending = append(rest, cs.Pending...)
-	first := a.Commands
-	if len(now) > 0 {
-		cs.Outbox, cs.OutboxFirst = now, first
+	early := 0 // the Says spoken already (SpeakNow), which begin acts
+	for early < len(acts) && acts[early].Spoken {
+		early++
 	}
+	first := a.Commands
+	var now, rest []conversation.Action
+	if early > 0 {
+		// Whatever follows waits for the end of the last early Say, as after any Say.
+		rest = append(rest, acts[early:]...)
+		cs.Outbox, cs.OutboxFirst, cs.OutboxEarly, cs.Speaking = acts[:early], first, true, early
+	} else {
+		now, rest = split(acts)
+		if len(now) > 0 {
+			cs.Outbox, cs.OutboxFirst, cs.OutboxEarly = now, first, false
+		}
+	}
+	cs.Pending = append(rest, cs.Pending...)
 	var callID string
 	turns, err := s.turns(cs.Engine)
 	if err != nil {
@@ -329,7 +395,8 @@ func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.At
 			return err
 		}
 		conv := string(b)
-		cur.Conversation, cur.Commands = &conv, cur.Commands+len(now)
+		// Early Says take numbers too, so that no later step's early keys meet theirs.
+		cur.Conversation, cur.Commands = &conv, cur.Commands+early+len(now)
 		callID = deref(cur.CallControlID)
 		if callID == "" {
 			callID = e.CallControlID
@@ -345,7 +412,7 @@ func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.At
 	if err != nil {
 		return err
 	}
-	s.send(ctx, a.ID, callID, first, now)
+	s.send(ctx, a.ID, callID, first, now, false)
 	return nil
 }
 
@@ -379,26 +446,43 @@ func split(acts []conversation.Action) (now, rest []conversation.Action) {
 // listenFor is how long the agent waits for the customer to speak.
 const listenFor = 8 * time.Second
 
-func (s *Service) send(ctx context.Context, attemptID, callID string, first int, acts []conversation.Action) {
+// commandKey is the key of a call command (Telnyx's command_id), from the attempt and its
+// command counter: "<attempt>:<first+i>" for the ith command (from 1) of a step recorded with
+// the counter at first, "<attempt>:<first>.<i>" for the ith Say spoken early while an event
+// was handled with the counter at first. The two forms never meet, so an early Say of an
+// event that loses the race to another event of the call never takes the key of a command
+// that event sends.
+func commandKey(attemptID string, first, i int, early bool) string {
+	if early {
+		return fmt.Sprintf("%s:%d.%d", attemptID, first, i)
+	}
+	return fmt.Sprintf("%s:%d", attemptID, first+i)
+}
+
+// send sends the commands of a step (early: the Says spoken early, again) with their keys.
+func (s *Service) send(ctx context.Context, attemptID, callID string, first int, acts []conversation.Action, early bool) {
 	if s.d.Calls == nil || callID == "" {
 		return
 	}
 	for i, act := range acts {
-		key := fmt.Sprintf("%s:%d", attemptID, first+i+1)
-		var err error
-		switch act.Kind {
-		case conversation.Say:
-			err = s.d.Calls.Speak(ctx, callID, act.Text, act.Voice, key)
-		case conversation.Listen:
-			err = s.d.Calls.Listen(ctx, callID, listenFor, key)
-		case conversation.Transfer:
-			err = s.d.Calls.Transfer(ctx, callID, act.To, key)
-		case conversation.Hangup:
-			err = s.d.Calls.Hangup(ctx, callID, key)
-		}
-		if err != nil {
-			s.d.Log.WarnContext(ctx, "call command", "attempt", attemptID, "action", act.Kind, "error", err)
-		}
+		s.sendOne(ctx, attemptID, callID, commandKey(attemptID, first, i+1, early), act)
+	}
+}
+
+func (s *Service) sendOne(ctx context.Context, attemptID, callID, key string, act conversation.Action) {
+	var err error
+	switch act.Kind {
+	case conversation.Say:
+		err = s.d.Calls.Speak(ctx, callID, act.Text, act.Voice, key)
+	case conversation.Listen:
+		err = s.d.Calls.Listen(ctx, callID, listenFor, key)
+	case conversation.Transfer:
+		err = s.d.Calls.Transfer(ctx, callID, act.To, key)
+	case conversation.Hangup:
+		err = s.d.Calls.Hangup(ctx, callID, key)
+	}
+	if err != nil {
+		s.d.Log.WarnContext(ctx, "call command", "attempt", attemptID, "action", act.Kind, "key", key, "error", err)
 	}
 }
 

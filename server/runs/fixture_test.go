@@ -134,11 +134,22 @@ type fakeCalls struct {
 	// dropHangups: a Hangup ends the call but its event never comes (Status tells it ended,
 	// not when).
 	dropHangups bool
+	// holdEnds: the EventSpeakEnded of each Speak waits in ends until the test sends it.
+	holdEnds bool
+	ends     []phones.CallEvent
+	// log is every Speak, Listen and Hangup received, in order ("speak <key>"); spoke the
+	// keys of the Speaks carried out.
+	log   []string
+	spoke map[string]bool
+	// heard is the last EventHeard sent.
+	heard phones.CallEvent
+	// onSpeak, when set, is told of each Speak as it comes (f.mu not held).
+	onSpeak func(key string)
 }
 
 func newFakeCalls(outcome func(to string, n int) phones.Outcome) *fakeCalls {
 	return &fakeCalls{outcome: outcome, calls: map[string]string{}, to: map[string]string{}, placed: map[string]int{},
-		over: map[string]bool{}, lose: map[string]bool{}, held: map[string][]phones.CallEvent{},
+		over: map[string]bool{}, lose: map[string]bool{}, held: map[string][]phones.CallEvent{}, spoke: map[string]bool{},
 		reply: func(string) string { return "yes please" }}
 }
 
@@ -242,23 +253,39 @@ func (f *fakeCalls) attemptOf(call string) string {
 func (f *fakeCalls) Speak(_ context.Context, call, text, voice, key string) error {
 	f.mu.Lock()
 	f.speaks = append(f.speaks, key)
-	if f.over[call] || f.lost {
+	f.log = append(f.log, "speak "+key)
+	if cb := f.onSpeak; cb != nil {
+		f.mu.Unlock()
+		cb(key)
+		f.mu.Lock()
+	}
+	if f.over[call] || f.lost || f.spoke[key] { // a key carried out already is not again
 		f.mu.Unlock()
 		return nil
 	}
+	if key != "" {
+		f.spoke[key] = true
+	}
 	e := f.event(phones.EventSpeakEnded, call, f.attemptOf(call))
+	if f.holdEnds {
+		f.ends = append(f.ends, e)
+		f.mu.Unlock()
+		return nil
+	}
 	f.mu.Unlock()
 	return f.emit([]phones.CallEvent{e})
 }
 
 func (f *fakeCalls) Listen(_ context.Context, call string, _ time.Duration, key string) error {
 	f.mu.Lock()
+	f.log = append(f.log, "listen "+key)
 	if f.over[call] {
 		f.mu.Unlock()
 		return nil
 	}
 	e := f.event(phones.EventHeard, call, f.attemptOf(call))
 	e.Text = f.reply(f.to[call])
+	f.heard = e
 	f.mu.Unlock()
 	return f.emit([]phones.CallEvent{e})
 }
@@ -295,6 +322,7 @@ func (f *fakeCalls) Answer(_ context.Context, call, attempt string, _ bool, key 
 func (f *fakeCalls) Hangup(_ context.Context, call, key string) error {
 	f.mu.Lock()
 	f.hangups = append(f.hangups, key)
+	f.log = append(f.log, "hangup "+key)
 	if f.over[call] {
 		f.mu.Unlock()
 		return nil
@@ -370,6 +398,7 @@ type fakeLogs struct {
 	closes     int
 	recordings map[string][]byte
 	said       map[string][]runs.Turn // the live transcript of each call
+	failSaid   int                    // how many Said calls fail (their transaction rolls back)
 }
 
 func (l *fakeLogs) Open(_ context.Context, c runs.CallOpened) (string, error) {
@@ -385,6 +414,10 @@ func (l *fakeLogs) Progress(context.Context, string, string, runs.CallProgress) 
 func (l *fakeLogs) Said(_ context.Context, _, id string, turns []runs.Turn) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.failSaid > 0 {
+		l.failSaid--
+		return errors.New("the database went away")
+	}
 	if l.said == nil {
 		l.said = map[string][]runs.Turn{}
 	}
@@ -462,19 +495,35 @@ type harness struct {
 
 func newHarness(t testing.TB, db *store.DB, calls *fakeCalls, cfg runs.Config) harness {
 	t.Helper()
+	return newHarnessWith(t, db, calls, cfg, fakeConversation{})
+}
+
+// newHarnessWith is newHarness with a carrier and a conversation engine of the test's (a
+// carrier other than fakeCalls is given its handler by the test).
+func newHarnessWith(t testing.TB, db *store.DB, carrier phones.CallControl, cfg runs.Config, conv runs.Conversation) harness {
+	t.Helper()
 	q := jobs.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), jobs.Config{})
-	h := harness{db: db, calls: calls, logs: &fakeLogs{opened: map[string]runs.CallOpened{}, closed: map[string]runs.CallClosed{}},
+	h := harness{db: db, logs: &fakeLogs{opened: map[string]runs.CallOpened{}, closed: map[string]runs.CallClosed{}},
 		dnc: &fakeDNC{numbers: map[string]string{}}}
 	if cfg.CPSPerNumber == 0 {
 		cfg.CPSPerNumber, cfg.CPSAccount = 100000, 100000
 	}
-	h.svc = runs.New(db, q, runs.Deps{Calls: calls, Conversation: fakeConversation{}, CallLogs: h.logs, Suppressions: h.dnc,
+	h.svc = runs.New(db, q, runs.Deps{Calls: carrier, Conversation: conv, CallLogs: h.logs, Suppressions: h.dnc,
 		Events: &nopEvents{}, Billing: billing.New(db), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, cfg)
-	if calls != nil {
-		calls.h = h.svc
+	if calls, ok := carrier.(*fakeCalls); ok && calls != nil {
+		h.calls, calls.h = calls, h.svc
 	}
 	must(t, q.Open())
 	return h
+}
+
+// testCallAda starts a test call of the team's workflow to Ada at +14155559999.
+func testCallAda(t testing.TB, h harness, tm team) runs.Job {
+	t.Helper()
+	j, err := h.svc.TestRun(context.Background(), tm.actor(), runs.TestInput{WorkflowID: tm.workflow.ID, Destination: "+14155559999",
+		NameOrEmail: "Ada", TriggeredBy: "tester@example.com", IsTest: true})
+	must(t, err)
+	return j
 }
 
 // drive works a job until it is done (or the test's patience ends).

@@ -53,7 +53,7 @@ func (s *Service) Resume(ctx context.Context) (int, error) {
 				break
 			}
 			s.d.Log.InfoContext(ctx, "quiet call: its last commands sent again", "attempt", a.ID, "call", callID, "commands", len(cs.Outbox))
-			s.send(ctx, a.ID, callID, cs.OutboxFirst, cs.Outbox)
+			s.send(ctx, a.ID, callID, cs.OutboxFirst, cs.Outbox, cs.OutboxEarly)
 			n++
 		}
 		if err := s.db.TouchAttempt(ctx, a.ID); err != nil {

@@ -215,6 +215,15 @@ func (db *DB) MarkCallEventSeen(ctx context.Context, id, attemptID, kind string)
 	return n == 1, err
 }
 
+// CallEventSeen says whether a carrier event id was recorded (MarkCallEventSeen), recording
+// nothing: the call driver asks before work whose effects leave the transaction (early
+// speech), which a duplicate of an event handled already must not do again.
+func (db *DB) CallEventSeen(ctx context.Context, id string) (bool, error) {
+	var n int
+	err := db.get(ctx, db.read(ctx), &n, `SELECT COUNT(*) FROM call_events_seen WHERE id = ?`, id)
+	return n > 0, err
+}
+
 // AttemptsOfJob answers every attempt of a job in order (tests and tools).
 func (db *DB) AttemptsOfJob(ctx context.Context, jobID string) ([]Attempt, error) {
 	out := []Attempt{}

@@ -90,9 +90,15 @@ func TestRunsStore(t *testing.T) {
 		if err != nil || pc[j.ID][store.AttemptRinging] != 1 || pc[j.ID][store.AttemptScheduled] != 1 {
 			t.Fatalf("counts: %v %v", pc, err)
 		}
-		// Events are seen once.
+		// Events are seen once; asking whether one was seen records nothing.
+		if seen, err := db.CallEventSeen(ctx, "ev-1"); err != nil || seen {
+			t.Fatalf("seen before its first sight: %v %v", seen, err)
+		}
 		if fresh, err := db.MarkCallEventSeen(ctx, "ev-1", a.ID, "call.answered"); err != nil || !fresh {
 			t.Fatalf("first sight: %v %v", fresh, err)
+		}
+		if seen, err := db.CallEventSeen(ctx, "ev-1"); err != nil || !seen {
+			t.Fatalf("not seen after its first sight: %v %v", seen, err)
 		}
 		if fresh, err := db.MarkCallEventSeen(ctx, "ev-1", a.ID, "call.answered"); err != nil || fresh {
 			t.Fatalf("second sight: %v %v", fresh, err)

@@ -1,10 +1,20 @@
 // Package openaitest is a fake OpenAI-compatible chat completions server for tests. It speaks
 // the documented wire format: POST /v1/chat/completions with a JSON body {model, messages,
-// stream, max_tokens}; a plain answer {id, object: "chat.completion", created, model,
-// choices: [{index, message: {role, content}, finish_reason}], usage}; with stream: true a
-// text/event-stream of `data: {"object": "chat.completion.chunk", "choices": [{"index",
-// "delta": {"content"}, "finish_reason"}]}` events and a final `data: [DONE]`; errors as
-// {"error": {"message", "type", "code"}} with the HTTP status.
+// stream, max_tokens, tools: [{type: "function", function: {name, description,
+// parameters}}]}; a plain answer {id, object: "chat.completion", created, model, choices:
+// [{index, message: {role, content, tool_calls: [{id, type: "function", function: {name,
+// arguments}}]}, finish_reason}], usage}; with stream: true a text/event-stream of `data:
+// {"object": "chat.completion.chunk", "choices": [{"index", "delta": {…}, "finish_reason"}]}`
+// events and a final `data: [DONE]`, where a delta carries either a piece of content or
+// pieces of tool calls (delta.tool_calls[{index, id, type, function: {name, arguments}}]: id,
+// type and name on a call's first piece only, its arguments JSON cut across several pieces),
+// and the last chunk's finish_reason is "stop" or "tool_calls"; errors as {"error":
+// {"message", "type", "code"}} with the HTTP status.
+//
+// The fake's failures are the ones a phone turn meets: a per-token delay (TokenDelay) and a
+// delay before the answer (Delay: with a short client timeout, a timeout), an error answer
+// such as a 429 with Retry-After (Fail), an error event in the stream (BreakStream) and a
+// connection cut in the middle of a stream (CutStream).
 package openaitest
 
 import (
@@ -24,9 +34,37 @@ type Request struct {
 		Role    string `json:"role"`
 		Content string `json:"content"`
 	} `json:"messages"`
-	Stream        bool   `json:"stream"`
-	MaxTokens     int    `json:"max_tokens"`
+	Stream    bool `json:"stream"`
+	MaxTokens int  `json:"max_tokens"`
+	Tools     []struct {
+		Type     string `json:"type"`
+		Function struct {
+			Name        string         `json:"name"`
+			Description string         `json:"description"`
+			Parameters  map[string]any `json:"parameters"`
+		} `json:"function"`
+	} `json:"tools"`
 	Authorization string `json:"-"`
+}
+
+// ToolNames are the names of the tools the request offered.
+func (r Request) ToolNames() []string {
+	var out []string
+	for _, t := range r.Tools {
+		out = append(out, t.Function.Name)
+	}
+	return out
+}
+
+// Answer is what the fake answers a request: text, tool calls or both.
+type Answer struct {
+	Text  string
+	Calls []Call
+}
+
+// Call is a tool call the fake makes; Arguments is JSON text.
+type Call struct {
+	Name, Arguments string
 }
 
 // Failure makes the next answers errors.
@@ -37,6 +75,8 @@ type Failure struct {
 	Code    string
 	// RetryAfter is sent as the Retry-After header (seconds) when > 0.
 	RetryAfter int
+	// RetryAfterMs is sent as the retry-after-ms header (OpenAI's, in milliseconds) when > 0.
+	RetryAfterMs int
 	// Raw, when set, is sent as the body instead of the JSON error.
 	Raw string
 }
@@ -49,21 +89,23 @@ type Server struct {
 	// Model is the model the fake knows ("" accepts any).
 	Model string
 
-	mu       sync.Mutex
-	reply    func(Request) string
-	failures []Failure
-	delay    time.Duration
-	midError bool
-	requests []Request
+	mu         sync.Mutex
+	answer     func(Request) Answer
+	failures   []Failure
+	delay      time.Duration
+	tokenDelay time.Duration
+	midError   bool
+	cutAfter   int // pieces sent before the connection is cut (0: never)
+	requests   []Request
 }
 
 // New starts the fake; its base URL is URL+"/v1". Close it.
 func New() *Server {
-	s := &Server{reply: func(r Request) string {
+	s := &Server{answer: func(r Request) Answer {
 		if len(r.Messages) == 0 {
-			return ""
+			return Answer{}
 		}
-		return "You said: " + r.Messages[len(r.Messages)-1].Content
+		return Answer{Text: "You said: " + r.Messages[len(r.Messages)-1].Content}
 	}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
@@ -72,10 +114,31 @@ func New() *Server {
 // BaseURL is the API's base.
 func (s *Server) BaseURL() string { return s.URL + "/v1" }
 
-// Reply sets how the fake answers.
+// Reply sets how the fake answers: text only.
 func (s *Server) Reply(f func(Request) string) {
+	s.Answer(func(r Request) Answer { return Answer{Text: f(r)} })
+}
+
+// Answer sets how the fake answers: text, tool calls or both.
+func (s *Server) Answer(f func(Request) Answer) {
 	s.mu.Lock()
-	s.reply = f
+	s.answer = f
+	s.mu.Unlock()
+}
+
+// TokenDelay makes a streamed answer wait d before each piece (a word of the text, a piece
+// of a tool call), as a model generating tokens does.
+func (s *Server) TokenDelay(d time.Duration) {
+	s.mu.Lock()
+	s.tokenDelay = d
+	s.mu.Unlock()
+}
+
+// CutStream makes streamed answers lose their connection after n pieces: no error event, no
+// [DONE], the connection closed in the middle (n <= 0: never).
+func (s *Server) CutStream(n int) {
+	s.mu.Lock()
+	s.cutAfter = n
 	s.mu.Unlock()
 }
 
@@ -111,6 +174,9 @@ func writeError(w http.ResponseWriter, f Failure) {
 	if f.RetryAfter > 0 {
 		w.Header().Set("Retry-After", fmt.Sprint(f.RetryAfter))
 	}
+	if f.RetryAfterMs > 0 {
+		w.Header().Set("Retry-After-Ms", fmt.Sprint(f.RetryAfterMs))
+	}
 	if f.Raw != "" {
 		w.Header().Set("Content-Type", "text/plain")
 		w.WriteHeader(f.Status)
@@ -139,21 +205,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	req.Authorization = r.Header.Get("Authorization")
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
-	delay, midError := s.delay, s.midError
+	delay, tokenDelay, midError, cutAfter := s.delay, s.tokenDelay, s.midError, s.cutAfter
 	var fail *Failure
 	if len(s.failures) > 0 {
 		f := s.failures[0]
 		s.failures = s.failures[1:]
 		fail = &f
 	}
-	reply := s.reply
+	answer := s.answer
 	s.mu.Unlock()
-	if delay > 0 {
-		select {
-		case <-time.After(delay):
-		case <-r.Context().Done():
-			return
-		}
+	if !wait(r, delay) {
+		return
 	}
 	switch {
 	case fail != nil:
@@ -169,14 +231,29 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, Failure{Status: 400, Message: "[] is too short - 'messages'", Type: "invalid_request_error"})
 		return
 	}
-	text := reply(req)
+	a := answer(req)
+	finish := "stop"
+	if len(a.Calls) > 0 {
+		finish = "tool_calls"
+	}
 	created := time.Now().Unix()
 	if !req.Stream {
+		msg := map[string]any{"role": "assistant", "content": a.Text}
+		if len(a.Calls) > 0 {
+			var calls []any
+			for i, c := range a.Calls {
+				calls = append(calls, map[string]any{"id": callID(i), "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Arguments}})
+			}
+			msg["tool_calls"] = calls
+			if a.Text == "" {
+				msg["content"] = nil
+			}
+		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{
 			"id": "chatcmpl-fake", "object": "chat.completion", "created": created, "model": req.Model,
-			"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": text}, "finish_reason": "stop"}},
-			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": len(strings.Fields(text)), "total_tokens": 10 + len(strings.Fields(text))},
+			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
+			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": len(strings.Fields(a.Text)), "total_tokens": 10 + len(strings.Fields(a.Text))},
 		})
 		return
 	}
@@ -196,18 +273,64 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	fmt.Fprint(w, ": keep-alive\n\n")
 	send(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
-	for i, piece := range strings.SplitAfter(text, " ") {
-		if piece == "" {
-			continue
+	var pieces []map[string]any
+	for _, p := range strings.SplitAfter(a.Text, " ") {
+		if p != "" {
+			pieces = append(pieces, map[string]any{"content": p})
 		}
-		send(chunk(map[string]any{"content": piece}, nil))
+	}
+	for i, c := range a.Calls {
+		first := map[string]any{"index": i, "id": callID(i), "type": "function", "function": map[string]any{"name": c.Name, "arguments": ""}}
+		pieces = append(pieces, map[string]any{"tool_calls": []any{first}})
+		for _, part := range cut(c.Arguments, 4) {
+			pieces = append(pieces, map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": part}}}})
+		}
+	}
+	for i, p := range pieces {
+		if !wait(r, tokenDelay) {
+			return
+		}
+		if cutAfter > 0 && i == cutAfter {
+			panic(http.ErrAbortHandler) // the connection drops: no error event, no [DONE]
+		}
+		send(chunk(p, nil))
 		if midError && i == 0 {
 			send(map[string]any{"error": map[string]any{"message": "The server had an error while processing your request.", "type": "server_error", "code": nil}})
 			return
 		}
 	}
-	send(chunk(map[string]any{}, "stop"))
+	send(chunk(map[string]any{}, finish))
 	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+// wait sleeps d unless the client goes away first (false).
+func wait(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
+func callID(i int) string { return fmt.Sprintf("call_fake%d", i) }
+
+// cut splits s into pieces of n bytes, as a model streams a call's arguments.
+func cut(s string, n int) []string {
+	var out []string
+	for len(s) > n {
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
 }
 
 func lastFour(s string) string {

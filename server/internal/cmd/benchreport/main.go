@@ -95,6 +95,7 @@ func main() {
 		add(lighthouse(*bin)...)
 		add(canvas(*bin)...)
 		add(conversationRows()...)
+		add(turnLatencyRows()...)
 	}
 	fmt.Printf("\nBetty benchmark report — %s, %d CPU, %s\n\n", runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format(time.DateOnly))
 	w := 0
