@@ -27,7 +27,7 @@ func (w *walk) agent(ctx context.Context, n workflow.Node) {
 	said := w.st.LastHeard
 	answers := w.answers(ctx, said, instruction)
 	brief := llm.Brief{AgentName: w.prof.Name, Greeting: w.fill(w.prof.Greeting), Instruction: instruction,
-		CustomerSaid: said, Answers: answers, First: first}
+		Say: w.line(n), CustomerSaid: said, Answers: answers, First: first}
 	req := llm.Request{Task: llm.TaskSay, Brief: brief, Messages: w.sayMessages(brief), MaxTokens: 200}
 	r, err := w.e.d.Model.Chat(ctx, req, nil)
 	if err != nil || strings.TrimSpace(r.Text) == "" {

@@ -141,7 +141,7 @@ func (w *walk) advance(ctx context.Context) {
 	for i := 0; ; i++ {
 		if i == maxStepsPerEvent {
 			w.step(st.Node, "limit", StepFailed, "The flow went through too many steps without listening; the call ends.")
-			w.say("Thank you for your time. Goodbye.")
+			w.say(closingLine)
 			w.hangup()
 			return
 		}
@@ -156,7 +156,7 @@ func (w *walk) advance(ctx context.Context) {
 		n, ok := w.g.nodes[st.Node]
 		if !ok {
 			w.step(st.Node, "end", StepDone, "The flow has no next step: the call ends.")
-			w.say("Thank you for your time. Goodbye.")
+			w.say(closingLine)
 			w.hangup()
 			return
 		}
@@ -191,7 +191,7 @@ func (w *walk) advance(ctx context.Context) {
 			w.move(n.ID)
 		case workflow.EndCall:
 			w.step(n.ID, string(n.Type), StepDone, "End Call.")
-			w.say(w.fill(firstNonEmpty(n.Data.String(workflow.FieldInstruction), "Goodbye.")))
+			w.say(w.line(n))
 			w.hangup()
 			return
 		case workflow.ForwardCall:
@@ -203,7 +203,7 @@ func (w *walk) advance(ctx context.Context) {
 				return
 			}
 			w.step(n.ID, string(n.Type), StepDone, "Forwarded to "+to+".")
-			w.say("Please hold while I transfer your call.")
+			w.say(w.line(n))
 			st.Ended, st.Node, st.ForwardedTo = true, "", to
 			w.actions = append(w.actions, Action{Kind: Transfer, To: to})
 			return
@@ -212,6 +212,34 @@ func (w *walk) advance(ctx context.Context) {
 			w.move(n.ID)
 		}
 	}
+}
+
+// Lines of the steps that have no spoken line of their own (and no quoted line in their
+// instruction) when the local back-end speaks.
+const (
+	closingLine  = "Thank you for your time. Goodbye."
+	transferLine = "Please hold while I transfer your call."
+)
+
+// line is the spoken line of an Agent, End Call or Forward Call step, placeholders filled: the
+// step's `say`; else the lines its instruction quotes (an instruction is a direction to the
+// agent, never read aloud, but quoted text in it is a line to say); else a neutral line: built
+// from the label for an Agent step (llm.Neutral), a goodbye for an End Call, "Please hold" for
+// a Forward Call.
+func (w *walk) line(n workflow.Node) string {
+	if s := strings.TrimSpace(w.fill(n.Data.String(workflow.FieldSay))); s != "" {
+		return s
+	}
+	if s := llm.Quoted(w.fill(n.Data.String(workflow.FieldInstruction))); s != "" {
+		return s
+	}
+	switch n.Type {
+	case workflow.EndCall:
+		return closingLine
+	case workflow.ForwardCall:
+		return transferLine
+	}
+	return llm.Neutral(w.fill(n.Data.String(workflow.FieldNodeLabel)), w.prof.Name)
 }
 
 // choose picks the branch the customer's pending words mean.
