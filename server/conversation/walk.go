@@ -222,15 +222,11 @@ const (
 )
 
 // line is the spoken line of an Agent, End Call or Forward Call step, placeholders filled: the
-// step's `say`; else the lines its instruction quotes (an instruction is a direction to the
-// agent, never read aloud, but quoted text in it is a line to say); else a neutral line: built
-// from the label for an Agent step (llm.Neutral), a goodbye for an End Call, "Please hold" for
-// a Forward Call.
+// line its author wrote (workflow.Line: its `say`, else the lines its instruction quotes);
+// else a neutral line: built from the label for an Agent step (llm.Neutral), a goodbye for an
+// End Call, "Please hold" for a Forward Call.
 func (w *walk) line(n workflow.Node) string {
-	if s := strings.TrimSpace(w.fill(n.Data.String(workflow.FieldSay))); s != "" {
-		return s
-	}
-	if s := llm.Quoted(w.fill(n.Data.String(workflow.FieldInstruction))); s != "" {
+	if s := strings.TrimSpace(w.fill(workflow.Line(n))); s != "" {
 		return s
 	}
 	switch n.Type {

@@ -54,8 +54,6 @@ func TestUtterance(t *testing.T) {
 		{"the line, not the instruction", llm.Brief{Instruction: instr, Say: "Your order ships on Friday. Any questions?"},
 			"Your order ships on Friday. Any questions?"},
 		{"no line: neutral, never the instruction", llm.Brief{Instruction: instr}, "Thank you."},
-		{"quoted text in an instruction is a line", llm.Brief{Instruction: `Answer from what you know. Then say "Is there anything else I can help you with?"`},
-			"Is there anything else I can help you with?"},
 		{"greeting once", llm.Brief{First: true, Greeting: "Hi Ann, this is Linda from Acme.", Say: "Hi Ann, this is Linda. I'm calling about your appointment."},
 			"Hi Ann, this is Linda from Acme. I'm calling about your appointment."},
 		{"a line that is only a greeting stays", llm.Brief{First: true, Greeting: "Hello.", Say: "Hi Ann!"}, "Hello. Hi Ann!"},

@@ -55,9 +55,8 @@ func (l Local) Chat(ctx context.Context, req Request, onDelta func(string) error
 // Utterance is what the local back-end says for a Brief: the greeting on the first turn, an
 // answer (FAQ or knowledge) when the customer asked a question, or an honest "I don't know"
 // when nothing answers a question asking for information (DontKnow), then the step's spoken
-// line. An instruction is a direction to the agent and is never read aloud: without Say, only
-// the instruction's quoted lines (`Say "Thank you for calling."`) are spoken, else a neutral
-// line (Neutral).
+// line (Brief.Say). An instruction is a direction to the agent and is never read aloud:
+// without Say, a neutral line is said (Neutral).
 //
 // When the greeting opens the call, a greeting that also opens the step's line ("Hi Ann, this
 // is Linda.") is left out, so the caller is not greeted twice.
@@ -75,9 +74,6 @@ func Utterance(b Brief) string {
 		}
 	}
 	line := strings.TrimSpace(b.Say)
-	if line == "" {
-		line = Quoted(b.Instruction)
-	}
 	if line == "" {
 		line = Neutral("", b.AgentName)
 	}
@@ -110,18 +106,6 @@ var request = regexp.MustCompile(`(?i)^\s*(?:(?:yes|yeah|no|ok|okay|well|sorry|u
 // opening hours?", "Do you deliver on Sundays?"), as opposed to a request or not a question.
 func AsksToKnow(s string) bool {
 	return IsQuestion(s) && !request.MatchString(s)
-}
-
-var quoted = regexp.MustCompile(`["“]([^"”]{2,})["”]`)
-
-// Quoted answers the lines an instruction quotes (`Then say "Is there anything else?"`):
-// text the author wrote to be said as written. "" when it quotes none.
-func Quoted(instruction string) string {
-	var out []string
-	for _, q := range quoted.FindAllStringSubmatch(instruction, -1) {
-		out = append(out, sentence(q[1]))
-	}
-	return strings.Join(out, " ")
 }
 
 // Neutral is the line of an Agent step that has neither a spoken line nor a language model:
