@@ -87,8 +87,10 @@ func Utterance(b Brief) string {
 }
 
 // DontKnow is what the agent says to a question nothing it knows answers: that it does not
-// know, and the offer of a message (the call's transcript reaches the team's inbox).
-const DontKnow = "I'm sorry, I don't have an answer to that. If you leave your name and a short message, I'll pass it on to the team."
+// know, and that the question goes to the team (the call's transcript reaches the team's
+// inbox). It promises no call back: whether someone calls is the team's to say, in the step's
+// line that follows ("Is there anything else…", "Please leave a message…").
+const DontKnow = "I'm sorry, I don't know the answer to that. I'll pass your question on to the team."
 
 var questionStart = regexp.MustCompile(`(?i)^\s*(what|how|when|where|why|which|who|whom|whose|is|are|am|do|does|did|can|could|will|would|should|may|have|has)\b`)
 
