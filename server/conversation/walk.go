@@ -3,6 +3,7 @@ package conversation
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -226,7 +227,7 @@ const (
 // else a neutral line: built from the label for an Agent step (llm.Neutral), a goodbye for an
 // End Call, "Please hold" for a Forward Call.
 func (w *walk) line(n workflow.Node) string {
-	if s := strings.TrimSpace(w.fill(workflow.Line(n))); s != "" {
+	if s := strings.TrimSpace(w.fillLine(workflow.Line(n))); s != "" {
 		return s
 	}
 	switch n.Type {
@@ -236,6 +237,55 @@ func (w *walk) line(n workflow.Node) string {
 		return transferLine
 	}
 	return llm.Neutral(w.fill(n.Data.String(workflow.FieldNodeLabel)), w.prof.Name)
+}
+
+var salutedBlank = regexp.MustCompile(`(?i)\b(hi|hello|hey|dear|thanks|thank you|bye|goodbye|see you)\s*,?\s*\{\{\s*([A-Za-z0-9_.\-]+)\s*\}\}`)
+
+// fillLine fills a spoken line's placeholders without saying a blank: a name the contact does
+// not have is left out after a salutation ("Hi {{firstName}}, this is Linda." → "Hi, this is
+// Linda."), and any other sentence with a placeholder that has no value ("Its status is
+// {{orderStatus}}.") is not said. "" when nothing is left.
+func (w *walk) fillLine(text string) string {
+	if !strings.Contains(text, "{{") {
+		return text
+	}
+	v := w.vars()
+	text = salutedBlank.ReplaceAllStringFunc(text, func(m string) string {
+		sub := salutedBlank.FindStringSubmatch(m)
+		if v[strings.ToLower(sub[2])] == "" {
+			return sub[1]
+		}
+		return m
+	})
+	var kept []string
+	for _, s := range sentences(text) {
+		blank := false
+		for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
+			if strings.TrimSpace(v[strings.ToLower(m[1])]) == "" {
+				blank = true
+			}
+		}
+		if !blank {
+			kept = append(kept, w.fill(s))
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// sentences splits text after each ".", "!" or "?" that a space follows.
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		if (text[i] == '.' || text[i] == '!' || text[i] == '?') && i+1 < len(text) && text[i+1] == ' ' {
+			out = append(out, strings.TrimSpace(text[start:i+1]))
+			start = i + 1
+		}
+	}
+	if rest := strings.TrimSpace(text[start:]); rest != "" {
+		out = append(out, rest)
+	}
+	return out
 }
 
 // choose picks the branch the customer's pending words mean.
