@@ -65,6 +65,12 @@
 //     node a destination ("Add a valid number to run your workflow."), a webhook a URL and a
 //     method, a lifecycle-stage node a stage, a contacts node of an outbound flow a source.
 //
+// # Warnings (Generic), which never stop a save or a run
+//
+// An Agent, End Call or Forward Call step without a spoken line (Line: its `say`, else the
+// lines its instruction quotes) sounds generic when no language model is configured: it says a
+// neutral line built from its label. The server reports these only without a model.
+//
 // Each function answers at most one violation per node (the first rule it breaks, in the order
 // above), with the field named nodes[<id>].<field> (nodes[<id>] when the node itself is wrong),
 // edges[<id>].<field> for an edge, or nodes for the graph as a whole; violations are sorted by

@@ -57,3 +57,16 @@ func TestSeededTemplates(t *testing.T) {
 		}
 	})
 }
+
+// Steps without a spoken line are warned about only while no language model is configured.
+func TestWarningsFollowTheLanguageModel(t *testing.T) {
+	g := workflow.Graph{Nodes: []workflow.Node{{ID: "a", Type: workflow.Agent, Data: workflow.Data{"instruction": "Greet them."}}}}
+	s := &Service{localBrain: true} // as New makes it
+	if w := s.warnings(g); len(w) != 1 || w[0].Field != "nodes[a].say" {
+		t.Fatalf("without a model: %+v", w)
+	}
+	s.SetLanguageModel(true)
+	if w := s.warnings(g); w == nil || len(w) != 0 {
+		t.Fatalf("with a model: %+v", w)
+	}
+}

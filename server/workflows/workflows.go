@@ -140,11 +140,17 @@ func (s *Service) Get(ctx context.Context, a auth.Actor, id string) (Workflow, e
 	if err != nil {
 		return Workflow{}, err
 	}
-	out.Warnings = []workflow.Violation{}
-	if s.localBrain {
-		out.Warnings = workflow.Generic(out.Graph)
-	}
+	out.Warnings = s.warnings(out.Graph)
 	return out, nil
+}
+
+// warnings are what will sound wrong when g runs: its steps without a spoken line, only when
+// no language model words them.
+func (s *Service) warnings(g workflow.Graph) []workflow.Violation {
+	if !s.localBrain {
+		return []workflow.Violation{}
+	}
+	return workflow.Generic(g)
 }
 
 // Filter narrows a list of workflows.
