@@ -80,8 +80,20 @@ var (
 	quotedText = regexp.MustCompile(`"[^"]*"`)
 )
 
+// words are the words of s, lower case, with the instruction's point of view folded into the
+// agent's ("their order" and "your order" are the same words), so a paraphrase that only
+// swaps pronouns still counts as reading the instruction.
 func words(s string) []string {
-	return strings.Fields(nonWord.ReplaceAllString(strings.ToLower(s), " "))
+	ws := strings.Fields(nonWord.ReplaceAllString(strings.ToLower(s), " "))
+	for i, w := range ws {
+		switch w {
+		case "their", "his", "her":
+			ws[i] = "your"
+		case "they", "them", "he", "she", "him":
+			ws[i] = "you"
+		}
+	}
+	return ws
 }
 
 // Every shipped template, played through each of its branches with the local brain: the agent
