@@ -79,6 +79,7 @@ func TestNeutral(t *testing.T) {
 		"Ask for feedback":           "Now, about the feedback.",
 		"Book a demo":                "Now, about a demo.",
 		"Remind them of their visit": "Now, about your visit.",
+		"Check the caller's address": "Now, about your address.",
 		"Greet the caller":           "Hello, this is Linda.",
 		"Close politely":             "Thank you for your time.",
 		"Thank":                      "Thank you for your time.",
@@ -96,7 +97,7 @@ func TestAsksToKnow(t *testing.T) {
 	for s, want := range map[string]bool{
 		"What are your opening hours?": true, "Do you deliver on Sundays?": true, "is there parking": true,
 		"Can I move it to Friday?": false, "Yes, could you call me back tomorrow?": false, "How about Tuesday?": false,
-		"Yes, I'll be there.": false, "": false,
+		"Yes, I'll be there.": false, "": false, "Could you tell me when you open?": true,
 	} {
 		if got := llm.AsksToKnow(s); got != want {
 			t.Errorf("AsksToKnow(%q) = %v, want %v", s, got, want)

@@ -107,8 +107,11 @@ var request = regexp.MustCompile(`(?i)^\s*(?:(?:yes|yeah|no|ok|okay|well|sorry|u
 // AsksToKnow says whether the words are a question asking for information ("What are your
 // opening hours?", "Do you deliver on Sundays?"), as opposed to a request or not a question.
 func AsksToKnow(s string) bool {
-	return IsQuestion(s) && !request.MatchString(s)
+	return IsQuestion(s) && (!request.MatchString(s) || tellMe.MatchString(s))
 }
+
+// tellMe is a request for information ("Can you tell me when you open?").
+var tellMe = regexp.MustCompile(`(?i)^\s*(?:(?:yes|yeah|no|ok|okay|well|sorry|um|so)[,.!]?\s+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|explain|let me know)\b`)
 
 // Neutral is the line of an Agent step that has neither a spoken line nor a language model:
 // built from the step's label, it says what the step is about and nothing the flow does not
@@ -142,12 +145,8 @@ func Neutral(label, agentName string) string {
 		return "Thank you."
 	}
 	subject := strings.Join(rest, " ")
-	for _, who := range []string{"the customer's", "the caller's", "their"} {
-		subject = replaceWord(subject, who, "your")
-	}
-	for _, who := range []string{"the customer", "the caller", "them"} {
-		subject = replaceWord(subject, who, "you")
-	}
+	subject = theirs.ReplaceAllString(subject, "your")
+	subject = them.ReplaceAllString(subject, "you")
 	if !determiners[strings.ToLower(strings.Fields(subject)[0])] {
 		subject = "the " + lowerFirst(subject)
 	} else {
@@ -156,10 +155,11 @@ func Neutral(label, agentName string) string {
 	return "Now, about " + subject + "."
 }
 
-func replaceWord(s, old, repl string) string {
-	re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(old) + `\b`)
-	return re.ReplaceAllString(s, repl)
-}
+// The label is written to the agent: the customer becomes "you".
+var (
+	theirs = regexp.MustCompile(`(?i)\b(?:the (?:customer|caller|contact)'s|their)\b`)
+	them   = regexp.MustCompile(`(?i)\b(?:the (?:customer|caller|contact)|them)\b`)
+)
 
 var (
 	greetVerbs = set("greet welcome introduce hello hi open", " ")
@@ -167,7 +167,7 @@ var (
 	stepVerbs  = set("ask tell give take book confirm check collect get gather record share explain offer "+
 		"remind reschedule schedule verify review read send help answer update describe present propose "+
 		"qualify find capture note log mention say discuss handle", " ")
-	linkWords   = set("for about to with on of them the-caller", " ")
+	linkWords   = set("them for about to with on of", " ")
 	determiners = set("the a an your my our this that these those some", " ")
 )
 
