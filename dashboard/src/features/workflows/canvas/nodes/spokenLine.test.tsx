@@ -18,6 +18,13 @@ describe('the spoken line of a step', () => {
     expect(onChange).toHaveBeenCalledWith({ say: 'Goodbye, {{firstName}}.' });
   });
 
+  it('sits beside the Agent step’s instruction, which is not read aloud', () => {
+    const Edit = agentNode.Edit!;
+    render(<Edit nodeId="n1" data={{ nodeLabel: 'Greet', instruction: 'Greet the caller.' }} onChange={vi.fn()} />);
+    expect(screen.getByRole('textbox', { name: 'Instruction' })).toHaveAccessibleDescription(/never read aloud/);
+    expect(screen.getByRole('textbox', { name: 'Spoken line' })).toHaveValue('');
+  });
+
   it('is text, as the server checks', () => {
     expect(badData({ id: 'a', type: 'agent', position: { x: 0, y: 0 }, data: { say: 3 }, flow_meta: {} })).toEqual({ field: 'say', message: 'This field is text.' });
   });

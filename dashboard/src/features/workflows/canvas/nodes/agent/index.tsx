@@ -14,7 +14,7 @@ function AgentEdit({ data, onChange }: NodeEditProps) {
   return (
     <div className="space-y-4">
       <LabelField data={data} onChange={onChange} />
-      <TextField label="What the agent says or does" field="instruction" multiline data={data} onChange={onChange} error={errors['instruction']} placeholder="Greet the caller and ask how you can help." />
+      <TextField label="Instruction" field="instruction" multiline data={data} onChange={onChange} error={errors['instruction']} placeholder="Greet the caller and ask how you can help." description="What the agent does at this step, written to the agent. A language model follows it; it is never read aloud." />
       <SpokenLineField data={data} onChange={onChange} placeholder="Hi {{firstName}}, this is {{agentName}}. How can I help you today?" />
     </div>
   );
