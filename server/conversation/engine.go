@@ -219,7 +219,7 @@ func (e *Engine) Heard(ctx context.Context, s Setup, st State, text string, at t
 		w.step("", "limit", StepDone, fmt.Sprintf("The agent listened %d times; the call ends so a looping flow cannot run forever.", cur.Listens))
 		w.say("Thank you for your time. Goodbye.")
 		w.hangup()
-	case AsksToRepeat(text) && w.lastLine() != "":
+	case AsksToRepeat(text) && w.lastLine() != "" && !w.waitsFor(text):
 		cur.Silences = 0
 		w.step(cur.Node, "repeat", StepDone, "The customer asked to hear it again; the agent repeated its last line.")
 		w.say(w.lastLine())

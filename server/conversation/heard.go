@@ -12,7 +12,8 @@ import (
 // be called again and silence):
 //
 //   - Asking to hear it again ("could you say that again?", "sorry?", "pardon?", "come again?")
-//     repeats the agent's last line; the flow stays where it is.
+//     repeats the agent's last line; the flow stays where it is. A flow that has its own path
+//     for it (a Customer Response "Asks to repeat") takes it instead, as for a goodbye.
 //   - Saying goodbye ("bye", "goodbye", "that's all", "nothing else") ends the call politely,
 //     a closing line then hang up, unless the flow is waiting for exactly that: when a Customer
 //     Response the flow waits at shares words with them ("No, that is all, thanks, goodbye"),

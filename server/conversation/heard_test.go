@@ -61,6 +61,20 @@ func TestRepeatAndGoodbye(t *testing.T) {
 	if w := said(acts); w[len(w)-1] != "Thanks for calling, Ann. Goodbye." {
 		t.Fatalf("drawn goodbye: %q", w)
 	}
+	// A path drawn for repeating: the flow's own.
+	g2 := newFlow().node("start", workflow.Start, nil).
+		node("ask", workflow.Agent, workflow.Data{"say": "Shall we renew it?"}).
+		node("cp", workflow.ConditionalPath, nil).
+		node("yes", workflow.CustomerResponse, workflow.Data{"description": "Yes"}).
+		node("again", workflow.CustomerResponse, workflow.Data{"description": "Asks to repeat"}).
+		node("end", workflow.EndCall, workflow.Data{"say": "Goodbye."}).
+		node("slow", workflow.Agent, workflow.Data{"say": "Let me put it another way: would you like to keep your plan?"}).
+		node("end2", workflow.EndCall, workflow.Data{"say": "Thank you. Goodbye."}).
+		edges("start>ask", "ask>cp", "cp>yes", "cp>again", "yes>end", "again>slow", "slow>end2").g
+	acts, _ = call(t, e, setup(g2), "Could you repeat that?")
+	if w := said(acts); len(w) != 3 || w[1] != "Let me put it another way: would you like to keep your plan?" {
+		t.Fatalf("drawn repeat: %q", w)
+	}
 }
 
 // A line never says a blank: a missing name is left out after a salutation, a sentence whose
