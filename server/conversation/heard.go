@@ -30,7 +30,10 @@ var (
 		`i didn'?t (?:catch|hear|get) (?:that|it|you)`,
 		`say again`,
 	}, "|") + `)?(?:,?\s*please)?[\s.!?]*$`)
-	goodbyeWords = regexp.MustCompile(`(?i)\b(?:good ?bye|bye(?: bye)?|that'?s all|that is all|nothing else|have a (?:good|nice|great) (?:day|one)|talk (?:to you )?later)\b`)
+	// "That's all" takes leave when it ends a clause ("That's all, thanks."), not in "that's
+	// all correct".
+	goodbyeWords = regexp.MustCompile(`(?i)\b(?:good ?bye|bye(?: bye)?|nothing else|have a (?:good|nice|great) (?:day|one)|talk (?:to you )?later)\b|` +
+		`\bthat(?:'?s| is) (?:all|it)(?:\s+(?:for (?:now|today)|thanks|thank you))?\s*(?:[,.!]|$)`)
 )
 
 // AsksToRepeat says whether the words only ask the agent to say it again ("Sorry?", "Could you

@@ -20,7 +20,8 @@ func TestAsksToRepeatAndSaysGoodbye(t *testing.T) {
 	}
 	for s, want := range map[string]bool{
 		"Bye!": true, "Okay, goodbye.": true, "That's all, thanks.": true, "No, that is all.": true, "Have a nice day": true,
-		"Yes please": false, "Maybe by Friday": false, "I'd like to buy one": false,
+		"Yes please": false, "Maybe by Friday": false, "I'd like to buy one": false, "Yes, that's all correct.": false,
+		"That's it for today.": true,
 	} {
 		if got := conversation.SaysGoodbye(s); got != want {
 			t.Errorf("SaysGoodbye(%q) = %v, want %v", s, got, want)

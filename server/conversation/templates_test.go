@@ -155,6 +155,15 @@ func TestShippedTemplatesSpeakTheirLines(t *testing.T) {
 		if !r.Ended || (tc.forwarded != (last.Kind == conversation.Transfer)) || (!tc.forwarded && last.Kind != conversation.Hangup) {
 			t.Errorf("%s: the call did not end as it should (%s)\n%s", tc.name, kinds(acts), strings.Join(transcript, "\n"))
 		}
+		ended := "" // how the flow ended: its End Call, or the customer's goodbye
+		for _, x := range r.Steps {
+			if x.Kind == string(workflow.EndCall) || x.Kind == "goodbye" {
+				ended = x.Kind
+			}
+		}
+		if want := map[bool]string{true: "goodbye", false: string(workflow.EndCall)}[strings.Contains(tc.name, "goodbye")]; !tc.forwarded && ended != want {
+			t.Errorf("%s: the call ended by %q, want %q\n%s", tc.name, ended, want, strings.Join(transcript, "\n"))
+		}
 		final := r.Turns[len(r.Turns)-1].Text
 		if !tc.forwarded && !strings.HasSuffix(final, "Goodbye.") {
 			t.Errorf("%s: the call ends without a goodbye: %q", tc.name, final)

@@ -98,6 +98,8 @@ func TestAsksToKnow(t *testing.T) {
 		"What are your opening hours?": true, "Do you deliver on Sundays?": true, "is there parking": true,
 		"Can I move it to Friday?": false, "Yes, could you call me back tomorrow?": false, "How about Tuesday?": false,
 		"Yes, I'll be there.": false, "": false, "Could you tell me when you open?": true,
+		"No, I can't come, can we do another time?": false, "Yes, I'm interested. Can I see a demo?": false,
+		"When will it arrive, in the morning?": true, "Yes, and do you deliver on Sundays?": true, "I'll be there, at three?": false,
 	} {
 		if got := llm.AsksToKnow(s); got != want {
 			t.Errorf("AsksToKnow(%q) = %v, want %v", s, got, want)

@@ -104,11 +104,24 @@ func IsQuestion(s string) bool {
 // "Could you call me back?"), which the flow's branches answer, not the knowledge base.
 var request = regexp.MustCompile(`(?i)^\s*(?:(?:yes|yeah|no|ok|okay|well|sorry|um|so)[,.!]?\s+)*(?:can|could|may|would|will|shall)\s+(?:i|we|you|it|they)\b|^\s*(?:(?:yes|yeah|no|ok|okay|well)[,.!]?\s+)*(?:how about|what about|why not)\b`)
 
-// AsksToKnow says whether the words are a question asking for information ("What are your
-// opening hours?", "Do you deliver on Sundays?"), as opposed to a request or not a question.
+// AsksToKnow says whether the words ask for information ("What are your opening hours?", "Yes,
+// and do you deliver on Sundays?"): one of their clauses opens as a question and is not a
+// request ("No, I can't come, can we do another time?", "Can I see a demo?") nor a mere check
+// ("I'll be there, at three?").
 func AsksToKnow(s string) bool {
-	return IsQuestion(s) && (!request.MatchString(s) || tellMe.MatchString(s))
+	for _, c := range clauseBreak.Split(s, -1) {
+		c = leadIn.ReplaceAllString(c, "")
+		if questionStart.MatchString(c) && (!request.MatchString(c) || tellMe.MatchString(c)) {
+			return true
+		}
+	}
+	return false
 }
+
+var (
+	clauseBreak = regexp.MustCompile(`[,.;:!?]+\s*|\s+(?:and|but|so|or)\s+`)
+	leadIn      = regexp.MustCompile(`(?i)^\s*(?:(?:yes|yeah|no|ok|okay|well|sorry|um|uh|so|and|but|also|then)\s+)+`)
+)
 
 // tellMe is a request for information ("Can you tell me when you open?").
 var tellMe = regexp.MustCompile(`(?i)^\s*(?:(?:yes|yeah|no|ok|okay|well|sorry|um|so)[,.!]?\s+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|explain|let me know)\b`)
