@@ -98,6 +98,7 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 		}
 	}
 	printProblems(opts.IO, w.Problems)
+	printWarnings(opts.IO, w.Warnings)
 	_, err = fmt.Fprintln(opts.IO.Out, w.Id)
 	return err
 }

@@ -80,7 +80,8 @@ func TestAgainstTheRealServer(t *testing.T) {
 		t.Fatalf("validate: %v %s", err, out)
 	}
 	out, errOut, err = run("import", path)
-	if err != nil || strings.TrimSpace(out) != id || !strings.Contains(errOut, "at version 2") || !strings.Contains(errOut, "normalised: placeholder-added extra-"+id) {
+	if err != nil || strings.TrimSpace(out) != id || !strings.Contains(errOut, "at version 2") || !strings.Contains(errOut, "normalised: placeholder-added extra-"+id) ||
+		!strings.Contains(errOut, "Will sound generic, the server having no language model (1):\n  - nodes[extra-"+id+"].say: No spoken line") {
 		t.Fatalf("import: %v %s %s", err, out, errOut)
 	}
 	// The file still says version 1: importing it again is refused, --force overwrites.

@@ -29,7 +29,11 @@ func NewCmdValidate(f *cmdutil.Factory, runF func(*ValidateOptions) error) *cobr
 rules the server applies (the same code): what a save would refuse, what it would normalise,
 and what stops the flow from running (every path ends in End Call or Forward Call, a Forward
 Call has a valid E.164 number, a webhook an http(s) URL and a method, no loop that skips the
-customer…). Prints each violation with its node; exits 1 when there is any.`,
+customer…). Prints each violation with its node; exits 1 when there is any.
+
+Also warns, without failing, about the Agent, End Call and Forward Call steps that have no
+spoken line ("say"): on a server without a language model (--llm-url unset) they say a
+neutral line built from their label instead.`,
 		Example: `  betty workflow validate flow.yaml
   betty workflow export 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 | betty workflow validate -`,
 		Args: cmdutil.ExactArgs(1, "give the graph file to check (YAML or JSON)"),
@@ -83,13 +87,22 @@ func runValidate(opts *ValidateOptions) error {
 	problems := workflow.Validate(norm, typ)
 	if len(problems) == 0 {
 		fmt.Fprintf(out, "%s: runnable (%d nodes, %d edges).\n", opts.Path, len(norm.Nodes), len(norm.Edges))
-		return nil
+	} else {
+		fmt.Fprintf(out, "Not runnable (%d):\n", len(problems))
+		for _, v := range problems {
+			fmt.Fprintf(out, "  - %s%s: %s\n", v.Field, nodeLabel(labels, v.Field), v.Message)
+		}
 	}
-	fmt.Fprintf(out, "Not runnable (%d):\n", len(problems))
-	for _, v := range problems {
-		fmt.Fprintf(out, "  - %s%s: %s\n", v.Field, nodeLabel(labels, v.Field), v.Message)
+	if generic := workflow.Generic(norm); len(generic) > 0 {
+		fmt.Fprintf(out, "Will sound generic without a language model (%d):\n", len(generic))
+		for _, v := range generic {
+			fmt.Fprintf(out, "  - %s%s: %s\n", v.Field, nodeLabel(labels, v.Field), v.Message)
+		}
 	}
-	return errInvalid
+	if len(problems) > 0 {
+		return errInvalid
+	}
+	return nil
 }
 
 // nodeLabel says which node a field names: its kind and label.

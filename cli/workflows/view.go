@@ -86,5 +86,6 @@ func runView(ctx context.Context, opts *ViewOptions) error {
 		return err
 	}
 	printProblems(opts.IO, w.Problems)
+	printWarnings(opts.IO, w.Warnings)
 	return nil
 }

@@ -137,6 +137,18 @@ func printProblems(s *cmdutil.IOStreams, problems *[]client.FieldError) {
 	}
 }
 
+// printWarnings writes what will sound wrong when the workflow runs (the server's warnings:
+// steps without a spoken line while it has no language model), one line per node.
+func printWarnings(s *cmdutil.IOStreams, warnings *[]client.FieldError) {
+	if warnings == nil || len(*warnings) == 0 {
+		return
+	}
+	fmt.Fprintf(s.ErrOut, "Will sound generic, the server having no language model (%d):\n", len(*warnings))
+	for _, w := range *warnings {
+		fmt.Fprintf(s.ErrOut, "  - %s: %s\n", w.Field, w.Message)
+	}
+}
+
 func splitSet(kv string) (string, string, error) {
 	k, v, ok := strings.Cut(kv, "=")
 	if !ok || strings.TrimSpace(k) == "" {

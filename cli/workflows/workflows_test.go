@@ -63,7 +63,7 @@ func TestValidateLocally(t *testing.T) {
 nodes:
   - {id: s, type: Start, position: {x: 0, y: 0}, data: {}}
   - {id: hi, type: agent, position: {x: 0, y: -400}, data: {instruction: Hello}}
-  - {id: bye, type: end_call, position: {x: 0, y: -800}, data: {}}
+  - {id: bye, type: end_call, position: {x: 0, y: -800}, data: {say: "Goodbye."}}
 edges:
   - {id: e1, source: s, target: hi}
   - {id: e2, source: hi, target: bye}
@@ -83,7 +83,8 @@ edges: [{id: e, source: s, target: f}]
 		err := clitest.Run(NewCmdValidate(f, nil), path)
 		return s.Out.String(), err
 	}
-	if out, err := run(good); err != nil || !strings.Contains(out, "runnable (3 nodes, 2 edges)") {
+	if out, err := run(good); err != nil || !strings.Contains(out, "runnable (3 nodes, 2 edges)") ||
+		!strings.Contains(out, "Will sound generic without a language model (1):\n  - nodes[hi].say (agent): No spoken line") || strings.Contains(out, "nodes[bye]") {
 		t.Errorf("good: %v %s", err, out)
 	}
 	out, err := run(bad)

@@ -6558,7 +6558,8 @@ type UpdateVoiceProfileRequest struct {
 // UpdateWorkflowNodeRequest defines model for UpdateWorkflowNodeRequest.
 type UpdateWorkflowNodeRequest struct {
 	// Params The data of a node. Which fields matter depends on the node's `type`: `nodeLabel`
-	// (any; the card's title), `instruction` (agent: what the agent says or does),
+	// (any; the card's title), `instruction` (agent: what the agent says or does), `say`
+	// (agent, end-call, forward-call: the spoken line),
 	// `description` (customer-response: what the customer says for this path),
 	// `destinationPhoneNumber` (forward-call), `lifeCycleStage` (hubspot-lifecycle-stage),
 	// `contactsSource` (contacts), `webhookUrl`, `webhookMethod`, `webhookData` (webhook).
@@ -7168,6 +7169,13 @@ type Workflow struct {
 	// Example: 7
 	Version int `json:"version"`
 
+	// Warnings Sent with the nodes and edges: what does not stop a run but will sound wrong. When
+	// the server has no language model (`--llm-url` unset), each agent, end-call and
+	// forward-call node without a spoken line (`say`, or a line quoted in its
+	// instruction), `field` naming it as `nodes[<id>].say`: it will say a neutral line
+	// built from its label. Empty when a language model is configured.
+	Warnings *[]FieldError `json:"warnings,omitempty"`
+
 	// WorkflowTemplate The template it was created from; null when it was created empty.
 	WorkflowTemplate *string      `json:"workflowTemplate"`
 	WorkflowType     WorkflowType `json:"workflowType"`
@@ -7340,7 +7348,8 @@ type WorkflowListResponse struct {
 // and anything else a client wants kept goes in `flow_meta`.
 type WorkflowNode struct {
 	// Data The data of a node. Which fields matter depends on the node's `type`: `nodeLabel`
-	// (any; the card's title), `instruction` (agent: what the agent says or does),
+	// (any; the card's title), `instruction` (agent: what the agent says or does), `say`
+	// (agent, end-call, forward-call: the spoken line),
 	// `description` (customer-response: what the customer says for this path),
 	// `destinationPhoneNumber` (forward-call), `lifeCycleStage` (hubspot-lifecycle-stage),
 	// `contactsSource` (contacts), `webhookUrl`, `webhookMethod`, `webhookData` (webhook).
@@ -7368,7 +7377,8 @@ type WorkflowNode struct {
 }
 
 // WorkflowNodeData The data of a node. Which fields matter depends on the node's `type`: `nodeLabel`
-// (any; the card's title), `instruction` (agent: what the agent says or does),
+// (any; the card's title), `instruction` (agent: what the agent says or does), `say`
+// (agent, end-call, forward-call: the spoken line),
 // `description` (customer-response: what the customer says for this path),
 // `destinationPhoneNumber` (forward-call), `lifeCycleStage` (hubspot-lifecycle-stage),
 // `contactsSource` (contacts), `webhookUrl`, `webhookMethod`, `webhookData` (webhook).
@@ -7388,7 +7398,9 @@ type WorkflowNodeData struct {
 	// Example: +14155550123
 	DestinationPhoneNumber *string `json:"destinationPhoneNumber,omitempty"`
 
-	// Instruction An agent node's instruction (the card clamps it to 3 lines).
+	// Instruction An agent node's instruction (the card clamps it to 3 lines): a direction to the
+	// agent, never read aloud. Text quoted in it (`Then say "Thank you for calling."`) is
+	// a line to say, used when the node has no `say`.
 	Instruction    *string         `json:"instruction,omitempty"`
 	LifeCycleStage *LifecycleStage `json:"lifeCycleStage,omitempty"`
 
@@ -7396,6 +7408,17 @@ type WorkflowNodeData struct {
 	//
 	// Example: Greet the customer
 	NodeLabel *string `json:"nodeLabel,omitempty"`
+
+	// Say The spoken line of an agent, end-call or forward-call node: said as written when no
+	// language model is configured; the language model's example of what to say.
+	// Placeholders such as `{{firstName}}` are filled as in instructions; a sentence
+	// whose placeholder has no value is left out. Without it (and without a quoted line
+	// in the instruction) the local brain says a neutral line built from the node's
+	// label.
+	//
+	//
+	// Example: Hi {{firstName}}, this is {{agentName}}. Can you still make your appointment?
+	Say *string `json:"say,omitempty"`
 
 	// WebhookData The request a Webhook node sends. Values may hold `{{field}}` placeholders (a contact
 	// field such as `{{firstName}}` or `{{phone}}`) filled in when the request is sent.
@@ -9178,6 +9201,14 @@ func (a *WorkflowNodeData) UnmarshalJSON(b []byte) error {
 		delete(object, "nodeLabel")
 	}
 
+	if raw, found := object["say"]; found {
+		err = json.Unmarshal(raw, &a.Say)
+		if err != nil {
+			return fmt.Errorf("error reading 'say': %w", err)
+		}
+		delete(object, "say")
+	}
+
 	if raw, found := object["webhookData"]; found {
 		err = json.Unmarshal(raw, &a.WebhookData)
 		if err != nil {
@@ -9260,6 +9291,13 @@ func (a WorkflowNodeData) MarshalJSON() ([]byte, error) {
 		object["nodeLabel"], err = json.Marshal(a.NodeLabel)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'nodeLabel': %w", err)
+		}
+	}
+
+	if a.Say != nil {
+		object["say"], err = json.Marshal(a.Say)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'say': %w", err)
 		}
 	}
 

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/bettyhq/betty/server/agents"
@@ -146,6 +147,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	campaignsService := campaigns.New(db, campaignWorkflows)
 	workflowsService := workflows.New(db, queue, campaignsService, contactFiles{uploadsService})
 	campaignWorkflows.Service = workflowsService
+	workflowsService.SetLanguageModel(strings.TrimSpace(cfg.LLMURL) != "") // llm.Open's choice
 	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService, agentNumbers{workflowsService})
 	dashboardLinks := links.Builder{BaseURL: cfg.BaseURL, AllowedOrigins: cfg.AllowedOrigins}
 	billingService := billing.New(db, billing.WithPayments(payments(cfg, dashboardLinks)), billing.WithJobs(queue))

@@ -57,7 +57,7 @@ func (a *App) PrintSummary(w io.Writer, addr string) {
 // lines are the summary's lines: where Betty runs, then each back-end with what it means
 // for a call and the flag that changes it.
 func (s summary) lines() []string {
-	language := "local brain (no --llm-url: agents say each step's instruction as a sentence, answer questions from FAQs " +
+	language := "local brain (no --llm-url: agents say each step's spoken line as written, answer questions from FAQs " +
 		"and knowledge bases by matching words, choose branches by word similarity; set --llm-url to an OpenAI-compatible endpoint)"
 	if s.LLMURL != "" {
 		language = fmt.Sprintf("%s at %s (OpenAI-compatible)", s.LLMModel, redacted(s.LLMURL))

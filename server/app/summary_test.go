@@ -13,7 +13,7 @@ func TestSummaryNamesTheBackEnds(t *testing.T) {
 		SiteAdmin: "site admin: the first account to sign up becomes site administrator (or name one: --admin-email)"}
 	got := strings.Join(base.lines(), "\n")
 	for _, want := range []string{
-		"  language   local brain (no --llm-url: agents say each step's instruction as a sentence",
+		"  language   local brain (no --llm-url: agents say each step's spoken line as written",
 		"set --llm-url to an OpenAI-compatible endpoint)",
 		"  speech     espeak-ng + lame (local); speech-to-text off (set --stt-url",
 		"  telephony  simulator (fictional numbers and calls, free;",

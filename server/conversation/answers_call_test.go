@@ -88,8 +88,8 @@ func TestKnowledgeAnswersAreSpokenOnACall(t *testing.T) {
 		"How long does a refund take?":    "Refunds reach your card within 5 working days.",
 		"How much is the premium plan?":   "Premium: 1,200 dollars a year, for example for teams of up to 20 people.",
 		"Do you deliver on Saturdays?":    "We deliver on Saturdays between 9 a.m. and 1 p.m.",
-		"Do you sell dog food?":           "",
-		"Is the kettle dishwasher safe?":  "",
+		"Do you sell dog food?":           llm.DontKnow, // nothing answers it: said honestly
+		"Is the kettle dishwasher safe?":  llm.DontKnow,
 		"Can I pay in bitcoin on Sunday?": "",
 	}
 	for q, want := range questions {

@@ -219,6 +219,16 @@ func (e *Engine) Heard(ctx context.Context, s Setup, st State, text string, at t
 		w.step("", "limit", StepDone, fmt.Sprintf("The agent listened %d times; the call ends so a looping flow cannot run forever.", cur.Listens))
 		w.say("Thank you for your time. Goodbye.")
 		w.hangup()
+	case AsksToRepeat(text) && w.lastLine() != "" && !w.waitsFor(text):
+		cur.Silences = 0
+		w.step(cur.Node, "repeat", StepDone, "The customer asked to hear it again; the agent repeated its last line.")
+		w.say(w.lastLine())
+		w.listen()
+	case SaysGoodbye(text) && !w.waitsFor(text):
+		cur.Silences = 0
+		w.step(cur.Node, "goodbye", StepDone, "The customer said goodbye; the agent closed the call.")
+		w.say(closingLine)
+		w.hangup()
 	default:
 		cur.Silences = 0
 		cur.Pending, cur.LastHeard = text, text

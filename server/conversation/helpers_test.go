@@ -90,19 +90,19 @@ func renewal() workflow.Graph {
 	return newFlow().
 		node("start", workflow.Start, nil).
 		node("contacts", workflow.Contacts, workflow.Data{"contactsSource": "csv"}).
-		node("ask", workflow.Agent, workflow.Data{"instruction": "Ask if they want to renew their subscription."}).
+		node("ask", workflow.Agent, workflow.Data{"instruction": "Ask if they want to renew their subscription.", "say": "Do you want to renew your subscription?"}).
 		node("cp", workflow.ConditionalPath, nil).
 		node("yes", workflow.CustomerResponse, workflow.Data{"description": "Yes, wants to renew"}).
 		node("no", workflow.CustomerResponse, workflow.Data{"description": "No, not interested"}).
 		node("human", workflow.CustomerResponse, workflow.Data{"description": "Wants to speak to a human representative"}).
 		node("other", workflow.CustomerResponse, workflow.Data{"description": "Anything else"}).
 		node("stage", workflow.LifecycleStage, workflow.Data{"lifeCycleStage": "customer"}).
-		node("thanks", workflow.Agent, workflow.Data{"instruction": "Tell them their subscription is renewed."}).
-		node("end-yes", workflow.EndCall, nil).
-		node("bye", workflow.Agent, workflow.Data{"instruction": "Thank them for their time."}).
-		node("end-no", workflow.EndCall, nil).
+		node("thanks", workflow.Agent, workflow.Data{"instruction": "Tell them their subscription is renewed.", "say": "Your subscription is renewed."}).
+		node("end-yes", workflow.EndCall, workflow.Data{"say": "Goodbye."}).
+		node("bye", workflow.Agent, workflow.Data{"instruction": "Thank them for their time.", "say": "Thank you for your time."}).
+		node("end-no", workflow.EndCall, workflow.Data{"say": "Goodbye."}).
 		node("fwd", workflow.ForwardCall, workflow.Data{"destinationPhoneNumber": "+14155550123"}).
-		node("again", workflow.Agent, workflow.Data{"instruction": "Say sorry, I did not understand."}).
+		node("again", workflow.Agent, workflow.Data{"instruction": "Say sorry, I did not understand.", "say": "Sorry, I did not understand."}).
 		edges("start>ask", "ask>cp", "cp>yes", "cp>no", "cp>human", "cp>other", "yes>stage", "stage>thanks", "thanks>end-yes",
 			"no>bye", "bye>end-no", "human>fwd", "other>again", "again>ask").g
 }

@@ -12,9 +12,6 @@ import (
 	"github.com/bettyhq/betty/server/workflow"
 )
 
-// fieldSay is the node data of a step's spoken line (the "say" text).
-const fieldSay = "say"
-
 // modelWait is the longest the customer waits in silence for a language model: its first
 // sentence, or its branch choice. Past it the local wording (or the lexical choice) is used;
 // once the first sentence is said, the rest of the reply has the adapter's own timeout. (A
@@ -48,7 +45,7 @@ func (w *walk) agent(ctx context.Context, n workflow.Node) {
 	said := w.st.LastHeard
 	answers := w.answers(ctx, said, instruction)
 	brief := llm.Brief{AgentName: w.prof.Name, Greeting: w.fill(w.prof.Greeting), Instruction: instruction,
-		Say: w.fill(n.Data.String(fieldSay)), CustomerSaid: said, Answers: answers, First: first}
+		Say: w.line(n), CustomerSaid: said, Answers: answers, First: first}
 	if w.e.d.Model.Name() == w.e.local.Name() {
 		r, _ := w.e.d.Model.Chat(ctx, llm.Request{Task: llm.TaskSay, Brief: brief}, nil)
 		w.say(r.Text)

@@ -3,6 +3,7 @@ package conversation
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -150,7 +151,7 @@ func (w *walk) advance(ctx context.Context) {
 	for i := 0; ; i++ {
 		if i == maxStepsPerEvent {
 			w.step(st.Node, "limit", StepFailed, "The flow went through too many steps without listening; the call ends.")
-			w.say("Thank you for your time. Goodbye.")
+			w.say(closingLine)
 			w.hangup()
 			return
 		}
@@ -165,7 +166,7 @@ func (w *walk) advance(ctx context.Context) {
 		n, ok := w.g.nodes[st.Node]
 		if !ok {
 			w.step(st.Node, "end", StepDone, "The flow has no next step: the call ends.")
-			w.say("Thank you for your time. Goodbye.")
+			w.say(closingLine)
 			w.hangup()
 			return
 		}
@@ -200,7 +201,7 @@ func (w *walk) advance(ctx context.Context) {
 			w.move(n.ID)
 		case workflow.EndCall:
 			w.step(n.ID, string(n.Type), StepDone, "End Call.")
-			w.say(w.fill(firstNonEmpty(n.Data.String(workflow.FieldInstruction), "Goodbye.")))
+			w.say(w.line(n))
 			w.hangup()
 			return
 		case workflow.ForwardCall:
@@ -212,7 +213,7 @@ func (w *walk) advance(ctx context.Context) {
 				return
 			}
 			w.step(n.ID, string(n.Type), StepDone, "Forwarded to "+to+".")
-			w.say("Please hold while I transfer your call.")
+			w.say(w.line(n))
 			st.Ended, st.Node, st.ForwardedTo = true, "", to
 			w.actions = append(w.actions, Action{Kind: Transfer, To: to})
 			return
@@ -221,6 +222,79 @@ func (w *walk) advance(ctx context.Context) {
 			w.move(n.ID)
 		}
 	}
+}
+
+// Lines of the steps that have no spoken line of their own (and no quoted line in their
+// instruction) when the local back-end speaks.
+const (
+	closingLine  = "Thank you for your time. Goodbye."
+	transferLine = "Please hold while I transfer your call."
+)
+
+// line is the spoken line of an Agent, End Call or Forward Call step, placeholders filled: the
+// line its author wrote (workflow.Line: its `say`, else the lines its instruction quotes);
+// else a neutral line: built from the label for an Agent step (llm.Neutral), a goodbye for an
+// End Call, "Please hold" for a Forward Call.
+func (w *walk) line(n workflow.Node) string {
+	if s := strings.TrimSpace(w.fillLine(workflow.Line(n))); s != "" {
+		return s
+	}
+	switch n.Type {
+	case workflow.EndCall:
+		return closingLine
+	case workflow.ForwardCall:
+		return transferLine
+	}
+	return llm.Neutral(w.fill(n.Data.String(workflow.FieldNodeLabel)), w.prof.Name)
+}
+
+var salutedBlank = regexp.MustCompile(`(?i)\b(hi|hello|hey|dear|thanks|thank you|bye|goodbye|see you)\s*,?\s*\{\{\s*([A-Za-z0-9_.\-]+)\s*\}\}`)
+
+// fillLine fills a spoken line's placeholders without saying a blank: a name the contact does
+// not have is left out after a salutation ("Hi {{firstName}}, this is Linda." → "Hi, this is
+// Linda."), and any other sentence with a placeholder that has no value ("Its status is
+// {{orderStatus}}.") is not said. "" when nothing is left.
+func (w *walk) fillLine(text string) string {
+	if !strings.Contains(text, "{{") {
+		return text
+	}
+	v := w.vars()
+	text = salutedBlank.ReplaceAllStringFunc(text, func(m string) string {
+		sub := salutedBlank.FindStringSubmatch(m)
+		if v[strings.ToLower(sub[2])] == "" {
+			return sub[1]
+		}
+		return m
+	})
+	var kept []string
+	for _, s := range sentences(text) {
+		blank := false
+		for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
+			if strings.TrimSpace(v[strings.ToLower(m[1])]) == "" {
+				blank = true
+			}
+		}
+		if !blank {
+			kept = append(kept, w.fill(s))
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// sentences splits text after each ".", "!" or "?" that a space follows.
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		if (text[i] == '.' || text[i] == '!' || text[i] == '?') && i+1 < len(text) && text[i+1] == ' ' {
+			out = append(out, strings.TrimSpace(text[start:i+1]))
+			start = i + 1
+		}
+	}
+	if rest := strings.TrimSpace(text[start:]); rest != "" {
+		out = append(out, rest)
+	}
+	return out
 }
 
 // choose picks the branch the customer's pending words mean. The graph decides what is on

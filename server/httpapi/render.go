@@ -206,6 +206,8 @@ func renderWorkflow(w workflows.Workflow, withGraph bool) api.Workflow {
 		}
 		problems := mapped(w.Problems, func(v workflow.Violation) api.FieldError { return api.FieldError{Field: v.Field, Message: v.Message} })
 		out.Problems = &problems
+		warnings := mapped(w.Warnings, func(v workflow.Violation) api.FieldError { return api.FieldError{Field: v.Field, Message: v.Message} })
+		out.Warnings = &warnings
 	}
 	if w.Changes != nil {
 		changes := mapped(w.Changes, func(c workflow.Change) api.WorkflowGraphChange {

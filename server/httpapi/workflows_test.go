@@ -46,6 +46,7 @@ type workflowJSON struct {
 	Edges                                        []map[string]any
 	Normalization                                []struct{ Rule, NodeID, EdgeID string }
 	Problems                                     []struct{ Field, Message string }
+	Warnings                                     []struct{ Field, Message string }
 }
 
 // workflowFixture makes an agent, a phone number and a workflow with a saved graph in org.
@@ -172,7 +173,7 @@ func TestWorkflowLifecycle(t *testing.T) {
 		a.want(http.StatusCreated, ada.Access, "POST", "/v1/workflow/create", map[string]any{"organizationId": org,
 			"name": "  Support  ", "agentId": ag.ID, "workflowType": "inbound", "workflowTemplate": support, "templateValues": values}, &created)
 		w := created.Data
-		if w.Name != "Support" || w.Version != 1 || len(w.Nodes) != 15 || len(w.Problems) != 0 {
+		if w.Name != "Support" || w.Version != 1 || len(w.Nodes) != 15 || len(w.Problems) != 0 || w.Warnings == nil || len(w.Warnings) != 0 {
 			t.Fatalf("created: %+v", w)
 		}
 		text := fmt.Sprint(w.Nodes)
@@ -191,6 +192,10 @@ func TestWorkflowLifecycle(t *testing.T) {
 		if saved.Data.Version != 2 || len(saved.Data.Normalization) != 1 || saved.Data.Normalization[0].Rule != "placeholder-added" ||
 			len(saved.Data.Nodes) != 17 || len(saved.Data.Problems) != 1 || saved.Data.Problems[0].Field != "nodes[lonely-"+w.ID+"]" {
 			t.Fatalf("saved: v%d %+v %+v", saved.Data.Version, saved.Data.Normalization, saved.Data.Problems)
+		}
+		// Without a language model, a step without a spoken line is warned about (not a problem).
+		if len(saved.Data.Warnings) != 1 || saved.Data.Warnings[0].Field != "nodes[lonely-"+w.ID+"].say" {
+			t.Fatalf("warnings: %+v", saved.Data.Warnings)
 		}
 		// A stale editor gets 409 with the current version.
 		res := a.do(ada.Access, "POST", "/v1/workflow/save", map[string]any{"workflowId": w.ID, "version": 1, "nodes": w.Nodes, "edges": w.Edges})

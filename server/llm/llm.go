@@ -88,10 +88,13 @@ type Brief struct {
 	AgentName string
 	// Greeting opens the call (first utterance only).
 	Greeting string
-	// Instruction is the Agent step's instruction (TaskSay), placeholders already filled.
+	// Instruction is the Agent step's instruction (TaskSay), placeholders already filled: a
+	// direction to the agent, never a line to read.
 	Instruction string
-	// Say is the step's spoken line, placeholders filled ("" when it has none): a language
-	// model takes it as the example of what to say.
+	// Say is the step's spoken line, placeholders filled: the line its author wrote (the
+	// node's `say`), else the instruction's quoted lines, else a neutral line built from the
+	// step's label (Neutral). The local back-end says it as written; a language model takes it
+	// as the example of what to say.
 	Say string
 	// CustomerSaid is the customer's last words ("" at the start of the call).
 	CustomerSaid string

@@ -42,22 +42,67 @@ func TestChooseVectors(t *testing.T) {
 	}
 }
 
-func TestSpeak(t *testing.T) {
+// The local brain never reads an instruction: it says the step's line, the instruction's
+// quoted lines, or a neutral line; it greets once and answers questions or says it does not know.
+func TestUtterance(t *testing.T) {
+	instr := "Tell Shafi the status of their order and the expected delivery date, and ask whether they have questions."
+	cases := []struct {
+		name string
+		b    llm.Brief
+		want string
+	}{
+		{"the line, not the instruction", llm.Brief{Instruction: instr, Say: "Your order ships on Friday. Any questions?"},
+			"Your order ships on Friday. Any questions?"},
+		{"no line: neutral, never the instruction", llm.Brief{Instruction: instr}, "Thank you."},
+		{"greeting once", llm.Brief{First: true, Greeting: "Hi Ann, this is Linda from Acme.", Say: "Hi Ann, this is Linda. I'm calling about your appointment."},
+			"Hi Ann, this is Linda from Acme. I'm calling about your appointment."},
+		{"a line that is only a greeting stays", llm.Brief{First: true, Greeting: "Hello.", Say: "Hi Ann!"}, "Hello. Hi Ann!"},
+		{"answered question", llm.Brief{CustomerSaid: "What are your opening hours?", Answers: []string{"We open at nine. We close at five."},
+			Say: "Anything else?"}, "We open at nine. We close at five. Anything else?"}, // answers come spoken: said as they are
+		{"unanswered question: honest", llm.Brief{CustomerSaid: "Do you deliver on Sundays?", Say: "Anything else?"},
+			llm.DontKnow + " Anything else?"},
+		{"a request is not a question for the knowledge base", llm.Brief{CustomerSaid: "Could we move it to Friday?", Say: "The office will confirm."},
+			"The office will confirm."},
+	}
+	for _, c := range cases {
+		if got := llm.Utterance(c.b); got != c.want {
+			t.Errorf("%s: Utterance = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestNeutral(t *testing.T) {
 	cases := map[string]string{
-		"Say hello and ask how you can help.":     "Hello. How can I help?",
-		"Ask if they want to renew.":              "Do you want to renew?",
-		"Ask the customer whether they are free.": "Are you free?",
-		"Ask for their email address.":            "Could you give me your email address?",
-		`Say "Thanks for calling Acme!"`:          "Thanks for calling Acme!",
-		"Tell them the office opens at nine.":     "The office opens at nine.",
-		"Introduce yourself.":                     "Hi, this is Linda.",
-		"Offer a 10% discount on their plan.":     "I'd like to offer a 10% discount on your plan.",
-		"Thank them for their time.":              "Thank you for your time.",
-		"":                                        "",
+		"Order status":               "Now, about the order status.",
+		"Give the update":            "Now, about the update.",
+		"Confirm the booking":        "Now, about the booking.",
+		"Ask for feedback":           "Now, about the feedback.",
+		"Book a demo":                "Now, about a demo.",
+		"Remind them of their visit": "Now, about your visit.",
+		"Check the caller's address": "Now, about your address.",
+		"Greet the caller":           "Hello, this is Linda.",
+		"Close politely":             "Thank you for your time.",
+		"Thank":                      "Thank you for your time.",
+		"Help":                       "Thank you.",
+		"":                           "Thank you.",
 	}
 	for in, want := range cases {
-		if got := llm.Speak(in, "Linda"); got != want {
-			t.Errorf("Speak(%q) = %q, want %q", in, got, want)
+		if got := llm.Neutral(in, "Linda"); got != want {
+			t.Errorf("Neutral(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestAsksToKnow(t *testing.T) {
+	for s, want := range map[string]bool{
+		"What are your opening hours?": true, "Do you deliver on Sundays?": true, "is there parking": true,
+		"Can I move it to Friday?": false, "Yes, could you call me back tomorrow?": false, "How about Tuesday?": false,
+		"Yes, I'll be there.": false, "": false, "Could you tell me when you open?": true,
+		"No, I can't come, can we do another time?": false, "Yes, I'm interested. Can I see a demo?": false,
+		"When will it arrive, in the morning?": true, "Yes, and do you deliver on Sundays?": true, "I'll be there, at three?": false,
+	} {
+		if got := llm.AsksToKnow(s); got != want {
+			t.Errorf("AsksToKnow(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
@@ -65,9 +110,10 @@ func TestSpeak(t *testing.T) {
 func TestLocalChat(t *testing.T) {
 	m := llm.NewLocal()
 	ctx := context.Background()
-	b := llm.Brief{AgentName: "Linda", Greeting: "Hi Ann, this is Linda from Acme.", Instruction: "Ask if they want to renew.", First: true}
+	b := llm.Brief{AgentName: "Linda", Greeting: "Hi Ann, this is Linda from Acme.", Instruction: "Ask if they want to renew.",
+		Say: "Would you like to renew your subscription?", First: true}
 	r, err := m.Chat(ctx, llm.Request{Task: llm.TaskSay, Brief: b}, nil)
-	if err != nil || r.Text != "Hi Ann, this is Linda from Acme. Do you want to renew?" {
+	if err != nil || r.Text != "Hi Ann, this is Linda from Acme. Would you like to renew your subscription?" {
 		t.Fatalf("say = %q, %v", r.Text, err)
 	}
 	var streamed strings.Builder
@@ -75,9 +121,10 @@ func TestLocalChat(t *testing.T) {
 	if err != nil || streamed.String() != r.Text || r2.Text != r.Text {
 		t.Fatalf("streamed %q / %q, %v", streamed.String(), r2.Text, err)
 	}
-	b = llm.Brief{Instruction: "Ask if they want to renew.", CustomerSaid: "What are your opening hours?", Answers: []string{"We open at 9 a.m. and close at 5 p.m. On Sundays we rest."}}
+	b = llm.Brief{Instruction: "Ask if they want to renew.", Say: "Would you like to renew?", CustomerSaid: "What are your opening hours?",
+		Answers: []string{"We open at 9 a.m. and close at 5 p.m. On Sundays we rest."}}
 	r, _ = m.Chat(ctx, llm.Request{Task: llm.TaskSay, Brief: b}, nil)
-	if r.Text != "We open at 9 a.m. and close at 5 p.m. On Sundays we rest. Do you want to renew?" { // the answer comes spoken (conversation.Answer)
+	if r.Text != "We open at 9 a.m. and close at 5 p.m. On Sundays we rest. Would you like to renew?" { // the answer comes spoken (conversation.answers)
 		t.Fatalf("answer = %q", r.Text)
 	}
 	r, _ = m.Chat(ctx, llm.Request{Task: llm.TaskChoose, Brief: llm.Brief{CustomerSaid: "nope", Choices: []string{"Yes", "No"}}}, nil)

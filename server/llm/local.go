@@ -53,21 +53,44 @@ func (l Local) Chat(ctx context.Context, req Request, onDelta func(string) error
 }
 
 // Utterance is what the local back-end says for a Brief: the greeting on the first turn, an
-// answer (FAQ or knowledge) when the customer asked a question, then the step's instruction
-// turned into speech (see Speak).
+// answer (FAQ or knowledge) when the customer asked a question, or an honest "I don't know"
+// when nothing answers a question asking for information (DontKnow), then the step's spoken
+// line (Brief.Say). An instruction is a direction to the agent and is never read aloud:
+// without Say, a neutral line is said (Neutral).
+//
+// When the greeting opens the call, a greeting that also opens the step's line ("Hi Ann, this
+// is Linda.") is left out, so the caller is not greeted twice.
 func Utterance(b Brief) string {
 	var parts []string
-	if b.First && strings.TrimSpace(b.Greeting) != "" {
+	greeted := b.First && strings.TrimSpace(b.Greeting) != ""
+	if greeted {
 		parts = append(parts, sentence(b.Greeting))
 	}
-	if IsQuestion(b.CustomerSaid) && len(b.Answers) > 0 {
-		parts = append(parts, b.Answers[0])
+	if IsQuestion(b.CustomerSaid) {
+		if len(b.Answers) > 0 {
+			parts = append(parts, b.Answers[0]) // already spoken (conversation.answers)
+		} else if AsksToKnow(b.CustomerSaid) {
+			parts = append(parts, DontKnow)
+		}
 	}
-	if s := Speak(b.Instruction, b.AgentName); s != "" {
-		parts = append(parts, s)
+	line := strings.TrimSpace(b.Say)
+	if line == "" {
+		line = Neutral("", b.AgentName)
+	}
+	if greeted {
+		line = withoutGreeting(line)
+	}
+	if line != "" {
+		parts = append(parts, line)
 	}
 	return strings.Join(parts, " ")
 }
+
+// DontKnow is what the agent says to a question nothing it knows answers: that it does not
+// know, and that the question goes to the team (the call's transcript reaches the team's
+// inbox). It promises no call back: whether someone calls is the team's to say, in the step's
+// line that follows ("Is there anything else…", "Please leave a message…").
+const DontKnow = "I'm sorry, I don't know the answer to that. I'll pass your question on to the team."
 
 var questionStart = regexp.MustCompile(`(?i)^\s*(what|how|when|where|why|which|who|whom|whose|is|are|am|do|does|did|can|could|will|would|should|may|have|has)\b`)
 
@@ -77,176 +100,99 @@ func IsQuestion(s string) bool {
 	return s != "" && (strings.Contains(s, "?") || questionStart.MatchString(s))
 }
 
-var quoted = regexp.MustCompile(`["“]([^"”]{2,})["”]`)
+// request is a question that asks for something to be done ("Can I move it to Friday?",
+// "Could you call me back?"), which the flow's branches answer, not the knowledge base.
+var request = regexp.MustCompile(`(?i)^\s*(?:(?:yes|yeah|no|ok|okay|well|sorry|um|so)[,.!]?\s+)*(?:can|could|may|would|will|shall)\s+(?:i|we|you|it|they)\b|^\s*(?:(?:yes|yeah|no|ok|okay|well)[,.!]?\s+)*(?:how about|what about|why not)\b`)
 
-// Speak turns an Agent step's instruction, written to the agent ("Ask if they want to
-// renew."), into what the agent says to the customer ("Do you want to renew?"). Quoted text
-// is said as written. In an instruction "you" is the agent and "they" the customer.
-func Speak(instruction, agentName string) string {
-	instruction = strings.TrimSpace(instruction)
-	if instruction == "" {
-		return ""
-	}
-	if m := quoted.FindAllStringSubmatch(instruction, -1); len(m) > 0 {
-		var out []string
-		for _, q := range m {
-			out = append(out, sentence(q[1]))
-		}
-		return strings.Join(out, " ")
-	}
-	var out []string
-	for _, s := range splitSentences(instruction) {
-		for _, clause := range splitClauses(s) {
-			if u := speakClause(clause, agentName); u != "" {
-				out = append(out, u)
-			}
+// AsksToKnow says whether the words ask for information ("What are your opening hours?", "Yes,
+// and do you deliver on Sundays?"): one of their clauses opens as a question and is not a
+// request ("No, I can't come, can we do another time?", "Can I see a demo?") nor a mere check
+// ("I'll be there, at three?").
+func AsksToKnow(s string) bool {
+	for _, c := range clauseBreak.Split(s, -1) {
+		c = leadIn.ReplaceAllString(c, "")
+		if questionStart.MatchString(c) && (!request.MatchString(c) || tellMe.MatchString(c)) {
+			return true
 		}
 	}
-	return strings.Join(out, " ")
-}
-
-var clauseSplit = regexp.MustCompile(`(?i),?\s+(?:and|then)\s+(?:(?:then|also)\s+)?(ask|tell|say|explain|thank|offer|confirm|let|mention|invite|remind)\b`)
-
-// splitClauses splits "Say hello and ask how you can help" before each new directive.
-func splitClauses(s string) []string {
-	idx := clauseSplit.FindAllStringSubmatchIndex(s, -1)
-	if len(idx) == 0 {
-		return []string{s}
-	}
-	var out []string
-	prev := 0
-	for _, m := range idx {
-		out = append(out, s[prev:m[0]])
-		prev = m[2]
-	}
-	return append(out, s[prev:])
+	return false
 }
 
 var (
-	reSay       = regexp.MustCompile(`(?i)^(?:say|reply|respond|answer)\s+(?:that\s+)?(.+)$`)
-	reAskIf     = regexp.MustCompile(`(?i)^ask\s+(?:them\s+|the\s+(?:customer|caller|contact)\s+)?(?:if|whether)\s+(.+)$`)
-	reAskWh     = regexp.MustCompile(`(?i)^ask\s+(?:them\s+|the\s+(?:customer|caller|contact)\s+)?(how|what|when|where|why|which|who)\s+(.+)$`)
-	reAskFor    = regexp.MustCompile(`(?i)^ask\s+(?:them\s+|the\s+(?:customer|caller|contact)\s+)?for\s+(.+)$`)
-	reAskTo     = regexp.MustCompile(`(?i)^ask\s+(?:them|the\s+(?:customer|caller|contact))\s+to\s+(.+)$`)
-	reAskAbout  = regexp.MustCompile(`(?i)^ask\s+(?:them\s+|the\s+(?:customer|caller|contact)\s+)?about\s+(.+)$`)
-	reAsk       = regexp.MustCompile(`(?i)^ask\s+(?:them\s+|the\s+(?:customer|caller|contact)\s+)?(.+)$`)
-	reTell      = regexp.MustCompile(`(?i)^(?:tell|inform|explain\s+to|remind)\s+(?:them|the\s+(?:customer|caller|contact))\s+(?:that\s+|about\s+)?(.+)$`)
-	reExplain   = regexp.MustCompile(`(?i)^(?:explain|mention|state|let\s+them\s+know)\s+(?:that\s+)?(.+)$`)
-	reThank     = regexp.MustCompile(`(?i)^thank\s+(?:them|the\s+(?:customer|caller|contact))\s*(.*)$`)
-	reIntroduce = regexp.MustCompile(`(?i)^introduce\s+yourself\b.*$`)
-	reGreet     = regexp.MustCompile(`(?i)^(?:greet|welcome)\s+(?:them|the\s+(?:customer|caller|contact))\b.*$`)
-	reVerb      = regexp.MustCompile(`(?i)^(offer|confirm|invite|schedule|book|check|verify|collect|share|describe|present|propose|apologi[sz]e|remind|suggest|recommend)\b`)
+	clauseBreak = regexp.MustCompile(`[,.;:!?]+\s*|\s+(?:and|but|so|or)\s+`)
+	leadIn      = regexp.MustCompile(`(?i)^\s*(?:(?:yes|yeah|no|ok|okay|well|sorry|um|uh|so|and|but|also|then)\s+)+`)
 )
 
-func speakClause(c, agentName string) string {
-	c = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(c), ".!?;,"))
-	if c == "" {
-		return ""
+// tellMe is a request for information ("Can you tell me when you open?").
+var tellMe = regexp.MustCompile(`(?i)^\s*(?:(?:yes|yeah|no|ok|okay|well|sorry|um|so)[,.!]?\s+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|explain|let me know)\b`)
+
+// Neutral is the line of an Agent step that has neither a spoken line nor a language model:
+// built from the step's label, it says what the step is about and nothing the flow does not
+// know. A label that greets ("Greet the caller") greets; one that thanks or closes ("Close
+// politely") thanks; otherwise the label's subject, without its leading verb, is named
+// ("Confirm the booking" → "Now, about the booking."; "Order status" → "Now, about the
+// order status."). Without a label: "Thank you."
+func Neutral(label, agentName string) string {
+	ws := strings.Fields(strings.Trim(strings.TrimSpace(label), ".!?:;,"))
+	if len(ws) == 0 {
+		return "Thank you."
 	}
-	if agentName == "" {
-		agentName = "your assistant"
-	}
+	first := strings.ToLower(ws[0])
 	switch {
-	case reIntroduce.MatchString(c):
-		return fmt.Sprintf("Hi, this is %s.", agentName)
-	case reGreet.MatchString(c):
-		return fmt.Sprintf("Hello, this is %s.", agentName)
-	}
-	if m := reSay.FindStringSubmatch(c); m != nil {
-		return sentence(swap(m[1]))
-	}
-	if m := reAskIf.FindStringSubmatch(c); m != nil {
-		return yesNoQuestion(swap(m[1]))
-	}
-	if m := reAskWh.FindStringSubmatch(c); m != nil {
-		return whQuestion(strings.ToLower(m[1]), swap(m[2]))
-	}
-	if m := reAskFor.FindStringSubmatch(c); m != nil {
-		return "Could you give me " + swap(m[1]) + "?"
-	}
-	if m := reAskTo.FindStringSubmatch(c); m != nil {
-		return "Could you please " + swap(m[1]) + "?"
-	}
-	if m := reAskAbout.FindStringSubmatch(c); m != nil {
-		return "Could you tell me about " + swap(m[1]) + "?"
-	}
-	if m := reTell.FindStringSubmatch(c); m != nil {
-		return sentence(swap(m[1]))
-	}
-	if m := reExplain.FindStringSubmatch(c); m != nil {
-		return sentence(swap(m[1]))
-	}
-	if m := reThank.FindStringSubmatch(c); m != nil {
-		return sentence("thank you " + swap(m[1]))
-	}
-	if m := reAsk.FindStringSubmatch(c); m != nil {
-		return "May I ask: " + swap(m[1]) + "?"
-	}
-	if reVerb.MatchString(c) {
-		return sentence("I'd like to " + lowerFirst(swap(c)))
-	}
-	return sentence(c)
-}
-
-// swap turns the instruction's point of view into the agent's: you → I, they → you.
-func swap(s string) string {
-	ws := strings.Fields(s)
-	for i, w := range ws {
-		core := strings.TrimRight(w, ".,!?;:")
-		tail := w[len(core):]
-		r, ok := pronouns[strings.ToLower(core)]
-		if !ok {
-			continue
+	case greetVerbs[first]:
+		if agentName != "" {
+			return "Hello, this is " + agentName + "."
 		}
-		ws[i] = r + tail
+		return "Hello."
+	case closeVerbs[first]:
+		return "Thank you for your time."
 	}
-	out := strings.Join(ws, " ")
-	out = strings.ReplaceAll(out, "the customer's", "your")
-	out = strings.ReplaceAll(out, "the customer", "you")
-	return out
+	rest := ws
+	if stepVerbs[first] {
+		rest = ws[1:]
+		for len(rest) > 0 && linkWords[strings.ToLower(rest[0])] {
+			rest = rest[1:]
+		}
+	}
+	if len(rest) == 0 {
+		return "Thank you."
+	}
+	subject := strings.Join(rest, " ")
+	subject = theirs.ReplaceAllString(subject, "your")
+	subject = them.ReplaceAllString(subject, "you")
+	if !determiners[strings.ToLower(strings.Fields(subject)[0])] {
+		subject = "the " + lowerFirst(subject)
+	} else {
+		subject = lowerFirst(subject)
+	}
+	return "Now, about " + subject + "."
 }
 
-var pronouns = map[string]string{
-	"you": "I", "your": "my", "yours": "mine", "yourself": "myself", "you're": "I'm", "you've": "I've", "you'll": "I'll",
-	"they": "you", "them": "you", "their": "your", "theirs": "yours", "themselves": "yourself",
-	"they're": "you're", "they've": "you've", "they'll": "you'll", "he": "you", "she": "you", "his": "your", "her": "your",
-	"him": "you",
-}
-
+// The label is written to the agent: the customer becomes "you".
 var (
-	reYouAux  = regexp.MustCompile(`(?i)^(you|I)\s+(are|am|can|could|will|would|should|have\s+been|were|was)\s+(.+)$`)
-	reYouVerb = regexp.MustCompile(`(?i)^(you|I)\s+(.+)$`)
-	reSubjAux = regexp.MustCompile(`(?i)^(I|you|we|it|this|that|they)\s+(can|could|will|would|should|may|might|am|are|is)\s+(.+)$`)
+	theirs = regexp.MustCompile(`(?i)\b(?:the (?:customer|caller|contact)'s|their)\b`)
+	them   = regexp.MustCompile(`(?i)\b(?:the (?:customer|caller|contact)|them)\b`)
 )
 
-// yesNoQuestion makes "you want to renew" into "Do you want to renew?".
-func yesNoQuestion(s string) string {
-	if m := reYouAux.FindStringSubmatch(s); m != nil {
-		aux := strings.Fields(m[2])
-		rest := strings.Join(aux[1:], " ")
-		if rest != "" {
-			rest += " "
-		}
-		return capitalFirst(aux[0]) + " " + m[1] + " " + rest + m[3] + "?"
-	}
-	if m := reYouVerb.FindStringSubmatch(s); m != nil {
-		verb := m[2]
-		if f := strings.Fields(verb); len(f) > 0 && (f[0] == "have" || f[0] == "need" || f[0] == "want" || !strings.HasSuffix(f[0], "s")) {
-			return "Do " + m[1] + " " + verb + "?"
-		}
-	}
-	return "Could you tell me whether " + s + "?"
-}
+var (
+	greetVerbs = set("greet welcome introduce hello hi open", " ")
+	closeVerbs = set("thank thanks close end goodbye bye wrap finish", " ")
+	stepVerbs  = set("ask tell give take book confirm check collect get gather record share explain offer "+
+		"remind reschedule schedule verify review read send help answer update describe present propose "+
+		"qualify find capture note log mention say discuss handle", " ")
+	linkWords   = set("them for about to with on of", " ")
+	determiners = set("the a an your my our this that these those some", " ")
+)
 
-// whQuestion makes "how", "I can help" into "How can I help?".
-func whQuestion(wh, s string) string {
-	if m := reSubjAux.FindStringSubmatch(s); m != nil {
-		return capitalFirst(wh) + " " + m[2] + " " + m[1] + " " + m[3] + "?"
+var greetingOpen = regexp.MustCompile(`(?i)^(?:hi|hello|hey|good (?:morning|afternoon|evening)|thanks for calling|thank you for calling|welcome)\b`)
+
+// withoutGreeting drops a first sentence that greets, when more follows.
+func withoutGreeting(line string) string {
+	ss := splitSentences(line)
+	if len(ss) > 1 && greetingOpen.MatchString(strings.TrimSpace(ss[0])) {
+		return strings.TrimSpace(strings.Join(ss[1:], ""))
 	}
-	if m := reYouVerb.FindStringSubmatch(s); m != nil && m[1] == "you" {
-		return capitalFirst(wh) + " do you " + m[2] + "?"
-	}
-	return capitalFirst(wh) + " " + s + "?"
+	return line
 }
 
 // summarize is the local summary: who spoke, the customer's main words, how it ended.
@@ -284,23 +230,6 @@ func splitSentences(s string) []string {
 		out = append(out, s[start:])
 	}
 	return out
-}
-
-// firstSentences answers at most n sentences and about max characters of text.
-func firstSentences(text string, n, max int) string {
-	ss := splitSentences(strings.Join(strings.Fields(text), " "))
-	if len(ss) > n {
-		ss = ss[:n]
-	}
-	out := strings.TrimSpace(strings.Join(ss, ""))
-	if len(out) > max {
-		cut := strings.LastIndex(out[:max], " ")
-		if cut < max/2 {
-			cut = max
-		}
-		out = strings.TrimRight(out[:cut], ",;: ") + "…"
-	}
-	return sentence(out)
 }
 
 // sentence capitalises s and ends it with a full stop when it has no end mark.

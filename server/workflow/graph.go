@@ -9,8 +9,8 @@
 // values (start, agent, customer-response, end-call, data-access, forward-call,
 // hubspot-lifecycle-stage, webhook, invisible, conditional-path, contacts); ParseKind also
 // accepts the spellings older clients and hand-written files use (Start, endCall, end_call,
-// "End Call"). Node data is an open object: the known fields are nodeLabel, instruction,
-// description, destinationPhoneNumber, lifeCycleStage, contactsSource, webhookUrl,
+// "End Call"). Node data is an open object: the known fields are nodeLabel, instruction, say
+// (the spoken line of an Agent, End Call or Forward Call step), description, destinationPhoneNumber, lifeCycleStage, contactsSource, webhookUrl,
 // webhookMethod and webhookData {params, headers, body}; other keys are kept as sent. The
 // snake_case variants of the known fields (contacts_source, node_label, webhook_url…) are
 // accepted on input and rewritten to camelCase, the one form written (the camelCase key wins
@@ -64,6 +64,12 @@
 //   - an agent node has an instruction, a customer-response node a description, a forward-call
 //     node a destination ("Add a valid number to run your workflow."), a webhook a URL and a
 //     method, a lifecycle-stage node a stage, a contacts node of an outbound flow a source.
+//
+// # Warnings (Generic), which never stop a save or a run
+//
+// An Agent, End Call or Forward Call step without a spoken line (Line: its `say`, else the
+// lines its instruction quotes) sounds generic when no language model is configured: it says a
+// neutral line built from its label. The server reports these only without a model.
 //
 // Each function answers at most one violation per node (the first rule it breaks, in the order
 // above), with the field named nodes[<id>].<field> (nodes[<id>] when the node itself is wrong),
@@ -142,6 +148,10 @@ type Data map[string]any
 const (
 	FieldNodeLabel   = "nodeLabel"
 	FieldInstruction = "instruction"
+	// FieldSay is the spoken line of an Agent, End Call or Forward Call step: said as written
+	// (placeholders filled) when no language model is configured, the model's example of what
+	// to say when one is.
+	FieldSay         = "say"
 	FieldDescription = "description"
 	FieldDestination = "destinationPhoneNumber"
 	FieldStage       = "lifeCycleStage"
@@ -151,7 +161,7 @@ const (
 	FieldWebhookData = "webhookData"
 )
 
-var knownFields = []string{FieldNodeLabel, FieldInstruction, FieldDescription, FieldDestination, FieldStage,
+var knownFields = []string{FieldNodeLabel, FieldInstruction, FieldSay, FieldDescription, FieldDestination, FieldStage,
 	FieldSource, FieldWebhookURL, FieldMethod, FieldWebhookData}
 
 // String answers a text field, "" when absent or not a string.

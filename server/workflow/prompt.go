@@ -14,7 +14,7 @@ type Script struct {
 }
 
 // CompilePrompt answers the readable prompt of a graph: a numbered script of the flow, what
-// the agent says at each step, what each branch listens for and where each step goes. It is
+// the agent says at each step (its instruction and spoken line), what each branch listens for and where each step goes. It is
 // deterministic: steps are numbered in breadth-first order from Start, a node's next steps
 // taken left to right as drawn (by x, then id). Steps no path from Start reaches are listed at
 // the end. Webhook header values are never written (they often hold secrets), only their
@@ -181,6 +181,9 @@ func CompilePrompt(g Graph, s Script) string {
 				}
 			}
 			b.WriteString(".\n")
+		}
+		if line := strings.TrimSpace(d.String(FieldSay)); line != "" && Speaks(n.Type) {
+			fmt.Fprintf(&b, "  Spoken line (said as written without a language model): %q\n", oneLine(line))
 		}
 		if len(nx) > 0 {
 			fmt.Fprintf(&b, "  Then go to %s.\n", goTo(nx))

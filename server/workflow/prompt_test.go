@@ -94,3 +94,18 @@ func TestValidE164(t *testing.T) {
 		}
 	}
 }
+
+func TestCompilePromptCarriesSpokenLines(t *testing.T) {
+	g := workflow.Graph{Nodes: []workflow.Node{
+		{ID: "s", Type: workflow.Start, Data: workflow.Data{}},
+		{ID: "a", Type: workflow.Agent, Data: workflow.Data{"instruction": "Ask if they can come.", "say": "Can you still make it, {{firstName}}?"}},
+		{ID: "e", Type: workflow.EndCall, Data: workflow.Data{"say": "Goodbye."}},
+	}, Edges: []workflow.Edge{{ID: "e1", Source: "s", Target: "a"}, {ID: "e2", Source: "a", Target: "e"}}}
+	p := workflow.CompilePrompt(g, workflow.Script{Agent: "Ava"})
+	for _, want := range []string{"  Ava: Ask if they can come.\n  Spoken line (said as written without a language model): \"Can you still make it, {{firstName}}?\"\n",
+		"  End the call politely.\n  Spoken line (said as written without a language model): \"Goodbye.\"\n"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, p)
+		}
+	}
+}

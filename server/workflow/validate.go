@@ -233,7 +233,7 @@ func (v *violations) data(g Graph, complete bool) {
 // badData answers the first malformed field of the node: a value that is set but wrong.
 func badData(n Node) (field, msg string, bad bool) {
 	d := n.Data
-	for _, f := range []string{FieldNodeLabel, FieldInstruction, FieldDescription, FieldDestination, FieldStage, FieldSource, FieldWebhookURL, FieldMethod} {
+	for _, f := range []string{FieldNodeLabel, FieldInstruction, FieldSay, FieldDescription, FieldDestination, FieldStage, FieldSource, FieldWebhookURL, FieldMethod} {
 		if x, ok := d[f]; ok && x != nil {
 			if _, isString := x.(string); !isString {
 				return f, "This field is text.", true

@@ -27,6 +27,9 @@ func TestSeededTemplates(t *testing.T) {
 			if norm, changes := workflow.Normalize(tp.Graph); len(changes) > 0 || len(norm.Nodes) != len(tp.Graph.Nodes) {
 				t.Errorf("%s is not normal: %+v", tp.Name, changes)
 			}
+			for _, v := range workflow.Generic(tp.Graph) {
+				t.Errorf("%s has a step without a spoken line: %+v", tp.Name, v)
+			}
 			for _, v := range workflow.Validate(tp.Graph, typ) {
 				if v.Rule != "source-missing" && v.Rule != "destination-missing" {
 					t.Errorf("%s cannot run: %+v", tp.Name, v)
@@ -39,8 +42,10 @@ func TestSeededTemplates(t *testing.T) {
 					t.Fatal(err)
 				}
 				text := string(mustJSON(g))
-				if strings.Contains(text, "{{") || !strings.Contains(text, "parcels") {
-					t.Errorf("customer support not filled: %s", text)
+				for _, p := range tp.Placeholders { // {{agentName}} and the contact's fields are filled during the call
+					if strings.Contains(text, "{{"+p.Key+"}}") || !strings.Contains(text, "parcels") {
+						t.Errorf("customer support not filled: %s", text)
+					}
 				}
 				if g.Nodes[0].ID == tp.Graph.Nodes[0].ID {
 					t.Error("a copy keeps the template's node ids")
@@ -51,4 +56,17 @@ func TestSeededTemplates(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Steps without a spoken line are warned about only while no language model is configured.
+func TestWarningsFollowTheLanguageModel(t *testing.T) {
+	g := workflow.Graph{Nodes: []workflow.Node{{ID: "a", Type: workflow.Agent, Data: workflow.Data{"instruction": "Greet them."}}}}
+	s := &Service{localBrain: true} // as New makes it
+	if w := s.warnings(g); len(w) != 1 || w[0].Field != "nodes[a].say" {
+		t.Fatalf("without a model: %+v", w)
+	}
+	s.SetLanguageModel(true)
+	if w := s.warnings(g); w == nil || len(w) != 0 {
+		t.Fatalf("with a model: %+v", w)
+	}
 }

@@ -35,26 +35,35 @@ type Service struct {
 	campaigns *campaigns.Service
 	files     Files
 	apps      ConnectedApps // nil: HubSpot sources are refused
+	// localBrain: no language model is configured, so steps without a spoken line will sound
+	// generic (Workflow.Warnings).
+	localBrain bool
 }
 
 // New returns the service and registers its background work (compiling prompts, importing
 // contacts) on q.
 func New(db *store.DB, q *jobs.Queue, camps *campaigns.Service, files Files) *Service {
-	s := &Service{db: db, jobs: q, campaigns: camps, files: files}
+	s := &Service{db: db, jobs: q, campaigns: camps, files: files, localBrain: true}
 	jobs.Register(q, &compiler{s: s})
 	jobs.Register(q, &importer{s: s})
 	return s
 }
 
+// SetLanguageModel says whether the server speaks through a language model (`--llm-url`);
+// without one (the default) a workflow warns about its steps that have no spoken line.
+func (s *Service) SetLanguageModel(configured bool) { s.localBrain = !configured }
+
 // Page asks for one page of a list.
 type Page struct{ Limit, Offset int }
 
-// Workflow is a workflow with its decoded graph, what stops it from running, and, after a
-// save, what normalisation changed.
+// Workflow is a workflow with its decoded graph, what stops it from running, what will sound
+// wrong when it runs (Warnings: workflow.Generic without a language model), and, after a save,
+// what normalisation changed.
 type Workflow struct {
 	store.Workflow
 	Graph    workflow.Graph
 	Problems []workflow.Violation
+	Warnings []workflow.Violation
 	Changes  []workflow.Change
 }
 
@@ -127,7 +136,21 @@ func (s *Service) Get(ctx context.Context, a auth.Actor, id string) (Workflow, e
 	if err != nil {
 		return Workflow{}, notFound(err)
 	}
-	return decode(w)
+	out, err := decode(w)
+	if err != nil {
+		return Workflow{}, err
+	}
+	out.Warnings = s.warnings(out.Graph)
+	return out, nil
+}
+
+// warnings are what will sound wrong when g runs: its steps without a spoken line, only when
+// no language model words them.
+func (s *Service) warnings(g workflow.Graph) []workflow.Violation {
+	if !s.localBrain {
+		return []workflow.Violation{}
+	}
+	return workflow.Generic(g)
 }
 
 // Filter narrows a list of workflows.

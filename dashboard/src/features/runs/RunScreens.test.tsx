@@ -289,4 +289,35 @@ describe('the test run', { timeout: 30_000 }, () => {
       triggeredBy: 'olivia@example.com',
     });
   });
+
+  it('names the steps that will sound generic without a language model', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    fakeServer({});
+    const wf = workflow({
+      nodes: [
+        { id: 'n-contacts', type: 'contacts', position: { x: 0, y: 0 }, data: { contactsSource: 'csv' } },
+        { id: 'n-tell', type: 'agent', position: { x: 0, y: -400 }, data: { nodeLabel: 'Order status', instruction: 'Tell them the status.' } },
+        { id: 'n-end', type: 'end-call', position: { x: 0, y: -800 }, data: {} },
+      ],
+      warnings: [
+        { field: 'nodes[n-tell].say', message: 'No spoken line.' },
+        { field: 'nodes[n-end].say', message: 'No spoken line.' },
+      ],
+    } as Partial<Workflow>);
+    renderWith(<RunControls team={team} workflow={wf} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Test run' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Test Renewals' });
+    const note = within(dialog).getByRole('note');
+    expect(note).toHaveTextContent('2 steps have no spoken line. Without a language model');
+    expect(within(note).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Order status', 'End Call']);
+  });
+
+  it('says nothing of generic steps when there are none', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    fakeServer({});
+    renderWith(<RunControls team={team} workflow={workflow({ warnings: [] } as Partial<Workflow>)} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Test run' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Test Renewals' });
+    expect(within(dialog).queryByRole('note')).toBeNull();
+  });
 });

@@ -82,6 +82,7 @@ export function TestRunDialog({ open, onOpenChange, team, workflow }: { open: bo
             <Field label="Persona" description="Who the agent should take the person answering for: situation, history, mood." error={fieldError('customerDescription')}>
               {(ids) => <Textarea {...ids} rows={3} value={form.customerDescription} placeholder="A returning customer whose order arrived damaged." onChange={(e) => setForm({ ...form, customerDescription: e.target.value })} />}
             </Field>
+            <GenericSteps workflow={workflow} />
             {start.isError && (
               <p role="alert" className="rounded-md border border-danger-line bg-danger-subtle px-3 py-2 text-sm text-danger-fg">
                 {errorMessage(start.error)}
@@ -100,6 +101,35 @@ export function TestRunDialog({ open, onOpenChange, team, workflow }: { open: bo
         )}
       </DialogContent>
     </Dialog>
+  );
+}
+
+/**
+ * The steps that will sound generic (the server's `warnings`: no spoken line while no language
+ * model is configured), named by their titles, so a test call's neutral lines are no surprise.
+ */
+function GenericSteps({ workflow }: { workflow: Workflow }) {
+  const warnings = workflow.warnings ?? [];
+  if (warnings.length === 0) return null;
+  const titles = warnings.map((w) => {
+    const id = /^nodes\[(.+)\]/.exec(w.field)?.[1];
+    const node = workflow.nodes?.find((n) => n.id === id);
+    const label = typeof node?.data.nodeLabel === 'string' ? node.data.nodeLabel.trim() : '';
+    if (label) return label;
+    // Untitled: its kind, as the canvas names it ("end-call" → "End Call").
+    return node ? node.type.replace(/(^|-)(\w)/g, (_, sep: string, c: string) => (sep ? ' ' : '') + c.toUpperCase()) : w.field;
+  });
+  return (
+    <div role="note" className="rounded-md border border-warning-line bg-warning-subtle px-3 py-2 text-sm text-warning-fg">
+      <p>
+        {warnings.length === 1 ? 'One step has' : `${warnings.length} steps have`} no spoken line. Without a language model, the agent says a neutral line built from the step’s title instead:
+      </p>
+      <ul className="mt-1 list-disc pl-5">
+        {titles.map((t, i) => (
+          <li key={warnings[i]!.field}>{t}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -96,6 +96,13 @@ agent step without an instruction…), one entry per node, `field` naming it as
 does not require an empty list; running does.
  */
   problems?: FieldError[];
+  /** Sent with the nodes and edges: what does not stop a run but will sound wrong. When
+the server has no language model (`--llm-url` unset), each agent, end-call and
+forward-call node without a spoken line (`say`, or a line quoted in its
+instruction), `field` naming it as `nodes[<id>].say`: it will say a neutral line
+built from its label. Empty when a language model is configured.
+ */
+  warnings?: FieldError[];
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -9,7 +9,8 @@ import type { WorkflowWebhookData } from './workflowWebhookData';
 
 /**
  * The data of a node. Which fields matter depends on the node's `type`: `nodeLabel`
-(any; the card's title), `instruction` (agent: what the agent says or does),
+(any; the card's title), `instruction` (agent: what the agent says or does), `say`
+(agent, end-call, forward-call: the spoken line),
 `description` (customer-response: what the customer says for this path),
 `destinationPhoneNumber` (forward-call), `lifeCycleStage` (hubspot-lifecycle-stage),
 `contactsSource` (contacts), `webhookUrl`, `webhookMethod`, `webhookData` (webhook).
@@ -27,10 +28,24 @@ export interface WorkflowNodeData {
    */
   nodeLabel?: string;
   /**
-   * An agent node's instruction (the card clamps it to 3 lines).
+   * An agent node's instruction (the card clamps it to 3 lines): a direction to the
+agent, never read aloud. Text quoted in it (`Then say "Thank you for calling."`) is
+a line to say, used when the node has no `say`.
+
    * @maxLength 10000
    */
   instruction?: string;
+  /**
+   * The spoken line of an agent, end-call or forward-call node: said as written when no
+language model is configured; the language model's example of what to say.
+Placeholders such as `{{firstName}}` are filled as in instructions; a sentence
+whose placeholder has no value is left out. Without it (and without a quoted line
+in the instruction) the local brain says a neutral line built from the node's
+label.
+
+   * @maxLength 10000
+   */
+  say?: string;
   /**
    * A customer-response node's description of the customer's answer.
    * @maxLength 10000

@@ -83,6 +83,7 @@ export function parseKind(s: string): Kind | undefined {
 export const FIELDS = {
   nodeLabel: 'nodeLabel',
   instruction: 'instruction',
+  say: 'say',
   description: 'description',
   destination: 'destinationPhoneNumber',
   stage: 'lifeCycleStage',

@@ -119,6 +119,7 @@ export function badData(n: GNode): { field: string; message: string } | undefine
   for (const f of [
     FIELDS.nodeLabel,
     FIELDS.instruction,
+    FIELDS.say,
     FIELDS.description,
     FIELDS.destination,
     FIELDS.stage,

@@ -42,3 +42,18 @@ export function TextField({ label, data, field, onChange, multiline, placeholder
 export function LabelField(props: { data: Data; onChange: (patch: Data) => void }) {
   return <TextField label="Title" field="nodeLabel" placeholder="A short name for this step" {...props} />;
 }
+
+/** The spoken line of an Agent, End Call or Forward Call step (`say`). */
+export function SpokenLineField({ data, onChange, placeholder }: { data: Data; onChange: (patch: Data) => void; placeholder: string }) {
+  return (
+    <TextField
+      label="Spoken line"
+      field="say"
+      multiline
+      data={data}
+      onChange={onChange}
+      placeholder={placeholder}
+      description="Said as written when no language model is configured; with one, the model's example of what to say. Placeholders such as {{firstName}} are filled in."
+    />
+  );
+}

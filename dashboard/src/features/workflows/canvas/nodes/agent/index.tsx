@@ -1,6 +1,6 @@
 import { str } from '../../../graph';
 import { dataProblems } from '../fieldRules';
-import { Clamp, EmptyNote, LabelField, TextField } from '../parts';
+import { Clamp, EmptyNote, LabelField, SpokenLineField, TextField } from '../parts';
 import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
 
 function AgentView({ id, data }: NodeViewProps) {
@@ -14,7 +14,8 @@ function AgentEdit({ data, onChange }: NodeEditProps) {
   return (
     <div className="space-y-4">
       <LabelField data={data} onChange={onChange} />
-      <TextField label="What the agent says or does" field="instruction" multiline data={data} onChange={onChange} error={errors['instruction']} placeholder="Greet the caller and ask how you can help." />
+      <TextField label="Instruction" field="instruction" multiline data={data} onChange={onChange} error={errors['instruction']} placeholder="Greet the caller and ask how you can help." description="What the agent does at this step, written to the agent. A language model follows it; it is never read aloud." />
+      <SpokenLineField data={data} onChange={onChange} placeholder="Hi {{firstName}}, this is {{agentName}}. How can I help you today?" />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { regionOf, str, validE164, type Data } from '../../../graph';
 import { dataProblems } from '../fieldRules';
-import { EmptyNote, LabelField, TextField } from '../parts';
+import { EmptyNote, LabelField, SpokenLineField, TextField } from '../parts';
 import { Flag } from './Flag';
 import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
 
@@ -32,6 +32,7 @@ function ForwardEdit({ data, onChange }: NodeEditProps) {
     <div className="space-y-4">
       <LabelField data={data} onChange={onChange} />
       <TextField label="Destination number" field="destinationPhoneNumber" data={data} onChange={onChange} error={errors['destinationPhoneNumber']} placeholder="+14155550123" description="In E.164: a plus, the country code and the number." />
+      <SpokenLineField data={data} onChange={onChange} placeholder="Please hold while I connect you." />
     </div>
   );
 }
