@@ -52,17 +52,6 @@ const minRelevance = 0.5
 // maxSpoken bounds a spoken answer, in characters: two sentences only when both fit.
 const maxSpoken = 300
 
-// answers are the spoken answers the agent may say to the customer's last words (or, at
-// the start, to its instruction), best first: see findAnswers.
-func (w *walk) answers(ctx context.Context, said, instruction string) []string {
-	found := w.findAnswers(ctx, said, instruction)
-	out := make([]string, len(found))
-	for i, a := range found {
-		out[i] = a.Spoken
-	}
-	return out
-}
-
 // findAnswers are the FAQ answer and knowledge passages that answer the customer's last
 // words (or, at the start, the instruction), best first; only those at least minRelevance.
 func (w *walk) findAnswers(ctx context.Context, said, instruction string) []Answer {

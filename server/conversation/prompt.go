@@ -76,10 +76,10 @@ func (w *walk) sayPrompt(b llm.Brief, budget int) ([]llm.Message, promptSize) {
 	left -= used
 
 	var size promptSize
-	if len(b.Answers) > 0 {
+	if len(b.Facts) > 0 {
 		const heading = "\nFacts you may use to answer the customer (from the FAQ and the knowledge base), most relevant first:\n"
 		var facts strings.Builder
-		for _, a := range b.Answers {
+		for _, a := range b.Facts {
 			line := "- " + oneLine(a) + "\n"
 			if len(heading)+facts.Len()+len(line) > left {
 				break
@@ -87,7 +87,7 @@ func (w *walk) sayPrompt(b llm.Brief, budget int) ([]llm.Message, promptSize) {
 			facts.WriteString(line)
 			size.Passages++
 		}
-		size.PassagesDropped = len(b.Answers) - size.Passages
+		size.PassagesDropped = len(b.Facts) - size.Passages
 		if size.Passages > 0 {
 			sys.WriteString(heading)
 			sys.WriteString(facts.String())

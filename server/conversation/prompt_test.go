@@ -25,7 +25,7 @@ func TestSayPromptBudget(t *testing.T) {
 	for i := range 30 {
 		answers = append(answers, fmt.Sprintf("passage %d: %s", i, strings.Repeat("facts ", 100)))
 	}
-	b := llm.Brief{AgentName: "Linda", Instruction: "Answer the question.", Say: "We open at ten on Sundays.", Answers: answers, CustomerSaid: "When do you open on Sunday?"}
+	b := llm.Brief{AgentName: "Linda", Instruction: "Answer the question.", Say: "We open at ten on Sundays.", Facts: answers, CustomerSaid: "When do you open on Sunday?"}
 	const budget = 8000
 	msgs, size := w.sayPrompt(b, budget)
 	total := 0

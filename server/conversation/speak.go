@@ -43,9 +43,13 @@ func (w *walk) agent(ctx context.Context, n workflow.Node) {
 		}
 	}
 	said := w.st.LastHeard
-	answers := w.answers(ctx, said, instruction)
+	found := w.findAnswers(ctx, said, instruction)
+	answers, facts := make([]string, len(found)), make([]string, len(found))
+	for i, a := range found {
+		answers[i], facts[i] = a.Spoken, "("+a.Cited()+") "+a.Passage
+	}
 	brief := llm.Brief{AgentName: w.prof.Name, Greeting: w.fill(w.prof.Greeting), Instruction: instruction,
-		Say: w.line(n), CustomerSaid: said, Answers: answers, First: first}
+		Say: w.line(n), CustomerSaid: said, Answers: answers, Facts: facts, First: first}
 	if w.e.d.Model.Name() == w.e.local.Name() {
 		r, _ := w.e.d.Model.Chat(ctx, llm.Request{Task: llm.TaskSay, Brief: brief}, nil)
 		w.say(r.Text)

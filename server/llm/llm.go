@@ -98,9 +98,13 @@ type Brief struct {
 	Say string
 	// CustomerSaid is the customer's last words ("" at the start of the call).
 	CustomerSaid string
-	// Answers are FAQ answers and knowledge passages matching the customer's words, best
-	// first.
+	// Answers are the FAQ answers and knowledge passages that answer the customer's words,
+	// best first, already spoken: one or two sentences each, without markup (what the local
+	// back-end says).
 	Answers []string
+	// Facts are the whole passages those answers come from, without markup and with where
+	// they come from ("(faq.pdf, page 2) …"), best first: what a language model reads.
+	Facts []string
 	// Choices are the branch descriptions (TaskChoose).
 	Choices []string
 	// Transcript is the call, one "Agent: …" or "Customer: …" line each (TaskSummarize).
