@@ -66,7 +66,7 @@ func TestReadValue(t *testing.T) {
 func TestExtractFields(t *testing.T) {
 	turns := []conversation.Turn{
 		agentSays("Hi Ann, this is Linda from Acme. Would you like a demo of our product?"), // 0
-		customerSays("Yes, I would love one."),                                             // 1
+		customerSays("Yes, I would love one."),                                              // 1
 		agentSays("Great. Which day suits you for the demo?"),                               // 2
 		customerSays("Hmm, let me think."),                                                  // 3
 		customerSays("Tuesday at 10 am."),                                                   // 4
