@@ -204,6 +204,7 @@ func renderWorkflow(w workflows.Workflow, withGraph bool) api.Workflow {
 		if err := roundTrip(w.Graph, &g); err == nil { // a graph the store decoded always encodes
 			out.Nodes, out.Edges = &g.Nodes, &g.Edges
 		}
+		out.PostCallFields = renderPostCallFields(w.Graph.Fields)
 		problems := mapped(w.Problems, func(v workflow.Violation) api.FieldError { return api.FieldError{Field: v.Field, Message: v.Message} })
 		out.Problems = &problems
 	}
