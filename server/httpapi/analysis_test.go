@@ -52,7 +52,9 @@ func TestPostCallFieldsAreSavedWithTheGraph(t *testing.T) {
 		}
 		// A save without them keeps them; an empty list removes them.
 		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/save", map[string]any{"workflowId": w.Data.ID, "nodes": nodes, "edges": []any{}}, &saved)
-		var got struct{ Data struct{ PostCallFields []fieldJSON } }
+		var got struct {
+			Data struct{ PostCallFields []fieldJSON }
+		}
 		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/"+w.Data.ID, nil, &got)
 		if len(got.Data.PostCallFields) != 2 || got.Data.PostCallFields[0].Name != "email" {
 			t.Fatalf("kept %+v", got.Data)
