@@ -204,3 +204,47 @@ func TestSummarizeWithModelFields(t *testing.T) {
 		t.Fatalf("fallback analysis %+v", sum.Analysis)
 	}
 }
+
+// A whole call through the engine: the fields are read from what the customer said on it, each
+// with its turn, and the summary says what happened.
+func TestCallLeavesItsFields(t *testing.T) {
+	g := newFlow().
+		node("start", workflow.Start, nil).
+		node("ask", workflow.Agent, workflow.Data{"instruction": "Ask whether they would like a demo."}).
+		node("cp", workflow.ConditionalPath, nil).
+		node("yes", workflow.CustomerResponse, workflow.Data{"nodeLabel": "Interested", "description": "Yes, interested in a demo"}).
+		node("no", workflow.CustomerResponse, workflow.Data{"nodeLabel": "Not interested", "description": "No, not interested"}).
+		node("book", workflow.Agent, workflow.Data{"instruction": "Ask for a good day and time for the demo and their e-mail address."}).
+		node("cp2", workflow.ConditionalPath, nil).
+		node("gives", workflow.CustomerResponse, workflow.Data{"description": "Gives a day or an e-mail address"}).
+		node("other", workflow.CustomerResponse, workflow.Data{"description": "Anything else"}).
+		node("end", workflow.EndCall, nil).
+		node("end-no", workflow.EndCall, nil).
+		edges("start>ask", "ask>cp", "cp>yes", "cp>no", "yes>book", "book>cp2", "cp2>gives", "cp2>other", "gives>end", "other>end", "no>end-no").g
+	g.Fields = []workflow.PostCallField{field("demo_day", workflow.ValueDate, "Which day suits them for the demo"),
+		field("email", workflow.ValueEmail, "Their e-mail address"), field("phone", workflow.ValuePhone, "A number to call back")}
+	s := setup(g)
+	e := engine(conversation.Deps{})
+	_, st := call(t, e, s, "Yes, I'm interested", "Next Tuesday at 10 am works, and my email is ann dot lee at example dot com")
+	r, _ := e.Result(st)
+	sum, err := e.Summarize(context.Background(), s, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]conversation.FieldValue{}
+	for _, f := range sum.Analysis.Fields {
+		got[f.Name] = f
+	}
+	if len(got) != 2 || got["demo_day"].Value != "Next Tuesday at 10 am" || got["email"].Value != "ann.lee@example.com" {
+		t.Fatalf("fields %+v (turns %+v)", sum.Analysis.Fields, r.Turns)
+	}
+	for _, f := range got {
+		if turn := r.Turns[f.Turn]; turn.Speaker != "customer" || !strings.Contains(turn.Text, "Next Tuesday") {
+			t.Fatalf("%s read from turn %d %+v", f.Name, f.Turn, turn)
+		}
+	}
+	if !strings.HasPrefix(sum.Summary, `Ann said "Next Tuesday at 10 am works`) || !strings.Contains(sum.Summary, `the flow took "Interested"`) ||
+		!strings.Contains(sum.Summary, "Demo day: Next Tuesday at 10 am; email: ann.lee@example.com.") {
+		t.Fatalf("summary %q", sum.Summary)
+	}
+}
