@@ -105,7 +105,7 @@ func (z *ZapierEntities) Example(ev zapier.Event) []byte {
 			CreatedAt: at, UpdatedAt: end})
 		l.Analysis = renderAnalysis(&conversation.Analysis{Outcome: conversation.OutcomeCompleted, By: conversation.ByPatterns,
 			Summary: `Ada asked "Can I see a demo?"; the flow took "Interested". Demo day: Tuesday at 10 am; email: ada@example.com.`,
-			Fields: []conversation.FieldValue{{Name: "demo_day", Value: "Tuesday at 10 am", Turn: 3}, {Name: "email", Value: "ada@example.com", Turn: 5}}})
+			Fields:  []conversation.FieldValue{{Name: "demo_day", Value: "Tuesday at 10 am", Turn: 3}, {Name: "email", Value: "ada@example.com", Turn: 5}}})
 		v = l
 	case zapier.JobFinished:
 		v = api.Job{Id: job, OrganizationId: org, WorkflowId: wf, Status: api.JobStatusSuccess, Type: api.WorkflowRun,
