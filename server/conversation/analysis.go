@@ -63,7 +63,7 @@ func extractField(f workflow.PostCallField, turns []Turn) (FieldValue, bool) {
 			if turns[i].Speaker != "customer" {
 				continue
 			}
-			if v, ok := ReadValue(f, turns[i].Text); ok {
+			if v, ok := ReadValue(f, turns[i].Text); ok && (f.Type != workflow.ValuePhone || fullNumber(v)) {
 				return FieldValue{Name: f.Name, Value: v, Turn: i}, true
 			}
 		}
@@ -160,6 +160,12 @@ func modelFields(ctx context.Context, x llm.Extractor, fields []workflow.PostCal
 		}
 	}
 	return out, nil
+}
+
+// fullNumber says whether digits read without their question look like a whole phone number
+// (10 digits or more, or an international "+"), not an order number or a code.
+func fullNumber(v string) bool {
+	return strings.HasPrefix(v, "+") || len(v) >= 10
 }
 
 // typeTerms are words an agent uses to ask for a value of a type, beside the field's own.
@@ -324,7 +330,13 @@ var (
 // readDay reads a day, a date and/or a time ("next Tuesday at 10 am", "the 3rd of March",
 // "tomorrow morning"), as said.
 func readDay(s string) string {
-	day := strings.TrimSpace(dayPhrase.FindString(s))
+	day := ""
+	for _, m := range dayPhrase.FindAllStringIndex(s, -1) {
+		if !negated(s[:m[0]]) { // "not today", "not on Monday" name no day
+			day = strings.TrimSpace(s[m[0]:m[1]])
+			break
+		}
+	}
 	at := strings.TrimSpace(timePhrase.FindString(s))
 	if strings.Count(at, ".") == 1 && strings.HasSuffix(at, ".") { // "10 am." ends a sentence; "10 a.m." keeps its dots
 		at = strings.TrimSuffix(at, ".")
@@ -341,6 +353,22 @@ func readDay(s string) string {
 		return strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(at, "at "), "At "))
 	}
 	return ""
+}
+
+// negated says whether the two words before a phrase, in its clause, deny it ("not today",
+// "can't do Monday").
+func negated(before string) bool {
+	if i := strings.LastIndexAny(before, ",.;!?"); i >= 0 { // a new clause: "not today, but Friday"
+		before = before[i+1:]
+	}
+	w := strings.Fields(strings.ToLower(before))
+	for i := len(w) - 1; i >= 0 && i >= len(w)-2; i-- {
+		switch w[i] {
+		case "not", "no", "never", "can't", "cannot", "won't", "isn't", "doesn't":
+			return true
+		}
+	}
+	return false
 }
 
 // readYesNo reads "yes" or "no" from the customer's words ("yeah, sure" yes; "not really",

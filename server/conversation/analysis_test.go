@@ -40,6 +40,8 @@ func TestReadValue(t *testing.T) {
 		{workflow.ValueDate, nil, "tomorrow morning", "Tomorrow morning"},
 		{workflow.ValueDate, nil, "any time after 3:30 pm", "3:30 pm"},
 		{workflow.ValueDate, nil, "I'm not sure yet", ""},
+		{workflow.ValueDate, nil, "Not today, but Friday is fine", "Friday"},
+		{workflow.ValueDate, nil, "I can't do Monday", ""},
 		{workflow.ValueYesNo, nil, "Yeah, sure", "yes"},
 		{workflow.ValueYesNo, nil, "No thanks", "no"},
 		{workflow.ValueYesNo, nil, "I'm not interested", "no"},
@@ -103,6 +105,14 @@ func TestExtractFields(t *testing.T) {
 		customerSays("sorry, make that ann@new.example.org")}
 	if got := conversation.ExtractFields(fields[2:3], unasked); len(got) != 1 || got[0].Value != "ann@new.example.org" || got[0].Turn != 3 {
 		t.Fatalf("unasked e-mail %+v", got)
+	}
+	// Digits said without the question are a phone number only when they look like a whole one.
+	phone := field("callback", workflow.ValuePhone, "A number to call back")
+	if got := conversation.ExtractFields([]workflow.PostCallField{phone}, []conversation.Turn{agentSays("Hello!"), customerSays("my order is 4471230")}); len(got) != 0 {
+		t.Fatalf("an order number read as a phone number: %+v", got)
+	}
+	if got := conversation.ExtractFields([]workflow.PostCallField{phone}, []conversation.Turn{agentSays("Hello!"), customerSays("reach me at 415 555 0100")}); len(got) != 1 || got[0].Value != "4155550100" {
+		t.Fatalf("a phone number said unasked: %+v", got)
 	}
 	// A yes-no is read only as an answer to its question, never from any "yes" in the call.
 	if got := conversation.ExtractFields(fields[:1], []conversation.Turn{agentSays("Can you hear me?"), customerSays("yes")}); len(got) != 0 {
