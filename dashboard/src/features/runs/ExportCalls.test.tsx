@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { Organization } from '../../api/gen/model';
 import { setTokens } from '../../api/session';
-import { fakeServer, fakeTeam, fakeUser, ok } from '../../test/fakeServer';
+import { fakeServer, fakeTeam, fakeUser, ok, pageMeta } from '../../test/fakeServer';
 import { TeamContext } from '../team/TeamContext';
+import { JobHistory } from './JobHistory';
 import { JobPanel } from './JobPanel';
 
 configure({ asyncUtilTimeout: 10_000 });
@@ -19,9 +20,9 @@ const job = (o: Record<string, unknown> = {}) => ({
   startedAt: '2026-03-30T10:00:00Z', finishedAt: '2026-03-30T10:05:00Z', error: null, createdAt: '2026-03-30T10:00:00Z', updatedAt: '2026-03-30T10:05:00Z', ...o,
 });
 
-function renderPanel() {
+function renderPanel(element = <JobPanel team={team} workflowId="w1" />) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '*', element: <JobPanel team={team} workflowId="w1" /> }], { initialEntries: ['/dashboard/workflow-canvas?workflowId=w1&teamId=t1'] });
+  const router = createMemoryRouter([{ path: '*', element }], { initialEntries: ['/dashboard/workflow-canvas?workflowId=w1&teamId=t1'] });
   return render(
     <QueryClientProvider client={queryClient}>
       <TeamContext.Provider value={{ user: fakeUser() as never, teams: [team], team, switchTeam: () => {} }}>
@@ -65,5 +66,15 @@ describe('a run’s calls as CSV', { timeout: 30_000 }, () => {
     renderPanel();
     await screen.findByTestId('job-panel');
     expect(screen.queryByRole('button', { name: 'Download calls (CSV)' })).toBeNull();
+  });
+
+  it('offers each run of the history as CSV, test runs excepted', async () => {
+    setTokens({ accessToken: 'a', refreshToken: 'r' });
+    fakeServer({
+      'GET /v1/workflow/history/w1': () => ok([job(), job({ id: 'j2', isTest: true })], { meta: pageMeta(1, 2, 10) }),
+    });
+    renderPanel(<JobHistory workflowId="w1" />);
+    const buttons = await screen.findAllByRole('button', { name: /^Download the calls of the run started/ });
+    expect(buttons).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Activity, CircleStop, Clock, Download, Radio } from 'lucide-react';
+import { Activity, CircleStop, Clock, Radio } from 'lucide-react';
 import { useState } from 'react';
 
 import type { Job, Organization } from '../../api/gen/model';
@@ -10,11 +10,11 @@ import { SkeletonText } from '../../components/ui/skeleton';
 import { ErrorState } from '../../components/ui/states';
 import { toast } from '../../components/ui/toast-store';
 import { formatDateTime } from '../../lib/dates';
-import { saveTextFile } from '../../lib/download';
 import { FALLBACK_POLL_MS, useStreamStatus } from '../../lib/events';
 import { can } from '../../lib/roles';
 import { jobStatus, percentDone, progressCounters } from './progress';
-import { endJobMutationOptions, exportJobCallsMutationOptions, progressQueryOptions } from './queries';
+import { ExportCallsButton } from './ExportCallsButton';
+import { endJobMutationOptions, progressQueryOptions } from './queries';
 
 /** The counters and bar of one job. */
 export function JobProgressView({ job }: { job: Job }) {
@@ -50,21 +50,6 @@ export function JobProgressView({ job }: { job: Job }) {
         ))}
       </dl>
     </div>
-  );
-}
-
-/** "Download calls (CSV)": the run's calls with their outcome, summary and post-call fields. */
-function ExportCallsButton({ jobId }: { jobId: string }) {
-  const download = useMutation({
-    ...exportJobCallsMutationOptions(),
-    onSuccess: (text) => saveTextFile(`calls-${jobId}.csv`, text),
-    onError: (e) => toast.error(e),
-  });
-  return (
-    <Button variant="ghost" size="sm" disabled={download.isPending} onClick={() => download.mutate(jobId)} data-testid="job-export-calls">
-      <Download aria-hidden="true" />
-      Download calls (CSV)
-    </Button>
   );
 }
 
