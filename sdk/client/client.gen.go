@@ -7589,6 +7589,9 @@ type WorkflowTemplate struct {
 	// Placeholders The values `templateValues` fills in when a workflow is created from it.
 	Placeholders []WorkflowTemplatePlaceholder `json:"placeholders"`
 
+	// PostCallFields The post-call fields a workflow made from it gathers (see `PostCallField`).
+	PostCallFields *[]PostCallField `json:"postCallFields,omitempty"`
+
 	// UpdatedAt An RFC 3339 timestamp in UTC.
 	UpdatedAt    Timestamp    `json:"updatedAt"`
 	WorkflowType WorkflowType `json:"workflowType"`
@@ -13460,7 +13463,8 @@ type ClientInterface interface {
 
 	// SaveWorkflowWithBody Save a workflow's graph
 	//
-	// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+	// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+	// ones sent, increments `version` and
 	// starts compiling the readable prompt again (`readablePromptStatus` becomes
 	// `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 	// workflow as updating meanwhile.
@@ -13515,7 +13519,8 @@ type ClientInterface interface {
 
 	// SaveWorkflow Save a workflow's graph
 	//
-	// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+	// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+	// ones sent, increments `version` and
 	// starts compiling the readable prompt again (`readablePromptStatus` becomes
 	// `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 	// workflow as updating meanwhile.
@@ -19958,7 +19963,8 @@ func (c *Client) RunWorkflow(ctx context.Context, id RecordId, body RunWorkflowJ
 
 // SaveWorkflowWithBody Save a workflow's graph
 //
-// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+// ones sent, increments `version` and
 // starts compiling the readable prompt again (`readablePromptStatus` becomes
 // `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 // workflow as updating meanwhile.
@@ -20024,7 +20030,8 @@ func (c *Client) SaveWorkflowWithBody(ctx context.Context, contentType string, b
 
 // SaveWorkflow Save a workflow's graph
 //
-// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+// ones sent, increments `version` and
 // starts compiling the readable prompt again (`readablePromptStatus` becomes
 // `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 // workflow as updating meanwhile.
@@ -34254,7 +34261,8 @@ type ClientWithResponsesInterface interface {
 
 	// SaveWorkflowWithBodyWithResponse Save a workflow's graph
 	//
-	// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+	// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+	// ones sent, increments `version` and
 	// starts compiling the readable prompt again (`readablePromptStatus` becomes
 	// `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 	// workflow as updating meanwhile.
@@ -34309,7 +34317,8 @@ type ClientWithResponsesInterface interface {
 
 	// SaveWorkflowWithResponse Save a workflow's graph
 	//
-	// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+	// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+	// ones sent, increments `version` and
 	// starts compiling the readable prompt again (`readablePromptStatus` becomes
 	// `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 	// workflow as updating meanwhile.
@@ -57774,7 +57783,8 @@ func (c *ClientWithResponses) RunWorkflowWithResponse(ctx context.Context, id Re
 
 // SaveWorkflowWithBodyWithResponse Save a workflow's graph
 //
-// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+// ones sent, increments `version` and
 // starts compiling the readable prompt again (`readablePromptStatus` becomes
 // `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 // workflow as updating meanwhile.
@@ -57836,7 +57846,8 @@ func (c *ClientWithResponses) SaveWorkflowWithBodyWithResponse(ctx context.Conte
 
 // SaveWorkflowWithResponse Save a workflow's graph
 //
-// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+// ones sent, increments `version` and
 // starts compiling the readable prompt again (`readablePromptStatus` becomes
 // `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 // workflow as updating meanwhile.

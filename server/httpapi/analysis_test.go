@@ -30,6 +30,19 @@ func TestPostCallFieldsAreSavedWithTheGraph(t *testing.T) {
 		a := newTeamAPI(t, env)
 		ada := env.SignUp(t, "ada@example.com")
 		org := env.Team(t, ada, "Acme")
+		// The shipped templates say which fields their workflows gather.
+		var templates struct {
+			Data []struct {
+				ID             string
+				PostCallFields []fieldJSON
+			}
+		}
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/templates/list?sizePerPage=50", nil, &templates)
+		for _, tp := range templates.Data {
+			if len(tp.PostCallFields) == 0 {
+				t.Fatalf("template %s shows no post-call field", tp.ID)
+			}
+		}
 		ag := createAgent(t, a, ada, org, map[string]any{})
 		var w struct{ Data workflowJSON }
 		a.want(http.StatusCreated, ada.Access, "POST", "/v1/workflow/create",

@@ -239,5 +239,5 @@ func renderWorkflowTemplate(t workflows.Template) api.WorkflowTemplate {
 	return api.WorkflowTemplate{Id: t.ID, Name: t.Name, Description: t.Description, WorkflowType: api.WorkflowType(t.Type),
 		Placeholders: mapped(t.Placeholders, func(p workflows.Placeholder) api.WorkflowTemplatePlaceholder {
 			return api.WorkflowTemplatePlaceholder{Key: p.Key, Label: p.Label}
-		}), Nodes: g.Nodes, Edges: g.Edges, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+		}), Nodes: g.Nodes, Edges: g.Edges, PostCallFields: renderPostCallFields(t.Graph.Fields), CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 }

@@ -463,7 +463,8 @@ export const useDeleteWorkflow = <TError = ErrorType<BadRequestResponse | Unauth
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+ * Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+ones sent, increments `version` and
 starts compiling the readable prompt again (`readablePromptStatus` becomes
 `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 workflow as updating meanwhile.
