@@ -22,7 +22,9 @@ var migrationName = regexp.MustCompile(`^(\d{5})_[a-z0-9_]+\.sql$`)
 // reservedMigrations are numbers claimed by work on another branch: a gap there is allowed
 // until that branch lands (8: the workflows branch; billing took 9 to stay clear of it).
 // 13 to 15: other branches of this round; 16 is inbound calls (issue 11).
-var reservedMigrations = map[int]bool{8: true}
+// 23 and 24 are main's (issue 22's template lines and passages): post-call analysis is 25, after
+// the template lines it adds fields to.
+var reservedMigrations = map[int]bool{8: true, 23: true, 24: true}
 
 // Both dialects have the same migrations, numbered 1, 2, 3… with no gaps but reserved ones.
 func TestMigrationsPairUpAndAreNumbered(t *testing.T) {

@@ -18,7 +18,8 @@ CREATE TABLE call_analyses (
 CREATE INDEX call_analyses_org_idx ON call_analyses (organization_id);
 
 -- The shipped templates define the fields their calls gather (workflow.PostCallField), kept
--- in the graph's postCallFields beside its nodes and edges. One statement per template.
+-- in the graph's postCallFields beside its nodes and edges. One statement per template, after
+-- 00023 (which rewrites the templates' graphs with their spoken lines).
 UPDATE workflow_templates SET graph = jsonb_set(graph::jsonb, '{postCallFields}', '[{"name":"issue","type":"text","description":"What does the caller need help with?"}]'::jsonb)::text WHERE id = 'template-customer-support';
 UPDATE workflow_templates SET graph = jsonb_set(graph::jsonb, '{postCallFields}', '[{"name":"will_attend","type":"yes-no","description":"Can they still make it to their appointment?"},{"name":"new_time","type":"date","description":"Which day and time suits them better?"}]'::jsonb)::text WHERE id = 'template-appointment-reminder';
 UPDATE workflow_templates SET graph = jsonb_set(graph::jsonb, '{postCallFields}', '[{"name":"interested","type":"yes-no","description":"Are they looking for a solution like ours this quarter?"},{"name":"demo_day","type":"date","description":"Which day and time suits them for a 20-minute demo?"},{"name":"email","type":"email","description":"Their e-mail address"}]'::jsonb)::text WHERE id = 'template-lead-qualification';
