@@ -187,3 +187,47 @@ func TestCallAnalysisAndJobExport(t *testing.T) {
 		a.problem(http.StatusNotFound, ada.Access, "GET", "/v1/workflow/job/0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11/calls.csv", nil)
 	})
 }
+
+// The whole chain as served: a test run's call through the simulator ends with its analysis
+// stored and answered with the call log.
+func TestATestCallLeavesItsAnalysis(t *testing.T) {
+	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
+		a := newTeamAPI(t, env)
+		ada := env.SignUp(t, "ada@example.com")
+		org := env.Team(t, ada, "Acme")
+		wf, _, _ := runnable(t, env, ada, org, 1)
+		var graph struct{ Data struct{ Nodes, Edges []any } }
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/"+wf, nil, &graph)
+		a.want(http.StatusOK, ada.Access, "POST", "/v1/workflow/save", map[string]any{"workflowId": wf, "nodes": graph.Data.Nodes, "edges": graph.Data.Edges,
+			"postCallFields": []any{map[string]any{"name": "email", "type": "email", "description": "Your e-mail?"}}}, nil)
+		var test struct{ Data jobJSON }
+		a.want(http.StatusCreated, ada.Access, "POST", "/v1/workflow/test-run/"+wf, map[string]any{"organizationId": org, "workflowId": wf,
+			"customerDescription": "A busy chef", "destinationPhoneNumber": "+14155550100", "isTestWorkflow": true,
+			"nameOrEmail": "Ada", "triggeredBy": "ada@example.com"}, &test)
+		waitJob(t, a, ada.Access, test.Data.ID)
+		var logs struct{ Data []struct{ ID, To string } }
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/call/logs?organizationId="+org, nil, &logs)
+		id := ""
+		for _, l := range logs.Data {
+			if l.To == "+14155550100" {
+				id = l.ID
+			}
+		}
+		if id == "" {
+			t.Fatalf("no call log of the test call: %+v", logs.Data)
+		}
+		var log struct {
+			Data struct {
+				Analysis *struct {
+					Summary, Outcome, AnalysedBy string
+					Fields                       []any
+				}
+			}
+		}
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/call/log/"+id+"?organizationId="+org, nil, &log)
+		an := log.Data.Analysis
+		if an == nil || an.Outcome == "" || an.Summary == "" || strings.Contains(an.Summary, "spoke") || an.AnalysedBy != "patterns" || an.Fields == nil {
+			t.Fatalf("analysis %+v", an)
+		}
+	})
+}
