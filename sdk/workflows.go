@@ -41,6 +41,9 @@ type WorkflowInput struct {
 type Graph struct {
 	Nodes []client.WorkflowNode `json:"nodes"`
 	Edges []client.WorkflowEdge `json:"edges"`
+	// PostCallFields are what the post-call analysis reads from each call; nil keeps the
+	// stored ones when saving.
+	PostCallFields *[]client.PostCallField `json:"postCallFields,omitempty"`
 }
 
 // Workflows walks a team's workflows, most recently updated first, of one type when typ is
@@ -180,7 +183,7 @@ func (c *Client) ConfigureWorkflowShopify(ctx context.Context, team, workflowID 
 // SaveWorkflow replaces a workflow's graph. With version > 0 it saves only over that version
 // (ErrConflict otherwise, CurrentVersion in the *APIError); 0 saves whatever is stored.
 func (c *Client) SaveWorkflow(ctx context.Context, id string, g Graph, version int) (client.Workflow, error) {
-	req := client.SaveWorkflowRequest{WorkflowId: id, Nodes: g.Nodes, Edges: g.Edges}
+	req := client.SaveWorkflowRequest{WorkflowId: id, Nodes: g.Nodes, Edges: g.Edges, PostCallFields: g.PostCallFields}
 	if req.Nodes == nil {
 		req.Nodes = []client.WorkflowNode{}
 	}
@@ -251,5 +254,6 @@ func GraphOf(w client.Workflow) Graph {
 	if w.Edges != nil {
 		g.Edges = *w.Edges
 	}
+	g.PostCallFields = w.PostCallFields
 	return g
 }

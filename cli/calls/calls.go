@@ -29,7 +29,7 @@ MP3 recording, and how many calls there were each day.`,
 		Aliases: []string{"call"},
 	}
 	cmd.AddCommand(NewCmdList(f, nil), NewCmdView(f, nil), NewCmdTranscript(f, nil), NewCmdRecording(f, nil), NewCmdStats(f, nil),
-		NewCmdSimulateInbound(f, nil), NewCmdBookings(f, nil))
+		NewCmdSimulateInbound(f, nil), NewCmdBookings(f, nil), NewCmdExport(f, nil))
 	return cmd
 }
 

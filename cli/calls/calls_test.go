@@ -25,7 +25,9 @@ var (
 	call  = client.CallLog{Id: "call-1", CallControlId: "v3:cc-1", OrganizationId: "team-1", Direction: client.CallDirectionOutbound,
 		From: "+14155550100", To: "+442071838750", Status: client.CallLogStatusCompleted, StartTime: clitest.When, EndTime: &ended,
 		DurationSeconds: 65, Cost: 0.18, CampaignId: ptr("camp-1"), AgentId: ptr("agent-1"), WorkflowId: ptr("wf-1"), JobId: ptr("job-1"),
-		HasRecording: true, HasTranscript: true, CreatedAt: clitest.When, UpdatedAt: ended}
+		HasRecording: true, HasTranscript: true, CreatedAt: clitest.When, UpdatedAt: ended,
+		Analysis: &client.CallAnalysis{Summary: `Ann said "Yes, go ahead."; the flow took "Renews". Renewal day: Next week.`, Outcome: "completed",
+			AnalysedBy: "patterns", Fields: []client.CallFieldValue{{Name: "renewal_day", Value: "Next week", Turn: 1}}}}
 	live = client.CallLog{Id: "call-2", CallControlId: "v3:cc-2", OrganizationId: "team-1", Direction: client.CallDirectionInbound,
 		From: "+14155550199", To: "+14155550100", Status: client.CallLogStatusInProgress, StartTime: ended, DurationSeconds: 12,
 		Simulated: true, CreatedAt: ended, UpdatedAt: ended}

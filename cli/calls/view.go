@@ -25,8 +25,10 @@ func NewCmdView(f *cmdutil.Factory, runF func(*ViewOptions) error) *cobra.Comman
 		Use:   "view <id>",
 		Short: "Show a call",
 		Long: `Show a call's log: direction, numbers, status, when it started and ended, how long it
-lasted, what it cost, and the campaign, agent, workflow and job it belongs to; then what was
-said, turn by turn (so far, for a call in progress).`,
+lasted, what it cost, and the campaign, agent, workflow and job it belongs to; for a finished
+call, its outcome, a summary of what happened and the workflow's post-call fields the customer
+answered, each with the turn it came from; then what was said, turn by turn (so far, for a
+call in progress).`,
 		Example: `  betty calls view 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b30
   betty calls view 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b30 --json`,
 		Args: cmdutil.ExactArgs(1, "give the id of the call (see betty calls list)"),
@@ -70,6 +72,14 @@ func runView(ctx context.Context, opts *ViewOptions) error {
 		t.Row("JOB", cmdutil.Str(cl.JobId))
 		t.Row("RECORDING", yesNo(cl.HasRecording))
 		t.Row("TRANSCRIPT", yesNo(cl.HasTranscript))
+		if a := cl.Analysis; a != nil {
+			t.Row("OUTCOME", a.Outcome)
+			t.Row("SUMMARY", a.Summary)
+			for _, f := range a.Fields {
+				// Turns are counted from 1 for people, as the transcript below lists them.
+				t.Row("FIELD "+f.Name, fmt.Sprintf("%s (turn %d)", f.Value, f.Turn+1))
+			}
+		}
 	})
 	if err != nil || opts.Output.Format != "" || !opts.IO.StdoutTTY || !cl.HasTranscript { // TSV stays one record
 		return err

@@ -26,7 +26,8 @@ func NewCmdImport(f *cmdutil.Factory, runF func(*ImportOptions) error) *cobra.Co
 	cmd := &cobra.Command{
 		Use:   "import <file>",
 		Short: "Save a graph file into a workflow",
-		Long: `Save the nodes and edges of a YAML or JSON graph file ("-" reads standard input) into
+		Long: `Save the nodes and edges (and the postCallFields, when the file has them: what the
+post-call analysis reads from each call) of a YAML or JSON graph file ("-" reads standard input) into
 the workflow the file names (its workflowId, as export writes it) or --into. The save applies
 only if the workflow is still at the file's version: a workflow changed since the export is
 refused (exit 1) unless --force. A file without a workflow creates one, named and typed as
@@ -83,7 +84,7 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "Created workflow %q.\n", w.Name)
 		id, version = w.Id, w.Version
 	}
-	w, err := c.SaveWorkflow(ctx, id, betty.Graph{Nodes: f.Nodes, Edges: f.Edges}, version)
+	w, err := c.SaveWorkflow(ctx, id, betty.Graph{Nodes: f.Nodes, Edges: f.Edges, PostCallFields: f.PostCallFields}, version)
 	var apiErr *betty.APIError
 	if errors.Is(err, betty.ErrConflict) && errors.As(err, &apiErr) && apiErr.CurrentVersion > 0 {
 		return cmdutil.WithHint(err, fmt.Sprintf("the workflow is at version %d, the file at %d: export it again, or import with --force to overwrite it", apiErr.CurrentVersion, f.Version))

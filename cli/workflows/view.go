@@ -3,11 +3,13 @@ package workflows
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bettyhq/betty/cli/cmdutil"
 	betty "github.com/bettyhq/betty/sdk"
+	"github.com/bettyhq/betty/sdk/client"
 )
 
 // ViewOptions are the inputs of `betty workflow view`.
@@ -26,7 +28,8 @@ func NewCmdView(f *cmdutil.Factory, runF func(*ViewOptions) error) *cobra.Comman
 	cmd := &cobra.Command{
 		Use:   "view <id>",
 		Short: "Show a workflow",
-		Long: `Show a workflow: its settings, its nodes, and what still stops it from running. With
+		Long: `Show a workflow: its settings, its nodes, the post-call fields its calls gather (set them
+in the graph file's postCallFields, see betty workflow import), and what still stops it from running. With
 --prompt, print the readable prompt compiled from the graph (the script the agent follows).`,
 		Example: `  betty workflow view 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11
   betty workflow view 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11 --prompt
@@ -80,6 +83,11 @@ func runView(ctx context.Context, opts *ViewOptions) error {
 				t.Row("NODE", fmt.Sprintf("%s %s %s", n.Id, n.Type, cmdutil.Str(n.Data.NodeLabel)))
 			}
 		}
+		if w.PostCallFields != nil {
+			for _, f := range *w.PostCallFields {
+				t.Row("FIELD", postCallField(f))
+			}
+		}
 		t.Row("UPDATED", cmdutil.Time(&w.UpdatedAt))
 	})
 	if err != nil {
@@ -88,4 +96,14 @@ func runView(ctx context.Context, opts *ViewOptions) error {
 	printProblems(opts.IO, w.Problems)
 	printWarnings(opts.IO, w.Warnings)
 	return nil
+}
+
+// postCallField shows a field's definition: "email (email) Your e-mail address?", a choice
+// with its options.
+func postCallField(f client.PostCallField) string {
+	s := fmt.Sprintf("%s (%s) %s", f.Name, f.Type, f.Description)
+	if f.Options != nil && len(*f.Options) > 0 {
+		s += " [" + strings.Join(*f.Options, " | ") + "]"
+	}
+	return s
 }

@@ -69,12 +69,16 @@ type File struct {
 	Version      int                   `json:"version,omitempty" yaml:"version,omitempty"`
 	Nodes        []client.WorkflowNode `json:"nodes" yaml:"nodes"`
 	Edges        []client.WorkflowEdge `json:"edges" yaml:"edges"`
+	// PostCallFields are what the post-call analysis reads from each call; a file without
+	// them leaves the workflow's as they are.
+	PostCallFields *[]client.PostCallField `json:"postCallFields,omitempty" yaml:"postCallFields,omitempty"`
 }
 
 // fileOf is the file of a workflow.
 func fileOf(w client.Workflow) File {
 	g := betty.GraphOf(w)
-	return File{WorkflowID: w.Id, Name: w.Name, WorkflowType: w.WorkflowType, Version: w.Version, Nodes: g.Nodes, Edges: g.Edges}
+	return File{WorkflowID: w.Id, Name: w.Name, WorkflowType: w.WorkflowType, Version: w.Version, Nodes: g.Nodes, Edges: g.Edges,
+		PostCallFields: g.PostCallFields}
 }
 
 // readFile reads a graph file, YAML or JSON ("-" is standard input), answering it and its raw

@@ -95,4 +95,13 @@ edges: [{id: e, source: s, target: f}]
 	if out, err := run(refused); err == nil || !strings.Contains(out, "A save would be refused (1):") || !strings.Contains(out, "nodes[f].destinationPhoneNumber") {
 		t.Errorf("refused: %v\n%s", err, out)
 	}
+	// Post-call fields are checked as a save checks them.
+	fields := filepath.Join(dir, "fields.yaml")
+	os.WriteFile(fields, []byte(`nodes: [{id: s, type: start, position: {x: 0, y: 0}, data: {}}]
+edges: []
+postCallFields: [{name: email, type: email, description: "Your e-mail?"}, {name: Plan, type: choice, description: "Which plan?", options: [Pro]}]
+`), 0o600)
+	if out, err := run(fields); err == nil || !strings.Contains(out, "postCallFields[1].name") {
+		t.Errorf("fields: %v\n%s", err, out)
+	}
 }

@@ -1210,6 +1210,39 @@ func (e PhoneVerificationStatus) Valid() bool {
 	}
 }
 
+// Defines values for PostCallFieldType.
+const (
+	PostCallFieldTypeChoice PostCallFieldType = "choice"
+	PostCallFieldTypeDate   PostCallFieldType = "date"
+	PostCallFieldTypeEmail  PostCallFieldType = "email"
+	PostCallFieldTypeNumber PostCallFieldType = "number"
+	PostCallFieldTypePhone  PostCallFieldType = "phone"
+	PostCallFieldTypeText   PostCallFieldType = "text"
+	PostCallFieldTypeYesNo  PostCallFieldType = "yes-no"
+)
+
+// Valid indicates whether the value is a known member of the PostCallFieldType enum.
+func (e PostCallFieldType) Valid() bool {
+	switch e {
+	case PostCallFieldTypeChoice:
+		return true
+	case PostCallFieldTypeDate:
+		return true
+	case PostCallFieldTypeEmail:
+		return true
+	case PostCallFieldTypeNumber:
+		return true
+	case PostCallFieldTypePhone:
+		return true
+	case PostCallFieldTypeText:
+		return true
+	case PostCallFieldTypeYesNo:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ProblemCode.
 const (
 	ProblemCodeAppDisconnected           ProblemCode = "app_disconnected"
@@ -2569,6 +2602,32 @@ type BookCallRequest struct {
 	PublicKey string `json:"publicKey"`
 }
 
+// CallAnalysis What a finished call left behind, made when it ended: a summary of what happened (the
+// language model's when one is configured, else built from the customer's words, the
+// branches the flow took and the fields), the outcome, and the workflow's post-call
+// fields the customer answered, each with the transcript turn it was read from.
+type CallAnalysis struct {
+	// AnalysedBy Who read the fields, `patterns` (Betty's local extraction) or the language model's name.
+	//
+	// Example: patterns
+	AnalysedBy string `json:"analysedBy"`
+
+	// Fields The fields the customer answered, in the workflow's order; unanswered ones are absent.
+	Fields []CallFieldValue `json:"fields"`
+
+	// Outcome `completed`, `forwarded`, `do-not-call`, `incomplete` (ended before the flow did),
+	// `step-failed` or `no-response`, as the inbox item has it.
+	//
+	//
+	// Example: completed
+	Outcome string `json:"outcome"`
+
+	// Summary What happened, for people; the call's inbox item says the same.
+	//
+	// Example: Ann asked "Can I see a demo?"; the flow took "Interested". Demo day: Tuesday at 10 am; email: ann@example.com.
+	Summary string `json:"summary"`
+}
+
 // CallBooking A shopper's request for a call from the storefront widget.
 type CallBooking struct {
 	// Consent What the shopper agreed to, recorded with the call.
@@ -2649,10 +2708,34 @@ type CallDailyCount struct {
 // CallDirection defines model for CallDirection.
 type CallDirection string
 
+// CallFieldValue defines model for CallFieldValue.
+type CallFieldValue struct {
+	// Name The post-call field's name.
+	//
+	// Example: email
+	Name string `json:"name"`
+
+	// Turn The index, counted from 0, in the call's transcript of the customer's turn it was read from.
+	//
+	// Example: 5
+	Turn int `json:"turn"`
+
+	// Value The value, as its type reads it.
+	//
+	// Example: ann@example.com
+	Value string `json:"value"`
+}
+
 // CallLog One phone call made or received by an organisation's agent.
 type CallLog struct {
 	// AgentId The agent that spoke on the call; null when none (for example a forwarded call).
 	AgentId *string `json:"agentId"`
+
+	// Analysis What a finished call left behind, made when it ended: a summary of what happened (the
+	// language model's when one is configured, else built from the customer's words, the
+	// branches the flow took and the fields), the outcome, and the workflow's post-call
+	// fields the customer answered, each with the transcript turn it was read from.
+	Analysis *CallAnalysis `json:"analysis,omitempty"`
 
 	// CallControlId The carrier's id of the call; names its transcript. Empty while the call is queued and the carrier has not given one yet (decision).
 	//
@@ -5301,6 +5384,41 @@ type PhoneVerificationMethod string
 // (or a new request for the same number replaced it).
 type PhoneVerificationStatus string
 
+// PostCallField A value a workflow gathers on its calls, read from each finished call's transcript by
+// the post-call analysis: the customer's answer to the agent's turn that asks it (found
+// by the words of `description` and `name`), read by `type`. Without a language model
+// it is read by patterns; with one (`--llm-url`) the model answers a JSON schema built
+// from the fields, and the patterns are used when it fails. A field the customer did
+// not answer is left out of the call's analysis: nothing is guessed.
+type PostCallField struct {
+	// Description The question that gathers it, or what it holds, in plain words.
+	//
+	// Example: Which day suits you for the demo?
+	Description string `json:"description"`
+
+	// Name The field's snake_case name, unique in the workflow; a column of the job's calls CSV.
+	//
+	// Example: appointment_day
+	Name string `json:"name"`
+
+	// Options A `choice`'s options (2 to 20, distinct); absent for other types.
+	Options *[]string `json:"options,omitempty"`
+
+	// Type How a post-call field's value is read: `text` (the customer's answer as said),
+	// `yes-no` (`yes` or `no`), `email` (an address, said or written: "ann dot lee at
+	// example dot com" is `ann.lee@example.com`), `phone` (the digits, with `+` when said),
+	// `date` (a day, a date and/or a time as said: "Next Tuesday at 10 am"), `number`
+	// (digits or words: "twenty-five" is `25`), `choice` (one of `options`, as spelled there).
+	Type PostCallFieldType `json:"type"`
+}
+
+// PostCallFieldType How a post-call field's value is read: `text` (the customer's answer as said),
+// `yes-no` (`yes` or `no`), `email` (an address, said or written: "ann dot lee at
+// example dot com" is `ann.lee@example.com`), `phone` (the digits, with `+` when said),
+// `date` (a day, a date and/or a time as said: "Next Tuesday at 10 am"), `number`
+// (digits or words: "twenty-five" is `25`), `choice` (one of `options`, as spelled there).
+type PostCallFieldType string
+
 // Problem An RFC 9457 problem document.
 type Problem struct {
 	// Code A stable machine-readable error code. `request_timeout` (408) answers a client that
@@ -5478,6 +5596,13 @@ type SaveWorkflowRequest struct {
 
 	// Nodes The whole set of nodes (an empty list empties the graph).
 	Nodes []WorkflowNode `json:"nodes"`
+
+	// PostCallFields The whole set of the workflow's post-call fields, saved with the graph under its
+	// `version`. When absent the stored fields are kept (a client that edits only nodes
+	// and edges does not clear them); an empty list removes them. Names are unique
+	// snake_case; a `choice` has 2 to 20 options and only a choice has options; a
+	// broken field answers 422 naming it as `postCallFields[<index>].<property>`.
+	PostCallFields *[]PostCallField `json:"postCallFields,omitempty"`
 
 	// Version The `version` the client's graph is based on. When given and the stored version
 	// differs, nothing is saved and the answer is 409. When absent the save always applies.
@@ -7140,6 +7265,10 @@ type Workflow struct {
 	// when it has none (a campaign workflow then uses its campaign's number).
 	PhoneNumberId *string `json:"phoneNumberId"`
 
+	// PostCallFields What the post-call analysis reads from each finished call of this workflow (see
+	// `PostCallField`); sent with the nodes and edges, left out with them.
+	PostCallFields *[]PostCallField `json:"postCallFields,omitempty"`
+
 	// Problems Sent with the nodes and edges: what stops the graph from running as it is (a path
 	// that does not end in End Call or Forward Call, a Forward Call without a number, an
 	// agent step without an instruction…), one entry per node, `field` naming it as
@@ -7482,6 +7611,9 @@ type WorkflowTemplate struct {
 
 	// Placeholders The values `templateValues` fills in when a workflow is created from it.
 	Placeholders []WorkflowTemplatePlaceholder `json:"placeholders"`
+
+	// PostCallFields The post-call fields a workflow made from it gathers (see `PostCallField`).
+	PostCallFields *[]PostCallField `json:"postCallFields,omitempty"`
 
 	// UpdatedAt An RFC 3339 timestamp in UTC.
 	UpdatedAt    Timestamp    `json:"updatedAt"`
@@ -13224,6 +13356,20 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/workflow/history/{id} (the `ListWorkflowHistory` operationId).
 	ListWorkflowHistory(ctx context.Context, id RecordId, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ExportJobCalls Export a run's calls with their analysis as CSV
+	//
+	// Answers, as a CSV file streamed as it is read, one row per call the workflow-run job
+	// `id` placed, in the order they started: `call_id`, `to`, `status`, `started_at`,
+	// `duration_seconds`, `outcome`, `summary`, then one column per post-call field the
+	// workflow defines now, in its order (empty when the call did not answer it, or has no
+	// analysis yet). A cell starting with `=`, `@`, a tab or a carriage return, or with `+`
+	// or `-` not followed by a number, is prefixed with `'` so a spreadsheet does not run it
+	// as a formula. At most 100,000 calls are written. A job of another team, or none,
+	// answers 404. Any team role may call it.
+	//
+	// Corresponds with GET /v1/workflow/job/{id}/calls.csv (the `ExportJobCalls` operationId).
+	ExportJobCalls(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListWorkflows List workflows
 	//
 	// Lists the organisation's workflows, campaign workflows included (they carry their
@@ -13355,7 +13501,8 @@ type ClientInterface interface {
 
 	// SaveWorkflowWithBody Save a workflow's graph
 	//
-	// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+	// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+	// ones sent, increments `version` and
 	// starts compiling the readable prompt again (`readablePromptStatus` becomes
 	// `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 	// workflow as updating meanwhile.
@@ -13410,7 +13557,8 @@ type ClientInterface interface {
 
 	// SaveWorkflow Save a workflow's graph
 	//
-	// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+	// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+	// ones sent, increments `version` and
 	// starts compiling the readable prompt again (`readablePromptStatus` becomes
 	// `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 	// workflow as updating meanwhile.
@@ -19618,6 +19766,30 @@ func (c *Client) ListWorkflowHistory(ctx context.Context, id RecordId, params *L
 	return c.Client.Do(req)
 }
 
+// ExportJobCalls Export a run's calls with their analysis as CSV
+//
+// Answers, as a CSV file streamed as it is read, one row per call the workflow-run job
+// `id` placed, in the order they started: `call_id`, `to`, `status`, `started_at`,
+// `duration_seconds`, `outcome`, `summary`, then one column per post-call field the
+// workflow defines now, in its order (empty when the call did not answer it, or has no
+// analysis yet). A cell starting with `=`, `@`, a tab or a carriage return, or with `+`
+// or `-` not followed by a number, is prefixed with `'` so a spreadsheet does not run it
+// as a formula. At most 100,000 calls are written. A job of another team, or none,
+// answers 404. Any team role may call it.
+//
+// Corresponds with GET /v1/workflow/job/{id}/calls.csv (the `ExportJobCalls` operationId).
+func (c *Client) ExportJobCalls(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportJobCallsRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListWorkflows List workflows
 //
 // Lists the organisation's workflows, campaign workflows included (they carry their
@@ -19829,7 +20001,8 @@ func (c *Client) RunWorkflow(ctx context.Context, id RecordId, body RunWorkflowJ
 
 // SaveWorkflowWithBody Save a workflow's graph
 //
-// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+// ones sent, increments `version` and
 // starts compiling the readable prompt again (`readablePromptStatus` becomes
 // `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 // workflow as updating meanwhile.
@@ -19895,7 +20068,8 @@ func (c *Client) SaveWorkflowWithBody(ctx context.Context, contentType string, b
 
 // SaveWorkflow Save a workflow's graph
 //
-// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+// ones sent, increments `version` and
 // starts compiling the readable prompt again (`readablePromptStatus` becomes
 // `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 // workflow as updating meanwhile.
@@ -29071,6 +29245,40 @@ func NewListWorkflowHistoryRequest(server string, id RecordId, params *ListWorkf
 	return req, nil
 }
 
+// NewExportJobCallsRequest constructs an http.Request for the ExportJobCalls method
+func NewExportJobCallsRequest(server string, id RecordId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/workflow/job/%s/calls.csv", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListWorkflowsRequest constructs an http.Request for the ListWorkflows method
 func NewListWorkflowsRequest(server string, params *ListWorkflowsParams) (*http.Request, error) {
 	var err error
@@ -33936,6 +34144,22 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/workflow/history/{id} (the `ListWorkflowHistory` operationId).
 	ListWorkflowHistoryWithResponse(ctx context.Context, id RecordId, params *ListWorkflowHistoryParams, reqEditors ...RequestEditorFn) (*ListWorkflowHistoryResponse, error)
 
+	// ExportJobCallsWithResponse Export a run's calls with their analysis as CSV
+	//
+	// Answers, as a CSV file streamed as it is read, one row per call the workflow-run job
+	// `id` placed, in the order they started: `call_id`, `to`, `status`, `started_at`,
+	// `duration_seconds`, `outcome`, `summary`, then one column per post-call field the
+	// workflow defines now, in its order (empty when the call did not answer it, or has no
+	// analysis yet). A cell starting with `=`, `@`, a tab or a carriage return, or with `+`
+	// or `-` not followed by a number, is prefixed with `'` so a spreadsheet does not run it
+	// as a formula. At most 100,000 calls are written. A job of another team, or none,
+	// answers 404. Any team role may call it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/workflow/job/{id}/calls.csv (the `ExportJobCalls` operationId).
+	ExportJobCallsWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*ExportJobCallsResponse, error)
+
 	// ListWorkflowsWithResponse List workflows
 	//
 	// Lists the organisation's workflows, campaign workflows included (they carry their
@@ -34075,7 +34299,8 @@ type ClientWithResponsesInterface interface {
 
 	// SaveWorkflowWithBodyWithResponse Save a workflow's graph
 	//
-	// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+	// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+	// ones sent, increments `version` and
 	// starts compiling the readable prompt again (`readablePromptStatus` becomes
 	// `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 	// workflow as updating meanwhile.
@@ -34130,7 +34355,8 @@ type ClientWithResponsesInterface interface {
 
 	// SaveWorkflowWithResponse Save a workflow's graph
 	//
-	// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+	// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+	// ones sent, increments `version` and
 	// starts compiling the readable prompt again (`readablePromptStatus` becomes
 	// `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 	// workflow as updating meanwhile.
@@ -50357,6 +50583,96 @@ func (r ListWorkflowHistoryResponse) ContentType() string {
 	return ""
 }
 
+// ExportJobCallsResponse200Headers the declared response headers of an HTTP 200 response for ExportJobCalls
+type ExportJobCallsResponse200Headers struct {
+	ContentDisposition string
+}
+
+// ExportJobCallsResponse429Headers the declared response headers of an HTTP 429 response for ExportJobCalls
+type ExportJobCallsResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ExportJobCallsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ExportJobCallsResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ExportJobCallsResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ExportJobCallsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ExportJobCallsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ExportJobCallsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ExportJobCallsResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ExportJobCallsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ExportJobCallsResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportJobCallsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportJobCallsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportJobCallsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportJobCallsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListWorkflowsResponse429Headers the declared response headers of an HTTP 429 response for ListWorkflows
 type ListWorkflowsResponse429Headers struct {
 	RetryAfter *int
@@ -57296,6 +57612,28 @@ func (c *ClientWithResponses) ListWorkflowHistoryWithResponse(ctx context.Contex
 	return ParseListWorkflowHistoryResponse(rsp)
 }
 
+// ExportJobCallsWithResponse Export a run's calls with their analysis as CSV
+//
+// Answers, as a CSV file streamed as it is read, one row per call the workflow-run job
+// `id` placed, in the order they started: `call_id`, `to`, `status`, `started_at`,
+// `duration_seconds`, `outcome`, `summary`, then one column per post-call field the
+// workflow defines now, in its order (empty when the call did not answer it, or has no
+// analysis yet). A cell starting with `=`, `@`, a tab or a carriage return, or with `+`
+// or `-` not followed by a number, is prefixed with `'` so a spreadsheet does not run it
+// as a formula. At most 100,000 calls are written. A job of another team, or none,
+// answers 404. Any team role may call it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/workflow/job/{id}/calls.csv (the `ExportJobCalls` operationId).
+func (c *ClientWithResponses) ExportJobCallsWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*ExportJobCallsResponse, error) {
+	rsp, err := c.ExportJobCalls(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportJobCallsResponse(rsp)
+}
+
 // ListWorkflowsWithResponse List workflows
 //
 // Lists the organisation's workflows, campaign workflows included (they carry their
@@ -57483,7 +57821,8 @@ func (c *ClientWithResponses) RunWorkflowWithResponse(ctx context.Context, id Re
 
 // SaveWorkflowWithBodyWithResponse Save a workflow's graph
 //
-// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+// ones sent, increments `version` and
 // starts compiling the readable prompt again (`readablePromptStatus` becomes
 // `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 // workflow as updating meanwhile.
@@ -57545,7 +57884,8 @@ func (c *ClientWithResponses) SaveWorkflowWithBodyWithResponse(ctx context.Conte
 
 // SaveWorkflowWithResponse Save a workflow's graph
 //
-// Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+// Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+// ones sent, increments `version` and
 // starts compiling the readable prompt again (`readablePromptStatus` becomes
 // `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 // workflow as updating meanwhile.
@@ -72454,6 +72794,90 @@ func ParseListWorkflowHistoryResponse(rsp *http.Response) (*ListWorkflowHistoryR
 	switch {
 	case rsp.StatusCode == 429:
 		var headers ListWorkflowHistoryResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExportJobCallsResponse parses an HTTP response from a ExportJobCallsWithResponse call
+func ParseExportJobCallsResponse(rsp *http.Response) (*ExportJobCallsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportJobCallsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ExportJobCallsResponse200Headers
+		if values := rsp.Header.Values("Content-Disposition"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Disposition", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentDisposition = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers ExportJobCallsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

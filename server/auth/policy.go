@@ -206,6 +206,7 @@ var Policy = map[string]Rule{
 
 	// Jobs: of every team of the caller the ids name
 	"listJobStatuses": on(Readonly, EachIn("job", Query("ids"))),
+	"exportJobCalls":  on(Readonly, In("job", Path("id"))),
 
 	// Knowledge base
 	"createKnowledgeBase": team(Member, FromBody), "updateKnowledgeBase": on(Member, In("knowledge base", Path("id"))),

@@ -153,6 +153,11 @@ func (s *Service) Close(ctx context.Context, orgID, callLogID string, c runs.Cal
 		if err := s.addTurns(ctx, orgID, callLogID, c.Turns); err != nil {
 			return err
 		}
+		if c.Analysis != nil {
+			if err := s.addAnalysis(ctx, orgID, callLogID, *c.Analysis); err != nil {
+				return err
+			}
+		}
 		item := store.InboxItem{OrganizationID: orgID, CallLogID: &l.ID, CallControlID: l.CallControlID, CampaignID: l.CampaignID,
 			Title: inboxTitle(c, l), Summary: strings.TrimSpace(c.Summary), Outcome: orDefault(strings.TrimSpace(c.Outcome), c.Status),
 			Priority: min(max(c.Priority, 0), 100), Visibility: store.InboxPrivate}

@@ -114,8 +114,9 @@ type Step struct {
 	Offset time.Duration `json:"offset"`
 }
 
-// Summary is the inbox item of a finished call.
+// Summary is the inbox item of a finished call, with the call's analysis.
 type Summary struct {
 	Title, Summary, Outcome string
 	Priority                int
+	Analysis                Analysis
 }

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/llm"
 	"github.com/bettyhq/betty/server/store"
+	"github.com/bettyhq/betty/server/workflow"
 )
 
 // doNotCall are the ways people ask not to be called again. The words are matched after
@@ -95,37 +97,45 @@ var outcomeWords = map[string]string{
 	OutcomeDoNotCall: "asked not to be called again", OutcomeCompleted: "completed", OutcomeNoResponse: "no response",
 }
 
-// Summarize makes the inbox item of a finished call: a title naming the contact and the
-// outcome, a summary of the conversation from the language back-end (the local one's
-// extract when it fails), the outcome and its priority (see Priorities).
+// Summarize makes the inbox item of a finished call and its analysis: a title naming the
+// contact and the outcome, the workflow's post-call fields read from the call (by the
+// language model when one is configured and answers, else by ExtractFields), and a summary
+// of what happened (the model's, else LocalSummary's), the outcome and its priority (see
+// Priorities).
 func (e *Engine) Summarize(ctx context.Context, s Setup, r Result) (Summary, error) {
 	outcome := OutcomeOf(r)
-	who := strings.TrimSpace(s.Contact.FirstName + " " + s.Contact.LastName)
-	if who == "" {
-		who = firstNonEmpty(s.Contact.Phone, "an unknown contact")
+	title := fmt.Sprintf("Call with %s: %s", contactName(s.Contact, "an unknown contact"), outcomeWords[outcome])
+	fields, by, err := e.extract(ctx, s.Graph.Fields, r.Turns)
+	if err != nil {
+		return Summary{}, err
 	}
-	title := fmt.Sprintf("Call with %s: %s", who, outcomeWords[outcome])
-	lines := make([]string, 0, len(r.Turns))
-	for _, t := range r.Turns {
-		sp := "Agent"
-		if t.Speaker == "customer" {
-			sp = "Customer"
+	text := ""
+	if e.d.Model.Name() != e.local.Name() {
+		lines := make([]string, 0, len(r.Turns)+len(fields))
+		for _, t := range r.Turns {
+			lines = append(lines, speakerName(t.Speaker)+": "+t.Text)
 		}
-		lines = append(lines, sp+": "+t.Text)
-	}
-	req := llm.Request{Task: llm.TaskSummarize, Brief: llm.Brief{Transcript: lines}, MaxTokens: 200, Messages: []llm.Message{
-		{Role: llm.System, Content: "Summarise this phone call for the team's inbox in two or three plain sentences: what the customer wanted, what was agreed, and any follow-up. Do not invent anything."},
-		{Role: llm.User, Content: strings.Join(lines, "\n")},
-	}}
-	sum, err := e.d.Model.Chat(ctx, req, nil)
-	if err != nil || strings.TrimSpace(sum.Text) == "" {
-		if err != nil && ctx.Err() != nil {
+		facts := ""
+		if len(fields) > 0 {
+			facts = "\nWhat the call established: " + fieldsSentence(fields)
+		}
+		req := llm.Request{Task: llm.TaskSummarize, Brief: llm.Brief{Transcript: lines}, MaxTokens: 200, Messages: []llm.Message{
+			{Role: llm.System, Content: "Summarise this phone call for the team's inbox in two or three plain sentences: what the customer wanted, what was agreed, and any follow-up. Do not invent anything."},
+			{Role: llm.User, Content: strings.Join(lines, "\n") + facts},
+		}}
+		sum, err := e.d.Model.Chat(ctx, req, nil)
+		switch {
+		case err != nil && ctx.Err() != nil:
 			return Summary{}, ctx.Err()
+		case err != nil || strings.TrimSpace(sum.Text) == "":
+			e.d.Log.Warn("conversation: the language model could not summarise; the local summary is used", "err", err)
+		default:
+			text = strings.TrimSpace(sum.Text)
 		}
-		e.d.Log.Warn("conversation: the language model could not summarise; the local summary is used", "err", err)
-		sum, _ = e.local.Chat(ctx, req, nil)
 	}
-	text := strings.TrimSpace(sum.Text)
+	if text == "" {
+		text = LocalSummary(s, r, outcome, fields)
+	}
 	var notes []string
 	if r.ForwardedTo != "" {
 		notes = append(notes, "Forwarded to "+r.ForwardedTo+".")
@@ -138,7 +148,120 @@ func (e *Engine) Summarize(ctx context.Context, s Setup, r Result) (Summary, err
 	if len(notes) > 0 {
 		text += " " + strings.Join(notes, " ")
 	}
-	return Summary{Title: title, Summary: text, Outcome: outcome, Priority: Priorities[outcome]}, nil
+	return Summary{Title: title, Summary: text, Outcome: outcome, Priority: Priorities[outcome],
+		Analysis: Analysis{Summary: text, Outcome: outcome, Fields: fields, By: by}}, nil
+}
+
+// LocalSummary says what happened on a call without a language model, from what the call
+// established rather than how long it was: who the customer is, the words that carried the
+// call (their first question, else their longest answer), the branches the flow took on
+// their words, the post-call fields read, and how it ended when that is news ("Ann asked
+// "Can I see a demo?"; the flow took "Interested". Appointment day: Tuesday; email:
+// ann@example.com.").
+func LocalSummary(s Setup, r Result, outcome string, fields []FieldValue) string {
+	who := contactName(s.Contact, "The customer")
+	if s.Contact.FirstName != "" {
+		who = s.Contact.FirstName
+	}
+	var parts []string
+	switch said, asked := keyWords(r.Turns); {
+	case outcome == OutcomeNoResponse:
+		parts = append(parts, who+" said nothing.")
+	case outcome == OutcomeDoNotCall:
+		parts = append(parts, who+" asked not to be called again.")
+	case asked:
+		parts = append(parts, fmt.Sprintf("%s asked %q", who, said))
+	case said != "":
+		parts = append(parts, fmt.Sprintf("%s said %q", who, said))
+	}
+	if b := branchesTaken(s.Graph, r.Steps); len(b) > 0 && outcome != OutcomeNoResponse {
+		last := len(parts) - 1
+		if last >= 0 && !strings.HasSuffix(parts[last], ".") {
+			parts[last] += "; the flow took " + strings.Join(b, ", then ") + "."
+		} else {
+			parts = append(parts, "The flow took "+strings.Join(b, ", then ")+".")
+		}
+	} else if n := len(parts) - 1; n >= 0 && !strings.HasSuffix(parts[n], ".") {
+		parts[n] += "."
+	}
+	if len(fields) > 0 {
+		parts = append(parts, fieldsSentence(fields))
+	}
+	switch outcome {
+	case OutcomeIncomplete:
+		parts = append(parts, "The call ended before the flow did.")
+	case OutcomeCompleted:
+		if len(fields) == 0 && len(s.Graph.Fields) > 0 {
+			parts = append(parts, "None of the workflow's fields was answered.")
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// keyWords answers the customer's words that carried the call: their first question (asked
+// true), else their longest turn, at most 20 words.
+func keyWords(turns []Turn) (string, bool) {
+	longest := ""
+	for _, t := range turns {
+		if t.Speaker != "customer" {
+			continue
+		}
+		text := oneLine(t.Text)
+		if strings.HasSuffix(text, "?") {
+			return clipWords(text, 20), true
+		}
+		if len(text) > len(longest) {
+			longest = text
+		}
+	}
+	return clipWords(longest, 20), false
+}
+
+// clipWords bounds s to its first words, marking the cut.
+func clipWords(s string, words int) string {
+	w := strings.Fields(s)
+	if len(w) <= words {
+		return s
+	}
+	return strings.Join(w[:words], " ") + "…"
+}
+
+// branchesTaken answers the labels of the branches the customer's words chose, quoted, in order.
+func branchesTaken(g workflow.Graph, steps []Step) []string {
+	labels := map[string]string{}
+	for _, n := range g.Nodes {
+		labels[n.ID] = firstNonEmpty(oneLine(n.Data.String(workflow.FieldNodeLabel)), oneLine(n.Data.String(workflow.FieldDescription)))
+	}
+	var out []string
+	for _, st := range steps {
+		if st.Kind == "branch" && labels[st.NodeID] != "" {
+			out = append(out, strconv.Quote(labels[st.NodeID]))
+		}
+	}
+	return out
+}
+
+// fieldsSentence lists fields for people: "Appointment day: Tuesday; email: ann@example.com."
+func fieldsSentence(fields []FieldValue) string {
+	parts := make([]string, len(fields))
+	for i, f := range fields {
+		parts[i] = strings.ReplaceAll(f.Name, "_", " ") + ": " + f.Value
+	}
+	return capitalFirst(strings.Join(parts, "; ")) + "."
+}
+
+func contactName(c Contact, unknown string) string {
+	if who := strings.TrimSpace(c.FirstName + " " + c.LastName); who != "" {
+		return who
+	}
+	return firstNonEmpty(c.Phone, unknown)
+}
+
+func speakerName(s string) string {
+	if s == "customer" {
+		return "Customer"
+	}
+	return "Agent"
 }
 
 // StoreAgents reads agent profiles from the store for the engine.

@@ -43,6 +43,11 @@ func (h *Calls) GetCallLog(ctx context.Context, req api.GetCallLogRequestObject)
 	if out.CrmUpdates, err = crmUpdates(ctx, h.crm, l.OrganizationID, l.ID); err != nil {
 		return nil, err
 	}
+	a, err := h.svc.AnalysisOf(ctx, l.OrganizationID, l.ID)
+	if err != nil {
+		return nil, err
+	}
+	out.Analysis = renderAnalysis(a)
 	return api.GetCallLog200JSONResponse{Status: http.StatusOK, Data: out}, nil
 }
 

@@ -204,6 +204,7 @@ func renderWorkflow(w workflows.Workflow, withGraph bool) api.Workflow {
 		if err := roundTrip(w.Graph, &g); err == nil { // a graph the store decoded always encodes
 			out.Nodes, out.Edges = &g.Nodes, &g.Edges
 		}
+		out.PostCallFields = renderPostCallFields(w.Graph.Fields)
 		problems := mapped(w.Problems, func(v workflow.Violation) api.FieldError { return api.FieldError{Field: v.Field, Message: v.Message} })
 		out.Problems = &problems
 		warnings := mapped(w.Warnings, func(v workflow.Violation) api.FieldError { return api.FieldError{Field: v.Field, Message: v.Message} })
@@ -240,5 +241,5 @@ func renderWorkflowTemplate(t workflows.Template) api.WorkflowTemplate {
 	return api.WorkflowTemplate{Id: t.ID, Name: t.Name, Description: t.Description, WorkflowType: api.WorkflowType(t.Type),
 		Placeholders: mapped(t.Placeholders, func(p workflows.Placeholder) api.WorkflowTemplatePlaceholder {
 			return api.WorkflowTemplatePlaceholder{Key: p.Key, Label: p.Label}
-		}), Nodes: g.Nodes, Edges: g.Edges, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+		}), Nodes: g.Nodes, Edges: g.Edges, PostCallFields: renderPostCallFields(t.Graph.Fields), CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 }

@@ -229,6 +229,10 @@ func (Unimplemented) EndWorkflowJob(context.Context, api.EndWorkflowJobRequestOb
 	return nil, problem.NotImplemented("endWorkflowJob")
 }
 
+func (Unimplemented) ExportJobCalls(context.Context, api.ExportJobCallsRequestObject) (api.ExportJobCallsResponseObject, error) {
+	return nil, problem.NotImplemented("exportJobCalls")
+}
+
 func (Unimplemented) FinishHubspotAuthorization(context.Context, api.FinishHubspotAuthorizationRequestObject) (api.FinishHubspotAuthorizationResponseObject, error) {
 	return nil, problem.NotImplemented("finishHubspotAuthorization")
 }

@@ -72,6 +72,7 @@ func (h *Workflows) SaveWorkflow(ctx context.Context, req api.SaveWorkflowReques
 	if err != nil {
 		return nil, err
 	}
+	g.Fields = postCallFieldsOf(req.Body.PostCallFields)
 	base := 0
 	if req.Body.Version != nil {
 		base = *req.Body.Version

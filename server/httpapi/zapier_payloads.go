@@ -7,6 +7,7 @@ import (
 
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/calls"
+	"github.com/bettyhq/betty/server/conversation"
 	"github.com/bettyhq/betty/server/integrations/zapier"
 	"github.com/bettyhq/betty/server/runs"
 	"github.com/bettyhq/betty/server/store"
@@ -37,7 +38,13 @@ func (z *ZapierEntities) Render(ctx context.Context, orgID string, ev zapier.Eve
 		if err != nil {
 			return nil, st, ignoreMissing(err)
 		}
-		v, st.Final = renderCallLog(l), l.Status.Final()
+		out := renderCallLog(l)
+		a, err := z.calls.AnalysisOf(ctx, orgID, id)
+		if err != nil {
+			return nil, st, err
+		}
+		out.Analysis = renderAnalysis(a)
+		v, st.Final = out, l.Status.Final()
 	case zapier.JobFinished:
 		// Every call of a run changes its job: its status alone first, the whole job (with
 		// its progress, counted over its attempts) only once it finished.
@@ -93,9 +100,13 @@ func (z *ZapierEntities) Example(ev zapier.Event) []byte {
 	switch ev {
 	case zapier.CallCompleted:
 		jobID, wfID, cost := job, wf, 0.12
-		v = renderCallLog(calls.CallLog{ID: call, OrganizationID: org, Direction: "outbound", From: "+14155550100", To: "+14155550123",
+		l := renderCallLog(calls.CallLog{ID: call, OrganizationID: org, Direction: "outbound", From: "+14155550100", To: "+14155550123",
 			Status: store.CallCompleted, StartTime: at, EndTime: &end, Cost: cost, WorkflowID: &wfID, JobID: &jobID, HasTranscript: true,
 			CreatedAt: at, UpdatedAt: end})
+		l.Analysis = renderAnalysis(&conversation.Analysis{Outcome: conversation.OutcomeCompleted, By: conversation.ByPatterns,
+			Summary: `Ada asked "Can I see a demo?"; the flow took "Interested". Demo day: Tuesday at 10 am; email: ada@example.com.`,
+			Fields:  []conversation.FieldValue{{Name: "demo_day", Value: "Tuesday at 10 am", Turn: 3}, {Name: "email", Value: "ada@example.com", Turn: 5}}})
+		v = l
 	case zapier.JobFinished:
 		v = api.Job{Id: job, OrganizationId: org, WorkflowId: wf, Status: api.JobStatusSuccess, Type: api.WorkflowRun,
 			TriggeredBy: "zapier@example.com", StartedAt: at, FinishedAt: &end, CreatedAt: at, UpdatedAt: end,

@@ -507,6 +507,17 @@ func TestZapierDeliveriesAPI(t *testing.T) {
 		if call.ID == "" || call.Status == "" || call.Status == "in-progress" {
 			t.Fatalf("call.completed payload: %s", calls[0])
 		}
+		// A call the agent held carries its post-call analysis (summary, outcome, fields).
+		for _, b := range calls {
+			var c struct {
+				Status   string
+				Analysis *struct{ Summary, Outcome string }
+			}
+			_ = json.Unmarshal(b, &c)
+			if c.Status == "completed" && (c.Analysis == nil || c.Analysis.Summary == "" || c.Analysis.Outcome == "") {
+				t.Fatalf("call.completed payload without its analysis: %s", b)
+			}
+		}
 		var inbox struct{ Meta struct{ TotalSize int } }
 		a.want(http.StatusOK, ada.Access, "GET", "/v1/inbox?organizationId="+org, nil, &inbox)
 		if inbox.Meta.TotalSize > 0 {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-
-	"github.com/bettyhq/betty/internal/plural"
 )
 
 // Local is the offline, deterministic back-end: the same request always answers the same
@@ -33,8 +31,7 @@ func (l Local) Chat(ctx context.Context, req Request, onDelta func(string) error
 		if r.Choice >= 0 {
 			r.Text = fmt.Sprint(r.Choice + 1)
 		}
-	case TaskSummarize:
-		r.Text = summarize(req.Brief.Transcript)
+	case TaskSummarize: // the conversation package summarises a call itself (conversation.LocalSummary)
 	default:
 		r.Text = Utterance(req.Brief)
 	}
@@ -193,28 +190,6 @@ func withoutGreeting(line string) string {
 		return strings.TrimSpace(strings.Join(ss[1:], ""))
 	}
 	return line
-}
-
-// summarize is the local summary: who spoke, the customer's main words, how it ended.
-func summarize(lines []string) string {
-	var customer []string
-	agentTurns := 0
-	for _, l := range lines {
-		if rest, ok := strings.CutPrefix(l, "Customer: "); ok && strings.TrimSpace(rest) != "" {
-			customer = append(customer, strings.TrimSpace(rest))
-		} else if strings.HasPrefix(l, "Agent: ") {
-			agentTurns++
-		}
-	}
-	if len(customer) == 0 {
-		return fmt.Sprintf("The agent spoke %s; the customer said nothing.", plural.Count(agentTurns, "time", "times"))
-	}
-	s := fmt.Sprintf("The agent spoke %s and the customer %s. The customer said: %q",
-		plural.Count(agentTurns, "time", "times"), plural.Count(len(customer), "time", "times"), customer[0])
-	if len(customer) > 1 {
-		s += fmt.Sprintf(", and finally: %q", customer[len(customer)-1])
-	}
-	return s + "."
 }
 
 func splitSentences(s string) []string {

@@ -527,6 +527,7 @@ func (s *Service) hungUp(ctx context.Context, j store.WorkflowJob, a store.Attem
 			return err
 		}
 		closed.Title, closed.Summary, closed.Outcome, closed.Priority = sum.Title, sum.Summary, sum.Outcome, sum.Priority
+		closed.Analysis = &sum.Analysis
 	}
 	if closed.Title == "" {
 		closed.Title, closed.Summary, closed.Priority = fmt.Sprintf("Call to %s", a.Phone), fmt.Sprintf("The call ended %s.", state), 3

@@ -75,6 +75,9 @@ type CallClosed struct {
 	// maximum duration, a call the carrier lost); "" when it ended the usual way. It is the
 	// call log's endReason.
 	Reason string
+	// Analysis is the call's post-call analysis (nil when the conversation engine did not
+	// hold the call).
+	Analysis *conversation.Analysis
 }
 
 // Turn is one turn of a conversation.

@@ -21,8 +21,6 @@ var migrationName = regexp.MustCompile(`^(\d{5})_[a-z0-9_]+\.sql$`)
 
 // reservedMigrations are numbers claimed by work on another branch: a gap there is allowed
 // until that branch lands (8: the workflows branch; billing took 9 to stay clear of it).
-// 13 to 15: other branches of this round; 16 is inbound calls (issue 11).
-// 23: issue 22's templates and post-call analysis branches.
 var reservedMigrations = map[int]bool{8: true}
 
 // Both dialects have the same migrations, numbered 1, 2, 3… with no gaps but reserved ones.

@@ -197,6 +197,9 @@ const EdgeType = "add-step"
 type Graph struct {
 	Nodes []Node `json:"nodes"`
 	Edges []Edge `json:"edges"`
+	// Fields are the values the post-call analysis reads from a call's transcript (see
+	// PostCallField); saved with the graph, nil when a save did not send them.
+	Fields []PostCallField `json:"postCallFields,omitempty"`
 }
 
 // UnmarshalJSON reads a node, accepting the kind's and the data's other spellings.
@@ -286,7 +289,7 @@ func snakeCase(s string) string {
 // Canonical answers the graph with every node's data in its one written form, and nil maps
 // and slices made empty, so two equal graphs marshal to the same bytes.
 func Canonical(g Graph) Graph {
-	out := Graph{Nodes: make([]Node, 0, len(g.Nodes)), Edges: make([]Edge, 0, len(g.Edges))}
+	out := Graph{Nodes: make([]Node, 0, len(g.Nodes)), Edges: make([]Edge, 0, len(g.Edges)), Fields: g.Fields}
 	for _, n := range g.Nodes {
 		n.Data = canonicalData(n.Data)
 		if k, ok := ParseKind(string(n.Type)); ok {

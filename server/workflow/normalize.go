@@ -173,7 +173,7 @@ func removeNode(g Graph, id string, changes *[]Change) Graph {
 		}
 		kept = append(kept, e)
 	}
-	return Graph{Nodes: withoutNode(g.Nodes, id), Edges: kept}
+	return Graph{Nodes: withoutNode(g.Nodes, id), Edges: kept, Fields: g.Fields}
 }
 
 func withoutNode(nodes []Node, id string) []Node {

@@ -458,6 +458,11 @@ func Prepare(g Graph, typ Type) (Graph, []Change, []Violation) {
 	if errs := Check(norm, typ); len(errs) > 0 {
 		return Graph{}, nil, errs
 	}
+	fields := CleanPostCallFields(g.Fields)
+	if errs := CheckPostCallFields(fields); len(errs) > 0 {
+		return Graph{}, nil, errs
+	}
+	norm.Fields = fields
 	if changes == nil {
 		changes = []Change{}
 	}

@@ -348,6 +348,9 @@ func (s *Service) Save(ctx context.Context, a auth.Actor, id string, g workflow.
 			return err
 		}
 		g = keepOwnedData(stored.Graph, g)
+		if g.Fields == nil { // a save that does not send the post-call fields keeps them
+			g.Fields = stored.Graph.Fields
+		}
 		norm, ch, violations := workflow.Prepare(g, workflow.Type(w.Type))
 		if len(violations) > 0 {
 			return refused(violations)

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { FileAudio, MessageSquareText, PhoneIncoming, PhoneOutgoing } from 'lucide-react';
+import { ClipboardList, FileAudio, MessageSquareText, PhoneIncoming, PhoneOutgoing } from 'lucide-react';
 import { Link } from 'react-router';
 
 import type { CallLog, Organization } from '../../api/gen/model';
@@ -10,6 +10,7 @@ import { ErrorState } from '../../components/ui/states';
 import { formatDateTime } from '../../lib/dates';
 import { useStreamStatus } from '../../lib/events';
 import { teamPath } from '../team/TeamContext';
+import { CallAnalysisView } from './CallAnalysisView';
 import { callStatus, formatCost, formatDuration, SIMULATED_HINT } from './format';
 import { callLogQueryOptions, LIVE_TRANSCRIPT_MS, recordingQueryOptions, transcriptQueryOptions } from './queries';
 import { TranscriptView } from './TranscriptView';
@@ -108,6 +109,14 @@ export function CallDetail({ team, callLogId }: { team: Organization; callLogId:
           </dl>
         </CardBody>
       </Card>
+      {c.analysis && (
+        <Card as="section" aria-labelledby="analysis-heading">
+          <CardHeader id="analysis-heading" icon={<ClipboardList />} title="What the call left behind" />
+          <CardBody>
+            <CallAnalysisView analysis={c.analysis} />
+          </CardBody>
+        </Card>
+      )}
       <Card as="section" aria-labelledby="recording-heading">
         <CardHeader id="recording-heading" icon={<FileAudio />} title="Recording" />
         <CardBody>

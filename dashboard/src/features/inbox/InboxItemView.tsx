@@ -15,6 +15,8 @@ import { toast } from '../../components/ui/toast-store';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime } from '../../lib/dates';
 import { can } from '../../lib/roles';
+import { CallAnalysisView } from '../calls/CallAnalysisView';
+import { callLogQueryOptions } from '../calls/queries';
 import { teamPath } from '../team/TeamContext';
 import { deleteInboxMutationOptions, inboxItemQueryOptions, PRIORITY_CHOICES, priorityLabel, publicLink, updateInboxMutationOptions } from './queries';
 
@@ -27,6 +29,9 @@ function priorityChoice(priority: number): string {
 export function InboxItemView({ team, inboxId, onDeleted }: { team: Organization; inboxId: string; onDeleted: () => void }) {
   const queryClient = useQueryClient();
   const item = useQuery(inboxItemQueryOptions(team.id, inboxId));
+  const callLogId = item.data?.callLogId ?? '';
+  // The call's analysis: its outcome and the fields the customer answered.
+  const call = useQuery({ ...callLogQueryOptions(team.id, callLogId), enabled: callLogId !== '' });
   const update = useMutation(updateInboxMutationOptions(queryClient));
   const remove = useMutation(deleteInboxMutationOptions(queryClient));
   const [confirming, setConfirming] = useState(false);
@@ -72,6 +77,14 @@ export function InboxItemView({ team, inboxId, onDeleted }: { team: Organization
             {it.summary || 'No summary was written for this call.'}
           </p>
         </div>
+        {call.data?.analysis && (
+          <div>
+            <h3 className="text-xs font-semibold tracking-wide text-fg-subtle uppercase">What the call established</h3>
+            <div className="mt-1">
+              <CallAnalysisView analysis={call.data.analysis} showSummary={false} />
+            </div>
+          </div>
+        )}
         {it.callLogId && (
           <Link className="inline-flex items-center gap-1.5 text-sm font-medium text-accent-fg underline" to={teamPath(`/dashboard/calls?callLogId=${encodeURIComponent(it.callLogId)}`, team.id)}>
             <PhoneCall aria-hidden="true" className="size-4" />

@@ -8,6 +8,7 @@ import { DataTable, type Column } from '../../components/ui/table';
 import { formatDateTime } from '../../lib/dates';
 import { usePollInterval } from '../../lib/events';
 import { usePagedList } from '../../lib/usePagedList';
+import { ExportCallsButton } from './ExportCallsButton';
 import { jobStatus } from './progress';
 import { historyQueryOptions } from './queries';
 
@@ -29,6 +30,12 @@ const COLUMNS: Column<Job>[] = [
   { key: 'progress', header: 'Handled', cell: (j) => <span className="tabular-nums">{`${(j.progress.completed + j.progress.failed).toLocaleString('en-US')} / ${j.progress.total.toLocaleString('en-US')}`}</span> },
   { key: 'by', header: 'Started by', cell: (j) => <span className="break-all">{j.triggeredBy}</span>, hideOnMobile: true },
   { key: 'finished', header: 'Finished', cell: (j) => formatDateTime(j.finishedAt), hideOnMobile: true },
+  {
+    key: 'calls',
+    header: 'Calls',
+    cell: (j) => (j.isTest ? null : <ExportCallsButton jobId={j.id} label={`Download the calls of the run started ${formatDateTime(j.startedAt)} (CSV)`} />),
+    hideOnMobile: true,
+  },
 ];
 
 /** The workflow's runs, 10 a page newest first; refreshed every 60 s without the event stream. `compact` (a side panel) keeps the first three columns. */

@@ -13,6 +13,7 @@ import { formatDateTime } from '../../lib/dates';
 import { FALLBACK_POLL_MS, useStreamStatus } from '../../lib/events';
 import { can } from '../../lib/roles';
 import { jobStatus, percentDone, progressCounters } from './progress';
+import { ExportCallsButton } from './ExportCallsButton';
 import { endJobMutationOptions, progressQueryOptions } from './queries';
 
 /** The counters and bar of one job. */
@@ -103,6 +104,7 @@ export function JobPanel({ team, workflowId }: { team: Organization; workflowId:
           </p>
         )}
         <JobProgressView job={job} />
+        {!job.isTest && <ExportCallsButton jobId={job.id} />}
       </div>
     );
   }

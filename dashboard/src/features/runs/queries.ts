@@ -6,7 +6,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 
 import type { Job, ListWorkflowHistoryParams, TestRunWorkflowRequest } from '../../api/gen/model';
-import { endWorkflowJob, getGetWorkflowProgressUrl, getListWorkflowHistoryQueryKey, getPreviewWorkflowRunQueryKey, getWorkflowProgress, listWorkflowHistory, previewWorkflowRun, runWorkflow, testRunWorkflow } from '../../api/gen/workflows/workflows';
+import { endWorkflowJob, exportJobCalls, getGetWorkflowProgressUrl, getListWorkflowHistoryQueryKey, getPreviewWorkflowRunQueryKey, getWorkflowProgress, listWorkflowHistory, previewWorkflowRun, runWorkflow, testRunWorkflow } from '../../api/gen/workflows/workflows';
 
 export const HISTORY_PAGE_SIZE = 10;
 
@@ -88,5 +88,12 @@ export function endJobMutationOptions(queryClient: QueryClient) {
   return {
     mutationFn: async ({ workflowId }: { workflowId: string }) => (await endWorkflowJob(workflowId)).data,
     onSuccess: (job: Job) => applyJob(queryClient, job),
+  };
+}
+
+/** A run's calls as CSV (one row per call, the workflow's post-call fields as columns); it reads only, so it invalidates nothing. */
+export function exportJobCallsMutationOptions() {
+  return {
+    mutationFn: (jobId: string) => exportJobCalls(jobId),
   };
 }

@@ -7,6 +7,7 @@ import type { CallDirection } from './callDirection';
 import type { CallLogStatus } from './callLogStatus';
 import type { Timestamp } from './timestamp';
 import type { CrmUpdate } from './crmUpdate';
+import type { CallAnalysis } from './callAnalysis';
 
 /**
  * One phone call made or received by an organisation's agent.
@@ -88,6 +89,7 @@ tries (a background job retried with backoff), then `done` or `failed` with the
 reason.
  */
   crmUpdates?: CrmUpdate[];
+  analysis?: CallAnalysis;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -5,6 +5,7 @@
 import type { Id } from './id';
 import type { WorkflowNode } from './workflowNode';
 import type { WorkflowEdge } from './workflowEdge';
+import type { PostCallField } from './postCallField';
 
 export interface SaveWorkflowRequest {
   workflowId: Id;
@@ -18,6 +19,16 @@ export interface SaveWorkflowRequest {
    * @maxItems 1000
    */
   edges: WorkflowEdge[];
+  /**
+   * The whole set of the workflow's post-call fields, saved with the graph under its
+`version`. When absent the stored fields are kept (a client that edits only nodes
+and edges does not clear them); an empty list removes them. Names are unique
+snake_case; a `choice` has 2 to 20 options and only a choice has options; a
+broken field answers 422 naming it as `postCallFields[<index>].<property>`.
+
+   * @maxItems 20
+   */
+  postCallFields?: PostCallField[];
   /**
    * The `version` the client's graph is based on. When given and the stored version
 differs, nothing is saved and the answer is 409. When absent the save always applies.

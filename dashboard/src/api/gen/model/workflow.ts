@@ -7,6 +7,7 @@ import type { WorkflowType } from './workflowType';
 import type { PromptStatus } from './promptStatus';
 import type { WorkflowNode } from './workflowNode';
 import type { WorkflowEdge } from './workflowEdge';
+import type { PostCallField } from './postCallField';
 import type { WorkflowGraphChange } from './workflowGraphChange';
 import type { FieldError } from './fieldError';
 import type { Timestamp } from './timestamp';
@@ -59,6 +60,13 @@ keeps the last good text. Null until a first compilation succeeded.
    * @maxItems 1000
    */
   edges?: WorkflowEdge[];
+  /**
+   * What the post-call analysis reads from each finished call of this workflow (see
+`PostCallField`); sent with the nodes and edges, left out with them.
+
+   * @maxItems 20
+   */
+  postCallFields?: PostCallField[];
   /**
    * The workflow's own phone number (set with `POST /v1/workflow/config/phone`); null
 when it has none (a campaign workflow then uses its campaign's number).

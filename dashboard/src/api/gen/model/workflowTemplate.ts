@@ -7,6 +7,7 @@ import type { WorkflowType } from './workflowType';
 import type { WorkflowTemplatePlaceholder } from './workflowTemplatePlaceholder';
 import type { WorkflowNode } from './workflowNode';
 import type { WorkflowEdge } from './workflowEdge';
+import type { PostCallField } from './postCallField';
 import type { Timestamp } from './timestamp';
 
 /**
@@ -23,6 +24,11 @@ export interface WorkflowTemplate {
   placeholders: WorkflowTemplatePlaceholder[];
   nodes: WorkflowNode[];
   edges: WorkflowEdge[];
+  /**
+   * The post-call fields a workflow made from it gathers (see `PostCallField`).
+   * @maxItems 20
+   */
+  postCallFields?: PostCallField[];
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

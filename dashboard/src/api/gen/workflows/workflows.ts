@@ -463,7 +463,8 @@ export const useDeleteWorkflow = <TError = ErrorType<BadRequestResponse | Unauth
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Replaces the workflow's nodes and edges with the ones sent, increments `version` and
+ * Replaces the workflow's nodes and edges (and its `postCallFields`, when sent) with the
+ones sent, increments `version` and
 starts compiling the readable prompt again (`readablePromptStatus` becomes
 `in-progress`). The dashboard queues saves (one at a time, latest wins) and shows the
 workflow as updating meanwhile.
@@ -1099,6 +1100,114 @@ export const useEndWorkflowJob = <TError = ErrorType<BadRequestResponse | Unauth
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Answers, as a CSV file streamed as it is read, one row per call the workflow-run job
+`id` placed, in the order they started: `call_id`, `to`, `status`, `started_at`,
+`duration_seconds`, `outcome`, `summary`, then one column per post-call field the
+workflow defines now, in its order (empty when the call did not answer it, or has no
+analysis yet). A cell starting with `=`, `@`, a tab or a carriage return, or with `+`
+or `-` not followed by a number, is prefixed with `'` so a spreadsheet does not run it
+as a formula. At most 100,000 calls are written. A job of another team, or none,
+answers 404. Any team role may call it.
+
+ * @summary Export a run's calls with their analysis as CSV
+ */
+export const getExportJobCallsUrl = (id: RecordId,) => {
+
+
+  
+
+  return `/v1/workflow/job/${id}/calls.csv`
+}
+
+export const exportJobCalls = async (id: RecordId, options?: RequestInit): Promise<string> => {
+  
+  return customFetch<string>(getExportJobCallsUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getExportJobCallsQueryKey = (id?: RecordId,) => {
+    return [
+    `/v1/workflow/job/${id}/calls.csv`
+    ] as const;
+    }
+
+    
+export const getExportJobCallsQueryOptions = <TData = Awaited<ReturnType<typeof exportJobCalls>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportJobCalls>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getExportJobCallsQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof exportJobCalls>>> = ({ signal }) => exportJobCalls(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof exportJobCalls>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ExportJobCallsQueryResult = NonNullable<Awaited<ReturnType<typeof exportJobCalls>>>
+export type ExportJobCallsQueryError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>
+
+
+export function useExportJobCalls<TData = Awaited<ReturnType<typeof exportJobCalls>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: RecordId, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportJobCalls>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof exportJobCalls>>,
+          TError,
+          Awaited<ReturnType<typeof exportJobCalls>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useExportJobCalls<TData = Awaited<ReturnType<typeof exportJobCalls>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportJobCalls>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof exportJobCalls>>,
+          TError,
+          Awaited<ReturnType<typeof exportJobCalls>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useExportJobCalls<TData = Awaited<ReturnType<typeof exportJobCalls>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportJobCalls>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Export a run's calls with their analysis as CSV
+ */
+
+export function useExportJobCalls<TData = Awaited<ReturnType<typeof exportJobCalls>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportJobCalls>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getExportJobCallsQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * Makes `agentId` the agent profile that speaks in the workflow and recompiles the
 readable prompt (`readablePromptStatus` becomes `in-progress`). The agent must belong
 to the workflow's organisation (404). It does not change `version`. Any team role

@@ -15,7 +15,7 @@ import {
   type OnNodeDrag,
   type Viewport,
 } from '@xyflow/react';
-import { Activity, FileText, LayoutGrid, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
+import { Activity, FileText, LayoutGrid, ListChecks, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 
@@ -32,6 +32,7 @@ import { RunControls } from '../../runs/RunControls';
 import { RunsPanel } from '../../runs/RunsPanel';
 import { teamPath, useCurrentTeam } from '../../team/TeamContext';
 import { parseGraph, str, validate, type Data, type Graph, type Kind } from '../graph';
+import { PostCallFieldsDialog } from '../PostCallFieldsDialog';
 import { PromptPanel } from '../PromptPanel';
 import { workflowQueryOptions } from '../queries';
 import { edgeTypes, EdgeContext } from './AddStepEdge';
@@ -160,6 +161,8 @@ function Editor({ workflow }: { workflow: Workflow }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [showPrompt, setShowPrompt] = useState(false);
   const [showRuns, setShowRuns] = useState(false);
+  const [showFields, setShowFields] = useState(false);
+  const [postCallFields, setPostCallFields] = useState(workflow.postCallFields ?? []);
   const graphRef = useRef(graph);
   graphRef.current = graph;
   const dark = useDarkTheme();
@@ -408,6 +411,9 @@ function Editor({ workflow }: { workflow: Workflow }) {
             <Button variant="ghost" size="icon" aria-label="Runs" title="Runs: the job in progress and the history" onClick={() => setShowRuns((s) => !s)} aria-pressed={showRuns}>
               <Activity aria-hidden="true" />
             </Button>
+            <Button variant="ghost" size="icon" aria-label="Post-call fields" title="Post-call fields: what Betty reads from each finished call" onClick={() => setShowFields(true)} aria-pressed={showFields}>
+              <ListChecks aria-hidden="true" />
+            </Button>
             <Button variant={workflow.workflowType === 'outbound' ? 'secondary' : 'primary'} onClick={() => queue.schedule(graphRef.current, { now: true })} busy={queue.status === 'saving'} busyLabel="Saving…" disabled={queue.status === 'conflict'}>
               <Save aria-hidden="true" />
               Save
@@ -416,6 +422,19 @@ function Editor({ workflow }: { workflow: Workflow }) {
           </div>
         }
       />
+      {showFields && (
+        <PostCallFieldsDialog
+          open
+          onOpenChange={setShowFields}
+          fields={postCallFields}
+          errors={saveErrors}
+          onSave={(next) => {
+            setPostCallFields(next);
+            queue.scheduleFields(graphRef.current, next);
+            setShowFields(false);
+          }}
+        />
+      )}
       {saveErrors.length > 0 && (
         <div role="alert" className="rounded-md border border-danger/30 bg-danger-subtle px-3 py-2 text-sm text-danger-fg">
           The server refused this graph: {saveErrors.map((e) => `${e.field}: ${e.message}`).join(' · ')}

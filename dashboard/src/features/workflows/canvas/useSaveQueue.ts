@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { isApiError } from '../../../api/mutator';
-import type { FieldError, WorkflowEdge, WorkflowNode } from '../../../api/gen/model';
+import type { FieldError, PostCallField, WorkflowEdge, WorkflowNode } from '../../../api/gen/model';
 import type { Graph } from '../graph';
 import { fetchWorkflow, saveGraph } from '../queries';
 
@@ -21,6 +21,8 @@ export function useSaveQueue(workflowId: string, initialVersion: number) {
   const queryClient = useQueryClient();
   const version = useRef(initialVersion);
   const pending = useRef<Graph | null>(null);
+  /** Post-call fields to send with the next save (undefined: the stored ones are kept). */
+  const pendingFields = useRef<PostCallField[] | undefined>(undefined);
   const inFlight = useRef(false);
   const blocked = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -33,6 +35,7 @@ export function useSaveQueue(workflowId: string, initialVersion: number) {
     clearTimeout(timer.current);
     if (inFlight.current || blocked.current || !pending.current) return;
     const graph = pending.current;
+    const fields = pendingFields.current;
     pending.current = null;
     inFlight.current = true;
     setStatus('saving');
@@ -41,8 +44,10 @@ export function useSaveQueue(workflowId: string, initialVersion: number) {
         workflowId,
         nodes: graph.nodes as unknown as WorkflowNode[],
         edges: graph.edges as unknown as WorkflowEdge[],
+        ...(fields ? { postCallFields: fields } : {}),
         version: version.current,
       });
+      if (pendingFields.current === fields) pendingFields.current = undefined;
       version.current = saved.version;
       setErrors([]);
       setStatus(pending.current ? 'pending' : 'saved');
@@ -77,6 +82,15 @@ export function useSaveQueue(workflowId: string, initialVersion: number) {
     [flush, status],
   );
 
+  /** Saves the post-call fields now, with the graph: the server checks them with it under the same version. */
+  const scheduleFields = useCallback(
+    (graph: Graph, fields: PostCallField[]) => {
+      pendingFields.current = fields;
+      schedule(graph, { now: true });
+    },
+    [schedule],
+  );
+
   /**
    * After a conflict: save this graph on top of the stored version, the one the 409 named (else
    * read again). Saved on anything newer still, it meets another conflict, never overwrites it.
@@ -91,6 +105,7 @@ export function useSaveQueue(workflowId: string, initialVersion: number) {
   /** After a conflict: drop local edits; the caller loads the stored graph. */
   const discard = useCallback((newVersion: number) => {
     pending.current = null;
+    pendingFields.current = undefined;
     blocked.current = false;
     version.current = newVersion;
     setConflictVersion(undefined);
@@ -117,5 +132,5 @@ export function useSaveQueue(workflowId: string, initialVersion: number) {
     };
   }, [flush]);
 
-  return { status, errors, conflictVersion, schedule, flush, keepMine, reloadStored, version };
+  return { status, errors, conflictVersion, schedule, scheduleFields, flush, keepMine, reloadStored, version };
 }

@@ -18,6 +18,7 @@ import { dataProblems } from '../fieldRules';
 import { EmptyNote } from '../parts';
 import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
 import { HubspotTable, IntegrationSourceEdit, ZapierNote } from './hubspot';
+import { saveTextFile } from '../../../../../lib/download';
 
 const SOURCE_LABELS: Record<string, string> = { csv: 'CSV file', hubspot: 'HubSpot', zapier: 'Zapier' };
 
@@ -91,16 +92,7 @@ function rejectedFileName(fileName: string): string {
 function RejectedLink({ workflowId, nodeId, count, fileName }: { workflowId: string; nodeId: string; count: number; fileName: string }) {
   const download = useMutation({
     mutationFn: () => downloadRejectedContacts(nodeId, { workflowId }),
-    onSuccess: (text) => {
-      const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = rejectedFileName(fileName);
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 0);
-    },
+    onSuccess: (text) => saveTextFile(rejectedFileName(fileName), text),
     onError: (e) => toast.error(e),
   });
   return (
