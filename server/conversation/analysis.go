@@ -233,7 +233,7 @@ func ReadValue(f workflow.PostCallField, said string) (string, bool) {
 	case workflow.ValueDate:
 		v = readDay(said)
 	case workflow.ValueYesNo:
-		v = readYesNo(said)
+		v = readYesNo(said, f.Description)
 	case workflow.ValueNumber:
 		v = readNumber(said)
 	case workflow.ValueChoice:
@@ -371,9 +371,13 @@ func negated(before string) bool {
 	return false
 }
 
+var questionAbout = regexp.MustCompile(`(?i)\bquestions?\b`)
+
 // readYesNo reads "yes" or "no" from the customer's words ("yeah, sure" yes; "not really",
-// "no thanks" no); words that say both, or neither, answer nothing.
-func readYesNo(s string) string {
+// "no thanks", "nothing else", "it can wait" no); words that say both, or neither, answer
+// nothing. Without a yes or a no, an answer that says the question's own word back answers
+// it: "It's urgent." to "Is the call urgent?" is a yes, "It isn't urgent." a no.
+func readYesNo(s, question string) string {
 	yes, no := false, false
 	for _, t := range llm.Terms(s) {
 		switch t {
@@ -383,11 +387,38 @@ func readYesNo(s string) string {
 			no = true
 		}
 	}
+	l := " " + strings.Join(strings.FieldsFunc(strings.ToLower(strings.ReplaceAll(s, "’", "'")), func(r rune) bool { return strings.ContainsRune(" ,.;!?", r) }), " ") + " "
 	if !yes && !no {
-		l := " " + strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return strings.ContainsRune(" ,.;!?", r) }), " ") + " "
+		for _, p := range []string{" nothing ", " none ", " that's all ", " that is all ", " all set ", " can wait ", " no rush ", " not really ", " not at all ", " i'm good "} {
+			if strings.Contains(l, p) {
+				no = true
+			}
+		}
+	}
+	if !yes && !no {
 		for _, p := range []string{" i am ", " i do ", " i would ", " i'd love", " please do", " i will ", " we are ", " we do "} {
 			if strings.Contains(l, p) {
 				yes = true
+			}
+		}
+	}
+	if !yes && !no && strings.HasSuffix(strings.TrimSpace(s), "?") && questionAbout.MatchString(question) {
+		yes = true // a question in answer to "Do they have questions?"
+	}
+	if !yes && !no && question != "" {
+		asked := map[string]bool{}
+		for _, t := range llm.Terms(question) {
+			asked[t] = true
+		}
+		for _, w := range strings.Fields(l) {
+			if ts := llm.Terms(w); len(ts) == 1 && asked[ts[0]] && len(w) > 3 {
+				at := strings.Index(l, " "+w+" ")
+				if negated(l[:at]) {
+					no = true
+				} else {
+					yes = true
+				}
+				break
 			}
 		}
 	}
@@ -470,4 +501,3 @@ func readText(s string) string {
 	}
 	return capitalFirst(t)
 }
-

@@ -124,7 +124,11 @@ func (c *Customer) Reply(ctx context.Context, persona string, call []phones.Spok
 		return say(bestLine(last, p.quotes))
 	}
 	t := p.trait
-	if !p.stated {
+	switch {
+	case p.stated:
+	case len(p.questions) > 0:
+		t = traitPositive // a caller with questions is there to ask them
+	default:
 		t = c.drawTrait(persona)
 	}
 	if t == traitSilent {

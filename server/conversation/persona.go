@@ -42,7 +42,7 @@ var (
 	reRating      = regexp.MustCompile(`(?i)\b(?:rates?|gives?|scores?)\s+(?:it\s+|us\s+)?(?:an?\s+)?(\d{1,2})\b`)
 	reName        = regexp.MustCompile(`\b(?:[Nn]amed|[Nn]ame is|[Cc]alled)\s+([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)`)
 	reWantsToKnow = regexp.MustCompile(`(?i)\b(?:wants? to know|would like to know|needs? to know|wants? to ask|asks?|is asking|wonders?|is curious)\s+(.+)$`)
-	reClauseSplit = regexp.MustCompile(`(?i)([.;]\s+)|(,?\s+(?:and|but|then)\s+(?:also\s+)?(?:(?:she|he|they)\s+)?)(?:wants|asks|would|is|needs|wonders|has|says)\b`)
+	reClauseSplit = regexp.MustCompile(`(?i)([.;]\s+)|((?:,?\s+(?:and|but|then)\s+(?:also\s+)?|,\s+)(?:(?:she|he|they)\s+)?)(?:wants|asks|would|is|needs|wonders|has|says)\b`)
 )
 
 // readPersona reads a persona's words (see Customer).
@@ -196,7 +196,9 @@ var detailAsked = []struct {
 	{detailPhone, regexp.MustCompile(`(?i)(phone number|your number|number to reach|best number|call you back on|callback number)`)},
 	{detailDay, regexp.MustCompile(`(?i)(what day|which day|what time|which time|when would|when works|when is a good|when are you|good time|day and time|day works|time works|time suits|day suits)`)},
 	{detailRating, regexp.MustCompile(`(?i)(\brate\b|rating|scale of|from (1|one) to (5|five|10|ten)|out of (5|five|10|ten))`)},
-	{detailMessage, regexp.MustCompile(`(?i)(a (short |brief )?message|what (it|your call) is about|the reason for your call)`)},
+	// A message asked for ("tell me … a short message"), not offered ("would you like to
+	// leave a message?": an invitation).
+	{detailMessage, regexp.MustCompile(`(?i)((tell|give|leave) me\b[^?]*\ba (short |brief )?message|what (it|your call) is about|the reason for your call)`)},
 }
 
 var reRequest = regexp.MustCompile(`(?i)\b(tell me|give me|leave|spell|could I have|may I have|can I have|let me know|share)\b`)
@@ -235,9 +237,9 @@ func answerDetails(asked []detail, p persona, t trait, h uint64) (string, bool) 
 			}
 			parts = append(parts, "I'd rate it a "+v)
 		case detailMessage:
-			reason := "please call me back"
+			reason := "please call me back when you can"
 			if len(p.questions) > 0 {
-				reason = "I'd like to know: " + strings.TrimSuffix(lowerFirst(strings.TrimPrefix(p.questions[0], "Could you tell me ")), "?")
+				reason = "I'd like to know " + strings.TrimSuffix(lowerFirst(strings.TrimPrefix(p.questions[0], "Could you tell me ")), "?")
 			}
 			parts = append(parts, reason)
 		default:
@@ -265,7 +267,7 @@ func detailAnswer(d detail, v string, h uint64) string {
 	case detailEmail:
 		return fmt.Sprintf(pick([]string{"Sure, it's %s.", "It's %s.", "You can use %s."}, h), v)
 	case detailDay:
-		return fmt.Sprintf(pick([]string{"%s works for me.", "%s would be best.", "How about %s?"}, h), v)
+		return fmt.Sprintf(pick([]string{"%s works for me.", "%s would be best.", "%s would suit me."}, h), v)
 	case detailOrder:
 		return "It's order " + v + "."
 	case detailName:
@@ -333,8 +335,8 @@ var (
 	// The e-mail addresses of a job's simulated contacts name nobody: the contact's own name is
 	// the one the agent knows.
 	personaEmails = []string{"sunny.days@example.com", "m.rivera@example.com", "blue.kettle@example.com", "jk.home@example.com", "north.star@example.com"}
-	personaDays  = []string{"Tuesday", "Thursday", "Monday", "Friday", "Wednesday"}
-	personaTimes = []string{"10 am", "2 pm", "9:30 am", "4 pm"}
+	personaDays   = []string{"Tuesday", "Thursday", "Monday", "Friday", "Wednesday"}
+	personaTimes  = []string{"10 am", "2 pm", "9:30 am", "4 pm"}
 )
 
 var (
@@ -351,6 +353,8 @@ func firstPerson(body string) string {
 	first, rest, _ := strings.Cut(body, " ")
 	f := strings.ToLower(first)
 	switch {
+	case strings.HasSuffix(f, "s") && !descVerbs[f]:
+		return body // a noun ("Deliveries"), not what the person does
 	case f == "is":
 		return "I'm " + rest
 	case f == "has":
@@ -448,6 +452,15 @@ func descSwap(s string) string {
 	}
 	return strings.Join(ws, " ")
 }
+
+// descVerbs are the verbs a branch description starts with when it leaves out "the customer"
+// ("Wants to reschedule"); another word ending in s is a noun ("Deliveries").
+var descVerbs = map[string]bool{"is": true, "has": true, "does": true, "wants": true, "needs": true, "asks": true, "says": true,
+	"confirms": true, "agrees": true, "accepts": true, "declines": true, "refuses": true, "prefers": true, "likes": true,
+	"mentions": true, "reports": true, "requests": true, "gives": true, "answers": true, "replies": true, "tells": true,
+	"explains": true, "complains": true, "thinks": true, "knows": true, "plans": true, "hopes": true, "expects": true,
+	"books": true, "cancels": true, "buys": true, "orders": true, "pays": true, "owns": true, "uses": true, "works": true,
+	"lives": true, "denies": true, "tries": true, "applies": true, "qualifies": true, "hangs": true, "speaks": true}
 
 var descPronouns = map[string]string{
 	"you": "I", "your": "my", "yours": "mine", "yourself": "myself", "you're": "I'm", "you'll": "I'll",

@@ -134,6 +134,7 @@ func TestBranchLines(t *testing.T) {
 		"Yes, interested, or asks for a price or a demo": "Yes, I'm interested.",
 		"The customer says \"I want to cancel\"":         "I want to cancel",
 		"Customer asks for a manager":                    "Could I speak to a manager?",
+		"Deliveries":                                     "Deliveries.",
 		"Customer is busy":                               "I'm busy.",
 	} {
 		if got := conversation.LineOf(desc); got != want {

@@ -336,12 +336,64 @@ func (w *walk) choose(ctx context.Context) {
 	if choice < 0 {
 		choice, how = llm.Choose(st.Pending, descs), "lexical similarity"
 	}
+	if choice < 0 && llm.AsksToKnow(st.Pending) {
+		if choice = questionBranch(descs); choice >= 0 {
+			how = "a question, which this branch is for"
+		} else {
+			w.answerBeforeChoosing(ctx, asked)
+			return
+		}
+	}
 	if choice < 0 {
 		choice, how = 0, "no branch matched; the first as drawn"
 	}
 	chosen := st.Branches[choice]
 	w.step(chosen, "branch", StepDone, fmt.Sprintf("%q chose %q (%s).", st.Pending, descs[choice], how))
 	st.Node, st.Branches, st.Pending, st.Consumed = chosen, nil, "", true
+}
+
+// answerBeforeChoosing answers a question the customer asked where the flow waits for an answer
+// that none of its branches is about ("Is it expensive?" to "Can you still make it?"): from the
+// knowledge base or FAQ, or an honest "I don't know", then the agent's question again; the
+// flow still waits at its choice. (A question a branch is about takes that branch.)
+func (w *walk) answerBeforeChoosing(ctx context.Context, asked string) {
+	st := w.st
+	found := w.findAnswers(ctx, st.Pending, "")
+	line, detail := llm.DontKnow, fmt.Sprintf("%q is about none of the branches and nothing answers it: the agent said so and asked again.", st.Pending)
+	if len(found) > 0 {
+		line = found[0].Spoken
+		detail = fmt.Sprintf("%q is about none of the branches: the agent answered it from %s and asked again.", st.Pending, found[0].Cited())
+	}
+	if q := lastQuestion(asked); q != "" {
+		line += " " + q
+	}
+	w.step("", "question", StepDone, detail)
+	st.Pending = ""
+	w.say(line)
+}
+
+var questionWords = regexp.MustCompile(`(?i)\b(asks?|question|questions|enquir\w*|inquir\w*|wants to know)\b`)
+
+// questionBranch is the branch that takes the customer's questions ("Asks a question or says
+// what they need"), -1 when none does.
+func questionBranch(descs []string) int {
+	for i, d := range descs {
+		if questionWords.MatchString(d) {
+			return i
+		}
+	}
+	return -1
+}
+
+// lastQuestion is the last sentence of text that asks something ("" when none does).
+func lastQuestion(text string) string {
+	ss := sentences(text)
+	for i := len(ss) - 1; i >= 0; i-- {
+		if strings.HasSuffix(ss[i], "?") {
+			return ss[i]
+		}
+	}
+	return ""
 }
 
 func firstNonEmpty(ss ...string) string {

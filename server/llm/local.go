@@ -50,8 +50,8 @@ func (l Local) Chat(ctx context.Context, req Request, onDelta func(string) error
 }
 
 // Utterance is what the local back-end says for a Brief: the greeting on the first turn, an
-// answer (FAQ or knowledge) when the customer asked a question, or an honest "I don't know"
-// when nothing answers a question asking for information (DontKnow), then the step's spoken
+// answer (FAQ or knowledge) when the customer asked for information (AsksToKnow), or an honest
+// "I don't know" when nothing answers it (DontKnow), then the step's spoken
 // line (Brief.Say). An instruction is a direction to the agent and is never read aloud:
 // without Say, a neutral line is said (Neutral).
 //
@@ -63,10 +63,10 @@ func Utterance(b Brief) string {
 	if greeted {
 		parts = append(parts, sentence(b.Greeting))
 	}
-	if IsQuestion(b.CustomerSaid) {
+	if AsksToKnow(b.CustomerSaid) { // a proposal ("How about Tuesday?") or a request is the flow's
 		if len(b.Answers) > 0 {
 			parts = append(parts, b.Answers[0]) // already spoken (conversation.answers)
-		} else if AsksToKnow(b.CustomerSaid) {
+		} else {
 			parts = append(parts, DontKnow)
 		}
 	}
