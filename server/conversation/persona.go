@@ -64,6 +64,17 @@ func readPersona(text string) persona {
 		p.details[detailOrder] = m[1]
 		rest = strings.Replace(rest, m[0], " ", 1)
 	}
+	// Details and traits are read from what the persona says of the person, not from the
+	// questions they have ("wants to know when you are open on Saturday" is no free day).
+	var facts []string
+	for _, clause := range splitPersona(rest) {
+		if q := questionOf(clause); q != "" {
+			p.questions = append(p.questions, q)
+		} else {
+			facts = append(facts, clause)
+		}
+	}
+	rest = strings.Join(facts, ". ")
 	if m := rePhone.FindString(rest); m != "" {
 		p.details[detailPhone] = strings.TrimSpace(m)
 	}
@@ -81,11 +92,6 @@ func readPersona(text string) persona {
 		p.details[detailDay] = capitalFirst(strings.ToLower(day))
 	case at != "":
 		p.details[detailDay] = capitalFirst(strings.TrimPrefix(timePhrase(at), "at "))
-	}
-	for _, clause := range splitPersona(rest) {
-		if q := questionOf(clause); q != "" {
-			p.questions = append(p.questions, q)
-		}
 	}
 	for _, tw := range traitWords {
 		if tw.re.MatchString(rest) {

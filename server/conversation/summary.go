@@ -164,6 +164,7 @@ func LocalSummary(s Setup, r Result, outcome string, fields []FieldValue) string
 		who = s.Contact.FirstName
 	}
 	var parts []string
+	b := branchesTaken(s.Graph, r.Steps)
 	switch said, asked := keyWords(r.Turns); {
 	case outcome == OutcomeNoResponse:
 		parts = append(parts, who+" said nothing.")
@@ -171,10 +172,14 @@ func LocalSummary(s Setup, r Result, outcome string, fields []FieldValue) string
 		parts = append(parts, who+" asked not to be called again.")
 	case asked:
 		parts = append(parts, fmt.Sprintf("%s asked %q", who, said))
+	case len(b) > 0 && answersAField(said, r.Turns, fields):
+		// The words are a field's value, said below: the branches say what they chose.
+		parts = append(parts, fmt.Sprintf("%s chose %s.", who, strings.Join(b, ", then ")))
+		b = nil
 	case said != "":
 		parts = append(parts, fmt.Sprintf("%s said %q", who, said))
 	}
-	if b := branchesTaken(s.Graph, r.Steps); len(b) > 0 && outcome != OutcomeNoResponse {
+	if len(b) > 0 && outcome != OutcomeNoResponse {
 		last := len(parts) - 1
 		if last >= 0 && !strings.HasSuffix(parts[last], ".") {
 			parts[last] += "; the flow took " + strings.Join(b, ", then ") + "."
@@ -196,6 +201,16 @@ func LocalSummary(s Setup, r Result, outcome string, fields []FieldValue) string
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// answersAField says whether said (keyWords of turns) is the turn a field was read from.
+func answersAField(said string, turns []Turn, fields []FieldValue) bool {
+	for _, f := range fields {
+		if f.Turn >= 0 && f.Turn < len(turns) && clipWords(oneLine(turns[f.Turn].Text), 20) == said {
+			return true
+		}
+	}
+	return false
 }
 
 // keyWords answers the customer's words that carried the call: their first question (asked
@@ -247,7 +262,11 @@ func fieldsSentence(fields []FieldValue) string {
 	for i, f := range fields {
 		parts[i] = strings.ReplaceAll(f.Name, "_", " ") + ": " + f.Value
 	}
-	return capitalFirst(strings.Join(parts, "; ")) + "."
+	out := capitalFirst(strings.Join(parts, "; "))
+	if !strings.HasSuffix(out, ".") && !strings.HasSuffix(out, "?") && !strings.HasSuffix(out, "!") {
+		out += "."
+	}
+	return out
 }
 
 func contactName(c Contact, unknown string) string {
