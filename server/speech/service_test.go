@@ -116,3 +116,51 @@ func TestSamplesAreMadeOnce(t *testing.T) {
 		t.Fatalf("after the engine recovered: %v (%d calls)", err, e2.calls.Load())
 	}
 }
+
+// named is an engine with a name whose voices carry it.
+type named struct {
+	engine
+	name string
+	down error
+}
+
+func (n *named) Engine() string { return n.name }
+func (n *named) Voices(context.Context) ([]speech.Voice, error) {
+	if n.down != nil {
+		return nil, n.down
+	}
+	out := []speech.Voice{}
+	for _, v := range n.voices {
+		v.Engine = n.name
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Combined lists the voices of every engine in order, speaks each with its own engine, and
+// leaves out an engine that is not installed unless none is.
+func TestCombinedEngines(t *testing.T) {
+	a := &named{engine: engine{voices: testVoices[:2]}, name: "one"}
+	b := &named{engine: engine{voices: testVoices[2:3]}, name: "two"}
+	c := speech.Combine(a, b)
+	vs, err := c.Voices(context.Background())
+	if err != nil || len(vs) != 3 || vs[0].Engine != "one" || vs[2].Engine != "two" || c.Engine() != "one + two" {
+		t.Fatalf("voices %+v %v (%s)", vs, err, c.Engine())
+	}
+	if _, err := c.Synthesize(context.Background(), "hi", vs[2]); err != nil || b.calls.Load() != 1 || a.calls.Load() != 0 {
+		t.Fatalf("spoke with the wrong engine: %v, %d, %d", err, a.calls.Load(), b.calls.Load())
+	}
+	if _, err := c.Synthesize(context.Background(), "hi", speech.Voice{ID: "x", Engine: "three"}); !errs.Is(err, errs.Unavailable) {
+		t.Errorf("unknown engine: %v", err)
+	}
+
+	missing := speech.Unavailable("one is not installed", nil)
+	a.down = missing
+	if vs, err := c.Voices(context.Background()); err != nil || len(vs) != 1 || vs[0].Engine != "two" {
+		t.Errorf("one engine down: %+v %v", vs, err)
+	}
+	b.down = errors.New("two is not installed")
+	if _, err := c.Voices(context.Background()); err != missing {
+		t.Errorf("both down: %v, want the first engine's error", err)
+	}
+}

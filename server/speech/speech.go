@@ -60,6 +60,8 @@ type Voice struct {
 	Description string
 	// EngineVoice is what the engine is given to speak with it ("en-us+linda", "alloy").
 	EngineVoice string
+	// Engine names the engine that speaks it (TextToSpeech.Engine: "espeak-ng", "flite").
+	Engine string
 }
 
 // TextToSpeech is an engine that speaks.
