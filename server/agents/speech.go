@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -51,9 +52,6 @@ func (s *Service) Speak(ctx context.Context, a auth.Actor, in SpeakInput) ([]byt
 		}
 		if ref == (voices.Ref{}) {
 			ref = voiceOf(ag)
-			if ref == (voices.Ref{}) {
-				return nil, errs.UnprocessableErr(fmt.Sprintf("The agent %q has no voice yet: choose one, or send voicePresetId.", ag.Name))
-			}
 		}
 	}
 	if n := len([]rune(text)); n > MaxSpeechText {
@@ -62,8 +60,10 @@ func (s *Service) Speak(ctx context.Context, a auth.Actor, in SpeakInput) ([]byt
 	return s.voices.Synthesize(ctx, a, text, ref)
 }
 
+// voiceOf is the voice an agent speaks with: its custom voice or preset, else the default
+// preset of its language.
 func voiceOf(ag store.Agent) voices.Ref {
-	var r voices.Ref
+	r := voices.Ref{DefaultFor: cmp.Or(ag.Language, voices.DefaultLanguage)}
 	if ag.VoiceID != nil {
 		r.ProfileID = *ag.VoiceID
 	}

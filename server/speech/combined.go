@@ -2,14 +2,17 @@ package speech
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/bettyhq/betty/server/errs"
 )
 
 // Combined offers the voices of several engines as one list, in the engines' order, and
 // speaks each voice with the engine that offered it (Voice.Engine). An engine that cannot list
-// its voices (not installed) is left out while another can; when none can, the first one's
-// error is the answer, so the operator reads what to install.
+// its voices (not installed) is left out while another can; when none can, the answer is 503
+// with every engine's message, so the operator reads what to install.
 type Combined struct {
 	engines []TextToSpeech
 }
@@ -31,23 +34,29 @@ func (c *Combined) Engine() string {
 // Voices are the voices of every engine that can list them.
 func (c *Combined) Voices(ctx context.Context) ([]Voice, error) {
 	var out []Voice
-	var first error
-	listed := false
+	var failures []error
 	for _, e := range c.engines {
 		vs, err := e.Voices(ctx)
 		if err != nil {
-			if first == nil {
-				first = err
-			}
+			failures = append(failures, err)
 			continue
 		}
-		listed = true
 		out = append(out, vs...)
 	}
-	if !listed && first != nil {
-		return nil, first
+	switch {
+	case len(failures) == 0 || len(failures) < len(c.engines):
+		return out, nil
+	case len(failures) == 1:
+		return nil, failures[0]
 	}
-	return out, nil
+	messages := make([]string, len(failures))
+	for i, err := range failures {
+		messages[i] = err.Error()
+		if e, ok := errs.As(err); ok {
+			messages[i] = e.Message
+		}
+	}
+	return nil, Unavailable(strings.Join(messages, " "), errors.Join(failures...))
 }
 
 // Synthesize speaks with the engine that offered v.

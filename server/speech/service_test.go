@@ -159,8 +159,8 @@ func TestCombinedEngines(t *testing.T) {
 	if vs, err := c.Voices(context.Background()); err != nil || len(vs) != 1 || vs[0].Engine != "two" {
 		t.Errorf("one engine down: %+v %v", vs, err)
 	}
-	b.down = errors.New("two is not installed")
-	if _, err := c.Voices(context.Background()); err != missing {
-		t.Errorf("both down: %v, want the first engine's error", err)
+	b.down = speech.Unavailable("two is not installed", nil)
+	if _, err := c.Voices(context.Background()); !errs.Is(err, errs.Unavailable) || !strings.Contains(err.Error(), "one is not installed two is not installed") {
+		t.Errorf("both down: %v, want both engines' messages", err)
 	}
 }

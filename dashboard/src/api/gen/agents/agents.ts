@@ -946,10 +946,13 @@ export const useUpdateAgentFaq = <TError = ErrorType<BadRequestResponse | Unauth
 
 Decisions where the spec is silent: the voice is `voiceId` (a custom voice profile,
 which must be `approved`, else 422) or `voicePresetId` (a preset); both → 400. With
-neither, the voice of the agent `agentProfileId` is used. Without `text`, the greeting of
-the agent `agentProfileId` is spoken. A request that names neither a text nor an agent,
-or neither a voice nor an agent, is 400; an agent with an empty greeting and no `text` is
-422. Any member of the organisation may call it.
+neither, the voice of the agent `agentProfileId` is used, and for an agent without a
+voice the platform's default preset: the first preset (in the order of
+`GET /v1/voice/presets/list`) that speaks the agent's language, the same region first;
+the first preset of all when none does. Without `text`, the greeting of the agent
+`agentProfileId` is spoken. A request that names neither a text nor an agent, or neither
+a voice nor an agent, is 400; an agent with an empty greeting and no `text` is 422. Any
+member of the organisation may call it.
 
  * @summary Speak a text with an agent's voice
  */
