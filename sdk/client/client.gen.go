@@ -9886,6 +9886,10 @@ type ClientInterface interface {
 	// teaching audio files of the agent `agentId`, and starts summarising it in the
 	// background. The new audio file answers with `summaryStatus: in-progress`; poll
 	// `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+	// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+	// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+	// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+	// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 	// Any member except `readonly` may call it. Answers 201 with the new audio file.
 	//
 	// Takes any type of body and a specified content type.
@@ -9899,6 +9903,10 @@ type ClientInterface interface {
 	// teaching audio files of the agent `agentId`, and starts summarising it in the
 	// background. The new audio file answers with `summaryStatus: in-progress`; poll
 	// `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+	// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+	// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+	// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+	// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 	// Any member except `readonly` may call it. Answers 201 with the new audio file.
 	//
 	// Takes a body of the `application/json` content type.
@@ -14308,6 +14316,10 @@ func (c *Client) ListAgents(ctx context.Context, teamId RecordId, params *ListAg
 // teaching audio files of the agent `agentId`, and starts summarising it in the
 // background. The new audio file answers with `summaryStatus: in-progress`; poll
 // `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 // Any member except `readonly` may call it. Answers 201 with the new audio file.
 //
 // Takes any type of body and a specified content type.
@@ -14331,6 +14343,10 @@ func (c *Client) SummarizeAgentAudioWithBody(ctx context.Context, params *Summar
 // teaching audio files of the agent `agentId`, and starts summarising it in the
 // background. The new audio file answers with `summaryStatus: in-progress`; poll
 // `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 // Any member except `readonly` may call it. Answers 201 with the new audio file.
 //
 // Takes a body of the `application/json` content type.
@@ -30454,6 +30470,10 @@ type ClientWithResponsesInterface interface {
 	// teaching audio files of the agent `agentId`, and starts summarising it in the
 	// background. The new audio file answers with `summaryStatus: in-progress`; poll
 	// `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+	// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+	// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+	// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+	// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 	// Any member except `readonly` may call it. Answers 201 with the new audio file.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -30467,6 +30487,10 @@ type ClientWithResponsesInterface interface {
 	// teaching audio files of the agent `agentId`, and starts summarising it in the
 	// background. The new audio file answers with `summaryStatus: in-progress`; poll
 	// `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+	// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+	// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+	// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+	// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 	// Any member except `readonly` may call it. Answers 201 with the new audio file.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -52634,6 +52658,10 @@ func (c *ClientWithResponses) ListAgentsWithResponse(ctx context.Context, teamId
 // teaching audio files of the agent `agentId`, and starts summarising it in the
 // background. The new audio file answers with `summaryStatus: in-progress`; poll
 // `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 // Any member except `readonly` may call it. Answers 201 with the new audio file.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -52653,6 +52681,10 @@ func (c *ClientWithResponses) SummarizeAgentAudioWithBodyWithResponse(ctx contex
 // teaching audio files of the agent `agentId`, and starts summarising it in the
 // background. The new audio file answers with `summaryStatus: in-progress`; poll
 // `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 // Any member except `readonly` may call it. Answers 201 with the new audio file.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).

@@ -12,7 +12,6 @@ import (
 
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/errs"
-	"github.com/bettyhq/betty/server/speech"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/voices"
 )
@@ -84,22 +83,24 @@ const summaryAttempts = 4
 // AddAudio adds a finished agent-audio upload (its fileUrl) to an agent's teaching audio and
 // queues its summary, in one transaction; name defaults to the upload's file name.
 //
-// The summary is the transcript of the recording from the configured speech-to-text endpoint:
-// Betty has no language model to condense it yet, and writes no summary it did not hear.
-// Without a transcription endpoint it answers 503 speech_to_text_not_configured and adds
-// nothing, rather than keeping a file whose summary would never come.
+// The summary is the transcript of the recording from the configured speech to text (the
+// --stt-url endpoint, else PocketSphinx offline): Betty writes no summary it did not hear.
+// Without either it answers 503 speech_to_text_not_configured, and for an agent whose language
+// the offline engine does not understand 422, adding nothing rather than keeping a file whose
+// summary would never come or be gibberish.
 func (s *Service) AddAudio(ctx context.Context, a auth.Actor, agentID, fileURL, name string) (Audio, error) {
 	var f store.AudioFile
 	err := s.db.InTx(ctx, func(ctx context.Context) error {
-		if _, err := s.db.AgentByID(ctx, a.OrganizationID, agentID); err != nil {
+		ag, err := s.db.AgentByID(ctx, a.OrganizationID, agentID)
+		if err != nil {
 			return notFound(err)
 		}
 		uploadID, uploaded, err := s.files.Audio(ctx, a.OrganizationID, fileURL)
 		if err != nil {
 			return err
 		}
-		if !s.voices.TranscribesSpeech() {
-			return speech.ErrSpeechToTextNotConfigured
+		if err := s.voices.CheckTranscribes(cmp.Or(ag.Language, voices.DefaultLanguage)); err != nil {
+			return err
 		}
 		if name = strings.TrimSpace(name); name == "" {
 			name = uploaded

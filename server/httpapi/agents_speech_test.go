@@ -257,6 +257,15 @@ func TestAgentTeachingAudioOffline(t *testing.T) {
 	if heard < 3 {
 		t.Errorf("said %q, heard %q", said, *done.Summary)
 	}
+
+	// The offline model understands English only: a German agent's teaching audio is refused
+	// with what to set, and nothing is kept.
+	german := createAgent(t, a, ada, org, map[string]any{"name": "Berlin", "language": "de-DE"})
+	p := a.problem(http.StatusUnprocessableEntity, ada.Access, "POST", "/v1/agent/summary?"+url.Values{"organizationId": {org}, "agentId": {german.ID}}.Encode(),
+		map[string]any{"url": link})
+	if !strings.Contains(p.Detail, "English only, not de-DE") || !strings.Contains(p.Detail, "--stt-url") {
+		t.Errorf("German teaching audio: %+v", p)
+	}
 }
 
 // Without a speech-to-text endpoint or PocketSphinx, teaching audio is refused naming what to

@@ -3,6 +3,7 @@ package speech_test
 import (
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -114,6 +115,29 @@ func TestSamplesAreMadeOnce(t *testing.T) {
 	e2.fail = nil
 	if _, err := s2.Sample(context.Background(), "a"); err != nil || e2.calls.Load() != 2 {
 		t.Fatalf("after the engine recovered: %v (%d calls)", err, e2.calls.Load())
+	}
+}
+
+// english transcribes English only.
+type english struct{}
+
+func (english) Transcribe(context.Context, io.Reader, string) (string, error) { return "hello", nil }
+func (english) Understands(language string) bool                              { return strings.HasPrefix(language, "en") }
+
+func TestCheckTranscribes(t *testing.T) {
+	if err := speech.New(&engine{}, nil).CheckTranscribes("en-US"); !errors.Is(err, speech.ErrSpeechToTextNotConfigured) {
+		t.Errorf("no transcriber: %v", err)
+	}
+	s := speech.New(&engine{}, english{})
+	if err := s.CheckTranscribes("en-GB"); err != nil {
+		t.Errorf("English: %v", err)
+	}
+	if err := s.CheckTranscribes("fr-FR"); !errs.Is(err, errs.Unprocessable) || !strings.Contains(err.Error(), "not fr-FR") {
+		t.Errorf("French: %v", err)
+	}
+	// A transcriber that does not say which languages it understands is trusted with all.
+	if err := speech.New(&engine{}, struct{ speech.SpeechToText }{english{}}).CheckTranscribes("fr-FR"); err != nil {
+		t.Errorf("any language: %v", err)
 	}
 }
 

@@ -18,7 +18,7 @@
 // (ProfileID). Synthesize answers Invalid for a Ref naming both or neither, NotFound for an
 // unknown preset or a profile of another team, Unprocessable for a profile not approved, and
 // the speech engine's errors (package speech). Transcribe answers 503
-// speech_to_text_not_configured without --stt-url.
+// speech_to_text_not_configured without --stt-url and without PocketSphinx.
 package voices
 
 import (
@@ -404,10 +404,10 @@ func (s *Service) Synthesize(ctx context.Context, a auth.Actor, text string, ref
 }
 
 // Transcribe turns recorded audio into text (503 speech_to_text_not_configured without
-// --stt-url).
+// --stt-url and without PocketSphinx).
 func (s *Service) Transcribe(ctx context.Context, audio io.Reader, fileName string) (string, error) {
 	return s.speech.Transcribe(ctx, audio, fileName)
 }
 
-// TranscribesSpeech says whether a speech-to-text endpoint is configured (--stt-url).
-func (s *Service) TranscribesSpeech() bool { return s.speech.TranscribesSpeech() }
+// CheckTranscribes answers nil when speech in language can be transcribed (package speech).
+func (s *Service) CheckTranscribes(language string) error { return s.speech.CheckTranscribes(language) }

@@ -122,6 +122,13 @@ func (e *Engine) modelFiles() []string {
 	return []string{filepath.Join(e.o.Model, "en-us"), filepath.Join(e.o.Model, "en-us.lm.bin"), filepath.Join(e.o.Model, "cmudict-en-us.dict")}
 }
 
+// Understands says whether speech in language is transcribed: the model is US English, and
+// other English is close enough to be useful.
+func (e *Engine) Understands(language string) bool {
+	p, _, _ := strings.Cut(language, "-")
+	return strings.EqualFold(p, "en")
+}
+
 // format is a recording's container, told by its first bytes (its name's extension when they
 // say nothing).
 type format string

@@ -1064,6 +1064,10 @@ export function useSynthesizeAgentSpeech<TData = Awaited<ReturnType<typeof synth
 teaching audio files of the agent `agentId`, and starts summarising it in the
 background. The new audio file answers with `summaryStatus: in-progress`; poll
 `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+set; offline, an agent whose language is not English is 422. Nothing is kept then.
 Any member except `readonly` may call it. Answers 201 with the new audio file.
 
  * @summary Add a teaching audio file to an agent
