@@ -176,8 +176,9 @@ const pcmRate = 16000 * 2
 const maxTranscript = 1 << 20
 
 var (
-	errTooBig  = errors.New("sphinx: recording too large")
-	errTooLong = errors.New("sphinx: recording too long")
+	errTooBig   = errors.New("sphinx: recording too large")
+	errTooLong  = errors.New("sphinx: recording too long")
+	errDeafened = errors.New("sphinx: pocketsphinx stopped reading")
 )
 
 // Transcribe answers the words heard in the recording, lower case and without punctuation
@@ -254,9 +255,13 @@ func (e *Engine) Transcribe(ctx context.Context, audio io.Reader, fileName strin
 	go func() {
 		limit := int64(e.o.MaxDuration/time.Second) * pcmRate
 		n, err := io.Copy(pcmIn, io.LimitReader(pcm, limit+1))
-		if n > limit {
+		switch {
+		case n > limit:
 			err = errTooLong
 			stop(errTooLong)
+		case err != nil:
+			// The recogniser is gone: stop the converters, which would wait to write.
+			stop(errDeafened)
 		}
 		_ = pcmIn.Close()
 		copied <- err
@@ -276,6 +281,9 @@ func (e *Engine) Transcribe(ctx context.Context, audio io.Reader, fileName strin
 			"Split it, or ask an operator to set --stt-url.", e.o.MaxDuration))
 	case limited.bad != nil:
 		return "", errs.UnprocessableErr(fmt.Sprintf("The recording is larger than %d MiB, the most offline transcription reads.", e.o.MaxBytes>>20))
+	case errors.Is(cause, errDeafened):
+		return "", speech.Unavailable("Offline speech to text failed.",
+			fmt.Errorf("pocketsphinx: %v: %s", recogniseWait, strings.TrimSpace(recogniseErr.String())))
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return "", speech.Unavailable(fmt.Sprintf("Transcribing the recording took longer than %s.", e.o.Timeout), ctx.Err())
 	case ctx.Err() != nil:

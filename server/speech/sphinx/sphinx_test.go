@@ -108,6 +108,24 @@ func TestTimeoutKillsTheProcesses(t *testing.T) {
 	}
 }
 
+// A recogniser that dies is a 503, at once: the converters feeding it are stopped.
+func TestARecogniserThatDiesStopsAll(t *testing.T) {
+	speechtest.Require(t, speechtest.Sphinx...)
+	dead := filepath.Join(t.TempDir(), "dead-pocketsphinx")
+	if err := os.WriteFile(dead, []byte("#!/bin/sh\necho 'model broken' >&2\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := sphinx.New(sphinx.Options{Program: dead, Timeout: time.Minute})
+	start := time.Now()
+	_, err := e.Transcribe(context.Background(), bytes.NewReader(silentWAV(60)), "long.wav")
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("took %s", took)
+	}
+	if e, ok := errs.As(err); !ok || e.Code != errs.CodeSpeechUnavailable || !strings.Contains(err.Error(), "model broken") {
+		t.Fatalf("err %v", err)
+	}
+}
+
 // Without the programs or the model, the engine says what to install.
 func TestMissingPiecesAreNamed(t *testing.T) {
 	for _, o := range []sphinx.Options{{Program: "/nonexistent/pocketsphinx_continuous"}, {Model: t.TempDir()}} {
