@@ -277,8 +277,8 @@ func (e *Engine) Transcribe(ctx context.Context, audio io.Reader, fileName strin
 
 	switch cause := context.Cause(ctx); {
 	case errors.Is(copyErr, errTooLong) || errors.Is(cause, errTooLong):
-		return "", errs.UnprocessableErr(fmt.Sprintf("The recording is longer than %s: offline transcription stops there. "+
-			"Split it, or ask an operator to set --stt-url.", e.o.MaxDuration))
+		return "", errs.UnprocessableErr(fmt.Sprintf("The recording is longer than %s, the most offline transcription takes. "+
+			"Split it, or ask an operator to set --stt-url.", spoken(e.o.MaxDuration)))
 	case limited.bad != nil:
 		return "", errs.UnprocessableErr(fmt.Sprintf("The recording is larger than %d MiB, the most offline transcription reads.", e.o.MaxBytes>>20))
 	case errors.Is(cause, errDeafened):
@@ -289,12 +289,22 @@ func (e *Engine) Transcribe(ctx context.Context, audio io.Reader, fileName strin
 	case ctx.Err() != nil:
 		return "", ctx.Err()
 	case decodeErr != nil:
-		return "", errs.UnprocessableErr(fmt.Sprintf("The recording could not be read as %s audio; it may be damaged.", f))
+		e := errs.UnprocessableErr(fmt.Sprintf("The recording could not be read as %s audio; it may be damaged.", f))
+		e.Err = fmt.Errorf("sphinx: decoding %s: %w: %s", f, decodeErr, strings.TrimSpace(stderr.String()))
+		return "", e
 	case recogniseWait != nil:
 		return "", speech.Unavailable("Offline speech to text failed.",
 			fmt.Errorf("pocketsphinx: %w: %s", recogniseWait, strings.TrimSpace(recogniseErr.String())))
 	}
 	return strings.Join(strings.Fields(text.String()), " "), nil
+}
+
+// spoken is a duration as people say it: "15 minutes", else Go's "1.5s".
+func spoken(d time.Duration) string {
+	if d%time.Minute == 0 {
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	}
+	return d.String()
 }
 
 // decoders turn the recording into raw 16 kHz mono PCM on the last one's stdout.
