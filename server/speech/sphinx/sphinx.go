@@ -289,9 +289,9 @@ func (e *Engine) Transcribe(ctx context.Context, audio io.Reader, fileName strin
 	case ctx.Err() != nil:
 		return "", ctx.Err()
 	case decodeErr != nil:
-		e := errs.UnprocessableErr(fmt.Sprintf("The recording could not be read as %s audio; it may be damaged.", f))
-		e.Err = fmt.Errorf("sphinx: decoding %s: %w: %s", f, decodeErr, strings.TrimSpace(stderr.String()))
-		return "", e
+		bad := errs.UnprocessableErr(fmt.Sprintf("The recording could not be read as %s audio; it may be damaged.", f))
+		bad.Err = fmt.Errorf("sphinx: decoding %s: %w: %s", f, decodeErr, strings.TrimSpace(stderr.String()))
+		return "", bad
 	case recogniseWait != nil:
 		return "", speech.Unavailable("Offline speech to text failed.",
 			fmt.Errorf("pocketsphinx: %w: %s", recogniseWait, strings.TrimSpace(recogniseErr.String())))
