@@ -1,7 +1,9 @@
 package flite_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/speech"
+	"github.com/bettyhq/betty/server/speech/espeak"
 	"github.com/bettyhq/betty/server/speech/flite"
 	"github.com/bettyhq/betty/server/speech/speechtest"
 )
@@ -55,6 +58,37 @@ func TestSynthesizeMakesARealMP3(t *testing.T) {
 		if err != nil || d < 4*time.Second || d > 15*time.Second {
 			t.Errorf("%s: duration %s, %v", v.ID, d, err)
 		}
+	}
+}
+
+// flite's MP3 has the format of espeak-ng's (MPEG version, sample rate, channel mode), so a
+// recording lays turns of both engines end to end.
+func TestSameMP3FormatAsEspeak(t *testing.T) {
+	speechtest.Require(t, append(speechtest.Flite, speechtest.Espeak...)...)
+	ctx := context.Background()
+	tts := speech.Combine(flite.New(flite.Options{}), espeak.New(espeak.Options{}))
+	voices, err := tts.Voices(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	format := map[string]string{}
+	for _, v := range voices {
+		if _, seen := format[v.Engine]; seen {
+			continue
+		}
+		mp3, err := tts.Synthesize(ctx, "Hello there.", v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := bytes.Index(mp3, []byte{0xff})
+		if i < 0 || i+4 > len(mp3) {
+			t.Fatalf("%s: no frame", v.ID)
+		}
+		h := mp3[i : i+4]
+		format[v.Engine] = fmt.Sprintf("version %d, rate %d, mode %d", h[1]>>3&3, h[2]>>2&3, h[3]>>6)
+	}
+	if len(format) != 2 || format[flite.Name] != format[espeak.Name] {
+		t.Errorf("formats %v", format)
 	}
 }
 

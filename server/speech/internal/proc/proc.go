@@ -93,12 +93,14 @@ func Encoder() string {
 	return "lame"
 }
 
-// EncodeMP3 is the encoder's command that reads WAV on stdin and writes a mono 48 kb/s MP3 on
-// stdout (a phone line carries no more).
+// EncodeMP3 is the encoder's command that reads WAV on stdin and writes a mono 48 kb/s MP3 at
+// 22.05 kHz on stdout (a phone line carries no more). Every local engine's speech comes out in
+// this one format, whatever rate the engine speaks at (espeak-ng 22.05 kHz, flite 16 kHz), so
+// a recording can lay turns of different engines end to end.
 func EncodeMP3(ctx context.Context, encoder string) *exec.Cmd {
 	if strings.Contains(encoder, "ffmpeg") {
 		return exec.CommandContext(ctx, encoder, "-hide_banner", "-loglevel", "error", "-f", "wav", "-i", "pipe:0",
-			"-ac", "1", "-b:a", "48k", "-f", "mp3", "pipe:1")
+			"-ac", "1", "-ar", "22050", "-b:a", "48k", "-f", "mp3", "pipe:1")
 	}
-	return exec.CommandContext(ctx, encoder, "--quiet", "-m", "m", "-b", "48", "-", "-")
+	return exec.CommandContext(ctx, encoder, "--quiet", "-m", "m", "-b", "48", "--resample", "22.05", "-", "-")
 }
