@@ -13,8 +13,8 @@ import (
 	"github.com/bettyhq/betty/server/speech"
 	"github.com/bettyhq/betty/server/speech/espeak/espeaktest"
 	"github.com/bettyhq/betty/server/speech/flite"
-	"github.com/bettyhq/betty/server/speech/speechtest"
 	"github.com/bettyhq/betty/server/speech/openai/openaitest"
+	"github.com/bettyhq/betty/server/speech/speechtest"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/uploads/uploadstest"
 )
