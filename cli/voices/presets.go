@@ -28,13 +28,13 @@ func NewCmdPresets(f *cmdutil.Factory, runF func(*PresetsOptions) error) *cobra.
 		Use:   "presets",
 		Short: "List the voice presets",
 		Long: `List the voice presets agents can speak with, in the server's order: the voices of its
-speech engine (ENGINE), the same for every team.
+speech engines (ENGINE: flite, espeak-ng or openai-compatible), the same for every team.
 
 With --sample <id>, write that preset's MP3 sample to stdout instead (redirect it to a file;
 it is not written to a terminal).`,
 		Example: `  betty voices presets
   betty voices presets --json
-  betty voices presets --sample espeak-en-us-linda > linda.mp3`,
+  betty voices presets --sample flite-en-us-slt > sarah.mp3`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Sample != "" && opts.IO.StdoutTTY {

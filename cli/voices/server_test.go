@@ -12,14 +12,14 @@ import (
 	"github.com/bettyhq/betty/cli/internal/clitest"
 	"github.com/bettyhq/betty/cli/root"
 	"github.com/bettyhq/betty/server/speech"
-	"github.com/bettyhq/betty/server/speech/espeak/espeaktest"
+	"github.com/bettyhq/betty/server/speech/speechtest"
 	"github.com/bettyhq/betty/server/testserver"
 	"github.com/bettyhq/betty/server/uploads/uploadstest"
 )
 
-// The voice commands against the real server in process, speaking with espeak-ng.
+// The voice commands against the real server in process, speaking with flite and espeak-ng.
 func TestVoicesAgainstTheRealServer(t *testing.T) {
-	espeaktest.Require(t)
+	speechtest.Require(t, append(speechtest.Flite, speechtest.Espeak...)...)
 	env := testserver.Start(t)
 	dir := t.TempDir()
 	betty := func(args ...string) (int, string, string) {
@@ -36,7 +36,7 @@ func TestVoicesAgainstTheRealServer(t *testing.T) {
 	}
 
 	code, out, errOut := betty("voices", "presets", "--limit", "3")
-	if code != 0 || !strings.HasPrefix(out, "espeak-en-us-linda\tLinda\tfemale\ten-US\tespeak-ng\n") || strings.Count(out, "\n") != 3 {
+	if code != 0 || !strings.HasPrefix(out, "flite-en-us-slt\tSarah\tfemale\ten-US\tflite\n") || strings.Count(out, "\n") != 3 {
 		t.Fatalf("presets: %d %q %s", code, out, errOut)
 	}
 	code, out, errOut = betty("voices", "presets", "--sample", "espeak-en-us-adam")
@@ -52,12 +52,12 @@ func TestVoicesAgainstTheRealServer(t *testing.T) {
 	code, out, errOut = betty("voices", "create", "Front desk", "--gender", "male", "--language", "en-GB", "--sample", recording)
 	id := strings.TrimSpace(out)
 	if code != 0 || id == "" || !strings.Contains(errOut, "Uploaded front-desk.mp3 (4000 bytes, audio/mpeg).") ||
-		!strings.Contains(errOut, "speaks with the preset Robert (en-GB, male)") {
+		!strings.Contains(errOut, "Without a voice-cloning engine, Betty speaks this voice with the preset Alastair (flite, en-GB, male)") {
 		t.Fatalf("create: %d %q %s", code, out, errOut)
 	}
 	code, out, _ = betty("voices", "list", "--json")
 	var listed []struct{ ID, Name, EngineVoice string }
-	if err := json.Unmarshal([]byte(out), &listed); code != 0 || err != nil || len(listed) != 1 || listed[0].ID != id || listed[0].EngineVoice != "espeak-en-gb-robert" {
+	if err := json.Unmarshal([]byte(out), &listed); code != 0 || err != nil || len(listed) != 1 || listed[0].ID != id || listed[0].EngineVoice != "flite-en-gb-awb" {
 		t.Fatalf("list: %d %v %s", code, err, out)
 	}
 	code, _, errOut = betty("voices", "create", "Second", "-g", "female", "-s", recording)

@@ -1,4 +1,4 @@
-// Package voices is `betty voices`: the voice presets of the server's speech engine and a
+// Package voices is `betty voices`: the voice presets of the server's speech engines and a
 // team's custom voice profiles.
 package voices
 
@@ -17,12 +17,12 @@ func NewCmdVoices(f *cmdutil.Factory) *cobra.Command {
 		Long: `List the voice presets agents can speak with, and manage the custom voice profiles of
 the current team (or the one given with --team).
 
-Presets are the voices of the server's speech engine: espeak-ng, offline, by default, or the
-OpenAI-compatible engine an operator configured with --tts-url. A custom voice keeps your
-recorded samples, but neither engine clones voices: it speaks with the preset nearest to its
-language and gender, which betty voices list shows.`,
+Presets are the voices of the server's speech engines: flite and espeak-ng, offline, by
+default, or the OpenAI-compatible engine an operator configured with --tts-url. A custom voice
+keeps your recorded samples, but no engine clones voices: it speaks with the preset nearest to
+its language and gender, which betty voices create and betty voices list show.`,
 		Example: `  betty voices presets
-  betty voices presets --sample espeak-en-us-linda > linda.mp3
+  betty voices presets --sample flite-en-us-slt > sarah.mp3
   betty voices create "Front desk" --gender female --sample front-desk.mp3
   betty voices list --json`,
 		Aliases: []string{"voice"},

@@ -89,8 +89,8 @@ func TestNewCmdCreate(t *testing.T) {
 
 var profile = client.VoiceProfile{Id: "voice-1", OrganizationId: "team-1", Name: "Front desk", Gender: client.Female,
 	Language: "en-US", AudioUrls: []string{"https://betty.example.com/v1/uploads/a"}, Kind: client.Custom,
-	Status: client.VoiceStatusApproved, Engine: client.EspeakNg, EngineVoice: ptr("espeak-en-us-linda"),
-	Note:      "The espeak-ng engine cannot clone voices: this voice speaks with the preset Linda (en-US, female), the nearest to its language and gender. Its samples are kept but not used.",
+	Status: client.VoiceStatusApproved, Engine: ptr(client.Flite), EngineVoice: ptr("flite-en-us-slt"),
+	Note:      "Without a voice-cloning engine, Betty speaks this voice with the preset Sarah (flite, en-US, female), the nearest to its language and gender. Its recordings are kept but not used.",
 	CreatedAt: clitest.When, UpdatedAt: clitest.When}
 
 func TestListRun(t *testing.T) {
@@ -132,7 +132,7 @@ func TestCreateRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	if s.Out.String() != "voice-1\n" || !strings.Contains(s.ErrOut.String(), `Created voice "Front desk" (voice-1), approved.`) ||
-		!strings.Contains(s.ErrOut.String(), "cannot clone voices") {
+		!strings.Contains(s.ErrOut.String(), "Without a voice-cloning engine, Betty speaks this voice with the preset Sarah") {
 		t.Errorf("out %q, err %q", s.Out, s.ErrOut)
 	}
 	want := `{"audioUrls":["https://betty.example.com/v1/uploads/a"],"gender":"female","name":"Front desk","organizationId":"team-1"}`

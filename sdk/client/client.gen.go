@@ -1375,6 +1375,7 @@ func (e SessionTokenType) Valid() bool {
 // Defines values for SpeechEngine.
 const (
 	EspeakNg         SpeechEngine = "espeak-ng"
+	Flite            SpeechEngine = "flite"
 	OpenaiCompatible SpeechEngine = "openai-compatible"
 )
 
@@ -1382,6 +1383,8 @@ const (
 func (e SpeechEngine) Valid() bool {
 	switch e {
 	case EspeakNg:
+		return true
+	case Flite:
 		return true
 	case OpenaiCompatible:
 		return true
@@ -5875,8 +5878,8 @@ type SimulatedInboundCallResponse struct {
 	Status int `json:"status"`
 }
 
-// SpeechEngine The text-to-speech engine that speaks a voice: `espeak-ng` (the local engine) or
-// `openai-compatible` (the endpoint at `--tts-url`).
+// SpeechEngine The text-to-speech engine that speaks a voice: `flite` or `espeak-ng` (the local
+// engines) or `openai-compatible` (the endpoint at `--tts-url`).
 type SpeechEngine string
 
 // StorefrontBooking A call a shopper asked for from the storefront widget, with their consent and what
@@ -7051,7 +7054,7 @@ type VerifyPhoneNumberRequest struct {
 	PhoneNumber string `json:"phoneNumber"`
 }
 
-// Voice A voice preset: a voice of the server's speech engine offered to every organisation
+// Voice A voice preset: a voice of one of the server's speech engines offered to every organisation
 // (`kind: preset`, always `approved`). Agents name it with `voicePresetId`. `createdAt`
 // and `updatedAt` are when the server read the engine's voices.
 type Voice struct {
@@ -7063,8 +7066,8 @@ type Voice struct {
 	// Example: Warm, calm, mid-Atlantic accent.
 	Description string `json:"description"`
 
-	// Engine The text-to-speech engine that speaks a voice: `espeak-ng` (the local engine) or
-	// `openai-compatible` (the endpoint at `--tts-url`).
+	// Engine The text-to-speech engine that speaks a voice: `flite` or `espeak-ng` (the local
+	// engines) or `openai-compatible` (the endpoint at `--tts-url`).
 	Engine SpeechEngine `json:"engine"`
 
 	// Gender The gender a voice sounds like.
@@ -7126,7 +7129,7 @@ type VoiceListResponse struct {
 
 // VoiceProfile A custom voice of an organisation with its recorded samples. The server's speech
 // engines cannot clone voices: it speaks with the preset named in `engineVoice` (see
-// `POST /v1/voice/create`).
+// `POST /v1/voice/create`), which `note` says in words.
 type VoiceProfile struct {
 	// AudioUrls The recorded samples (finished uploads), kept for an engine that can clone.
 	AudioUrls []string `json:"audioUrls"`
@@ -7137,15 +7140,14 @@ type VoiceProfile struct {
 	// Description How the voice sounds; may be empty.
 	Description string `json:"description"`
 
-	// Engine The text-to-speech engine that speaks a voice: `espeak-ng` (the local engine) or
-	// `openai-compatible` (the endpoint at `--tts-url`).
-	Engine SpeechEngine `json:"engine"`
+	// Engine The engine of `engineVoice`; null with it.
+	Engine *SpeechEngine `json:"engine"`
 
-	// EngineVoice The preset this voice speaks with: the engine's nearest to its language and gender.
-	// Null only when the engine has no voice at all (it is not installed).
+	// EngineVoice The preset this voice speaks with: the nearest to its language and gender. Null
+	// only when the server has no voice at all (no engine is installed).
 	//
 	//
-	// Example: espeak-en-us-linda
+	// Example: flite-en-us-slt
 	EngineVoice *string `json:"engineVoice"`
 
 	// Gender The gender a voice sounds like.
@@ -7172,7 +7174,7 @@ type VoiceProfile struct {
 
 	// Note In words, what the voice really sounds like on this server and why.
 	//
-	// Example: The espeak-ng engine cannot clone voices; this voice speaks with the preset Linda (en-US, female), the nearest to its language and gender. The samples are kept but not used.
+	// Example: Without a voice-cloning engine, Betty speaks this voice with the preset Sarah (flite, en-US, female), the nearest to its language and gender. Its recordings are kept but not used.
 	Note string `json:"note"`
 
 	// OrganizationId An opaque identifier.
@@ -7207,7 +7209,7 @@ type VoiceProfileListResponse struct {
 type VoiceProfileResponse struct {
 	// Data A custom voice of an organisation with its recorded samples. The server's speech
 	// engines cannot clone voices: it speaks with the preset named in `engineVoice` (see
-	// `POST /v1/voice/create`).
+	// `POST /v1/voice/create`), which `note` says in words.
 	Data VoiceProfile `json:"data"`
 
 	// Status The HTTP status code.
@@ -10054,6 +10056,10 @@ type ClientInterface interface {
 	// teaching audio files of the agent `agentId`, and starts summarising it in the
 	// background. The new audio file answers with `summaryStatus: in-progress`; poll
 	// `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+	// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+	// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+	// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+	// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 	// Any member except `readonly` may call it. Answers 201 with the new audio file.
 	//
 	// Takes any type of body and a specified content type.
@@ -10067,6 +10073,10 @@ type ClientInterface interface {
 	// teaching audio files of the agent `agentId`, and starts summarising it in the
 	// background. The new audio file answers with `summaryStatus: in-progress`; poll
 	// `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+	// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+	// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+	// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+	// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 	// Any member except `readonly` may call it. Answers 201 with the new audio file.
 	//
 	// Takes a body of the `application/json` content type.
@@ -10081,10 +10091,13 @@ type ClientInterface interface {
 	//
 	// Decisions where the spec is silent: the voice is `voiceId` (a custom voice profile,
 	// which must be `approved`, else 422) or `voicePresetId` (a preset); both → 400. With
-	// neither, the voice of the agent `agentProfileId` is used. Without `text`, the greeting of
-	// the agent `agentProfileId` is spoken. A request that names neither a text nor an agent,
-	// or neither a voice nor an agent, is 400; an agent with an empty greeting and no `text` is
-	// 422. Any member of the organisation may call it.
+	// neither, the voice of the agent `agentProfileId` is used, and for an agent without a
+	// voice the platform's default preset: the first preset (in the order of
+	// `GET /v1/voice/presets/list`) that speaks the agent's language, the same region first;
+	// the first preset of all when none does. Without `text`, the greeting of the agent
+	// `agentProfileId` is spoken. A request that names neither a text nor an agent, or neither
+	// a voice nor an agent, is 400; an agent with an empty greeting and no `text` is 422. Any
+	// member of the organisation may call it.
 	//
 	// Corresponds with GET /v1/agent/text-to-speech (the `SynthesizeAgentSpeech` operationId).
 	SynthesizeAgentSpeech(ctx context.Context, params *SynthesizeAgentSpeechParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -12812,13 +12825,16 @@ type ClientInterface interface {
 	// (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
 	// any other URL is 422).
 	//
-	// Decision — what a custom voice is on this server: neither speech engine Betty drives
-	// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
-	// recordings, so nothing is trained and nothing is waiting for review. The profile is
-	// `approved` at once and speaks with the engine's preset nearest to its language and
-	// gender (the same language and region first, then the language, then the gender), named
-	// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
-	// engine that can clone; `pending` and `rejected` are never set by this server.
+	// Decision — what a custom voice is on this server: none of the speech engines Betty
+	// drives (the local flite and espeak-ng, an OpenAI-compatible `--tts-url`) can clone a
+	// voice from recordings, so nothing is trained and nothing is waiting for review. Rather
+	// than refuse, the profile is `approved` at once and speaks with the preset nearest to
+	// its language and gender (the same language and region first, then the language, then
+	// the gender; ties go to the earlier preset), named in `engineVoice` with its engine in
+	// `engine`; `note` says so in words ("Without a voice-cloning engine, Betty speaks this
+	// voice with the preset …"), and the dashboard and CLI show it where the voice is made.
+	// The samples are kept with the profile for an engine that can clone; `pending` and
+	// `rejected` are never set by this server.
 	//
 	// An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
 	// Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
@@ -12837,13 +12853,16 @@ type ClientInterface interface {
 	// (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
 	// any other URL is 422).
 	//
-	// Decision — what a custom voice is on this server: neither speech engine Betty drives
-	// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
-	// recordings, so nothing is trained and nothing is waiting for review. The profile is
-	// `approved` at once and speaks with the engine's preset nearest to its language and
-	// gender (the same language and region first, then the language, then the gender), named
-	// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
-	// engine that can clone; `pending` and `rejected` are never set by this server.
+	// Decision — what a custom voice is on this server: none of the speech engines Betty
+	// drives (the local flite and espeak-ng, an OpenAI-compatible `--tts-url`) can clone a
+	// voice from recordings, so nothing is trained and nothing is waiting for review. Rather
+	// than refuse, the profile is `approved` at once and speaks with the preset nearest to
+	// its language and gender (the same language and region first, then the language, then
+	// the gender; ties go to the earlier preset), named in `engineVoice` with its engine in
+	// `engine`; `note` says so in words ("Without a voice-cloning engine, Betty speaks this
+	// voice with the preset …"), and the dashboard and CLI show it where the voice is made.
+	// The samples are kept with the profile for an engine that can clone; `pending` and
+	// `rejected` are never set by this server.
 	//
 	// An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
 	// Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
@@ -12885,14 +12904,17 @@ type ClientInterface interface {
 	// organisation is named; any signed-in user may call it.
 	//
 	// Decision (the spec does not say where voices come from): presets are the voices of the
-	// speech engine this server runs. By default that is the local engine, espeak-ng, offered
-	// as a curated list of its installed languages and variants (American and British English
-	// first, then Spanish, French, German, Italian, Portuguese and Dutch): synthetic voices
-	// that work offline, clear but not human-sounding. When an operator sets `--tts-url`, the
-	// presets are the voices of that OpenAI-compatible engine (`openai-alloy`, …). `engine`
-	// names the engine of each preset. Each preset's `previewUrl` plays a real sample spoken
-	// by the engine (`GET /v1/voice/presets/{id}/sample`). A server whose engine is missing
-	// (espeak-ng or lame not installed, and no `--tts-url`) answers 503
+	// speech engines this server runs. By default those are the two local engines, which
+	// work offline: first flite's English voices (`flite-en-us-slt` Sarah, `flite-en-us-rms`
+	// Richard, `flite-en-gb-awb` Alastair, `flite-en-us-kal16` Kal), the clearer ones, then
+	// espeak-ng's curated languages and variants (American and British English, then
+	// Spanish, French, German, Italian, Portuguese and Dutch). Both are synthetic voices, not
+	// human-sounding. An engine that is not installed is left out. When an operator sets
+	// `--tts-url`, the presets are the voices of that OpenAI-compatible engine
+	// (`openai-alloy`, …). `engine` names the engine of each preset. Each preset's
+	// `previewUrl` plays a real sample spoken by the engine
+	// (`GET /v1/voice/presets/{id}/sample`). A server with no engine at all (neither flite
+	// nor espeak-ng with lame installed, and no `--tts-url`) answers 503
 	// `speech_unavailable`, saying what to install.
 	//
 	// Corresponds with GET /v1/voice/presets/list (the `ListVoicePresets` operationId).
@@ -14480,6 +14502,10 @@ func (c *Client) ListAgents(ctx context.Context, teamId RecordId, params *ListAg
 // teaching audio files of the agent `agentId`, and starts summarising it in the
 // background. The new audio file answers with `summaryStatus: in-progress`; poll
 // `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 // Any member except `readonly` may call it. Answers 201 with the new audio file.
 //
 // Takes any type of body and a specified content type.
@@ -14503,6 +14529,10 @@ func (c *Client) SummarizeAgentAudioWithBody(ctx context.Context, params *Summar
 // teaching audio files of the agent `agentId`, and starts summarising it in the
 // background. The new audio file answers with `summaryStatus: in-progress`; poll
 // `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 // Any member except `readonly` may call it. Answers 201 with the new audio file.
 //
 // Takes a body of the `application/json` content type.
@@ -14527,10 +14557,13 @@ func (c *Client) SummarizeAgentAudio(ctx context.Context, params *SummarizeAgent
 //
 // Decisions where the spec is silent: the voice is `voiceId` (a custom voice profile,
 // which must be `approved`, else 422) or `voicePresetId` (a preset); both → 400. With
-// neither, the voice of the agent `agentProfileId` is used. Without `text`, the greeting of
-// the agent `agentProfileId` is spoken. A request that names neither a text nor an agent,
-// or neither a voice nor an agent, is 400; an agent with an empty greeting and no `text` is
-// 422. Any member of the organisation may call it.
+// neither, the voice of the agent `agentProfileId` is used, and for an agent without a
+// voice the platform's default preset: the first preset (in the order of
+// `GET /v1/voice/presets/list`) that speaks the agent's language, the same region first;
+// the first preset of all when none does. Without `text`, the greeting of the agent
+// `agentProfileId` is spoken. A request that names neither a text nor an agent, or neither
+// a voice nor an agent, is 400; an agent with an empty greeting and no `text` is 422. Any
+// member of the organisation may call it.
 //
 // Corresponds with GET /v1/agent/text-to-speech (the `SynthesizeAgentSpeech` operationId).
 func (c *Client) SynthesizeAgentSpeech(ctx context.Context, params *SynthesizeAgentSpeechParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -18910,13 +18943,16 @@ func (c *Client) GetUpload(ctx context.Context, uploadId UploadId, reqEditors ..
 // (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
 // any other URL is 422).
 //
-// Decision — what a custom voice is on this server: neither speech engine Betty drives
-// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
-// recordings, so nothing is trained and nothing is waiting for review. The profile is
-// `approved` at once and speaks with the engine's preset nearest to its language and
-// gender (the same language and region first, then the language, then the gender), named
-// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
-// engine that can clone; `pending` and `rejected` are never set by this server.
+// Decision — what a custom voice is on this server: none of the speech engines Betty
+// drives (the local flite and espeak-ng, an OpenAI-compatible `--tts-url`) can clone a
+// voice from recordings, so nothing is trained and nothing is waiting for review. Rather
+// than refuse, the profile is `approved` at once and speaks with the preset nearest to
+// its language and gender (the same language and region first, then the language, then
+// the gender; ties go to the earlier preset), named in `engineVoice` with its engine in
+// `engine`; `note` says so in words ("Without a voice-cloning engine, Betty speaks this
+// voice with the preset …"), and the dashboard and CLI show it where the voice is made.
+// The samples are kept with the profile for an engine that can clone; `pending` and
+// `rejected` are never set by this server.
 //
 // An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
 // Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
@@ -18945,13 +18981,16 @@ func (c *Client) CreateVoiceProfileWithBody(ctx context.Context, contentType str
 // (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
 // any other URL is 422).
 //
-// Decision — what a custom voice is on this server: neither speech engine Betty drives
-// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
-// recordings, so nothing is trained and nothing is waiting for review. The profile is
-// `approved` at once and speaks with the engine's preset nearest to its language and
-// gender (the same language and region first, then the language, then the gender), named
-// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
-// engine that can clone; `pending` and `rejected` are never set by this server.
+// Decision — what a custom voice is on this server: none of the speech engines Betty
+// drives (the local flite and espeak-ng, an OpenAI-compatible `--tts-url`) can clone a
+// voice from recordings, so nothing is trained and nothing is waiting for review. Rather
+// than refuse, the profile is `approved` at once and speaks with the preset nearest to
+// its language and gender (the same language and region first, then the language, then
+// the gender; ties go to the earlier preset), named in `engineVoice` with its engine in
+// `engine`; `note` says so in words ("Without a voice-cloning engine, Betty speaks this
+// voice with the preset …"), and the dashboard and CLI show it where the voice is made.
+// The samples are kept with the profile for an engine that can clone; `pending` and
+// `rejected` are never set by this server.
 //
 // An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
 // Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
@@ -19023,14 +19062,17 @@ func (c *Client) ListVoiceProfiles(ctx context.Context, id Id, params *ListVoice
 // organisation is named; any signed-in user may call it.
 //
 // Decision (the spec does not say where voices come from): presets are the voices of the
-// speech engine this server runs. By default that is the local engine, espeak-ng, offered
-// as a curated list of its installed languages and variants (American and British English
-// first, then Spanish, French, German, Italian, Portuguese and Dutch): synthetic voices
-// that work offline, clear but not human-sounding. When an operator sets `--tts-url`, the
-// presets are the voices of that OpenAI-compatible engine (`openai-alloy`, …). `engine`
-// names the engine of each preset. Each preset's `previewUrl` plays a real sample spoken
-// by the engine (`GET /v1/voice/presets/{id}/sample`). A server whose engine is missing
-// (espeak-ng or lame not installed, and no `--tts-url`) answers 503
+// speech engines this server runs. By default those are the two local engines, which
+// work offline: first flite's English voices (`flite-en-us-slt` Sarah, `flite-en-us-rms`
+// Richard, `flite-en-gb-awb` Alastair, `flite-en-us-kal16` Kal), the clearer ones, then
+// espeak-ng's curated languages and variants (American and British English, then
+// Spanish, French, German, Italian, Portuguese and Dutch). Both are synthetic voices, not
+// human-sounding. An engine that is not installed is left out. When an operator sets
+// `--tts-url`, the presets are the voices of that OpenAI-compatible engine
+// (`openai-alloy`, …). `engine` names the engine of each preset. Each preset's
+// `previewUrl` plays a real sample spoken by the engine
+// (`GET /v1/voice/presets/{id}/sample`). A server with no engine at all (neither flite
+// nor espeak-ng with lame installed, and no `--tts-url`) answers 503
 // `speech_unavailable`, saying what to install.
 //
 // Corresponds with GET /v1/voice/presets/list (the `ListVoicePresets` operationId).
@@ -30674,6 +30716,10 @@ type ClientWithResponsesInterface interface {
 	// teaching audio files of the agent `agentId`, and starts summarising it in the
 	// background. The new audio file answers with `summaryStatus: in-progress`; poll
 	// `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+	// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+	// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+	// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+	// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 	// Any member except `readonly` may call it. Answers 201 with the new audio file.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -30687,6 +30733,10 @@ type ClientWithResponsesInterface interface {
 	// teaching audio files of the agent `agentId`, and starts summarising it in the
 	// background. The new audio file answers with `summaryStatus: in-progress`; poll
 	// `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+	// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+	// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+	// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+	// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 	// Any member except `readonly` may call it. Answers 201 with the new audio file.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -30701,10 +30751,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Decisions where the spec is silent: the voice is `voiceId` (a custom voice profile,
 	// which must be `approved`, else 422) or `voicePresetId` (a preset); both → 400. With
-	// neither, the voice of the agent `agentProfileId` is used. Without `text`, the greeting of
-	// the agent `agentProfileId` is spoken. A request that names neither a text nor an agent,
-	// or neither a voice nor an agent, is 400; an agent with an empty greeting and no `text` is
-	// 422. Any member of the organisation may call it.
+	// neither, the voice of the agent `agentProfileId` is used, and for an agent without a
+	// voice the platform's default preset: the first preset (in the order of
+	// `GET /v1/voice/presets/list`) that speaks the agent's language, the same region first;
+	// the first preset of all when none does. Without `text`, the greeting of the agent
+	// `agentProfileId` is spoken. A request that names neither a text nor an agent, or neither
+	// a voice nor an agent, is 400; an agent with an empty greeting and no `text` is 422. Any
+	// member of the organisation may call it.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -33578,13 +33631,16 @@ type ClientWithResponsesInterface interface {
 	// (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
 	// any other URL is 422).
 	//
-	// Decision — what a custom voice is on this server: neither speech engine Betty drives
-	// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
-	// recordings, so nothing is trained and nothing is waiting for review. The profile is
-	// `approved` at once and speaks with the engine's preset nearest to its language and
-	// gender (the same language and region first, then the language, then the gender), named
-	// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
-	// engine that can clone; `pending` and `rejected` are never set by this server.
+	// Decision — what a custom voice is on this server: none of the speech engines Betty
+	// drives (the local flite and espeak-ng, an OpenAI-compatible `--tts-url`) can clone a
+	// voice from recordings, so nothing is trained and nothing is waiting for review. Rather
+	// than refuse, the profile is `approved` at once and speaks with the preset nearest to
+	// its language and gender (the same language and region first, then the language, then
+	// the gender; ties go to the earlier preset), named in `engineVoice` with its engine in
+	// `engine`; `note` says so in words ("Without a voice-cloning engine, Betty speaks this
+	// voice with the preset …"), and the dashboard and CLI show it where the voice is made.
+	// The samples are kept with the profile for an engine that can clone; `pending` and
+	// `rejected` are never set by this server.
 	//
 	// An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
 	// Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
@@ -33603,13 +33659,16 @@ type ClientWithResponsesInterface interface {
 	// (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
 	// any other URL is 422).
 	//
-	// Decision — what a custom voice is on this server: neither speech engine Betty drives
-	// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
-	// recordings, so nothing is trained and nothing is waiting for review. The profile is
-	// `approved` at once and speaks with the engine's preset nearest to its language and
-	// gender (the same language and region first, then the language, then the gender), named
-	// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
-	// engine that can clone; `pending` and `rejected` are never set by this server.
+	// Decision — what a custom voice is on this server: none of the speech engines Betty
+	// drives (the local flite and espeak-ng, an OpenAI-compatible `--tts-url`) can clone a
+	// voice from recordings, so nothing is trained and nothing is waiting for review. Rather
+	// than refuse, the profile is `approved` at once and speaks with the preset nearest to
+	// its language and gender (the same language and region first, then the language, then
+	// the gender; ties go to the earlier preset), named in `engineVoice` with its engine in
+	// `engine`; `note` says so in words ("Without a voice-cloning engine, Betty speaks this
+	// voice with the preset …"), and the dashboard and CLI show it where the voice is made.
+	// The samples are kept with the profile for an engine that can clone; `pending` and
+	// `rejected` are never set by this server.
 	//
 	// An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
 	// Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
@@ -33655,14 +33714,17 @@ type ClientWithResponsesInterface interface {
 	// organisation is named; any signed-in user may call it.
 	//
 	// Decision (the spec does not say where voices come from): presets are the voices of the
-	// speech engine this server runs. By default that is the local engine, espeak-ng, offered
-	// as a curated list of its installed languages and variants (American and British English
-	// first, then Spanish, French, German, Italian, Portuguese and Dutch): synthetic voices
-	// that work offline, clear but not human-sounding. When an operator sets `--tts-url`, the
-	// presets are the voices of that OpenAI-compatible engine (`openai-alloy`, …). `engine`
-	// names the engine of each preset. Each preset's `previewUrl` plays a real sample spoken
-	// by the engine (`GET /v1/voice/presets/{id}/sample`). A server whose engine is missing
-	// (espeak-ng or lame not installed, and no `--tts-url`) answers 503
+	// speech engines this server runs. By default those are the two local engines, which
+	// work offline: first flite's English voices (`flite-en-us-slt` Sarah, `flite-en-us-rms`
+	// Richard, `flite-en-gb-awb` Alastair, `flite-en-us-kal16` Kal), the clearer ones, then
+	// espeak-ng's curated languages and variants (American and British English, then
+	// Spanish, French, German, Italian, Portuguese and Dutch). Both are synthetic voices, not
+	// human-sounding. An engine that is not installed is left out. When an operator sets
+	// `--tts-url`, the presets are the voices of that OpenAI-compatible engine
+	// (`openai-alloy`, …). `engine` names the engine of each preset. Each preset's
+	// `previewUrl` plays a real sample spoken by the engine
+	// (`GET /v1/voice/presets/{id}/sample`). A server with no engine at all (neither flite
+	// nor espeak-ng with lame installed, and no `--tts-url`) answers 503
 	// `speech_unavailable`, saying what to install.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -52950,6 +53012,10 @@ func (c *ClientWithResponses) ListAgentsWithResponse(ctx context.Context, teamId
 // teaching audio files of the agent `agentId`, and starts summarising it in the
 // background. The new audio file answers with `summaryStatus: in-progress`; poll
 // `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 // Any member except `readonly` may call it. Answers 201 with the new audio file.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -52969,6 +53035,10 @@ func (c *ClientWithResponses) SummarizeAgentAudioWithBodyWithResponse(ctx contex
 // teaching audio files of the agent `agentId`, and starts summarising it in the
 // background. The new audio file answers with `summaryStatus: in-progress`; poll
 // `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+// The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+// from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+// neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+// set; offline, an agent whose language is not English is 422. Nothing is kept then.
 // Any member except `readonly` may call it. Answers 201 with the new audio file.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -52989,10 +53059,13 @@ func (c *ClientWithResponses) SummarizeAgentAudioWithResponse(ctx context.Contex
 //
 // Decisions where the spec is silent: the voice is `voiceId` (a custom voice profile,
 // which must be `approved`, else 422) or `voicePresetId` (a preset); both → 400. With
-// neither, the voice of the agent `agentProfileId` is used. Without `text`, the greeting of
-// the agent `agentProfileId` is spoken. A request that names neither a text nor an agent,
-// or neither a voice nor an agent, is 400; an agent with an empty greeting and no `text` is
-// 422. Any member of the organisation may call it.
+// neither, the voice of the agent `agentProfileId` is used, and for an agent without a
+// voice the platform's default preset: the first preset (in the order of
+// `GET /v1/voice/presets/list`) that speaks the agent's language, the same region first;
+// the first preset of all when none does. Without `text`, the greeting of the agent
+// `agentProfileId` is spoken. A request that names neither a text nor an agent, or neither
+// a voice nor an agent, is 400; an agent with an empty greeting and no `text` is 422. Any
+// member of the organisation may call it.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -56858,13 +56931,16 @@ func (c *ClientWithResponses) GetUploadWithResponse(ctx context.Context, uploadI
 // (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
 // any other URL is 422).
 //
-// Decision — what a custom voice is on this server: neither speech engine Betty drives
-// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
-// recordings, so nothing is trained and nothing is waiting for review. The profile is
-// `approved` at once and speaks with the engine's preset nearest to its language and
-// gender (the same language and region first, then the language, then the gender), named
-// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
-// engine that can clone; `pending` and `rejected` are never set by this server.
+// Decision — what a custom voice is on this server: none of the speech engines Betty
+// drives (the local flite and espeak-ng, an OpenAI-compatible `--tts-url`) can clone a
+// voice from recordings, so nothing is trained and nothing is waiting for review. Rather
+// than refuse, the profile is `approved` at once and speaks with the preset nearest to
+// its language and gender (the same language and region first, then the language, then
+// the gender; ties go to the earlier preset), named in `engineVoice` with its engine in
+// `engine`; `note` says so in words ("Without a voice-cloning engine, Betty speaks this
+// voice with the preset …"), and the dashboard and CLI show it where the voice is made.
+// The samples are kept with the profile for an engine that can clone; `pending` and
+// `rejected` are never set by this server.
 //
 // An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
 // Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
@@ -56889,13 +56965,16 @@ func (c *ClientWithResponses) CreateVoiceProfileWithBodyWithResponse(ctx context
 // (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
 // any other URL is 422).
 //
-// Decision — what a custom voice is on this server: neither speech engine Betty drives
-// (the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
-// recordings, so nothing is trained and nothing is waiting for review. The profile is
-// `approved` at once and speaks with the engine's preset nearest to its language and
-// gender (the same language and region first, then the language, then the gender), named
-// in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
-// engine that can clone; `pending` and `rejected` are never set by this server.
+// Decision — what a custom voice is on this server: none of the speech engines Betty
+// drives (the local flite and espeak-ng, an OpenAI-compatible `--tts-url`) can clone a
+// voice from recordings, so nothing is trained and nothing is waiting for review. Rather
+// than refuse, the profile is `approved` at once and speaks with the preset nearest to
+// its language and gender (the same language and region first, then the language, then
+// the gender; ties go to the earlier preset), named in `engineVoice` with its engine in
+// `engine`; `note` says so in words ("Without a voice-cloning engine, Betty speaks this
+// voice with the preset …"), and the dashboard and CLI show it where the voice is made.
+// The samples are kept with the profile for an engine that can clone; `pending` and
+// `rejected` are never set by this server.
 //
 // An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
 // Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
@@ -56959,14 +57038,17 @@ func (c *ClientWithResponses) ListVoiceProfilesWithResponse(ctx context.Context,
 // organisation is named; any signed-in user may call it.
 //
 // Decision (the spec does not say where voices come from): presets are the voices of the
-// speech engine this server runs. By default that is the local engine, espeak-ng, offered
-// as a curated list of its installed languages and variants (American and British English
-// first, then Spanish, French, German, Italian, Portuguese and Dutch): synthetic voices
-// that work offline, clear but not human-sounding. When an operator sets `--tts-url`, the
-// presets are the voices of that OpenAI-compatible engine (`openai-alloy`, …). `engine`
-// names the engine of each preset. Each preset's `previewUrl` plays a real sample spoken
-// by the engine (`GET /v1/voice/presets/{id}/sample`). A server whose engine is missing
-// (espeak-ng or lame not installed, and no `--tts-url`) answers 503
+// speech engines this server runs. By default those are the two local engines, which
+// work offline: first flite's English voices (`flite-en-us-slt` Sarah, `flite-en-us-rms`
+// Richard, `flite-en-gb-awb` Alastair, `flite-en-us-kal16` Kal), the clearer ones, then
+// espeak-ng's curated languages and variants (American and British English, then
+// Spanish, French, German, Italian, Portuguese and Dutch). Both are synthetic voices, not
+// human-sounding. An engine that is not installed is left out. When an operator sets
+// `--tts-url`, the presets are the voices of that OpenAI-compatible engine
+// (`openai-alloy`, …). `engine` names the engine of each preset. Each preset's
+// `previewUrl` plays a real sample spoken by the engine
+// (`GET /v1/voice/presets/{id}/sample`). A server with no engine at all (neither flite
+// nor espeak-ng with lame installed, and no `--tts-url`) answers 503
 // `speech_unavailable`, saying what to install.
 //
 // Returns a wrapper object for the known response body format(s).

@@ -37,8 +37,9 @@ type Voices interface {
 	CheckPreset(ctx context.Context, presetID string) error
 	// Synthesize speaks text with a voice, as MP3.
 	Synthesize(ctx context.Context, a auth.Actor, text string, ref voices.Ref) ([]byte, error)
-	// TranscribesSpeech says whether a speech-to-text endpoint is configured.
-	TranscribesSpeech() bool
+	// CheckTranscribes answers nil when speech in the language can be transcribed, an error
+	// saying why not otherwise (503 without a transcriber).
+	CheckTranscribes(language string) error
 	// Transcribe turns recorded audio into text.
 	Transcribe(ctx context.Context, audio io.Reader, fileName string) (string, error)
 }

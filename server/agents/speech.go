@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/errs"
-	"github.com/bettyhq/betty/server/speech"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/voices"
 )
@@ -51,9 +51,6 @@ func (s *Service) Speak(ctx context.Context, a auth.Actor, in SpeakInput) ([]byt
 		}
 		if ref == (voices.Ref{}) {
 			ref = voiceOf(ag)
-			if ref == (voices.Ref{}) {
-				return nil, errs.UnprocessableErr(fmt.Sprintf("The agent %q has no voice yet: choose one, or send voicePresetId.", ag.Name))
-			}
 		}
 	}
 	if n := len([]rune(text)); n > MaxSpeechText {
@@ -62,8 +59,10 @@ func (s *Service) Speak(ctx context.Context, a auth.Actor, in SpeakInput) ([]byt
 	return s.voices.Synthesize(ctx, a, text, ref)
 }
 
+// voiceOf is the voice an agent speaks with: its custom voice or preset, else the default
+// preset of its language.
 func voiceOf(ag store.Agent) voices.Ref {
-	var r voices.Ref
+	r := voices.Ref{DefaultFor: cmp.Or(ag.Language, voices.DefaultLanguage)}
 	if ag.VoiceID != nil {
 		r.ProfileID = *ag.VoiceID
 	}
@@ -84,22 +83,24 @@ const summaryAttempts = 4
 // AddAudio adds a finished agent-audio upload (its fileUrl) to an agent's teaching audio and
 // queues its summary, in one transaction; name defaults to the upload's file name.
 //
-// The summary is the transcript of the recording from the configured speech-to-text endpoint:
-// Betty has no language model to condense it yet, and writes no summary it did not hear.
-// Without a transcription endpoint it answers 503 speech_to_text_not_configured and adds
-// nothing, rather than keeping a file whose summary would never come.
+// The summary is the transcript of the recording from the configured speech to text (the
+// --stt-url endpoint, else PocketSphinx offline): Betty writes no summary it did not hear.
+// Without either it answers 503 speech_to_text_not_configured, and for an agent whose language
+// the offline engine does not understand 422, adding nothing rather than keeping a file whose
+// summary would never come or be gibberish.
 func (s *Service) AddAudio(ctx context.Context, a auth.Actor, agentID, fileURL, name string) (Audio, error) {
 	var f store.AudioFile
 	err := s.db.InTx(ctx, func(ctx context.Context) error {
-		if _, err := s.db.AgentByID(ctx, a.OrganizationID, agentID); err != nil {
+		ag, err := s.db.AgentByID(ctx, a.OrganizationID, agentID)
+		if err != nil {
 			return notFound(err)
 		}
 		uploadID, uploaded, err := s.files.Audio(ctx, a.OrganizationID, fileURL)
 		if err != nil {
 			return err
 		}
-		if !s.voices.TranscribesSpeech() {
-			return speech.ErrSpeechToTextNotConfigured
+		if err := s.voices.CheckTranscribes(cmp.Or(ag.Language, voices.DefaultLanguage)); err != nil {
+			return err
 		}
 		if name = strings.TrimSpace(name); name == "" {
 			name = uploaded

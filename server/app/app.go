@@ -35,7 +35,9 @@ import (
 	"github.com/bettyhq/betty/server/phones/telnyx"
 	"github.com/bettyhq/betty/server/speech"
 	"github.com/bettyhq/betty/server/speech/espeak"
+	"github.com/bettyhq/betty/server/speech/flite"
 	"github.com/bettyhq/betty/server/speech/openai"
+	"github.com/bettyhq/betty/server/speech/sphinx"
 	"github.com/bettyhq/betty/server/storage"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/teams"
@@ -244,15 +246,19 @@ func newIntegrations(ctx context.Context, cfg config.Config, log *slog.Logger, d
 }
 
 // newSpeech picks the speech engines: OpenAI-compatible endpoints where their URLs are set,
-// otherwise the local espeak-ng engine speaks and nothing transcribes.
+// otherwise the local engines: flite and espeak-ng speak (flite's clearer voices first), and
+// PocketSphinx transcribes when it is installed; without it nothing transcribes and every
+// transcription answers 503 naming what to install.
 func newSpeech(cfg config.Config) *speech.Service {
-	var tts speech.TextToSpeech = espeak.New(espeak.Options{})
+	var tts speech.TextToSpeech = speech.Combine(flite.New(flite.Options{}), espeak.New(espeak.Options{}))
 	if cfg.TTSURL != "" {
 		tts = openai.NewTTS(openai.Config{BaseURL: cfg.TTSURL, APIKey: cfg.TTSAPIKey, Model: cfg.TTSModel})
 	}
 	var stt speech.SpeechToText = speech.NotConfigured{}
-	if cfg.STTURL != "" {
+	if local := sphinx.New(sphinx.Options{}); cfg.STTURL != "" {
 		stt = openai.NewSTT(openai.Config{BaseURL: cfg.STTURL, APIKey: cfg.STTAPIKey, Model: cfg.STTModel})
+	} else if local.Check() == nil {
+		stt = local
 	}
 	return speech.New(tts, stt)
 }

@@ -15,7 +15,9 @@ import (
 	"github.com/bettyhq/betty/server/phones/sim"
 	"github.com/bettyhq/betty/server/phones/telnyx"
 	"github.com/bettyhq/betty/server/runs"
+	"github.com/bettyhq/betty/server/speech"
 	"github.com/bettyhq/betty/server/speech/espeak"
+	"github.com/bettyhq/betty/server/speech/flite"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -65,7 +67,9 @@ func newRuns(cfg config.Config, log *slog.Logger, db *store.DB, queue *jobs.Queu
 	} else {
 		simCalls.SetCustomer(local)
 	}
-	simCalls.SetRecorder(conversation.NewRecorder(espeak.New(espeak.Options{}), "espeak-en-us-linda"))
+	// The recording speaks with the local engines the presets come from, so an agent given a
+	// flite preset is heard in it; an agent without a voice, with en-US's default preset.
+	simCalls.SetRecorder(conversation.NewRecorder(speech.Combine(flite.New(flite.Options{}), espeak.New(espeak.Options{})), "flite-en-us-slt"))
 	svc.SetCalls(simCalls)
 	return svc, simCalls, nil
 }

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/bettyhq/betty/server/billing"
 	"github.com/bettyhq/betty/server/speech/espeak"
+	"github.com/bettyhq/betty/server/speech/flite"
+	"github.com/bettyhq/betty/server/speech/sphinx"
 )
 
 // summary is what the start-up summary tells the person who started the server, gathered by
@@ -18,10 +21,13 @@ type summary struct {
 	// LLMURL and LLMModel: the language model's endpoint; "" is the local brain.
 	LLMURL, LLMModel string
 	// TTSEngine and TTSURL: the text-to-speech engine when an endpoint is set; otherwise
-	// espeak-ng with Encoder, or EspeakMissing when a program is not installed.
+	// the local engines installed (Local) and not installed (Missing), with Encoder.
 	TTSEngine, TTSURL, Encoder string
-	EspeakMissing              bool
-	STTURL                     string
+	Local, Missing             []string
+	// STTURL is the transcription endpoint; without one, STTLocal says PocketSphinx is
+	// installed.
+	STTURL   string
+	STTLocal bool
 	// Carrier is phones.Telephony's Name ("sim", "telnyx").
 	Carrier   string
 	SMTP      bool
@@ -40,8 +46,19 @@ func (a *App) PrintSummary(w io.Writer, addr string) {
 		s.TTSEngine, s.TTSURL = a.speech.Engine(), a.cfg.TTSURL
 	} else {
 		e := espeak.New(espeak.Options{})
-		s.Encoder, s.EspeakMissing = e.Encoder(), e.Check() != nil
+		s.Encoder = e.Encoder()
+		for _, engine := range []interface {
+			Engine() string
+			Check() error
+		}{flite.New(flite.Options{}), e} {
+			if engine.Check() == nil {
+				s.Local = append(s.Local, engine.Engine())
+			} else {
+				s.Missing = append(s.Missing, engine.Engine())
+			}
+		}
 	}
+	s.STTLocal = a.speech.TranscribesSpeech() && a.cfg.STTURL == ""
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	rule, err := a.identity.SiteAdminRule(ctx)
@@ -62,16 +79,21 @@ func (s summary) lines() []string {
 	if s.LLMURL != "" {
 		language = fmt.Sprintf("%s at %s (OpenAI-compatible)", s.LLMModel, redacted(s.LLMURL))
 	}
-	speaker := "espeak-ng + " + s.Encoder + " (local)"
+	speaker := strings.Join(s.Local, " + ") + " + " + s.Encoder + " (local)"
 	switch {
 	case s.TTSURL != "":
 		speaker = s.TTSEngine + " (" + redacted(s.TTSURL) + ")"
-	case s.EspeakMissing:
-		speaker = "espeak-ng NOT INSTALLED (voices and recordings answer 503: apt-get install espeak-ng lame, or set --tts-url)"
+	case len(s.Local) == 0:
+		speaker = "local voices NOT INSTALLED (voices and recordings answer 503: apt-get install flite espeak-ng lame, or set --tts-url)"
+	case len(s.Missing) > 0:
+		speaker += " (" + strings.Join(s.Missing, ", ") + " not installed: its voices are not offered)"
 	}
-	listening := "speech-to-text off (set --stt-url to transcribe agents' teaching audio)"
-	if s.STTURL != "" {
+	listening := "speech-to-text off (teaching audio answers 503: " + sphinx.Install + ", or set --stt-url)"
+	switch {
+	case s.STTURL != "":
 		listening = "speech-to-text " + redacted(s.STTURL)
+	case s.STTLocal:
+		listening = "speech-to-text pocketsphinx (local, US English, modest accuracy; set --stt-url for better)"
 	}
 	telephony := "telnyx (real calls, paid from each team's credits)"
 	if billing.CallIsFree(s.Carrier) {

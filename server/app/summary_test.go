@@ -9,13 +9,13 @@ import (
 // they mean and the flag that changes them, and the site-admin rule.
 func TestSummaryNamesTheBackEnds(t *testing.T) {
 	base := summary{BaseURL: "http://localhost:8080", Addr: "127.0.0.1:8080", Database: "sqlite (/d/betty.db)", DataDir: "/d",
-		Files: "/d/files", Encoder: "lame", Carrier: "sim",
+		Files: "/d/files", Encoder: "lame", Local: []string{"flite", "espeak-ng"}, Carrier: "sim",
 		SiteAdmin: "site admin: the first account to sign up becomes site administrator (or name one: --admin-email)"}
 	got := strings.Join(base.lines(), "\n")
 	for _, want := range []string{
 		"  language   local brain (no --llm-url: agents say each step's spoken line as written",
 		"set --llm-url to an OpenAI-compatible endpoint)",
-		"  speech     espeak-ng + lame (local); speech-to-text off (set --stt-url",
+		"  speech     flite + espeak-ng + lame (local); speech-to-text off (teaching audio answers 503: apt-get install pocketsphinx pocketsphinx-en-us sox lame, or set --stt-url)",
 		"  telephony  simulator (fictional numbers and calls, free;",
 		"  payments   off (no --stripe-secret-key: site admins grant credits on the dashboard's Admin page)",
 		"\n  site admin: the first account to sign up becomes site administrator",
@@ -46,9 +46,19 @@ func TestSummaryNamesTheBackEnds(t *testing.T) {
 		t.Errorf("the summary shows a password:\n%s", got)
 	}
 
+	sphinx := base
+	sphinx.STTLocal = true
+	if got := strings.Join(sphinx.lines(), "\n"); !strings.Contains(got, "; speech-to-text pocketsphinx (local, US English, modest accuracy; set --stt-url for better)") {
+		t.Errorf("pocketsphinx: %s", got)
+	}
+
 	missing := base
-	missing.EspeakMissing = true
-	if got := strings.Join(missing.lines(), "\n"); !strings.Contains(got, "espeak-ng NOT INSTALLED") {
+	missing.Local, missing.Missing = []string{"flite"}, []string{"espeak-ng"}
+	if got := strings.Join(missing.lines(), "\n"); !strings.Contains(got, "flite + lame (local) (espeak-ng not installed: its voices are not offered)") {
 		t.Errorf("no espeak-ng: %s", got)
+	}
+	missing.Local, missing.Missing = nil, []string{"flite", "espeak-ng"}
+	if got := strings.Join(missing.lines(), "\n"); !strings.Contains(got, "local voices NOT INSTALLED") {
+		t.Errorf("no local voice: %s", got)
 	}
 }

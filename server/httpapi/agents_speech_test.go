@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"net/http"
 	"net/url"
 	"strings"
@@ -11,7 +12,9 @@ import (
 	"github.com/bettyhq/betty/server/internal/apitest"
 	"github.com/bettyhq/betty/server/speech"
 	"github.com/bettyhq/betty/server/speech/espeak/espeaktest"
+	"github.com/bettyhq/betty/server/speech/flite"
 	"github.com/bettyhq/betty/server/speech/openai/openaitest"
+	"github.com/bettyhq/betty/server/speech/speechtest"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/uploads/uploadstest"
 )
@@ -76,7 +79,6 @@ func TestAgentTextToSpeech(t *testing.T) {
 		{http.StatusBadRequest, url.Values{"voicePresetId": {preset}}, "query.text"},
 		{http.StatusBadRequest, url.Values{"text": {"Hi"}}, "query.voicePresetId"},
 		{http.StatusUnprocessableEntity, url.Values{"agentProfileId": {silent.ID}}, "no greeting"},
-		{http.StatusUnprocessableEntity, url.Values{"agentProfileId": {mute.ID}}, "no voice"},
 		{http.StatusNotFound, url.Values{"text": {"Hi"}, "voicePresetId": {"no-such-preset"}}, "Voice preset not found."},
 		{http.StatusNotFound, url.Values{"text": {"Hi"}, "voiceId": {v.ID}}, "Voice profile not found."},
 	}
@@ -90,6 +92,28 @@ func TestAgentTextToSpeech(t *testing.T) {
 		if !strings.Contains(p.Detail, c.want) && field != c.want {
 			t.Errorf("%v: %+v, want %q", c.q, p, c.want)
 		}
+	}
+
+	// An agent without a voice speaks with the platform's default preset, as the contract says:
+	// the first preset in its language (its region first).
+	firstIn := func(language string) string {
+		for _, p := range presets.Data {
+			if p.Language == language {
+				return p.ID
+			}
+		}
+		t.Fatalf("no %s preset in %+v", language, presets.Data)
+		return ""
+	}
+	a.want(http.StatusOK, ada.Access, "GET", "/v1/voice/presets/list?sizePerPage=100", nil, &presets)
+	if got, want := speak(t, a, ada.Access, url.Values{"organizationId": {org}, "agentProfileId": {mute.ID}}),
+		speak(t, a, ada.Access, url.Values{"organizationId": {org}, "text": {"Hello."}, "voicePresetId": {firstIn("en-US")}}); !bytes.Equal(got, want) {
+		t.Errorf("an agent without a voice does not speak with the first en-US preset %s", firstIn("en-US"))
+	}
+	german := createAgent(t, a, ada, org, map[string]any{"name": "Stumm", "greeting": "Guten Tag.", "language": "de-DE"})
+	if got, want := speak(t, a, ada.Access, url.Values{"organizationId": {org}, "agentProfileId": {german.ID}}),
+		speak(t, a, ada.Access, url.Values{"organizationId": {org}, "text": {"Guten Tag."}, "voicePresetId": {firstIn("de-DE")}}); !bytes.Equal(got, want) {
+		t.Errorf("a German agent without a voice does not speak with the first de-DE preset %s", firstIn("de-DE"))
 	}
 
 	// Another team's agent is not found.
@@ -197,9 +221,57 @@ func waitForSummary(t *testing.T, a teamAPI, token, org, id string) summaryJSON 
 	}
 }
 
-// Without a speech-to-text endpoint, teaching audio is refused with the setting to change, and
-// nothing is kept.
+// Without --stt-url, teaching audio is transcribed offline by PocketSphinx: the summary is
+// what it heard, in words close to what was said.
+func TestAgentTeachingAudioOffline(t *testing.T) {
+	speechtest.Require(t, append(speechtest.Sphinx, speechtest.Flite...)...)
+	said := "Our office is open from nine in the morning until five in the evening."
+	tts := flite.New(flite.Options{})
+	voices, err := tts.Voices(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp3, err := tts.Synthesize(t.Context(), said, voices[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := apitest.New(t, store.SQLite)
+	a := newTeamAPI(t, env)
+	ada := env.SignUp(t, "ada@example.com")
+	org := env.Team(t, ada, "Acme")
+	ag := createAgent(t, a, ada, org, map[string]any{})
+	_, link := finishedUpload(t, env, ada.Access, org, "agent-audio", "hours.mp3", mp3)
+	var added struct{ Data audioJSON }
+	a.want(http.StatusCreated, ada.Access, "POST", "/v1/agent/summary?"+url.Values{"organizationId": {org}, "agentId": {ag.ID}}.Encode(),
+		map[string]any{"url": link}, &added)
+	done := waitForSummary(t, a, ada.Access, org, added.Data.ID)
+	if done.Status != "success" || done.Summary == nil {
+		t.Fatalf("summary %+v\n%s", done, env.Logs.String())
+	}
+	heard := 0
+	for _, w := range []string{"office", "open", "morning", "evening"} {
+		if strings.Contains(*done.Summary, w) {
+			heard++
+		}
+	}
+	if heard < 3 {
+		t.Errorf("said %q, heard %q", said, *done.Summary)
+	}
+
+	// The offline model understands English only: a German agent's teaching audio is refused
+	// with what to set, and nothing is kept.
+	german := createAgent(t, a, ada, org, map[string]any{"name": "Berlin", "language": "de-DE"})
+	p := a.problem(http.StatusUnprocessableEntity, ada.Access, "POST", "/v1/agent/summary?"+url.Values{"organizationId": {org}, "agentId": {german.ID}}.Encode(),
+		map[string]any{"url": link})
+	if !strings.Contains(p.Detail, "English only, not de-DE") || !strings.Contains(p.Detail, "--stt-url") {
+		t.Errorf("German teaching audio: %+v", p)
+	}
+}
+
+// Without a speech-to-text endpoint or PocketSphinx, teaching audio is refused naming what to
+// install or set, and nothing is kept.
 func TestAgentTeachingAudioWithoutSpeechToText(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()) // no pocketsphinx_continuous
 	env := apitest.New(t, store.SQLite)
 	a := newTeamAPI(t, env)
 	ada := env.SignUp(t, "ada@example.com")
@@ -208,7 +280,7 @@ func TestAgentTeachingAudioWithoutSpeechToText(t *testing.T) {
 	_, link := finishedUpload(t, env, ada.Access, org, "agent-audio", "model-call.mp3", uploadstest.MP3(4000))
 	p := a.problem(http.StatusServiceUnavailable, ada.Access, "POST", "/v1/agent/summary?"+url.Values{"organizationId": {org}, "agentId": {ag.ID}}.Encode(),
 		map[string]any{"url": link})
-	if p.Code != "speech_to_text_not_configured" || !strings.Contains(p.Detail, "--stt-url") {
+	if p.Code != "speech_to_text_not_configured" || !strings.Contains(p.Detail, "--stt-url") || !strings.Contains(p.Detail, "apt-get install pocketsphinx") {
 		t.Fatalf("%+v", p)
 	}
 	var list struct{ Data []audioJSON }

@@ -42,9 +42,8 @@ func (h *Voices) ListVoicePresets(ctx context.Context, req api.ListVoicePresetsR
 	if err != nil {
 		return nil, err
 	}
-	engine := api.SpeechEngine(h.svc.Engine())
 	return api.ListVoicePresets200JSONResponse{Status: http.StatusOK, Meta: meta, Data: mapped(items, func(v speech.Voice) api.Voice {
-		return renderPreset(v, engine, h.sampleURL(v.ID), listed)
+		return renderPreset(v, h.sampleURL(v.ID), listed)
 	})}, nil
 }
 
@@ -112,21 +111,21 @@ func (h *Voices) sampleURL(id string) string {
 	return strings.TrimRight(h.baseURL, "/") + "/v1/voice/presets/" + url.PathEscape(id) + "/sample"
 }
 
-func renderPreset(v speech.Voice, engine api.SpeechEngine, sampleURL string, listed time.Time) api.Voice {
+func renderPreset(v speech.Voice, sampleURL string, listed time.Time) api.Voice {
 	return api.Voice{Id: v.ID, Name: v.Name, Gender: api.VoiceGender(v.Gender), Description: v.Description, Language: v.Language,
-		Engine: engine, PreviewUrl: &sampleURL, Kind: api.Preset, Status: api.VoiceStatusApproved, CreatedAt: listed, UpdatedAt: listed}
+		Engine: api.SpeechEngine(v.Engine), PreviewUrl: &sampleURL, Kind: api.Preset, Status: api.VoiceStatusApproved, CreatedAt: listed, UpdatedAt: listed}
 }
 
 func renderVoiceProfile(p voices.Profile) api.VoiceProfile {
 	out := api.VoiceProfile{Id: p.ID, OrganizationId: p.OrganizationID, Name: p.Name, Gender: api.VoiceGender(p.Gender),
 		Description: p.Description, Language: p.Language, AudioUrls: p.SampleURLs, Kind: api.Custom, Status: api.VoiceStatus(p.Status),
-		Engine: api.SpeechEngine(p.Engine), Note: p.Note, RejectionReason: p.RejectionReason, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
+		Note: p.Note, RejectionReason: p.RejectionReason, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 	if out.AudioUrls == nil {
 		out.AudioUrls = []string{}
 	}
 	if p.Speaks != nil {
-		id := p.Speaks.ID
-		out.EngineVoice = &id
+		id, engine := p.Speaks.ID, api.SpeechEngine(p.Speaks.Engine)
+		out.EngineVoice, out.Engine = &id, &engine
 	}
 	return out
 }

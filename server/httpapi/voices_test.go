@@ -13,8 +13,8 @@ import (
 	"github.com/bettyhq/betty/server/config"
 	"github.com/bettyhq/betty/server/internal/apitest"
 	"github.com/bettyhq/betty/server/speech"
-	"github.com/bettyhq/betty/server/speech/espeak/espeaktest"
 	"github.com/bettyhq/betty/server/speech/openai/openaitest"
+	"github.com/bettyhq/betty/server/speech/speechtest"
 	"github.com/bettyhq/betty/server/store"
 	"github.com/bettyhq/betty/server/uploads/uploadstest"
 )
@@ -58,7 +58,7 @@ func wantMP3(t *testing.T, res *apitest.Response) time.Duration {
 }
 
 func TestVoicePresets(t *testing.T) {
-	espeaktest.Require(t)
+	speechtest.Require(t, append(speechtest.Flite, speechtest.Espeak...)...)
 	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
 		a := newTeamAPI(t, env)
 		owner := env.SignUp(t, "owner@example.com")
@@ -73,8 +73,8 @@ func TestVoicePresets(t *testing.T) {
 			t.Fatalf("first page: %d presets, %+v", len(page.Data), page.Meta)
 		}
 		first := page.Data[0]
-		if first.ID != "espeak-en-us-linda" || first.Name != "Linda" || first.Gender != "female" || first.Language != "en-US" ||
-			first.Engine != "espeak-ng" || first.Kind != "preset" || first.Status != "approved" {
+		if first.ID != "flite-en-us-slt" || first.Name != "Sarah" || first.Gender != "female" || first.Language != "en-US" ||
+			first.Engine != "flite" || first.Kind != "preset" || first.Status != "approved" {
 			t.Fatalf("first preset %+v", first)
 		}
 		total := page.Meta.TotalSize
@@ -88,7 +88,7 @@ func TestVoicePresets(t *testing.T) {
 		// The sample is real speech, public (an <audio> element sends no credentials) and
 		// cacheable; asking again answers the same bytes.
 		path := samplePath(t, first.PreviewURL)
-		if path != "/v1/voice/presets/espeak-en-us-linda/sample" {
+		if path != "/v1/voice/presets/flite-en-us-slt/sample" {
 			t.Fatalf("sample path %s", path)
 		}
 		res := env.Get(path)
@@ -128,7 +128,7 @@ func createVoice(a teamAPI, c apitest.Caller, org, name, gender, language string
 }
 
 func TestVoiceProfiles(t *testing.T) {
-	espeaktest.Require(t)
+	speechtest.Require(t, append(speechtest.Flite, speechtest.Espeak...)...)
 	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
 		a := newTeamAPI(t, env)
 		owner := env.SignUp(t, "owner@example.com")
@@ -139,13 +139,13 @@ func TestVoiceProfiles(t *testing.T) {
 
 		// Approved at once, speaking with the nearest preset, and saying so.
 		ceo := createVoice(a, owner, org, "  Our CEO ", "female", "")
-		if ceo.Name != "Our CEO" || ceo.Status != "approved" || ceo.Kind != "custom" || ceo.Language != "en-US" || ceo.Engine != "espeak-ng" ||
-			ceo.EngineVoice == nil || *ceo.EngineVoice != "espeak-en-us-linda" || len(ceo.AudioURLs) != 1 ||
-			!strings.Contains(ceo.Note, "cannot clone voices") || !strings.Contains(ceo.Note, "Linda (en-US, female)") {
+		if ceo.Name != "Our CEO" || ceo.Status != "approved" || ceo.Kind != "custom" || ceo.Language != "en-US" || ceo.Engine != "flite" ||
+			ceo.EngineVoice == nil || *ceo.EngineVoice != "flite-en-us-slt" || len(ceo.AudioURLs) != 1 ||
+			!strings.Contains(ceo.Note, "Without a voice-cloning engine") || !strings.Contains(ceo.Note, "Sarah (flite, en-US, female)") {
 			t.Fatalf("created %+v", ceo)
 		}
 		german := createVoice(a, owner, org, "Berlin desk", "male", "de-AT")
-		if german.EngineVoice == nil || *german.EngineVoice != "espeak-de-norbert" {
+		if german.EngineVoice == nil || *german.EngineVoice != "espeak-de-norbert" || german.Engine != "espeak-ng" {
 			t.Fatalf("German male voice speaks with %v", german.EngineVoice)
 		}
 
@@ -163,7 +163,7 @@ func TestVoiceProfiles(t *testing.T) {
 		a.want(http.StatusOK, owner.Access, "PATCH", "/v1/voice/"+ceo.ID, map[string]any{"organizationId": org, "gender": "male",
 			"language": "en-GB", "description": "Calm", "audioUrls": []string{sample(a, owner, org), sample(a, owner, org)}}, &updated)
 		if u := updated.Data; u.Name != "Our CEO" || u.Gender != "male" || u.Language != "en-GB" || u.Description != "Calm" ||
-			len(u.AudioURLs) != 2 || u.EngineVoice == nil || *u.EngineVoice != "espeak-en-gb-robert" || u.Status != "approved" {
+			len(u.AudioURLs) != 2 || u.EngineVoice == nil || *u.EngineVoice != "flite-en-gb-awb" || u.Status != "approved" {
 			t.Fatalf("updated %+v", u)
 		}
 		if p := a.problem(http.StatusConflict, owner.Access, "PATCH", "/v1/voice/"+ceo.ID,
@@ -218,7 +218,7 @@ func TestVoiceProfiles(t *testing.T) {
 // A team holds 1 custom voice, 3 on tier4 (spec section 9); past that, 403 limit_reached names
 // the plan that allows more. Deleting one frees its place.
 func TestCustomVoiceLimit(t *testing.T) {
-	espeaktest.Require(t)
+	speechtest.Require(t, append(speechtest.Flite, speechtest.Espeak...)...)
 	apitest.Each(t, func(t *testing.T, env *apitest.Env) {
 		a := newTeamAPI(t, env)
 		owner := env.SignUp(t, "owner@example.com")
@@ -309,20 +309,21 @@ func TestVoicesWithAnOpenAICompatibleEngine(t *testing.T) {
 	}
 }
 
-// Without espeak-ng the presets answer 503 saying what to install.
+// Without a local engine the presets answer 503 saying what to install.
 func TestVoicesWithoutTheLocalEngine(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	env := apitest.New(t, store.SQLite)
 	a := newTeamAPI(t, env)
 	owner := env.SignUp(t, "owner@example.com")
 	p := a.problem(http.StatusServiceUnavailable, owner.Access, "GET", "/v1/voice/presets/list", nil)
-	if p.Code != "speech_unavailable" || !strings.Contains(p.Detail, "espeak-ng is not installed") || !strings.Contains(p.Detail, "--tts-url") {
+	if p.Code != "speech_unavailable" || !strings.Contains(p.Detail, "espeak-ng is not installed") || !strings.Contains(p.Detail, "flite is not installed") ||
+		!strings.Contains(p.Detail, "--tts-url") {
 		t.Fatalf("%+v", p)
 	}
 	// The team's voices stay listed, saying they cannot speak now.
 	org := env.Team(t, owner, "Acme")
 	v := createVoice(a, owner, org, "Ours", "male", "")
-	if v.EngineVoice != nil || !strings.Contains(v.Note, "not available") {
+	if v.EngineVoice != nil || v.Engine != "" || !strings.Contains(v.Note, "not available") {
 		t.Fatalf("custom voice %+v", v)
 	}
 }

@@ -195,6 +195,26 @@ func (s *Service) Transcribe(ctx context.Context, audio io.Reader, fileName stri
 	return s.stt.Transcribe(ctx, audio, fileName)
 }
 
+// Understander is a transcriber that understands some languages only (the offline engine).
+type Understander interface {
+	// Understands says whether speech in a language (BCP 47) is transcribed.
+	Understands(language string) bool
+}
+
+// CheckTranscribes answers nil when speech in language (BCP 47) can be transcribed here:
+// ErrSpeechToTextNotConfigured without a transcriber, Unprocessable when the transcriber does
+// not understand the language (it would write English-sounding words for it).
+func (s *Service) CheckTranscribes(language string) error {
+	if !s.TranscribesSpeech() {
+		return ErrSpeechToTextNotConfigured
+	}
+	if u, ok := s.stt.(Understander); ok && !u.Understands(language) {
+		return errs.UnprocessableErr(fmt.Sprintf("Offline transcription on this server understands English only, not %s: "+
+			"an operator must set --stt-url to an OpenAI-compatible transcription endpoint for other languages.", language))
+	}
+	return nil
+}
+
 // TranscribesSpeech says whether a transcription endpoint is configured.
 func (s *Service) TranscribesSpeech() bool {
 	_, off := s.stt.(NotConfigured)

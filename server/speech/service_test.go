@@ -3,6 +3,7 @@ package speech_test
 import (
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -114,5 +115,76 @@ func TestSamplesAreMadeOnce(t *testing.T) {
 	e2.fail = nil
 	if _, err := s2.Sample(context.Background(), "a"); err != nil || e2.calls.Load() != 2 {
 		t.Fatalf("after the engine recovered: %v (%d calls)", err, e2.calls.Load())
+	}
+}
+
+// english transcribes English only.
+type english struct{}
+
+func (english) Transcribe(context.Context, io.Reader, string) (string, error) { return "hello", nil }
+func (english) Understands(language string) bool                              { return strings.HasPrefix(language, "en") }
+
+func TestCheckTranscribes(t *testing.T) {
+	if err := speech.New(&engine{}, nil).CheckTranscribes("en-US"); !errors.Is(err, speech.ErrSpeechToTextNotConfigured) {
+		t.Errorf("no transcriber: %v", err)
+	}
+	s := speech.New(&engine{}, english{})
+	if err := s.CheckTranscribes("en-GB"); err != nil {
+		t.Errorf("English: %v", err)
+	}
+	if err := s.CheckTranscribes("fr-FR"); !errs.Is(err, errs.Unprocessable) || !strings.Contains(err.Error(), "not fr-FR") {
+		t.Errorf("French: %v", err)
+	}
+	// A transcriber that does not say which languages it understands is trusted with all.
+	if err := speech.New(&engine{}, struct{ speech.SpeechToText }{english{}}).CheckTranscribes("fr-FR"); err != nil {
+		t.Errorf("any language: %v", err)
+	}
+}
+
+// named is an engine with a name whose voices carry it.
+type named struct {
+	engine
+	name string
+	down error
+}
+
+func (n *named) Engine() string { return n.name }
+func (n *named) Voices(context.Context) ([]speech.Voice, error) {
+	if n.down != nil {
+		return nil, n.down
+	}
+	out := []speech.Voice{}
+	for _, v := range n.voices {
+		v.Engine = n.name
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Combined lists the voices of every engine in order, speaks each with its own engine, and
+// leaves out an engine that is not installed unless none is.
+func TestCombinedEngines(t *testing.T) {
+	a := &named{engine: engine{voices: testVoices[:2]}, name: "one"}
+	b := &named{engine: engine{voices: testVoices[2:3]}, name: "two"}
+	c := speech.Combine(a, b)
+	vs, err := c.Voices(context.Background())
+	if err != nil || len(vs) != 3 || vs[0].Engine != "one" || vs[2].Engine != "two" || c.Engine() != "one + two" {
+		t.Fatalf("voices %+v %v (%s)", vs, err, c.Engine())
+	}
+	if _, err := c.Synthesize(context.Background(), "hi", vs[2]); err != nil || b.calls.Load() != 1 || a.calls.Load() != 0 {
+		t.Fatalf("spoke with the wrong engine: %v, %d, %d", err, a.calls.Load(), b.calls.Load())
+	}
+	if _, err := c.Synthesize(context.Background(), "hi", speech.Voice{ID: "x", Engine: "three"}); !errs.Is(err, errs.Unavailable) {
+		t.Errorf("unknown engine: %v", err)
+	}
+
+	missing := speech.Unavailable("one is not installed", nil)
+	a.down = missing
+	if vs, err := c.Voices(context.Background()); err != nil || len(vs) != 1 || vs[0].Engine != "two" {
+		t.Errorf("one engine down: %+v %v", vs, err)
+	}
+	b.down = speech.Unavailable("two is not installed", nil)
+	if _, err := c.Voices(context.Background()); !errs.Is(err, errs.Unavailable) || !strings.Contains(err.Error(), "one is not installed two is not installed") {
+		t.Errorf("both down: %v, want both engines' messages", err)
 	}
 }

@@ -5,12 +5,19 @@
 //
 //   - speech/espeak: the local engine, offline. espeak-ng speaks, lame (or ffmpeg) encodes the
 //     MP3; both run as processes with a timeout and a bounded number at once.
+//
 //   - speech/openai: an OpenAI-compatible endpoint (`--tts-url`: POST {base}/audio/speech;
 //     `--stt-url`: POST {base}/audio/transcriptions), for OpenAI and servers that speak its
 //     wire format. speech/openai/openaitest is a fake of that format for tests.
 //
-// Speech to text has no offline engine: without `--stt-url` the transcriber is NotConfigured,
-// which answers 503 with code speech_to_text_not_configured naming the setting. Nothing here
+//   - speech/flite: the second local engine, offline: flite speaks (clearer than espeak-ng,
+//     English only), lame encodes. Combine offers both engines' voices as one list.
+//
+//   - speech/sphinx: offline speech to text with PocketSphinx (US English, modest accuracy),
+//     used without `--stt-url` when it is installed.
+//
+// With neither `--stt-url` nor PocketSphinx the transcriber is NotConfigured, which answers
+// 503 with code speech_to_text_not_configured naming what to install or set. Nothing here
 // makes up a transcript.
 //
 // Service is what the rest of the server calls:
@@ -60,6 +67,8 @@ type Voice struct {
 	Description string
 	// EngineVoice is what the engine is given to speak with it ("en-us+linda", "alloy").
 	EngineVoice string
+	// Engine names the engine that speaks it (TextToSpeech.Engine: "espeak-ng", "flite").
+	Engine string
 }
 
 // TextToSpeech is an engine that speaks.
@@ -77,13 +86,15 @@ type SpeechToText interface {
 	Transcribe(ctx context.Context, audio io.Reader, fileName string) (string, error)
 }
 
-// NotConfigured is the transcriber without `--stt-url`: every call answers 503 with code
-// speech_to_text_not_configured, naming the setting.
+// NotConfigured is the transcriber without `--stt-url` and without PocketSphinx: every call
+// answers 503 with code speech_to_text_not_configured, naming what to install or set.
 type NotConfigured struct{}
 
 // ErrSpeechToTextNotConfigured is what NotConfigured answers.
 var ErrSpeechToTextNotConfigured = errs.WithCode(errs.Unavailable, errs.CodeSpeechToTextNotConfigured,
-	"Speech to text is not configured on this server: an operator must set --stt-url (BETTY_STT_URL) to an OpenAI-compatible transcription endpoint, with --stt-api-key when it needs one.")
+	"Speech to text is not configured on this server: an operator must install PocketSphinx for offline transcription "+
+		"(apt-get install pocketsphinx pocketsphinx-en-us sox lame, then restart Betty), or set --stt-url (BETTY_STT_URL) "+
+		"to an OpenAI-compatible transcription endpoint, with --stt-api-key when it needs one.")
 
 // Transcribe answers ErrSpeechToTextNotConfigured.
 func (NotConfigured) Transcribe(context.Context, io.Reader, string) (string, error) {

@@ -2,10 +2,12 @@
 // team's custom voice profiles (name, gender, language, recorded samples), at most as many as
 // its tier allows.
 //
-// Neither engine Betty drives can clone a voice from recordings (espeak-ng synthesises;
-// an OpenAI-compatible /audio/speech offers fixed voices), so a custom voice is approved at
-// once and speaks with the engine's preset nearest to its language and gender; each profile
-// says so (Profile.Speaks, Profile.Note). The samples are kept for an engine that can clone.
+// None of the engines Betty drives can clone a voice from recordings (flite and espeak-ng
+// synthesise; an OpenAI-compatible /audio/speech offers fixed voices), so a custom voice is
+// approved at once and speaks with the preset nearest to its language and gender; each
+// profile says so (Profile.Speaks, Profile.Note), and so does the answer that creates it. The
+// samples are kept for an engine that can clone. Refusing custom voices instead would take
+// away a team's way to name and keep its voice settings for nothing.
 //
 // Features that speak with a team's voice call:
 //
@@ -16,7 +18,7 @@
 // (ProfileID). Synthesize answers Invalid for a Ref naming both or neither, NotFound for an
 // unknown preset or a profile of another team, Unprocessable for a profile not approved, and
 // the speech engine's errors (package speech). Transcribe answers 503
-// speech_to_text_not_configured without --stt-url.
+// speech_to_text_not_configured without --stt-url and without PocketSphinx.
 package voices
 
 import (
@@ -80,9 +82,6 @@ func (s *Service) PresetsListedAt(ctx context.Context) (time.Time, error) {
 	return s.speech.PresetsLoadedAt(ctx)
 }
 
-// Engine names the speech engine.
-func (s *Service) Engine() string { return s.speech.Engine() }
-
 // PresetSample is the MP3 sample of a preset.
 func (s *Service) PresetSample(ctx context.Context, id string) ([]byte, error) {
 	return s.speech.Sample(ctx, id)
@@ -93,8 +92,8 @@ func (s *Service) PresetSample(ctx context.Context, id string) ([]byte, error) {
 // Profile is a custom voice with what it speaks with on this server.
 type Profile struct {
 	store.VoiceProfile
-	Engine string
-	// Speaks is the preset the voice speaks with; nil when the engine has no voice.
+	// Speaks is the preset the voice speaks with (its Engine speaks it); nil when the server
+	// has no voice.
 	Speaks *speech.Voice
 	// Note says in words what the voice sounds like here and why.
 	Note string
@@ -280,7 +279,7 @@ func nameTaken(err error, name string) error {
 // profile adds to a stored voice the preset it speaks with. A speech engine that cannot be
 // asked does not hide the team's voices: the profile then says the engine is unavailable.
 func (s *Service) profile(ctx context.Context, v store.VoiceProfile) (Profile, error) {
-	p := Profile{VoiceProfile: v, Engine: s.speech.Engine(), SampleURLs: []string{}}
+	p := Profile{VoiceProfile: v, SampleURLs: []string{}}
 	for _, id := range v.SampleUploadIDs {
 		u, err := s.samples.URL(ctx, v.OrganizationID, id)
 		if err != nil {
@@ -293,13 +292,19 @@ func (s *Service) profile(ctx context.Context, v store.VoiceProfile) (Profile, e
 	case err != nil:
 		p.Note = "The speech engine is not available on this server, so this voice cannot speak now: " + messageOf(err)
 	case !ok:
-		p.Note = fmt.Sprintf("The %s engine has no voice on this server, so this voice cannot speak now.", p.Engine)
+		p.Note = fmt.Sprintf("The %s engine has no voice on this server, so this voice cannot speak now.", s.speech.Engine())
 	default:
 		p.Speaks = &preset
-		p.Note = fmt.Sprintf("The %s engine cannot clone voices: this voice speaks with the preset %s (%s, %s), "+
-			"the nearest to its language and gender. Its samples are kept but not used.", p.Engine, preset.Name, preset.Language, preset.Gender)
+		p.Note = Note(preset)
 	}
 	return p, nil
+}
+
+// Note says what a custom voice sounds like when it speaks with preset: no engine Betty
+// drives clones voices.
+func Note(preset speech.Voice) string {
+	return fmt.Sprintf("Without a voice-cloning engine, Betty speaks this voice with the preset %s (%s, %s, %s), "+
+		"the nearest to its language and gender. Its recordings are kept but not used.", preset.Name, preset.Engine, preset.Language, preset.Gender)
 }
 
 func messageOf(err error) string {
@@ -311,10 +316,12 @@ func messageOf(err error) string {
 
 // ---- speaking ----------------------------------------------------------------------------
 
-// Ref names the voice to speak with: a preset, or a custom voice profile of the team.
+// Ref names the voice to speak with: a preset, or a custom voice profile of the team; with
+// neither, DefaultFor asks for the default preset of a language (an agent without a voice).
 type Ref struct {
-	PresetID  string
-	ProfileID string
+	PresetID   string
+	ProfileID  string
+	DefaultFor string // a BCP 47 language tag
 }
 
 // Resolve finds the engine voice a Ref speaks with.
@@ -324,6 +331,8 @@ func (s *Service) Resolve(ctx context.Context, a auth.Actor, ref Ref) (speech.Vo
 		return speech.Voice{}, errs.New(errs.Invalid, "Name either a voice preset or a custom voice, not both.")
 	case ref.PresetID != "":
 		return s.speech.Preset(ctx, ref.PresetID)
+	case ref.ProfileID == "" && ref.DefaultFor != "":
+		return s.DefaultPreset(ctx, ref.DefaultFor)
 	case ref.ProfileID == "":
 		return speech.Voice{}, errs.New(errs.Invalid, "Name a voice preset or a custom voice to speak with.")
 	}
@@ -345,6 +354,20 @@ func (s *Service) Resolve(ctx context.Context, a auth.Actor, ref Ref) (speech.Vo
 		return speech.Voice{}, speech.Unavailable(fmt.Sprintf("The %s engine has no voice on this server.", s.speech.Engine()), nil)
 	}
 	return preset, nil
+}
+
+// DefaultPreset is the platform's default preset for a language, what an agent without a voice
+// speaks with: the first preset in the presets' order that speaks the language (its region
+// first), the first preset of all when none does.
+func (s *Service) DefaultPreset(ctx context.Context, language string) (speech.Voice, error) {
+	v, ok, err := s.speech.Nearest(ctx, speech.Neutral, language)
+	if err != nil {
+		return speech.Voice{}, err
+	}
+	if !ok {
+		return speech.Voice{}, speech.Unavailable(fmt.Sprintf("The %s engine has no voice on this server.", s.speech.Engine()), nil)
+	}
+	return v, nil
 }
 
 // CheckPreset answers nil when the engine has a preset by that id (for an agent to speak with).
@@ -381,10 +404,10 @@ func (s *Service) Synthesize(ctx context.Context, a auth.Actor, text string, ref
 }
 
 // Transcribe turns recorded audio into text (503 speech_to_text_not_configured without
-// --stt-url).
+// --stt-url and without PocketSphinx).
 func (s *Service) Transcribe(ctx context.Context, audio io.Reader, fileName string) (string, error) {
 	return s.speech.Transcribe(ctx, audio, fileName)
 }
 
-// TranscribesSpeech says whether a speech-to-text endpoint is configured (--stt-url).
-func (s *Service) TranscribesSpeech() bool { return s.speech.TranscribesSpeech() }
+// CheckTranscribes answers nil when speech in language can be transcribed (package speech).
+func (s *Service) CheckTranscribes(language string) error { return s.speech.CheckTranscribes(language) }

@@ -92,6 +92,9 @@ func TestSynthesizeWithATeamsVoice(t *testing.T) {
 			len(p.SampleURLs) != 1 || p.SampleURLs[0] != "http://betty.test/v1/uploads/1" {
 			t.Fatalf("create: %+v %v", p, err)
 		}
+		if p.Speaks.Engine != "openai-compatible" || !strings.HasPrefix(p.Note, "Without a voice-cloning engine, Betty speaks this voice with the preset Nova (openai-compatible, en-US, female)") {
+			t.Errorf("note %q", p.Note)
+		}
 		sample := a.OrganizationID + "/1"
 		if files.users(sample) != 1 {
 			t.Fatalf("the voice does not hold its sample")
@@ -156,6 +159,37 @@ func TestSynthesizeWithATeamsVoice(t *testing.T) {
 		}
 		if err := svc.Delete(ctx, a, p.ID); err != nil || files.users(a.OrganizationID+"/2") != 0 {
 			t.Fatalf("delete: %v, %d users", err, files.users(a.OrganizationID+"/2"))
+		}
+	})
+}
+
+// The default preset of a language is the first preset that speaks it, the first of all when
+// none does; an agent without a voice speaks with it (Ref.DefaultFor).
+func TestDefaultPreset(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		fake := openaitest.Start(t)
+		sp := speech.New(openai.NewTTS(openai.Config{BaseURL: fake.URL, APIKey: openaitest.Key, Model: "tts-1"}), nil)
+		svc := voices.New(db, sp, &samples{})
+		a := team(t, db, "a@example.com")
+		for _, lang := range []string{"en-US", "en-GB", "ja-JP"} {
+			v, err := svc.DefaultPreset(ctx, lang)
+			if err != nil || v.ID != "openai-alloy" {
+				t.Errorf("%s: %s %v", lang, v.ID, err)
+			}
+		}
+		if _, err := svc.Synthesize(ctx, a, "Hello", voices.Ref{DefaultFor: "en-US"}); err != nil {
+			t.Fatal(err)
+		}
+		if reqs := fake.Requests(); len(reqs) != 1 || reqs[0].Voice != "alloy" {
+			t.Errorf("spoke with %+v", reqs)
+		}
+		// A preset or a custom voice named wins over the default.
+		if _, err := svc.Synthesize(ctx, a, "Hello", voices.Ref{PresetID: "openai-onyx", DefaultFor: "en-US"}); err != nil {
+			t.Fatal(err)
+		}
+		if reqs := fake.Requests(); len(reqs) != 2 || reqs[1].Voice != "onyx" {
+			t.Errorf("spoke with %+v", reqs)
 		}
 	})
 }

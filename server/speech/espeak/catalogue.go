@@ -101,6 +101,7 @@ func curate(langs, variants map[string]listed) []speech.Voice {
 			Description: fmt.Sprintf("espeak-ng's %s voice with its %s variant: a synthetic voice, clear but not human-sounding.",
 				language, variant.name),
 			EngineVoice: p.lang + "+" + p.variant,
+			Engine:      Name,
 		})
 	}
 	return out

@@ -16,15 +16,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os/exec"
 	"runtime"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/bettyhq/betty/server/errs"
 	"github.com/bettyhq/betty/server/speech"
+	"github.com/bettyhq/betty/server/speech/internal/proc"
 )
 
 // Options configure the engine; zero values take the defaults.
@@ -47,7 +46,7 @@ type Options struct {
 // Engine is the local text-to-speech engine.
 type Engine struct {
 	o     Options
-	slots chan struct{}
+	slots *proc.Slots
 
 	mu     sync.Mutex
 	voices []speech.Voice
@@ -62,12 +61,7 @@ func New(o Options) *Engine {
 		o.Espeak = "espeak-ng"
 	}
 	if o.Encoder == "" {
-		o.Encoder = "lame"
-		if _, err := exec.LookPath("lame"); err != nil {
-			if _, err := exec.LookPath("ffmpeg"); err == nil {
-				o.Encoder = "ffmpeg"
-			}
-		}
+		o.Encoder = proc.Encoder()
 	}
 	if o.Slots <= 0 {
 		o.Slots = runtime.GOMAXPROCS(0)
@@ -81,11 +75,14 @@ func New(o Options) *Engine {
 	if o.WordsPerMinute <= 0 {
 		o.WordsPerMinute = 165
 	}
-	return &Engine{o: o, slots: make(chan struct{}, o.Slots)}
+	return &Engine{o: o, slots: proc.NewSlots(o.Slots, o.MaxWait)}
 }
 
 // Engine names the engine.
-func (e *Engine) Engine() string { return "espeak-ng" }
+func (e *Engine) Engine() string { return Name }
+
+// Name is the engine's name.
+const Name = "espeak-ng"
 
 // Encoder names the program that encodes the MP3 (lame or ffmpeg).
 func (e *Engine) Encoder() string { return e.o.Encoder }
@@ -134,29 +131,7 @@ func (e *Engine) list(ctx context.Context, arg string) (string, error) {
 }
 
 // ErrBusy: every slot stayed taken for MaxWait.
-var ErrBusy = errors.New("espeak: the local speech engine is busy")
-
-func (e *Engine) acquire(ctx context.Context) error {
-	select {
-	case e.slots <- struct{}{}:
-		return nil
-	default:
-	}
-	t := time.NewTimer(e.o.MaxWait)
-	defer t.Stop()
-	select {
-	case e.slots <- struct{}{}:
-		return nil
-	case <-t.C:
-		err := errs.Retry(errs.Unavailable, "The speech engine is busy; try again in a few seconds.", e.o.MaxWait)
-		err.Err = ErrBusy
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (e *Engine) release() { <-e.slots }
+var ErrBusy = proc.ErrBusy
 
 // maxOutput bounds the MP3 of one synthesis; MaxTextLength characters make about 2 MB.
 const maxOutput = 32 << 20
@@ -167,32 +142,26 @@ func (e *Engine) Synthesize(ctx context.Context, text string, v speech.Voice) ([
 	if err := e.Check(); err != nil {
 		return nil, err
 	}
-	if err := e.acquire(ctx); err != nil {
+	if err := e.slots.Acquire(ctx); err != nil {
 		return nil, err
 	}
-	defer e.release()
+	defer e.slots.Release()
 	ctx, cancel := context.WithTimeout(ctx, e.o.Timeout)
 	defer cancel()
 
 	// -b 1: the input is UTF-8; --stdin: all of it at once; no -m, so markup is read as text.
 	speak := exec.CommandContext(ctx, e.o.Espeak, "-v", v.EngineVoice, "-s", fmt.Sprint(e.o.WordsPerMinute), "-b", "1", "--stdin", "--stdout")
 	speak.Stdin = strings.NewReader(text)
-	var encode *exec.Cmd
-	if strings.Contains(e.o.Encoder, "ffmpeg") {
-		encode = exec.CommandContext(ctx, e.o.Encoder, "-hide_banner", "-loglevel", "error", "-f", "wav", "-i", "pipe:0",
-			"-ac", "1", "-b:a", "48k", "-f", "mp3", "pipe:1")
-	} else {
-		encode = exec.CommandContext(ctx, e.o.Encoder, "--quiet", "-m", "m", "-b", "48", "-", "-")
-	}
+	encode := proc.EncodeMP3(ctx, e.o.Encoder)
 	wav, err := speak.StdoutPipe()
 	if err != nil {
 		return nil, err
 	}
 	encode.Stdin = wav
 	var mp3, speakErr, encodeErr bytes.Buffer
-	encode.Stdout = &limitedWriter{w: &mp3, left: maxOutput}
-	speak.Stderr = &headWriter{w: &speakErr, left: 4 << 10}
-	encode.Stderr = &headWriter{w: &encodeErr, left: 4 << 10}
+	encode.Stdout = &proc.LimitedWriter{W: &mp3, Left: maxOutput}
+	speak.Stderr = &proc.HeadWriter{W: &speakErr, Left: 4 << 10}
+	encode.Stderr = &proc.HeadWriter{W: &encodeErr, Left: 4 << 10}
 	for _, c := range []*exec.Cmd{speak, encode} {
 		c.WaitDelay = time.Second
 	}
@@ -221,34 +190,4 @@ func (e *Engine) Synthesize(ctx context.Context, text string, v speech.Voice) ([
 		return nil, speech.Unavailable("The speech engine produced no audio.", fmt.Errorf("espeak-ng -v %s: empty output", v.EngineVoice))
 	}
 	return mp3.Bytes(), nil
-}
-
-// limitedWriter keeps at most left bytes and fails past them, which stops the process
-// writing.
-type limitedWriter struct {
-	w    io.Writer
-	left int
-}
-
-var errTooMuchOutput = errors.New("espeak: output too large")
-
-func (l *limitedWriter) Write(p []byte) (int, error) {
-	if len(p) > l.left {
-		return 0, errTooMuchOutput
-	}
-	l.left -= len(p)
-	return l.w.Write(p)
-}
-
-// headWriter keeps the first left bytes (of an error message) and drops the rest.
-type headWriter struct {
-	w    io.Writer
-	left int
-}
-
-func (h *headWriter) Write(p []byte) (int, error) {
-	keep := min(len(p), h.left)
-	h.left -= keep
-	_, _ = h.w.Write(p[:keep])
-	return len(p), nil
 }

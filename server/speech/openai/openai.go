@@ -92,7 +92,7 @@ func (t *TTS) Voices(context.Context) ([]speech.Voice, error) {
 	out := make([]speech.Voice, 0, len(voices))
 	for _, v := range voices {
 		out = append(out, speech.Voice{ID: "openai-" + v.name, Name: strings.ToUpper(v.name[:1]) + v.name[1:],
-			Gender: speech.Gender(v.gender), Language: "en-US", Description: v.description, EngineVoice: v.name})
+			Gender: speech.Gender(v.gender), Language: "en-US", Description: v.description, EngineVoice: v.name, Engine: t.Engine()})
 	}
 	return out, nil
 }

@@ -200,6 +200,8 @@ function CreateVoiceDialog({ team, open, onOpenChange }: { team: Organization; o
   const [errors, setErrors] = useState<{ name?: string; files?: string; language?: string }>({});
   const [progress, setProgress] = useState<{ index: number; percent: number } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // The voice just made: the dialog stays open on what it really sounds like here.
+  const [created, setCreated] = useState<VoiceProfile | null>(null);
   const server = isApiError(create.error) ? create.error : undefined;
   const busy = progress !== null || create.isPending;
 
@@ -210,6 +212,7 @@ function CreateVoiceDialog({ team, open, onOpenChange }: { team: Organization; o
       setFiles([]);
       setErrors({});
       setFailure(null);
+      setCreated(null);
       create.reset();
     }
     if (!busy) onOpenChange(next);
@@ -234,10 +237,8 @@ function CreateVoiceDialog({ team, open, onOpenChange }: { team: Organization; o
       }
       setProgress(null);
       const voice = await create.mutateAsync({ organizationId: team.id, name: name.trim(), gender, language: language.trim(), description: description.trim(), audioUrls });
-      toast.success(`The voice "${voice.name}" was created. ${voice.note}`);
       setProgress(null);
-      close(false);
-      onOpenChange(false);
+      setCreated(voice);
     } catch (error) {
       setProgress(null);
       // The server's words as they are: the custom-voice limit names the tier that allows more.
@@ -247,61 +248,75 @@ function CreateVoiceDialog({ team, open, onOpenChange }: { team: Organization; o
 
   return (
     <Dialog open={open} onOpenChange={close}>
-      <DialogContent title="Create a custom voice" description="Recordings are kept with the voice. This server speaks it with its nearest preset; it does not clone.">
-        <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
-          <Field label="Voice name" error={errors.name ?? server?.fieldError('body.name')}>
-            {(ids) => <Input {...ids} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoComplete="off" />}
-          </Field>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Gender">{(ids) => <Select {...ids} value={gender} onValueChange={setGender} options={GENDERS} />}</Field>
-            <Field label="Language" error={errors.language ?? server?.fieldError('body.language')}>
-              {(ids) => <Input {...ids} value={language} onChange={(e) => setLanguage(e.target.value)} maxLength={10} autoComplete="off" spellCheck={false} />}
-            </Field>
+      <DialogContent
+        title={created ? `The voice "${created.name}" was created` : 'Create a custom voice'}
+        description="Betty cannot clone a voice from recordings on this server: it speaks a custom voice with the preset nearest to its language and gender, and names that preset once the voice is made. The recordings are kept with the voice."
+      >
+        {created ? (
+          <div className="space-y-4">
+            <p role="status" className="rounded-md border border-line bg-muted px-3 py-2 text-sm text-fg">
+              {created.note}
+            </p>
+            <DialogFooter>
+              <Button onClick={() => close(false)}>Done</Button>
+            </DialogFooter>
           </div>
-          <Field label="Description" description="Optional: how it sounds.">
-            {(ids) => <Textarea {...ids} value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} rows={2} />}
-          </Field>
-          <Field label="Recordings" description="1 to 10 files: MP3, WAV, M4A or OGG, up to 50 MiB each." error={errors.files ?? server?.fieldError('body.audioUrls')}>
-            {(ids) => (
-              <div>
-                <input {...ids} ref={input} type="file" tabIndex={-1} multiple accept={AUDIO_ACCEPT} className="sr-only" onChange={(e) => setFiles(Array.from(e.target.files ?? []).slice(0, MAX_SAMPLES))} />
-                <Button variant="secondary" onClick={() => input.current?.click()} disabled={busy}>
-                  <Upload aria-hidden="true" />
-                  Choose recordings
-                </Button>
-                {files.length > 0 && (
-                  <ul className="mt-2 space-y-1 text-sm text-fg-soft">
-                    {files.map((f, i) => (
-                      <li key={`${f.name}-${i}`} className="truncate">
-                        {f.name}
-                        {progress?.index === i && ` — uploading ${progress.percent}%`}
-                        {progress && progress.index > i && ' — uploaded'}
-                      </li>
-                    ))}
-                  </ul>
-                )}
+        ) : (
+          <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+            <Field label="Voice name" error={errors.name ?? server?.fieldError('body.name')}>
+              {(ids) => <Input {...ids} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoComplete="off" />}
+            </Field>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field label="Gender">{(ids) => <Select {...ids} value={gender} onValueChange={setGender} options={GENDERS} />}</Field>
+              <Field label="Language" error={errors.language ?? server?.fieldError('body.language')}>
+                {(ids) => <Input {...ids} value={language} onChange={(e) => setLanguage(e.target.value)} maxLength={10} autoComplete="off" spellCheck={false} />}
+              </Field>
+            </div>
+            <Field label="Description" description="Optional: how it sounds.">
+              {(ids) => <Textarea {...ids} value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} rows={2} />}
+            </Field>
+            <Field label="Recordings" description="1 to 10 files: MP3, WAV, M4A or OGG, up to 50 MiB each." error={errors.files ?? server?.fieldError('body.audioUrls')}>
+              {(ids) => (
+                <div>
+                  <input {...ids} ref={input} type="file" tabIndex={-1} multiple accept={AUDIO_ACCEPT} className="sr-only" onChange={(e) => setFiles(Array.from(e.target.files ?? []).slice(0, MAX_SAMPLES))} />
+                  <Button variant="secondary" onClick={() => input.current?.click()} disabled={busy}>
+                    <Upload aria-hidden="true" />
+                    Choose recordings
+                  </Button>
+                  {files.length > 0 && (
+                    <ul className="mt-2 space-y-1 text-sm text-fg-soft">
+                      {files.map((f, i) => (
+                        <li key={`${f.name}-${i}`} className="truncate">
+                          {f.name}
+                          {progress?.index === i && ` — uploading ${progress.percent}%`}
+                          {progress && progress.index > i && ' — uploaded'}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </div>
+              )}
+            </Field>
+            {progress && (
+              <div role="progressbar" aria-label="Uploading recordings" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress.percent} className="h-2 overflow-hidden rounded-full bg-muted">
+                <div className="h-full bg-accent transition-[width]" style={{ width: `${progress.percent}%` }} />
               </div>
             )}
-          </Field>
-          {progress && (
-            <div role="progressbar" aria-label="Uploading recordings" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress.percent} className="h-2 overflow-hidden rounded-full bg-muted">
-              <div className="h-full bg-accent transition-[width]" style={{ width: `${progress.percent}%` }} />
-            </div>
-          )}
-          {failure && (
-            <p role="alert" className="rounded-md border border-danger-line bg-danger-subtle px-3 py-2 text-sm text-danger-fg">
-              {failure}
-            </p>
-          )}
-          <DialogFooter>
-            <Button variant="secondary" onClick={() => close(false)} disabled={busy}>
-              Cancel
-            </Button>
-            <Button type="submit" busy={busy} busyLabel={progress ? 'Uploading…' : 'Creating…'}>
-              Create voice
-            </Button>
-          </DialogFooter>
-        </form>
+            {failure && (
+              <p role="alert" className="rounded-md border border-danger-line bg-danger-subtle px-3 py-2 text-sm text-danger-fg">
+                {failure}
+              </p>
+            )}
+            <DialogFooter>
+              <Button variant="secondary" onClick={() => close(false)} disabled={busy}>
+                Cancel
+              </Button>
+              <Button type="submit" busy={busy} busyLabel={progress ? 'Uploading…' : 'Creating…'}>
+                Create voice
+              </Button>
+            </DialogFooter>
+          </form>
+        )}
       </DialogContent>
     </Dialog>
   );

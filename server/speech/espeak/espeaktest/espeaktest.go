@@ -2,31 +2,17 @@
 package espeaktest
 
 import (
-	"os"
-	"os/exec"
 	"testing"
+
+	"github.com/bettyhq/betty/server/speech/speechtest"
 )
 
 // Installed reports whether espeak-ng and lame are both on PATH.
-func Installed() bool {
-	for _, p := range []string{"espeak-ng", "lame"} {
-		if _, err := exec.LookPath(p); err != nil {
-			return false
-		}
-	}
-	return true
-}
+func Installed() bool { return speechtest.Installed(speechtest.Espeak...) }
 
 // Require skips the test when espeak-ng or lame is not installed, except in CI, where it
 // fails: .ci/run installs both.
 func Require(t testing.TB) {
 	t.Helper()
-	for _, p := range []string{"espeak-ng", "lame"} {
-		if _, err := exec.LookPath(p); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed (.ci/run installs espeak-ng and lame)", p)
-			}
-			t.Skipf("%s is not installed: apt-get install espeak-ng lame", p)
-		}
-	}
+	speechtest.Require(t, speechtest.Espeak...)
 }

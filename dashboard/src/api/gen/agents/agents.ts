@@ -946,10 +946,13 @@ export const useUpdateAgentFaq = <TError = ErrorType<BadRequestResponse | Unauth
 
 Decisions where the spec is silent: the voice is `voiceId` (a custom voice profile,
 which must be `approved`, else 422) or `voicePresetId` (a preset); both → 400. With
-neither, the voice of the agent `agentProfileId` is used. Without `text`, the greeting of
-the agent `agentProfileId` is spoken. A request that names neither a text nor an agent,
-or neither a voice nor an agent, is 400; an agent with an empty greeting and no `text` is
-422. Any member of the organisation may call it.
+neither, the voice of the agent `agentProfileId` is used, and for an agent without a
+voice the platform's default preset: the first preset (in the order of
+`GET /v1/voice/presets/list`) that speaks the agent's language, the same region first;
+the first preset of all when none does. Without `text`, the greeting of the agent
+`agentProfileId` is spoken. A request that names neither a text nor an agent, or neither
+a voice nor an agent, is 400; an agent with an empty greeting and no `text` is 422. Any
+member of the organisation may call it.
 
  * @summary Speak a text with an agent's voice
  */
@@ -1061,6 +1064,10 @@ export function useSynthesizeAgentSpeech<TData = Awaited<ReturnType<typeof synth
 teaching audio files of the agent `agentId`, and starts summarising it in the
 background. The new audio file answers with `summaryStatus: in-progress`; poll
 `GET /v1/agent/audio-summary?formIds=<id>` until it is `success` or `error`.
+The summary is the transcript: from the `--stt-url` endpoint when one is set, otherwise
+from PocketSphinx offline (US English, modest accuracy; see docs/speech.md). With
+neither the answer is 503 `speech_to_text_not_configured` naming what to install or
+set; offline, an agent whose language is not English is 422. Nothing is kept then.
 Any member except `readonly` may call it. Answers 201 with the new audio file.
 
  * @summary Add a teaching audio file to an agent

@@ -430,6 +430,7 @@ export * from './voiceGender';
 export * from './voiceKind';
 export * from './voiceListResponse';
 export * from './voiceProfile';
+export * from './voiceProfileEngine';
 export * from './voiceProfileListResponse';
 export * from './voiceProfileResponse';
 export * from './voiceStatus';

@@ -4,8 +4,8 @@
  */
 
 /**
- * The text-to-speech engine that speaks a voice: `espeak-ng` (the local engine) or
-`openai-compatible` (the endpoint at `--tts-url`).
+ * The text-to-speech engine that speaks a voice: `flite` or `espeak-ng` (the local
+engines) or `openai-compatible` (the endpoint at `--tts-url`).
 
  */
 export type SpeechEngine = typeof SpeechEngine[keyof typeof SpeechEngine];
@@ -13,6 +13,7 @@ export type SpeechEngine = typeof SpeechEngine[keyof typeof SpeechEngine];
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const SpeechEngine = {
+  flite: 'flite',
   'espeak-ng': 'espeak-ng',
   'openai-compatible': 'openai-compatible',
 } as const;

@@ -10,7 +10,7 @@ import type { VoiceStatus } from './voiceStatus';
 import type { Timestamp } from './timestamp';
 
 /**
- * A voice preset: a voice of the server's speech engine offered to every organisation
+ * A voice preset: a voice of one of the server's speech engines offered to every organisation
 (`kind: preset`, always `approved`). Agents name it with `voicePresetId`. `createdAt`
 and `updatedAt` are when the server read the engine's voices.
 

@@ -6,13 +6,13 @@ import type { Id } from './id';
 import type { VoiceGender } from './voiceGender';
 import type { VoiceKind } from './voiceKind';
 import type { VoiceStatus } from './voiceStatus';
-import type { SpeechEngine } from './speechEngine';
+import type { VoiceProfileEngine } from './voiceProfileEngine';
 import type { Timestamp } from './timestamp';
 
 /**
  * A custom voice of an organisation with its recorded samples. The server's speech
 engines cannot clone voices: it speaks with the preset named in `engineVoice` (see
-`POST /v1/voice/create`).
+`POST /v1/voice/create`), which `note` says in words.
 
  */
 export interface VoiceProfile {
@@ -29,10 +29,14 @@ export interface VoiceProfile {
   audioUrls: string[];
   kind: VoiceKind;
   status: VoiceStatus;
-  engine: SpeechEngine;
   /**
-   * The preset this voice speaks with: the engine's nearest to its language and gender.
-Null only when the engine has no voice at all (it is not installed).
+   * The engine of `engineVoice`; null with it.
+   * @nullable
+   */
+  engine: VoiceProfileEngine;
+  /**
+   * The preset this voice speaks with: the nearest to its language and gender. Null
+only when the server has no voice at all (no engine is installed).
 
    * @nullable
    */

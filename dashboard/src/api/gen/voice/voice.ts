@@ -58,14 +58,17 @@ curated order, 9 per page by default. Presets are the same for everyone, so no
 organisation is named; any signed-in user may call it.
 
 Decision (the spec does not say where voices come from): presets are the voices of the
-speech engine this server runs. By default that is the local engine, espeak-ng, offered
-as a curated list of its installed languages and variants (American and British English
-first, then Spanish, French, German, Italian, Portuguese and Dutch): synthetic voices
-that work offline, clear but not human-sounding. When an operator sets `--tts-url`, the
-presets are the voices of that OpenAI-compatible engine (`openai-alloy`, …). `engine`
-names the engine of each preset. Each preset's `previewUrl` plays a real sample spoken
-by the engine (`GET /v1/voice/presets/{id}/sample`). A server whose engine is missing
-(espeak-ng or lame not installed, and no `--tts-url`) answers 503
+speech engines this server runs. By default those are the two local engines, which
+work offline: first flite's English voices (`flite-en-us-slt` Sarah, `flite-en-us-rms`
+Richard, `flite-en-gb-awb` Alastair, `flite-en-us-kal16` Kal), the clearer ones, then
+espeak-ng's curated languages and variants (American and British English, then
+Spanish, French, German, Italian, Portuguese and Dutch). Both are synthetic voices, not
+human-sounding. An engine that is not installed is left out. When an operator sets
+`--tts-url`, the presets are the voices of that OpenAI-compatible engine
+(`openai-alloy`, …). `engine` names the engine of each preset. Each preset's
+`previewUrl` plays a real sample spoken by the engine
+(`GET /v1/voice/presets/{id}/sample`). A server with no engine at all (neither flite
+nor espeak-ng with lame installed, and no `--tts-url`) answers 503
 `speech_unavailable`, saying what to install.
 
  * @summary List voice presets
@@ -406,13 +409,16 @@ export function useListVoiceProfiles<TData = Awaited<ReturnType<typeof listVoice
 (`audioUrls`: URLs of finished uploads of the organisation with purpose `voice-sample`;
 any other URL is 422).
 
-Decision — what a custom voice is on this server: neither speech engine Betty drives
-(the local espeak-ng, an OpenAI-compatible `--tts-url`) can clone a voice from
-recordings, so nothing is trained and nothing is waiting for review. The profile is
-`approved` at once and speaks with the engine's preset nearest to its language and
-gender (the same language and region first, then the language, then the gender), named
-in `engineVoice`; `note` says so in words. The samples are kept with the profile for an
-engine that can clone; `pending` and `rejected` are never set by this server.
+Decision — what a custom voice is on this server: none of the speech engines Betty
+drives (the local flite and espeak-ng, an OpenAI-compatible `--tts-url`) can clone a
+voice from recordings, so nothing is trained and nothing is waiting for review. Rather
+than refuse, the profile is `approved` at once and speaks with the preset nearest to
+its language and gender (the same language and region first, then the language, then
+the gender; ties go to the earlier preset), named in `engineVoice` with its engine in
+`engine`; `note` says so in words ("Without a voice-cloning engine, Betty speaks this
+voice with the preset …"), and the dashboard and CLI show it where the voice is made.
+The samples are kept with the profile for an engine that can clone; `pending` and
+`rejected` are never set by this server.
 
 An organisation may hold at most 1 custom voice profile, 3 on tier4 (spec section 9).
 Past the limit the answer is 403 with code `limit_reached`, naming the tier that allows
