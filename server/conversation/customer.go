@@ -189,6 +189,11 @@ func (c *Customer) Reply(ctx context.Context, persona string, call []phones.Spok
 	if t == traitNone {
 		t = traitPositive
 	}
+	if t == traitPositive && len(next) > 0 && len(me) == 0 {
+		// A yes, and what the person wanted to ask anyway ("Yes, sure. And could you tell me
+		// how much it costs?").
+		return say(pick(replies[t], h) + " And " + lowerFirst(next[0]))
+	}
 	return say(pick(replies[t], h))
 }
 

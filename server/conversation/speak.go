@@ -2,6 +2,7 @@ package conversation
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -51,6 +52,13 @@ func (w *walk) agent(ctx context.Context, n workflow.Node) {
 	brief := llm.Brief{AgentName: w.prof.Name, Greeting: w.fill(w.prof.Greeting), Instruction: instruction,
 		Say: w.line(n), CustomerSaid: said, Answers: answers, Facts: facts, First: first}
 	if w.e.d.Model.Name() == w.e.local.Name() {
+		if llm.AsksToKnow(said) { // what the local brain answers it with (llm.Utterance), for the call's steps
+			if len(found) > 0 {
+				w.step(n.ID, "question", StepDone, fmt.Sprintf("%q answered from %s.", said, found[0].Cited()))
+			} else {
+				w.step(n.ID, "question", StepDone, fmt.Sprintf("Nothing answers %q: the agent said so.", said))
+			}
+		}
 		r, _ := w.e.d.Model.Chat(ctx, llm.Request{Task: llm.TaskSay, Brief: brief}, nil)
 		w.say(r.Text)
 		return

@@ -201,7 +201,7 @@ func (w *walk) advance(ctx context.Context) {
 			w.move(n.ID)
 		case workflow.EndCall:
 			w.step(n.ID, string(n.Type), StepDone, "End Call.")
-			w.say(w.line(n))
+			w.say(w.answeringFirst(ctx, w.line(n)))
 			w.hangup()
 			return
 		case workflow.ForwardCall:
@@ -213,7 +213,7 @@ func (w *walk) advance(ctx context.Context) {
 				return
 			}
 			w.step(n.ID, string(n.Type), StepDone, "Forwarded to "+to+".")
-			w.say(w.line(n))
+			w.say(w.answeringFirst(ctx, w.line(n)))
 			st.Ended, st.Node, st.ForwardedTo = true, "", to
 			w.actions = append(w.actions, Action{Kind: Transfer, To: to})
 			return
@@ -358,18 +358,34 @@ func (w *walk) choose(ctx context.Context) {
 // flow still waits at its choice. (A question a branch is about takes that branch.)
 func (w *walk) answerBeforeChoosing(ctx context.Context, asked string) {
 	st := w.st
-	found := w.findAnswers(ctx, st.Pending, "")
-	line, detail := llm.DontKnow, fmt.Sprintf("%q is about none of the branches and nothing answers it: the agent said so and asked again.", st.Pending)
-	if len(found) > 0 {
-		line = found[0].Spoken
-		detail = fmt.Sprintf("%q is about none of the branches: the agent answered it from %s and asked again.", st.Pending, found[0].Cited())
-	}
+	line := w.answerAside(ctx, st.Pending)
 	if q := lastQuestion(asked); q != "" {
 		line += " " + q
 	}
-	w.step("", "question", StepDone, detail)
 	st.Pending = ""
 	w.say(line)
+}
+
+// answeringFirst is line with, before it, the answer to a question for information the
+// customer just asked: an End Call or a Forward Call step says its line, but the customer's
+// "… and how long does a refund take?" is not left unanswered.
+func (w *walk) answeringFirst(ctx context.Context, line string) string {
+	if q := w.st.LastHeard; llm.AsksToKnow(q) {
+		return w.answerAside(ctx, q) + " " + line
+	}
+	return line
+}
+
+// answerAside is the answer to a question the flow has no Agent step to answer: the best FAQ
+// or knowledge answer, else llm.DontKnow; the call's steps keep which.
+func (w *walk) answerAside(ctx context.Context, question string) string {
+	found := w.findAnswers(ctx, question, "")
+	if len(found) == 0 {
+		w.step("", "question", StepDone, fmt.Sprintf("Nothing answers %q: the agent said so.", question))
+		return llm.DontKnow
+	}
+	w.step("", "question", StepDone, fmt.Sprintf("%q answered from %s.", question, found[0].Cited()))
+	return found[0].Spoken
 }
 
 var questionWords = regexp.MustCompile(`(?i)\b(asks?|question|questions|enquir\w*|inquir\w*|wants to know)\b`)

@@ -48,7 +48,7 @@ func TestJobContactsPlayTheFlowsPersonasOnTheSimulator(t *testing.T) {
 		heard := &personas{Calls: carrier, by: map[string]string{}}
 		q := jobs.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), jobs.Config{})
 		svc := runs.New(db, q, runs.Deps{Calls: heard, Conversation: conversation.New(conversation.Deps{Agents: conversation.StoreAgents{DB: db}}),
-			CallLogs: &fakeLogs{opened: map[string]runs.CallOpened{}, closed: map[string]runs.CallClosed{}},
+			CallLogs:     &fakeLogs{opened: map[string]runs.CallOpened{}, closed: map[string]runs.CallClosed{}},
 			Suppressions: &fakeDNC{numbers: map[string]string{}}, Events: &nopEvents{}, Billing: billing.New(db),
 			Log: slog.New(slog.NewTextHandler(io.Discard, nil))},
 			runs.Config{CPSPerNumber: 100000, CPSAccount: 100000, Slice: 300 * time.Millisecond, Carrier: "sim"})
