@@ -47,7 +47,7 @@ func TestPostCallFieldsAgainstTheRealServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := strings.TrimSpace(out)
-	if out, _, err = run("view", id); err != nil || !strings.Contains(out, "email (email) Their e-mail address") ||
+	if out, _, err = run("view", id); err != nil || !strings.Contains(out, "email (email) What is the best e-mail address to send the invitation to?") ||
 		!strings.Contains(out, "interested (yes-no)") {
 		t.Fatalf("view: %v %s", err, out)
 	}

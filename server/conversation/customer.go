@@ -156,14 +156,14 @@ func (c *Customer) Reply(ctx context.Context, persona string, call []phones.Spok
 			return say("I'd rather not give that out over the phone.")
 		}
 	}
+	next := unsaid(me, p.questions)
+	if invites(last) && len(next) > 0 {
+		return say(next[0]) // "How can I help?": what they called about first
+	}
 	if q := unsaid(me, p.quotes); len(q) > 0 {
 		return say(bestLine(last, q))
 	}
-	next := unsaid(me, p.questions)
 	if invites(last) {
-		if len(next) > 0 {
-			return say(next[0])
-		}
 		return say(pick(nothingMore, h))
 	}
 	if !isQuestion(last) {
