@@ -176,11 +176,15 @@ func yesNo(s string) string {
 
 // personaSwap turns a persona's point of view (about the person) into the person's own: she, he
 // → I, her, his → my; "they" in a persona is the business called → you.
-func personaSwap(s string) string {
+func personaSwap(s string) string { return swapWords(s, personaPronouns) }
+
+// swapWords replaces each word of s that words names (whatever its case), keeping the
+// punctuation that follows it.
+func swapWords(s string, words map[string]string) string {
 	ws := strings.Fields(s)
 	for i, w := range ws {
 		core := strings.TrimRight(w, ".,!?;:")
-		if r, ok := personaPronouns[strings.ToLower(core)]; ok {
+		if r, ok := words[strings.ToLower(core)]; ok {
 			ws[i] = r + w[len(core):]
 		}
 	}
@@ -448,16 +452,7 @@ func lineOf(desc string) string {
 
 // descSwap reads a branch description's pronouns as the person's: a description speaks of the
 // customer as "they" or to them as "you"; either is "I" in their mouth.
-func descSwap(s string) string {
-	ws := strings.Fields(s)
-	for i, w := range ws {
-		core := strings.TrimRight(w, ".,!?;:")
-		if r, ok := descPronouns[strings.ToLower(core)]; ok {
-			ws[i] = r + w[len(core):]
-		}
-	}
-	return strings.Join(ws, " ")
-}
+func descSwap(s string) string { return swapWords(s, descPronouns) }
 
 // descVerbs are the verbs a branch description starts with when it leaves out "the customer"
 // ("Wants to reschedule"); another word ending in s is a noun ("Deliveries").

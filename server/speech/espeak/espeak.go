@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -60,18 +59,7 @@ func New(o Options) *Engine {
 	if o.Espeak == "" {
 		o.Espeak = "espeak-ng"
 	}
-	if o.Encoder == "" {
-		o.Encoder = proc.Encoder()
-	}
-	if o.Slots <= 0 {
-		o.Slots = runtime.GOMAXPROCS(0)
-	}
-	if o.MaxWait <= 0 {
-		o.MaxWait = 10 * time.Second
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = 30 * time.Second
-	}
+	proc.Defaults(&o.Encoder, &o.Slots, &o.MaxWait, &o.Timeout)
 	if o.WordsPerMinute <= 0 {
 		o.WordsPerMinute = 165
 	}

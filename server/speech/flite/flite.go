@@ -17,7 +17,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -60,18 +59,7 @@ func New(o Options) *Engine {
 	if o.Flite == "" {
 		o.Flite = "flite"
 	}
-	if o.Encoder == "" {
-		o.Encoder = proc.Encoder()
-	}
-	if o.Slots <= 0 {
-		o.Slots = runtime.GOMAXPROCS(0)
-	}
-	if o.MaxWait <= 0 {
-		o.MaxWait = 10 * time.Second
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = 30 * time.Second
-	}
+	proc.Defaults(&o.Encoder, &o.Slots, &o.MaxWait, &o.Timeout)
 	return &Engine{o: o, slots: proc.NewSlots(o.Slots, o.MaxWait)}
 }
 

@@ -7,11 +7,29 @@ import (
 	"errors"
 	"io"
 	"os/exec"
+	"runtime"
 	"strings"
 	"time"
 
 	"github.com/bettyhq/betty/server/errs"
 )
+
+// Defaults fills an engine's shared settings left at zero: the MP3 encoder (Encoder), one run
+// at once per processor, a 10-second wait for a slot and a 30-second bound on a run.
+func Defaults(encoder *string, slots *int, maxWait, timeout *time.Duration) {
+	if *encoder == "" {
+		*encoder = Encoder()
+	}
+	if *slots <= 0 {
+		*slots = runtime.GOMAXPROCS(0)
+	}
+	if *maxWait <= 0 {
+		*maxWait = 10 * time.Second
+	}
+	if *timeout <= 0 {
+		*timeout = 30 * time.Second
+	}
+}
 
 // ErrBusy: every slot stayed taken for the longest wait.
 var ErrBusy = errors.New("speech: the local speech engine is busy")
