@@ -30,14 +30,18 @@ type CustomerOptions struct {
 //     like the agent's words first (a persona of quotes alone repeats them: "says \"yes\" to
 //     everything");
 //   - questions the person has ("wants to know the opening hours", "asks whether you deliver
-//     on Sundays", "asks about the price") are asked when the agent invites them ("How can I
-//     help?", "Any questions?") or has just answered the previous one;
-//   - details (an e-mail address, a phone number, a day or time, an order number, a name) are
-//     given when the agent asks for them, and never made up when the persona has none;
+//     on Sundays", "asks about the price", a quoted line ending in "?") are asked when the
+//     agent invites them ("How can I help?", "Any questions?", before the quoted lines), has
+//     just answered the previous one, or asks a yes-or-no question first ("Yes, sure. And …?");
+//   - details (an e-mail address, a phone number, a day or time, an order number, a name, a
+//     rating) are given when the agent asks for them, several at once when it asks for several
+//     ("your name, your number and a short message"), and never made up when the persona has
+//     none; they are read from what the persona says of the person, not from its questions;
 //   - traits, the first that applies: asking not to be called again, silence, wanting a person,
 //     being busy, asking about the price, then a disposition, negative or positive. A persona
-//     with none of these (a job's contact) draws one from the seed: about half say yes, a third
-//     no, the rest ask about the price or are busy; DoNotCallRate of them ask not to be called.
+//     with questions and no trait is positive; one with neither (a job's contact) draws one
+//     from the seed: about half say yes, a third no, the rest ask about the price or are busy;
+//     DoNotCallRate of them ask not to be called.
 //
 // When its questions are answered the person says goodbye; if the agent talks on after that
 // with another question, the person answers it once and hangs up.
