@@ -313,7 +313,11 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     assert.ok(failed.every((c) => c.betty_metadata.lastError), 'each rejected row says why');
 
     // The rejected rows download as the file's own rows with the reason in a last column.
-    const [download] = await Promise.all([page.waitForEvent('download'), contacts.getByRole('button', { name: 'Download rejected rows (10)' }).click()]);
+    // By keyboard: at this zoom the minimap covers the card's top right corner, where the link is
+    // (issue 23 moves the minimap off the nodes).
+    const rejectedLink = contacts.getByRole('button', { name: 'Download rejected rows (10)' });
+    await rejectedLink.focus();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
     assert.equal(download.suggestedFilename(), 'contacts-rejected.csv');
     const lines = (await readFile(await download.path(), 'utf8')).trimEnd().split('\n');
     assert.equal(lines[0], 'phone,firstName,lastName,email,plan,reason');
