@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -110,6 +111,19 @@ func (db *DB) ContactSourceByImport(ctx context.Context, orgID, importID string)
 	err := db.get(ctx, db.read(ctx), &s, `SELECT `+contactSourceColumns+` FROM workflow_contact_sources
 		WHERE organization_id = ? AND import_id = ?`, orgID, importID)
 	return s, err
+}
+
+// LockContactSource holds the source of an import until the transaction in ctx ends, so that
+// two readers of the same import (a list read queued on save and the periodic one) write its
+// contacts one after the other, never both inserting the same contact.
+func (db *DB) LockContactSource(ctx context.Context, orgID, importID string) error {
+	var one int
+	err := db.get(ctx, db.write(ctx), &one, `SELECT 1 FROM workflow_contact_sources
+		WHERE organization_id = ? AND import_id = ?`+db.lockRows(ctx), orgID, importID)
+	if errors.Is(err, ErrNotFound) {
+		return nil // replaced meanwhile: the caller finds that out itself
+	}
+	return err
 }
 
 // DeleteContactSource removes the source of a node of a team's workflow and its contacts

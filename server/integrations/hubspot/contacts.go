@@ -119,6 +119,9 @@ func (s *Service) pick(ctx context.Context, src store.ContactSource, rows []Row)
 	out := make([]Row, 0, len(rows))
 	err := s.d.DB.InTx(ctx, func(ctx context.Context) error {
 		out = out[:0]
+		if err := s.d.DB.LockContactSource(ctx, src.OrganizationID, src.ImportID); err != nil {
+			return err
+		}
 		for _, r := range rows {
 			stored, err := s.store(ctx, src, r)
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -307,8 +308,23 @@ func TestSyncList(t *testing.T) {
 			return got
 		}
 
-		if err := s.SyncList(ctx, o.ID, node, src.ImportID, false); err != nil {
-			t.Fatal(err)
+		// Two reads of the same import at once (the one queued on save and the periodic one)
+		// write each contact once.
+		var wg sync.WaitGroup
+		errc := make(chan error, 3)
+		for range 3 {
+			wg.Add(1)
+			go func() { defer wg.Done(); errc <- s.SyncList(ctx, o.ID, node, src.ImportID, false) }()
+		}
+		wg.Wait()
+		close(errc)
+		for err := range errc {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ids, err := db.ExternalIDsOfImport(ctx, o.ID, node, src.ImportID); err != nil || len(ids) != 302 {
+			t.Fatalf("three reads at once stored %d rows (%v), want 302", len(ids), err)
 		}
 		if h := held(); len(h) != 302 || !h[ada] || !h[bob] || h[cy] {
 			t.Fatalf("first read: %d contacts", len(h))
