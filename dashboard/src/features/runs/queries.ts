@@ -1,6 +1,6 @@
 // Runs of a workflow: its current (or latest) job with fresh progress, its history (10 a page,
 // refreshed every 60 s without the event stream), starting a run or a test run, and ending one.
-// With the event stream open, `job.updated` writes the job into these caches (lib/liveEvents.ts);
+// With the event stream open, `job.updated` writes the job into these caches (app/liveEvents.ts);
 // without it the job is polled every 5 s while it is in progress (spec section 9).
 
 import type { QueryClient } from '@tanstack/react-query';

@@ -11,7 +11,7 @@ import { invalidateCampaigns } from '../features/campaigns/queries';
 import { invalidateInbox } from '../features/inbox/queries';
 import { applyJob, isFinished } from '../features/runs/queries';
 import { invalidateWorkflows } from '../features/workflows/queries';
-import { publishEvent, runEventStream, setStreamStatus, type ServerEvent } from './events';
+import { publishEvent, runEventStream, setStreamStatus, type ServerEvent } from '../lib/events';
 
 function parse(data: string): Record<string, unknown> | null {
   try {

@@ -6,7 +6,7 @@ import { getListCallLogsQueryKey } from '../api/gen/calls/calls';
 import { getListInboxItemsQueryKey } from '../api/gen/inbox/inbox';
 import type { Job } from '../api/gen/model';
 import { historyQueryOptions, progressQueryKey } from '../features/runs/queries';
-import { setStreamStatus, usePollInterval } from './events';
+import { setStreamStatus, usePollInterval } from '../lib/events';
 import { applyEvent } from './liveEvents';
 
 function job(overrides: Partial<Job> = {}): Job {
