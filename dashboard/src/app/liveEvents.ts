@@ -59,8 +59,8 @@ export const LIVE_EVENTS: Readonly<Record<string, LiveEventRule>> = {
       const job = data as unknown as Job;
       await applyJob(queryClient, job);
       // A finished run changed its contacts' call status and the campaign's workflows list.
-      if (isFinished(job) && job.type === 'workflow-run') await Promise.all([invalidateContacts(queryClient, job.workflowId), invalidateWorkflows(queryClient, job.workflowId)]);
-      return undefined;
+      const finishedRun = isFinished(job) && job.type === 'workflow-run';
+      return finishedRun ? Promise.all([invalidateContacts(queryClient, job.workflowId), invalidateWorkflows(queryClient, job.workflowId)]) : undefined;
     },
   },
   'call.updated': {
@@ -70,8 +70,7 @@ export const LIVE_EVENTS: Readonly<Record<string, LiveEventRule>> = {
       const call = data as unknown as CallLog;
       await applyCall(queryClient, call);
       // Every finished call files an inbox item.
-      if (call.endTime !== null) await invalidateInbox(queryClient);
-      return undefined;
+      return call.endTime !== null ? invalidateInbox(queryClient) : undefined;
     },
   },
   'inbox.updated': {
