@@ -2883,7 +2883,7 @@ type CallPosition struct {
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	CallLogId Id `json:"callLogId"`
 
-	// CurrentNodeId The step the call is on now; null before the agent first speaks.
+	// CurrentNodeId The step the call is on now; null before the agent first speaks and once it ended.
 	CurrentNodeId *string `json:"currentNodeId"`
 
 	// Path The steps the call has been on, in order.
@@ -5573,7 +5573,9 @@ type RunActivity struct {
 	// AsOf An RFC 3339 timestamp in UTC.
 	AsOf Timestamp `json:"asOf"`
 
-	// Calls The run's calls still going on, with where each stands.
+	// Calls The run's calls still going on, with where each stands; for a test run, its one call
+	// however it stands (once it ended, `currentNodeId` is null and `path` is the path it
+	// took).
 	Calls []CallPosition `json:"calls"`
 
 	// InProgress Whether that run is still in progress.

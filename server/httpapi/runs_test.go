@@ -206,10 +206,12 @@ func TestRunWorkflowAPI(t *testing.T) {
 					!strings.HasPrefix(l.Path[2], "end-") || l.CurrentNodeID != nil {
 					t.Fatalf("the test call's path: %q, on %v", l.Path, l.CurrentNodeID)
 				}
-				// The run's activity counts it on every step it passed, none on the line.
+				// The run's activity counts it on every step it passed, none on the line; a test
+				// run's call is listed to its end, with the path it took.
 				a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/run-activity/"+wf, nil, &act)
 				if act.Data.JobID == nil || *act.Data.JobID != test.Data.ID || !act.Data.IsTest || act.Data.InProgress ||
-					len(act.Data.Calls) != 0 || len(act.Data.Steps) != 3 {
+					len(act.Data.Calls) != 1 || act.Data.Calls[0].CallLogID != l.ID || !slices.Equal(act.Data.Calls[0].Path, l.Path) ||
+					act.Data.Calls[0].CurrentNodeID != nil || len(act.Data.Steps) != 3 {
 					t.Fatalf("the test run's activity: %+v", act.Data)
 				}
 				for _, c := range act.Data.Steps {

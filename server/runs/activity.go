@@ -67,7 +67,8 @@ type Activity struct {
 	// it, is counted in Steps already.
 	AsOf  time.Time
 	Steps []StepCount
-	// Calls are the run's calls still going on, with where each stands.
+	// Calls are the run's calls still going on, with where each stands; for a test run, its
+	// one call however it stands (once it ended: on no step, the path it took).
 	Calls []store.CallPosition
 }
 
@@ -96,7 +97,7 @@ func (s *Service) Activity(ctx context.Context, a auth.Actor, workflowID string)
 	out.AsOf = s.d.Now()
 	out.JobID, out.InProgress, out.IsTest, out.Steps = j.ID, j.Status == store.JobInProgress, j.IsTest, StepCounts(calls)
 	for _, c := range calls {
-		if c.EndTime == nil {
+		if c.EndTime == nil || j.IsTest { // a test run's one call is followed to its end
 			out.Calls = append(out.Calls, c)
 		}
 	}

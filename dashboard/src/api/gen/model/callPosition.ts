@@ -11,7 +11,7 @@ import type { Timestamp } from './timestamp';
 export interface CallPosition {
   callLogId: Id;
   /**
-   * The step the call is on now; null before the agent first speaks.
+   * The step the call is on now; null before the agent first speaks and once it ended.
    * @maxLength 64
    * @nullable
    */

@@ -23,6 +23,9 @@ export interface RunActivity {
   asOf: Timestamp;
   /** The steps the run's calls have reached (steps no call reached are left out). */
   steps: StepActivity[];
-  /** The run's calls still going on, with where each stands. */
+  /** The run's calls still going on, with where each stands; for a test run, its one call
+however it stands (once it ended, `currentNodeId` is null and `path` is the path it
+took).
+ */
   calls: CallPosition[];
 }

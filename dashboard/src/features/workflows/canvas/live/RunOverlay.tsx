@@ -1,0 +1,149 @@
+// A run you can watch on the canvas: for the open workflow, its run in progress (a job over its
+// contacts or a test run) is found and seeded from the server's run activity, then followed on
+// the live event stream. Cards show how many calls are on them now and have passed through
+// (StepActivity); a test run's path is highlighted (useOnPath, useEdgeOnPath).
+//
+// The state lives in a small store read with useSyncExternalStore and per-step selectors, so
+// an event re-renders only the cards whose numbers changed (a 300-step canvas stays smooth).
+
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+
+import type { CallLog, Job } from '../../../../api/gen/model';
+import { getGetWorkflowRunActivityQueryKey, getWorkflowRunActivity } from '../../../../api/gen/workflows/workflows';
+import { subscribeEvents, usePollInterval } from '../../../../lib/events';
+import { applyCall, EMPTY_OVERLAY, seedOverlay, stepCounts, testPath, type Overlay, type StepTally } from './overlay';
+
+interface View {
+  /** The run is in progress: counts are shown. */
+  live: boolean;
+  counts: Map<string, StepTally>;
+  /** The test run's path, shown while it runs and after it ended on this page. */
+  pathNodes: Set<string>;
+  pathEdges: Set<string>;
+}
+
+const NO_VIEW: View = { live: false, counts: new Map(), pathNodes: new Set(), pathEdges: new Set() };
+
+class OverlayStore {
+  overlay: Overlay = EMPTY_OVERLAY;
+  /** A test run seen in progress on this page: its path stays shown once it ended. */
+  watched: string | null = null;
+  view: View = NO_VIEW;
+  private listeners = new Set<() => void>();
+
+  subscribe = (l: () => void) => {
+    this.listeners.add(l);
+    return () => void this.listeners.delete(l);
+  };
+
+  set(o: Overlay) {
+    if (o === this.overlay) return;
+    this.overlay = o;
+    if (o.isTest && o.inProgress) this.watched = o.jobId;
+    const showPath = o.isTest && (o.inProgress || this.watched === o.jobId);
+    const path = showPath ? testPath(o) : { nodes: new Set<string>(), edges: new Set<string>() };
+    this.view = { live: o.inProgress, counts: o.inProgress ? stepCounts(o) : new Map(), pathNodes: path.nodes, pathEdges: path.edges };
+    for (const l of this.listeners) l();
+  }
+}
+
+const StoreContext = createContext<OverlayStore | null>(null);
+
+/** Around the canvas of one workflow: finds its run, seeds the counts and follows the stream. */
+export function RunOverlayProvider({ workflowId, children }: { workflowId: string; children: ReactNode }) {
+  const [store] = useState(() => new OverlayStore());
+  const queryClient = useQueryClient();
+  const poll = usePollInterval('jobs');
+  const key = getGetWorkflowRunActivityQueryKey(workflowId);
+  const activity = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) => (await getWorkflowRunActivity(workflowId, { signal })).data,
+    // Without the stream, the counts are read again at the jobs' interval while a run goes on.
+    refetchInterval: (q) => (q.state.data?.inProgress ? poll : false),
+  });
+
+  useEffect(() => {
+    if (activity.data) store.set(seedOverlay(activity.data));
+  }, [activity.data, store]);
+
+  useEffect(
+    () =>
+      subscribeEvents((event) => {
+        if (event.event === 'reset') {
+          void queryClient.invalidateQueries({ queryKey: key });
+          return;
+        }
+        if (event.event !== 'call.updated' && event.event !== 'job.updated') return;
+        let data: unknown;
+        try {
+          data = JSON.parse(event.data);
+        } catch {
+          return;
+        }
+        if (event.event === 'call.updated') {
+          store.set(applyCall(store.overlay, workflowId, data as CallLog));
+          return;
+        }
+        // A run started or ended: read where its calls stand again.
+        const job = data as Job;
+        const o = store.overlay;
+        if (job.workflowId === workflowId && job.type === 'workflow-run' && (job.id !== o.jobId ? job.status === 'in-progress' : (job.status === 'in-progress') !== o.inProgress)) {
+          void queryClient.invalidateQueries({ queryKey: key });
+        }
+      }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [workflowId, store, queryClient],
+  );
+
+  return <StoreContext.Provider value={store}>{children}</StoreContext.Provider>;
+}
+
+const noStore = { subscribe: () => () => undefined, view: NO_VIEW };
+
+function useView<T>(select: (v: View) => T): T {
+  const store = useContext(StoreContext) ?? noStore;
+  return useSyncExternalStore(store.subscribe, () => select(store.view));
+}
+
+/** Whether a test run's call has been on this step. */
+export function useOnPath(nodeId: string): boolean {
+  return useView((v) => v.pathNodes.has(nodeId));
+}
+
+/** Whether a test run's call went along this edge. */
+export function useEdgeOnPath(source: string, target: string): boolean {
+  return useView((v) => v.pathEdges.has(`${source}>${target}`));
+}
+
+/** The calls on a step now and passed through it; null when no run is in progress or none reached it. */
+export function useStepTally(nodeId: string): StepTally | null {
+  const now = useView((v) => (v.live ? (v.counts.get(nodeId)?.now ?? 0) : -1));
+  const passed = useView((v) => v.counts.get(nodeId)?.passed ?? 0);
+  return useMemo(() => (now < 0 || (now === 0 && passed === 0) ? null : { now, passed }), [now, passed]);
+}
+
+/** The badge at a card's top right while a run is in progress: "2 on call" with a pulsing dot, "14 passed". Nothing when no run or no call reached the step. */
+export function StepActivity({ nodeId }: { nodeId: string }) {
+  const t = useStepTally(nodeId);
+  if (!t) return null;
+  const label = [t.now > 0 ? `${t.now} ${t.now === 1 ? 'call' : 'calls'} on this step now` : '', t.passed > 0 ? `${t.passed} passed through` : ''].filter(Boolean).join(', ');
+  return (
+    <div data-testid={`activity-${nodeId}`} role="status" aria-label={label} title={label} className="pointer-events-none absolute -top-3 right-2 z-10 flex items-center gap-1.5 rounded-full border border-line bg-surface px-2 py-0.5 text-xs font-medium text-fg shadow-sm">
+      {t.now > 0 && (
+        <span className="flex items-center gap-1 text-accent-fg" data-testid={`activity-now-${nodeId}`}>
+          <span className="relative flex size-2" aria-hidden="true">
+            <span className="absolute inline-flex size-full animate-ping rounded-full bg-accent opacity-75 motion-reduce:animate-none" />
+            <span className="relative inline-flex size-2 rounded-full bg-accent" />
+          </span>
+          {t.now} on call
+        </span>
+      )}
+      {t.passed > 0 && (
+        <span className="text-fg-muted" data-testid={`activity-passed-${nodeId}`}>
+          {t.passed} passed
+        </span>
+      )}
+    </div>
+  );
+}
