@@ -80,12 +80,14 @@ export function applyCall(o: Overlay, workflowId: string, call: CallLog): Overla
   if (!belongs(o, workflowId, call)) return o;
   const next: TrackedCall = { current: call.endTime === null ? (call.currentNodeId ?? null) : null, path: call.path ?? [], updatedAt: call.updatedAt };
   const had = o.calls.get(call.id);
+  const at = Date.parse(call.updatedAt);
   if (had) {
-    if (next.updatedAt < had.updatedAt) return o;
-    if (next.updatedAt === had.updatedAt && next.path.length <= had.path.length && next.current === had.current) return o;
+    const before = Date.parse(had.updatedAt);
+    if (at < before) return o;
+    if (at === before && next.path.length <= had.path.length && next.current === had.current) return o;
     // Events may come out of order with equal times: a path never shrinks, an ended call never resumes.
     if (next.path.length < had.path.length || (had.current === null && had.path.length > 0 && next.current !== null)) return o;
-  } else if (call.updatedAt <= o.asOf) {
+  } else if (at <= Date.parse(o.asOf)) {
     return o;
   }
   const calls = new Map(o.calls);

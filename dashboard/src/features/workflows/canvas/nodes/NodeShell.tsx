@@ -37,7 +37,8 @@ export function makeNodeComponent(spec: NodeKindSpec) {
     if (far)
       // Zoomed far out (a big flow fitted on screen): a light card keeps panning smooth.
       return (
-        <div data-testid={`node-${id}`} data-kind={spec.kind} data-on-path={onPath || undefined} title="Click to zoom in" onClick={() => canvas.focus(id)} className={cn('flex cursor-zoom-in items-center justify-center rounded-xl border-[6px] bg-surface p-4', selected && 'ring-8 ring-accent')} style={{ width: spec.width, height: spec.height, borderColor: spec.color }}>
+        <div data-testid={`node-${id}`} data-kind={spec.kind} data-on-path={onPath || undefined} title="Click to zoom in" onClick={() => canvas.focus(id)} className={cn('relative flex cursor-zoom-in items-center justify-center rounded-xl border-[6px] bg-surface p-4', onPath && 'ring-8 ring-success/60', selected && 'ring-8 ring-accent')} style={{ width: spec.width, height: spec.height, borderColor: spec.color }}>
+          <StepActivity nodeId={id} large />
           {spec.kind !== 'start' && spec.kind !== 'contacts' && <Handle type="target" position={Position.Bottom} isConnectable={false} className="!opacity-0" />}
           <p className="line-clamp-2 text-center text-4xl font-semibold text-fg">{title}</p>
           {spec.kind !== 'contacts' && !spec.terminal && <Handle type="source" position={Position.Top} isConnectable={false} className="!opacity-0" />}
