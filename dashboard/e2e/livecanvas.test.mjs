@@ -92,10 +92,17 @@ test('the canvas shows a run as it goes: calls per step, and a test run’s path
     const stroke = await page.locator('.react-flow__edge path[data-on-path="true"]').first().evaluate((el) => getComputedStyle(el).stroke);
     assert.notEqual(stroke, 'none');
     await screenshot(page, 'live-canvas-test-path');
+    // Closer, where a card's text reads: the badge and the path at the size people read them.
+    await page.getByTestId(`node-${steps.hello}`).click();
+    await page.keyboard.press('Escape');
+    for (let i = 0; i < 3; i++) await page.locator('.react-flow__controls-zoomin').click();
+    await page.waitForTimeout(400);
+    await screenshot(page, 'live-canvas-test-path-near');
     await page.emulateMedia({ colorScheme: 'dark' });
-    await screenshot(page, 'live-canvas-test-path-dark');
+    await screenshot(page, 'live-canvas-test-path-near-dark');
     await page.setViewportSize(NARROW);
-    await page.waitForTimeout(300);
+    await page.locator('.react-flow__controls-fitview').click();
+    await page.waitForTimeout(400);
     await screenshot(page, 'live-canvas-test-path-390');
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.emulateMedia({ colorScheme: 'light' });
