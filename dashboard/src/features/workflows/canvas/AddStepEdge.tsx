@@ -2,6 +2,8 @@ import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyf
 import { Plus } from 'lucide-react';
 import { createContext, memo, useContext } from 'react';
 
+import { useEdgeOnPath } from './live/RunOverlay';
+
 export interface EdgeActions {
   /** The plus on an edge: a step between its ends, or (from a conditional path) a new path. */
   onPlus: (edgeId: string) => void;
@@ -10,12 +12,14 @@ export interface EdgeActions {
 
 export const EdgeContext = createContext<EdgeActions>({ onPlus: () => undefined, readOnly: true });
 
-function AddStepEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, markerEnd, style }: EdgeProps) {
+function AddStepEdgeView({ id, source, target, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, markerEnd, style }: EdgeProps) {
   const { onPlus, readOnly } = useContext(EdgeContext);
+  const onPath = useEdgeOnPath(source, target); // a test run's call went along it
+  if (onPath) style = { ...style, stroke: 'var(--color-success)', strokeWidth: 4 };
   const [path, labelX, labelY] = getBezierPath({ sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition });
   return (
     <>
-      <BaseEdge id={id} path={path} {...(markerEnd ? { markerEnd } : {})} {...(style ? { style } : {})} />
+      <BaseEdge id={id} path={path} data-on-path={onPath || undefined} {...(markerEnd ? { markerEnd } : {})} {...(style ? { style } : {})} />
       {!readOnly && (
         <EdgeLabelRenderer>
           <button

@@ -39,6 +39,7 @@ import { edgeTypes, EdgeContext } from './AddStepEdge';
 import { CanvasContext, type CanvasActions } from './context';
 import * as ops from './editor';
 import { fittedViewport, MAX_ZOOM, MIN_ZOOM } from './layout';
+import { RunOverlayProvider } from './live/RunOverlay';
 import { NODE_KINDS, nodeTypes, specOf } from './nodes/registry';
 import { useSaveQueue, type SaveStatus } from './useSaveQueue';
 
@@ -564,7 +565,9 @@ export default function CanvasPage() {
   if (workflow.isError) return <ErrorState error={workflow.error} onRetry={() => void workflow.refetch()} />;
   return (
     <ReactFlowProvider>
-      <Editor key={workflow.data.id} workflow={workflow.data} />
+      <RunOverlayProvider workflowId={workflow.data.id}>
+        <Editor key={workflow.data.id} workflow={workflow.data} />
+      </RunOverlayProvider>
     </ReactFlowProvider>
   );
 }

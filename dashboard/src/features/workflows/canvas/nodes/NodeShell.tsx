@@ -6,6 +6,7 @@ import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigge
 import { cn } from '../../../../lib/cn';
 import { str, type Data } from '../../graph';
 import { useCanvas } from '../context';
+import { StepActivity, useOnPath } from '../live/RunOverlay';
 import type { NodeKindSpec } from './types';
 
 /** Below this zoom a card's text is unreadable: cards draw as a coloured box with a big title. */
@@ -21,6 +22,7 @@ export function makeNodeComponent(spec: NodeKindSpec) {
   function KindNode({ id, data, selected }: NodeProps) {
     const canvas = useCanvas();
     const far = useStore(farSelector);
+    const onPath = useOnPath(id); // a test run's call went through this step
     const d = data as Data;
     const View = spec.View;
     if (spec.kind === 'invisible')
@@ -35,7 +37,8 @@ export function makeNodeComponent(spec: NodeKindSpec) {
     if (far)
       // Zoomed far out (a big flow fitted on screen): a light card keeps panning smooth.
       return (
-        <div data-testid={`node-${id}`} data-kind={spec.kind} title="Click to zoom in" onClick={() => canvas.focus(id)} className={cn('flex cursor-zoom-in items-center justify-center rounded-xl border-[6px] bg-surface p-4', selected && 'ring-8 ring-accent')} style={{ width: spec.width, height: spec.height, borderColor: spec.color }}>
+        <div data-testid={`node-${id}`} data-kind={spec.kind} data-on-path={onPath || undefined} title="Click to zoom in" onClick={() => canvas.focus(id)} className={cn('relative flex cursor-zoom-in items-center justify-center rounded-xl border-[6px] bg-surface p-4', onPath && 'ring-8 ring-success/60', selected && 'ring-8 ring-accent')} style={{ width: spec.width, height: spec.height, borderColor: spec.color }}>
+          <StepActivity nodeId={id} large />
           {spec.kind !== 'start' && spec.kind !== 'contacts' && <Handle type="target" position={Position.Bottom} isConnectable={false} className="!opacity-0" />}
           <p className="line-clamp-2 text-center text-4xl font-semibold text-fg">{title}</p>
           {spec.kind !== 'contacts' && !spec.terminal && <Handle type="source" position={Position.Top} isConnectable={false} className="!opacity-0" />}
@@ -45,9 +48,11 @@ export function makeNodeComponent(spec: NodeKindSpec) {
       <div
         data-testid={`node-${id}`}
         data-kind={spec.kind}
-        className={cn('group/node relative flex flex-col rounded-xl border-2 bg-surface shadow-sm', selected && 'ring-2 ring-accent ring-offset-2 ring-offset-canvas', small ? 'items-center justify-center' : 'p-3')}
+        data-on-path={onPath || undefined}
+        className={cn('group/node relative flex flex-col rounded-xl border-2 bg-surface shadow-sm', onPath && 'ring-4 ring-success/60', selected && 'ring-2 ring-accent ring-offset-2 ring-offset-canvas', small ? 'items-center justify-center' : 'p-3')}
         style={{ width: spec.width, height: spec.height, borderColor: spec.color }}
       >
+        <StepActivity nodeId={id} />
         {spec.kind !== 'start' && spec.kind !== 'contacts' && (
           <div className="group/target absolute -bottom-2 left-1/2 -translate-x-1/2">
             <Handle type="target" position={Position.Bottom} className="!relative !top-auto !bottom-auto !left-auto !size-3 !translate-x-0 !translate-y-0 !border-2 !bg-surface" style={{ borderColor: spec.color }} />
