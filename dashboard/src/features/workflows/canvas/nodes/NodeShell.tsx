@@ -1,20 +1,21 @@
 import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from '@xyflow/react';
-import { MoreHorizontal, Plus } from 'lucide-react';
+import { MoreHorizontal, Plus, TriangleAlert } from 'lucide-react';
 import { memo } from 'react';
 
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../../../components/ui/dropdown-menu';
 import { cn } from '../../../../lib/cn';
 import { str, type Data } from '../../graph';
 import { useCanvas } from '../context';
-import type { NodeKindSpec } from './types';
+import { kindTint, type NodeKindSpec } from './types';
 
 /** Below this zoom a card's text is unreadable: cards draw as a coloured box with a big title. */
 export const LOW_DETAIL_ZOOM = 0.35;
 const farSelector = (s: ReactFlowState) => s.transform[2] < LOW_DETAIL_ZOOM;
 
 /**
- * The frame every card shares: border in its kind's colour, title, the Edit/Delete menu, and the
- * handles. Flows run bottom-to-top: a node's incoming edge enters at the bottom, its next step
+ * The frame every card shares: border, icon and kind name in its kind's colour, its label, what
+ * it says or does (the kind's View), what stops it from running (the same rules as the blockers
+ * list), the Edit/Delete menu, and the handles. Flows run bottom-to-top: a node's incoming edge enters at the bottom, its next step
  * leaves from the top.
  */
 export function makeNodeComponent(spec: NodeKindSpec) {
@@ -32,12 +33,17 @@ export function makeNodeComponent(spec: NodeKindSpec) {
     const used = canvas.usedSources.has(id) && spec.kind !== 'conditional-path';
     const small = spec.kind === 'start';
     const title = str(d, 'nodeLabel') || spec.label;
+    const problem = canvas.problems.get(id)?.[0];
+    const Icon = spec.icon;
     if (far)
-      // Zoomed far out (a big flow fitted on screen): a light card keeps panning smooth.
+      // Zoomed far out (a big flow fitted on screen): a light card keeps panning smooth. It keeps
+      // the kind's colour and icon, and a warning sign when the step has a problem.
       return (
-        <div data-testid={`node-${id}`} data-kind={spec.kind} title="Click to zoom in" onClick={() => canvas.focus(id)} className={cn('flex cursor-zoom-in items-center justify-center rounded-xl border-[6px] bg-surface p-4', selected && 'ring-8 ring-accent')} style={{ width: spec.width, height: spec.height, borderColor: spec.color }}>
+        <div data-testid={`node-${id}`} data-kind={spec.kind} title="Click to zoom in" onClick={() => canvas.focus(id)} className={cn('flex cursor-zoom-in items-center justify-center gap-4 rounded-xl border-[6px] bg-surface p-4', selected && 'ring-8 ring-accent')} style={{ width: spec.width, height: spec.height, borderColor: spec.color }}>
           {spec.kind !== 'start' && spec.kind !== 'contacts' && <Handle type="target" position={Position.Bottom} isConnectable={false} className="!opacity-0" />}
+          {!small && <Icon aria-hidden="true" className="size-16 shrink-0" style={{ color: spec.color }} />}
           <p className="line-clamp-2 text-center text-4xl font-semibold text-fg">{title}</p>
+          {problem && <TriangleAlert role="img" aria-label="Has a problem" className="size-14 shrink-0 text-warning-fg" />}
           {spec.kind !== 'contacts' && !spec.terminal && <Handle type="source" position={Position.Top} isConnectable={false} className="!opacity-0" />}
         </div>
       );
@@ -62,28 +68,46 @@ export function makeNodeComponent(spec: NodeKindSpec) {
             )}
           </div>
         )}
+        {small ? (
+          <View id={id} data={d} />
+        ) : (
+          <>
+            <div className="flex items-center gap-2">
+              <span className="flex size-6 shrink-0 items-center justify-center rounded-md" style={{ background: kindTint(spec.color), color: spec.color }} aria-hidden="true">
+                <Icon className="size-3.5" />
+              </span>
+              <span className="truncate text-xs font-medium text-fg-muted">{spec.label}</span>
+              {problem && <TriangleAlert aria-hidden="true" className="size-4 shrink-0 text-warning-fg" />}
+              {/* room for the step's live activity badge, then the menu, at the top right */}
+              <span className="ml-auto" />
+              {!canvas.readOnly && (
+                <DropdownMenu>
+                  <DropdownMenuTrigger className="nodrag rounded p-1 text-fg-subtle hover:bg-muted hover:text-fg" aria-label={`Actions for ${title}`}>
+                    <MoreHorizontal aria-hidden="true" className="size-4" />
+                  </DropdownMenuTrigger>
+                  <DropdownMenuContent label={title}>
+                    <DropdownMenuItem onSelect={() => canvas.edit(id)}>Edit</DropdownMenuItem>
+                    <DropdownMenuItem danger onSelect={() => canvas.remove(id)}>
+                      Delete
+                    </DropdownMenuItem>
+                  </DropdownMenuContent>
+                </DropdownMenu>
+              )}
+            </div>
+            <p className="mt-1 mb-1.5 truncate text-sm font-semibold text-fg">{title}</p>
+          </>
+        )}
         {!small && (
-          <div className="mb-2 flex items-center justify-between gap-2">
-            <p className="truncate text-sm font-semibold text-fg">
-              <span className="mr-2 inline-block size-2 rounded-full align-middle" style={{ background: spec.color }} aria-hidden="true" />
-              {title}
-            </p>
-            {!canvas.readOnly && (
-              <DropdownMenu>
-                <DropdownMenuTrigger className="nodrag rounded p-1 text-fg-subtle hover:bg-muted hover:text-fg" aria-label={`Actions for ${title}`}>
-                  <MoreHorizontal aria-hidden="true" className="size-4" />
-                </DropdownMenuTrigger>
-                <DropdownMenuContent label={title}>
-                  <DropdownMenuItem onSelect={() => canvas.edit(id)}>Edit</DropdownMenuItem>
-                  <DropdownMenuItem danger onSelect={() => canvas.remove(id)}>
-                    Delete
-                  </DropdownMenuItem>
-                </DropdownMenuContent>
-              </DropdownMenu>
-            )}
+          <div className="flex min-h-0 flex-1 flex-col overflow-hidden">
+            <View id={id} data={d} />
           </div>
         )}
-        <View id={id} data={d} />
+        {problem && (
+          <p className="-mx-3 mt-2 -mb-3 flex items-start gap-1.5 rounded-b-[10px] border-t border-warning-line bg-warning-subtle px-3 py-1.5 text-xs text-warning-fg">
+            <TriangleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
+            <span className="line-clamp-2">{problem}</span>
+          </p>
+        )}
         {spec.kind !== 'contacts' && !spec.terminal && (
           <>
             <Handle type="source" position={Position.Top} isConnectable={!used && !canvas.readOnly} className="!size-3 !border-2 !bg-surface" style={{ borderColor: spec.color }} />

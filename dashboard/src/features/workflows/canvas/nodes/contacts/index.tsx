@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { RefreshCw } from 'lucide-react';
+import { RefreshCw, Users } from 'lucide-react';
 import { useState } from 'react';
 
 import { downloadRejectedContacts, setWorkflowContacts } from '../../../../../api/gen/workflows/workflows';
@@ -16,7 +16,7 @@ import { useCanvas } from '../../context';
 import { ContactsPager } from './Pager';
 import { dataProblems } from '../fieldRules';
 import { EmptyNote } from '../parts';
-import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
+import { kindColor, type NodeEditProps, type NodeKindSpec, type NodeViewProps } from '../types';
 import { HubspotTable, IntegrationSourceEdit, ZapierNote } from './hubspot';
 import { saveTextFile } from '../../../../../lib/download';
 
@@ -193,7 +193,8 @@ export const contactsNode: NodeKindSpec = {
   kind: 'contacts',
   label: 'Contacts',
   hint: 'Who an outbound workflow calls.',
-  color: '#2563eb',
+  color: kindColor('contacts'),
+  icon: Users,
   width: 700,
   height: 375,
   defaults: () => ({ nodeLabel: 'Contacts' }),
