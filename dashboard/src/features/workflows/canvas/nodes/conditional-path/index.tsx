@@ -2,6 +2,7 @@ import { useNodeConnections } from '@xyflow/react';
 import { Plus, Split } from 'lucide-react';
 
 import { Button } from '../../../../../components/ui/button';
+import { count } from '../../../../../lib/plural';
 import { useCanvas } from '../../context';
 import { LabelField } from '../parts';
 import { kindColor, type NodeEditProps, type NodeKindSpec, type NodeViewProps } from '../types';
@@ -13,7 +14,7 @@ function ConditionalView({ id }: NodeViewProps) {
     <div className="flex flex-1 flex-col gap-2">
       <div>
         <p className="text-sm text-fg-soft">Branches on what the customer says</p>
-        <p className="text-xs text-fg-muted">{paths === 1 ? '1 path' : `${paths} paths`}</p>
+        <p className="text-xs text-fg-muted">{count(paths, 'path')}</p>
       </div>
       {!canvas.readOnly && (
         <Button size="sm" variant="secondary" className="nodrag self-start" onClick={() => canvas.addPath(id)}>

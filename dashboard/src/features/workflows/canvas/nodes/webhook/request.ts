@@ -1,4 +1,5 @@
 // A webhook step's request as its card and its panel read it.
+import { count } from '../../../../../lib/plural';
 import type { Data, Json } from '../../../graph';
 
 export type Pairs = Record<string, string>;
@@ -20,16 +21,14 @@ export function hostOf(url: string): string {
   }
 }
 
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 /** What else the request sends, in words: "2 headers, a JSON body". */
 export function requestSummary(data: Data): string {
   const wd = webhookData(data);
   const parts: string[] = [];
   const params = Object.keys(wd.params).length;
   const headers = Object.keys(wd.headers).length;
-  if (params) parts.push(count(params, 'query parameter', 'query parameters'));
-  if (headers) parts.push(count(headers, 'header', 'headers'));
+  if (params) parts.push(count(params, 'query parameter'));
+  if (headers) parts.push(count(headers, 'header'));
   if (wd.body && Object.keys(wd.body).length) parts.push('a JSON body');
   return parts.length ? `Sends ${parts.join(', ')}` : 'No parameters, headers or body';
 }
