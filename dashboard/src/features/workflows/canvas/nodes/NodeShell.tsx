@@ -60,7 +60,7 @@ export function makeNodeComponent(spec: NodeKindSpec) {
             {!canvas.readOnly && canvas.hasIncoming.has(id) && (
               <button
                 type="button"
-                className="nodrag absolute top-3 left-1/2 hidden -translate-x-1/2 rounded bg-danger px-1.5 py-0.5 text-[10px] font-semibold text-white group-hover/target:block focus:block"
+                className="nodrag absolute top-3 left-1/2 hidden -translate-x-1/2 rounded bg-danger px-1.5 py-0.5 text-xs font-semibold text-white group-hover/target:block focus:block"
                 onClick={() => canvas.deleteIncoming(id)}
               >
                 DELETE
