@@ -266,7 +266,10 @@ function Editor({ workflow }: { workflow: Workflow }) {
   const problems = useMemo(() => validate(graph, workflow.workflowType), [graph, workflow.workflowType]);
   const stepProblems = useMemo(() => problemsByNode(problems), [problems]);
 
-  /** A blocker's click: selects the step and zooms onto it (a workflow-wide problem shows it all). */
+  /**
+   * A blocker's click: selects the step and zooms onto it alone, up to zoom 1, so what it says and
+   * its reason can be read (a workflow-wide problem shows the whole flow).
+   */
   const focusStep = useCallback(
     (id: string | undefined) => {
       if (id === undefined) {
@@ -274,9 +277,9 @@ function Editor({ workflow }: { workflow: Workflow }) {
         return;
       }
       setRfNodes((ns) => ns.map((n) => (n.selected === (n.id === id) ? n : { ...n, selected: n.id === id })));
-      focusOn(id);
+      void rf.fitView({ nodes: [{ id }], maxZoom: 1, padding: 0.3, duration: 200 });
     },
-    [focusOn, rf, setRfNodes],
+    [rf, setRfNodes],
   );
 
   const actions: CanvasActions = useMemo(
