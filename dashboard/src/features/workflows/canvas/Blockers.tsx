@@ -8,7 +8,8 @@ import { describeBlockers } from './blockers';
 const SHOWN = 50;
 
 /**
- * What stops the workflow from running, under the canvas: a summary with the count, opening to
+ * What stops the workflow from running, under the canvas: one line with the count (as tall as a
+ * line of text, so the canvas keeps its height), opening to
  * one button per problem ("<step label>: <reason>") that selects the step and zooms onto it (a
  * problem of the whole workflow shows all of it).
  * The list is only built while open, so a closed list costs nothing as the graph changes.
@@ -18,13 +19,13 @@ export function Blockers({ problems, graph, onFocus }: { problems: readonly Viol
   if (problems.length === 0) return null;
   const blockers = open ? describeBlockers(problems.slice(0, SHOWN), graph) : [];
   return (
-    <details data-testid="blockers" open={open} onToggle={(e) => setOpen(e.currentTarget.open)} className="shrink-0 rounded-lg border border-warning-line bg-warning-subtle px-3 py-1.5 text-sm">
+    <details data-testid="blockers" open={open} onToggle={(e) => setOpen(e.currentTarget.open)} className="shrink-0 text-sm">
       <summary className="flex cursor-pointer items-center gap-2 font-medium text-warning-fg">
         <TriangleAlert aria-hidden="true" className="size-4 shrink-0" />
         What stops it from running ({problems.length})
       </summary>
       {open && (
-        <ul className="mt-1.5 max-h-40 space-y-0.5 overflow-y-auto">
+        <ul className="mt-1 max-h-40 space-y-0.5 overflow-y-auto rounded-lg border border-warning-line bg-warning-subtle p-1.5">
           {blockers.map((b) => (
             <li key={b.key}>
               <button type="button" onClick={() => onFocus(b.nodeId)} className="w-full rounded px-1.5 py-1 text-left text-fg-soft hover:bg-surface hover:text-fg">
