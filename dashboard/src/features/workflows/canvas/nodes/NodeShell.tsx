@@ -39,11 +39,11 @@ export function makeNodeComponent(spec: NodeKindSpec) {
       // Zoomed far out (a big flow fitted on screen): a light card keeps panning smooth. It keeps
       // the kind's colour and icon, and a warning sign when the step has a problem.
       return (
-        <div data-testid={`node-${id}`} data-kind={spec.kind} title="Click to zoom in" onClick={() => canvas.focus(id)} className={cn('flex cursor-zoom-in items-center justify-center gap-4 rounded-xl border-[6px] bg-surface p-4', selected && 'ring-8 ring-accent')} style={{ width: spec.width, height: spec.height, borderColor: spec.color }}>
+        <div data-testid={`node-${id}`} data-kind={spec.kind} title="Click to zoom in" onClick={() => canvas.focus(id)} className={cn('relative flex cursor-zoom-in items-center justify-center gap-4 rounded-xl border-[6px] bg-surface p-4', selected && 'ring-8 ring-accent')} style={{ width: spec.width, height: spec.height, borderColor: spec.color }}>
           {spec.kind !== 'start' && spec.kind !== 'contacts' && <Handle type="target" position={Position.Bottom} isConnectable={false} className="!opacity-0" />}
           {!small && <Icon aria-hidden="true" className="size-16 shrink-0" style={{ color: spec.color }} />}
           <p className="line-clamp-2 text-center text-4xl font-semibold text-fg">{title}</p>
-          {problem && <TriangleAlert role="img" aria-label="Has a problem" className="size-14 shrink-0 text-warning-fg" />}
+          {problem && <TriangleAlert role="img" aria-label="Has a problem" className={cn('size-14 shrink-0 text-warning-fg', small && 'absolute left-full ml-4')} />}
           {spec.kind !== 'contacts' && !spec.terminal && <Handle type="source" position={Position.Top} isConnectable={false} className="!opacity-0" />}
         </div>
       );
@@ -103,7 +103,9 @@ export function makeNodeComponent(spec: NodeKindSpec) {
           </div>
         )}
         {problem && (
-          <p className="-mx-3 mt-2 -mb-3 flex items-start gap-1.5 rounded-b-[10px] border-t border-warning-line bg-warning-subtle px-3 py-1.5 text-xs text-warning-fg">
+          // On a card, its bottom line; beside the small Start card, a note to its right (above
+          // and below it are its edges).
+          <p className={cn('flex items-start gap-1.5 border-warning-line bg-warning-subtle px-3 py-1.5 text-xs text-warning-fg', small ? 'absolute top-1/2 left-full ml-3 w-60 -translate-y-1/2 rounded-lg border' : '-mx-3 mt-2 -mb-3 rounded-b-[10px] border-t')}>
             <TriangleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
             <span className="line-clamp-2">{problem}</span>
           </p>
