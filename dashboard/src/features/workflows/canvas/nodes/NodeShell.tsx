@@ -15,8 +15,9 @@ const farSelector = (s: ReactFlowState) => s.transform[2] < LOW_DETAIL_ZOOM;
 /**
  * The frame every card shares: border, icon and kind name in its kind's colour, its label, what
  * it says or does (the kind's View), what stops it from running (the same rules as the blockers
- * list), the Edit/Delete menu, and the handles. Flows run bottom-to-top: a node's incoming edge enters at the bottom, its next step
- * leaves from the top.
+ * list), the Edit/Delete menu, and the handles (the live activity badge goes before the menu).
+ * Flows run bottom-to-top: a node's incoming edge enters at the bottom, its next step leaves
+ * from the top.
  */
 export function makeNodeComponent(spec: NodeKindSpec) {
   function KindNode({ id, data, selected }: NodeProps) {
