@@ -31,11 +31,12 @@ import { cn } from '../../../lib/cn';
 import { RunControls } from '../../runs/RunControls';
 import { RunsPanel } from '../../runs/RunsPanel';
 import { teamPath, useCurrentTeam } from '../../team/TeamContext';
-import { parseGraph, str, validate, type Data, type Graph, type Kind } from '../graph';
+import { parseGraph, problemsByNode, str, validate, type Data, type Graph, type Kind } from '../graph';
 import { PostCallFieldsDialog } from '../PostCallFieldsDialog';
 import { PromptPanel } from '../PromptPanel';
 import { workflowQueryOptions } from '../queries';
 import { edgeTypes, EdgeContext } from './AddStepEdge';
+import { Blockers } from './Blockers';
 import { CanvasContext, type CanvasActions } from './context';
 import * as ops from './editor';
 import { fittedViewport, MAX_ZOOM, MIN_ZOOM } from './layout';
@@ -263,6 +264,25 @@ function Editor({ workflow }: { workflow: Workflow }) {
     [removeNow],
   );
 
+  const problems = useMemo(() => validate(graph, workflow.workflowType), [graph, workflow.workflowType]);
+  const stepProblems = useMemo(() => problemsByNode(problems), [problems]);
+
+  /**
+   * A blocker's click: selects the step and zooms onto it alone, up to zoom 1, so what it says and
+   * its reason can be read (a workflow-wide problem shows the whole flow).
+   */
+  const focusStep = useCallback(
+    (id: string | undefined) => {
+      if (id === undefined) {
+        void rf.fitView({ duration: 200 });
+        return;
+      }
+      setRfNodes((ns) => ns.map((n) => (n.selected === (n.id === id) ? n : { ...n, selected: n.id === id })));
+      void rf.fitView({ nodes: [{ id }], maxZoom: 1, padding: 0.3, duration: 200 });
+    },
+    [rf, setRfNodes],
+  );
+
   const actions: CanvasActions = useMemo(
     () => ({
       edit: (id) => {
@@ -285,10 +305,11 @@ function Editor({ workflow }: { workflow: Workflow }) {
       },
       usedSources: ops.usedSources(graph),
       hasIncoming: ops.withIncoming(graph),
+      problems: stepProblems,
       workflowId: workflow.id,
       readOnly: false,
     }),
-    [commit, focusOn, graph, remove, workflow.id],
+    [commit, focusOn, graph, remove, stepProblems, workflow.id],
   );
 
   const edgeActions = useMemo(
@@ -364,7 +385,6 @@ function Editor({ workflow }: { workflow: Workflow }) {
     return () => document.removeEventListener('keydown', onKeyDown);
   }, []);
 
-  const problems = useMemo(() => validate(graph, workflow.workflowType), [graph, workflow.workflowType]);
   const saveErrors = queue.errors;
 
   return (
@@ -492,18 +512,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
           </div>
         )}
       </div>
-      {problems.length > 0 && (
-        <details className="text-sm text-fg-muted">
-          <summary className="cursor-pointer">What stops it from running</summary>
-          <ul className="mt-1 list-disc pl-5">
-            {problems.slice(0, 20).map((p) => (
-              <li key={p.field + p.rule}>
-                {p.field}: {p.message}
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
+      <Blockers problems={problems} graph={graph} onFocus={focusStep} />
       <AddStepDialog target={stepTarget} onClose={() => setStepTarget(null)} onPick={pickStep} />
       <ConfirmDialog
         open={confirmRemove !== null}
