@@ -23,7 +23,6 @@ import type { Workflow } from '../../../api/gen/model';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorState, PageSkeleton } from '../../../components/ui/states';
 import { toast } from '../../../components/ui/toast-store';
@@ -31,18 +30,21 @@ import { cn } from '../../../lib/cn';
 import { RunControls } from '../../runs/RunControls';
 import { RunsPanel } from '../../runs/RunsPanel';
 import { teamPath, useCurrentTeam } from '../../team/TeamContext';
-import { parseGraph, str, validate, type Data, type Graph, type Kind } from '../graph';
+import { parseGraph, str, validate, type Graph, type Kind } from '../graph';
 import { PostCallFieldsDialog } from '../PostCallFieldsDialog';
 import { PromptPanel } from '../PromptPanel';
 import { workflowQueryOptions } from '../queries';
 import { edgeTypes, EdgeContext } from './AddStepEdge';
+import { AddStepDialog, type StepTarget } from './AddStepDialog';
+import { ConflictDialog } from './ConflictDialog';
 import { CanvasContext, type CanvasActions } from './context';
 import * as ops from './editor';
 import { fittedViewport, MAX_ZOOM, MIN_ZOOM } from './layout';
-import { NODE_KINDS, nodeTypes, specOf } from './nodes/registry';
+import { EditPanel } from './EditPanel';
+import { nodeTypes, specOf } from './nodes/registry';
+import { useCanvasKeys } from './useCanvasKeys';
+import { useHistory } from './useHistory';
 import { useSaveQueue, type SaveStatus } from './useSaveQueue';
-
-const HISTORY_LIMIT = 100;
 
 const STATUS_TEXT: Record<SaveStatus, string> = {
   saved: 'All changes saved',
@@ -82,65 +84,12 @@ function toRfEdges(g: Graph): RfEdge[] {
   return g.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, type: 'add-step', deletable: false }));
 }
 
-type StepTarget = { after: string } | { edge: string };
-
-function AddStepDialog({ target, onClose, onPick }: { target: StepTarget | null; onClose: () => void; onPick: (kind: Kind) => void }) {
-  const kinds = Object.values(NODE_KINDS).filter((k) => k.addable);
-  return (
-    <Dialog open={target !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent title="Add a step" description="Choose what happens next in the call.">
-        <ul className="grid gap-2 sm:grid-cols-2">
-          {kinds.map((k) => (
-            <li key={k.kind}>
-              <button type="button" className="w-full rounded-lg border-2 bg-surface p-3 text-left hover:bg-muted" style={{ borderColor: k.color }} onClick={() => onPick(k.kind)}>
-                <span className="block text-sm font-semibold text-fg">{k.label}</span>
-                <span className="block text-xs text-fg-muted">{k.hint}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      </DialogContent>
-    </Dialog>
-  );
-}
-
-function EditPanel({ nodeId, graph, onApply, onClose }: { nodeId: string; graph: Graph; onApply: (data: Data) => void; onClose: () => void }) {
-  const n = graph.nodes.find((x) => x.id === nodeId);
-  const [draft, setDraft] = useState<Data>(() => ({ ...(n?.data ?? {}) }));
-  if (!n) return null;
-  const spec = specOf(n.type);
-  const Edit = spec.Edit;
-  const problems = spec.validate(draft);
-  return (
-    <aside aria-label={`Edit ${spec.label}`} className="absolute top-0 right-0 z-10 flex h-full w-full max-w-sm flex-col border-l border-line bg-surface shadow-xl">
-      <div className="flex items-center justify-between border-b border-line px-4 py-3">
-        <h2 className="text-sm font-semibold text-fg">
-          <span className="mr-2 inline-block size-2 rounded-full" style={{ background: spec.color }} aria-hidden="true" />
-          Edit {spec.label}
-        </h2>
-      </div>
-      <div className="min-h-0 flex-1 overflow-y-auto p-4">{Edit && <Edit nodeId={nodeId} data={draft} onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))} />}</div>
-      <div className="flex justify-end gap-2 border-t border-line px-4 py-3">
-        <Button variant="secondary" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button
-          onClick={() => onApply(draft)}
-          // A value the server refuses cannot be applied; a missing one can (it only stops a run).
-          disabled={Object.keys(problems).some((f) => !['instruction', 'description', 'destinationPhoneNumber', 'webhookUrl', 'lifeCycleStage', 'contactsSource'].includes(f) || !!draft[f])}
-        >
-          Apply
-        </Button>
-      </div>
-    </aside>
-  );
-}
-
 function Editor({ workflow }: { workflow: Workflow }) {
   const team = useCurrentTeam();
   const rf = useReactFlow();
   const seeded = useRef(false);
-  const [graph, setGraph] = useState<Graph>(() => {
+  const queue = useSaveQueue(workflow.id, workflow.version);
+  const { value: graph, ref: graphRef, commit, undo, redo, reset, canUndo, canRedo } = useHistory<Graph>(() => {
     const g = parseGraph({ nodes: workflow.nodes ?? [], edges: workflow.edges ?? [] });
     // A workflow never saved has no nodes on the server: it starts with Start (and Contacts).
     if (g.nodes.length === 0) {
@@ -148,10 +97,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
       return ops.seedGraph(workflow.workflowType);
     }
     return g.nodes.every((n) => n.position.x === 0 && n.position.y === 0) ? ops.settle(g) : g;
-  });
-  const history = useRef<{ past: Graph[]; future: Graph[] }>({ past: [], future: [] });
-  const [, bump] = useState(0);
-  const queue = useSaveQueue(workflow.id, workflow.version);
+  }, (g) => queue.schedule(g));
   const [rfNodes, setRfNodes, onNodesChange] = useNodesState<RfNode>(toRfNodes(graph, new Set()));
   // The selection lives in React Flow's store (clicks change it through onNodesChange); it is read
   // from there when needed, never copied into state that could lag behind it.
@@ -163,8 +109,6 @@ function Editor({ workflow }: { workflow: Workflow }) {
   const [showRuns, setShowRuns] = useState(false);
   const [showFields, setShowFields] = useState(false);
   const [postCallFields, setPostCallFields] = useState(workflow.postCallFields ?? []);
-  const graphRef = useRef(graph);
-  graphRef.current = graph;
   const dark = useDarkTheme();
 
   useEffect(() => {
@@ -191,38 +135,6 @@ function Editor({ workflow }: { workflow: Workflow }) {
     const r = box.current?.getBoundingClientRect();
     setInitialViewport(fittedViewport(graphRef.current, r?.width || 1024, r?.height || 600));
   }, []);
-
-  const commit = useCallback(
-    (next: Graph) => {
-      if (next === graphRef.current) return;
-      history.current.past = [...history.current.past.slice(-HISTORY_LIMIT + 1), graphRef.current];
-      history.current.future = [];
-      graphRef.current = next;
-      setGraph(next);
-      queue.schedule(next);
-    },
-    [queue],
-  );
-
-  const undo = useCallback(() => {
-    const prev = history.current.past.pop();
-    if (!prev) return;
-    history.current.future.push(graphRef.current);
-    graphRef.current = prev;
-    setGraph(prev);
-    queue.schedule(prev);
-    bump((x) => x + 1);
-  }, [queue]);
-
-  const redo = useCallback(() => {
-    const next = history.current.future.pop();
-    if (!next) return;
-    history.current.past.push(graphRef.current);
-    graphRef.current = next;
-    setGraph(next);
-    queue.schedule(next);
-    bump((x) => x + 1);
-  }, [queue]);
 
   /** Brings a new step and its neighbours into view (only what is in view is drawn). */
   const focusOn = useCallback(
@@ -330,38 +242,8 @@ function Editor({ workflow }: { workflow: Workflow }) {
     [commit],
   );
 
-  // Keyboard (on the whole page while the canvas is open, outside fields and dialogs): Delete or
-  // Backspace removes the selected steps, Ctrl/⌘+Z undoes, Ctrl/⌘+Shift+Z or Ctrl+Y redoes, F fits the view.
-  // The steps to remove are the store's selection when the key is pressed (a copy kept through
-  // onSelectionChange, an effect, could lag a quick key press: Delete right after a click on a
-  // far-out card sometimes removed nothing).
-  const keys = useRef({ undo, redo, remove, selectedNow, fit: () => void rf.fitView({ duration: 200 }) });
-  keys.current = { undo, redo, remove, selectedNow, fit: () => void rf.fitView({ duration: 200 }) };
-  useEffect(() => {
-    const onKeyDown = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (e.defaultPrevented || target?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="menu"], aside')) return;
-      const k = keys.current;
-      const mod = e.ctrlKey || e.metaKey;
-      if (mod && e.key.toLowerCase() === 'z') {
-        e.preventDefault();
-        if (e.shiftKey) k.redo();
-        else k.undo();
-      } else if (mod && e.key.toLowerCase() === 'y') {
-        e.preventDefault();
-        k.redo();
-      } else if (e.key === 'Delete' || e.key === 'Backspace') {
-        const ids = k.selectedNow();
-        if (ids.length === 0) return;
-        e.preventDefault();
-        for (const id of ids) k.remove(id);
-      } else if (e.key.toLowerCase() === 'f' && !mod && !e.altKey) {
-        k.fit();
-      }
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, []);
+
+  useCanvasKeys({ undo, redo, remove, selectedNow, fit: () => void rf.fitView({ duration: 200 }) });
 
   const problems = useMemo(() => validate(graph, workflow.workflowType), [graph, workflow.workflowType]);
   const saveErrors = queue.errors;
@@ -382,10 +264,10 @@ function Editor({ workflow }: { workflow: Workflow }) {
         }
         actions={
           <div className="flex flex-wrap gap-2">
-            <Button variant="ghost" size="icon" aria-label="Undo" title="Undo (Ctrl+Z)" disabled={history.current.past.length === 0} onClick={undo}>
+            <Button variant="ghost" size="icon" aria-label="Undo" title="Undo (Ctrl+Z)" disabled={!canUndo} onClick={undo}>
               <Undo2 aria-hidden="true" />
             </Button>
-            <Button variant="ghost" size="icon" aria-label="Redo" title="Redo (Ctrl+Shift+Z)" disabled={history.current.future.length === 0} onClick={redo}>
+            <Button variant="ghost" size="icon" aria-label="Redo" title="Redo (Ctrl+Shift+Z)" disabled={!canRedo} onClick={redo}>
               <Redo2 aria-hidden="true" />
             </Button>
             <Button variant="ghost" size="icon" aria-label="Fit view" title="Fit view (F)" onClick={() => void rf.fitView({ duration: 200 })}>
@@ -523,35 +405,13 @@ function Editor({ workflow }: { workflow: Workflow }) {
         onReload={async () => {
           try {
             const current = await queue.reloadStored();
-            history.current = { past: [], future: [] };
-            const g = parseGraph({ nodes: current.nodes ?? [], edges: current.edges ?? [] });
-            graphRef.current = g;
-            setGraph(g);
+            reset(parseGraph({ nodes: current.nodes ?? [], edges: current.edges ?? [] }));
           } catch (e) {
             toast.error(e);
           }
         }}
       />
     </div>
-  );
-}
-
-function ConflictDialog({ open, mine, theirs, onKeepMine, onReload }: { open: boolean; mine: number; theirs: number | undefined; onKeepMine: () => void; onReload: () => void }) {
-  const saved = theirs === undefined ? 'saved this workflow after you opened it' : `saved version ${theirs} of this workflow; your changes are based on version ${mine}`;
-  return (
-    <Dialog open={open}>
-      <DialogContent title="This workflow changed elsewhere" description={`Someone (or another tab) ${saved}. Your latest changes are not saved yet.`}>
-        <p className="text-sm text-fg-soft">
-          Reload to see {theirs === undefined ? 'their version' : `version ${theirs}`} and lose your unsaved changes, or keep yours and save it over theirs.
-        </p>
-        <DialogFooter>
-          <Button variant="secondary" onClick={onReload}>
-            Reload their version
-          </Button>
-          <Button onClick={onKeepMine}>Keep mine</Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
   );
 }
 
