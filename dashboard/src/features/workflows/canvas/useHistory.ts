@@ -1,55 +1,37 @@
 import { useCallback, useRef, useState } from 'react';
 
-const HISTORY_LIMIT = 100;
+import * as H from './history';
 
 /**
- * The canvas's one undo history: `commit` records an edit, `undo`/`redo` step through them; each
- * change (an edit, an undo, a redo) is handed to `onChange` (the save queue). `reset` replaces
- * the value and forgets the history (after reloading what the server stores).
+ * The canvas's one undo history (history.ts): `commit` records an edit (edits with one `merge`
+ * key in a quick burst are one step), `undo`/`redo` step through them; each change is handed to
+ * `onChange` with the value before it (the save queue). `reset` replaces the value and forgets
+ * the history (after reloading what the server stores).
  */
-export function useHistory<T>(initial: () => T, onChange: (value: T) => void) {
-  const [value, setValue] = useState<T>(initial);
-  const ref = useRef(value);
-  ref.current = value;
-  const history = useRef<{ past: T[]; future: T[] }>({ past: [], future: [] });
-  const [, bump] = useState(0);
+export function useHistory<T>(initial: () => T, onChange: (value: T, before: T) => void) {
+  const [h, setH] = useState<H.History<T>>(() => H.start(initial()));
+  // The latest history, read by callbacks between renders (two edits in one event see each other).
+  const ref = useRef(h);
   const changed = useRef(onChange);
   changed.current = onChange;
 
-  const commit = useCallback((next: T) => {
-    if (next === ref.current) return;
-    history.current.past = [...history.current.past.slice(-HISTORY_LIMIT + 1), ref.current];
-    history.current.future = [];
+  const go = useCallback((next: H.History<T>) => {
+    const before = ref.current;
+    if (next === before) return;
     ref.current = next;
-    setValue(next);
-    changed.current(next);
+    setH(next);
+    if (next.present !== before.present) changed.current(next.present, before.present);
   }, []);
 
-  const undo = useCallback(() => {
-    const prev = history.current.past.pop();
-    if (prev === undefined) return;
-    history.current.future.push(ref.current);
-    ref.current = prev;
-    setValue(prev);
-    changed.current(prev);
-    bump((x) => x + 1);
-  }, []);
-
-  const redo = useCallback(() => {
-    const next = history.current.future.pop();
-    if (next === undefined) return;
-    history.current.past.push(ref.current);
-    ref.current = next;
-    setValue(next);
-    changed.current(next);
-    bump((x) => x + 1);
-  }, []);
-
+  const commit = useCallback((next: T, opts?: { merge?: string }) => go(H.record(ref.current, next, opts)), [go]);
+  const undo = useCallback(() => go(H.undo(ref.current)), [go]);
+  const redo = useCallback(() => go(H.redo(ref.current)), [go]);
   const reset = useCallback((next: T) => {
-    history.current = { past: [], future: [] };
-    ref.current = next;
-    setValue(next);
+    ref.current = H.start(next);
+    setH(ref.current);
   }, []);
+  /** The value now (newer than the last render's after an edit in the same event). */
+  const current = useCallback(() => ref.current.present, []);
 
-  return { value, ref, commit, undo, redo, reset, canUndo: history.current.past.length > 0, canRedo: history.current.future.length > 0 };
+  return { value: h.present, current, commit, undo, redo, reset, canUndo: h.past.length > 0, canRedo: h.future.length > 0 };
 }
