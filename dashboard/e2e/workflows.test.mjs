@@ -233,9 +233,34 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
   });
 
   await t.test('the readable prompt panel shows the compiled script', async () => {
-    await page.getByRole('button', { name: 'Prompt' }).click();
+    await page.getByRole('button', { name: 'Prompt', exact: true }).click();
     await page.getByTestId('readable-prompt').waitFor({ timeout: 30_000 });
-    await page.getByRole('button', { name: 'Prompt' }).click();
+    await page.getByRole('button', { name: 'Prompt', exact: true }).click();
+  });
+
+  await t.test('the step panel opens beside the canvas; the context menu, Ctrl+D, Escape and undo', async () => {
+    const kinds = async () => (await api(page, 'GET', `/v1/workflow/${workflowId}`)).body.data.nodes.filter((n) => n.type === 'forward-call').length;
+    const fwd = page.locator('[data-kind="forward-call"]');
+    await page.goto(at(`/dashboard/workflow-canvas?workflowId=${workflowId}`));
+    await fwd.click({ button: 'right' });
+    await page.getByRole('menu', { name: 'Step' }).getByRole('menuitem', { name: 'Edit' }).click();
+    const panel = page.getByRole('complementary', { name: 'Edit Forward Call' });
+    const [canvasBox, panelBox] = [await page.getByTestId('workflow-canvas').boundingBox(), await panel.boundingBox()];
+    assert.ok(canvasBox.x + canvasBox.width <= panelBox.x, 'the panel sits beside the canvas, not over it');
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+
+    await fwd.first().click();
+    await page.keyboard.press('Control+d');
+    await page.waitForFunction(() => document.querySelectorAll('[data-kind="forward-call"]').length === 2);
+    await page.locator('[data-testid="save-status"]:not([data-status="saved"])').waitFor({ timeout: 2_000 }).catch(() => {});
+    await saved(page);
+    assert.equal(await kinds(), 2, 'Ctrl+D saved a copy of the step');
+    await page.keyboard.press('Control+z');
+    await page.waitForFunction(() => document.querySelectorAll('[data-kind="forward-call"]').length === 1);
+    await page.locator('[data-testid="save-status"]:not([data-status="saved"])').waitFor({ timeout: 2_000 }).catch(() => {});
+    await saved(page);
+    assert.equal(await kinds(), 1, 'undo removed the copy');
   });
 
   await t.test('screenshots: light and dark, 1280 and 390', async () => {

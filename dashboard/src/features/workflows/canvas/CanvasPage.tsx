@@ -45,9 +45,10 @@ import { fittedViewport, MAX_ZOOM, MIN_ZOOM } from './layout';
 import { EditPanel } from './EditPanel';
 import { nodeTypes, specOf } from './nodes/registry';
 import { ShortcutsDialog } from './ShortcutsDialog';
-import { SidePanel, visibleArea } from './SidePanel';
+import { SidePanel } from './SidePanel';
 import { useCanvasKeys } from './useCanvasKeys';
 import { useHistory } from './useHistory';
+import { useKeepInView } from './useKeepInView';
 import { useSaveQueue, type SaveStatus } from './useSaveQueue';
 
 const STATUS_TEXT: Record<SaveStatus, string> = {
@@ -276,7 +277,6 @@ function Editor({ workflow }: { workflow: Workflow }) {
     [commit],
   );
 
-
   const duplicate = useCallback(
     (ids: string[]) => {
       const res = ops.duplicate(graphNow(), ids);
@@ -288,44 +288,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
     [commit, graphNow],
   );
 
-  // The step panel keeps the step it edits in view: the canvas shrank beside it (or, on a phone,
-  // the sheet covers its lower part), so the step is panned into what is left when it is not.
-  const keepInView = useCallback(
-    (id: string) => {
-      const n = rf.getNode(id);
-      const el = box.current;
-      if (!n || !el) return;
-      const area = visibleArea(el.getBoundingClientRect());
-      const { x, y, zoom } = rf.getViewport();
-      const w = (n.width ?? 0) * zoom;
-      const h = (n.height ?? 0) * zoom;
-      const left = x + n.position.x * zoom;
-      const top = y + n.position.y * zoom;
-      const m = 16;
-      if (left >= m && top >= m && left + w <= area.width - m && top + h <= area.height - m) return;
-      const nx = area.width / 2 - left + x - w / 2;
-      const ny = h > area.height - 2 * m ? m - top + y : area.height / 2 - top + y - h / 2;
-      void rf.setViewport({ x: nx, y: ny, zoom }, { duration: 200 });
-    },
-    [rf],
-  );
-  useEffect(() => {
-    const el = box.current;
-    if (!editing || !el) return;
-    // once the panel is laid out and the canvas has shrunk, and again whenever the canvas resizes
-    let frame = 0;
-    const later = () => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => (frame = requestAnimationFrame(() => keepInView(editing))));
-    };
-    const observer = new ResizeObserver(later);
-    observer.observe(el);
-    later();
-    return () => {
-      observer.disconnect();
-      cancelAnimationFrame(frame);
-    };
-  }, [editing, keepInView]);
+  useKeepInView(editing, box);
 
   const [menu, setMenu] = useState<MenuTarget | null>(null);
   const openMenuFromPointer = (e: ReactMouseEvent | MouseEvent, kind: MenuTarget['kind'], id: string) => {
@@ -349,6 +312,8 @@ function Editor({ workflow }: { workflow: Workflow }) {
     nudge: (ids, dx, dy) => commit(ops.nudge(graphNow(), ids, dx, dy), { merge: `nudge:${ids.join()}` }),
     escape: () => {
       if (editing) setEditing(null);
+      else if (showRuns) setShowRuns(false);
+      else if (showPrompt) setShowPrompt(false);
       else setRfNodes((ns) => ns.map((n) => (n.selected ? { ...n, selected: false } : n)));
     },
     openMenu: openMenuAt,

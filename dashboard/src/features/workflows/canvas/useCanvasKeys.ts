@@ -9,7 +9,7 @@ export interface CanvasKeyHandlers {
   fit: () => void;
   duplicate: (ids: string[]) => void;
   nudge: (ids: string[], dx: number, dy: number) => void;
-  /** Escape: closes the step panel, or clears the selection when none is open. */
+  /** Escape: closes the step panel (else the Runs, else the Prompt panel), or clears the selection when none is open. */
   escape: () => void;
   /** Shift+F10 or the ContextMenu key on a focused node or edge. */
   openMenu: (el: HTMLElement) => void;
@@ -26,7 +26,7 @@ export const SHORTCUTS: readonly { keys: string; what: string }[] = [
   { keys: 'Ctrl/⌘ + Shift + Z or Ctrl/⌘ + Y', what: 'Redo' },
   { keys: 'Ctrl/⌘ + D', what: 'Duplicate the selected steps' },
   { keys: 'Arrow keys (Shift: further)', what: 'Move the selected steps' },
-  { keys: 'Escape', what: 'Close the step panel, or clear the selection' },
+  { keys: 'Escape', what: 'Close the open panel, or clear the selection' },
   { keys: 'F', what: 'Fit the whole workflow in view' },
   { keys: 'Shift + F10 or the Menu key', what: 'Open the menu of the focused step or connection' },
   { keys: 'Right-click', what: 'Open the menu of a step or connection' },
