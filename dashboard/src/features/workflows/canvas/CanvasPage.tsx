@@ -48,7 +48,7 @@ import { ShortcutsDialog } from './ShortcutsDialog';
 import { SidePanel } from './SidePanel';
 import { useCanvasKeys } from './useCanvasKeys';
 import { useHistory } from './useHistory';
-import { useKeepInView } from './useKeepInView';
+import { useKeepCentre, useKeepInView } from './useKeepInView';
 import { useSaveQueue, type SaveStatus } from './useSaveQueue';
 
 const STATUS_TEXT: Record<SaveStatus, string> = {
@@ -288,6 +288,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
     [commit, graphNow],
   );
 
+  useKeepCentre(box);
   useKeepInView(editing, box);
 
   const [menu, setMenu] = useState<MenuTarget | null>(null);

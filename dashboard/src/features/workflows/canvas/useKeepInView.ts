@@ -50,3 +50,27 @@ export function useKeepInView(nodeId: string | null, box: RefObject<HTMLElement 
     };
   }, [nodeId, keepInView, box]);
 }
+
+/**
+ * When the canvas (`box`) changes size — a panel opens or closes beside it, the window resizes —
+ * what was in the middle of the view stays in the middle (React Flow alone keeps the top-left
+ * corner, so a panel opening on the left pushed the flow off to the right).
+ */
+export function useKeepCentre(box: RefObject<HTMLElement | null>) {
+  const rf = useReactFlow();
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    let last: { width: number; height: number } | null = null;
+    const observer = new ResizeObserver(() => {
+      const { width, height } = el.getBoundingClientRect();
+      if (last && rf.viewportInitialized && (width !== last.width || height !== last.height)) {
+        const { x, y, zoom } = rf.getViewport();
+        void rf.setViewport({ x: x + (width - last.width) / 2, y: y + (height - last.height) / 2, zoom });
+      }
+      last = { width, height };
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [rf, box]);
+}
