@@ -261,6 +261,22 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     await page.locator('[data-testid="save-status"]:not([data-status="saved"])').waitFor({ timeout: 2_000 }).catch(() => {});
     await saved(page);
     assert.equal(await kinds(), 1, 'undo removed the copy');
+
+    // On a phone the header leaves the canvas on screen and the panel is a bottom sheet below it.
+    await page.setViewportSize(NARROW);
+    await page.goto(at(`/dashboard/workflow-canvas?workflowId=${workflowId}`));
+    await fwd.waitFor();
+    const narrowCanvas = await page.getByTestId('workflow-canvas').boundingBox();
+    assert.ok(narrowCanvas.y + 200 < NARROW.height, `the canvas starts at ${narrowCanvas.y} px, on screen`);
+    await fwd.click({ button: 'right' });
+    await page.getByRole('menu', { name: 'Step' }).getByRole('menuitem', { name: 'Edit' }).click();
+    const sheet = await panel.boundingBox();
+    const pageWidth = await page.evaluate(() => document.body.clientWidth); // the scrollbar's gutter is kept (index.css)
+    assert.ok(Math.abs(sheet.y + sheet.height - NARROW.height) < 2 && sheet.width >= pageWidth - 1, `the panel is a sheet along the bottom: ${JSON.stringify(sheet)} in a page ${pageWidth} px wide`);
+    assert.ok(narrowCanvas.y + 100 < sheet.y, 'the canvas stays visible above the sheet');
+    await page.getByRole('button', { name: 'Close Edit Forward Call' }).click();
+    await panel.waitFor({ state: 'detached' });
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   await t.test('screenshots: light and dark, 1280 and 390', async () => {

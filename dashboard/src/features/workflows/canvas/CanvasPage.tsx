@@ -114,7 +114,17 @@ function Editor({ workflow }: { workflow: Workflow }) {
     },
     (next, before) => (next.fields !== before.fields ? queue.scheduleFields(next.graph, next.fields) : queue.schedule(next.graph)),
   );
-  const { undo, redo, reset, canUndo, canRedo, current } = history;
+  const { reset, canUndo, canRedo, current } = history;
+  // An undo or redo shows in an open step panel: it starts again from the step's data now.
+  const [panelRev, setPanelRev] = useState(0);
+  const undo = useCallback(() => {
+    history.undo();
+    setPanelRev((r) => r + 1);
+  }, [history.undo]);
+  const redo = useCallback(() => {
+    history.redo();
+    setPanelRev((r) => r + 1);
+  }, [history.redo]);
   const graph = history.value.graph;
   const postCallFields = history.value.fields;
   /** The graph now (newer than this render's after an edit in the same event). */
@@ -288,6 +298,11 @@ function Editor({ workflow }: { workflow: Workflow }) {
     [commit, graphNow],
   );
 
+  // A step removed (by an undo, say) closes its panel.
+  useEffect(() => {
+    if (editing && !graph.nodes.some((n) => n.id === editing)) setEditing(null);
+  }, [editing, graph]);
+
   useKeepCentre(box);
   useKeepInView(editing, box);
 
@@ -423,7 +438,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
           )}
           {editing && (
             <EditPanel
-              key={editing}
+              key={`${editing}:${panelRev}`}
               nodeId={editing}
               graph={graph}
               onClose={() => setEditing(null)}
