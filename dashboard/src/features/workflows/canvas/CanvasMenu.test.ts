@@ -46,4 +46,11 @@ describe('the canvas context menu', () => {
     menu[1]!.onSelect();
     expect(run.deleteEdge).toHaveBeenCalledWith(id);
   });
+
+  test('a connection from a conditional path adds a path, as its plus does', () => {
+    const seed = seedGraph('inbound');
+    const { graph, added } = addAfter(seed, seed.nodes[0]!.id, 'conditional-path');
+    const branch = graph.edges.find((e) => e.source === added)!;
+    expect(setup(graph).items('edge', branch.id).map((i) => i.label)).toEqual(['Add a path', 'Delete connection']);
+  });
 });

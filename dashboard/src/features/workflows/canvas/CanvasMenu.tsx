@@ -58,8 +58,11 @@ export function menuItemsFor(
     ];
   }
   if (target.kind === 'edge') {
+    const e = g.edges.find((x) => x.id === target.id);
+    // From a Conditional Path the edge's plus adds a path (AddStepEdge); the menu says so.
+    const fromPath = g.nodes.find((n) => n.id === e?.source)?.type === 'conditional-path';
     return [
-      { label: 'Insert a step here', icon: 'insert', onSelect: () => run.edgeActions.onPlus(target.id) },
+      { label: fromPath ? 'Add a path' : 'Insert a step here', icon: 'insert', onSelect: () => run.edgeActions.onPlus(target.id) },
       { label: 'Delete connection', icon: 'delete', danger: true, onSelect: () => run.deleteEdge(target.id) },
     ];
   }
