@@ -262,6 +262,15 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     await saved(page);
     assert.equal(await kinds(), 1, 'undo removed the copy');
 
+    // The menu from the keyboard: Shift+F10 on a focused card; Escape gives the focus back to it.
+    const card = page.locator('.react-flow__node').filter({ has: fwd });
+    await card.focus();
+    await page.keyboard.press('Shift+F10');
+    await page.getByRole('menu', { name: 'Step' }).getByRole('menuitem', { name: 'Duplicate' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu', { name: 'Step' }).waitFor({ state: 'detached' });
+    assert.ok(await card.evaluate((el) => el === document.activeElement), 'the card has the focus again');
+
     // On a phone the header leaves the canvas on screen and the panel is a bottom sheet below it.
     await page.setViewportSize(NARROW);
     await page.goto(at(`/dashboard/workflow-canvas?workflowId=${workflowId}`));

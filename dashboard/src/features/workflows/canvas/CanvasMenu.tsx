@@ -7,7 +7,14 @@ import type { CanvasActions } from './context';
 import { specOf } from './nodes/registry';
 
 /** What was right-clicked (or opened with Shift+F10 / the ContextMenu key), and where. */
-export type MenuTarget = { kind: 'node' | 'edge' | 'pane'; id: string; x: number; y: number };
+export interface MenuTarget {
+  kind: 'node' | 'edge' | 'pane';
+  id: string;
+  x: number;
+  y: number;
+  /** Opened from the keyboard: the focused card or connection, focused again when the menu closes. */
+  returnTo?: HTMLElement;
+}
 
 const ICONS = { edit: Pencil, duplicate: Copy, add: Plus, insert: Plus, delete: Trash2, fit: Maximize, tidy: LayoutGrid } as const;
 
@@ -24,7 +31,14 @@ export interface MenuItem {
 export function CanvasMenu({ target, label, items, onClose }: { target: MenuTarget | null; label: string; items: MenuItem[]; onClose: () => void }) {
   if (!target) return null;
   return (
-    <DropdownMenu open onOpenChange={(open) => !open && onClose()}>
+    <DropdownMenu
+      open
+      onOpenChange={(open) => {
+        if (open) return;
+        target.returnTo?.focus();
+        onClose();
+      }}
+    >
       <DropdownMenuTrigger asChild>
         <span aria-hidden="true" className="pointer-events-none fixed size-px" style={{ left: target.x, top: target.y }} />
       </DropdownMenuTrigger>

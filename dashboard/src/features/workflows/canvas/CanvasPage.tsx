@@ -315,7 +315,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
     const id = el.getAttribute('data-id');
     if (!id) return;
     const r = el.getBoundingClientRect();
-    setMenu({ kind: el.classList.contains('react-flow__edge') ? 'edge' : 'node', id, x: r.left + r.width / 2, y: r.top + r.height / 2 });
+    setMenu({ kind: el.classList.contains('react-flow__edge') ? 'edge' : 'node', id, x: r.left + r.width / 2, y: r.top + r.height / 2, returnTo: el });
   }, []);
 
   useCanvasKeys({
