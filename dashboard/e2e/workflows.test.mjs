@@ -415,7 +415,7 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     await screenshot(page, 'campaign-workflow-tab');
   });
 
-  await t.test('axe finds no serious accessibility problem on the list, the create dialog and the canvas', async () => {
+  await t.test('axe finds no serious accessibility problem on the list, the create dialog, the canvas, its context menu and its step panel', async () => {
     const found = [];
     const check = async (label) => {
       const { violations } = await new AxeBuilder({ page }).analyze();
@@ -435,6 +435,13 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
       await page.locator('[data-kind="forward-call"]').waitFor();
       await zoomOnto(page.locator('[data-kind="forward-call"]'), page.getByText('+14155550123'));
       await check(`${colorScheme} canvas`);
+      await page.locator('[data-kind="forward-call"]').click({ button: 'right' });
+      await page.getByRole('menu', { name: 'Step' }).waitFor();
+      await check(`${colorScheme} context menu`);
+      await page.getByRole('menuitem', { name: 'Edit' }).click();
+      await page.getByRole('complementary', { name: 'Edit Forward Call' }).waitFor();
+      await check(`${colorScheme} step panel`);
+      await page.keyboard.press('Escape');
     }
     await page.emulateMedia({ colorScheme: 'light' });
     assert.deepEqual(found, []);
