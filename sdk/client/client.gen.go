@@ -5944,7 +5944,7 @@ type SubscribeZapierHookRequest struct {
 	// inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
 	// added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
 	// `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
-	// 50,000 rows). Each entity is delivered once per subscription.
+	// 1,000,000 rows). Each entity is delivered once per subscription.
 	Event ZapierHookEvent `json:"event"`
 
 	// HookUrl The URL Zapier made for this zap (`bundle.targetUrl`); https only.
@@ -7746,7 +7746,7 @@ type ZapierDelivery struct {
 	// inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
 	// added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
 	// `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
-	// 50,000 rows). Each entity is delivered once per subscription.
+	// 1,000,000 rows). Each entity is delivered once per subscription.
 	Event ZapierHookEvent `json:"event"`
 
 	// HttpStatus The hook's answer to the last try; null when it was not reached.
@@ -7775,7 +7775,7 @@ type ZapierHook struct {
 	// inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
 	// added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
 	// `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
-	// 50,000 rows). Each entity is delivered once per subscription.
+	// 1,000,000 rows). Each entity is delivered once per subscription.
 	Event ZapierHookEvent `json:"event"`
 
 	// HookUrl Where each event is POSTed.
@@ -7807,7 +7807,7 @@ type ZapierHook struct {
 // inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
 // added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
 // `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
-// 50,000 rows). Each entity is delivered once per subscription.
+// 1,000,000 rows). Each entity is delivered once per subscription.
 type ZapierHookEvent string
 
 // ZapierHookResponse defines model for ZapierHookResponse.
@@ -13195,7 +13195,8 @@ type ClientInterface interface {
 	//   as is one written with letters unless `convertLetters` is true, and so is a number
 	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   A file of more data rows than the server allows (1,000,000 unless the operator sets
+	//   `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
 	//   extra fields 16 KiB in all (the error names the limit and the row).
@@ -13238,7 +13239,8 @@ type ClientInterface interface {
 	//   as is one written with letters unless `convertLetters` is true, and so is a number
 	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   A file of more data rows than the server allows (1,000,000 unless the operator sets
+	//   `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
 	//   extra fields 16 KiB in all (the error names the limit and the row).
@@ -19513,7 +19515,8 @@ func (c *Client) ConfigureWorkflowShopify(ctx context.Context, body ConfigureWor
 //     as is one written with letters unless `convertLetters` is true, and so is a number
 //     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     A file of more data rows than the server allows (1,000,000 unless the operator sets
+//     `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
 //     extra fields 16 KiB in all (the error names the limit and the row).
@@ -19567,7 +19570,8 @@ func (c *Client) SetWorkflowContactsWithBody(ctx context.Context, contentType st
 //     as is one written with letters unless `convertLetters` is true, and so is a number
 //     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     A file of more data rows than the server allows (1,000,000 unless the operator sets
+//     `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
 //     extra fields 16 KiB in all (the error names the limit and the row).
@@ -34009,7 +34013,8 @@ type ClientWithResponsesInterface interface {
 	//   as is one written with letters unless `convertLetters` is true, and so is a number
 	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   A file of more data rows than the server allows (1,000,000 unless the operator sets
+	//   `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
 	//   extra fields 16 KiB in all (the error names the limit and the row).
@@ -34052,7 +34057,8 @@ type ClientWithResponsesInterface interface {
 	//   as is one written with letters unless `convertLetters` is true, and so is a number
 	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   A file of more data rows than the server allows (1,000,000 unless the operator sets
+	//   `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
 	//   extra fields 16 KiB in all (the error names the limit and the row).
@@ -57429,7 +57435,8 @@ func (c *ClientWithResponses) ConfigureWorkflowShopifyWithResponse(ctx context.C
 //     as is one written with letters unless `convertLetters` is true, and so is a number
 //     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     A file of more data rows than the server allows (1,000,000 unless the operator sets
+//     `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
 //     extra fields 16 KiB in all (the error names the limit and the row).
@@ -57479,7 +57486,8 @@ func (c *ClientWithResponses) SetWorkflowContactsWithBodyWithResponse(ctx contex
 //     as is one written with letters unless `convertLetters` is true, and so is a number
 //     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     A file of more data rows than the server allows (1,000,000 unless the operator sets
+//     `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
 //     extra fields 16 KiB in all (the error names the limit and the row).

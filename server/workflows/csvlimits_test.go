@@ -85,7 +85,7 @@ func TestContactsFileBounds(t *testing.T) {
 				if err := db.SetContactSource(ctx, &src); err != nil {
 					t.Fatal(err)
 				}
-				n, _, err := s.readContacts(ctx, src, bytes.NewReader(c.file), ImportOptions{Region: DefaultRegion}, MaxContactRows)
+				n, _, err := s.readContacts(ctx, src, bytes.NewReader(c.file), ImportOptions{Region: DefaultRegion}, DefaultMaxContactRows)
 				var ie *importError
 				switch {
 				case c.want == "" && (err != nil || n != 2):

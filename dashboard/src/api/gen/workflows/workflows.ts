@@ -1457,7 +1457,8 @@ data (without changing `version`). A request without `nodeId` answers 400 with d
   as is one written with letters unless `convertLetters` is true, and so is a number
   that is neither a landline nor a mobile unless its kind is in
   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-  A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+  A file of more data rows than the server allows (1,000,000 unless the operator sets
+  `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
   extra fields 16 KiB in all (the error names the limit and the row).
