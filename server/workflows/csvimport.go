@@ -77,7 +77,7 @@ func (s *Service) ImportContacts(ctx context.Context, orgID, importID string, op
 		return err
 	}
 	defer f.Close()
-	imported, rejected, err := s.readContacts(ctx, src, f, opts, MaxContactRows)
+	imported, rejected, err := s.readContacts(ctx, src, f, opts, s.maxRows)
 	var ie *importError
 	switch {
 	case errors.As(err, &ie):
