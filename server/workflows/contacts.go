@@ -43,7 +43,7 @@ const DefaultRegion = "US"
 const DefaultMaxContactRows = 1_000_000
 
 // importBatch is how many contacts are written per transaction while importing.
-const importBatch = 10000
+const importBatch = 5000
 
 // ContactsInput is a new contacts source of a node.
 type ContactsInput struct {

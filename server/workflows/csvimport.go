@@ -193,7 +193,7 @@ func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r i
 		err  error
 	}
 	work := make(chan chunk, runtime.GOMAXPROCS(0))
-	ordered := make(chan chunk, 2*runtime.GOMAXPROCS(0))
+	ordered := make(chan chunk, runtime.GOMAXPROCS(0))
 	go func() { // the reader
 		defer close(work)
 		defer close(ordered)
