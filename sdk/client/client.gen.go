@@ -13199,7 +13199,8 @@ type ClientInterface interface {
 	//   `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-	//   extra fields 16 KiB in all (the error names the limit and the row).
+	//   extra fields 16 KiB in all (the error names the limit and the row). An import that
+	//   ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -13243,7 +13244,8 @@ type ClientInterface interface {
 	//   `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-	//   extra fields 16 KiB in all (the error names the limit and the row).
+	//   extra fields 16 KiB in all (the error names the limit and the row). An import that
+	//   ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -19519,7 +19521,8 @@ func (c *Client) ConfigureWorkflowShopify(ctx context.Context, body ConfigureWor
 //     `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-//     extra fields 16 KiB in all (the error names the limit and the row).
+//     extra fields 16 KiB in all (the error names the limit and the row). An import that
+//     ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -19574,7 +19577,8 @@ func (c *Client) SetWorkflowContactsWithBody(ctx context.Context, contentType st
 //     `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-//     extra fields 16 KiB in all (the error names the limit and the row).
+//     extra fields 16 KiB in all (the error names the limit and the row). An import that
+//     ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -34017,7 +34021,8 @@ type ClientWithResponsesInterface interface {
 	//   `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-	//   extra fields 16 KiB in all (the error names the limit and the row).
+	//   extra fields 16 KiB in all (the error names the limit and the row). An import that
+	//   ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -34061,7 +34066,8 @@ type ClientWithResponsesInterface interface {
 	//   `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-	//   extra fields 16 KiB in all (the error names the limit and the row).
+	//   extra fields 16 KiB in all (the error names the limit and the row). An import that
+	//   ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -57439,7 +57445,8 @@ func (c *ClientWithResponses) ConfigureWorkflowShopifyWithResponse(ctx context.C
 //     `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-//     extra fields 16 KiB in all (the error names the limit and the row).
+//     extra fields 16 KiB in all (the error names the limit and the row). An import that
+//     ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -57490,7 +57497,8 @@ func (c *ClientWithResponses) SetWorkflowContactsWithBodyWithResponse(ctx contex
 //     `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-//     extra fields 16 KiB in all (the error names the limit and the row).
+//     extra fields 16 KiB in all (the error names the limit and the row). An import that
+//     ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a

@@ -32,8 +32,9 @@ import (
 //   - a lifecycle stage outside the known ones is "other";
 //   - more data rows than the server's limit (DefaultMaxContactRows unless `betty serve
 //     --contacts-max-rows` says otherwise) ends the import in error, as does a file beyond the
-//     bounds of csvlimits.go (columns, a row's bytes, a contact's extra fields); the import
-//     holds one batch of rows at a time, however long the file.
+//     bounds of csvlimits.go (columns, a row's bytes, a contact's extra fields); an import
+//     that ends in error keeps none of the file's rows; the import holds one batch of rows at
+//     a time, however long the file.
 
 // DefaultRegion is the region of phone numbers written without a country code.
 const DefaultRegion = "US"

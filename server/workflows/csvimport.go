@@ -103,13 +103,21 @@ type ImportOptions struct {
 	ConvertLetters bool
 }
 
+// finishImport records how an import ended. One that ends in error keeps none of its rows
+// (the batches written before the failure are removed with the same transaction): a node's
+// contacts are a whole file or none of it.
 func (s *Service) finishImport(ctx context.Context, src store.ContactSource, imported, rejected int, failure string) error {
-	status, msg := store.ContactsSuccess, (*string)(nil)
-	if failure != "" {
-		status, msg = store.ContactsError, &failure
+	if failure == "" {
+		_, err := s.db.FinishContactImport(ctx, src.OrganizationID, src.NodeID, src.ImportID, store.ContactsSuccess, nil, imported, rejected)
+		return err
 	}
-	_, err := s.db.FinishContactImport(ctx, src.OrganizationID, src.NodeID, src.ImportID, status, msg, imported, rejected)
-	return err
+	return s.db.InTx(ctx, func(ctx context.Context) error {
+		if err := s.db.DeleteContactsOfImport(ctx, src.OrganizationID, src.NodeID, src.ImportID); err != nil {
+			return err
+		}
+		_, err := s.db.FinishContactImport(ctx, src.OrganizationID, src.NodeID, src.ImportID, store.ContactsError, &failure, 0, 0)
+		return err
+	})
 }
 
 // column is what a CSV column holds.

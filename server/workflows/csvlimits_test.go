@@ -124,7 +124,7 @@ func TestContactsReaderIsBounded(t *testing.T) {
 
 // A file of more data rows than the server's limit ends in error naming it; one of exactly
 // that many imports. A number seen on an earlier row is kept failed, naming that row, however
-// it was written.
+// it was written. An import that ends in error keeps none of its rows.
 func TestContactsRowLimitAndDuplicates(t *testing.T) {
 	file := csvOf([]string{"phone"}, []string{"(415) 555-0100"}, []string{"+1 415 555 0101"}, []string{"+14155550100"}, []string{"+44 20 7946 0000"})
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
@@ -154,6 +154,15 @@ func TestContactsRowLimitAndDuplicates(t *testing.T) {
 		if err != nil || len(rows) != 4 || rows[2].LastError == nil || *rows[2].LastError != "Duplicate of row 1: each number is called once." ||
 			rows[1].Status != store.ContactPending || rows[3].Status != store.ContactPending {
 			t.Fatalf("%+v %v", rows, err)
+		}
+		// An import that ends in error keeps none of the rows it wrote before.
+		if err := s.finishImport(ctx, src, 3, 1, ie.msg); err != nil {
+			t.Fatal(err)
+		}
+		failed, err := db.ContactSourceByImport(ctx, org, src.ImportID)
+		if rows, total, lerr := db.ListContacts(ctx, org, src.NodeID, src.ImportID, 10, 0); err != nil || lerr != nil || total != 0 || len(rows) != 0 ||
+			failed.Status != store.ContactsError || *failed.Error != ie.msg || failed.RowsImported != 0 {
+			t.Fatalf("after the error: %d contacts, %+v %v %v", total, failed, err, lerr)
 		}
 	})
 }
