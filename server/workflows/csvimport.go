@@ -193,6 +193,9 @@ func (s *Service) readContacts(ctx context.Context, src store.ContactSource, r i
 		return 0, 0, err
 	}
 
+	if err := s.db.PrepareContactInserts(ctx); err != nil {
+		return 0, 0, err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type chunk struct {
