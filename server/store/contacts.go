@@ -184,9 +184,10 @@ func (db *DB) InsertContacts(ctx context.Context, rows []Contact) error {
 		}
 		full = stmt
 	}
+	args := make([]any, 0, min(len(rows), contactBatch)*20) // reused: a statement keeps none of it
 	for start := 0; start < len(rows); start += contactBatch {
 		end := min(start+contactBatch, len(rows))
-		args := make([]any, 0, (end-start)*20)
+		args = args[:0]
 		for i := start; i < end; i++ {
 			c := &rows[i]
 			c.ID, c.CreatedAt = NewID(), at
