@@ -471,6 +471,11 @@ func contactFromRow(rec []string, cols []column, names []string, p *phones) stor
 
 // stage reads a lifecycle stage ("Sales Lead", "sales_lead"), "other" when unknown.
 func stage(v string) string {
+	for _, s := range workflow.Stages { // already written as stored: most files, no allocation
+		if s == v {
+			return s
+		}
+	}
 	f := strings.Map(func(r rune) rune {
 		if r == '_' || r == '-' {
 			return ' '
