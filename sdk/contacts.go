@@ -123,8 +123,7 @@ func (c *Client) Contacts(ctx context.Context, workflowID, nodeID string) iter.S
 	})
 }
 
-// maxRejected bounds the rejected rows read by RejectedContacts (a contacts file is at most
-// 50,000 rows).
+// maxRejected bounds the rejected rows read by RejectedContacts.
 const maxRejected = 64 << 20
 
 // RejectedContacts downloads, as CSV, the rows of a workflow's node's CSV file that its import

@@ -193,18 +193,30 @@ test('every shipped template reads at a glance on the canvas', { skip, timeout: 
           const { violations } = await new AxeBuilder({ page }).analyze();
           for (const v of violations.filter((x) => x.impact === 'serious' || x.impact === 'critical'))
             gaps.push(`${where}: axe ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-          // What stops a run names steps by label, never by id.
+          // What stops a run names steps by label, never by id, and a click focuses the step.
           const blockers = page.getByTestId('blockers');
           if (await blockers.count()) {
+            await blockers.locator('summary').click();
             const texts = await blockers.getByRole('button').allInnerTexts();
+            if (texts.length === 0) gaps.push(`${where}: the blockers list opened empty`);
             for (const text of texts) {
               if ([...labels.keys()].some((id) => text.includes(id))) gaps.push(`${where}: a blocker shows a raw id: "${text}"`);
-              const known = ['Workflow', ...labels.values()].some((l) => text.trim().startsWith(l));
+              const known = ['Workflow', 'Connection', ...labels.values()].some((l) => text.trim().startsWith(l));
               if (!known) gaps.push(`${where}: a blocker does not start with a step's label: "${text}"`);
             }
-          } else if (await page.getByText('What stops it from running').count()) {
-            const text = await page.getByText('What stops it from running').locator('..').innerText();
-            if ([...labels.keys()].some((id) => text.includes(id))) gaps.push(`${where}: the blockers list shows raw ids`);
+            if (texts.length > 0 && !texts[0].startsWith('Workflow')) {
+              await blockers.getByRole('button').first().click();
+              await page.waitForTimeout(400);
+              const focused = await page.evaluate(() => {
+                const node = document.querySelector('.react-flow__node.selected');
+                const pane = document.querySelector('.react-flow')?.getBoundingClientRect();
+                if (!node || !pane) return false;
+                const r = node.getBoundingClientRect();
+                return r.left >= pane.left - 1 && r.right <= pane.right + 1 && r.top >= pane.top - 1 && r.bottom <= pane.bottom + 1;
+              });
+              if (!focused) gaps.push(`${where}: clicking "${texts[0]}" did not select the step and bring it into view`);
+            }
+            await blockers.locator('summary').click();
           }
           // The whole flow: Start above every End Call (fitted, so every card is drawn).
           await page.getByRole('button', { name: 'Fit view', exact: true }).click();

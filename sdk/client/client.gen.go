@@ -6024,7 +6024,7 @@ type SubscribeZapierHookRequest struct {
 	// inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
 	// added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
 	// `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
-	// 50,000 rows). Each entity is delivered once per subscription.
+	// 1,000,000 rows). Each entity is delivered once per subscription.
 	Event ZapierHookEvent `json:"event"`
 
 	// HookUrl The URL Zapier made for this zap (`bundle.targetUrl`); https only.
@@ -7826,7 +7826,7 @@ type ZapierDelivery struct {
 	// inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
 	// added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
 	// `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
-	// 50,000 rows). Each entity is delivered once per subscription.
+	// 1,000,000 rows). Each entity is delivered once per subscription.
 	Event ZapierHookEvent `json:"event"`
 
 	// HttpStatus The hook's answer to the last try; null when it was not reached.
@@ -7855,7 +7855,7 @@ type ZapierHook struct {
 	// inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
 	// added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
 	// `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
-	// 50,000 rows). Each entity is delivered once per subscription.
+	// 1,000,000 rows). Each entity is delivered once per subscription.
 	Event ZapierHookEvent `json:"event"`
 
 	// HookUrl Where each event is POSTed.
@@ -7887,7 +7887,7 @@ type ZapierHook struct {
 // inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
 // added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
 // `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
-// 50,000 rows). Each entity is delivered once per subscription.
+// 1,000,000 rows). Each entity is delivered once per subscription.
 type ZapierHookEvent string
 
 // ZapierHookResponse defines model for ZapierHookResponse.
@@ -13275,10 +13275,12 @@ type ClientInterface interface {
 	//   as is one written with letters unless `convertLetters` is true, and so is a number
 	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   A file of more data rows than the server allows (1,000,000 unless the operator sets
+	//   `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-	//   extra fields 16 KiB in all (the error names the limit and the row).
+	//   extra fields 16 KiB in all (the error names the limit and the row). An import that
+	//   ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -13318,10 +13320,12 @@ type ClientInterface interface {
 	//   as is one written with letters unless `convertLetters` is true, and so is a number
 	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   A file of more data rows than the server allows (1,000,000 unless the operator sets
+	//   `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-	//   extra fields 16 KiB in all (the error names the limit and the row).
+	//   extra fields 16 KiB in all (the error names the limit and the row). An import that
+	//   ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -19605,10 +19609,12 @@ func (c *Client) ConfigureWorkflowShopify(ctx context.Context, body ConfigureWor
 //     as is one written with letters unless `convertLetters` is true, and so is a number
 //     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     A file of more data rows than the server allows (1,000,000 unless the operator sets
+//     `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-//     extra fields 16 KiB in all (the error names the limit and the row).
+//     extra fields 16 KiB in all (the error names the limit and the row). An import that
+//     ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -19659,10 +19665,12 @@ func (c *Client) SetWorkflowContactsWithBody(ctx context.Context, contentType st
 //     as is one written with letters unless `convertLetters` is true, and so is a number
 //     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     A file of more data rows than the server allows (1,000,000 unless the operator sets
+//     `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-//     extra fields 16 KiB in all (the error names the limit and the row).
+//     extra fields 16 KiB in all (the error names the limit and the row). An import that
+//     ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -34157,10 +34165,12 @@ type ClientWithResponsesInterface interface {
 	//   as is one written with letters unless `convertLetters` is true, and so is a number
 	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   A file of more data rows than the server allows (1,000,000 unless the operator sets
+	//   `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-	//   extra fields 16 KiB in all (the error names the limit and the row).
+	//   extra fields 16 KiB in all (the error names the limit and the row). An import that
+	//   ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -34200,10 +34210,12 @@ type ClientWithResponsesInterface interface {
 	//   as is one written with letters unless `convertLetters` is true, and so is a number
 	//   that is neither a landline nor a mobile unless its kind is in
 	//   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-	//   A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+	//   A file of more data rows than the server allows (1,000,000 unless the operator sets
+	//   `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 	//   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 	//   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-	//   extra fields 16 KiB in all (the error names the limit and the row).
+	//   extra fields 16 KiB in all (the error names the limit and the row). An import that
+	//   ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 	// - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 	//   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 	//   portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -57681,10 +57693,12 @@ func (c *ClientWithResponses) ConfigureWorkflowShopifyWithResponse(ctx context.C
 //     as is one written with letters unless `convertLetters` is true, and so is a number
 //     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     A file of more data rows than the server allows (1,000,000 unless the operator sets
+//     `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-//     extra fields 16 KiB in all (the error names the limit and the row).
+//     extra fields 16 KiB in all (the error names the limit and the row). An import that
+//     ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a
@@ -57731,10 +57745,12 @@ func (c *ClientWithResponses) SetWorkflowContactsWithBodyWithResponse(ctx contex
 //     as is one written with letters unless `convertLetters` is true, and so is a number
 //     that is neither a landline nor a mobile unless its kind is in
 //     the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-//     A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+//     A file of more data rows than the server allows (1,000,000 unless the operator sets
+//     `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
 //     every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
 //     at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-//     extra fields 16 KiB in all (the error names the limit and the row).
+//     extra fields 16 KiB in all (the error names the limit and the row). An import that
+//     ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 //   - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
 //     organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
 //     portal does not have, or a list of other records, is 400 naming `listId`; a

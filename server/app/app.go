@@ -154,6 +154,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	workflowsService := workflows.New(db, queue, campaignsService, contactFiles{uploadsService})
 	campaignWorkflows.Service = workflowsService
 	workflowsService.SetLanguageModel(strings.TrimSpace(cfg.LLMURL) != "") // llm.Open's choice
+	workflowsService.SetContactsMaxRows(cfg.ContactsMaxRows)
 	agentsService := agents.New(db, queue, voicesService, agentFiles{uploadsService}, knowledgeService, agentNumbers{workflowsService})
 	dashboardLinks := links.Builder{BaseURL: cfg.BaseURL, AllowedOrigins: cfg.AllowedOrigins}
 	billingService := billing.New(db, billing.WithPayments(payments(cfg, dashboardLinks)), billing.WithJobs(queue))

@@ -67,6 +67,9 @@ type Config struct {
 	// replica may take in all (server/knowledge.Limits).
 	KnowledgeParseTimeout time.Duration
 	KnowledgeParseMemory  int64
+	// ContactsMaxRows is the most data rows a contacts file may have (server/workflows); a
+	// longer file's import ends in error. The import holds one batch at a time whatever this is.
+	ContactsMaxRows int
 
 	// StorageURL says where uploaded files live: empty for the data directory's files/
 	// folder, s3://key:secret@host/bucket?region=…&secure=true for an S3-compatible store that
@@ -267,6 +270,15 @@ func settings() []setting {
 					return fmt.Errorf("want a whole number of MiB from 32 to 1048576")
 				}
 				c.KnowledgeParseMemory = n << 20
+				return nil
+			}},
+		{"contacts_max_rows", "contacts-max-rows", "the most data rows a contacts file may have (1 to 10000000); a longer file's import ends in error", "1000000",
+			func(c *Config, v string) error {
+				n, err := strconv.Atoi(strings.TrimSpace(v))
+				if err != nil || n < 1 || n > 10_000_000 {
+					return fmt.Errorf("want a whole number of rows from 1 to 10000000")
+				}
+				c.ContactsMaxRows = n
 				return nil
 			}},
 		text("storage_url", "storage-url", "where uploaded files live: empty for <data dir>/files, or s3://key:secret@host/bucket?region=…&secure=true",

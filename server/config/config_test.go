@@ -93,6 +93,21 @@ func TestTrustedProxies(t *testing.T) {
 	}
 }
 
+func TestContactsMaxRows(t *testing.T) {
+	c, err := load(t, nil, nil)
+	if err != nil || c.ContactsMaxRows != 1_000_000 {
+		t.Fatalf("default: %d %v", c.ContactsMaxRows, err)
+	}
+	if c, err = load(t, []string{"--contacts-max-rows", "2500"}, nil); err != nil || c.ContactsMaxRows != 2500 {
+		t.Fatalf("%d %v", c.ContactsMaxRows, err)
+	}
+	for _, v := range []string{"0", "-1", "10000001", "lots"} {
+		if _, err := load(t, []string{"--contacts-max-rows", v}, nil); err == nil || !strings.Contains(err.Error(), "contacts_max_rows") {
+			t.Errorf("%s: %v", v, err)
+		}
+	}
+}
+
 func TestKnowledgeParseLimits(t *testing.T) {
 	c, err := load(t, []string{"--knowledge-parse-timeout", "2s", "--knowledge-parse-memory", "512"}, nil)
 	if err != nil || c.KnowledgeParseTimeout != 2*time.Second || c.KnowledgeParseMemory != 512<<20 {

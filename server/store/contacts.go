@@ -168,20 +168,26 @@ func (db *DB) InsertContacts(ctx context.Context, rows []Contact) error {
 		_, err := tx.CopyFrom(ctx, pgx.Identifier{"workflow_contacts"}, contactColumnList, pgx.CopyFromRows(data))
 		return translate(err)
 	}
-	// Inside a transaction the statement cache does not help (it prepares on the pool): prepare
-	// the full-batch statement once on the transaction, as parsing it costs as much as running it.
+	// Parsing the full-batch statement costs as much as running it: use the one
+	// PrepareContactInserts kept, else prepare it once for this call.
 	var full *sqlx.Stmt
-	if tx, ok := db.write(ctx).(*sqlx.Tx); ok && len(rows) > contactBatch {
-		stmt, err := tx.PreparexContext(ctx, db.rebind(insertContactsSQL(contactBatch)))
+	if len(rows) > contactBatch {
+		stmt, err := db.prepared(ctx, db.write(ctx), fullContactInsert)
 		if err != nil {
 			return translate(err)
 		}
-		defer stmt.Close()
+		if tx, ok := db.write(ctx).(*sqlx.Tx); ok && stmt == nil {
+			if stmt, err = tx.PreparexContext(ctx, db.rebind(fullContactInsert)); err != nil {
+				return translate(err)
+			}
+			defer stmt.Close()
+		}
 		full = stmt
 	}
+	args := make([]any, 0, min(len(rows), contactBatch)*20) // reused: a statement keeps none of it
 	for start := 0; start < len(rows); start += contactBatch {
 		end := min(start+contactBatch, len(rows))
-		args := make([]any, 0, (end-start)*20)
+		args = args[:0]
 		for i := start; i < end; i++ {
 			c := &rows[i]
 			c.ID, c.CreatedAt = NewID(), at
@@ -251,6 +257,20 @@ func orNil[T any](p *T) any {
 		return nil
 	}
 	return *p
+}
+
+// fullContactInsert writes contactBatch contacts.
+var fullContactInsert = insertContactsSQL(contactBatch)
+
+// PrepareContactInserts readies, on SQLite, the statement InsertContacts writes its full
+// batches with, kept on the writer so that each transaction of an import (one per batch) does
+// not parse it again. Call it outside a transaction (inside one it does nothing).
+func (db *DB) PrepareContactInserts(ctx context.Context) error {
+	if db.dialect != SQLite || db.InTransaction(ctx) {
+		return nil
+	}
+	_, err := db.prepared(ctx, db.writer, fullContactInsert)
+	return translate(err)
 }
 
 func insertContactsSQL(n int) string {

@@ -85,8 +85,8 @@ func copyRate(b *testing.B, db *store.DB, org, wf string) float64 {
 	}
 	var rows strings.Builder
 	for i := 0; i < benchRows; i++ {
-		fmt.Fprintf(&rows, "%s,%s,copy-node,copy-import,%d,+1%03d555%04d,Ann%d,Lee,ann%d@example.com,lead,\"{\"\"plan\"\":\"\"gold\"\"}\",US,America/New_York,pending,0,,,,2026-01-01T00:00:00Z\n",
-			store.NewID(), org, i+1, 200+i/10000, i%10000, i, i)
+		fmt.Fprintf(&rows, "%s,%s,%s,copy-node,%s,%d,+1%03d555%04d,Ann%d,Lee,ann%d@example.com,lead,\"{\"\"plan\"\":\"\"gold\"\"}\",US,America/New_York,pending,0,,,,2026-01-01T00:00:00Z\n",
+			store.NewID(), org, wf, src.ImportID, i+1, 200+i/10000, i%10000, i, i)
 	}
 	start := time.Now()
 	err := db.InTx(ctx, func(ctx context.Context) error {
@@ -104,5 +104,5 @@ func copyRate(b *testing.B, db *store.DB, org, wf string) float64 {
 	return benchRows / time.Since(start).Seconds()
 }
 
-const contactColumnsForCopy = `id, organization_id, node_id, import_id, seq, phone, first_name, last_name, email, lifecycle_stage, extra,
+const contactColumnsForCopy = `id, organization_id, workflow_id, node_id, import_id, seq, phone, first_name, last_name, email, lifecycle_stage, extra,
 	region, time_zone, status, attempts, call_log_id, last_error, last_called_at, created_at`

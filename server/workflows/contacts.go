@@ -30,17 +30,21 @@ import (
 //   - a number already on an earlier row of the file is kept the same way ("Duplicate of row
 //     N"): the node calls each number once;
 //   - a lifecycle stage outside the known ones is "other";
-//   - more than MaxContactRows data rows ends the import in error, as does a file beyond the
-//     bounds of csvlimits.go (columns, a row's bytes, a contact's extra fields).
+//   - more data rows than the server's limit (DefaultMaxContactRows unless `betty serve
+//     --contacts-max-rows` says otherwise) ends the import in error, as does a file beyond the
+//     bounds of csvlimits.go (columns, a row's bytes, a contact's extra fields); an import
+//     that ends in error keeps none of the file's rows; the import holds one batch of rows at
+//     a time, however long the file.
 
 // DefaultRegion is the region of phone numbers written without a country code.
 const DefaultRegion = "US"
 
-// MaxContactRows is the most data rows a CSV file may have.
-const MaxContactRows = 50_000
+// DefaultMaxContactRows is the most data rows a CSV file may have unless the server sets
+// another limit (SetContactsMaxRows).
+const DefaultMaxContactRows = 1_000_000
 
 // importBatch is how many contacts are written per transaction while importing.
-const importBatch = 10000
+const importBatch = 5000
 
 // ContactsInput is a new contacts source of a node.
 type ContactsInput struct {

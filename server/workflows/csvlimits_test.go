@@ -85,7 +85,7 @@ func TestContactsFileBounds(t *testing.T) {
 				if err := db.SetContactSource(ctx, &src); err != nil {
 					t.Fatal(err)
 				}
-				n, _, err := s.readContacts(ctx, src, bytes.NewReader(c.file), ImportOptions{Region: DefaultRegion}, MaxContactRows)
+				n, _, err := s.readContacts(ctx, src, bytes.NewReader(c.file), ImportOptions{Region: DefaultRegion}, DefaultMaxContactRows)
 				var ie *importError
 				switch {
 				case c.want == "" && (err != nil || n != 2):
@@ -118,6 +118,64 @@ func TestContactsReaderIsBounded(t *testing.T) {
 		}
 		if grew := after.TotalAlloc - before.TotalAlloc; grew > 2<<20 {
 			t.Errorf("%s: reading it allocated %d bytes", name, grew)
+		}
+	}
+}
+
+// A file of more data rows than the server's limit ends in error naming it; one of exactly
+// that many imports. A number seen on an earlier row is kept failed, naming that row, however
+// it was written. An import that ends in error keeps none of its rows.
+func TestContactsRowLimitAndDuplicates(t *testing.T) {
+	file := csvOf([]string{"phone"}, []string{"(415) 555-0100"}, []string{"+1 415 555 0101"}, []string{"+14155550100"}, []string{"+44 20 7946 0000"})
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		s := &Service{db: db}
+		s.SetContactsMaxRows(3)
+		org, wf := benchWorkflow(t, db)
+		src := store.ContactSource{NodeID: "limit", OrganizationID: org, WorkflowID: wf, Source: "csv", Status: store.ContactsParsing}
+		if err := db.SetContactSource(ctx, &src); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := s.readContacts(ctx, src, bytes.NewReader(file), ImportOptions{Region: DefaultRegion}, s.maxRows)
+		var ie *importError
+		if !errors.As(err, &ie) || ie.msg != "The file has more than 3 contacts: split it into smaller files." {
+			t.Fatalf("4 rows under a limit of 3: %v", err)
+		}
+		s.SetContactsMaxRows(4)
+		s.SetContactsMaxRows(0) // keeps 4
+		if err := db.DeleteContactsOfImport(ctx, org, src.NodeID, src.ImportID); err != nil {
+			t.Fatal(err)
+		}
+		imported, rejected, err := s.readContacts(ctx, src, bytes.NewReader(file), ImportOptions{Region: DefaultRegion}, s.maxRows)
+		if err != nil || imported != 3 || rejected != 1 {
+			t.Fatalf("imported %d, rejected %d: %v", imported, rejected, err)
+		}
+		rows, _, err := db.ListContacts(ctx, org, src.NodeID, src.ImportID, 10, 0)
+		if err != nil || len(rows) != 4 || rows[2].LastError == nil || *rows[2].LastError != "Duplicate of row 1: each number is called once." ||
+			rows[1].Status != store.ContactPending || rows[3].Status != store.ContactPending {
+			t.Fatalf("%+v %v", rows, err)
+		}
+		// An import that ends in error keeps none of the rows it wrote before.
+		if err := s.finishImport(ctx, src, 3, 1, ie.msg); err != nil {
+			t.Fatal(err)
+		}
+		failed, err := db.ContactSourceByImport(ctx, org, src.ImportID)
+		if rows, total, lerr := db.ListContacts(ctx, org, src.NodeID, src.ImportID, 10, 0); err != nil || lerr != nil || total != 0 || len(rows) != 0 ||
+			failed.Status != store.ContactsError || *failed.Error != ie.msg || failed.RowsImported != 0 {
+			t.Fatalf("after the error: %d contacts, %+v %v %v", total, failed, err, lerr)
+		}
+	})
+}
+
+func TestFirstRows(t *testing.T) {
+	var f firstRows
+	for i, c := range []struct {
+		phone string
+		want  int
+	}{{"+14155550100", 1}, {"+442079460000", 2}, {"+14155550100", 1}, {"+014155550100", 4}, {"+14155550101", 5}, {"not a number", 6},
+		{"+014155550100", 4}, {"not a number", 6}, {"+442079460000", 2}} {
+		if got := f.first(c.phone, i+1); got != c.want {
+			t.Errorf("%s at row %d: first at %d, want %d", c.phone, i+1, got, c.want)
 		}
 	}
 }

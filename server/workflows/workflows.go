@@ -38,12 +38,14 @@ type Service struct {
 	// localBrain: no language model is configured, so steps without a spoken line will sound
 	// generic (Workflow.Warnings).
 	localBrain bool
+	// maxRows is the most data rows a contacts file may have (DefaultMaxContactRows).
+	maxRows int
 }
 
 // New returns the service and registers its background work (compiling prompts, importing
 // contacts) on q.
 func New(db *store.DB, q *jobs.Queue, camps *campaigns.Service, files Files) *Service {
-	s := &Service{db: db, jobs: q, campaigns: camps, files: files, localBrain: true}
+	s := &Service{db: db, jobs: q, campaigns: camps, files: files, localBrain: true, maxRows: DefaultMaxContactRows}
 	jobs.Register(q, &compiler{s: s})
 	jobs.Register(q, &importer{s: s})
 	return s
@@ -52,6 +54,14 @@ func New(db *store.DB, q *jobs.Queue, camps *campaigns.Service, files Files) *Se
 // SetLanguageModel says whether the server speaks through a language model (`--llm-url`);
 // without one (the default) a workflow warns about its steps that have no spoken line.
 func (s *Service) SetLanguageModel(configured bool) { s.localBrain = !configured }
+
+// SetContactsMaxRows sets the most data rows a contacts file may have (`--contacts-max-rows`);
+// n < 1 keeps DefaultMaxContactRows.
+func (s *Service) SetContactsMaxRows(n int) {
+	if n >= 1 {
+		s.maxRows = n
+	}
+}
 
 // Page asks for one page of a list.
 type Page struct{ Limit, Offset int }

@@ -94,6 +94,7 @@ func main() {
 		}
 		add(lighthouse(*bin)...)
 		add(canvas(*bin)...)
+		add(importRows(os.Getenv("BETTY_TEST_POSTGRES_URL"))...)
 		add(conversationRows()...)
 		add(turnLatencyRows()...)
 	}

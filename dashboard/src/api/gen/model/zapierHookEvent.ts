@@ -10,7 +10,7 @@ cancelled; payload a Job), `inbox.item.created` (a call outcome reached the team
 inbox; payload an InboxItem), `contact.added` (a contact new to a Contacts node was
 added through `POST /v1/apps/zapier/contacts`; payload a Contact with `workflowId` and
 `nodeId` added). Decision: a CSV import does not fire `contact.added` (a file can hold
-50,000 rows). Each entity is delivered once per subscription.
+1,000,000 rows). Each entity is delivered once per subscription.
 
  */
 export type ZapierHookEvent = typeof ZapierHookEvent[keyof typeof ZapierHookEvent];

@@ -1564,10 +1564,12 @@ data (without changing `version`). A request without `nodeId` answers 400 with d
   as is one written with letters unless `convertLetters` is true, and so is a number
   that is neither a landline nor a mobile unless its kind is in
   the campaign's `allowedNumberTypes`, with the reason in its `lastError`).
-  A file of more than 50,000 data rows ends in `error`, as does one beyond the bounds
+  A file of more data rows than the server allows (1,000,000 unless the operator sets
+  `betty serve --contacts-max-rows`) ends in `error`, as does one beyond the bounds
   every contact follows: at most 200 columns, 50 of them beyond the named ones, a row
   at most 64 KiB of the file, an extra field at most 1000 characters and a contact's
-  extra fields 16 KiB in all (the error names the limit and the row).
+  extra fields 16 KiB in all (the error names the limit and the row). An import that
+  ends in `error` keeps none of the file's rows (`rowsImported` and `rowsRejected` 0).
 - `hubspot`: `connectedAppId` (required) is a connected HubSpot app of the
   organisation; `listId` picks a HubSpot list of contacts (its numeric id; one the
   portal does not have, or a list of other records, is 400 naming `listId`; a
