@@ -3,6 +3,7 @@ import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
 import {
   Background,
+  ControlButton,
   Controls,
   MiniMap,
   ReactFlow,
@@ -15,7 +16,7 @@ import {
   type OnNodeDrag,
   type Viewport,
 } from '@xyflow/react';
-import { Activity, FileText, LayoutGrid, ListChecks, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
+import { Activity, FileText, LayoutGrid, ListChecks, Map as MapIcon, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 
@@ -35,10 +36,11 @@ import { parseGraph, str, validate, type Data, type Graph, type Kind } from '../
 import { PostCallFieldsDialog } from '../PostCallFieldsDialog';
 import { PromptPanel } from '../PromptPanel';
 import { workflowQueryOptions } from '../queries';
-import { edgeTypes, EdgeContext } from './AddStepEdge';
+import { edgeTypes, EdgeContext, flowEdges } from './AddStepEdge';
 import { CanvasContext, type CanvasActions } from './context';
 import * as ops from './editor';
-import { fittedViewport, MAX_ZOOM, MIN_ZOOM } from './layout';
+import { MAX_ZOOM, MIN_ZOOM, MINIMAP_SIZE, minimapCorner, openingGraph, openingViewport, type Corner } from './layout';
+import { minimapColor, useMinimapChoice } from './minimap';
 import { NODE_KINDS, nodeTypes, specOf } from './nodes/registry';
 import { useSaveQueue, type SaveStatus } from './useSaveQueue';
 
@@ -76,10 +78,6 @@ function toRfNodes(g: Graph, selected: ReadonlySet<string>): RfNode[] {
     width: specOf(n.type).width,
     height: specOf(n.type).height,
   }));
-}
-
-function toRfEdges(g: Graph): RfEdge[] {
-  return g.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, type: 'add-step', deletable: false }));
 }
 
 type StepTarget = { after: string } | { edge: string };
@@ -147,7 +145,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
       seeded.current = true;
       return ops.seedGraph(workflow.workflowType);
     }
-    return g.nodes.every((n) => n.position.x === 0 && n.position.y === 0) ? ops.settle(g) : g;
+    return g.nodes.every((n) => n.position.x === 0 && n.position.y === 0) ? ops.settle(g) : openingGraph(g);
   });
   const history = useRef<{ past: Graph[]; future: Graph[] }>({ past: [], future: [] });
   const [, bump] = useState(0);
@@ -156,7 +154,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
   // The selection lives in React Flow's store (clicks change it through onNodesChange); it is read
   // from there when needed, never copied into state that could lag behind it.
   const selectedNow = useCallback(() => rf.getNodes().filter((n) => n.selected).map((n) => n.id), [rf]);
-  const rfEdges = useMemo(() => toRfEdges(graph), [graph]);
+  const rfEdges = useMemo(() => flowEdges(graph), [graph]);
   const [stepTarget, setStepTarget] = useState<StepTarget | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [showPrompt, setShowPrompt] = useState(false);
@@ -184,13 +182,21 @@ function Editor({ workflow }: { workflow: Workflow }) {
     setRfNodes(toRfNodes(graph, new Set(selectedNow())));
   }, [graph, setRfNodes, selectedNow]);
 
-  // The first view, fitted to the canvas's box before anything is drawn.
+  // The first view, set from the canvas's box before anything is drawn: the whole flow when it
+  // reads at that zoom, else Start at a readable zoom (layout.ts); the minimap takes a corner it
+  // leaves free.
   const box = useRef<HTMLDivElement>(null);
   const [initialViewport, setInitialViewport] = useState<Viewport | null>(null);
+  const [minimapAt, setMinimapAt] = useState<Corner>('top-right');
   useLayoutEffect(() => {
     const r = box.current?.getBoundingClientRect();
-    setInitialViewport(fittedViewport(graphRef.current, r?.width || 1024, r?.height || 600));
+    const width = r?.width || 1024;
+    const height = r?.height || 600;
+    const view = openingViewport(graphRef.current, width, height);
+    setMinimapAt(minimapCorner(graphRef.current, view, width, height));
+    setInitialViewport(view);
   }, []);
+  const [minimapShown, setMinimapShown] = useMinimapChoice();
 
   const commit = useCallback(
     (next: Graph) => {
@@ -462,8 +468,16 @@ function Editor({ workflow }: { workflow: Workflow }) {
                 colorMode={dark ? 'dark' : 'light'}
               >
                 <Background gap={24} />
-                <Controls showInteractive={false} />
-                {graph.nodes.length < 150 && <MiniMap pannable zoomable position="top-right" className="!hidden md:!block" />}
+                <Controls showInteractive={false}>
+                  {graph.nodes.length < 150 && (
+                    <ControlButton className="!hidden md:!flex" aria-label="Show the minimap" title={minimapShown ? 'Hide the minimap' : 'Show the minimap'} aria-pressed={minimapShown} onClick={() => setMinimapShown(!minimapShown)}>
+                      <MapIcon aria-hidden="true" />
+                    </ControlButton>
+                  )}
+                </Controls>
+                {graph.nodes.length < 150 && minimapShown && (
+                  <MiniMap pannable zoomable position={minimapAt} style={MINIMAP_SIZE} nodeColor={minimapColor} nodeBorderRadius={24} ariaLabel="Minimap of the whole workflow" className="!hidden md:!block" />
+                )}
               </ReactFlow>
             )}
           </EdgeContext.Provider>

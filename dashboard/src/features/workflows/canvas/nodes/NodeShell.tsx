@@ -14,8 +14,8 @@ const farSelector = (s: ReactFlowState) => s.transform[2] < LOW_DETAIL_ZOOM;
 
 /**
  * The frame every card shares: border in its kind's colour, title, the Edit/Delete menu, and the
- * handles. Flows run bottom-to-top: a node's incoming edge enters at the bottom, its next step
- * leaves from the top.
+ * handles. Flows run top to bottom: a node's incoming edge enters at the top, its next step
+ * leaves from the bottom.
  */
 export function makeNodeComponent(spec: NodeKindSpec) {
   function KindNode({ id, data, selected }: NodeProps) {
@@ -26,7 +26,7 @@ export function makeNodeComponent(spec: NodeKindSpec) {
     if (spec.kind === 'invisible')
       return (
         <div className="size-px" aria-hidden="true">
-          <Handle type="source" position={Position.Top} isConnectable={false} className="!opacity-0" />
+          <Handle type="source" position={Position.Bottom} isConnectable={false} className="!opacity-0" />
         </div>
       );
     const used = canvas.usedSources.has(id) && spec.kind !== 'conditional-path';
@@ -36,9 +36,9 @@ export function makeNodeComponent(spec: NodeKindSpec) {
       // Zoomed far out (a big flow fitted on screen): a light card keeps panning smooth.
       return (
         <div data-testid={`node-${id}`} data-kind={spec.kind} title="Click to zoom in" onClick={() => canvas.focus(id)} className={cn('flex cursor-zoom-in items-center justify-center rounded-xl border-[6px] bg-surface p-4', selected && 'ring-8 ring-accent')} style={{ width: spec.width, height: spec.height, borderColor: spec.color }}>
-          {spec.kind !== 'start' && spec.kind !== 'contacts' && <Handle type="target" position={Position.Bottom} isConnectable={false} className="!opacity-0" />}
+          {spec.kind !== 'start' && spec.kind !== 'contacts' && <Handle type="target" position={Position.Top} isConnectable={false} className="!opacity-0" />}
           <p className="line-clamp-2 text-center text-4xl font-semibold text-fg">{title}</p>
-          {spec.kind !== 'contacts' && !spec.terminal && <Handle type="source" position={Position.Top} isConnectable={false} className="!opacity-0" />}
+          {spec.kind !== 'contacts' && !spec.terminal && <Handle type="source" position={Position.Bottom} isConnectable={false} className="!opacity-0" />}
         </div>
       );
     return (
@@ -49,12 +49,12 @@ export function makeNodeComponent(spec: NodeKindSpec) {
         style={{ width: spec.width, height: spec.height, borderColor: spec.color }}
       >
         {spec.kind !== 'start' && spec.kind !== 'contacts' && (
-          <div className="group/target absolute -bottom-2 left-1/2 -translate-x-1/2">
-            <Handle type="target" position={Position.Bottom} className="!relative !top-auto !bottom-auto !left-auto !size-3 !translate-x-0 !translate-y-0 !border-2 !bg-surface" style={{ borderColor: spec.color }} />
+          <div className="group/target absolute -top-2 left-1/2 -translate-x-1/2">
+            <Handle type="target" position={Position.Top} className="!relative !top-auto !bottom-auto !left-auto !size-3 !translate-x-0 !translate-y-0 !border-2 !bg-surface" style={{ borderColor: spec.color }} />
             {!canvas.readOnly && canvas.hasIncoming.has(id) && (
               <button
                 type="button"
-                className="nodrag absolute top-3 left-1/2 hidden -translate-x-1/2 rounded bg-danger px-1.5 py-0.5 text-[10px] font-semibold text-white group-hover/target:block focus:block"
+                className="nodrag absolute bottom-3 left-1/2 hidden -translate-x-1/2 rounded bg-danger px-1.5 py-0.5 text-[10px] font-semibold text-white group-hover/target:block focus:block"
                 onClick={() => canvas.deleteIncoming(id)}
               >
                 DELETE
@@ -86,12 +86,12 @@ export function makeNodeComponent(spec: NodeKindSpec) {
         <View id={id} data={d} />
         {spec.kind !== 'contacts' && !spec.terminal && (
           <>
-            <Handle type="source" position={Position.Top} isConnectable={!used && !canvas.readOnly} className="!size-3 !border-2 !bg-surface" style={{ borderColor: spec.color }} />
+            <Handle type="source" position={Position.Bottom} isConnectable={!used && !canvas.readOnly} className="!size-3 !border-2 !bg-surface" style={{ borderColor: spec.color }} />
             {!used && !canvas.readOnly && (
               <button
                 type="button"
                 aria-label={`Add a step after ${title}`}
-                className="nodrag absolute -top-9 left-1/2 flex size-6 -translate-x-1/2 items-center justify-center rounded-full border border-line-strong bg-surface text-fg-soft shadow-xs hover:bg-muted"
+                className="nodrag absolute -bottom-9 left-1/2 flex size-6 -translate-x-1/2 items-center justify-center rounded-full border border-line-strong bg-surface text-fg-soft shadow-xs hover:bg-muted"
                 onClick={() => canvas.addAfter(id)}
               >
                 <Plus aria-hidden="true" className="size-3.5" />

@@ -2,6 +2,9 @@ import type { ComponentType } from 'react';
 
 import type { Data, Kind } from '../../graph';
 
+/** The smallest text a card shows at zoom 1 (meta text, text-xs); body text is text-sm (14 px). */
+export const SMALLEST_CARD_TEXT_PX = 12;
+
 export interface NodeViewProps {
   id: string;
   data: Data;
