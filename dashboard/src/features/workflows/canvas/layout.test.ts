@@ -1,6 +1,6 @@
 import type { GNode, Graph } from '../graph';
 import { addAfter, moveNodes, seedGraph, tidy } from './editor';
-import { layoutGraph, MIN_SCREEN_TEXT_PX, MINIMAP_SIZE, minimapCorner, OPENING_TOP_MARGIN, openingGraph, openingViewport, READABLE_ZOOM, readsBottomToTop } from './layout';
+import { layoutGraph, MIN_SCREEN_TEXT_PX, MINIMAP_SIZE, minimapCorner, OPENING_TOP_MARGIN, openingGraph, openingViewport, READABLE_ZOOM, readsBottomToTop, RELAYOUT_ON_OPEN_LIMIT } from './layout';
 import { specOf } from './nodes/registry';
 import { SMALLEST_CARD_TEXT_PX } from './nodes/types';
 
@@ -50,9 +50,14 @@ describe('layout', () => {
     expect(readsBottomToTop(g)).toBe(false);
   });
 
-  test('the Contacts card sits above Start, where the call begins', () => {
+  test('the Contacts card sits on the top row, left of Start, above the rest of the flow', () => {
     const { g } = branched('outbound');
-    expect(bottom(byType(g, 'contacts'))).toBeLessThan(byType(g, 'start').position.y);
+    const contacts = byType(g, 'contacts');
+    const start = byType(g, 'start');
+    expect(contacts.position.x + specOf('contacts').width).toBeLessThan(start.position.x);
+    expect(contacts.position.y).toBeLessThan(start.position.y);
+    expect(bottom(contacts)).toBeGreaterThan(bottom(start));
+    for (const n of g.nodes) if (!['start', 'contacts', 'invisible'].includes(n.type)) expect(n.position.y).toBeGreaterThan(bottom(contacts));
   });
 
   test('Tidy up keeps the order: Start at the top, End Calls at the bottom', () => {
@@ -84,6 +89,19 @@ describe('opening a stored flow', () => {
     expect(readsBottomToTop(opened)).toBe(false);
     for (const n of opened.nodes) expect(n.position.x).toBe(byId(old, n.id).position.x);
     expect(byType(opened, 'start').position.y).toBeLessThan(byId(opened, agent).position.y);
+  });
+
+  test('a big flow stored bottom-to-top is mirrored (laying out hundreds of steps would hold up the opening)', () => {
+    // Start and 60 agents one above the other, as stored before issue 23 (built directly: through
+    // the editor each step would be laid out again).
+    const nodes: GNode[] = [{ id: 'start', type: 'start', position: { x: 113, y: 0 }, data: {}, flow_meta: {} }];
+    for (let i = 1; i <= RELAYOUT_ON_OPEN_LIMIT; i++) nodes.push({ id: `a${i}`, type: 'agent', position: { x: 0, y: -i * 606 }, data: {}, flow_meta: {} });
+    const edges = nodes.slice(1).map((n, i) => ({ id: `e${i}`, source: nodes[i]!.id, target: n.id, sourceHandle: null, targetHandle: null, type: 'add-step', edge_meta: {} }));
+    const big: Graph = { nodes, edges };
+    expect(big.nodes.length).toBeGreaterThan(RELAYOUT_ON_OPEN_LIMIT);
+    const opened = openingGraph(big);
+    expect(readsBottomToTop(opened)).toBe(false);
+    for (const n of opened.nodes) expect(n.position.x).toBe(byId(big, n.id).position.x);
   });
 
   test('a flow stored top to bottom opens as stored', () => {
@@ -130,16 +148,19 @@ describe('the opening view', () => {
     });
   }
 
-  test('an outbound flow opens with its Contacts card above Start in view when both fit', () => {
+  test('an outbound flow opens with its Contacts card and Start in view when the row fits', () => {
     const g = chain(8, 'outbound');
     const v = openingViewport(g, 1200, 650);
+    expect(v.zoom).toBe(READABLE_ZOOM);
     const contacts = byType(g, 'contacts');
     const start = byType(g, 'start');
     expect(contacts.position.y * v.zoom + v.y).toBe(OPENING_TOP_MARGIN);
-    expect(bottom(start) * v.zoom + v.y).toBeLessThanOrEqual(650);
-    // On a short screen Start wins: it is in view, the Contacts card a pan away.
-    const short = openingViewport(g, 358, 300);
-    expect(start.position.y * short.zoom + short.y).toBe(OPENING_TOP_MARGIN);
+    expect(contacts.position.x * v.zoom + v.x).toBeGreaterThanOrEqual(0);
+    expect((start.position.x + specOf('start').width) * v.zoom + v.x).toBeLessThanOrEqual(1200);
+    expect(bottom(contacts) * v.zoom + v.y).toBeLessThanOrEqual(650);
+    // On a phone the row is too wide: Start is centred, the Contacts card a pan away.
+    const narrow = openingViewport(g, 358, 520);
+    expect((start.position.x + specOf('start').width / 2) * narrow.zoom + narrow.x).toBeCloseTo(179);
   });
 });
 

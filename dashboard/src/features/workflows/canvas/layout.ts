@@ -37,15 +37,14 @@ export function layoutGraph(g: Graph, { everything = false }: { everything?: boo
   const d = new DagreGraph();
   d.setGraph({ rankdir: 'TB', ranksep: RANK_SPACING, nodesep: NODE_SPACING });
   d.setDefaultEdgeLabel(() => ({}));
-  for (const n of g.nodes) {
+  // The Contacts card (who the run calls) goes first, so it sits on the top row left of Start,
+  // where the call begins: both are in view when the canvas opens.
+  const ordered = [...g.nodes.filter((n) => n.type === 'contacts'), ...g.nodes.filter((n) => n.type !== 'contacts')];
+  for (const n of ordered) {
     const spec = specOf(n.type);
     d.setNode(n.id, { width: spec.width, height: spec.height });
   }
   for (const e of g.edges) if (d.hasNode(e.source) && d.hasNode(e.target)) d.setEdge(e.source, e.target);
-  // The Contacts card (who the run calls) sits above Start, where the call begins: an edge for the
-  // layout only, never part of the graph.
-  const start = g.nodes.find((n) => n.type === 'start');
-  if (start) for (const n of g.nodes) if (n.type === 'contacts' && !d.hasEdge(n.id, start.id)) d.setEdge(n.id, start.id);
   dagreLayout(d);
   const laid = new Map<string, { x: number; y: number }>();
   for (const n of g.nodes) {
@@ -118,14 +117,21 @@ export function readsBottomToTop(g: Graph): boolean {
 }
 
 /**
+ * Up to this many nodes, a flow stored bottom-to-top is laid out again when it opens (dagre takes
+ * a few milliseconds for a template's 15 steps, but hundreds for 300: a big flow is mirrored).
+ */
+export const RELAYOUT_ON_OPEN_LIMIT = 60;
+
+/**
  * The graph as the canvas opens it. A flow stored bottom-to-top is turned the right way up: laid
- * out again when no card was placed by hand, else mirrored top to bottom (so a hand-made
- * arrangement keeps its shape). Deterministic, so the same stored graph always opens the same way
- * and nothing is saved until the next edit. A flow stored top-to-bottom opens as stored.
+ * out again when no card was placed by hand and it is small (RELAYOUT_ON_OPEN_LIMIT), else
+ * mirrored top to bottom (a hand-made arrangement keeps its shape). Deterministic, so the same
+ * stored graph always opens the same way and nothing is saved until the next edit. A flow stored
+ * top-to-bottom opens as stored. The server's templates are stored bottom-to-top and take this way.
  */
 export function openingGraph(g: Graph): Graph {
   if (!readsBottomToTop(g)) return g;
-  if (!g.nodes.some(placedByHand)) return layoutGraph(g);
+  if (!g.nodes.some(placedByHand) && g.nodes.length <= RELAYOUT_ON_OPEN_LIMIT) return layoutGraph(g);
   return { ...g, nodes: g.nodes.map((n) => ({ ...n, position: { x: n.position.x, y: -(n.position.y + specOf(n.type).height) } })) };
 }
 
@@ -138,7 +144,7 @@ export const READABLE_ZOOM = MIN_SCREEN_TEXT_PX / SMALLEST_CARD_TEXT_PX;
 /** The opening view never magnifies past 1: a two-card flow opens at its real size, not blown up. */
 const OPENING_MAX_ZOOM = Math.max(1, READABLE_ZOOM);
 const FIT_PADDING = 0.1;
-/** Room above the top of the flow when the view opens on Start (screen pixels). */
+/** Room around the flow when the view opens on Start (screen pixels). */
 export const OPENING_TOP_MARGIN = 24;
 
 interface Box {
@@ -166,9 +172,9 @@ function boundsOf(boxes: Box[]): Box | null {
 /**
  * The view the canvas opens on, in a box of this size, from the positions and card sizes it
  * already knows (so it is set before the first draw). The whole flow when, fitted, its text is
- * readable (zoom >= READABLE_ZOOM); otherwise Start at the readable zoom, centred across and near
- * the top, with what sits above Start (the Contacts card) in view too when both fit. The rest of
- * the flow is a pan (or "Fit view") away.
+ * readable (zoom >= READABLE_ZOOM); otherwise Start at the readable zoom near the top, centred
+ * across with the Contacts card beside it when the row fits (else Start alone). The rest of the
+ * flow is a pan (or "Fit view") away.
  */
 export function openingViewport(g: Graph, width: number, height: number): Viewport {
   const cards = cardsOf(g);
@@ -178,7 +184,10 @@ export function openingViewport(g: Graph, width: number, height: number): Viewpo
   if (fitted.zoom >= READABLE_ZOOM - 1e-9) return fitted;
   const zoom = READABLE_ZOOM;
   const start = cards.find((c) => c.node.type === 'start') ?? cards.reduce((a, b) => (b.y < a.y ? b : a));
-  const x = width / 2 - (start.x + start.width / 2) * zoom;
+  // Centred on Start's row (Start and the Contacts card beside it) when it fits across, else on Start.
+  const row = boundsOf(cards.filter((c) => c.y < start.y + start.height && c.y + c.height > start.y))!;
+  const across = row.width * zoom <= width - 2 * OPENING_TOP_MARGIN ? row : start;
+  const x = width / 2 - (across.x + across.width / 2) * zoom;
   // The top of the flow at the top margin, unless that pushes Start out of view.
   const fromTop = OPENING_TOP_MARGIN - all.y * zoom;
   const startBottom = (start.y + start.height) * zoom + fromTop;
