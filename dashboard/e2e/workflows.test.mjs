@@ -240,7 +240,8 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     await second.getByRole('button', { name: 'Apply' }).click();
     const conflict2 = second.getByRole('dialog', { name: 'This workflow changed elsewhere' });
     await conflict2.getByRole('button', { name: 'Reload their version' }).click();
-    await second.getByText('Wants to talk to someone').waitFor();
+    // (on the card: the branch's edge carries the same words)
+    await second.getByTestId(/^node-customer-response-/).filter({ hasText: 'Wants to talk to someone' }).waitFor();
     await second.close();
     await page.bringToFront();
   });

@@ -10,11 +10,12 @@ import { SMALLEST_CARD_TEXT_PX } from './nodes/types';
  * a Conditional Path side by side. The spacing is ours, not the spec's (§2 says bottom-to-top
  * with rank 400 and node 500, which came from the old product and left gaps wider than the cards,
  * so a flow never fitted on screen at a readable zoom): 128 px between a card and the next one
- * down leaves room for the edge's "+", a branch's condition label and the arrowhead; 72 px
- * between cards side by side keeps branches apart without a gulf.
+ * down leaves room for the edge's "+", a branch's condition label and the arrowhead; 56 px
+ * between cards side by side keeps branches apart without a gulf, and lets the Contacts card
+ * (700 px) and Start (160 px) open side by side at zoom 1 on a laptop's canvas (936 px at 1280).
  */
 export const RANK_SPACING = 128;
-export const NODE_SPACING = 72;
+export const NODE_SPACING = 56;
 
 /**
  * Where a node was put by hand: dragging a card sets `flow_meta.placedByHand`, which saves with
@@ -186,7 +187,7 @@ export function openingViewport(g: Graph, width: number, height: number): Viewpo
   const start = cards.find((c) => c.node.type === 'start') ?? cards.reduce((a, b) => (b.y < a.y ? b : a));
   // Centred on Start's row (Start and the Contacts card beside it) when it fits across, else on Start.
   const row = boundsOf(cards.filter((c) => c.y < start.y + start.height && c.y + c.height > start.y))!;
-  const across = row.width * zoom <= width - 2 * OPENING_TOP_MARGIN ? row : start;
+  const across = row.width * zoom <= width ? row : start;
   const x = width / 2 - (across.x + across.width / 2) * zoom;
   // The top of the flow at the top margin, unless that pushes Start out of view.
   const fromTop = OPENING_TOP_MARGIN - all.y * zoom;
