@@ -397,6 +397,9 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
       await page.waitForTimeout(500); // the templates list settles
       await check(`${colorScheme} create dialog`);
       await page.goto(at(`/dashboard/workflow-canvas?workflowId=${workflowId}`));
+      await page.locator('[data-kind="start"]').waitFor();
+      await check(`${colorScheme} canvas as it opens`);
+      await showAll(page);
       await page.locator('[data-kind="forward-call"]').waitFor();
       await zoomOnto(page.locator('[data-kind="forward-call"]'), page.getByText('+14155550123'));
       await check(`${colorScheme} canvas`);

@@ -39,7 +39,7 @@ import { workflowQueryOptions } from '../queries';
 import { edgeTypes, EdgeContext, flowEdges } from './AddStepEdge';
 import { CanvasContext, type CanvasActions } from './context';
 import * as ops from './editor';
-import { MAX_ZOOM, MIN_ZOOM, MINIMAP_SIZE, minimapCorner, openingGraph, openingViewport, type Corner } from './layout';
+import { controlsCorner, MAX_ZOOM, MIN_ZOOM, MINIMAP_SIZE, minimapCorner, openingGraph, openingViewport, type Corner } from './layout';
 import { minimapColor, useMinimapChoice } from './minimap';
 import { NODE_KINDS, nodeTypes, specOf } from './nodes/registry';
 import { useSaveQueue, type SaveStatus } from './useSaveQueue';
@@ -183,17 +183,18 @@ function Editor({ workflow }: { workflow: Workflow }) {
   }, [graph, setRfNodes, selectedNow]);
 
   // The first view, set from the canvas's box before anything is drawn: the whole flow when it
-  // reads at that zoom, else Start at a readable zoom (layout.ts); the minimap takes a corner it
-  // leaves free.
+  // reads at that zoom, else Start at a readable zoom (layout.ts); the minimap and the zoom
+  // controls take corners it leaves free.
   const box = useRef<HTMLDivElement>(null);
   const [initialViewport, setInitialViewport] = useState<Viewport | null>(null);
-  const [minimapAt, setMinimapAt] = useState<Corner>('top-right');
+  const [corners, setCorners] = useState<{ minimap: Corner; controls: Corner }>({ minimap: 'top-right', controls: 'bottom-left' });
   useLayoutEffect(() => {
     const r = box.current?.getBoundingClientRect();
     const width = r?.width || 1024;
     const height = r?.height || 600;
     const view = openingViewport(graphRef.current, width, height);
-    setMinimapAt(minimapCorner(graphRef.current, view, width, height));
+    const minimap = minimapCorner(graphRef.current, view, width, height);
+    setCorners({ minimap, controls: controlsCorner(graphRef.current, view, width, height, minimap) });
     setInitialViewport(view);
   }, []);
   const [minimapShown, setMinimapShown] = useMinimapChoice();
@@ -468,7 +469,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
                 colorMode={dark ? 'dark' : 'light'}
               >
                 <Background gap={24} />
-                <Controls showInteractive={false}>
+                <Controls showInteractive={false} orientation="horizontal" position={corners.controls}>
                   {graph.nodes.length < 150 && (
                     <ControlButton className="!hidden md:!flex" aria-label="Show the minimap" title={minimapShown ? 'Hide the minimap' : 'Show the minimap'} aria-pressed={minimapShown} onClick={() => setMinimapShown(!minimapShown)}>
                       <MapIcon aria-hidden="true" />
@@ -476,7 +477,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
                   )}
                 </Controls>
                 {graph.nodes.length < 150 && minimapShown && (
-                  <MiniMap pannable zoomable position={minimapAt} style={MINIMAP_SIZE} nodeColor={minimapColor} nodeBorderRadius={24} ariaLabel="Minimap of the whole workflow" className="!hidden md:!block" />
+                  <MiniMap pannable zoomable position={corners.minimap} style={MINIMAP_SIZE} nodeColor={minimapColor} nodeBorderRadius={24} ariaLabel="Minimap of the whole workflow" className="!hidden md:!block" />
                 )}
               </ReactFlow>
             )}

@@ -1,6 +1,6 @@
 import type { GNode, Graph } from '../graph';
 import { addAfter, moveNodes, seedGraph, tidy } from './editor';
-import { layoutGraph, MIN_SCREEN_TEXT_PX, MINIMAP_SIZE, minimapCorner, OPENING_TOP_MARGIN, openingGraph, openingViewport, READABLE_ZOOM, readsBottomToTop, RELAYOUT_ON_OPEN_LIMIT } from './layout';
+import { CONTROLS_SIZE, controlsCorner, layoutGraph, MIN_SCREEN_TEXT_PX, MINIMAP_SIZE, minimapCorner, OPENING_TOP_MARGIN, openingGraph, openingViewport, READABLE_ZOOM, readsBottomToTop, RELAYOUT_ON_OPEN_LIMIT } from './layout';
 import { specOf } from './nodes/registry';
 import { SMALLEST_CARD_TEXT_PX } from './nodes/types';
 
@@ -171,10 +171,10 @@ describe('the opening view', () => {
 });
 
 describe('the minimap', () => {
-  const covers = (g: Graph, corner: string, v: { x: number; y: number; zoom: number }, width: number, height: number) => {
+  const covers = (g: Graph, corner: string, v: { x: number; y: number; zoom: number }, width: number, height: number, size = MINIMAP_SIZE) => {
     const box = {
-      x: corner.endsWith('left') ? 15 : width - 15 - MINIMAP_SIZE.width,
-      y: corner.startsWith('top') ? 15 : height - 15 - MINIMAP_SIZE.height,
+      x: corner.endsWith('left') ? 15 : width - 15 - size.width,
+      y: corner.startsWith('top') ? 15 : height - 15 - size.height,
     };
     return g.nodes
       .filter((n) => n.type !== 'invisible')
@@ -182,16 +182,24 @@ describe('the minimap', () => {
         const { width: w, height: h } = specOf(n.type);
         const x = n.position.x * v.zoom + v.x;
         const y = n.position.y * v.zoom + v.y;
-        return x < box.x + MINIMAP_SIZE.width && x + w * v.zoom > box.x && y < box.y + MINIMAP_SIZE.height && y + h * v.zoom > box.y;
+        return x < box.x + size.width && x + w * v.zoom > box.x && y < box.y + size.height && y + h * v.zoom > box.y;
       });
   };
 
-  test('takes a corner that covers no card at the opening view', () => {
-    for (const g of [chain(8), chain(8, 'outbound'), branched().g, branched('outbound').g]) {
-      const v = openingViewport(g, 1200, 650);
-      const corner = minimapCorner(g, v, 1200, 650);
-      expect(covers(g, corner, v, 1200, 650), corner).toBe(false);
-    }
+  test('the minimap and the zoom controls take corners that cover no card at the opening view', () => {
+    for (const [width, height] of [
+      [1200, 650],
+      [936, 500],
+      [936, 450],
+    ] as const)
+      for (const g of [chain(8), chain(8, 'outbound'), branched().g, branched('outbound').g, seedGraph('outbound')]) {
+        const v = openingViewport(g, width, height);
+        const corner = minimapCorner(g, v, width, height);
+        expect(covers(g, corner, v, width, height), corner).toBe(false);
+        const controls = controlsCorner(g, v, width, height, corner);
+        expect(controls).not.toBe(corner);
+        expect(covers(g, controls, v, width, height, CONTROLS_SIZE), controls).toBe(false);
+      }
   });
 
   test('moves away from a card in the top-right corner', () => {

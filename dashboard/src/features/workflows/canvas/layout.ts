@@ -199,22 +199,22 @@ export function openingViewport(g: Graph, width: number, height: number): Viewpo
 export type Corner = 'top-right' | 'bottom-right' | 'top-left' | 'bottom-left';
 /** The minimap's size on screen, and React Flow's margin around a panel. */
 export const MINIMAP_SIZE = { width: 160, height: 110 };
+/** The zoom controls, laid out in a row (zoom in, zoom out, fit, the minimap's toggle). */
+export const CONTROLS_SIZE = { width: 112, height: 30 };
 const PANEL_MARGIN = 15;
-/** In order of preference; bottom-left holds the zoom controls. */
-const MINIMAP_CORNERS: Corner[] = ['top-right', 'bottom-right', 'top-left'];
 
 /**
- * The corner the minimap goes in: the first that covers no card at this view, else the one that
+ * The first of `corners` where a panel of `size` covers no card at this view, else the one that
  * covers the least of them.
  */
-export function minimapCorner(g: Graph, view: Viewport, width: number, height: number): Corner {
+function freeCorner(g: Graph, view: Viewport, width: number, height: number, size: { width: number; height: number }, corners: Corner[]): Corner {
   const cards = cardsOf(g).map((c) => ({ x: c.x * view.zoom + view.x, y: c.y * view.zoom + view.y, width: c.width * view.zoom, height: c.height * view.zoom }));
   let best: { corner: Corner; covered: number } | null = null;
-  for (const corner of MINIMAP_CORNERS) {
+  for (const corner of corners) {
     const box = {
-      x: corner.endsWith('left') ? PANEL_MARGIN : width - PANEL_MARGIN - MINIMAP_SIZE.width,
-      y: corner.startsWith('top') ? PANEL_MARGIN : height - PANEL_MARGIN - MINIMAP_SIZE.height,
-      ...MINIMAP_SIZE,
+      x: corner.endsWith('left') ? PANEL_MARGIN : width - PANEL_MARGIN - size.width,
+      y: corner.startsWith('top') ? PANEL_MARGIN : height - PANEL_MARGIN - size.height,
+      ...size,
     };
     let covered = 0;
     for (const c of cards) {
@@ -226,4 +226,15 @@ export function minimapCorner(g: Graph, view: Viewport, width: number, height: n
     if (!best || covered < best.covered) best = { corner, covered };
   }
   return best!.corner;
+}
+
+/** The corner the minimap goes in at the opening view: one where it covers no card. */
+export function minimapCorner(g: Graph, view: Viewport, width: number, height: number): Corner {
+  return freeCorner(g, view, width, height, MINIMAP_SIZE, ['top-right', 'bottom-right', 'top-left', 'bottom-left']);
+}
+
+/** The corner the zoom controls go in: another one, where they cover no card either. */
+export function controlsCorner(g: Graph, view: Viewport, width: number, height: number, minimap: Corner): Corner {
+  const corners: Corner[] = ['bottom-left', 'bottom-right', 'top-left', 'top-right'];
+  return freeCorner(g, view, width, height, CONTROLS_SIZE, corners.filter((c) => c !== minimap));
 }
