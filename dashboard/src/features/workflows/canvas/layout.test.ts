@@ -1,5 +1,5 @@
 import type { GNode, Graph } from '../graph';
-import { addAfter, moveNodes, seedGraph, tidy } from './editor';
+import { addAfter, addPath, moveNodes, seedGraph, tidy } from './editor';
 import { CONTROLS_SIZE, controlsCorner, layoutGraph, MIN_SCREEN_TEXT_PX, MINIMAP_SIZE, minimapCorner, OPENING_TOP_MARGIN, openingGraph, openingViewport, READABLE_ZOOM, readsBottomToTop, RELAYOUT_ON_OPEN_LIMIT } from './layout';
 import { specOf } from './nodes/registry';
 import { SMALLEST_CARD_TEXT_PX } from './nodes/types';
@@ -48,6 +48,19 @@ describe('layout', () => {
     expect(a!.position.y).toBe(b!.position.y);
     expect(Math.abs(a!.position.x - b!.position.x)).toBeGreaterThanOrEqual(specOf('customer-response').width);
     expect(readsBottomToTop(g)).toBe(false);
+  });
+
+  test("a Conditional Path's branches read left to right in the order they were added", () => {
+    const seed = seedGraph('inbound');
+    const { graph, added: cp } = addAfter(seed, byType(seed, 'start').id, 'conditional-path');
+    let g = addPath(addPath(graph, cp).graph, cp).graph;
+    for (const e of g.edges.filter((x) => x.source === cp)) {
+      const r = addAfter(g, e.target, 'agent');
+      g = addAfter(r.graph, r.added, 'end-call').graph;
+    }
+    const xs = g.edges.filter((e) => e.source === cp).map((e) => byId(g, e.target).position.x);
+    expect(xs).toHaveLength(4);
+    expect([...xs].sort((a, b) => a - b)).toEqual(xs);
   });
 
   test('the Contacts card sits on the top row, left of Start, above the rest of the flow', () => {

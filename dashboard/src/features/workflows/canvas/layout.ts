@@ -45,7 +45,9 @@ export function layoutGraph(g: Graph, { everything = false }: { everything?: boo
     const spec = specOf(n.type);
     d.setNode(n.id, { width: spec.width, height: spec.height });
   }
-  for (const e of g.edges) if (d.hasNode(e.source) && d.hasNode(e.target)) d.setEdge(e.source, e.target);
+  // In reverse: dagre puts siblings it cannot tell apart in the reverse of the order it met their
+  // edges, and a Conditional Path's branches should read left to right as they were added.
+  for (const e of [...g.edges].reverse()) if (d.hasNode(e.source) && d.hasNode(e.target)) d.setEdge(e.source, e.target);
   dagreLayout(d);
   const laid = new Map<string, { x: number; y: number }>();
   for (const n of g.nodes) {
