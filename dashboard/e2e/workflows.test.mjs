@@ -264,6 +264,12 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
       // …and "Fit view" shows all of it: zoomed far out the cards are plain boxes; a click zooms onto one.
       await showAll(page);
       await screenshot(page, `workflow-canvas-${colorScheme}-1280-fitted`);
+      // A branch's condition is written on the edge that leads to it.
+      // (this tab kept its own version: Path 2 is described, Path 1 is not)
+      const path2 = page.getByTestId(/^node-customer-response-/).filter({ hasText: 'Path 2' });
+      await zoomOnto(path2, page.locator('[data-testid^="edge-label-"]', { hasText: 'Wants to talk to someone' }));
+      await screenshot(page, `workflow-canvas-${colorScheme}-1280-branch`);
+      await showAll(page);
       await zoomOnto(page.locator('[data-kind="forward-call"]'), page.getByText('+14155550123'));
       await screenshot(page, `workflow-canvas-${colorScheme}-1280-zoomed`);
       await page.setViewportSize(NARROW);

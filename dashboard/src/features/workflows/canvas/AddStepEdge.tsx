@@ -44,7 +44,7 @@ export function flowEdges(g: Graph): RfEdge<StepEdgeData>[] {
 }
 
 /** How far above the target the condition label sits (canvas px): clear of the "+" at the middle. */
-const LABEL_ABOVE_TARGET = 24;
+const LABEL_ABOVE_TARGET = 34;
 
 function AddStepEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, markerEnd, style, data }: EdgeProps) {
   const { onPlus, readOnly } = useContext(EdgeContext);
