@@ -103,7 +103,7 @@ export function layoutGraph(g: Graph, { everything = false }: { everything?: boo
 
 /**
  * Whether the stored positions read bottom to top (most edges between cards go up): every flow
- * saved before issue 23, and the server's templates, were laid out that way.
+ * saved before issue 23 was laid out that way.
  */
 export function readsBottomToTop(g: Graph): boolean {
   const at = new Map(g.nodes.filter((n) => n.type !== 'invisible').map((n) => [n.id, n.position.y + specOf(n.type).height / 2]));
@@ -130,7 +130,7 @@ export const RELAYOUT_ON_OPEN_LIMIT = 60;
  * out again when no card was placed by hand and it is small (RELAYOUT_ON_OPEN_LIMIT), else
  * mirrored top to bottom (a hand-made arrangement keeps its shape). Deterministic, so the same
  * stored graph always opens the same way and nothing is saved until the next edit. A flow stored
- * top-to-bottom opens as stored. The server's templates are stored bottom-to-top and take this way.
+ * top-to-bottom opens as stored (the server's templates are, since migration 00026).
  */
 export function openingGraph(g: Graph): Graph {
   if (!readsBottomToTop(g)) return g;
