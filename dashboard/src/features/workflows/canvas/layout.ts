@@ -130,7 +130,7 @@ export const RELAYOUT_ON_OPEN_LIMIT = 60;
  * out again when no card was placed by hand and it is small (RELAYOUT_ON_OPEN_LIMIT), else
  * mirrored top to bottom (a hand-made arrangement keeps its shape). Deterministic, so the same
  * stored graph always opens the same way and nothing is saved until the next edit. A flow stored
- * top-to-bottom opens as stored (the server's templates are, since migration 00026).
+ * top-to-bottom opens as stored (the server's templates are, since migration 00027).
  */
 export function openingGraph(g: Graph): Graph {
   if (!readsBottomToTop(g)) return g;
