@@ -110,7 +110,7 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	}
 	wctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	csv, meta, err := c.WaitForContacts(wctx, w.Id, node, opts.Poll)
+	csv, _, err := c.WaitForContacts(wctx, w.Id, node, opts.Poll)
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s is still being imported after %s; see betty contacts list %s", up.FileName, opts.Timeout, w.Id)
 	}
@@ -120,10 +120,8 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	if csv.Status == client.ContactsImportStatusError {
 		return fmt.Errorf("%s could not be imported: %s", up.FileName, cmdutil.Str(csv.Error))
 	}
-	failed, err := failedContacts(ctx, c, w.Id, node)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(opts.IO.ErrOut, "Imported %s into %q: %s, %d rejected.\n", up.FileName, w.Name, plural.Count(meta.TotalSize-failed, "contact", "contacts"), failed)
+	// The import's own counts: reading every contact to count the rejected ones took 28 s for
+	// 50,000 rows (issue 24).
+	fmt.Fprintf(opts.IO.ErrOut, "Imported %s into %q: %s, %d rejected.\n", up.FileName, w.Name, plural.Count(csv.RowsImported, "contact", "contacts"), csv.RowsRejected)
 	return nil
 }

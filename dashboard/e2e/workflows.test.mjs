@@ -247,9 +247,59 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
   });
 
   await t.test('the readable prompt panel shows the compiled script', async () => {
-    await page.getByRole('button', { name: 'Prompt' }).click();
+    await page.getByRole('button', { name: 'Prompt', exact: true }).click();
     await page.getByTestId('readable-prompt').waitFor({ timeout: 30_000 });
-    await page.getByRole('button', { name: 'Prompt' }).click();
+    await page.getByRole('button', { name: 'Prompt', exact: true }).click();
+  });
+
+  await t.test('the step panel opens beside the canvas; the context menu, Ctrl+D, Escape and undo', async () => {
+    const kinds = async () => (await api(page, 'GET', `/v1/workflow/${workflowId}`)).body.data.nodes.filter((n) => n.type === 'forward-call').length;
+    const fwd = page.locator('[data-kind="forward-call"]');
+    await page.goto(at(`/dashboard/workflow-canvas?workflowId=${workflowId}`));
+    await fwd.click({ button: 'right' });
+    await page.getByRole('menu', { name: 'Step' }).getByRole('menuitem', { name: 'Edit' }).click();
+    const panel = page.getByRole('complementary', { name: 'Edit Forward Call' });
+    const [canvasBox, panelBox] = [await page.getByTestId('workflow-canvas').boundingBox(), await panel.boundingBox()];
+    assert.ok(canvasBox.x + canvasBox.width <= panelBox.x, 'the panel sits beside the canvas, not over it');
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+
+    await fwd.first().click();
+    await page.keyboard.press('Control+d');
+    await page.waitForFunction(() => document.querySelectorAll('[data-kind="forward-call"]').length === 2);
+    await page.locator('[data-testid="save-status"]:not([data-status="saved"])').waitFor({ timeout: 2_000 }).catch(() => {});
+    await saved(page);
+    assert.equal(await kinds(), 2, 'Ctrl+D saved a copy of the step');
+    await page.keyboard.press('Control+z');
+    await page.waitForFunction(() => document.querySelectorAll('[data-kind="forward-call"]').length === 1);
+    await page.locator('[data-testid="save-status"]:not([data-status="saved"])').waitFor({ timeout: 2_000 }).catch(() => {});
+    await saved(page);
+    assert.equal(await kinds(), 1, 'undo removed the copy');
+
+    // The menu from the keyboard: Shift+F10 on a focused card; Escape gives the focus back to it.
+    const card = page.locator('.react-flow__node').filter({ has: fwd });
+    await card.focus();
+    await page.keyboard.press('Shift+F10');
+    await page.getByRole('menu', { name: 'Step' }).getByRole('menuitem', { name: 'Duplicate' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu', { name: 'Step' }).waitFor({ state: 'detached' });
+    assert.ok(await card.evaluate((el) => el === document.activeElement), 'the card has the focus again');
+
+    // On a phone the header leaves the canvas on screen and the panel is a bottom sheet below it.
+    await page.setViewportSize(NARROW);
+    await page.goto(at(`/dashboard/workflow-canvas?workflowId=${workflowId}`));
+    await fwd.waitFor();
+    const narrowCanvas = await page.getByTestId('workflow-canvas').boundingBox();
+    assert.ok(narrowCanvas.y + 200 < NARROW.height, `the canvas starts at ${narrowCanvas.y} px, on screen`);
+    await fwd.click({ button: 'right' });
+    await page.getByRole('menu', { name: 'Step' }).getByRole('menuitem', { name: 'Edit' }).click();
+    const sheet = await panel.boundingBox();
+    const pageWidth = await page.evaluate(() => document.body.clientWidth); // the scrollbar's gutter is kept (index.css)
+    assert.ok(Math.abs(sheet.y + sheet.height - NARROW.height) < 2 && sheet.width >= pageWidth - 1, `the panel is a sheet along the bottom: ${JSON.stringify(sheet)} in a page ${pageWidth} px wide`);
+    assert.ok(narrowCanvas.y + 100 < sheet.y, 'the canvas stays visible above the sheet');
+    await page.getByRole('button', { name: 'Close Edit Forward Call' }).click();
+    await panel.waitFor({ state: 'detached' });
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   await t.test('screenshots: light and dark, 1280 and 390', async () => {
@@ -386,7 +436,7 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
     await screenshot(page, 'campaign-workflow-tab');
   });
 
-  await t.test('axe finds no serious accessibility problem on the list, the create dialog and the canvas', async () => {
+  await t.test('axe finds no serious accessibility problem on the list, the create dialog, the canvas, its context menu and its step panel', async () => {
     const found = [];
     const check = async (label) => {
       const { violations } = await new AxeBuilder({ page }).analyze();
@@ -409,6 +459,13 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
       await page.locator('[data-kind="forward-call"]').waitFor();
       await zoomOnto(page.locator('[data-kind="forward-call"]'), page.getByText('+14155550123'));
       await check(`${colorScheme} canvas`);
+      await page.locator('[data-kind="forward-call"]').click({ button: 'right' });
+      await page.getByRole('menu', { name: 'Step' }).waitFor();
+      await check(`${colorScheme} context menu`);
+      await page.getByRole('menuitem', { name: 'Edit' }).click();
+      await page.getByRole('complementary', { name: 'Edit Forward Call' }).waitFor();
+      await check(`${colorScheme} step panel`);
+      await page.keyboard.press('Escape');
     }
     await page.emulateMedia({ colorScheme: 'light' });
     assert.deepEqual(found, []);

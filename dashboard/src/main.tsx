@@ -4,7 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 
-import { App, routes } from './App';
+import { App, routes } from './app/App';
 import { setApiBase } from './api/mutator';
 
 setApiBase(import.meta.env.VITE_API_BASE);

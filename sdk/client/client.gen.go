@@ -2760,8 +2760,16 @@ type CallLog struct {
 	// (answered by `getCallLog` only; absent from lists). Each is `pending` while Betty
 	// tries (a background job retried with backoff), then `done` or `failed` with the
 	// reason.
-	CrmUpdates *[]CrmUpdate  `json:"crmUpdates,omitempty"`
-	Direction  CallDirection `json:"direction"`
+	CrmUpdates *[]CrmUpdate `json:"crmUpdates,omitempty"`
+
+	// CurrentNodeId The workflow step (node id) the call is on now: where the agent is speaking or
+	// listening. Null before the agent first speaks, once the call ended, and for calls no
+	// workflow drives. Changes are sent as `call.updated` events.
+	//
+	//
+	// Example: node-greeting
+	CurrentNodeId *string       `json:"currentNodeId,omitempty"`
+	Direction     CallDirection `json:"direction"`
 
 	// DurationSeconds Seconds from answer to hang-up (0 when never answered; so far, while in progress).
 	//
@@ -2804,6 +2812,11 @@ type CallLog struct {
 	//
 	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
 	OrganizationId Id `json:"organizationId"`
+
+	// Path The workflow steps (node ids) the call has been on, in order, the current one last
+	// while it goes on; a step the call came back to is listed again (at most the latest
+	// 400). Empty before the agent first speaks and for calls no workflow drives.
+	Path *[]string `json:"path,omitempty"`
 
 	// Simulated The call went through Betty's offline simulator (a server without a real carrier): no
 	// one was dialled, the other side was played by Betty. Simulated calls are free: never
@@ -2862,6 +2875,23 @@ type CallLogResponse struct {
 // its job). A call placed for a contact ends in the same word as that contact's call
 // status (`ContactCallStatus`), except `cancelled`, which leaves the contact `pending`.
 type CallLogStatus string
+
+// CallPosition Where one call stands in its workflow.
+type CallPosition struct {
+	// CallLogId An opaque identifier.
+	//
+	// Example: 0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b10
+	CallLogId Id `json:"callLogId"`
+
+	// CurrentNodeId The step the call is on now; null before the agent first speaks and once it ended.
+	CurrentNodeId *string `json:"currentNodeId"`
+
+	// Path The steps the call has been on, in order.
+	Path []string `json:"path"`
+
+	// UpdatedAt An RFC 3339 timestamp in UTC.
+	UpdatedAt Timestamp `json:"updatedAt"`
+}
 
 // CallRecording Where to download a call's recording.
 type CallRecording struct {
@@ -5538,6 +5568,38 @@ type RequestPhoneNumberVerificationRequest struct {
 	PhoneNumber string `json:"phoneNumber"`
 }
 
+// RunActivity Where the calls of a workflow's run stand, step by step.
+type RunActivity struct {
+	// AsOf An RFC 3339 timestamp in UTC.
+	AsOf Timestamp `json:"asOf"`
+
+	// Calls The run's calls still going on, with where each stands; for a test run, its one call
+	// however it stands (once it ended, `currentNodeId` is null and `path` is the path it
+	// took).
+	Calls []CallPosition `json:"calls"`
+
+	// InProgress Whether that run is still in progress.
+	InProgress bool `json:"inProgress"`
+
+	// IsTest Whether that run is a test run (one call).
+	IsTest bool `json:"isTest"`
+
+	// JobId The run counted (in progress, else the latest); null when the workflow never ran.
+	JobId *string `json:"jobId"`
+
+	// Steps The steps the run's calls have reached (steps no call reached are left out).
+	Steps []StepActivity `json:"steps"`
+}
+
+// RunActivityResponse The envelope of a run's activity.
+type RunActivityResponse struct {
+	// Data Where the calls of a workflow's run stand, step by step.
+	Data RunActivity `json:"data"`
+
+	// Status The HTTP status code.
+	Status int `json:"status"`
+}
+
 // RunPreview What a run of the workflow would do if it started now: how many contacts it would
 // call, how many of them could be dialled at once, and why the others would wait.
 type RunPreview struct {
@@ -5881,6 +5943,24 @@ type SimulatedInboundCallResponse struct {
 // SpeechEngine The text-to-speech engine that speaks a voice: `flite` or `espeak-ng` (the local
 // engines) or `openai-compatible` (the endpoint at `--tts-url`).
 type SpeechEngine string
+
+// StepActivity How many calls of a run are on one workflow step now, and how many were on it and moved
+// on or ended there. A call counts once per step however often it went through; a call
+// that came back to a step is on it now, not passed.
+type StepActivity struct {
+	// NodeId The step (node id).
+	NodeId string `json:"nodeId"`
+
+	// Now Calls on the step now.
+	//
+	// Example: 2
+	Now int `json:"now"`
+
+	// Passed Calls that were on the step and moved on (or ended there).
+	//
+	// Example: 14
+	Passed int `json:"passed"`
+}
 
 // StorefrontBooking A call a shopper asked for from the storefront widget, with their consent and what
 // became of the call.
@@ -13459,6 +13539,18 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
 	GetWorkflowProgress(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetWorkflowRunActivity Where a workflow run's calls stand
+	//
+	// Answers, for the workflow's run in progress (else its latest run, a test run too), how
+	// many of its calls are on each step now and how many have passed through it, and where
+	// each call still going on stands. The canvas seeds its counts from it and then follows
+	// the `call.updated` events (their `currentNodeId` and `path`): a `call.updated` of a call
+	// not among `calls` whose `updatedAt` is at or before `asOf` is counted in `steps`
+	// already. `jobId` is null when the workflow never ran. Any team role may call it.
+	//
+	// Corresponds with GET /v1/workflow/run-activity/{id} (the `GetWorkflowRunActivity` operationId).
+	GetWorkflowRunActivity(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// PreviewWorkflowRun Preview a run of a workflow
 	//
 	// Answers, without starting anything, what `POST /v1/workflow/run/{id}` would do now:
@@ -19939,6 +20031,28 @@ func (c *Client) ListWorkflowsByPhoneNumber(ctx context.Context, phoneNumberId R
 // Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
 func (c *Client) GetWorkflowProgress(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetWorkflowProgressRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetWorkflowRunActivity Where a workflow run's calls stand
+//
+// Answers, for the workflow's run in progress (else its latest run, a test run too), how
+// many of its calls are on each step now and how many have passed through it, and where
+// each call still going on stands. The canvas seeds its counts from it and then follows
+// the `call.updated` events (their `currentNodeId` and `path`): a `call.updated` of a call
+// not among `calls` whose `updatedAt` is at or before `asOf` is counted in `steps`
+// already. `jobId` is null when the workflow never ran. Any team role may call it.
+//
+// Corresponds with GET /v1/workflow/run-activity/{id} (the `GetWorkflowRunActivity` operationId).
+func (c *Client) GetWorkflowRunActivity(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetWorkflowRunActivityRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -29561,6 +29675,40 @@ func NewGetWorkflowProgressRequest(server string, id RecordId) (*http.Request, e
 	return req, nil
 }
 
+// NewGetWorkflowRunActivityRequest constructs an http.Request for the GetWorkflowRunActivity method
+func NewGetWorkflowRunActivityRequest(server string, id RecordId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/workflow/run-activity/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewPreviewWorkflowRunRequest constructs an http.Request for the PreviewWorkflowRun method
 func NewPreviewWorkflowRunRequest(server string, id RecordId) (*http.Request, error) {
 	var err error
@@ -34294,6 +34442,20 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/workflow/progress/{id} (the `GetWorkflowProgress` operationId).
 	GetWorkflowProgressWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetWorkflowProgressResponse, error)
+
+	// GetWorkflowRunActivityWithResponse Where a workflow run's calls stand
+	//
+	// Answers, for the workflow's run in progress (else its latest run, a test run too), how
+	// many of its calls are on each step now and how many have passed through it, and where
+	// each call still going on stands. The canvas seeds its counts from it and then follows
+	// the `call.updated` events (their `currentNodeId` and `path`): a `call.updated` of a call
+	// not among `calls` whose `updatedAt` is at or before `asOf` is counted in `steps`
+	// already. `jobId` is null when the workflow never ran. Any team role may call it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/workflow/run-activity/{id} (the `GetWorkflowRunActivity` operationId).
+	GetWorkflowRunActivityWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetWorkflowRunActivityResponse, error)
 
 	// PreviewWorkflowRunWithResponse Preview a run of a workflow
 	//
@@ -51116,6 +51278,96 @@ func (r GetWorkflowProgressResponse) ContentType() string {
 	return ""
 }
 
+// GetWorkflowRunActivityResponse429Headers the declared response headers of an HTTP 429 response for GetWorkflowRunActivity
+type GetWorkflowRunActivityResponse429Headers struct {
+	RetryAfter *int
+}
+
+type GetWorkflowRunActivityResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RunActivityResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetWorkflowRunActivityResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetWorkflowRunActivityResponse) GetJSON200() *RunActivityResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetWorkflowRunActivityResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetWorkflowRunActivityResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetWorkflowRunActivityResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetWorkflowRunActivityResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetWorkflowRunActivityResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r GetWorkflowRunActivityResponse) GetApplicationproblemJSONDefault() *Error {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetWorkflowRunActivityResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetWorkflowRunActivityResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetWorkflowRunActivityResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetWorkflowRunActivityResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PreviewWorkflowRunResponse429Headers the declared response headers of an HTTP 429 response for PreviewWorkflowRun
 type PreviewWorkflowRunResponse429Headers struct {
 	RetryAfter *int
@@ -57817,6 +58069,26 @@ func (c *ClientWithResponses) GetWorkflowProgressWithResponse(ctx context.Contex
 		return nil, err
 	}
 	return ParseGetWorkflowProgressResponse(rsp)
+}
+
+// GetWorkflowRunActivityWithResponse Where a workflow run's calls stand
+//
+// Answers, for the workflow's run in progress (else its latest run, a test run too), how
+// many of its calls are on each step now and how many have passed through it, and where
+// each call still going on stands. The canvas seeds its counts from it and then follows
+// the `call.updated` events (their `currentNodeId` and `path`): a `call.updated` of a call
+// not among `calls` whose `updatedAt` is at or before `asOf` is counted in `steps`
+// already. `jobId` is null when the workflow never ran. Any team role may call it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/workflow/run-activity/{id} (the `GetWorkflowRunActivity` operationId).
+func (c *ClientWithResponses) GetWorkflowRunActivityWithResponse(ctx context.Context, id RecordId, reqEditors ...RequestEditorFn) (*GetWorkflowRunActivityResponse, error) {
+	rsp, err := c.GetWorkflowRunActivity(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetWorkflowRunActivityResponse(rsp)
 }
 
 // PreviewWorkflowRunWithResponse Preview a run of a workflow
@@ -73305,6 +73577,87 @@ func ParseGetWorkflowProgressResponse(rsp *http.Response) (*GetWorkflowProgressR
 	switch {
 	case rsp.StatusCode == 429:
 		var headers GetWorkflowProgressResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetWorkflowRunActivityResponse parses an HTTP response from a GetWorkflowRunActivityWithResponse call
+func ParseGetWorkflowRunActivityResponse(rsp *http.Response) (*GetWorkflowRunActivityResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetWorkflowRunActivityResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RunActivityResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetWorkflowRunActivityResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -64,7 +64,11 @@ type App struct {
 	resources auth.Registry
 	// identity knows the site administrators (the summary's site-admin line).
 	identity *identity.Service
-	started  bool
+	// keyUses records API keys' uses; Start flushes it every few seconds, Close once more.
+	keyUses     *auth.KeyUses
+	stopUses    context.CancelFunc
+	usesFlushed chan struct{}
+	started     bool
 	// unlock lets go of the data directory (SQLite), taken when the workers start.
 	unlock func()
 }
@@ -196,11 +200,15 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 	billingService.SetNumberSeller(phonesService)
 	registry := resources(resourceOwners{workflows: workflowsService, campaigns: campaignsService, knowledge: knowledgeService,
 		billing: billingService, uploads: uploadsService, runs: runsService})
+	// API keys' "last used" is written off the request path, at most once a minute per key.
+	keyUses := auth.NewKeyUses(db.TouchAPIKeys)
+	teamsService := teams.New(db, outbox, dashboardLinks)
+	teamsService.SetKeyUses(keyUses)
 	h, err := httpapi.New(httpapi.Deps{
 		Log: log, DB: db, Version: version, Dashboard: dashboard, MaxBodyBytes: cfg.MaxBodyBytes,
-		Issuer: issuer, Mail: outbox, Resources: registry,
+		Issuer: issuer, Mail: outbox, Resources: registry, KeyUses: keyUses,
 		Identity:       identityService,
-		Teams:          teams.New(db, outbox, dashboardLinks),
+		Teams:          teamsService,
 		Billing:        billingService,
 		Campaigns:      campaignsService,
 		Agents:         agentsService,
@@ -225,7 +233,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, db *store.D
 		return nil, err
 	}
 	return &App{cfg: cfg, log: log, tel: tel, db: db, jobs: queue, mail: outbox, files: files, speech: speaker, handler: h,
-		events: eventsService, simCalls: simCalls, resources: registry, identity: identityService}, nil
+		events: eventsService, simCalls: simCalls, resources: registry, identity: identityService, keyUses: keyUses}, nil
 }
 
 // newIntegrations builds the connected apps' service with the configured key, or one Betty
@@ -313,6 +321,7 @@ func (a *App) Resources() auth.Registry { return a.resources }
 
 // Close releases the database and the data directory.
 func (a *App) Close() error {
+	a.flushKeyUses()
 	if a.simCalls != nil {
 		a.simCalls.Close()
 	}
@@ -334,8 +343,33 @@ func (a *App) Start(ctx context.Context) error {
 	if err := a.jobs.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
+	uctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	a.stopUses, a.usesFlushed = stop, make(chan struct{})
+	go func() {
+		defer close(a.usesFlushed)
+		a.keyUses.Run(uctx, keyUsesFlushEvery, func(err error) { a.log.Warn("API keys' last-used times were not written; retrying", "err", err) })
+	}()
 	a.started = true
 	return nil
+}
+
+// keyUsesFlushEvery is how often API keys' uses are written (each key at most once a minute).
+const keyUsesFlushEvery = 10 * time.Second
+
+// flushKeyUses stops the flusher after its last flush (or, when the workers never started,
+// flushes once), before the database closes.
+func (a *App) flushKeyUses() {
+	if a.stopUses != nil {
+		a.stopUses()
+		<-a.usesFlushed
+		a.stopUses = nil
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := a.keyUses.Flush(ctx); err != nil {
+		a.log.Warn("API keys' last-used times were not written", "err", err)
+	}
 }
 
 // ownDataDir makes this process the one that works a SQLite database's background jobs: it
@@ -402,6 +436,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 			serveErr = err
 		}
 	}
+	a.flushKeyUses()
 	if err := a.jobs.Stop(sctx); err != nil {
 		a.log.Warn("background jobs did not stop cleanly", "err", err)
 	}

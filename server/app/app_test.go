@@ -7,11 +7,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bettyhq/betty/server/auth"
 	"github.com/bettyhq/betty/server/config"
+	"github.com/bettyhq/betty/server/store"
 )
 
 // The app starts on a fresh data dir (creating and migrating SQLite), serves, and on
@@ -99,4 +102,60 @@ func TestOneServerADataDirectory(t *testing.T) {
 		t.Fatalf("once the first let go: %v", err)
 	}
 	second.jobs.Stop(stop)
+}
+
+// A request authenticated by an API key writes nothing: the key's use is kept in memory (the
+// keys' list shows it at once) and written by the next flush.
+func TestAnAPIKeyReadWritesNothing(t *testing.T) {
+	ctx := context.Background()
+	cfg := config.Default()
+	cfg.DataDir, cfg.BaseURL = t.TempDir(), "http://x"
+	a, err := New(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	db := a.DB()
+	u := &store.User{Email: "ada@example.com"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	o := &store.Organization{Name: "Acme", OwnerUserID: u.ID}
+	if err := db.CreateOrganization(ctx, o, u.Email); err != nil {
+		t.Fatal(err)
+	}
+	secret, prefix := auth.NewAPIKey()
+	k := &store.APIKey{OrganizationID: o.ID, Name: "CRM", Prefix: prefix, KeyHash: auth.HashToken(secret), Role: "developer", CreatedBy: &u.ID}
+	if err := db.CreateAPIKey(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(a.Handler())
+	defer srv.Close()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v1/team/members/list?organizationId="+o.ID, nil)
+	req.Header.Set("X-API-Key", secret)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("read by key: %d", res.StatusCode)
+	}
+	stored := func() *time.Time {
+		keys, err := db.ListAPIKeys(ctx, o.ID)
+		if err != nil || len(keys) != 1 {
+			t.Fatalf("keys: %v %v", keys, err)
+		}
+		return keys[0].LastUsedAt
+	}
+	if got := stored(); got != nil {
+		t.Fatalf("the read wrote last_used_at = %v", got)
+	}
+	if _, ok := a.keyUses.Last(k.ID); !ok {
+		t.Fatal("the use was not recorded")
+	}
+	a.flushKeyUses()
+	if got := stored(); got == nil || time.Since(*got) > time.Minute {
+		t.Fatalf("after the flush last_used_at = %v", got)
+	}
 }

@@ -189,6 +189,7 @@ var Policy = map[string]Rule{
 	"testRunWorkflow":            team(Member, FromBody),
 	"getWorkflowProgress":        on(Readonly, workflowAt(Path("id"))),
 	"previewWorkflowRun":         on(Readonly, workflowAt(Path("id"))),
+	"getWorkflowRunActivity":     on(Readonly, workflowAt(Path("id"))),
 	"endWorkflowJob":             on(Member, workflowAt(Path("id"))),
 	"setWorkflowAgent":           on(Member, workflowAt(Body("workflowId"))),
 	"setWorkflowPhoneNumber":     on(Member, workflowAt(Body("workflowId"))),

@@ -152,7 +152,6 @@ func Many(owners func(ctx context.Context, ids []string) (map[string]string, err
 // satisfies it.
 type Store interface {
 	APIKeyByHash(ctx context.Context, hash string) (store.APIKey, error)
-	TouchAPIKey(ctx context.Context, id string) error
 	SessionByID(ctx context.Context, id string) (store.Session, error)
 	UserByID(ctx context.Context, id string) (store.User, error)
 	MemberOf(ctx context.Context, orgID, userID string) (store.Member, error)

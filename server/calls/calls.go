@@ -136,6 +136,9 @@ func (s *Service) Close(ctx context.Context, orgID, callLogID string, c runs.Cal
 		}
 		end := store.CallEnd{Status: st, AnsweredAt: utc(c.AnsweredAt), EndTime: c.EndedAt, BilledMinutes: max(c.BilledMinutes, 0),
 			Cost: max(c.Cost, 0), HasTranscript: len(c.Turns) > 0 || l.HasTranscript, EndReason: orNil(strings.TrimSpace(c.Reason))}
+		if c.Path != nil {
+			end.Path = store.Strings(c.Path)
+		}
 		if end.EndTime.IsZero() {
 			end.EndTime = s.now()
 		}
@@ -189,6 +192,19 @@ func (s *Service) Said(ctx context.Context, orgID, callLogID string, turns []run
 			return err
 		}
 		if err := s.addTurns(ctx, orgID, callLogID, turns); err != nil {
+			return err
+		}
+		return s.events.Publish(ctx, orgID, events.CallUpdated, callLogID)
+	})
+}
+
+// Walked records where a call under way stands in its workflow (runs.CallLogs): the node it
+// is on now ("" for none) and the nodes it has been on, in order. It publishes call.updated
+// when that changed; a call that ended is left as it ended.
+func (s *Service) Walked(ctx context.Context, orgID, callLogID, current string, path []string) error {
+	return s.db.InTx(ctx, func(ctx context.Context) error {
+		changed, err := s.db.WalkCallLog(ctx, orgID, callLogID, orNil(current), store.Strings(path))
+		if err != nil || !changed {
 			return err
 		}
 		return s.events.Publish(ctx, orgID, events.CallUpdated, callLogID)

@@ -94,6 +94,10 @@ type Result struct {
 	// lifecycle stages, data access, branch choices, the end), in order, with what came of
 	// them: a step that could not run is here as skipped or failed, never silently dropped.
 	Steps []Step
+	// Path are the workflow's nodes the call has been on, in order (a node entered again is
+	// listed again); Current is the last of them while the call goes on, "" once it ended.
+	Path    []string
+	Current string
 }
 
 // StepStatus is what came of a step.

@@ -132,6 +132,9 @@ type state struct {
 	Silences    int    `json:"silences,omitempty"`
 	// Clock is where the next agent turn starts, in milliseconds from the answer.
 	Clock int64 `json:"clockMs"`
+	// Path are the nodes the call has been on, in order (a node entered again after others
+	// is listed again; at most maxPath, the latest kept), for the canvas to follow the call.
+	Path []string `json:"path,omitempty"`
 }
 
 type turn struct {
@@ -244,7 +247,10 @@ func (e *Engine) Result(st State) (Result, error) {
 		return Result{}, err
 	}
 	r := Result{Ended: cur.Ended, DoNotCall: cur.DoNotCall, ForwardedTo: cur.ForwardedTo, Turns: make([]Turn, 0, len(cur.Turns)),
-		Steps: append([]Step{}, cur.Steps...)}
+		Steps: append([]Step{}, cur.Steps...), Path: append([]string{}, cur.Path...)}
+	if !cur.Ended && len(cur.Path) > 0 {
+		r.Current = cur.Path[len(cur.Path)-1]
+	}
 	for _, t := range cur.Turns {
 		r.Turns = append(r.Turns, Turn{Speaker: t.Speaker, Text: t.Text, Offset: time.Duration(t.Offset) * time.Millisecond})
 	}

@@ -125,6 +125,23 @@ func (w *walk) step(nodeID, kind string, status StepStatus, detail string) {
 	w.st.Steps = append(w.st.Steps, Step{NodeID: nodeID, Kind: kind, Status: status, Detail: detail, Offset: w.offset()})
 }
 
+// maxPath bounds the path a call keeps (a flow looping through a Customer Response keeps its
+// latest steps).
+const maxPath = 400
+
+// enter records that the call is on node id now: added to the path unless it is there last
+// already (a Customer Response that waited for words is entered once).
+func (w *walk) enter(id string) {
+	p := w.st.Path
+	if len(p) > 0 && p[len(p)-1] == id {
+		return
+	}
+	if len(p) >= maxPath {
+		p = append(p[:0:0], p[len(p)-maxPath+1:]...)
+	}
+	w.st.Path = append(p, id)
+}
+
 // move goes on from a node: to its one next step; among several, to a choice when some are
 // customer responses (the customer's words choose), else to the first as drawn.
 func (w *walk) move(from string) {
@@ -164,6 +181,9 @@ func (w *walk) advance(ctx context.Context) {
 			continue
 		}
 		n, ok := w.g.nodes[st.Node]
+		if ok {
+			w.enter(n.ID)
+		}
 		if !ok {
 			w.step(st.Node, "end", StepDone, "The flow has no next step: the call ends.")
 			w.say(closingLine)

@@ -10,6 +10,7 @@ import (
 	"github.com/bettyhq/betty/server/api"
 	"github.com/bettyhq/betty/server/calls"
 	"github.com/bettyhq/betty/server/integrations/hubspot"
+	"github.com/bettyhq/betty/server/store"
 )
 
 // Calls answers the Calls tag: call logs, transcripts, recordings, statistics and the
@@ -96,7 +97,7 @@ func renderCallLog(l calls.CallLog) api.CallLog {
 		Direction: api.CallDirection(l.Direction), From: l.From, To: l.To, Status: api.CallLogStatus(l.Status),
 		StartTime: l.StartTime, EndTime: l.EndTime, Cost: l.Cost, CampaignId: l.CampaignID, AgentId: l.AgentID,
 		WorkflowId: l.WorkflowID, JobId: l.JobID, HasRecording: l.RecordingUploadID != nil, HasTranscript: l.HasTranscript, Simulated: l.Simulated,
-		EndReason: l.EndReason, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt}
+		EndReason: l.EndReason, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, CurrentNodeId: l.CurrentNodeID, Path: nodePath(l.Path)}
 	if l.AnsweredAt != nil {
 		until := time.Now()
 		if l.EndTime != nil {
@@ -105,6 +106,15 @@ func renderCallLog(l calls.CallLog) api.CallLog {
 		out.DurationSeconds = max(int(until.Sub(*l.AnsweredAt).Seconds()), 0)
 	}
 	return out
+}
+
+// nodePath is a call's path as the contract lists it: never null.
+func nodePath(p store.Strings) *[]string {
+	out := []string(p)
+	if out == nil {
+		out = []string{}
+	}
+	return &out
 }
 
 func renderTranscript(t calls.Transcript) api.Transcript {

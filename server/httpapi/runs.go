@@ -148,6 +148,26 @@ func (h *Runs) PreviewWorkflowRun(ctx context.Context, req api.PreviewWorkflowRu
 	return api.PreviewWorkflowRun200JSONResponse{Status: http.StatusOK, Data: out}, nil
 }
 
+// GetWorkflowRunActivity answers where the calls of the workflow's current (else latest) run stand.
+func (h *Runs) GetWorkflowRunActivity(ctx context.Context, req api.GetWorkflowRunActivityRequestObject) (api.GetWorkflowRunActivityResponseObject, error) {
+	a, err := h.svc.Activity(ctx, actor(ctx), req.Id)
+	if err != nil {
+		return nil, err
+	}
+	out := api.RunActivity{InProgress: a.InProgress, IsTest: a.IsTest, AsOf: a.AsOf, Steps: make([]api.StepActivity, len(a.Steps)),
+		Calls: make([]api.CallPosition, len(a.Calls))}
+	if a.JobID != "" {
+		out.JobId = &a.JobID
+	}
+	for i, c := range a.Steps {
+		out.Steps[i] = api.StepActivity{NodeId: c.NodeID, Now: c.Now, Passed: c.Passed}
+	}
+	for i, c := range a.Calls {
+		out.Calls[i] = api.CallPosition{CallLogId: c.CallLogID, CurrentNodeId: c.CurrentNodeID, Path: *nodePath(c.Path), UpdatedAt: c.UpdatedAt}
+	}
+	return api.GetWorkflowRunActivity200JSONResponse{Status: http.StatusOK, Data: out}, nil
+}
+
 func renderImportJob(j runs.ImportJob) api.Job {
 	status := api.JobStatus(store.JobInProgress)
 	var finished *api.Timestamp

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,8 +14,25 @@ import (
 )
 
 func init() {
-	for _, op := range []string{"getWorkflowProgress", "previewWorkflowRun", "endWorkflowJob", "listWorkflowHistory", "listJobStatuses"} {
+	for _, op := range []string{"getWorkflowProgress", "previewWorkflowRun", "getWorkflowRunActivity", "endWorkflowJob", "listWorkflowHistory", "listJobStatuses"} {
 		resourceFixtures[op] = runFixture
+	}
+}
+
+type activityJSON struct {
+	Data struct {
+		JobID      *string `json:"jobId"`
+		InProgress bool
+		IsTest     bool
+		Steps      []struct {
+			NodeID      string `json:"nodeId"`
+			Now, Passed int
+		}
+		Calls []struct {
+			CallLogID     string  `json:"callLogId"`
+			CurrentNodeID *string `json:"currentNodeId"`
+			Path          []string
+		}
 	}
 }
 
@@ -98,6 +116,12 @@ func TestRunWorkflowAPI(t *testing.T) {
 			t.Fatalf("progress before any run: %d %s", res.Status, res.Body)
 		}
 		a.problem(http.StatusNotFound, ada.Access, "POST", "/v1/workflow/progress/0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11", nil)
+		var act activityJSON
+		a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/run-activity/"+wf, nil, &act)
+		if act.Data.JobID != nil || act.Data.InProgress || len(act.Data.Steps) != 0 || len(act.Data.Calls) != 0 {
+			t.Fatalf("activity before any run: %+v", act.Data)
+		}
+		a.problem(http.StatusNotFound, ada.Access, "GET", "/v1/workflow/run-activity/0192f1a4-7c1e-7b52-9a61-3f0e2d7c9b11", nil)
 		a.problem(http.StatusUnprocessableEntity, ada.Access, "POST", "/v1/workflow/end-job/"+wf, nil)
 
 		var started struct{ Data jobJSON }
@@ -164,7 +188,9 @@ func TestRunWorkflowAPI(t *testing.T) {
 			Data []struct {
 				ID, Status, To string
 				HasTranscript  bool
-				JobID          *string `json:"jobId"`
+				JobID          *string  `json:"jobId"`
+				CurrentNodeID  *string  `json:"currentNodeId"`
+				Path           []string `json:"path"`
 			}
 		}
 		a.want(http.StatusOK, ada.Access, "GET", "/v1/call/logs?organizationId="+org, nil, &logs)
@@ -174,6 +200,24 @@ func TestRunWorkflowAPI(t *testing.T) {
 				found = true
 				if l.Status != "completed" || !l.HasTranscript || l.JobID != nil {
 					t.Fatalf("the test call's log: %+v", l)
+				}
+				// The path it took through the flow is kept; it ended, so it stands nowhere.
+				if len(l.Path) != 3 || !strings.HasPrefix(l.Path[0], "start-") || !strings.HasPrefix(l.Path[1], "hello-") ||
+					!strings.HasPrefix(l.Path[2], "end-") || l.CurrentNodeID != nil {
+					t.Fatalf("the test call's path: %q, on %v", l.Path, l.CurrentNodeID)
+				}
+				// The run's activity counts it on every step it passed, none on the line; a test
+				// run's call is listed to its end, with the path it took.
+				a.want(http.StatusOK, ada.Access, "GET", "/v1/workflow/run-activity/"+wf, nil, &act)
+				if act.Data.JobID == nil || *act.Data.JobID != test.Data.ID || !act.Data.IsTest || act.Data.InProgress ||
+					len(act.Data.Calls) != 1 || act.Data.Calls[0].CallLogID != l.ID || !slices.Equal(act.Data.Calls[0].Path, l.Path) ||
+					act.Data.Calls[0].CurrentNodeID != nil || len(act.Data.Steps) != 3 {
+					t.Fatalf("the test run's activity: %+v", act.Data)
+				}
+				for _, c := range act.Data.Steps {
+					if c.Now != 0 || c.Passed != 1 || !slices.Contains(l.Path, c.NodeID) {
+						t.Fatalf("the test run's step counts: %+v", act.Data.Steps)
+					}
 				}
 			}
 		}

@@ -53,6 +53,8 @@ type Deps struct {
 	MaxBodyBytes int64
 	// Issuer checks access tokens.
 	Issuer *auth.Issuer
+	// KeyUses records API keys' uses off the request path (the app flushes it).
+	KeyUses *auth.KeyUses
 	// Resources finds the organisation owning the resource an operation acts on, for every
 	// resource kind auth.Policy names.
 	Resources auth.Registry
@@ -180,11 +182,11 @@ func New(d Deps) (http.Handler, error) {
 	if d.UploadTimeout <= 0 {
 		d.UploadTimeout = 10 * time.Minute
 	}
-	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil || d.Calls == nil || d.Events == nil || d.Runs == nil || d.Integrations == nil || d.HubSpot == nil || d.ZapierHooks == nil {
-		return nil, errors.New("httpapi: Issuer, Mail and the domain services are required")
+	if d.Issuer == nil || d.Mail == nil || d.Identity == nil || d.Teams == nil || d.Billing == nil || d.Campaigns == nil || d.Agents == nil || d.Knowledge == nil || d.Workflows == nil || d.Uploads == nil || d.Voices == nil || d.Phones == nil || d.Calls == nil || d.Events == nil || d.Runs == nil || d.Integrations == nil || d.HubSpot == nil || d.ZapierHooks == nil || d.KeyUses == nil {
+		return nil, errors.New("httpapi: Issuer, Mail, KeyUses and the domain services are required")
 	}
 	metrics := NewMetrics(d.DB)
-	guard, err := newGuard(d.DB, d.Resources, d.Issuer, ops)
+	guard, err := newGuard(d.DB, d.Resources, d.Issuer, ops, d.KeyUses)
 	if err != nil {
 		return nil, err
 	}

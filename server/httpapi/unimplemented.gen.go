@@ -369,6 +369,10 @@ func (Unimplemented) GetWorkflowProgress(context.Context, api.GetWorkflowProgres
 	return nil, problem.NotImplemented("getWorkflowProgress")
 }
 
+func (Unimplemented) GetWorkflowRunActivity(context.Context, api.GetWorkflowRunActivityRequestObject) (api.GetWorkflowRunActivityResponseObject, error) {
+	return nil, problem.NotImplemented("getWorkflowRunActivity")
+}
+
 func (Unimplemented) GrantAdminOrganizationCredits(context.Context, api.GrantAdminOrganizationCreditsRequestObject) (api.GrantAdminOrganizationCreditsResponseObject, error) {
 	return nil, problem.NotImplemented("grantAdminOrganizationCredits")
 }

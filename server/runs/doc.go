@@ -169,4 +169,15 @@
 // failed after the last retry, suppressed and refused) and suppressed and refused (parts of
 // failed, shown apart),
 // pending = total - completed - failed (cancelled contacts stay pending).
+//
+// # Where calls stand (activity.go)
+//
+// The conversation engine keeps the path of workflow nodes each call has been on
+// (conversation.Result's Path and Current); the driver records it on the call log with every
+// step (CallLogs.Walked, in the transaction of the step; call.updated when it changed) and
+// keeps the final path at the close. StepCounts counts a run's calls per step from that: "now"
+// on the step a call going on stands on, "passed" on the other steps of its path (each call
+// once per step). Activity answers it for a workflow's current (else latest) run, with the
+// calls still going on (and a test run's one call to its end), for the canvas to seed from
+// before it follows the stream.
 package runs

@@ -356,7 +356,7 @@ func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.At
 	}
 	cs.Pending = append(rest, cs.Pending...)
 	var callID string
-	turns, err := s.turns(cs.Engine)
+	turns, walk, err := s.turns(cs.Engine)
 	if err != nil {
 		return err
 	}
@@ -376,7 +376,15 @@ func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.At
 		if err := move(ctx, &cur); err != nil {
 			return err
 		}
-		if len(turns) == 0 || cur.CallLogID == nil || s.d.CallLogs == nil {
+		if cur.CallLogID == nil || s.d.CallLogs == nil {
+			return nil
+		}
+		if len(walk.Path) > 0 {
+			if err := s.d.CallLogs.Walked(ctx, cur.OrganizationID, *cur.CallLogID, walk.Current, walk.Path); err != nil {
+				return err
+			}
+		}
+		if len(turns) == 0 {
 			return nil
 		}
 		return s.d.CallLogs.Said(ctx, cur.OrganizationID, *cur.CallLogID, turns)
@@ -388,20 +396,21 @@ func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.At
 	return nil
 }
 
-// turns answers the conversation so far of an engine's state (none without one).
-func (s *Service) turns(st conversation.State) ([]Turn, error) {
+// turns answers the conversation so far of an engine's state and the result it reads from
+// (where the call stands in its workflow); none without one.
+func (s *Service) turns(st conversation.State) ([]Turn, conversation.Result, error) {
 	if s.d.Conversation == nil || len(st) == 0 {
-		return nil, nil
+		return nil, conversation.Result{}, nil
 	}
 	r, err := s.d.Conversation.Result(st)
 	if err != nil {
-		return nil, err
+		return nil, r, err
 	}
 	out := make([]Turn, len(r.Turns))
 	for i, t := range r.Turns {
 		out[i] = Turn{Speaker: t.Speaker, Text: t.Text, Offset: t.Offset}
 	}
-	return out, nil
+	return out, r, nil
 }
 
 func (s *Service) hungUp(ctx context.Context, j store.WorkflowJob, a store.Attempt, e phones.CallEvent) error {
@@ -445,7 +454,7 @@ func (s *Service) hungUp(ctx context.Context, j store.WorkflowJob, a store.Attem
 			return err
 		}
 		closed.Title, closed.Summary, closed.Outcome, closed.Priority = sum.Title, sum.Summary, sum.Outcome, sum.Priority
-		closed.Analysis = &sum.Analysis
+		closed.Analysis, closed.Path = &sum.Analysis, result.Path
 	}
 	if closed.Title == "" {
 		closed.Title, closed.Summary, closed.Priority = fmt.Sprintf("Call to %s", a.Phone), fmt.Sprintf("The call ended %s.", state), 3

@@ -360,10 +360,11 @@ type fakeState struct {
 	Turns []conversation.Turn
 	DNC   bool
 	Done  bool
+	Path  []string
 }
 
 func (fakeConversation) Start(_ context.Context, s conversation.Setup) (conversation.State, []conversation.Action, error) {
-	st := fakeState{Turns: []conversation.Turn{{Speaker: "agent", Text: "Hello " + s.Contact.FirstName}}}
+	st := fakeState{Turns: []conversation.Turn{{Speaker: "agent", Text: "Hello " + s.Contact.FirstName}}, Path: []string{"start", "hello"}}
 	b, _ := json.Marshal(st)
 	return b, []conversation.Action{{Kind: conversation.Say, Text: st.Turns[0].Text}, {Kind: conversation.Listen}}, nil
 }
@@ -375,7 +376,7 @@ func (fakeConversation) Heard(_ context.Context, _ conversation.Setup, raw conve
 	}
 	st.Turns = append(st.Turns, conversation.Turn{Speaker: "customer", Text: text, Offset: at},
 		conversation.Turn{Speaker: "agent", Text: "Thank you, goodbye."})
-	st.DNC, st.Done = strings.Contains(text, "do not call"), true
+	st.DNC, st.Done, st.Path = strings.Contains(text, "do not call"), true, append(st.Path, "end")
 	b, _ := json.Marshal(st)
 	return b, []conversation.Action{{Kind: conversation.Say, Text: "Thank you, goodbye."}, {Kind: conversation.Hangup}}, nil
 }
@@ -383,7 +384,11 @@ func (fakeConversation) Heard(_ context.Context, _ conversation.Setup, raw conve
 func (fakeConversation) Result(raw conversation.State) (conversation.Result, error) {
 	var st fakeState
 	err := json.Unmarshal(raw, &st)
-	return conversation.Result{Turns: st.Turns, Ended: st.Done, DoNotCall: st.DNC}, err
+	r := conversation.Result{Turns: st.Turns, Ended: st.Done, DoNotCall: st.DNC, Path: st.Path}
+	if !st.Done && len(st.Path) > 0 {
+		r.Current = st.Path[len(st.Path)-1]
+	}
+	return r, err
 }
 
 func (fakeConversation) Summarize(_ context.Context, s conversation.Setup, r conversation.Result) (conversation.Summary, error) {
@@ -399,6 +404,7 @@ type fakeLogs struct {
 	recordings map[string][]byte
 	said       map[string][]runs.Turn // the live transcript of each call
 	failSaid   int                    // how many Said calls fail (their transaction rolls back)
+	walked     map[string][]string    // each call's nodes, as Walked recorded them: "current" or "path>…"
 }
 
 func (l *fakeLogs) Open(_ context.Context, c runs.CallOpened) (string, error) {
@@ -425,6 +431,26 @@ func (l *fakeLogs) Said(_ context.Context, _, id string, turns []runs.Turn) erro
 		l.said[id] = append(l.said[id], turns[len(l.said[id]):]...)
 	}
 	return nil
+}
+
+func (l *fakeLogs) Walked(_ context.Context, _, id, current string, path []string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.walked == nil {
+		l.walked = map[string][]string{}
+	}
+	// Like the store, a call standing where it stood already changes nothing.
+	if w := l.walked[id]; l.closed[id].Status == "" && (len(w) == 0 || w[len(w)-1] != current) {
+		l.walked[id] = append(w, current)
+	}
+	return nil
+}
+
+// positions answers the nodes a call stood on, as Walked recorded them.
+func (l *fakeLogs) positions(id string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.walked[id]...)
 }
 
 // transcript answers the live transcript of a call so far.

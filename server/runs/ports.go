@@ -24,6 +24,11 @@ type CallLogs interface {
 	// turns is the whole conversation so far, and the turns not recorded yet are added. It
 	// publishes call.updated when it added any. A call that ended is left to Close.
 	Said(ctx context.Context, orgID, callLogID string, turns []Turn) error
+	// Walked records where a call under way stands in its workflow: the node it is on now
+	// ("" for none) and the nodes it has been on, in order (conversation.Result's Current
+	// and Path). It publishes call.updated when that changed. A call that ended is left to
+	// Close.
+	Walked(ctx context.Context, orgID, callLogID, current string, path []string) error
 	// Close records the end of the call: final status, times, cost, transcript, recording and
 	// the inbox item the call produces (Turns is the whole conversation: the turns Said
 	// recorded already are not added again). Closing a call log twice changes nothing the
@@ -78,6 +83,8 @@ type CallClosed struct {
 	// Analysis is the call's post-call analysis (nil when the conversation engine did not
 	// hold the call).
 	Analysis *conversation.Analysis
+	// Path are the workflow's nodes the call had been on (nil: the path Walked recorded stays).
+	Path []string
 }
 
 // Turn is one turn of a conversation.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -404,7 +405,8 @@ func TestEventsInAnyOrder(t *testing.T) {
 	})
 }
 
-// The transcript of a call is written as the call goes (the live transcript): when the
+// The transcript of a call is written as the call goes (the live transcript), and where it
+// stands in the workflow with it: when the
 // customer is asked to speak, the agent's greeting is recorded already and the call is not
 // closed; at the end, every turn is recorded once, in order.
 func TestTranscriptGrowsDuringTheCall(t *testing.T) {
@@ -419,8 +421,9 @@ func TestTranscriptGrowsDuringTheCall(t *testing.T) {
 		id := "log-" + store.AttemptID(j.ID, 1, 1)
 		var during []runs.Turn
 		var closedDuring bool
+		var stoodOn []string
 		calls.reply = func(string) string {
-			during = h.logs.transcript(id)
+			during, stoodOn = h.logs.transcript(id), h.logs.positions(id)
 			h.logs.mu.Lock()
 			_, closedDuring = h.logs.closed[id]
 			h.logs.mu.Unlock()
@@ -436,6 +439,14 @@ func TestTranscriptGrowsDuringTheCall(t *testing.T) {
 		}
 		if c := h.logs.closed[id]; len(c.Turns) != 3 {
 			t.Fatalf("closed with %d turns", len(c.Turns))
+		}
+		// Where the call stands follows it too: on the greeting's step while the customer is
+		// listened to, nowhere once it ended, and the path it took kept at the close.
+		if !reflect.DeepEqual(stoodOn, []string{"hello"}) || !reflect.DeepEqual(h.logs.positions(id), []string{"hello", ""}) {
+			t.Fatalf("positions while listening %q, at the end %q", stoodOn, h.logs.positions(id))
+		}
+		if p := h.logs.closed[id].Path; !reflect.DeepEqual(p, []string{"start", "hello", "end"}) {
+			t.Fatalf("closed with path %q", p)
 		}
 	})
 }

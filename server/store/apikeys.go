@@ -58,12 +58,18 @@ func (db *DB) DeleteAPIKey(ctx context.Context, orgID, id string) error {
 	return db.one(ctx, `DELETE FROM api_keys WHERE organization_id = ? AND id = ?`, orgID, id)
 }
 
-// TouchAPIKey records a use of a key, at most once a minute, so reads stay cheap.
-func (db *DB) TouchAPIKey(ctx context.Context, id string) error {
-	t := now()
-	_, err := db.exec(ctx, `UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
-		t, id, t.Add(-time.Minute))
-	return err
+// TouchAPIKeys writes when keys were last used (auth.KeyUses batches them off the request
+// path), in one transaction; a stored time is only ever moved forward.
+func (db *DB) TouchAPIKeys(ctx context.Context, uses map[string]time.Time) error {
+	return db.InTx(ctx, func(ctx context.Context) error {
+		for id, t := range uses {
+			if _, err := db.exec(ctx, `UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
+				t.UTC().Truncate(time.Microsecond), id, t.UTC().Truncate(time.Microsecond)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // DeleteAPIKeysCreatedBy revokes the team's keys a user made and says how many there were.

@@ -53,14 +53,18 @@ type CallLog struct {
 	// EndReason says why Betty ended the call (nil: it ended the usual way, or goes on).
 	EndReason *string `db:"end_reason"`
 	// Simulated: the call went through the offline simulator (fictional, free: billing.CallIsFree).
-	Simulated bool      `db:"simulated"`
-	CreatedAt time.Time `db:"created_at"`
-	UpdatedAt time.Time `db:"updated_at"`
+	Simulated bool `db:"simulated"`
+	// CurrentNodeID is the workflow node the call is on now (nil before the agent first
+	// speaks and once it ended); Path the nodes it has been on, in order.
+	CurrentNodeID *string   `db:"current_node_id"`
+	Path          Strings   `db:"path"`
+	CreatedAt     time.Time `db:"created_at"`
+	UpdatedAt     time.Time `db:"updated_at"`
 }
 
 const callLogColumns = `id, organization_id, call_control_id, direction, from_number, to_number, status, campaign_id,
 	agent_id, workflow_id, job_id, attempt_id, start_time, answered_at, end_time, billed_minutes, cost,
-	recording_upload_id, has_transcript, end_reason, simulated, created_at, updated_at`
+	recording_upload_id, has_transcript, end_reason, simulated, current_node_id, path, created_at, updated_at`
 
 // CreateCallLog inserts c (ID and the times are set here; StartTime too when zero). ErrConflict when the
 // team already has a call log of c.AttemptID; ErrReference when its campaign, agent or
@@ -74,10 +78,10 @@ func (db *DB) CreateCallLog(ctx context.Context, c *CallLog) error {
 	}
 	c.StartTime = c.StartTime.UTC().Truncate(time.Microsecond)
 	_, err := db.exec(ctx, `INSERT INTO call_logs (`+callLogColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, c.OrganizationID, c.CallControlID, c.Direction, c.From, c.To, c.Status, c.CampaignID, c.AgentID,
 		c.WorkflowID, c.JobID, c.AttemptID, c.StartTime, c.AnsweredAt, c.EndTime, c.BilledMinutes, c.Cost,
-		c.RecordingUploadID, c.HasTranscript, c.EndReason, c.Simulated, c.CreatedAt, c.UpdatedAt)
+		c.RecordingUploadID, c.HasTranscript, c.EndReason, c.Simulated, c.CurrentNodeID, c.Path, c.CreatedAt, c.UpdatedAt)
 	return err
 }
 
@@ -129,6 +133,43 @@ func (db *DB) ProgressCallLog(ctx context.Context, orgID, id string, callControl
 	return err
 }
 
+// WalkCallLog records where a call that has not ended stands in its workflow: the node it is
+// on (nil: none) and the nodes it has been on. It answers whether anything changed (false
+// when the call ended, or stood there already); ErrNotFound when there is no such call log.
+func (db *DB) WalkCallLog(ctx context.Context, orgID, id string, current *string, path Strings) (bool, error) {
+	p, err := path.Value()
+	if err != nil {
+		return false, err
+	}
+	n, err := db.exec(ctx, `UPDATE call_logs SET current_node_id = ?, path = ?, updated_at = ?
+		WHERE organization_id = ? AND id = ? AND end_time IS NULL
+		AND (path <> ? OR COALESCE(current_node_id, '') <> COALESCE(?, ''))`, current, p, now(), orgID, id, p, current)
+	if err != nil || n > 0 {
+		return n > 0, err
+	}
+	_, err = db.CallLogByID(ctx, orgID, id)
+	return false, err
+}
+
+// CallPosition is where one call of a job stands in its workflow.
+type CallPosition struct {
+	CallLogID     string     `db:"id"`
+	CurrentNodeID *string    `db:"current_node_id"`
+	Path          Strings    `db:"path"`
+	EndTime       *time.Time `db:"end_time"`
+	UpdatedAt     time.Time  `db:"updated_at"`
+}
+
+// JobCallPositions answers where every call a job of the team placed stands (test calls too,
+// whose call logs name no job: they are found through the job's attempts).
+func (db *DB) JobCallPositions(ctx context.Context, orgID, jobID string) ([]CallPosition, error) {
+	out := []CallPosition{}
+	err := db.selectAll(ctx, db.read(ctx), &out, `SELECT c.id, c.current_node_id, c.path, c.end_time, c.updated_at
+		FROM contact_attempts a JOIN call_logs c ON c.organization_id = a.organization_id AND c.attempt_id = a.id
+		WHERE a.organization_id = ? AND a.job_id = ? ORDER BY c.start_time, c.id`, orgID, jobID)
+	return out, err
+}
+
 // CallEnd is what CloseCallLog records.
 type CallEnd struct {
 	Status            CallStatus
@@ -140,6 +181,17 @@ type CallEnd struct {
 	HasTranscript     bool
 	// EndReason says why Betty ended the call; nil when it ended the usual way.
 	EndReason *string
+	// Path are the nodes the call had been on at its end (nil: the path recorded stays).
+	Path Strings
+}
+
+// path is the Path to write, nil to keep the one recorded.
+func (e CallEnd) path() any {
+	if e.Path == nil {
+		return nil
+	}
+	v, _ := e.Path.Value()
+	return v
 }
 
 // CloseCallLog records the end of a call that has not ended yet and answers whether it did
@@ -149,9 +201,9 @@ type CallEnd struct {
 func (db *DB) CloseCallLog(ctx context.Context, orgID, id string, e CallEnd) (bool, error) {
 	n, err := db.exec(ctx, `UPDATE call_logs SET status = ?, answered_at = COALESCE(?, answered_at), end_time = ?,
 		billed_minutes = ?, cost = ?, recording_upload_id = COALESCE(?, recording_upload_id), has_transcript = ?, end_reason = ?,
-		updated_at = ?
+		current_node_id = NULL, path = COALESCE(?, path), updated_at = ?
 		WHERE organization_id = ? AND id = ? AND end_time IS NULL`,
-		e.Status, e.AnsweredAt, e.EndTime.UTC(), e.BilledMinutes, e.Cost, e.RecordingUploadID, e.HasTranscript, e.EndReason, now(), orgID, id)
+		e.Status, e.AnsweredAt, e.EndTime.UTC(), e.BilledMinutes, e.Cost, e.RecordingUploadID, e.HasTranscript, e.EndReason, e.path(), now(), orgID, id)
 	if err != nil || n > 0 {
 		return n > 0, err
 	}

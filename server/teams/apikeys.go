@@ -45,6 +45,12 @@ func (s *Service) APIKeys(ctx context.Context, a auth.Actor) ([]APIKey, error) {
 	out := make([]APIKey, 0, len(keys))
 	for _, k := range keys {
 		v := APIKey{APIKey: k}
+		if s.uses != nil {
+			if t, ok := s.uses.Last(k.ID); ok && (k.LastUsedAt == nil || t.After(*k.LastUsedAt)) {
+				t = t.UTC()
+				v.LastUsedAt = &t
+			}
+		}
 		if k.CreatedBy != nil {
 			if u, ok := users[*k.CreatedBy]; ok {
 				v.Creator = &u

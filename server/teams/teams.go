@@ -37,7 +37,12 @@ type Service struct {
 	mail  mail.Mailer
 	links links.Builder
 	now   func() time.Time
+	uses  *auth.KeyUses
 }
+
+// SetKeyUses gives the service the recorder of API keys' uses, whose times not yet written
+// show in the keys' list.
+func (s *Service) SetKeyUses(u *auth.KeyUses) { s.uses = u }
 
 // New returns the team service.
 func New(db *store.DB, m mail.Mailer, l links.Builder) *Service {

@@ -6,10 +6,10 @@ import type { LucideIcon } from 'lucide-react';
 import { Building2, Clock, KeyRound, LogOut, Monitor, Moon, Plus, Sun, User, UserPlus } from 'lucide-react';
 
 import type { TeamRole } from '../api/gen/model';
-import { teamPath } from '../features/team/TeamContext';
 import { availableNavItems, isNavItemVisible } from './nav';
 import type { RecentEntry } from './recent';
 import { can } from './roles';
+import { teamPath } from './teamPath';
 import type { ThemePreference } from './theme';
 
 export type PaletteAction =

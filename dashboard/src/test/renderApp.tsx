@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { createMemoryRouter } from 'react-router';
 
-import { App, routes } from '../App';
+import { App, routes } from '../app/App';
 
 /** The whole app at `path`, in StrictMode as main.tsx renders it, with a fresh cache. */
 export function renderApp(path: string) {

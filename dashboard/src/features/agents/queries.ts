@@ -22,7 +22,8 @@ import {
   updateAgentFaq,
 } from '../../api/gen/agents/agents';
 import type { AgentFaq, AgentProfile, CreateAgentRequest, UpdateAgentRequest } from '../../api/gen/model';
-import { invalidateCampaigns } from '../campaigns/queries';
+import { invalidateCampaigns } from '../../lib/invalidate';
+import { madeBy } from '../../lib/queryKeys';
 
 export const AGENTS_PAGE_SIZE = 10;
 /** How often a teaching audio file's summary is asked for while it is being made. */
@@ -66,7 +67,7 @@ export function audioSummariesQueryOptions(organizationId: string, formIds: stri
 export async function invalidateAgents(queryClient: QueryClient, agent?: Pick<AgentProfile, 'id' | 'organizationId'>) {
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: AGENT_LISTS }),
-    queryClient.invalidateQueries({ predicate: (q) => typeof q.queryKey[0] === 'string' && q.queryKey[0].startsWith('/v1/agent/list/campaigns/') }),
+    queryClient.invalidateQueries({ predicate: madeBy(getListCampaignAgentsQueryKey) }),
     agent ? queryClient.invalidateQueries({ queryKey: getGetAgentQueryKey(agent.id) }) : undefined,
     invalidateCampaigns(queryClient),
   ]);

@@ -56,7 +56,7 @@ export function CallDetail({ team, callLogId }: { team: Organization; callLogId:
   const transcript = useQuery({
     ...transcriptQueryOptions(team.id, data?.callControlId ?? ''),
     enabled: !!data && (data.hasTranscript || live),
-    // Each turn said publishes call.updated (lib/liveEvents.ts refreshes the transcript); without
+    // Each turn said publishes call.updated (app/liveEvents.ts refreshes the transcript); without
     // the stream, a call in progress is read again.
     refetchInterval: live && stream !== 'open' ? LIVE_TRANSCRIPT_MS : false,
   });

@@ -1,6 +1,6 @@
 // Calls: the team's call logs (10 a page, newest first), one call, its transcript and its
 // recording's signed URL, and the calls per day. With the event stream open, `call.updated`
-// refreshes them (lib/liveEvents.ts); without it a page showing a call in progress polls.
+// refreshes them (app/liveEvents.ts); without it a page showing a call in progress polls.
 
 import type { QueryClient } from '@tanstack/react-query';
 

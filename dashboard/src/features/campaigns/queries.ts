@@ -16,14 +16,12 @@ import {
   updateCampaign,
 } from '../../api/gen/campaigns/campaigns';
 import type { CreateCampaignRequest, UpdateCampaignRequest } from '../../api/gen/model';
-import { invalidatePhoneNumbers } from '../phone-numbers/queries';
+import { invalidateCampaigns, invalidatePhoneNumbers } from '../../lib/invalidate';
 import { filterParams, type CampaignFilters } from './filters';
 
 export const CAMPAIGNS_PAGE_SIZE = 5;
 /** Spec section 9: the campaign list is polled every 10 s. */
 export const CAMPAIGNS_POLL_MS = 10_000;
-
-const LIST_ROOT = [getListCampaignsQueryKey()[0]];
 
 export function campaignsQueryOptions(organizationId: string, page: number, filters: CampaignFilters) {
   const params = { organizationId, page, sizePerPage: CAMPAIGNS_PAGE_SIZE, ...filterParams(filters) };
@@ -49,13 +47,8 @@ export function inboundAssignmentsQueryOptions(phoneNumberId: string) {
   };
 }
 
-/** Every campaign list and campaign: something about campaigns changed. */
-export function invalidateCampaigns(queryClient: QueryClient, id?: string) {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: LIST_ROOT }),
-    id ? queryClient.invalidateQueries({ queryKey: getGetCampaignQueryKey(id) }) : undefined,
-  ]);
-}
+// Shared with the features whose changes reach campaigns (lib/invalidate.ts).
+export { invalidateCampaigns };
 
 export function createCampaignMutationOptions(queryClient: QueryClient) {
   return {

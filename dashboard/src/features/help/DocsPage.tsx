@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router';
 
 import { Badge } from '../../components/ui/badge';
-import NotFoundPage from '../../pages/NotFoundPage';
+import NotFoundPage from '../../components/NotFoundPage';
 import { GUIDES, HELP_SECTIONS, guideBySlug, guidePreview, neighbours, type Guide } from './guides';
 import { HelpNav } from './HelpNav';
 

@@ -2,7 +2,7 @@
 // the public view of a shared item, and the changes (priority, visibility, delete), each
 // refreshing what it changes. Spec section 9: the inbox is cached for 5 minutes; the event
 // stream's `inbox.updated` (and `call.updated`, since every finished call files an item)
-// refreshes it sooner (lib/liveEvents.ts).
+// refreshes it sooner (app/liveEvents.ts).
 
 import type { QueryClient } from '@tanstack/react-query';
 

@@ -19,7 +19,7 @@ import {
   searchAvailablePhoneNumbers,
   verifyPhoneNumber,
 } from '../../api/gen/phone/phone';
-import { invalidateWorkflows } from '../workflows/queries';
+import { invalidatePhoneNumbers, invalidateWorkflows } from '../../lib/invalidate';
 
 export const PHONE_NUMBERS_PAGE_SIZE = 10;
 /** Spec section 9: the default buy filter. */
@@ -27,8 +27,6 @@ export const DEFAULT_SEARCH = { countryCode: 'US', type: 'local', areaCode: '', 
 /** Spec section 9: verifications are polled every 8 s while a code is out, else every 10 minutes. */
 export const VERIFYING_POLL_MS = 8_000;
 export const IDLE_POLL_MS = 600_000;
-
-const NUMBERS_ROOT = [getListPhoneNumbersQueryKey()[0]];
 
 export function phoneNumbersQueryOptions(organizationId: string, page: number, sizePerPage = PHONE_NUMBERS_PAGE_SIZE) {
   const params = { organizationId, page, sizePerPage };
@@ -38,9 +36,8 @@ export function phoneNumbersQueryOptions(organizationId: string, page: number, s
   };
 }
 
-export function invalidatePhoneNumbers(queryClient: QueryClient) {
-  return queryClient.invalidateQueries({ queryKey: NUMBERS_ROOT });
-}
+// Shared with the features whose changes reach the numbers screen (lib/invalidate.ts).
+export { invalidatePhoneNumbers };
 
 export function supportedCountriesQueryOptions() {
   return {

@@ -1,12 +1,13 @@
 // Runs of a workflow: its current (or latest) job with fresh progress, its history (10 a page,
 // refreshed every 60 s without the event stream), starting a run or a test run, and ending one.
-// With the event stream open, `job.updated` writes the job into these caches (lib/liveEvents.ts);
+// With the event stream open, `job.updated` writes the job into these caches (app/liveEvents.ts);
 // without it the job is polled every 5 s while it is in progress (spec section 9).
 
 import type { QueryClient } from '@tanstack/react-query';
 
 import type { Job, ListWorkflowHistoryParams, TestRunWorkflowRequest } from '../../api/gen/model';
 import { endWorkflowJob, exportJobCalls, getGetWorkflowProgressUrl, getListWorkflowHistoryQueryKey, getPreviewWorkflowRunQueryKey, getWorkflowProgress, listWorkflowHistory, previewWorkflowRun, runWorkflow, testRunWorkflow } from '../../api/gen/workflows/workflows';
+import { madeBy } from '../../lib/queryKeys';
 
 export const HISTORY_PAGE_SIZE = 10;
 
@@ -14,8 +15,6 @@ export const HISTORY_PAGE_SIZE = 10;
 export function progressQueryKey(workflowId: string) {
   return [getGetWorkflowProgressUrl(workflowId)] as const;
 }
-
-const HISTORY_PREFIX = getListWorkflowHistoryQueryKey('')[0];
 
 function historyRoot(workflowId: string) {
   return getListWorkflowHistoryQueryKey(workflowId).slice(0, 1);
@@ -62,7 +61,7 @@ export function invalidateRuns(queryClient: QueryClient, workflowId?: string) {
   if (workflowId) {
     return Promise.all([queryClient.invalidateQueries({ queryKey: progressQueryKey(workflowId) }), queryClient.invalidateQueries({ queryKey: historyRoot(workflowId) })]);
   }
-  return queryClient.invalidateQueries({ predicate: (q) => typeof q.queryKey[0] === 'string' && (q.queryKey[0].startsWith(HISTORY_PREFIX) || q.queryKey[0].startsWith(getGetWorkflowProgressUrl(''))) });
+  return queryClient.invalidateQueries({ predicate: madeBy(getListWorkflowHistoryQueryKey, getGetWorkflowProgressUrl) });
 }
 
 export function isFinished(job: Pick<Job, 'status'> | null | undefined): boolean {

@@ -25,8 +25,5 @@ export function useCurrentTeam(): Organization {
   return team;
 }
 
-/** A dashboard path that keeps the current team in its query string. */
-export function teamPath(path: string, teamId: string | null | undefined): string {
-  if (!teamId) return path;
-  return `${path}${path.includes('?') ? '&' : '?'}teamId=${encodeURIComponent(teamId)}`;
-}
+// The shell and the palette (lib/) build team paths too, so the rule lives in lib/teamPath.ts.
+export { teamPath } from '../../lib/teamPath';

@@ -25,7 +25,8 @@ import {
   listWorkflowTemplates,
   saveWorkflow,
 } from '../../api/gen/workflows/workflows';
-import { invalidateCampaigns } from '../campaigns/queries';
+import { invalidateCampaigns, invalidateWorkflows } from '../../lib/invalidate';
+import { madeBy } from '../../lib/queryKeys';
 
 export const WORKFLOWS_PAGE_SIZE = 10;
 export const CAMPAIGN_WORKFLOWS_PAGE_SIZE = 5;
@@ -39,9 +40,6 @@ export const CSV_POLL_PARSING_MS = 5_000;
 export const CSV_POLL_MS = 10_000;
 /** The Contacts node's table shows 10 rows a page. */
 export const CONTACTS_TABLE_SIZE = 10;
-
-const WORKFLOW_LIST_ROOT = [getListWorkflowsQueryKey()[0]];
-const CAMPAIGN_WORKFLOWS_ROOT = (campaignId: string) => getListCampaignWorkflowsQueryKey(campaignId).slice(0, 1);
 
 export function workflowQueryOptions(id: string) {
   return {
@@ -85,12 +83,15 @@ export function csvQueryOptions(workflowId: string, nodeId: string, page: number
   };
 }
 
-export function invalidateWorkflows(queryClient: QueryClient, id?: string, campaignId?: string | null) {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: WORKFLOW_LIST_ROOT }),
-    id ? queryClient.invalidateQueries({ queryKey: getGetWorkflowQueryKey(id) }) : undefined,
-    campaignId ? queryClient.invalidateQueries({ queryKey: CAMPAIGN_WORKFLOWS_ROOT(campaignId) }) : undefined,
-  ]);
+// Shared with the features whose changes reach workflows (lib/invalidate.ts).
+export { invalidateWorkflows };
+
+/** The Contacts tables (every page of every node's CSV) of one workflow, or of all of them: their rows' call status changed. */
+export function invalidateContacts(queryClient: QueryClient, workflowId?: string) {
+  const csv = madeBy(getGetWorkflowCsvQueryKey);
+  return queryClient.invalidateQueries({
+    predicate: (q) => csv(q) && (workflowId === undefined || (q.queryKey[1] as { workflowId?: string } | undefined)?.workflowId === workflowId),
+  });
 }
 
 export function createWorkflowMutationOptions(queryClient: QueryClient) {

@@ -83,6 +83,23 @@ and while it goes on.
    * @maxLength 500
    */
   endReason?: string;
+  /**
+   * The workflow step (node id) the call is on now: where the agent is speaking or
+listening. Null before the agent first speaks, once the call ended, and for calls no
+workflow drives. Changes are sent as `call.updated` events.
+
+   * @maxLength 64
+   * @nullable
+   */
+  currentNodeId?: string | null;
+  /**
+   * The workflow steps (node ids) the call has been on, in order, the current one last
+while it goes on; a step the call came back to is listed again (at most the latest
+400). Empty before the agent first speaks and for calls no workflow drives.
+
+   * @maxItems 400
+   */
+  path?: string[];
   /** What the call's HubSpot lifecycle-stage steps wrote back to HubSpot, oldest first
 (answered by `getCallLog` only; absent from lists). Each is `pending` while Betty
 tries (a background job retried with backoff), then `done` or `failed` with the

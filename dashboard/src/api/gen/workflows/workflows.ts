@@ -46,6 +46,7 @@ import type {
   NotFoundResponse,
   PayloadTooLargeResponse,
   RecordId,
+  RunActivityResponse,
   RunPreviewResponse,
   RunWorkflowRequest,
   SaveWorkflowRequest,
@@ -850,6 +851,112 @@ export function usePreviewWorkflowRun<TData = Awaited<ReturnType<typeof previewW
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getPreviewWorkflowRunQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Answers, for the workflow's run in progress (else its latest run, a test run too), how
+many of its calls are on each step now and how many have passed through it, and where
+each call still going on stands. The canvas seeds its counts from it and then follows
+the `call.updated` events (their `currentNodeId` and `path`): a `call.updated` of a call
+not among `calls` whose `updatedAt` is at or before `asOf` is counted in `steps`
+already. `jobId` is null when the workflow never ran. Any team role may call it.
+
+ * @summary Where a workflow run's calls stand
+ */
+export const getGetWorkflowRunActivityUrl = (id: RecordId,) => {
+
+
+  
+
+  return `/v1/workflow/run-activity/${id}`
+}
+
+export const getWorkflowRunActivity = async (id: RecordId, options?: RequestInit): Promise<RunActivityResponse> => {
+  
+  return customFetch<RunActivityResponse>(getGetWorkflowRunActivityUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetWorkflowRunActivityQueryKey = (id?: RecordId,) => {
+    return [
+    `/v1/workflow/run-activity/${id}`
+    ] as const;
+    }
+
+    
+export const getGetWorkflowRunActivityQueryOptions = <TData = Awaited<ReturnType<typeof getWorkflowRunActivity>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflowRunActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetWorkflowRunActivityQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getWorkflowRunActivity>>> = ({ signal }) => getWorkflowRunActivity(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getWorkflowRunActivity>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetWorkflowRunActivityQueryResult = NonNullable<Awaited<ReturnType<typeof getWorkflowRunActivity>>>
+export type GetWorkflowRunActivityQueryError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>
+
+
+export function useGetWorkflowRunActivity<TData = Awaited<ReturnType<typeof getWorkflowRunActivity>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: RecordId, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflowRunActivity>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getWorkflowRunActivity>>,
+          TError,
+          Awaited<ReturnType<typeof getWorkflowRunActivity>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetWorkflowRunActivity<TData = Awaited<ReturnType<typeof getWorkflowRunActivity>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflowRunActivity>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getWorkflowRunActivity>>,
+          TError,
+          Awaited<ReturnType<typeof getWorkflowRunActivity>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetWorkflowRunActivity<TData = Awaited<ReturnType<typeof getWorkflowRunActivity>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflowRunActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Where a workflow run's calls stand
+ */
+
+export function useGetWorkflowRunActivity<TData = Awaited<ReturnType<typeof getWorkflowRunActivity>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | TooManyRequestsResponse | ErrorResponse>>(
+ id: RecordId, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWorkflowRunActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetWorkflowRunActivityQueryOptions(id,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -3,6 +3,7 @@ import { Plus } from 'lucide-react';
 import { createContext, memo, useContext } from 'react';
 
 import { str, type Graph } from '../graph';
+import { useEdgeOnPath } from './live/RunOverlay';
 
 export interface EdgeActions {
   /** The plus on an edge: a step between its ends, or (from a conditional path) a new path. */
@@ -46,13 +47,15 @@ export function flowEdges(g: Graph): RfEdge<StepEdgeData>[] {
 /** How far above the target the condition label sits (canvas px): clear of the "+" at the middle. */
 const LABEL_ABOVE_TARGET = 34;
 
-function AddStepEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, markerEnd, style, data }: EdgeProps) {
+function AddStepEdgeView({ id, source, target, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, markerEnd, style, data }: EdgeProps) {
   const { onPlus, readOnly } = useContext(EdgeContext);
+  const onPath = useEdgeOnPath(source, target); // a test run's call went along it
+  if (onPath) style = { ...style, stroke: 'var(--color-success)', strokeWidth: 4 };
   const [path, midX, midY] = getBezierPath({ sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition });
   const condition = (data as StepEdgeData | undefined)?.condition;
   return (
     <>
-      <BaseEdge id={id} path={path} {...(markerEnd ? { markerEnd } : {})} {...(style ? { style } : {})} />
+      <BaseEdge id={id} path={path} data-on-path={onPath || undefined} {...(markerEnd ? { markerEnd } : {})} {...(style ? { style } : {})} />
       {(condition || !readOnly) && (
         <EdgeLabelRenderer>
           {condition && (

@@ -16,15 +16,14 @@ import {
   type OnNodeDrag,
   type Viewport,
 } from '@xyflow/react';
-import { Activity, FileText, LayoutGrid, ListChecks, Map as MapIcon, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Activity, FileText, Keyboard, LayoutGrid, ListChecks, Map as MapIcon, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { useSearchParams } from 'react-router';
 
-import type { Workflow } from '../../../api/gen/model';
+import type { PostCallField, Workflow } from '../../../api/gen/model';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorState, PageSkeleton } from '../../../components/ui/states';
 import { toast } from '../../../components/ui/toast-store';
@@ -32,19 +31,29 @@ import { cn } from '../../../lib/cn';
 import { RunControls } from '../../runs/RunControls';
 import { RunsPanel } from '../../runs/RunsPanel';
 import { teamPath, useCurrentTeam } from '../../team/TeamContext';
-import { parseGraph, str, validate, type Data, type Graph, type Kind } from '../graph';
+import { parseGraph, problemsByNode, str, validate, type Graph, type Kind } from '../graph';
 import { PostCallFieldsDialog } from '../PostCallFieldsDialog';
 import { PromptPanel } from '../PromptPanel';
 import { workflowQueryOptions } from '../queries';
 import { edgeTypes, EdgeContext, flowEdges } from './AddStepEdge';
+import { AddStepDialog, type StepTarget } from './AddStepDialog';
+import { Blockers } from './Blockers';
+import { ConflictDialog } from './ConflictDialog';
+import { CanvasMenu, menuItemsFor, type MenuTarget } from './CanvasMenu';
+import { CanvasTools } from './CanvasTools';
 import { CanvasContext, type CanvasActions } from './context';
 import * as ops from './editor';
 import { controlsCorner, MAX_ZOOM, MIN_ZOOM, MINIMAP_SIZE, minimapCorner, openingGraph, openingViewport, type Corner } from './layout';
+import { EditPanel } from './EditPanel';
+import { RunOverlayProvider } from './live/RunOverlay';
 import { minimapColor, useMinimapChoice } from './minimap';
-import { NODE_KINDS, nodeTypes, specOf } from './nodes/registry';
+import { nodeTypes, specOf } from './nodes/registry';
+import { ShortcutsDialog } from './ShortcutsDialog';
+import { SidePanel } from './SidePanel';
+import { useCanvasKeys } from './useCanvasKeys';
+import { useHistory } from './useHistory';
+import { useKeepCentre, useKeepInView } from './useKeepInView';
 import { useSaveQueue, type SaveStatus } from './useSaveQueue';
-
-const HISTORY_LIMIT = 100;
 
 const STATUS_TEXT: Record<SaveStatus, string> = {
   saved: 'All changes saved',
@@ -80,76 +89,52 @@ function toRfNodes(g: Graph, selected: ReadonlySet<string>): RfNode[] {
   }));
 }
 
-type StepTarget = { after: string } | { edge: string };
-
-function AddStepDialog({ target, onClose, onPick }: { target: StepTarget | null; onClose: () => void; onPick: (kind: Kind) => void }) {
-  const kinds = Object.values(NODE_KINDS).filter((k) => k.addable);
-  return (
-    <Dialog open={target !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent title="Add a step" description="Choose what happens next in the call.">
-        <ul className="grid gap-2 sm:grid-cols-2">
-          {kinds.map((k) => (
-            <li key={k.kind}>
-              <button type="button" className="w-full rounded-lg border-2 bg-surface p-3 text-left hover:bg-muted" style={{ borderColor: k.color }} onClick={() => onPick(k.kind)}>
-                <span className="block text-sm font-semibold text-fg">{k.label}</span>
-                <span className="block text-xs text-fg-muted">{k.hint}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      </DialogContent>
-    </Dialog>
-  );
-}
-
-function EditPanel({ nodeId, graph, onApply, onClose }: { nodeId: string; graph: Graph; onApply: (data: Data) => void; onClose: () => void }) {
-  const n = graph.nodes.find((x) => x.id === nodeId);
-  const [draft, setDraft] = useState<Data>(() => ({ ...(n?.data ?? {}) }));
-  if (!n) return null;
-  const spec = specOf(n.type);
-  const Edit = spec.Edit;
-  const problems = spec.validate(draft);
-  return (
-    <aside aria-label={`Edit ${spec.label}`} className="absolute top-0 right-0 z-10 flex h-full w-full max-w-sm flex-col border-l border-line bg-surface shadow-xl">
-      <div className="flex items-center justify-between border-b border-line px-4 py-3">
-        <h2 className="text-sm font-semibold text-fg">
-          <span className="mr-2 inline-block size-2 rounded-full" style={{ background: spec.color }} aria-hidden="true" />
-          Edit {spec.label}
-        </h2>
-      </div>
-      <div className="min-h-0 flex-1 overflow-y-auto p-4">{Edit && <Edit nodeId={nodeId} data={draft} onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))} />}</div>
-      <div className="flex justify-end gap-2 border-t border-line px-4 py-3">
-        <Button variant="secondary" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button
-          onClick={() => onApply(draft)}
-          // A value the server refuses cannot be applied; a missing one can (it only stops a run).
-          disabled={Object.keys(problems).some((f) => !['instruction', 'description', 'destinationPhoneNumber', 'webhookUrl', 'lifeCycleStage', 'contactsSource'].includes(f) || !!draft[f])}
-        >
-          Apply
-        </Button>
-      </div>
-    </aside>
-  );
+/** What the canvas's history keeps: everything the user edits here. */
+interface Doc {
+  graph: Graph;
+  fields: PostCallField[];
 }
 
 function Editor({ workflow }: { workflow: Workflow }) {
   const team = useCurrentTeam();
   const rf = useReactFlow();
   const seeded = useRef(false);
-  const [graph, setGraph] = useState<Graph>(() => {
-    const g = parseGraph({ nodes: workflow.nodes ?? [], edges: workflow.edges ?? [] });
-    // A workflow never saved has no nodes on the server: it starts with Start (and Contacts).
-    if (g.nodes.length === 0) {
-      seeded.current = true;
-      return ops.seedGraph(workflow.workflowType);
-    }
-    return g.nodes.every((n) => n.position.x === 0 && n.position.y === 0) ? ops.settle(g) : openingGraph(g);
-  });
-  const history = useRef<{ past: Graph[]; future: Graph[] }>({ past: [], future: [] });
-  const [, bump] = useState(0);
   const queue = useSaveQueue(workflow.id, workflow.version);
+  // One history for everything the user edits here: the graph and the post-call fields.
+  const history = useHistory<Doc>(
+    () => {
+      const fields = workflow.postCallFields ?? [];
+      const g = parseGraph({ nodes: workflow.nodes ?? [], edges: workflow.edges ?? [] });
+      // A workflow never saved has no nodes on the server: it starts with Start (and Contacts).
+      if (g.nodes.length === 0) {
+        seeded.current = true;
+        return { graph: ops.seedGraph(workflow.workflowType), fields };
+      }
+      return { graph: g.nodes.every((n) => n.position.x === 0 && n.position.y === 0) ? ops.settle(g) : openingGraph(g), fields };
+    },
+    (next, before) => (next.fields !== before.fields ? queue.scheduleFields(next.graph, next.fields) : queue.schedule(next.graph)),
+  );
+  const { reset, canUndo, canRedo, current } = history;
+  // An undo or redo shows in an open step panel: it starts again from the step's data now.
+  const [panelRev, setPanelRev] = useState(0);
+  const undo = useCallback(() => {
+    history.undo();
+    setPanelRev((r) => r + 1);
+  }, [history.undo]);
+  const redo = useCallback(() => {
+    history.redo();
+    setPanelRev((r) => r + 1);
+  }, [history.redo]);
+  const graph = history.value.graph;
+  const postCallFields = history.value.fields;
+  /** The graph now (newer than this render's after an edit in the same event). */
+  const graphNow = useCallback(() => current().graph, [current]);
+  const commit = useCallback(
+    (next: Graph, opts?: { merge?: string }) => {
+      if (next !== current().graph) history.commit({ ...current(), graph: next }, opts);
+    },
+    [current, history.commit],
+  );
   const [rfNodes, setRfNodes, onNodesChange] = useNodesState<RfNode>(toRfNodes(graph, new Set()));
   // The selection lives in React Flow's store (clicks change it through onNodesChange); it is read
   // from there when needed, never copied into state that could lag behind it.
@@ -160,15 +145,13 @@ function Editor({ workflow }: { workflow: Workflow }) {
   const [showPrompt, setShowPrompt] = useState(false);
   const [showRuns, setShowRuns] = useState(false);
   const [showFields, setShowFields] = useState(false);
-  const [postCallFields, setPostCallFields] = useState(workflow.postCallFields ?? []);
-  const graphRef = useRef(graph);
-  graphRef.current = graph;
+  const [showKeys, setShowKeys] = useState(false);
   const dark = useDarkTheme();
 
   useEffect(() => {
     if (seeded.current) {
       seeded.current = false;
-      queue.schedule(graphRef.current, { now: true });
+      queue.schedule(graphNow(), { now: true });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -176,10 +159,13 @@ function Editor({ workflow }: { workflow: Workflow }) {
   // The nodes are built from the graph they were first made of; only a new graph rebuilds them,
   // keeping the selection (selection changes come through onNodesChange).
   const builtFrom = useRef(graph);
+  /** The steps to select when the graph is rebuilt next (the copies a duplicate made). */
+  const selectNext = useRef<Set<string> | null>(null);
   useEffect(() => {
     if (builtFrom.current === graph) return;
     builtFrom.current = graph;
-    setRfNodes(toRfNodes(graph, new Set(selectedNow())));
+    setRfNodes(toRfNodes(graph, selectNext.current ?? new Set(selectedNow())));
+    selectNext.current = null;
   }, [graph, setRfNodes, selectedNow]);
 
   // The first view, set from the canvas's box before anything is drawn: the whole flow when it
@@ -192,49 +178,17 @@ function Editor({ workflow }: { workflow: Workflow }) {
     const r = box.current?.getBoundingClientRect();
     const width = r?.width || 1024;
     const height = r?.height || 600;
-    const view = openingViewport(graphRef.current, width, height);
-    const minimap = minimapCorner(graphRef.current, view, width, height);
-    setCorners({ minimap, controls: controlsCorner(graphRef.current, view, width, height, minimap) });
+    const view = openingViewport(graphNow(), width, height);
+    const minimap = minimapCorner(graphNow(), view, width, height);
+    setCorners({ minimap, controls: controlsCorner(graphNow(), view, width, height, minimap) });
     setInitialViewport(view);
   }, []);
   const [minimapShown, setMinimapShown] = useMinimapChoice();
 
-  const commit = useCallback(
-    (next: Graph) => {
-      if (next === graphRef.current) return;
-      history.current.past = [...history.current.past.slice(-HISTORY_LIMIT + 1), graphRef.current];
-      history.current.future = [];
-      graphRef.current = next;
-      setGraph(next);
-      queue.schedule(next);
-    },
-    [queue],
-  );
-
-  const undo = useCallback(() => {
-    const prev = history.current.past.pop();
-    if (!prev) return;
-    history.current.future.push(graphRef.current);
-    graphRef.current = prev;
-    setGraph(prev);
-    queue.schedule(prev);
-    bump((x) => x + 1);
-  }, [queue]);
-
-  const redo = useCallback(() => {
-    const next = history.current.future.pop();
-    if (!next) return;
-    history.current.past.push(graphRef.current);
-    graphRef.current = next;
-    setGraph(next);
-    queue.schedule(next);
-    bump((x) => x + 1);
-  }, [queue]);
-
   /** Brings a new step and its neighbours into view (only what is in view is drawn). */
   const focusOn = useCallback(
     (id: string) => {
-      const g = graphRef.current;
+      const g = graphNow();
       const ids = new Set([id]);
       for (const e of g.edges) {
         if (e.source === id) ids.add(e.target);
@@ -248,7 +202,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
 
   const removeNow = useCallback(
     (id: string) => {
-      commit(ops.removeNode(graphRef.current, id));
+      commit(ops.removeNode(graphNow(), id));
       setEditing((e) => (e === id ? null : e));
     },
     [commit],
@@ -258,7 +212,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
   const [confirmRemove, setConfirmRemove] = useState<string | null>(null);
   const remove = useCallback(
     (id: string) => {
-      const n = graphRef.current.nodes.find((x) => x.id === id);
+      const n = graphNow().nodes.find((x) => x.id === id);
       if (n?.type === 'start') {
         toast.warning('Every workflow has one Start node: it cannot be deleted.');
         return;
@@ -269,42 +223,62 @@ function Editor({ workflow }: { workflow: Workflow }) {
     [removeNow],
   );
 
+  const problems = useMemo(() => validate(graph, workflow.workflowType), [graph, workflow.workflowType]);
+  const stepProblems = useMemo(() => problemsByNode(problems), [problems]);
+
+  /**
+   * A blocker's click: selects the step and zooms onto it alone, up to zoom 1, so what it says and
+   * its reason can be read (a workflow-wide problem shows the whole flow).
+   */
+  const focusStep = useCallback(
+    (id: string | undefined) => {
+      if (id === undefined) {
+        void rf.fitView({ duration: 200 });
+        return;
+      }
+      setRfNodes((ns) => ns.map((n) => (n.selected === (n.id === id) ? n : { ...n, selected: n.id === id })));
+      void rf.fitView({ nodes: [{ id }], maxZoom: 1, padding: 0.3, duration: 200 });
+    },
+    [rf, setRfNodes],
+  );
+
   const actions: CanvasActions = useMemo(
     () => ({
       edit: (id) => {
-        const spec = specOf(graphRef.current.nodes.find((n) => n.id === id)?.type ?? '');
+        const spec = specOf(graphNow().nodes.find((n) => n.id === id)?.type ?? '');
         if (spec.notEditable) toast.warning(spec.notEditable);
         else if (spec.Edit) setEditing(id);
       },
       remove,
       addAfter: (id) => setStepTarget({ after: id }),
-      deleteIncoming: (id) => commit(ops.deleteIncoming(graphRef.current, id)),
+      deleteIncoming: (id) => commit(ops.deleteIncoming(graphNow(), id)),
       addPath: (id) => {
-        const res = ops.addPath(graphRef.current, id);
+        const res = ops.addPath(graphNow(), id);
         commit(res.graph);
         focusOn(res.added);
       },
       focus: focusOn,
       patchData: (id, patch) => {
-        const n = graphRef.current.nodes.find((x) => x.id === id);
-        if (n) commit(ops.updateData(graphRef.current, id, { ...n.data, ...patch }));
+        const n = graphNow().nodes.find((x) => x.id === id);
+        if (n) commit(ops.updateData(graphNow(), id, { ...n.data, ...patch }));
       },
       usedSources: ops.usedSources(graph),
       hasIncoming: ops.withIncoming(graph),
+      problems: stepProblems,
       workflowId: workflow.id,
       readOnly: false,
     }),
-    [commit, focusOn, graph, remove, workflow.id],
+    [commit, focusOn, graph, remove, stepProblems, workflow.id],
   );
 
   const edgeActions = useMemo(
     () => ({
       onPlus: (edgeId: string) => {
-        const e = graphRef.current.edges.find((x) => x.id === edgeId);
-        const source = graphRef.current.nodes.find((n) => n.id === e?.source);
+        const e = graphNow().edges.find((x) => x.id === edgeId);
+        const source = graphNow().nodes.find((n) => n.id === e?.source);
         // From a Conditional Path the plus adds a path; elsewhere it inserts a step.
         if (source?.type === 'conditional-path') {
-          const res = ops.addPath(graphRef.current, source.id);
+          const res = ops.addPath(graphNow(), source.id);
           commit(res.graph);
           focusOn(res.added);
         } else setStepTarget({ edge: edgeId });
@@ -318,59 +292,78 @@ function Editor({ workflow }: { workflow: Workflow }) {
     const t = stepTarget;
     setStepTarget(null);
     if (!t) return;
-    const res = 'after' in t ? ops.addAfter(graphRef.current, t.after, kind) : ops.insertOnEdge(graphRef.current, t.edge, kind);
+    const res = 'after' in t ? ops.addAfter(graphNow(), t.after, kind) : ops.insertOnEdge(graphNow(), t.edge, kind);
     commit(res.graph);
     focusOn(res.added);
     if (specOf(kind).Edit && kind !== 'conditional-path' && kind !== 'end-call') setEditing(res.added);
   };
 
-  const onConnect = useCallback((c: Connection) => commit(ops.connect(graphRef.current, c.source, c.target)), [commit]);
+  const tidy = () => {
+    commit(ops.tidy(graphNow()));
+    requestAnimationFrame(() => void rf.fitView({ duration: 200 }));
+  };
+
+  const onConnect = useCallback((c: Connection) => commit(ops.connect(graphNow(), c.source, c.target)), [commit]);
   const isValidConnection = useCallback((c: Connection | RfEdge) => {
-    const g = graphRef.current;
+    const g = graphNow();
     const src = g.nodes.find((n) => n.id === c.source);
     if (!src || c.source === c.target) return false;
     return src.type === 'conditional-path' || !g.edges.some((e) => e.source === c.source);
   }, []);
 
   const onNodeDragStop: OnNodeDrag = useCallback(
-    (_e, _node, nodes) => commit(ops.moveNodes(graphRef.current, new Map(nodes.map((n) => [n.id, n.position])))),
+    (_e, _node, nodes) => commit(ops.moveNodes(graphNow(), new Map(nodes.map((n) => [n.id, n.position])))),
     [commit],
   );
 
-  // Keyboard (on the whole page while the canvas is open, outside fields and dialogs): Delete or
-  // Backspace removes the selected steps, Ctrl/⌘+Z undoes, Ctrl/⌘+Shift+Z or Ctrl+Y redoes, F fits the view.
-  // The steps to remove are the store's selection when the key is pressed (a copy kept through
-  // onSelectionChange, an effect, could lag a quick key press: Delete right after a click on a
-  // far-out card sometimes removed nothing).
-  const keys = useRef({ undo, redo, remove, selectedNow, fit: () => void rf.fitView({ duration: 200 }) });
-  keys.current = { undo, redo, remove, selectedNow, fit: () => void rf.fitView({ duration: 200 }) };
+  const duplicate = useCallback(
+    (ids: string[]) => {
+      const res = ops.duplicate(graphNow(), ids);
+      if (res.skipped.length > 0) toast.warning(`${[...new Set(res.skipped.map((n) => specOf(n.type).label))].join(' and ')} cannot be duplicated: a workflow has only one.`);
+      if (res.added.length === 0) return;
+      selectNext.current = new Set(res.added);
+      commit(res.graph);
+    },
+    [commit, graphNow],
+  );
+
+  // A step removed (by an undo, say) closes its panel.
   useEffect(() => {
-    const onKeyDown = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (e.defaultPrevented || target?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="menu"], aside')) return;
-      const k = keys.current;
-      const mod = e.ctrlKey || e.metaKey;
-      if (mod && e.key.toLowerCase() === 'z') {
-        e.preventDefault();
-        if (e.shiftKey) k.redo();
-        else k.undo();
-      } else if (mod && e.key.toLowerCase() === 'y') {
-        e.preventDefault();
-        k.redo();
-      } else if (e.key === 'Delete' || e.key === 'Backspace') {
-        const ids = k.selectedNow();
-        if (ids.length === 0) return;
-        e.preventDefault();
-        for (const id of ids) k.remove(id);
-      } else if (e.key.toLowerCase() === 'f' && !mod && !e.altKey) {
-        k.fit();
-      }
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
+    if (editing && !graph.nodes.some((n) => n.id === editing)) setEditing(null);
+  }, [editing, graph]);
+
+  useKeepCentre(box);
+  useKeepInView(editing, box);
+
+  const [menu, setMenu] = useState<MenuTarget | null>(null);
+  const openMenuFromPointer = (e: ReactMouseEvent | MouseEvent, kind: MenuTarget['kind'], id: string) => {
+    e.preventDefault();
+    setMenu({ kind, id, x: e.clientX, y: e.clientY });
+  };
+  const openMenuAt = useCallback((el: HTMLElement) => {
+    const id = el.getAttribute('data-id');
+    if (!id) return;
+    const r = el.getBoundingClientRect();
+    setMenu({ kind: el.classList.contains('react-flow__edge') ? 'edge' : 'node', id, x: r.left + r.width / 2, y: r.top + r.height / 2, returnTo: el });
   }, []);
 
-  const problems = useMemo(() => validate(graph, workflow.workflowType), [graph, workflow.workflowType]);
+  useCanvasKeys({
+    undo,
+    redo,
+    remove,
+    selectedNow,
+    fit: () => void rf.fitView({ duration: 200 }),
+    duplicate,
+    nudge: (ids, dx, dy) => commit(ops.nudge(graphNow(), ids, dx, dy), { merge: `nudge:${ids.join()}` }),
+    escape: () => {
+      if (editing) setEditing(null);
+      else if (showRuns) setShowRuns(false);
+      else if (showPrompt) setShowPrompt(false);
+      else setRfNodes((ns) => ns.map((n) => (n.selected ? { ...n, selected: false } : n)));
+    },
+    openMenu: openMenuAt,
+  });
+  const menuItems = menuItemsFor(menu, graph, { actions, edgeActions, duplicate, deleteEdge: (id) => commit(ops.deleteEdge(graphNow(), id)), fit: () => void rf.fitView({ duration: 200 }), tidy: () => tidy() });
   const saveErrors = queue.errors;
 
   return (
@@ -389,39 +382,25 @@ function Editor({ workflow }: { workflow: Workflow }) {
         }
         actions={
           <div className="flex flex-wrap gap-2">
-            <Button variant="ghost" size="icon" aria-label="Undo" title="Undo (Ctrl+Z)" disabled={history.current.past.length === 0} onClick={undo}>
+            <Button variant="ghost" size="icon" aria-label="Undo" title="Undo (Ctrl+Z)" disabled={!canUndo} onClick={undo}>
               <Undo2 aria-hidden="true" />
             </Button>
-            <Button variant="ghost" size="icon" aria-label="Redo" title="Redo (Ctrl+Shift+Z)" disabled={history.current.future.length === 0} onClick={redo}>
+            <Button variant="ghost" size="icon" aria-label="Redo" title="Redo (Ctrl+Shift+Z or Ctrl+Y)" disabled={!canRedo} onClick={redo}>
               <Redo2 aria-hidden="true" />
             </Button>
-            <Button variant="ghost" size="icon" aria-label="Fit view" title="Fit view (F)" onClick={() => void rf.fitView({ duration: 200 })}>
-              <Maximize aria-hidden="true" />
-            </Button>
-            <Button
-              variant="ghost"
-              size="icon"
-              aria-label="Tidy up"
-              title="Tidy up: lay out every step again, the ones you placed by hand too (Ctrl+Z undoes it). Adding or deleting a step never moves a step you placed."
-              onClick={() => {
-                commit(ops.tidy(graphRef.current));
-                requestAnimationFrame(() => void rf.fitView({ duration: 200 }));
-              }}
-            >
-              <LayoutGrid aria-hidden="true" />
-            </Button>
-            {/* Prompt and Runs are icons (with their names as labels and tooltips) so the header's
-                actions stay on one line beside the title and the canvas keeps its height. */}
-            <Button variant="ghost" size="icon" aria-label="Prompt" title="Prompt: the readable script of this workflow" onClick={() => setShowPrompt((s) => !s)} aria-pressed={showPrompt}>
-              <FileText aria-hidden="true" />
-            </Button>
-            <Button variant="ghost" size="icon" aria-label="Runs" title="Runs: the job in progress and the history" onClick={() => setShowRuns((s) => !s)} aria-pressed={showRuns}>
-              <Activity aria-hidden="true" />
-            </Button>
-            <Button variant="ghost" size="icon" aria-label="Post-call fields" title="Post-call fields: what Betty reads from each finished call" onClick={() => setShowFields(true)} aria-pressed={showFields}>
-              <ListChecks aria-hidden="true" />
-            </Button>
-            <Button variant={workflow.workflowType === 'outbound' ? 'secondary' : 'primary'} onClick={() => queue.schedule(graphRef.current, { now: true })} busy={queue.status === 'saving'} busyLabel="Saving…" disabled={queue.status === 'conflict'}>
+            {/* Icons with their names as labels and tooltips, so the header's actions stay on one
+                line beside the title and the canvas keeps its height. */}
+            <CanvasTools
+              tools={[
+                { label: 'Fit view', title: 'Fit view (F)', icon: Maximize, onClick: () => void rf.fitView({ duration: 200 }) },
+                { label: 'Tidy up', title: 'Tidy up: lay out every step again, the ones you placed by hand too (Ctrl+Z undoes it). Adding or deleting a step never moves a step you placed.', icon: LayoutGrid, onClick: tidy },
+                { label: 'Prompt', title: 'Prompt: the readable script of this workflow', icon: FileText, onClick: () => setShowPrompt((s) => !s), pressed: showPrompt },
+                { label: 'Runs', title: 'Runs: the job in progress and the history', icon: Activity, onClick: () => setShowRuns((s) => !s), pressed: showRuns },
+                { label: 'Post-call fields', title: 'Post-call fields: what Betty reads from each finished call', icon: ListChecks, onClick: () => setShowFields(true) },
+                { label: 'Keyboard shortcuts', title: 'Keyboard shortcuts', icon: Keyboard, onClick: () => setShowKeys(true) },
+              ]}
+            />
+            <Button variant={workflow.workflowType === 'outbound' ? 'secondary' : 'primary'} onClick={() => queue.schedule(graphNow(), { now: true })} busy={queue.status === 'saving'} busyLabel="Saving…" disabled={queue.status === 'conflict'}>
               <Save aria-hidden="true" />
               Save
             </Button>
@@ -436,8 +415,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
           fields={postCallFields}
           errors={saveErrors}
           onSave={(next) => {
-            setPostCallFields(next);
-            queue.scheduleFields(graphRef.current, next);
+            history.commit({ ...current(), fields: next });
             setShowFields(false);
           }}
         />
@@ -447,77 +425,74 @@ function Editor({ workflow }: { workflow: Workflow }) {
           The server refused this graph: {saveErrors.map((e) => `${e.field}: ${e.message}`).join(' · ')}
         </div>
       )}
-      <div ref={box} className="relative min-h-0 flex-1 overflow-hidden rounded-xl border border-line bg-canvas" data-testid="workflow-canvas">
-        <CanvasContext.Provider value={actions}>
-          <EdgeContext.Provider value={edgeActions}>
-            {initialViewport && (
-              <ReactFlow
-                nodes={rfNodes}
-                edges={rfEdges}
-                nodeTypes={nodeTypes}
-                edgeTypes={edgeTypes}
-                onNodesChange={onNodesChange}
-                onNodeDragStop={onNodeDragStop}
-                onConnect={onConnect}
-                isValidConnection={isValidConnection}
-                deleteKeyCode={null}
-                onlyRenderVisibleElements
-                minZoom={MIN_ZOOM}
-                maxZoom={MAX_ZOOM}
-                defaultViewport={initialViewport}
-                proOptions={{ hideAttribution: true }}
-                colorMode={dark ? 'dark' : 'light'}
-              >
-                <Background gap={24} />
-                <Controls showInteractive={false} orientation="horizontal" position={corners.controls}>
-                  {graph.nodes.length < 150 && (
-                    <ControlButton className="!hidden md:!flex" aria-label="Show the minimap" title={minimapShown ? 'Hide the minimap' : 'Show the minimap'} aria-pressed={minimapShown} onClick={() => setMinimapShown(!minimapShown)}>
-                      <MapIcon aria-hidden="true" />
-                    </ControlButton>
+      <CanvasContext.Provider value={actions}>
+        {/* The canvas and the panels beside it: a panel shrinks the canvas, never covers it. */}
+        <div className="flex min-h-0 flex-1 gap-3">
+          <div ref={box} className="relative min-h-0 min-w-0 flex-1 overflow-hidden rounded-xl border border-line bg-canvas" data-testid="workflow-canvas">
+            <EdgeContext.Provider value={edgeActions}>
+              {initialViewport && (
+                <ReactFlow
+                  nodes={rfNodes}
+                  edges={rfEdges}
+                  nodeTypes={nodeTypes}
+                  edgeTypes={edgeTypes}
+                  onNodesChange={onNodesChange}
+                  onNodeDragStop={onNodeDragStop}
+                  onConnect={onConnect}
+                  isValidConnection={isValidConnection}
+                  onNodeContextMenu={(e, n) => openMenuFromPointer(e, 'node', n.id)}
+                  onEdgeContextMenu={(e, edge) => openMenuFromPointer(e, 'edge', edge.id)}
+                  onPaneContextMenu={(e) => openMenuFromPointer(e, 'pane', '')}
+                  deleteKeyCode={null}
+                  onlyRenderVisibleElements
+                  minZoom={MIN_ZOOM}
+                  maxZoom={MAX_ZOOM}
+                  defaultViewport={initialViewport}
+                  proOptions={{ hideAttribution: true }}
+                  colorMode={dark ? 'dark' : 'light'}
+                >
+                  <Background gap={24} />
+                  <Controls showInteractive={false} orientation="horizontal" position={corners.controls}>
+                    {graph.nodes.length < 150 && (
+                      <ControlButton className="!hidden md:!flex" aria-label="Show the minimap" title={minimapShown ? 'Hide the minimap' : 'Show the minimap'} aria-pressed={minimapShown} onClick={() => setMinimapShown(!minimapShown)}>
+                        <MapIcon aria-hidden="true" />
+                      </ControlButton>
+                    )}
+                  </Controls>
+                  {graph.nodes.length < 150 && minimapShown && (
+                    <MiniMap pannable zoomable position={corners.minimap} style={MINIMAP_SIZE} nodeColor={minimapColor} nodeBorderRadius={24} ariaLabel="Minimap of the whole workflow" className="!hidden md:!block" />
                   )}
-                </Controls>
-                {graph.nodes.length < 150 && minimapShown && (
-                  <MiniMap pannable zoomable position={corners.minimap} style={MINIMAP_SIZE} nodeColor={minimapColor} nodeBorderRadius={24} ariaLabel="Minimap of the whole workflow" className="!hidden md:!block" />
-                )}
-              </ReactFlow>
-            )}
-          </EdgeContext.Provider>
+                </ReactFlow>
+              )}
+            </EdgeContext.Provider>
+          </div>
+          {showPrompt && (
+            <SidePanel label="Prompt" title="Prompt" side="left" onClose={() => setShowPrompt(false)}>
+              <PromptPanel workflowId={workflow.id} />
+            </SidePanel>
+          )}
           {editing && (
             <EditPanel
-              key={editing}
+              key={`${editing}:${panelRev}`}
               nodeId={editing}
               graph={graph}
               onClose={() => setEditing(null)}
               onApply={(data) => {
-                commit(ops.updateData(graphRef.current, editing, data));
+                commit(ops.updateData(graphNow(), editing, data));
                 setEditing(null);
               }}
             />
           )}
-        </CanvasContext.Provider>
-        {showRuns && (
-          <aside aria-label="Runs" className="absolute top-0 right-0 z-10 h-full w-full max-w-md overflow-y-auto border-l border-line bg-surface p-4 shadow-xl">
-            <RunsPanel team={team} workflowId={workflow.id} compact />
-          </aside>
-        )}
-        {showPrompt && (
-          <div className="absolute top-0 left-0 z-10 h-full w-full max-w-sm border-r border-line bg-surface p-4 shadow-xl">
-            <PromptPanel workflowId={workflow.id} />
-          </div>
-        )}
-      </div>
-      {problems.length > 0 && (
-        <details className="text-sm text-fg-muted">
-          <summary className="cursor-pointer">What stops it from running</summary>
-          <ul className="mt-1 list-disc pl-5">
-            {problems.slice(0, 20).map((p) => (
-              <li key={p.field + p.rule}>
-                {p.field}: {p.message}
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
+          {showRuns && (
+            <SidePanel label="Runs" title="Runs" wide onClose={() => setShowRuns(false)}>
+              <RunsPanel team={team} workflowId={workflow.id} compact />
+            </SidePanel>
+          )}
+        </div>
+      </CanvasContext.Provider>
+      <CanvasMenu target={menu} label={menu?.kind === 'edge' ? 'Connection' : menu?.kind === 'node' ? 'Step' : 'Canvas'} items={menuItems} onClose={() => setMenu(null)} />
+      <Blockers problems={problems} graph={graph} onFocus={focusStep} />
+      <ShortcutsDialog open={showKeys} onOpenChange={setShowKeys} />
       <AddStepDialog target={stepTarget} onClose={() => setStepTarget(null)} onPick={pickStep} />
       <ConfirmDialog
         open={confirmRemove !== null}
@@ -537,36 +512,14 @@ function Editor({ workflow }: { workflow: Workflow }) {
         onKeepMine={() => void queue.keepMine().catch((e: unknown) => toast.error(e))}
         onReload={async () => {
           try {
-            const current = await queue.reloadStored();
-            history.current = { past: [], future: [] };
-            const g = parseGraph({ nodes: current.nodes ?? [], edges: current.edges ?? [] });
-            graphRef.current = g;
-            setGraph(g);
+            const stored = await queue.reloadStored();
+            reset({ graph: parseGraph({ nodes: stored.nodes ?? [], edges: stored.edges ?? [] }), fields: stored.postCallFields ?? [] });
           } catch (e) {
             toast.error(e);
           }
         }}
       />
     </div>
-  );
-}
-
-function ConflictDialog({ open, mine, theirs, onKeepMine, onReload }: { open: boolean; mine: number; theirs: number | undefined; onKeepMine: () => void; onReload: () => void }) {
-  const saved = theirs === undefined ? 'saved this workflow after you opened it' : `saved version ${theirs} of this workflow; your changes are based on version ${mine}`;
-  return (
-    <Dialog open={open}>
-      <DialogContent title="This workflow changed elsewhere" description={`Someone (or another tab) ${saved}. Your latest changes are not saved yet.`}>
-        <p className="text-sm text-fg-soft">
-          Reload to see {theirs === undefined ? 'their version' : `version ${theirs}`} and lose your unsaved changes, or keep yours and save it over theirs.
-        </p>
-        <DialogFooter>
-          <Button variant="secondary" onClick={onReload}>
-            Reload their version
-          </Button>
-          <Button onClick={onKeepMine}>Keep mine</Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
   );
 }
 
@@ -579,7 +532,9 @@ export default function CanvasPage() {
   if (workflow.isError) return <ErrorState error={workflow.error} onRetry={() => void workflow.refetch()} />;
   return (
     <ReactFlowProvider>
-      <Editor key={workflow.data.id} workflow={workflow.data} />
+      <RunOverlayProvider workflowId={workflow.data.id}>
+        <Editor key={workflow.data.id} workflow={workflow.data} />
+      </RunOverlayProvider>
     </ReactFlowProvider>
   );
 }

@@ -16,6 +16,8 @@ export interface CanvasActions {
   /** Nodes whose source handle is used: it is not connectable (spec §4). */
   usedSources: ReadonlySet<string>;
   hasIncoming: ReadonlySet<string>;
+  /** What stops each step from running, in words, by node id (graph/validate's problemsByNode). */
+  problems: ReadonlyMap<string, readonly string[]>;
   workflowId: string;
   readOnly: boolean;
 }

@@ -115,3 +115,53 @@ export function seedGraph(type: 'inbound' | 'outbound'): Graph {
   if (type === 'outbound') nodes.push({ id: newId('contacts'), type: 'contacts', position: { x: 0, y: 0 }, data: { nodeLabel: 'Contacts' }, flow_meta: {} });
   return settle({ nodes, edges: [] });
 }
+
+/** How far a duplicate sits from its original, in canvas pixels. */
+export const DUPLICATE_OFFSET = { x: 48, y: 48 };
+
+/** Kinds a workflow has one of (or that only the canvas makes): never duplicated. */
+const NOT_DUPLICATED = new Set<string>(['start', 'contacts', 'invisible']);
+
+/**
+ * Copies of the nodes `ids` with new ids, offset from the originals and placed by hand (no layout
+ * moves them); an edge between two copied nodes is copied too. A Conditional Path takes its
+ * Customer Response branches with it (alone it would have no path and be removed). Start and
+ * Contacts are never copied: they come back as `skipped`.
+ */
+export function duplicate(g: Graph, ids: readonly string[]): { graph: Graph; added: string[]; skipped: GNode[] } {
+  const wanted = new Set(ids);
+  for (const e of g.edges) {
+    const src = g.nodes.find((n) => n.id === e.source);
+    const dst = g.nodes.find((n) => n.id === e.target);
+    if (src?.type === 'conditional-path' && wanted.has(src.id) && dst?.type === 'customer-response') wanted.add(dst.id);
+  }
+  const skipped = g.nodes.filter((n) => wanted.has(n.id) && (n.type === 'start' || n.type === 'contacts'));
+  const copyOf = new Map<string, GNode>();
+  for (const n of g.nodes) {
+    if (!wanted.has(n.id) || NOT_DUPLICATED.has(n.type)) continue;
+    copyOf.set(n.id, {
+      ...n,
+      id: newId(n.type),
+      position: { x: n.position.x + DUPLICATE_OFFSET.x, y: n.position.y + DUPLICATE_OFFSET.y },
+      data: { ...n.data },
+      flow_meta: { ...n.flow_meta, [PLACED_BY_HAND]: true },
+    });
+  }
+  if (copyOf.size === 0) return { graph: g, added: [], skipped };
+  const edges = g.edges.filter((e) => copyOf.has(e.source) && copyOf.has(e.target)).map((e) => ({ ...edge(copyOf.get(e.source)!.id, copyOf.get(e.target)!.id), sourceHandle: e.sourceHandle, targetHandle: e.targetHandle }));
+  const added = [...copyOf.values()].map((n) => n.id);
+  return { graph: settle({ nodes: [...g.nodes, ...copyOf.values()], edges: [...g.edges, ...edges] }), added, skipped };
+}
+
+/** The context menu's "Delete connection": the edge goes (its target gets a placeholder when it has no other source). */
+export function deleteEdge(g: Graph, edgeId: string): Graph {
+  if (!g.edges.some((e) => e.id === edgeId)) return g;
+  return settle({ nodes: g.nodes, edges: g.edges.filter((e) => e.id !== edgeId) });
+}
+
+/** Arrow keys: the nodes `ids` moved by (dx, dy) and marked as placed by hand. */
+export function nudge(g: Graph, ids: readonly string[], dx: number, dy: number): Graph {
+  const positions = new Map<string, { x: number; y: number }>();
+  for (const n of g.nodes) if (ids.includes(n.id)) positions.set(n.id, { x: n.position.x + dx, y: n.position.y + dy });
+  return positions.size === 0 ? g : moveNodes(g, positions);
+}

@@ -3,9 +3,14 @@ import { normalize, type Change } from './normalize';
 import { validE164 } from './phone';
 
 export interface Violation {
+  /** Where, as the server names it: `nodes[<id>].<field>`, `edges[<id>].<field>` or `nodes`. */
   field: string;
   rule: string;
   message: string;
+  /** The step the problem is on (absent for an edge's or the whole graph's problem). */
+  nodeId?: string;
+  /** The connection the problem is on. */
+  edgeId?: string;
 }
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -40,13 +45,13 @@ class Violations {
     if (this.seen.has('n:' + id)) return;
     this.seen.add('n:' + id);
     const name = `nodes[${id}]` + (field ? '.' + field : '');
-    this.list.push({ field: name, rule, message, order: this.nodeOrder.get(id) ?? 0 });
+    this.list.push({ field: name, rule, message, nodeId: id, order: this.nodeOrder.get(id) ?? 0 });
   }
 
   edge(id: string, field: string, rule: string, message: string) {
     if (this.seen.has('e:' + id)) return;
     this.seen.add('e:' + id);
-    this.list.push({ field: `edges[${id}].${field}`, rule, message, order: this.edgeOrder.get(id) ?? 0 });
+    this.list.push({ field: `edges[${id}].${field}`, rule, message, edgeId: id, order: this.edgeOrder.get(id) ?? 0 });
   }
 
   graph(rule: string, message: string) {
@@ -59,7 +64,10 @@ class Violations {
     return [...this.list]
       .map((v, i) => ({ v, i }))
       .sort((a, b) => a.v.order - b.v.order || a.i - b.i)
-      .map(({ v }) => ({ field: v.field, rule: v.rule, message: v.message }));
+      .map(({ v }) => {
+        const { order: _order, ...violation } = v;
+        return violation;
+      });
   }
 }
 
@@ -344,6 +352,21 @@ export function validate(g: Graph, typ: WorkflowType): Violation[] {
   cycles(v, g);
   paths(v, g);
   return v.sorted();
+}
+
+/**
+ * The problems of each step, by node id, in the order `validate` lists them: what a card shows
+ * in words. An edge's or the whole graph's problem belongs to no step and is left out.
+ */
+export function problemsByNode(violations: readonly Violation[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const v of violations) {
+    if (v.nodeId === undefined) continue;
+    const list = out.get(v.nodeId);
+    if (list) list.push(v.message);
+    else out.set(v.nodeId, [v.message]);
+  }
+  return out;
 }
 
 /** What a save does: structure, normalise, hard rules on the result. */

@@ -1,9 +1,7 @@
+import type { LucideIcon } from 'lucide-react';
 import type { ComponentType } from 'react';
 
 import type { Data, Kind } from '../../graph';
-
-/** The smallest text a card shows at zoom 1 (meta text, text-xs); body text is text-sm (14 px). */
-export const SMALLEST_CARD_TEXT_PX = 12;
 
 export interface NodeViewProps {
   id: string;
@@ -23,8 +21,10 @@ export interface NodeKindSpec {
   label: string;
   /** One line for the add-step dialog. */
   hint: string;
-  /** Border colour (a CSS colour; the same in both themes, picked to read on either). */
+  /** Its colour: `var(--color-node-<kind>)` (kindColor), a token of src/index.css for each theme. */
   color: string;
+  /** Its icon, on the card, in the add-step dialog and on the far-out view. */
+  icon: LucideIcon;
   width: number;
   height: number;
   defaults: () => Data;
@@ -43,3 +43,19 @@ export interface NodeKindSpec {
 
 export const CARD_WIDTH = 386;
 export const CARD_HEIGHT = 206;
+
+/**
+ * The smallest text on a card, in CSS pixels at zoom 1 (the kind's name and the warning line,
+ * `text-xs`; the body is `text-sm`, 14 px). The canvas opens at a zoom where this is readable.
+ */
+export const SMALLEST_CARD_TEXT_PX = 12;
+
+/** A kind's colour as a CSS colour (its design token, which follows the theme). */
+export function kindColor(kind: Kind): string {
+  return `var(--color-node-${kind})`;
+}
+
+/** A light tint of a kind's colour on the card surface (behind its icon). */
+export function kindTint(color: string): string {
+  return `color-mix(in srgb, ${color} 14%, var(--color-surface))`;
+}

@@ -1,12 +1,16 @@
+import { Bot } from 'lucide-react';
+
 import { str } from '../../../graph';
 import { dataProblems } from '../fieldRules';
-import { Clamp, EmptyNote, LabelField, SpokenLineField, TextField } from '../parts';
-import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
+import { EmptyNote, LabelField, Lead, SpokenLine, SpokenLineField, TextField } from '../parts';
+import { kindColor, type NodeEditProps, type NodeKindSpec, type NodeViewProps } from '../types';
 
+/** What the agent says (its spoken line) if it has one, else what it does (its instruction). */
 function AgentView({ id, data }: NodeViewProps) {
-  const instruction = str(data, 'instruction');
-  if (!instruction.trim()) return <EmptyNote id={id} message="No Agent Response" action="Add Agent Response" />;
-  return <Clamp>{instruction}</Clamp>;
+  const instruction = str(data, 'instruction').trim();
+  if (str(data, 'say').trim()) return <SpokenLine data={data} />;
+  if (!instruction) return <EmptyNote id={id} message="No spoken line or instruction yet" action="Add Agent Response" />;
+  return <Lead lead="Does">{instruction}</Lead>;
 }
 
 function AgentEdit({ data, onChange }: NodeEditProps) {
@@ -30,7 +34,8 @@ export const agentNode: NodeKindSpec = {
   kind: 'agent',
   label: 'Agent',
   hint: 'What the agent says or does at this step.',
-  color: '#4f46e5',
+  color: kindColor('agent'),
+  icon: Bot,
   width: 386,
   height: 206,
   defaults: () => ({ nodeLabel: 'Agent', instruction: '' }),

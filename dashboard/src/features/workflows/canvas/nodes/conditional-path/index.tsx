@@ -1,17 +1,23 @@
-import { Plus } from 'lucide-react';
+import { useNodeConnections } from '@xyflow/react';
+import { Plus, Split } from 'lucide-react';
 
 import { Button } from '../../../../../components/ui/button';
+import { count } from '../../../../../lib/plural';
 import { useCanvas } from '../../context';
 import { LabelField } from '../parts';
-import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
+import { kindColor, type NodeEditProps, type NodeKindSpec, type NodeViewProps } from '../types';
 
 function ConditionalView({ id }: NodeViewProps) {
   const canvas = useCanvas();
+  const paths = useNodeConnections({ id, handleType: 'source' }).length;
   return (
-    <div className="flex flex-1 flex-col items-center justify-center gap-2 text-center">
-      <p className="text-sm text-fg-muted">Routes users down different paths</p>
+    <div className="flex flex-1 flex-col gap-2">
+      <div>
+        <p className="text-sm text-fg-soft">Branches on what the customer says</p>
+        <p className="text-xs text-fg-muted">{count(paths, 'path')}</p>
+      </div>
       {!canvas.readOnly && (
-        <Button size="sm" variant="secondary" className="nodrag" onClick={() => canvas.addPath(id)}>
+        <Button size="sm" variant="secondary" className="nodrag self-start" onClick={() => canvas.addPath(id)}>
           <Plus aria-hidden="true" />
           Add Path
         </Button>
@@ -28,7 +34,8 @@ export const conditionalPathNode: NodeKindSpec = {
   kind: 'conditional-path',
   label: 'Conditional Path',
   hint: 'Splits the flow by what the customer answers (two paths or more).',
-  color: '#ca8a04',
+  color: kindColor('conditional-path'),
+  icon: Split,
   width: 386,
   height: 206,
   defaults: () => ({ nodeLabel: 'Conditional Path' }),

@@ -15,7 +15,7 @@ configure({ asyncUtilTimeout: 30_000 });
 
 vi.mock('../../../../../lib/upload', () => ({ uploadFile: vi.fn(async () => ({ id: 'u1', fileUrl: 'https://betty.test/v1/uploads/u1' })), percentOf: () => 100 }));
 
-const canvas: CanvasActions = { edit: vi.fn(), remove: vi.fn(), addAfter: vi.fn(), deleteIncoming: vi.fn(), addPath: vi.fn(), patchData: vi.fn(), focus: vi.fn(), usedSources: new Set(), hasIncoming: new Set(), workflowId: 'w1', readOnly: false };
+const canvas: CanvasActions = { edit: vi.fn(), remove: vi.fn(), addAfter: vi.fn(), deleteIncoming: vi.fn(), addPath: vi.fn(), patchData: vi.fn(), focus: vi.fn(), usedSources: new Set(), hasIncoming: new Set(), problems: new Map(), workflowId: 'w1', readOnly: false };
 const contact = { id: 'k1', phone: '+14155550100', firstName: 'Ada', created_at: '2026-03-30T10:00:00Z', betty_metadata: { status: 'pending', attempts: 0, callLogId: null, lastError: null, lastCalledAt: null } };
 
 describe('the Contacts node with a CSV file', { timeout: 60_000 }, () => {

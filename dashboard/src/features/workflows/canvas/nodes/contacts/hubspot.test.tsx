@@ -25,7 +25,7 @@ const hubspotApp = { id: 'a1', organizationId: 't1', connectedAppId: 'a1', integ
 const contact = (o: Record<string, unknown> = {}) => ({ id: 'h1', phone: '+14155550100', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', lifecycleStage: 'lead', betty_metadata: { status: 'pending', attempts: 0, callLogId: null, lastError: null, lastCalledAt: null }, created_at: '2026-03-30T10:00:00Z', ...o });
 
 function canvas(over: Partial<CanvasActions> = {}): CanvasActions {
-  return { edit: vi.fn(), remove: vi.fn(), addAfter: vi.fn(), deleteIncoming: vi.fn(), addPath: vi.fn(), patchData: vi.fn(), focus: vi.fn(), usedSources: new Set(), hasIncoming: new Set(), workflowId: 'w1', readOnly: false, ...over };
+  return { edit: vi.fn(), remove: vi.fn(), addAfter: vi.fn(), deleteIncoming: vi.fn(), addPath: vi.fn(), patchData: vi.fn(), focus: vi.fn(), usedSources: new Set(), hasIncoming: new Set(), problems: new Map(), workflowId: 'w1', readOnly: false, ...over };
 }
 
 function wrap(children: ReactNode, actions = canvas()) {

@@ -14,22 +14,14 @@ import { Button, buttonClasses } from '../../../../../components/ui/button';
 import { Field, Input } from '../../../../../components/ui/input';
 import { Select } from '../../../../../components/ui/select';
 import { toast } from '../../../../../components/ui/toast-store';
+import { count } from '../../../../../lib/plural';
 import { useDebouncedValue } from '../../../../../lib/useDebouncedValue';
 import { connectedAppsQueryOptions, connectedHubspotApps, hubspotContactsQueryOptions, hubspotSearchQueryOptions, invalidateHubspotContacts, pickHubspotContactsMutationOptions } from '../../../../apps/queries';
 import { teamPath, useCurrentTeam } from '../../../../team/TeamContext';
 import { str, type Data } from '../../../graph';
 import { useCanvas } from '../../context';
+import { ContactStatus } from './ContactStatus';
 import { ContactsPager } from './Pager';
-
-const STATUS_LABELS: Record<Contact['betty_metadata']['status'], string> = {
-  pending: 'Pending',
-  calling: 'Calling',
-  completed: 'Completed',
-  'no-answer': 'No answer',
-  busy: 'Busy',
-  voicemail: 'Voicemail',
-  failed: 'Failed',
-};
 
 const SEARCH_DEBOUNCE_MS = 500;
 
@@ -67,7 +59,10 @@ export function HubspotTable({ id, data }: { id: string; data: Data }) {
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-2" data-testid="hubspot-contacts">
       <div className="flex items-center justify-between gap-2">
-        <p className="truncate text-xs text-fg-muted">{listId ? `HubSpot list ${listId}` : 'HubSpot contacts'}</p>
+        <p className="truncate text-xs text-fg-muted">
+          {listId ? `HubSpot list ${listId}` : 'HubSpot contacts'}
+          {meta && ` · ${count(meta.totalSize, 'contact')}`}
+        </p>
         {source?.status === 'parsing' ? <span className="text-xs text-fg-subtle">Reading the list...</span> : contacts.isFetching && <span className="text-xs text-fg-subtle">Syncing...</span>}
       </div>
       {source?.status === 'error' && source.error && (
@@ -89,7 +84,9 @@ export function HubspotTable({ id, data }: { id: string; data: Data }) {
           <tbody className="text-fg-soft">
             {rows.map((r) => (
               <tr key={r.id} className="border-t border-line">
-                <td className="py-1">{STATUS_LABELS[r.betty_metadata.status] ?? r.betty_metadata.status}</td>
+                <td className="py-1">
+                  <ContactStatus status={r.betty_metadata.status} />
+                </td>
                 <td className="py-1">{fullName(r)}</td>
                 <td className="py-1 tabular-nums">{r.phone}</td>
                 <td className="py-1">{r.email ?? 'N/A'}</td>

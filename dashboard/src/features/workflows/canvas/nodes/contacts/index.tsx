@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { RefreshCw } from 'lucide-react';
+import { FileText, RefreshCw, Users } from 'lucide-react';
 import { useState } from 'react';
 
 import { downloadRejectedContacts, setWorkflowContacts } from '../../../../../api/gen/workflows/workflows';
@@ -8,20 +8,28 @@ import { Checkbox } from '../../../../../components/ui/checkbox';
 import { Field } from '../../../../../components/ui/input';
 import { Select } from '../../../../../components/ui/select';
 import { toast } from '../../../../../components/ui/toast-store';
+import { count } from '../../../../../lib/plural';
 import { uploadFile, percentOf } from '../../../../../lib/upload';
 import { useCurrentTeam } from '../../../../team/TeamContext';
 import { SOURCES, str, type Data } from '../../../graph';
 import { CSV_POLL_MS, CSV_POLL_PARSING_MS, csvQueryOptions } from '../../../queries';
 import { useCanvas } from '../../context';
+import { ContactStatus } from './ContactStatus';
 import { ContactsPager } from './Pager';
 import { dataProblems } from '../fieldRules';
 import { EmptyNote } from '../parts';
-import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
+import { kindColor, type NodeEditProps, type NodeKindSpec, type NodeViewProps } from '../types';
 import { HubspotTable, IntegrationSourceEdit, ZapierNote } from './hubspot';
 import { saveTextFile } from '../../../../../lib/download';
 
 const SOURCE_LABELS: Record<string, string> = { csv: 'CSV file', hubspot: 'HubSpot', zapier: 'Zapier' };
 
+/**
+ * The CSV contacts on the card: the file and how many, the rejected rows' download on the left
+ * (where nothing on the canvas sits over it), then a page of contacts with the call status first.
+ * The e-mail stays in the file; the card shows what a person scans for: who, which number, how
+ * the call went.
+ */
 function CsvTable({ id }: { id: string }) {
   const canvas = useCanvas();
   const [page, setPage] = useState(1);
@@ -34,18 +42,28 @@ function CsvTable({ id }: { id: string }) {
   const rows = csv.data?.data.rows ?? [];
   const syncing = csv.isFetching || csv.data?.data.status === 'parsing';
   const rejected = csv.data?.data.status === 'parsing' ? 0 : (csv.data?.data.rowsRejected ?? 0);
+  const fileName = csv.data?.data.nodeFile.fileName;
   return (
-    <div className="flex min-h-0 flex-1 flex-col gap-2">
+    <div className="flex min-h-0 flex-1 flex-col gap-1.5">
       <div className="flex items-center justify-between gap-2">
-        <p className="truncate text-xs text-fg-muted">{csv.data?.data.nodeFile.fileName ?? 'CSV contacts'}</p>
-        <div className="flex items-center gap-2">
-          {rejected > 0 && <RejectedLink workflowId={canvas.workflowId} nodeId={id} count={rejected} fileName={csv.data?.data.nodeFile.fileName ?? 'contacts.csv'} />}
+        <p className="flex min-w-0 items-center gap-1.5 text-sm text-fg-soft">
+          <FileText aria-hidden="true" className="size-4 shrink-0 text-fg-subtle" />
+          <span className="truncate font-medium text-fg">{fileName ?? 'CSV file'}</span>
+          {meta && <span className="shrink-0 text-fg-muted">· {count(meta.totalSize, 'contact')}</span>}
+        </p>
+        <div className="flex shrink-0 items-center gap-2">
           {syncing && <span className="text-xs text-fg-subtle">Syncing...</span>}
           <Button size="icon" variant="ghost" className="nodrag" aria-label="Refresh contacts" onClick={() => void csv.refetch()}>
             <RefreshCw aria-hidden="true" />
           </Button>
         </div>
       </div>
+      {rejected > 0 && (
+        <p className="flex items-center gap-2 text-xs text-fg-muted">
+          {count(rejected, 'row')} could not be imported.
+          <RejectedLink workflowId={canvas.workflowId} nodeId={id} count={rejected} fileName={fileName ?? 'contacts.csv'} />
+        </p>
+      )}
       {csv.isError ? (
         <EmptyNote id={id} message="No Contacts Found" {...(canvas.readOnly ? {} : { action: 'Add Contact' })} />
       ) : rows.length === 0 && !csv.isPending ? (
@@ -55,19 +73,19 @@ function CsvTable({ id }: { id: string }) {
           <table className="w-full text-left text-xs">
             <thead className="text-fg-subtle">
               <tr>
+                <th className="w-28 py-1 font-medium">Call Status</th>
                 <th className="py-1 font-medium">Name</th>
                 <th className="py-1 font-medium">Phone Number</th>
-                <th className="py-1 font-medium">Email</th>
-                <th className="py-1 font-medium">Call Status</th>
               </tr>
             </thead>
             <tbody className="text-fg-soft">
               {rows.map((r) => (
                 <tr key={r.id} className="border-t border-line">
-                  <td className="py-1">{[r.firstName, r.lastName].filter(Boolean).join(' ') || 'N/A'}</td>
-                  <td className="py-1 tabular-nums">{r.phone}</td>
-                  <td className="py-1">{r.email ?? 'N/A'}</td>
-                  <td className="py-1">{r.betty_metadata.status}</td>
+                  <td className="py-0.5">
+                    <ContactStatus status={r.betty_metadata.status} />
+                  </td>
+                  <td className="truncate py-0.5">{[r.firstName, r.lastName].filter(Boolean).join(' ') || 'N/A'}</td>
+                  <td className="py-0.5 tabular-nums">{r.phone}</td>
                 </tr>
               ))}
             </tbody>
@@ -96,7 +114,7 @@ function RejectedLink({ workflowId, nodeId, count, fileName }: { workflowId: str
     onError: (e) => toast.error(e),
   });
   return (
-    <button type="button" className="nodrag text-xs text-accent-fg underline underline-offset-2 disabled:opacity-60" disabled={download.isPending} onClick={() => download.mutate()}>
+    <button type="button" className="nodrag font-medium text-accent-fg underline underline-offset-2 disabled:opacity-60" disabled={download.isPending} onClick={() => download.mutate()}>
       Download rejected rows ({count})
     </button>
   );
@@ -193,7 +211,8 @@ export const contactsNode: NodeKindSpec = {
   kind: 'contacts',
   label: 'Contacts',
   hint: 'Who an outbound workflow calls.',
-  color: '#2563eb',
+  color: kindColor('contacts'),
+  icon: Users,
   width: 700,
   height: 375,
   defaults: () => ({ nodeLabel: 'Contacts' }),

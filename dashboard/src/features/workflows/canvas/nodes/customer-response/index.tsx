@@ -1,12 +1,14 @@
+import { MessageCircleReply } from 'lucide-react';
+
 import { str, type Data } from '../../../graph';
 import { dataProblems } from '../fieldRules';
-import { Clamp, EmptyNote, LabelField, TextField } from '../parts';
-import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
+import { EmptyNote, LabelField, Lead, TextField } from '../parts';
+import { kindColor, type NodeEditProps, type NodeKindSpec, type NodeViewProps } from '../types';
 
 function CustomerView({ id, data }: NodeViewProps) {
   const description = str(data, 'description');
   if (!description.trim()) return <EmptyNote id={id} message="No Customer Response" action="Add Customer Response" />;
-  return <Clamp>{description}</Clamp>;
+  return <Lead lead="When the customer says">{description}</Lead>;
 }
 
 function validate(data: Data) {
@@ -29,7 +31,8 @@ export const customerResponseNode: NodeKindSpec = {
   kind: 'customer-response',
   label: 'Customer Response',
   hint: 'What the customer answers; the agent listens for it.',
-  color: '#0891b2',
+  color: kindColor('customer-response'),
+  icon: MessageCircleReply,
   width: 386,
   height: 206,
   defaults: () => ({ nodeLabel: 'Customer Response', description: '' }),

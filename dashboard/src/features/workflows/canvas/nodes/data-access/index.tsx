@@ -1,14 +1,18 @@
-import type { NodeKindSpec } from '../types';
+import { Database } from 'lucide-react';
+
+import { Lead } from '../parts';
+import { kindColor, type NodeKindSpec } from '../types';
 
 function DataAccessView() {
-  return <p className="flex flex-1 items-center justify-center text-sm text-fg-muted">Data Access Trigger</p>;
+  return <Lead lead="Data Access Trigger">Looks up what Betty knows about the caller before going on.</Lead>;
 }
 
 export const dataAccessNode: NodeKindSpec = {
   kind: 'data-access',
   label: 'Data Access',
   hint: 'Lets the agent read the contact’s data at this point.',
-  color: '#9333ea',
+  color: kindColor('data-access'),
+  icon: Database,
   width: 386,
   height: 206,
   defaults: () => ({ nodeLabel: 'Data Access' }),

@@ -1,8 +1,12 @@
-import { LabelField, SpokenLineField } from '../parts';
-import type { NodeEditProps, NodeKindSpec } from '../types';
+import { PhoneOff } from 'lucide-react';
 
-function EndCallView() {
-  return <p className="flex flex-1 items-center justify-center text-sm text-fg-muted">Triggers an End Call</p>;
+import { str } from '../../../graph';
+import { LabelField, SpokenLine, SpokenLineField } from '../parts';
+import { kindColor, type NodeEditProps, type NodeKindSpec, type NodeViewProps } from '../types';
+
+function EndCallView({ data }: NodeViewProps) {
+  if (str(data, 'say').trim()) return <SpokenLine data={data} />;
+  return <p className="text-sm text-fg-muted">Says goodbye and hangs up.</p>;
 }
 
 function EndCallEdit({ data, onChange }: NodeEditProps) {
@@ -18,7 +22,8 @@ export const endCallNode: NodeKindSpec = {
   kind: 'end-call',
   label: 'End Call',
   hint: 'The agent says goodbye and hangs up.',
-  color: '#dc2626',
+  color: kindColor('end-call'),
+  icon: PhoneOff,
   width: 386,
   height: 206,
   defaults: () => ({ nodeLabel: 'End Call' }),

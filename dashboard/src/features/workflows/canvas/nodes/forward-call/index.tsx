@@ -1,21 +1,25 @@
-import { regionOf, str, validE164, type Data } from '../../../graph';
+import { PhoneForwarded } from 'lucide-react';
+
+import { regionOf, str, type Data } from '../../../graph';
 import { dataProblems } from '../fieldRules';
-import { EmptyNote, LabelField, SpokenLineField, TextField } from '../parts';
+import { EmptyNote, LabelField, SpokenLine, SpokenLineField, TextField } from '../parts';
 import { Flag } from './Flag';
-import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
+import { kindColor, type NodeEditProps, type NodeKindSpec, type NodeViewProps } from '../types';
 
 function ForwardView({ id, data }: NodeViewProps) {
   const number = str(data, 'destinationPhoneNumber');
   if (!number) return <EmptyNote id={id} message="No destination numbers found. Add a valid number to run your workflow." action="Add Destination Number" />;
   const region = regionOf(number);
   return (
-    <div className="flex flex-1 flex-col justify-center gap-1">
-      <p className="text-xs text-fg-subtle">Forwards the call to</p>
-      <p className="flex items-center gap-2 text-base font-semibold text-fg tabular-nums">
-        {region && <Flag region={region} />}
-        {number}
-      </p>
-      {!validE164(number) && <p className="text-xs text-danger-fg">Not a valid number: use E.164, such as +14155550123.</p>}
+    <div className="flex min-h-0 flex-col gap-1.5">
+      <div>
+        <p className="text-xs font-medium text-fg-subtle">Forwards the call to</p>
+        <p className="flex items-center gap-2 text-base font-semibold text-fg tabular-nums">
+          {region && <Flag region={region} />}
+          {number}
+        </p>
+      </div>
+      <SpokenLine data={data} lines={2} />
     </div>
   );
 }
@@ -41,7 +45,8 @@ export const forwardCallNode: NodeKindSpec = {
   kind: 'forward-call',
   label: 'Forward Call',
   hint: 'Hands the call to a person at another number.',
-  color: '#ea580c',
+  color: kindColor('forward-call'),
+  icon: PhoneForwarded,
   width: 386,
   height: 206,
   defaults: () => ({ nodeLabel: 'Forward Call', destinationPhoneNumber: '' }),

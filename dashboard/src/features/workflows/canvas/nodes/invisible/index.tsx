@@ -1,3 +1,5 @@
+import { Circle } from 'lucide-react';
+
 import type { NodeKindSpec } from '../types';
 
 function InvisibleView() {
@@ -10,6 +12,7 @@ export const invisibleNode: NodeKindSpec = {
   label: 'Placeholder',
   hint: '',
   color: 'transparent',
+  icon: Circle,
   width: 1,
   height: 1,
   defaults: () => ({}),

@@ -1,3 +1,4 @@
+import { TrendingUp } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 
 import { Field } from '../../../../../components/ui/input';
@@ -7,7 +8,7 @@ import { useCurrentTeam } from '../../../../team/TeamContext';
 import { STAGES, str, type Data } from '../../../graph';
 import { dataProblems } from '../fieldRules';
 import { EmptyNote, LabelField } from '../parts';
-import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
+import { kindColor, type NodeEditProps, type NodeKindSpec, type NodeViewProps } from '../types';
 
 const STAGE_LABELS: Record<string, string> = Object.fromEntries(STAGES.map((s) => [s, s.replace(/(^|\s)\S/g, (c) => c.toUpperCase())]));
 
@@ -15,9 +16,10 @@ function StageView({ id, data }: NodeViewProps) {
   const stage = str(data, 'lifeCycleStage');
   if (!stage) return <EmptyNote id={id} message="No lifecycle stage chosen." action="Choose Stage" />;
   return (
-    <p className="flex flex-1 items-center gap-1.5 text-sm text-fg-soft">
-      Life Cycle Stage: <span className="font-semibold text-fg">{STAGE_LABELS[stage] ?? stage}</span>
-    </p>
+    <div>
+      <p className="text-xs font-medium text-fg-subtle">Sets the HubSpot lifecycle stage to</p>
+      <p className="text-base font-semibold text-fg">{STAGE_LABELS[stage] ?? stage}</p>
+    </div>
   );
 }
 
@@ -84,7 +86,8 @@ export const lifecycleStageNode: NodeKindSpec = {
   kind: 'hubspot-lifecycle-stage',
   label: 'HubSpot Life Cycle Stage',
   hint: 'Moves the contact to a lifecycle stage.',
-  color: '#f97316',
+  color: kindColor('hubspot-lifecycle-stage'),
+  icon: TrendingUp,
   width: 386,
   height: 206,
   defaults: () => ({ nodeLabel: 'Life Cycle Stage' }),

@@ -1,72 +1,26 @@
-import * as RadixTabs from '@radix-ui/react-tabs';
+import { Webhook } from 'lucide-react';
 
 import { Field, Textarea } from '../../../../../components/ui/input';
 import { Select } from '../../../../../components/ui/select';
 import { METHODS, str, type Data, type Json } from '../../../graph';
 import { dataProblems } from '../fieldRules';
 import { EmptyNote, LabelField, TextField } from '../parts';
-import type { NodeEditProps, NodeKindSpec, NodeViewProps } from '../types';
-
-type Pairs = Record<string, string>;
-
-function webhookData(data: Data): { params: Pairs; headers: Pairs; body: Record<string, Json> | null } {
-  const wd = data['webhookData'];
-  const obj = wd && typeof wd === 'object' && !Array.isArray(wd) ? (wd as Record<string, Json>) : {};
-  const pairs = (x: Json | undefined): Pairs => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Pairs) : {});
-  const body = obj['body'];
-  return { params: pairs(obj['params']), headers: pairs(obj['headers']), body: body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, Json>) : null };
-}
-
-function PairsTable({ pairs, empty }: { pairs: Pairs; empty: string }) {
-  const entries = Object.entries(pairs);
-  if (entries.length === 0) return <p className="text-xs text-fg-subtle">{empty}</p>;
-  return (
-    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
-      {entries.slice(0, 3).map(([k, v]) => (
-        <div key={k} className="contents">
-          <dt className="font-medium text-fg-soft">{k}</dt>
-          <dd className="truncate text-fg-muted">{v}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-const TAB = 'nodrag rounded px-2 py-0.5 text-xs font-medium text-fg-muted data-[state=active]:bg-muted data-[state=active]:text-fg disabled:cursor-not-allowed disabled:opacity-50';
+import { kindColor, type NodeEditProps, type NodeKindSpec, type NodeViewProps } from '../types';
+import { hostOf, requestSummary, webhookData, type Pairs } from './request';
 
 function WebhookView({ id, data }: NodeViewProps) {
   const url = str(data, 'webhookUrl');
   const method = str(data, 'webhookMethod') || 'POST';
   if (!url) return <EmptyNote id={id} message="No webhook URL yet." action="Add Webhook URL" />;
-  const wd = webhookData(data);
   return (
-    <div className="flex min-h-0 flex-1 flex-col gap-2">
-      <p className="flex items-center gap-2 text-sm">
+    <div className="flex min-h-0 flex-col gap-1">
+      <p className="flex min-w-0 items-center gap-2 text-sm">
         <span className="rounded bg-muted px-1.5 py-0.5 text-xs font-semibold text-fg">{method}</span>
-        <span className="truncate text-fg-soft">{url}</span>
+        <span className="truncate font-medium text-fg" title={url}>
+          {hostOf(url)}
+        </span>
       </p>
-      <RadixTabs.Root defaultValue="params" className="min-h-0 flex-1">
-        <RadixTabs.List aria-label="Webhook request (read only)" className="flex gap-1">
-          <RadixTabs.Trigger value="params" className={TAB}>
-            Params
-          </RadixTabs.Trigger>
-          <RadixTabs.Trigger value="headers" className={TAB}>
-            Header
-          </RadixTabs.Trigger>
-          <RadixTabs.Trigger value="body" className={TAB} disabled={method === 'GET'} title={method === 'GET' ? 'A GET request has no body' : undefined}>
-            Body
-          </RadixTabs.Trigger>
-        </RadixTabs.List>
-        <RadixTabs.Content value="params" className="pt-1.5">
-          <PairsTable pairs={wd.params} empty="No query parameters." />
-        </RadixTabs.Content>
-        <RadixTabs.Content value="headers" className="pt-1.5">
-          <PairsTable pairs={wd.headers} empty="No headers." />
-        </RadixTabs.Content>
-        <RadixTabs.Content value="body" className="pt-1.5">
-          {wd.body && Object.keys(wd.body).length > 0 ? <pre className="line-clamp-3 text-xs whitespace-pre-wrap text-fg-muted">{JSON.stringify(wd.body, null, 1)}</pre> : <p className="text-xs text-fg-subtle">No body.</p>}
-        </RadixTabs.Content>
-      </RadixTabs.Root>
+      <p className="text-xs text-fg-muted">{requestSummary(data)}</p>
     </div>
   );
 }
@@ -153,7 +107,8 @@ export const webhookNode: NodeKindSpec = {
   kind: 'webhook',
   label: 'Webhook',
   hint: 'Calls your HTTP endpoint during the call.',
-  color: '#0d9488',
+  color: kindColor('webhook'),
+  icon: Webhook,
   width: 386,
   height: 206,
   defaults: () => ({ nodeLabel: 'Webhook', webhookMethod: 'POST', webhookUrl: '', webhookData: { params: {}, headers: {} } }),

@@ -6,7 +6,7 @@ import { teamPath } from '../../features/team/TeamContext';
 import { cn } from '../../lib/cn';
 import { area } from '../../lib/features';
 import { isNavItemAvailable, isNavItemVisible, navGroups, type NavItem } from '../../lib/nav';
-import { BettyMark } from '../BettyMark';
+import { BettyMark } from '../../components/BettyMark';
 import { TeamSwitcher } from './TeamSwitcher';
 
 interface SidebarProps {

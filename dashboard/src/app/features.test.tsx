@@ -2,13 +2,13 @@ import { screen, within } from '@testing-library/react';
 import { matchRoutes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
-import { routes } from '../App';
+import { routes } from './App';
 import { setTokens } from '../api/session';
 import { GUIDES, guideBySlug, guidePreview } from '../features/help/guides';
 import { dashboardRoutes, fakeServer, ok, onboarding } from '../test/fakeServer';
 import { renderApp } from '../test/renderApp';
-import { AVAILABLE_AREAS, COMING_SOON_AREAS, PRODUCT_AREAS, availableWhen } from './features';
-import { isNavItemAvailable, navGroups } from './nav';
+import { AVAILABLE_AREAS, COMING_SOON_AREAS, PRODUCT_AREAS, availableWhen } from '../lib/features';
+import { isNavItemAvailable, navGroups } from '../lib/nav';
 
 /** True when `href` opens a real screen: a route other than the not-found catch-all, or an existing guide. */
 function resolves(href: string): boolean {

@@ -13,19 +13,19 @@ import { CreateTeamForm } from '../features/team/CreateTeamForm';
 import { PendingInvitationsDialog } from '../features/team/PendingInvitationsDialog';
 import { TeamContext, teamPath, type TeamContextValue } from '../features/team/TeamContext';
 import { useTeamSelection } from '../features/team/useTeamSelection';
-import { useLiveEvents } from '../lib/liveEvents';
+import { useLiveEvents } from './liveEvents';
 import { navItemFor } from '../lib/nav';
 import { paletteCommands, type PaletteCommand } from '../lib/palette';
 import { readRecent, recordRecent } from '../lib/recent';
 import { useTheme } from '../lib/theme';
-import { BettyMark } from './BettyMark';
+import { BettyMark } from '../components/BettyMark';
 import { Sidebar } from './shell/Sidebar';
 import { TeamSwitcher } from './shell/TeamSwitcher';
 import { UserMenu } from './shell/UserMenu';
-import { Dialog, DialogContent } from './ui/dialog';
-import { Breadcrumbs, type Crumb } from './ui/page-header';
-import { ErrorState, PageSkeleton } from './ui/states';
-import { useFocusMainOnNavigation } from './useFocusMainOnNavigation';
+import { Dialog, DialogContent } from '../components/ui/dialog';
+import { Breadcrumbs, type Crumb } from '../components/ui/page-header';
+import { ErrorState, PageSkeleton } from '../components/ui/states';
+import { useFocusMainOnNavigation } from '../components/useFocusMainOnNavigation';
 
 const CommandPalette = lazy(() => import('./shell/CommandPalette'));
 

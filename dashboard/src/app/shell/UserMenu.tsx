@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { signOut } from '../../features/auth/queries';
 import { teamPath } from '../../features/team/TeamContext';
 import type { ThemePreference } from '../../lib/theme';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuGroupLabel, DropdownMenuItem, DropdownMenuLabel, DropdownMenuRadioGroup, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuGroupLabel, DropdownMenuItem, DropdownMenuLabel, DropdownMenuRadioGroup, DropdownMenuSeparator, DropdownMenuTrigger } from '../../components/ui/dropdown-menu';
 
 const THEME_OPTIONS = [
   { value: 'light', label: 'Light', icon: <Sun aria-hidden="true" /> },

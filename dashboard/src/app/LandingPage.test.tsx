@@ -4,7 +4,7 @@ import { createMemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 
 import { clearTokens, setTokens } from '../api/session';
-import { App, routes } from '../App';
+import { App, routes } from './App';
 
 function renderAt(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });

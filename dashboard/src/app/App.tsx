@@ -2,58 +2,58 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, RouterProvider, useSearchParams, type DataRouter, type RouteObject } from 'react-router';
 
-import { AppLayout } from './components/AppLayout';
-import { PageSkeleton } from './components/ui/states';
-import { RequireAuth } from './features/auth/RequireAuth';
-import { preloadable } from './lib/preloadable';
-import { queryClient as defaultQueryClient } from './lib/queryClient';
+import { AppLayout } from './AppLayout';
+import { PageSkeleton } from '../components/ui/states';
+import { RequireAuth } from '../features/auth/RequireAuth';
+import { preloadable } from '../lib/preloadable';
+import { queryClient as defaultQueryClient } from '../lib/queryClient';
 
 // Each page is its own chunk, fetched when its route is first visited.
 // The toaster is not needed for the first paint; a toast raised before it loads shows once it has.
-const Toaster = lazy(() => import('./components/ui/toast').then((m) => ({ default: m.Toaster })));
-const LandingPage = lazy(() => import('./pages/LandingPage'));
-const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
-const SignInPage = lazy(() => import('./features/auth/SignInPage'));
-const SignUpPage = lazy(() => import('./features/auth/SignUpPage'));
-const ForgotPasswordPage = lazy(() => import('./features/auth/ForgotPasswordPage'));
-const ResetPasswordPage = lazy(() => import('./features/auth/ResetPasswordPage'));
-const ConfirmEmailPage = lazy(() => import('./features/auth/ConfirmEmailPage'));
-const InvitePage = lazy(() => import('./features/team/InvitePage'));
-const TransferOwnershipPage = lazy(() => import('./features/team/TransferOwnershipPage'));
-const DocsIndexPage = lazy(() => import('./features/help/DocsPage').then((m) => ({ default: m.DocsIndexPage })));
-const GettingStartedPage = lazy(() => import('./features/help/DocsPage').then((m) => ({ default: m.GettingStartedPage })));
-const GuidePage = lazy(() => import('./features/help/DocsPage'));
-const DashboardShell = lazy(() => import('./components/DashboardShell').then((m) => ({ default: m.DashboardShell })));
-const DashboardHomePage = lazy(() => import('./features/team/DashboardHomePage'));
-const TeamSettingsPage = lazy(() => import('./features/team/TeamSettingsPage'));
-const MembersPage = lazy(() => import('./features/members/MembersPage'));
-const ApiKeysPage = lazy(() => import('./features/api-keys/ApiKeysPage'));
-const CampaignsPage = lazy(() => import('./features/campaigns/CampaignsPage'));
-const CampaignFormPage = lazy(() => import('./features/campaigns/CampaignFormPage'));
-const CampaignPage = lazy(() => import('./features/campaigns/CampaignPage'));
-const AgentsPage = lazy(() => import('./features/agents/AgentsPage'));
-const KnowledgeBasePage = lazy(() => import('./features/knowledge/KnowledgeBasePage'));
-const VoicesPage = lazy(() => import('./features/voices/VoicesPage'));
-const PhoneNumbersPage = lazy(() => import('./features/phone-numbers/PhoneNumbersPage'));
-const WorkflowsRoute = preloadable(() => import('./features/workflows/WorkflowsRoute'));
+const Toaster = lazy(() => import('../components/ui/toast').then((m) => ({ default: m.Toaster })));
+const LandingPage = lazy(() => import('./LandingPage'));
+const NotFoundPage = lazy(() => import('../components/NotFoundPage'));
+const SignInPage = lazy(() => import('../features/auth/SignInPage'));
+const SignUpPage = lazy(() => import('../features/auth/SignUpPage'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage'));
+const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
+const ConfirmEmailPage = lazy(() => import('../features/auth/ConfirmEmailPage'));
+const InvitePage = lazy(() => import('../features/team/InvitePage'));
+const TransferOwnershipPage = lazy(() => import('../features/team/TransferOwnershipPage'));
+const DocsIndexPage = lazy(() => import('../features/help/DocsPage').then((m) => ({ default: m.DocsIndexPage })));
+const GettingStartedPage = lazy(() => import('../features/help/DocsPage').then((m) => ({ default: m.GettingStartedPage })));
+const GuidePage = lazy(() => import('../features/help/DocsPage'));
+const DashboardShell = lazy(() => import('./DashboardShell').then((m) => ({ default: m.DashboardShell })));
+const DashboardHomePage = lazy(() => import('../features/team/DashboardHomePage'));
+const TeamSettingsPage = lazy(() => import('../features/team/TeamSettingsPage'));
+const MembersPage = lazy(() => import('../features/members/MembersPage'));
+const ApiKeysPage = lazy(() => import('../features/api-keys/ApiKeysPage'));
+const CampaignsPage = lazy(() => import('../features/campaigns/CampaignsPage'));
+const CampaignFormPage = lazy(() => import('../features/campaigns/CampaignFormPage'));
+const CampaignPage = lazy(() => import('../features/campaigns/CampaignPage'));
+const AgentsPage = lazy(() => import('../features/agents/AgentsPage'));
+const KnowledgeBasePage = lazy(() => import('../features/knowledge/KnowledgeBasePage'));
+const VoicesPage = lazy(() => import('../features/voices/VoicesPage'));
+const PhoneNumbersPage = lazy(() => import('../features/phone-numbers/PhoneNumbersPage'));
+const WorkflowsRoute = preloadable(() => import('../features/workflows/WorkflowsRoute'));
 // A workflow opened by its address: fetch the canvas's chunks and the workflow alongside the shell, not after it.
 if (typeof window !== 'undefined' && window.location.pathname === '/dashboard/workflow-canvas' && new URLSearchParams(window.location.search).has('workflowId')) {
   void WorkflowsRoute.preload();
-  void import('./features/workflows/preload').then((m) => m.preloadOpenedWorkflow(defaultQueryClient, new URLSearchParams(window.location.search).get('workflowId') ?? ''));
+  void import('../features/workflows/preload').then((m) => m.preloadOpenedWorkflow(defaultQueryClient, new URLSearchParams(window.location.search).get('workflowId') ?? ''));
 }
-const CallsPage = lazy(() => import('./features/calls/CallsPage'));
-const InboxPage = lazy(() => import('./features/inbox/InboxPage'));
-const PublicInboxPage = lazy(() => import('./features/inbox/PublicInboxPage'));
-const DoNotCallPage = lazy(() => import('./features/do-not-call/DoNotCallPage'));
-const BillingPage = lazy(() => import('./features/billing/BillingPage'));
-const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
-const OnboardingPage = lazy(() => import('./features/onboarding/OnboardingPage'));
-const AdminPage = lazy(() => import('./features/admin/AdminPage'));
-const ConnectedAppsPage = lazy(() => import('./features/apps/ConnectedAppsPage'));
-const ZapierPage = lazy(() => import('./features/zapier/ZapierPage'));
-const ZapierCallbackPage = lazy(() => import('./features/zapier/ZapierCallbackPage'));
-const HubspotCallbackPage = lazy(() => import('./features/apps/HubspotCallbackPage'));
-const ShopifySetupPage = lazy(() => import('./features/shopify/ShopifySetupPage'));
+const CallsPage = lazy(() => import('../features/calls/CallsPage'));
+const InboxPage = lazy(() => import('../features/inbox/InboxPage'));
+const PublicInboxPage = lazy(() => import('../features/inbox/PublicInboxPage'));
+const DoNotCallPage = lazy(() => import('../features/do-not-call/DoNotCallPage'));
+const BillingPage = lazy(() => import('../features/billing/BillingPage'));
+const ProfilePage = lazy(() => import('../features/profile/ProfilePage'));
+const OnboardingPage = lazy(() => import('../features/onboarding/OnboardingPage'));
+const AdminPage = lazy(() => import('../features/admin/AdminPage'));
+const ConnectedAppsPage = lazy(() => import('../features/apps/ConnectedAppsPage'));
+const ZapierPage = lazy(() => import('../features/zapier/ZapierPage'));
+const ZapierCallbackPage = lazy(() => import('../features/zapier/ZapierCallbackPage'));
+const HubspotCallbackPage = lazy(() => import('../features/apps/HubspotCallbackPage'));
+const ShopifySetupPage = lazy(() => import('../features/shopify/ShopifySetupPage'));
 
 /** /dashboard; HubSpot's OAuth callback lands here with ?app=hubspot&result=error… (a forged or expired state, a refusal), shown on the connected apps page. */
 function DashboardIndex() {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { routes } from '../App';
-import { PRODUCT_AREAS } from './features';
-import { availableNavItems, isNavItemAvailable, navGroups, navItemFor } from './nav';
+import { routes } from './App';
+import { PRODUCT_AREAS } from '../lib/features';
+import { availableNavItems, isNavItemAvailable, navGroups, navItemFor } from '../lib/nav';
 
 function routePaths(): string[] {
   const out: string[] = [];

@@ -2,10 +2,10 @@ import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 
 import { useSignedIn } from '../features/auth/session';
-import { BettyMark } from './BettyMark';
-import { ThemeToggle } from './ThemeToggle';
-import { PageSkeleton } from './ui/states';
-import { useFocusMainOnNavigation } from './useFocusMainOnNavigation';
+import { BettyMark } from '../components/BettyMark';
+import { ThemeToggle } from '../components/ThemeToggle';
+import { PageSkeleton } from '../components/ui/states';
+import { useFocusMainOnNavigation } from '../components/useFocusMainOnNavigation';
 
 export function AppLayout() {
   useFocusMainOnNavigation();

@@ -3,7 +3,7 @@ import { Check, ChevronsUpDown, Plus } from 'lucide-react';
 import type { Organization } from '../../api/gen/model';
 import { cn } from '../../lib/cn';
 import { ROLE_LABELS } from '../../lib/roles';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../../components/ui/dropdown-menu';
 
 interface TeamSwitcherProps {
   team: Organization | null;
