@@ -191,10 +191,11 @@ export function openingViewport(g: Graph, width: number, height: number): Viewpo
   const row = boundsOf(cards.filter((c) => c.y < start.y + start.height && c.y + c.height > start.y))!;
   const across = row.width * zoom <= width ? row : start;
   const x = width / 2 - (across.x + across.width / 2) * zoom;
-  // The top of the flow at the top margin, unless that pushes Start out of view.
+  // The top of the flow at the top margin when Start's row is in view across; else (a phone)
+  // Start itself at the top, with the steps after it below.
   const fromTop = OPENING_TOP_MARGIN - all.y * zoom;
   const startBottom = (start.y + start.height) * zoom + fromTop;
-  const y = startBottom <= height - OPENING_TOP_MARGIN ? fromTop : OPENING_TOP_MARGIN - start.y * zoom;
+  const y = across === row && startBottom <= height - OPENING_TOP_MARGIN ? fromTop : OPENING_TOP_MARGIN - start.y * zoom;
   return { x, y, zoom };
 }
 
