@@ -55,6 +55,16 @@ export function layoutGraph(g: Graph, { everything = false }: { everything?: boo
     const spec = specOf(n.type);
     if (p) laid.set(n.id, { x: Math.round(p.x - spec.width / 2), y: Math.round(p.y - spec.height / 2) });
   }
+  // Start sits at the bottom of its row, level with the Contacts card's foot, so its edge to the
+  // first step is as short as any other (dagre centres it on the taller card).
+  const start = g.nodes.find((n) => n.type === 'start');
+  const at = start && laid.get(start.id);
+  if (start && at) {
+    const height = specOf('start').height;
+    const beside = g.nodes.filter((n) => n.type === 'contacts' && laid.has(n.id)).map((n) => ({ y: laid.get(n.id)!.y, bottom: laid.get(n.id)!.y + specOf(n.type).height }));
+    const row = beside.filter((b) => b.y < at.y + height && b.bottom > at.y);
+    if (row.length > 0) laid.set(start.id, { x: at.x, y: Math.max(...row.map((b) => b.bottom)) - height });
+  }
   if (everything) {
     return {
       edges: g.edges,
