@@ -40,6 +40,10 @@ test('the canvas shows a run as it goes: calls per step, and a test run’s path
   await t.test('a run shows on the steps the calls that passed through them, and stays shown once it ended', async () => {
     await page.goto(at(`/dashboard/workflow-canvas?workflowId=${setup.workflowId}`));
     await page.getByTestId('workflow-canvas').waitFor();
+    // The canvas opens on Start at a readable zoom; F fits the whole flow, so every step is drawn.
+    await page.locator('[data-kind="start"]').waitFor();
+    await page.keyboard.press('f');
+    await page.waitForTimeout(400);
     assert.equal(await page.locator('[data-testid^="activity-"]').count(), 0, 'counts shown before any run');
     // The simulator ends its calls within a second or two, so the calls "on call now" are
     // checked by the unit tests (overlay.test.ts); here, the counts the run leaves.
@@ -68,6 +72,9 @@ test('the canvas shows a run as it goes: calls per step, and a test run’s path
   });
 
   await t.test('a test run highlights the path its call takes, and keeps it once the call ended', async () => {
+    await page.locator('[data-kind="start"]').waitFor();
+    await page.keyboard.press('f');
+    await page.waitForTimeout(400);
     await page.getByRole('button', { name: 'Test run' }).click();
     const dialog = page.getByRole('dialog', { name: 'Test Renewal calls' });
     await dialog.getByLabel('Number to call').fill('+14157209999');

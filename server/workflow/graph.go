@@ -29,8 +29,8 @@
 //     entering it.
 //  4. A node without an incoming edge gets an invisible placeholder source, except start,
 //     contacts and invisible nodes. The placeholder's id is "invisible-" + the node's id, its
-//     edge's id "edge-invisible-" + the node's id, and it sits 250 canvas pixels below the node
-//     (the canvas lays flows out bottom-to-top).
+//     edge's id "edge-invisible-" + the node's id, and it sits 250 canvas pixels above the node
+//     (the canvas lays flows out top to bottom).
 //
 // Nodes and edges keep their input order; placeholders are appended after the kept nodes and
 // edges, in the order of the nodes they feed. DeleteNode removes a node with its edges and, for

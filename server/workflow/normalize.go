@@ -24,8 +24,8 @@ type Change struct {
 	EdgeID string `json:"edgeId,omitempty"`
 }
 
-// placeholderOffset is how far below a node its placeholder sits (the canvas lays flows out
-// bottom-to-top, so a source is below its target).
+// placeholderOffset is how far above a node its placeholder sits (the canvas lays flows out
+// top to bottom, so a source is above its target).
 const placeholderOffset = 250
 
 // Normalize applies the normalisation rules (see the package doc) and answers the normalised
@@ -126,7 +126,7 @@ func Normalize(in Graph) (Graph, []Change) {
 		}
 		ids[pid] = true
 		nodes = append(nodes, Node{ID: pid, Type: Invisible,
-			Position: Position{X: n.Position.X, Y: n.Position.Y + placeholderOffset},
+			Position: Position{X: n.Position.X, Y: n.Position.Y - placeholderOffset},
 			Data:     Data{}, FlowMeta: map[string]any{}})
 		edges = append(edges, Edge{ID: "edge-" + pid, Source: pid, Target: n.ID, Type: EdgeType, EdgeMeta: map[string]any{}})
 		changes = append(changes, Change{Rule: RulePlaceholderAdded, NodeID: n.ID})

@@ -3,6 +3,7 @@ import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
 import {
   Background,
+  ControlButton,
   Controls,
   MiniMap,
   ReactFlow,
@@ -15,7 +16,7 @@ import {
   type OnNodeDrag,
   type Viewport,
 } from '@xyflow/react';
-import { Activity, FileText, Keyboard, LayoutGrid, ListChecks, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
+import { Activity, FileText, Keyboard, LayoutGrid, ListChecks, Map as MapIcon, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { useSearchParams } from 'react-router';
 
@@ -34,7 +35,7 @@ import { parseGraph, problemsByNode, str, validate, type Graph, type Kind } from
 import { PostCallFieldsDialog } from '../PostCallFieldsDialog';
 import { PromptPanel } from '../PromptPanel';
 import { workflowQueryOptions } from '../queries';
-import { edgeTypes, EdgeContext } from './AddStepEdge';
+import { edgeTypes, EdgeContext, flowEdges } from './AddStepEdge';
 import { AddStepDialog, type StepTarget } from './AddStepDialog';
 import { Blockers } from './Blockers';
 import { ConflictDialog } from './ConflictDialog';
@@ -42,9 +43,10 @@ import { CanvasMenu, menuItemsFor, type MenuTarget } from './CanvasMenu';
 import { CanvasTools } from './CanvasTools';
 import { CanvasContext, type CanvasActions } from './context';
 import * as ops from './editor';
-import { fittedViewport, MAX_ZOOM, MIN_ZOOM } from './layout';
+import { controlsCorner, MAX_ZOOM, MIN_ZOOM, MINIMAP_SIZE, minimapCorner, openingGraph, openingViewport, type Corner } from './layout';
 import { EditPanel } from './EditPanel';
 import { RunOverlayProvider } from './live/RunOverlay';
+import { minimapColor, useMinimapChoice } from './minimap';
 import { nodeTypes, specOf } from './nodes/registry';
 import { ShortcutsDialog } from './ShortcutsDialog';
 import { SidePanel } from './SidePanel';
@@ -87,10 +89,6 @@ function toRfNodes(g: Graph, selected: ReadonlySet<string>): RfNode[] {
   }));
 }
 
-function toRfEdges(g: Graph): RfEdge[] {
-  return g.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, type: 'add-step', deletable: false }));
-}
-
 /** What the canvas's history keeps: everything the user edits here. */
 interface Doc {
   graph: Graph;
@@ -112,7 +110,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
         seeded.current = true;
         return { graph: ops.seedGraph(workflow.workflowType), fields };
       }
-      return { graph: g.nodes.every((n) => n.position.x === 0 && n.position.y === 0) ? ops.settle(g) : g, fields };
+      return { graph: g.nodes.every((n) => n.position.x === 0 && n.position.y === 0) ? ops.settle(g) : openingGraph(g), fields };
     },
     (next, before) => (next.fields !== before.fields ? queue.scheduleFields(next.graph, next.fields) : queue.schedule(next.graph)),
   );
@@ -141,7 +139,7 @@ function Editor({ workflow }: { workflow: Workflow }) {
   // The selection lives in React Flow's store (clicks change it through onNodesChange); it is read
   // from there when needed, never copied into state that could lag behind it.
   const selectedNow = useCallback(() => rf.getNodes().filter((n) => n.selected).map((n) => n.id), [rf]);
-  const rfEdges = useMemo(() => toRfEdges(graph), [graph]);
+  const rfEdges = useMemo(() => flowEdges(graph), [graph]);
   const [stepTarget, setStepTarget] = useState<StepTarget | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [showPrompt, setShowPrompt] = useState(false);
@@ -170,13 +168,22 @@ function Editor({ workflow }: { workflow: Workflow }) {
     selectNext.current = null;
   }, [graph, setRfNodes, selectedNow]);
 
-  // The first view, fitted to the canvas's box before anything is drawn.
+  // The first view, set from the canvas's box before anything is drawn: the whole flow when it
+  // reads at that zoom, else Start at a readable zoom (layout.ts); the minimap and the zoom
+  // controls take corners it leaves free.
   const box = useRef<HTMLDivElement>(null);
   const [initialViewport, setInitialViewport] = useState<Viewport | null>(null);
+  const [corners, setCorners] = useState<{ minimap: Corner; controls: Corner }>({ minimap: 'top-right', controls: 'bottom-left' });
   useLayoutEffect(() => {
     const r = box.current?.getBoundingClientRect();
-    setInitialViewport(fittedViewport(graphNow(), r?.width || 1024, r?.height || 600));
+    const width = r?.width || 1024;
+    const height = r?.height || 600;
+    const view = openingViewport(graphNow(), width, height);
+    const minimap = minimapCorner(graphNow(), view, width, height);
+    setCorners({ minimap, controls: controlsCorner(graphNow(), view, width, height, minimap) });
+    setInitialViewport(view);
   }, []);
+  const [minimapShown, setMinimapShown] = useMinimapChoice();
 
   /** Brings a new step and its neighbours into view (only what is in view is drawn). */
   const focusOn = useCallback(
@@ -445,8 +452,16 @@ function Editor({ workflow }: { workflow: Workflow }) {
                   colorMode={dark ? 'dark' : 'light'}
                 >
                   <Background gap={24} />
-                  <Controls showInteractive={false} />
-                  {graph.nodes.length < 150 && <MiniMap pannable zoomable position="top-right" className="!hidden md:!block" />}
+                  <Controls showInteractive={false} orientation="horizontal" position={corners.controls}>
+                    {graph.nodes.length < 150 && (
+                      <ControlButton className="!hidden md:!flex" aria-label="Show the minimap" title={minimapShown ? 'Hide the minimap' : 'Show the minimap'} aria-pressed={minimapShown} onClick={() => setMinimapShown(!minimapShown)}>
+                        <MapIcon aria-hidden="true" />
+                      </ControlButton>
+                    )}
+                  </Controls>
+                  {graph.nodes.length < 150 && minimapShown && (
+                    <MiniMap pannable zoomable position={corners.minimap} style={MINIMAP_SIZE} nodeColor={minimapColor} nodeBorderRadius={24} ariaLabel="Minimap of the whole workflow" className="!hidden md:!block" />
+                  )}
                 </ReactFlow>
               )}
             </EdgeContext.Provider>

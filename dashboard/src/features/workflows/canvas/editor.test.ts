@@ -38,12 +38,12 @@ describe('editor operations', () => {
     expect(validate(g, 'inbound').some((v) => v.field.startsWith(`nodes[${added}]`))).toBe(true);
   });
 
-  test('layout is bottom-to-top: a step sits above its source', () => {
+  test('layout is top to bottom: a step sits below its source', () => {
     const seed = seedGraph('inbound');
     const { graph, added } = addAfter(seed, startOf(seed), 'agent');
     const start = graph.nodes.find((n) => n.type === 'start')!;
     const agent = graph.nodes.find((n) => n.id === added)!;
-    expect(agent.position.y).toBeLessThan(start.position.y);
+    expect(agent.position.y).toBeGreaterThan(start.position.y);
   });
 
   test('an edit never moves a card placed by hand; the steps after it follow it; Tidy up lays out all', () => {
@@ -53,7 +53,7 @@ describe('editor operations', () => {
     const dragged = moveNodes(first.graph, new Map([[first.added, { x: auto.x + 900, y: auto.y - 50 }]]));
     expect(placedByHand(dragged.nodes.find((n) => n.id === first.added)!)).toBe(true);
 
-    // A step after the dragged card: the card stays put, the new step sits above it, shifted with it.
+    // A step after the dragged card: the card stays put, the new step sits below it, shifted with it.
     const second = addAfter(dragged, first.added, 'end-call');
     const agent = second.graph.nodes.find((n) => n.id === first.added)!;
     const end = second.graph.nodes.find((n) => n.id === second.added)!;
@@ -62,7 +62,7 @@ describe('editor operations', () => {
     const endPlain = plain.graph.nodes.find((n) => n.id === plain.added)!;
     const agentPlain = plain.graph.nodes.find((n) => n.id === first.added)!;
     expect(end.position).toEqual({ x: agent.position.x + endPlain.position.x - agentPlain.position.x, y: agent.position.y + endPlain.position.y - agentPlain.position.y });
-    expect(end.position.y).toBeLessThan(agent.position.y);
+    expect(end.position.y).toBeGreaterThan(agent.position.y);
     // Start, above nothing placed by hand, is laid out as before.
     expect(second.graph.nodes.find((n) => n.type === 'start')!.position).toEqual(plain.graph.nodes.find((n) => n.type === 'start')!.position);
     // Deleting a step elsewhere keeps the card too.

@@ -3,10 +3,19 @@ import { getViewportForBounds, type Viewport } from '@xyflow/react';
 
 import type { GNode, Graph } from '../graph';
 import { specOf } from './nodes/registry';
+import { SMALLEST_CARD_TEXT_PX } from './nodes/types';
 
-/** Spec §2: flows are laid out bottom-to-top, rank spacing 400, node spacing 500. */
-export const RANK_SPACING = 400;
-export const NODE_SPACING = 500;
+/**
+ * Flows read top to bottom: Start at the top, each step below the one before it, the branches of
+ * a Conditional Path side by side. The spacing is ours, not the spec's (§2 says bottom-to-top
+ * with rank 400 and node 500, which came from the old product and left gaps wider than the cards,
+ * so a flow never fitted on screen at a readable zoom): 128 px between a card and the next one
+ * down leaves room for the edge's "+", a branch's condition label and the arrowhead; 56 px
+ * between cards side by side keeps branches apart without a gulf, and lets the Contacts card
+ * (700 px) and Start (160 px) open side by side at zoom 1 on a laptop's canvas (936 px at 1280).
+ */
+export const RANK_SPACING = 128;
+export const NODE_SPACING = 56;
 
 /**
  * Where a node was put by hand: dragging a card sets `flow_meta.placedByHand`, which saves with
@@ -27,19 +36,34 @@ export function placedByHand(n: GNode): boolean {
  */
 export function layoutGraph(g: Graph, { everything = false }: { everything?: boolean } = {}): Graph {
   const d = new DagreGraph();
-  d.setGraph({ rankdir: 'BT', ranksep: RANK_SPACING, nodesep: NODE_SPACING });
+  d.setGraph({ rankdir: 'TB', ranksep: RANK_SPACING, nodesep: NODE_SPACING });
   d.setDefaultEdgeLabel(() => ({}));
-  for (const n of g.nodes) {
+  // The Contacts card (who the run calls) goes first, so it sits on the top row left of Start,
+  // where the call begins: both are in view when the canvas opens.
+  const ordered = [...g.nodes.filter((n) => n.type === 'contacts'), ...g.nodes.filter((n) => n.type !== 'contacts')];
+  for (const n of ordered) {
     const spec = specOf(n.type);
     d.setNode(n.id, { width: spec.width, height: spec.height });
   }
-  for (const e of g.edges) if (d.hasNode(e.source) && d.hasNode(e.target)) d.setEdge(e.source, e.target);
+  // In reverse: dagre puts siblings it cannot tell apart in the reverse of the order it met their
+  // edges, and a Conditional Path's branches should read left to right as they were added.
+  for (const e of [...g.edges].reverse()) if (d.hasNode(e.source) && d.hasNode(e.target)) d.setEdge(e.source, e.target);
   dagreLayout(d);
   const laid = new Map<string, { x: number; y: number }>();
   for (const n of g.nodes) {
     const p = d.node(n.id);
     const spec = specOf(n.type);
     if (p) laid.set(n.id, { x: Math.round(p.x - spec.width / 2), y: Math.round(p.y - spec.height / 2) });
+  }
+  // Start sits at the bottom of its row, level with the Contacts card's foot, so its edge to the
+  // first step is as short as any other (dagre centres it on the taller card).
+  const start = g.nodes.find((n) => n.type === 'start');
+  const at = start && laid.get(start.id);
+  if (start && at) {
+    const height = specOf('start').height;
+    const beside = g.nodes.filter((n) => n.type === 'contacts' && laid.has(n.id)).map((n) => ({ y: laid.get(n.id)!.y, bottom: laid.get(n.id)!.y + specOf(n.type).height }));
+    const row = beside.filter((b) => b.y < at.y + height && b.bottom > at.y);
+    if (row.length > 0) laid.set(start.id, { x: at.x, y: Math.max(...row.map((b) => b.bottom)) - height });
   }
   if (everything) {
     return {
@@ -87,28 +111,143 @@ export function layoutGraph(g: Graph, { everything = false }: { everything?: boo
   };
 }
 
-export const MIN_ZOOM = 0.05;
-export const MAX_ZOOM = 2;
-const FIT_PADDING = 0.15;
+/**
+ * Whether the stored positions read bottom to top (most edges between cards go up): every flow
+ * saved before issue 23 was laid out that way.
+ */
+export function readsBottomToTop(g: Graph): boolean {
+  const at = new Map(g.nodes.filter((n) => n.type !== 'invisible').map((n) => [n.id, n.position.y + specOf(n.type).height / 2]));
+  let up = 0;
+  let down = 0;
+  for (const e of g.edges) {
+    const from = at.get(e.source);
+    const to = at.get(e.target);
+    if (from === undefined || to === undefined || from === to) continue;
+    if (to < from) up++;
+    else down++;
+  }
+  return up > down;
+}
 
 /**
- * The view that fits the graph in a box of this size, from the positions and the card sizes it
- * already knows: the canvas opens on it at once, instead of drawing at zoom 1 and fitting once
- * React Flow has measured every card (which drew the visible cards twice, in both levels of detail).
+ * Up to this many nodes, a flow stored bottom-to-top is laid out again when it opens (dagre takes
+ * a few milliseconds for a template's 15 steps, but hundreds for 300: a big flow is mirrored).
  */
-export function fittedViewport(g: Graph, width: number, height: number): Viewport {
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const n of g.nodes) {
-    if (n.type === 'invisible') continue;
-    const spec = specOf(n.type);
-    minX = Math.min(minX, n.position.x);
-    minY = Math.min(minY, n.position.y);
-    maxX = Math.max(maxX, n.position.x + spec.width);
-    maxY = Math.max(maxY, n.position.y + spec.height);
+export const RELAYOUT_ON_OPEN_LIMIT = 60;
+
+/**
+ * The graph as the canvas opens it. A flow stored bottom-to-top is turned the right way up: laid
+ * out again when no card was placed by hand and it is small (RELAYOUT_ON_OPEN_LIMIT), else
+ * mirrored top to bottom (a hand-made arrangement keeps its shape). Deterministic, so the same
+ * stored graph always opens the same way and nothing is saved until the next edit. A flow stored
+ * top-to-bottom opens as stored (the server's templates are, since migration 00027).
+ */
+export function openingGraph(g: Graph): Graph {
+  if (!readsBottomToTop(g)) return g;
+  if (!g.nodes.some(placedByHand) && g.nodes.length <= RELAYOUT_ON_OPEN_LIMIT) return layoutGraph(g);
+  return { ...g, nodes: g.nodes.map((n) => ({ ...n, position: { x: n.position.x, y: -(n.position.y + specOf(n.type).height) } })) };
+}
+
+export const MIN_ZOOM = 0.05;
+export const MAX_ZOOM = 2;
+/** The smallest text on screen a person is expected to read (issue 23: node text at least 12 px). */
+export const MIN_SCREEN_TEXT_PX = 12;
+/** The lowest zoom at which every text on a card is at least MIN_SCREEN_TEXT_PX on screen. */
+export const READABLE_ZOOM = MIN_SCREEN_TEXT_PX / SMALLEST_CARD_TEXT_PX;
+/** The opening view never magnifies past 1: a two-card flow opens at its real size, not blown up. */
+const OPENING_MAX_ZOOM = Math.max(1, READABLE_ZOOM);
+const FIT_PADDING = 0.1;
+/** Room around the flow when the view opens on Start (screen pixels). */
+export const OPENING_TOP_MARGIN = 24;
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+function cardsOf(g: Graph): (Box & { node: GNode })[] {
+  return g.nodes
+    .filter((n) => n.type !== 'invisible')
+    .map((n) => ({ node: n, x: n.position.x, y: n.position.y, width: specOf(n.type).width, height: specOf(n.type).height }));
+}
+
+function boundsOf(boxes: Box[]): Box | null {
+  if (boxes.length === 0) return null;
+  const minX = Math.min(...boxes.map((b) => b.x));
+  const minY = Math.min(...boxes.map((b) => b.y));
+  const maxX = Math.max(...boxes.map((b) => b.x + b.width));
+  const maxY = Math.max(...boxes.map((b) => b.y + b.height));
+  return { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
+}
+
+/**
+ * The view the canvas opens on, in a box of this size, from the positions and card sizes it
+ * already knows (so it is set before the first draw). The whole flow when, fitted, its text is
+ * readable (zoom >= READABLE_ZOOM); otherwise Start at the readable zoom near the top, centred
+ * across with the Contacts card beside it when the row fits (else Start alone). The rest of the
+ * flow is a pan (or "Fit view") away.
+ */
+export function openingViewport(g: Graph, width: number, height: number): Viewport {
+  const cards = cardsOf(g);
+  const all = boundsOf(cards);
+  if (!all) return { x: 0, y: 0, zoom: 1 };
+  const fitted = getViewportForBounds(all, width, height, MIN_ZOOM, OPENING_MAX_ZOOM, FIT_PADDING);
+  if (fitted.zoom >= READABLE_ZOOM - 1e-9) return fitted;
+  const zoom = READABLE_ZOOM;
+  const start = cards.find((c) => c.node.type === 'start') ?? cards.reduce((a, b) => (b.y < a.y ? b : a));
+  // Centred on Start's row (Start and the Contacts card beside it) when it fits across, else on Start.
+  const row = boundsOf(cards.filter((c) => c.y < start.y + start.height && c.y + c.height > start.y))!;
+  const across = row.width * zoom <= width ? row : start;
+  const x = width / 2 - (across.x + across.width / 2) * zoom;
+  // The top of the flow at the top margin when Start's row is in view across; else (a phone)
+  // Start itself at the top, with the steps after it below.
+  const fromTop = OPENING_TOP_MARGIN - all.y * zoom;
+  const startBottom = (start.y + start.height) * zoom + fromTop;
+  const y = across === row && startBottom <= height - OPENING_TOP_MARGIN ? fromTop : OPENING_TOP_MARGIN - start.y * zoom;
+  return { x, y, zoom };
+}
+
+export type Corner = 'top-right' | 'bottom-right' | 'top-left' | 'bottom-left';
+/** The minimap's size on screen, and React Flow's margin around a panel. */
+export const MINIMAP_SIZE = { width: 160, height: 110 };
+/** The zoom controls, laid out in a row (zoom in, zoom out, fit, the minimap's toggle). */
+export const CONTROLS_SIZE = { width: 112, height: 30 };
+const PANEL_MARGIN = 15;
+
+/**
+ * The first of `corners` where a panel of `size` covers no card at this view, else the one that
+ * covers the least of them.
+ */
+function freeCorner(g: Graph, view: Viewport, width: number, height: number, size: { width: number; height: number }, corners: Corner[]): Corner {
+  const cards = cardsOf(g).map((c) => ({ x: c.x * view.zoom + view.x, y: c.y * view.zoom + view.y, width: c.width * view.zoom, height: c.height * view.zoom }));
+  let best: { corner: Corner; covered: number } | null = null;
+  for (const corner of corners) {
+    const box = {
+      x: corner.endsWith('left') ? PANEL_MARGIN : width - PANEL_MARGIN - size.width,
+      y: corner.startsWith('top') ? PANEL_MARGIN : height - PANEL_MARGIN - size.height,
+      ...size,
+    };
+    let covered = 0;
+    for (const c of cards) {
+      const w = Math.min(box.x + box.width, c.x + c.width) - Math.max(box.x, c.x);
+      const h = Math.min(box.y + box.height, c.y + c.height) - Math.max(box.y, c.y);
+      if (w > 0 && h > 0) covered += w * h;
+    }
+    if (covered === 0) return corner;
+    if (!best || covered < best.covered) best = { corner, covered };
   }
-  if (minX === Infinity) return { x: 0, y: 0, zoom: 1 };
-  return getViewportForBounds({ x: minX, y: minY, width: maxX - minX, height: maxY - minY }, width, height, MIN_ZOOM, MAX_ZOOM, FIT_PADDING);
+  return best!.corner;
+}
+
+/** The corner the minimap goes in at the opening view: one where it covers no card. */
+export function minimapCorner(g: Graph, view: Viewport, width: number, height: number): Corner {
+  return freeCorner(g, view, width, height, MINIMAP_SIZE, ['top-right', 'bottom-right', 'top-left', 'bottom-left']);
+}
+
+/** The corner the zoom controls go in: another one, where they cover no card either. */
+export function controlsCorner(g: Graph, view: Viewport, width: number, height: number, minimap: Corner): Corner {
+  const corners: Corner[] = ['bottom-left', 'bottom-right', 'top-left', 'top-right'];
+  return freeCorner(g, view, width, height, CONTROLS_SIZE, corners.filter((c) => c !== minimap));
 }

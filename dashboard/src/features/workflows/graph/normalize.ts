@@ -13,7 +13,7 @@ export interface Change {
   edgeId?: string;
 }
 
-/** How far below a node its placeholder sits (flows are laid out bottom-to-top). */
+/** How far above a node its placeholder sits (flows are laid out top to bottom). */
 export const PLACEHOLDER_OFFSET = 250;
 
 function change(rule: ChangeRule, ids: { nodeId?: string; edgeId?: string }): Change {
@@ -97,7 +97,7 @@ export function normalize(input: Graph): { graph: Graph; changes: Change[] } {
     nodes.push({
       id: pid,
       type: 'invisible',
-      position: { x: n.position.x, y: n.position.y + PLACEHOLDER_OFFSET },
+      position: { x: n.position.x, y: n.position.y - PLACEHOLDER_OFFSET },
       data: {},
       flow_meta: {},
     });

@@ -17,8 +17,8 @@ const farSelector = (s: ReactFlowState) => s.transform[2] < LOW_DETAIL_ZOOM;
  * The frame every card shares: border, icon and kind name in its kind's colour, its label, what
  * it says or does (the kind's View), what stops it from running (the same rules as the blockers
  * list), the Edit/Delete menu, and the handles (the live activity badge goes before the menu).
- * Flows run bottom-to-top: a node's incoming edge enters at the bottom, its next step leaves
- * from the top.
+ * Flows run top to bottom: a node's incoming edge enters at the top, its next step leaves
+ * from the bottom.
  */
 export function makeNodeComponent(spec: NodeKindSpec) {
   function KindNode({ id, data, selected }: NodeProps) {
@@ -30,7 +30,7 @@ export function makeNodeComponent(spec: NodeKindSpec) {
     if (spec.kind === 'invisible')
       return (
         <div className="size-px" aria-hidden="true">
-          <Handle type="source" position={Position.Top} isConnectable={false} className="!opacity-0" />
+          <Handle type="source" position={Position.Bottom} isConnectable={false} className="!opacity-0" />
         </div>
       );
     const used = canvas.usedSources.has(id) && spec.kind !== 'conditional-path';
@@ -44,11 +44,11 @@ export function makeNodeComponent(spec: NodeKindSpec) {
       return (
         <div data-testid={`node-${id}`} data-kind={spec.kind} data-on-path={onPath || undefined} title="Click to zoom in" onClick={() => canvas.focus(id)} className={cn('relative flex cursor-zoom-in items-center justify-center gap-4 rounded-xl border-[6px] bg-surface p-4', onPath && 'ring-8 ring-success/60', selected && 'ring-8 ring-accent')} style={{ width: spec.width, height: spec.height, borderColor: spec.color }}>
           <StepActivity nodeId={id} large />
-          {spec.kind !== 'start' && spec.kind !== 'contacts' && <Handle type="target" position={Position.Bottom} isConnectable={false} className="!opacity-0" />}
+          {spec.kind !== 'start' && spec.kind !== 'contacts' && <Handle type="target" position={Position.Top} isConnectable={false} className="!opacity-0" />}
           {!small && <Icon aria-hidden="true" className="size-16 shrink-0" style={{ color: spec.color }} />}
           <p className="line-clamp-2 text-center text-4xl font-semibold text-fg">{title}</p>
           {problem && <TriangleAlert role="img" aria-label="Has a problem" className={cn('size-14 shrink-0 text-warning-fg', small && 'absolute left-full ml-4')} />}
-          {spec.kind !== 'contacts' && !spec.terminal && <Handle type="source" position={Position.Top} isConnectable={false} className="!opacity-0" />}
+          {spec.kind !== 'contacts' && !spec.terminal && <Handle type="source" position={Position.Bottom} isConnectable={false} className="!opacity-0" />}
         </div>
       );
     return (
@@ -61,12 +61,12 @@ export function makeNodeComponent(spec: NodeKindSpec) {
       >
         <StepActivity nodeId={id} />
         {spec.kind !== 'start' && spec.kind !== 'contacts' && (
-          <div className="group/target absolute -bottom-2 left-1/2 -translate-x-1/2">
-            <Handle type="target" position={Position.Bottom} className="!relative !top-auto !bottom-auto !left-auto !size-3 !translate-x-0 !translate-y-0 !border-2 !bg-surface" style={{ borderColor: spec.color }} />
+          <div className="group/target absolute -top-2 left-1/2 -translate-x-1/2">
+            <Handle type="target" position={Position.Top} className="!relative !top-auto !bottom-auto !left-auto !size-3 !translate-x-0 !translate-y-0 !border-2 !bg-surface" style={{ borderColor: spec.color }} />
             {!canvas.readOnly && canvas.hasIncoming.has(id) && (
               <button
                 type="button"
-                className="nodrag absolute top-3 left-1/2 hidden -translate-x-1/2 rounded bg-danger px-1.5 py-0.5 text-xs font-semibold text-white group-hover/target:block focus:block"
+                className="nodrag absolute bottom-3 left-1/2 hidden -translate-x-1/2 rounded bg-danger px-1.5 py-0.5 text-xs font-semibold text-white group-hover/target:block focus:block"
                 onClick={() => canvas.deleteIncoming(id)}
               >
                 DELETE
@@ -118,12 +118,12 @@ export function makeNodeComponent(spec: NodeKindSpec) {
         )}
         {spec.kind !== 'contacts' && !spec.terminal && (
           <>
-            <Handle type="source" position={Position.Top} isConnectable={!used && !canvas.readOnly} className="!size-3 !border-2 !bg-surface" style={{ borderColor: spec.color }} />
+            <Handle type="source" position={Position.Bottom} isConnectable={!used && !canvas.readOnly} className="!size-3 !border-2 !bg-surface" style={{ borderColor: spec.color }} />
             {!used && !canvas.readOnly && (
               <button
                 type="button"
                 aria-label={`Add a step after ${title}`}
-                className="nodrag absolute -top-9 left-1/2 flex size-6 -translate-x-1/2 items-center justify-center rounded-full border border-line-strong bg-surface text-fg-soft shadow-xs hover:bg-muted"
+                className="nodrag absolute -bottom-9 left-1/2 flex size-6 -translate-x-1/2 items-center justify-center rounded-full border border-line-strong bg-surface text-fg-soft shadow-xs hover:bg-muted"
                 onClick={() => canvas.addAfter(id)}
               >
                 <Plus aria-hidden="true" className="size-3.5" />
