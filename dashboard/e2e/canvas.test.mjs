@@ -21,6 +21,9 @@ const THEMES = ['light', 'dark'];
 const MIN_TEXT_PX = 12;
 const MIN_EDGE_CONTRAST = 3;
 
+/** The name a step without a label goes by: its kind's ("end-call" → "End Call"). */
+const kindName = (type) => type.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
+
 /** A file-name slug of a template's name. */
 const slug = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
@@ -160,7 +163,7 @@ test('every shipped template reads at a glance on the canvas', { skip, timeout: 
 
   for (const { template, workflow } of workflows) {
     const name = template.name;
-    const labels = new Map(workflow.nodes.map((n) => [n.id, n.data?.nodeLabel || n.type]));
+    const labels = new Map(workflow.nodes.map((n) => [n.id, n.data?.nodeLabel || kindName(n.type)]));
     for (const theme of THEMES) {
       for (const size of [WIDE, NARROW]) {
         const where = `${name} (${theme}, ${size.width} px)`;
@@ -197,6 +200,10 @@ test('every shipped template reads at a glance on the canvas', { skip, timeout: 
           const blockers = page.getByTestId('blockers');
           if (await blockers.count()) {
             await blockers.locator('summary').click();
+            await blockers.getByRole('button').first().waitFor();
+            // The labels as saved (the canvas may have added a step, such as Contacts, on open).
+            const stored = await api('GET', `/v1/workflow/${workflow.id}`);
+            for (const n of stored.body?.data?.nodes ?? []) if (!labels.has(n.id)) labels.set(n.id, n.data?.nodeLabel || kindName(n.type));
             const texts = await blockers.getByRole('button').allInnerTexts();
             if (texts.length === 0) gaps.push(`${where}: the blockers list opened empty`);
             for (const text of texts) {

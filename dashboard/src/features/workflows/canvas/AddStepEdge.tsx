@@ -62,7 +62,7 @@ function AddStepEdgeView({ id, source, target, sourceX, sourceY, targetX, target
             <span
               data-testid={`edge-label-${id}`}
               title={condition}
-              className="edge-condition nodrag nopan pointer-events-auto absolute max-w-44 truncate rounded-md border px-2 py-0.5 text-xs font-medium"
+              className="edge-condition nodrag nopan pointer-events-auto absolute max-w-44 truncate rounded-md border px-2 py-0.5 text-sm font-medium"
               style={{ transform: `translate(-50%, -50%) translate(${targetX}px, ${targetY - LABEL_ABOVE_TARGET}px)` }}
             >
               {condition}

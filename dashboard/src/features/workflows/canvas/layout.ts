@@ -186,8 +186,7 @@ function boundsOf(boxes: Box[]): Box | null {
  * The view the canvas opens on, in a box of this size, from the positions and card sizes it
  * already knows (so it is set before the first draw). The whole flow when, fitted, its text is
  * readable (zoom >= READABLE_ZOOM); otherwise Start at the readable zoom near the top, centred
- * across with the Contacts card beside it when the row fits (else Start alone). The rest of the
- * flow is a pan (or "Fit view") away.
+ * across. The rest of the flow is a pan (or "Fit view") away.
  */
 export function openingViewport(g: Graph, width: number, height: number): Viewport {
   const cards = cardsOf(g);
@@ -197,15 +196,15 @@ export function openingViewport(g: Graph, width: number, height: number): Viewpo
   if (fitted.zoom >= READABLE_ZOOM - 1e-9) return fitted;
   const zoom = READABLE_ZOOM;
   const start = cards.find((c) => c.node.type === 'start') ?? cards.reduce((a, b) => (b.y < a.y ? b : a));
-  // Centred on Start's row (Start and the Contacts card beside it) when it fits across, else on Start.
-  const row = boundsOf(cards.filter((c) => c.y < start.y + start.height && c.y + c.height > start.y))!;
-  const across = row.width * zoom <= width ? row : start;
-  const x = width / 2 - (across.x + across.width / 2) * zoom;
-  // The top of the flow at the top margin when Start's row is in view across; else (a phone)
+  // Centred across on Start, so the call that follows it reads down the middle (the Contacts
+  // card beside Start shows in part, a pan away). Centring on Start's whole row pushed the flow
+  // under Start to the edge, cut in half, whenever the Contacts card was in that row.
+  const x = width / 2 - (start.x + start.width / 2) * zoom;
+  // The top of the flow at the top margin when Start then still shows with room below it; else
   // Start itself at the top, with the steps after it below.
   const fromTop = OPENING_TOP_MARGIN - all.y * zoom;
   const startBottom = (start.y + start.height) * zoom + fromTop;
-  const y = across === row && startBottom <= height - OPENING_TOP_MARGIN ? fromTop : OPENING_TOP_MARGIN - start.y * zoom;
+  const y = startBottom <= height / 2 ? fromTop : OPENING_TOP_MARGIN - start.y * zoom;
   return { x, y, zoom };
 }
 

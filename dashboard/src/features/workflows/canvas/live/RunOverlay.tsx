@@ -143,7 +143,7 @@ export function StepActivity({ nodeId, large = false }: { nodeId: string; large?
   if (!t) return null;
   const label = [t.now > 0 ? `${t.now} ${t.now === 1 ? 'call' : 'calls'} on this step now` : '', t.passed > 0 ? `${t.passed} passed through` : ''].filter(Boolean).join(', ');
   return (
-    <div data-testid={`activity-${nodeId}`} title={label} className={cn('pointer-events-none absolute right-0 z-10 flex items-center rounded-full whitespace-nowrap border border-line bg-surface font-medium text-fg shadow-sm', large ? 'bottom-full mb-3 gap-4 border-4 px-6 py-2 text-4xl' : 'bottom-full mb-1 gap-1.5 px-2 py-0.5 text-xs')}>
+    <div data-testid={`activity-${nodeId}`} title={label} className={cn('pointer-events-none absolute right-0 z-10 flex items-center rounded-full whitespace-nowrap border border-line bg-surface font-medium text-fg shadow-sm', large ? 'bottom-full mb-3 gap-4 border-4 px-6 py-2 text-4xl' : 'bottom-full mb-1 gap-1.5 px-2 py-0.5 text-sm')}>
       {t.now > 0 && (
         <span className="flex items-center gap-1 text-accent-fg" data-testid={`activity-now-${nodeId}`}>
           <span className={cn('relative flex', large ? 'size-6' : 'size-2')} aria-hidden="true">

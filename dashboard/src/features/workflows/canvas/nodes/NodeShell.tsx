@@ -66,7 +66,7 @@ export function makeNodeComponent(spec: NodeKindSpec) {
             {!canvas.readOnly && canvas.hasIncoming.has(id) && (
               <button
                 type="button"
-                className="nodrag absolute bottom-3 left-1/2 hidden -translate-x-1/2 rounded bg-danger px-1.5 py-0.5 text-xs font-semibold text-white group-hover/target:block focus:block"
+                className="nodrag absolute bottom-3 left-1/2 hidden -translate-x-1/2 rounded bg-danger px-1.5 py-0.5 text-sm font-semibold text-white group-hover/target:block focus:block"
                 onClick={() => canvas.deleteIncoming(id)}
               >
                 DELETE
@@ -82,7 +82,7 @@ export function makeNodeComponent(spec: NodeKindSpec) {
               <span className="flex size-6 shrink-0 items-center justify-center rounded-md" style={{ background: kindTint(spec.color), color: spec.color }} aria-hidden="true">
                 <Icon className="size-3.5" />
               </span>
-              <span className="truncate text-xs font-medium text-fg-muted">{spec.label}</span>
+              <span className="truncate text-sm font-medium text-fg-muted">{spec.label}</span>
               {problem && <TriangleAlert aria-hidden="true" className="size-4 shrink-0 text-warning-fg" />}
               {/* room for the step's live activity badge, then the menu, at the top right */}
               <span className="ml-auto" />
@@ -100,7 +100,7 @@ export function makeNodeComponent(spec: NodeKindSpec) {
                 </DropdownMenu>
               )}
             </div>
-            <p className="mt-1 mb-1.5 truncate text-sm font-semibold text-fg">{title}</p>
+            <p className="mt-1 mb-1.5 truncate text-base font-semibold text-fg">{title}</p>
           </>
         )}
         {!small && (
@@ -111,7 +111,7 @@ export function makeNodeComponent(spec: NodeKindSpec) {
         {problem && (
           // On a card, its bottom line; beside the small Start card, a note to its right (above
           // and below it are its edges).
-          <p className={cn('flex items-start gap-1.5 border-warning-line bg-warning-subtle px-3 py-1.5 text-xs text-warning-fg', small ? 'absolute top-1/2 left-full ml-3 w-60 -translate-y-1/2 rounded-lg border' : '-mx-3 mt-2 -mb-3 rounded-b-[10px] border-t')}>
+          <p className={cn('flex items-start gap-1.5 border-warning-line bg-warning-subtle px-3 py-1.5 text-sm text-warning-fg', small ? 'absolute top-1/2 left-full ml-3 w-60 -translate-y-1/2 rounded-lg border' : '-mx-3 mt-2 -mb-3 rounded-b-[10px] border-t')}>
             <TriangleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
             <span className="line-clamp-2">{problem}</span>
           </p>

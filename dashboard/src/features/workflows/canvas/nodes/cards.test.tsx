@@ -64,6 +64,16 @@ describe('a card says what its step says or does', () => {
       expect(spec.icon).toBeTruthy();
       if (spec.kind !== 'invisible') expect(spec.color).toBe(`var(--color-node-${spec.kind})`);
     }
-    expect(SMALLEST_CARD_TEXT_PX).toBe(12);
+  });
+
+  test(`no card text is smaller than SMALLEST_CARD_TEXT_PX (${SMALLEST_CARD_TEXT_PX} px, text-sm), which the readable zoom is computed from`, () => {
+    expect(SMALLEST_CARD_TEXT_PX).toBe(14);
+    for (const spec of Object.values(NODE_KINDS)) {
+      if (spec.kind === 'invisible' || spec.kind === 'contacts') continue; // Contacts reads the server (its own tests)
+      for (const data of [spec.defaults(), { nodeLabel: 'X', instruction: 'Do it.', say: 'Hello.', description: 'Yes', destinationPhoneNumber: '+14155550123', webhookUrl: 'https://a.example.com/x', webhookMethod: 'POST', lifeCycleStage: 'lead' }]) {
+        const html = view(spec.kind, data, actions({ problems: new Map([['n1', ['A problem.']]]) })).innerHTML;
+        expect(html, spec.kind).not.toMatch(/\btext-(xs|\[\d+px\])/);
+      }
+    }
   });
 });

@@ -17,7 +17,7 @@ export function EmptyNote({ id, message, action }: { id: string; message?: strin
     <div className="flex flex-1 flex-col items-center justify-center gap-2 text-center">
       {message && !canvas.problems.has(id) && <p className="text-sm text-fg-muted">{message}</p>}
       {action && !canvas.readOnly && (
-        <Button size="sm" variant="secondary" className="nodrag" onClick={() => canvas.edit(id)}>
+        <Button variant="secondary" className="nodrag" onClick={() => canvas.edit(id)}>
           {action}
         </Button>
       )}
@@ -33,7 +33,7 @@ export function Clamp({ children, lines = 3 }: { children: ReactNode; lines?: 2 
 export function Lead({ lead, children, lines }: { lead: string; children: ReactNode; lines?: 2 | 3 }) {
   return (
     <div className="min-h-0">
-      <p className="text-xs font-medium text-fg-subtle">{lead}</p>
+      <p className="text-sm font-medium text-fg-subtle">{lead}</p>
       <Clamp {...(lines ? { lines } : {})}>{children}</Clamp>
     </div>
   );

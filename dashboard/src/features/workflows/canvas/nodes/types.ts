@@ -45,10 +45,11 @@ export const CARD_WIDTH = 386;
 export const CARD_HEIGHT = 206;
 
 /**
- * The smallest text on a card, in CSS pixels at zoom 1 (the kind's name and the warning line,
- * `text-xs`; the body is `text-sm`, 14 px). The canvas opens at a zoom where this is readable.
+ * The smallest text on a card, in CSS pixels at zoom 1: every card text is at least `text-sm`
+ * (14 px), so the readable zoom (12 px on screen) is 12/14 ≈ 0.86, at which a 386 px card fits
+ * a phone's 342 px canvas whole. The canvas opens at a zoom where this is readable.
  */
-export const SMALLEST_CARD_TEXT_PX = 12;
+export const SMALLEST_CARD_TEXT_PX = 14;
 
 /** A kind's colour as a CSS colour (its design token, which follows the theme). */
 export function kindColor(kind: Kind): string {

@@ -14,10 +14,10 @@ function ConditionalView({ id }: NodeViewProps) {
     <div className="flex flex-1 flex-col gap-2">
       <div>
         <p className="text-sm text-fg-soft">Branches on what the customer says</p>
-        <p className="text-xs text-fg-muted">{count(paths, 'path')}</p>
+        <p className="text-sm text-fg-muted">{count(paths, 'path')}</p>
       </div>
       {!canvas.readOnly && (
-        <Button size="sm" variant="secondary" className="nodrag self-start" onClick={() => canvas.addPath(id)}>
+        <Button variant="secondary" className="nodrag self-start" onClick={() => canvas.addPath(id)}>
           <Plus aria-hidden="true" />
           Add Path
         </Button>

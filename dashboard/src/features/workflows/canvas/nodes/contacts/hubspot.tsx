@@ -59,19 +59,19 @@ export function HubspotTable({ id, data }: { id: string; data: Data }) {
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-2" data-testid="hubspot-contacts">
       <div className="flex items-center justify-between gap-2">
-        <p className="truncate text-xs text-fg-muted">
+        <p className="truncate text-sm text-fg-muted">
           {listId ? `HubSpot list ${listId}` : 'HubSpot contacts'}
           {meta && ` · ${count(meta.totalSize, 'contact')}`}
         </p>
-        {source?.status === 'parsing' ? <span className="text-xs text-fg-subtle">Reading the list...</span> : contacts.isFetching && <span className="text-xs text-fg-subtle">Syncing...</span>}
+        {source?.status === 'parsing' ? <span className="text-sm text-fg-subtle">Reading the list...</span> : contacts.isFetching && <span className="text-sm text-fg-subtle">Syncing...</span>}
       </div>
       {source?.status === 'error' && source.error && (
-        <p role="alert" className="text-xs text-danger-fg">
+        <p role="alert" className="text-sm text-danger-fg">
           {source.error}
         </p>
       )}
       <div className="nowheel min-h-0 flex-1 overflow-auto">
-        <table className="w-full text-left text-xs">
+        <table className="w-full text-left text-sm">
           <thead className="text-fg-subtle">
             <tr>
               <th className="py-1 font-medium">Status</th>
@@ -99,16 +99,16 @@ export function HubspotTable({ id, data }: { id: string; data: Data }) {
           <div className="mt-4 flex flex-col items-center gap-2 text-center">
             <p className="text-sm text-fg-muted">No Records Found</p>
             {contacts.isError ? (
-              <p className="text-xs text-fg-subtle">{hubspotProblem(contacts.error)}</p>
+              <p className="text-sm text-fg-subtle">{hubspotProblem(contacts.error)}</p>
             ) : appId === '' && !loading ? (
-              <p className="text-xs text-fg-subtle">Choose a connected HubSpot portal for this node.</p>
+              <p className="text-sm text-fg-subtle">Choose a connected HubSpot portal for this node.</p>
             ) : listId ? (
-              <p className="text-xs text-fg-subtle">{source?.status === 'parsing' ? 'The list is being read from HubSpot.' : 'The list has no members yet; people added to it in HubSpot appear here within a minute.'}</p>
+              <p className="text-sm text-fg-subtle">{source?.status === 'parsing' ? 'The list is being read from HubSpot.' : 'The list has no members yet; people added to it in HubSpot appear here within a minute.'}</p>
             ) : (
-              !canvas.readOnly && <p className="text-xs text-fg-subtle">Open the node and search HubSpot to pick the contacts to call.</p>
+              !canvas.readOnly && <p className="text-sm text-fg-subtle">Open the node and search HubSpot to pick the contacts to call.</p>
             )}
             {!canvas.readOnly && !listId && (
-              <Button size="sm" variant="secondary" className="nodrag" onClick={() => canvas.edit(id)}>
+              <Button variant="secondary" className="nodrag" onClick={() => canvas.edit(id)}>
                 Search contacts
               </Button>
             )}
@@ -128,7 +128,7 @@ export function ZapierNote() {
       <Link to={teamPath('/dashboard/zapier', team.id)} className={buttonClasses('secondary', 'sm', 'nodrag')}>
         Configure Zapier
       </Link>
-      <p className="text-xs text-fg-subtle">A zap with Betty&apos;s Add contacts action sends contacts here, with this workflow&apos;s and this node&apos;s ids.</p>
+      <p className="text-sm text-fg-subtle">A zap with Betty&apos;s Add contacts action sends contacts here, with this workflow&apos;s and this node&apos;s ids.</p>
     </div>
   );
 }

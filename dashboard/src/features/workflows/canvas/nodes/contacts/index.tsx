@@ -52,14 +52,14 @@ function CsvTable({ id }: { id: string }) {
           {meta && <span className="shrink-0 text-fg-muted">· {count(meta.totalSize, 'contact')}</span>}
         </p>
         <div className="flex shrink-0 items-center gap-2">
-          {syncing && <span className="text-xs text-fg-subtle">Syncing...</span>}
+          {syncing && <span className="text-sm text-fg-subtle">Syncing...</span>}
           <Button size="icon" variant="ghost" className="nodrag" aria-label="Refresh contacts" onClick={() => void csv.refetch()}>
             <RefreshCw aria-hidden="true" />
           </Button>
         </div>
       </div>
       {rejected > 0 && (
-        <p className="flex items-center gap-2 text-xs text-fg-muted">
+        <p className="flex items-center gap-2 text-sm text-fg-muted">
           {count(rejected, 'row')} could not be imported.
           <RejectedLink workflowId={canvas.workflowId} nodeId={id} count={rejected} fileName={fileName ?? 'contacts.csv'} />
         </p>
@@ -70,7 +70,7 @@ function CsvTable({ id }: { id: string }) {
         <EmptyNote id={id} message={csv.data?.data.status === 'error' ? (csv.data.data.error ?? 'The file could not be read.') : 'No Contacts Found'} action="Add Contact" />
       ) : (
         <div className="nowheel min-h-0 flex-1 overflow-auto">
-          <table className="w-full text-left text-xs">
+          <table className="w-full text-left text-sm">
             <thead className="text-fg-subtle">
               <tr>
                 <th className="w-28 py-1 font-medium">Call Status</th>

@@ -33,7 +33,7 @@ export function Flag({ region }: { region: string }) {
       </svg>
     );
   return (
-    <span role="img" aria-label={region} className="rounded bg-muted px-1 text-xs font-semibold text-fg-soft">
+    <span role="img" aria-label={region} className="rounded bg-muted px-1 text-sm font-semibold text-fg-soft">
       {region}
     </span>
   );

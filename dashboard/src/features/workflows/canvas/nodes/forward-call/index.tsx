@@ -13,7 +13,7 @@ function ForwardView({ id, data }: NodeViewProps) {
   return (
     <div className="flex min-h-0 flex-col gap-1.5">
       <div>
-        <p className="text-xs font-medium text-fg-subtle">Forwards the call to</p>
+        <p className="text-sm font-medium text-fg-subtle">Forwards the call to</p>
         <p className="flex items-center gap-2 text-base font-semibold text-fg tabular-nums">
           {region && <Flag region={region} />}
           {number}

@@ -17,7 +17,7 @@ function StageView({ id, data }: NodeViewProps) {
   if (!stage) return <EmptyNote id={id} message="No lifecycle stage chosen." action="Choose Stage" />;
   return (
     <div>
-      <p className="text-xs font-medium text-fg-subtle">Sets the HubSpot lifecycle stage to</p>
+      <p className="text-sm font-medium text-fg-subtle">Sets the HubSpot lifecycle stage to</p>
       <p className="text-base font-semibold text-fg">{STAGE_LABELS[stage] ?? stage}</p>
     </div>
   );

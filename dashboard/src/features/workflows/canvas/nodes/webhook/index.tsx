@@ -15,12 +15,12 @@ function WebhookView({ id, data }: NodeViewProps) {
   return (
     <div className="flex min-h-0 flex-col gap-1">
       <p className="flex min-w-0 items-center gap-2 text-sm">
-        <span className="rounded bg-muted px-1.5 py-0.5 text-xs font-semibold text-fg">{method}</span>
+        <span className="rounded bg-muted px-1.5 py-0.5 text-sm font-semibold text-fg">{method}</span>
         <span className="truncate font-medium text-fg" title={url}>
           {hostOf(url)}
         </span>
       </p>
-      <p className="text-xs text-fg-muted">{requestSummary(data)}</p>
+      <p className="text-sm text-fg-muted">{requestSummary(data)}</p>
     </div>
   );
 }
