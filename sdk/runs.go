@@ -174,6 +174,16 @@ func (c *Client) PreviewWorkflowRun(ctx context.Context, workflowID string) (cli
 	})
 }
 
+// WorkflowRunActivity answers where the calls of the workflow's run stand, step by step: the
+// run in progress, else the latest (how many calls are on each step now and have passed through
+// it, and the calls still going on; a test run's one call even after it ended). Follow it live
+// with the call.updated events of the team's stream (each CallLog's currentNodeId and path).
+func (c *Client) WorkflowRunActivity(ctx context.Context, workflowID string) (client.RunActivity, error) {
+	return Do[client.RunActivity](ctx, c, func(ctx context.Context, api *client.Client) (*http.Response, error) {
+		return api.GetWorkflowRunActivity(ctx, workflowID)
+	})
+}
+
 // WaitForJob follows a job of team until it finishes and answers it as it ended; onProgress
 // (may be nil) is called with the job each time what it reports changes (JobChanged: status,
 // progress counters or waiting reasons, in job.Waiting), starting with its state now, and
