@@ -196,15 +196,19 @@ export function openingViewport(g: Graph, width: number, height: number): Viewpo
   if (fitted.zoom >= READABLE_ZOOM - 1e-9) return fitted;
   const zoom = READABLE_ZOOM;
   const start = cards.find((c) => c.node.type === 'start') ?? cards.reduce((a, b) => (b.y < a.y ? b : a));
-  // Centred across on Start, so the call that follows it reads down the middle (the Contacts
-  // card beside Start shows in part, a pan away). Centring on Start's whole row pushed the flow
-  // under Start to the edge, cut in half, whenever the Contacts card was in that row.
-  const x = width / 2 - (start.x + start.width / 2) * zoom;
-  // The top of the flow at the top margin when Start then still shows with room below it; else
-  // Start itself at the top, with the steps after it below.
-  const fromTop = OPENING_TOP_MARGIN - all.y * zoom;
-  const startBottom = (start.y + start.height) * zoom + fromTop;
-  const y = startBottom <= height / 2 ? fromTop : OPENING_TOP_MARGIN - start.y * zoom;
+  // Start's row (Start and the Contacts card beside it) shows whole when it fits, across and
+  // down, with the step after Start below it; across, the view is centred on the row and that
+  // step together when they fit (so the call below Start is not cut at the edge), else on the
+  // row, else (a phone) on Start alone, at the top, with the steps after it below.
+  const row = cards.filter((c) => c.y < start.y + start.height && c.y + c.height > start.y);
+  const rowBox = boundsOf(row)!;
+  const nextId = g.edges.find((e) => e.source === start.node.id)?.target;
+  const withNext = boundsOf([...row, ...cards.filter((c) => c.node.id === nextId)])!;
+  const fitsAcross = (b: Box) => b.width * zoom <= width;
+  const across = fitsAcross(withNext) ? withNext : fitsAcross(rowBox) ? rowBox : start;
+  const x = width / 2 - (across.x + across.width / 2) * zoom;
+  const rowFitsDown = rowBox.height * zoom <= height - 2 * OPENING_TOP_MARGIN;
+  const y = across !== start && rowFitsDown ? OPENING_TOP_MARGIN - rowBox.y * zoom : OPENING_TOP_MARGIN - start.y * zoom;
   return { x, y, zoom };
 }
 
