@@ -95,4 +95,16 @@ describe('the run overlay', () => {
     await settled(seen);
     expect(screen.queryByTestId('activity-A')).toBeNull();
   });
+
+  test('a new run seen first as ended (a simulated test call can finish before its start reaches the page) is read and shown', async () => {
+    let activity: RunActivity = { jobId: 'job0', inProgress: false, isTest: false, asOf: '2026-12-07T10:00:00Z', steps: [{ nodeId: 'A', now: 0, passed: 5 }], calls: [] };
+    const seen = fakeServer({ 'GET /v1/workflow/run-activity/wf1': () => ok(activity) });
+    canvas();
+    await settled(seen);
+    expect(screen.queryByTestId('activity-A')).toBeNull();
+    activity = { jobId: 'job3', inProgress: false, isTest: true, asOf: '2026-12-07T10:01:00Z', steps: [{ nodeId: 'A', now: 0, passed: 1 }, { nodeId: 'B', now: 0, passed: 1 }], calls: [{ callLogId: 'c9', currentNodeId: null, path: ['A', 'B'], updatedAt: '2026-12-07T10:00:59Z' }] };
+    act(() => publishEvent({ id: '2', event: 'job.updated', data: JSON.stringify({ id: 'job3', workflowId: 'wf1', type: 'workflow-run', status: 'success' }) }));
+    await waitFor(() => expect(screen.getByTestId('activity-B')).toHaveTextContent('1 passed'));
+    expect(screen.getByTestId('card-B')).toHaveAttribute('data-on-path', 'true');
+  });
 });

@@ -95,10 +95,12 @@ export function RunOverlayProvider({ workflowId, children }: { workflowId: strin
           store.set(applyCall(store.overlay, workflowId, data as CallLog));
           return;
         }
-        // A run started or ended: read where its calls stand again.
+        // A new run (whatever its first event says: a simulated test run can end before its
+        // "in progress" reaches the page, or the two are coalesced), or the shown run started or
+        // ended: read where its calls stand again.
         const job = data as Job;
         const o = store.overlay;
-        if (job.workflowId === workflowId && job.type === 'workflow-run' && (job.id !== o.jobId ? job.status === 'in-progress' : (job.status === 'in-progress') !== o.inProgress)) {
+        if (job.workflowId === workflowId && job.type === 'workflow-run' && (job.id !== o.jobId || (job.status === 'in-progress') !== o.inProgress)) {
           void queryClient.invalidateQueries({ queryKey: key });
         }
       }),
