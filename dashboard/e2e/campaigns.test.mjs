@@ -11,7 +11,7 @@ import { test } from 'node:test';
 
 import AxeBuilder from '@axe-core/playwright';
 
-import { CHROMIUM, NARROW, haveChromium, newContext, screenshot, signUpWithTeam, skip, startStack, watchForProblems } from './harness.mjs';
+import { CHROMIUM, NARROW, haveChromium, newContext, pageApi, screenshot, signUpWithTeam, skip, startStack, watchForProblems } from './harness.mjs';
 
 const PASSWORD = 'correct horse battery';
 const OWNER = { name: 'Cora Campaigner', email: 'cora@example.com' };
@@ -32,18 +32,7 @@ test('campaigns, agents, voices and phone numbers', { skip, timeout: 240_000 }, 
   /** Waits for the toast that says `text`. */
   const toastSays = (text) => page.getByTestId('toast').filter({ hasText: text }).waitFor();
   /** Calls the API as the signed-in user, from the page. */
-  const api = (method, path, body) =>
-    page.evaluate(
-      async ({ method, path, body }) => {
-        const response = await fetch(path, {
-          method,
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('betty.accessToken')}` },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        });
-        return { status: response.status, body: await response.json().catch(() => null) };
-      },
-      { method, path, body },
-    );
+  const api = (method, path, body) => pageApi(page, method, path, body);
 
   await t.test('sign up and create a team', async () => {
     teamId = await signUpWithTeam(page, baseURL, OWNER, PASSWORD, { name: TEAM, company: 'Northwind', industry: 'Utilities', purpose: 'Renewal reminders' });

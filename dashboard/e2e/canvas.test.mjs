@@ -12,7 +12,7 @@ import test from 'node:test';
 
 import { AxeBuilder } from '@axe-core/playwright';
 
-import { CHROMIUM, NARROW, haveChromium, newContext, screenshot, signUpWithTeam, skip, startStack, watchForProblems } from './harness.mjs';
+import { CHROMIUM, NARROW, haveChromium, newContext, pageApi, screenshot, signUpWithTeam, skip, startStack, watchForProblems } from './harness.mjs';
 
 const PASSWORD = 'correct horse battery';
 const OWNER = { name: 'Cleo Canvas', email: 'cleo@canvas.example' };
@@ -120,18 +120,7 @@ test('every shipped template reads at a glance on the canvas', { skip, timeout: 
   const problems = watchForProblems(page);
   const teamId = await signUpWithTeam(page, baseURL, OWNER, PASSWORD, { name: 'Canvas tour', company: 'Contoso', industry: 'Retail', purpose: 'Calls' });
   const at = (path) => `${baseURL}${path}${path.includes('?') ? '&' : '?'}teamId=${teamId}`;
-  const api = (method, path, body) =>
-    page.evaluate(
-      async ({ method, path, body }) => {
-        const response = await fetch(path, {
-          method,
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('betty.accessToken')}` },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        });
-        return { status: response.status, body: await response.json().catch(() => null) };
-      },
-      { method, path, body },
-    );
+  const api = (method, path, body) => pageApi(page, method, path, body);
 
   const agent = await api('POST', '/v1/agent/create', { organizationId: teamId, name: 'Sam' });
   assert.equal(agent.status, 201, JSON.stringify(agent.body).slice(0, 300));

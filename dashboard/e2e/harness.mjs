@@ -154,6 +154,24 @@ export async function waitForLink(log, email, pathPrefix, { timeout = 10_000 } =
   throw new Error(`no e-mailed ${pathPrefix} link to ${email} in the server log:\n${log().slice(-3000)}`);
 }
 
+/**
+ * Calls the API from `page` as its signed-in user (the session's access token), answering the
+ * status and the parsed body (null when there is none).
+ */
+export function pageApi(page, method, path, body) {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('betty.accessToken')}` },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: response.status, body: await response.json().catch(() => null) };
+    },
+    { method, path, body },
+  );
+}
+
 export function screenshot(page, name) {
   return page.screenshot({ path: path.join(OUTPUT_DIR, `${name}.png`), fullPage: true });
 }

@@ -13,7 +13,7 @@ import { test } from 'node:test';
 
 import AxeBuilder from '@axe-core/playwright';
 
-import { CHROMIUM, NARROW, haveChromium, newContext, screenshot, signUpWithTeam, skip, startStack, watchForProblems } from './harness.mjs';
+import { CHROMIUM, NARROW, haveChromium, newContext, pageApi, screenshot, signUpWithTeam, skip, startStack, watchForProblems } from './harness.mjs';
 
 const PASSWORD = 'correct horse battery';
 const OWNER = { name: 'Wren Workflow', email: 'wren@example.com' };
@@ -28,18 +28,7 @@ test('workflows on the canvas', { skip, timeout: 300_000 }, async (t) => {
   const problems = watchForProblems(page);
   let teamId = '';
   const at = (path) => `${baseURL}${path}${path.includes('?') ? '&' : '?'}teamId=${teamId}`;
-  const api = (p, method, path, body) =>
-    p.evaluate(
-      async ({ method, path, body }) => {
-        const response = await fetch(path, {
-          method,
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('betty.accessToken')}` },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        });
-        return { status: response.status, body: await response.json().catch(() => null) };
-      },
-      { method, path, body },
-    );
+  const api = pageApi;
   const saved = (p) => p.locator('[data-testid="save-status"][data-status="saved"]').waitFor();
   /** The kinds of the cards drawn, by node id. */
   const drawn = (p) =>

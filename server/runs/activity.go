@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bettyhq/betty/server/auth"
+	"github.com/bettyhq/betty/server/conversation"
 	"github.com/bettyhq/betty/server/store"
 )
 
@@ -102,4 +103,21 @@ func (s *Service) Activity(ctx context.Context, a auth.Actor, workflowID string)
 		}
 	}
 	return out, nil
+}
+
+// turns answers the conversation so far of an engine's state and the result it reads from
+// (where the call stands in its workflow); none without one.
+func (s *Service) turns(st conversation.State) ([]Turn, conversation.Result, error) {
+	if s.d.Conversation == nil || len(st) == 0 {
+		return nil, conversation.Result{}, nil
+	}
+	r, err := s.d.Conversation.Result(st)
+	if err != nil {
+		return nil, r, err
+	}
+	out := make([]Turn, len(r.Turns))
+	for i, t := range r.Turns {
+		out[i] = Turn{Speaker: t.Speaker, Text: t.Text, Offset: t.Offset}
+	}
+	return out, r, nil
 }

@@ -396,23 +396,6 @@ func (s *Service) transition(ctx context.Context, e phones.CallEvent, a store.At
 	return nil
 }
 
-// turns answers the conversation so far of an engine's state and the result it reads from
-// (where the call stands in its workflow); none without one.
-func (s *Service) turns(st conversation.State) ([]Turn, conversation.Result, error) {
-	if s.d.Conversation == nil || len(st) == 0 {
-		return nil, conversation.Result{}, nil
-	}
-	r, err := s.d.Conversation.Result(st)
-	if err != nil {
-		return nil, r, err
-	}
-	out := make([]Turn, len(r.Turns))
-	for i, t := range r.Turns {
-		out[i] = Turn{Speaker: t.Speaker, Text: t.Text, Offset: t.Offset}
-	}
-	return out, r, nil
-}
-
 func (s *Service) hungUp(ctx context.Context, j store.WorkflowJob, a store.Attempt, e phones.CallEvent) error {
 	if a.State.Final() {
 		return s.effect(ctx, e, a, func(context.Context) error { return nil })
